@@ -1,0 +1,78 @@
+package protocol
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+)
+
+// FrameType names a socket frame.
+type FrameType string
+
+// Frames a client sends.
+const (
+	// FrameSubscribe asks for a session's events after an offset, then live ones.
+	FrameSubscribe FrameType = "subscribe"
+	// FrameUnsubscribe stops the current subscription.
+	FrameUnsubscribe FrameType = "unsubscribe"
+)
+
+// Frames the server sends.
+const (
+	// FrameSubscribed confirms a subscription; the events that follow belong to it.
+	FrameSubscribed FrameType = "subscribed"
+	// FrameEvent carries one event of the subscribed session.
+	FrameEvent FrameType = "event"
+	// FrameError reports a frame the server could not accept. The socket stays open.
+	FrameError FrameType = "error"
+)
+
+// ClientFrame is what a client sends on /ws.
+type ClientFrame struct {
+	Type    FrameType `json:"type"`
+	Session string    `json:"session,omitempty"`
+	// After is the last offset the client has seen; 0 means from the beginning.
+	After uint64 `json:"after,omitempty"`
+}
+
+// ServerFrame is what the server sends on /ws.
+type ServerFrame struct {
+	Type    FrameType      `json:"type"`
+	Session string         `json:"session,omitempty"`
+	After   uint64         `json:"after,omitempty"`
+	Event   *Event         `json:"event,omitempty"`
+	Error   *ErrorResponse `json:"error,omitempty"`
+}
+
+// ErrFrameTooLarge is returned for a client frame over MaxFrameBytes.
+var ErrFrameTooLarge = fmt.Errorf("frame larger than %d KiB", MaxFrameBytes/1024)
+
+// DecodeClientFrame parses and validates one client frame. Its errors are meant to be sent
+// back to the client as they are.
+func DecodeClientFrame(data []byte) (ClientFrame, error) {
+	if len(data) > MaxFrameBytes {
+		return ClientFrame{}, ErrFrameTooLarge
+	}
+	var f ClientFrame
+	dec := json.NewDecoder(bytes.NewReader(data))
+	dec.DisallowUnknownFields()
+	if err := dec.Decode(&f); err != nil {
+		return ClientFrame{}, fmt.Errorf("frame is not a valid JSON object: %w", err)
+	}
+	if dec.More() {
+		return ClientFrame{}, errors.New("frame holds more than one JSON value")
+	}
+	switch f.Type {
+	case FrameSubscribe:
+		if !ValidSessionID(f.Session) {
+			return ClientFrame{}, fmt.Errorf("subscribe: %q is not a session id", f.Session)
+		}
+	case FrameUnsubscribe:
+	case "":
+		return ClientFrame{}, errors.New(`frame has no "type"`)
+	default:
+		return ClientFrame{}, fmt.Errorf("unknown frame type %q: use %q or %q", f.Type, FrameSubscribe, FrameUnsubscribe)
+	}
+	return f, nil
+}

@@ -1,0 +1,115 @@
+// Package protocol holds the wire types shared by the browser and the server: the events of a
+// session's log, the HTTP requests and their answers, the socket frames, and their validation.
+//
+// It is pure: no browser, no network, no clock. Times arrive as values set by the server.
+package protocol
+
+import (
+	"encoding/json"
+	"fmt"
+)
+
+// Limits on what a client may send. They are part of the protocol so that the browser can
+// refuse an oversized prompt before sending it, with the same message the server would give.
+const (
+	// MaxRequestBytes bounds an HTTP request body.
+	MaxRequestBytes = 256 << 10
+	// MaxPromptBytes bounds the text of one prompt.
+	MaxPromptBytes = 128 << 10
+	// MaxFrameBytes bounds one socket frame from a client.
+	MaxFrameBytes = 16 << 10
+	// MaxAttemptIDBytes bounds a client attempt id.
+	MaxAttemptIDBytes = 128
+)
+
+// EventType names what happened in a session.
+type EventType string
+
+// The event types of the first protocol version.
+const (
+	EventSessionCreated EventType = "session.created"
+	EventUserMessage    EventType = "user.message"
+	EventAgentMessage   EventType = "agent.message"
+)
+
+// Event is one entry of a session's log. Offset is assigned by the log: it grows strictly
+// within a session (it is not dense: sessions share one sequence), so a client that remembers
+// the last offset it saw can ask for exactly what follows.
+type Event struct {
+	Session string          `json:"session"`
+	Offset  uint64          `json:"offset"`
+	Type    EventType       `json:"type"`
+	At      int64           `json:"at"` // unix milliseconds, set by the server
+	Data    json.RawMessage `json:"data,omitempty"`
+}
+
+// Message is the data of user.message and agent.message.
+type Message struct {
+	Text string `json:"text"`
+	// AttemptID is the client's id for the send that produced a user message.
+	AttemptID string `json:"attemptId,omitempty"`
+}
+
+// SessionCreated is the data of session.created.
+type SessionCreated struct {
+	Title     string `json:"title"`
+	Workspace string `json:"workspace"`
+}
+
+// DecodeMessage returns the message carried by a user.message or agent.message event.
+func (e Event) DecodeMessage() (Message, error) {
+	var m Message
+	if err := json.Unmarshal(e.Data, &m); err != nil {
+		return Message{}, fmt.Errorf("event %d (%s): %w", e.Offset, e.Type, err)
+	}
+	return m, nil
+}
+
+// SessionInfo describes a session in a listing.
+type SessionInfo struct {
+	ID        string `json:"id"`
+	Title     string `json:"title"`
+	Workspace string `json:"workspace"`
+	Created   int64  `json:"created"` // unix milliseconds
+}
+
+// CreateSessionRequest is the body of POST /api/sessions.
+type CreateSessionRequest struct {
+	Title string `json:"title,omitempty"`
+}
+
+// SessionList is the answer to GET /api/sessions, newest first.
+type SessionList struct {
+	Sessions []SessionInfo `json:"sessions"`
+}
+
+// PromptMode says what a prompt does while the agent is working.
+type PromptMode string
+
+// Prompt modes. Queue is the default: the prompt waits for the running turn.
+const (
+	ModeQueue PromptMode = "queue"
+	ModeSteer PromptMode = "steer"
+)
+
+// SendPromptRequest is the body of POST /api/sessions/{id}/prompt.
+type SendPromptRequest struct {
+	Text string `json:"text"`
+	// AttemptID identifies this send on the client. A retry with the same id is stored once.
+	AttemptID string     `json:"attemptId"`
+	Mode      PromptMode `json:"mode,omitempty"`
+}
+
+// SendPromptResponse answers a prompt with the offset at which it was stored.
+type SendPromptResponse struct {
+	Offset    uint64 `json:"offset"`
+	Duplicate bool   `json:"duplicate,omitempty"` // a retry of an attempt already stored
+}
+
+// ErrorResponse is the body of every failed request and the payload of an error frame.
+type ErrorResponse struct {
+	Error string `json:"error"`
+	Code  string `json:"code,omitempty"`
+	// Fields holds per-field messages for a request that failed validation.
+	Fields map[string]string `json:"fields,omitempty"`
+}

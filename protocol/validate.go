@@ -1,0 +1,94 @@
+package protocol
+
+import (
+	"fmt"
+	"maps"
+	"slices"
+	"strings"
+	"unicode/utf8"
+)
+
+// ValidationError says what is wrong with a request, field by field, in words a person can act on.
+type ValidationError struct {
+	Fields map[string]string
+}
+
+func (e *ValidationError) Error() string {
+	var parts []string
+	for _, name := range slices.Sorted(maps.Keys(e.Fields)) {
+		parts = append(parts, name+": "+e.Fields[name])
+	}
+	return "invalid request: " + strings.Join(parts, "; ")
+}
+
+type fieldErrors map[string]string
+
+func (f fieldErrors) add(field, format string, args ...any) {
+	if _, ok := f[field]; !ok {
+		f[field] = fmt.Sprintf(format, args...)
+	}
+}
+
+func (f fieldErrors) err() error {
+	if len(f) == 0 {
+		return nil
+	}
+	return &ValidationError{Fields: f}
+}
+
+// Validate checks a prompt before it is stored.
+func (r SendPromptRequest) Validate() error {
+	f := fieldErrors{}
+	switch {
+	case strings.TrimSpace(r.Text) == "":
+		f.add("text", "the prompt is empty")
+	case len(r.Text) > MaxPromptBytes:
+		f.add("text", "the prompt is %d KiB; the limit is %d KiB", (len(r.Text)+1023)/1024, MaxPromptBytes/1024)
+	case !utf8.ValidString(r.Text):
+		f.add("text", "the prompt is not valid UTF-8")
+	}
+	switch {
+	case r.AttemptID == "":
+		f.add("attemptId", "missing: every send needs a client attempt id so a retry is stored once")
+	case len(r.AttemptID) > MaxAttemptIDBytes:
+		f.add("attemptId", "longer than %d bytes", MaxAttemptIDBytes)
+	case !isToken(r.AttemptID):
+		f.add("attemptId", "use only letters, digits, '-' and '_'")
+	}
+	switch r.Mode {
+	case "", ModeQueue, ModeSteer:
+	default:
+		f.add("mode", "unknown mode %q: use %q or %q", r.Mode, ModeQueue, ModeSteer)
+	}
+	return f.err()
+}
+
+// Validate checks a session creation request.
+func (r CreateSessionRequest) Validate() error {
+	f := fieldErrors{}
+	if len(r.Title) > 200 {
+		f.add("title", "longer than 200 bytes")
+	}
+	if !utf8.ValidString(r.Title) {
+		f.add("title", "not valid UTF-8")
+	}
+	return f.err()
+}
+
+// ValidSessionID reports whether id has the shape of a session id. Ids become parts of
+// log subjects, so only a safe alphabet is accepted.
+func ValidSessionID(id string) bool {
+	return id != "" && len(id) <= 64 && isToken(id)
+}
+
+func isToken(s string) bool {
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		switch {
+		case c >= 'a' && c <= 'z', c >= 'A' && c <= 'Z', c >= '0' && c <= '9', c == '-', c == '_':
+		default:
+			return false
+		}
+	}
+	return true
+}

@@ -1,0 +1,221 @@
+package runtime
+
+import (
+	"context"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"parley/protocol"
+)
+
+func start(t *testing.T, dir string) (*Embedded, *Runtime) {
+	t.Helper()
+	emb, err := StartEmbedded(dir)
+	require.NoError(t, err)
+	rt, err := New(context.Background(), emb.Conn, Options{Workspace: "/ws"})
+	require.NoError(t, err)
+	return emb, rt
+}
+
+func stop(emb *Embedded, rt *Runtime) {
+	rt.Close()
+	emb.Close()
+}
+
+// waitEvents reads a session's log until it holds n events or the deadline passes.
+func waitEvents(t *testing.T, rt *Runtime, session string, n int) []protocol.Event {
+	t.Helper()
+	var evs []protocol.Event
+	require.Eventually(t, func() bool {
+		var err error
+		evs, err = rt.Log().Read(context.Background(), session, 0)
+		require.NoError(t, err)
+		return len(evs) >= n
+	}, 5*time.Second, 10*time.Millisecond)
+	return evs
+}
+
+func types(evs []protocol.Event) []protocol.EventType {
+	out := make([]protocol.EventType, len(evs))
+	for i, e := range evs {
+		out[i] = e.Type
+	}
+	return out
+}
+
+func TestPromptIsAnsweredByTheOfflineAgent(t *testing.T) {
+	emb, rt := start(t, t.TempDir())
+	defer stop(emb, rt)
+	ctx := context.Background()
+
+	s, err := rt.CreateSession(ctx, protocol.CreateSessionRequest{})
+	require.NoError(t, err)
+	assert.Equal(t, "New session", s.Title)
+	assert.Equal(t, "/ws", s.Workspace)
+
+	resp, err := rt.SendPrompt(ctx, s.ID, protocol.SendPromptRequest{Text: "hello\nworld", AttemptID: "a1"})
+	require.NoError(t, err)
+	assert.False(t, resp.Duplicate)
+
+	evs := waitEvents(t, rt, s.ID, 3)
+	assert.Equal(t, []protocol.EventType{protocol.EventSessionCreated, protocol.EventUserMessage, protocol.EventAgentMessage}, types(evs))
+	assert.Equal(t, resp.Offset, evs[1].Offset)
+	reply, err := evs[2].DecodeMessage()
+	require.NoError(t, err)
+	assert.Equal(t, OfflineReply("hello\nworld"), reply.Text)
+	assert.Contains(t, reply.Text, "No model is configured")
+	assert.Contains(t, reply.Text, "“hello”")
+	for i := 1; i < len(evs); i++ {
+		assert.Greater(t, evs[i].Offset, evs[i-1].Offset, "offsets grow")
+		assert.Equal(t, s.ID, evs[i].Session)
+	}
+}
+
+func TestRetriedSendIsStoredOnce(t *testing.T) {
+	emb, rt := start(t, t.TempDir())
+	defer stop(emb, rt)
+	ctx := context.Background()
+	s, err := rt.CreateSession(ctx, protocol.CreateSessionRequest{Title: "t"})
+	require.NoError(t, err)
+
+	first, err := rt.SendPrompt(ctx, s.ID, protocol.SendPromptRequest{Text: "once", AttemptID: "same"})
+	require.NoError(t, err)
+	again, err := rt.SendPrompt(ctx, s.ID, protocol.SendPromptRequest{Text: "once", AttemptID: "same"})
+	require.NoError(t, err)
+	assert.True(t, again.Duplicate)
+	assert.Equal(t, first.Offset, again.Offset)
+
+	evs := waitEvents(t, rt, s.ID, 3)
+	time.Sleep(100 * time.Millisecond) // a second reply, if any, would land by now
+	evs, err = rt.Log().Read(ctx, s.ID, 0)
+	require.NoError(t, err)
+	assert.Equal(t, []protocol.EventType{protocol.EventSessionCreated, protocol.EventUserMessage, protocol.EventAgentMessage}, types(evs))
+}
+
+func TestSendPromptRejectsBadInput(t *testing.T) {
+	emb, rt := start(t, t.TempDir())
+	defer stop(emb, rt)
+	ctx := context.Background()
+	s, err := rt.CreateSession(ctx, protocol.CreateSessionRequest{})
+	require.NoError(t, err)
+
+	_, err = rt.SendPrompt(ctx, "nope", protocol.SendPromptRequest{Text: "x", AttemptID: "a"})
+	assert.ErrorIs(t, err, ErrNoSession)
+	_, err = rt.SendPrompt(ctx, s.ID, protocol.SendPromptRequest{Text: "  ", AttemptID: "a"})
+	var verr *protocol.ValidationError
+	require.ErrorAs(t, err, &verr)
+	assert.Equal(t, "the prompt is empty", verr.Fields["text"])
+
+	evs, err := rt.Log().Read(ctx, s.ID, 0)
+	require.NoError(t, err)
+	assert.Len(t, evs, 1, "nothing stored for a rejected prompt")
+}
+
+func TestFollowDeliversExactlyWhatFollowsThenLive(t *testing.T) {
+	emb, rt := start(t, t.TempDir())
+	defer stop(emb, rt)
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	a, err := rt.CreateSession(ctx, protocol.CreateSessionRequest{})
+	require.NoError(t, err)
+	b, err := rt.CreateSession(ctx, protocol.CreateSessionRequest{})
+	require.NoError(t, err)
+	_, err = rt.SendPrompt(ctx, a.ID, protocol.SendPromptRequest{Text: "one", AttemptID: "1"})
+	require.NoError(t, err)
+	_, err = rt.SendPrompt(ctx, b.ID, protocol.SendPromptRequest{Text: "other", AttemptID: "1"})
+	require.NoError(t, err)
+	stored := waitEvents(t, rt, a.ID, 3)
+
+	// Subscribe after the first event: the two stored ones, then a live one.
+	events, _, err := rt.Follow(ctx, a.ID, stored[0].Offset)
+	require.NoError(t, err)
+	next := func() protocol.Event {
+		select {
+		case ev := <-events:
+			return ev
+		case <-time.After(5 * time.Second):
+			t.Fatal("no event")
+		}
+		return protocol.Event{}
+	}
+	assert.Equal(t, stored[1], next())
+	assert.Equal(t, stored[2], next())
+	live, err := rt.SendPrompt(ctx, a.ID, protocol.SendPromptRequest{Text: "two", AttemptID: "2"})
+	require.NoError(t, err)
+	got := next()
+	assert.Equal(t, live.Offset, got.Offset)
+	assert.Equal(t, a.ID, got.Session, "no event of another session")
+	assert.Equal(t, protocol.EventAgentMessage, next().Type)
+
+	_, _, err = rt.Follow(ctx, "missing", 0)
+	assert.ErrorIs(t, err, ErrNoSession)
+}
+
+func TestSessionsAndEventsSurviveARestart(t *testing.T) {
+	dir := t.TempDir()
+	emb, rt := start(t, dir)
+	ctx := context.Background()
+	s, err := rt.CreateSession(ctx, protocol.CreateSessionRequest{Title: "kept"})
+	require.NoError(t, err)
+	_, err = rt.SendPrompt(ctx, s.ID, protocol.SendPromptRequest{Text: "remember me", AttemptID: "r"})
+	require.NoError(t, err)
+	before := waitEvents(t, rt, s.ID, 3)
+	stop(emb, rt)
+
+	emb, rt = start(t, dir)
+	defer stop(emb, rt)
+	list, err := rt.ListSessions(ctx)
+	require.NoError(t, err)
+	require.Len(t, list, 1)
+	assert.Equal(t, "kept", list[0].Title)
+	time.Sleep(100 * time.Millisecond) // the agent must not answer the old prompt again
+	after, err := rt.Log().Read(ctx, s.ID, 0)
+	require.NoError(t, err)
+	assert.Equal(t, before, after)
+}
+
+func TestPromptStoredWhileNoAgentRanIsAnsweredOnStart(t *testing.T) {
+	dir := t.TempDir()
+	emb, err := StartEmbedded(dir)
+	require.NoError(t, err)
+	ctx := context.Background()
+	serveOnly, err := New(ctx, emb.Conn, Options{NoAgent: true})
+	require.NoError(t, err)
+	s, err := serveOnly.CreateSession(ctx, protocol.CreateSessionRequest{})
+	require.NoError(t, err)
+	_, err = serveOnly.SendPrompt(ctx, s.ID, protocol.SendPromptRequest{Text: "while away", AttemptID: "w"})
+	require.NoError(t, err)
+	emb.Close()
+
+	emb, rt := start(t, dir)
+	defer stop(emb, rt)
+	evs := waitEvents(t, rt, s.ID, 3)
+	assert.Equal(t, protocol.EventAgentMessage, evs[2].Type)
+}
+
+func TestListSessionsNewestFirst(t *testing.T) {
+	emb, err := StartEmbedded(t.TempDir())
+	require.NoError(t, err)
+	defer emb.Close()
+	clock := time.UnixMilli(1000)
+	ids := []string{"first", "second"}
+	rt, err := New(context.Background(), emb.Conn, Options{
+		Now:   func() time.Time { clock = clock.Add(time.Second); return clock },
+		NewID: func() string { id := ids[0]; ids = ids[1:]; return id },
+	})
+	require.NoError(t, err)
+	defer rt.Close()
+	ctx := context.Background()
+	for range 2 {
+		_, err := rt.CreateSession(ctx, protocol.CreateSessionRequest{})
+		require.NoError(t, err)
+	}
+	list, err := rt.ListSessions(ctx)
+	require.NoError(t, err)
+	require.Len(t, list, 2)
+	assert.Equal(t, "second", list[0].ID)
+	assert.Equal(t, "first", list[1].ID)
+}
