@@ -1,0 +1,64 @@
+# Parley's interface: `make run` and `make test` (see README.md). `make bench` measures.
+SHELL := /bin/bash
+GO ?= go
+WASM_EXEC := $(shell $(GO) env GOROOT)/lib/wasm/go_js_wasm_exec
+PURE := ./machine/... ./slash/... ./protocol/...
+ARGS ?=
+
+.PHONY: run build wasm server test vet unit wasm-test e2e chromium bench clean
+
+run: build
+	./bin/parley $(ARGS)
+
+build: wasm server
+
+# The wasm is rebuilt into a temporary file and replaces the old one only when it changed, so
+# its precompressed twins (brotli takes ~15 s) are remade only then.
+wasm:
+	@mkdir -p web
+	GOOS=js GOARCH=wasm $(GO) build -trimpath -ldflags="-s -w" -o web/app.wasm.new .
+	@if cmp -s web/app.wasm.new web/app.wasm && [ -f web/app.wasm.br ] && [ -f web/app.wasm.gz ]; then \
+		rm web/app.wasm.new; \
+	else \
+		mv web/app.wasm.new web/app.wasm && $(GO) run ./tools/precompress web/app.wasm; \
+	fi
+
+server:
+	$(GO) build -trimpath -o bin/parley .
+
+test: vet unit wasm-test build e2e
+
+vet:
+	$(GO) vet ./...
+	GOOS=js GOARCH=wasm $(GO) vet . ./components/... ./app/... $(PURE)
+
+# Native unit tests: everything but the browser tests. Fuzz targets run on their seed corpora.
+unit:
+	$(GO) test -count=1 $$($(GO) list ./... | grep -v /e2e)
+
+# The pure packages must run in the browser too: run their tests under wasm in Node.
+wasm-test:
+	GOOS=js GOARCH=wasm $(GO) test -count=1 -exec="$(WASM_EXEC)" $(PURE)
+
+e2e: chromium
+	$(GO) test -count=1 -timeout 20m ./e2e/...
+
+# Browser tests use Debian's Chromium; install it when it is missing.
+chromium:
+	@if [ ! -x /usr/lib/chromium/chromium ]; then \
+		echo "installing Debian's chromium (browser tests need it)"; \
+		apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends chromium >/dev/null; \
+	fi
+
+bench: build chromium
+	@echo "== app.wasm size"
+	@printf 'raw %d bytes, gzip -9 %d bytes, brotli -q 11 %d bytes\n' $$(stat -c %s web/app.wasm) $$(stat -c %s web/app.wasm.gz) $$(stat -c %s web/app.wasm.br)
+	@echo "== first render in headless Chromium (median of 5, loopback)"
+	$(GO) test -count=1 -run '^$$' -bench BenchmarkFirstRender -benchtime 1x ./e2e/
+	@echo "== pure packages, native"
+	$(GO) test -count=1 -run '^$$' -bench . -benchmem $(PURE)
+	@echo "== pure packages, wasm in Node"
+	GOOS=js GOARCH=wasm $(GO) test -count=1 -run '^$$' -bench . -benchmem -exec="$(WASM_EXEC)" $(PURE)
+
+clean:
+	rm -rf bin web/app.wasm web/app.wasm.br web/app.wasm.gz web/app.wasm.new

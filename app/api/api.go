@@ -1,0 +1,112 @@
+// Package api is the browser's client for Parley's HTTP requests. It runs natively too, so
+// tests drive it against the real server.
+package api
+
+import (
+	"context"
+	"crypto/rand"
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"net/http"
+	"time"
+
+	"parley/protocol"
+)
+
+// Client calls the API at Base (scheme and host, no trailing slash).
+type Client struct {
+	Base   string
+	HTTP   *http.Client // natively; in the browser requests go through fetch
+	Header http.Header  // e.g. Authorization for scripts and tests; the browser uses the cookie // e.g. Authorization for scripts and tests; the browser uses the cookie
+}
+
+// Error is a failed request, with the server's message for a person.
+type Error struct {
+	Status int
+	protocol.ErrorResponse
+}
+
+func (e *Error) Error() string { return e.ErrorResponse.Error }
+
+// Retryable reports whether the same request may succeed later.
+func (e *Error) Retryable() bool { return e.Status >= 500 || e.Status == http.StatusTooManyRequests }
+
+// NewAttemptID returns a fresh id for one send, kept across its retries.
+func NewAttemptID() string {
+	var b [12]byte
+	_, _ = rand.Read(b[:])
+	return hex.EncodeToString(b[:])
+}
+
+func (c *Client) do(ctx context.Context, method, path string, body, out any) error {
+	var payload []byte
+	if body != nil {
+		var err error
+		if payload, err = json.Marshal(body); err != nil {
+			return err
+		}
+	}
+	header := http.Header{}
+	for k, v := range c.Header {
+		header[k] = v
+	}
+	if body != nil {
+		header.Set("Content-Type", "application/json")
+	}
+	status, data, err := c.roundTrip(ctx, method, c.Base+path, header, payload)
+	if err != nil {
+		return fmt.Errorf("cannot reach the server: %w", err)
+	}
+	if status >= 300 {
+		e := &Error{Status: status}
+		if json.Unmarshal(data, &e.ErrorResponse) != nil || e.ErrorResponse.Error == "" {
+			e.ErrorResponse.Error = fmt.Sprintf("the server answered %d %s", status, http.StatusText(status))
+		}
+		return e
+	}
+	if out == nil {
+		return nil
+	}
+	return json.Unmarshal(data, out)
+}
+
+// ListSessions returns every session, newest first.
+func (c *Client) ListSessions(ctx context.Context) ([]protocol.SessionInfo, error) {
+	var out protocol.SessionList
+	err := c.do(ctx, http.MethodGet, "/api/sessions", nil, &out)
+	return out.Sessions, err
+}
+
+// CreateSession makes a session.
+func (c *Client) CreateSession(ctx context.Context, req protocol.CreateSessionRequest) (protocol.SessionInfo, error) {
+	var out protocol.SessionInfo
+	err := c.do(ctx, http.MethodPost, "/api/sessions", req, &out)
+	return out, err
+}
+
+// SendPrompt stores a prompt, retrying a lost or failed request with the same attempt id so
+// the server stores it once.
+func (c *Client) SendPrompt(ctx context.Context, session string, req protocol.SendPromptRequest) (protocol.SendPromptResponse, error) {
+	if err := req.Validate(); err != nil {
+		return protocol.SendPromptResponse{}, err
+	}
+	var out protocol.SendPromptResponse
+	var err error
+	for attempt := range 4 {
+		if attempt > 0 {
+			select {
+			case <-ctx.Done():
+				return out, ctx.Err()
+			case <-time.After(time.Duration(attempt*attempt) * 200 * time.Millisecond):
+			}
+		}
+		err = c.do(ctx, http.MethodPost, "/api/sessions/"+session+"/prompt", req, &out)
+		var apiErr *Error
+		if err == nil || (errors.As(err, &apiErr) && !apiErr.Retryable()) {
+			return out, err
+		}
+	}
+	return out, err
+}

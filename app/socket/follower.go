@@ -1,0 +1,178 @@
+// Package socket follows one session's events over /ws, in the browser and natively alike:
+// it subscribes after the last offset it has seen, and on any failure reconnects with
+// backoff and resubscribes from there, so its caller sees every event once, in order.
+package socket
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"net/http"
+	"time"
+
+	"github.com/coder/websocket"
+
+	"parley/protocol"
+)
+
+// Status is the state of the link, for the person to see.
+type Status int
+
+// The statuses of a Follower.
+const (
+	Connecting   Status = iota // dialing for the first time
+	Live                       // subscribed: stored events replayed, live ones flowing
+	Reconnecting               // the link broke; waiting before the next attempt
+	Failed                     // the server refused the subscription; retrying will not help
+)
+
+var statusNames = [...]string{"connecting", "live", "reconnecting", "failed"}
+
+func (s Status) String() string {
+	if int(s) < len(statusNames) {
+		return statusNames[s]
+	}
+	return fmt.Sprintf("Status(%d)", int(s))
+}
+
+// State is reported on every change of the link.
+type State struct {
+	Status  Status
+	Attempt int           // failed attempts in a row
+	Retry   time.Duration // the wait before the next attempt, while Reconnecting
+	Error   string        // why the last attempt failed, in words
+}
+
+// Follower follows one session.
+type Follower struct {
+	URL     string // ws:// or wss:// address of /ws
+	Session string
+	After   uint64 // the last offset already seen
+	Header  http.Header // sent when dialing natively; a browser sends the cookie instead
+
+	OnEvent func(protocol.Event) // called in order, once per event
+	OnState func(State)
+
+	retryNow chan struct{}
+}
+
+// Backoff is the wait after n failed attempts in a row: 250 ms doubling to at most 5 s.
+func Backoff(n int) time.Duration {
+	d := 250 * time.Millisecond
+	for i := 1; i < n && d < 5*time.Second; i++ {
+		d *= 2
+	}
+	return min(d, 5*time.Second)
+}
+
+// RetryNow cuts the current backoff wait short.
+func (f *Follower) RetryNow() {
+	select {
+	case f.retryNow <- struct{}{}:
+	default:
+	}
+}
+
+// Run follows until ctx ends.
+func (f *Follower) Run(ctx context.Context) {
+	f.retryNow = make(chan struct{}, 1)
+	attempt := 0
+	status := Connecting
+	for ctx.Err() == nil {
+		f.report(State{Status: status, Attempt: attempt})
+		err := f.once(ctx, func() { attempt = 0 })
+		if ctx.Err() != nil {
+			return
+		}
+		var refused refusedError
+		if asRefused(err, &refused) {
+			f.report(State{Status: Failed, Error: refused.Error()})
+			return
+		}
+		attempt++
+		wait := Backoff(attempt)
+		f.report(State{Status: Reconnecting, Attempt: attempt, Retry: wait, Error: describe(err)})
+		select {
+		case <-ctx.Done():
+			return
+		case <-f.retryNow:
+		case <-time.After(wait):
+		}
+		status = Reconnecting
+	}
+}
+
+func (f *Follower) report(s State) {
+	if f.OnState != nil {
+		f.OnState(s)
+	}
+}
+
+// unreachableError is a failed dial. Its message is for a person; the cause is for logs.
+type unreachableError struct{ cause error }
+
+func (e unreachableError) Error() string { return "the server is not reachable" }
+func (e unreachableError) Unwrap() error { return e.cause }
+
+type refusedError struct{ msg string }
+
+func (e refusedError) Error() string { return e.msg }
+
+func asRefused(err error, target *refusedError) bool {
+	r, ok := err.(refusedError)
+	if ok {
+		*target = r
+	}
+	return ok
+}
+
+func describe(err error) string {
+	if err == nil {
+		return "the connection closed"
+	}
+	return err.Error()
+}
+
+// once dials, subscribes after f.After and delivers events until the link fails.
+func (f *Follower) once(ctx context.Context, subscribed func()) error {
+	dctx, cancel := context.WithTimeout(ctx, 10*time.Second)
+	conn, _, err := websocket.Dial(dctx, f.URL, dialOptions(f.Header))
+	cancel()
+	if err != nil {
+		return unreachableError{err}
+	}
+	defer conn.CloseNow()
+	conn.SetReadLimit(8 << 20)
+
+	sub, _ := json.Marshal(protocol.ClientFrame{Type: protocol.FrameSubscribe, Session: f.Session, After: f.After})
+	if err := conn.Write(ctx, websocket.MessageText, sub); err != nil {
+		return err
+	}
+	for {
+		_, data, err := conn.Read(ctx)
+		if err != nil {
+			return err
+		}
+		var frame protocol.ServerFrame
+		if err := json.Unmarshal(data, &frame); err != nil {
+			return fmt.Errorf("the server sent a frame this client cannot read: %w", err)
+		}
+		switch frame.Type {
+		case protocol.FrameSubscribed:
+			subscribed()
+			f.report(State{Status: Live})
+		case protocol.FrameEvent:
+			if frame.Event == nil || frame.Event.Offset <= f.After {
+				continue // a replay overlap is never shown twice
+			}
+			f.After = frame.Event.Offset
+			if f.OnEvent != nil {
+				f.OnEvent(*frame.Event)
+			}
+		case protocol.FrameError:
+			if frame.Error != nil && frame.Error.Code == "no_session" {
+				return refusedError{frame.Error.Error}
+			}
+		}
+	}
+}

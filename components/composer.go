@@ -1,0 +1,142 @@
+package components
+
+import (
+	"strconv"
+	"strings"
+
+	"github.com/maxence-charriere/go-app/v10/pkg/app"
+
+	"parley/app/api"
+)
+
+// Actions between the composer and the conversation root. Actions rather than func props:
+// a func prop never compares equal, so it would re-render the composer on every change.
+const (
+	actionSend       = "parley.send"        // value: SendIntent
+	actionSendFailed = "parley.send-failed" // value: SendIntent
+)
+
+// SendIntent is a prompt the person sent, with the attempt id that its retries keep.
+type SendIntent struct {
+	Session   string // empty from the hero: the root creates a session first
+	Text      string
+	AttemptID string
+}
+
+// Composer is the input box. The textarea is uncontrolled: the draft is copied out on input
+// and written back through the DOM only when the composer rewrites it, so re-renders never
+// disturb the caret or an IME composition.
+type Composer struct {
+	app.Compo
+	Session     string
+	Placeholder string
+
+	draft     string
+	composing bool
+}
+
+// OnMount listens for failed sends to put their text back.
+func (c *Composer) OnMount(ctx app.Context) {
+	ctx.Handle(actionSendFailed, func(ctx app.Context, a app.Action) {
+		intent, ok := a.Value.(SendIntent)
+		if !ok || intent.Session != c.Session {
+			return
+		}
+		// Put the text back only into an empty composer: someone who kept typing is never
+		// overwritten.
+		if strings.TrimSpace(c.draft) == "" {
+			c.setDraft(intent.Text)
+		}
+	})
+}
+
+// Render draws the input card: the textarea and the send button.
+func (c *Composer) Render() app.UI {
+	textarea := app.Textarea().
+		ID("composer-input").
+		Class("composer-input").
+		Rows(1).
+		Placeholder(c.Placeholder).
+		Aria("label", "Message").
+		AutoFocus(true).
+		OnInput(c.onInput).
+		OnKeyDown(c.onKeyDown).
+		On("compositionstart", func(ctx app.Context, e app.Event) { c.composing = true; ctx.PreventUpdate() }).
+		On("compositionend", func(ctx app.Context, e app.Event) { c.composing = false; ctx.PreventUpdate() })
+	empty := strings.TrimSpace(c.draft) == ""
+	return app.Form().Class("composer").
+		Aria("label", "Composer").
+		OnSubmit(func(ctx app.Context, e app.Event) {
+			e.PreventDefault()
+			c.submit(ctx)
+		}).
+		Body(
+			app.Div().Class("composer-card").Body(
+				textarea,
+				app.Div().Class("composer-controls").Body(
+					app.Span().Class("composer-hint").Text("Enter to send · Shift+Enter for a new line"),
+					app.Button().
+						Type("submit").
+						Class("send").
+						Title("Send (Enter)").
+						Aria("label", "Send").
+						Disabled(empty).
+						Text("Send"),
+				),
+			),
+		)
+}
+
+func (c *Composer) onInput(ctx app.Context, e app.Event) {
+	was := strings.TrimSpace(c.draft) == ""
+	c.draft = ctx.JSSrc().Get("value").String()
+	c.autosize(ctx.JSSrc())
+	if was == (strings.TrimSpace(c.draft) == "") {
+		ctx.PreventUpdate() // only the send button's enabled state needs a render
+	}
+}
+
+func (c *Composer) onKeyDown(ctx app.Context, e app.Event) {
+	// IME: the Enter that ends a composition belongs to the composition, never to us.
+	if c.composing || e.Get("isComposing").Bool() || e.Get("keyCode").Int() == 229 {
+		ctx.PreventUpdate()
+		return
+	}
+	if e.Get("key").String() == "Enter" && !e.Get("shiftKey").Bool() {
+		e.PreventDefault()
+		c.submit(ctx)
+		return
+	}
+	ctx.PreventUpdate()
+}
+
+func (c *Composer) submit(ctx app.Context) {
+	text := c.draft
+	if strings.TrimSpace(text) == "" {
+		return
+	}
+	// Clear first: the send is optimistic, and a failure brings the text back.
+	c.setDraft("")
+	ctx.NewActionWithValue(actionSend, SendIntent{Session: c.Session, Text: text, AttemptID: api.NewAttemptID()})
+}
+
+// setDraft rewrites the draft and the textarea together.
+func (c *Composer) setDraft(text string) {
+	c.draft = text
+	if !app.IsClient {
+		return
+	}
+	// By id, not through the element Render returned: after a re-render that element is a
+	// fresh description, never mounted, and writing to it would change nothing on screen.
+	if v := app.Window().GetElementByID("composer-input"); v.Truthy() {
+		v.Set("value", text)
+		c.autosize(v)
+	}
+}
+
+// autosize grows the textarea with its content, up to the CSS max-height.
+func (c *Composer) autosize(v app.Value) {
+	st := v.Get("style")
+	st.Set("height", "auto")
+	st.Set("height", strconv.Itoa(v.Get("scrollHeight").Int())+"px")
+}

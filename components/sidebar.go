@@ -1,0 +1,31 @@
+package components
+
+import (
+	"github.com/maxence-charriere/go-app/v10/pkg/app"
+
+	"parley/protocol"
+)
+
+// Sidebar lists the sessions, newest first, and starts new ones.
+type Sidebar struct {
+	app.Compo
+	Sessions []protocol.SessionInfo
+	Current  string
+}
+
+// Render draws the session list as navigation links.
+func (s *Sidebar) Render() app.UI {
+	return app.Nav().Class("sidebar").Aria("label", "Sessions").Body(
+		app.A().Class("new-session").Href("/").Text("New session"),
+		app.Ul().Class("sessions").Body(
+			app.Range(s.Sessions).Slice(func(i int) app.UI {
+				info := s.Sessions[i]
+				a := app.A().Href("/s/" + info.ID).Text(info.Title)
+				if info.ID == s.Current {
+					a = a.Aria("current", "page")
+				}
+				return app.Li().Body(a)
+			}),
+		),
+	)
+}

@@ -1,0 +1,49 @@
+package components
+
+import (
+	"strconv"
+
+	"github.com/maxence-charriere/go-app/v10/pkg/app"
+)
+
+// Thread shows a session's messages. Messages only ever append, so go-app's by-index diff
+// touches just the new ones.
+type Thread struct {
+	app.Compo
+	Messages []Message
+	Working  bool // the agent owes a reply
+}
+
+// Render draws the log as a feed; agent and tool text is text, never markup.
+func (t *Thread) Render() app.UI {
+	return app.Div().Class("thread").Body(
+		app.Div().Class("thread-inner").
+			Aria("live", "polite").
+			Role("log").
+			Aria("label", "Conversation").
+			Body(
+				app.Range(t.Messages).Slice(func(i int) app.UI {
+					return &MessageItem{Message: t.Messages[i]}
+				}),
+				app.If(t.Working, func() app.UI {
+					return app.Div().Class("msg msg-agent working").Aria("label", "The agent is working").Body(
+						app.Span().Class("dot"), app.Span().Class("dot"), app.Span().Class("dot"),
+					)
+				}),
+			),
+	)
+}
+
+// MessageItem is one message.
+type MessageItem struct {
+	app.Compo
+	Message Message
+}
+
+// Render draws the message's text as a text node.
+func (m *MessageItem) Render() app.UI {
+	return app.Div().
+		Class("msg msg-"+string(m.Message.Role)).
+		DataSet("offset", strconv.FormatUint(m.Message.Offset, 10)).
+		Body(app.Div().Class("msg-text").Text(m.Message.Text))
+}

@@ -1,0 +1,248 @@
+// Package e2e drives the real server binary, the real wasm and Debian's Chromium.
+package e2e
+
+import (
+	"bufio"
+	"context"
+	"fmt"
+	"net/url"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/chromedp/cdproto/cdp"
+	"github.com/chromedp/cdproto/input"
+	"github.com/chromedp/chromedp"
+)
+
+var (
+	repoRoot string
+	binary   string
+)
+
+const chromiumPath = "/usr/lib/chromium/chromium"
+
+func TestMain(m *testing.M) {
+	os.Exit(setup(m))
+}
+
+func setup(m *testing.M) int {
+	wd, _ := os.Getwd()
+	repoRoot = filepath.Dir(wd)
+	if _, err := os.Stat(filepath.Join(repoRoot, "web", "app.wasm")); err != nil {
+		fmt.Fprintln(os.Stderr, "e2e: web/app.wasm is missing: run `make build` (make test does it)")
+		return 1
+	}
+	if _, err := os.Stat(chromiumPath); err != nil {
+		fmt.Fprintln(os.Stderr, "e2e: Debian's chromium is missing: run `make chromium` (make test does it)")
+		return 1
+	}
+	dir, err := os.MkdirTemp("", "parley-e2e-")
+	if err != nil {
+		panic(err)
+	}
+	defer os.RemoveAll(dir)
+	binary = filepath.Join(dir, "parley")
+	build := exec.Command("go", "build", "-o", binary, ".")
+	build.Dir = repoRoot
+	build.Stdout, build.Stderr = os.Stderr, os.Stderr
+	if err := build.Run(); err != nil {
+		fmt.Fprintln(os.Stderr, "e2e: building the server:", err)
+		return 1
+	}
+	return m.Run()
+}
+
+// server is a running Parley process.
+type server struct {
+	t     *testing.T
+	cmd   *exec.Cmd
+	data  string
+	addr  string // host:port
+	token string
+	link  string // the URL it printed
+}
+
+var linkPattern = regexp.MustCompile(`http://\S+`)
+
+// startServer runs the binary on addr (":0" style "127.0.0.1:0" for any port) with data dir.
+func startServer(t *testing.T, data, addr string) *server {
+	t.Helper()
+	cmd := exec.Command(binary, "-addr", addr, "-data", data, "-workspace", repoRoot)
+	cmd.Dir = repoRoot
+	cmd.Env = append(os.Environ(), "PARLEY_TOKEN=") // the token comes from the data directory
+	stdout, err := cmd.StdoutPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	cmd.Stderr = &testLogWriter{t: t, prefix: "server: "}
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	s := &server{t: t, cmd: cmd, data: data}
+	t.Cleanup(s.kill)
+	lines := make(chan string)
+	go func() {
+		sc := bufio.NewScanner(stdout)
+		for sc.Scan() {
+			lines <- sc.Text()
+		}
+		close(lines)
+	}()
+	deadline := time.After(30 * time.Second)
+	for s.link == "" {
+		select {
+		case line, ok := <-lines:
+			if !ok {
+				t.Fatal("server exited before printing its address")
+			}
+			if m := linkPattern.FindString(line); m != "" {
+				s.link = m
+			}
+		case <-deadline:
+			t.Fatal("server printed no address within 30s")
+		}
+	}
+	go func() {
+		for range lines {
+		}
+	}()
+	u, err := url.Parse(s.link)
+	if err != nil {
+		t.Fatalf("printed address %q: %v", s.link, err)
+	}
+	s.addr = u.Host
+	s.token = u.Query().Get("token")
+	if s.token == "" {
+		t.Fatalf("printed address %q carries no token", s.link)
+	}
+	return s
+}
+
+// kill ends the process the hard way, as a crash would.
+func (s *server) kill() {
+	if s.cmd.Process != nil && s.cmd.ProcessState == nil {
+		_ = s.cmd.Process.Signal(syscall.SIGKILL)
+		_ = s.cmd.Wait()
+	}
+}
+
+func (s *server) base() string { return "http://" + s.addr }
+
+type testLogWriter struct {
+	t      *testing.T
+	prefix string
+}
+
+func (w *testLogWriter) Write(p []byte) (int, error) {
+	for _, line := range strings.Split(strings.TrimRight(string(p), "\n"), "\n") {
+		w.t.Log(w.prefix + line)
+	}
+	return len(p), nil
+}
+
+// browser starts a headless Chromium with a fresh profile.
+func browser(t testing.TB) context.Context {
+	t.Helper()
+	ctx, cancel := newBrowser(t.TempDir())
+	t.Cleanup(cancel)
+	if err := chromedp.Do(ctx); err != nil {
+		t.Fatalf("start chromium: %v", err)
+	}
+	return ctx
+}
+
+func newBrowser(profile string) (context.Context, context.CancelFunc) {
+	opts := []chromedp.ExecAllocatorOption{
+		chromedp.ExecPath(chromiumPath),
+		chromedp.Headless,
+		chromedp.NoSandbox,
+		chromedp.DisableGPU,
+		chromedp.NoFirstRun,
+		chromedp.NoDefaultBrowserCheck,
+		chromedp.UserDataDir(profile),
+		chromedp.Flag("disable-quic", true),
+		chromedp.Flag("disable-background-networking", true),
+		chromedp.Flag("disable-component-update", true),
+		chromedp.Flag("disable-sync", true),
+		chromedp.Flag("disable-dev-shm-usage", true),
+		chromedp.WindowSize(1200, 900),
+	}
+	actx, acancel := chromedp.NewExecAllocator(context.Background(), opts...)
+	ctx, cancel := chromedp.NewContext(actx)
+	return ctx, func() { cancel(); acancel() }
+}
+
+// do runs steps with a deadline, failing the test on error.
+func do(t testing.TB, ctx context.Context, timeout time.Duration, steps ...chromedp.Action[chromedp.Void]) {
+	t.Helper()
+	tctx, cancel := context.WithTimeout(ctx, timeout)
+	defer cancel()
+	if err := chromedp.Do(tctx, steps...); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// get runs one action that returns a value, failing the test on error.
+func get[T any](t testing.TB, ctx context.Context, a chromedp.Action[T]) T {
+	t.Helper()
+	tctx, cancel := context.WithTimeout(ctx, 20*time.Second)
+	defer cancel()
+	v, err := chromedp.Run(tctx, a)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return v
+}
+
+const composer = chromedp.CSS(`#composer-input`)
+
+// waitJS waits until a JavaScript condition holds. Polling the page survives reloads, where
+// DOM node tracking can go stale.
+func waitJS(cond string) chromedp.Action[chromedp.Void] {
+	return chromedp.Func(func(ctx context.Context, t *chromedp.Target) error {
+		_, err := chromedp.Poll[bool](cond, chromedp.WithPollingInterval(50*time.Millisecond))(ctx, t)
+		return err
+	})
+}
+
+// waitReady waits until the wasm has taken over the pre-rendered page.
+func waitReady() chromedp.Action[chromedp.Void] {
+	return waitJS(`document.documentElement.hasAttribute('data-ready') && !!document.querySelector('#composer-input')`)
+}
+
+// key sends one CDP key event.
+func key(p input.DispatchKeyEventParams) chromedp.Action[chromedp.Void] {
+	return chromedp.Func(func(ctx context.Context, t *chromedp.Target) error {
+		_, err := cdp.Call(ctx, t, input.DispatchKeyEvent, p)
+		return err
+	})
+}
+
+// Modifier bits of CDP key events.
+const (
+	modAlt   = 1
+	modCtrl  = 2
+	modMeta  = 4
+	modShift = 8
+)
+
+// pressEnter sends a real Enter: a keyDown that carries its text, as a keyboard does, so a
+// page that prevents the keydown also prevents the line break. (SendKeys("\r") sends the
+// text as a separate char event, which inserts a newline whatever the page does.)
+func pressEnter(mods int64) chromedp.Action[chromedp.Void] {
+	return chromedp.Steps(
+		key(input.DispatchKeyEventParams{Type: input.DispatchKeyEventTypeKeyDown, Key: "Enter", Code: "Enter", Text: "\r", UnmodifiedText: "\r", WindowsVirtualKeyCode: 13, NativeVirtualKeyCode: 13, Modifiers: mods}),
+		key(input.DispatchKeyEventParams{Type: input.DispatchKeyEventTypeKeyUp, Key: "Enter", Code: "Enter", WindowsVirtualKeyCode: 13, NativeVirtualKeyCode: 13, Modifiers: mods}),
+	)
+}
+
+// typeText types into the composer, key by key, as a person would.
+func typeText(text string) chromedp.Action[chromedp.Void] {
+	return chromedp.SendKeys(composer, text)
+}

@@ -1,0 +1,198 @@
+//go:build !wasm
+
+package main
+
+import (
+	"cmp"
+	"context"
+	"crypto/rand"
+	"crypto/subtle"
+	"encoding/hex"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"log/slog"
+	"net"
+	"net/http"
+	"os"
+	"os/signal"
+	"path/filepath"
+	"strings"
+	"syscall"
+	"time"
+
+	"github.com/nats-io/nats.go"
+
+	"parley/runtime"
+)
+
+// config is what the flags and their environment twins set.
+type config struct {
+	Addr      string
+	Data      string
+	NATS      string
+	Workspace string
+	Token     string
+}
+
+// parseConfig reads flags, falling back to PARLEY_* environment variables, then defaults.
+func parseConfig(args []string, getenv func(string) string, stderr io.Writer) (config, error) {
+	env := func(name, def string) string {
+		if v := getenv(name); v != "" {
+			return v
+		}
+		return def
+	}
+	cwd, _ := os.Getwd()
+	fs := flag.NewFlagSet("parley", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	var c config
+	fs.StringVar(&c.Addr, "addr", env("PARLEY_ADDR", "127.0.0.1:8080"), "listen address (PARLEY_ADDR); keep it on localhost unless a proxy guards it")
+	fs.StringVar(&c.Data, "data", env("PARLEY_DATA", defaultDataDir()), "data directory: the event store and the access token (PARLEY_DATA)")
+	fs.StringVar(&c.NATS, "nats", env("PARLEY_NATS", ""), "URL of an external NATS server with JetStream; empty runs one embedded (PARLEY_NATS)")
+	fs.StringVar(&c.Workspace, "workspace", env("PARLEY_WORKSPACE", cwd), "directory the agent works in (PARLEY_WORKSPACE)")
+	fs.StringVar(&c.Token, "token", env("PARLEY_TOKEN", ""), "access token for /api and /ws; empty uses the one kept in the data directory (PARLEY_TOKEN)")
+	fs.Usage = func() {
+		fmt.Fprintln(fs.Output(), "Usage: parley [flags]\n\nParley serves a web chat for AI agents on a local address.\n\nFlags:")
+		fs.PrintDefaults()
+	}
+	if err := fs.Parse(args); err != nil {
+		return c, err
+	}
+	if fs.NArg() > 0 {
+		return c, fmt.Errorf("unexpected argument %q", fs.Arg(0))
+	}
+	ws, err := filepath.Abs(c.Workspace)
+	if err != nil {
+		return c, fmt.Errorf("workspace: %w", err)
+	}
+	c.Workspace = ws
+	return c, nil
+}
+
+// defaultDataDir is under the user's state directory (XDG_STATE_HOME, else ~/.local/state).
+func defaultDataDir() string {
+	if d := os.Getenv("XDG_STATE_HOME"); d != "" {
+		return filepath.Join(d, "parley")
+	}
+	if home, err := os.UserHomeDir(); err == nil {
+		return filepath.Join(home, ".local", "state", "parley")
+	}
+	return ".parley"
+}
+
+// loadToken returns the configured token, or the one kept in the data directory, making it
+// on first start. Keeping it lets an installed PWA work across restarts.
+func loadToken(dataDir, configured string) (string, error) {
+	if configured != "" {
+		return configured, nil
+	}
+	path := filepath.Join(dataDir, "token")
+	if b, err := os.ReadFile(path); err == nil {
+		if t := strings.TrimSpace(string(b)); t != "" {
+			return t, nil
+		}
+	} else if !errors.Is(err, os.ErrNotExist) {
+		return "", fmt.Errorf("read token: %w", err)
+	}
+	var b [24]byte
+	if _, err := rand.Read(b[:]); err != nil {
+		return "", err
+	}
+	t := hex.EncodeToString(b[:])
+	if err := os.WriteFile(path, []byte(t+"\n"), 0o600); err != nil {
+		return "", fmt.Errorf("write token: %w", err)
+	}
+	return t, nil
+}
+
+func tokenEqual(a, b string) bool {
+	return subtle.ConstantTimeCompare([]byte(a), []byte(b)) == 1
+}
+
+func serve() {
+	cfg, err := parseConfig(os.Args[1:], os.Getenv, os.Stderr)
+	if errors.Is(err, flag.ErrHelp) {
+		return
+	}
+	if err != nil {
+		fmt.Fprintln(os.Stderr, "parley:", err)
+		os.Exit(2)
+	}
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	if err := run(ctx, cfg, os.Stdout); err != nil {
+		fmt.Fprintln(os.Stderr, "parley:", err)
+		os.Exit(1)
+	}
+}
+
+// run serves until ctx ends.
+func run(ctx context.Context, cfg config, stdout io.Writer) error {
+	if err := os.MkdirAll(cfg.Data, 0o700); err != nil {
+		return fmt.Errorf("data directory: %w", err)
+	}
+	token, err := loadToken(cfg.Data, cfg.Token)
+	if err != nil {
+		return err
+	}
+
+	var nc *nats.Conn
+	if cfg.NATS != "" {
+		nc, err = nats.Connect(cfg.NATS, nats.Name("parley"), nats.MaxReconnects(-1))
+		if err != nil {
+			return fmt.Errorf("connect to NATS at %s: %w", cfg.NATS, err)
+		}
+		defer nc.Close()
+	} else {
+		emb, err := runtime.StartEmbedded(cfg.Data)
+		if err != nil {
+			return err
+		}
+		defer emb.Close()
+		nc = emb.Conn
+	}
+	rt, err := runtime.New(ctx, nc, runtime.Options{Workspace: cfg.Workspace})
+	if err != nil {
+		return err
+	}
+	defer rt.Close()
+
+	bundle, err := loadBundle("web")
+	if err != nil {
+		return err
+	}
+	ln, err := net.Listen("tcp", cfg.Addr)
+	if err != nil {
+		return fmt.Errorf("listen: %w", err)
+	}
+	srv := &http.Server{
+		Handler:           newServer(rt, token, bundle).routes(),
+		ReadHeaderTimeout: 10 * time.Second,
+	}
+	fmt.Fprintf(stdout, "Parley is running. Open this address (it carries your access token):\n\n    http://%s/?token=%s\n\n", displayAddr(ln.Addr()), token)
+	slog.Info("serving", "addr", ln.Addr().String(), "data", cfg.Data, "workspace", cfg.Workspace, "nats", cmp.Or(cfg.NATS, "embedded"), "version", bundle.version)
+
+	errc := make(chan error, 1)
+	go func() { errc <- srv.Serve(ln) }()
+	select {
+	case err := <-errc:
+		return err
+	case <-ctx.Done():
+	}
+	shutdown, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+	defer cancel()
+	return srv.Shutdown(shutdown)
+}
+
+func displayAddr(a net.Addr) string {
+	host, port, err := net.SplitHostPort(a.String())
+	if err != nil {
+		return a.String()
+	}
+	if ip := net.ParseIP(host); ip != nil && ip.IsUnspecified() {
+		host = "localhost"
+	}
+	return net.JoinHostPort(host, port)
+}

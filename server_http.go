@@ -1,0 +1,218 @@
+//go:build !wasm
+
+package main
+
+import (
+	"encoding/json"
+	"errors"
+	"io"
+	"log/slog"
+	"net/http"
+	"strconv"
+	"strings"
+	"time"
+
+	"parley/protocol"
+	"parley/runtime"
+)
+
+// tokenCookie carries the access token after the first visit, so the page, its requests and
+// its socket are authorised without the token in every URL.
+const tokenCookie = "parley_token"
+
+// server holds what the HTTP handlers share.
+type server struct {
+	rt     *runtime.Runtime
+	token  string
+	bundle *bundle
+}
+
+func newServer(rt *runtime.Runtime, token string, b *bundle) *server {
+	return &server{rt: rt, token: token, bundle: b}
+}
+
+// routes is the whole HTTP surface: the API and the socket behind the token, the wasm
+// precompressed, and everything else to go-app (pages, manifest, service worker, /web).
+func (s *server) routes() http.Handler {
+	mux := http.NewServeMux()
+	mux.Handle("GET /api/sessions", s.authorised(http.HandlerFunc(s.listSessions)))
+	mux.Handle("POST /api/sessions", s.authorised(http.HandlerFunc(s.createSession)))
+	mux.Handle("GET /api/sessions/{id}", s.authorised(http.HandlerFunc(s.getSession)))
+	mux.Handle("POST /api/sessions/{id}/prompt", s.authorised(http.HandlerFunc(s.sendPrompt)))
+	mux.Handle("/api/", s.authorised(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		writeError(w, http.StatusNotFound, "not_found", r.Method+" "+r.URL.Path+" is not part of the API")
+	})))
+	mux.Handle("GET /ws", s.authorised(http.HandlerFunc(s.socket)))
+	mux.HandleFunc("GET /web/app.wasm", s.bundle.serveWasm)
+	mux.Handle("/", s.acceptTokenLink(s.bundle.app))
+	return securityHeaders(mux)
+}
+
+// authorised admits a request that carries the token as a bearer header or the cookie.
+func (s *server) authorised(next http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if !s.hasToken(r) {
+			w.Header().Set("WWW-Authenticate", `Bearer realm="parley"`)
+			writeError(w, http.StatusUnauthorized, "unauthorized",
+				"missing or wrong access token: open the address Parley printed at start, or send Authorization: Bearer <token>")
+			return
+		}
+		next.ServeHTTP(w, r)
+	})
+}
+
+func (s *server) hasToken(r *http.Request) bool {
+	if h := r.Header.Get("Authorization"); strings.HasPrefix(h, "Bearer ") {
+		return tokenEqual(strings.TrimPrefix(h, "Bearer "), s.token)
+	}
+	if c, err := r.Cookie(tokenCookie); err == nil {
+		return tokenEqual(c.Value, s.token)
+	}
+	return false
+}
+
+// acceptTokenLink turns the printed ?token= link into a cookie and redirects to the same
+// page without it, so the token leaves the address bar and the history.
+func (s *server) acceptTokenLink(next http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		q := r.URL.Query()
+		t := q.Get("token")
+		if t == "" {
+			next.ServeHTTP(w, r)
+			return
+		}
+		if !tokenEqual(t, s.token) {
+			writeError(w, http.StatusUnauthorized, "unauthorized", "this link's token is wrong: open the address Parley printed at start")
+			return
+		}
+		http.SetCookie(w, &http.Cookie{
+			Name:     tokenCookie,
+			Value:    s.token,
+			Path:     "/",
+			MaxAge:   int((400 * 24 * time.Hour).Seconds()),
+			HttpOnly: true,
+			SameSite: http.SameSiteStrictMode,
+			Secure:   r.TLS != nil,
+		})
+		q.Del("token")
+		u := *r.URL
+		u.RawQuery = q.Encode()
+		http.Redirect(w, r, u.RequestURI(), http.StatusSeeOther)
+	})
+}
+
+func securityHeaders(next http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		h := w.Header()
+		h.Set("X-Content-Type-Options", "nosniff")
+		h.Set("Referrer-Policy", "no-referrer")
+		h.Set("X-Frame-Options", "DENY")
+		next.ServeHTTP(w, r)
+	})
+}
+
+func (s *server) listSessions(w http.ResponseWriter, r *http.Request) {
+	list, err := s.rt.ListSessions(r.Context())
+	if err != nil {
+		s.fail(w, err)
+		return
+	}
+	if list == nil {
+		list = []protocol.SessionInfo{}
+	}
+	writeJSON(w, http.StatusOK, protocol.SessionList{Sessions: list})
+}
+
+func (s *server) createSession(w http.ResponseWriter, r *http.Request) {
+	req, ok := readRequest[protocol.CreateSessionRequest](w, r)
+	if !ok {
+		return
+	}
+	info, err := s.rt.CreateSession(r.Context(), req)
+	if err != nil {
+		s.fail(w, err)
+		return
+	}
+	writeJSON(w, http.StatusCreated, info)
+}
+
+func (s *server) getSession(w http.ResponseWriter, r *http.Request) {
+	info, err := s.rt.Session(r.Context(), r.PathValue("id"))
+	if err != nil {
+		s.fail(w, err)
+		return
+	}
+	writeJSON(w, http.StatusOK, info)
+}
+
+func (s *server) sendPrompt(w http.ResponseWriter, r *http.Request) {
+	req, ok := readRequest[protocol.SendPromptRequest](w, r)
+	if !ok {
+		return
+	}
+	resp, err := s.rt.SendPrompt(r.Context(), r.PathValue("id"), req)
+	if err != nil {
+		s.fail(w, err)
+		return
+	}
+	writeJSON(w, http.StatusOK, resp)
+}
+
+// readRequest reads a bounded body and decodes it with the protocol's validation. On
+// failure it has already answered.
+func readRequest[T protocol.Request](w http.ResponseWriter, r *http.Request) (T, bool) {
+	var zero T
+	body, err := io.ReadAll(http.MaxBytesReader(w, r.Body, protocol.MaxRequestBytes))
+	var tooBig *http.MaxBytesError
+	if errors.As(err, &tooBig) {
+		writeError(w, http.StatusRequestEntityTooLarge, "too_large", "request body larger than "+kib(protocol.MaxRequestBytes))
+		return zero, false
+	}
+	if err != nil {
+		writeError(w, http.StatusBadRequest, "bad_request", "could not read the request body: "+err.Error())
+		return zero, false
+	}
+	req, err := protocol.DecodeRequest[T](body)
+	if err != nil {
+		writeDecodeError(w, err)
+		return zero, false
+	}
+	return req, true
+}
+
+func writeDecodeError(w http.ResponseWriter, err error) {
+	var verr *protocol.ValidationError
+	if errors.As(err, &verr) {
+		writeJSON(w, http.StatusUnprocessableEntity, protocol.ErrorResponse{Error: err.Error(), Code: "invalid", Fields: verr.Fields})
+		return
+	}
+	writeError(w, http.StatusBadRequest, "bad_request", err.Error())
+}
+
+// fail answers a runtime error: the person's mistakes with their own status, the rest as 500
+// without internals.
+func (s *server) fail(w http.ResponseWriter, err error) {
+	var verr *protocol.ValidationError
+	switch {
+	case errors.Is(err, runtime.ErrNoSession):
+		writeError(w, http.StatusNotFound, "no_session", "no such session: it may have been deleted, or the link is wrong")
+	case errors.As(err, &verr):
+		writeDecodeError(w, err)
+	default:
+		slog.Error("request failed", "err", err)
+		writeError(w, http.StatusInternalServerError, "internal", "the server could not do this; it is logged, and retrying may help")
+	}
+}
+
+func writeError(w http.ResponseWriter, status int, code, msg string) {
+	writeJSON(w, status, protocol.ErrorResponse{Error: msg, Code: code})
+}
+
+func writeJSON(w http.ResponseWriter, status int, v any) {
+	w.Header().Set("Content-Type", "application/json; charset=utf-8")
+	w.Header().Set("Cache-Control", "no-store")
+	w.WriteHeader(status)
+	_ = json.NewEncoder(w).Encode(v)
+}
+
+func kib(n int) string { return strconv.Itoa(n/1024) + " KiB" }

@@ -1,0 +1,201 @@
+//go:build !wasm
+
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"io"
+	"log/slog"
+	"net/http"
+	"sync"
+	"time"
+
+	"github.com/coder/websocket"
+
+	"parley/protocol"
+	"parley/runtime"
+)
+
+const (
+	socketWriteTimeout = 10 * time.Second
+	socketPingEvery    = 20 * time.Second
+)
+
+// socket serves /ws: a client subscribes to one session after the last offset it saw and
+// receives exactly the events that follow, then live ones. A bad frame gets an error frame;
+// the socket stays open and the subscription, if any, goes on.
+func (s *server) socket(w http.ResponseWriter, r *http.Request) {
+	// Accept checks that the Origin, when a browser sends one, is this host: another site
+	// cannot ride the cookie into the socket.
+	conn, err := websocket.Accept(w, r, nil)
+	if err != nil {
+		return // Accept has answered
+	}
+	defer conn.CloseNow()
+	// Frames over the protocol's limit are read and discarded below, so they never cost
+	// memory and never close the socket.
+	conn.SetReadLimit(-1)
+
+	ctx, cancel := context.WithCancel(r.Context())
+	defer cancel()
+	sc := &socketConn{conn: conn, rt: s.rt}
+	go sc.keepAlive(ctx, cancel)
+	defer sc.unsubscribe()
+
+	for {
+		frame, err := readFrame(ctx, conn)
+		if errors.Is(err, protocol.ErrFrameTooLarge) || isDecodeError(err) {
+			sc.sendError(ctx, "bad_frame", err.Error())
+			continue
+		}
+		if err != nil {
+			return // closed or failed
+		}
+		switch frame.Type {
+		case protocol.FrameSubscribe:
+			sc.subscribe(ctx, frame.Session, frame.After)
+		case protocol.FrameUnsubscribe:
+			sc.unsubscribe()
+		}
+	}
+}
+
+type decodeError struct{ error }
+
+func isDecodeError(err error) bool {
+	var d decodeError
+	return errors.As(err, &d)
+}
+
+// readFrame reads one text frame, bounded by MaxFrameBytes; the excess of a larger one is
+// drained so the next frame starts clean.
+func readFrame(ctx context.Context, conn *websocket.Conn) (protocol.ClientFrame, error) {
+	typ, rd, err := conn.Reader(ctx)
+	if err != nil {
+		return protocol.ClientFrame{}, err
+	}
+	data, err := io.ReadAll(io.LimitReader(rd, protocol.MaxFrameBytes+1))
+	if err != nil {
+		return protocol.ClientFrame{}, err
+	}
+	if len(data) > protocol.MaxFrameBytes {
+		if _, err := io.Copy(io.Discard, rd); err != nil {
+			return protocol.ClientFrame{}, err
+		}
+		return protocol.ClientFrame{}, protocol.ErrFrameTooLarge
+	}
+	if typ != websocket.MessageText {
+		return protocol.ClientFrame{}, decodeError{errors.New("binary frames are not part of the protocol: send JSON text")}
+	}
+	f, err := protocol.DecodeClientFrame(data)
+	if err != nil {
+		return protocol.ClientFrame{}, decodeError{err}
+	}
+	return f, nil
+}
+
+// socketConn is one client's socket and its current subscription.
+type socketConn struct {
+	conn *websocket.Conn
+	rt   *runtime.Runtime
+
+	mu   sync.Mutex
+	stop context.CancelFunc // ends the current subscription
+	done chan struct{}      // closed when its pump has returned
+}
+
+func (c *socketConn) send(ctx context.Context, f protocol.ServerFrame) error {
+	b, err := json.Marshal(f)
+	if err != nil {
+		return err
+	}
+	wctx, cancel := context.WithTimeout(ctx, socketWriteTimeout)
+	defer cancel()
+	return c.conn.Write(wctx, websocket.MessageText, b)
+}
+
+func (c *socketConn) sendError(ctx context.Context, code, msg string) {
+	_ = c.send(ctx, protocol.ServerFrame{Type: protocol.FrameError, Error: &protocol.ErrorResponse{Error: msg, Code: code}})
+}
+
+// unsubscribe ends the current subscription and waits for its pump, so no event of it can
+// follow a later "subscribed".
+func (c *socketConn) unsubscribe() {
+	c.mu.Lock()
+	stop, done := c.stop, c.done
+	c.stop, c.done = nil, nil
+	c.mu.Unlock()
+	if stop != nil {
+		stop()
+		<-done
+	}
+}
+
+func (c *socketConn) subscribe(ctx context.Context, session string, after uint64) {
+	c.unsubscribe()
+	sctx, stop := context.WithCancel(ctx)
+	events, errc, err := c.rt.Follow(sctx, session, after)
+	if err != nil {
+		stop()
+		if errors.Is(err, runtime.ErrNoSession) {
+			c.sendError(ctx, "no_session", "no such session "+session+": it may have been deleted, or the link is wrong")
+		} else {
+			slog.Error("subscribe", "session", session, "err", err)
+			c.sendError(ctx, "internal", "could not follow this session; retrying may help")
+		}
+		return
+	}
+	done := make(chan struct{})
+	c.mu.Lock()
+	c.stop, c.done = stop, done
+	c.mu.Unlock()
+	if err := c.send(ctx, protocol.ServerFrame{Type: protocol.FrameSubscribed, Session: session, After: after}); err != nil {
+		stop()
+		close(done)
+		return
+	}
+	go func() {
+		defer close(done)
+		for {
+			select {
+			case ev, ok := <-events:
+				if !ok {
+					return
+				}
+				if err := c.send(sctx, protocol.ServerFrame{Type: protocol.FrameEvent, Event: &ev}); err != nil {
+					_ = c.conn.Close(websocket.StatusGoingAway, "write failed")
+					return
+				}
+			case err := <-errc:
+				slog.Error("follow", "session", session, "err", err)
+				_ = c.conn.Close(websocket.StatusInternalError, "the event log failed; reconnect")
+				return
+			case <-sctx.Done():
+				return
+			}
+		}
+	}()
+}
+
+// keepAlive pings so that a client that vanished without closing is noticed and its
+// subscription released.
+func (c *socketConn) keepAlive(ctx context.Context, cancel context.CancelFunc) {
+	t := time.NewTicker(socketPingEvery)
+	defer t.Stop()
+	for {
+		select {
+		case <-ctx.Done():
+			return
+		case <-t.C:
+			pctx, pcancel := context.WithTimeout(ctx, socketWriteTimeout)
+			err := c.conn.Ping(pctx)
+			pcancel()
+			if err != nil {
+				cancel()
+				return
+			}
+		}
+	}
+}
