@@ -1,0 +1,35 @@
+package input
+
+import "testing"
+
+func TestProjections(t *testing.T) {
+	m := build(t, "see ￼ and ￼!", ref("a.go"), ref("b.go"))
+	run(t, m, SetInvalid{IDs: []OccurrenceID{2}})
+	equal(t, "persist", m.PersistText(), "see @a.go and @b.go!")
+	equal(t, "copy of a selection", m.ClipboardText(2, 7), "e @a.go a")
+	equal(t, "copy clamps", m.ClipboardText(-3, 99), m.PersistText())
+	equal(t, "backdrop", m.Backdrop(), []Segment{
+		{Text: "see "},
+		{Text: "a.go", Chip: true, Occ: Occurrence{ID: 1, Reference: ref("a.go"), Offset: 4}},
+		{Text: " and "},
+		{Text: "b.go", Chip: true, Occ: Occurrence{ID: 2, Reference: ref("b.go"), Offset: 10, Invalid: true}},
+		{Text: "!"},
+	})
+}
+
+func TestEnumStrings(t *testing.T) {
+	equal(t, "phases", []string{Plain.String(), Adjudicating.String(), Claimed.String(), Submitting.String(), Phase(9).String()},
+		[]string{"plain", "adjudicating", "claimed", "submitting", "Phase(9)"})
+	equal(t, "modes", []string{Queue.String(), Steer.String()}, []string{"queue", "steer"})
+	equal(t, "reason", Stale.String(), "stale")
+	equal(t, "notice", NoOwnerNotice.String(), "no-owner")
+}
+
+// TestEffectsAreComparable holds the line that effects are plain data.
+func TestEffectsAreComparable(t *testing.T) {
+	for _, e := range []Effect{SetView{}, Refused{}, ChipRemoved{}, Adjudicate{}, Serialize{}, DefaultSink{}, BeginSubmit{}, Abort{}, Notice{}, MatchPaste{}} {
+		if e != e { //nolint:staticcheck // panics if an effect is not comparable
+			t.Errorf("%T", e)
+		}
+	}
+}

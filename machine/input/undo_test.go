@@ -1,0 +1,89 @@
+package input
+
+import (
+	"fmt"
+	"runtime"
+	"strings"
+	"testing"
+)
+
+func TestUndo(t *testing.T) {
+	typed := func(from, ms int, text string) []step {
+		var s []step
+		for i, r := range text {
+			s = append(s, Edit{Start: from + i, End: from + i, Text: string(r), At: at(ms + 100*i)})
+		}
+		return s
+	}
+	runTable(t, []tcase{
+		{name: "typing within the window is one step", start: "|", steps: append(typed(0, 0, "hello"), Undo{}),
+			want: "|", effects: []Effect{SetView{Start: 0, End: 5}}},
+		{name: "a pause past the window starts a new step", start: "|", steps: append(append(typed(0, 0, "ab"), typed(2, 5000, "cd")...), Undo{}),
+			want: "ab|", effects: []Effect{SetView{Start: 2, End: 4, SelStart: 2, SelEnd: 2}}},
+		{name: "a newline is its own step", start: "|", steps: append(append(typed(0, 0, "ab"), Newline{Selection: Range{2, 2}, At: at(250)}), Undo{}),
+			want: "ab|", effects: []Effect{SetView{Start: 2, End: 3, SelStart: 2, SelEnd: 2}}},
+		{name: "redo", start: "|", steps: append(typed(0, 0, "hey"), Undo{}, Redo{}),
+			want: "hey|", effects: []Effect{SetView{Start: 0, End: 0, Text: "hey", SelStart: 3, SelEnd: 3}}},
+		{name: "no merge into an undone-then-redone step", start: "|", steps: append(append(typed(0, 0, "ab"), Undo{}, Redo{}), append(typed(2, 300, "c"), Undo{})...),
+			want: "ab|", effects: []Effect{SetView{Start: 2, End: 3, SelStart: 2, SelEnd: 2}}},
+		{name: "undo brings a removed chip back, same id", start: "a￼|", steps: []step{backspace(2), Undo{}},
+			want: "a[￼]", effects: []Effect{SetView{Start: 1, End: 1, Text: chip, SelStart: 1, SelEnd: 2}}},
+		{name: "undo of insert-ref reports the chip's removal", start: "@m|", steps: []step{insertRef(ref("m"), 0, 2), Undo{}},
+			want: "[@m]", effects: []Effect{ChipRemoved{ID: 1, Reference: ref("m")}, SetView{Start: 0, End: 1, Text: "@m", SelStart: 0, SelEnd: 2}}},
+		{name: "undo of begin-command drops the claim", start: "/ex|", steps: steps(toClaimed, Undo{}),
+			want: "[/ex]", phase: Plain, effects: []Effect{SetView{Start: 0, End: 9, Text: "/ex", SelStart: 0, SelEnd: 3}}},
+		{name: "undo into a token brings the claim back", start: "/ex|", steps: steps(toClaimed, backspace(9), Undo{}),
+			want: "/example[ ]", phase: Claimed, effects: []Effect{SetView{Start: 8, End: 8, Text: " ", SelStart: 8, SelEnd: 9}}},
+		{name: "nothing to undo", start: "x|", steps: []step{Undo{}}, want: "x|"},
+		{name: "a successful submit clears the log", start: "x|", steps: steps(toSubmitting, SubmitSettled{Attempt: attemptID(1)}, Undo{}),
+			want: "|"},
+		{name: "a restored submit restores the log", start: "|", steps: append(typed(0, 0, "hi"), Enter{}, AdjudicationFailed{Attempt: attemptID(1)}, Undo{}),
+			want: "|", effects: []Effect{SetView{Start: 0, End: 2}}},
+	})
+}
+
+func TestUndoRing(t *testing.T) {
+	m := build(t, "|")
+	for i := range 150 {
+		run(t, m, Edit{Start: i, End: i, Text: "x", At: at(10_000 * i)})
+	}
+	n := 0
+	for m.CanUndo() {
+		run(t, m, Undo{})
+		n++
+	}
+	equal(t, "undo steps", n, 100)
+	equal(t, "left after undoing the ring", m.Len(), 50)
+}
+
+// TestRingMemory fills the ring with edits to a 100 KB draft and reports the heap the
+// log holds: it stores changes, so it stays flat however large the draft. The draft's own
+// gap buffer may double once along the way; that is the draft, not the log, and is
+// subtracted.
+func TestRingMemory(t *testing.T) {
+	m := bigDraft(t, 100_000, 1000)
+	heap := func() int64 {
+		runtime.GC()
+		var s runtime.MemStats
+		runtime.ReadMemStats(&s)
+		return int64(s.HeapAlloc) - 2*int64(cap(m.buf.b))
+	}
+	base := heap()
+	var report []string
+	for i := 1; i <= 200; i++ {
+		p := 1 + (i*997)%(m.Len()-2)
+		for m.splitsPair(p) {
+			p++
+		}
+		run(t, m, Edit{Start: p, End: p, Text: "x", At: at(10_000 * i)})
+		if i%25 == 0 {
+			grown := heap() - base
+			report = append(report, fmt.Sprintf("%d: %+d B", i, grown))
+			if grown > 32<<10 {
+				t.Errorf("the log grew by %d B after %d edits to a 100 KB draft", grown, i)
+			}
+		}
+	}
+	t.Logf("heap held by the undo ring after N edits to a 100 KB draft with 1000 chips (ring = 100): %s", strings.Join(report, ", "))
+	runtime.KeepAlive(m)
+}

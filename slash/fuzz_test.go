@@ -1,0 +1,132 @@
+package slash
+
+import (
+	"strings"
+	"testing"
+	"unicode"
+	"unicode/utf16"
+)
+
+// runeBefore returns the code point before UTF-16 offset i of u, or -1 at the start.
+func runeBefore(u []uint16, i int) rune {
+	if i == 0 {
+		return -1
+	}
+	if i >= 2 && utf16.IsSurrogate(rune(u[i-1])) {
+		return utf16.DecodeRune(rune(u[i-2]), rune(u[i-1]))
+	}
+	return rune(u[i-1])
+}
+
+func FuzzDetect(f *testing.F) {
+	for _, s := range []string{"/rev", "hi /rev", "x/name", "src/a/b", "1/2", "user@host", "https://x.y/z", "\u00a0@al", "中\u3000@al", "😀 /é", "/rev@x", "\uFFFC/a"} {
+		for _, caret := range []int{0, 1, 3, len(s)} {
+			f.Add(s, caret, uint8(0))
+		}
+	}
+	f.Fuzz(func(t *testing.T, draft string, caret int, tierByte uint8) {
+		tier := Tier(tierByte % 3)
+		hit, ok := Detect(draft, caret, tier)
+		if !ok {
+			return
+		}
+		u := utf16.Encode([]rune(draft))
+		s := hit.Span
+		if s.Start < 0 || s.Start >= s.End || s.End > len(u) {
+			t.Fatalf("span %+v outside a draft of %d units", s, len(u))
+		}
+		if rune(u[s.Start]) != hit.Trigger || (hit.Trigger != '/' && hit.Trigger != '@') {
+			t.Fatalf("span %+v does not start at its trigger %q", s, hit.Trigger)
+		}
+		if b := runeBefore(u, s.Start); b != -1 && !unicode.IsSpace(b) {
+			t.Fatalf("triggered after the non-boundary %q", b)
+		}
+		if tier == Frozen || (tier == Claimed && hit.Trigger == '/') {
+			t.Fatalf("tier %v let %q fire", tier, hit.Trigger)
+		}
+		q := utf16.Encode([]rune(hit.Query))
+		if s.Start+1+len(q) > s.End || string(utf16.Decode(u[s.Start+1:s.Start+1+len(q)])) != string([]rune(hit.Query)) {
+			t.Fatalf("query %q is not the text after the trigger", hit.Query)
+		}
+		// A letter glued before the trigger kills it.
+		glued := string(utf16.Decode(u[:s.Start])) + "x" + string(utf16.Decode(u[s.Start:]))
+		if _, ok := Detect(glued, s.Start+1+len(q), tier); ok {
+			t.Fatalf("%q triggers after a letter", glued)
+		}
+	})
+}
+
+// scanNaive is the specification of ScanTextRefs, over code points.
+func scanNaive(draft string, r *Roster) []TextRef {
+	rs := []rune(draft)
+	var out []TextRef
+	pos := 0 // UTF-16 offset of rs[i]
+	width := func(c rune) int { return len(utf16.Encode([]rune{c})) }
+	for i := 0; i < len(rs); pos, i = pos+width(rs[i]), i+1 {
+		c := rs[i]
+		if c != '/' && c != '@' {
+			continue
+		}
+		if i > 0 && !unicode.IsSpace(rs[i-1]) {
+			continue
+		}
+		j := i + 1
+		for j < len(rs) && isNameRune(rs[j]) {
+			j++
+		}
+		if j < len(rs) && (rs[j] == '/' || rs[j] == '@') {
+			continue
+		}
+		name := strings.TrimRight(string(rs[i+1:j]), ".:")
+		if name == "" || !r.Has(c, name) {
+			continue
+		}
+		out = append(out, TextRef{Start: pos, End: pos + 1 + len(utf16.Encode([]rune(name))), Trigger: c, Name: name})
+	}
+	return out
+}
+
+func FuzzScanTextRefs(f *testing.F) {
+	f.Add("please /review this, @alice's /v1.2. x/review /review/x @bob@host", "review alice v1.2 bob")
+	f.Add("😀 @李雷\u3000/deploy\n\u00a0@bob", "李雷 deploy bob")
+	f.Add("/a/b @a@b 1/2 https://a/b", "a b")
+	f.Add("\xff/x \xe4/x /x\xff", "x")
+	f.Fuzz(func(t *testing.T, draft, names string) {
+		list := map[rune][]string{}
+		for i, n := range strings.Fields(names) {
+			t := '/'
+			if i%2 == 1 {
+				t = '@'
+			}
+			list[t] = append(list[t], n, strings.TrimLeft(n, "/@"))
+		}
+		r := NewRoster(list)
+		got := ScanTextRefs(draft, r)
+		u := utf16.Encode([]rune(draft))
+		end := 0
+		for _, ref := range got {
+			if ref.Start < end || ref.Start >= ref.End || ref.End > len(u) {
+				t.Fatalf("range %+v overlaps, is empty or leaves a draft of %d units (previous end %d)", ref, len(u), end)
+			}
+			end = ref.End
+			if rune(u[ref.Start]) != ref.Trigger {
+				t.Fatalf("range %+v does not start at its trigger", ref)
+			}
+			if b := runeBefore(u, ref.Start); b != -1 && !unicode.IsSpace(b) {
+				t.Fatalf("range %+v follows the non-boundary %q", ref, b)
+			}
+			if string(utf16.Decode(u[ref.Start+1:ref.End])) != string([]rune(ref.Name)) || !r.Has(ref.Trigger, ref.Name) {
+				t.Fatalf("range %+v is not a roster name", ref)
+			}
+		}
+		want := scanNaive(draft, r)
+		if len(want) != len(got) {
+			t.Fatalf("got %+v, want %+v", got, want)
+		}
+		for i := range want {
+			if want[i] != got[i] {
+				t.Fatalf("got %+v, want %+v", got, want)
+			}
+		}
+	})
+}

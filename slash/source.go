@@ -1,0 +1,178 @@
+package slash
+
+import (
+	"context"
+	"fmt"
+
+	"parley/machine/input"
+)
+
+// Projection is what a source sees of the session it serves. Within a session scope it holds
+// only the stable session id: no published or capability transitions.
+type Projection struct {
+	SessionID string
+}
+
+// SourceKey names a source: (trigger, name) is unique in a Service.
+type SourceKey struct {
+	Trigger rune
+	Name    string
+}
+
+// String returns the key as the user would type it, e.g. "/commands" or "@files".
+func (k SourceKey) String() string { return string(k.Trigger) + k.Name }
+
+// Item is one menu candidate. It is plain data; the source maps ID back to its own object
+// when picked.
+type Item struct {
+	ID     string // unique within its source; the view derives the option's DOM id from it
+	Label  string
+	Detail string
+}
+
+// Query is what a source is asked about: the session and the hit at the caret.
+type Query struct {
+	Session Projection
+	Hit
+}
+
+// Source feeds one group of the `/` or `@` menu. Its optional hooks (SpaceMatcher,
+// EnterMatcher, Lexicon, LexiconSubscriber, Warmer) declare participation: implementing
+// a match hook is the declaration that the source takes part in adjudication.
+type Source interface {
+	Trigger() rune // '/' or '@'
+	Name() string
+	// Candidates returns the menu items for q. It may do I/O; the shell runs it off the
+	// event loop and reports back with CandidatesArrived.
+	Candidates(ctx context.Context, q Query) ([]Item, error)
+	// Pick says what choosing item means. It runs inside a key event, so it must be
+	// synchronous and free of I/O; a source that needs more opens its own surface and
+	// returns the None outcome.
+	Pick(item Item, q Query) PickOutcome
+}
+
+// SpaceMatcher takes part in Space adjudication. MatchSpace runs inside the keydown, so it
+// answers from a hot cache only; ok=false is "undefined" and lets the next source answer.
+type SpaceMatcher interface {
+	MatchSpace(q Query) (out PickOutcome, ok bool)
+}
+
+// EnterMatcher takes part in Enter adjudication. ok=false with a nil error is "undefined";
+// an error rejects the whole adjudication (the draft is not sent as a plain message). The
+// controller holds the call until the source's warm-up is done, and a failed warm-up is a
+// rejection without a call.
+type EnterMatcher interface {
+	MatchEnter(ctx context.Context, p Projection, draft string) (claim input.Claim, ok bool, err error)
+}
+
+// Lexicon gives the names to decorate, from a hot snapshot only. ok=false means "not warm":
+// no decoration, and never a fetch, because it runs on the render path.
+type Lexicon interface {
+	Lexicon(p Projection) (names []string, ok bool)
+}
+
+// LexiconSubscriber tells the controller when the roster changed after warm-up (a catalogue
+// settled, a child agent spawned). changed may be called from any goroutine; cancel ends
+// the subscription when the session scope dies.
+type LexiconSubscriber interface {
+	SubscribeLexicon(p Projection, changed func()) (cancel func())
+}
+
+// Warmer prepares a source for a session. It runs once per session scope, at its birth or
+// when the source is registered later.
+type Warmer interface {
+	Warm(ctx context.Context, p Projection) error
+}
+
+// OutcomeKind is the arm of a PickOutcome.
+type OutcomeKind int
+
+const (
+	// KindNone: no rewrite; the source acted on its own (or declined).
+	KindNone OutcomeKind = iota
+	// KindBeginCommand: put the input in command mode with Claim.
+	KindBeginCommand
+	// KindInsertReference: replace the token with a chip for Reference.
+	KindInsertReference
+	// KindInsertText: replace the token with Text (plain-text references, Decision 21).
+	KindInsertText
+	// KindConsumeToken: remove the token.
+	KindConsumeToken
+)
+
+var outcomeNames = [...]string{
+	KindNone:            "none",
+	KindBeginCommand:    "begin-command",
+	KindInsertReference: "insert-reference",
+	KindInsertText:      "insert-text",
+	KindConsumeToken:    "consume-token",
+}
+
+// String returns the arm's name.
+func (k OutcomeKind) String() string {
+	if k >= 0 && int(k) < len(outcomeNames) {
+		return outcomeNames[k]
+	}
+	return fmt.Sprintf("OutcomeKind(%d)", int(k))
+}
+
+// PickOutcome is what a pick or a Space claim asks of the input. Only the field of its Kind
+// is meaningful.
+type PickOutcome struct {
+	Kind      OutcomeKind
+	Claim     input.Claim
+	Reference input.Reference
+	Text      string
+}
+
+// BeginCommand is the outcome that puts the input in command mode.
+func BeginCommand(c input.Claim) PickOutcome { return PickOutcome{Kind: KindBeginCommand, Claim: c} }
+
+// InsertReference is the outcome that inserts a reference chip.
+func InsertReference(r input.Reference) PickOutcome {
+	return PickOutcome{Kind: KindInsertReference, Reference: r}
+}
+
+// InsertText is the outcome that replaces the token with literal text, e.g. "/review ".
+func InsertText(text string) PickOutcome { return PickOutcome{Kind: KindInsertText, Text: text} }
+
+// ConsumeToken is the outcome that removes the token.
+func ConsumeToken() PickOutcome { return PickOutcome{Kind: KindConsumeToken} }
+
+// Guard says which token ConsumeToken may remove: the draft range Span, compared by its
+// Rev; or, when Token is set, the bare token the draft must still start with (used by
+// command surfaces that finish after the draft moved on).
+type Guard struct {
+	Span  input.Span
+	Token string
+}
+
+// Bail is the input side of the cross-plugin rewrite contract. The browser shell implements
+// it by dispatching the matching event into the input machine. Each method reports whether
+// the machine passed its phase and CAS guards and really rewrote the draft: emitting is not
+// succeeding, and whether Space is prevented follows that answer.
+type Bail interface {
+	BeginCommand(c input.Claim, at input.Span) bool
+	InsertReference(r input.Reference, at input.Span) bool
+	InsertText(text string, at input.Span) bool
+	ConsumeToken(g Guard) bool
+}
+
+// apply turns an outcome into its bail event at span and reports whether the draft was
+// rewritten. A nil Bail (an input without a machine) never rewrites.
+func apply(b Bail, out PickOutcome, at input.Span) bool {
+	if b == nil {
+		return false
+	}
+	switch out.Kind {
+	case KindBeginCommand:
+		return b.BeginCommand(out.Claim, at)
+	case KindInsertReference:
+		return b.InsertReference(out.Reference, at)
+	case KindInsertText:
+		return b.InsertText(out.Text, at)
+	case KindConsumeToken:
+		return b.ConsumeToken(Guard{Span: at})
+	}
+	return false
+}

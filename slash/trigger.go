@@ -1,0 +1,91 @@
+package slash
+
+import (
+	"fmt"
+
+	"parley/machine/input"
+)
+
+// Tier is the guard tier: which triggers the input's phase lets fire.
+type Tier int
+
+const (
+	// Plain: no claim; `/` and `@` fire at any boundary.
+	Plain Tier = iota
+	// Claimed: the draft is in command mode; a second command makes no sense, so `/` is
+	// suppressed, but `@` references stay live inside the arguments.
+	Claimed
+	// Frozen: adjudicating or submitting; the draft is not the user's to change.
+	Frozen
+)
+
+var tierNames = [...]string{Plain: "plain", Claimed: "claimed", Frozen: "frozen"}
+
+// String returns the tier's name.
+func (t Tier) String() string {
+	if t >= 0 && int(t) < len(tierNames) {
+		return tierNames[t]
+	}
+	return fmt.Sprintf("Tier(%d)", int(t))
+}
+
+// allows reports whether trigger may fire in tier t.
+func (t Tier) allows(trigger byte) bool {
+	switch t {
+	case Plain:
+		return true
+	case Claimed:
+		return trigger == '@'
+	}
+	return false
+}
+
+// Hit is an active trigger at the caret.
+type Hit struct {
+	Trigger rune   // '/' or '@'
+	Query   string // the name characters between the trigger and the caret
+	// Span covers the trigger and the whole name run around the caret, so a pick replaces
+	// "/rev|iew" entirely. Rev is left zero by Detect; the controller stamps the draftRev.
+	Span input.Span
+}
+
+// Detect finds the trigger the caret (a collapsed selection, in UTF-16 code units) sits in.
+// It walks back from the caret over name characters; the character before them must be a
+// trigger that tier allows, itself at a boundary, and the name run must not continue into a
+// path or an address.
+func Detect(draft string, caret int, tier Tier) (Hit, bool) {
+	if tier == Frozen || caret < 0 {
+		return Hit{}, false
+	}
+	b, caret := byteIndex(draft, caret)
+	i := b
+	for i > 0 {
+		if c := draft[i-1]; c < 0x80 {
+			if !nameByte[c] {
+				break
+			}
+			i--
+			continue
+		}
+		r, size := decodeLast(draft[:i])
+		if !isNameRune(r) {
+			break
+		}
+		i -= size
+	}
+	if i == 0 || !isTrigger(draft[i-1]) || !tier.allows(draft[i-1]) || !boundaryBefore(draft, i-1) {
+		return Hit{}, false
+	}
+	end := nameEnd(draft, b)
+	if !endsCleanly(draft, end) {
+		return Hit{}, false
+	}
+	return Hit{
+		Trigger: rune(draft[i-1]),
+		Query:   draft[i:b],
+		Span: input.Span{
+			Start: caret - utf16Len(draft[i-1:b]),
+			End:   caret + utf16Len(draft[b:end]),
+		},
+	}, true
+}

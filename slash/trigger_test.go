@@ -1,0 +1,106 @@
+package slash
+
+import (
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+
+	"parley/machine/input"
+)
+
+func TestDetect(t *testing.T) {
+	type want struct {
+		trigger    rune
+		query      string
+		start, end int
+	}
+	tests := []struct {
+		name  string
+		draft string
+		tier  Tier
+		want  *want
+	}{
+		{"bare slash", "/|", Plain, &want{'/', "", 0, 1}},
+		{"slash at start", "/rev|", Plain, &want{'/', "rev", 0, 4}},
+		{"caret inside the name spans the whole run", "/rev|iew", Plain, &want{'/', "rev", 0, 7}},
+		{"after a space", "hi /rev|", Plain, &want{'/', "rev", 3, 7}},
+		{"at a line start", "hi\n/rev|", Plain, &want{'/', "rev", 3, 7}},
+		{"after a tab", "\t@al|", Plain, &want{'@', "al", 1, 4}},
+		{"after NBSP", "hi\u00a0/rev|", Plain, &want{'/', "rev", 3, 7}},
+		{"after U+3000", "中\u3000@al|", Plain, &want{'@', "al", 2, 5}},
+		{"at inline", "hello @al|", Plain, &want{'@', "al", 6, 9}},
+		{"bare at", "@|", Plain, &want{'@', "", 0, 1}},
+		{"UTF-16 positions past an emoji", "😀 /é|", Plain, &want{'/', "é", 3, 5}},
+		{"namespaced name", "/plugin:sk|", Plain, &want{'/', "plugin:sk", 0, 10}},
+		{"at after a slash token", "/rev @al|", Plain, &want{'@', "al", 5, 8}},
+
+		{"x/name", "x/name|", Plain, nil},
+		{"path", "src/a/b|", Plain, nil},
+		{"absolute path second segment", "/src/a|", Plain, nil},
+		{"absolute path just after the second slash", "/src/|", Plain, nil},
+		{"fraction", "1/2|", Plain, nil},
+		{"user@host", "user@host|", Plain, nil},
+		{"e-mail", "mail bob@example.com|", Plain, nil},
+		{"URL", "see https://example.com/path|", Plain, nil},
+		{"URL scheme slashes", "http://|", Plain, nil},
+		{"double slash", "//|", Plain, nil},
+		{"punctuation is not a boundary", "(/rev|", Plain, nil},
+		{"a chip is not a boundary", "\uFFFC/rev|", Plain, nil},
+		{"name continued by an address", "/rev|@x", Plain, nil},
+		{"name continued by a path", "/sr|c/a", Plain, nil},
+		{"caret after the space", "/rev |", Plain, nil},
+		{"no trigger", "hello|", Plain, nil},
+		{"empty draft", "|", Plain, nil},
+
+		{"claimed suppresses slash", "/rev|", Claimed, nil},
+		{"claimed keeps at live", "/rev @al|", Claimed, &want{'@', "al", 5, 8}},
+		{"frozen: no at", "@al|", Frozen, nil},
+		{"frozen: no slash", "/rev|", Frozen, nil},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			draft, caret := fixture(tt.draft)
+			got, ok := Detect(draft, caret, tt.tier)
+			if tt.want == nil {
+				assert.False(t, ok, "got %+v", got)
+				return
+			}
+			assert.True(t, ok)
+			assert.Equal(t, Hit{Trigger: tt.want.trigger, Query: tt.want.query,
+				Span: input.Span{Start: tt.want.start, End: tt.want.end}}, got)
+		})
+	}
+}
+
+func TestDetectCaretOutOfRange(t *testing.T) {
+	got, ok := Detect("/rev", 99, Plain)
+	assert.True(t, ok, "a caret past the end clamps to the end")
+	assert.Equal(t, input.Span{Start: 0, End: 4}, got.Span)
+	_, ok = Detect("/rev", -1, Plain)
+	assert.False(t, ok)
+	// Inside a surrogate pair: rounds down to the emoji's start, right after the trigger.
+	got, ok = Detect("/😀", 2, Plain)
+	assert.True(t, ok)
+	assert.Equal(t, input.Span{Start: 0, End: 1}, got.Span)
+}
+
+func TestTierString(t *testing.T) {
+	assert.Equal(t, "plain", Plain.String())
+	assert.Equal(t, "claimed", Claimed.String())
+	assert.Equal(t, "frozen", Frozen.String())
+	assert.Equal(t, "Tier(9)", Tier(9).String())
+}
+
+func TestUTF16(t *testing.T) {
+	for _, s := range []string{"", "abc", "hello world, longer than eight", "é", "中文 mixed 😀 text 😀😀", "a\xffb", "\xe4\xb8"} {
+		assert.Equal(t, len(fixtureUnits(s)), utf16Len(s), "%q", s)
+	}
+	s := "ab😀cd中"
+	for u, wantByte := range map[int]int{0: 0, 2: 2, 3: 2, 4: 6, 6: 8, 7: 11, 99: 11} {
+		b, _ := byteIndex(s, u)
+		assert.Equal(t, wantByte, b, "unit %d", u)
+	}
+}
+
+// fixtureUnits encodes s as the browser would (invalid bytes become U+FFFD).
+func fixtureUnits(s string) []uint16 { return utf16Encode(s) }
