@@ -20,8 +20,8 @@ const agentConsumer = "agent"
 // offlineAgent answers every prompt when no model is configured. Its reply is deterministic
 // and honest about what it is.
 type offlineAgent struct {
-	log  *Log
-	cc   jetstream.ConsumeContext
+	log *Log
+	cc  jetstream.ConsumeContext
 }
 
 func startOfflineAgent(ctx context.Context, log *Log) (*offlineAgent, error) {

@@ -47,7 +47,7 @@ type State struct {
 type Follower struct {
 	URL     string // ws:// or wss:// address of /ws
 	Session string
-	After   uint64 // the last offset already seen
+	After   uint64      // the last offset already seen
 	Header  http.Header // sent when dialing natively; a browser sends the cookie instead
 
 	OnEvent func(protocol.Event) // called in order, once per event
