@@ -167,10 +167,12 @@ func run(ctx context.Context, cfg config, stdout io.Writer) error {
 	if err != nil {
 		return fmt.Errorf("listen: %w", err)
 	}
+	handlers := newServer(rt, token, bundle)
 	srv := &http.Server{
-		Handler:           newServer(rt, token, bundle).routes(),
+		Handler:           handlers.routes(),
 		ReadHeaderTimeout: 10 * time.Second,
 	}
+	srv.RegisterOnShutdown(handlers.sockets.closeAll)
 	fmt.Fprintf(stdout, "Parley is running. Open this address (it carries your access token):\n\n    http://%s/?token=%s\n\n", displayAddr(ln.Addr()), token)
 	slog.Info("serving", "addr", ln.Addr().String(), "data", cfg.Data, "workspace", cfg.Workspace, "nats", cmp.Or(cfg.NATS, "embedded"), "version", bundle.version)
 

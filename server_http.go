@@ -22,9 +22,10 @@ const tokenCookie = "parley_token"
 
 // server holds what the HTTP handlers share.
 type server struct {
-	rt     *runtime.Runtime
-	token  string
-	bundle *bundle
+	rt      *runtime.Runtime
+	token   string
+	bundle  *bundle
+	sockets sockets
 }
 
 func newServer(rt *runtime.Runtime, token string, b *bundle) *server {

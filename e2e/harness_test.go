@@ -60,7 +60,7 @@ func setup(m *testing.M) int {
 
 // server is a running Parley process.
 type server struct {
-	t     *testing.T
+	t     testing.TB
 	cmd   *exec.Cmd
 	data  string
 	addr  string // host:port
@@ -71,7 +71,7 @@ type server struct {
 var linkPattern = regexp.MustCompile(`http://\S+`)
 
 // startServer runs the binary on addr (":0" style "127.0.0.1:0" for any port) with data dir.
-func startServer(t *testing.T, data, addr string) *server {
+func startServer(t testing.TB, data, addr string) *server {
 	t.Helper()
 	cmd := exec.Command(binary, "-addr", addr, "-data", data, "-workspace", repoRoot)
 	cmd.Dir = repoRoot
@@ -135,7 +135,7 @@ func (s *server) kill() {
 func (s *server) base() string { return "http://" + s.addr }
 
 type testLogWriter struct {
-	t      *testing.T
+	t      testing.TB
 	prefix string
 }
 

@@ -125,6 +125,13 @@ func (l *Log) Follow(ctx context.Context, session string, after uint64) (<-chan 
 	go func() {
 		<-ctx.Done()
 		it.Stop() // unblocks Next
+		// Release the server's consumer now rather than after followIdle; the threshold
+		// remains for a follower that vanished with its process.
+		if info := cons.CachedInfo(); info != nil {
+			dctx, cancel := context.WithTimeout(context.Background(), 2*time.Second)
+			_ = l.js.DeleteConsumer(dctx, StreamName, info.Name)
+			cancel()
+		}
 	}()
 	go func() {
 		defer close(out)
@@ -193,4 +200,13 @@ func (l *Log) Read(ctx context.Context, session string, after uint64) ([]protoco
 			return got, ctx.Err()
 		}
 	}
+}
+
+// Consumers counts the stream's consumers: the agent's, and one per live follower.
+func (l *Log) Consumers(ctx context.Context) (int, error) {
+	info, err := l.stream.Info(ctx)
+	if err != nil {
+		return 0, err
+	}
+	return info.State.Consumers, nil
 }

@@ -1,0 +1,151 @@
+package protocol
+
+import (
+	"encoding/json"
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+func TestDecodeClientFrame(t *testing.T) {
+	cases := []struct {
+		name    string
+		data    string
+		want    ClientFrame
+		wantErr string
+	}{
+		{"subscribe from the start", `{"type":"subscribe","session":"abc"}`, ClientFrame{Type: FrameSubscribe, Session: "abc"}, ""},
+		{"subscribe after", `{"type":"subscribe","session":"abc","after":42}`, ClientFrame{Type: FrameSubscribe, Session: "abc", After: 42}, ""},
+		{"unsubscribe", `{"type":"unsubscribe"}`, ClientFrame{Type: FrameUnsubscribe}, ""},
+		{"empty", ``, ClientFrame{}, "not a valid JSON"},
+		{"array", `[]`, ClientFrame{}, "not a valid JSON"},
+		{"no type", `{"session":"abc"}`, ClientFrame{}, `no "type"`},
+		{"unknown type", `{"type":"publish"}`, ClientFrame{}, `unknown frame type "publish"`},
+		{"unknown field", `{"type":"unsubscribe","x":1}`, ClientFrame{}, "unknown field"},
+		{"negative offset", `{"type":"subscribe","session":"abc","after":-1}`, ClientFrame{}, "not a valid JSON"},
+		{"missing session", `{"type":"subscribe"}`, ClientFrame{}, "not a session id"},
+		{"wildcard session", `{"type":"subscribe","session":"*"}`, ClientFrame{}, "not a session id"},
+		{"dotted session", `{"type":"subscribe","session":"a.b"}`, ClientFrame{}, "not a session id"},
+		{"trailing value", `{"type":"unsubscribe"}{}`, ClientFrame{}, "more than one"},
+		{"too large", `{"type":"unsubscribe","pad":"` + strings.Repeat("x", MaxFrameBytes) + `"}`, ClientFrame{}, "larger than"},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			got, err := DecodeClientFrame([]byte(c.data))
+			if c.wantErr != "" {
+				require.Error(t, err)
+				assert.Contains(t, err.Error(), c.wantErr)
+				return
+			}
+			require.NoError(t, err)
+			assert.Equal(t, c.want, got)
+		})
+	}
+}
+
+func TestSendPromptValidation(t *testing.T) {
+	ok := SendPromptRequest{Text: "hi", AttemptID: "a-1_B"}
+	cases := []struct {
+		name   string
+		mutate func(*SendPromptRequest)
+		fields map[string]string // field → part of its message
+	}{
+		{"valid", func(*SendPromptRequest) {}, nil},
+		{"steer", func(r *SendPromptRequest) { r.Mode = ModeSteer }, nil},
+		{"empty text", func(r *SendPromptRequest) { r.Text = " \n\t" }, map[string]string{"text": "empty"}},
+		{"too long", func(r *SendPromptRequest) { r.Text = strings.Repeat("x", MaxPromptBytes+1) }, map[string]string{"text": "limit is 128 KiB"}},
+		{"bad utf-8", func(r *SendPromptRequest) { r.Text = "a\xffb" }, map[string]string{"text": "UTF-8"}},
+		{"no attempt", func(r *SendPromptRequest) { r.AttemptID = "" }, map[string]string{"attemptId": "missing"}},
+		{"attempt with a dot", func(r *SendPromptRequest) { r.AttemptID = "a.b" }, map[string]string{"attemptId": "letters"}},
+		{"long attempt", func(r *SendPromptRequest) { r.AttemptID = strings.Repeat("a", MaxAttemptIDBytes+1) }, map[string]string{"attemptId": "longer"}},
+		{"bad mode", func(r *SendPromptRequest) { r.Mode = "now" }, map[string]string{"mode": "unknown mode"}},
+		{"all wrong", func(r *SendPromptRequest) { *r = SendPromptRequest{Mode: "x"} }, map[string]string{"text": "empty", "attemptId": "missing", "mode": "unknown"}},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			r := ok
+			c.mutate(&r)
+			err := r.Validate()
+			if c.fields == nil {
+				assert.NoError(t, err)
+				return
+			}
+			var verr *ValidationError
+			require.ErrorAs(t, err, &verr)
+			assert.Len(t, verr.Fields, len(c.fields))
+			for field, part := range c.fields {
+				assert.Contains(t, verr.Fields[field], part, field)
+				assert.Contains(t, err.Error(), field+": ")
+			}
+		})
+	}
+}
+
+func TestDecodeRequest(t *testing.T) {
+	r, err := DecodeRequest[SendPromptRequest]([]byte(`{"text":"hi","attemptId":"a","mode":"queue"}`))
+	require.NoError(t, err)
+	assert.Equal(t, SendPromptRequest{Text: "hi", AttemptID: "a", Mode: ModeQueue}, r)
+
+	_, err = DecodeRequest[SendPromptRequest]([]byte(`{"text":"hi",}`))
+	assert.ErrorContains(t, err, "not valid JSON at byte")
+	_, err = DecodeRequest[CreateSessionRequest]([]byte(`{"title":"` + strings.Repeat("t", 201) + `"}`))
+	var verr *ValidationError
+	assert.ErrorAs(t, err, &verr)
+	_, err = DecodeRequest[CreateSessionRequest](make([]byte, MaxRequestBytes+1))
+	assert.ErrorContains(t, err, "larger than")
+}
+
+func TestValidSessionID(t *testing.T) {
+	for id, want := range map[string]bool{"abc": true, "A-b_9": true, "": false, "a.b": false, "a b": false, "*": false, ">": false, strings.Repeat("a", 65): false} {
+		assert.Equal(t, want, ValidSessionID(id), id)
+	}
+}
+
+// FuzzDecodeClientFrame: any bytes give a frame or an error, never a panic; an accepted
+// frame is well formed and survives a round trip.
+func FuzzDecodeClientFrame(f *testing.F) {
+	for _, s := range []string{`{"type":"subscribe","session":"abc","after":3}`, `{"type":"unsubscribe"}`, `{}`, `[`, `{"type":"subscribe","session":"a.b"}`, "\x00"} {
+		f.Add([]byte(s))
+	}
+	f.Fuzz(func(t *testing.T, data []byte) {
+		fr, err := DecodeClientFrame(data)
+		if err != nil {
+			if err.Error() == "" {
+				t.Fatal("an error without a message")
+			}
+			return
+		}
+		if fr.Type != FrameSubscribe && fr.Type != FrameUnsubscribe {
+			t.Fatalf("accepted type %q", fr.Type)
+		}
+		if fr.Type == FrameSubscribe && !ValidSessionID(fr.Session) {
+			t.Fatalf("accepted session %q", fr.Session)
+		}
+		again, _ := json.Marshal(fr)
+		back, err := DecodeClientFrame(again)
+		if err != nil || back != fr {
+			t.Fatalf("round trip: %v %+v %+v", err, back, fr)
+		}
+	})
+}
+
+// FuzzDecodeSendPrompt: any body gives a valid request or an error, never a panic.
+func FuzzDecodeSendPrompt(f *testing.F) {
+	for _, s := range []string{`{"text":"hi","attemptId":"a"}`, `{"text":"","attemptId":""}`, `{"mode":"steer"}`, `null`, `{"text":1}`} {
+		f.Add([]byte(s))
+	}
+	f.Fuzz(func(t *testing.T, data []byte) {
+		r, err := DecodeRequest[SendPromptRequest](data)
+		if err != nil {
+			if err.Error() == "" {
+				t.Fatal("an error without a message")
+			}
+			return
+		}
+		if r.Validate() != nil {
+			t.Fatalf("accepted an invalid request %+v", r)
+		}
+	})
+}
