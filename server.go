@@ -34,6 +34,9 @@ type config struct {
 	NATS      string
 	Workspace string
 	Token     string
+	// Web is the folder of the browser bundle. go-app serves /web from the working
+	// directory, so it is not a flag; tests point it elsewhere.
+	Web string
 }
 
 // parseConfig reads flags, falling back to PARLEY_* environment variables, then defaults.
@@ -47,7 +50,7 @@ func parseConfig(args []string, getenv func(string) string, stderr io.Writer) (c
 	cwd, _ := os.Getwd()
 	fs := flag.NewFlagSet("parley", flag.ContinueOnError)
 	fs.SetOutput(stderr)
-	var c config
+	c := config{Web: "web"}
 	fs.StringVar(&c.Addr, "addr", env("PARLEY_ADDR", "127.0.0.1:8080"), "listen address (PARLEY_ADDR); keep it on localhost unless a proxy guards it")
 	fs.StringVar(&c.Data, "data", env("PARLEY_DATA", defaultDataDir()), "data directory: the event store and the access token (PARLEY_DATA)")
 	fs.StringVar(&c.NATS, "nats", env("PARLEY_NATS", ""), "URL of an external NATS server with JetStream; empty runs one embedded (PARLEY_NATS)")
@@ -159,7 +162,7 @@ func run(ctx context.Context, cfg config, stdout io.Writer) error {
 	}
 	defer rt.Close()
 
-	bundle, err := loadBundle("web")
+	bundle, err := loadBundle(cfg.Web)
 	if err != nil {
 		return err
 	}

@@ -9,14 +9,19 @@ import (
 	"io"
 	"net/http"
 	"net/http/httptest"
+	"net/url"
 	"os"
 	"path/filepath"
 	"strconv"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
 	"github.com/coder/websocket"
+	natsserver "github.com/nats-io/nats-server/v2/server"
+	"github.com/nats-io/nats.go"
+	"github.com/nats-io/nats.go/jetstream"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
@@ -42,11 +47,7 @@ func testServerWithHandlers(t *testing.T) (*httptest.Server, *runtime.Runtime, *
 	require.NoError(t, err)
 	t.Cleanup(rt.Close)
 
-	web := t.TempDir()
-	for name, body := range map[string]string{"app.wasm": "raw-wasm-bytes", "app.wasm.br": "br", "app.wasm.gz": "gz"} {
-		require.NoError(t, os.WriteFile(filepath.Join(web, name), []byte(body), 0o644))
-	}
-	b, err := loadBundle(web)
+	b, err := loadBundle(stubBundle(t))
 	require.NoError(t, err)
 	handlers := newServer(rt, testToken, b)
 	ts := httptest.NewServer(handlers.routes())
@@ -342,7 +343,7 @@ func TestConfigFlagsAndEnvironment(t *testing.T) {
 	getenv := func(k string) string { return env[k] }
 	c, err := parseConfig(nil, getenv, io.Discard)
 	require.NoError(t, err)
-	assert.Equal(t, config{Addr: "127.0.0.1:9999", Data: "/tmp/d", NATS: "nats://x:4222", Workspace: c.Workspace, Token: "t"}, c)
+	assert.Equal(t, config{Addr: "127.0.0.1:9999", Data: "/tmp/d", NATS: "nats://x:4222", Workspace: c.Workspace, Token: "t", Web: "web"}, c)
 
 	c, err = parseConfig([]string{"-addr", ":1", "-workspace", "/srv/ws"}, getenv, io.Discard)
 	require.NoError(t, err)
@@ -472,4 +473,84 @@ func TestBackoff(t *testing.T) {
 	for n, w := range want {
 		assert.Equal(t, w, socket.Backoff(n), "attempt %d", n)
 	}
+}
+
+// stubBundle is a web folder whose wasm and its twins are short, recognisable strings.
+func stubBundle(t *testing.T) string {
+	t.Helper()
+	web := t.TempDir()
+	for name, body := range map[string]string{"app.wasm": "raw-wasm-bytes", "app.wasm.br": "br", "app.wasm.gz": "gz"} {
+		require.NoError(t, os.WriteFile(filepath.Join(web, name), []byte(body), 0o644))
+	}
+	return web
+}
+
+// TestRunOnAnExternalNATS starts the whole server on a NATS server of its own (the -nats
+// flag), and checks that sessions land in that server's JetStream.
+func TestRunOnAnExternalNATS(t *testing.T) {
+	ns, err := natsserver.NewServer(&natsserver.Options{Host: "127.0.0.1", Port: -1, JetStream: true, StoreDir: t.TempDir(), NoLog: true, NoSigs: true})
+	require.NoError(t, err)
+	ns.Start()
+	defer ns.Shutdown()
+	require.True(t, ns.ReadyForConnections(5*time.Second))
+
+	ctx, cancel := context.WithCancel(context.Background())
+	out := &syncBuffer{}
+	done := make(chan error, 1)
+	go func() {
+		done <- run(ctx, config{Addr: "127.0.0.1:0", Data: t.TempDir(), NATS: ns.ClientURL(), Workspace: t.TempDir(), Web: stubBundle(t)}, out)
+	}()
+	var link string
+	require.Eventually(t, func() bool {
+		for _, line := range strings.Split(out.String(), "\n") {
+			if i := strings.Index(line, "http://"); i >= 0 {
+				link = strings.TrimSpace(line[i:])
+				return true
+			}
+		}
+		return false
+	}, 10*time.Second, 10*time.Millisecond)
+	u, err := url.Parse(link)
+	require.NoError(t, err)
+	token := u.Query().Get("token")
+	require.NotEmpty(t, token, "the printed address carries the token")
+
+	resp, data := request(t, http.MethodPost, "http://"+u.Host+"/api/sessions", token, strings.NewReader(`{"title":"external"}`))
+	require.Equal(t, http.StatusCreated, resp.StatusCode, string(data))
+
+	nc, err := nats.Connect(ns.ClientURL())
+	require.NoError(t, err)
+	defer nc.Close()
+	js, err := jetstream.New(nc)
+	require.NoError(t, err)
+	stream, err := js.Stream(context.Background(), runtime.StreamName)
+	require.NoError(t, err, "the event stream lives in the external server")
+	info, err := stream.Info(context.Background())
+	require.NoError(t, err)
+	assert.Equal(t, uint64(1), info.State.Msgs, "session.created")
+
+	cancel()
+	select {
+	case err := <-done:
+		assert.NoError(t, err)
+	case <-time.After(10 * time.Second):
+		t.Fatal("run did not stop")
+	}
+}
+
+type syncBuffer struct {
+	mu sync.Mutex
+	b  bytes.Buffer
+}
+
+func (s *syncBuffer) Write(p []byte) (int, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.Write(p)
+}
+
+func (s *syncBuffer) String() string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.String()
 }

@@ -1,0 +1,99 @@
+package components
+
+import (
+	"encoding/json"
+	"strings"
+	"testing"
+
+	"github.com/maxence-charriere/go-app/v10/pkg/app"
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"parley/protocol"
+)
+
+func mounted(t *testing.T, c app.Composer) string {
+	t.Helper()
+	e := app.NewTestEngine()
+	require.NoError(t, e.Load(c))
+	e.ConsumeAll()
+	return app.HTMLString(c)
+}
+
+func TestAgentTextIsRenderedAsText(t *testing.T) {
+	html := mounted(t, &MessageItem{Message: Message{Offset: 7, Role: RoleAgent, Text: `<script>alert(1)</script> & <b>bold</b>`}})
+	assert.NotContains(t, html, "<script>")
+	assert.NotContains(t, html, "<b>")
+	assert.Contains(t, html, "&lt;script&gt;alert(1)&lt;/script&gt; &amp; &lt;b&gt;bold&lt;/b&gt;")
+	assert.Contains(t, html, `data-offset="7"`)
+	assert.Contains(t, html, "msg-agent")
+}
+
+func TestThreadShowsMessagesInOrderAndTheWorkingIndicator(t *testing.T) {
+	msgs := []Message{{Offset: 2, Role: RoleUser, Text: "hi"}, {Offset: 3, Role: RoleAgent, Text: "hello"}}
+	html := mounted(t, &Thread{Messages: msgs})
+	assert.Less(t, strings.Index(html, "hi"), strings.Index(html, "hello"))
+	assert.Contains(t, html, `role="log"`)
+	assert.NotContains(t, html, "working")
+	assert.Contains(t, mounted(t, &Thread{Messages: msgs[:1], Working: true}), `aria-label="The agent is working"`)
+}
+
+func TestConversationShowsTheHeroWithoutASession(t *testing.T) {
+	html := mounted(t, &Conversation{})
+	assert.Contains(t, html, `class="hero"`)
+	assert.Contains(t, html, `id="composer-input"`)
+	assert.Contains(t, html, "Ask anything to start a session")
+	assert.NotContains(t, html, `class="thread"`)
+}
+
+func TestComposerSendButtonFollowsTheDraft(t *testing.T) {
+	c := &Composer{Placeholder: "Message the agent"}
+	html := mounted(t, c)
+	assert.Contains(t, html, `aria-label="Message"`)
+	assert.Regexp(t, `<button[^>]*disabled`, html, "nothing to send")
+}
+
+func TestMessageOf(t *testing.T) {
+	data := func(m protocol.Message) json.RawMessage { b, _ := json.Marshal(m); return b }
+	cases := []struct {
+		name string
+		ev   protocol.Event
+		want Message
+		ok   bool
+	}{
+		{"user", protocol.Event{Offset: 1, Type: protocol.EventUserMessage, Data: data(protocol.Message{Text: "q"})}, Message{Offset: 1, Role: RoleUser, Text: "q"}, true},
+		{"agent", protocol.Event{Offset: 2, Type: protocol.EventAgentMessage, Data: data(protocol.Message{Text: "a"})}, Message{Offset: 2, Role: RoleAgent, Text: "a"}, true},
+		{"not shown", protocol.Event{Offset: 3, Type: protocol.EventSessionCreated}, Message{}, false},
+		{"unreadable", protocol.Event{Offset: 4, Type: protocol.EventAgentMessage, Data: json.RawMessage(`1`)}, Message{Offset: 4, Role: RoleAgent}, true},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			got, ok := messageOf(c.ev)
+			assert.Equal(t, c.ok, ok)
+			if c.name == "unreadable" {
+				assert.Contains(t, got.Text, "could not be read")
+				return
+			}
+			assert.Equal(t, c.want, got)
+		})
+	}
+}
+
+func TestConversationAppliesEventsOnceInOrder(t *testing.T) {
+	c := &Conversation{}
+	raw := func(text string) json.RawMessage { b, _ := json.Marshal(protocol.Message{Text: text}); return b }
+	created, _ := json.Marshal(protocol.SessionCreated{Title: "Plans"})
+	c.apply(protocol.Event{Offset: 1, Type: protocol.EventSessionCreated, Data: created})
+	assert.Equal(t, "Plans", c.title)
+	c.apply(protocol.Event{Offset: 2, Type: protocol.EventUserMessage, Data: raw("q")})
+	assert.True(t, c.working, "a prompt without a reply means the agent works")
+	c.apply(protocol.Event{Offset: 3, Type: protocol.EventAgentMessage, Data: raw("a")})
+	assert.False(t, c.working)
+	assert.Equal(t, []Message{{2, RoleUser, "q"}, {3, RoleAgent, "a"}}, c.messages)
+}
+
+func TestSessionOfPath(t *testing.T) {
+	for path, want := range map[string]string{"/": "", "/s/abc": "abc", "/s/": "", "/s/a.b": "", "/x/abc": ""} {
+		assert.Equal(t, want, sessionOfPath(path), path)
+	}
+}
