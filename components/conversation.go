@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"strconv"
 	"strings"
 	"time"
 
@@ -26,6 +27,7 @@ type Conversation struct {
 	working  bool
 	link     socket.State
 	notice   string // the last failure, for the person to read
+	menuOpen bool   // the session list, on screens too narrow to keep it beside the thread
 
 	follower   *socket.Follower
 	stopFollow context.CancelFunc
@@ -50,6 +52,7 @@ func (c *Conversation) OnNav(ctx app.Context) {
 	if !app.IsClient {
 		return
 	}
+	c.menuOpen = false
 	id := sessionOfPath(ctx.Page().URL().Path)
 	if id != c.session || c.follower == nil && id != "" {
 		c.open(ctx, id)
@@ -218,8 +221,15 @@ func titleFrom(text string) string {
 // Render lays out the sidebar and the main column.
 func (c *Conversation) Render() app.UI {
 	return app.Div().Class("layout").Body(
-		&Sidebar{Sessions: c.sessions, Current: c.session},
+		&Sidebar{Sessions: c.sessions, Current: c.session, Open: c.menuOpen},
 		app.Main().Class("main").Body(
+			app.Div().Class("mobile-bar").Body(
+				app.Button().Class("menu-toggle").
+					Aria("controls", "sidebar").
+					Aria("expanded", strconv.FormatBool(c.menuOpen)).
+					Text("Sessions").
+					OnClick(func(ctx app.Context, e app.Event) { c.menuOpen = !c.menuOpen }),
+			),
 			app.If(c.session == "", func() app.UI {
 				return app.Div().Class("hero").Body(
 					app.H1().Text("Parley"),

@@ -11,11 +11,16 @@ type Sidebar struct {
 	app.Compo
 	Sessions []protocol.SessionInfo
 	Current  string
+	Open     bool // shown over the thread on a narrow screen
 }
 
 // Render draws the session list as navigation links.
 func (s *Sidebar) Render() app.UI {
-	return app.Nav().Class("sidebar").Aria("label", "Sessions").Body(
+	class := "sidebar"
+	if s.Open {
+		class += " open"
+	}
+	return app.Nav().ID("sidebar").Class(class).Aria("label", "Sessions").Body(
 		app.A().Class("new-session").Href("/").Text("New session"),
 		app.Ul().Class("sessions").Body(
 			app.Range(s.Sessions).Slice(func(i int) app.UI {
