@@ -176,6 +176,9 @@ func run(ctx context.Context, cfg config, stdout io.Writer) error {
 		ReadHeaderTimeout: 10 * time.Second,
 	}
 	srv.RegisterOnShutdown(handlers.sockets.closeAll)
+	if host, _, _ := net.SplitHostPort(ln.Addr().String()); !isLoopback(host) {
+		slog.Warn("listening beyond localhost: anyone who can reach this address and has the token can drive the agent", "addr", ln.Addr().String())
+	}
 	fmt.Fprintf(stdout, "Parley is running. Open this address (it carries your access token):\n\n    http://%s/?token=%s\n\n", displayAddr(ln.Addr()), token)
 	slog.Info("serving", "addr", ln.Addr().String(), "data", cfg.Data, "workspace", cfg.Workspace, "nats", cmp.Or(cfg.NATS, "embedded"), "version", bundle.version)
 
@@ -189,6 +192,11 @@ func run(ctx context.Context, cfg config, stdout io.Writer) error {
 	shutdown, cancel := context.WithTimeout(context.Background(), 5*time.Second)
 	defer cancel()
 	return srv.Shutdown(shutdown)
+}
+
+func isLoopback(host string) bool {
+	ip := net.ParseIP(host)
+	return ip != nil && ip.IsLoopback()
 }
 
 func displayAddr(a net.Addr) string {
