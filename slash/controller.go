@@ -2,6 +2,7 @@ package slash
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"slices"
 
@@ -64,20 +65,20 @@ type WarmDone struct {
 // was born.
 type SourceAdded struct{ Source SourceKey }
 
-// Adjudicate asks who takes an Enter on Draft: the input machine's adjudicate effect. A new
-// Seq supersedes the one in flight.
+// Adjudicate asks who takes an Enter on Draft: the input machine's input.Adjudicate effect,
+// carried over as is. A new Attempt supersedes the one in flight.
 type Adjudicate struct {
-	Seq   uint64
-	Draft string
+	Attempt input.AttemptID
+	Draft   string
 }
 
-// EnterMatched reports a RunEnterMatch. A stale Seq or an unexpected Source is dropped.
+// EnterMatched reports a RunEnterMatch. A stale Attempt or an unexpected Source is dropped.
 type EnterMatched struct {
-	Seq    uint64
-	Source SourceKey
-	Claim  input.Claim
-	OK     bool
-	Err    error
+	Attempt input.AttemptID
+	Source  SourceKey
+	Claim   input.Claim
+	OK      bool
+	Err     error
 }
 
 func (DraftObserved) isEvent()     {}
@@ -100,7 +101,8 @@ type FetchCandidates struct {
 	Hit    Hit
 }
 
-// ShowMenu opens the menu or updates it.
+// ShowMenu opens the menu or updates it. Menu.Options is a snapshot the controller never
+// writes again, so the view may keep it.
 type ShowMenu struct{ Menu Menu }
 
 // HideMenu closes the menu.
@@ -122,18 +124,28 @@ type Warm struct{ Source SourceKey }
 // RunEnterMatch asks the shell to run the source's MatchEnter (Perform) and dispatch
 // EnterMatched.
 type RunEnterMatch struct {
-	Seq    uint64
-	Source SourceKey
-	Draft  string
+	Attempt input.AttemptID
+	Source  SourceKey
+	Draft   string
 }
 
-// Adjudicated is the answer to Adjudicate, for the input machine.
+// Adjudicated is the answer to Adjudicate, for the input machine: dispatch Answer().
 type Adjudicated struct {
-	Seq     uint64
+	Attempt input.AttemptID
 	Verdict Verdict
 }
 
-// Decorate replaces the draft's plain-text reference marks.
+// Answer is the event that hands the verdict to the input machine: input.Adjudicated with
+// the claim (a zero claim is the default sink), or input.AdjudicationFailed.
+func (a Adjudicated) Answer() input.Event {
+	if a.Verdict.Kind == VerdictRejected {
+		return input.AdjudicationFailed{Attempt: a.Attempt, Err: a.Verdict.Err}
+	}
+	return input.Adjudicated{Attempt: a.Attempt, Claim: a.Verdict.Claim}
+}
+
+// Decorate replaces the draft's plain-text reference marks. Refs is a snapshot the
+// controller never writes again, so the view may keep it.
 type Decorate struct{ Refs []TextRef }
 
 // RosterChanged says the aggregated roster (Controller.Roster) changed, e.g. for the
@@ -150,6 +162,9 @@ func (RunEnterMatch) isEffect()   {}
 func (Adjudicated) isEffect()     {}
 func (Decorate) isEffect()        {}
 func (RosterChanged) isEffect()   {}
+
+// ErrEmptyClaim rejects an Enter that a source claimed with an empty command token.
+var ErrEmptyClaim = errors.New("the source claimed the draft without a command token")
 
 // Prevented reports whether effs cancel the key they answer.
 func Prevented(effs []Effect) bool {
@@ -206,12 +221,48 @@ type Option struct {
 	Item   Item
 }
 
+// ID returns a DOM id token for the option's element, unique within a menu: Item.ID alone
+// is unique only within its source, and two sources offering "review" must not give
+// aria-activedescendant two elements to choose from. It is stable while the option is on
+// screen, so the highlight survives late arrivals. The view prefixes it with its listbox's
+// id. Every byte outside [A-Za-z0-9] is escaped as _XX, so '-' separates unambiguously.
+func (o Option) ID() string {
+	b := make([]byte, 0, 8+len(o.Source.Name)+len(o.Item.ID))
+	b = append(b, "opt-"...)
+	b = appendIDPart(b, o.Source.String())
+	b = append(b, '-')
+	return string(appendIDPart(b, o.Item.ID))
+}
+
+// appendIDPart appends s with every byte outside [A-Za-z0-9] escaped as _XX.
+func appendIDPart(b []byte, s string) []byte {
+	const hex = "0123456789ABCDEF"
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		if 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' || '0' <= c && c <= '9' {
+			b = append(b, c)
+			continue
+		}
+		b = append(b, '_', hex[c>>4], hex[c&15])
+	}
+	return b
+}
+
 // ActiveOption returns the highlighted option.
 func (m Menu) ActiveOption() (Option, bool) {
 	if !m.Open || m.Active < 0 || m.Active >= len(m.Options) {
 		return Option{}, false
 	}
 	return m.Options[m.Active], true
+}
+
+// ActiveID returns the Option.ID of the highlighted option, for aria-activedescendant, or
+// "" when the menu is closed (the attribute must then be removed).
+func (m Menu) ActiveID() string {
+	if o, ok := m.ActiveOption(); ok {
+		return o.ID()
+	}
+	return ""
 }
 
 // equal reports whether the view would render m and o alike.
@@ -240,7 +291,7 @@ type warmState struct {
 // adjudication is the Enter adjudication in flight.
 type adjudication struct {
 	active  bool
-	seq     uint64
+	attempt input.AttemptID
 	draft   string
 	next    int       // index into sources of the matcher asked or awaited
 	asking  SourceKey // the matcher whose answer is expected
@@ -274,8 +325,9 @@ type Controller struct {
 	activeID  string
 	menu      Menu
 
-	roster *Roster
-	refs   []TextRef
+	roster  *Roster
+	refs    []TextRef // published in Decorate, so never written in place
+	scratch []TextRef // the scan buffer, reused across keystrokes
 
 	adj adjudication
 }
@@ -385,15 +437,19 @@ func (c *Controller) Dispatch(ev Event) []Effect {
 	case SourceAdded:
 		return c.repoll(c.fold(c.svc.Sources(), nil))
 	case Adjudicate:
-		c.adj = adjudication{active: true, seq: ev.Seq, draft: ev.Draft}
+		c.adj = adjudication{active: true, attempt: ev.Attempt, draft: ev.Draft}
 		return c.pollEnter(nil)
 	case EnterMatched:
-		if !c.adj.active || c.adj.waiting || ev.Seq != c.adj.seq || ev.Source != c.adj.asking {
+		if !c.adj.active || c.adj.waiting || ev.Attempt != c.adj.attempt || ev.Source != c.adj.asking {
 			return nil
 		}
 		switch {
 		case ev.Err != nil:
 			return c.verdict(nil, Verdict{Kind: VerdictRejected, Source: ev.Source, Err: ev.Err})
+		case ev.OK && ev.Claim.Token == "":
+			// The machine reads a zero claim as "nobody claimed": sending the draft as a
+			// plain message behind the claiming source's back would be worse than not at all.
+			return c.verdict(nil, Verdict{Kind: VerdictRejected, Source: ev.Source, Err: fmt.Errorf("match Enter with %q: %w", ev.Source, ErrEmptyClaim)})
 		case ev.OK:
 			return c.verdict(nil, Verdict{Kind: VerdictClaimed, Source: ev.Source, Claim: ev.Claim})
 		}
@@ -461,20 +517,30 @@ func (c *Controller) repoll(effs []Effect) []Effect {
 	return c.redecorate(append(effs, RosterChanged{}))
 }
 
-// redecorate rescans the draft and reports a change of marks.
+// redecorate rescans the draft and reports a change of marks. The scan goes into a reused
+// buffer and only a change is copied out: most keystrokes change no mark (or shift marks
+// the view already holds), and a fresh slice per scan is most of the scan's cost.
 func (c *Controller) redecorate(effs []Effect) []Effect {
-	refs := ScanTextRefs(c.draft, c.roster)
-	if slices.Equal(refs, c.refs) {
+	c.scratch = AppendTextRefs(c.scratch[:0], c.draft, c.roster)
+	if slices.Equal(c.scratch, c.refs) {
 		return effs
 	}
-	c.refs = refs
-	return append(effs, Decorate{Refs: refs})
+	c.refs = nil
+	if len(c.scratch) > 0 {
+		c.refs = slices.Clone(c.scratch)
+	}
+	return append(effs, Decorate{Refs: c.refs})
 }
 
 // observe re-derives the hit from a new draft or caret.
 func (c *Controller) observe(ev DraftObserved) []Effect {
-	c.draft, c.selStart, c.selEnd = ev.Draft, ev.SelStart, ev.SelEnd
-	effs := c.redecorate(nil)
+	var effs []Effect
+	if ev.Draft != c.draft {
+		// A caret move (selectionchange) leaves the marks as they are; only an edit rescans.
+		c.draft = ev.Draft
+		effs = c.redecorate(effs)
+	}
+	c.selStart, c.selEnd = ev.SelStart, ev.SelEnd
 	var hit Hit
 	ok := false
 	if ev.SelStart == ev.SelEnd {
@@ -571,20 +637,35 @@ func (c *Controller) setActive(i int) {
 	c.activeKey, c.activeID = o.Source, o.Item.ID
 }
 
-// key arbitrates a keydown. Shift+Enter goes first and is never taken (it is the line
-// break); then nothing is taken while an IME composes, because Enter and the arrows
-// belong to the candidate window. The menu takes ↑ ↓ Enter Tab Escape only while open;
-// Space is taken only when a source claims the hit and the input really rewrote.
-func (c *Controller) key(k Key) []Effect {
+// IME reports whether k belongs to an IME composition: the candidate window's, so neither
+// the menu nor the input machine may act on it (an Enter that commits a composition must
+// not pick or submit). Shift+Enter is the single exception: the line break always goes
+// first, to the input, composing or not. The shell passes a key the controller did not
+// prevent to the input machine only when IME is false.
+func (k Key) IME() bool {
 	if k.Key == "Enter" && k.Shift {
-		return nil
+		return false
 	}
-	if k.Composing || k.KeyCode == 229 {
+	return k.Composing || k.KeyCode == 229
+}
+
+// key arbitrates a keydown. Shift+Enter and IME keys are never taken (see IME). The menu
+// takes ↑ ↓ Enter Tab Escape only while open; Space is taken only when a source claims
+// the hit and the input really rewrote.
+func (c *Controller) key(k Key) []Effect {
+	if k.IME() || k.Key == "Enter" && k.Shift {
 		return nil
 	}
 	if k.Ctrl || k.Alt || k.Meta {
 		return nil
 	}
+	if c.menu.Open && k.Key == "Escape" {
+		// With or without Shift: a Shift+Escape let through would reach the input machine,
+		// which releases the claim, while the menu stayed open.
+		c.dismissed = true
+		return c.syncMenu([]Effect{PreventDefault{}})
+	}
+	// Shift+arrows extend the selection and Shift+Tab moves focus back: not the menu's.
 	if c.menu.Open && !k.Shift {
 		n := len(c.menu.Options)
 		switch k.Key {
@@ -593,9 +674,6 @@ func (c *Controller) key(k Key) []Effect {
 			return c.syncMenu([]Effect{PreventDefault{}})
 		case "ArrowUp":
 			c.setActive((c.menu.Active - 1 + n) % n)
-			return c.syncMenu([]Effect{PreventDefault{}})
-		case "Escape":
-			c.dismissed = true
 			return c.syncMenu([]Effect{PreventDefault{}})
 		case "Enter", "Tab":
 			// Always taken, even if the rewrite fails: an Enter meant for the menu must
@@ -677,16 +755,16 @@ func (c *Controller) pollEnter(effs []Effect) []Effect {
 		case st.err != nil:
 			return c.verdict(effs, Verdict{Kind: VerdictRejected, Source: k, Err: st.err})
 		}
-		return append(effs, RunEnterMatch{Seq: c.adj.seq, Source: k, Draft: c.adj.draft})
+		return append(effs, RunEnterMatch{Attempt: c.adj.attempt, Source: k, Draft: c.adj.draft})
 	}
 	return c.verdict(effs, Verdict{Kind: VerdictDefaultSink})
 }
 
 // verdict ends the adjudication.
 func (c *Controller) verdict(effs []Effect, v Verdict) []Effect {
-	seq := c.adj.seq
+	a := c.adj.attempt
 	c.adj = adjudication{}
-	return append(effs, Adjudicated{Seq: seq, Verdict: v})
+	return append(effs, Adjudicated{Attempt: a, Verdict: v})
 }
 
 // source returns the folded source k.

@@ -296,7 +296,7 @@ func TestEnterAdjudication(t *testing.T) {
 				}
 			}
 			h := newHarness(sources...)
-			effs := h.c.Dispatch(Adjudicate{Seq: 4, Draft: "/review 1"})
+			effs := h.c.Dispatch(Adjudicate{Attempt: attempt(4), Draft: "/review 1"})
 			// Warm-ups finish only now, while the adjudication waits.
 			for i, err := range tt.warmErr {
 				effs = append(effs, h.c.Dispatch(WarmDone{Source: SourceKey{'/', "e" + string(rune('0'+i))}, Err: err})...)
@@ -304,7 +304,7 @@ func TestEnterAdjudication(t *testing.T) {
 			effs = append(effs, h.settle(effs)...)
 			got := of[Adjudicated](effs)
 			require.Len(t, got, 1)
-			assert.Equal(t, uint64(4), got[0].Seq)
+			assert.Equal(t, attempt(4), got[0].Attempt)
 			assert.ErrorIs(t, got[0].Verdict.Err, tt.want.Err)
 			got[0].Verdict.Err = nil
 			tt.want.Err = nil
@@ -318,15 +318,18 @@ func TestEnterAdjudicationDropsStaleAnswers(t *testing.T) {
 	var asked []string
 	e := &enterer{src: &src{trigger: '/', name: "e"}, answer: true, asked: &asked}
 	h := newHarness(e)
-	first := of[RunEnterMatch](h.c.Dispatch(Adjudicate{Seq: 1, Draft: "/a"}))
-	second := of[RunEnterMatch](h.c.Dispatch(Adjudicate{Seq: 2, Draft: "/b"}))
+	first := of[RunEnterMatch](h.c.Dispatch(Adjudicate{Attempt: attempt(1), Draft: "/a"}))
+	second := of[RunEnterMatch](h.c.Dispatch(Adjudicate{Attempt: attempt(2), Draft: "/b"}))
 	require.Len(t, first, 1)
 	require.Len(t, second, 1)
-	assert.Empty(t, h.c.Dispatch(EnterMatched{Seq: 1, Source: e.key(), OK: true}), "superseded")
-	assert.Empty(t, h.c.Dispatch(EnterMatched{Seq: 2, Source: SourceKey{'/', "other"}, OK: true}), "not asked")
-	assert.Equal(t, []Effect{Adjudicated{Seq: 2, Verdict: Verdict{Kind: VerdictClaimed, Source: e.key()}}},
-		h.c.Dispatch(EnterMatched{Seq: 2, Source: e.key(), OK: true}))
-	assert.Empty(t, h.c.Dispatch(EnterMatched{Seq: 2, Source: e.key(), OK: true}), "answered once")
+	assert.Empty(t, h.c.Dispatch(EnterMatched{Attempt: attempt(1), Source: e.key(), OK: true}), "superseded")
+	assert.Empty(t, h.c.Dispatch(EnterMatched{Attempt: attempt(2), Source: SourceKey{'/', "other"}, OK: true}), "not asked")
+	// Same sequence number, other session: another machine's attempt.
+	assert.Empty(t, h.c.Dispatch(EnterMatched{Attempt: input.AttemptID{Session: "s2", Seq: 2}, Source: e.key(), OK: true}), "other session")
+	claim := input.Claim{Token: "/b "}
+	assert.Equal(t, []Effect{Adjudicated{Attempt: attempt(2), Verdict: Verdict{Kind: VerdictClaimed, Source: e.key(), Claim: claim}}},
+		h.c.Dispatch(EnterMatched{Attempt: attempt(2), Source: e.key(), Claim: claim, OK: true}))
+	assert.Empty(t, h.c.Dispatch(EnterMatched{Attempt: attempt(2), Source: e.key(), Claim: claim, OK: true}), "answered once")
 }
 
 func TestWarmAtBirth(t *testing.T) {

@@ -17,13 +17,16 @@
 //
 //	c, effs := slash.NewController(svc, slash.Config{Session: p, Bail: b, Post: post})
 //	run(effs)
-//	// keydown: the controller goes first; if it prevents, the input machine never sees the key.
-//	effs = c.Dispatch(slash.Key{Key: e.key, Shift: e.shiftKey, Composing: e.isComposing, KeyCode: e.keyCode})
-//	if slash.Prevented(effs) { e.PreventDefault() }
+//	// keydown: the controller goes first; if it prevents, the input machine never sees the
+//	// key, and neither does it while an IME composes (Shift+Enter excepted: see Key.IME).
+//	k := slash.Key{Key: e.key, Shift: e.shiftKey, Composing: e.isComposing, KeyCode: e.keyCode}
+//	effs = c.Dispatch(k)
+//	if slash.Prevented(effs) { e.PreventDefault() } else if !k.IME() { /* the input machine's */ }
 //	// input and selectionchange, after the machine took the draft:
 //	run(c.Dispatch(slash.DraftObserved{Draft: d, SelStart: s, SelEnd: e, Rev: m.Rev(), Tier: tier}))
-//	// the machine's adjudicate effect:
-//	run(c.Dispatch(slash.Adjudicate{Seq: seq, Draft: d}))
+//	// the machine's input.Adjudicate effect a, and the verdict back:
+//	run(c.Dispatch(slash.Adjudicate{Attempt: a.Attempt, Draft: a.Draft}))
+//	m.Dispatch(adjudicated.Answer())
 //
 // run hands asynchronous effects (FetchCandidates, RunEnterMatch, Warm) to a goroutine that
 // calls c.Perform and dispatches the event it returns; everything else is applied to the

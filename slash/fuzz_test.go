@@ -5,6 +5,8 @@ import (
 	"testing"
 	"unicode"
 	"unicode/utf16"
+
+	"parley/machine/input"
 )
 
 // runeBefore returns the code point before UTF-16 offset i of u, or -1 at the start.
@@ -28,6 +30,9 @@ func FuzzDetect(f *testing.F) {
 		tier := Tier(tierByte % 3)
 		hit, ok := Detect(draft, caret, tier)
 		if !ok {
+			if want, wok := detectNaive(draft, caret, tier); wok {
+				t.Fatalf("Detect(%q, %d, %v) found nothing, the specification says %+v", draft, caret, tier, want)
+			}
 			return
 		}
 		u := utf16.Encode([]rune(draft))
@@ -48,12 +53,55 @@ func FuzzDetect(f *testing.F) {
 		if s.Start+1+len(q) > s.End || string(utf16.Decode(u[s.Start+1:s.Start+1+len(q)])) != string([]rune(hit.Query)) {
 			t.Fatalf("query %q is not the text after the trigger", hit.Query)
 		}
+		if want, wok := detectNaive(draft, caret, tier); !wok || want != hit {
+			t.Fatalf("Detect(%q, %d, %v) = %+v, the specification says %+v (%v)", draft, caret, tier, hit, want, wok)
+		}
 		// A letter glued before the trigger kills it.
 		glued := string(utf16.Decode(u[:s.Start])) + "x" + string(utf16.Decode(u[s.Start:]))
 		if _, ok := Detect(glued, s.Start+1+len(q), tier); ok {
 			t.Fatalf("%q triggers after a letter", glued)
 		}
 	})
+}
+
+// detectNaive is the specification of Detect, over code points: walk back from the caret
+// over name characters to a trigger that tier allows and that follows a boundary; the
+// name run must not go on into '/' or '@'.
+func detectNaive(draft string, caret int, tier Tier) (Hit, bool) {
+	if caret < 0 || tier == Frozen {
+		return Hit{}, false
+	}
+	rs := []rune(draft)
+	off := make([]int, len(rs)+1) // off[i] is the UTF-16 offset of rs[i]
+	for i, c := range rs {
+		off[i+1] = off[i] + len(utf16.Encode([]rune{c}))
+	}
+	k := 0 // the rune the caret sits before; inside a pair rounds down
+	for k < len(rs) && off[k+1] <= caret {
+		k++
+	}
+	j := k
+	for j > 0 && isNameRune(rs[j-1]) {
+		j--
+	}
+	if j == 0 {
+		return Hit{}, false
+	}
+	t := rs[j-1]
+	if t != '@' && (t != '/' || tier == Claimed) {
+		return Hit{}, false
+	}
+	if j >= 2 && !unicode.IsSpace(rs[j-2]) {
+		return Hit{}, false
+	}
+	e := k
+	for e < len(rs) && isNameRune(rs[e]) {
+		e++
+	}
+	if e < len(rs) && (rs[e] == '/' || rs[e] == '@') {
+		return Hit{}, false
+	}
+	return Hit{Trigger: t, Query: string(rs[j:k]), Span: input.Span{Start: off[j-1], End: off[e]}}, true
 }
 
 // scanNaive is the specification of ScanTextRefs, over code points.

@@ -218,3 +218,6 @@ func of[T Effect](effs []Effect) []T {
 var errBoom = errors.New("boom")
 
 func utf16Encode(s string) []uint16 { return utf16.Encode([]rune(s)) }
+
+// attempt names submit attempt n of the test session.
+func attempt(n uint64) input.AttemptID { return input.AttemptID{Session: "s1", Seq: n} }

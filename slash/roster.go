@@ -111,11 +111,15 @@ type TextRef struct {
 // only as the whole name run (trailing '.' and ':' are punctuation), and not when the run
 // goes on into '/' or '@'. So an edit that breaks the shape simply drops the range on the
 // next scan. A nil or empty roster finds nothing and costs nothing.
-func ScanTextRefs(draft string, r *Roster) []TextRef {
+func ScanTextRefs(draft string, r *Roster) []TextRef { return AppendTextRefs(nil, draft, r) }
+
+// AppendTextRefs is ScanTextRefs appending to refs: a caller that scans on every keystroke
+// reuses one buffer instead of growing a fresh slice each time (a 100 KB draft with a
+// thousand references would otherwise allocate about 90 KB per scan).
+func AppendTextRefs(refs []TextRef, draft string, r *Roster) []TextRef {
 	if r.Len() == 0 {
-		return nil
+		return refs
 	}
-	var refs []TextRef
 	// u16 is the UTF-16 offset of byte last; it advances lazily, only up to hits, so the
 	// text after the last reference is never converted. Drafts from the browser are valid
 	// UTF-8, which allows the faster count; validity is checked once, at the first hit.

@@ -20,28 +20,31 @@ var ErrInvalidSource = errors.New("invalid source")
 type Service struct {
 	mu      sync.Mutex
 	sources []Source
-	keys    map[SourceKey]bool
+	byKey   map[SourceKey]Source
 	live    map[*Controller]func(Event) // each live controller's Post
 }
 
 // NewService returns an empty registry.
 func NewService() *Service {
-	return &Service{keys: map[SourceKey]bool{}, live: map[*Controller]func(Event){}}
+	return &Service{byKey: map[SourceKey]Source{}, live: map[*Controller]func(Event){}}
 }
 
 // Register appends src. Controllers already alive learn of it through their Post
 // (SourceAdded), then warm it and fold it into their menu and lexicon.
 func (s *Service) Register(src Source) error {
+	if src == nil {
+		return fmt.Errorf("register source: nil: %w", ErrInvalidSource)
+	}
 	k := SourceKey{Trigger: src.Trigger(), Name: src.Name()}
 	if (k.Trigger != '/' && k.Trigger != '@') || k.Name == "" {
 		return fmt.Errorf("register source %q: trigger must be '/' or '@' and the name non-empty: %w", k, ErrInvalidSource)
 	}
 	s.mu.Lock()
-	if s.keys[k] {
+	if _, dup := s.byKey[k]; dup {
 		s.mu.Unlock()
 		return fmt.Errorf("register source %q: %w", k, ErrDuplicateSource)
 	}
-	s.keys[k] = true
+	s.byKey[k] = src
 	s.sources = append(s.sources, src)
 	posts := make([]func(Event), 0, len(s.live))
 	for _, p := range s.live {
@@ -69,12 +72,8 @@ func (s *Service) Sources() []Source {
 func (s *Service) Lookup(k SourceKey) (Source, bool) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	for _, src := range s.sources {
-		if src.Trigger() == k.Trigger && src.Name() == k.Name {
-			return src, true
-		}
-	}
-	return nil, false
+	src, ok := s.byKey[k]
+	return src, ok
 }
 
 // attach records c as live and returns the sources it starts with, under one lock so
@@ -112,13 +111,13 @@ func (s *Service) Perform(ctx context.Context, p Projection, e Effect) (ev Event
 		src, _ := s.Lookup(e.Source)
 		m, found := src.(EnterMatcher)
 		if !found {
-			return EnterMatched{Seq: e.Seq, Source: e.Source, Err: fmt.Errorf("match Enter with %q: source not registered", e.Source)}, true
+			return EnterMatched{Attempt: e.Attempt, Source: e.Source, Err: fmt.Errorf("match Enter with %q: source not registered", e.Source)}, true
 		}
 		claim, matched, err := m.MatchEnter(ctx, p, e.Draft)
 		if err != nil {
 			err = fmt.Errorf("match Enter with %q: %w", e.Source, err)
 		}
-		return EnterMatched{Seq: e.Seq, Source: e.Source, Claim: claim, OK: matched, Err: err}, true
+		return EnterMatched{Attempt: e.Attempt, Source: e.Source, Claim: claim, OK: matched, Err: err}, true
 	case Warm:
 		src, _ := s.Lookup(e.Source)
 		w, found := src.(Warmer)

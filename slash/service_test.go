@@ -59,6 +59,7 @@ func TestRegistrationOrder(t *testing.T) {
 	assert.Equal(t, "a", s.Name())
 	_, ok = svc.Lookup(SourceKey{'@', "a"})
 	assert.False(t, ok)
+	assert.ErrorIs(t, svc.Register(nil), ErrInvalidSource)
 }
 
 func TestPerform(t *testing.T) {
@@ -81,8 +82,8 @@ func TestPerform(t *testing.T) {
 	ev, _ = svc.Perform(ctx, p, FetchCandidates{Gen: 3, Source: SourceKey{'/', "gone"}, Hit: hit})
 	assert.ErrorContains(t, ev.(CandidatesArrived).Err, "not registered")
 
-	ev, _ = svc.Perform(ctx, p, RunEnterMatch{Seq: 7, Source: en.key(), Draft: "/x y"})
-	assert.Equal(t, EnterMatched{Seq: 7, Source: en.key(), Claim: input.Claim{Token: "/x "}, OK: true}, ev)
+	ev, _ = svc.Perform(ctx, p, RunEnterMatch{Attempt: attempt(7), Source: en.key(), Draft: "/x y"})
+	assert.Equal(t, EnterMatched{Attempt: attempt(7), Source: en.key(), Claim: input.Claim{Token: "/x "}, OK: true}, ev)
 	assert.Equal(t, []string{"en:/x y"}, asked)
 
 	ev, _ = svc.Perform(ctx, p, Warm{Source: wl.key()})

@@ -25,7 +25,7 @@ func (k SourceKey) String() string { return string(k.Trigger) + k.Name }
 // Item is one menu candidate. It is plain data; the source maps ID back to its own object
 // when picked.
 type Item struct {
-	ID     string // unique within its source; the view derives the option's DOM id from it
+	ID     string // unique within its source; Option.ID makes it unique within the menu
 	Label  string
 	Detail string
 }
@@ -39,6 +39,10 @@ type Query struct {
 // Source feeds one group of the `/` or `@` menu. Its optional hooks (SpaceMatcher,
 // EnterMatcher, Lexicon, LexiconSubscriber, Warmer) declare participation: implementing
 // a match hook is the declaration that the source takes part in adjudication.
+//
+// A source is shared by every session, and the shell performs Candidates, MatchEnter and
+// Warm off the event loop while the controller calls Pick, MatchSpace and Lexicon on it.
+// So a source guards its own state; Trigger and Name must be constant.
 type Source interface {
 	Trigger() rune // '/' or '@'
 	Name() string
@@ -58,7 +62,8 @@ type SpaceMatcher interface {
 }
 
 // EnterMatcher takes part in Enter adjudication. ok=false with a nil error is "undefined";
-// an error rejects the whole adjudication (the draft is not sent as a plain message). The
+// an error rejects the whole adjudication (the draft is not sent as a plain message), and
+// so does a claim with an empty Token (ErrEmptyClaim). The
 // controller holds the call until the source's warm-up is done, and a failed warm-up is a
 // rejection without a call.
 type EnterMatcher interface {
