@@ -554,3 +554,36 @@ func (s *syncBuffer) String() string {
 	defer s.mu.Unlock()
 	return s.b.String()
 }
+
+func TestBundleIdentityFollowsTheWasm(t *testing.T) {
+	web := stubBundle(t)
+	first, err := loadBundle(web)
+	require.NoError(t, err)
+	require.NoError(t, os.WriteFile(filepath.Join(web, "app.wasm"), []byte("rebuilt-wasm"), 0o644))
+	second, err := loadBundle(web)
+	require.NoError(t, err)
+	assert.NotEqual(t, first.version, second.version, "a rebuild gets a new version, so it is never served stale")
+	assert.Equal(t, int64(len("rebuilt-wasm")), second.rawSize)
+
+	_, err = loadBundle(t.TempDir())
+	assert.ErrorContains(t, err, "make build")
+}
+
+func TestShellUsesLocalIconsAndTheRawWasmLength(t *testing.T) {
+	ts, _ := testServer(t)
+	resp, manifest := request(t, http.MethodGet, ts.URL+"/manifest.webmanifest", "", nil)
+	require.Equal(t, http.StatusOK, resp.StatusCode)
+	assert.Contains(t, string(manifest), "/web/icon-192.png")
+	assert.Contains(t, string(manifest), "/web/icon-512.png")
+	assert.NotContains(t, string(manifest), "://", "no icon from another host")
+
+	resp, js := request(t, http.MethodGet, ts.URL+"/app.js", "", nil)
+	require.Equal(t, http.StatusOK, resp.StatusCode)
+	// The loader counts decompressed bytes, so it needs the raw length.
+	assert.Contains(t, string(js), `goappWasmContentLength = "`+strconv.Itoa(len("raw-wasm-bytes"))+`"`)
+
+	resp, page := request(t, http.MethodGet, ts.URL+"/", "", nil)
+	require.Equal(t, http.StatusOK, resp.StatusCode)
+	assert.Contains(t, string(page), `id="composer-input"`, "the page is pre-rendered")
+	assert.Equal(t, "DENY", resp.Header.Get("X-Frame-Options"))
+}
