@@ -85,6 +85,30 @@ func (x *buffer) appendRange(dst []uint16, s, e int) []uint16 {
 	return dst
 }
 
+// runeAt is the character starting at unit p, or -1 at the end of the draft.
+func (x *buffer) runeAt(p int) rune {
+	if p >= x.Len() {
+		return -1
+	}
+	u := x.at(p)
+	if isHighSurrogate(u) && p+1 < x.Len() {
+		return pair(u, x.at(p+1))
+	}
+	return rune(u)
+}
+
+// runeBefore is the character ending at unit p, or -1 at the start of the draft.
+func (x *buffer) runeBefore(p int) rune {
+	if p <= 0 {
+		return -1
+	}
+	u := x.at(p - 1)
+	if isLowSurrogate(u) && p >= 2 {
+		return pair(x.at(p-2), u)
+	}
+	return rune(u)
+}
+
 // hasPrefix reports whether the draft starts with p.
 func (x *buffer) hasPrefix(p []uint16) bool {
 	if len(p) > x.Len() {

@@ -1,6 +1,9 @@
 package input
 
-import "time"
+import (
+	"time"
+	"unicode/utf8"
+)
 
 // This file holds the draft-changed forms, Newline and the bail events.
 
@@ -58,6 +61,15 @@ func (m *Machine) hinted(ev DraftChanged) (effs []Effect, exact, done bool) {
 	tail := m.buf.bytes - bs - m.buf.bytesBetween(h.Start, h.OldEnd)
 	be := len(ev.Draft) - tail
 	if be < bs {
+		return nil, true, false
+	}
+	// The hint is trusted, not verified: checking the whole draft would cost what the
+	// hint saves. The characters on both sides of the edit are checked, which catches a
+	// hint off by a few units or cutting a character.
+	if r, _ := utf8.DecodeLastRuneInString(ev.Draft[:bs]); bs > 0 && r != m.buf.runeBefore(h.Start) {
+		return nil, true, false
+	}
+	if r, _ := utf8.DecodeRuneInString(ev.Draft[be:]); be < len(ev.Draft) && r != m.buf.runeAt(h.OldEnd) {
 		return nil, true, false
 	}
 	m.scratch = appendUnits(m.scratch[:0], ev.Draft[bs:be])

@@ -128,3 +128,116 @@ func TestSetInvalidIsNotATransaction(t *testing.T) {
 	occs := m.Occurrences()
 	equal(t, "invalid bits", []bool{occs[0].Invalid, occs[1].Invalid}, []bool{false, true})
 }
+
+// TestClaimWatch: the claim is set only by begin-command and watched as a prefix; any
+// transaction after which the draft stops starting with the token releases it, and the
+// hint is ghost text only while nothing follows the token.
+func TestClaimWatch(t *testing.T) {
+	m := build(t, "/ex|")
+	_, ok := m.Claim()
+	equal(t, "a draft that looks like a command claims nothing", ok, false)
+	run(t, m, toClaimed...)
+	equal(t, "ghost", m.Ghost(), example.Hint)
+	equal(t, "phase", m.Phase(), Claimed)
+
+	run(t, m, typeAt(9, "a"))
+	equal(t, "ghost after an argument", m.Ghost(), "")
+	run(t, m, backspace(10))
+	equal(t, "ghost back", m.Ghost(), example.Hint)
+
+	run(t, m, typeAt(3, "x")) // typing inside the token breaks the prefix too
+	equal(t, "typing inside the token", show(m), "/exx|ample ")
+	equal(t, "phase", m.Phase(), Plain)
+	equal(t, "ghost without a claim", m.Ghost(), "")
+	run(t, m, Undo{})
+	equal(t, "undo restores the claim", m.Phase(), Claimed)
+
+	run(t, m, insertRef(ref("a"), 0, 0)) // a chip before the token breaks the prefix
+	equal(t, "a chip before the token", m.Phase(), Plain)
+	run(t, m, Undo{}, Newline{Selection: Range{9, 9}})
+	equal(t, "a newline after the token keeps it", m.Phase(), Claimed)
+}
+
+// TestCAS: each bail event is compare-and-swap on draftRev and reports, through Rewrote,
+// whether it rewrote. Beyond the stale case, every guard refuses without a rewrite.
+func TestCAS(t *testing.T) {
+	runTable(t, []tcase{
+		{name: "insert-ref out of range", start: "ab|", steps: []step{insertRef(ref("x"), 1, 5)},
+			want: "ab|", rewrote: no(), effects: []Effect{Refused{Reason: OutOfRange}}},
+		{name: "insert-ref inside a surrogate pair", start: "a😀|", steps: []step{insertRef(ref("x"), 2, 2)},
+			want: "a😀|", rewrote: no(), effects: []Effect{Refused{Reason: Guard}}},
+		{name: "insert-ref over a chip removes it", start: "a￼|", steps: []step{insertRef(ref("x"), 1, 2)},
+			want: "a￼|", rewrote: yes(), effects: []Effect{ChipRemoved{ID: 1, Reference: ref("r1")}, SetView{Start: 1, End: 2, Text: chip, SelStart: 2, SelEnd: 2}}},
+		{name: "insert-text of nothing over nothing is no rewrite", start: "ab|", steps: []step{insertText("", 1, 1)},
+			want: "ab|", rewrote: no()},
+		{name: "insert-text with a U+FFFC inserts no chip", start: "|", steps: []step{insertText("a"+chip, 0, 0)},
+			want: "a\uFFFD|", rewrote: yes(), effects: []Effect{SetView{Text: "a\uFFFD", SelStart: 2, SelEnd: 2}}},
+		{name: "begin-command with an empty token", start: "/ex|", steps: []step{beginCommand(Claim{}, 0, 3)},
+			want: "/ex|", rewrote: no(), effects: []Effect{Refused{Reason: Guard}}},
+		{name: "begin-command stale by one revision", start: "/ex|",
+			steps: []step{func(m *Machine) Event { return BeginCommand{Claim: example, Span: Span{0, 3, m.Rev() - 1}} }},
+			want:  "/ex|", rewrote: no(), effects: []Effect{Refused{Reason: Stale}}},
+		{name: "consume-token by token while submitting", start: "x|", steps: steps(toSubmitting, ConsumeToken{Token: "/example "}),
+			want: "|", phase: Submitting, rewrote: no(), effects: []Effect{Refused{Reason: Busy}}},
+		{name: "consume-token by span while adjudicating", start: "x|", steps: steps(toAdjudicating, typeAt(0, "ab"), consumeSpan(0, 1)),
+			want: "ab|", phase: Adjudicating, rewrote: no(), effects: []Effect{Refused{Reason: Busy}}},
+		{name: "consume-token of an empty span is no rewrite", start: "ab|", steps: []step{consumeSpan(1, 1)},
+			want: "ab|", rewrote: no()},
+	})
+}
+
+// TestSameNamedChips: two chips for the same reference are two occurrences: each is
+// removed, restored, marked invalid and serialized on its own.
+func TestSameNamedChips(t *testing.T) {
+	r := ref("main.go")
+	m := build(t, "￼ and ￼|", r, r)
+	run(t, m, SetInvalid{IDs: []OccurrenceID{2}})
+	occs := m.Occurrences()
+	equal(t, "two rows", []OccurrenceID{occs[0].ID, occs[1].ID}, []OccurrenceID{1, 2})
+	equal(t, "invalid is per chip", []bool{occs[0].Invalid, occs[1].Invalid}, []bool{false, true})
+
+	equal(t, "removing the second", run(t, m, backspace(7)), []Effect{ChipRemoved{ID: 2, Reference: r}})
+	equal(t, "the first stays", m.Occurrences()[0].ID, OccurrenceID(1))
+	run(t, m, Undo{})
+	occs = m.Occurrences()
+	equal(t, "undo restores the same occurrence", []OccurrenceID{occs[0].ID, occs[1].ID}, []OccurrenceID{1, 2})
+	equal(t, "with its invalid bit", occs[1].Invalid, true)
+
+	effs := run(t, m, Enter{}, Adjudicated{Attempt: attemptID(1)})
+	equal(t, "one serializer call per occurrence", effs, []Effect{
+		Serialize{Attempt: attemptID(1), ID: 1, Source: "@file", Ref: "main.go"},
+		Serialize{Attempt: attemptID(1), ID: 2, Source: "@file", Ref: "main.go"}})
+	effs = run(t, m, Serialized{Attempt: attemptID(1), ID: 2, Text: "B"}, Serialized{Attempt: attemptID(1), ID: 1, Text: "A"})
+	equal(t, "each occurrence its own text", effs, []Effect{DefaultSink{Attempt: attemptID(1), Text: "A and B"}})
+}
+
+// TestDraftChangedSurrogates: the three forms of draft-changed agree around surrogate
+// pairs, and a hint that does not fit the draft falls back to the scan.
+func TestDraftChangedSurrogates(t *testing.T) {
+	cases := []struct {
+		name  string
+		start string
+		ev    Event
+		want  string
+	}{
+		{"hint: insert after an emoji", "a😀b", DraftChanged{Draft: "a😀xb", Hint: &EditRange{3, 3, 4}}, "a😀x|b"},
+		{"hint: insert an emoji", "ab", DraftChanged{Draft: "a😀b", Hint: &EditRange{1, 1, 3}}, "a😀|b"},
+		{"hint: delete an emoji", "a😀b", DraftChanged{Draft: "ab", Hint: &EditRange{1, 3, 1}}, "a|b"},
+		{"hint inside a pair: the scan takes over", "a😀b", DraftChanged{Draft: "a😀😀b", Hint: &EditRange{2, 2, 4}}, "a😀😀|b"},
+		{"hint of the wrong length: the scan takes over", "ab", DraftChanged{Draft: "axyb", Hint: &EditRange{1, 1, 2}}, "axy|b"},
+		{"hint past the end: the scan takes over", "ab", DraftChanged{Draft: "abc", Hint: &EditRange{5, 5, 6}}, "abc|"},
+		{"hint off by one: the scan takes over", "abcd", DraftChanged{Draft: "abXcd", Hint: &EditRange{1, 1, 2}}, "abX|cd"},
+		{"hint off by one the other way", "abcd", DraftChanged{Draft: "abXcd", Hint: &EditRange{3, 3, 4}}, "abX|cd"},
+		{"hint cutting an emoji in the new draft", "ab", DraftChanged{Draft: "a😀b", Hint: &EditRange{1, 1, 2}}, "a😀|b"},
+		{"scan: replace an emoji by another", "a😀b", DraftChanged{Draft: "a😁b"}, "a😁|b"},
+		{"scan: a chip next to an emoji", "😀￼😀", DraftChanged{Draft: "😀😀"}, "😀|😀"},
+		{"delta: a pair split at both ends is widened", "😀😀", Edit{Start: 1, End: 3, Text: "x"}, "x|"},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			m := build(t, c.start)
+			run(t, m, c.ev)
+			equal(t, "draft", show(m), c.want)
+		})
+	}
+}

@@ -29,10 +29,11 @@ type Edit struct {
 }
 
 // DraftChanged is draft-changed in its full form: Draft is the textarea's whole value.
-// With Hint, the machine reads only the edited slice of Draft (O(edit)); the hint must
-// describe the real edit, it is checked only against lengths. Without it, the machine
-// finds the edit by a shared prefix/suffix scan. The scan cannot tell apart identical
-// neighbours: deleting one of two adjacent chips removes the later one.
+// With Hint, the machine reads only the edited slice of Draft (O(edit)). The hint must
+// describe the real edit: it is checked only against lengths and the characters on
+// either side, and one that fails the check falls back to the scan. Without it, the
+// machine finds the edit by a shared prefix/suffix scan. The scan cannot tell apart
+// identical neighbours: deleting one of two adjacent chips removes the later one.
 type DraftChanged struct {
 	Draft string
 	Hint  *EditRange
@@ -107,7 +108,8 @@ type Component struct {
 
 // PasteUpgrade turns Range of the pasted text (units of PasteBegin.Text, not of the
 // draft) into a chip, as its own transaction. The machine maps it through earlier
-// upgrades.
+// upgrades. It arrives asynchronously, so the selection stays where it was (mapped
+// through the shrink), and the attempt stays open for more upgrades.
 type PasteUpgrade struct {
 	Paste     PasteID
 	Range     Range

@@ -51,6 +51,17 @@ func build(t testing.TB, fixture string, refs ...Reference) *Machine {
 func buildCfg(t testing.TB, cfg Config, fixture string, refs ...Reference) *Machine {
 	t.Helper()
 	m := New(cfg)
+	load(t, m, fixture, refs...)
+	return m
+}
+
+// load makes the fixture the machine's live draft (which must be empty), with a clean
+// undo log and no paste attempt open.
+func load(t testing.TB, m *Machine, fixture string, refs ...Reference) {
+	t.Helper()
+	if m.Len() != 0 {
+		t.Fatalf("load %q over the draft %q", fixture, m.Draft())
+	}
 	text, sel := parse(fixture)
 	if text != "" {
 		var comps []Component
@@ -69,7 +80,6 @@ func buildCfg(t testing.TB, cfg Config, fixture string, refs ...Reference) *Mach
 	m.paste, m.pasteSeq = nil, 0
 	m.sel = sel
 	check(t, m)
-	return m
 }
 
 // show renders the machine back into the fixture language.

@@ -238,6 +238,10 @@ type edit struct {
 
 	merge     bool // single-character typing
 	keepPaste bool // a paste upgrade keeps its attempt open
+
+	// sel, when set, is the selection after the edit; otherwise the caret goes after the
+	// insertion. An asynchronous paste upgrade must not move the user's caret.
+	sel *Range
 }
 
 // apply runs an edit: the table, the buffer, the claim and draftRev in one step, then
@@ -249,7 +253,7 @@ func (m *Machine) apply(x edit) []Effect {
 	if x.e > x.s {
 		del = m.buf.appendRange(nil, x.s, x.e)
 	}
-	removed := m.occ.replace(x.s, x.e, n, len(x.ins), x.add)
+	removed := m.occ.replace(x.s, x.e, n, x.add)
 	m.buf.replace(x.s, x.e, x.ins)
 	if x.claim != nil {
 		m.setClaim(*x.claim)
@@ -257,6 +261,9 @@ func (m *Machine) apply(x edit) []Effect {
 	m.watchClaim()
 	caret := x.s + len(x.ins)
 	m.sel = Range{caret, caret}
+	if x.sel != nil {
+		m.sel = *x.sel
+	}
 	m.rev++
 	m.cached = false
 	if !x.keepPaste {
@@ -282,7 +289,7 @@ func (m *Machine) apply(x edit) []Effect {
 		if x.typed {
 			end = x.rawEnd
 		}
-		effs = append(effs, SetView{Start: x.s, End: end, Text: unitsString(x.ins), SelStart: caret, SelEnd: caret})
+		effs = append(effs, SetView{Start: x.s, End: end, Text: unitsString(x.ins), SelStart: m.sel.Start, SelEnd: m.sel.End})
 	}
 	return effs
 }

@@ -70,8 +70,9 @@ func (t *table) moveSplit(p, n int) {
 
 // replace mirrors buffer.replace(s, e, ins) on the table: it drops the rows in [s, e),
 // adds the rows in add (offsets inside the insertion, ascending), and returns the rows it
-// dropped. n is the draft length before the edit, inserted the number of units inserted.
-func (t *table) replace(s, e, n, inserted int, add []placed) (removed []placed) {
+// dropped. n is the draft length before the edit. The rows after the edit keep their
+// key (their distance from the end), so the insertion's length is not needed.
+func (t *table) replace(s, e, n int, add []placed) (removed []placed) {
 	t.moveSplit(s, n)
 	k := t.split
 	for k < len(t.rows) && n-t.rows[k].key < e {

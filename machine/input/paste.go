@@ -1,9 +1,6 @@
 package input
 
-import (
-	"slices"
-	"time"
-)
+import "slices"
 
 // pasteAttempt is the open PasteMatchAttempt: where the pasted text sits in the draft
 // and which of its ranges are chips already, in the pasted text's own units, so that an
@@ -56,6 +53,18 @@ func (m *Machine) onPasteBegin(ev PasteBegin) []Effect {
 	return append(effs, MatchPaste{Paste: m.pasteSeq, Text: ev.Text, Generation: ev.Generation})
 }
 
+// mapThrough maps offset p through replacing [s, e) with one chip: a position inside
+// the replaced text goes after the chip, since a caret cannot sit inside one.
+func mapThrough(p, s, e int) int {
+	switch {
+	case p <= s:
+		return p
+	case p >= e:
+		return p - (e - s - 1)
+	}
+	return s + 1
+}
+
 // splits reports whether offset p of us falls inside a surrogate pair.
 func splits(us []uint16, p int) bool {
 	return p > 0 && p < len(us) && isLowSurrogate(us[p]) && isHighSurrogate(us[p-1])
@@ -84,7 +93,10 @@ func (m *Machine) onPasteUpgrade(ev PasteUpgrade) []Effect {
 	}
 	m.nextID++
 	add := []placed{{pos: at, e: &entry{id: m.nextID, ref: ev.Reference}}}
-	effs := m.apply(edit{s: at, e: end, ins: []uint16{placeholderUnit}, add: add, at: time.Time{}, view: true, keepPaste: true})
+	// The match arrives while the user may keep typing after the paste: the selection
+	// stays where it was, mapped through the shrink.
+	sel := Range{mapThrough(m.sel.Start, at, end), mapThrough(m.sel.End, at, end)}
+	effs := m.apply(edit{s: at, e: end, ins: []uint16{placeholderUnit}, add: add, view: true, keepPaste: true, sel: &sel})
 	p.n -= r.End - r.Start - 1
 	p.done = slices.Insert(p.done, i, r)
 	return effs

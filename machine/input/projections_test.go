@@ -21,8 +21,12 @@ func TestEnumStrings(t *testing.T) {
 	equal(t, "phases", []string{Plain.String(), Adjudicating.String(), Claimed.String(), Submitting.String(), Phase(9).String()},
 		[]string{"plain", "adjudicating", "claimed", "submitting", "Phase(9)"})
 	equal(t, "modes", []string{Queue.String(), Steer.String()}, []string{"queue", "steer"})
-	equal(t, "reason", Stale.String(), "stale")
-	equal(t, "notice", NoOwnerNotice.String(), "no-owner")
+	equal(t, "reasons", []string{Stale.String(), Busy.String(), OutOfRange.String(), Guard.String(), Empty.String(), Reason(-1).String()},
+		[]string{"stale", "busy", "out-of-range", "guard", "empty", "Reason(-1)"})
+	equal(t, "notices", []string{AdjudicationFailedNotice.String(), SendFailedNotice.String(), SerializeFailedNotice.String(), NoOwnerNotice.String(), CanceledNotice.String()},
+		[]string{"adjudication-failed", "send-failed", "serialize-failed", "no-owner", "canceled"})
+	equal(t, "stages", []string{stageAdjudicating.String(), stageSerializing.String(), stageSending.String()},
+		[]string{"adjudicating", "serializing", "sending"})
 }
 
 // TestEffectsAreComparable holds the line that effects are plain data.

@@ -15,6 +15,10 @@ const (
 	stageSending                   // waiting for SubmitSettled
 )
 
+var stageNames = [...]string{"adjudicating", "serializing", "sending"}
+
+func (s stage) String() string { return name(stageNames[:], int(s), "stage") }
+
 // snapshot is the draft as Enter found it. Enter moves the live buffer, table and undo
 // log here and starts fresh ones, so taking it copies nothing.
 type snapshot struct {

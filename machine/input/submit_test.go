@@ -5,10 +5,12 @@ import (
 	"testing"
 )
 
+// TestSerializers: the model projection is made per chip by its source's serializer at
+// submit; a failure, a cancel or a missing owner sends nothing, never the chip's label or
+// clipboard text (TestDriftGuard crosses each with the drift cases).
 func TestSerializers(t *testing.T) {
 	ra, rb := ref("a.go"), ref("b.go")
 	id := attemptID(1)
-	adj := Adjudicated{Attempt: id}
 	runTable(t, []tcase{
 		{name: "one Serialize per chip", start: "look at ￼ and ￼", refs: []Reference{ra, rb}, steps: steps(toSubmitting),
 			want: "|", phase: Submitting,
@@ -37,7 +39,6 @@ func TestSerializers(t *testing.T) {
 		{name: "adjudicated to a claim", start: "/example x|", steps: []step{Enter{}, Adjudicated{Attempt: id, Claim: example}},
 			want: "|", phase: Submitting, effects: []Effect{BeginSubmit{Attempt: id, Claim: example, Text: "/example x"}}},
 	})
-	_ = adj
 }
 
 func TestMissingOwnerInConfig(t *testing.T) {

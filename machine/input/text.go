@@ -18,6 +18,9 @@ const (
 func isHighSurrogate(u uint16) bool { return u >= 0xD800 && u < 0xDC00 }
 func isLowSurrogate(u uint16) bool  { return u >= 0xDC00 && u < 0xE000 }
 
+// pair is the character a surrogate pair encodes.
+func pair(hi, lo uint16) rune { return 0x10000 + (rune(hi)-0xD800)<<10 + (rune(lo) - 0xDC00) }
+
 // unitBytes is the UTF-8 width of one code unit. Surrogates count 2 each, so a whole pair
 // counts 4; the machine never stores a lone surrogate (edits snap to pair boundaries).
 func unitBytes(u uint16) int {
@@ -96,7 +99,7 @@ func writeUnits(b *strings.Builder, us []uint16) {
 		}
 		r := rune(u)
 		if isHighSurrogate(u) && i+1 < len(us) && isLowSurrogate(us[i+1]) {
-			r = 0x10000 + (rune(u)-0xD800)<<10 + (rune(us[i+1]) - 0xDC00)
+			r = pair(u, us[i+1])
 			i++
 		} else if u >= 0xD800 && u < 0xE000 {
 			r = utf8.RuneError

@@ -87,7 +87,7 @@ func (m *Machine) redo() []Effect {
 
 // replay applies one side of a record: replace n units at pos with ins and its chips.
 func (m *Machine) replay(pos, n int, ins []uint16, add []placed, claim Claim, sel Range) []Effect {
-	removed := m.occ.replace(pos, pos+n, m.buf.Len(), len(ins), add)
+	removed := m.occ.replace(pos, pos+n, m.buf.Len(), add)
 	m.buf.replace(pos, pos+n, ins)
 	m.setClaim(claim)
 	m.sel = sel

@@ -5,6 +5,7 @@ import (
 	"runtime"
 	"strings"
 	"testing"
+	"time"
 )
 
 func TestUndo(t *testing.T) {
@@ -86,4 +87,83 @@ func TestRingMemory(t *testing.T) {
 	}
 	t.Logf("heap held by the undo ring after N edits to a 100 KB draft with 1000 chips (ring = 100): %s", strings.Join(report, ", "))
 	runtime.KeepAlive(m)
+}
+
+// TestUndoLog pins the log's edges: the merge window on the injected clock, merging only
+// at the caret, redo truncated by a new edit, chip ids kept across undo and redo, the
+// ring's size.
+func TestUndoLog(t *testing.T) {
+	t.Run("merge window edge, injected clock", func(t *testing.T) {
+		m := buildCfg(t, Config{Session: "s", MergeWindow: 500 * time.Millisecond}, "|")
+		run(t, m, Edit{Start: 0, End: 0, Text: "a", At: at(0)}, Edit{Start: 1, End: 1, Text: "b", At: at(500)},
+			Edit{Start: 2, End: 2, Text: "c", At: at(1001)})
+		run(t, m, Undo{})
+		equal(t, "501 ms later is a new step", show(m), "ab|")
+		run(t, m, Undo{})
+		equal(t, "exactly the window merges", show(m), "|")
+	})
+	t.Run("the window slides with each keystroke", func(t *testing.T) {
+		m := build(t, "|")
+		for i := range 5 {
+			run(t, m, Edit{Start: i, End: i, Text: "x", At: at(900 * i)})
+		}
+		run(t, m, Undo{})
+		equal(t, "one step", show(m), "|")
+	})
+	t.Run("a clock going backwards does not merge", func(t *testing.T) {
+		m := build(t, "|")
+		run(t, m, Edit{Start: 0, End: 0, Text: "a", At: at(1000)}, Edit{Start: 1, End: 1, Text: "b", At: at(900)}, Undo{})
+		equal(t, "draft", show(m), "a|")
+	})
+	t.Run("typing elsewhere is a new step", func(t *testing.T) {
+		m := build(t, "ab|")
+		run(t, m, typeAt(2, "x"), typeAt(0, "y"), Undo{})
+		equal(t, "draft", show(m), "|abx")
+	})
+	t.Run("deleting and pasting never merge", func(t *testing.T) {
+		m := build(t, "abc|")
+		run(t, m, backspace(3), backspace(2), Undo{})
+		equal(t, "one backspace undone", show(m), "a[b]")
+		run(t, m, PasteBegin{Text: "x", Selection: Range{2, 2}}, typeAt(3, "y"), Undo{})
+		equal(t, "typing after a paste", show(m), "abx|")
+	})
+	t.Run("a new edit truncates redo", func(t *testing.T) {
+		m := build(t, "|")
+		run(t, m, typeAt(0, "a"), Undo{}, typeAt(0, "b"))
+		equal(t, "can redo", m.CanRedo(), false)
+		equal(t, "redo does nothing", run(t, m, Redo{}), []Effect(nil))
+		equal(t, "draft", show(m), "b|")
+	})
+	t.Run("undo and redo keep occurrence ids", func(t *testing.T) {
+		m := build(t, "￼ ￼|")
+		run(t, m, Edit{Start: 0, End: 3}) // both chips in one deletion
+		run(t, m, Undo{})
+		equal(t, "ids after undo", idsOf(m), []OccurrenceID{1, 2})
+		run(t, m, insertRef(ref("c"), 3, 3), Undo{}, Redo{})
+		equal(t, "ids after redo", idsOf(m), []OccurrenceID{1, 2, 3})
+		run(t, m, insertRef(ref("d"), 0, 0))
+		equal(t, "a new chip gets a new id", idsOf(m), []OccurrenceID{4, 1, 2, 3})
+	})
+	t.Run("a smaller ring", func(t *testing.T) {
+		m := buildCfg(t, Config{Session: "s", UndoDepth: 3}, "|")
+		for i := range 5 {
+			run(t, m, Edit{Start: i, End: i, Text: "x", At: at(10_000 * i)})
+		}
+		for m.CanUndo() {
+			run(t, m, Undo{})
+		}
+		equal(t, "three steps back", show(m), "xx|")
+		for m.CanRedo() {
+			run(t, m, Redo{})
+		}
+		equal(t, "and forward again", show(m), "xxxxx|")
+	})
+}
+
+func idsOf(m *Machine) []OccurrenceID {
+	var ids []OccurrenceID
+	for _, o := range m.Occurrences() {
+		ids = append(ids, o.ID)
+	}
+	return ids
 }
