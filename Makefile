@@ -59,6 +59,9 @@ bench: build chromium
 	$(GO) test -count=1 -run '^$$' -bench . -benchmem $(PURE)
 	@echo "== pure packages, wasm in Node"
 	GOOS=js GOARCH=wasm $(GO) test -count=1 -run '^$$' -bench . -benchmem -exec="$(WASM_EXEC)" $(PURE)
+	@echo "== undo ring memory as it fills (native, then wasm)"
+	@$(GO) test -count=1 -run '^TestRingMemory$$' -v ./machine/input/ | grep 'heap held'
+	@GOOS=js GOARCH=wasm $(GO) test -count=1 -run '^TestRingMemory$$' -v -exec="$(WASM_EXEC)" ./machine/input/ | grep 'heap held'
 
 clean:
 	rm -rf bin web/app.wasm web/app.wasm.br web/app.wasm.gz web/app.wasm.new
