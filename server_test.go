@@ -586,4 +586,5 @@ func TestShellUsesLocalIconsAndTheRawWasmLength(t *testing.T) {
 	require.Equal(t, http.StatusOK, resp.StatusCode)
 	assert.Contains(t, string(page), `id="composer-input"`, "the page is pre-rendered")
 	assert.Equal(t, "DENY", resp.Header.Get("X-Frame-Options"))
+	assert.Contains(t, resp.Header.Get("Content-Security-Policy"), "script-src 'self' 'wasm-unsafe-eval'")
 }
