@@ -18,6 +18,7 @@ const (
 
 // SendIntent is a prompt the person sent, with the attempt id that its retries keep.
 type SendIntent struct {
+	From      string // the composer's session when it sent; empty from the hero
 	Session   string // empty from the hero: the root creates a session first
 	Text      string
 	AttemptID string
@@ -39,7 +40,9 @@ type Composer struct {
 func (c *Composer) OnMount(ctx app.Context) {
 	ctx.Handle(actionSendFailed, func(ctx app.Context, a app.Action) {
 		intent, ok := a.Value.(SendIntent)
-		if !ok || intent.Session != c.Session {
+		// From the hero, the failed send may come back before or after the composer moved
+		// to the session it created.
+		if !ok || (intent.Session != c.Session && intent.From != c.Session) {
 			return
 		}
 		// Put the text back only into an empty composer: someone who kept typing is never
@@ -117,7 +120,7 @@ func (c *Composer) submit(ctx app.Context) {
 	}
 	// Clear first: the send is optimistic, and a failure brings the text back.
 	c.setDraft("")
-	ctx.NewActionWithValue(actionSend, SendIntent{Session: c.Session, Text: text, AttemptID: api.NewAttemptID()})
+	ctx.NewActionWithValue(actionSend, SendIntent{From: c.Session, Session: c.Session, Text: text, AttemptID: api.NewAttemptID()})
 }
 
 // setDraft rewrites the draft and the textarea together.
