@@ -242,9 +242,14 @@ func (c *Conversation) Render() app.UI {
 					&Thread{Messages: c.messages, Working: c.working},
 				)
 			}),
-			app.If(c.notice != "", func() app.UI {
-				return app.Div().Class("notice").Role("alert").Text(c.notice)
-			}),
+			// Always present, so the composer after it keeps its place among the children:
+			// go-app diffs children by index, and a shifted composer would be rebuilt,
+			// textarea and draft with it.
+			app.Div().Class("notice-slot").Body(
+				app.If(c.notice != "", func() app.UI {
+					return app.Div().Class("notice").Role("alert").Text(c.notice)
+				}),
+			),
 			&Composer{Session: c.session, Placeholder: placeholderFor(c.session)},
 		),
 	)

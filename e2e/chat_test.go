@@ -70,6 +70,7 @@ func TestChatSurvivesReloadAndServerRestart(t *testing.T) {
 	assert.NotContains(t, get(t, ctx, chromedp.Location()), "token=")
 
 	// Shift+Enter breaks the line; Enter sends.
+	get(t, ctx, chromedp.Evaluate[bool](`window.heroTextarea = document.querySelector('#composer-input'); true`))
 	do(t, ctx, 10*time.Second, typeText("hello parley"), pressEnter(modShift), typeText("second line"))
 	assert.Equal(t, "hello parley\nsecond line", draft(t, ctx))
 	do(t, ctx, 10*time.Second, pressEnter(0))
@@ -80,6 +81,8 @@ func TestChatSurvivesReloadAndServerRestart(t *testing.T) {
 	assert.Equal(t, "agent", msgs[1].Role)
 	assert.Contains(t, msgs[1].Text, "No model is configured")
 	assert.Contains(t, get(t, ctx, chromedp.Location()), "/s/", "the hero's first send opens its session")
+	assert.True(t, get(t, ctx, chromedp.Evaluate[bool](`window.heroTextarea === document.querySelector('#composer-input')`)),
+		"hero → session keeps the same textarea node")
 	assert.Empty(t, draft(t, ctx), "a sent draft is cleared, with no stray newline")
 
 	// A reload shows the same thread once.
@@ -163,4 +166,32 @@ func TestTokenGuardsTheAPI(t *testing.T) {
 	do(t, ctx, 60*time.Second, chromedp.Navigate(srv.base()+"/"))
 	status := get(t, ctx, chromedp.Evaluate[int](`fetch('/api/sessions').then(r => r.status)`, chromedp.EvalAwaitPromise))
 	assert.Equal(t, http.StatusUnauthorized, status)
+}
+
+// TestOversizedPromptIsRefusedAndKept: a prompt over the limit gets a message that says
+// what to do, and the text stays in the composer.
+func TestOversizedPromptIsRefusedAndKept(t *testing.T) {
+	srv := startServer(t, t.TempDir(), "127.0.0.1:0")
+	ctx := browser(t)
+
+	do(t, ctx, 60*time.Second, chromedp.Navigate(srv.link), waitReady())
+	do(t, ctx, 10*time.Second, typeText("first"), pressEnter(0))
+	waitMessages(t, ctx, 2)
+
+	// Paste-sized text, put in the way a paste would: value, then an input event.
+	get(t, ctx, chromedp.Evaluate[bool](`(() => {
+		window.sessionTextarea = document.querySelector('#composer-input');
+		const ta = document.querySelector('#composer-input');
+		ta.value = 'x'.repeat(129 * 1024);
+		ta.dispatchEvent(new Event('input', {bubbles: true}));
+		return true })()`))
+	do(t, ctx, 10*time.Second, chromedp.Focus(composer), pressEnter(0),
+		waitJS(`!!document.querySelector('.notice')`))
+	notice := get(t, ctx, chromedp.Text(chromedp.CSS(`.notice`)))
+	assert.Contains(t, notice, "Not sent")
+	assert.Contains(t, notice, "limit is 128 KiB")
+	assert.Len(t, draft(t, ctx), 129*1024, "the text is back in the composer")
+	assert.Len(t, thread(t, ctx), 2, "nothing was stored")
+	assert.True(t, get(t, ctx, chromedp.Evaluate[bool](`window.sessionTextarea === document.querySelector('#composer-input')`)),
+		"the notice does not rebuild the composer")
 }
