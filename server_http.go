@@ -45,6 +45,7 @@ func (s *server) routes() http.Handler {
 	})))
 	mux.Handle("GET /ws", s.authorised(http.HandlerFunc(s.socket)))
 	mux.HandleFunc("GET /web/app.wasm", s.bundle.serveWasm)
+	mux.HandleFunc("GET /web/{$}", http.NotFound) // go-app's file server would list the folder
 	mux.Handle("/", s.acceptTokenLink(s.bundle.app))
 	return securityHeaders(mux)
 }
@@ -82,8 +83,16 @@ func (s *server) acceptTokenLink(next http.Handler) http.Handler {
 			next.ServeHTTP(w, r)
 			return
 		}
+		q.Del("token")
+		u := *r.URL
+		u.RawQuery = q.Encode()
 		if !tokenEqual(t, s.token) {
-			writeError(w, http.StatusUnauthorized, "unauthorized", "this link's token is wrong: open the address Parley printed at start")
+			if s.hasToken(r) {
+				// An old link in a browser that already has access: just go there.
+				http.Redirect(w, r, u.RequestURI(), http.StatusSeeOther)
+				return
+			}
+			writeWrongLinkPage(w)
 			return
 		}
 		http.SetCookie(w, &http.Cookie{
@@ -95,9 +104,6 @@ func (s *server) acceptTokenLink(next http.Handler) http.Handler {
 			SameSite: http.SameSiteStrictMode,
 			Secure:   r.TLS != nil,
 		})
-		q.Del("token")
-		u := *r.URL
-		u.RawQuery = q.Encode()
 		http.Redirect(w, r, u.RequestURI(), http.StatusSeeOther)
 	})
 }
@@ -105,6 +111,21 @@ func (s *server) acceptTokenLink(next http.Handler) http.Handler {
 const contentSecurityPolicy = "default-src 'self'; script-src 'self' 'wasm-unsafe-eval'; " +
 	"style-src 'self' 'unsafe-inline'; img-src 'self' data:; connect-src 'self'; " +
 	"worker-src 'self'; manifest-src 'self'; base-uri 'none'; form-action 'self'; frame-ancestors 'none'"
+
+// writeWrongLinkPage answers a browser that followed a link with a wrong token: a person
+// reads this, so it is a page, not JSON.
+func writeWrongLinkPage(w http.ResponseWriter) {
+	w.Header().Set("Content-Type", "text/html; charset=utf-8")
+	w.Header().Set("Cache-Control", "no-store")
+	w.WriteHeader(http.StatusUnauthorized)
+	_, _ = io.WriteString(w, `<!doctype html><html lang="en"><head><meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1"><title>Parley: wrong link</title>
+<link rel="stylesheet" href="/web/parley.css"></head><body><main class="gate">
+<h1>This link does not open Parley</h1>
+<p>Its access token is wrong or out of date. Open the address Parley printed in its terminal
+when it started; it ends with <code>?token=</code> followed by the token.</p>
+</main></body></html>`)
+}
 
 func securityHeaders(next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {

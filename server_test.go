@@ -138,8 +138,25 @@ func TestTokenLinkSetsTheCookieAndLeavesTheAddressBar(t *testing.T) {
 
 	resp, err = client.Get(ts.URL + "/?token=wrong")
 	require.NoError(t, err)
+	page, _ := io.ReadAll(resp.Body)
 	resp.Body.Close()
 	assert.Equal(t, http.StatusUnauthorized, resp.StatusCode)
+	assert.Contains(t, resp.Header.Get("Content-Type"), "text/html", "a person reads this")
+	assert.Contains(t, string(page), "Open the address Parley printed")
+
+	// An old link in a browser that already has access just goes where it points.
+	req, _ := http.NewRequest(http.MethodGet, ts.URL+"/s/abc?token=old", nil)
+	req.AddCookie(&http.Cookie{Name: tokenCookie, Value: testToken})
+	resp, err = client.Do(req)
+	require.NoError(t, err)
+	resp.Body.Close()
+	assert.Equal(t, http.StatusSeeOther, resp.StatusCode)
+	assert.Equal(t, "/s/abc", resp.Header.Get("Location"))
+
+	resp, err = client.Get(ts.URL + "/web/")
+	require.NoError(t, err)
+	resp.Body.Close()
+	assert.Equal(t, http.StatusNotFound, resp.StatusCode, "no listing of the bundle folder")
 }
 
 func TestRequestsRejectBadInputClearly(t *testing.T) {

@@ -35,7 +35,11 @@ func TestThreadShowsMessagesInOrderAndTheWorkingIndicator(t *testing.T) {
 	assert.Less(t, strings.Index(html, "hi"), strings.Index(html, "hello"))
 	assert.Contains(t, html, `role="log"`)
 	assert.NotContains(t, html, "working")
-	assert.Contains(t, mounted(t, &Thread{Messages: msgs[:1], Working: true}), `aria-label="The agent is working"`)
+	working := mounted(t, &Thread{Messages: msgs[:1], Working: true})
+	assert.Contains(t, working, `role="status"`)
+	assert.Contains(t, working, "The agent is working…")
+	assert.Contains(t, html, "You said:")
+	assert.Contains(t, html, "The agent said:")
 }
 
 func TestConversationShowsTheHeroWithoutASession(t *testing.T) {
@@ -51,6 +55,27 @@ func TestComposerSendButtonFollowsTheDraft(t *testing.T) {
 	html := mounted(t, c)
 	assert.Contains(t, html, `aria-label="Message"`)
 	assert.Regexp(t, `<button[^>]*disabled`, html, "nothing to send")
+	assert.NotContains(t, html, `disabled="false"`, "a browser reads any disabled attribute as disabled")
+	assert.NotRegexp(t, `<textarea[^>]*disabled`, html)
+
+	off := mounted(t, &Composer{Disabled: true})
+	assert.Regexp(t, `<textarea[^>]*disabled`, off)
+}
+
+func TestTitleFromStaysUnderTheLimit(t *testing.T) {
+	cases := map[string]string{
+		"short":                  "short",
+		"first line\nsecond":     "first line",
+		strings.Repeat("😀", 70):  strings.Repeat("😀", 30) + "…",
+		strings.Repeat("a", 130): strings.Repeat("a", 120) + "…",
+		"  padded  ":             "padded",
+	}
+	for in, want := range cases {
+		got := titleFrom(in)
+		assert.Equal(t, want, got)
+		assert.LessOrEqual(t, len(got), 200)
+		assert.NoError(t, protocol.CreateSessionRequest{Title: got}.Validate())
+	}
 }
 
 func TestMessageOf(t *testing.T) {

@@ -14,6 +14,7 @@ import (
 const (
 	actionSend       = "parley.send"        // value: SendIntent
 	actionSendFailed = "parley.send-failed" // value: SendIntent
+	actionCloseMenu  = "parley.close-menu"  // the session list was used: close it
 )
 
 // SendIntent is a prompt the person sent, with the attempt id that its retries keep.
@@ -31,13 +32,27 @@ type Composer struct {
 	app.Compo
 	Session     string
 	Placeholder string
+	Disabled    bool // nothing can be sent from here (no access, no such session)
 
 	draft     string
 	composing bool
+	// shown is the session whose draft the textarea holds; drafts keeps the others', so a
+	// draft stays with its session when the person moves between them.
+	shown  string
+	drafts map[string]string
 }
 
-// OnMount listens for failed sends to put their text back.
+// OnMount takes over from the pre-rendered page: it keeps what was typed before the wasm
+// loaded and the focus, and listens for failed sends to put their text back.
 func (c *Composer) OnMount(ctx app.Context) {
+	c.shown = c.Session
+	if early := app.Window().Get("parleyEarlyDraft"); early.Truthy() && c.draft == "" {
+		c.setDraft(early.String())
+		app.Window().Set("parleyEarlyDraft", "")
+	}
+	if ta := app.Window().GetElementByID("composer-input"); ta.Truthy() && !c.Disabled {
+		ta.Call("focus")
+	}
 	ctx.Handle(actionSendFailed, func(ctx app.Context, a app.Action) {
 		intent, ok := a.Value.(SendIntent)
 		// From the hero, the failed send may come back before or after the composer moved
@@ -53,6 +68,21 @@ func (c *Composer) OnMount(ctx app.Context) {
 	})
 }
 
+// OnUpdate swaps the draft when the composer moves to another session.
+func (c *Composer) OnUpdate(ctx app.Context) {
+	if c.Session == c.shown {
+		return
+	}
+	if c.drafts == nil {
+		c.drafts = map[string]string{}
+	}
+	c.drafts[c.shown] = c.draft
+	next := c.drafts[c.Session]
+	delete(c.drafts, c.Session)
+	c.shown = c.Session
+	c.setDraft(next)
+}
+
 // Render draws the input card: the textarea and the send button.
 func (c *Composer) Render() app.UI {
 	textarea := app.Textarea().
@@ -61,12 +91,20 @@ func (c *Composer) Render() app.UI {
 		Rows(1).
 		Placeholder(c.Placeholder).
 		Aria("label", "Message").
-		AutoFocus(true).
+		AutoFocus(!c.Disabled).
 		OnInput(c.onInput).
 		OnKeyDown(c.onKeyDown).
 		On("compositionstart", func(ctx app.Context, e app.Event) { c.composing = true; ctx.PreventUpdate() }).
 		On("compositionend", func(ctx app.Context, e app.Event) { c.composing = false; ctx.PreventUpdate() })
-	empty := strings.TrimSpace(c.draft) == ""
+	if c.Disabled {
+		// Only ever Disabled(true): go-app writes a false boolean as disabled="false" in the
+		// pre-rendered HTML, which a browser reads as disabled.
+		textarea = textarea.Disabled(true)
+	}
+	send := app.Button().Type("submit").Class("send").Title("Send (Enter)").Aria("label", "Send").Text("Send")
+	if strings.TrimSpace(c.draft) == "" || c.Disabled {
+		send = send.Disabled(true)
+	}
 	return app.Form().Class("composer").
 		Aria("label", "Composer").
 		OnSubmit(func(ctx app.Context, e app.Event) {
@@ -78,13 +116,7 @@ func (c *Composer) Render() app.UI {
 				textarea,
 				app.Div().Class("composer-controls").Body(
 					app.Span().Class("composer-hint").Text("Enter to send · Shift+Enter for a new line"),
-					app.Button().
-						Type("submit").
-						Class("send").
-						Title("Send (Enter)").
-						Aria("label", "Send").
-						Disabled(empty).
-						Text("Send"),
+					send,
 				),
 			),
 		)
@@ -115,7 +147,7 @@ func (c *Composer) onKeyDown(ctx app.Context, e app.Event) {
 
 func (c *Composer) submit(ctx app.Context) {
 	text := c.draft
-	if strings.TrimSpace(text) == "" {
+	if strings.TrimSpace(text) == "" || c.Disabled {
 		return
 	}
 	// Clear first: the send is optimistic, and a failure brings the text back.

@@ -4,9 +4,13 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"maps"
+	"net/http"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
+	"unicode/utf8"
 
 	"github.com/maxence-charriere/go-app/v10/pkg/app"
 
@@ -27,7 +31,11 @@ type Conversation struct {
 	working  bool
 	link     socket.State
 	notice   string // the last failure, for the person to read
-	menuOpen bool   // the session list, on screens too narrow to keep it beside the thread
+	// noticeUntilLive marks a notice about reaching the server: it goes once the link is back.
+	noticeUntilLive bool
+	menuOpen        bool // the session list, on screens too narrow to keep it beside the thread
+	unauthorized    bool // this browser has no token: nothing here can work until it has one
+	updateReady     bool // a new build is installed; a reload runs it
 
 	follower   *socket.Follower
 	stopFollow context.CancelFunc
@@ -42,8 +50,22 @@ func (c *Conversation) client(ctx app.Context) *api.Client {
 // HTML looks the same before the wasm takes over, so tests and `make bench` wait for this.
 func (c *Conversation) OnMount(ctx app.Context) {
 	ctx.Handle(actionSend, c.onSend)
+	ctx.Handle(actionCloseMenu, func(ctx app.Context, a app.Action) { c.closeMenu(ctx, false) })
+	if ctx.AppUpdateAvailable() {
+		c.OnAppUpdate(ctx)
+	}
 	app.Window().Get("performance").Call("mark", "parley-ready")
 	app.Window().Get("document").Get("documentElement").Call("setAttribute", "data-ready", "")
+}
+
+// OnAppUpdate runs when the service worker has installed a new build. With nothing typed,
+// the page reloads into it at once; otherwise a banner offers the reload, so no draft is lost.
+func (c *Conversation) OnAppUpdate(ctx app.Context) {
+	if ta := app.Window().GetElementByID("composer-input"); !ta.Truthy() || ta.Get("value").String() == "" {
+		ctx.Reload()
+		return
+	}
+	c.updateReady = true
 }
 
 // OnNav follows the session named by the address, if any. Only in the browser: the server's
@@ -81,7 +103,7 @@ func (c *Conversation) open(ctx app.Context, id string) {
 		c.stopFollow()
 		c.stopFollow, c.follower = nil, nil
 	}
-	c.session, c.messages, c.working, c.notice = id, nil, false, ""
+	c.session, c.messages, c.working, c.notice, c.noticeUntilLive = id, nil, false, "", false
 	c.link = socket.State{Status: socket.Connecting}
 	c.title = c.titleOf(id)
 	if id == "" {
@@ -106,8 +128,12 @@ func (c *Conversation) open(ctx app.Context, id string) {
 		},
 		OnState: func(s socket.State) {
 			ctx.Dispatch(func(ctx app.Context) {
-				if c.session == id {
-					c.link = s
+				if c.session != id {
+					return
+				}
+				c.link = s
+				if s.Status == socket.Live && c.noticeUntilLive {
+					c.notice, c.noticeUntilLive = "", false
 				}
 			})
 		},
@@ -148,16 +174,26 @@ func (c *Conversation) refreshSessions(ctx app.Context) {
 	ctx.Async(func() {
 		list, err := client.ListSessions(ctx)
 		ctx.Dispatch(func(ctx app.Context) {
-			if err != nil {
-				c.notice = "Could not list sessions: " + err.Error()
+			var apiErr *api.Error
+			if errors.As(err, &apiErr) && apiErr.Status == http.StatusUnauthorized {
+				c.unauthorized = true
 				return
 			}
+			if err != nil {
+				c.setNotice("Could not list sessions: "+describeError(err), errors.Is(err, api.ErrUnreachable))
+				return
+			}
+			c.unauthorized = false
 			c.sessions = list
 			if c.title == "" {
 				c.title = c.titleOf(c.session)
 			}
 		})
 	})
+}
+
+func (c *Conversation) setNotice(text string, untilLive bool) {
+	c.notice, c.noticeUntilLive = text, untilLive
 }
 
 // onSend sends a prompt; from the hero it first creates the session and goes there.
@@ -167,7 +203,7 @@ func (c *Conversation) onSend(ctx app.Context, a app.Action) {
 		return
 	}
 	client := c.client(ctx)
-	c.notice = ""
+	c.setNotice("", false)
 	ctx.Async(func() {
 		session := intent.Session
 		if session == "" {
@@ -192,66 +228,155 @@ func (c *Conversation) onSend(ctx app.Context, a app.Action) {
 
 func (c *Conversation) sendFailed(ctx app.Context, intent SendIntent, err error) {
 	ctx.Dispatch(func(ctx app.Context) {
-		c.notice = "Not sent: " + describeError(err)
+		c.setNotice("Not sent: "+describeError(err)+". Your text is back in the composer.", errors.Is(err, api.ErrUnreachable))
 		ctx.NewActionWithValue(actionSendFailed, intent)
 	})
 }
 
+// describeError words a failure for a person: field errors by their message, an unreachable
+// server as such, the server's own message otherwise.
 func describeError(err error) string {
 	var verr *protocol.ValidationError
-	if errors.As(err, &verr) {
-		var parts []string
-		for _, msg := range verr.Fields {
-			parts = append(parts, msg)
-		}
-		return strings.Join(parts, "; ")
+	var apiErr *api.Error
+	switch {
+	case errors.Is(err, api.ErrUnreachable):
+		return "the server is not reachable"
+	case errors.As(err, &verr):
+		return joinFields(verr.Fields)
+	case errors.As(err, &apiErr) && len(apiErr.Fields) > 0:
+		return joinFields(apiErr.Fields)
 	}
 	return err.Error()
 }
 
-// titleFrom names a session after the first line of its first prompt.
+func joinFields(fields map[string]string) string {
+	var parts []string
+	for _, name := range slices.Sorted(maps.Keys(fields)) {
+		parts = append(parts, fields[name])
+	}
+	return strings.Join(parts, "; ")
+}
+
+// maxTitleBytes keeps a derived title well inside the protocol's 200-byte limit.
+const maxTitleBytes = 120
+
+// titleFrom names a session after the first line of its first prompt, cut at a character
+// boundary so that no script's text can push it over the limit.
 func titleFrom(text string) string {
 	line, _, _ := strings.Cut(strings.TrimSpace(text), "\n")
-	if r := []rune(line); len(r) > 60 {
-		line = string(r[:60]) + "…"
+	if len(line) <= maxTitleBytes {
+		return line
 	}
-	return line
+	cut := maxTitleBytes
+	for cut > 0 && !utf8.RuneStart(line[cut]) {
+		cut--
+	}
+	return strings.TrimSpace(line[:cut]) + "…"
+}
+
+// toggleMenu opens or closes the session list on a narrow screen, moving the focus into it
+// when it opens and back to the toggle when it closes.
+func (c *Conversation) toggleMenu(ctx app.Context) {
+	if c.menuOpen {
+		c.closeMenu(ctx, true)
+		return
+	}
+	c.menuOpen = true
+	ctx.Defer(func(ctx app.Context) {
+		if a := app.Window().Get("document").Call("querySelector", "#sidebar a"); a.Truthy() {
+			a.Call("focus")
+		}
+	})
+}
+
+func (c *Conversation) closeMenu(ctx app.Context, refocus bool) {
+	if !c.menuOpen {
+		return
+	}
+	c.menuOpen = false
+	if refocus {
+		ctx.Defer(func(ctx app.Context) {
+			if b := app.Window().Get("document").Call("querySelector", ".menu-toggle"); b.Truthy() {
+				b.Call("focus")
+			}
+		})
+	}
 }
 
 // Render lays out the sidebar and the main column.
 func (c *Conversation) Render() app.UI {
-	return app.Div().Class("layout").Body(
-		&Sidebar{Sessions: c.sessions, Current: c.session, Open: c.menuOpen},
-		app.Main().Class("main").Body(
+	notFound := c.session != "" && c.link.Status == socket.Failed
+	return app.Div().Class("layout").
+		OnKeyDown(func(ctx app.Context, e app.Event) {
+			if c.menuOpen && e.Get("key").String() == "Escape" {
+				c.closeMenu(ctx, true)
+				return
+			}
+			ctx.PreventUpdate()
+		}).
+		Body(
 			app.Div().Class("mobile-bar").Body(
 				app.Button().Class("menu-toggle").
 					Aria("controls", "sidebar").
 					Aria("expanded", strconv.FormatBool(c.menuOpen)).
 					Text("Sessions").
-					OnClick(func(ctx app.Context, e app.Event) { c.menuOpen = !c.menuOpen }),
+					OnClick(func(ctx app.Context, e app.Event) { c.toggleMenu(ctx) }),
 			),
-			app.If(c.session == "", func() app.UI {
-				return app.Div().Class("hero").Body(
-					app.H1().Text("Parley"),
-					app.P().Class("hero-tag").Text("A chat for AI agents. Every decision lands in the composer."),
-				)
-			}).Else(func() app.UI {
-				return app.Div().Class("session").Body(
-					app.Header().Class("session-header").Body(app.H2().Text(c.title)),
-					c.renderLink(),
-					&Thread{Messages: c.messages, Working: c.working},
-				)
-			}),
-			// Always present, so the composer after it keeps its place among the children:
-			// go-app diffs children by index, and a shifted composer would be rebuilt,
-			// textarea and draft with it.
-			app.Div().Class("notice-slot").Body(
-				app.If(c.notice != "", func() app.UI {
-					return app.Div().Class("notice").Role("alert").Text(c.notice)
-				}),
+			&Sidebar{Sessions: c.sessions, Current: c.session, Open: c.menuOpen},
+			app.Main().Class("main").Body(
+				app.Div().Class("update-slot").Body(
+					app.If(c.updateReady, func() app.UI {
+						return app.Div().Class("update").Role("status").Body(
+							app.Span().Text("Parley was updated. "),
+							app.Button().Class("link-retry").Text("Reload").
+								OnClick(func(ctx app.Context, e app.Event) { ctx.Reload() }),
+						)
+					}),
+				),
+				c.renderBody(notFound),
+				// Always present, so the composer after it keeps its place among the children:
+				// go-app diffs children by index, and a shifted composer would be rebuilt,
+				// textarea and draft with it.
+				app.Div().Class("notice-slot").Body(
+					app.If(c.notice != "", func() app.UI {
+						return app.Div().Class("notice").Role("alert").Text(c.notice)
+					}),
+				),
+				&Composer{
+					Session:     c.session,
+					Placeholder: placeholderFor(c.session),
+					Disabled:    c.unauthorized || notFound,
+				},
 			),
-			&Composer{Session: c.session, Placeholder: placeholderFor(c.session)},
-		),
+		)
+}
+
+// renderBody is the part of the main column above the composer.
+func (c *Conversation) renderBody(notFound bool) app.UI {
+	switch {
+	case c.unauthorized:
+		return app.Div().Class("hero gate").Body(
+			app.H1().Text("Parley needs its link"),
+			app.P().Text("This browser has no access yet. Open the address Parley printed in its terminal when it started: it ends with ?token= and the token. After that, this browser stays signed in."),
+		)
+	case c.session == "":
+		return app.Div().Class("hero").Body(
+			app.H1().Text("Parley"),
+			app.P().Class("hero-tag").Text("A chat for AI agents. Every decision lands in the composer."),
+		)
+	case notFound:
+		return app.Div().Class("session").Body(
+			app.Header().Class("session-header").Body(app.H2().Text("Session not found")),
+			app.Div().Class("hero gate").Body(
+				app.P().Text("There is no session at this address: it may have been deleted, or the link is wrong."),
+				app.A().Class("new-session").Href("/").Text("Start a new session"),
+			),
+		)
+	}
+	return app.Div().Class("session").Body(
+		app.Header().Class("session-header").Body(app.H2().Text(c.title)),
+		c.renderLink(),
+		&Thread{Messages: c.messages, Working: c.working},
 	)
 }
 
@@ -274,8 +399,6 @@ func (c *Conversation) renderLink() app.UI {
 				}
 			}),
 		)
-	case socket.Failed:
-		return app.Div().Class("link link-failed").Role("alert").Text(c.link.Error)
 	case socket.Connecting:
 		return app.Div().Class("link link-connecting").Role("status").Text("Connecting…")
 	}

@@ -29,10 +29,11 @@ func Handler(version, wasmSize string) *app.Handler {
 		Icon: app.Icon{
 			Default:  "/web/icon-192.png",
 			Large:    "/web/icon-512.png",
-			Maskable: "/web/icon-192.png",
+			Maskable: "/web/icon-maskable-512.png", // full bleed, the mark inside the safe zone
 			SVG:      "/web/icon.svg",
 		},
 		Styles:            []string{"/web/parley.css"},
+		Scripts:           []string{"/web/early.js"},
 		Version:           version,
 		WasmContentLength: wasmSize,
 	}

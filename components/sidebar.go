@@ -21,11 +21,11 @@ func (s *Sidebar) Render() app.UI {
 		class += " open"
 	}
 	return app.Nav().ID("sidebar").Class(class).Aria("label", "Sessions").Body(
-		app.A().Class("new-session").Href("/").Text("New session"),
+		app.A().Class("new-session").Href("/").Text("New session").OnClick(closeMenu),
 		app.Ul().Class("sessions").Body(
 			app.Range(s.Sessions).Slice(func(i int) app.UI {
 				info := s.Sessions[i]
-				a := app.A().Href("/s/" + info.ID).Text(info.Title)
+				a := app.A().Href("/s/" + info.ID).Text(info.Title).OnClick(closeMenu)
 				if info.ID == s.Current {
 					a = a.Aria("current", "page")
 				}
@@ -33,4 +33,10 @@ func (s *Sidebar) Render() app.UI {
 			}),
 		),
 	)
+}
+
+// closeMenu closes the session list on a narrow screen once a link in it was used; the
+// address may not change (New session on the hero), so navigation alone cannot close it.
+func closeMenu(ctx app.Context, e app.Event) {
+	ctx.NewAction(actionCloseMenu)
 }

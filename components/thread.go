@@ -26,7 +26,8 @@ func (t *Thread) Render() app.UI {
 					return &MessageItem{Message: t.Messages[i]}
 				}),
 				app.If(t.Working, func() app.UI {
-					return app.Div().Class("msg msg-agent working").Aria("label", "The agent is working").Body(
+					return app.Div().Class("msg msg-agent working").Role("status").Body(
+						app.Span().Class("sr-only").Text("The agent is working…"),
 						app.Span().Class("dot"), app.Span().Class("dot"), app.Span().Class("dot"),
 					)
 				}),
@@ -45,5 +46,11 @@ func (m *MessageItem) Render() app.UI {
 	return app.Div().
 		Class("msg msg-"+string(m.Message.Role)).
 		DataSet("offset", strconv.FormatUint(m.Message.Offset, 10)).
-		Body(app.Div().Class("msg-text").Text(m.Message.Text))
+		Body(
+			// Who wrote it, for a screen reader: the bubble's side and colour say it to the eye.
+			app.Span().Class("sr-only").Text(authorOf[m.Message.Role]),
+			app.Div().Class("msg-text").Text(m.Message.Text),
+		)
 }
+
+var authorOf = map[Role]string{RoleUser: "You said:", RoleAgent: "The agent said:"}

@@ -26,7 +26,7 @@ func thread(t *testing.T, ctx context.Context) []shownMessage {
 	t.Helper()
 	raw := get(t, ctx, chromedp.Evaluate[string](`JSON.stringify([...document.querySelectorAll('.thread .msg[data-offset]')].map(e => ({
 		role: e.classList.contains('msg-user') ? 'user' : 'agent',
-		text: e.innerText, offset: e.dataset.offset})))`))
+		text: e.querySelector('.msg-text').innerText, offset: e.dataset.offset})))`))
 	var out []shownMessage
 	require.NoError(t, json.Unmarshal([]byte(raw), &out))
 	return out

@@ -22,6 +22,9 @@ type Client struct {
 	Header http.Header  // e.g. Authorization for scripts and tests; the browser uses the cookie // e.g. Authorization for scripts and tests; the browser uses the cookie
 }
 
+// ErrUnreachable is a request that got no answer: the server is down or the network is.
+var ErrUnreachable = errors.New("the server is not reachable")
+
 // Error is a failed request, with the server's message for a person.
 type Error struct {
 	Status int
@@ -57,7 +60,10 @@ func (c *Client) do(ctx context.Context, method, path string, body, out any) err
 	}
 	status, data, err := c.roundTrip(ctx, method, c.Base+path, header, payload)
 	if err != nil {
-		return fmt.Errorf("cannot reach the server: %w", err)
+		if ctx.Err() != nil {
+			return ctx.Err()
+		}
+		return fmt.Errorf("%w (%v)", ErrUnreachable, err)
 	}
 	if status >= 300 {
 		e := &Error{Status: status}
@@ -104,7 +110,7 @@ func (c *Client) SendPrompt(ctx context.Context, session string, req protocol.Se
 		}
 		err = c.do(ctx, http.MethodPost, "/api/sessions/"+session+"/prompt", req, &out)
 		var apiErr *Error
-		if err == nil || (errors.As(err, &apiErr) && !apiErr.Retryable()) {
+		if err == nil || ctx.Err() != nil || (errors.As(err, &apiErr) && !apiErr.Retryable()) {
 			return out, err
 		}
 	}
