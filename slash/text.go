@@ -117,19 +117,22 @@ func validName(name string) bool {
 
 // utf16Len returns the length of s in UTF-16 code units, with invalid bytes counting as
 // U+FFFD (one unit), which is what the browser would hold.
+// ascii8 reports whether the eight bytes of s from i are all ASCII, tested as one word.
+func ascii8(s string, i int) bool {
+	w := uint64(s[i]) | uint64(s[i+1])<<8 | uint64(s[i+2])<<16 | uint64(s[i+3])<<24 |
+		uint64(s[i+4])<<32 | uint64(s[i+5])<<40 | uint64(s[i+6])<<48 | uint64(s[i+7])<<56
+	return w&0x8080808080808080 == 0
+}
+
 func utf16Len(s string) int {
 	n, i := 0, 0
 	for i < len(s) {
 		// Eight ASCII bytes at a time: drafts are mostly ASCII and this runs over the
 		// whole draft on every scan.
-		if i+8 <= len(s) {
-			w := uint64(s[i]) | uint64(s[i+1])<<8 | uint64(s[i+2])<<16 | uint64(s[i+3])<<24 |
-				uint64(s[i+4])<<32 | uint64(s[i+5])<<40 | uint64(s[i+6])<<48 | uint64(s[i+7])<<56
-			if w&0x8080808080808080 == 0 {
-				n += 8
-				i += 8
-				continue
-			}
+		if i+8 <= len(s) && ascii8(s, i) {
+			n += 8
+			i += 8
+			continue
 		}
 		if s[i] < utf8.RuneSelf {
 			n++
@@ -152,14 +155,10 @@ func utf16Len(s string) int {
 func byteIndex(s string, u int) (int, int) {
 	n, i := 0, 0
 	for i < len(s) && n < u {
-		if i+8 <= len(s) && n+8 <= u {
-			w := uint64(s[i]) | uint64(s[i+1])<<8 | uint64(s[i+2])<<16 | uint64(s[i+3])<<24 |
-				uint64(s[i+4])<<32 | uint64(s[i+5])<<40 | uint64(s[i+6])<<48 | uint64(s[i+7])<<56
-			if w&0x8080808080808080 == 0 {
-				n += 8
-				i += 8
-				continue
-			}
+		if i+8 <= len(s) && n+8 <= u && ascii8(s, i) {
+			n += 8
+			i += 8
+			continue
 		}
 		if s[i] < utf8.RuneSelf {
 			n++
