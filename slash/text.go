@@ -1,6 +1,7 @@
 package slash
 
 import (
+	"math"
 	"math/bits"
 	"unicode"
 	"unicode/utf8"
@@ -124,28 +125,9 @@ func ascii8(s string, i int) bool {
 	return w&0x8080808080808080 == 0
 }
 
+// utf16Len is the length of s in UTF-16 code units: byteIndex walked to the end.
 func utf16Len(s string) int {
-	n, i := 0, 0
-	for i < len(s) {
-		// Eight ASCII bytes at a time: drafts are mostly ASCII and this runs over the
-		// whole draft on every scan.
-		if i+8 <= len(s) && ascii8(s, i) {
-			n += 8
-			i += 8
-			continue
-		}
-		if s[i] < utf8.RuneSelf {
-			n++
-			i++
-			continue
-		}
-		r, size := utf8.DecodeRuneInString(s[i:])
-		n++
-		if r >= 0x10000 {
-			n++
-		}
-		i += size
-	}
+	_, n := byteIndex(s, math.MaxInt)
 	return n
 }
 
