@@ -1,7 +1,6 @@
 package components
 
 import (
-	"encoding/json"
 	"strings"
 	"testing"
 
@@ -9,6 +8,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"parley/app/store"
 	"parley/protocol"
 )
 
@@ -21,7 +21,7 @@ func mounted(t *testing.T, c app.Composer) string {
 }
 
 func TestAgentTextIsRenderedAsText(t *testing.T) {
-	html := mounted(t, &MessageItem{Message: Message{Offset: 7, Role: RoleAgent, Text: `<script>alert(1)</script> & <b>bold</b>`}})
+	html := mounted(t, &MessageItem{Message: store.Message{Offset: 7, Role: store.RoleAgent, Text: `<script>alert(1)</script> & <b>bold</b>`}})
 	assert.NotContains(t, html, "<script>")
 	assert.NotContains(t, html, "<b>")
 	assert.Contains(t, html, "&lt;script&gt;alert(1)&lt;/script&gt; &amp; &lt;b&gt;bold&lt;/b&gt;")
@@ -30,7 +30,7 @@ func TestAgentTextIsRenderedAsText(t *testing.T) {
 }
 
 func TestThreadShowsMessagesInOrderAndTheWorkingIndicator(t *testing.T) {
-	msgs := []Message{{Offset: 2, Role: RoleUser, Text: "hi"}, {Offset: 3, Role: RoleAgent, Text: "hello"}}
+	msgs := []store.Message{{Offset: 2, Role: store.RoleUser, Text: "hi"}, {Offset: 3, Role: store.RoleAgent, Text: "hello"}}
 	html := mounted(t, &Thread{Messages: msgs})
 	assert.Less(t, strings.Index(html, "hi"), strings.Index(html, "hello"))
 	assert.Contains(t, html, `role="log"`)
@@ -76,45 +76,6 @@ func TestTitleFromStaysUnderTheLimit(t *testing.T) {
 		assert.LessOrEqual(t, len(got), 200)
 		assert.NoError(t, protocol.CreateSessionRequest{Title: got}.Validate())
 	}
-}
-
-func TestMessageOf(t *testing.T) {
-	data := func(m protocol.Message) json.RawMessage { b, _ := json.Marshal(m); return b }
-	cases := []struct {
-		name string
-		ev   protocol.Event
-		want Message
-		ok   bool
-	}{
-		{"user", protocol.Event{Offset: 1, Type: protocol.EventUserMessage, Data: data(protocol.Message{Text: "q"})}, Message{Offset: 1, Role: RoleUser, Text: "q"}, true},
-		{"agent", protocol.Event{Offset: 2, Type: protocol.EventAgentMessage, Data: data(protocol.Message{Text: "a"})}, Message{Offset: 2, Role: RoleAgent, Text: "a"}, true},
-		{"not shown", protocol.Event{Offset: 3, Type: protocol.EventSessionCreated}, Message{}, false},
-		{"unreadable", protocol.Event{Offset: 4, Type: protocol.EventAgentMessage, Data: json.RawMessage(`1`)}, Message{Offset: 4, Role: RoleAgent}, true},
-	}
-	for _, c := range cases {
-		t.Run(c.name, func(t *testing.T) {
-			got, ok := messageOf(c.ev)
-			assert.Equal(t, c.ok, ok)
-			if c.name == "unreadable" {
-				assert.Contains(t, got.Text, "could not be read")
-				return
-			}
-			assert.Equal(t, c.want, got)
-		})
-	}
-}
-
-func TestConversationAppliesEventsOnceInOrder(t *testing.T) {
-	c := &Conversation{}
-	raw := func(text string) json.RawMessage { b, _ := json.Marshal(protocol.Message{Text: text}); return b }
-	created, _ := json.Marshal(protocol.SessionCreated{Title: "Plans"})
-	c.apply(protocol.Event{Offset: 1, Type: protocol.EventSessionCreated, Data: created})
-	assert.Equal(t, "Plans", c.title)
-	c.apply(protocol.Event{Offset: 2, Type: protocol.EventUserMessage, Data: raw("q")})
-	assert.True(t, c.working, "a prompt without a reply means the agent works")
-	c.apply(protocol.Event{Offset: 3, Type: protocol.EventAgentMessage, Data: raw("a")})
-	assert.False(t, c.working)
-	assert.Equal(t, []Message{{2, RoleUser, "q"}, {3, RoleAgent, "a"}}, c.messages)
 }
 
 func TestSessionOfPath(t *testing.T) {

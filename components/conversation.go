@@ -16,6 +16,7 @@ import (
 
 	"parley/app/api"
 	"parley/app/socket"
+	"parley/app/store"
 	"parley/protocol"
 )
 
@@ -26,9 +27,7 @@ type Conversation struct {
 
 	sessions []protocol.SessionInfo
 	session  string
-	title    string
-	messages []Message
-	working  bool
+	thread   store.Thread
 	link     socket.State
 	notice   string // the last failure, for the person to read
 	// noticeUntilLive marks a notice about reaching the server: it goes once the link is back.
@@ -103,9 +102,9 @@ func (c *Conversation) open(ctx app.Context, id string) {
 		c.stopFollow()
 		c.stopFollow, c.follower = nil, nil
 	}
-	c.session, c.messages, c.working, c.notice, c.noticeUntilLive = id, nil, false, "", false
+	c.session, c.notice, c.noticeUntilLive = id, "", false
+	c.thread = store.Thread{Title: c.titleOf(id)}
 	c.link = socket.State{Status: socket.Connecting}
-	c.title = c.titleOf(id)
 	if id == "" {
 		return
 	}
@@ -123,7 +122,7 @@ func (c *Conversation) open(ctx app.Context, id string) {
 				if c.follower == nil || c.follower.Session != ev.Session {
 					return // a late event of a session we left
 				}
-				c.apply(ev)
+				c.thread.Apply(ev)
 			})
 		},
 		OnState: func(s socket.State) {
@@ -140,24 +139,6 @@ func (c *Conversation) open(ctx app.Context, id string) {
 	}
 	c.follower, c.stopFollow = f, cancel
 	ctx.Async(func() { f.Run(fctx) })
-}
-
-// apply folds one event into the view's state.
-func (c *Conversation) apply(ev protocol.Event) {
-	switch ev.Type {
-	case protocol.EventSessionCreated:
-		var sc protocol.SessionCreated
-		if decodeInto(ev, &sc) == nil && sc.Title != "" {
-			c.title = sc.Title
-		}
-	case protocol.EventUserMessage:
-		c.working = true
-	case protocol.EventAgentMessage:
-		c.working = false
-	}
-	if m, ok := messageOf(ev); ok {
-		c.messages = append(c.messages, m)
-	}
 }
 
 func (c *Conversation) titleOf(id string) string {
@@ -185,8 +166,8 @@ func (c *Conversation) refreshSessions(ctx app.Context) {
 			}
 			c.unauthorized = false
 			c.sessions = list
-			if c.title == "" {
-				c.title = c.titleOf(c.session)
+			if c.thread.Title == "" {
+				c.thread.Title = c.titleOf(c.session)
 			}
 		})
 	})
@@ -374,9 +355,9 @@ func (c *Conversation) renderBody(notFound bool) app.UI {
 		)
 	}
 	return app.Div().Class("session").Body(
-		app.Header().Class("session-header").Body(app.H2().Text(c.title)),
+		app.Header().Class("session-header").Body(app.H2().Text(c.thread.Title)),
 		c.renderLink(),
-		&Thread{Messages: c.messages, Working: c.working},
+		&Thread{Messages: c.thread.Messages, Working: c.thread.Working},
 	)
 }
 

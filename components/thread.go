@@ -4,13 +4,15 @@ import (
 	"strconv"
 
 	"github.com/maxence-charriere/go-app/v10/pkg/app"
+
+	"parley/app/store"
 )
 
 // Thread shows a session's messages. Messages only ever append, so go-app's by-index diff
 // touches just the new ones.
 type Thread struct {
 	app.Compo
-	Messages []Message
+	Messages []store.Message
 	Working  bool // the agent owes a reply
 }
 
@@ -38,7 +40,7 @@ func (t *Thread) Render() app.UI {
 // MessageItem is one message.
 type MessageItem struct {
 	app.Compo
-	Message Message
+	Message store.Message
 }
 
 // Render draws the message's text as a text node.
@@ -53,4 +55,4 @@ func (m *MessageItem) Render() app.UI {
 		)
 }
 
-var authorOf = map[Role]string{RoleUser: "You said:", RoleAgent: "The agent said:"}
+var authorOf = map[store.Role]string{store.RoleUser: "You said:", store.RoleAgent: "The agent said:"}
