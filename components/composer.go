@@ -3,6 +3,7 @@ package components
 import (
 	"strconv"
 	"strings"
+	"sync"
 
 	"github.com/maxence-charriere/go-app/v10/pkg/app"
 
@@ -169,9 +170,28 @@ func (c *Composer) setDraft(text string) {
 	}
 }
 
-// autosize grows the textarea with its content, up to the CSS max-height.
+// autosize grows the textarea with its content, up to the CSS max-height. Where the
+// browser sizes it itself (field-sizing: content) this does nothing, and a keystroke forces
+// no layout.
 func (c *Composer) autosize(v app.Value) {
+	if sizesItself() {
+		return
+	}
 	st := v.Get("style")
 	st.Set("height", "auto")
 	st.Set("height", strconv.Itoa(v.Get("scrollHeight").Int())+"px")
+}
+
+var fieldSizing struct {
+	once sync.Once
+	ok   bool
+}
+
+// sizesItself reports whether the browser supports CSS field-sizing, asked once.
+func sizesItself() bool {
+	fieldSizing.once.Do(func() {
+		css := app.Window().Get("CSS")
+		fieldSizing.ok = css.Truthy() && css.Call("supports", "field-sizing", "content").Bool()
+	})
+	return fieldSizing.ok
 }
