@@ -48,6 +48,8 @@ type Message struct {
 	Text string `json:"text"`
 	// AttemptID is the client's id for the send that produced a user message.
 	AttemptID string `json:"attemptId,omitempty"`
+	// Mode is what a prompt asked to do if a turn is running.
+	Mode PromptMode `json:"mode,omitempty"`
 }
 
 // SessionCreated is the data of session.created.

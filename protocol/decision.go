@@ -1,0 +1,405 @@
+package protocol
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+)
+
+// Decisions: everything that puts the turn back on the user travels as one request shape
+// (elicitation's: a message and a requested schema, or approval options) and one event
+// family (question.asked, then question.replied or question.rejected).
+
+// Event types of decisions, runs, turns and grants.
+const (
+	// EventQuestionAsked opens a decision. It is pending until a replied or rejected event
+	// with the same id follows it.
+	EventQuestionAsked EventType = "question.asked"
+	// EventQuestionReplied is the user's answer: accept with content, or decline.
+	EventQuestionReplied EventType = "question.replied"
+	// EventQuestionRejected ends a decision without a user answer: a timeout (declined) or an
+	// abort (the turn stopped, the question was withdrawn, its asker is gone).
+	EventQuestionRejected EventType = "question.rejected"
+
+	// EventRunStarted opens a run of a script, an example or a function.
+	EventRunStarted EventType = "run.started"
+	// EventRunOutput carries output of a run: a process's stdout/stderr, or a log line.
+	EventRunOutput EventType = "run.output"
+	// EventRunSettled closes a run with its result or its error.
+	EventRunSettled EventType = "run.settled"
+
+	// EventTurnStarted says that work began on a prompt (an agent turn, a command, a function).
+	EventTurnStarted EventType = "turn.started"
+	// EventTurnEnded says the work on a prompt is over.
+	EventTurnEnded EventType = "turn.ended"
+	// EventTurnQueue lists the prompts waiting for the running turn, after every change.
+	EventTurnQueue EventType = "turn.queue"
+	// EventPromptSteered says a prompt was handed to the running turn.
+	EventPromptSteered EventType = "prompt.steered"
+	// EventStopRequested asks whoever runs the session's turn to stop it.
+	EventStopRequested EventType = "turn.stop"
+
+	// EventGrantCreated records an "always" answer: later requests in its scope pass the gate
+	// without asking.
+	EventGrantCreated EventType = "grant.created"
+)
+
+// DecisionKind says what a decision asks for.
+type DecisionKind string
+
+// Decision kinds. Ask and confirm are answered with content shaped by a schema (confirm is a
+// boolean ask); approval is answered by picking one of its options.
+const (
+	KindAsk      DecisionKind = "ask"
+	KindConfirm  DecisionKind = "confirm"
+	KindApproval DecisionKind = "approval"
+)
+
+// Tone colours an approval option.
+type Tone string
+
+// Tones of approval options.
+const (
+	ToneAffirm  Tone = "affirm"
+	ToneDeny    Tone = "deny"
+	ToneNeutral Tone = "neutral"
+)
+
+// DecisionRequest is what a decision asks: the wire shape of elicitation.
+type DecisionRequest struct {
+	Kind    DecisionKind `json:"kind"`
+	Message string       `json:"message"`
+	// Schema shapes the answer of ask and confirm.
+	Schema *Schema `json:"schema,omitempty"`
+	// Details is what an approval is about (a command line, arguments). Shown as text.
+	Details string `json:"details,omitempty"`
+	// Options are an approval's answers. Values may repeat and differ only in reach.
+	Options []ApprovalOption `json:"options,omitempty"`
+	// Items are the tool requests held in one approval batch, answered all at once.
+	Items []ApprovalItem `json:"items,omitempty"`
+	// TimeoutMs bounds the wait; 0 picks the server's default.
+	TimeoutMs int64 `json:"timeoutMs,omitempty"`
+}
+
+// ApprovalOption is one answer of an approval.
+type ApprovalOption struct {
+	Value       string `json:"value"` // "allow" or "deny", for the gate; any value for other askers
+	Label       string `json:"label"`
+	Description string `json:"description,omitempty"` // drawn under the label: say what the reach is
+	Tone        Tone   `json:"tone,omitempty"`
+	// Grant, on an "always" option, is the reach it grants.
+	Grant *GrantScope `json:"grant,omitempty"`
+}
+
+// Option values the approval gate understands.
+const (
+	OptionAllow = "allow"
+	OptionDeny  = "deny"
+)
+
+// ApprovalItem is one tool request in an approval batch.
+type ApprovalItem struct {
+	Tool    string `json:"tool"`
+	Details string `json:"details"`
+}
+
+// GrantKind is the reach of a grant.
+type GrantKind string
+
+// Grant reaches, from narrow to wide.
+const (
+	// GrantExact matches this exact command.
+	GrantExact GrantKind = "exact"
+	// GrantPrefix matches commands that start with these words (argv elements).
+	GrantPrefix GrantKind = "prefix"
+	// GrantTool matches every request of the tool.
+	GrantTool GrantKind = "tool"
+)
+
+// GrantScope says which later requests a grant lets through.
+type GrantScope struct {
+	Kind GrantKind `json:"kind"`
+	Tool string    `json:"tool"`
+	// Words is the command (exact) or its first words (prefix); empty for a whole tool.
+	Words []string `json:"words,omitempty"`
+}
+
+// Grant is a recorded "always" answer, per workspace.
+type Grant struct {
+	ID        string     `json:"id"`
+	Workspace string     `json:"workspace"`
+	Scope     GrantScope `json:"scope"`
+	Created   int64      `json:"created"` // unix milliseconds
+	// Session and Decision say where it was granted, for the audit trail.
+	Session  string `json:"session,omitempty"`
+	Decision string `json:"decision,omitempty"`
+}
+
+// GrantList answers GET /api/grants.
+type GrantList struct {
+	Grants []Grant `json:"grants"`
+}
+
+// QuestionAsked is the data of question.asked.
+type QuestionAsked struct {
+	ID      string          `json:"id"`
+	Request DecisionRequest `json:"request"`
+	// Run is the execution that asks (slash-command:<offset>, function:<id>, …).
+	Run string `json:"run,omitempty"`
+	// Deadline is when the server ends the decision as declined, unix milliseconds.
+	Deadline int64 `json:"deadline"`
+	// Owner is the runtime instance whose waiter holds the decision.
+	Owner string `json:"owner,omitempty"`
+}
+
+// ReplyAction is how the user answered.
+type ReplyAction string
+
+// Reply actions (MCP elicitation's accept and decline).
+const (
+	ActionAccept  ReplyAction = "accept"
+	ActionDecline ReplyAction = "decline"
+)
+
+// QuestionReplied is the data of question.replied.
+type QuestionReplied struct {
+	ID      string          `json:"id"`
+	Action  ReplyAction     `json:"action"`
+	Content json.RawMessage `json:"content,omitempty"`
+	Reason  string          `json:"reason,omitempty"`
+}
+
+// Outcome is how a decision ended without a user answer.
+type Outcome string
+
+// Outcomes of question.rejected. A timeout declines; everything else aborts.
+const (
+	OutcomeDeclined Outcome = "declined"
+	OutcomeAborted  Outcome = "aborted"
+)
+
+// Reasons of question.rejected.
+const (
+	ReasonTimeout   = "timeout"   // declined: no answer in time
+	ReasonStopped   = "stopped"   // aborted: the turn was stopped
+	ReasonWithdrawn = "withdrawn" // aborted: the asker no longer needs the answer
+	ReasonOrphaned  = "orphaned"  // aborted: the asker's server is gone and cannot resume it
+)
+
+// QuestionRejected is the data of question.rejected.
+type QuestionRejected struct {
+	ID      string  `json:"id"`
+	Outcome Outcome `json:"outcome"`
+	Reason  string  `json:"reason"`
+}
+
+// ReplyRequest is the body of POST /api/sessions/{id}/decisions/{decision}.
+type ReplyRequest struct {
+	Action  ReplyAction     `json:"action"`
+	Content json.RawMessage `json:"content,omitempty"`
+	Reason  string          `json:"reason,omitempty"`
+}
+
+// ReplyResponse answers an accepted reply with the offset of its event.
+type ReplyResponse struct {
+	Offset uint64 `json:"offset"`
+}
+
+// ApprovalAnswer is the content of an accepted approval: the option picked (by index, since
+// values may repeat), or an instruction typed instead, which the gate takes as a refusal
+// that carries words.
+type ApprovalAnswer struct {
+	Option      *int   `json:"option,omitempty"`
+	Instruction string `json:"instruction,omitempty"`
+}
+
+// Decision is a pending decision as GET /api/sessions/{id}/decisions lists it.
+type Decision struct {
+	Session string `json:"session"`
+	Offset  uint64 `json:"offset"` // of its question.asked
+	QuestionAsked
+}
+
+// DecisionList answers GET /api/sessions/{id}/decisions, oldest first (the queue's order).
+type DecisionList struct {
+	Decisions []Decision `json:"decisions"`
+}
+
+// Limits of decisions.
+const (
+	MaxReasonBytes  = 4 << 10
+	MaxContentBytes = 64 << 10
+	MaxMessageBytes = 16 << 10
+	MaxDetailsBytes = 64 << 10
+	MaxOptions      = 16
+	MaxQuestions    = 32
+	MaxChoices      = 256
+)
+
+// DecodeQuestionAsked, DecodeQuestionReplied and DecodeQuestionRejected read decision events.
+func (e Event) DecodeQuestionAsked() (QuestionAsked, error) { return decodeData[QuestionAsked](e) }
+
+// DecodeQuestionReplied reads question.replied.
+func (e Event) DecodeQuestionReplied() (QuestionReplied, error) {
+	return decodeData[QuestionReplied](e)
+}
+
+// DecodeQuestionRejected reads question.rejected.
+func (e Event) DecodeQuestionRejected() (QuestionRejected, error) {
+	return decodeData[QuestionRejected](e)
+}
+
+func decodeData[T any](e Event) (T, error) {
+	var v T
+	if err := json.Unmarshal(e.Data, &v); err != nil {
+		return v, fmt.Errorf("event %d (%s): %w", e.Offset, e.Type, err)
+	}
+	return v, nil
+}
+
+// DecodeEventData reads any event's data into T.
+func DecodeEventData[T any](e Event) (T, error) { return decodeData[T](e) }
+
+// ErrAlreadyAnswered is returned for a reply to a decision that has ended.
+var ErrAlreadyAnswered = errors.New("this question was already answered")
+
+// Runs.
+
+// RunKind says what a run executes.
+type RunKind string
+
+// Run kinds.
+const (
+	RunScript   RunKind = "script"
+	RunExample  RunKind = "example"
+	RunFunction RunKind = "function"
+)
+
+// RunStarted is the data of run.started.
+type RunStarted struct {
+	// ID is the execution id: slash-command:<offset> for a command, function:<id> for a
+	// function run. Approvals and audit attribute to it.
+	ID   string  `json:"id"`
+	Kind RunKind `json:"kind"`
+	Name string  `json:"name,omitempty"` // the example's slug or the function's name
+	Code string  `json:"code,omitempty"` // a /script's code, shown in the run card
+}
+
+// Output streams of a run.
+const (
+	StreamStdout = "stdout"
+	StreamStderr = "stderr"
+	StreamLog    = "log" // a script's print()
+)
+
+// RunOutput is the data of run.output.
+type RunOutput struct {
+	Run    string `json:"run"`
+	Stream string `json:"stream"`
+	Text   string `json:"text"`
+	// Argv names the process the output came from.
+	Argv []string `json:"argv,omitempty"`
+}
+
+// RunSettled is the data of run.settled: a result (the script's return value, as text) or
+// an error with the script's line numbers.
+type RunSettled struct {
+	Run    string `json:"run"`
+	Result string `json:"result,omitempty"`
+	Error  string `json:"error,omitempty"`
+}
+
+// Turns and prompts.
+
+// TurnKind says what kind of work a prompt started.
+type TurnKind string
+
+// Turn kinds.
+const (
+	TurnAgent    TurnKind = "agent"
+	TurnCommand  TurnKind = "command"
+	TurnFunction TurnKind = "function"
+)
+
+// TurnStarted is the data of turn.started.
+type TurnStarted struct {
+	Prompt uint64   `json:"prompt"` // offset of the user message (0 for a function run)
+	Kind   TurnKind `json:"kind"`
+	Run    string   `json:"run,omitempty"`
+}
+
+// TurnEnded is the data of turn.ended.
+type TurnEnded struct {
+	Prompt  uint64 `json:"prompt"`
+	Run     string `json:"run,omitempty"`
+	Stopped bool   `json:"stopped,omitempty"`
+}
+
+// TurnQueue is the data of turn.queue: the offsets of the prompts waiting, in order.
+type TurnQueue struct {
+	Prompts []uint64 `json:"prompts"`
+}
+
+// PromptSteered is the data of prompt.steered.
+type PromptSteered struct {
+	Prompt uint64 `json:"prompt"`
+	Run    string `json:"run,omitempty"`
+}
+
+// StopResponse gives the offset of the stop request. The turn's runtime acts on it: its
+// turn.ended (stopped) follows on the socket.
+type StopResponse struct {
+	Offset uint64 `json:"offset"`
+}
+
+// Functions.
+
+// Function describes a function the fn-form can run: its parameters use the decision schema
+// vocabulary (an object schema, one property per parameter).
+type Function struct {
+	Name        string  `json:"name"`
+	Title       string  `json:"title,omitempty"`
+	Description string  `json:"description,omitempty"`
+	Params      *Schema `json:"params"`
+	Source      string  `json:"source"` // "builtin" or the workspace file
+}
+
+// FunctionList answers GET /api/functions.
+type FunctionList struct {
+	Functions []Function `json:"functions"`
+}
+
+// RunFunctionRequest is the body of POST /api/functions/{name}/run.
+type RunFunctionRequest struct {
+	Args json.RawMessage `json:"args,omitempty"`
+	// Session runs the function in an existing session; empty creates one.
+	Session string `json:"session,omitempty"`
+}
+
+// RunFunctionResponse answers at once, before the run ends: its events stream on the socket.
+type RunFunctionResponse struct {
+	Session string `json:"session"`
+	Run     string `json:"run"`
+}
+
+// Commands (server-side slash commands).
+
+// CommandInfo describes a slash command or an example for /help and the browser's menu.
+type CommandInfo struct {
+	Name        string `json:"name"`
+	Usage       string `json:"usage"`
+	Description string `json:"description"`
+}
+
+// CommandList answers GET /api/commands.
+type CommandList struct {
+	Commands []CommandInfo `json:"commands"`
+	Examples []CommandInfo `json:"examples"`
+}
+
+// isJSONNull reports whether raw is absent or the JSON null.
+func isJSONNull(raw json.RawMessage) bool {
+	t := bytes.TrimSpace(raw)
+	return len(t) == 0 || bytes.Equal(t, []byte("null"))
+}
