@@ -11,6 +11,7 @@ require (
 	github.com/nats-io/nats-server/v2 v2.15.2
 	github.com/nats-io/nats.go v1.55.0
 	github.com/stretchr/testify v1.12.1
+	go.starlark.net v0.0.0-20260908191801-89a6a09411d5
 )
 
 require (

@@ -1,0 +1,452 @@
+package script
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"math"
+	"path/filepath"
+	"strings"
+	"time"
+
+	"go.starlark.net/starlark"
+	"go.starlark.net/starlarkjson"
+	"go.starlark.net/starlarkstruct"
+
+	"parley/protocol"
+)
+
+// env is what a script's builtins act on: one execution's capabilities, limits and context.
+type env struct {
+	ctx  context.Context
+	host *Host
+	// caps is nil while a function file's top level is loaded for its description: the
+	// capabilities exist as names but refuse to act.
+	caps Caps
+	run  *run // nil when caps is
+
+	logged       int // bytes print()ed, against Limits.OutputBytes
+	logTruncated bool
+}
+
+func newEnv(ctx context.Context, h *Host, caps Caps, r *run) *env {
+	return &env{ctx: ctx, host: h, caps: caps, run: r}
+}
+
+// predeclared returns the globals every script starts with. There is nothing else: no
+// load(), no os, no time; Starlark's universe (len, range, str, …) is pure.
+func (e *env) predeclared() starlark.StringDict {
+	return starlark.StringDict{
+		"send":      e.builtin("send", e.send),
+		"ask":       e.builtin("ask", e.ask),
+		"confirm":   e.builtin("confirm", e.confirm),
+		"run":       e.builtin("run", e.runOne),
+		"run_batch": e.builtin("run_batch", e.runBatch),
+		"read":      e.builtin("read", e.read),
+		"list":      e.builtin("list", e.list),
+		"write":     e.builtin("write", e.write),
+		"json":      starlarkjson.Module,
+		"struct":    starlark.NewBuiltin("struct", starlarkstruct.Make),
+	}
+}
+
+type builtinFunc = func(thread *starlark.Thread, fn *starlark.Builtin, args starlark.Tuple, kwargs []starlark.Tuple) (starlark.Value, error)
+
+// builtin wraps a capability so that it refuses to act without capabilities (a function
+// file's top level, loaded to describe it).
+func (e *env) builtin(name string, fn builtinFunc) *starlark.Builtin {
+	return starlark.NewBuiltin(name, func(t *starlark.Thread, b *starlark.Builtin, args starlark.Tuple, kwargs []starlark.Tuple) (starlark.Value, error) {
+		if e.caps == nil && name != "list" {
+			return nil, fmt.Errorf("%s is only available while the function runs, not at the top level of its file", name)
+		}
+		return fn(t, b, args, kwargs)
+	})
+}
+
+// blocked runs f, a capability that waits on a person or on the runtime, with the wall
+// clock paused, and words its failure for the script.
+func (e *env) blocked(what string, f func(ctx context.Context) error) error {
+	e.run.clock.pause()
+	defer e.run.clock.resume()
+	err := f(e.ctx)
+	if err == nil {
+		return nil
+	}
+	if stop := e.run.interrupted(); stop != nil {
+		return stop
+	}
+	if errors.Is(err, ErrAborted) {
+		return fmt.Errorf("%s aborted: %s: %w", what, abortReason(err), ErrAborted)
+	}
+	return err
+}
+
+// abortReason is the reason of an abort error, without the "aborted" it is wrapped in.
+func abortReason(err error) string {
+	msg := err.Error()
+	msg = strings.TrimPrefix(msg, ErrAborted.Error())
+	msg = strings.TrimSuffix(msg, ErrAborted.Error())
+	msg = strings.Trim(msg, ": ")
+	if msg == "" {
+		return "no reason given"
+	}
+	return msg
+}
+
+// print sends a script's print() as a log line, up to Limits.OutputBytes per execution.
+func (e *env) print(_ *starlark.Thread, msg string) {
+	if e.caps == nil || e.logTruncated {
+		return
+	}
+	line := msg + "\n"
+	if e.logged+len(line) > e.host.Limits.OutputBytes {
+		e.logTruncated = true
+		line = fmt.Sprintf("[print output truncated after %s]\n", sizeText(int64(e.host.Limits.OutputBytes)))
+	}
+	e.logged += len(line)
+	e.caps.Output(protocol.StreamLog, nil, line)
+}
+
+// send(text) posts an assistant-side message. Anything but a string is sent as str() of it.
+func (e *env) send(_ *starlark.Thread, b *starlark.Builtin, args starlark.Tuple, kwargs []starlark.Tuple) (starlark.Value, error) {
+	var v starlark.Value
+	if err := starlark.UnpackArgs(b.Name(), args, kwargs, "text", &v); err != nil {
+		return nil, err
+	}
+	text, ok := starlark.AsString(v)
+	if !ok {
+		text = v.String()
+	}
+	err := e.blocked("send", func(ctx context.Context) error { return e.caps.Send(ctx, text) })
+	if err != nil {
+		return nil, err
+	}
+	return starlark.None, nil
+}
+
+// ask(message, schema={"type": "string"}) asks a question shaped by a schema in the
+// protocol.Schema vocabulary and returns the answer (None when declined).
+func (e *env) ask(_ *starlark.Thread, b *starlark.Builtin, args starlark.Tuple, kwargs []starlark.Tuple) (starlark.Value, error) {
+	var message string
+	var schemaV starlark.Value = starlark.None
+	if err := starlark.UnpackArgs(b.Name(), args, kwargs, "message", &message, "schema?", &schemaV); err != nil {
+		return nil, err
+	}
+	schema := &protocol.Schema{Type: "string"}
+	if schemaV != starlark.None {
+		s, err := toSchema(schemaV)
+		if err != nil {
+			return nil, fmt.Errorf("invalid question: schema: %w", err)
+		}
+		schema = s
+	}
+	req := protocol.DecisionRequest{Kind: protocol.KindAsk, Message: message, Schema: schema}
+	if err := req.Validate(); err != nil {
+		return nil, fmt.Errorf("invalid question: %w", err)
+	}
+	var ans Answer
+	err := e.blocked("question", func(ctx context.Context) (err error) {
+		ans, err = e.caps.Ask(ctx, req)
+		return err
+	})
+	if err != nil {
+		return nil, err
+	}
+	if ans.Action != protocol.ActionAccept || len(bytes.TrimSpace(ans.Content)) == 0 {
+		return starlark.None, nil
+	}
+	v, err := fromJSON(ans.Content)
+	if err != nil {
+		return nil, fmt.Errorf("the answer is not JSON: %w", err)
+	}
+	return v, nil
+}
+
+// confirm(message) asks a yes/no question: True only when accepted with true.
+func (e *env) confirm(_ *starlark.Thread, b *starlark.Builtin, args starlark.Tuple, kwargs []starlark.Tuple) (starlark.Value, error) {
+	var message string
+	if err := starlark.UnpackArgs(b.Name(), args, kwargs, "message", &message); err != nil {
+		return nil, err
+	}
+	req := protocol.DecisionRequest{Kind: protocol.KindConfirm, Message: message, Schema: &protocol.Schema{Type: "boolean"}}
+	if err := req.Validate(); err != nil {
+		return nil, fmt.Errorf("invalid question: %w", err)
+	}
+	var ans Answer
+	err := e.blocked("question", func(ctx context.Context) (err error) {
+		ans, err = e.caps.Ask(ctx, req)
+		return err
+	})
+	if err != nil {
+		return nil, err
+	}
+	var yes bool
+	if ans.Action == protocol.ActionAccept && json.Unmarshal(ans.Content, &yes) == nil && yes {
+		return starlark.True, nil
+	}
+	return starlark.False, nil
+}
+
+// toSchema reads a Starlark dict in the protocol.Schema JSON vocabulary, keeping the order
+// of its properties.
+func toSchema(v starlark.Value) (*protocol.Schema, error) {
+	if _, ok := v.(*starlark.Dict); !ok {
+		return nil, fmt.Errorf("want a dict, got a %s", v.Type())
+	}
+	data, err := toJSON(v)
+	if err != nil {
+		return nil, err
+	}
+	var s protocol.Schema
+	if err := json.Unmarshal(data, &s); err != nil {
+		return nil, err
+	}
+	return &s, nil
+}
+
+// runResult is the struct run() returns.
+func runResult(r procResult) *starlarkstruct.Struct {
+	return starlarkstruct.FromStringDict(starlarkstruct.Default, starlark.StringDict{
+		"ok":     starlark.Bool(r.code == 0 && r.err == ""),
+		"code":   starlark.MakeInt(r.code),
+		"stdout": starlark.String(r.stdout),
+		"stderr": starlark.String(r.stderr),
+		"error":  starlark.String(r.err),
+	})
+}
+
+// rejected is the result of a call the gate did not let through: not a crash, an answer.
+func rejected(v Verdict) procResult {
+	text := v.Text
+	if text == "" {
+		text = "rejected"
+	}
+	return procResult{code: -1, err: text}
+}
+
+// run(argv, timeout=None) runs a process once the gate allows it; see runProcess.
+func (e *env) runOne(_ *starlark.Thread, b *starlark.Builtin, args starlark.Tuple, kwargs []starlark.Tuple) (starlark.Value, error) {
+	var argvV, timeoutV starlark.Value = nil, starlark.None
+	if err := starlark.UnpackArgs(b.Name(), args, kwargs, "argv", &argvV, "timeout?", &timeoutV); err != nil {
+		return nil, err
+	}
+	argv, err := toArgv(argvV)
+	if err != nil {
+		return nil, err
+	}
+	timeout, err := e.timeout(timeoutV)
+	if err != nil {
+		return nil, err
+	}
+	results, err := e.runAll([][]string{argv}, timeout)
+	if err != nil {
+		return nil, err
+	}
+	return results[0], nil
+}
+
+// run_batch([argv, …], timeout=None) passes all the calls through the gate as one decision,
+// then runs them in order; a rejection answers every one.
+func (e *env) runBatch(_ *starlark.Thread, b *starlark.Builtin, args starlark.Tuple, kwargs []starlark.Tuple) (starlark.Value, error) {
+	var listV *starlark.List
+	var timeoutV starlark.Value = starlark.None
+	if err := starlark.UnpackArgs(b.Name(), args, kwargs, "argvs", &listV, "timeout?", &timeoutV); err != nil {
+		return nil, err
+	}
+	if listV.Len() == 0 {
+		return nil, errors.New("the batch is empty")
+	}
+	var argvs [][]string
+	for i := range listV.Len() {
+		argv, err := toArgv(listV.Index(i))
+		if err != nil {
+			return nil, fmt.Errorf("[%d]: %w", i, err)
+		}
+		argvs = append(argvs, argv)
+	}
+	timeout, err := e.timeout(timeoutV)
+	if err != nil {
+		return nil, err
+	}
+	results, err := e.runAll(argvs, timeout)
+	if err != nil {
+		return nil, err
+	}
+	return starlark.NewList(results), nil
+}
+
+// runAll authorizes argvs as one batch and runs them in order.
+func (e *env) runAll(argvs [][]string, timeout time.Duration) ([]starlark.Value, error) {
+	calls := make([]ToolCall, len(argvs))
+	for i, argv := range argvs {
+		calls[i] = ToolCall{Tool: "run", Words: argv, Details: shellQuote(argv)}
+	}
+	var verdict Verdict
+	err := e.blocked("approval", func(ctx context.Context) (err error) {
+		verdict, err = e.caps.Authorize(ctx, calls)
+		return err
+	})
+	if err != nil {
+		return nil, err
+	}
+	results := make([]starlark.Value, len(argvs))
+	for i, argv := range argvs {
+		if !verdict.Allowed {
+			results[i] = runResult(rejected(verdict))
+			continue
+		}
+		res := runProcess(e.ctx, e.host.Workspace, argv, timeout, e.host.Limits.OutputBytes, func(stream, text string) {
+			e.caps.Output(stream, argv, text)
+		})
+		if stop := e.run.interrupted(); stop != nil {
+			return nil, stop // the process was killed with the run
+		}
+		results[i] = runResult(res)
+	}
+	return results, nil
+}
+
+// timeout reads run()'s timeout in seconds: it can shorten Limits.ProcessTimeout, not extend it.
+func (e *env) timeout(v starlark.Value) (time.Duration, error) {
+	limit := e.host.Limits.ProcessTimeout
+	if v == starlark.None {
+		return limit, nil
+	}
+	secs, ok := starlark.AsFloat(v)
+	if !ok || math.IsNaN(secs) || secs <= 0 {
+		return 0, fmt.Errorf("timeout must be a positive number of seconds, got %s", v)
+	}
+	if d := time.Duration(secs * float64(time.Second)); d < limit {
+		return d, nil
+	}
+	return limit, nil
+}
+
+// toArgv reads a command: a non-empty list (or tuple) of strings, the program first.
+func toArgv(v starlark.Value) ([]string, error) {
+	seq, ok := v.(starlark.Indexable)
+	if _, isStr := v.(starlark.String); !ok || isStr {
+		return nil, fmt.Errorf("argv must be a list of strings, like [\"git\", \"status\"], got a %s", v.Type())
+	}
+	if seq.Len() == 0 {
+		return nil, errors.New("argv is empty")
+	}
+	argv := make([]string, seq.Len())
+	for i := range seq.Len() {
+		s, ok := seq.Index(i).(starlark.String)
+		if !ok {
+			return nil, fmt.Errorf("argv[%d] is a %s, not a string", i, seq.Index(i).Type())
+		}
+		argv[i] = string(s)
+	}
+	if argv[0] == "" {
+		return nil, errors.New("argv[0], the program, is empty")
+	}
+	return argv, nil
+}
+
+// read(path) returns a workspace file's text.
+func (e *env) read(_ *starlark.Thread, b *starlark.Builtin, args starlark.Tuple, kwargs []starlark.Tuple) (starlark.Value, error) {
+	var path string
+	if err := starlark.UnpackArgs(b.Name(), args, kwargs, "path", &path); err != nil {
+		return nil, err
+	}
+	text, err := e.host.readFile(path, e.host.Limits.ReadBytes)
+	if err != nil {
+		return nil, err
+	}
+	return starlark.String(text), nil
+}
+
+// list(dir=".") returns the sorted entries of a workspace directory, directories with a
+// trailing "/".
+//
+// It takes the name of Starlark's list constructor, so it still converts: list(iterable)
+// (anything but a string) behaves as the built-in did.
+func (e *env) list(t *starlark.Thread, b *starlark.Builtin, args starlark.Tuple, kwargs []starlark.Tuple) (starlark.Value, error) {
+	if len(args) == 1 && len(kwargs) == 0 {
+		if _, ok := args[0].(starlark.Iterable); ok {
+			if _, isStr := args[0].(starlark.String); !isStr {
+				return starlark.Call(t, starlark.Universe["list"], args, nil)
+			}
+		}
+	}
+	if e.caps == nil {
+		return nil, errors.New("list is only available while the function runs, not at the top level of its file")
+	}
+	dir := "."
+	if err := starlark.UnpackArgs(b.Name(), args, kwargs, "dir?", &dir); err != nil {
+		return nil, err
+	}
+	names, err := e.host.listDir(dir)
+	if err != nil {
+		return nil, err
+	}
+	elems := make([]starlark.Value, len(names))
+	for i, n := range names {
+		elems[i] = starlark.String(n)
+	}
+	return starlark.NewList(elems), nil
+}
+
+// write(path, text) writes a workspace file once the gate allows it.
+func (e *env) write(_ *starlark.Thread, b *starlark.Builtin, args starlark.Tuple, kwargs []starlark.Tuple) (starlark.Value, error) {
+	var path, text string
+	if err := starlark.UnpackArgs(b.Name(), args, kwargs, "path", &path, "text", &text); err != nil {
+		return nil, err
+	}
+	rel, err := e.host.confine(path)
+	if err != nil {
+		return nil, pathError("write", path, err)
+	}
+	if rel == "." {
+		return nil, pathError("write", path, errors.New("it is the workspace itself"))
+	}
+	slash := filepath.ToSlash(rel)
+	call := ToolCall{Tool: "write", Words: []string{slash}, Details: fmt.Sprintf("write %d bytes to %s", len(text), slash)}
+	var verdict Verdict
+	err = e.blocked("approval", func(ctx context.Context) (err error) {
+		verdict, err = e.caps.Authorize(ctx, []ToolCall{call})
+		return err
+	})
+	if err != nil {
+		return nil, err
+	}
+	res := starlark.StringDict{"ok": starlark.True, "error": starlark.String("")}
+	if !verdict.Allowed {
+		res["ok"], res["error"] = starlark.False, starlark.String(rejected(verdict).err)
+	} else if err := e.host.writeFile(path, rel, text); err != nil {
+		// Approved but failed (a directory in the way, a full disk): the script decides.
+		res["ok"], res["error"] = starlark.False, starlark.String(err.Error())
+	}
+	return starlarkstruct.FromStringDict(starlarkstruct.Default, res), nil
+}
+
+// shellQuote renders argv as a shell command line a person can read and paste: words that
+// need no quoting stay bare, the rest are single-quoted.
+func shellQuote(argv []string) string {
+	quoted := make([]string, len(argv))
+	for i, w := range argv {
+		quoted[i] = quoteWord(w)
+	}
+	return strings.Join(quoted, " ")
+}
+
+func quoteWord(w string) string {
+	if w == "" {
+		return "''"
+	}
+	safe := true
+	for _, c := range w {
+		if !(c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || strings.ContainsRune("@%+=:,./-_", c)) {
+			safe = false
+			break
+		}
+	}
+	if safe {
+		return w
+	}
+	return "'" + strings.ReplaceAll(w, "'", `'\''`) + "'"
+}

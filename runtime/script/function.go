@@ -1,0 +1,171 @@
+package script
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"path"
+	"strings"
+
+	"go.starlark.net/starlark"
+
+	"parley/protocol"
+)
+
+// A function file is Starlark that describes itself in globals and does its work in main:
+//
+//	TITLE = "Greet someone"                  # optional
+//	DESCRIPTION = "Sends a greeting."        # optional
+//	PARAMS = {                               # a protocol.Schema object: one property per parameter
+//	    "type": "object",
+//	    "properties": {"name": {"type": "string", "title": "Name"}},
+//	    "required": ["name"],
+//	}
+//
+//	def main(args):                          # args: a dict keyed by parameter
+//	    send("Hello, %s!" % args["name"])
+//	    return "greeted " + args["name"]
+//
+// The top level runs twice: without capabilities to describe the function, and with them
+// before main is called. It should only define things.
+
+// loadSteps bounds the top level of a function file when it is loaded to be described: it
+// should define a few globals, not compute.
+const loadSteps = 100_000
+
+// LoadFunction describes a function file: its PARAMS (which must be a well-formed object
+// schema; absent means no parameters), TITLE and DESCRIPTION, and checks that it defines
+// main(args). The file's top level runs with no capabilities: calling send, run and the rest
+// there fails.
+//
+// name is the file name positions are reported with ("greet", "functions/greet.star"); the
+// Function's Name is its base without ".star". Source is left for the caller to fill.
+func LoadFunction(name, src string) (protocol.Function, error) {
+	h := &Host{Limits: DefaultLimits()}
+	h.Limits.Steps = loadSteps
+	r := h.start(context.Background(), name, nil)
+	defer r.finish()
+	globals, err := starlark.ExecFileOptions(fileOptions, r.thread, name, src, r.env.predeclared())
+	if err != nil {
+		return protocol.Function{}, r.fail(err)
+	}
+	fn, _, err := describe(name, globals)
+	return fn, err
+}
+
+// describe reads a function file's globals.
+func describe(name string, globals starlark.StringDict) (protocol.Function, *starlark.Function, error) {
+	fn := protocol.Function{Name: strings.TrimSuffix(path.Base(name), ".star")}
+	bad := func(format string, args ...any) error {
+		return &Error{Text: fmt.Sprintf("%s: %s", name, fmt.Sprintf(format, args...))}
+	}
+	var ok bool
+	if v, set := globals["TITLE"]; set {
+		if fn.Title, ok = starlark.AsString(v); !ok {
+			return fn, nil, bad("TITLE must be a string, not a %s", v.Type())
+		}
+	}
+	if v, set := globals["DESCRIPTION"]; set {
+		if fn.Description, ok = starlark.AsString(v); !ok {
+			return fn, nil, bad("DESCRIPTION must be a string, not a %s", v.Type())
+		}
+	}
+	fn.Params = &protocol.Schema{Type: "object"}
+	if v, set := globals["PARAMS"]; set {
+		params, err := toSchema(v)
+		if err != nil {
+			return fn, nil, bad("PARAMS: %v", err)
+		}
+		if params.Type != "object" {
+			return fn, nil, bad(`PARAMS must be an object schema: {"type": "object", "properties": {...}}`)
+		}
+		if err := params.Check(); err != nil {
+			return fn, nil, bad("PARAMS: %v", err)
+		}
+		fn.Params = params
+	}
+	mainV, set := globals["main"]
+	if !set {
+		return fn, nil, bad("the file does not define main(args)")
+	}
+	main, ok := mainV.(*starlark.Function)
+	if !ok {
+		return fn, nil, bad("main must be a function, not a %s", mainV.Type())
+	}
+	if main.NumParams() != 1 || main.HasVarargs() || main.HasKwargs() || main.ParamDefault(0) != nil {
+		return fn, nil, bad("main must take exactly one parameter, args: def main(args)")
+	}
+	return fn, main, nil
+}
+
+// Call runs a function file: its top level with the capabilities, then main(args), and
+// returns main's return value as text (a string as is, None as "", anything else as JSON).
+//
+// args is a JSON object keyed by parameter (or empty). Parameters left out take the default
+// their PARAMS property declares, and the whole must then fit PARAMS. name is as for
+// LoadFunction. A failure is an *Error.
+func (h *Host) Call(ctx context.Context, name, src string, args json.RawMessage, caps Caps) (string, error) {
+	r := h.start(ctx, name, caps)
+	defer r.finish()
+	globals, err := starlark.ExecFileOptions(fileOptions, r.thread, name, src, r.env.predeclared())
+	if err != nil {
+		return "", r.fail(err)
+	}
+	fn, main, err := describe(name, globals)
+	if err != nil {
+		return "", err
+	}
+	full, err := withDefaults(fn.Params, args)
+	if err != nil {
+		return "", &Error{Text: fmt.Sprintf("%s: arguments: %v", name, err), Err: err}
+	}
+	if len(fn.Params.Properties) > 0 {
+		if err := fn.Params.ValidateContent(full); err != nil {
+			return "", &Error{Text: fmt.Sprintf("%s: the arguments do not fit PARAMS: %v", name, err), Err: err}
+		}
+	}
+	dict, err := jsonObjectToDict(full)
+	if err != nil {
+		return "", &Error{Text: fmt.Sprintf("%s: arguments: %v", name, err), Err: err}
+	}
+	v, err := starlark.Call(r.thread, main, starlark.Tuple{dict}, nil)
+	if err != nil {
+		return "", r.fail(err)
+	}
+	out, err := resultText(v)
+	if err != nil {
+		return "", r.fail(fmt.Errorf("%s: main returned %s: %w", name, v.Type(), err))
+	}
+	return out, nil
+}
+
+// withDefaults returns args (a JSON object, or empty) with every parameter it leaves out that
+// has a default set to it, keeping the order args were written in.
+func withDefaults(params *protocol.Schema, args json.RawMessage) (json.RawMessage, error) {
+	given, err := jsonObjectToDict(args)
+	if err != nil {
+		return nil, err
+	}
+	for _, p := range params.Properties {
+		if p.Schema == nil || len(bytes.TrimSpace(p.Schema.Default)) == 0 {
+			continue
+		}
+		if _, found, _ := given.Get(starlark.String(p.Key)); found {
+			continue
+		}
+		d, err := fromJSON(p.Schema.Default)
+		if err != nil {
+			return nil, fmt.Errorf("default of %q: %w", p.Key, err)
+		}
+		if err := given.SetKey(starlark.String(p.Key), d); err != nil {
+			return nil, err
+		}
+	}
+	out, err := toJSON(given)
+	if err != nil {
+		return nil, errors.New("cannot re-encode the arguments")
+	}
+	return out, nil
+}

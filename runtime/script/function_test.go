@@ -1,0 +1,180 @@
+package script
+
+import (
+	"context"
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"slices"
+	"testing"
+
+	"parley/protocol"
+)
+
+func TestLoadBuiltinFunctions(t *testing.T) {
+	fns := BuiltinFunctions()
+	for _, name := range []string{"greet", "word-count", "make-note"} {
+		if _, ok := fns[name]; !ok {
+			t.Errorf("no built-in function %q", name)
+		}
+	}
+	for name, src := range fns {
+		fn, err := LoadFunction("functions/"+name+".star", src)
+		if err != nil {
+			t.Errorf("%s: %v", name, err)
+			continue
+		}
+		if fn.Name != name || fn.Title == "" || fn.Description == "" || fn.Params == nil {
+			t.Errorf("%s: described as %+v", name, fn)
+		}
+		if err := fn.Params.Check(); err != nil || fn.Params.Type != "object" {
+			t.Errorf("%s: PARAMS %v", name, err)
+		}
+	}
+	fn, _ := LoadFunction("greet", fns["greet"])
+	var keys []string
+	for _, p := range fn.Params.Properties {
+		keys = append(keys, p.Key)
+	}
+	if !slices.Equal(keys, []string{"name", "excited"}) || !slices.Equal(fn.Params.Required, []string{"name"}) {
+		t.Errorf("greet params %v required %v", keys, fn.Params.Required)
+	}
+	if string(fn.Params.Properties[1].Schema.Default) != "false" {
+		t.Errorf("excited default %s", fn.Params.Properties[1].Schema.Default)
+	}
+}
+
+func TestLoadFunctionRefusals(t *testing.T) {
+	const main = "\ndef main(args):\n    return 1\n"
+	for src, want := range map[string]string{
+		`PARAMS = {"type": "string"}` + main:                                                             "PARAMS must be an object schema",
+		`PARAMS = {"type": "object", "properties": {"a": {"type": "nope"}}}` + main:                      "schema.properties.a.type",
+		`PARAMS = {"type": "object", "properties": {"a": {"type": "string"}}, "required": ["b"]}` + main: "schema.required",
+		`PARAMS = "name"` + main:                "want a dict",
+		`TITLE = 3` + main:                      "TITLE must be a string",
+		`DESCRIPTION = None` + main:             "DESCRIPTION must be a string",
+		`x = 1`:                                 "does not define main(args)",
+		`main = 3`:                              "main must be a function",
+		"def main(a, b):\n    pass\n":           "exactly one parameter",
+		"def main(*args):\n    pass\n":          "exactly one parameter",
+		"def main():\n    pass\n":               "exactly one parameter",
+		"send('hi')" + main:                     "send is only available while the function runs",
+		"run(['rm', '-rf', '/'])" + main:        "run is only available while the function runs",
+		"list()" + main:                         "list is only available while the function runs",
+		"for i in range(10000000): pass" + main: "step limit",
+		"def main(args)\n    pass\n":            "fn.star:2:1:",
+	} {
+		_, err := LoadFunction("fn.star", src)
+		if err == nil {
+			t.Errorf("%q loaded", src)
+			continue
+		}
+		wantContains(t, err.Error(), want)
+	}
+	// No PARAMS: a function without parameters.
+	fn, err := LoadFunction("fn.star", "print('loading is quiet')\nx = list((1, 2))"+main)
+	if err != nil || fn.Params == nil || fn.Params.Type != "object" || len(fn.Params.Properties) != 0 || fn.Name != "fn" {
+		t.Errorf("no PARAMS: %+v, %v", fn, err)
+	}
+}
+
+func TestCallGreet(t *testing.T) {
+	h := newTestHost(t, Limits{})
+	src := BuiltinFunctions()["greet"]
+	for args, want := range map[string]string{
+		`{"name": "Ada"}`:                  "Hello, Ada.",
+		`{"excited": true, "name": "Ada"}`: "Hello, Ada!",
+	} {
+		caps := &fakeCaps{}
+		out, err := h.Call(context.Background(), "functions/greet.star", src, json.RawMessage(args), caps)
+		if err != nil || out != want {
+			t.Errorf("%s: %q, %v; want %q", args, out, err, want)
+		}
+		if sent := caps.sentMessages(); !slices.Equal(sent, []string{want}) {
+			t.Errorf("%s: sent %q", args, sent)
+		}
+	}
+	for args, want := range map[string]string{
+		`{}`:                      "name: is required",
+		`{"name": "Ada", "x": 1}`: "x: is not a question of this form",
+		`{"name": 3}`:             "name",
+		`[1]`:                     "JSON object",
+	} {
+		_, err := h.Call(context.Background(), "functions/greet.star", src, json.RawMessage(args), &fakeCaps{})
+		if err == nil {
+			t.Errorf("%s: called", args)
+			continue
+		}
+		wantContains(t, err.Error(), "functions/greet.star", want)
+	}
+}
+
+func TestCallWordCount(t *testing.T) {
+	h := newTestHost(t, Limits{})
+	if err := os.WriteFile(filepath.Join(h.Workspace, "doc.txt"), []byte("one two\nthrée\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	out, err := h.Call(context.Background(), "functions/word-count.star", BuiltinFunctions()["word-count"], json.RawMessage(`{"path": "doc.txt"}`), &fakeCaps{})
+	if want := `{"path":"doc.txt","lines":2,"words":3,"characters":14,"bytes":15}`; err != nil || out != want {
+		t.Errorf("word-count: %s, %v; want %s", out, err, want)
+	}
+	_, err = h.Call(context.Background(), "functions/word-count.star", BuiltinFunctions()["word-count"], json.RawMessage(`{"path": "../x"}`), &fakeCaps{})
+	if err == nil {
+		t.Fatal("word-count read outside the workspace")
+	}
+	wantContains(t, err.Error(), "leaves the workspace", "functions/word-count.star:14:")
+}
+
+func TestCallMakeNote(t *testing.T) {
+	h := newTestHost(t, Limits{})
+	src := BuiltinFunctions()["make-note"]
+	args := json.RawMessage(`{"title": "Release plan, v2!", "body": "ship it"}`)
+
+	caps := &fakeCaps{answer: accept("true")}
+	out, err := h.Call(context.Background(), "functions/make-note.star", src, args, caps)
+	if err != nil || out != "notes/release-plan-v2.md" {
+		t.Fatalf("make-note: %q, %v", out, err)
+	}
+	data, err := os.ReadFile(filepath.Join(h.Workspace, "notes", "release-plan-v2.md"))
+	if err != nil || string(data) != "# Release plan, v2!\n\nship it\n" {
+		t.Errorf("note %q, %v", data, err)
+	}
+	if q := caps.questions(); len(q) != 1 || q[0].Kind != protocol.KindConfirm {
+		t.Errorf("asked %+v", q)
+	}
+	if b := caps.authorized(); len(b) != 1 || b[0][0].Tool != "write" || b[0][0].Words[0] != "notes/release-plan-v2.md" {
+		t.Errorf("authorized %+v", b)
+	}
+
+	// Confirmed but the write rejected: nothing written, no result.
+	os.RemoveAll(filepath.Join(h.Workspace, "notes"))
+	caps = &fakeCaps{answer: accept("true"), verdict: reject("no notes today")}
+	out, err = h.Call(context.Background(), "functions/make-note.star", src, args, caps)
+	if err != nil || out != "" {
+		t.Errorf("rejected: %q, %v", out, err)
+	}
+	if _, err := os.Stat(filepath.Join(h.Workspace, "notes")); !os.IsNotExist(err) {
+		t.Error("a rejected note was written")
+	}
+	wantContains(t, caps.sentMessages()[0], "no notes today")
+
+	// Not confirmed: not even asked for approval.
+	caps = &fakeCaps{answer: accept("false")}
+	if _, err := h.Call(context.Background(), "functions/make-note.star", src, args, caps); err != nil || len(caps.authorized()) != 0 {
+		t.Errorf("declined confirm: %v, %d approvals", err, len(caps.authorized()))
+	}
+}
+
+func TestCallErrorsCarryLineNumbers(t *testing.T) {
+	h := newTestHost(t, Limits{})
+	src := "def helper(x):\n    return x + 'a'\n\ndef main(args):\n    return helper(args['n'])\n"
+	_, err := h.Call(context.Background(), "fn.star", src, json.RawMessage(`{"n": 1}`), &fakeCaps{})
+	if err == nil {
+		t.Fatal("no error")
+	}
+	wantContains(t, err.Error(), "fn.star:5:", "fn.star:2:", "in helper", "in main")
+	out, err := h.Call(context.Background(), "fn.star", "def main(args):\n    return None\n", nil, &fakeCaps{})
+	if err != nil || out != "" {
+		t.Errorf("None result: %q, %v", out, err)
+	}
+}

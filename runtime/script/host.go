@@ -1,0 +1,246 @@
+// Package script is the sandboxed Starlark host where /script code, catalogue examples and
+// functions run.
+//
+// A script reaches the world only through the capabilities it is handed (Caps: send, ask,
+// the approval gate, output) and the workspace the host confines it to. Starlark itself has
+// no I/O, no clock and no load() here, so everything a script can touch is a builtin of
+// this package; each one is listed in builtins.go.
+package script
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"path/filepath"
+	"time"
+
+	"go.starlark.net/starlark"
+	"go.starlark.net/syntax"
+)
+
+// Limits bound one execution. A zero field takes its value from DefaultLimits.
+type Limits struct {
+	// Steps caps the Starlark computation steps of one execution.
+	Steps uint64
+	// Wall caps the time an execution may take, minus the time it spends blocked in a
+	// capability that waits on a person or on the runtime (send, ask, confirm and the
+	// approval gate): someone may take minutes to answer, and that is not the script's
+	// doing. Processes started by run() do count.
+	Wall time.Duration
+	// ProcessTimeout caps one process started by run(); a script may ask for less.
+	ProcessTimeout time.Duration
+	// OutputBytes caps the output captured (and streamed) from one process, stdout and
+	// stderr together; it also caps what one execution may print().
+	OutputBytes int
+	// ReadBytes caps the size of a file read().
+	ReadBytes int64
+}
+
+// DefaultLimits are the limits of an execution when nothing else is asked for.
+func DefaultLimits() Limits {
+	return Limits{
+		Steps:          10_000_000,
+		Wall:           60 * time.Second,
+		ProcessTimeout: 30 * time.Second,
+		OutputBytes:    256 << 10,
+		ReadBytes:      1 << 20,
+	}
+}
+
+// withDefaults fills the zero fields of l.
+func (l Limits) withDefaults() Limits {
+	d := DefaultLimits()
+	if l.Steps == 0 {
+		l.Steps = d.Steps
+	}
+	if l.Wall <= 0 {
+		l.Wall = d.Wall
+	}
+	if l.ProcessTimeout <= 0 {
+		l.ProcessTimeout = d.ProcessTimeout
+	}
+	if l.OutputBytes <= 0 {
+		l.OutputBytes = d.OutputBytes
+	}
+	if l.ReadBytes <= 0 {
+		l.ReadBytes = d.ReadBytes
+	}
+	return l
+}
+
+// Host runs scripts, examples and functions against one workspace.
+//
+// A Host holds no per-run state: Exec and Call may run concurrently.
+type Host struct {
+	// Workspace is the absolute, symlink-free directory scripts are confined to.
+	Workspace string
+	// Limits bound every execution.
+	Limits Limits
+}
+
+// NewHost returns a host confined to workspace, which must be an existing directory. The
+// path is made absolute and its symlinks resolved, so confinement checks compare real paths.
+func NewHost(workspace string, limits Limits) (*Host, error) {
+	abs, err := filepath.Abs(workspace)
+	if err != nil {
+		return nil, fmt.Errorf("script host: workspace: %w", err)
+	}
+	real, err := filepath.EvalSymlinks(abs)
+	if err != nil {
+		return nil, fmt.Errorf("script host: workspace: %w", err)
+	}
+	return &Host{Workspace: real, Limits: limits.withDefaults()}, nil
+}
+
+// Errors an execution can fail with, for errors.Is. The error's text says more.
+var (
+	// ErrStepLimit: the execution ran more than Limits.Steps steps.
+	ErrStepLimit = errors.New("step limit hit")
+	// ErrWallLimit: the execution ran longer than Limits.Wall.
+	ErrWallLimit = errors.New("wall-clock limit hit")
+)
+
+// Error is how an execution fails. Its text is what a person is shown: the message with the
+// script's backtrace (file:line:col of every frame), or a syntax error's position.
+type Error struct {
+	Text string
+	// Err is the cause, if one is known: context.Canceled (the turn was stopped),
+	// ErrAborted (a question or an approval ended without an answer), ErrStepLimit,
+	// ErrWallLimit, or the error a builtin failed with.
+	Err error
+}
+
+func (e *Error) Error() string { return e.Text }
+
+// Unwrap returns the cause.
+func (e *Error) Unwrap() error { return e.Err }
+
+// fileOptions is the Starlark dialect scripts are written in: top-level statements and
+// while loops are allowed because a script is a program run top to bottom, not a config.
+var fileOptions = &syntax.FileOptions{
+	Set:             true,
+	While:           true,
+	TopLevelControl: true,
+	GlobalReassign:  true,
+}
+
+// Exec runs a script or an example top to bottom and returns the value of its global
+// `result` as text (a string as is, anything else as JSON; "" when unset or None).
+//
+// name is the file name positions are reported with ("script", "examples/hello.star").
+// vars, a JSON object or empty, is the script's global `vars` dict. Exec returns when the
+// script ends, fails, or ctx is done (the process it runs is killed); a failure is an
+// *Error. Exec calls caps only from its own goroutine, except Output: see Caps.
+func (h *Host) Exec(ctx context.Context, name, src string, vars json.RawMessage, caps Caps) (string, error) {
+	v, err := jsonObjectToDict(vars)
+	if err != nil {
+		return "", &Error{Text: fmt.Sprintf("%s: vars: %v", name, err), Err: err}
+	}
+	r := h.start(ctx, name, caps)
+	defer r.finish()
+	predeclared := r.env.predeclared()
+	predeclared["vars"] = v
+	globals, err := starlark.ExecFileOptions(fileOptions, r.thread, name, src, predeclared)
+	if err != nil {
+		return "", r.fail(err)
+	}
+	out, err := resultText(globals["result"])
+	if err != nil {
+		return "", r.fail(fmt.Errorf("%s: result: %w", name, err))
+	}
+	return out, nil
+}
+
+// run is one execution in progress: its thread, its capabilities and its limits.
+type run struct {
+	ctx    context.Context // done when the caller's ctx is, or the wall clock runs out
+	cancel context.CancelCauseFunc
+	thread *starlark.Thread
+	env    *env
+	clock  *clock
+	stop   func() bool // unregisters the ctx watcher
+	parent context.Context
+}
+
+// start prepares an execution: a thread with the step limit, load() refused, print() routed
+// to Output, and a wall clock that cancels both the thread and the run's context.
+func (h *Host) start(parent context.Context, name string, caps Caps) *run {
+	ctx, cancel := context.WithCancelCause(parent)
+	r := &run{ctx: ctx, cancel: cancel, parent: parent}
+	r.thread = &starlark.Thread{
+		Name: name,
+		Load: func(*starlark.Thread, string) (starlark.StringDict, error) {
+			return nil, errors.New("load is not available in Parley scripts")
+		},
+	}
+	r.thread.SetMaxExecutionSteps(h.Limits.Steps)
+	r.thread.OnMaxSteps = func(t *starlark.Thread) {
+		err := fmt.Errorf("%w: the script ran more than %d steps", ErrStepLimit, h.Limits.Steps)
+		r.cancel(err)
+		t.Cancel(err.Error())
+	}
+	r.env = newEnv(ctx, h, caps, r)
+	r.thread.Print = r.env.print
+	r.clock = startClock(h.Limits.Wall, func() {
+		err := fmt.Errorf("%w: the script ran longer than %s (time spent waiting for answers does not count)", ErrWallLimit, durationText(h.Limits.Wall))
+		r.cancel(err) // kills a process it is running
+		r.thread.Cancel(err.Error())
+	})
+	// A stopped turn must end a busy loop too, not only a blocked capability.
+	r.stop = context.AfterFunc(parent, func() {
+		r.thread.Cancel("the run was stopped")
+	})
+	return r
+}
+
+// finish releases the execution's timer and watcher.
+func (r *run) finish() {
+	r.clock.stop()
+	r.stop()
+	r.cancel(nil)
+}
+
+// fail turns an execution error into an *Error: the backtrace for a runtime error, the
+// position for a syntax or resolve error, and the most telling cause for errors.Is.
+func (r *run) fail(err error) error {
+	text := err.Error()
+	var ee *starlark.EvalError
+	if errors.As(err, &ee) {
+		text = ee.Backtrace()
+	}
+	cause := errors.Unwrap(err)
+	if ee != nil {
+		cause = ee.Unwrap()
+	}
+	// A cancelled thread fails with the interpreter's own error; say why it was cancelled.
+	if stop := r.interrupted(); stop != nil {
+		cause = stop
+	}
+	return &Error{Text: text, Err: cause}
+}
+
+// interrupted says why the execution must end early, or nil: the caller's context is done
+// (the turn was stopped) or a limit was hit.
+func (r *run) interrupted() error {
+	if r.parent.Err() != nil {
+		return fmt.Errorf("the run was stopped: %w", context.Cause(r.parent))
+	}
+	return context.Cause(r.ctx)
+}
+
+// resultText renders a script's result as text: strings as they are, None as nothing, the
+// rest as JSON.
+func resultText(v starlark.Value) (string, error) {
+	switch v := v.(type) {
+	case nil, starlark.NoneType:
+		return "", nil
+	case starlark.String:
+		return string(v), nil
+	}
+	b, err := toJSON(v)
+	if err != nil {
+		return "", err
+	}
+	return string(b), nil
+}

@@ -1,0 +1,150 @@
+package script
+
+import (
+	"os"
+	"path/filepath"
+	"testing"
+)
+
+// workspaceWithFiles returns a host whose workspace holds a.txt, sub/b.txt, a symlink in
+// to sub, and symlinks out to a directory outside the workspace.
+func workspaceWithFiles(t *testing.T, limits Limits) (h *Host, outside string) {
+	t.Helper()
+	h = newTestHost(t, limits)
+	outside = t.TempDir()
+	must := func(err error) {
+		t.Helper()
+		if err != nil {
+			t.Fatal(err)
+		}
+	}
+	must(os.WriteFile(filepath.Join(outside, "secret"), []byte("secret"), 0o644))
+	must(os.WriteFile(filepath.Join(h.Workspace, "a.txt"), []byte("alpha"), 0o644))
+	must(os.Mkdir(filepath.Join(h.Workspace, "sub"), 0o755))
+	must(os.WriteFile(filepath.Join(h.Workspace, "sub", "b.txt"), []byte("beta"), 0o644))
+	must(os.Symlink("sub", filepath.Join(h.Workspace, "in")))
+	must(os.Symlink(outside, filepath.Join(h.Workspace, "out")))
+	must(os.Symlink(filepath.Join(outside, "secret"), filepath.Join(h.Workspace, "out-file")))
+	must(os.Symlink(filepath.Join(outside, "planted"), filepath.Join(h.Workspace, "dangling")))
+	return h, outside
+}
+
+func TestReadAndList(t *testing.T) {
+	h, _ := workspaceWithFiles(t, Limits{})
+	caps := &fakeCaps{}
+	for src, want := range map[string]string{
+		`result = read("a.txt")`:                         "alpha",
+		`result = read("sub/b.txt")`:                     "beta",
+		`result = read("in/b.txt")`:                      "beta",
+		`result = read("sub/../a.txt")`:                  "alpha",
+		`result = read("` + h.Workspace + `/sub/b.txt")`: "beta",
+		`result = list()`:                                `["a.txt","dangling","in","out","out-file","sub/"]`,
+		`result = list("sub")`:                           `["b.txt"]`,
+		`result = list(dir = "in")`:                      `["b.txt"]`,
+		`result = list(".")[-1]`:                         "sub/",
+	} {
+		if out := mustExec(t, h, caps, src); out != want {
+			t.Errorf("%s: %q; want %q", src, out, want)
+		}
+	}
+	if len(caps.authorized()) != 0 {
+		t.Error("reading asked for approval")
+	}
+}
+
+func TestPathsLeavingTheWorkspaceAreRefused(t *testing.T) {
+	h, outside := workspaceWithFiles(t, Limits{})
+	for _, src := range []string{
+		`read("../etc/passwd")`,
+		`read("sub/../../x")`,
+		`read("/etc/passwd")`,
+		`read("` + outside + `/secret")`,
+		`read("out/secret")`,
+		`read("out-file")`,
+		`list("..")`,
+		`list("out")`,
+		`list("/")`,
+		`write("../x", "y")`,
+		`write("out/new", "y")`,
+		`write("/tmp/x", "y")`,
+	} {
+		caps := &fakeCaps{}
+		err := execErr(t, h, caps, src)
+		wantContains(t, err.Error(), "the path leaves the workspace", "script:1:")
+		if len(caps.authorized()) != 0 {
+			t.Errorf("%s: asked for approval of a path that leaves the workspace", src)
+		}
+	}
+	err := execErr(t, h, &fakeCaps{}, `read("../etc/passwd")`)
+	wantContains(t, err.Error(), `read "../etc/passwd": the path leaves the workspace`)
+
+	// A dangling symlink out passes the check (nothing exists to resolve) but os.Root still
+	// refuses to follow it: the write fails and nothing appears outside.
+	out := mustExec(t, h, &fakeCaps{}, `result = write("dangling", "planted")`)
+	wantContains(t, out, `"ok":false`, "leaves the workspace")
+	if _, err := os.Stat(filepath.Join(outside, "planted")); !os.IsNotExist(err) {
+		t.Errorf("a write through a symlink landed outside: %v", err)
+	}
+}
+
+func TestReadErrors(t *testing.T) {
+	h, _ := workspaceWithFiles(t, Limits{ReadBytes: 4})
+	for src, want := range map[string]string{
+		`read("a.txt")`:   `read "a.txt": the file is over the 4 bytes read limit`,
+		`read("nope")`:    `read "nope": no such file or directory`,
+		`read("sub")`:     `read "sub": it is a directory`,
+		`read("")`:        `read "": the path is empty`,
+		`list("a.txt")`:   `list "a.txt"`,
+		`list("missing")`: `no such file or directory`,
+	} {
+		err := execErr(t, h, &fakeCaps{}, src)
+		wantContains(t, err.Error(), want, "script:1:")
+	}
+	if out := mustExec(t, h, &fakeCaps{}, `result = read("sub/b.txt")`); out != "beta" {
+		t.Errorf("a file at the limit: %q", out)
+	}
+}
+
+func TestWriteNeedsApproval(t *testing.T) {
+	h, _ := workspaceWithFiles(t, Limits{})
+	caps := &fakeCaps{}
+	if out := mustExec(t, h, caps, `result = write("notes/deep/n.md", "héllo")`); out != `{"error":"","ok":true}` {
+		t.Errorf("result %s", out)
+	}
+	data, err := os.ReadFile(filepath.Join(h.Workspace, "notes", "deep", "n.md"))
+	if err != nil || string(data) != "héllo" {
+		t.Errorf("file %q, %v", data, err)
+	}
+	batches := caps.authorized()
+	want := ToolCall{Tool: "write", Words: []string{"notes/deep/n.md"}, Details: "write 6 bytes to notes/deep/n.md"}
+	if len(batches) != 1 || len(batches[0]) != 1 || !toolCallEqual(batches[0][0], want) {
+		t.Errorf("authorized %+v; want %+v", batches, want)
+	}
+
+	// An absolute path inside the workspace is asked about by its relative name.
+	caps = &fakeCaps{verdict: reject("not that file")}
+	out := mustExec(t, h, caps, `result = write("`+h.Workspace+`/a.txt", "overwritten")`)
+	if out != `{"error":"not that file","ok":false}` {
+		t.Errorf("rejected write: %s", out)
+	}
+	if data, _ := os.ReadFile(filepath.Join(h.Workspace, "a.txt")); string(data) != "alpha" {
+		t.Errorf("a rejected write changed the file: %q", data)
+	}
+	if b := caps.authorized(); len(b) != 1 || b[0][0].Words[0] != "a.txt" {
+		t.Errorf("authorized %+v", b)
+	}
+
+	// Approved but impossible: the script gets the reason, not a crash.
+	out = mustExec(t, h, &fakeCaps{}, `result = write("sub", "x")`)
+	wantContains(t, out, `"ok":false`, `write \"sub\"`)
+	err = execErr(t, h, &fakeCaps{}, `write(".", "x")`)
+	wantContains(t, err.Error(), "the workspace itself")
+}
+
+func TestSizeText(t *testing.T) {
+	for n, want := range map[int64]string{256 << 10: "256 KiB", 1 << 20: "1 MiB", 1000: "1000 bytes", 1536: "1536 bytes", 3 << 20: "3 MiB"} {
+		if got := sizeText(n); got != want {
+			t.Errorf("sizeText(%d) = %s; want %s", n, got, want)
+		}
+	}
+}

@@ -1,0 +1,293 @@
+package script
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"slices"
+	"strconv"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+
+	"parley/protocol"
+)
+
+// runStruct is run()'s result as the test reads it back through JSON.
+type runStruct struct {
+	OK     bool   `json:"ok"`
+	Code   int    `json:"code"`
+	Stdout string `json:"stdout"`
+	Stderr string `json:"stderr"`
+	Error  string `json:"error"`
+}
+
+func runResultOf(t *testing.T, h *Host, caps Caps, src string) runStruct {
+	t.Helper()
+	var r runStruct
+	if err := json.Unmarshal([]byte(mustExec(t, h, caps, src)), &r); err != nil {
+		t.Fatal(err)
+	}
+	return r
+}
+
+func TestRunApproved(t *testing.T) {
+	h := newTestHost(t, Limits{})
+	caps := &fakeCaps{}
+	r := runResultOf(t, h, caps, `result = run(["echo", "hello world", "it's"])`)
+	if r != (runStruct{OK: true, Code: 0, Stdout: "hello world it's\n"}) {
+		t.Errorf("result %+v", r)
+	}
+	batches := caps.authorized()
+	want := ToolCall{Tool: "run", Words: []string{"echo", "hello world", "it's"}, Details: `echo 'hello world' 'it'\''s'`}
+	if len(batches) != 1 || len(batches[0]) != 1 || !toolCallEqual(batches[0][0], want) {
+		t.Errorf("authorized %+v; want one batch of %+v", batches, want)
+	}
+	out := caps.streamed(protocol.StreamStdout)
+	if strings.Join(out, "") != "hello world it's\n" {
+		t.Errorf("streamed %q", out)
+	}
+	if !slices.Equal(caps.outputs[0].argv, want.Words) {
+		t.Errorf("output argv %q", caps.outputs[0].argv)
+	}
+}
+
+func toolCallEqual(a, b ToolCall) bool {
+	return a.Tool == b.Tool && slices.Equal(a.Words, b.Words) && a.Details == b.Details
+}
+
+func TestRunRejected(t *testing.T) {
+	h := newTestHost(t, Limits{})
+	caps := &fakeCaps{verdict: reject("not on a Friday")}
+	r := runResultOf(t, h, caps, `result = run(["sh", "-c", "touch ran"])`)
+	if r != (runStruct{OK: false, Code: -1, Error: "not on a Friday"}) {
+		t.Errorf("result %+v", r)
+	}
+	if _, err := os.Stat(filepath.Join(h.Workspace, "ran")); !os.IsNotExist(err) {
+		t.Errorf("the rejected command ran: %v", err)
+	}
+	if len(caps.outputs) != 0 {
+		t.Errorf("output from a rejected command: %+v", caps.outputs)
+	}
+}
+
+func TestRunExitStatus(t *testing.T) {
+	h := newTestHost(t, Limits{})
+	r := runResultOf(t, h, &fakeCaps{}, `result = run(["sh", "-c", "echo out; echo err >&2; exit 2"])`)
+	if r != (runStruct{OK: false, Code: 2, Stdout: "out\n", Stderr: "err\n", Error: "exit status 2"}) {
+		t.Errorf("result %+v", r)
+	}
+	r = runResultOf(t, h, &fakeCaps{}, `result = run(["no-such-program-here"])`)
+	if r.OK || r.Code != -1 || !strings.Contains(r.Error, "not found") {
+		t.Errorf("missing program: %+v", r)
+	}
+}
+
+func TestRunEnvironment(t *testing.T) {
+	t.Setenv("PARLEY_TEST_SECRET", "leak")
+	h := newTestHost(t, Limits{})
+	r := runResultOf(t, h, &fakeCaps{}, `result = run(["sh", "-c", "echo $HOME; pwd; echo ${PARLEY_TEST_SECRET:-unset}; echo $LANG; cat"])`)
+	want := h.Workspace + "\n" + h.Workspace + "\nunset\nC.UTF-8\n"
+	if !r.OK || r.Stdout != want {
+		t.Errorf("stdout %q; want %q (%+v)", r.Stdout, want, r)
+	}
+}
+
+func TestRunTimeoutKillsTheGroup(t *testing.T) {
+	h := newTestHost(t, Limits{ProcessTimeout: 300 * time.Millisecond})
+	var r runStruct
+	// The shell's background child holds stdout too: only killing the group ends the wait.
+	quick(t, 5*time.Second, func() {
+		r = runResultOf(t, h, &fakeCaps{}, `result = run(["sh", "-c", "sleep 30 & echo $!; sleep 30"], timeout = 100)`)
+	})
+	if r.OK || r.Code != -1 || r.Error != "timed out after 300ms" {
+		t.Errorf("result %+v", r)
+	}
+	pid, err := strconv.Atoi(strings.TrimSpace(r.Stdout))
+	if err != nil {
+		t.Fatalf("no pid in %q", r.Stdout)
+	}
+	waitGone(t, pid)
+
+	// The kwarg shortens the limit.
+	quick(t, 5*time.Second, func() {
+		r = runResultOf(t, h, &fakeCaps{}, `result = run(["sleep", "30"], timeout = 0.1)`)
+	})
+	if r.Error != "timed out after 100ms" {
+		t.Errorf("result %+v", r)
+	}
+	err = execErr(t, h, &fakeCaps{}, `run(["true"], timeout = -1)`)
+	wantContains(t, err.Error(), "timeout must be a positive number")
+}
+
+func TestRunKillsLeftovers(t *testing.T) {
+	h := newTestHost(t, Limits{})
+	var r runStruct
+	// The leader exits at once; its background child keeps the pipes open.
+	quick(t, 5*time.Second, func() {
+		r = runResultOf(t, h, &fakeCaps{}, `result = run(["sh", "-c", "sleep 30 & echo $!"])`)
+	})
+	if !r.OK {
+		t.Fatalf("result %+v", r)
+	}
+	pid, err := strconv.Atoi(strings.TrimSpace(r.Stdout))
+	if err != nil {
+		t.Fatalf("no pid in %q", r.Stdout)
+	}
+	waitGone(t, pid)
+}
+
+// waitGone fails unless process pid is dead (or a zombie nobody has reaped yet) within 2s.
+func waitGone(t *testing.T, pid int) {
+	t.Helper()
+	deadline := time.Now().Add(2 * time.Second)
+	for time.Now().Before(deadline) {
+		if err := syscall.Kill(pid, 0); errors.Is(err, syscall.ESRCH) {
+			return
+		}
+		if stat, err := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/stat"); err == nil {
+			if f := strings.Fields(string(stat[strings.LastIndexByte(string(stat), ')')+1:])); len(f) > 0 && f[0] == "Z" {
+				return
+			}
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+	t.Errorf("process %d is still alive", pid)
+	syscall.Kill(pid, syscall.SIGKILL)
+}
+
+func TestRunOutputCap(t *testing.T) {
+	h := newTestHost(t, Limits{OutputBytes: 1000})
+	caps := &fakeCaps{}
+	r := runResultOf(t, h, caps, `result = run(["sh", "-c", "yes | head -c 100000; echo done >&2"])`)
+	note := "\n[output truncated after 1000 bytes]\n"
+	if !r.OK || r.Stdout != strings.Repeat("y\n", 500)+note || r.Stderr != "" {
+		t.Errorf("result %+v", r)
+	}
+	streamed := strings.Join(caps.streamed(protocol.StreamStdout), "")
+	if streamed != r.Stdout {
+		t.Errorf("streamed %d bytes, %q…; want what was captured", len(streamed), streamed[max(0, len(streamed)-60):])
+	}
+
+	// A process that never stops writing runs on, drained, until its timeout.
+	h.Limits.ProcessTimeout = 300 * time.Millisecond
+	caps = &fakeCaps{}
+	quick(t, 5*time.Second, func() { r = runResultOf(t, h, caps, `result = run(["yes"])`) })
+	if r.Error != "timed out after 300ms" || !strings.HasSuffix(r.Stdout, note) || len(r.Stdout) != 1000+len(note) {
+		t.Errorf("yes: %d bytes, error %q", len(r.Stdout), r.Error)
+	}
+}
+
+func TestRunStreamsAsOutputArrives(t *testing.T) {
+	h := newTestHost(t, Limits{})
+	caps := &fakeCaps{}
+	mustExec(t, h, caps, `run(["sh", "-c", "echo one; sleep 0.2; echo two; sleep 0.2; printf thr; sleep 0.3; echo ee"])`)
+	got := caps.streamed(protocol.StreamStdout)
+	if want := []string{"one\n", "two\n", "thr", "ee\n"}; !slices.Equal(got, want) {
+		t.Errorf("events %q; want %q", got, want)
+	}
+}
+
+func TestRunCoalescesOutput(t *testing.T) {
+	h := newTestHost(t, Limits{})
+	caps := &fakeCaps{}
+	r := runResultOf(t, h, caps, `result = run(["sh", "-c", "i=0; while [ $i -lt 3000 ]; do echo $i; i=$((i+1)); done"])`)
+	events := caps.streamed(protocol.StreamStdout)
+	if strings.Join(events, "") != r.Stdout || strings.Count(r.Stdout, "\n") != 3000 {
+		t.Fatalf("streamed output differs from the captured output")
+	}
+	if len(events) > 200 {
+		t.Errorf("%d events for 3000 lines: output is not coalesced", len(events))
+	}
+	for _, e := range events[:len(events)-1] {
+		if len(e) > flushBytes+32<<10 {
+			t.Errorf("an event of %d bytes", len(e))
+		}
+	}
+}
+
+func TestRunBatch(t *testing.T) {
+	h := newTestHost(t, Limits{})
+	caps := &fakeCaps{}
+	out := mustExec(t, h, caps, `result = [r.stdout for r in run_batch([["echo", "a"], ["echo", "b"], ["sh", "-c", "echo c"]])]`)
+	if out != `["a\n","b\n","c\n"]` {
+		t.Errorf("result %s", out)
+	}
+	batches := caps.authorized()
+	if len(batches) != 1 || len(batches[0]) != 3 || batches[0][2].Details != "sh -c 'echo c'" {
+		t.Errorf("authorized %+v; want one batch of three", batches)
+	}
+
+	caps = &fakeCaps{verdict: reject("all or nothing")}
+	var rs []runStruct
+	if err := json.Unmarshal([]byte(mustExec(t, h, caps, `result = run_batch([["sh", "-c", "touch a"], ["sh", "-c", "touch b"]])`)), &rs); err != nil {
+		t.Fatal(err)
+	}
+	want := runStruct{Code: -1, Error: "all or nothing"}
+	if len(rs) != 2 || rs[0] != want || rs[1] != want {
+		t.Errorf("rejected batch: %+v", rs)
+	}
+	if entries, _ := os.ReadDir(h.Workspace); len(entries) != 0 {
+		t.Errorf("a rejected batch ran: %v", entries)
+	}
+	if len(caps.authorized()) != 1 {
+		t.Errorf("%d decisions for one batch", len(caps.authorized()))
+	}
+}
+
+func TestRunArguments(t *testing.T) {
+	h := newTestHost(t, Limits{})
+	for src, want := range map[string]string{
+		`run([])`:               "argv is empty",
+		`run("echo hi")`:        "argv must be a list of strings",
+		`run(["echo", 1])`:      "argv[1] is a int",
+		`run([""])`:             "the program, is empty",
+		`run_batch([])`:         "the batch is empty",
+		`run_batch([["a"], 1])`: "[1]: argv must be a list",
+	} {
+		err := execErr(t, h, &fakeCaps{}, src)
+		wantContains(t, err.Error(), want, "script:1:")
+	}
+}
+
+func TestApprovalAbortFailsTheScript(t *testing.T) {
+	h := newTestHost(t, Limits{})
+	caps := &fakeCaps{verdict: func(context.Context, []ToolCall) (Verdict, error) {
+		return Verdict{}, fmt.Errorf("%w: withdrawn", ErrAborted)
+	}}
+	err := execErr(t, h, caps, "\nrun(['true'])")
+	wantContains(t, err.Error(), "approval aborted: withdrawn", "script:2:")
+	if !errors.Is(err, ErrAborted) {
+		t.Errorf("%v is not ErrAborted", err)
+	}
+}
+
+func TestShellQuote(t *testing.T) {
+	for argv, want := range map[string]string{
+		`["git","status","--short"]`: "git status --short",
+		`["echo",""]`:                "echo ''",
+		`["sh","-c","a && b"]`:       "sh -c 'a && b'",
+		`["x","it's"]`:               `x 'it'\''s'`,
+		`["a=b","@x:1,2/3.4_5%+"]`:   "a=b @x:1,2/3.4_5%+",
+	} {
+		var words []string
+		json.Unmarshal([]byte(argv), &words)
+		if got := shellQuote(words); got != want {
+			t.Errorf("shellQuote(%s) = %s; want %s", argv, got, want)
+		}
+	}
+}
+
+func TestRuneBoundary(t *testing.T) {
+	s := []byte("aé") // é is two bytes
+	if got := runeBoundary(s[:2]); got != 1 {
+		t.Errorf("runeBoundary cut mid-rune: %d", got)
+	}
+	if got := runeBoundary(s); got != 3 {
+		t.Errorf("runeBoundary(%q) = %d", s, got)
+	}
+}
