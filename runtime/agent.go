@@ -3,7 +3,6 @@ package runtime
 import (
 	"context"
 	"fmt"
-	"log/slog"
 	"strconv"
 	"strings"
 
@@ -17,14 +16,13 @@ import (
 // stream answer each prompt once.
 const agentConsumer = "agent"
 
-// offlineAgent answers every prompt when no model is configured. Its reply is deterministic
-// and honest about what it is.
-type offlineAgent struct {
-	log *Log
-	cc  jetstream.ConsumeContext
+// inbound reads every user message once, through a durable consumer, and hands it to the
+// door (Runtime.onPrompt), which decides what it starts.
+type inbound struct {
+	cc jetstream.ConsumeContext
 }
 
-func startOfflineAgent(ctx context.Context, log *Log) (*offlineAgent, error) {
+func startInbound(ctx context.Context, log *Log, door func(protocol.Event, protocol.Message)) (*inbound, error) {
 	cons, err := log.stream.CreateOrUpdateConsumer(ctx, jetstream.ConsumerConfig{
 		Durable:       agentConsumer,
 		Description:   "answers user messages",
@@ -36,42 +34,41 @@ func startOfflineAgent(ctx context.Context, log *Log) (*offlineAgent, error) {
 	if err != nil {
 		return nil, fmt.Errorf("agent consumer: %w", err)
 	}
-	a := &offlineAgent{log: log}
-	a.cc, err = cons.Consume(a.handle)
+	in := &inbound{}
+	in.cc, err = cons.Consume(func(msg jetstream.Msg) {
+		meta, err := msg.Metadata()
+		if err != nil {
+			_ = msg.Term()
+			return
+		}
+		ev, err := decode(msg.Subject(), meta.Sequence.Stream, msg.Data())
+		if err != nil || ev.Type != protocol.EventUserMessage {
+			_ = msg.Ack()
+			return
+		}
+		m, err := ev.DecodeMessage()
+		if err != nil {
+			_ = msg.Ack()
+			return
+		}
+		door(ev, m)
+		_ = msg.Ack()
+	})
 	if err != nil {
 		return nil, fmt.Errorf("agent consume: %w", err)
 	}
-	return a, nil
+	return in, nil
 }
 
-func (a *offlineAgent) stop() { a.cc.Stop() }
+func (in *inbound) stop() { in.cc.Stop() }
 
-func (a *offlineAgent) handle(msg jetstream.Msg) {
-	meta, err := msg.Metadata()
-	if err != nil {
-		_ = msg.Term()
-		return
-	}
-	ev, err := decode(msg.Subject(), meta.Sequence.Stream, msg.Data())
-	if err != nil || ev.Type != protocol.EventUserMessage {
-		_ = msg.Ack()
-		return
-	}
-	m, err := ev.DecodeMessage()
-	if err != nil {
-		_ = msg.Ack()
-		return
-	}
-	reply := protocol.Message{Text: OfflineReply(m.Text)}
+// agentReply is the offline agent's turn: no model is configured, so its reply is
+// deterministic and honest about what it is.
+func (r *Runtime) agentReply(session string, p queuedPrompt) {
 	// The reply's id is derived from the prompt's offset, so a redelivery after a crash
-	// between append and ack cannot answer twice.
-	id := "reply-" + strconv.FormatUint(ev.Offset, 10)
-	if _, _, err := a.log.Append(context.Background(), ev.Session, protocol.EventAgentMessage, reply, id); err != nil {
-		slog.Warn("offline agent could not reply; will retry", "session", ev.Session, "offset", ev.Offset, "err", err)
-		_ = msg.Nak()
-		return
-	}
-	_ = msg.Ack()
+	// cannot answer twice.
+	id := "reply-" + strconv.FormatUint(p.offset, 10)
+	r.appendEvent(session, protocol.EventAgentMessage, protocol.Message{Text: OfflineReply(p.text)}, id)
 }
 
 // OfflineReply is the offline agent's answer to a prompt.

@@ -17,13 +17,27 @@ import (
 // StreamName is the JetStream stream that holds every session's events.
 const StreamName = "PARLEY_EVENTS"
 
-// subjectOf is the subject of a session's events. The session id is validated by the
-// protocol's alphabet, so it can never add a token or a wildcard.
+// subjectOf is the subject of a session's ordinary events. Ids are validated by the
+// protocol's alphabet, so they can never add a token or a wildcard.
 func subjectOf(session string) string { return "session." + session + ".events" }
+
+// decisionSubject holds one decision's events: its question.asked, then at most one
+// outcome. Giving each decision its own subject lets JetStream settle "first reply wins"
+// atomically (an outcome is stored only if the subject still ends at the question) and lets
+// the registry list pending decisions as the last message per subject.
+func decisionSubject(session, decision string) string {
+	return "session." + session + ".q." + decision
+}
+
+// sessionSubjects matches every subject of one session, in log order.
+func sessionSubjects(session string) string { return "session." + session + ".>" }
 
 func sessionOfSubject(subject string) string {
 	s := strings.TrimPrefix(subject, "session.")
-	return strings.TrimSuffix(s, ".events")
+	if i := strings.IndexByte(s, '.'); i >= 0 {
+		return s[:i]
+	}
+	return s
 }
 
 // record is how an event is stored: the session and offset come from the subject and the
@@ -55,7 +69,7 @@ func OpenLog(ctx context.Context, nc *nats.Conn, now func() time.Time) (*Log, er
 	stream, err := js.CreateOrUpdateStream(ctx, jetstream.StreamConfig{
 		Name:        StreamName,
 		Description: "Parley session events",
-		Subjects:    []string{"session.*.events"},
+		Subjects:    []string{"session.>"},
 		Storage:     jetstream.FileStorage,
 		Retention:   jetstream.LimitsPolicy,
 		// A retried send carries the same Nats-Msg-Id and is stored once within this window.
@@ -70,6 +84,11 @@ func OpenLog(ctx context.Context, nc *nats.Conn, now func() time.Time) (*Log, er
 // Append stores an event. A non-empty msgID makes the append idempotent: a second append
 // with the same id returns the first one's offset and reports duplicate.
 func (l *Log) Append(ctx context.Context, session string, typ protocol.EventType, data any, msgID string) (offset uint64, duplicate bool, err error) {
+	return l.publish(ctx, subjectOf(session), typ, data, msgID)
+}
+
+// publish stores an event on a subject of the log, with extra publish conditions.
+func (l *Log) publish(ctx context.Context, subject string, typ protocol.EventType, data any, msgID string, opts ...jetstream.PublishOpt) (offset uint64, duplicate bool, err error) {
 	raw, err := json.Marshal(data)
 	if err != nil {
 		return 0, false, fmt.Errorf("encode %s: %w", typ, err)
@@ -78,15 +97,14 @@ func (l *Log) Append(ctx context.Context, session string, typ protocol.EventType
 	if err != nil {
 		return 0, false, fmt.Errorf("encode %s: %w", typ, err)
 	}
-	msg := nats.NewMsg(subjectOf(session))
+	msg := nats.NewMsg(subject)
 	msg.Data = body
-	var opts []jetstream.PublishOpt
 	if msgID != "" {
 		opts = append(opts, jetstream.WithMsgID(msgID))
 	}
 	ack, err := l.js.PublishMsg(ctx, msg, opts...)
 	if err != nil {
-		return 0, false, fmt.Errorf("append %s to session %s: %w", typ, session, err)
+		return 0, false, fmt.Errorf("append %s to %s: %w", typ, subject, err)
 	}
 	return ack.Sequence, ack.Duplicate, nil
 }
@@ -104,7 +122,7 @@ func decode(subject string, seq uint64, data []byte) (protocol.Event, error) {
 // or the log fails; the error, if any, is sent on errc.
 func (l *Log) Follow(ctx context.Context, session string, after uint64) (<-chan protocol.Event, <-chan error, error) {
 	cfg := jetstream.OrderedConsumerConfig{
-		FilterSubjects:    []string{subjectOf(session)},
+		FilterSubjects:    []string{sessionSubjects(session)},
 		DeliverPolicy:     jetstream.DeliverAllPolicy,
 		InactiveThreshold: l.followIdle,
 	}
@@ -166,7 +184,7 @@ func (l *Log) Follow(ctx context.Context, session string, after uint64) (<-chan 
 // Read returns a session's stored events after offset `after`, for callers that need a
 // snapshot rather than a stream (tests, command handlers).
 func (l *Log) Read(ctx context.Context, session string, after uint64) ([]protocol.Event, error) {
-	lastMsg, err := l.stream.GetLastMsgForSubject(ctx, subjectOf(session))
+	lastMsg, err := l.stream.GetLastMsgForSubject(ctx, sessionSubjects(session))
 	if errors.Is(err, jetstream.ErrMsgNotFound) {
 		return nil, nil
 	}
@@ -209,4 +227,59 @@ func (l *Log) Consumers(ctx context.Context) (int, error) {
 		return 0, err
 	}
 	return info.State.Consumers, nil
+}
+
+// lastPerSubject returns the last event of every subject matching filter, in stream order.
+func (l *Log) lastPerSubject(ctx context.Context, filter string) ([]protocol.Event, error) {
+	cons, err := l.js.OrderedConsumer(ctx, StreamName, jetstream.OrderedConsumerConfig{
+		FilterSubjects:    []string{filter},
+		DeliverPolicy:     jetstream.DeliverLastPerSubjectPolicy,
+		InactiveThreshold: l.followIdle,
+	})
+	if err != nil {
+		return nil, err
+	}
+	defer func() {
+		if info := cons.CachedInfo(); info != nil {
+			dctx, cancel := context.WithTimeout(context.Background(), 2*time.Second)
+			_ = l.js.DeleteConsumer(dctx, StreamName, info.Name)
+			cancel()
+		}
+	}()
+	info, err := cons.Info(ctx)
+	if err != nil {
+		return nil, err
+	}
+	if info.NumPending == 0 {
+		return nil, nil
+	}
+	var out []protocol.Event
+	for {
+		batch, err := cons.Fetch(256, jetstream.FetchMaxWait(2*time.Second))
+		if err != nil {
+			return nil, err
+		}
+		n := 0
+		for msg := range batch.Messages() {
+			n++
+			meta, err := msg.Metadata()
+			if err != nil {
+				return nil, err
+			}
+			ev, err := decode(msg.Subject(), meta.Sequence.Stream, msg.Data())
+			if err != nil {
+				return nil, err
+			}
+			out = append(out, ev)
+			if meta.NumPending == 0 {
+				return out, nil
+			}
+		}
+		if err := batch.Error(); err != nil {
+			return nil, err
+		}
+		if n == 0 {
+			return out, nil
+		}
+	}
 }

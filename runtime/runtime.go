@@ -4,15 +4,19 @@
 package runtime
 
 import (
+	"cmp"
 	"context"
 	"crypto/rand"
 	"fmt"
+	"log/slog"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/nats-io/nats.go"
 
 	"parley/protocol"
+	"parley/runtime/script"
 )
 
 // Options configure a Runtime. Zero values pick the production defaults.
@@ -26,6 +30,17 @@ type Options struct {
 	// NoAgent starts no agent: the runtime serves sessions and their logs, and prompts wait
 	// in the log for a runtime that answers them.
 	NoAgent bool
+	// DecisionTimeout ends a decision that asks for no timeout of its own (default 10 min).
+	DecisionTimeout time.Duration
+	// Lease is how long a runtime instance counts as alive after its last heartbeat; a
+	// decision held by an instance gone longer is aborted (default 10 s).
+	Lease time.Duration
+	// Exclusive says no other runtime shares the log (the embedded default): at start, every
+	// decision left pending by an earlier process is aborted at once, without waiting for its
+	// lease to lapse.
+	Exclusive bool
+	// Limits bound scripts, examples and functions; zero fields take script.DefaultLimits.
+	Limits script.Limits
 }
 
 // Runtime hosts sessions and their agents.
@@ -33,11 +48,22 @@ type Runtime struct {
 	opts     Options
 	log      *Log
 	sessions *sessionIndex
-	agent    *offlineAgent
+	grants   *grantStore
+	registry *registry
+	presence *presence
+	host     *script.Host
+	turns    turnTable
+	inbound  *inbound
+	tap      *tap
+
+	ctx    context.Context // ends at Close: cancels every running turn
+	cancel context.CancelFunc
+	wg     sync.WaitGroup
+	owner  string
 }
 
-// New opens the event log and the session index on nc and starts the agent.
-// Stop the agent with Close.
+// New opens the event log, the session index, the grants and the registry, and starts the
+// agent. Stop it with Close.
 func New(ctx context.Context, nc *nats.Conn, opts Options) (*Runtime, error) {
 	if opts.Now == nil {
 		opts.Now = time.Now
@@ -45,6 +71,17 @@ func New(ctx context.Context, nc *nats.Conn, opts Options) (*Runtime, error) {
 	if opts.NewID == nil {
 		opts.NewID = NewID
 	}
+	opts.DecisionTimeout = cmp.Or(opts.DecisionTimeout, 10*time.Minute)
+	opts.Lease = cmp.Or(opts.Lease, 10*time.Second)
+	opts.Limits = withDefaultLimits(opts.Limits)
+	if opts.Workspace == "" {
+		opts.Workspace = "."
+	}
+	host, err := script.NewHost(opts.Workspace, opts.Limits)
+	if err != nil {
+		return nil, fmt.Errorf("workspace: %w", err)
+	}
+	opts.Workspace = host.Workspace
 	log, err := OpenLog(ctx, nc, opts.Now)
 	if err != nil {
 		return nil, err
@@ -53,21 +90,147 @@ func New(ctx context.Context, nc *nats.Conn, opts Options) (*Runtime, error) {
 	if err != nil {
 		return nil, err
 	}
-	rt := &Runtime{opts: opts, log: log, sessions: sessions}
+	grants, err := openGrants(ctx, log.js)
+	if err != nil {
+		return nil, err
+	}
+	rt := &Runtime{opts: opts, log: log, sessions: sessions, grants: grants, host: host, owner: "rt-" + NewID()}
+	rt.turns.bySession = map[string]*turn{}
+	rt.ctx, rt.cancel = context.WithCancel(context.Background())
+	rt.registry = newRegistry(log, rt.owner, opts.Now, opts.DecisionTimeout, opts.NewID)
+	if rt.presence, err = openPresence(ctx, log.js, rt.owner, opts.Lease); err != nil {
+		return nil, err
+	}
+	if rt.tap, err = startTap(ctx, log, rt.onEvent); err != nil {
+		return nil, err
+	}
+	rt.sweep(ctx)
+	rt.wg.Add(1)
+	go rt.keepAlive()
 	if !opts.NoAgent {
-		rt.agent, err = startOfflineAgent(ctx, log)
-		if err != nil {
+		if rt.inbound, err = startInbound(ctx, log, rt.onPrompt); err != nil {
+			rt.Close()
 			return nil, err
 		}
 	}
 	return rt, nil
 }
 
-// Close stops the agent. The connection belongs to the caller.
-func (r *Runtime) Close() {
-	if r.agent != nil {
-		r.agent.stop()
+func withDefaultLimits(l script.Limits) script.Limits {
+	d := script.DefaultLimits()
+	l.Steps = cmp.Or(l.Steps, d.Steps)
+	l.Wall = cmp.Or(l.Wall, d.Wall)
+	l.ProcessTimeout = cmp.Or(l.ProcessTimeout, d.ProcessTimeout)
+	l.OutputBytes = cmp.Or(l.OutputBytes, d.OutputBytes)
+	l.ReadBytes = cmp.Or(l.ReadBytes, d.ReadBytes)
+	return l
+}
+
+// onEvent sees every event stored after the runtime started, from any replica.
+func (r *Runtime) onEvent(ev protocol.Event) {
+	switch ev.Type {
+	case protocol.EventQuestionReplied, protocol.EventQuestionRejected:
+		r.registry.deliver(ev)
+	case protocol.EventStopRequested:
+		r.onStop(ev.Session)
 	}
+}
+
+// sweep aborts the decisions no live runtime can resume.
+func (r *Runtime) sweep(ctx context.Context) {
+	r.registry.sweep(ctx, func(owner string) bool {
+		return !r.opts.Exclusive && r.presence.alive(ctx, owner)
+	})
+}
+
+// keepAlive renews this instance's presence and sweeps orphaned decisions.
+func (r *Runtime) keepAlive() {
+	defer r.wg.Done()
+	beat := time.NewTicker(r.opts.Lease / 3)
+	defer beat.Stop()
+	for {
+		select {
+		case <-r.ctx.Done():
+			return
+		case <-beat.C:
+			ctx, cancel := context.WithTimeout(r.ctx, r.opts.Lease/3)
+			if err := r.presence.beat(ctx); err != nil {
+				slog.Warn("presence heartbeat", "err", err)
+			}
+			r.sweep(ctx)
+			cancel()
+		}
+	}
+}
+
+// Close stops the agent and every running turn (their pending decisions end as aborted),
+// then leaves. The connection belongs to the caller.
+func (r *Runtime) Close() {
+	if r.inbound != nil {
+		r.inbound.stop()
+	}
+	r.cancel()
+	r.wg.Wait()
+	if r.tap != nil {
+		r.tap.stop()
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Second)
+	r.presence.leave(ctx)
+	cancel()
+}
+
+// Workspace is the absolute directory the runtime works in.
+func (r *Runtime) Workspace() string { return r.opts.Workspace }
+
+// Reply answers a pending decision. The first valid reply wins; a later one gets an
+// *AlreadyEndedError (errors.Is protocol.ErrAlreadyAnswered); a reply that does not fit the
+// question's schema gets a *protocol.ValidationError with per-field messages.
+func (r *Runtime) Reply(ctx context.Context, session, decision string, reply protocol.ReplyRequest) (protocol.ReplyResponse, error) {
+	if _, err := r.Session(ctx, session); err != nil {
+		return protocol.ReplyResponse{}, err
+	}
+	offset, err := r.registry.reply(ctx, session, decision, reply)
+	return protocol.ReplyResponse{Offset: offset}, err
+}
+
+// PendingDecisions lists a session's pending decisions (every session's when session is
+// empty), oldest first: the queue the composer presents.
+func (r *Runtime) PendingDecisions(ctx context.Context, session string) (protocol.DecisionList, error) {
+	if session != "" {
+		if _, err := r.Session(ctx, session); err != nil {
+			return protocol.DecisionList{}, err
+		}
+	}
+	list, err := r.registry.pending(ctx, session)
+	if list == nil {
+		list = []protocol.Decision{}
+	}
+	return protocol.DecisionList{Decisions: list}, err
+}
+
+// Ask opens a decision in a session on behalf of run and waits for it: what a script's
+// ask() does. A decline or a timeout is an Answer; the end of ctx aborts it with an error.
+func (r *Runtime) Ask(ctx context.Context, session, run string, req protocol.DecisionRequest) (script.Answer, error) {
+	return (&runCaps{r: r, session: session, run: run}).Ask(ctx, req)
+}
+
+// Authorize passes tool calls through the approval gate, as a script's run() does.
+func (r *Runtime) Authorize(ctx context.Context, session, run string, calls []script.ToolCall) (script.Verdict, error) {
+	return r.authorize(ctx, session, run, calls)
+}
+
+// ListGrants lists the workspace's grants, oldest first.
+func (r *Runtime) ListGrants(ctx context.Context) (protocol.GrantList, error) {
+	list, err := r.grants.list(ctx, r.opts.Workspace)
+	if list == nil {
+		list = []protocol.Grant{}
+	}
+	return protocol.GrantList{Grants: list}, err
+}
+
+// RevokeGrant deletes a grant; the next check already asks again.
+func (r *Runtime) RevokeGrant(ctx context.Context, id string) error {
+	return r.grants.revoke(ctx, r.opts.Workspace, id)
 }
 
 // Log is the runtime's event log.
@@ -127,7 +290,7 @@ func (r *Runtime) SendPrompt(ctx context.Context, session string, req protocol.S
 	if _, err := r.Session(ctx, session); err != nil {
 		return protocol.SendPromptResponse{}, err
 	}
-	msg := protocol.Message{Text: req.Text, AttemptID: req.AttemptID}
+	msg := protocol.Message{Text: req.Text, AttemptID: req.AttemptID, Mode: req.Mode}
 	offset, dup, err := r.log.Append(ctx, session, protocol.EventUserMessage, msg, "prompt-"+session+"-"+req.AttemptID)
 	if err != nil {
 		return protocol.SendPromptResponse{}, err

@@ -15,7 +15,7 @@ func start(t *testing.T, dir string) (*Embedded, *Runtime) {
 	t.Helper()
 	emb, err := StartEmbedded(dir)
 	require.NoError(t, err)
-	rt, err := New(context.Background(), emb.Conn, Options{Workspace: "/ws"})
+	rt, err := New(context.Background(), emb.Conn, Options{Workspace: t.TempDir(), Exclusive: true})
 	require.NoError(t, err)
 	return emb, rt
 }
@@ -54,16 +54,17 @@ func TestPromptIsAnsweredByTheOfflineAgent(t *testing.T) {
 	s, err := rt.CreateSession(ctx, protocol.CreateSessionRequest{})
 	require.NoError(t, err)
 	assert.Equal(t, "New session", s.Title)
-	assert.Equal(t, "/ws", s.Workspace)
+	assert.Equal(t, rt.Workspace(), s.Workspace)
 
 	resp, err := rt.SendPrompt(ctx, s.ID, protocol.SendPromptRequest{Text: "hello\nworld", AttemptID: "a1"})
 	require.NoError(t, err)
 	assert.False(t, resp.Duplicate)
 
-	evs := waitEvents(t, rt, s.ID, 3)
-	assert.Equal(t, []protocol.EventType{protocol.EventSessionCreated, protocol.EventUserMessage, protocol.EventAgentMessage}, types(evs))
+	evs := waitEvents(t, rt, s.ID, 5)
+	assert.Equal(t, []protocol.EventType{protocol.EventSessionCreated, protocol.EventUserMessage,
+		protocol.EventTurnStarted, protocol.EventAgentMessage, protocol.EventTurnEnded}, types(evs))
 	assert.Equal(t, resp.Offset, evs[1].Offset)
-	reply, err := evs[2].DecodeMessage()
+	reply, err := evs[3].DecodeMessage()
 	require.NoError(t, err)
 	assert.Equal(t, OfflineReply("hello\nworld"), reply.Text)
 	assert.Contains(t, reply.Text, "No model is configured")
@@ -88,11 +89,12 @@ func TestRetriedSendIsStoredOnce(t *testing.T) {
 	assert.True(t, again.Duplicate)
 	assert.Equal(t, first.Offset, again.Offset)
 
-	evs := waitEvents(t, rt, s.ID, 3)
+	evs := waitEvents(t, rt, s.ID, 5)
 	time.Sleep(100 * time.Millisecond) // a second reply, if any, would land by now
 	evs, err = rt.Log().Read(ctx, s.ID, 0)
 	require.NoError(t, err)
-	assert.Equal(t, []protocol.EventType{protocol.EventSessionCreated, protocol.EventUserMessage, protocol.EventAgentMessage}, types(evs))
+	assert.Equal(t, []protocol.EventType{protocol.EventSessionCreated, protocol.EventUserMessage,
+		protocol.EventTurnStarted, protocol.EventAgentMessage, protocol.EventTurnEnded}, types(evs))
 }
 
 func TestSendPromptRejectsBadInput(t *testing.T) {
@@ -127,7 +129,7 @@ func TestFollowDeliversExactlyWhatFollowsThenLive(t *testing.T) {
 	require.NoError(t, err)
 	_, err = rt.SendPrompt(ctx, b.ID, protocol.SendPromptRequest{Text: "other", AttemptID: "1"})
 	require.NoError(t, err)
-	stored := waitEvents(t, rt, a.ID, 3)
+	stored := waitEvents(t, rt, a.ID, 5)
 
 	// Subscribe after the first event: the two stored ones, then a live one.
 	events, _, err := rt.Follow(ctx, a.ID, stored[0].Offset)
@@ -141,13 +143,15 @@ func TestFollowDeliversExactlyWhatFollowsThenLive(t *testing.T) {
 		}
 		return protocol.Event{}
 	}
-	assert.Equal(t, stored[1], next())
-	assert.Equal(t, stored[2], next())
+	for _, want := range stored[1:] {
+		assert.Equal(t, want, next())
+	}
 	live, err := rt.SendPrompt(ctx, a.ID, protocol.SendPromptRequest{Text: "two", AttemptID: "2"})
 	require.NoError(t, err)
 	got := next()
 	assert.Equal(t, live.Offset, got.Offset)
 	assert.Equal(t, a.ID, got.Session, "no event of another session")
+	assert.Equal(t, protocol.EventTurnStarted, next().Type)
 	assert.Equal(t, protocol.EventAgentMessage, next().Type)
 
 	_, _, err = rt.Follow(ctx, "missing", 0)
@@ -162,7 +166,7 @@ func TestSessionsAndEventsSurviveARestart(t *testing.T) {
 	require.NoError(t, err)
 	_, err = rt.SendPrompt(ctx, s.ID, protocol.SendPromptRequest{Text: "remember me", AttemptID: "r"})
 	require.NoError(t, err)
-	before := waitEvents(t, rt, s.ID, 3)
+	before := waitEvents(t, rt, s.ID, 5)
 	stop(emb, rt)
 
 	emb, rt = start(t, dir)
@@ -192,8 +196,8 @@ func TestPromptStoredWhileNoAgentRanIsAnsweredOnStart(t *testing.T) {
 
 	emb, rt := start(t, dir)
 	defer stop(emb, rt)
-	evs := waitEvents(t, rt, s.ID, 3)
-	assert.Equal(t, protocol.EventAgentMessage, evs[2].Type)
+	evs := waitEvents(t, rt, s.ID, 5)
+	assert.Equal(t, protocol.EventAgentMessage, evs[3].Type)
 }
 
 func TestListSessionsNewestFirst(t *testing.T) {

@@ -1,0 +1,154 @@
+package runtime
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"log/slog"
+	"maps"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+
+	"parley/protocol"
+	"parley/runtime/script"
+)
+
+// The catalogue: examples and functions built into the binary, and a workspace's own in
+// .parley/examples/*.star and .parley/functions/*.star. A workspace file with a built-in's
+// name replaces it. Files are read on each use, so editing one needs no restart.
+
+// WorkspaceDir is where a workspace keeps its own examples and functions.
+const WorkspaceDir = ".parley"
+
+// ErrNoFunction is returned for a function name the catalogue does not have.
+var ErrNoFunction = errors.New("no such function")
+
+type catalogueEntry struct {
+	source string
+	origin string // "builtin" or the workspace-relative path
+}
+
+func (r *Runtime) catalogue(kind string, builtin map[string]string) map[string]catalogueEntry {
+	out := map[string]catalogueEntry{}
+	for name, src := range builtin {
+		out[name] = catalogueEntry{source: src, origin: "builtin"}
+	}
+	dir := filepath.Join(r.opts.Workspace, WorkspaceDir, kind)
+	files, _ := filepath.Glob(filepath.Join(dir, "*.star"))
+	for _, f := range files {
+		name := strings.TrimSuffix(filepath.Base(f), ".star")
+		if !protocol.ValidSessionID(name) {
+			continue // the name becomes part of a command and an id
+		}
+		src, err := os.ReadFile(f)
+		if err != nil {
+			slog.Warn("catalogue file unreadable", "file", f, "err", err)
+			continue
+		}
+		out[name] = catalogueEntry{source: string(src), origin: filepath.ToSlash(filepath.Join(WorkspaceDir, kind, filepath.Base(f)))}
+	}
+	return out
+}
+
+func (r *Runtime) examples() map[string]catalogueEntry {
+	return r.catalogue("examples", script.BuiltinExamples())
+}
+
+func (r *Runtime) functions() map[string]catalogueEntry {
+	return r.catalogue("functions", script.BuiltinFunctions())
+}
+
+// ListCommands lists the slash commands and the examples, for /help and the browser's menu.
+func (r *Runtime) ListCommands() protocol.CommandList {
+	list := protocol.CommandList{Commands: protocol.Commands}
+	ex := r.examples()
+	for _, slug := range slices.Sorted(maps.Keys(ex)) {
+		title, desc := script.Describe(ex[slug].source)
+		list.Examples = append(list.Examples, protocol.CommandInfo{
+			Name: slug, Usage: "/example " + slug, Description: strings.TrimSpace(strings.Join([]string{title, desc}, " ")),
+		})
+	}
+	return list
+}
+
+// ListFunctions describes every function the fn-form can run. A workspace file that does not
+// load is listed nowhere but logged, so one broken file does not hide the others.
+func (r *Runtime) ListFunctions() protocol.FunctionList {
+	list := protocol.FunctionList{Functions: []protocol.Function{}}
+	fns := r.functions()
+	for _, name := range slices.Sorted(maps.Keys(fns)) {
+		fn, err := script.LoadFunction(name, fns[name].source)
+		if err != nil {
+			slog.Warn("function does not load", "function", name, "origin", fns[name].origin, "err", err)
+			continue
+		}
+		fn.Source = fns[name].origin
+		list.Functions = append(list.Functions, fn)
+	}
+	return list
+}
+
+// RunFunction validates the arguments against the function's parameters, starts the run in
+// the given session or a new one, and returns at once: the run's events stream on the socket.
+func (r *Runtime) RunFunction(ctx context.Context, name string, req protocol.RunFunctionRequest) (protocol.RunFunctionResponse, error) {
+	if err := req.Validate(); err != nil {
+		return protocol.RunFunctionResponse{}, err
+	}
+	entry, ok := r.functions()[name]
+	if !ok {
+		return protocol.RunFunctionResponse{}, fmt.Errorf("function %q: %w", name, ErrNoFunction)
+	}
+	fn, err := script.LoadFunction(name, entry.source)
+	if err != nil {
+		return protocol.RunFunctionResponse{}, fmt.Errorf("function %s does not load: %w", name, err)
+	}
+	args, err := withDefaults(fn.Params, req.Args)
+	if err != nil {
+		return protocol.RunFunctionResponse{}, err
+	}
+	if err := fn.Params.ValidateContent(args); err != nil {
+		return protocol.RunFunctionResponse{}, err
+	}
+	session := req.Session
+	if session == "" {
+		info, err := r.CreateSession(ctx, protocol.CreateSessionRequest{Title: cmpOr(fn.Title, name)})
+		if err != nil {
+			return protocol.RunFunctionResponse{}, err
+		}
+		session = info.ID
+	} else if _, err := r.Session(ctx, session); err != nil {
+		return protocol.RunFunctionResponse{}, err
+	}
+	run := "function:" + r.opts.NewID()
+	err = r.startFunctionTurn(session, run, func(ctx context.Context) {
+		r.execute(ctx, session, protocol.RunStarted{ID: run, Kind: protocol.RunFunction, Name: name},
+			func(ctx context.Context, caps script.Caps) (string, error) {
+				return r.host.Call(ctx, name, entry.source, args, caps)
+			})
+	})
+	if err != nil {
+		return protocol.RunFunctionResponse{}, err
+	}
+	return protocol.RunFunctionResponse{Session: session, Run: run}, nil
+}
+
+// withDefaults fills the parameters the request left out with their defaults.
+func withDefaults(params *protocol.Schema, args json.RawMessage) (json.RawMessage, error) {
+	merged := map[string]json.RawMessage{}
+	if d := protocol.DefaultContent(params); d != nil {
+		if err := json.Unmarshal(d, &merged); err != nil {
+			return nil, err
+		}
+	}
+	if len(args) > 0 && string(args) != "null" {
+		var given map[string]json.RawMessage
+		if err := json.Unmarshal(args, &given); err != nil {
+			return nil, &protocol.ValidationError{Fields: map[string]string{"args": "must be a JSON object of parameters"}}
+		}
+		maps.Copy(merged, given)
+	}
+	return json.Marshal(merged)
+}

@@ -1,0 +1,491 @@
+package runtime
+
+import (
+	"context"
+	"encoding/json"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"parley/protocol"
+	"parley/runtime/script"
+)
+
+// asked is a decision an asker is waiting on, with the asker's result once it returns.
+type asked struct {
+	decision protocol.Decision
+	done     chan struct{}
+	answer   script.Answer
+	err      error
+}
+
+func newSession(t *testing.T, rt *Runtime) string {
+	t.Helper()
+	s, err := rt.CreateSession(context.Background(), protocol.CreateSessionRequest{})
+	require.NoError(t, err)
+	return s.ID
+}
+
+// waitPending waits until the session has n pending decisions and returns them.
+func waitPending(t *testing.T, rt *Runtime, session string, n int) []protocol.Decision {
+	t.Helper()
+	var list protocol.DecisionList
+	require.Eventually(t, func() bool {
+		var err error
+		list, err = rt.PendingDecisions(context.Background(), session)
+		require.NoError(t, err)
+		return len(list.Decisions) == n
+	}, 5*time.Second, 5*time.Millisecond)
+	return list.Decisions
+}
+
+// askAsync asks in the background, as a script would, and returns once the question is pending.
+func askAsync(t *testing.T, ctx context.Context, rt *Runtime, session string, req protocol.DecisionRequest) *asked {
+	t.Helper()
+	before := waitPendingAtLeast(t, rt, session, 0)
+	a := &asked{done: make(chan struct{})}
+	go func() {
+		defer close(a.done)
+		a.answer, a.err = rt.Ask(ctx, session, "test:1", req)
+	}()
+	list := waitPending(t, rt, session, len(before)+1)
+	a.decision = list[len(list)-1]
+	return a
+}
+
+func waitPendingAtLeast(t *testing.T, rt *Runtime, session string, n int) []protocol.Decision {
+	t.Helper()
+	list, err := rt.PendingDecisions(context.Background(), session)
+	require.NoError(t, err)
+	require.GreaterOrEqual(t, len(list.Decisions), n)
+	return list.Decisions
+}
+
+func (a *asked) wait(t *testing.T) {
+	t.Helper()
+	select {
+	case <-a.done:
+	case <-time.After(5 * time.Second):
+		t.Fatal("the asker was not resumed")
+	}
+}
+
+func raw(v any) json.RawMessage {
+	b, _ := json.Marshal(v)
+	return b
+}
+
+var envQuestion = protocol.DecisionRequest{
+	Kind:    protocol.KindAsk,
+	Message: "Which environment?",
+	Schema:  &protocol.Schema{Type: "string", Enum: []string{"staging", "prod"}, AllowOther: new(false)},
+}
+
+func lastOfType(t *testing.T, rt *Runtime, session string, typ protocol.EventType) protocol.Event {
+	t.Helper()
+	var found protocol.Event
+	require.Eventually(t, func() bool {
+		evs, err := rt.Log().Read(context.Background(), session, 0)
+		require.NoError(t, err)
+		for _, ev := range evs {
+			if ev.Type == typ {
+				found = ev
+			}
+		}
+		return found.Type == typ
+	}, 5*time.Second, 5*time.Millisecond)
+	return found
+}
+
+func TestDecisionOutcomes(t *testing.T) {
+	emb, rt := start(t, t.TempDir())
+	defer stop(emb, rt)
+	ctx := context.Background()
+
+	t.Run("accept", func(t *testing.T) {
+		s := newSession(t, rt)
+		a := askAsync(t, ctx, rt, s, envQuestion)
+		assert.Equal(t, "test:1", a.decision.Run)
+		assert.Equal(t, envQuestion.Message, a.decision.Request.Message)
+		_, err := rt.Reply(ctx, s, a.decision.ID, protocol.ReplyRequest{Action: protocol.ActionAccept, Content: raw("prod")})
+		require.NoError(t, err)
+		a.wait(t)
+		require.NoError(t, a.err)
+		assert.Equal(t, protocol.ActionAccept, a.answer.Action)
+		assert.JSONEq(t, `"prod"`, string(a.answer.Content))
+		waitPending(t, rt, s, 0)
+		replied, err := lastOfType(t, rt, s, protocol.EventQuestionReplied).DecodeQuestionReplied()
+		require.NoError(t, err)
+		assert.Equal(t, a.decision.ID, replied.ID)
+	})
+
+	t.Run("decline with a reason", func(t *testing.T) {
+		s := newSession(t, rt)
+		a := askAsync(t, ctx, rt, s, envQuestion)
+		_, err := rt.Reply(ctx, s, a.decision.ID, protocol.ReplyRequest{Action: protocol.ActionDecline, Reason: "not now"})
+		require.NoError(t, err)
+		a.wait(t)
+		require.NoError(t, a.err, "a decline is an answer, not an error")
+		assert.Equal(t, script.Answer{Action: protocol.ActionDecline, Reason: "not now"}, a.answer)
+	})
+
+	t.Run("timeout declines and says why", func(t *testing.T) {
+		s := newSession(t, rt)
+		req := envQuestion
+		req.TimeoutMs = 200
+		a := askAsync(t, ctx, rt, s, req)
+		a.wait(t)
+		require.NoError(t, a.err)
+		assert.Equal(t, script.Answer{Action: protocol.ActionDecline, Reason: protocol.ReasonTimeout}, a.answer)
+		rej, err := lastOfType(t, rt, s, protocol.EventQuestionRejected).DecodeQuestionRejected()
+		require.NoError(t, err)
+		assert.Equal(t, protocol.QuestionRejected{ID: a.decision.ID, Outcome: protocol.OutcomeDeclined, Reason: protocol.ReasonTimeout}, rej)
+		_, err = rt.Reply(ctx, s, a.decision.ID, protocol.ReplyRequest{Action: protocol.ActionAccept, Content: raw("prod")})
+		assert.ErrorIs(t, err, protocol.ErrAlreadyAnswered)
+		assert.ErrorContains(t, err, "timed out")
+	})
+
+	t.Run("withdrawn is an abort, an error to the asker", func(t *testing.T) {
+		s := newSession(t, rt)
+		actx, cancel := context.WithCancel(ctx)
+		a := askAsync(t, actx, rt, s, envQuestion)
+		cancel()
+		a.wait(t)
+		require.ErrorIs(t, a.err, script.ErrAborted)
+		rej, err := lastOfType(t, rt, s, protocol.EventQuestionRejected).DecodeQuestionRejected()
+		require.NoError(t, err)
+		assert.Equal(t, protocol.OutcomeAborted, rej.Outcome)
+		assert.Equal(t, protocol.ReasonWithdrawn, rej.Reason)
+		waitPending(t, rt, s, 0)
+	})
+
+	t.Run("unknown decision and session", func(t *testing.T) {
+		s := newSession(t, rt)
+		_, err := rt.Reply(ctx, s, "nope", protocol.ReplyRequest{Action: protocol.ActionDecline})
+		assert.ErrorIs(t, err, ErrNoDecision)
+		_, err = rt.Reply(ctx, "missing", "nope", protocol.ReplyRequest{Action: protocol.ActionDecline})
+		assert.ErrorIs(t, err, ErrNoSession)
+		_, err = rt.Reply(ctx, s, "a.b", protocol.ReplyRequest{Action: protocol.ActionDecline})
+		assert.ErrorIs(t, err, ErrNoDecision)
+	})
+}
+
+func TestReplyInvalidForTheSchemaGetsFieldErrors(t *testing.T) {
+	emb, rt := start(t, t.TempDir())
+	defer stop(emb, rt)
+	ctx := context.Background()
+	s := newSession(t, rt)
+	form := protocol.DecisionRequest{Kind: protocol.KindAsk, Message: "Open a pull request?", Schema: &protocol.Schema{
+		Type: "object",
+		Properties: protocol.Properties{
+			{Key: "title", Schema: &protocol.Schema{Type: "string", MinLength: new(3)}},
+			{Key: "draft", Schema: &protocol.Schema{Type: "boolean"}},
+		},
+		Required: []string{"title"},
+	}}
+	a := askAsync(t, ctx, rt, s, form)
+
+	_, err := rt.Reply(ctx, s, a.decision.ID, protocol.ReplyRequest{Action: protocol.ActionAccept, Content: raw(map[string]any{"title": "no", "draft": "yes"})})
+	var verr *protocol.ValidationError
+	require.ErrorAs(t, err, &verr)
+	assert.Contains(t, verr.Fields, "title")
+	assert.Contains(t, verr.Fields, "draft")
+	_, err = rt.Reply(ctx, s, a.decision.ID, protocol.ReplyRequest{Action: protocol.ActionAccept, Content: raw(map[string]any{"draft": true})})
+	require.ErrorAs(t, err, &verr)
+	assert.Contains(t, verr.Fields["title"], "required")
+
+	// Nothing was stored: the decision is still open and a valid reply wins.
+	waitPending(t, rt, s, 1)
+	_, err = rt.Reply(ctx, s, a.decision.ID, protocol.ReplyRequest{Action: protocol.ActionAccept, Content: raw(map[string]any{"title": "Fix it"})})
+	require.NoError(t, err)
+	a.wait(t)
+	assert.JSONEq(t, `{"title":"Fix it"}`, string(a.answer.Content))
+}
+
+func TestFirstReplyWinsAndLaterOnesAreTold(t *testing.T) {
+	emb, rt := start(t, t.TempDir())
+	defer stop(emb, rt)
+	ctx := context.Background()
+	s := newSession(t, rt)
+	a := askAsync(t, ctx, rt, s, envQuestion)
+
+	const n = 8
+	var wg sync.WaitGroup
+	errs := make([]error, n)
+	for i := range n {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			choice := []string{"staging", "prod"}[i%2]
+			_, errs[i] = rt.Reply(ctx, s, a.decision.ID, protocol.ReplyRequest{Action: protocol.ActionAccept, Content: raw(choice)})
+		}()
+	}
+	wg.Wait()
+	wins := 0
+	for _, err := range errs {
+		if err == nil {
+			wins++
+			continue
+		}
+		assert.ErrorIs(t, err, protocol.ErrAlreadyAnswered)
+		assert.ErrorContains(t, err, "already answered")
+	}
+	assert.Equal(t, 1, wins, "exactly one reply is stored")
+	a.wait(t)
+	evs, err := rt.Log().Read(ctx, s, 0)
+	require.NoError(t, err)
+	replies := 0
+	for _, ev := range evs {
+		if ev.Type == protocol.EventQuestionReplied {
+			replies++
+		}
+	}
+	assert.Equal(t, 1, replies)
+}
+
+func TestReplyOnASecondRuntimeResumesTheAsker(t *testing.T) {
+	emb, first := start(t, t.TempDir())
+	defer stop(emb, first)
+	second, err := New(context.Background(), emb.Conn, Options{Workspace: t.TempDir()})
+	require.NoError(t, err)
+	defer second.Close()
+	ctx := context.Background()
+	s := newSession(t, first)
+	a := askAsync(t, ctx, first, s, envQuestion)
+
+	list := waitPending(t, second, s, 1)
+	assert.Equal(t, a.decision.ID, list[0].ID, "every replica sees the registry")
+	_, err = second.Reply(ctx, s, a.decision.ID, protocol.ReplyRequest{Action: protocol.ActionAccept, Content: raw("staging")})
+	require.NoError(t, err)
+	a.wait(t)
+	require.NoError(t, a.err)
+	assert.JSONEq(t, `"staging"`, string(a.answer.Content))
+
+	// A live replica's decisions are not swept by another.
+	b := askAsync(t, ctx, first, s, envQuestion)
+	second.sweep(ctx)
+	waitPending(t, first, s, 1)
+	_, err = first.Reply(ctx, s, b.decision.ID, protocol.ReplyRequest{Action: protocol.ActionDecline})
+	require.NoError(t, err)
+	b.wait(t)
+}
+
+func TestRestartAbortsADecisionItsAskerCannotResume(t *testing.T) {
+	dir := t.TempDir()
+	emb, rt := start(t, dir)
+	ctx := context.Background()
+	s := newSession(t, rt)
+	actx, kill := context.WithCancel(ctx)
+	a := askAsync(t, actx, rt, s, envQuestion)
+	// The server dies with the asker: the log keeps the question.
+	rt.tap.stop()
+	emb.Close()
+	kill()
+	a.wait(t)
+	require.Error(t, a.err)
+
+	emb, rt = start(t, dir)
+	defer stop(emb, rt)
+	rej, err := lastOfType(t, rt, s, protocol.EventQuestionRejected).DecodeQuestionRejected()
+	require.NoError(t, err)
+	assert.Equal(t, protocol.QuestionRejected{ID: a.decision.ID, Outcome: protocol.OutcomeAborted, Reason: protocol.ReasonOrphaned}, rej)
+	waitPending(t, rt, s, 0)
+	_, err = rt.Reply(ctx, s, a.decision.ID, protocol.ReplyRequest{Action: protocol.ActionDecline})
+	assert.ErrorIs(t, err, protocol.ErrAlreadyAnswered)
+}
+
+func TestRestartOfOneReplicaLeavesTheQuestionPendingUntilItsLeaseEnds(t *testing.T) {
+	emb, err := StartEmbedded(t.TempDir())
+	require.NoError(t, err)
+	defer emb.Close()
+	ctx := context.Background()
+	opts := Options{Workspace: t.TempDir(), Lease: time.Second}
+	asker, err := New(ctx, emb.Conn, opts)
+	require.NoError(t, err)
+	other, err := New(ctx, emb.Conn, opts)
+	require.NoError(t, err)
+	defer other.Close()
+	s := newSession(t, asker)
+	a := askAsync(t, ctx, asker, s, envQuestion)
+
+	// The asker's process vanishes without a goodbye: its heartbeat stops.
+	asker.tap.stop()
+	asker.cancel()
+	asker.wg.Wait()
+	other.sweep(ctx)
+	assert.Len(t, waitPendingAtLeast(t, other, s, 1), 1, "still pending while the lease runs")
+
+	rej, err := lastOfType(t, other, s, protocol.EventQuestionRejected).DecodeQuestionRejected()
+	require.NoError(t, err)
+	assert.Equal(t, protocol.ReasonOrphaned, rej.Reason)
+	assert.Equal(t, a.decision.ID, rej.ID)
+}
+
+func TestGateOutcomes(t *testing.T) {
+	emb, rt := start(t, t.TempDir())
+	defer stop(emb, rt)
+	ctx := context.Background()
+	call := []script.ToolCall{{Tool: "run", Words: []string{"rm", "-rf", "build"}, Details: "rm -rf build"}}
+
+	authorize := func(t *testing.T, ctx context.Context, s string, calls []script.ToolCall) (chan struct{}, *script.Verdict, *error, protocol.Decision) {
+		done := make(chan struct{})
+		var v script.Verdict
+		var err error
+		go func() {
+			defer close(done)
+			v, err = rt.Authorize(ctx, s, "test:gate", calls)
+		}()
+		d := waitPending(t, rt, s, 1)[0]
+		return done, &v, &err, d
+	}
+	wait := func(t *testing.T, done chan struct{}) {
+		select {
+		case <-done:
+		case <-time.After(5 * time.Second):
+			t.Fatal("gate not resumed")
+		}
+	}
+	pick := func(i int) protocol.ReplyRequest {
+		return protocol.ReplyRequest{Action: protocol.ActionAccept, Content: raw(protocol.ApprovalAnswer{Option: &i})}
+	}
+
+	cases := []struct {
+		name  string
+		reply *protocol.ReplyRequest
+		want  script.Verdict
+	}{
+		{"allow", new(pick(0)), script.Verdict{Allowed: true}},
+		{"reject option", new(pick(3)), script.Verdict{Text: "rejected by the user"}},
+		{"decline with a reason", &protocol.ReplyRequest{Action: protocol.ActionDecline, Reason: "use make clean"}, script.Verdict{Text: "use make clean"}},
+		{"instruction instead", &protocol.ReplyRequest{Action: protocol.ActionAccept, Content: raw(protocol.ApprovalAnswer{Instruction: "only build/tmp"})}, script.Verdict{Text: "rejected by the user: only build/tmp"}},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			s := newSession(t, rt)
+			done, v, err, d := authorize(t, ctx, s, call)
+			assert.Equal(t, protocol.KindApproval, d.Request.Kind)
+			assert.Equal(t, "rm -rf build", d.Request.Details)
+			require.Len(t, d.Request.Options, 4)
+			_, rerr := rt.Reply(ctx, s, d.ID, *c.reply)
+			require.NoError(t, rerr)
+			wait(t, done)
+			require.NoError(t, *err)
+			assert.Equal(t, c.want, *v)
+		})
+	}
+
+	t.Run("timeout is no answer in time, not a rejection", func(t *testing.T) {
+		short, err := New(ctx, emb.Conn, Options{Workspace: t.TempDir(), DecisionTimeout: 150 * time.Millisecond})
+		require.NoError(t, err)
+		defer short.Close()
+		s := newSession(t, short)
+		v, err := short.Authorize(ctx, s, "test:gate", call)
+		require.NoError(t, err)
+		assert.Equal(t, script.Verdict{Text: "no answer in time"}, v)
+	})
+
+	t.Run("abort is an error", func(t *testing.T) {
+		s := newSession(t, rt)
+		actx, cancel := context.WithCancelCause(ctx)
+		done, _, err, _ := authorize(t, actx, s, call)
+		cancel(errStopped)
+		wait(t, done)
+		assert.ErrorIs(t, *err, script.ErrAborted)
+		rej, rerr := lastOfType(t, rt, s, protocol.EventQuestionRejected).DecodeQuestionRejected()
+		require.NoError(t, rerr)
+		assert.Equal(t, protocol.ReasonStopped, rej.Reason)
+	})
+
+	t.Run("a batch is one decision, approved as a whole", func(t *testing.T) {
+		s := newSession(t, rt)
+		batch := []script.ToolCall{
+			{Tool: "run", Words: []string{"echo", "1"}, Details: "echo 1"},
+			{Tool: "run", Words: []string{"echo", "2"}, Details: "echo 2"},
+			{Tool: "write", Words: []string{"out/a.txt"}, Details: "write 3 bytes to out/a.txt"},
+		}
+		done, v, err, d := authorize(t, ctx, s, batch)
+		require.Len(t, d.Request.Items, 3)
+		assert.Equal(t, []string{"Approve all", "Reject all"}, []string{d.Request.Options[0].Label, d.Request.Options[1].Label})
+		_, rerr := rt.Reply(ctx, s, d.ID, protocol.ReplyRequest{Action: protocol.ActionDecline, Reason: "too many"})
+		require.NoError(t, rerr)
+		wait(t, done)
+		require.NoError(t, *err)
+		assert.Equal(t, script.Verdict{Text: "too many"}, *v)
+	})
+}
+
+func TestGrantHonouredThenRevoked(t *testing.T) {
+	emb, rt := start(t, t.TempDir())
+	defer stop(emb, rt)
+	ctx := context.Background()
+	s := newSession(t, rt)
+	status := []script.ToolCall{{Tool: "run", Words: []string{"git", "status"}, Details: "git status"}}
+
+	done := make(chan script.Verdict, 1)
+	go func() {
+		v, err := rt.Authorize(ctx, s, "test:grant", status)
+		assert.NoError(t, err)
+		done <- v
+	}()
+	d := waitPending(t, rt, s, 1)[0]
+	require.Equal(t, "Approve, and always for git", d.Request.Options[2].Label)
+	assert.Equal(t, &protocol.GrantScope{Kind: protocol.GrantPrefix, Tool: "run", Words: []string{"git"}}, d.Request.Options[2].Grant)
+	two := 2
+	_, err := rt.Reply(ctx, s, d.ID, protocol.ReplyRequest{Action: protocol.ActionAccept, Content: raw(protocol.ApprovalAnswer{Option: &two})})
+	require.NoError(t, err)
+	assert.Equal(t, script.Verdict{Allowed: true}, <-done)
+
+	grants, err := rt.ListGrants(ctx)
+	require.NoError(t, err)
+	require.Len(t, grants.Grants, 1)
+	g := grants.Grants[0]
+	assert.Equal(t, rt.Workspace(), g.Workspace)
+	assert.Equal(t, d.ID, g.Decision)
+	lastOfType(t, rt, s, protocol.EventGrantCreated)
+
+	// Honoured without asking: any git command, but not another tool or program.
+	v, err := rt.Authorize(ctx, s, "test:grant", []script.ToolCall{{Tool: "run", Words: []string{"git", "log", "-1"}}})
+	require.NoError(t, err)
+	assert.True(t, v.Allowed)
+	waitPending(t, rt, s, 0)
+
+	// Another workspace does not share it.
+	other, err := New(ctx, emb.Conn, Options{Workspace: t.TempDir()})
+	require.NoError(t, err)
+	defer other.Close()
+	otherGrants, err := other.ListGrants(ctx)
+	require.NoError(t, err)
+	assert.Empty(t, otherGrants.Grants)
+
+	require.NoError(t, rt.RevokeGrant(ctx, g.ID))
+	assert.ErrorIs(t, rt.RevokeGrant(ctx, g.ID), ErrNoGrant)
+	actx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	go func() { _, _ = rt.Authorize(actx, s, "test:grant", status) }()
+	waitPending(t, rt, s, 1) // asks again at once
+}
+
+func TestCovers(t *testing.T) {
+	git := []string{"git"}
+	cases := []struct {
+		scope protocol.GrantScope
+		tool  string
+		words []string
+		want  bool
+	}{
+		{protocol.GrantScope{Kind: protocol.GrantExact, Tool: "run", Words: []string{"git", "status"}}, "run", []string{"git", "status"}, true},
+		{protocol.GrantScope{Kind: protocol.GrantExact, Tool: "run", Words: []string{"git", "status"}}, "run", []string{"git", "status", "-s"}, false},
+		{protocol.GrantScope{Kind: protocol.GrantPrefix, Tool: "run", Words: git}, "run", []string{"git", "push"}, true},
+		{protocol.GrantScope{Kind: protocol.GrantPrefix, Tool: "run", Words: git}, "run", []string{"gitk"}, false},
+		{protocol.GrantScope{Kind: protocol.GrantPrefix, Tool: "run", Words: git}, "write", []string{"git"}, false},
+		{protocol.GrantScope{Kind: protocol.GrantPrefix, Tool: "run"}, "run", []string{"rm"}, false},
+		{protocol.GrantScope{Kind: protocol.GrantTool, Tool: "write"}, "write", []string{"a", "b"}, true},
+		{protocol.GrantScope{Kind: "other", Tool: "run"}, "run", nil, false},
+	}
+	for _, c := range cases {
+		assert.Equal(t, c.want, covers(c.scope, c.tool, c.words), "%+v %s %v", c.scope, c.tool, c.words)
+	}
+}

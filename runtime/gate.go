@@ -1,0 +1,165 @@
+package runtime
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"path"
+	"strings"
+
+	"parley/protocol"
+	"parley/runtime/script"
+)
+
+// Texts the asker (a script, later the model) reads when the gate says no. A timeout is not
+// a refusal: the user never saw or never answered the request, and saying "rejected" would
+// make the model apologise for a decision nobody took.
+const (
+	textRejected = "rejected by the user"
+	textTimedOut = "no answer in time"
+)
+
+// authorize passes tool calls through the approval gate as one decision. Calls covered by a
+// grant of the workspace pass without asking; the rest are asked as one approval (a batch
+// when there are several), answered "approve all" or "reject all".
+func (r *Runtime) authorize(ctx context.Context, session, run string, calls []script.ToolCall) (script.Verdict, error) {
+	grants, err := r.grants.list(ctx, r.opts.Workspace)
+	if err != nil {
+		return script.Verdict{}, err
+	}
+	var ask []script.ToolCall
+	for _, c := range calls {
+		if c.Tool == "write" && len(c.Words) == 1 {
+			// A path's words are its folders, so a prefix grant covers a folder.
+			c.Words = strings.Split(c.Words[0], "/")
+		}
+		granted := false
+		for _, g := range grants {
+			granted = granted || covers(g.Scope, c.Tool, c.Words)
+		}
+		if !granted {
+			ask = append(ask, c)
+		}
+	}
+	if len(ask) == 0 {
+		return script.Verdict{Allowed: true}, nil
+	}
+	req := approvalRequest(ask)
+	res, err := r.registry.ask(ctx, session, run, req)
+	if err != nil {
+		return script.Verdict{}, err
+	}
+	switch {
+	case res.rejected != nil: // only a timeout ends without an error here
+		return script.Verdict{Text: textTimedOut}, nil
+	case res.replied.Action == protocol.ActionDecline:
+		return script.Verdict{Text: cmpOr(res.replied.Reason, textRejected)}, nil
+	}
+	var answer protocol.ApprovalAnswer
+	if err := json.Unmarshal(res.replied.Content, &answer); err != nil {
+		return script.Verdict{}, fmt.Errorf("approval answer: %w", err)
+	}
+	opt, picked := answer.Picked(req)
+	if !picked {
+		// Words typed instead of a click: a refusal that tells the asker what to do instead.
+		return script.Verdict{Text: textRejected + ": " + answer.Instruction}, nil
+	}
+	if opt.Value != protocol.OptionAllow {
+		return script.Verdict{Text: textRejected}, nil
+	}
+	if opt.Grant != nil {
+		if err := r.grant(ctx, session, res, *opt.Grant); err != nil {
+			return script.Verdict{}, err
+		}
+	}
+	return script.Verdict{Allowed: true}, nil
+}
+
+func (r *Runtime) grant(ctx context.Context, session string, res decisionResult, scope protocol.GrantScope) error {
+	g := protocol.Grant{
+		ID:        r.opts.NewID(),
+		Workspace: r.opts.Workspace,
+		Scope:     scope,
+		Created:   r.opts.Now().UnixMilli(),
+		Session:   session,
+		Decision:  res.replied.ID,
+	}
+	if err := r.grants.put(ctx, g); err != nil {
+		return fmt.Errorf("record grant: %w", err)
+	}
+	_, _, err := r.log.Append(ctx, session, protocol.EventGrantCreated, g, "grant-"+g.ID)
+	return err
+}
+
+func cmpOr(s, fallback string) string {
+	if strings.TrimSpace(s) == "" {
+		return fallback
+	}
+	return s
+}
+
+// approvalRequest builds the question the gate asks: for one call, approve once or always
+// (this exact command, or every command with its first word), or reject; for a batch,
+// approve all or reject all.
+func approvalRequest(calls []script.ToolCall) protocol.DecisionRequest {
+	if len(calls) > 1 {
+		req := protocol.DecisionRequest{
+			Kind:    protocol.KindApproval,
+			Message: fmt.Sprintf("Allow these %d requests?", len(calls)),
+			Options: []protocol.ApprovalOption{
+				{Value: protocol.OptionAllow, Label: "Approve all", Tone: protocol.ToneAffirm},
+				{Value: protocol.OptionDeny, Label: "Reject all", Tone: protocol.ToneDeny},
+			},
+		}
+		var details []string
+		for _, c := range calls {
+			req.Items = append(req.Items, protocol.ApprovalItem{Tool: c.Tool, Details: c.Details})
+			details = append(details, c.Tool+": "+c.Details)
+		}
+		req.Details = strings.Join(details, "\n")
+		return req
+	}
+	c := calls[0]
+	req := protocol.DecisionRequest{
+		Kind:    protocol.KindApproval,
+		Details: c.Details,
+		Options: []protocol.ApprovalOption{{Value: protocol.OptionAllow, Label: "Approve", Tone: protocol.ToneAffirm}},
+	}
+	switch c.Tool {
+	case "run":
+		req.Message = "Allow running " + firstWord(c.Words) + "?"
+		req.Options = append(req.Options, protocol.ApprovalOption{
+			Value: protocol.OptionAllow, Label: "Approve, and always for this command", Tone: protocol.ToneAffirm,
+			Description: c.Details,
+			Grant:       &protocol.GrantScope{Kind: protocol.GrantExact, Tool: c.Tool, Words: c.Words},
+		})
+		if len(c.Words) > 1 {
+			req.Options = append(req.Options, protocol.ApprovalOption{
+				Value: protocol.OptionAllow, Label: "Approve, and always for " + c.Words[0], Tone: protocol.ToneAffirm,
+				Description: c.Words[0] + " *",
+				Grant:       &protocol.GrantScope{Kind: protocol.GrantPrefix, Tool: c.Tool, Words: c.Words[:1]},
+			})
+		}
+	case "write":
+		req.Message = "Allow writing " + strings.Join(c.Words, "/") + "?"
+		if len(c.Words) > 1 {
+			dir := path.Join(c.Words[:len(c.Words)-1]...)
+			req.Options = append(req.Options, protocol.ApprovalOption{
+				Value: protocol.OptionAllow, Label: "Approve, and always for writes in " + dir + "/", Tone: protocol.ToneAffirm,
+				Description: dir + "/*",
+				Grant:       &protocol.GrantScope{Kind: protocol.GrantPrefix, Tool: c.Tool, Words: c.Words[:len(c.Words)-1]},
+			})
+		}
+	default:
+		req.Message = "Allow " + c.Tool + "?"
+	}
+	req.Options = append(req.Options, protocol.ApprovalOption{Value: protocol.OptionDeny, Label: "Reject", Tone: protocol.ToneDeny})
+	return req
+}
+
+func firstWord(words []string) string {
+	if len(words) == 0 {
+		return "a command"
+	}
+	return words[0]
+}

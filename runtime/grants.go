@@ -1,0 +1,109 @@
+package runtime
+
+import (
+	"cmp"
+	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"slices"
+
+	"github.com/nats-io/nats.go/jetstream"
+
+	"parley/protocol"
+)
+
+// grantsBucket records "always" answers, per workspace. The gate reads it on every check
+// (there is no cache), so a revocation takes effect at once on every replica.
+const grantsBucket = "PARLEY_GRANTS"
+
+// ErrNoGrant is returned when revoking a grant that does not exist.
+var ErrNoGrant = errors.New("no such grant")
+
+type grantStore struct {
+	kv jetstream.KeyValue
+}
+
+func openGrants(ctx context.Context, js jetstream.JetStream) (*grantStore, error) {
+	kv, err := js.CreateOrUpdateKeyValue(ctx, jetstream.KeyValueConfig{
+		Bucket:      grantsBucket,
+		Description: "Parley always-allow grants",
+		Storage:     jetstream.FileStorage,
+	})
+	if err != nil {
+		return nil, fmt.Errorf("open grants: %w", err)
+	}
+	return &grantStore{kv: kv}, nil
+}
+
+// workspaceKey is a key-safe name of a workspace path.
+func workspaceKey(workspace string) string {
+	sum := sha256.Sum256([]byte(workspace))
+	return hex.EncodeToString(sum[:8])
+}
+
+func (s *grantStore) put(ctx context.Context, g protocol.Grant) error {
+	raw, err := json.Marshal(g)
+	if err != nil {
+		return err
+	}
+	_, err = s.kv.Create(ctx, workspaceKey(g.Workspace)+"."+g.ID, raw)
+	return err
+}
+
+func (s *grantStore) list(ctx context.Context, workspace string) ([]protocol.Grant, error) {
+	lister, err := s.kv.ListKeysFiltered(ctx, workspaceKey(workspace)+".*")
+	if err != nil {
+		return nil, fmt.Errorf("list grants: %w", err)
+	}
+	defer lister.Stop()
+	var out []protocol.Grant
+	for key := range lister.Keys() {
+		entry, err := s.kv.Get(ctx, key)
+		if errors.Is(err, jetstream.ErrKeyNotFound) {
+			continue // revoked between list and get
+		}
+		if err != nil {
+			return nil, err
+		}
+		var g protocol.Grant
+		if json.Unmarshal(entry.Value(), &g) == nil {
+			out = append(out, g)
+		}
+	}
+	slices.SortFunc(out, func(a, b protocol.Grant) int {
+		return cmp.Or(cmp.Compare(a.Created, b.Created), cmp.Compare(a.ID, b.ID))
+	})
+	return out, nil
+}
+
+func (s *grantStore) revoke(ctx context.Context, workspace, id string) error {
+	if !protocol.ValidSessionID(id) {
+		return fmt.Errorf("grant %q: %w", id, ErrNoGrant)
+	}
+	key := workspaceKey(workspace) + "." + id
+	if _, err := s.kv.Get(ctx, key); errors.Is(err, jetstream.ErrKeyNotFound) {
+		return fmt.Errorf("grant %s: %w", id, ErrNoGrant)
+	} else if err != nil {
+		return err
+	}
+	return s.kv.Purge(ctx, key)
+}
+
+// covers reports whether a grant's scope lets a call through.
+func covers(scope protocol.GrantScope, tool string, words []string) bool {
+	if scope.Tool != tool {
+		return false
+	}
+	switch scope.Kind {
+	case protocol.GrantTool:
+		return true
+	case protocol.GrantExact:
+		return slices.Equal(scope.Words, words)
+	case protocol.GrantPrefix:
+		return len(scope.Words) > 0 && len(words) >= len(scope.Words) && slices.Equal(scope.Words, words[:len(scope.Words)])
+	}
+	return false
+}

@@ -1,0 +1,137 @@
+package runtime
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"strconv"
+	"strings"
+	"sync/atomic"
+
+	"parley/protocol"
+	"parley/runtime/script"
+)
+
+// runCaps are the capabilities a run receives: everything it does lands in its session's log
+// and every decision goes through the registry with the run's execution id.
+type runCaps struct {
+	r       *Runtime
+	session string
+	run     string
+	sends   atomic.Int64
+}
+
+func (c *runCaps) Send(ctx context.Context, text string) error {
+	n := c.sends.Add(1)
+	_, _, err := c.r.log.Append(ctx, c.session, protocol.EventAgentMessage, protocol.Message{Text: text},
+		"send-"+strings.ReplaceAll(c.run, ":", "-")+"-"+strconv.FormatInt(n, 10))
+	return err
+}
+
+func (c *runCaps) Ask(ctx context.Context, req protocol.DecisionRequest) (script.Answer, error) {
+	res, err := c.r.registry.ask(ctx, c.session, c.run, req)
+	if err != nil {
+		return script.Answer{}, err
+	}
+	if res.rejected != nil {
+		// Only a timeout ends without an error: it declines, and says why.
+		return script.Answer{Action: protocol.ActionDecline, Reason: protocol.ReasonTimeout}, nil
+	}
+	return script.Answer{Action: res.replied.Action, Content: res.replied.Content, Reason: res.replied.Reason}, nil
+}
+
+func (c *runCaps) Authorize(ctx context.Context, calls []script.ToolCall) (script.Verdict, error) {
+	return c.r.authorize(ctx, c.session, c.run, calls)
+}
+
+func (c *runCaps) Output(stream string, argv []string, text string) {
+	c.r.appendEvent(c.session, protocol.EventRunOutput, protocol.RunOutput{Run: c.run, Stream: stream, Text: text, Argv: argv}, "")
+}
+
+// execute runs code as a run of the session: run.started, its output, then run.settled.
+func (r *Runtime) execute(ctx context.Context, session string, started protocol.RunStarted, body func(ctx context.Context, caps script.Caps) (string, error)) {
+	key := strings.ReplaceAll(started.ID, ":", "-")
+	r.appendEvent(session, protocol.EventRunStarted, started, "run-"+key)
+	result, err := body(ctx, &runCaps{r: r, session: session, run: started.ID})
+	settled := protocol.RunSettled{Run: started.ID, Result: result}
+	if err != nil {
+		settled.Error = err.Error()
+		if errors.Is(context.Cause(ctx), errStopped) {
+			settled.Error = "stopped by the user"
+		}
+	}
+	r.appendEvent(session, protocol.EventRunSettled, settled, "settled-"+key)
+}
+
+// runCommand runs a server-side slash command as the prompt's turn.
+func (r *Runtime) runCommand(ctx context.Context, session string, offset uint64, cmd protocol.Command) {
+	run := commandRunID(offset)
+	say := func(text string) {
+		r.appendEvent(session, protocol.EventAgentMessage, protocol.Message{Text: text}, "command-"+strconv.FormatUint(offset, 10))
+	}
+	switch cmd.Name {
+	case "help":
+		say(r.helpText())
+	case "script":
+		code := cmd.Args
+		if strings.TrimSpace(code) == "" {
+			say("Usage: /script <code>. The code is Starlark; it can send(text), ask(message, schema), confirm(message), run(argv), read(path), list(dir) and write(path, text).")
+			return
+		}
+		r.execute(ctx, session, protocol.RunStarted{ID: run, Kind: protocol.RunScript, Code: code},
+			func(ctx context.Context, caps script.Caps) (string, error) {
+				return r.host.Exec(ctx, "script", code, nil, caps)
+			})
+	case "example":
+		slug, vars, _ := strings.Cut(strings.TrimSpace(cmd.Args), " ")
+		vars = strings.TrimSpace(vars)
+		if slug == "" {
+			say("Usage: /example <slug> [json-vars].\n\n" + r.examplesText())
+			return
+		}
+		src, ok := r.examples()[slug]
+		if !ok {
+			say(fmt.Sprintf("There is no example %q.\n\n%s", slug, r.examplesText()))
+			return
+		}
+		var raw json.RawMessage
+		if vars != "" {
+			var obj map[string]any
+			if err := json.Unmarshal([]byte(vars), &obj); err != nil {
+				say(fmt.Sprintf("The variables of /example %s must be one JSON object, like {\"name\": \"Ada\"}: %v", slug, err))
+				return
+			}
+			raw = json.RawMessage(vars)
+		}
+		r.execute(ctx, session, protocol.RunStarted{ID: run, Kind: protocol.RunExample, Name: slug},
+			func(ctx context.Context, caps script.Caps) (string, error) {
+				return r.host.Exec(ctx, "examples/"+slug+".star", src.source, raw, caps)
+			})
+	}
+}
+
+func (r *Runtime) helpText() string {
+	var b strings.Builder
+	b.WriteString("Commands:\n")
+	for _, c := range protocol.Commands {
+		fmt.Fprintf(&b, "• %s: %s\n", c.Usage, c.Description)
+	}
+	b.WriteString("\n")
+	b.WriteString(r.examplesText())
+	b.WriteString("\nAny other text, including other /words, goes to the agent.")
+	return b.String()
+}
+
+func (r *Runtime) examplesText() string {
+	list := r.ListCommands().Examples
+	if len(list) == 0 {
+		return "There are no examples."
+	}
+	var b strings.Builder
+	b.WriteString("Examples:\n")
+	for _, e := range list {
+		fmt.Fprintf(&b, "• %s: %s\n", e.Usage, e.Description)
+	}
+	return b.String()
+}

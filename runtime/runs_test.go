@@ -1,0 +1,329 @@
+package runtime
+
+import (
+	"context"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"parley/protocol"
+	"parley/runtime/script"
+)
+
+// prompt sends text to a session as the browser does.
+func prompt(t *testing.T, rt *Runtime, session, text string, mode protocol.PromptMode) uint64 {
+	t.Helper()
+	resp, err := rt.SendPrompt(context.Background(), session, protocol.SendPromptRequest{Text: text, AttemptID: NewID(), Mode: mode})
+	require.NoError(t, err)
+	return resp.Offset
+}
+
+// waitFor reads the session's log until cond holds for it.
+func waitFor(t *testing.T, rt *Runtime, session string, what string, cond func([]protocol.Event) bool) []protocol.Event {
+	t.Helper()
+	var evs []protocol.Event
+	ok := assert.Eventually(t, func() bool {
+		var err error
+		evs, err = rt.Log().Read(context.Background(), session, 0)
+		require.NoError(t, err)
+		return cond(evs)
+	}, 10*time.Second, 10*time.Millisecond, what)
+	if !ok {
+		for _, ev := range evs {
+			t.Logf("%d %s %s", ev.Offset, ev.Type, ev.Data)
+		}
+		t.FailNow()
+	}
+	return evs
+}
+
+func has(typ protocol.EventType) func([]protocol.Event) bool {
+	return func(evs []protocol.Event) bool { return count(evs, typ) > 0 }
+}
+
+func count(evs []protocol.Event, typ protocol.EventType) int {
+	n := 0
+	for _, ev := range evs {
+		if ev.Type == typ {
+			n++
+		}
+	}
+	return n
+}
+
+func settled(t *testing.T, evs []protocol.Event) protocol.RunSettled {
+	t.Helper()
+	for _, ev := range evs {
+		if ev.Type == protocol.EventRunSettled {
+			rs, err := protocol.DecodeEventData[protocol.RunSettled](ev)
+			require.NoError(t, err)
+			return rs
+		}
+	}
+	t.Fatal("no run.settled")
+	return protocol.RunSettled{}
+}
+
+func agentTexts(t *testing.T, evs []protocol.Event) []string {
+	var out []string
+	for _, ev := range evs {
+		if ev.Type == protocol.EventAgentMessage {
+			m, err := ev.DecodeMessage()
+			require.NoError(t, err)
+			out = append(out, m.Text)
+		}
+	}
+	return out
+}
+
+func TestScriptNeedsApprovalForRunAndFiresNoAgentTurn(t *testing.T) {
+	emb, rt := start(t, t.TempDir())
+	defer stop(emb, rt)
+	ctx := context.Background()
+	s := newSession(t, rt)
+	offset := prompt(t, rt, s, "/script r = run(['echo', 'hello from echo'])\nsend(r.stdout.strip())", protocol.ModeQueue)
+
+	d := waitPending(t, rt, s, 1)[0]
+	assert.Equal(t, commandRunID(offset), d.Run, "the approval is attributed to the command's run")
+	assert.Equal(t, "Allow running echo?", d.Request.Message)
+	zero := 0
+	_, err := rt.Reply(ctx, s, d.ID, protocol.ReplyRequest{Action: protocol.ActionAccept, Content: raw(protocol.ApprovalAnswer{Option: &zero})})
+	require.NoError(t, err)
+
+	evs := waitFor(t, rt, s, "turn ends", has(protocol.EventTurnEnded))
+	rs := settled(t, evs)
+	assert.Empty(t, rs.Error)
+	assert.Equal(t, commandRunID(offset), rs.Run)
+	assert.Equal(t, []string{"hello from echo"}, agentTexts(t, evs), "the script's message, and no agent reply")
+	var out protocol.RunOutput
+	for _, ev := range evs {
+		if ev.Type == protocol.EventRunOutput {
+			out, _ = protocol.DecodeEventData[protocol.RunOutput](ev)
+		}
+	}
+	assert.Equal(t, protocol.StreamStdout, out.Stream)
+	assert.Equal(t, "hello from echo\n", out.Text)
+
+	// The order a thread shows: the command, its turn, the run, the approval, its output, the end.
+	var order []protocol.EventType
+	for _, ev := range evs[1:] {
+		if len(order) == 0 || order[len(order)-1] != ev.Type {
+			order = append(order, ev.Type)
+		}
+	}
+	assert.Equal(t, []protocol.EventType{
+		protocol.EventUserMessage, protocol.EventTurnStarted, protocol.EventRunStarted,
+		protocol.EventQuestionAsked, protocol.EventQuestionReplied, protocol.EventRunOutput,
+		protocol.EventAgentMessage, protocol.EventRunSettled, protocol.EventTurnEnded,
+	}, order)
+}
+
+func TestRejectedRunIsTheScriptsToHandle(t *testing.T) {
+	emb, rt := start(t, t.TempDir())
+	defer stop(emb, rt)
+	ctx := context.Background()
+	s := newSession(t, rt)
+	prompt(t, rt, s, "/script r = run(['touch', 'x'])\nsend('ok=%s error=%s' % (r.ok, r.error))", protocol.ModeQueue)
+	d := waitPending(t, rt, s, 1)[0]
+	_, err := rt.Reply(ctx, s, d.ID, protocol.ReplyRequest{Action: protocol.ActionDecline, Reason: "not in my repo"})
+	require.NoError(t, err)
+	evs := waitFor(t, rt, s, "turn ends", has(protocol.EventTurnEnded))
+	assert.Equal(t, []string{"ok=False error=not in my repo"}, agentTexts(t, evs))
+	_, statErr := os.Stat(filepath.Join(rt.Workspace(), "x"))
+	assert.True(t, os.IsNotExist(statErr), "nothing ran")
+}
+
+func TestCommandsAtTheDoor(t *testing.T) {
+	emb, rt := start(t, t.TempDir())
+	defer stop(emb, rt)
+
+	t.Run("unknown /words fall through to the agent", func(t *testing.T) {
+		s := newSession(t, rt)
+		prompt(t, rt, s, "/usr/bin/env is where env lives", protocol.ModeQueue)
+		evs := waitFor(t, rt, s, "turn ends", has(protocol.EventTurnEnded))
+		assert.Equal(t, []string{OfflineReply("/usr/bin/env is where env lives")}, agentTexts(t, evs))
+		ts, err := protocol.DecodeEventData[protocol.TurnStarted](evs[2])
+		require.NoError(t, err)
+		assert.Equal(t, protocol.TurnAgent, ts.Kind)
+		assert.Zero(t, count(evs, protocol.EventRunStarted))
+	})
+
+	t.Run("help lists the commands and the examples", func(t *testing.T) {
+		s := newSession(t, rt)
+		prompt(t, rt, s, "/help", protocol.ModeQueue)
+		evs := waitFor(t, rt, s, "turn ends", has(protocol.EventTurnEnded))
+		texts := agentTexts(t, evs)
+		require.Len(t, texts, 1)
+		for _, want := range []string{"/script <code>", "/example <slug> [json-vars]", "/example hello", "/example echo-burst"} {
+			assert.Contains(t, texts[0], want)
+		}
+	})
+
+	t.Run("example with variables", func(t *testing.T) {
+		s := newSession(t, rt)
+		prompt(t, rt, s, `/example hello {"name": "Ada"}`, protocol.ModeQueue)
+		evs := waitFor(t, rt, s, "turn ends", has(protocol.EventTurnEnded))
+		texts := agentTexts(t, evs)
+		require.NotEmpty(t, texts)
+		assert.Contains(t, texts[0], "Ada")
+		rs := settled(t, evs)
+		assert.Empty(t, rs.Error)
+	})
+
+	t.Run("unknown example and bad variables say what to do", func(t *testing.T) {
+		s := newSession(t, rt)
+		prompt(t, rt, s, "/example nope", protocol.ModeQueue)
+		evs := waitFor(t, rt, s, "turn ends", has(protocol.EventTurnEnded))
+		assert.Contains(t, agentTexts(t, evs)[0], `There is no example "nope"`)
+		prompt(t, rt, s, "/example hello {name}", protocol.ModeQueue)
+		evs = waitFor(t, rt, s, "second turn ends", func(evs []protocol.Event) bool { return count(evs, protocol.EventTurnEnded) == 2 })
+		assert.Contains(t, agentTexts(t, evs)[1], "must be one JSON object")
+	})
+
+	t.Run("workspace examples", func(t *testing.T) {
+		dir := filepath.Join(rt.Workspace(), WorkspaceDir, "examples")
+		require.NoError(t, os.MkdirAll(dir, 0o755))
+		require.NoError(t, os.WriteFile(filepath.Join(dir, "mine.star"), []byte("# Mine\nsend('from the workspace')\n"), 0o644))
+		s := newSession(t, rt)
+		prompt(t, rt, s, "/example mine", protocol.ModeQueue)
+		evs := waitFor(t, rt, s, "turn ends", has(protocol.EventTurnEnded))
+		assert.Equal(t, []string{"from the workspace"}, agentTexts(t, evs))
+	})
+
+	t.Run("paths that leave the workspace are refused", func(t *testing.T) {
+		s := newSession(t, rt)
+		prompt(t, rt, s, "/script\nx = 1\nread('../../etc/passwd')", protocol.ModeQueue)
+		evs := waitFor(t, rt, s, "turn ends", has(protocol.EventTurnEnded))
+		rs := settled(t, evs)
+		assert.Contains(t, rs.Error, "leaves the workspace")
+		assert.Contains(t, rs.Error, "script:2", "the error carries the line")
+	})
+}
+
+func TestScriptStepLimit(t *testing.T) {
+	emb, err := StartEmbedded(t.TempDir())
+	require.NoError(t, err)
+	defer emb.Close()
+	rt, err := New(context.Background(), emb.Conn, Options{Workspace: t.TempDir(), Limits: script.Limits{Steps: 10_000}})
+	require.NoError(t, err)
+	defer rt.Close()
+	s := newSession(t, rt)
+	prompt(t, rt, s, "/script\nfor i in range(1000000):\n    pass", protocol.ModeQueue)
+	evs := waitFor(t, rt, s, "turn ends", has(protocol.EventTurnEnded))
+	assert.Contains(t, settled(t, evs).Error, "step limit")
+}
+
+func TestStopAbortsTheTurnsDecisions(t *testing.T) {
+	emb, rt := start(t, t.TempDir())
+	defer stop(emb, rt)
+	ctx := context.Background()
+	s := newSession(t, rt)
+	prompt(t, rt, s, "/script confirm('Deploy?')\nsend('not reached')", protocol.ModeQueue)
+	waitPending(t, rt, s, 1)
+	_, err := rt.StopTurn(ctx, s)
+	require.NoError(t, err)
+
+	evs := waitFor(t, rt, s, "turn ends", has(protocol.EventTurnEnded))
+	rej, err := lastOfType(t, rt, s, protocol.EventQuestionRejected).DecodeQuestionRejected()
+	require.NoError(t, err)
+	assert.Equal(t, protocol.OutcomeAborted, rej.Outcome)
+	assert.Equal(t, protocol.ReasonStopped, rej.Reason)
+	assert.Equal(t, "stopped by the user", settled(t, evs).Error)
+	ended, err := protocol.DecodeEventData[protocol.TurnEnded](lastOfType(t, rt, s, protocol.EventTurnEnded))
+	require.NoError(t, err)
+	assert.True(t, ended.Stopped)
+	assert.Empty(t, agentTexts(t, evs))
+
+	// The session takes prompts again.
+	prompt(t, rt, s, "after the stop", protocol.ModeQueue)
+	waitFor(t, rt, s, "answered", func(evs []protocol.Event) bool { return count(evs, protocol.EventTurnEnded) == 2 })
+}
+
+func TestPromptsWhileATurnRunsQueueOrSteer(t *testing.T) {
+	emb, rt := start(t, t.TempDir())
+	defer stop(emb, rt)
+	ctx := context.Background()
+	s := newSession(t, rt)
+	prompt(t, rt, s, "/script confirm('Go on?')", protocol.ModeQueue)
+	d := waitPending(t, rt, s, 1)[0]
+
+	second := prompt(t, rt, s, "second", protocol.ModeQueue)
+	waitFor(t, rt, s, "queued", has(protocol.EventTurnQueue))
+	urgent := prompt(t, rt, s, "urgent", protocol.ModeSteer)
+	evs := waitFor(t, rt, s, "steered", func(evs []protocol.Event) bool { return count(evs, protocol.EventTurnQueue) == 2 })
+	q, err := protocol.DecodeEventData[protocol.TurnQueue](lastOfType(t, rt, s, protocol.EventTurnQueue))
+	require.NoError(t, err)
+	assert.Equal(t, []uint64{urgent, second}, q.Prompts, "steer goes ahead of the queue")
+	assert.Zero(t, count(evs, protocol.EventAgentMessage), "nothing answered while the turn runs")
+
+	_, err = rt.Reply(ctx, s, d.ID, protocol.ReplyRequest{Action: protocol.ActionAccept, Content: raw(true)})
+	require.NoError(t, err)
+	evs = waitFor(t, rt, s, "all three turns", func(evs []protocol.Event) bool { return count(evs, protocol.EventTurnEnded) == 3 })
+	assert.Equal(t, []string{OfflineReply("urgent"), OfflineReply("second")}, agentTexts(t, evs))
+	q, err = protocol.DecodeEventData[protocol.TurnQueue](lastOfType(t, rt, s, protocol.EventTurnQueue))
+	require.NoError(t, err)
+	assert.Empty(t, q.Prompts, "the queue ends empty")
+}
+
+func TestFunctions(t *testing.T) {
+	emb, rt := start(t, t.TempDir())
+	defer stop(emb, rt)
+	ctx := context.Background()
+
+	list := rt.ListFunctions()
+	var names []string
+	for _, fn := range list.Functions {
+		names = append(names, fn.Name)
+		assert.Equal(t, "object", fn.Params.Type, fn.Name)
+		assert.Equal(t, "builtin", fn.Source)
+	}
+	assert.Subset(t, names, []string{"greet", "word-count", "make-note"})
+
+	resp, err := rt.RunFunction(ctx, "greet", protocol.RunFunctionRequest{Args: raw(map[string]any{"name": "Ada"})})
+	require.NoError(t, err)
+	require.True(t, protocol.ValidSessionID(resp.Session))
+	assert.True(t, strings.HasPrefix(resp.Run, "function:"))
+	evs := waitFor(t, rt, resp.Session, "run ends", has(protocol.EventTurnEnded))
+	rs := settled(t, evs)
+	assert.Empty(t, rs.Error)
+	assert.Contains(t, rs.Result, "Ada")
+	assert.NotEmpty(t, agentTexts(t, evs))
+
+	_, err = rt.RunFunction(ctx, "greet", protocol.RunFunctionRequest{Args: raw(map[string]any{"name": 3})})
+	var verr *protocol.ValidationError
+	require.ErrorAs(t, err, &verr)
+	assert.Contains(t, verr.Fields, "name")
+	_, err = rt.RunFunction(ctx, "greet", protocol.RunFunctionRequest{})
+	require.ErrorAs(t, err, &verr)
+	assert.Contains(t, verr.Fields["name"], "required")
+	_, err = rt.RunFunction(ctx, "nope", protocol.RunFunctionRequest{})
+	assert.ErrorIs(t, err, ErrNoFunction)
+
+	// A workspace's own function, and a run in an existing session that asks mid-flight.
+	dir := filepath.Join(rt.Workspace(), WorkspaceDir, "functions")
+	require.NoError(t, os.MkdirAll(dir, 0o755))
+	require.NoError(t, os.WriteFile(filepath.Join(dir, "pick.star"), []byte(`
+TITLE = "Pick"
+PARAMS = {"type": "object", "properties": {"n": {"type": "integer", "minimum": 1, "default": 2}}}
+def main(args):
+    env = ask("Where to?", {"type": "string", "enum": ["staging", "prod"]})
+    return "%s x%d" % (env, args["n"])
+`), 0o644))
+	s := newSession(t, rt)
+	resp, err = rt.RunFunction(ctx, "pick", protocol.RunFunctionRequest{Session: s})
+	require.NoError(t, err)
+	assert.Equal(t, s, resp.Session)
+	_, err = rt.RunFunction(ctx, "pick", protocol.RunFunctionRequest{Session: s})
+	assert.ErrorIs(t, err, ErrBusy, "one turn at a time")
+	d := waitPending(t, rt, s, 1)[0]
+	assert.Equal(t, resp.Run, d.Run)
+	_, err = rt.Reply(ctx, s, d.ID, protocol.ReplyRequest{Action: protocol.ActionAccept, Content: raw("prod")})
+	require.NoError(t, err)
+	evs = waitFor(t, rt, s, "run ends", has(protocol.EventTurnEnded))
+	assert.Equal(t, "prod x2", settled(t, evs).Result, "defaults seeded")
+}
