@@ -156,7 +156,9 @@ func run(ctx context.Context, cfg config, stdout io.Writer) error {
 		defer emb.Close()
 		nc = emb.Conn
 	}
-	rt, err := runtime.New(ctx, nc, runtime.Options{Workspace: cfg.Workspace})
+	// Embedded, no other runtime can share the log: decisions an earlier process left
+	// pending are aborted at start instead of after their lease.
+	rt, err := runtime.New(ctx, nc, runtime.Options{Workspace: cfg.Workspace, Exclusive: cfg.NATS == ""})
 	if err != nil {
 		return err
 	}

@@ -40,6 +40,15 @@ func (s *server) routes() http.Handler {
 	mux.Handle("POST /api/sessions", s.authorised(http.HandlerFunc(s.createSession)))
 	mux.Handle("GET /api/sessions/{id}", s.authorised(http.HandlerFunc(s.getSession)))
 	mux.Handle("POST /api/sessions/{id}/prompt", s.authorised(http.HandlerFunc(s.sendPrompt)))
+	mux.Handle("POST /api/sessions/{id}/stop", s.authorised(http.HandlerFunc(s.stopTurn)))
+	mux.Handle("GET /api/sessions/{id}/decisions", s.authorised(http.HandlerFunc(s.listDecisions)))
+	mux.Handle("GET /api/decisions", s.authorised(http.HandlerFunc(s.listDecisions)))
+	mux.Handle("POST /api/sessions/{id}/decisions/{decision}", s.authorised(http.HandlerFunc(s.replyDecision)))
+	mux.Handle("GET /api/grants", s.authorised(http.HandlerFunc(s.listGrants)))
+	mux.Handle("DELETE /api/grants/{grant}", s.authorised(http.HandlerFunc(s.revokeGrant)))
+	mux.Handle("GET /api/commands", s.authorised(http.HandlerFunc(s.listCommands)))
+	mux.Handle("GET /api/functions", s.authorised(http.HandlerFunc(s.listFunctions)))
+	mux.Handle("POST /api/functions/{name}/run", s.authorised(http.HandlerFunc(s.runFunction)))
 	mux.Handle("/api/", s.authorised(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		writeError(w, http.StatusNotFound, "not_found", r.Method+" "+r.URL.Path+" is not part of the API")
 	})))
@@ -225,6 +234,16 @@ func (s *server) fail(w http.ResponseWriter, err error) {
 	switch {
 	case errors.Is(err, runtime.ErrNoSession):
 		writeError(w, http.StatusNotFound, "no_session", "no such session: it may have been deleted, or the link is wrong")
+	case errors.Is(err, runtime.ErrNoDecision):
+		writeError(w, http.StatusNotFound, "no_decision", "no such question in this session: the link is wrong, or it belongs to another session")
+	case errors.Is(err, runtime.ErrNoGrant):
+		writeError(w, http.StatusNotFound, "no_grant", "no such grant: it may already be revoked")
+	case errors.Is(err, runtime.ErrNoFunction):
+		writeError(w, http.StatusNotFound, "no_function", err.Error()+": GET /api/functions lists the ones there are")
+	case errors.Is(err, protocol.ErrAlreadyAnswered):
+		writeError(w, http.StatusConflict, "already_answered", err.Error())
+	case errors.Is(err, runtime.ErrBusy):
+		writeError(w, http.StatusConflict, "busy", err.Error())
 	case errors.As(err, &verr):
 		writeDecodeError(w, err)
 	default:

@@ -33,12 +33,12 @@ import (
 const testToken = "test-token"
 
 // testServer runs the real handlers over real HTTP on 127.0.0.1, with embedded JetStream.
-func testServer(t *testing.T) (*httptest.Server, *runtime.Runtime) {
+func testServer(t testing.TB) (*httptest.Server, *runtime.Runtime) {
 	ts, rt, _ := testServerWithHandlers(t)
 	return ts, rt
 }
 
-func testServerWithHandlers(t *testing.T) (*httptest.Server, *runtime.Runtime, *server) {
+func testServerWithHandlers(t testing.TB) (*httptest.Server, *runtime.Runtime, *server) {
 	t.Helper()
 	emb, err := runtime.StartEmbedded(t.TempDir())
 	require.NoError(t, err)
@@ -493,7 +493,7 @@ func TestBackoff(t *testing.T) {
 }
 
 // stubBundle is a web folder whose wasm and its twins are short, recognisable strings.
-func stubBundle(t *testing.T) string {
+func stubBundle(t testing.TB) string {
 	t.Helper()
 	web := t.TempDir()
 	for name, body := range map[string]string{"app.wasm": "raw-wasm-bytes", "app.wasm.br": "br", "app.wasm.gz": "gz"} {
