@@ -49,6 +49,8 @@ func (c *Conversation) client(ctx app.Context) *api.Client {
 // HTML looks the same before the wasm takes over, so tests and `make bench` wait for this.
 func (c *Conversation) OnMount(ctx app.Context) {
 	ctx.Handle(actionSend, c.onSend)
+	ctx.Handle(actionDecide, c.onDecide)
+	ctx.Handle(actionStop, c.onStop)
 	ctx.Handle(actionCloseMenu, func(ctx app.Context, a app.Action) { c.closeMenu(ctx, false) })
 	if ctx.AppUpdateAvailable() {
 		c.OnAppUpdate(ctx)
@@ -207,6 +209,34 @@ func (c *Conversation) onSend(ctx app.Context, a app.Action) {
 	})
 }
 
+// onDecide sends a reply from a decision card. The card leaves its pending state when the
+// outcome comes back on the socket, the same way as when another tab answered.
+func (c *Conversation) onDecide(ctx app.Context, a app.Action) {
+	intent, ok := a.Value.(DecideIntent)
+	if !ok || c.session == "" {
+		return
+	}
+	client, session := c.client(ctx), c.session
+	ctx.Async(func() {
+		if _, err := client.Reply(ctx, session, intent.Decision, intent.Reply); err != nil {
+			ctx.Dispatch(func(ctx app.Context) { c.setNotice("Not answered: "+describeError(err)+".", false) })
+		}
+	})
+}
+
+// onStop asks the server to stop the session's running turn.
+func (c *Conversation) onStop(ctx app.Context, a app.Action) {
+	if c.session == "" {
+		return
+	}
+	client, session := c.client(ctx), c.session
+	ctx.Async(func() {
+		if _, err := client.Stop(ctx, session); err != nil {
+			ctx.Dispatch(func(ctx app.Context) { c.setNotice("Not stopped: "+describeError(err)+".", false) })
+		}
+	})
+}
+
 func (c *Conversation) sendFailed(ctx app.Context, intent SendIntent, err error) {
 	ctx.Dispatch(func(ctx app.Context) {
 		c.setNotice("Not sent: "+describeError(err)+". Your text is back in the composer.", errors.Is(err, api.ErrUnreachable))
@@ -357,7 +387,7 @@ func (c *Conversation) renderBody(notFound bool) app.UI {
 	return app.Div().Class("session").Body(
 		app.Header().Class("session-header").Body(app.H2().Text(c.thread.Title)),
 		c.renderLink(),
-		&Thread{Messages: c.thread.Messages, Working: c.thread.Working},
+		&Thread{Messages: c.thread.Messages, Working: c.thread.Working, Queue: c.thread.Queue},
 	)
 }
 

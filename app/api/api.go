@@ -116,3 +116,21 @@ func (c *Client) SendPrompt(ctx context.Context, session string, req protocol.Se
 	}
 	return out, err
 }
+
+// Reply answers a pending decision. A reply that lost to another (another tab, the thread
+// card) fails with status 409 and says so.
+func (c *Client) Reply(ctx context.Context, session, decision string, req protocol.ReplyRequest) (protocol.ReplyResponse, error) {
+	if err := req.Validate(); err != nil {
+		return protocol.ReplyResponse{}, err
+	}
+	var out protocol.ReplyResponse
+	err := c.do(ctx, http.MethodPost, "/api/sessions/"+session+"/decisions/"+decision, req, &out)
+	return out, err
+}
+
+// Stop asks the server to stop the session's running turn.
+func (c *Client) Stop(ctx context.Context, session string) (protocol.StopResponse, error) {
+	var out protocol.StopResponse
+	err := c.do(ctx, http.MethodPost, "/api/sessions/"+session+"/stop", nil, &out)
+	return out, err
+}

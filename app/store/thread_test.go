@@ -45,5 +45,5 @@ func TestThreadAppliesEventsInOrder(t *testing.T) {
 	assert.True(t, c.Working, "a prompt without a reply means the agent works")
 	c.Apply(protocol.Event{Offset: 3, Type: protocol.EventAgentMessage, Data: raw("a")})
 	assert.False(t, c.Working)
-	assert.Equal(t, []Message{{2, RoleUser, "q"}, {3, RoleAgent, "a"}}, c.Messages)
+	assert.Equal(t, []Message{{Offset: 2, Role: RoleUser, Text: "q"}, {Offset: 3, Role: RoleAgent, Text: "a"}}, c.Messages)
 }

@@ -1,0 +1,164 @@
+package components
+
+import (
+	"encoding/json"
+	"strconv"
+
+	"github.com/maxence-charriere/go-app/v10/pkg/app"
+
+	"parley/app/store"
+	"parley/protocol"
+)
+
+// actionDecide carries a DecideIntent from a decision card to the conversation, which sends
+// it; actionStop asks to stop the running turn.
+const (
+	actionDecide = "parley.decide"
+	actionStop   = "parley.stop"
+)
+
+// DecideIntent is a reply a person gave on a decision card.
+type DecideIntent struct {
+	Decision string
+	Reply    protocol.ReplyRequest
+}
+
+// maxDetailShown keeps a card readable: longer details show their head and tail, and expand.
+const maxDetailShown = 2000
+
+// renderRun draws a run: what runs, its output as text, and how it settled.
+func renderRun(m store.Message) app.UI {
+	return app.Div().
+		Class("entry entry-run status-"+string(m.Status)).
+		DataSet("offset", strconv.FormatUint(m.Offset, 10)).
+		DataSet("run", m.ID).
+		Body(
+			app.Div().Class("entry-head").Body(
+				app.Span().Class("entry-title").Text(m.Title),
+				app.Span().Class("entry-status").Text(runStatusText[m.Status]),
+			),
+			app.If(m.Detail != "", func() app.UI {
+				return app.Pre().Class("entry-output").Text(m.Detail)
+			}),
+			app.If(m.Result != "", func() app.UI {
+				return app.Div().Class("entry-result").Text(m.Result)
+			}),
+		)
+}
+
+var runStatusText = map[store.Status]string{
+	store.StatusRunning: "running…",
+	store.StatusDone:    "done",
+	store.StatusFailed:  "failed",
+}
+
+// DecisionCard is a question or an approval where it was asked: its live state with its
+// answers, then its outcome. Details are text, never markup.
+type DecisionCard struct {
+	app.Compo
+	Message  store.Message
+	expanded bool
+}
+
+// Render draws the card.
+func (d *DecisionCard) Render() app.UI {
+	m := d.Message
+	detail := m.Detail
+	truncated := false
+	if !d.expanded && len(detail) > maxDetailShown {
+		detail, truncated = headAndTail(detail, maxDetailShown), true
+	}
+	return app.Div().
+		Class("entry entry-decision status-"+string(m.Status)).
+		DataSet("offset", strconv.FormatUint(m.Offset, 10)).
+		DataSet("decision", m.ID).
+		Role("group").
+		Aria("label", "Question: "+m.Title).
+		Body(
+			app.Div().Class("entry-head").Body(
+				app.Span().Class("entry-title").Text(m.Title),
+				app.If(m.Status != store.StatusPending, func() app.UI {
+					return app.Span().Class("entry-status").Text(m.Result)
+				}),
+			),
+			app.If(detail != "", func() app.UI {
+				return app.Pre().Class("entry-output").Text(detail)
+			}),
+			app.If(truncated, func() app.UI {
+				return app.Button().Type("button").Class("link").Text("Show all").
+					OnClick(func(ctx app.Context, e app.Event) { d.expanded = true })
+			}),
+			app.If(m.Status == store.StatusPending && m.Request != nil, func() app.UI {
+				return app.Div().Class("entry-actions").Body(d.answers()...)
+			}),
+		)
+}
+
+// answers are the one-click answers a card offers: an approval's options, a confirm's two
+// choices, a lone single choice's options; every card can decline.
+func (d *DecisionCard) answers() []app.UI {
+	req := d.Message.Request
+	var out []app.UI
+	button := func(label, description string, tone protocol.Tone, reply protocol.ReplyRequest) app.UI {
+		return app.Button().Type("button").Class("choice tone-"+string(tone)).
+			Title(description).
+			Body(
+				app.Span().Class("choice-label").Text(label),
+				app.If(description != "", func() app.UI {
+					return app.Span().Class("choice-description").Text(description)
+				}),
+			).
+			OnClick(func(ctx app.Context, e app.Event) {
+				ctx.NewActionWithValue(actionDecide, DecideIntent{Decision: d.Message.ID, Reply: reply})
+			})
+	}
+	accept := func(v any) protocol.ReplyRequest {
+		raw, _ := json.Marshal(v)
+		return protocol.ReplyRequest{Action: protocol.ActionAccept, Content: raw}
+	}
+	switch req.Kind {
+	case protocol.KindApproval:
+		for i, o := range req.Options {
+			out = append(out, button(o.Label, o.Description, o.Tone, accept(protocol.ApprovalAnswer{Option: &i})))
+		}
+		return out
+	case protocol.KindConfirm:
+		yes, no := "Yes", "No"
+		if req.Schema != nil {
+			yes, no = cmpOr(req.Schema.TrueLabel, yes), cmpOr(req.Schema.FalseLabel, no)
+		}
+		out = append(out, button(yes, "", protocol.ToneAffirm, accept(true)), button(no, "", protocol.ToneNeutral, accept(false)))
+	case protocol.KindAsk:
+		if req.Schema != nil && req.Schema.IsSingleSelect() {
+			for _, c := range req.Schema.Choices() {
+				out = append(out, button(c.Label, c.Description, protocol.ToneNeutral, accept(c.Value)))
+			}
+		} else {
+			out = append(out, app.Span().Class("entry-note").Text("This question is answered in the composer."))
+		}
+	}
+	return append(out, button("Decline", "", protocol.ToneDeny, protocol.ReplyRequest{Action: protocol.ActionDecline}))
+}
+
+func cmpOr(s, fallback string) string {
+	if s == "" {
+		return fallback
+	}
+	return s
+}
+
+// headAndTail keeps the start and the end of a long text, where commands and their last
+// arguments are.
+func headAndTail(s string, n int) string {
+	half := n / 2
+	head, tail := s[:half], s[len(s)-half:]
+	for len(head) > 0 && !utf8RuneStart(head[len(head)-1]) {
+		head = head[:len(head)-1]
+	}
+	for len(tail) > 0 && !utf8RuneStart(tail[0]) {
+		tail = tail[1:]
+	}
+	return head + "\n… " + strconv.Itoa(len(s)-len(head)-len(tail)) + " bytes not shown …\n" + tail
+}
+
+func utf8RuneStart(b byte) bool { return b&0xC0 != 0x80 }
