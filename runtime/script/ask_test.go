@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"strings"
 	"testing"
 
 	"parley/protocol"
@@ -145,6 +146,22 @@ func TestJSONRoundTrip(t *testing.T) {
 	for _, bad := range []string{`{"a":}`, `[1] 2`, ``} {
 		if _, err := fromJSON([]byte(bad)); err == nil {
 			t.Errorf("%q decoded", bad)
+		}
+	}
+}
+
+func TestAskTimeoutIsPerDecision(t *testing.T) {
+	h := newTestHost(t, Limits{})
+	caps := &fakeCaps{answer: accept(`true`)}
+	mustExec(t, h, caps, "ask('Name?', timeout=90)\nconfirm('Sure?', timeout=1.5)\nconfirm('Default?')")
+	qs := caps.questions()
+	if len(qs) != 3 || qs[0].TimeoutMs != 90_000 || qs[1].TimeoutMs != 1_500 || qs[2].TimeoutMs != 0 {
+		t.Fatalf("timeouts %+v", qs)
+	}
+	for _, bad := range []string{"confirm('x', timeout=0)", "confirm('x', timeout='soon')", "ask('x', timeout=1000000000)"} {
+		_, err := h.Exec(context.Background(), "script", bad, nil, caps)
+		if err == nil || !strings.Contains(err.Error(), "timeout") {
+			t.Errorf("%s: %v", bad, err)
 		}
 	}
 }

@@ -126,13 +126,18 @@ func (e *env) send(_ *starlark.Thread, b *starlark.Builtin, args starlark.Tuple,
 	return starlark.None, nil
 }
 
-// ask(message, schema={"type": "string"}) asks a question shaped by a schema in the
-// protocol.Schema vocabulary and returns the answer (None when declined).
+// ask(message, schema={"type": "string"}, timeout=None) asks a question shaped by a schema in
+// the protocol.Schema vocabulary and returns the answer (None when declined or timed out).
+// timeout is in seconds; None takes the server's default.
 func (e *env) ask(_ *starlark.Thread, b *starlark.Builtin, args starlark.Tuple, kwargs []starlark.Tuple) (starlark.Value, error) {
 	var message string
-	var schemaV starlark.Value = starlark.None
-	if err := starlark.UnpackArgs(b.Name(), args, kwargs, "message", &message, "schema?", &schemaV); err != nil {
+	var schemaV, timeoutV starlark.Value = starlark.None, starlark.None
+	if err := starlark.UnpackArgs(b.Name(), args, kwargs, "message", &message, "schema?", &schemaV, "timeout?", &timeoutV); err != nil {
 		return nil, err
+	}
+	timeoutMs, err := decisionTimeout(timeoutV)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", b.Name(), err)
 	}
 	schema := &protocol.Schema{Type: "string"}
 	if schemaV != starlark.None {
@@ -142,12 +147,12 @@ func (e *env) ask(_ *starlark.Thread, b *starlark.Builtin, args starlark.Tuple, 
 		}
 		schema = s
 	}
-	req := protocol.DecisionRequest{Kind: protocol.KindAsk, Message: message, Schema: schema}
+	req := protocol.DecisionRequest{Kind: protocol.KindAsk, Message: message, Schema: schema, TimeoutMs: timeoutMs}
 	if err := req.Validate(); err != nil {
 		return nil, fmt.Errorf("invalid question: %w", err)
 	}
 	var ans Answer
-	err := e.blocked("question", func(ctx context.Context) (err error) {
+	err = e.blocked("question", func(ctx context.Context) (err error) {
 		ans, err = e.caps.Ask(ctx, req)
 		return err
 	})
@@ -164,18 +169,23 @@ func (e *env) ask(_ *starlark.Thread, b *starlark.Builtin, args starlark.Tuple, 
 	return v, nil
 }
 
-// confirm(message) asks a yes/no question: True only when accepted with true.
+// confirm(message, timeout=None) asks a yes/no question: True only when accepted with true.
 func (e *env) confirm(_ *starlark.Thread, b *starlark.Builtin, args starlark.Tuple, kwargs []starlark.Tuple) (starlark.Value, error) {
 	var message string
-	if err := starlark.UnpackArgs(b.Name(), args, kwargs, "message", &message); err != nil {
+	var timeoutV starlark.Value = starlark.None
+	if err := starlark.UnpackArgs(b.Name(), args, kwargs, "message", &message, "timeout?", &timeoutV); err != nil {
 		return nil, err
 	}
-	req := protocol.DecisionRequest{Kind: protocol.KindConfirm, Message: message, Schema: &protocol.Schema{Type: "boolean"}}
+	timeoutMs, err := decisionTimeout(timeoutV)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", b.Name(), err)
+	}
+	req := protocol.DecisionRequest{Kind: protocol.KindConfirm, Message: message, Schema: &protocol.Schema{Type: "boolean"}, TimeoutMs: timeoutMs}
 	if err := req.Validate(); err != nil {
 		return nil, fmt.Errorf("invalid question: %w", err)
 	}
 	var ans Answer
-	err := e.blocked("question", func(ctx context.Context) (err error) {
+	err = e.blocked("question", func(ctx context.Context) (err error) {
 		ans, err = e.caps.Ask(ctx, req)
 		return err
 	})
@@ -449,4 +459,27 @@ func quoteWord(w string) string {
 		return w
 	}
 	return "'" + strings.ReplaceAll(w, "'", `'\''`) + "'"
+}
+
+// decisionTimeout reads a timeout in seconds (None for the server's default).
+func decisionTimeout(v starlark.Value) (int64, error) {
+	var secs float64
+	switch v := v.(type) {
+	case starlark.NoneType:
+		return 0, nil
+	case starlark.Int:
+		i, ok := v.Int64()
+		if !ok {
+			return 0, fmt.Errorf("timeout %s is too large", v)
+		}
+		secs = float64(i)
+	case starlark.Float:
+		secs = float64(v)
+	default:
+		return 0, fmt.Errorf("timeout must be a number of seconds, not a %s", v.Type())
+	}
+	if secs <= 0 || secs > float64(protocol.MaxTimeoutMs)/1000 {
+		return 0, fmt.Errorf("timeout must be between 0 and %d seconds", protocol.MaxTimeoutMs/1000)
+	}
+	return int64(secs * 1000), nil
 }
