@@ -34,6 +34,8 @@ type config struct {
 	NATS      string
 	Workspace string
 	Token     string
+	// DecisionTimeout ends a question or approval that asks for no timeout of its own.
+	DecisionTimeout time.Duration
 	// Web is the folder of the browser bundle. go-app serves /web from the working
 	// directory, so it is not a flag; tests point it elsewhere.
 	Web string
@@ -56,6 +58,8 @@ func parseConfig(args []string, getenv func(string) string, stderr io.Writer) (c
 	fs.StringVar(&c.NATS, "nats", env("PARLEY_NATS", ""), "URL of an external NATS server with JetStream; empty runs one embedded (PARLEY_NATS)")
 	fs.StringVar(&c.Workspace, "workspace", env("PARLEY_WORKSPACE", cwd), "directory the agent works in (PARLEY_WORKSPACE)")
 	fs.StringVar(&c.Token, "token", env("PARLEY_TOKEN", ""), "access token for /api and /ws; empty uses the one kept in the data directory (PARLEY_TOKEN)")
+	timeout := env("PARLEY_DECISION_TIMEOUT", "10m")
+	fs.StringVar(&timeout, "decision-timeout", timeout, "how long a question or approval waits for an answer by default, e.g. 10m or 1h (PARLEY_DECISION_TIMEOUT)")
 	fs.Usage = func() {
 		fmt.Fprintln(fs.Output(), "Usage: parley [flags]\n\nParley serves a web chat for AI agents on a local address.\n\nFlags:")
 		fs.PrintDefaults()
@@ -66,6 +70,11 @@ func parseConfig(args []string, getenv func(string) string, stderr io.Writer) (c
 	if fs.NArg() > 0 {
 		return c, fmt.Errorf("unexpected argument %q", fs.Arg(0))
 	}
+	d, err := time.ParseDuration(timeout)
+	if err != nil || d <= 0 || d > 24*time.Hour {
+		return c, fmt.Errorf("decision timeout %q: use a duration between 1s and 24h, like 10m", timeout)
+	}
+	c.DecisionTimeout = d
 	ws, err := filepath.Abs(c.Workspace)
 	if err != nil {
 		return c, fmt.Errorf("workspace: %w", err)
@@ -158,7 +167,7 @@ func run(ctx context.Context, cfg config, stdout io.Writer) error {
 	}
 	// Embedded, no other runtime can share the log: decisions an earlier process left
 	// pending are aborted at start instead of after their lease.
-	rt, err := runtime.New(ctx, nc, runtime.Options{Workspace: cfg.Workspace, Exclusive: cfg.NATS == ""})
+	rt, err := runtime.New(ctx, nc, runtime.Options{Workspace: cfg.Workspace, Exclusive: cfg.NATS == "", DecisionTimeout: cfg.DecisionTimeout})
 	if err != nil {
 		return err
 	}

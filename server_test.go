@@ -356,11 +356,11 @@ func TestWasmIsServedPrecompressed(t *testing.T) {
 }
 
 func TestConfigFlagsAndEnvironment(t *testing.T) {
-	env := map[string]string{"PARLEY_ADDR": "127.0.0.1:9999", "PARLEY_DATA": "/tmp/d", "PARLEY_NATS": "nats://x:4222", "PARLEY_TOKEN": "t"}
+	env := map[string]string{"PARLEY_ADDR": "127.0.0.1:9999", "PARLEY_DATA": "/tmp/d", "PARLEY_NATS": "nats://x:4222", "PARLEY_TOKEN": "t", "PARLEY_DECISION_TIMEOUT": "1h"}
 	getenv := func(k string) string { return env[k] }
 	c, err := parseConfig(nil, getenv, io.Discard)
 	require.NoError(t, err)
-	assert.Equal(t, config{Addr: "127.0.0.1:9999", Data: "/tmp/d", NATS: "nats://x:4222", Workspace: c.Workspace, Token: "t", Web: "web"}, c)
+	assert.Equal(t, config{Addr: "127.0.0.1:9999", Data: "/tmp/d", NATS: "nats://x:4222", Workspace: c.Workspace, Token: "t", DecisionTimeout: time.Hour, Web: "web"}, c)
 
 	c, err = parseConfig([]string{"-addr", ":1", "-workspace", "/srv/ws"}, getenv, io.Discard)
 	require.NoError(t, err)
@@ -370,6 +370,12 @@ func TestConfigFlagsAndEnvironment(t *testing.T) {
 	c, err = parseConfig(nil, func(string) string { return "" }, io.Discard)
 	require.NoError(t, err)
 	assert.Equal(t, "127.0.0.1:8080", c.Addr, "localhost by default")
+	assert.Equal(t, 10*time.Minute, c.DecisionTimeout)
+
+	for _, bad := range []string{"soon", "0s", "48h"} {
+		_, err = parseConfig([]string{"-decision-timeout", bad}, getenv, io.Discard)
+		assert.ErrorContains(t, err, "between 1s and 24h", bad)
+	}
 
 	_, err = parseConfig([]string{"stray"}, getenv, io.Discard)
 	assert.ErrorContains(t, err, "unexpected argument")
