@@ -253,15 +253,18 @@ func TestSocketSubscribesAfterAnOffset(t *testing.T) {
 	write(t, conn, websocket.MessageText, []byte(`{"type":"subscribe","session":"`+s.ID+`","after":`+itoa(first.Offset)+`}`))
 	sub := readServerFrame(t, conn)
 	assert.Equal(t, protocol.FrameSubscribed, sub.Type)
-	reply := readServerFrame(t, conn)
-	require.Equal(t, protocol.FrameEvent, reply.Type)
-	assert.Equal(t, protocol.EventAgentMessage, reply.Event.Type, "only what follows the offset")
-	assert.Greater(t, reply.Event.Offset, first.Offset)
+	turn := readServerFrame(t, conn)
+	require.Equal(t, protocol.FrameEvent, turn.Type)
+	assert.Equal(t, protocol.EventTurnStarted, turn.Event.Type, "only what follows the offset")
+	assert.Greater(t, turn.Event.Offset, first.Offset)
+	assert.Equal(t, protocol.EventAgentMessage, readServerFrame(t, conn).Event.Type)
+	assert.Equal(t, protocol.EventTurnEnded, readServerFrame(t, conn).Event.Type)
 
 	live, err := rt.SendPrompt(ctx, s.ID, protocol.SendPromptRequest{Text: "two", AttemptID: "2"})
 	require.NoError(t, err)
 	got := readServerFrame(t, conn)
 	assert.Equal(t, live.Offset, got.Event.Offset)
+	assert.Equal(t, protocol.EventTurnStarted, readServerFrame(t, conn).Event.Type)
 	assert.Equal(t, protocol.EventAgentMessage, readServerFrame(t, conn).Event.Type)
 }
 
@@ -447,7 +450,9 @@ func TestFollowerResumesWithoutGapOrDuplicate(t *testing.T) {
 	_, err = rt.SendPrompt(ctx, s.ID, protocol.SendPromptRequest{Text: "before", AttemptID: "1"})
 	require.NoError(t, err)
 	assert.Equal(t, protocol.EventUserMessage, next().Type)
+	assert.Equal(t, protocol.EventTurnStarted, next().Type)
 	assert.Equal(t, protocol.EventAgentMessage, next().Type)
+	assert.Equal(t, protocol.EventTurnEnded, next().Type)
 
 	handlers.sockets.closeAll()
 	waitState(socket.Reconnecting)
@@ -459,7 +464,9 @@ func TestFollowerResumesWithoutGapOrDuplicate(t *testing.T) {
 	assert.Equal(t, protocol.EventUserMessage, away.Type, "the resumed stream starts right after the last event seen")
 	m, _ := away.DecodeMessage()
 	assert.Equal(t, "while away", m.Text)
+	assert.Equal(t, protocol.EventTurnStarted, next().Type)
 	assert.Equal(t, protocol.EventAgentMessage, next().Type)
+	assert.Equal(t, protocol.EventTurnEnded, next().Type)
 	select {
 	case ev := <-events:
 		t.Fatalf("unexpected event %+v", ev)
