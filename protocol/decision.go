@@ -327,13 +327,22 @@ type TurnStarted struct {
 	Prompt uint64   `json:"prompt"` // offset of the user message (0 for a function run)
 	Kind   TurnKind `json:"kind"`
 	Run    string   `json:"run,omitempty"`
+	// Owner is the runtime instance that runs the turn.
+	Owner string `json:"owner,omitempty"`
+	// Through is an offset through which every prompt of the session has started: where
+	// the next look for waiting prompts begins.
+	Through uint64 `json:"through,omitempty"`
 }
 
 // TurnEnded is the data of turn.ended.
 type TurnEnded struct {
 	Prompt  uint64 `json:"prompt"`
 	Run     string `json:"run,omitempty"`
-	Stopped bool   `json:"stopped,omitempty"`
+	Through uint64 `json:"through,omitempty"`
+	// Stopped says the user stopped it; Interrupted that its server went away before it
+	// finished.
+	Stopped     bool `json:"stopped,omitempty"`
+	Interrupted bool `json:"interrupted,omitempty"`
 }
 
 // TurnQueue is the data of turn.queue: the offsets of the prompts waiting, in order.

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"strconv"
 	"strings"
+	"time"
 
 	"github.com/nats-io/nats.go/jetstream"
 
@@ -22,14 +23,17 @@ type inbound struct {
 	cc jetstream.ConsumeContext
 }
 
-func startInbound(ctx context.Context, log *Log, door func(protocol.Event, protocol.Message)) (*inbound, error) {
+func startInbound(ctx context.Context, log *Log, door func(protocol.Event, jetstream.Msg)) (*inbound, error) {
 	cons, err := log.stream.CreateOrUpdateConsumer(ctx, jetstream.ConsumerConfig{
 		Durable:       agentConsumer,
 		Description:   "answers user messages",
 		FilterSubject: "session.*.events",
 		AckPolicy:     jetstream.AckExplicitPolicy,
 		DeliverPolicy: jetstream.DeliverAllPolicy,
-		MaxAckPending: 64,
+		MaxAckPending: 256,
+		// A prompt stays unacknowledged until its turn starts; the runtime keeps held ones
+		// alive with InProgress well within this.
+		AckWait: 30 * time.Second,
 	})
 	if err != nil {
 		return nil, fmt.Errorf("agent consumer: %w", err)
@@ -46,13 +50,7 @@ func startInbound(ctx context.Context, log *Log, door func(protocol.Event, proto
 			_ = msg.Ack()
 			return
 		}
-		m, err := ev.DecodeMessage()
-		if err != nil {
-			_ = msg.Ack()
-			return
-		}
-		door(ev, m)
-		_ = msg.Ack()
+		door(ev, msg)
 	})
 	if err != nil {
 		return nil, fmt.Errorf("agent consume: %w", err)
@@ -64,7 +62,7 @@ func (in *inbound) stop() { in.cc.Stop() }
 
 // agentReply is the offline agent's turn: no model is configured, so its reply is
 // deterministic and honest about what it is.
-func (r *Runtime) agentReply(session string, p queuedPrompt) {
+func (r *Runtime) agentReply(session string, p pendingPrompt) {
 	// The reply's id is derived from the prompt's offset, so a redelivery after a crash
 	// cannot answer twice.
 	id := "reply-" + strconv.FormatUint(p.offset, 10)

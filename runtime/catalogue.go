@@ -123,7 +123,7 @@ func (r *Runtime) RunFunction(ctx context.Context, name string, req protocol.Run
 		return protocol.RunFunctionResponse{}, err
 	}
 	run := "function:" + r.opts.NewID()
-	err = r.startFunctionTurn(session, run, func(ctx context.Context) {
+	err = r.startFunctionTurn(ctx, session, run, func(ctx context.Context) {
 		r.execute(ctx, session, protocol.RunStarted{ID: run, Kind: protocol.RunFunction, Name: name},
 			func(ctx context.Context, caps script.Caps) (string, error) {
 				return r.host.Call(ctx, name, entry.source, args, caps)

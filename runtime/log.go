@@ -29,6 +29,11 @@ func decisionSubject(session, decision string) string {
 	return "session." + session + ".q." + decision
 }
 
+// turnSubject holds a session's turn.started and turn.ended events. A turn starts only while
+// this subject ends where its claimer read it, which makes one session's turns exclusive
+// across replicas; its last event says whether a turn is open.
+func turnSubject(session string) string { return "session." + session + ".turn" }
+
 // sessionSubjects matches every subject of one session, in log order.
 func sessionSubjects(session string) string { return "session." + session + ".>" }
 

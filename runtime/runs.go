@@ -25,7 +25,7 @@ type runCaps struct {
 func (c *runCaps) Send(ctx context.Context, text string) error {
 	n := c.sends.Add(1)
 	_, _, err := c.r.log.Append(ctx, c.session, protocol.EventAgentMessage, protocol.Message{Text: text},
-		"send-"+strings.ReplaceAll(c.run, ":", "-")+"-"+strconv.FormatInt(n, 10))
+		"send-"+runKey(c.run)+"-"+strconv.FormatInt(n, 10))
 	return err
 }
 
@@ -51,7 +51,7 @@ func (c *runCaps) Output(stream string, argv []string, text string) {
 
 // execute runs code as a run of the session: run.started, its output, then run.settled.
 func (r *Runtime) execute(ctx context.Context, session string, started protocol.RunStarted, body func(ctx context.Context, caps script.Caps) (string, error)) {
-	key := strings.ReplaceAll(started.ID, ":", "-")
+	key := runKey(started.ID)
 	r.appendEvent(session, protocol.EventRunStarted, started, "run-"+key)
 	result, err := body(ctx, &runCaps{r: r, session: session, run: started.ID})
 	settled := protocol.RunSettled{Run: started.ID, Result: result}
@@ -63,6 +63,9 @@ func (r *Runtime) execute(ctx context.Context, session string, started protocol.
 	}
 	r.appendEvent(session, protocol.EventRunSettled, settled, "settled-"+key)
 }
+
+// runKey makes an execution id usable in message ids.
+func runKey(run string) string { return strings.ReplaceAll(run, ":", "-") }
 
 // runCommand runs a server-side slash command as the prompt's turn.
 func (r *Runtime) runCommand(ctx context.Context, session string, offset uint64, cmd protocol.Command) {

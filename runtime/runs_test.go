@@ -4,6 +4,7 @@ import (
 	"context"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -267,7 +268,16 @@ func TestPromptsWhileATurnRunsQueueOrSteer(t *testing.T) {
 	assert.Equal(t, []string{OfflineReply("urgent"), OfflineReply("second")}, agentTexts(t, evs))
 	q, err = protocol.DecodeEventData[protocol.TurnQueue](lastOfType(t, rt, s, protocol.EventTurnQueue))
 	require.NoError(t, err)
-	assert.Empty(t, q.Prompts, "the queue ends empty")
+	assert.Equal(t, []uint64{second}, q.Prompts, "when urgent starts, second still waits")
+	var startedPrompts []uint64
+	for _, ev := range evs {
+		if ev.Type == protocol.EventTurnStarted {
+			ts, err := protocol.DecodeEventData[protocol.TurnStarted](ev)
+			require.NoError(t, err)
+			startedPrompts = append(startedPrompts, ts.Prompt)
+		}
+	}
+	assert.Equal(t, []uint64{startedPrompts[0], urgent, second}, startedPrompts)
 }
 
 func TestFunctions(t *testing.T) {
@@ -326,4 +336,99 @@ def main(args):
 	require.NoError(t, err)
 	evs = waitFor(t, rt, s, "run ends", has(protocol.EventTurnEnded))
 	assert.Equal(t, "prod x2", settled(t, evs).Result, "defaults seeded")
+}
+
+// turnsAlternate checks that a session's turns never overlap: on its turn subject, every
+// turn.started is followed by its turn.ended before the next starts.
+func turnsAlternate(t *testing.T, evs []protocol.Event) {
+	t.Helper()
+	open := false
+	for _, ev := range evs {
+		switch ev.Type {
+		case protocol.EventTurnStarted:
+			require.False(t, open, "turn started at %d while another was open", ev.Offset)
+			open = true
+		case protocol.EventTurnEnded:
+			require.True(t, open, "turn ended at %d with none open", ev.Offset)
+			open = false
+		}
+	}
+}
+
+func TestKilledServerInterruptsItsTurnAndRunsTheQueueOnRestart(t *testing.T) {
+	dir := t.TempDir()
+	emb, rt := start(t, dir)
+	s := newSession(t, rt)
+	prompt(t, rt, s, "/script confirm('Deploy?')", protocol.ModeQueue)
+	waitPending(t, rt, s, 1)
+	queued := prompt(t, rt, s, "and then this", protocol.ModeQueue)
+	waitFor(t, rt, s, "queued", has(protocol.EventTurnQueue))
+
+	// kill -9: the process and its connection vanish mid-turn.
+	rt.tap.stop()
+	emb.Close()
+
+	emb, rt = start(t, dir)
+	defer stop(emb, rt)
+	evs := waitFor(t, rt, s, "the queued prompt runs", func(evs []protocol.Event) bool { return count(evs, protocol.EventTurnEnded) == 2 })
+	turnsAlternate(t, evs)
+	rs := settled(t, evs)
+	assert.Contains(t, rs.Error, "interrupted")
+	rej, err := lastOfType(t, rt, s, protocol.EventQuestionRejected).DecodeQuestionRejected()
+	require.NoError(t, err)
+	assert.Equal(t, protocol.ReasonOrphaned, rej.Reason)
+	var ended []protocol.TurnEnded
+	for _, ev := range evs {
+		if ev.Type == protocol.EventTurnEnded {
+			te, err := protocol.DecodeEventData[protocol.TurnEnded](ev)
+			require.NoError(t, err)
+			ended = append(ended, te)
+		}
+	}
+	assert.True(t, ended[0].Interrupted)
+	assert.Equal(t, queued, ended[1].Prompt)
+	assert.Equal(t, []string{OfflineReply("and then this")}, agentTexts(t, evs))
+
+	// The prompt's redelivered doorbell does not run it twice.
+	time.Sleep(200 * time.Millisecond)
+	evs, err = rt.Log().Read(context.Background(), s, 0)
+	require.NoError(t, err)
+	assert.Equal(t, 2, count(evs, protocol.EventTurnStarted))
+}
+
+func TestReplicasNeverRunOneSessionAtOnce(t *testing.T) {
+	emb, err := StartEmbedded(t.TempDir())
+	require.NoError(t, err)
+	defer emb.Close()
+	ctx := context.Background()
+	var rts []*Runtime
+	for range 2 {
+		rt, err := New(ctx, emb.Conn, Options{Workspace: t.TempDir()})
+		require.NoError(t, err)
+		defer rt.Close()
+		rts = append(rts, rt)
+	}
+	s := newSession(t, rts[0])
+	prompt(t, rts[0], s, "/script confirm('Hold on?')", protocol.ModeQueue)
+	d := waitPending(t, rts[1], s, 1)[0]
+	var want []string
+	for i := range 4 {
+		text := "prompt " + strconv.Itoa(i)
+		prompt(t, rts[i%2], s, text, protocol.ModeQueue)
+		want = append(want, OfflineReply(text))
+	}
+	time.Sleep(300 * time.Millisecond) // both replicas have seen the doorbells by now
+	evs, err := rts[0].Log().Read(ctx, s, 0)
+	require.NoError(t, err)
+	assert.Empty(t, agentTexts(t, evs), "nothing runs beside the open turn")
+
+	_, err = rts[1].Reply(ctx, s, d.ID, protocol.ReplyRequest{Action: protocol.ActionAccept, Content: raw(true)})
+	require.NoError(t, err)
+	evs = waitFor(t, rts[0], s, "every prompt answered", func(evs []protocol.Event) bool { return count(evs, protocol.EventTurnEnded) == 5 })
+	turnsAlternate(t, evs)
+	assert.Equal(t, want, agentTexts(t, evs), "each once, in order")
+	time.Sleep(1500 * time.Millisecond) // redelivered doorbells find their prompts started
+	evs, err = rts[0].Log().Read(ctx, s, 0)
+	require.NoError(t, err)
+	assert.Equal(t, 5, count(evs, protocol.EventTurnStarted))
 }

@@ -95,7 +95,7 @@ func New(ctx context.Context, nc *nats.Conn, opts Options) (*Runtime, error) {
 		return nil, err
 	}
 	rt := &Runtime{opts: opts, log: log, sessions: sessions, grants: grants, host: host, owner: "rt-" + NewID()}
-	rt.turns.bySession = map[string]*turn{}
+	rt.turns.bySession = map[string]*runner{}
 	rt.ctx, rt.cancel = context.WithCancel(context.Background())
 	rt.registry = newRegistry(log, rt.owner, opts.Now, opts.DecisionTimeout, opts.NewID)
 	if rt.presence, err = openPresence(ctx, log.js, rt.owner, opts.Lease); err != nil {
@@ -108,7 +108,7 @@ func New(ctx context.Context, nc *nats.Conn, opts Options) (*Runtime, error) {
 	rt.wg.Add(1)
 	go rt.keepAlive()
 	if !opts.NoAgent {
-		if rt.inbound, err = startInbound(ctx, log, rt.onPrompt); err != nil {
+		if rt.inbound, err = startInbound(ctx, log, rt.onBell); err != nil {
 			rt.Close()
 			return nil, err
 		}
@@ -136,11 +136,13 @@ func (r *Runtime) onEvent(ev protocol.Event) {
 	}
 }
 
-// sweep aborts the decisions no live runtime can resume.
+// sweep aborts the decisions no live runtime can resume, and ends the turns no live runtime
+// runs (then runs their sessions' waiting prompts here).
 func (r *Runtime) sweep(ctx context.Context) {
 	r.registry.sweep(ctx, func(owner string) bool {
 		return !r.opts.Exclusive && r.presence.alive(ctx, owner)
 	})
+	r.sweepTurns(ctx)
 }
 
 // keepAlive renews this instance's presence and sweeps orphaned decisions.
@@ -157,6 +159,7 @@ func (r *Runtime) keepAlive() {
 			if err := r.presence.beat(ctx); err != nil {
 				slog.Warn("presence heartbeat", "err", err)
 			}
+			r.keepBells()
 			r.sweep(ctx)
 			cancel()
 		}

@@ -5,153 +5,480 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"slices"
 	"strconv"
 	"sync"
 	"time"
+
+	"github.com/nats-io/nats.go/jetstream"
 
 	"parley/protocol"
 )
 
 // A turn is the work one prompt starts: an agent reply, a slash command's run, or a function
-// run. A session runs one turn at a time; prompts that arrive meanwhile wait in its queue
-// (mode queue) or go to the front of it (mode steer, when the running turn cannot take them
-// itself). Stopping a turn cancels its context, which aborts its pending decisions.
+// run. A session runs one turn at a time, on whichever replica claims it:
+//
+//   - The session's turn.started and turn.ended events live on their own subject
+//     (session.<id>.turn). A turn starts only if that subject still ends where the claimer
+//     last read it, so two replicas can never run one session's turns at once, and the last
+//     event on it says whether a turn is open and who runs it.
+//   - The queue is the log itself: the session's user messages that no turn.started names
+//     yet, steered ones first, in log order. A delivered prompt is only a doorbell that wakes
+//     the session's runner; it stays unacknowledged until its turn starts, so a crash before
+//     that rings it again.
+//   - A turn whose runner vanished (a crash, a kill -9) is ended as interrupted by the next
+//     sweep (at once when embedded), with its run settled as interrupted, and the session's
+//     queued prompts run.
 
 // ErrBusy is returned when a session already runs a turn and the request cannot wait.
 var ErrBusy = errors.New("this session is already running something: stop it or wait for it to finish")
 
-type queuedPrompt struct {
+// doorbell is a delivered prompt, held until its turn starts.
+type doorbell struct {
 	offset uint64
-	text   string
+	msg    jetstream.Msg
 }
 
-type turn struct {
-	prompt uint64
-	run    string
-	cancel context.CancelCauseFunc
-	queue  []queuedPrompt
+// runner drives one session's turns in this process.
+type runner struct {
+	bells  []doorbell
+	cancel context.CancelCauseFunc // the running turn's
 }
 
 type turnTable struct {
 	mu        sync.Mutex
-	bySession map[string]*turn
+	bySession map[string]*runner
 }
 
-// onPrompt is the inbound door: every user message passes here once, in log order per
-// session.
-func (r *Runtime) onPrompt(ev protocol.Event, m protocol.Message) {
+// turnState is what the last event on a session's turn subject says.
+type turnState struct {
+	seq     uint64 // 0: no turn ever ran
+	open    bool
+	started protocol.TurnStarted
+	through uint64
+}
+
+func (r *Runtime) turnState(ctx context.Context, session string) (turnState, error) {
+	last, err := r.log.stream.GetLastMsgForSubject(ctx, turnSubject(session))
+	if errors.Is(err, jetstream.ErrMsgNotFound) {
+		return turnState{}, nil
+	}
+	if err != nil {
+		return turnState{}, err
+	}
+	ev, err := decode(last.Subject, last.Sequence, last.Data)
+	if err != nil {
+		return turnState{}, err
+	}
+	st := turnState{seq: last.Sequence}
+	if ev.Type == protocol.EventTurnStarted {
+		st.started, err = protocol.DecodeEventData[protocol.TurnStarted](ev)
+		st.open, st.through = true, st.started.Through
+	} else {
+		var ended protocol.TurnEnded
+		ended, err = protocol.DecodeEventData[protocol.TurnEnded](ev)
+		st.through = ended.Through
+	}
+	return st, err
+}
+
+// onBell is the inbound door: a user message was delivered to this process.
+func (r *Runtime) onBell(ev protocol.Event, msg jetstream.Msg) {
 	r.turns.mu.Lock()
-	if t := r.turns.bySession[ev.Session]; t != nil {
-		q := queuedPrompt{offset: ev.Offset, text: m.Text}
-		if m.Mode == protocol.ModeSteer {
-			// No turn kind here reads prompts mid-flight yet (the offline agent answers at
-			// once; scripts have no inbox), so steering means "next": ahead of the queue.
-			t.queue = append([]queuedPrompt{q}, t.queue...)
-		} else {
-			t.queue = append(t.queue, q)
-		}
-		offsets := queueOffsets(t.queue)
+	if rn := r.turns.bySession[ev.Session]; rn != nil {
+		rn.bells = append(rn.bells, doorbell{offset: ev.Offset, msg: msg})
 		r.turns.mu.Unlock()
-		r.appendEvent(ev.Session, protocol.EventTurnQueue, protocol.TurnQueue{Prompts: offsets}, "queue-"+strconv.FormatUint(ev.Offset, 10))
+		// The runner is busy with a turn: tell the browser the prompt waits.
+		r.goAsync(func() { r.announceQueue(ev.Session, ev.Offset) })
 		return
 	}
-	t := &turn{prompt: ev.Offset}
-	r.turns.bySession[ev.Session] = t
+	rn := &runner{bells: []doorbell{{offset: ev.Offset, msg: msg}}}
+	r.turns.bySession[ev.Session] = rn
 	r.turns.mu.Unlock()
+	r.goAsync(func() { r.runSession(ev.Session, rn) })
+}
+
+func (r *Runtime) goAsync(f func()) {
 	r.wg.Add(1)
 	go func() {
 		defer r.wg.Done()
-		r.runTurns(ev.Session, t, queuedPrompt{offset: ev.Offset, text: m.Text})
+		f()
 	}()
 }
 
-func queueOffsets(q []queuedPrompt) []uint64 {
-	out := make([]uint64, len(q))
-	for i, p := range q {
+// pendingPrompt is a user message no turn has started yet.
+type pendingPrompt struct {
+	offset uint64
+	text   string
+	steer  bool
+}
+
+// unstarted reads the session's prompts that wait for a turn, in the order they will run
+// (steered ones first), and the offset of the last event it read.
+func (r *Runtime) unstarted(ctx context.Context, session string, through uint64) ([]pendingPrompt, uint64, error) {
+	evs, err := r.log.Read(ctx, session, through)
+	if err != nil {
+		return nil, through, err
+	}
+	started := map[uint64]bool{}
+	var prompts []pendingPrompt
+	lastRead := through
+	for _, ev := range evs {
+		lastRead = ev.Offset
+		switch ev.Type {
+		case protocol.EventTurnStarted:
+			if ts, err := protocol.DecodeEventData[protocol.TurnStarted](ev); err == nil {
+				started[ts.Prompt] = true
+			}
+		case protocol.EventUserMessage:
+			if m, err := ev.DecodeMessage(); err == nil {
+				prompts = append(prompts, pendingPrompt{offset: ev.Offset, text: m.Text, steer: m.Mode == protocol.ModeSteer})
+			}
+		}
+	}
+	prompts = slices.DeleteFunc(prompts, func(p pendingPrompt) bool { return started[p.offset] })
+	// Steered prompts go first; the sort is stable, so each group keeps the log's order.
+	slices.SortStableFunc(prompts, func(a, b pendingPrompt) int {
+		switch {
+		case a.steer == b.steer:
+			return 0
+		case a.steer:
+			return -1
+		}
+		return 1
+	})
+	return prompts, lastRead, nil
+}
+
+// watermark is the offset through which every prompt has started, once the waiting ones are
+// those in queue and everything through lastRead has been read.
+func watermark(queue []pendingPrompt, lastRead uint64) uint64 {
+	if len(queue) == 0 {
+		return lastRead
+	}
+	low := queue[0].offset
+	for _, p := range queue {
+		low = min(low, p.offset)
+	}
+	return low - 1
+}
+
+func offsetsOf(ps []pendingPrompt) []uint64 {
+	out := make([]uint64, len(ps))
+	for i, p := range ps {
 		out[i] = p.offset
 	}
 	return out
 }
 
-// runTurns runs a prompt's turn, then the queued ones, until the queue is empty.
-func (r *Runtime) runTurns(session string, t *turn, p queuedPrompt) {
-	for {
-		r.runPrompt(session, t, p)
-		r.turns.mu.Lock()
-		if len(t.queue) == 0 {
-			delete(r.turns.bySession, session)
-			r.turns.mu.Unlock()
+// announceQueue lists the session's waiting prompts after a new one arrived during a turn.
+func (r *Runtime) announceQueue(session string, arrived uint64) {
+	ctx, cancel := context.WithTimeout(r.ctx, 10*time.Second)
+	defer cancel()
+	st, err := r.turnState(ctx, session)
+	if err != nil || !st.open {
+		return
+	}
+	queue, _, err := r.unstarted(ctx, session, st.through)
+	if err != nil || len(queue) == 0 {
+		return
+	}
+	r.appendEvent(session, protocol.EventTurnQueue, protocol.TurnQueue{Prompts: offsetsOf(queue)}, "queue-"+strconv.FormatUint(arrived, 10))
+}
+
+// runSession runs the session's waiting prompts, one turn at a time. It returns when none
+// waits, when another live replica runs the session (whose runner then takes the prompts
+// from the log), or when the runtime closes.
+func (r *Runtime) runSession(session string, rn *runner) {
+	defer r.releaseRunner(session, rn)
+	for r.ctx.Err() == nil {
+		st, err := r.turnState(r.ctx, session)
+		if err != nil {
+			r.retryLater(session, err)
 			return
 		}
-		p, t.queue = t.queue[0], t.queue[1:]
-		t.prompt = p.offset
-		offsets := queueOffsets(t.queue)
-		r.turns.mu.Unlock()
-		r.appendEvent(session, protocol.EventTurnQueue, protocol.TurnQueue{Prompts: offsets}, "dequeue-"+strconv.FormatUint(p.offset, 10))
+		if st.open {
+			if st.started.Owner != r.owner && r.ownerAlive(st.started.Owner) {
+				// Another replica runs this session; it reads our prompts from the log.
+				if low := r.lowestBell(rn, 0); low > 0 {
+					r.announceQueue(session, low)
+				}
+				r.nakBells(rn)
+				return
+			}
+			// Its runner is gone (or was this process's and failed to record the end).
+			r.interrupt(session, st)
+			continue
+		}
+		through := st.through
+		if st.seq == 0 {
+			// No turn was ever recorded (a session from before turns were): only the prompts
+			// delivered now count as waiting.
+			through = r.lowestBell(rn, r.lastOffset(session)+1) - 1
+		}
+		queue, lastRead, err := r.unstarted(r.ctx, session, through)
+		if err != nil {
+			r.retryLater(session, err)
+			return
+		}
+		if len(queue) == 0 {
+			if r.closeRunner(session, rn) {
+				return
+			}
+			continue // a doorbell rang meanwhile
+		}
+		next, rest := queue[0], queue[1:]
+		started := protocol.TurnStarted{Prompt: next.offset, Kind: protocol.TurnAgent, Owner: r.owner, Through: watermark(rest, lastRead)}
+		if _, isCommand := protocol.ResolveCommand(next.text); isCommand {
+			started.Kind, started.Run = protocol.TurnCommand, commandRunID(next.offset)
+		}
+		seq, dup, err := r.log.publish(r.ctx, turnSubject(session), protocol.EventTurnStarted, started,
+			"turn-"+strconv.FormatUint(next.offset, 10), jetstream.WithExpectLastSequencePerSubject(st.seq))
+		if isWrongLastSequence(err) || (err == nil && dup) {
+			continue // another runner moved first: read again
+		}
+		if err != nil {
+			r.retryLater(session, err)
+			return
+		}
+		r.ackBells(rn, next.offset)
+		if len(rest) > 0 {
+			// An empty queue needs no event: each turn.started takes its prompt off the list.
+			r.appendEvent(session, protocol.EventTurnQueue, protocol.TurnQueue{Prompts: offsetsOf(rest)}, "dequeue-"+strconv.FormatUint(next.offset, 10))
+		}
+		r.runTurn(session, rn, seq, started, func(ctx context.Context) {
+			if started.Kind == protocol.TurnCommand {
+				cmd, _ := protocol.ResolveCommand(next.text)
+				r.runCommand(ctx, session, next.offset, cmd)
+				return
+			}
+			r.agentReply(session, next)
+		})
 	}
 }
 
-// runPrompt runs one prompt's turn. The one resolver decides whether it is a command, so the
-// door and "does this start an agent turn" can never disagree.
-func (r *Runtime) runPrompt(session string, t *turn, p queuedPrompt) {
+// runTurn does one turn's work and records its end.
+func (r *Runtime) runTurn(session string, rn *runner, seq uint64, started protocol.TurnStarted, work func(ctx context.Context)) {
 	ctx, cancel := context.WithCancelCause(r.ctx)
-	r.turns.mu.Lock()
-	t.cancel, t.run = cancel, ""
-	r.turns.mu.Unlock()
 	defer cancel(nil)
-
-	id := strconv.FormatUint(p.offset, 10)
-	cmd, isCommand := protocol.ResolveCommand(p.text)
-	started := protocol.TurnStarted{Prompt: p.offset, Kind: protocol.TurnAgent}
-	if isCommand {
-		started.Kind = protocol.TurnCommand
-		started.Run = commandRunID(p.offset)
+	r.turns.mu.Lock()
+	rn.cancel = cancel
+	r.turns.mu.Unlock()
+	work(ctx)
+	r.turns.mu.Lock()
+	rn.cancel = nil
+	r.turns.mu.Unlock()
+	ended := protocol.TurnEnded{Prompt: started.Prompt, Run: started.Run, Through: started.Through,
+		Stopped: errors.Is(context.Cause(ctx), errStopped)}
+	if r.ctx.Err() != nil {
+		// The runtime is closing: the turn did not finish, and nothing here will finish it.
+		ended.Interrupted = true
 	}
-	r.appendEvent(session, protocol.EventTurnStarted, started, "turn-"+id)
-	if isCommand {
-		r.turns.mu.Lock()
-		t.run = started.Run
-		r.turns.mu.Unlock()
-		r.runCommand(ctx, session, p.offset, cmd)
-	} else {
-		r.agentReply(session, p)
+	ectx, ecancel := context.WithTimeout(context.Background(), 5*time.Second)
+	defer ecancel()
+	_, _, err := r.log.publish(ectx, turnSubject(session), protocol.EventTurnEnded, ended, "",
+		jetstream.WithExpectLastSequencePerSubject(seq))
+	if err != nil && !isWrongLastSequence(err) {
+		slog.Warn("could not record the end of a turn", "session", session, "err", err)
 	}
-	ended := protocol.TurnEnded{Prompt: p.offset, Run: started.Run, Stopped: errors.Is(context.Cause(ctx), errStopped)}
-	r.appendEvent(session, protocol.EventTurnEnded, ended, "turn-ended-"+id)
 }
 
-// runFunctionTurn runs a function as a session's turn, refusing when one is running.
-func (r *Runtime) startFunctionTurn(session, run string, work func(ctx context.Context)) error {
+// interrupt ends a turn whose runner is gone, settling its run, so the thread stops waiting.
+func (r *Runtime) interrupt(session string, st turnState) {
+	if st.started.Run != "" {
+		key := runKey(st.started.Run)
+		r.appendEvent(session, protocol.EventRunSettled, protocol.RunSettled{Run: st.started.Run,
+			Error: "interrupted: the server running it stopped before it finished"}, "settled-"+key)
+	}
+	ended := protocol.TurnEnded{Prompt: st.started.Prompt, Run: st.started.Run, Through: st.through, Interrupted: true}
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+	defer cancel()
+	_, _, err := r.log.publish(ctx, turnSubject(session), protocol.EventTurnEnded, ended, "",
+		jetstream.WithExpectLastSequencePerSubject(st.seq))
+	if err != nil && !isWrongLastSequence(err) {
+		slog.Warn("could not end an interrupted turn", "session", session, "err", err)
+	}
+}
+
+// sweepTurns ends the open turns whose runner is gone, then runs their sessions' waiting
+// prompts here.
+func (r *Runtime) sweepTurns(ctx context.Context) {
+	lasts, err := r.log.lastPerSubject(ctx, "session.*.turn")
+	if err != nil {
+		slog.Warn("sweep turns", "err", err)
+		return
+	}
+	for _, ev := range lasts {
+		if ev.Type != protocol.EventTurnStarted {
+			continue
+		}
+		ts, err := protocol.DecodeEventData[protocol.TurnStarted](ev)
+		if err != nil || ts.Owner == r.owner || r.ownerAlive(ts.Owner) {
+			continue
+		}
+		r.interrupt(ev.Session, turnState{seq: ev.Offset, open: true, started: ts, through: ts.Through})
+		if !r.opts.NoAgent {
+			r.wake(ev.Session)
+		}
+	}
+}
+
+// wake starts a runner for a session that has none here.
+func (r *Runtime) wake(session string) {
 	r.turns.mu.Lock()
+	defer r.turns.mu.Unlock()
 	if r.turns.bySession[session] != nil {
-		r.turns.mu.Unlock()
+		return
+	}
+	rn := &runner{}
+	r.turns.bySession[session] = rn
+	r.goAsync(func() { r.runSession(session, rn) })
+}
+
+func (r *Runtime) ownerAlive(owner string) bool {
+	if owner == r.owner {
+		return true
+	}
+	if r.opts.Exclusive {
+		return false
+	}
+	ctx, cancel := context.WithTimeout(r.ctx, 2*time.Second)
+	defer cancel()
+	return r.presence.alive(ctx, owner)
+}
+
+// lastOffset is the offset of the session's last event.
+func (r *Runtime) lastOffset(session string) uint64 {
+	last, err := r.log.stream.GetLastMsgForSubject(r.ctx, sessionSubjects(session))
+	if err != nil {
+		return 0
+	}
+	return last.Sequence
+}
+
+// lowestBell is the offset of the earliest held doorbell, or otherwise.
+func (r *Runtime) lowestBell(rn *runner, otherwise uint64) uint64 {
+	r.turns.mu.Lock()
+	defer r.turns.mu.Unlock()
+	if len(rn.bells) == 0 {
+		return otherwise
+	}
+	low := rn.bells[0].offset
+	for _, b := range rn.bells {
+		low = min(low, b.offset)
+	}
+	return low
+}
+
+func (r *Runtime) ackBells(rn *runner, offset uint64) {
+	r.turns.mu.Lock()
+	defer r.turns.mu.Unlock()
+	rn.bells = slices.DeleteFunc(rn.bells, func(b doorbell) bool {
+		if b.offset == offset {
+			_ = b.msg.Ack()
+			return true
+		}
+		return false
+	})
+}
+
+func (r *Runtime) nakBells(rn *runner) {
+	r.turns.mu.Lock()
+	defer r.turns.mu.Unlock()
+	for _, b := range rn.bells {
+		_ = b.msg.NakWithDelay(time.Second)
+	}
+	rn.bells = nil
+}
+
+// closeRunner retires the runner when no doorbell rang since its last look at the log; the
+// prompts of any held doorbell have all started, so they are acknowledged.
+func (r *Runtime) closeRunner(session string, rn *runner) bool {
+	r.turns.mu.Lock()
+	defer r.turns.mu.Unlock()
+	for _, b := range rn.bells {
+		_ = b.msg.Ack()
+	}
+	had := len(rn.bells) > 0
+	rn.bells = nil
+	if had {
+		return false // look once more: a doorbell may have rung after the last read
+	}
+	delete(r.turns.bySession, session)
+	return true
+}
+
+func (r *Runtime) releaseRunner(session string, rn *runner) {
+	r.turns.mu.Lock()
+	defer r.turns.mu.Unlock()
+	if r.turns.bySession[session] == rn {
+		delete(r.turns.bySession, session)
+	}
+	// Doorbells still held go back for redelivery (the runtime is closing, or the log failed).
+	for _, b := range rn.bells {
+		_ = b.msg.Nak()
+	}
+	rn.bells = nil
+}
+
+func (r *Runtime) retryLater(session string, err error) {
+	if r.ctx.Err() == nil {
+		slog.Warn("session runner failed; its prompts will be redelivered", "session", session, "err", err)
+	}
+}
+
+// keepBells tells JetStream that held doorbells are still being worked on, so they are not
+// redelivered while their prompts wait in the queue.
+func (r *Runtime) keepBells() {
+	r.turns.mu.Lock()
+	defer r.turns.mu.Unlock()
+	for _, rn := range r.turns.bySession {
+		for _, b := range rn.bells {
+			_ = b.msg.InProgress()
+		}
+	}
+}
+
+// startFunctionTurn claims the session's turn for a function run and starts it; the
+// session's waiting prompts follow it. It refuses when a turn is running.
+func (r *Runtime) startFunctionTurn(ctx context.Context, session, run string, work func(ctx context.Context)) error {
+	r.turns.mu.Lock()
+	defer r.turns.mu.Unlock()
+	if r.turns.bySession[session] != nil {
 		return ErrBusy
 	}
-	ctx, cancel := context.WithCancelCause(r.ctx)
-	t := &turn{run: run, cancel: cancel}
-	r.turns.bySession[session] = t
-	r.turns.mu.Unlock()
-	r.wg.Add(1)
-	go func() {
-		defer r.wg.Done()
-		defer cancel(nil)
-		r.appendEvent(session, protocol.EventTurnStarted, protocol.TurnStarted{Kind: protocol.TurnFunction, Run: run}, "turn-"+run)
-		work(ctx)
-		r.appendEvent(session, protocol.EventTurnEnded, protocol.TurnEnded{Run: run, Stopped: errors.Is(context.Cause(ctx), errStopped)}, "turn-ended-"+run)
-		r.turns.mu.Lock()
-		if len(t.queue) == 0 {
-			delete(r.turns.bySession, session)
-			r.turns.mu.Unlock()
-			return
+	st, err := r.turnState(ctx, session)
+	if err != nil {
+		return err
+	}
+	if st.open && r.ownerAlive(st.started.Owner) {
+		return ErrBusy
+	}
+	if st.open {
+		r.interrupt(session, st)
+		if st, err = r.turnState(ctx, session); err != nil {
+			return err
 		}
-		p := t.queue[0]
-		t.queue = t.queue[1:]
-		t.prompt = p.offset
-		offsets := queueOffsets(t.queue)
-		r.turns.mu.Unlock()
-		r.appendEvent(session, protocol.EventTurnQueue, protocol.TurnQueue{Prompts: offsets}, "dequeue-"+strconv.FormatUint(p.offset, 10))
-		r.runTurns(session, t, p)
-	}()
+	}
+	through := st.through
+	if st.seq == 0 {
+		through = r.lastOffset(session)
+	}
+	started := protocol.TurnStarted{Kind: protocol.TurnFunction, Run: run, Owner: r.owner, Through: through}
+	seq, _, err := r.log.publish(ctx, turnSubject(session), protocol.EventTurnStarted, started, "turn-"+runKey(run),
+		jetstream.WithExpectLastSequencePerSubject(st.seq))
+	if isWrongLastSequence(err) {
+		return ErrBusy
+	}
+	if err != nil {
+		return err
+	}
+	rn := &runner{}
+	r.turns.bySession[session] = rn
+	r.goAsync(func() {
+		r.runTurn(session, rn, seq, started, work)
+		r.runSession(session, rn)
+	})
 	return nil
 }
 
@@ -168,10 +495,9 @@ func (r *Runtime) StopTurn(ctx context.Context, session string) (uint64, error) 
 // onStop cancels the session's turn if this process runs it.
 func (r *Runtime) onStop(session string) {
 	r.turns.mu.Lock()
-	t := r.turns.bySession[session]
 	var cancel context.CancelCauseFunc
-	if t != nil {
-		cancel = t.cancel
+	if rn := r.turns.bySession[session]; rn != nil {
+		cancel = rn.cancel
 	}
 	r.turns.mu.Unlock()
 	if cancel != nil {

@@ -65,7 +65,7 @@ type Thread struct {
 	// Pending are the open decisions in the order they were asked: the composer's queue.
 	Pending []protocol.Decision
 
-	awaiting  bool // a user message has not been picked up by a turn yet
+	unstarted []uint64 // user messages no turn has picked up yet
 	openTurns int
 	entry     map[string]int // run or decision id → index in Messages
 }
@@ -79,12 +79,18 @@ func (t *Thread) Apply(ev protocol.Event) {
 			t.Title = sc.Title
 		}
 	case protocol.EventUserMessage:
-		t.awaiting = true
+		t.unstarted = append(t.unstarted, ev.Offset)
 	case protocol.EventAgentMessage:
-		t.awaiting = false // logs from before turns were recorded end a prompt with the reply
+		if t.openTurns == 0 {
+			t.unstarted = nil // logs from before turns were recorded end a prompt with the reply
+		}
 	case protocol.EventTurnStarted:
-		t.awaiting = false
 		t.openTurns++
+		if ts, err := protocol.DecodeEventData[protocol.TurnStarted](ev); err == nil {
+			started := func(o uint64) bool { return o == ts.Prompt }
+			t.unstarted = slices.DeleteFunc(t.unstarted, started)
+			t.Queue = slices.DeleteFunc(slices.Clone(t.Queue), started)
+		}
 	case protocol.EventTurnEnded:
 		t.openTurns = max(0, t.openTurns-1)
 	case protocol.EventTurnQueue:
@@ -102,7 +108,7 @@ func (t *Thread) Apply(ev protocol.Event) {
 	case protocol.EventQuestionReplied, protocol.EventQuestionRejected:
 		t.ended(ev)
 	}
-	t.Working = t.awaiting || t.openTurns > 0
+	t.Working = len(t.unstarted) > 0 || t.openTurns > 0
 	if m, ok := MessageOf(ev); ok {
 		t.Messages = append(t.Messages, m)
 	}
