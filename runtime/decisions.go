@@ -108,7 +108,12 @@ func (g *registry) ask(ctx context.Context, session, run string, req protocol.De
 			return res, nil
 		case <-timer.C:
 			g.end(context.WithoutCancel(ctx), session, id, offset, protocol.OutcomeDeclined, protocol.ReasonTimeout)
-			// The outcome (ours, or a reply that won the race) arrives through the tap.
+			// The outcome is now stored: ours, or a reply that won the race. Read it rather
+			// than wait for the tap, so a waiter never outlives its deadline by much.
+			if res, ok := g.outcome(context.WithoutCancel(ctx), session, id); ok {
+				return res, nil
+			}
+			timer.Reset(time.Second)
 		case <-ctx.Done():
 			reason := protocol.ReasonWithdrawn
 			if errors.Is(context.Cause(ctx), errStopped) {
@@ -120,16 +125,44 @@ func (g *registry) ask(ctx context.Context, session, run string, req protocol.De
 	}
 }
 
-// end stores an outcome without a user answer, unless the decision has already ended.
-func (g *registry) end(ctx context.Context, session, id string, asked uint64, outcome protocol.Outcome, reason string) {
+// end stores an outcome without a user answer, unless the decision has already ended (then
+// it reports false).
+func (g *registry) end(ctx context.Context, session, id string, asked uint64, outcome protocol.Outcome, reason string) bool {
 	ctx, cancel := context.WithTimeout(ctx, 5*time.Second)
 	defer cancel()
 	_, _, err := g.log.publish(ctx, decisionSubject(session, id), protocol.EventQuestionRejected,
 		protocol.QuestionRejected{ID: id, Outcome: outcome, Reason: reason}, "",
 		jetstream.WithExpectLastSequencePerSubject(asked))
-	if err != nil && !isWrongLastSequence(err) {
+	if isWrongLastSequence(err) {
+		return false
+	}
+	if err != nil {
 		slog.Warn("could not end a decision", "session", session, "decision", id, "reason", reason, "err", err)
 	}
+	return true
+}
+
+// outcome reads how a decision ended, if it has.
+func (g *registry) outcome(ctx context.Context, session, id string) (decisionResult, bool) {
+	last, err := g.log.stream.GetLastMsgForSubject(ctx, decisionSubject(session, id))
+	if err != nil {
+		return decisionResult{}, false
+	}
+	ev, err := decode(last.Subject, last.Sequence, last.Data)
+	if err != nil {
+		return decisionResult{}, false
+	}
+	switch ev.Type {
+	case protocol.EventQuestionReplied:
+		if r, err := ev.DecodeQuestionReplied(); err == nil {
+			return decisionResult{offset: ev.Offset, replied: &r}, true
+		}
+	case protocol.EventQuestionRejected:
+		if r, err := ev.DecodeQuestionRejected(); err == nil {
+			return decisionResult{offset: ev.Offset, rejected: &r}, true
+		}
+	}
+	return decisionResult{}, false
 }
 
 // deliver hands an outcome event seen on the log to this process's waiter, if it has one.
@@ -240,26 +273,24 @@ func (g *registry) pending(ctx context.Context, session string) ([]protocol.Deci
 	return out, nil
 }
 
-// sweep aborts pending decisions whose waiter cannot be resumed: its owner is neither this
+// sweep aborts open decisions whose waiter cannot be resumed: its owner is neither this
 // process (with a live waiter) nor a live replica.
-func (g *registry) sweep(ctx context.Context, alive func(owner string) bool) {
-	list, err := g.pending(ctx, "")
-	if err != nil {
-		slog.Warn("sweep questions", "err", err)
-		return
-	}
-	for _, d := range list {
-		if d.Owner == g.owner {
+func (g *registry) sweep(ctx context.Context, open *openSet, alive func(owner string) bool) {
+	decisions, _ := open.snapshot()
+	for id, d := range decisions {
+		if d.owner == g.owner {
 			g.mu.Lock()
-			_, waiting := g.waiters[d.ID]
+			_, waiting := g.waiters[id]
 			g.mu.Unlock()
 			if waiting {
 				continue
 			}
-		} else if alive(d.Owner) {
+		} else if alive(d.owner) {
 			continue
 		}
-		g.end(ctx, d.Session, d.ID, d.Offset, protocol.OutcomeAborted, protocol.ReasonOrphaned)
+		if !g.end(ctx, d.session, id, d.seq, protocol.OutcomeAborted, protocol.ReasonOrphaned) {
+			open.dropDecision(id, d.seq) // it had ended; the entry was stale
+		}
 	}
 }
 

@@ -55,6 +55,7 @@ type Runtime struct {
 	turns    turnTable
 	inbound  *inbound
 	tap      *tap
+	open     *openSet
 
 	ctx    context.Context // ends at Close: cancels every running turn
 	cancel context.CancelFunc
@@ -101,8 +102,13 @@ func New(ctx context.Context, nc *nats.Conn, opts Options) (*Runtime, error) {
 	if rt.presence, err = openPresence(ctx, log.js, rt.owner, opts.Lease); err != nil {
 		return nil, err
 	}
+	rt.open = newOpenSet()
 	if rt.tap, err = startTap(ctx, log, rt.onEvent); err != nil {
 		return nil, err
+	}
+	if err := rt.open.seed(ctx, log); err != nil {
+		rt.tap.stop()
+		return nil, fmt.Errorf("read open decisions and turns: %w", err)
 	}
 	rt.sweep(ctx)
 	rt.wg.Add(1)
@@ -128,6 +134,7 @@ func withDefaultLimits(l script.Limits) script.Limits {
 
 // onEvent sees every event stored after the runtime started, from any replica.
 func (r *Runtime) onEvent(ev protocol.Event) {
+	r.open.apply(ev)
 	switch ev.Type {
 	case protocol.EventQuestionReplied, protocol.EventQuestionRejected:
 		r.registry.deliver(ev)
@@ -139,10 +146,10 @@ func (r *Runtime) onEvent(ev protocol.Event) {
 // sweep aborts the decisions no live runtime can resume, and ends the turns no live runtime
 // runs (then runs their sessions' waiting prompts here).
 func (r *Runtime) sweep(ctx context.Context) {
-	r.registry.sweep(ctx, func(owner string) bool {
+	r.registry.sweep(ctx, r.open, func(owner string) bool {
 		return !r.opts.Exclusive && r.presence.alive(ctx, owner)
 	})
-	r.sweepTurns(ctx)
+	r.sweepTurns()
 }
 
 // keepAlive renews this instance's presence and sweeps orphaned decisions.

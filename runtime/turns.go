@@ -284,7 +284,11 @@ func (r *Runtime) runTurn(session string, rn *runner, seq uint64, started protoc
 }
 
 // interrupt ends a turn whose runner is gone, settling its run, so the thread stops waiting.
-func (r *Runtime) interrupt(session string, st turnState) {
+// It reports false when the turn had already ended.
+func (r *Runtime) interrupt(session string, st turnState) bool {
+	if now, err := r.turnState(r.ctx, session); err == nil && (now.seq != st.seq || !now.open) {
+		return false // it ended meanwhile: settling its run again would be a lie
+	}
 	if st.started.Run != "" {
 		key := runKey(st.started.Run)
 		r.appendEvent(session, protocol.EventRunSettled, protocol.RunSettled{Run: st.started.Run,
@@ -295,30 +299,29 @@ func (r *Runtime) interrupt(session string, st turnState) {
 	defer cancel()
 	_, _, err := r.log.publish(ctx, turnSubject(session), protocol.EventTurnEnded, ended, "",
 		jetstream.WithExpectLastSequencePerSubject(st.seq))
-	if err != nil && !isWrongLastSequence(err) {
+	if isWrongLastSequence(err) {
+		return false
+	}
+	if err != nil {
 		slog.Warn("could not end an interrupted turn", "session", session, "err", err)
 	}
+	return true
 }
 
 // sweepTurns ends the open turns whose runner is gone, then runs their sessions' waiting
 // prompts here.
-func (r *Runtime) sweepTurns(ctx context.Context) {
-	lasts, err := r.log.lastPerSubject(ctx, "session.*.turn")
-	if err != nil {
-		slog.Warn("sweep turns", "err", err)
-		return
-	}
-	for _, ev := range lasts {
-		if ev.Type != protocol.EventTurnStarted {
+func (r *Runtime) sweepTurns() {
+	_, turns := r.open.snapshot()
+	for session, t := range turns {
+		if t.started.Owner == r.owner || r.ownerAlive(t.started.Owner) {
 			continue
 		}
-		ts, err := protocol.DecodeEventData[protocol.TurnStarted](ev)
-		if err != nil || ts.Owner == r.owner || r.ownerAlive(ts.Owner) {
+		if !r.interrupt(session, turnState{seq: t.seq, open: true, started: t.started, through: t.started.Through}) {
+			r.open.dropTurn(session, t.seq)
 			continue
 		}
-		r.interrupt(ev.Session, turnState{seq: ev.Offset, open: true, started: ts, through: ts.Through})
 		if !r.opts.NoAgent {
-			r.wake(ev.Session)
+			r.wake(session)
 		}
 	}
 }
