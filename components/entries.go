@@ -2,7 +2,9 @@ package components
 
 import (
 	"encoding/json"
+	"errors"
 	"strconv"
+	"strings"
 
 	"github.com/maxence-charriere/go-app/v10/pkg/app"
 
@@ -58,6 +60,9 @@ type DecisionCard struct {
 	app.Compo
 	Message  store.Message
 	expanded bool
+	// typed and problem belong to a single text or number question answered on the card.
+	typed   string
+	problem string
 }
 
 // Render draws the card.
@@ -129,15 +134,87 @@ func (d *DecisionCard) answers() []app.UI {
 		}
 		out = append(out, button(yes, "", protocol.ToneAffirm, accept(true)), button(no, "", protocol.ToneNeutral, accept(false)))
 	case protocol.KindAsk:
-		if req.Schema != nil && req.Schema.IsSingleSelect() {
-			for _, c := range req.Schema.Choices() {
+		switch s := req.Schema; {
+		case s != nil && s.IsSingleSelect():
+			for _, c := range s.Choices() {
 				out = append(out, button(c.Label, c.Description, protocol.ToneNeutral, accept(c.Value)))
 			}
-		} else {
-			out = append(out, app.Span().Class("entry-note").Text("This question is answered in the composer."))
+		case s != nil && s.Type == "boolean":
+			out = append(out, button(cmpOr(s.TrueLabel, "Yes"), "", protocol.ToneAffirm, accept(true)),
+				button(cmpOr(s.FalseLabel, "No"), "", protocol.ToneNeutral, accept(false)))
+		case s != nil && (s.Type == "string" || s.Type == "number" || s.Type == "integer"):
+			out = append(out, d.inlineAnswer(s))
+		default:
+			out = append(out, app.Span().Class("entry-note").Text("This form has several questions: answer it over the API for now, or decline it here."))
 		}
 	}
 	return append(out, button("Decline", "", protocol.ToneDeny, protocol.ReplyRequest{Action: protocol.ActionDecline}))
+}
+
+// inlineAnswer is a field and a Send button for a single text or number question. The
+// answer is checked with the protocol's validation before it is sent, with the same words
+// the server would use.
+func (d *DecisionCard) inlineAnswer(s *protocol.Schema) app.UI {
+	kind := "text"
+	if s.Type != "string" {
+		kind = "number"
+	}
+	label := cmpOr(s.Title, "Your answer")
+	onInput := func(ctx app.Context, e app.Event) {
+		d.typed, d.problem = ctx.JSSrc().Get("value").String(), ""
+	}
+	var input app.UI
+	if s.Multiline {
+		input = app.Textarea().Class("entry-input").Aria("label", label).Placeholder(s.Placeholder).OnInput(onInput)
+	} else {
+		input = app.Input().Type(kind).Class("entry-input").Aria("label", label).Placeholder(s.Placeholder).
+			OnInput(onInput).
+			OnKeyDown(func(ctx app.Context, e app.Event) {
+				// IME-safe: the Enter that ends a composition never sends.
+				if e.Get("key").String() == "Enter" && !e.Get("isComposing").Bool() && e.Get("keyCode").Int() != 229 {
+					e.PreventDefault()
+					d.sendTyped(ctx, s)
+				}
+			})
+	}
+	return app.Div().Class("entry-answer").Body(
+		input,
+		app.Button().Type("button").Class("choice tone-affirm").Text("Send").
+			OnClick(func(ctx app.Context, e app.Event) { d.sendTyped(ctx, s) }),
+		app.If(d.problem != "", func() app.UI {
+			return app.Div().Class("entry-problem").Role("alert").Text(d.problem)
+		}),
+	)
+}
+
+func (d *DecisionCard) sendTyped(ctx app.Context, s *protocol.Schema) {
+	var content json.RawMessage
+	if s.Type == "string" {
+		content, _ = json.Marshal(d.typed)
+	} else {
+		content = json.RawMessage(strings.TrimSpace(d.typed))
+		if len(content) == 0 || !json.Valid(content) {
+			d.problem = "Type a number."
+			return
+		}
+	}
+	if err := s.ValidateContent(content); err != nil {
+		d.problem = fieldProblem(err)
+		return
+	}
+	ctx.NewActionWithValue(actionDecide, DecideIntent{Decision: d.Message.ID,
+		Reply: protocol.ReplyRequest{Action: protocol.ActionAccept, Content: content}})
+}
+
+// fieldProblem words a validation error for one field.
+func fieldProblem(err error) string {
+	var verr *protocol.ValidationError
+	if errors.As(err, &verr) {
+		for _, msg := range verr.Fields {
+			return strings.ToUpper(msg[:1]) + msg[1:] + "."
+		}
+	}
+	return err.Error()
 }
 
 func cmpOr(s, fallback string) string {

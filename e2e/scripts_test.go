@@ -77,3 +77,24 @@ func TestScriptTextIsShownAsText(t *testing.T) {
 	assert.False(t, evalBool(t, ctx, `!!document.querySelector('.thread img, .thread b')`), "no markup from a script became an element")
 	assert.Contains(t, evalString(t, ctx, `document.querySelector('.entry-run .entry-output').textContent`), "<b>bold</b>")
 }
+
+// TestTextQuestionIsAnsweredOnItsCard answers a script's text question in the thread: a
+// too-short answer is refused with the protocol's words, a good one resumes the script.
+func TestTextQuestionIsAnsweredOnItsCard(t *testing.T) {
+	srv := startServer(t, t.TempDir(), "127.0.0.1:0")
+	ctx := browser(t)
+	do(t, ctx, 60*time.Second, chromedp.Navigate(srv.link), waitReady())
+	do(t, ctx, 10*time.Second,
+		typeText(`/script n = ask('Your name?', {'type': 'string', 'title': 'Name', 'minLength': 2}); send('hello ' + n)`), pressEnter(0))
+	do(t, ctx, 20*time.Second, waitJS(`!!document.querySelector('.entry-decision.status-pending .entry-input')`))
+
+	do(t, ctx, 10*time.Second, chromedp.SendKeys(chromedp.CSS(`.entry-input`), "A"), chromedp.KeyEvent("\r"),
+		waitJS(`!!document.querySelector('.entry-problem')`))
+	assert.Contains(t, evalString(t, ctx, `document.querySelector('.entry-problem').textContent`), "at least 2")
+	assert.True(t, evalBool(t, ctx, `!!document.querySelector('.entry-decision.status-pending')`), "nothing was sent")
+
+	do(t, ctx, 10*time.Second, chromedp.SendKeys(chromedp.CSS(`.entry-input`), "da"), chromedp.KeyEvent("\r"))
+	msgs := waitMessages(t, ctx, 2)
+	assert.Equal(t, "hello Ada", msgs[1].Text)
+	assert.Contains(t, evalString(t, ctx, `document.querySelector('.entry-decision .entry-status').textContent`), `"Ada"`)
+}
