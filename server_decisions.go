@@ -34,12 +34,16 @@ func (s *server) replyDecision(w http.ResponseWriter, r *http.Request) {
 }
 
 func (s *server) stopTurn(w http.ResponseWriter, r *http.Request) {
-	offset, err := s.rt.StopTurn(r.Context(), r.PathValue("id"))
+	resp, err := s.rt.StopTurn(r.Context(), r.PathValue("id"))
 	if err != nil {
 		s.fail(w, err)
 		return
 	}
-	writeJSON(w, http.StatusAccepted, protocol.StopResponse{Offset: offset})
+	status := http.StatusAccepted
+	if !resp.Running {
+		status = http.StatusOK
+	}
+	writeJSON(w, status, resp)
 }
 
 func (s *server) listGrants(w http.ResponseWriter, r *http.Request) {

@@ -242,6 +242,10 @@ func (s *server) fail(w http.ResponseWriter, err error) {
 		writeError(w, http.StatusNotFound, "no_function", err.Error()+": GET /api/functions lists the ones there are")
 	case errors.Is(err, protocol.ErrAlreadyAnswered):
 		writeError(w, http.StatusConflict, "already_answered", err.Error())
+	case errors.Is(err, runtime.ErrAttemptReused):
+		writeError(w, http.StatusConflict, "attempt_reused", err.Error())
+	case errors.Is(err, runtime.ErrFunctionBroken):
+		writeError(w, http.StatusUnprocessableEntity, "function_broken", err.Error())
 	case errors.Is(err, runtime.ErrBusy):
 		writeError(w, http.StatusConflict, "busy", err.Error())
 	case errors.As(err, &verr):

@@ -219,7 +219,10 @@ func (c *Conversation) onDecide(ctx app.Context, a app.Action) {
 	client, session := c.client(ctx), c.session
 	ctx.Async(func() {
 		if _, err := client.Reply(ctx, session, intent.Decision, intent.Reply); err != nil {
-			ctx.Dispatch(func(ctx app.Context) { c.setNotice("Not answered: "+describeError(err)+".", false) })
+			ctx.Dispatch(func(ctx app.Context) {
+				// A lost connection's notice goes when the socket is live again.
+				c.setNotice("Not answered: "+describeError(err)+".", errors.Is(err, api.ErrUnreachable))
+			})
 		}
 	})
 }
@@ -232,7 +235,9 @@ func (c *Conversation) onStop(ctx app.Context, a app.Action) {
 	client, session := c.client(ctx), c.session
 	ctx.Async(func() {
 		if _, err := client.Stop(ctx, session); err != nil {
-			ctx.Dispatch(func(ctx app.Context) { c.setNotice("Not stopped: "+describeError(err)+".", false) })
+			ctx.Dispatch(func(ctx app.Context) {
+				c.setNotice("Not stopped: "+describeError(err)+".", errors.Is(err, api.ErrUnreachable))
+			})
 		}
 	})
 }
@@ -387,7 +392,7 @@ func (c *Conversation) renderBody(notFound bool) app.UI {
 	return app.Div().Class("session").Body(
 		app.Header().Class("session-header").Body(app.H2().Text(c.thread.Title)),
 		c.renderLink(),
-		&Thread{Messages: c.thread.Messages, Working: c.thread.Working, Queue: c.thread.Queue},
+		&Thread{Messages: c.thread.Messages, Working: c.thread.Working, Queued: c.thread.Queued},
 	)
 }
 

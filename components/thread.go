@@ -1,12 +1,12 @@
 package components
 
 import (
-	"slices"
 	"strconv"
 
 	"github.com/maxence-charriere/go-app/v10/pkg/app"
 
 	"parley/app/store"
+	"parley/protocol"
 )
 
 // Thread shows a session's messages. Messages only ever append, so go-app's by-index diff
@@ -14,8 +14,8 @@ import (
 type Thread struct {
 	app.Compo
 	Messages []store.Message
-	Working  bool     // the agent owes a reply
-	Queue    []uint64 // prompts waiting for the running turn
+	Working  bool            // the agent owes a reply
+	Queued   []store.Message // prompts waiting for their turn, in the order they will run
 }
 
 // Render draws the log as a feed; agent and tool text is text, never markup.
@@ -33,7 +33,7 @@ func (t *Thread) Render() app.UI {
 					case store.RoleDecision:
 						return &DecisionCard{Message: m}
 					}
-					return &MessageItem{Message: t.Messages[i], Queued: slices.Contains(t.Queue, t.Messages[i].Offset)}
+					return &MessageItem{Message: t.Messages[i]}
 				}),
 				app.If(t.Working, func() app.UI {
 					return app.Div().Class("msg msg-agent working").Role("status").Body(
@@ -41,6 +41,23 @@ func (t *Thread) Render() app.UI {
 						app.Span().Class("dot"), app.Span().Class("dot"), app.Span().Class("dot"),
 						app.Button().Type("button").Class("stop").Text("Stop").
 							OnClick(func(ctx app.Context, e app.Event) { ctx.NewAction(actionStop) }),
+					)
+				}),
+				app.If(len(t.Queued) > 0, func() app.UI {
+					return app.Div().Class("queued").Role("list").Aria("label", "Waiting to run").Body(
+						app.Range(t.Queued).Slice(func(i int) app.UI {
+							m := t.Queued[i]
+							label := "Queued: runs after the current turn"
+							if i == 0 {
+								label = "Next: runs when the current turn ends"
+							}
+							return app.Div().Class("msg msg-user msg-waiting").Role("listitem").
+								DataSet("queued", strconv.FormatUint(m.Offset, 10)).
+								Body(
+									app.Div().Class("msg-text").Text(m.Text),
+									app.Div().Class("msg-queued").Text(label),
+								)
+						}),
 					)
 				}),
 			),
@@ -51,7 +68,6 @@ func (t *Thread) Render() app.UI {
 type MessageItem struct {
 	app.Compo
 	Message store.Message
-	Queued  bool // waits for the running turn
 }
 
 // Render draws the message's text as a text node.
@@ -61,12 +77,27 @@ func (m *MessageItem) Render() app.UI {
 		DataSet("offset", strconv.FormatUint(m.Message.Offset, 10)).
 		Body(
 			// Who wrote it, for a screen reader: the bubble's side and colour say it to the eye.
-			app.Span().Class("sr-only").Text(authorOf[m.Message.Role]),
-			app.Div().Class("msg-text").Text(m.Message.Text),
-			app.If(m.Queued, func() app.UI {
-				return app.Div().Class("msg-queued").Text("Queued: runs when the current turn ends")
+			app.Span().Class("sr-only").Text(authorOf(m.Message)),
+			app.If(m.Message.From != "", func() app.UI {
+				return app.Div().Class("msg-from").Text(fromLabel[m.Message.From])
 			}),
+			app.Div().Class("msg-text").Text(m.Message.Text),
 		)
 }
 
-var authorOf = map[store.Role]string{store.RoleUser: "You said:", store.RoleAgent: "The agent said:"}
+// authorOf says who wrote a message, for a screen reader: the bubble's side and colour say it
+// to the eye.
+func authorOf(m store.Message) string {
+	switch {
+	case m.Role == store.RoleUser:
+		return "You said:"
+	case m.From == protocol.FromParley:
+		return "Parley said:"
+	case m.From == protocol.FromScript:
+		return "The script said:"
+	}
+	return "The agent said:"
+}
+
+// fromLabel names, visibly, a message that is not the agent's own.
+var fromLabel = map[string]string{protocol.FromParley: "Parley", protocol.FromScript: "Script"}

@@ -96,5 +96,29 @@ func TestTextQuestionIsAnsweredOnItsCard(t *testing.T) {
 	do(t, ctx, 10*time.Second, chromedp.SendKeys(chromedp.CSS(`.entry-input`), "da"), chromedp.KeyEvent("\r"))
 	msgs := waitMessages(t, ctx, 2)
 	assert.Equal(t, "hello Ada", msgs[1].Text)
-	assert.Contains(t, evalString(t, ctx, `document.querySelector('.entry-decision .entry-status').textContent`), `"Ada"`)
+	assert.Equal(t, "Answered: Ada", evalString(t, ctx, `document.querySelector('.entry-decision .entry-status').textContent`))
+}
+
+// TestPromptSentDuringATurnWaitsThenFollowsIt sends a prompt while a script waits on a
+// confirm: it waits below the thread, and joins it, with its reply after it, when its turn
+// starts.
+func TestPromptSentDuringATurnWaitsThenFollowsIt(t *testing.T) {
+	srv := startServer(t, t.TempDir(), "127.0.0.1:0")
+	ctx := browser(t)
+	do(t, ctx, 60*time.Second, chromedp.Navigate(srv.link), waitReady())
+	do(t, ctx, 10*time.Second, typeText(`/script ok = confirm('Go on?'); send('first done' if ok else 'first stopped')`), pressEnter(0))
+	do(t, ctx, 20*time.Second, waitJS(`!!document.querySelector('.entry-decision.status-pending')`))
+
+	do(t, ctx, 10*time.Second, typeText("second prompt"), pressEnter(0),
+		waitJS(`!!document.querySelector('.queued [data-queued]')`))
+	assert.Equal(t, "second prompt", evalString(t, ctx, `document.querySelector('.queued .msg-text').textContent`))
+	assert.Contains(t, evalString(t, ctx, `document.querySelector('.queued .msg-queued').textContent`), "Next")
+	require.Len(t, thread(t, ctx), 1, "the waiting prompt is not in the thread yet")
+
+	do(t, ctx, 10*time.Second, chromedp.Click(chromedp.CSS(`.entry-decision .choice`)))
+	msgs := waitMessages(t, ctx, 4)
+	texts := []string{msgs[0].Text, msgs[1].Text, msgs[2].Text}
+	assert.Equal(t, []string{`/script ok = confirm('Go on?'); send('first done' if ok else 'first stopped')`, "first done", "second prompt"}, texts)
+	assert.Contains(t, msgs[3].Text, "No model is configured", "the second prompt's reply follows it")
+	do(t, ctx, 10*time.Second, waitJS(`!document.querySelector('.queued') && !document.querySelector('.thread .working')`))
 }

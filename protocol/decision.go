@@ -43,6 +43,8 @@ const (
 	// EventGrantCreated records an "always" answer: later requests in its scope pass the gate
 	// without asking.
 	EventGrantCreated EventType = "grant.created"
+	// EventGrantRevoked records that a grant was taken back, in the session that granted it.
+	EventGrantRevoked EventType = "grant.revoked"
 )
 
 // DecisionKind says what a decision asks for.
@@ -284,6 +286,10 @@ type RunStarted struct {
 	Kind RunKind `json:"kind"`
 	Name string  `json:"name,omitempty"` // the example's slug or the function's name
 	Code string  `json:"code,omitempty"` // a /script's code, shown in the run card
+	// Args are a function run's arguments, defaults filled in, for the audit trail.
+	Args json.RawMessage `json:"args,omitempty"`
+	// Source is where an example or function came from: "builtin" or its workspace file.
+	Source string `json:"source,omitempty"`
 }
 
 // Output streams of a run.
@@ -359,7 +365,9 @@ type PromptSteered struct {
 // StopResponse gives the offset of the stop request. The turn's runtime acts on it: its
 // turn.ended (stopped) follows on the socket.
 type StopResponse struct {
-	Offset uint64 `json:"offset"`
+	// Running is false when no turn was running: nothing was recorded.
+	Running bool   `json:"running"`
+	Offset  uint64 `json:"offset,omitempty"`
 }
 
 // Functions.
@@ -372,6 +380,9 @@ type Function struct {
 	Description string  `json:"description,omitempty"`
 	Params      *Schema `json:"params"`
 	Source      string  `json:"source"` // "builtin" or the workspace file
+	// Error says why a workspace function cannot run (it does not load); it is listed so
+	// its author sees why, rather than missing.
+	Error string `json:"error,omitempty"`
 }
 
 // FunctionList answers GET /api/functions.

@@ -19,6 +19,9 @@ func DecodeRequest[T Request](data []byte) (T, error) {
 	if len(data) > MaxRequestBytes {
 		return req, fmt.Errorf("request body larger than %d KiB", MaxRequestBytes/1024)
 	}
+	if len(bytes.TrimSpace(data)) == 0 {
+		return req, errors.New("the request body is empty: send a JSON object")
+	}
 	dec := json.NewDecoder(bytes.NewReader(data))
 	dec.DisallowUnknownFields()
 	if err := dec.Decode(&req); err != nil {

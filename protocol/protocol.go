@@ -50,7 +50,16 @@ type Message struct {
 	AttemptID string `json:"attemptId,omitempty"`
 	// Mode is what a prompt asked to do if a turn is running.
 	Mode PromptMode `json:"mode,omitempty"`
+	// From says who wrote an assistant-side message that is not the agent's: "parley" (a
+	// command's answer) or "script" (a run's send()).
+	From string `json:"from,omitempty"`
 }
+
+// Senders of assistant-side messages besides the agent.
+const (
+	FromParley = "parley"
+	FromScript = "script"
+)
 
 // SessionCreated is the data of session.created.
 type SessionCreated struct {

@@ -26,6 +26,9 @@ const WorkspaceDir = ".parley"
 // ErrNoFunction is returned for a function name the catalogue does not have.
 var ErrNoFunction = errors.New("no such function")
 
+// ErrFunctionBroken is returned for a function whose file does not load; the error says why.
+var ErrFunctionBroken = errors.New("the function does not load")
+
 type catalogueEntry struct {
 	source string
 	origin string // "builtin" or the workspace-relative path
@@ -67,28 +70,41 @@ func (r *Runtime) ListCommands() protocol.CommandList {
 	ex := r.examples()
 	for _, slug := range slices.Sorted(maps.Keys(ex)) {
 		title, desc := script.Describe(ex[slug].source)
-		list.Examples = append(list.Examples, protocol.CommandInfo{
-			Name: slug, Usage: "/example " + slug, Description: strings.TrimSpace(strings.Join([]string{title, desc}, " ")),
-		})
+		description := sentence(title)
+		if desc != "" {
+			description += " " + sentence(desc)
+		}
+		if ex[slug].origin != "builtin" {
+			description += " (from " + ex[slug].origin + ")"
+		}
+		list.Examples = append(list.Examples, protocol.CommandInfo{Name: slug, Usage: "/example " + slug, Description: description})
 	}
 	return list
 }
 
 // ListFunctions describes every function the fn-form can run. A workspace file that does not
-// load is listed nowhere but logged, so one broken file does not hide the others.
+// load is listed with its error, so its author sees why it cannot run.
 func (r *Runtime) ListFunctions() protocol.FunctionList {
 	list := protocol.FunctionList{Functions: []protocol.Function{}}
 	fns := r.functions()
 	for _, name := range slices.Sorted(maps.Keys(fns)) {
 		fn, err := script.LoadFunction(name, fns[name].source)
 		if err != nil {
-			slog.Warn("function does not load", "function", name, "origin", fns[name].origin, "err", err)
-			continue
+			fn = protocol.Function{Name: name, Error: err.Error()}
 		}
 		fn.Source = fns[name].origin
 		list.Functions = append(list.Functions, fn)
 	}
 	return list
+}
+
+// sentence ends a phrase with a full stop unless it has its own punctuation.
+func sentence(s string) string {
+	s = strings.TrimSpace(s)
+	if s == "" || strings.ContainsAny(s[len(s)-1:], ".!?:") {
+		return s
+	}
+	return s + "."
 }
 
 // RunFunction validates the arguments against the function's parameters, starts the run in
@@ -103,7 +119,7 @@ func (r *Runtime) RunFunction(ctx context.Context, name string, req protocol.Run
 	}
 	fn, err := script.LoadFunction(name, entry.source)
 	if err != nil {
-		return protocol.RunFunctionResponse{}, fmt.Errorf("function %s does not load: %w", name, err)
+		return protocol.RunFunctionResponse{}, fmt.Errorf("%w: %s (%s): %v", ErrFunctionBroken, name, entry.origin, err)
 	}
 	args, err := withDefaults(fn.Params, req.Args)
 	if err != nil {
@@ -124,7 +140,7 @@ func (r *Runtime) RunFunction(ctx context.Context, name string, req protocol.Run
 	}
 	run := "function:" + r.opts.NewID()
 	err = r.startFunctionTurn(ctx, session, run, func(ctx context.Context) {
-		r.execute(ctx, session, protocol.RunStarted{ID: run, Kind: protocol.RunFunction, Name: name},
+		r.execute(ctx, session, protocol.RunStarted{ID: run, Kind: protocol.RunFunction, Name: name, Args: args, Source: entry.origin},
 			func(ctx context.Context, caps script.Caps) (string, error) {
 				return r.host.Call(ctx, name, entry.source, args, caps)
 			})

@@ -133,7 +133,7 @@ func approvalRequest(calls []script.ToolCall) protocol.DecisionRequest {
 			Description: c.Details,
 			Grant:       &protocol.GrantScope{Kind: protocol.GrantExact, Tool: c.Tool, Words: c.Words},
 		})
-		if len(c.Words) > 1 {
+		if len(c.Words) > 1 && !runsAnything(c.Words[0]) {
 			req.Options = append(req.Options, protocol.ApprovalOption{
 				Value: protocol.OptionAllow, Label: "Approve, and always for " + c.Words[0], Tone: protocol.ToneAffirm,
 				Description: c.Words[0] + " *",
@@ -155,6 +155,19 @@ func approvalRequest(calls []script.ToolCall) protocol.DecisionRequest {
 	}
 	req.Options = append(req.Options, protocol.ApprovalOption{Value: protocol.OptionDeny, Label: "Reject", Tone: protocol.ToneDeny})
 	return req
+}
+
+// runsAnything reports whether a program runs whatever its arguments say (a shell, an
+// interpreter, a wrapper): "always for sh" would allow every command, so it is not offered.
+func runsAnything(program string) bool {
+	switch path.Base(program) {
+	case "sh", "bash", "zsh", "dash", "fish", "ksh", "csh", "tcsh", "busybox",
+		"python", "python3", "python2", "node", "deno", "bun", "perl", "ruby", "php", "lua", "tclsh", "osascript",
+		"env", "sudo", "doas", "su", "xargs", "nohup", "nice", "timeout", "time", "watch", "exec", "command",
+		"ssh", "docker", "podman", "kubectl", "make", "npx", "pnpm", "yarn", "npm", "go", "cargo", "git-shell":
+		return true
+	}
+	return false
 }
 
 func firstWord(words []string) string {

@@ -79,17 +79,20 @@ func (s *grantStore) list(ctx context.Context, workspace string) ([]protocol.Gra
 	return out, nil
 }
 
-func (s *grantStore) revoke(ctx context.Context, workspace, id string) error {
+func (s *grantStore) revoke(ctx context.Context, workspace, id string) (protocol.Grant, error) {
+	var g protocol.Grant
 	if !protocol.ValidSessionID(id) {
-		return fmt.Errorf("grant %q: %w", id, ErrNoGrant)
+		return g, fmt.Errorf("grant %q: %w", id, ErrNoGrant)
 	}
 	key := workspaceKey(workspace) + "." + id
-	if _, err := s.kv.Get(ctx, key); errors.Is(err, jetstream.ErrKeyNotFound) {
-		return fmt.Errorf("grant %s: %w", id, ErrNoGrant)
+	entry, err := s.kv.Get(ctx, key)
+	if errors.Is(err, jetstream.ErrKeyNotFound) {
+		return g, fmt.Errorf("grant %s: %w", id, ErrNoGrant)
 	} else if err != nil {
-		return err
+		return g, err
 	}
-	return s.kv.Purge(ctx, key)
+	_ = json.Unmarshal(entry.Value(), &g)
+	return g, s.kv.Purge(ctx, key)
 }
 
 // covers reports whether a grant's scope lets a call through.

@@ -24,7 +24,7 @@ type runCaps struct {
 
 func (c *runCaps) Send(ctx context.Context, text string) error {
 	n := c.sends.Add(1)
-	_, _, err := c.r.log.Append(ctx, c.session, protocol.EventAgentMessage, protocol.Message{Text: text},
+	_, _, err := c.r.log.Append(ctx, c.session, protocol.EventAgentMessage, protocol.Message{Text: text, From: protocol.FromScript},
 		"send-"+runKey(c.run)+"-"+strconv.FormatInt(n, 10))
 	return err
 }
@@ -71,7 +71,7 @@ func runKey(run string) string { return strings.ReplaceAll(run, ":", "-") }
 func (r *Runtime) runCommand(ctx context.Context, session string, offset uint64, cmd protocol.Command) {
 	run := commandRunID(offset)
 	say := func(text string) {
-		r.appendEvent(session, protocol.EventAgentMessage, protocol.Message{Text: text}, "command-"+strconv.FormatUint(offset, 10))
+		r.appendEvent(session, protocol.EventAgentMessage, protocol.Message{Text: text, From: protocol.FromParley}, "command-"+strconv.FormatUint(offset, 10))
 	}
 	switch cmd.Name {
 	case "help":
@@ -79,7 +79,8 @@ func (r *Runtime) runCommand(ctx context.Context, session string, offset uint64,
 	case "script":
 		code := cmd.Args
 		if strings.TrimSpace(code) == "" {
-			say("Usage: /script <code>. The code is Starlark; it can send(text), ask(message, schema), confirm(message), run(argv), read(path), list(dir) and write(path, text).")
+			say("Usage: /script <code>. The code is Starlark; it can send(text), ask(message, schema), confirm(message), " +
+				"run(argv), run_batch([argv, …]), read(path), list(dir) and write(path, text). run and write ask for your approval.")
 			return
 		}
 		r.execute(ctx, session, protocol.RunStarted{ID: run, Kind: protocol.RunScript, Code: code},
@@ -100,18 +101,24 @@ func (r *Runtime) runCommand(ctx context.Context, session string, offset uint64,
 		}
 		var raw json.RawMessage
 		if vars != "" {
-			var obj map[string]any
-			if err := json.Unmarshal([]byte(vars), &obj); err != nil {
-				say(fmt.Sprintf("The variables of /example %s must be one JSON object, like {\"name\": \"Ada\"}: %v", slug, err))
+			if !isJSONObject(vars) {
+				say(fmt.Sprintf("The variables of /example %s must be one JSON object, like {\"name\": \"Ada\"}.", slug))
 				return
 			}
 			raw = json.RawMessage(vars)
 		}
-		r.execute(ctx, session, protocol.RunStarted{ID: run, Kind: protocol.RunExample, Name: slug},
+		r.execute(ctx, session, protocol.RunStarted{ID: run, Kind: protocol.RunExample, Name: slug, Source: src.origin},
 			func(ctx context.Context, caps script.Caps) (string, error) {
 				return r.host.Exec(ctx, "examples/"+slug+".star", src.source, raw, caps)
 			})
 	}
+}
+
+// isJSONObject reports whether s is exactly one JSON object.
+func isJSONObject(s string) bool {
+	var obj map[string]json.RawMessage
+	dec := json.NewDecoder(strings.NewReader(s))
+	return dec.Decode(&obj) == nil && obj != nil && !dec.More()
 }
 
 func (r *Runtime) helpText() string {

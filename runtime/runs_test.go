@@ -432,3 +432,83 @@ func TestReplicasNeverRunOneSessionAtOnce(t *testing.T) {
 	require.NoError(t, err)
 	assert.Equal(t, 5, count(evs, protocol.EventTurnStarted))
 }
+
+func TestReviewFindings(t *testing.T) {
+	emb, rt := start(t, t.TempDir())
+	defer stop(emb, rt)
+	ctx := context.Background()
+
+	t.Run("stop with nothing running records nothing", func(t *testing.T) {
+		s := newSession(t, rt)
+		resp, err := rt.StopTurn(ctx, s)
+		require.NoError(t, err)
+		assert.False(t, resp.Running)
+		evs, err := rt.Log().Read(ctx, s, 0)
+		require.NoError(t, err)
+		assert.Zero(t, count(evs, protocol.EventStopRequested))
+	})
+
+	t.Run("an attempt id reused for other text is refused", func(t *testing.T) {
+		s := newSession(t, rt)
+		_, err := rt.SendPrompt(ctx, s, protocol.SendPromptRequest{Text: "one", AttemptID: "same"})
+		require.NoError(t, err)
+		again, err := rt.SendPrompt(ctx, s, protocol.SendPromptRequest{Text: "one", AttemptID: "same"})
+		require.NoError(t, err)
+		assert.True(t, again.Duplicate, "a true retry is fine")
+		_, err = rt.SendPrompt(ctx, s, protocol.SendPromptRequest{Text: "two", AttemptID: "same"})
+		assert.ErrorIs(t, err, ErrAttemptReused)
+	})
+
+	t.Run("a broken workspace function is listed with its error and refused clearly", func(t *testing.T) {
+		dir := filepath.Join(rt.Workspace(), WorkspaceDir, "functions")
+		require.NoError(t, os.MkdirAll(dir, 0o755))
+		require.NoError(t, os.WriteFile(filepath.Join(dir, "broken.star"), []byte("def main(args):\n  return (\n"), 0o644))
+		var found protocol.Function
+		for _, fn := range rt.ListFunctions().Functions {
+			if fn.Name == "broken" {
+				found = fn
+			}
+		}
+		assert.Equal(t, ".parley/functions/broken.star", found.Source)
+		assert.NotEmpty(t, found.Error)
+		_, err := rt.RunFunction(ctx, "broken", protocol.RunFunctionRequest{})
+		assert.ErrorIs(t, err, ErrFunctionBroken)
+		assert.ErrorContains(t, err, ".parley/functions/broken.star")
+	})
+
+	t.Run("no always-for offer that would allow anything", func(t *testing.T) {
+		req := approvalRequest([]script.ToolCall{{Tool: "run", Words: []string{"sh", "-c", "rm -rf /"}, Details: "sh -c 'rm -rf /'"}})
+		var labels []string
+		for _, o := range req.Options {
+			labels = append(labels, o.Label)
+		}
+		assert.Equal(t, []string{"Approve", "Approve, and always for this command", "Reject"}, labels)
+		req = approvalRequest([]script.ToolCall{{Tool: "run", Words: []string{"git", "status"}}})
+		assert.Len(t, req.Options, 4)
+	})
+
+	t.Run("a revocation is recorded where the grant was made", func(t *testing.T) {
+		s := newSession(t, rt)
+		done := make(chan struct{})
+		go func() {
+			defer close(done)
+			_, _ = rt.Authorize(ctx, s, "test:r", []script.ToolCall{{Tool: "run", Words: []string{"ls", "-l"}}})
+		}()
+		d := waitPending(t, rt, s, 1)[0]
+		one := 1
+		_, err := rt.Reply(ctx, s, d.ID, protocol.ReplyRequest{Action: protocol.ActionAccept, Content: raw(protocol.ApprovalAnswer{Option: &one})})
+		require.NoError(t, err)
+		<-done
+		grants, err := rt.ListGrants(ctx)
+		require.NoError(t, err)
+		require.NotEmpty(t, grants.Grants)
+		require.NoError(t, rt.RevokeGrant(ctx, grants.Grants[len(grants.Grants)-1].ID))
+		lastOfType(t, rt, s, protocol.EventGrantRevoked)
+	})
+
+	t.Run("help reads as sentences", func(t *testing.T) {
+		for _, e := range rt.ListCommands().Examples {
+			assert.NotRegexp(t, `[a-z] [A-Z]`, e.Description[:min(len(e.Description), 40)], e.Name)
+		}
+	})
+}

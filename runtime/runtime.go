@@ -5,6 +5,7 @@ package runtime
 
 import (
 	"cmp"
+	"errors"
 	"context"
 	"crypto/rand"
 	"fmt"
@@ -238,10 +239,22 @@ func (r *Runtime) ListGrants(ctx context.Context) (protocol.GrantList, error) {
 	return protocol.GrantList{Grants: list}, err
 }
 
-// RevokeGrant deletes a grant; the next check already asks again.
+// RevokeGrant deletes a grant; the next check already asks again. The revocation is
+// recorded in the session that granted it.
 func (r *Runtime) RevokeGrant(ctx context.Context, id string) error {
-	return r.grants.revoke(ctx, r.opts.Workspace, id)
+	g, err := r.grants.revoke(ctx, r.opts.Workspace, id)
+	if err != nil {
+		return err
+	}
+	if g.Session != "" {
+		r.appendEvent(g.Session, protocol.EventGrantRevoked, g, "revoked-"+g.ID)
+	}
+	return nil
 }
+
+// ErrAttemptReused is returned for a prompt whose attempt id was already used for another
+// prompt.
+var ErrAttemptReused = errors.New("this attempt id was already used for a different prompt: send it with a new attempt id")
 
 // Log is the runtime's event log.
 func (r *Runtime) Log() *Log { return r.log }
@@ -304,6 +317,17 @@ func (r *Runtime) SendPrompt(ctx context.Context, session string, req protocol.S
 	offset, dup, err := r.log.Append(ctx, session, protocol.EventUserMessage, msg, "prompt-"+session+"-"+req.AttemptID)
 	if err != nil {
 		return protocol.SendPromptResponse{}, err
+	}
+	if dup {
+		// A retry must carry the same prompt; a reused id with other text would be lost.
+		stored, err := r.log.stream.GetMsg(ctx, offset)
+		if err == nil {
+			if ev, err := decode(stored.Subject, stored.Sequence, stored.Data); err == nil {
+				if m, err := ev.DecodeMessage(); err == nil && m.Text != req.Text {
+					return protocol.SendPromptResponse{}, ErrAttemptReused
+				}
+			}
+		}
 	}
 	return protocol.SendPromptResponse{Offset: offset, Duplicate: dup}, nil
 }

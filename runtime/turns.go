@@ -487,12 +487,19 @@ func (r *Runtime) startFunctionTurn(ctx context.Context, session, run string, wo
 
 // StopTurn asks whoever runs the session's turn to stop it: the request is an event, so the
 // replica that runs the turn sees it through its tap.
-func (r *Runtime) StopTurn(ctx context.Context, session string) (uint64, error) {
+func (r *Runtime) StopTurn(ctx context.Context, session string) (protocol.StopResponse, error) {
 	if _, err := r.Session(ctx, session); err != nil {
-		return 0, err
+		return protocol.StopResponse{}, err
+	}
+	st, err := r.turnState(ctx, session)
+	if err != nil {
+		return protocol.StopResponse{}, err
+	}
+	if !st.open {
+		return protocol.StopResponse{}, nil // nothing runs: nothing to record
 	}
 	offset, _, err := r.log.Append(ctx, session, protocol.EventStopRequested, struct{}{}, "")
-	return offset, err
+	return protocol.StopResponse{Running: true, Offset: offset}, err
 }
 
 // onStop cancels the session's turn if this process runs it.

@@ -49,6 +49,10 @@ type Message struct {
 	Result string // a run's result or error; how a decision ended
 	// Request is what a decision asks, for its card's answers.
 	Request *protocol.DecisionRequest
+	// From says who wrote an assistant-side message: "" the agent, "parley" a command's
+	// answer, "script" a run's send(). Steer marks a queued prompt that goes first.
+	From  string
+	Steer bool
 }
 
 // Thread is one session as the thread shows it.
@@ -60,8 +64,12 @@ type Thread struct {
 	// Working is true while the session's agent owes work: a prompt not yet picked up, or a
 	// turn (agent reply, command, run, approval) still open.
 	Working bool
-	// Queue holds the offsets of prompts waiting for the running turn.
+	// Queue holds the offsets of prompts waiting for the running turn, as the server last
+	// listed them.
 	Queue []uint64
+	// Queued are the prompts sent while a turn runs, in the order they will run. Each joins
+	// Messages when its turn starts, so replies follow the prompt they answer.
+	Queued []Message
 	// Pending are the open decisions in the order they were asked: the composer's queue.
 	Pending []protocol.Decision
 
@@ -78,11 +86,12 @@ func (t *Thread) Apply(ev protocol.Event) {
 		if json.Unmarshal(ev.Data, &sc) == nil && sc.Title != "" {
 			t.Title = sc.Title
 		}
-	case protocol.EventUserMessage:
-		t.unstarted = append(t.unstarted, ev.Offset)
 	case protocol.EventAgentMessage:
 		if t.openTurns == 0 {
-			t.unstarted = nil // logs from before turns were recorded end a prompt with the reply
+			// Logs from before turns were recorded end a prompt with the reply.
+			t.unstarted = nil
+			t.Messages = append(t.Messages, t.Queued...)
+			t.Queued = nil
 		}
 	case protocol.EventTurnStarted:
 		t.openTurns++
@@ -90,6 +99,10 @@ func (t *Thread) Apply(ev protocol.Event) {
 			started := func(o uint64) bool { return o == ts.Prompt }
 			t.unstarted = slices.DeleteFunc(t.unstarted, started)
 			t.Queue = slices.DeleteFunc(slices.Clone(t.Queue), started)
+			if i := slices.IndexFunc(t.Queued, func(m Message) bool { return m.Offset == ts.Prompt }); i >= 0 {
+				t.Messages = append(t.Messages, t.Queued[i])
+				t.Queued = slices.Delete(slices.Clone(t.Queued), i, i+1)
+			}
 		}
 	case protocol.EventTurnEnded:
 		t.openTurns = max(0, t.openTurns-1)
@@ -108,14 +121,34 @@ func (t *Thread) Apply(ev protocol.Event) {
 	case protocol.EventQuestionReplied, protocol.EventQuestionRejected:
 		t.ended(ev)
 	}
-	t.Working = len(t.unstarted) > 0 || t.openTurns > 0
 	if m, ok := MessageOf(ev); ok {
-		t.Messages = append(t.Messages, m)
+		if ev.Type == protocol.EventUserMessage && (t.openTurns > 0 || len(t.unstarted) > 0) {
+			t.queue(m)
+		} else {
+			t.Messages = append(t.Messages, m)
+		}
 	}
+	if ev.Type == protocol.EventUserMessage {
+		t.unstarted = append(t.unstarted, ev.Offset)
+	}
+	t.Working = len(t.unstarted) > 0 || t.openTurns > 0
 }
 
-// Queued reports whether a user message still waits for the running turn.
-func (t *Thread) Queued(offset uint64) bool { return slices.Contains(t.Queue, offset) }
+// queue holds a prompt sent while another waits or runs, in the order the server runs them:
+// steered ones first, each group in the order sent.
+func (t *Thread) queue(m Message) {
+	q := append(slices.Clone(t.Queued), m)
+	slices.SortStableFunc(q, func(a, b Message) int {
+		switch {
+		case a.Steer == b.Steer:
+			return 0
+		case a.Steer:
+			return -1
+		}
+		return 1
+	})
+	t.Queued = q
+}
 
 func (t *Thread) add(id string, m Message) {
 	if t.entry == nil {
@@ -221,12 +254,14 @@ func (t *Thread) ended(ev protocol.Event) {
 		if err != nil {
 			return
 		}
-		id, status, result = r.ID, StatusAborted, "Withdrawn ("+r.Reason+")"
+		id, status, result = r.ID, StatusAborted, "Withdrawn: the question is no longer needed"
 		switch r.Reason {
 		case protocol.ReasonTimeout:
 			status, result = StatusTimedOut, "No response, timed out"
 		case protocol.ReasonStopped:
 			result = "Stopped"
+		case protocol.ReasonOrphaned:
+			result = "Ended: the server restarted before it was answered"
 		}
 	}
 	t.Pending = slices.DeleteFunc(t.Pending, func(d protocol.Decision) bool { return d.ID == id })
@@ -247,7 +282,11 @@ func describeAnswer(t *Thread, r protocol.QuestionReplied) string {
 			}
 		}
 	}
-	if req != nil && req.Kind == protocol.KindApproval {
+	if req == nil {
+		return "Answered"
+	}
+	switch {
+	case req.Kind == protocol.KindApproval:
 		var a protocol.ApprovalAnswer
 		if json.Unmarshal(r.Content, &a) == nil {
 			if opt, ok := a.Picked(*req); ok {
@@ -255,8 +294,38 @@ func describeAnswer(t *Thread, r protocol.QuestionReplied) string {
 			}
 			return "Rejected: " + a.Instruction
 		}
+	case req.Schema != nil && req.Schema.Type == "boolean":
+		var yes bool
+		if json.Unmarshal(r.Content, &yes) == nil {
+			if yes {
+				return cmpOr(req.Schema.TrueLabel, "Yes")
+			}
+			return cmpOr(req.Schema.FalseLabel, "No")
+		}
+	case req.Schema != nil && req.Schema.IsSingleSelect():
+		var v string
+		if json.Unmarshal(r.Content, &v) == nil {
+			for _, c := range req.Schema.Choices() {
+				if c.Value == v {
+					return c.Label
+				}
+			}
+			return v // an "Other…" answer
+		}
+	case req.Schema != nil && req.Schema.Type == "string":
+		var v string
+		if json.Unmarshal(r.Content, &v) == nil {
+			return "Answered: " + v
+		}
 	}
 	return "Answered: " + string(r.Content)
+}
+
+func cmpOr(s, fallback string) string {
+	if s == "" {
+		return fallback
+	}
+	return s
 }
 
 // MessageOf derives the thread entry of a message event; ok is false for other events.
@@ -274,5 +343,5 @@ func MessageOf(ev protocol.Event) (Message, bool) {
 	if err != nil {
 		return Message{Offset: ev.Offset, Role: role, Text: "(this message could not be read: " + err.Error() + ")"}, true
 	}
-	return Message{Offset: ev.Offset, Role: role, Text: m.Text}, true
+	return Message{Offset: ev.Offset, Role: role, Text: m.Text, From: m.From, Steer: m.Mode == protocol.ModeSteer}, true
 }

@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
 
 	"parley/protocol"
 )
@@ -46,4 +47,106 @@ func TestThreadAppliesEventsInOrder(t *testing.T) {
 	c.Apply(protocol.Event{Offset: 3, Type: protocol.EventAgentMessage, Data: raw("a")})
 	assert.False(t, c.Working)
 	assert.Equal(t, []Message{{Offset: 2, Role: RoleUser, Text: "q"}, {Offset: 3, Role: RoleAgent, Text: "a"}}, c.Messages)
+}
+
+func TestQueuedPromptsJoinTheThreadWhenTheirTurnStarts(t *testing.T) {
+	th := &Thread{}
+	n := uint64(0)
+	emit := func(typ protocol.EventType, data any) uint64 {
+		n++
+		raw, _ := json.Marshal(data)
+		th.Apply(protocol.Event{Offset: n, Type: typ, Data: raw})
+		return n
+	}
+	shown := func() []uint64 {
+		var out []uint64
+		for _, m := range th.Messages {
+			out = append(out, m.Offset)
+		}
+		return out
+	}
+	queued := func() []uint64 {
+		var out []uint64
+		for _, m := range th.Queued {
+			out = append(out, m.Offset)
+		}
+		return out
+	}
+
+	first := emit(protocol.EventUserMessage, protocol.Message{Text: "/script confirm('go?')"})
+	assert.True(t, th.Working, "a prompt no turn picked up yet")
+	emit(protocol.EventTurnStarted, protocol.TurnStarted{Prompt: first, Kind: protocol.TurnCommand})
+	second := emit(protocol.EventUserMessage, protocol.Message{Text: "second"})
+	urgent := emit(protocol.EventUserMessage, protocol.Message{Text: "urgent", Mode: protocol.ModeSteer})
+	assert.Equal(t, []uint64{first}, shown(), "prompts sent during a turn wait outside the thread")
+	assert.Equal(t, []uint64{urgent, second}, queued(), "in the order they will run")
+	assert.True(t, th.Queued[0].Steer)
+
+	reply := emit(protocol.EventAgentMessage, protocol.Message{Text: "reply to the first", From: protocol.FromScript})
+	emit(protocol.EventTurnEnded, protocol.TurnEnded{Prompt: first})
+	assert.True(t, th.Working, "queued prompts keep the agent working between turns")
+	emit(protocol.EventTurnStarted, protocol.TurnStarted{Prompt: urgent})
+	a := emit(protocol.EventAgentMessage, protocol.Message{Text: "a"})
+	emit(protocol.EventTurnEnded, protocol.TurnEnded{Prompt: urgent})
+	emit(protocol.EventTurnStarted, protocol.TurnStarted{Prompt: second})
+	b := emit(protocol.EventAgentMessage, protocol.Message{Text: "b"})
+	emit(protocol.EventTurnEnded, protocol.TurnEnded{Prompt: second})
+	assert.Equal(t, []uint64{first, reply, urgent, a, second, b}, shown(), "each reply follows its prompt")
+	assert.Empty(t, th.Queued)
+	assert.False(t, th.Working)
+	assert.Equal(t, protocol.FromScript, th.Messages[1].From)
+}
+
+func TestLegacyLogsWithoutTurnsStillShowEveryMessage(t *testing.T) {
+	th := &Thread{}
+	raw := func(text string) json.RawMessage { b, _ := json.Marshal(protocol.Message{Text: text}); return b }
+	th.Apply(protocol.Event{Offset: 1, Type: protocol.EventUserMessage, Data: raw("q1")})
+	th.Apply(protocol.Event{Offset: 2, Type: protocol.EventUserMessage, Data: raw("q2")})
+	th.Apply(protocol.Event{Offset: 3, Type: protocol.EventAgentMessage, Data: raw("a1")})
+	th.Apply(protocol.Event{Offset: 4, Type: protocol.EventAgentMessage, Data: raw("a2")})
+	assert.Len(t, th.Messages, 4)
+	assert.Empty(t, th.Queued)
+	assert.False(t, th.Working)
+}
+
+func TestDecisionOutcomesInWords(t *testing.T) {
+	confirm := protocol.DecisionRequest{Kind: protocol.KindConfirm, Message: "Ship?", Schema: &protocol.Schema{Type: "boolean", FalseLabel: "Keep it"}}
+	choice := protocol.DecisionRequest{Kind: protocol.KindAsk, Message: "Env?", Schema: &protocol.Schema{Type: "string", Enum: []string{"prod"}, EnumNames: []string{"Production"}}}
+	text := protocol.DecisionRequest{Kind: protocol.KindAsk, Message: "Name?", Schema: &protocol.Schema{Type: "string"}}
+	cases := []struct {
+		name    string
+		req     protocol.DecisionRequest
+		outcome protocol.Event
+		status  Status
+		words   string
+	}{
+		{"yes", confirm, protocol.Event{Type: protocol.EventQuestionReplied, Data: mustJSON(protocol.QuestionReplied{ID: "d", Action: protocol.ActionAccept, Content: mustJSON(true)})}, StatusAnswered, "Yes"},
+		{"false label", confirm, protocol.Event{Type: protocol.EventQuestionReplied, Data: mustJSON(protocol.QuestionReplied{ID: "d", Action: protocol.ActionAccept, Content: mustJSON(false)})}, StatusAnswered, "Keep it"},
+		{"choice title", choice, protocol.Event{Type: protocol.EventQuestionReplied, Data: mustJSON(protocol.QuestionReplied{ID: "d", Action: protocol.ActionAccept, Content: mustJSON("prod")})}, StatusAnswered, "Production"},
+		{"other", choice, protocol.Event{Type: protocol.EventQuestionReplied, Data: mustJSON(protocol.QuestionReplied{ID: "d", Action: protocol.ActionAccept, Content: mustJSON("qa")})}, StatusAnswered, "qa"},
+		{"text", text, protocol.Event{Type: protocol.EventQuestionReplied, Data: mustJSON(protocol.QuestionReplied{ID: "d", Action: protocol.ActionAccept, Content: mustJSON("Ada")})}, StatusAnswered, "Answered: Ada"},
+		{"declined", text, protocol.Event{Type: protocol.EventQuestionReplied, Data: mustJSON(protocol.QuestionReplied{ID: "d", Action: protocol.ActionDecline, Reason: "later"})}, StatusDeclined, "Declined: later"},
+		{"timeout", text, protocol.Event{Type: protocol.EventQuestionRejected, Data: mustJSON(protocol.QuestionRejected{ID: "d", Outcome: protocol.OutcomeDeclined, Reason: protocol.ReasonTimeout})}, StatusTimedOut, "No response, timed out"},
+		{"restart", text, protocol.Event{Type: protocol.EventQuestionRejected, Data: mustJSON(protocol.QuestionRejected{ID: "d", Outcome: protocol.OutcomeAborted, Reason: protocol.ReasonOrphaned})}, StatusAborted, "Ended: the server restarted before it was answered"},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			th := &Thread{}
+			th.Apply(protocol.Event{Offset: 1, Type: protocol.EventQuestionAsked, Data: mustJSON(protocol.QuestionAsked{ID: "d", Request: c.req})})
+			require.Len(t, th.Pending, 1)
+			c.outcome.Offset = 2
+			th.Apply(c.outcome)
+			assert.Empty(t, th.Pending)
+			assert.Equal(t, c.status, th.Messages[0].Status)
+			assert.Equal(t, c.words, th.Messages[0].Result)
+		})
+	}
+}
+
+func mustJSON(v any) json.RawMessage {
+	b, err := json.Marshal(v)
+	if err != nil {
+		panic(err)
+	}
+	return b
 }
