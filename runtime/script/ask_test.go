@@ -165,3 +165,31 @@ func TestAskTimeoutIsPerDecision(t *testing.T) {
 		}
 	}
 }
+
+// details=True tells an answer, a decline and a timeout apart.
+func TestAskAndConfirmDetails(t *testing.T) {
+	h := newTestHost(t, Limits{})
+	for _, tc := range []struct {
+		answer Answer
+		want   string
+	}{
+		{Answer{Action: protocol.ActionAccept, Content: json.RawMessage(`true`)}, `[{"action":"accept","reason":"","value":"yes"},{"action":"accept","reason":"","value":true}]`},
+		{Answer{Action: protocol.ActionDecline, Reason: "not now"}, `[{"action":"decline","reason":"not now","value":null},{"action":"decline","reason":"not now","value":null}]`},
+		{Answer{Action: protocol.ActionDecline, Reason: protocol.ReasonTimeout}, `[{"action":"decline","reason":"timeout","value":null},{"action":"decline","reason":"timeout","value":null}]`},
+	} {
+		caps := &fakeCaps{answer: func(_ context.Context, req protocol.DecisionRequest) (Answer, error) {
+			if tc.answer.Action == protocol.ActionAccept && req.Kind == protocol.KindAsk {
+				return Answer{Action: protocol.ActionAccept, Content: json.RawMessage(`"yes"`)}, nil
+			}
+			return tc.answer, nil
+		}}
+		out := mustExec(t, h, caps, `result = [ask("Name?", details=True), confirm("Sure?", timeout=5, details=True)]`)
+		if out != tc.want {
+			t.Errorf("%+v: %s; want %s", tc.answer, out, tc.want)
+		}
+		// Without details, as before.
+		if out := mustExec(t, h, caps, `result = [ask("Name?"), confirm("Sure?", details=False)]`); out != map[bool]string{true: `["yes",true]`, false: `[null,false]`}[tc.answer.Action == protocol.ActionAccept] {
+			t.Errorf("%+v without details: %s", tc.answer, out)
+		}
+	}
+}

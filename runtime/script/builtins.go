@@ -10,6 +10,7 @@ import (
 	"path/filepath"
 	"strings"
 	"time"
+	"unicode/utf8"
 
 	"go.starlark.net/starlark"
 	"go.starlark.net/starlarkjson"
@@ -126,13 +127,15 @@ func (e *env) send(_ *starlark.Thread, b *starlark.Builtin, args starlark.Tuple,
 	return starlark.None, nil
 }
 
-// ask(message, schema={"type": "string"}, timeout=None) asks a question shaped by a schema in
-// the protocol.Schema vocabulary and returns the answer (None when declined or timed out).
-// timeout is in seconds; None takes the server's default.
+// ask(message, schema={"type": "string"}, timeout=None, details=False) asks a question
+// shaped by a schema in the protocol.Schema vocabulary and returns the answer (None when
+// declined or timed out; see answerDetails for details=True). timeout is in seconds; None
+// takes the server's default.
 func (e *env) ask(_ *starlark.Thread, b *starlark.Builtin, args starlark.Tuple, kwargs []starlark.Tuple) (starlark.Value, error) {
 	var message string
 	var schemaV, timeoutV starlark.Value = starlark.None, starlark.None
-	if err := starlark.UnpackArgs(b.Name(), args, kwargs, "message", &message, "schema?", &schemaV, "timeout?", &timeoutV); err != nil {
+	var details bool
+	if err := starlark.UnpackArgs(b.Name(), args, kwargs, "message", &message, "schema?", &schemaV, "timeout?", &timeoutV, "details?", &details); err != nil {
 		return nil, err
 	}
 	timeoutMs, err := decisionTimeout(timeoutV)
@@ -149,7 +152,7 @@ func (e *env) ask(_ *starlark.Thread, b *starlark.Builtin, args starlark.Tuple, 
 	}
 	req := protocol.DecisionRequest{Kind: protocol.KindAsk, Message: message, Schema: schema, TimeoutMs: timeoutMs}
 	if err := req.Validate(); err != nil {
-		return nil, fmt.Errorf("invalid question: %w", err)
+		return nil, fmt.Errorf("invalid question: %s", fieldsText(err, "", ""))
 	}
 	var ans Answer
 	err = e.blocked("question", func(ctx context.Context) (err error) {
@@ -159,21 +162,25 @@ func (e *env) ask(_ *starlark.Thread, b *starlark.Builtin, args starlark.Tuple, 
 	if err != nil {
 		return nil, err
 	}
-	if ans.Action != protocol.ActionAccept || len(bytes.TrimSpace(ans.Content)) == 0 {
-		return starlark.None, nil
+	var value starlark.Value = starlark.None
+	if ans.Action == protocol.ActionAccept && len(bytes.TrimSpace(ans.Content)) > 0 {
+		if value, err = fromJSON(ans.Content); err != nil {
+			return nil, fmt.Errorf("the answer is not JSON: %w", err)
+		}
 	}
-	v, err := fromJSON(ans.Content)
-	if err != nil {
-		return nil, fmt.Errorf("the answer is not JSON: %w", err)
+	if details {
+		return answerDetails(ans, value), nil
 	}
-	return v, nil
+	return value, nil
 }
 
-// confirm(message, timeout=None) asks a yes/no question: True only when accepted with true.
+// confirm(message, timeout=None, details=False) asks a yes/no question: True only when
+// accepted with true (see answerDetails for details=True).
 func (e *env) confirm(_ *starlark.Thread, b *starlark.Builtin, args starlark.Tuple, kwargs []starlark.Tuple) (starlark.Value, error) {
 	var message string
 	var timeoutV starlark.Value = starlark.None
-	if err := starlark.UnpackArgs(b.Name(), args, kwargs, "message", &message, "timeout?", &timeoutV); err != nil {
+	var details bool
+	if err := starlark.UnpackArgs(b.Name(), args, kwargs, "message", &message, "timeout?", &timeoutV, "details?", &details); err != nil {
 		return nil, err
 	}
 	timeoutMs, err := decisionTimeout(timeoutV)
@@ -182,7 +189,7 @@ func (e *env) confirm(_ *starlark.Thread, b *starlark.Builtin, args starlark.Tup
 	}
 	req := protocol.DecisionRequest{Kind: protocol.KindConfirm, Message: message, Schema: &protocol.Schema{Type: "boolean"}, TimeoutMs: timeoutMs}
 	if err := req.Validate(); err != nil {
-		return nil, fmt.Errorf("invalid question: %w", err)
+		return nil, fmt.Errorf("invalid question: %s", fieldsText(err, "", ""))
 	}
 	var ans Answer
 	err = e.blocked("question", func(ctx context.Context) (err error) {
@@ -192,11 +199,32 @@ func (e *env) confirm(_ *starlark.Thread, b *starlark.Builtin, args starlark.Tup
 	if err != nil {
 		return nil, err
 	}
+	var value starlark.Value = starlark.None
 	var yes bool
-	if ans.Action == protocol.ActionAccept && json.Unmarshal(ans.Content, &yes) == nil && yes {
-		return starlark.True, nil
+	if ans.Action == protocol.ActionAccept && json.Unmarshal(ans.Content, &yes) == nil {
+		value = starlark.Bool(yes)
 	}
-	return starlark.False, nil
+	if details {
+		return answerDetails(ans, value), nil
+	}
+	return starlark.Bool(value == starlark.True), nil
+}
+
+// answerDetails is what ask and confirm return with details=True, so a script can tell a
+// decline from a timeout: struct(action = "accept" or "decline", value = the answer or None,
+// reason = the decline's reason, "timeout" when nobody answered in time).
+func answerDetails(ans Answer, value starlark.Value) *starlarkstruct.Struct {
+	action := protocol.ActionDecline
+	if ans.Action == protocol.ActionAccept {
+		action = protocol.ActionAccept
+	} else {
+		value = starlark.None
+	}
+	return starlarkstruct.FromStringDict(starlarkstruct.Default, starlark.StringDict{
+		"action": starlark.String(action),
+		"value":  value,
+		"reason": starlark.String(ans.Reason),
+	})
 }
 
 // toSchema reads a Starlark dict in the protocol.Schema JSON vocabulary, keeping the order
@@ -211,7 +239,7 @@ func toSchema(v starlark.Value) (*protocol.Schema, error) {
 	}
 	var s protocol.Schema
 	if err := json.Unmarshal(data, &s); err != nil {
-		return nil, err
+		return nil, jsonError(err)
 	}
 	return &s, nil
 }
@@ -258,7 +286,8 @@ func (e *env) runOne(_ *starlark.Thread, b *starlark.Builtin, args starlark.Tupl
 }
 
 // run_batch([argv, …], timeout=None) passes all the calls through the gate as one decision,
-// then runs them in order; a rejection answers every one.
+// then runs them in order; a rejection answers every one the user was asked about, while
+// those a grant let through still run.
 func (e *env) runBatch(_ *starlark.Thread, b *starlark.Builtin, args starlark.Tuple, kwargs []starlark.Tuple) (starlark.Value, error) {
 	var listV *starlark.List
 	var timeoutV starlark.Value = starlark.None
@@ -303,7 +332,7 @@ func (e *env) runAll(argvs [][]string, timeout time.Duration) ([]starlark.Value,
 	}
 	results := make([]starlark.Value, len(argvs))
 	for i, argv := range argvs {
-		if !verdict.Allowed {
+		if !verdict.allows(i) {
 			results[i] = runResult(rejected(verdict))
 			continue
 		}
@@ -401,13 +430,14 @@ func (e *env) list(t *starlark.Thread, b *starlark.Builtin, args starlark.Tuple,
 	return starlark.NewList(elems), nil
 }
 
-// write(path, text) writes a workspace file once the gate allows it.
+// write(path, text) writes a workspace file once the gate allows it. The gate is asked
+// about the file that is written: the path with its symlinks resolved (see Host.resolve).
 func (e *env) write(_ *starlark.Thread, b *starlark.Builtin, args starlark.Tuple, kwargs []starlark.Tuple) (starlark.Value, error) {
 	var path, text string
 	if err := starlark.UnpackArgs(b.Name(), args, kwargs, "path", &path, "text", &text); err != nil {
 		return nil, err
 	}
-	rel, err := e.host.confine(path)
+	rel, err := e.host.resolve(path)
 	if err != nil {
 		return nil, pathError("write", path, err)
 	}
@@ -415,7 +445,7 @@ func (e *env) write(_ *starlark.Thread, b *starlark.Builtin, args starlark.Tuple
 		return nil, pathError("write", path, errors.New("it is the workspace itself"))
 	}
 	slash := filepath.ToSlash(rel)
-	call := ToolCall{Tool: "write", Words: []string{slash}, Details: fmt.Sprintf("write %d bytes to %s", len(text), slash)}
+	call := ToolCall{Tool: "write", Words: []string{slash}, Details: writeDetails(slash, text)}
 	var verdict Verdict
 	err = e.blocked("approval", func(ctx context.Context) (err error) {
 		verdict, err = e.caps.Authorize(ctx, []ToolCall{call})
@@ -425,13 +455,33 @@ func (e *env) write(_ *starlark.Thread, b *starlark.Builtin, args starlark.Tuple
 		return nil, err
 	}
 	res := starlark.StringDict{"ok": starlark.True, "error": starlark.String("")}
-	if !verdict.Allowed {
+	if !verdict.allows(0) {
 		res["ok"], res["error"] = starlark.False, starlark.String(rejected(verdict).err)
 	} else if err := e.host.writeFile(path, rel, text); err != nil {
 		// Approved but failed (a directory in the way, a full disk): the script decides.
 		res["ok"], res["error"] = starlark.False, starlark.String(err.Error())
 	}
 	return starlarkstruct.FromStringDict(starlarkstruct.Default, res), nil
+}
+
+// What a write approval shows of the text: all of it up to writeShown, else its first and
+// last writeShown/2 bytes.
+const writeShown = 48 << 10
+
+// writeDetails is what the user is shown to approve a write: the path and the text.
+func writeDetails(path, text string) string {
+	head := fmt.Sprintf("write %d bytes to %s:\n", len(text), path)
+	if len(text) <= writeShown {
+		return head + text
+	}
+	first := text[:runeBoundary([]byte(text[:writeShown/2]))]
+	start := len(text) - writeShown/2
+	for start < len(text) && !utf8.RuneStart(text[start]) {
+		start++
+	}
+	last := text[start:]
+	hidden := len(text) - len(first) - len(last)
+	return fmt.Sprintf("%s%s\n… %d bytes not shown …\n%s", head, first, hidden, last)
 }
 
 // shellQuote renders argv as a shell command line a person can read and paste: words that

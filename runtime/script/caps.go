@@ -36,6 +36,15 @@ type ToolCall struct {
 type Verdict struct {
 	Allowed bool
 	Text    string
+	// Granted has one entry per call: true when a grant let that call through without
+	// asking. Such calls may run even when Allowed is false (the user rejected the rest).
+	Granted []bool
+}
+
+// allows reports whether call i of the batch may run: the whole batch was allowed, or a
+// grant let that call through. A missing entry of Granted is false.
+func (v Verdict) allows(i int) bool {
+	return v.Allowed || i < len(v.Granted) && v.Granted[i]
 }
 
 // Answer is a user's reply to Ask.

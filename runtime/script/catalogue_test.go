@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -120,5 +121,32 @@ func TestDescribe(t *testing.T) {
 	}
 	if title, desc := Describe("send('x')\n"); title != "" || desc != "" {
 		t.Errorf("no header: %q, %q", title, desc)
+	}
+}
+
+// Messages are plain text: a fence would show as backticks.
+func TestGitStatusExampleSendsPlainText(t *testing.T) {
+	for name, src := range BuiltinExamples() {
+		if strings.Contains(src, "```") {
+			t.Errorf("examples/%s.star sends Markdown fences", name)
+		}
+	}
+	if _, err := exec.LookPath("git"); err != nil {
+		t.Skip("no git here")
+	}
+	h := newTestHost(t, Limits{})
+	init := exec.Command("git", "init", "-q", h.Workspace)
+	if out, err := init.CombinedOutput(); err != nil {
+		t.Fatalf("git init: %v: %s", err, out)
+	}
+	if err := os.WriteFile(filepath.Join(h.Workspace, "new.txt"), []byte("x"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	caps := &fakeCaps{}
+	if _, err := h.Exec(context.Background(), "examples/git-status.star", BuiltinExamples()["git-status"], nil, caps); err != nil {
+		t.Fatal(err)
+	}
+	if got := caps.sentMessages(); len(got) != 1 || got[0] != "git status --short:\n?? new.txt" {
+		t.Errorf("sent %q", got)
 	}
 }

@@ -6,12 +6,17 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"maps"
 	"math"
 	"math/big"
+	"reflect"
+	"slices"
 	"strings"
 
 	"go.starlark.net/starlark"
 	"go.starlark.net/starlarkstruct"
+
+	"parley/protocol"
 )
 
 // Conversions between Starlark values and JSON. starlarkjson would do, except that both
@@ -192,7 +197,8 @@ func numberValue(n json.Number) (starlark.Value, error) {
 	return starlark.Float(f), nil
 }
 
-// jsonObjectToDict decodes vars or args: a JSON object, or nothing (an empty dict).
+// jsonObjectToDict decodes vars or args: a JSON object, or nothing (an empty dict). Its
+// error reads after the name of what was decoded: "vars must be a JSON object like …".
 func jsonObjectToDict(raw json.RawMessage) (*starlark.Dict, error) {
 	t := bytes.TrimSpace(raw)
 	if len(t) == 0 || bytes.Equal(t, []byte("null")) {
@@ -200,11 +206,87 @@ func jsonObjectToDict(raw json.RawMessage) (*starlark.Dict, error) {
 	}
 	v, err := fromJSON(t)
 	if err != nil {
-		return nil, err
+		return nil, fmt.Errorf("must be a JSON object like {\"name\": \"Ada\"}, and this is not valid JSON: %w", err)
 	}
 	d, ok := v.(*starlark.Dict)
 	if !ok {
-		return nil, fmt.Errorf("want a JSON object, got %s", t[:min(len(t), 40)])
+		shown := string(t)
+		if len(shown) > 40 {
+			shown = shown[:runeBoundary(t[:40])] + "…"
+		}
+		return nil, fmt.Errorf("must be a JSON object like {\"name\": \"Ada\"}, not %s", shown)
 	}
 	return d, nil
+}
+
+// fieldsText words a protocol validation error field by field ("schema.type: unknown type
+// …; schema.required: …"), its field names starting with from renamed to start with to;
+// other errors as they are.
+func fieldsText(err error, from, to string) string {
+	var ve *protocol.ValidationError
+	if !errors.As(err, &ve) {
+		return err.Error()
+	}
+	var parts []string
+	for _, field := range slices.Sorted(maps.Keys(ve.Fields)) {
+		name := field
+		if rest, ok := strings.CutPrefix(field, from); ok && (rest == "" || rest[0] == '.') {
+			name = to + rest
+		}
+		parts = append(parts, name+": "+ve.Fields[field])
+	}
+	return strings.Join(parts, "; ")
+}
+
+// jsonError words an error decoding JSON into a Go value for a person who wrote Starlark:
+// `minLength must be a whole number, not a string` rather than `json: cannot unmarshal
+// string into Go struct field Schema.minLength of type int`.
+func jsonError(err error) error {
+	var te *json.UnmarshalTypeError
+	if !errors.As(err, &te) {
+		return err
+	}
+	got := map[string]string{
+		"string": "a string", "number": "a number", "bool": "a bool",
+		"array": "a list", "object": "a dict", "null": "None",
+	}[te.Value]
+	if got == "" {
+		got = "a " + te.Value
+	}
+	// Wrapping context ("property \"a\": ") is kept; the decoder's own text is replaced.
+	prefix := strings.TrimSuffix(err.Error(), te.Error())
+	what := "the value"
+	if te.Field != "" {
+		what = te.Field
+	}
+	return fmt.Errorf("%s%s must be %s, not %s", prefix, what, goTypeText(te.Type), got)
+}
+
+// goTypeText words the Go type a JSON value was meant to fill in Starlark's terms.
+func goTypeText(t reflect.Type) string {
+	if t == nil {
+		return "something else"
+	}
+	for t.Kind() == reflect.Pointer {
+		t = t.Elem()
+	}
+	switch t.Kind() {
+	case reflect.String:
+		return "a string"
+	case reflect.Bool:
+		return "True or False"
+	case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64,
+		reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64:
+		return "a whole number"
+	case reflect.Float32, reflect.Float64:
+		return "a number"
+	case reflect.Slice, reflect.Array:
+		if elem := goTypeText(t.Elem()); strings.HasPrefix(elem, "a ") {
+			return "a list of " + strings.TrimPrefix(elem, "a ") + "s"
+		}
+		return "a list"
+	case reflect.Struct, reflect.Map:
+		return "a dict"
+	}
+	return "something else"
 }

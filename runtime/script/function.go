@@ -10,6 +10,7 @@ import (
 	"strings"
 
 	"go.starlark.net/starlark"
+	"go.starlark.net/syntax"
 
 	"parley/protocol"
 )
@@ -51,53 +52,85 @@ func LoadFunction(name, src string) (protocol.Function, error) {
 	if err != nil {
 		return protocol.Function{}, r.fail(err)
 	}
-	fn, _, err := describe(name, globals)
+	fn, _, err := describe(name, src, globals)
 	return fn, err
 }
 
-// describe reads a function file's globals.
-func describe(name string, globals starlark.StringDict) (protocol.Function, *starlark.Function, error) {
+// describe reads a function file's globals. src is the file's text: its errors name the
+// line that defines the global at fault.
+func describe(name, src string, globals starlark.StringDict) (protocol.Function, *starlark.Function, error) {
 	fn := protocol.Function{Name: strings.TrimSuffix(path.Base(name), ".star")}
-	bad := func(format string, args ...any) error {
-		return &Error{Text: fmt.Sprintf("%s: %s", name, fmt.Sprintf(format, args...))}
+	where := definitions(name, src)
+	bad := func(global, format string, args ...any) error {
+		at := name
+		if pos, ok := where[global]; ok {
+			at = fmt.Sprintf("%s:%d:%d", name, pos.Line, pos.Col)
+		}
+		return &Error{Text: fmt.Sprintf("%s: %s", at, fmt.Sprintf(format, args...))}
 	}
 	var ok bool
 	if v, set := globals["TITLE"]; set {
 		if fn.Title, ok = starlark.AsString(v); !ok {
-			return fn, nil, bad("TITLE must be a string, not a %s", v.Type())
+			return fn, nil, bad("TITLE", "TITLE must be a string, not a %s", v.Type())
 		}
 	}
 	if v, set := globals["DESCRIPTION"]; set {
 		if fn.Description, ok = starlark.AsString(v); !ok {
-			return fn, nil, bad("DESCRIPTION must be a string, not a %s", v.Type())
+			return fn, nil, bad("DESCRIPTION", "DESCRIPTION must be a string, not a %s", v.Type())
 		}
 	}
 	fn.Params = &protocol.Schema{Type: "object"}
 	if v, set := globals["PARAMS"]; set {
 		params, err := toSchema(v)
 		if err != nil {
-			return fn, nil, bad("PARAMS: %v", err)
+			return fn, nil, bad("PARAMS", "PARAMS: %v", err)
 		}
 		if params.Type != "object" {
-			return fn, nil, bad(`PARAMS must be an object schema: {"type": "object", "properties": {...}}`)
+			return fn, nil, bad("PARAMS", `PARAMS must be an object schema: {"type": "object", "properties": {...}}`)
 		}
-		if err := params.Check(); err != nil {
-			return fn, nil, bad("PARAMS: %v", err)
+		if len(params.Properties) == 0 {
+			// No parameters, as without PARAMS: nothing to check but that none is required.
+			if len(params.Required) > 0 {
+				return fn, nil, bad("PARAMS", "PARAMS: required names %q, but there are no properties", params.Required)
+			}
+		} else if err := params.Check(); err != nil {
+			return fn, nil, bad("PARAMS", "%s", fieldsText(err, "schema", "PARAMS"))
 		}
 		fn.Params = params
 	}
 	mainV, set := globals["main"]
 	if !set {
-		return fn, nil, bad("the file does not define main(args)")
+		return fn, nil, bad("", "the file does not define main(args)")
 	}
 	main, ok := mainV.(*starlark.Function)
 	if !ok {
-		return fn, nil, bad("main must be a function, not a %s", mainV.Type())
+		return fn, nil, bad("main", "main must be a function, not a %s", mainV.Type())
 	}
 	if main.NumParams() != 1 || main.HasVarargs() || main.HasKwargs() || main.ParamDefault(0) != nil {
-		return fn, nil, bad("main must take exactly one parameter, args: def main(args)")
+		return fn, nil, bad("main", "main must take exactly one parameter, args: def main(args)")
 	}
 	return fn, main, nil
+}
+
+// definitions returns where the top level of a file last binds each global (an assignment
+// or a def), for errors about their values. A file that does not parse has none.
+func definitions(name, src string) map[string]syntax.Position {
+	f, err := fileOptions.Parse(name, src, 0)
+	if err != nil {
+		return nil
+	}
+	out := map[string]syntax.Position{}
+	for _, stmt := range f.Stmts {
+		switch stmt := stmt.(type) {
+		case *syntax.AssignStmt:
+			if id, ok := stmt.LHS.(*syntax.Ident); ok {
+				out[id.Name], _ = stmt.LHS.Span()
+			}
+		case *syntax.DefStmt:
+			out[stmt.Name.Name] = stmt.Def
+		}
+	}
+	return out
 }
 
 // Call runs a function file: its top level with the capabilities, then main(args), and
@@ -113,22 +146,22 @@ func (h *Host) Call(ctx context.Context, name, src string, args json.RawMessage,
 	if err != nil {
 		return "", r.fail(err)
 	}
-	fn, main, err := describe(name, globals)
+	fn, main, err := describe(name, src, globals)
 	if err != nil {
 		return "", err
 	}
 	full, err := withDefaults(fn.Params, args)
 	if err != nil {
-		return "", &Error{Text: fmt.Sprintf("%s: arguments: %v", name, err), Err: err}
+		return "", &Error{Text: fmt.Sprintf("%s: the arguments %v", name, err), Err: err}
 	}
 	if len(fn.Params.Properties) > 0 {
 		if err := fn.Params.ValidateContent(full); err != nil {
-			return "", &Error{Text: fmt.Sprintf("%s: the arguments do not fit PARAMS: %v", name, err), Err: err}
+			return "", &Error{Text: fmt.Sprintf("%s: the arguments do not fit PARAMS: %s", name, fieldsText(err, "", "")), Err: err}
 		}
 	}
 	dict, err := jsonObjectToDict(full)
 	if err != nil {
-		return "", &Error{Text: fmt.Sprintf("%s: arguments: %v", name, err), Err: err}
+		return "", &Error{Text: fmt.Sprintf("%s: the arguments %v", name, err), Err: err}
 	}
 	v, err := starlark.Call(r.thread, main, starlark.Tuple{dict}, nil)
 	if err != nil {
@@ -157,7 +190,7 @@ func withDefaults(params *protocol.Schema, args json.RawMessage) (json.RawMessag
 		}
 		d, err := fromJSON(p.Schema.Default)
 		if err != nil {
-			return nil, fmt.Errorf("default of %q: %w", p.Key, err)
+			return nil, fmt.Errorf("cannot be completed: the default of %q: %w", p.Key, err)
 		}
 		if err := given.SetKey(starlark.String(p.Key), d); err != nil {
 			return nil, err
@@ -165,7 +198,7 @@ func withDefaults(params *protocol.Schema, args json.RawMessage) (json.RawMessag
 	}
 	out, err := toJSON(given)
 	if err != nil {
-		return nil, errors.New("cannot re-encode the arguments")
+		return nil, errors.New("cannot be encoded again")
 	}
 	return out, nil
 }

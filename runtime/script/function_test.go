@@ -6,6 +6,7 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"strings"
 	"testing"
 
 	"parley/protocol"
@@ -48,8 +49,8 @@ func TestLoadFunctionRefusals(t *testing.T) {
 	const main = "\ndef main(args):\n    return 1\n"
 	for src, want := range map[string]string{
 		`PARAMS = {"type": "string"}` + main:                                                             "PARAMS must be an object schema",
-		`PARAMS = {"type": "object", "properties": {"a": {"type": "nope"}}}` + main:                      "schema.properties.a.type",
-		`PARAMS = {"type": "object", "properties": {"a": {"type": "string"}}, "required": ["b"]}` + main: "schema.required",
+		`PARAMS = {"type": "object", "properties": {"a": {"type": "nope"}}}` + main:                      "fn.star:1:1: PARAMS.properties.a.type: unknown type",
+		`PARAMS = {"type": "object", "properties": {"a": {"type": "string"}}, "required": ["b"]}` + main: "fn.star:1:1: PARAMS.required",
 		`PARAMS = "name"` + main:                "want a dict",
 		`TITLE = 3` + main:                      "TITLE must be a string",
 		`DESCRIPTION = None` + main:             "DESCRIPTION must be a string",
@@ -177,4 +178,68 @@ func TestCallErrorsCarryLineNumbers(t *testing.T) {
 	if err != nil || out != "" {
 		t.Errorf("None result: %q, %v", out, err)
 	}
+}
+
+// A function with no parameters may say so with an empty PARAMS, and is called with none.
+func TestFunctionWithEmptyParams(t *testing.T) {
+	src := "TITLE = \"Ping\"\nPARAMS = {\"type\": \"object\", \"properties\": {}}\n\ndef main(args):\n    return \"pong %d\" % len(args)\n"
+	fn, err := LoadFunction("functions/ping.star", src)
+	if err != nil || fn.Params == nil || fn.Params.Type != "object" || len(fn.Params.Properties) != 0 {
+		t.Fatalf("LoadFunction: %+v, %v", fn, err)
+	}
+	h := newTestHost(t, Limits{})
+	if out, err := h.Call(context.Background(), "functions/ping.star", src, nil, &fakeCaps{}); err != nil || out != "pong 0" {
+		t.Errorf("Call: %q, %v", out, err)
+	}
+	_, err = LoadFunction("fn.star", `PARAMS = {"type": "object", "properties": {}, "required": ["x"]}`+"\ndef main(args):\n    pass\n")
+	if err == nil {
+		t.Fatal("an empty PARAMS that requires a parameter loaded")
+	}
+	wantContains(t, err.Error(), "fn.star:1:1: PARAMS: required", "no properties")
+}
+
+// LoadFunction's errors say where, in a person's words: never a Go type.
+func TestLoadFunctionErrorsAreWorded(t *testing.T) {
+	const main = "\n\ndef main(args):\n    return 1\n"
+	for src, want := range map[string]string{
+		"x = 1\nPARAMS = {\"type\": 3}" + main:                                                          `fn.star:2:1: PARAMS: type must be a string, not a number`,
+		`PARAMS = {"type": "object", "required": "a", "properties": {"a": {"type": "string"}}}` + main:  `fn.star:1:1: PARAMS: required must be a list of strings, not a string`,
+		`PARAMS = {"type": "object", "properties": {"a": {"type": "string", "minLength": "3"}}}` + main: `fn.star:1:1: PARAMS: property "a": minLength must be a whole number, not a string`,
+		`PARAMS = {"type": "object", "properties": {"a": {"type": "array", "items": [1]}}}` + main:      `fn.star:1:1: PARAMS: property "a": items must be a dict, not a list`,
+		"\n\nTITLE = [\"x\"]" + main:         `fn.star:3:1: TITLE must be a string, not a list`,
+		"x = 1\n":                            `fn.star: the file does not define main(args)`,
+		"x = 1\n\ndef main(a, b):\n  pass\n": `fn.star:3:1: main must take exactly one parameter`,
+		"\nmain = 3\n":                       `fn.star:2:1: main must be a function, not a int`,
+		"def main(args)\n    pass\n":         `fn.star:2:1: got newline, want ':'`,
+	} {
+		_, err := LoadFunction("fn.star", src)
+		if err == nil {
+			t.Errorf("%q loaded", src)
+			continue
+		}
+		wantContains(t, err.Error(), want)
+		if strings.Contains(err.Error(), "Go ") || strings.Contains(err.Error(), "interface {}") || strings.Contains(err.Error(), "json:") {
+			t.Errorf("%q: %q speaks Go", src, err)
+		}
+	}
+}
+
+// Arguments that are not an object are refused in words, not Go's.
+func TestCallArgumentsAreWorded(t *testing.T) {
+	h := newTestHost(t, Limits{})
+	for args, want := range map[string]string{
+		`[1, 2]`: `functions/greet.star: the arguments must be a JSON object like {"name": "Ada"}, not [1, 2]`,
+		`{"a":`:  `functions/greet.star: the arguments must be a JSON object like {"name": "Ada"}, and this is not valid JSON`,
+	} {
+		_, err := h.Call(context.Background(), "functions/greet.star", BuiltinFunctions()["greet"], json.RawMessage(args), &fakeCaps{})
+		if err == nil {
+			t.Fatalf("%s: called", args)
+		}
+		wantContains(t, err.Error(), want)
+	}
+	_, err := h.Exec(context.Background(), "script", "pass", json.RawMessage(`["Ada"]`), &fakeCaps{})
+	if err == nil {
+		t.Fatal("vars that are not an object were accepted")
+	}
+	wantContains(t, err.Error(), `script: vars must be a JSON object like {"name": "Ada"}, not ["Ada"]`)
 }

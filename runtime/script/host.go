@@ -135,7 +135,7 @@ var fileOptions = &syntax.FileOptions{
 func (h *Host) Exec(ctx context.Context, name, src string, vars json.RawMessage, caps Caps) (string, error) {
 	v, err := jsonObjectToDict(vars)
 	if err != nil {
-		return "", &Error{Text: fmt.Sprintf("%s: vars: %v", name, err), Err: err}
+		return "", &Error{Text: fmt.Sprintf("%s: vars %v", name, err), Err: err}
 	}
 	r := h.start(ctx, name, caps)
 	defer r.finish()
@@ -189,7 +189,7 @@ func (h *Host) start(parent context.Context, name string, caps Caps) *run {
 	})
 	// A stopped turn must end a busy loop too, not only a blocked capability.
 	r.stop = context.AfterFunc(parent, func() {
-		r.thread.Cancel("the run was stopped")
+		r.thread.Cancel(stoppedText(parent))
 	})
 	return r
 }
@@ -224,9 +224,34 @@ func (r *run) fail(err error) error {
 // (the turn was stopped) or a limit was hit.
 func (r *run) interrupted() error {
 	if r.parent.Err() != nil {
-		return fmt.Errorf("the run was stopped: %w", context.Cause(r.parent))
+		return &stoppedError{text: stoppedText(r.parent), err: r.parent.Err(), cause: context.Cause(r.parent)}
 	}
 	return context.Cause(r.ctx)
+}
+
+// stoppedError is how a run ends when its caller's context does: words for a person, and
+// for errors.Is both the context's error (context.Canceled) and the cause it was cancelled
+// with, if any.
+type stoppedError struct {
+	text       string
+	err, cause error
+}
+
+func (e *stoppedError) Error() string { return e.text }
+
+func (e *stoppedError) Unwrap() []error {
+	if e.cause == nil || e.cause == e.err {
+		return []error{e.err}
+	}
+	return []error{e.err, e.cause}
+}
+
+// stoppedText words why a run whose caller's context is done stopped.
+func stoppedText(ctx context.Context) string {
+	if errors.Is(ctx.Err(), context.DeadlineExceeded) {
+		return "the run was stopped: it ran out of time"
+	}
+	return "the run was stopped by the user"
 }
 
 // resultText renders a script's result as text: strings as they are, None as nothing, the

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"slices"
+	"strings"
 	"testing"
 	"time"
 
@@ -208,5 +209,30 @@ func TestDefaultLimits(t *testing.T) {
 	}
 	if _, err := NewHost("/does/not/exist", Limits{}); err == nil {
 		t.Error("a missing workspace was accepted")
+	}
+}
+
+// A stop says so in words, without Go's "context canceled", and stays context.Canceled.
+func TestStopIsWorded(t *testing.T) {
+	h := newTestHost(t, Limits{Steps: 1 << 50})
+	cause := errors.New("the turn was stopped")
+	for _, src := range []string{`run(["sleep", "20"])`, "while True:\n    pass\n", `ask("wait forever?")`} {
+		ctx, cancel := context.WithCancelCause(context.Background())
+		caps := &fakeCaps{answer: func(ctx context.Context, _ protocol.DecisionRequest) (Answer, error) {
+			<-ctx.Done()
+			return Answer{}, ctx.Err()
+		}}
+		time.AfterFunc(100*time.Millisecond, func() { cancel(cause) })
+		_, err := h.Exec(ctx, "script", src, nil, caps)
+		if err == nil {
+			t.Fatalf("%s: not stopped", src)
+		}
+		wantContains(t, err.Error(), "the run was stopped by the user", "script:")
+		if strings.Contains(err.Error(), "context canceled") || strings.Contains(err.Error(), cause.Error()) {
+			t.Errorf("%s: %q", src, err)
+		}
+		if !errors.Is(err, context.Canceled) || !errors.Is(err, cause) {
+			t.Errorf("%s: %v is not context.Canceled and its cause", src, err)
+		}
 	}
 }

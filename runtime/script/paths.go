@@ -54,6 +54,82 @@ func (h *Host) confine(p string) (string, error) {
 	return rel, nil
 }
 
+// resolve is confine for a path about to be written: it returns, relative to the
+// workspace, where p really leads. Every symlink on the way is followed, the last element's
+// too, and a dangling one's as far as its target goes; the part that does not exist yet is
+// taken as written. So what the user approves is the file that is written: a grant for
+// notes/ does not cover notes/p/x when notes/p is a symlink to .parley.
+func (h *Host) resolve(p string) (string, error) {
+	rel, err := h.confine(p)
+	if err != nil {
+		return "", err
+	}
+	real, err := followLinks(h.Workspace, rel)
+	if err != nil {
+		return "", err
+	}
+	rel, ok := within(h.Workspace, real)
+	if !ok {
+		return "", errLeaves
+	}
+	return rel, nil
+}
+
+// maxLinks bounds the symlinks followLinks follows, as the kernel bounds a lookup's.
+const maxLinks = 40
+
+// followLinks returns dir/rel with every symlink followed, as the system would when opening
+// it to write, except that a missing part is not an error: it and what follows are taken as
+// written. dir must be absolute and symlink-free.
+func followLinks(dir, rel string) (string, error) {
+	cur := dir
+	todo := strings.Split(rel, string(filepath.Separator))
+	exists, links := true, 0
+	for len(todo) > 0 {
+		name := todo[0]
+		todo = todo[1:]
+		switch name {
+		case "", ".":
+			continue
+		case "..":
+			cur = filepath.Dir(cur) // cur is symlink-free: its parent is the real one
+			_, err := os.Lstat(cur)
+			exists = err == nil
+			continue
+		}
+		next := filepath.Join(cur, name)
+		if !exists {
+			cur = next
+			continue
+		}
+		info, err := os.Lstat(next)
+		switch {
+		case errors.Is(err, fs.ErrNotExist):
+			exists = false
+			cur = next
+			continue
+		case err != nil:
+			return "", err
+		case info.Mode()&fs.ModeSymlink == 0:
+			cur = next
+			continue
+		}
+		if links++; links > maxLinks {
+			return "", errors.New("too many levels of symbolic links")
+		}
+		target, err := os.Readlink(next)
+		if err != nil {
+			return "", err
+		}
+		if filepath.IsAbs(target) {
+			cur = filepath.VolumeName(target) + string(filepath.Separator)
+			target = target[len(cur):]
+		}
+		todo = append(strings.Split(target, string(filepath.Separator)), todo...)
+	}
+	return cur, nil
+}
+
 // within reports whether path is root or below it, and returns it relative to root.
 func within(root, path string) (string, bool) {
 	rel, err := filepath.Rel(root, path)

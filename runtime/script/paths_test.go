@@ -1,9 +1,13 @@
 package script
 
 import (
+	"context"
+	"fmt"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
+	"unicode/utf8"
 )
 
 // workspaceWithFiles returns a host whose workspace holds a.txt, sub/b.txt, a symlink in
@@ -67,6 +71,8 @@ func TestPathsLeavingTheWorkspaceAreRefused(t *testing.T) {
 		`write("../x", "y")`,
 		`write("out/new", "y")`,
 		`write("/tmp/x", "y")`,
+		`write("dangling", "planted")`,
+		`write("out-file", "y")`,
 	} {
 		caps := &fakeCaps{}
 		err := execErr(t, h, caps, src)
@@ -78,10 +84,7 @@ func TestPathsLeavingTheWorkspaceAreRefused(t *testing.T) {
 	err := execErr(t, h, &fakeCaps{}, `read("../etc/passwd")`)
 	wantContains(t, err.Error(), `read "../etc/passwd": the path leaves the workspace`)
 
-	// A dangling symlink out passes the check (nothing exists to resolve) but os.Root still
-	// refuses to follow it: the write fails and nothing appears outside.
-	out := mustExec(t, h, &fakeCaps{}, `result = write("dangling", "planted")`)
-	wantContains(t, out, `"ok":false`, "leaves the workspace")
+	// A dangling symlink out is followed as far as its target goes: out.
 	if _, err := os.Stat(filepath.Join(outside, "planted")); !os.IsNotExist(err) {
 		t.Errorf("a write through a symlink landed outside: %v", err)
 	}
@@ -116,7 +119,7 @@ func TestWriteNeedsApproval(t *testing.T) {
 		t.Errorf("file %q, %v", data, err)
 	}
 	batches := caps.authorized()
-	want := ToolCall{Tool: "write", Words: []string{"notes/deep/n.md"}, Details: "write 6 bytes to notes/deep/n.md"}
+	want := ToolCall{Tool: "write", Words: []string{"notes/deep/n.md"}, Details: "write 6 bytes to notes/deep/n.md:\nhéllo"}
 	if len(batches) != 1 || len(batches[0]) != 1 || !toolCallEqual(batches[0][0], want) {
 		t.Errorf("authorized %+v; want %+v", batches, want)
 	}
@@ -146,5 +149,82 @@ func TestSizeText(t *testing.T) {
 		if got := sizeText(n); got != want {
 			t.Errorf("sizeText(%d) = %s; want %s", n, got, want)
 		}
+	}
+}
+
+// The approval shows what is written; a long text its beginning and end.
+func TestWriteDetailsShowTheText(t *testing.T) {
+	h := newTestHost(t, Limits{})
+	caps := &fakeCaps{}
+	mustExec(t, h, caps, `write("a.txt", "one\ntwo\n")`)
+	if d := caps.authorized()[0][0].Details; d != "write 8 bytes to a.txt:\none\ntwo\n" {
+		t.Errorf("details %q", d)
+	}
+
+	// "a", 24 Ki "é" (two bytes each) and "b": both cuts fall inside an é and move to keep
+	// it whole, hiding two of them.
+	text := "a" + strings.Repeat("é", 24<<10) + "b"
+	d := writeDetails("big.txt", text)
+	head := "a" + strings.Repeat("é", 12<<10-1)
+	tail := strings.Repeat("é", 12<<10-1) + "b"
+	want := fmt.Sprintf("write %d bytes to big.txt:\n%s\n… 4 bytes not shown …\n%s", len(text), head, tail)
+	if d != want {
+		t.Errorf("details of %d bytes: %d bytes, %q…%q", len(text), len(d), d[:40], d[len(d)-40:])
+	}
+	if !utf8.ValidString(d) {
+		t.Error("details are not valid UTF-8")
+	}
+	if d := writeDetails("x", strings.Repeat("z", 48<<10)); !strings.HasSuffix(d, ":\n"+strings.Repeat("z", 48<<10)) {
+		t.Error("48 KiB was cut")
+	}
+}
+
+// A write through a symlink inside the workspace is asked about, and done, as the file it
+// lands in: a grant for notes/ must not cover .parley/functions through notes/p.
+func TestWriteNamesTheResolvedPath(t *testing.T) {
+	h := newTestHost(t, Limits{})
+	must := func(err error) {
+		t.Helper()
+		if err != nil {
+			t.Fatal(err)
+		}
+	}
+	must(os.MkdirAll(filepath.Join(h.Workspace, ".parley", "functions"), 0o755))
+	must(os.Mkdir(filepath.Join(h.Workspace, "notes"), 0o755))
+	must(os.Symlink("../.parley", filepath.Join(h.Workspace, "notes", "p")))
+	must(os.WriteFile(filepath.Join(h.Workspace, ".parley", "functions", "old.star"), []byte("old"), 0o644))
+	must(os.Symlink("../.parley/functions/old.star", filepath.Join(h.Workspace, "notes", "old")))
+	must(os.Symlink("p/functions/new.star", filepath.Join(h.Workspace, "notes", "dangling")))
+	must(os.Symlink(h.Workspace+"/notes/p", filepath.Join(h.Workspace, "abs")))
+
+	for path, want := range map[string]string{
+		"notes/p/functions/x.star":      ".parley/functions/x.star",
+		"notes/p/functions/deep/y.star": ".parley/functions/deep/y.star",
+		"notes/old":                     ".parley/functions/old.star",
+		"notes/dangling":                ".parley/functions/new.star",
+		"abs/functions/z.star":          ".parley/functions/z.star",
+		"notes/plain.md":                "notes/plain.md",
+	} {
+		caps := &fakeCaps{verdict: func(_ context.Context, calls []ToolCall) (Verdict, error) {
+			// A grant for writes in notes/: what the path's words say.
+			return Verdict{Text: "no", Granted: []bool{strings.HasPrefix(calls[0].Words[0], "notes/")}}, nil
+		}}
+		out := mustExec(t, h, caps, `result = write("`+path+`", "new").ok`)
+		call := caps.authorized()[0][0]
+		if len(call.Words) != 1 || call.Words[0] != want || !strings.HasPrefix(call.Details, "write 3 bytes to "+want+":\n") {
+			t.Errorf("%s: asked about %+v; want %s", path, call, want)
+		}
+		if granted := strings.HasPrefix(want, "notes/"); out != map[bool]string{true: "true", false: "false"}[granted] {
+			t.Errorf("%s: ok %s", path, out)
+		}
+		data, err := os.ReadFile(filepath.Join(h.Workspace, want))
+		if wrote := err == nil && string(data) == "new"; wrote != (want == "notes/plain.md") {
+			t.Errorf("%s: %s holds %q (%v)", path, want, data, err)
+		}
+	}
+	// Approved, the write goes where it was asked about.
+	mustExec(t, h, &fakeCaps{}, `write("notes/p/functions/x.star", "x")`)
+	if data, _ := os.ReadFile(filepath.Join(h.Workspace, ".parley", "functions", "x.star")); string(data) != "x" {
+		t.Errorf("x.star holds %q", data)
 	}
 }

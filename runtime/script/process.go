@@ -4,8 +4,11 @@ import (
 	"bytes"
 	"context"
 	"fmt"
+	"io/fs"
 	"os"
 	"os/exec"
+	"path/filepath"
+	"runtime"
 	"strings"
 	"sync"
 	"time"
@@ -32,12 +35,48 @@ const (
 
 // processEnv is the whole environment of a process: enough to find programs and run them in
 // a predictable locale, and nothing of the server's own (no tokens, no credentials).
-func processEnv(workspace string) []string {
+//
+// home is the process's own empty, private home directory (see newHome). It must not be the
+// workspace: a .gitconfig, .npmrc or .bashrc committed there would act as the user's own
+// configuration (a core.fsmonitor that runs a command on the next approved `git status`).
+// The XDG directories live inside it for the same reason, and git is told to skip the
+// system-wide configuration and never to prompt.
+func processEnv(home string) []string {
 	path := os.Getenv("PATH")
 	if path == "" {
 		path = "/usr/local/bin:/usr/bin:/bin"
 	}
-	return []string{"PATH=" + path, "HOME=" + workspace, "LANG=C.UTF-8"}
+	return []string{
+		"PATH=" + path,
+		"HOME=" + home,
+		"XDG_CONFIG_HOME=" + filepath.Join(home, ".config"),
+		"XDG_CACHE_HOME=" + filepath.Join(home, ".cache"),
+		"XDG_DATA_HOME=" + filepath.Join(home, ".local", "share"),
+		"GIT_CONFIG_NOSYSTEM=1",
+		"GIT_TERMINAL_PROMPT=0",
+		"LANG=C.UTF-8",
+	}
+}
+
+// newHome makes a fresh, empty home directory for one process, readable by the server's
+// user alone (os.MkdirTemp creates it 0700).
+func newHome() (string, error) {
+	return os.MkdirTemp("", "parley-home-")
+}
+
+// removeHome removes a process's home and whatever it left there, even directories it made
+// unwritable.
+func removeHome(dir string) {
+	if os.RemoveAll(dir) == nil {
+		return
+	}
+	filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
+		if d != nil && d.IsDir() {
+			os.Chmod(p, 0o700) // before WalkDir reads it
+		}
+		return nil
+	})
+	os.RemoveAll(dir)
 }
 
 // runProcess runs argv in dir without a shell, with empty stdin, in its own process group.
@@ -48,12 +87,18 @@ func runProcess(ctx context.Context, dir string, argv []string, timeout time.Dur
 	tctx, cancel := context.WithTimeout(ctx, timeout)
 	defer cancel()
 
+	home, err := newHome()
+	if err != nil {
+		return procResult{code: -1, err: "cannot make a home directory for the process: " + err.Error()}
+	}
+	defer removeHome(home) // deferred first, so it runs last: after the group is killed
+
 	sink := newSink(limit, emit)
 	defer sink.close()
 
 	cmd := exec.CommandContext(tctx, argv[0], argv[1:]...)
 	cmd.Dir = dir
-	cmd.Env = processEnv(dir)
+	cmd.Env = processEnv(home)
 	setProcessGroup(cmd)
 	cmd.Cancel = func() error { return killGroup(cmd.Process) }
 
@@ -81,7 +126,13 @@ func runProcess(ctx context.Context, dir string, argv []string, timeout time.Dur
 		}
 	}()
 
+	// On Linux the process is sent its death signal (see setDeathSignal) when the thread
+	// that forked it ends, not only when the server does. Go ends a thread only when a
+	// goroutine locked to it exits still locked, so fork from this goroutine's thread,
+	// locked for the fork and unlocked after: it stays one Go keeps.
+	runtime.LockOSThread()
 	startErr := cmd.Start()
+	runtime.UnlockOSThread()
 	// The child has its copies of the write ends; ours must close so the readers see EOF.
 	if w, ok := cmd.Stdout.(*os.File); ok {
 		w.Close()
@@ -93,10 +144,13 @@ func runProcess(ctx context.Context, dir string, argv []string, timeout time.Dur
 		readers.Wait()
 		return procResult{code: -1, err: startErr.Error()}
 	}
+	// Should the server die before the process ends, its group goes with it.
+	release := guardGroup(cmd.Process.Pid)
 	waitErr := cmd.Wait()
 	// Whatever the leader left running in its group goes with it: a script's process
 	// must not outlive the run.
 	killGroup(cmd.Process)
+	release()
 	drained := make(chan struct{})
 	go func() { readers.Wait(); close(drained) }()
 	select {

@@ -5,7 +5,9 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io/fs"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"slices"
 	"strconv"
@@ -90,10 +92,48 @@ func TestRunExitStatus(t *testing.T) {
 func TestRunEnvironment(t *testing.T) {
 	t.Setenv("PARLEY_TEST_SECRET", "leak")
 	h := newTestHost(t, Limits{})
-	r := runResultOf(t, h, &fakeCaps{}, `result = run(["sh", "-c", "echo $HOME; pwd; echo ${PARLEY_TEST_SECRET:-unset}; echo $LANG; cat"])`)
-	want := h.Workspace + "\n" + h.Workspace + "\nunset\nC.UTF-8\n"
+	r := runResultOf(t, h, &fakeCaps{}, `result = run(["sh", "-c", "echo $HOME; pwd; echo ${PARLEY_TEST_SECRET:-unset}; echo $LANG; echo $XDG_CONFIG_HOME $XDG_CACHE_HOME $XDG_DATA_HOME; echo $GIT_CONFIG_NOSYSTEM $GIT_TERMINAL_PROMPT; cat"])`)
+	home, _, _ := strings.Cut(r.Stdout, "\n")
+	want := home + "\n" + h.Workspace + "\nunset\nC.UTF-8\n" +
+		home + "/.config " + home + "/.cache " + home + "/.local/share\n1 0\n"
 	if !r.OK || r.Stdout != want {
 		t.Errorf("stdout %q; want %q (%+v)", r.Stdout, want, r)
+	}
+	if _, inside := within(h.Workspace, home); inside || !filepath.IsAbs(home) {
+		t.Errorf("HOME is %q, in the workspace %q", home, h.Workspace)
+	}
+}
+
+// A process's home is its own, empty and private, and goes when it ends: not the workspace,
+// whose .gitconfig (or .npmrc, .bashrc…) would otherwise act as the user's own.
+func TestRunHomeIsPrivate(t *testing.T) {
+	h := newTestHost(t, Limits{})
+	planted := "[core]\n\tfsmonitor = \"touch pwned\"\n[user]\n\tname = Planted\n"
+	if err := os.WriteFile(filepath.Join(h.Workspace, ".gitconfig"), []byte(planted), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	// It lists its home, then leaves something behind that is awkward to remove.
+	r := runResultOf(t, h, &fakeCaps{}, `result = run(["sh", "-c", 'echo "$HOME"; ls -ld "$HOME" | cut -c1-10; ls -A "$HOME"; mkdir -p "$HOME/.cache/x" && touch "$HOME/.cache/x/f" && chmod 0 "$HOME/.cache/x"'])`)
+	lines := strings.Split(r.Stdout, "\n")
+	if !r.OK || len(lines) != 3 || lines[0] == h.Workspace || lines[1] != "drwx------" || lines[2] != "" {
+		t.Fatalf("HOME %q, mode and contents %q; want a fresh, empty, private directory (%+v)", lines[0], lines[1:], r)
+	}
+	if _, err := os.Lstat(lines[0]); !errors.Is(err, fs.ErrNotExist) {
+		t.Errorf("the home %s outlived its process: %v", lines[0], err)
+	}
+
+	if _, err := exec.LookPath("git"); err != nil {
+		t.Skip("no git here to plant a configuration for")
+	}
+	out := mustExec(t, h, &fakeCaps{}, `
+run(["git", "init", "-q"])
+result = [run(["git", "config", "--global", "--get", "user.name"]).stdout, run(["git", "status", "--short"]).ok]
+`)
+	if out != `["",true]` {
+		t.Errorf("git's global name and status: %s; want the planted .gitconfig ignored", out)
+	}
+	if _, err := os.Lstat(filepath.Join(h.Workspace, "pwned")); err == nil {
+		t.Error("the workspace's .gitconfig ran its core.fsmonitor")
 	}
 }
 
@@ -289,5 +329,36 @@ func TestRuneBoundary(t *testing.T) {
 	}
 	if got := runeBoundary(s); got != 3 {
 		t.Errorf("runeBoundary(%q) = %d", s, got)
+	}
+}
+
+// Calls a grant let through run even when the user rejected the rest of the batch.
+func TestGrantedCallsRun(t *testing.T) {
+	h := newTestHost(t, Limits{})
+	caps := &fakeCaps{verdict: func(context.Context, []ToolCall) (Verdict, error) {
+		return Verdict{Text: "not b", Granted: []bool{true, false, true}}, nil
+	}}
+	var rs []runStruct
+	out := mustExec(t, h, caps, `result = run_batch([["sh", "-c", "touch a; echo a"], ["sh", "-c", "touch b"], ["echo", "c"]])`)
+	if err := json.Unmarshal([]byte(out), &rs); err != nil {
+		t.Fatal(err)
+	}
+	if len(rs) != 3 || rs[0] != (runStruct{OK: true, Stdout: "a\n"}) || rs[1] != (runStruct{Code: -1, Error: "not b"}) || rs[2] != (runStruct{OK: true, Stdout: "c\n"}) {
+		t.Errorf("results %+v", rs)
+	}
+	if _, err := os.Stat(filepath.Join(h.Workspace, "b")); err == nil {
+		t.Error("the rejected call ran")
+	}
+
+	// A short Granted is false for the calls it leaves out; a granted single call runs.
+	caps.verdict = func(context.Context, []ToolCall) (Verdict, error) {
+		return Verdict{Text: "no", Granted: []bool{true}}, nil
+	}
+	out = mustExec(t, h, caps, `result = [r.ok for r in run_batch([["true"], ["true"]])] + [run(["true"]).ok, write("w.txt", "x").ok]`)
+	if out != `[true,false,true,true]` {
+		t.Errorf("result %s", out)
+	}
+	if data, _ := os.ReadFile(filepath.Join(h.Workspace, "w.txt")); string(data) != "x" {
+		t.Errorf("the granted write did not happen: %q", data)
 	}
 }
