@@ -67,8 +67,12 @@ func newRegistry(log *Log, owner string, now func() time.Time, timeout time.Dura
 	return &registry{log: log, owner: owner, now: now, defaultTimeout: timeout, newID: newID, waiters: map[string]*waiter{}}
 }
 
-// errStopped is the cause of a turn's context when the user stops it.
-var errStopped = errors.New("the turn was stopped")
+// errStopped is the cause of a turn's context when the user stops it; errShutdown when the
+// runtime closes under it.
+var (
+	errStopped  = errors.New("the turn was stopped")
+	errShutdown = errors.New("the server is shutting down")
+)
 
 // ask opens a decision and waits for its end. A reply or a timeout is a result; the end of
 // ctx aborts the decision (reason stopped when the turn was stopped, else withdrawn) and is

@@ -313,7 +313,7 @@ func TestRestartOfOneReplicaLeavesTheQuestionPendingUntilItsLeaseEnds(t *testing
 
 	// The asker's process vanishes without a goodbye: its heartbeat stops.
 	asker.tap.stop()
-	asker.cancel()
+	asker.cancel(errShutdown)
 	asker.wg.Wait()
 	other.sweep(ctx)
 	assert.Len(t, waitPendingAtLeast(t, other, s, 1), 1, "still pending while the lease runs")
@@ -373,7 +373,7 @@ func TestGateOutcomes(t *testing.T) {
 			require.NoError(t, rerr)
 			wait(t, done)
 			require.NoError(t, *err)
-			assert.Equal(t, c.want, *v)
+			assert.Equal(t, c.want, plain(*v))
 		})
 	}
 
@@ -384,7 +384,7 @@ func TestGateOutcomes(t *testing.T) {
 		s := newSession(t, short)
 		v, err := short.Authorize(ctx, s, "test:gate", call)
 		require.NoError(t, err)
-		assert.Equal(t, script.Verdict{Text: "no answer in time"}, v)
+		assert.Equal(t, script.Verdict{Text: "no answer in time"}, plain(v))
 	})
 
 	t.Run("abort is an error", func(t *testing.T) {
@@ -413,7 +413,8 @@ func TestGateOutcomes(t *testing.T) {
 		require.NoError(t, rerr)
 		wait(t, done)
 		require.NoError(t, *err)
-		assert.Equal(t, script.Verdict{Text: "too many"}, *v)
+		assert.Equal(t, script.Verdict{Text: "too many"}, plain(*v))
+		assert.Equal(t, []bool{false, false, false}, v.Granted)
 	})
 }
 
@@ -436,7 +437,7 @@ func TestGrantHonouredThenRevoked(t *testing.T) {
 	two := 2
 	_, err := rt.Reply(ctx, s, d.ID, protocol.ReplyRequest{Action: protocol.ActionAccept, Content: raw(protocol.ApprovalAnswer{Option: &two})})
 	require.NoError(t, err)
-	assert.Equal(t, script.Verdict{Allowed: true}, <-done)
+	assert.Equal(t, script.Verdict{Allowed: true}, plain(<-done))
 
 	grants, err := rt.ListGrants(ctx)
 	require.NoError(t, err)
@@ -447,10 +448,28 @@ func TestGrantHonouredThenRevoked(t *testing.T) {
 	lastOfType(t, rt, s, protocol.EventGrantCreated)
 
 	// Honoured without asking: any git command, but not another tool or program.
-	v, err := rt.Authorize(ctx, s, "test:grant", []script.ToolCall{{Tool: "run", Words: []string{"git", "log", "-1"}}})
+	v, err := rt.Authorize(ctx, s, "test:grant", []script.ToolCall{{Tool: "run", Words: []string{"git", "log", "-1"}, Details: "git log -1"}})
 	require.NoError(t, err)
 	assert.True(t, v.Allowed)
+	assert.Equal(t, []bool{true}, v.Granted)
 	waitPending(t, rt, s, 0)
+	out, err := protocol.DecodeEventData[protocol.RunOutput](lastOfType(t, rt, s, protocol.EventRunOutput))
+	require.NoError(t, err)
+	assert.Equal(t, "Allowed without asking by an earlier “always” (git *): git log -1\n", out.Text, "visible in the run")
+
+	// In a batch, a rejection leaves the granted call allowed.
+	batchDone := make(chan script.Verdict, 1)
+	go func() {
+		v, err := rt.Authorize(ctx, s, "test:grant", []script.ToolCall{{Tool: "run", Words: []string{"git", "log"}}, {Tool: "run", Words: []string{"rm", "x"}}})
+		assert.NoError(t, err)
+		batchDone <- v
+	}()
+	bd := waitPending(t, rt, s, 1)[0]
+	_, err = rt.Reply(ctx, s, bd.ID, protocol.ReplyRequest{Action: protocol.ActionDecline})
+	require.NoError(t, err)
+	bv := <-batchDone
+	assert.False(t, bv.Allowed)
+	assert.Equal(t, []bool{true, false}, bv.Granted)
 
 	// Another workspace does not share it.
 	other, err := New(ctx, emb.Conn, Options{Workspace: t.TempDir()})
@@ -489,3 +508,6 @@ func TestCovers(t *testing.T) {
 		assert.Equal(t, c.want, covers(c.scope, c.tool, c.words), "%+v %s %v", c.scope, c.tool, c.words)
 	}
 }
+
+// plain is a verdict without its per-call grant flags.
+func plain(v script.Verdict) script.Verdict { return script.Verdict{Allowed: v.Allowed, Text: v.Text} }

@@ -28,23 +28,36 @@ func (r *Runtime) authorize(ctx context.Context, session, run string, calls []sc
 		return script.Verdict{}, err
 	}
 	var ask []script.ToolCall
-	for _, c := range calls {
+	granted := make([]bool, len(calls))
+	for i, c := range calls {
 		if c.Tool == "write" && len(c.Words) == 1 {
 			// A path's words are its folders, so a prefix grant covers a folder.
 			c.Words = strings.Split(c.Words[0], "/")
 		}
-		granted := false
 		for _, g := range grants {
-			granted = granted || covers(g.Scope, c.Tool, c.Words)
+			if covers(g.Scope, c.Tool, c.Words) {
+				granted[i] = true
+				// Visible in the run, so nothing runs unseen because of an old "always".
+				r.appendEvent(session, protocol.EventRunOutput, protocol.RunOutput{Run: run, Stream: protocol.StreamLog,
+					Text: "Allowed without asking by an earlier “always” (" + describeScope(g.Scope) + "): " + firstLine(c.Details) + "\n"}, "")
+				break
+			}
 		}
-		if !granted {
+		if !granted[i] {
 			ask = append(ask, c)
 		}
 	}
 	if len(ask) == 0 {
-		return script.Verdict{Allowed: true}, nil
+		return script.Verdict{Allowed: true, Granted: granted}, nil
 	}
 	req := approvalRequest(ask)
+	v, err := r.askApproval(ctx, session, run, req)
+	v.Granted = granted
+	return v, err
+}
+
+// askApproval asks one approval and maps its outcome for the gate.
+func (r *Runtime) askApproval(ctx context.Context, session, run string, req protocol.DecisionRequest) (script.Verdict, error) {
 	res, err := r.registry.ask(ctx, session, run, req)
 	if err != nil {
 		return script.Verdict{}, err
@@ -168,6 +181,25 @@ func runsAnything(program string) bool {
 		return true
 	}
 	return false
+}
+
+// describeScope words a grant's reach: "git *", "git status", "any run".
+func describeScope(s protocol.GrantScope) string {
+	switch s.Kind {
+	case protocol.GrantTool:
+		return "any " + s.Tool
+	case protocol.GrantPrefix:
+		if s.Tool == "write" {
+			return "writes in " + strings.Join(s.Words, "/") + "/"
+		}
+		return strings.Join(s.Words, " ") + " *"
+	}
+	return strings.Join(s.Words, " ")
+}
+
+func firstLine(s string) string {
+	line, _, _ := strings.Cut(s, "\n")
+	return strings.TrimSuffix(line, ":")
 }
 
 func firstWord(words []string) string {

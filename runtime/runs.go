@@ -57,8 +57,11 @@ func (r *Runtime) execute(ctx context.Context, session string, started protocol.
 	settled := protocol.RunSettled{Run: started.ID, Result: result}
 	if err != nil {
 		settled.Error = err.Error()
-		if errors.Is(context.Cause(ctx), errStopped) {
+		switch cause := context.Cause(ctx); {
+		case errors.Is(cause, errStopped):
 			settled.Error = "stopped by the user"
+		case errors.Is(cause, errShutdown):
+			settled.Error = "interrupted: the server shut down before it finished"
 		}
 	}
 	r.appendEvent(session, protocol.EventRunSettled, settled, "settled-"+key)

@@ -59,7 +59,7 @@ type Runtime struct {
 	open     *openSet
 
 	ctx    context.Context // ends at Close: cancels every running turn
-	cancel context.CancelFunc
+	cancel context.CancelCauseFunc
 	wg     sync.WaitGroup
 	owner  string
 }
@@ -98,7 +98,7 @@ func New(ctx context.Context, nc *nats.Conn, opts Options) (*Runtime, error) {
 	}
 	rt := &Runtime{opts: opts, log: log, sessions: sessions, grants: grants, host: host, owner: "rt-" + NewID()}
 	rt.turns.bySession = map[string]*runner{}
-	rt.ctx, rt.cancel = context.WithCancel(context.Background())
+	rt.ctx, rt.cancel = context.WithCancelCause(context.Background())
 	rt.registry = newRegistry(log, rt.owner, opts.Now, opts.DecisionTimeout, opts.NewID)
 	if rt.presence, err = openPresence(ctx, log.js, rt.owner, opts.Lease); err != nil {
 		return nil, err
@@ -180,7 +180,7 @@ func (r *Runtime) Close() {
 	if r.inbound != nil {
 		r.inbound.stop()
 	}
-	r.cancel()
+	r.cancel(errShutdown)
 	r.wg.Wait()
 	if r.tap != nil {
 		r.tap.stop()
