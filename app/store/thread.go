@@ -181,6 +181,9 @@ func (t *Thread) runStarted(ev protocol.Event) {
 	case protocol.RunFunction:
 		title = "Function " + rs.Name
 	}
+	if rs.Source != "" && rs.Source != "builtin" {
+		title += " (" + rs.Source + ")" // a workspace file, perhaps replacing a built-in
+	}
 	t.add(rs.ID, Message{Offset: ev.Offset, Role: RoleRun, ID: rs.ID, Title: title, Status: StatusRunning})
 }
 
