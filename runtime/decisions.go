@@ -120,8 +120,11 @@ func (g *registry) ask(ctx context.Context, session, run string, req protocol.De
 			timer.Reset(time.Second)
 		case <-ctx.Done():
 			reason := protocol.ReasonWithdrawn
-			if errors.Is(context.Cause(ctx), errStopped) {
+			switch cause := context.Cause(ctx); {
+			case errors.Is(cause, errStopped):
 				reason = protocol.ReasonStopped
+			case errors.Is(cause, errShutdown):
+				reason = protocol.ReasonOrphaned // its server is going away and cannot resume it
 			}
 			g.end(context.WithoutCancel(ctx), session, id, offset, protocol.OutcomeAborted, reason)
 			return decisionResult{}, fmt.Errorf("question %s %w: %s", id, script.ErrAborted, reason)
