@@ -9,6 +9,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/nats-io/nats.go/jetstream"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
@@ -511,4 +512,47 @@ func TestReviewFindings(t *testing.T) {
 			assert.NotRegexp(t, `[a-z] [A-Z]`, e.Description[:min(len(e.Description), 40)], e.Name)
 		}
 	})
+}
+
+// TestSessionFromBeforeTurnsKeepsItsHistory: a log written before turns were recorded (a
+// prompt and its reply, no turn events, the prompt acknowledged by the old agent) is not
+// answered again when a new prompt arrives.
+func TestSessionFromBeforeTurnsKeepsItsHistory(t *testing.T) {
+	emb, err := StartEmbedded(t.TempDir())
+	require.NoError(t, err)
+	defer emb.Close()
+	ctx := context.Background()
+	old, err := New(ctx, emb.Conn, Options{Workspace: t.TempDir(), NoAgent: true, Exclusive: true})
+	require.NoError(t, err)
+	s := newSession(t, old)
+	for _, ev := range []struct {
+		typ  protocol.EventType
+		text string
+	}{{protocol.EventUserMessage, "old prompt"}, {protocol.EventAgentMessage, "old reply"}} {
+		_, _, err := old.Log().Append(ctx, s, ev.typ, protocol.Message{Text: ev.text}, "")
+		require.NoError(t, err)
+	}
+	// The earlier version's agent read and acknowledged everything through its consumer.
+	in, err := startInbound(ctx, old.log, func(_ protocol.Event, msg jetstream.Msg) { _ = msg.Ack() })
+	require.NoError(t, err)
+	require.Eventually(t, func() bool {
+		info, err := old.log.stream.Consumer(ctx, agentConsumer)
+		require.NoError(t, err)
+		i, err := info.Info(ctx)
+		require.NoError(t, err)
+		return i.NumPending == 0 && i.NumAckPending == 0
+	}, 5*time.Second, 10*time.Millisecond)
+	in.stop()
+	old.Close()
+
+	rt, err := New(ctx, emb.Conn, Options{Workspace: t.TempDir(), Exclusive: true})
+	require.NoError(t, err)
+	defer rt.Close()
+	prompt(t, rt, s, "new prompt", protocol.ModeQueue)
+	waitFor(t, rt, s, "answered", has(protocol.EventTurnEnded))
+	time.Sleep(200 * time.Millisecond)
+	evs, err := rt.Log().Read(ctx, s, 0)
+	require.NoError(t, err)
+	assert.Equal(t, []string{"old reply", OfflineReply("new prompt")}, agentTexts(t, evs))
+	assert.Equal(t, 1, count(evs, protocol.EventTurnStarted))
 }
