@@ -145,10 +145,27 @@ func run(ctx context.Context, cfg config, stdout io.Writer) error {
 	if err := os.MkdirAll(cfg.Data, 0o700); err != nil {
 		return fmt.Errorf("data directory: %w", err)
 	}
+	// One Parley per data folder: a second one would run the same store's queued work behind
+	// the first one's back, and two embedded JetStreams on one folder lose data.
+	unlock, err := lockData(cfg.Data)
+	if err != nil {
+		return err
+	}
+	defer unlock()
 	token, err := loadToken(cfg.Data, cfg.Token)
 	if err != nil {
 		return err
 	}
+	bundle, err := loadBundle(cfg.Web)
+	if err != nil {
+		return err
+	}
+	// Listen before anything starts, so a busy address fails before any work can run.
+	ln, err := net.Listen("tcp", cfg.Addr)
+	if err != nil {
+		return fmt.Errorf("listen: %w", err)
+	}
+	defer ln.Close()
 
 	var nc *nats.Conn
 	if cfg.NATS != "" {
@@ -173,14 +190,6 @@ func run(ctx context.Context, cfg config, stdout io.Writer) error {
 	}
 	defer rt.Close()
 
-	bundle, err := loadBundle(cfg.Web)
-	if err != nil {
-		return err
-	}
-	ln, err := net.Listen("tcp", cfg.Addr)
-	if err != nil {
-		return fmt.Errorf("listen: %w", err)
-	}
 	handlers := newServer(rt, token, bundle)
 	srv := &http.Server{
 		Handler:           handlers.routes(),

@@ -7,6 +7,7 @@ import (
 	"context"
 	"encoding/json"
 	"io"
+	"net"
 	"net/http"
 	"net/http/httptest"
 	"net/url"
@@ -617,4 +618,38 @@ func TestShellUsesLocalIconsAndTheRawWasmLength(t *testing.T) {
 	assert.Contains(t, string(page), `id="composer-input"`, "the page is pre-rendered")
 	assert.Equal(t, "DENY", resp.Header.Get("X-Frame-Options"))
 	assert.Contains(t, resp.Header.Get("Content-Security-Policy"), "script-src 'self' 'wasm-unsafe-eval'")
+}
+
+// TestOneParleyPerDataFolder: a second start on the same data folder stops before it runs
+// anything, saying which process has it; a start on a busy address starts nothing either.
+func TestOneParleyPerDataFolder(t *testing.T) {
+	data := t.TempDir()
+	ctx, cancel := context.WithCancel(context.Background())
+	out := &syncBuffer{}
+	done := make(chan error, 1)
+	go func() {
+		done <- run(ctx, config{Addr: "127.0.0.1:0", Data: data, Workspace: t.TempDir(), Web: stubBundle(t), DecisionTimeout: time.Minute}, out)
+	}()
+	require.Eventually(t, func() bool { return strings.Contains(out.String(), "http://") }, 10*time.Second, 10*time.Millisecond)
+
+	// Were it to start, it would serve until this context ends, and return no error.
+	second, stopSecond := context.WithTimeout(context.Background(), 5*time.Second)
+	defer stopSecond()
+	err := run(second, config{Addr: "127.0.0.1:0", Data: data, Workspace: t.TempDir(), Web: stubBundle(t)}, io.Discard)
+	require.Error(t, err)
+	assert.Contains(t, err.Error(), "is in use by process "+strconv.Itoa(os.Getpid()))
+	assert.Contains(t, err.Error(), "another -data")
+
+	cancel()
+	require.NoError(t, <-done)
+
+	// Released at exit: the next start gets it. But not on an address that is taken.
+	taken, err := net.Listen("tcp", "127.0.0.1:0")
+	require.NoError(t, err)
+	defer taken.Close()
+	fresh := t.TempDir()
+	err = run(context.Background(), config{Addr: taken.Addr().String(), Data: fresh, Workspace: t.TempDir(), Web: stubBundle(t)}, io.Discard)
+	assert.ErrorContains(t, err, "listen")
+	_, statErr := os.Stat(filepath.Join(fresh, "jetstream"))
+	assert.True(t, os.IsNotExist(statErr), "no store was opened: %v", statErr)
 }
