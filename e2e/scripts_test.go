@@ -24,7 +24,7 @@ func TestScriptFromTheComposerRunsAfterApproval(t *testing.T) {
 	assert.Equal(t, "Allow running echo?", evalString(t, ctx, `document.querySelector('.entry-decision .entry-title').textContent`))
 	assert.Contains(t, evalString(t, ctx, `document.querySelector('.entry-decision .entry-output').textContent`), "echo 'hi from echo'")
 	labels := evalString(t, ctx, `[...document.querySelectorAll('.entry-decision .choice-label')].map(e => e.textContent).join('|')`)
-	assert.Equal(t, "Approve|Approve, and always for this command|Approve, and always for echo|Reject", labels)
+	assert.Equal(t, "Approve|Approve, and always for this command|Reject", labels, "no 'always for echo': a bare program could run anything")
 
 	// Keyboard only: focus the first answer and press Enter.
 	get(t, ctx, chromedp.Evaluate[bool](`document.querySelector('.entry-decision .choice').focus(); true`))

@@ -328,7 +328,7 @@ func TestGateOutcomes(t *testing.T) {
 	emb, rt := start(t, t.TempDir())
 	defer stop(emb, rt)
 	ctx := context.Background()
-	call := []script.ToolCall{{Tool: "run", Words: []string{"rm", "-rf", "build"}, Details: "rm -rf build"}}
+	call := []script.ToolCall{{Tool: "run", Words: []string{"make", "clean"}, Details: "make clean"}}
 
 	authorize := func(t *testing.T, ctx context.Context, s string, calls []script.ToolCall) (chan struct{}, *script.Verdict, *error, protocol.Decision) {
 		done := make(chan struct{})
@@ -367,7 +367,7 @@ func TestGateOutcomes(t *testing.T) {
 			s := newSession(t, rt)
 			done, v, err, d := authorize(t, ctx, s, call)
 			assert.Equal(t, protocol.KindApproval, d.Request.Kind)
-			assert.Equal(t, "rm -rf build", d.Request.Details)
+			assert.Equal(t, "make clean", d.Request.Details)
 			require.Len(t, d.Request.Options, 4)
 			_, rerr := rt.Reply(ctx, s, d.ID, *c.reply)
 			require.NoError(t, rerr)
@@ -432,8 +432,8 @@ func TestGrantHonouredThenRevoked(t *testing.T) {
 		done <- v
 	}()
 	d := waitPending(t, rt, s, 1)[0]
-	require.Equal(t, "Approve, and always for git", d.Request.Options[2].Label)
-	assert.Equal(t, &protocol.GrantScope{Kind: protocol.GrantPrefix, Tool: "run", Words: []string{"git"}}, d.Request.Options[2].Grant)
+	require.Equal(t, "Approve, and always for git status", d.Request.Options[2].Label)
+	assert.Equal(t, &protocol.GrantScope{Kind: protocol.GrantPrefix, Tool: "run", Words: []string{"git", "status"}}, d.Request.Options[2].Grant)
 	two := 2
 	_, err := rt.Reply(ctx, s, d.ID, protocol.ReplyRequest{Action: protocol.ActionAccept, Content: raw(protocol.ApprovalAnswer{Option: &two})})
 	require.NoError(t, err)
@@ -447,20 +447,20 @@ func TestGrantHonouredThenRevoked(t *testing.T) {
 	assert.Equal(t, d.ID, g.Decision)
 	lastOfType(t, rt, s, protocol.EventGrantCreated)
 
-	// Honoured without asking: any git command, but not another tool or program.
-	v, err := rt.Authorize(ctx, s, "test:grant", []script.ToolCall{{Tool: "run", Words: []string{"git", "log", "-1"}, Details: "git log -1"}})
+	// Honoured without asking: git status with any arguments, but nothing else.
+	v, err := rt.Authorize(ctx, s, "test:grant", []script.ToolCall{{Tool: "run", Words: []string{"git", "status", "--short"}, Details: "git status --short"}})
 	require.NoError(t, err)
 	assert.True(t, v.Allowed)
 	assert.Equal(t, []bool{true}, v.Granted)
 	waitPending(t, rt, s, 0)
 	out, err := protocol.DecodeEventData[protocol.RunOutput](lastOfType(t, rt, s, protocol.EventRunOutput))
 	require.NoError(t, err)
-	assert.Equal(t, "Allowed without asking by an earlier “always” (git *): git log -1\n", out.Text, "visible in the run")
+	assert.Equal(t, "Allowed without asking by an earlier “always” (git status *): git status --short\n", out.Text, "visible in the run")
 
 	// In a batch, a rejection leaves the granted call allowed.
 	batchDone := make(chan script.Verdict, 1)
 	go func() {
-		v, err := rt.Authorize(ctx, s, "test:grant", []script.ToolCall{{Tool: "run", Words: []string{"git", "log"}}, {Tool: "run", Words: []string{"rm", "x"}}})
+		v, err := rt.Authorize(ctx, s, "test:grant", []script.ToolCall{{Tool: "run", Words: []string{"git", "status"}}, {Tool: "run", Words: []string{"git", "log"}}})
 		assert.NoError(t, err)
 		batchDone <- v
 	}()

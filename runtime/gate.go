@@ -146,11 +146,12 @@ func approvalRequest(calls []script.ToolCall) protocol.DecisionRequest {
 			Description: c.Details,
 			Grant:       &protocol.GrantScope{Kind: protocol.GrantExact, Tool: c.Tool, Words: c.Words},
 		})
-		if len(c.Words) > 1 && !runsAnything(c.Words[0]) {
+		if prefix := grantablePrefix(c.Words); prefix != nil {
+			words := strings.Join(prefix, " ")
 			req.Options = append(req.Options, protocol.ApprovalOption{
-				Value: protocol.OptionAllow, Label: "Approve, and always for " + c.Words[0], Tone: protocol.ToneAffirm,
-				Description: c.Words[0] + " *",
-				Grant:       &protocol.GrantScope{Kind: protocol.GrantPrefix, Tool: c.Tool, Words: c.Words[:1]},
+				Value: protocol.OptionAllow, Label: "Approve, and always for " + words, Tone: protocol.ToneAffirm,
+				Description: words + " *",
+				Grant:       &protocol.GrantScope{Kind: protocol.GrantPrefix, Tool: c.Tool, Words: prefix},
 			})
 		}
 	case "write":
@@ -170,14 +171,31 @@ func approvalRequest(calls []script.ToolCall) protocol.DecisionRequest {
 	return req
 }
 
-// runsAnything reports whether a program runs whatever its arguments say (a shell, an
-// interpreter, a wrapper): "always for sh" would allow every command, so it is not offered.
+// grantablePrefix is the reach of an "always" wider than the exact command: the program and
+// its subcommand ("git status", "go test"), so that later arguments may vary. A bare program
+// is never offered: nearly every one can run anything through its options (git -c alias.x=!…,
+// find -exec, tar --to-command, awk's system()). Nothing is offered for a subcommand that is
+// an option, nor for shells, interpreters and wrappers, whose arguments are a program.
+func grantablePrefix(argv []string) []string {
+	if len(argv) < 2 || runsAnything(argv[0]) {
+		return nil
+	}
+	sub := argv[1]
+	if sub == "" || strings.HasPrefix(sub, "-") || strings.ContainsAny(sub, "=/!$`;|&<>(){}*?[]'\"\\ ") {
+		return nil
+	}
+	return argv[:2]
+}
+
+// runsAnything reports whether a program's arguments name another program or code to run
+// (a shell, an interpreter, a wrapper, a tool built to execute things).
 func runsAnything(program string) bool {
 	switch path.Base(program) {
 	case "sh", "bash", "zsh", "dash", "fish", "ksh", "csh", "tcsh", "busybox",
 		"python", "python3", "python2", "node", "deno", "bun", "perl", "ruby", "php", "lua", "tclsh", "osascript",
 		"env", "sudo", "doas", "su", "xargs", "nohup", "nice", "timeout", "time", "watch", "exec", "command",
-		"ssh", "docker", "podman", "kubectl", "make", "npx", "pnpm", "yarn", "npm", "go", "cargo", "git-shell":
+		"find", "awk", "gawk", "mawk", "nawk", "sed", "tar", "parallel", "ssh", "scp", "rsync",
+		"docker", "podman", "kubectl", "npx", "git-shell", "vim", "vi", "nvim", "emacs", "less", "more", "man":
 		return true
 	}
 	return false

@@ -484,8 +484,18 @@ func TestReviewFindings(t *testing.T) {
 			labels = append(labels, o.Label)
 		}
 		assert.Equal(t, []string{"Approve", "Approve, and always for this command", "Reject"}, labels)
-		req = approvalRequest([]script.ToolCall{{Tool: "run", Words: []string{"git", "status"}}})
-		assert.Len(t, req.Options, 4)
+		for argv, want := range map[string][]string{
+			"git status":                {"git", "status"},
+			"go test ./...":             {"go", "test"},
+			"git -c alias.x=!touch x":   nil, // an option where the subcommand goes
+			"find . -exec sh":           nil,
+			"awk BEGIN{system(\"id\")}": nil,
+			"tar -xf a.tar":             nil,
+			"ls":                        nil, // exact is all there is
+			"cat /etc/passwd":           nil, // a path is not a subcommand
+		} {
+			assert.Equal(t, want, grantablePrefix(strings.Fields(argv)), argv)
+		}
 	})
 
 	t.Run("a revocation is recorded where the grant was made", func(t *testing.T) {
