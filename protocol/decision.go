@@ -356,6 +356,12 @@ type TurnQueue struct {
 	Prompts []uint64 `json:"prompts"`
 }
 
+// StopRequested is the data of turn.stop: the turn it stops, by the offset of its
+// turn.started, so a stop that arrives after that turn ended cannot stop the next one.
+type StopRequested struct {
+	Turn uint64 `json:"turn"`
+}
+
 // PromptSteered is the data of prompt.steered.
 type PromptSteered struct {
 	Prompt uint64 `json:"prompt"`

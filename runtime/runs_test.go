@@ -566,3 +566,29 @@ func TestSessionFromBeforeTurnsKeepsItsHistory(t *testing.T) {
 	assert.Equal(t, []string{"old reply", OfflineReply("new prompt")}, agentTexts(t, evs))
 	assert.Equal(t, 1, count(evs, protocol.EventTurnStarted))
 }
+
+func TestALateStopDoesNotStopTheNextTurn(t *testing.T) {
+	emb, rt := start(t, t.TempDir())
+	defer stop(emb, rt)
+	ctx := context.Background()
+	s := newSession(t, rt)
+	prompt(t, rt, s, "/script confirm('first?')", protocol.ModeQueue)
+	d := waitPending(t, rt, s, 1)[0]
+	first := lastOfType(t, rt, s, protocol.EventTurnStarted).Offset
+	_, err := rt.Reply(ctx, s, d.ID, protocol.ReplyRequest{Action: protocol.ActionAccept, Content: raw(true)})
+	require.NoError(t, err)
+	waitFor(t, rt, s, "first ends", has(protocol.EventTurnEnded))
+
+	prompt(t, rt, s, "/script confirm('second?')", protocol.ModeQueue)
+	waitPending(t, rt, s, 1)
+	// The stop a person aimed at the first turn arrives only now.
+	_, _, err = rt.Log().Append(ctx, s, protocol.EventStopRequested, protocol.StopRequested{Turn: first}, "")
+	require.NoError(t, err)
+	time.Sleep(300 * time.Millisecond)
+	assert.Len(t, waitPendingAtLeast(t, rt, s, 1), 1, "the second turn still runs")
+
+	resp, err := rt.StopTurn(ctx, s)
+	require.NoError(t, err)
+	assert.True(t, resp.Running)
+	waitFor(t, rt, s, "second stopped", func(evs []protocol.Event) bool { return count(evs, protocol.EventTurnEnded) == 2 })
+}

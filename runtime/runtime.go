@@ -140,7 +140,9 @@ func (r *Runtime) onEvent(ev protocol.Event) {
 	case protocol.EventQuestionReplied, protocol.EventQuestionRejected:
 		r.registry.deliver(ev)
 	case protocol.EventStopRequested:
-		r.onStop(ev.Session)
+		if stop, err := protocol.DecodeEventData[protocol.StopRequested](ev); err == nil {
+			r.onStop(ev.Session, stop.Turn)
+		}
 	}
 }
 

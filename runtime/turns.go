@@ -43,6 +43,7 @@ type doorbell struct {
 type runner struct {
 	bells  []doorbell
 	cancel context.CancelCauseFunc // the running turn's
+	turn   uint64                  // the running turn's turn.started offset
 }
 
 type turnTable struct {
@@ -262,11 +263,11 @@ func (r *Runtime) runTurn(session string, rn *runner, seq uint64, started protoc
 	ctx, cancel := context.WithCancelCause(r.ctx)
 	defer cancel(nil)
 	r.turns.mu.Lock()
-	rn.cancel = cancel
+	rn.cancel, rn.turn = cancel, seq
 	r.turns.mu.Unlock()
 	work(ctx)
 	r.turns.mu.Lock()
-	rn.cancel = nil
+	rn.cancel, rn.turn = nil, 0
 	r.turns.mu.Unlock()
 	ended := protocol.TurnEnded{Prompt: started.Prompt, Run: started.Run, Through: started.Through,
 		Stopped: errors.Is(context.Cause(ctx), errStopped)}
@@ -498,15 +499,15 @@ func (r *Runtime) StopTurn(ctx context.Context, session string) (protocol.StopRe
 	if !st.open {
 		return protocol.StopResponse{}, nil // nothing runs: nothing to record
 	}
-	offset, _, err := r.log.Append(ctx, session, protocol.EventStopRequested, struct{}{}, "")
+	offset, _, err := r.log.Append(ctx, session, protocol.EventStopRequested, protocol.StopRequested{Turn: st.seq}, "")
 	return protocol.StopResponse{Running: true, Offset: offset}, err
 }
 
-// onStop cancels the session's turn if this process runs it.
-func (r *Runtime) onStop(session string) {
+// onStop cancels the turn a stop names, if this process runs it and it still runs.
+func (r *Runtime) onStop(session string, turn uint64) {
 	r.turns.mu.Lock()
 	var cancel context.CancelCauseFunc
-	if rn := r.turns.bySession[session]; rn != nil {
+	if rn := r.turns.bySession[session]; rn != nil && rn.turn == turn {
 		cancel = rn.cancel
 	}
 	r.turns.mu.Unlock()

@@ -5,8 +5,12 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"math"
 	"strings"
 	"testing"
+	"time"
+
+	"go.starlark.net/starlark"
 
 	"parley/protocol"
 )
@@ -190,6 +194,115 @@ func TestAskAndConfirmDetails(t *testing.T) {
 		// Without details, as before.
 		if out := mustExec(t, h, caps, `result = [ask("Name?"), confirm("Sure?", details=False)]`); out != map[bool]string{true: `["yes",true]`, false: `[null,false]`}[tc.answer.Action == protocol.ActionAccept] {
 			t.Errorf("%+v without details: %s", tc.answer, out)
+		}
+	}
+}
+
+// A timeout must be a number of seconds in (0, 86400]: NaN and the infinities too are
+// refused, in words that do not call 0 allowed, and never reach TimeoutMs.
+func TestAskTimeoutRange(t *testing.T) {
+	h := newTestHost(t, Limits{})
+	const want = "timeout must be more than 0 and at most 86400 seconds"
+	for _, timeout := range []string{"0", "0.0", "-1", "86401", "86400.5", "1000000000000000000000000000000", "float('nan')", "float('inf')", "float('-inf')", "-float('nan')"} {
+		for _, builtin := range []string{"ask", "confirm"} {
+			src := builtin + "('x', timeout=" + timeout + ")"
+			caps := &fakeCaps{}
+			err := execErr(t, h, caps, src)
+			wantContains(t, err.Error(), "Error in "+builtin+": "+want)
+			if qs := caps.questions(); len(qs) != 0 {
+				t.Errorf("%s was asked with TimeoutMs %d", src, qs[0].TimeoutMs)
+			}
+		}
+	}
+	for v, ms := range map[starlark.Value]int64{
+		starlark.None:           0,
+		starlark.MakeInt(86400): protocol.MaxTimeoutMs,
+		starlark.Float(1.5):     1500,
+		starlark.Float(0.0001):  1, // not 0, which would mean the server's default
+	} {
+		if got, err := decisionTimeout(v); err != nil || got != ms {
+			t.Errorf("decisionTimeout(%s) = %d, %v; want %d", v, got, err, ms)
+		}
+	}
+	for _, v := range []starlark.Value{starlark.Float(math.NaN()), starlark.Float(math.Inf(1)), starlark.Float(math.Inf(-1))} {
+		if got, err := decisionTimeout(v); err == nil || err.Error() != want {
+			t.Errorf("decisionTimeout(%s) = %d, %v; want %q", v, got, err, want)
+		}
+	}
+}
+
+// Starlark reports a builtin's error as "Error in name: …": the builtin's own words must not
+// name it again.
+func TestBuiltinErrorsNameTheBuiltinOnce(t *testing.T) {
+	h, _ := workspaceWithFiles(t, Limits{})
+	for src, want := range map[string]string{
+		`confirm('x', timeout=0)`:   "Error in confirm: timeout must be more than 0",
+		`ask('x', timeout='soon')`:  "Error in ask: timeout must be a number of seconds, not a string",
+		`confirm()`:                 "Error in confirm: missing argument for message",
+		`ask('x', shema={})`:        "Error in ask: unexpected keyword argument \"shema\" (did you mean schema?)",
+		`send()`:                    "Error in send: missing argument for text",
+		`run(["true"], 1, 2)`:       "Error in run: got 3 arguments, want at most 2",
+		`run_batch("x")`:            "Error in run_batch: for parameter argvs: got string, want list",
+		`read("nope")`:              `Error in read: "nope": no such file or directory`,
+		`read(1)`:                   "Error in read: for parameter path: got int, want string",
+		`list("missing")`:           `Error in list: "missing": no such file or directory`,
+		`write("../x", "y")`:        `Error in write: "../x": the path leaves the workspace`,
+		`write("a.txt")`:            "Error in write: missing argument for text",
+		`struct(1)`:                 "Error in struct: unexpected positional arguments",
+		`run(["true"], timeout=-1)`: "Error in run: timeout must be a positive number of seconds",
+	} {
+		err := execErr(t, h, &fakeCaps{}, src)
+		wantContains(t, err.Error(), want)
+		name, _, _ := strings.Cut(src, "(")
+		for _, twice := range []string{"Error in " + name + ": " + name + ":", "Error in " + name + ": " + name + " "} {
+			if strings.Contains(err.Error(), twice) {
+				t.Errorf("%s: %q names %s twice", src, err, name)
+			}
+		}
+	}
+	// The words change, the cause does not.
+	caps := &fakeCaps{answer: func(context.Context, protocol.DecisionRequest) (Answer, error) {
+		return Answer{}, fmt.Errorf("%w: withdrawn", ErrAborted)
+	}}
+	if err := execErr(t, h, caps, `confirm("Sure?")`); !errors.Is(err, ErrAborted) {
+		t.Errorf("%v is not ErrAborted", err)
+	}
+}
+
+// A run stopped while it waits in a capability ends with words, not a traceback: where it
+// was and that the user stopped it. It stays context.Canceled.
+func TestStopWhileBlockedIsWorded(t *testing.T) {
+	h := newTestHost(t, Limits{})
+	for src, want := range map[string]string{
+		`x = ask("wait forever?")`:                      "script:1:8: the run was stopped by the user",
+		"\nx = confirm(\"sure?\")":                      "script:2:12: the run was stopped by the user",
+		`run(["rm", "x"])`:                              "script:1:4: the run was stopped by the user", // waiting for the approval
+		`write("a.txt", "x")`:                           "script:1:6: the run was stopped by the user", // waiting for the approval
+		`run(["true"])` + "\n" + `run(["sleep", "20"])`: "script:2:4: the run was stopped by the user", // the process runs
+		"def f():\n    return ask('q?')\nf()":           "script:2:15: the run was stopped by the user",
+	} {
+		ctx, cancel := context.WithCancel(context.Background())
+		wait := func(ctx context.Context) error { <-ctx.Done(); return ctx.Err() }
+		caps := &fakeCaps{
+			answer: func(ctx context.Context, _ protocol.DecisionRequest) (Answer, error) { return Answer{}, wait(ctx) },
+			verdict: func(ctx context.Context, calls []ToolCall) (Verdict, error) {
+				if calls[0].Words[0] == "rm" || calls[0].Tool == "write" {
+					return Verdict{}, wait(ctx)
+				}
+				return Verdict{Allowed: true}, nil
+			},
+		}
+		time.AfterFunc(200*time.Millisecond, cancel)
+		_, err := h.Exec(ctx, "script", src, nil, caps)
+		cancel()
+		if !errors.Is(err, context.Canceled) {
+			t.Errorf("%s: %v is not context.Canceled", src, err)
+		}
+		if err == nil || err.Error() != want {
+			t.Errorf("%q: error %q; want %q", src, err, want)
+		}
+		if log := caps.streamed(protocol.StreamLog); len(log) != 0 {
+			t.Errorf("%s: logged %q", src, log)
 		}
 	}
 }

@@ -49,21 +49,77 @@ func (e *env) predeclared() starlark.StringDict {
 		"list":      e.builtin("list", e.list),
 		"write":     e.builtin("write", e.write),
 		"json":      starlarkjson.Module,
-		"struct":    starlark.NewBuiltin("struct", starlarkstruct.Make),
+		"struct":    starlark.NewBuiltin("struct", namedOnce("struct", starlarkstruct.Make)),
 	}
 }
 
 type builtinFunc = func(thread *starlark.Thread, fn *starlark.Builtin, args starlark.Tuple, kwargs []starlark.Tuple) (starlark.Value, error)
 
 // builtin wraps a capability so that it refuses to act without capabilities (a function
-// file's top level, loaded to describe it).
+// file's top level, loaded to describe it), and names itself once in its errors.
 func (e *env) builtin(name string, fn builtinFunc) *starlark.Builtin {
-	return starlark.NewBuiltin(name, func(t *starlark.Thread, b *starlark.Builtin, args starlark.Tuple, kwargs []starlark.Tuple) (starlark.Value, error) {
+	return starlark.NewBuiltin(name, namedOnce(name, func(t *starlark.Thread, b *starlark.Builtin, args starlark.Tuple, kwargs []starlark.Tuple) (starlark.Value, error) {
 		if e.caps == nil && name != "list" {
 			return nil, fmt.Errorf("%s is only available while the function runs, not at the top level of its file", name)
 		}
 		return fn(t, b, args, kwargs)
-	})
+	}))
+}
+
+// namedOnce wraps a builtin so that its errors do not start with its name: Starlark reports
+// them as "Error in name: …" already, and UnpackArgs's "name: …" or a path error's
+// `name "path": …` would say it twice.
+func namedOnce(name string, fn builtinFunc) builtinFunc {
+	return func(t *starlark.Thread, b *starlark.Builtin, args starlark.Tuple, kwargs []starlark.Tuple) (starlark.Value, error) {
+		v, err := fn(t, b, args, kwargs)
+		if err == nil {
+			return v, nil
+		}
+		var ee *starlark.EvalError
+		if errors.As(err, &ee) {
+			return v, err // a nested call's error, which carries its own frames
+		}
+		msg := err.Error()
+		if rest, ok := strings.CutPrefix(msg, name+": "); ok {
+			return v, &renamedError{text: rest, err: err}
+		}
+		if rest, ok := strings.CutPrefix(msg, name+` "`); ok {
+			return v, &renamedError{text: `"` + rest, err: err}
+		}
+		return v, err
+	}
+}
+
+// renamedError is an error with other words, still err for errors.Is and errors.As.
+type renamedError struct {
+	text string
+	err  error
+}
+
+func (e *renamedError) Error() string { return e.text }
+func (e *renamedError) Unwrap() error { return e.err }
+
+// logNotDone makes a gated action that did not happen visible in the run, even when the
+// script ignores the result that says so: one short log line, like
+// "run rm x was not done: no answer in time" or "write a.txt failed: …".
+func (e *env) logNotDone(tool, target, what string) {
+	e.caps.Output(protocol.StreamLog, nil, tool+" "+clip(target, maxLogWords)+" "+clip(what, maxLogWords)+"\n")
+}
+
+// maxLogWords bounds each part of a logNotDone line, in characters.
+const maxLogWords = 120
+
+// clip returns the first line of s, cut to at most n characters; "…" marks a cut.
+func clip(s string, n int) string {
+	line, _, multi := strings.Cut(s, "\n")
+	if utf8.RuneCountInString(line) > n {
+		runes := []rune(line)
+		return string(runes[:n-1]) + "…"
+	}
+	if multi {
+		return line + "…"
+	}
+	return line
 }
 
 // blocked runs f, a capability that waits on a person or on the runtime, with the wall
@@ -140,7 +196,7 @@ func (e *env) ask(_ *starlark.Thread, b *starlark.Builtin, args starlark.Tuple, 
 	}
 	timeoutMs, err := decisionTimeout(timeoutV)
 	if err != nil {
-		return nil, fmt.Errorf("%s: %w", b.Name(), err)
+		return nil, err
 	}
 	schema := &protocol.Schema{Type: "string"}
 	if schemaV != starlark.None {
@@ -185,7 +241,7 @@ func (e *env) confirm(_ *starlark.Thread, b *starlark.Builtin, args starlark.Tup
 	}
 	timeoutMs, err := decisionTimeout(timeoutV)
 	if err != nil {
-		return nil, fmt.Errorf("%s: %w", b.Name(), err)
+		return nil, err
 	}
 	req := protocol.DecisionRequest{Kind: protocol.KindConfirm, Message: message, Schema: &protocol.Schema{Type: "boolean"}, TimeoutMs: timeoutMs}
 	if err := req.Validate(); err != nil {
@@ -333,7 +389,9 @@ func (e *env) runAll(argvs [][]string, timeout time.Duration) ([]starlark.Value,
 	results := make([]starlark.Value, len(argvs))
 	for i, argv := range argvs {
 		if !verdict.allows(i) {
-			results[i] = runResult(rejected(verdict))
+			res := rejected(verdict)
+			e.logNotDone("run", calls[i].Details, "was not done: "+res.err)
+			results[i] = runResult(res)
 			continue
 		}
 		res := runProcess(e.ctx, e.host.Workspace, argv, timeout, e.host.Limits.OutputBytes, func(stream, text string) {
@@ -341,6 +399,9 @@ func (e *env) runAll(argvs [][]string, timeout time.Duration) ([]starlark.Value,
 		})
 		if stop := e.run.interrupted(); stop != nil {
 			return nil, stop // the process was killed with the run
+		}
+		if failure := res.failure(); failure != "" {
+			e.logNotDone("run", calls[i].Details, failure)
 		}
 		results[i] = runResult(res)
 	}
@@ -456,9 +517,17 @@ func (e *env) write(_ *starlark.Thread, b *starlark.Builtin, args starlark.Tuple
 	}
 	res := starlark.StringDict{"ok": starlark.True, "error": starlark.String("")}
 	if !verdict.allows(0) {
-		res["ok"], res["error"] = starlark.False, starlark.String(rejected(verdict).err)
+		why := rejected(verdict).err
+		e.logNotDone("write", quoteWord(slash), "was not done: "+why)
+		res["ok"], res["error"] = starlark.False, starlark.String(why)
 	} else if err := e.host.writeFile(path, rel, text); err != nil {
-		// Approved but failed (a directory in the way, a full disk): the script decides.
+		// Approved but failed (a directory in the way, a full disk, a folder swapped for a
+		// symlink out since the approval): the script decides, the run shows it.
+		why := err
+		if inner := errors.Unwrap(err); inner != nil {
+			why = inner // without pathError's `write "path":`
+		}
+		e.logNotDone("write", quoteWord(slash), "failed: "+why.Error())
 		res["ok"], res["error"] = starlark.False, starlark.String(err.Error())
 	}
 	return starlarkstruct.FromStringDict(starlarkstruct.Default, res), nil
@@ -511,25 +580,19 @@ func quoteWord(w string) string {
 	return "'" + strings.ReplaceAll(w, "'", `'\''`) + "'"
 }
 
-// decisionTimeout reads a timeout in seconds (None for the server's default).
+// decisionTimeout reads a timeout in seconds (None for the server's default) as
+// milliseconds, never 0 (which would mean the default) for a timeout that was given.
 func decisionTimeout(v starlark.Value) (int64, error) {
-	var secs float64
-	switch v := v.(type) {
-	case starlark.NoneType:
+	if v == starlark.None {
 		return 0, nil
-	case starlark.Int:
-		i, ok := v.Int64()
-		if !ok {
-			return 0, fmt.Errorf("timeout %s is too large", v)
-		}
-		secs = float64(i)
-	case starlark.Float:
-		secs = float64(v)
-	default:
+	}
+	secs, ok := starlark.AsFloat(v) // an int too large for a float64 is infinite
+	if !ok {
 		return 0, fmt.Errorf("timeout must be a number of seconds, not a %s", v.Type())
 	}
-	if secs <= 0 || secs > float64(protocol.MaxTimeoutMs)/1000 {
-		return 0, fmt.Errorf("timeout must be between 0 and %d seconds", protocol.MaxTimeoutMs/1000)
+	// Written so that NaN, which compares false with everything, fails it too.
+	if !(secs > 0 && secs <= float64(protocol.MaxTimeoutMs)/1000) {
+		return 0, fmt.Errorf("timeout must be more than 0 and at most %d seconds", protocol.MaxTimeoutMs/1000)
 	}
-	return int64(secs * 1000), nil
+	return int64(math.Ceil(secs * 1000)), nil
 }

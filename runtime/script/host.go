@@ -216,8 +216,30 @@ func (r *run) fail(err error) error {
 	// A cancelled thread fails with the interpreter's own error; say why it was cancelled.
 	if stop := r.interrupted(); stop != nil {
 		cause = stop
+		// A stop is no fault of the script: say so and where it was, without a traceback.
+		var se *stoppedError
+		if errors.As(stop, &se) {
+			text = se.text
+			if at := scriptPosition(ee); at != "" {
+				text = at + ": " + text
+			}
+		}
 	}
 	return &Error{Text: text, Err: cause}
+}
+
+// scriptPosition returns where in the script's own code an error happened (file:line:col
+// of its innermost frame that is not a builtin), or "".
+func scriptPosition(ee *starlark.EvalError) string {
+	if ee == nil {
+		return ""
+	}
+	for i := len(ee.CallStack) - 1; i >= 0; i-- {
+		if pos := ee.CallStack[i].Pos; pos.IsValid() && pos.Filename() != "<builtin>" {
+			return pos.String()
+		}
+	}
+	return ""
 }
 
 // interrupted says why the execution must end early, or nil: the caller's context is done

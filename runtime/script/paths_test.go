@@ -5,9 +5,12 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 	"unicode/utf8"
+
+	"parley/protocol"
 )
 
 // workspaceWithFiles returns a host whose workspace holds a.txt, sub/b.txt, a symlink in
@@ -82,7 +85,7 @@ func TestPathsLeavingTheWorkspaceAreRefused(t *testing.T) {
 		}
 	}
 	err := execErr(t, h, &fakeCaps{}, `read("../etc/passwd")`)
-	wantContains(t, err.Error(), `read "../etc/passwd": the path leaves the workspace`)
+	wantContains(t, err.Error(), `Error in read: "../etc/passwd": the path leaves the workspace`)
 
 	// A dangling symlink out is followed as far as its target goes: out.
 	if _, err := os.Stat(filepath.Join(outside, "planted")); !os.IsNotExist(err) {
@@ -93,11 +96,11 @@ func TestPathsLeavingTheWorkspaceAreRefused(t *testing.T) {
 func TestReadErrors(t *testing.T) {
 	h, _ := workspaceWithFiles(t, Limits{ReadBytes: 4})
 	for src, want := range map[string]string{
-		`read("a.txt")`:   `read "a.txt": the file is over the 4 bytes read limit`,
-		`read("nope")`:    `read "nope": no such file or directory`,
-		`read("sub")`:     `read "sub": it is a directory`,
-		`read("")`:        `read "": the path is empty`,
-		`list("a.txt")`:   `list "a.txt"`,
+		`read("a.txt")`:   `Error in read: "a.txt": the file is over the 4 bytes read limit`,
+		`read("nope")`:    `Error in read: "nope": no such file or directory`,
+		`read("sub")`:     `Error in read: "sub": it is a directory`,
+		`read("")`:        `Error in read: "": the path is empty`,
+		`list("a.txt")`:   `Error in list: "a.txt"`,
 		`list("missing")`: `no such file or directory`,
 	} {
 		err := execErr(t, h, &fakeCaps{}, src)
@@ -227,4 +230,57 @@ func TestWriteNamesTheResolvedPath(t *testing.T) {
 	if data, _ := os.ReadFile(filepath.Join(h.Workspace, ".parley", "functions", "x.star")); string(data) != "x" {
 		t.Errorf("x.star holds %q", data)
 	}
+}
+
+// A write that did not happen says so in the run's log, even when the script ignores the
+// result: refused by the gate, or approved and then refused by the file system, here
+// because its folder was swapped for a symlink out of the workspace after it was approved.
+func TestWriteNotDoneIsLogged(t *testing.T) {
+	h := newTestHost(t, Limits{})
+	outside := t.TempDir()
+	if err := os.Mkdir(filepath.Join(h.Workspace, "real"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	swap := func(context.Context, []ToolCall) (Verdict, error) {
+		dir := filepath.Join(h.Workspace, "real")
+		if err := os.RemoveAll(dir); err != nil {
+			return Verdict{}, err
+		}
+		if err := os.Symlink(outside, dir); err != nil {
+			return Verdict{}, err
+		}
+		return Verdict{Allowed: true}, nil
+	}
+	for _, tc := range []struct {
+		verdict func(context.Context, []ToolCall) (Verdict, error)
+		want    []string
+	}{
+		{reject("rejected by the user"), []string{"write real/f.txt was not done: rejected by the user"}},
+		{nil, nil},
+		{swap, []string{"write real/f.txt failed: the path leaves the workspace"}},
+	} {
+		caps := &fakeCaps{verdict: tc.verdict}
+		mustExec(t, h, caps, `write("real/f.txt", "text")`)
+		if got := caps.streamed(protocol.StreamLog); !slices.Equal(got, appendNewlines(tc.want)) {
+			t.Errorf("logged %q; want %q", got, tc.want)
+		}
+	}
+	if _, err := os.Stat(filepath.Join(outside, "f.txt")); !os.IsNotExist(err) {
+		t.Errorf("the write landed outside the workspace: %v", err)
+	}
+
+	// A path is quoted as a shell would.
+	caps := &fakeCaps{verdict: reject("no")}
+	mustExec(t, h, caps, `write("my notes.txt", "x")`)
+	if got := caps.streamed(protocol.StreamLog); !slices.Equal(got, []string{"write 'my notes.txt' was not done: no\n"}) {
+		t.Errorf("logged %q", got)
+	}
+}
+
+func appendNewlines(lines []string) []string {
+	var out []string
+	for _, l := range lines {
+		out = append(out, l+"\n")
+	}
+	return out
 }

@@ -22,6 +22,21 @@ type procResult struct {
 	code           int // -1 when it did not exit on its own
 	stdout, stderr string
 	err            string // "" on exit status 0
+	timedOut       bool   // killed at its timeout
+}
+
+// failure words why the process did not succeed, for the run's log after the command line
+// ("exited with status 1", "timed out after 2s", "failed: …"); "" when it did.
+func (r procResult) failure() string {
+	switch {
+	case r.code == 0 && r.err == "":
+		return ""
+	case r.timedOut:
+		return r.err
+	case r.code > 0:
+		return fmt.Sprintf("exited with status %d", r.code)
+	}
+	return "failed: " + r.err
 }
 
 // Output coalescing: a process that writes a byte at a time must not become an event a byte.
@@ -168,6 +183,7 @@ func runProcess(ctx context.Context, dir string, argv []string, timeout time.Dur
 	case tctx.Err() != nil && ctx.Err() == nil:
 		res.code = -1
 		res.err = "timed out after " + durationText(timeout)
+		res.timedOut = true
 	case waitErr != nil:
 		res.err = waitErr.Error() // "exit status 2", "signal: killed"
 	}

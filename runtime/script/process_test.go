@@ -72,8 +72,8 @@ func TestRunRejected(t *testing.T) {
 	if _, err := os.Stat(filepath.Join(h.Workspace, "ran")); !os.IsNotExist(err) {
 		t.Errorf("the rejected command ran: %v", err)
 	}
-	if len(caps.outputs) != 0 {
-		t.Errorf("output from a rejected command: %+v", caps.outputs)
+	if log := caps.streamed(protocol.StreamLog); len(caps.outputs) != 1 || !slices.Equal(log, []string{"run sh -c 'touch ran' was not done: not on a Friday\n"}) {
+		t.Errorf("output from a rejected command: %+v; want one log line that says so", caps.outputs)
 	}
 }
 
@@ -360,5 +360,52 @@ func TestGrantedCallsRun(t *testing.T) {
 	}
 	if data, _ := os.ReadFile(filepath.Join(h.Workspace, "w.txt")); string(data) != "x" {
 		t.Errorf("the granted write did not happen: %q", data)
+	}
+}
+
+// A gated action that did not happen says so in the run's log, even when the script ignores
+// the result; one that did says nothing.
+func TestRunNotDoneIsLogged(t *testing.T) {
+	h := newTestHost(t, Limits{})
+	long := strings.Repeat("x", 200)
+	for _, tc := range []struct {
+		src     string
+		verdict func(context.Context, []ToolCall) (Verdict, error)
+		want    []string
+	}{
+		{`run(["rm", "x"])`, reject("rejected by the user"), []string{"run rm x was not done: rejected by the user"}},
+		{`run(["rm", "x"])`, reject("no answer in time"), []string{"run rm x was not done: no answer in time"}},
+		{`run(["rm", "x"])`, reject(""), []string{"run rm x was not done: rejected"}},
+		{`run(["rm", "x"])`, reject("rejected by the user: use git rm\nand commit"), []string{"run rm x was not done: rejected by the user: use git rm…"}},
+		{`run(["false"])`, nil, []string{"run false exited with status 1"}},
+		{`run(["sh", "-c", "exit 3"])`, nil, []string{"run sh -c 'exit 3' exited with status 3"}},
+		{`run(["sleep", "30"], timeout = 0.2)`, nil, []string{"run sleep 30 timed out after 200ms"}},
+		{`run(["no-such-program-here"])`, nil, []string{`run no-such-program-here failed: exec: "no-such-program-here": executable file not found in $PATH`}},
+		{`run(["sh", "-c", "kill -9 $$"])`, nil, []string{"run sh -c 'kill -9 $$' failed: signal: killed"}},
+		{`run(["echo", "` + long + `"])`, reject("no"), []string{"run echo " + strings.Repeat("x", 120-len("echo ")-1) + "… was not done: no"}},
+		{`run_batch([["true"], ["rm", "a"], ["rm", "b"]])`, func(context.Context, []ToolCall) (Verdict, error) {
+			return Verdict{Text: "not these", Granted: []bool{true}}, nil
+		}, []string{"run rm a was not done: not these", "run rm b was not done: not these"}},
+		{`run_batch([["true"], ["false"]])`, nil, []string{"run false exited with status 1"}},
+		{`run(["true"])`, nil, nil},
+		{`run(["sh", "-c", "echo out; echo err >&2"])`, nil, nil},
+	} {
+		caps := &fakeCaps{verdict: tc.verdict}
+		mustExec(t, h, caps, tc.src)
+		var got []string
+		for _, line := range caps.streamed(protocol.StreamLog) {
+			got = append(got, strings.TrimSuffix(line, "\n"))
+			if !strings.HasSuffix(line, "\n") || strings.Count(line, "\n") != 1 {
+				t.Errorf("%s: log %q is not one line", tc.src, line)
+			}
+		}
+		if !slices.Equal(got, tc.want) {
+			t.Errorf("%s: logged %q; want %q", tc.src, got, tc.want)
+		}
+		for _, e := range caps.outputs {
+			if e.stream == protocol.StreamLog && e.argv != nil {
+				t.Errorf("%s: a log line with argv %q", tc.src, e.argv)
+			}
+		}
 	}
 }
