@@ -233,6 +233,10 @@ func (c *Conversation) onStop(ctx app.Context, a app.Action) {
 		return
 	}
 	client, session := c.client(ctx), c.session
+	// The Stop button leaves with the turn: keep the keyboard where the next prompt goes.
+	if input := app.Window().GetElementByID("composer-input"); input.Truthy() {
+		input.Call("focus")
+	}
 	ctx.Async(func() {
 		if _, err := client.Stop(ctx, session); err != nil {
 			ctx.Dispatch(func(ctx app.Context) {

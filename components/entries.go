@@ -52,6 +52,7 @@ var runStatusText = map[store.Status]string{
 	store.StatusRunning: "running…",
 	store.StatusDone:    "done",
 	store.StatusFailed:  "failed",
+	store.StatusStopped: "stopped",
 }
 
 // DecisionCard is a question or an approval where it was asked: its live state with its

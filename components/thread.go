@@ -36,10 +36,15 @@ func (t *Thread) Render() app.UI {
 					return &MessageItem{Message: t.Messages[i]}
 				}),
 				app.If(t.Working, func() app.UI {
-					return app.Div().Class("msg msg-agent working").Role("status").Body(
-						app.Span().Class("sr-only").Text("The agent is working…"),
-						app.Span().Class("dot"), app.Span().Class("dot"), app.Span().Class("dot"),
+					// The button sits beside the live region, not in it, so a screen reader
+					// does not announce "Stop" with every change of status.
+					return app.Div().Class("working-row").Body(
+						app.Div().Class("msg msg-agent working").Role("status").Body(
+							app.Span().Class("sr-only").Text("The agent is working…"),
+							app.Span().Class("dot"), app.Span().Class("dot"), app.Span().Class("dot"),
+						),
 						app.Button().Type("button").Class("stop").Text("Stop").
+							Aria("label", "Stop the running turn").
 							OnClick(func(ctx app.Context, e app.Event) { ctx.NewAction(actionStop) }),
 					)
 				}),
@@ -54,6 +59,7 @@ func (t *Thread) Render() app.UI {
 							return app.Div().Class("msg msg-user msg-waiting").Role("listitem").
 								DataSet("queued", strconv.FormatUint(m.Offset, 10)).
 								Body(
+									app.Span().Class("sr-only").Text("You queued:"),
 									app.Div().Class("msg-text").Text(m.Text),
 									app.Div().Class("msg-queued").Text(label),
 								)

@@ -55,10 +55,11 @@ func TestStopEndsTheTurnAndItsQuestion(t *testing.T) {
 	do(t, ctx, 10*time.Second, typeText(`/script confirm('Deploy to production?')`), pressEnter(0))
 	do(t, ctx, 20*time.Second, waitJS(`!!document.querySelector('.entry-decision.status-pending')`))
 	assert.Equal(t, "Yes|No|Decline", evalString(t, ctx, `[...document.querySelectorAll('.entry-decision .choice-label')].map(e => e.textContent).join('|')`))
-	do(t, ctx, 10*time.Second, chromedp.Click(chromedp.CSS(`.thread .working .stop`)))
+	do(t, ctx, 10*time.Second, chromedp.Click(chromedp.CSS(`.thread .stop`)))
 	do(t, ctx, 20*time.Second, waitJS(`!!document.querySelector('.entry-decision.status-aborted') && !document.querySelector('.thread .working')`))
 	assert.Equal(t, "Stopped", evalString(t, ctx, `document.querySelector('.entry-decision .entry-status').textContent`))
-	assert.Equal(t, "stopped by the user", evalString(t, ctx, `document.querySelector('.entry-run .entry-result').textContent`))
+	assert.Equal(t, "Stopped by you", evalString(t, ctx, `document.querySelector('.entry-run.status-stopped .entry-result').textContent`))
+	assert.Equal(t, "composer-input", evalString(t, ctx, `document.activeElement.id`), "the keyboard stays where the next prompt goes")
 
 	do(t, ctx, 10*time.Second, typeText("still there?"), pressEnter(0))
 	msgs := waitMessages(t, ctx, 3)

@@ -68,6 +68,9 @@ func DecodeClientFrame(data []byte) (ClientFrame, error) {
 		if !ValidSessionID(f.Session) {
 			return ClientFrame{}, fmt.Errorf("subscribe: %q is not a session id", f.Session)
 		}
+		if f.After > MaxOffset {
+			return ClientFrame{}, fmt.Errorf("subscribe: after %d is beyond any offset; send the last offset you saw, or 0", f.After)
+		}
 	case FrameUnsubscribe:
 	case "":
 		return ClientFrame{}, errors.New(`frame has no "type"`)

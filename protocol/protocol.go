@@ -20,6 +20,9 @@ const (
 	MaxFrameBytes = 16 << 10
 	// MaxAttemptIDBytes bounds a client attempt id.
 	MaxAttemptIDBytes = 128
+	// MaxOffset bounds an offset a client may name: JetStream sequences are 63-bit in
+	// practice, and one past the largest must still be a sequence.
+	MaxOffset = 1<<63 - 1
 )
 
 // EventType names what happened in a session.

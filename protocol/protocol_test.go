@@ -29,6 +29,7 @@ func TestDecodeClientFrame(t *testing.T) {
 		{"wildcard session", `{"type":"subscribe","session":"*"}`, ClientFrame{}, "not a session id"},
 		{"dotted session", `{"type":"subscribe","session":"a.b"}`, ClientFrame{}, "not a session id"},
 		{"trailing value", `{"type":"unsubscribe"}{}`, ClientFrame{}, "more than one"},
+		{"offset beyond any", `{"type":"subscribe","session":"abc","after":18446744073709551615}`, ClientFrame{}, "beyond any offset"},
 		{"too large", `{"type":"unsubscribe","pad":"` + strings.Repeat("x", MaxFrameBytes) + `"}`, ClientFrame{}, "larger than"},
 	}
 	for _, c := range cases {

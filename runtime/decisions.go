@@ -242,10 +242,15 @@ func (g *registry) reply(ctx context.Context, session, id string, reply protocol
 func endedError(ev protocol.Event) error {
 	if ev.Type == protocol.EventQuestionRejected {
 		if r, err := ev.DecodeQuestionRejected(); err == nil {
-			if r.Reason == protocol.ReasonTimeout {
+			switch r.Reason {
+			case protocol.ReasonTimeout:
 				return &AlreadyEndedError{How: "timed out (no answer in time)"}
+			case protocol.ReasonStopped:
+				return &AlreadyEndedError{How: "ended: its turn was stopped"}
+			case protocol.ReasonOrphaned:
+				return &AlreadyEndedError{How: "ended: the server restarted before it was answered"}
 			}
-			return &AlreadyEndedError{How: "aborted (" + r.Reason + ")"}
+			return &AlreadyEndedError{How: "withdrawn: it is no longer needed"}
 		}
 	}
 	if r, err := ev.DecodeQuestionReplied(); err == nil && r.Action == protocol.ActionDecline {

@@ -5,9 +5,9 @@ package runtime
 
 import (
 	"cmp"
-	"errors"
 	"context"
 	"crypto/rand"
+	"errors"
 	"fmt"
 	"log/slog"
 	"strings"

@@ -29,6 +29,7 @@ const (
 	StatusRunning  Status = "running"
 	StatusDone     Status = "done"
 	StatusFailed   Status = "failed"
+	StatusStopped  Status = "stopped"
 	StatusPending  Status = "pending"
 	StatusAnswered Status = "answered"
 	StatusDeclined Status = "declined"
@@ -216,7 +217,10 @@ func (t *Thread) runSettled(ev protocol.Event) {
 		return
 	}
 	m.Status, m.Result = StatusDone, rs.Result
-	if rs.Error != "" {
+	switch {
+	case rs.Error == "stopped by the user":
+		m.Status, m.Result = StatusStopped, "Stopped by you"
+	case rs.Error != "":
 		m.Status, m.Result = StatusFailed, rs.Error
 	}
 }
