@@ -3,6 +3,7 @@ package runtime
 import (
 	"context"
 	"encoding/json"
+	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -328,7 +329,7 @@ func TestGateOutcomes(t *testing.T) {
 	emb, rt := start(t, t.TempDir())
 	defer stop(emb, rt)
 	ctx := context.Background()
-	call := []script.ToolCall{{Tool: "run", Words: []string{"make", "clean"}, Details: "make clean"}}
+	call := []script.ToolCall{{Tool: "run", Words: []string{"make", "test"}, Details: "make test"}}
 
 	authorize := func(t *testing.T, ctx context.Context, s string, calls []script.ToolCall) (chan struct{}, *script.Verdict, *error, protocol.Decision) {
 		done := make(chan struct{})
@@ -367,7 +368,7 @@ func TestGateOutcomes(t *testing.T) {
 			s := newSession(t, rt)
 			done, v, err, d := authorize(t, ctx, s, call)
 			assert.Equal(t, protocol.KindApproval, d.Request.Kind)
-			assert.Equal(t, "make clean", d.Request.Details)
+			assert.Equal(t, "make test", d.Request.Details)
 			require.Len(t, d.Request.Options, 4)
 			_, rerr := rt.Reply(ctx, s, d.ID, *c.reply)
 			require.NoError(t, rerr)
@@ -432,7 +433,7 @@ func TestGrantHonouredThenRevoked(t *testing.T) {
 		done <- v
 	}()
 	d := waitPending(t, rt, s, 1)[0]
-	require.Equal(t, "Approve, and always for git status", d.Request.Options[2].Label)
+	require.Equal(t, "Approve, and always for git status on any files", d.Request.Options[2].Label)
 	assert.Equal(t, &protocol.GrantScope{Kind: protocol.GrantPrefix, Tool: "run", Words: []string{"git", "status"}}, d.Request.Options[2].Grant)
 	two := 2
 	_, err := rt.Reply(ctx, s, d.ID, protocol.ReplyRequest{Action: protocol.ActionAccept, Content: raw(protocol.ApprovalAnswer{Option: &two})})
@@ -447,15 +448,15 @@ func TestGrantHonouredThenRevoked(t *testing.T) {
 	assert.Equal(t, d.ID, g.Decision)
 	lastOfType(t, rt, s, protocol.EventGrantCreated)
 
-	// Honoured without asking: git status with any arguments, but nothing else.
-	v, err := rt.Authorize(ctx, s, "test:grant", []script.ToolCall{{Tool: "run", Words: []string{"git", "status", "--short"}, Details: "git status --short"}})
+	// Honoured without asking: git status on other files, but nothing else.
+	v, err := rt.Authorize(ctx, s, "test:grant", []script.ToolCall{{Tool: "run", Words: []string{"git", "status", "docs"}, Details: "git status docs"}})
 	require.NoError(t, err)
 	assert.True(t, v.Allowed)
 	assert.Equal(t, []bool{true}, v.Granted)
 	waitPending(t, rt, s, 0)
 	out, err := protocol.DecodeEventData[protocol.RunOutput](lastOfType(t, rt, s, protocol.EventRunOutput))
 	require.NoError(t, err)
-	assert.Equal(t, "Allowed without asking by an earlier “always” (git status *): git status --short\n", out.Text, "visible in the run")
+	assert.Equal(t, "Allowed without asking by an earlier “always” (git status …): git status docs\n", out.Text, "visible in the run")
 
 	// In a batch, a rejection leaves the granted call allowed.
 	batchDone := make(chan script.Verdict, 1)
@@ -488,24 +489,33 @@ func TestGrantHonouredThenRevoked(t *testing.T) {
 }
 
 func TestCovers(t *testing.T) {
-	git := []string{"git"}
+	status := protocol.GrantScope{Kind: protocol.GrantPrefix, Tool: "run", Words: []string{"git", "status"}}
+	inside := func(w string) bool { return w != "link/out" }
 	cases := []struct {
 		scope protocol.GrantScope
 		tool  string
-		words []string
+		words string
 		want  bool
 	}{
-		{protocol.GrantScope{Kind: protocol.GrantExact, Tool: "run", Words: []string{"git", "status"}}, "run", []string{"git", "status"}, true},
-		{protocol.GrantScope{Kind: protocol.GrantExact, Tool: "run", Words: []string{"git", "status"}}, "run", []string{"git", "status", "-s"}, false},
-		{protocol.GrantScope{Kind: protocol.GrantPrefix, Tool: "run", Words: git}, "run", []string{"git", "push"}, true},
-		{protocol.GrantScope{Kind: protocol.GrantPrefix, Tool: "run", Words: git}, "run", []string{"gitk"}, false},
-		{protocol.GrantScope{Kind: protocol.GrantPrefix, Tool: "run", Words: git}, "write", []string{"git"}, false},
-		{protocol.GrantScope{Kind: protocol.GrantPrefix, Tool: "run"}, "run", []string{"rm"}, false},
-		{protocol.GrantScope{Kind: protocol.GrantTool, Tool: "write"}, "write", []string{"a", "b"}, true},
-		{protocol.GrantScope{Kind: "other", Tool: "run"}, "run", nil, false},
+		{protocol.GrantScope{Kind: protocol.GrantExact, Tool: "run", Words: []string{"git", "status"}}, "run", "git status", true},
+		{protocol.GrantScope{Kind: protocol.GrantExact, Tool: "run", Words: []string{"git", "status"}}, "run", "git status -s", false},
+		{status, "run", "git status", true},
+		{status, "run", "git status src/main.go docs", true},
+		{status, "run", "git status --short", false}, // options ask again
+		{status, "run", "git status --output=/tmp/x", false},
+		{status, "run", "git status /etc/passwd", false},
+		{status, "run", "git status ../../secret", false},
+		{status, "run", "git status ext::sh", false},
+		{status, "run", "git status link/out", false}, // a symlink out of the workspace
+		{status, "run", "git statusx", false},
+		{status, "write", "git status", false},
+		{protocol.GrantScope{Kind: protocol.GrantPrefix, Tool: "run"}, "run", "rm", false},
+		{protocol.GrantScope{Kind: protocol.GrantPrefix, Tool: "write", Words: []string{"notes"}}, "write", "notes a.md", true},
+		{protocol.GrantScope{Kind: protocol.GrantTool, Tool: "write"}, "write", "a b", true},
+		{protocol.GrantScope{Kind: "other", Tool: "run"}, "run", "x", false},
 	}
 	for _, c := range cases {
-		assert.Equal(t, c.want, covers(c.scope, c.tool, c.words), "%+v %s %v", c.scope, c.tool, c.words)
+		assert.Equal(t, c.want, covers(c.scope, c.tool, strings.Fields(c.words), inside), "%+v %s %q", c.scope, c.tool, c.words)
 	}
 }
 

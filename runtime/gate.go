@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"path"
+	"slices"
 	"strings"
 
 	"parley/protocol"
@@ -35,7 +36,7 @@ func (r *Runtime) authorize(ctx context.Context, session, run string, calls []sc
 			c.Words = strings.Split(c.Words[0], "/")
 		}
 		for _, g := range grants {
-			if covers(g.Scope, c.Tool, c.Words) {
+			if covers(g.Scope, c.Tool, c.Words, r.insideWorkspace) {
 				granted[i] = true
 				// Visible in the run, so nothing runs unseen because of an old "always".
 				r.appendEvent(session, protocol.EventRunOutput, protocol.RunOutput{Run: run, Stream: protocol.StreamLog,
@@ -141,6 +142,9 @@ func approvalRequest(calls []script.ToolCall) protocol.DecisionRequest {
 	switch c.Tool {
 	case "run":
 		req.Message = "Allow running " + firstWord(c.Words) + "?"
+		if !alwaysOffered(c.Words) {
+			break
+		}
 		req.Options = append(req.Options, protocol.ApprovalOption{
 			Value: protocol.OptionAllow, Label: "Approve, and always for this command", Tone: protocol.ToneAffirm,
 			Description: c.Details,
@@ -149,8 +153,8 @@ func approvalRequest(calls []script.ToolCall) protocol.DecisionRequest {
 		if prefix := grantablePrefix(c.Words); prefix != nil {
 			words := strings.Join(prefix, " ")
 			req.Options = append(req.Options, protocol.ApprovalOption{
-				Value: protocol.OptionAllow, Label: "Approve, and always for " + words, Tone: protocol.ToneAffirm,
-				Description: words + " *",
+				Value: protocol.OptionAllow, Label: "Approve, and always for " + words + " on any files", Tone: protocol.ToneAffirm,
+				Description: words + " with other file, package or branch names; options still ask",
 				Grant:       &protocol.GrantScope{Kind: protocol.GrantPrefix, Tool: c.Tool, Words: prefix},
 			})
 		}
@@ -171,48 +175,38 @@ func approvalRequest(calls []script.ToolCall) protocol.DecisionRequest {
 	return req
 }
 
-// grantablePrefix is the reach of an "always" wider than the exact command: the program and
-// its subcommand ("git status", "go test"), so that later arguments may vary. A bare program
-// is never offered: nearly every one can run anything through its options (git -c alias.x=!…,
-// find -exec, tar --to-command, awk's system()). Nothing is offered for a subcommand that is
-// an option, nor for shells, interpreters and wrappers, whose arguments are a program.
+// grantablePrefix is the reach of an "always" wider than the exact command: a known
+// read-only or test subcommand ("git status", "go test"), whose later plain arguments (file,
+// package or branch names) may vary. Three reviews taught what else is not safe to offer: a
+// bare program (git -c alias.x=!…, find -exec, awk's system(), cat of any file), a subcommand
+// that reaches the network or the configuration (git fetch --upload-pack, git config
+// core.fsmonitor), and any option at all, which is where programs keep their doors — so
+// options always ask again (see covers).
 func grantablePrefix(argv []string) []string {
-	if len(argv) < 2 || runsAnything(argv[0]) {
+	if len(argv) < 2 || strings.Contains(argv[0], "/") {
 		return nil
 	}
-	sub := argv[1]
-	if sub == "" || strings.HasPrefix(sub, "-") || strings.ContainsAny(sub, "=/!$`;|&<>(){}*?[]'\"\\ ") {
-		return nil
+	if subs, ok := prefixable[argv[0]]; ok && slices.Contains(subs, argv[1]) {
+		return argv[:2]
 	}
-	return argv[:2]
+	return nil
 }
 
-// runsAnything reports whether a program's arguments name another program or code to run
-// (a shell, an interpreter, a wrapper, a tool built to execute things).
-func runsAnything(program string) bool {
-	switch path.Base(program) {
-	case "sh", "bash", "zsh", "dash", "fish", "ksh", "csh", "tcsh", "busybox",
-		"python", "python3", "python2", "node", "deno", "bun", "perl", "ruby", "php", "lua", "tclsh", "osascript",
-		"env", "sudo", "doas", "su", "xargs", "nohup", "nice", "timeout", "time", "watch", "exec", "command",
-		"find", "awk", "gawk", "mawk", "nawk", "sed", "tar", "parallel", "ssh", "scp", "rsync",
-		"docker", "podman", "kubectl", "npx", "git-shell", "vim", "vi", "nvim", "emacs", "less", "more", "man":
-		return true
-	}
-	return false
+// prefixable lists the subcommands an "always" may cover with varying plain arguments.
+var prefixable = map[string][]string{
+	"git":   {"status", "diff", "log", "show", "blame", "ls-files", "grep"},
+	"go":    {"test", "vet", "build", "list"},
+	"cargo": {"test", "check", "build", "clippy"},
+	"npm":   {"test"},
+	"pnpm":  {"test"},
+	"yarn":  {"test"},
+	"make":  {"test", "check", "lint"},
 }
 
-// describeScope words a grant's reach: "git *", "git status", "any run".
-func describeScope(s protocol.GrantScope) string {
-	switch s.Kind {
-	case protocol.GrantTool:
-		return "any " + s.Tool
-	case protocol.GrantPrefix:
-		if s.Tool == "write" {
-			return "writes in " + strings.Join(s.Words, "/") + "/"
-		}
-		return strings.Join(s.Words, " ") + " *"
-	}
-	return strings.Join(s.Words, " ")
+// alwaysOffered reports whether any "always" may be offered for a command: not for a program
+// named by a path, because a file in the workspace can change after the grant.
+func alwaysOffered(argv []string) bool {
+	return len(argv) > 0 && !strings.Contains(argv[0], "/")
 }
 
 func firstLine(s string) string {
@@ -225,4 +219,18 @@ func firstWord(words []string) string {
 		return "a command"
 	}
 	return words[0]
+}
+
+// describeScope words a grant's reach: "git status …", "writes in notes/", "any run".
+func describeScope(s protocol.GrantScope) string {
+	switch s.Kind {
+	case protocol.GrantTool:
+		return "any " + s.Tool
+	case protocol.GrantPrefix:
+		if s.Tool == "write" {
+			return "writes in " + strings.Join(s.Words, "/") + "/"
+		}
+		return strings.Join(s.Words, " ") + " …"
+	}
+	return strings.Join(s.Words, " ")
 }

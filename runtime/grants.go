@@ -9,6 +9,7 @@ import (
 	"errors"
 	"fmt"
 	"slices"
+	"strings"
 
 	"github.com/nats-io/nats.go/jetstream"
 
@@ -95,8 +96,12 @@ func (s *grantStore) revoke(ctx context.Context, workspace, id string) (protocol
 	return g, s.kv.Purge(ctx, key)
 }
 
-// covers reports whether a grant's scope lets a call through.
-func covers(scope protocol.GrantScope, tool string, words []string) bool {
+// covers reports whether a grant's scope lets a call through. A prefix grant on a command
+// covers only plain words after its prefix (names of files, packages, branches that stay in
+// the workspace): an option, an assignment, a path out of the workspace or anything a shell
+// or git would read as code asks again. A write prefix grant covers the files in its folder
+// (write paths arrive resolved, so a symlink cannot lead out of it).
+func covers(scope protocol.GrantScope, tool string, words []string, inside func(string) bool) bool {
 	if scope.Tool != tool {
 		return false
 	}
@@ -106,7 +111,33 @@ func covers(scope protocol.GrantScope, tool string, words []string) bool {
 	case protocol.GrantExact:
 		return slices.Equal(scope.Words, words)
 	case protocol.GrantPrefix:
-		return len(scope.Words) > 0 && len(words) >= len(scope.Words) && slices.Equal(scope.Words, words[:len(scope.Words)])
+		if len(scope.Words) == 0 || len(words) < len(scope.Words) || !slices.Equal(scope.Words, words[:len(scope.Words)]) {
+			return false
+		}
+		if tool != "run" {
+			return true
+		}
+		for _, w := range words[len(scope.Words):] {
+			if !plainArgument(w) || !inside(w) {
+				return false
+			}
+		}
+		return true
 	}
 	return false
+}
+
+// plainArgument reports whether a word can only be a name: no option, assignment, transport
+// (ext::…), home, absolute or escaping path, glob or shell character.
+func plainArgument(w string) bool {
+	if w == "" || strings.HasPrefix(w, "-") || strings.HasPrefix(w, "/") ||
+		strings.ContainsAny(w, "=:~$`;|&<>(){}*?[]!'\"\\ \t\n@^") {
+		return false
+	}
+	for _, part := range strings.Split(w, "/") {
+		if part == ".." {
+			return false
+		}
+	}
+	return true
 }

@@ -485,17 +485,22 @@ func TestReviewFindings(t *testing.T) {
 		}
 		assert.Equal(t, []string{"Approve", "Approve, and always for this command", "Reject"}, labels)
 		for argv, want := range map[string][]string{
-			"git status":                {"git", "status"},
-			"go test ./...":             {"go", "test"},
-			"git -c alias.x=!touch x":   nil, // an option where the subcommand goes
-			"find . -exec sh":           nil,
-			"awk BEGIN{system(\"id\")}": nil,
-			"tar -xf a.tar":             nil,
-			"ls":                        nil, // exact is all there is
-			"cat /etc/passwd":           nil, // a path is not a subcommand
+			"git status":              {"git", "status"},
+			"git status --short":      {"git", "status"},
+			"go test ./...":           {"go", "test"},
+			"git fetch origin":        nil, // reaches the network and runs what the remote says
+			"git config core.x y":     nil,
+			"git -c alias.x=!touch x": nil,
+			"cat a.txt":               nil, // no subcommand: any file would do
+			"make test":               {"make", "test"},
+			"./git status":            nil, // a file in the workspace can change
+			"find . -exec sh":         nil,
+			"ls":                      nil,
 		} {
 			assert.Equal(t, want, grantablePrefix(strings.Fields(argv)), argv)
 		}
+		req = approvalRequest([]script.ToolCall{{Tool: "run", Words: []string{"./tool", "x"}}})
+		assert.Len(t, req.Options, 2, "no always for a program named by a path")
 	})
 
 	t.Run("a revocation is recorded where the grant was made", func(t *testing.T) {

@@ -10,6 +10,7 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"path/filepath"
 	"strings"
 	"sync"
 	"time"
@@ -190,6 +191,24 @@ func (r *Runtime) Close() {
 	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Second)
 	r.presence.leave(ctx)
 	cancel()
+}
+
+// insideWorkspace reports whether a relative name, as a process in the workspace would open
+// it, stays inside the workspace once symlinks are followed. A name that does not exist yet
+// is judged by its deepest existing folder.
+func (r *Runtime) insideWorkspace(name string) bool {
+	p := filepath.Join(r.opts.Workspace, name)
+	for {
+		if resolved, err := filepath.EvalSymlinks(p); err == nil {
+			rel, err := filepath.Rel(r.opts.Workspace, resolved)
+			return err == nil && rel != ".." && !strings.HasPrefix(rel, "../")
+		}
+		parent := filepath.Dir(p)
+		if parent == p {
+			return false
+		}
+		p = parent
+	}
 }
 
 // Workspace is the absolute directory the runtime works in.
