@@ -142,6 +142,13 @@ func serve() {
 
 // run serves until ctx ends.
 func run(ctx context.Context, cfg config, stdout io.Writer) error {
+	// Listen before anything else, so a busy address fails before the data folder is touched
+	// or any work can run.
+	ln, err := net.Listen("tcp", cfg.Addr)
+	if err != nil {
+		return fmt.Errorf("listen: %w", err)
+	}
+	defer ln.Close()
 	if err := os.MkdirAll(cfg.Data, 0o700); err != nil {
 		return fmt.Errorf("data directory: %w", err)
 	}
@@ -160,12 +167,6 @@ func run(ctx context.Context, cfg config, stdout io.Writer) error {
 	if err != nil {
 		return err
 	}
-	// Listen before anything starts, so a busy address fails before any work can run.
-	ln, err := net.Listen("tcp", cfg.Addr)
-	if err != nil {
-		return fmt.Errorf("listen: %w", err)
-	}
-	defer ln.Close()
 
 	var nc *nats.Conn
 	if cfg.NATS != "" {

@@ -34,7 +34,14 @@ func (s *server) replyDecision(w http.ResponseWriter, r *http.Request) {
 }
 
 func (s *server) stopTurn(w http.ResponseWriter, r *http.Request) {
-	resp, err := s.rt.StopTurn(r.Context(), r.PathValue("id"))
+	var req protocol.StopRequest
+	if r.ContentLength != 0 {
+		var ok bool
+		if req, ok = readRequest[protocol.StopRequest](w, r); !ok {
+			return
+		}
+	}
+	resp, err := s.rt.StopTurn(r.Context(), r.PathValue("id"), req)
 	if err != nil {
 		s.fail(w, err)
 		return

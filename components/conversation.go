@@ -232,13 +232,13 @@ func (c *Conversation) onStop(ctx app.Context, a app.Action) {
 	if c.session == "" {
 		return
 	}
-	client, session := c.client(ctx), c.session
+	client, session, turn := c.client(ctx), c.session, c.thread.Turn
 	// The Stop button leaves with the turn: keep the keyboard where the next prompt goes.
 	if input := app.Window().GetElementByID("composer-input"); input.Truthy() {
 		input.Call("focus")
 	}
 	ctx.Async(func() {
-		if _, err := client.Stop(ctx, session); err != nil {
+		if _, err := client.Stop(ctx, session, turn); err != nil {
 			ctx.Dispatch(func(ctx app.Context) {
 				c.setNotice("Not stopped: "+describeError(err)+".", errors.Is(err, api.ErrUnreachable))
 			})

@@ -49,10 +49,11 @@ func renderRun(m store.Message) app.UI {
 }
 
 var runStatusText = map[store.Status]string{
-	store.StatusRunning: "running…",
-	store.StatusDone:    "done",
-	store.StatusFailed:  "failed",
-	store.StatusStopped: "stopped",
+	store.StatusRunning:     "running…",
+	store.StatusDone:        "done",
+	store.StatusFailed:      "failed",
+	store.StatusStopped:     "stopped",
+	store.StatusInterrupted: "interrupted",
 }
 
 // DecisionCard is a question or an approval where it was asked: its live state with its
@@ -91,7 +92,7 @@ func (d *DecisionCard) Render() app.UI {
 				return app.Pre().Class("entry-output").Text(detail)
 			}),
 			app.If(truncated, func() app.UI {
-				return app.Button().Type("button").Class("link").Text("Show all").
+				return app.Button().Type("button").Class("link-button").Text("Show all").
 					OnClick(func(ctx app.Context, e app.Event) { d.expanded = true })
 			}),
 			app.If(m.Status == store.StatusPending && m.Request != nil, func() app.UI {

@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
 
 	"parley/app/store"
 	"parley/protocol"
@@ -86,4 +87,20 @@ func TestRunCardShowsOutputAndResultAsText(t *testing.T) {
 
 func runCardHTML(t *testing.T, m store.Message) string {
 	return mounted(t, &Thread{Messages: []store.Message{m}})
+}
+
+func TestStopAndQueueSitOutsideTheLog(t *testing.T) {
+	html := mounted(t, &Thread{
+		Messages: []store.Message{{Offset: 1, Role: store.RoleUser, Text: "hi"}},
+		Working:  true,
+		Queued:   []store.Message{{Offset: 2, Role: store.RoleUser, Text: "later"}},
+	})
+	start := strings.Index(html, `role="log"`)
+	stop := strings.Index(html, `<div class="working-row"`)
+	require.True(t, start >= 0 && stop > start)
+	between := html[start:stop]
+	assert.Equal(t, strings.Count(between, "<div")+1, strings.Count(between, "</div>"),
+		"the log closes before the working row, so Stop is not announced with each message")
+	assert.Contains(t, html, "You queued:")
+	assert.Greater(t, strings.Index(html, `class="queued"`), stop)
 }

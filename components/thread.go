@@ -21,52 +21,54 @@ type Thread struct {
 // Render draws the log as a feed; agent and tool text is text, never markup.
 func (t *Thread) Render() app.UI {
 	return app.Div().Class("thread").Body(
-		app.Div().Class("thread-inner").
-			Aria("live", "polite").
-			Role("log").
-			Aria("label", "Conversation").
-			Body(
-				app.Range(t.Messages).Slice(func(i int) app.UI {
-					switch m := t.Messages[i]; m.Role {
-					case store.RoleRun:
-						return renderRun(m)
-					case store.RoleDecision:
-						return &DecisionCard{Message: m}
-					}
-					return &MessageItem{Message: t.Messages[i]}
-				}),
-				app.If(t.Working, func() app.UI {
-					// The button sits beside the live region, not in it, so a screen reader
-					// does not announce "Stop" with every change of status.
-					return app.Div().Class("working-row").Body(
-						app.Div().Class("msg msg-agent working").Role("status").Body(
-							app.Span().Class("sr-only").Text("The agent is working…"),
-							app.Span().Class("dot"), app.Span().Class("dot"), app.Span().Class("dot"),
-						),
-						app.Button().Type("button").Class("stop").Text("Stop").
-							Aria("label", "Stop the running turn").
-							OnClick(func(ctx app.Context, e app.Event) { ctx.NewAction(actionStop) }),
-					)
-				}),
-				app.If(len(t.Queued) > 0, func() app.UI {
-					return app.Div().Class("queued").Role("list").Aria("label", "Waiting to run").Body(
-						app.Range(t.Queued).Slice(func(i int) app.UI {
-							m := t.Queued[i]
-							label := "Queued: runs after the current turn"
-							if i == 0 {
-								label = "Next: runs when the current turn ends"
-							}
-							return app.Div().Class("msg msg-user msg-waiting").Role("listitem").
-								DataSet("queued", strconv.FormatUint(m.Offset, 10)).
-								Body(
-									app.Span().Class("sr-only").Text("You queued:"),
-									app.Div().Class("msg-text").Text(m.Text),
-									app.Div().Class("msg-queued").Text(label),
-								)
-						}),
-					)
-				}),
-			),
+		app.Div().Class("thread-body").Body(
+			app.Div().Class("thread-inner").
+				Aria("live", "polite").
+				Role("log").
+				Aria("label", "Conversation").
+				Body(
+					app.Range(t.Messages).Slice(func(i int) app.UI {
+						switch m := t.Messages[i]; m.Role {
+						case store.RoleRun:
+							return renderRun(m)
+						case store.RoleDecision:
+							return &DecisionCard{Message: m}
+						}
+						return &MessageItem{Message: t.Messages[i]}
+					}),
+				),
+			// After the log, not in it: the status has its own live region, and a screen
+			// reader should not announce "Stop" or the waiting prompts with every message.
+			app.If(t.Working, func() app.UI {
+				return app.Div().Class("working-row").Body(
+					app.Div().Class("msg msg-agent working").Role("status").Body(
+						app.Span().Class("sr-only").Text("The agent is working…"),
+						app.Span().Class("dot"), app.Span().Class("dot"), app.Span().Class("dot"),
+					),
+					app.Button().Type("button").Class("stop").Text("Stop").
+						Aria("label", "Stop the running turn").
+						OnClick(func(ctx app.Context, e app.Event) { ctx.NewAction(actionStop) }),
+				)
+			}),
+			app.If(len(t.Queued) > 0, func() app.UI {
+				return app.Div().Class("queued").Role("list").Aria("label", "Waiting to run").Body(
+					app.Range(t.Queued).Slice(func(i int) app.UI {
+						m := t.Queued[i]
+						label := "Queued: runs after the current turn"
+						if i == 0 {
+							label = "Next: runs when the current turn ends"
+						}
+						return app.Div().Class("msg msg-user msg-waiting").Role("listitem").
+							DataSet("queued", strconv.FormatUint(m.Offset, 10)).
+							Body(
+								app.Span().Class("sr-only").Text("You queued:"),
+								app.Div().Class("msg-text").Text(m.Text),
+								app.Div().Class("msg-queued").Text(label),
+							)
+					}),
+				)
+			}),
+		),
 	)
 }
 

@@ -368,6 +368,16 @@ type PromptSteered struct {
 	Run    string `json:"run,omitempty"`
 }
 
+// StopRequest is the body of POST /api/sessions/{id}/stop. Turn names the turn the user
+// saw running (the offset of its turn.started); if that turn has ended, nothing is stopped,
+// so a slow click cannot stop the next one. Zero stops whatever runs.
+type StopRequest struct {
+	Turn uint64 `json:"turn,omitempty"`
+}
+
+// Validate accepts any stop request.
+func (StopRequest) Validate() error { return nil }
+
 // StopResponse gives the offset of the stop request. The turn's runtime acts on it: its
 // turn.ended (stopped) follows on the socket.
 type StopResponse struct {

@@ -227,7 +227,7 @@ func TestStopAbortsTheTurnsDecisions(t *testing.T) {
 	s := newSession(t, rt)
 	prompt(t, rt, s, "/script confirm('Deploy?')\nsend('not reached')", protocol.ModeQueue)
 	waitPending(t, rt, s, 1)
-	_, err := rt.StopTurn(ctx, s)
+	_, err := rt.StopTurn(ctx, s, protocol.StopRequest{})
 	require.NoError(t, err)
 
 	evs := waitFor(t, rt, s, "turn ends", has(protocol.EventTurnEnded))
@@ -441,7 +441,7 @@ func TestReviewFindings(t *testing.T) {
 
 	t.Run("stop with nothing running records nothing", func(t *testing.T) {
 		s := newSession(t, rt)
-		resp, err := rt.StopTurn(ctx, s)
+		resp, err := rt.StopTurn(ctx, s, protocol.StopRequest{})
 		require.NoError(t, err)
 		assert.False(t, resp.Running)
 		evs, err := rt.Log().Read(ctx, s, 0)
@@ -592,7 +592,12 @@ func TestALateStopDoesNotStopTheNextTurn(t *testing.T) {
 	time.Sleep(300 * time.Millisecond)
 	assert.Len(t, waitPendingAtLeast(t, rt, s, 1), 1, "the second turn still runs")
 
-	resp, err := rt.StopTurn(ctx, s)
+	// A stop naming the turn the user saw, which has ended, stops nothing either.
+	resp, err := rt.StopTurn(ctx, s, protocol.StopRequest{Turn: first})
+	require.NoError(t, err)
+	assert.False(t, resp.Running)
+	second := lastOfType(t, rt, s, protocol.EventTurnStarted).Offset
+	resp, err = rt.StopTurn(ctx, s, protocol.StopRequest{Turn: second})
 	require.NoError(t, err)
 	assert.True(t, resp.Running)
 	waitFor(t, rt, s, "second stopped", func(evs []protocol.Event) bool { return count(evs, protocol.EventTurnEnded) == 2 })

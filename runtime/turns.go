@@ -488,7 +488,7 @@ func (r *Runtime) startFunctionTurn(ctx context.Context, session, run string, wo
 
 // StopTurn asks whoever runs the session's turn to stop it: the request is an event, so the
 // replica that runs the turn sees it through its tap.
-func (r *Runtime) StopTurn(ctx context.Context, session string) (protocol.StopResponse, error) {
+func (r *Runtime) StopTurn(ctx context.Context, session string, req protocol.StopRequest) (protocol.StopResponse, error) {
 	if _, err := r.Session(ctx, session); err != nil {
 		return protocol.StopResponse{}, err
 	}
@@ -496,8 +496,8 @@ func (r *Runtime) StopTurn(ctx context.Context, session string) (protocol.StopRe
 	if err != nil {
 		return protocol.StopResponse{}, err
 	}
-	if !st.open {
-		return protocol.StopResponse{}, nil // nothing runs: nothing to record
+	if !st.open || (req.Turn != 0 && req.Turn != st.seq) {
+		return protocol.StopResponse{}, nil // nothing runs, or not the turn the user saw
 	}
 	offset, _, err := r.log.Append(ctx, session, protocol.EventStopRequested, protocol.StopRequested{Turn: st.seq}, "")
 	return protocol.StopResponse{Running: true, Offset: offset}, err

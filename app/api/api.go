@@ -128,9 +128,10 @@ func (c *Client) Reply(ctx context.Context, session, decision string, req protoc
 	return out, err
 }
 
-// Stop asks the server to stop the session's running turn.
-func (c *Client) Stop(ctx context.Context, session string) (protocol.StopResponse, error) {
+// Stop asks the server to stop the session's running turn: the one the user saw (turn is
+// the offset of its turn.started), or, with 0, whatever runs.
+func (c *Client) Stop(ctx context.Context, session string, turn uint64) (protocol.StopResponse, error) {
 	var out protocol.StopResponse
-	err := c.do(ctx, http.MethodPost, "/api/sessions/"+session+"/stop", nil, &out)
+	err := c.do(ctx, http.MethodPost, "/api/sessions/"+session+"/stop", protocol.StopRequest{Turn: turn}, &out)
 	return out, err
 }

@@ -26,15 +26,17 @@ type Status string
 
 // Statuses of runs and decisions.
 const (
-	StatusRunning  Status = "running"
-	StatusDone     Status = "done"
-	StatusFailed   Status = "failed"
-	StatusStopped  Status = "stopped"
-	StatusPending  Status = "pending"
-	StatusAnswered Status = "answered"
-	StatusDeclined Status = "declined"
-	StatusTimedOut Status = "timed-out"
-	StatusAborted  Status = "aborted"
+	StatusRunning Status = "running"
+	StatusDone    Status = "done"
+	StatusFailed  Status = "failed"
+	StatusStopped Status = "stopped"
+	// StatusInterrupted: its server went away before it finished.
+	StatusInterrupted Status = "interrupted"
+	StatusPending     Status = "pending"
+	StatusAnswered    Status = "answered"
+	StatusDeclined    Status = "declined"
+	StatusTimedOut    Status = "timed-out"
+	StatusAborted     Status = "aborted"
 )
 
 // Message is a thread entry, derived once from its events so rendering never decodes.
@@ -73,6 +75,9 @@ type Thread struct {
 	Queued []Message
 	// Pending are the open decisions in the order they were asked: the composer's queue.
 	Pending []protocol.Decision
+	// Turn is the offset of the running turn's turn.started (0 when none runs): what Stop
+	// names, so it stops the turn the user sees.
+	Turn uint64
 
 	unstarted []uint64 // user messages no turn has picked up yet
 	openTurns int
@@ -96,6 +101,7 @@ func (t *Thread) Apply(ev protocol.Event) {
 		}
 	case protocol.EventTurnStarted:
 		t.openTurns++
+		t.Turn = ev.Offset
 		if ts, err := protocol.DecodeEventData[protocol.TurnStarted](ev); err == nil {
 			started := func(o uint64) bool { return o == ts.Prompt }
 			t.unstarted = slices.DeleteFunc(t.unstarted, started)
@@ -107,6 +113,7 @@ func (t *Thread) Apply(ev protocol.Event) {
 		}
 	case protocol.EventTurnEnded:
 		t.openTurns = max(0, t.openTurns-1)
+		t.Turn = 0
 	case protocol.EventTurnQueue:
 		if q, err := protocol.DecodeEventData[protocol.TurnQueue](ev); err == nil {
 			t.Queue = q.Prompts
@@ -220,6 +227,8 @@ func (t *Thread) runSettled(ev protocol.Event) {
 	switch {
 	case rs.Error == "stopped by the user":
 		m.Status, m.Result = StatusStopped, "Stopped by you"
+	case strings.HasPrefix(rs.Error, "interrupted:"):
+		m.Status, m.Result = StatusInterrupted, "Interrupted: the server stopped before it finished"
 	case rs.Error != "":
 		m.Status, m.Result = StatusFailed, rs.Error
 	}
@@ -252,6 +261,9 @@ func (t *Thread) ended(ev protocol.Event) {
 		id, status, result = r.ID, StatusAnswered, describeAnswer(t, r)
 		if r.Action == protocol.ActionDecline {
 			status, result = StatusDeclined, "Declined"
+			if req := t.pendingRequest(r.ID); req != nil && req.Kind == protocol.KindApproval {
+				result = "Rejected" // the word on the button that does it
+			}
 			if r.Reason != "" {
 				result += ": " + r.Reason
 			}
@@ -277,18 +289,19 @@ func (t *Thread) ended(ev protocol.Event) {
 	}
 }
 
-// describeAnswer says in words what a reply chose.
-func describeAnswer(t *Thread, r protocol.QuestionReplied) string {
-	m := t.find(r.ID)
-	var req *protocol.DecisionRequest
-	if m != nil {
-		// The request is still in Pending when the reply is folded.
-		for _, d := range t.Pending {
-			if d.ID == r.ID {
-				req = &d.Request
-			}
+// pendingRequest is what an open decision asks; an outcome is folded while it is still open.
+func (t *Thread) pendingRequest(id string) *protocol.DecisionRequest {
+	for i := range t.Pending {
+		if t.Pending[i].ID == id {
+			return &t.Pending[i].Request
 		}
 	}
+	return nil
+}
+
+// describeAnswer says in words what a reply chose.
+func describeAnswer(t *Thread, r protocol.QuestionReplied) string {
+	req := t.pendingRequest(r.ID)
 	if req == nil {
 		return "Answered"
 	}

@@ -125,6 +125,8 @@ func TestDecisionOutcomesInWords(t *testing.T) {
 		{"choice title", choice, protocol.Event{Type: protocol.EventQuestionReplied, Data: mustJSON(protocol.QuestionReplied{ID: "d", Action: protocol.ActionAccept, Content: mustJSON("prod")})}, StatusAnswered, "Production"},
 		{"other", choice, protocol.Event{Type: protocol.EventQuestionReplied, Data: mustJSON(protocol.QuestionReplied{ID: "d", Action: protocol.ActionAccept, Content: mustJSON("qa")})}, StatusAnswered, "qa"},
 		{"text", text, protocol.Event{Type: protocol.EventQuestionReplied, Data: mustJSON(protocol.QuestionReplied{ID: "d", Action: protocol.ActionAccept, Content: mustJSON("Ada")})}, StatusAnswered, "Answered: Ada"},
+		{"approval rejected", protocol.DecisionRequest{Kind: protocol.KindApproval, Message: "Run?", Options: []protocol.ApprovalOption{{Value: "allow", Label: "Approve"}}},
+			protocol.Event{Type: protocol.EventQuestionReplied, Data: mustJSON(protocol.QuestionReplied{ID: "d", Action: protocol.ActionDecline, Reason: "not now"})}, StatusDeclined, "Rejected: not now"},
 		{"declined", text, protocol.Event{Type: protocol.EventQuestionReplied, Data: mustJSON(protocol.QuestionReplied{ID: "d", Action: protocol.ActionDecline, Reason: "later"})}, StatusDeclined, "Declined: later"},
 		{"timeout", text, protocol.Event{Type: protocol.EventQuestionRejected, Data: mustJSON(protocol.QuestionRejected{ID: "d", Outcome: protocol.OutcomeDeclined, Reason: protocol.ReasonTimeout})}, StatusTimedOut, "No response, timed out"},
 		{"restart", text, protocol.Event{Type: protocol.EventQuestionRejected, Data: mustJSON(protocol.QuestionRejected{ID: "d", Outcome: protocol.OutcomeAborted, Reason: protocol.ReasonOrphaned})}, StatusAborted, "Ended: the server restarted before it was answered"},
@@ -149,4 +151,18 @@ func mustJSON(v any) json.RawMessage {
 		panic(err)
 	}
 	return b
+}
+
+func TestRunOutcomesInWords(t *testing.T) {
+	for errText, want := range map[string]Status{
+		"":                    StatusDone,
+		"stopped by the user": StatusStopped,
+		"interrupted: the server running it stopped before it finished": StatusInterrupted,
+		"script:1:1: boom": StatusFailed,
+	} {
+		th := &Thread{}
+		th.Apply(protocol.Event{Offset: 1, Type: protocol.EventRunStarted, Data: mustJSON(protocol.RunStarted{ID: "r", Kind: protocol.RunScript})})
+		th.Apply(protocol.Event{Offset: 2, Type: protocol.EventRunSettled, Data: mustJSON(protocol.RunSettled{Run: "r", Error: errText})})
+		assert.Equal(t, want, th.Messages[0].Status, errText)
+	}
 }

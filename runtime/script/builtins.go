@@ -539,7 +539,11 @@ const writeShown = 48 << 10
 
 // writeDetails is what the user is shown to approve a write: the path and the text.
 func writeDetails(path, text string) string {
-	head := fmt.Sprintf("write %d bytes to %s:\n", len(text), path)
+	unit := "bytes"
+	if len(text) == 1 {
+		unit = "byte"
+	}
+	head := fmt.Sprintf("write %d %s to %s:\n", len(text), unit, path)
 	if len(text) <= writeShown {
 		return head + text
 	}
