@@ -632,3 +632,31 @@ func TestFunctionRunOverHTTP(t *testing.T) {
 	evs = waitEvents(t, rt, busy, "the function ends", turnsEnded(2))
 	assert.Contains(t, agentTextsOf(t, evs), "Hello, Bo!")
 }
+
+func TestStopNamesTheTurnTheUserSaw(t *testing.T) {
+	ts, rt := testServer(t)
+	s := createSessionHTTP(t, ts)
+	promptHTTP(t, ts, s, "/script confirm('hold')")
+	waitDecisions(t, ts, s, 1)
+	evs, err := rt.Log().Read(context.Background(), s, 0)
+	require.NoError(t, err)
+	var turn uint64
+	for _, ev := range evs {
+		if ev.Type == protocol.EventTurnStarted {
+			turn = ev.Offset
+		}
+	}
+	require.NotZero(t, turn)
+
+	resp, data := postJSON(t, ts.URL+"/api/sessions/"+s+"/stop", protocol.StopRequest{Turn: turn - 1})
+	require.Equal(t, http.StatusOK, resp.StatusCode, string(data))
+	assert.JSONEq(t, `{"running":false}`, string(data), "another turn than the one running: nothing stopped")
+	assert.Len(t, decisionsOf(t, ts, s), 1)
+
+	resp, data = postJSON(t, ts.URL+"/api/sessions/"+s+"/stop", map[string]any{"turn": turn, "x": 1})
+	assert.Equal(t, http.StatusBadRequest, resp.StatusCode, string(data))
+
+	resp, data = postJSON(t, ts.URL+"/api/sessions/"+s+"/stop", protocol.StopRequest{Turn: turn})
+	require.Equal(t, http.StatusAccepted, resp.StatusCode, string(data))
+	waitDecisions(t, ts, s, 0)
+}
