@@ -3,6 +3,8 @@ package runtime
 import (
 	"context"
 	"encoding/json"
+	"os"
+	"path/filepath"
 	"strings"
 	"sync"
 	"testing"
@@ -329,7 +331,8 @@ func TestGateOutcomes(t *testing.T) {
 	emb, rt := start(t, t.TempDir())
 	defer stop(emb, rt)
 	ctx := context.Background()
-	call := []script.ToolCall{{Tool: "run", Words: []string{"make", "test"}, Details: "make test"}}
+	require.NoError(t, os.Mkdir(filepath.Join(rt.Workspace(), ".git"), 0o755)) // a repository's root
+	call := []script.ToolCall{{Tool: "run", Words: []string{"git", "log"}, Details: "git log"}}
 
 	authorize := func(t *testing.T, ctx context.Context, s string, calls []script.ToolCall) (chan struct{}, *script.Verdict, *error, protocol.Decision) {
 		done := make(chan struct{})
@@ -368,7 +371,7 @@ func TestGateOutcomes(t *testing.T) {
 			s := newSession(t, rt)
 			done, v, err, d := authorize(t, ctx, s, call)
 			assert.Equal(t, protocol.KindApproval, d.Request.Kind)
-			assert.Equal(t, "make test", d.Request.Details)
+			assert.Equal(t, "git log", d.Request.Details)
 			require.Len(t, d.Request.Options, 4)
 			_, rerr := rt.Reply(ctx, s, d.ID, *c.reply)
 			require.NoError(t, rerr)
@@ -424,6 +427,7 @@ func TestGrantHonouredThenRevoked(t *testing.T) {
 	defer stop(emb, rt)
 	ctx := context.Background()
 	s := newSession(t, rt)
+	require.NoError(t, os.Mkdir(filepath.Join(rt.Workspace(), ".git"), 0o755)) // a repository's root
 	status := []script.ToolCall{{Tool: "run", Words: []string{"git", "status"}, Details: "git status"}}
 
 	done := make(chan script.Verdict, 1)
@@ -490,7 +494,7 @@ func TestGrantHonouredThenRevoked(t *testing.T) {
 
 func TestCovers(t *testing.T) {
 	status := protocol.GrantScope{Kind: protocol.GrantPrefix, Tool: "run", Words: []string{"git", "status"}}
-	inside := func(w string) bool { return w != "link/out" }
+	extra := func(_ []string, w string) bool { return plainArgument(w) && w != "link/out" }
 	cases := []struct {
 		scope protocol.GrantScope
 		tool  string
@@ -515,7 +519,7 @@ func TestCovers(t *testing.T) {
 		{protocol.GrantScope{Kind: "other", Tool: "run"}, "run", "x", false},
 	}
 	for _, c := range cases {
-		assert.Equal(t, c.want, covers(c.scope, c.tool, strings.Fields(c.words), inside), "%+v %s %q", c.scope, c.tool, c.words)
+		assert.Equal(t, c.want, covers(c.scope, c.tool, strings.Fields(c.words), extra), "%+v %s %q", c.scope, c.tool, c.words)
 	}
 }
 

@@ -4,7 +4,9 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"os"
 	"path"
+	"path/filepath"
 	"slices"
 	"strings"
 
@@ -36,7 +38,7 @@ func (r *Runtime) authorize(ctx context.Context, session, run string, calls []sc
 			c.Words = strings.Split(c.Words[0], "/")
 		}
 		for _, g := range grants {
-			if covers(g.Scope, c.Tool, c.Words, r.insideWorkspace) {
+			if covers(g.Scope, c.Tool, c.Words, r.prefixArgument) {
 				granted[i] = true
 				// Visible in the run, so nothing runs unseen because of an old "always".
 				r.appendEvent(session, protocol.EventRunOutput, protocol.RunOutput{Run: run, Stream: protocol.StreamLog,
@@ -51,7 +53,7 @@ func (r *Runtime) authorize(ctx context.Context, session, run string, calls []sc
 	if len(ask) == 0 {
 		return script.Verdict{Allowed: true, Granted: granted}, nil
 	}
-	req := approvalRequest(ask)
+	req := approvalRequest(ask, r.opts.Workspace)
 	v, err := r.askApproval(ctx, session, run, req)
 	v.Granted = granted
 	return v, err
@@ -115,7 +117,7 @@ func cmpOr(s, fallback string) string {
 // approvalRequest builds the question the gate asks: for one call, approve once or always
 // (this exact command, or every command with its first word), or reject; for a batch,
 // approve all or reject all.
-func approvalRequest(calls []script.ToolCall) protocol.DecisionRequest {
+func approvalRequest(calls []script.ToolCall, workspace string) protocol.DecisionRequest {
 	if len(calls) > 1 {
 		req := protocol.DecisionRequest{
 			Kind:    protocol.KindApproval,
@@ -150,11 +152,11 @@ func approvalRequest(calls []script.ToolCall) protocol.DecisionRequest {
 			Description: c.Details,
 			Grant:       &protocol.GrantScope{Kind: protocol.GrantExact, Tool: c.Tool, Words: c.Words},
 		})
-		if prefix := grantablePrefix(c.Words); prefix != nil {
+		if prefix := grantablePrefix(c.Words, workspace); prefix != nil {
 			words := strings.Join(prefix, " ")
 			req.Options = append(req.Options, protocol.ApprovalOption{
 				Value: protocol.OptionAllow, Label: "Approve, and always for " + words + " on any files", Tone: protocol.ToneAffirm,
-				Description: words + " with other file, package or branch names; options still ask",
+				Description: words + " naming other files or packages in the workspace; options still ask",
 				Grant:       &protocol.GrantScope{Kind: protocol.GrantPrefix, Tool: c.Tool, Words: prefix},
 			})
 		}
@@ -176,31 +178,71 @@ func approvalRequest(calls []script.ToolCall) protocol.DecisionRequest {
 }
 
 // grantablePrefix is the reach of an "always" wider than the exact command: a known
-// read-only or test subcommand ("git status", "go test"), whose later plain arguments (file,
-// package or branch names) may vary. Three reviews taught what else is not safe to offer: a
-// bare program (git -c alias.x=!…, find -exec, awk's system(), cat of any file), a subcommand
-// that reaches the network or the configuration (git fetch --upload-pack, git config
-// core.fsmonitor), and any option at all, which is where programs keep their doors — so
-// options always ask again (see covers).
-func grantablePrefix(argv []string) []string {
-	if len(argv) < 2 || strings.Contains(argv[0], "/") {
+// read-only or test subcommand ("git status", "go test") whose later arguments may name other
+// things inside the workspace. Four reviews taught what else is not safe to offer: a bare
+// program (git -c alias.x=!…, find -exec, awk's system(), cat of any file), a subcommand that
+// reaches the network or the configuration (git fetch --upload-pack, git config), a make
+// target (make test install), a Go import path (go test outer/pkg runs code from a module
+// above the workspace), a repository above the workspace (git show <blob> of a file outside
+// it) — and any option at all, where programs keep their doors. So each program has a rule,
+// and options always ask again (see covers).
+func grantablePrefix(argv []string, workspace string) []string {
+	if len(argv) < 2 || !alwaysOffered(argv) {
 		return nil
 	}
-	if subs, ok := prefixable[argv[0]]; ok && slices.Contains(subs, argv[1]) {
+	if rule, ok := prefixRules[argv[0]]; ok && slices.Contains(rule.subcommands, argv[1]) && rule.holds(workspace) {
 		return argv[:2]
 	}
 	return nil
 }
 
-// prefixable lists the subcommands an "always" may cover with varying plain arguments.
-var prefixable = map[string][]string{
-	"git":   {"status", "diff", "log", "show", "blame", "ls-files", "grep"},
-	"go":    {"test", "vet", "build", "list"},
-	"cargo": {"test", "check", "build", "clippy"},
-	"npm":   {"test"},
-	"pnpm":  {"test"},
-	"yarn":  {"test"},
-	"make":  {"test", "check", "lint"},
+// prefixRule is what a wider "always" may reach for one program.
+type prefixRule struct {
+	subcommands []string
+	// holds reports whether the workspace is what the rule assumes: the root of the
+	// repository, module or package, so that names resolve inside it and nowhere above.
+	holds func(workspace string) bool
+	// word reports whether an extra argument (already a plain name inside the workspace) may
+	// vary under the grant.
+	word func(w string) bool
+}
+
+var prefixRules = map[string]prefixRule{
+	"git":  {subcommands: []string{"status", "diff", "log", "show", "blame", "ls-files", "grep"}, holds: hasDir(".git"), word: anyName},
+	"go":   {subcommands: []string{"test", "vet", "build", "list"}, holds: hasFile("go.mod"), word: relativePackage},
+	"npm":  {subcommands: []string{"test"}, holds: hasFile("package.json"), word: anyName},
+	"pnpm": {subcommands: []string{"test"}, holds: hasFile("package.json"), word: anyName},
+	"yarn": {subcommands: []string{"test"}, holds: hasFile("package.json"), word: anyName},
+}
+
+func anyName(string) bool { return true }
+
+// relativePackage accepts ./dir and ./dir/... patterns: an import path could name a package
+// outside the workspace (a module above it, a dependency, std).
+func relativePackage(w string) bool { return w == "./..." || strings.HasPrefix(w, "./") }
+
+func hasDir(name string) func(string) bool {
+	return func(workspace string) bool {
+		fi, err := os.Lstat(filepath.Join(workspace, name))
+		return err == nil && fi.IsDir() // a .git file points at a repository elsewhere
+	}
+}
+
+func hasFile(name string) func(string) bool {
+	return func(workspace string) bool {
+		fi, err := os.Lstat(filepath.Join(workspace, name))
+		return err == nil && fi.Mode().IsRegular()
+	}
+}
+
+// prefixArgument reports whether an extra argument may vary under a prefix grant.
+func (r *Runtime) prefixArgument(prefix []string, w string) bool {
+	if len(prefix) < 2 {
+		return false
+	}
+	rule, ok := prefixRules[prefix[0]]
+	return ok && slices.Contains(rule.subcommands, prefix[1]) && rule.holds(r.opts.Workspace) &&
+		plainArgument(w) && r.insideWorkspace(w) && rule.word(w)
 }
 
 // alwaysOffered reports whether any "always" may be offered for a command: not for a program

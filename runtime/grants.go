@@ -101,7 +101,7 @@ func (s *grantStore) revoke(ctx context.Context, workspace, id string) (protocol
 // the workspace): an option, an assignment, a path out of the workspace or anything a shell
 // or git would read as code asks again. A write prefix grant covers the files in its folder
 // (write paths arrive resolved, so a symlink cannot lead out of it).
-func covers(scope protocol.GrantScope, tool string, words []string, inside func(string) bool) bool {
+func covers(scope protocol.GrantScope, tool string, words []string, extra func(prefix []string, w string) bool) bool {
 	if scope.Tool != tool {
 		return false
 	}
@@ -118,7 +118,7 @@ func covers(scope protocol.GrantScope, tool string, words []string, inside func(
 			return true
 		}
 		for _, w := range words[len(scope.Words):] {
-			if !plainArgument(w) || !inside(w) {
+			if !extra(scope.Words, w) {
 				return false
 			}
 		}

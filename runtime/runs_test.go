@@ -478,28 +478,61 @@ func TestReviewFindings(t *testing.T) {
 	})
 
 	t.Run("no always-for offer that would allow anything", func(t *testing.T) {
-		req := approvalRequest([]script.ToolCall{{Tool: "run", Words: []string{"sh", "-c", "rm -rf /"}, Details: "sh -c 'rm -rf /'"}})
+		req := approvalRequest([]script.ToolCall{{Tool: "run", Words: []string{"sh", "-c", "rm -rf /"}, Details: "sh -c 'rm -rf /'"}}, t.TempDir())
 		var labels []string
 		for _, o := range req.Options {
 			labels = append(labels, o.Label)
 		}
 		assert.Equal(t, []string{"Approve", "Approve, and always for this command", "Reject"}, labels)
+		root := t.TempDir() // a repository, module and package root
+		for _, dir := range []string{".git"} {
+			require.NoError(t, os.Mkdir(filepath.Join(root, dir), 0o755))
+		}
+		for _, file := range []string{"go.mod", "package.json"} {
+			require.NoError(t, os.WriteFile(filepath.Join(root, file), nil, 0o644))
+		}
 		for argv, want := range map[string][]string{
 			"git status":              {"git", "status"},
 			"git status --short":      {"git", "status"},
 			"go test ./...":           {"go", "test"},
+			"npm test":                {"npm", "test"},
 			"git fetch origin":        nil, // reaches the network and runs what the remote says
 			"git config core.x y":     nil,
 			"git -c alias.x=!touch x": nil,
 			"cat a.txt":               nil, // no subcommand: any file would do
-			"make test":               {"make", "test"},
+			"make test":               nil, // more words are more targets
+			"cargo test":              nil,
 			"./git status":            nil, // a file in the workspace can change
 			"find . -exec sh":         nil,
 			"ls":                      nil,
 		} {
-			assert.Equal(t, want, grantablePrefix(strings.Fields(argv)), argv)
+			assert.Equal(t, want, grantablePrefix(strings.Fields(argv), root), argv)
 		}
-		req = approvalRequest([]script.ToolCall{{Tool: "run", Words: []string{"./tool", "x"}}})
+		bare := t.TempDir() // not a repository's root: names could reach the one above it
+		assert.Nil(t, grantablePrefix([]string{"git", "show", "HEAD"}, bare))
+		assert.Nil(t, grantablePrefix([]string{"go", "test", "./..."}, bare))
+		require.NoError(t, os.WriteFile(filepath.Join(bare, ".git"), []byte("gitdir: /elsewhere\n"), 0o644))
+		assert.Nil(t, grantablePrefix([]string{"git", "show", "HEAD"}, bare), "a .git file points elsewhere")
+
+		// What may vary under a prefix, per program.
+		r := &Runtime{opts: Options{Workspace: root}}
+		require.NoError(t, os.Symlink("/", filepath.Join(root, "out")))
+		for _, c := range []struct {
+			prefix, word string
+			want         bool
+		}{
+			{"git show", "3fa30441", true},
+			{"git show", "src/a.go", true},
+			{"git show", "out/etc/passwd", false},
+			{"go test", "./pkg/...", true},
+			{"go test", "outer/outer", false}, // an import path
+			{"go test", "std", false},
+			{"npm test", "unit", true},
+			{"make test", "install", false},
+		} {
+			assert.Equal(t, c.want, r.prefixArgument(strings.Fields(c.prefix), c.word), "%s %s", c.prefix, c.word)
+		}
+		req = approvalRequest([]script.ToolCall{{Tool: "run", Words: []string{"./tool", "x"}}}, root)
 		assert.Len(t, req.Options, 2, "no always for a program named by a path")
 	})
 
