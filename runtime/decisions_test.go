@@ -3,8 +3,6 @@ package runtime
 import (
 	"context"
 	"encoding/json"
-	"os"
-	"path/filepath"
 	"strings"
 	"sync"
 	"testing"
@@ -331,7 +329,7 @@ func TestGateOutcomes(t *testing.T) {
 	emb, rt := start(t, t.TempDir())
 	defer stop(emb, rt)
 	ctx := context.Background()
-	require.NoError(t, os.Mkdir(filepath.Join(rt.Workspace(), ".git"), 0o755)) // a repository's root
+	makeRepository(t, rt.Workspace())
 	call := []script.ToolCall{{Tool: "run", Words: []string{"git", "log"}, Details: "git log"}}
 
 	authorize := func(t *testing.T, ctx context.Context, s string, calls []script.ToolCall) (chan struct{}, *script.Verdict, *error, protocol.Decision) {
@@ -427,7 +425,7 @@ func TestGrantHonouredThenRevoked(t *testing.T) {
 	defer stop(emb, rt)
 	ctx := context.Background()
 	s := newSession(t, rt)
-	require.NoError(t, os.Mkdir(filepath.Join(rt.Workspace(), ".git"), 0o755)) // a repository's root
+	makeRepository(t, rt.Workspace())
 	status := []script.ToolCall{{Tool: "run", Words: []string{"git", "status"}, Details: "git status"}}
 
 	done := make(chan script.Verdict, 1)

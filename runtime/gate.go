@@ -207,12 +207,11 @@ type prefixRule struct {
 	word func(w string) bool
 }
 
+// npm, pnpm and yarn are not here: "npm test <word>" appends the word to whatever the test
+// script is (make test deploy, run-s lint release), so only the exact command is granted.
 var prefixRules = map[string]prefixRule{
-	"git":  {subcommands: []string{"status", "diff", "log", "show", "blame", "ls-files", "grep"}, holds: hasDir(".git"), word: anyName},
-	"go":   {subcommands: []string{"test", "vet", "build", "list"}, holds: hasFile("go.mod"), word: relativePackage},
-	"npm":  {subcommands: []string{"test"}, holds: hasFile("package.json"), word: anyName},
-	"pnpm": {subcommands: []string{"test"}, holds: hasFile("package.json"), word: anyName},
-	"yarn": {subcommands: []string{"test"}, holds: hasFile("package.json"), word: anyName},
+	"git": {subcommands: []string{"status", "diff", "log", "show", "blame", "ls-files", "grep"}, holds: isRepositoryRoot, word: anyName},
+	"go":  {subcommands: []string{"test", "vet", "build", "list"}, holds: hasFile("go.mod"), word: relativePackage},
 }
 
 func anyName(string) bool { return true }
@@ -221,11 +220,42 @@ func anyName(string) bool { return true }
 // outside the workspace (a module above it, a dependency, std).
 func relativePackage(w string) bool { return w == "./..." || strings.HasPrefix(w, "./") }
 
-func hasDir(name string) func(string) bool {
-	return func(workspace string) bool {
-		fi, err := os.Lstat(filepath.Join(workspace, name))
-		return err == nil && fi.IsDir() // a .git file points at a repository elsewhere
+// isRepositoryRoot reports whether git, run in the workspace, would use the repository in
+// its .git folder and nothing else: a real folder (a .git file points elsewhere) that git
+// accepts as a repository (HEAD, objects, refs — an empty .git makes git search the folders
+// above), with no link to another repository's objects or common folder.
+func isRepositoryRoot(workspace string) bool {
+	dir := filepath.Join(workspace, ".git")
+	if fi, err := os.Lstat(dir); err != nil || !fi.IsDir() {
+		return false
 	}
+	head, err := os.ReadFile(filepath.Join(dir, "HEAD"))
+	if err != nil || !(strings.HasPrefix(string(head), "ref: refs/") || isHex(strings.TrimSpace(string(head)))) {
+		return false
+	}
+	for _, sub := range []string{"objects", "refs"} {
+		if fi, err := os.Lstat(filepath.Join(dir, sub)); err != nil || !fi.IsDir() {
+			return false
+		}
+	}
+	for _, link := range []string{"commondir", "objects/info/alternates"} {
+		if _, err := os.Lstat(filepath.Join(dir, link)); !os.IsNotExist(err) {
+			return false
+		}
+	}
+	return true
+}
+
+func isHex(s string) bool {
+	if len(s) != 40 && len(s) != 64 {
+		return false
+	}
+	for _, c := range s {
+		if !strings.ContainsRune("0123456789abcdef", c) {
+			return false
+		}
+	}
+	return true
 }
 
 func hasFile(name string) func(string) bool {

@@ -484,10 +484,8 @@ func TestReviewFindings(t *testing.T) {
 			labels = append(labels, o.Label)
 		}
 		assert.Equal(t, []string{"Approve", "Approve, and always for this command", "Reject"}, labels)
-		root := t.TempDir() // a repository, module and package root
-		for _, dir := range []string{".git"} {
-			require.NoError(t, os.Mkdir(filepath.Join(root, dir), 0o755))
-		}
+		root := t.TempDir() // a repository's and a module's root
+		makeRepository(t, root)
 		for _, file := range []string{"go.mod", "package.json"} {
 			require.NoError(t, os.WriteFile(filepath.Join(root, file), nil, 0o644))
 		}
@@ -495,7 +493,7 @@ func TestReviewFindings(t *testing.T) {
 			"git status":              {"git", "status"},
 			"git status --short":      {"git", "status"},
 			"go test ./...":           {"go", "test"},
-			"npm test":                {"npm", "test"},
+			"npm test":                nil, // more words go to whatever the test script is
 			"git fetch origin":        nil, // reaches the network and runs what the remote says
 			"git config core.x y":     nil,
 			"git -c alias.x=!touch x": nil,
@@ -513,6 +511,13 @@ func TestReviewFindings(t *testing.T) {
 		assert.Nil(t, grantablePrefix([]string{"go", "test", "./..."}, bare))
 		require.NoError(t, os.WriteFile(filepath.Join(bare, ".git"), []byte("gitdir: /elsewhere\n"), 0o644))
 		assert.Nil(t, grantablePrefix([]string{"git", "show", "HEAD"}, bare), "a .git file points elsewhere")
+		empty := t.TempDir()
+		require.NoError(t, os.Mkdir(filepath.Join(empty, ".git"), 0o755))
+		assert.Nil(t, grantablePrefix([]string{"git", "diff"}, empty), "git skips an empty .git and searches above")
+		shared := t.TempDir()
+		makeRepository(t, shared)
+		require.NoError(t, os.WriteFile(filepath.Join(shared, ".git", "objects", "info", "alternates"), []byte("/elsewhere\n"), 0o644))
+		assert.Nil(t, grantablePrefix([]string{"git", "show"}, shared), "objects borrowed from another repository")
 
 		// What may vary under a prefix, per program.
 		r := &Runtime{opts: Options{Workspace: root}}
@@ -527,7 +532,7 @@ func TestReviewFindings(t *testing.T) {
 			{"go test", "./pkg/...", true},
 			{"go test", "outer/outer", false}, // an import path
 			{"go test", "std", false},
-			{"npm test", "unit", true},
+			{"npm test", "deploy", false},
 			{"make test", "install", false},
 		} {
 			assert.Equal(t, c.want, r.prefixArgument(strings.Fields(c.prefix), c.word), "%s %s", c.prefix, c.word)
@@ -634,4 +639,13 @@ func TestALateStopDoesNotStopTheNextTurn(t *testing.T) {
 	require.NoError(t, err)
 	assert.True(t, resp.Running)
 	waitFor(t, rt, s, "second stopped", func(evs []protocol.Event) bool { return count(evs, protocol.EventTurnEnded) == 2 })
+}
+
+// makeRepository lays out what git needs to take a folder's .git as its repository.
+func makeRepository(t *testing.T, dir string) {
+	t.Helper()
+	for _, sub := range []string{".git/objects/info", ".git/refs/heads"} {
+		require.NoError(t, os.MkdirAll(filepath.Join(dir, sub), 0o755))
+	}
+	require.NoError(t, os.WriteFile(filepath.Join(dir, ".git", "HEAD"), []byte("ref: refs/heads/main\n"), 0o644))
 }
