@@ -206,15 +206,7 @@ func (e *env) ask(_ *starlark.Thread, b *starlark.Builtin, args starlark.Tuple, 
 		}
 		schema = s
 	}
-	req := protocol.DecisionRequest{Kind: protocol.KindAsk, Message: message, Schema: schema, TimeoutMs: timeoutMs}
-	if err := req.Validate(); err != nil {
-		return nil, fmt.Errorf("invalid question: %s", fieldsText(err, "", ""))
-	}
-	var ans Answer
-	err = e.blocked("question", func(ctx context.Context) (err error) {
-		ans, err = e.caps.Ask(ctx, req)
-		return err
-	})
+	ans, err := e.askUser(protocol.DecisionRequest{Kind: protocol.KindAsk, Message: message, Schema: schema, TimeoutMs: timeoutMs})
 	if err != nil {
 		return nil, err
 	}
@@ -230,6 +222,19 @@ func (e *env) ask(_ *starlark.Thread, b *starlark.Builtin, args starlark.Tuple, 
 	return value, nil
 }
 
+// askUser checks a question and waits for its answer, the wall clock paused meanwhile.
+func (e *env) askUser(req protocol.DecisionRequest) (Answer, error) {
+	if err := req.Validate(); err != nil {
+		return Answer{}, fmt.Errorf("invalid question: %s", fieldsText(err, "", ""))
+	}
+	var ans Answer
+	err := e.blocked("question", func(ctx context.Context) (err error) {
+		ans, err = e.caps.Ask(ctx, req)
+		return err
+	})
+	return ans, err
+}
+
 // confirm(message, timeout=None, details=False) asks a yes/no question: True only when
 // accepted with true (see answerDetails for details=True).
 func (e *env) confirm(_ *starlark.Thread, b *starlark.Builtin, args starlark.Tuple, kwargs []starlark.Tuple) (starlark.Value, error) {
@@ -243,15 +248,7 @@ func (e *env) confirm(_ *starlark.Thread, b *starlark.Builtin, args starlark.Tup
 	if err != nil {
 		return nil, err
 	}
-	req := protocol.DecisionRequest{Kind: protocol.KindConfirm, Message: message, Schema: &protocol.Schema{Type: "boolean"}, TimeoutMs: timeoutMs}
-	if err := req.Validate(); err != nil {
-		return nil, fmt.Errorf("invalid question: %s", fieldsText(err, "", ""))
-	}
-	var ans Answer
-	err = e.blocked("question", func(ctx context.Context) (err error) {
-		ans, err = e.caps.Ask(ctx, req)
-		return err
-	})
+	ans, err := e.askUser(protocol.DecisionRequest{Kind: protocol.KindConfirm, Message: message, Schema: &protocol.Schema{Type: "boolean"}, TimeoutMs: timeoutMs})
 	if err != nil {
 		return nil, err
 	}
