@@ -351,6 +351,19 @@ type TurnEnded struct {
 	Interrupted bool `json:"interrupted,omitempty"`
 }
 
+// RunOrder orders two waiting prompts by the rule the server runs them in, for a stable
+// sort of prompts in log order: steered ones first, each group in the order sent. The browser
+// shows the queue with the same function, so what it shows is what runs.
+func RunOrder(aSteer, bSteer bool) int {
+	switch {
+	case aSteer == bSteer:
+		return 0
+	case aSteer:
+		return -1
+	}
+	return 1
+}
+
 // TurnQueue is the data of turn.queue: the offsets of the prompts waiting, in order.
 type TurnQueue struct {
 	Prompts []uint64 `json:"prompts"`

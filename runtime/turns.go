@@ -138,16 +138,7 @@ func (r *Runtime) unstarted(ctx context.Context, session string, through uint64)
 		}
 	}
 	prompts = slices.DeleteFunc(prompts, func(p pendingPrompt) bool { return started[p.offset] })
-	// Steered prompts go first; the sort is stable, so each group keeps the log's order.
-	slices.SortStableFunc(prompts, func(a, b pendingPrompt) int {
-		switch {
-		case a.steer == b.steer:
-			return 0
-		case a.steer:
-			return -1
-		}
-		return 1
-	})
+	slices.SortStableFunc(prompts, func(a, b pendingPrompt) int { return protocol.RunOrder(a.steer, b.steer) })
 	return prompts, lastRead, nil
 }
 

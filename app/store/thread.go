@@ -146,15 +146,7 @@ func (t *Thread) Apply(ev protocol.Event) {
 // steered ones first, each group in the order sent.
 func (t *Thread) queue(m Message) {
 	q := append(slices.Clone(t.Queued), m)
-	slices.SortStableFunc(q, func(a, b Message) int {
-		switch {
-		case a.Steer == b.Steer:
-			return 0
-		case a.Steer:
-			return -1
-		}
-		return 1
-	})
+	slices.SortStableFunc(q, func(a, b Message) int { return protocol.RunOrder(a.Steer, b.Steer) })
 	t.Queued = q
 }
 
