@@ -3,7 +3,9 @@ package runtime
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
+	"io/fs"
 	"os"
 	"path"
 	"path/filepath"
@@ -216,9 +218,20 @@ var prefixRules = map[string]prefixRule{
 
 func anyName(string) bool { return true }
 
-// relativePackage accepts ./dir and ./dir/... patterns: an import path could name a package
-// outside the workspace (a module above it, a dependency, std).
-func relativePackage(w string) bool { return w == "./..." || strings.HasPrefix(w, "./") }
+// relativePackage accepts ./dir and ./dir/... patterns that ./... itself would reach: an
+// import path could name a package outside the workspace (a module above it, a dependency,
+// std), and testdata, _dir and .dir folders hold files no build was meant to read.
+func relativePackage(w string) bool {
+	if w != "./..." && !strings.HasPrefix(w, "./") {
+		return false
+	}
+	for _, part := range strings.Split(strings.TrimPrefix(w, "./"), "/") {
+		if part == "testdata" || strings.HasPrefix(part, "_") || strings.HasPrefix(part, ".") && part != "..." {
+			return false
+		}
+	}
+	return true
+}
 
 // isRepositoryRoot reports whether git, run in the workspace, would use the repository in
 // its .git folder and nothing else: a real folder (a .git file points elsewhere) that git
@@ -243,7 +256,19 @@ func isRepositoryRoot(workspace string) bool {
 			return false
 		}
 	}
-	return true
+	// No symlink anywhere in it: a linked pack, packed-refs or refs folder would let a
+	// branch name or a hash read another repository.
+	linked := errors.New("a symlink")
+	err = filepath.WalkDir(dir, func(_ string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		if d.Type()&fs.ModeSymlink != 0 {
+			return linked
+		}
+		return nil
+	})
+	return err == nil
 }
 
 func isHex(s string) bool {

@@ -518,6 +518,10 @@ func TestReviewFindings(t *testing.T) {
 		makeRepository(t, shared)
 		require.NoError(t, os.WriteFile(filepath.Join(shared, ".git", "objects", "info", "alternates"), []byte("/elsewhere\n"), 0o644))
 		assert.Nil(t, grantablePrefix([]string{"git", "show"}, shared), "objects borrowed from another repository")
+		linked := t.TempDir()
+		makeRepository(t, linked)
+		require.NoError(t, os.Symlink(t.TempDir(), filepath.Join(linked, ".git", "objects", "pack")))
+		assert.Nil(t, grantablePrefix([]string{"git", "show"}, linked), "a linked pack reads another repository")
 
 		// What may vary under a prefix, per program.
 		r := &Runtime{opts: Options{Workspace: root}}
@@ -532,6 +536,9 @@ func TestReviewFindings(t *testing.T) {
 			{"go test", "./pkg/...", true},
 			{"go test", "outer/outer", false}, // an import path
 			{"go test", "std", false},
+			{"go test", "./testdata/leak", false}, // folders ./... skips
+			{"go test", "./_tools", false},
+			{"go test", "./pkg/.hidden", false},
 			{"npm test", "deploy", false},
 			{"make test", "install", false},
 		} {
