@@ -18,7 +18,7 @@ import (
 const agentConsumer = "agent"
 
 // inbound reads every user message once, through a durable consumer, and hands it to the
-// door (Runtime.onPrompt), which decides what it starts.
+// door (Runtime.onBell), which wakes the session's runner.
 type inbound struct {
 	cc jetstream.ConsumeContext
 }

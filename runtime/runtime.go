@@ -1,6 +1,7 @@
 // Package runtime is the server side of Parley's agents: sessions and their event log on
-// NATS JetStream, and the agent that answers prompts. It speaks protocol types and never
-// touches HTTP; the server wires it to requests and the socket.
+// NATS JetStream, the decision registry, the approval gate and its grants, turns and the
+// slash-command door, functions, and the agent that answers prompts. It speaks protocol types
+// and never touches HTTP; the server wires it to requests and the socket.
 package runtime
 
 import (
