@@ -2,7 +2,6 @@ package runtime
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"log/slog"
@@ -121,11 +120,12 @@ func (r *Runtime) RunFunction(ctx context.Context, name string, req protocol.Run
 	if err != nil {
 		return protocol.RunFunctionResponse{}, fmt.Errorf("%w: %s (%s): %v", ErrFunctionBroken, name, entry.origin, err)
 	}
-	args, err := withDefaults(fn.Params, req.Args)
-	if err != nil {
-		return protocol.RunFunctionResponse{}, err
+	args, err := script.Arguments(fn.Params, req.Args)
+	var invalid *protocol.ValidationError
+	if err != nil && !errors.As(err, &invalid) {
+		err = &protocol.ValidationError{Fields: map[string]string{"args": err.Error()}}
 	}
-	if err := fn.Params.ValidateContent(args); err != nil {
+	if err != nil {
 		return protocol.RunFunctionResponse{}, err
 	}
 	session := req.Session
@@ -149,22 +149,4 @@ func (r *Runtime) RunFunction(ctx context.Context, name string, req protocol.Run
 		return protocol.RunFunctionResponse{}, err
 	}
 	return protocol.RunFunctionResponse{Session: session, Run: run}, nil
-}
-
-// withDefaults fills the parameters the request left out with their defaults.
-func withDefaults(params *protocol.Schema, args json.RawMessage) (json.RawMessage, error) {
-	merged := map[string]json.RawMessage{}
-	if d := protocol.DefaultContent(params); d != nil {
-		if err := json.Unmarshal(d, &merged); err != nil {
-			return nil, err
-		}
-	}
-	if len(args) > 0 && string(args) != "null" {
-		var given map[string]json.RawMessage
-		if err := json.Unmarshal(args, &given); err != nil {
-			return nil, &protocol.ValidationError{Fields: map[string]string{"args": "must be a JSON object of parameters"}}
-		}
-		maps.Copy(merged, given)
-	}
-	return json.Marshal(merged)
 }

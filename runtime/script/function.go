@@ -150,14 +150,13 @@ func (h *Host) Call(ctx context.Context, name, src string, args json.RawMessage,
 	if err != nil {
 		return "", err
 	}
-	full, err := withDefaults(fn.Params, args)
+	full, err := Arguments(fn.Params, args)
+	var invalid *protocol.ValidationError
+	if errors.As(err, &invalid) {
+		return "", &Error{Text: fmt.Sprintf("%s: the arguments do not fit PARAMS: %s", name, fieldsText(err, "", "")), Err: err}
+	}
 	if err != nil {
 		return "", &Error{Text: fmt.Sprintf("%s: the arguments %v", name, err), Err: err}
-	}
-	if len(fn.Params.Properties) > 0 {
-		if err := fn.Params.ValidateContent(full); err != nil {
-			return "", &Error{Text: fmt.Sprintf("%s: the arguments do not fit PARAMS: %s", name, fieldsText(err, "", "")), Err: err}
-		}
 	}
 	dict, err := jsonObjectToDict(full)
 	if err != nil {
@@ -172,6 +171,24 @@ func (h *Host) Call(ctx context.Context, name, src string, args json.RawMessage,
 		return "", r.fail(fmt.Errorf("%s: main returned %s: %w", name, v.Type(), err))
 	}
 	return out, nil
+}
+
+// Arguments completes a function's arguments with its parameters' defaults and checks them
+// against the parameters. A misfit is a *protocol.ValidationError with a message per
+// parameter; args that are not a JSON object are another error. The runtime calls it before
+// starting a run, so a request learns at once what is wrong; Call calls it again for callers
+// that did not.
+func Arguments(params *protocol.Schema, args json.RawMessage) (json.RawMessage, error) {
+	full, err := withDefaults(params, args)
+	if err != nil {
+		return nil, err
+	}
+	if len(params.Properties) > 0 {
+		if err := params.ValidateContent(full); err != nil {
+			return nil, err
+		}
+	}
+	return full, nil
 }
 
 // withDefaults returns args (a JSON object, or empty) with every parameter it leaves out that
