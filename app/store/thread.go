@@ -67,11 +67,10 @@ type Thread struct {
 	// Working is true while the session's agent owes work: a prompt not yet picked up, or a
 	// turn (agent reply, command, run, approval) still open.
 	Working bool
-	// Queue holds the offsets of prompts waiting for the running turn, as the server last
-	// listed them.
-	Queue []uint64
 	// Queued are the prompts sent while a turn runs, in the order they will run. Each joins
-	// Messages when its turn starts, so replies follow the prompt they answer.
+	// Messages when its turn starts, so replies follow the prompt they answer. They are derived
+	// from the log itself (user messages no turn.started names yet), so the server's
+	// turn.queue events, meant for other clients, are not needed here.
 	Queued []Message
 	// Pending are the open decisions in the order they were asked: the composer's queue.
 	Pending []protocol.Decision
@@ -105,7 +104,6 @@ func (t *Thread) Apply(ev protocol.Event) {
 		if ts, err := protocol.DecodeEventData[protocol.TurnStarted](ev); err == nil {
 			started := func(o uint64) bool { return o == ts.Prompt }
 			t.unstarted = slices.DeleteFunc(t.unstarted, started)
-			t.Queue = slices.DeleteFunc(slices.Clone(t.Queue), started)
 			if i := slices.IndexFunc(t.Queued, func(m Message) bool { return m.Offset == ts.Prompt }); i >= 0 {
 				t.Messages = append(t.Messages, t.Queued[i])
 				t.Queued = slices.Delete(slices.Clone(t.Queued), i, i+1)
@@ -114,10 +112,6 @@ func (t *Thread) Apply(ev protocol.Event) {
 	case protocol.EventTurnEnded:
 		t.openTurns = max(0, t.openTurns-1)
 		t.Turn = 0
-	case protocol.EventTurnQueue:
-		if q, err := protocol.DecodeEventData[protocol.TurnQueue](ev); err == nil {
-			t.Queue = q.Prompts
-		}
 	case protocol.EventRunStarted:
 		t.runStarted(ev)
 	case protocol.EventRunOutput:
