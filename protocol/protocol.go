@@ -81,15 +81,23 @@ func (e Event) DecodeMessage() (Message, error) {
 
 // SessionInfo describes a session in a listing.
 type SessionInfo struct {
-	ID        string `json:"id"`
-	Title     string `json:"title"`
-	Workspace string `json:"workspace"`
-	Created   int64  `json:"created"` // unix milliseconds
+	ID    string `json:"id"`
+	Title string `json:"title"`
+	// Workspace is the absolute path of the folder the session works in; WorkspaceID names
+	// it among GET /api/workspaces (empty for sessions made before workspaces had ids).
+	Workspace   string `json:"workspace"`
+	WorkspaceID string `json:"workspaceId,omitempty"`
+	Created     int64  `json:"created"` // unix milliseconds
+	// Blank says no prompt was ever stored in the session: the sidebar hides it.
+	Blank bool `json:"blank,omitempty"`
 }
 
 // CreateSessionRequest is the body of POST /api/sessions.
 type CreateSessionRequest struct {
 	Title string `json:"title,omitempty"`
+	// Workspace is the id of the workspace to work in (GET /api/workspaces); empty means
+	// the default one.
+	Workspace string `json:"workspace,omitempty"`
 }
 
 // SessionList is the answer to GET /api/sessions, newest first.
