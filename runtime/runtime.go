@@ -59,6 +59,7 @@ type Runtime struct {
 	inbound  *inbound
 	tap      *tap
 	open     *openSet
+	files    *fileIndex
 
 	ctx    context.Context // ends at Close: cancels every running turn
 	cancel context.CancelCauseFunc
@@ -99,6 +100,7 @@ func New(ctx context.Context, nc *nats.Conn, opts Options) (*Runtime, error) {
 		return nil, err
 	}
 	rt := &Runtime{opts: opts, log: log, sessions: sessions, grants: grants, host: host, owner: "rt-" + NewID()}
+	rt.files = newFileIndex(opts.Workspace, time.Now) // a cache's age is wall-clock time, whatever clock events use
 	rt.turns.bySession = map[string]*runner{}
 	rt.ctx, rt.cancel = context.WithCancelCause(context.Background())
 	rt.registry = newRegistry(log, rt.owner, opts.Now, opts.DecisionTimeout, opts.NewID)
