@@ -294,13 +294,32 @@ func NewID() string {
 	return string(b[:])
 }
 
-// CreateSession makes a session and writes its first event.
+// ErrNoWorkspace is returned for a workspace id that Workspaces does not list.
+var ErrNoWorkspace = errors.New("no such workspace")
+
+// Workspaces lists the workspaces a session can work in: today the one folder the runtime
+// was started with, as protocol.DefaultWorkspace.
+func (r *Runtime) Workspaces() protocol.WorkspaceList {
+	return protocol.WorkspaceList{Workspaces: []protocol.Workspace{{
+		ID:   protocol.DefaultWorkspace,
+		Name: filepath.Base(r.opts.Workspace),
+		Path: r.opts.Workspace,
+	}}}
+}
+
+// CreateSession makes a session and writes its first event. The session is blank until
+// something more than that event is in its log.
 func (r *Runtime) CreateSession(ctx context.Context, req protocol.CreateSessionRequest) (protocol.SessionInfo, error) {
+	if req.Workspace != "" && req.Workspace != protocol.DefaultWorkspace {
+		return protocol.SessionInfo{}, fmt.Errorf("workspace %q: %w", req.Workspace, ErrNoWorkspace)
+	}
 	info := protocol.SessionInfo{
-		ID:        r.opts.NewID(),
-		Title:     strings.TrimSpace(req.Title),
-		Workspace: r.opts.Workspace,
-		Created:   r.opts.Now().UnixMilli(),
+		ID:          r.opts.NewID(),
+		Title:       strings.TrimSpace(req.Title),
+		Workspace:   r.opts.Workspace,
+		WorkspaceID: protocol.DefaultWorkspace,
+		Created:     r.opts.Now().UnixMilli(),
+		Blank:       true,
 	}
 	if info.Title == "" {
 		info.Title = "New session"
@@ -320,12 +339,44 @@ func (r *Runtime) Session(ctx context.Context, id string) (protocol.SessionInfo,
 	if !protocol.ValidSessionID(id) {
 		return protocol.SessionInfo{}, fmt.Errorf("session %q: %w", id, ErrNoSession)
 	}
-	return r.sessions.get(ctx, id)
+	info, err := r.sessions.get(ctx, id)
+	if err != nil {
+		return protocol.SessionInfo{}, err
+	}
+	return r.describe(ctx, info), nil
 }
 
 // ListSessions returns every session, newest first.
 func (r *Runtime) ListSessions(ctx context.Context) ([]protocol.SessionInfo, error) {
-	return r.sessions.list(ctx)
+	list, err := r.sessions.list(ctx)
+	for i := range list {
+		list[i] = r.describe(ctx, list[i])
+	}
+	return list, err
+}
+
+// describe completes a session's indexed description. Sessions indexed before workspaces
+// had ids get their workspace's. A session indexed as blank is checked against its log,
+// which is the truth: a prompt stored by a process that stopped before it could update the
+// index (or a function run, which never does) makes it not blank, and the index learns it.
+func (r *Runtime) describe(ctx context.Context, info protocol.SessionInfo) protocol.SessionInfo {
+	if info.WorkspaceID == "" && info.Workspace == r.opts.Workspace {
+		info.WorkspaceID = protocol.DefaultWorkspace
+	}
+	if !info.Blank {
+		return info
+	}
+	last, err := r.log.stream.GetLastMsgForSubject(ctx, sessionSubjects(info.ID))
+	if err != nil {
+		return info // none yet: CreateSession has not written its first event
+	}
+	if ev, err := decode(last.Subject, last.Sequence, last.Data); err == nil && ev.Type != protocol.EventSessionCreated {
+		info.Blank = false
+		if err := r.sessions.markUsed(ctx, info.ID); err != nil {
+			slog.Warn("session index", "err", err)
+		}
+	}
+	return info
 }
 
 // SendPrompt stores a user message. A retry with the same attempt id is stored once and
@@ -334,13 +385,21 @@ func (r *Runtime) SendPrompt(ctx context.Context, session string, req protocol.S
 	if err := req.Validate(); err != nil {
 		return protocol.SendPromptResponse{}, err
 	}
-	if _, err := r.Session(ctx, session); err != nil {
+	info, err := r.Session(ctx, session)
+	if err != nil {
 		return protocol.SendPromptResponse{}, err
 	}
 	msg := protocol.Message{Text: req.Text, AttemptID: req.AttemptID, Mode: req.Mode}
 	offset, dup, err := r.log.Append(ctx, session, protocol.EventUserMessage, msg, "prompt-"+session+"-"+req.AttemptID)
 	if err != nil {
 		return protocol.SendPromptResponse{}, err
+	}
+	if info.Blank {
+		// The prompt is stored, so this failing fails nothing: the next read learns it
+		// from the log.
+		if err := r.sessions.markUsed(ctx, session); err != nil {
+			slog.Warn("session index", "err", err)
+		}
 	}
 	if dup {
 		// A retry must carry the same prompt; a reused id with other text would be lost.

@@ -62,6 +62,37 @@ func (x *sessionIndex) get(ctx context.Context, id string) (protocol.SessionInfo
 	return info, nil
 }
 
+// markUsed records that a session holds a prompt: it is no longer blank.
+func (x *sessionIndex) markUsed(ctx context.Context, id string) error {
+	for range 5 {
+		entry, err := x.kv.Get(ctx, id)
+		if err != nil {
+			return fmt.Errorf("mark session %s used: %w", id, err)
+		}
+		var info protocol.SessionInfo
+		if err := json.Unmarshal(entry.Value(), &info); err != nil {
+			return fmt.Errorf("mark session %s used: %w", id, err)
+		}
+		if !info.Blank {
+			return nil
+		}
+		info.Blank = false
+		raw, err := json.Marshal(info)
+		if err != nil {
+			return err
+		}
+		_, err = x.kv.Update(ctx, id, raw, entry.Revision())
+		if !errors.Is(err, jetstream.ErrKeyRevisionMismatch) {
+			if err != nil {
+				return fmt.Errorf("mark session %s used: %w", id, err)
+			}
+			return nil
+		}
+		// Another writer got there first: read again.
+	}
+	return fmt.Errorf("mark session %s used: too many concurrent updates", id)
+}
+
 func (x *sessionIndex) list(ctx context.Context) ([]protocol.SessionInfo, error) {
 	lister, err := x.kv.ListKeys(ctx)
 	if err != nil {

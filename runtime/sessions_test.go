@@ -1,0 +1,99 @@
+package runtime
+
+import (
+	"context"
+	"path/filepath"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"parley/protocol"
+)
+
+// blankOf reads a session's blank bit both ways the browser can: alone and in the listing.
+func blankOf(t *testing.T, rt *Runtime, id string) (one, listed bool) {
+	t.Helper()
+	ctx := context.Background()
+	info, err := rt.Session(ctx, id)
+	require.NoError(t, err)
+	list, err := rt.ListSessions(ctx)
+	require.NoError(t, err)
+	for _, s := range list {
+		if s.ID == id {
+			return info.Blank, s.Blank
+		}
+	}
+	t.Fatalf("session %s not listed", id)
+	return
+}
+
+func TestSessionIsBlankUntilItsFirstPrompt(t *testing.T) {
+	dir := t.TempDir()
+	emb, rt := start(t, dir)
+	ctx := context.Background()
+
+	used, err := rt.CreateSession(ctx, protocol.CreateSessionRequest{})
+	require.NoError(t, err)
+	assert.True(t, used.Blank)
+	blank, err := rt.CreateSession(ctx, protocol.CreateSessionRequest{})
+	require.NoError(t, err)
+	one, listed := blankOf(t, rt, used.ID)
+	assert.True(t, one)
+	assert.True(t, listed)
+
+	_, err = rt.SendPrompt(ctx, used.ID, protocol.SendPromptRequest{Text: "hi", AttemptID: "a"})
+	require.NoError(t, err)
+	one, listed = blankOf(t, rt, used.ID)
+	assert.False(t, one, "a stored prompt ends blankness")
+	assert.False(t, listed)
+	waitEvents(t, rt, used.ID, 5)
+	stop(emb, rt)
+
+	emb, rt = start(t, dir)
+	defer stop(emb, rt)
+	one, listed = blankOf(t, rt, used.ID)
+	assert.False(t, one, "and a restart keeps it so")
+	assert.False(t, listed)
+	one, listed = blankOf(t, rt, blank.ID)
+	assert.True(t, one, "a session never prompted stays blank across a restart")
+	assert.True(t, listed)
+}
+
+func TestSessionBlankIsCheckedAgainstTheLog(t *testing.T) {
+	emb, rt := start(t, t.TempDir())
+	defer stop(emb, rt)
+	ctx := context.Background()
+	s, err := rt.CreateSession(ctx, protocol.CreateSessionRequest{})
+	require.NoError(t, err)
+	// A prompt stored by a process that stopped before it updated the index.
+	_, _, err = rt.Log().Append(ctx, s.ID, protocol.EventUserMessage, protocol.Message{Text: "x"}, "")
+	require.NoError(t, err)
+
+	one, listed := blankOf(t, rt, s.ID)
+	assert.False(t, one)
+	assert.False(t, listed)
+	indexed, err := rt.sessions.get(ctx, s.ID)
+	require.NoError(t, err)
+	assert.False(t, indexed.Blank, "the index learned it")
+}
+
+func TestWorkspaces(t *testing.T) {
+	emb, rt := start(t, t.TempDir())
+	defer stop(emb, rt)
+	ctx := context.Background()
+	assert.Equal(t, protocol.WorkspaceList{Workspaces: []protocol.Workspace{{
+		ID: "default", Name: filepath.Base(rt.Workspace()), Path: rt.Workspace(),
+	}}}, rt.Workspaces())
+
+	s, err := rt.CreateSession(ctx, protocol.CreateSessionRequest{Workspace: "default"})
+	require.NoError(t, err)
+	assert.Equal(t, "default", s.WorkspaceID)
+	assert.Equal(t, rt.Workspace(), s.Workspace)
+	got, err := rt.Session(ctx, s.ID)
+	require.NoError(t, err)
+	assert.Equal(t, s, got)
+
+	_, err = rt.CreateSession(ctx, protocol.CreateSessionRequest{Workspace: "elsewhere"})
+	assert.ErrorIs(t, err, ErrNoWorkspace)
+}
