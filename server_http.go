@@ -49,6 +49,9 @@ func (s *server) routes() http.Handler {
 	mux.Handle("GET /api/commands", s.authorised(http.HandlerFunc(s.listCommands)))
 	mux.Handle("GET /api/functions", s.authorised(http.HandlerFunc(s.listFunctions)))
 	mux.Handle("POST /api/functions/{name}/run", s.authorised(http.HandlerFunc(s.runFunction)))
+	mux.Handle("GET /api/files", s.authorised(http.HandlerFunc(s.listFiles)))
+	mux.Handle("GET /api/skills", s.authorised(http.HandlerFunc(s.listSkills)))
+	mux.Handle("GET /api/workspaces", s.authorised(http.HandlerFunc(s.listWorkspaces)))
 	mux.Handle("/api/", s.authorised(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		writeError(w, http.StatusNotFound, "not_found", r.Method+" "+r.URL.Path+" is not part of the API")
 	})))
@@ -246,6 +249,8 @@ func (s *server) fail(w http.ResponseWriter, err error) {
 		writeError(w, http.StatusConflict, "attempt_reused", err.Error())
 	case errors.Is(err, runtime.ErrFunctionBroken):
 		writeError(w, http.StatusUnprocessableEntity, "function_broken", err.Error())
+	case errors.Is(err, runtime.ErrNoWorkspace):
+		writeError(w, http.StatusBadRequest, "no_workspace", "no such workspace: GET /api/workspaces lists the ones there are")
 	case errors.Is(err, runtime.ErrBusy):
 		writeError(w, http.StatusConflict, "busy", err.Error())
 	case errors.As(err, &verr):
