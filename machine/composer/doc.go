@@ -1,0 +1,15 @@
+// Package composer is the composer's mode container as a pure, synchronous machine: which
+// shape the input area has (idle, the fn-form, a question, an approval) and the FIFO queue
+// of decisions waiting for the user (composer-modes.md).
+//
+// One mode occupies the input area at a time. The head of the decision queue occupies it
+// unless the user set it aside ("Chat about this"); a decision that arrives while another
+// is shown waits its turn; a decision that arrives while the user's own fn-form is open
+// cancels the fn-form outright (no stash, no restore: the user opened it, the system needs
+// an answer). When the shown decision ends, wherever it was answered, the next one shows.
+//
+// The idle draft is not held here: the view keeps the textarea mounted under every mode, and
+// the effects say when to give it focus back. Time arrives inside events, which is what the
+// Enter guard needs: an Enter pressed within Config.EnterGuard of a decision appearing was
+// meant for the draft, not for the question that just took its place.
+package composer

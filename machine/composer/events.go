@@ -1,0 +1,79 @@
+package composer
+
+import (
+	"time"
+
+	"parley/protocol"
+)
+
+// Decision is a pending decision as the composer queues it.
+type Decision struct {
+	ID      string
+	Request protocol.DecisionRequest
+	// Local says the decision was asked by code in the browser (RequestUserInput) and is
+	// answered there, not over HTTP. The server's pending list never holds it, so Reset
+	// keeps it.
+	Local bool
+}
+
+// Mode is the mode that presents the decision: Approval for an approval, Question for
+// everything else (ask, confirm).
+func (d Decision) Mode() Mode {
+	if d.Request.Kind == protocol.KindApproval {
+		return Approval
+	}
+	return Question
+}
+
+// Event is an input to Dispatch. The set is closed: only this package's types implement it.
+type Event interface{ event() }
+
+// Asked enqueues a decision (question.asked, or a local request). A decision whose ID is
+// already queued, or has already ended, is ignored: replays and races deliver both.
+type Asked struct {
+	Decision Decision
+	At       time.Time
+}
+
+// Ended removes a decision wherever it is in the queue: answered here, in another tab or
+// on its thread card, withdrawn, stopped or timed out.
+type Ended struct {
+	ID      string
+	Outcome Outcome
+	At      time.Time
+}
+
+// Reset replaces the queue with the authoritative pending list, oldest first, after a
+// reload, a reconnect or a session switch. Decisions still pending keep their place and,
+// when it is the head, whether it is set aside; local decisions stay, since the server
+// does not list them.
+type Reset struct {
+	Decisions []Decision
+	At        time.Time
+}
+
+// OpenFnForm opens a function's parameter form. It is refused while a decision is shown:
+// the system's question outranks the user's form.
+type OpenFnForm struct{ Function string }
+
+// CloseFnForm closes the fn-form (its close button, or after its run started).
+type CloseFnForm struct{}
+
+// ChatAbout sets the shown decision aside ("Chat about this"): the composer goes idle and
+// the decision stays pending and answerable (its thread card, or Resume).
+type ChatAbout struct{}
+
+// Resume shows the set-aside decision again.
+type Resume struct{ At time.Time }
+
+// ClearNote removes the one-line note (the user dismissed it, or started typing).
+type ClearNote struct{}
+
+func (Asked) event()       {}
+func (Ended) event()       {}
+func (Reset) event()       {}
+func (OpenFnForm) event()  {}
+func (CloseFnForm) event() {}
+func (ChatAbout) event()   {}
+func (Resume) event()      {}
+func (ClearNote) event()   {}

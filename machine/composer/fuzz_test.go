@@ -1,0 +1,138 @@
+package composer
+
+import (
+	"reflect"
+	"slices"
+	"testing"
+)
+
+// FuzzDispatch decodes the input into a sequence of events over a few ids and functions,
+// and after every event checks:
+//
+//   - the queue never holds an id twice, nor an id that ended;
+//   - Mode agrees with Head and Function: a shown head's mode, else FnForm with a
+//     function, else Idle; the fn-form is never open under a shown decision;
+//   - set aside only with a head, and Head is shown exactly when one is queued and not set
+//     aside;
+//   - Ended of an id not queued changes nothing and returns nothing;
+//   - a view that follows Enter and Exit holds exactly what the machine says is shown:
+//     every Exit names what was shown, every Enter follows an Exit or starts from idle.
+func FuzzDispatch(f *testing.F) {
+	f.Add([]byte{0, 1, 0, 2, 1, 0, 3, 4, 5, 1, 1})
+	f.Add([]byte{3, 0, 0, 1, 0, 5, 6, 3, 1, 1, 2, 2, 8})
+	f.Add([]byte{2, 3, 0, 0, 4, 7, 5, 6, 9, 1, 0, 2})
+	f.Fuzz(func(t *testing.T, data []byte) {
+		ids := []string{"a", "b", "c", "d"}
+		fns := []string{"deploy", "build"}
+		r := data
+		next := func() int {
+			if len(r) == 0 {
+				return 0
+			}
+			b := r[0]
+			r = r[1:]
+			return int(b)
+		}
+		decision := func() Decision {
+			n := next()
+			d := ask(ids[n%len(ids)])
+			switch n / len(ids) % 4 {
+			case 1:
+				d = approval(d.ID)
+			case 2:
+				d = confirm(d.ID)
+			case 3:
+				d.Local = true
+			}
+			return d
+		}
+		m := New(Config{})
+		shown := occupant{}
+		clock := 0
+		for len(r) > 0 {
+			clock += next()
+			now := at(clock)
+			var ev Event
+			switch next() % 9 {
+			case 0, 1:
+				ev = Asked{Decision: decision(), At: now}
+			case 2:
+				ev = Ended{ID: ids[next()%len(ids)], Outcome: Outcome(next() % 4), At: now}
+			case 3:
+				var list []Decision
+				for range next() % 4 {
+					list = append(list, decision())
+				}
+				ev = Reset{Decisions: list, At: now}
+			case 4:
+				ev = OpenFnForm{Function: fns[next()%len(fns)]}
+			case 5:
+				ev = CloseFnForm{}
+			case 6:
+				ev = ChatAbout{}
+			case 7:
+				ev = Resume{At: now}
+			case 8:
+				ev = ClearNote{}
+			}
+
+			before := snapshot(m)
+			queued := slices.ContainsFunc(m.Queue(), func(d Decision) bool {
+				e, ok := ev.(Ended)
+				return ok && d.ID == e.ID
+			})
+			effects := m.Dispatch(ev)
+			if e, ok := ev.(Ended); ok && !queued {
+				if effects != nil || !reflect.DeepEqual(snapshot(m), before) {
+					t.Fatalf("Ended{%q} of an id not queued: effects %v, state %+v -> %+v", e.ID, effects, before, snapshot(m))
+				}
+			}
+
+			for _, eff := range effects {
+				switch e := eff.(type) {
+				case Exit:
+					if (occupant{e.Mode, e.ID}) != shown {
+						t.Fatalf("%#v: Exit %+v while the view shows %+v", ev, e, shown)
+					}
+					shown = occupant{}
+				case Enter:
+					if shown != (occupant{}) {
+						t.Fatalf("%#v: Enter %+v over %+v without an Exit", ev, e, shown)
+					}
+					shown = occupant{e.Mode, e.ID}
+				}
+			}
+			if shown != m.occupant() {
+				t.Fatalf("%#v: the view shows %+v, the machine %+v", ev, shown, m.occupant())
+			}
+
+			q := m.Queue()
+			seen := map[string]bool{}
+			for _, d := range q {
+				if seen[d.ID] {
+					t.Fatalf("queue holds %q twice: %+v", d.ID, q)
+				}
+				if m.ended[d.ID] {
+					t.Fatalf("queue holds %q, which ended", d.ID)
+				}
+				seen[d.ID] = true
+			}
+			head, ok := m.Head()
+			switch {
+			case m.SetAside() && len(q) == 0:
+				t.Fatalf("set aside with an empty queue")
+			case ok != (len(q) > 0 && !m.SetAside()):
+				t.Fatalf("Head shown %v with queue %d and set aside %v", ok, len(q), m.SetAside())
+			case ok && (m.Mode() != head.Mode() || m.Function() != ""):
+				t.Fatalf("head %+v shown in mode %v with function %q", head, m.Mode(), m.Function())
+			case !ok && m.Function() != "" && m.Mode() != FnForm:
+				t.Fatalf("function %q open in mode %v", m.Function(), m.Mode())
+			case !ok && m.Function() == "" && m.Mode() != Idle:
+				t.Fatalf("nothing shown in mode %v", m.Mode())
+			}
+			if m.Note() != "" && m.Note() != NoteTimedOut {
+				t.Fatalf("note %q", m.Note())
+			}
+		}
+	})
+}

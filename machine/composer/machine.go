@@ -1,0 +1,242 @@
+package composer
+
+import (
+	"slices"
+	"time"
+)
+
+// DefaultEnterGuard is how long Enter is ignored after a decision appears: long enough to
+// swallow the Enter of someone finishing a sentence as the question lands, short enough
+// that nobody notices it when they mean to answer.
+const DefaultEnterGuard = 400 * time.Millisecond
+
+// NoteTimedOut is the note left when the shown decision times out. It says what happened
+// without calling it a refusal (DESIGN.md: a timeout is "no answer in time").
+const NoteTimedOut = "No response, timed out."
+
+// Config is the machine's policy.
+type Config struct {
+	// EnterGuard is how long Enter is ignored after a decision appears. Zero means
+	// DefaultEnterGuard; a negative value turns the guard off.
+	EnterGuard time.Duration
+}
+
+// Machine is the composer's mode container and decision queue. The zero value is not
+// ready: use New.
+type Machine struct {
+	guard time.Duration
+	// queue is FIFO, head first; no ID appears twice.
+	queue []Decision
+	// ended remembers every ID that ended, so that an Asked or a Reset that lost a race
+	// with its own end cannot bring a dead decision back.
+	ended map[string]bool
+	// fn is the open fn-form's function. Never set while a decision is shown: showing a
+	// decision cancels the fn-form.
+	fn string
+	// aside says the head is set aside ("Chat about this"). Only true with a head.
+	aside   bool
+	note    string
+	shownAt time.Time
+}
+
+// New returns an idle machine with an empty queue.
+func New(cfg Config) *Machine {
+	g := cfg.EnterGuard
+	switch {
+	case g == 0:
+		g = DefaultEnterGuard
+	case g < 0:
+		g = 0
+	}
+	return &Machine{guard: g, ended: map[string]bool{}}
+}
+
+// occupant is what holds the input area: a mode and its decision id or function.
+type occupant struct {
+	mode Mode
+	id   string
+}
+
+func (m *Machine) showing() bool { return len(m.queue) > 0 && !m.aside }
+
+func (m *Machine) occupant() occupant {
+	switch {
+	case m.showing():
+		return occupant{m.queue[0].Mode(), m.queue[0].ID}
+	case m.fn != "":
+		return occupant{FnForm, m.fn}
+	}
+	return occupant{}
+}
+
+// Mode returns the shape of the input area: Question or Approval when a decision is shown,
+// FnForm when the user's form is open, Idle otherwise.
+func (m *Machine) Mode() Mode { return m.occupant().mode }
+
+// Head returns the decision occupying the input area; false when none is shown (the queue
+// is empty, or its head is set aside).
+func (m *Machine) Head() (Decision, bool) {
+	if !m.showing() {
+		return Decision{}, false
+	}
+	return m.queue[0], true
+}
+
+// Queue returns every pending decision in FIFO order, head first, set aside or not.
+func (m *Machine) Queue() []Decision { return slices.Clone(m.queue) }
+
+// Function returns the open fn-form's function, or "" when Mode is not FnForm.
+func (m *Machine) Function() string { return m.fn }
+
+// SetAside reports whether the head is set aside: the composer is idle (or in the fn-form)
+// while the head stays pending.
+func (m *Machine) SetAside() bool { return m.aside }
+
+// Note returns the one-line note of the input area, or "".
+func (m *Machine) Note() string { return m.note }
+
+// Guarded reports whether an Enter pressed at `at` falls inside the guard after the shown
+// decision appeared, and so must be ignored.
+func (m *Machine) Guarded(at time.Time) bool {
+	return m.showing() && m.guard > 0 && at.Sub(m.shownAt) < m.guard
+}
+
+func (m *Machine) index(id string) int {
+	return slices.IndexFunc(m.queue, func(d Decision) bool { return d.ID == id })
+}
+
+// Dispatch applies one event and returns what the view must do. Every event is one
+// transition: the effects are derived from what occupied the input area before and after,
+// so they cannot disagree with the state.
+func (m *Machine) Dispatch(ev Event) []Effect {
+	before := m.occupant()
+	var at time.Time
+	noted := false
+	switch e := ev.(type) {
+	case Asked:
+		id := e.Decision.ID
+		if id == "" || m.ended[id] || m.index(id) >= 0 {
+			return nil
+		}
+		m.queue = append(m.queue, e.Decision)
+		at = e.At
+	case Ended:
+		i := m.index(e.ID)
+		if e.ID != "" {
+			m.ended[e.ID] = true
+		}
+		if i < 0 {
+			return nil
+		}
+		shown := i == 0 && !m.aside
+		if i == 0 {
+			// The aside flag belongs to the head: whatever comes next has not been seen.
+			m.aside = false
+		}
+		m.queue = slices.Delete(m.queue, i, i+1)
+		if shown && e.Outcome == TimedOut {
+			m.note, noted = NoteTimedOut, true
+		}
+		at = e.At
+	case Reset:
+		m.reset(e.Decisions)
+		at = e.At
+	case OpenFnForm:
+		// Refused while a decision is shown: opening would cancel the user's own form on
+		// the spot, or hide the system's question. While set aside, the user chose to do
+		// something else, and the head stays set aside.
+		if e.Function == "" || m.showing() || e.Function == m.fn {
+			return nil
+		}
+		m.fn = e.Function
+	case CloseFnForm:
+		if m.fn == "" {
+			return nil
+		}
+		m.fn = ""
+	case ChatAbout:
+		if !m.showing() {
+			return nil
+		}
+		m.aside = true
+	case Resume:
+		if !m.aside {
+			return nil
+		}
+		m.aside = false
+		at = e.At
+	case ClearNote:
+		m.note = ""
+		return nil
+	default:
+		return nil
+	}
+
+	// A shown decision displaces the user's fn-form: no stash, no restore.
+	cancelled := ""
+	if m.showing() && m.fn != "" {
+		cancelled, m.fn = m.fn, ""
+	}
+	return m.effects(before, at, cancelled, noted)
+}
+
+// reset keeps the queued decisions still pending (and every local one), in their order,
+// then appends the listed ones not yet queued, in the list's order.
+func (m *Machine) reset(list []Decision) {
+	head := ""
+	if len(m.queue) > 0 {
+		head = m.queue[0].ID
+	}
+	pending := map[string]bool{}
+	for _, d := range list {
+		pending[d.ID] = true
+	}
+	q := make([]Decision, 0, len(list))
+	in := map[string]bool{}
+	for _, d := range m.queue {
+		if d.Local || pending[d.ID] {
+			q = append(q, d)
+			in[d.ID] = true
+		}
+	}
+	for _, d := range list {
+		if d.ID == "" || in[d.ID] || m.ended[d.ID] {
+			continue
+		}
+		q = append(q, d)
+		in[d.ID] = true
+	}
+	m.queue = q
+	if m.aside && (len(q) == 0 || q[0].ID != head) {
+		m.aside = false
+	}
+}
+
+// effects derives the view's work from the occupant before and after a transition.
+func (m *Machine) effects(before occupant, at time.Time, cancelled string, noted bool) []Effect {
+	after := m.occupant()
+	var out []Effect
+	if cancelled != "" {
+		out = append(out, CancelFnForm{Function: cancelled})
+	}
+	if before == after {
+		return out
+	}
+	if before.mode != Idle {
+		out = append(out, Exit{Mode: before.mode, ID: before.id})
+	}
+	if noted {
+		out = append(out, ShowNote{Text: m.note})
+	}
+	if after.mode == Idle {
+		return append(out, FocusInput{})
+	}
+	if !noted {
+		// The note was about what the input area held before; a new shape replaces it.
+		m.note = ""
+	}
+	if after.mode != FnForm {
+		m.shownAt = at
+	}
+	return append(out, Enter{Mode: after.mode, ID: after.id}, FocusMode{})
+}

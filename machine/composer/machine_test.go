@@ -1,0 +1,459 @@
+package composer
+
+import (
+	"reflect"
+	"testing"
+	"time"
+
+	"parley/protocol"
+)
+
+var t0 = time.Date(2026, 5, 1, 12, 0, 0, 0, time.UTC)
+
+func at(ms int) time.Time { return t0.Add(time.Duration(ms) * time.Millisecond) }
+
+func ask(id string) Decision {
+	return Decision{ID: id, Request: protocol.DecisionRequest{Kind: protocol.KindAsk, Message: id}}
+}
+
+func confirm(id string) Decision {
+	return Decision{ID: id, Request: protocol.DecisionRequest{Kind: protocol.KindConfirm, Message: id}}
+}
+
+func approval(id string) Decision {
+	return Decision{ID: id, Request: protocol.DecisionRequest{Kind: protocol.KindApproval, Message: id}}
+}
+
+func local(id string) Decision { d := ask(id); d.Local = true; return d }
+
+func asked(d Decision) Asked { return Asked{Decision: d, At: t0} }
+
+// state is what the view reads, flattened so a table can spell it.
+type state struct {
+	Mode     Mode
+	Head     string // "" when none is shown
+	Queue    []string
+	Function string
+	Aside    bool
+	Note     string
+}
+
+func snapshot(m *Machine) state {
+	s := state{Mode: m.Mode(), Function: m.Function(), Aside: m.SetAside(), Note: m.Note()}
+	if d, ok := m.Head(); ok {
+		s.Head = d.ID
+	}
+	for _, d := range m.Queue() {
+		s.Queue = append(s.Queue, d.ID)
+	}
+	return s
+}
+
+// TestDispatch runs each sequence from a fresh machine; wantEffects are the last event's.
+func TestDispatch(t *testing.T) {
+	tests := []struct {
+		name        string
+		events      []Event
+		wantState   state
+		wantEffects []Effect
+	}{
+		{
+			name:        "a new machine is idle",
+			events:      []Event{ClearNote{}},
+			wantState:   state{Mode: Idle},
+			wantEffects: nil,
+		},
+		{
+			name:        "an ask morphs idle into a question",
+			events:      []Event{asked(ask("q1"))},
+			wantState:   state{Mode: Question, Head: "q1", Queue: []string{"q1"}},
+			wantEffects: []Effect{Enter{Question, "q1"}, FocusMode{}},
+		},
+		{
+			name:        "a confirm is a question too",
+			events:      []Event{asked(confirm("c1"))},
+			wantState:   state{Mode: Question, Head: "c1", Queue: []string{"c1"}},
+			wantEffects: []Effect{Enter{Question, "c1"}, FocusMode{}},
+		},
+		{
+			name:        "an approval morphs into the approval mode",
+			events:      []Event{asked(approval("a1"))},
+			wantState:   state{Mode: Approval, Head: "a1", Queue: []string{"a1"}},
+			wantEffects: []Effect{Enter{Approval, "a1"}, FocusMode{}},
+		},
+		{
+			name:        "a decision while one is shown waits in the queue",
+			events:      []Event{asked(ask("q1")), asked(approval("a1"))},
+			wantState:   state{Mode: Question, Head: "q1", Queue: []string{"q1", "a1"}},
+			wantEffects: nil,
+		},
+		{
+			name:        "a duplicate id is ignored",
+			events:      []Event{asked(ask("q1")), asked(approval("a1")), asked(ask("q1"))},
+			wantState:   state{Mode: Question, Head: "q1", Queue: []string{"q1", "a1"}},
+			wantEffects: nil,
+		},
+		{
+			name:        "an empty id is ignored",
+			events:      []Event{asked(ask(""))},
+			wantState:   state{Mode: Idle},
+			wantEffects: nil,
+		},
+		{
+			name:        "when the head is answered the next one shows",
+			events:      []Event{asked(ask("q1")), asked(approval("a1")), Ended{ID: "q1", Outcome: Answered}},
+			wantState:   state{Mode: Approval, Head: "a1", Queue: []string{"a1"}},
+			wantEffects: []Effect{Exit{Question, "q1"}, Enter{Approval, "a1"}, FocusMode{}},
+		},
+		{
+			name:        "FIFO: three decisions are shown in arrival order",
+			events:      []Event{asked(ask("q1")), asked(approval("a1")), asked(ask("q2")), Ended{ID: "q1"}, Ended{ID: "a1"}},
+			wantState:   state{Mode: Question, Head: "q2", Queue: []string{"q2"}},
+			wantEffects: []Effect{Exit{Approval, "a1"}, Enter{Question, "q2"}, FocusMode{}},
+		},
+		{
+			name:        "the last decision answered goes back to idle and its draft",
+			events:      []Event{asked(ask("q1")), Ended{ID: "q1", Outcome: Answered}},
+			wantState:   state{Mode: Idle},
+			wantEffects: []Effect{Exit{Question, "q1"}, FocusInput{}},
+		},
+		{
+			name:        "a queued decision answered elsewhere leaves silently",
+			events:      []Event{asked(ask("q1")), asked(approval("a1")), asked(ask("q2")), Ended{ID: "a1", Outcome: Answered}},
+			wantState:   state{Mode: Question, Head: "q1", Queue: []string{"q1", "q2"}},
+			wantEffects: nil,
+		},
+		{
+			name:        "a withdrawn head (aborted) exits without a note",
+			events:      []Event{asked(ask("q1")), Ended{ID: "q1", Outcome: Aborted}},
+			wantState:   state{Mode: Idle},
+			wantEffects: []Effect{Exit{Question, "q1"}, FocusInput{}},
+		},
+		{
+			name:        "a declined head exits without a note",
+			events:      []Event{asked(approval("a1")), Ended{ID: "a1", Outcome: Declined}},
+			wantState:   state{Mode: Idle},
+			wantEffects: []Effect{Exit{Approval, "a1"}, FocusInput{}},
+		},
+		{
+			name:        "the shown decision timing out leaves a note",
+			events:      []Event{asked(ask("q1")), Ended{ID: "q1", Outcome: TimedOut}},
+			wantState:   state{Mode: Idle, Note: NoteTimedOut},
+			wantEffects: []Effect{Exit{Question, "q1"}, ShowNote{NoteTimedOut}, FocusInput{}},
+		},
+		{
+			name:        "a timed-out head with another queued: note, then the next one",
+			events:      []Event{asked(ask("q1")), asked(approval("a1")), Ended{ID: "q1", Outcome: TimedOut}},
+			wantState:   state{Mode: Approval, Head: "a1", Queue: []string{"a1"}, Note: NoteTimedOut},
+			wantEffects: []Effect{Exit{Question, "q1"}, ShowNote{NoteTimedOut}, Enter{Approval, "a1"}, FocusMode{}},
+		},
+		{
+			name:        "a queued decision timing out is removed silently",
+			events:      []Event{asked(ask("q1")), asked(approval("a1")), Ended{ID: "a1", Outcome: TimedOut}},
+			wantState:   state{Mode: Question, Head: "q1", Queue: []string{"q1"}},
+			wantEffects: nil,
+		},
+		{
+			name:        "the note stays until ClearNote",
+			events:      []Event{asked(ask("q1")), Ended{ID: "q1", Outcome: TimedOut}, ClearNote{}},
+			wantState:   state{Mode: Idle},
+			wantEffects: nil,
+		},
+		{
+			name:        "the note stays until the next Enter",
+			events:      []Event{asked(ask("q1")), Ended{ID: "q1", Outcome: TimedOut}, asked(ask("q2"))},
+			wantState:   state{Mode: Question, Head: "q2", Queue: []string{"q2"}},
+			wantEffects: []Effect{Enter{Question, "q2"}, FocusMode{}},
+		},
+		{
+			name:        "opening the fn-form clears the note too",
+			events:      []Event{asked(ask("q1")), Ended{ID: "q1", Outcome: TimedOut}, OpenFnForm{"deploy"}},
+			wantState:   state{Mode: FnForm, Function: "deploy"},
+			wantEffects: []Effect{Enter{FnForm, "deploy"}, FocusMode{}},
+		},
+		{
+			name:        "an unknown id ending changes nothing",
+			events:      []Event{asked(ask("q1")), Ended{ID: "nope", Outcome: TimedOut}},
+			wantState:   state{Mode: Question, Head: "q1", Queue: []string{"q1"}},
+			wantEffects: nil,
+		},
+		{
+			name:        "a decision that ended before it was asked stays ended",
+			events:      []Event{Ended{ID: "q1", Outcome: Answered}, asked(ask("q1"))},
+			wantState:   state{Mode: Idle},
+			wantEffects: nil,
+		},
+
+		// fn-form
+		{
+			name:        "the user opens the fn-form",
+			events:      []Event{OpenFnForm{"deploy"}},
+			wantState:   state{Mode: FnForm, Function: "deploy"},
+			wantEffects: []Effect{Enter{FnForm, "deploy"}, FocusMode{}},
+		},
+		{
+			name:        "an fn-form with no function is not opened",
+			events:      []Event{OpenFnForm{""}},
+			wantState:   state{Mode: Idle},
+			wantEffects: nil,
+		},
+		{
+			name:        "opening another function switches fn to fn",
+			events:      []Event{OpenFnForm{"deploy"}, OpenFnForm{"build"}},
+			wantState:   state{Mode: FnForm, Function: "build"},
+			wantEffects: []Effect{Exit{FnForm, "deploy"}, Enter{FnForm, "build"}, FocusMode{}},
+		},
+		{
+			name:        "opening the same function again does nothing",
+			events:      []Event{OpenFnForm{"deploy"}, OpenFnForm{"deploy"}},
+			wantState:   state{Mode: FnForm, Function: "deploy"},
+			wantEffects: nil,
+		},
+		{
+			name:        "closing the fn-form goes back to the draft",
+			events:      []Event{OpenFnForm{"deploy"}, CloseFnForm{}},
+			wantState:   state{Mode: Idle},
+			wantEffects: []Effect{Exit{FnForm, "deploy"}, FocusInput{}},
+		},
+		{
+			name:        "closing no fn-form does nothing",
+			events:      []Event{CloseFnForm{}},
+			wantState:   state{Mode: Idle},
+			wantEffects: nil,
+		},
+		{
+			name:        "a decision cancels the user's fn-form: no stash",
+			events:      []Event{OpenFnForm{"deploy"}, asked(ask("q1"))},
+			wantState:   state{Mode: Question, Head: "q1", Queue: []string{"q1"}},
+			wantEffects: []Effect{CancelFnForm{"deploy"}, Exit{FnForm, "deploy"}, Enter{Question, "q1"}, FocusMode{}},
+		},
+		{
+			name:        "no restore: after the decision ends the composer is idle",
+			events:      []Event{OpenFnForm{"deploy"}, asked(approval("a1")), Ended{ID: "a1"}},
+			wantState:   state{Mode: Idle},
+			wantEffects: []Effect{Exit{Approval, "a1"}, FocusInput{}},
+		},
+		{
+			name:        "the fn-form is refused while a decision is shown",
+			events:      []Event{asked(ask("q1")), OpenFnForm{"deploy"}},
+			wantState:   state{Mode: Question, Head: "q1", Queue: []string{"q1"}},
+			wantEffects: nil,
+		},
+
+		// Chat about this
+		{
+			name:        "chat about this sets the head aside and focuses the draft",
+			events:      []Event{asked(ask("q1")), ChatAbout{}},
+			wantState:   state{Mode: Idle, Queue: []string{"q1"}, Aside: true},
+			wantEffects: []Effect{Exit{Question, "q1"}, FocusInput{}},
+		},
+		{
+			name:        "chat about this with nothing shown does nothing",
+			events:      []Event{OpenFnForm{"deploy"}, ChatAbout{}},
+			wantState:   state{Mode: FnForm, Function: "deploy"},
+			wantEffects: nil,
+		},
+		{
+			name:        "resume shows the set-aside head again",
+			events:      []Event{asked(ask("q1")), ChatAbout{}, Resume{At: at(5000)}},
+			wantState:   state{Mode: Question, Head: "q1", Queue: []string{"q1"}},
+			wantEffects: []Effect{Enter{Question, "q1"}, FocusMode{}},
+		},
+		{
+			name:        "resume with nothing set aside does nothing",
+			events:      []Event{asked(ask("q1")), Resume{At: at(5000)}},
+			wantState:   state{Mode: Question, Head: "q1", Queue: []string{"q1"}},
+			wantEffects: nil,
+		},
+		{
+			name:        "a decision arriving while set aside waits behind the head",
+			events:      []Event{asked(ask("q1")), ChatAbout{}, asked(approval("a1"))},
+			wantState:   state{Mode: Idle, Queue: []string{"q1", "a1"}, Aside: true},
+			wantEffects: nil,
+		},
+		{
+			name:        "the fn-form opens while the head is set aside, which stays aside",
+			events:      []Event{asked(ask("q1")), ChatAbout{}, OpenFnForm{"deploy"}},
+			wantState:   state{Mode: FnForm, Queue: []string{"q1"}, Function: "deploy", Aside: true},
+			wantEffects: []Effect{Enter{FnForm, "deploy"}, FocusMode{}},
+		},
+		{
+			name:        "resuming over the fn-form cancels it",
+			events:      []Event{asked(ask("q1")), ChatAbout{}, OpenFnForm{"deploy"}, Resume{At: at(1)}},
+			wantState:   state{Mode: Question, Head: "q1", Queue: []string{"q1"}},
+			wantEffects: []Effect{CancelFnForm{"deploy"}, Exit{FnForm, "deploy"}, Enter{Question, "q1"}, FocusMode{}},
+		},
+		{
+			name:        "the set-aside head ending alone clears set-aside silently",
+			events:      []Event{asked(ask("q1")), ChatAbout{}, Ended{ID: "q1", Outcome: Answered}},
+			wantState:   state{Mode: Idle},
+			wantEffects: nil,
+		},
+		{
+			name:        "the set-aside head timing out is not the shown one: no note",
+			events:      []Event{asked(ask("q1")), ChatAbout{}, Ended{ID: "q1", Outcome: TimedOut}},
+			wantState:   state{Mode: Idle},
+			wantEffects: nil,
+		},
+		{
+			name:        "the set-aside head ending shows the next one",
+			events:      []Event{asked(ask("q1")), asked(approval("a1")), ChatAbout{}, Ended{ID: "q1", Outcome: Answered}},
+			wantState:   state{Mode: Approval, Head: "a1", Queue: []string{"a1"}},
+			wantEffects: []Effect{Enter{Approval, "a1"}, FocusMode{}},
+		},
+		{
+			name: "the set-aside head ending with the fn-form open: the next one cancels it",
+			events: []Event{asked(ask("q1")), asked(approval("a1")), ChatAbout{}, OpenFnForm{"deploy"},
+				Ended{ID: "q1", Outcome: Answered}},
+			wantState:   state{Mode: Approval, Head: "a1", Queue: []string{"a1"}},
+			wantEffects: []Effect{CancelFnForm{"deploy"}, Exit{FnForm, "deploy"}, Enter{Approval, "a1"}, FocusMode{}},
+		},
+		{
+			name:        "a queued decision ending keeps the head aside",
+			events:      []Event{asked(ask("q1")), asked(approval("a1")), ChatAbout{}, Ended{ID: "a1"}},
+			wantState:   state{Mode: Idle, Queue: []string{"q1"}, Aside: true},
+			wantEffects: nil,
+		},
+
+		// Reset
+		{
+			name:        "reset on an idle composer shows the list's head",
+			events:      []Event{Reset{Decisions: []Decision{approval("a1"), ask("q1")}, At: t0}},
+			wantState:   state{Mode: Approval, Head: "a1", Queue: []string{"a1", "q1"}},
+			wantEffects: []Effect{Enter{Approval, "a1"}, FocusMode{}},
+		},
+		{
+			name:        "reset keeps the shown head and the order, drops the gone ones",
+			events:      []Event{asked(ask("q1")), asked(ask("q2")), asked(ask("q3")), Reset{Decisions: []Decision{ask("q1"), ask("q3"), ask("q4")}}},
+			wantState:   state{Mode: Question, Head: "q1", Queue: []string{"q1", "q3", "q4"}},
+			wantEffects: nil,
+		},
+		{
+			name:        "reset that drops the shown head shows the next",
+			events:      []Event{asked(ask("q1")), asked(ask("q2")), Reset{Decisions: []Decision{ask("q2")}}},
+			wantState:   state{Mode: Question, Head: "q2", Queue: []string{"q2"}},
+			wantEffects: []Effect{Exit{Question, "q1"}, Enter{Question, "q2"}, FocusMode{}},
+		},
+		{
+			name:        "reset to nothing goes idle",
+			events:      []Event{asked(approval("a1")), Reset{}},
+			wantState:   state{Mode: Idle},
+			wantEffects: []Effect{Exit{Approval, "a1"}, FocusInput{}},
+		},
+		{
+			name:        "reset keeps the fn-form when no decision is shown",
+			events:      []Event{OpenFnForm{"deploy"}, Reset{}},
+			wantState:   state{Mode: FnForm, Function: "deploy"},
+			wantEffects: nil,
+		},
+		{
+			name:        "reset closes the fn-form when a decision is now shown",
+			events:      []Event{OpenFnForm{"deploy"}, Reset{Decisions: []Decision{ask("q1")}}},
+			wantState:   state{Mode: Question, Head: "q1", Queue: []string{"q1"}},
+			wantEffects: []Effect{CancelFnForm{"deploy"}, Exit{FnForm, "deploy"}, Enter{Question, "q1"}, FocusMode{}},
+		},
+		{
+			name:        "reset keeps a set-aside head aside",
+			events:      []Event{asked(ask("q1")), ChatAbout{}, Reset{Decisions: []Decision{ask("q1"), ask("q2")}}},
+			wantState:   state{Mode: Idle, Queue: []string{"q1", "q2"}, Aside: true},
+			wantEffects: nil,
+		},
+		{
+			name:        "reset that drops the set-aside head shows the new head",
+			events:      []Event{asked(ask("q1")), ChatAbout{}, Reset{Decisions: []Decision{ask("q2")}}},
+			wantState:   state{Mode: Question, Head: "q2", Queue: []string{"q2"}},
+			wantEffects: []Effect{Enter{Question, "q2"}, FocusMode{}},
+		},
+		{
+			name:        "reset keeps local decisions: the server does not list them",
+			events:      []Event{asked(local("l1")), asked(ask("q1")), Reset{Decisions: []Decision{ask("q2")}}},
+			wantState:   state{Mode: Question, Head: "l1", Queue: []string{"l1", "q2"}},
+			wantEffects: nil,
+		},
+		{
+			name:        "reset ignores duplicates, empty ids and ended decisions",
+			events:      []Event{Ended{ID: "q0"}, Reset{Decisions: []Decision{ask("q1"), ask("q1"), ask(""), ask("q0")}}},
+			wantState:   state{Mode: Question, Head: "q1", Queue: []string{"q1"}},
+			wantEffects: []Effect{Enter{Question, "q1"}, FocusMode{}},
+		},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			m := New(Config{})
+			var got []Effect
+			for _, ev := range tt.events {
+				got = m.Dispatch(ev)
+			}
+			if s := snapshot(m); !reflect.DeepEqual(s, tt.wantState) {
+				t.Errorf("state:\n got %+v\nwant %+v", s, tt.wantState)
+			}
+			if !reflect.DeepEqual(got, tt.wantEffects) {
+				t.Errorf("effects:\n got %#v\nwant %#v", got, tt.wantEffects)
+			}
+		})
+	}
+}
+
+func TestGuard(t *testing.T) {
+	tests := []struct {
+		name   string
+		cfg    Config
+		events []Event
+		enter  time.Time
+		want   bool
+	}{
+		{"idle is never guarded", Config{}, nil, at(0), false},
+		{"inside the default guard", Config{}, []Event{Asked{ask("q1"), at(0)}}, at(399), true},
+		{"at the default guard's end", Config{}, []Event{Asked{ask("q1"), at(0)}}, at(400), false},
+		{"a custom guard", Config{EnterGuard: time.Second}, []Event{Asked{ask("q1"), at(0)}}, at(999), true},
+		{"a negative guard turns it off", Config{EnterGuard: -1}, []Event{Asked{ask("q1"), at(0)}}, at(1), false},
+		{"a queued decision does not restart the guard", Config{}, []Event{Asked{ask("q1"), at(0)}, Asked{ask("q2"), at(1000)}}, at(1100), false},
+		{"the next decision showing restarts it", Config{}, []Event{Asked{ask("q1"), at(0)}, Asked{ask("q2"), at(100)}, Ended{ID: "q1", At: at(1000)}}, at(1100), true},
+		{"resume restarts it", Config{}, []Event{Asked{ask("q1"), at(0)}, ChatAbout{}, Resume{At: at(5000)}}, at(5100), true},
+		{"a reset showing a new head starts it", Config{}, []Event{Reset{Decisions: []Decision{ask("q1")}, At: at(2000)}}, at(2100), true},
+		{"a reset keeping the head does not restart it", Config{}, []Event{Asked{ask("q1"), at(0)}, Reset{Decisions: []Decision{ask("q1")}, At: at(2000)}}, at(2100), false},
+		{"set aside is not guarded", Config{}, []Event{Asked{ask("q1"), at(0)}, ChatAbout{}}, at(100), false},
+		{"the fn-form is not guarded", Config{}, []Event{OpenFnForm{"deploy"}}, at(0), false},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			m := New(tt.cfg)
+			for _, ev := range tt.events {
+				m.Dispatch(ev)
+			}
+			if got := m.Guarded(tt.enter); got != tt.want {
+				t.Errorf("Guarded: got %v, want %v", got, tt.want)
+			}
+		})
+	}
+}
+
+func TestQueueIsACopy(t *testing.T) {
+	m := New(Config{})
+	m.Dispatch(asked(ask("q1")))
+	q := m.Queue()
+	q[0].ID = "changed"
+	if d, _ := m.Head(); d.ID != "q1" {
+		t.Errorf("Head after changing Queue's result: got %q, want q1", d.ID)
+	}
+}
+
+func TestNames(t *testing.T) {
+	tests := []struct{ got, want string }{
+		{Idle.String(), "idle"},
+		{FnForm.String(), "fn-form"},
+		{Question.String(), "question"},
+		{Approval.String(), "approval"},
+		{Mode(9).String(), "Mode(9)"},
+		{Answered.String(), "answered"},
+		{Declined.String(), "declined"},
+		{TimedOut.String(), "timed-out"},
+		{Aborted.String(), "aborted"},
+		{Outcome(-1).String(), "Outcome(-1)"},
+	}
+	for _, tt := range tests {
+		if tt.got != tt.want {
+			t.Errorf("got %q, want %q", tt.got, tt.want)
+		}
+	}
+}

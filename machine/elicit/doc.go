@@ -1,0 +1,15 @@
+// Package elicit is the form state of one decision's question(s) as a pure, synchronous
+// machine: what each field holds, which question is shown, whether the composer's button
+// may submit, and the answer shaped to the schema (elicitation.md, DESIGN.md).
+//
+// A schema of one question is one field; an object schema is one field per property, in the
+// order written. Several questions are shown one at a time (Stepped) with a chip each:
+// the chips navigate, a click on a single choice moves on to the next unanswered question,
+// and the composer's one button submits the lot once every required question is answered.
+// A lone single choice (a one-question enum or boolean without a default) settles on the
+// click when the host's AnswerOnClick is on: one decision, one gesture.
+//
+// Validation is the protocol's: Submit builds Content and checks it with
+// protocol.Schema.ValidateContent, so the browser says exactly what the server would, and
+// the messages are mapped back onto the fields they name.
+package elicit

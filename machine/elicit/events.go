@@ -1,0 +1,49 @@
+package elicit
+
+// Event is an input to Dispatch. The set is closed: only this package's types implement it.
+// An event whose Index names no field, or a field of another kind, is ignored.
+type Event interface{ event() }
+
+// Pick picks a choice of a Single field, or "true"/"false" of a Boolean field (a click).
+type Pick struct {
+	Index int
+	Value string
+}
+
+// Toggle checks or unchecks a choice of a Multi field.
+type Toggle struct {
+	Index int
+	Value string
+}
+
+// ChooseOther chooses "Other…": instead of the choice on a Single field, and toggled in
+// addition to the picks on a Multi field.
+type ChooseOther struct{ Index int }
+
+// Type sets the text of a text-like field (text, textarea, number, integer, date,
+// date-time, email, uri): the input's whole value.
+type Type struct {
+	Index int
+	Text  string
+}
+
+// TypeOther sets the "Other…" text of a field. Typing there also chooses Other, since the
+// text is the answer the user is giving.
+type TypeOther struct {
+	Index int
+	Text  string
+}
+
+// Goto shows a question (a chip).
+type Goto struct{ Index int }
+
+// Submit is the composer's button: send the answer if it is valid.
+type Submit struct{}
+
+func (Pick) event()        {}
+func (Toggle) event()      {}
+func (ChooseOther) event() {}
+func (Type) event()        {}
+func (TypeOther) event()   {}
+func (Goto) event()        {}
+func (Submit) event()      {}

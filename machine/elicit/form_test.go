@@ -1,0 +1,723 @@
+package elicit
+
+import (
+	"encoding/json"
+	"reflect"
+	"strings"
+	"testing"
+
+	"parley/protocol"
+)
+
+// parse reads a schema written as JSON, the way askers write them. It panics on a typo:
+// the tables are code.
+func parse(data string) *protocol.Schema {
+	var s protocol.Schema
+	if err := json.Unmarshal([]byte(data), &s); err != nil {
+		panic(data + ": " + err.Error())
+	}
+	if err := s.Check(); err != nil {
+		panic(data + ": " + err.Error())
+	}
+	return &s
+}
+
+func askReq(schema string) protocol.DecisionRequest {
+	return protocol.DecisionRequest{Kind: protocol.KindAsk, Message: "?", Schema: parse(schema)}
+}
+
+func ptr[T any](v T) *T { return &v }
+
+// Schemas used across the tables.
+const (
+	sText      = `{"type":"string","title":"Name","placeholder":"Ada"}`
+	sTextarea  = `{"type":"string","multiline":true}`
+	sEmail     = `{"type":"string","format":"email"}`
+	sURI       = `{"type":"string","format":"uri"}`
+	sDate      = `{"type":"string","format":"date"}`
+	sDateTime  = `{"type":"string","format":"date-time"}`
+	sShort     = `{"type":"string","minLength":3,"maxLength":5}`
+	sNumber    = `{"type":"number","minimum":0.5,"maximum":9.5}`
+	sInteger   = `{"type":"integer","minimum":1,"maximum":10}`
+	sBool      = `{"type":"boolean","trueLabel":"Delete it","falseLabel":"Keep it"}`
+	sBoolPlain = `{"type":"boolean"}`
+	sBoolDef   = `{"type":"boolean","default":false}`
+	sEnum      = `{"type":"string","enum":["a","b","c"],"enumNames":["Alpha","Beta","Gamma"]}`
+	sEnumDef   = `{"type":"string","enum":["a","b"],"default":"b"}`
+	sEnumOther = `{"type":"string","enum":["a","b"],"default":"mine"}`
+	sClosed    = `{"type":"string","enum":["a","b"],"allowOther":false}`
+	sOpen      = `{"type":"string","enum":["a","b"],"allowOther":true}`
+	sOneOf     = `{"type":"string","oneOf":[{"const":"s","title":"Staging","recommended":true},{"const":"p","title":"Production","description":"Live traffic"}]}`
+	sMulti     = `{"type":"array","items":{"type":"string","enum":["a","b","c"]},"minItems":2,"maxItems":2}`
+	sMultiAny  = `{"type":"array","items":{"anyOf":[{"const":"x","title":"Ex"},{"const":"y"}]},"default":["y","x"]}`
+	// sForm is three questions: a choice and a number required, a note optional.
+	sForm = `{"type":"object","properties":{
+		"env":{"type":"string","header":"Env","title":"Where?","enum":["staging","prod"]},
+		"count":{"type":"integer","header":"Count","minimum":1},
+		"note":{"type":"string","multiline":true}},
+		"required":["env","count"]}`
+	// sChoices is three single choices, all optional.
+	sChoices = `{"type":"object","properties":{
+		"a":{"type":"string","enum":["1","2"]},
+		"b":{"type":"string","enum":["1","2"]},
+		"c":{"type":"boolean"}}}`
+	sDefaults = `{"type":"object","properties":{
+		"n":{"type":"number","default":5},
+		"t":{"type":"string","default":"x"},
+		"m":{"type":"array","items":{"enum":["a","b"]},"default":["a"]},
+		"b":{"type":"boolean","default":true},
+		"e":{"type":"string","enum":["a","b"],"default":"b"},
+		"none":{"type":"string"}},"required":["none"]}`
+	sOneProp = `{"type":"object","properties":{"pick":{"type":"string","enum":["a","b"]}}}`
+)
+
+func TestFields(t *testing.T) {
+	yes := []protocol.Choice{{Value: "true", Label: "Yes"}, {Value: "false", Label: "No"}}
+	tests := []struct {
+		name string
+		req  protocol.DecisionRequest
+		opts Options
+		want []Field
+	}{
+		{"string", askReq(sText), DefaultOptions(), []Field{{Kind: Text, Header: "1", Title: "Name", Placeholder: "Ada", Required: true}}},
+		{"multiline", askReq(sTextarea), DefaultOptions(), []Field{{Kind: Textarea, Header: "1", Required: true}}},
+		{"email", askReq(sEmail), DefaultOptions(), []Field{{Kind: Email, Header: "1", Required: true}}},
+		{"uri", askReq(sURI), DefaultOptions(), []Field{{Kind: URI, Header: "1", Required: true}}},
+		{"date", askReq(sDate), DefaultOptions(), []Field{{Kind: Date, Header: "1", Required: true}}},
+		{"date-time", askReq(sDateTime), DefaultOptions(), []Field{{Kind: DateTime, Header: "1", Required: true}}},
+		{"text bounds", askReq(sShort), DefaultOptions(), []Field{{Kind: Text, Header: "1", Required: true, MinLength: ptr(3), MaxLength: ptr(5)}}},
+		{"number bounds", askReq(sNumber), DefaultOptions(), []Field{{Kind: Number, Header: "1", Required: true, Min: ptr(0.5), Max: ptr(9.5)}}},
+		{"integer bounds", askReq(sInteger), DefaultOptions(), []Field{{Kind: Integer, Header: "1", Required: true, Min: ptr(1.0), Max: ptr(10.0)}}},
+		{"boolean labels", askReq(sBool), DefaultOptions(), []Field{{Kind: Boolean, Header: "1", Required: true,
+			Choices: []protocol.Choice{{Value: "true", Label: "Delete it"}, {Value: "false", Label: "Keep it"}}}}},
+		{"boolean yes/no", askReq(sBoolPlain), DefaultOptions(), []Field{{Kind: Boolean, Header: "1", Required: true, Choices: yes}}},
+		{"confirm without a schema is a boolean", protocol.DecisionRequest{Kind: protocol.KindConfirm, Message: "sure?"}, DefaultOptions(),
+			[]Field{{Kind: Boolean, Header: "1", Required: true, Choices: yes}}},
+		{"enum with names", askReq(sEnum), DefaultOptions(), []Field{{Kind: Single, Header: "1", Required: true, AllowOther: true,
+			Choices: []protocol.Choice{{Value: "a", Label: "Alpha"}, {Value: "b", Label: "Beta"}, {Value: "c", Label: "Gamma"}}}}},
+		{"oneOf", askReq(sOneOf), DefaultOptions(), []Field{{Kind: Single, Header: "1", Required: true, AllowOther: true,
+			Choices: []protocol.Choice{{Value: "s", Label: "Staging", Recommended: true}, {Value: "p", Label: "Production", Description: "Live traffic"}}}}},
+		{"host closes Other", askReq(sEnum), Options{AllowOther: false}, []Field{{Kind: Single, Header: "1", Required: true,
+			Choices: []protocol.Choice{{Value: "a", Label: "Alpha"}, {Value: "b", Label: "Beta"}, {Value: "c", Label: "Gamma"}}}}},
+		{"the schema's allowOther:false wins over the host", askReq(sClosed), DefaultOptions(), []Field{{Kind: Single, Header: "1", Required: true,
+			Choices: []protocol.Choice{{Value: "a", Label: "a"}, {Value: "b", Label: "b"}}}}},
+		{"the schema's allowOther:true wins over the host", askReq(sOpen), Options{AllowOther: false}, []Field{{Kind: Single, Header: "1", Required: true, AllowOther: true,
+			Choices: []protocol.Choice{{Value: "a", Label: "a"}, {Value: "b", Label: "b"}}}}},
+		{"multi enum: no Other, the protocol takes listed choices only", askReq(sMulti), DefaultOptions(), []Field{{Kind: Multi, Header: "1", Required: true,
+			MinItems: ptr(2), MaxItems: ptr(2), Choices: []protocol.Choice{{Value: "a", Label: "a"}, {Value: "b", Label: "b"}, {Value: "c", Label: "c"}}}}},
+		{"multi anyOf", askReq(sMultiAny), DefaultOptions(), []Field{{Kind: Multi, Header: "1", Required: true,
+			Choices: []protocol.Choice{{Value: "x", Label: "Ex"}, {Value: "y", Label: "y"}}}}},
+		{"a form: keys, headers or positions, required", askReq(sForm), DefaultOptions(), []Field{
+			{Key: "env", Kind: Single, Header: "Env", Title: "Where?", Required: true, AllowOther: true,
+				Choices: []protocol.Choice{{Value: "staging", Label: "staging"}, {Value: "prod", Label: "prod"}}},
+			{Key: "count", Kind: Integer, Header: "Count", Required: true, Min: ptr(1.0)},
+			{Key: "note", Kind: Textarea, Header: "3"},
+		}},
+		{"an approval has no fields", protocol.DecisionRequest{Kind: protocol.KindApproval, Message: "Run?",
+			Options: []protocol.ApprovalOption{{Value: "allow", Label: "Allow"}}}, DefaultOptions(), nil},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			got := New(tt.req, tt.opts).Fields()
+			for i := range got {
+				if got[i].Schema == nil {
+					t.Errorf("field %d has no schema", i)
+				}
+				got[i].Schema = nil // compared through the rest
+			}
+			if !reflect.DeepEqual(got, tt.want) {
+				t.Errorf("fields:\n got %+v\nwant %+v", got, tt.want)
+			}
+		})
+	}
+}
+
+// state is what the view reads, flattened so a table can spell it.
+type state struct {
+	Current    int
+	Stepped    bool
+	Lone       bool
+	CanProceed bool
+	// Complete has one mark per field: 'x' complete (a chip's check mark), '.' not.
+	Complete string
+	Content  string
+	Errors   map[string]string
+}
+
+func snapshot(f *Form) state {
+	s := state{Current: f.Current(), Stepped: f.Stepped(), Lone: f.Lone(), CanProceed: f.CanProceed(),
+		Content: string(f.Content()), Errors: f.Errors()}
+	for i := range f.Fields() {
+		if f.Complete(i) {
+			s.Complete += "x"
+		} else {
+			s.Complete += "."
+		}
+	}
+	return s
+}
+
+func raw(s string) json.RawMessage { return json.RawMessage(s) }
+
+// TestDispatch runs each sequence from a new form; wantEffects are the last event's.
+func TestDispatch(t *testing.T) {
+	stacked := DefaultOptions()
+	stacked.Layout = Stacked
+	noClick := DefaultOptions()
+	noClick.AnswerOnClick = false
+	closed := DefaultOptions()
+	closed.AllowOther = false
+	confirm := protocol.DecisionRequest{Kind: protocol.KindConfirm, Message: "Sure?"}
+	approval := protocol.DecisionRequest{Kind: protocol.KindApproval, Message: "Run?", Options: []protocol.ApprovalOption{{Value: "allow", Label: "Allow"}}}
+
+	tests := []struct {
+		name        string
+		req         protocol.DecisionRequest
+		opts        *Options // nil: DefaultOptions
+		events      []Event
+		wantState   state
+		wantEffects []Effect
+	}{
+		// Text-like fields.
+		{
+			name: "text: typed and sent", req: askReq(sText),
+			events:      []Event{Type{0, "Ada"}, Submit{}},
+			wantState:   state{CanProceed: true, Complete: "x", Content: `"Ada"`},
+			wantEffects: []Effect{Send{raw(`"Ada"`)}},
+		},
+		{
+			name: "text: nothing typed is null and required", req: askReq(sText),
+			events:      []Event{Submit{}},
+			wantState:   state{Complete: ".", Content: `null`, Errors: map[string]string{"": "is required"}},
+			wantEffects: []Effect{Invalid{}},
+		},
+		{
+			name: "text: blank is no answer", req: askReq(sText),
+			events:      []Event{Type{0, "   "}, Submit{}},
+			wantState:   state{Complete: ".", Content: `null`, Errors: map[string]string{"": "is required"}},
+			wantEffects: []Effect{Invalid{}},
+		},
+		{
+			name: "text: typing clears the error", req: askReq(sText),
+			events:      []Event{Submit{}, Type{0, "A"}},
+			wantState:   state{CanProceed: true, Complete: "x", Content: `"A"`},
+			wantEffects: nil,
+		},
+		{
+			name: "text: length in the protocol's words", req: askReq(sShort),
+			events:      []Event{Type{0, "ab"}, Submit{}},
+			wantState:   state{CanProceed: true, Complete: "x", Content: `"ab"`, Errors: map[string]string{"": "must be at least 3 characters"}},
+			wantEffects: []Effect{Invalid{}},
+		},
+		{
+			name: "textarea keeps its newlines", req: askReq(sTextarea),
+			events:      []Event{Type{0, "one\ntwo"}, Submit{}},
+			wantState:   state{CanProceed: true, Complete: "x", Content: `"one\ntwo"`},
+			wantEffects: []Effect{Send{raw(`"one\ntwo"`)}},
+		},
+		{
+			name: "email: a bad address", req: askReq(sEmail),
+			events:      []Event{Type{0, "bob"}, Submit{}},
+			wantState:   state{CanProceed: true, Complete: "x", Content: `"bob"`, Errors: map[string]string{"": "must be an email address like name@example.com"}},
+			wantEffects: []Effect{Invalid{}},
+		},
+		{
+			name: "email: a good address", req: askReq(sEmail),
+			events:      []Event{Type{0, "bob@example.com"}, Submit{}},
+			wantState:   state{CanProceed: true, Complete: "x", Content: `"bob@example.com"`},
+			wantEffects: []Effect{Send{raw(`"bob@example.com"`)}},
+		},
+		{
+			name: "uri: a bad link", req: askReq(sURI),
+			events:      []Event{Type{0, "example.com"}, Submit{}},
+			wantState:   state{CanProceed: true, Complete: "x", Content: `"example.com"`, Errors: map[string]string{"": "must be a link like https://example.com/page"}},
+			wantEffects: []Effect{Invalid{}},
+		},
+		{
+			name: "date: a day that does not exist", req: askReq(sDate),
+			events:      []Event{Type{0, "2026-02-30"}, Submit{}},
+			wantState:   state{CanProceed: true, Complete: "x", Content: `"2026-02-30"`, Errors: map[string]string{"": "must be a date like 2026-11-30"}},
+			wantEffects: []Effect{Invalid{}},
+		},
+		{
+			name: "date-time: RFC 3339", req: askReq(sDateTime),
+			events:      []Event{Type{0, "2026-11-30T14:00:00Z"}, Submit{}},
+			wantState:   state{CanProceed: true, Complete: "x", Content: `"2026-11-30T14:00:00Z"`},
+			wantEffects: []Effect{Send{raw(`"2026-11-30T14:00:00Z"`)}},
+		},
+
+		// Numbers.
+		{
+			name: "number: sent as a JSON number", req: askReq(sNumber),
+			events:      []Event{Type{0, " 3.5 "}, Submit{}},
+			wantState:   state{CanProceed: true, Complete: "x", Content: `3.5`},
+			wantEffects: []Effect{Send{raw(`3.5`)}},
+		},
+		{
+			name: "number: not a number goes as text, and the protocol says so", req: askReq(sNumber),
+			events:      []Event{Type{0, "abc"}, Submit{}},
+			wantState:   state{CanProceed: true, Complete: "x", Content: `"abc"`, Errors: map[string]string{"": "must be a number"}},
+			wantEffects: []Effect{Invalid{}},
+		},
+		{
+			name: "number: +1 is not JSON", req: askReq(sNumber),
+			events:      []Event{Type{0, "+1"}},
+			wantState:   state{CanProceed: true, Complete: "x", Content: `"+1"`},
+			wantEffects: nil,
+		},
+		{
+			name: "number: below the minimum", req: askReq(sNumber),
+			events:      []Event{Type{0, "0.25"}, Submit{}},
+			wantState:   state{CanProceed: true, Complete: "x", Content: `0.25`, Errors: map[string]string{"": "must be at least 0.5"}},
+			wantEffects: []Effect{Invalid{}},
+		},
+		{
+			name: "integer: above the maximum", req: askReq(sInteger),
+			events:      []Event{Type{0, "11"}, Submit{}},
+			wantState:   state{CanProceed: true, Complete: "x", Content: `11`, Errors: map[string]string{"": "must be at most 10"}},
+			wantEffects: []Effect{Invalid{}},
+		},
+		{
+			name: "integer: not whole", req: askReq(sInteger),
+			events:      []Event{Type{0, "2.5"}, Submit{}},
+			wantState:   state{CanProceed: true, Complete: "x", Content: `2.5`, Errors: map[string]string{"": "must be a whole number"}},
+			wantEffects: []Effect{Invalid{}},
+		},
+		{
+			name: "integer: in bounds", req: askReq(sInteger),
+			events:      []Event{Type{0, "7"}, Submit{}},
+			wantState:   state{CanProceed: true, Complete: "x", Content: `7`},
+			wantEffects: []Effect{Send{raw(`7`)}},
+		},
+
+		// Booleans.
+		{
+			name: "boolean alone settles on the click", req: askReq(sBool),
+			events:      []Event{Pick{0, "true"}},
+			wantState:   state{Lone: true, CanProceed: true, Complete: "x", Content: `true`},
+			wantEffects: []Effect{Settle{raw(`true`)}},
+		},
+		{
+			name: "a confirm without a schema settles false on No", req: confirm,
+			events:      []Event{Pick{0, "false"}},
+			wantState:   state{Lone: true, CanProceed: true, Complete: "x", Content: `false`},
+			wantEffects: []Effect{Settle{raw(`false`)}},
+		},
+		{
+			name: "boolean with a default is seeded, not lone", req: askReq(sBoolDef),
+			events:      []Event{Pick{0, "true"}},
+			wantState:   state{CanProceed: true, Complete: "x", Content: `true`},
+			wantEffects: nil,
+		},
+		{
+			name: "boolean default sent as it is", req: askReq(sBoolDef),
+			events:      []Event{Submit{}},
+			wantState:   state{CanProceed: true, Complete: "x", Content: `false`},
+			wantEffects: []Effect{Send{raw(`false`)}},
+		},
+		{
+			name: "boolean: a value other than true/false is ignored", req: askReq(sBool),
+			events:      []Event{Pick{0, "yes"}},
+			wantState:   state{Lone: true, Complete: ".", Content: `null`},
+			wantEffects: nil,
+		},
+
+		// Single choices.
+		{
+			name: "enum alone settles on the click", req: askReq(sEnum),
+			events:      []Event{Pick{0, "b"}},
+			wantState:   state{Lone: true, CanProceed: true, Complete: "x", Content: `"b"`},
+			wantEffects: []Effect{Settle{raw(`"b"`)}},
+		},
+		{
+			name: "oneOf alone settles on the click", req: askReq(sOneOf),
+			events:      []Event{Pick{0, "p"}},
+			wantState:   state{Lone: true, CanProceed: true, Complete: "x", Content: `"p"`},
+			wantEffects: []Effect{Settle{raw(`"p"`)}},
+		},
+		{
+			name: "a value that is no choice is ignored", req: askReq(sEnum),
+			events:      []Event{Pick{0, "z"}},
+			wantState:   state{Lone: true, Complete: ".", Content: `null`},
+			wantEffects: nil,
+		},
+		{
+			name: "answer-on-click off: the click selects, the button sends", req: askReq(sEnum), opts: &noClick,
+			events:      []Event{Pick{0, "a"}, Pick{0, "c"}},
+			wantState:   state{CanProceed: true, Complete: "x", Content: `"c"`},
+			wantEffects: nil,
+		},
+		{
+			name: "answer-on-click off: send", req: askReq(sEnum), opts: &noClick,
+			events:      []Event{Pick{0, "a"}, Submit{}},
+			wantState:   state{CanProceed: true, Complete: "x", Content: `"a"`},
+			wantEffects: []Effect{Send{raw(`"a"`)}},
+		},
+		{
+			name: "an enum with a default is seeded, not lone", req: askReq(sEnumDef),
+			events:      []Event{Pick{0, "a"}},
+			wantState:   state{CanProceed: true, Complete: "x", Content: `"a"`},
+			wantEffects: nil,
+		},
+		{
+			name: "a default that is no choice seeds Other", req: askReq(sEnumOther),
+			events:      []Event{Submit{}},
+			wantState:   state{CanProceed: true, Complete: "x", Content: `"mine"`},
+			wantEffects: []Effect{Send{raw(`"mine"`)}},
+		},
+		{
+			name: "Other: typed text is the answer", req: askReq(sEnum),
+			events:      []Event{ChooseOther{0}, TypeOther{0, "delta"}, Submit{}},
+			wantState:   state{Lone: true, CanProceed: true, Complete: "x", Content: `"delta"`},
+			wantEffects: []Effect{Send{raw(`"delta"`)}},
+		},
+		{
+			name: "Other: typing chooses it", req: askReq(sEnum),
+			events:      []Event{Pick{0, "a"}, TypeOther{0, "delta"}},
+			wantState:   state{Lone: true, CanProceed: true, Complete: "x", Content: `"delta"`},
+			wantEffects: nil,
+		},
+		{
+			name: "Other chosen and empty blocks the button", req: askReq(sEnum),
+			events:      []Event{ChooseOther{0}},
+			wantState:   state{Lone: true, Complete: ".", Content: `null`},
+			wantEffects: nil,
+		},
+		{
+			name: "Other chosen and empty: required, in the protocol's words", req: askReq(sEnum),
+			events:      []Event{ChooseOther{0}, TypeOther{0, "  "}, Submit{}},
+			wantState:   state{Lone: true, Complete: ".", Content: `null`, Errors: map[string]string{"": "is required"}},
+			wantEffects: []Effect{Invalid{}},
+		},
+		{
+			name: "a pick after Other drops Other", req: askReq(sEnum),
+			events:      []Event{TypeOther{0, "delta"}, Pick{0, "a"}},
+			wantState:   state{Lone: true, CanProceed: true, Complete: "x", Content: `"a"`},
+			wantEffects: []Effect{Settle{raw(`"a"`)}},
+		},
+		{
+			name: "choosing Other again brings its text back", req: askReq(sEnum), opts: &noClick,
+			events:      []Event{TypeOther{0, "delta"}, Pick{0, "a"}, ChooseOther{0}},
+			wantState:   state{CanProceed: true, Complete: "x", Content: `"delta"`},
+			wantEffects: nil,
+		},
+		{
+			name: "the schema closes Other", req: askReq(sClosed),
+			events:      []Event{ChooseOther{0}, TypeOther{0, "x"}},
+			wantState:   state{Lone: true, Complete: ".", Content: `null`},
+			wantEffects: nil,
+		},
+		{
+			name: "the host closes Other", req: askReq(sEnum), opts: &closed,
+			events:      []Event{TypeOther{0, "x"}},
+			wantState:   state{Lone: true, Complete: ".", Content: `null`},
+			wantEffects: nil,
+		},
+
+		// Multi-select.
+		{
+			name: "multi: picks in choice order", req: askReq(sMulti),
+			events:      []Event{Toggle{0, "c"}, Toggle{0, "a"}},
+			wantState:   state{CanProceed: true, Complete: "x", Content: `["a","c"]`},
+			wantEffects: nil,
+		},
+		{
+			name: "multi: a toggle unchecks", req: askReq(sMulti),
+			events:      []Event{Toggle{0, "c"}, Toggle{0, "a"}, Toggle{0, "c"}},
+			wantState:   state{CanProceed: true, Complete: "x", Content: `["a"]`},
+			wantEffects: nil,
+		},
+		{
+			name: "multi: too few, in the protocol's words", req: askReq(sMulti),
+			events:      []Event{Toggle{0, "b"}, Submit{}},
+			wantState:   state{CanProceed: true, Complete: "x", Content: `["b"]`, Errors: map[string]string{"": "pick at least 2"}},
+			wantEffects: []Effect{Invalid{}},
+		},
+		{
+			name: "multi: too many", req: askReq(sMulti),
+			events:      []Event{Toggle{0, "a"}, Toggle{0, "b"}, Toggle{0, "c"}, Submit{}},
+			wantState:   state{CanProceed: true, Complete: "x", Content: `["a","b","c"]`, Errors: map[string]string{"": "pick at most 2"}},
+			wantEffects: []Effect{Invalid{}},
+		},
+		{
+			name: "multi: just right", req: askReq(sMulti),
+			events:      []Event{Toggle{0, "a"}, Toggle{0, "b"}, Submit{}},
+			wantState:   state{CanProceed: true, Complete: "x", Content: `["a","b"]`},
+			wantEffects: []Effect{Send{raw(`["a","b"]`)}},
+		},
+		{
+			name: "multi: nothing picked is no answer", req: askReq(sMulti),
+			events:      []Event{Toggle{0, "a"}, Toggle{0, "a"}},
+			wantState:   state{Complete: ".", Content: `null`},
+			wantEffects: nil,
+		},
+		{
+			name: "multi anyOf: default seeded in choice order", req: askReq(sMultiAny),
+			events:      []Event{Submit{}},
+			wantState:   state{CanProceed: true, Complete: "x", Content: `["x","y"]`},
+			wantEffects: []Effect{Send{raw(`["x","y"]`)}},
+		},
+		{
+			name: "multi: no Other, a value that is no choice is ignored", req: askReq(sMulti),
+			events:      []Event{ChooseOther{0}, TypeOther{0, "z"}, Toggle{0, "z"}},
+			wantState:   state{Complete: ".", Content: `null`},
+			wantEffects: nil,
+		},
+
+		// Forms of several questions.
+		{
+			name: "form: starts stepped on the first question with nothing answered", req: askReq(sForm),
+			events:      nil,
+			wantState:   state{Stepped: true, Complete: "...", Content: `{}`},
+			wantEffects: nil,
+		},
+		{
+			name: "form: a pick moves on to the next unanswered question", req: askReq(sForm),
+			events:      []Event{Pick{0, "prod"}},
+			wantState:   state{Current: 1, Stepped: true, Complete: "x..", Content: `{"env":"prod"}`},
+			wantEffects: []Effect{Show{1}},
+		},
+		{
+			name: "form: required answered, the optional one left out", req: askReq(sForm),
+			events:      []Event{Pick{0, "prod"}, Type{1, "3"}, Submit{}},
+			wantState:   state{Current: 1, Stepped: true, CanProceed: true, Complete: "xx.", Content: `{"env":"prod","count":3}`},
+			wantEffects: []Effect{Send{raw(`{"env":"prod","count":3}`)}},
+		},
+		{
+			name: "form: every answer in property order", req: askReq(sForm),
+			events:      []Event{Goto{2}, Type{2, "hi"}, Type{1, "2"}, Pick{0, "staging"}},
+			wantState:   state{Current: 2, Stepped: true, CanProceed: true, Complete: "xxx", Content: `{"env":"staging","count":2,"note":"hi"}`},
+			wantEffects: nil,
+		},
+		{
+			name: "form: submit with required missing moves to the first", req: askReq(sForm),
+			events:      []Event{Goto{2}, Submit{}},
+			wantState:   state{Stepped: true, Complete: "...", Content: `{}`, Errors: map[string]string{"env": "is required", "count": "is required"}},
+			wantEffects: []Effect{Invalid{}, Show{0}},
+		},
+		{
+			name: "form: an answer clears its own error only", req: askReq(sForm),
+			events:      []Event{Submit{}, Pick{0, "prod"}},
+			wantState:   state{Current: 1, Stepped: true, Complete: "x..", Content: `{"env":"prod"}`, Errors: map[string]string{"count": "is required"}},
+			wantEffects: []Effect{Show{1}},
+		},
+		{
+			name: "form: a bound error is mapped to its key", req: askReq(sForm),
+			events:      []Event{Pick{0, "prod"}, Type{1, "0"}, Goto{0}, Submit{}},
+			wantState:   state{Current: 1, Stepped: true, CanProceed: true, Complete: "xx.", Content: `{"env":"prod","count":0}`, Errors: map[string]string{"count": "must be at least 1"}},
+			wantEffects: []Effect{Invalid{}, Show{1}},
+		},
+		{
+			name: "form: a chip shows its question", req: askReq(sForm),
+			events:      []Event{Goto{2}},
+			wantState:   state{Current: 2, Stepped: true, Complete: "...", Content: `{}`},
+			wantEffects: []Effect{Show{2}},
+		},
+		{
+			name: "form: the chip already shown does nothing", req: askReq(sForm),
+			events:      []Event{Goto{0}},
+			wantState:   state{Stepped: true, Complete: "...", Content: `{}`},
+			wantEffects: nil,
+		},
+		{
+			name: "form: next unanswered wraps around", req: askReq(sChoices),
+			events:      []Event{Goto{2}, Pick{2, "true"}},
+			wantState:   state{Stepped: true, CanProceed: true, Complete: "..x", Content: `{"c":true}`},
+			wantEffects: []Effect{Show{0}},
+		},
+		{
+			name: "form: next unanswered skips answered ones", req: askReq(sChoices),
+			events:      []Event{Pick{1, "2"}, Goto{0}, Pick{0, "1"}},
+			wantState:   state{Current: 2, Stepped: true, CanProceed: true, Complete: "xx.", Content: `{"a":"1","b":"2"}`},
+			wantEffects: []Effect{Show{2}},
+		},
+		{
+			name: "form: the last answer stays put and never auto-submits", req: askReq(sChoices),
+			events:      []Event{Pick{0, "1"}, Pick{1, "1"}, Pick{2, "false"}},
+			wantState:   state{Current: 2, Stepped: true, CanProceed: true, Complete: "xxx", Content: `{"a":"1","b":"1","c":false}`},
+			wantEffects: nil,
+		},
+		{
+			name: "form: changing an answer with nothing left stays", req: askReq(sChoices),
+			events:      []Event{Pick{0, "1"}, Pick{1, "1"}, Pick{2, "false"}, Goto{0}, Pick{0, "2"}},
+			wantState:   state{Stepped: true, CanProceed: true, Complete: "xxx", Content: `{"a":"2","b":"1","c":false}`},
+			wantEffects: nil,
+		},
+		{
+			name: "stacked: a pick does not move", req: askReq(sChoices), opts: &stacked,
+			events:      []Event{Pick{0, "1"}},
+			wantState:   state{CanProceed: true, Complete: "x..", Content: `{"a":"1"}`},
+			wantEffects: nil,
+		},
+		{
+			name: "stacked: submit moves to the first error", req: askReq(sForm), opts: &stacked,
+			events:      []Event{Pick{0, "prod"}, Submit{}},
+			wantState:   state{Current: 1, Complete: "x..", Content: `{"env":"prod"}`, Errors: map[string]string{"count": "is required"}},
+			wantEffects: []Effect{Invalid{}, Show{1}},
+		},
+		{
+			name: "form: Other text stays in its own field", req: askReq(sChoices), opts: &noClick,
+			events:      []Event{TypeOther{0, "mine"}, Pick{1, "2"}},
+			wantState:   state{Current: 2, Stepped: true, CanProceed: true, Complete: "xx.", Content: `{"a":"mine","b":"2"}`},
+			wantEffects: []Effect{Show{2}},
+		},
+		{
+			name: "form: an optional Other left empty blocks, with a message of its own", req: askReq(sChoices),
+			events:      []Event{Pick{1, "1"}, ChooseOther{0}, Submit{}},
+			wantState:   state{Stepped: true, Complete: ".x.", Content: `{"b":"1"}`, Errors: map[string]string{"a": "type your own answer, or pick a choice"}},
+			wantEffects: []Effect{Invalid{}, Show{0}},
+		},
+		{
+			name: "form: defaults seeded, an empty required one reported", req: askReq(sDefaults),
+			events: []Event{Submit{}},
+			wantState: state{Stepped: true, Complete: "xxxxx.", Content: `{"n":5,"t":"x","m":["a"],"b":true,"e":"b"}`,
+				Errors: map[string]string{"none": "is required"}, Current: 5},
+			wantEffects: []Effect{Invalid{}, Show{5}},
+		},
+		{
+			name: "a form of one choice is lone too", req: askReq(sOneProp),
+			events:      []Event{Pick{0, "b"}},
+			wantState:   state{Lone: true, CanProceed: true, Complete: "x", Content: `{"pick":"b"}`},
+			wantEffects: []Effect{Settle{raw(`{"pick":"b"}`)}},
+		},
+
+		// Events that name nothing.
+		{
+			name: "out-of-range indexes are ignored", req: askReq(sForm),
+			events: []Event{Pick{-1, "prod"}, Pick{3, "prod"}, Toggle{9, "a"}, ChooseOther{-5}, Type{3, "x"},
+				TypeOther{100, "x"}, Goto{3}, Goto{-1}},
+			wantState:   state{Stepped: true, Complete: "...", Content: `{}`},
+			wantEffects: nil,
+		},
+		{
+			name: "events of another kind are ignored", req: askReq(sForm),
+			events:      []Event{Type{0, "prod"}, Pick{1, "3"}, Toggle{0, "prod"}, ChooseOther{1}, TypeOther{2, "x"}},
+			wantState:   state{Stepped: true, Complete: "...", Content: `{}`},
+			wantEffects: nil,
+		},
+		{
+			name: "an approval has nothing to submit", req: approval,
+			events:      []Event{Pick{0, "allow"}, Submit{}},
+			wantState:   state{Content: `null`},
+			wantEffects: nil,
+		},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			opts := DefaultOptions()
+			if tt.opts != nil {
+				opts = *tt.opts
+			}
+			f := New(tt.req, opts)
+			var got []Effect
+			for _, ev := range tt.events {
+				got = f.Dispatch(ev)
+			}
+			if s := snapshot(f); !reflect.DeepEqual(s, tt.wantState) {
+				t.Errorf("state:\n got %+v\nwant %+v", s, tt.wantState)
+			}
+			if !reflect.DeepEqual(got, tt.wantEffects) {
+				t.Errorf("effects:\n got %#v\nwant %#v", got, tt.wantEffects)
+			}
+		})
+	}
+}
+
+func TestAnswers(t *testing.T) {
+	tests := []struct {
+		name   string
+		req    protocol.DecisionRequest
+		events []Event
+		want   []Answer
+	}{
+		{"defaults seeded", askReq(sDefaults), nil, []Answer{
+			{Text: "5"}, {Text: "x"}, {Picks: []string{"a"}}, {Text: "true"}, {Text: "b"}, {}}},
+		{"a default that is no choice is Other", askReq(sEnumOther), nil, []Answer{{Other: true, OtherText: "mine"}}},
+		{"Other text is per field", askReq(sChoices), []Event{TypeOther{0, "mine"}, ChooseOther{1}}, []Answer{
+			{Other: true, OtherText: "mine"}, {Other: true}, {}}},
+		{"a pick keeps the Other text for later", askReq(sChoices), []Event{TypeOther{0, "mine"}, Pick{0, "1"}}, []Answer{
+			{Text: "1", OtherText: "mine"}, {}, {}}},
+		{"Other replaces the pick", askReq(sChoices), []Event{Pick{0, "1"}, ChooseOther{0}}, []Answer{
+			{Other: true}, {}, {}}},
+		{"multi picks", askReq(sMulti), []Event{Toggle{0, "c"}, Toggle{0, "a"}}, []Answer{{Picks: []string{"a", "c"}}}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			f := New(tt.req, DefaultOptions())
+			for _, ev := range tt.events {
+				f.Dispatch(ev)
+			}
+			var got []Answer
+			for i := range f.Fields() {
+				got = append(got, f.Answer(i))
+			}
+			if !reflect.DeepEqual(got, tt.want) {
+				t.Errorf("answers:\n got %+v\nwant %+v", got, tt.want)
+			}
+			if a := f.Answer(len(got)); !reflect.DeepEqual(a, Answer{}) {
+				t.Errorf("Answer out of range: got %+v, want zero", a)
+			}
+		})
+	}
+}
+
+// TestErrorKeys covers the names ValidationError uses that are not a property key.
+func TestErrorKeys(t *testing.T) {
+	t.Run("the whole form: too large", func(t *testing.T) {
+		f := New(askReq(`{"type":"object","properties":{"t":{"type":"string"}}}`), DefaultOptions())
+		f.Dispatch(Type{0, strings.Repeat("x", protocol.MaxContentBytes)})
+		got := f.Dispatch(Submit{})
+		if !reflect.DeepEqual(got, []Effect{Invalid{}}) {
+			t.Errorf("effects: got %#v, want Invalid", got)
+		}
+		if msg := f.Errors()[""]; !strings.Contains(msg, "the limit is 64 KiB") {
+			t.Errorf(`Errors()[""]: got %q, want the size limit`, msg)
+		}
+		f.Dispatch(Type{0, "short"})
+		if errs := f.Errors(); errs != nil {
+			t.Errorf("after a change: got %v, want none", errs)
+		}
+	})
+	t.Run("a property called content", func(t *testing.T) {
+		f := New(askReq(`{"type":"object","properties":{"content":{"type":"integer"}},"required":["content"]}`), DefaultOptions())
+		f.Dispatch(Type{0, "x"})
+		f.Dispatch(Submit{})
+		want := map[string]string{"content": "must be a whole number"}
+		if got := f.Errors(); !reflect.DeepEqual(got, want) {
+			t.Errorf("errors: got %v, want %v", got, want)
+		}
+	})
+	t.Run("Errors is a copy", func(t *testing.T) {
+		f := New(askReq(sText), DefaultOptions())
+		f.Dispatch(Submit{})
+		f.Errors()[""] = "changed"
+		if got := f.Errors()[""]; got != "is required" {
+			t.Errorf("got %q, want is required", got)
+		}
+	})
+}
+
+func TestNames(t *testing.T) {
+	tests := []struct{ got, want string }{
+		{Stepped.String(), "stepped"},
+		{Stacked.String(), "stacked"},
+		{Layout(7).String(), "Layout(7)"},
+		{Text.String(), "text"},
+		{Textarea.String(), "textarea"},
+		{Number.String(), "number"},
+		{Integer.String(), "integer"},
+		{Date.String(), "date"},
+		{DateTime.String(), "date-time"},
+		{Email.String(), "email"},
+		{URI.String(), "uri"},
+		{Boolean.String(), "boolean"},
+		{Single.String(), "single"},
+		{Multi.String(), "multi"},
+		{Kind(-1).String(), "Kind(-1)"},
+	}
+	for _, tt := range tests {
+		if tt.got != tt.want {
+			t.Errorf("got %q, want %q", tt.got, tt.want)
+		}
+	}
+}
