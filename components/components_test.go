@@ -9,6 +9,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"parley/app/store"
+	"parley/components/composer"
 	"parley/protocol"
 )
 
@@ -51,14 +52,14 @@ func TestConversationShowsTheHeroWithoutASession(t *testing.T) {
 }
 
 func TestComposerSendButtonFollowsTheDraft(t *testing.T) {
-	c := &Composer{Placeholder: "Message the agent"}
+	c := &composer.Composer{Placeholder: "Message the agent"}
 	html := mounted(t, c)
 	assert.Contains(t, html, `aria-label="Message"`)
 	assert.Regexp(t, `<button[^>]*disabled`, html, "nothing to send")
 	assert.NotContains(t, html, `disabled="false"`, "a browser reads any disabled attribute as disabled")
 	assert.NotRegexp(t, `<textarea[^>]*disabled`, html)
 
-	off := mounted(t, &Composer{Disabled: true})
+	off := mounted(t, &composer.Composer{Disabled: true})
 	assert.Regexp(t, `<textarea[^>]*disabled`, off)
 }
 

@@ -17,6 +17,8 @@ import (
 	"parley/app/api"
 	"parley/app/socket"
 	"parley/app/store"
+	"parley/components/composer"
+	"parley/components/composer/modes/idle"
 	"parley/protocol"
 )
 
@@ -48,7 +50,12 @@ func (c *Conversation) client(ctx app.Context) *api.Client {
 // OnMount handles sends from the composer, and marks the page interactive: the pre-rendered
 // HTML looks the same before the wasm takes over, so tests and `make bench` wait for this.
 func (c *Conversation) OnMount(ctx app.Context) {
-	ctx.Handle(actionSend, c.onSend)
+	ctx.Handle(idle.ActionSend, c.onSend)
+	ctx.Handle(composer.ActionNavigate, func(ctx app.Context, a app.Action) {
+		if id, ok := a.Value.(string); ok && protocol.ValidSessionID(id) {
+			ctx.Navigate("/s/" + id)
+		}
+	})
 	ctx.Handle(actionDecide, c.onDecide)
 	ctx.Handle(actionStop, c.onStop)
 	ctx.Handle(actionCloseMenu, func(ctx app.Context, a app.Action) { c.closeMenu(ctx, false) })
@@ -181,7 +188,7 @@ func (c *Conversation) setNotice(text string, untilLive bool) {
 
 // onSend sends a prompt; from the hero it first creates the session and goes there.
 func (c *Conversation) onSend(ctx app.Context, a app.Action) {
-	intent, ok := a.Value.(SendIntent)
+	intent, ok := a.Value.(idle.SendIntent)
 	if !ok {
 		return
 	}
@@ -246,10 +253,10 @@ func (c *Conversation) onStop(ctx app.Context, a app.Action) {
 	})
 }
 
-func (c *Conversation) sendFailed(ctx app.Context, intent SendIntent, err error) {
+func (c *Conversation) sendFailed(ctx app.Context, intent idle.SendIntent, err error) {
 	ctx.Dispatch(func(ctx app.Context) {
 		c.setNotice("Not sent: "+describeError(err)+". Your text is back in the composer.", errors.Is(err, api.ErrUnreachable))
-		ctx.NewActionWithValue(actionSendFailed, intent)
+		ctx.NewActionWithValue(idle.ActionSendFailed, intent)
 	})
 }
 
@@ -362,10 +369,12 @@ func (c *Conversation) Render() app.UI {
 						return app.Div().Class("notice").Role("alert").Text(c.notice)
 					}),
 				),
-				&Composer{
+				&composer.Composer{
 					Session:     c.session,
 					Placeholder: placeholderFor(c.session),
 					Disabled:    c.unauthorized || notFound,
+					Pending:     c.thread.Pending,
+					TimedOut:    c.thread.TimedOut,
 				},
 			),
 		)

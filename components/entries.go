@@ -15,8 +15,9 @@ import (
 // actionDecide carries a DecideIntent from a decision card to the conversation, which sends
 // it; actionStop asks to stop the running turn.
 const (
-	actionDecide = "parley.decide"
-	actionStop   = "parley.stop"
+	actionDecide    = "parley.decide"
+	actionStop      = "parley.stop"
+	actionCloseMenu = "parley.close-menu" // the session list was used: close it
 )
 
 // DecideIntent is a reply a person gave on a decision card.

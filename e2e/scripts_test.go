@@ -110,7 +110,11 @@ func TestPromptSentDuringATurnWaitsThenFollowsIt(t *testing.T) {
 	do(t, ctx, 10*time.Second, typeText(`/script ok = confirm('Go on?'); send('first done' if ok else 'first stopped')`), pressEnter(0))
 	do(t, ctx, 20*time.Second, waitJS(`!!document.querySelector('.entry-decision.status-pending')`))
 
-	do(t, ctx, 10*time.Second, typeText("second prompt"), pressEnter(0),
+	// The confirm occupies the composer; "Chat about this" gives the input back, with the
+	// question still open.
+	do(t, ctx, 10*time.Second, chromedp.Click(chromedp.CSS(`#composer-mode .chat-about`)),
+		waitJS(`!document.querySelector('#composer-mode')`),
+		typeText("second prompt"), pressEnter(0),
 		waitJS(`!!document.querySelector('.queued [data-queued]')`))
 	assert.Equal(t, "second prompt", evalString(t, ctx, `document.querySelector('.queued .msg-text').textContent`))
 	assert.Contains(t, evalString(t, ctx, `document.querySelector('.queued .msg-queued').textContent`), "Next")

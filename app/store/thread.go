@@ -74,6 +74,9 @@ type Thread struct {
 	Queued []Message
 	// Pending are the open decisions in the order they were asked: the composer's queue.
 	Pending []protocol.Decision
+	// TimedOut are the decisions that ended because nobody answered in time, so the composer
+	// can say so when the one it shows goes.
+	TimedOut []string
 	// Turn is the offset of the running turn's turn.started (0 when none runs): what Stop
 	// names, so it stops the turn the user sees.
 	Turn uint64
@@ -263,13 +266,17 @@ func (t *Thread) ended(ev protocol.Event) {
 		switch r.Reason {
 		case protocol.ReasonTimeout:
 			status, result = StatusTimedOut, "No response, timed out"
+			t.TimedOut = append(t.TimedOut, r.ID)
 		case protocol.ReasonStopped:
 			result = "Stopped"
 		case protocol.ReasonOrphaned:
 			result = "Ended: the server restarted before it was answered"
 		}
 	}
-	t.Pending = slices.DeleteFunc(t.Pending, func(d protocol.Decision) bool { return d.ID == id })
+	// A new slice, never the old one edited in place: the composer gets Pending as a prop,
+	// and go-app compares props with reflect.DeepEqual, which calls two slices with the same
+	// array and length equal without looking at their elements.
+	t.Pending = slices.DeleteFunc(slices.Clone(t.Pending), func(d protocol.Decision) bool { return d.ID == id })
 	if m := t.find(id); m != nil {
 		m.Status, m.Result = status, result
 	}

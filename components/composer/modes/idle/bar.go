@@ -1,4 +1,6 @@
-package components
+// Package idle is the composer's idle mode: the input bar people type prompts in. It stays
+// mounted under every other mode, so its draft and its textarea survive them.
+package idle
 
 import (
 	"strconv"
@@ -10,12 +12,11 @@ import (
 	"parley/app/api"
 )
 
-// Actions between the composer and the conversation root. Actions rather than func props:
-// a func prop never compares equal, so it would re-render the composer on every change.
+// Actions between the bar and the conversation root. Actions rather than func props: a func
+// prop never compares equal, so it would re-render the bar on every change.
 const (
-	actionSend       = "parley.send"        // value: SendIntent
-	actionSendFailed = "parley.send-failed" // value: SendIntent
-	actionCloseMenu  = "parley.close-menu"  // the session list was used: close it
+	ActionSend       = "parley.send"        // value: SendIntent
+	ActionSendFailed = "parley.send-failed" // value: SendIntent
 )
 
 // SendIntent is a prompt the person sent, with the attempt id that its retries keep.
@@ -26,10 +27,10 @@ type SendIntent struct {
 	AttemptID string
 }
 
-// Composer is the input box. The textarea is uncontrolled: the draft is copied out on input
+// Bar is the input box. The textarea is uncontrolled: the draft is copied out on input
 // and written back through the DOM only when the composer rewrites it, so re-renders never
 // disturb the caret or an IME composition.
-type Composer struct {
+type Bar struct {
 	app.Compo
 	Session     string
 	Placeholder string
@@ -45,7 +46,7 @@ type Composer struct {
 
 // OnMount takes over from the pre-rendered page: it keeps what was typed before the wasm
 // loaded and the focus, and listens for failed sends to put their text back.
-func (c *Composer) OnMount(ctx app.Context) {
+func (c *Bar) OnMount(ctx app.Context) {
 	c.shown = c.Session
 	if early := app.Window().Get("parleyEarlyDraft"); early.Truthy() && c.draft == "" {
 		c.setDraft(early.String())
@@ -54,7 +55,7 @@ func (c *Composer) OnMount(ctx app.Context) {
 	if ta := app.Window().GetElementByID("composer-input"); ta.Truthy() && !c.Disabled {
 		ta.Call("focus")
 	}
-	ctx.Handle(actionSendFailed, func(ctx app.Context, a app.Action) {
+	ctx.Handle(ActionSendFailed, func(ctx app.Context, a app.Action) {
 		intent, ok := a.Value.(SendIntent)
 		// From the hero, the failed send may come back before or after the composer moved
 		// to the session it created.
@@ -70,7 +71,7 @@ func (c *Composer) OnMount(ctx app.Context) {
 }
 
 // OnUpdate swaps the draft when the composer moves to another session.
-func (c *Composer) OnUpdate(ctx app.Context) {
+func (c *Bar) OnUpdate(ctx app.Context) {
 	if c.Session == c.shown {
 		return
 	}
@@ -85,7 +86,7 @@ func (c *Composer) OnUpdate(ctx app.Context) {
 }
 
 // Render draws the input card: the textarea and the send button.
-func (c *Composer) Render() app.UI {
+func (c *Bar) Render() app.UI {
 	textarea := app.Textarea().
 		ID("composer-input").
 		Class("composer-input").
@@ -106,24 +107,22 @@ func (c *Composer) Render() app.UI {
 	if strings.TrimSpace(c.draft) == "" || c.Disabled {
 		send = send.Disabled(true)
 	}
-	return app.Form().Class("composer").
+	return app.Form().Class("bar").
 		Aria("label", "Composer").
 		OnSubmit(func(ctx app.Context, e app.Event) {
 			e.PreventDefault()
 			c.submit(ctx)
 		}).
 		Body(
-			app.Div().Class("composer-card").Body(
-				textarea,
-				app.Div().Class("composer-controls").Body(
-					app.Span().Class("composer-hint").Text("Enter to send · Shift+Enter for a new line"),
-					send,
-				),
+			textarea,
+			app.Div().Class("composer-controls").Body(
+				app.Span().Class("composer-hint").Text("Enter to send · Shift+Enter for a new line"),
+				send,
 			),
 		)
 }
 
-func (c *Composer) onInput(ctx app.Context, e app.Event) {
+func (c *Bar) onInput(ctx app.Context, e app.Event) {
 	was := strings.TrimSpace(c.draft) == ""
 	c.draft = ctx.JSSrc().Get("value").String()
 	c.autosize(ctx.JSSrc())
@@ -132,7 +131,7 @@ func (c *Composer) onInput(ctx app.Context, e app.Event) {
 	}
 }
 
-func (c *Composer) onKeyDown(ctx app.Context, e app.Event) {
+func (c *Bar) onKeyDown(ctx app.Context, e app.Event) {
 	// IME: the Enter that ends a composition belongs to the composition, never to us.
 	if c.composing || e.Get("isComposing").Bool() || e.Get("keyCode").Int() == 229 {
 		ctx.PreventUpdate()
@@ -146,18 +145,18 @@ func (c *Composer) onKeyDown(ctx app.Context, e app.Event) {
 	ctx.PreventUpdate()
 }
 
-func (c *Composer) submit(ctx app.Context) {
+func (c *Bar) submit(ctx app.Context) {
 	text := c.draft
 	if strings.TrimSpace(text) == "" || c.Disabled {
 		return
 	}
 	// Clear first: the send is optimistic, and a failure brings the text back.
 	c.setDraft("")
-	ctx.NewActionWithValue(actionSend, SendIntent{From: c.Session, Session: c.Session, Text: text, AttemptID: api.NewAttemptID()})
+	ctx.NewActionWithValue(ActionSend, SendIntent{From: c.Session, Session: c.Session, Text: text, AttemptID: api.NewAttemptID()})
 }
 
 // setDraft rewrites the draft and the textarea together.
-func (c *Composer) setDraft(text string) {
+func (c *Bar) setDraft(text string) {
 	c.draft = text
 	if !app.IsClient {
 		return
@@ -173,7 +172,7 @@ func (c *Composer) setDraft(text string) {
 // autosize grows the textarea with its content, up to the CSS max-height. Where the
 // browser sizes it itself (field-sizing: content) this does nothing, and a keystroke forces
 // no layout.
-func (c *Composer) autosize(v app.Value) {
+func (c *Bar) autosize(v app.Value) {
 	if sizesItself() {
 		return
 	}

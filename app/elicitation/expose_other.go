@@ -1,0 +1,6 @@
+//go:build !js
+
+package elicitation
+
+// Expose does nothing outside the browser.
+func Expose() {}

@@ -1,0 +1,482 @@
+// Package composer is the composer container (composer-modes.md): the input area that morphs
+// in place between typing (idle), a function's form, a question and an approval. It knows
+// modes only through the modes.Mode interface and the registry below; which mode shows is the
+// pure machine/composer's decision, and this view only translates between it and the DOM.
+package composer
+
+import (
+	"context"
+	"errors"
+	"net/http"
+	"slices"
+	"strconv"
+	"time"
+
+	"github.com/maxence-charriere/go-app/v10/pkg/app"
+
+	"parley/app/api"
+	"parley/app/elicitation"
+	"parley/components/composer/modes"
+	"parley/components/composer/modes/approval"
+	"parley/components/composer/modes/fnform"
+	"parley/components/composer/modes/idle"
+	"parley/components/composer/modes/question"
+	machine "parley/machine/composer"
+	"parley/protocol"
+)
+
+// registry maps each morphed mode to the folder that implements it. Idle is not here: its
+// input bar stays mounted under every mode, so the draft and the textarea survive.
+var registry = map[machine.Mode]modes.Factory{
+	machine.FnForm:   fnform.New,
+	machine.Question: question.New,
+	machine.Approval: approval.New,
+}
+
+// Actions the composer handles.
+const (
+	// ActionOpenFnForm opens the fn-form; its value is the function's name ("" to pick one).
+	ActionOpenFnForm = "parley.fnform.open"
+	// ActionNavigate asks the conversation to show a session; its value is the session id.
+	ActionNavigate = "parley.navigate"
+)
+
+// Composer is the input area of the conversation.
+type Composer struct {
+	app.Compo
+	Session     string
+	Placeholder string
+	Disabled    bool
+	// Pending are the session's open decisions, oldest first (store.Thread.Pending), and
+	// TimedOut the ones that ended by timeout: the two props the decision queue follows.
+	Pending  []protocol.Decision
+	TimedOut []string
+
+	machine *machine.Machine
+	mode    modes.Mode
+	// modeFor is the decision id or function the current mode was made for.
+	modeFor string
+	// modeKey is unique to each entry into a mode (see modes.Input.Key); gen counts entries.
+	modeKey string
+	gen     int
+	// known are the server decisions already handed to the machine, for this session.
+	known     map[string]bool
+	knownFor  string
+	functions []protocol.Function
+	// waiting are the local requests (RequestUserInput) waiting for an answer, by id.
+	waiting map[string]chan elicitation.Result
+	nextID  int
+	// problem is a failed answer or run, shown in the morphed area.
+	problem string
+	// ctx is the composer's own context, from OnMount: what Later defers with.
+	ctx app.Context
+}
+
+// Later implements modes.Host.
+func (c *Composer) Later(f func()) {
+	if !app.IsClient {
+		return
+	}
+	c.ctx.Defer(func(app.Context) { f() })
+}
+
+func (c *Composer) ensure() {
+	if c.machine == nil {
+		c.machine = machine.New(machine.Config{})
+		c.known = map[string]bool{}
+		c.waiting = map[string]chan elicitation.Result{}
+	}
+}
+
+// OnMount registers the composer as the presenter of browser-side questions, follows the
+// decision queue, and listens for the fn-form's openers (the `/` menu, the functions button).
+func (c *Composer) OnMount(ctx app.Context) {
+	c.ensure()
+	c.ctx = ctx
+	elicitation.SetElicitationPresenter(c.presenter(ctx))
+	elicitation.Expose()
+	ctx.Handle(ActionOpenFnForm, func(ctx app.Context, a app.Action) {
+		name, _ := a.Value.(string)
+		c.run(ctx, c.machine.Dispatch(machine.OpenFnForm{Function: name}))
+	})
+	c.follow(ctx)
+	c.loadFunctions(ctx)
+}
+
+// OnDismount stops presenting.
+func (c *Composer) OnDismount() {
+	elicitation.SetElicitationPresenter(nil)
+}
+
+// OnUpdate follows the decision queue when the props change.
+func (c *Composer) OnUpdate(ctx app.Context) {
+	c.ensure()
+	c.follow(ctx)
+}
+
+// follow turns the store's pending list into the machine's events: a new session resets the
+// queue, a new id is asked, an id that left the list ended.
+func (c *Composer) follow(ctx app.Context) {
+	now := time.Now()
+	if c.knownFor != c.Session {
+		c.knownFor = c.Session
+		c.known = map[string]bool{}
+		list := make([]machine.Decision, 0, len(c.Pending))
+		for _, d := range c.Pending {
+			c.known[d.ID] = true
+			list = append(list, machine.Decision{ID: d.ID, Request: d.Request})
+		}
+		c.run(ctx, c.machine.Dispatch(machine.Reset{Decisions: list, At: now}))
+		return
+	}
+	var effs []machine.Effect
+	still := make(map[string]bool, len(c.Pending))
+	for _, d := range c.Pending {
+		still[d.ID] = true
+		if !c.known[d.ID] {
+			c.known[d.ID] = true
+			effs = append(effs, c.machine.Dispatch(machine.Asked{Decision: machine.Decision{ID: d.ID, Request: d.Request}, At: now})...)
+		}
+	}
+	for id := range c.known {
+		if still[id] {
+			continue
+		}
+		delete(c.known, id)
+		outcome := machine.Answered
+		if slices.Contains(c.TimedOut, id) {
+			outcome = machine.TimedOut
+		}
+		effs = append(effs, c.machine.Dispatch(machine.Ended{ID: id, Outcome: outcome, At: now})...)
+	}
+	c.run(ctx, effs)
+}
+
+// run carries out the machine's effects.
+func (c *Composer) run(ctx app.Context, effs []machine.Effect) {
+	for _, e := range effs {
+		switch e := e.(type) {
+		case machine.Enter:
+			c.enter(e)
+		case machine.Exit:
+			if c.mode != nil {
+				c.mode.Exit()
+			}
+			c.mode, c.modeFor, c.problem = nil, "", ""
+		case machine.FocusInput:
+			c.Later(func() { focusByID("composer-input") })
+		case machine.FocusMode:
+			c.Later(func() { focusByID("composer-mode") })
+		}
+	}
+}
+
+func (c *Composer) enter(e machine.Enter) {
+	factory, ok := registry[e.Mode]
+	if !ok {
+		return
+	}
+	c.gen++
+	c.modeKey = "m" + strconv.Itoa(c.gen)
+	in := modes.Input{Key: c.modeKey, Options: elicitation.Options(), Fields: elicitation.FieldRendererHook()}
+	if e.Mode == machine.FnForm {
+		in.Function = e.ID
+	} else if d, ok := c.machine.Head(); ok {
+		in.Decision = d
+	}
+	c.mode, c.modeFor, c.problem = factory(c, in), e.ID, ""
+}
+
+func focusByID(id string) {
+	if el := app.Window().GetElementByID(id); el.Truthy() {
+		el.Call("focus")
+	}
+}
+
+// loadFunctions fetches the functions the fn-form offers.
+func (c *Composer) loadFunctions(ctx app.Context) {
+	client := c.Client()
+	ctx.Async(func() {
+		list, err := client.ListFunctions(ctx)
+		if err != nil {
+			return // the fn-form says there is nothing to run; the list is fetched again on open
+		}
+		ctx.Dispatch(func(ctx app.Context) {
+			c.functions = list
+			if r, ok := c.mode.(interface{ Refresh() }); ok {
+				r.Refresh()
+			}
+		})
+	})
+}
+
+// presenter shows a browser-side request in the same queue as the server's decisions.
+func (c *Composer) presenter(ctx app.Context) elicitation.Presenter {
+	return func(rctx context.Context, req protocol.DecisionRequest) (elicitation.Result, error) {
+		answer := make(chan elicitation.Result, 1)
+		idc := make(chan string, 1)
+		ctx.Dispatch(func(ctx app.Context) {
+			c.nextID++
+			id := "local-" + strconv.Itoa(c.nextID)
+			c.waiting[id] = answer
+			idc <- id
+			c.run(ctx, c.machine.Dispatch(machine.Asked{Decision: machine.Decision{ID: id, Request: req, Local: true}, At: time.Now()}))
+		})
+		var id string
+		select {
+		case id = <-idc:
+		case <-rctx.Done():
+			return elicitation.Result{}, rctx.Err()
+		}
+		select {
+		case res := <-answer:
+			return res, nil
+		case <-rctx.Done():
+			ctx.Dispatch(func(ctx app.Context) {
+				delete(c.waiting, id)
+				c.run(ctx, c.machine.Dispatch(machine.Ended{ID: id, Outcome: machine.Aborted, At: time.Now()}))
+			})
+			return elicitation.Result{}, rctx.Err()
+		}
+	}
+}
+
+// Client implements modes.Host.
+func (c *Composer) Client() *api.Client {
+	u := app.Window().URL()
+	return &api.Client{Base: u.Scheme + "://" + u.Host}
+}
+
+// SessionID implements modes.Host.
+func (c *Composer) SessionID() string { return c.Session }
+
+// Functions implements modes.Host.
+func (c *Composer) Functions() []protocol.Function { return c.functions }
+
+// Answer implements modes.Host: a local request gets its answer at once; a server decision
+// is answered over HTTP, and the mode exits when the server took it (the socket's outcome
+// then changes nothing). A reply that lost to another one exits too: it was answered.
+func (c *Composer) Answer(ctx app.Context, d machine.Decision, reply protocol.ReplyRequest, done func(ctx app.Context, err error)) {
+	if d.Local {
+		if ch, ok := c.waiting[d.ID]; ok {
+			delete(c.waiting, d.ID)
+			ch <- elicitation.Result{Action: reply.Action, Content: reply.Content}
+		}
+		c.run(ctx, c.machine.Dispatch(machine.Ended{ID: d.ID, Outcome: machine.Answered, At: time.Now()}))
+		return
+	}
+	client, session := c.Client(), c.Session
+	ctx.Async(func() {
+		_, err := client.Reply(ctx, session, d.ID, reply)
+		ctx.Dispatch(func(ctx app.Context) {
+			var apiErr *api.Error
+			switch {
+			case err == nil:
+			case errors.As(err, &apiErr) && (apiErr.Status == http.StatusConflict || apiErr.Status == http.StatusNotFound):
+				c.machine.Dispatch(machine.ClearNote{})
+				err = nil // answered elsewhere, or ended: either way it is no longer asked
+			default:
+				if done != nil {
+					done(ctx, err)
+				}
+				return
+			}
+			c.run(ctx, c.machine.Dispatch(machine.Ended{ID: d.ID, Outcome: machine.Answered, At: time.Now()}))
+			if done != nil {
+				done(ctx, nil)
+			}
+		})
+	})
+}
+
+// ChatAbout implements modes.Host.
+func (c *Composer) ChatAbout(ctx app.Context) {
+	c.run(ctx, c.machine.Dispatch(machine.ChatAbout{}))
+}
+
+// Close implements modes.Host.
+func (c *Composer) Close(ctx app.Context) {
+	c.run(ctx, c.machine.Dispatch(machine.CloseFnForm{}))
+}
+
+// Ran implements modes.Host: the function's run started in session; close the form and go
+// there to watch it.
+func (c *Composer) Ran(ctx app.Context, session string) {
+	c.run(ctx, c.machine.Dispatch(machine.CloseFnForm{}))
+	if session != c.Session {
+		ctx.NewActionWithValue(ActionNavigate, session)
+	}
+}
+
+// Render draws the three bands: what waits above, the input card, and the controls row. The
+// card always holds the idle bar, hidden while a mode is morphed in, so the bar keeps its
+// place among the children and is never rebuilt.
+func (c *Composer) Render() app.UI {
+	c.ensure()
+	morphed := c.mode != nil
+	return app.Div().Class("composer").Body(
+		c.renderEnv(),
+		app.Div().Class("composer-card").Body(
+			app.If(morphed, func() app.UI { return c.renderMode() }),
+			c.renderBar(morphed),
+		),
+		app.Div().Class("composer-controls-row").Body(
+			app.If(!c.Disabled, func() app.UI {
+				b := app.Button().Type("button").Class("control-button").
+					Text("ƒ Functions").
+					Title("Run a function with typed parameters").
+					OnClick(func(ctx app.Context, e app.Event) {
+						c.loadFunctions(ctx)
+						c.run(ctx, c.machine.Dispatch(machine.OpenFnForm{}))
+					})
+				if morphed {
+					b = b.Disabled(true) // only ever true: see renderBar
+				}
+				return b
+			}),
+		),
+	)
+}
+
+// renderBar is the idle input bar. Hidden by a class, never by Hidden(false): go-app writes a
+// false boolean into the pre-rendered HTML as hidden="false", which a browser reads as hidden.
+func (c *Composer) renderBar(morphed bool) app.UI {
+	bar := app.Div().Class("composer-bar")
+	if morphed {
+		bar = bar.Class("is-hidden")
+	}
+	return bar.Body(&idle.Bar{Session: c.Session, Placeholder: c.Placeholder, Disabled: c.Disabled})
+}
+
+// renderEnv is the band above the card: the note a timeout left, and the decisions waiting
+// while the person chats about one.
+func (c *Composer) renderEnv() app.UI {
+	waiting := len(c.machine.Queue())
+	aside := c.machine.SetAside() && waiting > 0
+	return app.Div().Class("composer-env").Body(
+		app.Div().Class("composer-note").Role("status").Aria("live", "polite").Body(
+			app.If(c.machine.Note() != "", func() app.UI {
+				return app.Span().Text(c.machine.Note())
+			}),
+		),
+		app.If(aside, func() app.UI {
+			label := "1 decision is waiting"
+			if waiting > 1 {
+				label = strconv.Itoa(waiting) + " decisions are waiting"
+			}
+			return app.Button().Type("button").Class("env-chip").
+				Text(label+" · Answer").
+				OnClick(func(ctx app.Context, e app.Event) {
+					c.run(ctx, c.machine.Dispatch(machine.Resume{At: time.Now()}))
+				})
+		}),
+	)
+}
+
+// renderMode draws a morphed mode: a 48 px header and the body. Keys are handled here for
+// every mode: Enter during the guard after a decision appeared does nothing (it was meant
+// for the draft), Escape is the secondary action.
+func (c *Composer) renderMode() app.UI {
+	m := c.mode
+	primary := m.Primary()
+	secondary, hasSecondary := m.Secondary()
+	isForm := m.ID() == "fn-form"
+	// The root's tag alternates with each entry into a mode, so the next decision is drawn
+	// into new elements: go-app reuses elements by position and tag, and an input reused
+	// from the previous decision would keep the text typed there (its Value("") clears
+	// nothing).
+	tag := "div"
+	if c.gen%2 == 0 {
+		tag = "section"
+	}
+	return app.Elem(tag).Class("composer-morph mode-"+m.ID()).
+		ID("composer-mode").
+		TabIndex(-1).
+		Role("dialog").
+		Aria("label", m.Label()).
+		OnKeyDown(func(ctx app.Context, e app.Event) {
+			c.onModeKey(ctx, e)
+		}, app.EventScope(c.modeKey)).
+		Body(
+			app.Div().Class("morph-header").Body(
+				app.Div().Class("morph-header-main").Body(m.Header()),
+				app.If(isForm, func() app.UI {
+					return app.Div().Class("morph-header-actions").Body(
+						c.actionButton(primary, true, "square send", "▶"),
+						app.If(hasSecondary, func() app.UI {
+							return c.actionButton(secondary, false, "square close", "×")
+						}),
+					)
+				}).Else(func() app.UI {
+					return app.Button().Type("button").Class("chat-about").
+						Text("Chat about this").
+						Title("Back to typing; the question stays open").
+						OnClick(func(ctx app.Context, e app.Event) { c.ChatAbout(ctx) })
+				}),
+			),
+			app.Div().Class("morph-body").Body(
+				m.Body(),
+				app.If(c.problem != "", func() app.UI {
+					return app.Div().Class("morph-problem").Role("alert").Text(c.problem)
+				}),
+				app.If(!isForm, func() app.UI {
+					return app.Div().Class("morph-actions").Body(
+						app.If(hasSecondary, func() app.UI { return c.actionButton(secondary, false, "secondary", secondary.Label) }),
+						c.actionButton(primary, true, "send", primary.Label),
+					)
+				}),
+			),
+		)
+}
+
+// actionButton draws a mode's primary or secondary action. Its handler asks the mode for the
+// action again when clicked: go-app keeps the handler of the first render (same func literal,
+// same scope), so anything it captured from a render would be stale.
+func (c *Composer) actionButton(a modes.Action, primary bool, class, text string) app.UI {
+	return app.Button().Type("button").Class(class).Text(text).Title(a.Title).Aria("label", a.Label).
+		Disabled(a.Disabled).
+		OnClick(func(ctx app.Context, e app.Event) { c.runAction(ctx, primary) }, app.EventScope(c.modeKey, class))
+}
+
+// runAction runs the current mode's primary or secondary action, if it is enabled.
+func (c *Composer) runAction(ctx app.Context, primary bool) bool {
+	if c.mode == nil {
+		return false
+	}
+	a, ok := c.mode.Primary(), true
+	if !primary {
+		a, ok = c.mode.Secondary()
+	}
+	if !ok || a.Disabled || a.Run == nil {
+		return false
+	}
+	a.Run(ctx)
+	return true
+}
+
+func (c *Composer) onModeKey(ctx app.Context, e app.Event) {
+	if e.Get("isComposing").Bool() || e.Get("keyCode").Int() == 229 {
+		return // composition never submits
+	}
+	switch e.Get("key").String() {
+	case "Enter":
+		if c.machine.Guarded(time.Now()) {
+			e.PreventDefault()
+			return
+		}
+		tag := e.Get("target").Get("tagName").String()
+		// Enter in a one-line field submits; in a textarea it breaks the line, and on a
+		// button it presses that button.
+		if tag == "INPUT" && !e.Get("shiftKey").Bool() {
+			e.PreventDefault()
+			c.runAction(ctx, true)
+		}
+	case "Escape":
+		if c.runAction(ctx, false) {
+			e.PreventDefault()
+		}
+	}
+}
+
+// SetProblem implements modes.Host: a failure the person should read, in the morphed area.
+func (c *Composer) SetProblem(text string) { c.problem = text }

@@ -1,0 +1,191 @@
+// Package approval is the composer's approval mode, derived from the question mode: the same
+// one-click choice buttons, plus what is being approved, shown as text. An option is answered
+// by its own click; text typed here goes through the send button as a rejection with an
+// instruction, which the tool receives as its error text.
+package approval
+
+import (
+	"encoding/json"
+	"strconv"
+	"strings"
+	"unicode/utf8"
+
+	"github.com/maxence-charriere/go-app/v10/pkg/app"
+
+	"parley/components/composer/modes"
+	"parley/components/composer/modes/question"
+	"parley/machine/composer"
+	"parley/protocol"
+)
+
+// maxDetailShown keeps the panel readable: longer details show their head and tail, and the
+// person can expand them.
+const maxDetailShown = 1200
+
+// Mode is the approval mode.
+type Mode struct {
+	host        modes.Host
+	key         string
+	d           composer.Decision
+	expanded    bool
+	instruction string
+	sending     bool
+}
+
+// New makes the approval mode for a decision.
+func New(h modes.Host, in modes.Input) modes.Mode {
+	return &Mode{host: h, key: in.Key, d: in.Decision}
+}
+
+// ID implements modes.Mode.
+func (m *Mode) ID() string { return "approval" }
+
+// Label implements modes.Mode.
+func (m *Mode) Label() string { return "Approval: " + m.d.Request.Message }
+
+// Header shows the badge and what is asked.
+func (m *Mode) Header() app.UI {
+	return app.Div().Class("morph-title").Body(
+		app.Span().Class("badge badge-approval").Text("Approval"),
+		app.Span().Class("morph-message").Text(m.d.Request.Message),
+	)
+}
+
+// Body shows the details and the options, then the instruction field.
+func (m *Mode) Body() app.UI {
+	req := m.d.Request
+	detail := details(req)
+	truncated := false
+	if !m.expanded && len(detail) > maxDetailShown {
+		detail, truncated = HeadAndTail(detail, maxDetailShown), true
+	}
+	return app.Div().Class("approval").Body(
+		app.If(detail != "", func() app.UI {
+			return app.Pre().Class("approval-details").Aria("label", "What would run").Text(detail)
+		}),
+		app.If(truncated, func() app.UI {
+			return app.Button().Type("button").Class("link-button").Text("Show all").
+				OnClick(func(ctx app.Context, e app.Event) { m.expanded = true }, app.EventScope(m.key))
+		}),
+		app.Div().Class("choices").Role("group").Aria("label", "Answers").Body(
+			app.Range(req.Options).Slice(func(i int) app.UI {
+				o := req.Options[i]
+				return question.ChoiceButton(m.key+"-opt-"+strconv.Itoa(i), o.Label, reach(o), o.Tone, false, func(ctx app.Context) {
+					m.pick(ctx, i)
+				})
+			}),
+		),
+		app.Textarea().ID("approval-instruction").Class("field-input approval-instruction").Rows(2).
+			Aria("label", "Or say what to do instead").
+			Placeholder("Or say what to do instead (rejects with your words)").
+			OnInput(func(ctx app.Context, e app.Event) {
+				m.instruction = ctx.JSSrc().Get("value").String()
+			}, app.EventScope(m.key)).
+			OnKeyDown(func(ctx app.Context, e app.Event) {
+				if e.Get("key").String() != "Enter" || e.Get("shiftKey").Bool() || e.Get("isComposing").Bool() || e.Get("keyCode").Int() == 229 {
+					return
+				}
+				e.PreventDefault()
+				if strings.TrimSpace(m.instruction) != "" {
+					m.reject(ctx)
+				}
+			}, app.EventScope(m.key)),
+	)
+}
+
+// details is what is approved: the request's details and its batch's items.
+func details(req protocol.DecisionRequest) string {
+	var b strings.Builder
+	b.WriteString(req.Details)
+	for _, it := range req.Items {
+		if b.Len() > 0 {
+			b.WriteString("\n")
+		}
+		b.WriteString(it.Tool)
+		if it.Details != "" {
+			b.WriteString(": " + it.Details)
+		}
+	}
+	return b.String()
+}
+
+// reach is the description drawn under an option: the request's own words, and for an
+// "always" option the reach it grants when the request did not say it.
+func reach(o protocol.ApprovalOption) string {
+	if o.Description != "" || o.Grant == nil {
+		return o.Description
+	}
+	switch o.Grant.Kind {
+	case protocol.GrantTool:
+		return "Always for " + o.Grant.Tool
+	case protocol.GrantPrefix:
+		return "Always for " + strings.Join(o.Grant.Words, " ") + " …"
+	}
+	return "Always for exactly this"
+}
+
+// Primary sends the typed instruction as a rejection.
+func (m *Mode) Primary() modes.Action {
+	empty := strings.TrimSpace(m.instruction) == ""
+	a := modes.Action{Label: "Send", Title: "Reject, and tell the agent what to do instead", Disabled: empty || m.sending, Run: m.reject}
+	if empty {
+		a.Title = "Pick an answer above, or type what to do instead"
+	}
+	return a
+}
+
+// Secondary declines the request as a whole (Esc).
+func (m *Mode) Secondary() (modes.Action, bool) {
+	return modes.Action{Label: "Decline", Title: "Reject without a reason (Esc)", Run: func(ctx app.Context) {
+		m.send(ctx, protocol.ReplyRequest{Action: protocol.ActionDecline})
+	}}, true
+}
+
+// Exit implements modes.Mode.
+func (m *Mode) Exit() {}
+
+func (m *Mode) pick(ctx app.Context, i int) {
+	raw, _ := json.Marshal(protocol.ApprovalAnswer{Option: &i})
+	m.send(ctx, protocol.ReplyRequest{Action: protocol.ActionAccept, Content: raw})
+}
+
+func (m *Mode) reject(ctx app.Context) {
+	text := strings.TrimSpace(m.instruction)
+	if text == "" {
+		return
+	}
+	if len(text) > protocol.MaxReasonBytes {
+		m.host.SetProblem("The instruction is " + strconv.Itoa(len(text)) + " bytes; the limit is " + strconv.Itoa(protocol.MaxReasonBytes/1024) + " KiB.")
+		return
+	}
+	raw, _ := json.Marshal(protocol.ApprovalAnswer{Instruction: text})
+	m.send(ctx, protocol.ReplyRequest{Action: protocol.ActionAccept, Content: raw})
+}
+
+func (m *Mode) send(ctx app.Context, reply protocol.ReplyRequest) {
+	if m.sending {
+		return
+	}
+	m.sending = true
+	m.host.SetProblem("")
+	m.host.Answer(ctx, m.d, reply, func(ctx app.Context, err error) {
+		m.sending = false
+		if err != nil {
+			m.host.SetProblem("Not answered: " + question.Describe(err) + ".")
+		}
+	})
+}
+
+// HeadAndTail keeps the start and the end of a long text, where commands and their last
+// arguments are.
+func HeadAndTail(s string, n int) string {
+	half := n / 2
+	head, tail := s[:half], s[len(s)-half:]
+	for len(head) > 0 && !utf8.ValidString(head) {
+		head = head[:len(head)-1]
+	}
+	for len(tail) > 0 && !utf8.RuneStart(tail[0]) {
+		tail = tail[1:]
+	}
+	return head + "\n… " + strconv.Itoa(len(s)-len(head)-len(tail)) + " bytes not shown …\n" + tail
+}

@@ -1,0 +1,87 @@
+// Package modes is the contract between the composer container and its modes
+// (composer-modes.md): each mode is a folder that implements Mode, and the container knows
+// nothing else of it. Adding a mode means adding a folder and one line in the container's
+// registry.
+package modes
+
+import (
+	"github.com/maxence-charriere/go-app/v10/pkg/app"
+
+	"parley/app/api"
+	"parley/app/elicitation"
+	"parley/machine/composer"
+	"parley/machine/elicit"
+	"parley/protocol"
+)
+
+// Mode is one shape of the input area. A mode value is created when the container enters
+// the mode and dropped when it exits, so it holds its own state (the fn-form's values, the
+// question's form) and nothing outlives it.
+type Mode interface {
+	// ID names the mode: "fn-form", "question", "approval".
+	ID() string
+	// Label says, for a screen reader, what the morphed input area is (the dialog's name).
+	Label() string
+	// Header is the left part of the 48 px header: a badge, the question chips.
+	Header() app.UI
+	// Body is the input area's content, under the header, with 12 px padding.
+	Body() app.UI
+	// Primary takes over the composer's send button.
+	Primary() Action
+	// Secondary is the cancel or reject action, if any.
+	Secondary() (Action, bool)
+	// Exit cleans up when the container leaves the mode (a local request that nobody
+	// answered is rejected by the container, not here).
+	Exit()
+}
+
+// Action is a button the container draws for a mode.
+type Action struct {
+	Label    string
+	Title    string // the tooltip and the accessible description
+	Disabled bool
+	Run      func(ctx app.Context)
+}
+
+// Input is what a mode is entered with.
+type Input struct {
+	// Key is unique to this entry into a mode: element ids and event scopes derive from it.
+	// go-app keeps an element's old handler when the new one comes from the same func
+	// literal, whatever it captured, unless the handler's EventScope differs; without the
+	// key, the next decision's buttons would still answer the previous one.
+	Key      string
+	Decision composer.Decision // question, approval
+	Function string            // fn-form: the function the person picked ("" to pick one)
+	Options  elicit.Options
+	Fields   elicitation.FieldRenderer
+}
+
+// Host is what a mode may ask of the container.
+type Host interface {
+	// Client calls the server.
+	Client() *api.Client
+	// SessionID is the session the composer serves ("" on the hero).
+	SessionID() string
+	// Functions are the functions the fn-form offers, as last fetched.
+	Functions() []protocol.Function
+	// Answer sends the reply to a decision: over HTTP for a server decision, to the waiting
+	// caller for a local one. The mode exits when the answer is taken; done, if not nil,
+	// runs on the UI goroutine with nil or the failure.
+	Answer(ctx app.Context, d composer.Decision, reply protocol.ReplyRequest, done func(ctx app.Context, err error))
+	// ChatAbout sets the shown decision aside: back to typing, the decision stays pending.
+	ChatAbout(ctx app.Context)
+	// Close leaves the fn-form.
+	Close(ctx app.Context)
+	// Ran says a function run started in session: the fn-form closes and the view follows
+	// the run there.
+	Ran(ctx app.Context, session string)
+	// SetProblem shows a failure in the morphed area ("" clears it).
+	SetProblem(text string)
+	// Later runs f after the next render, e.g. to move the focus to an element that render
+	// creates. Not ctx.Defer of an event handler: go-app drops a deferred function when the
+	// element that handled the event is gone by then, and a mode's render often replaces it.
+	Later(f func())
+}
+
+// Factory makes a mode for the container's registry.
+type Factory func(h Host, in Input) Mode
