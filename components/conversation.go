@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"maps"
-	"net/http"
 	"slices"
 	"strconv"
 	"strings"
@@ -159,13 +158,16 @@ func (c *Conversation) titleOf(id string) string {
 	return ""
 }
 
+// statusUnauthorized is http.StatusUnauthorized: the browser's build does not import net/http.
+const statusUnauthorized = 401
+
 func (c *Conversation) refreshSessions(ctx app.Context) {
 	client := c.client(ctx)
 	ctx.Async(func() {
 		list, err := client.ListSessions(ctx)
 		ctx.Dispatch(func(ctx app.Context) {
 			var apiErr *api.Error
-			if errors.As(err, &apiErr) && apiErr.Status == http.StatusUnauthorized {
+			if errors.As(err, &apiErr) && apiErr.Status == statusUnauthorized {
 				c.unauthorized = true
 				return
 			}

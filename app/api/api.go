@@ -9,7 +9,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"net/http"
 	"time"
 
 	"parley/protocol"
@@ -18,9 +17,17 @@ import (
 // Client calls the API at Base (scheme and host, no trailing slash).
 type Client struct {
 	Base   string
-	HTTP   *http.Client // natively; in the browser requests go through fetch
-	Header http.Header  // e.g. Authorization for scripts and tests; the browser uses the cookie // e.g. Authorization for scripts and tests; the browser uses the cookie
+	HTTP   *httpClient // *http.Client natively; in the browser requests go through fetch
+	Header httpHeader  // http.Header natively, e.g. Authorization for scripts and tests; the browser uses the cookie
 }
+
+// The HTTP methods and statuses this package uses, spelled out so that the browser's build
+// does not import net/http (see roundtrip_js.go).
+const (
+	methodGet             = "GET"
+	methodPost            = "POST"
+	statusTooManyRequests = 429
+)
 
 // ErrUnreachable is a request that got no answer: the server is down or the network is.
 var ErrUnreachable = errors.New("the server is not reachable")
@@ -34,7 +41,7 @@ type Error struct {
 func (e *Error) Error() string { return e.ErrorResponse.Error }
 
 // Retryable reports whether the same request may succeed later.
-func (e *Error) Retryable() bool { return e.Status >= 500 || e.Status == http.StatusTooManyRequests }
+func (e *Error) Retryable() bool { return e.Status >= 500 || e.Status == statusTooManyRequests }
 
 // NewAttemptID returns a fresh id for one send, kept across its retries.
 func NewAttemptID() string {
@@ -51,12 +58,12 @@ func (c *Client) do(ctx context.Context, method, path string, body, out any) err
 			return err
 		}
 	}
-	header := http.Header{}
+	header := httpHeader{}
 	for k, v := range c.Header {
 		header[k] = v
 	}
 	if body != nil {
-		header.Set("Content-Type", "application/json")
+		header["Content-Type"] = []string{"application/json"} // http.Header.Set, canonical already
 	}
 	status, data, err := c.roundTrip(ctx, method, c.Base+path, header, payload)
 	if err != nil {
@@ -68,7 +75,7 @@ func (c *Client) do(ctx context.Context, method, path string, body, out any) err
 	if status >= 300 {
 		e := &Error{Status: status}
 		if json.Unmarshal(data, &e.ErrorResponse) != nil || e.ErrorResponse.Error == "" {
-			e.ErrorResponse.Error = fmt.Sprintf("the server answered %d %s", status, http.StatusText(status))
+			e.ErrorResponse.Error = fmt.Sprintf("the server answered %d %s", status, statusText(status))
 		}
 		return e
 	}
@@ -81,14 +88,14 @@ func (c *Client) do(ctx context.Context, method, path string, body, out any) err
 // ListSessions returns every session, newest first.
 func (c *Client) ListSessions(ctx context.Context) ([]protocol.SessionInfo, error) {
 	var out protocol.SessionList
-	err := c.do(ctx, http.MethodGet, "/api/sessions", nil, &out)
+	err := c.do(ctx, methodGet, "/api/sessions", nil, &out)
 	return out.Sessions, err
 }
 
 // CreateSession makes a session.
 func (c *Client) CreateSession(ctx context.Context, req protocol.CreateSessionRequest) (protocol.SessionInfo, error) {
 	var out protocol.SessionInfo
-	err := c.do(ctx, http.MethodPost, "/api/sessions", req, &out)
+	err := c.do(ctx, methodPost, "/api/sessions", req, &out)
 	return out, err
 }
 
@@ -108,7 +115,7 @@ func (c *Client) SendPrompt(ctx context.Context, session string, req protocol.Se
 			case <-time.After(time.Duration(attempt*attempt) * 200 * time.Millisecond):
 			}
 		}
-		err = c.do(ctx, http.MethodPost, "/api/sessions/"+session+"/prompt", req, &out)
+		err = c.do(ctx, methodPost, "/api/sessions/"+session+"/prompt", req, &out)
 		var apiErr *Error
 		if err == nil || ctx.Err() != nil || (errors.As(err, &apiErr) && !apiErr.Retryable()) {
 			return out, err
@@ -124,7 +131,7 @@ func (c *Client) Reply(ctx context.Context, session, decision string, req protoc
 		return protocol.ReplyResponse{}, err
 	}
 	var out protocol.ReplyResponse
-	err := c.do(ctx, http.MethodPost, "/api/sessions/"+session+"/decisions/"+decision, req, &out)
+	err := c.do(ctx, methodPost, "/api/sessions/"+session+"/decisions/"+decision, req, &out)
 	return out, err
 }
 
@@ -132,6 +139,6 @@ func (c *Client) Reply(ctx context.Context, session, decision string, req protoc
 // the offset of its turn.started), or, with 0, whatever runs.
 func (c *Client) Stop(ctx context.Context, session string, turn uint64) (protocol.StopResponse, error) {
 	var out protocol.StopResponse
-	err := c.do(ctx, http.MethodPost, "/api/sessions/"+session+"/stop", protocol.StopRequest{Turn: turn}, &out)
+	err := c.do(ctx, methodPost, "/api/sessions/"+session+"/stop", protocol.StopRequest{Turn: turn}, &out)
 	return out, err
 }

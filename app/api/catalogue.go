@@ -2,7 +2,6 @@ package api
 
 import (
 	"context"
-	"net/http"
 	"net/url"
 	"strconv"
 
@@ -12,14 +11,14 @@ import (
 // ListCommands returns the server's slash commands and examples.
 func (c *Client) ListCommands(ctx context.Context) (protocol.CommandList, error) {
 	var out protocol.CommandList
-	err := c.do(ctx, http.MethodGet, "/api/commands", nil, &out)
+	err := c.do(ctx, methodGet, "/api/commands", nil, &out)
 	return out, err
 }
 
 // ListFunctions returns the functions a person can run from the fn-form.
 func (c *Client) ListFunctions(ctx context.Context) ([]protocol.Function, error) {
 	var out protocol.FunctionList
-	err := c.do(ctx, http.MethodGet, "/api/functions", nil, &out)
+	err := c.do(ctx, methodGet, "/api/functions", nil, &out)
 	return out.Functions, err
 }
 
@@ -30,7 +29,7 @@ func (c *Client) RunFunction(ctx context.Context, name string, req protocol.RunF
 		return protocol.RunFunctionResponse{}, err
 	}
 	var out protocol.RunFunctionResponse
-	err := c.do(ctx, http.MethodPost, "/api/functions/"+url.PathEscape(name)+"/run", req, &out)
+	err := c.do(ctx, methodPost, "/api/functions/"+url.PathEscape(name)+"/run", req, &out)
 	return out, err
 }
 
@@ -41,13 +40,13 @@ func (c *Client) ListFiles(ctx context.Context, query string, limit int) (protoc
 	if limit > 0 {
 		q.Set("limit", strconv.Itoa(limit))
 	}
-	err := c.do(ctx, http.MethodGet, "/api/files?"+q.Encode(), nil, &out)
+	err := c.do(ctx, methodGet, "/api/files?"+q.Encode(), nil, &out)
 	return out, err
 }
 
 // ListSkills returns the workspace's skills.
 func (c *Client) ListSkills(ctx context.Context) ([]protocol.Skill, error) {
 	var out protocol.SkillList
-	err := c.do(ctx, http.MethodGet, "/api/skills", nil, &out)
+	err := c.do(ctx, methodGet, "/api/skills", nil, &out)
 	return out.Skills, err
 }

@@ -5,13 +5,21 @@ package api
 import (
 	"context"
 	"errors"
-	"net/http"
 	"syscall/js"
+)
+
+// In the browser Client.HTTP is unused and Client.Header is a plain map, so that the wasm
+// does not import net/http: importing it at all links its transport and crypto/tls (their
+// package initialisers keep them), a fifth of app.wasm. tools/wasmpatch keeps go-app and
+// coder/websocket from importing it too.
+type (
+	httpClient = struct{}
+	httpHeader = map[string][]string
 )
 
 // roundTrip calls the browser's fetch directly. net/http's client would work too, but it
 // links its whole transport (HTTP/2, TLS) into the wasm: about 5 MB raw for nothing.
-func (c *Client) roundTrip(ctx context.Context, method, url string, header http.Header, body []byte) (int, []byte, error) {
+func (c *Client) roundTrip(ctx context.Context, method, url string, header httpHeader, body []byte) (int, []byte, error) {
 	opts := js.Global().Get("Object").New()
 	opts.Set("method", method)
 	opts.Set("credentials", "same-origin")

@@ -9,7 +9,12 @@ import (
 	"net/http"
 )
 
-func (c *Client) roundTrip(ctx context.Context, method, url string, header http.Header, body []byte) (int, []byte, error) {
+type (
+	httpClient = http.Client
+	httpHeader = http.Header
+)
+
+func (c *Client) roundTrip(ctx context.Context, method, url string, header httpHeader, body []byte) (int, []byte, error) {
 	req, err := http.NewRequestWithContext(ctx, method, url, bytes.NewReader(body))
 	if err != nil {
 		return 0, nil, err

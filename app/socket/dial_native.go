@@ -8,6 +8,8 @@ import (
 	"github.com/coder/websocket"
 )
 
-func dialOptions(h http.Header) *websocket.DialOptions {
+type httpHeader = http.Header
+
+func dialOptions(h httpHeader) *websocket.DialOptions {
 	return &websocket.DialOptions{HTTPHeader: h}
 }

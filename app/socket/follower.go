@@ -7,7 +7,6 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"net/http"
 	"time"
 
 	"github.com/coder/websocket"
@@ -47,8 +46,8 @@ type State struct {
 type Follower struct {
 	URL     string // ws:// or wss:// address of /ws
 	Session string
-	After   uint64      // the last offset already seen
-	Header  http.Header // sent when dialing natively; a browser sends the cookie instead
+	After   uint64     // the last offset already seen
+	Header  httpHeader // an http.Header, sent when dialing natively; a browser sends the cookie instead
 
 	OnEvent func(protocol.Event) // called in order, once per event
 	OnState func(State)

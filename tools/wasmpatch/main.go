@@ -1,0 +1,220 @@
+// Command wasmpatch writes a go.mod for `go build -modfile` that keeps net/http out of the
+// browser's build. go-app and coder/websocket import net/http in the wasm only for server-side code
+// (app.Handler, app.LocalDir, websocket.Accept) and for one type in a signature; importing
+// it at all links its transport and crypto/tls, whose package initialisers keep them alive:
+// about a fifth of app.wasm. The patch leaves go-app's server files out of the wasm build and
+// gives websocket's Dial a local Response type; nothing Parley's browser code calls changes.
+//
+// The patched modules are copies of the pinned versions' Go files, made under DIR at build
+// time (go build -overlay may not replace files in the module cache); DIR/go.mod is Parley's
+// with replace directives to them. Every edit must match the pinned versions' text exactly,
+// so a dependency upgrade fails here until the patch is checked against the new version.
+//
+//	usage: wasmpatch DIR   (writes DIR/go.mod, DIR/go.sum and the patched modules under DIR)
+package main
+
+import (
+	"fmt"
+	"io/fs"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+)
+
+type edit struct {
+	old, new string
+	n        int // how many times old occurs; it must
+}
+
+// prepend is an edit that puts its text in front of the file.
+const prepend = ""
+
+type patch struct {
+	module, version string
+	files           map[string][]edit // existing files, relative to the module
+	add             map[string]string // new files
+}
+
+// serverOnly leaves a go-app file out of the browser's build.
+var serverOnly = []edit{{prepend, "//go:build !wasm\n\n", 1}}
+
+var patches = []patch{
+	{
+		module:  "github.com/maxence-charriere/go-app/v10",
+		version: "v10.1.11",
+		files: map[string][]edit{
+			"pkg/app/http.go":     serverOnly,
+			"pkg/app/resource.go": serverOnly,
+		},
+		add: map[string]string{"pkg/app/zz_parley_wasm.go": `//go:build wasm
+
+// Added by Parley's tools/wasmpatch: http.go and resource.go, the server's side, are left
+// out of the wasm; this is what the browser's side needs of them.
+
+package app
+
+import "strings"
+
+// Handler is the server's; the wasm only names it (GenerateStaticWebsite).
+type Handler struct{}
+
+func clientResourceResolver(resourcesLocation string) func(string) string {
+	return func(location string) string {
+		if remoteLocation(location) || !webLocation(location) {
+			return location
+		}
+		location = strings.Trim(location, "/")
+		return resourcesLocation + "/" + strings.TrimPrefix(location, "web/")
+	}
+}
+
+func remoteLocation(location string) bool {
+	return strings.HasPrefix(location, "https://") ||
+		strings.HasPrefix(location, "http://")
+}
+
+func webLocation(location string) bool {
+	return strings.HasPrefix(location, "/web/") ||
+		location == "/web" ||
+		strings.HasPrefix(location, "web/") ||
+		location == "web"
+}
+`},
+	},
+	{
+		module:  "github.com/coder/websocket",
+		version: "v1.8.15",
+		files: map[string][]edit{
+			"ws_js.go": {
+				{"\t\"net/http\"\n", "", 1},
+				{"*http.Response", "*Response", 3},
+				{"&http.Response{\n\t\t\tStatusCode: http.StatusSwitchingProtocols,", "&Response{\n\t\t\tStatusCode: 101, // Switching Protocols", 1},
+				{"func Accept(w http.ResponseWriter, r *http.Request, opts", "func Accept(w, r any, opts", 1},
+			},
+		},
+		add: map[string]string{"zz_parley_js.go": `// Added by Parley's tools/wasmpatch, so that ws_js.go need not import net/http.
+
+package websocket
+
+// Response stands for the *http.Response that Dial returns natively; in the browser it only
+// ever says 101 Switching Protocols.
+type Response struct{ StatusCode int }
+`},
+	},
+}
+
+func main() {
+	if len(os.Args) != 2 {
+		fmt.Fprintln(os.Stderr, "usage: wasmpatch DIR   (writes DIR/go.mod and DIR/go.sum)")
+		os.Exit(2)
+	}
+	if err := run(os.Args[1]); err != nil {
+		fmt.Fprintln(os.Stderr, "wasmpatch:", err)
+		os.Exit(1)
+	}
+}
+
+func run(dir string) error {
+	dir, err := filepath.Abs(dir)
+	if err != nil {
+		return err
+	}
+	if err := os.RemoveAll(dir); err != nil {
+		return err
+	}
+	gomod, err := os.ReadFile("go.mod")
+	if err != nil {
+		return err
+	}
+	gomod = append(gomod, "\n// Written by tools/wasmpatch for the browser's build.\n"...)
+	for _, p := range patches {
+		modDir, err := moduleDir(p.module, p.version)
+		if err != nil {
+			return err
+		}
+		out := filepath.Join(dir, p.module)
+		if err := copyGo(modDir, out); err != nil {
+			return err
+		}
+		for name, edits := range p.files {
+			src, err := os.ReadFile(filepath.Join(modDir, name))
+			if err != nil {
+				return err
+			}
+			text := string(src)
+			for _, e := range edits {
+				if e.old == prepend {
+					text = e.new + text
+					continue
+				}
+				if n := strings.Count(text, e.old); n != e.n {
+					return fmt.Errorf("%s@%s %s: %q occurs %d times, want %d", p.module, p.version, name, e.old, n, e.n)
+				}
+				text = strings.ReplaceAll(text, e.old, e.new)
+			}
+			if err := os.WriteFile(filepath.Join(out, name), []byte(text), 0o644); err != nil {
+				return err
+			}
+		}
+		for name, text := range p.add {
+			if err := os.WriteFile(filepath.Join(out, name), []byte(text), 0o644); err != nil {
+				return err
+			}
+		}
+		gomod = fmt.Appendf(gomod, "replace %s %s => %s\n", p.module, p.version, out)
+	}
+	if err := os.WriteFile(filepath.Join(dir, "go.mod"), gomod, 0o644); err != nil {
+		return err
+	}
+	gosum, err := os.ReadFile("go.sum")
+	if err != nil {
+		return err
+	}
+	return os.WriteFile(filepath.Join(dir, "go.sum"), gosum, 0o644)
+}
+
+// moduleDir is where the build reads module's files, which must be at version.
+func moduleDir(module, version string) (string, error) {
+	goTool := os.Getenv("GO")
+	if goTool == "" {
+		goTool = "go"
+	}
+	out, err := exec.Command(goTool, "list", "-m", "-f", "{{.Version}} {{.Dir}}", module).Output()
+	if err != nil {
+		return "", fmt.Errorf("go list -m %s: %w", module, err)
+	}
+	v, d, _ := strings.Cut(strings.TrimSpace(string(out)), " ")
+	if v != version {
+		return "", fmt.Errorf("%s is at %s, but the patch is for %s: check it against the new version", module, v, version)
+	}
+	if d == "" {
+		return "", fmt.Errorf("%s@%s is not in the module cache", module, version)
+	}
+	return d, nil
+}
+
+// copyGo copies a module's go.mod and non-test Go files: all the build reads of it.
+func copyGo(from, to string) error {
+	return filepath.WalkDir(from, func(path string, d fs.DirEntry, err error) error {
+		if err != nil || d.IsDir() {
+			return err
+		}
+		name := d.Name()
+		if name != "go.mod" && (!strings.HasSuffix(name, ".go") || strings.HasSuffix(name, "_test.go")) {
+			return nil
+		}
+		rel, err := filepath.Rel(from, path)
+		if err != nil {
+			return err
+		}
+		data, err := os.ReadFile(path)
+		if err != nil {
+			return err
+		}
+		if err := os.MkdirAll(filepath.Join(to, filepath.Dir(rel)), 0o755); err != nil {
+			return err
+		}
+		return os.WriteFile(filepath.Join(to, rel), data, 0o644)
+	})
+}
