@@ -29,6 +29,10 @@ const (
 	statusTooManyRequests = 429
 )
 
+// Ended reports whether a reply failed because its decision is no longer asked: another reply
+// won (409), or it ended or never existed (404).
+func (e *Error) Ended() bool { return e.Status == 409 || e.Status == 404 }
+
 // ErrUnreachable is a request that got no answer: the server is down or the network is.
 var ErrUnreachable = errors.New("the server is not reachable")
 

@@ -2,7 +2,6 @@ package api
 
 import (
 	"context"
-	"net/http"
 
 	"parley/protocol"
 )
@@ -10,6 +9,6 @@ import (
 // PendingDecisions returns the session's open decisions, oldest first: the composer's queue.
 func (c *Client) PendingDecisions(ctx context.Context, session string) ([]protocol.Decision, error) {
 	var out protocol.DecisionList
-	err := c.do(ctx, http.MethodGet, "/api/sessions/"+session+"/decisions", nil, &out)
+	err := c.do(ctx, methodGet, "/api/sessions/"+session+"/decisions", nil, &out)
 	return out.Decisions, err
 }

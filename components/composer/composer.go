@@ -7,7 +7,6 @@ package composer
 import (
 	"context"
 	"errors"
-	"net/http"
 	"slices"
 	"strconv"
 	"time"
@@ -272,7 +271,7 @@ func (c *Composer) Answer(ctx app.Context, d machine.Decision, reply protocol.Re
 			var apiErr *api.Error
 			switch {
 			case err == nil:
-			case errors.As(err, &apiErr) && (apiErr.Status == http.StatusConflict || apiErr.Status == http.StatusNotFound):
+			case errors.As(err, &apiErr) && apiErr.Ended():
 				c.machine.Dispatch(machine.ClearNote{})
 				err = nil // answered elsewhere, or ended: either way it is no longer asked
 			default:
