@@ -193,3 +193,188 @@ func TestEveryFieldKindIsSubmitted(t *testing.T) {
 	msgs := waitMessages(t, ctx, 2)
 	assert.Equal(t, `Report|line one|ada@example.org|https://example.org/x|2026-12-01|0.5|3|True|green|["a", "c"]`, msgs[1].Text)
 }
+
+const echoScript = `/script r = run(['echo', 'hello']); send(r.error or r.stdout.strip())`
+
+// TestApprovalIsOneClick approves a tool run from the composer: one click on the option.
+func TestApprovalIsOneClick(t *testing.T) {
+	_, ctx := openSession(t, echoScript)
+	do(t, ctx, 20*time.Second, waitJS(`!!document.querySelector('#composer-mode.mode-approval, #composer-mode .badge-approval')`))
+	assert.Equal(t, "Allow running echo?", modeText(t, ctx, `.morph-message`))
+	assert.Contains(t, modeText(t, ctx, `.approval-details`), "echo hello")
+	assert.Equal(t, "Approve|Approve, and always for this command|Reject",
+		evalString(t, ctx, `[...document.querySelectorAll('#composer-mode .choice-label')].map(e => e.textContent).join('|')`))
+	do(t, ctx, 10*time.Second, chromedp.Click(chromedp.CSS(`#composer-mode .choice`)))
+	msgs := waitMessages(t, ctx, 2)
+	assert.Equal(t, "hello", msgs[1].Text)
+	do(t, ctx, 10*time.Second, waitJS(modeGone))
+}
+
+// TestRejectionWithAReasonReachesTheTool types what to do instead: it goes through the send
+// button as a rejection, and the tool's error is those words.
+func TestRejectionWithAReasonReachesTheTool(t *testing.T) {
+	_, ctx := openSession(t, echoScript)
+	do(t, ctx, 20*time.Second, waitJS(modeShown))
+	assert.True(t, evalBool(t, ctx, `document.querySelector('#composer-mode .send').disabled`), "nothing typed, nothing to send")
+	do(t, ctx, 10*time.Second, chromedp.SendKeys(chromedp.CSS(`#approval-instruction`), "use printf instead"),
+		waitJS(`!document.querySelector('#composer-mode .send').disabled`),
+		chromedp.Click(chromedp.CSS(`#composer-mode .send`)))
+	msgs := waitMessages(t, ctx, 2)
+	assert.Equal(t, "rejected by the user: use printf instead", msgs[1].Text)
+	assert.Contains(t, evalString(t, ctx, `document.querySelector('.entry-run .entry-output').textContent`), "was not done: rejected by the user: use printf instead")
+}
+
+// TestAlwaysCreatesAGrant picks "always": the same command later runs without asking.
+func TestAlwaysCreatesAGrant(t *testing.T) {
+	srv, ctx := openSession(t, echoScript)
+	do(t, ctx, 20*time.Second, waitJS(modeShown))
+	do(t, ctx, 10*time.Second, chromedp.Click(chromedp.CSS(`#composer-mode .choice:nth-child(2)`)))
+	waitMessages(t, ctx, 2)
+	grants, err := apiClient(srv).ListGrants(context.Background())
+	require.NoError(t, err)
+	require.Len(t, grants, 1)
+
+	do(t, ctx, 10*time.Second, waitJS(modeGone), typeText(echoScript), pressEnter(0))
+	msgs := waitMessages(t, ctx, 4)
+	assert.Equal(t, "hello", msgs[3].Text)
+	assert.Equal(t, 1, int(get(t, ctx, chromedp.Evaluate[float64](`document.querySelectorAll('.entry-decision').length`))), "the second run did not ask")
+	assert.False(t, evalBool(t, ctx, modeShown))
+}
+
+// TestDecisionsQueueFirstInFirstOut asks from the server and then from browser code: the
+// second waits until the first is answered, and then takes the input area.
+func TestDecisionsQueueFirstInFirstOut(t *testing.T) {
+	_, ctx := openSession(t, `/script send('first=' + str(confirm('First?')))`)
+	do(t, ctx, 20*time.Second, waitJS(modeShown))
+	evalBool(t, ctx, `(window.__second = parley.requestUserInput({kind: 'ask', message: 'Second?', schema: {type: 'string', enum: ['a', 'b']}})
+		.then(r => window.__answer = JSON.stringify(r)), true)`)
+	time.Sleep(300 * time.Millisecond)
+	assert.Equal(t, "First?", modeText(t, ctx, `.question-message`), "the second waits: nothing stacks")
+	assert.Equal(t, 1, int(get(t, ctx, chromedp.Evaluate[float64](`document.querySelectorAll('#composer-mode').length`))))
+
+	do(t, ctx, 10*time.Second, chromedp.Click(chromedp.CSS(`#composer-mode .choice`)),
+		waitJS(`document.querySelector('#composer-mode .question-message')?.textContent === 'Second?'`))
+	msgs := waitMessages(t, ctx, 2)
+	assert.Equal(t, "first=True", msgs[1].Text)
+	do(t, ctx, 10*time.Second, chromedp.Click(chromedp.CSS(`#composer-mode .choice:nth-child(2)`)),
+		waitJS(`!!window.__answer`), waitJS(modeGone))
+	assert.Equal(t, `{"action":"accept","content":"b"}`, evalString(t, ctx, `window.__answer`))
+}
+
+// TestRequestUserInputEndings: a decline is an answer; a cancelled request rejects with an
+// AbortError and leaves the input area.
+func TestRequestUserInputEndings(t *testing.T) {
+	_, ctx := openSession(t, "")
+	evalBool(t, ctx, `(parley.requestUserInput({kind: 'confirm', message: 'Sure?'}).then(r => window.__first = JSON.stringify(r)), true)`)
+	do(t, ctx, 10*time.Second, waitJS(modeShown), js(`document.querySelector('#composer-mode .secondary').click()`), waitJS(`!!window.__first`))
+	assert.Equal(t, `{"action":"decline"}`, evalString(t, ctx, `window.__first`))
+
+	evalBool(t, ctx, `(window.__ac = new AbortController(), parley.requestUserInput({kind: 'confirm', message: 'Again?'}, window.__ac.signal)
+		.catch(e => window.__second = e.name + ':' + e.reason), true)`)
+	do(t, ctx, 10*time.Second, waitJS(modeShown), js(`window.__ac.abort()`), waitJS(`!!window.__second`), waitJS(modeGone))
+	assert.Equal(t, "AbortError:aborted", evalString(t, ctx, `window.__second`))
+}
+
+// TestFnFormIsCancelledByADecision opens the fn-form, then a decision arrives: the form goes
+// (no stash, no restore) and the decision takes the input area.
+func TestFnFormIsCancelledByADecision(t *testing.T) {
+	srv, ctx := openSession(t, "hello")
+	waitMessages(t, ctx, 2)
+	do(t, ctx, 10*time.Second, chromedp.Click(chromedp.CSS(`.control-button`)), waitJS(`!!document.querySelector('#composer-mode.mode-fn-form')`),
+		js(`(s => { s.value = 'greet'; s.dispatchEvent(new Event('change', {bubbles: true})) })(document.querySelector('#fn-pick'))`),
+		waitJS(`!!document.querySelector('#composer-mode .fn-form input[type=text]')`),
+		chromedp.SendKeys(chromedp.CSS(`#composer-mode .fn-form input[type=text]`), "Ada"))
+	sendAPI(t, srv, sessionOf(t, ctx), `/script send('ok=' + str(confirm('Interrupting?')))`)
+	do(t, ctx, 20*time.Second, waitJS(`!!document.querySelector('#composer-mode.mode-question')`))
+	assert.Equal(t, "Interrupting?", modeText(t, ctx, `.question-message`))
+	do(t, ctx, 10*time.Second, chromedp.Click(chromedp.CSS(`#composer-mode .choice`)), waitJS(modeGone))
+	assert.False(t, evalBool(t, ctx, modeShown), "the fn-form is not restored")
+}
+
+// TestFnFormRunsAFunction fills and runs a function from the hero: the run starts a session,
+// the view goes there, and the run's events stream in.
+func TestFnFormRunsAFunction(t *testing.T) {
+	_, ctx := openSession(t, "")
+	do(t, ctx, 10*time.Second, chromedp.Click(chromedp.CSS(`.control-button`)), waitJS(`!!document.querySelector('#composer-mode.mode-fn-form')`),
+		waitJS(`document.querySelectorAll('#fn-pick option').length > 1`),
+		js(`(s => { s.value = 'greet'; s.dispatchEvent(new Event('change', {bubbles: true})) })(document.querySelector('#fn-pick'))`),
+		waitJS(`!!document.querySelector('#composer-mode .fn-form input[type=text]')`))
+	assert.True(t, evalBool(t, ctx, `document.querySelector('#composer-mode .square.send').disabled`), "the name is required")
+	do(t, ctx, 10*time.Second, chromedp.SendKeys(chromedp.CSS(`#composer-mode .fn-form input[type=text]`), "Ada"),
+		chromedp.Click(chromedp.CSS(`#composer-mode .fn-form input[value=true]`)),
+		chromedp.Click(chromedp.CSS(`#composer-mode .square.send`)),
+		waitJS(`location.pathname.startsWith('/s/')`))
+	msgs := waitMessages(t, ctx, 1)
+	assert.Equal(t, "Hello, Ada!", msgs[len(msgs)-1].Text)
+	do(t, ctx, 10*time.Second, waitJS(`!!document.querySelector('.entry-run.status-done')`), waitJS(modeGone))
+}
+
+// TestDraftIsKeptUnderADecision types a draft, a decision takes the input area, and the draft
+// is back, focused, when it ends.
+func TestDraftIsKeptUnderADecision(t *testing.T) {
+	srv, ctx := openSession(t, "hello")
+	waitMessages(t, ctx, 2)
+	do(t, ctx, 10*time.Second, typeText("half a thought"))
+	sendAPI(t, srv, sessionOf(t, ctx), `/script confirm('Quick question?')`)
+	do(t, ctx, 20*time.Second, waitJS(modeShown))
+	// Typing on: the keys go nowhere near the draft or an answer.
+	do(t, ctx, 10*time.Second, chromedp.KeyEvent("xy"), pressEnter(0))
+	assert.True(t, evalBool(t, ctx, modeShown), "Enter right after the decision appeared answered nothing")
+	do(t, ctx, 10*time.Second, chromedp.Click(chromedp.CSS(`#composer-mode .choice`)), waitJS(modeGone),
+		waitJS(`document.activeElement.id === 'composer-input'`))
+	assert.Equal(t, "half a thought", draft(t, ctx))
+}
+
+// TestAnsweredInAnotherTab: the question shows in two tabs; answered in one, the other exits.
+func TestAnsweredInAnotherTab(t *testing.T) {
+	_, ctx := openSession(t, `/script confirm('Two tabs?')`)
+	do(t, ctx, 20*time.Second, waitJS(modeShown))
+	url := evalString(t, ctx, `location.href`)
+	other, cancel := chromedp.NewContext(ctx)
+	defer cancel()
+	// The tab is created here, outside a deadline: it closes when the context that created
+	// it ends.
+	require.NoError(t, chromedp.Do(other))
+	do(t, other, 30*time.Second, chromedp.Navigate(url), waitReady(), waitJS(modeShown))
+	do(t, other, 10*time.Second, chromedp.Click(chromedp.CSS(`#composer-mode .choice`)), waitJS(modeGone))
+	do(t, ctx, 10*time.Second, waitJS(modeGone))
+	assert.Equal(t, "Yes", evalString(t, ctx, `document.querySelector('.entry-decision .entry-status').textContent`))
+}
+
+// TestTimeoutLeavesANote: nobody answers; the mode exits with a one-line note.
+func TestTimeoutLeavesANote(t *testing.T) {
+	_, ctx := openSession(t, `/script confirm('Anyone?', timeout=1)`)
+	do(t, ctx, 20*time.Second, waitJS(modeShown))
+	do(t, ctx, 20*time.Second, waitJS(modeGone))
+	assert.Equal(t, "No response, timed out.", evalString(t, ctx, `document.querySelector('.composer-note[role=status]').textContent`))
+}
+
+// TestReloadBringsTheQuestionBack reloads mid-question: the question is back.
+func TestReloadBringsTheQuestionBack(t *testing.T) {
+	_, ctx := openSession(t, threeQuestions)
+	do(t, ctx, 20*time.Second, waitJS(modeShown))
+	do(t, ctx, 30*time.Second, chromedp.Reload(), waitReady(), waitJS(modeShown))
+	assert.Equal(t, "Set up the project", modeText(t, ctx, `.question-message`))
+	assert.Equal(t, "Engine|Theme|Name", evalString(t, ctx, `[...document.querySelectorAll('#composer-mode .chip')].map(c => c.textContent).join('|')`))
+}
+
+// TestStopAbortsTheShownDecision: Stop ends the turn, and its question leaves the input area.
+func TestStopAbortsTheShownDecision(t *testing.T) {
+	_, ctx := openSession(t, `/script confirm('Deploy?')`)
+	do(t, ctx, 20*time.Second, waitJS(modeShown))
+	do(t, ctx, 10*time.Second, chromedp.Click(chromedp.CSS(`.thread .stop`)), waitJS(modeGone))
+	assert.Equal(t, "Stopped", evalString(t, ctx, `document.querySelector('.entry-decision .entry-status').textContent`))
+}
+
+// TestChatAboutThisKeepsTheQuestion sets the question aside, sends a message, and comes back
+// to answer it.
+func TestChatAboutThisKeepsTheQuestion(t *testing.T) {
+	_, ctx := openSession(t, `/script send('ok=' + str(confirm('Go ahead?')))`)
+	do(t, ctx, 20*time.Second, waitJS(modeShown))
+	do(t, ctx, 10*time.Second, chromedp.Click(chromedp.CSS(`#composer-mode .chat-about`)), waitJS(modeGone))
+	assert.Equal(t, "1 decision is waiting · Answer", evalString(t, ctx, `document.querySelector('.env-chip').textContent`))
+	do(t, ctx, 10*time.Second, chromedp.Click(chromedp.CSS(`.env-chip`)), waitJS(modeShown),
+		chromedp.Click(chromedp.CSS(`#composer-mode .choice`)))
+	msgs := waitMessages(t, ctx, 2)
+	assert.Equal(t, "ok=True", msgs[1].Text)
+}

@@ -12,3 +12,10 @@ func (c *Client) PendingDecisions(ctx context.Context, session string) ([]protoc
 	err := c.do(ctx, methodGet, "/api/sessions/"+session+"/decisions", nil, &out)
 	return out.Decisions, err
 }
+
+// ListGrants returns the "always" grants of the server's workspace.
+func (c *Client) ListGrants(ctx context.Context) ([]protocol.Grant, error) {
+	var out protocol.GrantList
+	err := c.do(ctx, methodGet, "/api/grants", nil, &out)
+	return out.Grants, err
+}

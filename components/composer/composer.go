@@ -316,7 +316,11 @@ func (c *Composer) Render() app.UI {
 	return app.Div().Class("composer").Body(
 		c.renderEnv(),
 		app.Div().Class("composer-card").Body(
-			app.If(morphed, func() app.UI { return c.renderMode() }),
+			// Always present, so the bar after it keeps its index: go-app diffs children by
+			// index, and a shifted bar would be rebuilt, textarea and draft with it.
+			app.Div().Class("composer-morph-slot").Body(
+				app.If(morphed, func() app.UI { return c.renderMode() }),
+			),
 			c.renderBar(morphed),
 		),
 		app.Div().Class("composer-controls-row").Body(

@@ -30,9 +30,10 @@ type Machine struct {
 	// ended remembers every ID that ended, so that an Asked or a Reset that lost a race
 	// with its own end cannot bring a dead decision back.
 	ended map[string]bool
-	// fn is the open fn-form's function. Never set while a decision is shown: showing a
-	// decision cancels the fn-form.
-	fn string
+	// fnOpen says the user's fn-form is open, on function fn ("" while the person picks
+	// one). Never set while a decision is shown: showing a decision cancels the fn-form.
+	fnOpen bool
+	fn     string
 	// aside says the head is set aside ("Chat about this"). Only true with a head.
 	aside   bool
 	note    string
@@ -63,7 +64,7 @@ func (m *Machine) occupant() occupant {
 	switch {
 	case m.showing():
 		return occupant{m.queue[0].Mode(), m.queue[0].ID}
-	case m.fn != "":
+	case m.fnOpen:
 		return occupant{FnForm, m.fn}
 	}
 	return occupant{}
@@ -145,15 +146,15 @@ func (m *Machine) Dispatch(ev Event) []Effect {
 		// Refused while a decision is shown: opening would cancel the user's own form on
 		// the spot, or hide the system's question. While set aside, the user chose to do
 		// something else, and the head stays set aside.
-		if e.Function == "" || m.showing() || e.Function == m.fn {
+		if m.showing() || m.fnOpen && e.Function == m.fn {
 			return nil
 		}
-		m.fn = e.Function
+		m.fn, m.fnOpen = e.Function, true
 	case CloseFnForm:
-		if m.fn == "" {
+		if !m.fnOpen {
 			return nil
 		}
-		m.fn = ""
+		m.fn, m.fnOpen = "", false
 	case ChatAbout:
 		if !m.showing() {
 			return nil
@@ -174,8 +175,8 @@ func (m *Machine) Dispatch(ev Event) []Effect {
 
 	// A shown decision displaces the user's fn-form: no stash, no restore.
 	cancelled := ""
-	if m.showing() && m.fn != "" {
-		cancelled, m.fn = m.fn, ""
+	if m.showing() && m.fnOpen {
+		cancelled, m.fn, m.fnOpen = m.fn, "", false
 	}
 	return m.effects(before, at, cancelled, noted)
 }

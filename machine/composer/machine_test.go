@@ -192,10 +192,10 @@ func TestDispatch(t *testing.T) {
 			wantEffects: []Effect{Enter{FnForm, "deploy"}, FocusMode{}},
 		},
 		{
-			name:        "an fn-form with no function is not opened",
+			name:        "an fn-form with no function opens on its picker",
 			events:      []Event{OpenFnForm{""}},
-			wantState:   state{Mode: Idle},
-			wantEffects: nil,
+			wantState:   state{Mode: FnForm},
+			wantEffects: []Effect{Enter{FnForm, ""}, FocusMode{}},
 		},
 		{
 			name:        "opening another function switches fn to fn",

@@ -41,8 +41,8 @@ func (m *Mode) choose(name string) {
 			m.fn = f
 		}
 	}
-	if m.fn.Name == "" && name != "" {
-		m.fn.Name = name // not listed yet: the form fills in when the list arrives
+	if m.fn.Name == "" && name != "" && len(m.host.Functions()) == 0 {
+		m.fn.Name = name // not listed yet: the form fills in when the list arrives (Refresh)
 	}
 	if m.fn.Params == nil {
 		return
@@ -92,7 +92,9 @@ func (m *Mode) Header() app.UI {
 				m.host.SetProblem("")
 			}, app.EventScope(m.in.Key)).
 			Body(
-				app.Option().Value("").Text("Choose a function…").Selected(m.fn.Name == ""),
+				// Disabled: go-app drops an empty value attribute, and the option's text would
+				// then be its value.
+				app.Option().Value("").Text("Choose a function…").Disabled(true).Selected(m.fn.Name == ""),
 				app.Range(fns).Slice(func(i int) app.UI {
 					f := fns[i]
 					o := app.Option().Value(f.Name).Text(title(f)).Selected(f.Name == m.fn.Name)
