@@ -98,6 +98,8 @@ func (b *Bar) Render() app.UI {
 		menu = sh.menu
 		empty = sh.empty
 	}
+	// keydown, beforeinput, input and keyup are listened to by the shell itself (see
+	// shell.listen): every keystroke runs them, and go-app's dispatch adds nothing they need.
 	ta := app.Textarea().
 		ID(InputID).
 		Class("composer-input").
@@ -112,9 +114,6 @@ func (b *Bar) Render() app.UI {
 		Aria("expanded", strconv.FormatBool(menu.Open)).
 		Attr("autocomplete", "off").
 		AutoFocus(!b.Disabled).
-		OnKeyDown(b.onKeyDown).
-		On("beforeinput", b.onBeforeInput).
-		OnInput(b.onInput).
 		On("compositionstart", b.onCompositionStart).
 		On("compositionend", b.onCompositionEnd).
 		OnPaste(b.onPaste).
@@ -122,7 +121,6 @@ func (b *Bar) Render() app.UI {
 		OnCut(b.onCut).
 		OnScroll(b.onScroll).
 		OnClick(b.onClick).
-		OnKeyUp(b.onKeyUp).
 		OnBlur(b.onBlur)
 	if id := menu.ActiveID(); id != "" {
 		ta = ta.Aria("activedescendant", listboxID+"-"+id)

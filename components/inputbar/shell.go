@@ -45,8 +45,21 @@ type shell struct {
 	// virtual keyboards) must not type it after all. It lasts until the key is released.
 	swallow string
 
-	listeners []app.Func
+	listeners   []app.Func
+	taListeners []taListener
+	stats     stats
+	// unsaved is when the oldest unsaved change happened, lastChange the newest: drafts
+	// are written once typing pauses, or at the latest maxSaveDelay after a change.
+	unsaved, lastChange time.Time
 }
+
+// stats count the costly paths, for `make bench`.
+type stats struct {
+	Observes, FullReads, Rebuilds, Saves int
+	HandlerNanos                        int64 // time inside the bar's key and input handlers
+}
+
+func (sh *shell) timed(t0 time.Time) { sh.stats.HandlerNanos += int64(time.Since(t0)) }
 
 // scope is one session's input: its machine, its slash controller and what the view keeps
 // of them.
@@ -106,6 +119,7 @@ func newShell(ctx app.Context, b *Bar) *shell {
 		app.Window().Set("parleyEarlyDraft", "")
 	}
 	sh.show()
+	sh.listen()
 	if !b.Disabled {
 		sh.ta.Call("focus")
 	}
@@ -126,7 +140,11 @@ func (sh *shell) benchHooks() {
 		return float64(ms.TotalAlloc)
 	})
 	app.Window().Set("parleyHeapAlloc", mem)
-	sh.listeners = append(sh.listeners, mem)
+	st := app.FuncOf(func(app.Value, []app.Value) any {
+		return map[string]any{"observes": sh.stats.Observes, "fullReads": sh.stats.FullReads, "rebuilds": sh.stats.Rebuilds, "saves": sh.stats.Saves, "handlerMicros": int(sh.stats.HandlerNanos / 1000)}
+	})
+	app.Window().Set("parleyInputStats", st)
+	sh.listeners = append(sh.listeners, mem, st)
 }
 
 func (sh *shell) close() {
@@ -137,8 +155,10 @@ func (sh *shell) close() {
 			cancel()
 		}
 	}
-	for _, f := range sh.listeners {
-		app.Window().Call("removeEventListener", "pagehide", f)
+	app.Window().Call("removeEventListener", "pagehide", sh.listeners[0])
+	for _, l := range sh.taListeners {
+		sh.ta.Call("removeEventListener", l.name, l.f)
+		l.f.Release()
 	}
 }
 
@@ -214,28 +234,38 @@ func (b *Bar) live() (*shell, bool) {
 	return sh, sh != nil && sh.cur != nil && !b.Disabled
 }
 
-func (b *Bar) onKeyDown(ctx app.Context, e app.Event) {
-	ctx.PreventUpdate()
-	if sh, ok := b.live(); ok {
-		sh.keyDown(e)
-		sh.flush()
+// listen handles the textarea's per-keystroke events with listeners of its own: they run
+// straight in the browser's event, outside go-app's dispatch, and touch no go-app state, so
+// a keystroke never renders a component.
+func (sh *shell) listen() {
+	on := func(name string, h func(e app.Event)) {
+		f := app.FuncOf(func(_ app.Value, args []app.Value) any {
+			if len(args) == 0 || sh.cur == nil || sh.bar.Disabled {
+				return nil
+			}
+			t0 := time.Now()
+			h(app.Event{Value: args[0]})
+			sh.flush()
+			sh.timed(t0)
+			return nil
+		})
+		sh.ta.Call("addEventListener", name, f)
+		sh.taListeners = append(sh.taListeners, taListener{name, f})
 	}
+	on("keydown", sh.keyDown)
+	on("beforeinput", sh.beforeInput)
+	on("input", sh.input)
+	on("keyup", func(e app.Event) {
+		if !sh.composing {
+			sh.swallow = ""
+			sh.caretMoved()
+		}
+	})
 }
 
-func (b *Bar) onBeforeInput(ctx app.Context, e app.Event) {
-	ctx.PreventUpdate()
-	if sh, ok := b.live(); ok {
-		sh.beforeInput(e)
-		sh.flush()
-	}
-}
-
-func (b *Bar) onInput(ctx app.Context, e app.Event) {
-	ctx.PreventUpdate()
-	if sh, ok := b.live(); ok {
-		sh.input(e)
-		sh.flush()
-	}
+type taListener struct {
+	name string
+	f    app.Func
 }
 
 func (b *Bar) onCompositionStart(ctx app.Context, e app.Event) {
@@ -299,15 +329,6 @@ func (b *Bar) onClick(ctx app.Context, e app.Event) {
 	}
 }
 
-func (b *Bar) onKeyUp(ctx app.Context, e app.Event) {
-	ctx.PreventUpdate()
-	if sh, ok := b.live(); ok && !sh.composing {
-		sh.swallow = ""
-		sh.caretMoved()
-		sh.flush()
-	}
-}
-
 func (b *Bar) onBlur(ctx app.Context, e app.Event) {
 	ctx.PreventUpdate()
 	if sh, ok := b.live(); ok {
@@ -350,9 +371,13 @@ func (sh *shell) keyDown(e app.Event) {
 		Composing: sh.composing || e.Get("isComposing").Truthy(),
 		KeyCode:   e.Get("keyCode").Int(),
 	}
-	if sc.stale && (k.Key == " " || k.Key == "Enter" || k.Key == "Tab" || strings.HasPrefix(k.Key, "Arrow")) {
-		// Space and the menu keys read the controller's hit: let it see the draft first.
-		sh.observe(sc)
+	if sc.stale && (k.Key == " " || k.Key == "Tab" || strings.HasPrefix(k.Key, "Arrow")) {
+		// Space and the menu keys read the controller's hit. Unobserved edits never made
+		// one (an edit near a trigger is always observed), so only a caret bound to a
+		// trigger needs the controller to look again.
+		if sel := sh.selection(); sh.nearTrigger(sc, sel.Start, sel.End) {
+			sh.observe(sc)
+		}
 	}
 	effs := sc.ctrl.Dispatch(k)
 	prevented := slash.Prevented(effs)
@@ -461,6 +486,7 @@ func (sh *shell) input(e app.Event) {
 		}
 	}
 	if ev == nil {
+		sh.stats.FullReads++
 		ev = input.DraftChanged{Draft: sh.ta.Get("value").String(), At: now}
 	}
 	sh.edit(sc, ev)
@@ -570,6 +596,7 @@ func tierOf(m *input.Machine) slash.Tier {
 
 // observe tells the controller the draft and the selection.
 func (sh *shell) observe(sc *scope) {
+	sh.stats.Observes++
 	sc.tier = tierOf(sc.m)
 	sc.stale = false
 	sel := sc.m.Selection()
@@ -766,6 +793,7 @@ func (sh *shell) flush() {
 			sh.observe(sc) // the marks must be the draft's before they are drawn
 		}
 		sh.bdDirty = false
+		sh.stats.Rebuilds++
 		sh.bd.rebuild(sc.m, sc.refs)
 		sh.bd.root.Set("scrollTop", sh.ta.Get("scrollTop"))
 	}
@@ -838,15 +866,31 @@ func (sh *shell) matchPaste(sc *scope, x input.MatchPaste) {
 
 // --- drafts -----------------------------------------------------------------------------
 
-// scheduleSave writes changed drafts a little after typing stops (and on pagehide), so a
-// keystroke never serializes the whole draft.
+// Drafts are written once typing pauses for saveIdle, and at the latest maxSaveDelay after
+// the first unsaved change (and on pagehide), so a keystroke never serializes the draft.
+const (
+	saveIdle     = 700 * time.Millisecond
+	maxSaveDelay = 5 * time.Second
+)
+
 func (sh *shell) scheduleSave() {
+	now := time.Now()
+	sh.lastChange = now
 	if sh.saving {
 		return
 	}
-	sh.saving = true
-	sh.ctx.After(600*time.Millisecond, func(ctx app.Context) {
+	sh.saving, sh.unsaved = true, now
+	sh.saveAfter(saveIdle)
+}
+
+func (sh *shell) saveAfter(d time.Duration) {
+	sh.ctx.After(d, func(ctx app.Context) {
 		ctx.PreventUpdate()
+		now := time.Now()
+		if idle := now.Sub(sh.lastChange); idle < saveIdle && now.Sub(sh.unsaved) < maxSaveDelay {
+			sh.saveAfter(saveIdle - idle)
+			return
+		}
 		sh.saving = false
 		sh.saveAll()
 	})
@@ -862,6 +906,7 @@ func (sh *shell) saveAll() {
 		}
 		saveDraft(sc.key, sc.m.PersistText())
 		sc.savedRev = sc.m.Rev()
+		sh.stats.Saves++
 	}
 }
 
