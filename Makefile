@@ -61,6 +61,8 @@ bench: build chromium
 	@printf 'raw %d bytes, gzip -9 %d bytes, brotli -q 11 %d bytes\n' $$(stat -c %s web/app.wasm) $$(stat -c %s web/app.wasm.gz) $$(stat -c %s web/app.wasm.br)
 	@echo "== first render in headless Chromium (median of 5, loopback)"
 	$(GO) test -count=1 -run '^$$' -bench BenchmarkFirstRender -benchtime 1x ./e2e/
+	@echo "== input bar keystrokes: keydown to painted frame, 10 KB draft with 50 chips under 1,000 messages"
+	$(GO) test -count=1 -run '^$$' -bench BenchmarkKeystroke -benchtime 1x -v ./e2e/ | grep -E 'Benchmark|keystroke_bench'
 	@echo "== decisions through the real server: asked→socket and reply→resumed (p50/p99)"
 	$(GO) test -count=1 -run '^$$' -bench BenchmarkDecisionLatency -benchtime 500x .
 	@echo "== pure packages, native"

@@ -9,15 +9,15 @@ import (
 	"strconv"
 	"strings"
 	"time"
-	"unicode/utf8"
 
 	"github.com/maxence-charriere/go-app/v10/pkg/app"
 
 	"parley/app/api"
+	"parley/app/hub"
 	"parley/app/socket"
 	"parley/app/store"
 	"parley/components/composer"
-	"parley/components/composer/modes/idle"
+	"parley/components/inputbar"
 	"parley/protocol"
 )
 
@@ -49,12 +49,14 @@ func (c *Conversation) client(ctx app.Context) *api.Client {
 // OnMount handles sends from the composer, and marks the page interactive: the pre-rendered
 // HTML looks the same before the wasm takes over, so tests and `make bench` wait for this.
 func (c *Conversation) OnMount(ctx app.Context) {
-	ctx.Handle(idle.ActionSend, c.onSend)
 	ctx.Handle(composer.ActionNavigate, func(ctx app.Context, a app.Action) {
 		if id, ok := a.Value.(string); ok && protocol.ValidSessionID(id) {
 			ctx.Navigate("/s/" + id)
 		}
 	})
+	// input bar (issue 7): the hero's first send created a session; notices about sends.
+	ctx.Handle(inputbar.ActionSessionCreated, c.onSessionCreated)
+	ctx.Handle(inputbar.ActionNotice, c.onInputNotice)
 	ctx.Handle(actionDecide, c.onDecide)
 	ctx.Handle(actionStop, c.onStop)
 	ctx.Handle(actionCloseMenu, func(ctx app.Context, a app.Action) { c.closeMenu(ctx, false) })
@@ -188,34 +190,22 @@ func (c *Conversation) setNotice(text string, untilLive bool) {
 	c.notice, c.noticeUntilLive = text, untilLive
 }
 
-// onSend sends a prompt; from the hero it first creates the session and goes there.
-func (c *Conversation) onSend(ctx app.Context, a app.Action) {
-	intent, ok := a.Value.(idle.SendIntent)
+// onSessionCreated lists the session the hero's first send created and goes there; the
+// input bar sends the prompt itself (app/hub).
+func (c *Conversation) onSessionCreated(ctx app.Context, a app.Action) {
+	info, ok := a.Value.(protocol.SessionInfo)
 	if !ok {
 		return
 	}
-	client := c.client(ctx)
-	c.setNotice("", false)
-	ctx.Async(func() {
-		session := intent.Session
-		if session == "" {
-			info, err := client.CreateSession(ctx, protocol.CreateSessionRequest{Title: titleFrom(intent.Text)})
-			if err != nil {
-				c.sendFailed(ctx, intent, err)
-				return
-			}
-			session = info.ID
-			ctx.Dispatch(func(ctx app.Context) {
-				c.sessions = append([]protocol.SessionInfo{info}, c.sessions...)
-				ctx.Navigate("/s/" + info.ID)
-			})
-		}
-		_, err := client.SendPrompt(ctx, session, protocol.SendPromptRequest{Text: intent.Text, AttemptID: intent.AttemptID, Mode: protocol.ModeQueue})
-		if err != nil {
-			intent.Session = session
-			c.sendFailed(ctx, intent, err)
-		}
-	})
+	c.sessions = append([]protocol.SessionInfo{info}, c.sessions...)
+	ctx.Navigate("/s/" + info.ID)
+}
+
+// onInputNotice shows (or, empty, clears) the input bar's notice about a send.
+func (c *Conversation) onInputNotice(ctx app.Context, a app.Action) {
+	if n, ok := a.Value.(hub.Notice); ok {
+		c.setNotice(n.Text, n.UntilLive)
+	}
 }
 
 // onDecide sends a reply from a decision card. The card leaves its pending state when the
@@ -255,13 +245,6 @@ func (c *Conversation) onStop(ctx app.Context, a app.Action) {
 	})
 }
 
-func (c *Conversation) sendFailed(ctx app.Context, intent idle.SendIntent, err error) {
-	ctx.Dispatch(func(ctx app.Context) {
-		c.setNotice("Not sent: "+describeError(err)+". Your text is back in the composer.", errors.Is(err, api.ErrUnreachable))
-		ctx.NewActionWithValue(idle.ActionSendFailed, intent)
-	})
-}
-
 // describeError words a failure for a person: field errors by their message, an unreachable
 // server as such, the server's own message otherwise.
 func describeError(err error) string {
@@ -286,22 +269,8 @@ func joinFields(fields map[string]string) string {
 	return strings.Join(parts, "; ")
 }
 
-// maxTitleBytes keeps a derived title well inside the protocol's 200-byte limit.
-const maxTitleBytes = 120
-
-// titleFrom names a session after the first line of its first prompt, cut at a character
-// boundary so that no script's text can push it over the limit.
-func titleFrom(text string) string {
-	line, _, _ := strings.Cut(strings.TrimSpace(text), "\n")
-	if len(line) <= maxTitleBytes {
-		return line
-	}
-	cut := maxTitleBytes
-	for cut > 0 && !utf8.RuneStart(line[cut]) {
-		cut--
-	}
-	return strings.TrimSpace(line[:cut]) + "…"
-}
+// titleFrom names a session after the first line of its first prompt (see hub.TitleFrom).
+func titleFrom(text string) string { return hub.TitleFrom(text) }
 
 // toggleMenu opens or closes the session list on a narrow screen, moving the focus into it
 // when it opens and back to the toggle when it closes.
@@ -377,6 +346,8 @@ func (c *Conversation) Render() app.UI {
 					Disabled:    c.unauthorized || notFound,
 					Pending:     c.thread.Pending,
 					TimedOut:    c.thread.TimedOut,
+					Working:     c.thread.Working,
+					Queued:      c.thread.Queued,
 				},
 			),
 		)
@@ -407,7 +378,7 @@ func (c *Conversation) renderBody(notFound bool) app.UI {
 	return app.Div().Class("session").Body(
 		app.Header().Class("session-header").Body(app.H2().Text(c.thread.Title)),
 		c.renderLink(),
-		&Thread{Messages: c.thread.Messages, Working: c.thread.Working, Queued: c.thread.Queued},
+		&Thread{Messages: c.thread.Messages, Working: c.thread.Working},
 	)
 }
 

@@ -14,8 +14,7 @@ import (
 type Thread struct {
 	app.Compo
 	Messages []store.Message
-	Working  bool            // the agent owes a reply
-	Queued   []store.Message // prompts waiting for their turn, in the order they will run
+	Working  bool // the agent owes a reply
 }
 
 // Render draws the log as a feed; agent and tool text is text, never markup.
@@ -38,7 +37,8 @@ func (t *Thread) Render() app.UI {
 					}),
 				),
 			// After the log, not in it: the status has its own live region, and a screen
-			// reader should not announce "Stop" or the waiting prompts with every message.
+			// reader should not announce "Stop" with every message. Waiting prompts are in
+			// the composer's dock.
 			app.If(t.Working, func() app.UI {
 				return app.Div().Class("working-row").Body(
 					app.Div().Class("msg msg-agent working").Role("status").Body(
@@ -48,24 +48,6 @@ func (t *Thread) Render() app.UI {
 					app.Button().Type("button").Class("stop").Text("Stop").
 						Aria("label", "Stop the running turn").
 						OnClick(func(ctx app.Context, e app.Event) { ctx.NewAction(actionStop) }),
-				)
-			}),
-			app.If(len(t.Queued) > 0, func() app.UI {
-				return app.Div().Class("queued").Role("list").Aria("label", "Waiting to run").Body(
-					app.Range(t.Queued).Slice(func(i int) app.UI {
-						m := t.Queued[i]
-						label := "Queued: runs after the current turn"
-						if i == 0 {
-							label = "Next: runs when the current turn ends"
-						}
-						return app.Div().Class("msg msg-user msg-waiting").Role("listitem").
-							DataSet("queued", strconv.FormatUint(m.Offset, 10)).
-							Body(
-								app.Span().Class("sr-only").Text("You queued:"),
-								app.Div().Class("msg-text").Text(m.Text),
-								app.Div().Class("msg-queued").Text(label),
-							)
-					}),
 				)
 			}),
 		),

@@ -55,7 +55,7 @@ func js(expr string) chromedp.Action[chromedp.Void] {
 	})
 }
 
-func tab(mods int64) chromedp.Action[chromedp.Void] { return rawKey("Tab", 9, mods) }
+func tabKey(mods int64) chromedp.Action[chromedp.Void] { return rawKey("Tab", 9, mods) }
 
 func space() chromedp.Action[chromedp.Void] {
 	return chromedp.Steps(
@@ -92,7 +92,7 @@ func TestThreeQuestionsByChipsAndKeyboard(t *testing.T) {
 	time.Sleep(guardPause)
 
 	// Tab: the current chip, "Chat about this", then the first choice; Space picks it.
-	do(t, ctx, 10*time.Second, tab(0), tab(0), tab(0))
+	do(t, ctx, 10*time.Second, tabKey(0), tabKey(0), tabKey(0))
 	assert.Equal(t, "radio", evalString(t, ctx, `document.activeElement.type`))
 	do(t, ctx, 10*time.Second, space(), waitJS(`document.querySelector('#composer-mode .field:not(.is-hidden) .field-title')?.textContent.startsWith('Which theme?')`))
 	assert.Equal(t, "Engine ✓", modeText(t, ctx, `.chip`))
@@ -103,7 +103,7 @@ func TestThreeQuestionsByChipsAndKeyboard(t *testing.T) {
 	assert.Equal(t, "Engine ✓|Theme ✓|Name ✓", evalString(t, ctx, `[...document.querySelectorAll('#composer-mode .chip')].map(c => c.textContent).join('|')`))
 
 	// Back to the chips, ← to the theme: its answer is kept; → returns to the name.
-	do(t, ctx, 10*time.Second, tab(modShift), tab(modShift))
+	do(t, ctx, 10*time.Second, tabKey(modShift), tabKey(modShift))
 	assert.Equal(t, "tab", evalString(t, ctx, `document.activeElement.getAttribute('role')`))
 	do(t, ctx, 10*time.Second, rawKey("ArrowLeft", 37, 0), waitJS(`document.querySelector('#composer-mode .field:not(.is-hidden) .field-title')?.textContent.startsWith('Which theme?')`))
 	assert.True(t, evalBool(t, ctx, `document.querySelector('#composer-mode input[value=dark]').checked`))
@@ -112,7 +112,7 @@ func TestThreeQuestionsByChipsAndKeyboard(t *testing.T) {
 	assert.Equal(t, "parley", evalString(t, ctx, `document.querySelector('#composer-mode .field:not(.is-hidden) input[type=text]').value`))
 
 	// Into the field and Enter: the send button submits the lot.
-	do(t, ctx, 10*time.Second, tab(0), tab(0), pressEnter(0))
+	do(t, ctx, 10*time.Second, tabKey(0), tabKey(0), pressEnter(0))
 	msgs := waitMessages(t, ctx, 2)
 	assert.Equal(t, "engine=chromium theme=dark name=parley", msgs[1].Text)
 	do(t, ctx, 10*time.Second, waitJS(modeGone))

@@ -115,9 +115,9 @@ func TestPromptSentDuringATurnWaitsThenFollowsIt(t *testing.T) {
 	do(t, ctx, 10*time.Second, chromedp.Click(chromedp.CSS(`#composer-mode .chat-about`)),
 		waitJS(`!document.querySelector('#composer-mode')`),
 		typeText("second prompt"), pressEnter(0),
-		waitJS(`!!document.querySelector('.queued [data-queued]')`))
-	assert.Equal(t, "second prompt", evalString(t, ctx, `document.querySelector('.queued .msg-text').textContent`))
-	assert.Contains(t, evalString(t, ctx, `document.querySelector('.queued .msg-queued').textContent`), "Next")
+		waitJS(`!!document.querySelector('.queue-dock [data-queued]')`))
+	assert.Equal(t, "second prompt", evalString(t, ctx, `document.querySelector('.queue-dock .queue-text').textContent`))
+	assert.Contains(t, evalString(t, ctx, `document.querySelector('.queue-dock .queue-when').textContent`), "Next")
 	require.Len(t, thread(t, ctx), 1, "the waiting prompt is not in the thread yet")
 
 	do(t, ctx, 10*time.Second, chromedp.Click(chromedp.CSS(`.entry-decision .choice`)))
@@ -125,5 +125,5 @@ func TestPromptSentDuringATurnWaitsThenFollowsIt(t *testing.T) {
 	texts := []string{msgs[0].Text, msgs[1].Text, msgs[2].Text}
 	assert.Equal(t, []string{`/script ok = confirm('Go on?'); send('first done' if ok else 'first stopped')`, "first done", "second prompt"}, texts)
 	assert.Contains(t, msgs[3].Text, "No model is configured", "the second prompt's reply follows it")
-	do(t, ctx, 10*time.Second, waitJS(`!document.querySelector('.queued') && !document.querySelector('.thread .working')`))
+	do(t, ctx, 10*time.Second, waitJS(`!document.querySelector('.queue-dock [data-queued]') && !document.querySelector('.thread .working')`))
 }

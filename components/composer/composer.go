@@ -15,17 +15,19 @@ import (
 
 	"parley/app/api"
 	"parley/app/elicitation"
+	"parley/app/store"
 	"parley/components/composer/modes"
 	"parley/components/composer/modes/approval"
 	"parley/components/composer/modes/fnform"
-	"parley/components/composer/modes/idle"
 	"parley/components/composer/modes/question"
+	"parley/components/inputbar"
 	machine "parley/machine/composer"
 	"parley/protocol"
 )
 
-// registry maps each morphed mode to the folder that implements it. Idle is not here: its
-// input bar stays mounted under every mode, so the draft and the textarea survive.
+// registry maps each morphed mode to the folder that implements it. Idle is not here: idle is
+// the input bar (components/inputbar), which stays mounted under every mode in its own seat,
+// so the draft and the textarea survive them.
 var registry = map[machine.Mode]modes.Factory{
 	machine.FnForm:   fnform.New,
 	machine.Question: question.New,
@@ -35,7 +37,8 @@ var registry = map[machine.Mode]modes.Factory{
 // Actions the composer handles.
 const (
 	// ActionOpenFnForm opens the fn-form; its value is the function's name ("" to pick one).
-	ActionOpenFnForm = "parley.fnform.open"
+	// The input bar's `/` menu sends it when a function is picked.
+	ActionOpenFnForm = inputbar.ActionFnFormOpen
 	// ActionNavigate asks the conversation to show a session; its value is the session id.
 	ActionNavigate = "parley.navigate"
 )
@@ -50,6 +53,10 @@ type Composer struct {
 	// TimedOut the ones that ended by timeout: the two props the decision queue follows.
 	Pending  []protocol.Decision
 	TimedOut []string
+	// Working says a turn runs (Enter queues, Alt+Enter steers); Queued are the prompts
+	// waiting for it, listed in the dock above the input.
+	Working bool
+	Queued  []store.Message
 
 	machine *machine.Machine
 	mode    modes.Mode
@@ -314,6 +321,7 @@ func (c *Composer) Render() app.UI {
 	c.ensure()
 	morphed := c.mode != nil
 	return app.Div().Class("composer").Body(
+		&inputbar.QueueDock{Queued: c.Queued},
 		c.renderEnv(),
 		app.Div().Class("composer-card").Body(
 			// Always present, so the bar after it keeps its index: go-app diffs children by
@@ -348,7 +356,7 @@ func (c *Composer) renderBar(morphed bool) app.UI {
 	if morphed {
 		bar = bar.Class("is-hidden")
 	}
-	return bar.Body(&idle.Bar{Session: c.Session, Placeholder: c.Placeholder, Disabled: c.Disabled})
+	return bar.Body(&inputbar.Bar{Session: c.Session, Placeholder: c.Placeholder, Disabled: c.Disabled, Working: c.Working})
 }
 
 // renderEnv is the band above the card: the note a timeout left, and the decisions waiting
@@ -368,7 +376,7 @@ func (c *Composer) renderEnv() app.UI {
 				label = strconv.Itoa(waiting) + " decisions are waiting"
 			}
 			return app.Button().Type("button").Class("env-chip").
-				Text(label+" · Answer").
+				Text(label + " · Answer").
 				OnClick(func(ctx app.Context, e app.Event) {
 					c.run(ctx, c.machine.Dispatch(machine.Resume{At: time.Now()}))
 				})

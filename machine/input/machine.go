@@ -126,6 +126,14 @@ func (m *Machine) Draft() string {
 	return m.cache
 }
 
+// Slice is units [start, end) of the draft (clamped to it), chips as U+FFFC. It costs
+// O(end-start): the shell reads the few characters around an edit without materializing
+// the whole draft.
+func (m *Machine) Slice(start, end int) string {
+	start, end = max(start, 0), min(end, m.buf.Len())
+	return m.buf.stringRange(start, end)
+}
+
 // Phase is the current phase.
 func (m *Machine) Phase() Phase {
 	switch {

@@ -37,3 +37,18 @@ func TestEffectsAreComparable(t *testing.T) {
 		}
 	}
 }
+
+func TestSliceReadsAroundAnEdit(t *testing.T) {
+	m := New(Config{})
+	m.Dispatch(DraftChanged{Draft: "ab😀cd"})
+	m.Dispatch(Edit{Start: 1, End: 1, Text: "x"})
+	cases := []struct {
+		s, e int
+		want string
+	}{{0, 2, "ax"}, {2, 6, "b😀c"}, {-3, 100, "axb😀cd"}, {4, 2, ""}}
+	for _, c := range cases {
+		if got := m.Slice(c.s, c.e); got != c.want {
+			t.Errorf("Slice(%d, %d) = %q, want %q", c.s, c.e, got, c.want)
+		}
+	}
+}

@@ -1,0 +1,158 @@
+// Package hub is the input bar's send orchestration: the default sink of the input machine.
+// The machine clears the draft optimistically and names the attempt; the hub creates the
+// session first when the prompt comes from the hero, sends the prompt in the mode the person
+// chose, and reports how it settled. It knows nothing of the browser, so it is tested
+// natively against a fake API.
+package hub
+
+import (
+	"context"
+	"errors"
+	"maps"
+	"slices"
+	"strings"
+	"unicode/utf8"
+
+	"parley/app/api"
+	"parley/machine/input"
+	"parley/protocol"
+)
+
+// API is what the hub needs of the server: the browser's api.Client implements it.
+type API interface {
+	CreateSession(ctx context.Context, req protocol.CreateSessionRequest) (protocol.SessionInfo, error)
+	SendPrompt(ctx context.Context, session string, req protocol.SendPromptRequest) (protocol.SendPromptResponse, error)
+}
+
+// Prompt is one send: the model projection of a draft, from the default sink or a claim's
+// submit (server commands travel as text too; the server runs them at its door).
+type Prompt struct {
+	Session   string // "" from the hero: the hub creates the session first
+	Text      string
+	Mode      input.Mode
+	AttemptID string // kept across retries, so the server stores the prompt once
+}
+
+// Result says how a send settled.
+type Result struct {
+	Session string               // where the prompt went: the created session from the hero
+	Created *protocol.SessionInfo // the session the hub created, if it did
+	Offset  uint64               // where the server stored the prompt
+	Err     error                // nil: committed
+}
+
+// Send sends p. From the hero it first creates a session titled after the prompt's first
+// line and calls created before sending, so the view can move there at once; a failure after
+// that still names the created session, so the draft comes back where the person now is.
+func Send(ctx context.Context, a API, p Prompt, created func(protocol.SessionInfo)) Result {
+	var r Result
+	r.Session = p.Session
+	if strings.TrimSpace(p.Text) == "" {
+		r.Err = errors.New("there is nothing to send")
+		return r
+	}
+	if r.Session == "" {
+		info, err := a.CreateSession(ctx, protocol.CreateSessionRequest{Title: TitleFrom(p.Text)})
+		if err != nil {
+			r.Err = err
+			return r
+		}
+		r.Session, r.Created = info.ID, &info
+		if created != nil {
+			created(info)
+		}
+	}
+	resp, err := a.SendPrompt(ctx, r.Session, protocol.SendPromptRequest{Text: p.Text, AttemptID: p.AttemptID, Mode: ModeOf(p.Mode)})
+	r.Offset, r.Err = resp.Offset, err
+	return r
+}
+
+// ModeOf is the wire mode of a machine mode.
+func ModeOf(m input.Mode) protocol.PromptMode {
+	if m == input.Steer {
+		return protocol.ModeSteer
+	}
+	return protocol.ModeQueue
+}
+
+// maxTitleBytes keeps a derived title well inside the protocol's 200-byte limit.
+const maxTitleBytes = 120
+
+// TitleFrom names a session after the first line of its first prompt, cut at a character
+// boundary so that no script's text can push it over the limit.
+func TitleFrom(text string) string {
+	line, _, _ := strings.Cut(strings.TrimSpace(text), "\n")
+	if len(line) <= maxTitleBytes {
+		return line
+	}
+	cut := maxTitleBytes
+	for cut > 0 && !utf8.RuneStart(line[cut]) {
+		cut--
+	}
+	return strings.TrimSpace(line[:cut]) + "…"
+}
+
+// DescribeError words a failure for a person: field errors by their message, an unreachable
+// server as such, the server's own message otherwise.
+func DescribeError(err error) string {
+	var verr *protocol.ValidationError
+	var apiErr *api.Error
+	switch {
+	case errors.Is(err, api.ErrUnreachable):
+		return "the server is not reachable"
+	case errors.As(err, &verr):
+		return joinFields(verr.Fields)
+	case errors.As(err, &apiErr) && len(apiErr.Fields) > 0:
+		return joinFields(apiErr.Fields)
+	}
+	return err.Error()
+}
+
+func joinFields(fields map[string]string) string {
+	var parts []string
+	for _, name := range slices.Sorted(maps.Keys(fields)) {
+		parts = append(parts, fields[name])
+	}
+	return strings.Join(parts, "; ")
+}
+
+// Notice is what the person reads about a submit that did not go through.
+type Notice struct {
+	Text string
+	// UntilLive: the server was not reachable, so the notice may go once the link is back.
+	UntilLive bool
+}
+
+// NoticeOf words the machine's notice. err is the send's error when there was one (the
+// machine's notice carries only its text).
+func NoticeOf(n input.Notice, err error) Notice {
+	why := n.Detail
+	if err != nil {
+		why = DescribeError(err)
+	}
+	var b strings.Builder
+	switch n.Kind {
+	case input.CanceledNotice:
+		b.WriteString("Not sent: canceled")
+	case input.AdjudicationFailedNotice:
+		b.WriteString("Not sent: " + orElse(why, "the command could not be checked"))
+	case input.NoOwnerNotice, input.SerializeFailedNotice:
+		b.WriteString("Not sent: a reference could not be resolved (" + orElse(why, "no owner") + ")")
+	default:
+		b.WriteString("Not sent: " + orElse(why, "the send failed"))
+	}
+	if n.Restored {
+		b.WriteString(". Your text is back in the composer.")
+	} else {
+		// The person kept typing: their new text stays, and the unsent one is shown here.
+		b.WriteString(". You kept typing, so your text was not put back; it was: " + n.Draft)
+	}
+	return Notice{Text: b.String(), UntilLive: errors.Is(err, api.ErrUnreachable)}
+}
+
+func orElse(s, d string) string {
+	if s == "" {
+		return d
+	}
+	return s
+}

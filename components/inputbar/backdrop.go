@@ -1,0 +1,195 @@
+package inputbar
+
+import (
+	"strconv"
+	"unicode/utf8"
+
+	"github.com/maxence-charriere/go-app/v10/pkg/app"
+
+	"parley/machine/input"
+	"parley/slash"
+)
+
+// The backdrop is a div behind the textarea with the same box and font, drawing the draft
+// the textarea holds (the textarea's own text is transparent): plain runs as text nodes,
+// chips as labelled spans at their U+FFFC, plain-text references as highlighted spans, and
+// the claim's ghost hint after the draft. go-app never renders its children: the bar writes
+// them here, so a keystroke paints without a go-app render.
+//
+// A keystroke inside a plain run is one replaceData on one text node (O(edit), no draft
+// copy); anything else (a chip, a decoration, a rewrite by the machine) rebuilds it whole.
+
+type nodeKind uint8
+
+const (
+	kindText nodeKind = iota
+	kindChip
+	kindRef
+)
+
+// bnode is one child of the backdrop and the draft units [start, end) it draws.
+type bnode struct {
+	start, end int
+	kind       nodeKind
+	el         app.Value
+}
+
+type backdrop struct {
+	root      app.Value
+	doc       app.Value
+	nodes     []bnode
+	ghost     app.Value
+	ghostText string
+}
+
+func newBackdrop(root app.Value) *backdrop {
+	return &backdrop{root: root, doc: app.Window().Get("document")}
+}
+
+// rebuild draws the machine's draft with the references refs (sorted, in units).
+func (b *backdrop) rebuild(m *input.Machine, refs []slash.TextRef) {
+	frag := b.doc.Call("createDocumentFragment")
+	b.nodes = b.nodes[:0]
+	pos, ri := 0, 0
+	for _, seg := range m.Backdrop() {
+		if seg.Chip {
+			el := b.doc.Call("createElement", "span")
+			cls := "ib-chip"
+			if seg.Occ.Invalid {
+				cls += " ib-chip-invalid"
+			}
+			el.Set("className", cls)
+			el.Set("textContent", seg.Text)
+			el.Get("dataset").Set("occ", strconv.FormatUint(uint64(seg.Occ.ID), 10))
+			el.Get("dataset").Set("offset", strconv.Itoa(pos))
+			frag.Call("appendChild", el)
+			b.nodes = append(b.nodes, bnode{start: pos, end: pos + 1, kind: kindChip, el: el})
+			pos++
+			continue
+		}
+		text := seg.Text
+		end := pos + units(text)
+		cur, off := pos, 0 // unit and byte position in text
+		for ri < len(refs) && refs[ri].Start < end {
+			r := refs[ri]
+			ri++
+			if r.Start < cur || r.End > end {
+				continue // a stale mark: the next observe redraws
+			}
+			if r.Start > cur {
+				next := off + byteAt(text[off:], r.Start-cur)
+				b.appendText(frag, cur, r.Start, text[off:next])
+				off, cur = next, r.Start
+			}
+			next := off + byteAt(text[off:], r.End-cur)
+			el := b.doc.Call("createElement", "span")
+			el.Set("className", "ib-ref")
+			el.Set("textContent", text[off:next])
+			frag.Call("appendChild", el)
+			b.nodes = append(b.nodes, bnode{start: cur, end: r.End, kind: kindRef, el: el})
+			off, cur = next, r.End
+		}
+		if cur < end {
+			b.appendText(frag, cur, end, text[off:])
+		}
+		pos = end
+	}
+	b.ghost = b.doc.Call("createElement", "span")
+	b.ghost.Set("className", "ib-ghost")
+	b.ghost.Set("textContent", b.ghostText)
+	frag.Call("appendChild", b.ghost)
+	// A zero-width space keeps a trailing line break's empty line, as the textarea shows it.
+	frag.Call("appendChild", b.doc.Call("createTextNode", "\u200b"))
+	b.root.Call("replaceChildren", frag)
+}
+
+func (b *backdrop) appendText(frag app.Value, start, end int, s string) {
+	el := b.doc.Call("createTextNode", s)
+	frag.Call("appendChild", el)
+	b.nodes = append(b.nodes, bnode{start: start, end: end, kind: kindText, el: el})
+}
+
+// edit applies a typed edit inside one plain run: units [s, e) became ins (n units). It
+// reports false when no single run holds the edit; the caller rebuilds.
+func (b *backdrop) edit(s, e int, ins string, n int) bool {
+	for i := range b.nodes {
+		nd := &b.nodes[i]
+		if nd.start > e {
+			break
+		}
+		if nd.kind != kindText || s < nd.start || e > nd.end {
+			continue
+		}
+		nd.el.Call("replaceData", s-nd.start, e-s, ins)
+		d := n - (e - s)
+		nd.end += d
+		for j := i + 1; j < len(b.nodes); j++ {
+			b.nodes[j].start += d
+			b.nodes[j].end += d
+		}
+		return true
+	}
+	return false
+}
+
+// setGhost shows the claim's hint after the draft.
+func (b *backdrop) setGhost(g string) {
+	if g == b.ghostText {
+		return
+	}
+	b.ghostText = g
+	if b.ghost.Truthy() {
+		b.ghost.Set("textContent", g)
+	}
+}
+
+// chipAt returns the chip drawn at unit offset p, if any.
+func (b *backdrop) chipAt(p int) (bnode, bool) {
+	for _, nd := range b.nodes {
+		if nd.start > p {
+			break
+		}
+		if nd.kind == kindChip && nd.start == p {
+			return nd, true
+		}
+	}
+	return bnode{}, false
+}
+
+// units is the UTF-16 length of s.
+func units(s string) int {
+	n := 0
+	for i := 0; i < len(s); {
+		if s[i] < utf8.RuneSelf {
+			n++
+			i++
+			continue
+		}
+		r, size := utf8.DecodeRuneInString(s[i:])
+		if r >= 0x10000 {
+			n += 2
+		} else {
+			n++
+		}
+		i += size
+	}
+	return n
+}
+
+// byteAt is the byte index of unit offset u in s (clamped to len(s)).
+func byteAt(s string, u int) int {
+	n := 0
+	for i := 0; i < len(s); {
+		if n >= u {
+			return i
+		}
+		r, size := utf8.DecodeRuneInString(s[i:])
+		if r >= 0x10000 {
+			n += 2
+		} else {
+			n++
+		}
+		i += size
+	}
+	return len(s)
+}

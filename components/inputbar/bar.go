@@ -1,0 +1,196 @@
+// Package inputbar is the input bar: the textarea people type in, wired to the pure input
+// machine (machine/input) and the slash pipeline (slash). It draws the chips, the text-ref
+// highlights and the claim's ghost hint on a backdrop behind a plain, uncontrolled textarea;
+// keeps one machine and one slash controller per session; and mirrors each session's draft
+// in localStorage.
+//
+// Keystrokes stay out of go-app's render path: the handlers apply the machine's effects to
+// the textarea and the backdrop directly and call ctx.PreventUpdate(). go-app renders the
+// bar only when something it draws changes: the menu, the send button, the mode.
+package inputbar
+
+import (
+	"strconv"
+
+	"github.com/maxence-charriere/go-app/v10/pkg/app"
+
+	"parley/slash"
+)
+
+// Actions the bar emits. Actions rather than func props: a func prop never compares equal,
+// so it would re-render the bar on every change of its parent.
+const (
+	// ActionFnFormOpen asks the composer to open the fn-form; value: the function's name
+	// (string).
+	ActionFnFormOpen = "parley.fnform.open"
+	// ActionSessionCreated says the hero's first send created a session; value:
+	// protocol.SessionInfo. The conversation lists it and navigates to /s/<id>.
+	ActionSessionCreated = "parley.session.created"
+	// ActionNotice asks the conversation to show a notice; value: hub.Notice.
+	ActionNotice = "parley.notice"
+)
+
+// DOM ids. The textarea keeps the composer's id: the rest of the app and early.js use it.
+const (
+	InputID    = "composer-input"
+	backdropID = "composer-backdrop"
+	listboxID  = "composer-menu"
+)
+
+// Bar is the input bar. Its props are values; its live state (machines, controllers,
+// drafts) sits in an unexported field, so a parent's re-render never overwrites it.
+type Bar struct {
+	app.Compo
+	// Session is the session prompts go to; "" is the hero, whose first send creates one.
+	Session string
+	// Disabled shows the presentation-only bar: no machine is built and nothing is sent.
+	Disabled bool
+	// Working says a turn runs: Enter queues the prompt, Alt+Enter steers it in.
+	Working bool
+	// Placeholder is the empty textarea's text.
+	Placeholder string
+
+	sh *shell
+}
+
+// OnMount builds the shell: the sources, the session's machine and controller, the
+// restored draft.
+func (b *Bar) OnMount(ctx app.Context) {
+	if !b.Disabled {
+		b.start(ctx)
+	}
+}
+
+// OnUpdate follows the session: each one keeps its own machine and draft.
+func (b *Bar) OnUpdate(ctx app.Context) {
+	if b.Disabled {
+		return
+	}
+	if b.sh == nil {
+		b.start(ctx)
+		return
+	}
+	b.sh.switchTo(b.Session)
+}
+
+// OnDismount saves the drafts and closes the controllers.
+func (b *Bar) OnDismount() {
+	if b.sh != nil {
+		b.sh.close()
+		b.sh = nil
+	}
+}
+
+func (b *Bar) start(ctx app.Context) {
+	if !app.IsClient {
+		return
+	}
+	b.sh = newShell(ctx, b)
+}
+
+// Render draws the card: the backdrop and the textarea in one field, the menu, and the
+// controls. The textarea is always the same element at the same place, so moving from the
+// hero to a session, or between sessions, never rebuilds it.
+func (b *Bar) Render() app.UI {
+	menu := slash.Menu{Active: -1}
+	empty := true
+	if sh := b.sh; sh != nil && sh.cur != nil {
+		menu = sh.menu
+		empty = sh.empty
+	}
+	// keydown, beforeinput, input and keyup are listened to by the shell itself (see
+	// shell.listen): every keystroke runs them, and go-app's dispatch adds nothing they need.
+	ta := app.Textarea().
+		ID(InputID).
+		Class("composer-input").
+		Rows(1).
+		Placeholder(b.Placeholder).
+		Aria("label", "Message").
+		Role("combobox").
+		Aria("multiline", "true").
+		Aria("autocomplete", "list").
+		Aria("haspopup", "listbox").
+		Aria("controls", listboxID).
+		Aria("expanded", strconv.FormatBool(menu.Open)).
+		Attr("autocomplete", "off").
+		AutoFocus(!b.Disabled).
+		On("compositionstart", b.onCompositionStart).
+		On("compositionend", b.onCompositionEnd).
+		OnPaste(b.onPaste).
+		OnCopy(b.onCopy).
+		OnCut(b.onCut).
+		OnScroll(b.onScroll).
+		OnClick(b.onClick).
+		OnBlur(b.onBlur)
+	if id := menu.ActiveID(); id != "" {
+		ta = ta.Aria("activedescendant", listboxID+"-"+id)
+	}
+	if b.Disabled {
+		// Only ever Disabled(true): go-app writes a false boolean as disabled="false" in
+		// the pre-rendered HTML, which a browser reads as disabled.
+		ta = ta.Disabled(true)
+	}
+
+	hint := "Enter to send · Shift+Enter for a new line"
+	sendLabel, sendTitle := "Send", "Send (Enter)"
+	if b.Working {
+		hint = "A turn is running: Enter queues · Alt+Enter steers"
+		sendLabel, sendTitle = "Queue", "Queue after the running turn (Enter)"
+	}
+	send := app.Button().Type("button").Class("send").Title(sendTitle).Aria("label", sendLabel).Text(sendLabel).
+		OnClick(b.onSendClick)
+	steer := app.Button().Type("button").Class("steer").Title("Steer the running turn (Alt+Enter)").
+		Aria("label", "Steer").Text("Steer").OnClick(b.onSteerClick)
+	if empty || b.Disabled {
+		send = send.Disabled(true)
+		steer = steer.Disabled(true)
+	}
+
+	cls := "inputbar"
+	if b.Working {
+		cls += " working"
+	}
+	menuCls := "ib-menu"
+	if menu.Open {
+		menuCls += " open"
+	}
+	return app.Div().Class(cls).Body(
+		app.Div().Class("composer-card").Body(
+			app.Div().Class("ib-field").Body(
+				app.Div().ID(backdropID).Class("ib-backdrop").Aria("hidden", "true"),
+				ta,
+			),
+			app.Ul().ID(listboxID).Class(menuCls).Role("listbox").Aria("label", menuLabel(menu)).Body(
+				app.Range(menu.Options).Slice(func(i int) app.UI {
+					o := menu.Options[i]
+					li := app.Li().ID(listboxID+"-"+o.ID()).
+						Class("ib-option").
+						Role("option").
+						Aria("selected", strconv.FormatBool(i == menu.Active)).
+						DataSet("source", o.Source.String()).
+						OnMouseDown(func(ctx app.Context, e app.Event) { e.PreventDefault(); ctx.PreventUpdate() }).
+						OnClick(func(ctx app.Context, e app.Event) { b.choose(ctx, i) }).
+						Body(
+							app.Span().Class("ib-option-label").Text(o.Item.Label),
+							app.Span().Class("ib-option-detail").Text(o.Item.Detail),
+						)
+					return li
+				}),
+			),
+			app.Div().Class("composer-controls").Body(
+				app.Span().Class("composer-hint").Text(hint),
+				app.Div().Class("ib-actions").Body(
+					send,
+					app.If(b.Working, func() app.UI { return steer }),
+				),
+			),
+		),
+	)
+}
+
+func menuLabel(m slash.Menu) string {
+	if m.Trigger == '@' {
+		return "References"
+	}
+	return "Commands"
+}

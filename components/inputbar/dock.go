@@ -1,0 +1,43 @@
+package inputbar
+
+import (
+	"strconv"
+
+	"github.com/maxence-charriere/go-app/v10/pkg/app"
+
+	"parley/app/store"
+)
+
+// QueueDock lists the prompts waiting for the running turn, above the input
+// (conversation.input.dock). It is read-only: each prompt joins the thread when its turn
+// starts.
+type QueueDock struct {
+	app.Compo
+	Queued []store.Message
+}
+
+// Render draws the list; with nothing queued it is an empty strip, so the bar after it keeps
+// its place among its parent's children.
+func (d *QueueDock) Render() app.UI {
+	if len(d.Queued) == 0 {
+		return app.Div().Class("queue-dock empty")
+	}
+	return app.Div().Class("queue-dock").Role("list").Aria("label", "Queued prompts").Body(
+		app.Range(d.Queued).Slice(func(i int) app.UI {
+			m := d.Queued[i]
+			when := "Queued: runs after the current turn"
+			switch {
+			case m.Steer:
+				when = "Steering: runs next, ahead of the queue"
+			case i == 0:
+				when = "Next: runs when the current turn ends"
+			}
+			return app.Div().Class("queue-item").Role("listitem").
+				DataSet("queued", strconv.FormatUint(m.Offset, 10)).
+				Body(
+					app.Span().Class("queue-text").Text(m.Text),
+					app.Span().Class("queue-when").Text(when),
+				)
+		}),
+	)
+}

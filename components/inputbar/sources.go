@@ -1,0 +1,504 @@
+package inputbar
+
+import (
+	"context"
+	"slices"
+	"strings"
+	"sync"
+	"unicode"
+	"unicode/utf16"
+	"unicode/utf8"
+
+	"parley/machine/input"
+	"parley/protocol"
+	"parley/slash"
+)
+
+// The menu's sources. They live here, beside the bar, because each one is a client of the
+// server's catalogues; the slash package stays ignorant of commands, files and sessions.
+// Every source degrades on its own: a catalogue that fails (or does not exist yet on this
+// server) offers nothing and never blocks typing or sending.
+
+// Chip sources, as they appear in input.Reference.Source.
+const (
+	SourceFiles    = "@files"
+	SourceSessions = "@sessions"
+)
+
+// Catalogue is what the sources read from the server; *api.Client implements it.
+type Catalogue interface {
+	ListCommands(ctx context.Context) (protocol.CommandList, error)
+	ListFunctions(ctx context.Context) ([]protocol.Function, error)
+	ListSkills(ctx context.Context) ([]protocol.Skill, error)
+	ListFiles(ctx context.Context, query string, limit int) (protocol.FileList, error)
+	ListSessions(ctx context.Context) ([]protocol.SessionInfo, error)
+}
+
+// maxItems bounds a source's share of the menu.
+const maxItems = 8
+
+// matches reports whether name matches the typed query: a case-insensitive prefix, or a
+// substring once the query has two characters.
+func matches(name, query string) bool {
+	n, q := strings.ToLower(name), strings.ToLower(query)
+	return strings.HasPrefix(n, q) || len(q) >= 2 && strings.Contains(n, q)
+}
+
+// commands offers the server's slash commands. A pick (or Space after an exact name)
+// claims the draft with the command's token, and its usage becomes the ghost hint. Until the
+// catalogue answers, the commands the protocol knows stand in, so Space and Enter adjudicate
+// the same way the server's door will.
+type commands struct {
+	cat    Catalogue
+	mu     sync.Mutex
+	list   []protocol.CommandInfo
+	loaded bool
+}
+
+func (s *commands) Trigger() rune { return '/' }
+func (s *commands) Name() string  { return "commands" }
+
+func (s *commands) load(ctx context.Context) []protocol.CommandInfo {
+	s.mu.Lock()
+	if s.loaded {
+		defer s.mu.Unlock()
+		return s.list
+	}
+	s.mu.Unlock()
+	l, err := s.cat.ListCommands(ctx)
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if err == nil && len(l.Commands) > 0 {
+		s.list, s.loaded = l.Commands, true
+	}
+	return s.hot()
+}
+
+// hot is the catalogue as known now; s.mu is held.
+func (s *commands) hot() []protocol.CommandInfo {
+	if s.loaded {
+		return s.list
+	}
+	return protocol.Commands
+}
+
+// Warm loads the catalogue. A failure is not reported: the protocol's list stands in.
+func (s *commands) Warm(ctx context.Context, _ slash.Projection) error {
+	s.load(ctx)
+	return nil
+}
+
+func (s *commands) Candidates(ctx context.Context, q slash.Query) ([]slash.Item, error) {
+	var out []slash.Item
+	for _, c := range s.load(ctx) {
+		if matches(c.Name, q.Query) && len(out) < maxItems {
+			out = append(out, slash.Item{ID: c.Name, Label: "/" + c.Name, Detail: c.Description})
+		}
+	}
+	return out, nil
+}
+
+func (s *commands) find(name string) (protocol.CommandInfo, bool) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	i := slices.IndexFunc(s.hot(), func(c protocol.CommandInfo) bool { return c.Name == name })
+	if i < 0 {
+		return protocol.CommandInfo{}, false
+	}
+	return s.hot()[i], true
+}
+
+// claim is a command's claim: its token and, as the hint, its usage without the name.
+func claim(c protocol.CommandInfo) input.Claim {
+	hint := strings.TrimSpace(strings.TrimPrefix(c.Usage, "/"+c.Name))
+	return input.Claim{Token: "/" + c.Name + " ", Hint: hint}
+}
+
+func (s *commands) Pick(it slash.Item, _ slash.Query) slash.PickOutcome {
+	c, ok := s.find(it.ID)
+	if !ok {
+		return slash.PickOutcome{}
+	}
+	return slash.BeginCommand(claim(c))
+}
+
+// MatchSpace claims "/name" followed by Space when name is exactly a command.
+func (s *commands) MatchSpace(q slash.Query) (slash.PickOutcome, bool) {
+	c, ok := s.find(q.Query)
+	if !ok {
+		return slash.PickOutcome{}, false
+	}
+	return slash.BeginCommand(claim(c)), true
+}
+
+// MatchEnter claims a draft the server's door will run as a command.
+func (s *commands) MatchEnter(_ context.Context, _ slash.Projection, draft string) (input.Claim, bool, error) {
+	cmd, ok := protocol.ResolveCommand(draft)
+	if !ok {
+		return input.Claim{}, false, nil
+	}
+	c, ok := s.find(cmd.Name)
+	if !ok {
+		return input.Claim{}, false, nil
+	}
+	return claim(c), true, nil
+}
+
+// Lexicon decorates the command names typed in the draft.
+func (s *commands) Lexicon(slash.Projection) ([]string, bool) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	names := make([]string, 0, len(s.hot()))
+	for _, c := range s.hot() {
+		names = append(names, c.Name)
+	}
+	return names, true
+}
+
+// functions offers the functions a person can run from the fn-form. A pick removes the typed
+// token and asks the composer to open the fn-form (open), which is not the bar's to draw.
+type functions struct {
+	cat  Catalogue
+	open func(name string) // runs on the UI goroutine, inside the key event
+}
+
+func (s *functions) Trigger() rune { return '/' }
+func (s *functions) Name() string  { return "functions" }
+
+func (s *functions) Candidates(ctx context.Context, q slash.Query) ([]slash.Item, error) {
+	list, err := s.cat.ListFunctions(ctx)
+	if err != nil {
+		return nil, err
+	}
+	var out []slash.Item
+	for _, f := range list {
+		if matches(f.Name, q.Query) && len(out) < maxItems {
+			detail := f.Title
+			if detail == "" {
+				detail = f.Description
+			}
+			out = append(out, slash.Item{ID: f.Name, Label: "ƒ " + f.Name, Detail: orDefault(detail, "Function")})
+		}
+	}
+	return out, nil
+}
+
+func (s *functions) Pick(it slash.Item, _ slash.Query) slash.PickOutcome {
+	if s.open != nil {
+		s.open(it.ID)
+	}
+	return slash.ConsumeToken()
+}
+
+// skills offers the workspace's named prompt snippets, inserted as the plain text "/name "
+// and decorated in the draft from the lexicon (Decision 21: no chip, no identity state).
+type skills struct {
+	cat    Catalogue
+	mu     sync.Mutex
+	list   []protocol.Skill
+	loaded bool
+	notify []func()
+}
+
+func (s *skills) Trigger() rune { return '/' }
+func (s *skills) Name() string  { return "skills" }
+
+func (s *skills) load(ctx context.Context) ([]protocol.Skill, error) {
+	s.mu.Lock()
+	if s.loaded {
+		defer s.mu.Unlock()
+		return s.list, nil
+	}
+	s.mu.Unlock()
+	list, err := s.cat.ListSkills(ctx)
+	if err != nil {
+		return nil, err
+	}
+	s.mu.Lock()
+	s.list, s.loaded = list, true
+	notify := slices.Clone(s.notify)
+	s.mu.Unlock()
+	for _, f := range notify {
+		f()
+	}
+	return list, nil
+}
+
+func (s *skills) Warm(ctx context.Context, _ slash.Projection) error {
+	_, err := s.load(ctx)
+	return err
+}
+
+func (s *skills) Candidates(ctx context.Context, q slash.Query) ([]slash.Item, error) {
+	list, err := s.load(ctx)
+	if err != nil {
+		return nil, err
+	}
+	var out []slash.Item
+	for _, sk := range list {
+		if matches(sk.Name, q.Query) && len(out) < maxItems {
+			out = append(out, slash.Item{ID: sk.Name, Label: "/" + sk.Name, Detail: orDefault(sk.Description, "Skill")})
+		}
+	}
+	return out, nil
+}
+
+func (s *skills) Pick(it slash.Item, _ slash.Query) slash.PickOutcome {
+	return slash.InsertText("/" + it.ID + " ")
+}
+
+func (s *skills) Lexicon(slash.Projection) ([]string, bool) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if !s.loaded {
+		return nil, false
+	}
+	names := make([]string, len(s.list))
+	for i, sk := range s.list {
+		names[i] = sk.Name
+	}
+	return names, true
+}
+
+func (s *skills) SubscribeLexicon(_ slash.Projection, changed func()) func() {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.notify = append(s.notify, changed)
+	return nil // sources live as long as the bar; the controller's Close drops the rest
+}
+
+// known is the hot snapshot of references: the files and sessions the menu has seen,
+// for synchronous paste matching.
+type known struct {
+	mu       sync.Mutex
+	files    map[string]bool
+	sessions map[string]string // id → title
+}
+
+func (k *known) addFiles(fs []protocol.FileEntry) {
+	k.mu.Lock()
+	defer k.mu.Unlock()
+	if k.files == nil {
+		k.files = map[string]bool{}
+	}
+	for _, f := range fs {
+		k.files[f.Path] = true
+	}
+}
+
+func (k *known) setSessions(list []protocol.SessionInfo) {
+	k.mu.Lock()
+	defer k.mu.Unlock()
+	k.sessions = make(map[string]string, len(list))
+	for _, s := range list {
+		k.sessions[s.ID] = s.Title
+	}
+}
+
+// files offers workspace files as chips.
+type files struct {
+	cat   Catalogue
+	known *known
+}
+
+func (s *files) Trigger() rune { return '@' }
+func (s *files) Name() string  { return "files" }
+
+func (s *files) Candidates(ctx context.Context, q slash.Query) ([]slash.Item, error) {
+	l, err := s.cat.ListFiles(ctx, q.Query, maxItems)
+	if err != nil {
+		return nil, err
+	}
+	s.known.addFiles(l.Files)
+	out := make([]slash.Item, 0, len(l.Files))
+	for _, f := range l.Files {
+		detail := "File"
+		if f.Dir {
+			detail = "Folder"
+		}
+		out = append(out, slash.Item{ID: f.Path, Label: "@" + f.Path, Detail: detail})
+	}
+	return out, nil
+}
+
+func (s *files) Pick(it slash.Item, _ slash.Query) slash.PickOutcome {
+	return slash.InsertReference(fileRef(it.ID))
+}
+
+func fileRef(path string) input.Reference {
+	return input.Reference{Source: SourceFiles, Ref: path, Label: "@" + path, ClipboardText: "@" + path}
+}
+
+// sessions offers the other sessions as chips.
+type sessions struct {
+	cat   Catalogue
+	known *known
+}
+
+func (s *sessions) Trigger() rune { return '@' }
+func (s *sessions) Name() string  { return "sessions" }
+
+func (s *sessions) Candidates(ctx context.Context, q slash.Query) ([]slash.Item, error) {
+	list, err := s.cat.ListSessions(ctx)
+	if err != nil {
+		return nil, err
+	}
+	s.known.setSessions(list)
+	var out []slash.Item
+	for _, si := range list {
+		if si.ID == q.Session.SessionID {
+			continue
+		}
+		title := orDefault(si.Title, "Untitled session")
+		if (q.Query == "" || matches(title, q.Query) || strings.HasPrefix(si.ID, q.Query)) && len(out) < maxItems {
+			out = append(out, slash.Item{ID: si.ID, Label: "@" + title, Detail: "Session"})
+		}
+	}
+	return out, nil
+}
+
+func (s *sessions) Pick(it slash.Item, _ slash.Query) slash.PickOutcome {
+	return slash.InsertReference(sessionRef(it.ID, strings.TrimPrefix(it.Label, "@")))
+}
+
+// sessionPrefix is how a session reference reads in text: on the clipboard, in the model's
+// prompt, and in a paste that becomes a chip again.
+const sessionPrefix = "@session:"
+
+func sessionRef(id, title string) input.Reference {
+	return input.Reference{Source: SourceSessions, Ref: id, Label: "@" + orDefault(title, id), ClipboardText: sessionPrefix + id}
+}
+
+// Serialize is the model projection of a chip: "@path" for a file, "@session:<id>" for a
+// session. ok is false for a source no serializer owns.
+func Serialize(source, ref string) (string, bool) {
+	switch source {
+	case SourceFiles:
+		return "@" + ref, true
+	case SourceSessions:
+		return sessionPrefix + ref, true
+	}
+	return "", false
+}
+
+// Owns reports whether a serializer owns the chip source.
+func Owns(source string) bool { return source == SourceFiles || source == SourceSessions }
+
+// token is an "@…" word of pasted text, in UTF-16 units of the text.
+type token struct {
+	start, end int
+	word       string // without the '@'
+}
+
+// refTokens finds the "@word" tokens of text that start at a boundary; trailing sentence
+// punctuation is not part of the word.
+func refTokens(text string) []token {
+	var out []token
+	u := 0 // UTF-16 offset of byte i
+	prevSpace := true
+	for i := 0; i < len(text); {
+		r, size := utf8.DecodeRuneInString(text[i:])
+		if r == '@' && prevSpace {
+			j := i + 1
+			for j < len(text) {
+				r2, s2 := utf8.DecodeRuneInString(text[j:])
+				if unicode.IsSpace(r2) {
+					break
+				}
+				j += s2
+			}
+			word := strings.TrimRight(text[i+1:j], ".,;:!?)\"'")
+			if word != "" {
+				n := len(utf16.Encode([]rune(text[i : i+1+len(word)])))
+				out = append(out, token{start: u, end: u + n, word: word})
+			}
+			u += len(utf16.Encode([]rune(text[i:j])))
+			i = j
+			prevSpace = false
+			continue
+		}
+		prevSpace = unicode.IsSpace(r)
+		u += utf16.RuneLen(r)
+		if utf16.RuneLen(r) < 0 {
+			u++ // invalid bytes count as U+FFFD
+		}
+		i += size
+	}
+	return out
+}
+
+// MatchSync is the synchronous paste match: the pasted text's references that the hot
+// snapshot knows.
+func (k *known) MatchSync(text string) []input.Component {
+	k.mu.Lock()
+	defer k.mu.Unlock()
+	var out []input.Component
+	for _, t := range refTokens(text) {
+		if id, ok := strings.CutPrefix(t.word, "session:"); ok {
+			if title, ok := k.sessions[id]; ok {
+				out = append(out, input.Component{Range: input.Range{Start: t.start, End: t.end}, Reference: sessionRef(id, title)})
+			}
+			continue
+		}
+		if k.files[t.word] {
+			out = append(out, input.Component{Range: input.Range{Start: t.start, End: t.end}, Reference: fileRef(t.word)})
+		}
+	}
+	return out
+}
+
+// MatchAsync is the asynchronous paste match: it asks the server about the references the
+// snapshot did not know, and returns the upgrades for paste p.
+func (k *known) MatchAsync(ctx context.Context, cat Catalogue, p input.PasteID, text string) []input.PasteUpgrade {
+	toks := refTokens(text)
+	if len(toks) == 0 {
+		return nil
+	}
+	sync := k.MatchSync(text)
+	done := func(t token) bool {
+		return slices.ContainsFunc(sync, func(c input.Component) bool { return c.Range.Start == t.start })
+	}
+	var out []input.PasteUpgrade
+	var list []protocol.SessionInfo
+	listed := false
+	for _, t := range toks {
+		if done(t) {
+			continue
+		}
+		if id, ok := strings.CutPrefix(t.word, "session:"); ok {
+			if !listed {
+				listed = true
+				l, err := cat.ListSessions(ctx)
+				if err == nil {
+					list = l
+					k.setSessions(l)
+				}
+			}
+			for _, s := range list {
+				if s.ID == id {
+					out = append(out, input.PasteUpgrade{Paste: p, Range: input.Range{Start: t.start, End: t.end}, Reference: sessionRef(id, s.Title)})
+				}
+			}
+			continue
+		}
+		l, err := cat.ListFiles(ctx, t.word, maxItems)
+		if err != nil {
+			continue
+		}
+		k.addFiles(l.Files)
+		for _, f := range l.Files {
+			if f.Path == t.word {
+				out = append(out, input.PasteUpgrade{Paste: p, Range: input.Range{Start: t.start, End: t.end}, Reference: fileRef(f.Path)})
+				break
+			}
+		}
+	}
+	return out
+}
+
+func orDefault(s, d string) string {
+	if s == "" {
+		return d
+	}
+	return s
+}

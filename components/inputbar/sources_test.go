@@ -1,0 +1,157 @@
+package inputbar
+
+import (
+	"context"
+	"errors"
+	"testing"
+
+	"github.com/maxence-charriere/go-app/v10/pkg/app"
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"parley/app/store"
+	"parley/machine/input"
+	"parley/protocol"
+	"parley/slash"
+)
+
+// fakeCat answers from its fields; err fails every call (a server without the catalogue).
+type fakeCat struct {
+	err      error
+	sessions []protocol.SessionInfo
+	files    []protocol.FileEntry
+	skills   []protocol.Skill
+}
+
+func (f *fakeCat) ListCommands(context.Context) (protocol.CommandList, error) {
+	return protocol.CommandList{Commands: protocol.Commands}, f.err
+}
+func (f *fakeCat) ListFunctions(context.Context) ([]protocol.Function, error) {
+	return []protocol.Function{{Name: "deploy", Title: "Deploy"}}, f.err
+}
+func (f *fakeCat) ListSkills(context.Context) ([]protocol.Skill, error) { return f.skills, f.err }
+func (f *fakeCat) ListFiles(context.Context, string, int) (protocol.FileList, error) {
+	return protocol.FileList{Files: f.files}, f.err
+}
+func (f *fakeCat) ListSessions(context.Context) ([]protocol.SessionInfo, error) {
+	return f.sessions, f.err
+}
+
+func TestCommandsClaimWithTheirUsageAsHint(t *testing.T) {
+	s := &commands{cat: &fakeCat{err: errors.New("404")}}
+	items, err := s.Candidates(context.Background(), slash.Query{Hit: slash.Hit{Query: "exa"}})
+	require.NoError(t, err, "a failing catalogue falls back to the protocol's commands")
+	require.Len(t, items, 1)
+	out := s.Pick(items[0], slash.Query{})
+	assert.Equal(t, slash.BeginCommand(input.Claim{Token: "/example ", Hint: "<slug> [json-vars]"}), out)
+
+	sp, ok := s.MatchSpace(slash.Query{Hit: slash.Hit{Query: "help"}})
+	assert.True(t, ok)
+	assert.Equal(t, "/help ", sp.Claim.Token)
+	_, ok = s.MatchSpace(slash.Query{Hit: slash.Hit{Query: "hel"}})
+	assert.False(t, ok, "only an exact name claims on Space")
+
+	for draft, want := range map[string]bool{"/script x = 1": true, "/helpful": false, "see /help": false, "/help": true} {
+		_, got, err := s.MatchEnter(context.Background(), slash.Projection{}, draft)
+		require.NoError(t, err)
+		assert.Equal(t, want, got, draft)
+	}
+}
+
+func TestSourcesDegradeOnErrors(t *testing.T) {
+	bad := &fakeCat{err: errors.New("the server answered 404 Not Found")}
+	k := &known{}
+	for _, src := range []slash.Source{&files{cat: bad, known: k}, &sessions{cat: bad, known: k}, &skills{cat: bad}, &functions{cat: bad}} {
+		items, err := src.Candidates(context.Background(), slash.Query{})
+		assert.Error(t, err, src.Name())
+		assert.Empty(t, items, src.Name())
+	}
+	_, warm := (&skills{cat: bad}).Lexicon(slash.Projection{})
+	assert.False(t, warm, "an unloaded roster decorates nothing")
+}
+
+func TestPicksAndSerialization(t *testing.T) {
+	cat := &fakeCat{sessions: []protocol.SessionInfo{{ID: "s1", Title: "Alpha"}, {ID: "me", Title: "Me"}},
+		files: []protocol.FileEntry{{Path: "src/a.go"}}, skills: []protocol.Skill{{Name: "review"}}}
+	k := &known{}
+	ss := &sessions{cat: cat, known: k}
+	items, err := ss.Candidates(context.Background(), slash.Query{Session: slash.Projection{SessionID: "me"}})
+	require.NoError(t, err)
+	require.Len(t, items, 1, "the current session is not offered")
+	ref := ss.Pick(items[0], slash.Query{}).Reference
+	assert.Equal(t, input.Reference{Source: SourceSessions, Ref: "s1", Label: "@Alpha", ClipboardText: "@session:s1"}, ref)
+
+	fs := &files{cat: cat, known: k}
+	items, err = fs.Candidates(context.Background(), slash.Query{})
+	require.NoError(t, err)
+	assert.Equal(t, input.Reference{Source: SourceFiles, Ref: "src/a.go", Label: "@src/a.go", ClipboardText: "@src/a.go"}, fs.Pick(items[0], slash.Query{}).Reference)
+
+	assert.Equal(t, slash.InsertText("/review "), (&skills{cat: cat}).Pick(slash.Item{ID: "review"}, slash.Query{}))
+	var opened string
+	fn := &functions{cat: cat, open: func(n string) { opened = n }}
+	assert.Equal(t, slash.ConsumeToken(), fn.Pick(slash.Item{ID: "deploy"}, slash.Query{}))
+	assert.Equal(t, "deploy", opened)
+
+	for _, c := range []struct{ source, ref, want string }{{SourceFiles, "a.go", "@a.go"}, {SourceSessions, "s1", "@session:s1"}} {
+		got, ok := Serialize(c.source, c.ref)
+		assert.True(t, ok)
+		assert.Equal(t, c.want, got)
+	}
+	_, ok := Serialize("@nobody", "x")
+	assert.False(t, ok)
+}
+
+func TestPasteMatching(t *testing.T) {
+	k := &known{}
+	k.setSessions([]protocol.SessionInfo{{ID: "s1", Title: "Alpha"}})
+	k.addFiles([]protocol.FileEntry{{Path: "a.go"}})
+	text := "see @session:s1, 😀 @a.go. and user@host @session:zz"
+	comps := k.MatchSync(text)
+	require.Len(t, comps, 2)
+	assert.Equal(t, input.Range{Start: 4, End: 15}, comps[0].Range)
+	assert.Equal(t, input.Range{Start: 20, End: 25}, comps[1].Range, "units count the emoji as two")
+
+	cat := &fakeCat{sessions: []protocol.SessionInfo{{ID: "zz", Title: "Zed"}}}
+	ups := k.MatchAsync(context.Background(), cat, 7, text)
+	require.Len(t, ups, 1)
+	assert.Equal(t, input.PasteID(7), ups[0].Paste)
+	assert.Equal(t, "zz", ups[0].Reference.Ref)
+
+	// Through the machine: the synchronous match is one transaction, undone in one step.
+	m := input.New(input.Config{})
+	m.Dispatch(input.DraftChanged{Draft: "x "})
+	m.Dispatch(input.PasteBegin{Text: text, Selection: input.Range{Start: 2, End: 2}, Components: comps})
+	assert.Len(t, m.Occurrences(), 2)
+	m.Dispatch(input.Undo{})
+	assert.Equal(t, "x ", m.Draft())
+}
+
+func TestBarRendersAComboboxAndTheDock(t *testing.T) {
+	html := render(t, &Bar{Placeholder: "Message the agent"})
+	for _, want := range []string{`id="composer-input"`, `role="combobox"`, `aria-controls="composer-menu"`, `aria-expanded="false"`,
+		`role="listbox"`, `aria-label="Message"`, `id="composer-backdrop"`} {
+		assert.Contains(t, html, want)
+	}
+	assert.NotContains(t, html, "aria-activedescendant")
+	assert.Regexp(t, `<button[^>]*disabled`, html, "nothing to send")
+	assert.NotRegexp(t, `<textarea[^>]*disabled`, html)
+	assert.Regexp(t, `<textarea[^>]*disabled`, render(t, &Bar{Disabled: true}))
+	working := render(t, &Bar{Session: "s", Working: true})
+	assert.Contains(t, working, "Enter queues")
+	assert.Contains(t, working, `class="steer"`)
+
+	dock := render(t, &QueueDock{Queued: []store.Message{{Offset: 9, Text: "later"}, {Offset: 10, Text: "then"}}})
+	assert.Contains(t, dock, `role="list"`)
+	assert.Contains(t, dock, `aria-label="Queued prompts"`)
+	assert.Contains(t, dock, `data-queued="9"`)
+	assert.Contains(t, dock, "Next: runs when the current turn ends")
+	assert.NotContains(t, render(t, &QueueDock{}), `role="list"`)
+}
+
+func render(t *testing.T, c app.Composer) string {
+	t.Helper()
+	e := app.NewTestEngine()
+	require.NoError(t, e.Load(c))
+	e.ConsumeAll()
+	return app.HTMLString(c)
+}

@@ -1,0 +1,296 @@
+package e2e
+
+import (
+	"context"
+	"encoding/json"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/chromedp/cdproto/cdp"
+	"github.com/chromedp/cdproto/input"
+	"github.com/chromedp/chromedp"
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+// The input bar (issue 7) in Chromium against the real server. Keys go in as CDP key events,
+// as a keyboard sends them.
+
+const chip = "\uFFFC"
+
+var (
+	tab       = rawKey("Tab", 9, 0)
+	backspace = rawKey("Backspace", 8, 0)
+	escape    = rawKey("Escape", 27, 0)
+	arrowDown = rawKey("ArrowDown", 40, 0)
+	undoKey   = rawKey("z", 90, modCtrl)
+	redoKey   = rawKey("z", 90, modCtrl|modShift)
+	redoY     = rawKey("y", 89, modCtrl)
+	endKey    = rawKey("End", 35, 0)
+)
+
+// menuClosed waits until the textarea says the menu is closed.
+var menuClosed = waitJS(`document.querySelector('#composer-input').getAttribute('aria-expanded') === 'false' && !document.querySelector('#composer-input').hasAttribute('aria-activedescendant')`)
+
+// menuOpen waits until the menu shows an option whose text contains label.
+func menuOpen(label string) chromedp.Action[chromedp.Void] {
+	b, _ := json.Marshal(label)
+	return waitJS(`document.querySelector('#composer-input').getAttribute('aria-expanded') === 'true' &&
+		[...document.querySelectorAll('#composer-menu[role=listbox] [role=option]')].some(o => o.textContent.includes(` + string(b) + `))`)
+}
+
+// waitDraft waits until the textarea holds want.
+func waitDraft(want string) chromedp.Action[chromedp.Void] {
+	b, _ := json.Marshal(want)
+	return waitJS(`document.querySelector('#composer-input').value === ` + string(b))
+}
+
+// clipboardEvent fires a copy, cut or paste event with its own DataTransfer (as the browser
+// does for a real one) and returns the text the page put on it.
+func clipboardEvent(t *testing.T, ctx context.Context, typ, text string) string {
+	t.Helper()
+	b, _ := json.Marshal(text)
+	return evalString(t, ctx, `(() => { const dt = new DataTransfer(); dt.setData('text/plain', `+string(b)+`);
+		const ta = document.querySelector('#composer-input');
+		ta.dispatchEvent(new ClipboardEvent('`+typ+`', {clipboardData: dt, bubbles: true, cancelable: true}));
+		return dt.getData('text/plain') })()`)
+}
+
+func chips(t *testing.T, ctx context.Context) []string {
+	t.Helper()
+	raw := evalString(t, ctx, `JSON.stringify([...document.querySelectorAll('#composer-backdrop .ib-chip')].map(e => e.textContent))`)
+	var out []string
+	require.NoError(t, json.Unmarshal([]byte(raw), &out))
+	return out
+}
+
+func selectRange(t *testing.T, ctx context.Context, s, e int) {
+	t.Helper()
+	evalBool(t, ctx, `(() => { const ta = document.querySelector('#composer-input'); ta.focus(); ta.setSelectionRange(`+itoa(s)+`, `+itoa(e)+`); return true })()`)
+}
+
+func itoa(i int) string { b, _ := json.Marshal(i); return string(b) }
+
+// openInput opens the app on a session of its own (so @ lists the others).
+func openInput(t *testing.T, srv *server, ctx context.Context, session string) {
+	t.Helper()
+	do(t, ctx, 60*time.Second, chromedp.Navigate(srv.link), waitReady(), chromedp.Navigate(srv.base()+"/s/"+session), waitReady())
+	waitMessages(t, ctx, 2)
+	do(t, ctx, 5*time.Second, chromedp.Focus(composer))
+}
+
+// TestInputBarChipFromSessions: `@` opens the combobox's listbox, Tab inserts the other
+// session as a chip; one Backspace deletes it whole; undo and redo go through the machine.
+func TestInputBarChipFromSessions(t *testing.T) {
+	srv := startServer(t, t.TempDir(), "127.0.0.1:0")
+	alpha := seedSession(t, srv, "alpha notes", 1)
+	home := seedSession(t, srv, "home", 1)
+	ctx := browser(t)
+	openInput(t, srv, ctx, home)
+
+	do(t, ctx, 10*time.Second, typeText("see @alp"), menuOpen("@alpha notes"))
+	// The ARIA combobox: focus stays in the textarea, which names the active option.
+	assert.Equal(t, "composer-input", evalString(t, ctx, `document.activeElement.id`))
+	assert.Equal(t, "combobox", evalString(t, ctx, `document.activeElement.getAttribute('role')`))
+	assert.Equal(t, "composer-menu", evalString(t, ctx, `document.activeElement.getAttribute('aria-controls')`))
+	assert.True(t, evalBool(t, ctx, `(() => { const id = document.activeElement.getAttribute('aria-activedescendant');
+		const o = id && document.getElementById(id); return !!o && o.getAttribute('role') === 'option' && o.getAttribute('aria-selected') === 'true' && o.closest('[role=listbox]') !== null })()`),
+		"aria-activedescendant names the selected option of the listbox")
+	assert.NotContains(t, evalString(t, ctx, `document.querySelector('#composer-menu').textContent`), "home", "the current session is not offered")
+
+	do(t, ctx, 10*time.Second, tab, waitDraft("see "+chip), menuClosed) // a pick closes the menu
+	assert.Equal(t, []string{"@alpha notes"}, chips(t, ctx))
+
+	// One Backspace takes the whole chip.
+	do(t, ctx, 10*time.Second, backspace, waitDraft("see "))
+	assert.Empty(t, chips(t, ctx))
+	// Undo brings the same chip back; redo removes it again; Ctrl+Y redoes too.
+	do(t, ctx, 10*time.Second, undoKey, waitDraft("see "+chip))
+	assert.Equal(t, []string{"@alpha notes"}, chips(t, ctx))
+	do(t, ctx, 10*time.Second, redoKey, waitDraft("see "))
+	do(t, ctx, 10*time.Second, undoKey, waitDraft("see "+chip), redoY, waitDraft("see "))
+	// The browser's own undo (historyUndo) goes to the machine as well.
+	evalBool(t, ctx, `(() => { const ta = document.querySelector('#composer-input');
+		return ta.dispatchEvent(new InputEvent('beforeinput', {inputType: 'historyUndo', bubbles: true, cancelable: true})) === false })()`)
+	do(t, ctx, 10*time.Second, waitDraft("see "+chip))
+
+	// Sent, the chip becomes its model projection. (Undo selected the restored chip: End
+	// puts the caret after it.)
+	do(t, ctx, 10*time.Second, endKey, typeText(" now"), pressEnter(0))
+	msgs := waitMessages(t, ctx, 4)
+	assert.Equal(t, "see @session:"+alpha+" now", msgs[2].Text)
+	assert.Empty(t, draft(t, ctx))
+}
+
+// TestInputBarClipboard: copying a selection across a chip gives the chip's clipboard text;
+// a paste whose reference the hot snapshot knows becomes a chip, and one undo returns to
+// before the paste.
+func TestInputBarClipboard(t *testing.T) {
+	srv := startServer(t, t.TempDir(), "127.0.0.1:0")
+	alpha := seedSession(t, srv, "alpha", 1)
+	home := seedSession(t, srv, "home", 1)
+	ctx := browser(t)
+	openInput(t, srv, ctx, home)
+
+	do(t, ctx, 10*time.Second, typeText("a @alp"), menuOpen("@alpha"), tab, waitDraft("a "+chip), typeText(" b"))
+	selectRange(t, ctx, 0, 5)
+	assert.Equal(t, "a @session:"+alpha+" b", clipboardEvent(t, ctx, "copy", ""))
+	selectRange(t, ctx, 1, 3)
+	assert.Equal(t, " @session:"+alpha, clipboardEvent(t, ctx, "copy", ""))
+	// Cut takes the chip out through the machine.
+	clipboardEvent(t, ctx, "cut", "")
+	do(t, ctx, 10*time.Second, waitDraft("a b"))
+	assert.Empty(t, chips(t, ctx))
+
+	// Paste: the session is in the hot snapshot (the menu listed it), so the match is
+	// synchronous, in the paste's own transaction.
+	selectRange(t, ctx, 3, 3)
+	clipboardEvent(t, ctx, "paste", " ref @session:"+alpha+" here")
+	do(t, ctx, 10*time.Second, waitDraft("a b ref "+chip+" here"))
+	assert.Equal(t, []string{"@alpha"}, chips(t, ctx))
+	do(t, ctx, 10*time.Second, undoKey, waitDraft("a b"))
+	assert.Empty(t, chips(t, ctx))
+}
+
+// TestInputBarCommandClaim: "/exa", the menu, Tab claims /example with its usage as ghost
+// text, and Enter runs it: the server answers with the usage.
+func TestInputBarCommandClaim(t *testing.T) {
+	srv := startServer(t, t.TempDir(), "127.0.0.1:0")
+	ctx := browser(t)
+	do(t, ctx, 60*time.Second, chromedp.Navigate(srv.link), waitReady(), chromedp.Focus(composer))
+
+	do(t, ctx, 10*time.Second, typeText("/exa"), menuOpen("/example"), tab, waitDraft("/example "))
+	assert.Equal(t, "<slug> [json-vars]", evalString(t, ctx, `document.querySelector('#composer-backdrop .ib-ghost').textContent`))
+	assert.Equal(t, "/example", evalString(t, ctx, `document.querySelector('#composer-backdrop .ib-ref').textContent`), "the command name is decorated")
+	do(t, ctx, 10*time.Second, pressEnter(0))
+	msgs := waitMessages(t, ctx, 2)
+	assert.Equal(t, "/example", strings.TrimSpace(msgs[0].Text))
+	assert.Contains(t, msgs[1].Text, "Usage: /example <slug>")
+	assert.Empty(t, evalString(t, ctx, `document.querySelector('#composer-backdrop .ib-ghost').textContent`), "the ghost goes with the claim")
+}
+
+// TestInputBarNoMenuInsideWords: an address and a URL open no menu; a trigger at a word
+// boundary does (the control that makes the test able to fail).
+func TestInputBarNoMenuInsideWords(t *testing.T) {
+	srv := startServer(t, t.TempDir(), "127.0.0.1:0")
+	seedSession(t, srv, "other", 1)
+	home := seedSession(t, srv, "home", 1)
+	ctx := browser(t)
+	openInput(t, srv, ctx, home)
+
+	for _, text := range []string{"mail user@host", " and https://x/y"} {
+		do(t, ctx, 10*time.Second, typeText(text))
+		time.Sleep(400 * time.Millisecond) // a menu would have opened by now
+		assert.Equal(t, "false", evalString(t, ctx, `document.querySelector('#composer-input').getAttribute('aria-expanded')`), text)
+		assert.Equal(t, 0, len(evalString(t, ctx, `document.querySelector('#composer-menu').textContent`)), text)
+	}
+	do(t, ctx, 10*time.Second, typeText(" @"), menuOpen("@other"))
+}
+
+// TestInputBarIMEEnterNeitherPicksNorSends: with the menu open, an Enter that belongs to an
+// IME composition neither picks the option nor sends the draft.
+func TestInputBarIMEEnterNeitherPicksNorSends(t *testing.T) {
+	srv := startServer(t, t.TempDir(), "127.0.0.1:0")
+	ctx := browser(t)
+	do(t, ctx, 60*time.Second, chromedp.Navigate(srv.link), waitReady(), chromedp.Focus(composer))
+	do(t, ctx, 10*time.Second, typeText("/he"), menuOpen("/help"))
+
+	ime := func(ctx context.Context, tg *chromedp.Target) error {
+		if _, err := cdp.Call(ctx, tg, input.ImeSetComposition, input.ImeSetCompositionParams{Text: "lp", SelectionStart: 2, SelectionEnd: 2}); err != nil {
+			return err
+		}
+		_, err := cdp.Call(ctx, tg, input.DispatchKeyEvent, input.DispatchKeyEventParams{Type: input.DispatchKeyEventTypeRawKeyDown, Key: "Enter", Code: "Enter", WindowsVirtualKeyCode: 229, NativeVirtualKeyCode: 229})
+		return err
+	}
+	do(t, ctx, 10*time.Second, chromedp.Func(ime))
+	time.Sleep(500 * time.Millisecond)
+	assert.Equal(t, "/help", draft(t, ctx), "the composing Enter picked nothing")
+	assert.Equal(t, "/", evalString(t, ctx, `location.pathname`), "and sent nothing")
+	do(t, ctx, 10*time.Second, chromedp.Func(func(ctx context.Context, tg *chromedp.Target) error {
+		_, err := cdp.Call(ctx, tg, input.InsertText, input.InsertTextParams{Text: "lp"})
+		return err
+	}))
+	time.Sleep(300 * time.Millisecond)
+	assert.Equal(t, "/help", draft(t, ctx))
+	assert.Equal(t, "/", evalString(t, ctx, `location.pathname`))
+	assert.Empty(t, thread(t, ctx))
+}
+
+// TestInputBarQueueDock: while a turn runs the bar says Enter queues; the queued prompt shows
+// in the dock, then joins the thread when its turn comes.
+func TestInputBarQueueDock(t *testing.T) {
+	srv := startServer(t, t.TempDir(), "127.0.0.1:0")
+	ctx := browser(t)
+	do(t, ctx, 60*time.Second, chromedp.Navigate(srv.link), waitReady())
+	do(t, ctx, 10*time.Second, typeText(`/script ok = confirm('Go on?'); send('first done' if ok else 'first stopped')`), pressEnter(0))
+	do(t, ctx, 20*time.Second, waitJS(`!!document.querySelector('.entry-decision.status-pending')`))
+	assert.Contains(t, evalString(t, ctx, `document.querySelector('.inputbar .composer-hint').textContent`), "Enter queues")
+	assert.Equal(t, "Queue", evalString(t, ctx, `document.querySelector('.inputbar .send').textContent`))
+	assert.True(t, evalBool(t, ctx, `!!document.querySelector('.inputbar .steer')`), "a steer control while the turn runs")
+
+	do(t, ctx, 10*time.Second, chromedp.Focus(composer), typeText("second prompt"), pressEnter(0),
+		waitJS(`!!document.querySelector('.queue-dock[role=list] [role=listitem][data-queued]')`))
+	assert.Equal(t, "Queued prompts", evalString(t, ctx, `document.querySelector('.queue-dock').getAttribute('aria-label')`))
+	assert.Equal(t, "second prompt", evalString(t, ctx, `document.querySelector('.queue-dock .queue-text').textContent`))
+	assert.Contains(t, evalString(t, ctx, `document.querySelector('.queue-dock .queue-when').textContent`), "Next")
+
+	do(t, ctx, 10*time.Second, chromedp.Click(chromedp.CSS(`.entry-decision .choice`)))
+	msgs := waitMessages(t, ctx, 4)
+	assert.Equal(t, "second prompt", msgs[2].Text)
+	do(t, ctx, 10*time.Second, waitJS(`!document.querySelector('.queue-dock [data-queued]') && !document.querySelector('.inputbar .steer')`))
+	assert.Equal(t, "Send", evalString(t, ctx, `document.querySelector('.inputbar .send').textContent`))
+}
+
+// TestInputBarDraftSurvivesReload: the draft is mirrored in localStorage as its clipboard
+// projection; after a reload it is back, the chip as its text.
+func TestInputBarDraftSurvivesReload(t *testing.T) {
+	srv := startServer(t, t.TempDir(), "127.0.0.1:0")
+	alpha := seedSession(t, srv, "alpha", 1)
+	home := seedSession(t, srv, "home", 1)
+	ctx := browser(t)
+	openInput(t, srv, ctx, home)
+	do(t, ctx, 10*time.Second, typeText("keep @alp"), menuOpen("@alpha"), tab, typeText(" please"))
+	want := "keep @session:" + alpha + " please"
+	do(t, ctx, 10*time.Second, waitJS(`localStorage.getItem('parley.draft.s.`+home+`') === `+quote(want)))
+	do(t, ctx, 30*time.Second, chromedp.Reload(), waitReady(), waitDraft(want))
+	// Another session has its own draft, and the first one's is still there after a visit.
+	evalBool(t, ctx, `(() => { history.pushState({}, '', '/s/`+alpha+`'); dispatchEvent(new PopStateEvent('popstate')); return true })()`)
+	do(t, ctx, 10*time.Second, waitDraft(""))
+	evalBool(t, ctx, `(() => { history.pushState({}, '', '/s/`+home+`'); dispatchEvent(new PopStateEvent('popstate')); return true })()`)
+	do(t, ctx, 10*time.Second, waitDraft(want))
+	// Sent, the mirror is cleared.
+	do(t, ctx, 10*time.Second, chromedp.Focus(composer), pressEnter(0), waitJS(`localStorage.getItem('parley.draft.s.`+home+`') === null`))
+}
+
+func quote(s string) string { b, _ := json.Marshal(s); return string(b) }
+
+// TestInputBarKeyboardOnly: the whole path with the keyboard alone: the menu opened by
+// typing, moved with ↓, closed with Escape, reopened, picked with Enter; Shift+Enter breaks
+// the line even with the menu open; Enter sends.
+func TestInputBarKeyboardOnly(t *testing.T) {
+	srv := startServer(t, t.TempDir(), "127.0.0.1:0")
+	seedSession(t, srv, "beta", 1)
+	seedSession(t, srv, "alpha", 1)
+	home := seedSession(t, srv, "home", 1)
+	ctx := browser(t)
+	openInput(t, srv, ctx, home)
+
+	do(t, ctx, 10*time.Second, typeText("@"), menuOpen("@beta"), menuOpen("@alpha"))
+	first := evalString(t, ctx, `document.activeElement.getAttribute('aria-activedescendant')`)
+	require.NotEmpty(t, first)
+	// ↓ moves the active option.
+	do(t, ctx, 5*time.Second, arrowDown, waitJS(`(document.activeElement.getAttribute('aria-activedescendant') || '') !== `+quote(first)))
+	do(t, ctx, 5*time.Second, escape, menuClosed)
+	assert.Equal(t, "@", draft(t, ctx), "Escape closes the menu and keeps the text")
+
+	// A new trigger opens a fresh menu; Enter picks from it instead of sending.
+	do(t, ctx, 10*time.Second, backspace, waitDraft(""), typeText("@al"), menuOpen("@alpha"), pressEnter(0), waitDraft(chip))
+	assert.Equal(t, []string{"@alpha"}, chips(t, ctx), "Enter picks from the menu instead of sending")
+	do(t, ctx, 10*time.Second, typeText(" @be"), menuOpen("@beta"), pressEnter(modShift))
+	assert.Equal(t, chip+" @be\n", draft(t, ctx), "Shift+Enter always breaks the line")
+	do(t, ctx, 10*time.Second, typeText("done"), pressEnter(0))
+	msgs := waitMessages(t, ctx, 4)
+	assert.True(t, strings.HasPrefix(msgs[2].Text, "@session:"), msgs[2].Text)
+	assert.True(t, strings.HasSuffix(msgs[2].Text, " @be\ndone"), msgs[2].Text)
+}
