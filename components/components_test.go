@@ -10,7 +10,6 @@ import (
 
 	"parley/app/store"
 	"parley/components/composer"
-	"parley/protocol"
 )
 
 func mounted(t *testing.T, c app.Composer) string {
@@ -61,22 +60,6 @@ func TestComposerSendButtonFollowsTheDraft(t *testing.T) {
 
 	off := mounted(t, &composer.Composer{Disabled: true})
 	assert.Regexp(t, `<textarea[^>]*disabled`, off)
-}
-
-func TestTitleFromStaysUnderTheLimit(t *testing.T) {
-	cases := map[string]string{
-		"short":                  "short",
-		"first line\nsecond":     "first line",
-		strings.Repeat("😀", 70):  strings.Repeat("😀", 30) + "…",
-		strings.Repeat("a", 130): strings.Repeat("a", 120) + "…",
-		"  padded  ":             "padded",
-	}
-	for in, want := range cases {
-		got := titleFrom(in)
-		assert.Equal(t, want, got)
-		assert.LessOrEqual(t, len(got), 200)
-		assert.NoError(t, protocol.CreateSessionRequest{Title: got}.Validate())
-	}
 }
 
 func TestSessionOfPath(t *testing.T) {

@@ -269,9 +269,6 @@ func joinFields(fields map[string]string) string {
 	return strings.Join(parts, "; ")
 }
 
-// titleFrom names a session after the first line of its first prompt (see hub.TitleFrom).
-func titleFrom(text string) string { return hub.TitleFrom(text) }
-
 // toggleMenu opens or closes the session list on a narrow screen, moving the focus into it
 // when it opens and back to the toggle when it closes.
 func (c *Conversation) toggleMenu(ctx app.Context) {

@@ -73,7 +73,13 @@ var linkPattern = regexp.MustCompile(`http://\S+`)
 // startServer runs the binary on addr (":0" style "127.0.0.1:0" for any port) with data dir.
 func startServer(t testing.TB, data, addr string) *server {
 	t.Helper()
-	cmd := exec.Command(binary, "-addr", addr, "-data", data, "-workspace", repoRoot)
+	// Each data folder gets its own empty workspace beside it (the same one after a restart),
+	// so what the `@` menu lists is what a test put there, not this repository.
+	workspace := data + "-workspace"
+	if err := os.MkdirAll(workspace, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	cmd := exec.Command(binary, "-addr", addr, "-data", data, "-workspace", workspace)
 	cmd.Dir = repoRoot
 	cmd.Env = append(os.Environ(), "PARLEY_TOKEN=") // the token comes from the data directory
 	stdout, err := cmd.StdoutPipe()

@@ -225,6 +225,9 @@ func TestInputBarQueueDock(t *testing.T) {
 	do(t, ctx, 60*time.Second, chromedp.Navigate(srv.link), waitReady())
 	do(t, ctx, 10*time.Second, typeText(`/script ok = confirm('Go on?'); send('first done' if ok else 'first stopped')`), pressEnter(0))
 	do(t, ctx, 20*time.Second, waitJS(`!!document.querySelector('.entry-decision.status-pending')`))
+	// The confirm takes the input area; "Chat about this" gives the bar back, the question
+	// still open.
+	do(t, ctx, 10*time.Second, chromedp.Click(chromedp.CSS(`#composer-mode .chat-about`)), waitJS(`!document.querySelector('#composer-mode')`))
 	assert.Contains(t, evalString(t, ctx, `document.querySelector('.inputbar .composer-hint').textContent`), "Enter queues")
 	assert.Equal(t, "Queue", evalString(t, ctx, `document.querySelector('.inputbar .send').textContent`))
 	assert.True(t, evalBool(t, ctx, `!!document.querySelector('.inputbar .steer')`), "a steer control while the turn runs")

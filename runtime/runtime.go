@@ -372,7 +372,7 @@ func (r *Runtime) describe(ctx context.Context, info protocol.SessionInfo) proto
 	}
 	if ev, err := decode(last.Subject, last.Sequence, last.Data); err == nil && ev.Type != protocol.EventSessionCreated {
 		info.Blank = false
-		if err := r.sessions.markUsed(ctx, info.ID); err != nil {
+		if err := r.sessions.markUsed(ctx, info.ID, ""); err != nil {
 			slog.Warn("session index", "err", err)
 		}
 	}
@@ -397,7 +397,7 @@ func (r *Runtime) SendPrompt(ctx context.Context, session string, req protocol.S
 	if info.Blank {
 		// The prompt is stored, so this failing fails nothing: the next read learns it
 		// from the log.
-		if err := r.sessions.markUsed(ctx, session); err != nil {
+		if err := r.sessions.markUsed(ctx, session, protocol.TitleFrom(req.Text)); err != nil {
 			slog.Warn("session index", "err", err)
 		}
 	}

@@ -62,8 +62,9 @@ func (x *sessionIndex) get(ctx context.Context, id string) (protocol.SessionInfo
 	return info, nil
 }
 
-// markUsed records that a session holds a prompt: it is no longer blank.
-func (x *sessionIndex) markUsed(ctx context.Context, id string) error {
+// markUsed records that a session holds a prompt: it is no longer blank. An untitled session
+// (a blank one picked from the hero) takes title, derived from its first prompt.
+func (x *sessionIndex) markUsed(ctx context.Context, id, title string) error {
 	for range 5 {
 		entry, err := x.kv.Get(ctx, id)
 		if err != nil {
@@ -77,6 +78,9 @@ func (x *sessionIndex) markUsed(ctx context.Context, id string) error {
 			return nil
 		}
 		info.Blank = false
+		if info.Title == "" {
+			info.Title = title
+		}
 		raw, err := json.Marshal(info)
 		if err != nil {
 			return err

@@ -11,7 +11,6 @@ import (
 	"maps"
 	"slices"
 	"strings"
-	"unicode/utf8"
 
 	"parley/app/api"
 	"parley/machine/input"
@@ -35,10 +34,10 @@ type Prompt struct {
 
 // Result says how a send settled.
 type Result struct {
-	Session string               // where the prompt went: the created session from the hero
+	Session string                // where the prompt went: the created session from the hero
 	Created *protocol.SessionInfo // the session the hub created, if it did
-	Offset  uint64               // where the server stored the prompt
-	Err     error                // nil: committed
+	Offset  uint64                // where the server stored the prompt
+	Err     error                 // nil: committed
 }
 
 // Send sends p. From the hero it first creates a session titled after the prompt's first
@@ -75,22 +74,8 @@ func ModeOf(m input.Mode) protocol.PromptMode {
 	return protocol.ModeQueue
 }
 
-// maxTitleBytes keeps a derived title well inside the protocol's 200-byte limit.
-const maxTitleBytes = 120
-
-// TitleFrom names a session after the first line of its first prompt, cut at a character
-// boundary so that no script's text can push it over the limit.
-func TitleFrom(text string) string {
-	line, _, _ := strings.Cut(strings.TrimSpace(text), "\n")
-	if len(line) <= maxTitleBytes {
-		return line
-	}
-	cut := maxTitleBytes
-	for cut > 0 && !utf8.RuneStart(line[cut]) {
-		cut--
-	}
-	return strings.TrimSpace(line[:cut]) + "…"
-}
+// TitleFrom names a session after the first line of its first prompt (protocol.TitleFrom).
+func TitleFrom(text string) string { return protocol.TitleFrom(text) }
 
 // DescribeError words a failure for a person: field errors by their message, an unreachable
 // server as such, the server's own message otherwise.

@@ -1,0 +1,24 @@
+package protocol
+
+import (
+	"strings"
+	"unicode/utf8"
+)
+
+// maxTitleBytes keeps a derived title well inside the 200-byte limit of a session's title.
+const maxTitleBytes = 120
+
+// TitleFrom names a session after the first line of its first prompt, cut at a character
+// boundary so that no script's text can push it over the limit. The browser titles a session
+// it creates with it, and the server titles a blank session when its first prompt arrives.
+func TitleFrom(text string) string {
+	line, _, _ := strings.Cut(strings.TrimSpace(text), "\n")
+	if len(line) <= maxTitleBytes {
+		return line
+	}
+	cut := maxTitleBytes
+	for cut > 0 && !utf8.RuneStart(line[cut]) {
+		cut--
+	}
+	return strings.TrimSpace(line[:cut]) + "…"
+}
