@@ -39,6 +39,13 @@ type Conversation struct {
 
 	follower   *socket.Follower
 	stopFollow context.CancelFunc
+
+	// The hero's workspace: the folders the server offers, the one picked, and whether the
+	// open session is the hero's blank one (no prompt yet: the hero still shows).
+	workspaces []protocol.Workspace
+	workspace  string
+	blank      bool
+	connecting bool
 }
 
 func (c *Conversation) client(ctx app.Context) *api.Client {
@@ -59,6 +66,11 @@ func (c *Conversation) OnMount(ctx app.Context) {
 	ctx.Handle(inputbar.ActionNotice, c.onInputNotice)
 	ctx.Handle(actionDecide, c.onDecide)
 	ctx.Handle(actionStop, c.onStop)
+	ctx.Handle(actionPickWorkspace, func(ctx app.Context, a app.Action) {
+		if ws, ok := a.Value.(string); ok && (ws != c.workspace || !c.blank) {
+			c.connect(ctx, ws)
+		}
+	})
 	ctx.Handle(actionCloseMenu, func(ctx app.Context, a app.Action) { c.closeMenu(ctx, false) })
 	if ctx.AppUpdateAvailable() {
 		c.OnAppUpdate(ctx)
@@ -85,8 +97,15 @@ func (c *Conversation) OnNav(ctx app.Context) {
 	}
 	c.menuOpen = false
 	id := sessionOfPath(ctx.Page().URL().Path)
-	if id != c.session || c.follower == nil && id != "" {
+	switch {
+	case id == "" && c.blank:
+		// Back on the hero, which keeps its blank session.
+	case id != c.session || c.follower == nil && id != "":
+		c.blank = false
 		c.open(ctx, id)
+	}
+	if id == "" && !c.blank {
+		c.connect(ctx, "")
 	}
 	c.refreshSessions(ctx)
 }
@@ -133,6 +152,7 @@ func (c *Conversation) open(ctx app.Context, id string) {
 					return // a late event of a session we left
 				}
 				c.thread.Apply(ev)
+				c.engaged(ctx)
 			})
 		},
 		OnState: func(s socket.State) {
@@ -178,7 +198,8 @@ func (c *Conversation) refreshSessions(ctx app.Context) {
 				return
 			}
 			c.unauthorized = false
-			c.sessions = list
+			// Blank sessions (the hero's, never prompted) are not listed.
+			c.sessions = slices.DeleteFunc(list, func(s protocol.SessionInfo) bool { return s.Blank })
 			if c.thread.Title == "" {
 				c.thread.Title = c.titleOf(c.session)
 			}
@@ -339,7 +360,7 @@ func (c *Conversation) Render() app.UI {
 				),
 				&composer.Composer{
 					Session:     c.session,
-					Placeholder: placeholderFor(c.session),
+					Placeholder: placeholderFor(c.session == "" || c.blank),
 					Disabled:    c.unauthorized || notFound,
 					Pending:     c.thread.Pending,
 					TimedOut:    c.thread.TimedOut,
@@ -358,11 +379,8 @@ func (c *Conversation) renderBody(notFound bool) app.UI {
 			app.H1().Text("Parley needs its link"),
 			app.P().Text("This browser has no access yet. Open the address Parley printed in its terminal when it started: it ends with ?token= and the token. After that, this browser stays signed in."),
 		)
-	case c.session == "":
-		return app.Div().Class("hero").Body(
-			app.H1().Text("Parley"),
-			app.P().Class("hero-tag").Text("A chat for AI agents. Every decision lands in the composer."),
-		)
+	case c.session == "" || c.blank:
+		return c.renderHero()
 	case notFound:
 		return app.Div().Class("session").Body(
 			app.Header().Class("session-header").Body(app.H2().Text("Session not found")),
@@ -372,15 +390,11 @@ func (c *Conversation) renderBody(notFound bool) app.UI {
 			),
 		)
 	}
-	return app.Div().Class("session").Body(
-		app.Header().Class("session-header").Body(app.H2().Text(c.thread.Title)),
-		c.renderLink(),
-		&Thread{Messages: c.thread.Messages, Working: c.thread.Working},
-	)
+	return app.Div().Class("seat seat-session").Body(Slots.Render(SlotSession, c.session, c)...)
 }
 
-func placeholderFor(session string) string {
-	if session == "" {
+func placeholderFor(hero bool) string {
+	if hero {
 		return "Ask anything to start a session"
 	}
 	return "Message the agent"

@@ -217,9 +217,12 @@ func waitJS(cond string) chromedp.Action[chromedp.Void] {
 	})
 }
 
-// waitReady waits until the wasm has taken over the pre-rendered page.
+// waitReady waits until the wasm has taken over the pre-rendered page and the input bar is
+// live: on the hero, that is once its blank session is connected. A page that explains why
+// nothing can be typed (no token, no such session) is ready too.
 func waitReady() chromedp.Action[chromedp.Void] {
-	return waitJS(`document.documentElement.hasAttribute('data-ready') && !!document.querySelector('#composer-input')`)
+	return waitJS(`document.documentElement.hasAttribute('data-ready') && !!document.querySelector('#composer-input') &&
+		(!document.querySelector('#composer-input').disabled || !!document.querySelector('.gate'))`)
 }
 
 // key sends one CDP key event.

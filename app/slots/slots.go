@@ -33,7 +33,8 @@ type Scope int
 const (
 	// Root entries serve every session (and the hero, with no session).
 	Root Scope = iota
-	// Session entries belong to one session and go when its scope is dropped.
+	// Session slots render only when there is a session. Their entries serve every session
+	// (registered with no session) or one session, and go when its scope is dropped.
 	Session
 )
 
@@ -42,7 +43,6 @@ var (
 	ErrUnknownSlot   = errors.New("no such slot")
 	ErrDeclaredTwice = errors.New("slot declared twice")
 	ErrSlotTaken     = errors.New("single slot already has an entry at this order")
-	ErrNoSession     = errors.New("a session slot's entry needs a session")
 )
 
 // Entry fills a slot. Render gets the slot's props (P is the host's props type).
@@ -82,9 +82,9 @@ func (r *Registry[P]) Declare(name string, kind Kind, scope Scope) error {
 	return nil
 }
 
-// Register adds an entry to a root slot, or to a session slot for session (which must then
-// be non-empty). A single slot refuses a second entry at the same order. The returned
-// function removes the entry.
+// Register adds an entry: for every session with session "", or, in a session slot, for that
+// session only (a root slot ignores session). A single slot refuses a second entry at the
+// same order. The returned function removes the entry.
 func (r *Registry[P]) Register(name, session string, e Entry[P]) (remove func(), err error) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
@@ -94,9 +94,6 @@ func (r *Registry[P]) Register(name, session string, e Entry[P]) (remove func(),
 	}
 	if e.Render == nil {
 		return nil, fmt.Errorf("register in %q: the entry renders nothing", name)
-	}
-	if s.scope == Session && session == "" {
-		return nil, fmt.Errorf("register in %q: %w", name, ErrNoSession)
 	}
 	if s.scope == Root {
 		session = ""
@@ -144,14 +141,13 @@ func (r *Registry[P]) Entries(name, session string) []Entry[P] {
 	if !ok {
 		return nil
 	}
-	list := s.root
-	if s.scope == Session {
-		if session == "" {
-			return nil
-		}
-		list = s.session[session]
+	if s.scope == Session && session == "" {
+		return nil
 	}
-	out := slices.Clone(list)
+	out := slices.Clone(s.root)
+	if s.scope == Session {
+		out = append(out, s.session[session]...)
+	}
 	slices.SortStableFunc(out, func(a, b Entry[P]) int {
 		if a.Order != b.Order {
 			return a.Order - b.Order

@@ -314,49 +314,47 @@ func (c *Composer) Ran(ctx app.Context, session string) {
 	}
 }
 
-// Render draws the three bands: what waits above, the input card, and the controls row. The
-// card always holds the idle bar, hidden while a mode is morphed in, so the bar keeps its
-// place among the children and is never rebuilt.
+// Render draws the three bands: what waits above (the dock, the stats band, notes), the input
+// card, and the controls row. The card always holds the bar's seat, hidden while a mode is
+// morphed in, so the bar keeps its place among the children and is never rebuilt. With no
+// session, the seat holds the presentation-only bar (disabled, no machine) in the same place.
 func (c *Composer) Render() app.UI {
 	c.ensure()
 	morphed := c.mode != nil
 	return app.Div().Class("composer").Body(
-		&inputbar.QueueDock{Queued: c.Queued},
+		c.seat(SlotDock, "seat-dock"),
+		c.seat(SlotStats, "seat-stats"),
 		c.renderEnv(),
 		app.Div().Class("composer-card").Body(
-			// Always present, so the bar after it keeps its index: go-app diffs children by
-			// index, and a shifted bar would be rebuilt, textarea and draft with it.
 			app.Div().Class("composer-morph-slot").Body(
 				app.If(morphed, func() app.UI { return c.renderMode() }),
 			),
 			c.renderBar(morphed),
+			c.seat(SlotOverlay, "seat-overlay"),
 		),
 		app.Div().Class("composer-controls-row").Body(
-			app.If(!c.Disabled, func() app.UI {
-				b := app.Button().Type("button").Class("control-button").
-					Text("ƒ Functions").
-					Title("Run a function with typed parameters").
-					OnClick(func(ctx app.Context, e app.Event) {
-						c.loadFunctions(ctx)
-						c.run(ctx, c.machine.Dispatch(machine.OpenFnForm{}))
-					})
-				if morphed {
-					b = b.Disabled(true) // only ever true: see renderBar
-				}
-				return b
-			}),
+			c.seat(SlotLeft, "seat-left"),
+			c.seat(SlotPlan, "seat-plan"),
+			c.seat(SlotModel, "seat-model"),
+			c.seat(SlotRight, "seat-right"),
 		),
 	)
 }
 
-// renderBar is the idle input bar. Hidden by a class, never by Hidden(false): go-app writes a
+// renderBar is the bar's seat. Hidden by a class, never by Hidden(false): go-app writes a
 // false boolean into the pre-rendered HTML as hidden="false", which a browser reads as hidden.
 func (c *Composer) renderBar(morphed bool) app.UI {
 	bar := app.Div().Class("composer-bar")
 	if morphed {
 		bar = bar.Class("is-hidden")
 	}
-	return bar.Body(&inputbar.Bar{Session: c.Session, Placeholder: c.Placeholder, Disabled: c.Disabled, Working: c.Working})
+	if c.Session == "" {
+		// Disabled only in the browser: the pre-rendered page keeps a live textarea, so what
+		// a person types before the wasm takes over is kept (web/early.js) and lands in the
+		// blank session the hero connects.
+		return bar.Body(&inputbar.Bar{Placeholder: c.Placeholder, Disabled: app.IsClient})
+	}
+	return bar.Body(Slots.Render(SlotBar, c.Session, c)...)
 }
 
 // renderEnv is the band above the card: the note a timeout left, and the decisions waiting

@@ -28,7 +28,13 @@ const (
 	ActionSessionCreated = "parley.session.created"
 	// ActionNotice asks the conversation to show a notice; value: hub.Notice.
 	ActionNotice = "parley.notice"
+	// ActionCarryDraft moves a draft from one session to another; value: Carry. The hero
+	// sends it when the person re-picks a workspace: the words typed go along.
+	ActionCarryDraft = "parley.draft.carry"
 )
+
+// Carry names the sessions a draft moves between.
+type Carry struct{ From, To string }
 
 // DOM ids. The textarea keeps the composer's id: the rest of the app and early.js use it.
 const (
@@ -56,6 +62,11 @@ type Bar struct {
 // OnMount builds the shell: the sources, the session's machine and controller, the
 // restored draft.
 func (b *Bar) OnMount(ctx app.Context) {
+	ctx.Handle(ActionCarryDraft, func(ctx app.Context, a app.Action) {
+		if c, ok := a.Value.(Carry); ok && b.sh != nil {
+			b.sh.carry(c.From, c.To)
+		}
+	})
 	if !b.Disabled {
 		b.start(ctx)
 	}

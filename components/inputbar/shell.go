@@ -211,6 +211,27 @@ func (sh *shell) switchTo(key string) {
 	sh.show()
 }
 
+// carry moves the draft of session from to session to, which takes it only while its own
+// draft is empty. It travels as its clipboard projection, as across a reload: a chip made in
+// one workspace may mean nothing in another.
+func (sh *shell) carry(from, to string) {
+	src, ok := sh.scopes[from]
+	if !ok || from == to || src.m.Len() == 0 {
+		return
+	}
+	dst := sh.scope(to)
+	if dst.m.Len() != 0 {
+		return
+	}
+	dst.m.Dispatch(input.InsertText{Text: src.m.PersistText(), Span: input.Span{Rev: dst.m.Rev()}})
+	src.m.Dispatch(input.DraftChanged{Draft: "", At: time.Now()})
+	saveDraft(from, "")
+	sh.scheduleSave()
+	if sh.cur == src || sh.cur == dst {
+		sh.show()
+	}
+}
+
 // show writes the current scope's draft into the textarea and redraws the backdrop.
 func (sh *shell) show() {
 	sc := sh.cur

@@ -1,0 +1,83 @@
+package composer
+
+import (
+	"github.com/maxence-charriere/go-app/v10/pkg/app"
+
+	"parley/app/slots"
+	"parley/components/inputbar"
+	machine "parley/machine/composer"
+)
+
+// The composer's seats (input-machine-and-slash-pipeline.md, "The slot system"). Everything
+// in the input area mounts through them; a seat nobody registered for draws nothing.
+const (
+	// SlotBar holds the input bar itself. It is a seat, not a mode: a mode that morphs in
+	// hides it, never unmounts it, so the textarea and its draft survive.
+	SlotBar = "conversation.composer.bar"
+	// SlotOverlay is the anchor for floating overlays inside the input card.
+	SlotOverlay = "conversation.input.overlay"
+	// SlotDock is the stacked strip above the input: the queued prompts.
+	SlotDock = "conversation.input.dock"
+	// SlotStats is the band on the composer's top edge.
+	SlotStats = "conversation.composer.dock"
+	// SlotLeft and SlotRight are the controls row's regions.
+	SlotLeft  = "conversation.input.left"
+	SlotRight = "conversation.input.right"
+	// SlotPlan and SlotModel are the controls row's two named seats; they stay empty until
+	// their owner registers.
+	SlotPlan  = "conversation.input.plan"
+	SlotModel = "conversation.input.model"
+)
+
+// Slots is the composer's slot registry; entries render with the composer's props.
+var Slots = slots.New[*Composer]()
+
+func init() {
+	for _, d := range []struct {
+		name string
+		kind slots.Kind
+	}{
+		{SlotBar, slots.Single}, {SlotOverlay, slots.Multi}, {SlotDock, slots.Multi}, {SlotStats, slots.Multi},
+		{SlotLeft, slots.Multi}, {SlotRight, slots.Multi}, {SlotPlan, slots.Single}, {SlotModel, slots.Single},
+	} {
+		if err := Slots.Declare(d.name, d.kind, slots.Session); err != nil {
+			panic(err)
+		}
+	}
+	must(Slots.Register(SlotBar, "", slots.Entry[*Composer]{Render: func(c *Composer) app.UI {
+		return &inputbar.Bar{Session: c.Session, Placeholder: c.Placeholder, Disabled: c.Disabled, Working: c.Working}
+	}}))
+	must(Slots.Register(SlotDock, "", slots.Entry[*Composer]{Render: func(c *Composer) app.UI {
+		return &inputbar.QueueDock{Queued: c.Queued}
+	}}))
+	// The fn-form's opener: the mode that owns it puts it in the controls row.
+	must(Slots.Register(SlotLeft, "", slots.Entry[*Composer]{Render: (*Composer).functionsButton}))
+}
+
+// must panics on a registration that failed: a programming error, at init.
+func must(_ func(), err error) {
+	if err != nil {
+		panic(err)
+	}
+}
+
+// functionsButton opens the fn-form on its picker.
+func (c *Composer) functionsButton() app.UI {
+	b := app.Button().Type("button").Class("control-button").
+		Text("ƒ Functions").
+		Title("Run a function with typed parameters").
+		OnClick(func(ctx app.Context, e app.Event) {
+			c.loadFunctions(ctx)
+			c.run(ctx, c.machine.Dispatch(machine.OpenFnForm{}))
+		})
+	if c.mode != nil || c.Disabled {
+		b = b.Disabled(true) // only ever true: see renderBar
+	}
+	return b
+}
+
+// seat draws a slot inside a wrapper that is always there, so the elements after it keep
+// their index: go-app diffs children by index, and a shifted bar would be rebuilt.
+func (c *Composer) seat(name, class string) app.UI {
+	return app.Div().Class("seat " + class).Body(Slots.Render(name, c.Session, c)...)
+}

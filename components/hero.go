@@ -1,0 +1,233 @@
+package components
+
+import (
+	"errors"
+
+	"github.com/maxence-charriere/go-app/v10/pkg/app"
+
+	"parley/app/api"
+	"parley/app/slots"
+	"parley/components/inputbar"
+	"parley/protocol"
+)
+
+// The conversation's own seats; the composer declares the input area's (composer.Slots).
+const (
+	// SlotSession holds a session's view: header, link state, thread. It is strict session:
+	// it renders only when a session is open and past its blank phase.
+	SlotSession = "conversation.session"
+	// SlotHeroWorkspace is the hero's workspace picker, shared by the no-session and the
+	// blank hero.
+	SlotHeroWorkspace = "conversation.hero.workspace"
+)
+
+// Slots is the conversation's slot registry.
+var Slots = slots.New[*Conversation]()
+
+func init() {
+	for _, d := range []struct {
+		name  string
+		scope slots.Scope
+	}{{SlotSession, slots.Session}, {SlotHeroWorkspace, slots.Root}} {
+		if err := Slots.Declare(d.name, slots.Single, d.scope); err != nil {
+			panic(err)
+		}
+	}
+	register := func(name string, render func(*Conversation) app.UI) {
+		if _, err := Slots.Register(name, "", slots.Entry[*Conversation]{Render: render}); err != nil {
+			panic(err)
+		}
+	}
+	register(SlotSession, (*Conversation).renderSession)
+	register(SlotHeroWorkspace, func(c *Conversation) app.UI {
+		return &WorkspacePicker{Workspaces: c.workspaces, Current: c.workspace}
+	})
+}
+
+// actionPickWorkspace carries the id of the workspace the person picked in the hero.
+const actionPickWorkspace = "parley.workspace.pick"
+
+// WorkspacePicker shows the folders the server can work in; picking one gives the hero a
+// blank session there.
+type WorkspacePicker struct {
+	app.Compo
+	Workspaces []protocol.Workspace
+	Current    string
+}
+
+// Render draws the workspaces as a radio group of buttons.
+func (w *WorkspacePicker) Render() app.UI {
+	return app.Div().Class("workspaces").Role("radiogroup").Aria("label", "Workspace").Body(
+		app.Range(w.Workspaces).Slice(func(i int) app.UI {
+			ws := w.Workspaces[i]
+			return app.Button().Type("button").Class("workspace").
+				Role("radio").
+				Aria("checked", boolText(ws.ID == w.Current)).
+				DataSet("workspace", ws.ID).
+				Title(ws.Path).
+				Body(
+					app.Span().Class("workspace-name").Text(ws.Name),
+					app.Span().Class("workspace-path").Text(ws.Path),
+				).
+				OnClick(func(ctx app.Context, e app.Event) {
+					ctx.NewActionWithValue(actionPickWorkspace, ws.ID)
+				}, app.EventScope(ws.ID))
+		}),
+	)
+}
+
+func boolText(b bool) string {
+	if b {
+		return "true"
+	}
+	return "false"
+}
+
+// Keys of what the hero remembers in localStorage: the workspace last picked, and each
+// workspace's blank session, so a reload of the hero returns to the same one.
+const (
+	keyWorkspace  = "parley.workspace"
+	keyBlankOfPre = "parley.blank."
+)
+
+func storageGet(key string) string {
+	ls := app.Window().Get("localStorage")
+	if !ls.Truthy() {
+		return ""
+	}
+	v := ls.Call("getItem", key)
+	if !v.Truthy() {
+		return ""
+	}
+	return v.String()
+}
+
+func storageSet(key, value string) {
+	if ls := app.Window().Get("localStorage"); ls.Truthy() {
+		if value == "" {
+			ls.Call("removeItem", key)
+			return
+		}
+		ls.Call("setItem", key, value)
+	}
+}
+
+// connect gives the hero a blank session in workspace ws ("" for the one picked last, else
+// the default): the one it had there if it is still blank, or a new one. The input bar then
+// works on it; a draft typed in the previous blank session moves along.
+func (c *Conversation) connect(ctx app.Context, ws string) {
+	if c.connecting {
+		return
+	}
+	c.connecting = true
+	client := c.client(ctx)
+	if ws == "" {
+		ws = storageGet(keyWorkspace)
+	}
+	from := ""
+	if c.blank {
+		from = c.session
+	}
+	remembered := map[string]string{}
+	for _, w := range c.workspaces {
+		remembered[w.ID] = storageGet(keyBlankOfPre + w.ID)
+	}
+	ctx.Async(func() {
+		list, err := client.ListWorkspaces(ctx)
+		var info protocol.SessionInfo
+		pick := ""
+		if err == nil {
+			pick = pickWorkspace(list, ws)
+			if pick == "" {
+				err = errors.New("the server has no workspace")
+			}
+		}
+		if err == nil {
+			blank := remembered[pick]
+			if blank == "" {
+				blank = storageGet(keyBlankOfPre + pick)
+			}
+			if blank != "" {
+				if got, gerr := client.GetSession(ctx, blank); gerr == nil && got.Blank {
+					info = got
+				}
+			}
+			if info.ID == "" {
+				info, err = client.CreateSession(ctx, protocol.CreateSessionRequest{Workspace: pick})
+			}
+		}
+		ctx.Dispatch(func(ctx app.Context) {
+			c.connecting = false
+			var apiErr *api.Error
+			switch {
+			case errors.As(err, &apiErr) && apiErr.Status == statusUnauthorized:
+				c.unauthorized = true
+				return
+			case err != nil:
+				c.setNotice("No session to type in: "+describeError(err)+".", errors.Is(err, api.ErrUnreachable))
+				return
+			case sessionOfPath(ctx.Page().URL().Path) != "":
+				return // the person went to a session meanwhile
+			}
+			c.workspaces, c.workspace = list, pick
+			storageSet(keyWorkspace, pick)
+			storageSet(keyBlankOfPre+pick, info.ID)
+			if from != "" && from != info.ID {
+				ctx.NewActionWithValue(inputbar.ActionCarryDraft, inputbar.Carry{From: from, To: info.ID})
+			}
+			if c.session != info.ID {
+				c.open(ctx, info.ID)
+			}
+			c.blank = true
+			ctx.Defer(func(app.Context) {
+				if ta := app.Window().GetElementByID(inputbar.InputID); ta.Truthy() {
+					ta.Call("focus")
+				}
+			})
+		})
+	})
+}
+
+// pickWorkspace returns want if the server has it, else the default (the first).
+func pickWorkspace(list []protocol.Workspace, want string) string {
+	for _, w := range list {
+		if w.ID == want {
+			return w.ID
+		}
+	}
+	if len(list) == 0 {
+		return ""
+	}
+	return list[0].ID
+}
+
+// engaged is called after each event of the open session: the blank hero's session got its
+// first message, so it becomes a session like any other, at its own address, in the list.
+func (c *Conversation) engaged(ctx app.Context) {
+	if !c.blank || len(c.thread.Messages) == 0 {
+		return
+	}
+	c.blank = false
+	storageSet(keyBlankOfPre+c.workspace, "")
+	ctx.Navigate("/s/" + c.session)
+	c.refreshSessions(ctx)
+}
+
+// renderHero is the hero: with no session, or with the blank session of the picked
+// workspace.
+func (c *Conversation) renderHero() app.UI {
+	return app.Div().Class("hero").Body(
+		app.H1().Text("Parley"),
+		app.P().Class("hero-tag").Text("A chat for AI agents. Every decision lands in the composer."),
+		app.Div().Class("seat seat-hero-workspace").Body(Slots.Render(SlotHeroWorkspace, "", c)...),
+	)
+}
+
+// renderSession is a session's view: its header, the link's state, the thread.
+func (c *Conversation) renderSession() app.UI {
+	return app.Div().Class("session").Body(
+		app.Header().Class("session-header").Body(app.H2().Text(c.thread.Title)),
+		c.renderLink(),
+		&Thread{Messages: c.thread.Messages, Working: c.thread.Working},
+	)
+}
