@@ -58,7 +58,7 @@ func parseConfig(args []string, getenv func(string) string, stderr io.Writer) (c
 	fs.StringVar(&c.Data, "data", env("PARLEY_DATA", defaultDataDir()), "data directory: the event store and the access token (PARLEY_DATA)")
 	fs.StringVar(&c.NATS, "nats", env("PARLEY_NATS", ""), "URL of an external NATS server with JetStream; empty runs one embedded (PARLEY_NATS)")
 	workspaces := &workspaceFlag{list: filepath.SplitList(env("PARLEY_WORKSPACE", cwd))}
-	fs.Var(workspaces, "workspace", "a folder sessions work in; repeat it for several, the first is the default (PARLEY_WORKSPACE: a list separated by '"+string(filepath.ListSeparator)+"'; default: the current directory)")
+	fs.Var(workspaces, "workspace", "a `folder` sessions work in; repeat it for several, the first is the default (PARLEY_WORKSPACE: a list separated by '"+string(filepath.ListSeparator)+"')")
 	fs.StringVar(&c.Token, "token", env("PARLEY_TOKEN", ""), "access token for /api and /ws; empty uses the one kept in the data directory (PARLEY_TOKEN)")
 	timeout := env("PARLEY_DECISION_TIMEOUT", "10m")
 	fs.StringVar(&timeout, "decision-timeout", timeout, "how long a question or approval waits for an answer by default, e.g. 10m or 1h (PARLEY_DECISION_TIMEOUT)")
