@@ -29,11 +29,12 @@ import (
 
 // config is what the flags and their environment twins set.
 type config struct {
-	Addr      string
-	Data      string
-	NATS      string
-	Workspace string
-	Token     string
+	Addr string
+	Data string
+	NATS string
+	// Workspaces are the folders sessions work in, absolute; the first is the default.
+	Workspaces []string
+	Token      string
 	// DecisionTimeout ends a question or approval that asks for no timeout of its own.
 	DecisionTimeout time.Duration
 	// Web is the folder of the browser bundle. go-app serves /web from the working
@@ -56,7 +57,8 @@ func parseConfig(args []string, getenv func(string) string, stderr io.Writer) (c
 	fs.StringVar(&c.Addr, "addr", env("PARLEY_ADDR", "127.0.0.1:8080"), "listen address (PARLEY_ADDR); keep it on localhost unless a proxy guards it")
 	fs.StringVar(&c.Data, "data", env("PARLEY_DATA", defaultDataDir()), "data directory: the event store and the access token (PARLEY_DATA)")
 	fs.StringVar(&c.NATS, "nats", env("PARLEY_NATS", ""), "URL of an external NATS server with JetStream; empty runs one embedded (PARLEY_NATS)")
-	fs.StringVar(&c.Workspace, "workspace", env("PARLEY_WORKSPACE", cwd), "directory the agent works in (PARLEY_WORKSPACE)")
+	workspaces := &workspaceFlag{list: filepath.SplitList(env("PARLEY_WORKSPACE", cwd))}
+	fs.Var(workspaces, "workspace", "a `folder` sessions work in; repeat it for several, the first is the default (PARLEY_WORKSPACE: a list separated by '"+string(filepath.ListSeparator)+"')")
 	fs.StringVar(&c.Token, "token", env("PARLEY_TOKEN", ""), "access token for /api and /ws; empty uses the one kept in the data directory (PARLEY_TOKEN)")
 	timeout := env("PARLEY_DECISION_TIMEOUT", "10m")
 	fs.StringVar(&timeout, "decision-timeout", timeout, "how long a question or approval waits for an answer by default, e.g. 10m or 1h (PARLEY_DECISION_TIMEOUT)")
@@ -75,12 +77,64 @@ func parseConfig(args []string, getenv func(string) string, stderr io.Writer) (c
 		return c, fmt.Errorf("decision timeout %q: use a duration between 1s and 24h, like 10m", timeout)
 	}
 	c.DecisionTimeout = d
-	ws, err := filepath.Abs(c.Workspace)
-	if err != nil {
-		return c, fmt.Errorf("workspace: %w", err)
+	if c.Workspaces, err = checkWorkspaces(workspaces.list); err != nil {
+		return c, err
 	}
-	c.Workspace = ws
 	return c, nil
+}
+
+// workspaceFlag collects -workspace flags. The first one given replaces the environment's
+// list rather than adding to it, as every other flag beats its twin.
+type workspaceFlag struct {
+	list []string
+	set  bool
+}
+
+func (f *workspaceFlag) String() string {
+	if f == nil {
+		return ""
+	}
+	return strings.Join(f.list, string(filepath.ListSeparator))
+}
+
+func (f *workspaceFlag) Set(v string) error {
+	if v == "" {
+		return errors.New("empty folder")
+	}
+	if !f.set {
+		f.list, f.set = nil, true
+	}
+	f.list = append(f.list, v)
+	return nil
+}
+
+// checkWorkspaces makes the folders absolute and refuses one that is not an existing folder,
+// before anything starts.
+func checkWorkspaces(dirs []string) ([]string, error) {
+	var out []string
+	for _, d := range dirs {
+		if d == "" {
+			continue // an empty entry of PARLEY_WORKSPACE, like a trailing ':'
+		}
+		abs, err := filepath.Abs(d)
+		if err != nil {
+			return nil, fmt.Errorf("workspace %s: %w", d, err)
+		}
+		fi, err := os.Stat(abs)
+		switch {
+		case errors.Is(err, os.ErrNotExist):
+			return nil, fmt.Errorf("workspace %s: no such folder; give -workspace an existing folder", abs)
+		case err != nil:
+			return nil, fmt.Errorf("workspace %s: %w", abs, err)
+		case !fi.IsDir():
+			return nil, fmt.Errorf("workspace %s: not a folder; give -workspace a folder", abs)
+		}
+		out = append(out, abs)
+	}
+	if len(out) == 0 {
+		return nil, errors.New("no workspace: give -workspace a folder")
+	}
+	return out, nil
 }
 
 // defaultDataDir is under the user's state directory (XDG_STATE_HOME, else ~/.local/state).
@@ -185,7 +239,7 @@ func run(ctx context.Context, cfg config, stdout io.Writer) error {
 	}
 	// Embedded, no other runtime can share the log: decisions an earlier process left
 	// pending are aborted at start instead of after their lease.
-	rt, err := runtime.New(ctx, nc, runtime.Options{Workspace: cfg.Workspace, Exclusive: cfg.NATS == "", DecisionTimeout: cfg.DecisionTimeout})
+	rt, err := runtime.New(ctx, nc, runtime.Options{Workspaces: cfg.Workspaces, Exclusive: cfg.NATS == "", DecisionTimeout: cfg.DecisionTimeout})
 	if err != nil {
 		return err
 	}
@@ -201,7 +255,7 @@ func run(ctx context.Context, cfg config, stdout io.Writer) error {
 		slog.Warn("listening beyond localhost: anyone who can reach this address and has the token can drive the agent", "addr", ln.Addr().String())
 	}
 	fmt.Fprintf(stdout, "Parley is running. Open this address (it carries your access token):\n\n    http://%s/?token=%s\n\n", displayAddr(ln.Addr()), token)
-	slog.Info("serving", "addr", ln.Addr().String(), "data", cfg.Data, "workspace", cfg.Workspace, "nats", cmp.Or(cfg.NATS, "embedded"), "version", bundle.version)
+	slog.Info("serving", "addr", ln.Addr().String(), "data", cfg.Data, "workspaces", cfg.Workspaces, "nats", cmp.Or(cfg.NATS, "embedded"), "version", bundle.version)
 
 	errc := make(chan error, 1)
 	go func() { errc <- srv.Serve(ln) }()

@@ -3,6 +3,7 @@
 package main
 
 import (
+	"fmt"
 	"net/http"
 
 	"parley/protocol"
@@ -54,7 +55,7 @@ func (s *server) stopTurn(w http.ResponseWriter, r *http.Request) {
 }
 
 func (s *server) listGrants(w http.ResponseWriter, r *http.Request) {
-	list, err := s.rt.ListGrants(r.Context())
+	list, err := s.rt.ListGrants(r.Context(), r.URL.Query().Get("workspace"))
 	if err != nil {
 		s.fail(w, err)
 		return
@@ -63,7 +64,7 @@ func (s *server) listGrants(w http.ResponseWriter, r *http.Request) {
 }
 
 func (s *server) revokeGrant(w http.ResponseWriter, r *http.Request) {
-	if err := s.rt.RevokeGrant(r.Context(), r.PathValue("grant")); err != nil {
+	if err := s.rt.RevokeGrant(r.Context(), r.URL.Query().Get("workspace"), r.PathValue("grant")); err != nil {
 		s.fail(w, err)
 		return
 	}
@@ -71,17 +72,36 @@ func (s *server) revokeGrant(w http.ResponseWriter, r *http.Request) {
 }
 
 func (s *server) listCommands(w http.ResponseWriter, r *http.Request) {
-	writeJSON(w, http.StatusOK, s.rt.ListCommands())
+	list, err := s.rt.ListCommands(r.URL.Query().Get("workspace"))
+	if err != nil {
+		s.fail(w, err)
+		return
+	}
+	writeJSON(w, http.StatusOK, list)
 }
 
 func (s *server) listFunctions(w http.ResponseWriter, r *http.Request) {
-	writeJSON(w, http.StatusOK, s.rt.ListFunctions())
+	list, err := s.rt.ListFunctions(r.URL.Query().Get("workspace"))
+	if err != nil {
+		s.fail(w, err)
+		return
+	}
+	writeJSON(w, http.StatusOK, list)
 }
 
 func (s *server) runFunction(w http.ResponseWriter, r *http.Request) {
 	req, ok := readRequest[protocol.RunFunctionRequest](w, r)
 	if !ok {
 		return
+	}
+	// ?workspace= is the body's field for a caller that builds the URL from the catalogue's.
+	if q := r.URL.Query().Get("workspace"); q != "" {
+		if req.Workspace != "" && req.Workspace != q {
+			writeError(w, http.StatusBadRequest, "workspace_conflict",
+				fmt.Sprintf("?workspace=%s and the body's workspace %q differ: give one of them", q, req.Workspace))
+			return
+		}
+		req.Workspace = q
 	}
 	resp, err := s.rt.RunFunction(r.Context(), r.PathValue("name"), req)
 	if err != nil {

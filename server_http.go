@@ -250,7 +250,7 @@ func (s *server) fail(w http.ResponseWriter, err error) {
 	case errors.Is(err, runtime.ErrFunctionBroken):
 		writeError(w, http.StatusUnprocessableEntity, "function_broken", err.Error())
 	case errors.Is(err, runtime.ErrNoWorkspace):
-		writeError(w, http.StatusBadRequest, "no_workspace", "no such workspace: GET /api/workspaces lists the ones there are")
+		writeError(w, http.StatusBadRequest, "no_workspace", err.Error())
 	case errors.Is(err, runtime.ErrBusy):
 		writeError(w, http.StatusConflict, "busy", err.Error())
 	case errors.As(err, &verr):

@@ -364,16 +364,21 @@ func TestConfigFlagsAndEnvironment(t *testing.T) {
 	getenv := func(k string) string { return env[k] }
 	c, err := parseConfig(nil, getenv, io.Discard)
 	require.NoError(t, err)
-	assert.Equal(t, config{Addr: "127.0.0.1:9999", Data: "/tmp/d", NATS: "nats://x:4222", Workspace: c.Workspace, Token: "t", DecisionTimeout: time.Hour, Web: "web"}, c)
+	cwd, err := os.Getwd()
+	require.NoError(t, err)
+	assert.Equal(t, config{Addr: "127.0.0.1:9999", Data: "/tmp/d", NATS: "nats://x:4222", Workspaces: []string{cwd}, Token: "t", DecisionTimeout: time.Hour, Web: "web"}, c,
+		"the current directory is the one workspace")
 
-	c, err = parseConfig([]string{"-addr", ":1", "-workspace", "/srv/ws"}, getenv, io.Discard)
+	ws := t.TempDir()
+	c, err = parseConfig([]string{"-addr", ":1", "-workspace", ws}, getenv, io.Discard)
 	require.NoError(t, err)
 	assert.Equal(t, ":1", c.Addr, "a flag beats its environment twin")
-	assert.Equal(t, "/srv/ws", c.Workspace)
+	assert.Equal(t, []string{ws}, c.Workspaces)
 
 	c, err = parseConfig(nil, func(string) string { return "" }, io.Discard)
 	require.NoError(t, err)
 	assert.Equal(t, "127.0.0.1:8080", c.Addr, "localhost by default")
+	assert.Equal(t, []string{cwd}, c.Workspaces)
 	assert.Equal(t, 10*time.Minute, c.DecisionTimeout)
 
 	for _, bad := range []string{"soon", "0s", "48h"} {
@@ -383,6 +388,48 @@ func TestConfigFlagsAndEnvironment(t *testing.T) {
 
 	_, err = parseConfig([]string{"stray"}, getenv, io.Discard)
 	assert.ErrorContains(t, err, "unexpected argument")
+}
+
+func TestConfigTakesSeveralWorkspaces(t *testing.T) {
+	one, two, three := t.TempDir(), t.TempDir(), t.TempDir()
+	env := map[string]string{"PARLEY_WORKSPACE": one + string(filepath.ListSeparator) + two + string(filepath.ListSeparator)}
+	getenv := func(k string) string { return env[k] }
+
+	c, err := parseConfig(nil, getenv, io.Discard)
+	require.NoError(t, err)
+	assert.Equal(t, []string{one, two}, c.Workspaces, "the environment's list, in order; an empty entry is skipped")
+
+	c, err = parseConfig([]string{"-workspace", three, "-workspace", one}, getenv, io.Discard)
+	require.NoError(t, err)
+	assert.Equal(t, []string{three, one}, c.Workspaces, "flags replace the environment's list")
+
+	t.Chdir(two)
+	c, err = parseConfig([]string{"-workspace", ".", "-workspace", "../" + filepath.Base(three)}, getenv, io.Discard)
+	require.NoError(t, err)
+	assert.Equal(t, []string{two, filepath.Join(filepath.Dir(two), filepath.Base(three))}, c.Workspaces, "made absolute")
+
+	file := filepath.Join(one, "notes.txt")
+	require.NoError(t, os.WriteFile(file, nil, 0o644))
+	for _, c := range []struct {
+		args []string
+		says string
+	}{
+		{[]string{"-workspace", one, "-workspace", filepath.Join(one, "gone")}, "workspace " + filepath.Join(one, "gone") + ": no such folder"},
+		{[]string{"-workspace", file}, "not a folder"},
+		{[]string{"-workspace", ""}, "empty folder"},
+	} {
+		_, err := parseConfig(c.args, getenv, io.Discard)
+		assert.ErrorContains(t, err, c.says, c.args)
+	}
+	env["PARLEY_WORKSPACE"] = "/no/such/parley/folder"
+	_, err = parseConfig(nil, getenv, io.Discard)
+	assert.ErrorContains(t, err, "/no/such/parley/folder: no such folder")
+}
+
+func TestServerRefusesAFolderGivenTwice(t *testing.T) {
+	ws := t.TempDir()
+	err := run(context.Background(), config{Addr: "127.0.0.1:0", Data: t.TempDir(), Workspaces: []string{ws, ws + "/."}, Web: stubBundle(t)}, io.Discard)
+	assert.ErrorContains(t, err, "given twice")
 }
 
 func TestTokenIsKeptAcrossStarts(t *testing.T) {
@@ -529,7 +576,7 @@ func TestRunOnAnExternalNATS(t *testing.T) {
 	out := &syncBuffer{}
 	done := make(chan error, 1)
 	go func() {
-		done <- run(ctx, config{Addr: "127.0.0.1:0", Data: t.TempDir(), NATS: ns.ClientURL(), Workspace: t.TempDir(), Web: stubBundle(t)}, out)
+		done <- run(ctx, config{Addr: "127.0.0.1:0", Data: t.TempDir(), NATS: ns.ClientURL(), Workspaces: []string{t.TempDir()}, Web: stubBundle(t)}, out)
 	}()
 	var link string
 	require.Eventually(t, func() bool {
@@ -628,14 +675,14 @@ func TestOneParleyPerDataFolder(t *testing.T) {
 	out := &syncBuffer{}
 	done := make(chan error, 1)
 	go func() {
-		done <- run(ctx, config{Addr: "127.0.0.1:0", Data: data, Workspace: t.TempDir(), Web: stubBundle(t), DecisionTimeout: time.Minute}, out)
+		done <- run(ctx, config{Addr: "127.0.0.1:0", Data: data, Workspaces: []string{t.TempDir()}, Web: stubBundle(t), DecisionTimeout: time.Minute}, out)
 	}()
 	require.Eventually(t, func() bool { return strings.Contains(out.String(), "http://") }, 10*time.Second, 10*time.Millisecond)
 
 	// Were it to start, it would serve until this context ends, and return no error.
 	second, stopSecond := context.WithTimeout(context.Background(), 5*time.Second)
 	defer stopSecond()
-	err := run(second, config{Addr: "127.0.0.1:0", Data: data, Workspace: t.TempDir(), Web: stubBundle(t)}, io.Discard)
+	err := run(second, config{Addr: "127.0.0.1:0", Data: data, Workspaces: []string{t.TempDir()}, Web: stubBundle(t)}, io.Discard)
 	require.Error(t, err)
 	assert.Contains(t, err.Error(), "is in use by process "+strconv.Itoa(os.Getpid()))
 	assert.Contains(t, err.Error(), "another -data")
@@ -648,7 +695,7 @@ func TestOneParleyPerDataFolder(t *testing.T) {
 	require.NoError(t, err)
 	defer taken.Close()
 	fresh := t.TempDir()
-	err = run(context.Background(), config{Addr: taken.Addr().String(), Data: fresh, Workspace: t.TempDir(), Web: stubBundle(t)}, io.Discard)
+	err = run(context.Background(), config{Addr: taken.Addr().String(), Data: fresh, Workspaces: []string{t.TempDir()}, Web: stubBundle(t)}, io.Discard)
 	assert.ErrorContains(t, err, "listen")
 	entries, _ := os.ReadDir(fresh)
 	assert.Empty(t, entries, "the data folder was not touched")

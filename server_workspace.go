@@ -11,7 +11,8 @@ import (
 )
 
 // The workspace catalogues the composer's menus and picker read: files for `@`, skills for
-// `/`, and the workspaces a session can work in.
+// `/`, and the workspaces a session can work in. Each catalogue is of the workspace that
+// ?workspace= names, the default one without it.
 
 func (s *server) listFiles(w http.ResponseWriter, r *http.Request) {
 	query := r.URL.Query()
@@ -31,7 +32,7 @@ func (s *server) listFiles(w http.ResponseWriter, r *http.Request) {
 		}
 		limit = n
 	}
-	list, err := s.rt.SearchFiles(q, limit)
+	list, err := s.rt.SearchFiles(query.Get("workspace"), q, limit)
 	if err != nil {
 		s.fail(w, err)
 		return
@@ -40,7 +41,12 @@ func (s *server) listFiles(w http.ResponseWriter, r *http.Request) {
 }
 
 func (s *server) listSkills(w http.ResponseWriter, r *http.Request) {
-	writeJSON(w, http.StatusOK, s.rt.ListSkills())
+	list, err := s.rt.ListSkills(r.URL.Query().Get("workspace"))
+	if err != nil {
+		s.fail(w, err)
+		return
+	}
+	writeJSON(w, http.StatusOK, list)
 }
 
 func (s *server) listWorkspaces(w http.ResponseWriter, r *http.Request) {

@@ -157,27 +157,6 @@ func TestSkillsEndpoint(t *testing.T) {
 	assert.Empty(t, skills[1].Body)
 }
 
-func TestWorkspacesEndpointAndSessionWorkspace(t *testing.T) {
-	ts, rt := testServer(t)
-	resp, data := request(t, http.MethodGet, ts.URL+"/api/workspaces", testToken, nil)
-	require.Equal(t, http.StatusOK, resp.StatusCode, string(data))
-	assert.Equal(t, protocol.WorkspaceList{Workspaces: []protocol.Workspace{{
-		ID: "default", Name: filepath.Base(rt.Workspace()), Path: rt.Workspace(),
-	}}}, decodeAs[protocol.WorkspaceList](t, data))
-
-	resp, data = postJSON(t, ts.URL+"/api/sessions", `{"workspace":"default"}`)
-	require.Equal(t, http.StatusCreated, resp.StatusCode, string(data))
-	info := decodeAs[protocol.SessionInfo](t, data)
-	assert.Equal(t, "default", info.WorkspaceID)
-	assert.Equal(t, rt.Workspace(), info.Workspace)
-
-	resp, data = postJSON(t, ts.URL+"/api/sessions", `{"workspace":"other"}`)
-	assert.Equal(t, http.StatusBadRequest, resp.StatusCode, string(data))
-	e := errorOf(t, data)
-	assert.Equal(t, "no_workspace", e.Code)
-	assert.Contains(t, e.Error, "no such workspace")
-}
-
 func TestSessionBlankOverHTTP(t *testing.T) {
 	ts, _ := testServer(t)
 	resp, data := postJSON(t, ts.URL+"/api/sessions", `{}`)

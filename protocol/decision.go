@@ -424,6 +424,9 @@ type RunFunctionRequest struct {
 	Args json.RawMessage `json:"args,omitempty"`
 	// Session runs the function in an existing session; empty creates one.
 	Session string `json:"session,omitempty"`
+	// Workspace is the id of the workspace a new session works in (empty: the default). With
+	// Session it may only name that session's workspace.
+	Workspace string `json:"workspace,omitempty"`
 }
 
 // RunFunctionResponse answers at once, before the run ends: its events stream on the socket.

@@ -34,17 +34,23 @@ type SkillList struct {
 
 // Workspace is a folder sessions work in, as the composer's workspace picker shows it.
 type Workspace struct {
+	// ID is the folder's base name, lower-cased and made URL-safe, with -2, -3… when two
+	// folders share a name. It stays the same as long as the server's flags do.
 	ID   string `json:"id"`
 	Name string `json:"name"` // the folder's base name
 	Path string `json:"path"` // absolute, on the server
+	// Default marks the workspace used when a request names none: the first one the server
+	// was started with.
+	Default bool `json:"default,omitempty"`
 }
 
-// WorkspaceList answers GET /api/workspaces.
+// WorkspaceList answers GET /api/workspaces, in the order the server was given them.
 type WorkspaceList struct {
 	Workspaces []Workspace `json:"workspaces"`
 }
 
-// DefaultWorkspace is the id of the workspace the server was started with.
+// DefaultWorkspace names the default workspace wherever an id is taken, besides its own id.
+// Sessions made when there was only one workspace carry it.
 const DefaultWorkspace = "default"
 
 // Limits of the workspace catalogues.

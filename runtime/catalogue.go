@@ -33,12 +33,12 @@ type catalogueEntry struct {
 	origin string // "builtin" or the workspace-relative path
 }
 
-func (r *Runtime) catalogue(kind string, builtin map[string]string) map[string]catalogueEntry {
+func (ws *workspace) catalogue(kind string, builtin map[string]string) map[string]catalogueEntry {
 	out := map[string]catalogueEntry{}
 	for name, src := range builtin {
 		out[name] = catalogueEntry{source: src, origin: "builtin"}
 	}
-	dir := filepath.Join(r.opts.Workspace, WorkspaceDir, kind)
+	dir := filepath.Join(ws.Path, WorkspaceDir, kind)
 	files, _ := filepath.Glob(filepath.Join(dir, "*.star"))
 	for _, f := range files {
 		name := strings.TrimSuffix(filepath.Base(f), ".star")
@@ -55,18 +55,27 @@ func (r *Runtime) catalogue(kind string, builtin map[string]string) map[string]c
 	return out
 }
 
-func (r *Runtime) examples() map[string]catalogueEntry {
-	return r.catalogue("examples", script.BuiltinExamples())
+func (ws *workspace) examples() map[string]catalogueEntry {
+	return ws.catalogue("examples", script.BuiltinExamples())
 }
 
-func (r *Runtime) functions() map[string]catalogueEntry {
-	return r.catalogue("functions", script.BuiltinFunctions())
+func (ws *workspace) functions() map[string]catalogueEntry {
+	return ws.catalogue("functions", script.BuiltinFunctions())
 }
 
-// ListCommands lists the slash commands and the examples, for /help and the browser's menu.
-func (r *Runtime) ListCommands() protocol.CommandList {
+// ListCommands lists the slash commands and a workspace's examples ("" names the default
+// workspace), for /help and the browser's menu.
+func (r *Runtime) ListCommands(workspaceID string) (protocol.CommandList, error) {
+	ws, err := r.workspace(workspaceID)
+	if err != nil {
+		return protocol.CommandList{}, err
+	}
+	return ws.commands(), nil
+}
+
+func (ws *workspace) commands() protocol.CommandList {
 	list := protocol.CommandList{Commands: protocol.Commands}
-	ex := r.examples()
+	ex := ws.examples()
 	for _, slug := range slices.Sorted(maps.Keys(ex)) {
 		title, desc := script.Describe(ex[slug].source)
 		description := sentence(title)
@@ -81,11 +90,16 @@ func (r *Runtime) ListCommands() protocol.CommandList {
 	return list
 }
 
-// ListFunctions describes every function the fn-form can run. A workspace file that does not
-// load is listed with its error, so its author sees why it cannot run.
-func (r *Runtime) ListFunctions() protocol.FunctionList {
+// ListFunctions describes every function the fn-form can run in a workspace ("" names the
+// default one). A workspace file that does not load is listed with its error, so its author
+// sees why it cannot run.
+func (r *Runtime) ListFunctions(workspaceID string) (protocol.FunctionList, error) {
+	ws, err := r.workspace(workspaceID)
+	if err != nil {
+		return protocol.FunctionList{}, err
+	}
 	list := protocol.FunctionList{Functions: []protocol.Function{}}
-	fns := r.functions()
+	fns := ws.functions()
 	for _, name := range slices.Sorted(maps.Keys(fns)) {
 		fn, err := script.LoadFunction(name, fns[name].source)
 		if err != nil {
@@ -94,7 +108,7 @@ func (r *Runtime) ListFunctions() protocol.FunctionList {
 		fn.Source = fns[name].origin
 		list.Functions = append(list.Functions, fn)
 	}
-	return list
+	return list, nil
 }
 
 // sentence ends a phrase with a full stop unless it has its own punctuation.
@@ -108,11 +122,32 @@ func sentence(s string) string {
 
 // RunFunction validates the arguments against the function's parameters, starts the run in
 // the given session or a new one, and returns at once: the run's events stream on the socket.
+// The function comes from the session's workspace, or for a new session from the one the
+// request names.
 func (r *Runtime) RunFunction(ctx context.Context, name string, req protocol.RunFunctionRequest) (protocol.RunFunctionResponse, error) {
 	if err := req.Validate(); err != nil {
 		return protocol.RunFunctionResponse{}, err
 	}
-	entry, ok := r.functions()[name]
+	ws, err := r.workspace(req.Workspace)
+	if err != nil {
+		return protocol.RunFunctionResponse{}, err
+	}
+	if req.Session != "" {
+		info, err := r.Session(ctx, req.Session)
+		if err != nil {
+			return protocol.RunFunctionResponse{}, err
+		}
+		bound, err := r.sessionWorkspace(info)
+		if err != nil {
+			return protocol.RunFunctionResponse{}, err
+		}
+		if req.Workspace != "" && bound != ws {
+			return protocol.RunFunctionResponse{}, &protocol.ValidationError{Fields: map[string]string{"workspace": fmt.Sprintf(
+				"the session works in %s, not %s: leave workspace out, or run it without a session to start one there", bound.ID, ws.ID)}}
+		}
+		ws = bound
+	}
+	entry, ok := ws.functions()[name]
 	if !ok {
 		return protocol.RunFunctionResponse{}, fmt.Errorf("function %q: %w", name, ErrNoFunction)
 	}
@@ -130,19 +165,17 @@ func (r *Runtime) RunFunction(ctx context.Context, name string, req protocol.Run
 	}
 	session := req.Session
 	if session == "" {
-		info, err := r.CreateSession(ctx, protocol.CreateSessionRequest{Title: cmpOr(fn.Title, name)})
+		info, err := r.CreateSession(ctx, protocol.CreateSessionRequest{Title: cmpOr(fn.Title, name), Workspace: ws.ID})
 		if err != nil {
 			return protocol.RunFunctionResponse{}, err
 		}
 		session = info.ID
-	} else if _, err := r.Session(ctx, session); err != nil {
-		return protocol.RunFunctionResponse{}, err
 	}
 	run := "function:" + r.opts.NewID()
 	err = r.startFunctionTurn(ctx, session, run, func(ctx context.Context) {
-		r.execute(ctx, session, protocol.RunStarted{ID: run, Kind: protocol.RunFunction, Name: name, Args: args, Source: entry.origin},
+		r.execute(ctx, ws, session, protocol.RunStarted{ID: run, Kind: protocol.RunFunction, Name: name, Args: args, Source: entry.origin},
 			func(ctx context.Context, caps script.Caps) (string, error) {
-				return r.host.Call(ctx, name, entry.source, args, caps)
+				return ws.host.Call(ctx, name, entry.source, args, caps)
 			})
 	})
 	if err != nil {

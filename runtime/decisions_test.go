@@ -442,7 +442,7 @@ func TestGrantHonouredThenRevoked(t *testing.T) {
 	require.NoError(t, err)
 	assert.Equal(t, script.Verdict{Allowed: true}, plain(<-done))
 
-	grants, err := rt.ListGrants(ctx)
+	grants, err := rt.ListGrants(ctx, "")
 	require.NoError(t, err)
 	require.Len(t, grants.Grants, 1)
 	g := grants.Grants[0]
@@ -478,12 +478,12 @@ func TestGrantHonouredThenRevoked(t *testing.T) {
 	other, err := New(ctx, emb.Conn, Options{Workspace: t.TempDir()})
 	require.NoError(t, err)
 	defer other.Close()
-	otherGrants, err := other.ListGrants(ctx)
+	otherGrants, err := other.ListGrants(ctx, "")
 	require.NoError(t, err)
 	assert.Empty(t, otherGrants.Grants)
 
-	require.NoError(t, rt.RevokeGrant(ctx, g.ID))
-	assert.ErrorIs(t, rt.RevokeGrant(ctx, g.ID), ErrNoGrant)
+	require.NoError(t, rt.RevokeGrant(ctx, "", g.ID))
+	assert.ErrorIs(t, rt.RevokeGrant(ctx, "", g.ID), ErrNoGrant)
 	actx, cancel := context.WithCancel(ctx)
 	defer cancel()
 	go func() { _, _ = rt.Authorize(actx, s, "test:grant", status) }()

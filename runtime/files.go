@@ -62,10 +62,15 @@ func newFileIndex(root string, now func() time.Time) *fileIndex {
 	return &fileIndex{root: root, now: now}
 }
 
-// SearchFiles returns the workspace's files and folders that best match q, at most limit
-// of them, best first; Truncated says more matched. See fileIndex.search for the order.
-func (r *Runtime) SearchFiles(q string, limit int) (protocol.FileList, error) {
-	return r.files.search(q, limit)
+// SearchFiles returns a workspace's files and folders ("" names the default workspace) that
+// best match q, at most limit of them, best first; Truncated says more matched. See
+// fileIndex.search for the order.
+func (r *Runtime) SearchFiles(workspaceID, q string, limit int) (protocol.FileList, error) {
+	ws, err := r.workspace(workspaceID)
+	if err != nil {
+		return protocol.FileList{}, err
+	}
+	return ws.files.search(q, limit)
 }
 
 // search matches q case-insensitively against each relative path and ranks the matches:

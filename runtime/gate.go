@@ -25,10 +25,10 @@ const (
 )
 
 // authorize passes tool calls through the approval gate as one decision. Calls covered by a
-// grant of the workspace pass without asking; the rest are asked as one approval (a batch
-// when there are several), answered "approve all" or "reject all".
-func (r *Runtime) authorize(ctx context.Context, session, run string, calls []script.ToolCall) (script.Verdict, error) {
-	grants, err := r.grants.list(ctx, r.opts.Workspace)
+// grant of the session's workspace pass without asking; the rest are asked as one approval
+// (a batch when there are several), answered "approve all" or "reject all".
+func (r *Runtime) authorize(ctx context.Context, ws *workspace, session, run string, calls []script.ToolCall) (script.Verdict, error) {
+	grants, err := r.grants.list(ctx, ws.Path)
 	if err != nil {
 		return script.Verdict{}, err
 	}
@@ -40,7 +40,7 @@ func (r *Runtime) authorize(ctx context.Context, session, run string, calls []sc
 			c.Words = strings.Split(c.Words[0], "/")
 		}
 		for _, g := range grants {
-			if covers(g.Scope, c.Tool, c.Words, r.prefixArgument) {
+			if covers(g.Scope, c.Tool, c.Words, ws.prefixArgument) {
 				granted[i] = true
 				// Visible in the run, so nothing runs unseen because of an old "always".
 				r.appendEvent(session, protocol.EventRunOutput, protocol.RunOutput{Run: run, Stream: protocol.StreamLog,
@@ -55,14 +55,14 @@ func (r *Runtime) authorize(ctx context.Context, session, run string, calls []sc
 	if len(ask) == 0 {
 		return script.Verdict{Allowed: true, Granted: granted}, nil
 	}
-	req := approvalRequest(ask, r.opts.Workspace)
-	v, err := r.askApproval(ctx, session, run, req)
+	req := approvalRequest(ask, ws.Path)
+	v, err := r.askApproval(ctx, ws, session, run, req)
 	v.Granted = granted
 	return v, err
 }
 
 // askApproval asks one approval and maps its outcome for the gate.
-func (r *Runtime) askApproval(ctx context.Context, session, run string, req protocol.DecisionRequest) (script.Verdict, error) {
+func (r *Runtime) askApproval(ctx context.Context, ws *workspace, session, run string, req protocol.DecisionRequest) (script.Verdict, error) {
 	res, err := r.registry.ask(ctx, session, run, req)
 	if err != nil {
 		return script.Verdict{}, err
@@ -86,17 +86,17 @@ func (r *Runtime) askApproval(ctx context.Context, session, run string, req prot
 		return script.Verdict{Text: textRejected}, nil
 	}
 	if opt.Grant != nil {
-		if err := r.grant(ctx, session, res, *opt.Grant); err != nil {
+		if err := r.grant(ctx, ws, session, res, *opt.Grant); err != nil {
 			return script.Verdict{}, err
 		}
 	}
 	return script.Verdict{Allowed: true}, nil
 }
 
-func (r *Runtime) grant(ctx context.Context, session string, res decisionResult, scope protocol.GrantScope) error {
+func (r *Runtime) grant(ctx context.Context, ws *workspace, session string, res decisionResult, scope protocol.GrantScope) error {
 	g := protocol.Grant{
 		ID:        r.opts.NewID(),
-		Workspace: r.opts.Workspace,
+		Workspace: ws.Path,
 		Scope:     scope,
 		Created:   r.opts.Now().UnixMilli(),
 		Session:   session,
@@ -290,14 +290,15 @@ func hasFile(name string) func(string) bool {
 	}
 }
 
-// prefixArgument reports whether an extra argument may vary under a prefix grant.
-func (r *Runtime) prefixArgument(prefix []string, w string) bool {
+// prefixArgument reports whether an extra argument may vary under a prefix grant in the
+// workspace.
+func (ws *workspace) prefixArgument(prefix []string, w string) bool {
 	if len(prefix) < 2 {
 		return false
 	}
 	rule, ok := prefixRules[prefix[0]]
-	return ok && slices.Contains(rule.subcommands, prefix[1]) && rule.holds(r.opts.Workspace) &&
-		plainArgument(w) && r.insideWorkspace(w) && rule.word(w)
+	return ok && slices.Contains(rule.subcommands, prefix[1]) && rule.holds(ws.Path) &&
+		plainArgument(w) && ws.inside(w) && rule.word(w)
 }
 
 // alwaysOffered reports whether any "always" may be offered for a command: not for a program

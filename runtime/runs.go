@@ -17,6 +17,7 @@ import (
 // and every decision goes through the registry with the run's execution id.
 type runCaps struct {
 	r       *Runtime
+	ws      *workspace // the session's
 	session string
 	run     string
 	sends   atomic.Int64
@@ -42,18 +43,19 @@ func (c *runCaps) Ask(ctx context.Context, req protocol.DecisionRequest) (script
 }
 
 func (c *runCaps) Authorize(ctx context.Context, calls []script.ToolCall) (script.Verdict, error) {
-	return c.r.authorize(ctx, c.session, c.run, calls)
+	return c.r.authorize(ctx, c.ws, c.session, c.run, calls)
 }
 
 func (c *runCaps) Output(stream string, argv []string, text string) {
 	c.r.appendEvent(c.session, protocol.EventRunOutput, protocol.RunOutput{Run: c.run, Stream: stream, Text: text, Argv: argv}, "")
 }
 
-// execute runs code as a run of the session: run.started, its output, then run.settled.
-func (r *Runtime) execute(ctx context.Context, session string, started protocol.RunStarted, body func(ctx context.Context, caps script.Caps) (string, error)) {
+// execute runs code as a run of the session, in its workspace: run.started, its output,
+// then run.settled.
+func (r *Runtime) execute(ctx context.Context, ws *workspace, session string, started protocol.RunStarted, body func(ctx context.Context, caps script.Caps) (string, error)) {
 	key := runKey(started.ID)
 	r.appendEvent(session, protocol.EventRunStarted, started, "run-"+key)
-	result, err := body(ctx, &runCaps{r: r, session: session, run: started.ID})
+	result, err := body(ctx, &runCaps{r: r, ws: ws, session: session, run: started.ID})
 	settled := protocol.RunSettled{Run: started.ID, Result: result}
 	if err != nil {
 		settled.Error = err.Error()
@@ -76,9 +78,14 @@ func (r *Runtime) runCommand(ctx context.Context, session string, offset uint64,
 	say := func(text string) {
 		r.appendEvent(session, protocol.EventAgentMessage, protocol.Message{Text: text, From: protocol.FromParley}, "command-"+strconv.FormatUint(offset, 10))
 	}
+	ws, err := r.workspaceOf(ctx, session)
+	if err != nil {
+		say("This command cannot run: " + err.Error() + ".")
+		return
+	}
 	switch cmd.Name {
 	case "help":
-		say(r.helpText())
+		say(helpText(ws))
 	case "script":
 		code := cmd.Args
 		if strings.TrimSpace(code) == "" {
@@ -86,20 +93,20 @@ func (r *Runtime) runCommand(ctx context.Context, session string, offset uint64,
 				"run(argv), run_batch([argv, …]), read(path), list(dir) and write(path, text). run and write ask for your approval.")
 			return
 		}
-		r.execute(ctx, session, protocol.RunStarted{ID: run, Kind: protocol.RunScript, Code: code},
+		r.execute(ctx, ws, session, protocol.RunStarted{ID: run, Kind: protocol.RunScript, Code: code},
 			func(ctx context.Context, caps script.Caps) (string, error) {
-				return r.host.Exec(ctx, "script", code, nil, caps)
+				return ws.host.Exec(ctx, "script", code, nil, caps)
 			})
 	case "example":
 		slug, vars, _ := strings.Cut(strings.TrimSpace(cmd.Args), " ")
 		vars = strings.TrimSpace(vars)
 		if slug == "" {
-			say("Usage: /example <slug> [json-vars].\n\n" + r.examplesText())
+			say("Usage: /example <slug> [json-vars].\n\n" + examplesText(ws))
 			return
 		}
-		src, ok := r.examples()[slug]
+		src, ok := ws.examples()[slug]
 		if !ok {
-			say(fmt.Sprintf("There is no example %q.\n\n%s", slug, r.examplesText()))
+			say(fmt.Sprintf("There is no example %q.\n\n%s", slug, examplesText(ws)))
 			return
 		}
 		var raw json.RawMessage
@@ -110,9 +117,9 @@ func (r *Runtime) runCommand(ctx context.Context, session string, offset uint64,
 			}
 			raw = json.RawMessage(vars)
 		}
-		r.execute(ctx, session, protocol.RunStarted{ID: run, Kind: protocol.RunExample, Name: slug, Source: src.origin},
+		r.execute(ctx, ws, session, protocol.RunStarted{ID: run, Kind: protocol.RunExample, Name: slug, Source: src.origin},
 			func(ctx context.Context, caps script.Caps) (string, error) {
-				return r.host.Exec(ctx, "examples/"+slug+".star", src.source, raw, caps)
+				return ws.host.Exec(ctx, "examples/"+slug+".star", src.source, raw, caps)
 			})
 	}
 }
@@ -124,20 +131,20 @@ func isJSONObject(s string) bool {
 	return dec.Decode(&obj) == nil && obj != nil && !dec.More()
 }
 
-func (r *Runtime) helpText() string {
+func helpText(ws *workspace) string {
 	var b strings.Builder
 	b.WriteString("Commands:\n")
 	for _, c := range protocol.Commands {
 		fmt.Fprintf(&b, "• %s: %s\n", c.Usage, c.Description)
 	}
 	b.WriteString("\n")
-	b.WriteString(r.examplesText())
+	b.WriteString(examplesText(ws))
 	b.WriteString("\nAny other text, including other /words, goes to the agent.")
 	return b.String()
 }
 
-func (r *Runtime) examplesText() string {
-	list := r.ListCommands().Examples
+func examplesText(ws *workspace) string {
+	list := ws.commands().Examples
 	if len(list) == 0 {
 		return "There are no examples."
 	}

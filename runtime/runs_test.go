@@ -286,7 +286,8 @@ func TestFunctions(t *testing.T) {
 	defer stop(emb, rt)
 	ctx := context.Background()
 
-	list := rt.ListFunctions()
+	list, err := rt.ListFunctions("")
+	require.NoError(t, err)
 	var names []string
 	for _, fn := range list.Functions {
 		names = append(names, fn.Name)
@@ -403,8 +404,9 @@ func TestReplicasNeverRunOneSessionAtOnce(t *testing.T) {
 	defer emb.Close()
 	ctx := context.Background()
 	var rts []*Runtime
+	shared := t.TempDir()
 	for range 2 {
-		rt, err := New(ctx, emb.Conn, Options{Workspace: t.TempDir()})
+		rt, err := New(ctx, emb.Conn, Options{Workspace: shared})
 		require.NoError(t, err)
 		defer rt.Close()
 		rts = append(rts, rt)
@@ -465,14 +467,16 @@ func TestReviewFindings(t *testing.T) {
 		require.NoError(t, os.MkdirAll(dir, 0o755))
 		require.NoError(t, os.WriteFile(filepath.Join(dir, "broken.star"), []byte("def main(args):\n  return (\n"), 0o644))
 		var found protocol.Function
-		for _, fn := range rt.ListFunctions().Functions {
+		fns, err := rt.ListFunctions("")
+		require.NoError(t, err)
+		for _, fn := range fns.Functions {
 			if fn.Name == "broken" {
 				found = fn
 			}
 		}
 		assert.Equal(t, ".parley/functions/broken.star", found.Source)
 		assert.NotEmpty(t, found.Error)
-		_, err := rt.RunFunction(ctx, "broken", protocol.RunFunctionRequest{})
+		_, err = rt.RunFunction(ctx, "broken", protocol.RunFunctionRequest{})
 		assert.ErrorIs(t, err, ErrFunctionBroken)
 		assert.ErrorContains(t, err, ".parley/functions/broken.star")
 	})
@@ -524,7 +528,8 @@ func TestReviewFindings(t *testing.T) {
 		assert.Nil(t, grantablePrefix([]string{"git", "show"}, linked), "a linked pack reads another repository")
 
 		// What may vary under a prefix, per program.
-		r := &Runtime{opts: Options{Workspace: root}}
+		ws, err := newWorkspace("root", root, script.Limits{})
+		require.NoError(t, err)
 		require.NoError(t, os.Symlink("/", filepath.Join(root, "out")))
 		for _, c := range []struct {
 			prefix, word string
@@ -542,7 +547,7 @@ func TestReviewFindings(t *testing.T) {
 			{"npm test", "deploy", false},
 			{"make test", "install", false},
 		} {
-			assert.Equal(t, c.want, r.prefixArgument(strings.Fields(c.prefix), c.word), "%s %s", c.prefix, c.word)
+			assert.Equal(t, c.want, ws.prefixArgument(strings.Fields(c.prefix), c.word), "%s %s", c.prefix, c.word)
 		}
 		req = approvalRequest([]script.ToolCall{{Tool: "run", Words: []string{"./tool", "x"}}}, root)
 		assert.Len(t, req.Options, 2, "no always for a program named by a path")
@@ -560,15 +565,17 @@ func TestReviewFindings(t *testing.T) {
 		_, err := rt.Reply(ctx, s, d.ID, protocol.ReplyRequest{Action: protocol.ActionAccept, Content: raw(protocol.ApprovalAnswer{Option: &one})})
 		require.NoError(t, err)
 		<-done
-		grants, err := rt.ListGrants(ctx)
+		grants, err := rt.ListGrants(ctx, "")
 		require.NoError(t, err)
 		require.NotEmpty(t, grants.Grants)
-		require.NoError(t, rt.RevokeGrant(ctx, grants.Grants[len(grants.Grants)-1].ID))
+		require.NoError(t, rt.RevokeGrant(ctx, "", grants.Grants[len(grants.Grants)-1].ID))
 		lastOfType(t, rt, s, protocol.EventGrantRevoked)
 	})
 
 	t.Run("help reads as sentences", func(t *testing.T) {
-		for _, e := range rt.ListCommands().Examples {
+		cmds, err := rt.ListCommands("")
+		require.NoError(t, err)
+		for _, e := range cmds.Examples {
 			assert.NotRegexp(t, `[a-z] [A-Z]`, e.Description[:min(len(e.Description), 40)], e.Name)
 		}
 	})

@@ -11,7 +11,6 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
-	"path/filepath"
 	"strings"
 	"sync"
 	"time"
@@ -24,7 +23,9 @@ import (
 
 // Options configure a Runtime. Zero values pick the production defaults.
 type Options struct {
-	// Workspace is the directory the agent works in.
+	// Workspaces are the directories sessions can work in; the first is the default.
+	Workspaces []string
+	// Workspace is the one directory when Workspaces is empty ("." when both are).
 	Workspace string
 	// Now is the clock; tests inject one.
 	Now func() time.Time
@@ -48,18 +49,17 @@ type Options struct {
 
 // Runtime hosts sessions and their agents.
 type Runtime struct {
-	opts     Options
-	log      *Log
-	sessions *sessionIndex
-	grants   *grantStore
-	registry *registry
-	presence *presence
-	host     *script.Host
-	turns    turnTable
-	inbound  *inbound
-	tap      *tap
-	open     *openSet
-	files    *fileIndex
+	opts       Options
+	log        *Log
+	sessions   *sessionIndex
+	grants     *grantStore
+	registry   *registry
+	presence   *presence
+	workspaces []*workspace // the default first
+	turns      turnTable
+	inbound    *inbound
+	tap        *tap
+	open       *openSet
 
 	ctx    context.Context // ends at Close: cancels every running turn
 	cancel context.CancelCauseFunc
@@ -79,14 +79,13 @@ func New(ctx context.Context, nc *nats.Conn, opts Options) (*Runtime, error) {
 	opts.DecisionTimeout = cmp.Or(opts.DecisionTimeout, 10*time.Minute)
 	opts.Lease = cmp.Or(opts.Lease, 10*time.Second)
 	opts.Limits = withDefaultLimits(opts.Limits)
-	if opts.Workspace == "" {
-		opts.Workspace = "."
+	if len(opts.Workspaces) == 0 {
+		opts.Workspaces = []string{cmp.Or(opts.Workspace, ".")}
 	}
-	host, err := script.NewHost(opts.Workspace, opts.Limits)
+	workspaces, err := openWorkspaces(opts.Workspaces, opts.Limits)
 	if err != nil {
-		return nil, fmt.Errorf("workspace: %w", err)
+		return nil, err
 	}
-	opts.Workspace = host.Workspace
 	log, err := OpenLog(ctx, nc, opts.Now)
 	if err != nil {
 		return nil, err
@@ -99,8 +98,7 @@ func New(ctx context.Context, nc *nats.Conn, opts Options) (*Runtime, error) {
 	if err != nil {
 		return nil, err
 	}
-	rt := &Runtime{opts: opts, log: log, sessions: sessions, grants: grants, host: host, owner: "rt-" + NewID()}
-	rt.files = newFileIndex(opts.Workspace, time.Now) // a cache's age is wall-clock time, whatever clock events use
+	rt := &Runtime{opts: opts, log: log, sessions: sessions, grants: grants, workspaces: workspaces, owner: "rt-" + NewID()}
 	rt.turns.bySession = map[string]*runner{}
 	rt.ctx, rt.cancel = context.WithCancelCause(context.Background())
 	rt.registry = newRegistry(log, rt.owner, opts.Now, opts.DecisionTimeout, opts.NewID)
@@ -196,27 +194,6 @@ func (r *Runtime) Close() {
 	cancel()
 }
 
-// insideWorkspace reports whether a relative name, as a process in the workspace would open
-// it, stays inside the workspace once symlinks are followed. A name that does not exist yet
-// is judged by its deepest existing folder.
-func (r *Runtime) insideWorkspace(name string) bool {
-	p := filepath.Join(r.opts.Workspace, name)
-	for {
-		if resolved, err := filepath.EvalSymlinks(p); err == nil {
-			rel, err := filepath.Rel(r.opts.Workspace, resolved)
-			return err == nil && rel != ".." && !strings.HasPrefix(rel, "../")
-		}
-		parent := filepath.Dir(p)
-		if parent == p {
-			return false
-		}
-		p = parent
-	}
-}
-
-// Workspace is the absolute directory the runtime works in.
-func (r *Runtime) Workspace() string { return r.opts.Workspace }
-
 // Reply answers a pending decision. The first valid reply wins; a later one gets an
 // *AlreadyEndedError (errors.Is protocol.ErrAlreadyAnswered); a reply that does not fit the
 // question's schema gets a *protocol.ValidationError with per-field messages.
@@ -249,24 +226,48 @@ func (r *Runtime) Ask(ctx context.Context, session, run string, req protocol.Dec
 	return (&runCaps{r: r, session: session, run: run}).Ask(ctx, req)
 }
 
-// Authorize passes tool calls through the approval gate, as a script's run() does.
+// Authorize passes tool calls through the approval gate of the session's workspace, as a
+// script's run() does.
 func (r *Runtime) Authorize(ctx context.Context, session, run string, calls []script.ToolCall) (script.Verdict, error) {
-	return r.authorize(ctx, session, run, calls)
+	ws, err := r.workspaceOf(ctx, session)
+	if err != nil {
+		return script.Verdict{}, err
+	}
+	return r.authorize(ctx, ws, session, run, calls)
 }
 
-// ListGrants lists the workspace's grants, oldest first.
-func (r *Runtime) ListGrants(ctx context.Context) (protocol.GrantList, error) {
-	list, err := r.grants.list(ctx, r.opts.Workspace)
+// ListGrants lists a workspace's grants, oldest first ("" names the default workspace).
+func (r *Runtime) ListGrants(ctx context.Context, workspaceID string) (protocol.GrantList, error) {
+	ws, err := r.workspace(workspaceID)
+	if err != nil {
+		return protocol.GrantList{}, err
+	}
+	list, err := r.grants.list(ctx, ws.Path)
 	if list == nil {
 		list = []protocol.Grant{}
 	}
 	return protocol.GrantList{Grants: list}, err
 }
 
-// RevokeGrant deletes a grant; the next check already asks again. The revocation is
-// recorded in the session that granted it.
-func (r *Runtime) RevokeGrant(ctx context.Context, id string) error {
-	g, err := r.grants.revoke(ctx, r.opts.Workspace, id)
+// RevokeGrant deletes a grant of a workspace, or of any workspace when workspace is "" (grant
+// ids are unique); the next check already asks again. The revocation is recorded in the
+// session that granted it.
+func (r *Runtime) RevokeGrant(ctx context.Context, workspaceID, id string) error {
+	spaces := r.workspaces
+	if workspaceID != "" {
+		ws, err := r.workspace(workspaceID)
+		if err != nil {
+			return err
+		}
+		spaces = []*workspace{ws}
+	}
+	var g protocol.Grant
+	err := ErrNoGrant
+	for _, ws := range spaces {
+		if g, err = r.grants.revoke(ctx, ws.Path, id); !errors.Is(err, ErrNoGrant) {
+			break
+		}
+	}
 	if err != nil {
 		return err
 	}
@@ -294,30 +295,18 @@ func NewID() string {
 	return string(b[:])
 }
 
-// ErrNoWorkspace is returned for a workspace id that Workspaces does not list.
-var ErrNoWorkspace = errors.New("no such workspace")
-
-// Workspaces lists the workspaces a session can work in: today the one folder the runtime
-// was started with, as protocol.DefaultWorkspace.
-func (r *Runtime) Workspaces() protocol.WorkspaceList {
-	return protocol.WorkspaceList{Workspaces: []protocol.Workspace{{
-		ID:   protocol.DefaultWorkspace,
-		Name: filepath.Base(r.opts.Workspace),
-		Path: r.opts.Workspace,
-	}}}
-}
-
 // CreateSession makes a session and writes its first event. The session is blank until
 // something more than that event is in its log.
 func (r *Runtime) CreateSession(ctx context.Context, req protocol.CreateSessionRequest) (protocol.SessionInfo, error) {
-	if req.Workspace != "" && req.Workspace != protocol.DefaultWorkspace {
-		return protocol.SessionInfo{}, fmt.Errorf("workspace %q: %w", req.Workspace, ErrNoWorkspace)
+	ws, err := r.workspace(req.Workspace)
+	if err != nil {
+		return protocol.SessionInfo{}, err
 	}
 	info := protocol.SessionInfo{
 		ID:          r.opts.NewID(),
 		Title:       strings.TrimSpace(req.Title),
-		Workspace:   r.opts.Workspace,
-		WorkspaceID: protocol.DefaultWorkspace,
+		Workspace:   ws.Path,
+		WorkspaceID: ws.ID,
 		Created:     r.opts.Now().UnixMilli(),
 		Blank:       true,
 	}
@@ -355,13 +344,14 @@ func (r *Runtime) ListSessions(ctx context.Context) ([]protocol.SessionInfo, err
 	return list, err
 }
 
-// describe completes a session's indexed description. Sessions indexed before workspaces
-// had ids get their workspace's. A session indexed as blank is checked against its log,
-// which is the truth: a prompt stored by a process that stopped before it could update the
-// index (or a function run, which never does) makes it not blank, and the index learns it.
+// describe completes a session's indexed description. Its workspace is named as it is
+// served now (see sessionWorkspace); one no longer served keeps what was indexed. A session
+// indexed as blank is checked against its log, which is the truth: a prompt stored by a
+// process that stopped before it could update the index (or a function run, which never
+// does) makes it not blank, and the index learns it.
 func (r *Runtime) describe(ctx context.Context, info protocol.SessionInfo) protocol.SessionInfo {
-	if info.WorkspaceID == "" && info.Workspace == r.opts.Workspace {
-		info.WorkspaceID = protocol.DefaultWorkspace
+	if ws, err := r.sessionWorkspace(info); err == nil {
+		info.Workspace, info.WorkspaceID = ws.Path, ws.ID
 	}
 	if !info.Blank {
 		return info

@@ -2,7 +2,6 @@ package runtime
 
 import (
 	"context"
-	"path/filepath"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -76,24 +75,4 @@ func TestSessionBlankIsCheckedAgainstTheLog(t *testing.T) {
 	indexed, err := rt.sessions.get(ctx, s.ID)
 	require.NoError(t, err)
 	assert.False(t, indexed.Blank, "the index learned it")
-}
-
-func TestWorkspaces(t *testing.T) {
-	emb, rt := start(t, t.TempDir())
-	defer stop(emb, rt)
-	ctx := context.Background()
-	assert.Equal(t, protocol.WorkspaceList{Workspaces: []protocol.Workspace{{
-		ID: "default", Name: filepath.Base(rt.Workspace()), Path: rt.Workspace(),
-	}}}, rt.Workspaces())
-
-	s, err := rt.CreateSession(ctx, protocol.CreateSessionRequest{Workspace: "default"})
-	require.NoError(t, err)
-	assert.Equal(t, "default", s.WorkspaceID)
-	assert.Equal(t, rt.Workspace(), s.Workspace)
-	got, err := rt.Session(ctx, s.ID)
-	require.NoError(t, err)
-	assert.Equal(t, s, got)
-
-	_, err = rt.CreateSession(ctx, protocol.CreateSessionRequest{Workspace: "elsewhere"})
-	assert.ErrorIs(t, err, ErrNoWorkspace)
 }

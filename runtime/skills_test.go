@@ -10,6 +10,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"parley/protocol"
+	"parley/runtime/script"
 )
 
 func TestListSkills(t *testing.T) {
@@ -39,8 +40,9 @@ func TestListSkills(t *testing.T) {
 	}
 	require.NoError(t, os.Symlink(filepath.Join(outside, "secret.md"), filepath.Join(dir, "leak.md")))
 
-	rt := &Runtime{opts: Options{Workspace: root}}
-	got := rt.ListSkills().Skills
+	ws, err := newWorkspace("root", root, script.Limits{})
+	require.NoError(t, err)
+	got := ws.skills().Skills
 	byName := map[string]protocol.Skill{}
 	var names []string
 	for _, s := range got {
@@ -67,6 +69,7 @@ func TestListSkills(t *testing.T) {
 }
 
 func TestListSkillsWithoutTheFolder(t *testing.T) {
-	rt := &Runtime{opts: Options{Workspace: t.TempDir()}}
-	assert.Equal(t, protocol.SkillList{Skills: []protocol.Skill{}}, rt.ListSkills())
+	ws, err := newWorkspace("root", t.TempDir(), script.Limits{})
+	require.NoError(t, err)
+	assert.Equal(t, protocol.SkillList{Skills: []protocol.Skill{}}, ws.skills())
 }

@@ -13,9 +13,14 @@ func (c *Client) PendingDecisions(ctx context.Context, session string) ([]protoc
 	return out.Decisions, err
 }
 
-// ListGrants returns the "always" grants of the server's workspace.
+// ListGrants returns the "always" grants of the default workspace.
 func (c *Client) ListGrants(ctx context.Context) ([]protocol.Grant, error) {
+	return c.ListGrantsIn(ctx, "")
+}
+
+// ListGrantsIn returns the "always" grants of a workspace ("" the default one).
+func (c *Client) ListGrantsIn(ctx context.Context, workspace string) ([]protocol.Grant, error) {
 	var out protocol.GrantList
-	err := c.do(ctx, methodGet, "/api/grants", nil, &out)
+	err := c.do(ctx, methodGet, inWorkspace("/api/grants", workspace, nil), nil, &out)
 	return out.Grants, err
 }
