@@ -58,7 +58,7 @@ func TestComposerSendButtonFollowsTheDraft(t *testing.T) {
 	assert.NotContains(t, html, `disabled="false"`, "a browser reads any disabled attribute as disabled")
 	assert.NotRegexp(t, `<textarea[^>]*disabled`, html)
 
-	off := mounted(t, &composer.Composer{Disabled: true})
+	off := mounted(t, &composer.Composer{Session: "s1", Disabled: true})
 	assert.Regexp(t, `<textarea[^>]*disabled`, off)
 }
 
