@@ -171,6 +171,20 @@ func (c *Conversation) open(ctx app.Context, id string) {
 	ctx.Async(func() { f.Run(fctx) })
 }
 
+// workspaceOf is the workspace id of session id: the picked one for the hero's blank session,
+// else the session list's ("" until it is known, which is the default).
+func (c *Conversation) workspaceOf(id string) string {
+	if c.blank {
+		return c.workspace
+	}
+	for _, s := range c.sessions {
+		if s.ID == id {
+			return s.WorkspaceID
+		}
+	}
+	return ""
+}
+
 func (c *Conversation) titleOf(id string) string {
 	for _, s := range c.sessions {
 		if s.ID == id {
@@ -198,8 +212,11 @@ func (c *Conversation) refreshSessions(ctx app.Context) {
 				return
 			}
 			c.unauthorized = false
-			// Blank sessions (the hero's, never prompted) are not listed.
-			c.sessions = slices.DeleteFunc(list, func(s protocol.SessionInfo) bool { return s.Blank })
+			// Blank sessions (the hero's, never prompted) are not listed; the open one that
+			// just got its first prompt is, even if the list was read a moment too early.
+			c.sessions = slices.DeleteFunc(list, func(s protocol.SessionInfo) bool {
+				return s.Blank && (s.ID != c.session || c.blank)
+			})
 			if c.thread.Title == "" {
 				c.thread.Title = c.titleOf(c.session)
 			}
@@ -366,6 +383,7 @@ func (c *Conversation) Render() app.UI {
 					TimedOut:    c.thread.TimedOut,
 					Working:     c.thread.Working,
 					Queued:      c.thread.Queued,
+					Workspace:   c.workspaceOf(c.session),
 				},
 			),
 		)

@@ -209,6 +209,13 @@ func (c *Conversation) engaged(ctx app.Context) {
 	}
 	c.blank = false
 	storageSet(keyBlankOfPre+c.workspace, "")
+	// Listed at once, titled as the server titles it: the list the server gives may still
+	// call it blank for a moment.
+	if c.titleOf(c.session) == "" {
+		title := protocol.TitleFrom(c.thread.Messages[0].Text)
+		c.sessions = append([]protocol.SessionInfo{{ID: c.session, Title: title, WorkspaceID: c.workspace}}, c.sessions...)
+		c.thread.Title = title
+	}
 	ctx.Navigate("/s/" + c.session)
 	c.refreshSessions(ctx)
 }

@@ -73,13 +73,23 @@ var linkPattern = regexp.MustCompile(`http://\S+`)
 // startServer runs the binary on addr (":0" style "127.0.0.1:0" for any port) with data dir.
 func startServer(t testing.TB, data, addr string) *server {
 	t.Helper()
+	return startServerWith(t, data, addr)
+}
+
+// startServerWith starts the server with more workspaces after the test's own.
+func startServerWith(t testing.TB, data, addr string, more ...string) *server {
+	t.Helper()
 	// Each data folder gets its own empty workspace beside it (the same one after a restart),
 	// so what the `@` menu lists is what a test put there, not this repository.
 	workspace := data + "-workspace"
 	if err := os.MkdirAll(workspace, 0o755); err != nil {
 		t.Fatal(err)
 	}
-	cmd := exec.Command(binary, "-addr", addr, "-data", data, "-workspace", workspace)
+	args := []string{"-addr", addr, "-data", data, "-workspace", workspace}
+	for _, w := range more {
+		args = append(args, "-workspace", w)
+	}
+	cmd := exec.Command(binary, args...)
 	cmd.Dir = repoRoot
 	cmd.Env = append(os.Environ(), "PARLEY_TOKEN=") // the token comes from the data directory
 	stdout, err := cmd.StdoutPipe()

@@ -262,7 +262,7 @@ func TestReviewBannersReadableInLightTheme(t *testing.T) {
 // the composer hidden behind the overlay; and Escape does not close the overlay.
 func TestReviewSessionsMenuKeyboard(t *testing.T) {
 	srv := startServer(t, t.TempDir(), "127.0.0.1:0")
-	seedSession(t, srv, "first", 0)
+	seedSession(t, srv, "first", 1) // a session never prompted is blank, and not listed
 	ctx := browser(t)
 	do(t, ctx, 60*time.Second, chromedp.EmulateViewport(375, 700), chromedp.Navigate(srv.link), waitReady(),
 		waitJS(`document.querySelectorAll('.sessions a').length == 1`))

@@ -311,7 +311,7 @@ func (r *Runtime) CreateSession(ctx context.Context, req protocol.CreateSessionR
 		Blank:       true,
 	}
 	if info.Title == "" {
-		info.Title = "New session"
+		info.Title = untitled
 	}
 	if err := r.sessions.put(ctx, info); err != nil {
 		return protocol.SessionInfo{}, err

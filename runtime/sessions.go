@@ -62,6 +62,10 @@ func (x *sessionIndex) get(ctx context.Context, id string) (protocol.SessionInfo
 	return info, nil
 }
 
+// untitled is the title of a session created without one (the hero's blank session) until
+// its first prompt names it.
+const untitled = "New session"
+
 // markUsed records that a session holds a prompt: it is no longer blank. An untitled session
 // (a blank one picked from the hero) takes title, derived from its first prompt.
 func (x *sessionIndex) markUsed(ctx context.Context, id, title string) error {
@@ -78,7 +82,7 @@ func (x *sessionIndex) markUsed(ctx context.Context, id, title string) error {
 			return nil
 		}
 		info.Blank = false
-		if info.Title == "" {
+		if (info.Title == "" || info.Title == untitled) && title != "" {
 			info.Title = title
 		}
 		raw, err := json.Marshal(info)

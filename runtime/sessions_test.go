@@ -76,3 +76,27 @@ func TestSessionBlankIsCheckedAgainstTheLog(t *testing.T) {
 	require.NoError(t, err)
 	assert.False(t, indexed.Blank, "the index learned it")
 }
+
+// TestBlankSessionTakesItsTitleFromItsFirstPrompt: the hero's blank session is created
+// untitled; its first prompt names it, and a later prompt does not rename it.
+func TestBlankSessionTakesItsTitleFromItsFirstPrompt(t *testing.T) {
+	emb, rt := start(t, t.TempDir())
+	defer stop(emb, rt)
+	ctx := context.Background()
+	s, err := rt.CreateSession(ctx, protocol.CreateSessionRequest{})
+	require.NoError(t, err)
+	named, err := rt.CreateSession(ctx, protocol.CreateSessionRequest{Title: "kept"})
+	require.NoError(t, err)
+	for _, id := range []string{s.ID, named.ID} {
+		_, err = rt.SendPrompt(ctx, id, protocol.SendPromptRequest{Text: "plan the garden\nthen water it", AttemptID: "a"})
+		require.NoError(t, err)
+		_, err = rt.SendPrompt(ctx, id, protocol.SendPromptRequest{Text: "second", AttemptID: "b"})
+		require.NoError(t, err)
+	}
+	got, err := rt.Session(ctx, s.ID)
+	require.NoError(t, err)
+	assert.Equal(t, "plan the garden", got.Title)
+	got, err = rt.Session(ctx, named.ID)
+	require.NoError(t, err)
+	assert.Equal(t, "kept", got.Title, "a title given at creation stays")
+}

@@ -57,6 +57,8 @@ type Composer struct {
 	// waiting for it, listed in the dock above the input.
 	Working bool
 	Queued  []store.Message
+	// Workspace is the session's workspace id: what the fn-form and the menus offer.
+	Workspace string
 
 	machine *machine.Machine
 	mode    modes.Mode
@@ -69,6 +71,8 @@ type Composer struct {
 	known     map[string]bool
 	knownFor  string
 	functions []protocol.Function
+	// functionsOf is the workspace the functions were asked for.
+	functionsOf string
 	// waiting are the local requests (RequestUserInput) waiting for an answer, by id.
 	waiting map[string]chan elicitation.Result
 	nextID  int
@@ -114,10 +118,14 @@ func (c *Composer) OnDismount() {
 	elicitation.SetElicitationPresenter(nil)
 }
 
-// OnUpdate follows the decision queue when the props change.
+// OnUpdate follows the decision queue when the props change, and the workspace's functions
+// when the workspace does.
 func (c *Composer) OnUpdate(ctx app.Context) {
 	c.ensure()
 	c.follow(ctx)
+	if c.Workspace != c.functionsOf {
+		c.loadFunctions(ctx)
+	}
 }
 
 // follow turns the store's pending list into the machine's events: a new session resets the
@@ -201,14 +209,14 @@ func focusByID(id string) {
 
 // loadFunctions fetches the functions the fn-form offers.
 func (c *Composer) loadFunctions(ctx app.Context) {
-	client := c.Client()
+	client, ws := c.Client(), c.Workspace
 	ctx.Async(func() {
-		list, err := client.ListFunctions(ctx)
+		list, err := client.ListFunctionsIn(ctx, ws)
 		if err != nil {
 			return // the fn-form says there is nothing to run; the list is fetched again on open
 		}
 		ctx.Dispatch(func(ctx app.Context) {
-			c.functions = list
+			c.functions, c.functionsOf = list, ws
 			if r, ok := c.mode.(interface{ Refresh() }); ok {
 				r.Refresh()
 			}

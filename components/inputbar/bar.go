@@ -55,6 +55,9 @@ type Bar struct {
 	Working bool
 	// Placeholder is the empty textarea's text.
 	Placeholder string
+	// Workspace is the id of the session's workspace: whose commands, skills, functions and
+	// files the menus offer ("" for the default).
+	Workspace string
 
 	sh *shell
 }

@@ -24,6 +24,7 @@ type shell struct {
 	bar    *Bar
 	ctx    app.Context
 	client *api.Client
+	cat    *catalogue
 	svc    *slash.Service
 	known  *known
 	scopes map[string]*scope
@@ -90,6 +91,7 @@ func newShell(ctx app.Context, b *Bar) *shell {
 		bar:    b,
 		ctx:    ctx,
 		client: &api.Client{Base: u.Scheme + "://" + u.Host},
+		cat:    &catalogue{c: &api.Client{Base: u.Scheme + "://" + u.Host}, bar: b},
 		svc:    slash.NewService(),
 		known:  &known{},
 		scopes: map[string]*scope{},
@@ -97,11 +99,11 @@ func newShell(ctx app.Context, b *Bar) *shell {
 	}
 	// Registration order is the menu's group order and the order Space and Enter poll.
 	for _, src := range []slash.Source{
-		&commands{cat: sh.client},
-		&skills{cat: sh.client},
-		&functions{cat: sh.client, open: func(name string) { sh.ctx.NewActionWithValue(ActionFnFormOpen, name) }},
-		&sessions{cat: sh.client, known: sh.known},
-		&files{cat: sh.client, known: sh.known},
+		&commands{cat: sh.cat},
+		&skills{cat: sh.cat},
+		&functions{cat: sh.cat, open: func(name string) { sh.ctx.NewActionWithValue(ActionFnFormOpen, name) }},
+		&sessions{cat: sh.cat, known: sh.known},
+		&files{cat: sh.cat, known: sh.known},
 	} {
 		_ = sh.svc.Register(src)
 	}
@@ -868,9 +870,9 @@ func (sh *shell) created(sc *scope, info protocol.SessionInfo) {
 
 // matchPaste runs the asynchronous matcher; each upgrade is its own transaction.
 func (sh *shell) matchPaste(sc *scope, x input.MatchPaste) {
-	client, known := sh.client, sh.known
+	known := sh.known
 	sh.ctx.Async(func() {
-		ups := known.MatchAsync(context.Background(), client, x.Paste, x.Text)
+		ups := known.MatchAsync(context.Background(), sh.cat, x.Paste, x.Text)
 		if len(ups) == 0 {
 			return
 		}
@@ -993,4 +995,32 @@ func (b bail) InsertText(text string, at input.Span) bool {
 
 func (b bail) ConsumeToken(g slash.Guard) bool {
 	return b.do(input.ConsumeToken{Span: g.Span, Token: g.Token})
+}
+
+// catalogue reads the server's catalogues for the workspace of the session the bar shows.
+type catalogue struct {
+	c   *api.Client
+	bar *Bar
+}
+
+func (k *catalogue) Workspace() string { return k.bar.Workspace }
+
+func (k *catalogue) ListCommands(ctx context.Context) (protocol.CommandList, error) {
+	return k.c.ListCommandsIn(ctx, k.Workspace())
+}
+
+func (k *catalogue) ListFunctions(ctx context.Context) ([]protocol.Function, error) {
+	return k.c.ListFunctionsIn(ctx, k.Workspace())
+}
+
+func (k *catalogue) ListSkills(ctx context.Context) ([]protocol.Skill, error) {
+	return k.c.ListSkillsIn(ctx, k.Workspace())
+}
+
+func (k *catalogue) ListFiles(ctx context.Context, query string, limit int) (protocol.FileList, error) {
+	return k.c.ListFilesIn(ctx, k.Workspace(), query, limit)
+}
+
+func (k *catalogue) ListSessions(ctx context.Context) ([]protocol.SessionInfo, error) {
+	return k.c.ListSessions(ctx)
 }

@@ -25,8 +25,10 @@ const (
 	SourceSessions = "@sessions"
 )
 
-// Catalogue is what the sources read from the server; *api.Client implements it.
+// Catalogue is what the sources read from the server, for the workspace of the session the
+// bar shows (Workspace); catalogue (in shell.go) implements it over *api.Client.
 type Catalogue interface {
+	Workspace() string
 	ListCommands(ctx context.Context) (protocol.CommandList, error)
 	ListFunctions(ctx context.Context) ([]protocol.Function, error)
 	ListSkills(ctx context.Context) ([]protocol.Skill, error)
@@ -53,14 +55,16 @@ type commands struct {
 	mu     sync.Mutex
 	list   []protocol.CommandInfo
 	loaded bool
+	ws     string // the workspace list is of
 }
 
 func (s *commands) Trigger() rune { return '/' }
 func (s *commands) Name() string  { return "commands" }
 
 func (s *commands) load(ctx context.Context) []protocol.CommandInfo {
+	ws := s.cat.Workspace()
 	s.mu.Lock()
-	if s.loaded {
+	if s.loaded && s.ws == ws {
 		defer s.mu.Unlock()
 		return s.list
 	}
@@ -69,7 +73,7 @@ func (s *commands) load(ctx context.Context) []protocol.CommandInfo {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if err == nil && len(l.Commands) > 0 {
-		s.list, s.loaded = l.Commands, true
+		s.list, s.loaded, s.ws = l.Commands, true, ws
 	}
 	return s.hot()
 }
@@ -197,6 +201,7 @@ type skills struct {
 	mu     sync.Mutex
 	list   []protocol.Skill
 	loaded bool
+	ws     string // the workspace list is of
 	notify []func()
 }
 
@@ -204,8 +209,9 @@ func (s *skills) Trigger() rune { return '/' }
 func (s *skills) Name() string  { return "skills" }
 
 func (s *skills) load(ctx context.Context) ([]protocol.Skill, error) {
+	ws := s.cat.Workspace()
 	s.mu.Lock()
-	if s.loaded {
+	if s.loaded && s.ws == ws {
 		defer s.mu.Unlock()
 		return s.list, nil
 	}
@@ -215,7 +221,7 @@ func (s *skills) load(ctx context.Context) ([]protocol.Skill, error) {
 		return nil, err
 	}
 	s.mu.Lock()
-	s.list, s.loaded = list, true
+	s.list, s.loaded, s.ws = list, true, ws
 	notify := slices.Clone(s.notify)
 	s.mu.Unlock()
 	for _, f := range notify {
@@ -346,8 +352,8 @@ func (s *sessions) Candidates(ctx context.Context, q slash.Query) ([]slash.Item,
 	s.known.setSessions(list)
 	var out []slash.Item
 	for _, si := range list {
-		if si.ID == q.Session.SessionID {
-			continue
+		if si.ID == q.Session.SessionID || si.Blank {
+			continue // itself, and the heroes' blank sessions: nothing there to refer to
 		}
 		title := orDefault(si.Title, "Untitled session")
 		if (q.Query == "" || matches(title, q.Query) || strings.HasPrefix(si.ID, q.Query)) && len(out) < maxItems {

@@ -23,6 +23,8 @@ type fakeCat struct {
 	skills   []protocol.Skill
 }
 
+func (f *fakeCat) Workspace() string { return "" }
+
 func (f *fakeCat) ListCommands(context.Context) (protocol.CommandList, error) {
 	return protocol.CommandList{Commands: protocol.Commands}, f.err
 }

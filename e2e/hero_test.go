@@ -1,0 +1,83 @@
+package e2e
+
+import (
+	"os"
+	"path/filepath"
+	"testing"
+	"time"
+
+	"github.com/chromedp/chromedp"
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+// The hero (issue 7): a workspace picker gives it a blank session; the same input bar then
+// becomes the session's.
+
+// TestBlankToActiveKeepsTheTextarea: the hero's bar works on a blank session; the first
+// prompt makes it a session at its own address, and the textarea is the same DOM node.
+func TestBlankToActiveKeepsTheTextarea(t *testing.T) {
+	srv := startServer(t, t.TempDir(), "127.0.0.1:0")
+	ctx := browser(t)
+	do(t, ctx, 60*time.Second, chromedp.Navigate(srv.link), waitReady())
+	assert.Equal(t, "/", evalString(t, ctx, `location.pathname`))
+	assert.Equal(t, "true", evalString(t, ctx, `document.querySelector('.workspaces [role=radio]').getAttribute('aria-checked')`), "the default workspace is picked")
+	list, err := apiClient(srv).ListSessions(t.Context())
+	require.NoError(t, err)
+	require.Len(t, list, 1)
+	assert.True(t, list[0].Blank, "the hero's session is blank")
+	assert.Empty(t, evalString(t, ctx, `[...document.querySelectorAll('.sessions a')].map(a => a.textContent).join('|')`), "a blank session is not listed")
+
+	evalBool(t, ctx, `(document.querySelector('#composer-input').parleyMark = 'same node', true)`)
+	do(t, ctx, 10*time.Second, typeText("first words"), pressEnter(0), waitJS(`location.pathname === '/s/`+list[0].ID+`'`))
+	waitMessages(t, ctx, 2)
+	assert.Equal(t, "same node", evalString(t, ctx, `document.querySelector('#composer-input').parleyMark || ''`), "blank → active keeps the textarea")
+	do(t, ctx, 10*time.Second, waitJS(`[...document.querySelectorAll('.sessions a')].some(a => a.textContent === 'first words')`))
+}
+
+// TestDisabledBarWithoutASession: while the hero has no session to type in (here: the server
+// is gone), the bar is the presentation-only one: disabled, nothing to send.
+func TestDisabledBarWithoutASession(t *testing.T) {
+	srv := startServer(t, t.TempDir(), "127.0.0.1:0")
+	ctx := browser(t)
+	do(t, ctx, 60*time.Second, chromedp.Navigate(srv.link), waitReady())
+	srv.kill()
+	do(t, ctx, 30*time.Second, chromedp.Reload(), waitJS(`document.documentElement.hasAttribute('data-ready')`),
+		waitJS(`document.querySelector('#composer-input').disabled`))
+	assert.True(t, evalBool(t, ctx, `document.querySelector('.inputbar .send').disabled`))
+}
+
+// TestRepickingAWorkspaceCarriesTheDraft: a draft typed in the hero goes along when the
+// person picks another workspace, and the bar then offers that workspace's files.
+func TestRepickingAWorkspaceCarriesTheDraft(t *testing.T) {
+	data := t.TempDir()
+	other := filepath.Join(t.TempDir(), "garden")
+	require.NoError(t, os.MkdirAll(filepath.Join(other, "beds"), 0o755))
+	require.NoError(t, os.WriteFile(filepath.Join(other, "beds", "tomatoes.md"), []byte("water daily"), 0o644))
+	srv := startServerWith(t, data, "127.0.0.1:0", other)
+	ctx := browser(t)
+	do(t, ctx, 60*time.Second, chromedp.Navigate(srv.link), waitReady())
+	assert.Equal(t, 2, int(get(t, ctx, chromedp.Evaluate[float64](`document.querySelectorAll('.workspaces [role=radio]').length`))))
+	first := evalString(t, ctx, `document.querySelector('.workspaces [aria-checked=true]').dataset.workspace`)
+
+	do(t, ctx, 10*time.Second, typeText("plan the "))
+	do(t, ctx, 10*time.Second, js(`document.querySelector('.workspaces [data-workspace=garden]').click()`),
+		waitJS(`document.querySelector('.workspaces [aria-checked=true]').dataset.workspace === 'garden'`),
+		waitJS(`document.querySelector('#composer-input').value === 'plan the '`))
+	list, err := apiClient(srv).ListSessions(t.Context())
+	require.NoError(t, err)
+	require.Len(t, list, 2, "one blank session per workspace")
+
+	// The `@` menu lists the garden's files now; a pick is a chip.
+	do(t, ctx, 10*time.Second, chromedp.Focus(composer), chromedp.KeyEvent("@tomat"), menuOpen("@beds/tomatoes.md"), tab,
+		waitDraft("plan the "+chip))
+	do(t, ctx, 10*time.Second, pressEnter(0))
+	msgs := waitMessages(t, ctx, 2)
+	assert.Equal(t, "plan the @beds/tomatoes.md", msgs[0].Text)
+
+	// Back on the hero, the first workspace's blank session has no draft left behind.
+	do(t, ctx, 20*time.Second, chromedp.Navigate(srv.base()+"/"), waitReady(),
+		js(`document.querySelector('.workspaces [data-workspace="`+first+`"]').click()`),
+		waitJS(`document.querySelector('.workspaces [aria-checked=true]').dataset.workspace === '`+first+`'`))
+	assert.Equal(t, "", draft(t, ctx))
+}
