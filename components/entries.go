@@ -148,9 +148,9 @@ func (d *DecisionCard) answers() []app.UI {
 		case s != nil && (s.Type == "string" || s.Type == "number" || s.Type == "integer"):
 			out = append(out, d.inlineAnswer(s))
 		case s != nil && s.IsMultiSelect():
-			out = append(out, app.Span().Class("entry-note").Text("This question takes several choices: the composer will answer it; for now answer it over the API, or decline it here."))
+			out = append(out, app.Span().Class("entry-note").Text("This question takes several choices: answer it in the composer below, or decline it here."))
 		default:
-			out = append(out, app.Span().Class("entry-note").Text("This form has several questions: the composer will answer it; for now answer it over the API, or decline it here."))
+			out = append(out, app.Span().Class("entry-note").Text("This form has several questions: answer it in the composer below, or decline it here."))
 		}
 	}
 	return append(out, button("Decline", "", protocol.ToneDeny, protocol.ReplyRequest{Action: protocol.ActionDecline}))

@@ -36,15 +36,19 @@ func TestBlankToActiveKeepsTheTextarea(t *testing.T) {
 }
 
 // TestDisabledBarWithoutASession: while the hero has no session to type in (here: the server
-// is gone), the bar is the presentation-only one: disabled, nothing to send.
+// went away before it could give one), the bar is the presentation-only one: disabled,
+// nothing to send, and a notice says why.
 func TestDisabledBarWithoutASession(t *testing.T) {
 	srv := startServer(t, t.TempDir(), "127.0.0.1:0")
 	ctx := browser(t)
-	do(t, ctx, 60*time.Second, chromedp.Navigate(srv.link), waitReady())
+	do(t, ctx, 60*time.Second, chromedp.Navigate(srv.link), waitReady(), typeText("hello"), pressEnter(0),
+		waitJS(`location.pathname.startsWith('/s/')`))
+	waitMessages(t, ctx, 2)
 	srv.kill()
-	do(t, ctx, 30*time.Second, chromedp.Reload(), waitJS(`document.documentElement.hasAttribute('data-ready')`),
+	do(t, ctx, 30*time.Second, chromedp.Click(chromedp.CSS(`.new-session`)), waitJS(`location.pathname === '/'`),
 		waitJS(`document.querySelector('#composer-input').disabled`))
 	assert.True(t, evalBool(t, ctx, `document.querySelector('.inputbar .send').disabled`))
+	do(t, ctx, 20*time.Second, waitJS(`document.querySelector('.notice-slot').innerText.includes('not reachable')`))
 }
 
 // TestRepickingAWorkspaceCarriesTheDraft: a draft typed in the hero goes along when the
