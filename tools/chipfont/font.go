@@ -7,7 +7,12 @@ import (
 	"unicode/utf16"
 )
 
-// The font's design. ChipEm must equal --ib-chip-w in web/parley.css (a test checks it).
+// The font's design.
+//
+// ChipEm, the chip's width: 7em (105px at the page's 15px) holds a label of about ten
+// characters in a UI sans serif (0.55 to 0.6em each, plus 0.7em of padding), "@server.go",
+// and still leaves two chips and a word on the line of a phone's composer (about 17em of
+// text at 320px). A longer label ends in an ellipsis; its whole text is the chip's title.
 const (
 	Family     = "ParleyChip"
 	UnitsPerEm = 1000

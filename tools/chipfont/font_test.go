@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/binary"
 	"os"
+	"regexp"
 	"testing"
 
 	"golang.org/x/image/font"
@@ -91,5 +92,33 @@ func TestChecksums(t *testing.T) {
 		if got := checksum(body); got != sum {
 			t.Errorf("%s checksum %08x, recorded %08x", tag, got, sum)
 		}
+	}
+}
+
+// parley.css gives the font U+FFFC only, and lists it first for both layers of the input
+// bar: the chip's width is the glyph's advance, in the textarea and in the backdrop.
+func TestStylesheetAgrees(t *testing.T) {
+	css, err := os.ReadFile("../../web/parley.css")
+	if err != nil {
+		t.Fatal(err)
+	}
+	found := false
+	for _, f := range regexp.MustCompile(`(?s)@font-face\s*\{[^}]*\}`).FindAll(css, -1) {
+		if !bytes.Contains(f, []byte(`"`+Family+`"`)) {
+			continue
+		}
+		found = true
+		for _, want := range []string{`url("/web/chip.ttf")`, `unicode-range: U+FFFC;`} {
+			if !bytes.Contains(f, []byte(want)) {
+				t.Errorf("the %s @font-face lacks %s", Family, want)
+			}
+		}
+	}
+	if !found {
+		t.Errorf("parley.css has no @font-face for %s", Family)
+	}
+	rule := regexp.MustCompile(`(?s)\.ib-backdrop, \.ib-field \.composer-input \{[^}]*\}`).Find(css)
+	if !bytes.Contains(rule, []byte(`font-family: "`+Family+`", `)) {
+		t.Errorf("the input bar's layers do not list %s first: %s", Family, rule)
 	}
 }

@@ -1,11 +1,11 @@
 // Command chipfont writes web/chip.ttf: the input bar's "ParleyChip" web font, which holds
 // one glyph, an empty one for U+FFFC with an advance of ChipEm em.
 //
-// A chip is one U+FFFC in the composer's textarea, and the backdrop behind it draws the
-// chip's label in an inline box ChipEm em wide (--ib-chip-w in web/parley.css). With this
-// font listed first in both layers' font-family (and unicode-range: U+FFFC, so no other
-// character ever uses it), the textarea's U+FFFC is exactly as wide as the backdrop's box:
-// caret, selection and line wrapping line up with what is drawn.
+// A chip is one U+FFFC in the composer's textarea, and the backdrop behind it holds the same
+// U+FFFC in a span that draws the chip's label over it. With this font listed first in both
+// layers' font-family (and unicode-range: U+FFFC, so no other character ever uses it), both
+// lay the same text out with the same advances: caret, selection and line wrapping line up
+// with what is drawn, and every chip is ChipEm em wide.
 //
 // No font tools are needed: the font is written here, table by table (TrueType outlines;
 // cmap format 4, head, hhea, hmtx, maxp, name, OS/2, post, glyf, loca), deterministically,
