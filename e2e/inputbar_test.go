@@ -59,7 +59,7 @@ func clipboardEvent(t *testing.T, ctx context.Context, typ, text string) string 
 
 func chips(t *testing.T, ctx context.Context) []string {
 	t.Helper()
-	raw := evalString(t, ctx, `JSON.stringify([...document.querySelectorAll('#composer-backdrop .ib-chip')].map(e => e.textContent))`)
+	raw := evalString(t, ctx, `JSON.stringify([...document.querySelectorAll('#composer-backdrop .ib-chip')].map(e => e.dataset.label))`)
 	var out []string
 	require.NoError(t, json.Unmarshal([]byte(raw), &out))
 	return out
