@@ -11,29 +11,58 @@ import (
 
 // Thread shows a session's messages. Messages only ever append, so go-app's by-index diff
 // touches just the new ones.
+//
+// It mounts the most recent ones only (a window of windowStep to 2×windowStep) and the person
+// asks for earlier ones: every mounted message costs DOM creation at first render and layout
+// on every change of the page around it, keystrokes included.
 type Thread struct {
 	app.Compo
 	Messages []store.Message
 	Working  bool // the agent owes a reply
+
+	earlier int // how many windowSteps of older messages the person asked for
+}
+
+// windowStep is how many messages the thread mounts beyond the newest ones, and how many more
+// "Show earlier messages" adds.
+const windowStep = 100
+
+// windowStart is the index of the first mounted message. It moves in whole steps, so the
+// window does not slide with each new message: go-app diffs children by index, and a sliding
+// start would re-render every mounted message each time one arrives.
+func windowStart(n, earlier int) int {
+	start := (n - windowStep) / windowStep * windowStep
+	start -= earlier * windowStep
+	return max(start, 0)
 }
 
 // Render draws the log as a feed; agent and tool text is text, never markup.
 func (t *Thread) Render() app.UI {
+	start := windowStart(len(t.Messages), t.earlier)
+	shown := t.Messages[start:]
 	return app.Div().Class("thread").Body(
 		app.Div().Class("thread-body").Body(
+			// Always there, so the log after it keeps its index and is not rebuilt.
+			app.Div().Class("earlier-slot").Body(
+				app.If(start > 0, func() app.UI {
+					return app.Button().Type("button").Class("link-button earlier").
+						Text("Show earlier messages ("+strconv.Itoa(start)+" more)").
+						OnClick(func(ctx app.Context, e app.Event) { t.earlier++ })
+				}),
+			),
 			app.Div().Class("thread-inner").
 				Aria("live", "polite").
 				Role("log").
 				Aria("label", "Conversation").
 				Body(
-					app.Range(t.Messages).Slice(func(i int) app.UI {
-						switch m := t.Messages[i]; m.Role {
+					app.Range(shown).Slice(func(i int) app.UI {
+						switch m := shown[i]; m.Role {
 						case store.RoleRun:
 							return renderRun(m)
 						case store.RoleDecision:
 							return &DecisionCard{Message: m}
 						}
-						return &MessageItem{Message: t.Messages[i]}
+						return &MessageItem{Message: shown[i]}
 					}),
 				),
 			// After the log, not in it: the status has its own live region, and a screen
