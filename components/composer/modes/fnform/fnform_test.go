@@ -1,0 +1,493 @@
+package fnform
+
+import (
+	"encoding/json"
+	"html"
+	"net/http"
+	"net/http/httptest"
+	"regexp"
+	"strconv"
+	"strings"
+	"sync"
+	"testing"
+
+	"github.com/maxence-charriere/go-app/v10/pkg/app"
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"parley/app/api"
+	"parley/components/composer/modes"
+	"parley/machine/composer"
+	"parley/machine/elicit"
+	"parley/protocol"
+)
+
+// The tests are in the package: a DOM event cannot be fired natively, so typing or picking
+// in the select is simulated by what its handler does (the form's Dispatch, m.choose).
+
+// fakeHost records what the fn-form asks of the container.
+type fakeHost struct {
+	fns      []protocol.Function
+	base     string
+	problems []string
+	closes   int
+	ran      []string
+}
+
+func (h *fakeHost) Client() *api.Client            { return &api.Client{Base: h.base} }
+func (h *fakeHost) SessionID() string              { return "s1" }
+func (h *fakeHost) Functions() []protocol.Function { return h.fns }
+func (h *fakeHost) Answer(app.Context, composer.Decision, protocol.ReplyRequest, func(app.Context, error)) {
+	panic("the fn-form answers no decision")
+}
+func (h *fakeHost) ChatAbout(app.Context)             { panic("the fn-form is not a decision") }
+func (h *fakeHost) Close(app.Context)                 { h.closes++ }
+func (h *fakeHost) Ran(_ app.Context, session string) { h.ran = append(h.ran, session) }
+func (h *fakeHost) SetProblem(text string)            { h.problems = append(h.problems, text) }
+func (h *fakeHost) Later(f func())                    { f() }
+func (h *fakeHost) lastProblem() (string, bool)       { return last(h.problems) }
+
+func last(s []string) (string, bool) {
+	if len(s) == 0 {
+		return "", false
+	}
+	return s[len(s)-1], true
+}
+
+// grab captures a real Context: OnPreRender runs natively, OnMount does not.
+type grab struct {
+	app.Compo
+	ctx app.Context
+}
+
+func (g *grab) OnPreRender(ctx app.Context) { g.ctx = ctx }
+func (g *grab) Render() app.UI              { return app.Div() }
+
+func testEngine(t *testing.T) (app.TestEngine, app.Context) {
+	t.Helper()
+	e := app.NewTestEngine()
+	g := &grab{}
+	require.NoError(t, e.Load(g))
+	e.ConsumeAll()
+	return e, g.ctx
+}
+
+// node is a parsed element of app.HTMLString's output: enough of a DOM to assert on
+// structure without depending on the order go-app writes attributes in (a map's).
+type node struct {
+	tag   string
+	attrs map[string]string
+	kids  []*node
+	text  string
+}
+
+var (
+	tagRE    = regexp.MustCompile(`<(/?)([a-zA-Z][a-zA-Z0-9-]*)((?:\s+[^\s=>]+(?:="(?:[^"\\]|\\.)*")?)*)\s*>`)
+	attrRE   = regexp.MustCompile(`([^\s=]+)(="(?:[^"\\]|\\.)*")?`)
+	selRE    = regexp.MustCompile(`([a-z][a-z0-9-]*)|#([\w-]+)|\.([\w-]+)|\[([\w-]+)(?:=([^\]]*))?\]`)
+	voidTags = map[string]bool{"input": true, "br": true, "img": true, "hr": true, "meta": true, "link": true, "source": true, "wbr": true}
+)
+
+func render(t *testing.T, ui app.UI) *node {
+	t.Helper()
+	return parseHTML(t, app.HTMLString(ui))
+}
+
+func parseHTML(t *testing.T, s string) *node {
+	t.Helper()
+	root := &node{tag: "#root"}
+	stack := []*node{root}
+	addText := func(txt string) {
+		if txt = strings.TrimSpace(txt); txt != "" {
+			top := stack[len(stack)-1]
+			top.kids = append(top.kids, &node{text: html.UnescapeString(txt)})
+		}
+	}
+	pos := 0
+	for _, m := range tagRE.FindAllStringSubmatchIndex(s, -1) {
+		addText(s[pos:m[0]])
+		pos = m[1]
+		tag := s[m[4]:m[5]]
+		if m[3] > m[2] {
+			if top := stack[len(stack)-1]; top.tag != tag {
+				t.Fatalf("</%s> closes <%s> in:\n%s", tag, top.tag, s)
+			}
+			stack = stack[:len(stack)-1]
+			continue
+		}
+		n := &node{tag: tag, attrs: map[string]string{}}
+		for _, a := range attrRE.FindAllStringSubmatch(s[m[6]:m[7]], -1) {
+			v := ""
+			if a[2] != "" {
+				uq, err := strconv.Unquote(a[2][1:])
+				require.NoError(t, err, "attribute %s", a[0])
+				v = uq
+			}
+			n.attrs[a[1]] = v
+		}
+		top := stack[len(stack)-1]
+		top.kids = append(top.kids, n)
+		if !voidTags[tag] {
+			stack = append(stack, n)
+		}
+	}
+	addText(s[pos:])
+	if len(stack) != 1 {
+		t.Fatalf("<%s> is not closed in:\n%s", stack[len(stack)-1].tag, s)
+	}
+	return root
+}
+
+func (n *node) hasClass(c string) bool {
+	return n.tag != "" && n.attrs != nil && containsWord(n.attrs["class"], c)
+}
+
+func containsWord(list, w string) bool {
+	for _, f := range strings.Fields(list) {
+		if f == w {
+			return true
+		}
+	}
+	return false
+}
+
+// matches reports whether n matches one compound selector: tag, #id, .class, [attr],
+// [attr=value].
+func (n *node) matches(sel string) bool {
+	if n.attrs == nil {
+		return false
+	}
+	for _, m := range selRE.FindAllStringSubmatch(sel, -1) {
+		switch {
+		case m[1] != "":
+			if n.tag != m[1] {
+				return false
+			}
+		case m[2] != "":
+			if n.attrs["id"] != m[2] {
+				return false
+			}
+		case m[3] != "":
+			if !n.hasClass(m[3]) {
+				return false
+			}
+		default:
+			v, ok := n.attrs[m[4]]
+			if !ok || strings.Contains(m[0], "=") && v != m[5] {
+				return false
+			}
+		}
+	}
+	return true
+}
+
+// all returns the descendants matching sel, in document order.
+func (n *node) all(sel string) []*node {
+	var out []*node
+	var walk func(*node)
+	walk = func(p *node) {
+		for _, k := range p.kids {
+			if k.matches(sel) {
+				out = append(out, k)
+			}
+			walk(k)
+		}
+	}
+	walk(n)
+	return out
+}
+
+func (n *node) one(t *testing.T, sel string) *node {
+	t.Helper()
+	got := n.all(sel)
+	if len(got) != 1 {
+		t.Fatalf("%q matches %d elements, want 1", sel, len(got))
+	}
+	return got[0]
+}
+
+// textContent is the element's text, its text nodes joined by spaces.
+func (n *node) textContent() string {
+	if n.attrs == nil {
+		return n.text
+	}
+	var parts []string
+	for _, k := range n.kids {
+		if s := k.textContent(); s != "" {
+			parts = append(parts, s)
+		}
+	}
+	return strings.Join(parts, " ")
+}
+
+// flag reports whether a boolean attribute is on. go-app writes a true value bare
+// (`disabled`) and a false one as the string (`disabled="false"`).
+func (n *node) flag(name string) bool {
+	v, ok := n.attrs[name]
+	return ok && (v == "" || v == "true")
+}
+
+func texts(ns []*node) []string {
+	out := make([]string, 0, len(ns))
+	for _, n := range ns {
+		out = append(out, n.textContent())
+	}
+	return out
+}
+
+// ---- the fn-form
+
+func greet() protocol.Function {
+	min := 1.0
+	return protocol.Function{Name: "greet", Title: "Greet", Description: "Say hello", Source: "builtin", Params: &protocol.Schema{
+		Type: "object",
+		Properties: protocol.Properties{
+			{Key: "name", Schema: &protocol.Schema{Type: "string", Title: "Name", Default: json.RawMessage(`"world"`)}},
+			{Key: "loud", Schema: &protocol.Schema{Type: "boolean", Title: "Loud", Default: json.RawMessage(`false`)}},
+			{Key: "times", Schema: &protocol.Schema{Type: "integer", Title: "Times", Minimum: &min, Default: json.RawMessage(`2`)}},
+			{Key: "to", Schema: &protocol.Schema{Type: "string", Title: "To"}},
+		},
+		Required: []string{"name", "to"},
+	}}
+}
+
+func count() protocol.Function {
+	return protocol.Function{Name: "count", Source: ".parley/functions/count.star", Params: &protocol.Schema{
+		Type:       "object",
+		Properties: protocol.Properties{{Key: "upto", Schema: &protocol.Schema{Type: "integer", Title: "Up to", Default: json.RawMessage(`10`)}}},
+	}}
+}
+
+func newForm(t *testing.T, h *fakeHost, function string) *Mode {
+	t.Helper()
+	for _, f := range h.fns {
+		if f.Params != nil {
+			require.NoError(t, f.Params.Check(), "fixture %s", f.Name)
+		}
+	}
+	m, ok := New(h, modes.Input{Key: "k1", Function: function, Options: elicit.DefaultOptions()}).(*Mode)
+	require.True(t, ok)
+	return m
+}
+
+func TestWithoutFunctionsItSaysNoneAreAvailable(t *testing.T) {
+	for _, function := range []string{"", "greet"} {
+		t.Run("asked for "+strconv.Quote(function), func(t *testing.T) {
+			m := newForm(t, &fakeHost{}, function)
+			body := render(t, m.Body())
+			assert.Equal(t, "No functions are available: add one under .parley/functions in the workspace.", body.one(t, "p.fn-empty").textContent())
+			p := m.Primary()
+			assert.True(t, p.Disabled)
+			options := render(t, m.Header()).one(t, "select#fn-pick").all("option")
+			require.Len(t, options, 1, "only the prompt")
+			assert.True(t, options[0].flag("disabled"))
+			assert.Equal(t, "fn-form", m.ID())
+		})
+	}
+	m := newForm(t, &fakeHost{}, "")
+	assert.Equal(t, "Run", m.Primary().Label)
+	assert.Equal(t, "Choose a function first", m.Primary().Title)
+	assert.Equal(t, "Run a function", m.Label())
+}
+
+func TestWithoutAChoiceItAsksForOne(t *testing.T) {
+	m := newForm(t, &fakeHost{fns: []protocol.Function{greet(), count()}}, "")
+	assert.Equal(t, "Choose the function to run.", render(t, m.Body()).one(t, "p.fn-empty").textContent())
+	options := render(t, m.Header()).all("option")
+	require.Len(t, options, 3)
+	assert.Equal(t, []string{"Choose a function…", "Greet", "count"}, texts(options))
+	assert.True(t, options[0].flag("selected"), "the prompt is selected")
+	assert.True(t, m.Primary().Disabled)
+}
+
+func TestFunctionFieldsAreSeededFromTheirDefaults(t *testing.T) {
+	m := newForm(t, &fakeHost{fns: []protocol.Function{greet(), count()}}, "greet")
+	assert.Equal(t, "Run Greet", m.Label())
+
+	options := render(t, m.Header()).all("option")
+	require.Len(t, options, 3)
+	assert.Equal(t, "greet", options[1].attrs["value"])
+	assert.True(t, options[1].flag("selected"), "the function is selected in the picker")
+	assert.False(t, options[0].flag("selected"))
+
+	body := render(t, m.Body())
+	assert.Equal(t, "Say hello", body.one(t, "p.fn-description").textContent())
+	assert.Empty(t, body.all(".is-hidden"), "a function's form shows every field at once")
+	assert.Empty(t, body.all("button.choice"), "no answer-on-click in a form")
+	fields := body.all(".field")
+	require.Len(t, fields, 4)
+	assert.Equal(t, "world", fields[0].one(t, "input").attrs["value"])
+	radios := fields[1].all("input[type=radio]")
+	require.Len(t, radios, 2)
+	assert.Equal(t, []string{"Yes", "No"}, texts(fields[1].all(".option-label")))
+	assert.False(t, radios[0].flag("checked"), "true is not checked")
+	assert.Equal(t, "false", radios[1].attrs["value"])
+	assert.True(t, radios[1].flag("checked"), "the default false is checked")
+	times := fields[2].one(t, "input")
+	assert.Equal(t, "2", times.attrs["value"])
+	assert.Equal(t, "number", times.attrs["type"])
+	assert.Equal(t, "1", times.attrs["min"])
+	to := fields[3].one(t, "input")
+	assert.Empty(t, to.attrs["value"])
+	assert.True(t, to.flag("aria-required"))
+}
+
+func TestPrimaryWaitsForEveryRequiredField(t *testing.T) {
+	tests := []struct {
+		name     string
+		events   []elicit.Event
+		disabled bool
+	}{
+		{"defaults only", nil, true},
+		{"to typed", []elicit.Event{elicit.Type{Index: 3, Text: "Bob"}}, false},
+		{"to blank", []elicit.Event{elicit.Type{Index: 3, Text: "   "}}, true},
+		{"default cleared", []elicit.Event{elicit.Type{Index: 3, Text: "Bob"}, elicit.Type{Index: 0, Text: ""}}, true},
+		{"optional cleared", []elicit.Event{elicit.Type{Index: 3, Text: "Bob"}, elicit.Type{Index: 2, Text: ""}}, false},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			m := newForm(t, &fakeHost{fns: []protocol.Function{greet()}}, "greet")
+			for _, ev := range tt.events {
+				m.view.Form().Dispatch(ev)
+			}
+			p := m.Primary()
+			assert.Equal(t, tt.disabled, p.Disabled)
+			assert.Equal(t, "Run Greet", p.Label)
+		})
+	}
+}
+
+func TestSecondaryCloses(t *testing.T) {
+	h := &fakeHost{fns: []protocol.Function{greet()}}
+	m := newForm(t, h, "greet")
+	s, ok := m.Secondary()
+	require.True(t, ok)
+	assert.Equal(t, "Close", s.Label)
+	_, ctx := testEngine(t)
+	s.Run(ctx)
+	assert.Equal(t, 1, h.closes)
+}
+
+func TestABrokenFunctionShowsItsError(t *testing.T) {
+	tests := []struct {
+		name   string
+		params *protocol.Schema
+	}{
+		{"no params", nil},
+		{"with params", count().Params},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			broken := protocol.Function{Name: "broken", Source: ".parley/functions/broken.star", Params: tt.params, Error: "syntax error <line 3>"}
+			m := newForm(t, &fakeHost{fns: []protocol.Function{greet(), broken}}, "broken")
+			body := render(t, m.Body())
+			alert := body.one(t, "p.fn-broken")
+			assert.Equal(t, "alert", alert.attrs["role"])
+			assert.Equal(t, "broken does not load: syntax error <line 3>", alert.textContent())
+			assert.Empty(t, body.all("input"))
+			assert.True(t, m.Primary().Disabled, "a function that does not load cannot run")
+			opt := render(t, m.Header()).one(t, "option[value=broken]")
+			assert.True(t, opt.flag("disabled"))
+			assert.Equal(t, "broken (does not load)", opt.textContent())
+		})
+	}
+}
+
+func TestChoosingAnotherFunctionReseeds(t *testing.T) {
+	h := &fakeHost{fns: []protocol.Function{greet(), count()}}
+	m := newForm(t, h, "greet")
+	m.view.Form().Dispatch(elicit.Type{Index: 0, Text: "Ada"})
+	first := render(t, m.Body())
+	assert.Equal(t, "Ada", first.one(t, "#k1-1-0-input").attrs["value"])
+	firstTag := first.kids[0].tag
+
+	m.choose("count") // what the picker's change handler does
+	second := render(t, m.Body())
+	assert.Equal(t, "10", second.one(t, "#k1-2-0-input").attrs["value"], "count's own default, in fresh ids")
+	assert.Empty(t, second.all("#k1-1-0-input"))
+	assert.NotEqual(t, firstTag, second.kids[0].tag, "a new function's fields go into new elements")
+	assert.Equal(t, "Run count", m.Primary().Label)
+	assert.False(t, m.Primary().Disabled)
+
+	m.choose("greet")
+	third := render(t, m.Body())
+	assert.Equal(t, "world", third.one(t, "#k1-3-0-input").attrs["value"], "the default is back; the typed text is gone")
+	assert.NotEqual(t, second.kids[0].tag, third.kids[0].tag)
+}
+
+func TestAListThatArrivesLateFillsTheForm(t *testing.T) {
+	h := &fakeHost{}
+	m := newForm(t, h, "greet")
+	assert.Equal(t, "Run greet", m.Label(), "the name is kept while the list loads")
+	assert.True(t, m.Primary().Disabled)
+
+	h.fns = []protocol.Function{greet()}
+	assert.Equal(t, "Loading greet…", render(t, m.Body()).one(t, "p.fn-empty").textContent())
+	m.Refresh()
+	body := render(t, m.Body())
+	assert.Equal(t, "world", body.one(t, "#k1-1-0-input").attrs["value"])
+	assert.Equal(t, "Run Greet", m.Label())
+}
+
+func TestRunStartsTheFunctionAndFollowsIt(t *testing.T) {
+	var mu sync.Mutex
+	var got []protocol.RunFunctionRequest
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		var req protocol.RunFunctionRequest
+		if r.Method != http.MethodPost || r.URL.Path != "/api/functions/greet/run" || json.NewDecoder(r.Body).Decode(&req) != nil {
+			http.Error(w, `{"error":"unexpected request"}`, http.StatusBadRequest)
+			return
+		}
+		mu.Lock()
+		got = append(got, req)
+		n := len(got)
+		mu.Unlock()
+		if n == 1 {
+			w.WriteHeader(http.StatusUnprocessableEntity)
+			_, _ = w.Write([]byte(`{"error":"invalid","fields":{"times":"must be at most 5"}}`))
+			return
+		}
+		_, _ = w.Write([]byte(`{"session":"s9","run":"r1"}`))
+	}))
+	defer srv.Close()
+
+	h := &fakeHost{fns: []protocol.Function{greet()}, base: srv.URL}
+	m := newForm(t, h, "greet")
+	e, ctx := testEngine(t)
+	m.view.Form().Dispatch(elicit.Type{Index: 3, Text: "Bob"})
+
+	m.Primary().Run(ctx)
+	assert.True(t, m.Primary().Disabled, "disabled while the run starts")
+	e.ConsumeAll()
+	require.Len(t, got, 1)
+	assert.JSONEq(t, `{"name":"world","loud":false,"times":2,"to":"Bob"}`, string(got[0].Args))
+	assert.Equal(t, "s1", got[0].Session)
+	problem, _ := h.lastProblem()
+	assert.Equal(t, "Not run: must be at most 5.", problem)
+	assert.Empty(t, h.ran)
+
+	require.False(t, m.Primary().Disabled, "a failure lets the person try again")
+	m.Primary().Run(ctx)
+	e.ConsumeAll()
+	require.Len(t, got, 2)
+	assert.Equal(t, []string{"s9"}, h.ran, "the view follows the run into its session")
+	problem, _ = h.lastProblem()
+	assert.Equal(t, "", problem)
+}
+
+func TestAnInvalidArgumentIsRefusedBeforeRunning(t *testing.T) {
+	h := &fakeHost{fns: []protocol.Function{greet()}, base: "http://127.0.0.1:1"}
+	m := newForm(t, h, "greet")
+	e, ctx := testEngine(t)
+	m.view.Form().Dispatch(elicit.Type{Index: 3, Text: "Bob"})
+	m.view.Form().Dispatch(elicit.Type{Index: 2, Text: "0"})
+	m.Primary().Run(ctx)
+	e.ConsumeAll()
+	assert.Empty(t, h.ran)
+	errs := m.view.Form().Errors()
+	assert.Contains(t, errs, "times", "the minimum is checked on this side")
+	body := render(t, m.Body())
+	assert.Equal(t, "alert", body.one(t, "#k1-1-2-error").attrs["role"])
+	problem, _ := h.lastProblem()
+	assert.Equal(t, "", problem, "nothing was sent")
+}
