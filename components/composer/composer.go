@@ -230,6 +230,9 @@ func (c *Composer) presenter(ctx app.Context) elicitation.Presenter {
 		answer := make(chan elicitation.Result, 1)
 		idc := make(chan string, 1)
 		ctx.Dispatch(func(ctx app.Context) {
+			if rctx.Err() != nil {
+				return // the caller gave up before the request reached the queue
+			}
 			c.nextID++
 			id := "local-" + strconv.Itoa(c.nextID)
 			c.waiting[id] = answer
@@ -450,9 +453,12 @@ func (c *Composer) renderMode() app.UI {
 // action again when clicked: go-app keeps the handler of the first render (same func literal,
 // same scope), so anything it captured from a render would be stale.
 func (c *Composer) actionButton(a modes.Action, primary bool, class, text string) app.UI {
-	return app.Button().Type("button").Class(class).Text(text).Title(a.Title).Aria("label", a.Label).
-		Disabled(a.Disabled).
+	b := app.Button().Type("button").Class(class).Text(text).Title(a.Title).Aria("label", a.Label).
 		OnClick(func(ctx app.Context, e app.Event) { c.runAction(ctx, primary) }, app.EventScope(c.modeKey, class))
+	if a.Disabled {
+		b = b.Disabled(true) // only ever true: see renderBar
+	}
+	return b
 }
 
 // runAction runs the current mode's primary or secondary action, if it is enabled.

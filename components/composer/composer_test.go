@@ -573,7 +573,6 @@ func TestTheEnterGuardFollowsAShownDecision(t *testing.T) {
 }
 
 func TestARequestWithdrawnBeforeItIsQueuedNeverShows(t *testing.T) {
-	t.Skip("bug: composer.go presenter (lines 239-244): when rctx ends before the UI goroutine runs the dispatched closure, the presenter returns, but the closure still runs later: it queues the request (machine.Asked) and parks it in c.waiting, so a question its caller gave up on is shown, and nothing ever ends it")
 	h := mount(t, &Composer{Session: "s1"})
 	e, ctx := testEngine(t)
 	rctx, cancel := context.WithCancel(context.Background())

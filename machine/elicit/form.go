@@ -246,6 +246,9 @@ func hasChoice(cs []protocol.Choice, v string) bool {
 	return slices.ContainsFunc(cs, func(c protocol.Choice) bool { return c.Value == v })
 }
 
+// Schema returns what the answer is validated against (nil for an approval).
+func (f *Form) Schema() *protocol.Schema { return f.schema }
+
 // Fields returns the form's fields in order.
 func (f *Form) Fields() []Field { return slices.Clone(f.fields) }
 

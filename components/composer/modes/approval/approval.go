@@ -56,7 +56,9 @@ func (m *Mode) Body() app.UI {
 	req := m.d.Request
 	detail := details(req)
 	truncated := false
-	if !m.expanded && len(detail) > maxDetailShown {
+	// Cut only what is worth a "Show all": a cut that hides a few bytes shows more than it
+	// saves.
+	if !m.expanded && len(detail) > maxDetailShown+maxDetailShown/4 {
 		detail, truncated = HeadAndTail(detail, maxDetailShown), true
 	}
 	return app.Div().Class("approval").Body(

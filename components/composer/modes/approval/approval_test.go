@@ -346,7 +346,8 @@ func TestLongDetailsShowHeadAndTail(t *testing.T) {
 		truncated bool
 	}{
 		{"at the limit", strings.Repeat("x", maxDetailShown), false},
-		{"one byte over", "HEAD" + strings.Repeat("x", maxDetailShown-7) + "TAIL", true},
+		{"a little over: not worth a cut", "HEAD" + strings.Repeat("x", maxDetailShown-7) + "TAIL", false},
+		{"a quarter over", "HEAD" + strings.Repeat("x", maxDetailShown+maxDetailShown/4-7) + "TAIL", true},
 		{"long", "HEAD" + strings.Repeat("x", 10_000) + "TAIL", true},
 		{"long multibyte", "début " + strings.Repeat("é€😀", 1000) + " fin", true},
 	}
@@ -379,14 +380,17 @@ func TestLongDetailsShowHeadAndTail(t *testing.T) {
 	}
 }
 
+// TestTruncatedDetailsAreShorter: a cut always shows fewer bytes than the whole; details
+// just over the limit are shown whole rather than cut into something longer.
 func TestTruncatedDetailsAreShorter(t *testing.T) {
-	t.Skip("bug: approval.go Body truncates any details over maxDetailShown (1200 bytes), so 1201 bytes show as 1227 (head, a 27-byte marker \"… 1 bytes not shown …\", tail) behind a \"Show all\" button: the cut hides one byte and shows more than the whole")
-	req := gitPush()
-	req.Details = strings.Repeat("x", maxDetailShown+1)
-	m := newApproval(t, &fakeHost{}, req)
-	shown := render(t, m.Body()).one(t, "pre.approval-details").textContent()
-	if len(shown) >= len(req.Details) {
-		t.Errorf("shown %d bytes of %d, want fewer: %q", len(shown), len(req.Details), shown[590:640])
+	for _, n := range []int{maxDetailShown + 1, maxDetailShown + maxDetailShown/4, maxDetailShown + maxDetailShown/4 + 1, 5 * maxDetailShown} {
+		req := gitPush()
+		req.Details = strings.Repeat("x", n)
+		m := newApproval(t, &fakeHost{}, req)
+		shown := render(t, m.Body()).one(t, "pre.approval-details").textContent()
+		if shown != req.Details && len(shown) >= len(req.Details) {
+			t.Errorf("%d bytes: shown %d, want the whole or fewer", n, len(shown))
+		}
 	}
 }
 

@@ -154,6 +154,7 @@ type FormView struct {
 	hook    elicitation.FieldRenderer
 	custom  map[int]*elicitation.FieldControl
 	later   func(func()) // modes.Host.Later
+	problem string       // why the content of a form with custom controls was refused
 	effects func(ctx app.Context, effs []elicit.Effect)
 }
 
@@ -212,17 +213,33 @@ func (v *FormView) Submit() []elicit.Effect {
 	if len(v.fields) == 1 && v.fields[0].Key == "" {
 		content = v.custom[0].Value()
 	} else {
-		var obj map[string]json.RawMessage
-		_ = json.Unmarshal(content, &obj)
-		if obj == nil {
-			obj = map[string]json.RawMessage{}
-		}
-		for i, c := range v.custom {
-			if val := c.Value(); len(val) > 0 {
-				obj[v.fields[i].Key] = val
+		// The form's own answers and the custom controls' values, in the schema's order.
+		var own map[string]json.RawMessage
+		_ = json.Unmarshal(content, &own)
+		obj, n := []byte{'{'}, 0
+		for i, f := range v.fields {
+			val := own[f.Key]
+			if c, ok := v.custom[i]; ok {
+				val = c.Value()
 			}
+			if len(val) == 0 {
+				continue
+			}
+			if n > 0 {
+				obj = append(obj, ',')
+			}
+			n++
+			key, _ := json.Marshal(f.Key)
+			obj = append(append(append(obj, key...), ':'), val...)
 		}
-		content, _ = json.Marshal(obj)
+		content = append(obj, '}')
+	}
+	v.problem = ""
+	if s := v.form.Schema(); s != nil {
+		if err := s.ValidateContent(content); err != nil {
+			v.problem = Describe(err)
+			return []elicit.Effect{elicit.Invalid{}}
+		}
 	}
 	return []elicit.Effect{elicit.Send{Content: content}}
 }
@@ -303,7 +320,12 @@ func (v *FormView) Fields() app.UI {
 	if v.form.Stepped() {
 		panel = panel.Role("tabpanel").Aria("labelledby", v.prefix+"-chip-"+strconv.Itoa(v.form.Current()))
 	}
-	return panel.Body(app.Range(v.fields).Slice(v.field))
+	return panel.Body(
+		app.Range(v.fields).Slice(v.field),
+		app.If(v.problem != "", func() app.UI {
+			return app.Div().Class("field-error").Role("alert").Text(sentence(v.problem))
+		}),
+	)
 }
 
 func (v *FormView) id(i int, part string) string {
