@@ -336,7 +336,7 @@ func (c *Composer) Render() app.UI {
 		c.seat(SlotDock, "seat-dock"),
 		c.seat(SlotStats, "seat-stats"),
 		c.renderEnv(),
-		app.Div().Class("composer-card").Body(
+		app.Div().Class("composer-frame").Body(
 			app.Div().Class("composer-morph-slot").Body(
 				app.If(morphed, func() app.UI { return c.renderMode() }),
 			),

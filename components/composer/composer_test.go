@@ -379,8 +379,8 @@ func TestSeatsAreInOrderAndEmptySeatsDrawNothing(t *testing.T) {
 	h := mount(t, &Composer{Session: "s1"})
 	d := h.dom()
 	root := d.one(t, ".composer")
-	assert.Equal(t, []string{"seat seat-dock", "seat seat-stats", "composer-env", "composer-card", "composer-controls-row"}, classes(root))
-	card := child(t, root, "composer-card") // the bar draws a card of its own inside
+	assert.Equal(t, []string{"seat seat-dock", "seat seat-stats", "composer-env", "composer-frame", "composer-controls-row"}, classes(root))
+	card := child(t, root, "composer-frame") // the bar draws its card inside
 	assert.Equal(t, []string{"composer-morph-slot", "composer-bar", "seat seat-overlay"}, classes(card))
 	row := child(t, root, "composer-controls-row")
 	assert.Equal(t, []string{"seat seat-left", "seat seat-plan", "seat seat-model", "seat seat-right"}, classes(row))

@@ -162,7 +162,7 @@ func (b *Bar) Render() app.UI {
 
 	cls := "inputbar"
 	if b.Working {
-		cls += " working"
+		cls += " turn-running" // not "working": that is the thread's indicator
 	}
 	menuCls := "ib-menu"
 	if menu.Open {
