@@ -85,3 +85,25 @@ func TestRepickingAWorkspaceCarriesTheDraft(t *testing.T) {
 		waitJS(`document.querySelector('.workspaces [aria-checked=true]').dataset.workspace === '`+first+`'`))
 	assert.Equal(t, "", draft(t, ctx))
 }
+
+// TestSlashMenuOpensFunctionsAndInsertsSkills: the `/` menu lists the workspace's skills,
+// inserted as plain text and highlighted, and its functions, which open the fn-form.
+func TestSlashMenuOpensFunctionsAndInsertsSkills(t *testing.T) {
+	data := t.TempDir()
+	ws := data + "-workspace"
+	require.NoError(t, os.MkdirAll(filepath.Join(ws, ".parley", "skills"), 0o755))
+	require.NoError(t, os.WriteFile(filepath.Join(ws, ".parley", "skills", "review.md"), []byte("# Review a change\nRead the diff and list the risks."), 0o644))
+	srv := startServer(t, data, "127.0.0.1:0")
+	ctx := browser(t)
+	do(t, ctx, 60*time.Second, chromedp.Navigate(srv.link), waitReady())
+
+	do(t, ctx, 10*time.Second, chromedp.Focus(composer), chromedp.KeyEvent("/rev"), menuOpen("/review"), tab, waitDraft("/review "))
+	do(t, ctx, 10*time.Second, waitJS(`[...document.querySelectorAll('#composer-backdrop .ib-ref')].some(e => e.textContent === '/review')`))
+
+	do(t, ctx, 10*time.Second, js(`(e => { e.value = ''; e.dispatchEvent(new InputEvent('input', {bubbles: true})) })(document.querySelector('#composer-input'))`),
+		waitDraft(""), chromedp.KeyEvent("/gre"), menuOpen("greet"), tab,
+		waitJS(`!!document.querySelector('#composer-mode.mode-fn-form')`),
+		waitJS(`document.querySelector('#fn-pick').value === 'greet'`))
+	assert.Equal(t, "", draft(t, ctx), "the typed /gre is consumed")
+	assert.True(t, evalBool(t, ctx, `!!document.querySelector('#composer-mode .fn-form input[type=text]')`), "the function's fields are there")
+}
