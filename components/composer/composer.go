@@ -210,13 +210,19 @@ func focusByID(id string) {
 // loadFunctions fetches the functions the fn-form offers.
 func (c *Composer) loadFunctions(ctx app.Context) {
 	client, ws := c.Client(), c.Workspace
+	// Asked for now, answered or not: a failure must not make every later update ask again
+	// (the Functions button asks anew).
+	c.functionsOf = ws
 	ctx.Async(func() {
 		list, err := client.ListFunctionsIn(ctx, ws)
 		if err != nil {
 			return // the fn-form says there is nothing to run; the list is fetched again on open
 		}
 		ctx.Dispatch(func(ctx app.Context) {
-			c.functions, c.functionsOf = list, ws
+			if ws != c.Workspace {
+				return // a late answer for a workspace the composer left
+			}
+			c.functions = list
 			if r, ok := c.mode.(interface{ Refresh() }); ok {
 				r.Refresh()
 			}
