@@ -202,7 +202,7 @@ const echoScript = `/script r = run(['echo', 'hello']); send(r.error or r.stdout
 func TestApprovalIsOneClick(t *testing.T) {
 	_, ctx := openSession(t, echoScript)
 	do(t, ctx, 20*time.Second, waitJS(`!!document.querySelector('#composer-mode.mode-approval, #composer-mode .badge-approval')`))
-	assert.Equal(t, "Allow running echo?", modeText(t, ctx, `.morph-message`))
+	assert.Equal(t, "Allow running echo?", modeText(t, ctx, `.approval-message`))
 	assert.Contains(t, modeText(t, ctx, `.approval-details`), "echo hello")
 	assert.Equal(t, "Approve|Approve, and always for this command|Reject",
 		evalString(t, ctx, `[...document.querySelectorAll('#composer-mode .choice-label')].map(e => e.textContent).join('|')`))

@@ -43,11 +43,10 @@ func (m *Mode) ID() string { return "approval" }
 // Label implements modes.Mode.
 func (m *Mode) Label() string { return "Approval: " + m.d.Request.Message }
 
-// Header shows the badge and what is asked.
+// Header shows the badge; what is asked opens the body, where it can wrap on a narrow screen.
 func (m *Mode) Header() app.UI {
 	return app.Div().Class("morph-title").Body(
 		app.Span().Class("badge badge-approval").Text("Approval"),
-		app.Span().Class("morph-message").Text(m.d.Request.Message),
 	)
 }
 
@@ -62,6 +61,7 @@ func (m *Mode) Body() app.UI {
 		detail, truncated = HeadAndTail(detail, maxDetailShown), true
 	}
 	return app.Div().Class("approval").Body(
+		app.P().Class("question-message approval-message").Text(req.Message),
 		app.If(detail != "", func() app.UI {
 			return app.Pre().Class("approval-details").Aria("label", "What would run").Text(detail)
 		}),

@@ -301,7 +301,8 @@ func TestHeaderNamesTheApproval(t *testing.T) {
 	m := newApproval(t, &fakeHost{}, gitPush())
 	header := render(t, m.Header())
 	assert.Equal(t, "Approval", header.one(t, ".badge").textContent())
-	assert.Equal(t, "Run a command?", header.one(t, ".morph-message").textContent())
+	assert.Empty(t, header.all(".approval-message"), "the question is in the body, where it can wrap")
+	assert.Equal(t, "Run a command?", render(t, m.Body()).one(t, ".approval-message").textContent())
 	assert.Equal(t, "Approval: Run a command?", m.Label())
 	assert.Equal(t, "approval", m.ID())
 }
