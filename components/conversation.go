@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"maps"
 	"slices"
 	"strconv"
 	"strings"
@@ -283,29 +282,8 @@ func (c *Conversation) onStop(ctx app.Context, a app.Action) {
 	})
 }
 
-// describeError words a failure for a person: field errors by their message, an unreachable
-// server as such, the server's own message otherwise.
-func describeError(err error) string {
-	var verr *protocol.ValidationError
-	var apiErr *api.Error
-	switch {
-	case errors.Is(err, api.ErrUnreachable):
-		return "the server is not reachable"
-	case errors.As(err, &verr):
-		return joinFields(verr.Fields)
-	case errors.As(err, &apiErr) && len(apiErr.Fields) > 0:
-		return joinFields(apiErr.Fields)
-	}
-	return err.Error()
-}
-
-func joinFields(fields map[string]string) string {
-	var parts []string
-	for _, name := range slices.Sorted(maps.Keys(fields)) {
-		parts = append(parts, fields[name])
-	}
-	return strings.Join(parts, "; ")
-}
+// describeError words a failure for a person (hub.DescribeError).
+func describeError(err error) string { return hub.DescribeError(err) }
 
 // toggleMenu opens or closes the session list on a narrow screen, moving the focus into it
 // when it opens and back to the toggle when it closes.

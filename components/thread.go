@@ -46,7 +46,7 @@ func (t *Thread) Render() app.UI {
 			app.Div().Class("earlier-slot").Body(
 				app.If(start > 0, func() app.UI {
 					return app.Button().Type("button").Class("link-button earlier").
-						Text("Show earlier messages ("+strconv.Itoa(start)+" more)").
+						Text("Show earlier messages (" + strconv.Itoa(start) + " more)").
 						OnClick(func(ctx app.Context, e app.Event) { t.earlier++ })
 				}),
 			),

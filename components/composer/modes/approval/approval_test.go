@@ -2,8 +2,6 @@ package approval
 
 import (
 	"encoding/json"
-	"html"
-	"regexp"
 	"strconv"
 	"strings"
 	"testing"
@@ -15,6 +13,7 @@ import (
 
 	"parley/app/api"
 	"parley/components/composer/modes"
+	"parley/components/internal/domtest"
 	"parley/machine/composer"
 	"parley/protocol"
 )
@@ -76,168 +75,11 @@ func testContext(t *testing.T) app.Context {
 	return g.ctx
 }
 
-// node is a parsed element of app.HTMLString's output: enough of a DOM to assert on
-// structure without depending on the order go-app writes attributes in (a map's).
-type node struct {
-	tag   string
-	attrs map[string]string
-	kids  []*node
-	text  string
-}
+type node = domtest.Node
 
-var (
-	tagRE    = regexp.MustCompile(`<(/?)([a-zA-Z][a-zA-Z0-9-]*)((?:\s+[^\s=>]+(?:="(?:[^"\\]|\\.)*")?)*)\s*>`)
-	attrRE   = regexp.MustCompile(`([^\s=]+)(="(?:[^"\\]|\\.)*")?`)
-	selRE    = regexp.MustCompile(`([a-z][a-z0-9-]*)|#([\w-]+)|\.([\w-]+)|\[([\w-]+)(?:=([^\]]*))?\]`)
-	voidTags = map[string]bool{"input": true, "br": true, "img": true, "hr": true, "meta": true, "link": true, "source": true, "wbr": true}
-)
-
-func render(t *testing.T, ui app.UI) *node {
-	t.Helper()
-	return parseHTML(t, app.HTMLString(ui))
-}
-
-func parseHTML(t *testing.T, s string) *node {
-	t.Helper()
-	root := &node{tag: "#root"}
-	stack := []*node{root}
-	addText := func(txt string) {
-		if txt = strings.TrimSpace(txt); txt != "" {
-			top := stack[len(stack)-1]
-			top.kids = append(top.kids, &node{text: html.UnescapeString(txt)})
-		}
-	}
-	pos := 0
-	for _, m := range tagRE.FindAllStringSubmatchIndex(s, -1) {
-		addText(s[pos:m[0]])
-		pos = m[1]
-		tag := s[m[4]:m[5]]
-		if m[3] > m[2] {
-			if top := stack[len(stack)-1]; top.tag != tag {
-				t.Fatalf("</%s> closes <%s> in:\n%s", tag, top.tag, s)
-			}
-			stack = stack[:len(stack)-1]
-			continue
-		}
-		n := &node{tag: tag, attrs: map[string]string{}}
-		for _, a := range attrRE.FindAllStringSubmatch(s[m[6]:m[7]], -1) {
-			v := ""
-			if a[2] != "" {
-				uq, err := strconv.Unquote(a[2][1:])
-				require.NoError(t, err, "attribute %s", a[0])
-				v = uq
-			}
-			n.attrs[a[1]] = v
-		}
-		top := stack[len(stack)-1]
-		top.kids = append(top.kids, n)
-		if !voidTags[tag] {
-			stack = append(stack, n)
-		}
-	}
-	addText(s[pos:])
-	if len(stack) != 1 {
-		t.Fatalf("<%s> is not closed in:\n%s", stack[len(stack)-1].tag, s)
-	}
-	return root
-}
-
-func (n *node) hasClass(c string) bool {
-	return n.tag != "" && n.attrs != nil && containsWord(n.attrs["class"], c)
-}
-
-func containsWord(list, w string) bool {
-	for _, f := range strings.Fields(list) {
-		if f == w {
-			return true
-		}
-	}
-	return false
-}
-
-// matches reports whether n matches one compound selector: tag, #id, .class, [attr],
-// [attr=value].
-func (n *node) matches(sel string) bool {
-	if n.attrs == nil {
-		return false
-	}
-	for _, m := range selRE.FindAllStringSubmatch(sel, -1) {
-		switch {
-		case m[1] != "":
-			if n.tag != m[1] {
-				return false
-			}
-		case m[2] != "":
-			if n.attrs["id"] != m[2] {
-				return false
-			}
-		case m[3] != "":
-			if !n.hasClass(m[3]) {
-				return false
-			}
-		default:
-			v, ok := n.attrs[m[4]]
-			if !ok || strings.Contains(m[0], "=") && v != m[5] {
-				return false
-			}
-		}
-	}
-	return true
-}
-
-// all returns the descendants matching sel, in document order.
-func (n *node) all(sel string) []*node {
-	var out []*node
-	var walk func(*node)
-	walk = func(p *node) {
-		for _, k := range p.kids {
-			if k.matches(sel) {
-				out = append(out, k)
-			}
-			walk(k)
-		}
-	}
-	walk(n)
-	return out
-}
-
-func (n *node) one(t *testing.T, sel string) *node {
-	t.Helper()
-	got := n.all(sel)
-	if len(got) != 1 {
-		t.Fatalf("%q matches %d elements, want 1", sel, len(got))
-	}
-	return got[0]
-}
-
-// textContent is the element's text, its text nodes joined by spaces.
-func (n *node) textContent() string {
-	if n.attrs == nil {
-		return n.text
-	}
-	var parts []string
-	for _, k := range n.kids {
-		if s := k.textContent(); s != "" {
-			parts = append(parts, s)
-		}
-	}
-	return strings.Join(parts, " ")
-}
-
-// flag reports whether a boolean attribute is on. go-app writes a true value bare
-// (`disabled`) and a false one as the string (`disabled="false"`).
-func (n *node) flag(name string) bool {
-	v, ok := n.attrs[name]
-	return ok && (v == "" || v == "true")
-}
-
-func texts(ns []*node) []string {
-	out := make([]string, 0, len(ns))
-	for _, n := range ns {
-		out = append(out, n.textContent())
-	}
-	return out
-}
+func render(t *testing.T, ui app.UI) *node   { return domtest.Render(t, ui) }
+func parseHTML(t *testing.T, s string) *node { return domtest.Parse(t, s) }
+func texts(ns []*node) []string              { return domtest.Texts(ns) }
 
 // ---- the approval mode
 
@@ -268,10 +110,10 @@ func gitPush() protocol.DecisionRequest {
 func TestOptionsShowTheirLabelsAndReach(t *testing.T) {
 	m := newApproval(t, &fakeHost{}, gitPush())
 	body := render(t, m.Body())
-	group := body.one(t, ".choices")
-	assert.Equal(t, "group", group.attrs["role"])
-	assert.Equal(t, "Answers", group.attrs["aria-label"])
-	buttons := group.all("button.choice")
+	group := body.One(t, ".choices")
+	assert.Equal(t, "group", group.Attrs["role"])
+	assert.Equal(t, "Answers", group.Attrs["aria-label"])
+	buttons := group.All("button.choice")
 	tests := []struct {
 		label, description, tone string
 	}{
@@ -285,24 +127,24 @@ func TestOptionsShowTheirLabelsAndReach(t *testing.T) {
 	require.Len(t, buttons, len(tests))
 	for i, tt := range tests {
 		b := buttons[i]
-		assert.Equal(t, tt.label, b.one(t, ".choice-label").textContent(), "option %d", i)
-		descs := b.all(".choice-description")
+		assert.Equal(t, tt.label, b.One(t, ".choice-label").TextContent(), "option %d", i)
+		descs := b.All(".choice-description")
 		if tt.description == "" {
 			assert.Empty(t, descs, "option %d has no description", i)
 		} else if assert.Len(t, descs, 1, "option %d", i) {
-			assert.Equal(t, tt.description, descs[0].textContent(), "option %d", i)
+			assert.Equal(t, tt.description, descs[0].TextContent(), "option %d", i)
 		}
-		assert.True(t, b.hasClass("tone-"+tt.tone), "option %d class=%q, want tone-%s", i, b.attrs["class"], tt.tone)
-		assert.Empty(t, b.all(".choice-tag"), "no option is marked recommended")
+		assert.True(t, b.HasClass("tone-"+tt.tone), "option %d class=%q, want tone-%s", i, b.Attrs["class"], tt.tone)
+		assert.Empty(t, b.All(".choice-tag"), "no option is marked recommended")
 	}
 }
 
 func TestHeaderNamesTheApproval(t *testing.T) {
 	m := newApproval(t, &fakeHost{}, gitPush())
 	header := render(t, m.Header())
-	assert.Equal(t, "Approval", header.one(t, ".badge").textContent())
-	assert.Empty(t, header.all(".approval-message"), "the question is in the body, where it can wrap")
-	assert.Equal(t, "Run a command?", render(t, m.Body()).one(t, ".approval-message").textContent())
+	assert.Equal(t, "Approval", header.One(t, ".badge").TextContent())
+	assert.Empty(t, header.All(".approval-message"), "the question is in the body, where it can wrap")
+	assert.Equal(t, "Run a command?", render(t, m.Body()).One(t, ".approval-message").TextContent())
 	assert.Equal(t, "Approval: Run a command?", m.Label())
 	assert.Equal(t, "approval", m.ID())
 }
@@ -327,15 +169,15 @@ func TestDetailsAreShownAsText(t *testing.T) {
 			raw := app.HTMLString(m.Body())
 			assert.NotContains(t, raw, "<script")
 			assert.NotContains(t, raw, "<dir>")
-			pre := parseHTML(t, raw).all("pre.approval-details")
+			pre := parseHTML(t, raw).All("pre.approval-details")
 			if tt.want == "" {
 				assert.Empty(t, pre)
 				return
 			}
 			require.Len(t, pre, 1)
-			assert.Equal(t, tt.want, pre[0].textContent())
-			assert.Equal(t, "What would run", pre[0].attrs["aria-label"])
-			assert.Empty(t, parseHTML(t, raw).all("button.link-button"), "short details are not truncated")
+			assert.Equal(t, tt.want, pre[0].TextContent())
+			assert.Equal(t, "What would run", pre[0].Attrs["aria-label"])
+			assert.Empty(t, parseHTML(t, raw).All("button.link-button"), "short details are not truncated")
 		})
 	}
 }
@@ -360,8 +202,8 @@ func TestLongDetailsShowHeadAndTail(t *testing.T) {
 			raw := app.HTMLString(m.Body())
 			require.True(t, utf8.ValidString(raw), "the rendered details are valid UTF-8")
 			body := parseHTML(t, raw)
-			shown := body.one(t, "pre.approval-details").textContent()
-			buttons := body.all("button.link-button")
+			shown := body.One(t, "pre.approval-details").TextContent()
+			buttons := body.All("button.link-button")
 			if !tt.truncated {
 				assert.Equal(t, tt.details, shown)
 				assert.Empty(t, buttons)
@@ -371,12 +213,12 @@ func TestLongDetailsShowHeadAndTail(t *testing.T) {
 			assert.True(t, strings.HasSuffix(shown, tt.details[len(tt.details)-4:]), "the tail is kept")
 			assert.Contains(t, shown, "bytes not shown")
 			require.Len(t, buttons, 1)
-			assert.Equal(t, "Show all", buttons[0].textContent())
+			assert.Equal(t, "Show all", buttons[0].TextContent())
 
 			m.expanded = true // what "Show all" does
 			body = render(t, m.Body())
-			assert.Equal(t, tt.details, body.one(t, "pre.approval-details").textContent())
-			assert.Empty(t, body.all("button.link-button"))
+			assert.Equal(t, tt.details, body.One(t, "pre.approval-details").TextContent())
+			assert.Empty(t, body.All("button.link-button"))
 		})
 	}
 }
@@ -388,7 +230,7 @@ func TestTruncatedDetailsAreShorter(t *testing.T) {
 		req := gitPush()
 		req.Details = strings.Repeat("x", n)
 		m := newApproval(t, &fakeHost{}, req)
-		shown := render(t, m.Body()).one(t, "pre.approval-details").textContent()
+		shown := render(t, m.Body()).One(t, "pre.approval-details").TextContent()
 		if shown != req.Details && len(shown) >= len(req.Details) {
 			t.Errorf("%d bytes: shown %d, want the whole or fewer", n, len(shown))
 		}
@@ -523,7 +365,7 @@ func TestAFailedAnswerIsShownAndTheNextOneGoes(t *testing.T) {
 
 func TestInstructionFieldIsLabelled(t *testing.T) {
 	m := newApproval(t, &fakeHost{}, gitPush())
-	ta := render(t, m.Body()).one(t, "textarea#approval-instruction")
-	assert.Equal(t, "Or say what to do instead", ta.attrs["aria-label"])
-	assert.Equal(t, "2", ta.attrs["rows"])
+	ta := render(t, m.Body()).One(t, "textarea#approval-instruction")
+	assert.Equal(t, "Or say what to do instead", ta.Attrs["aria-label"])
+	assert.Equal(t, "2", ta.Attrs["rows"])
 }

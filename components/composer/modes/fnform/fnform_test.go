@@ -2,12 +2,9 @@ package fnform
 
 import (
 	"encoding/json"
-	"html"
 	"net/http"
 	"net/http/httptest"
-	"regexp"
 	"strconv"
-	"strings"
 	"sync"
 	"testing"
 
@@ -17,6 +14,7 @@ import (
 
 	"parley/app/api"
 	"parley/components/composer/modes"
+	"parley/components/internal/domtest"
 	"parley/machine/composer"
 	"parley/machine/elicit"
 	"parley/protocol"
@@ -72,168 +70,11 @@ func testEngine(t *testing.T) (app.TestEngine, app.Context) {
 	return e, g.ctx
 }
 
-// node is a parsed element of app.HTMLString's output: enough of a DOM to assert on
-// structure without depending on the order go-app writes attributes in (a map's).
-type node struct {
-	tag   string
-	attrs map[string]string
-	kids  []*node
-	text  string
-}
+type node = domtest.Node
 
-var (
-	tagRE    = regexp.MustCompile(`<(/?)([a-zA-Z][a-zA-Z0-9-]*)((?:\s+[^\s=>]+(?:="(?:[^"\\]|\\.)*")?)*)\s*>`)
-	attrRE   = regexp.MustCompile(`([^\s=]+)(="(?:[^"\\]|\\.)*")?`)
-	selRE    = regexp.MustCompile(`([a-z][a-z0-9-]*)|#([\w-]+)|\.([\w-]+)|\[([\w-]+)(?:=([^\]]*))?\]`)
-	voidTags = map[string]bool{"input": true, "br": true, "img": true, "hr": true, "meta": true, "link": true, "source": true, "wbr": true}
-)
-
-func render(t *testing.T, ui app.UI) *node {
-	t.Helper()
-	return parseHTML(t, app.HTMLString(ui))
-}
-
-func parseHTML(t *testing.T, s string) *node {
-	t.Helper()
-	root := &node{tag: "#root"}
-	stack := []*node{root}
-	addText := func(txt string) {
-		if txt = strings.TrimSpace(txt); txt != "" {
-			top := stack[len(stack)-1]
-			top.kids = append(top.kids, &node{text: html.UnescapeString(txt)})
-		}
-	}
-	pos := 0
-	for _, m := range tagRE.FindAllStringSubmatchIndex(s, -1) {
-		addText(s[pos:m[0]])
-		pos = m[1]
-		tag := s[m[4]:m[5]]
-		if m[3] > m[2] {
-			if top := stack[len(stack)-1]; top.tag != tag {
-				t.Fatalf("</%s> closes <%s> in:\n%s", tag, top.tag, s)
-			}
-			stack = stack[:len(stack)-1]
-			continue
-		}
-		n := &node{tag: tag, attrs: map[string]string{}}
-		for _, a := range attrRE.FindAllStringSubmatch(s[m[6]:m[7]], -1) {
-			v := ""
-			if a[2] != "" {
-				uq, err := strconv.Unquote(a[2][1:])
-				require.NoError(t, err, "attribute %s", a[0])
-				v = uq
-			}
-			n.attrs[a[1]] = v
-		}
-		top := stack[len(stack)-1]
-		top.kids = append(top.kids, n)
-		if !voidTags[tag] {
-			stack = append(stack, n)
-		}
-	}
-	addText(s[pos:])
-	if len(stack) != 1 {
-		t.Fatalf("<%s> is not closed in:\n%s", stack[len(stack)-1].tag, s)
-	}
-	return root
-}
-
-func (n *node) hasClass(c string) bool {
-	return n.tag != "" && n.attrs != nil && containsWord(n.attrs["class"], c)
-}
-
-func containsWord(list, w string) bool {
-	for _, f := range strings.Fields(list) {
-		if f == w {
-			return true
-		}
-	}
-	return false
-}
-
-// matches reports whether n matches one compound selector: tag, #id, .class, [attr],
-// [attr=value].
-func (n *node) matches(sel string) bool {
-	if n.attrs == nil {
-		return false
-	}
-	for _, m := range selRE.FindAllStringSubmatch(sel, -1) {
-		switch {
-		case m[1] != "":
-			if n.tag != m[1] {
-				return false
-			}
-		case m[2] != "":
-			if n.attrs["id"] != m[2] {
-				return false
-			}
-		case m[3] != "":
-			if !n.hasClass(m[3]) {
-				return false
-			}
-		default:
-			v, ok := n.attrs[m[4]]
-			if !ok || strings.Contains(m[0], "=") && v != m[5] {
-				return false
-			}
-		}
-	}
-	return true
-}
-
-// all returns the descendants matching sel, in document order.
-func (n *node) all(sel string) []*node {
-	var out []*node
-	var walk func(*node)
-	walk = func(p *node) {
-		for _, k := range p.kids {
-			if k.matches(sel) {
-				out = append(out, k)
-			}
-			walk(k)
-		}
-	}
-	walk(n)
-	return out
-}
-
-func (n *node) one(t *testing.T, sel string) *node {
-	t.Helper()
-	got := n.all(sel)
-	if len(got) != 1 {
-		t.Fatalf("%q matches %d elements, want 1", sel, len(got))
-	}
-	return got[0]
-}
-
-// textContent is the element's text, its text nodes joined by spaces.
-func (n *node) textContent() string {
-	if n.attrs == nil {
-		return n.text
-	}
-	var parts []string
-	for _, k := range n.kids {
-		if s := k.textContent(); s != "" {
-			parts = append(parts, s)
-		}
-	}
-	return strings.Join(parts, " ")
-}
-
-// flag reports whether a boolean attribute is on. go-app writes a true value bare
-// (`disabled`) and a false one as the string (`disabled="false"`).
-func (n *node) flag(name string) bool {
-	v, ok := n.attrs[name]
-	return ok && (v == "" || v == "true")
-}
-
-func texts(ns []*node) []string {
-	out := make([]string, 0, len(ns))
-	for _, n := range ns {
-		out = append(out, n.textContent())
-	}
-	return out
-}
+func render(t *testing.T, ui app.UI) *node   { return domtest.Render(t, ui) }
+func parseHTML(t *testing.T, s string) *node { return domtest.Parse(t, s) }
+func texts(ns []*node) []string              { return domtest.Texts(ns) }
 
 // ---- the fn-form
 
@@ -275,12 +116,12 @@ func TestWithoutFunctionsItSaysNoneAreAvailable(t *testing.T) {
 		t.Run("asked for "+strconv.Quote(function), func(t *testing.T) {
 			m := newForm(t, &fakeHost{}, function)
 			body := render(t, m.Body())
-			assert.Equal(t, "No functions are available: add one under .parley/functions in the workspace.", body.one(t, "p.fn-empty").textContent())
+			assert.Equal(t, "No functions are available: add one under .parley/functions in the workspace.", body.One(t, "p.fn-empty").TextContent())
 			p := m.Primary()
 			assert.True(t, p.Disabled)
-			options := render(t, m.Header()).one(t, "select#fn-pick").all("option")
+			options := render(t, m.Header()).One(t, "select#fn-pick").All("option")
 			require.Len(t, options, 1, "only the prompt")
-			assert.True(t, options[0].flag("disabled"))
+			assert.True(t, options[0].Flag("disabled"))
 			assert.Equal(t, "fn-form", m.ID())
 		})
 	}
@@ -292,11 +133,11 @@ func TestWithoutFunctionsItSaysNoneAreAvailable(t *testing.T) {
 
 func TestWithoutAChoiceItAsksForOne(t *testing.T) {
 	m := newForm(t, &fakeHost{fns: []protocol.Function{greet(), count()}}, "")
-	assert.Equal(t, "Choose the function to run.", render(t, m.Body()).one(t, "p.fn-empty").textContent())
-	options := render(t, m.Header()).all("option")
+	assert.Equal(t, "Choose the function to run.", render(t, m.Body()).One(t, "p.fn-empty").TextContent())
+	options := render(t, m.Header()).All("option")
 	require.Len(t, options, 3)
 	assert.Equal(t, []string{"Choose a function…", "Greet", "count"}, texts(options))
-	assert.True(t, options[0].flag("selected"), "the prompt is selected")
+	assert.True(t, options[0].Flag("selected"), "the prompt is selected")
 	assert.True(t, m.Primary().Disabled)
 }
 
@@ -304,32 +145,32 @@ func TestFunctionFieldsAreSeededFromTheirDefaults(t *testing.T) {
 	m := newForm(t, &fakeHost{fns: []protocol.Function{greet(), count()}}, "greet")
 	assert.Equal(t, "Run Greet", m.Label())
 
-	options := render(t, m.Header()).all("option")
+	options := render(t, m.Header()).All("option")
 	require.Len(t, options, 3)
-	assert.Equal(t, "greet", options[1].attrs["value"])
-	assert.True(t, options[1].flag("selected"), "the function is selected in the picker")
-	assert.False(t, options[0].flag("selected"))
+	assert.Equal(t, "greet", options[1].Attrs["value"])
+	assert.True(t, options[1].Flag("selected"), "the function is selected in the picker")
+	assert.False(t, options[0].Flag("selected"))
 
 	body := render(t, m.Body())
-	assert.Equal(t, "Say hello", body.one(t, "p.fn-description").textContent())
-	assert.Empty(t, body.all(".is-hidden"), "a function's form shows every field at once")
-	assert.Empty(t, body.all("button.choice"), "no answer-on-click in a form")
-	fields := body.all(".field")
+	assert.Equal(t, "Say hello", body.One(t, "p.fn-description").TextContent())
+	assert.Empty(t, body.All(".is-hidden"), "a function's form shows every field at once")
+	assert.Empty(t, body.All("button.choice"), "no answer-on-click in a form")
+	fields := body.All(".field")
 	require.Len(t, fields, 4)
-	assert.Equal(t, "world", fields[0].one(t, "input").attrs["value"])
-	radios := fields[1].all("input[type=radio]")
+	assert.Equal(t, "world", fields[0].One(t, "input").Attrs["value"])
+	radios := fields[1].All("input[type=radio]")
 	require.Len(t, radios, 2)
-	assert.Equal(t, []string{"Yes", "No"}, texts(fields[1].all(".option-label")))
-	assert.False(t, radios[0].flag("checked"), "true is not checked")
-	assert.Equal(t, "false", radios[1].attrs["value"])
-	assert.True(t, radios[1].flag("checked"), "the default false is checked")
-	times := fields[2].one(t, "input")
-	assert.Equal(t, "2", times.attrs["value"])
-	assert.Equal(t, "number", times.attrs["type"])
-	assert.Equal(t, "1", times.attrs["min"])
-	to := fields[3].one(t, "input")
-	assert.Empty(t, to.attrs["value"])
-	assert.True(t, to.flag("aria-required"))
+	assert.Equal(t, []string{"Yes", "No"}, texts(fields[1].All(".option-label")))
+	assert.False(t, radios[0].Flag("checked"), "true is not checked")
+	assert.Equal(t, "false", radios[1].Attrs["value"])
+	assert.True(t, radios[1].Flag("checked"), "the default false is checked")
+	times := fields[2].One(t, "input")
+	assert.Equal(t, "2", times.Attrs["value"])
+	assert.Equal(t, "number", times.Attrs["type"])
+	assert.Equal(t, "1", times.Attrs["min"])
+	to := fields[3].One(t, "input")
+	assert.Empty(t, to.Attrs["value"])
+	assert.True(t, to.Flag("aria-required"))
 }
 
 func TestPrimaryWaitsForEveryRequiredField(t *testing.T) {
@@ -381,14 +222,14 @@ func TestABrokenFunctionShowsItsError(t *testing.T) {
 			broken := protocol.Function{Name: "broken", Source: ".parley/functions/broken.star", Params: tt.params, Error: "syntax error <line 3>"}
 			m := newForm(t, &fakeHost{fns: []protocol.Function{greet(), broken}}, "broken")
 			body := render(t, m.Body())
-			alert := body.one(t, "p.fn-broken")
-			assert.Equal(t, "alert", alert.attrs["role"])
-			assert.Equal(t, "broken does not load: syntax error <line 3>", alert.textContent())
-			assert.Empty(t, body.all("input"))
+			alert := body.One(t, "p.fn-broken")
+			assert.Equal(t, "alert", alert.Attrs["role"])
+			assert.Equal(t, "broken does not load: syntax error <line 3>", alert.TextContent())
+			assert.Empty(t, body.All("input"))
 			assert.True(t, m.Primary().Disabled, "a function that does not load cannot run")
-			opt := render(t, m.Header()).one(t, "option[value=broken]")
-			assert.True(t, opt.flag("disabled"))
-			assert.Equal(t, "broken (does not load)", opt.textContent())
+			opt := render(t, m.Header()).One(t, "option[value=broken]")
+			assert.True(t, opt.Flag("disabled"))
+			assert.Equal(t, "broken (does not load)", opt.TextContent())
 		})
 	}
 }
@@ -398,21 +239,21 @@ func TestChoosingAnotherFunctionReseeds(t *testing.T) {
 	m := newForm(t, h, "greet")
 	m.view.Form().Dispatch(elicit.Type{Index: 0, Text: "Ada"})
 	first := render(t, m.Body())
-	assert.Equal(t, "Ada", first.one(t, "#k1-1-0-input").attrs["value"])
-	firstTag := first.kids[0].tag
+	assert.Equal(t, "Ada", first.One(t, "#k1-1-0-input").Attrs["value"])
+	firstTag := first.Kids[0].Tag
 
 	m.choose("count") // what the picker's change handler does
 	second := render(t, m.Body())
-	assert.Equal(t, "10", second.one(t, "#k1-2-0-input").attrs["value"], "count's own default, in fresh ids")
-	assert.Empty(t, second.all("#k1-1-0-input"))
-	assert.NotEqual(t, firstTag, second.kids[0].tag, "a new function's fields go into new elements")
+	assert.Equal(t, "10", second.One(t, "#k1-2-0-input").Attrs["value"], "count's own default, in fresh ids")
+	assert.Empty(t, second.All("#k1-1-0-input"))
+	assert.NotEqual(t, firstTag, second.Kids[0].Tag, "a new function's fields go into new elements")
 	assert.Equal(t, "Run count", m.Primary().Label)
 	assert.False(t, m.Primary().Disabled)
 
 	m.choose("greet")
 	third := render(t, m.Body())
-	assert.Equal(t, "world", third.one(t, "#k1-3-0-input").attrs["value"], "the default is back; the typed text is gone")
-	assert.NotEqual(t, second.kids[0].tag, third.kids[0].tag)
+	assert.Equal(t, "world", third.One(t, "#k1-3-0-input").Attrs["value"], "the default is back; the typed text is gone")
+	assert.NotEqual(t, second.Kids[0].Tag, third.Kids[0].Tag)
 }
 
 func TestAListThatArrivesLateFillsTheForm(t *testing.T) {
@@ -422,10 +263,10 @@ func TestAListThatArrivesLateFillsTheForm(t *testing.T) {
 	assert.True(t, m.Primary().Disabled)
 
 	h.fns = []protocol.Function{greet()}
-	assert.Equal(t, "Loading greet…", render(t, m.Body()).one(t, "p.fn-empty").textContent())
+	assert.Equal(t, "Loading greet…", render(t, m.Body()).One(t, "p.fn-empty").TextContent())
 	m.Refresh()
 	body := render(t, m.Body())
-	assert.Equal(t, "world", body.one(t, "#k1-1-0-input").attrs["value"])
+	assert.Equal(t, "world", body.One(t, "#k1-1-0-input").Attrs["value"])
 	assert.Equal(t, "Run Greet", m.Label())
 }
 
@@ -487,7 +328,7 @@ func TestAnInvalidArgumentIsRefusedBeforeRunning(t *testing.T) {
 	errs := m.view.Form().Errors()
 	assert.Contains(t, errs, "times", "the minimum is checked on this side")
 	body := render(t, m.Body())
-	assert.Equal(t, "alert", body.one(t, "#k1-1-2-error").attrs["role"])
+	assert.Equal(t, "alert", body.One(t, "#k1-1-2-error").Attrs["role"])
 	problem, _ := h.lastProblem()
 	assert.Equal(t, "", problem, "nothing was sent")
 }

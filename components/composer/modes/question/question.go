@@ -6,13 +6,12 @@ package question
 
 import (
 	"encoding/json"
-	"errors"
 	"strconv"
 
 	"github.com/maxence-charriere/go-app/v10/pkg/app"
 
-	"parley/app/api"
 	"parley/app/elicitation"
+	"parley/app/hub"
 	"parley/components/composer/modes"
 	"parley/machine/composer"
 	"parley/machine/elicit"
@@ -119,31 +118,8 @@ func (m *Mode) answer(ctx app.Context, reply protocol.ReplyRequest) {
 }
 
 // Describe words a failure for a person: field errors by their message, an unreachable
-// server as such, the server's own message otherwise.
-func Describe(err error) string {
-	var verr *protocol.ValidationError
-	var apiErr *api.Error
-	switch {
-	case errors.Is(err, api.ErrUnreachable):
-		return "the server is not reachable"
-	case errors.As(err, &verr):
-		return joinFields(verr.Fields)
-	case errors.As(err, &apiErr) && len(apiErr.Fields) > 0:
-		return joinFields(apiErr.Fields)
-	}
-	return err.Error()
-}
-
-func joinFields(fields map[string]string) string {
-	out := ""
-	for _, msg := range fields {
-		if out != "" {
-			out += "; "
-		}
-		out += msg
-	}
-	return out
-}
+// server as such, the server's own message otherwise (hub.DescribeError).
+func Describe(err error) string { return hub.DescribeError(err) }
 
 // FormView renders an elicit.Form's fields and chips and turns their DOM events into the
 // form's events. The fn-form uses it too.

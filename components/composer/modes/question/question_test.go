@@ -4,8 +4,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"html"
-	"regexp"
 	"strconv"
 	"strings"
 	"testing"
@@ -17,6 +15,7 @@ import (
 	"parley/app/api"
 	"parley/app/elicitation"
 	"parley/components/composer/modes"
+	"parley/components/internal/domtest"
 	"parley/machine/composer"
 	"parley/machine/elicit"
 	"parley/protocol"
@@ -97,168 +96,11 @@ func num(x float64) *float64 { return &x }
 
 func intp(n int) *int { return &n }
 
-// node is a parsed element of app.HTMLString's output: enough of a DOM to assert on
-// structure without depending on the order go-app writes attributes in (a map's).
-type node struct {
-	tag   string
-	attrs map[string]string
-	kids  []*node
-	text  string
-}
+type node = domtest.Node
 
-var (
-	tagRE    = regexp.MustCompile(`<(/?)([a-zA-Z][a-zA-Z0-9-]*)((?:\s+[^\s=>]+(?:="(?:[^"\\]|\\.)*")?)*)\s*>`)
-	attrRE   = regexp.MustCompile(`([^\s=]+)(="(?:[^"\\]|\\.)*")?`)
-	selRE    = regexp.MustCompile(`([a-z][a-z0-9-]*)|#([\w-]+)|\.([\w-]+)|\[([\w-]+)(?:=([^\]]*))?\]`)
-	voidTags = map[string]bool{"input": true, "br": true, "img": true, "hr": true, "meta": true, "link": true, "source": true, "wbr": true}
-)
-
-func render(t *testing.T, ui app.UI) *node {
-	t.Helper()
-	return parseHTML(t, app.HTMLString(ui))
-}
-
-func parseHTML(t *testing.T, s string) *node {
-	t.Helper()
-	root := &node{tag: "#root"}
-	stack := []*node{root}
-	addText := func(txt string) {
-		if txt = strings.TrimSpace(txt); txt != "" {
-			top := stack[len(stack)-1]
-			top.kids = append(top.kids, &node{text: html.UnescapeString(txt)})
-		}
-	}
-	pos := 0
-	for _, m := range tagRE.FindAllStringSubmatchIndex(s, -1) {
-		addText(s[pos:m[0]])
-		pos = m[1]
-		tag := s[m[4]:m[5]]
-		if m[3] > m[2] {
-			if top := stack[len(stack)-1]; top.tag != tag {
-				t.Fatalf("</%s> closes <%s> in:\n%s", tag, top.tag, s)
-			}
-			stack = stack[:len(stack)-1]
-			continue
-		}
-		n := &node{tag: tag, attrs: map[string]string{}}
-		for _, a := range attrRE.FindAllStringSubmatch(s[m[6]:m[7]], -1) {
-			v := ""
-			if a[2] != "" {
-				uq, err := strconv.Unquote(a[2][1:])
-				require.NoError(t, err, "attribute %s", a[0])
-				v = uq
-			}
-			n.attrs[a[1]] = v
-		}
-		top := stack[len(stack)-1]
-		top.kids = append(top.kids, n)
-		if !voidTags[tag] {
-			stack = append(stack, n)
-		}
-	}
-	addText(s[pos:])
-	if len(stack) != 1 {
-		t.Fatalf("<%s> is not closed in:\n%s", stack[len(stack)-1].tag, s)
-	}
-	return root
-}
-
-func (n *node) hasClass(c string) bool {
-	return n.tag != "" && n.attrs != nil && containsWord(n.attrs["class"], c)
-}
-
-func containsWord(list, w string) bool {
-	for _, f := range strings.Fields(list) {
-		if f == w {
-			return true
-		}
-	}
-	return false
-}
-
-// matches reports whether n matches one compound selector: tag, #id, .class, [attr],
-// [attr=value].
-func (n *node) matches(sel string) bool {
-	if n.attrs == nil {
-		return false
-	}
-	for _, m := range selRE.FindAllStringSubmatch(sel, -1) {
-		switch {
-		case m[1] != "":
-			if n.tag != m[1] {
-				return false
-			}
-		case m[2] != "":
-			if n.attrs["id"] != m[2] {
-				return false
-			}
-		case m[3] != "":
-			if !n.hasClass(m[3]) {
-				return false
-			}
-		default:
-			v, ok := n.attrs[m[4]]
-			if !ok || strings.Contains(m[0], "=") && v != m[5] {
-				return false
-			}
-		}
-	}
-	return true
-}
-
-// all returns the descendants matching sel, in document order.
-func (n *node) all(sel string) []*node {
-	var out []*node
-	var walk func(*node)
-	walk = func(p *node) {
-		for _, k := range p.kids {
-			if k.matches(sel) {
-				out = append(out, k)
-			}
-			walk(k)
-		}
-	}
-	walk(n)
-	return out
-}
-
-func (n *node) one(t *testing.T, sel string) *node {
-	t.Helper()
-	got := n.all(sel)
-	if len(got) != 1 {
-		t.Fatalf("%q matches %d elements, want 1", sel, len(got))
-	}
-	return got[0]
-}
-
-// textContent is the element's text, its text nodes joined by spaces.
-func (n *node) textContent() string {
-	if n.attrs == nil {
-		return n.text
-	}
-	var parts []string
-	for _, k := range n.kids {
-		if s := k.textContent(); s != "" {
-			parts = append(parts, s)
-		}
-	}
-	return strings.Join(parts, " ")
-}
-
-// flag reports whether a boolean attribute is on. go-app writes a true value bare
-// (`disabled`) and a false one as the string (`disabled="false"`).
-func (n *node) flag(name string) bool {
-	v, ok := n.attrs[name]
-	return ok && (v == "" || v == "true")
-}
-
-func texts(ns []*node) []string {
-	out := make([]string, 0, len(ns))
-	for _, n := range ns {
-		out = append(out, n.textContent())
-	}
-	return out
-}
+func render(t *testing.T, ui app.UI) *node   { return domtest.Render(t, ui) }
+func parseHTML(t *testing.T, s string) *node { return domtest.Parse(t, s) }
+func texts(ns []*node) []string              { return domtest.Texts(ns) }
 
 // ---- the question mode
 
@@ -269,17 +111,17 @@ func TestLoneChoiceRendersAButtonPerChoiceAndOther(t *testing.T) {
 
 	body := render(t, m.Body())
 	var labels []string
-	for _, b := range body.all("button.choice") {
-		if !b.hasClass("choice-other") {
-			labels = append(labels, b.one(t, ".choice-label").textContent())
+	for _, b := range body.All("button.choice") {
+		if !b.HasClass("choice-other") {
+			labels = append(labels, b.One(t, ".choice-label").TextContent())
 		}
 	}
 	assert.Equal(t, []string{"Postgres", "MySQL", "SQLite"}, labels)
-	other := body.one(t, "button.choice-other")
-	assert.Equal(t, "Other…", other.textContent())
-	assert.Equal(t, "false", other.attrs["aria-pressed"])
-	assert.Empty(t, body.all("input[type=radio]"), "a lone choice is buttons, not radios")
-	assert.Equal(t, "Which database?", body.one(t, "p.question-message").textContent())
+	other := body.One(t, "button.choice-other")
+	assert.Equal(t, "Other…", other.TextContent())
+	assert.Equal(t, "false", other.Attrs["aria-pressed"])
+	assert.Empty(t, body.All("input[type=radio]"), "a lone choice is buttons, not radios")
+	assert.Equal(t, "Which database?", body.One(t, "p.question-message").TextContent())
 
 	p := m.Primary()
 	assert.True(t, p.Disabled, "the click answers a lone choice, not the send button")
@@ -302,9 +144,9 @@ func TestLoneChoiceOtherGoesThroughTheSendButton(t *testing.T) {
 
 	m.view.dispatch(ctx, elicit.ChooseOther{Index: 0})
 	body := render(t, m.Body())
-	assert.True(t, body.one(t, "button.choice-other").flag("aria-pressed"))
-	in := body.one(t, "input.other-input")
-	assert.Equal(t, "k1-0-other-text", in.attrs["id"])
+	assert.True(t, body.One(t, "button.choice-other").Flag("aria-pressed"))
+	in := body.One(t, "input.other-input")
+	assert.Equal(t, "k1-0-other-text", in.Attrs["id"])
 	assert.True(t, m.Primary().Disabled, "Other with no text is no answer")
 
 	m.view.dispatch(ctx, elicit.TypeOther{Index: 0, Text: "duckdb"})
@@ -324,17 +166,17 @@ func TestChoiceWithoutAnswerOnClickUsesRadios(t *testing.T) {
 	ctx := testContext(t)
 
 	body := render(t, m.Body())
-	assert.Empty(t, body.all("button.choice"))
-	group := body.one(t, "[role=radiogroup]")
-	assert.Equal(t, "k1-message", group.attrs["aria-labelledby"], "a lone question is named by the message")
-	assert.Len(t, group.all("input[type=radio]"), 2)
+	assert.Empty(t, body.All("button.choice"))
+	group := body.One(t, "[role=radiogroup]")
+	assert.Equal(t, "k1-message", group.Attrs["aria-labelledby"], "a lone question is named by the message")
+	assert.Len(t, group.All("input[type=radio]"), 2)
 	assert.True(t, m.Primary().Disabled)
 
 	m.view.dispatch(ctx, elicit.Pick{Index: 0, Value: "pg"})
 	assert.Empty(t, h.answers, "without answer-on-click a pick does not send")
-	radios := render(t, m.Body()).all("input[type=radio]")
-	assert.True(t, radios[0].flag("checked"), "the picked radio is checked")
-	assert.False(t, radios[1].flag("checked"))
+	radios := render(t, m.Body()).All("input[type=radio]")
+	assert.True(t, radios[0].Flag("checked"), "the picked radio is checked")
+	assert.False(t, radios[1].Flag("checked"))
 	m.Primary().Run(ctx)
 	require.Len(t, h.answers, 1)
 	assert.JSONEq(t, `"pg"`, string(h.answers[0].reply.Content))
@@ -359,30 +201,30 @@ func TestSteppedFormDrawsChipsAndHidesAllButTheCurrentField(t *testing.T) {
 	ctx := testContext(t)
 
 	header := render(t, m.Header())
-	assert.Equal(t, "Question", header.one(t, ".badge").textContent())
-	header.one(t, "[role=tablist]")
-	chips := header.all("[role=tab]")
+	assert.Equal(t, "Question", header.One(t, ".badge").TextContent())
+	header.One(t, "[role=tablist]")
+	chips := header.All("[role=tab]")
 	require.Len(t, chips, 3)
 	assert.Equal(t, []string{"Name", "Colour", "Notify"}, texts(chips))
 	for i, c := range chips {
-		assert.Equal(t, i == 0, c.flag("aria-selected"), "chip %d aria-selected=%q", i, c.attrs["aria-selected"])
-		assert.Equal(t, "k1-panel", c.attrs["aria-controls"])
-		assert.Equal(t, "k1-chip-"+strconv.Itoa(i), c.attrs["id"])
+		assert.Equal(t, i == 0, c.Flag("aria-selected"), "chip %d aria-selected=%q", i, c.Attrs["aria-selected"])
+		assert.Equal(t, "k1-panel", c.Attrs["aria-controls"])
+		assert.Equal(t, "k1-chip-"+strconv.Itoa(i), c.Attrs["id"])
 	}
-	assert.Equal(t, "false", chips[1].attrs["aria-selected"])
+	assert.Equal(t, "false", chips[1].Attrs["aria-selected"])
 
 	body := render(t, m.Body())
-	panel := body.one(t, "#k1-panel")
-	assert.Equal(t, "tabpanel", panel.attrs["role"])
-	assert.Equal(t, "k1-chip-0", panel.attrs["aria-labelledby"])
-	fields := panel.all(".field")
+	panel := body.One(t, "#k1-panel")
+	assert.Equal(t, "tabpanel", panel.Attrs["role"])
+	assert.Equal(t, "k1-chip-0", panel.Attrs["aria-labelledby"])
+	fields := panel.All(".field")
 	require.Len(t, fields, 3, "every field is in the DOM, so each keeps its elements")
 	for i, f := range fields {
-		assert.Equal(t, "k1-"+strconv.Itoa(i)+"-field", f.attrs["id"])
-		assert.Equal(t, i != 0, f.hasClass("is-hidden"), "field %d class=%q", i, f.attrs["class"])
+		assert.Equal(t, "k1-"+strconv.Itoa(i)+"-field", f.Attrs["id"])
+		assert.Equal(t, i != 0, f.HasClass("is-hidden"), "field %d class=%q", i, f.Attrs["class"])
 	}
-	assert.Equal(t, "Your name *", fields[0].one(t, ".field-title").textContent(), "a required question is marked")
-	assert.Equal(t, "Colour *", fields[1].one(t, ".field-title").textContent(), "the header stands in for a missing title")
+	assert.Equal(t, "Your name *", fields[0].One(t, ".field-title").TextContent(), "a required question is marked")
+	assert.Equal(t, "Colour *", fields[1].One(t, ".field-title").TextContent(), "the header stands in for a missing title")
 
 	assert.False(t, m.view.CanProceed())
 	p := m.Primary()
@@ -390,17 +232,17 @@ func TestSteppedFormDrawsChipsAndHidesAllButTheCurrentField(t *testing.T) {
 	assert.Equal(t, "Answer every required question first", p.Title)
 
 	m.view.dispatch(ctx, elicit.Type{Index: 0, Text: "Ada"})
-	chip0 := render(t, m.Header()).one(t, "#k1-chip-0")
-	assert.Equal(t, "Name ✓", chip0.textContent())
-	assert.True(t, chip0.hasClass("chip-answered"))
-	assert.Equal(t, "Name, answered", chip0.attrs["aria-label"])
+	chip0 := render(t, m.Header()).One(t, "#k1-chip-0")
+	assert.Equal(t, "Name ✓", chip0.TextContent())
+	assert.True(t, chip0.HasClass("chip-answered"))
+	assert.Equal(t, "Name, answered", chip0.Attrs["aria-label"])
 	assert.False(t, m.view.CanProceed(), "colour is still required")
 
 	m.view.dispatch(ctx, elicit.Goto{Index: 1})
 	body = render(t, m.Body())
-	assert.False(t, body.one(t, "#k1-1-field").hasClass("is-hidden"), "the chip's field shows")
-	assert.True(t, body.one(t, "#k1-0-field").hasClass("is-hidden"))
-	assert.Equal(t, "k1-chip-1", body.one(t, "#k1-panel").attrs["aria-labelledby"])
+	assert.False(t, body.One(t, "#k1-1-field").HasClass("is-hidden"), "the chip's field shows")
+	assert.True(t, body.One(t, "#k1-0-field").HasClass("is-hidden"))
+	assert.Equal(t, "k1-chip-1", body.One(t, "#k1-panel").Attrs["aria-labelledby"])
 
 	laters := h.laters
 	m.view.dispatch(ctx, elicit.Pick{Index: 1, Value: "green"})
@@ -409,7 +251,7 @@ func TestSteppedFormDrawsChipsAndHidesAllButTheCurrentField(t *testing.T) {
 	assert.Empty(t, h.answers, "a pick in a form never sends")
 	assert.True(t, m.view.CanProceed())
 	require.False(t, m.Primary().Disabled)
-	assert.True(t, render(t, m.Header()).one(t, "#k1-chip-2").flag("aria-selected"))
+	assert.True(t, render(t, m.Header()).One(t, "#k1-chip-2").Flag("aria-selected"))
 }
 
 func TestSubmitSendsContentShapedByTheSchema(t *testing.T) {
@@ -468,13 +310,13 @@ func TestConfirmShowsItsTwoAnswers(t *testing.T) {
 			h := &fakeHost{}
 			req := protocol.DecisionRequest{Kind: protocol.KindConfirm, Message: "Delete 3 files?", Schema: tt.schema}
 			m := newMode(t, h, req, elicit.DefaultOptions())
-			assert.Equal(t, "Confirm", render(t, m.Header()).one(t, ".badge").textContent())
+			assert.Equal(t, "Confirm", render(t, m.Header()).One(t, ".badge").TextContent())
 			body := render(t, m.Body())
-			buttons := body.all("button.choice")
+			buttons := body.All("button.choice")
 			require.Len(t, buttons, 2, "a confirm has no Other")
 			assert.Equal(t, tt.wantLabel, texts(buttons))
-			assert.True(t, buttons[0].hasClass("tone-affirm"), "yes is the affirming answer")
-			assert.True(t, buttons[1].hasClass("tone-neutral"))
+			assert.True(t, buttons[0].HasClass("tone-affirm"), "yes is the affirming answer")
+			assert.True(t, buttons[1].HasClass("tone-neutral"))
 
 			m.view.dispatch(testContext(t), elicit.Pick{Index: 0, Value: "false"})
 			require.Len(t, h.answers, 1)
@@ -514,39 +356,39 @@ func TestEveryFieldKindRendersItsControl(t *testing.T) {
 	opts.Layout = elicit.Stacked
 	m := newMode(t, &fakeHost{}, req, opts)
 	body := render(t, m.Body())
-	assert.Empty(t, body.all(".is-hidden"), "a stacked form shows every field")
-	assert.Empty(t, render(t, m.Header()).all("[role=tab]"), "a stacked form has no chips")
+	assert.Empty(t, body.All(".is-hidden"), "a stacked form shows every field")
+	assert.Empty(t, render(t, m.Header()).All("[role=tab]"), "a stacked form has no chips")
 
 	for i, tt := range tests {
 		t.Run(tt.key, func(t *testing.T) {
-			field := body.one(t, "#k1-"+strconv.Itoa(i)+"-field")
-			assert.True(t, field.hasClass("field-"+tt.kind), "class=%q, want field-%s", field.attrs["class"], tt.kind)
-			controls := field.all(tt.sel)
+			field := body.One(t, "#k1-"+strconv.Itoa(i)+"-field")
+			assert.True(t, field.HasClass("field-"+tt.kind), "class=%q, want field-%s", field.Attrs["class"], tt.kind)
+			controls := field.All(tt.sel)
 			require.Len(t, controls, tt.count, "%s in field %s", tt.sel, tt.key)
 			for name, want := range tt.attrs {
-				got, ok := controls[0].attrs[name]
+				got, ok := controls[0].Attrs[name]
 				assert.True(t, ok && got == want, "%s=%q, want %q", name, got, want)
 			}
 			switch tt.sel {
 			case "input[type=radio]":
-				group := field.one(t, "[role=radiogroup]")
-				assert.Equal(t, "k1-"+strconv.Itoa(i)+"-title", group.attrs["aria-labelledby"])
+				group := field.One(t, "[role=radiogroup]")
+				assert.Equal(t, "k1-"+strconv.Itoa(i)+"-title", group.Attrs["aria-labelledby"])
 				for _, r := range controls {
-					assert.Equal(t, "k1-"+strconv.Itoa(i)+"-radio", r.attrs["name"], "one group per field")
+					assert.Equal(t, "k1-"+strconv.Itoa(i)+"-radio", r.Attrs["name"], "one group per field")
 				}
 			case "input[type=checkbox]":
-				group := field.one(t, "[role=group]")
-				assert.Equal(t, "k1-"+strconv.Itoa(i)+"-title", group.attrs["aria-labelledby"])
+				group := field.One(t, "[role=group]")
+				assert.Equal(t, "k1-"+strconv.Itoa(i)+"-title", group.Attrs["aria-labelledby"])
 			default:
 				c := controls[0]
-				assert.Equal(t, "k1-"+strconv.Itoa(i)+"-input", c.attrs["id"])
-				assert.Equal(t, "k1-"+strconv.Itoa(i)+"-title", c.attrs["aria-labelledby"])
-				assert.Equal(t, "false", c.attrs["aria-invalid"])
-				assert.Equal(t, tt.key == "text", c.flag("aria-required"), "aria-required only on the required field")
+				assert.Equal(t, "k1-"+strconv.Itoa(i)+"-input", c.Attrs["id"])
+				assert.Equal(t, "k1-"+strconv.Itoa(i)+"-title", c.Attrs["aria-labelledby"])
+				assert.Equal(t, "false", c.Attrs["aria-invalid"])
+				assert.Equal(t, tt.key == "text", c.Flag("aria-required"), "aria-required only on the required field")
 			}
 		})
 	}
-	assert.Equal(t, []string{"Yes", "No"}, texts(body.one(t, "#k1-11-field").all(".option-label")))
+	assert.Equal(t, []string{"Yes", "No"}, texts(body.One(t, "#k1-11-field").All(".option-label")))
 }
 
 func TestInvalidAnswerShowsTheProtocolsMessage(t *testing.T) {
@@ -572,8 +414,8 @@ func TestInvalidAnswerShowsTheProtocolsMessage(t *testing.T) {
 			m := newMode(t, h, tt.req, elicit.DefaultOptions())
 			ctx := testContext(t)
 			before := render(t, m.Body())
-			assert.Empty(t, before.all(".field-error"))
-			assert.Equal(t, "false", before.one(t, "#k1-0-input").attrs["aria-invalid"])
+			assert.Empty(t, before.All(".field-error"))
+			assert.Equal(t, "false", before.One(t, "#k1-0-input").Attrs["aria-invalid"])
 
 			m.view.dispatch(ctx, elicit.Type{Index: 0, Text: "nope"})
 			p := m.Primary()
@@ -582,16 +424,16 @@ func TestInvalidAnswerShowsTheProtocolsMessage(t *testing.T) {
 			assert.Empty(t, h.answers, "an invalid answer is not sent")
 
 			body := render(t, m.Body())
-			e := body.one(t, ".field-error")
-			assert.Equal(t, "alert", e.attrs["role"])
-			assert.Equal(t, "k1-0-error", e.attrs["id"])
-			assert.Equal(t, want, e.textContent())
-			in := body.one(t, "#k1-0-input")
-			assert.True(t, in.flag("aria-invalid"), "aria-invalid=%q", in.attrs["aria-invalid"])
-			assert.Contains(t, strings.Fields(in.attrs["aria-describedby"]), "k1-0-error")
+			e := body.One(t, ".field-error")
+			assert.Equal(t, "alert", e.Attrs["role"])
+			assert.Equal(t, "k1-0-error", e.Attrs["id"])
+			assert.Equal(t, want, e.TextContent())
+			in := body.One(t, "#k1-0-input")
+			assert.True(t, in.Flag("aria-invalid"), "aria-invalid=%q", in.Attrs["aria-invalid"])
+			assert.Contains(t, strings.Fields(in.Attrs["aria-describedby"]), "k1-0-error")
 
 			m.view.dispatch(ctx, elicit.Type{Index: 0, Text: "ada@example.com"})
-			assert.Empty(t, render(t, m.Body()).all(".field-error"), "a change drops the stale message")
+			assert.Empty(t, render(t, m.Body()).All(".field-error"), "a change drops the stale message")
 			m.Primary().Run(ctx)
 			require.Len(t, h.answers, 1)
 		})
@@ -613,12 +455,12 @@ func TestAgentTextIsEscaped(t *testing.T) {
 	}
 	assert.Contains(t, raw, "&lt;img src=x onerror=alert(1)&gt;")
 	body := parseHTML(t, raw)
-	assert.Equal(t, evil, body.one(t, "p.question-message").textContent())
-	assert.Equal(t, "<b>Name</b>", body.one(t, "#k1-0-title").textContent())
-	assert.Equal(t, "<i>why</i> & more", body.one(t, "#k1-0-desc").textContent())
-	assert.Equal(t, `<img src=x>`, body.one(t, "#k1-0-input").attrs["placeholder"])
-	assert.Equal(t, "<img src=x onerror=alert(1)>", body.all(".option-label")[0].textContent())
-	assert.Equal(t, "<u>d</u>", body.one(t, ".option-description").textContent())
+	assert.Equal(t, evil, body.One(t, "p.question-message").TextContent())
+	assert.Equal(t, "<b>Name</b>", body.One(t, "#k1-0-title").TextContent())
+	assert.Equal(t, "<i>why</i> & more", body.One(t, "#k1-0-desc").TextContent())
+	assert.Equal(t, `<img src=x>`, body.One(t, "#k1-0-input").Attrs["placeholder"])
+	assert.Equal(t, "<img src=x onerror=alert(1)>", body.All(".option-label")[0].TextContent())
+	assert.Equal(t, "<u>d</u>", body.One(t, ".option-description").TextContent())
 	assert.Equal(t, "Question: "+evil, m.Label(), "the dialog's name is an attribute, escaped by the renderer")
 }
 
@@ -693,14 +535,14 @@ func TestFormViewTakesCustomControls(t *testing.T) {
 
 	v.Form().Dispatch(elicit.Type{Index: 0, Text: "Ada"})
 	assert.False(t, v.CanProceed(), "the custom control is required and not complete")
-	assert.Equal(t, "Colour", render(t, v.Chips()).one(t, "#p-chip-1").textContent())
+	assert.Equal(t, "Colour", render(t, v.Chips()).One(t, "#p-chip-1").TextContent())
 	complete = true
 	assert.True(t, v.CanProceed())
-	assert.Equal(t, "Colour ✓", render(t, v.Chips()).one(t, "#p-chip-1").textContent())
+	assert.Equal(t, "Colour ✓", render(t, v.Chips()).One(t, "#p-chip-1").TextContent())
 
 	fields := render(t, v.Fields())
-	assert.Equal(t, "pick a swatch", fields.one(t, "#p-1-field").one(t, ".swatches").textContent())
-	fields.one(t, "#p-0-input")
+	assert.Equal(t, "pick a swatch", fields.One(t, "#p-1-field").One(t, ".swatches").TextContent())
+	fields.One(t, "#p-0-input")
 
 	effs := v.Submit()
 	require.Len(t, effs, 1)
