@@ -13,6 +13,7 @@ import (
 
 	"parley/app/api"
 	"parley/components/composer/modes"
+	"parley/components/composer/modes/modetest"
 	"parley/components/internal/domtest"
 	"parley/machine/composer"
 	"parley/protocol"
@@ -21,59 +22,9 @@ import (
 // The tests are in the package: a DOM event cannot be fired natively, so a click or a
 // keystroke is simulated by what its handler does (m.pick, m.instruction, m.expanded).
 
-// fakeHost records what a mode asks of the container.
-type fakeHost struct {
-	answers  []answered
-	done     []func(app.Context, error)
-	problems []string
-	closes   int
-	chats    int
-	laters   int
-}
+type fakeHost = modetest.Host
 
-type answered struct {
-	id    string
-	reply protocol.ReplyRequest
-}
-
-func (h *fakeHost) Client() *api.Client            { return &api.Client{} }
-func (h *fakeHost) SessionID() string              { return "s1" }
-func (h *fakeHost) Functions() []protocol.Function { return nil }
-func (h *fakeHost) Answer(_ app.Context, d composer.Decision, r protocol.ReplyRequest, done func(app.Context, error)) {
-	h.answers = append(h.answers, answered{d.ID, r})
-	h.done = append(h.done, done)
-}
-func (h *fakeHost) ChatAbout(app.Context)       { h.chats++ }
-func (h *fakeHost) Close(app.Context)           { h.closes++ }
-func (h *fakeHost) Ran(app.Context, string)     {}
-func (h *fakeHost) SetProblem(text string)      { h.problems = append(h.problems, text) }
-func (h *fakeHost) Later(f func())              { h.laters++; f() }
-func (h *fakeHost) lastProblem() (string, bool) { return last(h.problems) }
-
-func last(s []string) (string, bool) {
-	if len(s) == 0 {
-		return "", false
-	}
-	return s[len(s)-1], true
-}
-
-// grab captures a real Context: OnPreRender runs natively, OnMount does not.
-type grab struct {
-	app.Compo
-	ctx app.Context
-}
-
-func (g *grab) OnPreRender(ctx app.Context) { g.ctx = ctx }
-func (g *grab) Render() app.UI              { return app.Div() }
-
-func testContext(t *testing.T) app.Context {
-	t.Helper()
-	e := app.NewTestEngine()
-	g := &grab{}
-	require.NoError(t, e.Load(g))
-	e.ConsumeAll()
-	return g.ctx
-}
+func testContext(t *testing.T) app.Context { _, ctx := modetest.Context(t); return ctx }
 
 type node = domtest.Node
 
@@ -295,8 +246,8 @@ func TestPrimaryWaitsForAnInstruction(t *testing.T) {
 			}
 			assert.Equal(t, "Reject, and tell the agent what to do instead", p.Title)
 			p.Run(testContext(t))
-			require.Len(t, h.answers, 1)
-			reply := h.answers[0].reply
+			require.Len(t, h.Answers, 1)
+			reply := h.Answers[0].Reply
 			assert.Equal(t, protocol.ActionAccept, reply.Action)
 			want, _ := json.Marshal(map[string]string{"instruction": tt.want})
 			assert.JSONEq(t, string(want), string(reply.Content))
@@ -311,8 +262,8 @@ func TestTooLongInstructionIsRefusedHere(t *testing.T) {
 	m := newApproval(t, h, gitPush())
 	m.instruction = strings.Repeat("a", protocol.MaxReasonBytes+1)
 	m.Primary().Run(testContext(t))
-	assert.Empty(t, h.answers)
-	got, _ := h.lastProblem()
+	assert.Empty(t, h.Answers)
+	got, _ := h.LastProblem()
 	assert.Equal(t, "The instruction is 4097 bytes; the limit is 4 KiB.", got)
 }
 
@@ -323,8 +274,8 @@ func TestPickingAnOptionAnswersItsIndex(t *testing.T) {
 			h := &fakeHost{}
 			m := newApproval(t, h, req)
 			m.pick(testContext(t), i) // what option i's button does
-			require.Len(t, h.answers, 1)
-			reply := h.answers[0].reply
+			require.Len(t, h.Answers, 1)
+			reply := h.Answers[0].Reply
 			assert.Equal(t, protocol.ActionAccept, reply.Action)
 			assert.JSONEq(t, `{"option":`+strconv.Itoa(i)+`}`, string(reply.Content))
 			require.NoError(t, protocol.ValidateReply(req, reply))
@@ -344,8 +295,8 @@ func TestSecondaryDeclinesTheApproval(t *testing.T) {
 	require.True(t, ok)
 	assert.Equal(t, "Decline", s.Label)
 	s.Run(testContext(t))
-	require.Len(t, h.answers, 1)
-	assert.Equal(t, protocol.ReplyRequest{Action: protocol.ActionDecline}, h.answers[0].reply)
+	require.Len(t, h.Answers, 1)
+	assert.Equal(t, protocol.ReplyRequest{Action: protocol.ActionDecline}, h.Answers[0].Reply)
 }
 
 func TestAFailedAnswerIsShownAndTheNextOneGoes(t *testing.T) {
@@ -354,13 +305,13 @@ func TestAFailedAnswerIsShownAndTheNextOneGoes(t *testing.T) {
 	ctx := testContext(t)
 	m.pick(ctx, 0)
 	m.pick(ctx, 1)
-	require.Len(t, h.answers, 1, "one answer at a time")
-	h.done[0](ctx, &api.Error{Status: 500, ErrorResponse: protocol.ErrorResponse{Error: "the store is down"}})
-	got, _ := h.lastProblem()
+	require.Len(t, h.Answers, 1, "one answer at a time")
+	h.Done[0](ctx, &api.Error{Status: 500, ErrorResponse: protocol.ErrorResponse{Error: "the store is down"}})
+	got, _ := h.LastProblem()
 	assert.Equal(t, "Not answered: the store is down.", got)
 	m.pick(ctx, 1)
-	require.Len(t, h.answers, 2)
-	assert.JSONEq(t, `{"option":1}`, string(h.answers[1].reply.Content))
+	require.Len(t, h.Answers, 2)
+	assert.JSONEq(t, `{"option":1}`, string(h.Answers[1].Reply.Content))
 }
 
 func TestInstructionFieldIsLabelled(t *testing.T) {

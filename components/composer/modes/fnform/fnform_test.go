@@ -12,10 +12,9 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
-	"parley/app/api"
 	"parley/components/composer/modes"
+	"parley/components/composer/modes/modetest"
 	"parley/components/internal/domtest"
-	"parley/machine/composer"
 	"parley/machine/elicit"
 	"parley/protocol"
 )
@@ -23,52 +22,9 @@ import (
 // The tests are in the package: a DOM event cannot be fired natively, so typing or picking
 // in the select is simulated by what its handler does (the form's Dispatch, m.choose).
 
-// fakeHost records what the fn-form asks of the container.
-type fakeHost struct {
-	fns      []protocol.Function
-	base     string
-	problems []string
-	closes   int
-	ran      []string
-}
+type fakeHost = modetest.Host
 
-func (h *fakeHost) Client() *api.Client            { return &api.Client{Base: h.base} }
-func (h *fakeHost) SessionID() string              { return "s1" }
-func (h *fakeHost) Functions() []protocol.Function { return h.fns }
-func (h *fakeHost) Answer(app.Context, composer.Decision, protocol.ReplyRequest, func(app.Context, error)) {
-	panic("the fn-form answers no decision")
-}
-func (h *fakeHost) ChatAbout(app.Context)             { panic("the fn-form is not a decision") }
-func (h *fakeHost) Close(app.Context)                 { h.closes++ }
-func (h *fakeHost) Ran(_ app.Context, session string) { h.ran = append(h.ran, session) }
-func (h *fakeHost) SetProblem(text string)            { h.problems = append(h.problems, text) }
-func (h *fakeHost) Later(f func())                    { f() }
-func (h *fakeHost) lastProblem() (string, bool)       { return last(h.problems) }
-
-func last(s []string) (string, bool) {
-	if len(s) == 0 {
-		return "", false
-	}
-	return s[len(s)-1], true
-}
-
-// grab captures a real Context: OnPreRender runs natively, OnMount does not.
-type grab struct {
-	app.Compo
-	ctx app.Context
-}
-
-func (g *grab) OnPreRender(ctx app.Context) { g.ctx = ctx }
-func (g *grab) Render() app.UI              { return app.Div() }
-
-func testEngine(t *testing.T) (app.TestEngine, app.Context) {
-	t.Helper()
-	e := app.NewTestEngine()
-	g := &grab{}
-	require.NoError(t, e.Load(g))
-	e.ConsumeAll()
-	return e, g.ctx
-}
+func testEngine(t *testing.T) (app.TestEngine, app.Context) { return modetest.Context(t) }
 
 type node = domtest.Node
 
@@ -101,7 +57,7 @@ func count() protocol.Function {
 
 func newForm(t *testing.T, h *fakeHost, function string) *Mode {
 	t.Helper()
-	for _, f := range h.fns {
+	for _, f := range h.Fns {
 		if f.Params != nil {
 			require.NoError(t, f.Params.Check(), "fixture %s", f.Name)
 		}
@@ -132,7 +88,7 @@ func TestWithoutFunctionsItSaysNoneAreAvailable(t *testing.T) {
 }
 
 func TestWithoutAChoiceItAsksForOne(t *testing.T) {
-	m := newForm(t, &fakeHost{fns: []protocol.Function{greet(), count()}}, "")
+	m := newForm(t, &fakeHost{Fns: []protocol.Function{greet(), count()}}, "")
 	assert.Equal(t, "Choose the function to run.", render(t, m.Body()).One(t, "p.fn-empty").TextContent())
 	options := render(t, m.Header()).All("option")
 	require.Len(t, options, 3)
@@ -142,7 +98,7 @@ func TestWithoutAChoiceItAsksForOne(t *testing.T) {
 }
 
 func TestFunctionFieldsAreSeededFromTheirDefaults(t *testing.T) {
-	m := newForm(t, &fakeHost{fns: []protocol.Function{greet(), count()}}, "greet")
+	m := newForm(t, &fakeHost{Fns: []protocol.Function{greet(), count()}}, "greet")
 	assert.Equal(t, "Run Greet", m.Label())
 
 	options := render(t, m.Header()).All("option")
@@ -187,7 +143,7 @@ func TestPrimaryWaitsForEveryRequiredField(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			m := newForm(t, &fakeHost{fns: []protocol.Function{greet()}}, "greet")
+			m := newForm(t, &fakeHost{Fns: []protocol.Function{greet()}}, "greet")
 			for _, ev := range tt.events {
 				m.view.Form().Dispatch(ev)
 			}
@@ -199,14 +155,14 @@ func TestPrimaryWaitsForEveryRequiredField(t *testing.T) {
 }
 
 func TestSecondaryCloses(t *testing.T) {
-	h := &fakeHost{fns: []protocol.Function{greet()}}
+	h := &fakeHost{Fns: []protocol.Function{greet()}}
 	m := newForm(t, h, "greet")
 	s, ok := m.Secondary()
 	require.True(t, ok)
 	assert.Equal(t, "Close", s.Label)
 	_, ctx := testEngine(t)
 	s.Run(ctx)
-	assert.Equal(t, 1, h.closes)
+	assert.Equal(t, 1, h.Closes)
 }
 
 func TestABrokenFunctionShowsItsError(t *testing.T) {
@@ -220,7 +176,7 @@ func TestABrokenFunctionShowsItsError(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			broken := protocol.Function{Name: "broken", Source: ".parley/functions/broken.star", Params: tt.params, Error: "syntax error <line 3>"}
-			m := newForm(t, &fakeHost{fns: []protocol.Function{greet(), broken}}, "broken")
+			m := newForm(t, &fakeHost{Fns: []protocol.Function{greet(), broken}}, "broken")
 			body := render(t, m.Body())
 			alert := body.One(t, "p.fn-broken")
 			assert.Equal(t, "alert", alert.Attrs["role"])
@@ -235,7 +191,7 @@ func TestABrokenFunctionShowsItsError(t *testing.T) {
 }
 
 func TestChoosingAnotherFunctionReseeds(t *testing.T) {
-	h := &fakeHost{fns: []protocol.Function{greet(), count()}}
+	h := &fakeHost{Fns: []protocol.Function{greet(), count()}}
 	m := newForm(t, h, "greet")
 	m.view.Form().Dispatch(elicit.Type{Index: 0, Text: "Ada"})
 	first := render(t, m.Body())
@@ -262,7 +218,7 @@ func TestAListThatArrivesLateFillsTheForm(t *testing.T) {
 	assert.Equal(t, "Run greet", m.Label(), "the name is kept while the list loads")
 	assert.True(t, m.Primary().Disabled)
 
-	h.fns = []protocol.Function{greet()}
+	h.Fns = []protocol.Function{greet()}
 	assert.Equal(t, "Loading greet…", render(t, m.Body()).One(t, "p.fn-empty").TextContent())
 	m.Refresh()
 	body := render(t, m.Body())
@@ -292,7 +248,7 @@ func TestRunStartsTheFunctionAndFollowsIt(t *testing.T) {
 	}))
 	defer srv.Close()
 
-	h := &fakeHost{fns: []protocol.Function{greet()}, base: srv.URL}
+	h := &fakeHost{Fns: []protocol.Function{greet()}, Base: srv.URL}
 	m := newForm(t, h, "greet")
 	e, ctx := testEngine(t)
 	m.view.Form().Dispatch(elicit.Type{Index: 3, Text: "Bob"})
@@ -303,32 +259,32 @@ func TestRunStartsTheFunctionAndFollowsIt(t *testing.T) {
 	require.Len(t, got, 1)
 	assert.JSONEq(t, `{"name":"world","loud":false,"times":2,"to":"Bob"}`, string(got[0].Args))
 	assert.Equal(t, "s1", got[0].Session)
-	problem, _ := h.lastProblem()
+	problem, _ := h.LastProblem()
 	assert.Equal(t, "Not run: must be at most 5.", problem)
-	assert.Empty(t, h.ran)
+	assert.Empty(t, h.Runs)
 
 	require.False(t, m.Primary().Disabled, "a failure lets the person try again")
 	m.Primary().Run(ctx)
 	e.ConsumeAll()
 	require.Len(t, got, 2)
-	assert.Equal(t, []string{"s9"}, h.ran, "the view follows the run into its session")
-	problem, _ = h.lastProblem()
+	assert.Equal(t, []string{"s9"}, h.Runs, "the view follows the run into its session")
+	problem, _ = h.LastProblem()
 	assert.Equal(t, "", problem)
 }
 
 func TestAnInvalidArgumentIsRefusedBeforeRunning(t *testing.T) {
-	h := &fakeHost{fns: []protocol.Function{greet()}, base: "http://127.0.0.1:1"}
+	h := &fakeHost{Fns: []protocol.Function{greet()}, Base: "http://127.0.0.1:1"}
 	m := newForm(t, h, "greet")
 	e, ctx := testEngine(t)
 	m.view.Form().Dispatch(elicit.Type{Index: 3, Text: "Bob"})
 	m.view.Form().Dispatch(elicit.Type{Index: 2, Text: "0"})
 	m.Primary().Run(ctx)
 	e.ConsumeAll()
-	assert.Empty(t, h.ran)
+	assert.Empty(t, h.Runs)
 	errs := m.view.Form().Errors()
 	assert.Contains(t, errs, "times", "the minimum is checked on this side")
 	body := render(t, m.Body())
 	assert.Equal(t, "alert", body.One(t, "#k1-1-2-error").Attrs["role"])
-	problem, _ := h.lastProblem()
+	problem, _ := h.LastProblem()
 	assert.Equal(t, "", problem, "nothing was sent")
 }

@@ -15,6 +15,7 @@ import (
 	"parley/app/api"
 	"parley/app/elicitation"
 	"parley/components/composer/modes"
+	"parley/components/composer/modes/modetest"
 	"parley/components/internal/domtest"
 	"parley/machine/composer"
 	"parley/machine/elicit"
@@ -24,59 +25,9 @@ import (
 // The tests are in the package: a DOM event cannot be fired natively, so a click or a
 // keystroke is simulated by the form event its handler dispatches (m.view.dispatch).
 
-// fakeHost records what a mode asks of the container.
-type fakeHost struct {
-	answers  []answered
-	done     []func(app.Context, error)
-	problems []string
-	closes   int
-	chats    int
-	laters   int
-}
+type fakeHost = modetest.Host
 
-type answered struct {
-	id    string
-	reply protocol.ReplyRequest
-}
-
-func (h *fakeHost) Client() *api.Client            { return &api.Client{} }
-func (h *fakeHost) SessionID() string              { return "s1" }
-func (h *fakeHost) Functions() []protocol.Function { return nil }
-func (h *fakeHost) Answer(_ app.Context, d composer.Decision, r protocol.ReplyRequest, done func(app.Context, error)) {
-	h.answers = append(h.answers, answered{d.ID, r})
-	h.done = append(h.done, done)
-}
-func (h *fakeHost) ChatAbout(app.Context)       { h.chats++ }
-func (h *fakeHost) Close(app.Context)           { h.closes++ }
-func (h *fakeHost) Ran(app.Context, string)     {}
-func (h *fakeHost) SetProblem(text string)      { h.problems = append(h.problems, text) }
-func (h *fakeHost) Later(f func())              { h.laters++; f() }
-func (h *fakeHost) lastProblem() (string, bool) { return last(h.problems) }
-
-func last(s []string) (string, bool) {
-	if len(s) == 0 {
-		return "", false
-	}
-	return s[len(s)-1], true
-}
-
-// grab captures a real Context: OnPreRender runs natively, OnMount does not.
-type grab struct {
-	app.Compo
-	ctx app.Context
-}
-
-func (g *grab) OnPreRender(ctx app.Context) { g.ctx = ctx }
-func (g *grab) Render() app.UI              { return app.Div() }
-
-func testContext(t *testing.T) app.Context {
-	t.Helper()
-	e := app.NewTestEngine()
-	g := &grab{}
-	require.NoError(t, e.Load(g))
-	e.ConsumeAll()
-	return g.ctx
-}
+func testContext(t *testing.T) app.Context { _, ctx := modetest.Context(t); return ctx }
 
 func newMode(t *testing.T, h *fakeHost, req protocol.DecisionRequest, opts elicit.Options) *Mode {
 	t.Helper()
@@ -130,10 +81,10 @@ func TestLoneChoiceRendersAButtonPerChoiceAndOther(t *testing.T) {
 
 	ctx := testContext(t)
 	m.view.dispatch(ctx, elicit.Pick{Index: 0, Value: "my"})
-	require.Len(t, h.answers, 1, "a click on a lone choice answers")
-	assert.Equal(t, "d1", h.answers[0].id)
-	assert.Equal(t, protocol.ActionAccept, h.answers[0].reply.Action)
-	assert.JSONEq(t, `"my"`, string(h.answers[0].reply.Content))
+	require.Len(t, h.Answers, 1, "a click on a lone choice answers")
+	assert.Equal(t, "d1", h.Answers[0].ID)
+	assert.Equal(t, protocol.ActionAccept, h.Answers[0].Reply.Action)
+	assert.JSONEq(t, `"my"`, string(h.Answers[0].Reply.Content))
 }
 
 func TestLoneChoiceOtherGoesThroughTheSendButton(t *testing.T) {
@@ -153,8 +104,8 @@ func TestLoneChoiceOtherGoesThroughTheSendButton(t *testing.T) {
 	p := m.Primary()
 	require.False(t, p.Disabled, "typed Other goes through the send button")
 	p.Run(ctx)
-	require.Len(t, h.answers, 1)
-	assert.JSONEq(t, `"duckdb"`, string(h.answers[0].reply.Content))
+	require.Len(t, h.Answers, 1)
+	assert.JSONEq(t, `"duckdb"`, string(h.Answers[0].Reply.Content))
 }
 
 func TestChoiceWithoutAnswerOnClickUsesRadios(t *testing.T) {
@@ -173,13 +124,13 @@ func TestChoiceWithoutAnswerOnClickUsesRadios(t *testing.T) {
 	assert.True(t, m.Primary().Disabled)
 
 	m.view.dispatch(ctx, elicit.Pick{Index: 0, Value: "pg"})
-	assert.Empty(t, h.answers, "without answer-on-click a pick does not send")
+	assert.Empty(t, h.Answers, "without answer-on-click a pick does not send")
 	radios := render(t, m.Body()).All("input[type=radio]")
 	assert.True(t, radios[0].Flag("checked"), "the picked radio is checked")
 	assert.False(t, radios[1].Flag("checked"))
 	m.Primary().Run(ctx)
-	require.Len(t, h.answers, 1)
-	assert.JSONEq(t, `"pg"`, string(h.answers[0].reply.Content))
+	require.Len(t, h.Answers, 1)
+	assert.JSONEq(t, `"pg"`, string(h.Answers[0].Reply.Content))
 }
 
 // threeQuestions is a stepped form: two required questions and an optional one.
@@ -244,11 +195,11 @@ func TestSteppedFormDrawsChipsAndHidesAllButTheCurrentField(t *testing.T) {
 	assert.True(t, body.One(t, "#k1-0-field").HasClass("is-hidden"))
 	assert.Equal(t, "k1-chip-1", body.One(t, "#k1-panel").Attrs["aria-labelledby"])
 
-	laters := h.laters
+	laters := h.Laters
 	m.view.dispatch(ctx, elicit.Pick{Index: 1, Value: "green"})
 	assert.Equal(t, 2, m.view.Form().Current(), "a pick moves on to the next unanswered question")
-	assert.Equal(t, laters+1, h.laters, "and focuses it after the render")
-	assert.Empty(t, h.answers, "a pick in a form never sends")
+	assert.Equal(t, laters+1, h.Laters, "and focuses it after the render")
+	assert.Empty(t, h.Answers, "a pick in a form never sends")
 	assert.True(t, m.view.CanProceed())
 	require.False(t, m.Primary().Disabled)
 	assert.True(t, render(t, m.Header()).One(t, "#k1-chip-2").Flag("aria-selected"))
@@ -275,8 +226,8 @@ func TestSubmitSendsContentShapedByTheSchema(t *testing.T) {
 			p := m.Primary()
 			require.False(t, p.Disabled)
 			p.Run(ctx)
-			require.Len(t, h.answers, 1)
-			got := h.answers[0].reply
+			require.Len(t, h.Answers, 1)
+			got := h.Answers[0].Reply
 			assert.Equal(t, protocol.ActionAccept, got.Action)
 			assert.JSONEq(t, tt.want, string(got.Content))
 			assert.NoError(t, protocol.ValidateReply(threeQuestions(), got), "the server takes what the form sends")
@@ -292,8 +243,8 @@ func TestSecondaryDeclines(t *testing.T) {
 	assert.Equal(t, "Decline", s.Label)
 	assert.False(t, s.Disabled)
 	s.Run(testContext(t))
-	require.Len(t, h.answers, 1)
-	assert.Equal(t, protocol.ReplyRequest{Action: protocol.ActionDecline}, h.answers[0].reply)
+	require.Len(t, h.Answers, 1)
+	assert.Equal(t, protocol.ReplyRequest{Action: protocol.ActionDecline}, h.Answers[0].Reply)
 }
 
 func TestConfirmShowsItsTwoAnswers(t *testing.T) {
@@ -319,8 +270,8 @@ func TestConfirmShowsItsTwoAnswers(t *testing.T) {
 			assert.True(t, buttons[1].HasClass("tone-neutral"))
 
 			m.view.dispatch(testContext(t), elicit.Pick{Index: 0, Value: "false"})
-			require.Len(t, h.answers, 1)
-			assert.JSONEq(t, `false`, string(h.answers[0].reply.Content))
+			require.Len(t, h.Answers, 1)
+			assert.JSONEq(t, `false`, string(h.Answers[0].Reply.Content))
 		})
 	}
 }
@@ -421,7 +372,7 @@ func TestInvalidAnswerShowsTheProtocolsMessage(t *testing.T) {
 			p := m.Primary()
 			require.False(t, p.Disabled, "the format is checked on send, not while typing")
 			p.Run(ctx)
-			assert.Empty(t, h.answers, "an invalid answer is not sent")
+			assert.Empty(t, h.Answers, "an invalid answer is not sent")
 
 			body := render(t, m.Body())
 			e := body.One(t, ".field-error")
@@ -435,7 +386,7 @@ func TestInvalidAnswerShowsTheProtocolsMessage(t *testing.T) {
 			m.view.dispatch(ctx, elicit.Type{Index: 0, Text: "ada@example.com"})
 			assert.Empty(t, render(t, m.Body()).All(".field-error"), "a change drops the stale message")
 			m.Primary().Run(ctx)
-			require.Len(t, h.answers, 1)
+			require.Len(t, h.Answers, 1)
 		})
 	}
 }
@@ -471,23 +422,23 @@ func TestAFailedAnswerIsShownAndCanBeRetried(t *testing.T) {
 	m.view.dispatch(ctx, elicit.Type{Index: 0, Text: "Ada"})
 
 	m.Primary().Run(ctx)
-	require.Len(t, h.answers, 1)
+	require.Len(t, h.Answers, 1)
 	assert.True(t, m.Primary().Disabled, "disabled while the answer is in flight")
 	s, _ := m.Secondary()
 	s.Run(ctx)
 	m.Primary().Run(ctx)
-	assert.Len(t, h.answers, 1, "nothing else is sent while one answer is in flight")
+	assert.Len(t, h.Answers, 1, "nothing else is sent while one answer is in flight")
 
-	h.done[0](ctx, api.ErrUnreachable)
-	got, _ := h.lastProblem()
+	h.Done[0](ctx, api.ErrUnreachable)
+	got, _ := h.LastProblem()
 	assert.Equal(t, "Not answered: the server is not reachable.", got)
 	require.False(t, m.Primary().Disabled, "a failure lets the person try again")
 	m.Primary().Run(ctx)
-	require.Len(t, h.answers, 2)
-	got, _ = h.lastProblem()
+	require.Len(t, h.Answers, 2)
+	got, _ = h.LastProblem()
 	assert.Equal(t, "", got, "a new attempt clears the old problem")
-	h.done[1](ctx, nil)
-	got, _ = h.lastProblem()
+	h.Done[1](ctx, nil)
+	got, _ = h.LastProblem()
 	assert.Equal(t, "", got)
 }
 
