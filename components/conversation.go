@@ -45,6 +45,7 @@ type Conversation struct {
 	workspace  string
 	blank      bool
 	connecting bool
+	nextPick   string // a workspace picked while another was connecting
 }
 
 func (c *Conversation) client(ctx app.Context) *api.Client {
@@ -216,8 +217,8 @@ func (c *Conversation) refreshSessions(ctx app.Context) {
 			c.sessions = slices.DeleteFunc(list, func(s protocol.SessionInfo) bool {
 				return s.Blank && (s.ID != c.session || c.blank)
 			})
-			if c.thread.Title == "" {
-				c.thread.Title = c.titleOf(c.session)
+			if title := c.titleOf(c.session); title != "" {
+				c.thread.Title = title
 			}
 		})
 	})

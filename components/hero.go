@@ -7,6 +7,7 @@ import (
 
 	"parley/app/api"
 	"parley/app/slots"
+	"parley/components/composer/modes/question"
 	"parley/components/inputbar"
 	"parley/protocol"
 )
@@ -57,7 +58,7 @@ type WorkspacePicker struct {
 
 // Render draws the workspaces as a radio group of buttons.
 func (w *WorkspacePicker) Render() app.UI {
-	return app.Div().Class("workspaces").Role("radiogroup").Aria("label", "Workspace").Body(
+	return app.Div().Class("workspaces").Role("radiogroup").Aria("label", "Workspace").OnKeyDown(question.ArrowKeys).Body(
 		app.Range(w.Workspaces).Slice(func(i int) app.UI {
 			ws := w.Workspaces[i]
 			return app.Button().Type("button").Class("workspace").
@@ -117,6 +118,7 @@ func storageSet(key, value string) {
 // works on it; a draft typed in the previous blank session moves along.
 func (c *Conversation) connect(ctx app.Context, ws string) {
 	if c.connecting {
+		c.nextPick = ws // taken when the connection under way is done: the last pick wins
 		return
 	}
 	c.connecting = true
@@ -158,6 +160,12 @@ func (c *Conversation) connect(ctx app.Context, ws string) {
 		}
 		ctx.Dispatch(func(ctx app.Context) {
 			c.connecting = false
+			if next := c.nextPick; next != "" {
+				c.nextPick = ""
+				if next != pick {
+					defer c.connect(ctx, next)
+				}
+			}
 			var apiErr *api.Error
 			switch {
 			case errors.As(err, &apiErr) && apiErr.Status == statusUnauthorized:

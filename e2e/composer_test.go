@@ -96,9 +96,13 @@ func TestThreeQuestionsByChipsAndKeyboard(t *testing.T) {
 	assert.Equal(t, "radio", evalString(t, ctx, `document.activeElement.type`))
 	do(t, ctx, 10*time.Second, space(), waitJS(`document.querySelector('#composer-mode .field:not(.is-hidden) .field-title')?.textContent.startsWith('Which theme?')`))
 	assert.Equal(t, "Engine ✓", modeText(t, ctx, `.chip`))
-	// ↓ on the theme's radios picks "dark" and moves on to the name.
+	// ↓ on the theme's radios walks to "dark" and stays; Enter takes it and moves on to the
+	// name.
 	do(t, ctx, 10*time.Second, waitJS(`document.activeElement.type === 'radio'`), rawKey("ArrowDown", 40, 0),
-		waitJS(`document.activeElement.type === 'text'`))
+		waitJS(`document.activeElement.value === 'dark' && document.activeElement.checked`))
+	time.Sleep(200 * time.Millisecond)
+	assert.True(t, evalBool(t, ctx, `document.activeElement.value === 'dark'`), "the arrow keys browse: the question stays")
+	do(t, ctx, 10*time.Second, pressEnter(0), waitJS(`document.activeElement.type === 'text'`))
 	do(t, ctx, 10*time.Second, chromedp.KeyEvent("parley"))
 	assert.Equal(t, "Engine ✓|Theme ✓|Name ✓", evalString(t, ctx, `[...document.querySelectorAll('#composer-mode .chip')].map(c => c.textContent).join('|')`))
 

@@ -91,7 +91,9 @@ func (t *Thread) Apply(ev protocol.Event) {
 	switch ev.Type {
 	case protocol.EventSessionCreated:
 		var sc protocol.SessionCreated
-		if json.Unmarshal(ev.Data, &sc) == nil && sc.Title != "" {
+		// The title it was created with, unless a better one is known already (the
+		// session list's: a blank session is renamed by its first prompt).
+		if json.Unmarshal(ev.Data, &sc) == nil && sc.Title != "" && t.Title == "" {
 			t.Title = sc.Title
 		}
 	case protocol.EventAgentMessage:

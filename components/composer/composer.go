@@ -80,6 +80,15 @@ type Composer struct {
 	problem string
 	// ctx is the composer's own context, from OnMount: what Later defers with.
 	ctx app.Context
+	// aside is the mode of the decision set aside ("Chat about this"), kept with its answers.
+	aside keptMode
+}
+
+// keptMode is a mode kept while its decision is set aside.
+type keptMode struct {
+	mode modes.Mode
+	id   string
+	key  string
 }
 
 // Later implements modes.Host.
@@ -173,7 +182,11 @@ func (c *Composer) run(ctx app.Context, effs []machine.Effect) {
 		case machine.Enter:
 			c.enter(e)
 		case machine.Exit:
-			if c.mode != nil {
+			if c.mode != nil && c.machine.SetAside() && c.modeFor == e.ID {
+				// "Chat about this": the decision stays pending, and so do the answers
+				// given so far; Resume shows this same mode again.
+				c.aside = keptMode{mode: c.mode, id: e.ID, key: c.modeKey}
+			} else if c.mode != nil {
 				c.mode.Exit()
 			}
 			c.mode, c.modeFor, c.problem = nil, "", ""
@@ -191,6 +204,14 @@ func (c *Composer) enter(e machine.Enter) {
 		return
 	}
 	c.gen++
+	if kept := c.aside; kept.mode != nil {
+		c.aside = keptMode{}
+		if kept.id == e.ID {
+			c.mode, c.modeFor, c.modeKey, c.problem = kept.mode, e.ID, kept.key, ""
+			return
+		}
+		kept.mode.Exit()
+	}
 	c.modeKey = "m" + strconv.Itoa(c.gen)
 	in := modes.Input{Key: c.modeKey, Options: elicitation.Options(), Fields: elicitation.FieldRendererHook()}
 	if e.Mode == machine.FnForm {
@@ -501,10 +522,30 @@ func (c *Composer) onModeKey(ctx app.Context, e app.Event) {
 			c.runAction(ctx, true)
 		}
 	case "Escape":
+		// Not from a field the person types in: Escape there closes the browser's own lists
+		// or just leaves the field, and must not throw the decision and the typing away.
+		if typesText(e.Get("target")) {
+			return
+		}
 		if c.runAction(ctx, false) {
 			e.PreventDefault()
 		}
 	}
+}
+
+// typesText reports whether el is a control a person types text into.
+func typesText(el app.Value) bool {
+	switch el.Get("tagName").String() {
+	case "TEXTAREA", "SELECT":
+		return true
+	case "INPUT":
+		switch el.Get("type").String() {
+		case "radio", "checkbox", "button", "submit":
+			return false
+		}
+		return true
+	}
+	return false
 }
 
 // SetProblem implements modes.Host: a failure the person should read, in the morphed area.

@@ -117,7 +117,14 @@ func newShell(ctx app.Context, b *Bar) *shell {
 	// What was typed into the pre-rendered page before the wasm took over.
 	if early := app.Window().Get("parleyEarlyDraft"); early.Truthy() && early.String() != "" {
 		sc := sh.cur
-		sc.m.Dispatch(input.DraftChanged{Draft: early.String(), At: time.Now()})
+		if sc.m.Len() == 0 {
+			sc.m.Dispatch(input.DraftChanged{Draft: early.String(), At: time.Now()})
+		} else {
+			// The pre-rendered box did not show the saved draft: what was typed there goes
+			// after it, and neither is lost.
+			end := sc.m.Len()
+			sc.m.Dispatch(input.InsertText{Text: " " + early.String(), Span: input.Span{Start: end, End: end, Rev: sc.m.Rev()}})
+		}
 		app.Window().Set("parleyEarlyDraft", "")
 	}
 	sh.show()
@@ -801,6 +808,14 @@ func (sh *shell) setMenu(sc *scope, m slash.Menu) {
 	if sc == sh.cur {
 		sh.menu = m
 		sh.ctx.Update()
+		if id := m.ActiveID(); id != "" {
+			// After the render that marks it: the active option stays in view as ↑↓ move.
+			sh.ctx.Defer(func(app.Context) {
+				if el := app.Window().GetElementByID(listboxID + "-" + id); el.Truthy() {
+					el.Call("scrollIntoView", map[string]any{"block": "nearest"})
+				}
+			})
+		}
 	}
 }
 

@@ -8,6 +8,9 @@ type Event interface{ event() }
 type Pick struct {
 	Index int
 	Value string
+	// Stay keeps the current question: the choice moved under the arrow keys, which walk a
+	// radio group, rather than a click that means "this one".
+	Stay bool
 }
 
 // Toggle checks or unchecks a choice of a Multi field.

@@ -513,10 +513,10 @@ func (f *Form) pick(e Pick) []Effect {
 	a := &f.answers[e.Index]
 	a.Text, a.Other = e.Value, false
 	f.changed(e.Index)
-	if f.Lone() {
+	if f.Lone() && !e.Stay {
 		return []Effect{Settle{Content: f.Content()}}
 	}
-	if !f.Stepped() {
+	if !f.Stepped() || e.Stay {
 		return nil
 	}
 	n := len(f.fields)

@@ -293,19 +293,19 @@ func TestDispatch(t *testing.T) {
 		// Booleans.
 		{
 			name: "boolean alone settles on the click", req: askReq(sBool),
-			events:      []Event{Pick{0, "true"}},
+			events:      []Event{Pick{Index: 0, Value: "true"}},
 			wantState:   state{Lone: true, CanProceed: true, Complete: "x", Content: `true`},
 			wantEffects: []Effect{Settle{raw(`true`)}},
 		},
 		{
 			name: "a confirm without a schema settles false on No", req: confirm,
-			events:      []Event{Pick{0, "false"}},
+			events:      []Event{Pick{Index: 0, Value: "false"}},
 			wantState:   state{Lone: true, CanProceed: true, Complete: "x", Content: `false`},
 			wantEffects: []Effect{Settle{raw(`false`)}},
 		},
 		{
 			name: "boolean with a default is seeded, not lone", req: askReq(sBoolDef),
-			events:      []Event{Pick{0, "true"}},
+			events:      []Event{Pick{Index: 0, Value: "true"}},
 			wantState:   state{CanProceed: true, Complete: "x", Content: `true`},
 			wantEffects: nil,
 		},
@@ -317,7 +317,7 @@ func TestDispatch(t *testing.T) {
 		},
 		{
 			name: "boolean: a value other than true/false is ignored", req: askReq(sBool),
-			events:      []Event{Pick{0, "yes"}},
+			events:      []Event{Pick{Index: 0, Value: "yes"}},
 			wantState:   state{Lone: true, Complete: ".", Content: `null`},
 			wantEffects: nil,
 		},
@@ -325,37 +325,37 @@ func TestDispatch(t *testing.T) {
 		// Single choices.
 		{
 			name: "enum alone settles on the click", req: askReq(sEnum),
-			events:      []Event{Pick{0, "b"}},
+			events:      []Event{Pick{Index: 0, Value: "b"}},
 			wantState:   state{Lone: true, CanProceed: true, Complete: "x", Content: `"b"`},
 			wantEffects: []Effect{Settle{raw(`"b"`)}},
 		},
 		{
 			name: "oneOf alone settles on the click", req: askReq(sOneOf),
-			events:      []Event{Pick{0, "p"}},
+			events:      []Event{Pick{Index: 0, Value: "p"}},
 			wantState:   state{Lone: true, CanProceed: true, Complete: "x", Content: `"p"`},
 			wantEffects: []Effect{Settle{raw(`"p"`)}},
 		},
 		{
 			name: "a value that is no choice is ignored", req: askReq(sEnum),
-			events:      []Event{Pick{0, "z"}},
+			events:      []Event{Pick{Index: 0, Value: "z"}},
 			wantState:   state{Lone: true, Complete: ".", Content: `null`},
 			wantEffects: nil,
 		},
 		{
 			name: "answer-on-click off: the click selects, the button sends", req: askReq(sEnum), opts: &noClick,
-			events:      []Event{Pick{0, "a"}, Pick{0, "c"}},
+			events:      []Event{Pick{Index: 0, Value: "a"}, Pick{Index: 0, Value: "c"}},
 			wantState:   state{CanProceed: true, Complete: "x", Content: `"c"`},
 			wantEffects: nil,
 		},
 		{
 			name: "answer-on-click off: send", req: askReq(sEnum), opts: &noClick,
-			events:      []Event{Pick{0, "a"}, Submit{}},
+			events:      []Event{Pick{Index: 0, Value: "a"}, Submit{}},
 			wantState:   state{CanProceed: true, Complete: "x", Content: `"a"`},
 			wantEffects: []Effect{Send{raw(`"a"`)}},
 		},
 		{
 			name: "an enum with a default is seeded, not lone", req: askReq(sEnumDef),
-			events:      []Event{Pick{0, "a"}},
+			events:      []Event{Pick{Index: 0, Value: "a"}},
 			wantState:   state{CanProceed: true, Complete: "x", Content: `"a"`},
 			wantEffects: nil,
 		},
@@ -373,7 +373,7 @@ func TestDispatch(t *testing.T) {
 		},
 		{
 			name: "Other: typing chooses it", req: askReq(sEnum),
-			events:      []Event{Pick{0, "a"}, TypeOther{0, "delta"}},
+			events:      []Event{Pick{Index: 0, Value: "a"}, TypeOther{0, "delta"}},
 			wantState:   state{Lone: true, CanProceed: true, Complete: "x", Content: `"delta"`},
 			wantEffects: nil,
 		},
@@ -391,13 +391,13 @@ func TestDispatch(t *testing.T) {
 		},
 		{
 			name: "a pick after Other drops Other", req: askReq(sEnum),
-			events:      []Event{TypeOther{0, "delta"}, Pick{0, "a"}},
+			events:      []Event{TypeOther{0, "delta"}, Pick{Index: 0, Value: "a"}},
 			wantState:   state{Lone: true, CanProceed: true, Complete: "x", Content: `"a"`},
 			wantEffects: []Effect{Settle{raw(`"a"`)}},
 		},
 		{
 			name: "choosing Other again brings its text back", req: askReq(sEnum), opts: &noClick,
-			events:      []Event{TypeOther{0, "delta"}, Pick{0, "a"}, ChooseOther{0}},
+			events:      []Event{TypeOther{0, "delta"}, Pick{Index: 0, Value: "a"}, ChooseOther{0}},
 			wantState:   state{CanProceed: true, Complete: "x", Content: `"delta"`},
 			wantEffects: nil,
 		},
@@ -472,20 +472,26 @@ func TestDispatch(t *testing.T) {
 			wantEffects: nil,
 		},
 		{
+			name: "form: a choice walked to with the arrow keys stays on its question", req: askReq(sForm),
+			events:      []Event{Pick{Index: 0, Value: "prod", Stay: true}},
+			wantState:   state{Current: 0, Stepped: true, Complete: "x..", Content: `{"env":"prod"}`},
+			wantEffects: nil,
+		},
+		{
 			name: "form: a pick moves on to the next unanswered question", req: askReq(sForm),
-			events:      []Event{Pick{0, "prod"}},
+			events:      []Event{Pick{Index: 0, Value: "prod"}},
 			wantState:   state{Current: 1, Stepped: true, Complete: "x..", Content: `{"env":"prod"}`},
 			wantEffects: []Effect{Show{1}},
 		},
 		{
 			name: "form: required answered, the optional one left out", req: askReq(sForm),
-			events:      []Event{Pick{0, "prod"}, Type{1, "3"}, Submit{}},
+			events:      []Event{Pick{Index: 0, Value: "prod"}, Type{1, "3"}, Submit{}},
 			wantState:   state{Current: 1, Stepped: true, CanProceed: true, Complete: "xx.", Content: `{"env":"prod","count":3}`},
 			wantEffects: []Effect{Send{raw(`{"env":"prod","count":3}`)}},
 		},
 		{
 			name: "form: every answer in property order", req: askReq(sForm),
-			events:      []Event{Goto{2}, Type{2, "hi"}, Type{1, "2"}, Pick{0, "staging"}},
+			events:      []Event{Goto{2}, Type{2, "hi"}, Type{1, "2"}, Pick{Index: 0, Value: "staging"}},
 			wantState:   state{Current: 2, Stepped: true, CanProceed: true, Complete: "xxx", Content: `{"env":"staging","count":2,"note":"hi"}`},
 			wantEffects: nil,
 		},
@@ -497,13 +503,13 @@ func TestDispatch(t *testing.T) {
 		},
 		{
 			name: "form: an answer clears its own error only", req: askReq(sForm),
-			events:      []Event{Submit{}, Pick{0, "prod"}},
+			events:      []Event{Submit{}, Pick{Index: 0, Value: "prod"}},
 			wantState:   state{Current: 1, Stepped: true, Complete: "x..", Content: `{"env":"prod"}`, Errors: map[string]string{"count": "is required"}},
 			wantEffects: []Effect{Show{1}},
 		},
 		{
 			name: "form: a bound error is mapped to its key", req: askReq(sForm),
-			events:      []Event{Pick{0, "prod"}, Type{1, "0"}, Goto{0}, Submit{}},
+			events:      []Event{Pick{Index: 0, Value: "prod"}, Type{1, "0"}, Goto{0}, Submit{}},
 			wantState:   state{Current: 1, Stepped: true, CanProceed: true, Complete: "xx.", Content: `{"env":"prod","count":0}`, Errors: map[string]string{"count": "must be at least 1"}},
 			wantEffects: []Effect{Invalid{}, Show{1}},
 		},
@@ -521,49 +527,49 @@ func TestDispatch(t *testing.T) {
 		},
 		{
 			name: "form: next unanswered wraps around", req: askReq(sChoices),
-			events:      []Event{Goto{2}, Pick{2, "true"}},
+			events:      []Event{Goto{2}, Pick{Index: 2, Value: "true"}},
 			wantState:   state{Stepped: true, CanProceed: true, Complete: "..x", Content: `{"c":true}`},
 			wantEffects: []Effect{Show{0}},
 		},
 		{
 			name: "form: next unanswered skips answered ones", req: askReq(sChoices),
-			events:      []Event{Pick{1, "2"}, Goto{0}, Pick{0, "1"}},
+			events:      []Event{Pick{Index: 1, Value: "2"}, Goto{0}, Pick{Index: 0, Value: "1"}},
 			wantState:   state{Current: 2, Stepped: true, CanProceed: true, Complete: "xx.", Content: `{"a":"1","b":"2"}`},
 			wantEffects: []Effect{Show{2}},
 		},
 		{
 			name: "form: the last answer stays put and never auto-submits", req: askReq(sChoices),
-			events:      []Event{Pick{0, "1"}, Pick{1, "1"}, Pick{2, "false"}},
+			events:      []Event{Pick{Index: 0, Value: "1"}, Pick{Index: 1, Value: "1"}, Pick{Index: 2, Value: "false"}},
 			wantState:   state{Current: 2, Stepped: true, CanProceed: true, Complete: "xxx", Content: `{"a":"1","b":"1","c":false}`},
 			wantEffects: nil,
 		},
 		{
 			name: "form: changing an answer with nothing left stays", req: askReq(sChoices),
-			events:      []Event{Pick{0, "1"}, Pick{1, "1"}, Pick{2, "false"}, Goto{0}, Pick{0, "2"}},
+			events:      []Event{Pick{Index: 0, Value: "1"}, Pick{Index: 1, Value: "1"}, Pick{Index: 2, Value: "false"}, Goto{0}, Pick{Index: 0, Value: "2"}},
 			wantState:   state{Stepped: true, CanProceed: true, Complete: "xxx", Content: `{"a":"2","b":"1","c":false}`},
 			wantEffects: nil,
 		},
 		{
 			name: "stacked: a pick does not move", req: askReq(sChoices), opts: &stacked,
-			events:      []Event{Pick{0, "1"}},
+			events:      []Event{Pick{Index: 0, Value: "1"}},
 			wantState:   state{CanProceed: true, Complete: "x..", Content: `{"a":"1"}`},
 			wantEffects: nil,
 		},
 		{
 			name: "stacked: submit moves to the first error", req: askReq(sForm), opts: &stacked,
-			events:      []Event{Pick{0, "prod"}, Submit{}},
+			events:      []Event{Pick{Index: 0, Value: "prod"}, Submit{}},
 			wantState:   state{Current: 1, Complete: "x..", Content: `{"env":"prod"}`, Errors: map[string]string{"count": "is required"}},
 			wantEffects: []Effect{Invalid{}, Show{1}},
 		},
 		{
 			name: "form: Other text stays in its own field", req: askReq(sChoices), opts: &noClick,
-			events:      []Event{TypeOther{0, "mine"}, Pick{1, "2"}},
+			events:      []Event{TypeOther{0, "mine"}, Pick{Index: 1, Value: "2"}},
 			wantState:   state{Current: 2, Stepped: true, CanProceed: true, Complete: "xx.", Content: `{"a":"mine","b":"2"}`},
 			wantEffects: []Effect{Show{2}},
 		},
 		{
 			name: "form: an optional Other left empty blocks, with a message of its own", req: askReq(sChoices),
-			events:      []Event{Pick{1, "1"}, ChooseOther{0}, Submit{}},
+			events:      []Event{Pick{Index: 1, Value: "1"}, ChooseOther{0}, Submit{}},
 			wantState:   state{Stepped: true, Complete: ".x.", Content: `{"b":"1"}`, Errors: map[string]string{"a": "type your own answer, or pick a choice"}},
 			wantEffects: []Effect{Invalid{}, Show{0}},
 		},
@@ -576,7 +582,7 @@ func TestDispatch(t *testing.T) {
 		},
 		{
 			name: "a form of one choice is lone too", req: askReq(sOneProp),
-			events:      []Event{Pick{0, "b"}},
+			events:      []Event{Pick{Index: 0, Value: "b"}},
 			wantState:   state{Lone: true, CanProceed: true, Complete: "x", Content: `{"pick":"b"}`},
 			wantEffects: []Effect{Settle{raw(`{"pick":"b"}`)}},
 		},
@@ -584,20 +590,20 @@ func TestDispatch(t *testing.T) {
 		// Events that name nothing.
 		{
 			name: "out-of-range indexes are ignored", req: askReq(sForm),
-			events: []Event{Pick{-1, "prod"}, Pick{3, "prod"}, Toggle{9, "a"}, ChooseOther{-5}, Type{3, "x"},
+			events: []Event{Pick{Index: -1, Value: "prod"}, Pick{Index: 3, Value: "prod"}, Toggle{9, "a"}, ChooseOther{-5}, Type{3, "x"},
 				TypeOther{100, "x"}, Goto{3}, Goto{-1}},
 			wantState:   state{Stepped: true, Complete: "...", Content: `{}`},
 			wantEffects: nil,
 		},
 		{
 			name: "events of another kind are ignored", req: askReq(sForm),
-			events:      []Event{Type{0, "prod"}, Pick{1, "3"}, Toggle{0, "prod"}, ChooseOther{1}, TypeOther{2, "x"}},
+			events:      []Event{Type{0, "prod"}, Pick{Index: 1, Value: "3"}, Toggle{0, "prod"}, ChooseOther{1}, TypeOther{2, "x"}},
 			wantState:   state{Stepped: true, Complete: "...", Content: `{}`},
 			wantEffects: nil,
 		},
 		{
 			name: "an approval has nothing to submit", req: approval,
-			events:      []Event{Pick{0, "allow"}, Submit{}},
+			events:      []Event{Pick{Index: 0, Value: "allow"}, Submit{}},
 			wantState:   state{Content: `null`},
 			wantEffects: nil,
 		},
@@ -635,9 +641,9 @@ func TestAnswers(t *testing.T) {
 		{"a default that is no choice is Other", askReq(sEnumOther), nil, []Answer{{Other: true, OtherText: "mine"}}},
 		{"Other text is per field", askReq(sChoices), []Event{TypeOther{0, "mine"}, ChooseOther{1}}, []Answer{
 			{Other: true, OtherText: "mine"}, {Other: true}, {}}},
-		{"a pick keeps the Other text for later", askReq(sChoices), []Event{TypeOther{0, "mine"}, Pick{0, "1"}}, []Answer{
+		{"a pick keeps the Other text for later", askReq(sChoices), []Event{TypeOther{0, "mine"}, Pick{Index: 0, Value: "1"}}, []Answer{
 			{Text: "1", OtherText: "mine"}, {}, {}}},
-		{"Other replaces the pick", askReq(sChoices), []Event{Pick{0, "1"}, ChooseOther{0}}, []Answer{
+		{"Other replaces the pick", askReq(sChoices), []Event{Pick{Index: 0, Value: "1"}, ChooseOther{0}}, []Answer{
 			{Other: true}, {}, {}}},
 		{"multi picks", askReq(sMulti), []Event{Toggle{0, "c"}, Toggle{0, "a"}}, []Answer{{Picks: []string{"a", "c"}}}},
 	}

@@ -54,7 +54,7 @@ func FuzzDispatch(f *testing.F) {
 			var ev Event
 			switch next() % 7 {
 			case 0:
-				ev = Pick{idx, word}
+				ev = Pick{Index: idx, Value: word}
 			case 1:
 				ev = Toggle{idx, word}
 			case 2:

@@ -22,6 +22,9 @@ import (
 // person can expand them.
 const maxDetailShown = 1200
 
+// maxReachShown bounds an option's description (an "always" option repeats the command).
+const maxReachShown = 160
+
 // Mode is the approval mode.
 type Mode struct {
 	host        modes.Host
@@ -69,7 +72,7 @@ func (m *Mode) Body() app.UI {
 			return app.Button().Type("button").Class("link-button").Text("Show all").
 				OnClick(func(ctx app.Context, e app.Event) { m.expanded = true }, app.EventScope(m.key))
 		}),
-		app.Div().Class("choices").Role("group").Aria("label", "Answers").Body(
+		app.Div().Class("choices").Role("group").Aria("label", "Answers").OnKeyDown(question.ArrowKeys).Body(
 			app.Range(req.Options).Slice(func(i int) app.UI {
 				o := req.Options[i]
 				return question.ChoiceButton(m.key+"-opt-"+strconv.Itoa(i), o.Label, reach(o), o.Tone, false, func(ctx app.Context) {
@@ -115,6 +118,11 @@ func details(req protocol.DecisionRequest) string {
 // "always" option the reach it grants when the request did not say it.
 func reach(o protocol.ApprovalOption) string {
 	if o.Description != "" || o.Grant == nil {
+		// The details above show a long command whole (on request); under a button it is
+		// cut, so the button keeps a button's size.
+		if len(o.Description) > maxReachShown {
+			return HeadAndTail(o.Description, maxReachShown)
+		}
 		return o.Description
 	}
 	switch o.Grant.Kind {

@@ -130,6 +130,8 @@ type FormView struct {
 	hook    elicitation.FieldRenderer
 	custom  map[int]*elicitation.FieldControl
 	later   func(func()) // modes.Host.Later
+	// arrowing says an arrow key is down in a radio group: the change it makes is browsing.
+	arrowing bool
 	problem string       // why the content of a form with custom controls was refused
 	effects func(ctx app.Context, effs []elicit.Effect)
 }
@@ -457,9 +459,41 @@ var inputType = map[elicit.Kind]string{
 
 func formatNumber(x float64) string { return strconv.FormatFloat(x, 'f', -1, 64) }
 
+// ArrowKeys moves the focus among a group's buttons with the arrow keys, Home and End, so a
+// row of one-click answers is reachable without a Tab per answer. Put it on the group.
+func ArrowKeys(ctx app.Context, e app.Event) {
+	step := 0
+	switch e.Get("key").String() {
+	case "ArrowRight", "ArrowDown":
+		step = 1
+	case "ArrowLeft", "ArrowUp":
+		step = -1
+	case "Home":
+		step = -1 << 20
+	case "End":
+		step = 1 << 20
+	default:
+		return
+	}
+	buttons := e.Get("currentTarget").Call("querySelectorAll", ":scope > button")
+	n := buttons.Length()
+	active := app.Window().Get("document").Get("activeElement")
+	for i := 0; i < n; i++ {
+		if buttons.Index(i).Equal(active) {
+			e.PreventDefault()
+			j := min(max(i+step, 0), n-1)
+			if step == 1 || step == -1 {
+				j = (i + step + n) % n
+			}
+			buttons.Index(j).Call("focus")
+			return
+		}
+	}
+}
+
 // choiceButtons answer a lone single choice with one click each.
 func (v *FormView) choiceButtons(i int, f elicit.Field, a elicit.Answer) app.UI {
-	return app.Div().Class("choices").Role("group").Aria("labelledby", v.prefix+"-message").Body(
+	return app.Div().Class("choices").Role("group").Aria("labelledby", v.prefix+"-message").OnKeyDown(ArrowKeys).Body(
 		app.Range(f.Choices).Slice(func(j int) app.UI {
 			c := f.Choices[j]
 			return ChoiceButton(v.id(i, "-choice-"+strconv.Itoa(j)), c.Label, c.Description, toneOf(f, c), c.Recommended, func(ctx app.Context) {
@@ -511,11 +545,31 @@ func (v *FormView) radios(i int, f elicit.Field, a elicit.Answer, describedBy st
 	if f.Required {
 		group = group.Aria("required", "true")
 	}
+	// The arrow keys walk a radio group, checking each radio on the way: that is browsing,
+	// not an answer, so it stays on the question. Space, Enter or a click on a choice is
+	// the answer, and moves on to the next unanswered question.
+	group = group.OnKeyDown(func(ctx app.Context, e app.Event) {
+		switch e.Get("key").String() {
+		case "ArrowUp", "ArrowDown", "ArrowLeft", "ArrowRight":
+			v.arrowing = true
+		case "Enter":
+			if t := e.Get("target"); t.Get("type").String() == "radio" && t.Get("checked").Bool() {
+				e.PreventDefault()
+				e.Call("stopPropagation") // not the form's submit
+				if value := t.Get("value").String(); t.Get("id").String() != v.id(i, "-other") {
+					v.dispatch(ctx, elicit.Pick{Index: i, Value: value})
+				}
+			}
+		}
+	}, app.EventScope(v.prefix, i)).On("keyup", func(ctx app.Context, e app.Event) {
+		v.arrowing = false
+		ctx.PreventUpdate()
+	}, app.EventScope(v.prefix, i))
 	return group.Body(
 		app.Range(f.Choices).Slice(func(j int) app.UI {
 			c := f.Choices[j]
 			return v.option("radio", name, v.id(i, "-opt-"+strconv.Itoa(j)), c, !a.Other && a.Text == c.Value, func(ctx app.Context, checked bool) {
-				v.dispatch(ctx, elicit.Pick{Index: i, Value: c.Value})
+				v.dispatch(ctx, elicit.Pick{Index: i, Value: c.Value, Stay: v.arrowing})
 			})
 		}),
 		app.If(f.AllowOther, func() app.UI {
