@@ -137,6 +137,9 @@ func (c *socketConn) unsubscribe() {
 func (c *socketConn) subscribe(ctx context.Context, session string, after uint64) {
 	c.unsubscribe()
 	sctx, stop := context.WithCancel(ctx)
+	// Read before following: whatever is stored up to head is replayed, and a client can
+	// tell history from what happens now (the composer does not act on old questions).
+	head, _ := c.rt.Head(sctx, session)
 	events, errc, err := c.rt.Follow(sctx, session, after)
 	if err != nil {
 		stop()
@@ -152,7 +155,7 @@ func (c *socketConn) subscribe(ctx context.Context, session string, after uint64
 	c.mu.Lock()
 	c.stop, c.done = stop, done
 	c.mu.Unlock()
-	if err := c.send(ctx, protocol.ServerFrame{Type: protocol.FrameSubscribed, Session: session, After: after}); err != nil {
+	if err := c.send(ctx, protocol.ServerFrame{Type: protocol.FrameSubscribed, Session: session, After: after, Head: head}); err != nil {
 		stop()
 		close(done)
 		return

@@ -363,6 +363,7 @@ func (c *Conversation) Render() app.UI {
 					Working:     c.thread.Working,
 					Queued:      c.thread.Queued,
 					Workspace:   c.workspaceOf(c.session),
+					Replaying:   c.session != "" && !c.link.CaughtUp,
 				},
 			),
 		)

@@ -38,11 +38,14 @@ type ClientFrame struct {
 
 // ServerFrame is what the server sends on /ws.
 type ServerFrame struct {
-	Type    FrameType      `json:"type"`
-	Session string         `json:"session,omitempty"`
-	After   uint64         `json:"after,omitempty"`
-	Event   *Event         `json:"event,omitempty"`
-	Error   *ErrorResponse `json:"error,omitempty"`
+	Type    FrameType `json:"type"`
+	Session string    `json:"session,omitempty"`
+	After   uint64    `json:"after,omitempty"`
+	// Head, on "subscribed", is the session's last offset when the subscription began: the
+	// events up to it are the replay of what was stored, the ones after it happen live.
+	Head  uint64         `json:"head,omitempty"`
+	Event *Event         `json:"event,omitempty"`
+	Error *ErrorResponse `json:"error,omitempty"`
 }
 
 // ErrFrameTooLarge is returned for a client frame over MaxFrameBytes.

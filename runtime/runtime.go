@@ -16,6 +16,7 @@ import (
 	"time"
 
 	"github.com/nats-io/nats.go"
+	"github.com/nats-io/nats.go/jetstream"
 
 	"parley/protocol"
 	"parley/runtime/script"
@@ -403,6 +404,18 @@ func (r *Runtime) SendPrompt(ctx context.Context, session string, req protocol.S
 		}
 	}
 	return protocol.SendPromptResponse{Offset: offset, Duplicate: dup}, nil
+}
+
+// Head returns the offset of the session's last event (0 for none).
+func (r *Runtime) Head(ctx context.Context, session string) (uint64, error) {
+	last, err := r.log.stream.GetLastMsgForSubject(ctx, sessionSubjects(session))
+	if errors.Is(err, jetstream.ErrMsgNotFound) {
+		return 0, nil
+	}
+	if err != nil {
+		return 0, err
+	}
+	return last.Sequence, nil
 }
 
 // Follow streams a session's events after an offset; see Log.Follow.

@@ -40,6 +40,8 @@ type State struct {
 	Attempt int           // failed attempts in a row
 	Retry   time.Duration // the wait before the next attempt, while Reconnecting
 	Error   string        // why the last attempt failed, in words
+	// CaughtUp says the replay of the stored events is over: what arrives now happens now.
+	CaughtUp bool
 }
 
 // Follower follows one session.
@@ -147,6 +149,7 @@ func (f *Follower) once(ctx context.Context, subscribed func()) error {
 	if err := conn.Write(ctx, websocket.MessageText, sub); err != nil {
 		return err
 	}
+	var head uint64 // the replay ends at this offset; 0 once it has
 	for {
 		_, data, err := conn.Read(ctx)
 		if err != nil {
@@ -159,7 +162,8 @@ func (f *Follower) once(ctx context.Context, subscribed func()) error {
 		switch frame.Type {
 		case protocol.FrameSubscribed:
 			subscribed()
-			f.report(State{Status: Live})
+			head = frame.Head
+			f.report(State{Status: Live, CaughtUp: f.After >= head})
 		case protocol.FrameEvent:
 			if frame.Event == nil || frame.Event.Offset <= f.After {
 				continue // a replay overlap is never shown twice
@@ -167,6 +171,10 @@ func (f *Follower) once(ctx context.Context, subscribed func()) error {
 			f.After = frame.Event.Offset
 			if f.OnEvent != nil {
 				f.OnEvent(*frame.Event)
+			}
+			if head != 0 && f.After >= head {
+				head = 0
+				f.report(State{Status: Live, CaughtUp: true})
 			}
 		case protocol.FrameError:
 			if frame.Error != nil && frame.Error.Code == "no_session" {

@@ -59,6 +59,10 @@ type Composer struct {
 	Queued  []store.Message
 	// Workspace is the session's workspace id: what the fn-form and the menus offer.
 	Workspace string
+	// Replaying says the session's stored events are still being replayed: the queue is
+	// followed once they are all in, so a question asked and answered long ago never
+	// flashes by, takes the focus or leaves a note.
+	Replaying bool
 
 	machine *machine.Machine
 	mode    modes.Mode
@@ -140,6 +144,9 @@ func (c *Composer) OnUpdate(ctx app.Context) {
 // follow turns the store's pending list into the machine's events: a new session resets the
 // queue, a new id is asked, an id that left the list ended.
 func (c *Composer) follow(ctx app.Context) {
+	if c.Replaying {
+		return
+	}
 	now := time.Now()
 	if c.knownFor != c.Session {
 		c.knownFor = c.Session
