@@ -700,3 +700,37 @@ func TestOneParleyPerDataFolder(t *testing.T) {
 	entries, _ := os.ReadDir(fresh)
 	assert.Empty(t, entries, "the data folder was not touched")
 }
+
+// TestSocketSaysWhereTheReplayEnds: "subscribed" carries the session's last offset, so a
+// client tells the replay of stored events from what happens now.
+func TestSocketSaysWhereTheReplayEnds(t *testing.T) {
+	ts, rt := testServer(t)
+	ctx := context.Background()
+	s, err := rt.CreateSession(ctx, protocol.CreateSessionRequest{})
+	require.NoError(t, err)
+	head, err := rt.Head(ctx, s.ID)
+	require.NoError(t, err)
+	require.NotZero(t, head, "session.created is stored")
+	p, err := rt.SendPrompt(ctx, s.ID, protocol.SendPromptRequest{Text: "one", AttemptID: "1"})
+	require.NoError(t, err)
+	require.Eventually(t, func() bool { h, _ := rt.Head(ctx, s.ID); return h > p.Offset }, 5*time.Second, 10*time.Millisecond, "the offline reply is stored")
+	head, err = rt.Head(ctx, s.ID)
+	require.NoError(t, err)
+
+	conn := dial(t, ts, nil)
+	write(t, conn, websocket.MessageText, []byte(`{"type":"subscribe","session":"`+s.ID+`"}`))
+	sub := readServerFrame(t, conn)
+	require.Equal(t, protocol.FrameSubscribed, sub.Type)
+	assert.Equal(t, head, sub.Head)
+	var last uint64
+	for last < head {
+		ev := readServerFrame(t, conn)
+		require.Equal(t, protocol.FrameEvent, ev.Type)
+		last = ev.Event.Offset
+	}
+	assert.Equal(t, head, last, "the replay ends exactly at head")
+
+	none, err := rt.Head(ctx, "nosuchsession")
+	require.NoError(t, err)
+	assert.Zero(t, none)
+}
