@@ -124,16 +124,16 @@ func Describe(err error) string { return hub.DescribeError(err) }
 // FormView renders an elicit.Form's fields and chips and turns their DOM events into the
 // form's events. The fn-form uses it too.
 type FormView struct {
-	form    *elicit.Form
-	fields  []elicit.Field
-	prefix  string
-	hook    elicitation.FieldRenderer
-	custom  map[int]*elicitation.FieldControl
-	later   func(func()) // modes.Host.Later
+	form   *elicit.Form
+	fields []elicit.Field
+	prefix string
+	hook   elicitation.FieldRenderer
+	custom map[int]*elicitation.FieldControl
+	later  func(func()) // modes.Host.Later
 	// arrowing says an arrow key is down in a radio group: the change it makes is browsing.
 	arrowing bool
-	problem string       // why the content of a form with custom controls was refused
-	effects func(ctx app.Context, effs []elicit.Effect)
+	problem  string // why the content of a form with custom controls was refused
+	effects  func(ctx app.Context, effs []elicit.Effect)
 }
 
 // NewFormView makes the view of form. prefix keeps element ids and event scopes unique
