@@ -10,6 +10,7 @@ import (
 	"slices"
 	"strconv"
 	"time"
+	"unicode/utf8"
 
 	"github.com/maxence-charriere/go-app/v10/pkg/app"
 
@@ -515,7 +516,17 @@ func (c *Composer) onModeKey(ctx app.Context, e app.Event) {
 	if e.Get("isComposing").Bool() || e.Get("keyCode").Int() == 229 {
 		return // composition never submits
 	}
-	switch e.Get("key").String() {
+	key := e.Get("key").String()
+	if e.Get("target").Get("id").String() == "composer-mode" && utf8.RuneCountInString(key) == 1 &&
+		!e.Get("ctrlKey").Bool() && !e.Get("metaKey").Bool() && !e.Get("altKey").Bool() {
+		// A letter typed on the dialog itself (the person has not moved into the question):
+		// it was meant for the draft the decision just covered. It goes there, and answers
+		// nothing.
+		e.PreventDefault()
+		ctx.NewActionWithValue(inputbar.ActionAppendDraft, key)
+		return
+	}
+	switch key {
 	case "Enter":
 		if c.machine.Guarded(time.Now()) {
 			e.PreventDefault()

@@ -31,6 +31,9 @@ const (
 	// ActionCarryDraft moves a draft from one session to another; value: Carry. The hero
 	// sends it when the person re-picks a workspace: the words typed go along.
 	ActionCarryDraft = "parley.draft.carry"
+	// ActionAppendDraft adds text at the end of the shown session's draft; value: string.
+	// The composer sends the keys typed into a decision that took the input area mid-word.
+	ActionAppendDraft = "parley.draft.append"
 )
 
 // Carry names the sessions a draft moves between.
@@ -65,6 +68,11 @@ type Bar struct {
 // OnMount builds the shell: the sources, the session's machine and controller, the
 // restored draft.
 func (b *Bar) OnMount(ctx app.Context) {
+	ctx.Handle(ActionAppendDraft, func(ctx app.Context, a app.Action) {
+		if text, ok := a.Value.(string); ok && text != "" && b.sh != nil && b.sh.cur != nil {
+			b.sh.appendText(text)
+		}
+	})
 	ctx.Handle(ActionCarryDraft, func(ctx app.Context, a app.Action) {
 		if c, ok := a.Value.(Carry); ok && b.sh != nil {
 			b.sh.carry(c.From, c.To)
@@ -204,7 +212,7 @@ func (b *Bar) Render() app.UI {
 
 func menuLabel(m slash.Menu) string {
 	if m.Trigger == '@' {
-		return "References"
+		return "Files and sessions"
 	}
-	return "Commands"
+	return "Commands, skills and functions"
 }

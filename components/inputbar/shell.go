@@ -130,7 +130,14 @@ func newShell(ctx app.Context, b *Bar) *shell {
 	sh.show()
 	sh.listen()
 	if !b.Disabled {
-		sh.ta.Call("focus")
+		// After the render: a bar that was the disabled one a moment ago is still disabled
+		// in the DOM here (OnUpdate runs before go-app applies the new attributes), and a
+		// disabled textarea takes no focus.
+		ctx.Defer(func(app.Context) {
+			if app.Window().Get("document").Get("activeElement").Equal(app.Window().Get("document").Get("body")) {
+				sh.ta.Call("focus")
+			}
+		})
 	}
 	save := app.FuncOf(func(app.Value, []app.Value) any { sh.saveAll(); return nil })
 	app.Window().Call("addEventListener", "pagehide", save)
@@ -239,6 +246,14 @@ func (sh *shell) carry(from, to string) {
 	if sh.cur == src || sh.cur == dst {
 		sh.show()
 	}
+}
+
+// appendText adds text at the end of the shown draft, as one undo step.
+func (sh *shell) appendText(text string) {
+	sc := sh.cur
+	end := sc.m.Len()
+	sh.apply(sc, sc.m.Dispatch(input.InsertText{Text: text, Span: input.Span{Start: end, End: end, Rev: sc.m.Rev()}}))
+	sh.flush()
 }
 
 // show writes the current scope's draft into the textarea and redraws the backdrop.

@@ -129,13 +129,15 @@ func (m *Machine) Dispatch(ev Event) []Effect {
 		if i < 0 {
 			return nil
 		}
-		shown := i == 0 && !m.aside
-		if i == 0 {
+		// The head's timeout leaves the note, shown or set aside: the person saw that one,
+		// and its chip just went. A queued decision never seen goes quietly.
+		head := i == 0
+		if head {
 			// The aside flag belongs to the head: whatever comes next has not been seen.
 			m.aside = false
 		}
 		m.queue = slices.Delete(m.queue, i, i+1)
-		if shown && e.Outcome == TimedOut {
+		if head && e.Outcome == TimedOut {
 			m.note, noted = NoteTimedOut, true
 		}
 		at = e.At
@@ -221,6 +223,9 @@ func (m *Machine) effects(before occupant, at time.Time, cancelled string, noted
 		out = append(out, CancelFnForm{Function: cancelled})
 	}
 	if before == after {
+		if noted {
+			out = append(out, ShowNote{Text: m.note}) // the set-aside head's timeout
+		}
 		return out
 	}
 	if before.mode != Idle {

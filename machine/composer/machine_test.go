@@ -160,6 +160,12 @@ func TestDispatch(t *testing.T) {
 			wantEffects: nil,
 		},
 		{
+			name:        "a set-aside head that times out leaves the note too",
+			events:      []Event{asked(ask("q1")), ChatAbout{}, Ended{ID: "q1", Outcome: TimedOut}},
+			wantState:   state{Mode: Idle, Note: NoteTimedOut},
+			wantEffects: []Effect{ShowNote{NoteTimedOut}},
+		},
+		{
 			name:        "the note stays until the next Enter",
 			events:      []Event{asked(ask("q1")), Ended{ID: "q1", Outcome: TimedOut}, asked(ask("q2"))},
 			wantState:   state{Mode: Question, Head: "q2", Queue: []string{"q2"}},
@@ -286,12 +292,6 @@ func TestDispatch(t *testing.T) {
 		{
 			name:        "the set-aside head ending alone clears set-aside silently",
 			events:      []Event{asked(ask("q1")), ChatAbout{}, Ended{ID: "q1", Outcome: Answered}},
-			wantState:   state{Mode: Idle},
-			wantEffects: nil,
-		},
-		{
-			name:        "the set-aside head timing out is not the shown one: no note",
-			events:      []Event{asked(ask("q1")), ChatAbout{}, Ended{ID: "q1", Outcome: TimedOut}},
 			wantState:   state{Mode: Idle},
 			wantEffects: nil,
 		},

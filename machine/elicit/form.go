@@ -246,6 +246,15 @@ func hasChoice(cs []protocol.Choice, v string) bool {
 	return slices.ContainsFunc(cs, func(c protocol.Choice) bool { return c.Value == v })
 }
 
+// Valid reports whether field i's answer passes its question's validation (the protocol's
+// rules): what a chip's check mark also needs. An unanswered field is not valid.
+func (f *Form) Valid(i int) bool {
+	if !f.valid(i) || !f.Complete(i) || f.fields[i].Schema == nil {
+		return false
+	}
+	return f.fields[i].Schema.ValidateContent(f.value(i)) == nil
+}
+
 // Schema returns what the answer is validated against (nil for an approval).
 func (f *Form) Schema() *protocol.Schema { return f.schema }
 

@@ -727,3 +727,26 @@ func TestNames(t *testing.T) {
 		}
 	}
 }
+
+// TestValidFollowsTheProtocol: a chip's check mark needs a value its question takes.
+func TestValidFollowsTheProtocol(t *testing.T) {
+	max := 10.0
+	s := &protocol.Schema{Type: "object", Properties: protocol.Properties{
+		{Key: "n", Schema: &protocol.Schema{Type: "integer", Maximum: &max}},
+		{Key: "mail", Schema: &protocol.Schema{Type: "string", Format: "email"}},
+	}}
+	f := New(protocol.DecisionRequest{Kind: protocol.KindAsk, Message: "m", Schema: s}, DefaultOptions())
+	if f.Valid(0) {
+		t.Fatal("an unanswered field is not valid")
+	}
+	f.Dispatch(Type{Index: 0, Text: "99"})
+	f.Dispatch(Type{Index: 1, Text: "nope"})
+	if !f.Complete(0) || f.Valid(0) || f.Valid(1) {
+		t.Fatalf("99 over a maximum of 10, and nope, are answered but not valid: complete %v valid %v %v", f.Complete(0), f.Valid(0), f.Valid(1))
+	}
+	f.Dispatch(Type{Index: 0, Text: "7"})
+	f.Dispatch(Type{Index: 1, Text: "a@b.org"})
+	if !f.Valid(0) || !f.Valid(1) || f.Valid(5) {
+		t.Fatal("7 and a@b.org are valid; an index out of range is not")
+	}
+}

@@ -282,11 +282,12 @@ func (v *FormView) Chips() app.UI {
 	)
 }
 
+// complete is what a chip's check mark says: answered, and with a value its question takes.
 func (v *FormView) complete(i int) bool {
 	if c, ok := v.custom[i]; ok && c.Complete != nil {
 		return c.Complete()
 	}
-	return v.form.Complete(i)
+	return v.form.Complete(i) && v.form.Valid(i)
 }
 
 // Fields draws every question; a stepped form hides all but the current one. Each field
