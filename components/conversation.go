@@ -72,6 +72,7 @@ func (c *Conversation) OnMount(ctx app.Context) {
 		}
 	})
 	ctx.Handle(actionCloseMenu, func(ctx app.Context, a app.Action) { c.closeMenu(ctx, false) })
+	ctx.Handle(actionEscapeMenu, func(ctx app.Context, a app.Action) { c.closeMenu(ctx, true) })
 	if ctx.AppUpdateAvailable() {
 		c.OnAppUpdate(ctx)
 	}
@@ -318,16 +319,11 @@ func (c *Conversation) closeMenu(ctx app.Context, refocus bool) {
 // Render lays out the sidebar and the main column.
 func (c *Conversation) Render() app.UI {
 	notFound := c.session != "" && c.link.Status == socket.Failed
+	// Escape is listened to on the session list and its toggle, not on the whole layout:
+	// a handler here would run Go through go-app on every keystroke in the composer.
 	return app.Div().Class("layout").
-		OnKeyDown(func(ctx app.Context, e app.Event) {
-			if c.menuOpen && e.Get("key").String() == "Escape" {
-				c.closeMenu(ctx, true)
-				return
-			}
-			ctx.PreventUpdate()
-		}).
 		Body(
-			app.Div().Class("mobile-bar").Body(
+			app.Div().Class("mobile-bar").OnKeyDown(escapeMenu).Body(
 				app.Button().Class("menu-toggle").
 					Aria("controls", "sidebar").
 					Aria("expanded", strconv.FormatBool(c.menuOpen)).

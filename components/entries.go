@@ -15,9 +15,10 @@ import (
 // actionDecide carries a DecideIntent from a decision card to the conversation, which sends
 // it; actionStop asks to stop the running turn.
 const (
-	actionDecide    = "parley.decide"
-	actionStop      = "parley.stop"
-	actionCloseMenu = "parley.close-menu" // the session list was used: close it
+	actionDecide     = "parley.decide"
+	actionStop       = "parley.stop"
+	actionCloseMenu  = "parley.close-menu"  // the session list was used: close it
+	actionEscapeMenu = "parley.escape-menu" // Escape in the session list: close it, focus its toggle
 )
 
 // DecideIntent is a reply a person gave on a decision card.

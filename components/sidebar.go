@@ -20,7 +20,7 @@ func (s *Sidebar) Render() app.UI {
 	if s.Open {
 		class += " open"
 	}
-	return app.Nav().ID("sidebar").Class(class).Aria("label", "Sessions").Body(
+	return app.Nav().ID("sidebar").Class(class).Aria("label", "Sessions").OnKeyDown(escapeMenu).Body(
 		app.A().Class("new-session").Href("/").Text("New session").OnClick(closeMenu),
 		app.Ul().Class("sessions").Body(
 			app.Range(s.Sessions).Slice(func(i int) app.UI {
@@ -33,6 +33,14 @@ func (s *Sidebar) Render() app.UI {
 			}),
 		),
 	)
+}
+
+// escapeMenu closes the session list on Escape and gives the focus back to its toggle.
+func escapeMenu(ctx app.Context, e app.Event) {
+	if e.Get("key").String() == "Escape" {
+		ctx.NewAction(actionEscapeMenu)
+	}
+	ctx.PreventUpdate()
 }
 
 // closeMenu closes the session list on a narrow screen once a link in it was used; the

@@ -3,6 +3,7 @@ package e2e
 import (
 	"context"
 	"fmt"
+	"math/rand/v2"
 	"os"
 	"slices"
 	"strconv"
@@ -135,7 +136,10 @@ func BenchmarkKeystroke(b *testing.B) {
 			key(input.DispatchKeyEventParams{Type: input.DispatchKeyEventTypeKeyDown, Key: s, Text: s, UnmodifiedText: s}),
 			key(input.DispatchKeyEventParams{Type: input.DispatchKeyEventTypeKeyUp, Key: s}))
 		get(b, ctx, chromedp.Evaluate[bool](fmt.Sprintf(`parleyWait(%d).then(() => true)`, i+1), chromedp.EvalAwaitPromise))
-		time.Sleep(20 * time.Millisecond) // a fast typist's pace, not a flood
+		// A fast typist's pace, not a flood, and at no fixed phase of the 60 Hz frame: a
+		// fixed gap would land every key at the same point of the frame, and the share
+		// painted within one frame would measure that point rather than the work.
+		time.Sleep(20*time.Millisecond + rand.N(17*time.Millisecond))
 	}
 	b.StopTimer()
 	m1 := metrics()
