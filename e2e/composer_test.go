@@ -355,13 +355,18 @@ func TestTimeoutLeavesANote(t *testing.T) {
 	assert.Equal(t, "No response, timed out.", evalString(t, ctx, `document.querySelector('.composer-note[role=status]').textContent`))
 }
 
-// TestReloadBringsTheQuestionBack reloads mid-question: the question is back.
+// TestReloadBringsTheQuestionBack reloads mid-question: the question is back, with the
+// answers given so far.
 func TestReloadBringsTheQuestionBack(t *testing.T) {
 	_, ctx := openSession(t, threeQuestions)
 	do(t, ctx, 20*time.Second, waitJS(modeShown))
+	do(t, ctx, 10*time.Second, chromedp.Click(chromedp.CSS(`#composer-mode input[value=webkit]`)),
+		waitJS(`document.querySelector('#composer-mode .chip').textContent === 'Engine ✓'`))
 	do(t, ctx, 30*time.Second, chromedp.Reload(), waitReady(), waitJS(modeShown))
 	assert.Equal(t, "Set up the project", modeText(t, ctx, `.question-message`))
-	assert.Equal(t, "Engine|Theme|Name", evalString(t, ctx, `[...document.querySelectorAll('#composer-mode .chip')].map(c => c.textContent).join('|')`))
+	assert.Equal(t, "Engine ✓|Theme|Name", evalString(t, ctx, `[...document.querySelectorAll('#composer-mode .chip')].map(c => c.textContent).join('|')`))
+	assert.True(t, evalBool(t, ctx, `document.querySelector('#composer-mode input[value=webkit]').checked`), "the answer given is back")
+	assert.Contains(t, modeText(t, ctx, `[role=tab][aria-selected=true]`), "Theme", "on the first question still unanswered")
 }
 
 // TestStopAbortsTheShownDecision: Stop ends the turn, and its question leaves the input area.

@@ -537,6 +537,11 @@ func (c *Composer) onModeKey(ctx app.Context, e app.Event) {
 		// button it presses that button.
 		if tag == "INPUT" && !e.Get("shiftKey").Bool() {
 			e.PreventDefault()
+			// In a form asked one question at a time, Enter goes on to the next question;
+			// on the last one it sends, as the send button does.
+			if n, ok := c.mode.(interface{ Next(app.Context) bool }); ok && n.Next(ctx) {
+				return
+			}
 			c.runAction(ctx, true)
 		}
 	case "Escape":

@@ -30,6 +30,11 @@ type Mode struct {
 func New(h modes.Host, in modes.Input) modes.Mode {
 	m := &Mode{host: h, d: in.Decision}
 	m.view = NewFormView(elicit.New(in.Decision.Request, in.Options), in.Key, in.Fields, h.Later, m.onEffects)
+	if !in.Decision.Local {
+		// A server decision outlives the page: what was answered so far comes back after a
+		// reload. (A local one's id is the page's own, and dies with it.)
+		m.view.keep("parley.answers." + in.Decision.ID)
+	}
 	return m
 }
 
@@ -90,6 +95,16 @@ func (m *Mode) Secondary() (modes.Action, bool) {
 // Exit implements modes.Mode.
 func (m *Mode) Exit() {}
 
+// Next moves a stepped form on to the following question, reporting whether there was one.
+func (m *Mode) Next(ctx app.Context) bool {
+	f := m.view.form
+	if !f.Stepped() || f.Current() >= len(m.view.fields)-1 {
+		return false
+	}
+	m.view.dispatch(ctx, elicit.Goto{Index: f.Current() + 1}) // its Show moves the focus
+	return true
+}
+
 func (m *Mode) onEffects(ctx app.Context, effs []elicit.Effect) {
 	for _, e := range effs {
 		switch e := e.(type) {
@@ -113,7 +128,9 @@ func (m *Mode) answer(ctx app.Context, reply protocol.ReplyRequest) {
 		m.sending = false
 		if err != nil {
 			m.host.SetProblem("Not answered: " + Describe(err) + ".")
+			return
 		}
+		m.view.forget()
 	})
 }
 
@@ -132,6 +149,10 @@ type FormView struct {
 	later  func(func()) // modes.Host.Later
 	// arrowing says an arrow key is down in a radio group: the change it makes is browsing.
 	arrowing bool
+	// kept is where the answers given so far are kept across reloads ("" for nowhere), and
+	// log the events that gave them.
+	kept string
+	log  []savedEvent
 	problem  string // why the content of a form with custom controls was refused
 	effects  func(ctx app.Context, effs []elicit.Effect)
 }
@@ -158,6 +179,7 @@ func NewFormView(form *elicit.Form, prefix string, hook elicitation.FieldRendere
 func (v *FormView) Form() *elicit.Form { return v.form }
 
 func (v *FormView) dispatch(ctx app.Context, ev elicit.Event) {
+	v.record(ev)
 	v.effects(ctx, v.form.Dispatch(ev))
 }
 

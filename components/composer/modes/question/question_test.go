@@ -527,3 +527,30 @@ func TestFormViewValidatesBuiltInFieldsBesideCustomOnes(t *testing.T) {
 		}
 	}
 }
+
+// TestKeptEventsRoundTrip: every answering event survives its stored form; a pick comes
+// back as browsing, so a lone choice never answers itself on a reload; Submit is not kept.
+func TestKeptEventsRoundTrip(t *testing.T) {
+	cases := []struct {
+		in   elicit.Event
+		want elicit.Event
+	}{
+		{elicit.Pick{Index: 1, Value: "a"}, elicit.Pick{Index: 1, Value: "a", Stay: true}},
+		{elicit.Toggle{Index: 2, Value: "b"}, elicit.Toggle{Index: 2, Value: "b"}},
+		{elicit.ChooseOther{Index: 0}, elicit.ChooseOther{Index: 0}},
+		{elicit.Type{Index: 3, Text: "x"}, elicit.Type{Index: 3, Text: "x"}},
+		{elicit.TypeOther{Index: 0, Text: "y"}, elicit.TypeOther{Index: 0, Text: "y"}},
+		{elicit.Goto{Index: 2}, elicit.Goto{Index: 2}},
+	}
+	for _, c := range cases {
+		s, ok := saved(c.in)
+		require.True(t, ok, "%T is kept", c.in)
+		got, ok := s.event()
+		require.True(t, ok)
+		assert.Equal(t, c.want, got)
+	}
+	_, ok := saved(elicit.Submit{})
+	assert.False(t, ok, "sending is not an answer to keep")
+	_, ok = savedEvent{Kind: "nope"}.event()
+	assert.False(t, ok)
+}
