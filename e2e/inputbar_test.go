@@ -101,10 +101,14 @@ func TestInputBarChipFromSessions(t *testing.T) {
 
 	do(t, ctx, 10*time.Second, tab, waitDraft("see "+chip), menuClosed) // a pick closes the menu
 	assert.Equal(t, []string{"@alpha notes"}, chips(t, ctx))
+	// A screen reader hears what the chip is, not "object replacement character".
+	assert.Equal(t, "References in the message: @alpha notes", evalString(t, ctx,
+		`document.getElementById(document.querySelector('#composer-input').getAttribute('aria-describedby')).textContent`))
 
 	// One Backspace takes the whole chip.
 	do(t, ctx, 10*time.Second, backspace, waitDraft("see "))
 	assert.Empty(t, chips(t, ctx))
+	assert.Empty(t, evalString(t, ctx, `document.querySelector('#composer-refs').textContent`))
 	// Undo brings the same chip back; redo removes it again; Ctrl+Y redoes too.
 	do(t, ctx, 10*time.Second, undoKey, waitDraft("see "+chip))
 	assert.Equal(t, []string{"@alpha notes"}, chips(t, ctx))

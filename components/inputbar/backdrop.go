@@ -2,6 +2,7 @@ package inputbar
 
 import (
 	"strconv"
+	"strings"
 	"unicode/utf8"
 
 	"github.com/maxence-charriere/go-app/v10/pkg/app"
@@ -50,10 +51,12 @@ type backdrop struct {
 	nodes     []bnode
 	ghost     app.Value
 	ghostText string
+	refs      app.Value // the textarea's description: the chips' labels, for a screen reader
+	refsText  string
 }
 
-func newBackdrop(root app.Value) *backdrop {
-	return &backdrop{root: root, doc: app.Window().Get("document")}
+func newBackdrop(root, refs app.Value) *backdrop {
+	return &backdrop{root: root, refs: refs, doc: app.Window().Get("document")}
 }
 
 // rebuild draws the machine's draft with the references refs (sorted, in units).
@@ -61,8 +64,10 @@ func (b *backdrop) rebuild(m *input.Machine, refs []slash.TextRef) {
 	frag := b.doc.Call("createDocumentFragment")
 	b.nodes = b.nodes[:0]
 	pos, ri := 0, 0
+	var labels []string
 	for _, seg := range m.Backdrop() {
 		if seg.Chip {
+			labels = append(labels, seg.Text)
 			el := b.doc.Call("createElement", "span")
 			cls := "ib-chip"
 			if seg.Occ.Invalid {
@@ -115,6 +120,23 @@ func (b *backdrop) rebuild(m *input.Machine, refs []slash.TextRef) {
 	// A zero-width space keeps a trailing line break's empty line, as the textarea shows it.
 	frag.Call("appendChild", b.doc.Call("createTextNode", "\u200b"))
 	b.root.Call("replaceChildren", frag)
+	b.describe(labels)
+}
+
+// describe tells a screen reader what the chips are: the textarea holds one U+FFFC per chip,
+// which it would read as "object replacement character".
+func (b *backdrop) describe(labels []string) {
+	if !b.refs.Truthy() {
+		return
+	}
+	text := ""
+	if len(labels) > 0 {
+		text = "References in the message: " + strings.Join(labels, ", ")
+	}
+	if text != b.refsText {
+		b.refsText = text
+		b.refs.Set("textContent", text)
+	}
 }
 
 func (b *backdrop) appendText(frag app.Value, start, end int, s string) {

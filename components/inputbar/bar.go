@@ -44,6 +44,7 @@ const (
 	InputID    = "composer-input"
 	backdropID = "composer-backdrop"
 	listboxID  = "composer-menu"
+	refsID     = "composer-refs"
 )
 
 // Bar is the input bar. Its props are values; its live state (machines, controllers,
@@ -133,6 +134,7 @@ func (b *Bar) Render() app.UI {
 		Aria("autocomplete", "list").
 		Aria("haspopup", "listbox").
 		Aria("controls", listboxID).
+		Aria("describedby", refsID).
 		Aria("expanded", strconv.FormatBool(menu.Open)).
 		Attr("autocomplete", "off").
 		AutoFocus(!b.Disabled).
@@ -182,6 +184,9 @@ func (b *Bar) Render() app.UI {
 				app.Div().ID(backdropID).Class("ib-backdrop").Aria("hidden", "true"),
 				ta,
 			),
+			// Written by the backdrop when the chips change; never by go-app, so a render
+			// leaves it as it is.
+			app.Span().ID(refsID).Class("sr-only"),
 			app.Ul().ID(listboxID).Class(menuCls).Role("listbox").Aria("label", menuLabel(menu)).Body(
 				app.Range(menu.Options).Slice(func(i int) app.UI {
 					o := menu.Options[i]

@@ -110,7 +110,7 @@ func newShell(ctx app.Context, b *Bar) *shell {
 	doc := app.Window().Get("document")
 	sh.ta = doc.Call("getElementById", InputID)
 	sh.field = sh.ta.Get("parentElement")
-	sh.bd = newBackdrop(doc.Call("getElementById", backdropID))
+	sh.bd = newBackdrop(doc.Call("getElementById", backdropID), doc.Call("getElementById", refsID))
 	sh.substring = app.Window().Get("String").Get("prototype").Get("substring")
 
 	sh.cur = sh.scope(b.Session)
