@@ -12,6 +12,7 @@ import (
 
 	"parley/app/elicitation"
 	"parley/app/store"
+	"parley/components/composer/modes/modetest"
 	"parley/components/internal/domtest"
 	machine "parley/machine/composer"
 	"parley/protocol"
@@ -56,23 +57,7 @@ func (h *harness) fresh() *node {
 	return parseHTML(h.t, app.HTMLString(h.c.Render()))
 }
 
-// grab captures a real Context: OnPreRender runs natively, OnMount does not.
-type grab struct {
-	app.Compo
-	ctx app.Context
-}
-
-func (g *grab) OnPreRender(ctx app.Context) { g.ctx = ctx }
-func (g *grab) Render() app.UI              { return app.Div() }
-
-func testEngine(t *testing.T) (app.TestEngine, app.Context) {
-	t.Helper()
-	e := app.NewTestEngine()
-	g := &grab{}
-	require.NoError(t, e.Load(g))
-	e.ConsumeAll()
-	return e, g.ctx
-}
+func testEngine(t *testing.T) (app.TestEngine, app.Context) { return modetest.Context(t) }
 
 func decision(id, message string) protocol.Decision {
 	req := protocol.DecisionRequest{Kind: protocol.KindAsk, Message: message, Schema: &protocol.Schema{Type: "string"}}

@@ -151,10 +151,10 @@ type FormView struct {
 	arrowing bool
 	// kept is where the answers given so far are kept across reloads ("" for nowhere), and
 	// log the events that gave them.
-	kept string
-	log  []savedEvent
-	problem  string // why the content of a form with custom controls was refused
-	effects  func(ctx app.Context, effs []elicit.Effect)
+	kept    string
+	log     []savedEvent
+	problem string // why the content of a form with custom controls was refused
+	effects func(ctx app.Context, effs []elicit.Effect)
 }
 
 // NewFormView makes the view of form. prefix keeps element ids and event scopes unique
