@@ -7,7 +7,6 @@ package composer
 import (
 	"context"
 	"errors"
-	"slices"
 	"strconv"
 	"time"
 	"unicode/utf8"
@@ -72,8 +71,7 @@ type Composer struct {
 	// modeKey is unique to each entry into a mode (see modes.Input.Key); gen counts entries.
 	modeKey string
 	gen     int
-	// known are the server decisions already handed to the machine, for this session.
-	known     map[string]bool
+	// knownFor is the session whose decisions the machine holds.
 	knownFor  string
 	functions []protocol.Function
 	// functionsOf is the workspace the functions were asked for.
@@ -107,7 +105,6 @@ func (c *Composer) Later(f func()) {
 func (c *Composer) ensure() {
 	if c.machine == nil {
 		c.machine = machine.New(machine.Config{})
-		c.known = map[string]bool{}
 		c.waiting = map[string]chan elicitation.Result{}
 	}
 }
@@ -142,45 +139,22 @@ func (c *Composer) OnUpdate(ctx app.Context) {
 	}
 }
 
-// follow turns the store's pending list into the machine's events: a new session resets the
-// queue, a new id is asked, an id that left the list ended.
+// follow hands the store's pending list to the machine: a new session resets the queue,
+// and every change is a Sync, which ends what left the list and asks what joined it.
 func (c *Composer) follow(ctx app.Context) {
 	if c.Replaying {
 		return
 	}
-	now := time.Now()
+	list := make([]machine.Decision, 0, len(c.Pending))
+	for _, d := range c.Pending {
+		list = append(list, machine.Decision{ID: d.ID, Request: d.Request})
+	}
 	if c.knownFor != c.Session {
 		c.knownFor = c.Session
-		c.known = map[string]bool{}
-		list := make([]machine.Decision, 0, len(c.Pending))
-		for _, d := range c.Pending {
-			c.known[d.ID] = true
-			list = append(list, machine.Decision{ID: d.ID, Request: d.Request})
-		}
-		c.run(ctx, c.machine.Dispatch(machine.Reset{Decisions: list, At: now}))
+		c.run(ctx, c.machine.Dispatch(machine.Reset{Decisions: list, At: time.Now()}))
 		return
 	}
-	var effs []machine.Effect
-	still := make(map[string]bool, len(c.Pending))
-	for _, d := range c.Pending {
-		still[d.ID] = true
-		if !c.known[d.ID] {
-			c.known[d.ID] = true
-			effs = append(effs, c.machine.Dispatch(machine.Asked{Decision: machine.Decision{ID: d.ID, Request: d.Request}, At: now})...)
-		}
-	}
-	for id := range c.known {
-		if still[id] {
-			continue
-		}
-		delete(c.known, id)
-		outcome := machine.Answered
-		if slices.Contains(c.TimedOut, id) {
-			outcome = machine.TimedOut
-		}
-		effs = append(effs, c.machine.Dispatch(machine.Ended{ID: id, Outcome: outcome, At: now})...)
-	}
-	c.run(ctx, effs)
+	c.run(ctx, c.machine.Dispatch(machine.Sync{Decisions: list, TimedOut: c.TimedOut, At: time.Now()}))
 }
 
 // run carries out the machine's effects.

@@ -52,6 +52,16 @@ type Reset struct {
 	At        time.Time
 }
 
+// Sync follows the server's pending list as it changes: the decisions it no longer holds
+// ended (TimedOut lists the ones that ended by timeout: their outcome is TimedOut, every
+// other one's Answered), and the ones it holds anew were asked, in its order. Local
+// decisions are not the server's, and stay. It is the sum of those Ended and Asked events.
+type Sync struct {
+	Decisions []Decision
+	TimedOut  []string
+	At        time.Time
+}
+
 // OpenFnForm opens a function's parameter form. It is refused while a decision is shown:
 // the system's question outranks the user's form.
 type OpenFnForm struct{ Function string }
@@ -72,6 +82,7 @@ type ClearNote struct{}
 func (Asked) event()       {}
 func (Ended) event()       {}
 func (Reset) event()       {}
+func (Sync) event()        {}
 func (OpenFnForm) event()  {}
 func (CloseFnForm) event() {}
 func (ChatAbout) event()   {}

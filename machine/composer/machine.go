@@ -110,6 +110,9 @@ func (m *Machine) index(id string) int {
 // transition: the effects are derived from what occupied the input area before and after,
 // so they cannot disagree with the state.
 func (m *Machine) Dispatch(ev Event) []Effect {
+	if s, ok := ev.(Sync); ok {
+		return m.sync(s)
+	}
 	before := m.occupant()
 	var at time.Time
 	noted := false
@@ -185,6 +188,33 @@ func (m *Machine) Dispatch(ev Event) []Effect {
 
 // reset keeps the queued decisions still pending (and every local one), in their order,
 // then appends the listed ones not yet queued, in the list's order.
+// sync is Sync: Ended for each server decision gone from the list, then Asked for each new
+// one, with their effects in that order.
+func (m *Machine) sync(s Sync) []Effect {
+	pending := make(map[string]bool, len(s.Decisions))
+	for _, d := range s.Decisions {
+		pending[d.ID] = true
+	}
+	var gone []string
+	for _, d := range m.queue {
+		if !d.Local && !pending[d.ID] {
+			gone = append(gone, d.ID)
+		}
+	}
+	var out []Effect
+	for _, id := range gone {
+		outcome := Answered
+		if slices.Contains(s.TimedOut, id) {
+			outcome = TimedOut
+		}
+		out = append(out, m.Dispatch(Ended{ID: id, Outcome: outcome, At: s.At})...)
+	}
+	for _, d := range s.Decisions {
+		out = append(out, m.Dispatch(Asked{Decision: d, At: s.At})...)
+	}
+	return out
+}
+
 func (m *Machine) reset(list []Decision) {
 	head := ""
 	if len(m.queue) > 0 {

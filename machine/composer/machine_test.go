@@ -160,6 +160,36 @@ func TestDispatch(t *testing.T) {
 			wantEffects: nil,
 		},
 		{
+			name:        "sync asks what is new, in the list's order",
+			events:      []Event{Sync{Decisions: []Decision{ask("q1"), approval("a1")}}},
+			wantState:   state{Mode: Question, Head: "q1", Queue: []string{"q1", "a1"}},
+			wantEffects: []Effect{Enter{Question, "q1"}, FocusMode{}},
+		},
+		{
+			name:        "sync ends what is gone, with its timeout, and shows the next",
+			events:      []Event{Sync{Decisions: []Decision{ask("q1"), approval("a1")}}, Sync{Decisions: []Decision{approval("a1")}, TimedOut: []string{"q1"}}},
+			wantState:   state{Mode: Approval, Head: "a1", Queue: []string{"a1"}, Note: NoteTimedOut},
+			wantEffects: []Effect{Exit{Question, "q1"}, ShowNote{NoteTimedOut}, Enter{Approval, "a1"}, FocusMode{}},
+		},
+		{
+			name:        "sync: a decision gone without a timeout was answered: no note",
+			events:      []Event{Sync{Decisions: []Decision{ask("q1")}}, Sync{}},
+			wantState:   state{Mode: Idle},
+			wantEffects: []Effect{Exit{Question, "q1"}, FocusInput{}},
+		},
+		{
+			name:        "sync keeps local decisions, which the server never lists",
+			events:      []Event{asked(local("l1")), Sync{Decisions: []Decision{ask("q1")}}},
+			wantState:   state{Mode: Question, Head: "l1", Queue: []string{"l1", "q1"}},
+			wantEffects: nil,
+		},
+		{
+			name:        "sync of an unchanged list does nothing",
+			events:      []Event{Sync{Decisions: []Decision{ask("q1")}}, Sync{Decisions: []Decision{ask("q1")}}},
+			wantState:   state{Mode: Question, Head: "q1", Queue: []string{"q1"}},
+			wantEffects: nil,
+		},
+		{
 			name:        "a set-aside head that times out leaves the note too",
 			events:      []Event{asked(ask("q1")), ChatAbout{}, Ended{ID: "q1", Outcome: TimedOut}},
 			wantState:   state{Mode: Idle, Note: NoteTimedOut},
