@@ -53,7 +53,7 @@ func FuzzDispatch(f *testing.F) {
 			clock += next()
 			now := at(clock)
 			var ev Event
-			switch next() % 9 {
+			switch next() % 10 {
 			case 0, 1:
 				ev = Asked{Decision: decision(), At: now}
 			case 2:
@@ -74,6 +74,16 @@ func FuzzDispatch(f *testing.F) {
 				ev = Resume{At: now}
 			case 8:
 				ev = ClearNote{}
+			case 9:
+				var list []Decision
+				for range next() % 4 {
+					list = append(list, decision())
+				}
+				var timedOut []string
+				if next()%2 == 0 {
+					timedOut = append(timedOut, ids[next()%len(ids)])
+				}
+				ev = Sync{Decisions: list, TimedOut: timedOut, At: now}
 			}
 
 			before := snapshot(m)
