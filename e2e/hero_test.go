@@ -97,7 +97,9 @@ func TestSlashMenuOpensFunctionsAndInsertsSkills(t *testing.T) {
 	ctx := browser(t)
 	do(t, ctx, 60*time.Second, chromedp.Navigate(srv.link), waitReady())
 
-	do(t, ctx, 10*time.Second, chromedp.Focus(composer), chromedp.KeyEvent("/rev"), menuOpen("/review"), tab, waitDraft("/review "))
+	do(t, ctx, 10*time.Second, chromedp.Focus(composer), chromedp.KeyEvent("/rev"), menuOpen("/review"))
+	assert.Equal(t, "Skills", evalString(t, ctx, `document.querySelector('#composer-menu [role=group]').getAttribute('aria-label')`), "options are grouped by kind")
+	do(t, ctx, 10*time.Second, tab, waitDraft("/review "))
 	do(t, ctx, 10*time.Second, waitJS(`[...document.querySelectorAll('#composer-backdrop .ib-ref')].some(e => e.textContent === '/review')`))
 
 	do(t, ctx, 10*time.Second, js(`(e => { e.value = ''; e.dispatchEvent(new InputEvent('input', {bubbles: true})) })(document.querySelector('#composer-input'))`),

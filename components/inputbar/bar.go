@@ -174,6 +174,7 @@ func (b *Bar) Render() app.UI {
 	if b.Working {
 		cls += " turn-running" // not "working": that is the thread's indicator
 	}
+	groups := groupsOf(menu.Options)
 	menuCls := "ib-menu"
 	if menu.Open {
 		menuCls += " open"
@@ -188,20 +189,32 @@ func (b *Bar) Render() app.UI {
 			// leaves it as it is.
 			app.Span().ID(refsID).Class("sr-only"),
 			app.Ul().ID(listboxID).Class(menuCls).Role("listbox").Aria("label", menuLabel(menu)).Body(
-				app.Range(menu.Options).Slice(func(i int) app.UI {
-					o := menu.Options[i]
-					li := app.Li().ID(listboxID+"-"+o.ID()).
-						Class("ib-option").
-						Role("option").
-						Aria("selected", strconv.FormatBool(i == menu.Active)).
-						DataSet("source", o.Source.String()).
-						OnMouseDown(func(ctx app.Context, e app.Event) { e.PreventDefault(); ctx.PreventUpdate() }).
-						OnClick(func(ctx app.Context, e app.Event) { b.choose(ctx, i) }).
-						Body(
-							app.Span().Class("ib-option-label").Text(o.Item.Label),
-							app.Span().Class("ib-option-detail").Text(o.Item.Detail),
-						)
-					return li
+				// One group per source, named, so a screen reader says what kind of thing an
+				// option is (a command, a skill, a file…).
+				app.Range(groups).Slice(func(g int) app.UI {
+					grp := groups[g]
+					return app.Li().Class("ib-group").Role("group").Aria("label", groupLabel(grp.source)).Body(
+						app.Div().Class("ib-group-name").Aria("hidden", "true").Text(groupLabel(grp.source)),
+						app.Ul().Class("ib-group-options").Role("presentation").Body(
+							app.Range(menu.Options[grp.from:grp.to]).Slice(func(j int) app.UI {
+								i := grp.from + j
+								o := menu.Options[i]
+								return app.Li().ID(listboxID+"-"+o.ID()).
+									Class("ib-option").
+									Role("option").
+									Aria("selected", strconv.FormatBool(i == menu.Active)).
+									DataSet("source", o.Source.String()).
+									OnMouseDown(func(ctx app.Context, e app.Event) { e.PreventDefault(); ctx.PreventUpdate() }).
+									// Scoped by the option's index: the element at a place in a
+									// group can show another option after the menu changes.
+									OnClick(func(ctx app.Context, e app.Event) { b.choose(ctx, i) }, app.EventScope(i)).
+									Body(
+										app.Span().Class("ib-option-label").Text(o.Item.Label),
+										app.Span().Class("ib-option-detail").Text(o.Item.Detail),
+									)
+							}),
+						),
+					)
 				}),
 			),
 			app.Div().Class("composer-controls").Body(
@@ -213,6 +226,42 @@ func (b *Bar) Render() app.UI {
 			),
 		),
 	)
+}
+
+// group is a run of options from one source, [from, to) in the menu.
+type group struct {
+	source   slash.SourceKey
+	from, to int
+}
+
+// groupsOf splits the menu's options by source, in their order.
+func groupsOf(opts []slash.Option) []group {
+	var out []group
+	for i, o := range opts {
+		if n := len(out); n > 0 && out[n-1].source == o.Source {
+			out[n-1].to = i + 1
+			continue
+		}
+		out = append(out, group{source: o.Source, from: i, to: i + 1})
+	}
+	return out
+}
+
+// groupLabel names a source's group.
+func groupLabel(k slash.SourceKey) string {
+	switch k.Name {
+	case "commands":
+		return "Commands"
+	case "skills":
+		return "Skills"
+	case "functions":
+		return "Functions"
+	case "sessions":
+		return "Sessions"
+	case "files":
+		return "Files"
+	}
+	return k.String()
 }
 
 func menuLabel(m slash.Menu) string {
