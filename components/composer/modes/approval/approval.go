@@ -32,12 +32,12 @@ type Mode struct {
 	d           composer.Decision
 	expanded    bool
 	instruction string
-	sending     bool
+	reply       question.Replier
 }
 
 // New makes the approval mode for a decision.
 func New(h modes.Host, in modes.Input) modes.Mode {
-	return &Mode{host: h, key: in.Key, d: in.Decision}
+	return &Mode{host: h, key: in.Key, d: in.Decision, reply: question.Replier{Host: h, Decision: in.Decision}}
 }
 
 // ID implements modes.Mode.
@@ -137,7 +137,7 @@ func reach(o protocol.ApprovalOption) string {
 // Primary sends the typed instruction as a rejection.
 func (m *Mode) Primary() modes.Action {
 	empty := strings.TrimSpace(m.instruction) == ""
-	a := modes.Action{Label: "Send", Title: "Reject, and tell the agent what to do instead", Disabled: empty || m.sending, Run: m.reject}
+	a := modes.Action{Label: "Send", Title: "Reject, and tell the agent what to do instead", Disabled: empty || m.reply.Sending(), Run: m.reject}
 	if empty {
 		a.Title = "Pick an answer above, or type what to do instead"
 	}
@@ -173,17 +173,7 @@ func (m *Mode) reject(ctx app.Context) {
 }
 
 func (m *Mode) send(ctx app.Context, reply protocol.ReplyRequest) {
-	if m.sending {
-		return
-	}
-	m.sending = true
-	m.host.SetProblem("")
-	m.host.Answer(ctx, m.d, reply, func(ctx app.Context, err error) {
-		m.sending = false
-		if err != nil {
-			m.host.SetProblem("Not answered: " + question.Describe(err) + ".")
-		}
-	})
+	m.reply.Send(ctx, reply, nil)
 }
 
 // HeadAndTail keeps the start and the end of a long text, where commands and their last

@@ -23,12 +23,12 @@ type Mode struct {
 	host    modes.Host
 	d       composer.Decision
 	view    *FormView
-	sending bool
+	reply   Replier
 }
 
 // New makes the question mode for a decision.
 func New(h modes.Host, in modes.Input) modes.Mode {
-	m := &Mode{host: h, d: in.Decision}
+	m := &Mode{host: h, d: in.Decision, reply: Replier{Host: h, Decision: in.Decision}}
 	m.view = NewFormView(elicit.New(in.Decision.Request, in.Options), in.Key, in.Fields, h.Later, m.onEffects)
 	if !in.Decision.Local {
 		// A server decision outlives the page: what was answered so far comes back after a
@@ -73,7 +73,7 @@ func (m *Mode) Body() app.UI {
 
 // Primary submits the answers; it is enabled once every required question is answered.
 func (m *Mode) Primary() modes.Action {
-	ok := m.view.CanProceed() && !m.sending
+	ok := m.view.CanProceed() && !m.reply.Sending()
 	a := modes.Action{Label: "Send", Title: "Send the answers", Disabled: !ok, Run: func(ctx app.Context) {
 		m.onEffects(ctx, m.view.Submit())
 	}}
@@ -119,18 +119,36 @@ func (m *Mode) onEffects(ctx app.Context, effs []elicit.Effect) {
 }
 
 func (m *Mode) answer(ctx app.Context, reply protocol.ReplyRequest) {
-	if m.sending {
+	m.reply.Send(ctx, reply, m.view.forget)
+}
+
+// Replier sends a decision's reply once at a time, and shows why one was not taken. The
+// question and approval modes answer through it.
+type Replier struct {
+	Host     modes.Host
+	Decision composer.Decision
+	sending  bool
+}
+
+// Sending reports whether a reply is on its way.
+func (r *Replier) Sending() bool { return r.sending }
+
+// Send sends reply unless one is on its way; taken, if not nil, runs once it was taken.
+func (r *Replier) Send(ctx app.Context, reply protocol.ReplyRequest, taken func()) {
+	if r.sending {
 		return
 	}
-	m.sending = true
-	m.host.SetProblem("")
-	m.host.Answer(ctx, m.d, reply, func(ctx app.Context, err error) {
-		m.sending = false
+	r.sending = true
+	r.Host.SetProblem("")
+	r.Host.Answer(ctx, r.Decision, reply, func(ctx app.Context, err error) {
+		r.sending = false
 		if err != nil {
-			m.host.SetProblem("Not answered: " + Describe(err) + ".")
+			r.Host.SetProblem("Not answered: " + Describe(err) + ".")
 			return
 		}
-		m.view.forget()
+		if taken != nil {
+			taken()
+		}
 	})
 }
 
