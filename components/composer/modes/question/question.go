@@ -20,10 +20,10 @@ import (
 
 // Mode is the question mode.
 type Mode struct {
-	host    modes.Host
-	d       composer.Decision
-	view    *FormView
-	reply   Replier
+	host  modes.Host
+	d     composer.Decision
+	view  *FormView
+	reply Replier
 }
 
 // New makes the question mode for a decision.
