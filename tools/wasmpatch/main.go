@@ -109,13 +109,16 @@ func main() {
 		fmt.Fprintln(os.Stderr, "usage: wasmpatch DIR   (writes DIR/go.mod and DIR/go.sum)")
 		os.Exit(2)
 	}
-	if err := run(os.Args[1]); err != nil {
+	if err := run(".", os.Args[1]); err != nil {
 		fmt.Fprintln(os.Stderr, "wasmpatch:", err)
 		os.Exit(1)
 	}
 }
 
-func run(dir string) error {
+// run writes the patched modules, go.mod and go.sum under dir, from the module at root.
+// It starts from an empty dir and the module cache's files every time, so running it twice
+// gives the same tree.
+func run(root, dir string) error {
 	dir, err := filepath.Abs(dir)
 	if err != nil {
 		return err
@@ -123,13 +126,13 @@ func run(dir string) error {
 	if err := os.RemoveAll(dir); err != nil {
 		return err
 	}
-	gomod, err := os.ReadFile("go.mod")
+	gomod, err := os.ReadFile(filepath.Join(root, "go.mod"))
 	if err != nil {
 		return err
 	}
 	gomod = append(gomod, "\n// Written by tools/wasmpatch for the browser's build.\n"...)
 	for _, p := range patches {
-		modDir, err := moduleDir(p.module, p.version)
+		modDir, err := moduleDir(root, p.module, p.version)
 		if err != nil {
 			return err
 		}
@@ -142,16 +145,9 @@ func run(dir string) error {
 			if err != nil {
 				return err
 			}
-			text := string(src)
-			for _, e := range edits {
-				if e.old == prepend {
-					text = e.new + text
-					continue
-				}
-				if n := strings.Count(text, e.old); n != e.n {
-					return fmt.Errorf("%s@%s %s: %q occurs %d times, want %d", p.module, p.version, name, e.old, n, e.n)
-				}
-				text = strings.ReplaceAll(text, e.old, e.new)
+			text, err := p.apply(name, string(src), edits)
+			if err != nil {
+				return err
 			}
 			if err := os.WriteFile(filepath.Join(out, name), []byte(text), 0o644); err != nil {
 				return err
@@ -167,20 +163,40 @@ func run(dir string) error {
 	if err := os.WriteFile(filepath.Join(dir, "go.mod"), gomod, 0o644); err != nil {
 		return err
 	}
-	gosum, err := os.ReadFile("go.sum")
+	gosum, err := os.ReadFile(filepath.Join(root, "go.sum"))
 	if err != nil {
 		return err
 	}
 	return os.WriteFile(filepath.Join(dir, "go.sum"), gosum, 0o644)
 }
 
-// moduleDir is where the build reads module's files, which must be at version.
-func moduleDir(module, version string) (string, error) {
+// apply makes the edits to text, a file of p's module. An edit whose text does not occur
+// exactly as often as it says is an error: the pinned file changed, and the patch must be
+// checked against it rather than applied half.
+func (p patch) apply(name, text string, edits []edit) (string, error) {
+	for _, e := range edits {
+		if e.old == prepend {
+			text = e.new + text
+			continue
+		}
+		if n := strings.Count(text, e.old); n != e.n {
+			return "", fmt.Errorf("%s@%s %s: %q occurs %d times, want %d", p.module, p.version, name, e.old, n, e.n)
+		}
+		text = strings.ReplaceAll(text, e.old, e.new)
+	}
+	return text, nil
+}
+
+// moduleDir is where the build of the module at root reads module's files, which must be
+// at version.
+func moduleDir(root, module, version string) (string, error) {
 	goTool := os.Getenv("GO")
 	if goTool == "" {
 		goTool = "go"
 	}
-	out, err := exec.Command(goTool, "list", "-m", "-f", "{{.Version}} {{.Dir}}", module).Output()
+	cmd := exec.Command(goTool, "list", "-m", "-f", "{{.Version}} {{.Dir}}", module)
+	cmd.Dir = root
+	out, err := cmd.Output()
 	if err != nil {
 		return "", fmt.Errorf("go list -m %s: %w", module, err)
 	}
