@@ -61,7 +61,8 @@ func (c *Conversation) OnMount(ctx app.Context) {
 			ctx.Navigate("/s/" + id)
 		}
 	})
-	// input bar (issue 7): the hero's first send created a session; notices about sends.
+	// The input bar: the hero's first send created a session (docs/input.md, "Sending");
+	// notices about sends.
 	ctx.Handle(inputbar.ActionSessionCreated, c.onSessionCreated)
 	ctx.Handle(inputbar.ActionNotice, c.onInputNotice)
 	ctx.Handle(actionDecide, c.onDecide)

@@ -14,7 +14,7 @@ import (
 	"parley/protocol"
 )
 
-// The composer's modes (issue 6): every decision lands in the input area, one at a time.
+// The composer's modes (docs/composer.md): every decision lands in the input area, one at a time.
 
 const (
 	modeShown  = `!!document.querySelector('#composer-mode')`

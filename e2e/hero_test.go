@@ -11,7 +11,7 @@ import (
 	"github.com/stretchr/testify/require"
 )
 
-// The hero (issue 7): a workspace picker gives it a blank session; the same input bar then
+// The hero (docs/input.md, "Sending"): a workspace picker gives it a blank session; the same input bar then
 // becomes the session's.
 
 // TestBlankToActiveKeepsTheTextarea: the hero's bar works on a blank session; the first

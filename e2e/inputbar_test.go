@@ -14,7 +14,7 @@ import (
 	"github.com/stretchr/testify/require"
 )
 
-// The input bar (issue 7) in Chromium against the real server. Keys go in as CDP key events,
+// The input bar (docs/input.md) in Chromium against the real server. Keys go in as CDP key events,
 // as a keyboard sends them.
 
 const chip = "\uFFFC"

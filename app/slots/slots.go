@@ -1,8 +1,8 @@
 // Package slots is the registry through which the conversation's parts mount
-// (input-machine-and-slash-pipeline.md, "The slot system"): named places declared once, each
-// single or multi, scoped to the root or to one session, filled by entries in order. A seat
-// nobody registered for renders nothing, never a placeholder: a placeholder and a real owner
-// would be two sources of truth.
+// (docs/composer.md, "Slots"): named places declared once, each single or multi, scoped to
+// the root or to one session, filled by entries in order. A seat nobody registered for
+// renders nothing, never a placeholder: a placeholder and a real owner would be two sources
+// of truth.
 //
 // The registry is plain data and is tested natively; views render a slot by asking for its
 // entries and calling them with the props the slot carries.
