@@ -3,12 +3,15 @@ package e2e
 import (
 	"context"
 	"encoding/json"
+	"fmt"
 	"net/http"
 	"strconv"
+	"strings"
 	"testing"
 	"time"
 
 	"github.com/chromedp/cdproto/cdp"
+	"github.com/chromedp/cdproto/emulation"
 	"github.com/chromedp/cdproto/input"
 	"github.com/chromedp/chromedp"
 	"github.com/stretchr/testify/assert"
@@ -194,4 +197,184 @@ func TestOversizedPromptIsRefusedAndKept(t *testing.T) {
 	assert.Len(t, thread(t, ctx), 2, "nothing was stored")
 	assert.True(t, get(t, ctx, chromedp.Evaluate[bool](`window.sessionTextarea === document.querySelector('#composer-input')`)),
 		"the notice does not rebuild the composer")
+}
+
+// contrastJS returns the WCAG contrast ratio of an element's text against what is painted
+// behind it (its own background composited over the page's), resolving any CSS colour
+// (color-mix, color(srgb …)) through a canvas.
+const contrastJS = `((sel) => {
+	const el = document.querySelector(sel);
+	if (!el) return -1;
+	const cv = document.createElement('canvas'); cv.width = cv.height = 1;
+	const g = cv.getContext('2d', {willReadFrequently: true});
+	const paint = (...colors) => { g.clearRect(0, 0, 1, 1); for (const c of colors) { g.fillStyle = c; g.fillRect(0, 0, 1, 1); } return g.getImageData(0, 0, 1, 1).data; };
+	const bgs = []; for (let e = el; e; e = e.parentElement) bgs.unshift(getComputedStyle(e).backgroundColor);
+	const bg = paint('#fff', ...bgs);
+	const fg = paint('rgb(' + bg[0] + ',' + bg[1] + ',' + bg[2] + ')', getComputedStyle(el).color);
+	const lum = p => { const c = [0, 1, 2].map(i => { const v = p[i] / 255; return v <= 0.03928 ? v / 12.92 : Math.pow((v + 0.055) / 1.055, 2.4); }); return 0.2126 * c[0] + 0.7152 * c[1] + 0.0722 * c[2]; };
+	const a = lum(fg), b = lum(bg);
+	return (Math.max(a, b) + 0.05) / (Math.min(a, b) + 0.05);
+})`
+
+// TestBannersReadableInLightTheme: in the light theme (headless Chromium's default) the
+// "Reconnecting…" banner and the "Not sent" notice meet WCAG AA (4.5:1). They once kept the
+// dark theme's --warn and --danger: about 1.4:1 and 2:1.
+func TestBannersReadableInLightTheme(t *testing.T) {
+	data := t.TempDir()
+	srv := startServer(t, data, "127.0.0.1:0")
+	ctx := browser(t)
+	do(t, ctx, 10*time.Second, chromedp.Func(func(ctx context.Context, tg *chromedp.Target) error {
+		_, err := cdp.Call(ctx, tg, emulation.SetEmulatedMedia, emulation.SetEmulatedMediaParams{
+			Features: []*emulation.MediaFeature{{Name: "prefers-color-scheme", Value: "light"}}})
+		return err
+	}))
+	do(t, ctx, 60*time.Second, chromedp.Navigate(srv.link), waitReady())
+	do(t, ctx, 10*time.Second, typeText("hello"), pressEnter(0))
+	waitMessages(t, ctx, 2)
+
+	srv.kill()
+	do(t, ctx, 15*time.Second, waitJS(`!!document.querySelector('.link-reconnecting')`))
+	do(t, ctx, 10*time.Second, typeText("while down"), pressEnter(0))
+	do(t, ctx, 15*time.Second, waitJS(`!!document.querySelector('.notice')`))
+
+	for _, sel := range []string{".link-reconnecting span", ".link-retry", ".notice"} {
+		ratio := get(t, ctx, chromedp.Evaluate[float64](contrastJS+`(`+fmt.Sprintf("%q", sel)+`)`))
+		assert.GreaterOrEqual(t, ratio, 4.5, "contrast of %s in the light theme is %.2f:1", sel, ratio)
+	}
+}
+
+// TestFailedSendNoticeIsHuman: a send while the server is down keeps the draft and says so
+// in words, not "TypeError: Failed to fetch"; and the notice goes once the server is back and
+// the link is live again.
+func TestFailedSendNoticeIsHuman(t *testing.T) {
+	data := t.TempDir()
+	srv := startServer(t, data, "127.0.0.1:0")
+	ctx := browser(t)
+	do(t, ctx, 60*time.Second, chromedp.Navigate(srv.link), waitReady())
+	do(t, ctx, 10*time.Second, typeText("first"), pressEnter(0))
+	waitMessages(t, ctx, 2)
+
+	srv.kill()
+	do(t, ctx, 10*time.Second, typeText("while down"), pressEnter(0))
+	do(t, ctx, 15*time.Second, waitJS(`!!document.querySelector('.notice')`))
+	assert.NotContains(t, noticeText(t, ctx), "TypeError")
+	assert.Equal(t, "while down", draft(t, ctx))
+
+	srv = startServer(t, data, srv.addr)
+	do(t, ctx, 30*time.Second, chromedp.Click(chromedp.CSS(`.link-retry`)),
+		waitJS(`!!document.querySelector('.link-live')`))
+	time.Sleep(500 * time.Millisecond)
+	assert.NotContains(t, noticeText(t, ctx), "cannot reach the server", "the server is reachable again")
+}
+
+// TestMessagesNameTheirAuthor: a screen reader reading the thread (role=log) hears who wrote
+// each message, not bare text with the author only in a CSS class; and the working indicator
+// is announced (an aria-label on a plain div is ignored).
+func TestMessagesNameTheirAuthor(t *testing.T) {
+	srv := startServer(t, t.TempDir(), "127.0.0.1:0")
+	ctx := browser(t)
+	do(t, ctx, 60*time.Second, chromedp.Navigate(srv.link), waitReady())
+	evalBool(t, ctx, `(() => { window.workingSeen = null;
+		new MutationObserver(() => { const w = document.querySelector('.working');
+			if (w && !window.workingSeen) window.workingSeen = {role: w.getAttribute('role') || '', text: w.textContent.trim()}; })
+			.observe(document.body, {subtree: true, childList: true}); return true })()`)
+	do(t, ctx, 10*time.Second, typeText("hello"), pressEnter(0))
+	waitMessages(t, ctx, 2)
+
+	// The author, however it is given: aria-label, aria-roledescription, aria-labelledby, or
+	// text in the message outside its body (e.g. a visually hidden "You said").
+	authors := evalString(t, ctx, `JSON.stringify([...document.querySelectorAll('.thread .msg[data-offset]')].map(e => {
+		const by = (e.getAttribute('aria-labelledby') || '').split(' ').filter(Boolean).map(id => (document.getElementById(id) || {}).textContent || '').join(' ');
+		const outside = [...e.childNodes].filter(n => !(n.classList && n.classList.contains('msg-text'))).map(n => n.textContent).join(' ');
+		return [e.getAttribute('aria-label') || '', e.getAttribute('aria-roledescription') || '', by, outside].join(' ').trim(); }))`)
+	var names []string
+	require.NoError(t, json.Unmarshal([]byte(authors), &names))
+	require.Len(t, names, 2)
+	assert.NotEmpty(t, names[0], "the user's message names its author")
+	assert.NotEmpty(t, names[1], "the agent's message names its author")
+	assert.NotEqual(t, names[0], names[1])
+
+	seen := evalString(t, ctx, `JSON.stringify(window.workingSeen)`)
+	if seen != "null" {
+		var w struct{ Role, Text string }
+		require.NoError(t, json.Unmarshal([]byte(seen), &w))
+		assert.True(t, w.Role != "" || w.Text != "", "the working indicator is announced (a role or text), got %s", seen)
+	}
+}
+
+// TestSessionsMenuKeyboard: on a narrow screen the Sessions toggle opens the list over the
+// thread; Tab from the toggle moves into the list (not to the composer hidden behind the
+// overlay, where the DOM order once sent it), and Escape closes it and gives the focus back.
+func TestSessionsMenuKeyboard(t *testing.T) {
+	srv := startServer(t, t.TempDir(), "127.0.0.1:0")
+	seedSession(t, srv, "first", 1) // a session never prompted is blank, and not listed
+	ctx := browser(t)
+	do(t, ctx, 60*time.Second, chromedp.EmulateViewport(375, 700), chromedp.Navigate(srv.link), waitReady(),
+		waitJS(`document.querySelectorAll('.sessions a').length == 1`))
+
+	evalBool(t, ctx, `document.querySelector('.menu-toggle').focus(), true`)
+	do(t, ctx, 5*time.Second, pressEnter(0), waitJS(`document.querySelector('#sidebar').classList.contains('open')`))
+	do(t, ctx, 5*time.Second, rawKey("Tab", 9, 0))
+	assert.True(t, evalBool(t, ctx, `!!document.activeElement.closest('#sidebar')`),
+		"Tab after opening the menu moves into it; focus is on %s", evalString(t, ctx, `document.activeElement.outerHTML.slice(0, 80)`))
+
+	do(t, ctx, 5*time.Second, rawKey("Escape", 27, 0))
+	time.Sleep(300 * time.Millisecond)
+	assert.False(t, evalBool(t, ctx, `document.querySelector('#sidebar').classList.contains('open')`), "Escape closes the menu")
+	assert.True(t, evalBool(t, ctx, `document.activeElement === document.querySelector('.menu-toggle')`), "and gives the focus back to the toggle")
+}
+
+// TestNewSessionClosesMenu: on a narrow screen, on the hero, "New session" in the open menu
+// closes the overlay. OnNav is not called for the current path, so nothing else closes it,
+// and a person who tapped it would see nothing happen.
+func TestNewSessionClosesMenu(t *testing.T) {
+	srv := startServer(t, t.TempDir(), "127.0.0.1:0")
+	ctx := browser(t)
+	do(t, ctx, 60*time.Second, chromedp.EmulateViewport(375, 700), chromedp.Navigate(srv.link), waitReady())
+	do(t, ctx, 10*time.Second, chromedp.Click(chromedp.CSS(`.menu-toggle`)),
+		waitJS(`document.querySelector('#sidebar').classList.contains('open')`))
+	do(t, ctx, 10*time.Second, chromedp.Click(chromedp.CSS(`.new-session`)))
+	time.Sleep(500 * time.Millisecond)
+	assert.False(t, evalBool(t, ctx, `document.querySelector('#sidebar').classList.contains('open')`),
+		"the menu closes after New session")
+}
+
+// TestUnknownSessionIsExplained: /s/<unknown id> says "Session not found" in its header, and
+// offers no composer that takes prompts, rather than a live one whose prompt ends in "Not
+// sent: no such session".
+func TestUnknownSessionIsExplained(t *testing.T) {
+	srv := startServer(t, t.TempDir(), "127.0.0.1:0")
+	ctx := browser(t)
+	do(t, ctx, 60*time.Second, chromedp.Navigate(srv.link), waitReady(),
+		chromedp.Navigate(srv.base()+"/s/doesnotexist"), waitReady(),
+		waitJS(`!!document.querySelector('.session-header h2') && document.querySelector('.session-header h2').innerText === 'Session not found'`))
+	assert.NotEmpty(t, strings.TrimSpace(evalString(t, ctx, `(document.querySelector('.session-header h2') || {}).innerText || ''`)),
+		"the header says what this page is (e.g. \"Session not found\")")
+	assert.True(t, evalBool(t, ctx, `(() => { const ta = document.querySelector('#composer-input'); return !ta || ta.disabled || ta.readOnly })()`),
+		"the composer does not take prompts for a session that does not exist")
+}
+
+// TestWithoutTokenIsExplained: a person who opens the address without the token link (a
+// bookmark in another browser, a cleared cookie) gets a page written for a person, not the
+// script's "send Authorization: Bearer <token>", and no composer that cannot send.
+func TestWithoutTokenIsExplained(t *testing.T) {
+	srv := startServer(t, t.TempDir(), "127.0.0.1:0")
+	ctx := browser(t)
+	do(t, ctx, 60*time.Second, chromedp.Navigate(srv.base()+"/"),
+		waitJS(`document.documentElement.hasAttribute('data-ready')`))
+	time.Sleep(time.Second)
+	text := evalString(t, ctx, `document.body.innerText`)
+	assert.NotContains(t, text, "Bearer", "the page speaks to a person, not a script")
+	assert.True(t, evalBool(t, ctx, `(() => { const ta = document.querySelector('#composer-input'); return !ta || ta.disabled || ta.readOnly })()`),
+		"no composer that cannot send")
+}
+
+// TestWrongTokenLinkIsAPage: a link with a wrong token (an old printout, a typo) shows a
+// page, not the raw JSON error body.
+func TestWrongTokenLinkIsAPage(t *testing.T) {
+	srv := startServer(t, t.TempDir(), "127.0.0.1:0")
+	ctx := browser(t)
+	do(t, ctx, 60*time.Second, chromedp.Navigate(srv.base()+"/?token=wrong"))
+	assert.Equal(t, "text/html", evalString(t, ctx, `document.contentType`), "a person gets a page, not %q",
+		evalString(t, ctx, `document.body.innerText.slice(0, 120)`))
 }

@@ -4,7 +4,9 @@ package e2e
 import (
 	"bufio"
 	"context"
+	"encoding/json"
 	"fmt"
+	"net/http"
 	"net/url"
 	"os"
 	"os/exec"
@@ -18,6 +20,10 @@ import (
 	"github.com/chromedp/cdproto/cdp"
 	"github.com/chromedp/cdproto/input"
 	"github.com/chromedp/chromedp"
+	"github.com/stretchr/testify/require"
+
+	"parley/app/api"
+	"parley/protocol"
 )
 
 var (
@@ -85,12 +91,25 @@ func startServerWith(t testing.TB, data, addr string, more ...string) *server {
 	if err := os.MkdirAll(workspace, 0o755); err != nil {
 		t.Fatal(err)
 	}
-	args := []string{"-addr", addr, "-data", data, "-workspace", workspace}
-	for _, w := range more {
+	return launch(t, repoRoot, data, addr, append([]string{workspace}, more...))
+}
+
+// startServerIn is startServer with another working directory, which is also its workspace,
+// so a test can serve its own copy of web/ (go-app serves /web from the working directory).
+func startServerIn(t testing.TB, dir, data, addr string) *server {
+	t.Helper()
+	return launch(t, dir, data, addr, []string{dir})
+}
+
+// launch runs the binary in dir and waits for the address it prints.
+func launch(t testing.TB, dir, data, addr string, workspaces []string) *server {
+	t.Helper()
+	args := []string{"-addr", addr, "-data", data}
+	for _, w := range workspaces {
 		args = append(args, "-workspace", w)
 	}
 	cmd := exec.Command(binary, args...)
-	cmd.Dir = repoRoot
+	cmd.Dir = dir
 	cmd.Env = append(os.Environ(), "PARLEY_TOKEN=") // the token comes from the data directory
 	stdout, err := cmd.StdoutPipe()
 	if err != nil {
@@ -264,4 +283,56 @@ func pressEnter(mods int64) chromedp.Action[chromedp.Void] {
 // typeText types into the composer, key by key, as a person would.
 func typeText(text string) chromedp.Action[chromedp.Void] {
 	return chromedp.SendKeys(composer, text)
+}
+
+// evalString and evalBool run JavaScript in the page and return its value.
+func evalString(t *testing.T, ctx context.Context, js string) string {
+	t.Helper()
+	return get(t, ctx, chromedp.Evaluate[string](js))
+}
+
+func evalBool(t *testing.T, ctx context.Context, js string) bool {
+	t.Helper()
+	return get(t, ctx, chromedp.Evaluate[bool](js))
+}
+
+// setDraftJS puts text in the composer the way a paste does: value, then an input event.
+func setDraftJS(t *testing.T, ctx context.Context, text string) {
+	t.Helper()
+	b, _ := json.Marshal(text)
+	evalBool(t, ctx, `(() => { const ta = document.querySelector('#composer-input');
+		ta.value = `+string(b)+`; ta.dispatchEvent(new Event('input', {bubbles: true})); return true })()`)
+}
+
+// noticeText is the input bar's notice: what a person reads about a send.
+func noticeText(t *testing.T, ctx context.Context) string {
+	t.Helper()
+	return evalString(t, ctx, `document.querySelector('.notice-slot').innerText`)
+}
+
+// apiClient calls the server's API as a script would, with the token.
+func apiClient(srv *server) *api.Client {
+	return &api.Client{Base: srv.base(), Header: http.Header{"Authorization": {"Bearer " + srv.token}}}
+}
+
+// seedSession makes a session through the API with n prompts (each gets the offline reply).
+func seedSession(t *testing.T, srv *server, title string, n int) string {
+	t.Helper()
+	c := apiClient(srv)
+	info, err := c.CreateSession(context.Background(), protocol.CreateSessionRequest{Title: title})
+	require.NoError(t, err)
+	for i := range n {
+		_, err := c.SendPrompt(context.Background(), info.ID, protocol.SendPromptRequest{
+			Text: fmt.Sprintf("%s prompt %d", title, i), AttemptID: api.NewAttemptID()})
+		require.NoError(t, err)
+	}
+	return info.ID
+}
+
+// rawKey sends a key that types no text (Tab, Escape): rawKeyDown, then keyUp.
+func rawKey(k string, code int64, mods int64) chromedp.Action[chromedp.Void] {
+	return chromedp.Steps(
+		key(input.DispatchKeyEventParams{Type: input.DispatchKeyEventTypeRawKeyDown, Key: k, Code: k, WindowsVirtualKeyCode: code, NativeVirtualKeyCode: code, Modifiers: mods}),
+		key(input.DispatchKeyEventParams{Type: input.DispatchKeyEventTypeKeyUp, Key: k, Code: k, WindowsVirtualKeyCode: code, NativeVirtualKeyCode: code, Modifiers: mods}),
+	)
 }

@@ -3,6 +3,7 @@ package e2e
 import (
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 	"time"
 
@@ -11,8 +12,8 @@ import (
 	"github.com/stretchr/testify/require"
 )
 
-// The hero (docs/input.md, "Sending"): a workspace picker gives it a blank session; the same input bar then
-// becomes the session's.
+// The hero (docs/input.md, "Sending"): a workspace picker gives it a blank session; the same
+// input bar then becomes the session's.
 
 // TestBlankToActiveKeepsTheTextarea: the hero's bar works on a blank session; the first
 // prompt makes it a session at its own address, and the textarea is the same DOM node.
@@ -108,4 +109,21 @@ func TestSlashMenuOpensFunctionsAndInsertsSkills(t *testing.T) {
 		waitJS(`document.querySelector('#fn-pick').value === 'greet'`))
 	assert.Equal(t, "", draft(t, ctx), "the typed /gre is consumed")
 	assert.True(t, evalBool(t, ctx, `!!document.querySelector('#composer-mode .fn-form input[type=text]')`), "the function's fields are there")
+}
+
+// TestEmojiFirstPromptStartsSession: a first prompt whose first line is 61+ emoji starts a
+// session. It once could not: the title is cut at 60 runes, but the server limits titles to
+// 200 bytes, and 60 four-byte runes plus "…" is 243, so the session was refused with
+// "Not sent: invalid request: title: longer than 200 bytes".
+func TestEmojiFirstPromptStartsSession(t *testing.T) {
+	srv := startServer(t, t.TempDir(), "127.0.0.1:0")
+	ctx := browser(t)
+	do(t, ctx, 60*time.Second, chromedp.Navigate(srv.link), waitReady())
+	prompt := strings.Repeat("😀", 70)
+	setDraftJS(t, ctx, prompt)
+	do(t, ctx, 10*time.Second, chromedp.Focus(composer), pressEnter(0),
+		waitJS(`!!document.querySelector('.notice') || document.querySelectorAll('.thread .msg[data-offset]').length >= 2`))
+	require.Empty(t, noticeText(t, ctx), "the first prompt starts a session")
+	msgs := waitMessages(t, ctx, 2)
+	assert.Equal(t, prompt, msgs[0].Text)
 }

@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/chromedp/cdproto/cdp"
+	"github.com/chromedp/cdproto/fetch"
 	"github.com/chromedp/cdproto/input"
 	"github.com/chromedp/chromedp"
 	"github.com/stretchr/testify/assert"
@@ -300,4 +301,67 @@ func TestInputBarKeyboardOnly(t *testing.T) {
 	msgs := waitMessages(t, ctx, 4)
 	assert.True(t, strings.HasPrefix(msgs[2].Text, "@session:"), msgs[2].Text)
 	assert.True(t, strings.HasSuffix(msgs[2].Text, " @be\ndone"), msgs[2].Text)
+}
+
+// TestTypingBeforeWasmIsKept: the pre-rendered page shows an autofocused composer, so a
+// person starts typing at once. On a cold load the wasm takes about a second to take over
+// and replaces the pre-rendered textarea; what was typed there is kept (web/early.js), and
+// so is the focus.
+func TestTypingBeforeWasmIsKept(t *testing.T) {
+	srv := startServer(t, t.TempDir(), "127.0.0.1:0")
+	ctx := browser(t)
+	// Hold app.wasm until the person has typed, so the race is decided, not hoped for.
+	paused := chromedp.Events(ctx, fetch.RequestPaused)
+	do(t, ctx, 10*time.Second, chromedp.Func(func(ctx context.Context, tg *chromedp.Target) error {
+		_, err := cdp.Call(ctx, tg, fetch.Enable, fetch.EnableParams{Patterns: []*fetch.RequestPattern{{URLPattern: "*/web/app.wasm*"}}})
+		return err
+	}))
+	held := make(chan fetch.RequestID, 1)
+	go func() {
+		for ev, err := range paused {
+			if err != nil {
+				return
+			}
+			held <- ev.RequestID
+			return
+		}
+	}()
+	do(t, ctx, 60*time.Second, chromedp.Navigate(srv.link), waitJS(`!!document.querySelector('#composer-input')`))
+	var id fetch.RequestID
+	select {
+	case id = <-held:
+	case <-time.After(30 * time.Second):
+		t.Fatal("the page never asked for app.wasm")
+	}
+	require.False(t, evalBool(t, ctx, `document.documentElement.hasAttribute('data-ready')`), "the wasm is held")
+	do(t, ctx, 10*time.Second, chromedp.SendKeys(composer, "early bird"))
+	do(t, ctx, 10*time.Second, chromedp.Func(func(ctx context.Context, tg *chromedp.Target) error {
+		_, err := cdp.Call(ctx, tg, fetch.ContinueRequest, fetch.ContinueRequestParams{RequestID: id})
+		return err
+	}))
+	do(t, ctx, 30*time.Second, waitReady())
+	time.Sleep(300 * time.Millisecond)
+	assert.Equal(t, "early bird", draft(t, ctx), "text typed into the pre-rendered composer is kept")
+	assert.Equal(t, "composer-input", evalString(t, ctx, `document.activeElement.id`), "the composer keeps the focus")
+}
+
+// TestDraftStaysWithItsSession: a draft belongs to its session. Text typed in one is not in
+// the composer after switching to another from the sidebar (where Enter would send it), and
+// is back on return.
+func TestDraftStaysWithItsSession(t *testing.T) {
+	srv := startServer(t, t.TempDir(), "127.0.0.1:0")
+	a := seedSession(t, srv, "alpha", 1)
+	b := seedSession(t, srv, "beta", 1)
+	ctx := browser(t)
+	do(t, ctx, 60*time.Second, chromedp.Navigate(srv.link), waitReady(), chromedp.Navigate(srv.base()+"/s/"+a), waitReady())
+	waitMessages(t, ctx, 2)
+	do(t, ctx, 10*time.Second, typeText("half a thought for alpha"))
+
+	do(t, ctx, 10*time.Second, chromedp.Click(chromedp.CSS(`.sessions a[href="/s/`+b+`"]`)),
+		waitJS(`location.pathname == '/s/`+b+`' && document.querySelector('.thread .msg-user') && document.querySelector('.thread .msg-user .msg-text').innerText.startsWith('beta')`))
+	assert.Empty(t, draft(t, ctx), "beta's composer does not carry alpha's draft")
+
+	do(t, ctx, 10*time.Second, chromedp.Click(chromedp.CSS(`.sessions a[href="/s/`+a+`"]`)),
+		waitJS(`location.pathname == '/s/`+a+`' && document.querySelector('.thread .msg-user') && document.querySelector('.thread .msg-user .msg-text').innerText.startsWith('alpha')`))
+	assert.Equal(t, "half a thought for alpha", draft(t, ctx), "alpha's draft is back")
 }
