@@ -61,6 +61,19 @@ func (b *w) u32(v uint32) { *b = binary.BigEndian.AppendUint32(*b, v) }
 func (b *w) i64(v int64)  { *b = binary.BigEndian.AppendUint64(*b, uint64(v)) }
 func (b *w) tag(s string) { *b = append(*b, s[:4]...) }
 
+// search writes the binary-search hints that the table directory and cmap format 4 carry
+// for n entries of unit bytes: searchRange (the largest power of two not above n, times
+// unit), entrySelector (that power's log2) and rangeShift (the units left over).
+func (b *w) search(n, unit int) {
+	pow, log2 := 1, 0
+	for pow*2 <= n {
+		pow, log2 = pow*2, log2+1
+	}
+	b.u16(uint16(pow * unit))
+	b.u16(uint16(log2))
+	b.u16(uint16(n*unit - pow*unit))
+}
+
 // assemble writes the table directory and the tables, each 4-byte aligned, with their
 // checksums and head's checkSumAdjustment.
 func assemble(tables map[string][]byte) []byte {
@@ -70,20 +83,10 @@ func assemble(tables map[string][]byte) []byte {
 	}
 	sort.Strings(tags)
 	n := len(tags)
-	pow := 1
-	for pow*2 <= n {
-		pow *= 2
-	}
-	entrySelector := 0
-	for 1<<(entrySelector+1) <= pow {
-		entrySelector++
-	}
 	var b w
 	b.u32(0x00010000) // TrueType outlines
 	b.u16(uint16(n))
-	b.u16(uint16(pow * 16))
-	b.u16(uint16(entrySelector))
-	b.u16(uint16(n*16 - pow*16))
+	b.search(n, 16)
 	offset := 12 + 16*n
 	headAt := 0
 	var data w
@@ -230,22 +233,12 @@ func cmap() []byte {
 		{0xFFFF, 0xFFFF, 1}, // the required last segment
 	}
 	n := len(segs)
-	pow := 1
-	for pow*2 <= n {
-		pow *= 2
-	}
-	entrySelector := 0
-	for 1<<(entrySelector+1) <= pow {
-		entrySelector++
-	}
 	var sub w
 	sub.u16(4)
 	sub.u16(uint16(16 + 8*n)) // length
 	sub.u16(0)                // language
 	sub.u16(uint16(2 * n))
-	sub.u16(uint16(2 * pow))
-	sub.u16(uint16(entrySelector))
-	sub.u16(uint16(2*n - 2*pow))
+	sub.search(n, 2)
 	for _, s := range segs {
 		sub.u16(s.end)
 	}
