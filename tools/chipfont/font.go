@@ -60,6 +60,7 @@ func (b *w) i16(v int16)  { b.u16(uint16(v)) }
 func (b *w) u32(v uint32) { *b = binary.BigEndian.AppendUint32(*b, v) }
 func (b *w) i64(v int64)  { *b = binary.BigEndian.AppendUint64(*b, uint64(v)) }
 func (b *w) tag(s string) { *b = append(*b, s[:4]...) }
+func (b *w) zeros(n int)  { *b = append(*b, make([]byte, n)...) }
 
 // search writes the binary-search hints that the table directory and cmap format 4 carry
 // for n entries of unit bytes: searchRange (the largest power of two not above n, times
@@ -156,12 +157,9 @@ func hhea() []byte {
 	b.i16(1)                                                         // caretSlopeRise
 	b.i16(0)                                                         // caretSlopeRun
 	b.i16(0)                                                         // caretOffset
-	b.i16(0)
-	b.i16(0)
-	b.i16(0)
-	b.i16(0)
-	b.i16(0) // metricDataFormat
-	b.u16(2) // numberOfHMetrics
+	b.zeros(4 * 2)                                                   // reserved
+	b.i16(0)                                                         // metricDataFormat
+	b.u16(2)                                                         // numberOfHMetrics
 	return b
 }
 
@@ -347,9 +345,6 @@ func post() []byte {
 	b.i16(-100)       // underlinePosition
 	b.i16(50)         // underlineThickness
 	b.u32(0)          // isFixedPitch
-	b.u32(0)
-	b.u32(0)
-	b.u32(0)
-	b.u32(0)
+	b.zeros(4 * 4)    // the memory hints for Type 42 and Type 1: none
 	return b
 }
