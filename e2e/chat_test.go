@@ -119,9 +119,7 @@ func TestChatSurvivesReloadAndServerRestart(t *testing.T) {
 
 // TestCompositionNeverSends: an Enter that belongs to an IME composition sends nothing.
 func TestCompositionNeverSends(t *testing.T) {
-	srv := startServer(t, t.TempDir(), "127.0.0.1:0")
-	ctx := browser(t)
-	do(t, ctx, 60*time.Second, chromedp.Navigate(srv.link), waitReady())
+	_, ctx := openHome(t)
 	do(t, ctx, 10*time.Second, typeText("start"), pressEnter(0))
 	waitMessages(t, ctx, 2)
 
@@ -174,10 +172,7 @@ func TestTokenGuardsTheAPI(t *testing.T) {
 // TestOversizedPromptIsRefusedAndKept: a prompt over the limit gets a message that says
 // what to do, and the text stays in the composer.
 func TestOversizedPromptIsRefusedAndKept(t *testing.T) {
-	srv := startServer(t, t.TempDir(), "127.0.0.1:0")
-	ctx := browser(t)
-
-	do(t, ctx, 60*time.Second, chromedp.Navigate(srv.link), waitReady())
+	_, ctx := openHome(t)
 	do(t, ctx, 10*time.Second, typeText("first"), pressEnter(0))
 	waitMessages(t, ctx, 2)
 
@@ -271,9 +266,7 @@ func TestFailedSendNoticeIsHuman(t *testing.T) {
 // each message, not bare text with the author only in a CSS class; and the working indicator
 // is announced (an aria-label on a plain div is ignored).
 func TestMessagesNameTheirAuthor(t *testing.T) {
-	srv := startServer(t, t.TempDir(), "127.0.0.1:0")
-	ctx := browser(t)
-	do(t, ctx, 60*time.Second, chromedp.Navigate(srv.link), waitReady())
+	_, ctx := openHome(t)
 	evalBool(t, ctx, `(() => { window.workingSeen = null;
 		new MutationObserver(() => { const w = document.querySelector('.working');
 			if (w && !window.workingSeen) window.workingSeen = {role: w.getAttribute('role') || '', text: w.textContent.trim()}; })

@@ -145,14 +145,8 @@ func selectionBox(t *testing.T, ctx context.Context, s, e int) image.Rectangle {
 // for its box), a punctuation mark right after a chip, and a run of three chips, in a
 // composer narrow enough to wrap several times.
 func TestChipLayoutMatchesTheTextarea(t *testing.T) {
-	srv := startServer(t, t.TempDir(), "127.0.0.1:0")
-	seedSession(t, srv, "alpha notes", 1)
-	seedSession(t, srv, "beta", 1)
 	const gamma = "@gamma, whose title is far too long for a chip"
-	seedSession(t, srv, gamma[1:], 1)
-	home := seedSession(t, srv, "home", 1)
-	ctx := browser(t)
-	openInput(t, srv, ctx, home)
+	_, ctx, _ := openAmong(t, "alpha notes", "beta", gamma[1:])
 
 	// The font is preloaded, cached by the service worker, and what the layers use.
 	assert.True(t, evalBool(t, ctx, `!!document.querySelector('link[rel=preload][as=font][href="/web/chip.ttf"][crossorigin=anonymous]')`), "the chip font is preloaded")

@@ -26,9 +26,7 @@ const (
 // composer.
 func openSession(t *testing.T, text string) (*server, context.Context) {
 	t.Helper()
-	srv := startServer(t, t.TempDir(), "127.0.0.1:0")
-	ctx := browser(t)
-	do(t, ctx, 60*time.Second, chromedp.Navigate(srv.link), waitReady())
+	srv, ctx := openHome(t)
 	if text != "" {
 		do(t, ctx, 20*time.Second, typeText(text), pressEnter(0), waitJS(`location.pathname.startsWith('/s/')`))
 	}

@@ -336,3 +336,13 @@ func rawKey(k string, code int64, mods int64) chromedp.Action[chromedp.Void] {
 		key(input.DispatchKeyEventParams{Type: input.DispatchKeyEventTypeKeyUp, Key: k, Code: k, WindowsVirtualKeyCode: code, NativeVirtualKeyCode: code, Modifiers: mods}),
 	)
 }
+
+// openHome starts a server on a fresh data folder and a browser on its token link, ready
+// to type: how most tests begin.
+func openHome(t testing.TB) (*server, context.Context) {
+	t.Helper()
+	srv := startServer(t, t.TempDir(), "127.0.0.1:0")
+	ctx := browser(t)
+	do(t, ctx, 60*time.Second, chromedp.Navigate(srv.link), waitReady())
+	return srv, ctx
+}

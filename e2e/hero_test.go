@@ -18,9 +18,7 @@ import (
 // TestBlankToActiveKeepsTheTextarea: the hero's bar works on a blank session; the first
 // prompt makes it a session at its own address, and the textarea is the same DOM node.
 func TestBlankToActiveKeepsTheTextarea(t *testing.T) {
-	srv := startServer(t, t.TempDir(), "127.0.0.1:0")
-	ctx := browser(t)
-	do(t, ctx, 60*time.Second, chromedp.Navigate(srv.link), waitReady())
+	srv, ctx := openHome(t)
 	assert.Equal(t, "/", evalString(t, ctx, `location.pathname`))
 	assert.Equal(t, "true", evalString(t, ctx, `document.querySelector('.workspaces [role=radio]').getAttribute('aria-checked')`), "the default workspace is picked")
 	list, err := apiClient(srv).ListSessions(t.Context())
@@ -116,9 +114,7 @@ func TestSlashMenuOpensFunctionsAndInsertsSkills(t *testing.T) {
 // 200 bytes, and 60 four-byte runes plus "…" is 243, so the session was refused with
 // "Not sent: invalid request: title: longer than 200 bytes".
 func TestEmojiFirstPromptStartsSession(t *testing.T) {
-	srv := startServer(t, t.TempDir(), "127.0.0.1:0")
-	ctx := browser(t)
-	do(t, ctx, 60*time.Second, chromedp.Navigate(srv.link), waitReady())
+	_, ctx := openHome(t)
 	prompt := strings.Repeat("😀", 70)
 	setDraftJS(t, ctx, prompt)
 	do(t, ctx, 10*time.Second, chromedp.Focus(composer), pressEnter(0),

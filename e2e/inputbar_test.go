@@ -73,22 +73,29 @@ func selectRange(t *testing.T, ctx context.Context, s, e int) {
 
 func itoa(i int) string { b, _ := json.Marshal(i); return string(b) }
 
-// openInput opens the app on a session of its own (so @ lists the others).
-func openInput(t *testing.T, srv *server, ctx context.Context, session string) {
+// openAmong starts a server holding a session per title and a "home" session, each prompted
+// once so the sidebar and the @ menu list them, and opens the browser on home (so @ lists
+// the others), focused. ids maps each title, and "home", to its session.
+func openAmong(t *testing.T, titles ...string) (srv *server, ctx context.Context, ids map[string]string) {
 	t.Helper()
-	do(t, ctx, 60*time.Second, chromedp.Navigate(srv.link), waitReady(), chromedp.Navigate(srv.base()+"/s/"+session), waitReady())
+	srv = startServer(t, t.TempDir(), "127.0.0.1:0")
+	ids = map[string]string{}
+	for _, title := range titles {
+		ids[title] = seedSession(t, srv, title, 1)
+	}
+	ids["home"] = seedSession(t, srv, "home", 1)
+	ctx = browser(t)
+	do(t, ctx, 60*time.Second, chromedp.Navigate(srv.link), waitReady(), chromedp.Navigate(srv.base()+"/s/"+ids["home"]), waitReady())
 	waitMessages(t, ctx, 2)
 	do(t, ctx, 5*time.Second, chromedp.Focus(composer))
+	return srv, ctx, ids
 }
 
 // TestInputBarChipFromSessions: `@` opens the combobox's listbox, Tab inserts the other
 // session as a chip; one Backspace deletes it whole; undo and redo go through the machine.
 func TestInputBarChipFromSessions(t *testing.T) {
-	srv := startServer(t, t.TempDir(), "127.0.0.1:0")
-	alpha := seedSession(t, srv, "alpha notes", 1)
-	home := seedSession(t, srv, "home", 1)
-	ctx := browser(t)
-	openInput(t, srv, ctx, home)
+	_, ctx, ids := openAmong(t, "alpha notes")
+	alpha := ids["alpha notes"]
 
 	do(t, ctx, 10*time.Second, typeText("see @alp"), menuOpen("@alpha notes"))
 	// The ARIA combobox: focus stays in the textarea, which names the active option.
@@ -132,11 +139,8 @@ func TestInputBarChipFromSessions(t *testing.T) {
 // a paste whose reference the hot snapshot knows becomes a chip, and one undo returns to
 // before the paste.
 func TestInputBarClipboard(t *testing.T) {
-	srv := startServer(t, t.TempDir(), "127.0.0.1:0")
-	alpha := seedSession(t, srv, "alpha", 1)
-	home := seedSession(t, srv, "home", 1)
-	ctx := browser(t)
-	openInput(t, srv, ctx, home)
+	_, ctx, ids := openAmong(t, "alpha")
+	alpha := ids["alpha"]
 
 	do(t, ctx, 10*time.Second, typeText("a @alp"), menuOpen("@alpha"), tab, waitDraft("a "+chip), typeText(" b"))
 	selectRange(t, ctx, 0, 5)
@@ -178,11 +182,7 @@ func TestInputBarCommandClaim(t *testing.T) {
 // TestInputBarNoMenuInsideWords: an address and a URL open no menu; a trigger at a word
 // boundary does (the control that makes the test able to fail).
 func TestInputBarNoMenuInsideWords(t *testing.T) {
-	srv := startServer(t, t.TempDir(), "127.0.0.1:0")
-	seedSession(t, srv, "other", 1)
-	home := seedSession(t, srv, "home", 1)
-	ctx := browser(t)
-	openInput(t, srv, ctx, home)
+	_, ctx, _ := openAmong(t, "other")
 
 	for _, text := range []string{"mail user@host", " and https://x/y"} {
 		do(t, ctx, 10*time.Second, typeText(text))
@@ -225,9 +225,7 @@ func TestInputBarIMEEnterNeitherPicksNorSends(t *testing.T) {
 // TestInputBarQueueDock: while a turn runs the bar says Enter queues; the queued prompt shows
 // in the dock, then joins the thread when its turn comes.
 func TestInputBarQueueDock(t *testing.T) {
-	srv := startServer(t, t.TempDir(), "127.0.0.1:0")
-	ctx := browser(t)
-	do(t, ctx, 60*time.Second, chromedp.Navigate(srv.link), waitReady())
+	_, ctx := openHome(t)
 	do(t, ctx, 10*time.Second, typeText(`/script ok = confirm('Go on?'); send('first done' if ok else 'first stopped')`), pressEnter(0))
 	do(t, ctx, 20*time.Second, waitJS(`!!document.querySelector('.entry-decision.status-pending')`))
 	// The confirm takes the input area; "Chat about this" gives the bar back, the question
@@ -253,11 +251,8 @@ func TestInputBarQueueDock(t *testing.T) {
 // TestInputBarDraftSurvivesReload: the draft is mirrored in localStorage as its clipboard
 // projection; after a reload it is back, the chip as its text.
 func TestInputBarDraftSurvivesReload(t *testing.T) {
-	srv := startServer(t, t.TempDir(), "127.0.0.1:0")
-	alpha := seedSession(t, srv, "alpha", 1)
-	home := seedSession(t, srv, "home", 1)
-	ctx := browser(t)
-	openInput(t, srv, ctx, home)
+	_, ctx, ids := openAmong(t, "alpha")
+	alpha, home := ids["alpha"], ids["home"]
 	do(t, ctx, 10*time.Second, typeText("keep @alp"), menuOpen("@alpha"), tab, typeText(" please"))
 	want := "keep @session:" + alpha + " please"
 	do(t, ctx, 10*time.Second, waitJS(`localStorage.getItem('parley.draft.s.`+home+`') === `+quote(want)))
@@ -277,12 +272,7 @@ func quote(s string) string { b, _ := json.Marshal(s); return string(b) }
 // typing, moved with ↓, closed with Escape, reopened, picked with Enter; Shift+Enter breaks
 // the line even with the menu open; Enter sends.
 func TestInputBarKeyboardOnly(t *testing.T) {
-	srv := startServer(t, t.TempDir(), "127.0.0.1:0")
-	seedSession(t, srv, "beta", 1)
-	seedSession(t, srv, "alpha", 1)
-	home := seedSession(t, srv, "home", 1)
-	ctx := browser(t)
-	openInput(t, srv, ctx, home)
+	_, ctx, _ := openAmong(t, "beta", "alpha")
 
 	do(t, ctx, 10*time.Second, typeText("@"), menuOpen("@beta"), menuOpen("@alpha"))
 	first := evalString(t, ctx, `document.activeElement.getAttribute('aria-activedescendant')`)

@@ -13,9 +13,7 @@ import (
 // typed in the composer, its run() held for approval on a card in the thread, approved with
 // the keyboard, its output and message landing in the thread, and no agent turn fired.
 func TestScriptFromTheComposerRunsAfterApproval(t *testing.T) {
-	srv := startServer(t, t.TempDir(), "127.0.0.1:0")
-	ctx := browser(t)
-	do(t, ctx, 60*time.Second, chromedp.Navigate(srv.link), waitReady())
+	_, ctx := openHome(t)
 
 	do(t, ctx, 10*time.Second,
 		typeText(`/script r = run(['echo', 'hi from echo']); send(r.stdout.strip())`), pressEnter(0))
@@ -48,9 +46,7 @@ func TestScriptFromTheComposerRunsAfterApproval(t *testing.T) {
 // TestStopEndsTheTurnAndItsQuestion stops a script waiting on a confirm: the card says it was
 // stopped, the run failed as stopped, and the session takes the next prompt.
 func TestStopEndsTheTurnAndItsQuestion(t *testing.T) {
-	srv := startServer(t, t.TempDir(), "127.0.0.1:0")
-	ctx := browser(t)
-	do(t, ctx, 60*time.Second, chromedp.Navigate(srv.link), waitReady())
+	_, ctx := openHome(t)
 
 	do(t, ctx, 10*time.Second, typeText(`/script confirm('Deploy to production?')`), pressEnter(0))
 	do(t, ctx, 20*time.Second, waitJS(`!!document.querySelector('.entry-decision.status-pending')`))
@@ -68,9 +64,7 @@ func TestStopEndsTheTurnAndItsQuestion(t *testing.T) {
 
 // TestScriptTextIsShownAsText sends markup from a script: it must arrive as text.
 func TestScriptTextIsShownAsText(t *testing.T) {
-	srv := startServer(t, t.TempDir(), "127.0.0.1:0")
-	ctx := browser(t)
-	do(t, ctx, 60*time.Second, chromedp.Navigate(srv.link), waitReady())
+	_, ctx := openHome(t)
 	do(t, ctx, 10*time.Second, typeText(`/script send('<img src=x onerror="document.title=1">'); print('<b>bold</b>')`), pressEnter(0))
 	msgs := waitMessages(t, ctx, 2)
 	assert.Equal(t, `<img src=x onerror="document.title=1">`, msgs[1].Text)
@@ -82,9 +76,7 @@ func TestScriptTextIsShownAsText(t *testing.T) {
 // TestTextQuestionIsAnsweredOnItsCard answers a script's text question in the thread: a
 // too-short answer is refused with the protocol's words, a good one resumes the script.
 func TestTextQuestionIsAnsweredOnItsCard(t *testing.T) {
-	srv := startServer(t, t.TempDir(), "127.0.0.1:0")
-	ctx := browser(t)
-	do(t, ctx, 60*time.Second, chromedp.Navigate(srv.link), waitReady())
+	_, ctx := openHome(t)
 	do(t, ctx, 10*time.Second,
 		typeText(`/script n = ask('Your name?', {'type': 'string', 'title': 'Name', 'minLength': 2}); send('hello ' + n)`), pressEnter(0))
 	do(t, ctx, 20*time.Second, waitJS(`!!document.querySelector('.entry-decision.status-pending .entry-input')`))
@@ -104,9 +96,7 @@ func TestTextQuestionIsAnsweredOnItsCard(t *testing.T) {
 // confirm: it waits below the thread, and joins it, with its reply after it, when its turn
 // starts.
 func TestPromptSentDuringATurnWaitsThenFollowsIt(t *testing.T) {
-	srv := startServer(t, t.TempDir(), "127.0.0.1:0")
-	ctx := browser(t)
-	do(t, ctx, 60*time.Second, chromedp.Navigate(srv.link), waitReady())
+	_, ctx := openHome(t)
 	do(t, ctx, 10*time.Second, typeText(`/script ok = confirm('Go on?'); send('first done' if ok else 'first stopped')`), pressEnter(0))
 	do(t, ctx, 20*time.Second, waitJS(`!!document.querySelector('.entry-decision.status-pending')`))
 
