@@ -67,7 +67,8 @@ func (x *sessionIndex) get(ctx context.Context, id string) (protocol.SessionInfo
 const untitled = "New session"
 
 // markUsed records that a session holds a prompt: it is no longer blank. An untitled session
-// (a blank one picked from the hero) takes title, derived from its first prompt.
+// (a blank one picked from the hero) takes title, derived from its first prompt, even when an
+// earlier writer that could not read the prompt already marked it used.
 func (x *sessionIndex) markUsed(ctx context.Context, id, title string) error {
 	for range 5 {
 		entry, err := x.kv.Get(ctx, id)
@@ -78,11 +79,12 @@ func (x *sessionIndex) markUsed(ctx context.Context, id, title string) error {
 		if err := json.Unmarshal(entry.Value(), &info); err != nil {
 			return fmt.Errorf("mark session %s used: %w", id, err)
 		}
-		if !info.Blank {
+		retitle := (info.Title == "" || info.Title == untitled) && title != ""
+		if !info.Blank && !retitle {
 			return nil
 		}
 		info.Blank = false
-		if (info.Title == "" || info.Title == untitled) && title != "" {
+		if retitle {
 			info.Title = title
 		}
 		raw, err := json.Marshal(info)

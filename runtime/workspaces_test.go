@@ -11,7 +11,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"parley/protocol"
-	"parley/runtime/script"
+	"parley/runtime/gate"
 )
 
 func TestWorkspaceIDs(t *testing.T) {
@@ -240,10 +240,10 @@ func TestGrantsAndGateRulesArePerWorkspace(t *testing.T) {
 	require.NoError(t, err)
 	sb, err := rt.CreateSession(ctx, protocol.CreateSessionRequest{Workspace: "beta"})
 	require.NoError(t, err)
-	goTest := []script.ToolCall{{Tool: "run", Words: []string{"go", "test", "./..."}, Details: "go test ./..."}}
+	goTest := []gate.ToolCall{{Tool: "run", Words: []string{"go", "test", "./..."}, Details: "go test ./..."}}
 
 	// alpha holds go.mod: the wider "always" is offered there, and not in beta.
-	done := make(chan script.Verdict, 1)
+	done := make(chan gate.Verdict, 1)
 	go func() {
 		v, err := rt.Authorize(ctx, sa.ID, "test:a", goTest)
 		assert.NoError(t, err)
@@ -266,7 +266,7 @@ func TestGrantsAndGateRulesArePerWorkspace(t *testing.T) {
 	require.NoError(t, err)
 	assert.Empty(t, grants.Grants)
 
-	v, err := rt.Authorize(ctx, sa.ID, "test:a2", []script.ToolCall{{Tool: "run", Words: []string{"go", "test", "./pkg"}, Details: "go test ./pkg"}})
+	v, err := rt.Authorize(ctx, sa.ID, "test:a2", []gate.ToolCall{{Tool: "run", Words: []string{"go", "test", "./pkg"}, Details: "go test ./pkg"}})
 	require.NoError(t, err)
 	assert.True(t, v.Allowed, "alpha's grant covers alpha")
 
@@ -335,4 +335,16 @@ func TestWorkspaceBindingsSurviveARestart(t *testing.T) {
 	assert.Contains(t, texts[0], "this server does not serve: start Parley with -workspace /folder/served/no/more")
 	_, err = rt.RunFunction(ctx, "greet", protocol.RunFunctionRequest{Session: "unserved", Args: raw(map[string]any{"name": "Ada"})})
 	assert.ErrorIs(t, err, ErrNoWorkspace)
+}
+
+func paths(list protocol.FileList) []string {
+	out := []string{}
+	for _, f := range list.Files {
+		p := f.Path
+		if f.Dir {
+			p += "/"
+		}
+		out = append(out, p)
+	}
+	return out
 }
