@@ -156,6 +156,16 @@ func New(ctx context.Context, nc *nats.Conn, opts Options) (*Runtime, error) {
 			rt.Close()
 			return nil, err
 		}
+		// Bells delivered to a process that died ring again only after their ack wait (30 s):
+		// run their sessions now. The runner reads the log, so a session woken twice, or one
+		// whose prompts all ran, costs one read.
+		sessions, err := log.UnackedSessions(ctx)
+		if err != nil {
+			slog.Warn("waking sessions with unacknowledged prompts", "err", err)
+		}
+		for _, s := range sessions {
+			rt.wake(s)
+		}
 	}
 	return rt, nil
 }

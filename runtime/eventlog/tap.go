@@ -125,6 +125,70 @@ func (l *Log) Pending(ctx context.Context) (undelivered, unacked int, err error)
 	return int(info.NumPending), info.NumAckPending, nil
 }
 
+// UnackedSessions lists the sessions of prompts the doorbell consumer delivered and nobody
+// acknowledged: after a crash, their bells ring again only when their ack wait ends, so the
+// runtime wakes these sessions at start instead. It reads only the consumer's unacknowledged
+// window (after its ack floor, through its last delivery), not the history.
+func (l *Log) UnackedSessions(ctx context.Context) ([]string, error) {
+	cons, err := l.stream.Consumer(ctx, agentConsumer)
+	if errors.Is(err, jetstream.ErrConsumerNotFound) {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, fmt.Errorf("read the doorbells: %w", err)
+	}
+	info, err := cons.Info(ctx)
+	if err != nil {
+		return nil, fmt.Errorf("read the doorbells: %w", err)
+	}
+	floor, last := info.AckFloor.Stream, info.Delivered.Stream
+	if info.NumAckPending == 0 || last <= floor {
+		return nil, nil
+	}
+	oc, err := l.js.OrderedConsumer(ctx, StreamName, jetstream.OrderedConsumerConfig{
+		FilterSubjects:    PromptSubjects,
+		DeliverPolicy:     jetstream.DeliverByStartSequencePolicy,
+		OptStartSeq:       floor + 1,
+		InactiveThreshold: l.followIdle,
+	})
+	if err != nil {
+		return nil, fmt.Errorf("read the doorbells: %w", err)
+	}
+	defer l.deleteConsumer(oc)
+	seen := map[string]bool{}
+	var out []string
+	for {
+		batch, err := oc.Fetch(256, jetstream.FetchMaxWait(time.Second))
+		if err != nil {
+			return out, fmt.Errorf("read the doorbells: %w", err)
+		}
+		n := 0
+		for msg := range batch.Messages() {
+			n++
+			meta, err := msg.Metadata()
+			if err != nil {
+				return out, err
+			}
+			if meta.Sequence.Stream > last {
+				return out, nil
+			}
+			if s := SessionOf(msg.Subject()); !seen[s] {
+				seen[s] = true
+				out = append(out, s)
+			}
+			if meta.Sequence.Stream == last || meta.NumPending == 0 {
+				return out, nil
+			}
+		}
+		if err := batch.Error(); err != nil {
+			return out, err
+		}
+		if n == 0 {
+			return out, nil
+		}
+	}
+}
+
 // runtimesBucket holds one key per live runtime instance, refreshed by a heartbeat and
 // expiring with the bucket's max age. A decision whose owner has no key cannot be resumed.
 const runtimesBucket = "PARLEY_RUNTIMES"
