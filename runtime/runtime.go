@@ -63,6 +63,9 @@ type Options struct {
 	Limits script.Limits
 	// Agent answers prompts that are not slash commands (default the offline agent).
 	Agent agent.Agent
+
+	// duplicates shortens JetStream's dedupe window, so a test can resend after it.
+	duplicates time.Duration
 }
 
 // StreamName is the JetStream stream that holds every session's events.
@@ -119,7 +122,7 @@ func New(ctx context.Context, nc *nats.Conn, opts Options) (*Runtime, error) {
 	if opts.Agent == nil {
 		opts.Agent = agent.Offline{}
 	}
-	log, err := eventlog.Open(ctx, nc, eventlog.Config{Now: opts.Now})
+	log, err := eventlog.Open(ctx, nc, eventlog.Config{Now: opts.Now, Duplicates: opts.duplicates})
 	if err != nil {
 		return nil, err
 	}
