@@ -431,10 +431,16 @@ func (r *Runtime) markUsed(ctx context.Context, session string) string {
 	return title
 }
 
-// firstPrompt is the text of the session's first user message ("" when it has none): read
-// from the start of the log, which stops at the first prompt, so it costs the few events
-// before it.
+// firstPrompt is the text of the session's first user message ("" when it has none). Prompts
+// have their own subjects, so the server finds it in one request; a session from before
+// that is read from its start up to its first prompt.
 func (r *Runtime) firstPrompt(ctx context.Context, session string) (string, error) {
+	if ev, err := r.log.First(ctx, eventlog.SessionPrompts(session), 1); err == nil {
+		m, err := ev.DecodeMessage()
+		return m.Text, err
+	} else if !errors.Is(err, eventlog.ErrNotFound) {
+		return "", err
+	}
 	head, err := r.log.Head(ctx, eventlog.SessionSubjects(session))
 	if err != nil || head == 0 {
 		return "", err

@@ -44,6 +44,9 @@ func PromptSubject(session, attempt string) string {
 	return "session." + session + ".p." + hex.EncodeToString(sum[:12])
 }
 
+// SessionPrompts matches the prompt subjects of one session.
+func SessionPrompts(session string) string { return "session." + session + ".p.*" }
+
 // PromptSubjects matches the user messages of every session: the prompt subjects, and the
 // events subject where user messages were stored before prompts had their own.
 var PromptSubjects = []string{"session.*.events", "session.*.p.*"}
@@ -293,6 +296,20 @@ func (l *Log) Get(ctx context.Context, offset uint64) (protocol.Event, error) {
 	}
 	if err != nil {
 		return protocol.Event{}, fmt.Errorf("event %d: %w", offset, err)
+	}
+	return Decode(msg.Subject, msg.Sequence, msg.Data)
+}
+
+// First returns the first event at or after offset from on a subject (a wildcard matches any
+// of its subjects), or an error wrapping ErrNotFound. The server finds it: nothing before it
+// is read.
+func (l *Log) First(ctx context.Context, subject string, from uint64) (protocol.Event, error) {
+	msg, err := l.stream.GetMsg(ctx, max(from, 1), jetstream.WithGetMsgSubject(subject))
+	if errors.Is(err, jetstream.ErrMsgNotFound) {
+		return protocol.Event{}, fmt.Errorf("first event on %s: %w", subject, ErrNotFound)
+	}
+	if err != nil {
+		return protocol.Event{}, fmt.Errorf("first event on %s: %w", subject, err)
 	}
 	return Decode(msg.Subject, msg.Sequence, msg.Data)
 }

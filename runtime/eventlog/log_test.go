@@ -140,3 +140,24 @@ func TestPromptSubjectIsOneToken(t *testing.T) {
 	}
 	assert.NotEqual(t, PromptSubject("s", "a"), PromptSubject("s", "b"))
 }
+
+func TestFirst(t *testing.T) {
+	ctx := context.Background()
+	l := openLog(t, Config{})
+	_, err := l.First(ctx, SessionPrompts("s"), 1)
+	assert.ErrorIs(t, err, ErrNotFound)
+	_, _, err = l.Append(ctx, "s", protocol.EventSessionCreated, protocol.SessionCreated{}, "")
+	require.NoError(t, err)
+	var offsets []uint64
+	for _, a := range []string{"b", "a"} {
+		o, _, err := l.PublishAfter(ctx, PromptSubject("s", a), 0, protocol.EventUserMessage, protocol.Message{Text: a}, "")
+		require.NoError(t, err)
+		offsets = append(offsets, o)
+	}
+	first, err := l.First(ctx, SessionPrompts("s"), 1)
+	require.NoError(t, err)
+	assert.Equal(t, offsets[0], first.Offset, "log order, not subject order")
+	next, err := l.First(ctx, SessionPrompts("s"), first.Offset+1)
+	require.NoError(t, err)
+	assert.Equal(t, offsets[1], next.Offset)
+}
