@@ -66,6 +66,8 @@ bench: build chromium
 	@echo "== decisions through the real server: asked→socket and reply→resumed (p50/p99)"
 	$(GO) test -count=1 -run '^$$' -bench BenchmarkDecisionLatency -benchtime 500x .
 	@$(MAKE) --no-print-directory bench-kill
+	@echo "== a burst of 1,000 prompts on one session: the offline agent's answer rate, first half and second half"
+	$(GO) test -count=1 -run '^$$' -bench BenchmarkBurst -benchtime 1x ./runtime/ | grep -E 'Benchmark|burst_test'
 	@echo "== pure packages, native"
 	$(GO) test -count=1 -run '^$$' -bench . -benchmem $(PURE)
 	@echo "== pure packages, wasm in Node"

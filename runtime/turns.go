@@ -100,20 +100,15 @@ func (r *Runtime) goAsync(f func()) {
 	}()
 }
 
-// plan reads the session's log after the turn subject's watermark and chooses what runs next.
-func (r *Runtime) plan(ctx context.Context, session string, st turn.State) (turn.Plan, error) {
-	evs, err := r.log.Read(ctx, session, st.Through)
-	if err != nil {
-		return turn.Plan{}, err
-	}
-	return turn.Next(st, evs), nil
-}
-
 // runSession runs the session's waiting prompts, one turn at a time. It returns when none
 // waits, when another live replica runs the session (whose runner then takes the prompts
-// from the log), or when the runtime closes.
+// from the log), or when the runtime closes. Between its own turns it keeps the queue it
+// read and reads only what was stored since; whenever the turn subject does not end where
+// its last turn left it, it reads again from the watermark.
 func (r *Runtime) runSession(session string, rn *runner) {
 	defer r.releaseRunner(session, rn)
+	var q turn.Queue
+	var kept uint64 // the turn subject's last offset q was kept for; 0: none
 	for r.ctx.Err() == nil {
 		st, err := r.turnState(r.ctx, session)
 		if err != nil {
@@ -130,11 +125,17 @@ func (r *Runtime) runSession(session string, rn *runner) {
 			r.interrupt(session, st)
 			continue
 		}
-		plan, err := r.plan(r.ctx, session, st)
+		after := q.LastRead
+		if kept == 0 || kept != st.Seq {
+			q, after = turn.Queue{}, st.Through
+		}
+		evs, err := r.log.Read(r.ctx, session, after)
 		if err != nil {
 			r.retryLater(session, err)
 			return
 		}
+		q, kept = turn.Read(q, st, evs), st.Seq
+		plan := q.Plan(st)
 		if plan.Next == nil {
 			if r.closeRunner(session, rn) {
 				return
@@ -158,7 +159,8 @@ func (r *Runtime) runSession(session string, rn *runner) {
 			return
 		}
 		r.ackBells(rn, next.Offset)
-		r.runTurn(session, rn, seq, started, func(ctx context.Context) {
+		q = q.Started(next.Offset)
+		kept = r.runTurn(session, rn, seq, started, func(ctx context.Context) {
 			in := agent.Input{Session: session, Prompt: next.Offset, Text: next.Text}
 			caps := &runCaps{r: r, session: session, run: started.Run}
 			if ws, err := r.workspaceOf(ctx, session); err == nil {
@@ -171,8 +173,9 @@ func (r *Runtime) runSession(session string, rn *runner) {
 	}
 }
 
-// runTurn does one turn's work and records its end.
-func (r *Runtime) runTurn(session string, rn *runner, seq uint64, started protocol.TurnStarted, work func(ctx context.Context)) {
+// runTurn does one turn's work and records its end. It returns the offset of its
+// turn.ended, 0 when it could not store it.
+func (r *Runtime) runTurn(session string, rn *runner, seq uint64, started protocol.TurnStarted, work func(ctx context.Context)) uint64 {
 	ctx, cancel := context.WithCancelCause(r.ctx)
 	defer cancel(nil)
 	r.turns.mu.Lock()
@@ -190,10 +193,11 @@ func (r *Runtime) runTurn(session string, rn *runner, seq uint64, started protoc
 	}
 	ectx, ecancel := context.WithTimeout(context.Background(), 5*time.Second)
 	defer ecancel()
-	_, _, err := r.log.PublishAfter(ectx, eventlog.TurnSubject(session), seq, protocol.EventTurnEnded, ended, "")
+	end, _, err := r.log.PublishAfter(ectx, eventlog.TurnSubject(session), seq, protocol.EventTurnEnded, ended, "")
 	if err != nil && !errors.Is(err, eventlog.ErrConflict) {
 		slog.Warn("could not record the end of a turn", "session", session, "err", err)
 	}
+	return end
 }
 
 // interrupt ends a turn whose runner is gone, settling its run, so the thread stops waiting.

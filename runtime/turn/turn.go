@@ -44,29 +44,44 @@ type Plan struct {
 // order (all of them when st.Seq is 0). It does not look at st.Open: the caller settles an
 // open turn first.
 func Next(st State, evs []protocol.Event) Plan {
-	waiting, lastRead := Waiting(st, evs)
-	if len(waiting) == 0 {
-		return Plan{Through: lastRead}
-	}
-	next, rest := waiting[0], waiting[1:]
-	return Plan{Next: &next, Rest: rest, Through: Watermark(rest, max(lastRead, st.Through))}
+	return Read(Queue{}, st, evs).Plan(st)
 }
 
 // Waiting returns the prompts in evs that no turn.started names, in the order they will run
 // (steered ones first, then log order), and the offset of the last event read (st.Through
 // when evs is empty).
+func Waiting(st State, evs []protocol.Event) ([]Prompt, uint64) {
+	q := Read(Queue{}, st, evs)
+	return q.ordered(), max(q.LastRead, st.Through)
+}
+
+// Queue is what a runner knows of a session's waiting prompts between turns, so each turn
+// reads only what was stored since the last one: a burst of n prompts costs n reads of a few
+// events, not n reads of the whole queue. It is valid only while the turn subject still ends
+// where the runner left it; the runner starts from an empty Queue otherwise.
+type Queue struct {
+	// Waiting are the prompts no turn.started names yet, in log order.
+	Waiting []Prompt
+	// LastRead is the offset of the last event folded in.
+	LastRead uint64
+}
+
+// Read folds evs, the session's events after q.LastRead (or after st.Through for an empty
+// queue), into q.
 //
 // A session whose turn subject is empty (st.Seq 0) may come from before turns were recorded:
 // its agent answered every prompt with an agent.message and no turn.started. The prompts
 // before its last agent.message were answered then and do not wait. In any later session an
 // agent.message is only ever written inside a turn, after its turn.started, so st.Seq is
 // not 0 there.
-func Waiting(st State, evs []protocol.Event) ([]Prompt, uint64) {
+func Read(q Queue, st State, evs []protocol.Event) Queue {
+	waiting := slices.Clone(q.Waiting)
 	started := map[uint64]bool{}
-	var prompts []Prompt
-	lastRead := st.Through
 	for _, ev := range evs {
-		lastRead = max(lastRead, ev.Offset)
+		if ev.Offset <= q.LastRead {
+			continue
+		}
+		q.LastRead = ev.Offset
 		switch ev.Type {
 		case protocol.EventTurnStarted:
 			if ts, err := protocol.DecodeEventData[protocol.TurnStarted](ev); err == nil {
@@ -74,17 +89,42 @@ func Waiting(st State, evs []protocol.Event) ([]Prompt, uint64) {
 			}
 		case protocol.EventUserMessage:
 			if m, err := ev.DecodeMessage(); err == nil && ev.Offset > st.Through {
-				prompts = append(prompts, Prompt{Offset: ev.Offset, Text: m.Text, Steer: m.Mode == protocol.ModeSteer})
+				waiting = append(waiting, Prompt{Offset: ev.Offset, Text: m.Text, Steer: m.Mode == protocol.ModeSteer})
 			}
 		case protocol.EventAgentMessage:
 			if st.Seq == 0 {
-				prompts = prompts[:0] // answered by the agent from before turns
+				waiting = waiting[:0] // answered by the agent from before turns
 			}
 		}
 	}
-	prompts = slices.DeleteFunc(prompts, func(p Prompt) bool { return started[p.Offset] })
-	slices.SortStableFunc(prompts, func(a, b Prompt) int { return protocol.RunOrder(a.Steer, b.Steer) })
-	return prompts, lastRead
+	if len(started) > 0 {
+		waiting = slices.DeleteFunc(waiting, func(p Prompt) bool { return started[p.Offset] })
+	}
+	q.Waiting = waiting
+	return q
+}
+
+// ordered is the waiting prompts in the order they run: steered ones first, then log order.
+func (q Queue) ordered() []Prompt {
+	out := slices.Clone(q.Waiting)
+	slices.SortStableFunc(out, func(a, b Prompt) int { return protocol.RunOrder(a.Steer, b.Steer) })
+	return out
+}
+
+// Plan chooses what runs next.
+func (q Queue) Plan(st State) Plan {
+	waiting, lastRead := q.ordered(), max(q.LastRead, st.Through)
+	if len(waiting) == 0 {
+		return Plan{Through: lastRead}
+	}
+	next, rest := waiting[0], waiting[1:]
+	return Plan{Next: &next, Rest: rest, Through: Watermark(rest, lastRead)}
+}
+
+// Started is the queue once p has started.
+func (q Queue) Started(p uint64) Queue {
+	q.Waiting = slices.DeleteFunc(slices.Clone(q.Waiting), func(w Prompt) bool { return w.Offset == p })
+	return q
 }
 
 // Watermark is the offset through which every prompt has started, once the waiting ones are

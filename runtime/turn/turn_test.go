@@ -63,7 +63,7 @@ func TestNext(t *testing.T) {
 			name: "killed after some turns: what no turn.started names, in log order",
 			st:   State{Seq: 9, Through: 3},
 			// Read after the watermark 3: 2 and 3 ran; 4 ran, 5 and 6 did not.
-			evs:      []protocol.Event{user(4, "c"), user(5, "d"), started(7, 4, 4), reply(8), ended(9, 4, 4), user(6, "e")},
+			evs:      []protocol.Event{user(4, "c"), user(5, "d"), user(6, "e"), started(7, 4, 4), reply(8), ended(9, 4, 4)},
 			wantNext: 5, wantRest: []uint64{6}, wantThrough: 5,
 		},
 		{
@@ -114,6 +114,23 @@ func TestNext(t *testing.T) {
 			assert.Equal(t, c.wantThrough, got.Through, "through")
 		})
 	}
+}
+
+// TestQueueReadsOnlyWhatIsNew: a runner that keeps its Queue between turns reaches the same
+// plan as one that reads everything again.
+func TestQueueReadsOnlyWhatIsNew(t *testing.T) {
+	all := []protocol.Event{ev(1, protocol.EventSessionCreated, protocol.SessionCreated{}),
+		user(2, "a"), user(3, "b"), started(4, 2, 2), steer(5, "s"), reply(6), ended(7, 2, 2), user(8, "c"),
+		started(9, 5, 2), ended(10, 5, 2)}
+	for cut := range len(all) + 1 {
+		st := State{Seq: 10, Through: 1}
+		q := Read(Queue{}, st, all[:cut])
+		q = Read(q, st, all[cut:])
+		assert.Equal(t, Next(st, all), q.Plan(st), "cut at %d", cut)
+	}
+	q := Read(Queue{}, State{Seq: 1}, all[:4])
+	assert.Equal(t, []Prompt{{Offset: 3, Text: "b"}}, q.Started(2).Waiting)
+	assert.Equal(t, []Prompt{{Offset: 3, Text: "b"}}, q.Waiting, "Started leaves the queue it was called on alone")
 }
 
 func TestWatermark(t *testing.T) {
