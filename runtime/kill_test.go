@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"io"
 	"math/rand/v2"
 	"net"
 	"net/http"
@@ -124,21 +125,8 @@ func (c *killChild) post(path string, q url.Values) (string, bool) {
 		return "", false
 	}
 	defer resp.Body.Close()
-	var b []byte
-	b, _ = readAll(resp)
-	return string(b), resp.StatusCode == http.StatusOK
-}
-
-func readAll(resp *http.Response) ([]byte, error) {
-	var buf []byte
-	chunk := make([]byte, 4096)
-	for {
-		n, err := resp.Body.Read(chunk)
-		buf = append(buf, chunk[:n]...)
-		if err != nil {
-			return buf, nil
-		}
-	}
+	b, err := io.ReadAll(resp.Body)
+	return string(b), err == nil && resp.StatusCode == http.StatusOK
 }
 
 func (c *killChild) events(t *testing.T, session string) []protocol.Event {

@@ -440,49 +440,58 @@ func (l *Log) Consumers(ctx context.Context) (int, error) {
 
 // LastPerSubject returns the last event of every subject matching filter, in stream order.
 func (l *Log) LastPerSubject(ctx context.Context, filter string) ([]protocol.Event, error) {
-	cons, err := l.js.OrderedConsumer(ctx, StreamName, jetstream.OrderedConsumerConfig{
-		FilterSubjects:    []string{filter},
-		DeliverPolicy:     jetstream.DeliverLastPerSubjectPolicy,
-		InactiveThreshold: l.followIdle,
+	var out []protocol.Event
+	err := l.scan(ctx, jetstream.OrderedConsumerConfig{
+		FilterSubjects: []string{filter},
+		DeliverPolicy:  jetstream.DeliverLastPerSubjectPolicy,
+	}, func(ev protocol.Event) bool {
+		out = append(out, ev)
+		return true
 	})
+	return out, err
+}
+
+// scan hands the events an ordered consumer delivers to visit, until visit says stop or the
+// consumer has nothing more pending. The consumer is deleted after.
+func (l *Log) scan(ctx context.Context, cfg jetstream.OrderedConsumerConfig, visit func(protocol.Event) bool) error {
+	cfg.InactiveThreshold = l.followIdle
+	cons, err := l.js.OrderedConsumer(ctx, StreamName, cfg)
 	if err != nil {
-		return nil, err
+		return err
 	}
 	defer l.deleteConsumer(cons)
 	info, err := cons.Info(ctx)
 	if err != nil {
-		return nil, err
+		return err
 	}
 	if info.NumPending == 0 {
-		return nil, nil
+		return nil
 	}
-	var out []protocol.Event
 	for {
 		batch, err := cons.Fetch(256, jetstream.FetchMaxWait(2*time.Second))
 		if err != nil {
-			return nil, err
+			return err
 		}
 		n := 0
 		for msg := range batch.Messages() {
 			n++
 			meta, err := msg.Metadata()
 			if err != nil {
-				return nil, err
+				return err
 			}
 			ev, err := Decode(msg.Subject(), meta.Sequence.Stream, msg.Data())
 			if err != nil {
-				return nil, err
+				return err
 			}
-			out = append(out, ev)
-			if meta.NumPending == 0 {
-				return out, nil
+			if !visit(ev) || meta.NumPending == 0 {
+				return nil
 			}
 		}
 		if err := batch.Error(); err != nil {
-			return nil, err
+			return err
 		}
 		if n == 0 {
-			return out, nil
+			return nil
 		}
 	}
 }

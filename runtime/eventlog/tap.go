@@ -145,48 +145,26 @@ func (l *Log) UnackedSessions(ctx context.Context) ([]string, error) {
 	if info.NumAckPending == 0 || last <= floor {
 		return nil, nil
 	}
-	oc, err := l.js.OrderedConsumer(ctx, StreamName, jetstream.OrderedConsumerConfig{
-		FilterSubjects:    PromptSubjects,
-		DeliverPolicy:     jetstream.DeliverByStartSequencePolicy,
-		OptStartSeq:       floor + 1,
-		InactiveThreshold: l.followIdle,
-	})
-	if err != nil {
-		return nil, fmt.Errorf("read the doorbells: %w", err)
-	}
-	defer l.deleteConsumer(oc)
 	seen := map[string]bool{}
 	var out []string
-	for {
-		batch, err := oc.Fetch(256, jetstream.FetchMaxWait(time.Second))
-		if err != nil {
-			return out, fmt.Errorf("read the doorbells: %w", err)
+	err = l.scan(ctx, jetstream.OrderedConsumerConfig{
+		FilterSubjects: PromptSubjects,
+		DeliverPolicy:  jetstream.DeliverByStartSequencePolicy,
+		OptStartSeq:    floor + 1,
+	}, func(ev protocol.Event) bool {
+		if ev.Offset > last {
+			return false
 		}
-		n := 0
-		for msg := range batch.Messages() {
-			n++
-			meta, err := msg.Metadata()
-			if err != nil {
-				return out, err
-			}
-			if meta.Sequence.Stream > last {
-				return out, nil
-			}
-			if s := SessionOf(msg.Subject()); !seen[s] {
-				seen[s] = true
-				out = append(out, s)
-			}
-			if meta.Sequence.Stream == last || meta.NumPending == 0 {
-				return out, nil
-			}
+		if !seen[ev.Session] {
+			seen[ev.Session] = true
+			out = append(out, ev.Session)
 		}
-		if err := batch.Error(); err != nil {
-			return out, err
-		}
-		if n == 0 {
-			return out, nil
-		}
+		return ev.Offset < last
+	})
+	if err != nil {
+		return out, fmt.Errorf("read the doorbells: %w", err)
 	}
+	return out, nil
 }
 
 // runtimesBucket holds one key per live runtime instance, refreshed by a heartbeat and
