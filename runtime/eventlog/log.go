@@ -249,6 +249,19 @@ func (l *Log) failed(typ protocol.EventType, subject string, err error) error {
 	return fmt.Errorf("append %s to %s: %w", typ, subject, err)
 }
 
+// AsUnavailable marks an error of a JetStream request that timed out or found no server as
+// ErrUnavailable, so the caller is told to retry (HTTP 503) rather than that something broke;
+// any other error is returned as it is.
+func AsUnavailable(err error) error {
+	if err == nil || errors.Is(err, ErrUnavailable) || errors.Is(err, context.Canceled) {
+		return err
+	}
+	if unknownOutcome(err) || errors.Is(err, nats.ErrConnectionClosed) {
+		return fmt.Errorf("%w (%v)", ErrUnavailable, err)
+	}
+	return err
+}
+
 // unknownOutcome reports whether a failed publish may still have been stored: the request
 // went out and no answer came back in time. A caller who cancelled has given up, so a
 // cancellation is not retried.
@@ -283,7 +296,7 @@ func (l *Log) Last(ctx context.Context, subject string) (protocol.Event, error) 
 		return protocol.Event{}, fmt.Errorf("last event on %s: %w", subject, ErrNotFound)
 	}
 	if err != nil {
-		return protocol.Event{}, fmt.Errorf("last event on %s: %w", subject, err)
+		return protocol.Event{}, fmt.Errorf("last event on %s: %w", subject, AsUnavailable(err))
 	}
 	return Decode(msg.Subject, msg.Sequence, msg.Data)
 }
@@ -295,7 +308,7 @@ func (l *Log) Get(ctx context.Context, offset uint64) (protocol.Event, error) {
 		return protocol.Event{}, fmt.Errorf("event %d: %w", offset, ErrNotFound)
 	}
 	if err != nil {
-		return protocol.Event{}, fmt.Errorf("event %d: %w", offset, err)
+		return protocol.Event{}, fmt.Errorf("event %d: %w", offset, AsUnavailable(err))
 	}
 	return Decode(msg.Subject, msg.Sequence, msg.Data)
 }
@@ -309,7 +322,7 @@ func (l *Log) First(ctx context.Context, subject string, from uint64) (protocol.
 		return protocol.Event{}, fmt.Errorf("first event on %s: %w", subject, ErrNotFound)
 	}
 	if err != nil {
-		return protocol.Event{}, fmt.Errorf("first event on %s: %w", subject, err)
+		return protocol.Event{}, fmt.Errorf("first event on %s: %w", subject, AsUnavailable(err))
 	}
 	return Decode(msg.Subject, msg.Sequence, msg.Data)
 }
@@ -338,11 +351,11 @@ func (l *Log) Follow(ctx context.Context, session string, after uint64) (<-chan 
 	}
 	cons, err := l.js.OrderedConsumer(ctx, StreamName, cfg)
 	if err != nil {
-		return nil, nil, fmt.Errorf("follow session %s: %w", session, err)
+		return nil, nil, fmt.Errorf("follow session %s: %w", session, AsUnavailable(err))
 	}
 	it, err := cons.Messages()
 	if err != nil {
-		return nil, nil, fmt.Errorf("follow session %s: %w", session, err)
+		return nil, nil, fmt.Errorf("follow session %s: %w", session, AsUnavailable(err))
 	}
 	out := make(chan protocol.Event, 64)
 	errc := make(chan error, 1)

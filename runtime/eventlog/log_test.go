@@ -3,6 +3,7 @@ package eventlog
 import (
 	"context"
 	"errors"
+	"fmt"
 	"path/filepath"
 	"sync/atomic"
 	"testing"
@@ -160,4 +161,13 @@ func TestFirst(t *testing.T) {
 	next, err := l.First(ctx, SessionPrompts("s"), first.Offset+1)
 	require.NoError(t, err)
 	assert.Equal(t, offsets[1], next.Offset)
+}
+
+func TestAsUnavailable(t *testing.T) {
+	for _, err := range []error{context.DeadlineExceeded, nats.ErrTimeout, nats.ErrNoResponders, jetstream.ErrNoStreamResponse, nats.ErrConnectionClosed} {
+		assert.ErrorIs(t, AsUnavailable(fmt.Errorf("read: %w", err)), ErrUnavailable, "%v", err)
+	}
+	for _, err := range []error{nil, context.Canceled, ErrNotFound, nats.ErrMaxPayload} {
+		assert.Equal(t, err, AsUnavailable(err))
+	}
 }
