@@ -80,7 +80,7 @@ bench: build chromium
 # rounds of 50): every stored prompt runs exactly once, in log order, after each restart.
 bench-kill:
 	@echo "== kill -9 during prompt bursts: 20 rounds of 50-200 concurrent prompts"
-	PARLEY_KILL_ROUNDS=20 PARLEY_KILL_PROMPTS=full $(GO) test -count=1 -timeout 10m -run '^TestKill9NeverLosesAPrompt$$' -v ./runtime/ | grep -E 'kill_test|^(--- |ok|FAIL)'
+	set -o pipefail; PARLEY_KILL_ROUNDS=20 PARLEY_KILL_PROMPTS=full $(GO) test -count=1 -timeout 10m -run '^TestKill9NeverLosesAPrompt$$' -v ./runtime/ | grep -E 'kill_test|^(--- |ok|FAIL)'
 
 clean:
 	rm -rf bin web/app.wasm web/app.wasm.br web/app.wasm.gz web/app.wasm.new
