@@ -5,7 +5,7 @@ WASM_EXEC := $(shell $(GO) env GOROOT)/lib/wasm/go_js_wasm_exec
 PURE := ./machine/... ./slash/... ./protocol/...
 ARGS ?=
 
-.PHONY: run build wasm server test vet unit wasm-test e2e chromium bench clean
+.PHONY: run build wasm server test vet unit wasm-test e2e chromium bench bench-kill clean
 
 run: build
 	./bin/parley $(ARGS)
@@ -68,6 +68,9 @@ bench: build chromium
 	$(GO) test -count=1 -run '^$$' -bench BenchmarkKeystroke -benchtime 1x -v ./e2e/ | grep -E 'Benchmark|keystroke_bench'
 	@echo "== decisions through the real server: asked→socket and reply→resumed (p50/p99)"
 	$(GO) test -count=1 -run '^$$' -bench BenchmarkDecisionLatency -benchtime 500x .
+	@$(MAKE) --no-print-directory bench-kill
+	@echo "== a burst of 1,000 prompts on one session: the offline agent's answer rate, first half and second half"
+	$(GO) test -count=1 -run '^$$' -bench BenchmarkBurst -benchtime 1x ./runtime/ | grep -E 'Benchmark|burst_test'
 	@echo "== pure packages, native"
 	$(GO) test -count=1 -run '^$$' -bench . -benchmem $(PURE)
 	@echo "== pure packages, wasm in Node"
@@ -75,6 +78,12 @@ bench: build chromium
 	@echo "== undo ring memory as it fills (native, then wasm)"
 	@$(GO) test -count=1 -run '^TestRingMemory$$' -v ./machine/input/ | grep 'heap held'
 	@GOOS=js GOARCH=wasm $(GO) test -count=1 -run '^TestRingMemory$$' -v -exec="$(WASM_EXEC)" ./machine/input/ | grep 'heap held'
+
+# The runtime killed with SIGKILL during bursts of prompts, at full size (make test runs 5
+# rounds of 50): every stored prompt runs exactly once, in log order, after each restart.
+bench-kill:
+	@echo "== kill -9 during prompt bursts: 20 rounds of 50-200 concurrent prompts"
+	set -o pipefail; PARLEY_KILL_ROUNDS=20 PARLEY_KILL_PROMPTS=full $(GO) test -count=1 -timeout 10m -run '^TestKill9NeverLosesAPrompt$$' -v ./runtime/ | grep -E 'kill_test|^(--- |ok|FAIL)'
 
 clean:
 	rm -rf bin web/app.wasm web/app.wasm.br web/app.wasm.gz web/app.wasm.new

@@ -33,7 +33,9 @@ const (
 	EventTurnStarted EventType = "turn.started"
 	// EventTurnEnded says the work on a prompt is over.
 	EventTurnEnded EventType = "turn.ended"
-	// EventTurnQueue lists the prompts waiting for the running turn, after every change.
+	// EventTurnQueue listed the prompts waiting for the running turn, after every change. It is
+	// no longer written (a burst made it quadratic): the queue is the user messages no
+	// turn.started names yet, in RunOrder. Older logs still hold it; readers ignore it.
 	EventTurnQueue EventType = "turn.queue"
 	// EventPromptSteered says a prompt was handed to the running turn.
 	EventPromptSteered EventType = "prompt.steered"
@@ -364,7 +366,8 @@ func RunOrder(aSteer, bSteer bool) int {
 	return 1
 }
 
-// TurnQueue is the data of turn.queue: the offsets of the prompts waiting, in order.
+// TurnQueue is the data of turn.queue, found in older logs: the offsets of the prompts
+// waiting, in order.
 type TurnQueue struct {
 	Prompts []uint64 `json:"prompts"`
 }

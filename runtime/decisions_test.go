@@ -3,7 +3,6 @@ package runtime
 import (
 	"context"
 	"encoding/json"
-	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -12,14 +11,15 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"parley/protocol"
-	"parley/runtime/script"
+	"parley/runtime/decision"
+	"parley/runtime/gate"
 )
 
 // asked is a decision an asker is waiting on, with the asker's result once it returns.
 type asked struct {
 	decision protocol.Decision
 	done     chan struct{}
-	answer   script.Answer
+	answer   decision.Answer
 	err      error
 }
 
@@ -130,7 +130,7 @@ func TestDecisionOutcomes(t *testing.T) {
 		require.NoError(t, err)
 		a.wait(t)
 		require.NoError(t, a.err, "a decline is an answer, not an error")
-		assert.Equal(t, script.Answer{Action: protocol.ActionDecline, Reason: "not now"}, a.answer)
+		assert.Equal(t, decision.Answer{Action: protocol.ActionDecline, Reason: "not now"}, a.answer)
 	})
 
 	t.Run("timeout declines and says why", func(t *testing.T) {
@@ -140,7 +140,7 @@ func TestDecisionOutcomes(t *testing.T) {
 		a := askAsync(t, ctx, rt, s, req)
 		a.wait(t)
 		require.NoError(t, a.err)
-		assert.Equal(t, script.Answer{Action: protocol.ActionDecline, Reason: protocol.ReasonTimeout}, a.answer)
+		assert.Equal(t, decision.Answer{Action: protocol.ActionDecline, Reason: protocol.ReasonTimeout}, a.answer)
 		rej, err := lastOfType(t, rt, s, protocol.EventQuestionRejected).DecodeQuestionRejected()
 		require.NoError(t, err)
 		assert.Equal(t, protocol.QuestionRejected{ID: a.decision.ID, Outcome: protocol.OutcomeDeclined, Reason: protocol.ReasonTimeout}, rej)
@@ -155,7 +155,7 @@ func TestDecisionOutcomes(t *testing.T) {
 		a := askAsync(t, actx, rt, s, envQuestion)
 		cancel()
 		a.wait(t)
-		require.ErrorIs(t, a.err, script.ErrAborted)
+		require.ErrorIs(t, a.err, decision.ErrAborted)
 		rej, err := lastOfType(t, rt, s, protocol.EventQuestionRejected).DecodeQuestionRejected()
 		require.NoError(t, err)
 		assert.Equal(t, protocol.OutcomeAborted, rej.Outcome)
@@ -282,7 +282,7 @@ func TestRestartAbortsADecisionItsAskerCannotResume(t *testing.T) {
 	actx, kill := context.WithCancel(ctx)
 	a := askAsync(t, actx, rt, s, envQuestion)
 	// The server dies with the asker: the log keeps the question.
-	rt.tap.stop()
+	rt.tap.Stop()
 	emb.Close()
 	kill()
 	a.wait(t)
@@ -313,8 +313,8 @@ func TestRestartOfOneReplicaLeavesTheQuestionPendingUntilItsLeaseEnds(t *testing
 	a := askAsync(t, ctx, asker, s, envQuestion)
 
 	// The asker's process vanishes without a goodbye: its heartbeat stops.
-	asker.tap.stop()
-	asker.cancel(errShutdown)
+	asker.tap.Stop()
+	asker.cancel(decision.ErrShutdown)
 	asker.wg.Wait()
 	other.sweep(ctx)
 	assert.Len(t, waitPendingAtLeast(t, other, s, 1), 1, "still pending while the lease runs")
@@ -330,11 +330,11 @@ func TestGateOutcomes(t *testing.T) {
 	defer stop(emb, rt)
 	ctx := context.Background()
 	makeRepository(t, rt.Workspace())
-	call := []script.ToolCall{{Tool: "run", Words: []string{"git", "log"}, Details: "git log"}}
+	call := []gate.ToolCall{{Tool: "run", Words: []string{"git", "log"}, Details: "git log"}}
 
-	authorize := func(t *testing.T, ctx context.Context, s string, calls []script.ToolCall) (chan struct{}, *script.Verdict, *error, protocol.Decision) {
+	authorize := func(t *testing.T, ctx context.Context, s string, calls []gate.ToolCall) (chan struct{}, *gate.Verdict, *error, protocol.Decision) {
 		done := make(chan struct{})
-		var v script.Verdict
+		var v gate.Verdict
 		var err error
 		go func() {
 			defer close(done)
@@ -357,12 +357,12 @@ func TestGateOutcomes(t *testing.T) {
 	cases := []struct {
 		name  string
 		reply *protocol.ReplyRequest
-		want  script.Verdict
+		want  gate.Verdict
 	}{
-		{"allow", new(pick(0)), script.Verdict{Allowed: true}},
-		{"reject option", new(pick(3)), script.Verdict{Text: "rejected by the user"}},
-		{"decline with a reason", &protocol.ReplyRequest{Action: protocol.ActionDecline, Reason: "use make clean"}, script.Verdict{Text: "use make clean"}},
-		{"instruction instead", &protocol.ReplyRequest{Action: protocol.ActionAccept, Content: raw(protocol.ApprovalAnswer{Instruction: "only build/tmp"})}, script.Verdict{Text: "rejected by the user: only build/tmp"}},
+		{"allow", new(pick(0)), gate.Verdict{Allowed: true}},
+		{"reject option", new(pick(3)), gate.Verdict{Text: "rejected by the user"}},
+		{"decline with a reason", &protocol.ReplyRequest{Action: protocol.ActionDecline, Reason: "use make clean"}, gate.Verdict{Text: "use make clean"}},
+		{"instruction instead", &protocol.ReplyRequest{Action: protocol.ActionAccept, Content: raw(protocol.ApprovalAnswer{Instruction: "only build/tmp"})}, gate.Verdict{Text: "rejected by the user: only build/tmp"}},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
@@ -386,16 +386,16 @@ func TestGateOutcomes(t *testing.T) {
 		s := newSession(t, short)
 		v, err := short.Authorize(ctx, s, "test:gate", call)
 		require.NoError(t, err)
-		assert.Equal(t, script.Verdict{Text: "no answer in time"}, plain(v))
+		assert.Equal(t, gate.Verdict{Text: "no answer in time"}, plain(v))
 	})
 
 	t.Run("abort is an error", func(t *testing.T) {
 		s := newSession(t, rt)
 		actx, cancel := context.WithCancelCause(ctx)
 		done, _, err, _ := authorize(t, actx, s, call)
-		cancel(errStopped)
+		cancel(decision.ErrStopped)
 		wait(t, done)
-		assert.ErrorIs(t, *err, script.ErrAborted)
+		assert.ErrorIs(t, *err, decision.ErrAborted)
 		rej, rerr := lastOfType(t, rt, s, protocol.EventQuestionRejected).DecodeQuestionRejected()
 		require.NoError(t, rerr)
 		assert.Equal(t, protocol.ReasonStopped, rej.Reason)
@@ -403,7 +403,7 @@ func TestGateOutcomes(t *testing.T) {
 
 	t.Run("a batch is one decision, approved as a whole", func(t *testing.T) {
 		s := newSession(t, rt)
-		batch := []script.ToolCall{
+		batch := []gate.ToolCall{
 			{Tool: "run", Words: []string{"echo", "1"}, Details: "echo 1"},
 			{Tool: "run", Words: []string{"echo", "2"}, Details: "echo 2"},
 			{Tool: "write", Words: []string{"out/a.txt"}, Details: "write 3 bytes to out/a.txt"},
@@ -415,7 +415,7 @@ func TestGateOutcomes(t *testing.T) {
 		require.NoError(t, rerr)
 		wait(t, done)
 		require.NoError(t, *err)
-		assert.Equal(t, script.Verdict{Text: "too many"}, plain(*v))
+		assert.Equal(t, gate.Verdict{Text: "too many"}, plain(*v))
 		assert.Equal(t, []bool{false, false, false}, v.Granted)
 	})
 }
@@ -426,9 +426,9 @@ func TestGrantHonouredThenRevoked(t *testing.T) {
 	ctx := context.Background()
 	s := newSession(t, rt)
 	makeRepository(t, rt.Workspace())
-	status := []script.ToolCall{{Tool: "run", Words: []string{"git", "status"}, Details: "git status"}}
+	status := []gate.ToolCall{{Tool: "run", Words: []string{"git", "status"}, Details: "git status"}}
 
-	done := make(chan script.Verdict, 1)
+	done := make(chan gate.Verdict, 1)
 	go func() {
 		v, err := rt.Authorize(ctx, s, "test:grant", status)
 		assert.NoError(t, err)
@@ -440,7 +440,7 @@ func TestGrantHonouredThenRevoked(t *testing.T) {
 	two := 2
 	_, err := rt.Reply(ctx, s, d.ID, protocol.ReplyRequest{Action: protocol.ActionAccept, Content: raw(protocol.ApprovalAnswer{Option: &two})})
 	require.NoError(t, err)
-	assert.Equal(t, script.Verdict{Allowed: true}, plain(<-done))
+	assert.Equal(t, gate.Verdict{Allowed: true}, plain(<-done))
 
 	grants, err := rt.ListGrants(ctx, "")
 	require.NoError(t, err)
@@ -451,7 +451,7 @@ func TestGrantHonouredThenRevoked(t *testing.T) {
 	lastOfType(t, rt, s, protocol.EventGrantCreated)
 
 	// Honoured without asking: git status on other files, but nothing else.
-	v, err := rt.Authorize(ctx, s, "test:grant", []script.ToolCall{{Tool: "run", Words: []string{"git", "status", "docs"}, Details: "git status docs"}})
+	v, err := rt.Authorize(ctx, s, "test:grant", []gate.ToolCall{{Tool: "run", Words: []string{"git", "status", "docs"}, Details: "git status docs"}})
 	require.NoError(t, err)
 	assert.True(t, v.Allowed)
 	assert.Equal(t, []bool{true}, v.Granted)
@@ -461,9 +461,9 @@ func TestGrantHonouredThenRevoked(t *testing.T) {
 	assert.Equal(t, "Allowed without asking by an earlier “always” (git status …): git status docs\n", out.Text, "visible in the run")
 
 	// In a batch, a rejection leaves the granted call allowed.
-	batchDone := make(chan script.Verdict, 1)
+	batchDone := make(chan gate.Verdict, 1)
 	go func() {
-		v, err := rt.Authorize(ctx, s, "test:grant", []script.ToolCall{{Tool: "run", Words: []string{"git", "status"}}, {Tool: "run", Words: []string{"git", "log"}}})
+		v, err := rt.Authorize(ctx, s, "test:grant", []gate.ToolCall{{Tool: "run", Words: []string{"git", "status"}}, {Tool: "run", Words: []string{"git", "log"}}})
 		assert.NoError(t, err)
 		batchDone <- v
 	}()
@@ -490,36 +490,5 @@ func TestGrantHonouredThenRevoked(t *testing.T) {
 	waitPending(t, rt, s, 1) // asks again at once
 }
 
-func TestCovers(t *testing.T) {
-	status := protocol.GrantScope{Kind: protocol.GrantPrefix, Tool: "run", Words: []string{"git", "status"}}
-	extra := func(_ []string, w string) bool { return plainArgument(w) && w != "link/out" }
-	cases := []struct {
-		scope protocol.GrantScope
-		tool  string
-		words string
-		want  bool
-	}{
-		{protocol.GrantScope{Kind: protocol.GrantExact, Tool: "run", Words: []string{"git", "status"}}, "run", "git status", true},
-		{protocol.GrantScope{Kind: protocol.GrantExact, Tool: "run", Words: []string{"git", "status"}}, "run", "git status -s", false},
-		{status, "run", "git status", true},
-		{status, "run", "git status src/main.go docs", true},
-		{status, "run", "git status --short", false}, // options ask again
-		{status, "run", "git status --output=/tmp/x", false},
-		{status, "run", "git status /etc/passwd", false},
-		{status, "run", "git status ../../secret", false},
-		{status, "run", "git status ext::sh", false},
-		{status, "run", "git status link/out", false}, // a symlink out of the workspace
-		{status, "run", "git statusx", false},
-		{status, "write", "git status", false},
-		{protocol.GrantScope{Kind: protocol.GrantPrefix, Tool: "run"}, "run", "rm", false},
-		{protocol.GrantScope{Kind: protocol.GrantPrefix, Tool: "write", Words: []string{"notes"}}, "write", "notes a.md", true},
-		{protocol.GrantScope{Kind: protocol.GrantTool, Tool: "write"}, "write", "a b", true},
-		{protocol.GrantScope{Kind: "other", Tool: "run"}, "run", "x", false},
-	}
-	for _, c := range cases {
-		assert.Equal(t, c.want, covers(c.scope, c.tool, strings.Fields(c.words), extra), "%+v %s %q", c.scope, c.tool, c.words)
-	}
-}
-
 // plain is a verdict without its per-call grant flags.
-func plain(v script.Verdict) script.Verdict { return script.Verdict{Allowed: v.Allowed, Text: v.Text} }
+func plain(v gate.Verdict) gate.Verdict { return gate.Verdict{Allowed: v.Allowed, Text: v.Text} }

@@ -5,6 +5,8 @@ import (
 	"sync"
 
 	"parley/protocol"
+	"parley/runtime/decision"
+	"parley/runtime/eventlog"
 )
 
 // openSet is this instance's view of what is open across the log: pending decisions and
@@ -15,14 +17,8 @@ import (
 // last sequence, so a stale entry does nothing and is dropped.
 type openSet struct {
 	mu        sync.Mutex
-	decisions map[string]openDecision // by decision id
-	turns     map[string]openTurn     // by session
-}
-
-type openDecision struct {
-	session string
-	seq     uint64
-	owner   string
+	decisions map[string]decision.Open // by decision id
+	turns     map[string]openTurn      // by session
 }
 
 type openTurn struct {
@@ -31,14 +27,14 @@ type openTurn struct {
 }
 
 func newOpenSet() *openSet {
-	return &openSet{decisions: map[string]openDecision{}, turns: map[string]openTurn{}}
+	return &openSet{decisions: map[string]decision.Open{}, turns: map[string]openTurn{}}
 }
 
 // seed reads what is open now. The tap must already run, so nothing opened after the read is
 // missed.
-func (o *openSet) seed(ctx context.Context, log *Log) error {
-	for _, filter := range []string{"session.*.q.*", "session.*.turn"} {
-		lasts, err := log.lastPerSubject(ctx, filter)
+func (o *openSet) seed(ctx context.Context, log *eventlog.Log) error {
+	for _, filter := range []string{eventlog.DecisionSubjects(""), eventlog.TurnSubjects} {
+		lasts, err := log.LastPerSubject(ctx, filter)
 		if err != nil {
 			return err
 		}
@@ -56,7 +52,7 @@ func (o *openSet) apply(ev protocol.Event) {
 	switch ev.Type {
 	case protocol.EventQuestionAsked:
 		if qa, err := ev.DecodeQuestionAsked(); err == nil {
-			o.decisions[qa.ID] = openDecision{session: ev.Session, seq: ev.Offset, owner: qa.Owner}
+			o.decisions[qa.ID] = decision.Open{Session: ev.Session, Seq: ev.Offset, Owner: qa.Owner}
 		}
 	case protocol.EventQuestionReplied:
 		if r, err := ev.DecodeQuestionReplied(); err == nil {
@@ -75,10 +71,10 @@ func (o *openSet) apply(ev protocol.Event) {
 	}
 }
 
-func (o *openSet) snapshot() (map[string]openDecision, map[string]openTurn) {
+func (o *openSet) snapshot() (map[string]decision.Open, map[string]openTurn) {
 	o.mu.Lock()
 	defer o.mu.Unlock()
-	d := make(map[string]openDecision, len(o.decisions))
+	d := make(map[string]decision.Open, len(o.decisions))
 	for k, v := range o.decisions {
 		d[k] = v
 	}
@@ -93,7 +89,7 @@ func (o *openSet) snapshot() (map[string]openDecision, map[string]openTurn) {
 func (o *openSet) dropDecision(id string, seq uint64) {
 	o.mu.Lock()
 	defer o.mu.Unlock()
-	if d, ok := o.decisions[id]; ok && d.seq == seq {
+	if d, ok := o.decisions[id]; ok && d.Seq == seq {
 		delete(o.decisions, id)
 	}
 }

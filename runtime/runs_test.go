@@ -9,12 +9,16 @@ import (
 	"testing"
 	"time"
 
-	"github.com/nats-io/nats.go/jetstream"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
 	"parley/protocol"
+	"parley/runtime/agent"
+	"parley/runtime/catalogue"
+	"parley/runtime/eventlog"
+	"parley/runtime/gate"
 	"parley/runtime/script"
+	"parley/runtime/turn"
 )
 
 // prompt sends text to a session as the browser does.
@@ -148,7 +152,7 @@ func TestCommandsAtTheDoor(t *testing.T) {
 		s := newSession(t, rt)
 		prompt(t, rt, s, "/usr/bin/env is where env lives", protocol.ModeQueue)
 		evs := waitFor(t, rt, s, "turn ends", has(protocol.EventTurnEnded))
-		assert.Equal(t, []string{OfflineReply("/usr/bin/env is where env lives")}, agentTexts(t, evs))
+		assert.Equal(t, []string{agent.OfflineReply("/usr/bin/env is where env lives")}, agentTexts(t, evs))
 		ts, err := protocol.DecodeEventData[protocol.TurnStarted](evs[2])
 		require.NoError(t, err)
 		assert.Equal(t, protocol.TurnAgent, ts.Kind)
@@ -188,7 +192,7 @@ func TestCommandsAtTheDoor(t *testing.T) {
 	})
 
 	t.Run("workspace examples", func(t *testing.T) {
-		dir := filepath.Join(rt.Workspace(), WorkspaceDir, "examples")
+		dir := filepath.Join(rt.Workspace(), catalogue.WorkspaceDir, "examples")
 		require.NoError(t, os.MkdirAll(dir, 0o755))
 		require.NoError(t, os.WriteFile(filepath.Join(dir, "mine.star"), []byte("# Mine\nsend('from the workspace')\n"), 0o644))
 		s := newSession(t, rt)
@@ -255,21 +259,19 @@ func TestPromptsWhileATurnRunsQueueOrSteer(t *testing.T) {
 	d := waitPending(t, rt, s, 1)[0]
 
 	second := prompt(t, rt, s, "second", protocol.ModeQueue)
-	waitFor(t, rt, s, "queued", has(protocol.EventTurnQueue))
 	urgent := prompt(t, rt, s, "urgent", protocol.ModeSteer)
-	evs := waitFor(t, rt, s, "steered", func(evs []protocol.Event) bool { return count(evs, protocol.EventTurnQueue) == 2 })
-	q, err := protocol.DecodeEventData[protocol.TurnQueue](lastOfType(t, rt, s, protocol.EventTurnQueue))
+	time.Sleep(100 * time.Millisecond) // the doorbells have rung by now
+	assert.Equal(t, []uint64{urgent, second}, queueOf(t, rt, s), "steer goes ahead of the queue")
+	evs, err := rt.Log().Read(ctx, s, 0)
 	require.NoError(t, err)
-	assert.Equal(t, []uint64{urgent, second}, q.Prompts, "steer goes ahead of the queue")
 	assert.Zero(t, count(evs, protocol.EventAgentMessage), "nothing answered while the turn runs")
+	assert.Zero(t, count(evs, protocol.EventTurnQueue), "the queue is derived from the log, not written")
 
 	_, err = rt.Reply(ctx, s, d.ID, protocol.ReplyRequest{Action: protocol.ActionAccept, Content: raw(true)})
 	require.NoError(t, err)
 	evs = waitFor(t, rt, s, "all three turns", func(evs []protocol.Event) bool { return count(evs, protocol.EventTurnEnded) == 3 })
-	assert.Equal(t, []string{OfflineReply("urgent"), OfflineReply("second")}, agentTexts(t, evs))
-	q, err = protocol.DecodeEventData[protocol.TurnQueue](lastOfType(t, rt, s, protocol.EventTurnQueue))
-	require.NoError(t, err)
-	assert.Equal(t, []uint64{second}, q.Prompts, "when urgent starts, second still waits")
+	assert.Equal(t, []string{agent.OfflineReply("urgent"), agent.OfflineReply("second")}, agentTexts(t, evs))
+	assert.Empty(t, queueOf(t, rt, s))
 	var startedPrompts []uint64
 	for _, ev := range evs {
 		if ev.Type == protocol.EventTurnStarted {
@@ -317,7 +319,7 @@ func TestFunctions(t *testing.T) {
 	assert.ErrorIs(t, err, ErrNoFunction)
 
 	// A workspace's own function, and a run in an existing session that asks mid-flight.
-	dir := filepath.Join(rt.Workspace(), WorkspaceDir, "functions")
+	dir := filepath.Join(rt.Workspace(), catalogue.WorkspaceDir, "functions")
 	require.NoError(t, os.MkdirAll(dir, 0o755))
 	require.NoError(t, os.WriteFile(filepath.Join(dir, "pick.star"), []byte(`
 TITLE = "Pick"
@@ -364,10 +366,10 @@ func TestKilledServerInterruptsItsTurnAndRunsTheQueueOnRestart(t *testing.T) {
 	prompt(t, rt, s, "/script confirm('Deploy?')", protocol.ModeQueue)
 	waitPending(t, rt, s, 1)
 	queued := prompt(t, rt, s, "and then this", protocol.ModeQueue)
-	waitFor(t, rt, s, "queued", has(protocol.EventTurnQueue))
+	require.Eventually(t, func() bool { return len(queueOf(t, rt, s)) == 1 }, 5*time.Second, 10*time.Millisecond)
 
 	// kill -9: the process and its connection vanish mid-turn.
-	rt.tap.stop()
+	rt.tap.Stop()
 	emb.Close()
 
 	emb, rt = start(t, dir)
@@ -389,7 +391,7 @@ func TestKilledServerInterruptsItsTurnAndRunsTheQueueOnRestart(t *testing.T) {
 	}
 	assert.True(t, ended[0].Interrupted)
 	assert.Equal(t, queued, ended[1].Prompt)
-	assert.Equal(t, []string{OfflineReply("and then this")}, agentTexts(t, evs))
+	assert.Equal(t, []string{agent.OfflineReply("and then this")}, agentTexts(t, evs))
 
 	// The prompt's redelivered doorbell does not run it twice.
 	time.Sleep(200 * time.Millisecond)
@@ -418,7 +420,7 @@ func TestReplicasNeverRunOneSessionAtOnce(t *testing.T) {
 	for i := range 4 {
 		text := "prompt " + strconv.Itoa(i)
 		prompt(t, rts[i%2], s, text, protocol.ModeQueue)
-		want = append(want, OfflineReply(text))
+		want = append(want, agent.OfflineReply(text))
 	}
 	time.Sleep(300 * time.Millisecond) // both replicas have seen the doorbells by now
 	evs, err := rts[0].Log().Read(ctx, s, 0)
@@ -463,7 +465,7 @@ func TestReviewFindings(t *testing.T) {
 	})
 
 	t.Run("a broken workspace function is listed with its error and refused clearly", func(t *testing.T) {
-		dir := filepath.Join(rt.Workspace(), WorkspaceDir, "functions")
+		dir := filepath.Join(rt.Workspace(), catalogue.WorkspaceDir, "functions")
 		require.NoError(t, os.MkdirAll(dir, 0o755))
 		require.NoError(t, os.WriteFile(filepath.Join(dir, "broken.star"), []byte("def main(args):\n  return (\n"), 0o644))
 		var found protocol.Function
@@ -481,84 +483,12 @@ func TestReviewFindings(t *testing.T) {
 		assert.ErrorContains(t, err, ".parley/functions/broken.star")
 	})
 
-	t.Run("no always-for offer that would allow anything", func(t *testing.T) {
-		req := approvalRequest([]script.ToolCall{{Tool: "run", Words: []string{"sh", "-c", "rm -rf /"}, Details: "sh -c 'rm -rf /'"}}, t.TempDir())
-		var labels []string
-		for _, o := range req.Options {
-			labels = append(labels, o.Label)
-		}
-		assert.Equal(t, []string{"Approve", "Approve, and always for this command", "Reject"}, labels)
-		root := t.TempDir() // a repository's and a module's root
-		makeRepository(t, root)
-		for _, file := range []string{"go.mod", "package.json"} {
-			require.NoError(t, os.WriteFile(filepath.Join(root, file), nil, 0o644))
-		}
-		for argv, want := range map[string][]string{
-			"git status":              {"git", "status"},
-			"git status --short":      {"git", "status"},
-			"go test ./...":           {"go", "test"},
-			"npm test":                nil, // more words go to whatever the test script is
-			"git fetch origin":        nil, // reaches the network and runs what the remote says
-			"git config core.x y":     nil,
-			"git -c alias.x=!touch x": nil,
-			"cat a.txt":               nil, // no subcommand: any file would do
-			"make test":               nil, // more words are more targets
-			"cargo test":              nil,
-			"./git status":            nil, // a file in the workspace can change
-			"find . -exec sh":         nil,
-			"ls":                      nil,
-		} {
-			assert.Equal(t, want, grantablePrefix(strings.Fields(argv), root), argv)
-		}
-		bare := t.TempDir() // not a repository's root: names could reach the one above it
-		assert.Nil(t, grantablePrefix([]string{"git", "show", "HEAD"}, bare))
-		assert.Nil(t, grantablePrefix([]string{"go", "test", "./..."}, bare))
-		require.NoError(t, os.WriteFile(filepath.Join(bare, ".git"), []byte("gitdir: /elsewhere\n"), 0o644))
-		assert.Nil(t, grantablePrefix([]string{"git", "show", "HEAD"}, bare), "a .git file points elsewhere")
-		empty := t.TempDir()
-		require.NoError(t, os.Mkdir(filepath.Join(empty, ".git"), 0o755))
-		assert.Nil(t, grantablePrefix([]string{"git", "diff"}, empty), "git skips an empty .git and searches above")
-		shared := t.TempDir()
-		makeRepository(t, shared)
-		require.NoError(t, os.WriteFile(filepath.Join(shared, ".git", "objects", "info", "alternates"), []byte("/elsewhere\n"), 0o644))
-		assert.Nil(t, grantablePrefix([]string{"git", "show"}, shared), "objects borrowed from another repository")
-		linked := t.TempDir()
-		makeRepository(t, linked)
-		require.NoError(t, os.Symlink(t.TempDir(), filepath.Join(linked, ".git", "objects", "pack")))
-		assert.Nil(t, grantablePrefix([]string{"git", "show"}, linked), "a linked pack reads another repository")
-
-		// What may vary under a prefix, per program.
-		ws, err := newWorkspace("root", root, script.Limits{})
-		require.NoError(t, err)
-		require.NoError(t, os.Symlink("/", filepath.Join(root, "out")))
-		for _, c := range []struct {
-			prefix, word string
-			want         bool
-		}{
-			{"git show", "3fa30441", true},
-			{"git show", "src/a.go", true},
-			{"git show", "out/etc/passwd", false},
-			{"go test", "./pkg/...", true},
-			{"go test", "outer/outer", false}, // an import path
-			{"go test", "std", false},
-			{"go test", "./testdata/leak", false}, // folders ./... skips
-			{"go test", "./_tools", false},
-			{"go test", "./pkg/.hidden", false},
-			{"npm test", "deploy", false},
-			{"make test", "install", false},
-		} {
-			assert.Equal(t, c.want, ws.prefixArgument(strings.Fields(c.prefix), c.word), "%s %s", c.prefix, c.word)
-		}
-		req = approvalRequest([]script.ToolCall{{Tool: "run", Words: []string{"./tool", "x"}}}, root)
-		assert.Len(t, req.Options, 2, "no always for a program named by a path")
-	})
-
 	t.Run("a revocation is recorded where the grant was made", func(t *testing.T) {
 		s := newSession(t, rt)
 		done := make(chan struct{})
 		go func() {
 			defer close(done)
-			_, _ = rt.Authorize(ctx, s, "test:r", []script.ToolCall{{Tool: "run", Words: []string{"ls", "-l"}}})
+			_, _ = rt.Authorize(ctx, s, "test:r", []gate.ToolCall{{Tool: "run", Words: []string{"ls", "-l"}}})
 		}()
 		d := waitPending(t, rt, s, 1)[0]
 		one := 1
@@ -600,16 +530,14 @@ func TestSessionFromBeforeTurnsKeepsItsHistory(t *testing.T) {
 		require.NoError(t, err)
 	}
 	// The earlier version's agent read and acknowledged everything through its consumer.
-	in, err := startInbound(ctx, old.log, func(_ protocol.Event, msg jetstream.Msg) { _ = msg.Ack() })
+	in, err := old.log.StartDoorbells(ctx, func(_ protocol.Event, bell eventlog.Bell) { _ = bell.Ack() })
 	require.NoError(t, err)
 	require.Eventually(t, func() bool {
-		info, err := old.log.stream.Consumer(ctx, agentConsumer)
+		undelivered, unacked, err := old.log.Pending(ctx)
 		require.NoError(t, err)
-		i, err := info.Info(ctx)
-		require.NoError(t, err)
-		return i.NumPending == 0 && i.NumAckPending == 0
+		return undelivered == 0 && unacked == 0
 	}, 5*time.Second, 10*time.Millisecond)
-	in.stop()
+	in.Stop()
 	old.Close()
 
 	rt, err := New(ctx, emb.Conn, Options{Workspace: t.TempDir(), Exclusive: true})
@@ -620,7 +548,7 @@ func TestSessionFromBeforeTurnsKeepsItsHistory(t *testing.T) {
 	time.Sleep(200 * time.Millisecond)
 	evs, err := rt.Log().Read(ctx, s, 0)
 	require.NoError(t, err)
-	assert.Equal(t, []string{"old reply", OfflineReply("new prompt")}, agentTexts(t, evs))
+	assert.Equal(t, []string{"old reply", agent.OfflineReply("new prompt")}, agentTexts(t, evs))
 	assert.Equal(t, 1, count(evs, protocol.EventTurnStarted))
 }
 
@@ -662,4 +590,21 @@ func makeRepository(t *testing.T, dir string) {
 		require.NoError(t, os.MkdirAll(filepath.Join(dir, sub), 0o755))
 	}
 	require.NoError(t, os.WriteFile(filepath.Join(dir, ".git", "HEAD"), []byte("ref: refs/heads/main\n"), 0o644))
+}
+
+// queueOf is the session's queue as the browser derives it from the log: the prompts no
+// turn.started names, in the order they will run.
+func queueOf(t *testing.T, rt *Runtime, session string) []uint64 {
+	t.Helper()
+	ctx := context.Background()
+	st, err := rt.turnState(ctx, session)
+	require.NoError(t, err)
+	evs, err := rt.Log().Read(ctx, session, st.Through)
+	require.NoError(t, err)
+	waiting, _ := turn.Waiting(st, evs)
+	out := []uint64{}
+	for _, p := range waiting {
+		out = append(out, p.Offset)
+	}
+	return out
 }

@@ -1,7 +1,19 @@
-// Package runtime is the server side of Parley's agents: sessions and their event log on
-// NATS JetStream, the decision registry, the approval gate and its grants, turns and the
-// slash-command door, functions, and the agent that answers prompts. It speaks protocol types
-// and never touches HTTP; the server wires it to requests and the socket.
+// Package runtime is the server side of Parley's agents, and the wiring of its parts: the
+// Runtime the server calls (sessions, prompts, decisions, grants, functions, workspaces),
+// the turn runner, and the slash-command door. It speaks protocol types and never touches
+// HTTP; the server wires it to requests and the socket. Each part with one job has its own
+// package:
+//
+//	eventlog/   the event log on JetStream: append (confirmed), read, follow, tap, presence, doorbells
+//	turn/       which prompt runs next, derived from the log (pure)
+//	decision/   the decision registry: ask, reply, first reply wins, sweep
+//	gate/       the approval gate: tool calls, verdicts, grants, what an "always" may reach
+//	catalogue/  what a workspace offers: examples, functions, skills, its file index
+//	agent/      the Agent a turn calls and the Tools it gets; the offline agent. The model
+//	            adapter and the MCP bridge go beside it (agent/model, agent/mcp)
+//	script/     the Starlark host that runs scripts, examples and functions
+//
+// See docs/runtime.md for the design: the event log, turns, decisions and the gate.
 package runtime
 
 import (
@@ -16,9 +28,12 @@ import (
 	"time"
 
 	"github.com/nats-io/nats.go"
-	"github.com/nats-io/nats.go/jetstream"
 
 	"parley/protocol"
+	"parley/runtime/agent"
+	"parley/runtime/decision"
+	"parley/runtime/eventlog"
+	"parley/runtime/gate"
 	"parley/runtime/script"
 )
 
@@ -46,21 +61,38 @@ type Options struct {
 	Exclusive bool
 	// Limits bound scripts, examples and functions; zero fields take script.DefaultLimits.
 	Limits script.Limits
+	// Agent answers prompts that are not slash commands (default the offline agent).
+	Agent agent.Agent
+
+	// duplicates shortens JetStream's dedupe window, so a test can resend after it.
+	duplicates time.Duration
 }
+
+// StreamName is the JetStream stream that holds every session's events.
+const StreamName = eventlog.StreamName
+
+// ErrUnavailable says the event log could not take or confirm a write in time: nothing is
+// known to be stored, and the same request may be retried. Answer it with 503 and
+// Retry-After.
+var ErrUnavailable = eventlog.ErrUnavailable
 
 // Runtime hosts sessions and their agents.
 type Runtime struct {
 	opts       Options
-	log        *Log
+	log        *eventlog.Log
 	sessions   *sessionIndex
-	grants     *grantStore
-	registry   *registry
-	presence   *presence
+	grants     *gate.Grants
+	gate       *gate.Gate
+	registry   *decision.Registry
+	presence   *eventlog.Presence
 	workspaces []*workspace // the default first
 	turns      turnTable
-	inbound    *inbound
-	tap        *tap
+	bells      *eventlog.Doorbells
+	tap        *eventlog.Tap
 	open       *openSet
+	agent      agent.Agent
+	// alive reads whether another instance holds its lease; a test makes it slow.
+	alive func(ctx context.Context, owner string) bool
 
 	ctx    context.Context // ends at Close: cancels every running turn
 	cancel context.CancelCauseFunc
@@ -87,40 +119,55 @@ func New(ctx context.Context, nc *nats.Conn, opts Options) (*Runtime, error) {
 	if err != nil {
 		return nil, err
 	}
-	log, err := OpenLog(ctx, nc, opts.Now)
+	if opts.Agent == nil {
+		opts.Agent = agent.Offline{}
+	}
+	log, err := eventlog.Open(ctx, nc, eventlog.Config{Now: opts.Now, Duplicates: opts.duplicates})
 	if err != nil {
 		return nil, err
 	}
-	sessions, err := openSessionIndex(ctx, log.js)
+	sessions, err := openSessionIndex(ctx, log.JetStream())
 	if err != nil {
 		return nil, err
 	}
-	grants, err := openGrants(ctx, log.js)
+	grants, err := gate.OpenGrants(ctx, log.JetStream())
 	if err != nil {
 		return nil, err
 	}
-	rt := &Runtime{opts: opts, log: log, sessions: sessions, grants: grants, workspaces: workspaces, owner: "rt-" + NewID()}
+	rt := &Runtime{opts: opts, log: log, sessions: sessions, grants: grants, workspaces: workspaces, owner: "rt-" + NewID(), agent: opts.Agent}
 	rt.turns.bySession = map[string]*runner{}
 	rt.ctx, rt.cancel = context.WithCancelCause(context.Background())
-	rt.registry = newRegistry(log, rt.owner, opts.Now, opts.DecisionTimeout, opts.NewID)
-	if rt.presence, err = openPresence(ctx, log.js, rt.owner, opts.Lease); err != nil {
+	rt.registry = decision.NewRegistry(log, rt.owner, opts.Now, opts.DecisionTimeout, opts.NewID)
+	rt.gate = &gate.Gate{Grants: grants, Asker: rt.registry, Log: log, NewID: opts.NewID, Now: opts.Now}
+	if rt.presence, err = log.OpenPresence(ctx, rt.owner, opts.Lease); err != nil {
 		return nil, err
 	}
+	rt.alive = rt.presence.Alive
 	rt.open = newOpenSet()
-	if rt.tap, err = startTap(ctx, log, rt.onEvent); err != nil {
+	if rt.tap, err = log.StartTap(ctx, rt.onEvent); err != nil {
 		return nil, err
 	}
 	if err := rt.open.seed(ctx, log); err != nil {
-		rt.tap.stop()
+		rt.tap.Stop()
 		return nil, fmt.Errorf("read open decisions and turns: %w", err)
 	}
 	rt.sweep(ctx)
 	rt.wg.Add(1)
 	go rt.keepAlive()
 	if !opts.NoAgent {
-		if rt.inbound, err = startInbound(ctx, log, rt.onBell); err != nil {
+		if rt.bells, err = log.StartDoorbells(ctx, rt.onBell); err != nil {
 			rt.Close()
 			return nil, err
+		}
+		// Bells delivered to a process that died ring again only after their ack wait (30 s):
+		// run their sessions now. The runner reads the log, so a session woken twice, or one
+		// whose prompts all ran, costs one read.
+		sessions, err := log.UnackedSessions(ctx)
+		if err != nil {
+			slog.Warn("waking sessions with unacknowledged prompts", "err", err)
+		}
+		for _, s := range sessions {
+			rt.wake(s)
 		}
 	}
 	return rt, nil
@@ -141,7 +188,7 @@ func (r *Runtime) onEvent(ev protocol.Event) {
 	r.open.apply(ev)
 	switch ev.Type {
 	case protocol.EventQuestionReplied, protocol.EventQuestionRejected:
-		r.registry.deliver(ev)
+		r.registry.Deliver(ev)
 	case protocol.EventStopRequested:
 		if stop, err := protocol.DecodeEventData[protocol.StopRequested](ev); err == nil {
 			r.onStop(ev.Session, stop.Turn)
@@ -152,9 +199,10 @@ func (r *Runtime) onEvent(ev protocol.Event) {
 // sweep aborts the decisions no live runtime can resume, and ends the turns no live runtime
 // runs (then runs their sessions' waiting prompts here).
 func (r *Runtime) sweep(ctx context.Context) {
-	r.registry.sweep(ctx, r.open, func(owner string) bool {
-		return !r.opts.Exclusive && r.presence.alive(ctx, owner)
-	})
+	decisions, _ := r.open.snapshot()
+	r.registry.Sweep(ctx, decisions, func(owner string) bool {
+		return !r.opts.Exclusive && r.alive(ctx, owner)
+	}, r.open.dropDecision)
 	r.sweepTurns()
 }
 
@@ -169,7 +217,7 @@ func (r *Runtime) keepAlive() {
 			return
 		case <-beat.C:
 			ctx, cancel := context.WithTimeout(r.ctx, r.opts.Lease/3)
-			if err := r.presence.beat(ctx); err != nil {
+			if err := r.presence.Beat(ctx); err != nil {
 				slog.Warn("presence heartbeat", "err", err)
 			}
 			r.keepBells()
@@ -182,27 +230,27 @@ func (r *Runtime) keepAlive() {
 // Close stops the agent and every running turn (their pending decisions end as aborted),
 // then leaves. The connection belongs to the caller.
 func (r *Runtime) Close() {
-	if r.inbound != nil {
-		r.inbound.stop()
+	if r.bells != nil {
+		r.bells.Stop()
 	}
-	r.cancel(errShutdown)
+	r.cancel(decision.ErrShutdown)
 	r.wg.Wait()
 	if r.tap != nil {
-		r.tap.stop()
+		r.tap.Stop()
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Second)
-	r.presence.leave(ctx)
+	r.presence.Leave(ctx)
 	cancel()
 }
 
 // Reply answers a pending decision. The first valid reply wins; a later one gets an
-// *AlreadyEndedError (errors.Is protocol.ErrAlreadyAnswered); a reply that does not fit the
+// *decision.AlreadyEndedError (errors.Is protocol.ErrAlreadyAnswered); a reply that does not fit the
 // question's schema gets a *protocol.ValidationError with per-field messages.
 func (r *Runtime) Reply(ctx context.Context, session, decision string, reply protocol.ReplyRequest) (protocol.ReplyResponse, error) {
 	if _, err := r.Session(ctx, session); err != nil {
 		return protocol.ReplyResponse{}, err
 	}
-	offset, err := r.registry.reply(ctx, session, decision, reply)
+	offset, err := r.registry.Reply(ctx, session, decision, reply)
 	return protocol.ReplyResponse{Offset: offset}, err
 }
 
@@ -214,7 +262,7 @@ func (r *Runtime) PendingDecisions(ctx context.Context, session string) (protoco
 			return protocol.DecisionList{}, err
 		}
 	}
-	list, err := r.registry.pending(ctx, session)
+	list, err := r.registry.Pending(ctx, session)
 	if list == nil {
 		list = []protocol.Decision{}
 	}
@@ -223,18 +271,18 @@ func (r *Runtime) PendingDecisions(ctx context.Context, session string) (protoco
 
 // Ask opens a decision in a session on behalf of run and waits for it: what a script's
 // ask() does. A decline or a timeout is an Answer; the end of ctx aborts it with an error.
-func (r *Runtime) Ask(ctx context.Context, session, run string, req protocol.DecisionRequest) (script.Answer, error) {
+func (r *Runtime) Ask(ctx context.Context, session, run string, req protocol.DecisionRequest) (decision.Answer, error) {
 	return (&runCaps{r: r, session: session, run: run}).Ask(ctx, req)
 }
 
 // Authorize passes tool calls through the approval gate of the session's workspace, as a
 // script's run() does.
-func (r *Runtime) Authorize(ctx context.Context, session, run string, calls []script.ToolCall) (script.Verdict, error) {
+func (r *Runtime) Authorize(ctx context.Context, session, run string, calls []gate.ToolCall) (gate.Verdict, error) {
 	ws, err := r.workspaceOf(ctx, session)
 	if err != nil {
-		return script.Verdict{}, err
+		return gate.Verdict{}, err
 	}
-	return r.authorize(ctx, ws, session, run, calls)
+	return r.gate.Authorize(ctx, ws.Path, session, run, calls)
 }
 
 // ListGrants lists a workspace's grants, oldest first ("" names the default workspace).
@@ -243,7 +291,7 @@ func (r *Runtime) ListGrants(ctx context.Context, workspaceID string) (protocol.
 	if err != nil {
 		return protocol.GrantList{}, err
 	}
-	list, err := r.grants.list(ctx, ws.Path)
+	list, err := r.grants.List(ctx, ws.Path)
 	if list == nil {
 		list = []protocol.Grant{}
 	}
@@ -265,7 +313,7 @@ func (r *Runtime) RevokeGrant(ctx context.Context, workspaceID, id string) error
 	var g protocol.Grant
 	err := ErrNoGrant
 	for _, ws := range spaces {
-		if g, err = r.grants.revoke(ctx, ws.Path, id); !errors.Is(err, ErrNoGrant) {
+		if g, err = r.grants.Revoke(ctx, ws.Path, id); !errors.Is(err, ErrNoGrant) {
 			break
 		}
 	}
@@ -283,7 +331,7 @@ func (r *Runtime) RevokeGrant(ctx context.Context, workspaceID, id string) error
 var ErrAttemptReused = errors.New("this attempt id was already used for a different prompt: send it with a new attempt id")
 
 // Log is the runtime's event log.
-func (r *Runtime) Log() *Log { return r.log }
+func (r *Runtime) Log() *eventlog.Log { return r.log }
 
 // NewID returns a random session id of 16 lowercase letters and digits.
 func NewID() string {
@@ -357,21 +405,74 @@ func (r *Runtime) describe(ctx context.Context, info protocol.SessionInfo) proto
 	if !info.Blank {
 		return info
 	}
-	last, err := r.log.stream.GetLastMsgForSubject(ctx, sessionSubjects(info.ID))
-	if err != nil {
-		return info // none yet: CreateSession has not written its first event
+	last, err := r.log.Last(ctx, eventlog.SessionSubjects(info.ID))
+	if err != nil || last.Type == protocol.EventSessionCreated {
+		return info // blank, or CreateSession has not written its first event yet
 	}
-	if ev, err := decode(last.Subject, last.Sequence, last.Data); err == nil && ev.Type != protocol.EventSessionCreated {
-		info.Blank = false
-		if err := r.sessions.markUsed(ctx, info.ID, ""); err != nil {
-			slog.Warn("session index", "err", err)
-		}
+	info.Blank = false
+	if title := r.markUsed(ctx, info.ID); title != "" {
+		info.Title = title
 	}
 	return info
 }
 
-// SendPrompt stores a user message. A retry with the same attempt id is stored once and
-// answers with the first offset.
+// markUsed tells the index that a session holds more than its first event, with the title
+// of its first prompt in log order. Every writer derives the title from the log, so
+// concurrent first prompts and a concurrent describe agree on it. A failure fails nothing:
+// the next read learns it from the log again. It returns the title it found.
+func (r *Runtime) markUsed(ctx context.Context, session string) string {
+	title := ""
+	if text, err := r.firstPrompt(ctx, session); err == nil && text != "" {
+		title = protocol.TitleFrom(text)
+	}
+	if err := r.sessions.markUsed(ctx, session, title); err != nil {
+		slog.Warn("session index", "err", err)
+	}
+	return title
+}
+
+// firstPrompt is the text of the session's first user message ("" when it has none). Prompts
+// have their own subjects, so the server finds it in one request; a session from before
+// that is read from its start up to its first prompt.
+func (r *Runtime) firstPrompt(ctx context.Context, session string) (string, error) {
+	if ev, err := r.log.First(ctx, eventlog.SessionPrompts(session), 1); err == nil {
+		m, err := ev.DecodeMessage()
+		return m.Text, err
+	} else if !errors.Is(err, eventlog.ErrNotFound) {
+		return "", err
+	}
+	head, err := r.log.Head(ctx, eventlog.SessionSubjects(session))
+	if err != nil || head == 0 {
+		return "", err
+	}
+	fctx, cancel := context.WithTimeout(ctx, 5*time.Second)
+	defer cancel()
+	events, errc, err := r.log.Follow(fctx, session, 0)
+	if err != nil {
+		return "", err
+	}
+	for {
+		select {
+		case ev, ok := <-events:
+			if !ok {
+				return "", fctx.Err()
+			}
+			if ev.Type == protocol.EventUserMessage {
+				m, err := ev.DecodeMessage()
+				return m.Text, err
+			}
+			if ev.Offset >= head {
+				return "", nil
+			}
+		case err := <-errc:
+			return "", err
+		}
+	}
+}
+
+// SendPrompt stores a user message. A retry with the same attempt id is stored once, for as
+// long as the session exists, and answers with the first offset: the prompt has a subject of
+// its own that takes one message (see eventlog.PromptSubject).
 func (r *Runtime) SendPrompt(ctx context.Context, session string, req protocol.SendPromptRequest) (protocol.SendPromptResponse, error) {
 	if err := req.Validate(); err != nil {
 		return protocol.SendPromptResponse{}, err
@@ -381,44 +482,35 @@ func (r *Runtime) SendPrompt(ctx context.Context, session string, req protocol.S
 		return protocol.SendPromptResponse{}, err
 	}
 	msg := protocol.Message{Text: req.Text, AttemptID: req.AttemptID, Mode: req.Mode}
-	offset, dup, err := r.log.Append(ctx, session, protocol.EventUserMessage, msg, "prompt-"+session+"-"+req.AttemptID)
+	subject := eventlog.PromptSubject(session, req.AttemptID)
+	offset, _, err := r.log.PublishAfter(ctx, subject, 0, protocol.EventUserMessage, msg, "prompt-"+session+"-"+req.AttemptID)
+	dup := false
+	if errors.Is(err, eventlog.ErrConflict) {
+		stored, gerr := r.log.Last(ctx, subject)
+		if gerr != nil {
+			return protocol.SendPromptResponse{}, fmt.Errorf("read the prompt stored with attempt %s: %w", req.AttemptID, gerr)
+		}
+		// A retry must carry the same prompt; a reused id with other text would be lost.
+		if m, derr := stored.DecodeMessage(); derr == nil && m.Text != req.Text {
+			return protocol.SendPromptResponse{}, ErrAttemptReused
+		}
+		offset, dup, err = stored.Offset, true, nil
+	}
 	if err != nil {
 		return protocol.SendPromptResponse{}, err
 	}
 	if info.Blank {
-		// The prompt is stored, so this failing fails nothing: the next read learns it
-		// from the log.
-		if err := r.sessions.markUsed(ctx, session, protocol.TitleFrom(req.Text)); err != nil {
-			slog.Warn("session index", "err", err)
-		}
-	}
-	if dup {
-		// A retry must carry the same prompt; a reused id with other text would be lost.
-		stored, err := r.log.stream.GetMsg(ctx, offset)
-		if err == nil {
-			if ev, err := decode(stored.Subject, stored.Sequence, stored.Data); err == nil {
-				if m, err := ev.DecodeMessage(); err == nil && m.Text != req.Text {
-					return protocol.SendPromptResponse{}, ErrAttemptReused
-				}
-			}
-		}
+		r.markUsed(ctx, session)
 	}
 	return protocol.SendPromptResponse{Offset: offset, Duplicate: dup}, nil
 }
 
 // Head returns the offset of the session's last event (0 for none).
 func (r *Runtime) Head(ctx context.Context, session string) (uint64, error) {
-	last, err := r.log.stream.GetLastMsgForSubject(ctx, sessionSubjects(session))
-	if errors.Is(err, jetstream.ErrMsgNotFound) {
-		return 0, nil
-	}
-	if err != nil {
-		return 0, err
-	}
-	return last.Sequence, nil
+	return r.log.Head(ctx, eventlog.SessionSubjects(session))
 }
 
-// Follow streams a session's events after an offset; see Log.Follow.
+// Follow streams a session's events after an offset; see eventlog.Log.Follow.
 func (r *Runtime) Follow(ctx context.Context, session string, after uint64) (<-chan protocol.Event, <-chan error, error) {
 	if _, err := r.Session(ctx, session); err != nil {
 		return nil, nil, err

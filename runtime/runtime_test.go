@@ -9,6 +9,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"parley/protocol"
+	"parley/runtime/agent"
 )
 
 func start(t *testing.T, dir string) (*Embedded, *Runtime) {
@@ -66,7 +67,7 @@ func TestPromptIsAnsweredByTheOfflineAgent(t *testing.T) {
 	assert.Equal(t, resp.Offset, evs[1].Offset)
 	reply, err := evs[3].DecodeMessage()
 	require.NoError(t, err)
-	assert.Equal(t, OfflineReply("hello\nworld"), reply.Text)
+	assert.Equal(t, agent.OfflineReply("hello\nworld"), reply.Text)
 	assert.Contains(t, reply.Text, "No model is configured")
 	assert.Contains(t, reply.Text, "“hello”")
 	for i := 1; i < len(evs); i++ {

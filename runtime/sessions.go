@@ -11,6 +11,7 @@ import (
 	"github.com/nats-io/nats.go/jetstream"
 
 	"parley/protocol"
+	"parley/runtime/eventlog"
 )
 
 // sessionsBucket is the KV bucket that indexes sessions for listing. The log stays the
@@ -42,7 +43,7 @@ func (x *sessionIndex) put(ctx context.Context, info protocol.SessionInfo) error
 		return err
 	}
 	if _, err := x.kv.Create(ctx, info.ID, raw); err != nil {
-		return fmt.Errorf("index session %s: %w", info.ID, err)
+		return fmt.Errorf("index session %s: %w", info.ID, eventlog.AsUnavailable(err))
 	}
 	return nil
 }
@@ -53,7 +54,7 @@ func (x *sessionIndex) get(ctx context.Context, id string) (protocol.SessionInfo
 		return protocol.SessionInfo{}, fmt.Errorf("session %s: %w", id, ErrNoSession)
 	}
 	if err != nil {
-		return protocol.SessionInfo{}, fmt.Errorf("session %s: %w", id, err)
+		return protocol.SessionInfo{}, fmt.Errorf("session %s: %w", id, eventlog.AsUnavailable(err))
 	}
 	var info protocol.SessionInfo
 	if err := json.Unmarshal(entry.Value(), &info); err != nil {
@@ -67,7 +68,8 @@ func (x *sessionIndex) get(ctx context.Context, id string) (protocol.SessionInfo
 const untitled = "New session"
 
 // markUsed records that a session holds a prompt: it is no longer blank. An untitled session
-// (a blank one picked from the hero) takes title, derived from its first prompt.
+// (a blank one picked from the hero) takes title, derived from its first prompt, even when an
+// earlier writer that could not read the prompt already marked it used.
 func (x *sessionIndex) markUsed(ctx context.Context, id, title string) error {
 	for range 5 {
 		entry, err := x.kv.Get(ctx, id)
@@ -78,11 +80,12 @@ func (x *sessionIndex) markUsed(ctx context.Context, id, title string) error {
 		if err := json.Unmarshal(entry.Value(), &info); err != nil {
 			return fmt.Errorf("mark session %s used: %w", id, err)
 		}
-		if !info.Blank {
+		retitle := (info.Title == "" || info.Title == untitled) && title != ""
+		if !info.Blank && !retitle {
 			return nil
 		}
 		info.Blank = false
-		if (info.Title == "" || info.Title == untitled) && title != "" {
+		if retitle {
 			info.Title = title
 		}
 		raw, err := json.Marshal(info)
@@ -104,7 +107,7 @@ func (x *sessionIndex) markUsed(ctx context.Context, id, title string) error {
 func (x *sessionIndex) list(ctx context.Context) ([]protocol.SessionInfo, error) {
 	lister, err := x.kv.ListKeys(ctx)
 	if err != nil {
-		return nil, fmt.Errorf("list sessions: %w", err)
+		return nil, fmt.Errorf("list sessions: %w", eventlog.AsUnavailable(err))
 	}
 	defer lister.Stop()
 	var out []protocol.SessionInfo

@@ -10,9 +10,11 @@ import (
 	"sync"
 	"time"
 
-	"github.com/nats-io/nats.go/jetstream"
-
 	"parley/protocol"
+	"parley/runtime/agent"
+	"parley/runtime/decision"
+	"parley/runtime/eventlog"
+	"parley/runtime/turn"
 )
 
 // A turn is the work one prompt starts: an agent reply, a slash command's run, or a function
@@ -23,9 +25,10 @@ import (
 //     last read it, so two replicas can never run one session's turns at once, and the last
 //     event on it says whether a turn is open and who runs it.
 //   - The queue is the log itself: the session's user messages that no turn.started names
-//     yet, steered ones first, in log order. A delivered prompt is only a doorbell that wakes
-//     the session's runner; it stays unacknowledged until its turn starts, so a crash before
-//     that rings it again.
+//     yet, steered ones first, in log order (turn.Next). A delivered prompt is only a
+//     doorbell that wakes the session's runner; it stays unacknowledged until its turn
+//     starts, so a crash before that rings it again. Which prompt runs is never taken from
+//     the doorbells.
 //   - A turn whose runner vanished (a crash, a kill -9) is ended as interrupted by the next
 //     sweep (at once when embedded), with its run settled as interrupted, and the session's
 //     queued prompts run.
@@ -36,7 +39,7 @@ var ErrBusy = errors.New("this session is already running something: stop it or 
 // doorbell is a delivered prompt, held until its turn starts.
 type doorbell struct {
 	offset uint64
-	msg    jetstream.Msg
+	bell   eventlog.Bell
 }
 
 // runner drives one session's turns in this process.
@@ -46,54 +49,44 @@ type runner struct {
 	turn   uint64                  // the running turn's turn.started offset
 }
 
+// turnTable holds the runners. Its lock guards only the map and the runners' fields: no I/O
+// happens under it, so a doorbell or a stop never waits for the log.
 type turnTable struct {
 	mu        sync.Mutex
 	bySession map[string]*runner
 }
 
-// turnState is what the last event on a session's turn subject says.
-type turnState struct {
-	seq     uint64 // 0: no turn ever ran
-	open    bool
-	started protocol.TurnStarted
-	through uint64
-}
-
-func (r *Runtime) turnState(ctx context.Context, session string) (turnState, error) {
-	last, err := r.log.stream.GetLastMsgForSubject(ctx, turnSubject(session))
-	if errors.Is(err, jetstream.ErrMsgNotFound) {
-		return turnState{}, nil
+// turnState reads what the last event on a session's turn subject says.
+func (r *Runtime) turnState(ctx context.Context, session string) (turn.State, error) {
+	ev, err := r.log.Last(ctx, eventlog.TurnSubject(session))
+	if errors.Is(err, eventlog.ErrNotFound) {
+		return turn.State{}, nil
 	}
 	if err != nil {
-		return turnState{}, err
+		return turn.State{}, err
 	}
-	ev, err := decode(last.Subject, last.Sequence, last.Data)
-	if err != nil {
-		return turnState{}, err
-	}
-	st := turnState{seq: last.Sequence}
+	st := turn.State{Seq: ev.Offset}
 	if ev.Type == protocol.EventTurnStarted {
-		st.started, err = protocol.DecodeEventData[protocol.TurnStarted](ev)
-		st.open, st.through = true, st.started.Through
+		st.Started, err = protocol.DecodeEventData[protocol.TurnStarted](ev)
+		st.Open, st.Through = true, st.Started.Through
 	} else {
 		var ended protocol.TurnEnded
 		ended, err = protocol.DecodeEventData[protocol.TurnEnded](ev)
-		st.through = ended.Through
+		st.Through = ended.Through
 	}
 	return st, err
 }
 
-// onBell is the inbound door: a user message was delivered to this process.
-func (r *Runtime) onBell(ev protocol.Event, msg jetstream.Msg) {
+// onBell is the inbound door: a user message was delivered to this process. A busy runner
+// keeps the bell; the prompt waits in the log, where the browser sees it queued.
+func (r *Runtime) onBell(ev protocol.Event, bell eventlog.Bell) {
 	r.turns.mu.Lock()
 	if rn := r.turns.bySession[ev.Session]; rn != nil {
-		rn.bells = append(rn.bells, doorbell{offset: ev.Offset, msg: msg})
+		rn.bells = append(rn.bells, doorbell{offset: ev.Offset, bell: bell})
 		r.turns.mu.Unlock()
-		// The runner is busy with a turn: tell the browser the prompt waits.
-		r.goAsync(func() { r.announceQueue(ev.Session, ev.Offset) })
 		return
 	}
-	rn := &runner{bells: []doorbell{{offset: ev.Offset, msg: msg}}}
+	rn := &runner{bells: []doorbell{{offset: ev.Offset, bell: bell}}}
 	r.turns.bySession[ev.Session] = rn
 	r.turns.mu.Unlock()
 	r.goAsync(func() { r.runSession(ev.Session, rn) })
@@ -107,94 +100,24 @@ func (r *Runtime) goAsync(f func()) {
 	}()
 }
 
-// pendingPrompt is a user message no turn has started yet.
-type pendingPrompt struct {
-	offset uint64
-	text   string
-	steer  bool
-}
-
-// unstarted reads the session's prompts that wait for a turn, in the order they will run
-// (steered ones first), and the offset of the last event it read.
-func (r *Runtime) unstarted(ctx context.Context, session string, through uint64) ([]pendingPrompt, uint64, error) {
-	evs, err := r.log.Read(ctx, session, through)
-	if err != nil {
-		return nil, through, err
-	}
-	started := map[uint64]bool{}
-	var prompts []pendingPrompt
-	lastRead := through
-	for _, ev := range evs {
-		lastRead = ev.Offset
-		switch ev.Type {
-		case protocol.EventTurnStarted:
-			if ts, err := protocol.DecodeEventData[protocol.TurnStarted](ev); err == nil {
-				started[ts.Prompt] = true
-			}
-		case protocol.EventUserMessage:
-			if m, err := ev.DecodeMessage(); err == nil {
-				prompts = append(prompts, pendingPrompt{offset: ev.Offset, text: m.Text, steer: m.Mode == protocol.ModeSteer})
-			}
-		}
-	}
-	prompts = slices.DeleteFunc(prompts, func(p pendingPrompt) bool { return started[p.offset] })
-	slices.SortStableFunc(prompts, func(a, b pendingPrompt) int { return protocol.RunOrder(a.steer, b.steer) })
-	return prompts, lastRead, nil
-}
-
-// watermark is the offset through which every prompt has started, once the waiting ones are
-// those in queue and everything through lastRead has been read.
-func watermark(queue []pendingPrompt, lastRead uint64) uint64 {
-	if len(queue) == 0 {
-		return lastRead
-	}
-	low := queue[0].offset
-	for _, p := range queue {
-		low = min(low, p.offset)
-	}
-	return low - 1
-}
-
-func offsetsOf(ps []pendingPrompt) []uint64 {
-	out := make([]uint64, len(ps))
-	for i, p := range ps {
-		out[i] = p.offset
-	}
-	return out
-}
-
-// announceQueue lists the session's waiting prompts after a new one arrived during a turn.
-func (r *Runtime) announceQueue(session string, arrived uint64) {
-	ctx, cancel := context.WithTimeout(r.ctx, 10*time.Second)
-	defer cancel()
-	st, err := r.turnState(ctx, session)
-	if err != nil || !st.open {
-		return
-	}
-	queue, _, err := r.unstarted(ctx, session, st.through)
-	if err != nil || len(queue) == 0 {
-		return
-	}
-	r.appendEvent(session, protocol.EventTurnQueue, protocol.TurnQueue{Prompts: offsetsOf(queue)}, "queue-"+strconv.FormatUint(arrived, 10))
-}
-
 // runSession runs the session's waiting prompts, one turn at a time. It returns when none
 // waits, when another live replica runs the session (whose runner then takes the prompts
-// from the log), or when the runtime closes.
+// from the log), or when the runtime closes. Between its own turns it keeps the queue it
+// read and reads only what was stored since; whenever the turn subject does not end where
+// its last turn left it, it reads again from the watermark.
 func (r *Runtime) runSession(session string, rn *runner) {
 	defer r.releaseRunner(session, rn)
+	var q turn.Queue
+	var kept uint64 // the turn subject's last offset q was kept for; 0: none
 	for r.ctx.Err() == nil {
 		st, err := r.turnState(r.ctx, session)
 		if err != nil {
 			r.retryLater(session, err)
 			return
 		}
-		if st.open {
-			if st.started.Owner != r.owner && r.ownerAlive(st.started.Owner) {
+		if st.Open {
+			if st.Started.Owner != r.owner && r.ownerAlive(st.Started.Owner) {
 				// Another replica runs this session; it reads our prompts from the log.
-				if low := r.lowestBell(rn, 0); low > 0 {
-					r.announceQueue(session, low)
-				}
 				r.nakBells(rn)
 				return
 			}
@@ -202,55 +125,57 @@ func (r *Runtime) runSession(session string, rn *runner) {
 			r.interrupt(session, st)
 			continue
 		}
-		through := st.through
-		if st.seq == 0 {
-			// No turn was ever recorded (a session from before turns were): only the prompts
-			// delivered now count as waiting.
-			through = r.lowestBell(rn, r.lastOffset(session)+1) - 1
+		after := q.LastRead
+		if kept == 0 || kept != st.Seq {
+			q, after = turn.Queue{}, st.Through
 		}
-		queue, lastRead, err := r.unstarted(r.ctx, session, through)
+		evs, err := r.log.Read(r.ctx, session, after)
 		if err != nil {
 			r.retryLater(session, err)
 			return
 		}
-		if len(queue) == 0 {
+		q, kept = turn.Read(q, st, evs), st.Seq
+		plan := q.Plan(st)
+		if plan.Next == nil {
 			if r.closeRunner(session, rn) {
 				return
 			}
 			continue // a doorbell rang meanwhile
 		}
-		next, rest := queue[0], queue[1:]
-		started := protocol.TurnStarted{Prompt: next.offset, Kind: protocol.TurnAgent, Owner: r.owner, Through: watermark(rest, lastRead)}
-		if _, isCommand := protocol.ResolveCommand(next.text); isCommand {
-			started.Kind, started.Run = protocol.TurnCommand, commandRunID(next.offset)
+		next := *plan.Next
+		started := protocol.TurnStarted{Prompt: next.Offset, Kind: protocol.TurnAgent, Owner: r.owner, Through: plan.Through}
+		var who agent.Agent = r.agent
+		if _, isCommand := protocol.ResolveCommand(next.Text); isCommand {
+			started.Kind, started.Run = protocol.TurnCommand, commandRunID(next.Offset)
+			who = commands{r}
 		}
-		seq, dup, err := r.log.publish(r.ctx, turnSubject(session), protocol.EventTurnStarted, started,
-			"turn-"+strconv.FormatUint(next.offset, 10), jetstream.WithExpectLastSequencePerSubject(st.seq))
-		if isWrongLastSequence(err) || (err == nil && dup) {
+		seq, dup, err := r.log.PublishAfter(r.ctx, eventlog.TurnSubject(session), st.Seq, protocol.EventTurnStarted, started,
+			"turn-"+strconv.FormatUint(next.Offset, 10))
+		if errors.Is(err, eventlog.ErrConflict) || (err == nil && dup) {
 			continue // another runner moved first: read again
 		}
 		if err != nil {
 			r.retryLater(session, err)
 			return
 		}
-		r.ackBells(rn, next.offset)
-		if len(rest) > 0 {
-			// An empty queue needs no event: each turn.started takes its prompt off the list.
-			r.appendEvent(session, protocol.EventTurnQueue, protocol.TurnQueue{Prompts: offsetsOf(rest)}, "dequeue-"+strconv.FormatUint(next.offset, 10))
-		}
-		r.runTurn(session, rn, seq, started, func(ctx context.Context) {
-			if started.Kind == protocol.TurnCommand {
-				cmd, _ := protocol.ResolveCommand(next.text)
-				r.runCommand(ctx, session, next.offset, cmd)
-				return
+		r.ackBells(rn, next.Offset)
+		q = q.Started(next.Offset)
+		kept = r.runTurn(session, rn, seq, started, func(ctx context.Context) {
+			in := agent.Input{Session: session, Prompt: next.Offset, Text: next.Text}
+			caps := &runCaps{r: r, session: session, run: started.Run}
+			if ws, err := r.workspaceOf(ctx, session); err == nil {
+				in.Workspace, caps.ws = ws.Path, ws
 			}
-			r.agentReply(session, next)
+			if err := who.Turn(ctx, in, &tools{caps: caps, prompt: next.Offset}); err != nil && ctx.Err() == nil {
+				slog.Warn("turn failed", "session", session, "prompt", next.Offset, "err", err)
+			}
 		})
 	}
 }
 
-// runTurn does one turn's work and records its end.
-func (r *Runtime) runTurn(session string, rn *runner, seq uint64, started protocol.TurnStarted, work func(ctx context.Context)) {
+// runTurn does one turn's work and records its end. It returns the offset of its
+// turn.ended, 0 when it could not store it.
+func (r *Runtime) runTurn(session string, rn *runner, seq uint64, started protocol.TurnStarted, work func(ctx context.Context)) uint64 {
 	ctx, cancel := context.WithCancelCause(r.ctx)
 	defer cancel(nil)
 	r.turns.mu.Lock()
@@ -261,37 +186,36 @@ func (r *Runtime) runTurn(session string, rn *runner, seq uint64, started protoc
 	rn.cancel, rn.turn = nil, 0
 	r.turns.mu.Unlock()
 	ended := protocol.TurnEnded{Prompt: started.Prompt, Run: started.Run, Through: started.Through,
-		Stopped: errors.Is(context.Cause(ctx), errStopped)}
+		Stopped: errors.Is(context.Cause(ctx), decision.ErrStopped)}
 	if r.ctx.Err() != nil {
 		// The runtime is closing: the turn did not finish, and nothing here will finish it.
 		ended.Interrupted = true
 	}
 	ectx, ecancel := context.WithTimeout(context.Background(), 5*time.Second)
 	defer ecancel()
-	_, _, err := r.log.publish(ectx, turnSubject(session), protocol.EventTurnEnded, ended, "",
-		jetstream.WithExpectLastSequencePerSubject(seq))
-	if err != nil && !isWrongLastSequence(err) {
+	end, _, err := r.log.PublishAfter(ectx, eventlog.TurnSubject(session), seq, protocol.EventTurnEnded, ended, "")
+	if err != nil && !errors.Is(err, eventlog.ErrConflict) {
 		slog.Warn("could not record the end of a turn", "session", session, "err", err)
 	}
+	return end
 }
 
 // interrupt ends a turn whose runner is gone, settling its run, so the thread stops waiting.
 // It reports false when the turn had already ended.
-func (r *Runtime) interrupt(session string, st turnState) bool {
-	if now, err := r.turnState(r.ctx, session); err == nil && (now.seq != st.seq || !now.open) {
+func (r *Runtime) interrupt(session string, st turn.State) bool {
+	if now, err := r.turnState(r.ctx, session); err == nil && (now.Seq != st.Seq || !now.Open) {
 		return false // it ended meanwhile: settling its run again would be a lie
 	}
-	if st.started.Run != "" {
-		key := runKey(st.started.Run)
-		r.appendEvent(session, protocol.EventRunSettled, protocol.RunSettled{Run: st.started.Run,
+	if st.Started.Run != "" {
+		key := runKey(st.Started.Run)
+		r.appendEvent(session, protocol.EventRunSettled, protocol.RunSettled{Run: st.Started.Run,
 			Error: "interrupted: the server running it stopped before it finished"}, "settled-"+key)
 	}
-	ended := protocol.TurnEnded{Prompt: st.started.Prompt, Run: st.started.Run, Through: st.through, Interrupted: true}
+	ended := protocol.TurnEnded{Prompt: st.Started.Prompt, Run: st.Started.Run, Through: st.Through, Interrupted: true}
 	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
 	defer cancel()
-	_, _, err := r.log.publish(ctx, turnSubject(session), protocol.EventTurnEnded, ended, "",
-		jetstream.WithExpectLastSequencePerSubject(st.seq))
-	if isWrongLastSequence(err) {
+	_, _, err := r.log.PublishAfter(ctx, eventlog.TurnSubject(session), st.Seq, protocol.EventTurnEnded, ended, "")
+	if errors.Is(err, eventlog.ErrConflict) {
 		return false
 	}
 	if err != nil {
@@ -308,7 +232,7 @@ func (r *Runtime) sweepTurns() {
 		if t.started.Owner == r.owner || r.ownerAlive(t.started.Owner) {
 			continue
 		}
-		if !r.interrupt(session, turnState{seq: t.seq, open: true, started: t.started, through: t.started.Through}) {
+		if !r.interrupt(session, turn.State{Seq: t.seq, Open: true, Started: t.started, Through: t.started.Through}) {
 			r.open.dropTurn(session, t.seq)
 			continue
 		}
@@ -339,30 +263,7 @@ func (r *Runtime) ownerAlive(owner string) bool {
 	}
 	ctx, cancel := context.WithTimeout(r.ctx, 2*time.Second)
 	defer cancel()
-	return r.presence.alive(ctx, owner)
-}
-
-// lastOffset is the offset of the session's last event.
-func (r *Runtime) lastOffset(session string) uint64 {
-	last, err := r.log.stream.GetLastMsgForSubject(r.ctx, sessionSubjects(session))
-	if err != nil {
-		return 0
-	}
-	return last.Sequence
-}
-
-// lowestBell is the offset of the earliest held doorbell, or otherwise.
-func (r *Runtime) lowestBell(rn *runner, otherwise uint64) uint64 {
-	r.turns.mu.Lock()
-	defer r.turns.mu.Unlock()
-	if len(rn.bells) == 0 {
-		return otherwise
-	}
-	low := rn.bells[0].offset
-	for _, b := range rn.bells {
-		low = min(low, b.offset)
-	}
-	return low
+	return r.alive(ctx, owner)
 }
 
 func (r *Runtime) ackBells(rn *runner, offset uint64) {
@@ -370,7 +271,7 @@ func (r *Runtime) ackBells(rn *runner, offset uint64) {
 	defer r.turns.mu.Unlock()
 	rn.bells = slices.DeleteFunc(rn.bells, func(b doorbell) bool {
 		if b.offset == offset {
-			_ = b.msg.Ack()
+			_ = b.bell.Ack()
 			return true
 		}
 		return false
@@ -381,7 +282,7 @@ func (r *Runtime) nakBells(rn *runner) {
 	r.turns.mu.Lock()
 	defer r.turns.mu.Unlock()
 	for _, b := range rn.bells {
-		_ = b.msg.NakWithDelay(time.Second)
+		_ = b.bell.NakWithDelay(time.Second)
 	}
 	rn.bells = nil
 }
@@ -392,7 +293,7 @@ func (r *Runtime) closeRunner(session string, rn *runner) bool {
 	r.turns.mu.Lock()
 	defer r.turns.mu.Unlock()
 	for _, b := range rn.bells {
-		_ = b.msg.Ack()
+		_ = b.bell.Ack()
 	}
 	had := len(rn.bells) > 0
 	rn.bells = nil
@@ -411,7 +312,7 @@ func (r *Runtime) releaseRunner(session string, rn *runner) {
 	}
 	// Doorbells still held go back for redelivery (the runtime is closing, or the log failed).
 	for _, b := range rn.bells {
-		_ = b.msg.Nak()
+		_ = b.bell.Nak()
 	}
 	rn.bells = nil
 }
@@ -429,52 +330,66 @@ func (r *Runtime) keepBells() {
 	defer r.turns.mu.Unlock()
 	for _, rn := range r.turns.bySession {
 		for _, b := range rn.bells {
-			_ = b.msg.InProgress()
+			_ = b.bell.InProgress()
 		}
 	}
 }
 
 // startFunctionTurn claims the session's turn for a function run and starts it; the
-// session's waiting prompts follow it. It refuses when a turn is running.
+// session's waiting prompts follow it. It refuses when a turn is running. The session is
+// reserved in the table first and the log is read and written outside the lock: doorbells
+// that ring meanwhile join the reservation, and run after the function (or at once, if the
+// claim fails).
 func (r *Runtime) startFunctionTurn(ctx context.Context, session, run string, work func(ctx context.Context)) error {
 	r.turns.mu.Lock()
-	defer r.turns.mu.Unlock()
 	if r.turns.bySession[session] != nil {
+		r.turns.mu.Unlock()
 		return ErrBusy
-	}
-	st, err := r.turnState(ctx, session)
-	if err != nil {
-		return err
-	}
-	if st.open && r.ownerAlive(st.started.Owner) {
-		return ErrBusy
-	}
-	if st.open {
-		r.interrupt(session, st)
-		if st, err = r.turnState(ctx, session); err != nil {
-			return err
-		}
-	}
-	through := st.through
-	if st.seq == 0 {
-		through = r.lastOffset(session)
-	}
-	started := protocol.TurnStarted{Kind: protocol.TurnFunction, Run: run, Owner: r.owner, Through: through}
-	seq, _, err := r.log.publish(ctx, turnSubject(session), protocol.EventTurnStarted, started, "turn-"+runKey(run),
-		jetstream.WithExpectLastSequencePerSubject(st.seq))
-	if isWrongLastSequence(err) {
-		return ErrBusy
-	}
-	if err != nil {
-		return err
 	}
 	rn := &runner{}
 	r.turns.bySession[session] = rn
+	r.turns.mu.Unlock()
+
+	seq, started, err := r.claimFunctionTurn(ctx, session, run)
+	if err != nil {
+		// Hand the reservation back; prompts that rang meanwhile still run.
+		r.goAsync(func() { r.runSession(session, rn) })
+		return err
+	}
 	r.goAsync(func() {
 		r.runTurn(session, rn, seq, started, work)
 		r.runSession(session, rn)
 	})
 	return nil
+}
+
+// claimFunctionTurn writes the function's turn.started, if no live runner holds the turn.
+// Every prompt waiting now stays waiting: the watermark stays below the lowest of them.
+func (r *Runtime) claimFunctionTurn(ctx context.Context, session, run string) (uint64, protocol.TurnStarted, error) {
+	st, err := r.turnState(ctx, session)
+	if err != nil {
+		return 0, protocol.TurnStarted{}, err
+	}
+	if st.Open && r.ownerAlive(st.Started.Owner) {
+		return 0, protocol.TurnStarted{}, ErrBusy
+	}
+	if st.Open {
+		r.interrupt(session, st)
+		if st, err = r.turnState(ctx, session); err != nil {
+			return 0, protocol.TurnStarted{}, err
+		}
+	}
+	evs, err := r.log.Read(ctx, session, st.Through)
+	if err != nil {
+		return 0, protocol.TurnStarted{}, err
+	}
+	waiting, lastRead := turn.Waiting(st, evs)
+	started := protocol.TurnStarted{Kind: protocol.TurnFunction, Run: run, Owner: r.owner, Through: turn.Watermark(waiting, lastRead)}
+	seq, _, err := r.log.PublishAfter(ctx, eventlog.TurnSubject(session), st.Seq, protocol.EventTurnStarted, started, "turn-"+runKey(run))
+	if errors.Is(err, eventlog.ErrConflict) {
+		return 0, protocol.TurnStarted{}, ErrBusy
+	}
+	return seq, started, err
 }
 
 // StopTurn asks whoever runs the session's turn to stop it: the request is an event, so the
@@ -487,10 +402,10 @@ func (r *Runtime) StopTurn(ctx context.Context, session string, req protocol.Sto
 	if err != nil {
 		return protocol.StopResponse{}, err
 	}
-	if !st.open || (req.Turn != 0 && req.Turn != st.seq) {
+	if !st.Open || (req.Turn != 0 && req.Turn != st.Seq) {
 		return protocol.StopResponse{}, nil // nothing runs, or not the turn the user saw
 	}
-	offset, _, err := r.log.Append(ctx, session, protocol.EventStopRequested, protocol.StopRequested{Turn: st.seq}, "")
+	offset, _, err := r.log.Append(ctx, session, protocol.EventStopRequested, protocol.StopRequested{Turn: st.Seq}, "")
 	return protocol.StopResponse{Running: true, Offset: offset}, err
 }
 
@@ -503,12 +418,12 @@ func (r *Runtime) onStop(session string, turn uint64) {
 	}
 	r.turns.mu.Unlock()
 	if cancel != nil {
-		cancel(errStopped)
+		cancel(decision.ErrStopped)
 	}
 }
 
-// appendEvent stores an event the runtime itself produces. These must not be lost to a
-// passing hiccup, so a failure is retried briefly and then logged.
+// appendEvent stores an event the runtime itself produces. The log confirms a slow write
+// before it reports one; a write it could not take is retried briefly, then logged.
 func (r *Runtime) appendEvent(session string, typ protocol.EventType, data any, msgID string) uint64 {
 	var err error
 	for attempt := range 3 {

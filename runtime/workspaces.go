@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"parley/protocol"
+	"parley/runtime/catalogue"
 	"parley/runtime/script"
 )
 
@@ -25,7 +26,7 @@ var ErrNoWorkspace = errors.New("no such workspace")
 type workspace struct {
 	protocol.Workspace
 	host  *script.Host // confined to Path
-	files *fileIndex
+	files *catalogue.Files
 }
 
 func newWorkspace(id, dir string, limits script.Limits) (*workspace, error) {
@@ -36,7 +37,7 @@ func newWorkspace(id, dir string, limits script.Limits) (*workspace, error) {
 	return &workspace{
 		Workspace: protocol.Workspace{ID: id, Name: filepath.Base(host.Workspace), Path: host.Workspace},
 		host:      host,
-		files:     newFileIndex(host.Workspace, time.Now), // a cache's age is wall-clock time, whatever clock events use
+		files:     catalogue.NewFiles(host.Workspace, time.Now), // a cache's age is wall-clock time, whatever clock events use
 	}, nil
 }
 
@@ -163,22 +164,4 @@ func (r *Runtime) workspaceOf(ctx context.Context, session string) (*workspace, 
 		return nil, err
 	}
 	return r.sessionWorkspace(info)
-}
-
-// inside reports whether a relative name, as a process in the workspace would open it,
-// stays inside the workspace once symlinks are followed. A name that does not exist yet is
-// judged by its deepest existing folder.
-func (ws *workspace) inside(name string) bool {
-	p := filepath.Join(ws.Path, name)
-	for {
-		if resolved, err := filepath.EvalSymlinks(p); err == nil {
-			rel, err := filepath.Rel(ws.Path, resolved)
-			return err == nil && rel != ".." && !strings.HasPrefix(rel, "../")
-		}
-		parent := filepath.Dir(p)
-		if parent == p {
-			return false
-		}
-		p = parent
-	}
 }

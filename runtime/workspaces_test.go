@@ -11,7 +11,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"parley/protocol"
-	"parley/runtime/script"
+	"parley/runtime/gate"
 )
 
 func TestWorkspaceIDs(t *testing.T) {
@@ -138,10 +138,12 @@ func TestCataloguesArePerWorkspace(t *testing.T) {
 
 	files, err := rt.SearchFiles("beta", "txt", 10)
 	require.NoError(t, err)
-	assert.Equal(t, []string{"b.txt"}, paths(files))
+	require.Len(t, files.Files, 1)
+	assert.Equal(t, "b.txt", files.Files[0].Path)
 	files, err = rt.SearchFiles("", "txt", 10)
 	require.NoError(t, err)
-	assert.Equal(t, []string{"a.txt"}, paths(files))
+	require.Len(t, files.Files, 1)
+	assert.Equal(t, "a.txt", files.Files[0].Path)
 
 	hasExample := func(id string) bool {
 		list, err := rt.ListCommands(id)
@@ -240,10 +242,10 @@ func TestGrantsAndGateRulesArePerWorkspace(t *testing.T) {
 	require.NoError(t, err)
 	sb, err := rt.CreateSession(ctx, protocol.CreateSessionRequest{Workspace: "beta"})
 	require.NoError(t, err)
-	goTest := []script.ToolCall{{Tool: "run", Words: []string{"go", "test", "./..."}, Details: "go test ./..."}}
+	goTest := []gate.ToolCall{{Tool: "run", Words: []string{"go", "test", "./..."}, Details: "go test ./..."}}
 
 	// alpha holds go.mod: the wider "always" is offered there, and not in beta.
-	done := make(chan script.Verdict, 1)
+	done := make(chan gate.Verdict, 1)
 	go func() {
 		v, err := rt.Authorize(ctx, sa.ID, "test:a", goTest)
 		assert.NoError(t, err)
@@ -266,7 +268,7 @@ func TestGrantsAndGateRulesArePerWorkspace(t *testing.T) {
 	require.NoError(t, err)
 	assert.Empty(t, grants.Grants)
 
-	v, err := rt.Authorize(ctx, sa.ID, "test:a2", []script.ToolCall{{Tool: "run", Words: []string{"go", "test", "./pkg"}, Details: "go test ./pkg"}})
+	v, err := rt.Authorize(ctx, sa.ID, "test:a2", []gate.ToolCall{{Tool: "run", Words: []string{"go", "test", "./pkg"}, Details: "go test ./pkg"}})
 	require.NoError(t, err)
 	assert.True(t, v.Allowed, "alpha's grant covers alpha")
 

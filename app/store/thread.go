@@ -69,8 +69,8 @@ type Thread struct {
 	Working bool
 	// Queued are the prompts sent while a turn runs, in the order they will run. Each joins
 	// Messages when its turn starts, so replies follow the prompt they answer. They are derived
-	// from the log itself (user messages no turn.started names yet), so the server's
-	// turn.queue events, meant for other clients, are not needed here.
+	// from the log itself (user messages no turn.started names yet), as the server derives
+	// them; the turn.queue events of older logs are not needed.
 	Queued []Message
 	// Pending are the open decisions in the order they were asked: the composer's queue.
 	Pending []protocol.Decision

@@ -13,6 +13,8 @@ import (
 	"go.starlark.net/starlark"
 
 	"parley/protocol"
+	"parley/runtime/decision"
+	"parley/runtime/gate"
 )
 
 func TestAskAccept(t *testing.T) {
@@ -66,8 +68,8 @@ func TestAskDefaultsToText(t *testing.T) {
 
 func TestAskDecline(t *testing.T) {
 	h := newTestHost(t, Limits{})
-	caps := &fakeCaps{answer: func(context.Context, protocol.DecisionRequest) (Answer, error) {
-		return Answer{Action: protocol.ActionDecline, Reason: "later"}, nil
+	caps := &fakeCaps{answer: func(context.Context, protocol.DecisionRequest) (decision.Answer, error) {
+		return decision.Answer{Action: protocol.ActionDecline, Reason: "later"}, nil
 	}}
 	if out := mustExec(t, h, caps, `result = "declined" if ask("Name?", {"type": "string"}) == None else "answered"`); out != "declined" {
 		t.Errorf("result %q", out)
@@ -76,13 +78,13 @@ func TestAskDecline(t *testing.T) {
 
 func TestAskAbortFailsTheScript(t *testing.T) {
 	h := newTestHost(t, Limits{})
-	caps := &fakeCaps{answer: func(context.Context, protocol.DecisionRequest) (Answer, error) {
-		return Answer{}, fmt.Errorf("%w: stopped", ErrAborted)
+	caps := &fakeCaps{answer: func(context.Context, protocol.DecisionRequest) (decision.Answer, error) {
+		return decision.Answer{}, fmt.Errorf("%w: stopped", decision.ErrAborted)
 	}}
 	err := execErr(t, h, caps, "x = 1\n\nask('Name?')\n")
 	wantContains(t, err.Error(), "question aborted: stopped", "script:3:")
-	if !errors.Is(err, ErrAborted) {
-		t.Errorf("%v is not ErrAborted", err)
+	if !errors.Is(err, decision.ErrAborted) {
+		t.Errorf("%v is not decision.ErrAborted", err)
 	}
 }
 
@@ -109,14 +111,14 @@ func TestAskInvalidSchema(t *testing.T) {
 func TestConfirm(t *testing.T) {
 	h := newTestHost(t, Limits{})
 	for _, tc := range []struct {
-		answer Answer
+		answer decision.Answer
 		want   string
 	}{
-		{Answer{Action: protocol.ActionAccept, Content: json.RawMessage("true")}, "True"},
-		{Answer{Action: protocol.ActionAccept, Content: json.RawMessage("false")}, "False"},
-		{Answer{Action: protocol.ActionDecline}, "False"},
+		{decision.Answer{Action: protocol.ActionAccept, Content: json.RawMessage("true")}, "True"},
+		{decision.Answer{Action: protocol.ActionAccept, Content: json.RawMessage("false")}, "False"},
+		{decision.Answer{Action: protocol.ActionDecline}, "False"},
 	} {
-		caps := &fakeCaps{answer: func(context.Context, protocol.DecisionRequest) (Answer, error) { return tc.answer, nil }}
+		caps := &fakeCaps{answer: func(context.Context, protocol.DecisionRequest) (decision.Answer, error) { return tc.answer, nil }}
 		if out := mustExec(t, h, caps, `result = str(confirm("Sure?"))`); out != tc.want {
 			t.Errorf("%+v: %s; want %s", tc.answer, out, tc.want)
 		}
@@ -125,8 +127,8 @@ func TestConfirm(t *testing.T) {
 			t.Errorf("asked %+v", q)
 		}
 	}
-	caps := &fakeCaps{answer: func(context.Context, protocol.DecisionRequest) (Answer, error) {
-		return Answer{}, ErrAborted
+	caps := &fakeCaps{answer: func(context.Context, protocol.DecisionRequest) (decision.Answer, error) {
+		return decision.Answer{}, decision.ErrAborted
 	}}
 	err := execErr(t, h, caps, `confirm("Sure?")`)
 	wantContains(t, err.Error(), "question aborted: no reason given")
@@ -174,16 +176,16 @@ func TestAskTimeoutIsPerDecision(t *testing.T) {
 func TestAskAndConfirmDetails(t *testing.T) {
 	h := newTestHost(t, Limits{})
 	for _, tc := range []struct {
-		answer Answer
+		answer decision.Answer
 		want   string
 	}{
-		{Answer{Action: protocol.ActionAccept, Content: json.RawMessage(`true`)}, `[{"action":"accept","reason":"","value":"yes"},{"action":"accept","reason":"","value":true}]`},
-		{Answer{Action: protocol.ActionDecline, Reason: "not now"}, `[{"action":"decline","reason":"not now","value":null},{"action":"decline","reason":"not now","value":null}]`},
-		{Answer{Action: protocol.ActionDecline, Reason: protocol.ReasonTimeout}, `[{"action":"decline","reason":"timeout","value":null},{"action":"decline","reason":"timeout","value":null}]`},
+		{decision.Answer{Action: protocol.ActionAccept, Content: json.RawMessage(`true`)}, `[{"action":"accept","reason":"","value":"yes"},{"action":"accept","reason":"","value":true}]`},
+		{decision.Answer{Action: protocol.ActionDecline, Reason: "not now"}, `[{"action":"decline","reason":"not now","value":null},{"action":"decline","reason":"not now","value":null}]`},
+		{decision.Answer{Action: protocol.ActionDecline, Reason: protocol.ReasonTimeout}, `[{"action":"decline","reason":"timeout","value":null},{"action":"decline","reason":"timeout","value":null}]`},
 	} {
-		caps := &fakeCaps{answer: func(_ context.Context, req protocol.DecisionRequest) (Answer, error) {
+		caps := &fakeCaps{answer: func(_ context.Context, req protocol.DecisionRequest) (decision.Answer, error) {
 			if tc.answer.Action == protocol.ActionAccept && req.Kind == protocol.KindAsk {
-				return Answer{Action: protocol.ActionAccept, Content: json.RawMessage(`"yes"`)}, nil
+				return decision.Answer{Action: protocol.ActionAccept, Content: json.RawMessage(`"yes"`)}, nil
 			}
 			return tc.answer, nil
 		}}
@@ -261,11 +263,11 @@ func TestBuiltinErrorsNameTheBuiltinOnce(t *testing.T) {
 		}
 	}
 	// The words change, the cause does not.
-	caps := &fakeCaps{answer: func(context.Context, protocol.DecisionRequest) (Answer, error) {
-		return Answer{}, fmt.Errorf("%w: withdrawn", ErrAborted)
+	caps := &fakeCaps{answer: func(context.Context, protocol.DecisionRequest) (decision.Answer, error) {
+		return decision.Answer{}, fmt.Errorf("%w: withdrawn", decision.ErrAborted)
 	}}
-	if err := execErr(t, h, caps, `confirm("Sure?")`); !errors.Is(err, ErrAborted) {
-		t.Errorf("%v is not ErrAborted", err)
+	if err := execErr(t, h, caps, `confirm("Sure?")`); !errors.Is(err, decision.ErrAborted) {
+		t.Errorf("%v is not decision.ErrAborted", err)
 	}
 }
 
@@ -284,12 +286,14 @@ func TestStopWhileBlockedIsWorded(t *testing.T) {
 		ctx, cancel := context.WithCancel(context.Background())
 		wait := func(ctx context.Context) error { <-ctx.Done(); return ctx.Err() }
 		caps := &fakeCaps{
-			answer: func(ctx context.Context, _ protocol.DecisionRequest) (Answer, error) { return Answer{}, wait(ctx) },
-			verdict: func(ctx context.Context, calls []ToolCall) (Verdict, error) {
+			answer: func(ctx context.Context, _ protocol.DecisionRequest) (decision.Answer, error) {
+				return decision.Answer{}, wait(ctx)
+			},
+			verdict: func(ctx context.Context, calls []gate.ToolCall) (gate.Verdict, error) {
 				if calls[0].Words[0] == "rm" || calls[0].Tool == "write" {
-					return Verdict{}, wait(ctx)
+					return gate.Verdict{}, wait(ctx)
 				}
-				return Verdict{Allowed: true}, nil
+				return gate.Verdict{Allowed: true}, nil
 			},
 		}
 		time.AfterFunc(200*time.Millisecond, cancel)

@@ -17,6 +17,8 @@ import (
 	"go.starlark.net/starlarkstruct"
 
 	"parley/protocol"
+	"parley/runtime/decision"
+	"parley/runtime/gate"
 )
 
 // env is what a script's builtins act on: one execution's capabilities, limits and context.
@@ -134,8 +136,8 @@ func (e *env) blocked(what string, f func(ctx context.Context) error) error {
 	if stop := e.run.interrupted(); stop != nil {
 		return stop
 	}
-	if errors.Is(err, ErrAborted) {
-		return fmt.Errorf("%s aborted: %s: %w", what, abortReason(err), ErrAborted)
+	if errors.Is(err, decision.ErrAborted) {
+		return fmt.Errorf("%s aborted: %s: %w", what, abortReason(err), decision.ErrAborted)
 	}
 	return err
 }
@@ -143,8 +145,8 @@ func (e *env) blocked(what string, f func(ctx context.Context) error) error {
 // abortReason is the reason of an abort error, without the "aborted" it is wrapped in.
 func abortReason(err error) string {
 	msg := err.Error()
-	msg = strings.TrimPrefix(msg, ErrAborted.Error())
-	msg = strings.TrimSuffix(msg, ErrAborted.Error())
+	msg = strings.TrimPrefix(msg, decision.ErrAborted.Error())
+	msg = strings.TrimSuffix(msg, decision.ErrAborted.Error())
 	msg = strings.Trim(msg, ": ")
 	if msg == "" {
 		return "no reason given"
@@ -223,11 +225,11 @@ func (e *env) ask(_ *starlark.Thread, b *starlark.Builtin, args starlark.Tuple, 
 }
 
 // askUser checks a question and waits for its answer, the wall clock paused meanwhile.
-func (e *env) askUser(req protocol.DecisionRequest) (Answer, error) {
+func (e *env) askUser(req protocol.DecisionRequest) (decision.Answer, error) {
 	if err := req.Validate(); err != nil {
-		return Answer{}, fmt.Errorf("invalid question: %s", fieldsText(err, "", ""))
+		return decision.Answer{}, fmt.Errorf("invalid question: %s", fieldsText(err, "", ""))
 	}
-	var ans Answer
+	var ans decision.Answer
 	err := e.blocked("question", func(ctx context.Context) (err error) {
 		ans, err = e.caps.Ask(ctx, req)
 		return err
@@ -266,7 +268,7 @@ func (e *env) confirm(_ *starlark.Thread, b *starlark.Builtin, args starlark.Tup
 // answerDetails is what ask and confirm return with details=True, so a script can tell a
 // decline from a timeout: struct(action = "accept" or "decline", value = the answer or None,
 // reason = the decline's reason, "timeout" when nobody answered in time).
-func answerDetails(ans Answer, value starlark.Value) *starlarkstruct.Struct {
+func answerDetails(ans decision.Answer, value starlark.Value) *starlarkstruct.Struct {
 	action := protocol.ActionDecline
 	if ans.Action == protocol.ActionAccept {
 		action = protocol.ActionAccept
@@ -309,7 +311,7 @@ func runResult(r procResult) *starlarkstruct.Struct {
 }
 
 // rejected is the result of a call the gate did not let through: not a crash, an answer.
-func rejected(v Verdict) procResult {
+func rejected(v gate.Verdict) procResult {
 	text := v.Text
 	if text == "" {
 		text = "rejected"
@@ -371,11 +373,11 @@ func (e *env) runBatch(_ *starlark.Thread, b *starlark.Builtin, args starlark.Tu
 
 // runAll authorizes argvs as one batch and runs them in order.
 func (e *env) runAll(argvs [][]string, timeout time.Duration) ([]starlark.Value, error) {
-	calls := make([]ToolCall, len(argvs))
+	calls := make([]gate.ToolCall, len(argvs))
 	for i, argv := range argvs {
-		calls[i] = ToolCall{Tool: "run", Words: argv, Details: shellQuote(argv)}
+		calls[i] = gate.ToolCall{Tool: "run", Words: argv, Details: shellQuote(argv)}
 	}
-	var verdict Verdict
+	var verdict gate.Verdict
 	err := e.blocked("approval", func(ctx context.Context) (err error) {
 		verdict, err = e.caps.Authorize(ctx, calls)
 		return err
@@ -385,7 +387,7 @@ func (e *env) runAll(argvs [][]string, timeout time.Duration) ([]starlark.Value,
 	}
 	results := make([]starlark.Value, len(argvs))
 	for i, argv := range argvs {
-		if !verdict.allows(i) {
+		if !verdict.Allows(i) {
 			res := rejected(verdict)
 			e.logNotDone("run", calls[i].Details, "was not done: "+res.err)
 			results[i] = runResult(res)
@@ -503,17 +505,17 @@ func (e *env) write(_ *starlark.Thread, b *starlark.Builtin, args starlark.Tuple
 		return nil, pathError("write", path, errors.New("it is the workspace itself"))
 	}
 	slash := filepath.ToSlash(rel)
-	call := ToolCall{Tool: "write", Words: []string{slash}, Details: writeDetails(slash, text)}
-	var verdict Verdict
+	call := gate.ToolCall{Tool: "write", Words: []string{slash}, Details: writeDetails(slash, text)}
+	var verdict gate.Verdict
 	err = e.blocked("approval", func(ctx context.Context) (err error) {
-		verdict, err = e.caps.Authorize(ctx, []ToolCall{call})
+		verdict, err = e.caps.Authorize(ctx, []gate.ToolCall{call})
 		return err
 	})
 	if err != nil {
 		return nil, err
 	}
 	res := starlark.StringDict{"ok": starlark.True, "error": starlark.String("")}
-	if !verdict.allows(0) {
+	if !verdict.Allows(0) {
 		why := rejected(verdict).err
 		e.logNotDone("write", quoteWord(slash), "was not done: "+why)
 		res["ok"], res["error"] = starlark.False, starlark.String(why)

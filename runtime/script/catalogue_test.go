@@ -12,6 +12,8 @@ import (
 	"go.starlark.net/starlark"
 
 	"parley/protocol"
+	"parley/runtime/decision"
+	"parley/runtime/gate"
 )
 
 func TestCatalogueExamplesCompile(t *testing.T) {
@@ -55,11 +57,11 @@ func TestHelloExample(t *testing.T) {
 func TestEchoBurstExample(t *testing.T) {
 	h := newTestHost(t, Limits{})
 	src := BuiltinExamples()["echo-burst"]
-	caps := &fakeCaps{verdict: func(_ context.Context, calls []ToolCall) (Verdict, error) {
+	caps := &fakeCaps{verdict: func(_ context.Context, calls []gate.ToolCall) (gate.Verdict, error) {
 		if calls[0].Words[1] == "beta" {
-			return Verdict{Text: "not beta"}, nil
+			return gate.Verdict{Text: "not beta"}, nil
 		}
-		return Verdict{Allowed: true}, nil
+		return gate.Verdict{Allowed: true}, nil
 	}}
 	if _, err := h.Exec(context.Background(), "examples/echo-burst.star", src, json.RawMessage(`{"words": ["alpha", "beta"]}`), caps); err != nil {
 		t.Fatal(err)
@@ -74,11 +76,11 @@ func TestEchoBurstExample(t *testing.T) {
 
 func TestAskDeployExample(t *testing.T) {
 	h := newTestHost(t, Limits{})
-	caps := &fakeCaps{answer: func(_ context.Context, req protocol.DecisionRequest) (Answer, error) {
+	caps := &fakeCaps{answer: func(_ context.Context, req protocol.DecisionRequest) (decision.Answer, error) {
 		if req.Kind == protocol.KindConfirm {
-			return Answer{Action: protocol.ActionAccept, Content: json.RawMessage("true")}, nil
+			return decision.Answer{Action: protocol.ActionAccept, Content: json.RawMessage("true")}, nil
 		}
-		return Answer{Action: protocol.ActionAccept, Content: json.RawMessage(`"staging"`)}, nil
+		return decision.Answer{Action: protocol.ActionAccept, Content: json.RawMessage(`"staging"`)}, nil
 	}}
 	if _, err := h.Exec(context.Background(), "examples/ask-deploy.star", BuiltinExamples()["ask-deploy"], nil, caps); err != nil {
 		t.Fatal(err)

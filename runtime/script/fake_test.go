@@ -9,6 +9,8 @@ import (
 	"time"
 
 	"parley/protocol"
+	"parley/runtime/decision"
+	"parley/runtime/gate"
 )
 
 // fakeCaps records what a script does with its capabilities and answers from the test's
@@ -17,13 +19,13 @@ type fakeCaps struct {
 	mu      sync.Mutex
 	sent    []string
 	asked   []protocol.DecisionRequest
-	batches [][]ToolCall
+	batches [][]gate.ToolCall
 	outputs []outputEvent
 
 	// answer replies to Ask; nil accepts with "null".
-	answer func(ctx context.Context, req protocol.DecisionRequest) (Answer, error)
+	answer func(ctx context.Context, req protocol.DecisionRequest) (decision.Answer, error)
 	// verdict replies to Authorize; nil allows.
-	verdict func(ctx context.Context, calls []ToolCall) (Verdict, error)
+	verdict func(ctx context.Context, calls []gate.ToolCall) (gate.Verdict, error)
 }
 
 type outputEvent struct {
@@ -39,24 +41,24 @@ func (f *fakeCaps) Send(_ context.Context, text string) error {
 	return nil
 }
 
-func (f *fakeCaps) Ask(ctx context.Context, req protocol.DecisionRequest) (Answer, error) {
+func (f *fakeCaps) Ask(ctx context.Context, req protocol.DecisionRequest) (decision.Answer, error) {
 	f.mu.Lock()
 	f.asked = append(f.asked, req)
 	answer := f.answer
 	f.mu.Unlock()
 	if answer == nil {
-		return Answer{Action: protocol.ActionAccept, Content: json.RawMessage("null")}, nil
+		return decision.Answer{Action: protocol.ActionAccept, Content: json.RawMessage("null")}, nil
 	}
 	return answer(ctx, req)
 }
 
-func (f *fakeCaps) Authorize(ctx context.Context, calls []ToolCall) (Verdict, error) {
+func (f *fakeCaps) Authorize(ctx context.Context, calls []gate.ToolCall) (gate.Verdict, error) {
 	f.mu.Lock()
 	f.batches = append(f.batches, calls)
 	verdict := f.verdict
 	f.mu.Unlock()
 	if verdict == nil {
-		return Verdict{Allowed: true}, nil
+		return gate.Verdict{Allowed: true}, nil
 	}
 	return verdict(ctx, calls)
 }
@@ -86,10 +88,10 @@ func (f *fakeCaps) sentMessages() []string {
 	return append([]string(nil), f.sent...)
 }
 
-func (f *fakeCaps) authorized() [][]ToolCall {
+func (f *fakeCaps) authorized() [][]gate.ToolCall {
 	f.mu.Lock()
 	defer f.mu.Unlock()
-	return append([][]ToolCall(nil), f.batches...)
+	return append([][]gate.ToolCall(nil), f.batches...)
 }
 
 func (f *fakeCaps) questions() []protocol.DecisionRequest {
@@ -99,14 +101,14 @@ func (f *fakeCaps) questions() []protocol.DecisionRequest {
 }
 
 // reject returns a verdict function that refuses with text.
-func reject(text string) func(context.Context, []ToolCall) (Verdict, error) {
-	return func(context.Context, []ToolCall) (Verdict, error) { return Verdict{Text: text}, nil }
+func reject(text string) func(context.Context, []gate.ToolCall) (gate.Verdict, error) {
+	return func(context.Context, []gate.ToolCall) (gate.Verdict, error) { return gate.Verdict{Text: text}, nil }
 }
 
 // accept returns an answer function that accepts with content.
-func accept(content string) func(context.Context, protocol.DecisionRequest) (Answer, error) {
-	return func(context.Context, protocol.DecisionRequest) (Answer, error) {
-		return Answer{Action: protocol.ActionAccept, Content: json.RawMessage(content)}, nil
+func accept(content string) func(context.Context, protocol.DecisionRequest) (decision.Answer, error) {
+	return func(context.Context, protocol.DecisionRequest) (decision.Answer, error) {
+		return decision.Answer{Action: protocol.ActionAccept, Content: json.RawMessage(content)}, nil
 	}
 }
 

@@ -106,7 +106,7 @@ var (
 type Error struct {
 	Text string
 	// Err is the cause, if one is known: context.Canceled (the turn was stopped),
-	// ErrAborted (a question or an approval ended without an answer), ErrStepLimit,
+	// decision.ErrAborted (a question or an approval ended without an answer), ErrStepLimit,
 	// ErrWallLimit, or the error a builtin failed with.
 	Err error
 }

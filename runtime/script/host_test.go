@@ -10,6 +10,8 @@ import (
 	"time"
 
 	"parley/protocol"
+	"parley/runtime/decision"
+	"parley/runtime/gate"
 )
 
 func TestResultText(t *testing.T) {
@@ -154,11 +156,11 @@ func TestWallClockSkipsTimeWaitingForAnswers(t *testing.T) {
 		}
 	}
 	caps := &fakeCaps{
-		answer: func(ctx context.Context, _ protocol.DecisionRequest) (Answer, error) {
-			return Answer{Action: protocol.ActionAccept, Content: json.RawMessage(`"ok"`)}, slow(ctx)
+		answer: func(ctx context.Context, _ protocol.DecisionRequest) (decision.Answer, error) {
+			return decision.Answer{Action: protocol.ActionAccept, Content: json.RawMessage(`"ok"`)}, slow(ctx)
 		},
-		verdict: func(ctx context.Context, _ []ToolCall) (Verdict, error) {
-			return Verdict{Allowed: true}, slow(ctx)
+		verdict: func(ctx context.Context, _ []gate.ToolCall) (gate.Verdict, error) {
+			return gate.Verdict{Allowed: true}, slow(ctx)
 		},
 	}
 	out := mustExec(t, h, caps, `
@@ -177,9 +179,9 @@ func TestStopKillsTheRun(t *testing.T) {
 	h := newTestHost(t, Limits{Steps: 1 << 50})
 	for _, src := range []string{`run(["sleep", "20"])`, "while True:\n    pass\n", `ask("wait forever?")`} {
 		ctx, cancel := context.WithCancel(context.Background())
-		caps := &fakeCaps{answer: func(ctx context.Context, _ protocol.DecisionRequest) (Answer, error) {
+		caps := &fakeCaps{answer: func(ctx context.Context, _ protocol.DecisionRequest) (decision.Answer, error) {
 			<-ctx.Done()
-			return Answer{}, ctx.Err()
+			return decision.Answer{}, ctx.Err()
 		}}
 		time.AfterFunc(200*time.Millisecond, cancel)
 		var err error
@@ -218,9 +220,9 @@ func TestStopIsWorded(t *testing.T) {
 	cause := errors.New("the turn was stopped")
 	for _, src := range []string{`run(["sleep", "20"])`, "while True:\n    pass\n", `ask("wait forever?")`} {
 		ctx, cancel := context.WithCancelCause(context.Background())
-		caps := &fakeCaps{answer: func(ctx context.Context, _ protocol.DecisionRequest) (Answer, error) {
+		caps := &fakeCaps{answer: func(ctx context.Context, _ protocol.DecisionRequest) (decision.Answer, error) {
 			<-ctx.Done()
-			return Answer{}, ctx.Err()
+			return decision.Answer{}, ctx.Err()
 		}}
 		time.AfterFunc(100*time.Millisecond, func() { cancel(cause) })
 		_, err := h.Exec(ctx, "script", src, nil, caps)

@@ -11,6 +11,7 @@ import (
 	"unicode/utf8"
 
 	"parley/protocol"
+	"parley/runtime/gate"
 )
 
 // workspaceWithFiles returns a host whose workspace holds a.txt, sub/b.txt, a symlink in
@@ -122,7 +123,7 @@ func TestWriteNeedsApproval(t *testing.T) {
 		t.Errorf("file %q, %v", data, err)
 	}
 	batches := caps.authorized()
-	want := ToolCall{Tool: "write", Words: []string{"notes/deep/n.md"}, Details: "write 6 bytes to notes/deep/n.md:\nhéllo"}
+	want := gate.ToolCall{Tool: "write", Words: []string{"notes/deep/n.md"}, Details: "write 6 bytes to notes/deep/n.md:\nhéllo"}
 	if len(batches) != 1 || len(batches[0]) != 1 || !toolCallEqual(batches[0][0], want) {
 		t.Errorf("authorized %+v; want %+v", batches, want)
 	}
@@ -208,9 +209,9 @@ func TestWriteNamesTheResolvedPath(t *testing.T) {
 		"abs/functions/z.star":          ".parley/functions/z.star",
 		"notes/plain.md":                "notes/plain.md",
 	} {
-		caps := &fakeCaps{verdict: func(_ context.Context, calls []ToolCall) (Verdict, error) {
+		caps := &fakeCaps{verdict: func(_ context.Context, calls []gate.ToolCall) (gate.Verdict, error) {
 			// A grant for writes in notes/: what the path's words say.
-			return Verdict{Text: "no", Granted: []bool{strings.HasPrefix(calls[0].Words[0], "notes/")}}, nil
+			return gate.Verdict{Text: "no", Granted: []bool{strings.HasPrefix(calls[0].Words[0], "notes/")}}, nil
 		}}
 		out := mustExec(t, h, caps, `result = write("`+path+`", "new").ok`)
 		call := caps.authorized()[0][0]
@@ -241,18 +242,18 @@ func TestWriteNotDoneIsLogged(t *testing.T) {
 	if err := os.Mkdir(filepath.Join(h.Workspace, "real"), 0o755); err != nil {
 		t.Fatal(err)
 	}
-	swap := func(context.Context, []ToolCall) (Verdict, error) {
+	swap := func(context.Context, []gate.ToolCall) (gate.Verdict, error) {
 		dir := filepath.Join(h.Workspace, "real")
 		if err := os.RemoveAll(dir); err != nil {
-			return Verdict{}, err
+			return gate.Verdict{}, err
 		}
 		if err := os.Symlink(outside, dir); err != nil {
-			return Verdict{}, err
+			return gate.Verdict{}, err
 		}
-		return Verdict{Allowed: true}, nil
+		return gate.Verdict{Allowed: true}, nil
 	}
 	for _, tc := range []struct {
-		verdict func(context.Context, []ToolCall) (Verdict, error)
+		verdict func(context.Context, []gate.ToolCall) (gate.Verdict, error)
 		want    []string
 	}{
 		{reject("rejected by the user"), []string{"write real/f.txt was not done: rejected by the user"}},

@@ -17,6 +17,8 @@ import (
 	"time"
 
 	"parley/protocol"
+	"parley/runtime/decision"
+	"parley/runtime/gate"
 )
 
 // runStruct is run()'s result as the test reads it back through JSON.
@@ -45,7 +47,7 @@ func TestRunApproved(t *testing.T) {
 		t.Errorf("result %+v", r)
 	}
 	batches := caps.authorized()
-	want := ToolCall{Tool: "run", Words: []string{"echo", "hello world", "it's"}, Details: `echo 'hello world' 'it'\''s'`}
+	want := gate.ToolCall{Tool: "run", Words: []string{"echo", "hello world", "it's"}, Details: `echo 'hello world' 'it'\''s'`}
 	if len(batches) != 1 || len(batches[0]) != 1 || !toolCallEqual(batches[0][0], want) {
 		t.Errorf("authorized %+v; want one batch of %+v", batches, want)
 	}
@@ -58,7 +60,7 @@ func TestRunApproved(t *testing.T) {
 	}
 }
 
-func toolCallEqual(a, b ToolCall) bool {
+func toolCallEqual(a, b gate.ToolCall) bool {
 	return a.Tool == b.Tool && slices.Equal(a.Words, b.Words) && a.Details == b.Details
 }
 
@@ -296,13 +298,13 @@ func TestRunArguments(t *testing.T) {
 
 func TestApprovalAbortFailsTheScript(t *testing.T) {
 	h := newTestHost(t, Limits{})
-	caps := &fakeCaps{verdict: func(context.Context, []ToolCall) (Verdict, error) {
-		return Verdict{}, fmt.Errorf("%w: withdrawn", ErrAborted)
+	caps := &fakeCaps{verdict: func(context.Context, []gate.ToolCall) (gate.Verdict, error) {
+		return gate.Verdict{}, fmt.Errorf("%w: withdrawn", decision.ErrAborted)
 	}}
 	err := execErr(t, h, caps, "\nrun(['true'])")
 	wantContains(t, err.Error(), "approval aborted: withdrawn", "script:2:")
-	if !errors.Is(err, ErrAborted) {
-		t.Errorf("%v is not ErrAborted", err)
+	if !errors.Is(err, decision.ErrAborted) {
+		t.Errorf("%v is not decision.ErrAborted", err)
 	}
 }
 
@@ -335,8 +337,8 @@ func TestRuneBoundary(t *testing.T) {
 // Calls a grant let through run even when the user rejected the rest of the batch.
 func TestGrantedCallsRun(t *testing.T) {
 	h := newTestHost(t, Limits{})
-	caps := &fakeCaps{verdict: func(context.Context, []ToolCall) (Verdict, error) {
-		return Verdict{Text: "not b", Granted: []bool{true, false, true}}, nil
+	caps := &fakeCaps{verdict: func(context.Context, []gate.ToolCall) (gate.Verdict, error) {
+		return gate.Verdict{Text: "not b", Granted: []bool{true, false, true}}, nil
 	}}
 	var rs []runStruct
 	out := mustExec(t, h, caps, `result = run_batch([["sh", "-c", "touch a; echo a"], ["sh", "-c", "touch b"], ["echo", "c"]])`)
@@ -351,8 +353,8 @@ func TestGrantedCallsRun(t *testing.T) {
 	}
 
 	// A short Granted is false for the calls it leaves out; a granted single call runs.
-	caps.verdict = func(context.Context, []ToolCall) (Verdict, error) {
-		return Verdict{Text: "no", Granted: []bool{true}}, nil
+	caps.verdict = func(context.Context, []gate.ToolCall) (gate.Verdict, error) {
+		return gate.Verdict{Text: "no", Granted: []bool{true}}, nil
 	}
 	out = mustExec(t, h, caps, `result = [r.ok for r in run_batch([["true"], ["true"]])] + [run(["true"]).ok, write("w.txt", "x").ok]`)
 	if out != `[true,false,true,true]` {
@@ -370,7 +372,7 @@ func TestRunNotDoneIsLogged(t *testing.T) {
 	long := strings.Repeat("x", 200)
 	for _, tc := range []struct {
 		src     string
-		verdict func(context.Context, []ToolCall) (Verdict, error)
+		verdict func(context.Context, []gate.ToolCall) (gate.Verdict, error)
 		want    []string
 	}{
 		{`run(["rm", "x"])`, reject("rejected by the user"), []string{"run rm x was not done: rejected by the user"}},
@@ -383,8 +385,8 @@ func TestRunNotDoneIsLogged(t *testing.T) {
 		{`run(["no-such-program-here"])`, nil, []string{`run no-such-program-here failed: exec: "no-such-program-here": executable file not found in $PATH`}},
 		{`run(["sh", "-c", "kill -9 $$"])`, nil, []string{"run sh -c 'kill -9 $$' failed: signal: killed"}},
 		{`run(["echo", "` + long + `"])`, reject("no"), []string{"run echo " + strings.Repeat("x", 120-len("echo ")-1) + "… was not done: no"}},
-		{`run_batch([["true"], ["rm", "a"], ["rm", "b"]])`, func(context.Context, []ToolCall) (Verdict, error) {
-			return Verdict{Text: "not these", Granted: []bool{true}}, nil
+		{`run_batch([["true"], ["rm", "a"], ["rm", "b"]])`, func(context.Context, []gate.ToolCall) (gate.Verdict, error) {
+			return gate.Verdict{Text: "not these", Granted: []bool{true}}, nil
 		}, []string{"run rm a was not done: not these", "run rm b was not done: not these"}},
 		{`run_batch([["true"], ["false"]])`, nil, []string{"run false exited with status 1"}},
 		{`run(["true"])`, nil, nil},

@@ -1,20 +1,22 @@
-package runtime
+// Package decision is the decision registry: questions an agent or a script asks the user
+// (ask, confirm, approval), their single outcome, and the waiters of this process. The
+// registry is the event log itself, so it survives restarts and any replica can take a
+// reply; see docs/runtime.md.
+package decision
 
 import (
 	"cmp"
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"log/slog"
 	"slices"
-	"strings"
 	"sync"
 	"time"
 
-	"github.com/nats-io/nats.go/jetstream"
-
 	"parley/protocol"
-	"parley/runtime/script"
+	"parley/runtime/eventlog"
 )
 
 // The decision registry is the event log itself: a decision is pending while the last event on
@@ -38,22 +40,43 @@ func (e *AlreadyEndedError) Error() string {
 // Is makes errors.Is(err, protocol.ErrAlreadyAnswered) true.
 func (e *AlreadyEndedError) Is(target error) bool { return target == protocol.ErrAlreadyAnswered }
 
-// decisionResult is how a decision ended, as its waiter learns it.
-type decisionResult struct {
-	offset   uint64
-	replied  *protocol.QuestionReplied
-	rejected *protocol.QuestionRejected
+// Result is how a decision ended, as its waiter learns it: a reply, or an outcome without
+// one (only a timeout reaches a waiter this way; an abort is an error).
+type Result struct {
+	Offset   uint64
+	Replied  *protocol.QuestionReplied
+	Rejected *protocol.QuestionRejected
 }
+
+// Answer is a user's reply as the asker reads it. A timeout reads as a decline whose reason
+// says so.
+type Answer struct {
+	Action  protocol.ReplyAction
+	Content json.RawMessage
+	Reason  string
+}
+
+// Answer is the result as an Answer.
+func (r Result) Answer() Answer {
+	if r.Rejected != nil {
+		return Answer{Action: protocol.ActionDecline, Reason: protocol.ReasonTimeout}
+	}
+	return Answer{Action: r.Replied.Action, Content: r.Replied.Content, Reason: r.Replied.Reason}
+}
+
+// ErrAborted marks a decision that ended without an answer: an error to the asker, never a
+// decline.
+var ErrAborted = errors.New("aborted")
 
 type waiter struct {
 	session string
 	asked   uint64
-	done    chan decisionResult // buffered: the tap never blocks on it
+	done    chan Result // buffered: the tap never blocks on it
 }
 
-// registry holds this process's waiters; the decisions themselves are in the log.
-type registry struct {
-	log            *Log
+// Registry holds this process's waiters; the decisions themselves are in the log.
+type Registry struct {
+	log            *eventlog.Log
 	owner          string
 	now            func() time.Time
 	defaultTimeout time.Duration
@@ -63,30 +86,32 @@ type registry struct {
 	waiters map[string]*waiter
 }
 
-func newRegistry(log *Log, owner string, now func() time.Time, timeout time.Duration, newID func() string) *registry {
-	return &registry{log: log, owner: owner, now: now, defaultTimeout: timeout, newID: newID, waiters: map[string]*waiter{}}
+// NewRegistry makes the registry of the instance owner. timeout ends a decision that asks
+// for none of its own.
+func NewRegistry(log *eventlog.Log, owner string, now func() time.Time, timeout time.Duration, newID func() string) *Registry {
+	return &Registry{log: log, owner: owner, now: now, defaultTimeout: timeout, newID: newID, waiters: map[string]*waiter{}}
 }
 
-// errStopped is the cause of a turn's context when the user stops it; errShutdown when the
-// runtime closes under it.
+// ErrStopped is the cause of a turn's context when the user stops it; ErrShutdown when the
+// runtime closes under it. An asker's decision ends with the reason they imply.
 var (
-	errStopped  = errors.New("the turn was stopped")
-	errShutdown = errors.New("the server is shutting down")
+	ErrStopped  = errors.New("the turn was stopped")
+	ErrShutdown = errors.New("the server is shutting down")
 )
 
-// ask opens a decision and waits for its end. A reply or a timeout is a result; the end of
+// Ask opens a decision and waits for its end. A reply or a timeout is a result; the end of
 // ctx aborts the decision (reason stopped when the turn was stopped, else withdrawn) and is
 // returned as an error.
-func (g *registry) ask(ctx context.Context, session, run string, req protocol.DecisionRequest) (decisionResult, error) {
+func (g *Registry) Ask(ctx context.Context, session, run string, req protocol.DecisionRequest) (Result, error) {
 	if err := req.Validate(); err != nil {
-		return decisionResult{}, fmt.Errorf("ask: %w", err)
+		return Result{}, fmt.Errorf("ask: %w", err)
 	}
 	timeout := g.defaultTimeout
 	if req.TimeoutMs > 0 {
 		timeout = time.Duration(req.TimeoutMs) * time.Millisecond
 	}
 	id := g.newID()
-	w := &waiter{session: session, done: make(chan decisionResult, 1)}
+	w := &waiter{session: session, done: make(chan Result, 1)}
 	g.mu.Lock()
 	g.waiters[id] = w
 	g.mu.Unlock()
@@ -97,10 +122,9 @@ func (g *registry) ask(ctx context.Context, session, run string, req protocol.De
 	}()
 
 	asked := protocol.QuestionAsked{ID: id, Request: req, Run: run, Deadline: g.now().Add(timeout).UnixMilli(), Owner: g.owner}
-	offset, _, err := g.log.publish(ctx, decisionSubject(session, id), protocol.EventQuestionAsked, asked, "asked-"+id,
-		jetstream.WithExpectLastSequencePerSubject(0))
+	offset, _, err := g.log.PublishAfter(ctx, eventlog.DecisionSubject(session, id), 0, protocol.EventQuestionAsked, asked, "asked-"+id)
 	if err != nil {
-		return decisionResult{}, fmt.Errorf("ask: %w", err)
+		return Result{}, fmt.Errorf("ask: %w", err)
 	}
 	w.asked = offset
 
@@ -121,26 +145,25 @@ func (g *registry) ask(ctx context.Context, session, run string, req protocol.De
 		case <-ctx.Done():
 			reason := protocol.ReasonWithdrawn
 			switch cause := context.Cause(ctx); {
-			case errors.Is(cause, errStopped):
+			case errors.Is(cause, ErrStopped):
 				reason = protocol.ReasonStopped
-			case errors.Is(cause, errShutdown):
+			case errors.Is(cause, ErrShutdown):
 				reason = protocol.ReasonOrphaned // its server is going away and cannot resume it
 			}
 			g.end(context.WithoutCancel(ctx), session, id, offset, protocol.OutcomeAborted, reason)
-			return decisionResult{}, fmt.Errorf("question %s %w: %s", id, script.ErrAborted, reason)
+			return Result{}, fmt.Errorf("question %s %w: %s", id, ErrAborted, reason)
 		}
 	}
 }
 
 // end stores an outcome without a user answer, unless the decision has already ended (then
 // it reports false).
-func (g *registry) end(ctx context.Context, session, id string, asked uint64, outcome protocol.Outcome, reason string) bool {
+func (g *Registry) end(ctx context.Context, session, id string, asked uint64, outcome protocol.Outcome, reason string) bool {
 	ctx, cancel := context.WithTimeout(ctx, 5*time.Second)
 	defer cancel()
-	_, _, err := g.log.publish(ctx, decisionSubject(session, id), protocol.EventQuestionRejected,
-		protocol.QuestionRejected{ID: id, Outcome: outcome, Reason: reason}, "",
-		jetstream.WithExpectLastSequencePerSubject(asked))
-	if isWrongLastSequence(err) {
+	_, _, err := g.log.PublishAfter(ctx, eventlog.DecisionSubject(session, id), asked, protocol.EventQuestionRejected,
+		protocol.QuestionRejected{ID: id, Outcome: outcome, Reason: reason}, "")
+	if errors.Is(err, eventlog.ErrConflict) {
 		return false
 	}
 	if err != nil {
@@ -150,31 +173,27 @@ func (g *registry) end(ctx context.Context, session, id string, asked uint64, ou
 }
 
 // outcome reads how a decision ended, if it has.
-func (g *registry) outcome(ctx context.Context, session, id string) (decisionResult, bool) {
-	last, err := g.log.stream.GetLastMsgForSubject(ctx, decisionSubject(session, id))
+func (g *Registry) outcome(ctx context.Context, session, id string) (Result, bool) {
+	ev, err := g.log.Last(ctx, eventlog.DecisionSubject(session, id))
 	if err != nil {
-		return decisionResult{}, false
-	}
-	ev, err := decode(last.Subject, last.Sequence, last.Data)
-	if err != nil {
-		return decisionResult{}, false
+		return Result{}, false
 	}
 	switch ev.Type {
 	case protocol.EventQuestionReplied:
 		if r, err := ev.DecodeQuestionReplied(); err == nil {
-			return decisionResult{offset: ev.Offset, replied: &r}, true
+			return Result{Offset: ev.Offset, Replied: &r}, true
 		}
 	case protocol.EventQuestionRejected:
 		if r, err := ev.DecodeQuestionRejected(); err == nil {
-			return decisionResult{offset: ev.Offset, rejected: &r}, true
+			return Result{Offset: ev.Offset, Rejected: &r}, true
 		}
 	}
-	return decisionResult{}, false
+	return Result{}, false
 }
 
-// deliver hands an outcome event seen on the log to this process's waiter, if it has one.
-func (g *registry) deliver(ev protocol.Event) {
-	var res decisionResult
+// Deliver hands an outcome event seen on the log to this process's waiter, if it has one.
+func (g *Registry) Deliver(ev protocol.Event) {
+	var res Result
 	var id string
 	switch ev.Type {
 	case protocol.EventQuestionReplied:
@@ -182,13 +201,13 @@ func (g *registry) deliver(ev protocol.Event) {
 		if err != nil {
 			return
 		}
-		res, id = decisionResult{offset: ev.Offset, replied: &r}, r.ID
+		res, id = Result{Offset: ev.Offset, Replied: &r}, r.ID
 	case protocol.EventQuestionRejected:
 		r, err := ev.DecodeQuestionRejected()
 		if err != nil {
 			return
 		}
-		res, id = decisionResult{offset: ev.Offset, rejected: &r}, r.ID
+		res, id = Result{Offset: ev.Offset, Rejected: &r}, r.ID
 	default:
 		return
 	}
@@ -203,21 +222,17 @@ func (g *registry) deliver(ev protocol.Event) {
 	}
 }
 
-// reply stores a user's answer after validating it against the decision's schema.
-func (g *registry) reply(ctx context.Context, session, id string, reply protocol.ReplyRequest) (uint64, error) {
+// Reply stores a user's answer after validating it against the decision's schema.
+func (g *Registry) Reply(ctx context.Context, session, id string, reply protocol.ReplyRequest) (uint64, error) {
 	if !protocol.ValidSessionID(id) {
 		return 0, fmt.Errorf("question %q: %w", id, ErrNoDecision)
 	}
-	last, err := g.log.stream.GetLastMsgForSubject(ctx, decisionSubject(session, id))
-	if errors.Is(err, jetstream.ErrMsgNotFound) {
+	ev, err := g.log.Last(ctx, eventlog.DecisionSubject(session, id))
+	if errors.Is(err, eventlog.ErrNotFound) {
 		return 0, fmt.Errorf("question %s in session %s: %w", id, session, ErrNoDecision)
 	}
 	if err != nil {
 		return 0, fmt.Errorf("question %s: %w", id, err)
-	}
-	ev, err := decode(last.Subject, last.Sequence, last.Data)
-	if err != nil {
-		return 0, err
 	}
 	if ev.Type != protocol.EventQuestionAsked {
 		return 0, endedError(ev)
@@ -230,9 +245,8 @@ func (g *registry) reply(ctx context.Context, session, id string, reply protocol
 		return 0, err
 	}
 	replied := protocol.QuestionReplied{ID: id, Action: reply.Action, Content: reply.Content, Reason: reply.Reason}
-	offset, _, err := g.log.publish(ctx, decisionSubject(session, id), protocol.EventQuestionReplied, replied, "",
-		jetstream.WithExpectLastSequencePerSubject(last.Sequence))
-	if isWrongLastSequence(err) {
+	offset, _, err := g.log.PublishAfter(ctx, eventlog.DecisionSubject(session, id), ev.Offset, protocol.EventQuestionReplied, replied, "")
+	if errors.Is(err, eventlog.ErrConflict) {
 		// Another reply won between our read and our write.
 		return 0, &AlreadyEndedError{How: "answered"}
 	}
@@ -259,14 +273,10 @@ func endedError(ev protocol.Event) error {
 	return &AlreadyEndedError{How: "answered"}
 }
 
-// pending lists the decisions whose last event is still their question, oldest first. An
+// Pending lists the decisions whose last event is still their question, oldest first. An
 // empty session lists every session's.
-func (g *registry) pending(ctx context.Context, session string) ([]protocol.Decision, error) {
-	filter := "session.*.q.*"
-	if session != "" {
-		filter = "session." + session + ".q.*"
-	}
-	lasts, err := g.log.lastPerSubject(ctx, filter)
+func (g *Registry) Pending(ctx context.Context, session string) ([]protocol.Decision, error) {
+	lasts, err := g.log.LastPerSubject(ctx, eventlog.DecisionSubjects(session))
 	if err != nil {
 		return nil, fmt.Errorf("list questions: %w", err)
 	}
@@ -285,32 +295,29 @@ func (g *registry) pending(ctx context.Context, session string) ([]protocol.Deci
 	return out, nil
 }
 
-// sweep aborts open decisions whose waiter cannot be resumed: its owner is neither this
-// process (with a live waiter) nor a live replica.
-func (g *registry) sweep(ctx context.Context, open *openSet, alive func(owner string) bool) {
-	decisions, _ := open.snapshot()
-	for id, d := range decisions {
-		if d.owner == g.owner {
+// Open is a decision that is pending in the log, as the runtime's open set knows it.
+type Open struct {
+	Session string
+	Seq     uint64
+	Owner   string
+}
+
+// Sweep aborts open decisions whose waiter cannot be resumed: its owner is neither this
+// process (with a live waiter) nor a live replica. stale is told of entries that had ended.
+func (g *Registry) Sweep(ctx context.Context, open map[string]Open, alive func(owner string) bool, stale func(id string, seq uint64)) {
+	for id, d := range open {
+		if d.Owner == g.owner {
 			g.mu.Lock()
 			_, waiting := g.waiters[id]
 			g.mu.Unlock()
 			if waiting {
 				continue
 			}
-		} else if alive(d.owner) {
+		} else if alive(d.Owner) {
 			continue
 		}
-		if !g.end(ctx, d.session, id, d.seq, protocol.OutcomeAborted, protocol.ReasonOrphaned) {
-			open.dropDecision(id, d.seq) // it had ended; the entry was stale
+		if !g.end(ctx, d.Session, id, d.Seq, protocol.OutcomeAborted, protocol.ReasonOrphaned) {
+			stale(id, d.Seq) // it had ended; the entry was stale
 		}
 	}
-}
-
-// isWrongLastSequence reports whether a publish failed its "subject still ends at" check.
-func isWrongLastSequence(err error) bool {
-	var apiErr *jetstream.APIError
-	if errors.As(err, &apiErr) && apiErr.ErrorCode == jetstream.JSErrCodeStreamWrongLastSequence {
-		return true
-	}
-	return err != nil && strings.Contains(err.Error(), "wrong last sequence")
 }

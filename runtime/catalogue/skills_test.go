@@ -1,4 +1,4 @@
-package runtime
+package catalogue
 
 import (
 	"os"
@@ -10,7 +10,6 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"parley/protocol"
-	"parley/runtime/script"
 )
 
 func TestListSkills(t *testing.T) {
@@ -40,9 +39,7 @@ func TestListSkills(t *testing.T) {
 	}
 	require.NoError(t, os.Symlink(filepath.Join(outside, "secret.md"), filepath.Join(dir, "leak.md")))
 
-	ws, err := newWorkspace("root", root, script.Limits{})
-	require.NoError(t, err)
-	got := ws.skills().Skills
+	got := Skills(root).Skills
 	byName := map[string]protocol.Skill{}
 	var names []string
 	for _, s := range got {
@@ -69,7 +66,5 @@ func TestListSkills(t *testing.T) {
 }
 
 func TestListSkillsWithoutTheFolder(t *testing.T) {
-	ws, err := newWorkspace("root", t.TempDir(), script.Limits{})
-	require.NoError(t, err)
-	assert.Equal(t, protocol.SkillList{Skills: []protocol.Skill{}}, ws.skills())
+	assert.Equal(t, protocol.SkillList{Skills: []protocol.Skill{}}, Skills(t.TempDir()))
 }

@@ -10,6 +10,10 @@ import (
 	"sync/atomic"
 
 	"parley/protocol"
+	"parley/runtime/agent"
+	"parley/runtime/catalogue"
+	"parley/runtime/decision"
+	"parley/runtime/gate"
 	"parley/runtime/script"
 )
 
@@ -30,20 +34,24 @@ func (c *runCaps) Send(ctx context.Context, text string) error {
 	return err
 }
 
-func (c *runCaps) Ask(ctx context.Context, req protocol.DecisionRequest) (script.Answer, error) {
-	res, err := c.r.registry.ask(ctx, c.session, c.run, req)
+func (c *runCaps) Ask(ctx context.Context, req protocol.DecisionRequest) (decision.Answer, error) {
+	res, err := c.r.registry.Ask(ctx, c.session, c.run, req)
 	if err != nil {
-		return script.Answer{}, err
+		return decision.Answer{}, err
 	}
-	if res.rejected != nil {
-		// Only a timeout ends without an error: it declines, and says why.
-		return script.Answer{Action: protocol.ActionDecline, Reason: protocol.ReasonTimeout}, nil
-	}
-	return script.Answer{Action: res.replied.Action, Content: res.replied.Content, Reason: res.replied.Reason}, nil
+	// Only a timeout ends without an error: it declines, and says why.
+	return res.Answer(), nil
 }
 
-func (c *runCaps) Authorize(ctx context.Context, calls []script.ToolCall) (script.Verdict, error) {
-	return c.r.authorize(ctx, c.ws, c.session, c.run, calls)
+func (c *runCaps) Authorize(ctx context.Context, calls []gate.ToolCall) (gate.Verdict, error) {
+	ws := c.ws
+	if ws == nil {
+		var err error
+		if ws, err = c.r.workspaceOf(ctx, c.session); err != nil {
+			return gate.Verdict{}, err
+		}
+	}
+	return c.r.gate.Authorize(ctx, ws.Path, c.session, c.run, calls)
 }
 
 func (c *runCaps) Output(stream string, argv []string, text string) {
@@ -60,9 +68,9 @@ func (r *Runtime) execute(ctx context.Context, ws *workspace, session string, st
 	if err != nil {
 		settled.Error = err.Error()
 		switch cause := context.Cause(ctx); {
-		case errors.Is(cause, errStopped):
+		case errors.Is(cause, decision.ErrStopped):
 			settled.Error = "stopped by the user"
-		case errors.Is(cause, errShutdown):
+		case errors.Is(cause, decision.ErrShutdown):
 			settled.Error = "interrupted: the server shut down before it finished"
 		}
 	}
@@ -71,6 +79,49 @@ func (r *Runtime) execute(ctx context.Context, ws *workspace, session string, st
 
 // runKey makes an execution id usable in message ids.
 func runKey(run string) string { return strings.ReplaceAll(run, ":", "-") }
+
+// tools are what the agent of a turn may use: its messages, decisions and tool calls land in
+// the session's log under ids derived from the prompt, so a turn run again after a crash
+// does not say anything twice.
+type tools struct {
+	caps   *runCaps
+	prompt uint64
+	says   int
+}
+
+func (t *tools) Say(ctx context.Context, text string) error {
+	t.says++
+	id := "reply-" + strconv.FormatUint(t.prompt, 10)
+	if t.says > 1 {
+		id += "-" + strconv.Itoa(t.says)
+	}
+	_, _, err := t.caps.r.log.Append(ctx, t.caps.session, protocol.EventAgentMessage, protocol.Message{Text: text}, id)
+	return err
+}
+
+func (t *tools) Ask(ctx context.Context, req protocol.DecisionRequest) (decision.Answer, error) {
+	return t.caps.Ask(ctx, req)
+}
+
+func (t *tools) Authorize(ctx context.Context, calls []gate.ToolCall) (gate.Verdict, error) {
+	return t.caps.Authorize(ctx, calls)
+}
+
+// commands is the slash-command door: an agent.Agent for prompts that name a server command,
+// a peer of the agent that answers everything else. Its scripts run in the session's
+// workspace through the script host.
+type commands struct{ r *Runtime }
+
+var _ agent.Agent = commands{}
+
+func (c commands) Turn(ctx context.Context, in agent.Input, _ agent.Tools) error {
+	cmd, ok := protocol.ResolveCommand(in.Text)
+	if !ok {
+		return fmt.Errorf("prompt %d is not a command", in.Prompt)
+	}
+	c.r.runCommand(ctx, in.Session, in.Prompt, cmd)
+	return nil
+}
 
 // runCommand runs a server-side slash command as the prompt's turn.
 func (r *Runtime) runCommand(ctx context.Context, session string, offset uint64, cmd protocol.Command) {
@@ -104,7 +155,7 @@ func (r *Runtime) runCommand(ctx context.Context, session string, offset uint64,
 			say("Usage: /example <slug> [json-vars].\n\n" + examplesText(ws))
 			return
 		}
-		src, ok := ws.examples()[slug]
+		src, ok := catalogue.Examples(ws.Path)[slug]
 		if !ok {
 			say(fmt.Sprintf("There is no example %q.\n\n%s", slug, examplesText(ws)))
 			return
@@ -117,9 +168,9 @@ func (r *Runtime) runCommand(ctx context.Context, session string, offset uint64,
 			}
 			raw = json.RawMessage(vars)
 		}
-		r.execute(ctx, ws, session, protocol.RunStarted{ID: run, Kind: protocol.RunExample, Name: slug, Source: src.origin},
+		r.execute(ctx, ws, session, protocol.RunStarted{ID: run, Kind: protocol.RunExample, Name: slug, Source: src.Origin},
 			func(ctx context.Context, caps script.Caps) (string, error) {
-				return ws.host.Exec(ctx, "examples/"+slug+".star", src.source, raw, caps)
+				return ws.host.Exec(ctx, "examples/"+slug+".star", src.Source, raw, caps)
 			})
 	}
 }
@@ -144,7 +195,7 @@ func helpText(ws *workspace) string {
 }
 
 func examplesText(ws *workspace) string {
-	list := ws.commands().Examples
+	list := catalogue.Commands(ws.Path).Examples
 	if len(list) == 0 {
 		return "There are no examples."
 	}

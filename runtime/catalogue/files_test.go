@@ -1,4 +1,4 @@
-package runtime
+package catalogue
 
 import (
 	"fmt"
@@ -49,7 +49,7 @@ func paths(list protocol.FileList) []string {
 
 func search(t *testing.T, root, q string, limit int) protocol.FileList {
 	t.Helper()
-	list, err := newFileIndex(root, time.Now).search(q, limit)
+	list, err := NewFiles(root, time.Now).Search(q, limit)
 	require.NoError(t, err)
 	return list
 }
@@ -188,9 +188,9 @@ func TestSearchFilesCachesTheWalk(t *testing.T) {
 	clock := time.Now()
 	now := func() time.Time { mu.Lock(); defer mu.Unlock(); return clock }
 	advance := func(d time.Duration) { mu.Lock(); clock = clock.Add(d); mu.Unlock() }
-	x := newFileIndex(root, now)
+	x := NewFiles(root, now)
 	list := func() []string {
-		got, err := x.search("", 50)
+		got, err := x.Search("", 50)
 		require.NoError(t, err)
 		return paths(got)
 	}
@@ -209,7 +209,7 @@ func TestSearchFilesCachesTheWalk(t *testing.T) {
 }
 
 func TestSearchFilesMissingWorkspace(t *testing.T) {
-	_, err := newFileIndex(filepath.Join(t.TempDir(), "gone"), time.Now).search("x", 5)
+	_, err := NewFiles(filepath.Join(t.TempDir(), "gone"), time.Now).Search("x", 5)
 	assert.Error(t, err)
 }
 
@@ -238,15 +238,15 @@ func BenchmarkFileSearch(b *testing.B) {
 	queries := []string{"", "h", "handler", "pkg07/module_03", "fh49", "zzz"}
 	b.Run("cached", func(b *testing.B) {
 		frozen := time.Now()
-		x := newFileIndex(root, func() time.Time { return frozen }) // no walk in the background
+		x := NewFiles(root, func() time.Time { return frozen }) // no walk in the background
 		for _, q := range queries {
 			b.Run("q="+q, func(b *testing.B) {
-				if _, err := x.search(q, protocol.DefaultFileResults); err != nil {
+				if _, err := x.Search(q, protocol.DefaultFileResults); err != nil {
 					b.Fatal(err)
 				}
 				b.ResetTimer()
 				for b.Loop() {
-					if _, err := x.search(q, protocol.DefaultFileResults); err != nil {
+					if _, err := x.Search(q, protocol.DefaultFileResults); err != nil {
 						b.Fatal(err)
 					}
 				}
@@ -255,8 +255,8 @@ func BenchmarkFileSearch(b *testing.B) {
 	})
 	b.Run("walk", func(b *testing.B) {
 		for b.Loop() {
-			x := newFileIndex(root, time.Now)
-			list, err := x.search("handler", protocol.DefaultFileResults)
+			x := NewFiles(root, time.Now)
+			list, err := x.Search("handler", protocol.DefaultFileResults)
 			if err != nil || len(list.Files) != protocol.DefaultFileResults {
 				b.Fatal(err, len(list.Files))
 			}

@@ -1,4 +1,4 @@
-package runtime
+package catalogue
 
 import (
 	"errors"
@@ -25,21 +25,13 @@ const skillsDir = WorkspaceDir + "/skills"
 // maxSkillDescription bounds a skill's description, in characters.
 const maxSkillDescription = 120
 
-// ListSkills lists a workspace's skills ("" names the default workspace), sorted by name. A
-// file too large or not text is listed with an Error and no Body; one with a name that is
-// not a token, or a server command's name, is left out (and logged).
-func (r *Runtime) ListSkills(workspaceID string) (protocol.SkillList, error) {
-	ws, err := r.workspace(workspaceID)
-	if err != nil {
-		return protocol.SkillList{}, err
-	}
-	return ws.skills(), nil
-}
-
-func (ws *workspace) skills() protocol.SkillList {
+// Skills lists a workspace's skills, sorted by name. A file too large or not text is listed
+// with an Error and no Body; one with a name that is not a token, or a server command's
+// name, is left out (and logged).
+func Skills(workspace string) protocol.SkillList {
 	list := protocol.SkillList{Skills: []protocol.Skill{}}
 	// Through os.Root, a symlinked skill that leads out of the workspace cannot be read.
-	root, err := os.OpenRoot(ws.Path)
+	root, err := os.OpenRoot(workspace)
 	if err != nil {
 		slog.Warn("list skills", "err", err)
 		return list

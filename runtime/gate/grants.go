@@ -1,4 +1,4 @@
-package runtime
+package gate
 
 import (
 	"cmp"
@@ -23,11 +23,13 @@ const grantsBucket = "PARLEY_GRANTS"
 // ErrNoGrant is returned when revoking a grant that does not exist.
 var ErrNoGrant = errors.New("no such grant")
 
-type grantStore struct {
+// Grants is the store of "always" answers.
+type Grants struct {
 	kv jetstream.KeyValue
 }
 
-func openGrants(ctx context.Context, js jetstream.JetStream) (*grantStore, error) {
+// OpenGrants creates or opens the bucket.
+func OpenGrants(ctx context.Context, js jetstream.JetStream) (*Grants, error) {
 	kv, err := js.CreateOrUpdateKeyValue(ctx, jetstream.KeyValueConfig{
 		Bucket:      grantsBucket,
 		Description: "Parley always-allow grants",
@@ -36,7 +38,7 @@ func openGrants(ctx context.Context, js jetstream.JetStream) (*grantStore, error
 	if err != nil {
 		return nil, fmt.Errorf("open grants: %w", err)
 	}
-	return &grantStore{kv: kv}, nil
+	return &Grants{kv: kv}, nil
 }
 
 // workspaceKey is a key-safe name of a workspace path.
@@ -45,7 +47,8 @@ func workspaceKey(workspace string) string {
 	return hex.EncodeToString(sum[:8])
 }
 
-func (s *grantStore) put(ctx context.Context, g protocol.Grant) error {
+// Put records a grant.
+func (s *Grants) Put(ctx context.Context, g protocol.Grant) error {
 	raw, err := json.Marshal(g)
 	if err != nil {
 		return err
@@ -54,7 +57,8 @@ func (s *grantStore) put(ctx context.Context, g protocol.Grant) error {
 	return err
 }
 
-func (s *grantStore) list(ctx context.Context, workspace string) ([]protocol.Grant, error) {
+// List lists a workspace's grants, oldest first.
+func (s *Grants) List(ctx context.Context, workspace string) ([]protocol.Grant, error) {
 	lister, err := s.kv.ListKeysFiltered(ctx, workspaceKey(workspace)+".*")
 	if err != nil {
 		return nil, fmt.Errorf("list grants: %w", err)
@@ -80,7 +84,8 @@ func (s *grantStore) list(ctx context.Context, workspace string) ([]protocol.Gra
 	return out, nil
 }
 
-func (s *grantStore) revoke(ctx context.Context, workspace, id string) (protocol.Grant, error) {
+// Revoke deletes a grant and returns it, or an error wrapping ErrNoGrant.
+func (s *Grants) Revoke(ctx context.Context, workspace, id string) (protocol.Grant, error) {
 	var g protocol.Grant
 	if !protocol.ValidSessionID(id) {
 		return g, fmt.Errorf("grant %q: %w", id, ErrNoGrant)

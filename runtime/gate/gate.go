@@ -1,4 +1,9 @@
-package runtime
+// Package gate is the approval gate: every tool call that changes something (a script's
+// run() and write(), later the model's tools and MCP's) passes here. A grant of the
+// session's workspace lets a call through; otherwise the user is asked one approval through
+// the decision registry. It holds the tool-call and verdict types, the grants, and the rules
+// for what an "always" may reach; see docs/runtime.md.
+package gate
 
 import (
 	"context"
@@ -6,15 +11,59 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
+	"log/slog"
 	"os"
 	"path"
 	"path/filepath"
 	"slices"
 	"strings"
+	"time"
 
 	"parley/protocol"
-	"parley/runtime/script"
+	"parley/runtime/decision"
 )
+
+// ToolCall is one request that needs the gate.
+type ToolCall struct {
+	Tool    string   // "run" or "write"
+	Words   []string // run: argv; write: the workspace-relative path
+	Details string   // what the user is shown
+}
+
+// Verdict is the gate's answer. When not allowed, Text is what the asker is told: the user's
+// reason, or "no answer in time" after a timeout.
+type Verdict struct {
+	Allowed bool
+	Text    string
+	// Granted has one entry per call: true when a grant let that call through without
+	// asking. Such calls may run even when Allowed is false (the user rejected the rest).
+	Granted []bool
+}
+
+// Allows reports whether call i of the batch may run: the whole batch was allowed, or a
+// grant let that call through. A missing entry of Granted is false.
+func (v Verdict) Allows(i int) bool {
+	return v.Allowed || i < len(v.Granted) && v.Granted[i]
+}
+
+// Asker opens a decision and waits for its end (the decision registry).
+type Asker interface {
+	Ask(ctx context.Context, session, run string, req protocol.DecisionRequest) (decision.Result, error)
+}
+
+// Recorder stores an event in a session's log (the event log).
+type Recorder interface {
+	Append(ctx context.Context, session string, typ protocol.EventType, data any, msgID string) (uint64, bool, error)
+}
+
+// Gate passes tool calls. Its fields are its dependencies.
+type Gate struct {
+	Grants *Grants
+	Asker  Asker
+	Log    Recorder
+	NewID  func() string
+	Now    func() time.Time
+}
 
 // Texts the asker (a script, later the model) reads when the gate says no. A timeout is not
 // a refusal: the user never saw or never answered the request, and saying "rejected" would
@@ -24,27 +73,32 @@ const (
 	textTimedOut = "no answer in time"
 )
 
-// authorize passes tool calls through the approval gate as one decision. Calls covered by a
-// grant of the session's workspace pass without asking; the rest are asked as one approval
-// (a batch when there are several), answered "approve all" or "reject all".
-func (r *Runtime) authorize(ctx context.Context, ws *workspace, session, run string, calls []script.ToolCall) (script.Verdict, error) {
-	grants, err := r.grants.list(ctx, ws.Path)
+// Authorize passes tool calls of a run in a session working in workspace (an absolute,
+// resolved folder) as one decision. Calls covered by a grant of the workspace pass without
+// asking; the rest are asked as one approval (a batch when there are several), answered
+// "approve all" or "reject all".
+func (g *Gate) Authorize(ctx context.Context, workspace, session, run string, calls []ToolCall) (Verdict, error) {
+	grants, err := g.Grants.List(ctx, workspace)
 	if err != nil {
-		return script.Verdict{}, err
+		return Verdict{}, err
 	}
-	var ask []script.ToolCall
+	extra := func(prefix []string, w string) bool { return PrefixArgument(workspace, prefix, w) }
+	var ask []ToolCall
 	granted := make([]bool, len(calls))
 	for i, c := range calls {
 		if c.Tool == "write" && len(c.Words) == 1 {
 			// A path's words are its folders, so a prefix grant covers a folder.
 			c.Words = strings.Split(c.Words[0], "/")
 		}
-		for _, g := range grants {
-			if covers(g.Scope, c.Tool, c.Words, ws.prefixArgument) {
+		for _, gr := range grants {
+			if covers(gr.Scope, c.Tool, c.Words, extra) {
 				granted[i] = true
 				// Visible in the run, so nothing runs unseen because of an old "always".
-				r.appendEvent(session, protocol.EventRunOutput, protocol.RunOutput{Run: run, Stream: protocol.StreamLog,
-					Text: "Allowed without asking by an earlier “always” (" + describeScope(g.Scope) + "): " + firstLine(c.Details) + "\n"}, "")
+				out := protocol.RunOutput{Run: run, Stream: protocol.StreamLog,
+					Text: "Allowed without asking by an earlier “always” (" + describeScope(gr.Scope) + "): " + firstLine(c.Details) + "\n"}
+				if _, _, err := g.Log.Append(ctx, session, protocol.EventRunOutput, out, ""); err != nil {
+					slog.Warn("could not record a granted call", "session", session, "err", err)
+				}
 				break
 			}
 		}
@@ -53,62 +107,63 @@ func (r *Runtime) authorize(ctx context.Context, ws *workspace, session, run str
 		}
 	}
 	if len(ask) == 0 {
-		return script.Verdict{Allowed: true, Granted: granted}, nil
+		return Verdict{Allowed: true, Granted: granted}, nil
 	}
-	req := approvalRequest(ask, ws.Path)
-	v, err := r.askApproval(ctx, ws, session, run, req)
+	req := ApprovalRequest(ask, workspace)
+	v, err := g.askApproval(ctx, workspace, session, run, req)
 	v.Granted = granted
 	return v, err
 }
 
 // askApproval asks one approval and maps its outcome for the gate.
-func (r *Runtime) askApproval(ctx context.Context, ws *workspace, session, run string, req protocol.DecisionRequest) (script.Verdict, error) {
-	res, err := r.registry.ask(ctx, session, run, req)
+func (g *Gate) askApproval(ctx context.Context, workspace, session, run string, req protocol.DecisionRequest) (Verdict, error) {
+	res, err := g.Asker.Ask(ctx, session, run, req)
 	if err != nil {
-		return script.Verdict{}, err
+		return Verdict{}, err
 	}
 	switch {
-	case res.rejected != nil: // only a timeout ends without an error here
-		return script.Verdict{Text: textTimedOut}, nil
-	case res.replied.Action == protocol.ActionDecline:
-		return script.Verdict{Text: cmpOr(res.replied.Reason, textRejected)}, nil
+	case res.Rejected != nil: // only a timeout ends without an error here
+		return Verdict{Text: textTimedOut}, nil
+	case res.Replied.Action == protocol.ActionDecline:
+		return Verdict{Text: cmpOr(res.Replied.Reason, textRejected)}, nil
 	}
 	var answer protocol.ApprovalAnswer
-	if err := json.Unmarshal(res.replied.Content, &answer); err != nil {
-		return script.Verdict{}, fmt.Errorf("approval answer: %w", err)
+	if err := json.Unmarshal(res.Replied.Content, &answer); err != nil {
+		return Verdict{}, fmt.Errorf("approval answer: %w", err)
 	}
 	opt, picked := answer.Picked(req)
 	if !picked {
 		// Words typed instead of a click: a refusal that tells the asker what to do instead.
-		return script.Verdict{Text: textRejected + ": " + answer.Instruction}, nil
+		return Verdict{Text: textRejected + ": " + answer.Instruction}, nil
 	}
 	if opt.Value != protocol.OptionAllow {
-		return script.Verdict{Text: textRejected}, nil
+		return Verdict{Text: textRejected}, nil
 	}
 	if opt.Grant != nil {
-		if err := r.grant(ctx, ws, session, res, *opt.Grant); err != nil {
-			return script.Verdict{}, err
+		if err := g.grant(ctx, workspace, session, res, *opt.Grant); err != nil {
+			return Verdict{}, err
 		}
 	}
-	return script.Verdict{Allowed: true}, nil
+	return Verdict{Allowed: true}, nil
 }
 
-func (r *Runtime) grant(ctx context.Context, ws *workspace, session string, res decisionResult, scope protocol.GrantScope) error {
-	g := protocol.Grant{
-		ID:        r.opts.NewID(),
-		Workspace: ws.Path,
+func (g *Gate) grant(ctx context.Context, workspace, session string, res decision.Result, scope protocol.GrantScope) error {
+	gr := protocol.Grant{
+		ID:        g.NewID(),
+		Workspace: workspace,
 		Scope:     scope,
-		Created:   r.opts.Now().UnixMilli(),
+		Created:   g.Now().UnixMilli(),
 		Session:   session,
-		Decision:  res.replied.ID,
+		Decision:  res.Replied.ID,
 	}
-	if err := r.grants.put(ctx, g); err != nil {
+	if err := g.Grants.Put(ctx, gr); err != nil {
 		return fmt.Errorf("record grant: %w", err)
 	}
-	_, _, err := r.log.Append(ctx, session, protocol.EventGrantCreated, g, "grant-"+g.ID)
+	_, _, err := g.Log.Append(ctx, session, protocol.EventGrantCreated, gr, "grant-"+gr.ID)
 	return err
 }
 
+// cmpOr is s, or fallback when s is blank.
 func cmpOr(s, fallback string) string {
 	if strings.TrimSpace(s) == "" {
 		return fallback
@@ -116,10 +171,10 @@ func cmpOr(s, fallback string) string {
 	return s
 }
 
-// approvalRequest builds the question the gate asks: for one call, approve once or always
+// ApprovalRequest builds the question the gate asks: for one call, approve once or always
 // (this exact command, or every command with its first word), or reject; for a batch,
 // approve all or reject all.
-func approvalRequest(calls []script.ToolCall, workspace string) protocol.DecisionRequest {
+func ApprovalRequest(calls []ToolCall, workspace string) protocol.DecisionRequest {
 	if len(calls) > 1 {
 		req := protocol.DecisionRequest{
 			Kind:    protocol.KindApproval,
@@ -154,7 +209,7 @@ func approvalRequest(calls []script.ToolCall, workspace string) protocol.Decisio
 			Description: c.Details,
 			Grant:       &protocol.GrantScope{Kind: protocol.GrantExact, Tool: c.Tool, Words: c.Words},
 		})
-		if prefix := grantablePrefix(c.Words, workspace); prefix != nil {
+		if prefix := GrantablePrefix(c.Words, workspace); prefix != nil {
 			words := strings.Join(prefix, " ")
 			req.Options = append(req.Options, protocol.ApprovalOption{
 				Value: protocol.OptionAllow, Label: "Approve, and always for " + words + " on any files", Tone: protocol.ToneAffirm,
@@ -179,7 +234,7 @@ func approvalRequest(calls []script.ToolCall, workspace string) protocol.Decisio
 	return req
 }
 
-// grantablePrefix is the reach of an "always" wider than the exact command: a known
+// GrantablePrefix is the reach of an "always" wider than the exact command: a known
 // read-only or test subcommand ("git status", "go test") whose later arguments may name other
 // things inside the workspace. Four reviews taught what else is not safe to offer: a bare
 // program (git -c alias.x=!…, find -exec, awk's system(), cat of any file), a subcommand that
@@ -188,7 +243,7 @@ func approvalRequest(calls []script.ToolCall, workspace string) protocol.Decisio
 // above the workspace), a repository above the workspace (git show <blob> of a file outside
 // it) — and any option at all, where programs keep their doors. So each program has a rule,
 // and options always ask again (see covers).
-func grantablePrefix(argv []string, workspace string) []string {
+func GrantablePrefix(argv []string, workspace string) []string {
 	if len(argv) < 2 || !alwaysOffered(argv) {
 		return nil
 	}
@@ -290,15 +345,33 @@ func hasFile(name string) func(string) bool {
 	}
 }
 
-// prefixArgument reports whether an extra argument may vary under a prefix grant in the
+// PrefixArgument reports whether an extra argument may vary under a prefix grant in the
 // workspace.
-func (ws *workspace) prefixArgument(prefix []string, w string) bool {
+func PrefixArgument(workspace string, prefix []string, w string) bool {
 	if len(prefix) < 2 {
 		return false
 	}
 	rule, ok := prefixRules[prefix[0]]
-	return ok && slices.Contains(rule.subcommands, prefix[1]) && rule.holds(ws.Path) &&
-		plainArgument(w) && ws.inside(w) && rule.word(w)
+	return ok && slices.Contains(rule.subcommands, prefix[1]) && rule.holds(workspace) &&
+		plainArgument(w) && Inside(workspace, w) && rule.word(w)
+}
+
+// Inside reports whether a relative name, as a process in the workspace would open it,
+// stays inside the workspace once symlinks are followed. A name that does not exist yet is
+// judged by its deepest existing folder.
+func Inside(workspace, name string) bool {
+	p := filepath.Join(workspace, name)
+	for {
+		if resolved, err := filepath.EvalSymlinks(p); err == nil {
+			rel, err := filepath.Rel(workspace, resolved)
+			return err == nil && rel != ".." && !strings.HasPrefix(rel, "../")
+		}
+		parent := filepath.Dir(p)
+		if parent == p {
+			return false
+		}
+		p = parent
+	}
 }
 
 // alwaysOffered reports whether any "always" may be offered for a command: not for a program

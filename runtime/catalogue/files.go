@@ -1,4 +1,4 @@
-package runtime
+package catalogue
 
 import (
 	"bufio"
@@ -36,8 +36,8 @@ const (
 // skippedDirs are never descended into, wherever they are; dot-folders are skipped too.
 var skippedDirs = map[string]bool{"node_modules": true}
 
-// fileIndex is one workspace's walked tree.
-type fileIndex struct {
+// Files is one workspace's walked tree.
+type Files struct {
 	root string
 	now  func() time.Time
 
@@ -58,26 +58,16 @@ type indexedFile struct {
 	mod   int64 // unix nanoseconds
 }
 
-func newFileIndex(root string, now func() time.Time) *fileIndex {
-	return &fileIndex{root: root, now: now}
+// NewFiles indexes the tree under root; now is the clock a walk's age is measured with.
+func NewFiles(root string, now func() time.Time) *Files {
+	return &Files{root: root, now: now}
 }
 
-// SearchFiles returns a workspace's files and folders ("" names the default workspace) that
-// best match q, at most limit of them, best first; Truncated says more matched. See
-// fileIndex.search for the order.
-func (r *Runtime) SearchFiles(workspaceID, q string, limit int) (protocol.FileList, error) {
-	ws, err := r.workspace(workspaceID)
-	if err != nil {
-		return protocol.FileList{}, err
-	}
-	return ws.files.search(q, limit)
-}
-
-// search matches q case-insensitively against each relative path and ranks the matches:
+// Search matches q case-insensitively against each relative path and ranks the matches:
 // the base name starts with q, then the base name holds q, then the path holds q, then q's
 // characters appear in the path in order. Within a rank shorter paths come first, then
 // paths in byte order. An empty q lists files (not folders), most recently modified first.
-func (x *fileIndex) search(q string, limit int) (protocol.FileList, error) {
+func (x *Files) Search(q string, limit int) (protocol.FileList, error) {
 	limit = min(max(limit, 1), protocol.MaxFileResults)
 	entries, err := x.snapshot()
 	if err != nil {
@@ -190,7 +180,7 @@ func subsequence(s, q string) bool {
 // younger than fileIndexMaxStale too, while a walk in the background replaces it, so a
 // person typing never waits for a walk after the first; an older one, or none, is walked
 // again first. The slice is never changed after it is returned.
-func (x *fileIndex) snapshot() ([]indexedFile, error) {
+func (x *Files) snapshot() ([]indexedFile, error) {
 	x.mu.Lock()
 	entries, age := x.entries, x.now().Sub(x.walked)
 	if entries != nil && age < fileIndexMaxStale {
@@ -206,7 +196,7 @@ func (x *fileIndex) snapshot() ([]indexedFile, error) {
 	return x.walk()
 }
 
-func (x *fileIndex) refresh() {
+func (x *Files) refresh() {
 	defer func() {
 		x.mu.Lock()
 		x.refreshing = false
@@ -218,7 +208,7 @@ func (x *fileIndex) refresh() {
 }
 
 // walk walks the tree unless a walk that finished while it waited for its turn is fresh.
-func (x *fileIndex) walk() ([]indexedFile, error) {
+func (x *Files) walk() ([]indexedFile, error) {
 	x.walkMu.Lock()
 	defer x.walkMu.Unlock()
 	x.mu.Lock()

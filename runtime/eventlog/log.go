@@ -1,0 +1,510 @@
+// Package eventlog is Parley's event log on NATS JetStream: every session's events in one
+// stream, appended with a message id that makes a retry safe, read back by subject, followed
+// live, and watched by each runtime instance through its tap. It also holds the presence of
+// live runtime instances and the durable consumer that rings a session's doorbell for each
+// prompt. It knows events and subjects, never what a turn or a decision means; see
+// docs/runtime.md for how the subjects are used.
+package eventlog
+
+import (
+	"cmp"
+	"context"
+	"crypto/rand"
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/nats-io/nats.go"
+	"github.com/nats-io/nats.go/jetstream"
+
+	"parley/protocol"
+)
+
+// StreamName is the JetStream stream that holds every session's events.
+const StreamName = "PARLEY_EVENTS"
+
+// AllSessions matches every subject of every session.
+const AllSessions = "session.>"
+
+// EventsSubject is the subject of a session's ordinary events. Ids are validated by the
+// protocol's alphabet, so they can never add a token or a wildcard.
+func EventsSubject(session string) string { return "session." + session + ".events" }
+
+// PromptSubject holds exactly one user message: the one sent with this attempt id. A prompt
+// is stored only while its subject is empty, which JetStream checks atomically, so a retry
+// is stored once for as long as the log keeps the session, not only within the dedupe
+// window. The attempt id is hashed: its alphabet allows characters a subject token must not
+// hold, and a fixed length keeps subjects short.
+func PromptSubject(session, attempt string) string {
+	sum := sha256.Sum256([]byte(attempt))
+	return "session." + session + ".p." + hex.EncodeToString(sum[:12])
+}
+
+// SessionPrompts matches the prompt subjects of one session.
+func SessionPrompts(session string) string { return "session." + session + ".p.*" }
+
+// PromptSubjects matches the user messages of every session: the prompt subjects, and the
+// events subject where user messages were stored before prompts had their own.
+var PromptSubjects = []string{"session.*.events", "session.*.p.*"}
+
+// DecisionSubject holds one decision's events: its question.asked, then at most one
+// outcome. Giving each decision its own subject lets JetStream settle "first reply wins"
+// atomically (an outcome is stored only if the subject still ends at the question) and lets
+// the registry list pending decisions as the last message per subject.
+func DecisionSubject(session, decision string) string {
+	return "session." + session + ".q." + decision
+}
+
+// DecisionSubjects matches the decision subjects of one session, or of all when session is "".
+func DecisionSubjects(session string) string {
+	return "session." + cmp.Or(session, "*") + ".q.*"
+}
+
+// TurnSubject holds a session's turn.started and turn.ended events. A turn starts only while
+// this subject ends where its claimer read it, which makes one session's turns exclusive
+// across replicas; its last event says whether a turn is open.
+func TurnSubject(session string) string { return "session." + session + ".turn" }
+
+// TurnSubjects matches every session's turn subject.
+const TurnSubjects = "session.*.turn"
+
+// SessionSubjects matches every subject of one session, in log order.
+func SessionSubjects(session string) string { return "session." + session + ".>" }
+
+// SessionOf is the session a subject belongs to.
+func SessionOf(subject string) string {
+	s := strings.TrimPrefix(subject, "session.")
+	if i := strings.IndexByte(s, '.'); i >= 0 {
+		return s[:i]
+	}
+	return s
+}
+
+// ErrNotFound is returned by Last and Get when there is no such event.
+var ErrNotFound = errors.New("no such event")
+
+// ErrConflict is returned by PublishAfter when the subject no longer ends where the caller
+// read it: someone else wrote first. Read again and decide again.
+var ErrConflict = errors.New("the log moved on since it was read")
+
+// ErrUnavailable says the log could not take or confirm a write in time (JetStream is
+// overloaded, electing a leader, or gone). Nothing is known to be stored; a retry with the
+// same id is safe. The HTTP layer answers it with 503 and Retry-After.
+var ErrUnavailable = errors.New("the event log is unavailable: try again in a moment")
+
+// record is how an event is stored: the session and offset come from the subject and the
+// stream sequence, so they are not repeated in the body.
+type record struct {
+	Type protocol.EventType `json:"type"`
+	At   int64              `json:"at"`
+	Data json.RawMessage    `json:"data,omitempty"`
+}
+
+// Config configures the log. Zero values pick the production defaults.
+type Config struct {
+	// Now stamps events.
+	Now func() time.Time
+	// Duplicates is how long JetStream remembers a message id (default 2 min). It only has to
+	// outlast a retry of an unknown write; prompts are deduplicated by their own subject.
+	Duplicates time.Duration
+	// ConfirmWithin bounds how long a write whose outcome is unknown is retried before it is
+	// reported as ErrUnavailable (default 10 s).
+	ConfirmWithin time.Duration
+}
+
+// Log is the append-only event log of all sessions, on JetStream. A session's offset is the
+// stream sequence of its event: strictly increasing within the session, shared across
+// sessions, and stable across restarts.
+type Log struct {
+	js     jetstream.JetStream
+	stream jetstream.Stream
+	now    func() time.Time
+	// followIdle bounds how long the server keeps an ordered consumer whose follower vanished
+	// without a goodbye (a killed process, a dropped link).
+	followIdle    time.Duration
+	confirmWithin time.Duration
+	// publishMsg is JetStream's publish; a test puts a slow or lossy link in front of it.
+	publishMsg func(ctx context.Context, msg *nats.Msg, opts ...jetstream.PublishOpt) (*jetstream.PubAck, error)
+}
+
+// Open creates or updates the event stream.
+func Open(ctx context.Context, nc *nats.Conn, cfg Config) (*Log, error) {
+	js, err := jetstream.New(nc)
+	if err != nil {
+		return nil, fmt.Errorf("jetstream: %w", err)
+	}
+	stream, err := js.CreateOrUpdateStream(ctx, jetstream.StreamConfig{
+		Name:        StreamName,
+		Description: "Parley session events",
+		Subjects:    []string{AllSessions},
+		Storage:     jetstream.FileStorage,
+		Retention:   jetstream.LimitsPolicy,
+		Duplicates:  cmp.Or(cfg.Duplicates, 2*time.Minute),
+	})
+	if err != nil {
+		return nil, fmt.Errorf("create stream %s: %w", StreamName, err)
+	}
+	now := cfg.Now
+	if now == nil {
+		now = time.Now
+	}
+	return &Log{js: js, stream: stream, now: now, followIdle: 10 * time.Second,
+		confirmWithin: cmp.Or(cfg.ConfirmWithin, 10*time.Second), publishMsg: js.PublishMsg}, nil
+}
+
+// JetStream is the log's JetStream context, for the key-value buckets kept beside it.
+func (l *Log) JetStream() jetstream.JetStream { return l.js }
+
+// Append stores an event on the session's events subject. A non-empty msgID makes the append
+// idempotent: a second append with the same id (within Config.Duplicates) returns the first
+// one's offset and reports duplicate. A write whose outcome is unknown is confirmed before
+// anything is reported (see Publish).
+func (l *Log) Append(ctx context.Context, session string, typ protocol.EventType, data any, msgID string) (offset uint64, duplicate bool, err error) {
+	return l.Publish(ctx, EventsSubject(session), typ, data, msgID)
+}
+
+// Publish stores an event on a subject of the log. See Append.
+func (l *Log) Publish(ctx context.Context, subject string, typ protocol.EventType, data any, msgID string) (offset uint64, duplicate bool, err error) {
+	return l.publish(ctx, subject, typ, data, msgID, nil)
+}
+
+// PublishAfter stores an event only if the subject's last event is still at offset last (0:
+// the subject is empty); otherwise it returns an error wrapping ErrConflict.
+func (l *Log) PublishAfter(ctx context.Context, subject string, last uint64, typ protocol.EventType, data any, msgID string) (offset uint64, duplicate bool, err error) {
+	return l.publish(ctx, subject, typ, data, msgID, &last)
+}
+
+// publish writes once and, when the outcome is unknown (the ack did not come back in time),
+// writes again with the same message id until JetStream says what happened: a duplicate ack
+// names the first write's offset, and for a conditional write, whose condition JetStream
+// checks before the id, the subject's last event carrying our id says it was stored. Only
+// then is a failure reported, as ErrUnavailable. So a slow write is never reported as lost
+// while it is in the log, and never stored twice.
+func (l *Log) publish(ctx context.Context, subject string, typ protocol.EventType, data any, msgID string, after *uint64) (uint64, bool, error) {
+	raw, err := json.Marshal(data)
+	if err != nil {
+		return 0, false, fmt.Errorf("encode %s: %w", typ, err)
+	}
+	body, err := json.Marshal(record{Type: typ, At: l.now().UnixMilli(), Data: raw})
+	if err != nil {
+		return 0, false, fmt.Errorf("encode %s: %w", typ, err)
+	}
+	if msgID == "" {
+		// Every write carries an id, so an unknown outcome can be confirmed.
+		msgID = "w-" + rand.Text()
+	}
+	opts := []jetstream.PublishOpt{jetstream.WithMsgID(msgID)}
+	if after != nil {
+		opts = append(opts, jetstream.WithExpectLastSequencePerSubject(*after))
+	}
+	send := func(ctx context.Context) (*jetstream.PubAck, error) {
+		msg := nats.NewMsg(subject)
+		msg.Data = body
+		return l.publishMsg(ctx, msg, opts...)
+	}
+	ack, err := send(ctx)
+	if err == nil {
+		return ack.Sequence, ack.Duplicate, nil
+	}
+	if !unknownOutcome(err) {
+		return 0, false, l.failed(typ, subject, err)
+	}
+	// The first write may be stored. Our own id answering "duplicate" now means it was.
+	cctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), l.confirmWithin)
+	defer cancel()
+	for wait := 50 * time.Millisecond; ; wait = min(2*wait, time.Second) {
+		actx, acancel := context.WithTimeout(cctx, 2*time.Second)
+		ack, rerr := send(actx)
+		acancel()
+		switch {
+		case rerr == nil:
+			return ack.Sequence, false, nil
+		case isWrongLastSequence(rerr):
+			if last, gerr := l.stream.GetLastMsgForSubject(cctx, subject); gerr == nil && last.Header.Get(jetstream.MsgIDHeader) == msgID {
+				return last.Sequence, false, nil
+			}
+			return 0, false, l.failed(typ, subject, rerr)
+		case !unknownOutcome(rerr):
+			return 0, false, l.failed(typ, subject, rerr)
+		}
+		select {
+		case <-cctx.Done():
+			return 0, false, fmt.Errorf("append %s to %s: %w (%v)", typ, subject, ErrUnavailable, err)
+		case <-time.After(wait):
+		}
+	}
+}
+
+func (l *Log) failed(typ protocol.EventType, subject string, err error) error {
+	switch {
+	case isWrongLastSequence(err):
+		return fmt.Errorf("append %s to %s: %w", typ, subject, ErrConflict)
+	case errors.Is(err, nats.ErrNoResponders), errors.Is(err, nats.ErrConnectionClosed):
+		return fmt.Errorf("append %s to %s: %w (%v)", typ, subject, ErrUnavailable, err)
+	}
+	return fmt.Errorf("append %s to %s: %w", typ, subject, err)
+}
+
+// AsUnavailable marks an error of a JetStream request that timed out or found no server as
+// ErrUnavailable, so the caller is told to retry (HTTP 503) rather than that something broke;
+// any other error is returned as it is.
+func AsUnavailable(err error) error {
+	if err == nil || errors.Is(err, ErrUnavailable) || errors.Is(err, context.Canceled) {
+		return err
+	}
+	if unknownOutcome(err) || errors.Is(err, nats.ErrConnectionClosed) {
+		return fmt.Errorf("%w (%v)", ErrUnavailable, err)
+	}
+	return err
+}
+
+// unknownOutcome reports whether a failed publish may still have been stored: the request
+// went out and no answer came back in time. A caller who cancelled has given up, so a
+// cancellation is not retried.
+func unknownOutcome(err error) bool {
+	return errors.Is(err, context.DeadlineExceeded) || errors.Is(err, nats.ErrTimeout) ||
+		errors.Is(err, jetstream.ErrNoStreamResponse) || errors.Is(err, nats.ErrNoResponders)
+}
+
+// isWrongLastSequence reports whether a publish failed its "subject still ends at" check.
+func isWrongLastSequence(err error) bool {
+	var apiErr *jetstream.APIError
+	if errors.As(err, &apiErr) && apiErr.ErrorCode == jetstream.JSErrCodeStreamWrongLastSequence {
+		return true
+	}
+	return err != nil && strings.Contains(err.Error(), "wrong last sequence")
+}
+
+// Decode turns a stored message into an event.
+func Decode(subject string, seq uint64, data []byte) (protocol.Event, error) {
+	var r record
+	if err := json.Unmarshal(data, &r); err != nil {
+		return protocol.Event{}, fmt.Errorf("decode event %d: %w", seq, err)
+	}
+	return protocol.Event{Session: SessionOf(subject), Offset: seq, Type: r.Type, At: r.At, Data: r.Data}, nil
+}
+
+// Last returns the last event on a subject (a wildcard matches any of its subjects), or an
+// error wrapping ErrNotFound when there is none.
+func (l *Log) Last(ctx context.Context, subject string) (protocol.Event, error) {
+	msg, err := l.stream.GetLastMsgForSubject(ctx, subject)
+	if errors.Is(err, jetstream.ErrMsgNotFound) {
+		return protocol.Event{}, fmt.Errorf("last event on %s: %w", subject, ErrNotFound)
+	}
+	if err != nil {
+		return protocol.Event{}, fmt.Errorf("last event on %s: %w", subject, AsUnavailable(err))
+	}
+	return Decode(msg.Subject, msg.Sequence, msg.Data)
+}
+
+// Get returns the event at an offset, or an error wrapping ErrNotFound.
+func (l *Log) Get(ctx context.Context, offset uint64) (protocol.Event, error) {
+	msg, err := l.stream.GetMsg(ctx, offset)
+	if errors.Is(err, jetstream.ErrMsgNotFound) {
+		return protocol.Event{}, fmt.Errorf("event %d: %w", offset, ErrNotFound)
+	}
+	if err != nil {
+		return protocol.Event{}, fmt.Errorf("event %d: %w", offset, AsUnavailable(err))
+	}
+	return Decode(msg.Subject, msg.Sequence, msg.Data)
+}
+
+// First returns the first event at or after offset from on a subject (a wildcard matches any
+// of its subjects), or an error wrapping ErrNotFound. The server finds it: nothing before it
+// is read.
+func (l *Log) First(ctx context.Context, subject string, from uint64) (protocol.Event, error) {
+	msg, err := l.stream.GetMsg(ctx, max(from, 1), jetstream.WithGetMsgSubject(subject))
+	if errors.Is(err, jetstream.ErrMsgNotFound) {
+		return protocol.Event{}, fmt.Errorf("first event on %s: %w", subject, ErrNotFound)
+	}
+	if err != nil {
+		return protocol.Event{}, fmt.Errorf("first event on %s: %w", subject, AsUnavailable(err))
+	}
+	return Decode(msg.Subject, msg.Sequence, msg.Data)
+}
+
+// Head is the offset of the last event on a subject, 0 when it has none.
+func (l *Log) Head(ctx context.Context, subject string) (uint64, error) {
+	ev, err := l.Last(ctx, subject)
+	if errors.Is(err, ErrNotFound) {
+		return 0, nil
+	}
+	return ev.Offset, err
+}
+
+// Follow streams a session's events after offset `after`: first the stored ones, then live
+// ones, in order, with no gap and no duplicate. It ends, closing the channel, when ctx ends
+// or the log fails; the error, if any, is sent on errc.
+func (l *Log) Follow(ctx context.Context, session string, after uint64) (<-chan protocol.Event, <-chan error, error) {
+	cfg := jetstream.OrderedConsumerConfig{
+		FilterSubjects:    []string{SessionSubjects(session)},
+		DeliverPolicy:     jetstream.DeliverAllPolicy,
+		InactiveThreshold: l.followIdle,
+	}
+	if after > 0 {
+		cfg.DeliverPolicy = jetstream.DeliverByStartSequencePolicy
+		cfg.OptStartSeq = after + 1
+	}
+	cons, err := l.js.OrderedConsumer(ctx, StreamName, cfg)
+	if err != nil {
+		return nil, nil, fmt.Errorf("follow session %s: %w", session, AsUnavailable(err))
+	}
+	it, err := cons.Messages()
+	if err != nil {
+		return nil, nil, fmt.Errorf("follow session %s: %w", session, AsUnavailable(err))
+	}
+	out := make(chan protocol.Event, 64)
+	errc := make(chan error, 1)
+	go func() {
+		<-ctx.Done()
+		it.Stop() // unblocks Next
+		// Release the server's consumer now rather than after followIdle; the threshold
+		// remains for a follower that vanished with its process.
+		l.deleteConsumer(cons)
+	}()
+	go func() {
+		defer close(out)
+		for {
+			msg, err := it.Next()
+			if err != nil {
+				if ctx.Err() == nil && !errors.Is(err, jetstream.ErrMsgIteratorClosed) {
+					errc <- err
+				}
+				return
+			}
+			ev, err := decodeMsg(msg)
+			if err != nil {
+				errc <- err
+				return
+			}
+			select {
+			case out <- ev:
+			case <-ctx.Done():
+				return
+			}
+		}
+	}()
+	return out, errc, nil
+}
+
+func (l *Log) deleteConsumer(cons jetstream.Consumer) {
+	if info := cons.CachedInfo(); info != nil {
+		dctx, cancel := context.WithTimeout(context.Background(), 2*time.Second)
+		_ = l.js.DeleteConsumer(dctx, StreamName, info.Name)
+		cancel()
+	}
+}
+
+func decodeMsg(msg jetstream.Msg) (protocol.Event, error) {
+	meta, err := msg.Metadata()
+	if err != nil {
+		return protocol.Event{}, err
+	}
+	return Decode(msg.Subject(), meta.Sequence.Stream, msg.Data())
+}
+
+// Read returns a session's stored events after offset `after`, for callers that need a
+// snapshot rather than a stream (tests, command handlers).
+func (l *Log) Read(ctx context.Context, session string, after uint64) ([]protocol.Event, error) {
+	last, err := l.Head(ctx, SessionSubjects(session))
+	if err != nil {
+		return nil, fmt.Errorf("read session %s: %w", session, err)
+	}
+	if last <= after {
+		return nil, nil
+	}
+	fctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	events, errc, err := l.Follow(fctx, session, after)
+	if err != nil {
+		return nil, err
+	}
+	var got []protocol.Event
+	for {
+		select {
+		case ev, ok := <-events:
+			if !ok {
+				return got, ctx.Err()
+			}
+			got = append(got, ev)
+			if ev.Offset >= last {
+				return got, nil
+			}
+		case err := <-errc:
+			return got, err
+		case <-ctx.Done():
+			return got, ctx.Err()
+		}
+	}
+}
+
+// Consumers counts the stream's consumers: the agent's, and one per live follower.
+func (l *Log) Consumers(ctx context.Context) (int, error) {
+	info, err := l.stream.Info(ctx)
+	if err != nil {
+		return 0, err
+	}
+	return info.State.Consumers, nil
+}
+
+// LastPerSubject returns the last event of every subject matching filter, in stream order.
+func (l *Log) LastPerSubject(ctx context.Context, filter string) ([]protocol.Event, error) {
+	var out []protocol.Event
+	err := l.scan(ctx, jetstream.OrderedConsumerConfig{
+		FilterSubjects: []string{filter},
+		DeliverPolicy:  jetstream.DeliverLastPerSubjectPolicy,
+	}, func(ev protocol.Event) bool {
+		out = append(out, ev)
+		return true
+	})
+	return out, err
+}
+
+// scan hands the events an ordered consumer delivers to visit, until visit says stop or the
+// consumer has nothing more pending. The consumer is deleted after.
+func (l *Log) scan(ctx context.Context, cfg jetstream.OrderedConsumerConfig, visit func(protocol.Event) bool) error {
+	cfg.InactiveThreshold = l.followIdle
+	cons, err := l.js.OrderedConsumer(ctx, StreamName, cfg)
+	if err != nil {
+		return err
+	}
+	defer l.deleteConsumer(cons)
+	info, err := cons.Info(ctx)
+	if err != nil {
+		return err
+	}
+	if info.NumPending == 0 {
+		return nil
+	}
+	for {
+		batch, err := cons.Fetch(256, jetstream.FetchMaxWait(2*time.Second))
+		if err != nil {
+			return err
+		}
+		n := 0
+		for msg := range batch.Messages() {
+			n++
+			meta, err := msg.Metadata()
+			if err != nil {
+				return err
+			}
+			ev, err := Decode(msg.Subject(), meta.Sequence.Stream, msg.Data())
+			if err != nil {
+				return err
+			}
+			if !visit(ev) || meta.NumPending == 0 {
+				return nil
+			}
+		}
+		if err := batch.Error(); err != nil {
+			return err
+		}
+		if n == 0 {
+			return nil
+		}
+	}
+}
