@@ -18,11 +18,17 @@ var layers = []struct {
 }{
 	{"turn", func(p string) bool { return p == "parley/protocol" || p == "slices" },
 		"what runs next is a pure function of the log"},
-	{"agent", func(p string) bool { return !strings.HasPrefix(p, "github.com/nats-io/") && p != "parley/runtime/eventlog" },
+	{"agent", func(p string) bool {
+		return !strings.HasPrefix(p, "github.com/nats-io/") && p != "parley/runtime/eventlog"
+	},
 		"an agent reaches the world through Tools only"},
-	{"catalogue", func(p string) bool { return !strings.HasPrefix(p, "github.com/nats-io/") && p != "parley/runtime/eventlog" },
+	{"catalogue", func(p string) bool {
+		return !strings.HasPrefix(p, "github.com/nats-io/") && p != "parley/runtime/eventlog"
+	},
 		"catalogues are read from the workspace, not the log"},
-	{".", func(p string) bool { return !strings.HasPrefix(p, "parley/app") && !strings.HasPrefix(p, "parley/components") },
+	{".", func(p string) bool {
+		return !strings.HasPrefix(p, "parley/app") && !strings.HasPrefix(p, "parley/components")
+	},
 		"the runtime is server code: the browser reaches it over the wire only"},
 }
 

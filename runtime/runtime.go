@@ -33,6 +33,7 @@ import (
 	"parley/runtime/agent"
 	"parley/runtime/decision"
 	"parley/runtime/eventlog"
+	"parley/runtime/fanout"
 	"parley/runtime/gate"
 	"parley/runtime/script"
 )
@@ -91,6 +92,8 @@ type Runtime struct {
 	tap        *eventlog.Tap
 	open       *openSet
 	agent      agent.Agent
+	// fanout follows each session once for every subscriber in this process.
+	fanout *fanout.Hub
 	// alive reads whether another instance holds its lease; a test makes it slow.
 	alive func(ctx context.Context, owner string) bool
 
@@ -137,6 +140,7 @@ func New(ctx context.Context, nc *nats.Conn, opts Options) (*Runtime, error) {
 	rt := &Runtime{opts: opts, log: log, sessions: sessions, grants: grants, workspaces: workspaces, owner: "rt-" + NewID(), agent: opts.Agent}
 	rt.turns.bySession = map[string]*runner{}
 	rt.ctx, rt.cancel = context.WithCancelCause(context.Background())
+	rt.fanout = fanout.New(logSource{log}, fanout.Options{})
 	rt.registry = decision.NewRegistry(log, rt.owner, opts.Now, opts.DecisionTimeout, opts.NewID)
 	rt.gate = &gate.Gate{Grants: grants, Asker: rt.registry, Log: log, NewID: opts.NewID, Now: opts.Now}
 	if rt.presence, err = log.OpenPresence(ctx, rt.owner, opts.Lease); err != nil {
@@ -234,6 +238,7 @@ func (r *Runtime) Close() {
 		r.bells.Stop()
 	}
 	r.cancel(decision.ErrShutdown)
+	r.fanout.Close()
 	r.wg.Wait()
 	if r.tap != nil {
 		r.tap.Stop()
@@ -515,5 +520,16 @@ func (r *Runtime) Follow(ctx context.Context, session string, after uint64) (<-c
 	if _, err := r.Session(ctx, session); err != nil {
 		return nil, nil, err
 	}
-	return r.log.Follow(ctx, session, after)
+	return r.fanout.Follow(ctx, session, after)
+}
+
+// logSource is the log as the fan-out reads it.
+type logSource struct{ log *eventlog.Log }
+
+func (s logSource) Head(ctx context.Context, session string) (uint64, error) {
+	return s.log.Head(ctx, eventlog.SessionSubjects(session))
+}
+
+func (s logSource) Follow(ctx context.Context, session string, after uint64) (<-chan protocol.Event, <-chan error, error) {
+	return s.log.Follow(ctx, session, after)
 }

@@ -43,7 +43,7 @@ type Options struct {
 	// it, so a reconnecting socket needs no read of its own (256).
 	Window int
 	// Linger keeps a feed open this long after its last subscriber leaves, so a reload does
-	// not reopen the log's consumer (5 s).
+	// not reopen the log's consumer (2 s).
 	Linger time.Duration
 }
 
@@ -61,7 +61,7 @@ type Hub struct {
 func New(src Source, opts Options) *Hub {
 	opts.Queue = cmp.Or(opts.Queue, 1024)
 	opts.Window = cmp.Or(opts.Window, 256)
-	opts.Linger = cmp.Or(opts.Linger, 5*time.Second)
+	opts.Linger = cmp.Or(opts.Linger, 2*time.Second)
 	return &Hub{src: src, opts: opts, feeds: map[string]*feed{}}
 }
 
