@@ -176,6 +176,7 @@ func (e *env) send(_ *starlark.Thread, b *starlark.Builtin, args starlark.Tuple,
 	if !ok {
 		text = v.String()
 	}
+	text = cutText(text, e.host.Limits.OutputBytes, "message")
 	err := e.blocked("send", func(ctx context.Context) error { return e.caps.Send(ctx, text) })
 	if err != nil {
 		return nil, err
@@ -391,9 +392,7 @@ func (e *env) runAll(argvs [][]string, timeout time.Duration) ([]starlark.Value,
 			results[i] = runResult(res)
 			continue
 		}
-		res := runProcess(e.ctx, e.host.Workspace, argv, timeout, e.host.Limits.OutputBytes, func(stream, text string) {
-			e.caps.Output(stream, argv, text)
-		})
+		res := e.process(i, argv, timeout)
 		if stop := e.run.interrupted(); stop != nil {
 			return nil, stop // the process was killed with the run
 		}
@@ -403,6 +402,17 @@ func (e *env) runAll(argvs [][]string, timeout time.Duration) ([]starlark.Value,
 		results[i] = runResult(res)
 	}
 	return results, nil
+}
+
+// process runs call i of the batch just authorized, argv: here, or by the server when the
+// script runs in a child (see child.go).
+func (e *env) process(i int, argv []string, timeout time.Duration) procResult {
+	if p, ok := e.caps.(processRunner); ok {
+		return p.runProcess(e.ctx, i, timeout)
+	}
+	return runProcess(e.ctx, e.host.Workspace, argv, timeout, e.host.Limits.OutputBytes, func(stream, text string) {
+		e.caps.Output(stream, argv, text)
+	})
 }
 
 // timeout reads run()'s timeout in seconds: it can shorten Limits.ProcessTimeout, not extend it.
@@ -440,6 +450,9 @@ func toArgv(v starlark.Value) ([]string, error) {
 	}
 	if argv[0] == "" {
 		return nil, errors.New("argv[0], the program, is empty")
+	}
+	if err := checkArgv(argv); err != nil {
+		return nil, err
 	}
 	return argv, nil
 }
