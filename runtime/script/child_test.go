@@ -1,0 +1,273 @@
+package script
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+)
+
+// requireChild skips a test of the child process where scripts run in the server.
+func requireChild(t testing.TB) {
+	t.Helper()
+	if !(&Host{}).isolated() {
+		t.Skip("scripts run in the server here: no child process, no memory limit")
+	}
+}
+
+// Each of these took the server down: 24 GB, 1 GB held after the end, 2.6 GB. Now each ends
+// with the memory error, quickly, and the test process (the server) stays small.
+func TestMemoryLimitStopsHostileScripts(t *testing.T) {
+	requireChild(t)
+	h := newTestHost(t, Limits{Steps: 1 << 40})
+	for _, tc := range []struct{ name, src string }{
+		{"doubling", "x = \"a\"\nfor i in range(40):\n    x = x + x\n"},
+		{"repeat", `x = "a" * 1000000000`},
+		{"list", `x = [0] * 100000000`},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			var err error
+			quick(t, 10*time.Second, func() { err = execErr(t, h, &fakeCaps{}, tc.src) })
+			if !errors.Is(err, ErrMemoryLimit) {
+				t.Errorf("%v is not ErrMemoryLimit", err)
+			}
+			wantContains(t, err.Error(), "script: the script ran out of memory (limit 256 MiB)", "-script-memory")
+		})
+	}
+	if peak := peakRSS(t); peak > 200<<20 {
+		t.Errorf("the server peaked at %s resident; the scripts' memory was not held in their child", sizeText(peak))
+	}
+}
+
+// peakRSS is the test process's peak resident set (VmHWM).
+func peakRSS(t *testing.T) int64 {
+	status, err := os.ReadFile("/proc/self/status")
+	if err != nil {
+		t.Skip("no /proc/self/status:", err)
+	}
+	for line := range bytes.Lines(status) {
+		if rest, ok := bytes.CutPrefix(line, []byte("VmHWM:")); ok {
+			kb, err := strconv.ParseInt(string(bytes.Fields(rest)[0]), 10, 64)
+			if err != nil {
+				t.Fatal(err)
+			}
+			return kb << 10
+		}
+	}
+	t.Skip("no VmHWM")
+	return 0
+}
+
+// The limit is what a script may hold, near enough: most of it is usable, and a smaller one
+// is kept and named.
+func TestMemoryLimitAllowsWhatFits(t *testing.T) {
+	requireChild(t)
+	h := newTestHost(t, Limits{})
+	if out := mustExec(t, h, &fakeCaps{}, `result = len("a" * (200 << 20))`); out != strconv.Itoa(200<<20) {
+		t.Errorf("200 MiB of a 256 MiB limit: %q", out)
+	}
+	small := newTestHost(t, Limits{Memory: 64 << 20})
+	if out := mustExec(t, small, &fakeCaps{}, `result = len("a" * (32 << 20))`); out != strconv.Itoa(32<<20) {
+		t.Errorf("32 MiB of a 64 MiB limit: %q", out)
+	}
+	err := execErr(t, small, &fakeCaps{}, `x = "a" * (128 << 20)`)
+	if !errors.Is(err, ErrMemoryLimit) {
+		t.Errorf("%v is not ErrMemoryLimit", err)
+	}
+	wantContains(t, err.Error(), "(limit 64 MiB)")
+}
+
+// A function and a function file's description are held to the limit too.
+func TestMemoryLimitHoldsFunctions(t *testing.T) {
+	requireChild(t)
+	hostile := "x = \"a\"\nfor i in range(40):\n    x = x + x\n\ndef main(args):\n    return 1\n"
+	_, err := LoadFunction("functions/hog.star", hostile)
+	if !errors.Is(err, ErrMemoryLimit) {
+		t.Errorf("LoadFunction: %v is not ErrMemoryLimit", err)
+	}
+	h := newTestHost(t, Limits{})
+	_, err = h.Call(context.Background(), "functions/hog.star", "def main(args):\n    return [0] * 100000000\n", nil, &fakeCaps{})
+	if !errors.Is(err, ErrMemoryLimit) {
+		t.Errorf("Call: %v is not ErrMemoryLimit", err)
+	}
+}
+
+// A send() of 2 MiB failed with the log's "maximum payload exceeded"; it is cut as print() is.
+func TestSendIsCut(t *testing.T) {
+	h := newTestHost(t, Limits{})
+	caps := &fakeCaps{}
+	mustExec(t, h, caps, `send("é" * (1 << 20))`) // 2 MiB, two bytes a character
+	sent := caps.sentMessages()
+	if len(sent) != 1 {
+		t.Fatalf("sent %d messages", len(sent))
+	}
+	body, note, _ := strings.Cut(sent[0], "\n[")
+	if body != strings.Repeat("é", 128<<10) || note != "message truncated after 256 KiB]" {
+		t.Errorf("sent %d bytes ending %q; want 256 KiB and the note", len(sent[0]), sent[0][len(sent[0])-40:])
+	}
+}
+
+// A result or an error too large for one event is cut too.
+func TestResultIsCut(t *testing.T) {
+	h := newTestHost(t, Limits{})
+	out := mustExec(t, h, &fakeCaps{}, `result = "x" * (1 << 20)`)
+	if len(out) > maxResultBytes+100 || !strings.HasSuffix(out, "\n[result truncated after 512 KiB]") {
+		t.Errorf("result of %d bytes ending %q", len(out), out[len(out)-40:])
+	}
+	err := execErr(t, h, &fakeCaps{}, `fail("x" * (1 << 20))`)
+	if len(err.Error()) > maxResultBytes+100 || !strings.HasSuffix(err.Error(), "\n[error truncated after 512 KiB]") {
+		t.Errorf("error of %d bytes", len(err.Error()))
+	}
+}
+
+// The server runs what the gate let through and nothing else, whatever a child asks.
+func TestServerRunsOnlyApprovedCommands(t *testing.T) {
+	p := &parent{batches: map[int64]*batch{
+		1: {calls: []ToolCall{{Tool: "run", Words: []string{"true"}}, {Tool: "run", Words: []string{"rm", "-rf", "x"}}, {Tool: "write", Words: []string{"a"}}},
+			verdict: Verdict{Granted: []bool{true, false, true}}, ran: make([]bool, 3)},
+	}}
+	if argv, err := p.approved(1, 0); err != nil || argv[0] != "true" {
+		t.Errorf("granted call: %q, %v", argv, err)
+	}
+	for _, tc := range []struct {
+		batch int64
+		index int
+		want  string
+	}{
+		{1, 0, "already ran"},
+		{1, 1, "rejected"},
+		{1, 2, "not authorized"}, // a write
+		{1, 3, "not authorized"},
+		{2, 0, "not authorized"},
+	} {
+		if _, err := p.approved(tc.batch, tc.index); err == nil || !strings.Contains(err.Error(), tc.want) {
+			t.Errorf("batch %d call %d: %v; want %q", tc.batch, tc.index, err, tc.want)
+		}
+	}
+	calls, err := checkCalls([]ToolCall{{Tool: "run", Words: []string{"rm", "-rf", "/"}, Details: "ls"}})
+	if err != nil || calls[0].Details != "rm -rf /" {
+		t.Errorf("the user is shown %q (%v); want the command that runs", calls[0].Details, err)
+	}
+	for _, bad := range [][]ToolCall{nil, {{Tool: "exec", Words: []string{"x"}}}, {{Tool: "run"}}, {{Tool: "write", Words: []string{"a", "b"}}}} {
+		if _, err := checkCalls(bad); err == nil {
+			t.Errorf("%+v passed", bad)
+		}
+	}
+}
+
+// A command line too long to show or run is refused before it is asked about.
+func TestRunRefusesHugeArgv(t *testing.T) {
+	h := newTestHost(t, Limits{})
+	caps := &fakeCaps{}
+	err := execErr(t, h, caps, `run(["echo", "x" * (1 << 20)])`)
+	wantContains(t, err.Error(), "the command is 1048582 bytes long; at most 128 KiB can be run")
+	if len(caps.authorized()) != 0 {
+		t.Error("the gate was asked")
+	}
+}
+
+// helperChildServer names the workspace of the server TestChildDiesWithTheServer starts.
+const helperChildServer = "PARLEY_SCRIPT_TEST_CHILD_SERVER"
+
+// TestHelperChildServer is not a test: it is the server TestChildDiesWithTheServer kills. Its
+// script computes forever.
+func TestHelperChildServer(t *testing.T) {
+	ws := os.Getenv(helperChildServer)
+	if ws == "" {
+		return
+	}
+	h, err := NewHost(ws, Limits{Steps: 1 << 62, Wall: time.Hour})
+	if err != nil {
+		os.Exit(2)
+	}
+	h.Exec(context.Background(), "script", "while True:\n    pass\n", nil, &fakeCaps{})
+	os.Exit(0)
+}
+
+// A server killed outright takes its script children with it.
+func TestChildDiesWithTheServer(t *testing.T) {
+	requireChild(t)
+	server := exec.Command(os.Args[0], "-test.run=^TestHelperChildServer$")
+	server.Env = append(os.Environ(), helperChildServer+"="+t.TempDir())
+	if err := server.Start(); err != nil {
+		t.Fatal(err)
+	}
+	defer server.Process.Kill()
+	var child int
+	for deadline := time.Now().Add(5 * time.Second); child == 0; time.Sleep(20 * time.Millisecond) {
+		if time.Now().After(deadline) {
+			t.Fatal("the script's child did not start")
+		}
+		child = childOf(server.Process.Pid)
+	}
+	server.Process.Signal(syscall.SIGKILL)
+	server.Wait()
+	for deadline := time.Now().Add(3 * time.Second); alive(child); time.Sleep(20 * time.Millisecond) {
+		if time.Now().After(deadline) {
+			syscall.Kill(child, syscall.SIGKILL)
+			t.Fatalf("script child %d outlived the server", child)
+		}
+	}
+}
+
+// childOf returns the pid of a script child of process ppid, or 0.
+func childOf(ppid int) int {
+	dirs, _ := filepath.Glob("/proc/[0-9]*")
+	for _, dir := range dirs {
+		stat, err := os.ReadFile(filepath.Join(dir, "stat"))
+		if err != nil {
+			continue
+		}
+		f := strings.Fields(string(stat[bytes.LastIndexByte(stat, ')')+1:]))
+		if len(f) < 2 || f[1] != strconv.Itoa(ppid) {
+			continue
+		}
+		if cmdline, _ := os.ReadFile(filepath.Join(dir, "cmdline")); bytes.Contains(cmdline, []byte(childArg)) {
+			pid, _ := strconv.Atoi(filepath.Base(dir))
+			return pid
+		}
+	}
+	return 0
+}
+
+// alive reports whether pid runs: not gone, nor a zombie.
+func alive(pid int) bool {
+	stat, err := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/stat")
+	if err != nil {
+		return false
+	}
+	f := strings.Fields(string(stat[bytes.LastIndexByte(stat, ')')+1:]))
+	return len(f) > 0 && f[0] != "Z"
+}
+
+// BenchmarkExec measures what a run costs with its child (start, wire, exit) against the
+// same script in the server.
+func BenchmarkExec(b *testing.B) {
+	h, err := NewHost(b.TempDir(), Limits{})
+	if err != nil {
+		b.Fatal(err)
+	}
+	const src = `send("hi")`
+	b.Run("child", func(b *testing.B) {
+		requireChild(b)
+		for b.Loop() {
+			if _, err := h.Exec(context.Background(), "script", src, nil, &fakeCaps{}); err != nil {
+				b.Fatal(err)
+			}
+		}
+	})
+	b.Run("in-process", func(b *testing.B) {
+		for b.Loop() {
+			if _, err := h.exec(context.Background(), "script", src, nil, &fakeCaps{}); err != nil {
+				b.Fatal(err)
+			}
+		}
+	})
+}
