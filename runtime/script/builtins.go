@@ -228,6 +228,9 @@ func (e *env) askUser(req protocol.DecisionRequest) (Answer, error) {
 	if err := req.Validate(); err != nil {
 		return Answer{}, fmt.Errorf("invalid question: %s", fieldsText(err, "", ""))
 	}
+	if err := checkQuestion(req); err != nil {
+		return Answer{}, err
+	}
 	var ans Answer
 	err := e.blocked("question", func(ctx context.Context) (err error) {
 		ans, err = e.caps.Ask(ctx, req)

@@ -70,7 +70,7 @@ func runChild(limitArg string) int {
 		return 2
 	}
 	c := &child{conn: newConn(out), pending: map[int64]chan message{}}
-	r := newReader(in)
+	r := newReader(in, maxJob)
 	first, err := r.next()
 	if err != nil || first.Kind != msgStart || first.Job == nil {
 		fmt.Fprintln(os.Stderr, "parley: script child: no job: start it from a Parley server")

@@ -69,6 +69,9 @@ func peakRSS(t *testing.T) int64 {
 // is kept and named.
 func TestMemoryLimitAllowsWhatFits(t *testing.T) {
 	requireChild(t)
+	if raceEnabled {
+		t.Skip("the race detector's shadow memory counts against the limit")
+	}
 	h := newTestHost(t, Limits{})
 	if out := mustExec(t, h, &fakeCaps{}, `result = len("a" * (200 << 20))`); out != strconv.Itoa(200<<20) {
 		t.Errorf("200 MiB of a 256 MiB limit: %q", out)
@@ -270,4 +273,24 @@ func BenchmarkExec(b *testing.B) {
 			}
 		}
 	})
+}
+
+// A question too large to store is refused before it is asked.
+func TestAskRefusesHugeQuestion(t *testing.T) {
+	h := newTestHost(t, Limits{})
+	caps := &fakeCaps{}
+	err := execErr(t, h, caps, `ask("Which?", {"type": "string", "enum": ["%d%s" % (i, "x" * 1000) for i in range(250)] + ["y" * 1000000]})`)
+	wantContains(t, err.Error(), "at most 256 KiB can be asked")
+	if len(caps.questions()) != 0 {
+		t.Error("the question was asked")
+	}
+}
+
+// A long script reaches its child whole.
+func TestLongSource(t *testing.T) {
+	h := newTestHost(t, Limits{})
+	src := "# " + strings.Repeat("x", 8<<20) + "\nresult = 'ran'\n"
+	if out := mustExec(t, h, &fakeCaps{}, src); out != "ran" {
+		t.Errorf("result %q", out)
+	}
 }

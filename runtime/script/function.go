@@ -48,12 +48,13 @@ func LoadFunction(name, src string) (protocol.Function, error) {
 	if !h.isolated() {
 		return loadFunction(name, src)
 	}
-	return describeCache.load(name, src, func() (protocol.Function, error) {
+	return describeCache.load(name, src, func() (protocol.Function, bool, error) {
 		done, err := h.inChild(context.Background(), job{Kind: jobLoad, Name: name, Source: src}, nil)
-		if err != nil || done.Function == nil {
-			return protocol.Function{}, err
+		keep := done.Kind == msgDone || errors.Is(err, ErrMemoryLimit)
+		if done.Function == nil {
+			return protocol.Function{}, keep, err
 		}
-		return *done.Function, nil
+		return *done.Function, keep, err
 	})
 }
 

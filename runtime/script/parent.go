@@ -3,6 +3,7 @@ package script
 import (
 	"context"
 	"crypto/sha256"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -130,7 +131,7 @@ func (p *parent) run(j job) (message, error) {
 	var done *message
 	readErr := p.conn.send(message{Kind: msgStart, Job: &j})
 	if readErr == nil {
-		done, readErr = p.serve(newReader(fromR))
+		done, readErr = p.serve(newReader(fromR, maxLine))
 	}
 	if readErr != nil {
 		p.kill(nil)
@@ -251,6 +252,9 @@ func (p *parent) do(ctx context.Context, m message) message {
 		if err := m.Request.Validate(); err != nil {
 			return p.failed(m.ID, fmt.Errorf("invalid question: %s", fieldsText(err, "", "")))
 		}
+		if err := checkQuestion(*m.Request); err != nil {
+			return p.failed(m.ID, err)
+		}
 		p.clock.pause()
 		defer p.clock.resume()
 		ans, err := p.caps.Ask(ctx, *m.Request)
@@ -333,6 +337,22 @@ func checkCalls(calls []ToolCall) ([]ToolCall, error) {
 		out[i] = c
 	}
 	return out, nil
+}
+
+// maxQuestionBytes bounds a question (its message and schema, as JSON): it is stored in one
+// event and shown in the composer.
+const maxQuestionBytes = 256 << 10
+
+// checkQuestion refuses a question too large to store and show.
+func checkQuestion(req protocol.DecisionRequest) error {
+	b, err := json.Marshal(req)
+	if err != nil {
+		return fmt.Errorf("invalid question: %w", err)
+	}
+	if len(b) > maxQuestionBytes {
+		return fmt.Errorf("the question is %s long; at most %s can be asked: shorten its message or its schema", sizeText(int64(len(b))), sizeText(maxQuestionBytes))
+	}
+	return nil
 }
 
 // checkArgv refuses a command line too long to show and run.
@@ -439,9 +459,11 @@ func selfExecutable() (string, error) {
 }
 
 // outOfMemory reports whether a child's stderr says it died for want of memory: the Go
-// runtime's fatal error when the address-space limit refuses it more.
+// runtime's fatal error when the address-space limit refuses it more (the last two are
+// the race detector's).
 func outOfMemory(stderr string) bool {
-	for _, sign := range []string{"out of memory", "cannot allocate memory", "failed to create new OS thread"} {
+	for _, sign := range []string{"out of memory", "cannot allocate memory", "failed to create new OS thread",
+		"ThreadSanitizer failed to allocate", "address space collisions for -race mode"} {
 		if strings.Contains(stderr, sign) {
 			return true
 		}
@@ -518,8 +540,9 @@ type loaded struct {
 	err error
 }
 
-// load returns what the file name with src loaded to, loading it with f once.
-func (c *loadCache) load(name, src string, f func() (protocol.Function, error)) (protocol.Function, error) {
+// load returns what the file name with src loaded to, loading it with f once. f says whether
+// what it returns is the file's own doing, so worth keeping: not a child that did not start.
+func (c *loadCache) load(name, src string, f func() (protocol.Function, bool, error)) (protocol.Function, error) {
 	key := sha256.Sum256([]byte(name + "\x00" + src))
 	c.mu.Lock()
 	got, ok := c.entries[key]
@@ -527,10 +550,9 @@ func (c *loadCache) load(name, src string, f func() (protocol.Function, error)) 
 	if ok {
 		return got.fn, got.err
 	}
-	fn, err := f()
-	var e *Error
-	if err != nil && !errors.As(err, &e) {
-		return fn, err // not the file's fault (the child did not start): try again next time
+	fn, keep, err := f()
+	if !keep {
+		return fn, err
 	}
 	c.mu.Lock()
 	if len(c.entries) >= maxCached {

@@ -45,8 +45,13 @@ const (
 )
 
 // maxLine bounds one message from a child, so a child gone wrong cannot make the server
-// hold much: what a script can send is cut well below it (see cutText and maxArgvBytes).
-const maxLine = 4 << 20
+// hold much: what a script can send is cut well below it (see cutText, checkArgv and
+// checkQuestion). The server's messages to a child are bounded by maxJob: a script's
+// source can be long, and what the child holds counts against its own limit.
+const (
+	maxLine = 4 << 20
+	maxJob  = 1 << 30
+)
 
 // message is every message of the wire; each kind uses a few of its fields.
 type message struct {
@@ -199,12 +204,12 @@ func (c *conn) send(m message) error {
 	return c.w.Flush()
 }
 
-// reader reads messages of at most maxLine bytes.
+// reader reads messages of at most max bytes.
 type reader struct{ s *bufio.Scanner }
 
-func newReader(r io.Reader) *reader {
+func newReader(r io.Reader, max int) *reader {
 	s := bufio.NewScanner(r)
-	s.Buffer(make([]byte, 0, 64<<10), maxLine)
+	s.Buffer(make([]byte, 0, 64<<10), max)
 	return &reader{s: s}
 }
 
