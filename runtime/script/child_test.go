@@ -294,3 +294,26 @@ func TestLongSource(t *testing.T) {
 		t.Errorf("result %q", out)
 	}
 }
+
+// A script busy in one long step (no step boundary where its thread could be cancelled) is
+// still ended at its wall clock or its stop: the server kills its child.
+func TestServerKillsAChildThatCannotStop(t *testing.T) {
+	requireChild(t)
+	defer func(g time.Duration) { childGrace = g }(childGrace)
+	childGrace = 10 * time.Millisecond
+	const long = `x = "a" * (900 << 20)` // a second or so of one step
+	h := newTestHost(t, Limits{Memory: 2 << 30, Wall: 50 * time.Millisecond})
+	var err error
+	quick(t, 400*time.Millisecond, func() { err = execErr(t, h, &fakeCaps{}, long) })
+	if !errors.Is(err, ErrWallLimit) || err.Error() != "script: the script ran longer than 50ms (time spent waiting for answers does not count)" {
+		t.Errorf("%q; want the wall-clock error, from the server", err)
+	}
+
+	h = newTestHost(t, Limits{Memory: 2 << 30})
+	ctx, cancel := context.WithCancel(context.Background())
+	time.AfterFunc(50*time.Millisecond, cancel)
+	quick(t, 400*time.Millisecond, func() { _, err = h.Exec(ctx, "script", long, nil, &fakeCaps{}) })
+	if !errors.Is(err, context.Canceled) || err == nil || err.Error() != "script: the run was stopped by the user" {
+		t.Errorf("%v; want the stop, from the server", err)
+	}
+}

@@ -25,11 +25,12 @@ import (
 // ErrMemoryLimit: the execution needed more memory than Limits.Memory, and its child died.
 var ErrMemoryLimit = errors.New("memory limit hit")
 
+// childGrace is how long the server lets a child word a stop or an exhausted wall clock
+// itself (with where the script was) before it kills it; also how long it waits for a child
+// to exit after its last message. A variable for the tests.
+var childGrace = 2 * time.Second
+
 const (
-	// childGrace is how long the server lets a child word a stop or an exhausted wall clock
-	// itself (with where the script was) before it kills it; also how long it waits for a
-	// child to exit after its last message.
-	childGrace = 2 * time.Second
 	// stderrKept bounds what the server keeps of a child's stderr: the start of a fatal
 	// error is what says why it died.
 	stderrKept = 16 << 10
