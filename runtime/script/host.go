@@ -5,6 +5,12 @@
 // the approval gate, output) and the workspace the host confines it to. Starlark itself has
 // no I/O, no clock and no load() here, so everything a script can touch is a builtin of
 // this package; each one is listed in builtins.go.
+//
+// Where it can (Linux, in a binary that calls ChildMain first), the host runs each execution
+// in a child process with a memory limit the kernel enforces, so that a script that builds
+// gigabytes kills its child and not the server. The child calls back over a pipe for every
+// capability; the server keeps the gate and starts the processes (child.go, parent.go).
+// Limits lists every bound: steps, wall clock, memory, output and file sizes.
 package script
 
 import (

@@ -45,8 +45,8 @@ func (h *Host) isolated() bool { return isolates && childReady.Load() }
 
 // inChild runs j in a child process with caps, and returns its done message.
 func (h *Host) inChild(ctx context.Context, j job, caps Caps) (message, error) {
-	j.Workspace, j.Limits = h.Workspace, h.Limits
-	p := &parent{host: h, ctx: ctx, caps: caps, name: j.Name,
+	j.Workspace, j.Limits = h.Workspace, h.Limits.withDefaults()
+	p := &parent{host: h, lim: j.Limits, ctx: ctx, caps: caps, name: j.Name,
 		ops: map[int64]context.CancelFunc{}, batches: map[int64]*batch{}, errs: map[int64]error{}}
 	return p.run(j)
 }
@@ -54,6 +54,7 @@ func (h *Host) inChild(ctx context.Context, j job, caps Caps) (message, error) {
 // parent is one child, seen from the server.
 type parent struct {
 	host *Host
+	lim  Limits
 	ctx  context.Context // the caller's: its end stops the run
 	caps Caps
 	name string
@@ -80,7 +81,6 @@ type batch struct {
 }
 
 func (p *parent) run(j job) (message, error) {
-	h := p.host
 	exe, err := selfExecutable()
 	if err != nil {
 		return message{}, &Error{Text: fmt.Sprintf("%s: cannot start the script: %v", j.Name, err), Err: err}
@@ -99,7 +99,7 @@ func (p *parent) run(j job) (message, error) {
 	defer toW.Close()
 
 	stderr := &headBuffer{max: stderrKept}
-	cmd := exec.Command(exe, childArg, strconv.FormatInt(h.Limits.Memory, 10))
+	cmd := exec.Command(exe, childArg, strconv.FormatInt(p.lim.Memory, 10))
 	cmd.Env = []string{} // nothing of the server's: no tokens, no credentials
 	cmd.Dir = "/"
 	cmd.ExtraFiles = []*os.File{toR, fromW}
@@ -118,8 +118,8 @@ func (p *parent) run(j job) (message, error) {
 	}
 
 	p.conn = newConn(toW)
-	p.clock = startClock(h.Limits.Wall+childGrace, func() {
-		p.kill(&Error{Text: fmt.Sprintf("%s: %s", p.name, wallText(h.Limits.Wall)), Err: ErrWallLimit})
+	p.clock = startClock(p.lim.Wall+childGrace, func() {
+		p.kill(&Error{Text: fmt.Sprintf("%s: %s", p.name, wallText(p.lim.Wall)), Err: ErrWallLimit})
 	})
 	var graceTimer *time.Timer
 	unwatch := context.AfterFunc(p.ctx, func() {
@@ -161,7 +161,7 @@ func (p *parent) run(j job) (message, error) {
 	case killed != nil:
 		return message{}, killed
 	case outOfMemory(stderr.String()):
-		return message{}, &Error{Text: memoryText(p.name, h.Limits.Memory), Err: ErrMemoryLimit}
+		return message{}, &Error{Text: memoryText(p.name, p.lim.Memory), Err: ErrMemoryLimit}
 	case readErr != nil:
 		return message{}, &Error{Text: fmt.Sprintf("%s: the script's process misbehaved and was stopped: %v", p.name, readErr), Err: readErr}
 	}
@@ -232,7 +232,7 @@ func (p *parent) start(m message) {
 // do serves a call with the caller's capabilities, under the same rules the in-process host
 // keeps: the child is not trusted to have kept them.
 func (p *parent) do(ctx context.Context, m message) message {
-	lim := p.host.Limits
+	lim := p.lim
 	if p.caps == nil {
 		return p.failed(m.ID, errors.New("no capabilities while a function file is described"))
 	}
