@@ -69,6 +69,7 @@ type parent struct {
 	batches  map[int64]*batch             // authorize calls, by id
 	errs     map[int64]error              // what failed calls failed with, by id
 	killed   error                        // why the server killed the child, if it did
+	reaped   bool                         // the child is gone: nothing may signal its pid
 	stopOnce sync.Once                    // the stop message is sent
 	wg       sync.WaitGroup
 }
@@ -149,6 +150,7 @@ func (p *parent) run(j job) (message, error) {
 	toW.Close()
 	waitErr := p.wait()
 	p.mu.Lock()
+	p.reaped = true
 	if graceTimer != nil {
 		graceTimer.Stop()
 	}
@@ -395,10 +397,13 @@ func (p *parent) stop() {
 // kill ends the child, for why (nil: a broken wire), unless it has a reason already.
 func (p *parent) kill(why error) {
 	p.mu.Lock()
+	defer p.mu.Unlock()
+	if p.reaped {
+		return
+	}
 	if p.killed == nil && why != nil {
 		p.killed = why
 	}
-	p.mu.Unlock()
 	p.cmd.Process.Kill()
 }
 
@@ -410,7 +415,7 @@ func (p *parent) wait() error {
 	case err := <-waited:
 		return err
 	case <-time.After(childGrace):
-		p.kill(nil)
+		p.cmd.Process.Kill()
 		return <-waited
 	}
 }
