@@ -224,6 +224,9 @@ func TestLongSource(t *testing.T) {
 // still ended at its wall clock or its stop: the server kills its child.
 func TestServerKillsAChildThatCannotStop(t *testing.T) {
 	requireChild(t)
+	if raceEnabled {
+		t.Skip("the race detector's shadow memory counts against the limit")
+	}
 	defer func(g time.Duration) { childGrace = g }(childGrace)
 	childGrace = 10 * time.Millisecond
 	const long = `x = "a" * (900 << 20)` // a second or so of one step
