@@ -245,3 +245,16 @@ func TestServerKillsAChildThatCannotStop(t *testing.T) {
 		t.Errorf("%v; want the stop, from the server", err)
 	}
 }
+
+// A run stopped before its child has its job is stopped, not broken.
+func TestStoppedBeforeItStarts(t *testing.T) {
+	h := newTestHost(t, Limits{})
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	for range 5 {
+		_, err := h.Exec(ctx, "script", "x = 1\nwhile True:\n    x += 1\n", nil, &fakeCaps{})
+		if !errors.Is(err, context.Canceled) || !strings.Contains(err.Error(), "the run was stopped by the user") {
+			t.Fatalf("%v; want the stop", err)
+		}
+	}
+}

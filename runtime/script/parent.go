@@ -122,6 +122,8 @@ func (p *parent) run(j job) (message, error) {
 	p.clock = startClock(p.lim.Wall+childGrace, func() {
 		p.kill(&Error{Text: fmt.Sprintf("%s: %s", p.name, wallText(p.lim.Wall)), Err: ErrWallLimit})
 	})
+	// The job goes first: a stop must not reach the child before it.
+	readErr := p.conn.send(message{Kind: msgStart, Job: &j})
 	var graceTimer *time.Timer
 	unwatch := context.AfterFunc(p.ctx, func() {
 		p.stop()
@@ -131,7 +133,6 @@ func (p *parent) run(j job) (message, error) {
 	})
 
 	var done *message
-	readErr := p.conn.send(message{Kind: msgStart, Job: &j})
 	if readErr == nil {
 		done, readErr = p.serve(newReader(fromR, maxLine))
 	}
