@@ -18,6 +18,7 @@ import (
 	"os"
 	"os/signal"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"syscall"
 	"time"
@@ -25,6 +26,7 @@ import (
 	"github.com/nats-io/nats.go"
 
 	"parley/runtime"
+	"parley/runtime/script"
 )
 
 // config is what the flags and their environment twins set.
@@ -37,6 +39,8 @@ type config struct {
 	Token      string
 	// DecisionTimeout ends a question or approval that asks for no timeout of its own.
 	DecisionTimeout time.Duration
+	// ScriptMemory is the memory limit of one script, in bytes.
+	ScriptMemory int64
 	// Web is the folder of the browser bundle. go-app serves /web from the working
 	// directory, so it is not a flag; tests point it elsewhere.
 	Web string
@@ -62,6 +66,8 @@ func parseConfig(args []string, getenv func(string) string, stderr io.Writer) (c
 	fs.StringVar(&c.Token, "token", env("PARLEY_TOKEN", ""), "access token for /api and /ws; empty uses the one kept in the data directory (PARLEY_TOKEN)")
 	timeout := env("PARLEY_DECISION_TIMEOUT", "10m")
 	fs.StringVar(&timeout, "decision-timeout", timeout, "how long a question or approval waits for an answer by default, e.g. 10m or 1h (PARLEY_DECISION_TIMEOUT)")
+	memory := env("PARLEY_SCRIPT_MEMORY", "256MiB")
+	fs.StringVar(&memory, "script-memory", memory, "how much memory one script may use, e.g. 256MiB or 1GiB; a script that needs more is stopped (PARLEY_SCRIPT_MEMORY)")
 	fs.Usage = func() {
 		fmt.Fprintln(fs.Output(), "Usage: parley [flags]\n\nParley serves a web chat for AI agents on a local address.\n\nFlags:")
 		fs.PrintDefaults()
@@ -77,10 +83,42 @@ func parseConfig(args []string, getenv func(string) string, stderr io.Writer) (c
 		return c, fmt.Errorf("decision timeout %q: use a duration between 1s and 24h, like 10m", timeout)
 	}
 	c.DecisionTimeout = d
+	if c.ScriptMemory, err = parseSize(memory); err != nil || c.ScriptMemory < minScriptMemory || c.ScriptMemory > maxScriptMemory {
+		return c, fmt.Errorf("script memory %q: use a size between 64MiB and 1TiB, like 256MiB or 2GiB", memory)
+	}
 	if c.Workspaces, err = checkWorkspaces(workspaces.list); err != nil {
 		return c, err
 	}
 	return c, nil
+}
+
+// Bounds of -script-memory: below 64 MiB the limit is mostly the Go runtime's own first
+// heap arena (see runtime/script/child_linux.go), and it must fit an int64.
+const (
+	minScriptMemory = 64 << 20
+	maxScriptMemory = 1 << 40
+)
+
+// parseSize reads a size with its unit: KiB, MiB, GiB or TiB (K, M, G, T, KB, MB, GB and TB
+// are read as the same, in powers of 1024).
+func parseSize(s string) (int64, error) {
+	s = strings.TrimSpace(s)
+	i := 0
+	for i < len(s) && s[i] >= '0' && s[i] <= '9' {
+		i++
+	}
+	n, err := strconv.ParseInt(s[:i], 10, 64)
+	if err != nil {
+		return 0, err
+	}
+	shift, ok := map[string]uint{"k": 10, "kb": 10, "kib": 10, "m": 20, "mb": 20, "mib": 20, "g": 30, "gb": 30, "gib": 30, "t": 40, "tb": 40, "tib": 40}[strings.ToLower(strings.TrimSpace(s[i:]))]
+	if !ok {
+		return 0, fmt.Errorf("no unit in %q", s)
+	}
+	if n > 1<<(62-shift) {
+		return 0, fmt.Errorf("%q is too large", s)
+	}
+	return n << shift, nil
 }
 
 // workspaceFlag collects -workspace flags. The first one given replaces the environment's
@@ -178,6 +216,8 @@ func tokenEqual(a, b string) bool {
 }
 
 func serve() {
+	// First: started as a script child, the binary runs the script and exits here.
+	script.ChildMain()
 	cfg, err := parseConfig(os.Args[1:], os.Getenv, os.Stderr)
 	if errors.Is(err, flag.ErrHelp) {
 		return
@@ -239,7 +279,8 @@ func run(ctx context.Context, cfg config, stdout io.Writer) error {
 	}
 	// Embedded, no other runtime can share the log: decisions an earlier process left
 	// pending are aborted at start instead of after their lease.
-	rt, err := runtime.New(ctx, nc, runtime.Options{Workspaces: cfg.Workspaces, Exclusive: cfg.NATS == "", DecisionTimeout: cfg.DecisionTimeout})
+	rt, err := runtime.New(ctx, nc, runtime.Options{Workspaces: cfg.Workspaces, Exclusive: cfg.NATS == "", DecisionTimeout: cfg.DecisionTimeout,
+		Limits: script.Limits{Memory: cfg.ScriptMemory}})
 	if err != nil {
 		return err
 	}

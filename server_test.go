@@ -368,7 +368,7 @@ func TestConfigFlagsAndEnvironment(t *testing.T) {
 	require.NoError(t, err)
 	cwd, err := os.Getwd()
 	require.NoError(t, err)
-	assert.Equal(t, config{Addr: "127.0.0.1:9999", Data: "/tmp/d", NATS: "nats://x:4222", Workspaces: []string{cwd}, Token: "t", DecisionTimeout: time.Hour, Web: "web"}, c,
+	assert.Equal(t, config{Addr: "127.0.0.1:9999", Data: "/tmp/d", NATS: "nats://x:4222", Workspaces: []string{cwd}, Token: "t", DecisionTimeout: time.Hour, ScriptMemory: 256 << 20, Web: "web"}, c,
 		"the current directory is the one workspace")
 
 	ws := t.TempDir()
@@ -390,6 +390,18 @@ func TestConfigFlagsAndEnvironment(t *testing.T) {
 
 	_, err = parseConfig([]string{"stray"}, getenv, io.Discard)
 	assert.ErrorContains(t, err, "unexpected argument")
+
+	env["PARLEY_SCRIPT_MEMORY"] = "1GiB"
+	c, err = parseConfig(nil, getenv, io.Discard)
+	require.NoError(t, err)
+	assert.Equal(t, int64(1<<30), c.ScriptMemory)
+	c, err = parseConfig([]string{"-script-memory", "512M"}, getenv, io.Discard)
+	require.NoError(t, err)
+	assert.Equal(t, int64(512<<20), c.ScriptMemory, "a flag beats its environment twin")
+	for _, bad := range []string{"256", "lots", "1MiB", "2TiB", "9999999999999GiB"} {
+		_, err = parseConfig([]string{"-script-memory", bad}, getenv, io.Discard)
+		assert.ErrorContains(t, err, "between 64MiB and 1TiB", bad)
+	}
 }
 
 func TestConfigTakesSeveralWorkspaces(t *testing.T) {

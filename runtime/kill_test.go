@@ -31,14 +31,6 @@ import (
 
 const killChildEnv = "PARLEY_KILLTEST_CHILD"
 
-func TestMain(m *testing.M) {
-	if dir := os.Getenv(killChildEnv); dir != "" {
-		serveKillChild(dir)
-		return
-	}
-	os.Exit(m.Run())
-}
-
 // serveKillChild is the child: the runtime on its data folder, behind three HTTP routes, its
 // address on stdout. It runs until it is killed.
 func serveKillChild(dir string) {

@@ -184,6 +184,7 @@ func withDefaultLimits(l script.Limits) script.Limits {
 	l.ProcessTimeout = cmp.Or(l.ProcessTimeout, d.ProcessTimeout)
 	l.OutputBytes = cmp.Or(l.OutputBytes, d.OutputBytes)
 	l.ReadBytes = cmp.Or(l.ReadBytes, d.ReadBytes)
+	l.Memory = cmp.Or(l.Memory, d.Memory)
 	return l
 }
 

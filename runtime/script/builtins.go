@@ -178,6 +178,7 @@ func (e *env) send(_ *starlark.Thread, b *starlark.Builtin, args starlark.Tuple,
 	if !ok {
 		text = v.String()
 	}
+	text = cutText(text, e.host.Limits.OutputBytes, "message")
 	err := e.blocked("send", func(ctx context.Context) error { return e.caps.Send(ctx, text) })
 	if err != nil {
 		return nil, err
@@ -228,6 +229,9 @@ func (e *env) ask(_ *starlark.Thread, b *starlark.Builtin, args starlark.Tuple, 
 func (e *env) askUser(req protocol.DecisionRequest) (decision.Answer, error) {
 	if err := req.Validate(); err != nil {
 		return decision.Answer{}, fmt.Errorf("invalid question: %s", fieldsText(err, "", ""))
+	}
+	if err := checkQuestion(req); err != nil {
+		return decision.Answer{}, err
 	}
 	var ans decision.Answer
 	err := e.blocked("question", func(ctx context.Context) (err error) {
@@ -393,9 +397,7 @@ func (e *env) runAll(argvs [][]string, timeout time.Duration) ([]starlark.Value,
 			results[i] = runResult(res)
 			continue
 		}
-		res := runProcess(e.ctx, e.host.Workspace, argv, timeout, e.host.Limits.OutputBytes, func(stream, text string) {
-			e.caps.Output(stream, argv, text)
-		})
+		res := e.process(i, argv, timeout)
 		if stop := e.run.interrupted(); stop != nil {
 			return nil, stop // the process was killed with the run
 		}
@@ -405,6 +407,17 @@ func (e *env) runAll(argvs [][]string, timeout time.Duration) ([]starlark.Value,
 		results[i] = runResult(res)
 	}
 	return results, nil
+}
+
+// process runs call i of the batch just authorized, argv: here, or by the server when the
+// script runs in a child (see child.go).
+func (e *env) process(i int, argv []string, timeout time.Duration) procResult {
+	if p, ok := e.caps.(processRunner); ok {
+		return p.runProcess(e.ctx, i, timeout)
+	}
+	return runProcess(e.ctx, e.host.Workspace, argv, timeout, e.host.Limits.OutputBytes, func(stream, text string) {
+		e.caps.Output(stream, argv, text)
+	})
 }
 
 // timeout reads run()'s timeout in seconds: it can shorten Limits.ProcessTimeout, not extend it.
@@ -442,6 +455,9 @@ func toArgv(v starlark.Value) ([]string, error) {
 	}
 	if argv[0] == "" {
 		return nil, errors.New("argv[0], the program, is empty")
+	}
+	if err := checkArgv(argv); err != nil {
+		return nil, err
 	}
 	return argv, nil
 }

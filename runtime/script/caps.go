@@ -21,5 +21,6 @@ type Caps interface {
 	// batch is approved or rejected as a whole). Grants answer without asking.
 	Authorize(ctx context.Context, calls []gate.ToolCall) (gate.Verdict, error)
 	// Output streams a run's output as events. argv names the process, nil for print().
+	// It may be called while another capability is being called, from another goroutine.
 	Output(stream string, argv []string, text string)
 }

@@ -45,6 +45,22 @@ const loadSteps = 100_000
 // Function's Name is its base without ".star". Source is left for the caller to fill.
 func LoadFunction(name, src string) (protocol.Function, error) {
 	h := &Host{Limits: DefaultLimits()}
+	if !h.isolated() {
+		return loadFunction(name, src)
+	}
+	return describeCache.load(name, src, func() (protocol.Function, bool, error) {
+		done, err := h.inChild(context.Background(), job{Kind: jobLoad, Name: name, Source: src}, nil)
+		keep := done.Kind == msgDone || errors.Is(err, ErrMemoryLimit)
+		if done.Function == nil {
+			return protocol.Function{}, keep, err
+		}
+		return *done.Function, keep, err
+	})
+}
+
+// loadFunction is LoadFunction in this process.
+func loadFunction(name, src string) (protocol.Function, error) {
+	h := &Host{Limits: DefaultLimits()}
 	h.Limits.Steps = loadSteps
 	r := h.start(context.Background(), name, nil)
 	defer r.finish()
@@ -138,8 +154,17 @@ func definitions(name, src string) map[string]syntax.Position {
 //
 // args is a JSON object keyed by parameter (or empty). Parameters left out take the default
 // their PARAMS property declares, and the whole must then fit PARAMS. name is as for
-// LoadFunction. A failure is an *Error.
+// LoadFunction. A failure is an *Error. Like Exec, it runs in a child where it can.
 func (h *Host) Call(ctx context.Context, name, src string, args json.RawMessage, caps Caps) (string, error) {
+	if h.isolated() {
+		done, err := h.inChild(ctx, job{Kind: jobCall, Name: name, Source: src, Vars: string(args)}, caps)
+		return h.cut(done.Result, err)
+	}
+	return h.cut(h.call(ctx, name, src, args, caps))
+}
+
+// call is Call in this process.
+func (h *Host) call(ctx context.Context, name, src string, args json.RawMessage, caps Caps) (string, error) {
 	r := h.start(ctx, name, caps)
 	defer r.finish()
 	globals, err := starlark.ExecFileOptions(fileOptions, r.thread, name, src, r.env.predeclared())

@@ -5,6 +5,12 @@
 // the approval gate, output) and the workspace the host confines it to. Starlark itself has
 // no I/O, no clock and no load() here, so everything a script can touch is a builtin of
 // this package; each one is listed in builtins.go.
+//
+// Where it can (Linux, in a binary that calls ChildMain first), the host runs each execution
+// in a child process with a memory limit the kernel enforces, so that a script that builds
+// gigabytes kills its child and not the server. The child calls back over a pipe for every
+// capability; the server keeps the gate and starts the processes (child.go, parent.go).
+// Limits lists every bound: steps, wall clock, memory, output and file sizes.
 package script
 
 import (
@@ -35,6 +41,10 @@ type Limits struct {
 	OutputBytes int
 	// ReadBytes caps the size of a file read().
 	ReadBytes int64
+	// Memory caps what one execution may hold, in bytes. Where scripts run in a child
+	// process (Linux, once ChildMain has run) the kernel enforces it on the child's address
+	// space; past it the child dies and the execution fails with ErrMemoryLimit.
+	Memory int64
 }
 
 // DefaultLimits are the limits of an execution when nothing else is asked for.
@@ -45,6 +55,7 @@ func DefaultLimits() Limits {
 		ProcessTimeout: 30 * time.Second,
 		OutputBytes:    256 << 10,
 		ReadBytes:      1 << 20,
+		Memory:         256 << 20,
 	}
 }
 
@@ -65,6 +76,9 @@ func (l Limits) withDefaults() Limits {
 	}
 	if l.ReadBytes <= 0 {
 		l.ReadBytes = d.ReadBytes
+	}
+	if l.Memory <= 0 {
+		l.Memory = d.Memory
 	}
 	return l
 }
@@ -131,8 +145,19 @@ var fileOptions = &syntax.FileOptions{
 // name is the file name positions are reported with ("script", "examples/hello.star").
 // vars, a JSON object or empty, is the script's global `vars` dict. Exec returns when the
 // script ends, fails, or ctx is done (the process it runs is killed); a failure is an
-// *Error. Exec calls caps only from its own goroutine, except Output: see Caps.
+// *Error. Exec calls caps one call at a time, except Output: see Caps. The script runs in a
+// child process where the host can (see child.go); results and errors longer than 512 KiB
+// are cut, with a note.
 func (h *Host) Exec(ctx context.Context, name, src string, vars json.RawMessage, caps Caps) (string, error) {
+	if h.isolated() {
+		done, err := h.inChild(ctx, job{Kind: jobExec, Name: name, Source: src, Vars: string(vars)}, caps)
+		return h.cut(done.Result, err)
+	}
+	return h.cut(h.exec(ctx, name, src, vars, caps))
+}
+
+// exec is Exec in this process.
+func (h *Host) exec(ctx context.Context, name, src string, vars json.RawMessage, caps Caps) (string, error) {
 	v, err := jsonObjectToDict(vars)
 	if err != nil {
 		return "", &Error{Text: fmt.Sprintf("%s: vars %v", name, err), Err: err}
@@ -183,7 +208,7 @@ func (h *Host) start(parent context.Context, name string, caps Caps) *run {
 	r.env = newEnv(ctx, h, caps, r)
 	r.thread.Print = r.env.print
 	r.clock = startClock(h.Limits.Wall, func() {
-		err := fmt.Errorf("%w: the script ran longer than %s (time spent waiting for answers does not count)", ErrWallLimit, durationText(h.Limits.Wall))
+		err := fmt.Errorf("%w: %s", ErrWallLimit, wallText(h.Limits.Wall))
 		r.cancel(err) // kills a process it is running
 		r.thread.Cancel(err.Error())
 	})
@@ -274,6 +299,19 @@ func stoppedText(ctx context.Context) string {
 		return "the run was stopped: it ran out of time"
 	}
 	return "the run was stopped by the user"
+}
+
+// maxResultBytes caps an execution's result and its error's text: they are stored in one
+// event, which must fit the log's largest message (1 MiB) with room to spare.
+const maxResultBytes = 512 << 10
+
+// cut cuts an execution's result and error text to maxResultBytes, with a note.
+func (h *Host) cut(result string, err error) (string, error) {
+	var e *Error
+	if errors.As(err, &e) {
+		e.Text = cutText(e.Text, maxResultBytes, "error")
+	}
+	return cutText(result, maxResultBytes, "result"), err
 }
 
 // resultText renders a script's result as text: strings as they are, None as nothing, the
