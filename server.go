@@ -6,7 +6,6 @@ import (
 	"cmp"
 	"context"
 	"crypto/rand"
-	"crypto/subtle"
 	"encoding/hex"
 	"errors"
 	"flag"
@@ -25,6 +24,7 @@ import (
 	"github.com/nats-io/nats.go"
 
 	"parley/runtime"
+	"parley/server"
 )
 
 // config is what the flags and their environment twins set.
@@ -173,10 +173,6 @@ func loadToken(dataDir, configured string) (string, error) {
 	return t, nil
 }
 
-func tokenEqual(a, b string) bool {
-	return subtle.ConstantTimeCompare([]byte(a), []byte(b)) == 1
-}
-
 func serve() {
 	cfg, err := parseConfig(os.Args[1:], os.Getenv, os.Stderr)
 	if errors.Is(err, flag.ErrHelp) {
@@ -217,7 +213,7 @@ func run(ctx context.Context, cfg config, stdout io.Writer) error {
 	if err != nil {
 		return err
 	}
-	bundle, err := loadBundle(cfg.Web)
+	bundle, err := server.LoadBundle(cfg.Web)
 	if err != nil {
 		return err
 	}
@@ -245,17 +241,17 @@ func run(ctx context.Context, cfg config, stdout io.Writer) error {
 	}
 	defer rt.Close()
 
-	handlers := newServer(rt, token, bundle)
+	handlers := server.New(rt, token, bundle)
 	srv := &http.Server{
-		Handler:           handlers.routes(),
+		Handler:           handlers.Handler(),
 		ReadHeaderTimeout: 10 * time.Second,
 	}
-	srv.RegisterOnShutdown(handlers.sockets.closeAll)
+	srv.RegisterOnShutdown(handlers.CloseSockets)
 	if host, _, _ := net.SplitHostPort(ln.Addr().String()); !isLoopback(host) {
 		slog.Warn("listening beyond localhost: anyone who can reach this address and has the token can drive the agent", "addr", ln.Addr().String())
 	}
 	fmt.Fprintf(stdout, "Parley is running. Open this address (it carries your access token):\n\n    http://%s/?token=%s\n\n", displayAddr(ln.Addr()), token)
-	slog.Info("serving", "addr", ln.Addr().String(), "data", cfg.Data, "workspaces", cfg.Workspaces, "nats", cmp.Or(cfg.NATS, "embedded"), "version", bundle.version)
+	slog.Info("serving", "addr", ln.Addr().String(), "data", cfg.Data, "workspaces", cfg.Workspaces, "nats", cmp.Or(cfg.NATS, "embedded"), "version", bundle.Version())
 
 	errc := make(chan error, 1)
 	go func() { errc <- srv.Serve(ln) }()

@@ -1,6 +1,4 @@
-//go:build !wasm
-
-package main
+package server
 
 import (
 	"context"
@@ -26,7 +24,7 @@ const (
 // socket serves /ws: a client subscribes to one session after the last offset it saw and
 // receives exactly the events that follow, then live ones. A bad frame gets an error frame;
 // the socket stays open and the subscription, if any, goes on.
-func (s *server) socket(w http.ResponseWriter, r *http.Request) {
+func (s *Server) socket(w http.ResponseWriter, r *http.Request) {
 	// Accept checks that the Origin, when a browser sends one, is this host: another site
 	// cannot ride the cookie into the socket.
 	conn, err := websocket.Accept(w, r, nil)
@@ -100,7 +98,7 @@ func readFrame(ctx context.Context, conn *websocket.Conn) (protocol.ClientFrame,
 // socketConn is one client's socket and its current subscription.
 type socketConn struct {
 	conn *websocket.Conn
-	rt   *runtime.Runtime
+	rt   Runtime
 
 	mu   sync.Mutex
 	stop context.CancelFunc // ends the current subscription

@@ -1,8 +1,11 @@
-//go:build !wasm
-
-package main
+// Package server is Parley's HTTP surface: the API and the event socket behind the access
+// token, and the browser bundle. It asks the runtime to do things and answers in protocol
+// types; flags, the data folder and the listener are the main package's (docs/architecture.md).
+package server
 
 import (
+	"context"
+	"crypto/subtle"
 	"encoding/json"
 	"errors"
 	"io"
@@ -16,46 +19,94 @@ import (
 	"parley/runtime"
 )
 
-// tokenCookie carries the access token after the first visit, so the page, its requests and
+// TokenCookie carries the access token after the first visit, so the page, its requests and
 // its socket are authorised without the token in every URL.
-const tokenCookie = "parley_token"
+const TokenCookie = "parley_token"
 
-// server holds what the HTTP handlers share.
-type server struct {
-	rt      *runtime.Runtime
+// Runtime is what the server asks of the agent runtime; *runtime.Runtime is the one.
+type Runtime interface {
+	ListSessions(ctx context.Context) ([]protocol.SessionInfo, error)
+	CreateSession(ctx context.Context, req protocol.CreateSessionRequest) (protocol.SessionInfo, error)
+	Session(ctx context.Context, id string) (protocol.SessionInfo, error)
+	SendPrompt(ctx context.Context, session string, req protocol.SendPromptRequest) (protocol.SendPromptResponse, error)
+	StopTurn(ctx context.Context, session string, req protocol.StopRequest) (protocol.StopResponse, error)
+	PendingDecisions(ctx context.Context, session string) (protocol.DecisionList, error)
+	Reply(ctx context.Context, session, decision string, reply protocol.ReplyRequest) (protocol.ReplyResponse, error)
+	ListGrants(ctx context.Context, workspaceID string) (protocol.GrantList, error)
+	RevokeGrant(ctx context.Context, workspaceID, id string) error
+	ListCommands(workspaceID string) (protocol.CommandList, error)
+	ListFunctions(workspaceID string) (protocol.FunctionList, error)
+	RunFunction(ctx context.Context, name string, req protocol.RunFunctionRequest) (protocol.RunFunctionResponse, error)
+	SearchFiles(workspaceID, q string, limit int) (protocol.FileList, error)
+	ListSkills(workspaceID string) (protocol.SkillList, error)
+	Workspaces() protocol.WorkspaceList
+	// Head is the offset of a session's last event, 0 for none.
+	Head(ctx context.Context, session string) (uint64, error)
+	// Follow streams a session's events after an offset, stored ones then live ones.
+	Follow(ctx context.Context, session string, after uint64) (<-chan protocol.Event, <-chan error, error)
+}
+
+var _ Runtime = (*runtime.Runtime)(nil)
+
+// Server holds what the HTTP handlers share.
+type Server struct {
+	rt      Runtime
 	token   string
-	bundle  *bundle
+	bundle  *Bundle
 	sockets sockets
 }
 
-func newServer(rt *runtime.Runtime, token string, b *bundle) *server {
-	return &server{rt: rt, token: token, bundle: b}
+// New serves rt behind token, with the browser bundle b.
+func New(rt Runtime, token string, b *Bundle) *Server {
+	return &Server{rt: rt, token: token, bundle: b}
 }
 
-// routes is the whole HTTP surface: the API and the socket behind the token, the wasm
+// CloseSockets closes every open socket with "going away". http.Server.Shutdown leaves
+// hijacked connections alone: register this with RegisterOnShutdown, and clients reconnect
+// at once.
+func (s *Server) CloseSockets() { s.sockets.closeAll() }
+
+// route is one endpoint of the API.
+type route struct {
+	pattern string // a ServeMux pattern with its method
+	handler http.HandlerFunc
+}
+
+// api is every endpoint behind the token. A table, so a test can hold each state-changing
+// one to the origin rule.
+func (s *Server) api() []route {
+	return []route{
+		{"GET /api/sessions", s.listSessions},
+		{"POST /api/sessions", s.createSession},
+		{"GET /api/sessions/{id}", s.getSession},
+		{"GET /api/sessions/{id}/events", s.listEvents},
+		{"POST /api/sessions/{id}/prompt", s.sendPrompt},
+		{"POST /api/sessions/{id}/stop", s.stopTurn},
+		{"GET /api/sessions/{id}/decisions", s.listDecisions},
+		{"GET /api/decisions", s.listDecisions},
+		{"POST /api/sessions/{id}/decisions/{decision}", s.replyDecision},
+		{"GET /api/grants", s.listGrants},
+		{"DELETE /api/grants/{grant}", s.revokeGrant},
+		{"GET /api/commands", s.listCommands},
+		{"GET /api/functions", s.listFunctions},
+		{"POST /api/functions/{name}/run", s.runFunction},
+		{"GET /api/files", s.listFiles},
+		{"GET /api/skills", s.listSkills},
+		{"GET /api/workspaces", s.listWorkspaces},
+		{"/api/", func(w http.ResponseWriter, r *http.Request) {
+			writeError(w, http.StatusNotFound, "not_found", r.Method+" "+r.URL.Path+" is not part of the API")
+		}},
+		{"GET /ws", s.socket},
+	}
+}
+
+// Handler is the whole HTTP surface: the API and the socket behind the token, the wasm
 // precompressed, and everything else to go-app (pages, manifest, service worker, /web).
-func (s *server) routes() http.Handler {
+func (s *Server) Handler() http.Handler {
 	mux := http.NewServeMux()
-	mux.Handle("GET /api/sessions", s.authorised(http.HandlerFunc(s.listSessions)))
-	mux.Handle("POST /api/sessions", s.authorised(http.HandlerFunc(s.createSession)))
-	mux.Handle("GET /api/sessions/{id}", s.authorised(http.HandlerFunc(s.getSession)))
-	mux.Handle("POST /api/sessions/{id}/prompt", s.authorised(http.HandlerFunc(s.sendPrompt)))
-	mux.Handle("POST /api/sessions/{id}/stop", s.authorised(http.HandlerFunc(s.stopTurn)))
-	mux.Handle("GET /api/sessions/{id}/decisions", s.authorised(http.HandlerFunc(s.listDecisions)))
-	mux.Handle("GET /api/decisions", s.authorised(http.HandlerFunc(s.listDecisions)))
-	mux.Handle("POST /api/sessions/{id}/decisions/{decision}", s.authorised(http.HandlerFunc(s.replyDecision)))
-	mux.Handle("GET /api/grants", s.authorised(http.HandlerFunc(s.listGrants)))
-	mux.Handle("DELETE /api/grants/{grant}", s.authorised(http.HandlerFunc(s.revokeGrant)))
-	mux.Handle("GET /api/commands", s.authorised(http.HandlerFunc(s.listCommands)))
-	mux.Handle("GET /api/functions", s.authorised(http.HandlerFunc(s.listFunctions)))
-	mux.Handle("POST /api/functions/{name}/run", s.authorised(http.HandlerFunc(s.runFunction)))
-	mux.Handle("GET /api/files", s.authorised(http.HandlerFunc(s.listFiles)))
-	mux.Handle("GET /api/skills", s.authorised(http.HandlerFunc(s.listSkills)))
-	mux.Handle("GET /api/workspaces", s.authorised(http.HandlerFunc(s.listWorkspaces)))
-	mux.Handle("/api/", s.authorised(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		writeError(w, http.StatusNotFound, "not_found", r.Method+" "+r.URL.Path+" is not part of the API")
-	})))
-	mux.Handle("GET /ws", s.authorised(http.HandlerFunc(s.socket)))
+	for _, r := range s.api() {
+		mux.Handle(r.pattern, s.authorised(r.handler))
+	}
 	mux.HandleFunc("GET /web/app.wasm", s.bundle.serveWasm)
 	mux.HandleFunc("GET /web/{$}", http.NotFound) // go-app's file server would list the folder
 	mux.Handle("/", s.acceptTokenLink(s.bundle.app))
@@ -63,7 +114,7 @@ func (s *server) routes() http.Handler {
 }
 
 // authorised admits a request that carries the token as a bearer header or the cookie.
-func (s *server) authorised(next http.Handler) http.Handler {
+func (s *Server) authorised(next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if !s.hasToken(r) {
 			w.Header().Set("WWW-Authenticate", `Bearer realm="parley"`)
@@ -75,19 +126,23 @@ func (s *server) authorised(next http.Handler) http.Handler {
 	})
 }
 
-func (s *server) hasToken(r *http.Request) bool {
+func (s *Server) hasToken(r *http.Request) bool {
 	if h := r.Header.Get("Authorization"); strings.HasPrefix(h, "Bearer ") {
 		return tokenEqual(strings.TrimPrefix(h, "Bearer "), s.token)
 	}
-	if c, err := r.Cookie(tokenCookie); err == nil {
+	if c, err := r.Cookie(TokenCookie); err == nil {
 		return tokenEqual(c.Value, s.token)
 	}
 	return false
 }
 
+func tokenEqual(a, b string) bool {
+	return subtle.ConstantTimeCompare([]byte(a), []byte(b)) == 1
+}
+
 // acceptTokenLink turns the printed ?token= link into a cookie and redirects to the same
 // page without it, so the token leaves the address bar and the history.
-func (s *server) acceptTokenLink(next http.Handler) http.Handler {
+func (s *Server) acceptTokenLink(next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		q := r.URL.Query()
 		t := q.Get("token")
@@ -108,7 +163,7 @@ func (s *server) acceptTokenLink(next http.Handler) http.Handler {
 			return
 		}
 		http.SetCookie(w, &http.Cookie{
-			Name:     tokenCookie,
+			Name:     TokenCookie,
 			Value:    s.token,
 			Path:     "/",
 			MaxAge:   int((400 * 24 * time.Hour).Seconds()),
@@ -152,7 +207,7 @@ func securityHeaders(next http.Handler) http.Handler {
 	})
 }
 
-func (s *server) listSessions(w http.ResponseWriter, r *http.Request) {
+func (s *Server) listSessions(w http.ResponseWriter, r *http.Request) {
 	list, err := s.rt.ListSessions(r.Context())
 	if err != nil {
 		s.fail(w, err)
@@ -164,7 +219,7 @@ func (s *server) listSessions(w http.ResponseWriter, r *http.Request) {
 	writeJSON(w, http.StatusOK, protocol.SessionList{Sessions: list})
 }
 
-func (s *server) createSession(w http.ResponseWriter, r *http.Request) {
+func (s *Server) createSession(w http.ResponseWriter, r *http.Request) {
 	req, ok := readRequest[protocol.CreateSessionRequest](w, r)
 	if !ok {
 		return
@@ -177,7 +232,7 @@ func (s *server) createSession(w http.ResponseWriter, r *http.Request) {
 	writeJSON(w, http.StatusCreated, info)
 }
 
-func (s *server) getSession(w http.ResponseWriter, r *http.Request) {
+func (s *Server) getSession(w http.ResponseWriter, r *http.Request) {
 	info, err := s.rt.Session(r.Context(), r.PathValue("id"))
 	if err != nil {
 		s.fail(w, err)
@@ -186,7 +241,76 @@ func (s *server) getSession(w http.ResponseWriter, r *http.Request) {
 	writeJSON(w, http.StatusOK, info)
 }
 
-func (s *server) sendPrompt(w http.ResponseWriter, r *http.Request) {
+// listEvents answers a page of a session's log after an offset: what a socket would replay,
+// for a caller that holds no socket (a script, a test). It reads through Follow and stops at
+// the page's end, so a page costs its own length, not the session's.
+func (s *Server) listEvents(w http.ResponseWriter, r *http.Request) {
+	session := r.PathValue("id")
+	query := r.URL.Query()
+	after, limit := uint64(0), protocol.DefaultEventPage
+	if raw := query.Get("after"); raw != "" {
+		n, err := strconv.ParseUint(raw, 10, 64)
+		if err != nil || n > protocol.MaxOffset {
+			writeError(w, http.StatusBadRequest, "bad_after",
+				"after "+strconv.Quote(raw)+" is not an offset: give the last offset you have, or 0 (or nothing) for the start")
+			return
+		}
+		after = n
+	}
+	if raw := query.Get("limit"); raw != "" {
+		n, err := strconv.Atoi(raw)
+		if err != nil || n < 1 || n > protocol.MaxEventPage {
+			writeError(w, http.StatusBadRequest, "bad_limit",
+				"limit "+strconv.Quote(raw)+" is not a whole number from 1 to "+strconv.Itoa(protocol.MaxEventPage)+
+					"; leave it out for "+strconv.Itoa(protocol.DefaultEventPage))
+			return
+		}
+		limit = n
+	}
+	if _, err := s.rt.Session(r.Context(), session); err != nil {
+		s.fail(w, err)
+		return
+	}
+	head, err := s.rt.Head(r.Context(), session)
+	if err != nil {
+		s.fail(w, err)
+		return
+	}
+	page := protocol.EventPage{Events: []protocol.Event{}, Next: after, Head: head}
+	if after < head {
+		ctx, cancel := context.WithTimeout(r.Context(), eventPageTimeout)
+		defer cancel()
+		events, errc, err := s.rt.Follow(ctx, session, after)
+		if err != nil {
+			s.fail(w, err)
+			return
+		}
+		for len(page.Events) < limit && page.Next < head {
+			select {
+			case ev, ok := <-events:
+				if !ok {
+					s.fail(w, errors.Join(errors.New("the log ended the read early"), ctx.Err()))
+					return
+				}
+				page.Events = append(page.Events, ev)
+				page.Next = ev.Offset
+			case err := <-errc:
+				s.fail(w, err)
+				return
+			case <-ctx.Done():
+				s.fail(w, ctx.Err()) // a deadline answers 503: the store is slow
+				return
+			}
+		}
+	}
+	writeJSON(w, http.StatusOK, page)
+}
+
+// eventPageTimeout bounds one page's read: the events are stored, so only a slow store
+// takes longer.
+const eventPageTimeout = 10 * time.Second
+
+func (s *Server) sendPrompt(w http.ResponseWriter, r *http.Request) {
 	req, ok := readRequest[protocol.SendPromptRequest](w, r)
 	if !ok {
 		return
@@ -232,7 +356,7 @@ func writeDecodeError(w http.ResponseWriter, err error) {
 
 // fail answers a runtime error: the person's mistakes with their own status, the rest as 500
 // without internals.
-func (s *server) fail(w http.ResponseWriter, err error) {
+func (s *Server) fail(w http.ResponseWriter, err error) {
 	var verr *protocol.ValidationError
 	switch {
 	case errors.Is(err, runtime.ErrNoSession):

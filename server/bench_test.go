@@ -1,6 +1,4 @@
-//go:build !wasm
-
-package main
+package server_test
 
 import (
 	"bytes"
@@ -76,6 +74,7 @@ func BenchmarkDecisionLatency(b *testing.B) {
 			b.Fatal(err)
 		}
 		r.Header.Set("Authorization", "Bearer "+testToken)
+		r.Header.Set("Content-Type", "application/json")
 		resp, err := http.DefaultClient.Do(r)
 		if err != nil {
 			b.Fatal(err)
