@@ -15,6 +15,9 @@ import (
 	"strings"
 	"time"
 
+	"github.com/nats-io/nats.go"
+	"github.com/nats-io/nats.go/jetstream"
+
 	"parley/protocol"
 	"parley/runtime"
 )
@@ -354,8 +357,8 @@ func writeDecodeError(w http.ResponseWriter, err error) {
 	writeError(w, http.StatusBadRequest, "bad_request", err.Error())
 }
 
-// fail answers a runtime error: the person's mistakes with their own status, the rest as 500
-// without internals.
+// fail answers a runtime error: the person's mistakes with their own status, a store too
+// slow or away to confirm as 503 with Retry-After, and the rest as 500 without internals.
 func (s *Server) fail(w http.ResponseWriter, err error) {
 	var verr *protocol.ValidationError
 	switch {
@@ -380,9 +383,47 @@ func (s *Server) fail(w http.ResponseWriter, err error) {
 	case errors.As(err, &verr):
 		writeDecodeError(w, err)
 	default:
+		if wait, ok := retryAfter(err); ok {
+			// The write may have been stored all the same: a 500 would report a failure for
+			// it. Every change carries an id (the attempt id, the decision) that makes a
+			// retry safe, so the answer is "retry", never "failed".
+			slog.Warn("store unavailable", "err", err)
+			w.Header().Set("Retry-After", strconv.Itoa(int((wait+time.Second-1)/time.Second)))
+			writeError(w, http.StatusServiceUnavailable, "unavailable",
+				"Parley's event store did not answer in time, so this was not confirmed: retry in a moment. "+
+					"A retried prompt (same attempt id) or reply is stored once")
+			return
+		}
 		slog.Error("request failed", "err", err)
 		writeError(w, http.StatusInternalServerError, "internal", "the server could not do this; it is logged, and retrying may help")
 	}
+}
+
+// defaultRetryAfter is the wait a 503 suggests when the error names none.
+const defaultRetryAfter = 2 * time.Second
+
+// retryAfter reports whether err means the store was too slow or away to say whether a
+// call took effect, and how long to wait before retrying. An error with a RetryAfter
+// method (the runtime's "unavailable, retry") says so itself; the others are NATS's and
+// JetStream's timeouts and absences.
+func retryAfter(err error) (time.Duration, bool) {
+	var hint interface{ RetryAfter() time.Duration }
+	if errors.As(err, &hint) {
+		return max(hint.RetryAfter(), time.Second), true
+	}
+	var apiErr *jetstream.APIError
+	switch {
+	case errors.Is(err, context.DeadlineExceeded),
+		errors.Is(err, nats.ErrTimeout),
+		errors.Is(err, nats.ErrNoResponders),
+		errors.Is(err, nats.ErrConnectionReconnecting),
+		errors.Is(err, jetstream.ErrNoStreamResponse),
+		errors.Is(err, jetstream.ErrAsyncPublishTimeout),
+		// JetStream answers 503 while its cluster elects a leader (error 10008).
+		errors.As(err, &apiErr) && apiErr.Code == http.StatusServiceUnavailable:
+		return defaultRetryAfter, true
+	}
+	return 0, false
 }
 
 func writeError(w http.ResponseWriter, status int, code, msg string) {
