@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"io"
 	"log/slog"
 	"net/http"
@@ -115,6 +116,21 @@ func (c *socketConn) send(ctx context.Context, f protocol.ServerFrame) error {
 	return c.conn.Write(wctx, websocket.MessageText, b)
 }
 
+// sendFailure answers a subscribe the log could not serve: an unknown session, a store too
+// slow (retry soon), or something logged.
+func (c *socketConn) sendFailure(ctx context.Context, session, what string, err error) {
+	switch _, slow := retryAfter(err); {
+	case errors.Is(err, runtime.ErrNoSession):
+		c.sendError(ctx, "no_session", "no such session "+session+": it may have been deleted, or the link is wrong")
+	case slow:
+		slog.Warn("subscribe: store unavailable", "session", session, "err", err)
+		c.sendError(ctx, "unavailable", "could not "+what+": the event store did not answer in time; subscribe again in a moment")
+	default:
+		slog.Error("subscribe", "session", session, "err", err)
+		c.sendError(ctx, "internal", "could not "+what+"; it is logged, and subscribing again may help")
+	}
+}
+
 func (c *socketConn) sendError(ctx context.Context, code, msg string) {
 	_ = c.send(ctx, protocol.ServerFrame{Type: protocol.FrameError, Error: &protocol.ErrorResponse{Error: msg, Code: code}})
 }
@@ -136,17 +152,28 @@ func (c *socketConn) subscribe(ctx context.Context, session string, after uint64
 	c.unsubscribe()
 	sctx, stop := context.WithCancel(ctx)
 	// Read before following: whatever is stored up to head is replayed, and a client can
-	// tell history from what happens now (the composer does not act on old questions).
-	head, _ := c.rt.Head(sctx, session)
+	// tell history from what happens now (the composer does not act on old questions). A
+	// head that could not be read is an error frame, never "subscribed": with a wrong head
+	// the client would take old questions for new ones.
+	head, err := c.rt.Head(sctx, session)
+	if err != nil {
+		stop()
+		c.sendFailure(ctx, session, "read where this session's log ends", err)
+		return
+	}
+	if after > head {
+		// Offsets only grow, so a client never saw one past the head: its offsets belong to
+		// another log (a reset data folder, another server). Clamping would splice this log
+		// onto what it holds; it must start again from 0.
+		stop()
+		c.sendError(ctx, "after_past_end", fmt.Sprintf(
+			"after %d is past the end of session %s (its last offset is %d): your copy is not of this log; subscribe again with after 0", after, session, head))
+		return
+	}
 	events, errc, err := c.rt.Follow(sctx, session, after)
 	if err != nil {
 		stop()
-		if errors.Is(err, runtime.ErrNoSession) {
-			c.sendError(ctx, "no_session", "no such session "+session+": it may have been deleted, or the link is wrong")
-		} else {
-			slog.Error("subscribe", "session", session, "err", err)
-			c.sendError(ctx, "internal", "could not follow this session; retrying may help")
-		}
+		c.sendFailure(ctx, session, "follow this session", err)
 		return
 	}
 	done := make(chan struct{})

@@ -3,7 +3,10 @@ package server_test
 import (
 	"bytes"
 	"context"
+	"errors"
+	"fmt"
 	"net/http"
+	"net/http/httptest"
 	"strings"
 	"testing"
 	"time"
@@ -14,6 +17,7 @@ import (
 
 	"parley/internal/testkit"
 	"parley/protocol"
+	"parley/server"
 )
 
 func TestSocketSubscribesAfterAnOffset(t *testing.T) {
@@ -135,4 +139,67 @@ func TestSocketSaysWhereTheReplayEnds(t *testing.T) {
 	none, err := rt.Head(ctx, "nosuchsession")
 	require.NoError(t, err)
 	assert.Zero(t, none)
+}
+
+// headFailing cannot read where a session's log ends. Follow is not overridden: a socket
+// that followed after a failed Head would panic the test.
+type headFailing struct {
+	server.Runtime
+	err error
+}
+
+func (h headFailing) Head(context.Context, string) (uint64, error) { return 0, h.err }
+
+// TestSocketSaysWhenItCannotReadTheHead: without the head a client cannot tell the replay
+// from what happens now, so the socket answers with an error frame, never "subscribed".
+func TestSocketSaysWhenItCannotReadTheHead(t *testing.T) {
+	b, err := server.LoadBundle(testkit.WebFolder(t))
+	require.NoError(t, err)
+	for _, c := range []struct {
+		name, code, says string
+		err              error
+	}{
+		{"slow store", "unavailable", "did not answer in time; subscribe again in a moment", fmt.Errorf("last message: %w", context.DeadlineExceeded)},
+		{"broken store", "internal", "it is logged", errors.New("stream gone")},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			ts := httptest.NewServer(server.New(headFailing{err: c.err}, testkit.Token, b).Handler())
+			defer ts.Close()
+			conn := testkit.Client{T: t, Base: ts.URL, Token: testkit.Token}.Dial(nil)
+			testkit.WriteFrame(t, conn, protocol.ClientFrame{Type: protocol.FrameSubscribe, Session: "s1"})
+			f := testkit.ReadFrame(t, conn)
+			require.Equal(t, protocol.FrameError, f.Type, "%+v", f)
+			assert.Equal(t, c.code, f.Error.Code)
+			assert.Contains(t, f.Error.Error, "could not read where this session's log ends")
+			assert.Contains(t, f.Error.Error, c.says)
+			assert.NotContains(t, f.Error.Error, "stream gone", "no internals")
+		})
+	}
+}
+
+// TestSocketRefusesAnOffsetPastTheEnd: offsets only grow, so an after past the session's
+// last offset comes from another log (a reset data folder). Clamping would splice this log
+// onto the client's copy; the socket says so instead, and the socket stays usable.
+func TestSocketRefusesAnOffsetPastTheEnd(t *testing.T) {
+	ts, rt := testServer(t)
+	s, err := rt.CreateSession(context.Background(), protocol.CreateSessionRequest{})
+	require.NoError(t, err)
+	head, err := rt.Head(context.Background(), s.ID)
+	require.NoError(t, err)
+
+	conn := ts.Client(t).Dial(nil)
+	testkit.WriteFrame(t, conn, protocol.ClientFrame{Type: protocol.FrameSubscribe, Session: s.ID, After: head + 1000})
+	f := testkit.ReadFrame(t, conn)
+	require.Equal(t, protocol.FrameError, f.Type, "%+v", f)
+	assert.Equal(t, "after_past_end", f.Error.Code)
+	assert.Contains(t, f.Error.Error, fmt.Sprintf("after %d is past the end of session %s (its last offset is %d)", head+1000, s.ID, head))
+	assert.Contains(t, f.Error.Error, "subscribe again with after 0")
+
+	testkit.WriteFrame(t, conn, protocol.ClientFrame{Type: protocol.FrameSubscribe, Session: s.ID, After: head})
+	sub := testkit.ReadFrame(t, conn)
+	require.Equal(t, protocol.FrameSubscribed, sub.Type, "after == head is fine: nothing to replay")
+	assert.Equal(t, head, sub.Head)
+	_, err = rt.SendPrompt(context.Background(), s.ID, protocol.SendPromptRequest{Text: "now", AttemptID: "1"})
+	require.NoError(t, err)
+	assert.Equal(t, protocol.EventUserMessage, testkit.ReadFrame(t, conn).Event.Type, "and live events flow")
 }

@@ -4,10 +4,14 @@ package socket_test
 
 import (
 	"context"
+	"encoding/json"
 	"net/http"
+	"net/http/httptest"
+	"sync/atomic"
 	"testing"
 	"time"
 
+	"github.com/coder/websocket"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
@@ -106,16 +110,20 @@ func TestFollowerResumesWithoutGapOrDuplicate(t *testing.T) {
 	}
 }
 
-// TestFollowerStopsWhenRetryingCannotHelp: a session that does not exist fails the
-// follower with the server's words instead of retrying forever.
+// TestFollowerStopsWhenRetryingCannotHelp: a session that does not exist, or offsets past
+// the end of the session's log (the copy is of another log), fail the follower with the
+// server's words instead of retrying forever.
 func TestFollowerStopsWhenRetryingCannotHelp(t *testing.T) {
 	ts := testserver.Start(t, testserver.Options{})
+	s, err := ts.Runtime.CreateSession(context.Background(), protocol.CreateSessionRequest{})
+	require.NoError(t, err)
 	cases := []struct {
 		name, session string
 		after         uint64
 		says          string
 	}{
 		{"unknown session", "nosuch", 0, "no such session"},
+		{"after past the end", s.ID, 1 << 40, "past the end of session " + s.ID},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
@@ -134,6 +142,41 @@ func TestFollowerStopsWhenRetryingCannotHelp(t *testing.T) {
 			assert.Empty(t, events)
 		})
 	}
+}
+
+// TestFollowerRetriesAnUnavailableStore: an error frame that answers the subscribe with a
+// store too slow to read is a failed attempt: the follower waits, retries, and is live only
+// once the server says "subscribed"; it never reports the replay as over before.
+func TestFollowerRetriesAnUnavailableStore(t *testing.T) {
+	attempts := make(chan int, 10)
+	var n atomic.Int32
+	fake := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		conn, err := websocket.Accept(w, r, nil)
+		if err != nil {
+			return
+		}
+		defer conn.CloseNow()
+		if _, _, err := conn.Read(r.Context()); err != nil { // the subscribe
+			return
+		}
+		attempt := int(n.Add(1))
+		attempts <- attempt
+		reply := protocol.ServerFrame{Type: protocol.FrameError, Error: &protocol.ErrorResponse{Code: "unavailable", Error: "could not read where this session's log ends: the event store did not answer in time"}}
+		if attempt > 1 {
+			reply = protocol.ServerFrame{Type: protocol.FrameSubscribed, Session: "s1", Head: 7}
+		}
+		data, _ := json.Marshal(reply)
+		_ = conn.Write(r.Context(), websocket.MessageText, data)
+		_, _, _ = conn.Read(r.Context()) // hold the link until the follower leaves
+	}))
+	t.Cleanup(fake.Close)
+
+	_, _, states, _ := follow(t, testkit.WebSocketURL(fake.URL), "s1", 3)
+	st := waitState(t, states, socket.Reconnecting)
+	assert.Contains(t, st.Error, "did not answer in time", "the person sees why")
+	live := waitState(t, states, socket.Live)
+	assert.False(t, live.CaughtUp, "offset 3 of 7: the replay is not over")
+	assert.Equal(t, []int{1, 2}, []int{<-attempts, <-attempts}, "one refused attempt, then one that subscribed")
 }
 
 func TestBackoff(t *testing.T) {
