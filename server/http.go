@@ -10,6 +10,7 @@ import (
 	"errors"
 	"io"
 	"log/slog"
+	"mime"
 	"net/http"
 	"strconv"
 	"strings"
@@ -57,11 +58,12 @@ type Server struct {
 	token   string
 	bundle  *Bundle
 	sockets sockets
+	origin  *http.CrossOriginProtection
 }
 
 // New serves rt behind token, with the browser bundle b.
 func New(rt Runtime, token string, b *Bundle) *Server {
-	return &Server{rt: rt, token: token, bundle: b}
+	return &Server{rt: rt, token: token, bundle: b, origin: http.NewCrossOriginProtection()}
 }
 
 // CloseSockets closes every open socket with "going away". http.Server.Shutdown leaves
@@ -117,27 +119,62 @@ func (s *Server) Handler() http.Handler {
 }
 
 // authorised admits a request that carries the token as a bearer header or the cookie.
+//
+// A browser sends the cookie with requests from any page of the same site, and every port
+// of 127.0.0.1 is the same site: a change that rides the cookie must come from Parley's own
+// pages, so it is checked for its origin. A bearer token is sent only by code that holds
+// it, so it is not checked; nor are reads, which another origin cannot see.
 func (s *Server) authorised(next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		if !s.hasToken(r) {
+		by := s.credential(r)
+		if by == noToken {
 			w.Header().Set("WWW-Authenticate", `Bearer realm="parley"`)
 			writeError(w, http.StatusUnauthorized, "unauthorized",
 				"missing or wrong access token: open the address Parley printed at start, or send Authorization: Bearer <token>")
 			return
 		}
+		if by == byCookie {
+			if err := s.origin.Check(r); err != nil {
+				writeError(w, http.StatusForbidden, "cross_origin", crossOriginMessage(r))
+				return
+			}
+		}
 		next.ServeHTTP(w, r)
 	})
 }
 
-func (s *Server) hasToken(r *http.Request) bool {
-	if h := r.Header.Get("Authorization"); strings.HasPrefix(h, "Bearer ") {
-		return tokenEqual(strings.TrimPrefix(h, "Bearer "), s.token)
+// crossOriginMessage says why a cookie request was refused, naming what the browser said.
+func crossOriginMessage(r *http.Request) string {
+	from := r.Header.Get("Origin")
+	if from == "" {
+		from = "a page of another origin (Sec-Fetch-Site: " + r.Header.Get("Sec-Fetch-Site") + ")"
 	}
-	if c, err := r.Cookie(TokenCookie); err == nil {
-		return tokenEqual(c.Value, s.token)
-	}
-	return false
+	return "refused: this request came from " + from + ", not from Parley's own pages at " + r.Host +
+		"; Parley takes changes signed by its cookie only from its own origin. A script should send Authorization: Bearer <token>"
 }
+
+type credential int
+
+const (
+	noToken credential = iota
+	byBearer
+	byCookie
+)
+
+func (s *Server) credential(r *http.Request) credential {
+	if h := r.Header.Get("Authorization"); strings.HasPrefix(h, "Bearer ") {
+		if tokenEqual(strings.TrimPrefix(h, "Bearer "), s.token) {
+			return byBearer
+		}
+		return noToken
+	}
+	if c, err := r.Cookie(TokenCookie); err == nil && tokenEqual(c.Value, s.token) {
+		return byCookie
+	}
+	return noToken
+}
+
+func (s *Server) hasToken(r *http.Request) bool { return s.credential(r) != noToken }
 
 func tokenEqual(a, b string) bool {
 	return subtle.ConstantTimeCompare([]byte(a), []byte(b)) == 1
@@ -330,6 +367,17 @@ func (s *Server) sendPrompt(w http.ResponseWriter, r *http.Request) {
 // failure it has already answered.
 func readRequest[T protocol.Request](w http.ResponseWriter, r *http.Request) (T, bool) {
 	var zero T
+	// Only JSON: a browser sends text/plain (or a form) from any page without asking the
+	// server first, so a body of another type is also how a forged request would arrive.
+	if mt, _, _ := mime.ParseMediaType(r.Header.Get("Content-Type")); mt != "application/json" {
+		got := r.Header.Get("Content-Type")
+		if got == "" {
+			got = "none"
+		}
+		writeError(w, http.StatusUnsupportedMediaType, "unsupported_media_type",
+			"the body must be JSON sent with Content-Type: application/json (this request's Content-Type: "+got+")")
+		return zero, false
+	}
 	body, err := io.ReadAll(http.MaxBytesReader(w, r.Body, protocol.MaxRequestBytes))
 	var tooBig *http.MaxBytesError
 	if errors.As(err, &tooBig) {
