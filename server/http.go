@@ -8,6 +8,7 @@ import (
 	"crypto/subtle"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"io"
 	"log/slog"
 	"mime"
@@ -314,6 +315,12 @@ func (s *Server) listEvents(w http.ResponseWriter, r *http.Request) {
 	head, err := s.rt.Head(r.Context(), session)
 	if err != nil {
 		s.fail(w, err)
+		return
+	}
+	if after > head {
+		// As on the socket: offsets only grow, so this after is of another log.
+		writeError(w, http.StatusBadRequest, "after_past_end", fmt.Sprintf(
+			"after %d is past the end of session %s (its last offset is %d): your copy is not of this log; read again from after=0", after, session, head))
 		return
 	}
 	page := protocol.EventPage{Events: []protocol.Event{}, Next: after, Head: head}

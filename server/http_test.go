@@ -120,6 +120,8 @@ func TestRequestsRejectBadInputClearly(t *testing.T) {
 		{"two values", prompt, `{"text":"hi","attemptId":"a"} {}`, http.StatusBadRequest, "more than one", ""},
 		{"empty prompt", prompt, `{"text":"  ","attemptId":"a"}`, http.StatusUnprocessableEntity, "empty", "text"},
 		{"no attempt id", prompt, `{"text":"hi"}`, http.StatusUnprocessableEntity, "attempt id", "attemptId"},
+		{"NUL byte", prompt, `{"text":"a\u0000b","attemptId":"a"}`, http.StatusUnprocessableEntity, "NUL byte (U+0000) at byte 1: remove it", "text"},
+		{"NUL byte in a title", ts.URL + "/api/sessions", `{"title":"a\u0000"}`, http.StatusUnprocessableEntity, "NUL byte", "title"},
 		{"bad mode", prompt, `{"text":"hi","attemptId":"a","mode":"shout"}`, http.StatusUnprocessableEntity, "unknown mode", "mode"},
 		{"oversized body", prompt, `{"text":"` + strings.Repeat("x", protocol.MaxRequestBytes) + `","attemptId":"a"}`, http.StatusRequestEntityTooLarge, "larger than", ""},
 		{"oversized prompt", prompt, `{"text":"` + strings.Repeat("x", protocol.MaxPromptBytes+1) + `","attemptId":"a"}`, http.StatusUnprocessableEntity, "limit", "text"},
