@@ -3,7 +3,9 @@ package testkit_test
 import (
 	"context"
 	"os"
+	"os/exec"
 	"path/filepath"
+	"strings"
 	"testing"
 	"time"
 
@@ -58,4 +60,16 @@ func TestWaitEvents(t *testing.T) {
 	assert.Len(t, evs, 2)
 	assert.Equal(t, []protocol.EventType{protocol.EventUserMessage, protocol.EventTurnEnded}, testkit.Types(evs))
 	assert.Equal(t, 1, testkit.Count(evs, protocol.EventTurnEnded))
+}
+
+// TestKitStaysBelowTheRuntime: the runtime's in-package tests import testkit, so testkit
+// importing the runtime (or the server, which does) would be an import cycle.
+func TestKitStaysBelowTheRuntime(t *testing.T) {
+	out, err := exec.Command("go", "list", "-deps", ".").Output()
+	require.NoError(t, err)
+	for _, dep := range strings.Fields(string(out)) {
+		if dep == "parley/runtime" || strings.HasPrefix(dep, "parley/runtime/") || dep == "parley/server" {
+			t.Errorf("testkit depends on %s; put what needs it in testkit/testserver", dep)
+		}
+	}
 }
