@@ -164,8 +164,13 @@ func (c *socketConn) subscribe(ctx context.Context, session string, after uint64
 	if after > head {
 		// Offsets only grow, so a client never saw one past the head: its offsets belong to
 		// another log (a reset data folder, another server). Clamping would splice this log
-		// onto what it holds; it must start again from 0.
+		// onto what it holds; it must start again from 0. An unknown session has head 0
+		// too, and is told so instead.
 		stop()
+		if _, err := c.rt.Session(ctx, session); err != nil {
+			c.sendFailure(ctx, session, "find this session", err)
+			return
+		}
 		c.sendError(ctx, "after_past_end", fmt.Sprintf(
 			"after %d is past the end of session %s (its last offset is %d): your copy is not of this log; subscribe again with after 0", after, session, head))
 		return

@@ -195,6 +195,11 @@ func TestSocketRefusesAnOffsetPastTheEnd(t *testing.T) {
 	assert.Contains(t, f.Error.Error, fmt.Sprintf("after %d is past the end of session %s (its last offset is %d)", head+1000, s.ID, head))
 	assert.Contains(t, f.Error.Error, "subscribe again with after 0")
 
+	testkit.WriteFrame(t, conn, protocol.ClientFrame{Type: protocol.FrameSubscribe, Session: "nosuch", After: 5})
+	f = testkit.ReadFrame(t, conn)
+	require.Equal(t, protocol.FrameError, f.Type, "%+v", f)
+	assert.Equal(t, "no_session", f.Error.Code, "an unknown session is said to be unknown, whatever the offset")
+
 	testkit.WriteFrame(t, conn, protocol.ClientFrame{Type: protocol.FrameSubscribe, Session: s.ID, After: head})
 	sub := testkit.ReadFrame(t, conn)
 	require.Equal(t, protocol.FrameSubscribed, sub.Type, "after == head is fine: nothing to replay")
