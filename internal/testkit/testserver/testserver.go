@@ -5,12 +5,8 @@ package testserver
 
 import (
 	"context"
-	"encoding/json"
-	"fmt"
 	"net/http"
 	"net/http/httptest"
-	"net/url"
-	"strconv"
 	"sync"
 	"testing"
 
@@ -18,6 +14,7 @@ import (
 	"github.com/nats-io/nats.go/jetstream"
 	"github.com/stretchr/testify/require"
 
+	"parley/app/api"
 	"parley/components"
 	"parley/internal/testkit"
 	"parley/protocol"
@@ -92,23 +89,13 @@ func (s *Server) Client(t testing.TB) testkit.Client {
 // HTTPClient is a client that trusts this server.
 func (s *Server) HTTPClient() *http.Client { return s.http.Client() }
 
-// Events reads a session's log over GET /api/sessions/{id}/events, page by page: a
-// testkit.EventReader that sees what a client of the API sees.
+// Events reads a session's log over GET /api/sessions/{id}/events, page by page, through
+// the browser's API client: a testkit.EventReader that sees what a client of the API sees.
 func (s *Server) Events(ctx context.Context, session string, after uint64) ([]protocol.Event, error) {
+	c := &api.Client{Base: s.URL, HTTP: s.http.Client(), Header: http.Header{"Authorization": {"Bearer " + testkit.Token}}}
 	var all []protocol.Event
 	for {
-		req, err := http.NewRequestWithContext(ctx, http.MethodGet,
-			s.URL+"/api/sessions/"+url.PathEscape(session)+"/events?limit="+strconv.Itoa(protocol.MaxEventPage)+"&after="+strconv.FormatUint(after, 10), nil)
-		if err != nil {
-			return nil, err
-		}
-		req.Header.Set("Authorization", "Bearer "+testkit.Token)
-		resp, err := http.DefaultClient.Do(req)
-		if err != nil {
-			return nil, err
-		}
-		var page protocol.EventPage
-		err = decodeOK(resp, &page)
+		page, err := c.Events(ctx, session, after, protocol.MaxEventPage)
 		if err != nil {
 			return nil, err
 		}
@@ -131,15 +118,4 @@ func (s *Server) Consumers(t testing.TB) int {
 	info, err := stream.Info(t.Context())
 	require.NoError(t, err)
 	return info.State.Consumers
-}
-
-// decodeOK decodes a 200 answer into v, or returns the error it carries.
-func decodeOK(resp *http.Response, v any) error {
-	defer resp.Body.Close()
-	if resp.StatusCode != http.StatusOK {
-		var e protocol.ErrorResponse
-		_ = json.NewDecoder(resp.Body).Decode(&e)
-		return fmt.Errorf("%s: %s", resp.Status, e.Error)
-	}
-	return json.NewDecoder(resp.Body).Decode(v)
 }
