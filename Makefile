@@ -67,7 +67,7 @@ bench: build chromium
 	@echo "== input bar keystrokes: keydown to painted frame, 10 KB draft with 50 chips under 1,000 messages"
 	$(GO) test -count=1 -run '^$$' -bench BenchmarkKeystroke -benchtime 1x -v ./e2e/ | grep -E 'Benchmark|keystroke_bench'
 	@echo "== decisions through the real server: asked→socket and reply→resumed (p50/p99)"
-	$(GO) test -count=1 -run '^$$' -bench BenchmarkDecisionLatency -benchtime 500x .
+	$(GO) test -count=1 -run '^$$' -bench BenchmarkDecisionLatency -benchtime 500x ./server/
 	@$(MAKE) --no-print-directory bench-kill
 	@echo "== a burst of 1,000 prompts on one session: the offline agent's answer rate, first half and second half"
 	$(GO) test -count=1 -run '^$$' -bench BenchmarkBurst -benchtime 1x ./runtime/ | grep -E 'Benchmark|burst_test'

@@ -1,6 +1,7 @@
 // Parley is a web chat for AI agents whose composer is the one place where every user
 // decision lands. This package is both sides of the program: in the browser (GOOS=js) it
-// runs the go-app views; natively, server.go serves them and hosts the agent runtime.
+// runs the go-app views; natively, server.go reads the flags, takes the data folder and
+// starts the runtime and package server, which serves the views, the API and the socket.
 package main
 
 import (

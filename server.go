@@ -6,7 +6,6 @@ import (
 	"cmp"
 	"context"
 	"crypto/rand"
-	"crypto/subtle"
 	"encoding/hex"
 	"errors"
 	"flag"
@@ -27,6 +26,7 @@ import (
 
 	"parley/runtime"
 	"parley/runtime/script"
+	"parley/server"
 )
 
 // config is what the flags and their environment twins set.
@@ -211,10 +211,6 @@ func loadToken(dataDir, configured string) (string, error) {
 	return t, nil
 }
 
-func tokenEqual(a, b string) bool {
-	return subtle.ConstantTimeCompare([]byte(a), []byte(b)) == 1
-}
-
 func serve() {
 	// First: started as a script child, the binary runs the script and exits here.
 	script.ChildMain()
@@ -257,7 +253,7 @@ func run(ctx context.Context, cfg config, stdout io.Writer) error {
 	if err != nil {
 		return err
 	}
-	bundle, err := loadBundle(cfg.Web)
+	bundle, err := server.LoadBundle(cfg.Web)
 	if err != nil {
 		return err
 	}
@@ -286,17 +282,17 @@ func run(ctx context.Context, cfg config, stdout io.Writer) error {
 	}
 	defer rt.Close()
 
-	handlers := newServer(rt, token, bundle)
+	handlers := server.New(rt, token, bundle)
 	srv := &http.Server{
-		Handler:           handlers.routes(),
+		Handler:           handlers.Handler(),
 		ReadHeaderTimeout: 10 * time.Second,
 	}
-	srv.RegisterOnShutdown(handlers.sockets.closeAll)
+	srv.RegisterOnShutdown(handlers.CloseSockets)
 	if host, _, _ := net.SplitHostPort(ln.Addr().String()); !isLoopback(host) {
 		slog.Warn("listening beyond localhost: anyone who can reach this address and has the token can drive the agent", "addr", ln.Addr().String())
 	}
 	fmt.Fprintf(stdout, "Parley is running. Open this address (it carries your access token):\n\n    http://%s/?token=%s\n\n", displayAddr(ln.Addr()), token)
-	slog.Info("serving", "addr", ln.Addr().String(), "data", cfg.Data, "workspaces", cfg.Workspaces, "nats", cmp.Or(cfg.NATS, "embedded"), "version", bundle.version)
+	slog.Info("serving", "addr", ln.Addr().String(), "data", cfg.Data, "workspaces", cfg.Workspaces, "nats", cmp.Or(cfg.NATS, "embedded"), "version", bundle.Version())
 
 	errc := make(chan error, 1)
 	go func() { errc <- srv.Serve(ln) }()

@@ -24,7 +24,9 @@ const (
 	FrameSubscribed FrameType = "subscribed"
 	// FrameEvent carries one event of the subscribed session.
 	FrameEvent FrameType = "event"
-	// FrameError reports a frame the server could not accept. The socket stays open.
+	// FrameError reports a frame the server could not accept, or a subscribe it could not
+	// serve; its code says which: bad_frame, no_session, after_past_end (the client's
+	// offsets are of another log), unavailable (retry soon), internal. The socket stays open.
 	FrameError FrameType = "error"
 )
 

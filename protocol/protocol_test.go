@@ -58,6 +58,7 @@ func TestSendPromptValidation(t *testing.T) {
 		{"empty text", func(r *SendPromptRequest) { r.Text = " \n\t" }, map[string]string{"text": "empty"}},
 		{"too long", func(r *SendPromptRequest) { r.Text = strings.Repeat("x", MaxPromptBytes+1) }, map[string]string{"text": "limit is 128 KiB"}},
 		{"bad utf-8", func(r *SendPromptRequest) { r.Text = "a\xffb" }, map[string]string{"text": "UTF-8"}},
+		{"NUL byte", func(r *SendPromptRequest) { r.Text = "a\x00b" }, map[string]string{"text": "NUL byte (U+0000) at byte 1"}},
 		{"no attempt", func(r *SendPromptRequest) { r.AttemptID = "" }, map[string]string{"attemptId": "missing"}},
 		{"attempt with a dot", func(r *SendPromptRequest) { r.AttemptID = "a.b" }, map[string]string{"attemptId": "letters"}},
 		{"long attempt", func(r *SendPromptRequest) { r.AttemptID = strings.Repeat("a", MaxAttemptIDBytes+1) }, map[string]string{"attemptId": "longer"}},
@@ -96,6 +97,9 @@ func TestDecodeRequest(t *testing.T) {
 	assert.ErrorAs(t, err, &verr)
 	_, err = DecodeRequest[CreateSessionRequest](make([]byte, MaxRequestBytes+1))
 	assert.ErrorContains(t, err, "larger than")
+	_, err = DecodeRequest[CreateSessionRequest]([]byte(`{"title":"a\u0000b"}`))
+	require.ErrorAs(t, err, &verr)
+	assert.Contains(t, verr.Fields["title"], "NUL byte")
 }
 
 func TestValidSessionID(t *testing.T) {

@@ -46,6 +46,8 @@ func (r SendPromptRequest) Validate() error {
 		f.add("text", "the prompt is %d KiB; the limit is %d KiB", (len(r.Text)+1023)/1024, MaxPromptBytes/1024)
 	case !utf8.ValidString(r.Text):
 		f.add("text", "the prompt is not valid UTF-8")
+	case strings.IndexByte(r.Text, 0) >= 0:
+		f.add("text", "the prompt holds a NUL byte (U+0000) at byte %d: remove it (it often comes with text pasted from a binary file)", strings.IndexByte(r.Text, 0))
 	}
 	switch {
 	case r.AttemptID == "":
@@ -71,6 +73,9 @@ func (r CreateSessionRequest) Validate() error {
 	}
 	if !utf8.ValidString(r.Title) {
 		f.add("title", "not valid UTF-8")
+	}
+	if i := strings.IndexByte(r.Title, 0); i >= 0 {
+		f.add("title", "holds a NUL byte (U+0000) at byte %d: remove it", i)
 	}
 	return f.err()
 }

@@ -6,6 +6,7 @@ package socket
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"time"
 
@@ -177,9 +178,17 @@ func (f *Follower) once(ctx context.Context, subscribed func()) error {
 				f.report(State{Status: Live, CaughtUp: true})
 			}
 		case protocol.FrameError:
-			if frame.Error != nil && frame.Error.Code == "no_session" {
+			// The follower sends one frame, its subscribe, so an error answers it and no
+			// event follows on this link. A session that is gone, or offsets of another log,
+			// stay so on retry; anything else (a store too slow to answer) may not.
+			if frame.Error == nil {
+				return errors.New("the server refused the subscription")
+			}
+			switch frame.Error.Code {
+			case "no_session", "after_past_end":
 				return refusedError{frame.Error.Error}
 			}
+			return errors.New(frame.Error.Error)
 		}
 	}
 }

@@ -1,11 +1,10 @@
-//go:build !wasm
-
-package main
+package server
 
 import (
 	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"io"
 	"log/slog"
 	"net/http"
@@ -26,7 +25,7 @@ const (
 // socket serves /ws: a client subscribes to one session after the last offset it saw and
 // receives exactly the events that follow, then live ones. A bad frame gets an error frame;
 // the socket stays open and the subscription, if any, goes on.
-func (s *server) socket(w http.ResponseWriter, r *http.Request) {
+func (s *Server) socket(w http.ResponseWriter, r *http.Request) {
 	// Accept checks that the Origin, when a browser sends one, is this host: another site
 	// cannot ride the cookie into the socket.
 	conn, err := websocket.Accept(w, r, nil)
@@ -100,7 +99,7 @@ func readFrame(ctx context.Context, conn *websocket.Conn) (protocol.ClientFrame,
 // socketConn is one client's socket and its current subscription.
 type socketConn struct {
 	conn *websocket.Conn
-	rt   *runtime.Runtime
+	rt   Runtime
 
 	mu   sync.Mutex
 	stop context.CancelFunc // ends the current subscription
@@ -115,6 +114,21 @@ func (c *socketConn) send(ctx context.Context, f protocol.ServerFrame) error {
 	wctx, cancel := context.WithTimeout(ctx, socketWriteTimeout)
 	defer cancel()
 	return c.conn.Write(wctx, websocket.MessageText, b)
+}
+
+// sendFailure answers a subscribe the log could not serve: an unknown session, a store too
+// slow (retry soon), or something logged.
+func (c *socketConn) sendFailure(ctx context.Context, session, what string, err error) {
+	switch _, slow := retryAfter(err); {
+	case errors.Is(err, runtime.ErrNoSession):
+		c.sendError(ctx, "no_session", "no such session "+session+": it may have been deleted, or the link is wrong")
+	case slow:
+		slog.Warn("subscribe: store unavailable", "session", session, "err", err)
+		c.sendError(ctx, "unavailable", "could not "+what+": the event store did not answer in time; subscribe again in a moment")
+	default:
+		slog.Error("subscribe", "session", session, "err", err)
+		c.sendError(ctx, "internal", "could not "+what+"; it is logged, and subscribing again may help")
+	}
 }
 
 func (c *socketConn) sendError(ctx context.Context, code, msg string) {
@@ -138,17 +152,33 @@ func (c *socketConn) subscribe(ctx context.Context, session string, after uint64
 	c.unsubscribe()
 	sctx, stop := context.WithCancel(ctx)
 	// Read before following: whatever is stored up to head is replayed, and a client can
-	// tell history from what happens now (the composer does not act on old questions).
-	head, _ := c.rt.Head(sctx, session)
+	// tell history from what happens now (the composer does not act on old questions). A
+	// head that could not be read is an error frame, never "subscribed": with a wrong head
+	// the client would take old questions for new ones.
+	head, err := c.rt.Head(sctx, session)
+	if err != nil {
+		stop()
+		c.sendFailure(ctx, session, "read where this session's log ends", err)
+		return
+	}
+	if after > head {
+		// Offsets only grow, so a client never saw one past the head: its offsets belong to
+		// another log (a reset data folder, another server). Clamping would splice this log
+		// onto what it holds; it must start again from 0. An unknown session has head 0
+		// too, and is told so instead.
+		stop()
+		if _, err := c.rt.Session(ctx, session); err != nil {
+			c.sendFailure(ctx, session, "find this session", err)
+			return
+		}
+		c.sendError(ctx, "after_past_end", fmt.Sprintf(
+			"after %d is past the end of session %s (its last offset is %d): your copy is not of this log; subscribe again with after 0", after, session, head))
+		return
+	}
 	events, errc, err := c.rt.Follow(sctx, session, after)
 	if err != nil {
 		stop()
-		if errors.Is(err, runtime.ErrNoSession) {
-			c.sendError(ctx, "no_session", "no such session "+session+": it may have been deleted, or the link is wrong")
-		} else {
-			slog.Error("subscribe", "session", session, "err", err)
-			c.sendError(ctx, "internal", "could not follow this session; retrying may help")
-		}
+		c.sendFailure(ctx, session, "follow this session", err)
 		return
 	}
 	done := make(chan struct{})

@@ -1,6 +1,4 @@
-//go:build !wasm
-
-package main
+package server
 
 import (
 	"crypto/sha256"
@@ -18,17 +16,17 @@ import (
 	"parley/components"
 )
 
-// bundle is the browser side: go-app's handler plus the wasm, served precompressed.
-type bundle struct {
+// Bundle is the browser side: go-app's handler plus the wasm, served precompressed.
+type Bundle struct {
 	dir     string
 	version string // a hash of app.wasm: a rebuild is never served stale
 	rawSize int64
 	app     *app.Handler
 }
 
-// loadBundle reads web/app.wasm's identity. `make build` writes the wasm and its .br and .gz
+// LoadBundle reads web/app.wasm's identity. `make build` writes the wasm and its .br and .gz
 // twins; without the wasm there is nothing for a browser to run.
-func loadBundle(dir string) (*bundle, error) {
+func LoadBundle(dir string) (*Bundle, error) {
 	wasm := filepath.Join(dir, "app.wasm")
 	f, err := os.Open(wasm)
 	if err != nil {
@@ -40,14 +38,17 @@ func loadBundle(dir string) (*bundle, error) {
 	if err != nil {
 		return nil, fmt.Errorf("read %s: %w", wasm, err)
 	}
-	b := &bundle{dir: dir, version: hex.EncodeToString(h.Sum(nil))[:16], rawSize: n}
+	b := &Bundle{dir: dir, version: hex.EncodeToString(h.Sum(nil))[:16], rawSize: n}
 	b.app = components.Handler(b.version, strconv.FormatInt(n, 10))
 	return b, nil
 }
 
+// Version identifies the wasm being served: a hash of its bytes.
+func (b *Bundle) Version() string { return b.version }
+
 // serveWasm serves app.wasm as brotli or gzip when the browser accepts it and the
 // precompressed twin exists, else raw.
-func (b *bundle) serveWasm(w http.ResponseWriter, r *http.Request) {
+func (b *Bundle) serveWasm(w http.ResponseWriter, r *http.Request) {
 	h := w.Header()
 	h.Set("Content-Type", "application/wasm")
 	h.Set("Vary", "Accept-Encoding")

@@ -1,12 +1,9 @@
-//go:build !wasm
-
-package main
+package server_test
 
 import (
 	"bytes"
 	"context"
 	"encoding/json"
-	"fmt"
 	"net/http"
 	"slices"
 	"testing"
@@ -30,8 +27,7 @@ func BenchmarkDecisionLatency(b *testing.B) {
 	if err != nil {
 		b.Fatal(err)
 	}
-	conn := dialBench(b, ts.URL)
-	defer conn.CloseNow()
+	conn := ts.Client(b).Dial(http.Header{"Origin": {ts.URL}})
 	sub, _ := json.Marshal(protocol.ClientFrame{Type: protocol.FrameSubscribe, Session: info.ID})
 	if err := conn.Write(ctx, websocket.MessageText, sub); err != nil {
 		b.Fatal(err)
@@ -76,6 +72,7 @@ func BenchmarkDecisionLatency(b *testing.B) {
 			b.Fatal(err)
 		}
 		r.Header.Set("Authorization", "Bearer "+testToken)
+		r.Header.Set("Content-Type", "application/json")
 		resp, err := http.DefaultClient.Do(r)
 		if err != nil {
 			b.Fatal(err)
@@ -96,15 +93,4 @@ func report(b *testing.B, name string, d []time.Duration) {
 	p := func(q float64) float64 { return float64(d[int(q*float64(len(d)-1))].Microseconds()) }
 	b.ReportMetric(p(0.50), name+"-p50-µs")
 	b.ReportMetric(p(0.99), name+"-p99-µs")
-}
-
-func dialBench(b *testing.B, base string) *websocket.Conn {
-	h := http.Header{}
-	h.Set("Authorization", "Bearer "+testToken)
-	h.Set("Origin", base)
-	conn, _, err := websocket.Dial(context.Background(), "ws"+base[len("http"):]+"/ws", &websocket.DialOptions{HTTPHeader: h})
-	if err != nil {
-		b.Fatal(fmt.Errorf("dial: %w", err))
-	}
-	return conn
 }

@@ -1,6 +1,4 @@
-//go:build !wasm
-
-package main
+package server
 
 import (
 	"fmt"
@@ -12,7 +10,7 @@ import (
 // Decisions, turns, grants, commands and functions: requests that ask the runtime to do one
 // thing and answer. What follows (a run's events, an outcome) is broadcast on the socket.
 
-func (s *server) listDecisions(w http.ResponseWriter, r *http.Request) {
+func (s *Server) listDecisions(w http.ResponseWriter, r *http.Request) {
 	list, err := s.rt.PendingDecisions(r.Context(), r.PathValue("id"))
 	if err != nil {
 		s.fail(w, err)
@@ -21,7 +19,7 @@ func (s *server) listDecisions(w http.ResponseWriter, r *http.Request) {
 	writeJSON(w, http.StatusOK, list)
 }
 
-func (s *server) replyDecision(w http.ResponseWriter, r *http.Request) {
+func (s *Server) replyDecision(w http.ResponseWriter, r *http.Request) {
 	req, ok := readRequest[protocol.ReplyRequest](w, r)
 	if !ok {
 		return
@@ -34,7 +32,7 @@ func (s *server) replyDecision(w http.ResponseWriter, r *http.Request) {
 	writeJSON(w, http.StatusOK, resp)
 }
 
-func (s *server) stopTurn(w http.ResponseWriter, r *http.Request) {
+func (s *Server) stopTurn(w http.ResponseWriter, r *http.Request) {
 	var req protocol.StopRequest
 	if r.ContentLength != 0 {
 		var ok bool
@@ -54,7 +52,7 @@ func (s *server) stopTurn(w http.ResponseWriter, r *http.Request) {
 	writeJSON(w, status, resp)
 }
 
-func (s *server) listGrants(w http.ResponseWriter, r *http.Request) {
+func (s *Server) listGrants(w http.ResponseWriter, r *http.Request) {
 	list, err := s.rt.ListGrants(r.Context(), r.URL.Query().Get("workspace"))
 	if err != nil {
 		s.fail(w, err)
@@ -63,7 +61,7 @@ func (s *server) listGrants(w http.ResponseWriter, r *http.Request) {
 	writeJSON(w, http.StatusOK, list)
 }
 
-func (s *server) revokeGrant(w http.ResponseWriter, r *http.Request) {
+func (s *Server) revokeGrant(w http.ResponseWriter, r *http.Request) {
 	if err := s.rt.RevokeGrant(r.Context(), r.URL.Query().Get("workspace"), r.PathValue("grant")); err != nil {
 		s.fail(w, err)
 		return
@@ -71,7 +69,7 @@ func (s *server) revokeGrant(w http.ResponseWriter, r *http.Request) {
 	w.WriteHeader(http.StatusNoContent)
 }
 
-func (s *server) listCommands(w http.ResponseWriter, r *http.Request) {
+func (s *Server) listCommands(w http.ResponseWriter, r *http.Request) {
 	list, err := s.rt.ListCommands(r.URL.Query().Get("workspace"))
 	if err != nil {
 		s.fail(w, err)
@@ -80,7 +78,7 @@ func (s *server) listCommands(w http.ResponseWriter, r *http.Request) {
 	writeJSON(w, http.StatusOK, list)
 }
 
-func (s *server) listFunctions(w http.ResponseWriter, r *http.Request) {
+func (s *Server) listFunctions(w http.ResponseWriter, r *http.Request) {
 	list, err := s.rt.ListFunctions(r.URL.Query().Get("workspace"))
 	if err != nil {
 		s.fail(w, err)
@@ -89,7 +87,7 @@ func (s *server) listFunctions(w http.ResponseWriter, r *http.Request) {
 	writeJSON(w, http.StatusOK, list)
 }
 
-func (s *server) runFunction(w http.ResponseWriter, r *http.Request) {
+func (s *Server) runFunction(w http.ResponseWriter, r *http.Request) {
 	req, ok := readRequest[protocol.RunFunctionRequest](w, r)
 	if !ok {
 		return

@@ -1,6 +1,4 @@
-//go:build !wasm
-
-package main
+package server
 
 import (
 	"fmt"
@@ -14,7 +12,7 @@ import (
 // `/`, and the workspaces a session can work in. Each catalogue is of the workspace that
 // ?workspace= names, the default one without it.
 
-func (s *server) listFiles(w http.ResponseWriter, r *http.Request) {
+func (s *Server) listFiles(w http.ResponseWriter, r *http.Request) {
 	query := r.URL.Query()
 	q := query.Get("q")
 	if len(q) > protocol.MaxFileQueryBytes {
@@ -40,7 +38,7 @@ func (s *server) listFiles(w http.ResponseWriter, r *http.Request) {
 	writeJSON(w, http.StatusOK, list)
 }
 
-func (s *server) listSkills(w http.ResponseWriter, r *http.Request) {
+func (s *Server) listSkills(w http.ResponseWriter, r *http.Request) {
 	list, err := s.rt.ListSkills(r.URL.Query().Get("workspace"))
 	if err != nil {
 		s.fail(w, err)
@@ -49,6 +47,6 @@ func (s *server) listSkills(w http.ResponseWriter, r *http.Request) {
 	writeJSON(w, http.StatusOK, list)
 }
 
-func (s *server) listWorkspaces(w http.ResponseWriter, r *http.Request) {
+func (s *Server) listWorkspaces(w http.ResponseWriter, r *http.Request) {
 	writeJSON(w, http.StatusOK, s.rt.Workspaces())
 }

@@ -1,13 +1,9 @@
-//go:build !wasm
-
-package main
+package server_test
 
 import (
 	"context"
 	"errors"
 	"net/http"
-	"net/http/httptest"
-	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -16,88 +12,24 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"parley/app/api"
+	"parley/internal/testkit"
+	"parley/internal/testkit/testserver"
 	"parley/protocol"
-	"parley/runtime"
 )
 
 // These tests serve two workspaces, alpha (the default) and beta, each with its own files,
 // function, example and skill, over real HTTP on embedded JetStream.
 
-// twoFolders makes alpha and beta.
-func twoFolders(t *testing.T) (alpha, beta string) {
+// serveWorkspaces serves the folders from the JetStream in data.
+func serveWorkspaces(t *testing.T, data string, folders ...string) *testserver.Server {
 	t.Helper()
-	root := t.TempDir()
-	for name, text := range map[string]string{
-		"alpha/a.txt":                     "from alpha",
-		"alpha/.parley/functions/fa.star": "def main(args):\n    return read(\"a.txt\")\n",
-		"alpha/.parley/skills/sa.md":      "# Alpha's skill\n",
-		"beta/b.txt":                      "from beta",
-		"beta/.parley/functions/fb.star":  "def main(args):\n    return read(\"b.txt\")\n",
-		"beta/.parley/examples/eb.star":   "# Beta's example.\nsend(read(\"b.txt\"))\n",
-		"beta/.parley/skills/sb.md":       "# Beta's skill\n",
-	} {
-		p := filepath.Join(root, filepath.FromSlash(name))
-		require.NoError(t, os.MkdirAll(filepath.Dir(p), 0o755))
-		require.NoError(t, os.WriteFile(p, []byte(text), 0o644))
-	}
-	return filepath.Join(root, "alpha"), filepath.Join(root, "beta")
-}
-
-// serveWorkspaces serves the folders from the JetStream in data until stop.
-func serveWorkspaces(t *testing.T, data string, folders ...string) (ts *httptest.Server, rt *runtime.Runtime, stop func()) {
-	t.Helper()
-	emb, err := runtime.StartEmbedded(data)
-	require.NoError(t, err)
-	rt, err = runtime.New(context.Background(), emb.Conn, runtime.Options{Workspaces: folders, Exclusive: true})
-	require.NoError(t, err)
-	b, err := loadBundle(stubBundle(t))
-	require.NoError(t, err)
-	handlers := newServer(rt, testToken, b)
-	ts = httptest.NewServer(handlers.routes())
-	stopped := false
-	stop = func() {
-		if stopped {
-			return
-		}
-		stopped = true
-		ts.Close()
-		handlers.sockets.closeAll()
-		rt.Close()
-		emb.Close()
-	}
-	t.Cleanup(stop)
-	return ts, rt, stop
-}
-
-func createIn(t *testing.T, ts *httptest.Server, workspace string) protocol.SessionInfo {
-	t.Helper()
-	resp, data := postJSON(t, ts.URL+"/api/sessions", protocol.CreateSessionRequest{Workspace: workspace})
-	require.Equal(t, http.StatusCreated, resp.StatusCode, string(data))
-	return decodeAs[protocol.SessionInfo](t, data)
-}
-
-func lastAgentText(t *testing.T, evs []protocol.Event) string {
-	t.Helper()
-	msgs := eventsOfType(evs, protocol.EventAgentMessage)
-	require.NotEmpty(t, msgs)
-	m, err := msgs[len(msgs)-1].DecodeMessage()
-	require.NoError(t, err)
-	return m.Text
-}
-
-func lastSettledOf(t *testing.T, evs []protocol.Event) protocol.RunSettled {
-	t.Helper()
-	settled := eventsOfType(evs, protocol.EventRunSettled)
-	require.NotEmpty(t, settled)
-	rs, err := protocol.DecodeEventData[protocol.RunSettled](settled[len(settled)-1])
-	require.NoError(t, err)
-	return rs
+	return testserver.Start(t, testserver.Options{Data: data, Workspaces: folders, Exclusive: true})
 }
 
 func TestWorkspacesAndSessionsOverHTTP(t *testing.T) {
-	alpha, beta := twoFolders(t)
-	ts, _, _ := serveWorkspaces(t, t.TempDir(), alpha, beta)
-	c := clientOf(ts, ts.URL)
+	alpha, beta := testkit.TwoWorkspaces(t)
+	ts := serveWorkspaces(t, t.TempDir(), alpha, beta)
+	c := clientOf(ts)
 	ctx := context.Background()
 
 	list, err := c.ListWorkspaces(ctx)
@@ -114,15 +46,15 @@ func TestWorkspacesAndSessionsOverHTTP(t *testing.T) {
 	}
 	resp, data := postJSON(t, ts.URL+"/api/sessions", `{"workspace":"gamma"}`)
 	require.Equal(t, http.StatusBadRequest, resp.StatusCode, string(data))
-	e := errorOf(t, data)
+	e := testkit.ErrorOf(t, data)
 	assert.Equal(t, "no_workspace", e.Code)
 	assert.Contains(t, e.Error, `"gamma": the workspaces are alpha, beta`)
 }
 
 func TestCataloguesPerWorkspaceOverHTTP(t *testing.T) {
-	alpha, beta := twoFolders(t)
-	ts, _, _ := serveWorkspaces(t, t.TempDir(), alpha, beta)
-	c := clientOf(ts, ts.URL)
+	alpha, beta := testkit.TwoWorkspaces(t)
+	ts := serveWorkspaces(t, t.TempDir(), alpha, beta)
+	c := clientOf(ts)
 	ctx := context.Background()
 
 	own := func(fns []protocol.Function) []string {
@@ -182,7 +114,7 @@ func TestCataloguesPerWorkspaceOverHTTP(t *testing.T) {
 		}
 		resp, data := request(t, http.MethodGet, ts.URL+path+sep+"workspace=gamma", testToken, nil)
 		assert.Equal(t, http.StatusBadRequest, resp.StatusCode, path)
-		e := errorOf(t, data)
+		e := testkit.ErrorOf(t, data)
 		assert.Equal(t, "no_workspace", e.Code, path)
 		assert.Contains(t, e.Error, "the workspaces are alpha, beta", path)
 	}
@@ -193,30 +125,30 @@ func TestCataloguesPerWorkspaceOverHTTP(t *testing.T) {
 }
 
 func TestFunctionRunsInItsWorkspaceOverHTTP(t *testing.T) {
-	alpha, beta := twoFolders(t)
-	ts, rt, _ := serveWorkspaces(t, t.TempDir(), alpha, beta)
-	c := clientOf(ts, ts.URL)
+	alpha, beta := testkit.TwoWorkspaces(t)
+	ts := serveWorkspaces(t, t.TempDir(), alpha, beta)
+	c := clientOf(ts)
 	ctx := context.Background()
 
 	resp, data := postJSON(t, ts.URL+"/api/functions/fb/run?workspace=beta", `{}`)
 	require.Equal(t, http.StatusAccepted, resp.StatusCode, string(data))
-	run := decodeAs[protocol.RunFunctionResponse](t, data)
-	evs := waitEvents(t, rt, run.Session, "fb ends", turnsEnded(1))
-	assert.Equal(t, "from beta", lastSettledOf(t, evs).Result)
+	run := testkit.DecodeAs[protocol.RunFunctionResponse](t, data)
+	evs := testkit.WaitEvents(t, ts.Events, run.Session, "fb ends", testkit.TurnsEnded(1))
+	assert.Equal(t, "from beta", testkit.LastSettled(t, evs).Result)
 	resp, data = request(t, http.MethodGet, ts.URL+"/api/sessions/"+run.Session, testToken, nil)
 	require.Equal(t, http.StatusOK, resp.StatusCode)
-	assert.Equal(t, "beta", decodeAs[protocol.SessionInfo](t, data).WorkspaceID, "a new session in the named workspace")
+	assert.Equal(t, "beta", testkit.DecodeAs[protocol.SessionInfo](t, data).WorkspaceID, "a new session in the named workspace")
 
 	out, err := c.RunFunction(ctx, "fb", protocol.RunFunctionRequest{Workspace: "beta"})
 	require.NoError(t, err, "the body's field works as the parameter does")
-	waitEvents(t, rt, out.Session, "fb ends", turnsEnded(1))
+	testkit.WaitEvents(t, ts.Events, out.Session, "fb ends", testkit.TurnsEnded(1))
 
 	// In an existing session, the session's workspace decides.
 	sb := createIn(t, ts, "beta")
 	out, err = c.RunFunction(ctx, "fb", protocol.RunFunctionRequest{Session: sb.ID})
 	require.NoError(t, err)
-	evs = waitEvents(t, rt, sb.ID, "fb ends", turnsEnded(1))
-	assert.Equal(t, "from beta", lastSettledOf(t, evs).Result)
+	evs = testkit.WaitEvents(t, ts.Events, sb.ID, "fb ends", testkit.TurnsEnded(1))
+	assert.Equal(t, "from beta", testkit.LastSettled(t, evs).Result)
 
 	for _, c := range []struct {
 		name, url, body string
@@ -232,41 +164,41 @@ func TestFunctionRunsInItsWorkspaceOverHTTP(t *testing.T) {
 	} {
 		resp, data := postJSON(t, ts.URL+c.url, c.body)
 		assert.Equal(t, c.status, resp.StatusCode, "%s: %s", c.name, data)
-		assert.Equal(t, c.code, errorOf(t, data).Code, c.name)
+		assert.Equal(t, c.code, testkit.ErrorOf(t, data).Code, c.name)
 	}
 }
 
 func TestScriptsAndGrantsStayInTheirWorkspaceOverHTTP(t *testing.T) {
-	alpha, beta := twoFolders(t)
-	ts, rt, _ := serveWorkspaces(t, t.TempDir(), alpha, beta)
+	alpha, beta := testkit.TwoWorkspaces(t)
+	ts := serveWorkspaces(t, t.TempDir(), alpha, beta)
 	sa, sb := createIn(t, ts, "alpha"), createIn(t, ts, "beta")
 
 	// read() and list() see beta, and nothing of alpha, by a relative or an absolute path.
 	promptHTTP(t, ts, sb.ID, "/script send(read('b.txt') + ' | ' + ', '.join(list('.')))")
-	evs := waitEvents(t, rt, sb.ID, "read ends", turnsEnded(1))
-	assert.Equal(t, "from beta | .parley/, b.txt", lastAgentText(t, evs))
+	evs := testkit.WaitEvents(t, ts.Events, sb.ID, "read ends", testkit.TurnsEnded(1))
+	assert.Equal(t, "from beta | .parley/, b.txt", testkit.LastAgentText(t, evs))
 	promptHTTP(t, ts, sb.ID, "/script send(read('../alpha/a.txt'))")
-	evs = waitEvents(t, rt, sb.ID, "escape ends", turnsEnded(2))
-	assert.Contains(t, lastSettledOf(t, evs).Error, "leaves the workspace")
+	evs = testkit.WaitEvents(t, ts.Events, sb.ID, "escape ends", testkit.TurnsEnded(2))
+	assert.Contains(t, testkit.LastSettled(t, evs).Error, "leaves the workspace")
 	promptHTTP(t, ts, sb.ID, "/script send(read('"+filepath.Join(alpha, "a.txt")+"'))")
-	evs = waitEvents(t, rt, sb.ID, "absolute escape ends", turnsEnded(3))
-	assert.Contains(t, lastSettledOf(t, evs).Error, "leaves the workspace")
+	evs = testkit.WaitEvents(t, ts.Events, sb.ID, "absolute escape ends", testkit.TurnsEnded(3))
+	assert.Contains(t, testkit.LastSettled(t, evs).Error, "leaves the workspace")
 	promptHTTP(t, ts, sb.ID, "/example eb")
-	evs = waitEvents(t, rt, sb.ID, "example ends", turnsEnded(4))
-	assert.Equal(t, "from beta", lastAgentText(t, evs), "beta's own example")
+	evs = testkit.WaitEvents(t, ts.Events, sb.ID, "example ends", testkit.TurnsEnded(4))
+	assert.Equal(t, "from beta", testkit.LastAgentText(t, evs), "beta's own example")
 
 	// "Always" for pwd in alpha: alpha's grant, which beta does not see.
 	promptHTTP(t, ts, sa.ID, "/script send(run(['pwd']).stdout.strip())")
 	d := waitDecisions(t, ts, sa.ID, 1)[0]
 	require.Equal(t, "Approve, and always for this command", d.Request.Options[1].Label)
 	replyHTTP(t, ts, sa.ID, d.ID, `{"action":"accept","content":{"option":1}}`)
-	evs = waitEvents(t, rt, sa.ID, "pwd in alpha ends", turnsEnded(1))
-	assert.Equal(t, alpha, lastAgentText(t, evs), "run() starts in alpha")
+	evs = testkit.WaitEvents(t, ts.Events, sa.ID, "pwd in alpha ends", testkit.TurnsEnded(1))
+	assert.Equal(t, alpha, testkit.LastAgentText(t, evs), "run() starts in alpha")
 
 	grantsOf := func(query string) []protocol.Grant {
 		resp, data := request(t, http.MethodGet, ts.URL+"/api/grants"+query, testToken, nil)
 		require.Equal(t, http.StatusOK, resp.StatusCode, string(data))
-		return decodeAs[protocol.GrantList](t, data).Grants
+		return testkit.DecodeAs[protocol.GrantList](t, data).Grants
 	}
 	require.Len(t, grantsOf(""), 1)
 	require.Len(t, grantsOf("?workspace=alpha"), 1)
@@ -274,15 +206,15 @@ func TestScriptsAndGrantsStayInTheirWorkspaceOverHTTP(t *testing.T) {
 	assert.Empty(t, grantsOf("?workspace=beta"))
 
 	promptHTTP(t, ts, sa.ID, "/script send(run(['pwd']).stdout.strip())")
-	evs = waitEvents(t, rt, sa.ID, "granted pwd ends", turnsEnded(2))
-	assert.Equal(t, alpha, lastAgentText(t, evs), "alpha's grant lets it run without asking")
+	evs = testkit.WaitEvents(t, ts.Events, sa.ID, "granted pwd ends", testkit.TurnsEnded(2))
+	assert.Equal(t, alpha, testkit.LastAgentText(t, evs), "alpha's grant lets it run without asking")
 
 	promptHTTP(t, ts, sb.ID, "/script send(run(['pwd']).stdout.strip())")
 	d = waitDecisions(t, ts, sb.ID, 1)[0]
 	assert.Equal(t, "Allow running pwd?", d.Request.Message, "beta asks: alpha's grant is not beta's")
 	replyHTTP(t, ts, sb.ID, d.ID, `{"action":"accept","content":{"option":0}}`)
-	evs = waitEvents(t, rt, sb.ID, "pwd in beta ends", turnsEnded(5))
-	assert.Equal(t, beta, lastAgentText(t, evs), "run() starts in beta")
+	evs = testkit.WaitEvents(t, ts.Events, sb.ID, "pwd in beta ends", testkit.TurnsEnded(5))
+	assert.Equal(t, beta, testkit.LastAgentText(t, evs), "run() starts in beta")
 	assert.Empty(t, grantsOf("?workspace=beta"), "approved once: no grant")
 
 	resp, _ := request(t, http.MethodDelete, ts.URL+"/api/grants/"+grantsOf("")[0].ID+"?workspace=beta", testToken, nil)
@@ -293,20 +225,20 @@ func TestScriptsAndGrantsStayInTheirWorkspaceOverHTTP(t *testing.T) {
 }
 
 func TestWorkspaceBindingsSurviveARestartOverHTTP(t *testing.T) {
-	alpha, beta := twoFolders(t)
+	alpha, beta := testkit.TwoWorkspaces(t)
 	data := t.TempDir()
-	ts, _, stop := serveWorkspaces(t, data, alpha, beta)
+	ts := serveWorkspaces(t, data, alpha, beta)
 	sb := createIn(t, ts, "beta")
 	sd := createIn(t, ts, "default")
-	stop()
+	ts.Stop()
 
-	ts, rt, _ := serveWorkspaces(t, data, alpha, beta)
+	ts = serveWorkspaces(t, data, alpha, beta)
 	for id, want := range map[string]string{sb.ID: "beta", sd.ID: "alpha"} {
 		resp, data := request(t, http.MethodGet, ts.URL+"/api/sessions/"+id, testToken, nil)
 		require.Equal(t, http.StatusOK, resp.StatusCode, string(data))
-		assert.Equal(t, want, decodeAs[protocol.SessionInfo](t, data).WorkspaceID)
+		assert.Equal(t, want, testkit.DecodeAs[protocol.SessionInfo](t, data).WorkspaceID)
 	}
 	promptHTTP(t, ts, sb.ID, "/script send(read('b.txt'))")
-	evs := waitEvents(t, rt, sb.ID, "read ends", turnsEnded(1))
-	assert.Equal(t, "from beta", lastAgentText(t, evs))
+	evs := testkit.WaitEvents(t, ts.Events, sb.ID, "read ends", testkit.TurnsEnded(1))
+	assert.Equal(t, "from beta", testkit.LastAgentText(t, evs))
 }

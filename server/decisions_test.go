@@ -1,197 +1,21 @@
-//go:build !wasm
-
-package main
+package server_test
 
 import (
 	"context"
-	"encoding/json"
 	"net/http"
-	"net/http/httptest"
 	"strings"
 	"testing"
 	"time"
 
-	"github.com/coder/websocket"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"parley/internal/testkit"
 	"parley/protocol"
-	"parley/runtime"
 )
 
-// These tests drive the decision, turn, grant, command and function endpoints as the browser
-// (or a script with the token) does: over real HTTP and the real socket, on embedded JetStream.
-
-// postJSON posts body (a string is sent as it is, anything else as JSON) with the token.
-func postJSON(t *testing.T, url string, body any) (*http.Response, []byte) {
-	t.Helper()
-	var text string
-	switch b := body.(type) {
-	case string:
-		text = b
-	default:
-		data, err := json.Marshal(b)
-		require.NoError(t, err)
-		text = string(data)
-	}
-	return request(t, http.MethodPost, url, testToken, strings.NewReader(text))
-}
-
-func decodeAs[T any](t *testing.T, data []byte) T {
-	t.Helper()
-	var v T
-	require.NoError(t, json.Unmarshal(data, &v), string(data))
-	return v
-}
-
-func createSessionHTTP(t *testing.T, ts *httptest.Server) string {
-	t.Helper()
-	resp, data := postJSON(t, ts.URL+"/api/sessions", `{}`)
-	require.Equal(t, http.StatusCreated, resp.StatusCode, string(data))
-	return decodeAs[protocol.SessionInfo](t, data).ID
-}
-
-// promptHTTP sends a prompt as the composer does and returns its offset.
-func promptHTTP(t *testing.T, ts *httptest.Server, session, text string) uint64 {
-	t.Helper()
-	resp, data := postJSON(t, ts.URL+"/api/sessions/"+session+"/prompt",
-		protocol.SendPromptRequest{Text: text, AttemptID: runtime.NewID()})
-	require.Equal(t, http.StatusOK, resp.StatusCode, string(data))
-	sent := decodeAs[protocol.SendPromptResponse](t, data)
-	require.NotZero(t, sent.Offset)
-	return sent.Offset
-}
-
-// decisionsOf lists a session's pending decisions over HTTP; "" lists every session's.
-func decisionsOf(t *testing.T, ts *httptest.Server, session string) []protocol.Decision {
-	t.Helper()
-	url := ts.URL + "/api/decisions"
-	if session != "" {
-		url = ts.URL + "/api/sessions/" + session + "/decisions"
-	}
-	resp, data := request(t, http.MethodGet, url, testToken, nil)
-	require.Equal(t, http.StatusOK, resp.StatusCode, string(data))
-	require.Contains(t, string(data), `"decisions":[`, "an empty list is [], not null")
-	return decodeAs[protocol.DecisionList](t, data).Decisions
-}
-
-// waitDecisions waits until the list holds n decisions and returns them.
-func waitDecisions(t *testing.T, ts *httptest.Server, session string, n int) []protocol.Decision {
-	t.Helper()
-	var list []protocol.Decision
-	require.Eventually(t, func() bool {
-		list = decisionsOf(t, ts, session)
-		return len(list) == n
-	}, 10*time.Second, 10*time.Millisecond, "waiting for %d pending decisions", n)
-	return list
-}
-
-func replyURL(ts *httptest.Server, session, decision string) string {
-	return ts.URL + "/api/sessions/" + session + "/decisions/" + decision
-}
-
-// replyHTTP answers a decision and requires it to be accepted.
-func replyHTTP(t *testing.T, ts *httptest.Server, session, decision, body string) protocol.ReplyResponse {
-	t.Helper()
-	resp, data := postJSON(t, replyURL(ts, session, decision), body)
-	require.Equal(t, http.StatusOK, resp.StatusCode, string(data))
-	return decodeAs[protocol.ReplyResponse](t, data)
-}
-
-// waitEvents reads the session's log until cond holds for it.
-func waitEvents(t *testing.T, rt *runtime.Runtime, session, what string, cond func([]protocol.Event) bool) []protocol.Event {
-	t.Helper()
-	var evs []protocol.Event
-	ok := assert.Eventually(t, func() bool {
-		var err error
-		evs, err = rt.Log().Read(context.Background(), session, 0)
-		require.NoError(t, err)
-		return cond(evs)
-	}, 10*time.Second, 10*time.Millisecond, what)
-	if !ok {
-		for _, ev := range evs {
-			t.Logf("%d %s %s", ev.Offset, ev.Type, ev.Data)
-		}
-		t.FailNow()
-	}
-	return evs
-}
-
-func countOf(evs []protocol.Event, typ protocol.EventType) int {
-	n := 0
-	for _, ev := range evs {
-		if ev.Type == typ {
-			n++
-		}
-	}
-	return n
-}
-
-func turnsEnded(n int) func([]protocol.Event) bool {
-	return func(evs []protocol.Event) bool { return countOf(evs, protocol.EventTurnEnded) >= n }
-}
-
-func eventsOfType(evs []protocol.Event, typ protocol.EventType) []protocol.Event {
-	var out []protocol.Event
-	for _, ev := range evs {
-		if ev.Type == typ {
-			out = append(out, ev)
-		}
-	}
-	return out
-}
-
-func agentTextsOf(t *testing.T, evs []protocol.Event) []string {
-	t.Helper()
-	var out []string
-	for _, ev := range eventsOfType(evs, protocol.EventAgentMessage) {
-		m, err := ev.DecodeMessage()
-		require.NoError(t, err)
-		out = append(out, m.Text)
-	}
-	return out
-}
-
-// subscribeWS opens a socket and subscribes to a session from its first event.
-func subscribeWS(t *testing.T, ts *httptest.Server, session string) *websocket.Conn {
-	t.Helper()
-	conn := dial(t, ts, nil)
-	write(t, conn, websocket.MessageText, []byte(`{"type":"subscribe","session":"`+session+`","after":0}`))
-	f := readServerFrame(t, conn)
-	require.Equal(t, protocol.FrameSubscribed, f.Type, "%+v", f)
-	return conn
-}
-
-// nextEventWS reads event frames until one of type typ, and returns it with every event read.
-func nextEventWS(t *testing.T, conn *websocket.Conn, typ protocol.EventType) (protocol.Event, []protocol.Event) {
-	t.Helper()
-	var seen []protocol.Event
-	for range 200 {
-		f := readServerFrame(t, conn)
-		require.Equal(t, protocol.FrameEvent, f.Type, "%+v", f)
-		require.NotNil(t, f.Event)
-		seen = append(seen, *f.Event)
-		if f.Event.Type == typ {
-			return *f.Event, seen
-		}
-	}
-	t.Fatalf("no %s on the socket", typ)
-	return protocol.Event{}, nil
-}
-
-// typesInOrder lists the events' types, runs of the same type counted once.
-func typesInOrder(evs []protocol.Event) []protocol.EventType {
-	var out []protocol.EventType
-	for _, ev := range evs {
-		if len(out) == 0 || out[len(out)-1] != ev.Type {
-			out = append(out, ev.Type)
-		}
-	}
-	return out
-}
-
 func TestDecisionConfirmRoundTrip(t *testing.T) {
-	ts, rt := testServer(t)
+	ts, _ := testServer(t)
 	s := createSessionHTTP(t, ts)
 	offset := promptHTTP(t, ts, s, "/script ok = confirm('Ship it?')\nsend('shipped=%s' % ok)")
 
@@ -210,24 +34,24 @@ func TestDecisionConfirmRoundTrip(t *testing.T) {
 	for _, body := range []string{`{"action":"accept","content":false}`, `{"action":"decline"}`} {
 		resp, data := postJSON(t, replyURL(ts, s, d.ID), body)
 		assert.Equal(t, http.StatusConflict, resp.StatusCode, body)
-		e := errorOf(t, data)
+		e := testkit.ErrorOf(t, data)
 		assert.Equal(t, "already_answered", e.Code, body)
 		assert.Contains(t, e.Error, "already answered", body)
 	}
 	assert.Empty(t, decisionsOf(t, ts, s))
 	assert.Empty(t, decisionsOf(t, ts, ""))
 
-	evs := waitEvents(t, rt, s, "turn ends", turnsEnded(1))
-	assert.Equal(t, []string{"shipped=True"}, agentTextsOf(t, evs), "the script got the first answer")
-	require.Len(t, eventsOfType(evs, protocol.EventQuestionReplied), 1, "one reply is stored")
-	r, err := eventsOfType(evs, protocol.EventQuestionReplied)[0].DecodeQuestionReplied()
+	evs := testkit.WaitEvents(t, ts.Events, s, "turn ends", testkit.TurnsEnded(1))
+	assert.Equal(t, []string{"shipped=True"}, testkit.AgentTexts(t, evs), "the script got the first answer")
+	require.Len(t, testkit.OfType(evs, protocol.EventQuestionReplied), 1, "one reply is stored")
+	r, err := testkit.OfType(evs, protocol.EventQuestionReplied)[0].DecodeQuestionReplied()
 	require.NoError(t, err)
 	assert.Equal(t, d.ID, r.ID)
 	assert.JSONEq(t, `true`, string(r.Content))
 }
 
 func TestDecisionReplyErrorsLeaveTheQuestionOpen(t *testing.T) {
-	ts, rt := testServer(t)
+	ts, _ := testServer(t)
 	s := createSessionHTTP(t, ts)
 	promptHTTP(t, ts, s, `/script v = ask('Env?', {"type":"string","enum":["a","b"],"allowOther":False})`+"\nsend('env=%s' % v)")
 	d := waitDecisions(t, ts, s, 1)[0]
@@ -267,7 +91,7 @@ func TestDecisionReplyErrorsLeaveTheQuestionOpen(t *testing.T) {
 		t.Run(c.name, func(t *testing.T) {
 			resp, data := request(t, http.MethodPost, c.url, c.token, strings.NewReader(c.body))
 			assert.Equal(t, c.status, resp.StatusCode, string(data))
-			e := errorOf(t, data)
+			e := testkit.ErrorOf(t, data)
 			assert.Equal(t, c.code, e.Code)
 			assert.Contains(t, e.Error, c.contains)
 			if c.field != "" {
@@ -281,19 +105,19 @@ func TestDecisionReplyErrorsLeaveTheQuestionOpen(t *testing.T) {
 		})
 	}
 
-	evs, err := rt.Log().Read(context.Background(), s, 0)
+	evs, err := ts.Events(context.Background(), s, 0)
 	require.NoError(t, err)
-	assert.Zero(t, countOf(evs, protocol.EventQuestionReplied), "no rejected reply reached the log")
+	assert.Zero(t, testkit.Count(evs, protocol.EventQuestionReplied), "no rejected reply reached the log")
 
 	// A good reply still wins.
 	replyHTTP(t, ts, s, d.ID, `{"action":"accept","content":"b"}`)
-	evs = waitEvents(t, rt, s, "turn ends", turnsEnded(1))
-	assert.Equal(t, []string{"env=b"}, agentTextsOf(t, evs))
+	evs = testkit.WaitEvents(t, ts.Events, s, "turn ends", testkit.TurnsEnded(1))
+	assert.Equal(t, []string{"env=b"}, testkit.AgentTexts(t, evs))
 	assert.Empty(t, decisionsOf(t, ts, s))
 }
 
 func TestDecisionsOfEverySessionOldestFirst(t *testing.T) {
-	ts, rt := testServer(t)
+	ts, _ := testServer(t)
 	first := createSessionHTTP(t, ts)
 	second := createSessionHTTP(t, ts)
 	promptHTTP(t, ts, first, "/script confirm('First?')")
@@ -312,7 +136,7 @@ func TestDecisionsOfEverySessionOldestFirst(t *testing.T) {
 	assert.Equal(t, all[1].ID, own[0].ID)
 	resp, data := request(t, http.MethodGet, ts.URL+"/api/sessions/nosuch/decisions", testToken, nil)
 	assert.Equal(t, http.StatusNotFound, resp.StatusCode)
-	assert.Equal(t, "no_session", errorOf(t, data).Code)
+	assert.Equal(t, "no_session", testkit.ErrorOf(t, data).Code)
 
 	// The list carries what a reply needs; answering one leaves the other.
 	replyHTTP(t, ts, all[1].Session, all[1].ID, `{"action":"decline"}`)
@@ -321,25 +145,25 @@ func TestDecisionsOfEverySessionOldestFirst(t *testing.T) {
 	// A decision answered through the wrong session is not found there.
 	resp, data = postJSON(t, replyURL(ts, second, all[0].ID), `{"action":"accept","content":true}`)
 	assert.Equal(t, http.StatusNotFound, resp.StatusCode)
-	assert.Equal(t, "no_decision", errorOf(t, data).Code)
+	assert.Equal(t, "no_decision", testkit.ErrorOf(t, data).Code)
 	replyHTTP(t, ts, first, all[0].ID, `{"action":"accept","content":true}`)
 	waitDecisions(t, ts, "", 0)
-	waitEvents(t, rt, first, "first turn ends", turnsEnded(1))
-	waitEvents(t, rt, second, "second turn ends", turnsEnded(1))
+	testkit.WaitEvents(t, ts.Events, first, "first turn ends", testkit.TurnsEnded(1))
+	testkit.WaitEvents(t, ts.Events, second, "second turn ends", testkit.TurnsEnded(1))
 }
 
 func TestScriptApprovalOverTheSocket(t *testing.T) {
 	ts, _ := testServer(t)
 	s := createSessionHTTP(t, ts)
-	conn := subscribeWS(t, ts, s)
-	created, _ := nextEventWS(t, conn, protocol.EventSessionCreated)
+	conn, _ := ts.Client(t).Subscribe(s, 0)
+	created, _ := testkit.NextEvent(t, conn, protocol.EventSessionCreated)
 	assert.Equal(t, s, created.Session)
 
 	offset := promptHTTP(t, ts, s, "/script r = run(['echo','hi'])\nsend(r.stdout)")
-	askedEv, before := nextEventWS(t, conn, protocol.EventQuestionAsked)
+	askedEv, before := testkit.NextEvent(t, conn, protocol.EventQuestionAsked)
 	assert.Equal(t, []protocol.EventType{
 		protocol.EventUserMessage, protocol.EventTurnStarted, protocol.EventRunStarted, protocol.EventQuestionAsked,
-	}, typesInOrder(before))
+	}, testkit.Types(before))
 	asked, err := askedEv.DecodeQuestionAsked()
 	require.NoError(t, err)
 	assert.Equal(t, protocol.KindApproval, asked.Request.Kind)
@@ -351,11 +175,11 @@ func TestScriptApprovalOverTheSocket(t *testing.T) {
 	// The page answers with what the socket told it: the session and the decision's id.
 	replyHTTP(t, ts, askedEv.Session, asked.ID, `{"action":"accept","content":{"option":0}}`)
 
-	_, after := nextEventWS(t, conn, protocol.EventTurnEnded)
+	_, after := testkit.NextEvent(t, conn, protocol.EventTurnEnded)
 	assert.Equal(t, []protocol.EventType{
 		protocol.EventQuestionReplied, protocol.EventRunOutput, protocol.EventAgentMessage,
 		protocol.EventRunSettled, protocol.EventTurnEnded,
-	}, typesInOrder(after))
+	}, testkit.Types(after))
 	var texts []string
 	for _, ev := range after {
 		switch ev.Type {
@@ -405,13 +229,13 @@ func TestGrantAlwaysThenRevoke(t *testing.T) {
 	always := d.Request.Options[1]
 	require.NotNil(t, always.Grant, "option 1 is the 'always for this command' one: %+v", always)
 	replyHTTP(t, ts, s, d.ID, `{"action":"accept","content":{"option":1}}`)
-	waitEvents(t, rt, s, "first run ends", turnsEnded(1))
+	testkit.WaitEvents(t, ts.Events, s, "first run ends", testkit.TurnsEnded(1))
 
 	var grants []protocol.Grant
 	require.Eventually(t, func() bool {
 		resp, data := request(t, http.MethodGet, ts.URL+"/api/grants", testToken, nil)
 		require.Equal(t, http.StatusOK, resp.StatusCode, string(data))
-		grants = decodeAs[protocol.GrantList](t, data).Grants
+		grants = testkit.DecodeAs[protocol.GrantList](t, data).Grants
 		return len(grants) > 0
 	}, 10*time.Second, 10*time.Millisecond)
 	require.Len(t, grants, 1)
@@ -424,26 +248,26 @@ func TestGrantAlwaysThenRevoke(t *testing.T) {
 
 	// The same command again passes without asking.
 	promptHTTP(t, ts, s, script)
-	evs := waitEvents(t, rt, s, "second run ends", turnsEnded(2))
-	assert.Equal(t, 1, countOf(evs, protocol.EventQuestionAsked), "no new question")
-	assert.Equal(t, 2, countOf(evs, protocol.EventRunSettled))
-	assert.Equal(t, []string{"ok=True", "ok=True"}, agentTextsOf(t, evs))
-	assert.Equal(t, 1, countOf(evs, protocol.EventGrantCreated))
+	evs := testkit.WaitEvents(t, ts.Events, s, "second run ends", testkit.TurnsEnded(2))
+	assert.Equal(t, 1, testkit.Count(evs, protocol.EventQuestionAsked), "no new question")
+	assert.Equal(t, 2, testkit.Count(evs, protocol.EventRunSettled))
+	assert.Equal(t, []string{"ok=True", "ok=True"}, testkit.AgentTexts(t, evs))
+	assert.Equal(t, 1, testkit.Count(evs, protocol.EventGrantCreated))
 
 	resp, data = request(t, http.MethodDelete, ts.URL+"/api/grants/"+g.ID, testToken, nil)
 	assert.Equal(t, http.StatusNoContent, resp.StatusCode, string(data))
 	assert.Empty(t, data)
 	resp, data = request(t, http.MethodDelete, ts.URL+"/api/grants/"+g.ID, testToken, nil)
 	assert.Equal(t, http.StatusNotFound, resp.StatusCode)
-	assert.Equal(t, "no_grant", errorOf(t, data).Code)
+	assert.Equal(t, "no_grant", testkit.ErrorOf(t, data).Code)
 	resp, data = request(t, http.MethodDelete, ts.URL+"/api/grants/a.b", testToken, nil)
 	assert.Equal(t, http.StatusNotFound, resp.StatusCode)
-	assert.Equal(t, "no_grant", errorOf(t, data).Code)
+	assert.Equal(t, "no_grant", testkit.ErrorOf(t, data).Code)
 	resp, _ = request(t, http.MethodDelete, ts.URL+"/api/grants/"+g.ID, "", nil)
 	assert.Equal(t, http.StatusUnauthorized, resp.StatusCode)
 	resp, data = request(t, http.MethodGet, ts.URL+"/api/grants", testToken, nil)
 	require.Equal(t, http.StatusOK, resp.StatusCode)
-	assert.Empty(t, decodeAs[protocol.GrantList](t, data).Grants)
+	assert.Empty(t, testkit.DecodeAs[protocol.GrantList](t, data).Grants)
 
 	// Revoked: the next run asks again.
 	promptHTTP(t, ts, s, script)
@@ -451,66 +275,66 @@ func TestGrantAlwaysThenRevoke(t *testing.T) {
 	assert.NotEqual(t, d.ID, again.ID)
 	assert.Equal(t, "echo x", again.Request.Details)
 	replyHTTP(t, ts, s, again.ID, `{"action":"decline","reason":"not now"}`)
-	evs = waitEvents(t, rt, s, "third run ends", turnsEnded(3))
-	assert.Equal(t, []string{"ok=True", "ok=True", "ok=False"}, agentTextsOf(t, evs))
+	evs = testkit.WaitEvents(t, ts.Events, s, "third run ends", testkit.TurnsEnded(3))
+	assert.Equal(t, []string{"ok=True", "ok=True", "ok=False"}, testkit.AgentTexts(t, evs))
 }
 
 func TestStopAbortsThePendingDecision(t *testing.T) {
-	ts, rt := testServer(t)
+	ts, _ := testServer(t)
 	s := createSessionHTTP(t, ts)
-	conn := subscribeWS(t, ts, s)
+	conn, _ := ts.Client(t).Subscribe(s, 0)
 	promptHTTP(t, ts, s, "/script confirm('Deploy?')\nsend('not reached')")
 	d := waitDecisions(t, ts, s, 1)[0]
 
 	resp, data := postJSON(t, ts.URL+"/api/sessions/"+s+"/stop", ``)
 	require.Equal(t, http.StatusAccepted, resp.StatusCode, string(data))
-	stop := decodeAs[protocol.StopResponse](t, data)
+	stop := testkit.DecodeAs[protocol.StopResponse](t, data)
 	assert.Greater(t, stop.Offset, d.Offset)
 
 	// The socket shows the abort and the stopped turn.
-	endedEv, seen := nextEventWS(t, conn, protocol.EventTurnEnded)
+	endedEv, seen := testkit.NextEvent(t, conn, protocol.EventTurnEnded)
 	ended, err := protocol.DecodeEventData[protocol.TurnEnded](endedEv)
 	require.NoError(t, err)
 	assert.True(t, ended.Stopped)
 	var rejected []protocol.QuestionRejected
-	for _, ev := range eventsOfType(seen, protocol.EventQuestionRejected) {
+	for _, ev := range testkit.OfType(seen, protocol.EventQuestionRejected) {
 		rej, err := ev.DecodeQuestionRejected()
 		require.NoError(t, err)
 		rejected = append(rejected, rej)
 	}
 	assert.Equal(t, []protocol.QuestionRejected{{ID: d.ID, Outcome: protocol.OutcomeAborted, Reason: protocol.ReasonStopped}}, rejected)
-	assert.Empty(t, agentTextsOf(t, seen), "the script did not go on")
+	assert.Empty(t, testkit.AgentTexts(t, seen), "the script did not go on")
 
 	// The log agrees, and the question is over for good.
-	evs := waitEvents(t, rt, s, "turn ends", turnsEnded(1))
-	assert.Equal(t, 1, countOf(evs, protocol.EventStopRequested))
-	assert.Equal(t, 1, countOf(evs, protocol.EventQuestionRejected))
+	evs := testkit.WaitEvents(t, ts.Events, s, "turn ends", testkit.TurnsEnded(1))
+	assert.Equal(t, 1, testkit.Count(evs, protocol.EventStopRequested))
+	assert.Equal(t, 1, testkit.Count(evs, protocol.EventQuestionRejected))
 	assert.Empty(t, decisionsOf(t, ts, s))
 	resp, data = postJSON(t, replyURL(ts, s, d.ID), `{"action":"accept","content":true}`)
 	assert.Equal(t, http.StatusConflict, resp.StatusCode)
-	e := errorOf(t, data)
+	e := testkit.ErrorOf(t, data)
 	assert.Equal(t, "already_answered", e.Code)
 	assert.Contains(t, e.Error, "stopped")
 
 	for _, id := range []string{"nosuch", "a.b"} {
 		resp, data = postJSON(t, ts.URL+"/api/sessions/"+id+"/stop", ``)
 		assert.Equal(t, http.StatusNotFound, resp.StatusCode, id)
-		assert.Equal(t, "no_session", errorOf(t, data).Code, id)
+		assert.Equal(t, "no_session", testkit.ErrorOf(t, data).Code, id)
 	}
 	resp, _ = request(t, http.MethodPost, ts.URL+"/api/sessions/"+s+"/stop", "", nil)
 	assert.Equal(t, http.StatusUnauthorized, resp.StatusCode)
 
 	// The session takes prompts again.
 	promptHTTP(t, ts, s, "/script send('after the stop')")
-	evs = waitEvents(t, rt, s, "next turn ends", turnsEnded(2))
-	assert.Equal(t, []string{"after the stop"}, agentTextsOf(t, evs))
+	evs = testkit.WaitEvents(t, ts.Events, s, "next turn ends", testkit.TurnsEnded(2))
+	assert.Equal(t, []string{"after the stop"}, testkit.AgentTexts(t, evs))
 }
 
 func TestCommandsAndFunctionsAreListed(t *testing.T) {
 	ts, _ := testServer(t)
 	resp, data := request(t, http.MethodGet, ts.URL+"/api/commands", testToken, nil)
 	require.Equal(t, http.StatusOK, resp.StatusCode, string(data))
-	cmds := decodeAs[protocol.CommandList](t, data)
+	cmds := testkit.DecodeAs[protocol.CommandList](t, data)
 	var names []string
 	for _, c := range cmds.Commands {
 		names = append(names, c.Name)
@@ -528,7 +352,7 @@ func TestCommandsAndFunctionsAreListed(t *testing.T) {
 	resp, data = request(t, http.MethodGet, ts.URL+"/api/functions", testToken, nil)
 	require.Equal(t, http.StatusOK, resp.StatusCode, string(data))
 	fns := map[string]protocol.Function{}
-	for _, fn := range decodeAs[protocol.FunctionList](t, data).Functions {
+	for _, fn := range testkit.DecodeAs[protocol.FunctionList](t, data).Functions {
 		fns[fn.Name] = fn
 	}
 	require.Contains(t, fns, "greet")
@@ -549,25 +373,25 @@ func TestCommandsAndFunctionsAreListed(t *testing.T) {
 }
 
 func TestFunctionRunOverHTTP(t *testing.T) {
-	ts, rt := testServer(t)
+	ts, _ := testServer(t)
 	resp, data := postJSON(t, ts.URL+"/api/functions/greet/run", `{"args":{"name":"Ada"}}`)
 	require.Equal(t, http.StatusAccepted, resp.StatusCode, string(data))
-	run := decodeAs[protocol.RunFunctionResponse](t, data)
+	run := testkit.DecodeAs[protocol.RunFunctionResponse](t, data)
 	require.True(t, protocol.ValidSessionID(run.Session), run.Session)
 	assert.True(t, strings.HasPrefix(run.Run, "function:"), run.Run)
 
 	// The new session is a session like any other, and its run streams on the socket.
 	resp, data = request(t, http.MethodGet, ts.URL+"/api/sessions/"+run.Session, testToken, nil)
 	require.Equal(t, http.StatusOK, resp.StatusCode, string(data))
-	conn := subscribeWS(t, ts, run.Session)
-	settledEv, seen := nextEventWS(t, conn, protocol.EventRunSettled)
+	conn, _ := ts.Client(t).Subscribe(run.Session, 0)
+	settledEv, seen := testkit.NextEvent(t, conn, protocol.EventRunSettled)
 	rs, err := protocol.DecodeEventData[protocol.RunSettled](settledEv)
 	require.NoError(t, err)
 	assert.Equal(t, run.Run, rs.Run)
 	assert.Empty(t, rs.Error)
 	assert.Equal(t, "Hello, Ada.", rs.Result)
-	assert.Equal(t, []string{"Hello, Ada."}, agentTextsOf(t, seen))
-	endedEv, _ := nextEventWS(t, conn, protocol.EventTurnEnded)
+	assert.Equal(t, []string{"Hello, Ada."}, testkit.AgentTexts(t, seen))
+	endedEv, _ := testkit.NextEvent(t, conn, protocol.EventTurnEnded)
 	ended, err := protocol.DecodeEventData[protocol.TurnEnded](endedEv)
 	require.NoError(t, err)
 	assert.Equal(t, run.Run, ended.Run)
@@ -601,7 +425,7 @@ func TestFunctionRunOverHTTP(t *testing.T) {
 		t.Run(c.name, func(t *testing.T) {
 			resp, data := postJSON(t, ts.URL+"/api/functions/"+c.fn+"/run", c.body)
 			assert.Equal(t, c.status, resp.StatusCode, string(data))
-			e := errorOf(t, data)
+			e := testkit.ErrorOf(t, data)
 			assert.Equal(t, c.code, e.Code)
 			assert.Contains(t, e.Error, c.contains)
 			if c.field != "" {
@@ -614,31 +438,31 @@ func TestFunctionRunOverHTTP(t *testing.T) {
 	// besides the busy one, which still waits on its question.
 	resp, data = request(t, http.MethodGet, ts.URL+"/api/sessions", testToken, nil)
 	require.Equal(t, http.StatusOK, resp.StatusCode)
-	assert.Len(t, decodeAs[protocol.SessionList](t, data).Sessions, 2)
+	assert.Len(t, testkit.DecodeAs[protocol.SessionList](t, data).Sessions, 2)
 	list := decisionsOf(t, ts, busy)
 	require.Len(t, list, 1)
 	assert.Equal(t, d.ID, list[0].ID)
-	evs, err := rt.Log().Read(context.Background(), busy, 0)
+	evs, err := ts.Events(context.Background(), busy, 0)
 	require.NoError(t, err)
-	assert.Zero(t, countOf(evs, protocol.EventRunSettled), "the busy session's run is untouched")
+	assert.Zero(t, testkit.Count(evs, protocol.EventRunSettled), "the busy session's run is untouched")
 
 	// Once the session is free, a function runs in it.
 	replyHTTP(t, ts, busy, d.ID, `{"action":"accept","content":true}`)
-	waitEvents(t, rt, busy, "the command ends", turnsEnded(1))
+	testkit.WaitEvents(t, ts.Events, busy, "the command ends", testkit.TurnsEnded(1))
 	require.Eventually(t, func() bool {
 		resp, _ := postJSON(t, ts.URL+"/api/functions/greet/run", `{"args":{"name":"Bo","excited":true},"session":"`+busy+`"}`)
 		return resp.StatusCode == http.StatusAccepted
 	}, 10*time.Second, 20*time.Millisecond)
-	evs = waitEvents(t, rt, busy, "the function ends", turnsEnded(2))
-	assert.Contains(t, agentTextsOf(t, evs), "Hello, Bo!")
+	evs = testkit.WaitEvents(t, ts.Events, busy, "the function ends", testkit.TurnsEnded(2))
+	assert.Contains(t, testkit.AgentTexts(t, evs), "Hello, Bo!")
 }
 
 func TestStopNamesTheTurnTheUserSaw(t *testing.T) {
-	ts, rt := testServer(t)
+	ts, _ := testServer(t)
 	s := createSessionHTTP(t, ts)
 	promptHTTP(t, ts, s, "/script confirm('hold')")
 	waitDecisions(t, ts, s, 1)
-	evs, err := rt.Log().Read(context.Background(), s, 0)
+	evs, err := ts.Events(context.Background(), s, 0)
 	require.NoError(t, err)
 	var turn uint64
 	for _, ev := range evs {

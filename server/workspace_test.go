@@ -1,6 +1,4 @@
-//go:build !wasm
-
-package main
+package server_test
 
 import (
 	"context"
@@ -14,42 +12,15 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
-	"parley/app/api"
+	"parley/internal/testkit"
 	"parley/protocol"
-	"parley/runtime"
 )
 
 // These tests drive the workspace catalogues over real HTTP, as the composer's client does.
 
-// writeTree writes files (a name ending in "/" is a folder) into the runtime's workspace.
-func writeTree(t *testing.T, rt *runtime.Runtime, files map[string]string) {
-	t.Helper()
-	for name, text := range files {
-		p := filepath.Join(rt.Workspace(), filepath.FromSlash(name))
-		if strings.HasSuffix(name, "/") {
-			require.NoError(t, os.MkdirAll(p, 0o755))
-			continue
-		}
-		require.NoError(t, os.MkdirAll(filepath.Dir(p), 0o755))
-		require.NoError(t, os.WriteFile(p, []byte(text), 0o644))
-	}
-}
-
-func clientOf(ts interface{ Client() *http.Client }, base string) *api.Client {
-	return &api.Client{Base: base, HTTP: ts.Client(), Header: http.Header{"Authorization": {"Bearer " + testToken}}}
-}
-
-func filePaths(list protocol.FileList) []string {
-	var out []string
-	for _, f := range list.Files {
-		out = append(out, f.Path)
-	}
-	return out
-}
-
 func TestFilesEndpoint(t *testing.T) {
 	ts, rt := testServer(t)
-	writeTree(t, rt, map[string]string{
+	testkit.WriteTree(t, rt.Workspace(), map[string]string{
 		"server.go":              "",
 		"cmd/serving/main.go":    "",
 		"docs/observer.md":       "",
@@ -62,7 +33,7 @@ func TestFilesEndpoint(t *testing.T) {
 	require.NoError(t, os.Symlink(outside, filepath.Join(rt.Workspace(), "linked")))
 	require.NoError(t, os.Symlink(filepath.Join(outside, "server-secret.go"), filepath.Join(rt.Workspace(), "server-link.go")))
 
-	c := clientOf(ts, ts.URL)
+	c := clientOf(ts)
 	list, err := c.ListFiles(context.Background(), "SERV", 0)
 	require.NoError(t, err)
 	assert.Equal(t, []string{
@@ -82,7 +53,7 @@ func TestFilesEndpoint(t *testing.T) {
 
 	resp, data := request(t, http.MethodGet, ts.URL+"/api/files", testToken, nil)
 	require.Equal(t, http.StatusOK, resp.StatusCode, string(data))
-	all := decodeAs[protocol.FileList](t, data)
+	all := testkit.DecodeAs[protocol.FileList](t, data)
 	assert.ElementsMatch(t, []string{"server.go", "cmd/serving/main.go", "docs/observer.md", "src/s/e/r/v.txt"}, filePaths(all),
 		"no query lists files, newest first")
 
@@ -106,7 +77,7 @@ func TestFilesEndpointRejectsBadInput(t *testing.T) {
 		t.Run(c.name, func(t *testing.T) {
 			resp, data := request(t, http.MethodGet, ts.URL+"/api/files?"+c.query, testToken, nil)
 			assert.Equal(t, http.StatusBadRequest, resp.StatusCode, string(data))
-			e := errorOf(t, data)
+			e := testkit.ErrorOf(t, data)
 			assert.Equal(t, c.code, e.Code)
 			assert.Contains(t, e.Error, c.says)
 		})
@@ -122,7 +93,7 @@ func TestWorkspaceEndpointsRequireTheToken(t *testing.T) {
 	for _, path := range []string{"/api/files?q=a", "/api/skills", "/api/workspaces"} {
 		resp, data := request(t, http.MethodGet, ts.URL+path, "", nil)
 		assert.Equal(t, http.StatusUnauthorized, resp.StatusCode, path)
-		assert.Equal(t, "unauthorized", errorOf(t, data).Code, path)
+		assert.Equal(t, "unauthorized", testkit.ErrorOf(t, data).Code, path)
 		resp, _ = request(t, http.MethodGet, ts.URL+path, "wrong", nil)
 		assert.Equal(t, http.StatusUnauthorized, resp.StatusCode, path)
 	}
@@ -130,12 +101,12 @@ func TestWorkspaceEndpointsRequireTheToken(t *testing.T) {
 
 func TestSkillsEndpoint(t *testing.T) {
 	ts, rt := testServer(t)
-	c := clientOf(ts, ts.URL)
+	c := clientOf(ts)
 	skills, err := c.ListSkills(context.Background())
 	require.NoError(t, err)
 	assert.Empty(t, skills, "no .parley/skills folder: no skills")
 
-	writeTree(t, rt, map[string]string{
+	testkit.WriteTree(t, rt.Workspace(), map[string]string{
 		".parley/skills/review.md":   "# Review the diff\nList the risks.\n",
 		".parley/skills/a-first.md":  "\nSay hello\n",
 		".parley/skills/huge.md":     strings.Repeat("z", protocol.MaxSkillBytes+1),
@@ -161,14 +132,14 @@ func TestSessionBlankOverHTTP(t *testing.T) {
 	ts, _ := testServer(t)
 	resp, data := postJSON(t, ts.URL+"/api/sessions", `{}`)
 	require.Equal(t, http.StatusCreated, resp.StatusCode)
-	created := decodeAs[protocol.SessionInfo](t, data)
+	created := testkit.DecodeAs[protocol.SessionInfo](t, data)
 	assert.True(t, created.Blank)
 	assert.Contains(t, string(data), `"blank":true`)
 
 	listed := func() protocol.SessionInfo {
 		resp, data := request(t, http.MethodGet, ts.URL+"/api/sessions", testToken, nil)
 		require.Equal(t, http.StatusOK, resp.StatusCode)
-		list := decodeAs[protocol.SessionList](t, data).Sessions
+		list := testkit.DecodeAs[protocol.SessionList](t, data).Sessions
 		require.Len(t, list, 1)
 		return list[0]
 	}

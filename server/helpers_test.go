@@ -1,0 +1,129 @@
+package server_test
+
+import (
+	"io"
+	"net/http"
+	"strconv"
+	"testing"
+	"time"
+
+	"github.com/coder/websocket"
+	"github.com/stretchr/testify/require"
+
+	"parley/app/api"
+	"parley/internal/testkit"
+	"parley/internal/testkit/testserver"
+	"parley/protocol"
+	"parley/runtime"
+)
+
+// These tests drive the handlers as the browser (or a script with the token) does: over
+// real HTTP and the real socket, on embedded JetStream. The helpers below are this
+// package's own; what other packages' tests share is in testkit.
+
+const testToken = testkit.Token
+
+// testServer serves one fresh workspace.
+func testServer(t testing.TB) (*testserver.Server, *runtime.Runtime) {
+	ts := testserver.Start(t, testserver.Options{})
+	return ts, ts.Runtime
+}
+
+// request sends body (nil for none) to an absolute url with a bearer token ("" sends
+// none); a body goes as application/json, as every client of the API sends it.
+func request(t *testing.T, method, url, token string, body io.Reader) (*http.Response, []byte) {
+	t.Helper()
+	var h http.Header
+	if body != nil {
+		h = http.Header{"Content-Type": {"application/json"}}
+	}
+	return testkit.Client{T: t, Token: token}.Do(method, url, body, h)
+}
+
+// postJSON posts body (a string as it is, anything else encoded) with the token.
+func postJSON(t *testing.T, url string, body any) (*http.Response, []byte) {
+	t.Helper()
+	return testkit.Client{T: t, Token: testToken}.Post(url, body)
+}
+
+// write sends a raw frame, bad ones included.
+func write(t *testing.T, conn *websocket.Conn, typ websocket.MessageType, data []byte) {
+	t.Helper()
+	require.NoError(t, conn.Write(t.Context(), typ, data))
+}
+
+func itoa(n uint64) string { return strconv.FormatUint(n, 10) }
+
+func createSessionHTTP(t *testing.T, ts *testserver.Server) string {
+	t.Helper()
+	resp, data := postJSON(t, ts.URL+"/api/sessions", `{}`)
+	require.Equal(t, http.StatusCreated, resp.StatusCode, string(data))
+	return testkit.DecodeAs[protocol.SessionInfo](t, data).ID
+}
+
+func createIn(t *testing.T, ts *testserver.Server, workspace string) protocol.SessionInfo {
+	t.Helper()
+	resp, data := postJSON(t, ts.URL+"/api/sessions", protocol.CreateSessionRequest{Workspace: workspace})
+	require.Equal(t, http.StatusCreated, resp.StatusCode, string(data))
+	return testkit.DecodeAs[protocol.SessionInfo](t, data)
+}
+
+// promptHTTP sends a prompt as the composer does and returns its offset.
+func promptHTTP(t *testing.T, ts *testserver.Server, session, text string) uint64 {
+	t.Helper()
+	resp, data := postJSON(t, ts.URL+"/api/sessions/"+session+"/prompt",
+		protocol.SendPromptRequest{Text: text, AttemptID: runtime.NewID()})
+	require.Equal(t, http.StatusOK, resp.StatusCode, string(data))
+	sent := testkit.DecodeAs[protocol.SendPromptResponse](t, data)
+	require.NotZero(t, sent.Offset)
+	return sent.Offset
+}
+
+// decisionsOf lists a session's pending decisions over HTTP; "" lists every session's.
+func decisionsOf(t *testing.T, ts *testserver.Server, session string) []protocol.Decision {
+	t.Helper()
+	url := ts.URL + "/api/decisions"
+	if session != "" {
+		url = ts.URL + "/api/sessions/" + session + "/decisions"
+	}
+	resp, data := request(t, http.MethodGet, url, testToken, nil)
+	require.Equal(t, http.StatusOK, resp.StatusCode, string(data))
+	require.Contains(t, string(data), `"decisions":[`, "an empty list is [], not null")
+	return testkit.DecodeAs[protocol.DecisionList](t, data).Decisions
+}
+
+// waitDecisions waits until the list holds n decisions and returns them.
+func waitDecisions(t *testing.T, ts *testserver.Server, session string, n int) []protocol.Decision {
+	t.Helper()
+	var list []protocol.Decision
+	require.Eventually(t, func() bool {
+		list = decisionsOf(t, ts, session)
+		return len(list) == n
+	}, testkit.Wait, 10*time.Millisecond, "waiting for %d pending decisions", n)
+	return list
+}
+
+func replyURL(ts *testserver.Server, session, decision string) string {
+	return ts.URL + "/api/sessions/" + session + "/decisions/" + decision
+}
+
+// replyHTTP answers a decision and requires it to be accepted.
+func replyHTTP(t *testing.T, ts *testserver.Server, session, decision, body string) protocol.ReplyResponse {
+	t.Helper()
+	resp, data := postJSON(t, replyURL(ts, session, decision), body)
+	require.Equal(t, http.StatusOK, resp.StatusCode, string(data))
+	return testkit.DecodeAs[protocol.ReplyResponse](t, data)
+}
+
+// clientOf is the browser's API client, natively, with the token.
+func clientOf(ts *testserver.Server) *api.Client {
+	return &api.Client{Base: ts.URL, HTTP: ts.HTTPClient(), Header: http.Header{"Authorization": {"Bearer " + testToken}}}
+}
+
+func filePaths(list protocol.FileList) []string {
+	var out []string
+	for _, f := range list.Files {
+		out = append(out, f.Path)
+	}
+	return out
+}

@@ -1,0 +1,103 @@
+// Package server is Parley's HTTP surface: the API and the event socket behind the access
+// token, and the browser bundle. It asks the runtime to do things and answers in protocol
+// types; flags, the data folder and the listener are the main package's (docs/architecture.md).
+package server
+
+import (
+	"context"
+	"net/http"
+
+	"parley/protocol"
+	"parley/runtime"
+)
+
+// Runtime is what the server asks of the agent runtime; *runtime.Runtime is the one.
+type Runtime interface {
+	ListSessions(ctx context.Context) ([]protocol.SessionInfo, error)
+	CreateSession(ctx context.Context, req protocol.CreateSessionRequest) (protocol.SessionInfo, error)
+	Session(ctx context.Context, id string) (protocol.SessionInfo, error)
+	SendPrompt(ctx context.Context, session string, req protocol.SendPromptRequest) (protocol.SendPromptResponse, error)
+	StopTurn(ctx context.Context, session string, req protocol.StopRequest) (protocol.StopResponse, error)
+	PendingDecisions(ctx context.Context, session string) (protocol.DecisionList, error)
+	Reply(ctx context.Context, session, decision string, reply protocol.ReplyRequest) (protocol.ReplyResponse, error)
+	ListGrants(ctx context.Context, workspaceID string) (protocol.GrantList, error)
+	RevokeGrant(ctx context.Context, workspaceID, id string) error
+	ListCommands(workspaceID string) (protocol.CommandList, error)
+	ListFunctions(workspaceID string) (protocol.FunctionList, error)
+	RunFunction(ctx context.Context, name string, req protocol.RunFunctionRequest) (protocol.RunFunctionResponse, error)
+	SearchFiles(workspaceID, q string, limit int) (protocol.FileList, error)
+	ListSkills(workspaceID string) (protocol.SkillList, error)
+	Workspaces() protocol.WorkspaceList
+	// Head is the offset of a session's last event, 0 for none.
+	Head(ctx context.Context, session string) (uint64, error)
+	// Follow streams a session's events after an offset, stored ones then live ones.
+	Follow(ctx context.Context, session string, after uint64) (<-chan protocol.Event, <-chan error, error)
+}
+
+var _ Runtime = (*runtime.Runtime)(nil)
+
+// Server holds what the HTTP handlers share.
+type Server struct {
+	rt      Runtime
+	token   string
+	bundle  *Bundle
+	sockets sockets
+	origin  *http.CrossOriginProtection
+}
+
+// New serves rt behind token, with the browser bundle b.
+func New(rt Runtime, token string, b *Bundle) *Server {
+	return &Server{rt: rt, token: token, bundle: b, origin: http.NewCrossOriginProtection()}
+}
+
+// CloseSockets closes every open socket with "going away". http.Server.Shutdown leaves
+// hijacked connections alone: register this with RegisterOnShutdown, and clients reconnect
+// at once.
+func (s *Server) CloseSockets() { s.sockets.closeAll() }
+
+// route is one endpoint of the API.
+type route struct {
+	pattern string // a ServeMux pattern with its method
+	handler http.HandlerFunc
+}
+
+// api is every endpoint behind the token. A table, so a test can hold each state-changing
+// one to the origin rule.
+func (s *Server) api() []route {
+	return []route{
+		{"GET /api/sessions", s.listSessions},
+		{"POST /api/sessions", s.createSession},
+		{"GET /api/sessions/{id}", s.getSession},
+		{"GET /api/sessions/{id}/events", s.listEvents},
+		{"POST /api/sessions/{id}/prompt", s.sendPrompt},
+		{"POST /api/sessions/{id}/stop", s.stopTurn},
+		{"GET /api/sessions/{id}/decisions", s.listDecisions},
+		{"GET /api/decisions", s.listDecisions},
+		{"POST /api/sessions/{id}/decisions/{decision}", s.replyDecision},
+		{"GET /api/grants", s.listGrants},
+		{"DELETE /api/grants/{grant}", s.revokeGrant},
+		{"GET /api/commands", s.listCommands},
+		{"GET /api/functions", s.listFunctions},
+		{"POST /api/functions/{name}/run", s.runFunction},
+		{"GET /api/files", s.listFiles},
+		{"GET /api/skills", s.listSkills},
+		{"GET /api/workspaces", s.listWorkspaces},
+		{"/api/", func(w http.ResponseWriter, r *http.Request) {
+			writeError(w, http.StatusNotFound, "not_found", r.Method+" "+r.URL.Path+" is not part of the API")
+		}},
+		{"GET /ws", s.socket},
+	}
+}
+
+// Handler is the whole HTTP surface: the API and the socket behind the token, the wasm
+// precompressed, and everything else to go-app (pages, manifest, service worker, /web).
+func (s *Server) Handler() http.Handler {
+	mux := http.NewServeMux()
+	for _, r := range s.api() {
+		mux.Handle(r.pattern, s.authorised(r.handler))
+	}
+	mux.HandleFunc("GET /web/app.wasm", s.bundle.serveWasm)
+	mux.HandleFunc("GET /web/{$}", http.NotFound) // go-app's file server would list the folder
+	mux.Handle("/", s.acceptTokenLink(s.bundle.app))
+	return securityHeaders(mux)
+}

@@ -1,0 +1,136 @@
+package server
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"net/http"
+	"strconv"
+	"time"
+
+	"parley/protocol"
+)
+
+// Sessions and their logs: create, list, describe, read events by page, and prompt.
+
+func (s *Server) listSessions(w http.ResponseWriter, r *http.Request) {
+	list, err := s.rt.ListSessions(r.Context())
+	if err != nil {
+		s.fail(w, err)
+		return
+	}
+	if list == nil {
+		list = []protocol.SessionInfo{}
+	}
+	writeJSON(w, http.StatusOK, protocol.SessionList{Sessions: list})
+}
+
+func (s *Server) createSession(w http.ResponseWriter, r *http.Request) {
+	req, ok := readRequest[protocol.CreateSessionRequest](w, r)
+	if !ok {
+		return
+	}
+	info, err := s.rt.CreateSession(r.Context(), req)
+	if err != nil {
+		s.fail(w, err)
+		return
+	}
+	writeJSON(w, http.StatusCreated, info)
+}
+
+func (s *Server) getSession(w http.ResponseWriter, r *http.Request) {
+	info, err := s.rt.Session(r.Context(), r.PathValue("id"))
+	if err != nil {
+		s.fail(w, err)
+		return
+	}
+	writeJSON(w, http.StatusOK, info)
+}
+
+// listEvents answers a page of a session's log after an offset: what a socket would replay,
+// for a caller that holds no socket (a script, a test). It reads through Follow and stops at
+// the page's end, so a page costs its own length, not the session's.
+func (s *Server) listEvents(w http.ResponseWriter, r *http.Request) {
+	session := r.PathValue("id")
+	query := r.URL.Query()
+	after, limit := uint64(0), protocol.DefaultEventPage
+	if raw := query.Get("after"); raw != "" {
+		n, err := strconv.ParseUint(raw, 10, 64)
+		if err != nil || n > protocol.MaxOffset {
+			writeError(w, http.StatusBadRequest, "bad_after",
+				"after "+strconv.Quote(raw)+" is not an offset: give the last offset you have, or 0 (or nothing) for the start")
+			return
+		}
+		after = n
+	}
+	if raw := query.Get("limit"); raw != "" {
+		n, err := strconv.Atoi(raw)
+		if err != nil || n < 1 || n > protocol.MaxEventPage {
+			writeError(w, http.StatusBadRequest, "bad_limit",
+				"limit "+strconv.Quote(raw)+" is not a whole number from 1 to "+strconv.Itoa(protocol.MaxEventPage)+
+					"; leave it out for "+strconv.Itoa(protocol.DefaultEventPage))
+			return
+		}
+		limit = n
+	}
+	if _, err := s.rt.Session(r.Context(), session); err != nil {
+		s.fail(w, err)
+		return
+	}
+	head, err := s.rt.Head(r.Context(), session)
+	if err != nil {
+		s.fail(w, err)
+		return
+	}
+	if after > head {
+		// As on the socket: offsets only grow, so this after is of another log.
+		writeError(w, http.StatusBadRequest, "after_past_end", fmt.Sprintf(
+			"after %d is past the end of session %s (its last offset is %d): your copy is not of this log; read again from after=0", after, session, head))
+		return
+	}
+	page := protocol.EventPage{Events: []protocol.Event{}, Next: after, Head: head}
+	if after < head {
+		ctx, cancel := context.WithTimeout(r.Context(), eventPageTimeout)
+		defer cancel()
+		events, errc, err := s.rt.Follow(ctx, session, after)
+		if err != nil {
+			s.fail(w, err)
+			return
+		}
+		for len(page.Events) < limit && page.Next < head {
+			select {
+			case ev, ok := <-events:
+				if !ok {
+					s.fail(w, errors.Join(errors.New("the log ended the read early"), ctx.Err()))
+					return
+				}
+				page.Events = append(page.Events, ev)
+				page.Next = ev.Offset
+			case err := <-errc:
+				s.fail(w, err)
+				return
+			case <-ctx.Done():
+				s.fail(w, ctx.Err()) // a deadline answers 503: the store is slow
+				return
+			}
+		}
+	}
+	writeJSON(w, http.StatusOK, page)
+}
+
+// eventPageTimeout bounds one page's read: the events are stored, so only a slow store
+// takes longer.
+const eventPageTimeout = 10 * time.Second
+
+func (s *Server) sendPrompt(w http.ResponseWriter, r *http.Request) {
+	req, ok := readRequest[protocol.SendPromptRequest](w, r)
+	if !ok {
+		return
+	}
+	resp, err := s.rt.SendPrompt(r.Context(), r.PathValue("id"), req)
+	if err != nil {
+		s.fail(w, err)
+		return
+	}
+	writeJSON(w, http.StatusOK, resp)
+}

@@ -1,0 +1,212 @@
+package server_test
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"net/http"
+	"net/http/httptest"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/coder/websocket"
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"parley/internal/testkit"
+	"parley/protocol"
+	"parley/server"
+)
+
+func TestSocketSubscribesAfterAnOffset(t *testing.T) {
+	ts, rt := testServer(t)
+	ctx := context.Background()
+	s, err := rt.CreateSession(ctx, protocol.CreateSessionRequest{})
+	require.NoError(t, err)
+	first, err := rt.SendPrompt(ctx, s.ID, protocol.SendPromptRequest{Text: "one", AttemptID: "1"})
+	require.NoError(t, err)
+
+	conn := ts.Client(t).Dial(nil)
+	write(t, conn, websocket.MessageText, []byte(`{"type":"subscribe","session":"`+s.ID+`","after":`+itoa(first.Offset)+`}`))
+	sub := testkit.ReadFrame(t, conn)
+	assert.Equal(t, protocol.FrameSubscribed, sub.Type)
+	turn := testkit.ReadFrame(t, conn)
+	require.Equal(t, protocol.FrameEvent, turn.Type)
+	assert.Equal(t, protocol.EventTurnStarted, turn.Event.Type, "only what follows the offset")
+	assert.Greater(t, turn.Event.Offset, first.Offset)
+	assert.Equal(t, protocol.EventAgentMessage, testkit.ReadFrame(t, conn).Event.Type)
+	assert.Equal(t, protocol.EventTurnEnded, testkit.ReadFrame(t, conn).Event.Type)
+
+	live, err := rt.SendPrompt(ctx, s.ID, protocol.SendPromptRequest{Text: "two", AttemptID: "2"})
+	require.NoError(t, err)
+	got := testkit.ReadFrame(t, conn)
+	assert.Equal(t, live.Offset, got.Event.Offset)
+	assert.Equal(t, protocol.EventTurnStarted, testkit.ReadFrame(t, conn).Event.Type)
+	assert.Equal(t, protocol.EventAgentMessage, testkit.ReadFrame(t, conn).Event.Type)
+}
+
+func TestSocketSurvivesBadFrames(t *testing.T) {
+	ts, rt := testServer(t)
+	s, err := rt.CreateSession(context.Background(), protocol.CreateSessionRequest{})
+	require.NoError(t, err)
+	conn := ts.Client(t).Dial(nil)
+
+	bad := []struct {
+		name     string
+		typ      websocket.MessageType
+		data     []byte
+		contains string
+	}{
+		{"not JSON", websocket.MessageText, []byte(`hello`), "not a valid JSON"},
+		{"unknown type", websocket.MessageText, []byte(`{"type":"dance"}`), "unknown frame type"},
+		{"no type", websocket.MessageText, []byte(`{}`), `no "type"`},
+		{"bad session id", websocket.MessageText, []byte(`{"type":"subscribe","session":"a.*"}`), "not a session id"},
+		{"binary", websocket.MessageBinary, []byte{1, 2, 3}, "binary"},
+		{"oversized", websocket.MessageText, bytes.Repeat([]byte("x"), 1<<20), "larger than"},
+		{"unknown session", websocket.MessageText, []byte(`{"type":"subscribe","session":"nosuch"}`), "no such session"},
+	}
+	for _, c := range bad {
+		write(t, conn, c.typ, c.data)
+		f := testkit.ReadFrame(t, conn)
+		require.Equal(t, protocol.FrameError, f.Type, c.name)
+		assert.Contains(t, f.Error.Error, c.contains, c.name)
+	}
+
+	// The socket is still up and still works.
+	write(t, conn, websocket.MessageText, []byte(`{"type":"subscribe","session":"`+s.ID+`"}`))
+	assert.Equal(t, protocol.FrameSubscribed, testkit.ReadFrame(t, conn).Type)
+	assert.Equal(t, protocol.EventSessionCreated, testkit.ReadFrame(t, conn).Event.Type)
+}
+
+func TestSocketRefusesAnotherOrigin(t *testing.T) {
+	ts, _ := testServer(t)
+	header := http.Header{"Origin": {"http://evil.example"}, "Authorization": {"Bearer " + testToken}}
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+	defer cancel()
+	_, resp, err := websocket.Dial(ctx, "ws"+strings.TrimPrefix(ts.URL, "http")+"/ws", &websocket.DialOptions{HTTPHeader: header})
+	require.Error(t, err)
+	require.NotNil(t, resp)
+	assert.Equal(t, http.StatusForbidden, resp.StatusCode)
+
+	same := http.Header{"Origin": {ts.URL}}
+	ts.Client(t).Dial(same) // the page's own origin is welcome
+}
+
+func TestClosingTheSocketReleasesItsConsumer(t *testing.T) {
+	ts, rt := testServer(t)
+	s, err := rt.CreateSession(context.Background(), protocol.CreateSessionRequest{})
+	require.NoError(t, err)
+	base := ts.Consumers(t)
+	conn := ts.Client(t).Dial(nil)
+	write(t, conn, websocket.MessageText, []byte(`{"type":"subscribe","session":"`+s.ID+`"}`))
+	testkit.ReadFrame(t, conn)
+	// One shared feed, once the socket's catch-up read of the replay is over.
+	assert.Eventually(t, func() bool { return ts.Consumers(t) == base+1 }, 5*time.Second, 20*time.Millisecond)
+	conn.Close(websocket.StatusNormalClosure, "bye")
+	// The session's feed lingers a moment for a reload, then lets its consumer go.
+	assert.Eventually(t, func() bool { return ts.Consumers(t) == base }, 10*time.Second, 20*time.Millisecond)
+}
+
+// TestSocketSaysWhereTheReplayEnds: "subscribed" carries the session's last offset, so a
+// client tells the replay of stored events from what happens now.
+func TestSocketSaysWhereTheReplayEnds(t *testing.T) {
+	ts, rt := testServer(t)
+	ctx := context.Background()
+	s, err := rt.CreateSession(ctx, protocol.CreateSessionRequest{})
+	require.NoError(t, err)
+	head, err := rt.Head(ctx, s.ID)
+	require.NoError(t, err)
+	require.NotZero(t, head, "session.created is stored")
+	p, err := rt.SendPrompt(ctx, s.ID, protocol.SendPromptRequest{Text: "one", AttemptID: "1"})
+	require.NoError(t, err)
+	require.Eventually(t, func() bool { h, _ := rt.Head(ctx, s.ID); return h > p.Offset }, 5*time.Second, 10*time.Millisecond, "the offline reply is stored")
+	head, err = rt.Head(ctx, s.ID)
+	require.NoError(t, err)
+
+	conn := ts.Client(t).Dial(nil)
+	write(t, conn, websocket.MessageText, []byte(`{"type":"subscribe","session":"`+s.ID+`"}`))
+	sub := testkit.ReadFrame(t, conn)
+	require.Equal(t, protocol.FrameSubscribed, sub.Type)
+	assert.Equal(t, head, sub.Head)
+	var last uint64
+	for last < head {
+		ev := testkit.ReadFrame(t, conn)
+		require.Equal(t, protocol.FrameEvent, ev.Type)
+		last = ev.Event.Offset
+	}
+	assert.Equal(t, head, last, "the replay ends exactly at head")
+
+	none, err := rt.Head(ctx, "nosuchsession")
+	require.NoError(t, err)
+	assert.Zero(t, none)
+}
+
+// headFailing cannot read where a session's log ends. Follow is not overridden: a socket
+// that followed after a failed Head would panic the test.
+type headFailing struct {
+	server.Runtime
+	err error
+}
+
+func (h headFailing) Head(context.Context, string) (uint64, error) { return 0, h.err }
+
+// TestSocketSaysWhenItCannotReadTheHead: without the head a client cannot tell the replay
+// from what happens now, so the socket answers with an error frame, never "subscribed".
+func TestSocketSaysWhenItCannotReadTheHead(t *testing.T) {
+	b, err := server.LoadBundle(testkit.WebFolder(t))
+	require.NoError(t, err)
+	for _, c := range []struct {
+		name, code, says string
+		err              error
+	}{
+		{"slow store", "unavailable", "did not answer in time; subscribe again in a moment", fmt.Errorf("last message: %w", context.DeadlineExceeded)},
+		{"broken store", "internal", "it is logged", errors.New("stream gone")},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			ts := httptest.NewServer(server.New(headFailing{err: c.err}, testkit.Token, b).Handler())
+			defer ts.Close()
+			conn := testkit.Client{T: t, Base: ts.URL, Token: testkit.Token}.Dial(nil)
+			testkit.WriteFrame(t, conn, protocol.ClientFrame{Type: protocol.FrameSubscribe, Session: "s1"})
+			f := testkit.ReadFrame(t, conn)
+			require.Equal(t, protocol.FrameError, f.Type, "%+v", f)
+			assert.Equal(t, c.code, f.Error.Code)
+			assert.Contains(t, f.Error.Error, "could not read where this session's log ends")
+			assert.Contains(t, f.Error.Error, c.says)
+			assert.NotContains(t, f.Error.Error, "stream gone", "no internals")
+		})
+	}
+}
+
+// TestSocketRefusesAnOffsetPastTheEnd: offsets only grow, so an after past the session's
+// last offset comes from another log (a reset data folder). Clamping would splice this log
+// onto the client's copy; the socket says so instead, and the socket stays usable.
+func TestSocketRefusesAnOffsetPastTheEnd(t *testing.T) {
+	ts, rt := testServer(t)
+	s, err := rt.CreateSession(context.Background(), protocol.CreateSessionRequest{})
+	require.NoError(t, err)
+	head, err := rt.Head(context.Background(), s.ID)
+	require.NoError(t, err)
+
+	conn := ts.Client(t).Dial(nil)
+	testkit.WriteFrame(t, conn, protocol.ClientFrame{Type: protocol.FrameSubscribe, Session: s.ID, After: head + 1000})
+	f := testkit.ReadFrame(t, conn)
+	require.Equal(t, protocol.FrameError, f.Type, "%+v", f)
+	assert.Equal(t, "after_past_end", f.Error.Code)
+	assert.Contains(t, f.Error.Error, fmt.Sprintf("after %d is past the end of session %s (its last offset is %d)", head+1000, s.ID, head))
+	assert.Contains(t, f.Error.Error, "subscribe again with after 0")
+
+	testkit.WriteFrame(t, conn, protocol.ClientFrame{Type: protocol.FrameSubscribe, Session: "nosuch", After: 5})
+	f = testkit.ReadFrame(t, conn)
+	require.Equal(t, protocol.FrameError, f.Type, "%+v", f)
+	assert.Equal(t, "no_session", f.Error.Code, "an unknown session is said to be unknown, whatever the offset")
+
+	testkit.WriteFrame(t, conn, protocol.ClientFrame{Type: protocol.FrameSubscribe, Session: s.ID, After: head})
+	sub := testkit.ReadFrame(t, conn)
+	require.Equal(t, protocol.FrameSubscribed, sub.Type, "after == head is fine: nothing to replay")
+	assert.Equal(t, head, sub.Head)
+	_, err = rt.SendPrompt(context.Background(), s.ID, protocol.SendPromptRequest{Text: "now", AttemptID: "1"})
+	require.NoError(t, err)
+	assert.Equal(t, protocol.EventUserMessage, testkit.ReadFrame(t, conn).Event.Type, "and live events flow")
+}
