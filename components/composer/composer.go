@@ -161,7 +161,7 @@ func (c *Composer) follow(ctx app.Context) {
 func (c *Composer) run(ctx app.Context, effs []machine.Effect) {
 	for _, e := range effs {
 		switch e := e.(type) {
-		case machine.Enter:
+		case machine.Shown:
 			c.enter(e)
 		case machine.Exit:
 			if c.mode != nil && c.machine.SetAside() && c.modeFor == e.ID {
@@ -180,7 +180,7 @@ func (c *Composer) run(ctx app.Context, effs []machine.Effect) {
 	}
 }
 
-func (c *Composer) enter(e machine.Enter) {
+func (c *Composer) enter(e machine.Shown) {
 	factory, ok := registry[e.Mode]
 	if !ok {
 		return
