@@ -263,6 +263,20 @@ func TestChatAboutSetsTheDecisionAside(t *testing.T) {
 	assert.Equal(t, "Question: Second?", d.One(t, "#composer-mode").Attrs["aria-label"], "the aside belonged to the decision that ended; the next one has not been seen")
 }
 
+// TestTheSetAsideModeComesBack: Resume brings back the very mode that was set aside, with the
+// answers given so far, even when the person opened the fn-form meanwhile.
+func TestTheSetAsideModeComesBack(t *testing.T) {
+	h := mount(t, &Composer{Session: "s1"})
+	h.set(&Composer{Session: "s1", Pending: []protocol.Decision{decision("d1", "First?")}})
+	shown := h.c.mode
+	h.c.ChatAbout(app.Context{})
+	h.c.run(app.Context{}, h.c.machine.Dispatch(machine.OpenFnForm{}))
+	assert.True(t, h.fresh().One(t, "#composer-mode").HasClass("mode-fn-form"))
+	h.c.run(app.Context{}, h.c.machine.Dispatch(machine.Resume{At: time.Now()}))
+	assert.Same(t, shown, h.c.mode, "the kept mode, not a new one")
+	assert.True(t, h.fresh().One(t, "#composer-mode").HasClass("mode-question"))
+}
+
 func TestAProblemIsShownInTheMorph(t *testing.T) {
 	h := mount(t, &Composer{Session: "s1"})
 	h.set(&Composer{Session: "s1", Pending: []protocol.Decision{decision("d1", "First?")}})

@@ -97,7 +97,6 @@ func TestHeaderNamesTheApproval(t *testing.T) {
 	assert.Empty(t, header.All(".approval-message"), "the question is in the body, where it can wrap")
 	assert.Equal(t, "Run a command?", render(t, m.Body()).One(t, ".approval-message").TextContent())
 	assert.Equal(t, "Approval: Run a command?", m.Label())
-	assert.Equal(t, "approval", m.ID())
 }
 
 func TestDetailsAreShownAsText(t *testing.T) {

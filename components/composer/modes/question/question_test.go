@@ -2,8 +2,6 @@ package question
 
 import (
 	"encoding/json"
-	"errors"
-	"fmt"
 	"strconv"
 	"strings"
 	"testing"
@@ -13,7 +11,6 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"parley/app/api"
-	"parley/app/elicitation"
 	"parley/components/composer/modes"
 	"parley/components/composer/modes/modetest"
 	"parley/components/internal/domtest"
@@ -80,7 +77,7 @@ func TestLoneChoiceRendersAButtonPerChoiceAndOther(t *testing.T) {
 	assert.Equal(t, "Question: Which database?", m.Label())
 
 	ctx := testContext(t)
-	m.view.dispatch(ctx, elicit.Pick{Index: 0, Value: "my"})
+	m.view.Dispatch(ctx, elicit.Pick{Index: 0, Value: "my"})
 	require.Len(t, h.Answers, 1, "a click on a lone choice answers")
 	assert.Equal(t, "d1", h.Answers[0].ID)
 	assert.Equal(t, protocol.ActionAccept, h.Answers[0].Reply.Action)
@@ -93,14 +90,14 @@ func TestLoneChoiceOtherGoesThroughTheSendButton(t *testing.T) {
 	m := newMode(t, h, req, elicit.DefaultOptions())
 	ctx := testContext(t)
 
-	m.view.dispatch(ctx, elicit.ChooseOther{Index: 0})
+	m.view.Dispatch(ctx, elicit.ChooseOther{Index: 0})
 	body := render(t, m.Body())
 	assert.True(t, body.One(t, "button.choice-other").Flag("aria-pressed"))
 	in := body.One(t, "input.other-input")
 	assert.Equal(t, "k1-0-other-text", in.Attrs["id"])
 	assert.True(t, m.Primary().Disabled, "Other with no text is no answer")
 
-	m.view.dispatch(ctx, elicit.TypeOther{Index: 0, Text: "duckdb"})
+	m.view.Dispatch(ctx, elicit.TypeOther{Index: 0, Text: "duckdb"})
 	p := m.Primary()
 	require.False(t, p.Disabled, "typed Other goes through the send button")
 	p.Run(ctx)
@@ -123,7 +120,7 @@ func TestChoiceWithoutAnswerOnClickUsesRadios(t *testing.T) {
 	assert.Len(t, group.All("input[type=radio]"), 2)
 	assert.True(t, m.Primary().Disabled)
 
-	m.view.dispatch(ctx, elicit.Pick{Index: 0, Value: "pg"})
+	m.view.Dispatch(ctx, elicit.Pick{Index: 0, Value: "pg"})
 	assert.Empty(t, h.Answers, "without answer-on-click a pick does not send")
 	radios := render(t, m.Body()).All("input[type=radio]")
 	assert.True(t, radios[0].Flag("checked"), "the picked radio is checked")
@@ -182,21 +179,21 @@ func TestSteppedFormDrawsChipsAndHidesAllButTheCurrentField(t *testing.T) {
 	assert.True(t, p.Disabled)
 	assert.Equal(t, "Answer every required question first", p.Title)
 
-	m.view.dispatch(ctx, elicit.Type{Index: 0, Text: "Ada"})
+	m.view.Dispatch(ctx, elicit.Type{Index: 0, Text: "Ada"})
 	chip0 := render(t, m.Header()).One(t, "#k1-chip-0")
 	assert.Equal(t, "Name ✓", chip0.TextContent())
 	assert.True(t, chip0.HasClass("chip-answered"))
 	assert.Equal(t, "Name, answered", chip0.Attrs["aria-label"])
 	assert.False(t, m.view.CanProceed(), "colour is still required")
 
-	m.view.dispatch(ctx, elicit.Goto{Index: 1})
+	m.view.Dispatch(ctx, elicit.Goto{Index: 1})
 	body = render(t, m.Body())
 	assert.False(t, body.One(t, "#k1-1-field").HasClass("is-hidden"), "the chip's field shows")
 	assert.True(t, body.One(t, "#k1-0-field").HasClass("is-hidden"))
 	assert.Equal(t, "k1-chip-1", body.One(t, "#k1-panel").Attrs["aria-labelledby"])
 
 	laters := h.Laters
-	m.view.dispatch(ctx, elicit.Pick{Index: 1, Value: "green"})
+	m.view.Dispatch(ctx, elicit.Pick{Index: 1, Value: "green"})
 	assert.Equal(t, 2, m.view.Form().Current(), "a pick moves on to the next unanswered question")
 	assert.Equal(t, laters+1, h.Laters, "and focuses it after the render")
 	assert.Empty(t, h.Answers, "a pick in a form never sends")
@@ -221,7 +218,7 @@ func TestSubmitSendsContentShapedByTheSchema(t *testing.T) {
 			m := newMode(t, h, threeQuestions(), elicit.DefaultOptions())
 			ctx := testContext(t)
 			for _, ev := range tt.events {
-				m.view.dispatch(ctx, ev)
+				m.view.Dispatch(ctx, ev)
 			}
 			p := m.Primary()
 			require.False(t, p.Disabled)
@@ -269,7 +266,7 @@ func TestConfirmShowsItsTwoAnswers(t *testing.T) {
 			assert.True(t, buttons[0].HasClass("tone-affirm"), "yes is the affirming answer")
 			assert.True(t, buttons[1].HasClass("tone-neutral"))
 
-			m.view.dispatch(testContext(t), elicit.Pick{Index: 0, Value: "false"})
+			m.view.Dispatch(testContext(t), elicit.Pick{Index: 0, Value: "false"})
 			require.Len(t, h.Answers, 1)
 			assert.JSONEq(t, `false`, string(h.Answers[0].Reply.Content))
 		})
@@ -368,7 +365,7 @@ func TestInvalidAnswerShowsTheProtocolsMessage(t *testing.T) {
 			assert.Empty(t, before.All(".field-error"))
 			assert.Equal(t, "false", before.One(t, "#k1-0-input").Attrs["aria-invalid"])
 
-			m.view.dispatch(ctx, elicit.Type{Index: 0, Text: "nope"})
+			m.view.Dispatch(ctx, elicit.Type{Index: 0, Text: "nope"})
 			p := m.Primary()
 			require.False(t, p.Disabled, "the format is checked on send, not while typing")
 			p.Run(ctx)
@@ -383,7 +380,7 @@ func TestInvalidAnswerShowsTheProtocolsMessage(t *testing.T) {
 			assert.True(t, in.Flag("aria-invalid"), "aria-invalid=%q", in.Attrs["aria-invalid"])
 			assert.Contains(t, strings.Fields(in.Attrs["aria-describedby"]), "k1-0-error")
 
-			m.view.dispatch(ctx, elicit.Type{Index: 0, Text: "ada@example.com"})
+			m.view.Dispatch(ctx, elicit.Type{Index: 0, Text: "ada@example.com"})
 			assert.Empty(t, render(t, m.Body()).All(".field-error"), "a change drops the stale message")
 			m.Primary().Run(ctx)
 			require.Len(t, h.Answers, 1)
@@ -419,7 +416,7 @@ func TestAFailedAnswerIsShownAndCanBeRetried(t *testing.T) {
 	h := &fakeHost{}
 	m := newMode(t, h, ask("Name?", &protocol.Schema{Type: "string"}), elicit.DefaultOptions())
 	ctx := testContext(t)
-	m.view.dispatch(ctx, elicit.Type{Index: 0, Text: "Ada"})
+	m.view.Dispatch(ctx, elicit.Type{Index: 0, Text: "Ada"})
 
 	m.Primary().Run(ctx)
 	require.Len(t, h.Answers, 1)
@@ -440,117 +437,4 @@ func TestAFailedAnswerIsShownAndCanBeRetried(t *testing.T) {
 	h.Done[1](ctx, nil)
 	got, _ = h.LastProblem()
 	assert.Equal(t, "", got)
-}
-
-func TestDescribe(t *testing.T) {
-	tests := []struct {
-		name string
-		err  error
-		want string
-	}{
-		{"unreachable", fmt.Errorf("%w (dial tcp: refused)", api.ErrUnreachable), "the server is not reachable"},
-		{"validation", &protocol.ValidationError{Fields: map[string]string{"mail": "must be an email address"}}, "must be an email address"},
-		{"api fields", &api.Error{Status: 400, ErrorResponse: protocol.ErrorResponse{Error: "bad", Fields: map[string]string{"content": "is required"}}}, "is required"},
-		{"api message", &api.Error{Status: 409, ErrorResponse: protocol.ErrorResponse{Error: "already answered"}}, "already answered"},
-		{"other", errors.New("boom"), "boom"},
-	}
-	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			assert.Equal(t, tt.want, Describe(tt.err))
-		})
-	}
-}
-
-// ---- FormView with a custom field renderer
-
-func customColour(complete *bool) elicitation.FieldRenderer {
-	return func(f elicit.Field, fc elicitation.FieldContext) *elicitation.FieldControl {
-		if f.Key != "color" && f.Key != "" {
-			return nil // keep the built-in control
-		}
-		return &elicitation.FieldControl{
-			Render:   func() app.UI { return app.Div().Class("swatches").Text("pick a swatch") },
-			Value:    func() json.RawMessage { return json.RawMessage(`"blue"`) },
-			Complete: func() bool { return *complete },
-		}
-	}
-}
-
-func TestFormViewTakesCustomControls(t *testing.T) {
-	req := threeQuestions()
-	complete := false
-	var effects [][]elicit.Effect
-	v := NewFormView(elicit.New(req, elicit.DefaultOptions()), "p", customColour(&complete), func(f func()) { f() },
-		func(_ app.Context, effs []elicit.Effect) { effects = append(effects, effs) })
-	ctx := testContext(t)
-
-	v.Form().Dispatch(elicit.Type{Index: 0, Text: "Ada"})
-	assert.False(t, v.CanProceed(), "the custom control is required and not complete")
-	assert.Equal(t, "Colour", render(t, v.Chips()).One(t, "#p-chip-1").TextContent())
-	complete = true
-	assert.True(t, v.CanProceed())
-	assert.Equal(t, "Colour ✓", render(t, v.Chips()).One(t, "#p-chip-1").TextContent())
-
-	fields := render(t, v.Fields())
-	assert.Equal(t, "pick a swatch", fields.One(t, "#p-1-field").One(t, ".swatches").TextContent())
-	fields.One(t, "#p-0-input")
-
-	effs := v.Submit()
-	require.Len(t, effs, 1)
-	send, ok := effs[0].(elicit.Send)
-	require.True(t, ok, "got %#v, want a Send", effs[0])
-	assert.JSONEq(t, `{"name":"Ada","color":"blue"}`, string(send.Content))
-	v.dispatch(ctx, elicit.Goto{Index: 2})
-	assert.Equal(t, [][]elicit.Effect{{elicit.Show{Index: 2}}}, effects)
-}
-
-func TestFormViewCustomControlOfALoneQuestionIsTheContent(t *testing.T) {
-	complete := true
-	req := ask("Colour?", &protocol.Schema{Type: "string"})
-	v := NewFormView(elicit.New(req, elicit.DefaultOptions()), "p", customColour(&complete), func(f func()) { f() }, func(app.Context, []elicit.Effect) {})
-	effs := v.Submit()
-	require.Len(t, effs, 1)
-	assert.Equal(t, elicit.Send{Content: json.RawMessage(`"blue"`)}, effs[0])
-}
-
-func TestFormViewValidatesBuiltInFieldsBesideCustomOnes(t *testing.T) {
-	complete := true
-	req := ask("Contact", &protocol.Schema{Type: "object", Properties: protocol.Properties{
-		{Key: "mail", Schema: &protocol.Schema{Type: "string", Format: "email"}},
-		{Key: "color", Schema: &protocol.Schema{Type: "string"}},
-	}, Required: []string{"mail"}})
-	v := NewFormView(elicit.New(req, elicit.DefaultOptions()), "p", customColour(&complete), func(f func()) { f() }, func(app.Context, []elicit.Effect) {})
-	v.Form().Dispatch(elicit.Type{Index: 0, Text: "nope"})
-	for _, e := range v.Submit() {
-		if s, ok := e.(elicit.Send); ok {
-			t.Fatalf("sent %s, want the email refused", s.Content)
-		}
-	}
-}
-
-// TestKeptEventsRoundTrip: every answering event survives its stored form; a pick comes
-// back as browsing, so a lone choice never answers itself on a reload; Submit is not kept.
-func TestKeptEventsRoundTrip(t *testing.T) {
-	cases := []struct {
-		in   elicit.Event
-		want elicit.Event
-	}{
-		{elicit.Pick{Index: 1, Value: "a"}, elicit.Pick{Index: 1, Value: "a", Stay: true}},
-		{elicit.Toggle{Index: 2, Value: "b"}, elicit.Toggle{Index: 2, Value: "b"}},
-		{elicit.ChooseOther{Index: 0}, elicit.ChooseOther{Index: 0}},
-		{elicit.Type{Index: 3, Text: "x"}, elicit.Type{Index: 3, Text: "x"}},
-		{elicit.TypeOther{Index: 0, Text: "y"}, elicit.TypeOther{Index: 0, Text: "y"}},
-		{elicit.Goto{Index: 2}, elicit.Goto{Index: 2}},
-	}
-	for _, c := range cases {
-		s, ok := saved(c.in)
-		require.True(t, ok, "%T is kept", c.in)
-		got, ok := s.event()
-		require.True(t, ok)
-		assert.Equal(t, c.want, got)
-	}
-	_, ok := saved(elicit.Submit{})
-	assert.False(t, ok, "sending is not an answer to keep")
-	_, ok = savedEvent{Kind: "nope"}.event()
-	assert.False(t, ok)
 }
