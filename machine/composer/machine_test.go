@@ -50,6 +50,17 @@ func snapshot(m *Machine) state {
 	return s
 }
 
+// last dispatches events in order and returns the last one's effects, checking that every
+// effect is plain data.
+func last(t *testing.T, dispatch func(Event) []Effect, events []Event) []Effect {
+	t.Helper()
+	var got []Effect
+	for _, ev := range events {
+		got = machinetest.Run(t, dispatch, ev)
+	}
+	return got
+}
+
 // TestDispatch runs each sequence from a fresh machine; wantEffects are the last event's.
 func TestDispatch(t *testing.T) {
 	tests := []struct {
@@ -411,9 +422,7 @@ func TestDispatch(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			m := New(Config{})
-			n := len(tt.events) - 1
-			machinetest.Run(t, m.Dispatch, tt.events[:n]...)
-			got := machinetest.Run(t, m.Dispatch, tt.events[n])
+			got := last(t, m.Dispatch, tt.events)
 			if s := snapshot(m); !reflect.DeepEqual(s, tt.wantState) {
 				t.Errorf("state:\n got %+v\nwant %+v", s, tt.wantState)
 			}
