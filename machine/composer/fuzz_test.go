@@ -28,15 +28,8 @@ func FuzzDispatch(f *testing.F) {
 	f.Fuzz(func(t *testing.T, data []byte) {
 		ids := []string{"a", "b", "c", "d"}
 		fns := []string{"deploy", "build"}
-		r := data
-		next := func() int {
-			if len(r) == 0 {
-				return 0
-			}
-			b := r[0]
-			r = r[1:]
-			return int(b)
-		}
+		r := machinetest.Bytes(data)
+		next := r.Next
 		decision := func() Decision {
 			n := next()
 			d := ask(ids[n%len(ids)])
@@ -53,7 +46,7 @@ func FuzzDispatch(f *testing.F) {
 		m := New(Config{})
 		shown := occupant{}
 		clock := 0
-		for len(r) > 0 {
+		for r.More() {
 			clock += next()
 			now := at(clock)
 			var ev Event

@@ -50,17 +50,6 @@ func snapshot(m *Machine) state {
 	return s
 }
 
-// last dispatches events in order and returns the last one's effects, checking that every
-// effect is plain data.
-func last(t *testing.T, dispatch func(Event) []Effect, events []Event) []Effect {
-	t.Helper()
-	var got []Effect
-	for _, ev := range events {
-		got = machinetest.Run(t, dispatch, ev)
-	}
-	return got
-}
-
 // TestDispatch runs each sequence from a fresh machine; wantEffects are the last event's.
 func TestDispatch(t *testing.T) {
 	tests := []struct {
@@ -422,7 +411,7 @@ func TestDispatch(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			m := New(Config{})
-			got := last(t, m.Dispatch, tt.events)
+			got := machinetest.Last(t, m.Dispatch, tt.events...)
 			if s := snapshot(m); !reflect.DeepEqual(s, tt.wantState) {
 				t.Errorf("state:\n got %+v\nwant %+v", s, tt.wantState)
 			}

@@ -179,17 +179,6 @@ func unversioned(t *testing.T, f *Form, effects []Effect) []Effect {
 	return effects
 }
 
-// last dispatches events in order and returns the last one's effects, checking that every
-// effect is plain data.
-func last(t *testing.T, dispatch func(Event) []Effect, events []Event) []Effect {
-	t.Helper()
-	var got []Effect
-	for _, ev := range events {
-		got = machinetest.Run(t, dispatch, ev)
-	}
-	return got
-}
-
 // TestDispatch runs each sequence from a new form; wantEffects are the last event's.
 func TestDispatch(t *testing.T) {
 	stacked := DefaultOptions()
@@ -646,7 +635,7 @@ func TestDispatch(t *testing.T) {
 				opts = *tt.opts
 			}
 			f := New(tt.req, opts)
-			got := unversioned(t, f, last(t, f.Dispatch, tt.events))
+			got := unversioned(t, f, machinetest.Last(t, f.Dispatch, tt.events...))
 			if s := snapshot(f); !reflect.DeepEqual(s, tt.wantState) {
 				t.Errorf("state:\n got %+v\nwant %+v", s, tt.wantState)
 			}

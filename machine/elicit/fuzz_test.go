@@ -22,24 +22,29 @@ var fuzzWords = []string{"", " ", "a", "b", "c", "x", "1", "2", "true", "false",
 	"3.5", "-0", "1e999", "+1", "0x10", "NaN", "2026-02-30", "2026-11-30", "bob@example.com",
 	"https://example.com", "é\n", "\xff"}
 
+// addSeeds gives a fuzz target of fuzzInput its seeds: a stepped form, a lone choice, a form
+// of choices.
+func addSeeds(f *testing.F) {
+	for _, seed := range [][]byte{
+		{18, 1, 0, 0, 5, 3, 1, 6, 2, 6, 0},
+		{11, 0, 3, 0, 4, 0, 9, 6, 0, 0, 0, 1},
+		{19, 2, 0, 0, 2, 0, 1, 3, 0, 2, 2, 0, 6, 6},
+	} {
+		f.Add(seed)
+	}
+}
+
 // fuzzInput decodes data into a schema, a new form of it and the events to drive it with.
 func fuzzInput(data []byte) (*protocol.Schema, *Form, []Event) {
-	r := data
-	next := func() int {
-		if len(r) == 0 {
-			return 0
-		}
-		b := r[0]
-		r = r[1:]
-		return int(b)
-	}
+	r := machinetest.Bytes(data)
+	next := r.Next
 	schema := parse(fuzzSchemas[next()%len(fuzzSchemas)])
 	o := next()
 	opts := Options{AnswerOnClick: o&1 != 0, AllowOther: o&2 != 0, Layout: Layout(o >> 2 & 1)}
 	form := New(protocol.DecisionRequest{Kind: protocol.KindAsk, Message: "?", Schema: schema}, opts)
 	n := len(form.Fields())
 	var events []Event
-	for len(r) > 0 {
+	for r.More() {
 		idx := next()%(n+2) - 1 // -1 and n are out of range
 		word := fuzzWords[next()%len(fuzzWords)]
 		switch next() % 7 {
@@ -71,9 +76,7 @@ func fuzzInput(data []byte) (*protocol.Schema, *Form, []Event) {
 //   - every effect is plain data;
 //   - Settle comes only from a Lone form.
 func FuzzDispatch(f *testing.F) {
-	f.Add([]byte{18, 1, 0, 0, 5, 3, 1, 6, 2, 6, 0})
-	f.Add([]byte{11, 0, 3, 0, 4, 0, 9, 6, 0, 0, 0, 1})
-	f.Add([]byte{19, 2, 0, 0, 2, 0, 1, 3, 0, 2, 2, 0, 6, 6})
+	addSeeds(f)
 	f.Fuzz(func(t *testing.T, data []byte) {
 		schema, form, events := fuzzInput(data)
 		n := len(form.Fields())

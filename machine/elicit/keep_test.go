@@ -119,9 +119,7 @@ func TestLogRoundTrip(t *testing.T) {
 // answers given. Text is valid UTF-8, as every string read from the page is: JSON stores an
 // invalid byte as U+FFFD, which is what the protocol would send for it anyway.
 func FuzzLogRoundTrip(f *testing.F) {
-	f.Add([]byte{18, 1, 0, 0, 5, 3, 1, 6, 2, 6, 0})
-	f.Add([]byte{11, 0, 3, 0, 4, 0, 9, 6, 0, 0, 0, 1})
-	f.Add([]byte{19, 2, 0, 0, 2, 0, 1, 3, 0, 2, 2, 0, 6, 6})
+	addSeeds(f)
 	f.Fuzz(func(t *testing.T, data []byte) {
 		schema, first, events := fuzzInput(data)
 		var l Log

@@ -34,9 +34,7 @@ func newMode(t *testing.T, h *fakeHost, req protocol.DecisionRequest, opts elici
 	return m
 }
 
-func ask(message string, s *protocol.Schema) protocol.DecisionRequest {
-	return protocol.DecisionRequest{Kind: protocol.KindAsk, Message: message, Schema: s}
-}
+var ask = modetest.Ask
 
 func no() *bool { b := false; return &b }
 
@@ -131,17 +129,7 @@ func TestChoiceWithoutAnswerOnClickUsesRadios(t *testing.T) {
 }
 
 // threeQuestions is a stepped form: two required questions and an optional one.
-func threeQuestions() protocol.DecisionRequest {
-	return ask("About you", &protocol.Schema{
-		Type: "object",
-		Properties: protocol.Properties{
-			{Key: "name", Schema: &protocol.Schema{Type: "string", Header: "Name", Title: "Your name"}},
-			{Key: "color", Schema: &protocol.Schema{Type: "string", Header: "Colour", Enum: []string{"red", "green"}}},
-			{Key: "notify", Schema: &protocol.Schema{Type: "boolean", Header: "Notify"}},
-		},
-		Required: []string{"name", "color"},
-	})
-}
+var threeQuestions = modetest.ThreeQuestions
 
 func TestSteppedFormDrawsChipsAndHidesAllButTheCurrentField(t *testing.T) {
 	h := &fakeHost{}

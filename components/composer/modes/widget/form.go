@@ -296,39 +296,11 @@ func (v *FormView) control(i int, f elicit.Field, invalid bool) app.UI {
 	case elicit.Multi:
 		return v.checkboxes(i, f, a, describedBy)
 	case elicit.Textarea:
-		ta := app.Textarea().ID(v.id(i, "-input")).Class("field-input").Rows(3).
-			Placeholder(f.Placeholder).
-			Aria("labelledby", v.id(i, "-title")).
-			Aria("invalid", strconv.FormatBool(invalid)).
-			Text(a.Text).
-			OnInput(func(ctx app.Context, e app.Event) {
-				v.Dispatch(ctx, elicit.Type{Index: i, Text: ctx.JSSrc().Get("value").String()})
-			}, app.EventScope(v.prefix, i))
-		if describedBy != "" {
-			ta = ta.Aria("describedby", describedBy)
-		}
-		if f.Required {
-			ta = ta.Aria("required", "true")
-		}
-		return ta
+		return typed(v, app.Textarea(), i, f, invalid, describedBy).Rows(3).Text(a.Text)
 	}
-	in := app.Input().ID(v.id(i, "-input")).Class("field-input").
-		Type(inputType[f.Kind]).
-		Placeholder(f.Placeholder).
-		Aria("labelledby", v.id(i, "-title")).
-		Aria("invalid", strconv.FormatBool(invalid)).
-		Value(a.Text).
-		OnInput(func(ctx app.Context, e app.Event) {
-			v.Dispatch(ctx, elicit.Type{Index: i, Text: ctx.JSSrc().Get("value").String()})
-		}, app.EventScope(v.prefix, i))
+	in := typed(v, app.Input(), i, f, invalid, describedBy).Type(inputType[f.Kind]).Value(a.Text)
 	if f.Title == "" && len(v.fields) == 1 {
 		in = in.Aria("labelledby", v.MessageID())
-	}
-	if describedBy != "" {
-		in = in.Aria("describedby", describedBy)
-	}
-	if f.Required {
-		in = in.Aria("required", "true")
 	}
 	switch f.Kind {
 	case elicit.Number:
@@ -346,6 +318,44 @@ func (v *FormView) control(i int, f elicit.Field, invalid bool) app.UI {
 		in = in.MaxLength(*f.MaxLength)
 	}
 	return in
+}
+
+// ariaElem is a go-app element, which returns itself from Aria.
+type ariaElem[T any] interface {
+	Aria(k string, v any) T
+}
+
+// described adds what a screen reader says of a field beside its label: the ids of its
+// description and error, and whether it is required.
+func described[T ariaElem[T]](el T, describedBy string, required bool) T {
+	if describedBy != "" {
+		el = el.Aria("describedby", describedBy)
+	}
+	if required {
+		el = el.Aria("required", "true")
+	}
+	return el
+}
+
+// textElem is an input or a textarea.
+type textElem[T any] interface {
+	ariaElem[T]
+	ID(format string, v ...any) T
+	Class(v ...string) T
+	Placeholder(format string, v ...any) T
+	OnInput(app.EventHandler, ...app.EventOption) T
+}
+
+// typed makes el field i's text control: its whole value is the field's text.
+func typed[T textElem[T]](v *FormView, el T, i int, f elicit.Field, invalid bool, describedBy string) T {
+	el = el.ID(v.id(i, "-input")).Class("field-input").
+		Placeholder(f.Placeholder).
+		Aria("labelledby", v.id(i, "-title")).
+		Aria("invalid", strconv.FormatBool(invalid)).
+		OnInput(func(ctx app.Context, e app.Event) {
+			v.Dispatch(ctx, elicit.Type{Index: i, Text: ctx.JSSrc().Get("value").String()})
+		}, app.EventScope(v.prefix, i))
+	return described(el, describedBy, f.Required)
 }
 
 var inputType = map[elicit.Kind]string{
@@ -391,13 +401,7 @@ func toneOf(f elicit.Field, c protocol.Choice) protocol.Tone {
 
 func (v *FormView) radios(i int, f elicit.Field, a elicit.Answer, describedBy string) app.UI {
 	name := v.id(i, "-radio")
-	group := app.Div().Class("options").Role("radiogroup").Aria("labelledby", v.labelFor(i))
-	if describedBy != "" {
-		group = group.Aria("describedby", describedBy)
-	}
-	if f.Required {
-		group = group.Aria("required", "true")
-	}
+	group := described(app.Div().Class("options").Role("radiogroup").Aria("labelledby", v.labelFor(i)), describedBy, f.Required)
 	// The arrow keys walk a radio group, checking each radio on the way: that is browsing,
 	// not an answer, so it stays on the question. Space, Enter or a click on a choice is
 	// the answer, and moves on to the next unanswered question.
@@ -436,10 +440,7 @@ func (v *FormView) radios(i int, f elicit.Field, a elicit.Answer, describedBy st
 }
 
 func (v *FormView) checkboxes(i int, f elicit.Field, a elicit.Answer, describedBy string) app.UI {
-	group := app.Div().Class("options").Role("group").Aria("labelledby", v.labelFor(i))
-	if describedBy != "" {
-		group = group.Aria("describedby", describedBy)
-	}
+	group := described(app.Div().Class("options").Role("group").Aria("labelledby", v.labelFor(i)), describedBy, false)
 	return group.Body(
 		app.Range(f.Choices).Slice(func(j int) app.UI {
 			c := f.Choices[j]

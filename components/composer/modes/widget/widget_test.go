@@ -25,21 +25,9 @@ func testContext(t *testing.T) app.Context { _, ctx := modetest.Context(t); retu
 
 func render(t *testing.T, ui app.UI) *domtest.Node { return domtest.Render(t, ui) }
 
-func ask(message string, s *protocol.Schema) protocol.DecisionRequest {
-	return protocol.DecisionRequest{Kind: protocol.KindAsk, Message: message, Schema: s}
-}
+var ask = modetest.Ask
 
-func threeQuestions() protocol.DecisionRequest {
-	return ask("About you", &protocol.Schema{
-		Type: "object",
-		Properties: protocol.Properties{
-			{Key: "name", Schema: &protocol.Schema{Type: "string", Header: "Name", Title: "Your name"}},
-			{Key: "color", Schema: &protocol.Schema{Type: "string", Header: "Colour", Enum: []string{"red", "green"}}},
-			{Key: "notify", Schema: &protocol.Schema{Type: "boolean", Header: "Notify"}},
-		},
-		Required: []string{"name", "color"},
-	})
-}
+var threeQuestions = modetest.ThreeQuestions
 
 func TestDescribe(t *testing.T) {
 	tests := []struct {
