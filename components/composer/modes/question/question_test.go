@@ -42,12 +42,6 @@ func num(x float64) *float64 { return &x }
 
 func intp(n int) *int { return &n }
 
-type node = domtest.Node
-
-func render(t *testing.T, ui app.UI) *node   { return domtest.Render(t, ui) }
-func parseHTML(t *testing.T, s string) *node { return domtest.Parse(t, s) }
-func texts(ns []*node) []string              { return domtest.Texts(ns) }
-
 // ---- the question mode
 
 func TestLoneChoiceRendersAButtonPerChoiceAndOther(t *testing.T) {
@@ -55,7 +49,7 @@ func TestLoneChoiceRendersAButtonPerChoiceAndOther(t *testing.T) {
 	h := &fakeHost{}
 	m := newMode(t, h, req, elicit.DefaultOptions())
 
-	body := render(t, m.Body())
+	body := domtest.Render(t, m.Body())
 	var labels []string
 	for _, b := range body.All("button.choice") {
 		if !b.HasClass("choice-other") {
@@ -89,7 +83,7 @@ func TestLoneChoiceOtherGoesThroughTheSendButton(t *testing.T) {
 	ctx := testContext(t)
 
 	m.view.Dispatch(ctx, elicit.ChooseOther{Index: 0})
-	body := render(t, m.Body())
+	body := domtest.Render(t, m.Body())
 	assert.True(t, body.One(t, "button.choice-other").Flag("aria-pressed"))
 	in := body.One(t, "input.other-input")
 	assert.Equal(t, "k1-0-other-text", in.Attrs["id"])
@@ -111,7 +105,7 @@ func TestChoiceWithoutAnswerOnClickUsesRadios(t *testing.T) {
 	m := newMode(t, h, req, opts)
 	ctx := testContext(t)
 
-	body := render(t, m.Body())
+	body := domtest.Render(t, m.Body())
 	assert.Empty(t, body.All("button.choice"))
 	group := body.One(t, "[role=radiogroup]")
 	assert.Equal(t, "k1-message", group.Attrs["aria-labelledby"], "a lone question is named by the message")
@@ -120,7 +114,7 @@ func TestChoiceWithoutAnswerOnClickUsesRadios(t *testing.T) {
 
 	m.view.Dispatch(ctx, elicit.Pick{Index: 0, Value: "pg"})
 	assert.Empty(t, h.Answers, "without answer-on-click a pick does not send")
-	radios := render(t, m.Body()).All("input[type=radio]")
+	radios := domtest.Render(t, m.Body()).All("input[type=radio]")
 	assert.True(t, radios[0].Flag("checked"), "the picked radio is checked")
 	assert.False(t, radios[1].Flag("checked"))
 	m.Primary().Run(ctx)
@@ -136,12 +130,12 @@ func TestSteppedFormDrawsChipsAndHidesAllButTheCurrentField(t *testing.T) {
 	m := newMode(t, h, threeQuestions(), elicit.DefaultOptions())
 	ctx := testContext(t)
 
-	header := render(t, m.Header())
+	header := domtest.Render(t, m.Header())
 	assert.Equal(t, "Question", header.One(t, ".badge").TextContent())
 	header.One(t, "[role=tablist]")
 	chips := header.All("[role=tab]")
 	require.Len(t, chips, 3)
-	assert.Equal(t, []string{"Name", "Colour", "Notify"}, texts(chips))
+	assert.Equal(t, []string{"Name", "Colour", "Notify"}, domtest.Texts(chips))
 	for i, c := range chips {
 		assert.Equal(t, i == 0, c.Flag("aria-selected"), "chip %d aria-selected=%q", i, c.Attrs["aria-selected"])
 		assert.Equal(t, "k1-panel", c.Attrs["aria-controls"])
@@ -149,7 +143,7 @@ func TestSteppedFormDrawsChipsAndHidesAllButTheCurrentField(t *testing.T) {
 	}
 	assert.Equal(t, "false", chips[1].Attrs["aria-selected"])
 
-	body := render(t, m.Body())
+	body := domtest.Render(t, m.Body())
 	panel := body.One(t, "#k1-panel")
 	assert.Equal(t, "tabpanel", panel.Attrs["role"])
 	assert.Equal(t, "k1-chip-0", panel.Attrs["aria-labelledby"])
@@ -168,14 +162,14 @@ func TestSteppedFormDrawsChipsAndHidesAllButTheCurrentField(t *testing.T) {
 	assert.Equal(t, "Answer every required question first", p.Title)
 
 	m.view.Dispatch(ctx, elicit.Type{Index: 0, Text: "Ada"})
-	chip0 := render(t, m.Header()).One(t, "#k1-chip-0")
+	chip0 := domtest.Render(t, m.Header()).One(t, "#k1-chip-0")
 	assert.Equal(t, "Name ✓", chip0.TextContent())
 	assert.True(t, chip0.HasClass("chip-answered"))
 	assert.Equal(t, "Name, answered", chip0.Attrs["aria-label"])
 	assert.False(t, m.view.CanProceed(), "colour is still required")
 
 	m.view.Dispatch(ctx, elicit.Goto{Index: 1})
-	body = render(t, m.Body())
+	body = domtest.Render(t, m.Body())
 	assert.False(t, body.One(t, "#k1-1-field").HasClass("is-hidden"), "the chip's field shows")
 	assert.True(t, body.One(t, "#k1-0-field").HasClass("is-hidden"))
 	assert.Equal(t, "k1-chip-1", body.One(t, "#k1-panel").Attrs["aria-labelledby"])
@@ -187,7 +181,7 @@ func TestSteppedFormDrawsChipsAndHidesAllButTheCurrentField(t *testing.T) {
 	assert.Empty(t, h.Answers, "a pick in a form never sends")
 	assert.True(t, m.view.CanProceed())
 	require.False(t, m.Primary().Disabled)
-	assert.True(t, render(t, m.Header()).One(t, "#k1-chip-2").Flag("aria-selected"))
+	assert.True(t, domtest.Render(t, m.Header()).One(t, "#k1-chip-2").Flag("aria-selected"))
 }
 
 func TestSubmitSendsContentShapedByTheSchema(t *testing.T) {
@@ -246,11 +240,11 @@ func TestConfirmShowsItsTwoAnswers(t *testing.T) {
 			h := &fakeHost{}
 			req := protocol.DecisionRequest{Kind: protocol.KindConfirm, Message: "Delete 3 files?", Schema: tt.schema}
 			m := newMode(t, h, req, elicit.DefaultOptions())
-			assert.Equal(t, "Confirm", render(t, m.Header()).One(t, ".badge").TextContent())
-			body := render(t, m.Body())
+			assert.Equal(t, "Confirm", domtest.Render(t, m.Header()).One(t, ".badge").TextContent())
+			body := domtest.Render(t, m.Body())
 			buttons := body.All("button.choice")
 			require.Len(t, buttons, 2, "a confirm has no Other")
-			assert.Equal(t, tt.wantLabel, texts(buttons))
+			assert.Equal(t, tt.wantLabel, domtest.Texts(buttons))
 			assert.True(t, buttons[0].HasClass("tone-affirm"), "yes is the affirming answer")
 			assert.True(t, buttons[1].HasClass("tone-neutral"))
 
@@ -291,9 +285,9 @@ func TestEveryFieldKindRendersItsControl(t *testing.T) {
 	opts := elicit.DefaultOptions()
 	opts.Layout = elicit.Stacked
 	m := newMode(t, &fakeHost{}, req, opts)
-	body := render(t, m.Body())
+	body := domtest.Render(t, m.Body())
 	assert.Empty(t, body.All(".is-hidden"), "a stacked form shows every field")
-	assert.Empty(t, render(t, m.Header()).All("[role=tab]"), "a stacked form has no chips")
+	assert.Empty(t, domtest.Render(t, m.Header()).All("[role=tab]"), "a stacked form has no chips")
 
 	for i, tt := range tests {
 		t.Run(tt.key, func(t *testing.T) {
@@ -324,7 +318,7 @@ func TestEveryFieldKindRendersItsControl(t *testing.T) {
 			}
 		})
 	}
-	assert.Equal(t, []string{"Yes", "No"}, texts(body.One(t, "#k1-11-field").All(".option-label")))
+	assert.Equal(t, []string{"Yes", "No"}, domtest.Texts(body.One(t, "#k1-11-field").All(".option-label")))
 }
 
 func TestInvalidAnswerShowsTheProtocolsMessage(t *testing.T) {
@@ -349,7 +343,7 @@ func TestInvalidAnswerShowsTheProtocolsMessage(t *testing.T) {
 			h := &fakeHost{}
 			m := newMode(t, h, tt.req, elicit.DefaultOptions())
 			ctx := testContext(t)
-			before := render(t, m.Body())
+			before := domtest.Render(t, m.Body())
 			assert.Empty(t, before.All(".field-error"))
 			assert.Equal(t, "false", before.One(t, "#k1-0-input").Attrs["aria-invalid"])
 
@@ -359,7 +353,7 @@ func TestInvalidAnswerShowsTheProtocolsMessage(t *testing.T) {
 			p.Run(ctx)
 			assert.Empty(t, h.Answers, "an invalid answer is not sent")
 
-			body := render(t, m.Body())
+			body := domtest.Render(t, m.Body())
 			e := body.One(t, ".field-error")
 			assert.Equal(t, "alert", e.Attrs["role"])
 			assert.Equal(t, "k1-0-error", e.Attrs["id"])
@@ -369,7 +363,7 @@ func TestInvalidAnswerShowsTheProtocolsMessage(t *testing.T) {
 			assert.Contains(t, strings.Fields(in.Attrs["aria-describedby"]), "k1-0-error")
 
 			m.view.Dispatch(ctx, elicit.Type{Index: 0, Text: "ada@example.com"})
-			assert.Empty(t, render(t, m.Body()).All(".field-error"), "a change drops the stale message")
+			assert.Empty(t, domtest.Render(t, m.Body()).All(".field-error"), "a change drops the stale message")
 			m.Primary().Run(ctx)
 			require.Len(t, h.Answers, 1)
 		})
@@ -390,7 +384,7 @@ func TestAgentTextIsEscaped(t *testing.T) {
 		assert.NotContains(t, raw, tag)
 	}
 	assert.Contains(t, raw, "&lt;img src=x onerror=alert(1)&gt;")
-	body := parseHTML(t, raw)
+	body := domtest.Parse(t, raw)
 	assert.Equal(t, evil, body.One(t, "p.question-message").TextContent())
 	assert.Equal(t, "<b>Name</b>", body.One(t, "#k1-0-title").TextContent())
 	assert.Equal(t, "<i>why</i> & more", body.One(t, "#k1-0-desc").TextContent())

@@ -23,8 +23,6 @@ import (
 
 func testContext(t *testing.T) app.Context { _, ctx := modetest.Context(t); return ctx }
 
-func render(t *testing.T, ui app.UI) *domtest.Node { return domtest.Render(t, ui) }
-
 var ask = modetest.Ask
 
 var threeQuestions = modetest.ThreeQuestions
@@ -73,12 +71,12 @@ func TestFormViewTakesCustomControls(t *testing.T) {
 
 	v.Form().Dispatch(elicit.Type{Index: 0, Text: "Ada"})
 	assert.False(t, v.CanProceed(), "the custom control is required and not complete")
-	assert.Equal(t, "Colour", render(t, v.Chips()).One(t, "#p-chip-1").TextContent())
+	assert.Equal(t, "Colour", domtest.Render(t, v.Chips()).One(t, "#p-chip-1").TextContent())
 	complete = true
 	assert.True(t, v.CanProceed())
-	assert.Equal(t, "Colour ✓", render(t, v.Chips()).One(t, "#p-chip-1").TextContent())
+	assert.Equal(t, "Colour ✓", domtest.Render(t, v.Chips()).One(t, "#p-chip-1").TextContent())
 
-	fields := render(t, v.Fields())
+	fields := domtest.Render(t, v.Fields())
 	assert.Equal(t, "pick a swatch", fields.One(t, "#p-1-field").One(t, ".swatches").TextContent())
 	fields.One(t, "#p-0-input")
 
