@@ -20,7 +20,7 @@ import (
 )
 
 // The tests are in the package: a DOM event cannot be fired natively, so a click or a
-// keystroke is simulated by the form event its handler dispatches (m.view.dispatch).
+// keystroke is simulated by the form event its handler dispatches (m.view.Dispatch).
 
 type fakeHost = modetest.Host
 
