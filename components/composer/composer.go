@@ -66,10 +66,8 @@ type Composer struct {
 
 	machine *machine.Machine
 	mode    modes.Mode
-	// kind is the current mode's kind, and modeFor the decision id or function it was made
-	// for.
-	kind    machine.Mode
-	modeFor string
+	// kind names the current mode: its CSS class, and whether it shows a decision.
+	kind machine.Mode
 	// modeKey is unique to each entry into a mode (see modes.Input.Key); gen counts entries.
 	modeKey string
 	gen     int
@@ -174,7 +172,7 @@ func (c *Composer) run(ctx app.Context, effs []machine.Effect) {
 			} else if c.mode != nil {
 				c.mode.Exit()
 			}
-			c.mode, c.kind, c.modeFor, c.problem = nil, machine.Idle, "", ""
+			c.mode, c.kind, c.problem = nil, machine.Idle, ""
 		case machine.FocusInput:
 			c.Later(func() { focusByID("composer-input") })
 		case machine.FocusMode:
@@ -191,7 +189,7 @@ func (c *Composer) show(e machine.Shown) {
 	c.gen++
 	if kept := c.aside; e.Resumed && kept.mode != nil && kept.id == e.ID {
 		c.aside = keptMode{}
-		c.mode, c.kind, c.modeFor, c.modeKey, c.problem = kept.mode, e.Mode, e.ID, kept.key, ""
+		c.mode, c.kind, c.modeKey, c.problem = kept.mode, e.Mode, kept.key, ""
 		return
 	}
 	if e.Mode.Decision() {
@@ -206,7 +204,7 @@ func (c *Composer) show(e machine.Shown) {
 	} else if d, ok := c.machine.Head(); ok {
 		in.Decision = d
 	}
-	c.mode, c.kind, c.modeFor, c.problem = factory(c, in), e.Mode, e.ID, ""
+	c.mode, c.kind, c.problem = factory(c, in), e.Mode, ""
 }
 
 // dropAside lets go of the mode kept for a decision set aside.
@@ -393,8 +391,8 @@ func (c *Composer) renderBar(morphed bool) app.UI {
 // renderEnv is the band above the card: the note a timeout left, and the decisions waiting
 // while the person chats about one.
 func (c *Composer) renderEnv() app.UI {
-	waiting := len(c.machine.Queue())
-	aside := c.machine.SetAside() && waiting > 0
+	// Set aside only with a head: the chip always has a decision to count.
+	waiting, aside := len(c.machine.Queue()), c.machine.SetAside()
 	return app.Div().Class("composer-env").Body(
 		app.Div().Class("composer-note").Role("status").Aria("live", "polite").Body(
 			app.If(c.machine.Note() != "", func() app.UI {
