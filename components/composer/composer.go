@@ -499,7 +499,8 @@ func (c *Composer) runAction(ctx app.Context, primary bool) bool {
 }
 
 // onModeKey reads a key into the machine's terms and runs what it means. Every answer but
-// Dismiss prevents the key's default; Dismiss does when there was a secondary action to run.
+// RunSecondary prevents the key's default; RunSecondary does when the mode had a secondary
+// action to run.
 func (c *Composer) onModeKey(ctx app.Context, e app.Event) {
 	k := machine.Key{
 		Key:       e.Get("key").String(),
@@ -524,7 +525,7 @@ func (c *Composer) onModeKey(ctx app.Context, e app.Event) {
 				continue
 			}
 			c.runAction(ctx, true)
-		case machine.Dismiss:
+		case machine.RunSecondary:
 			if c.runAction(ctx, false) {
 				e.PreventDefault()
 			}

@@ -36,7 +36,7 @@ type FocusInput struct{}
 type FocusMode struct{}
 
 // The answers to a Key. Each one means the view prevents the key's default action, except
-// Dismiss, which prevents it only when the mode had a secondary action to run.
+// RunSecondary, which prevents it only when the mode had a secondary action to run.
 
 // Swallow says the key does nothing: an Enter inside the guard after a decision appeared
 // was meant for the draft, not for the question that just took its place.
@@ -50,8 +50,8 @@ type ToDraft struct{ Text string }
 // and one follows (modes.Stepper), else its primary action.
 type Advance struct{}
 
-// Dismiss is Escape outside a field the person types in: the mode's secondary action.
-type Dismiss struct{}
+// RunSecondary is Escape outside a field the person types in: the mode's secondary action.
+type RunSecondary struct{}
 
 func (Shown) effect()        {}
 func (Exit) effect()         {}
@@ -62,4 +62,4 @@ func (FocusMode) effect()    {}
 func (Swallow) effect()      {}
 func (ToDraft) effect()      {}
 func (Advance) effect()      {}
-func (Dismiss) effect()      {}
+func (RunSecondary) effect() {}

@@ -80,7 +80,7 @@ type Resume struct{ At time.Time }
 type ClearNote struct{}
 
 // Key is a key pressed inside a morphed mode, as the view read it from the DOM. It changes
-// no state: its effects say what the key means here (Swallow, ToDraft, Advance, Dismiss),
+// no state: its effects say what the key means here (Swallow, ToDraft, Advance, RunSecondary),
 // and nil leaves the key to the browser.
 type Key struct {
 	// Key is the KeyboardEvent's key: "Enter", "Escape", "a".

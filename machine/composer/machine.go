@@ -215,7 +215,7 @@ func (m *Machine) key(k Key) []Effect {
 		// Escape in a field the person types in closes the browser's own lists or leaves the
 		// field: it must not throw the decision and the typing away.
 		if k.On != OnLine && k.On != OnText {
-			return []Effect{Dismiss{}}
+			return []Effect{RunSecondary{}}
 		}
 	}
 	return nil

@@ -520,12 +520,12 @@ func TestKey(t *testing.T) {
 		{"a letter inside the decision is its own", question, Key{Key: "h", On: OnLine, At: late}, nil},
 		{"a named key on the morphed area is no letter", question, Key{Key: "Tab", On: OnMode, At: late}, nil},
 		{"a composing letter is the input method's", question, Key{Key: "h", On: OnMode, Composing: true, At: late}, nil},
-		{"Escape on a button dismisses", question, Key{Key: "Escape", On: OnOther, At: late}, []Effect{Dismiss{}}},
-		{"Escape on the morphed area dismisses", question, Key{Key: "Escape", On: OnMode, At: at(1)}, []Effect{Dismiss{}}},
-		{"Escape on a radio dismisses", question, Key{Key: "Escape", On: OnChoice, At: late}, []Effect{Dismiss{}}},
+		{"Escape on a button dismisses", question, Key{Key: "Escape", On: OnOther, At: late}, []Effect{RunSecondary{}}},
+		{"Escape on the morphed area dismisses", question, Key{Key: "Escape", On: OnMode, At: at(1)}, []Effect{RunSecondary{}}},
+		{"Escape on a radio dismisses", question, Key{Key: "Escape", On: OnChoice, At: late}, []Effect{RunSecondary{}}},
 		{"Escape in a line stays with the field", question, Key{Key: "Escape", On: OnLine, At: late}, nil},
 		{"Escape in a textarea stays with the field", question, Key{Key: "Escape", On: OnText, At: late}, nil},
-		{"Escape closes the fn-form", form, Key{Key: "Escape", On: OnOther, At: late}, []Effect{Dismiss{}}},
+		{"Escape closes the fn-form", form, Key{Key: "Escape", On: OnOther, At: late}, []Effect{RunSecondary{}}},
 		{"set aside, the composer is idle", append(question, ChatAbout{}), Key{Key: "Escape", On: OnOther, At: late}, nil},
 	}
 	for _, tt := range tests {
