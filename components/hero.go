@@ -7,7 +7,7 @@ import (
 
 	"parley/app/api"
 	"parley/app/slots"
-	"parley/components/composer/modes/question"
+	"parley/components/composer/modes/widget"
 	"parley/components/inputbar"
 	"parley/protocol"
 )
@@ -58,7 +58,7 @@ type WorkspacePicker struct {
 
 // Render draws the workspaces as a radio group of buttons.
 func (w *WorkspacePicker) Render() app.UI {
-	return app.Div().Class("workspaces").Role("radiogroup").Aria("label", "Workspace").OnKeyDown(question.ArrowKeys).Body(
+	return app.Div().Class("workspaces").Role("radiogroup").Aria("label", "Workspace").OnKeyDown(widget.ArrowKeys).Body(
 		app.Range(w.Workspaces).Slice(func(i int) app.UI {
 			ws := w.Workspaces[i]
 			return app.Button().Type("button").Class("workspace").

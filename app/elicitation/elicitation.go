@@ -1,5 +1,5 @@
 // Package elicitation is the browser's way for code to ask the person a typed question
-// (elicitation.md): RequestUserInput, and the hooks a host sets to present it.
+// (docs/elicitation.md): RequestUserInput, and the hooks a host sets to present it.
 //
 // Requests asked here and decisions asked by the server go through the same presenter, the
 // composer, and wait in the same queue. Declining is an answer; ending without one (the

@@ -1,7 +1,8 @@
-// Package composer is the composer container (composer-modes.md): the input area that morphs
+// Package composer is the composer container (docs/composer.md): the input area that morphs
 // in place between typing (idle), a function's form, a question and an approval. It knows
-// modes only through the modes.Mode interface and the registry below; which mode shows is the
-// pure machine/composer's decision, and this view only translates between it and the DOM.
+// modes only through the modes.Mode interface, the optional ones beside it, and the registry
+// below; which mode shows, and what a key pressed in it means, is the pure machine/composer's
+// decision, and this view only translates between it and the DOM.
 package composer
 
 import (
@@ -9,7 +10,6 @@ import (
 	"errors"
 	"strconv"
 	"time"
-	"unicode/utf8"
 
 	"github.com/maxence-charriere/go-app/v10/pkg/app"
 
@@ -66,8 +66,8 @@ type Composer struct {
 
 	machine *machine.Machine
 	mode    modes.Mode
-	// modeFor is the decision id or function the current mode was made for.
-	modeFor string
+	// kind names the current mode: its CSS class, and whether it shows a decision.
+	kind machine.Mode
 	// modeKey is unique to each entry into a mode (see modes.Input.Key); gen counts entries.
 	modeKey string
 	gen     int
@@ -161,17 +161,18 @@ func (c *Composer) follow(ctx app.Context) {
 func (c *Composer) run(ctx app.Context, effs []machine.Effect) {
 	for _, e := range effs {
 		switch e := e.(type) {
-		case machine.Enter:
-			c.enter(e)
+		case machine.Shown:
+			c.show(e)
 		case machine.Exit:
-			if c.mode != nil && c.machine.SetAside() && c.modeFor == e.ID {
+			if c.mode != nil && e.Aside {
 				// "Chat about this": the decision stays pending, and so do the answers
-				// given so far; Resume shows this same mode again.
+				// given so far; the Shown that resumes it brings this same mode back.
+				c.dropAside()
 				c.aside = keptMode{mode: c.mode, id: e.ID, key: c.modeKey}
 			} else if c.mode != nil {
 				c.mode.Exit()
 			}
-			c.mode, c.modeFor, c.problem = nil, "", ""
+			c.mode, c.kind, c.problem = nil, machine.Idle, ""
 		case machine.FocusInput:
 			c.Later(func() { focusByID("composer-input") })
 		case machine.FocusMode:
@@ -180,19 +181,21 @@ func (c *Composer) run(ctx app.Context, effs []machine.Effect) {
 	}
 }
 
-func (c *Composer) enter(e machine.Enter) {
+func (c *Composer) show(e machine.Shown) {
 	factory, ok := registry[e.Mode]
 	if !ok {
 		return
 	}
 	c.gen++
-	if kept := c.aside; kept.mode != nil {
+	if kept := c.aside; e.Resumed && kept.mode != nil && kept.id == e.ID {
 		c.aside = keptMode{}
-		if kept.id == e.ID {
-			c.mode, c.modeFor, c.modeKey, c.problem = kept.mode, e.ID, kept.key, ""
-			return
-		}
-		kept.mode.Exit()
+		c.mode, c.kind, c.modeKey, c.problem = kept.mode, e.Mode, kept.key, ""
+		return
+	}
+	if e.Mode.Decision() {
+		// Another decision took the input area: the set-aside one ended, or the list was
+		// reset. (The user's fn-form leaves it kept: Resume may follow.)
+		c.dropAside()
 	}
 	c.modeKey = "m" + strconv.Itoa(c.gen)
 	in := modes.Input{Key: c.modeKey, Options: elicitation.Options(), Fields: elicitation.FieldRendererHook()}
@@ -201,7 +204,15 @@ func (c *Composer) enter(e machine.Enter) {
 	} else if d, ok := c.machine.Head(); ok {
 		in.Decision = d
 	}
-	c.mode, c.modeFor, c.problem = factory(c, in), e.ID, ""
+	c.mode, c.kind, c.problem = factory(c, in), e.Mode, ""
+}
+
+// dropAside lets go of the mode kept for a decision set aside.
+func (c *Composer) dropAside() {
+	if c.aside.mode != nil {
+		c.aside.mode.Exit()
+	}
+	c.aside = keptMode{}
 }
 
 func focusByID(id string) {
@@ -226,7 +237,7 @@ func (c *Composer) loadFunctions(ctx app.Context) {
 				return // a late answer for a workspace the composer left
 			}
 			c.functions = list
-			if r, ok := c.mode.(interface{ Refresh() }); ok {
+			if r, ok := c.mode.(modes.Refresher); ok {
 				r.Refresh()
 			}
 		})
@@ -380,8 +391,8 @@ func (c *Composer) renderBar(morphed bool) app.UI {
 // renderEnv is the band above the card: the note a timeout left, and the decisions waiting
 // while the person chats about one.
 func (c *Composer) renderEnv() app.UI {
-	waiting := len(c.machine.Queue())
-	aside := c.machine.SetAside() && waiting > 0
+	// Set aside only with a head: the chip always has a decision to count.
+	waiting, aside := len(c.machine.Queue()), c.machine.SetAside()
 	return app.Div().Class("composer-env").Body(
 		app.Div().Class("composer-note").Role("status").Aria("live", "polite").Body(
 			app.If(c.machine.Note() != "", func() app.UI {
@@ -402,14 +413,15 @@ func (c *Composer) renderEnv() app.UI {
 	)
 }
 
-// renderMode draws a morphed mode: a 48 px header and the body. Keys are handled here for
-// every mode: Enter during the guard after a decision appeared does nothing (it was meant
-// for the draft), Escape is the secondary action.
+// renderMode draws a morphed mode: a 48 px header and the body. A decision's header ends with
+// "Chat about this" and its actions end its body; the fn-form's two actions sit in its
+// header instead (docs/composer.md). Keys are read here for every mode, and the machine says
+// what they mean.
 func (c *Composer) renderMode() app.UI {
 	m := c.mode
 	primary := m.Primary()
 	secondary, hasSecondary := m.Secondary()
-	isForm := m.ID() == "fn-form"
+	isForm := !c.kind.Decision()
 	// The root's tag alternates with each entry into a mode, so the next decision is drawn
 	// into new elements: go-app reuses elements by position and tag, and an input reused
 	// from the previous decision would keep the text typed there (its Value("") clears
@@ -418,7 +430,7 @@ func (c *Composer) renderMode() app.UI {
 	if c.gen%2 == 0 {
 		tag = "section"
 	}
-	return app.Elem(tag).Class("composer-morph mode-"+m.ID()).
+	return app.Elem(tag).Class("composer-morph mode-"+c.kind.String()).
 		ID("composer-mode").
 		TabIndex(-1).
 		Role("dialog").
@@ -486,63 +498,57 @@ func (c *Composer) runAction(ctx app.Context, primary bool) bool {
 	return true
 }
 
+// onModeKey reads a key into the machine's terms and runs what it means. Every answer but
+// RunSecondary prevents the key's default; RunSecondary does when the mode had a secondary
+// action to run.
 func (c *Composer) onModeKey(ctx app.Context, e app.Event) {
-	if e.Get("isComposing").Bool() || e.Get("keyCode").Int() == 229 {
-		return // composition never submits
+	k := machine.Key{
+		Key:       e.Get("key").String(),
+		On:        targetOf(e.Get("target")),
+		Shift:     e.Get("shiftKey").Bool(),
+		Ctrl:      e.Get("ctrlKey").Bool(),
+		Meta:      e.Get("metaKey").Bool(),
+		Alt:       e.Get("altKey").Bool(),
+		Composing: e.Get("isComposing").Bool() || e.Get("keyCode").Int() == 229,
+		At:        time.Now(),
 	}
-	key := e.Get("key").String()
-	if e.Get("target").Get("id").String() == "composer-mode" && utf8.RuneCountInString(key) == 1 &&
-		!e.Get("ctrlKey").Bool() && !e.Get("metaKey").Bool() && !e.Get("altKey").Bool() {
-		// A letter typed on the dialog itself (the person has not moved into the question):
-		// it was meant for the draft the decision just covered. It goes there, and answers
-		// nothing.
-		e.PreventDefault()
-		ctx.NewActionWithValue(inputbar.ActionAppendDraft, key)
-		return
-	}
-	switch key {
-	case "Enter":
-		if c.machine.Guarded(time.Now()) {
+	for _, eff := range c.machine.Dispatch(k) {
+		switch eff := eff.(type) {
+		case machine.Swallow:
 			e.PreventDefault()
-			return
-		}
-		tag := e.Get("target").Get("tagName").String()
-		// Enter in a one-line field submits; in a textarea it breaks the line, and on a
-		// button it presses that button.
-		if tag == "INPUT" && !e.Get("shiftKey").Bool() {
+		case machine.ToDraft:
 			e.PreventDefault()
-			// In a form asked one question at a time, Enter goes on to the next question;
-			// on the last one it sends, as the send button does.
-			if n, ok := c.mode.(interface{ Next(app.Context) bool }); ok && n.Next(ctx) {
-				return
+			ctx.NewActionWithValue(inputbar.ActionAppendDraft, eff.Text)
+		case machine.Advance:
+			e.PreventDefault()
+			if s, ok := c.mode.(modes.Stepper); ok && s.Next(ctx) {
+				continue
 			}
 			c.runAction(ctx, true)
-		}
-	case "Escape":
-		// Not from a field the person types in: Escape there closes the browser's own lists
-		// or just leaves the field, and must not throw the decision and the typing away.
-		if typesText(e.Get("target")) {
-			return
-		}
-		if c.runAction(ctx, false) {
-			e.PreventDefault()
+		case machine.RunSecondary:
+			if c.runAction(ctx, false) {
+				e.PreventDefault()
+			}
 		}
 	}
 }
 
-// typesText reports whether el is a control a person types text into.
-func typesText(el app.Value) bool {
+// targetOf says what kind of element el is, as machine.Key reads it.
+func targetOf(el app.Value) machine.Target {
+	if el.Get("id").String() == "composer-mode" {
+		return machine.OnMode
+	}
 	switch el.Get("tagName").String() {
 	case "TEXTAREA", "SELECT":
-		return true
+		return machine.OnText
 	case "INPUT":
 		switch el.Get("type").String() {
 		case "radio", "checkbox", "button", "submit":
-			return false
+			return machine.OnChoice
 		}
-		return true
+		return machine.OnLine
 	}
-	return false
+	return machine.OnOther
 }
 
 // SetProblem implements modes.Host: a failure the person should read, in the morphed area.

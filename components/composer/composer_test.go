@@ -45,16 +45,16 @@ func (h *harness) set(props *Composer) {
 }
 
 // dom is the mounted tree, as the engine last rendered it.
-func (h *harness) dom() *node {
+func (h *harness) dom() *domtest.Node {
 	h.t.Helper()
-	return parseHTML(h.t, app.HTMLString(h.c))
+	return domtest.Parse(h.t, app.HTMLString(h.c))
 }
 
 // fresh renders the composer's state now: for changes made by a direct call, which no
 // engine update follows.
-func (h *harness) fresh() *node {
+func (h *harness) fresh() *domtest.Node {
 	h.t.Helper()
-	return parseHTML(h.t, app.HTMLString(h.c.Render()))
+	return domtest.Parse(h.t, app.HTMLString(h.c.Render()))
 }
 
 func testEngine(t *testing.T) (app.TestEngine, app.Context) { return modetest.Context(t) }
@@ -70,7 +70,7 @@ func approvalDecision(id string) protocol.Decision {
 }
 
 // classes returns the first class of each child element of n.
-func classes(n *node) []string {
+func classes(n *domtest.Node) []string {
 	var out []string
 	for _, k := range n.Kids {
 		if k.Attrs != nil {
@@ -81,9 +81,9 @@ func classes(n *node) []string {
 }
 
 // child returns n's one child element with class c.
-func child(t *testing.T, n *node, c string) *node {
+func child(t *testing.T, n *domtest.Node, c string) *domtest.Node {
 	t.Helper()
-	var out []*node
+	var out []*domtest.Node
 	for _, k := range n.Kids {
 		if k.HasClass(c) {
 			out = append(out, k)
@@ -93,13 +93,7 @@ func child(t *testing.T, n *node, c string) *node {
 	return out[0]
 }
 
-func dialogs(n *node) []*node { return n.All("#composer-mode") }
-
-type node = domtest.Node
-
-func render(t *testing.T, ui app.UI) *node   { return domtest.Render(t, ui) }
-func parseHTML(t *testing.T, s string) *node { return domtest.Parse(t, s) }
-func texts(ns []*node) []string              { return domtest.Texts(ns) }
+func dialogs(n *domtest.Node) []*domtest.Node { return n.All("#composer-mode") }
 
 // ---- the container
 
@@ -147,7 +141,7 @@ func TestAPendingDecisionMorphsTheInputAreaAndKeepsTheBar(t *testing.T) {
 			header := dlg.One(t, ".morph-header")
 			assert.Equal(t, "Chat about this", header.One(t, "button.chat-about").TextContent())
 			actions := dlg.One(t, ".morph-actions")
-			assert.Equal(t, []string{"Decline", "Send"}, texts(actions.All("button")))
+			assert.Equal(t, []string{"Decline", "Send"}, domtest.Texts(actions.All("button")))
 			assert.True(t, actions.One(t, "button.send").Flag("disabled"), "nothing typed, nothing picked")
 			assert.False(t, actions.One(t, "button.secondary").Flag("disabled"))
 		})
@@ -261,6 +255,20 @@ func TestChatAboutSetsTheDecisionAside(t *testing.T) {
 	h.set(&Composer{Session: "s1", Pending: []protocol.Decision{decision("d2", "Second?")}})
 	d = h.dom()
 	assert.Equal(t, "Question: Second?", d.One(t, "#composer-mode").Attrs["aria-label"], "the aside belonged to the decision that ended; the next one has not been seen")
+}
+
+// TestTheSetAsideModeComesBack: Resume brings back the very mode that was set aside, with the
+// answers given so far, even when the person opened the fn-form meanwhile.
+func TestTheSetAsideModeComesBack(t *testing.T) {
+	h := mount(t, &Composer{Session: "s1"})
+	h.set(&Composer{Session: "s1", Pending: []protocol.Decision{decision("d1", "First?")}})
+	shown := h.c.mode
+	h.c.ChatAbout(app.Context{})
+	h.c.run(app.Context{}, h.c.machine.Dispatch(machine.OpenFnForm{}))
+	assert.True(t, h.fresh().One(t, "#composer-mode").HasClass("mode-fn-form"))
+	h.c.run(app.Context{}, h.c.machine.Dispatch(machine.Resume{At: time.Now()}))
+	assert.Same(t, shown, h.c.mode, "the kept mode, not a new one")
+	assert.True(t, h.fresh().One(t, "#composer-mode").HasClass("mode-question"))
 }
 
 func TestAProblemIsShownInTheMorph(t *testing.T) {

@@ -8,7 +8,7 @@ import (
 	machine "parley/machine/composer"
 )
 
-// The composer's seats (input-machine-and-slash-pipeline.md, "The slot system"). Everything
+// The composer's seats (docs/composer.md, the seats). Everything
 // in the input area mounts through them; a seat nobody registered for draws nothing.
 const (
 	// SlotBar holds the input bar itself. It is a seat, not a mode: a mode that morphs in

@@ -1,6 +1,6 @@
 // Package composer is the composer's mode container as a pure, synchronous machine: which
 // shape the input area has (idle, the fn-form, a question, an approval) and the FIFO queue
-// of decisions waiting for the user (composer-modes.md).
+// of decisions waiting for the user (docs/composer.md).
 //
 // One mode occupies the input area at a time. The head of the decision queue occupies it
 // unless the user set it aside ("Chat about this"); a decision that arrives while another
@@ -12,4 +12,8 @@
 // the effects say when to give it focus back. Time arrives inside events, which is what the
 // Enter guard needs: an Enter pressed within Config.EnterGuard of a decision appearing was
 // meant for the draft, not for the question that just took its place.
+//
+// Keys pressed in a morphed mode are decided here too (Key): the guard, a letter typed on the
+// morphed area that belongs to the draft, Enter that advances, Escape that dismisses. The view
+// only reads the DOM event into a Key and runs what comes back.
 package composer

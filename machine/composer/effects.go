@@ -1,20 +1,25 @@
 package composer
 
 // Effect is an output of Dispatch for the view to run. Every effect is a plain comparable
-// struct.
+// struct (machine/machinetest holds the rule).
 type Effect interface{ effect() }
 
-// Enter says a mode began: morph the input area into it. ID is the decision's id, or the
-// function's name for FnForm.
-type Enter struct {
-	Mode Mode
-	ID   string
+// Shown says a mode began: morph the input area into it. ID is the decision's id, or the
+// function's name for FnForm. Resumed says it is the decision set aside with "Chat about
+// this" coming back: the view brings back the mode it kept, with the answers given so far.
+type Shown struct {
+	Mode    Mode
+	ID      string
+	Resumed bool
 }
 
-// Exit says a mode ended: morph the input area out of it. ID is as in Enter.
+// Exit says a mode ended: morph the input area out of it. ID is as in Shown. Aside says the
+// decision was set aside ("Chat about this"), not ended: the view keeps the mode, answers and
+// all, for the Shown that resumes it.
 type Exit struct {
-	Mode Mode
-	ID   string
+	Mode  Mode
+	ID    string
+	Aside bool
 }
 
 // CancelFnForm says a system decision displaced the user's fn-form: drop its values, there
@@ -27,12 +32,34 @@ type ShowNote struct{ Text string }
 // FocusInput gives focus back to the idle textarea, whose draft was kept all along.
 type FocusInput struct{}
 
-// FocusMode focuses the first control of the mode just entered.
+// FocusMode focuses the first control of the mode just shown.
 type FocusMode struct{}
 
-func (Enter) effect()        {}
+// The answers to a Key. Each one means the view prevents the key's default action, except
+// RunSecondary, which prevents it only when the mode had a secondary action to run.
+
+// Swallow says the key does nothing: an Enter inside the guard after a decision appeared
+// was meant for the draft, not for the question that just took its place.
+type Swallow struct{}
+
+// ToDraft says a letter typed on the morphed area itself, before the person moved into the
+// decision, goes to the draft the decision covered. It answers nothing.
+type ToDraft struct{ Text string }
+
+// Advance is Enter in a one-line field: the mode's next question when it asks one at a time
+// and one follows (modes.Stepper), else its primary action.
+type Advance struct{}
+
+// RunSecondary is Escape outside a field the person types in: the mode's secondary action.
+type RunSecondary struct{}
+
+func (Shown) effect()        {}
 func (Exit) effect()         {}
 func (CancelFnForm) effect() {}
 func (ShowNote) effect()     {}
 func (FocusInput) effect()   {}
 func (FocusMode) effect()    {}
+func (Swallow) effect()      {}
+func (ToDraft) effect()      {}
+func (Advance) effect()      {}
+func (RunSecondary) effect() {}

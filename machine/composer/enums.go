@@ -18,8 +18,36 @@ const (
 
 var modeNames = [...]string{"idle", "fn-form", "question", "approval"}
 
-// String returns the mode's name as composer-modes.md spells it.
+// String returns the mode's name as docs/composer.md spells it.
 func (m Mode) String() string { return name(modeNames[:], int(m), "Mode") }
+
+// Decision reports whether the mode presents a decision (a question or an approval): one
+// that "Chat about this" can set aside, and whose actions end its body rather than sit in
+// its header as the fn-form's do.
+func (m Mode) Decision() bool { return m == Question || m == Approval }
+
+// Target is what had the focus when a key was pressed in a morphed mode: what the key may
+// mean depends on it.
+type Target int
+
+const (
+	// OnOther is a button or anything else that takes no text: Enter presses it.
+	OnOther Target = iota
+	// OnMode is the morphed area itself: the person has not moved into the decision yet.
+	OnMode
+	// OnLine is a one-line text field: Enter advances, Escape stays with the field.
+	OnLine
+	// OnChoice is an input that takes no text (a radio, a checkbox): Enter advances as in
+	// a line, Escape dismisses.
+	OnChoice
+	// OnText is a textarea or a select: Enter breaks the line or picks, Escape stays.
+	OnText
+)
+
+var targetNames = [...]string{"other", "mode", "line", "choice", "text"}
+
+// String returns the target's name.
+func (t Target) String() string { return name(targetNames[:], int(t), "Target") }
 
 // Outcome is how a decision left the queue.
 type Outcome int

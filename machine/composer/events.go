@@ -79,6 +79,21 @@ type Resume struct{ At time.Time }
 // ClearNote removes the one-line note (the user dismissed it, or started typing).
 type ClearNote struct{}
 
+// Key is a key pressed inside a morphed mode, as the view read it from the DOM. It changes
+// no state: its effects say what the key means here (Swallow, ToDraft, Advance, RunSecondary),
+// and nil leaves the key to the browser.
+type Key struct {
+	// Key is the KeyboardEvent's key: "Enter", "Escape", "a".
+	Key string
+	// On is what had the focus.
+	On Target
+	// Shift, Ctrl, Meta and Alt are the modifiers held.
+	Shift, Ctrl, Meta, Alt bool
+	// Composing says an input method is composing: its keys never answer anything.
+	Composing bool
+	At        time.Time
+}
+
 func (Asked) event()       {}
 func (Ended) event()       {}
 func (Reset) event()       {}
@@ -88,3 +103,4 @@ func (CloseFnForm) event() {}
 func (ChatAbout) event()   {}
 func (Resume) event()      {}
 func (ClearNote) event()   {}
+func (Key) event()         {}

@@ -4,6 +4,8 @@ import (
 	"reflect"
 	"slices"
 	"testing"
+
+	"parley/machine/machinetest"
 )
 
 // FuzzDispatch decodes the input into a sequence of events over a few ids and functions,
@@ -15,8 +17,10 @@ import (
 //   - set aside only with a head, and Head is shown exactly when one is queued and not set
 //     aside;
 //   - Ended of an id not queued changes nothing and returns nothing;
-//   - a view that follows Enter and Exit holds exactly what the machine says is shown:
-//     every Exit names what was shown, every Enter follows an Exit or starts from idle.
+//   - a Key changes no state, and means something exactly when a mode is morphed in;
+//   - every effect is plain data;
+//   - a view that follows Shown and Exit holds exactly what the machine says is shown:
+//     every Exit names what was shown, every Shown follows an Exit or starts from idle.
 func FuzzDispatch(f *testing.F) {
 	f.Add([]byte{0, 1, 0, 2, 1, 0, 3, 4, 5, 1, 1})
 	f.Add([]byte{3, 0, 0, 1, 0, 5, 6, 3, 1, 1, 2, 2, 8})
@@ -24,15 +28,8 @@ func FuzzDispatch(f *testing.F) {
 	f.Fuzz(func(t *testing.T, data []byte) {
 		ids := []string{"a", "b", "c", "d"}
 		fns := []string{"deploy", "build"}
-		r := data
-		next := func() int {
-			if len(r) == 0 {
-				return 0
-			}
-			b := r[0]
-			r = r[1:]
-			return int(b)
-		}
+		r := machinetest.Bytes(data)
+		next := r.Next
 		decision := func() Decision {
 			n := next()
 			d := ask(ids[n%len(ids)])
@@ -49,7 +46,7 @@ func FuzzDispatch(f *testing.F) {
 		m := New(Config{})
 		shown := occupant{}
 		clock := 0
-		for len(r) > 0 {
+		for r.More() {
 			clock += next()
 			now := at(clock)
 			var ev Event
@@ -92,6 +89,7 @@ func FuzzDispatch(f *testing.F) {
 				return ok && d.ID == e.ID
 			})
 			effects := m.Dispatch(ev)
+			machinetest.Comparable(t, effects...)
 			if e, ok := ev.(Ended); ok && !queued {
 				if effects != nil || !reflect.DeepEqual(snapshot(m), before) {
 					t.Fatalf("Ended{%q} of an id not queued: effects %v, state %+v -> %+v", e.ID, effects, before, snapshot(m))
@@ -105,9 +103,9 @@ func FuzzDispatch(f *testing.F) {
 						t.Fatalf("%#v: Exit %+v while the view shows %+v", ev, e, shown)
 					}
 					shown = occupant{}
-				case Enter:
+				case Shown:
 					if shown != (occupant{}) {
-						t.Fatalf("%#v: Enter %+v over %+v without an Exit", ev, e, shown)
+						t.Fatalf("%#v: Shown %+v over %+v without an Exit", ev, e, shown)
 					}
 					shown = occupant{e.Mode, e.ID}
 				}
@@ -142,6 +140,13 @@ func FuzzDispatch(f *testing.F) {
 			}
 			if m.Note() != "" && m.Note() != NoteTimedOut {
 				t.Fatalf("note %q", m.Note())
+			}
+			// A key reads the state and changes none of it; Escape on a button means
+			// something exactly when a mode is morphed in.
+			kept := snapshot(m)
+			dismissed := m.Dispatch(Key{Key: "Escape", On: OnOther, At: now})
+			if !reflect.DeepEqual(snapshot(m), kept) || (dismissed == nil) != (m.Mode() == Idle) {
+				t.Fatalf("Escape in mode %v: effects %v, state %+v -> %+v", m.Mode(), dismissed, kept, snapshot(m))
 			}
 		}
 	})

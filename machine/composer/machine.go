@@ -3,6 +3,7 @@ package composer
 import (
 	"slices"
 	"time"
+	"unicode/utf8"
 )
 
 // DefaultEnterGuard is how long Enter is ignored after a decision appears: long enough to
@@ -11,7 +12,7 @@ import (
 const DefaultEnterGuard = 400 * time.Millisecond
 
 // NoteTimedOut is the note left when the shown decision times out. It says what happened
-// without calling it a refusal (DESIGN.md: a timeout is "no answer in time").
+// without calling it a refusal (docs/composer.md: a timeout is "no answer in time", never a refusal).
 const NoteTimedOut = "No response, timed out."
 
 // Config is the machine's policy.
@@ -110,12 +111,15 @@ func (m *Machine) index(id string) int {
 // transition: the effects are derived from what occupied the input area before and after,
 // so they cannot disagree with the state.
 func (m *Machine) Dispatch(ev Event) []Effect {
-	if s, ok := ev.(Sync); ok {
-		return m.sync(s)
+	switch e := ev.(type) {
+	case Sync:
+		return m.sync(e)
+	case Key:
+		return m.key(e)
 	}
 	before := m.occupant()
 	var at time.Time
-	noted := false
+	noted, resumed := false, false
 	switch e := ev.(type) {
 	case Asked:
 		id := e.Decision.ID
@@ -169,7 +173,7 @@ func (m *Machine) Dispatch(ev Event) []Effect {
 		if !m.aside {
 			return nil
 		}
-		m.aside = false
+		m.aside, resumed = false, true
 		at = e.At
 	case ClearNote:
 		m.note = ""
@@ -183,11 +187,40 @@ func (m *Machine) Dispatch(ev Event) []Effect {
 	if m.showing() && m.fnOpen {
 		cancelled, m.fn, m.fnOpen = m.fn, "", false
 	}
-	return m.effects(before, at, cancelled, noted)
+	return m.effects(before, at, cancelled, noted, resumed)
 }
 
-// reset keeps the queued decisions still pending (and every local one), in their order,
-// then appends the listed ones not yet queued, in the list's order.
+// key is what a key pressed in a morphed mode means there. It reads the state and changes
+// none of it.
+func (m *Machine) key(k Key) []Effect {
+	if m.Mode() == Idle || k.Composing {
+		return nil
+	}
+	if k.On == OnMode && utf8.RuneCountInString(k.Key) == 1 && !k.Ctrl && !k.Meta && !k.Alt {
+		// A letter typed before the person moved into the decision: they were typing their
+		// draft when the decision took its place.
+		return []Effect{ToDraft{Text: k.Key}}
+	}
+	switch k.Key {
+	case "Enter":
+		if m.Guarded(k.At) {
+			return []Effect{Swallow{}}
+		}
+		// A textarea's Enter breaks the line and a button's presses the button; Shift+Enter
+		// is the person's own line break.
+		if (k.On == OnLine || k.On == OnChoice) && !k.Shift {
+			return []Effect{Advance{}}
+		}
+	case "Escape":
+		// Escape in a field the person types in closes the browser's own lists or leaves the
+		// field: it must not throw the decision and the typing away.
+		if k.On != OnLine && k.On != OnText {
+			return []Effect{RunSecondary{}}
+		}
+	}
+	return nil
+}
+
 // sync is Sync: Ended for each server decision gone from the list, then Asked for each new
 // one, with their effects in that order.
 func (m *Machine) sync(s Sync) []Effect {
@@ -215,6 +248,8 @@ func (m *Machine) sync(s Sync) []Effect {
 	return out
 }
 
+// reset keeps the queued decisions still pending (and every local one), in their order,
+// then appends the listed ones not yet queued, in the list's order.
 func (m *Machine) reset(list []Decision) {
 	head := ""
 	if len(m.queue) > 0 {
@@ -246,7 +281,7 @@ func (m *Machine) reset(list []Decision) {
 }
 
 // effects derives the view's work from the occupant before and after a transition.
-func (m *Machine) effects(before occupant, at time.Time, cancelled string, noted bool) []Effect {
+func (m *Machine) effects(before occupant, at time.Time, cancelled string, noted, resumed bool) []Effect {
 	after := m.occupant()
 	var out []Effect
 	if cancelled != "" {
@@ -259,7 +294,9 @@ func (m *Machine) effects(before occupant, at time.Time, cancelled string, noted
 		return out
 	}
 	if before.mode != Idle {
-		out = append(out, Exit{Mode: before.mode, ID: before.id})
+		// Set aside, the decision is still the head: only ChatAbout makes that so.
+		aside := m.aside && before.mode.Decision() && m.queue[0].ID == before.id
+		out = append(out, Exit{Mode: before.mode, ID: before.id, Aside: aside})
 	}
 	if noted {
 		out = append(out, ShowNote{Text: m.note})
@@ -274,5 +311,5 @@ func (m *Machine) effects(before occupant, at time.Time, cancelled string, noted
 	if after.mode != FnForm {
 		m.shownAt = at
 	}
-	return append(out, Enter{Mode: after.mode, ID: after.id}, FocusMode{})
+	return append(out, Shown{Mode: after.mode, ID: after.id, Resumed: resumed && after.mode.Decision()}, FocusMode{})
 }

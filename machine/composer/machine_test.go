@@ -5,6 +5,7 @@ import (
 	"testing"
 	"time"
 
+	"parley/machine/machinetest"
 	"parley/protocol"
 )
 
@@ -67,19 +68,19 @@ func TestDispatch(t *testing.T) {
 			name:        "an ask morphs idle into a question",
 			events:      []Event{asked(ask("q1"))},
 			wantState:   state{Mode: Question, Head: "q1", Queue: []string{"q1"}},
-			wantEffects: []Effect{Enter{Question, "q1"}, FocusMode{}},
+			wantEffects: []Effect{Shown{Mode: Question, ID: "q1"}, FocusMode{}},
 		},
 		{
 			name:        "a confirm is a question too",
 			events:      []Event{asked(confirm("c1"))},
 			wantState:   state{Mode: Question, Head: "c1", Queue: []string{"c1"}},
-			wantEffects: []Effect{Enter{Question, "c1"}, FocusMode{}},
+			wantEffects: []Effect{Shown{Mode: Question, ID: "c1"}, FocusMode{}},
 		},
 		{
 			name:        "an approval morphs into the approval mode",
 			events:      []Event{asked(approval("a1"))},
 			wantState:   state{Mode: Approval, Head: "a1", Queue: []string{"a1"}},
-			wantEffects: []Effect{Enter{Approval, "a1"}, FocusMode{}},
+			wantEffects: []Effect{Shown{Mode: Approval, ID: "a1"}, FocusMode{}},
 		},
 		{
 			name:        "a decision while one is shown waits in the queue",
@@ -103,19 +104,19 @@ func TestDispatch(t *testing.T) {
 			name:        "when the head is answered the next one shows",
 			events:      []Event{asked(ask("q1")), asked(approval("a1")), Ended{ID: "q1", Outcome: Answered}},
 			wantState:   state{Mode: Approval, Head: "a1", Queue: []string{"a1"}},
-			wantEffects: []Effect{Exit{Question, "q1"}, Enter{Approval, "a1"}, FocusMode{}},
+			wantEffects: []Effect{Exit{Mode: Question, ID: "q1"}, Shown{Mode: Approval, ID: "a1"}, FocusMode{}},
 		},
 		{
 			name:        "FIFO: three decisions are shown in arrival order",
 			events:      []Event{asked(ask("q1")), asked(approval("a1")), asked(ask("q2")), Ended{ID: "q1"}, Ended{ID: "a1"}},
 			wantState:   state{Mode: Question, Head: "q2", Queue: []string{"q2"}},
-			wantEffects: []Effect{Exit{Approval, "a1"}, Enter{Question, "q2"}, FocusMode{}},
+			wantEffects: []Effect{Exit{Mode: Approval, ID: "a1"}, Shown{Mode: Question, ID: "q2"}, FocusMode{}},
 		},
 		{
 			name:        "the last decision answered goes back to idle and its draft",
 			events:      []Event{asked(ask("q1")), Ended{ID: "q1", Outcome: Answered}},
 			wantState:   state{Mode: Idle},
-			wantEffects: []Effect{Exit{Question, "q1"}, FocusInput{}},
+			wantEffects: []Effect{Exit{Mode: Question, ID: "q1"}, FocusInput{}},
 		},
 		{
 			name:        "a queued decision answered elsewhere leaves silently",
@@ -127,25 +128,25 @@ func TestDispatch(t *testing.T) {
 			name:        "a withdrawn head (aborted) exits without a note",
 			events:      []Event{asked(ask("q1")), Ended{ID: "q1", Outcome: Aborted}},
 			wantState:   state{Mode: Idle},
-			wantEffects: []Effect{Exit{Question, "q1"}, FocusInput{}},
+			wantEffects: []Effect{Exit{Mode: Question, ID: "q1"}, FocusInput{}},
 		},
 		{
 			name:        "a declined head exits without a note",
 			events:      []Event{asked(approval("a1")), Ended{ID: "a1", Outcome: Declined}},
 			wantState:   state{Mode: Idle},
-			wantEffects: []Effect{Exit{Approval, "a1"}, FocusInput{}},
+			wantEffects: []Effect{Exit{Mode: Approval, ID: "a1"}, FocusInput{}},
 		},
 		{
 			name:        "the shown decision timing out leaves a note",
 			events:      []Event{asked(ask("q1")), Ended{ID: "q1", Outcome: TimedOut}},
 			wantState:   state{Mode: Idle, Note: NoteTimedOut},
-			wantEffects: []Effect{Exit{Question, "q1"}, ShowNote{NoteTimedOut}, FocusInput{}},
+			wantEffects: []Effect{Exit{Mode: Question, ID: "q1"}, ShowNote{NoteTimedOut}, FocusInput{}},
 		},
 		{
 			name:        "a timed-out head with another queued: note, then the next one",
 			events:      []Event{asked(ask("q1")), asked(approval("a1")), Ended{ID: "q1", Outcome: TimedOut}},
 			wantState:   state{Mode: Approval, Head: "a1", Queue: []string{"a1"}, Note: NoteTimedOut},
-			wantEffects: []Effect{Exit{Question, "q1"}, ShowNote{NoteTimedOut}, Enter{Approval, "a1"}, FocusMode{}},
+			wantEffects: []Effect{Exit{Mode: Question, ID: "q1"}, ShowNote{NoteTimedOut}, Shown{Mode: Approval, ID: "a1"}, FocusMode{}},
 		},
 		{
 			name:        "a queued decision timing out is removed silently",
@@ -163,19 +164,19 @@ func TestDispatch(t *testing.T) {
 			name:        "sync asks what is new, in the list's order",
 			events:      []Event{Sync{Decisions: []Decision{ask("q1"), approval("a1")}}},
 			wantState:   state{Mode: Question, Head: "q1", Queue: []string{"q1", "a1"}},
-			wantEffects: []Effect{Enter{Question, "q1"}, FocusMode{}},
+			wantEffects: []Effect{Shown{Mode: Question, ID: "q1"}, FocusMode{}},
 		},
 		{
 			name:        "sync ends what is gone, with its timeout, and shows the next",
 			events:      []Event{Sync{Decisions: []Decision{ask("q1"), approval("a1")}}, Sync{Decisions: []Decision{approval("a1")}, TimedOut: []string{"q1"}}},
 			wantState:   state{Mode: Approval, Head: "a1", Queue: []string{"a1"}, Note: NoteTimedOut},
-			wantEffects: []Effect{Exit{Question, "q1"}, ShowNote{NoteTimedOut}, Enter{Approval, "a1"}, FocusMode{}},
+			wantEffects: []Effect{Exit{Mode: Question, ID: "q1"}, ShowNote{NoteTimedOut}, Shown{Mode: Approval, ID: "a1"}, FocusMode{}},
 		},
 		{
 			name:        "sync: a decision gone without a timeout was answered: no note",
 			events:      []Event{Sync{Decisions: []Decision{ask("q1")}}, Sync{}},
 			wantState:   state{Mode: Idle},
-			wantEffects: []Effect{Exit{Question, "q1"}, FocusInput{}},
+			wantEffects: []Effect{Exit{Mode: Question, ID: "q1"}, FocusInput{}},
 		},
 		{
 			name:        "sync keeps local decisions, which the server never lists",
@@ -199,13 +200,13 @@ func TestDispatch(t *testing.T) {
 			name:        "the note stays until the next Enter",
 			events:      []Event{asked(ask("q1")), Ended{ID: "q1", Outcome: TimedOut}, asked(ask("q2"))},
 			wantState:   state{Mode: Question, Head: "q2", Queue: []string{"q2"}},
-			wantEffects: []Effect{Enter{Question, "q2"}, FocusMode{}},
+			wantEffects: []Effect{Shown{Mode: Question, ID: "q2"}, FocusMode{}},
 		},
 		{
 			name:        "opening the fn-form clears the note too",
 			events:      []Event{asked(ask("q1")), Ended{ID: "q1", Outcome: TimedOut}, OpenFnForm{"deploy"}},
 			wantState:   state{Mode: FnForm, Function: "deploy"},
-			wantEffects: []Effect{Enter{FnForm, "deploy"}, FocusMode{}},
+			wantEffects: []Effect{Shown{Mode: FnForm, ID: "deploy"}, FocusMode{}},
 		},
 		{
 			name:        "an unknown id ending changes nothing",
@@ -225,19 +226,19 @@ func TestDispatch(t *testing.T) {
 			name:        "the user opens the fn-form",
 			events:      []Event{OpenFnForm{"deploy"}},
 			wantState:   state{Mode: FnForm, Function: "deploy"},
-			wantEffects: []Effect{Enter{FnForm, "deploy"}, FocusMode{}},
+			wantEffects: []Effect{Shown{Mode: FnForm, ID: "deploy"}, FocusMode{}},
 		},
 		{
 			name:        "an fn-form with no function opens on its picker",
 			events:      []Event{OpenFnForm{""}},
 			wantState:   state{Mode: FnForm},
-			wantEffects: []Effect{Enter{FnForm, ""}, FocusMode{}},
+			wantEffects: []Effect{Shown{Mode: FnForm, ID: ""}, FocusMode{}},
 		},
 		{
 			name:        "opening another function switches fn to fn",
 			events:      []Event{OpenFnForm{"deploy"}, OpenFnForm{"build"}},
 			wantState:   state{Mode: FnForm, Function: "build"},
-			wantEffects: []Effect{Exit{FnForm, "deploy"}, Enter{FnForm, "build"}, FocusMode{}},
+			wantEffects: []Effect{Exit{Mode: FnForm, ID: "deploy"}, Shown{Mode: FnForm, ID: "build"}, FocusMode{}},
 		},
 		{
 			name:        "opening the same function again does nothing",
@@ -249,7 +250,7 @@ func TestDispatch(t *testing.T) {
 			name:        "closing the fn-form goes back to the draft",
 			events:      []Event{OpenFnForm{"deploy"}, CloseFnForm{}},
 			wantState:   state{Mode: Idle},
-			wantEffects: []Effect{Exit{FnForm, "deploy"}, FocusInput{}},
+			wantEffects: []Effect{Exit{Mode: FnForm, ID: "deploy"}, FocusInput{}},
 		},
 		{
 			name:        "closing no fn-form does nothing",
@@ -261,13 +262,13 @@ func TestDispatch(t *testing.T) {
 			name:        "a decision cancels the user's fn-form: no stash",
 			events:      []Event{OpenFnForm{"deploy"}, asked(ask("q1"))},
 			wantState:   state{Mode: Question, Head: "q1", Queue: []string{"q1"}},
-			wantEffects: []Effect{CancelFnForm{"deploy"}, Exit{FnForm, "deploy"}, Enter{Question, "q1"}, FocusMode{}},
+			wantEffects: []Effect{CancelFnForm{"deploy"}, Exit{Mode: FnForm, ID: "deploy"}, Shown{Mode: Question, ID: "q1"}, FocusMode{}},
 		},
 		{
 			name:        "no restore: after the decision ends the composer is idle",
 			events:      []Event{OpenFnForm{"deploy"}, asked(approval("a1")), Ended{ID: "a1"}},
 			wantState:   state{Mode: Idle},
-			wantEffects: []Effect{Exit{Approval, "a1"}, FocusInput{}},
+			wantEffects: []Effect{Exit{Mode: Approval, ID: "a1"}, FocusInput{}},
 		},
 		{
 			name:        "the fn-form is refused while a decision is shown",
@@ -281,7 +282,7 @@ func TestDispatch(t *testing.T) {
 			name:        "chat about this sets the head aside and focuses the draft",
 			events:      []Event{asked(ask("q1")), ChatAbout{}},
 			wantState:   state{Mode: Idle, Queue: []string{"q1"}, Aside: true},
-			wantEffects: []Effect{Exit{Question, "q1"}, FocusInput{}},
+			wantEffects: []Effect{Exit{Mode: Question, ID: "q1", Aside: true}, FocusInput{}},
 		},
 		{
 			name:        "chat about this with nothing shown does nothing",
@@ -293,7 +294,7 @@ func TestDispatch(t *testing.T) {
 			name:        "resume shows the set-aside head again",
 			events:      []Event{asked(ask("q1")), ChatAbout{}, Resume{At: at(5000)}},
 			wantState:   state{Mode: Question, Head: "q1", Queue: []string{"q1"}},
-			wantEffects: []Effect{Enter{Question, "q1"}, FocusMode{}},
+			wantEffects: []Effect{Shown{Mode: Question, ID: "q1", Resumed: true}, FocusMode{}},
 		},
 		{
 			name:        "resume with nothing set aside does nothing",
@@ -311,13 +312,13 @@ func TestDispatch(t *testing.T) {
 			name:        "the fn-form opens while the head is set aside, which stays aside",
 			events:      []Event{asked(ask("q1")), ChatAbout{}, OpenFnForm{"deploy"}},
 			wantState:   state{Mode: FnForm, Queue: []string{"q1"}, Function: "deploy", Aside: true},
-			wantEffects: []Effect{Enter{FnForm, "deploy"}, FocusMode{}},
+			wantEffects: []Effect{Shown{Mode: FnForm, ID: "deploy"}, FocusMode{}},
 		},
 		{
 			name:        "resuming over the fn-form cancels it",
 			events:      []Event{asked(ask("q1")), ChatAbout{}, OpenFnForm{"deploy"}, Resume{At: at(1)}},
 			wantState:   state{Mode: Question, Head: "q1", Queue: []string{"q1"}},
-			wantEffects: []Effect{CancelFnForm{"deploy"}, Exit{FnForm, "deploy"}, Enter{Question, "q1"}, FocusMode{}},
+			wantEffects: []Effect{CancelFnForm{"deploy"}, Exit{Mode: FnForm, ID: "deploy"}, Shown{Mode: Question, ID: "q1", Resumed: true}, FocusMode{}},
 		},
 		{
 			name:        "the set-aside head ending alone clears set-aside silently",
@@ -329,14 +330,14 @@ func TestDispatch(t *testing.T) {
 			name:        "the set-aside head ending shows the next one",
 			events:      []Event{asked(ask("q1")), asked(approval("a1")), ChatAbout{}, Ended{ID: "q1", Outcome: Answered}},
 			wantState:   state{Mode: Approval, Head: "a1", Queue: []string{"a1"}},
-			wantEffects: []Effect{Enter{Approval, "a1"}, FocusMode{}},
+			wantEffects: []Effect{Shown{Mode: Approval, ID: "a1"}, FocusMode{}},
 		},
 		{
 			name: "the set-aside head ending with the fn-form open: the next one cancels it",
 			events: []Event{asked(ask("q1")), asked(approval("a1")), ChatAbout{}, OpenFnForm{"deploy"},
 				Ended{ID: "q1", Outcome: Answered}},
 			wantState:   state{Mode: Approval, Head: "a1", Queue: []string{"a1"}},
-			wantEffects: []Effect{CancelFnForm{"deploy"}, Exit{FnForm, "deploy"}, Enter{Approval, "a1"}, FocusMode{}},
+			wantEffects: []Effect{CancelFnForm{"deploy"}, Exit{Mode: FnForm, ID: "deploy"}, Shown{Mode: Approval, ID: "a1"}, FocusMode{}},
 		},
 		{
 			name:        "a queued decision ending keeps the head aside",
@@ -350,7 +351,7 @@ func TestDispatch(t *testing.T) {
 			name:        "reset on an idle composer shows the list's head",
 			events:      []Event{Reset{Decisions: []Decision{approval("a1"), ask("q1")}, At: t0}},
 			wantState:   state{Mode: Approval, Head: "a1", Queue: []string{"a1", "q1"}},
-			wantEffects: []Effect{Enter{Approval, "a1"}, FocusMode{}},
+			wantEffects: []Effect{Shown{Mode: Approval, ID: "a1"}, FocusMode{}},
 		},
 		{
 			name:        "reset keeps the shown head and the order, drops the gone ones",
@@ -362,13 +363,13 @@ func TestDispatch(t *testing.T) {
 			name:        "reset that drops the shown head shows the next",
 			events:      []Event{asked(ask("q1")), asked(ask("q2")), Reset{Decisions: []Decision{ask("q2")}}},
 			wantState:   state{Mode: Question, Head: "q2", Queue: []string{"q2"}},
-			wantEffects: []Effect{Exit{Question, "q1"}, Enter{Question, "q2"}, FocusMode{}},
+			wantEffects: []Effect{Exit{Mode: Question, ID: "q1"}, Shown{Mode: Question, ID: "q2"}, FocusMode{}},
 		},
 		{
 			name:        "reset to nothing goes idle",
 			events:      []Event{asked(approval("a1")), Reset{}},
 			wantState:   state{Mode: Idle},
-			wantEffects: []Effect{Exit{Approval, "a1"}, FocusInput{}},
+			wantEffects: []Effect{Exit{Mode: Approval, ID: "a1"}, FocusInput{}},
 		},
 		{
 			name:        "reset keeps the fn-form when no decision is shown",
@@ -380,7 +381,7 @@ func TestDispatch(t *testing.T) {
 			name:        "reset closes the fn-form when a decision is now shown",
 			events:      []Event{OpenFnForm{"deploy"}, Reset{Decisions: []Decision{ask("q1")}}},
 			wantState:   state{Mode: Question, Head: "q1", Queue: []string{"q1"}},
-			wantEffects: []Effect{CancelFnForm{"deploy"}, Exit{FnForm, "deploy"}, Enter{Question, "q1"}, FocusMode{}},
+			wantEffects: []Effect{CancelFnForm{"deploy"}, Exit{Mode: FnForm, ID: "deploy"}, Shown{Mode: Question, ID: "q1"}, FocusMode{}},
 		},
 		{
 			name:        "reset keeps a set-aside head aside",
@@ -392,7 +393,7 @@ func TestDispatch(t *testing.T) {
 			name:        "reset that drops the set-aside head shows the new head",
 			events:      []Event{asked(ask("q1")), ChatAbout{}, Reset{Decisions: []Decision{ask("q2")}}},
 			wantState:   state{Mode: Question, Head: "q2", Queue: []string{"q2"}},
-			wantEffects: []Effect{Enter{Question, "q2"}, FocusMode{}},
+			wantEffects: []Effect{Shown{Mode: Question, ID: "q2"}, FocusMode{}},
 		},
 		{
 			name:        "reset keeps local decisions: the server does not list them",
@@ -404,22 +405,17 @@ func TestDispatch(t *testing.T) {
 			name:        "reset ignores duplicates, empty ids and ended decisions",
 			events:      []Event{Ended{ID: "q0"}, Reset{Decisions: []Decision{ask("q1"), ask("q1"), ask(""), ask("q0")}}},
 			wantState:   state{Mode: Question, Head: "q1", Queue: []string{"q1"}},
-			wantEffects: []Effect{Enter{Question, "q1"}, FocusMode{}},
+			wantEffects: []Effect{Shown{Mode: Question, ID: "q1"}, FocusMode{}},
 		},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			m := New(Config{})
-			var got []Effect
-			for _, ev := range tt.events {
-				got = m.Dispatch(ev)
-			}
+			got := machinetest.Last(t, m.Dispatch, tt.events...)
 			if s := snapshot(m); !reflect.DeepEqual(s, tt.wantState) {
 				t.Errorf("state:\n got %+v\nwant %+v", s, tt.wantState)
 			}
-			if !reflect.DeepEqual(got, tt.wantEffects) {
-				t.Errorf("effects:\n got %#v\nwant %#v", got, tt.wantEffects)
-			}
+			machinetest.Equal(t, got, tt.wantEffects)
 		})
 	}
 }
@@ -448,9 +444,7 @@ func TestGuard(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			m := New(tt.cfg)
-			for _, ev := range tt.events {
-				m.Dispatch(ev)
-			}
+			machinetest.Run(t, m.Dispatch, tt.events...)
 			if got := m.Guarded(tt.enter); got != tt.want {
 				t.Errorf("Guarded: got %v, want %v", got, tt.want)
 			}
@@ -475,6 +469,12 @@ func TestNames(t *testing.T) {
 		{Question.String(), "question"},
 		{Approval.String(), "approval"},
 		{Mode(9).String(), "Mode(9)"},
+		{OnOther.String(), "other"},
+		{OnMode.String(), "mode"},
+		{OnLine.String(), "line"},
+		{OnChoice.String(), "choice"},
+		{OnText.String(), "text"},
+		{Target(7).String(), "Target(7)"},
 		{Answered.String(), "answered"},
 		{Declined.String(), "declined"},
 		{TimedOut.String(), "timed-out"},
@@ -484,6 +484,68 @@ func TestNames(t *testing.T) {
 	for _, tt := range tests {
 		if tt.got != tt.want {
 			t.Errorf("got %q, want %q", tt.got, tt.want)
+		}
+	}
+}
+
+// TestKey: what a key pressed in a morphed mode means. The machine is set up by events, the
+// key comes at a time, and the state never changes.
+func TestKey(t *testing.T) {
+	question := []Event{Asked{ask("q1"), at(0)}}
+	form := []Event{OpenFnForm{"deploy"}}
+	late := at(1000) // after the guard
+	tests := []struct {
+		name   string
+		events []Event
+		key    Key
+		want   []Effect
+	}{
+		{"idle: every key is the bar's", nil, Key{Key: "Enter", On: OnLine, At: late}, nil},
+		{"an Enter inside the guard is swallowed", question, Key{Key: "Enter", On: OnLine, At: at(100)}, []Effect{Swallow{}}},
+		{"inside the guard, on a button too", question, Key{Key: "Enter", On: OnOther, At: at(399)}, []Effect{Swallow{}}},
+		{"after the guard, Enter in a line advances", question, Key{Key: "Enter", On: OnLine, At: late}, []Effect{Advance{}}},
+		{"Enter on a radio or checkbox advances", question, Key{Key: "Enter", On: OnChoice, At: late}, []Effect{Advance{}}},
+		{"Shift+Enter in a line is the browser's", question, Key{Key: "Enter", On: OnLine, Shift: true, At: late}, nil},
+		{"Enter in a textarea breaks the line", question, Key{Key: "Enter", On: OnText, At: late}, nil},
+		{"Enter on a button presses it", question, Key{Key: "Enter", On: OnOther, At: late}, nil},
+		{"the fn-form has no guard", form, Key{Key: "Enter", On: OnLine, At: t0}, []Effect{Advance{}}},
+		{"a composing key never answers", question, Key{Key: "Enter", On: OnLine, Composing: true, At: late}, nil},
+		{"a letter on the morphed area goes to the draft", question, Key{Key: "h", On: OnMode, At: at(10)}, []Effect{ToDraft{Text: "h"}}},
+		{"one letter, whatever its bytes", question, Key{Key: "é", On: OnMode, At: late}, []Effect{ToDraft{Text: "é"}}},
+		{"a shifted letter too", question, Key{Key: "H", On: OnMode, Shift: true, At: late}, []Effect{ToDraft{Text: "H"}}},
+		{"in the fn-form too", form, Key{Key: "x", On: OnMode, At: late}, []Effect{ToDraft{Text: "x"}}},
+		{"a shortcut is not a letter", question, Key{Key: "c", On: OnMode, Ctrl: true, At: late}, nil},
+		{"nor with Meta", question, Key{Key: "v", On: OnMode, Meta: true, At: late}, nil},
+		{"nor with Alt", question, Key{Key: "x", On: OnMode, Alt: true, At: late}, nil},
+		{"a letter inside the decision is its own", question, Key{Key: "h", On: OnLine, At: late}, nil},
+		{"a named key on the morphed area is no letter", question, Key{Key: "Tab", On: OnMode, At: late}, nil},
+		{"a composing letter is the input method's", question, Key{Key: "h", On: OnMode, Composing: true, At: late}, nil},
+		{"Escape on a button dismisses", question, Key{Key: "Escape", On: OnOther, At: late}, []Effect{RunSecondary{}}},
+		{"Escape on the morphed area dismisses", question, Key{Key: "Escape", On: OnMode, At: at(1)}, []Effect{RunSecondary{}}},
+		{"Escape on a radio dismisses", question, Key{Key: "Escape", On: OnChoice, At: late}, []Effect{RunSecondary{}}},
+		{"Escape in a line stays with the field", question, Key{Key: "Escape", On: OnLine, At: late}, nil},
+		{"Escape in a textarea stays with the field", question, Key{Key: "Escape", On: OnText, At: late}, nil},
+		{"Escape closes the fn-form", form, Key{Key: "Escape", On: OnOther, At: late}, []Effect{RunSecondary{}}},
+		{"set aside, the composer is idle", append(question, ChatAbout{}), Key{Key: "Escape", On: OnOther, At: late}, nil},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			m := New(Config{})
+			machinetest.Run(t, m.Dispatch, tt.events...)
+			before := snapshot(m)
+			got := machinetest.Run[Event](t, m.Dispatch, tt.key)
+			machinetest.Equal(t, got, tt.want)
+			if s := snapshot(m); !reflect.DeepEqual(s, before) {
+				t.Errorf("a key changed the state:\n got %+v\nwant %+v", s, before)
+			}
+		})
+	}
+}
+
+func TestModeDecision(t *testing.T) {
+	for m, want := range map[Mode]bool{Idle: false, FnForm: false, Question: true, Approval: true} {
+		if got := m.Decision(); got != want {
+			t.Errorf("%v.Decision() = %v, want %v", m, got, want)
 		}
 	}
 }

@@ -79,6 +79,8 @@ type Form struct {
 	seeded  []bool // the field started from a schema default
 	current int
 	errs    map[string]string
+	// version counts the changes to the answers: what Settle and Send name.
+	version int
 }
 
 // yesNo labels a boolean's choices when the schema does not.
@@ -328,6 +330,10 @@ func (f *Form) Lone() bool {
 	return f.opts.AnswerOnClick && len(f.fields) == 1 && f.fields[0].Kind.picked() && !f.seeded[0]
 }
 
+// Version counts the changes made to the answers so far. Settle and Send name the version
+// whose Content they mean; the view runs them before any other event, so it is Content's.
+func (f *Form) Version() int { return f.version }
+
 // Errors returns the messages of the last Submit's validation, keyed by field key ("" for
 // a one-question schema, and for what is wrong with a form as a whole). A field's message
 // is dropped when the field changes. The map is a copy; nil when there are none.
@@ -343,21 +349,31 @@ func (f *Form) Errors() map[string]string {
 // an unanswered required field is reported "is required" by the protocol itself. A
 // number that does not parse goes as the typed string, for the same reason. A form with
 // no fields returns null.
-func (f *Form) Content() json.RawMessage {
+func (f *Form) Content() json.RawMessage { return f.ContentWith(nil) }
+
+// ContentWith is Content with values in place of the answers of the fields they are given
+// for, by index: what a form with custom controls (a host's field renderer) sends. An empty
+// value leaves its field out, as an unanswered one.
+func (f *Form) ContentWith(values map[int]json.RawMessage) json.RawMessage {
+	value := func(i int) json.RawMessage {
+		if v, ok := values[i]; ok {
+			return v
+		}
+		return f.value(i)
+	}
 	if !f.object {
 		if len(f.fields) == 0 {
 			return json.RawMessage("null")
 		}
-		v := f.value(0)
-		if v == nil {
-			return json.RawMessage("null")
+		if v := value(0); len(v) > 0 {
+			return v
 		}
-		return v
+		return json.RawMessage("null")
 	}
 	b := []byte{'{'}
 	for i, fd := range f.fields {
-		v := f.value(i)
-		if v == nil {
+		v := value(i)
+		if len(v) == 0 {
 			continue
 		}
 		if len(b) > 1 {
@@ -500,6 +516,7 @@ func (f *Form) inChoiceOrder(i int, picks []string) []string {
 // changed drops the messages a change makes stale: the field's own, and the form's as a
 // whole.
 func (f *Form) changed(i int) {
+	f.version++
 	delete(f.errs, f.fields[i].Key)
 	delete(f.errs, "")
 }
@@ -523,7 +540,7 @@ func (f *Form) pick(e Pick) []Effect {
 	a.Text, a.Other = e.Value, false
 	f.changed(e.Index)
 	if f.Lone() && !e.Stay {
-		return []Effect{Settle{Content: f.Content()}}
+		return []Effect{Settle{Version: f.version}}
 	}
 	if !f.Stepped() || e.Stay {
 		return nil
@@ -561,7 +578,7 @@ func (f *Form) submit() []Effect {
 	}
 	if len(errs) == 0 {
 		f.errs = nil
-		return []Effect{Send{Content: content}}
+		return []Effect{Send{Version: f.version}}
 	}
 	f.errs = errs
 	out := []Effect{Invalid{}}

@@ -6,6 +6,7 @@ import (
 	"reflect"
 	"testing"
 
+	"parley/machine/machinetest"
 	"parley/protocol"
 )
 
@@ -21,55 +22,69 @@ var fuzzWords = []string{"", " ", "a", "b", "c", "x", "1", "2", "true", "false",
 	"3.5", "-0", "1e999", "+1", "0x10", "NaN", "2026-02-30", "2026-11-30", "bob@example.com",
 	"https://example.com", "é\n", "\xff"}
 
+// addSeeds gives a fuzz target of fuzzInput its seeds: a stepped form, a lone choice, a form
+// of choices.
+func addSeeds(f *testing.F) {
+	for _, seed := range [][]byte{
+		{18, 1, 0, 0, 5, 3, 1, 6, 2, 6, 0},
+		{11, 0, 3, 0, 4, 0, 9, 6, 0, 0, 0, 1},
+		{19, 2, 0, 0, 2, 0, 1, 3, 0, 2, 2, 0, 6, 6},
+	} {
+		f.Add(seed)
+	}
+}
+
+// fuzzInput decodes data into a schema, a new form of it and the events to drive it with.
+func fuzzInput(data []byte) (*protocol.Schema, *Form, []Event) {
+	r := machinetest.Bytes(data)
+	next := r.Next
+	schema := parse(fuzzSchemas[next()%len(fuzzSchemas)])
+	o := next()
+	opts := Options{AnswerOnClick: o&1 != 0, AllowOther: o&2 != 0, Layout: Layout(o >> 2 & 1)}
+	form := New(protocol.DecisionRequest{Kind: protocol.KindAsk, Message: "?", Schema: schema}, opts)
+	n := len(form.Fields())
+	var events []Event
+	for r.More() {
+		idx := next()%(n+2) - 1 // -1 and n are out of range
+		word := fuzzWords[next()%len(fuzzWords)]
+		switch next() % 7 {
+		case 0:
+			events = append(events, Pick{Index: idx, Value: word})
+		case 1:
+			events = append(events, Toggle{idx, word})
+		case 2:
+			events = append(events, ChooseOther{idx})
+		case 3:
+			events = append(events, Type{idx, word})
+		case 4:
+			events = append(events, TypeOther{idx, word})
+		case 5:
+			events = append(events, Goto{idx})
+		case 6:
+			events = append(events, Submit{})
+		}
+	}
+	return schema, form, events
+}
+
 // FuzzDispatch drives a form of each schema with random events and checks after each:
 //
 //   - nothing panics, Content is always valid JSON, Current names a field;
 //   - Submit on a form that CanProceed yields Send, or Invalid whose errors are exactly
 //     the protocol's own for that content; on one that cannot, never Send;
-//   - what Send and Settle carry is Content, and passes the protocol's validation;
+//   - Send and Settle name the form's version, whose Content passes the protocol's validation;
+//   - every effect is plain data;
 //   - Settle comes only from a Lone form.
 func FuzzDispatch(f *testing.F) {
-	f.Add([]byte{18, 1, 0, 0, 5, 3, 1, 6, 2, 6, 0})
-	f.Add([]byte{11, 0, 3, 0, 4, 0, 9, 6, 0, 0, 0, 1})
-	f.Add([]byte{19, 2, 0, 0, 2, 0, 1, 3, 0, 2, 2, 0, 6, 6})
+	addSeeds(f)
 	f.Fuzz(func(t *testing.T, data []byte) {
-		r := data
-		next := func() int {
-			if len(r) == 0 {
-				return 0
-			}
-			b := r[0]
-			r = r[1:]
-			return int(b)
-		}
-		schema := parse(fuzzSchemas[next()%len(fuzzSchemas)])
-		o := next()
-		opts := Options{AnswerOnClick: o&1 != 0, AllowOther: o&2 != 0, Layout: Layout(o >> 2 & 1)}
-		form := New(protocol.DecisionRequest{Kind: protocol.KindAsk, Message: "?", Schema: schema}, opts)
+		schema, form, events := fuzzInput(data)
 		n := len(form.Fields())
 		lone := form.Lone()
-		for len(r) > 0 {
-			idx := next()%(n+2) - 1 // -1 and n are out of range
-			word := fuzzWords[next()%len(fuzzWords)]
-			var ev Event
-			switch next() % 7 {
-			case 0:
-				ev = Pick{Index: idx, Value: word}
-			case 1:
-				ev = Toggle{idx, word}
-			case 2:
-				ev = ChooseOther{idx}
-			case 3:
-				ev = Type{idx, word}
-			case 4:
-				ev = TypeOther{idx, word}
-			case 5:
-				ev = Goto{idx}
-			case 6:
-				ev = Submit{}
-			}
+		for _, ev := range events {
 			could := form.CanProceed()
 			effects := form.Dispatch(ev)
+			machinetest.Comparable(t, effects...)
 
 			content := form.Content()
 			if !json.Valid(content) {
@@ -84,12 +99,12 @@ func FuzzDispatch(f *testing.F) {
 					if !could {
 						t.Fatalf("%#v: Send from a form that could not proceed", ev)
 					}
-					checkValid(t, schema, e.Content, content)
+					checkValid(t, schema, e.Version, form.Version(), content)
 				case Settle:
 					if !lone {
 						t.Fatalf("%#v: Settle from a form that is not lone", ev)
 					}
-					checkValid(t, schema, e.Content, content)
+					checkValid(t, schema, e.Version, form.Version(), content)
 				case Show:
 					if e.Index != form.Current() {
 						t.Fatalf("%#v: Show %d, Current %d", ev, e.Index, form.Current())
@@ -114,13 +129,13 @@ func FuzzDispatch(f *testing.F) {
 	})
 }
 
-func checkValid(t *testing.T, s *protocol.Schema, sent, content json.RawMessage) {
+func checkValid(t *testing.T, s *protocol.Schema, version, now int, content json.RawMessage) {
 	t.Helper()
-	if string(sent) != string(content) {
-		t.Fatalf("sent %s, Content %s", sent, content)
+	if version != now {
+		t.Fatalf("sent version %d, the form is at %d", version, now)
 	}
-	if err := s.ValidateContent(sent); err != nil {
-		t.Fatalf("sent %s, which the protocol refuses: %v", sent, err)
+	if err := s.ValidateContent(content); err != nil {
+		t.Fatalf("sent %s, which the protocol refuses: %v", content, err)
 	}
 }
 

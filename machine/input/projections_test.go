@@ -1,6 +1,10 @@
 package input
 
-import "testing"
+import (
+	"testing"
+
+	"parley/machine/machinetest"
+)
 
 func TestProjections(t *testing.T) {
 	m := build(t, "see ￼ and ￼!", ref("a.go"), ref("b.go"))
@@ -29,13 +33,9 @@ func TestEnumStrings(t *testing.T) {
 		[]string{"adjudicating", "serializing", "sending"})
 }
 
-// TestEffectsAreComparable holds the line that effects are plain data.
+// TestEffectsAreComparable holds the line that effects are plain data (machine/machinetest).
 func TestEffectsAreComparable(t *testing.T) {
-	for _, e := range []Effect{SetView{}, Refused{}, ChipRemoved{}, Adjudicate{}, Serialize{}, DefaultSink{}, BeginSubmit{}, Abort{}, Notice{}, MatchPaste{}} {
-		if e != e { //nolint:staticcheck // panics if an effect is not comparable
-			t.Errorf("%T", e)
-		}
-	}
+	machinetest.Comparable(t, []Effect{SetView{}, Refused{}, ChipRemoved{}, Adjudicate{}, Serialize{}, DefaultSink{}, BeginSubmit{}, Abort{}, Notice{}, MatchPaste{}}...)
 }
 
 func TestSliceReadsAroundAnEdit(t *testing.T) {

@@ -77,3 +77,23 @@ func (r *recorder) Helper()               {}
 func (r *recorder) Errorf(string, ...any) { r.errors++ }
 
 func reflectValue(v any) reflect.Value { return reflect.ValueOf(v) }
+
+func TestLast(t *testing.T) {
+	double := func(n int) []plain { return []plain{{N: n}, {N: 2 * n}} }
+	Equal(t, Last(t, double, 1, 2, 3), []plain{{N: 3}, {N: 6}})
+	Equal(t, Last(t, double), nil)
+}
+
+func TestBytes(t *testing.T) {
+	b := Bytes{7, 0, 255}
+	var got []int
+	for b.More() {
+		got = append(got, b.Next())
+	}
+	if want := []int{7, 0, 255}; !reflect.DeepEqual(got, want) {
+		t.Errorf("got %v, want %v", got, want)
+	}
+	if n := b.Next(); n != 0 {
+		t.Errorf("past the end: got %d, want 0", n)
+	}
+}

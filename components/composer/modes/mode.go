@@ -1,7 +1,9 @@
 // Package modes is the contract between the composer container and its modes
-// (composer-modes.md): each mode is a folder that implements Mode, and the container knows
+// (docs/composer.md): each mode is a folder that implements Mode, and the container knows
 // nothing else of it. Adding a mode means adding a folder and one line in the container's
-// registry.
+// registry, which also names the mode (machine/composer.Mode). A mode may implement the
+// optional one-method interfaces below, as a go-app component implements only the lifecycle
+// hooks it needs; what modes draw alike is in the widget subpackage.
 package modes
 
 import (
@@ -18,8 +20,6 @@ import (
 // the mode and dropped when it exits, so it holds its own state (the fn-form's values, the
 // question's form) and nothing outlives it.
 type Mode interface {
-	// ID names the mode: "fn-form", "question", "approval".
-	ID() string
 	// Label says, for a screen reader, what the morphed input area is (the dialog's name).
 	Label() string
 	// Header is the left part of the 48 px header: a badge, the question chips.
@@ -33,6 +33,19 @@ type Mode interface {
 	// Exit cleans up when the container leaves the mode (a local request that nobody
 	// answered is rejected by the container, not here).
 	Exit()
+}
+
+// Refresher is a mode that shows what the container fetches for it (the function list):
+// Refresh is called when a new copy arrives, so a form opened before it can fill in.
+type Refresher interface {
+	Refresh()
+}
+
+// Stepper is a mode that asks one question at a time. Enter in a one-line field calls Next
+// first, which reports whether it moved on to a following question; when it did not, Enter
+// runs the primary action.
+type Stepper interface {
+	Next(ctx app.Context) bool
 }
 
 // Action is a button the container draws for a mode.

@@ -1,7 +1,7 @@
-// Package approval is the composer's approval mode, derived from the question mode: the same
-// one-click choice buttons, plus what is being approved, shown as text. An option is answered
-// by its own click; text typed here goes through the send button as a rejection with an
-// instruction, which the tool receives as its error text.
+// Package approval is the composer's approval mode, a derivative of the question mode: the
+// same one-click choice buttons (widget.ChoiceButton), plus what is being approved, shown as
+// text. An option is answered by its own click; text typed here goes through the send button
+// as a rejection with an instruction, which the tool receives as its error text.
 package approval
 
 import (
@@ -13,7 +13,7 @@ import (
 	"github.com/maxence-charriere/go-app/v10/pkg/app"
 
 	"parley/components/composer/modes"
-	"parley/components/composer/modes/question"
+	"parley/components/composer/modes/widget"
 	"parley/machine/composer"
 	"parley/protocol"
 )
@@ -32,16 +32,13 @@ type Mode struct {
 	d           composer.Decision
 	expanded    bool
 	instruction string
-	reply       question.Replier
+	reply       widget.Replier
 }
 
 // New makes the approval mode for a decision.
 func New(h modes.Host, in modes.Input) modes.Mode {
-	return &Mode{host: h, key: in.Key, d: in.Decision, reply: question.Replier{Host: h, Decision: in.Decision}}
+	return &Mode{host: h, key: in.Key, d: in.Decision, reply: widget.Replier{Host: h, Decision: in.Decision}}
 }
-
-// ID implements modes.Mode.
-func (m *Mode) ID() string { return "approval" }
 
 // Label implements modes.Mode.
 func (m *Mode) Label() string { return "Approval: " + m.d.Request.Message }
@@ -72,10 +69,10 @@ func (m *Mode) Body() app.UI {
 			return app.Button().Type("button").Class("link-button").Text("Show all").
 				OnClick(func(ctx app.Context, e app.Event) { m.expanded = true }, app.EventScope(m.key))
 		}),
-		app.Div().Class("choices").Role("group").Aria("label", "Answers").OnKeyDown(question.ArrowKeys).Body(
+		app.Div().Class("choices").Role("group").Aria("label", "Answers").OnKeyDown(widget.ArrowKeys).Body(
 			app.Range(req.Options).Slice(func(i int) app.UI {
 				o := req.Options[i]
-				return question.ChoiceButton(m.key+"-opt-"+strconv.Itoa(i), o.Label, reach(o), o.Tone, false, func(ctx app.Context) {
+				return widget.ChoiceButton(m.key+"-opt-"+strconv.Itoa(i), o.Label, reach(o), o.Tone, false, func(ctx app.Context) {
 					m.pick(ctx, i)
 				})
 			}),

@@ -26,12 +26,6 @@ type fakeHost = modetest.Host
 
 func testContext(t *testing.T) app.Context { _, ctx := modetest.Context(t); return ctx }
 
-type node = domtest.Node
-
-func render(t *testing.T, ui app.UI) *node   { return domtest.Render(t, ui) }
-func parseHTML(t *testing.T, s string) *node { return domtest.Parse(t, s) }
-func texts(ns []*node) []string              { return domtest.Texts(ns) }
-
 // ---- the approval mode
 
 func newApproval(t *testing.T, h *fakeHost, req protocol.DecisionRequest) *Mode {
@@ -60,7 +54,7 @@ func gitPush() protocol.DecisionRequest {
 
 func TestOptionsShowTheirLabelsAndReach(t *testing.T) {
 	m := newApproval(t, &fakeHost{}, gitPush())
-	body := render(t, m.Body())
+	body := domtest.Render(t, m.Body())
 	group := body.One(t, ".choices")
 	assert.Equal(t, "group", group.Attrs["role"])
 	assert.Equal(t, "Answers", group.Attrs["aria-label"])
@@ -92,12 +86,11 @@ func TestOptionsShowTheirLabelsAndReach(t *testing.T) {
 
 func TestHeaderNamesTheApproval(t *testing.T) {
 	m := newApproval(t, &fakeHost{}, gitPush())
-	header := render(t, m.Header())
+	header := domtest.Render(t, m.Header())
 	assert.Equal(t, "Approval", header.One(t, ".badge").TextContent())
 	assert.Empty(t, header.All(".approval-message"), "the question is in the body, where it can wrap")
-	assert.Equal(t, "Run a command?", render(t, m.Body()).One(t, ".approval-message").TextContent())
+	assert.Equal(t, "Run a command?", domtest.Render(t, m.Body()).One(t, ".approval-message").TextContent())
 	assert.Equal(t, "Approval: Run a command?", m.Label())
-	assert.Equal(t, "approval", m.ID())
 }
 
 func TestDetailsAreShownAsText(t *testing.T) {
@@ -120,7 +113,7 @@ func TestDetailsAreShownAsText(t *testing.T) {
 			raw := app.HTMLString(m.Body())
 			assert.NotContains(t, raw, "<script")
 			assert.NotContains(t, raw, "<dir>")
-			pre := parseHTML(t, raw).All("pre.approval-details")
+			pre := domtest.Parse(t, raw).All("pre.approval-details")
 			if tt.want == "" {
 				assert.Empty(t, pre)
 				return
@@ -128,7 +121,7 @@ func TestDetailsAreShownAsText(t *testing.T) {
 			require.Len(t, pre, 1)
 			assert.Equal(t, tt.want, pre[0].TextContent())
 			assert.Equal(t, "What would run", pre[0].Attrs["aria-label"])
-			assert.Empty(t, parseHTML(t, raw).All("button.link-button"), "short details are not truncated")
+			assert.Empty(t, domtest.Parse(t, raw).All("button.link-button"), "short details are not truncated")
 		})
 	}
 }
@@ -152,7 +145,7 @@ func TestLongDetailsShowHeadAndTail(t *testing.T) {
 			m := newApproval(t, &fakeHost{}, req)
 			raw := app.HTMLString(m.Body())
 			require.True(t, utf8.ValidString(raw), "the rendered details are valid UTF-8")
-			body := parseHTML(t, raw)
+			body := domtest.Parse(t, raw)
 			shown := body.One(t, "pre.approval-details").TextContent()
 			buttons := body.All("button.link-button")
 			if !tt.truncated {
@@ -167,7 +160,7 @@ func TestLongDetailsShowHeadAndTail(t *testing.T) {
 			assert.Equal(t, "Show all", buttons[0].TextContent())
 
 			m.expanded = true // what "Show all" does
-			body = render(t, m.Body())
+			body = domtest.Render(t, m.Body())
 			assert.Equal(t, tt.details, body.One(t, "pre.approval-details").TextContent())
 			assert.Empty(t, body.All("button.link-button"))
 		})
@@ -181,7 +174,7 @@ func TestTruncatedDetailsAreShorter(t *testing.T) {
 		req := gitPush()
 		req.Details = strings.Repeat("x", n)
 		m := newApproval(t, &fakeHost{}, req)
-		shown := render(t, m.Body()).One(t, "pre.approval-details").TextContent()
+		shown := domtest.Render(t, m.Body()).One(t, "pre.approval-details").TextContent()
 		if shown != req.Details && len(shown) >= len(req.Details) {
 			t.Errorf("%d bytes: shown %d, want the whole or fewer", n, len(shown))
 		}
@@ -316,7 +309,7 @@ func TestAFailedAnswerIsShownAndTheNextOneGoes(t *testing.T) {
 
 func TestInstructionFieldIsLabelled(t *testing.T) {
 	m := newApproval(t, &fakeHost{}, gitPush())
-	ta := render(t, m.Body()).One(t, "textarea#approval-instruction")
+	ta := domtest.Render(t, m.Body()).One(t, "textarea#approval-instruction")
 	assert.Equal(t, "Or say what to do instead", ta.Attrs["aria-label"])
 	assert.Equal(t, "2", ta.Attrs["rows"])
 }

@@ -11,7 +11,7 @@ import (
 	"github.com/maxence-charriere/go-app/v10/pkg/app"
 
 	"parley/components/composer/modes"
-	"parley/components/composer/modes/question"
+	"parley/components/composer/modes/widget"
 	"parley/machine/elicit"
 	"parley/protocol"
 )
@@ -21,7 +21,7 @@ type Mode struct {
 	host    modes.Host
 	in      modes.Input
 	fn      protocol.Function
-	view    *question.FormView
+	view    *widget.FormView
 	running bool
 	gen     int // counts forms made, so each function's fields get fresh ids and handlers
 }
@@ -53,18 +53,16 @@ func (m *Mode) choose(name string) {
 	opts.Layout, opts.AnswerOnClick = elicit.Stacked, false
 	form := elicit.New(protocol.DecisionRequest{Kind: protocol.KindAsk, Schema: m.fn.Params}, opts)
 	m.gen++
-	m.view = question.NewFormView(form, m.in.Key+"-"+strconv.Itoa(m.gen), m.in.Fields, m.host.Later, m.onEffects)
+	m.view = widget.NewFormView(form, m.in.Key+"-"+strconv.Itoa(m.gen), m.in.Fields, m.host.Later, m.onEffects)
 }
 
-// Refresh takes a function list that arrived after the form opened on a function.
+// Refresh implements modes.Refresher: it takes a function list that arrived after the form
+// opened on a function.
 func (m *Mode) Refresh() {
 	if m.view == nil && m.fn.Name != "" {
 		m.choose(m.fn.Name)
 	}
 }
-
-// ID implements modes.Mode.
-func (m *Mode) ID() string { return "fn-form" }
 
 // Label implements modes.Mode.
 func (m *Mode) Label() string {
@@ -161,8 +159,8 @@ func (m *Mode) Exit() {}
 
 func (m *Mode) onEffects(ctx app.Context, effs []elicit.Effect) {
 	for _, e := range effs {
-		if s, ok := e.(elicit.Send); ok {
-			m.run(ctx, s.Content)
+		if _, ok := e.(elicit.Send); ok {
+			m.run(ctx, m.view.Content())
 		}
 	}
 }
@@ -181,7 +179,7 @@ func (m *Mode) run(ctx app.Context, args json.RawMessage) {
 		ctx.Dispatch(func(ctx app.Context) {
 			m.running = false
 			if err != nil {
-				m.host.SetProblem("Not run: " + question.Describe(err) + ".")
+				m.host.SetProblem("Not run: " + widget.Describe(err) + ".")
 				return
 			}
 			m.host.Ran(ctx, res.Session)

@@ -26,12 +26,6 @@ type fakeHost = modetest.Host
 
 func testEngine(t *testing.T) (app.TestEngine, app.Context) { return modetest.Context(t) }
 
-type node = domtest.Node
-
-func render(t *testing.T, ui app.UI) *node   { return domtest.Render(t, ui) }
-func parseHTML(t *testing.T, s string) *node { return domtest.Parse(t, s) }
-func texts(ns []*node) []string              { return domtest.Texts(ns) }
-
 // ---- the fn-form
 
 func greet() protocol.Function {
@@ -71,14 +65,13 @@ func TestWithoutFunctionsItSaysNoneAreAvailable(t *testing.T) {
 	for _, function := range []string{"", "greet"} {
 		t.Run("asked for "+strconv.Quote(function), func(t *testing.T) {
 			m := newForm(t, &fakeHost{}, function)
-			body := render(t, m.Body())
+			body := domtest.Render(t, m.Body())
 			assert.Equal(t, "No functions are available: add one under .parley/functions in the workspace.", body.One(t, "p.fn-empty").TextContent())
 			p := m.Primary()
 			assert.True(t, p.Disabled)
-			options := render(t, m.Header()).One(t, "select#fn-pick").All("option")
+			options := domtest.Render(t, m.Header()).One(t, "select#fn-pick").All("option")
 			require.Len(t, options, 1, "only the prompt")
 			assert.True(t, options[0].Flag("disabled"))
-			assert.Equal(t, "fn-form", m.ID())
 		})
 	}
 	m := newForm(t, &fakeHost{}, "")
@@ -89,10 +82,10 @@ func TestWithoutFunctionsItSaysNoneAreAvailable(t *testing.T) {
 
 func TestWithoutAChoiceItAsksForOne(t *testing.T) {
 	m := newForm(t, &fakeHost{Fns: []protocol.Function{greet(), count()}}, "")
-	assert.Equal(t, "Choose the function to run.", render(t, m.Body()).One(t, "p.fn-empty").TextContent())
-	options := render(t, m.Header()).All("option")
+	assert.Equal(t, "Choose the function to run.", domtest.Render(t, m.Body()).One(t, "p.fn-empty").TextContent())
+	options := domtest.Render(t, m.Header()).All("option")
 	require.Len(t, options, 3)
-	assert.Equal(t, []string{"Choose a function…", "Greet", "count"}, texts(options))
+	assert.Equal(t, []string{"Choose a function…", "Greet", "count"}, domtest.Texts(options))
 	assert.True(t, options[0].Flag("selected"), "the prompt is selected")
 	assert.True(t, m.Primary().Disabled)
 }
@@ -101,13 +94,13 @@ func TestFunctionFieldsAreSeededFromTheirDefaults(t *testing.T) {
 	m := newForm(t, &fakeHost{Fns: []protocol.Function{greet(), count()}}, "greet")
 	assert.Equal(t, "Run Greet", m.Label())
 
-	options := render(t, m.Header()).All("option")
+	options := domtest.Render(t, m.Header()).All("option")
 	require.Len(t, options, 3)
 	assert.Equal(t, "greet", options[1].Attrs["value"])
 	assert.True(t, options[1].Flag("selected"), "the function is selected in the picker")
 	assert.False(t, options[0].Flag("selected"))
 
-	body := render(t, m.Body())
+	body := domtest.Render(t, m.Body())
 	assert.Equal(t, "Say hello", body.One(t, "p.fn-description").TextContent())
 	assert.Empty(t, body.All(".is-hidden"), "a function's form shows every field at once")
 	assert.Empty(t, body.All("button.choice"), "no answer-on-click in a form")
@@ -116,7 +109,7 @@ func TestFunctionFieldsAreSeededFromTheirDefaults(t *testing.T) {
 	assert.Equal(t, "world", fields[0].One(t, "input").Attrs["value"])
 	radios := fields[1].All("input[type=radio]")
 	require.Len(t, radios, 2)
-	assert.Equal(t, []string{"Yes", "No"}, texts(fields[1].All(".option-label")))
+	assert.Equal(t, []string{"Yes", "No"}, domtest.Texts(fields[1].All(".option-label")))
 	assert.False(t, radios[0].Flag("checked"), "true is not checked")
 	assert.Equal(t, "false", radios[1].Attrs["value"])
 	assert.True(t, radios[1].Flag("checked"), "the default false is checked")
@@ -177,13 +170,13 @@ func TestABrokenFunctionShowsItsError(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			broken := protocol.Function{Name: "broken", Source: ".parley/functions/broken.star", Params: tt.params, Error: "syntax error <line 3>"}
 			m := newForm(t, &fakeHost{Fns: []protocol.Function{greet(), broken}}, "broken")
-			body := render(t, m.Body())
+			body := domtest.Render(t, m.Body())
 			alert := body.One(t, "p.fn-broken")
 			assert.Equal(t, "alert", alert.Attrs["role"])
 			assert.Equal(t, "broken does not load: syntax error <line 3>", alert.TextContent())
 			assert.Empty(t, body.All("input"))
 			assert.True(t, m.Primary().Disabled, "a function that does not load cannot run")
-			opt := render(t, m.Header()).One(t, "option[value=broken]")
+			opt := domtest.Render(t, m.Header()).One(t, "option[value=broken]")
 			assert.True(t, opt.Flag("disabled"))
 			assert.Equal(t, "broken (does not load)", opt.TextContent())
 		})
@@ -194,12 +187,12 @@ func TestChoosingAnotherFunctionReseeds(t *testing.T) {
 	h := &fakeHost{Fns: []protocol.Function{greet(), count()}}
 	m := newForm(t, h, "greet")
 	m.view.Form().Dispatch(elicit.Type{Index: 0, Text: "Ada"})
-	first := render(t, m.Body())
+	first := domtest.Render(t, m.Body())
 	assert.Equal(t, "Ada", first.One(t, "#k1-1-0-input").Attrs["value"])
 	firstTag := first.Kids[0].Tag
 
 	m.choose("count") // what the picker's change handler does
-	second := render(t, m.Body())
+	second := domtest.Render(t, m.Body())
 	assert.Equal(t, "10", second.One(t, "#k1-2-0-input").Attrs["value"], "count's own default, in fresh ids")
 	assert.Empty(t, second.All("#k1-1-0-input"))
 	assert.NotEqual(t, firstTag, second.Kids[0].Tag, "a new function's fields go into new elements")
@@ -207,7 +200,7 @@ func TestChoosingAnotherFunctionReseeds(t *testing.T) {
 	assert.False(t, m.Primary().Disabled)
 
 	m.choose("greet")
-	third := render(t, m.Body())
+	third := domtest.Render(t, m.Body())
 	assert.Equal(t, "world", third.One(t, "#k1-3-0-input").Attrs["value"], "the default is back; the typed text is gone")
 	assert.NotEqual(t, second.Kids[0].Tag, third.Kids[0].Tag)
 }
@@ -219,9 +212,9 @@ func TestAListThatArrivesLateFillsTheForm(t *testing.T) {
 	assert.True(t, m.Primary().Disabled)
 
 	h.Fns = []protocol.Function{greet()}
-	assert.Equal(t, "Loading greet…", render(t, m.Body()).One(t, "p.fn-empty").TextContent())
+	assert.Equal(t, "Loading greet…", domtest.Render(t, m.Body()).One(t, "p.fn-empty").TextContent())
 	m.Refresh()
-	body := render(t, m.Body())
+	body := domtest.Render(t, m.Body())
 	assert.Equal(t, "world", body.One(t, "#k1-1-0-input").Attrs["value"])
 	assert.Equal(t, "Run Greet", m.Label())
 }
@@ -283,7 +276,7 @@ func TestAnInvalidArgumentIsRefusedBeforeRunning(t *testing.T) {
 	assert.Empty(t, h.Runs)
 	errs := m.view.Form().Errors()
 	assert.Contains(t, errs, "times", "the minimum is checked on this side")
-	body := render(t, m.Body())
+	body := domtest.Render(t, m.Body())
 	assert.Equal(t, "alert", body.One(t, "#k1-1-2-error").Attrs["role"])
 	problem, _ := h.LastProblem()
 	assert.Equal(t, "", problem, "nothing was sent")

@@ -1,5 +1,6 @@
 // Package modetest helps native tests of the composer's modes: a Host that records what a
-// mode asks of the container, and a real go-app Context.
+// mode asks of the container, a real go-app Context, and the fixtures several modes' tests
+// ask with.
 package modetest
 
 import (
@@ -87,4 +88,23 @@ func Context(t *testing.T) (app.TestEngine, app.Context) {
 	require.NoError(t, e.Load(g))
 	e.ConsumeAll()
 	return e, g.ctx
+}
+
+// Ask is an ask decision's request.
+func Ask(message string, s *protocol.Schema) protocol.DecisionRequest {
+	return protocol.DecisionRequest{Kind: protocol.KindAsk, Message: message, Schema: s}
+}
+
+// ThreeQuestions is a form asked one question at a time: a name and a colour required, and
+// whether to notify, optional.
+func ThreeQuestions() protocol.DecisionRequest {
+	return Ask("About you", &protocol.Schema{
+		Type: "object",
+		Properties: protocol.Properties{
+			{Key: "name", Schema: &protocol.Schema{Type: "string", Header: "Name", Title: "Your name"}},
+			{Key: "color", Schema: &protocol.Schema{Type: "string", Header: "Colour", Enum: []string{"red", "green"}}},
+			{Key: "notify", Schema: &protocol.Schema{Type: "boolean", Header: "Notify"}},
+		},
+		Required: []string{"name", "color"},
+	})
 }

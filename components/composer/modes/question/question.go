@@ -1,18 +1,15 @@
 // Package question is the composer's question mode: an ask or a confirm from the server or
-// from browser code, answered with typed fields (elicitation.md). Several questions are
+// from browser code, answered with typed fields (docs/elicitation.md). Several questions are
 // asked one at a time, with a chip per question as the navigation and the send button
-// submitting the lot; a lone single choice is answered by its click.
+// submitting the lot; a lone single choice is answered by its click. The fields and chips are
+// the shared widget.FormView.
 package question
 
 import (
-	"encoding/json"
-	"strconv"
-
 	"github.com/maxence-charriere/go-app/v10/pkg/app"
 
-	"parley/app/elicitation"
-	"parley/app/hub"
 	"parley/components/composer/modes"
+	"parley/components/composer/modes/widget"
 	"parley/machine/composer"
 	"parley/machine/elicit"
 	"parley/protocol"
@@ -22,24 +19,21 @@ import (
 type Mode struct {
 	host  modes.Host
 	d     composer.Decision
-	view  *FormView
-	reply Replier
+	view  *widget.FormView
+	reply widget.Replier
 }
 
 // New makes the question mode for a decision.
 func New(h modes.Host, in modes.Input) modes.Mode {
-	m := &Mode{host: h, d: in.Decision, reply: Replier{Host: h, Decision: in.Decision}}
-	m.view = NewFormView(elicit.New(in.Decision.Request, in.Options), in.Key, in.Fields, h.Later, m.onEffects)
+	m := &Mode{host: h, d: in.Decision, reply: widget.Replier{Host: h, Decision: in.Decision}}
+	m.view = widget.NewFormView(elicit.New(in.Decision.Request, in.Options), in.Key, in.Fields, h.Later, m.onEffects)
 	if !in.Decision.Local {
 		// A server decision outlives the page: what was answered so far comes back after a
 		// reload. (A local one's id is the page's own, and dies with it.)
-		m.view.keep("parley.answers." + in.Decision.ID)
+		m.view.Keep("parley.answers." + in.Decision.ID)
 	}
 	return m
 }
-
-// ID implements modes.Mode.
-func (m *Mode) ID() string { return "question" }
 
 // Label implements modes.Mode.
 func (m *Mode) Label() string {
@@ -65,7 +59,7 @@ func (m *Mode) Header() app.UI {
 func (m *Mode) Body() app.UI {
 	return app.Div().Class("question").Body(
 		app.If(m.d.Request.Message != "", func() app.UI {
-			return app.P().Class("question-message").ID(m.view.prefix + "-message").Text(m.d.Request.Message)
+			return app.P().Class("question-message").ID(m.view.MessageID()).Text(m.d.Request.Message)
 		}),
 		m.view.Fields(),
 	)
@@ -77,7 +71,7 @@ func (m *Mode) Primary() modes.Action {
 	a := modes.Action{Label: "Send", Title: "Send the answers", Disabled: !ok, Run: func(ctx app.Context) {
 		m.onEffects(ctx, m.view.Submit())
 	}}
-	if m.view.form.Lone() && !m.view.form.Answer(0).Other {
+	if f := m.view.Form(); f.Lone() && !f.Answer(0).Other {
 		a.Title, a.Disabled = "Pick an answer: the click sends it", true
 	} else if !ok {
 		a.Title = "Answer every required question first"
@@ -95,590 +89,20 @@ func (m *Mode) Secondary() (modes.Action, bool) {
 // Exit implements modes.Mode.
 func (m *Mode) Exit() {}
 
-// Next moves a stepped form on to the following question, reporting whether there was one.
-func (m *Mode) Next(ctx app.Context) bool {
-	f := m.view.form
-	if !f.Stepped() || f.Current() >= len(m.view.fields)-1 {
-		return false
-	}
-	m.view.dispatch(ctx, elicit.Goto{Index: f.Current() + 1}) // its Show moves the focus
-	return true
-}
+// Next implements modes.Stepper.
+func (m *Mode) Next(ctx app.Context) bool { return m.view.Next(ctx) }
 
 func (m *Mode) onEffects(ctx app.Context, effs []elicit.Effect) {
 	for _, e := range effs {
 		switch e := e.(type) {
-		case elicit.Settle:
-			m.answer(ctx, protocol.ReplyRequest{Action: protocol.ActionAccept, Content: e.Content})
-		case elicit.Send:
-			m.answer(ctx, protocol.ReplyRequest{Action: protocol.ActionAccept, Content: e.Content})
+		case elicit.Settle, elicit.Send:
+			m.answer(ctx, protocol.ReplyRequest{Action: protocol.ActionAccept, Content: m.view.Content()})
 		case elicit.Show:
-			m.view.focus(ctx, e.Index)
+			m.view.Focus(e.Index)
 		}
 	}
 }
 
 func (m *Mode) answer(ctx app.Context, reply protocol.ReplyRequest) {
-	m.reply.Send(ctx, reply, m.view.forget)
-}
-
-// Replier sends a decision's reply once at a time, and shows why one was not taken. The
-// question and approval modes answer through it.
-type Replier struct {
-	Host     modes.Host
-	Decision composer.Decision
-	sending  bool
-}
-
-// Sending reports whether a reply is on its way.
-func (r *Replier) Sending() bool { return r.sending }
-
-// Send sends reply unless one is on its way; taken, if not nil, runs once it was taken.
-func (r *Replier) Send(ctx app.Context, reply protocol.ReplyRequest, taken func()) {
-	if r.sending {
-		return
-	}
-	r.sending = true
-	r.Host.SetProblem("")
-	r.Host.Answer(ctx, r.Decision, reply, func(ctx app.Context, err error) {
-		r.sending = false
-		if err != nil {
-			r.Host.SetProblem("Not answered: " + Describe(err) + ".")
-			return
-		}
-		if taken != nil {
-			taken()
-		}
-	})
-}
-
-// Describe words a failure for a person: field errors by their message, an unreachable
-// server as such, the server's own message otherwise (hub.DescribeError).
-func Describe(err error) string { return hub.DescribeError(err) }
-
-// FormView renders an elicit.Form's fields and chips and turns their DOM events into the
-// form's events. The fn-form uses it too.
-type FormView struct {
-	form   *elicit.Form
-	fields []elicit.Field
-	prefix string
-	hook   elicitation.FieldRenderer
-	custom map[int]*elicitation.FieldControl
-	later  func(func()) // modes.Host.Later
-	// arrowing says an arrow key is down in a radio group: the change it makes is browsing.
-	arrowing bool
-	// kept is where the answers given so far are kept across reloads ("" for nowhere), and
-	// log the events that gave them.
-	kept    string
-	log     []savedEvent
-	problem string // why the content of a form with custom controls was refused
-	effects func(ctx app.Context, effs []elicit.Effect)
-}
-
-// NewFormView makes the view of form. prefix keeps element ids and event scopes unique
-// (modes.Input.Key); hook, if not nil, may
-// replace any field's control; effects receives what the form's events produce.
-func NewFormView(form *elicit.Form, prefix string, hook elicitation.FieldRenderer, later func(func()), effects func(ctx app.Context, effs []elicit.Effect)) *FormView {
-	v := &FormView{form: form, fields: form.Fields(), prefix: prefix, hook: hook, later: later, effects: effects}
-	if hook != nil {
-		for i, f := range v.fields {
-			if c := hook(f, elicitation.FieldContext{Key: f.Key, NotifyChange: func(ctx app.Context) { ctx.Update() }}); c != nil && c.Render != nil && c.Value != nil {
-				if v.custom == nil {
-					v.custom = map[int]*elicitation.FieldControl{}
-				}
-				v.custom[i] = c
-			}
-		}
-	}
-	return v
-}
-
-// Form returns the form.
-func (v *FormView) Form() *elicit.Form { return v.form }
-
-func (v *FormView) dispatch(ctx app.Context, ev elicit.Event) {
-	v.record(ev)
-	v.effects(ctx, v.form.Dispatch(ev))
-}
-
-// CanProceed reports whether every required question is answered, custom controls included.
-func (v *FormView) CanProceed() bool {
-	if len(v.custom) == 0 {
-		return v.form.CanProceed()
-	}
-	for i, f := range v.fields {
-		if !f.Required {
-			continue
-		}
-		if c, ok := v.custom[i]; ok {
-			if c.Complete != nil && !c.Complete() {
-				return false
-			}
-		} else if !v.form.Complete(i) {
-			return false
-		}
-	}
-	return true
-}
-
-// Submit is the send button: the form's own validation, or, with custom controls, their
-// values merged into the content and checked with the protocol's validation.
-func (v *FormView) Submit() []elicit.Effect {
-	if len(v.custom) == 0 {
-		return v.form.Dispatch(elicit.Submit{})
-	}
-	content := v.form.Content()
-	if len(v.fields) == 1 && v.fields[0].Key == "" {
-		content = v.custom[0].Value()
-	} else {
-		// The form's own answers and the custom controls' values, in the schema's order.
-		var own map[string]json.RawMessage
-		_ = json.Unmarshal(content, &own)
-		obj, n := []byte{'{'}, 0
-		for i, f := range v.fields {
-			val := own[f.Key]
-			if c, ok := v.custom[i]; ok {
-				val = c.Value()
-			}
-			if len(val) == 0 {
-				continue
-			}
-			if n > 0 {
-				obj = append(obj, ',')
-			}
-			n++
-			key, _ := json.Marshal(f.Key)
-			obj = append(append(append(obj, key...), ':'), val...)
-		}
-		content = append(obj, '}')
-	}
-	v.problem = ""
-	if s := v.form.Schema(); s != nil {
-		if err := s.ValidateContent(content); err != nil {
-			v.problem = Describe(err)
-			return []elicit.Effect{elicit.Invalid{}}
-		}
-	}
-	return []elicit.Effect{elicit.Send{Content: content}}
-}
-
-// Chips are the navigation of a stepped form: one per question, with its header and a check
-// mark once answered; ←/→ move between them.
-func (v *FormView) Chips() app.UI {
-	if !v.form.Stepped() {
-		return app.Text("")
-	}
-	cur := v.form.Current()
-	return app.Div().Class("chips").Role("tablist").Aria("label", "Questions").Body(
-		app.Range(v.fields).Slice(func(i int) app.UI {
-			f := v.fields[i]
-			done := v.complete(i)
-			label := f.Header
-			if done {
-				label += " ✓"
-			}
-			tabIndex := -1
-			if i == cur {
-				tabIndex = 0
-			}
-			state := "unanswered"
-			if done {
-				state = "answered"
-			}
-			return app.Button().Type("button").
-				ID(v.prefix+"-chip-"+strconv.Itoa(i)).
-				Class("chip", "chip-"+state).
-				Role("tab").
-				Aria("selected", strconv.FormatBool(i == cur)).
-				Aria("controls", v.prefix+"-panel").
-				Aria("label", f.Header+", "+state).
-				TabIndex(tabIndex).
-				Text(label).
-				OnClick(func(ctx app.Context, e app.Event) { v.dispatch(ctx, elicit.Goto{Index: i}) }, app.EventScope(v.prefix, i)).
-				OnKeyDown(func(ctx app.Context, e app.Event) {
-					next := i
-					switch e.Get("key").String() {
-					case "ArrowRight":
-						next = (i + 1) % len(v.fields)
-					case "ArrowLeft":
-						next = (i - 1 + len(v.fields)) % len(v.fields)
-					case "Home":
-						next = 0
-					case "End":
-						next = len(v.fields) - 1
-					default:
-						return
-					}
-					e.PreventDefault()
-					v.dispatch(ctx, elicit.Goto{Index: next})
-					id := v.prefix + "-chip-" + strconv.Itoa(next)
-					v.later(func() {
-						if el := app.Window().GetElementByID(id); el.Truthy() {
-							el.Call("focus")
-						}
-					})
-				}, app.EventScope(v.prefix, i))
-		}),
-	)
-}
-
-// complete is what a chip's check mark says: answered, and with a value its question takes.
-func (v *FormView) complete(i int) bool {
-	if c, ok := v.custom[i]; ok && c.Complete != nil {
-		return c.Complete()
-	}
-	return v.form.Complete(i) && v.form.Valid(i)
-}
-
-// Fields draws every question; a stepped form hides all but the current one. Each field
-// keeps its own elements: go-app reuses elements by position, and its Value("") never clears
-// an input the person typed in, so a field drawn into another's elements would show the
-// other's text.
-func (v *FormView) Fields() app.UI {
-	panel := app.Div().Class("fields").ID(v.prefix + "-panel")
-	if v.form.Stepped() {
-		panel = panel.Role("tabpanel").Aria("labelledby", v.prefix+"-chip-"+strconv.Itoa(v.form.Current()))
-	}
-	return panel.Body(
-		app.Range(v.fields).Slice(v.field),
-		app.If(v.problem != "", func() app.UI {
-			return app.Div().Class("field-error").Role("alert").Text(sentence(v.problem))
-		}),
-	)
-}
-
-func (v *FormView) id(i int, part string) string {
-	return v.prefix + "-" + strconv.Itoa(i) + part
-}
-
-// focus moves the keyboard to field i's first control.
-func (v *FormView) focus(ctx app.Context, i int) {
-	id := v.id(i, "-field")
-	v.later(func() {
-		el := app.Window().GetElementByID(id)
-		if !el.Truthy() {
-			return
-		}
-		if first := el.Call("querySelector", "input,textarea,button,select"); first.Truthy() {
-			first.Call("focus")
-		}
-	})
-}
-
-// field draws one question: its title, its control, its error.
-func (v *FormView) field(i int) app.UI {
-	f := v.fields[i]
-	errText := v.form.Errors()[f.Key]
-	title := f.Title
-	if title == "" && len(v.fields) > 1 {
-		title = f.Header
-	}
-	var control app.UI
-	if c, ok := v.custom[i]; ok {
-		control = c.Render()
-	} else {
-		control = v.control(i, f, errText != "")
-	}
-	div := app.Div().Class("field", "field-"+f.Kind.String()).ID(v.id(i, "-field"))
-	if v.form.Stepped() && i != v.form.Current() {
-		div = div.Class("is-hidden")
-	}
-	return div.Body(
-		app.If(title != "", func() app.UI {
-			label := app.Div().Class("field-title").ID(v.id(i, "-title")).Text(title)
-			if f.Required && len(v.fields) > 1 {
-				label = app.Div().Class("field-title").ID(v.id(i, "-title")).Body(
-					app.Text(title), app.Span().Class("required").Aria("hidden", "true").Text(" *"))
-			}
-			return label
-		}),
-		app.If(f.Description != "", func() app.UI {
-			return app.Div().Class("field-description").ID(v.id(i, "-desc")).Text(f.Description)
-		}),
-		control,
-		app.If(errText != "", func() app.UI {
-			return app.Div().Class("field-error").ID(v.id(i, "-error")).Role("alert").Text(sentence(errText))
-		}),
-	)
-}
-
-// sentence capitalises a validation message and ends it with a full stop.
-func sentence(s string) string {
-	if s == "" {
-		return s
-	}
-	out := []rune(s)
-	if out[0] >= 'a' && out[0] <= 'z' {
-		out[0] -= 'a' - 'A'
-	}
-	if out[len(out)-1] != '.' {
-		out = append(out, '.')
-	}
-	return string(out)
-}
-
-// control is the built-in control of a field's kind.
-func (v *FormView) control(i int, f elicit.Field, invalid bool) app.UI {
-	a := v.form.Answer(i)
-	describedBy := ""
-	if f.Description != "" {
-		describedBy = v.id(i, "-desc")
-	}
-	if invalid {
-		describedBy += " " + v.id(i, "-error")
-	}
-	switch f.Kind {
-	case elicit.Single, elicit.Boolean:
-		if v.form.Lone() {
-			return v.choiceButtons(i, f, a)
-		}
-		return v.radios(i, f, a, describedBy)
-	case elicit.Multi:
-		return v.checkboxes(i, f, a, describedBy)
-	case elicit.Textarea:
-		ta := app.Textarea().ID(v.id(i, "-input")).Class("field-input").Rows(3).
-			Placeholder(f.Placeholder).
-			Aria("labelledby", v.id(i, "-title")).
-			Aria("invalid", strconv.FormatBool(invalid)).
-			Text(a.Text).
-			OnInput(func(ctx app.Context, e app.Event) {
-				v.dispatch(ctx, elicit.Type{Index: i, Text: ctx.JSSrc().Get("value").String()})
-			}, app.EventScope(v.prefix, i))
-		if describedBy != "" {
-			ta = ta.Aria("describedby", describedBy)
-		}
-		if f.Required {
-			ta = ta.Aria("required", "true")
-		}
-		return ta
-	}
-	in := app.Input().ID(v.id(i, "-input")).Class("field-input").
-		Type(inputType[f.Kind]).
-		Placeholder(f.Placeholder).
-		Aria("labelledby", v.id(i, "-title")).
-		Aria("invalid", strconv.FormatBool(invalid)).
-		Value(a.Text).
-		OnInput(func(ctx app.Context, e app.Event) {
-			v.dispatch(ctx, elicit.Type{Index: i, Text: ctx.JSSrc().Get("value").String()})
-		}, app.EventScope(v.prefix, i))
-	if f.Title == "" && len(v.fields) == 1 {
-		in = in.Aria("labelledby", v.prefix+"-message")
-	}
-	if describedBy != "" {
-		in = in.Aria("describedby", describedBy)
-	}
-	if f.Required {
-		in = in.Aria("required", "true")
-	}
-	switch f.Kind {
-	case elicit.Number:
-		in = in.Attr("step", "any")
-	case elicit.Integer:
-		in = in.Attr("step", "1")
-	}
-	if f.Min != nil {
-		in = in.Min(formatNumber(*f.Min))
-	}
-	if f.Max != nil {
-		in = in.Max(formatNumber(*f.Max))
-	}
-	if f.MaxLength != nil {
-		in = in.MaxLength(*f.MaxLength)
-	}
-	return in
-}
-
-var inputType = map[elicit.Kind]string{
-	elicit.Text:     "text",
-	elicit.Email:    "email",
-	elicit.URI:      "url",
-	elicit.Date:     "date",
-	elicit.DateTime: "datetime-local",
-	elicit.Number:   "number",
-	elicit.Integer:  "number",
-}
-
-func formatNumber(x float64) string { return strconv.FormatFloat(x, 'f', -1, 64) }
-
-// ArrowKeys moves the focus among a group's buttons with the arrow keys, Home and End, so a
-// row of one-click answers is reachable without a Tab per answer. Put it on the group.
-func ArrowKeys(ctx app.Context, e app.Event) {
-	step := 0
-	switch e.Get("key").String() {
-	case "ArrowRight", "ArrowDown":
-		step = 1
-	case "ArrowLeft", "ArrowUp":
-		step = -1
-	case "Home":
-		step = -1 << 20
-	case "End":
-		step = 1 << 20
-	default:
-		return
-	}
-	buttons := e.Get("currentTarget").Call("querySelectorAll", ":scope > button")
-	n := buttons.Length()
-	active := app.Window().Get("document").Get("activeElement")
-	for i := 0; i < n; i++ {
-		if buttons.Index(i).Equal(active) {
-			e.PreventDefault()
-			j := min(max(i+step, 0), n-1)
-			if step == 1 || step == -1 {
-				j = (i + step + n) % n
-			}
-			buttons.Index(j).Call("focus")
-			return
-		}
-	}
-}
-
-// choiceButtons answer a lone single choice with one click each.
-func (v *FormView) choiceButtons(i int, f elicit.Field, a elicit.Answer) app.UI {
-	return app.Div().Class("choices").Role("group").Aria("labelledby", v.prefix+"-message").OnKeyDown(ArrowKeys).Body(
-		app.Range(f.Choices).Slice(func(j int) app.UI {
-			c := f.Choices[j]
-			return ChoiceButton(v.id(i, "-choice-"+strconv.Itoa(j)), c.Label, c.Description, toneOf(f, c), c.Recommended, func(ctx app.Context) {
-				v.dispatch(ctx, elicit.Pick{Index: i, Value: c.Value})
-			})
-		}),
-		app.If(f.AllowOther, func() app.UI {
-			return app.Button().Type("button").Class("choice choice-other").
-				Aria("pressed", strconv.FormatBool(a.Other)).
-				Text("Other…").
-				OnClick(func(ctx app.Context, e app.Event) {
-					v.dispatch(ctx, elicit.ChooseOther{Index: i})
-					v.focusOther(ctx, i)
-				}, app.EventScope(v.prefix, i))
-		}),
-		app.If(a.Other, func() app.UI { return v.otherInput(i, a) }),
-	)
-}
-
-func toneOf(f elicit.Field, c protocol.Choice) protocol.Tone {
-	if f.Kind == elicit.Boolean && c.Value == "true" {
-		return protocol.ToneAffirm
-	}
-	return protocol.ToneNeutral
-}
-
-// ChoiceButton is a one-click answer with its description drawn under the label. The
-// approval mode draws its options with it. scope must be unique to the answer (see
-// modes.Input.Key).
-func ChoiceButton(scope, label, description string, tone protocol.Tone, recommended bool, run func(ctx app.Context)) app.UI {
-	b := app.Button().Type("button").Class("choice", "tone-"+string(tone)).
-		Body(
-			app.Span().Class("choice-label").Text(label),
-			app.If(recommended, func() app.UI { return app.Span().Class("choice-tag").Text("recommended") }),
-			app.If(description != "", func() app.UI {
-				return app.Span().Class("choice-description").Text(description)
-			}),
-		).
-		OnClick(func(ctx app.Context, e app.Event) { run(ctx) }, app.EventScope(scope))
-	return b
-}
-
-func (v *FormView) radios(i int, f elicit.Field, a elicit.Answer, describedBy string) app.UI {
-	name := v.id(i, "-radio")
-	group := app.Div().Class("options").Role("radiogroup").Aria("labelledby", v.labelFor(i))
-	if describedBy != "" {
-		group = group.Aria("describedby", describedBy)
-	}
-	if f.Required {
-		group = group.Aria("required", "true")
-	}
-	// The arrow keys walk a radio group, checking each radio on the way: that is browsing,
-	// not an answer, so it stays on the question. Space, Enter or a click on a choice is
-	// the answer, and moves on to the next unanswered question.
-	group = group.OnKeyDown(func(ctx app.Context, e app.Event) {
-		switch e.Get("key").String() {
-		case "ArrowUp", "ArrowDown", "ArrowLeft", "ArrowRight":
-			v.arrowing = true
-		case "Enter":
-			if t := e.Get("target"); t.Get("type").String() == "radio" && t.Get("checked").Bool() {
-				e.PreventDefault()
-				e.Call("stopPropagation") // not the form's submit
-				if value := t.Get("value").String(); t.Get("id").String() != v.id(i, "-other") {
-					v.dispatch(ctx, elicit.Pick{Index: i, Value: value})
-				}
-			}
-		}
-	}, app.EventScope(v.prefix, i)).On("keyup", func(ctx app.Context, e app.Event) {
-		v.arrowing = false
-		ctx.PreventUpdate()
-	}, app.EventScope(v.prefix, i))
-	return group.Body(
-		app.Range(f.Choices).Slice(func(j int) app.UI {
-			c := f.Choices[j]
-			return v.option("radio", name, v.id(i, "-opt-"+strconv.Itoa(j)), c, !a.Other && a.Text == c.Value, func(ctx app.Context, checked bool) {
-				v.dispatch(ctx, elicit.Pick{Index: i, Value: c.Value, Stay: v.arrowing})
-			})
-		}),
-		app.If(f.AllowOther, func() app.UI {
-			return v.option("radio", name, v.id(i, "-other"), protocol.Choice{Label: "Other…"}, a.Other, func(ctx app.Context, checked bool) {
-				v.dispatch(ctx, elicit.ChooseOther{Index: i})
-				v.focusOther(ctx, i)
-			})
-		}),
-		app.If(a.Other, func() app.UI { return v.otherInput(i, a) }),
-	)
-}
-
-func (v *FormView) checkboxes(i int, f elicit.Field, a elicit.Answer, describedBy string) app.UI {
-	group := app.Div().Class("options").Role("group").Aria("labelledby", v.labelFor(i))
-	if describedBy != "" {
-		group = group.Aria("describedby", describedBy)
-	}
-	return group.Body(
-		app.Range(f.Choices).Slice(func(j int) app.UI {
-			c := f.Choices[j]
-			checked := false
-			for _, p := range a.Picks {
-				checked = checked || p == c.Value
-			}
-			return v.option("checkbox", v.id(i, "-check"), v.id(i, "-opt-"+strconv.Itoa(j)), c, checked, func(ctx app.Context, _ bool) {
-				v.dispatch(ctx, elicit.Toggle{Index: i, Value: c.Value})
-			})
-		}),
-	)
-}
-
-func (v *FormView) labelFor(i int) string {
-	if v.fields[i].Title == "" && len(v.fields) == 1 {
-		return v.prefix + "-message"
-	}
-	return v.id(i, "-title")
-}
-
-// option is one radio or checkbox with its label and description.
-func (v *FormView) option(kind, name, id string, c protocol.Choice, checked bool, changed func(ctx app.Context, checked bool)) app.UI {
-	return app.Label().Class("option").For(id).Body(
-		app.Input().Type(kind).ID(id).Name(name).Value(c.Value).Checked(checked).
-			OnChange(func(ctx app.Context, e app.Event) { changed(ctx, ctx.JSSrc().Get("checked").Bool()) }, app.EventScope(id)),
-		app.Span().Class("option-text").Body(
-			app.Span().Class("option-label").Text(c.Label),
-			app.If(c.Description != "", func() app.UI {
-				return app.Span().Class("option-description").Text(c.Description)
-			}),
-		),
-	)
-}
-
-func (v *FormView) otherInput(i int, a elicit.Answer) app.UI {
-	return app.Input().Type("text").ID(v.id(i, "-other-text")).Class("field-input other-input").
-		Aria("label", "Your own answer").
-		Placeholder("Your own answer").
-		MaxLength(protocol.MaxOtherChars).
-		Value(a.OtherText).
-		OnInput(func(ctx app.Context, e app.Event) {
-			v.dispatch(ctx, elicit.TypeOther{Index: i, Text: ctx.JSSrc().Get("value").String()})
-		}, app.EventScope(v.prefix, i))
-}
-
-func (v *FormView) focusOther(ctx app.Context, i int) {
-	id := v.id(i, "-other-text")
-	v.later(func() {
-		if el := app.Window().GetElementByID(id); el.Truthy() {
-			el.Call("focus")
-		}
-	})
+	m.reply.Send(ctx, reply, m.view.Forget)
 }

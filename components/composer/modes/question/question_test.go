@@ -2,8 +2,6 @@ package question
 
 import (
 	"encoding/json"
-	"errors"
-	"fmt"
 	"strconv"
 	"strings"
 	"testing"
@@ -13,7 +11,6 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"parley/app/api"
-	"parley/app/elicitation"
 	"parley/components/composer/modes"
 	"parley/components/composer/modes/modetest"
 	"parley/components/internal/domtest"
@@ -23,7 +20,7 @@ import (
 )
 
 // The tests are in the package: a DOM event cannot be fired natively, so a click or a
-// keystroke is simulated by the form event its handler dispatches (m.view.dispatch).
+// keystroke is simulated by the form event its handler dispatches (m.view.Dispatch).
 
 type fakeHost = modetest.Host
 
@@ -37,21 +34,13 @@ func newMode(t *testing.T, h *fakeHost, req protocol.DecisionRequest, opts elici
 	return m
 }
 
-func ask(message string, s *protocol.Schema) protocol.DecisionRequest {
-	return protocol.DecisionRequest{Kind: protocol.KindAsk, Message: message, Schema: s}
-}
+var ask = modetest.Ask
 
 func no() *bool { b := false; return &b }
 
 func num(x float64) *float64 { return &x }
 
 func intp(n int) *int { return &n }
-
-type node = domtest.Node
-
-func render(t *testing.T, ui app.UI) *node   { return domtest.Render(t, ui) }
-func parseHTML(t *testing.T, s string) *node { return domtest.Parse(t, s) }
-func texts(ns []*node) []string              { return domtest.Texts(ns) }
 
 // ---- the question mode
 
@@ -60,7 +49,7 @@ func TestLoneChoiceRendersAButtonPerChoiceAndOther(t *testing.T) {
 	h := &fakeHost{}
 	m := newMode(t, h, req, elicit.DefaultOptions())
 
-	body := render(t, m.Body())
+	body := domtest.Render(t, m.Body())
 	var labels []string
 	for _, b := range body.All("button.choice") {
 		if !b.HasClass("choice-other") {
@@ -80,7 +69,7 @@ func TestLoneChoiceRendersAButtonPerChoiceAndOther(t *testing.T) {
 	assert.Equal(t, "Question: Which database?", m.Label())
 
 	ctx := testContext(t)
-	m.view.dispatch(ctx, elicit.Pick{Index: 0, Value: "my"})
+	m.view.Dispatch(ctx, elicit.Pick{Index: 0, Value: "my"})
 	require.Len(t, h.Answers, 1, "a click on a lone choice answers")
 	assert.Equal(t, "d1", h.Answers[0].ID)
 	assert.Equal(t, protocol.ActionAccept, h.Answers[0].Reply.Action)
@@ -93,14 +82,14 @@ func TestLoneChoiceOtherGoesThroughTheSendButton(t *testing.T) {
 	m := newMode(t, h, req, elicit.DefaultOptions())
 	ctx := testContext(t)
 
-	m.view.dispatch(ctx, elicit.ChooseOther{Index: 0})
-	body := render(t, m.Body())
+	m.view.Dispatch(ctx, elicit.ChooseOther{Index: 0})
+	body := domtest.Render(t, m.Body())
 	assert.True(t, body.One(t, "button.choice-other").Flag("aria-pressed"))
 	in := body.One(t, "input.other-input")
 	assert.Equal(t, "k1-0-other-text", in.Attrs["id"])
 	assert.True(t, m.Primary().Disabled, "Other with no text is no answer")
 
-	m.view.dispatch(ctx, elicit.TypeOther{Index: 0, Text: "duckdb"})
+	m.view.Dispatch(ctx, elicit.TypeOther{Index: 0, Text: "duckdb"})
 	p := m.Primary()
 	require.False(t, p.Disabled, "typed Other goes through the send button")
 	p.Run(ctx)
@@ -116,16 +105,16 @@ func TestChoiceWithoutAnswerOnClickUsesRadios(t *testing.T) {
 	m := newMode(t, h, req, opts)
 	ctx := testContext(t)
 
-	body := render(t, m.Body())
+	body := domtest.Render(t, m.Body())
 	assert.Empty(t, body.All("button.choice"))
 	group := body.One(t, "[role=radiogroup]")
 	assert.Equal(t, "k1-message", group.Attrs["aria-labelledby"], "a lone question is named by the message")
 	assert.Len(t, group.All("input[type=radio]"), 2)
 	assert.True(t, m.Primary().Disabled)
 
-	m.view.dispatch(ctx, elicit.Pick{Index: 0, Value: "pg"})
+	m.view.Dispatch(ctx, elicit.Pick{Index: 0, Value: "pg"})
 	assert.Empty(t, h.Answers, "without answer-on-click a pick does not send")
-	radios := render(t, m.Body()).All("input[type=radio]")
+	radios := domtest.Render(t, m.Body()).All("input[type=radio]")
 	assert.True(t, radios[0].Flag("checked"), "the picked radio is checked")
 	assert.False(t, radios[1].Flag("checked"))
 	m.Primary().Run(ctx)
@@ -134,29 +123,19 @@ func TestChoiceWithoutAnswerOnClickUsesRadios(t *testing.T) {
 }
 
 // threeQuestions is a stepped form: two required questions and an optional one.
-func threeQuestions() protocol.DecisionRequest {
-	return ask("About you", &protocol.Schema{
-		Type: "object",
-		Properties: protocol.Properties{
-			{Key: "name", Schema: &protocol.Schema{Type: "string", Header: "Name", Title: "Your name"}},
-			{Key: "color", Schema: &protocol.Schema{Type: "string", Header: "Colour", Enum: []string{"red", "green"}}},
-			{Key: "notify", Schema: &protocol.Schema{Type: "boolean", Header: "Notify"}},
-		},
-		Required: []string{"name", "color"},
-	})
-}
+var threeQuestions = modetest.ThreeQuestions
 
 func TestSteppedFormDrawsChipsAndHidesAllButTheCurrentField(t *testing.T) {
 	h := &fakeHost{}
 	m := newMode(t, h, threeQuestions(), elicit.DefaultOptions())
 	ctx := testContext(t)
 
-	header := render(t, m.Header())
+	header := domtest.Render(t, m.Header())
 	assert.Equal(t, "Question", header.One(t, ".badge").TextContent())
 	header.One(t, "[role=tablist]")
 	chips := header.All("[role=tab]")
 	require.Len(t, chips, 3)
-	assert.Equal(t, []string{"Name", "Colour", "Notify"}, texts(chips))
+	assert.Equal(t, []string{"Name", "Colour", "Notify"}, domtest.Texts(chips))
 	for i, c := range chips {
 		assert.Equal(t, i == 0, c.Flag("aria-selected"), "chip %d aria-selected=%q", i, c.Attrs["aria-selected"])
 		assert.Equal(t, "k1-panel", c.Attrs["aria-controls"])
@@ -164,7 +143,7 @@ func TestSteppedFormDrawsChipsAndHidesAllButTheCurrentField(t *testing.T) {
 	}
 	assert.Equal(t, "false", chips[1].Attrs["aria-selected"])
 
-	body := render(t, m.Body())
+	body := domtest.Render(t, m.Body())
 	panel := body.One(t, "#k1-panel")
 	assert.Equal(t, "tabpanel", panel.Attrs["role"])
 	assert.Equal(t, "k1-chip-0", panel.Attrs["aria-labelledby"])
@@ -182,27 +161,27 @@ func TestSteppedFormDrawsChipsAndHidesAllButTheCurrentField(t *testing.T) {
 	assert.True(t, p.Disabled)
 	assert.Equal(t, "Answer every required question first", p.Title)
 
-	m.view.dispatch(ctx, elicit.Type{Index: 0, Text: "Ada"})
-	chip0 := render(t, m.Header()).One(t, "#k1-chip-0")
+	m.view.Dispatch(ctx, elicit.Type{Index: 0, Text: "Ada"})
+	chip0 := domtest.Render(t, m.Header()).One(t, "#k1-chip-0")
 	assert.Equal(t, "Name ✓", chip0.TextContent())
 	assert.True(t, chip0.HasClass("chip-answered"))
 	assert.Equal(t, "Name, answered", chip0.Attrs["aria-label"])
 	assert.False(t, m.view.CanProceed(), "colour is still required")
 
-	m.view.dispatch(ctx, elicit.Goto{Index: 1})
-	body = render(t, m.Body())
+	m.view.Dispatch(ctx, elicit.Goto{Index: 1})
+	body = domtest.Render(t, m.Body())
 	assert.False(t, body.One(t, "#k1-1-field").HasClass("is-hidden"), "the chip's field shows")
 	assert.True(t, body.One(t, "#k1-0-field").HasClass("is-hidden"))
 	assert.Equal(t, "k1-chip-1", body.One(t, "#k1-panel").Attrs["aria-labelledby"])
 
 	laters := h.Laters
-	m.view.dispatch(ctx, elicit.Pick{Index: 1, Value: "green"})
+	m.view.Dispatch(ctx, elicit.Pick{Index: 1, Value: "green"})
 	assert.Equal(t, 2, m.view.Form().Current(), "a pick moves on to the next unanswered question")
 	assert.Equal(t, laters+1, h.Laters, "and focuses it after the render")
 	assert.Empty(t, h.Answers, "a pick in a form never sends")
 	assert.True(t, m.view.CanProceed())
 	require.False(t, m.Primary().Disabled)
-	assert.True(t, render(t, m.Header()).One(t, "#k1-chip-2").Flag("aria-selected"))
+	assert.True(t, domtest.Render(t, m.Header()).One(t, "#k1-chip-2").Flag("aria-selected"))
 }
 
 func TestSubmitSendsContentShapedByTheSchema(t *testing.T) {
@@ -221,7 +200,7 @@ func TestSubmitSendsContentShapedByTheSchema(t *testing.T) {
 			m := newMode(t, h, threeQuestions(), elicit.DefaultOptions())
 			ctx := testContext(t)
 			for _, ev := range tt.events {
-				m.view.dispatch(ctx, ev)
+				m.view.Dispatch(ctx, ev)
 			}
 			p := m.Primary()
 			require.False(t, p.Disabled)
@@ -261,15 +240,15 @@ func TestConfirmShowsItsTwoAnswers(t *testing.T) {
 			h := &fakeHost{}
 			req := protocol.DecisionRequest{Kind: protocol.KindConfirm, Message: "Delete 3 files?", Schema: tt.schema}
 			m := newMode(t, h, req, elicit.DefaultOptions())
-			assert.Equal(t, "Confirm", render(t, m.Header()).One(t, ".badge").TextContent())
-			body := render(t, m.Body())
+			assert.Equal(t, "Confirm", domtest.Render(t, m.Header()).One(t, ".badge").TextContent())
+			body := domtest.Render(t, m.Body())
 			buttons := body.All("button.choice")
 			require.Len(t, buttons, 2, "a confirm has no Other")
-			assert.Equal(t, tt.wantLabel, texts(buttons))
+			assert.Equal(t, tt.wantLabel, domtest.Texts(buttons))
 			assert.True(t, buttons[0].HasClass("tone-affirm"), "yes is the affirming answer")
 			assert.True(t, buttons[1].HasClass("tone-neutral"))
 
-			m.view.dispatch(testContext(t), elicit.Pick{Index: 0, Value: "false"})
+			m.view.Dispatch(testContext(t), elicit.Pick{Index: 0, Value: "false"})
 			require.Len(t, h.Answers, 1)
 			assert.JSONEq(t, `false`, string(h.Answers[0].Reply.Content))
 		})
@@ -306,9 +285,9 @@ func TestEveryFieldKindRendersItsControl(t *testing.T) {
 	opts := elicit.DefaultOptions()
 	opts.Layout = elicit.Stacked
 	m := newMode(t, &fakeHost{}, req, opts)
-	body := render(t, m.Body())
+	body := domtest.Render(t, m.Body())
 	assert.Empty(t, body.All(".is-hidden"), "a stacked form shows every field")
-	assert.Empty(t, render(t, m.Header()).All("[role=tab]"), "a stacked form has no chips")
+	assert.Empty(t, domtest.Render(t, m.Header()).All("[role=tab]"), "a stacked form has no chips")
 
 	for i, tt := range tests {
 		t.Run(tt.key, func(t *testing.T) {
@@ -339,7 +318,7 @@ func TestEveryFieldKindRendersItsControl(t *testing.T) {
 			}
 		})
 	}
-	assert.Equal(t, []string{"Yes", "No"}, texts(body.One(t, "#k1-11-field").All(".option-label")))
+	assert.Equal(t, []string{"Yes", "No"}, domtest.Texts(body.One(t, "#k1-11-field").All(".option-label")))
 }
 
 func TestInvalidAnswerShowsTheProtocolsMessage(t *testing.T) {
@@ -364,17 +343,17 @@ func TestInvalidAnswerShowsTheProtocolsMessage(t *testing.T) {
 			h := &fakeHost{}
 			m := newMode(t, h, tt.req, elicit.DefaultOptions())
 			ctx := testContext(t)
-			before := render(t, m.Body())
+			before := domtest.Render(t, m.Body())
 			assert.Empty(t, before.All(".field-error"))
 			assert.Equal(t, "false", before.One(t, "#k1-0-input").Attrs["aria-invalid"])
 
-			m.view.dispatch(ctx, elicit.Type{Index: 0, Text: "nope"})
+			m.view.Dispatch(ctx, elicit.Type{Index: 0, Text: "nope"})
 			p := m.Primary()
 			require.False(t, p.Disabled, "the format is checked on send, not while typing")
 			p.Run(ctx)
 			assert.Empty(t, h.Answers, "an invalid answer is not sent")
 
-			body := render(t, m.Body())
+			body := domtest.Render(t, m.Body())
 			e := body.One(t, ".field-error")
 			assert.Equal(t, "alert", e.Attrs["role"])
 			assert.Equal(t, "k1-0-error", e.Attrs["id"])
@@ -383,8 +362,8 @@ func TestInvalidAnswerShowsTheProtocolsMessage(t *testing.T) {
 			assert.True(t, in.Flag("aria-invalid"), "aria-invalid=%q", in.Attrs["aria-invalid"])
 			assert.Contains(t, strings.Fields(in.Attrs["aria-describedby"]), "k1-0-error")
 
-			m.view.dispatch(ctx, elicit.Type{Index: 0, Text: "ada@example.com"})
-			assert.Empty(t, render(t, m.Body()).All(".field-error"), "a change drops the stale message")
+			m.view.Dispatch(ctx, elicit.Type{Index: 0, Text: "ada@example.com"})
+			assert.Empty(t, domtest.Render(t, m.Body()).All(".field-error"), "a change drops the stale message")
 			m.Primary().Run(ctx)
 			require.Len(t, h.Answers, 1)
 		})
@@ -405,7 +384,7 @@ func TestAgentTextIsEscaped(t *testing.T) {
 		assert.NotContains(t, raw, tag)
 	}
 	assert.Contains(t, raw, "&lt;img src=x onerror=alert(1)&gt;")
-	body := parseHTML(t, raw)
+	body := domtest.Parse(t, raw)
 	assert.Equal(t, evil, body.One(t, "p.question-message").TextContent())
 	assert.Equal(t, "<b>Name</b>", body.One(t, "#k1-0-title").TextContent())
 	assert.Equal(t, "<i>why</i> & more", body.One(t, "#k1-0-desc").TextContent())
@@ -419,7 +398,7 @@ func TestAFailedAnswerIsShownAndCanBeRetried(t *testing.T) {
 	h := &fakeHost{}
 	m := newMode(t, h, ask("Name?", &protocol.Schema{Type: "string"}), elicit.DefaultOptions())
 	ctx := testContext(t)
-	m.view.dispatch(ctx, elicit.Type{Index: 0, Text: "Ada"})
+	m.view.Dispatch(ctx, elicit.Type{Index: 0, Text: "Ada"})
 
 	m.Primary().Run(ctx)
 	require.Len(t, h.Answers, 1)
@@ -440,117 +419,4 @@ func TestAFailedAnswerIsShownAndCanBeRetried(t *testing.T) {
 	h.Done[1](ctx, nil)
 	got, _ = h.LastProblem()
 	assert.Equal(t, "", got)
-}
-
-func TestDescribe(t *testing.T) {
-	tests := []struct {
-		name string
-		err  error
-		want string
-	}{
-		{"unreachable", fmt.Errorf("%w (dial tcp: refused)", api.ErrUnreachable), "the server is not reachable"},
-		{"validation", &protocol.ValidationError{Fields: map[string]string{"mail": "must be an email address"}}, "must be an email address"},
-		{"api fields", &api.Error{Status: 400, ErrorResponse: protocol.ErrorResponse{Error: "bad", Fields: map[string]string{"content": "is required"}}}, "is required"},
-		{"api message", &api.Error{Status: 409, ErrorResponse: protocol.ErrorResponse{Error: "already answered"}}, "already answered"},
-		{"other", errors.New("boom"), "boom"},
-	}
-	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			assert.Equal(t, tt.want, Describe(tt.err))
-		})
-	}
-}
-
-// ---- FormView with a custom field renderer
-
-func customColour(complete *bool) elicitation.FieldRenderer {
-	return func(f elicit.Field, fc elicitation.FieldContext) *elicitation.FieldControl {
-		if f.Key != "color" && f.Key != "" {
-			return nil // keep the built-in control
-		}
-		return &elicitation.FieldControl{
-			Render:   func() app.UI { return app.Div().Class("swatches").Text("pick a swatch") },
-			Value:    func() json.RawMessage { return json.RawMessage(`"blue"`) },
-			Complete: func() bool { return *complete },
-		}
-	}
-}
-
-func TestFormViewTakesCustomControls(t *testing.T) {
-	req := threeQuestions()
-	complete := false
-	var effects [][]elicit.Effect
-	v := NewFormView(elicit.New(req, elicit.DefaultOptions()), "p", customColour(&complete), func(f func()) { f() },
-		func(_ app.Context, effs []elicit.Effect) { effects = append(effects, effs) })
-	ctx := testContext(t)
-
-	v.Form().Dispatch(elicit.Type{Index: 0, Text: "Ada"})
-	assert.False(t, v.CanProceed(), "the custom control is required and not complete")
-	assert.Equal(t, "Colour", render(t, v.Chips()).One(t, "#p-chip-1").TextContent())
-	complete = true
-	assert.True(t, v.CanProceed())
-	assert.Equal(t, "Colour ✓", render(t, v.Chips()).One(t, "#p-chip-1").TextContent())
-
-	fields := render(t, v.Fields())
-	assert.Equal(t, "pick a swatch", fields.One(t, "#p-1-field").One(t, ".swatches").TextContent())
-	fields.One(t, "#p-0-input")
-
-	effs := v.Submit()
-	require.Len(t, effs, 1)
-	send, ok := effs[0].(elicit.Send)
-	require.True(t, ok, "got %#v, want a Send", effs[0])
-	assert.JSONEq(t, `{"name":"Ada","color":"blue"}`, string(send.Content))
-	v.dispatch(ctx, elicit.Goto{Index: 2})
-	assert.Equal(t, [][]elicit.Effect{{elicit.Show{Index: 2}}}, effects)
-}
-
-func TestFormViewCustomControlOfALoneQuestionIsTheContent(t *testing.T) {
-	complete := true
-	req := ask("Colour?", &protocol.Schema{Type: "string"})
-	v := NewFormView(elicit.New(req, elicit.DefaultOptions()), "p", customColour(&complete), func(f func()) { f() }, func(app.Context, []elicit.Effect) {})
-	effs := v.Submit()
-	require.Len(t, effs, 1)
-	assert.Equal(t, elicit.Send{Content: json.RawMessage(`"blue"`)}, effs[0])
-}
-
-func TestFormViewValidatesBuiltInFieldsBesideCustomOnes(t *testing.T) {
-	complete := true
-	req := ask("Contact", &protocol.Schema{Type: "object", Properties: protocol.Properties{
-		{Key: "mail", Schema: &protocol.Schema{Type: "string", Format: "email"}},
-		{Key: "color", Schema: &protocol.Schema{Type: "string"}},
-	}, Required: []string{"mail"}})
-	v := NewFormView(elicit.New(req, elicit.DefaultOptions()), "p", customColour(&complete), func(f func()) { f() }, func(app.Context, []elicit.Effect) {})
-	v.Form().Dispatch(elicit.Type{Index: 0, Text: "nope"})
-	for _, e := range v.Submit() {
-		if s, ok := e.(elicit.Send); ok {
-			t.Fatalf("sent %s, want the email refused", s.Content)
-		}
-	}
-}
-
-// TestKeptEventsRoundTrip: every answering event survives its stored form; a pick comes
-// back as browsing, so a lone choice never answers itself on a reload; Submit is not kept.
-func TestKeptEventsRoundTrip(t *testing.T) {
-	cases := []struct {
-		in   elicit.Event
-		want elicit.Event
-	}{
-		{elicit.Pick{Index: 1, Value: "a"}, elicit.Pick{Index: 1, Value: "a", Stay: true}},
-		{elicit.Toggle{Index: 2, Value: "b"}, elicit.Toggle{Index: 2, Value: "b"}},
-		{elicit.ChooseOther{Index: 0}, elicit.ChooseOther{Index: 0}},
-		{elicit.Type{Index: 3, Text: "x"}, elicit.Type{Index: 3, Text: "x"}},
-		{elicit.TypeOther{Index: 0, Text: "y"}, elicit.TypeOther{Index: 0, Text: "y"}},
-		{elicit.Goto{Index: 2}, elicit.Goto{Index: 2}},
-	}
-	for _, c := range cases {
-		s, ok := saved(c.in)
-		require.True(t, ok, "%T is kept", c.in)
-		got, ok := s.event()
-		require.True(t, ok)
-		assert.Equal(t, c.want, got)
-	}
-	_, ok := saved(elicit.Submit{})
-	assert.False(t, ok, "sending is not an answer to keep")
-	_, ok = savedEvent{Kind: "nope"}.event()
-	assert.False(t, ok)
 }

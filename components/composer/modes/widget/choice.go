@@ -1,0 +1,55 @@
+package widget
+
+import (
+	"github.com/maxence-charriere/go-app/v10/pkg/app"
+
+	"parley/protocol"
+)
+
+// ArrowKeys moves the focus among a group's buttons with the arrow keys, Home and End, so a
+// row of one-click answers is reachable without a Tab per answer. Put it on the group.
+func ArrowKeys(ctx app.Context, e app.Event) {
+	step := 0
+	switch e.Get("key").String() {
+	case "ArrowRight", "ArrowDown":
+		step = 1
+	case "ArrowLeft", "ArrowUp":
+		step = -1
+	case "Home":
+		step = -1 << 20
+	case "End":
+		step = 1 << 20
+	default:
+		return
+	}
+	buttons := e.Get("currentTarget").Call("querySelectorAll", ":scope > button")
+	n := buttons.Length()
+	active := app.Window().Get("document").Get("activeElement")
+	for i := 0; i < n; i++ {
+		if buttons.Index(i).Equal(active) {
+			e.PreventDefault()
+			j := min(max(i+step, 0), n-1)
+			if step == 1 || step == -1 {
+				j = (i + step + n) % n
+			}
+			buttons.Index(j).Call("focus")
+			return
+		}
+	}
+}
+
+// ChoiceButton is a one-click answer with its description drawn under the label. The
+// approval mode draws its options with it. scope must be unique to the answer (see
+// modes.Input.Key).
+func ChoiceButton(scope, label, description string, tone protocol.Tone, recommended bool, run func(ctx app.Context)) app.UI {
+	b := app.Button().Type("button").Class("choice", "tone-"+string(tone)).
+		Body(
+			app.Span().Class("choice-label").Text(label),
+			app.If(recommended, func() app.UI { return app.Span().Class("choice-tag").Text("recommended") }),
+			app.If(description != "", func() app.UI {
+				return app.Span().Class("choice-description").Text(description)
+			}),
+		).
+		OnClick(func(ctx app.Context, e app.Event) { run(ctx) }, app.EventScope(scope))
+	return b
+}

@@ -1,0 +1,497 @@
+package widget
+
+import (
+	"encoding/json"
+	"strconv"
+
+	"github.com/maxence-charriere/go-app/v10/pkg/app"
+
+	"parley/app/elicitation"
+	"parley/machine/elicit"
+	"parley/protocol"
+)
+
+// FormView renders an elicit.Form's fields and chips and turns their DOM events into the
+// form's events: the question mode's questions and the fn-form's parameters.
+type FormView struct {
+	form   *elicit.Form
+	fields []elicit.Field
+	prefix string
+	hook   elicitation.FieldRenderer
+	custom map[int]*elicitation.FieldControl
+	later  func(func()) // modes.Host.Later
+	// arrowing says an arrow key is down in a radio group: the change it makes is browsing.
+	arrowing bool
+	// kept is where the answers given so far are kept across reloads ("" for nowhere), and
+	// log the events that gave them.
+	kept    string
+	log     elicit.Log
+	problem string // why the content of a form with custom controls was refused
+	effects func(ctx app.Context, effs []elicit.Effect)
+}
+
+// NewFormView makes the view of form. prefix keeps element ids and event scopes unique
+// (modes.Input.Key); hook, if not nil, may replace any field's control; effects receives what
+// the form's events produce.
+func NewFormView(form *elicit.Form, prefix string, hook elicitation.FieldRenderer, later func(func()), effects func(ctx app.Context, effs []elicit.Effect)) *FormView {
+	v := &FormView{form: form, fields: form.Fields(), prefix: prefix, hook: hook, later: later, effects: effects}
+	if hook != nil {
+		for i, f := range v.fields {
+			if c := hook(f, elicitation.FieldContext{Key: f.Key, NotifyChange: func(ctx app.Context) { ctx.Update() }}); c != nil && c.Render != nil && c.Value != nil {
+				if v.custom == nil {
+					v.custom = map[int]*elicitation.FieldControl{}
+				}
+				v.custom[i] = c
+			}
+		}
+	}
+	return v
+}
+
+// Form returns the form.
+func (v *FormView) Form() *elicit.Form { return v.form }
+
+// Dispatch is what a control's handler does: the form's event, kept if the answers are,
+// and its effects handed on.
+func (v *FormView) Dispatch(ctx app.Context, ev elicit.Event) {
+	v.record(ev)
+	v.effects(ctx, v.form.Dispatch(ev))
+}
+
+// Next moves a stepped form on to the following question, reporting whether there was one:
+// Enter in a one-line field goes on, and sends only from the last question.
+func (v *FormView) Next(ctx app.Context) bool {
+	if !v.form.Stepped() || v.form.Current() >= len(v.fields)-1 {
+		return false
+	}
+	v.Dispatch(ctx, elicit.Goto{Index: v.form.Current() + 1}) // its Show moves the focus
+	return true
+}
+
+// MessageID is the id of the element that holds the decision's message: a lone question
+// without a title is labelled by it.
+func (v *FormView) MessageID() string { return v.prefix + "-message" }
+
+// CanProceed reports whether every required question is answered, custom controls included.
+func (v *FormView) CanProceed() bool {
+	if len(v.custom) == 0 {
+		return v.form.CanProceed()
+	}
+	for i, f := range v.fields {
+		if !f.Required {
+			continue
+		}
+		if c, ok := v.custom[i]; ok {
+			if c.Complete != nil && !c.Complete() {
+				return false
+			}
+		} else if !v.form.Complete(i) {
+			return false
+		}
+	}
+	return true
+}
+
+// Submit is the send button: the form's own validation, or, with custom controls, the
+// protocol's validation of Content, since the form cannot judge values it does not hold.
+// A Send or Settle it returns means Content.
+func (v *FormView) Submit() []elicit.Effect {
+	if len(v.custom) == 0 {
+		return v.form.Dispatch(elicit.Submit{})
+	}
+	v.problem = ""
+	if s := v.form.Schema(); s != nil {
+		if err := s.ValidateContent(v.Content()); err != nil {
+			v.problem = Describe(err)
+			return []elicit.Effect{elicit.Invalid{}}
+		}
+	}
+	return []elicit.Effect{elicit.Send{Version: v.form.Version()}}
+}
+
+// Content is the answer a Send or a Settle means: the form's Content, with the custom
+// controls' values in their fields' place.
+func (v *FormView) Content() json.RawMessage {
+	if len(v.custom) == 0 {
+		return v.form.Content()
+	}
+	values := make(map[int]json.RawMessage, len(v.custom))
+	for i, c := range v.custom {
+		values[i] = c.Value()
+	}
+	return v.form.ContentWith(values)
+}
+
+// Chips are the navigation of a stepped form: one per question, with its header and a check
+// mark once answered; ←/→ move between them.
+func (v *FormView) Chips() app.UI {
+	if !v.form.Stepped() {
+		return app.Text("")
+	}
+	cur := v.form.Current()
+	return app.Div().Class("chips").Role("tablist").Aria("label", "Questions").Body(
+		app.Range(v.fields).Slice(func(i int) app.UI {
+			f := v.fields[i]
+			done := v.complete(i)
+			label := f.Header
+			if done {
+				label += " ✓"
+			}
+			tabIndex := -1
+			if i == cur {
+				tabIndex = 0
+			}
+			state := "unanswered"
+			if done {
+				state = "answered"
+			}
+			return app.Button().Type("button").
+				ID(v.prefix+"-chip-"+strconv.Itoa(i)).
+				Class("chip", "chip-"+state).
+				Role("tab").
+				Aria("selected", strconv.FormatBool(i == cur)).
+				Aria("controls", v.prefix+"-panel").
+				Aria("label", f.Header+", "+state).
+				TabIndex(tabIndex).
+				Text(label).
+				OnClick(func(ctx app.Context, e app.Event) { v.Dispatch(ctx, elicit.Goto{Index: i}) }, app.EventScope(v.prefix, i)).
+				OnKeyDown(func(ctx app.Context, e app.Event) {
+					next := i
+					switch e.Get("key").String() {
+					case "ArrowRight":
+						next = (i + 1) % len(v.fields)
+					case "ArrowLeft":
+						next = (i - 1 + len(v.fields)) % len(v.fields)
+					case "Home":
+						next = 0
+					case "End":
+						next = len(v.fields) - 1
+					default:
+						return
+					}
+					e.PreventDefault()
+					v.Dispatch(ctx, elicit.Goto{Index: next})
+					id := v.prefix + "-chip-" + strconv.Itoa(next)
+					v.later(func() {
+						if el := app.Window().GetElementByID(id); el.Truthy() {
+							el.Call("focus")
+						}
+					})
+				}, app.EventScope(v.prefix, i))
+		}),
+	)
+}
+
+// complete is what a chip's check mark says: answered, and with a value its question takes.
+func (v *FormView) complete(i int) bool {
+	if c, ok := v.custom[i]; ok && c.Complete != nil {
+		return c.Complete()
+	}
+	return v.form.Complete(i) && v.form.Valid(i)
+}
+
+// Fields draws every question; a stepped form hides all but the current one. Each field
+// keeps its own elements: go-app reuses elements by position, and its Value("") never clears
+// an input the person typed in, so a field drawn into another's elements would show the
+// other's text.
+func (v *FormView) Fields() app.UI {
+	panel := app.Div().Class("fields").ID(v.prefix + "-panel")
+	if v.form.Stepped() {
+		panel = panel.Role("tabpanel").Aria("labelledby", v.prefix+"-chip-"+strconv.Itoa(v.form.Current()))
+	}
+	return panel.Body(
+		app.Range(v.fields).Slice(v.field),
+		app.If(v.problem != "", func() app.UI {
+			return app.Div().Class("field-error").Role("alert").Text(sentence(v.problem))
+		}),
+	)
+}
+
+func (v *FormView) id(i int, part string) string {
+	return v.prefix + "-" + strconv.Itoa(i) + part
+}
+
+// Focus moves the keyboard to field i's first control.
+func (v *FormView) Focus(i int) {
+	id := v.id(i, "-field")
+	v.later(func() {
+		el := app.Window().GetElementByID(id)
+		if !el.Truthy() {
+			return
+		}
+		if first := el.Call("querySelector", "input,textarea,button,select"); first.Truthy() {
+			first.Call("focus")
+		}
+	})
+}
+
+// field draws one question: its title, its control, its error.
+func (v *FormView) field(i int) app.UI {
+	f := v.fields[i]
+	errText := v.form.Errors()[f.Key]
+	title := f.Title
+	if title == "" && len(v.fields) > 1 {
+		title = f.Header
+	}
+	var control app.UI
+	if c, ok := v.custom[i]; ok {
+		control = c.Render()
+	} else {
+		control = v.control(i, f, errText != "")
+	}
+	div := app.Div().Class("field", "field-"+f.Kind.String()).ID(v.id(i, "-field"))
+	if v.form.Stepped() && i != v.form.Current() {
+		div = div.Class("is-hidden")
+	}
+	return div.Body(
+		app.If(title != "", func() app.UI {
+			label := app.Div().Class("field-title").ID(v.id(i, "-title")).Text(title)
+			if f.Required && len(v.fields) > 1 {
+				label = app.Div().Class("field-title").ID(v.id(i, "-title")).Body(
+					app.Text(title), app.Span().Class("required").Aria("hidden", "true").Text(" *"))
+			}
+			return label
+		}),
+		app.If(f.Description != "", func() app.UI {
+			return app.Div().Class("field-description").ID(v.id(i, "-desc")).Text(f.Description)
+		}),
+		control,
+		app.If(errText != "", func() app.UI {
+			return app.Div().Class("field-error").ID(v.id(i, "-error")).Role("alert").Text(sentence(errText))
+		}),
+	)
+}
+
+// sentence capitalises a validation message and ends it with a full stop.
+func sentence(s string) string {
+	if s == "" {
+		return s
+	}
+	out := []rune(s)
+	if out[0] >= 'a' && out[0] <= 'z' {
+		out[0] -= 'a' - 'A'
+	}
+	if out[len(out)-1] != '.' {
+		out = append(out, '.')
+	}
+	return string(out)
+}
+
+// control is the built-in control of a field's kind.
+func (v *FormView) control(i int, f elicit.Field, invalid bool) app.UI {
+	a := v.form.Answer(i)
+	describedBy := ""
+	if f.Description != "" {
+		describedBy = v.id(i, "-desc")
+	}
+	if invalid {
+		describedBy += " " + v.id(i, "-error")
+	}
+	switch f.Kind {
+	case elicit.Single, elicit.Boolean:
+		if v.form.Lone() {
+			return v.choiceButtons(i, f, a)
+		}
+		return v.radios(i, f, a, describedBy)
+	case elicit.Multi:
+		return v.checkboxes(i, f, a, describedBy)
+	case elicit.Textarea:
+		return typed(v, app.Textarea(), i, f, invalid, describedBy).Rows(3).Text(a.Text)
+	}
+	in := typed(v, app.Input(), i, f, invalid, describedBy).Type(inputType[f.Kind]).Value(a.Text)
+	if f.Title == "" && len(v.fields) == 1 {
+		in = in.Aria("labelledby", v.MessageID())
+	}
+	switch f.Kind {
+	case elicit.Number:
+		in = in.Attr("step", "any")
+	case elicit.Integer:
+		in = in.Attr("step", "1")
+	}
+	if f.Min != nil {
+		in = in.Min(formatNumber(*f.Min))
+	}
+	if f.Max != nil {
+		in = in.Max(formatNumber(*f.Max))
+	}
+	if f.MaxLength != nil {
+		in = in.MaxLength(*f.MaxLength)
+	}
+	return in
+}
+
+// ariaElem is a go-app element, which returns itself from Aria.
+type ariaElem[T any] interface {
+	Aria(k string, v any) T
+}
+
+// described adds what a screen reader says of a field beside its label: the ids of its
+// description and error, and whether it is required.
+func described[T ariaElem[T]](el T, describedBy string, required bool) T {
+	if describedBy != "" {
+		el = el.Aria("describedby", describedBy)
+	}
+	if required {
+		el = el.Aria("required", "true")
+	}
+	return el
+}
+
+// textElem is an input or a textarea.
+type textElem[T any] interface {
+	ariaElem[T]
+	ID(format string, v ...any) T
+	Class(v ...string) T
+	Placeholder(format string, v ...any) T
+	OnInput(app.EventHandler, ...app.EventOption) T
+}
+
+// typed makes el field i's text control: its whole value is the field's text.
+func typed[T textElem[T]](v *FormView, el T, i int, f elicit.Field, invalid bool, describedBy string) T {
+	el = el.ID(v.id(i, "-input")).Class("field-input").
+		Placeholder(f.Placeholder).
+		Aria("labelledby", v.id(i, "-title")).
+		Aria("invalid", strconv.FormatBool(invalid)).
+		OnInput(func(ctx app.Context, e app.Event) {
+			v.Dispatch(ctx, elicit.Type{Index: i, Text: ctx.JSSrc().Get("value").String()})
+		}, app.EventScope(v.prefix, i))
+	return described(el, describedBy, f.Required)
+}
+
+var inputType = map[elicit.Kind]string{
+	elicit.Text:     "text",
+	elicit.Email:    "email",
+	elicit.URI:      "url",
+	elicit.Date:     "date",
+	elicit.DateTime: "datetime-local",
+	elicit.Number:   "number",
+	elicit.Integer:  "number",
+}
+
+func formatNumber(x float64) string { return strconv.FormatFloat(x, 'f', -1, 64) }
+
+// choiceButtons answer a lone single choice with one click each.
+func (v *FormView) choiceButtons(i int, f elicit.Field, a elicit.Answer) app.UI {
+	return app.Div().Class("choices").Role("group").Aria("labelledby", v.MessageID()).OnKeyDown(ArrowKeys).Body(
+		app.Range(f.Choices).Slice(func(j int) app.UI {
+			c := f.Choices[j]
+			return ChoiceButton(v.id(i, "-choice-"+strconv.Itoa(j)), c.Label, c.Description, toneOf(f, c), c.Recommended, func(ctx app.Context) {
+				v.Dispatch(ctx, elicit.Pick{Index: i, Value: c.Value})
+			})
+		}),
+		app.If(f.AllowOther, func() app.UI {
+			return app.Button().Type("button").Class("choice choice-other").
+				Aria("pressed", strconv.FormatBool(a.Other)).
+				Text("Other…").
+				OnClick(func(ctx app.Context, e app.Event) {
+					v.Dispatch(ctx, elicit.ChooseOther{Index: i})
+					v.focusOther(ctx, i)
+				}, app.EventScope(v.prefix, i))
+		}),
+		app.If(a.Other, func() app.UI { return v.otherInput(i, a) }),
+	)
+}
+
+func toneOf(f elicit.Field, c protocol.Choice) protocol.Tone {
+	if f.Kind == elicit.Boolean && c.Value == "true" {
+		return protocol.ToneAffirm
+	}
+	return protocol.ToneNeutral
+}
+
+func (v *FormView) radios(i int, f elicit.Field, a elicit.Answer, describedBy string) app.UI {
+	name := v.id(i, "-radio")
+	group := described(app.Div().Class("options").Role("radiogroup").Aria("labelledby", v.labelFor(i)), describedBy, f.Required)
+	// The arrow keys walk a radio group, checking each radio on the way: that is browsing,
+	// not an answer, so it stays on the question. Space, Enter or a click on a choice is
+	// the answer, and moves on to the next unanswered question.
+	group = group.OnKeyDown(func(ctx app.Context, e app.Event) {
+		switch e.Get("key").String() {
+		case "ArrowUp", "ArrowDown", "ArrowLeft", "ArrowRight":
+			v.arrowing = true
+		case "Enter":
+			if t := e.Get("target"); t.Get("type").String() == "radio" && t.Get("checked").Bool() {
+				e.PreventDefault()
+				e.Call("stopPropagation") // not the form's submit
+				if value := t.Get("value").String(); t.Get("id").String() != v.id(i, "-other") {
+					v.Dispatch(ctx, elicit.Pick{Index: i, Value: value})
+				}
+			}
+		}
+	}, app.EventScope(v.prefix, i)).On("keyup", func(ctx app.Context, e app.Event) {
+		v.arrowing = false
+		ctx.PreventUpdate()
+	}, app.EventScope(v.prefix, i))
+	return group.Body(
+		app.Range(f.Choices).Slice(func(j int) app.UI {
+			c := f.Choices[j]
+			return v.option("radio", name, v.id(i, "-opt-"+strconv.Itoa(j)), c, !a.Other && a.Text == c.Value, func(ctx app.Context, checked bool) {
+				v.Dispatch(ctx, elicit.Pick{Index: i, Value: c.Value, Stay: v.arrowing})
+			})
+		}),
+		app.If(f.AllowOther, func() app.UI {
+			return v.option("radio", name, v.id(i, "-other"), protocol.Choice{Label: "Other…"}, a.Other, func(ctx app.Context, checked bool) {
+				v.Dispatch(ctx, elicit.ChooseOther{Index: i})
+				v.focusOther(ctx, i)
+			})
+		}),
+		app.If(a.Other, func() app.UI { return v.otherInput(i, a) }),
+	)
+}
+
+func (v *FormView) checkboxes(i int, f elicit.Field, a elicit.Answer, describedBy string) app.UI {
+	group := described(app.Div().Class("options").Role("group").Aria("labelledby", v.labelFor(i)), describedBy, false)
+	return group.Body(
+		app.Range(f.Choices).Slice(func(j int) app.UI {
+			c := f.Choices[j]
+			checked := false
+			for _, p := range a.Picks {
+				checked = checked || p == c.Value
+			}
+			return v.option("checkbox", v.id(i, "-check"), v.id(i, "-opt-"+strconv.Itoa(j)), c, checked, func(ctx app.Context, _ bool) {
+				v.Dispatch(ctx, elicit.Toggle{Index: i, Value: c.Value})
+			})
+		}),
+	)
+}
+
+func (v *FormView) labelFor(i int) string {
+	if v.fields[i].Title == "" && len(v.fields) == 1 {
+		return v.MessageID()
+	}
+	return v.id(i, "-title")
+}
+
+// option is one radio or checkbox with its label and description.
+func (v *FormView) option(kind, name, id string, c protocol.Choice, checked bool, changed func(ctx app.Context, checked bool)) app.UI {
+	return app.Label().Class("option").For(id).Body(
+		app.Input().Type(kind).ID(id).Name(name).Value(c.Value).Checked(checked).
+			OnChange(func(ctx app.Context, e app.Event) { changed(ctx, ctx.JSSrc().Get("checked").Bool()) }, app.EventScope(id)),
+		app.Span().Class("option-text").Body(
+			app.Span().Class("option-label").Text(c.Label),
+			app.If(c.Description != "", func() app.UI {
+				return app.Span().Class("option-description").Text(c.Description)
+			}),
+		),
+	)
+}
+
+func (v *FormView) otherInput(i int, a elicit.Answer) app.UI {
+	return app.Input().Type("text").ID(v.id(i, "-other-text")).Class("field-input other-input").
+		Aria("label", "Your own answer").
+		Placeholder("Your own answer").
+		MaxLength(protocol.MaxOtherChars).
+		Value(a.OtherText).
+		OnInput(func(ctx app.Context, e app.Event) {
+			v.Dispatch(ctx, elicit.TypeOther{Index: i, Text: ctx.JSSrc().Get("value").String()})
+		}, app.EventScope(v.prefix, i))
+}
+
+func (v *FormView) focusOther(ctx app.Context, i int) {
+	id := v.id(i, "-other-text")
+	v.later(func() {
+		if el := app.Window().GetElementByID(id); el.Truthy() {
+			el.Call("focus")
+		}
+	})
+}

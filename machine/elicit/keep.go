@@ -1,0 +1,163 @@
+package elicit
+
+import (
+	"encoding/json"
+	"fmt"
+)
+
+// Log is the answers given so far in a form, kept as the events that gave them: a page that
+// reloads mid-question replays them into a new form of the same decision, which then holds
+// the same answers by construction (the form is a pure machine). It encodes to JSON for the
+// tab's storage; where it is stored is the view's business (docs/elicitation.md).
+//
+// The zero Log is empty and ready.
+type Log struct{ entries []entry }
+
+// entry is one answering event as stored. The short JSON names keep a long form's log small.
+type entry struct {
+	Kind  entryKind `json:"k"`
+	Index int       `json:"i"`
+	Value string    `json:"v,omitempty"`
+	Stay  bool      `json:"s,omitempty"`
+}
+
+// entryKind names the event an entry stands for.
+type entryKind int
+
+const (
+	// unknownEntry is a kind this version does not know (a log written by another one): it
+	// is skipped on replay, and the rest of the log still counts.
+	unknownEntry entryKind = iota
+	pickEntry
+	toggleEntry
+	otherEntry
+	typeEntry
+	typeOtherEntry
+	gotoEntry
+)
+
+// entryNames are the kinds as stored: changing one forgets what tabs kept under it.
+var entryNames = [...]string{"unknown", "pick", "toggle", "other", "type", "type-other", "goto"}
+
+// String returns the kind as stored.
+func (k entryKind) String() string { return name(entryNames[:], int(k), "entryKind") }
+
+// MarshalText writes the kind's stored name.
+func (k entryKind) MarshalText() ([]byte, error) { return []byte(k.String()), nil }
+
+// UnmarshalText reads a stored name; one it does not know is unknownEntry, not an error.
+func (k *entryKind) UnmarshalText(b []byte) error {
+	*k = unknownEntry
+	for i, n := range entryNames {
+		if i > 0 && n == string(b) {
+			*k = entryKind(i)
+		}
+	}
+	return nil
+}
+
+// typing reports whether the kind replaces a field's whole text: such entries coalesce.
+func (k entryKind) typing() bool { return k == typeEntry || k == typeOtherEntry }
+
+func entryOf(ev Event) (entry, bool) {
+	switch e := ev.(type) {
+	case Pick:
+		return entry{pickEntry, e.Index, e.Value, e.Stay}, true
+	case Toggle:
+		return entry{toggleEntry, e.Index, e.Value, false}, true
+	case ChooseOther:
+		return entry{otherEntry, e.Index, "", false}, true
+	case Type:
+		return entry{typeEntry, e.Index, e.Text, false}, true
+	case TypeOther:
+		return entry{typeOtherEntry, e.Index, e.Text, false}, true
+	case Goto:
+		return entry{gotoEntry, e.Index, "", false}, true
+	}
+	return entry{}, false // Submit is not an answer
+}
+
+func (e entry) event() (Event, bool) {
+	switch e.Kind {
+	case pickEntry:
+		// Replayed as browsing: a lone choice must not answer itself on a reload.
+		return Pick{Index: e.Index, Value: e.Value, Stay: true}, true
+	case toggleEntry:
+		return Toggle{Index: e.Index, Value: e.Value}, true
+	case otherEntry:
+		return ChooseOther{Index: e.Index}, true
+	case typeEntry:
+		return Type{Index: e.Index, Text: e.Value}, true
+	case typeOtherEntry:
+		return TypeOther{Index: e.Index, Text: e.Value}, true
+	case gotoEntry:
+		return Goto{Index: e.Index}, true
+	}
+	return nil, false
+}
+
+// Record adds ev to the log and reports whether the log changed: Submit is not an answer,
+// and is not kept. Typing replaces the last entry when it types in the same field, since it
+// carries the input's whole value: the log grows with the form, not with the typing.
+func (l *Log) Record(ev Event) bool {
+	e, ok := entryOf(ev)
+	if !ok {
+		return false
+	}
+	if n := len(l.entries); n > 0 && e.Kind.typing() && l.entries[n-1].Kind == e.Kind && l.entries[n-1].Index == e.Index {
+		l.entries[n-1] = e
+	} else {
+		l.entries = append(l.entries, e)
+	}
+	return true
+}
+
+// Len returns how many entries the log holds.
+func (l Log) Len() int { return len(l.entries) }
+
+// Events returns the events that replaying the log dispatches, in order.
+func (l Log) Events() []Event {
+	out := make([]Event, 0, len(l.entries))
+	for _, e := range l.entries {
+		if ev, ok := e.event(); ok {
+			out = append(out, ev)
+		}
+	}
+	return out
+}
+
+// MarshalJSON writes the log as a JSON array of its entries.
+func (l Log) MarshalJSON() ([]byte, error) {
+	if l.entries == nil {
+		return []byte("[]"), nil
+	}
+	return json.Marshal(l.entries)
+}
+
+// UnmarshalJSON reads what MarshalJSON wrote.
+func (l *Log) UnmarshalJSON(b []byte) error {
+	var entries []entry
+	if err := json.Unmarshal(b, &entries); err != nil {
+		return fmt.Errorf("decode kept answers: %w", err)
+	}
+	l.entries = entries
+	return nil
+}
+
+// Replay dispatches the log's events into f, a new form of the same decision, and drops their
+// effects: they were had before the reload. A stepped form then shows the first question
+// still unanswered, where the person was headed.
+func (l Log) Replay(f *Form) {
+	for _, ev := range l.Events() {
+		f.Dispatch(ev)
+	}
+	if !f.Stepped() {
+		return
+	}
+	for i := range f.fields {
+		if !f.Complete(i) {
+			f.Dispatch(Goto{Index: i})
+			return
+		}
+	}
+}
