@@ -187,7 +187,8 @@ func TestEveryFieldKindIsSubmitted(t *testing.T) {
 	require.NoError(t, err)
 	assert.Len(t, pending, 1, "nothing was sent: the question is still pending")
 
-	do(t, ctx, 10*time.Second,
+	// Typing key by key is slow on a loaded 2-core machine: a generous deadline.
+	do(t, ctx, 30*time.Second,
 		// Clear it as select-all and Delete would (SendKeys focuses first, which may move the
 		// caret after a select()).
 		js(`(e => { e.value = ''; e.dispatchEvent(new Event('input', {bubbles: true})) })(document.querySelector('#composer-mode input[type=email]'))`),
