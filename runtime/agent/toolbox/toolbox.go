@@ -82,10 +82,12 @@ func lookup(name string) (tool, bool) {
 	return registry[i], true
 }
 
-// Run runs the calls of one model message, in order, and returns one result per call. The
-// calls that need the gate are authorized first, as one decision. It returns an error only
-// when the turn must end: ctx is done, or a decision was aborted.
-func (b *Box) Run(ctx context.Context, t agent.Tools, calls []protocol.ToolCall) ([]protocol.ToolResult, error) {
+// Run runs the calls of one model message, in order, and returns one result per call, and
+// how many of them the model got wrong in form (an unknown tool, arguments that are not a
+// JSON object). The calls that need the gate are authorized first, as one decision. It
+// returns an error only when the turn must end: ctx is done, or a decision was aborted.
+func (b *Box) Run(ctx context.Context, t agent.Tools, calls []protocol.ToolCall) ([]protocol.ToolResult, int, error) {
+	wrong := 0
 	results := make([]protocol.ToolResult, len(calls))
 	plans := make([]*plan, len(calls))
 	var gated []gate.ToolCall
@@ -94,12 +96,15 @@ func (b *Box) Run(ctx context.Context, t agent.Tools, calls []protocol.ToolCall)
 		results[i] = protocol.ToolResult{Call: c.ID, Name: c.Name}
 		tl, ok := lookup(c.Name)
 		if !ok {
+			wrong++
 			results[i].Error = true
 			results[i].Text = fmt.Sprintf("there is no tool named %q; the tools are %s", c.Name, strings.Join(Names(), ", "))
 			continue
 		}
 		args, err := objectArgs(c.Arguments)
-		if err == nil {
+		if err != nil {
+			wrong++
+		} else {
 			plans[i], err = tl.prepare(b, args)
 		}
 		if err != nil {
@@ -116,7 +121,7 @@ func (b *Box) Run(ctx context.Context, t agent.Tools, calls []protocol.ToolCall)
 	if len(gated) > 0 {
 		v, err := t.Authorize(ctx, gated)
 		if err != nil {
-			return nil, fmt.Errorf("approval of %d tool calls: %w", len(gated), err)
+			return nil, wrong, fmt.Errorf("approval of %d tool calls: %w", len(gated), err)
 		}
 		for j, i := range gatedAt {
 			if v.Allows(j) {
@@ -135,16 +140,16 @@ func (b *Box) Run(ctx context.Context, t agent.Tools, calls []protocol.ToolCall)
 			continue
 		}
 		if err := ctx.Err(); err != nil {
-			return nil, context.Cause(ctx)
+			return nil, wrong, context.Cause(ctx)
 		}
 		res, err := p.run(ctx, t)
 		if err != nil {
-			return nil, err
+			return nil, wrong, err
 		}
 		res.Call, res.Name = calls[i].ID, calls[i].Name
 		results[i] = res
 	}
-	return results, nil
+	return results, wrong, nil
 }
 
 // Texts of the gate's refusals, as the model reads them. A timeout is not a refusal: nobody
