@@ -112,6 +112,9 @@ func lineRange(text string, start, count int) string {
 		return text
 	}
 	lines := strings.SplitAfter(text, "\n")
+	if lines[len(lines)-1] == "" {
+		lines = lines[:len(lines)-1] // the text ends with a newline: no line after it
+	}
 	from := max(start, 1) - 1
 	if from >= len(lines) {
 		return fmt.Sprintf("[the file has %d lines]", len(lines))
