@@ -25,6 +25,7 @@ import (
 	"github.com/nats-io/nats.go"
 
 	"parley/runtime"
+	"parley/runtime/agent/model"
 )
 
 // config is what the flags and their environment twins set.
@@ -37,6 +38,8 @@ type config struct {
 	Token      string
 	// DecisionTimeout ends a question or approval that asks for no timeout of its own.
 	DecisionTimeout time.Duration
+	// Model is the model agent's endpoint (see server_model.go); no URL keeps the offline agent.
+	Model model.Config
 	// Web is the folder of the browser bundle. go-app serves /web from the working
 	// directory, so it is not a flag; tests point it elsewhere.
 	Web string
@@ -62,6 +65,7 @@ func parseConfig(args []string, getenv func(string) string, stderr io.Writer) (c
 	fs.StringVar(&c.Token, "token", env("PARLEY_TOKEN", ""), "access token for /api and /ws; empty uses the one kept in the data directory (PARLEY_TOKEN)")
 	timeout := env("PARLEY_DECISION_TIMEOUT", "10m")
 	fs.StringVar(&timeout, "decision-timeout", timeout, "how long a question or approval waits for an answer by default, e.g. 10m or 1h (PARLEY_DECISION_TIMEOUT)")
+	modelConfig := addModelFlags(fs, getenv)
 	fs.Usage = func() {
 		fmt.Fprintln(fs.Output(), "Usage: parley [flags]\n\nParley serves a web chat for AI agents on a local address.\n\nFlags:")
 		fs.PrintDefaults()
@@ -77,6 +81,9 @@ func parseConfig(args []string, getenv func(string) string, stderr io.Writer) (c
 		return c, fmt.Errorf("decision timeout %q: use a duration between 1s and 24h, like 10m", timeout)
 	}
 	c.DecisionTimeout = d
+	if c.Model, err = modelConfig(); err != nil {
+		return c, err
+	}
 	if c.Workspaces, err = checkWorkspaces(workspaces.list); err != nil {
 		return c, err
 	}
@@ -239,7 +246,7 @@ func run(ctx context.Context, cfg config, stdout io.Writer) error {
 	}
 	// Embedded, no other runtime can share the log: decisions an earlier process left
 	// pending are aborted at start instead of after their lease.
-	rt, err := runtime.New(ctx, nc, runtime.Options{Workspaces: cfg.Workspaces, Exclusive: cfg.NATS == "", DecisionTimeout: cfg.DecisionTimeout})
+	rt, err := runtime.New(ctx, nc, runtime.Options{Workspaces: cfg.Workspaces, Exclusive: cfg.NATS == "", DecisionTimeout: cfg.DecisionTimeout, Model: cfg.Model})
 	if err != nil {
 		return err
 	}
