@@ -62,7 +62,11 @@ func failureText(err error, cfg Config) string {
 	code := status(err)
 	switch {
 	case errors.Is(err, errCut):
-		return "The model's stream stopped before its message ended (" + err.Error() + "); what arrived is kept above. " +
+		why := ""
+		if detail := strings.TrimPrefix(strings.TrimPrefix(err.Error(), errCut.Error()), ": "); detail != "" {
+			why = " (" + detail + ")"
+		}
+		return "The model's stream stopped before its message ended" + why + "; what arrived is kept above. " +
 			"Send your prompt again to retry."
 	case code == http.StatusUnauthorized || code == http.StatusForbidden:
 		return with(fmt.Sprintf("The model server at %s refused the request (%d): check the key in PARLEY_MODEL_KEY or OPENAI_API_KEY.", cfg.URL, code))

@@ -36,6 +36,8 @@ type reply struct {
 	cut    bool          // abort the connection after the chunks: a stream cut mid-message
 	hold   chan struct{} // after the chunks, wait for it (or the client going away)
 	gap    time.Duration // between chunks
+	// keepAlive comment lines come first, as a server sends them while it reads a long prompt
+	keepAlive int
 }
 
 func newFakeServer(t *testing.T, replies ...reply) *fakeServer {
@@ -102,6 +104,9 @@ func (f *fakeServer) serve(w http.ResponseWriter, r *http.Request) {
 	w.Header().Set("Content-Type", "text/event-stream")
 	w.WriteHeader(http.StatusOK)
 	flusher := w.(http.Flusher)
+	for range rep.keepAlive {
+		fmt.Fprint(w, ": keep-alive\n\n")
+	}
 	for _, c := range rep.chunks {
 		fmt.Fprintf(w, "data: %s\n\n", c)
 		flusher.Flush()

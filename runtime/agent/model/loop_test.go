@@ -529,3 +529,13 @@ func TestOllamasStopWithToolCallsStillRunsThem(t *testing.T) {
 	assert.Len(t, results(t, evs), 1)
 	assert.Equal(t, []string{"Empty."}, messages(t, evs, ""))
 }
+
+func TestKeepAliveCommentsBeforeTheFirstTokenAreFine(t *testing.T) {
+	r := text("Finally.")
+	r.keepAlive = 400 // more than go-openai's default allows
+	srv := newFakeServer(t, r)
+	e := newEnv(t, srv)
+	evs := e.prompt("a long prompt")
+	assert.Equal(t, []string{"Finally."}, messages(t, evs, ""))
+	assert.Empty(t, messages(t, evs, protocol.FromParley))
+}

@@ -97,6 +97,10 @@ const defaultSystem = "You are a coding agent working for the user through Parle
 // Turn runs the loop for one prompt. It returns nil when the turn ended normally or with a
 // notice, and the cause when ctx ended (stopped, or the server closing).
 func (a *Agent) Turn(ctx context.Context, in agent.Input, tools agent.Tools) error {
+	if in.Workspace == "" {
+		// script.NewHost would take "" as the server's own folder.
+		return a.notice(ctx, tools, "The agent cannot work here: this session's workspace is not served any more.")
+	}
 	host, err := script.NewHost(in.Workspace, a.cfg.Limits)
 	if err != nil {
 		return a.notice(ctx, tools, "The agent cannot work in this session's workspace: "+err.Error())
@@ -196,6 +200,9 @@ func (a *Agent) generate(ctx context.Context, msgs []openai.ChatCompletionMessag
 	cc := openai.DefaultConfig(a.cfg.Key)
 	cc.BaseURL = strings.TrimRight(a.cfg.URL, "/")
 	cc.HTTPClient = doer
+	// Lines that are not data (": keep-alive" comments while a long prompt is read) count
+	// against this; go-openai's 300 fails a slow local server's stream.
+	cc.EmptyMessagesLimit = emptyLinesLimit
 	client := openai.NewClientWithConfig(cc)
 	req := openai.ChatCompletionRequest{
 		Model:         a.cfg.Model,
@@ -253,6 +260,10 @@ func (a *Agent) generate(ctx context.Context, msgs []openai.ChatCompletionMessag
 	}
 	return st, nil
 }
+
+// emptyLinesLimit bounds the non-data lines of one stream; go-openai keeps them in memory
+// (to read an error body from), so it stays bounded.
+const emptyLinesLimit = 100_000
 
 // sleep waits d, or until ctx ends.
 func sleep(ctx context.Context, d time.Duration) error {
