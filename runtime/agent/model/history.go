@@ -1,6 +1,8 @@
 package model
 
 import (
+	"slices"
+
 	openai "github.com/sashabaranov/go-openai"
 
 	"parley/protocol"
@@ -17,7 +19,9 @@ import (
 //   - a call left without a result (the turn ended while it ran) is answered "interrupted",
 //     because an endpoint refuses a conversation with an unanswered call.
 //
-// Drafts (agent.draft) are skipped: the closing agent.message holds the whole text.
+// Drafts (agent.draft) give way to the agent.message that closes their stream; a stream
+// that never closed (the server died while it streamed) is the assistant's text so far, at
+// the end of its turn, marked as interrupted.
 func conversation(system string, evs []protocol.Event) []openai.ChatCompletionMessage {
 	started := map[uint64]bool{}
 	for _, ev := range evs {
@@ -38,8 +42,28 @@ func conversation(system string, evs []protocol.Event) []openai.ChatCompletionMe
 		open = nil
 	}
 	lastStream := ""
+	var drafts []*protocol.AgentDraft // open streams, in order; Text is the whole text so far
+	flushDrafts := func() {
+		for _, d := range drafts {
+			answer()
+			msgs = append(msgs, openai.ChatCompletionMessage{Role: openai.ChatMessageRoleAssistant, Content: d.Text + "\n\n[interrupted]"})
+		}
+		drafts = nil
+	}
 	for _, ev := range evs {
 		switch ev.Type {
+		case protocol.EventAgentDraft:
+			d, err := protocol.DecodeEventData[protocol.AgentDraft](ev)
+			if err != nil {
+				continue
+			}
+			if i := slices.IndexFunc(drafts, func(o *protocol.AgentDraft) bool { return o.Stream == d.Stream }); i >= 0 {
+				drafts[i].Text += d.Text
+			} else {
+				drafts = append(drafts, &d)
+			}
+		case protocol.EventTurnEnded:
+			flushDrafts()
 		case protocol.EventUserMessage:
 			m, err := ev.DecodeMessage()
 			if err != nil || !started[ev.Offset] {
@@ -52,6 +76,9 @@ func conversation(system string, evs []protocol.Event) []openai.ChatCompletionMe
 			m, err := ev.DecodeMessage()
 			if err != nil || m.From != "" {
 				continue
+			}
+			if m.Stream != "" {
+				drafts = slices.DeleteFunc(drafts, func(d *protocol.AgentDraft) bool { return d.Stream == m.Stream })
 			}
 			answer()
 			msgs = append(msgs, openai.ChatCompletionMessage{Role: openai.ChatMessageRoleAssistant, Content: m.Text})
@@ -89,6 +116,7 @@ func conversation(system string, evs []protocol.Event) []openai.ChatCompletionMe
 			msgs = append(msgs, toolMessage(res))
 		}
 	}
+	flushDrafts()
 	answer()
 	return msgs
 }

@@ -104,6 +104,9 @@ func TestConversationFromTheLog(t *testing.T) {
 		ev(protocol.EventTurnStarted, protocol.TurnStarted{Prompt: 14, Kind: protocol.TurnAgent}),
 		ev(protocol.EventToolCalled, protocol.ToolCalled{Calls: []protocol.ToolCall{{ID: "c1", Name: "list_files", Arguments: `{}`}}}),
 		ev(protocol.EventToolResult, protocol.ToolResult{Call: "c1", Name: "list_files", Text: "", Error: true}),
+		ev(protocol.EventAgentDraft, protocol.AgentDraft{Stream: "14-2", Seq: 1, Text: "Half a "}),
+		ev(protocol.EventAgentDraft, protocol.AgentDraft{Stream: "14-2", Seq: 2, Text: "thought"}),
+		ev(protocol.EventTurnEnded, protocol.TurnEnded{Prompt: 14, Interrupted: true}),
 	}
 	msgs := conversation("sys", evs)
 	type line struct{ Role, Content, Calls, ID string }
@@ -124,5 +127,6 @@ func TestConversationFromTheLog(t *testing.T) {
 		{Role: "user", Content: "again"},
 		{Role: "assistant", Calls: "c1:list_files "},
 		{Role: "tool", Content: "error: ", ID: "c1"},
+		{Role: "assistant", Content: "Half a thought\n\n[interrupted]"},
 	}, got)
 }
