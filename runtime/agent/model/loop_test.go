@@ -539,3 +539,24 @@ func TestKeepAliveCommentsBeforeTheFirstTokenAreFine(t *testing.T) {
 	assert.Equal(t, []string{"Finally."}, messages(t, evs, ""))
 	assert.Empty(t, messages(t, evs, protocol.FromParley))
 }
+
+func TestAnAlwaysLetsTheSameCommandThroughNextTime(t *testing.T) {
+	srv := newFakeServer(t,
+		calls("index", call{"r1", "run_command", jsonArgs(map[string]any{"argv": []string{"true"}})}), text("Ran it."),
+		calls("index", call{"r2", "run_command", jsonArgs(map[string]any{"argv": []string{"true"}})}), text("Ran it again."))
+	e := newEnv(t, srv)
+	after := e.send("run true")
+	ds := e.pending(1)
+	opts := ds[0].Request.Options
+	require.GreaterOrEqual(t, len(opts), 3)
+	require.NotNil(t, opts[1].Grant, "the second option is the always")
+	e.reply(ds[0], pick(1))
+	evs := e.waitEnded(after)
+	assert.Equal(t, 1, count(evs, protocol.EventGrantCreated))
+
+	evs = e.prompt("again")
+	assert.Zero(t, count(evs, protocol.EventQuestionAsked), "the grant answers")
+	res := results(t, evs)
+	require.Len(t, res, 1)
+	assert.Equal(t, "exit status 0", res[0].Text)
+}

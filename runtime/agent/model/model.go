@@ -45,7 +45,8 @@ type Config struct {
 	Key string
 	// HTTPClient makes the requests (default: one with a 10 s connect timeout and no overall
 	// timeout, since a stream may run for minutes). It must not retry: a repeated request is
-	// a repeated generation.
+	// a repeated generation. (Go's own transport repeats a POST only when none of it was
+	// sent, which is safe.)
 	HTTPClient *http.Client
 	// Limits bound the tools (file reads, processes); zero fields take script's defaults.
 	Limits script.Limits
