@@ -224,3 +224,5 @@ func roles(req openai.ChatCompletionRequest) string {
 	}
 	return strings.Join(out, " ")
 }
+
+func jsonRaw(v any) (json.RawMessage, error) { return json.Marshal(v) }

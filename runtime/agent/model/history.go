@@ -22,8 +22,10 @@ import (
 // Drafts (agent.draft) give way to the agent.message that closes their stream; a stream
 // that never closed (the server died while it streamed) is the assistant's text so far, at
 // the end of its turn, marked as interrupted.
-func conversation(system string, evs []protocol.Event) []openai.ChatCompletionMessage {
-	started := map[uint64]bool{}
+//
+// prompt is the turn's own prompt, which counts even before its turn.started is read.
+func conversation(system string, prompt uint64, evs []protocol.Event) []openai.ChatCompletionMessage {
+	started := map[uint64]bool{prompt: true}
 	for _, ev := range evs {
 		if ev.Type != protocol.EventTurnStarted {
 			continue

@@ -115,7 +115,7 @@ func (a *Agent) Turn(ctx context.Context, in agent.Input, tools agent.Tools) err
 	if system == "" {
 		system = fmt.Sprintf(defaultSystem, host.Workspace)
 	}
-	msgs := conversation(system, evs)
+	msgs := conversation(system, in.Prompt, evs)
 	defs := openaiTools(box.Defs())
 
 	toolRan, mistakes := false, 0

@@ -101,14 +101,14 @@ func TestConversationFromTheLog(t *testing.T) {
 		ev(protocol.EventAgentMessage, protocol.Message{Text: "The server stopped.", From: protocol.FromParley}),
 		ev(protocol.EventUserMessage, protocol.Message{Text: "queued, not started"}), // 13
 		ev(protocol.EventUserMessage, protocol.Message{Text: "again"}),               // 14
-		ev(protocol.EventTurnStarted, protocol.TurnStarted{Prompt: 14, Kind: protocol.TurnAgent}),
+		// 14's turn.started is not read yet: it is the turn's own prompt
 		ev(protocol.EventToolCalled, protocol.ToolCalled{Calls: []protocol.ToolCall{{ID: "c1", Name: "list_files", Arguments: `{}`}}}),
 		ev(protocol.EventToolResult, protocol.ToolResult{Call: "c1", Name: "list_files", Text: "", Error: true}),
 		ev(protocol.EventAgentDraft, protocol.AgentDraft{Stream: "14-2", Seq: 1, Text: "Half a "}),
 		ev(protocol.EventAgentDraft, protocol.AgentDraft{Stream: "14-2", Seq: 2, Text: "thought"}),
 		ev(protocol.EventTurnEnded, protocol.TurnEnded{Prompt: 14, Interrupted: true}),
 	}
-	msgs := conversation("sys", evs)
+	msgs := conversation("sys", 14, evs)
 	type line struct{ Role, Content, Calls, ID string }
 	var got []line
 	for _, m := range msgs {

@@ -15,6 +15,7 @@ import (
 	"fmt"
 	"slices"
 	"strings"
+	"unicode/utf8"
 
 	"parley/protocol"
 	"parley/runtime/agent"
@@ -199,13 +200,11 @@ func clip(s string, n int) string {
 		return s
 	}
 	cut := n
-	for cut > 0 && !utf8RuneStart(s[cut]) {
+	for cut > 0 && !utf8.RuneStart(s[cut]) {
 		cut--
 	}
 	return s[:cut] + "…"
 }
-
-func utf8RuneStart(b byte) bool { return b&0xC0 != 0x80 }
 
 func ok(text string) (protocol.ToolResult, error) { return protocol.ToolResult{Text: text}, nil }
 
