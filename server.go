@@ -33,13 +33,13 @@ type config struct {
 	Addr string
 	Data string
 	NATS string
+	// Model is the model agent's endpoint (see server_model.go); no URL keeps the offline agent.
+	Model model.Config
 	// Workspaces are the folders sessions work in, absolute; the first is the default.
 	Workspaces []string
 	Token      string
 	// DecisionTimeout ends a question or approval that asks for no timeout of its own.
 	DecisionTimeout time.Duration
-	// Model is the model agent's endpoint (see server_model.go); no URL keeps the offline agent.
-	Model model.Config
 	// Web is the folder of the browser bundle. go-app serves /web from the working
 	// directory, so it is not a flag; tests point it elsewhere.
 	Web string
@@ -62,10 +62,10 @@ func parseConfig(args []string, getenv func(string) string, stderr io.Writer) (c
 	fs.StringVar(&c.NATS, "nats", env("PARLEY_NATS", ""), "URL of an external NATS server with JetStream; empty runs one embedded (PARLEY_NATS)")
 	workspaces := &workspaceFlag{list: filepath.SplitList(env("PARLEY_WORKSPACE", cwd))}
 	fs.Var(workspaces, "workspace", "a `folder` sessions work in; repeat it for several, the first is the default (PARLEY_WORKSPACE: a list separated by '"+string(filepath.ListSeparator)+"')")
+	modelConfig := addModelFlags(fs, getenv)
 	fs.StringVar(&c.Token, "token", env("PARLEY_TOKEN", ""), "access token for /api and /ws; empty uses the one kept in the data directory (PARLEY_TOKEN)")
 	timeout := env("PARLEY_DECISION_TIMEOUT", "10m")
 	fs.StringVar(&timeout, "decision-timeout", timeout, "how long a question or approval waits for an answer by default, e.g. 10m or 1h (PARLEY_DECISION_TIMEOUT)")
-	modelConfig := addModelFlags(fs, getenv)
 	fs.Usage = func() {
 		fmt.Fprintln(fs.Output(), "Usage: parley [flags]\n\nParley serves a web chat for AI agents on a local address.\n\nFlags:")
 		fs.PrintDefaults()
@@ -81,10 +81,10 @@ func parseConfig(args []string, getenv func(string) string, stderr io.Writer) (c
 		return c, fmt.Errorf("decision timeout %q: use a duration between 1s and 24h, like 10m", timeout)
 	}
 	c.DecisionTimeout = d
-	if c.Model, err = modelConfig(); err != nil {
+	if c.Workspaces, err = checkWorkspaces(workspaces.list); err != nil {
 		return c, err
 	}
-	if c.Workspaces, err = checkWorkspaces(workspaces.list); err != nil {
+	if c.Model, err = modelConfig(); err != nil {
 		return c, err
 	}
 	return c, nil
