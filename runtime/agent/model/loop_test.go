@@ -473,7 +473,9 @@ func TestStopCancelsTheStreamAndKeepsWhatArrived(t *testing.T) {
 }
 
 func TestStopKillsARunningCommand(t *testing.T) {
-	srv := newFakeServer(t, calls("index", call{"s", "run_command", jsonArgs(map[string]any{"argv": []string{"sleep", "30"}})}))
+	srv := newFakeServer(t, calls("index",
+		call{"l", "list_files", `{}`},
+		call{"s", "run_command", jsonArgs(map[string]any{"argv": []string{"sleep", "30"}})}))
 	e := newEnv(t, srv)
 	after := e.send("sleep")
 	ds := e.pending(1)
@@ -484,7 +486,9 @@ func TestStopKillsARunningCommand(t *testing.T) {
 	require.NoError(t, err)
 	evs := e.waitEnded(after)
 	assert.Less(t, time.Since(start), 5*time.Second)
-	assert.Empty(t, results(t, evs), "a stopped call has no result")
+	res := results(t, evs)
+	require.Len(t, res, 1, "what ran before the stop is recorded; the stopped call has no result")
+	assert.Equal(t, "l", res[0].Call)
 	assert.Len(t, srv.requestsSoFar(), 1, "the model is not called after a stop")
 }
 

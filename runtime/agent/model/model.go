@@ -152,18 +152,22 @@ func (a *Agent) Turn(ctx context.Context, in agent.Input, tools agent.Tools) err
 		}
 		msgs = append(msgs, reply)
 		toolRan = true // from here a repeat could run something twice
-		results, wrong, err := box.Run(ctx, tools, step.calls)
-		if ctx.Err() != nil {
-			return context.Cause(ctx)
-		}
-		if err != nil {
-			return a.notice(ctx, tools, "The turn ended: "+err.Error())
-		}
+		results, wrong, runErr := box.Run(ctx, tools, step.calls)
+		// What ran is recorded even when the turn ends here (stopped in the middle of a batch).
+		rctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 5*time.Second)
 		for _, res := range results {
-			if err := tools.Result(ctx, res); err != nil {
+			if err := tools.Result(rctx, res); err != nil {
+				cancel()
 				return a.notice(ctx, tools, "The agent could not record a tool's result: "+err.Error())
 			}
 			msgs = append(msgs, toolMessage(res))
+		}
+		cancel()
+		if ctx.Err() != nil {
+			return context.Cause(ctx)
+		}
+		if runErr != nil {
+			return a.notice(ctx, tools, "The turn ended: "+runErr.Error())
 		}
 		if wrong == len(results) {
 			if mistakes++; mistakes >= a.cfg.MaxMistakes {

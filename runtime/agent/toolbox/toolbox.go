@@ -86,7 +86,9 @@ func lookup(name string) (tool, bool) {
 // Run runs the calls of one model message, in order, and returns one result per call, and
 // how many of them the model got wrong in form (an unknown tool, arguments that are not a
 // JSON object). The calls that need the gate are authorized first, as one decision. It
-// returns an error only when the turn must end: ctx is done, or a decision was aborted.
+// returns an error only when the turn must end: ctx is done, or a decision was aborted; the
+// results are then those of the calls that finished before, in order, so what ran is
+// still recorded.
 func (b *Box) Run(ctx context.Context, t agent.Tools, calls []protocol.ToolCall) ([]protocol.ToolResult, int, error) {
 	wrong := 0
 	results := make([]protocol.ToolResult, len(calls))
@@ -141,11 +143,11 @@ func (b *Box) Run(ctx context.Context, t agent.Tools, calls []protocol.ToolCall)
 			continue
 		}
 		if err := ctx.Err(); err != nil {
-			return nil, wrong, context.Cause(ctx)
+			return results[:i], wrong, context.Cause(ctx)
 		}
 		res, err := p.run(ctx, t)
 		if err != nil {
-			return nil, wrong, err
+			return results[:i], wrong, err
 		}
 		res.Call, res.Name = calls[i].ID, calls[i].Name
 		results[i] = res
