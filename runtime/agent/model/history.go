@@ -72,8 +72,14 @@ func conversation(system string, prompt uint64, evs []protocol.Event) []openai.C
 				continue
 			}
 			answer()
-			msgs = append(msgs, openai.ChatCompletionMessage{Role: openai.ChatMessageRoleUser, Content: m.Text})
 			lastStream = ""
+			if last := &msgs[len(msgs)-1]; last.Role == openai.ChatMessageRoleUser {
+				// A prompt whose turn failed has no answer; several chat templates refuse two
+				// user messages in a row, so they become one.
+				last.Content += "\n\n" + m.Text
+				continue
+			}
+			msgs = append(msgs, openai.ChatCompletionMessage{Role: openai.ChatMessageRoleUser, Content: m.Text})
 		case protocol.EventAgentMessage:
 			m, err := ev.DecodeMessage()
 			if err != nil || m.From != "" {

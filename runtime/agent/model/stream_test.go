@@ -93,22 +93,25 @@ func TestConversationFromTheLog(t *testing.T) {
 		ev(protocol.EventAgentMessage, protocol.Message{Text: "Commands: …", From: protocol.FromParley}),
 		ev(protocol.EventUserMessage, protocol.Message{Text: "read a"}), // 5
 		ev(protocol.EventTurnStarted, protocol.TurnStarted{Prompt: 5, Kind: protocol.TurnAgent}),
-		ev(protocol.EventAgentDraft, protocol.AgentDraft{Stream: "5-1", Seq: 1, Text: "Let"}),
-		ev(protocol.EventAgentMessage, protocol.Message{Text: "Let me look.", Stream: "5-1"}),
-		ev(protocol.EventToolCalled, protocol.ToolCalled{Stream: "5-1", Calls: []protocol.ToolCall{{ID: "c1", Name: "read_file", Arguments: `{"path":"a"}`}, {ID: "c2", Name: "list_files"}}}),
+		ev(protocol.EventAgentMessage, protocol.Message{Text: "The server at … cannot be reached.", From: protocol.FromParley}),
+		ev(protocol.EventUserMessage, protocol.Message{Text: "now?"}), // 8
+		ev(protocol.EventTurnStarted, protocol.TurnStarted{Prompt: 8, Kind: protocol.TurnAgent}),
+		ev(protocol.EventAgentDraft, protocol.AgentDraft{Stream: "8-1", Seq: 1, Text: "Let"}),
+		ev(protocol.EventAgentMessage, protocol.Message{Text: "Let me look.", Stream: "8-1"}),
+		ev(protocol.EventToolCalled, protocol.ToolCalled{Stream: "8-1", Calls: []protocol.ToolCall{{ID: "c1", Name: "read_file", Arguments: `{"path":"a"}`}, {ID: "c2", Name: "list_files"}}}),
 		ev(protocol.EventToolResult, protocol.ToolResult{Call: "c1", Name: "read_file", Text: "alpha"}),
 		ev(protocol.EventToolResult, protocol.ToolResult{Call: "zz", Name: "read_file", Text: "answers nothing"}),
 		ev(protocol.EventAgentMessage, protocol.Message{Text: "The server stopped.", From: protocol.FromParley}),
-		ev(protocol.EventUserMessage, protocol.Message{Text: "queued, not started"}), // 13
-		ev(protocol.EventUserMessage, protocol.Message{Text: "again"}),               // 14
-		// 14's turn.started is not read yet: it is the turn's own prompt
+		ev(protocol.EventUserMessage, protocol.Message{Text: "queued, not started"}), // 16
+		ev(protocol.EventUserMessage, protocol.Message{Text: "again"}),               // 17
+		// 17's turn.started is not read yet: it is the turn's own prompt
 		ev(protocol.EventToolCalled, protocol.ToolCalled{Calls: []protocol.ToolCall{{ID: "c1", Name: "list_files", Arguments: `{}`}}}),
 		ev(protocol.EventToolResult, protocol.ToolResult{Call: "c1", Name: "list_files", Text: "", Error: true}),
-		ev(protocol.EventAgentDraft, protocol.AgentDraft{Stream: "14-2", Seq: 1, Text: "Half a "}),
-		ev(protocol.EventAgentDraft, protocol.AgentDraft{Stream: "14-2", Seq: 2, Text: "thought"}),
-		ev(protocol.EventTurnEnded, protocol.TurnEnded{Prompt: 14, Interrupted: true}),
+		ev(protocol.EventAgentDraft, protocol.AgentDraft{Stream: "17-2", Seq: 1, Text: "Half a "}),
+		ev(protocol.EventAgentDraft, protocol.AgentDraft{Stream: "17-2", Seq: 2, Text: "thought"}),
+		ev(protocol.EventTurnEnded, protocol.TurnEnded{Prompt: 17, Interrupted: true}),
 	}
-	msgs := conversation("sys", 14, evs)
+	msgs := conversation("sys", 17, evs)
 	type line struct{ Role, Content, Calls, ID string }
 	var got []line
 	for _, m := range msgs {
@@ -120,7 +123,7 @@ func TestConversationFromTheLog(t *testing.T) {
 	}
 	assert.Equal(t, []line{
 		{Role: "system", Content: "sys"},
-		{Role: "user", Content: "read a"},
+		{Role: "user", Content: "read a\n\nnow?"},
 		{Role: "assistant", Content: "Let me look.", Calls: "c1:read_file c2:list_files "},
 		{Role: "tool", Content: "alpha", ID: "c1"},
 		{Role: "tool", Content: "error: interrupted before it returned a result", ID: "c2"},

@@ -43,7 +43,8 @@ func prepareCommand(b *Box, args json.RawMessage) (*plan, error) {
 		if ctx.Err() != nil {
 			return protocol.ToolResult{}, context.Cause(ctx) // stopped: the process was killed
 		}
-		return protocol.ToolResult{Text: processText(p), Error: p.Failure != ""}, nil
+		details, _ := json.Marshal(map[string]any{"argv": argv, "code": p.Code, "failure": p.Failure})
+		return protocol.ToolResult{Text: processText(p), Error: p.Failure != "", Details: details}, nil
 	}}, nil
 }
 

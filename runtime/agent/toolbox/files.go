@@ -264,7 +264,8 @@ func (b *Box) writePlan(path, text string, details func(target, text string) str
 		if err := b.Host.WriteFile(target, text); err != nil {
 			return failed(err.Error())
 		}
-		return ok(fmt.Sprintf("wrote %d bytes to %s", len(text), target))
+		details, _ := json.Marshal(map[string]any{"path": target, "bytes": len(text)})
+		return protocol.ToolResult{Text: fmt.Sprintf("wrote %d bytes to %s", len(text), target), Details: details}, nil
 	}}, nil
 }
 

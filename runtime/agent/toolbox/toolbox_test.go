@@ -159,6 +159,7 @@ func TestWritesAndEditsPassTheGate(t *testing.T) {
 	allow := &fakeTools{verdict: gate.Verdict{Allowed: true}}
 	res := run1(t, b, allow, "write_file", map[string]any{"path": "new/file.txt", "content": "fresh"})
 	assert.Equal(t, "wrote 5 bytes to new/file.txt", res.Text)
+	assert.JSONEq(t, `{"path":"new/file.txt","bytes":5}`, string(res.Details))
 	assert.Equal(t, "fresh", read("new/file.txt"))
 	require.Len(t, allow.authorized, 1)
 	assert.Equal(t, gate.ToolCall{Tool: "write", Words: []string{"new/file.txt"}, Details: "write 5 bytes to new/file.txt:\nfresh"}, allow.authorized[0][0])
@@ -193,6 +194,7 @@ func TestRunCommand(t *testing.T) {
 	allow := &fakeTools{verdict: gate.Verdict{Allowed: true}}
 	res := run1(t, b, allow, "run_command", map[string]any{"argv": []string{"cat", "f.txt"}})
 	assert.Equal(t, "exit status 0\nstdout:\ncontent", res.Text)
+	assert.JSONEq(t, `{"argv":["cat","f.txt"],"code":0,"failure":""}`, string(res.Details), "the receipt")
 	assert.Equal(t, []gate.ToolCall{{Tool: "run", Words: []string{"cat", "f.txt"}, Details: "cat f.txt"}}, allow.authorized[0])
 
 	res = run1(t, b, allow, "run_command", map[string]any{"argv": []string{"sh", "-c", "echo out; echo err >&2; exit 3"}})
