@@ -25,6 +25,7 @@ import (
 	"github.com/nats-io/nats.go"
 
 	"parley/runtime"
+	"parley/runtime/agent/model"
 	"parley/runtime/script"
 	"parley/server"
 )
@@ -34,6 +35,8 @@ type config struct {
 	Addr string
 	Data string
 	NATS string
+	// Model is the model agent's endpoint (see server_model.go); no URL keeps the offline agent.
+	Model model.Config
 	// Workspaces are the folders sessions work in, absolute; the first is the default.
 	Workspaces []string
 	Token      string
@@ -63,6 +66,7 @@ func parseConfig(args []string, getenv func(string) string, stderr io.Writer) (c
 	fs.StringVar(&c.NATS, "nats", env("PARLEY_NATS", ""), "URL of an external NATS server with JetStream; empty runs one embedded (PARLEY_NATS)")
 	workspaces := &workspaceFlag{list: filepath.SplitList(env("PARLEY_WORKSPACE", cwd))}
 	fs.Var(workspaces, "workspace", "a `folder` sessions work in; repeat it for several, the first is the default (PARLEY_WORKSPACE: a list separated by '"+string(filepath.ListSeparator)+"')")
+	modelConfig := addModelFlags(fs, getenv)
 	fs.StringVar(&c.Token, "token", env("PARLEY_TOKEN", ""), "access token for /api and /ws; empty uses the one kept in the data directory (PARLEY_TOKEN)")
 	timeout := env("PARLEY_DECISION_TIMEOUT", "10m")
 	fs.StringVar(&timeout, "decision-timeout", timeout, "how long a question or approval waits for an answer by default, e.g. 10m or 1h (PARLEY_DECISION_TIMEOUT)")
@@ -87,6 +91,9 @@ func parseConfig(args []string, getenv func(string) string, stderr io.Writer) (c
 		return c, fmt.Errorf("script memory %q: use a size between 64MiB and 1TiB, like 256MiB or 2GiB", memory)
 	}
 	if c.Workspaces, err = checkWorkspaces(workspaces.list); err != nil {
+		return c, err
+	}
+	if c.Model, err = modelConfig(); err != nil {
 		return c, err
 	}
 	return c, nil
@@ -276,7 +283,7 @@ func run(ctx context.Context, cfg config, stdout io.Writer) error {
 	// Embedded, no other runtime can share the log: decisions an earlier process left
 	// pending are aborted at start instead of after their lease.
 	rt, err := runtime.New(ctx, nc, runtime.Options{Workspaces: cfg.Workspaces, Exclusive: cfg.NATS == "", DecisionTimeout: cfg.DecisionTimeout,
-		Limits: script.Limits{Memory: cfg.ScriptMemory}})
+		Limits: script.Limits{Memory: cfg.ScriptMemory}, Model: cfg.Model})
 	if err != nil {
 		return err
 	}

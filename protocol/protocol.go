@@ -56,6 +56,9 @@ type Message struct {
 	// From says who wrote an assistant-side message that is not the agent's: "parley" (a
 	// command's answer) or "script" (a run's send()).
 	From string `json:"from,omitempty"`
+	// Stream, on a model's message, names it among its agent.draft checkpoints: the message
+	// holds the whole text, and replaces them.
+	Stream string `json:"stream,omitempty"`
 }
 
 // Senders of assistant-side messages besides the agent.

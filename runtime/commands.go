@@ -87,6 +87,8 @@ type tools struct {
 	caps   *runCaps
 	prompt uint64
 	says   int
+	// counters of conversation.go's ids
+	streams, notices, called, results int
 }
 
 func (t *tools) Say(ctx context.Context, text string) error {

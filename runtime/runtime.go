@@ -31,6 +31,7 @@ import (
 
 	"parley/protocol"
 	"parley/runtime/agent"
+	"parley/runtime/agent/model"
 	"parley/runtime/decision"
 	"parley/runtime/eventlog"
 	"parley/runtime/fanout"
@@ -62,8 +63,12 @@ type Options struct {
 	Exclusive bool
 	// Limits bound scripts, examples and functions; zero fields take script.DefaultLimits.
 	Limits script.Limits
-	// Agent answers prompts that are not slash commands (default the offline agent).
+	// Agent answers prompts that are not slash commands (default: the model agent when Model
+	// names an endpoint, else the offline agent).
 	Agent agent.Agent
+	// Model is the OpenAI-compatible endpoint the model agent talks to; its URL left empty
+	// keeps the offline agent. Its tools' limits default to Limits.
+	Model model.Config
 
 	// duplicates shortens JetStream's dedupe window, so a test can resend after it.
 	duplicates time.Duration
@@ -121,6 +126,13 @@ func New(ctx context.Context, nc *nats.Conn, opts Options) (*Runtime, error) {
 	workspaces, err := openWorkspaces(opts.Workspaces, opts.Limits)
 	if err != nil {
 		return nil, err
+	}
+	if opts.Agent == nil && opts.Model.URL != "" {
+		mc := opts.Model
+		if mc.Limits == (script.Limits{}) {
+			mc.Limits = opts.Limits
+		}
+		opts.Agent = model.New(mc)
 	}
 	if opts.Agent == nil {
 		opts.Agent = agent.Offline{}

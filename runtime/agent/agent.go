@@ -37,6 +37,9 @@ type Tools interface {
 	Ask(ctx context.Context, req protocol.DecisionRequest) (decision.Answer, error)
 	// Authorize passes tool calls through the gate as one decision.
 	Authorize(ctx context.Context, calls []gate.ToolCall) (gate.Verdict, error)
+
+	// The model agent's needs; see stream.go.
+	Conversation
 }
 
 // Agent answers one prompt per call. Its context ends when the turn is stopped (cause
@@ -66,5 +69,9 @@ func OfflineReply(prompt string) string {
 		"What you can do:\n" +
 		"• Keep writing: your messages are stored in this session's log and survive reloads and restarts.\n" +
 		"• Start another session from the sidebar.\n" +
+		"• Point Parley at a model: any OpenAI-compatible Chat Completions server works, hosted or local. " +
+		"For Ollama, start it and run `parley -model-url http://127.0.0.1:11434/v1 -model llama3.2`; " +
+		"for another server, give its /v1 URL (llama.cpp's needs --jinja for tools). " +
+		"The key comes from the environment only: PARLEY_MODEL_KEY or OPENAI_API_KEY.\n" +
 		"• Run `parley -help` to see the flags this build offers."
 }

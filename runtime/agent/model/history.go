@@ -1,0 +1,152 @@
+package model
+
+import (
+	"slices"
+
+	openai "github.com/sashabaranov/go-openai"
+
+	"parley/protocol"
+)
+
+// conversation rebuilds the model's messages from a session's log, so a turn continues from
+// the log and not from memory:
+//   - a user message is the user's, if an agent turn started on it (a slash command's prompt
+//     is not for the model, and a prompt still queued is not yet said);
+//   - the agent's own messages are the assistant's; notices (From parley) and a script's
+//     sends are not;
+//   - tool.called adds its calls to the assistant message of the same stream, or to an
+//     empty one; tool.result answers a call by its id;
+//   - a call left without a result (the turn ended while it ran) is answered "interrupted",
+//     because an endpoint refuses a conversation with an unanswered call.
+//
+// Drafts (agent.draft) give way to the agent.message that closes their stream; a stream
+// that never closed (the server died while it streamed) is the assistant's text so far, at
+// the end of its turn, marked as interrupted.
+//
+// prompt is the turn's own prompt, which counts even before its turn.started is read.
+func conversation(system string, prompt uint64, evs []protocol.Event) []openai.ChatCompletionMessage {
+	started := map[uint64]bool{prompt: true}
+	for _, ev := range evs {
+		if ev.Type != protocol.EventTurnStarted {
+			continue
+		}
+		if ts, err := protocol.DecodeEventData[protocol.TurnStarted](ev); err == nil && ts.Kind == protocol.TurnAgent {
+			started[ts.Prompt] = true
+		}
+	}
+	msgs := []openai.ChatCompletionMessage{{Role: openai.ChatMessageRoleSystem, Content: system}}
+	var open []string // ids of the last assistant message's calls not yet answered
+	answer := func() {
+		for _, id := range open {
+			msgs = append(msgs, openai.ChatCompletionMessage{Role: openai.ChatMessageRoleTool, ToolCallID: id,
+				Content: "error: interrupted before it returned a result"})
+		}
+		open = nil
+	}
+	lastStream := ""
+	var drafts []*protocol.AgentDraft // open streams, in order; Text is the whole text so far
+	flushDrafts := func() {
+		for _, d := range drafts {
+			answer()
+			msgs = append(msgs, openai.ChatCompletionMessage{Role: openai.ChatMessageRoleAssistant, Content: d.Text + "\n\n[interrupted]"})
+		}
+		drafts = nil
+	}
+	for _, ev := range evs {
+		switch ev.Type {
+		case protocol.EventAgentDraft:
+			d, err := protocol.DecodeEventData[protocol.AgentDraft](ev)
+			if err != nil {
+				continue
+			}
+			if i := slices.IndexFunc(drafts, func(o *protocol.AgentDraft) bool { return o.Stream == d.Stream }); i >= 0 {
+				drafts[i].Text += d.Text
+			} else {
+				drafts = append(drafts, &d)
+			}
+		case protocol.EventTurnEnded:
+			flushDrafts()
+		case protocol.EventUserMessage:
+			m, err := ev.DecodeMessage()
+			if err != nil || !started[ev.Offset] {
+				continue
+			}
+			answer()
+			lastStream = ""
+			if last := &msgs[len(msgs)-1]; last.Role == openai.ChatMessageRoleUser {
+				// A prompt whose turn failed has no answer; several chat templates refuse two
+				// user messages in a row, so they become one.
+				last.Content += "\n\n" + m.Text
+				continue
+			}
+			msgs = append(msgs, openai.ChatCompletionMessage{Role: openai.ChatMessageRoleUser, Content: m.Text})
+		case protocol.EventAgentMessage:
+			m, err := ev.DecodeMessage()
+			if err != nil || m.From != "" {
+				continue
+			}
+			if m.Stream != "" {
+				drafts = slices.DeleteFunc(drafts, func(d *protocol.AgentDraft) bool { return d.Stream == m.Stream })
+			}
+			answer()
+			msgs = append(msgs, openai.ChatCompletionMessage{Role: openai.ChatMessageRoleAssistant, Content: m.Text})
+			lastStream = m.Stream
+			if lastStream == "" {
+				lastStream = "\x00" // a message that is no stream's: never joined by calls
+			}
+		case protocol.EventToolCalled:
+			tc, err := protocol.DecodeEventData[protocol.ToolCalled](ev)
+			if err != nil || len(tc.Calls) == 0 {
+				continue
+			}
+			answer()
+			last := &msgs[len(msgs)-1]
+			if tc.Stream == "" || tc.Stream != lastStream || last.Role != openai.ChatMessageRoleAssistant || len(last.ToolCalls) > 0 {
+				msgs = append(msgs, openai.ChatCompletionMessage{Role: openai.ChatMessageRoleAssistant})
+				last = &msgs[len(msgs)-1]
+			}
+			for _, c := range tc.Calls {
+				last.ToolCalls = append(last.ToolCalls, openai.ToolCall{ID: c.ID, Type: openai.ToolTypeFunction,
+					Function: openai.FunctionCall{Name: c.Name, Arguments: c.Arguments}})
+				open = append(open, c.ID)
+			}
+			lastStream = ""
+		case protocol.EventToolResult:
+			res, err := protocol.DecodeEventData[protocol.ToolResult](ev)
+			if err != nil {
+				continue
+			}
+			i := indexOf(open, res.Call)
+			if i < 0 {
+				continue // answers no open call: an endpoint would refuse it
+			}
+			open = append(open[:i], open[i+1:]...)
+			msgs = append(msgs, toolMessage(res))
+		}
+	}
+	flushDrafts()
+	answer()
+	return msgs
+}
+
+// toolMessage is a result as the model reads it. Never empty: some servers refuse an empty
+// tool message.
+func toolMessage(res protocol.ToolResult) openai.ChatCompletionMessage {
+	text := res.Text
+	if res.Error {
+		text = "error: " + text
+	}
+	if text == "" {
+		text = "(no output)"
+	}
+	return openai.ChatCompletionMessage{Role: openai.ChatMessageRoleTool, ToolCallID: res.Call, Content: text}
+}
+
+func indexOf(list []string, s string) int {
+	for i, v := range list {
+		if v == s {
+			return i
+		}
+	}
+	return -1
+}

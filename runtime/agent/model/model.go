@@ -1,0 +1,292 @@
+// Package model is the model agent: an agent.Agent that runs the tool loop against any
+// OpenAI-compatible Chat Completions endpoint (a hosted one, or a local server such as
+// Ollama, llama.cpp's, vLLM or LM Studio), through github.com/sashabaranov/go-openai.
+//
+// A turn rebuilds the conversation from the session's log (see conversation), streams the
+// model's answer into a checkpointed message (agent.Conversation's Stream), records the tool
+// calls of each message (tool.called), runs them through the toolbox, where everything that
+// changes something passes the gate as one batch, records their results (tool.result) and
+// asks the model again, until it answers without a tool call.
+//
+// A generation is never retried in a way that could run a tool twice: there are no
+// client-side retries, and the only repeat is a 429's, once, before any token arrived and
+// before any tool of the turn ran. Every failure ends the turn with a notice in the thread
+// that says what happened and what to do, and the session stays usable.
+package model
+
+import (
+	"cmp"
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"net"
+	"net/http"
+	"strings"
+	"time"
+
+	openai "github.com/sashabaranov/go-openai"
+
+	"parley/protocol"
+	"parley/runtime/agent"
+	"parley/runtime/agent/toolbox"
+	"parley/runtime/script"
+)
+
+// Config is a model endpoint and the loop's bounds. The caller fills it (the server from its
+// flags and environment); the key never comes from a flag.
+type Config struct {
+	// URL is the endpoint's base URL, ending where /chat/completions is appended
+	// (http://127.0.0.1:11434/v1 for Ollama).
+	URL string
+	// Model names the model.
+	Model string
+	// Key is the API key, sent as a bearer token when not empty.
+	Key string
+	// HTTPClient makes the requests (default: one with a 10 s connect timeout and no overall
+	// timeout, since a stream may run for minutes). It must not retry: a repeated request is
+	// a repeated generation. (Go's own transport repeats a POST only when none of it was
+	// sent, which is safe.)
+	HTTPClient *http.Client
+	// Limits bound the tools (file reads, processes); zero fields take script's defaults.
+	Limits script.Limits
+	// MaxSteps bounds the model calls of one turn (default 30).
+	MaxSteps int
+	// MaxMistakes is how many rounds in a row may consist only of calls the model got wrong
+	// (an unknown tool, arguments that are not JSON) before the turn ends (default 3).
+	MaxMistakes int
+	// MaxRetryAfter is the longest Retry-After of a 429 that is waited for (default 30 s).
+	MaxRetryAfter time.Duration
+	// System replaces the default system prompt.
+	System string
+	// Now is the clock (default time.Now).
+	Now func() time.Time
+}
+
+// Agent is the model agent.
+type Agent struct {
+	cfg Config
+}
+
+var _ agent.Agent = (*Agent)(nil)
+
+// New returns the agent for an endpoint.
+func New(cfg Config) *Agent {
+	cfg.MaxSteps = cmp.Or(cfg.MaxSteps, 30)
+	cfg.MaxMistakes = cmp.Or(cfg.MaxMistakes, 3)
+	cfg.MaxRetryAfter = cmp.Or(cfg.MaxRetryAfter, 30*time.Second)
+	if cfg.Now == nil {
+		cfg.Now = time.Now
+	}
+	if cfg.HTTPClient == nil {
+		cfg.HTTPClient = &http.Client{Transport: &http.Transport{
+			Proxy:       http.ProxyFromEnvironment,
+			DialContext: (&net.Dialer{Timeout: 10 * time.Second}).DialContext,
+		}}
+	}
+	return &Agent{cfg: cfg}
+}
+
+// Config returns the agent's configuration (its key included).
+func (a *Agent) Config() Config { return a.cfg }
+
+const defaultSystem = "You are a coding agent working for the user through Parley, in the workspace folder %s. " +
+	"Use the tools to read, search and change files and to run programs there; paths are relative to the workspace. " +
+	"Writes and commands ask the user for approval: if one is rejected, read why and adjust. " +
+	"Ask the user with ask_user when only they can decide. Answer in Markdown, briefly."
+
+// Turn runs the loop for one prompt. It returns nil when the turn ended normally or with a
+// notice, and the cause when ctx ended (stopped, or the server closing).
+func (a *Agent) Turn(ctx context.Context, in agent.Input, tools agent.Tools) error {
+	if in.Workspace == "" {
+		// script.NewHost would take "" as the server's own folder.
+		return a.notice(ctx, tools, "The agent cannot work here: this session's workspace is not served any more.")
+	}
+	host, err := script.NewHost(in.Workspace, a.cfg.Limits)
+	if err != nil {
+		return a.notice(ctx, tools, "The agent cannot work in this session's workspace: "+err.Error())
+	}
+	box := toolbox.New(host)
+	evs, err := tools.History(ctx)
+	if err != nil {
+		return a.notice(ctx, tools, "The agent could not read this session's history: "+err.Error())
+	}
+	system := a.cfg.System
+	if system == "" {
+		system = fmt.Sprintf(defaultSystem, host.Workspace)
+	}
+	msgs := conversation(system, in.Prompt, evs)
+	defs := openaiTools(box.Defs())
+
+	toolRan, mistakes := false, 0
+	for range a.cfg.MaxSteps {
+		if s, ok := tools.(agent.Steering); ok {
+			steered, err := s.Steered(ctx)
+			if err != nil {
+				return a.notice(ctx, tools, "The agent could not read the prompts steered into this turn: "+err.Error())
+			}
+			for _, text := range steered {
+				msgs = append(msgs, openai.ChatCompletionMessage{Role: openai.ChatMessageRoleUser, Content: text})
+			}
+		}
+		step, err := a.generate(ctx, msgs, defs, tools, !toolRan)
+		if ctx.Err() != nil {
+			return context.Cause(ctx) // stopped: the text so far is stored
+		}
+		if err != nil {
+			return a.notice(ctx, tools, failureText(err, a.cfg))
+		}
+		reply := openai.ChatCompletionMessage{Role: openai.ChatMessageRoleAssistant, Content: step.text}
+		if len(step.calls) == 0 {
+			if step.finish == openai.FinishReasonLength {
+				return a.notice(ctx, tools, "The model's reply was cut at its output limit (finish_reason length).")
+			}
+			return nil
+		}
+		if err := tools.Called(ctx, protocol.ToolCalled{Stream: step.stream, Calls: step.calls}); err != nil {
+			return a.notice(ctx, tools, "The agent could not record its tool calls, so none ran: "+err.Error())
+		}
+		for _, c := range step.calls {
+			reply.ToolCalls = append(reply.ToolCalls, openai.ToolCall{ID: c.ID, Type: openai.ToolTypeFunction,
+				Function: openai.FunctionCall{Name: c.Name, Arguments: c.Arguments}})
+		}
+		msgs = append(msgs, reply)
+		toolRan = true // from here a repeat could run something twice
+		results, wrong, runErr := box.Run(ctx, tools, step.calls)
+		// What ran is recorded even when the turn ends here (stopped in the middle of a batch).
+		rctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 5*time.Second)
+		for _, res := range results {
+			if err := tools.Result(rctx, res); err != nil {
+				cancel()
+				return a.notice(ctx, tools, "The agent could not record a tool's result: "+err.Error())
+			}
+			msgs = append(msgs, toolMessage(res))
+		}
+		cancel()
+		if ctx.Err() != nil {
+			return context.Cause(ctx)
+		}
+		if runErr != nil {
+			return a.notice(ctx, tools, "The turn ended: "+runErr.Error())
+		}
+		if wrong == len(results) {
+			if mistakes++; mistakes >= a.cfg.MaxMistakes {
+				return a.notice(ctx, tools, fmt.Sprintf("The model called tools wrongly %d times in a row (an unknown tool, or arguments that are not JSON), so the turn ended. "+
+					"A larger model, or one made for tool calls, may do better.", mistakes))
+			}
+		} else {
+			mistakes = 0
+		}
+	}
+	return a.notice(ctx, tools, fmt.Sprintf("The turn ended after %d model calls, the most one turn may make. Send a prompt to go on.", a.cfg.MaxSteps))
+}
+
+// notice posts text and ends the turn. A failure to post it is the turn's error.
+func (a *Agent) notice(ctx context.Context, tools agent.Tools, text string) error {
+	if err := tools.Notice(ctx, text); err != nil {
+		return fmt.Errorf("post a notice (%q): %w", text, err)
+	}
+	return nil
+}
+
+// step is one model message.
+type step struct {
+	text   string
+	stream string // its agent.message's stream id, "" when it had no text
+	calls  []protocol.ToolCall
+	finish openai.FinishReason
+}
+
+// generate streams one model message into the thread. A 429 before any token is waited out
+// once, when mayRetry (no tool of the turn ran) and the wait it asks is short. The text that
+// arrived is stored even when the stream fails or the turn is stopped.
+func (a *Agent) generate(ctx context.Context, msgs []openai.ChatCompletionMessage, defs []openai.Tool, tools agent.Tools, mayRetry bool) (step, error) {
+	doer := &headerDoer{client: a.cfg.HTTPClient}
+	cc := openai.DefaultConfig(a.cfg.Key)
+	cc.BaseURL = strings.TrimRight(a.cfg.URL, "/")
+	cc.HTTPClient = doer
+	// Lines that are not data (": keep-alive" comments while a long prompt is read) count
+	// against this; go-openai's 300 fails a slow local server's stream.
+	cc.EmptyMessagesLimit = emptyLinesLimit
+	client := openai.NewClientWithConfig(cc)
+	req := openai.ChatCompletionRequest{
+		Model:         a.cfg.Model,
+		Messages:      msgs,
+		Tools:         defs,
+		Stream:        true,
+		StreamOptions: &openai.StreamOptions{IncludeUsage: true},
+	}
+	stream, err := client.CreateChatCompletionStream(ctx, req)
+	if err != nil && mayRetry && status(err) == http.StatusTooManyRequests {
+		if wait, ok := doer.retryAfter(a.cfg.Now()); ok && wait <= a.cfg.MaxRetryAfter {
+			if werr := sleep(ctx, wait); werr != nil {
+				return step{}, werr
+			}
+			stream, err = client.CreateChatCompletionStream(ctx, req)
+		}
+	}
+	if err != nil {
+		return step{}, err
+	}
+	defer stream.Close()
+
+	w := tools.Stream(ctx)
+	var acc accumulator
+	var recvErr error
+	for {
+		chunk, err := stream.Recv()
+		if err != nil {
+			if !errors.Is(err, io.EOF) {
+				recvErr = err
+			}
+			break
+		}
+		if text := acc.add(chunk); text != "" {
+			w.Delta(text)
+		}
+	}
+	// Stored even when stopped: the user saw it arrive.
+	sctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 5*time.Second)
+	defer cancel()
+	id, err := w.Close(sctx)
+	if err != nil {
+		return step{}, fmt.Errorf("store the model's message: %w", err)
+	}
+	st := step{text: acc.text.String(), stream: id, calls: acc.toolCalls(), finish: acc.finish}
+	switch {
+	case ctx.Err() != nil:
+		return st, context.Cause(ctx)
+	case recvErr != nil && serverText(recvErr) != "":
+		return st, recvErr // an error event mid-stream: the server's words
+	case recvErr != nil:
+		return st, fmt.Errorf("%w: %v", errCut, recvErr)
+	case acc.finish == "":
+		return st, errCut
+	}
+	return st, nil
+}
+
+// emptyLinesLimit bounds the non-data lines of one stream; go-openai keeps them in memory
+// (to read an error body from), so it stays bounded.
+const emptyLinesLimit = 100_000
+
+// sleep waits d, or until ctx ends.
+func sleep(ctx context.Context, d time.Duration) error {
+	t := time.NewTimer(d)
+	defer t.Stop()
+	select {
+	case <-t.C:
+		return nil
+	case <-ctx.Done():
+		return context.Cause(ctx)
+	}
+}
+
+func openaiTools(defs []toolbox.Def) []openai.Tool {
+	out := make([]openai.Tool, len(defs))
+	for i, d := range defs {
+		out[i] = openai.Tool{Type: openai.ToolTypeFunction, Function: &openai.FunctionDefinition{
+			Name: d.Name, Description: d.Description, Parameters: d.Parameters}}
+	}
+	return out
+}

@@ -1,0 +1,76 @@
+package agent
+
+import (
+	"context"
+	"errors"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"parley/protocol"
+)
+
+type stored struct {
+	typ  protocol.EventType
+	data any
+	key  string
+}
+
+func TestWriterCheckpointsByTimeAndSizeThenStoresTheWhole(t *testing.T) {
+	now := time.Unix(1000, 0)
+	var got []stored
+	fail := false
+	w := &Writer{ID: "7-1", Now: func() time.Time { return now }, Store: func(_ context.Context, typ protocol.EventType, data any, key string) error {
+		if fail {
+			return errors.New("log unavailable")
+		}
+		got = append(got, stored{typ, data, key})
+		return nil
+	}}
+	var live strings.Builder
+	w.Live = func(s string) { live.WriteString(s) }
+
+	w.Delta("Hello")
+	now = now.Add(time.Second)
+	w.Delta(", ")
+	assert.Empty(t, got, "nothing due yet")
+	now = now.Add(time.Second)
+	w.Delta("world")
+	require.Len(t, got, 1, "2 s passed")
+	assert.Equal(t, stored{protocol.EventAgentDraft, protocol.AgentDraft{Stream: "7-1", Seq: 1, Text: "Hello, world"}, "draft-7-1-1"}, got[0])
+
+	fail = true
+	w.Delta(strings.Repeat("x", CheckpointBytes))
+	require.Len(t, got, 1, "the failed checkpoint is not counted")
+	fail = false
+	w.Delta("!")
+	require.Len(t, got, 2)
+	assert.Equal(t, stored{protocol.EventAgentDraft, protocol.AgentDraft{Stream: "7-1", Seq: 2, Text: strings.Repeat("x", CheckpointBytes) + "!"}, "draft-7-1-2"}, got[1],
+		"the same piece, grown, is tried again")
+
+	id, err := w.Close(context.Background())
+	require.NoError(t, err)
+	assert.Equal(t, "7-1", id)
+	whole := "Hello, world" + strings.Repeat("x", CheckpointBytes) + "!"
+	require.Len(t, got, 3)
+	assert.Equal(t, stored{protocol.EventAgentMessage, protocol.Message{Text: whole, Stream: "7-1"}, "message-7-1"}, got[2])
+	assert.Equal(t, whole, live.String(), "every delta went live")
+
+	w.Delta("late")
+	_, err = w.Close(context.Background())
+	require.NoError(t, err)
+	assert.Len(t, got, 3, "nothing after Close")
+}
+
+func TestAnEmptyMessageStoresNothing(t *testing.T) {
+	w := &Writer{ID: "1-1", Now: time.Now, Store: func(context.Context, protocol.EventType, any, string) error {
+		t.Error("stored")
+		return nil
+	}}
+	id, err := w.Close(context.Background())
+	require.NoError(t, err)
+	assert.Empty(t, id)
+}

@@ -1,0 +1,215 @@
+// Package toolbox is the set of tools a model agent gets: their JSON Schema descriptions and
+// their implementations. Files are reached through the script host (runtime/script), so a
+// model is confined to the workspace exactly as a script is; every call that changes
+// something (write_file, edit_file, run_command) passes the gate through agent.Tools, and the
+// calls of one model message that need approval are asked as one batch. Questions go
+// through agent.Tools' Ask, in the decision vocabulary, with the host's policy for "Other…".
+//
+// A tool's failure (a bad argument, a refusal, a timeout) is a result the model reads, so it
+// can correct itself; only an abort (the turn was stopped, the server is closing) is an error.
+package toolbox
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"slices"
+	"strings"
+	"unicode/utf8"
+
+	"parley/protocol"
+	"parley/runtime/agent"
+	"parley/runtime/gate"
+	"parley/runtime/script"
+)
+
+// Def describes one tool to the model.
+type Def struct {
+	Name        string
+	Description string
+	// Parameters is the JSON Schema of the arguments object.
+	Parameters json.RawMessage
+}
+
+// Box is the tools of one turn, in one workspace.
+type Box struct {
+	Host *script.Host
+}
+
+// New returns the tools confined to host's workspace.
+func New(host *script.Host) *Box { return &Box{Host: host} }
+
+// tool is one tool: its description, how it prepares a call, whether that needs the gate.
+type tool struct {
+	def Def
+	// prepare checks the arguments and returns what to run; an error is the model's mistake,
+	// told back to it as the call's result.
+	prepare func(b *Box, args json.RawMessage) (*plan, error)
+}
+
+// plan is a prepared call: gate is set when it needs approval; run does it.
+type plan struct {
+	gate *gate.ToolCall
+	run  func(ctx context.Context, t agent.Tools) (protocol.ToolResult, error)
+}
+
+// Defs describes the tools, in a fixed order.
+func (b *Box) Defs() []Def {
+	out := make([]Def, 0, len(registry))
+	for _, t := range registry {
+		def := t.def
+		if def.Name == "run_function" {
+			def.Description += b.functionNames()
+		}
+		out = append(out, def)
+	}
+	return out
+}
+
+// Names lists the tools' names, for an error that names an unknown one.
+func Names() []string {
+	out := make([]string, len(registry))
+	for i, t := range registry {
+		out[i] = t.def.Name
+	}
+	return out
+}
+
+func lookup(name string) (tool, bool) {
+	i := slices.IndexFunc(registry, func(t tool) bool { return t.def.Name == name })
+	if i < 0 {
+		return tool{}, false
+	}
+	return registry[i], true
+}
+
+// Run runs the calls of one model message, in order, and returns one result per call, and
+// how many of them the model got wrong in form (an unknown tool, arguments that are not a
+// JSON object). The calls that need the gate are authorized first, as one decision. It
+// returns an error only when the turn must end: ctx is done, or a decision was aborted; the
+// results are then those of the calls that finished before, in order, so what ran is
+// still recorded.
+func (b *Box) Run(ctx context.Context, t agent.Tools, calls []protocol.ToolCall) ([]protocol.ToolResult, int, error) {
+	wrong := 0
+	results := make([]protocol.ToolResult, len(calls))
+	plans := make([]*plan, len(calls))
+	var gated []gate.ToolCall
+	var gatedAt []int // call index of each gated entry
+	for i, c := range calls {
+		results[i] = protocol.ToolResult{Call: c.ID, Name: c.Name}
+		tl, ok := lookup(c.Name)
+		if !ok {
+			wrong++
+			results[i].Error = true
+			results[i].Text = fmt.Sprintf("there is no tool named %q; the tools are %s", c.Name, strings.Join(Names(), ", "))
+			continue
+		}
+		args, err := objectArgs(c.Arguments)
+		if err != nil {
+			wrong++
+		} else {
+			plans[i], err = tl.prepare(b, args)
+		}
+		if err != nil {
+			results[i].Error = true
+			results[i].Text = err.Error()
+			continue
+		}
+		if plans[i].gate != nil {
+			gated = append(gated, *plans[i].gate)
+			gatedAt = append(gatedAt, i)
+		}
+	}
+	allowed := map[int]string{} // call index → "" when allowed, else why not
+	if len(gated) > 0 {
+		v, err := t.Authorize(ctx, gated)
+		if err != nil {
+			return nil, wrong, fmt.Errorf("approval of %d tool calls: %w", len(gated), err)
+		}
+		for j, i := range gatedAt {
+			if v.Allows(j) {
+				allowed[i] = ""
+			} else {
+				allowed[i] = refusal(v.Text)
+			}
+		}
+	}
+	for i, p := range plans {
+		if p == nil {
+			continue
+		}
+		if why, asked := allowed[i]; asked && why != "" {
+			results[i].Error, results[i].Text = true, why
+			continue
+		}
+		if err := ctx.Err(); err != nil {
+			return results[:i], wrong, context.Cause(ctx)
+		}
+		res, err := p.run(ctx, t)
+		if err != nil {
+			return results[:i], wrong, err
+		}
+		res.Call, res.Name = calls[i].ID, calls[i].Name
+		results[i] = res
+	}
+	return results, wrong, nil
+}
+
+// Texts of the gate's refusals, as the model reads them. A timeout is not a refusal: nobody
+// decided, and the model must not apologise for a decision nobody took.
+const (
+	textRejected = "rejected by the user"
+	textTimedOut = "no answer in time"
+)
+
+// refusal words a verdict that did not allow a call: the user's own words when they gave
+// some, "no answer in time" after a timeout.
+func refusal(text string) string {
+	switch {
+	case strings.TrimSpace(text) == "":
+		return textRejected
+	case text == textTimedOut, strings.HasPrefix(text, textRejected):
+		return text
+	}
+	return textRejected + ": " + text
+}
+
+// objectArgs checks that a call's arguments are one JSON object. Empty arguments are an
+// empty object: small models send "" for a tool without parameters.
+func objectArgs(raw string) (json.RawMessage, error) {
+	raw = strings.TrimSpace(raw)
+	if raw == "" {
+		return json.RawMessage("{}"), nil
+	}
+	var obj map[string]json.RawMessage
+	if err := json.Unmarshal([]byte(raw), &obj); err != nil || obj == nil {
+		return nil, fmt.Errorf("the arguments are not a JSON object (%s): send them again as one JSON object that fits the tool's parameters", clip(raw, 200))
+	}
+	return json.RawMessage(raw), nil
+}
+
+// decode reads arguments into v, wording a mismatch for the model.
+func decode(args json.RawMessage, v any) error {
+	dec := json.NewDecoder(strings.NewReader(string(args)))
+	if err := dec.Decode(v); err != nil {
+		return fmt.Errorf("the arguments do not fit the tool's parameters: %v", err)
+	}
+	return nil
+}
+
+func clip(s string, n int) string {
+	if len(s) <= n {
+		return s
+	}
+	cut := n
+	for cut > 0 && !utf8.RuneStart(s[cut]) {
+		cut--
+	}
+	return s[:cut] + "…"
+}
+
+func ok(text string) (protocol.ToolResult, error) { return protocol.ToolResult{Text: text}, nil }
+
+func failed(text string) (protocol.ToolResult, error) {
+	return protocol.ToolResult{Text: text, Error: true}, nil
+}
