@@ -88,7 +88,7 @@ func parseConfig(args []string, getenv func(string) string, stderr io.Writer) (c
 	}
 	c.DecisionTimeout = d
 	if c.ScriptMemory, err = parseSize(memory); err != nil || c.ScriptMemory < minScriptMemory || c.ScriptMemory > maxScriptMemory {
-		return c, fmt.Errorf("script memory %q: use a size between 64MiB and 1TiB, like 256MiB or 2GiB", memory)
+		return c, fmt.Errorf("script memory %q: use a size between 128MiB and 1TiB, like 256MiB or 2GiB", memory)
 	}
 	if c.Workspaces, err = checkWorkspaces(workspaces.list); err != nil {
 		return c, err
@@ -102,7 +102,7 @@ func parseConfig(args []string, getenv func(string) string, stderr io.Writer) (c
 // Bounds of -script-memory: below 64 MiB the limit is mostly the Go runtime's own first
 // heap arena (see runtime/script/child_linux.go), and it must fit an int64.
 const (
-	minScriptMemory = 64 << 20
+	minScriptMemory = 128 << 20
 	maxScriptMemory = 1 << 40
 )
 

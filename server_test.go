@@ -66,9 +66,9 @@ func TestConfigFlagsAndEnvironment(t *testing.T) {
 	c, err = parseConfig([]string{"-script-memory", "512M"}, getenv, io.Discard)
 	require.NoError(t, err)
 	assert.Equal(t, int64(512<<20), c.ScriptMemory, "a flag beats its environment twin")
-	for _, bad := range []string{"256", "lots", "1MiB", "2TiB", "9999999999999GiB"} {
+	for _, bad := range []string{"256", "lots", "1MiB", "64MiB", "2TiB", "9999999999999GiB"} {
 		_, err = parseConfig([]string{"-script-memory", bad}, getenv, io.Discard)
-		assert.ErrorContains(t, err, "between 64MiB and 1TiB", bad)
+		assert.ErrorContains(t, err, "between 128MiB and 1TiB", bad)
 	}
 }
 

@@ -77,15 +77,15 @@ func TestMemoryLimitAllowsWhatFits(t *testing.T) {
 	if out := mustExec(t, h, &fakeCaps{}, `result = len("a" * (200 << 20))`); out != strconv.Itoa(200<<20) {
 		t.Errorf("200 MiB of a 256 MiB limit: %q", out)
 	}
-	small := newTestHost(t, Limits{Memory: 64 << 20})
-	if out := mustExec(t, small, &fakeCaps{}, `result = len("a" * (32 << 20))`); out != strconv.Itoa(32<<20) {
-		t.Errorf("32 MiB of a 64 MiB limit: %q", out)
+	small := newTestHost(t, Limits{Memory: 128 << 20})
+	if out := mustExec(t, small, &fakeCaps{}, `result = len("a" * (64 << 20))`); out != strconv.Itoa(64<<20) {
+		t.Errorf("64 MiB of a 128 MiB limit: %q", out)
 	}
-	err := execErr(t, small, &fakeCaps{}, `x = "a" * (128 << 20)`)
+	err := execErr(t, small, &fakeCaps{}, `x = "a" * (256 << 20)`)
 	if !errors.Is(err, ErrMemoryLimit) {
 		t.Errorf("%v is not ErrMemoryLimit", err)
 	}
-	wantContains(t, err.Error(), "(limit 64 MiB)")
+	wantContains(t, err.Error(), "(limit 128 MiB)")
 }
 
 // A function and a function file's description are held to the limit too.
