@@ -99,7 +99,7 @@ func parseConfig(args []string, getenv func(string) string, stderr io.Writer) (c
 	return c, nil
 }
 
-// Bounds of -script-memory: below 64 MiB the limit is mostly the Go runtime's own first
+// Bounds of -script-memory: below 128 MiB the limit is mostly the Go runtime's own first
 // heap arena (see runtime/script/child_linux.go), and it must fit an int64.
 const (
 	minScriptMemory = 128 << 20
