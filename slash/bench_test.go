@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"strings"
 	"testing"
+
+	"parley/machine/utf16x"
 )
 
 // benchDraft is about 100 KB of chat: prose, references (on and off the roster), paths,
@@ -44,7 +46,7 @@ func BenchmarkScanTextRefs(b *testing.B) {
 func BenchmarkDetect(b *testing.B) {
 	draft, _ := benchDraft()
 	draft += " /skill-0"
-	caret := utf16Len(draft)
+	caret := utf16x.Len(draft)
 	b.ReportAllocs()
 	for b.Loop() {
 		if _, ok := Detect(draft, caret, Plain); !ok {
@@ -83,7 +85,7 @@ func BenchmarkKeystroke(b *testing.B) {
 	for b.Loop() {
 		rev++
 		d := drafts[rev%2]
-		n := utf16Len(d)
+		n := utf16x.Len(d)
 		c.Dispatch(DraftObserved{Draft: d, SelStart: n, SelEnd: n, Rev: rev, Tier: Plain})
 	}
 }

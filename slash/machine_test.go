@@ -9,6 +9,8 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"parley/machine/input"
+
+	"parley/machine/utf16x"
 )
 
 // machineBail is the browser shell's adapter, in miniature: each bail event is dispatched
@@ -67,7 +69,7 @@ func (s *shell) typeIn(draft string, observe bool) []Effect {
 }
 
 func (s *shell) observe() []Effect {
-	caret := utf16Len(s.m.Draft())
+	caret := utf16x.Len(s.m.Draft())
 	return s.c.Dispatch(DraftObserved{Draft: s.m.Draft(), SelStart: caret, SelEnd: caret, Rev: s.m.Rev(), Tier: tierOf(s.m.Phase())})
 }
 

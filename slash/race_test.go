@@ -11,6 +11,8 @@ import (
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+
+	"parley/machine/utf16x"
 )
 
 // safeSource is a source written the way Source asks: its state behind a lock, because
@@ -155,7 +157,7 @@ func TestConcurrentShell(t *testing.T) {
 	draft := ""
 	for i, c := range "hi @bob /review" {
 		draft += string(c)
-		n := utf16Len(draft)
+		n := utf16x.Len(draft)
 		// Typing is ordered: sent from here, one keystroke at a time.
 		l.pending.Add(1)
 		l.events <- DraftObserved{Draft: draft, SelStart: n, SelEnd: n, Rev: uint64(i + 1), Tier: Plain}

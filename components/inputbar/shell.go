@@ -13,6 +13,7 @@ import (
 	"parley/app/api"
 	"parley/app/hub"
 	"parley/machine/input"
+	"parley/machine/utf16x"
 	"parley/protocol"
 	"parley/slash"
 )
@@ -547,7 +548,7 @@ func (sh *shell) edit(sc *scope, ev input.Event) {
 	effs := sc.m.Dispatch(ev)
 	sh.apply(sc, effs)
 	if delta && !observe {
-		observe = sh.nearTrigger(sc, x.Start, x.Start+units(x.Text))
+		observe = sh.nearTrigger(sc, x.Start, x.Start+utf16x.Len(x.Text))
 	}
 	if observe {
 		sh.observe(sc)
@@ -555,7 +556,7 @@ func (sh *shell) edit(sc *scope, ev input.Event) {
 		sc.stale = true
 	}
 	if delta && !sh.bdDirty && len(effs) == 0 {
-		if !sh.bd.edit(x.Start, x.End, x.Text, units(x.Text)) {
+		if !sh.bd.edit(x.Start, x.End, x.Text, utf16x.Len(x.Text)) {
 			sh.bdDirty = true
 		}
 	} else if sc.m.Rev() != rev || !delta {
