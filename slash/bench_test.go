@@ -71,14 +71,10 @@ func BenchmarkAppendTextRefs(b *testing.B) {
 // controller: detection, the rescan, and the Decorate it answers with.
 func BenchmarkKeystroke(b *testing.B) {
 	draft, r := benchDraft()
-	svc := NewService()
-	if err := svc.Register(&lexer{src: &src{trigger: '/', name: "skills"}, names: r.Names('/'), warm: true}); err != nil {
-		b.Fatal(err)
-	}
-	if err := svc.Register(&lexer{src: &src{trigger: '@', name: "agents"}, names: r.Names('@'), warm: true}); err != nil {
-		b.Fatal(err)
-	}
-	c, _ := NewController(svc, Config{Session: Projection{SessionID: "s"}})
+	c, _ := newDriver([]Source{
+		&lexer{src: &src{trigger: '/', name: "skills"}, names: r.Names('/'), warm: true},
+		&lexer{src: &src{trigger: '@', name: "agents"}, names: r.Names('@'), warm: true},
+	}, nil, nil)
 	drafts := [2]string{draft + "x", draft + "xy"}
 	b.ReportAllocs()
 	var rev uint64
@@ -86,6 +82,6 @@ func BenchmarkKeystroke(b *testing.B) {
 		rev++
 		d := drafts[rev%2]
 		n := utf16x.Len(d)
-		c.Dispatch(DraftObserved{Draft: d, SelStart: n, SelEnd: n, Rev: rev, Tier: Plain})
+		c.Controller.Dispatch(DraftObserved{Draft: d, SelStart: n, SelEnd: n, Rev: rev, Tier: Plain})
 	}
 }

@@ -12,6 +12,7 @@ import (
 
 	"parley/app/api"
 	"parley/app/hub"
+	"parley/app/slashhost"
 	"parley/machine/input"
 	"parley/machine/utf16x"
 	"parley/protocol"
@@ -26,7 +27,7 @@ type shell struct {
 	ctx    app.Context
 	client *api.Client
 	cat    *catalogue
-	svc    *slash.Service
+	reg    *slashhost.Registry
 	known  *known
 	scopes map[string]*scope
 	cur    *scope
@@ -68,7 +69,7 @@ func (sh *shell) timed(t0 time.Time) { sh.stats.HandlerNanos += int64(time.Since
 type scope struct {
 	key      string // the session id; "" for the hero
 	m        *input.Machine
-	ctrl     *slash.Controller
+	sl       *slashhost.Session // the slash pipeline
 	refs     []slash.TextRef
 	menu     slash.Menu
 	tier     slash.Tier
@@ -93,7 +94,7 @@ func newShell(ctx app.Context, b *Bar) *shell {
 		ctx:    ctx,
 		client: &api.Client{Base: u.Scheme + "://" + u.Host},
 		cat:    &catalogue{c: &api.Client{Base: u.Scheme + "://" + u.Host}, bar: b},
-		svc:    slash.NewService(),
+		reg:    slashhost.NewRegistry(),
 		known:  &known{},
 		scopes: map[string]*scope{},
 		empty:  true,
@@ -106,7 +107,7 @@ func newShell(ctx app.Context, b *Bar) *shell {
 		&sessions{cat: sh.cat, known: sh.known},
 		&files{cat: sh.cat, known: sh.known},
 	} {
-		_ = sh.svc.Register(src)
+		_ = sh.reg.Register(src)
 	}
 	doc := app.Window().Get("document")
 	sh.ta = doc.Call("getElementById", InputID)
@@ -167,7 +168,7 @@ func (sh *shell) benchHooks() {
 func (sh *shell) close() {
 	sh.saveAll()
 	for _, sc := range sh.scopes {
-		sc.ctrl.Close()
+		sc.sl.Close()
 		for _, cancel := range sc.cancels {
 			cancel()
 		}
@@ -198,18 +199,29 @@ func (sh *shell) scope(key string) *scope {
 
 // attach gives the scope a controller for its session.
 func (sh *shell) attach(sc *scope) {
-	var ctrl *slash.Controller
+	var sl *slashhost.Session
 	post := func(ev slash.Event) {
 		sh.ctx.Dispatch(func(ctx app.Context) {
 			ctx.PreventUpdate()
-			if sc.ctrl == ctrl {
-				sh.runSlash(sc, ctrl.Dispatch(ev))
+			if sc.sl == sl {
+				sh.runSlash(sc, sl.Dispatch(ev))
 				sh.flush()
 			}
 		})
 	}
-	ctrl, effs := slash.NewController(sh.svc, slash.Config{Session: slash.Projection{SessionID: sc.key}, Bail: bail{sh: sh, sc: sc}, Post: post})
-	sc.ctrl = ctrl
+	// A rewrite the pipeline asks for goes into the scope's machine; the answer is whether
+	// it really rewrote.
+	rewrite := func(r slash.Rewrite) bool {
+		ev := r.Event()
+		if ev == nil {
+			return false
+		}
+		effs := sc.m.Dispatch(ev)
+		sh.apply(sc, effs)
+		return input.Rewrote(effs)
+	}
+	sl, effs := slashhost.Open(sh.reg, slashhost.Config{Session: slash.Projection{SessionID: sc.key}, Rewrite: rewrite, Post: post})
+	sc.sl = sl
 	sc.stale = true
 	sh.runSlash(sc, effs)
 }
@@ -221,7 +233,7 @@ func (sh *shell) switchTo(key string) {
 	}
 	sh.saveAll()
 	if sh.cur != nil {
-		sh.cur.ctrl.Dispatch(slash.Dismiss{})
+		sh.cur.sl.Dispatch(slash.Dismiss{})
 		sh.cur.menu = slash.Menu{Active: -1}
 	}
 	sh.cur = sh.scope(key)
@@ -378,7 +390,7 @@ func (b *Bar) onClick(ctx app.Context, e app.Event) {
 func (b *Bar) onBlur(ctx app.Context, e app.Event) {
 	ctx.PreventUpdate()
 	if sh, ok := b.live(); ok {
-		sh.runSlash(sh.cur, sh.cur.ctrl.Dispatch(slash.Dismiss{}))
+		sh.runSlash(sh.cur, sh.cur.sl.Dispatch(slash.Dismiss{}))
 		sh.flush()
 	}
 }
@@ -400,7 +412,7 @@ func (b *Bar) clickSubmit(ctx app.Context, mode input.Mode) {
 func (b *Bar) choose(ctx app.Context, i int) {
 	ctx.PreventUpdate()
 	if sh, ok := b.live(); ok {
-		sh.runSlash(sh.cur, sh.cur.ctrl.Dispatch(slash.Choose{Index: i}))
+		sh.runSlash(sh.cur, sh.cur.sl.Dispatch(slash.Choose{Index: i}))
 		sh.ta.Call("focus")
 		sh.flush()
 	}
@@ -425,7 +437,7 @@ func (sh *shell) keyDown(e app.Event) {
 			sh.observe(sc)
 		}
 	}
-	effs := sc.ctrl.Dispatch(k)
+	effs := sc.sl.Dispatch(k)
 	prevented := slash.Prevented(effs)
 	if prevented {
 		e.PreventDefault()
@@ -575,7 +587,7 @@ func (sh *shell) edit(sc *scope, ev input.Event) {
 // touchesTrigger reports, before the edit, whether it inserts or deletes a trigger
 // character, or a hit or menu is live: the controller must then see the draft.
 func (sh *shell) touchesTrigger(sc *scope, x input.Edit) bool {
-	if _, ok := sc.ctrl.Hit(); ok || sc.menu.Open || sc.m.Phase() != input.Plain {
+	if _, ok := sc.sl.Controller().Hit(); ok || sc.menu.Open || sc.m.Phase() != input.Plain {
 		return true
 	}
 	if strings.ContainsAny(x.Text, "/@") {
@@ -649,7 +661,7 @@ func (sh *shell) observe(sc *scope) {
 	if sc == sh.cur {
 		sel = sh.selection()
 	}
-	sh.runSlash(sc, sc.ctrl.Dispatch(slash.DraftObserved{Draft: sc.m.Draft(), SelStart: sel.Start, SelEnd: sel.End, Rev: sc.m.Rev(), Tier: sc.tier}))
+	sh.runSlash(sc, sc.sl.Dispatch(slash.DraftObserved{Draft: sc.m.Draft(), SelStart: sel.Start, SelEnd: sel.End, Rev: sc.m.Rev(), Tier: sc.tier}))
 }
 
 // caretMoved follows a selection change that was no edit: it ends a paste's matching and
@@ -662,7 +674,7 @@ func (sh *shell) caretMoved() {
 	}
 	sh.lastSel = sel
 	sc.m.Dispatch(input.InvalidatePaste{})
-	if _, ok := sc.ctrl.Hit(); ok || sc.menu.Open || sc.stale || sh.nearTrigger(sc, sel.Start, sel.Start) {
+	if _, ok := sc.sl.Controller().Hit(); ok || sc.menu.Open || sc.stale || sh.nearTrigger(sc, sel.Start, sel.Start) {
 		sh.observe(sc)
 	}
 }
@@ -754,7 +766,7 @@ func (sh *shell) apply(sc *scope, effs []input.Effect) {
 				sh.bdDirty = true
 			}
 		case input.Adjudicate:
-			sh.runSlash(sc, sc.ctrl.Dispatch(slash.Adjudicate{Attempt: x.Attempt, Draft: x.Draft}))
+			sh.runSlash(sc, sc.sl.Dispatch(slash.Adjudicate{Attempt: x.Attempt, Draft: x.Draft}))
 		case input.Serialize:
 			text, ok := Serialize(x.Source, x.Ref)
 			var err error
@@ -786,28 +798,28 @@ func (sh *shell) runSlash(sc *scope, effs []slash.Effect) {
 	for _, ef := range effs {
 		switch x := ef.(type) {
 		case slash.FetchCandidates, slash.RunEnterMatch, slash.Warm:
-			ctrl := sc.ctrl
+			sl := sc.sl
 			sh.ctx.Async(func() {
-				ev, ok := ctrl.Perform(context.Background(), x)
+				ev, ok := sl.Perform(context.Background(), x)
 				if !ok {
 					return
 				}
 				sh.ctx.Dispatch(func(ctx app.Context) {
 					ctx.PreventUpdate()
-					if sc.ctrl == ctrl {
-						sh.runSlash(sc, ctrl.Dispatch(ev))
+					if sc.sl == sl {
+						sh.runSlash(sc, sl.Dispatch(ev))
 						sh.flush()
 					}
 				})
 			})
 		case slash.ShowMenu:
-			sh.setMenu(sc, x.Menu)
+			sh.setMenu(sc, sc.sl.Controller().Menu())
 		case slash.HideMenu:
 			sh.setMenu(sc, slash.Menu{Active: -1})
 		case slash.Adjudicated:
 			sh.apply(sc, sc.m.Dispatch(x.Answer()))
 		case slash.Decorate:
-			sc.refs = x.Refs
+			sc.refs = sc.sl.Controller().TextRefs()
 			if sc == sh.cur {
 				sh.bdDirty = true
 			}
@@ -892,7 +904,7 @@ func (sh *shell) created(sc *scope, info protocol.SessionInfo) {
 		saveDraft("", "")
 		sc.key = info.ID
 		sh.scopes[info.ID] = sc
-		sc.ctrl.Close()
+		sc.sl.Close()
 		sh.attach(sc)
 		sc.savedRev = 0 // save it under its new key
 	}
@@ -997,35 +1009,6 @@ func loadDraft(session string) string {
 		return ""
 	}
 	return v.String()
-}
-
-// bail is the input side of the slash pipeline's rewrite contract for one scope: each
-// event goes into the scope's machine, and the answer is whether it really rewrote.
-type bail struct {
-	sh *shell
-	sc *scope
-}
-
-func (b bail) do(ev input.Event) bool {
-	effs := b.sc.m.Dispatch(ev)
-	b.sh.apply(b.sc, effs)
-	return input.Rewrote(effs)
-}
-
-func (b bail) BeginCommand(c input.Claim, at input.Span) bool {
-	return b.do(input.BeginCommand{Claim: c, Span: at})
-}
-
-func (b bail) InsertReference(r input.Reference, at input.Span) bool {
-	return b.do(input.InsertRef{Reference: r, Span: at})
-}
-
-func (b bail) InsertText(text string, at input.Span) bool {
-	return b.do(input.InsertText{Text: text, Span: at})
-}
-
-func (b bail) ConsumeToken(g slash.Guard) bool {
-	return b.do(input.ConsumeToken{Span: g.Span, Token: g.Token})
 }
 
 // catalogue reads the server's catalogues for the workspace of the session the bar shows.
