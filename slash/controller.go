@@ -6,6 +6,7 @@ import (
 	"slices"
 
 	"parley/machine/input"
+	"parley/machine/keymap"
 )
 
 // Event is an input to a Controller. The set is sealed.
@@ -24,14 +25,9 @@ type DraftObserved struct {
 	Tier             Tier
 }
 
-// Key is a keydown, before the input machine sees it. Composing is KeyboardEvent.isComposing;
-// KeyCode 229 is what some browsers send during composition instead.
-type Key struct {
-	Key                    string // KeyboardEvent.key: "ArrowDown", "Enter", " ", …
-	Shift, Ctrl, Alt, Meta bool
-	Composing              bool
-	KeyCode                int
-}
+// Key is a keydown, before the input machine sees it: a keymap.Key, so the menu's bindings
+// (menuKeys) and the shell's are data of one kind.
+type Key keymap.Key
 
 // CandidatesArrived reports a FetchCandidates. A Gen other than the current one is dropped:
 // the query moved on while the source was thinking. An error counts as no candidates.
@@ -781,45 +777,62 @@ func (k Key) IME() bool {
 	if k.Key == "Enter" && k.Shift {
 		return false
 	}
-	return k.Composing || k.KeyCode == 229
+	return keymap.Key(k).InComposition()
 }
 
-// key arbitrates a keydown. Shift+Enter and IME keys are never taken (see IME). The menu
-// takes ↑ ↓ Enter Tab Escape only while open; Space is taken only when a source claims
-// the hit and the input really rewrote.
+// menuAction is what a key does to the menu.
+type menuAction int
+
+const (
+	menuDismiss menuAction = iota + 1
+	menuNext
+	menuPrev
+	menuPick
+	menuSpace
+)
+
+// menuKeys are the keys the controller may take. Shift+Escape closes too: let through, it
+// would reach the input machine, which releases the claim, while the menu stayed open.
+// Shift+arrows extend the selection and Shift+Tab moves focus back: not the menu's. Enter
+// and Tab pick, taken even if the rewrite fails: an Enter meant for the menu must never
+// submit the draft. Any other modifier makes the chord someone else's.
+var menuKeys = keymap.Map[menuAction]{
+	{Keys: []string{"Escape"}, Optional: keymap.Shift, Action: menuDismiss, Help: keymap.Help{Key: "esc", Desc: "close the menu"}},
+	{Keys: []string{"ArrowDown"}, Action: menuNext, Help: keymap.Help{Key: "↓", Desc: "next option"}},
+	{Keys: []string{"ArrowUp"}, Action: menuPrev, Help: keymap.Help{Key: "↑", Desc: "previous option"}},
+	{Keys: []string{"Enter", "Tab"}, Action: menuPick, Help: keymap.Help{Key: "enter", Desc: "choose"}},
+	{Keys: []string{" "}, Optional: keymap.Shift, Action: menuSpace},
+}
+
+// MenuHelp is the help of the menu's keys, for a view that lists them.
+func MenuHelp() []keymap.Help { return menuKeys.Help() }
+
+// key arbitrates a keydown. IME keys are never taken, nor Shift+Enter (see IME). The menu
+// takes its keys only while open; Space is taken only when a source claims the hit and the
+// input really rewrote.
 func (c *Controller) key(k Key) []Effect {
-	if k.IME() || k.Key == "Enter" && k.Shift {
+	act, ok := menuKeys.Match(keymap.Key(k))
+	if !ok {
 		return nil
 	}
-	if k.Ctrl || k.Alt || k.Meta {
-		return nil
-	}
-	if c.menu.Open && k.Key == "Escape" {
-		// With or without Shift: a Shift+Escape let through would reach the input machine,
-		// which releases the claim, while the menu stayed open.
-		c.dismissed = true
-		return c.syncMenu([]Effect{PreventDefault{}})
-	}
-	// Shift+arrows extend the selection and Shift+Tab moves focus back: not the menu's.
-	if c.menu.Open && !k.Shift {
-		n := len(c.menu.Options)
-		switch k.Key {
-		case "ArrowDown":
-			c.setActive((c.menu.Active + 1) % n)
-			return c.syncMenu([]Effect{PreventDefault{}})
-		case "ArrowUp":
-			c.setActive((c.menu.Active - 1 + n) % n)
-			return c.syncMenu([]Effect{PreventDefault{}})
-		case "Enter", "Tab":
-			// Always taken, even if the rewrite fails: an Enter meant for the menu must
-			// never submit the draft.
-			return c.pick(c.menu.Active, []Effect{PreventDefault{}})
-		}
-	}
-	if k.Key == " " {
+	if act == menuSpace {
 		return c.space()
 	}
-	return nil
+	if !c.menu.Open {
+		return nil
+	}
+	switch n := len(c.menu.Options); act {
+	case menuDismiss:
+		c.dismissed = true
+		return c.syncMenu([]Effect{PreventDefault{}})
+	case menuNext:
+		c.setActive((c.menu.Active + 1) % n)
+		return c.syncMenu([]Effect{PreventDefault{}})
+	case menuPrev:
+		c.setActive((c.menu.Active - 1 + n) % n)
+		return c.syncMenu([]Effect{PreventDefault{}})
+	}
+	return c.pick(c.menu.Active, []Effect{PreventDefault{}})
 }
 
 // pick asks the source of option i what choosing it means (AskPick); PickAnswered goes on.

@@ -22,17 +22,6 @@ func machineRewrite(m *input.Machine) func(Rewrite) bool {
 	}
 }
 
-// tierOf is the shell's mapping from the machine's phase to a guard tier.
-func tierOf(p input.Phase) Tier {
-	switch p {
-	case input.Plain:
-		return Plain
-	case input.Claimed:
-		return Claimed
-	}
-	return Frozen
-}
-
 // shell wires a real machine and a controller the way the browser shell does.
 type shell struct {
 	m *input.Machine
@@ -58,7 +47,7 @@ func (s *shell) typeIn(draft string, observe bool) []Effect {
 
 func (s *shell) observe() []Effect {
 	caret := utf16x.Len(s.m.Draft())
-	return s.c.Dispatch(DraftObserved{Draft: s.m.Draft(), SelStart: caret, SelEnd: caret, Rev: s.m.Rev(), Tier: tierOf(s.m.Phase())})
+	return s.c.Dispatch(DraftObserved{Draft: s.m.Draft(), SelStart: caret, SelEnd: caret, Rev: s.m.Rev(), Tier: TierOf(s.m.Phase())})
 }
 
 func TestMachineSpaceBeginsCommand(t *testing.T) {

@@ -41,8 +41,8 @@ var spaceByte = func() (t [utf8.RuneSelf]bool) {
 	return t
 }()
 
-// isNameRune reports whether r may appear in a name.
-func isNameRune(r rune) bool {
+// IsNameRune reports whether r may appear in a name: the grammar above, one character.
+func IsNameRune(r rune) bool {
 	if r < utf8.RuneSelf {
 		return nameByte[r]
 	}
@@ -82,7 +82,7 @@ func nameEnd(s string, i int) int {
 			continue
 		}
 		r, size := utf8.DecodeRuneInString(s[i:])
-		if !isNameRune(r) {
+		if !IsNameRune(r) {
 			return i
 		}
 		i += size

@@ -70,7 +70,7 @@ func Detect(draft string, caret int, tier Tier) (Hit, bool) {
 			continue
 		}
 		r, size := decodeLast(draft[:i])
-		if !isNameRune(r) {
+		if !IsNameRune(r) {
 			break
 		}
 		i -= size

@@ -15,6 +15,7 @@ package keymap
 import (
 	"fmt"
 	"strings"
+	"unicode/utf8"
 )
 
 // Mod is a set of modifier keys.
@@ -86,8 +87,8 @@ type Help struct {
 
 // Binding maps keys, with modifiers, to an action of the surface's own type A.
 type Binding[A comparable] struct {
-	// Keys are KeyboardEvent.key values, compared without case: "z" matches "Z", which is
-	// what the browser reports for Shift+Z.
+	// Keys are KeyboardEvent.key values. A character compares without case ("z" matches
+	// "Z", which is what the browser reports for Shift+Z); a named key ("Enter") exactly.
 	Keys     []string
 	Mods     Mod // must be held
 	Optional Mod // may be held
@@ -112,12 +113,16 @@ func (b Binding[A]) Matches(k Key) bool {
 		return false
 	}
 	for _, name := range b.Keys {
-		if strings.EqualFold(name, k.Key) {
+		if name == k.Key || oneRune(name) && oneRune(k.Key) && strings.EqualFold(name, k.Key) {
 			return true
 		}
 	}
 	return false
 }
+
+// oneRune reports whether s is a single character: a key that types it, whose case follows
+// Shift and Caps Lock. Named keys ("Enter") compare exactly.
+func oneRune(s string) bool { return s != "" && utf8.RuneCountInString(s) == 1 }
 
 // Map is a surface's bindings. Order matters: Match returns the first binding that
 // matches, so a more specific chord goes before a looser one on the same key.
