@@ -182,7 +182,7 @@ func TestMachineRefusalLetsSpaceThrough(t *testing.T) {
 				s.typeIn(tt.after, false)
 			}
 			if tt.enter {
-				require.NotEmpty(t, s.m.Dispatch(input.Enter{}))
+				require.NotEmpty(t, s.m.Dispatch(input.Submit{}))
 				require.Equal(t, input.Adjudicating, s.m.Phase())
 			}
 			effs := s.c.Dispatch(press(" "))
@@ -238,7 +238,7 @@ func TestMachineEnterAdjudication(t *testing.T) {
 			m := input.New(input.Config{Session: "s1"})
 			c, birth := newDriver([]Source{&warmEnterErr{enterer: e, err: tt.warmErr}}, machineRewrite(m), nil)
 			m.Dispatch(input.DraftChanged{Draft: "/review 1"})
-			adj := ofInput[input.Adjudicate](m.Dispatch(input.Enter{}))
+			adj := ofInput[input.Adjudicate](m.Dispatch(input.Submit{}))
 			require.Len(t, adj, 1)
 			effs := c.Dispatch(Adjudicate{Attempt: adj[0].Attempt, Draft: adj[0].Draft})
 			assert.Empty(t, of[Adjudicated](effs), "the verdict waits for the warm-up")

@@ -17,7 +17,7 @@ func (sh *shell) submit(sc *scope, mode input.Mode) {
 	if sc.stale {
 		sh.observe(sc)
 	}
-	sh.machine(sc, input.Enter{Mode: mode})
+	sh.machine(sc, input.Submit{Mode: mode})
 }
 
 // send hands a submit to the hub and settles the attempt with its result.

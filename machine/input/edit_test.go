@@ -203,7 +203,7 @@ func TestSameNamedChips(t *testing.T) {
 	equal(t, "undo restores the same occurrence", []OccurrenceID{occs[0].ID, occs[1].ID}, []OccurrenceID{1, 2})
 	equal(t, "with its invalid bit", occs[1].Invalid, true)
 
-	effs := run(t, m, Enter{}, Adjudicated{Attempt: attemptID(1)})
+	effs := run(t, m, Submit{}, Adjudicated{Attempt: attemptID(1)})
 	equal(t, "one serializer call per occurrence", effs, []Effect{
 		Serialize{Attempt: attemptID(1), ID: 1, Source: "@file", Ref: "main.go"},
 		Serialize{Attempt: attemptID(1), ID: 2, Source: "@file", Ref: "main.go"}})

@@ -98,8 +98,8 @@ func (m *Machine) Dispatch(ev Event) []Effect {
 	case InvalidatePaste:
 		m.paste = nil
 		return nil
-	case Enter:
-		return m.onEnter(ev)
+	case Submit:
+		return m.onSubmit(ev)
 	case Adjudicated:
 		return m.onAdjudicated(ev)
 	case AdjudicationFailed:
