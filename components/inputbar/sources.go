@@ -195,7 +195,7 @@ func (s *functions) Pick(it slash.Item, _ slash.Query) slash.PickOutcome {
 }
 
 // skills offers the workspace's named prompt snippets, inserted as the plain text "/name "
-// and decorated in the draft from the lexicon (Decision 21: no chip, no identity state).
+// and decorated in the draft from the lexicon (no chip, no identity state; docs/input.md).
 type skills struct {
 	cat    Catalogue
 	mu     sync.Mutex

@@ -92,7 +92,7 @@ func TestBailEvents(t *testing.T) {
 			want: "see @fil|", rewrote: no(), effects: []Effect{Refused{Reason: Stale}}},
 		{name: "insert-ref while claimed keeps the claim", start: "/ex|", steps: steps(toClaimed, typeAt(9, "@m"), insertRef(ref("m"), 9, 11)),
 			want: "/example ￼|", phase: Claimed, rewrote: yes(), effects: []Effect{SetView{Start: 9, End: 11, Text: chip, SelStart: 10, SelEnd: 10}}},
-		{name: "insert-text (Decision 21)", start: "ask /rev|", steps: []step{insertText("/review ", 4, 8)},
+		{name: "insert-text (a plain-text reference)", start: "ask /rev|", steps: []step{insertText("/review ", 4, 8)},
 			want: "ask /review |", rewrote: yes(), effects: []Effect{SetView{Start: 4, End: 8, Text: "/review ", SelStart: 12, SelEnd: 12}}},
 		{name: "insert-text stale", start: "ask /rev|", steps: []step{stale(InsertText{Text: "x", Span: Span{4, 8, 0}})},
 			want: "ask /rev|", rewrote: no(), effects: []Effect{Refused{Reason: Stale}}},

@@ -64,8 +64,8 @@ type InsertRef struct {
 	Span      Span
 }
 
-// InsertText replaces Span with Text (Decision 21: skill and @name references picked as
-// plain text).
+// InsertText replaces Span with Text: skill and @name references picked as plain text,
+// which is their own model projection (docs/input.md).
 type InsertText struct {
 	Text string
 	Span Span
