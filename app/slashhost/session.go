@@ -54,7 +54,28 @@ func (s *Session) Dispatch(ev slash.Event) []slash.Effect {
 	if s.closed {
 		return nil
 	}
-	return s.run(s.ctrl.Dispatch(ev), nil)
+	effs := s.ctrl.Dispatch(ev)
+	if !asks(effs) {
+		return effs // most keystrokes: nothing to answer, and no copy
+	}
+	return s.run(effs, nil)
+}
+
+// asks reports whether effs hold a question; a controller asks it last.
+func asks(effs []slash.Effect) bool {
+	if len(effs) == 0 {
+		return false
+	}
+	switch effs[len(effs)-1].(type) {
+	case slash.AskSpace, slash.AskPick, slash.Rewrite, slash.ReadLexicons, slash.Subscribe:
+		return true
+	}
+	for _, e := range effs {
+		if _, ok := e.(slash.Subscribe); ok {
+			return true
+		}
+	}
+	return false
 }
 
 // run answers the questions among effs, depth first: an answer must be the controller's
