@@ -125,7 +125,7 @@ func (Adjudicate) isEvent()        {}
 func (EnterMatched) isEvent()      {}
 
 // FetchCandidates asks the shell to run the source's Candidates for Hit off the event loop
-// (Perform) and to dispatch the CandidatesArrived it returns.
+// (app/slashhost performs it) and to dispatch the CandidatesArrived it returns.
 type FetchCandidates struct {
 	Gen    uint64
 	Source SourceKey
@@ -149,10 +149,10 @@ type Picked struct {
 	Rewrote bool
 }
 
-// Warm asks the shell to run the source's Warm (Perform) and dispatch WarmDone.
+// Warm asks the shell to run the source's Warm off the event loop and dispatch WarmDone.
 type Warm struct{ Source SourceKey }
 
-// RunEnterMatch asks the shell to run the source's MatchEnter (Perform) and dispatch
+// RunEnterMatch asks the shell to run the source's MatchEnter off the event loop and dispatch
 // EnterMatched.
 type RunEnterMatch struct {
 	Attempt input.AttemptID

@@ -13,7 +13,7 @@ type Projection struct {
 	SessionID string
 }
 
-// SourceKey names a source: (trigger, name) is unique in a Service.
+// SourceKey names a source: (trigger, name) is unique in a registry (app/slashhost).
 type SourceKey struct {
 	Trigger rune
 	Name    string
