@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"strings"
 	"testing"
+
+	"parley/machine/utf16x"
 )
 
 // benchDraft is about 100 KB of chat: prose, references (on and off the roster), paths,
@@ -44,7 +46,7 @@ func BenchmarkScanTextRefs(b *testing.B) {
 func BenchmarkDetect(b *testing.B) {
 	draft, _ := benchDraft()
 	draft += " /skill-0"
-	caret := utf16Len(draft)
+	caret := utf16x.Len(draft)
 	b.ReportAllocs()
 	for b.Loop() {
 		if _, ok := Detect(draft, caret, Plain); !ok {
@@ -69,21 +71,17 @@ func BenchmarkAppendTextRefs(b *testing.B) {
 // controller: detection, the rescan, and the Decorate it answers with.
 func BenchmarkKeystroke(b *testing.B) {
 	draft, r := benchDraft()
-	svc := NewService()
-	if err := svc.Register(&lexer{src: &src{trigger: '/', name: "skills"}, names: r.Names('/'), warm: true}); err != nil {
-		b.Fatal(err)
-	}
-	if err := svc.Register(&lexer{src: &src{trigger: '@', name: "agents"}, names: r.Names('@'), warm: true}); err != nil {
-		b.Fatal(err)
-	}
-	c, _ := NewController(svc, Config{Session: Projection{SessionID: "s"}})
+	c, _ := newDriver([]Source{
+		&lexer{src: &src{trigger: '/', name: "skills"}, names: r.Names('/'), warm: true},
+		&lexer{src: &src{trigger: '@', name: "agents"}, names: r.Names('@'), warm: true},
+	}, nil, nil)
 	drafts := [2]string{draft + "x", draft + "xy"}
 	b.ReportAllocs()
 	var rev uint64
 	for b.Loop() {
 		rev++
 		d := drafts[rev%2]
-		n := utf16Len(d)
-		c.Dispatch(DraftObserved{Draft: d, SelStart: n, SelEnd: n, Rev: rev, Tier: Plain})
+		n := utf16x.Len(d)
+		c.Controller.Dispatch(DraftObserved{Draft: d, SelStart: n, SelEnd: n, Rev: rev, Tier: Plain})
 	}
 }

@@ -1,12 +1,12 @@
 package slash
 
 import (
-	"context"
 	"errors"
 	"fmt"
 	"slices"
 
 	"parley/machine/input"
+	"parley/machine/keymap"
 )
 
 // Event is an input to a Controller. The set is sealed.
@@ -25,14 +25,9 @@ type DraftObserved struct {
 	Tier             Tier
 }
 
-// Key is a keydown, before the input machine sees it. Composing is KeyboardEvent.isComposing;
-// KeyCode 229 is what some browsers send during composition instead.
-type Key struct {
-	Key                    string // KeyboardEvent.key: "ArrowDown", "Enter", " ", …
-	Shift, Ctrl, Alt, Meta bool
-	Composing              bool
-	KeyCode                int
-}
+// Key is a keydown, before the input machine sees it: a keymap.Key, so the menu's bindings
+// (menuKeys) and the shell's are data of one kind.
+type Key keymap.Key
 
 // CandidatesArrived reports a FetchCandidates. A Gen other than the current one is dropped:
 // the query moved on while the source was thinking. An error counts as no candidates.
@@ -52,8 +47,40 @@ type Choose struct{ Index int }
 // Dismiss closes the menu (blur, a click outside) and keeps the hit for Space.
 type Dismiss struct{}
 
-// LexiconChanged is posted by a LexiconSubscriber's notification.
+// LexiconChanged says a source's roster changed after warm-up: the shell posts it when a
+// LexiconSubscriber notifies (see Subscribe). The controller reads the rosters again.
 type LexiconChanged struct{ Source SourceKey }
+
+// LexiconsRead answers ReadLexicons: each Lexicon source's hot snapshot, as the shell read
+// it. A snapshot of a source the controller has not folded is ignored.
+type LexiconsRead struct{ Snapshots []LexiconSnapshot }
+
+// LexiconSnapshot is one source's answer to Lexicon: Warm false means "not warm", which adds
+// no names.
+type LexiconSnapshot struct {
+	Source SourceKey
+	Names  []string
+	Warm   bool
+}
+
+// SpaceAnswered answers AskSpace: the source's MatchSpace, from its hot cache. OK false is
+// "undefined" and lets the next source answer.
+type SpaceAnswered struct {
+	Source  SourceKey
+	Outcome PickOutcome
+	OK      bool
+}
+
+// PickAnswered answers AskPick: what the source's Pick says choosing the item means.
+type PickAnswered struct {
+	Source  SourceKey
+	Outcome PickOutcome
+}
+
+// Rewritten answers Rewrite: whether the input machine passed its phase and CAS guards and
+// really rewrote the draft (input.Rewrote of its effects). Emitting is not succeeding, and
+// whether Space is prevented follows this answer.
+type Rewritten struct{ Rewrote bool }
 
 // WarmDone reports a Warm.
 type WarmDone struct {
@@ -61,9 +88,9 @@ type WarmDone struct {
 	Err    error
 }
 
-// SourceAdded is posted by the Service when a source is registered after the controller
-// was born.
-type SourceAdded struct{ Source SourceKey }
+// SourceAdded says a source was registered after the controller was born; the shell posts
+// it for every live session.
+type SourceAdded struct{ Source SourceInfo }
 
 // Adjudicate asks who takes an Enter on Draft: the input machine's input.Adjudicate effect,
 // carried over as is. A new Attempt supersedes the one in flight.
@@ -90,20 +117,24 @@ func (Dismiss) isEvent()           {}
 func (LexiconChanged) isEvent()    {}
 func (WarmDone) isEvent()          {}
 func (SourceAdded) isEvent()       {}
+func (LexiconsRead) isEvent()      {}
+func (SpaceAnswered) isEvent()     {}
+func (PickAnswered) isEvent()      {}
+func (Rewritten) isEvent()         {}
 func (Adjudicate) isEvent()        {}
 func (EnterMatched) isEvent()      {}
 
 // FetchCandidates asks the shell to run the source's Candidates for Hit off the event loop
-// (Perform) and to dispatch the CandidatesArrived it returns.
+// (app/slashhost performs it) and to dispatch the CandidatesArrived it returns.
 type FetchCandidates struct {
 	Gen    uint64
 	Source SourceKey
 	Hit    Hit
 }
 
-// ShowMenu opens the menu or updates it. Menu.Options is a snapshot the controller never
-// writes again, so the view may keep it.
-type ShowMenu struct{ Menu Menu }
+// ShowMenu opens the menu or updates it: the view reads Controller.Menu, a snapshot the
+// controller never writes again, so it may keep it. Version counts the menus shown.
+type ShowMenu struct{ Version uint64 }
 
 // HideMenu closes the menu.
 type HideMenu struct{}
@@ -118,10 +149,10 @@ type Picked struct {
 	Rewrote bool
 }
 
-// Warm asks the shell to run the source's Warm (Perform) and dispatch WarmDone.
+// Warm asks the shell to run the source's Warm off the event loop and dispatch WarmDone.
 type Warm struct{ Source SourceKey }
 
-// RunEnterMatch asks the shell to run the source's MatchEnter (Perform) and dispatch
+// RunEnterMatch asks the shell to run the source's MatchEnter off the event loop and dispatch
 // EnterMatched.
 type RunEnterMatch struct {
 	Attempt input.AttemptID
@@ -136,17 +167,18 @@ type Adjudicated struct {
 }
 
 // Answer is the event that hands the verdict to the input machine: input.Adjudicated with
-// the claim (a zero claim is the default sink), or input.AdjudicationFailed.
+// the claim (a zero claim is the default sink), or input.AdjudicationFailed with the reason.
 func (a Adjudicated) Answer() input.Event {
 	if a.Verdict.Kind == VerdictRejected {
-		return input.AdjudicationFailed{Attempt: a.Attempt, Err: a.Verdict.Err}
+		return input.AdjudicationFailed{Attempt: a.Attempt, Err: errors.New(a.Verdict.Reason)}
 	}
 	return input.Adjudicated{Attempt: a.Attempt, Claim: a.Verdict.Claim}
 }
 
-// Decorate replaces the draft's plain-text reference marks. Refs is a snapshot the
-// controller never writes again, so the view may keep it.
-type Decorate struct{ Refs []TextRef }
+// Decorate replaces the draft's plain-text reference marks: the view reads
+// Controller.TextRefs, a snapshot the controller never writes again, so it may keep it.
+// Version counts the decorations.
+type Decorate struct{ Version uint64 }
 
 // RosterChanged says the aggregated roster (Controller.Roster) changed, e.g. for the
 // message bubbles that decorate with it too.
@@ -162,6 +194,60 @@ func (RunEnterMatch) isEffect()   {}
 func (Adjudicated) isEffect()     {}
 func (Decorate) isEffect()        {}
 func (RosterChanged) isEffect()   {}
+func (ReadLexicons) isEffect()    {}
+func (Subscribe) isEffect()       {}
+func (AskSpace) isEffect()        {}
+func (AskPick) isEffect()         {}
+func (Rewrite) isEffect()         {}
+
+// ReadLexicons asks the shell to read every Lexicon source's hot snapshot now and answer
+// with LexiconsRead, in the same turn: it runs on the render path, so a source answers from
+// memory and never fetches.
+type ReadLexicons struct{}
+
+// Subscribe asks the shell to subscribe to the source's roster changes for this session
+// (LexiconSubscriber) and to post LexiconChanged on each; the shell ends the subscription
+// when the session scope dies.
+type Subscribe struct{ Source SourceKey }
+
+// AskSpace asks the shell for the source's MatchSpace on Hit, answered with SpaceAnswered in
+// the same turn: Space is decided inside its keydown.
+type AskSpace struct {
+	Source SourceKey
+	Hit    Hit
+}
+
+// AskPick asks the shell for the source's Pick of Item at Hit, answered with PickAnswered in
+// the same turn. The source may act on its own there (open a form); the controller only
+// learns the outcome.
+type AskPick struct {
+	Source SourceKey
+	Item   Item
+	Hit    Hit
+}
+
+// Rewrite asks the shell to apply Outcome at Span to the input machine (Event gives the
+// machine's event) and to answer with Rewritten in the same turn. Span carries the draftRev
+// the hit was observed at, so a draft that moved on refuses it.
+type Rewrite struct {
+	Outcome PickOutcome
+	Span    input.Span
+}
+
+// Event is the input machine's event for r: the bail event of its outcome's arm.
+func (r Rewrite) Event() input.Event {
+	switch r.Outcome.Kind {
+	case KindBeginCommand:
+		return input.BeginCommand{Claim: r.Outcome.Claim, Span: r.Span}
+	case KindInsertReference:
+		return input.InsertRef{Reference: r.Outcome.Reference, Span: r.Span}
+	case KindInsertText:
+		return input.InsertText{Text: r.Outcome.Text, Span: r.Span}
+	case KindConsumeToken:
+		return input.ConsumeToken{Span: r.Span}
+	}
+	return nil
+}
 
 // ErrEmptyClaim rejects an Enter that a source claimed with an empty command token.
 var ErrEmptyClaim = errors.New("the source claimed the draft without a command token")
@@ -197,12 +283,13 @@ func (k VerdictKind) String() string {
 	return fmt.Sprintf("VerdictKind(%d)", int(k))
 }
 
-// Verdict is who takes an Enter.
+// Verdict is who takes an Enter. Reason is the rejection's error text: an effect is plain
+// data, and the input machine shows only the text.
 type Verdict struct {
 	Kind   VerdictKind
 	Source SourceKey
 	Claim  input.Claim
-	Err    error
+	Reason string
 }
 
 // Menu is the menu store, a value the view renders.
@@ -271,21 +358,17 @@ func (m Menu) equal(o Menu) bool {
 		m.Active == o.Active && m.Loading == o.Loading && slices.Equal(m.Options, o.Options)
 }
 
-// Config wires a Controller to its session.
+// Config is a Controller's session and the sources registered at its birth, in
+// registration order.
 type Config struct {
 	Session Projection
-	// Bail rewrites the draft; nil makes every pick a no-op (an input without a machine).
-	Bail Bail
-	// Post re-enters the controller from outside a dispatch: lexicon notifications and late
-	// registrations. It may be called from any goroutine, so the shell marshals it onto
-	// its event loop, dispatches, and runs the effects. Without it, those are lost.
-	Post func(Event)
+	Sources []SourceInfo
 }
 
 // warmState is where a source's warm-up stands for this session.
 type warmState struct {
 	done bool
-	err  error
+	err  string // the failure's text; "" for success
 }
 
 // adjudication is the Enter adjudication in flight.
@@ -298,18 +381,39 @@ type adjudication struct {
 	waiting bool      // asking's warm-up is not done yet
 }
 
-// Controller is one session's slash pipeline: a synchronous machine. It holds the single
-// authoritative hit, the menu store, the candidate generation, the Enter adjudication and
-// the aggregated roster. Dispatch must be called from one goroutine.
+// askKind is what the controller asked the shell within the current turn.
+type askKind int
+
+const (
+	askNothing askKind = iota
+	askSpace           // AskSpace: Space adjudication, polling matchers
+	askPick            // AskPick: a pick, waiting for the outcome
+	askRewrite         // Rewrite: waiting for the input machine's answer
+)
+
+// ask is a question to the shell. It must be answered by the very next event: anything
+// else abandons it, so a shell that drops an answer leaves no half-done pick behind.
+type ask struct {
+	kind   askKind
+	space  bool      // for askRewrite: the outcome came from Space, not from a pick
+	source SourceKey // the source asked, or whose outcome is being applied
+	next   int       // for askSpace: index into sources of the matcher asked
+	out    PickOutcome
+}
+
+// Controller is one session's slash pipeline: a synchronous, pure machine. It holds the
+// single authoritative hit, the menu store, the candidate generation, the Enter
+// adjudication and the aggregated roster. It never calls a source or the input machine:
+// what it needs from them it asks in effects (AskSpace, AskPick, Rewrite, ReadLexicons,
+// FetchCandidates, RunEnterMatch, Warm), and the answers come back as events. Dispatch
+// must be called from one goroutine.
 type Controller struct {
-	svc    *Service
 	cfg    Config
 	closed bool
 
-	sources []Source // folded, in registration order
-	folded  map[SourceKey]bool
+	sources []SourceInfo // folded, in registration order
 	warm    map[SourceKey]warmState
-	cancels []func()
+	lex     map[SourceKey][]string // each Lexicon source's last warm snapshot
 
 	draft    string
 	selStart int
@@ -324,51 +428,40 @@ type Controller struct {
 	activeKey SourceKey // the highlighted option by identity, so arrivals do not move it
 	activeID  string
 	menu      Menu
+	menuVer   uint64
 
 	roster  *Roster
-	refs    []TextRef // published in Decorate, so never written in place
+	refs    []TextRef // published through Decorate, so never written in place
+	refsVer uint64
 	scratch []TextRef // the scan buffer, reused across keystrokes
 
 	adj adjudication
+	ask ask
 }
 
-// NewController is the session scope's birth: it folds in every registered source, warms
-// each Warmer once (Warm effects), subscribes to lexicon notifications and polls the
-// rosters. Close it when the scope dies.
-func NewController(svc *Service, cfg Config) (*Controller, []Effect) {
+// NewController is the session scope's birth: it folds in the sources, warms each Warmer
+// once (Warm), subscribes to roster changes (Subscribe) and reads the rosters
+// (ReadLexicons).
+func NewController(cfg Config) (*Controller, []Effect) {
 	c := &Controller{
-		svc:     svc,
 		cfg:     cfg,
-		folded:  map[SourceKey]bool{},
 		warm:    map[SourceKey]warmState{},
+		lex:     map[SourceKey][]string{},
 		pending: map[SourceKey]bool{},
 		results: map[SourceKey][]Item{},
 		menu:    Menu{Active: -1},
 		roster:  NewRoster(nil),
 	}
-	effs := c.fold(svc.attach(c, cfg.Post), nil)
-	return c, c.repoll(effs)
+	effs := c.fold(cfg.Sources, nil)
+	return c, c.readLexicons(effs)
 }
 
-// Close tears the controller down: lexicon subscriptions end, late registrations no longer
-// reach it, and Dispatch does nothing.
-func (c *Controller) Close() {
-	if c.closed {
-		return
-	}
-	c.closed = true
-	c.svc.detach(c)
-	for _, cancel := range c.cancels {
-		cancel()
-	}
-	c.cancels = nil
-}
+// Close ends the controller: Dispatch does nothing after it. The shell ends the
+// subscriptions.
+func (c *Controller) Close() { c.closed = true }
 
-// Perform carries out an asynchronous effect for this session; see Service.Perform. It
-// touches no controller state, so it is safe off the event loop.
-func (c *Controller) Perform(ctx context.Context, e Effect) (Event, bool) {
-	return c.svc.Perform(ctx, c.cfg.Session, e)
-}
+// Session returns the projection the controller serves.
+func (c *Controller) Session() Projection { return c.cfg.Session }
 
 // Menu returns the menu store.
 func (c *Controller) Menu() Menu { return c.menu }
@@ -390,6 +483,8 @@ func (c *Controller) Dispatch(ev Event) []Effect {
 	if c.closed {
 		return nil
 	}
+	asked := c.ask
+	c.ask = ask{}
 	switch ev := ev.(type) {
 	case DraftObserved:
 		return c.observe(ev)
@@ -423,19 +518,45 @@ func (c *Controller) Dispatch(ev Event) []Effect {
 		c.dismissed = true
 		return c.syncMenu(nil)
 	case LexiconChanged:
-		return c.repoll(nil)
+		return c.readLexicons(nil)
+	case LexiconsRead:
+		return c.lexiconsRead(ev)
 	case WarmDone:
 		if st, ok := c.warm[ev.Source]; !ok || st.done {
 			return nil
 		}
-		c.warm[ev.Source] = warmState{done: true, err: ev.Err}
+		st := warmState{done: true}
+		if ev.Err != nil {
+			st.err = ev.Err.Error()
+		}
+		c.warm[ev.Source] = st
 		var effs []Effect
 		if c.adj.active && c.adj.waiting && c.adj.asking == ev.Source {
 			effs = c.pollEnter(effs)
 		}
-		return c.repoll(effs)
+		return c.readLexicons(effs)
 	case SourceAdded:
-		return c.repoll(c.fold(c.svc.Sources(), nil))
+		return c.readLexicons(c.fold([]SourceInfo{ev.Source}, nil))
+	case SpaceAnswered:
+		if asked.kind != askSpace || ev.Source != asked.source {
+			return nil
+		}
+		return c.spaceAnswered(asked, ev)
+	case PickAnswered:
+		if asked.kind != askPick || ev.Source != asked.source {
+			return nil
+		}
+		if ev.Outcome.Kind == KindNone {
+			// The source acted on its own, or declined: nothing to rewrite.
+			c.dismissed = true
+			return c.syncMenu([]Effect{Picked{Source: ev.Source, Outcome: ev.Outcome}})
+		}
+		return c.rewrite(ask{kind: askRewrite, source: ev.Source, out: ev.Outcome}, nil)
+	case Rewritten:
+		if asked.kind != askRewrite {
+			return nil
+		}
+		return c.rewritten(asked, ev.Rewrote)
 	case Adjudicate:
 		c.adj = adjudication{active: true, attempt: ev.Attempt, draft: ev.Draft}
 		return c.pollEnter(nil)
@@ -445,11 +566,11 @@ func (c *Controller) Dispatch(ev Event) []Effect {
 		}
 		switch {
 		case ev.Err != nil:
-			return c.verdict(nil, Verdict{Kind: VerdictRejected, Source: ev.Source, Err: ev.Err})
+			return c.verdict(nil, Verdict{Kind: VerdictRejected, Source: ev.Source, Reason: ev.Err.Error()})
 		case ev.OK && ev.Claim.Token == "":
 			// The machine reads a zero claim as "nobody claimed": sending the draft as a
 			// plain message behind the claiming source's back would be worse than not at all.
-			return c.verdict(nil, Verdict{Kind: VerdictRejected, Source: ev.Source, Err: fmt.Errorf("match Enter with %q: %w", ev.Source, ErrEmptyClaim)})
+			return c.verdict(nil, Verdict{Kind: VerdictRejected, Source: ev.Source, Reason: fmt.Sprintf("match Enter with %q: %v", ev.Source, ErrEmptyClaim)})
 		case ev.OK:
 			return c.verdict(nil, Verdict{Kind: VerdictClaimed, Source: ev.Source, Claim: ev.Claim})
 		}
@@ -460,31 +581,22 @@ func (c *Controller) Dispatch(ev Event) []Effect {
 }
 
 // fold adds the sources of list not folded yet, in order: warm them, subscribe to their
-// lexicons, and ask them for candidates if the live hit is theirs.
-func (c *Controller) fold(list []Source, effs []Effect) []Effect {
-	for _, src := range list {
-		k := SourceKey{Trigger: src.Trigger(), Name: src.Name()}
-		if c.folded[k] {
+// rosters, and ask them for candidates if the live hit is theirs.
+func (c *Controller) fold(list []SourceInfo, effs []Effect) []Effect {
+	for _, info := range list {
+		k := info.Key
+		if _, folded := c.warm[k]; folded {
 			continue
 		}
-		c.folded[k] = true
-		c.sources = append(c.sources, src)
-		if _, ok := src.(Warmer); ok {
+		c.sources = append(c.sources, info)
+		if info.Warms {
 			c.warm[k] = warmState{}
 			effs = append(effs, Warm{Source: k})
 		} else {
 			c.warm[k] = warmState{done: true}
 		}
-		if s, ok := src.(LexiconSubscriber); ok {
-			post := c.cfg.Post
-			cancel := s.SubscribeLexicon(c.cfg.Session, func() {
-				if post != nil {
-					post(LexiconChanged{Source: k})
-				}
-			})
-			if cancel != nil {
-				c.cancels = append(c.cancels, cancel)
-			}
+		if info.Subscribes {
+			effs = append(effs, Subscribe{Source: k})
 		}
 		if c.hasHit && !c.dismissed && k.Trigger == c.hit.Trigger {
 			c.pending[k] = true
@@ -497,24 +609,42 @@ func (c *Controller) fold(list []Source, effs []Effect) []Effect {
 	return effs
 }
 
-// repoll aggregates the sources' hot rosters; a change re-decorates the draft.
-func (c *Controller) repoll(effs []Effect) []Effect {
-	names := map[rune][]string{}
-	for _, src := range c.sources {
-		l, ok := src.(Lexicon)
-		if !ok {
+// readLexicons asks for the rosters when some source has one. ReadLexicons goes last: its
+// answer is the next event.
+func (c *Controller) readLexicons(effs []Effect) []Effect {
+	for _, info := range c.sources {
+		if info.Lexicon {
+			return append(effs, ReadLexicons{})
+		}
+	}
+	return effs
+}
+
+// lexiconsRead aggregates the sources' hot rosters in registration order; a change
+// re-decorates the draft.
+func (c *Controller) lexiconsRead(ev LexiconsRead) []Effect {
+	for _, sn := range ev.Snapshots {
+		if _, folded := c.warm[sn.Source]; !folded {
 			continue
 		}
-		if list, warm := l.Lexicon(c.cfg.Session); warm {
-			names[src.Trigger()] = append(names[src.Trigger()], list...)
+		if sn.Warm {
+			c.lex[sn.Source] = sn.Names
+		} else {
+			delete(c.lex, sn.Source)
+		}
+	}
+	names := map[rune][]string{}
+	for _, info := range c.sources {
+		if list, ok := c.lex[info.Key]; ok && info.Lexicon {
+			names[info.Key.Trigger] = append(names[info.Key.Trigger], list...)
 		}
 	}
 	r := NewRoster(names)
 	if r.Equal(c.roster) {
-		return effs
+		return nil
 	}
 	c.roster = r
-	return c.redecorate(append(effs, RosterChanged{}))
+	return c.redecorate([]Effect{RosterChanged{}})
 }
 
 // redecorate rescans the draft and reports a change of marks. The scan goes into a reused
@@ -529,7 +659,8 @@ func (c *Controller) redecorate(effs []Effect) []Effect {
 	if len(c.scratch) > 0 {
 		c.refs = slices.Clone(c.scratch)
 	}
-	return append(effs, Decorate{Refs: c.refs})
+	c.refsVer++
+	return append(effs, Decorate{Version: c.refsVer})
 }
 
 // observe re-derives the hit from a new draft or caret.
@@ -585,13 +716,12 @@ func (c *Controller) fetch(effs []Effect) []Effect {
 	if c.dismissed {
 		return effs
 	}
-	for _, src := range c.sources {
-		if src.Trigger() != c.hit.Trigger {
+	for _, info := range c.sources {
+		if info.Key.Trigger != c.hit.Trigger {
 			continue
 		}
-		k := SourceKey{Trigger: src.Trigger(), Name: src.Name()}
-		c.pending[k] = true
-		effs = append(effs, FetchCandidates{Gen: c.gen, Source: k, Hit: c.hit})
+		c.pending[info.Key] = true
+		effs = append(effs, FetchCandidates{Gen: c.gen, Source: info.Key, Hit: c.hit})
 	}
 	return effs
 }
@@ -601,8 +731,8 @@ func (c *Controller) syncMenu(effs []Effect) []Effect {
 	m := Menu{Active: -1}
 	if c.hasHit && !c.dismissed {
 		var opts []Option
-		for _, src := range c.sources {
-			k := SourceKey{Trigger: src.Trigger(), Name: src.Name()}
+		for _, info := range c.sources {
+			k := info.Key
 			if k.Trigger != c.hit.Trigger {
 				continue
 			}
@@ -623,7 +753,8 @@ func (c *Controller) syncMenu(effs []Effect) []Effect {
 	}
 	switch {
 	case m.Open && !m.equal(c.menu):
-		effs = append(effs, ShowMenu{Menu: m})
+		c.menuVer++
+		effs = append(effs, ShowMenu{Version: c.menuVer})
 	case !m.Open && c.menu.Open:
 		effs = append(effs, HideMenu{})
 	}
@@ -646,62 +777,90 @@ func (k Key) IME() bool {
 	if k.Key == "Enter" && k.Shift {
 		return false
 	}
-	return k.Composing || k.KeyCode == 229
+	return keymap.Key(k).InComposition()
 }
 
-// key arbitrates a keydown. Shift+Enter and IME keys are never taken (see IME). The menu
-// takes ↑ ↓ Enter Tab Escape only while open; Space is taken only when a source claims
-// the hit and the input really rewrote.
+// menuAction is what a key does to the menu.
+type menuAction int
+
+const (
+	menuDismiss menuAction = iota + 1
+	menuNext
+	menuPrev
+	menuPick
+	menuSpace
+)
+
+// menuKeys are the keys the controller may take. Shift+Escape closes too: let through, it
+// would reach the input machine, which releases the claim, while the menu stayed open.
+// Shift+arrows extend the selection and Shift+Tab moves focus back: not the menu's. Enter
+// and Tab pick, taken even if the rewrite fails: an Enter meant for the menu must never
+// submit the draft. Any other modifier makes the chord someone else's.
+var menuKeys = keymap.Map[menuAction]{
+	{Keys: []string{"Escape"}, Optional: keymap.Shift, Action: menuDismiss, Help: keymap.Help{Key: "esc", Desc: "close the menu"}},
+	{Keys: []string{"ArrowDown"}, Action: menuNext, Help: keymap.Help{Key: "↓", Desc: "next option"}},
+	{Keys: []string{"ArrowUp"}, Action: menuPrev, Help: keymap.Help{Key: "↑", Desc: "previous option"}},
+	{Keys: []string{"Enter", "Tab"}, Action: menuPick, Help: keymap.Help{Key: "enter", Desc: "choose"}},
+	{Keys: []string{" "}, Optional: keymap.Shift, Action: menuSpace},
+}
+
+// MenuHelp is the help of the menu's keys, for a view that lists them.
+func MenuHelp() []keymap.Help { return menuKeys.Help() }
+
+// key arbitrates a keydown. IME keys are never taken, nor Shift+Enter (see IME). The menu
+// takes its keys only while open; Space is taken only when a source claims the hit and the
+// input really rewrote.
 func (c *Controller) key(k Key) []Effect {
-	if k.IME() || k.Key == "Enter" && k.Shift {
+	act, ok := menuKeys.Match(keymap.Key(k))
+	if !ok {
 		return nil
 	}
-	if k.Ctrl || k.Alt || k.Meta {
-		return nil
-	}
-	if c.menu.Open && k.Key == "Escape" {
-		// With or without Shift: a Shift+Escape let through would reach the input machine,
-		// which releases the claim, while the menu stayed open.
-		c.dismissed = true
-		return c.syncMenu([]Effect{PreventDefault{}})
-	}
-	// Shift+arrows extend the selection and Shift+Tab moves focus back: not the menu's.
-	if c.menu.Open && !k.Shift {
-		n := len(c.menu.Options)
-		switch k.Key {
-		case "ArrowDown":
-			c.setActive((c.menu.Active + 1) % n)
-			return c.syncMenu([]Effect{PreventDefault{}})
-		case "ArrowUp":
-			c.setActive((c.menu.Active - 1 + n) % n)
-			return c.syncMenu([]Effect{PreventDefault{}})
-		case "Enter", "Tab":
-			// Always taken, even if the rewrite fails: an Enter meant for the menu must
-			// never submit the draft.
-			return c.pick(c.menu.Active, []Effect{PreventDefault{}})
-		}
-	}
-	if k.Key == " " {
+	if act == menuSpace {
 		return c.space()
 	}
-	return nil
+	if !c.menu.Open {
+		return nil
+	}
+	switch n := len(c.menu.Options); act {
+	case menuDismiss:
+		c.dismissed = true
+		return c.syncMenu([]Effect{PreventDefault{}})
+	case menuNext:
+		c.setActive((c.menu.Active + 1) % n)
+		return c.syncMenu([]Effect{PreventDefault{}})
+	case menuPrev:
+		c.setActive((c.menu.Active - 1 + n) % n)
+		return c.syncMenu([]Effect{PreventDefault{}})
+	}
+	return c.pick(c.menu.Active, []Effect{PreventDefault{}})
 }
 
-// pick runs the source's Pick for option i and hands the outcome to the input.
+// pick asks the source of option i what choosing it means (AskPick); PickAnswered goes on.
 func (c *Controller) pick(i int, effs []Effect) []Effect {
 	o := c.menu.Options[i]
-	src, ok := c.source(o.Source)
-	if !ok {
+	if !c.folded(o.Source) {
 		return effs
 	}
-	out := src.Pick(o.Item, Query{Session: c.cfg.Session, Hit: c.hit})
-	rewrote := apply(c.cfg.Bail, out, c.hit.Span)
-	effs = append(effs, Picked{Source: o.Source, Outcome: out, Rewrote: rewrote})
-	switch {
-	case rewrote:
+	c.ask = ask{kind: askPick, source: o.Source}
+	return append(effs, AskPick{Source: o.Source, Item: o.Item, Hit: c.hit})
+}
+
+// rewrite asks the input machine to apply a's outcome at the hit (Rewrite); Rewritten goes
+// on.
+func (c *Controller) rewrite(a ask, effs []Effect) []Effect {
+	c.ask = a
+	return append(effs, Rewrite{Outcome: a.out, Span: c.hit.Span})
+}
+
+// rewritten ends a pick or a Space claim with the input machine's answer.
+func (c *Controller) rewritten(a ask, rewrote bool) []Effect {
+	var effs []Effect
+	if a.space && rewrote {
+		effs = append(effs, PreventDefault{})
+	}
+	effs = append(effs, Picked{Source: a.source, Outcome: a.out, Rewrote: rewrote})
+	if rewrote {
 		c.clearHit()
-	case out.Kind == KindNone:
-		c.dismissed = true
 	}
 	// A refused rewrite (a stale span) leaves the menu as it was: the DraftObserved that
 	// made the span stale is on its way and will refresh it.
@@ -709,51 +868,57 @@ func (c *Controller) pick(i int, effs []Effect) []Effect {
 }
 
 // space adjudicates a Space typed right after the hit: the hit's sources with a
-// SpaceMatcher are polled in registration order and the first answer wins. No claimant is
+// SpaceMatcher are asked in registration order and the first answer wins. No claimant is
 // the default sink: the space is typed.
 func (c *Controller) space() []Effect {
 	if !c.hasHit || c.selStart != c.selEnd || c.selStart != c.hit.Span.End {
 		return nil
 	}
-	q := Query{Session: c.cfg.Session, Hit: c.hit}
-	for _, src := range c.sources {
-		m, ok := src.(SpaceMatcher)
-		if !ok || src.Trigger() != c.hit.Trigger {
+	return c.askSpace(0)
+}
+
+// askSpace asks the first SpaceMatcher of the hit's trigger from sources[from] on.
+func (c *Controller) askSpace(from int) []Effect {
+	for i := from; i < len(c.sources); i++ {
+		info := c.sources[i]
+		if !info.Space || info.Key.Trigger != c.hit.Trigger {
 			continue
 		}
-		out, ok := m.MatchSpace(q)
-		if !ok {
-			continue
-		}
-		rewrote := apply(c.cfg.Bail, out, c.hit.Span)
-		var effs []Effect
-		if rewrote {
-			effs = append(effs, PreventDefault{})
-			c.clearHit()
-		}
-		effs = append(effs, Picked{Source: SourceKey{Trigger: src.Trigger(), Name: src.Name()}, Outcome: out, Rewrote: rewrote})
-		return c.syncMenu(effs)
+		c.ask = ask{kind: askSpace, source: info.Key, next: i}
+		return []Effect{AskSpace{Source: info.Key, Hit: c.hit}}
 	}
 	return nil
+}
+
+// spaceAnswered takes a SpaceMatcher's answer: undefined asks the next one.
+func (c *Controller) spaceAnswered(a ask, ev SpaceAnswered) []Effect {
+	if !ev.OK {
+		return c.askSpace(a.next + 1)
+	}
+	if ev.Outcome.Kind == KindNone {
+		// A claim that rewrites nothing: the space is typed.
+		return c.syncMenu([]Effect{Picked{Source: ev.Source, Outcome: ev.Outcome}})
+	}
+	return c.rewrite(ask{kind: askRewrite, space: true, source: ev.Source, out: ev.Outcome}, nil)
 }
 
 // pollEnter asks the next EnterMatcher, waiting for its warm-up if needed.
 func (c *Controller) pollEnter(effs []Effect) []Effect {
 	c.adj.waiting = false
 	for ; c.adj.next < len(c.sources); c.adj.next++ {
-		src := c.sources[c.adj.next]
-		if _, ok := src.(EnterMatcher); !ok {
+		info := c.sources[c.adj.next]
+		if !info.Enter {
 			continue
 		}
-		k := SourceKey{Trigger: src.Trigger(), Name: src.Name()}
+		k := info.Key
 		c.adj.asking = k
 		st := c.warm[k]
 		switch {
 		case !st.done:
 			c.adj.waiting = true
 			return effs
-		case st.err != nil:
-			return c.verdict(effs, Verdict{Kind: VerdictRejected, Source: k, Err: st.err})
+		case st.err != "":
+			return c.verdict(effs, Verdict{Kind: VerdictRejected, Source: k, Reason: st.err})
 		}
 		return append(effs, RunEnterMatch{Attempt: c.adj.attempt, Source: k, Draft: c.adj.draft})
 	}
@@ -767,12 +932,8 @@ func (c *Controller) verdict(effs []Effect, v Verdict) []Effect {
 	return append(effs, Adjudicated{Attempt: a, Verdict: v})
 }
 
-// source returns the folded source k.
-func (c *Controller) source(k SourceKey) (Source, bool) {
-	for _, src := range c.sources {
-		if src.Trigger() == k.Trigger && src.Name() == k.Name {
-			return src, true
-		}
-	}
-	return nil, false
+// folded reports whether k is one of the controller's sources.
+func (c *Controller) folded(k SourceKey) bool {
+	_, ok := c.warm[k]
+	return ok
 }

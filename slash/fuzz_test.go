@@ -81,7 +81,7 @@ func detectNaive(draft string, caret int, tier Tier) (Hit, bool) {
 		k++
 	}
 	j := k
-	for j > 0 && isNameRune(rs[j-1]) {
+	for j > 0 && IsNameRune(rs[j-1]) {
 		j--
 	}
 	if j == 0 {
@@ -95,7 +95,7 @@ func detectNaive(draft string, caret int, tier Tier) (Hit, bool) {
 		return Hit{}, false
 	}
 	e := k
-	for e < len(rs) && isNameRune(rs[e]) {
+	for e < len(rs) && IsNameRune(rs[e]) {
 		e++
 	}
 	if e < len(rs) && (rs[e] == '/' || rs[e] == '@') {
@@ -119,7 +119,7 @@ func scanNaive(draft string, r *Roster) []TextRef {
 			continue
 		}
 		j := i + 1
-		for j < len(rs) && isNameRune(rs[j]) {
+		for j < len(rs) && IsNameRune(rs[j]) {
 			j++
 		}
 		if j < len(rs) && (rs[j] == '/' || rs[j] == '@') {

@@ -115,38 +115,164 @@ type warmLexer struct {
 
 func (w *warmLexer) Warm(context.Context, Projection) error { return w.err }
 
-// bail is a recording Bail with the machine's CAS rule: it rewrites only at the current
-// rev, and only while accept is true (the phase guard).
+// bail is the input machine in miniature, with the machine's CAS rule: it rewrites only at
+// the current rev, and only while accept is true (the phase guard). It records each Rewrite.
 type bail struct {
 	rev    uint64
 	accept bool
 	calls  []string
 }
 
-func (b *bail) ok(at input.Span) bool { return b.accept && at.Rev == b.rev }
+func (b *bail) rewrite(r Rewrite) bool {
+	at := r.Span
+	switch o := r.Outcome; o.Kind {
+	case KindBeginCommand:
+		b.calls = append(b.calls, fmt.Sprintf("begin-command %q %d-%d@%d", o.Claim.Token, at.Start, at.End, at.Rev))
+	case KindInsertReference:
+		b.calls = append(b.calls, fmt.Sprintf("insert-reference %s %d-%d@%d", o.Reference.Ref, at.Start, at.End, at.Rev))
+	case KindInsertText:
+		b.calls = append(b.calls, fmt.Sprintf("insert-text %q %d-%d@%d", o.Text, at.Start, at.End, at.Rev))
+	case KindConsumeToken:
+		b.calls = append(b.calls, fmt.Sprintf("consume-token %d-%d@%d", at.Start, at.End, at.Rev))
+	}
+	return b.accept && at.Rev == b.rev
+}
 
-func (b *bail) BeginCommand(c input.Claim, at input.Span) bool {
-	b.calls = append(b.calls, fmt.Sprintf("begin-command %q %d-%d@%d", c.Token, at.Start, at.End, at.Rev))
-	return b.ok(at)
+// driver plays the browser shell in miniature around a Controller: it answers the
+// controller's same-turn questions (AskSpace, AskPick, Rewrite, ReadLexicons, Subscribe) by
+// asking the sources and the input, as app/slashhost does, and returns the other effects.
+// Asynchronous effects wait for Perform.
+type driver struct {
+	*Controller
+	sources []Source
+	rewrite func(Rewrite) bool // nil: an input without a machine, which never rewrites
+	post    func(Event)
+	cancels []func()
+	asked   []Effect // every question answered, in order
 }
-func (b *bail) InsertReference(r input.Reference, at input.Span) bool {
-	b.calls = append(b.calls, fmt.Sprintf("insert-reference %s %d-%d@%d", r.Ref, at.Start, at.End, at.Rev))
-	return b.ok(at)
+
+func newDriver(sources []Source, rewrite func(Rewrite) bool, post func(Event)) (*driver, []Effect) {
+	d := &driver{sources: sources, rewrite: rewrite, post: post}
+	infos := make([]SourceInfo, len(sources))
+	for i, s := range sources {
+		infos[i] = Describe(s)
+	}
+	c, effs := NewController(Config{Session: Projection{SessionID: "s1"}, Sources: infos})
+	d.Controller = c
+	return d, d.run(effs)
 }
-func (b *bail) InsertText(t string, at input.Span) bool {
-	b.calls = append(b.calls, fmt.Sprintf("insert-text %q %d-%d@%d", t, at.Start, at.End, at.Rev))
-	return b.ok(at)
+
+func (d *driver) source(k SourceKey) Source {
+	for _, s := range d.sources {
+		if s.Trigger() == k.Trigger && s.Name() == k.Name {
+			return s
+		}
+	}
+	return nil
 }
-func (b *bail) ConsumeToken(g Guard) bool {
-	b.calls = append(b.calls, fmt.Sprintf("consume-token %d-%d@%d", g.Span.Start, g.Span.End, g.Span.Rev))
-	return b.ok(g.Span)
+
+// Dispatch dispatches ev and answers what the controller asks.
+func (d *driver) Dispatch(ev Event) []Effect { return d.run(d.Controller.Dispatch(ev)) }
+
+func (d *driver) run(effs []Effect) []Effect {
+	var out []Effect
+	for _, e := range effs {
+		var answer Event
+		q := Query{Session: d.Session()}
+		switch x := e.(type) {
+		case AskSpace:
+			q.Hit = x.Hit
+			out, ok := d.source(x.Source).(SpaceMatcher).MatchSpace(q)
+			answer = SpaceAnswered{Source: x.Source, Outcome: out, OK: ok}
+		case AskPick:
+			q.Hit = x.Hit
+			answer = PickAnswered{Source: x.Source, Outcome: d.source(x.Source).Pick(x.Item, q)}
+		case Rewrite:
+			answer = Rewritten{Rewrote: d.rewrite != nil && d.rewrite(x)}
+		case ReadLexicons:
+			var read LexiconsRead
+			for _, s := range d.sources {
+				if l, ok := s.(Lexicon); ok {
+					names, warm := l.Lexicon(d.Session())
+					read.Snapshots = append(read.Snapshots, LexiconSnapshot{Source: Describe(s).Key, Names: names, Warm: warm})
+				}
+			}
+			answer = read
+		case Subscribe:
+			post := d.post
+			cancel := d.source(x.Source).(LexiconSubscriber).SubscribeLexicon(d.Session(), func() {
+				if post != nil {
+					post(LexiconChanged{Source: x.Source})
+				}
+			})
+			if cancel != nil {
+				d.cancels = append(d.cancels, cancel)
+			}
+			d.asked = append(d.asked, e)
+			continue
+		case Decorate:
+			// The shell reads the snapshot the effect names; so does the test.
+			out = append(out, decorated{Refs: d.TextRefs()})
+			continue
+		case ShowMenu:
+			out = append(out, shown{Menu: d.Menu()})
+			continue
+		default:
+			out = append(out, e)
+			continue
+		}
+		d.asked = append(d.asked, e)
+		out = append(out, d.Dispatch(answer)...)
+	}
+	return out
 }
+
+// Close ends the controller and its subscriptions.
+func (d *driver) Close() {
+	d.Controller.Close()
+	for _, c := range d.cancels {
+		c()
+	}
+	d.cancels = nil
+}
+
+// register adds a source after birth, as the registry does: SourceAdded is posted.
+func (d *driver) register(s Source) {
+	d.sources = append(d.sources, s)
+	if d.post != nil && !d.closed {
+		d.post(SourceAdded{Source: Describe(s)})
+	}
+}
+
+// Perform carries out an asynchronous effect the way app/slashhost does.
+func (d *driver) Perform(ctx context.Context, e Effect) (Event, bool) {
+	p := d.Session()
+	switch e := e.(type) {
+	case FetchCandidates:
+		s := d.source(e.Source)
+		items, err := s.Candidates(ctx, Query{Session: p, Hit: e.Hit})
+		return CandidatesArrived{Gen: e.Gen, Source: e.Source, Items: items, Err: err}, true
+	case RunEnterMatch:
+		claim, ok, err := d.source(e.Source).(EnterMatcher).MatchEnter(ctx, p, e.Draft)
+		return EnterMatched{Attempt: e.Attempt, Source: e.Source, Claim: claim, OK: ok, Err: err}, true
+	case Warm:
+		return WarmDone{Source: e.Source, Err: d.source(e.Source).(Warmer).Warm(ctx, p)}, true
+	}
+	return nil, false
+}
+
+// decorated and shown are Decorate and ShowMenu as the shell sees them: with the snapshot
+// they name, read when the effect is run.
+type decorated struct{ Refs []TextRef }
+type shown struct{ Menu Menu }
+
+func (decorated) isEffect() {}
+func (shown) isEffect()     {}
 
 // harness drives a controller the way the shell does, performing asynchronous effects on
 // demand.
 type harness struct {
-	svc    *Service
-	c      *Controller
+	c      *driver
 	bail   *bail
 	posted []Event
 	rev    uint64
@@ -154,17 +280,8 @@ type harness struct {
 }
 
 func newHarness(sources ...Source) *harness {
-	h := &harness{svc: NewService(), bail: &bail{accept: true}}
-	for _, s := range sources {
-		if err := h.svc.Register(s); err != nil {
-			panic(err)
-		}
-	}
-	h.c, h.birth = NewController(h.svc, Config{
-		Session: Projection{SessionID: "s1"},
-		Bail:    h.bail,
-		Post:    func(ev Event) { h.posted = append(h.posted, ev) },
-	})
+	h := &harness{bail: &bail{accept: true}}
+	h.c, h.birth = newDriver(sources, h.bail.rewrite, func(ev Event) { h.posted = append(h.posted, ev) })
 	return h
 }
 

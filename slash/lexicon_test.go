@@ -35,7 +35,7 @@ func TestLexicon(t *testing.T) {
 		{"a notification re-polls", func(h *harness, skills, _ *lexer) []Effect {
 			skills.notify()
 			return h.drain()
-		}, []Effect{RosterChanged{}, Decorate{Refs: []TextRef{review}}}},
+		}, []Effect{RosterChanged{}, decorated{Refs: []TextRef{review}}}},
 		{"a caret move does not re-decorate", func(h *harness, _, _ *lexer) []Effect {
 			return h.c.Dispatch(DraftObserved{Draft: h.c.draft, SelStart: 7, SelEnd: 8, Rev: h.rev, Tier: Plain})
 		}, nil},
@@ -43,28 +43,28 @@ func TestLexicon(t *testing.T) {
 			people.warm = true
 			people.notify()
 			return h.drain()
-		}, []Effect{RosterChanged{}, Decorate{Refs: []TextRef{review, alice, bob}}}},
+		}, []Effect{RosterChanged{}, decorated{Refs: []TextRef{review, alice, bob}}}},
 		{"a name added to a roster", func(h *harness, skills, _ *lexer) []Effect {
 			skills.names = append(skills.names, "deploy")
 			skills.notify()
 			return h.drain()
-		}, []Effect{RosterChanged{}, Decorate{Refs: []TextRef{review, alice, bob, deploy}}}},
+		}, []Effect{RosterChanged{}, decorated{Refs: []TextRef{review, alice, bob, deploy}}}},
 		{"a name gone from a roster", func(h *harness, _, people *lexer) []Effect {
 			people.names = []string{"alice"}
 			people.notify()
 			return h.drain()
-		}, []Effect{RosterChanged{}, Decorate{Refs: []TextRef{review, alice, deploy}}}},
+		}, []Effect{RosterChanged{}, decorated{Refs: []TextRef{review, alice, deploy}}}},
 		{"a roster going cold again", func(h *harness, skills, _ *lexer) []Effect {
 			skills.warm = false
 			skills.notify()
 			return h.drain()
-		}, []Effect{RosterChanged{}, Decorate{Refs: []TextRef{alice}}}},
+		}, []Effect{RosterChanged{}, decorated{Refs: []TextRef{alice}}}},
 		{"an edit before a mark shifts it", func(h *harness, _, _ *lexer) []Effect {
 			return h.typeDraft("|x /review @alice @bob /deploy", Plain)
-		}, []Effect{Decorate{Refs: []TextRef{{10, 16, '@', "alice"}}}}},
+		}, []Effect{decorated{Refs: []TextRef{{10, 16, '@', "alice"}}}}},
 		{"an edit that breaks the shape drops the mark", func(h *harness, _, _ *lexer) []Effect {
 			return h.typeDraft("|x /review x@alice @bob /deploy", Plain)
-		}, []Effect{Decorate{}}},
+		}, []Effect{decorated{}}},
 		{"an edit that changes no mark emits nothing", func(h *harness, _, _ *lexer) []Effect {
 			return h.typeDraft("|x /review x@alice @bob /deploy!", Plain)
 		}, nil},

@@ -9,50 +9,29 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"parley/machine/input"
+
+	"parley/machine/utf16x"
 )
 
-// machineBail is the browser shell's adapter, in miniature: each bail event is dispatched
-// into the real input machine and answered with input.Rewrote.
-type machineBail struct{ m *input.Machine }
-
-func (b machineBail) BeginCommand(c input.Claim, at input.Span) bool {
-	return input.Rewrote(b.m.Dispatch(input.BeginCommand{Claim: c, Span: at}))
-}
-func (b machineBail) InsertReference(r input.Reference, at input.Span) bool {
-	return input.Rewrote(b.m.Dispatch(input.InsertRef{Reference: r, Span: at}))
-}
-func (b machineBail) InsertText(t string, at input.Span) bool {
-	return input.Rewrote(b.m.Dispatch(input.InsertText{Text: t, Span: at}))
-}
-func (b machineBail) ConsumeToken(g Guard) bool {
-	return input.Rewrote(b.m.Dispatch(input.ConsumeToken{Span: g.Span, Token: g.Token}))
-}
-
-// tierOf is the shell's mapping from the machine's phase to a guard tier.
-func tierOf(p input.Phase) Tier {
-	switch p {
-	case input.Plain:
-		return Plain
-	case input.Claimed:
-		return Claimed
+// machineRewrite is the browser shell's answer to Rewrite, in miniature: the outcome's event
+// goes into the real input machine, and the answer is input.Rewrote.
+func machineRewrite(m *input.Machine) func(Rewrite) bool {
+	return func(r Rewrite) bool {
+		ev := r.Event()
+		return ev != nil && input.Rewrote(m.Dispatch(ev))
 	}
-	return Frozen
 }
 
 // shell wires a real machine and a controller the way the browser shell does.
 type shell struct {
 	m *input.Machine
-	c *Controller
+	c *driver
 }
 
 func newShell(t *testing.T, sources ...Source) *shell {
 	t.Helper()
-	svc := NewService()
-	for _, s := range sources {
-		require.NoError(t, svc.Register(s))
-	}
 	m := input.New(input.Config{Session: "s1"})
-	c, _ := NewController(svc, Config{Session: Projection{SessionID: "s1"}, Bail: machineBail{m}})
+	c, _ := newDriver(sources, machineRewrite(m), nil)
 	return &shell{m: m, c: c}
 }
 
@@ -67,8 +46,8 @@ func (s *shell) typeIn(draft string, observe bool) []Effect {
 }
 
 func (s *shell) observe() []Effect {
-	caret := utf16Len(s.m.Draft())
-	return s.c.Dispatch(DraftObserved{Draft: s.m.Draft(), SelStart: caret, SelEnd: caret, Rev: s.m.Rev(), Tier: tierOf(s.m.Phase())})
+	caret := utf16x.Len(s.m.Draft())
+	return s.c.Dispatch(DraftObserved{Draft: s.m.Draft(), SelStart: caret, SelEnd: caret, Rev: s.m.Rev(), Tier: TierOf(s.m.Phase())})
 }
 
 func TestMachineSpaceBeginsCommand(t *testing.T) {
@@ -195,7 +174,7 @@ func TestMachineRefusalLetsSpaceThrough(t *testing.T) {
 			s := newShell(t, sp)
 			if tt.typed == "" {
 				// No hit to adjudicate: drive the contract directly with an empty span.
-				assert.False(t, apply(machineBail{s.m}, tt.out, input.Span{Rev: s.m.Rev()}))
+				assert.False(t, machineRewrite(s.m)(Rewrite{Outcome: tt.out, Span: input.Span{Rev: s.m.Rev()}}))
 				return
 			}
 			s.typeIn(tt.typed, true)
@@ -203,7 +182,7 @@ func TestMachineRefusalLetsSpaceThrough(t *testing.T) {
 				s.typeIn(tt.after, false)
 			}
 			if tt.enter {
-				require.NotEmpty(t, s.m.Dispatch(input.Enter{}))
+				require.NotEmpty(t, s.m.Dispatch(input.Submit{}))
 				require.Equal(t, input.Adjudicating, s.m.Phase())
 			}
 			effs := s.c.Dispatch(press(" "))
@@ -256,12 +235,10 @@ func TestMachineEnterAdjudication(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			var asked []string
 			e := &enterer{src: &src{trigger: '/', name: "cmd"}, claim: tt.claim, answer: tt.answer, err: tt.err, asked: &asked}
-			svc := NewService()
-			require.NoError(t, svc.Register(&warmEnterErr{enterer: e, err: tt.warmErr}))
 			m := input.New(input.Config{Session: "s1"})
-			c, birth := NewController(svc, Config{Session: Projection{SessionID: "s1"}, Bail: machineBail{m}})
+			c, birth := newDriver([]Source{&warmEnterErr{enterer: e, err: tt.warmErr}}, machineRewrite(m), nil)
 			m.Dispatch(input.DraftChanged{Draft: "/review 1"})
-			adj := ofInput[input.Adjudicate](m.Dispatch(input.Enter{}))
+			adj := ofInput[input.Adjudicate](m.Dispatch(input.Submit{}))
 			require.Len(t, adj, 1)
 			effs := c.Dispatch(Adjudicate{Attempt: adj[0].Attempt, Draft: adj[0].Draft})
 			assert.Empty(t, of[Adjudicated](effs), "the verdict waits for the warm-up")

@@ -1,6 +1,7 @@
 package slash
 
 import (
+	"errors"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -177,7 +178,7 @@ func TestAdjudicatedAnswer(t *testing.T) {
 	}{
 		{"claimed", Adjudicated{a, Verdict{Kind: VerdictClaimed, Claim: claim}}, input.Adjudicated{Attempt: a, Claim: claim}},
 		{"default sink", Adjudicated{a, Verdict{Kind: VerdictDefaultSink}}, input.Adjudicated{Attempt: a}},
-		{"rejected", Adjudicated{a, Verdict{Kind: VerdictRejected, Err: errBoom}}, input.AdjudicationFailed{Attempt: a, Err: errBoom}},
+		{"rejected", Adjudicated{a, Verdict{Kind: VerdictRejected, Reason: "boom"}}, input.AdjudicationFailed{Attempt: a, Err: errors.New("boom")}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

@@ -4,6 +4,8 @@ import (
 	"math/bits"
 	"slices"
 	"unicode/utf8"
+
+	"parley/machine/utf16x"
 )
 
 // Roster is an immutable snapshot of the names that decorate: one set per trigger. It is
@@ -124,7 +126,7 @@ func AppendTextRefs(refs []TextRef, draft string, r *Roster) []TextRef {
 	// text after the last reference is never converted. Drafts from the browser are valid
 	// UTF-8, which allows the faster count; validity is checked once, at the first hit.
 	u16, last := 0, 0
-	units := utf16Len
+	units := utf16x.Len
 	checked := false
 	for i := 0; i < len(draft); {
 		// Eight bytes at a time to the next trigger character.
@@ -160,7 +162,7 @@ func AppendTextRefs(refs []TextRef, draft string, r *Roster) []TextRef {
 		if !checked {
 			checked = true
 			if utf8.ValidString(draft) {
-				units = utf16LenValid
+				units = utf16x.LenValid
 			}
 		}
 		u16 += units(draft[last:p])

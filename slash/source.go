@@ -13,7 +13,7 @@ type Projection struct {
 	SessionID string
 }
 
-// SourceKey names a source: (trigger, name) is unique in a Service.
+// SourceKey names a source: (trigger, name) is unique in a registry (app/slashhost).
 type SourceKey struct {
 	Trigger rune
 	Name    string
@@ -40,17 +40,17 @@ type Query struct {
 // EnterMatcher, Lexicon, LexiconSubscriber, Warmer) declare participation: implementing
 // a match hook is the declaration that the source takes part in adjudication.
 //
-// A source is shared by every session, and the shell performs Candidates, MatchEnter and
-// Warm off the event loop while the controller calls Pick, MatchSpace and Lexicon on it.
-// So a source guards its own state; Trigger and Name must be constant.
+// A source is shared by every session, and the shell calls Candidates, MatchEnter and Warm
+// off the event loop while it answers the controller's AskPick, AskSpace and ReadLexicons
+// on it. So a source guards its own state; Trigger and Name must be constant.
 type Source interface {
 	Trigger() rune // '/' or '@'
 	Name() string
 	// Candidates returns the menu items for q. It may do I/O; the shell runs it off the
 	// event loop and reports back with CandidatesArrived.
 	Candidates(ctx context.Context, q Query) ([]Item, error)
-	// Pick says what choosing item means. It runs inside a key event, so it must be
-	// synchronous and free of I/O; a source that needs more opens its own surface and
+	// Pick says what choosing item means (AskPick). It runs inside a key event, so it must
+	// be synchronous and free of I/O; a source that needs more opens its own surface and
 	// returns the None outcome.
 	Pick(item Item, q Query) PickOutcome
 }
@@ -99,7 +99,8 @@ const (
 	KindBeginCommand
 	// KindInsertReference: replace the token with a chip for Reference.
 	KindInsertReference
-	// KindInsertText: replace the token with Text (plain-text references, Decision 21).
+	// KindInsertText: replace the token with Text (plain-text references: the literal
+	// "/name " is the model projection, and decoration is derived from the draft).
 	KindInsertText
 	// KindConsumeToken: remove the token.
 	KindConsumeToken
@@ -144,40 +145,24 @@ func InsertText(text string) PickOutcome { return PickOutcome{Kind: KindInsertTe
 // ConsumeToken is the outcome that removes the token.
 func ConsumeToken() PickOutcome { return PickOutcome{Kind: KindConsumeToken} }
 
-// Guard says which token ConsumeToken may remove: the draft range Span, compared by its
-// Rev; or, when Token is set, the bare token the draft must still start with (used by
-// command surfaces that finish after the draft moved on).
-type Guard struct {
-	Span  input.Span
-	Token string
+// SourceInfo is what a Controller knows of a source: its key and which optional hooks it
+// implements. It is data, so the controller never holds the source itself.
+type SourceInfo struct {
+	Key        SourceKey
+	Space      bool // SpaceMatcher
+	Enter      bool // EnterMatcher
+	Lexicon    bool // Lexicon
+	Subscribes bool // LexiconSubscriber
+	Warms      bool // Warmer
 }
 
-// Bail is the input side of the cross-plugin rewrite contract. The browser shell implements
-// it by dispatching the matching event into the input machine. Each method reports whether
-// the machine passed its phase and CAS guards and really rewrote the draft: emitting is not
-// succeeding, and whether Space is prevented follows that answer.
-type Bail interface {
-	BeginCommand(c input.Claim, at input.Span) bool
-	InsertReference(r input.Reference, at input.Span) bool
-	InsertText(text string, at input.Span) bool
-	ConsumeToken(g Guard) bool
-}
-
-// apply turns an outcome into its bail event at span and reports whether the draft was
-// rewritten. A nil Bail (an input without a machine) never rewrites.
-func apply(b Bail, out PickOutcome, at input.Span) bool {
-	if b == nil {
-		return false
-	}
-	switch out.Kind {
-	case KindBeginCommand:
-		return b.BeginCommand(out.Claim, at)
-	case KindInsertReference:
-		return b.InsertReference(out.Reference, at)
-	case KindInsertText:
-		return b.InsertText(out.Text, at)
-	case KindConsumeToken:
-		return b.ConsumeToken(Guard{Span: at})
-	}
-	return false
+// Describe returns src's SourceInfo.
+func Describe(src Source) SourceInfo {
+	info := SourceInfo{Key: SourceKey{Trigger: src.Trigger(), Name: src.Name()}}
+	_, info.Space = src.(SpaceMatcher)
+	_, info.Enter = src.(EnterMatcher)
+	_, info.Lexicon = src.(Lexicon)
+	_, info.Subscribes = src.(LexiconSubscriber)
+	_, info.Warms = src.(Warmer)
+	return info
 }

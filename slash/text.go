@@ -1,8 +1,6 @@
 package slash
 
 import (
-	"math"
-	"math/bits"
 	"unicode"
 	"unicode/utf8"
 )
@@ -43,8 +41,8 @@ var spaceByte = func() (t [utf8.RuneSelf]bool) {
 	return t
 }()
 
-// isNameRune reports whether r may appear in a name.
-func isNameRune(r rune) bool {
+// IsNameRune reports whether r may appear in a name: the grammar above, one character.
+func IsNameRune(r rune) bool {
 	if r < utf8.RuneSelf {
 		return nameByte[r]
 	}
@@ -84,7 +82,7 @@ func nameEnd(s string, i int) int {
 			continue
 		}
 		r, size := utf8.DecodeRuneInString(s[i:])
-		if !isNameRune(r) {
+		if !IsNameRune(r) {
 			return i
 		}
 		i += size
@@ -114,76 +112,4 @@ func trimName(name string) string {
 // and unchanged by trimName.
 func validName(name string) bool {
 	return name != "" && nameEnd(name, 0) == len(name) && trimName(name) == name
-}
-
-// utf16Len returns the length of s in UTF-16 code units, with invalid bytes counting as
-// U+FFFD (one unit), which is what the browser would hold.
-// ascii8 reports whether the eight bytes of s from i are all ASCII, tested as one word.
-func ascii8(s string, i int) bool {
-	w := uint64(s[i]) | uint64(s[i+1])<<8 | uint64(s[i+2])<<16 | uint64(s[i+3])<<24 |
-		uint64(s[i+4])<<32 | uint64(s[i+5])<<40 | uint64(s[i+6])<<48 | uint64(s[i+7])<<56
-	return w&0x8080808080808080 == 0
-}
-
-// utf16Len is the length of s in UTF-16 code units: byteIndex walked to the end.
-func utf16Len(s string) int {
-	_, n := byteIndex(s, math.MaxInt)
-	return n
-}
-
-// byteIndex maps the UTF-16 offset u of s to a byte index. An offset past the end clamps
-// to len(s); one inside a surrogate pair rounds down to the start of its rune. It returns
-// the byte index and the UTF-16 offset it stands for.
-func byteIndex(s string, u int) (int, int) {
-	n, i := 0, 0
-	for i < len(s) && n < u {
-		if i+8 <= len(s) && n+8 <= u && ascii8(s, i) {
-			n += 8
-			i += 8
-			continue
-		}
-		if s[i] < utf8.RuneSelf {
-			n++
-			i++
-			continue
-		}
-		r, size := utf8.DecodeRuneInString(s[i:])
-		w := 1
-		if r >= 0x10000 {
-			w = 2
-		}
-		if n+w > u {
-			break
-		}
-		n += w
-		i += size
-	}
-	return i, n
-}
-
-// utf16LenValid is utf16Len for valid UTF-8: every byte that is not a continuation byte
-// starts a rune, and the 4-byte ones take a surrogate pair. It counts eight bytes a time.
-func utf16LenValid(s string) int {
-	const hi = 0x8080808080808080
-	n, i := len(s), 0
-	for ; i+8 <= len(s); i += 8 {
-		w := uint64(s[i]) | uint64(s[i+1])<<8 | uint64(s[i+2])<<16 | uint64(s[i+3])<<24 |
-			uint64(s[i+4])<<32 | uint64(s[i+5])<<40 | uint64(s[i+6])<<48 | uint64(s[i+7])<<56
-		if w&hi == 0 {
-			continue
-		}
-		// Bit 7 of each byte, tested against bits 6, 5, 4 of the same byte.
-		cont := w &^ (w << 1) & hi
-		quad := w & (w << 1) & (w << 2) & (w << 3) & hi
-		n += bits.OnesCount64(quad) - bits.OnesCount64(cont)
-	}
-	for ; i < len(s); i++ {
-		switch b := s[i]; {
-		case b&0xC0 == 0x80:
-			n--
-		case b >= 0xF0:
-			n++
-		}
-	}
-	return n
 }

@@ -4,6 +4,8 @@ import (
 	"fmt"
 
 	"parley/machine/input"
+
+	"parley/machine/utf16x"
 )
 
 // Tier is the guard tier: which triggers the input's phase lets fire.
@@ -57,7 +59,7 @@ func Detect(draft string, caret int, tier Tier) (Hit, bool) {
 	if tier == Frozen || caret < 0 {
 		return Hit{}, false
 	}
-	b, caret := byteIndex(draft, caret)
+	b, caret := utf16x.ByteOffset(draft, caret)
 	i := b
 	for i > 0 {
 		if c := draft[i-1]; c < 0x80 {
@@ -68,7 +70,7 @@ func Detect(draft string, caret int, tier Tier) (Hit, bool) {
 			continue
 		}
 		r, size := decodeLast(draft[:i])
-		if !isNameRune(r) {
+		if !IsNameRune(r) {
 			break
 		}
 		i -= size
@@ -84,8 +86,8 @@ func Detect(draft string, caret int, tier Tier) (Hit, bool) {
 		Trigger: rune(draft[i-1]),
 		Query:   draft[i:b],
 		Span: input.Span{
-			Start: caret - utf16Len(draft[i-1:b]),
-			End:   caret + utf16Len(draft[b:end]),
+			Start: caret - utf16x.Len(draft[i-1:b]),
+			End:   caret + utf16x.Len(draft[b:end]),
 		},
 	}, true
 }

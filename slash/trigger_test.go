@@ -116,17 +116,3 @@ func TestTierString(t *testing.T) {
 	assert.Equal(t, "frozen", Frozen.String())
 	assert.Equal(t, "Tier(9)", Tier(9).String())
 }
-
-func TestUTF16(t *testing.T) {
-	for _, s := range []string{"", "abc", "hello world, longer than eight", "é", "中文 mixed 😀 text 😀😀", "a\xffb", "\xe4\xb8"} {
-		assert.Equal(t, len(fixtureUnits(s)), utf16Len(s), "%q", s)
-	}
-	s := "ab😀cd中"
-	for u, wantByte := range map[int]int{0: 0, 2: 2, 3: 2, 4: 6, 6: 8, 7: 11, 99: 11} {
-		b, _ := byteIndex(s, u)
-		assert.Equal(t, wantByte, b, "unit %d", u)
-	}
-}
-
-// fixtureUnits encodes s as the browser would (invalid bytes become U+FFFD).
-func fixtureUnits(s string) []uint16 { return utf16Encode(s) }

@@ -121,7 +121,7 @@ func TestSettleThroughTheMachine(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			m := input.New(input.Config{Session: "s1"})
 			m.Dispatch(input.DraftChanged{Draft: "hello"})
-			effs := m.Dispatch(input.Enter{Mode: input.Queue})
+			effs := m.Dispatch(input.Submit{Mode: input.Queue})
 			var adj input.Adjudicate
 			for _, e := range effs {
 				if a, ok := e.(input.Adjudicate); ok {

@@ -3,11 +3,11 @@ package inputbar
 import (
 	"strconv"
 	"strings"
-	"unicode/utf8"
 
 	"github.com/maxence-charriere/go-app/v10/pkg/app"
 
 	"parley/machine/input"
+	"parley/machine/utf16x"
 	"parley/slash"
 )
 
@@ -87,7 +87,7 @@ func (b *backdrop) rebuild(m *input.Machine, refs []slash.TextRef) {
 			continue
 		}
 		text := seg.Text
-		end := pos + units(text)
+		end := pos + utf16x.Len(text)
 		cur, off := pos, 0 // unit and byte position in text
 		for ri < len(refs) && refs[ri].Start < end {
 			r := refs[ri]
@@ -96,11 +96,11 @@ func (b *backdrop) rebuild(m *input.Machine, refs []slash.TextRef) {
 				continue // a stale mark: the next observe redraws
 			}
 			if r.Start > cur {
-				next := off + byteAt(text[off:], r.Start-cur)
+				next := off + byteOf(text[off:], r.Start-cur)
 				b.appendText(frag, cur, r.Start, text[off:next])
 				off, cur = next, r.Start
 			}
-			next := off + byteAt(text[off:], r.End-cur)
+			next := off + byteOf(text[off:], r.End-cur)
 			el := b.doc.Call("createElement", "span")
 			el.Set("className", "ib-ref")
 			el.Set("textContent", text[off:next])
@@ -192,40 +192,9 @@ func (b *backdrop) chipAt(p int) (bnode, bool) {
 	return bnode{}, false
 }
 
-// units is the UTF-16 length of s.
-func units(s string) int {
-	n := 0
-	for i := 0; i < len(s); {
-		if s[i] < utf8.RuneSelf {
-			n++
-			i++
-			continue
-		}
-		r, size := utf8.DecodeRuneInString(s[i:])
-		if r >= 0x10000 {
-			n += 2
-		} else {
-			n++
-		}
-		i += size
-	}
-	return n
-}
-
-// byteAt is the byte index of unit offset u in s (clamped to len(s)).
-func byteAt(s string, u int) int {
-	n := 0
-	for i := 0; i < len(s); {
-		if n >= u {
-			return i
-		}
-		r, size := utf8.DecodeRuneInString(s[i:])
-		if r >= 0x10000 {
-			n += 2
-		} else {
-			n++
-		}
-		i += size
-	}
-	return len(s)
+// byteOf is the byte offset of unit u of s. Marks start and end on characters, so the
+// rounding inside a surrogate pair (down, see utf16x) never comes into play.
+func byteOf(s string, u int) int {
+	b, _ := utf16x.ByteOffset(s, u)
+	return b
 }

@@ -6,10 +6,10 @@ import (
 	"strings"
 	"sync"
 	"unicode"
-	"unicode/utf16"
 	"unicode/utf8"
 
 	"parley/machine/input"
+	"parley/machine/utf16x"
 	"parley/protocol"
 	"parley/slash"
 )
@@ -195,7 +195,7 @@ func (s *functions) Pick(it slash.Item, _ slash.Query) slash.PickOutcome {
 }
 
 // skills offers the workspace's named prompt snippets, inserted as the plain text "/name "
-// and decorated in the draft from the lexicon (Decision 21: no chip, no identity state).
+// and decorated in the draft from the lexicon (no chip, no identity state; docs/input.md).
 type skills struct {
 	cat    Catalogue
 	mu     sync.Mutex
@@ -415,19 +415,16 @@ func refTokens(text string) []token {
 			}
 			word := strings.TrimRight(text[i+1:j], ".,;:!?)\"'")
 			if word != "" {
-				n := len(utf16.Encode([]rune(text[i : i+1+len(word)])))
+				n := utf16x.Len(text[i : i+1+len(word)])
 				out = append(out, token{start: u, end: u + n, word: word})
 			}
-			u += len(utf16.Encode([]rune(text[i:j])))
+			u += utf16x.Len(text[i:j])
 			i = j
 			prevSpace = false
 			continue
 		}
 		prevSpace = unicode.IsSpace(r)
-		u += utf16.RuneLen(r)
-		if utf16.RuneLen(r) < 0 {
-			u++ // invalid bytes count as U+FFFD
-		}
+		u += utf16x.RuneLen(r)
 		i += size
 	}
 	return out

@@ -1,6 +1,10 @@
 package input
 
-import "strings"
+import (
+	"strings"
+
+	"parley/machine/utf16x"
+)
 
 // buffer is the draft as a gap buffer of UTF-16 code units. Typing happens at the caret,
 // so an edit next to the previous one moves nothing and allocates nothing; a string is
@@ -30,13 +34,13 @@ func (x *buffer) moveGap(p int) {
 	switch {
 	case p < x.gs:
 		n := x.gs - p
-		x.gapBytes -= utf8Len(x.b[p:x.gs])
+		x.gapBytes -= utf16x.UTF8Len(x.b[p:x.gs])
 		copy(x.b[x.ge-n:x.ge], x.b[p:x.gs])
 		x.gs = p
 		x.ge -= n
 	case p > x.gs:
 		n := p - x.gs
-		x.gapBytes += utf8Len(x.b[x.ge : x.ge+n])
+		x.gapBytes += utf16x.UTF8Len(x.b[x.ge : x.ge+n])
 		copy(x.b[x.gs:x.gs+n], x.b[x.ge:x.ge+n])
 		x.gs += n
 		x.ge += n
@@ -60,14 +64,14 @@ func (x *buffer) grow(need int) {
 func (x *buffer) replace(s, e int, ins []uint16) {
 	x.moveGap(s)
 	if e > s {
-		x.bytes -= utf8Len(x.b[x.ge : x.ge+e-s])
+		x.bytes -= utf16x.UTF8Len(x.b[x.ge : x.ge+e-s])
 		x.ge += e - s
 	}
 	if len(ins) > 0 {
 		x.grow(len(ins))
 		copy(x.b[x.gs:], ins)
 		x.gs += len(ins)
-		n := utf8Len(ins)
+		n := utf16x.UTF8Len(ins)
 		x.gapBytes += n
 		x.bytes += n
 	}
@@ -91,8 +95,8 @@ func (x *buffer) runeAt(p int) rune {
 		return -1
 	}
 	u := x.at(p)
-	if isHighSurrogate(u) && p+1 < x.Len() {
-		return pair(u, x.at(p+1))
+	if utf16x.IsHigh(u) && p+1 < x.Len() {
+		return utf16x.Pair(u, x.at(p+1))
 	}
 	return rune(u)
 }
@@ -103,8 +107,8 @@ func (x *buffer) runeBefore(p int) rune {
 		return -1
 	}
 	u := x.at(p - 1)
-	if isLowSurrogate(u) && p >= 2 {
-		return pair(x.at(p-2), u)
+	if utf16x.IsLow(u) && p >= 2 {
+		return utf16x.Pair(x.at(p-2), u)
 	}
 	return rune(u)
 }
@@ -126,11 +130,11 @@ func (x *buffer) hasPrefix(p []uint16) bool {
 func (x *buffer) bytesBetween(s, e int) int {
 	n := 0
 	if s < x.gs {
-		n += utf8Len(x.b[s:min(e, x.gs)])
+		n += utf16x.UTF8Len(x.b[s:min(e, x.gs)])
 	}
 	if e > x.gs {
 		gap := x.ge - x.gs
-		n += utf8Len(x.b[max(s, x.gs)+gap : e+gap])
+		n += utf16x.UTF8Len(x.b[max(s, x.gs)+gap : e+gap])
 	}
 	return n
 }
@@ -140,17 +144,17 @@ func (x *buffer) stringRange(s, e int) string {
 	if s >= e {
 		return ""
 	}
-	if x.gs > 0 && x.gs < x.Len() && isHighSurrogate(x.b[x.gs-1]) {
+	if x.gs > 0 && x.gs < x.Len() && utf16x.IsHigh(x.b[x.gs-1]) {
 		x.moveGap(x.gs - 1) // keep a surrogate pair on one side of the gap
 	}
 	var b strings.Builder
 	b.Grow(x.bytesBetween(s, e))
 	if s < x.gs {
-		writeUnits(&b, x.b[s:min(e, x.gs)])
+		utf16x.AppendString(&b, x.b[s:min(e, x.gs)])
 	}
 	if e > x.gs {
 		gap := x.ge - x.gs
-		writeUnits(&b, x.b[max(s, x.gs)+gap:e+gap])
+		utf16x.AppendString(&b, x.b[max(s, x.gs)+gap:e+gap])
 	}
 	return b.String()
 }

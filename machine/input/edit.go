@@ -3,12 +3,14 @@ package input
 import (
 	"time"
 	"unicode/utf8"
+
+	"parley/machine/utf16x"
 )
 
 // This file holds the draft-changed forms, Newline and the bail events.
 
 func (m *Machine) onEdit(ev Edit) []Effect {
-	m.scratch = appendUnits(m.scratch[:0], ev.Text)
+	m.scratch = utf16x.Append(m.scratch[:0], ev.Text)
 	effs, _ := m.userEdit(ev.Start, ev.End, m.scratch, ev.At, true)
 	return effs
 }
@@ -34,8 +36,8 @@ func (m *Machine) onDraftChanged(ev DraftChanged) []Effect {
 		p := commonPrefix(old, nw)
 		q := commonSuffix(old, nw, min(len(old), len(nw))-p)
 		s := m.unitAt(old, p)
-		e := s + unitsOf(old[p:len(old)-q])
-		m.scratch = appendUnits(m.scratch[:0], nw[p:len(nw)-q])
+		e := s + utf16x.Len(old[p:len(old)-q])
+		m.scratch = utf16x.Append(m.scratch[:0], nw[p:len(nw)-q])
 		effs, exact = m.userEdit(s, e, m.scratch, ev.At, true)
 	}
 	// The machine now holds exactly the textarea's value: keep it as the cached string.
@@ -72,7 +74,7 @@ func (m *Machine) hinted(ev DraftChanged) (effs []Effect, exact, done bool) {
 	if r, _ := utf8.DecodeRuneInString(ev.Draft[be:]); be < len(ev.Draft) && r != m.buf.runeAt(h.OldEnd) {
 		return nil, true, false
 	}
-	m.scratch = appendUnits(m.scratch[:0], ev.Draft[bs:be])
+	m.scratch = utf16x.Append(m.scratch[:0], ev.Draft[bs:be])
 	if len(m.scratch) != h.NewEnd-h.Start {
 		return nil, true, false
 	}
@@ -88,9 +90,9 @@ func (m *Machine) hinted(ev DraftChanged) (effs []Effect, exact, done bool) {
 func (m *Machine) unitAt(old string, p int) int {
 	g, u := m.buf.gapBytes, m.buf.gs
 	if p >= g {
-		return u + unitsOf(old[g:p])
+		return u + utf16x.Len(old[g:p])
 	}
-	return u - unitsOf(old[p:g])
+	return u - utf16x.Len(old[p:g])
 }
 
 // userEdit applies an edit made by the user. typed means the textarea already shows it
@@ -118,7 +120,7 @@ func (m *Machine) userEdit(s, e int, ins []uint16, at time.Time, typed bool) (ef
 	if s == e && len(ins) == 0 {
 		return nil, exact
 	}
-	one := len(ins) == 1 && ins[0] != '\n' || len(ins) == 2 && isHighSurrogate(ins[0])
+	one := len(ins) == 1 && ins[0] != '\n' || len(ins) == 2 && utf16x.IsHigh(ins[0])
 	return m.apply(edit{
 		s: s, e: e, ins: ins, at: at,
 		view: !typed || !exact, typed: typed, rawEnd: os + len(ins) + (e - oe),
@@ -148,7 +150,7 @@ func (m *Machine) onBeginCommand(ev BeginCommand) []Effect {
 	if r, ok := m.guard(ev.Span, true); !ok {
 		return refused(r)
 	}
-	tok := appendUnits(nil, ev.Claim.Token)
+	tok := utf16x.Append(nil, ev.Claim.Token)
 	if ev.Span.Start != 0 || len(tok) == 0 || containsUnit(tok, placeholderUnit) {
 		return refused(Guard)
 	}
@@ -169,7 +171,7 @@ func (m *Machine) onInsertText(ev InsertText) []Effect {
 	if r, ok := m.guard(ev.Span, false); !ok {
 		return refused(r)
 	}
-	ins := strays(appendUnits(nil, ev.Text))
+	ins := strays(utf16x.Append(nil, ev.Text))
 	if ev.Span.Start == ev.Span.End && len(ins) == 0 {
 		return nil
 	}
@@ -182,7 +184,7 @@ func (m *Machine) onConsumeToken(ev ConsumeToken) []Effect {
 		if m.attempt != nil {
 			return refused(Busy)
 		}
-		tok := appendUnits(nil, ev.Token)
+		tok := utf16x.Append(nil, ev.Token)
 		if !m.buf.hasPrefix(tok) {
 			return refused(Guard)
 		}

@@ -92,7 +92,7 @@ func TestBailEvents(t *testing.T) {
 			want: "see @fil|", rewrote: no(), effects: []Effect{Refused{Reason: Stale}}},
 		{name: "insert-ref while claimed keeps the claim", start: "/ex|", steps: steps(toClaimed, typeAt(9, "@m"), insertRef(ref("m"), 9, 11)),
 			want: "/example ￼|", phase: Claimed, rewrote: yes(), effects: []Effect{SetView{Start: 9, End: 11, Text: chip, SelStart: 10, SelEnd: 10}}},
-		{name: "insert-text (Decision 21)", start: "ask /rev|", steps: []step{insertText("/review ", 4, 8)},
+		{name: "insert-text (a plain-text reference)", start: "ask /rev|", steps: []step{insertText("/review ", 4, 8)},
 			want: "ask /review |", rewrote: yes(), effects: []Effect{SetView{Start: 4, End: 8, Text: "/review ", SelStart: 12, SelEnd: 12}}},
 		{name: "insert-text stale", start: "ask /rev|", steps: []step{stale(InsertText{Text: "x", Span: Span{4, 8, 0}})},
 			want: "ask /rev|", rewrote: no(), effects: []Effect{Refused{Reason: Stale}}},
@@ -203,7 +203,7 @@ func TestSameNamedChips(t *testing.T) {
 	equal(t, "undo restores the same occurrence", []OccurrenceID{occs[0].ID, occs[1].ID}, []OccurrenceID{1, 2})
 	equal(t, "with its invalid bit", occs[1].Invalid, true)
 
-	effs := run(t, m, Enter{}, Adjudicated{Attempt: attemptID(1)})
+	effs := run(t, m, Submit{}, Adjudicated{Attempt: attemptID(1)})
 	equal(t, "one serializer call per occurrence", effs, []Effect{
 		Serialize{Attempt: attemptID(1), ID: 1, Source: "@file", Ref: "main.go"},
 		Serialize{Attempt: attemptID(1), ID: 2, Source: "@file", Ref: "main.go"}})

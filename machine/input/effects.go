@@ -93,8 +93,8 @@ func (MatchPaste) effect()  {}
 
 // Rewrote reports whether effects show that the machine rewrote the draft. For the bail
 // events (BeginCommand, InsertRef, InsertText, ConsumeToken) it is exactly "the phase and
-// CAS guards passed and the draft changed": the answer the bail listener returns, and
-// whether Space gets preventDefault.
+// CAS guards passed and the draft changed": the answer the shell gives the slash
+// controller (slash.Rewritten), and so whether Space gets preventDefault.
 func Rewrote(effects []Effect) bool {
 	for _, e := range effects {
 		if _, ok := e.(SetView); ok {

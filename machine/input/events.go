@@ -64,8 +64,8 @@ type InsertRef struct {
 	Span      Span
 }
 
-// InsertText replaces Span with Text (Decision 21: skill and @name references picked as
-// plain text).
+// InsertText replaces Span with Text: skill and @name references picked as plain text,
+// which is their own model projection (docs/input.md).
 type InsertText struct {
 	Text string
 	Span Span
@@ -119,8 +119,9 @@ type PasteUpgrade struct {
 // InvalidatePaste ends the paste match attempt (a caret move, a selection change).
 type InvalidatePaste struct{}
 
-// Enter submits the draft.
-type Enter struct{ Mode Mode }
+// Submit submits the draft (Enter, or the send button). It is not named after the key:
+// composer.Enter means a mode was shown, and the key is the shell's binding.
+type Submit struct{ Mode Mode }
 
 // Adjudicated answers Adjudicate. A zero Claim means no source claimed the draft: it goes
 // to the default sink.
@@ -167,7 +168,7 @@ func (Redo) event()               {}
 func (PasteBegin) event()         {}
 func (PasteUpgrade) event()       {}
 func (InvalidatePaste) event()    {}
-func (Enter) event()              {}
+func (Submit) event()             {}
 func (Adjudicated) event()        {}
 func (AdjudicationFailed) event() {}
 func (Serialized) event()         {}

@@ -7,6 +7,8 @@ import (
 	"testing"
 	"time"
 	"unicode/utf16"
+
+	"parley/machine/utf16x"
 )
 
 // The fixture language: a draft as text, "|" for the caret, "[" and "]" around a
@@ -138,7 +140,7 @@ func invariants(m *Machine) error {
 		if u == placeholderUnit {
 			count++
 		}
-		if isLowSurrogate(u) && (i == 0 || !isHighSurrogate(m.buf.at(i-1))) || isHighSurrogate(u) && (i+1 == n || !isLowSurrogate(m.buf.at(i+1))) {
+		if utf16x.IsLow(u) && (i == 0 || !utf16x.IsHigh(m.buf.at(i-1))) || utf16x.IsHigh(u) && (i+1 == n || !utf16x.IsLow(m.buf.at(i+1))) {
 			return fmt.Errorf("lone surrogate at %d in %q", i, fresh)
 		}
 	}

@@ -212,7 +212,7 @@ func (h *harness) next() (ev Event, effs []Effect, stale bool) {
 	case 17:
 		ev = InvalidatePaste{}
 	case 18:
-		ev = Enter{Mode: Mode(r.byte() % 2)}
+		ev = Submit{Mode: Mode(r.byte() % 2)}
 	case 19:
 		ev = h.answer()
 	case 20:
@@ -245,7 +245,7 @@ func (h *harness) dispatch(ev Event) []Effect {
 	case DraftChanged:
 		h.ta = utf16.Encode([]rune(ev.Draft))
 	}
-	if _, ok := ev.(Enter); ok && m.attempt == nil {
+	if _, ok := ev.(Submit); ok && m.attempt == nil {
 		// Every serializer answers "<s>" (see answer): that is the only text this draft
 		// may be sent as. A chip nobody owns means nothing may be sent at all.
 		sent := expand(m.buf, m.occ, 0, m.buf.Len(), func(e *entry) string {
@@ -273,7 +273,7 @@ func (h *harness) dispatch(ev Event) []Effect {
 		case Notice:
 			// The drift guard: the Enter-time draft comes back only over the empty draft
 			// Enter left; otherwise the user's typing stays untouched.
-			_, enter := ev.(Enter) // an Enter refused at once gives its own draft back
+			_, enter := ev.(Submit) // an Enter refused at once gives its own draft back
 			if e.Restored && enter && !reflect.DeepEqual(viewOf(m), draft) {
 				h.t.Fatalf("%#v failed at once but changed the draft %#v to %#v", ev, draft, viewOf(m))
 			}
@@ -334,7 +334,7 @@ func (h *harness) dispatch(ev Event) []Effect {
 	}
 	_, answer := answerOf(ev)
 	switch ev.(type) {
-	case Enter, Release:
+	case Submit, Release:
 	default:
 		if !answer {
 			var gone []OccurrenceID

@@ -1,6 +1,10 @@
 package input
 
-import "time"
+import (
+	"time"
+
+	"parley/machine/utf16x"
+)
 
 // Config configures a Machine.
 type Config struct {
@@ -94,8 +98,8 @@ func (m *Machine) Dispatch(ev Event) []Effect {
 	case InvalidatePaste:
 		m.paste = nil
 		return nil
-	case Enter:
-		return m.onEnter(ev)
+	case Submit:
+		return m.onSubmit(ev)
 	case Adjudicated:
 		return m.onAdjudicated(ev)
 	case AdjudicationFailed:
@@ -216,7 +220,7 @@ func (m *Machine) setClaim(c Claim) {
 	m.claim = c
 	m.claimU = nil
 	if c.Token != "" {
-		m.claimU = appendUnits(nil, c.Token)
+		m.claimU = utf16x.Append(nil, c.Token)
 	}
 }
 
@@ -229,7 +233,7 @@ func (m *Machine) watchClaim() {
 
 // splitsPair reports whether offset p falls inside a surrogate pair.
 func (m *Machine) splitsPair(p int) bool {
-	return p > 0 && p < m.buf.Len() && isLowSurrogate(m.buf.at(p)) && isHighSurrogate(m.buf.at(p-1))
+	return p > 0 && p < m.buf.Len() && utf16x.IsLow(m.buf.at(p)) && utf16x.IsHigh(m.buf.at(p-1))
 }
 
 // edit is one transaction on the draft: replace [s, e) with ins, adding chips add.
@@ -297,7 +301,7 @@ func (m *Machine) apply(x edit) []Effect {
 		if x.typed {
 			end = x.rawEnd
 		}
-		effs = append(effs, SetView{Start: x.s, End: end, Text: unitsString(x.ins), SelStart: m.sel.Start, SelEnd: m.sel.End})
+		effs = append(effs, SetView{Start: x.s, End: end, Text: utf16x.String(x.ins), SelStart: m.sel.Start, SelEnd: m.sel.End})
 	}
 	return effs
 }

@@ -33,7 +33,7 @@ func inPhase(t testing.TB, p Phase, fixture string, refs ...Reference) *Machine 
 		m.log, m.sel = m.newHistory(), sel
 	case Adjudicating, Submitting:
 		m = build(t, "sent|")
-		run(t, m, Enter{})
+		run(t, m, Submit{})
 		if p == Submitting {
 			run(t, m, Adjudicated{Attempt: attemptID(1)})
 		}
@@ -60,7 +60,7 @@ var (
 		}
 		return Edit{Start: s.Start, End: s.End}
 	}}
-	kEnter = key{"Enter", func(*Machine) Event { return Enter{} }}
+	kEnter = key{"Enter", func(*Machine) Event { return Submit{} }}
 	// Space with no claimant is a typed space.
 	kSpace = key{"Space", func(m *Machine) Event {
 		s := m.Selection()
@@ -230,7 +230,7 @@ func TestDriftGuard(t *testing.T) {
 		for _, d := range drifts {
 			t.Run(f.name+"/"+d.name, func(t *testing.T) {
 				m := buildCfg(t, cfg, "see ￼|", f.refs...)
-				run(t, m, Enter{})
+				run(t, m, Submit{})
 				run(t, m, f.reach...)
 				run(t, m, d.meanwhile...)
 				effs := run(t, m, f.fail)
@@ -263,11 +263,11 @@ func TestDriftGuard(t *testing.T) {
 func TestDriftGuardClaimAndLog(t *testing.T) {
 	runTable(t, []tcase{
 		{name: "claimed send fails: the claim comes back", start: "/ex|",
-			steps: steps(toClaimed, typeAt(9, "x"), Enter{}, SubmitSettled{Attempt: attemptID(1), Err: errBoom}),
+			steps: steps(toClaimed, typeAt(9, "x"), Submit{}, SubmitSettled{Attempt: attemptID(1), Err: errBoom}),
 			want:  "/example x|", phase: Claimed,
 			effects: []Effect{SetView{Text: "/example x", SelStart: 10, SelEnd: 10}, Notice{Kind: SendFailedNotice, Attempt: attemptID(1), Detail: "boom", Restored: true}}},
 		{name: "restored, the undo log comes back", start: "ab|",
-			steps: []step{typeAt(2, "c"), Enter{}, AdjudicationFailed{Attempt: attemptID(1), Err: errBoom}, Undo{}},
+			steps: []step{typeAt(2, "c"), Submit{}, AdjudicationFailed{Attempt: attemptID(1), Err: errBoom}, Undo{}},
 			want:  "ab|", effects: []Effect{SetView{Start: 2, End: 3, SelStart: 2, SelEnd: 2}}},
 		{name: "success commits", start: "hello|", steps: steps(toSubmitting, SubmitSettled{Attempt: attemptID(1)}),
 			want: "|", phase: Plain},
@@ -281,8 +281,8 @@ func TestDriftGuardClaimAndLog(t *testing.T) {
 // by a pick, which completes the token).
 var (
 	toClaimed      = []step{beginCommand(example, 0, 3)}
-	toAdjudicating = []step{Enter{}}
-	toSubmitting   = []step{Enter{}, Adjudicated{Attempt: attemptID(1)}}
+	toAdjudicating = []step{Submit{}}
+	toSubmitting   = []step{Submit{}, Adjudicated{Attempt: attemptID(1)}}
 )
 
 func steps(prefix []step, more ...step) []step {
@@ -296,22 +296,22 @@ func TestBackwash(t *testing.T) {
 	late := SubmitSettled{Attempt: attemptID(1), Err: errBoom}
 	runTable(t, []tcase{
 		{name: "old adjudication after a new enter", start: "one|",
-			steps: []step{Enter{}, Release{}, Enter{}, Adjudicated{Attempt: attemptID(1)}},
+			steps: []step{Submit{}, Release{}, Submit{}, Adjudicated{Attempt: attemptID(1)}},
 			want:  "|", phase: Adjudicating},
 		{name: "old failure after a new enter", start: "one|",
-			steps: []step{Enter{}, Release{}, typeAt(3, "!"), Enter{}, AdjudicationFailed{Attempt: attemptID(1), Err: errBoom}},
+			steps: []step{Submit{}, Release{}, typeAt(3, "!"), Submit{}, AdjudicationFailed{Attempt: attemptID(1), Err: errBoom}},
 			want:  "|", phase: Adjudicating},
 		{name: "old send failure after its release, over newer typing", start: "one|",
 			steps: steps(toSubmitting, Release{}, typeAt(3, "!"), late),
 			want:  "one!|", phase: Plain},
 		{name: "old send failure after a new attempt restored", start: "one|",
-			steps: steps(toSubmitting, late, Enter{}, late),
+			steps: steps(toSubmitting, late, Submit{}, late),
 			want:  "|", phase: Adjudicating},
 		{name: "old serializer result", start: "￼|",
-			steps: []step{Enter{}, Release{}, Enter{}, Adjudicated{Attempt: attemptID(2)}, Serialized{Attempt: attemptID(1), ID: 1, Text: "x"}},
+			steps: []step{Submit{}, Release{}, Submit{}, Adjudicated{Attempt: attemptID(2)}, Serialized{Attempt: attemptID(1), ID: 1, Text: "x"}},
 			want:  "|", phase: Submitting},
 		{name: "settle before its stage", start: "one|",
-			steps: []step{Enter{}, SubmitSettled{Attempt: attemptID(1)}},
+			steps: []step{Submit{}, SubmitSettled{Attempt: attemptID(1)}},
 			want:  "|", phase: Adjudicating},
 		{name: "adjudicated twice", start: "one|",
 			steps: steps(toSubmitting, Adjudicated{Attempt: attemptID(1), Claim: example}),
@@ -323,7 +323,7 @@ func TestBackwash(t *testing.T) {
 			steps: steps(toAdjudicating, Adjudicated{Attempt: AttemptID{Session: "other", Seq: 1}}),
 			want:  "|", phase: Adjudicating},
 		{name: "the current attempt still answers", start: "one|",
-			steps: []step{Enter{}, Release{}, Enter{}, Adjudicated{Attempt: attemptID(1)}, Adjudicated{Attempt: attemptID(2)}},
+			steps: []step{Submit{}, Release{}, Submit{}, Adjudicated{Attempt: attemptID(1)}, Adjudicated{Attempt: attemptID(2)}},
 			want:  "|", phase: Submitting, effects: []Effect{DefaultSink{Attempt: attemptID(2), Text: "one"}}},
 	})
 }
@@ -335,8 +335,8 @@ func TestSessionSwitchMidSubmit(t *testing.T) {
 	a := buildCfg(t, Config{Session: "a"}, "for a|")
 	b := buildCfg(t, Config{Session: "b"}, "for b|")
 	idA, idB := AttemptID{Session: "a", Seq: 1}, AttemptID{Session: "b", Seq: 1}
-	run(t, a, Enter{}, Adjudicated{Attempt: idA})
-	run(t, b, Enter{}, Adjudicated{Attempt: idB}, typeAt(0, "typing in b"))
+	run(t, a, Submit{}, Adjudicated{Attempt: idA})
+	run(t, b, Submit{}, Adjudicated{Attempt: idB}, typeAt(0, "typing in b"))
 
 	for _, ev := range []Event{SubmitSettled{Attempt: idA, Err: errBoom}, SubmitSettled{Attempt: idA}, Adjudicated{Attempt: idA}} {
 		before := viewOf(b)
@@ -352,7 +352,7 @@ func TestSessionSwitchMidSubmit(t *testing.T) {
 
 	// a's scope goes away mid-submit: its attempt is aborted, and the answer that arrives
 	// afterwards is stale.
-	run(t, a, Enter{}, Adjudicated{Attempt: AttemptID{Session: "a", Seq: 2}})
+	run(t, a, Submit{}, Adjudicated{Attempt: AttemptID{Session: "a", Seq: 2}})
 	equal(t, "a's scope disposed", run(t, a, Release{}),
 		[]Effect{Abort{Attempt: AttemptID{Session: "a", Seq: 2}}, SetView{Text: "for a", SelStart: 5, SelEnd: 5},
 			Notice{Kind: CanceledNotice, Attempt: AttemptID{Session: "a", Seq: 2}, Restored: true}})

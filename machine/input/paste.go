@@ -1,6 +1,10 @@
 package input
 
-import "slices"
+import (
+	"slices"
+
+	"parley/machine/utf16x"
+)
 
 // pasteAttempt is the open PasteMatchAttempt: where the pasted text sits in the draft
 // and which of its ranges are chips already, in the pasted text's own units, so that an
@@ -24,7 +28,7 @@ func (m *Machine) onPasteBegin(ev PasteBegin) []Effect {
 	if m.splitsPair(sel.End) {
 		sel.End++
 	}
-	text := appendUnits(nil, ev.Text)
+	text := utf16x.Append(nil, ev.Text)
 	if len(text) == 0 {
 		return nil
 	}
@@ -36,7 +40,7 @@ func (m *Machine) onPasteBegin(ev PasteBegin) []Effect {
 	prev := 0
 	for _, c := range comps {
 		r := c.Range
-		if r.Start < prev || r.End <= r.Start || r.End > len(text) || splits(text, r.Start) || splits(text, r.End) {
+		if r.Start < prev || r.End <= r.Start || r.End > len(text) || utf16x.Splits(text, r.Start) || utf16x.Splits(text, r.End) {
 			continue // overlapping or malformed: leave the text as text
 		}
 		ins = append(ins, strays(text[prev:r.Start])...)
@@ -63,11 +67,6 @@ func mapThrough(p, s, e int) int {
 		return p - (e - s - 1)
 	}
 	return s + 1
-}
-
-// splits reports whether offset p of us falls inside a surrogate pair.
-func splits(us []uint16, p int) bool {
-	return p > 0 && p < len(us) && isLowSurrogate(us[p]) && isHighSurrogate(us[p-1])
 }
 
 func (m *Machine) onPasteUpgrade(ev PasteUpgrade) []Effect {

@@ -43,7 +43,7 @@ type attempt struct {
 	want  map[OccurrenceID]bool   // chips still being serialized
 }
 
-func (m *Machine) onEnter(ev Enter) []Effect {
+func (m *Machine) onSubmit(ev Submit) []Effect {
 	if m.attempt != nil {
 		return refused(Busy)
 	}

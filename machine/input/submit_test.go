@@ -34,9 +34,9 @@ func TestSerializers(t *testing.T) {
 		{name: "a stale Serialized is ignored", start: "￼|", steps: steps(toSubmitting, Serialized{Attempt: attemptID(9), ID: 1, Text: "x"}),
 			want: "|", phase: Submitting},
 		{name: "a claimed draft's chips are serialized too", start: "/ex|",
-			steps: steps(toClaimed, insertRef(ra, 9, 9), Enter{}, Serialized{Attempt: id, ID: 1, Text: "A"}),
+			steps: steps(toClaimed, insertRef(ra, 9, 9), Submit{}, Serialized{Attempt: id, ID: 1, Text: "A"}),
 			want:  "|", phase: Submitting, effects: []Effect{BeginSubmit{Attempt: id, Claim: example, Text: "/example A"}}},
-		{name: "adjudicated to a claim", start: "/example x|", steps: []step{Enter{}, Adjudicated{Attempt: id, Claim: example}},
+		{name: "adjudicated to a claim", start: "/example x|", steps: []step{Submit{}, Adjudicated{Attempt: id, Claim: example}},
 			want: "|", phase: Submitting, effects: []Effect{BeginSubmit{Attempt: id, Claim: example, Text: "/example x"}}},
 	})
 }
@@ -44,7 +44,7 @@ func TestSerializers(t *testing.T) {
 func TestMissingOwnerInConfig(t *testing.T) {
 	cfg := Config{Session: "s", Owns: func(source string) bool { return source == "@file" }}
 	m := buildCfg(t, cfg, "￼ ￼", ref("a"), Reference{Source: "@gone", Ref: "x", Label: "x", ClipboardText: "/x"})
-	effs := run(t, m, Enter{}, Adjudicated{Attempt: attemptID(1)})
+	effs := run(t, m, Submit{}, Adjudicated{Attempt: attemptID(1)})
 	equal(t, "effects", effs, []Effect{SetView{Text: "￼ ￼", SelStart: 3, SelEnd: 3},
 		Notice{Kind: NoOwnerNotice, Attempt: attemptID(1), Detail: "@gone", Restored: true}})
 	equal(t, "draft", show(m), "￼ ￼|")

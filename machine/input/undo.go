@@ -1,6 +1,10 @@
 package input
 
-import "time"
+import (
+	"time"
+
+	"parley/machine/utf16x"
+)
 
 // change is one undo record: a single splice of the draft plus its effect on the table
 // and the claim. It stores the change, never a copy of the draft, so a record of a
@@ -98,7 +102,7 @@ func (m *Machine) replay(pos, n int, ins []uint16, add []placed, claim Claim, se
 	for _, r := range removed {
 		effs = append(effs, ChipRemoved{ID: r.e.id, Reference: r.e.ref})
 	}
-	return append(effs, SetView{Start: pos, End: pos + n, Text: unitsString(ins), SelStart: sel.Start, SelEnd: sel.End})
+	return append(effs, SetView{Start: pos, End: pos + n, Text: utf16x.String(ins), SelStart: sel.Start, SelEnd: sel.End})
 }
 
 // releaseClaim records a claim-only change, so undo can bring the claim back.

@@ -38,7 +38,7 @@ func TestUndo(t *testing.T) {
 		{name: "nothing to undo", start: "x|", steps: []step{Undo{}}, want: "x|"},
 		{name: "a successful submit clears the log", start: "x|", steps: steps(toSubmitting, SubmitSettled{Attempt: attemptID(1)}, Undo{}),
 			want: "|"},
-		{name: "a restored submit restores the log", start: "|", steps: append(typed(0, 0, "hi"), Enter{}, AdjudicationFailed{Attempt: attemptID(1)}, Undo{}),
+		{name: "a restored submit restores the log", start: "|", steps: append(typed(0, 0, "hi"), Submit{}, AdjudicationFailed{Attempt: attemptID(1)}, Undo{}),
 			want: "|", effects: []Effect{SetView{Start: 0, End: 2}}},
 	})
 }

@@ -1,4 +1,4 @@
-package slash
+package slashhost
 
 import (
 	"context"
@@ -11,6 +11,9 @@ import (
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+
+	"parley/machine/utf16x"
+	"parley/slash"
 )
 
 // safeSource is a source written the way Source asks: its state behind a lock, because
@@ -28,35 +31,35 @@ type safeSource struct {
 
 func (s *safeSource) Trigger() rune { return s.trigger }
 func (s *safeSource) Name() string  { return s.name }
-func (s *safeSource) Candidates(_ context.Context, q Query) ([]Item, error) {
+func (s *safeSource) Candidates(_ context.Context, q slash.Query) ([]slash.Item, error) {
 	// Yield a varying number of times so answers overtake each other.
 	for range len(q.Query) % 4 {
 		runtime.Gosched()
 	}
-	var out []Item
+	var out []slash.Item
 	for _, it := range s.items {
 		if strings.HasPrefix(it, q.Query) {
-			out = append(out, Item{ID: it})
+			out = append(out, slash.Item{ID: it})
 		}
 	}
 	return out, nil
 }
-func (s *safeSource) Pick(it Item, _ Query) PickOutcome {
-	return InsertText(string(s.trigger) + it.ID + " ")
+func (s *safeSource) Pick(it slash.Item, _ slash.Query) slash.PickOutcome {
+	return slash.InsertText(string(s.trigger) + it.ID + " ")
 }
-func (s *safeSource) Warm(context.Context, Projection) error {
+func (s *safeSource) Warm(context.Context, slash.Projection) error {
 	s.mu.Lock()
 	s.warm = true
 	s.mu.Unlock()
 	s.notify()
 	return nil
 }
-func (s *safeSource) Lexicon(Projection) ([]string, bool) {
+func (s *safeSource) Lexicon(slash.Projection) ([]string, bool) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	return append([]string(nil), s.roster...), s.warm
 }
-func (s *safeSource) SubscribeLexicon(_ Projection, changed func()) func() {
+func (s *safeSource) SubscribeLexicon(_ slash.Projection, changed func()) func() {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	s.listeners = append(s.listeners, changed)
@@ -80,24 +83,24 @@ func (s *safeSource) notify() {
 // loop is the browser shell's event loop in miniature: one goroutine dispatches, and
 // asynchronous effects are performed on goroutines of their own.
 type loop struct {
-	events  chan Event
+	events  chan slash.Event
 	pending atomic.Int64 // events sent or being produced, not yet dispatched
-	c       *Controller
+	s       *Session
 	ask     chan func()
 }
 
-func (l *loop) post(ev Event) {
+func (l *loop) post(ev slash.Event) {
 	l.pending.Add(1)
 	go func() { l.events <- ev }()
 }
 
-func (l *loop) run(effs []Effect) {
+func (l *loop) run(effs []slash.Effect) {
 	for _, e := range effs {
 		switch e.(type) {
-		case FetchCandidates, RunEnterMatch, Warm:
+		case slash.FetchCandidates, slash.RunEnterMatch, slash.Warm:
 			l.pending.Add(1)
 			go func() {
-				ev, ok := l.c.Perform(context.Background(), e)
+				ev, ok := l.s.Perform(context.Background(), e)
 				if !ok {
 					panic(fmt.Sprintf("not performed: %#v", e))
 				}
@@ -107,20 +110,20 @@ func (l *loop) run(effs []Effect) {
 	}
 }
 
-// TestConcurrentShell runs the controller as the shell does, with Perform on goroutines,
+// TestConcurrentShell runs a session as the shell does, with Perform on goroutines,
 // lexicon notifications and a registration from other goroutines, under -race. The
 // controller's state is touched only on the loop; what must hold at the end is that the
 // latest generation won and the late source was folded in.
 func TestConcurrentShell(t *testing.T) {
-	svc := NewService()
+	reg := NewRegistry()
 	cmd := &safeSource{trigger: '/', name: "cmd", items: []string{"review", "rename", "refactor", "deploy"}}
 	people := &safeSource{trigger: '@', name: "people", items: []string{"alice", "bob"}, roster: []string{"alice"}}
-	require.NoError(t, svc.Register(cmd))
-	require.NoError(t, svc.Register(people))
+	require.NoError(t, reg.Register(cmd))
+	require.NoError(t, reg.Register(people))
 
-	l := &loop{events: make(chan Event), ask: make(chan func())}
-	var birth []Effect
-	l.c, birth = NewController(svc, Config{Session: Projection{SessionID: "s1"}, Bail: &bail{accept: true}, Post: l.post})
+	l := &loop{events: make(chan slash.Event), ask: make(chan func())}
+	var birth []slash.Effect
+	l.s, birth = Open(reg, Config{Session: slash.Projection{SessionID: "s1"}, Post: l.post})
 	done := make(chan struct{})
 	go func() {
 		defer close(done)
@@ -131,7 +134,7 @@ func TestConcurrentShell(t *testing.T) {
 				if !ok {
 					return
 				}
-				l.run(l.c.Dispatch(ev))
+				l.run(l.s.Dispatch(ev))
 				l.pending.Add(-1)
 			case f := <-l.ask:
 				f()
@@ -146,7 +149,7 @@ func TestConcurrentShell(t *testing.T) {
 
 	late := &safeSource{trigger: '/', name: "skills", items: []string{"review-deep"}, roster: []string{"review"}}
 	var wg sync.WaitGroup
-	wg.Go(func() { assert.NoError(t, svc.Register(late)) })
+	wg.Go(func() { assert.NoError(t, reg.Register(late)) })
 	wg.Go(func() {
 		for range 20 {
 			people.setRoster("alice", "bob")
@@ -155,29 +158,29 @@ func TestConcurrentShell(t *testing.T) {
 	draft := ""
 	for i, c := range "hi @bob /review" {
 		draft += string(c)
-		n := utf16Len(draft)
+		n := utf16x.Len(draft)
 		// Typing is ordered: sent from here, one keystroke at a time.
 		l.pending.Add(1)
-		l.events <- DraftObserved{Draft: draft, SelStart: n, SelEnd: n, Rev: uint64(i + 1), Tier: Plain}
+		l.events <- slash.DraftObserved{Draft: draft, SelStart: n, SelEnd: n, Rev: uint64(i + 1), Tier: slash.Plain}
 	}
 	wg.Wait()
 	for l.pending.Load() > 0 {
 		runtime.Gosched()
 	}
 
-	var m Menu
-	var refs []TextRef
+	var m slash.Menu
+	var refs []slash.TextRef
 	var names []string
-	onLoop(func() { m, refs, names = l.c.Menu(), l.c.TextRefs(), l.c.Roster().Names('/') })
+	onLoop(func() { c := l.s.Controller(); m, refs, names = c.Menu(), c.TextRefs(), c.Roster().Names('/') })
 	assert.Equal(t, "review", m.Query)
-	assert.Equal(t, []Option{{cmd.key(), Item{ID: "review"}}, {late.key(), Item{ID: "review-deep"}}}, m.Options,
+	assert.Equal(t, []slash.Option{{Source: cmd.key(), Item: slash.Item{ID: "review"}}, {Source: late.key(), Item: slash.Item{ID: "review-deep"}}}, m.Options,
 		"the last query's answers, both groups in registration order")
 	assert.False(t, m.Loading)
 	assert.Equal(t, []string{"review"}, names, "the late source's roster is folded in")
-	assert.Equal(t, []TextRef{{3, 7, '@', "bob"}, {8, 15, '/', "review"}}, refs)
-	onLoop(l.c.Close)
+	assert.Equal(t, []slash.TextRef{{Start: 3, End: 7, Trigger: '@', Name: "bob"}, {Start: 8, End: 15, Trigger: '/', Name: "review"}}, refs)
+	onLoop(l.s.Close)
 	close(l.events)
 	<-done
 }
 
-func (s *safeSource) key() SourceKey { return SourceKey{Trigger: s.trigger, Name: s.name} }
+func (s *safeSource) key() slash.SourceKey { return slash.SourceKey{Trigger: s.trigger, Name: s.name} }
