@@ -3,6 +3,7 @@ package runtime
 import (
 	"parley/runtime/catalogue"
 	"parley/runtime/decision"
+	"parley/runtime/fanout"
 	"parley/runtime/gate"
 )
 
@@ -17,6 +18,8 @@ var (
 	ErrNoFunction = catalogue.ErrNoFunction
 	// ErrFunctionBroken is returned for a function whose file does not load.
 	ErrFunctionBroken = catalogue.ErrFunctionBroken
+	// ErrSlow ends a Follow whose reader fell further behind than its queue holds.
+	ErrSlow = fanout.ErrSlow
 )
 
 // AlreadyEndedError says a decision has ended, and how, for a reply that came too late.

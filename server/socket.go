@@ -203,6 +203,13 @@ func (c *socketConn) subscribe(ctx context.Context, session string, after uint64
 					return
 				}
 			case err := <-errc:
+				if errors.Is(err, runtime.ErrSlow) {
+					// This socket fell behind the session's feed and was dropped from it, so it
+					// never slows the others: the follower reconnects from its last offset.
+					c.sendError(ctx, "slow", err.Error())
+					_ = c.conn.Close(websocket.StatusTryAgainLater, "fell behind; reconnect to catch up")
+					return
+				}
 				slog.Error("follow", "session", session, "err", err)
 				_ = c.conn.Close(websocket.StatusInternalError, "the event log failed; reconnect")
 				return
