@@ -24,6 +24,10 @@ const (
 	FrameSubscribed FrameType = "subscribed"
 	// FrameEvent carries one event of the subscribed session.
 	FrameEvent FrameType = "event"
+	// FrameEvents carries several events of the subscribed session, in log order, to a
+	// client that subscribed with Batch: what its socket had waiting goes in one message, so
+	// a busy session or a long replay costs a write per batch, not per event.
+	FrameEvents FrameType = "events"
 	// FrameError reports a frame the server could not accept, or a subscribe it could not
 	// serve; its code says which: bad_frame, no_session, after_past_end (the client's
 	// offsets are of another log), unavailable (retry soon), internal. The socket stays open.
@@ -36,6 +40,9 @@ type ClientFrame struct {
 	Session string    `json:"session,omitempty"`
 	// After is the last offset the client has seen; 0 means from the beginning.
 	After uint64 `json:"after,omitempty"`
+	// Batch, on subscribe, lets the server send the events a socket has waiting together,
+	// in "events" frames; without it every event comes in an "event" frame of its own.
+	Batch bool `json:"batch,omitempty"`
 }
 
 // ServerFrame is what the server sends on /ws.
@@ -45,9 +52,10 @@ type ServerFrame struct {
 	After   uint64    `json:"after,omitempty"`
 	// Head, on "subscribed", is the session's last offset when the subscription began: the
 	// events up to it are the replay of what was stored, the ones after it happen live.
-	Head  uint64         `json:"head,omitempty"`
-	Event *Event         `json:"event,omitempty"`
-	Error *ErrorResponse `json:"error,omitempty"`
+	Head   uint64         `json:"head,omitempty"`
+	Event  *Event         `json:"event,omitempty"`
+	Events []Event        `json:"events,omitempty"`
+	Error  *ErrorResponse `json:"error,omitempty"`
 }
 
 // ErrFrameTooLarge is returned for a client frame over MaxFrameBytes.

@@ -42,6 +42,7 @@ type Server struct {
 	token   string
 	bundle  *Bundle
 	sockets sockets
+	frames  frameCache
 	origin  *http.CrossOriginProtection
 }
 

@@ -39,7 +39,7 @@ func (s *Server) socket(w http.ResponseWriter, r *http.Request) {
 
 	ctx, cancel := context.WithCancel(r.Context())
 	defer cancel()
-	sc := &socketConn{conn: conn, rt: s.rt}
+	sc := &socketConn{conn: conn, rt: s.rt, frames: &s.frames}
 	defer s.sockets.track(conn)()
 	go sc.keepAlive(ctx, cancel)
 	defer sc.unsubscribe()
@@ -55,7 +55,7 @@ func (s *Server) socket(w http.ResponseWriter, r *http.Request) {
 		}
 		switch frame.Type {
 		case protocol.FrameSubscribe:
-			sc.subscribe(ctx, frame.Session, frame.After)
+			sc.subscribe(ctx, frame.Session, frame.After, frame.Batch)
 		case protocol.FrameUnsubscribe:
 			sc.unsubscribe()
 		}
@@ -98,8 +98,9 @@ func readFrame(ctx context.Context, conn *websocket.Conn) (protocol.ClientFrame,
 
 // socketConn is one client's socket and its current subscription.
 type socketConn struct {
-	conn *websocket.Conn
-	rt   Runtime
+	conn   *websocket.Conn
+	rt     Runtime
+	frames *frameCache
 
 	mu   sync.Mutex
 	stop context.CancelFunc // ends the current subscription
@@ -111,6 +112,41 @@ func (c *socketConn) send(ctx context.Context, f protocol.ServerFrame) error {
 	if err != nil {
 		return err
 	}
+	return c.write(ctx, b)
+}
+
+// sendEvents sends events in one frame, each encoded once for every socket that sends it.
+func (c *socketConn) sendEvents(ctx context.Context, evs []protocol.Event) error {
+	b, err := c.frames.frame(evs)
+	if err != nil {
+		return err
+	}
+	return c.write(ctx, b)
+}
+
+// drain gathers first and what else is already waiting on events, up to a batch, without
+// waiting for more: a socket that keeps up sends each event alone at once, and one that
+// fell behind (a replay, a burst) catches up in a few large writes. open is false once the
+// channel closed.
+func (c *socketConn) drain(first protocol.Event, events <-chan protocol.Event) (batch []protocol.Event, open bool) {
+	batch = []protocol.Event{first}
+	size := len(first.Data)
+	for len(batch) < batchEvents && size < batchBytes {
+		select {
+		case ev, ok := <-events:
+			if !ok {
+				return batch, false
+			}
+			batch = append(batch, ev)
+			size += len(ev.Data)
+		default:
+			return batch, true
+		}
+	}
+	return batch, true
+}
+
+func (c *socketConn) write(ctx context.Context, b []byte) error {
 	wctx, cancel := context.WithTimeout(ctx, socketWriteTimeout)
 	defer cancel()
 	return c.conn.Write(wctx, websocket.MessageText, b)
@@ -148,7 +184,7 @@ func (c *socketConn) unsubscribe() {
 	}
 }
 
-func (c *socketConn) subscribe(ctx context.Context, session string, after uint64) {
+func (c *socketConn) subscribe(ctx context.Context, session string, after uint64, batched bool) {
 	c.unsubscribe()
 	sctx, stop := context.WithCancel(ctx)
 	// Read before following: whatever is stored up to head is replayed, and a client can
@@ -198,8 +234,15 @@ func (c *socketConn) subscribe(ctx context.Context, session string, after uint64
 				if !ok {
 					return
 				}
-				if err := c.send(sctx, protocol.ServerFrame{Type: protocol.FrameEvent, Event: &ev}); err != nil {
+				batch, open := []protocol.Event{ev}, true
+				if batched {
+					batch, open = c.drain(ev, events)
+				}
+				if err := c.sendEvents(sctx, batch); err != nil {
 					_ = c.conn.Close(websocket.StatusGoingAway, "write failed")
+					return
+				}
+				if !open {
 					return
 				}
 			case err := <-errc:

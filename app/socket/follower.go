@@ -146,7 +146,7 @@ func (f *Follower) once(ctx context.Context, subscribed func()) error {
 	defer conn.CloseNow()
 	conn.SetReadLimit(8 << 20)
 
-	sub, _ := json.Marshal(protocol.ClientFrame{Type: protocol.FrameSubscribe, Session: f.Session, After: f.After})
+	sub, _ := json.Marshal(protocol.ClientFrame{Type: protocol.FrameSubscribe, Session: f.Session, After: f.After, Batch: true})
 	if err := conn.Write(ctx, websocket.MessageText, sub); err != nil {
 		return err
 	}
@@ -165,13 +165,19 @@ func (f *Follower) once(ctx context.Context, subscribed func()) error {
 			subscribed()
 			head = frame.Head
 			f.report(State{Status: Live, CaughtUp: f.After >= head})
-		case protocol.FrameEvent:
-			if frame.Event == nil || frame.Event.Offset <= f.After {
-				continue // a replay overlap is never shown twice
+		case protocol.FrameEvent, protocol.FrameEvents:
+			events := frame.Events
+			if frame.Event != nil {
+				events = []protocol.Event{*frame.Event}
 			}
-			f.After = frame.Event.Offset
-			if f.OnEvent != nil {
-				f.OnEvent(*frame.Event)
+			for _, ev := range events {
+				if ev.Offset <= f.After {
+					continue // a replay overlap is never shown twice
+				}
+				f.After = ev.Offset
+				if f.OnEvent != nil {
+					f.OnEvent(ev)
+				}
 			}
 			if head != 0 && f.After >= head {
 				head = 0

@@ -1,0 +1,248 @@
+package server_test
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"net/http"
+	"os"
+	"slices"
+	"strconv"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"parley/internal/testkit"
+	"parley/internal/testkit/testserver"
+	"parley/protocol"
+)
+
+// A crowd is many sockets on one session, each recording when every event reached it.
+type crowd struct {
+	mu   sync.Mutex
+	got  []map[uint64]time.Time // per socket: offset → arrival
+	errs []string
+	wg   sync.WaitGroup
+}
+
+// join opens n sockets on the session, subscribed after an offset, and reads their frames
+// until ctx ends.
+func join(ctx context.Context, t testing.TB, ts *testserver.Server, session string, after uint64, n int) *crowd {
+	c := &crowd{got: make([]map[uint64]time.Time, n)}
+	client := ts.Client(t)
+	for i := range n {
+		c.got[i] = map[uint64]time.Time{}
+		conn := client.Dial(nil)
+		conn.SetReadLimit(8 << 20)
+		// As the browser does: events that wait for the socket come in batches.
+		testkit.WriteFrame(t, conn, protocol.ClientFrame{Type: protocol.FrameSubscribe, Session: session, After: after, Batch: true})
+		if f := testkit.ReadFrame(t, conn); f.Type != protocol.FrameSubscribed {
+			t.Fatalf("socket %d: %+v", i, f)
+		}
+		c.wg.Add(1)
+		go func() {
+			defer c.wg.Done()
+			for {
+				_, data, err := conn.Read(ctx)
+				if err != nil {
+					if ctx.Err() == nil {
+						c.fail(fmt.Sprintf("socket %d: %v", i, err))
+					}
+					return
+				}
+				offsets, err := offsetsOf(data)
+				if err != nil {
+					c.fail(fmt.Sprintf("socket %d: %v", i, err))
+					continue
+				}
+				now := time.Now()
+				c.mu.Lock()
+				for _, off := range offsets {
+					if _, dup := c.got[i][off]; dup {
+						c.errs = append(c.errs, fmt.Sprintf("socket %d: offset %d twice", i, off))
+					}
+					c.got[i][off] = now
+				}
+				c.mu.Unlock()
+			}
+		}()
+	}
+	return c
+}
+
+func (c *crowd) fail(msg string) {
+	c.mu.Lock()
+	c.errs = append(c.errs, msg)
+	c.mu.Unlock()
+}
+
+// offsetsOf reads the offsets of an event or events frame, decoding only what it needs:
+// the clients share the server's two cores, and the test measures the server.
+func offsetsOf(frame []byte) ([]uint64, error) {
+	type offset struct {
+		Offset uint64 `json:"offset"`
+	}
+	var f struct {
+		Type   protocol.FrameType      `json:"type"`
+		Event  *offset                 `json:"event"`
+		Events []offset                `json:"events"`
+		Error  *protocol.ErrorResponse `json:"error"`
+	}
+	if err := json.Unmarshal(frame, &f); err != nil {
+		return nil, err
+	}
+	if f.Error != nil {
+		return nil, fmt.Errorf("error frame: %s (%s)", f.Error.Error, f.Error.Code)
+	}
+	if f.Event != nil {
+		f.Events = append(f.Events, *f.Event)
+	}
+	out := make([]uint64, len(f.Events))
+	for i, e := range f.Events {
+		out[i] = e.Offset
+	}
+	return out, nil
+}
+
+// prompts posts n prompts at a pace and returns each one's offset and when it was sent.
+func prompts(t testing.TB, ts *testserver.Server, session string, n int, every time.Duration) map[uint64]time.Time {
+	client := ts.Client(t)
+	sent := map[uint64]time.Time{}
+	tick := time.NewTicker(every)
+	defer tick.Stop()
+	for i := range n {
+		<-tick.C
+		start := time.Now()
+		resp, body := client.Post("/api/sessions/"+session+"/prompt", protocol.SendPromptRequest{Text: fmt.Sprintf("prompt %d", i), AttemptID: fmt.Sprintf("fan-%d", i)})
+		if resp.StatusCode != http.StatusOK {
+			t.Fatalf("prompt %d: %d %s", i, resp.StatusCode, body)
+		}
+		sent[testkit.DecodeAs[protocol.SendPromptResponse](t, body).Offset] = start
+	}
+	return sent
+}
+
+// TestManySocketsOnOneSessionEachGetEveryEvent: every socket on a session receives every
+// event of it, in full and once, while the log serves them all from one consumer.
+func TestManySocketsOnOneSessionEachGetEveryEvent(t *testing.T) {
+	sockets, n := 100, 30
+	if testing.Short() {
+		sockets, n = 20, 10
+	}
+	ts, rt := testServer(t)
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	info, err := rt.CreateSession(ctx, protocol.CreateSessionRequest{Title: "crowd"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	base := ts.Consumers(t)
+	c := join(ctx, t, ts, info.ID, 0, sockets)
+	prompts(t, ts, info.ID, n, 20*time.Millisecond)
+	testkit.WaitEvents(t, ts.Events, info.ID, "every prompt answered", testkit.TurnsEnded(n))
+	stored, err := ts.Events(ctx, info.ID, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	testkit.Eventually(t, func() bool {
+		c.mu.Lock()
+		defer c.mu.Unlock()
+		for _, got := range c.got {
+			if len(got) < len(stored) {
+				return false
+			}
+		}
+		return true
+	}, "every socket has every stored event")
+	// The session's one feed, while every socket is open: never a consumer per socket.
+	if now := ts.Consumers(t); now > base+1 {
+		t.Errorf("the log has %d consumers for %d sockets (had %d before)", now, sockets, base)
+	}
+	cancel()
+	c.wg.Wait()
+	if len(c.errs) > 0 {
+		t.Fatalf("%d problems, first: %s", len(c.errs), c.errs[0])
+	}
+	for i, got := range c.got {
+		for _, ev := range stored {
+			if _, ok := got[ev.Offset]; !ok {
+				t.Fatalf("socket %d never got offset %d (%s)", i, ev.Offset, ev.Type)
+			}
+		}
+	}
+}
+
+// BenchmarkFanout: PARLEY_BENCH_SOCKETS sockets (default 1,000) on one session while
+// PARLEY_BENCH_RATE prompts a second (default 100) arrive for PARLEY_BENCH_SECONDS (10).
+// It reports the time from a prompt's send to its event on every socket (p50, p99, max),
+// how many prompts were answered by the end of the send, and the process's resident
+// memory per socket (server and client sides together, all in this process).
+func BenchmarkFanout(b *testing.B) {
+	sockets := envInt("PARLEY_BENCH_SOCKETS", 1000)
+	rate := envInt("PARLEY_BENCH_RATE", 100)
+	seconds := envInt("PARLEY_BENCH_SECONDS", 10)
+	for range b.N {
+		ts, rt := testServer(b)
+		ctx, cancel := context.WithCancel(context.Background())
+		info, err := rt.CreateSession(ctx, protocol.CreateSessionRequest{Title: "bench"})
+		if err != nil {
+			b.Fatal(err)
+		}
+		rssBefore := rss()
+		c := join(ctx, b, ts, info.ID, 0, sockets)
+		rssAfter := rss()
+		sent := prompts(b, ts, info.ID, rate*seconds, time.Second/time.Duration(rate))
+		evs, _ := ts.Events(ctx, info.ID, 0)
+		answered := testkit.Count(evs, protocol.EventTurnEnded)
+		time.Sleep(2 * time.Second) // what is on its way arrives
+		cancel()
+		c.wg.Wait()
+		var lat []time.Duration
+		missing := 0
+		for _, got := range c.got {
+			for off, at := range sent {
+				if arrived, ok := got[off]; ok {
+					lat = append(lat, arrived.Sub(at))
+				} else {
+					missing++
+				}
+			}
+		}
+		slices.Sort(lat)
+		pick := func(q float64) time.Duration {
+			if len(lat) == 0 {
+				return 0
+			}
+			return lat[min(len(lat)-1, int(q*float64(len(lat))))]
+		}
+		b.ReportMetric(float64(pick(0.5).Microseconds())/1000, "p50-ms")
+		b.ReportMetric(float64(pick(0.99).Microseconds())/1000, "p99-ms")
+		fmt.Printf("fanout_bench: %d sockets, %d prompts/s for %d s: send → every socket p50 %v, p99 %v, max %v; %d deliveries missing; %d of %d prompts answered by the end of the send; RSS %.1f KB per socket (both sides); %d problems\n",
+			sockets, rate, seconds, pick(0.5).Round(time.Microsecond), pick(0.99).Round(time.Microsecond), pick(1).Round(time.Microsecond),
+			missing, answered, len(sent), float64(rssAfter-rssBefore)/1024/float64(sockets), len(c.errs))
+		ts.Stop()
+	}
+}
+
+func envInt(name string, def int) int {
+	if n, err := strconv.Atoi(os.Getenv(name)); err == nil && n > 0 {
+		return n
+	}
+	return def
+}
+
+// rss is the process's resident memory in bytes (0 where /proc is missing).
+func rss() int64 {
+	data, err := os.ReadFile("/proc/self/status")
+	if err != nil {
+		return 0
+	}
+	for line := range strings.SplitSeq(string(data), "\n") {
+		if rest, ok := strings.CutPrefix(line, "VmRSS:"); ok {
+			kb, _ := strconv.ParseInt(strings.TrimSpace(strings.TrimSuffix(strings.TrimSpace(rest), "kB")), 10, 64)
+			return kb << 10
+		}
+	}
+	return 0
+}
