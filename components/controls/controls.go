@@ -135,7 +135,7 @@ func (m *Model) Render() app.UI {
 			Aria("controls", listboxID).
 			Aria("label", "Model: "+cur).
 			Title(title).
-			Text(cur+" ▾").
+			Text(cur + " ▾").
 			OnClick(func(ctx app.Context, e app.Event) { m.toggle(ctx) }).
 			OnKeyDown(func(ctx app.Context, e app.Event) {
 				switch e.Get("key").String() {
