@@ -239,6 +239,7 @@ func (m *Model) onListKey(ctx app.Context, e app.Event, opts []string) {
 // pick asks the server to record the session's model.
 func (m *Model) pick(ctx app.Context, id string) {
 	m.open = false
+	focus("model-button") // now, while the listbox that had it is still there
 	ctx.Defer(func(ctx app.Context) { focus("model-button") })
 	if id == m.current() || m.Session == "" {
 		return
