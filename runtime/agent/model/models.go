@@ -4,10 +4,13 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"errors"
+	"fmt"
 	"io"
 	"net/http"
 	"strings"
 	"sync"
+	"syscall"
 	"time"
 
 	openai "github.com/sashabaranov/go-openai"
@@ -59,7 +62,7 @@ func (a *Agent) listModels(ctx context.Context) ([]protocol.ModelInfo, error) {
 	cc.HTTPClient = doer
 	list, err := openai.NewClientWithConfig(cc).ListModels(ctx)
 	if err != nil {
-		return nil, listError{failureText(err, a.cfg)}
+		return nil, listError(err, a.cfg.URL)
 	}
 	windows := windowsOf(doer.body)
 	out := make([]protocol.ModelInfo, 0, len(list.Models))
@@ -69,11 +72,21 @@ func (a *Agent) listModels(ctx context.Context) ([]protocol.ModelInfo, error) {
 	return out, nil
 }
 
-// listError is a listing's failure, worded for the picker.
-type listError struct{ text string }
-
-func (e listError) Error() string {
-	return strings.Replace(e.text, "send your prompt again", "open the picker again", 1)
+// listError words a listing's failure for the picker, with the server's own words.
+func listError(err error, url string) error {
+	said := ""
+	if s := serverText(err); s != "" {
+		said = " The server said: “" + s + "”"
+	}
+	switch code := status(err); {
+	case code == http.StatusUnauthorized || code == http.StatusForbidden:
+		return fmt.Errorf("the model server at %s refused to list its models (%d): check the key in PARLEY_MODEL_KEY or OPENAI_API_KEY.%s", url, code, said)
+	case code != 0:
+		return fmt.Errorf("the model server at %s did not list its models (%d at %s/models).%s", url, code, strings.TrimRight(url, "/"), said)
+	case errors.Is(err, syscall.ECONNREFUSED):
+		return fmt.Errorf("the model server at %s cannot be reached (connection refused): is it running?", url)
+	}
+	return fmt.Errorf("the model server at %s did not list its models: %v", url, err)
 }
 
 // bodyDoer keeps a copy of the last successful response's body (bounded).
