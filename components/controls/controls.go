@@ -54,6 +54,8 @@ type Model struct {
 	active  int    // the option the keyboard is on, while open
 	problem string // a failed pick or list, in words
 	picked  string // the pick sent, shown until the log says it
+	// pickedIn is the session picked is for: the component outlives a switch of session.
+	pickedIn string
 }
 
 // OnMount asks for the model list.
@@ -76,7 +78,7 @@ func (m *Model) load(ctx app.Context) {
 // current is the model the session's next call names.
 func (m *Model) current() string {
 	switch {
-	case m.picked != "" && m.picked != m.Controls.Model:
+	case m.picked != "" && m.pickedIn == m.Session && m.picked != m.Controls.Model:
 		return m.picked
 	case m.Controls.Model != "":
 		return m.Controls.Model
@@ -244,7 +246,7 @@ func (m *Model) pick(ctx app.Context, id string) {
 	if id == m.current() || m.Session == "" {
 		return
 	}
-	m.picked, m.problem = id, ""
+	m.picked, m.pickedIn, m.problem = id, m.Session, ""
 	c, session := client(ctx), m.Session
 	ctx.Async(func() {
 		_, err := c.SetModel(ctx, session, id)
@@ -323,12 +325,13 @@ type Permissions struct {
 
 	problem string
 	sent    protocol.PermissionMode // the mode asked for, shown until the log says it
+	sentIn  string                  // the session sent is for
 }
 
 // Render draws the selector.
 func (p *Permissions) Render() app.UI {
 	cur := p.Mode
-	if p.sent != "" && p.sent != p.Mode {
+	if p.sent != "" && p.sentIn == p.Session && p.sent != p.Mode {
 		cur = p.sent
 	}
 	if !cur.Valid() {
@@ -354,7 +357,7 @@ func (p *Permissions) onChange(ctx app.Context, e app.Event) {
 	if !mode.Valid() || p.Session == "" {
 		return
 	}
-	p.sent, p.problem = mode, ""
+	p.sent, p.sentIn, p.problem = mode, p.Session, ""
 	c, session := client(ctx), p.Session
 	ctx.Async(func() {
 		_, err := c.SetPermissions(ctx, session, mode)

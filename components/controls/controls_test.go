@@ -56,6 +56,10 @@ func TestModelPicker(t *testing.T) {
 		assert.Contains(t, html, `aria-label="1,000 of 131,072 tokens"`)
 		assert.Contains(t, html, "the endpoint's model list")
 	})
+	t.Run("a pick sent in another session does not show here", func(t *testing.T) {
+		html := render(t, &Model{Session: "b", list: list, loaded: true, picked: "large", pickedIn: "a"})
+		assert.Contains(t, html, "small ▾")
+	})
 	t.Run("a list that failed keeps the default and says why", func(t *testing.T) {
 		html := render(t, &Model{Session: "s", list: protocol.ModelList{Configured: true, Default: "small", Error: "cannot be reached"}, loaded: true})
 		assert.Contains(t, html, "small ▾")
@@ -69,6 +73,7 @@ func TestPermissionsSelector(t *testing.T) {
 	for _, m := range protocol.PermissionModes {
 		assert.Contains(t, html, m.Label())
 	}
-	assert.Regexp(t, `<option [^>]*selected [^>]*>Allow edits</option>`, html)
+	// HTMLString writes a true boolean attribute bare, in any order.
+	assert.Regexp(t, `<option ([^>]* )?selected( [^>]*)?>Allow edits</option>`, html)
 	assert.Regexp(t, `<option [^>]*selected="false"[^>]*>Allow reads</option>`, html)
 }
