@@ -24,6 +24,7 @@ import (
 
 	"parley/internal/testkit"
 	"parley/runtime"
+	"parley/runtime/agent/model"
 )
 
 // The tests of start-up: flags, the token, the data folder's lock, and run end to end. The
@@ -36,7 +37,8 @@ func TestConfigFlagsAndEnvironment(t *testing.T) {
 	require.NoError(t, err)
 	cwd, err := os.Getwd()
 	require.NoError(t, err)
-	assert.Equal(t, config{Addr: "127.0.0.1:9999", Data: "/tmp/d", NATS: "nats://x:4222", Workspaces: []string{cwd}, Token: "t", DecisionTimeout: time.Hour, ScriptMemory: 256 << 20, Web: "web"}, c,
+	assert.Equal(t, config{Addr: "127.0.0.1:9999", Data: "/tmp/d", NATS: "nats://x:4222", Workspaces: []string{cwd}, Token: "t", DecisionTimeout: time.Hour, ScriptMemory: 256 << 20, Web: "web",
+		Model: model.Config{Window: defaultModelWindow}}, c,
 		"the current directory is the one workspace")
 
 	ws := t.TempDir()

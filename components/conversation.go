@@ -28,6 +28,7 @@ type Conversation struct {
 	sessions []protocol.SessionInfo
 	session  string
 	thread   store.Thread
+	controls store.Controls // the controls row's part of the session's log
 	link     socket.State
 	notice   string // the last failure, for the person to read
 	// noticeUntilLive marks a notice about reaching the server: it goes once the link is back.
@@ -135,6 +136,7 @@ func (c *Conversation) open(ctx app.Context, id string) {
 	}
 	c.session, c.notice, c.noticeUntilLive = id, "", false
 	c.thread = store.Thread{Title: c.titleOf(id)}
+	c.controls = store.NewControls()
 	c.link = socket.State{Status: socket.Connecting}
 	if id == "" {
 		return
@@ -154,6 +156,7 @@ func (c *Conversation) open(ctx app.Context, id string) {
 					return // a late event of a session we left
 				}
 				c.thread.Apply(ev)
+				c.controls.Apply(ev)
 				c.engaged(ctx)
 			})
 		},
@@ -361,6 +364,7 @@ func (c *Conversation) Render() app.UI {
 					Queued:      c.thread.Queued,
 					Workspace:   c.workspaceOf(c.session),
 					Replaying:   c.session != "" && !c.link.CaughtUp,
+					Controls:    c.controls,
 				},
 			),
 		)

@@ -154,7 +154,7 @@ func New(ctx context.Context, nc *nats.Conn, opts Options) (*Runtime, error) {
 	rt.ctx, rt.cancel = context.WithCancelCause(context.Background())
 	rt.fanout = fanout.New(logSource{log}, fanout.Options{})
 	rt.registry = decision.NewRegistry(log, rt.owner, opts.Now, opts.DecisionTimeout, opts.NewID)
-	rt.gate = &gate.Gate{Grants: grants, Asker: rt.registry, Log: log, NewID: opts.NewID, Now: opts.Now}
+	rt.gate = &gate.Gate{Grants: grants, Asker: rt.registry, Log: log, NewID: opts.NewID, Now: opts.Now, Modes: rt.PermissionMode}
 	if rt.presence, err = log.OpenPresence(ctx, rt.owner, opts.Lease); err != nil {
 		return nil, err
 	}

@@ -28,6 +28,10 @@ type Runtime interface {
 	SearchFiles(workspaceID, q string, limit int) (protocol.FileList, error)
 	ListSkills(workspaceID string) (protocol.SkillList, error)
 	Workspaces() protocol.WorkspaceList
+	// The controls row (controls.go).
+	Models(ctx context.Context) protocol.ModelList
+	SetModel(ctx context.Context, session string, req protocol.SetModelRequest) (protocol.SessionSettingResponse, error)
+	SetPermissions(ctx context.Context, session string, req protocol.SetPermissionsRequest) (protocol.SessionSettingResponse, error)
 	// Head is the offset of a session's last event, 0 for none.
 	Head(ctx context.Context, session string) (uint64, error)
 	// Follow streams a session's events after an offset, stored ones then live ones.
@@ -83,6 +87,9 @@ func (s *Server) api() []route {
 		{"GET /api/files", s.listFiles},
 		{"GET /api/skills", s.listSkills},
 		{"GET /api/workspaces", s.listWorkspaces},
+		{"GET /api/models", s.listModels},
+		{"POST /api/sessions/{id}/model", s.setModel},
+		{"POST /api/sessions/{id}/permissions", s.setPermissions},
 		{"/api/", func(w http.ResponseWriter, r *http.Request) {
 			writeError(w, http.StatusNotFound, "not_found", r.Method+" "+r.URL.Path+" is not part of the API")
 		}},

@@ -63,6 +63,9 @@ type Composer struct {
 	// followed once they are all in, so a question asked and answered long ago never
 	// flashes by, takes the focus or leaves a note.
 	Replaying bool
+	// Controls are the session's model, permission mode and usage, for the controls row's
+	// seats (components/controls).
+	Controls store.Controls
 
 	machine *machine.Machine
 	mode    modes.Mode

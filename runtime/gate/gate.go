@@ -25,8 +25,8 @@ import (
 
 // ToolCall is one request that needs the gate.
 type ToolCall struct {
-	Tool    string   // "run" or "write"
-	Words   []string // run: argv; write: the workspace-relative path
+	Tool    string   // "run", "write" or "read"
+	Words   []string // run: argv; write and read: the workspace-relative path
 	Details string   // what the user is shown
 }
 
@@ -63,6 +63,38 @@ type Gate struct {
 	Log    Recorder
 	NewID  func() string
 	Now    func() time.Time
+	// Modes reads a session's permission mode (the last session.permissions in its log);
+	// nil means every session is in protocol.DefaultPermissionMode.
+	Modes func(ctx context.Context, session string) (protocol.PermissionMode, error)
+}
+
+// Passes reports whether a session's permission mode lets a call through without asking.
+// Commands never pass by mode: only a grant, which names the command, lets one through.
+func Passes(mode protocol.PermissionMode, c ToolCall) bool {
+	switch c.Tool {
+	case "read":
+		return mode == protocol.PermissionReads || mode == protocol.PermissionEdits
+	case "write":
+		return mode == protocol.PermissionEdits
+	}
+	return false
+}
+
+// mode is the session's permission mode. A mode that cannot be read asks for everything:
+// failing closed keeps the session usable and lets nothing through unseen.
+func (g *Gate) mode(ctx context.Context, session string) protocol.PermissionMode {
+	if g.Modes == nil {
+		return protocol.DefaultPermissionMode
+	}
+	m, err := g.Modes(ctx, session)
+	if err != nil {
+		slog.Warn("could not read the permission mode; asking for everything", "session", session, "err", err)
+		return protocol.PermissionAsk
+	}
+	if !m.Valid() {
+		return protocol.PermissionAsk
+	}
+	return m
 }
 
 // Texts the asker (a script, later the model) reads when the gate says no. A timeout is not
@@ -74,19 +106,33 @@ const (
 )
 
 // Authorize passes tool calls of a run in a session working in workspace (an absolute,
-// resolved folder) as one decision. Calls covered by a grant of the workspace pass without
-// asking; the rest are asked as one approval (a batch when there are several), answered
-// "approve all" or "reject all".
+// resolved folder) as one decision. Calls the session's permission mode lets through, and
+// calls covered by a grant of the workspace, pass without asking; the rest are asked as one
+// approval (a batch when there are several), answered "approve all" or "reject all".
 func (g *Gate) Authorize(ctx context.Context, workspace, session, run string, calls []ToolCall) (Verdict, error) {
+	mode := g.mode(ctx, session)
+	granted := make([]bool, len(calls))
+	rest := 0
+	for i, c := range calls {
+		granted[i] = Passes(mode, c)
+		if !granted[i] {
+			rest++
+		}
+	}
+	if rest == 0 {
+		return Verdict{Allowed: true, Granted: granted}, nil
+	}
 	grants, err := g.Grants.List(ctx, workspace)
 	if err != nil {
 		return Verdict{}, err
 	}
 	extra := func(prefix []string, w string) bool { return PrefixArgument(workspace, prefix, w) }
 	var ask []ToolCall
-	granted := make([]bool, len(calls))
 	for i, c := range calls {
-		if c.Tool == "write" && len(c.Words) == 1 {
+		if granted[i] {
+			continue
+		}
+		if (c.Tool == "write" || c.Tool == "read") && len(c.Words) == 1 {
 			// A path's words are its folders, so a prefix grant covers a folder.
 			c.Words = strings.Split(c.Words[0], "/")
 		}
@@ -217,12 +263,16 @@ func ApprovalRequest(calls []ToolCall, workspace string) protocol.DecisionReques
 				Grant:       &protocol.GrantScope{Kind: protocol.GrantPrefix, Tool: c.Tool, Words: prefix},
 			})
 		}
-	case "write":
-		req.Message = "Allow writing " + strings.Join(c.Words, "/") + "?"
+	case "write", "read":
+		verb, noun := "writing", "writes"
+		if c.Tool == "read" {
+			verb, noun = "reading", "reads"
+		}
+		req.Message = "Allow " + verb + " " + strings.Join(c.Words, "/") + "?"
 		if len(c.Words) > 1 {
 			dir := path.Join(c.Words[:len(c.Words)-1]...)
 			req.Options = append(req.Options, protocol.ApprovalOption{
-				Value: protocol.OptionAllow, Label: "Approve, and always for writes in " + dir + "/", Tone: protocol.ToneAffirm,
+				Value: protocol.OptionAllow, Label: "Approve, and always for " + noun + " in " + dir + "/", Tone: protocol.ToneAffirm,
 				Description: dir + "/*",
 				Grant:       &protocol.GrantScope{Kind: protocol.GrantPrefix, Tool: c.Tool, Words: c.Words[:len(c.Words)-1]},
 			})
@@ -398,8 +448,8 @@ func describeScope(s protocol.GrantScope) string {
 	case protocol.GrantTool:
 		return "any " + s.Tool
 	case protocol.GrantPrefix:
-		if s.Tool == "write" {
-			return "writes in " + strings.Join(s.Words, "/") + "/"
+		if s.Tool == "write" || s.Tool == "read" {
+			return s.Tool + "s in " + strings.Join(s.Words, "/") + "/"
 		}
 		return strings.Join(s.Words, " ") + " …"
 	}

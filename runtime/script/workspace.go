@@ -31,6 +31,17 @@ func (h *Host) WriteTarget(p string) (string, error) {
 	return filepath.ToSlash(rel), nil
 }
 
+// ReadTarget returns, slash-separated and relative to the workspace ("." for the workspace
+// itself), what a read of p would really reach (symlinks followed): what the gate is asked
+// about when a session asks for every read. It refuses a path out of the workspace.
+func (h *Host) ReadTarget(p string) (string, error) {
+	rel, err := h.resolve(p)
+	if err != nil {
+		return "", pathError("read", p, err)
+	}
+	return filepath.ToSlash(rel), nil
+}
+
 // WriteFile writes text to the file WriteTarget named, creating its folders. The caller has
 // passed the gate for target.
 func (h *Host) WriteFile(target, text string) error {

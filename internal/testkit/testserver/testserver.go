@@ -19,6 +19,7 @@ import (
 	"parley/internal/testkit"
 	"parley/protocol"
 	"parley/runtime"
+	"parley/runtime/agent/model"
 	"parley/server"
 )
 
@@ -32,6 +33,8 @@ type Options struct {
 	// Exclusive is runtime.Options.Exclusive: set it for restart tests, as production does
 	// with the embedded store.
 	Exclusive bool
+	// Model is runtime.Options.Model: an endpoint's URL makes the model agent answer.
+	Model model.Config
 }
 
 // Server is a running test server.
@@ -56,7 +59,7 @@ func Start(t testing.TB, opts Options) *Server {
 	if len(opts.Workspaces) == 0 {
 		opts.Workspaces = []string{t.TempDir()}
 	}
-	rt, err := runtime.New(context.Background(), nc, runtime.Options{Workspaces: opts.Workspaces, Exclusive: opts.Exclusive})
+	rt, err := runtime.New(context.Background(), nc, runtime.Options{Workspaces: opts.Workspaces, Exclusive: opts.Exclusive, Model: opts.Model})
 	require.NoError(t, err)
 	b, err := server.LoadBundle(testkit.WebFolder(t))
 	require.NoError(t, err)

@@ -24,6 +24,9 @@ type fakeServer struct {
 	requests []openai.ChatCompletionRequest
 	auth     []string
 	at       []time.Time
+	// models is the body of GET /v1/models ("" answers 404); listed counts those requests.
+	models string
+	listed int
 }
 
 // reply is one scripted answer.
@@ -69,6 +72,19 @@ func (f *fakeServer) times() []time.Time {
 }
 
 func (f *fakeServer) serve(w http.ResponseWriter, r *http.Request) {
+	if r.Method == http.MethodGet && r.URL.Path == "/v1/models" {
+		f.mu.Lock()
+		body := f.models
+		f.listed++
+		f.mu.Unlock()
+		if body == "" {
+			http.Error(w, `{"error":{"message":"no model list here"}}`, http.StatusNotFound)
+			return
+		}
+		w.Header().Set("Content-Type", "application/json")
+		_, _ = w.Write([]byte(body))
+		return
+	}
 	if r.Method != http.MethodPost || r.URL.Path != "/v1/chat/completions" {
 		http.Error(w, `{"error":{"message":"not found"}}`, http.StatusNotFound)
 		return

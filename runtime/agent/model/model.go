@@ -39,8 +39,11 @@ type Config struct {
 	// URL is the endpoint's base URL, ending where /chat/completions is appended
 	// (http://127.0.0.1:11434/v1 for Ollama).
 	URL string
-	// Model names the model.
+	// Model names the model a session uses until it picks another (session.model).
 	Model string
+	// Window is the context window, in tokens, the controls row counts against when the
+	// endpoint's model list does not say it (-model-window).
+	Window int
 	// Key is the API key, sent as a bearer token when not empty.
 	Key string
 	// HTTPClient makes the requests (default: one with a 10 s connect timeout and no overall
@@ -65,7 +68,8 @@ type Config struct {
 
 // Agent is the model agent.
 type Agent struct {
-	cfg Config
+	cfg    Config
+	models listing
 }
 
 var _ agent.Agent = (*Agent)(nil)
@@ -116,6 +120,9 @@ func (a *Agent) Turn(ctx context.Context, in agent.Input, tools agent.Tools) err
 		system = fmt.Sprintf(defaultSystem, host.Workspace)
 	}
 	msgs := conversation(system, in.Prompt, evs)
+	// The session's own choice of model (session.model), else the configured one.
+	cfg := a.cfg
+	cfg.Model = sessionModel(evs, a.cfg.Model)
 	defs := openaiTools(box.Defs())
 
 	toolRan, mistakes := false, 0
@@ -129,12 +136,15 @@ func (a *Agent) Turn(ctx context.Context, in agent.Input, tools agent.Tools) err
 				msgs = append(msgs, openai.ChatCompletionMessage{Role: openai.ChatMessageRoleUser, Content: text})
 			}
 		}
-		step, err := a.generate(ctx, msgs, defs, tools, !toolRan)
+		step, err := a.generate(ctx, cfg.Model, msgs, defs, tools, !toolRan)
+		if step.usage != nil {
+			recordUsage(ctx, tools, cfg.Model, *step.usage)
+		}
 		if ctx.Err() != nil {
 			return context.Cause(ctx) // stopped: the text so far is stored
 		}
 		if err != nil {
-			return a.notice(ctx, tools, failureText(err, a.cfg))
+			return a.notice(ctx, tools, failureText(err, cfg))
 		}
 		reply := openai.ChatCompletionMessage{Role: openai.ChatMessageRoleAssistant, Content: step.text}
 		if len(step.calls) == 0 {
@@ -195,12 +205,26 @@ type step struct {
 	stream string // its agent.message's stream id, "" when it had no text
 	calls  []protocol.ToolCall
 	finish openai.FinishReason
+	usage  *openai.Usage // the endpoint's count, when it sent one
+}
+
+// recordUsage stores what a call used, for the context ring. A failure to store it costs
+// the ring one update, never the turn.
+func recordUsage(ctx context.Context, tools agent.Tools, model string, u openai.Usage) {
+	rec, ok := tools.(UsageRecorder)
+	if !ok {
+		return
+	}
+	uctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 5*time.Second)
+	defer cancel()
+	_ = rec.Usage(uctx, protocol.TurnUsage{Model: model, PromptTokens: u.PromptTokens,
+		CompletionTokens: u.CompletionTokens, TotalTokens: u.TotalTokens})
 }
 
 // generate streams one model message into the thread. A 429 before any token is waited out
 // once, when mayRetry (no tool of the turn ran) and the wait it asks is short. The text that
 // arrived is stored even when the stream fails or the turn is stopped.
-func (a *Agent) generate(ctx context.Context, msgs []openai.ChatCompletionMessage, defs []openai.Tool, tools agent.Tools, mayRetry bool) (step, error) {
+func (a *Agent) generate(ctx context.Context, model string, msgs []openai.ChatCompletionMessage, defs []openai.Tool, tools agent.Tools, mayRetry bool) (step, error) {
 	doer := &headerDoer{client: a.cfg.HTTPClient}
 	cc := openai.DefaultConfig(a.cfg.Key)
 	cc.BaseURL = strings.TrimRight(a.cfg.URL, "/")
@@ -210,7 +234,7 @@ func (a *Agent) generate(ctx context.Context, msgs []openai.ChatCompletionMessag
 	cc.EmptyMessagesLimit = emptyLinesLimit
 	client := openai.NewClientWithConfig(cc)
 	req := openai.ChatCompletionRequest{
-		Model:         a.cfg.Model,
+		Model:         model,
 		Messages:      msgs,
 		Tools:         defs,
 		Stream:        true,
@@ -252,7 +276,7 @@ func (a *Agent) generate(ctx context.Context, msgs []openai.ChatCompletionMessag
 	if err != nil {
 		return step{}, fmt.Errorf("store the model's message: %w", err)
 	}
-	st := step{text: acc.text.String(), stream: id, calls: acc.toolCalls(), finish: acc.finish}
+	st := step{text: acc.text.String(), stream: id, calls: acc.toolCalls(), finish: acc.finish, usage: acc.usage}
 	switch {
 	case ctx.Err() != nil:
 		return st, context.Cause(ctx)

@@ -96,7 +96,11 @@ func prepareRead(b *Box, args json.RawMessage) (*plan, error) {
 	if a.Path == "" {
 		return nil, errors.New("path is missing: name a file relative to the workspace")
 	}
-	return &plan{run: func(context.Context, agent.Tools) (protocol.ToolResult, error) {
+	call, err := b.readGate(a.Path, "read_file ")
+	if err != nil {
+		return nil, err
+	}
+	return &plan{gate: call, run: func(context.Context, agent.Tools) (protocol.ToolResult, error) {
 		text, err := b.Host.ReadFile(a.Path)
 		if err != nil {
 			return failed(err.Error())
@@ -144,7 +148,11 @@ func prepareList(b *Box, args json.RawMessage) (*plan, error) {
 	if a.Path == "" {
 		a.Path = "."
 	}
-	return &plan{run: func(context.Context, agent.Tools) (protocol.ToolResult, error) {
+	call, err := b.readGate(a.Path, "list_files ")
+	if err != nil {
+		return nil, err
+	}
+	return &plan{gate: call, run: func(context.Context, agent.Tools) (protocol.ToolResult, error) {
 		names, err := b.Host.ListDir(a.Path)
 		if err != nil {
 			return failed(err.Error())
@@ -171,13 +179,29 @@ func prepareSearch(b *Box, args json.RawMessage) (*plan, error) {
 	if a.Path == "" {
 		a.Path = "."
 	}
-	return &plan{run: func(ctx context.Context, _ agent.Tools) (protocol.ToolResult, error) {
+	call, err := b.readGate(a.Path, "search_files "+a.Pattern+" in ")
+	if err != nil {
+		return nil, err
+	}
+	return &plan{gate: call, run: func(ctx context.Context, _ agent.Tools) (protocol.ToolResult, error) {
 		text, err := b.search(ctx, re, a.Path)
 		if err != nil {
 			return failed(err.Error())
 		}
 		return ok(text)
 	}}, nil
+}
+
+// readGate is a read's call for the gate, about what the read really reaches (symlinks
+// followed); a path out of the workspace is refused before anyone is asked. Reads pass the
+// gate so that a session in the "ask for everything" mode sees them; in the other modes the
+// gate lets them through at once (docs/runtime.md, "Permission modes").
+func (b *Box) readGate(p, what string) (*gate.ToolCall, error) {
+	target, err := b.Host.ReadTarget(p)
+	if err != nil {
+		return nil, err
+	}
+	return &gate.ToolCall{Tool: "read", Words: []string{target}, Details: what + target}, nil
 }
 
 // search greps the workspace's files under dir. The walk never follows a symlink, and every

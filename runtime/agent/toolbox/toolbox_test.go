@@ -27,6 +27,7 @@ type fakeTools struct {
 	authorized         [][]gate.ToolCall
 	answer             decision.Answer
 	asked              []protocol.DecisionRequest
+	mode               protocol.PermissionMode // "" is the default
 }
 
 func (f *fakeTools) Say(context.Context, string) error { return nil }
@@ -36,9 +37,33 @@ func (f *fakeTools) Ask(_ context.Context, req protocol.DecisionRequest) (decisi
 	return f.answer, nil
 }
 
+// Authorize passes what the default permission mode lets through (reads) as the gate does,
+// and answers the rest with the verdict; its Granted counts only the calls asked.
 func (f *fakeTools) Authorize(_ context.Context, calls []gate.ToolCall) (gate.Verdict, error) {
-	f.authorized = append(f.authorized, calls)
-	return f.verdict, f.authErr
+	granted := make([]bool, len(calls))
+	var asked []gate.ToolCall
+	var at []int
+	mode := f.mode
+	if mode == "" {
+		mode = protocol.DefaultPermissionMode
+	}
+	for i, c := range calls {
+		if gate.Passes(mode, c) {
+			granted[i] = true
+		} else {
+			asked, at = append(asked, c), append(at, i)
+		}
+	}
+	if len(asked) == 0 {
+		return gate.Verdict{Allowed: true, Granted: granted}, nil
+	}
+	f.authorized = append(f.authorized, asked)
+	v := f.verdict
+	for j, i := range at {
+		granted[i] = j < len(v.Granted) && v.Granted[j]
+	}
+	v.Granted = granted
+	return v, f.authErr
 }
 
 // box is a toolbox in a fresh workspace holding files (path → text).
@@ -316,4 +341,18 @@ def main(args):
 	assert.Contains(t, res.Text, `there is no function "absent"`)
 	assert.Contains(t, res.Text, "greet")
 	assert.Contains(t, b.Defs()[6].Description, "Functions here:")
+}
+
+// In the "ask for everything" mode a read is asked like a write, about the file it really
+// reaches; a refusal is the read's result.
+func TestReadsAskInAskForEverything(t *testing.T) {
+	b := box(t, map[string]string{"docs/a.txt": "secret"})
+	require.NoError(t, os.Symlink("docs/a.txt", filepath.Join(b.Host.Workspace, "link")))
+	tools := &fakeTools{mode: protocol.PermissionAsk, verdict: gate.Verdict{Text: "not that one"}}
+	res := run1(t, b, tools, "read_file", map[string]any{"path": "link"})
+	require.Len(t, tools.authorized, 1)
+	assert.Equal(t, []gate.ToolCall{{Tool: "read", Words: []string{"docs/a.txt"}, Details: "read_file docs/a.txt"}}, tools.authorized[0])
+	assert.True(t, res.Error)
+	assert.Equal(t, "rejected by the user: not that one", res.Text)
+	assert.NotContains(t, res.Text, "secret")
 }

@@ -1,0 +1,378 @@
+// Package controls is the composer's controls row (docs/composer.md): the model picker and
+// the context ring in the `conversation.input.model` seat, and the permission mode in the
+// row's left region. Each choice is a request; what the row shows comes back from the
+// session's log (store.Controls), so another tab's choice shows here too, and the server,
+// never this view, applies it (the gate reads the mode, the agent the model).
+package controls
+
+import (
+	"fmt"
+	"math"
+	"strconv"
+	"strings"
+
+	"github.com/maxence-charriere/go-app/v10/pkg/app"
+
+	"parley/app/api"
+	"parley/app/slots"
+	"parley/app/store"
+	"parley/components/composer"
+	"parley/protocol"
+)
+
+func init() {
+	must(composer.Slots.Register(composer.SlotModel, "", slotEntry(func(c *composer.Composer) app.UI {
+		return &Model{Session: c.Session, Controls: c.Controls}
+	})))
+	// After the fn-form's opener.
+	must(composer.Slots.Register(composer.SlotLeft, "", slotEntryAt(10, func(c *composer.Composer) app.UI {
+		return &Permissions{Session: c.Session, Mode: c.Controls.Mode, Disabled: c.Disabled}
+	})))
+}
+
+func must(_ func(), err error) {
+	if err != nil {
+		panic(err)
+	}
+}
+
+func client(ctx app.Context) *api.Client {
+	u := ctx.Page().URL()
+	return &api.Client{Base: u.Scheme + "://" + u.Host}
+}
+
+// Model is the model picker and the context ring: both read the endpoint's model list (the
+// ring for the model's window), so they are one component that asks once.
+type Model struct {
+	app.Compo
+	Session  string
+	Controls store.Controls
+
+	list    protocol.ModelList
+	loaded  bool
+	open    bool
+	active  int    // the option the keyboard is on, while open
+	problem string // a failed pick or list, in words
+	picked  string // the pick sent, shown until the log says it
+	// pickedIn is the session picked is for: the component outlives a switch of session.
+	pickedIn string
+}
+
+// OnMount asks for the model list.
+func (m *Model) OnMount(ctx app.Context) { m.load(ctx) }
+
+func (m *Model) load(ctx app.Context) {
+	c := client(ctx)
+	ctx.Async(func() {
+		list, err := c.Models(ctx)
+		ctx.Dispatch(func(ctx app.Context) {
+			if err != nil {
+				m.problem = "Models: " + err.Error()
+				return
+			}
+			m.list, m.loaded, m.problem = list, true, ""
+		})
+	})
+}
+
+// current is the model the session's next call names.
+func (m *Model) current() string {
+	switch {
+	case m.picked != "" && m.pickedIn == m.Session && m.picked != m.Controls.Model:
+		return m.picked
+	case m.Controls.Model != "":
+		return m.Controls.Model
+	}
+	return m.list.Default
+}
+
+// options are the models offered: the listed ones, and the current one if the list lacks it
+// (a list that failed still shows the default).
+func (m *Model) options() []string {
+	var out []string
+	for _, x := range m.list.Models {
+		out = append(out, x.ID)
+	}
+	if cur := m.current(); cur != "" && !contains(out, cur) {
+		out = append([]string{cur}, out...)
+	}
+	return out
+}
+
+func contains(list []string, s string) bool {
+	for _, x := range list {
+		if x == s {
+			return true
+		}
+	}
+	return false
+}
+
+const listboxID = "model-listbox"
+
+// Render draws the picker's button and, while open, its listbox; then the ring.
+func (m *Model) Render() app.UI {
+	if !m.loaded {
+		return app.Div().Class("model-controls").Body(
+			app.If(m.problem != "", func() app.UI { return app.Span().Class("control-problem").Role("alert").Text(m.problem) }),
+		)
+	}
+	if !m.list.Configured {
+		return app.Div().Class("model-controls").Body(
+			app.Span().Class("model-offline").
+				Title("No model is configured, so the offline agent answers: start Parley with -model-url and -model").
+				Text("offline"),
+		)
+	}
+	opts := m.options()
+	cur := m.current()
+	title := "Model: " + cur
+	if m.list.Error != "" {
+		title += " (the list could not be read: " + m.list.Error + ")"
+	}
+	body := []app.UI{
+		app.Button().Type("button").Class("control-button model-button").ID("model-button").
+			Aria("haspopup", "listbox").
+			Aria("expanded", strconv.FormatBool(m.open)).
+			Aria("controls", listboxID).
+			Aria("label", "Model: "+cur).
+			Title(title).
+			Text(cur + " ▾").
+			OnClick(func(ctx app.Context, e app.Event) { m.toggle(ctx) }).
+			OnKeyDown(func(ctx app.Context, e app.Event) {
+				switch e.Get("key").String() {
+				case "ArrowDown", "ArrowUp":
+					e.PreventDefault()
+					if !m.open {
+						m.toggle(ctx)
+					}
+				}
+			}),
+	}
+	if m.open {
+		items := make([]app.UI, len(opts))
+		for i, id := range opts {
+			items[i] = app.Li().ID(optionID(i)).Role("option").Class("model-option", activeClass(i == m.active)).
+				Aria("selected", strconv.FormatBool(id == cur)).
+				Text(id).
+				OnMouseDown(func(ctx app.Context, e app.Event) {
+					e.PreventDefault() // keep the focus on the listbox until the pick closes it
+					m.pick(ctx, id)
+				})
+		}
+		body = append(body, app.Ul().ID(listboxID).Role("listbox").Class("model-listbox").
+			TabIndex(-1).
+			Aria("label", "Models").
+			Aria("activedescendant", optionID(m.active)).
+			OnKeyDown(func(ctx app.Context, e app.Event) { m.onListKey(ctx, e, opts) }).
+			OnBlur(func(ctx app.Context, e app.Event) { m.open = false }).
+			Body(items...))
+	}
+	if m.problem != "" {
+		body = append(body, app.Span().Class("control-problem").Role("alert").Text(m.problem))
+	}
+	body = append(body, m.ring(cur))
+	return app.Div().Class("model-controls").Body(body...)
+}
+
+func optionID(i int) string { return "model-option-" + strconv.Itoa(i) }
+
+func activeClass(active bool) string {
+	if active {
+		return "active"
+	}
+	return ""
+}
+
+func (m *Model) toggle(ctx app.Context) {
+	m.open = !m.open
+	if !m.open {
+		return
+	}
+	m.active = max(0, indexOf(m.options(), m.current()))
+	ctx.Defer(func(ctx app.Context) { focus(listboxID) })
+}
+
+func indexOf(list []string, s string) int {
+	for i, x := range list {
+		if x == s {
+			return i
+		}
+	}
+	return -1
+}
+
+func focus(id string) {
+	if el := app.Window().GetElementByID(id); el.Truthy() {
+		el.Call("focus")
+	}
+}
+
+// onListKey moves through the options, picks with Enter or Space, and closes with Escape
+// or Tab, giving the focus back to the button.
+func (m *Model) onListKey(ctx app.Context, e app.Event, opts []string) {
+	switch e.Get("key").String() {
+	case "ArrowDown":
+		e.PreventDefault()
+		m.active = min(m.active+1, len(opts)-1)
+	case "ArrowUp":
+		e.PreventDefault()
+		m.active = max(m.active-1, 0)
+	case "Home":
+		e.PreventDefault()
+		m.active = 0
+	case "End":
+		e.PreventDefault()
+		m.active = len(opts) - 1
+	case "Enter", " ":
+		e.PreventDefault()
+		if m.active < len(opts) {
+			m.pick(ctx, opts[m.active])
+		}
+	case "Escape", "Tab":
+		if e.Get("key").String() == "Escape" {
+			e.PreventDefault()
+		}
+		m.open = false
+		focus("model-button")
+	}
+}
+
+// pick asks the server to record the session's model.
+func (m *Model) pick(ctx app.Context, id string) {
+	m.open = false
+	focus("model-button") // now, while the listbox that had it is still there
+	ctx.Defer(func(ctx app.Context) { focus("model-button") })
+	if id == m.current() || m.Session == "" {
+		return
+	}
+	m.picked, m.pickedIn, m.problem = id, m.Session, ""
+	c, session := client(ctx), m.Session
+	ctx.Async(func() {
+		_, err := c.SetModel(ctx, session, id)
+		ctx.Dispatch(func(ctx app.Context) {
+			if err != nil {
+				m.picked, m.problem = "", "Model not changed: "+err.Error()
+			}
+		})
+	})
+}
+
+// ring draws the tokens used against the model's window.
+func (m *Model) ring(model string) app.UI {
+	window, source := m.list.WindowOf(model)
+	used := m.Controls.Used
+	label := RingLabel(used, window)
+	from := "the endpoint's model list"
+	if source == "flag" {
+		from = "-model-window (the model list does not say it)"
+	}
+	title := label + ". The window comes from " + from + "."
+	frac := 0.0
+	if window > 0 {
+		frac = math.Min(float64(used)/float64(window), 1)
+	}
+	const r = 7.0
+	circ := 2 * math.Pi * r
+	class := "context-ring"
+	if frac >= 0.9 {
+		class += " context-ring-full"
+	}
+	const svgNS = "http://www.w3.org/2000/svg"
+	return app.Span().Class(class).Role("img").Aria("label", label).Title(title).Body(
+		app.Elem("svg").XMLNS(svgNS).Attr("width", "18").Attr("height", "18").Attr("viewBox", "0 0 18 18").Aria("hidden", "true").Body(
+			app.Elem("circle").XMLNS(svgNS).Class("ring-track").Attr("cx", "9").Attr("cy", "9").Attr("r", fmt.Sprint(r)),
+			app.Elem("circle").XMLNS(svgNS).Class("ring-used").Attr("cx", "9").Attr("cy", "9").Attr("r", fmt.Sprint(r)).
+				Attr("stroke-dasharray", fmt.Sprintf("%.2f %.2f", frac*circ, circ)).
+				Attr("transform", "rotate(-90 9 9)"),
+		),
+	)
+}
+
+// RingLabel is the ring's text alternative: "12,340 of 32,768 tokens".
+func RingLabel(used, window int) string {
+	if window <= 0 {
+		return Thousands(used) + " tokens used"
+	}
+	return Thousands(used) + " of " + Thousands(window) + " tokens"
+}
+
+// Thousands writes n with commas between groups of three digits.
+func Thousands(n int) string {
+	s := strconv.Itoa(n)
+	neg := strings.HasPrefix(s, "-")
+	s = strings.TrimPrefix(s, "-")
+	var b strings.Builder
+	for i, c := range s {
+		if i > 0 && (len(s)-i)%3 == 0 {
+			b.WriteByte(',')
+		}
+		b.WriteRune(c)
+	}
+	if neg {
+		return "-" + b.String()
+	}
+	return b.String()
+}
+
+// Permissions is the permission mode's selector: a native select, so it is reachable and
+// operable by keyboard and announced as what it is.
+type Permissions struct {
+	app.Compo
+	Session  string
+	Mode     protocol.PermissionMode
+	Disabled bool
+
+	problem string
+	sent    protocol.PermissionMode // the mode asked for, shown until the log says it
+	sentIn  string                  // the session sent is for
+}
+
+// Render draws the selector.
+func (p *Permissions) Render() app.UI {
+	cur := p.Mode
+	if p.sent != "" && p.sentIn == p.Session && p.sent != p.Mode {
+		cur = p.sent
+	}
+	if !cur.Valid() {
+		cur = protocol.DefaultPermissionMode
+	}
+	opts := make([]app.UI, len(protocol.PermissionModes))
+	for i, m := range protocol.PermissionModes {
+		opts[i] = app.Option().Value(string(m)).Selected(m == cur).Title(m.Description()).Text(m.Label())
+	}
+	return app.Span().Class("permissions").Body(
+		app.Select().ID("permission-mode").Class("control-select").
+			Aria("label", "Permission mode").
+			Title(cur.Description()).
+			Disabled(p.Disabled || p.Session == "").
+			OnChange(p.onChange).
+			Body(opts...),
+		app.If(p.problem != "", func() app.UI { return app.Span().Class("control-problem").Role("alert").Text(p.problem) }),
+	)
+}
+
+func (p *Permissions) onChange(ctx app.Context, e app.Event) {
+	mode := protocol.PermissionMode(ctx.JSSrc().Get("value").String())
+	if !mode.Valid() || p.Session == "" {
+		return
+	}
+	p.sent, p.sentIn, p.problem = mode, p.Session, ""
+	c, session := client(ctx), p.Session
+	ctx.Async(func() {
+		_, err := c.SetPermissions(ctx, session, mode)
+		ctx.Dispatch(func(ctx app.Context) {
+			if err != nil {
+				p.sent, p.problem = "", "Mode not changed: "+err.Error()
+			}
+		})
+	})
+}
+
+func slotEntry(render func(*composer.Composer) app.UI) slots.Entry[*composer.Composer] {
+	return slotEntryAt(0, render)
+}
+
+func slotEntryAt(order int, render func(*composer.Composer) app.UI) slots.Entry[*composer.Composer] {
+	return slots.Entry[*composer.Composer]{Order: order, Render: render}
+}
