@@ -183,18 +183,19 @@ func loadAndType(t *testing.T, ctx context.Context, rng *rand.Rand, url string, 
 
 // TestTypingThroughTheHandOff types a prompt, an Enter and a few more words through the whole
 // load, with app.wasm and the workspace list released at random points, on the printed token
-// link (which redirects) and on the plain address with the cookie set. The prompt must arrive
+// link (which redirects), on the plain address with the cookie set, and with the hero's blank
+// session slow to connect (the keys meet the disabled bar). The prompt must arrive
 // character for character, exactly once, and the words after the Enter must be the draft.
 func TestTypingThroughTheHandOff(t *testing.T) {
 	loads := handoffLoads(t)
-	for _, path := range []string{"token", "cookie"} {
+	for _, path := range []string{"token", "cookie", "hero"} {
 		t.Run(path, func(t *testing.T) {
 			srv := startServer(t, t.TempDir(), "127.0.0.1:0")
 			ctx := browser(t)
 			do(t, ctx, 60*time.Second, chromedp.Navigate(srv.link), waitReady())
 			h := hold(t, ctx)
 			url := srv.link
-			if path == "cookie" {
+			if path != "token" {
 				url = srv.base() + "/"
 			}
 			seed := uint64(time.Now().UnixNano())
@@ -205,6 +206,11 @@ func TestTypingThroughTheHandOff(t *testing.T) {
 				pace := handoffPaces[i%len(handoffPaces)]
 				wasm := time.Duration(rng.Int64N(int64(1500 * time.Millisecond)))
 				ws := time.Duration(rng.Int64N(int64(800 * time.Millisecond)))
+				if path == "hero" {
+					// The wasm early, the blank session late: the keys meet the disabled bar.
+					wasm = time.Duration(rng.Int64N(int64(300 * time.Millisecond)))
+					ws = 300*time.Millisecond + time.Duration(rng.Int64N(int64(1700*time.Millisecond)))
+				}
 				h.set(wasm, ws)
 				prompt := fmt.Sprintf("hello frpm a newcomer %d", i)
 				typed := "hello frpm⌫⌫om a newcomer " + strconv.Itoa(i)
@@ -259,4 +265,25 @@ func settle(t *testing.T, ctx context.Context, srv *server, before map[string]st
 	require.NoError(t, json.Unmarshal([]byte(raw), &thread))
 	draftLeft = evalString(t, ctx, `(document.querySelector('#composer-input') || {}).value || ''`)
 	return thread, sent, draftLeft
+}
+
+// TestKeysOnTheBodyGoToTheComposer: once the bar is live, a key that lands on the page body
+// (a re-render took the focus) is the composer's: characters and Backspace land in the
+// textarea, and Enter sends.
+func TestKeysOnTheBodyGoToTheComposer(t *testing.T) {
+	_, ctx := openHome(t)
+	do(t, ctx, 10*time.Second, typeText("keep "))
+	evalBool(t, ctx, `(document.activeElement.blur(), document.activeElement === document.body)`)
+	for _, k := range strokes("typinx⌫g") {
+		for _, p := range keyOf(k) {
+			do(t, ctx, 5*time.Second, key(p))
+		}
+	}
+	do(t, ctx, 5*time.Second, waitDraft("keep typing"))
+	require.Equal(t, "composer-input", evalString(t, ctx, `document.activeElement.id`))
+	evalBool(t, ctx, `(document.activeElement.blur(), true)`)
+	do(t, ctx, 5*time.Second, pressEnter(0))
+	msgs := waitMessages(t, ctx, 2)
+	require.Equal(t, "keep typing", msgs[0].Text)
+	require.Equal(t, "", draft(t, ctx), "Enter sent the draft rather than breaking the line")
 }
