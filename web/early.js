@@ -46,19 +46,19 @@
     const t = composer();
     const el = document.activeElement;
     if (live()) {
-      if (!unfocused(el)) return;
-      if (usable(t)) {
-        // Focused inside keydown, the textarea receives the key's text (Chromium). An Enter
-        // is not text: its keydown already went to the body, so the bar is given one.
-        t.focus();
-        if (k === "Enter" && !e.shiftKey) {
-          e.preventDefault();
-          t.dispatchEvent(new KeyboardEvent("keydown", { key: "Enter", code: "Enter", keyCode: 13, bubbles: true, cancelable: true }));
-        }
-        return;
+      // A hidden bar (a decision took the input area) or a disabled one (a gate) takes
+      // nothing: a key must never land where the person cannot see it.
+      if (!unfocused(el) || !usable(t)) return;
+      // Focused inside keydown, the textarea receives the key's text (Chromium). An Enter
+      // is not text: its keydown already went to the body, so the bar is given one.
+      t.focus();
+      if (k === "Enter" && !e.shiftKey) {
+        e.preventDefault();
+        t.dispatchEvent(new KeyboardEvent("keydown", { key: "Enter", code: "Enter", keyCode: 13, bubbles: true, cancelable: true }));
       }
-      // The live bar is gone for a moment (rebuilt): keep the key for the next one.
-    } else if (editable(el) && !(el === t && k === "Enter" && !e.shiftKey)) {
+      return;
+    }
+    if (editable(el) && !(el === t && k === "Enter" && !e.shiftKey)) {
       // Typing in the pre-rendered textarea: the browser edits it, and the input listener
       // below keeps the buffer in step. Its Enter would break the line: it is a send.
       return;
