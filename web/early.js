@@ -20,7 +20,7 @@
       ((el.tagName === "TEXTAREA" || el.tagName === "INPUT" || el.tagName === "SELECT") && !el.disabled && !el.readOnly));
   // Nothing has the focus: the body (or nothing) is where an unclaimed key lands.
   const unfocused = (el) => !el || el === document.body || el === root;
-  const usable = (t) => !!t && !t.disabled && t.checkVisibility();
+  const usable = (t) => !!t && !t.disabled && (typeof t.checkVisibility !== "function" || t.checkVisibility());
   const show = () => {
     const t = composer();
     if (t && !live() && t.value !== early.text) {
