@@ -287,3 +287,23 @@ func TestKeysOnTheBodyGoToTheComposer(t *testing.T) {
 	require.Equal(t, "keep typing", msgs[0].Text)
 	require.Equal(t, "", draft(t, ctx), "Enter sent the draft rather than breaking the line")
 }
+
+// TestTypingThroughTheFirstPrompt: the last hand-off. The hero's first prompt turns its blank
+// session into an ordinary one (a new address, the thread, the list); a person who goes on
+// typing at a typist's pace right after the Enter loses nothing to it.
+func TestTypingThroughTheFirstPrompt(t *testing.T) {
+	_, ctx := openHome(t)
+	rng := rand.New(rand.NewPCG(uint64(time.Now().UnixNano()), 2))
+	next := "and then the second thought, typed on"
+	for _, k := range strokes("first words⏎" + next) {
+		for _, p := range keyOf(k) {
+			do(t, ctx, 5*time.Second, key(p))
+		}
+		time.Sleep(40*time.Millisecond + time.Duration(rng.Int64N(int64(110*time.Millisecond))))
+	}
+	do(t, ctx, 10*time.Second, waitJS(`location.pathname.startsWith('/s/')`))
+	msgs := waitMessages(t, ctx, 2)
+	require.Equal(t, "first words", msgs[0].Text)
+	require.Equal(t, next, draft(t, ctx))
+	require.Equal(t, "composer-input", evalString(t, ctx, `document.activeElement.id`))
+}
