@@ -188,6 +188,12 @@ func (c *Conversation) connect(ctx app.Context, ws string) {
 			}
 			c.blank = true
 			ctx.Defer(func(app.Context) {
+				// Only a bar that is live already (a re-pick): the first connection's bar
+				// focuses itself when it takes the keys held until then, and a focus before
+				// that would let keys into it ahead of the held ones.
+				if !app.Window().Get("document").Get("documentElement").Call("hasAttribute", "data-composer-live").Bool() {
+					return
+				}
 				if ta := app.Window().GetElementByID(inputbar.InputID); ta.Truthy() {
 					ta.Call("focus")
 				}

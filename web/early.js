@@ -1,7 +1,90 @@
-// Keeps what a person types into the pre-rendered composer before the wasm takes over; the
-// composer picks it up when it mounts.
-document.addEventListener("input", (e) => {
-  if (e.target && e.target.id === "composer-input") {
-    window.parleyEarlyDraft = e.target.value;
-  }
-}, true);
+// Holds the keys a person types while the live input bar is not there to take them
+// (docs/input.md, "The hand-off"). The page is pre-rendered with a live textarea, then the
+// wasm takes it over and shows a presentation-only (disabled) bar until the hero's blank
+// session is connected: in between, the focus is on the page body and its keys went nowhere.
+//
+// Until the shell marks the page live (data-composer-live on <html>), this script owns the
+// keys that reach no editable element: printable keys, Backspace and Enter go into
+// window.parleyEarly ({text, sends}), are shown in whatever composer textarea is present, and
+// an Enter is remembered as a send. The shell takes the buffer when it is ready, in order,
+// and submits the first pending send. Once live, a key that lands on the body (a re-render
+// took the focus) is handed to the composer. IME and chords are never touched.
+(() => {
+  const early = { text: "", sends: [] };
+  window.parleyEarly = early;
+  const root = document.documentElement;
+  const live = () => root.hasAttribute("data-composer-live");
+  const composer = () => document.getElementById("composer-input");
+  const editable = (el) =>
+    !!el && (el.isContentEditable ||
+      ((el.tagName === "TEXTAREA" || el.tagName === "INPUT" || el.tagName === "SELECT") && !el.disabled && !el.readOnly));
+  // Nothing has the focus: the body (or nothing) is where an unclaimed key lands.
+  const unfocused = (el) => !el || el === document.body || el === root;
+  const usable = (t) => !!t && !t.disabled && (typeof t.checkVisibility !== "function" || t.checkVisibility());
+  const show = () => {
+    const t = composer();
+    if (t && !live() && t.value !== early.text) {
+      t.value = early.text;
+      t.setSelectionRange(t.value.length, t.value.length);
+    }
+  };
+  // The textareas the wasm builds start empty: show the buffer in them as they appear.
+  const seen = new MutationObserver(() => {
+    if (live()) {
+      seen.disconnect();
+      return;
+    }
+    if (early.text) show();
+  });
+  seen.observe(root, { childList: true, subtree: true });
+
+  document.addEventListener("keydown", (e) => {
+    if (e.isComposing || e.keyCode === 229 || e.ctrlKey || e.metaKey || e.altKey || e.defaultPrevented) return;
+    const k = e.key;
+    const printable = [...k].length === 1;
+    if (!printable && k !== "Backspace" && k !== "Enter") return;
+    const t = composer();
+    const el = document.activeElement;
+    if (live()) {
+      // A hidden bar (a decision took the input area) or a disabled one (a gate) takes
+      // nothing: a key must never land where the person cannot see it.
+      if (!unfocused(el) || !usable(t)) return;
+      // Focused inside keydown, the textarea receives the key's text (Chromium). An Enter
+      // is not text: its keydown already went to the body, so the bar is given one.
+      t.focus();
+      if (k === "Enter" && !e.shiftKey) {
+        e.preventDefault();
+        t.dispatchEvent(new KeyboardEvent("keydown", { key: "Enter", code: "Enter", keyCode: 13, bubbles: true, cancelable: true }));
+      }
+      return;
+    }
+    if (editable(el) && !(el === t && k === "Enter" && !e.shiftKey)) {
+      // Typing in the pre-rendered textarea: the browser edits it, and the input listener
+      // below keeps the buffer in step. Its Enter would break the line: it is a send.
+      return;
+    } else if (!unfocused(el) && el !== t) {
+      return; // a button or a link has the focus: its keys are its own
+    }
+    e.preventDefault();
+    if (k === "Enter") {
+      if (e.shiftKey) {
+        early.text += "\n";
+      } else {
+        early.sends.push(early.text);
+        early.text = "";
+      }
+    } else if (k === "Backspace") {
+      early.text = [...early.text].slice(0, -1).join("");
+    } else {
+      early.text += k;
+    }
+    show();
+  }, true);
+
+  document.addEventListener("input", (e) => {
+    const t = e.target;
+    if (!live() && t && t.id === "composer-input" && !t.parleyShell) {
+      early.text = t.value;
+    }
+  }, true);
+})();

@@ -94,6 +94,9 @@ func (b *Bar) OnUpdate(ctx app.Context) {
 		return
 	}
 	b.sh.switchTo(b.Session)
+	// Keys typed while the bar was disabled were held by web/early.js.
+	sh := b.sh
+	ctx.Defer(func(ctx app.Context) { sh.takeOver(ctx, true) })
 }
 
 // OnDismount saves the drafts and closes the controllers.

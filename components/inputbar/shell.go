@@ -11,6 +11,7 @@ import (
 	"parley/app/api"
 	"parley/app/slashhost"
 	"parley/machine/debounce"
+	"parley/machine/handoff"
 	"parley/machine/input"
 	"parley/slash"
 )
@@ -43,6 +44,7 @@ type shell struct {
 	// virtual keyboards) must not type it after all. It lasts until the key is released.
 	swallow string
 
+	closed      bool // the bar was dismounted: a pending take-over has nothing to take into
 	listeners   []app.Func
 	taListeners []taListener
 	stats       stats
@@ -102,30 +104,15 @@ func newShell(ctx app.Context, b *Bar) *shell {
 	sh.substring = app.Window().Get("String").Get("prototype").Get("substring")
 
 	sh.cur = sh.scope(b.Session)
-	// What was typed into the pre-rendered page before the wasm took over.
-	if early := app.Window().Get("parleyEarlyDraft"); early.Truthy() && early.String() != "" {
-		sc := sh.cur
-		if sc.m.Len() == 0 {
-			sc.m.Dispatch(input.DraftChanged{Draft: early.String(), At: time.Now()})
-		} else {
-			// The pre-rendered box did not show the saved draft: what was typed there goes
-			// after it, and neither is lost.
-			end := sc.m.Len()
-			sc.m.Dispatch(input.InsertText{Text: " " + early.String(), Span: input.Span{Start: end, End: end, Rev: sc.m.Rev()}})
-		}
-		app.Window().Set("parleyEarlyDraft", "")
-	}
+	// Marks the textarea as the shell's: web/early.js no longer copies its value.
+	sh.ta.Set("parleyShell", true)
 	sh.show()
 	sh.listen()
 	if !b.Disabled {
 		// After the render: a bar that was the disabled one a moment ago is still disabled
 		// in the DOM here (OnUpdate runs before go-app applies the new attributes), and a
 		// disabled textarea takes no focus.
-		ctx.Defer(func(app.Context) {
-			if app.Window().Get("document").Get("activeElement").Equal(app.Window().Get("document").Get("body")) {
-				sh.ta.Call("focus")
-			}
-		})
+		ctx.Defer(func(ctx app.Context) { sh.takeOver(ctx, false) })
 	}
 	save := app.FuncOf(func(app.Value, []app.Value) any { sh.saveAll(); return nil })
 	app.Window().Call("addEventListener", "pagehide", save)
@@ -152,6 +139,9 @@ func (sh *shell) benchHooks() {
 }
 
 func (sh *shell) close() {
+	sh.closed = true
+	// No live bar: web/early.js holds the keys again until the next one takes them.
+	app.Window().Get("document").Get("documentElement").Call("removeAttribute", liveAttr)
 	sh.saveAll()
 	for _, sc := range sh.scopes {
 		sc.sl.Close()
@@ -269,4 +259,69 @@ func (sh *shell) show() {
 	sh.empty = sc.m.Len() == 0
 	sh.bdDirty = true
 	sh.flush()
+}
+
+// liveAttr on <html> tells web/early.js that the live bar takes the keys now.
+const liveAttr = "data-composer-live"
+
+// takeOver makes the bar live (docs/input.md, "The hand-off"): it takes the keys web/early.js
+// held while no live bar could (typed into the pre-rendered box, on the body while the wasm
+// took over, into the disabled bar), puts them after the draft in the order typed, focuses
+// the textarea with the caret at the end, marks the page live, and sends a pending Enter
+// once. With onlyHeld it does nothing unless keys were held: a bar that was disabled for a
+// while takes what was typed meanwhile, and otherwise leaves the focus alone.
+func (sh *shell) takeOver(ctx app.Context, onlyHeld bool) {
+	if sh.closed || sh.bar.Disabled || sh.cur == nil {
+		return
+	}
+	if sh.ta.Get("disabled").Bool() {
+		// Not enabled in the DOM yet: early.js keeps the keys until it is.
+		ctx.After(10*time.Millisecond, func(ctx app.Context) { ctx.PreventUpdate(); sh.takeOver(ctx, onlyHeld) })
+		return
+	}
+	// From reading the buffer to marking the page live nothing else runs (one JS task), so
+	// no key falls between the two.
+	e := takeEarly()
+	if onlyHeld && e.Empty() {
+		return
+	}
+	doc := app.Window().Get("document")
+	doc.Get("documentElement").Call("setAttribute", liveAttr, "")
+	if a := doc.Get("activeElement"); !a.Truthy() || a.Equal(doc.Get("body")) || !e.Empty() {
+		sh.ta.Call("focus")
+	}
+	if e.Empty() {
+		return
+	}
+	sc := sh.cur
+	plan := handoff.Take(sc.m.Draft(), e)
+	if plan.Submit {
+		sh.apply(sc, sc.m.Dispatch(input.DraftChanged{Draft: plan.Send, At: time.Now()}))
+		sh.submit(sc, input.Queue)
+	}
+	sh.apply(sc, sc.m.Dispatch(input.DraftChanged{Draft: plan.Draft, At: time.Now()}))
+	sc.m.Dispatch(input.InvalidatePaste{})
+	sh.show()
+	end := sc.m.Len()
+	sh.ta.Call("setSelectionRange", end, end)
+	sh.lastSel = input.Range{Start: end, End: end}
+	sh.observe(sc)
+	sh.flush()
+}
+
+// takeEarly reads and empties web/early.js's buffer.
+func takeEarly() handoff.Early {
+	var e handoff.Early
+	b := app.Window().Get("parleyEarly")
+	if !b.Truthy() {
+		return e
+	}
+	e.Text = b.Get("text").String()
+	sends := b.Get("sends")
+	for i := range sends.Length() {
+		e.Sends = append(e.Sends, sends.Index(i).String())
+	}
+	b.Set("text", "")
+	sends.Set("length", 0)
+	return e
 }
