@@ -240,7 +240,7 @@ func parseBlocks(ls []string, depth int) []Node {
 				}
 				code = append(code, strings.TrimRight(stripCols(ls[j], ind), "\r"))
 			}
-			out = append(out, Node{Kind: KindCodeBlock, Info: unescape(info), Text: strings.Join(code, "\n")})
+			out = append(out, Node{Kind: KindCodeBlock, Info: codeLang(unescape(info)), Text: strings.Join(code, "\n")})
 			i = j
 			continue
 		}

@@ -323,6 +323,10 @@ func bareURL(s string, i int) int {
 // safeURL returns u if it is an http(s) or mailto URL, else "". An allowlist of prefixes
 // rather than a blocklist of schemes: "JaVaScRiPt:", "java\tscript:" (browsers drop tabs and
 // newlines in URLs) and "&#106;avascript:" (decoded before this check) all fail it.
+//
+// The characters that could end an HTML attribute are percent-encoded, as a browser would
+// send them anyway: go-app's server-side HTML (HTMLString, pre-rendering) quotes attribute
+// values with strconv.Quote, which is not HTML escaping, so a '"' there would break out.
 func safeURL(u string) string {
 	for k := 0; k < len(u); k++ {
 		if u[k] < ' ' || u[k] == 0x7f {
@@ -331,10 +335,46 @@ func safeURL(u string) string {
 	}
 	for _, prefix := range [...]string{"https://", "http://", "mailto:"} {
 		if len(u) > len(prefix) && strings.EqualFold(u[:len(prefix)], prefix) {
-			return u
+			return attrSafe(u)
 		}
 	}
 	return ""
+}
+
+// attrSafe percent-encodes what strconv.Quote would not keep as itself, and what ends an
+// attribute; it returns "" for a URL that is not UTF-8.
+func attrSafe(u string) string {
+	const hex = "0123456789ABCDEF"
+	var b strings.Builder
+	for k := 0; k < len(u); {
+		r, size := utf8.DecodeRuneInString(u[k:])
+		if r == utf8.RuneError && size == 1 {
+			return ""
+		}
+		if strings.ContainsRune("\"'<> `\\", r) || r >= utf8.RuneSelf && !unicode.IsPrint(r) {
+			for _, c := range []byte(u[k : k+size]) {
+				b.WriteByte('%')
+				b.WriteByte(hex[c>>4])
+				b.WriteByte(hex[c&15])
+			}
+		} else {
+			b.WriteString(u[k : k+size])
+		}
+		k += size
+	}
+	return b.String()
+}
+
+// codeLang returns a code block's language if it is a plain word ("go", "c++", "objective-c"),
+// else "": it becomes a class name and a label.
+func codeLang(info string) string {
+	for k := 0; k < len(info); k++ {
+		c := info[k]
+		if !(c|0x20 >= 'a' && c|0x20 <= 'z' || c >= '0' && c <= '9' || strings.IndexByte("+#._-", c) >= 0) {
+			return ""
+		}
+	}
+	return info
 }
 
 // unescape resolves backslash escapes and entities in a destination or an info string.

@@ -82,7 +82,7 @@ func TestParse(t *testing.T) {
 		{"table", "| a | b |\n|:-|-:|\n| 1 | 2 \\| 3 |\n| x |", `table(row(cell[left]("a") cell[right]("b")) row(cell[left]("1") cell[right]("2 | 3")) row(cell[left]("x") cell[right]))`},
 		{"no table without delimiter", "a | b\nc | d", `paragraph("a | b\nc | d")`},
 		{"link", `[a *b*](https://x.y/p?q=1 "t")`, `paragraph(link[url=https://x.y/p?q=1]("a " emph("b")))`},
-		{"link in brackets", "[a](<https://x.y/a b>)", `paragraph(link[url=https://x.y/a b]("a"))`},
+		{"link in brackets", "[a](<https://x.y/a b>)", `paragraph(link[url=https://x.y/a%20b]("a"))`},
 		{"link parens", "[a](https://x.y/f(1))", `paragraph(link[url=https://x.y/f(1)]("a"))`},
 		{"no nested links", "[a [b](https://y)](https://x)", `paragraph(link[url=https://x]("a [b](https://y)"))`},
 		{"mailto", "[m](mailto:a@b.c) <a@b.c>", `paragraph(link[url=mailto:a@b.c]("m") " " link[url=mailto:a@b.c]("a@b.c"))`},
@@ -224,6 +224,9 @@ func FuzzParse(f *testing.F) {
 			for _, n := range ns {
 				if n.URL != "" && safeURL(n.URL) != n.URL {
 					t.Fatalf("unsafe URL %q", n.URL)
+				}
+				if codeLang(n.Info) != n.Info {
+					t.Fatalf("code language %q is not a plain word", n.Info)
 				}
 				if !utf8.ValidString(n.Text) && utf8.ValidString(s) {
 					t.Fatalf("invalid UTF-8 from valid input: %q", n.Text)
