@@ -28,6 +28,19 @@ func trimIndent(l string) (string, int) {
 	return "", col
 }
 
+// indented reports whether l starts with n spaces.
+func indented(l string, n int) bool {
+	if len(l) < n {
+		return false
+	}
+	for k := 0; k < n; k++ {
+		if l[k] != ' ' {
+			return false
+		}
+	}
+	return true
+}
+
 // stripCols removes up to n columns of leading spaces (lines reach here with tabs expanded).
 func stripCols(l string, n int) string {
 	i := 0
@@ -342,7 +355,7 @@ func parseList(ls []string, i int, first marker, depth int) (Node, int) {
 			case isBlank(l):
 				item = append(item, "")
 				continue
-			case strings.HasPrefix(l, strings.Repeat(" ", w)):
+			case indented(l, w):
 				item = append(item, l[w:])
 				continue
 			case len(item) > 0 && !isBlank(item[len(item)-1]) && !interrupts(l, depth) && !startsItem(l):

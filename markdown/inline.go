@@ -24,7 +24,21 @@ type inlineParser struct {
 
 // parseInlines parses a block's text into inlines.
 func parseInlines(s string, inLink bool) []Node {
-	p := &inlineParser{src: s, inLink: inLink}
+	// Most cells, items and lines have no markup: one text, no parser (the wasm's allocator
+	// and collector make each allocation dear).
+	special := 0
+	for k := 0; k < len(s); k++ {
+		if strings.IndexByte("\\`*_~![<&\n", s[k]) >= 0 {
+			special++
+		}
+	}
+	if special == 0 && !strings.Contains(s, "http") {
+		if s == "" {
+			return nil
+		}
+		return []Node{{Kind: KindText, Text: s}}
+	}
+	p := &inlineParser{src: s, inLink: inLink, ps: make([]piece, 0, 2*special+1)}
 	p.run()
 	return emphasis(p.ps)
 }
@@ -553,9 +567,8 @@ func emphasis(ps []piece) []Node {
 		}
 		q.n -= use
 		cl.n -= use
-		wrapped := piece{node: Node{Kind: kind, Children: nodes(ps[found+1 : c])}}
-		rest := append([]piece{wrapped}, ps[c:]...)
-		ps = append(ps[:found+1], rest...)
+		ps[found+1] = piece{node: Node{Kind: kind, Children: nodes(ps[found+1 : c])}}
+		ps = append(ps[:found+2], ps[c:]...) // in place: the closer moves down
 		for a := range bottom {
 			for k := range bottom[a] {
 				for o := range bottom[a][k] {
@@ -570,7 +583,7 @@ func emphasis(ps []piece) []Node {
 
 // nodes turns pieces into nodes: runs left over are text, and neighbouring texts merge.
 func nodes(ps []piece) []Node {
-	var out []Node
+	out := make([]Node, 0, len(ps))
 	for _, p := range ps {
 		n := p.node
 		if p.delim != 0 {

@@ -242,3 +242,35 @@ func FuzzParse(f *testing.F) {
 		}
 	})
 }
+
+// long is a long answer: the streamed one forty times over, about 14 KB.
+var long = strings.Repeat(streamed+"\n\n", 40)
+
+// BenchmarkParse is the cost of parsing a whole long answer at once.
+func BenchmarkParse(b *testing.B) {
+	b.SetBytes(int64(len(long)))
+	for b.Loop() {
+		Parse(long)
+	}
+}
+
+// BenchmarkParseChunks is what the view does on a first render: parse each chunk on its own.
+// A streaming delta costs one chunk of these.
+func BenchmarkParseChunks(b *testing.B) {
+	chunks := Split(long)
+	b.SetBytes(int64(len(long)))
+	b.ReportMetric(float64(len(chunks)), "chunks")
+	for b.Loop() {
+		for _, c := range chunks {
+			Parse(c)
+		}
+	}
+}
+
+// BenchmarkSplit is the rest of a delta's cost: cutting the whole long text into chunks.
+func BenchmarkSplit(b *testing.B) {
+	b.SetBytes(int64(len(long)))
+	for b.Loop() {
+		Split(long)
+	}
+}

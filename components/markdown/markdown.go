@@ -8,6 +8,7 @@
 package markdown
 
 import (
+	"strconv"
 	"time"
 
 	"github.com/maxence-charriere/go-app/v10/pkg/app"
@@ -46,6 +47,10 @@ func (b *Block) Render() app.UI {
 	return app.Div().Class("md-block").Body(blocks(md.Parse(b.Source), false)...)
 }
 
+// Elements go-app has a type for but the rest of Parley does not use are made with app.Elem:
+// each typed element links its whole generated method set, and the seventeen this view
+// needs cost 52 KB of brotli that way (docs/markdown.md).
+
 func blocks(ns []md.Node, tight bool) []app.UI {
 	out := make([]app.UI, 0, len(ns))
 	for _, n := range ns {
@@ -68,16 +73,16 @@ func block(n md.Node, tight bool) app.UI {
 	case md.KindCodeBlock:
 		return &CodeBlock{Code: n.Text, Lang: n.Info}
 	case md.KindQuote:
-		return app.Blockquote().Body(blocks(n.Children, false)...)
+		return app.Elem("blockquote").Body(blocks(n.Children, false)...)
 	case md.KindList:
 		items := make([]app.UI, 0, len(n.Children))
 		for _, it := range n.Children {
 			items = append(items, app.Li().Body(blocks(it.Children, n.Tight)...))
 		}
 		if n.Ordered {
-			ol := app.Ol()
+			ol := app.Elem("ol")
 			if n.Level != 1 {
-				ol = ol.Start(n.Level)
+				ol = ol.Attr("start", n.Level)
 			}
 			return ol.Body(items...)
 		}
@@ -85,7 +90,7 @@ func block(n md.Node, tight bool) app.UI {
 	case md.KindTable:
 		return table(n)
 	case md.KindRule:
-		return app.Hr()
+		return app.ElemSelfClosing("hr")
 	}
 	return app.Span().Body(inlines([]md.Node{n})...)
 }
@@ -96,14 +101,8 @@ func heading(level int, body []app.UI) app.UI {
 		return app.H1().Body(body...)
 	case 2:
 		return app.H2().Body(body...)
-	case 3:
-		return app.H3().Body(body...)
-	case 4:
-		return app.H4().Body(body...)
-	case 5:
-		return app.H5().Body(body...)
 	}
-	return app.H6().Body(body...)
+	return app.Elem("h" + strconv.Itoa(min(level, 6))).Body(body...)
 }
 
 // table draws a table inside a scroller, so a wide one scrolls instead of widening the bubble.
@@ -113,13 +112,13 @@ func table(n md.Node) app.UI {
 		for _, c := range r.Children {
 			var cell app.UI
 			if header {
-				th := app.Th().Scope("col").Body(inlines(c.Children)...)
+				th := app.Elem("th").Attr("scope", "col").Body(inlines(c.Children)...)
 				if c.Align != md.AlignNone {
 					th = th.Style("text-align", c.Align.String())
 				}
 				cell = th
 			} else {
-				td := app.Td().Body(inlines(c.Children)...)
+				td := app.Elem("td").Body(inlines(c.Children)...)
 				if c.Align != md.AlignNone {
 					td = td.Style("text-align", c.Align.String())
 				}
@@ -127,7 +126,7 @@ func table(n md.Node) app.UI {
 			}
 			cells = append(cells, cell)
 		}
-		return app.Tr().Body(cells...)
+		return app.Elem("tr").Body(cells...)
 	}
 	var head app.UI
 	var body []app.UI
@@ -138,7 +137,7 @@ func table(n md.Node) app.UI {
 		}
 		body = append(body, row(r, false))
 	}
-	t := app.Table().Body(app.THead().Body(head), app.If(len(body) > 0, func() app.UI { return app.TBody().Body(body...) }))
+	t := app.Elem("table").Body(app.Elem("thead").Body(head), app.If(len(body) > 0, func() app.UI { return app.Elem("tbody").Body(body...) }))
 	return app.Div().Class("md-table").Body(t)
 }
 
@@ -149,15 +148,15 @@ func inlines(ns []md.Node) []app.UI {
 		case md.KindText:
 			out = append(out, app.Text(n.Text))
 		case md.KindEmph:
-			out = append(out, app.Em().Body(inlines(n.Children)...))
+			out = append(out, app.Elem("em").Body(inlines(n.Children)...))
 		case md.KindStrong:
-			out = append(out, app.Strong().Body(inlines(n.Children)...))
+			out = append(out, app.Elem("strong").Body(inlines(n.Children)...))
 		case md.KindStrike:
-			out = append(out, app.Del().Body(inlines(n.Children)...))
+			out = append(out, app.Elem("del").Body(inlines(n.Children)...))
 		case md.KindCode:
-			out = append(out, app.Code().Text(n.Text))
+			out = append(out, app.Elem("code").Text(n.Text))
 		case md.KindBreak:
-			out = append(out, app.Br())
+			out = append(out, app.ElemSelfClosing("br"))
 		case md.KindLink:
 			if n.URL == "" { // not http(s) or mailto: its text, unlinked
 				out = append(out, inlines(n.Children)...)
@@ -207,7 +206,7 @@ func (c *CodeBlock) Render() app.UI {
 	if c.status == "Copied" {
 		class += " is-copied"
 	}
-	code := app.Code()
+	code := app.Elem("code")
 	if c.Lang != "" {
 		code = code.Class("language-" + c.Lang)
 	}
