@@ -153,7 +153,7 @@ type host struct {
 }
 
 func (h *host) OnPreRender(ctx app.Context) { h.ctx = ctx }
-func (h *host) Render() app.UI               { return app.Div().Body(&View{Text: h.text}) }
+func (h *host) Render() app.UI              { return app.Div().Body(&View{Text: h.text}) }
 
 // TestStreamingRendersOnlyTheGrowingBlock streams a message in small deltas, as the socket
 // delivers them, and records which Blocks render: a delta re-renders the block it lands in
