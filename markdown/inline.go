@@ -474,7 +474,7 @@ func codeEnd(s string, from, n int) int {
 }
 
 // codeText is a code span's content: newlines read as spaces, and one space is stripped from
-// each end when both have one (so “ `x` “ can show a backtick).
+// each end when both have one, so a span can begin or end with a backtick.
 func codeText(c string) string {
 	c = strings.ReplaceAll(c, "\n", " ")
 	if len(c) >= 2 && c[0] == ' ' && c[len(c)-1] == ' ' && strings.Trim(c, " ") != "" {
