@@ -119,17 +119,21 @@ func expandLeadingTabs(l string) string {
 
 // Split cuts text into top-level chunks, each without its trailing blank lines. A cut falls
 // only before a line that starts in column 0 after a blank line, outside a fenced code
-// block: nothing in the subset continues across such a line (lists end, or the next item
-// starts a list of its own), so each chunk parses alone as it would in the whole text.
+// block, and that is not the next item of the list the chunk is: nothing in the subset
+// continues across such a line, so each chunk parses alone as it would in the whole text.
 //
 // Text only ever grows while a message streams, and a cut depends only on the lines before
-// it and the first character of the line after it, so every chunk but the last two stays
-// byte for byte the same as text arrives; nearly always only the last one changes.
+// it and the line after it, so every chunk but the last two stays byte for byte the same as
+// text arrives. Nearly always only the last one changes; the one before it changes when a
+// line that began as prose turns out to be the list's next item ("2" becoming "2. ").
 func Split(text string) []string {
 	var out []string
 	start := 0
 	blank := false
 	var fence fenceInfo
+	// The kinds of list item the chunk has: a line that would be the next item of one of its
+	// lists is never cut from it. (Not cutting is always safe; cutting a list is not.)
+	var lists uint8
 	for pos := 0; pos < len(text); {
 		end := strings.IndexByte(text[pos:], '\n')
 		if end < 0 {
@@ -146,12 +150,18 @@ func Split(text string) []string {
 		case isBlank(line):
 			blank = true
 		default:
-			if blank && pos > start && line[0] != ' ' && line[0] != '\t' {
-				if chunk := strings.TrimRight(text[start:pos], " \t\r\n"); chunk != "" {
+			t, ind := trimIndent(line)
+			var kind uint8
+			if m, ok := listMarker(t); ok && !isRule(t) {
+				kind = 1 << strings.IndexByte("-+*.)", m.char)
+			}
+			if blank && pos > start && ind == 0 && lists&kind == 0 {
+				if chunk := trimBlankLines(text[start:pos]); chunk != "" {
 					out = append(out, chunk)
 				}
-				start = pos
+				start, lists = pos, 0
 			}
+			lists |= kind
 			blank = false
 			if t, ind := trimIndent(line); ind <= 3 {
 				if f, ok := openFence(t); ok {
@@ -162,10 +172,23 @@ func Split(text string) []string {
 		}
 		pos = end + 1
 	}
-	if chunk := strings.TrimRight(text[start:], " \t\r\n"); chunk != "" {
+	if chunk := trimBlankLines(text[start:]); chunk != "" {
 		out = append(out, chunk)
 	}
 	return out
+}
+
+// trimBlankLines drops the blank lines that end s, and keeps the spaces of its last line
+// (they matter in code).
+func trimBlankLines(s string) string {
+	k := len(strings.TrimRight(s, " \t\r\n"))
+	if k == 0 {
+		return ""
+	}
+	if e := strings.IndexByte(s[k:], '\n'); e >= 0 {
+		return s[:k+e]
+	}
+	return s
 }
 
 // PlainText is the text of inlines without their markup: an image's alt text, for one.

@@ -164,7 +164,9 @@ func TestSplit(t *testing.T) {
 		{"paragraphs", "a\nb\n\nc\n\n\n", []string{"a\nb", "c"}},
 		{"fence keeps its blank lines", "```\na\n\nb\n```\n\nc", []string{"```\na\n\nb\n```", "c"}},
 		{"unclosed fence", "```\na\n\nb", []string{"```\na\n\nb"}},
-		{"indented lines continue", "- a\n\n  b\n\n- c", []string{"- a\n\n  b", "- c"}},
+		{"indented lines and the next item continue", "- a\n\n  b\n\n- c\n\nd", []string{"- a\n\n  b\n\n- c", "d"}},
+		{"another kind of list is cut", "- a\n\n* b\n\n1. c\n\n2) d", []string{"- a", "* b", "1. c", "2) d"}},
+		{"a rule is cut", "* a\n\n* * *", []string{"* a", "* * *"}},
 		{"tab continues", "- a\n\n\tb", []string{"- a\n\n\tb"}},
 		{"no blank, no cut", "# h\ntext", []string{"# h\ntext"}},
 	}
@@ -235,10 +237,16 @@ func FuzzParse(f *testing.F) {
 			}
 		}
 		walk(ns, 0)
+		// Split's promise: the chunks parsed one by one are the whole text parsed at once.
+		var parts []Node
 		for _, c := range Split(s) {
 			if c == "" || !strings.Contains(s, c) {
 				t.Fatalf("chunk %q is not in the text", c)
 			}
+			parts = append(parts, Parse(c)...)
+		}
+		if got, want := dump(parts), dump(Parse(trimBlankLines(s))); got != want {
+			t.Fatalf("split then parsed\n got %s\nwant %s", got, want)
 		}
 	})
 }
