@@ -39,8 +39,8 @@ func isForbidden(path string) bool {
 }
 
 // TestPurePackagesStayPure is the line docs/architecture.md draws ("Dependency rules"):
-// machine/, slash/ and protocol/ import nothing of the browser, go-app or the network, and
-// never read the clock.
+// machine/, slash/, protocol/ and markdown/ import nothing of the browser, go-app or the
+// network, and never read the clock.
 func TestPurePackagesStayPure(t *testing.T) {
 	fset := token.NewFileSet()
 	for _, root := range purePackages {
