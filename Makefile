@@ -2,7 +2,7 @@
 SHELL := /bin/bash
 GO ?= go
 WASM_EXEC := $(shell $(GO) env GOROOT)/lib/wasm/go_js_wasm_exec
-PURE := ./machine/... ./slash/... ./protocol/...
+PURE := ./machine/... ./slash/... ./protocol/... ./markdown/...
 ARGS ?=
 
 .PHONY: run build wasm server test vet unit wasm-test e2e chromium bench bench-kill clean

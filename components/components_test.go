@@ -67,3 +67,18 @@ func TestSessionOfPath(t *testing.T) {
 		assert.Equal(t, want, sessionOfPath(path), path)
 	}
 }
+
+func TestOnlyTheAgentsOwnTextIsMarkdown(t *testing.T) {
+	agent := mounted(t, &MessageItem{Message: store.Message{Role: store.RoleAgent, Text: "**hi** [x](https://e.x)"}})
+	assert.Contains(t, agent, "<strong>hi</strong>")
+	assert.Contains(t, agent, `href="https://e.x"`)
+	for _, m := range []store.Message{
+		{Role: store.RoleUser, Text: "**hi**"},
+		{Role: store.RoleAgent, From: "parley", Text: "**hi**"},
+		{Role: store.RoleAgent, From: "script", Text: "**hi**"},
+	} {
+		html := mounted(t, &MessageItem{Message: m})
+		assert.Contains(t, html, "**hi**", m)
+		assert.NotContains(t, html, "<strong>", m)
+	}
+}

@@ -100,7 +100,7 @@ func (m *MessageItem) Render() app.UI {
 			app.If(m.Message.From != "", func() app.UI {
 				return app.Div().Class("msg-from").Text(fromLabel[m.Message.From])
 			}),
-			app.Div().Class("msg-text").Text(m.Message.Text),
+			messageText(m.Message),
 		)
 }
 

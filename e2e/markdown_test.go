@@ -1,0 +1,69 @@
+package e2e
+
+import (
+	"encoding/json"
+	"fmt"
+	"net/http"
+	"net/http/httptest"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/assert"
+)
+
+// markdownAnswer is what the scripted model streams: Markdown of each kind, and attacks.
+const markdownAnswer = "Here is **the plan**:\n\n1. Open `main.go`.\n2. Run it.\n\n```go\nfmt.Println(\"<b>hi</b>\")\n```\n\n" +
+	"See [the docs](https://go.dev/doc/) and [this](javascript:alert(1)).\n\n<img src=x onerror=\"window.__xss=1\">\n\n| a | b |\n|---|---|\n| 1 | 2 |"
+
+// scriptedModel is an OpenAI-compatible endpoint that streams text in small chunks.
+func scriptedModel(t *testing.T, text string) *httptest.Server {
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if !strings.HasSuffix(r.URL.Path, "/chat/completions") {
+			http.NotFound(w, r)
+			return
+		}
+		w.Header().Set("Content-Type", "text/event-stream")
+		chunk := func(delta map[string]any, finish any) {
+			b, _ := json.Marshal(map[string]any{"id": "c1", "object": "chat.completion.chunk", "created": 0, "model": "m",
+				"choices": []any{map[string]any{"index": 0, "delta": delta, "finish_reason": finish}}})
+			fmt.Fprintf(w, "data: %s\n\n", b)
+			w.(http.Flusher).Flush()
+		}
+		chunk(map[string]any{"role": "assistant", "content": ""}, nil)
+		for i := 0; i < len(text); i += 9 {
+			chunk(map[string]any{"content": text[i:min(i+9, len(text))]}, nil)
+			time.Sleep(2 * time.Millisecond)
+		}
+		chunk(map[string]any{}, "stop")
+		fmt.Fprint(w, "data: [DONE]\n\n")
+	}))
+	t.Cleanup(srv.Close)
+	return srv
+}
+
+// TestAgentMarkdownInTheBrowser streams a Markdown answer from a scripted model and checks
+// the real page: elements, no script ran, safe links, and the copy button through a stubbed
+// Clipboard API (headless Chromium's clipboard needs permissions a test should not depend on).
+func TestAgentMarkdownInTheBrowser(t *testing.T) {
+	model := scriptedModel(t, markdownAnswer)
+	t.Setenv("PARLEY_MODEL_URL", model.URL+"/v1")
+	t.Setenv("PARLEY_MODEL", "m")
+	_, ctx := openSession(t, "plan please")
+	do(t, ctx, 30*time.Second, waitJS(`!!document.querySelector('.msg-agent .md table td') && document.querySelectorAll('.msg-agent .md td').length == 2`))
+
+	assert.Equal(t, "the plan", evalString(t, ctx, `document.querySelector('.msg-agent .md strong').textContent`))
+	assert.Equal(t, "2", evalString(t, ctx, `String(document.querySelectorAll('.msg-agent .md ol li').length)`))
+	assert.Equal(t, "language-go", evalString(t, ctx, `document.querySelector('.msg-agent .md pre code').className`))
+	assert.Equal(t, "https://go.dev/doc/|_blank|noopener noreferrer", evalString(t, ctx,
+		`[...document.querySelectorAll('.msg-agent .md a')].map(a => a.getAttribute('href')+'|'+a.target+'|'+a.rel).join(',')`), "one link: the javascript: one is text")
+	assert.False(t, evalBool(t, ctx, `!!document.querySelector('.msg-agent img') || window.__xss === 1`), "the <img onerror> is text")
+	assert.Contains(t, evalString(t, ctx, `document.querySelector('.msg-agent .md').textContent`), `<img src=x onerror="window.__xss=1">`)
+
+	do(t, ctx, 10*time.Second,
+		js(`navigator.clipboard.writeText = t => { window.__copied = t; return Promise.resolve(); }`),
+		js(`document.querySelector('.msg-agent .md-copy').click()`),
+		waitJS(`document.querySelector('.msg-agent .md-copy').getAttribute('aria-label') == 'Copied'`))
+	assert.Equal(t, `fmt.Println("<b>hi</b>")`, evalString(t, ctx, `window.__copied`))
+	assert.Equal(t, "Copied", evalString(t, ctx, `document.querySelector('.msg-agent .md-copy').textContent`))
+}

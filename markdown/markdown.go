@@ -1,0 +1,212 @@
+// Package markdown parses the agent's Markdown into a tree of plain values, for a view to
+// draw as elements (never as HTML text). It reads a CommonMark subset plus GitHub's tables,
+// strikethrough and bare links, and has no raw HTML at all: a tag in the text stays text.
+//
+// It is hand-written rather than goldmark because goldmark alone added 121 KB of brotli to
+// the wasm, nearly all that was left of its 1.6 MB budget (docs/markdown.md has the numbers).
+// It is pure (no browser, no go-app) so it runs and is fuzzed natively and under wasm alike.
+//
+// Split cuts a growing message into top-level chunks that parse alone as they would together,
+// so a view re-parses only the chunk that is still streaming.
+package markdown
+
+import "strings"
+
+// Kind says what a Node is.
+type Kind uint8
+
+// The kinds of node. Blocks first, then inlines.
+const (
+	KindParagraph Kind = iota
+	KindHeading        // Level 1-6
+	KindCodeBlock      // Text the code, Info its language
+	KindQuote
+	KindList  // Ordered, Level the first number, Tight
+	KindItem  // a list item
+	KindTable // rows; the first is the header
+	KindRow
+	KindCell // Align
+	KindRule // a thematic break
+	KindText
+	KindEmph
+	KindStrong
+	KindStrike
+	KindCode  // inline code: Text
+	KindLink  // URL ("" when the destination was not a safe one), Children the text
+	KindImage // URL, Text the alt text
+	KindBreak // a hard line break
+)
+
+var kindNames = [...]string{"paragraph", "heading", "code-block", "quote", "list", "item", "table", "row", "cell", "rule", "text", "emph", "strong", "strike", "code", "link", "image", "break"}
+
+func (k Kind) String() string {
+	if int(k) < len(kindNames) {
+		return kindNames[k]
+	}
+	return "kind?"
+}
+
+// Align is a table column's alignment.
+type Align uint8
+
+// The alignments of a table column.
+const (
+	AlignNone Align = iota
+	AlignLeft
+	AlignCenter
+	AlignRight
+)
+
+var alignNames = [...]string{"", "left", "center", "right"}
+
+func (a Align) String() string {
+	if int(a) < len(alignNames) {
+		return alignNames[a]
+	}
+	return "align?"
+}
+
+// Node is one block or inline of a parsed text. It is a value: a tree compares with ==
+// field by field and reflect.DeepEqual as a whole, which is what go-app diffs props with.
+type Node struct {
+	Kind     Kind
+	Text     string // Text, Code and CodeBlock: the literal text; Image: the alt text
+	Info     string // CodeBlock: the language, the info string's first word
+	URL      string // Link and Image: the destination if it is http(s) or mailto, else ""
+	Level    int    // Heading: 1-6; ordered List: its first number
+	Ordered  bool   // List
+	Tight    bool   // List: no blank lines between items, so no paragraph spacing
+	Align    Align  // Cell
+	Children []Node
+}
+
+// Parse parses a whole text into its blocks.
+func Parse(text string) []Node {
+	return parseBlocks(lines(text), 0)
+}
+
+// lines splits text into lines with \r\n and \r normalised and leading tabs expanded, so the
+// block parser counts indentation in columns without ever seeing a tab there.
+func lines(text string) []string {
+	text = strings.ReplaceAll(text, "\r\n", "\n")
+	text = strings.ReplaceAll(text, "\r", "\n")
+	ls := strings.Split(text, "\n")
+	for i, l := range ls {
+		if strings.IndexByte(l, '\t') >= 0 {
+			ls[i] = expandLeadingTabs(l)
+		}
+	}
+	return ls
+}
+
+func expandLeadingTabs(l string) string {
+	var b strings.Builder
+	col := 0
+	i := 0
+	for ; i < len(l) && (l[i] == ' ' || l[i] == '\t'); i++ {
+		if l[i] == '\t' {
+			n := 4 - col%4
+			b.WriteString("    "[:n])
+			col += n
+		} else {
+			b.WriteByte(' ')
+			col++
+		}
+	}
+	b.WriteString(l[i:])
+	return b.String()
+}
+
+// Split cuts text into top-level chunks, each without its trailing blank lines. A cut falls
+// only before a line that starts in column 0 after a blank line, outside a fenced code
+// block, and that is not the next item of the list the chunk is: nothing in the subset
+// continues across such a line, so each chunk parses alone as it would in the whole text.
+//
+// Text only ever grows while a message streams, and a cut depends only on the lines before
+// it and the line after it, so every chunk but the last two stays byte for byte the same as
+// text arrives. Nearly always only the last one changes; the one before it changes when a
+// line that began as prose turns out to be the list's next item ("2" becoming "2. ").
+func Split(text string) []string {
+	var out []string
+	start := 0
+	blank := false
+	var fence fenceInfo
+	// The kinds of list item the chunk has: a line that would be the next item of one of its
+	// lists is never cut from it. (Not cutting is always safe; cutting a list is not.)
+	var lists uint8
+	for pos := 0; pos < len(text); {
+		end := strings.IndexByte(text[pos:], '\n')
+		if end < 0 {
+			end = len(text)
+		} else {
+			end += pos
+		}
+		line := text[pos:end]
+		switch {
+		case fence.n > 0:
+			if t, ind := trimIndent(line); ind <= fence.indent+3 && fence.closes(t) {
+				fence = fenceInfo{}
+			}
+		case isBlank(line):
+			blank = true
+		default:
+			t, ind := trimIndent(line)
+			var kind uint8
+			if m, ok := listMarker(t); ok && !isRule(t) {
+				kind = 1 << strings.IndexByte("-+*.)", m.char)
+			}
+			if blank && pos > start && ind == 0 && lists&kind == 0 {
+				if chunk := trimBlankLines(text[start:pos]); chunk != "" {
+					out = append(out, chunk)
+				}
+				start, lists = pos, 0
+			}
+			lists |= kind
+			blank = false
+			if t, ind := trimIndent(line); ind <= 3 {
+				if f, ok := openFence(t); ok {
+					f.indent = ind
+					fence = f
+				}
+			}
+		}
+		pos = end + 1
+	}
+	if chunk := trimBlankLines(text[start:]); chunk != "" {
+		out = append(out, chunk)
+	}
+	return out
+}
+
+// trimBlankLines drops the blank lines that end s, and keeps the spaces of its last line
+// (they matter in code).
+func trimBlankLines(s string) string {
+	k := len(strings.TrimRight(s, " \t\r\n"))
+	if k == 0 {
+		return ""
+	}
+	if e := strings.IndexByte(s[k:], '\n'); e >= 0 {
+		return s[:k+e]
+	}
+	return s
+}
+
+// PlainText is the text of inlines without their markup: an image's alt text, for one.
+func PlainText(ns []Node) string {
+	var b strings.Builder
+	var walk func([]Node)
+	walk = func(ns []Node) {
+		for _, n := range ns {
+			switch n.Kind {
+			case KindText, KindCode, KindImage:
+				b.WriteString(n.Text)
+			case KindBreak:
+				b.WriteByte('\n')
+			default:
+				walk(n.Children)
+			}
+		}
+	}
+	walk(ns)
+	return b.String()
+}
