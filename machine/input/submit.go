@@ -150,7 +150,7 @@ func (m *Machine) onSerialized(ev Serialized) []Effect {
 // send emits the model projection to the route.
 func (m *Machine) send(a *attempt, effs []Effect) []Effect {
 	a.stage = stageSending
-	text := expand(a.snap.buf, a.snap.occ, 0, a.snap.buf.Len(), func(e *entry) string { return a.texts[e.id] })
+	text := expandWords(a.snap.buf, a.snap.occ, func(e *entry) string { return a.texts[e.id] })
 	if a.route.Token != "" {
 		return append(effs, BeginSubmit{Attempt: a.id, Claim: a.route, Text: text, Mode: a.mode})
 	}
@@ -229,3 +229,33 @@ func expand(buf *buffer, occ *table, s, e int, text func(*entry) string) string 
 	b.WriteString(buf.stringRange(s, e))
 	return b.String()
 }
+
+// expandWords is the model projection of the whole draft: each chip replaced by text(chip),
+// kept apart from a letter, a digit or another chip right beside it by a space. A chip is
+// drawn as a word of its own, so "look at ￼and" reads "look at @README.md and" on the
+// screen, and the model must get the same words, not "@README.mdand".
+func expandWords(buf *buffer, occ *table, text func(*entry) string) string {
+	n := buf.Len()
+	rows := occ.in(0, n, n)
+	if len(rows) == 0 {
+		return buf.stringRange(0, n)
+	}
+	var b strings.Builder
+	s := 0
+	for _, r := range rows {
+		b.WriteString(buf.stringRange(s, r.pos))
+		if r.pos > s && fuses(buf.runeBefore(r.pos)) {
+			b.WriteByte(' ')
+		}
+		b.WriteString(text(r.e))
+		s = r.pos + 1
+		if s < n && (buf.at(s) == placeholderUnit || fuses(buf.runeAt(s))) {
+			b.WriteByte(' ')
+		}
+	}
+	b.WriteString(buf.stringRange(s, n))
+	return b.String()
+}
+
+// fuses reports whether r would run into a chip's text beside it.
+func fuses(r rune) bool { return unicode.IsLetter(r) || unicode.IsDigit(r) }
