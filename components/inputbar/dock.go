@@ -22,7 +22,9 @@ func (d *QueueDock) Render() app.UI {
 	if len(d.Queued) == 0 {
 		return app.Div().Class("queue-dock empty")
 	}
-	return app.Div().Class("queue-dock").Role("list").Aria("label", "Queued prompts").Body(
+	// It scrolls past a few prompts, so a long queue never pushes the input off the screen;
+	// a scroll region takes the focus, so the keyboard can scroll it too.
+	return app.Div().Class("queue-dock").Role("list").Aria("label", "Queued prompts").TabIndex(0).Body(
 		app.Range(d.Queued).Slice(func(i int) app.UI {
 			m := d.Queued[i]
 			when := "Queued: runs after the current turn"
