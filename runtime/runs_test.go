@@ -88,8 +88,7 @@ func agentTexts(t *testing.T, evs []protocol.Event) []string {
 }
 
 func TestScriptNeedsApprovalForRunAndFiresNoAgentTurn(t *testing.T) {
-	emb, rt := start(t, t.TempDir())
-	defer stop(emb, rt)
+	rt := fresh(t)
 	ctx := context.Background()
 	s := newSession(t, rt)
 	offset := prompt(t, rt, s, "/script r = run(['echo', 'hello from echo'])\nsend(r.stdout.strip())", protocol.ModeQueue)
@@ -130,8 +129,7 @@ func TestScriptNeedsApprovalForRunAndFiresNoAgentTurn(t *testing.T) {
 }
 
 func TestRejectedRunIsTheScriptsToHandle(t *testing.T) {
-	emb, rt := start(t, t.TempDir())
-	defer stop(emb, rt)
+	rt := fresh(t)
 	ctx := context.Background()
 	s := newSession(t, rt)
 	prompt(t, rt, s, "/script r = run(['touch', 'x'])\nsend('ok=%s error=%s' % (r.ok, r.error))", protocol.ModeQueue)
@@ -145,8 +143,7 @@ func TestRejectedRunIsTheScriptsToHandle(t *testing.T) {
 }
 
 func TestCommandsAtTheDoor(t *testing.T) {
-	emb, rt := start(t, t.TempDir())
-	defer stop(emb, rt)
+	rt := fresh(t)
 
 	t.Run("unknown /words fall through to the agent", func(t *testing.T) {
 		s := newSession(t, rt)
@@ -225,8 +222,7 @@ func TestScriptStepLimit(t *testing.T) {
 }
 
 func TestStopAbortsTheTurnsDecisions(t *testing.T) {
-	emb, rt := start(t, t.TempDir())
-	defer stop(emb, rt)
+	rt := fresh(t)
 	ctx := context.Background()
 	s := newSession(t, rt)
 	prompt(t, rt, s, "/script confirm('Deploy?')\nsend('not reached')", protocol.ModeQueue)
@@ -251,8 +247,7 @@ func TestStopAbortsTheTurnsDecisions(t *testing.T) {
 }
 
 func TestPromptsWhileATurnRunsQueueOrSteer(t *testing.T) {
-	emb, rt := start(t, t.TempDir())
-	defer stop(emb, rt)
+	rt := fresh(t)
 	ctx := context.Background()
 	s := newSession(t, rt)
 	prompt(t, rt, s, "/script confirm('Go on?')", protocol.ModeQueue)
@@ -284,8 +279,7 @@ func TestPromptsWhileATurnRunsQueueOrSteer(t *testing.T) {
 }
 
 func TestFunctions(t *testing.T) {
-	emb, rt := start(t, t.TempDir())
-	defer stop(emb, rt)
+	rt := fresh(t)
 	ctx := context.Background()
 
 	list, err := rt.ListFunctions("")
@@ -439,8 +433,7 @@ func TestReplicasNeverRunOneSessionAtOnce(t *testing.T) {
 }
 
 func TestReviewFindings(t *testing.T) {
-	emb, rt := start(t, t.TempDir())
-	defer stop(emb, rt)
+	rt := fresh(t)
 	ctx := context.Background()
 
 	t.Run("stop with nothing running records nothing", func(t *testing.T) {
@@ -553,8 +546,7 @@ func TestSessionFromBeforeTurnsKeepsItsHistory(t *testing.T) {
 }
 
 func TestALateStopDoesNotStopTheNextTurn(t *testing.T) {
-	emb, rt := start(t, t.TempDir())
-	defer stop(emb, rt)
+	rt := fresh(t)
 	ctx := context.Background()
 	s := newSession(t, rt)
 	prompt(t, rt, s, "/script confirm('first?')", protocol.ModeQueue)

@@ -26,6 +26,14 @@ func stop(emb *Embedded, rt *Runtime) {
 	emb.Close()
 }
 
+// fresh starts a runtime on a store of its own, stopped when the test ends.
+func fresh(t *testing.T) *Runtime {
+	t.Helper()
+	emb, rt := start(t, t.TempDir())
+	t.Cleanup(func() { stop(emb, rt) })
+	return rt
+}
+
 // waitEvents reads a session's log until it holds n events or the deadline passes.
 func waitEvents(t *testing.T, rt *Runtime, session string, n int) []protocol.Event {
 	t.Helper()
@@ -48,8 +56,7 @@ func types(evs []protocol.Event) []protocol.EventType {
 }
 
 func TestPromptIsAnsweredByTheOfflineAgent(t *testing.T) {
-	emb, rt := start(t, t.TempDir())
-	defer stop(emb, rt)
+	rt := fresh(t)
 	ctx := context.Background()
 
 	s, err := rt.CreateSession(ctx, protocol.CreateSessionRequest{})
@@ -77,8 +84,7 @@ func TestPromptIsAnsweredByTheOfflineAgent(t *testing.T) {
 }
 
 func TestRetriedSendIsStoredOnce(t *testing.T) {
-	emb, rt := start(t, t.TempDir())
-	defer stop(emb, rt)
+	rt := fresh(t)
 	ctx := context.Background()
 	s, err := rt.CreateSession(ctx, protocol.CreateSessionRequest{Title: "t"})
 	require.NoError(t, err)
@@ -99,8 +105,7 @@ func TestRetriedSendIsStoredOnce(t *testing.T) {
 }
 
 func TestSendPromptRejectsBadInput(t *testing.T) {
-	emb, rt := start(t, t.TempDir())
-	defer stop(emb, rt)
+	rt := fresh(t)
 	ctx := context.Background()
 	s, err := rt.CreateSession(ctx, protocol.CreateSessionRequest{})
 	require.NoError(t, err)
@@ -118,8 +123,7 @@ func TestSendPromptRejectsBadInput(t *testing.T) {
 }
 
 func TestFollowDeliversExactlyWhatFollowsThenLive(t *testing.T) {
-	emb, rt := start(t, t.TempDir())
-	defer stop(emb, rt)
+	rt := fresh(t)
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
 	a, err := rt.CreateSession(ctx, protocol.CreateSessionRequest{})

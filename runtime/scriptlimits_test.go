@@ -12,8 +12,7 @@ import (
 // A script that runs out of memory fails its run with the memory error, and the server
 // takes the next one: it ran in a child that died alone.
 func TestScriptOutOfMemory(t *testing.T) {
-	emb, rt := start(t, t.TempDir())
-	defer stop(emb, rt)
+	rt := fresh(t)
 	s := newSession(t, rt)
 	prompt(t, rt, s, "/script\nx = 'a'\nfor i in range(40):\n    x = x + x", protocol.ModeQueue)
 	evs := waitFor(t, rt, s, "turn ends", has(protocol.EventTurnEnded))
@@ -27,8 +26,7 @@ func TestScriptOutOfMemory(t *testing.T) {
 // A send() of 2 MiB failed with the log's "nats: maximum payload exceeded"; it is cut with a
 // note, as print() is.
 func TestLargeSendIsCut(t *testing.T) {
-	emb, rt := start(t, t.TempDir())
-	defer stop(emb, rt)
+	rt := fresh(t)
 	s := newSession(t, rt)
 	prompt(t, rt, s, "/script send('a' * (2 << 20))", protocol.ModeQueue)
 	evs := waitFor(t, rt, s, "turn ends", has(protocol.EventTurnEnded))

@@ -74,8 +74,7 @@ func TestAFunctionClaimDoesNotHoldTheTurnTable(t *testing.T) {
 // TestConcurrentFirstPromptsKeepTheTitle: the title comes from the first prompt in log order,
 // however the first prompts and reads of the session interleave.
 func TestConcurrentFirstPromptsKeepTheTitle(t *testing.T) {
-	emb, rt := start(t, t.TempDir())
-	defer stop(emb, rt)
+	rt := fresh(t)
 	ctx := context.Background()
 	for round := range 5 {
 		s, err := rt.CreateSession(ctx, protocol.CreateSessionRequest{})
