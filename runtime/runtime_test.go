@@ -2,12 +2,14 @@ package runtime
 
 import (
 	"context"
+	"fmt"
 	"testing"
 	"time"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"parley/internal/testkit"
 	"parley/protocol"
 	"parley/runtime/agent"
 )
@@ -37,14 +39,8 @@ func fresh(t *testing.T) *Runtime {
 // waitEvents reads a session's log until it holds n events or the deadline passes.
 func waitEvents(t *testing.T, rt *Runtime, session string, n int) []protocol.Event {
 	t.Helper()
-	var evs []protocol.Event
-	require.Eventually(t, func() bool {
-		var err error
-		evs, err = rt.Log().Read(context.Background(), session, 0)
-		require.NoError(t, err)
-		return len(evs) >= n
-	}, 5*time.Second, 10*time.Millisecond)
-	return evs
+	return testkit.WaitEvents(t, rt.Log().Read, session, fmt.Sprintf("%d events", n),
+		func(evs []protocol.Event) bool { return len(evs) >= n })
 }
 
 func types(evs []protocol.Event) []protocol.EventType {

@@ -10,6 +10,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"parley/internal/testkit"
 	"parley/protocol"
 	"parley/runtime/eventlog"
 )
@@ -130,6 +131,6 @@ func TestAnAttemptIsStoredOnceAfterTheDedupeWindow(t *testing.T) {
 	assert.Equal(t, first.Offset, again.Offset)
 	_, err = rt.SendPrompt(ctx, s, protocol.SendPromptRequest{Text: "other", AttemptID: "late"})
 	assert.ErrorIs(t, err, ErrAttemptReused)
-	evs := waitFor(t, rt, s, "answered", has(protocol.EventTurnEnded))
-	assert.Equal(t, 1, count(evs, protocol.EventUserMessage))
+	evs := waitFor(t, rt, s, "answered", testkit.Has(protocol.EventTurnEnded))
+	assert.Equal(t, 1, testkit.Count(evs, protocol.EventUserMessage))
 }
