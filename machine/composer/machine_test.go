@@ -412,9 +412,7 @@ func TestDispatch(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			m := New(Config{})
 			got := machinetest.Last(t, m.Dispatch, tt.events...)
-			if s := snapshot(m); !reflect.DeepEqual(s, tt.wantState) {
-				t.Errorf("state:\n got %+v\nwant %+v", s, tt.wantState)
-			}
+			machinetest.State(t, snapshot(m), tt.wantState)
 			machinetest.Equal(t, got, tt.wantEffects)
 		})
 	}

@@ -636,9 +636,7 @@ func TestDispatch(t *testing.T) {
 			}
 			f := New(tt.req, opts)
 			got := unversioned(t, f, machinetest.Last(t, f.Dispatch, tt.events...))
-			if s := snapshot(f); !reflect.DeepEqual(s, tt.wantState) {
-				t.Errorf("state:\n got %+v\nwant %+v", s, tt.wantState)
-			}
+			machinetest.State(t, snapshot(f), tt.wantState)
 			machinetest.Equal(t, got, tt.wantEffects)
 		})
 	}

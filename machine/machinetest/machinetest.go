@@ -8,6 +8,7 @@
 // A table test feeds events in and asserts the state and the effects that come out:
 //
 //	got := machinetest.Run(t, m.Dispatch, EventA{}, EventB{})
+//	machinetest.State(t, snapshot(m), state{Head: "q1"})
 //	machinetest.Equal(t, got, []Effect{Shown{ID: "q1"}})
 package machinetest
 
@@ -37,6 +38,15 @@ func Comparable[F any](t testing.TB, effects ...F) {
 		if why := notPlain(reflect.ValueOf(e)); why != "" {
 			t.Errorf("effect %T is not plain data: %s", e, why)
 		}
+	}
+}
+
+// State fails t unless a machine's state, as the test snapshots it, is want (by
+// reflect.DeepEqual: a state may hold slices and maps; only effects must be comparable).
+func State[S any](t testing.TB, got, want S) {
+	t.Helper()
+	if !reflect.DeepEqual(got, want) {
+		t.Errorf("state:\n got %+v\nwant %+v", got, want)
 	}
 }
 
