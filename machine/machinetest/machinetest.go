@@ -15,6 +15,7 @@ package machinetest
 import (
 	"fmt"
 	"reflect"
+	"strings"
 	"testing"
 )
 
@@ -59,6 +60,21 @@ func Equal[F comparable](t testing.TB, got, want []F) {
 	for i := range got {
 		if got[i] != want[i] {
 			t.Fatalf("effect %d:\n got %#v\nwant %#v\n(all: got %s)", i, got[i], want[i], describe(got))
+		}
+	}
+}
+
+// Names fails t unless values print, in order, as the space-separated names in want: an
+// enum's table in one line, with an out-of-range value last to check its fallback.
+func Names(t testing.TB, want string, values ...fmt.Stringer) {
+	t.Helper()
+	names := strings.Fields(want)
+	if len(names) != len(values) {
+		t.Fatalf("Names: %d names for %d values", len(names), len(values))
+	}
+	for i, v := range values {
+		if got := v.String(); got != names[i] {
+			t.Errorf("value %d (%T): got %q, want %q", i, v, got, names[i])
 		}
 	}
 }

@@ -1,10 +1,6 @@
 package machinetest
 
-import (
-	"fmt"
-	"strings"
-	"testing"
-)
+import "testing"
 
 // Last dispatches events in order, as Run does, and returns the effects of the last one
 // alone: a table row sets the machine up with the events before it and asserts what the last
@@ -34,18 +30,3 @@ func (b *Bytes) Next() int {
 
 // More reports whether bytes are left.
 func (b Bytes) More() bool { return len(b) > 0 }
-
-// Names fails t unless values print, in order, as the space-separated names in want: an
-// enum's table in one line, with an out-of-range value last to check its fallback.
-func Names(t testing.TB, want string, values ...fmt.Stringer) {
-	t.Helper()
-	names := strings.Fields(want)
-	if len(names) != len(values) {
-		t.Fatalf("Names: %d names for %d values", len(names), len(values))
-	}
-	for i, v := range values {
-		if got := v.String(); got != names[i] {
-			t.Errorf("value %d (%T): got %q, want %q", i, v, got, names[i])
-		}
-	}
-}
