@@ -64,6 +64,14 @@ func twoWorkspaces(t *testing.T, dir string) (a, b string, emb *Embedded, rt *Ru
 	return a, b, emb, rt
 }
 
+// servingTwo is twoWorkspaces on a store of its own, stopped when the test ends.
+func servingTwo(t *testing.T) (a, b string, rt *Runtime) {
+	t.Helper()
+	a, b, emb, rt := twoWorkspaces(t, t.TempDir())
+	t.Cleanup(func() { stop(emb, rt) })
+	return a, b, rt
+}
+
 func startIn(t *testing.T, dir string, workspaces ...string) (*Embedded, *Runtime) {
 	t.Helper()
 	emb, err := StartEmbedded(dir)
@@ -114,8 +122,7 @@ func TestWorkspacesAreListedAndBindSessions(t *testing.T) {
 }
 
 func TestCataloguesArePerWorkspace(t *testing.T) {
-	_, _, emb, rt := twoWorkspaces(t, t.TempDir())
-	defer stop(emb, rt)
+	_, _, rt := servingTwo(t)
 
 	functions := func(id string) []string {
 		list, err := rt.ListFunctions(id)
@@ -161,8 +168,7 @@ func TestCataloguesArePerWorkspace(t *testing.T) {
 }
 
 func TestScriptsWorkInTheSessionsWorkspace(t *testing.T) {
-	a, b, emb, rt := twoWorkspaces(t, t.TempDir())
-	defer stop(emb, rt)
+	a, b, rt := servingTwo(t)
 	ctx := context.Background()
 	s, err := rt.CreateSession(ctx, protocol.CreateSessionRequest{Workspace: "beta"})
 	require.NoError(t, err)
@@ -236,8 +242,7 @@ func lastSettled(t *testing.T, evs []protocol.Event) protocol.RunSettled {
 }
 
 func TestGrantsAndGateRulesArePerWorkspace(t *testing.T) {
-	_, _, emb, rt := twoWorkspaces(t, t.TempDir())
-	defer stop(emb, rt)
+	_, _, rt := servingTwo(t)
 	ctx := context.Background()
 	sa, err := rt.CreateSession(ctx, protocol.CreateSessionRequest{Workspace: "alpha"})
 	require.NoError(t, err)
