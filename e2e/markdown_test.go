@@ -17,7 +17,7 @@ const markdownAnswer = "Here is **the plan**:\n\n1. Open `main.go`.\n2. Run it.\
 	"See [the docs](https://go.dev/doc/) and [this](javascript:alert(1)).\n\n<img src=x onerror=\"window.__xss=1\">\n\n| a | b |\n|---|---|\n| 1 | 2 |"
 
 // scriptedModel is an OpenAI-compatible endpoint that streams text in small chunks.
-func scriptedModel(t *testing.T, text string) *httptest.Server {
+func markdownModel(t *testing.T, text string) *httptest.Server {
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if !strings.HasSuffix(r.URL.Path, "/chat/completions") {
 			http.NotFound(w, r)
@@ -46,7 +46,7 @@ func scriptedModel(t *testing.T, text string) *httptest.Server {
 // the real page: elements, no script ran, safe links, and the copy button through a stubbed
 // Clipboard API (headless Chromium's clipboard needs permissions a test should not depend on).
 func TestAgentMarkdownInTheBrowser(t *testing.T) {
-	model := scriptedModel(t, markdownAnswer)
+	model := markdownModel(t, markdownAnswer)
 	t.Setenv("PARLEY_MODEL_URL", model.URL+"/v1")
 	t.Setenv("PARLEY_MODEL", "m")
 	_, ctx := openSession(t, "plan please")

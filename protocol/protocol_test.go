@@ -138,19 +138,29 @@ func FuzzDecodeClientFrame(f *testing.F) {
 
 // FuzzDecodeSendPrompt: any body gives a valid request or an error, never a panic.
 func FuzzDecodeSendPrompt(f *testing.F) {
-	for _, s := range []string{`{"text":"hi","attemptId":"a"}`, `{"text":"","attemptId":""}`, `{"mode":"steer"}`, `null`, `{"text":1}`} {
+	seeds := []string{`{"text":"hi","attemptId":"a"}`, `{"text":"","attemptId":""}`, `{"mode":"steer"}`, `null`, `{"text":1}`}
+	fuzzDecode[SendPromptRequest](f, seeds, nil)
+}
+
+// fuzzDecode fuzzes DecodeRequest[R] from seeds: every body gives an error with a message,
+// or a request that validates and then passes check (nil for none).
+func fuzzDecode[R Request](f *testing.F, seeds []string, check func(t *testing.T, r R)) {
+	for _, s := range seeds {
 		f.Add([]byte(s))
 	}
 	f.Fuzz(func(t *testing.T, data []byte) {
-		r, err := DecodeRequest[SendPromptRequest](data)
+		r, err := DecodeRequest[R](data)
 		if err != nil {
 			if err.Error() == "" {
 				t.Fatal("an error without a message")
 			}
 			return
 		}
-		if r.Validate() != nil {
-			t.Fatalf("accepted an invalid request %+v", r)
+		if err := r.Validate(); err != nil {
+			t.Fatalf("accepted an invalid request %+v: %v", r, err)
+		}
+		if check != nil {
+			check(t, r)
 		}
 	})
 }

@@ -699,6 +699,20 @@ func formatNumber(x float64) string {
 	return strconv.FormatFloat(x, 'g', -1, 64)
 }
 
+// text checks a field of free text: valid UTF-8, at most limit bytes. It reports whether
+// the text passed.
+func (f fieldErrors) text(field, s string, limit int) bool {
+	switch {
+	case len(s) > limit:
+		f.add(field, "%s", tooLarge(len(s), limit))
+	case !utf8.ValidString(s):
+		f.add(field, "is not valid UTF-8")
+	default:
+		return true
+	}
+	return false
+}
+
 func tooLarge(n, limit int) string {
 	return fmt.Sprintf("is %d KiB; the limit is %d KiB", (n+1023)/1024, limit/1024)
 }
@@ -829,20 +843,10 @@ func (r DecisionRequest) Validate() error {
 		}
 	}
 
-	switch {
-	case len(r.Message) > MaxMessageBytes:
-		f.add("message", "%s", tooLarge(len(r.Message), MaxMessageBytes))
-	case !utf8.ValidString(r.Message):
-		f.add("message", "is not valid UTF-8")
-	case strings.TrimSpace(r.Message) == "" && !r.Schema.titledForm():
+	if f.text("message", r.Message, MaxMessageBytes) && strings.TrimSpace(r.Message) == "" && !r.Schema.titledForm() {
 		f.add("message", "is empty: say what you are asking, or give every question of a form a title")
 	}
-	switch {
-	case len(r.Details) > MaxDetailsBytes:
-		f.add("details", "%s", tooLarge(len(r.Details), MaxDetailsBytes))
-	case !utf8.ValidString(r.Details):
-		f.add("details", "is not valid UTF-8")
-	}
+	f.text("details", r.Details, MaxDetailsBytes)
 	for i, it := range r.Items {
 		p := fmt.Sprintf("items[%d]", i)
 		if strings.TrimSpace(it.Tool) == "" {

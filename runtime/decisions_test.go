@@ -102,8 +102,7 @@ func lastOfType(t *testing.T, rt *Runtime, session string, typ protocol.EventTyp
 }
 
 func TestDecisionOutcomes(t *testing.T) {
-	emb, rt := start(t, t.TempDir())
-	defer stop(emb, rt)
+	rt := fresh(t)
 	ctx := context.Background()
 
 	t.Run("accept", func(t *testing.T) {
@@ -175,8 +174,7 @@ func TestDecisionOutcomes(t *testing.T) {
 }
 
 func TestReplyInvalidForTheSchemaGetsFieldErrors(t *testing.T) {
-	emb, rt := start(t, t.TempDir())
-	defer stop(emb, rt)
+	rt := fresh(t)
 	ctx := context.Background()
 	s := newSession(t, rt)
 	form := protocol.DecisionRequest{Kind: protocol.KindAsk, Message: "Open a pull request?", Schema: &protocol.Schema{
@@ -207,8 +205,7 @@ func TestReplyInvalidForTheSchemaGetsFieldErrors(t *testing.T) {
 }
 
 func TestFirstReplyWinsAndLaterOnesAreTold(t *testing.T) {
-	emb, rt := start(t, t.TempDir())
-	defer stop(emb, rt)
+	rt := fresh(t)
 	ctx := context.Background()
 	s := newSession(t, rt)
 	a := askAsync(t, ctx, rt, s, envQuestion)

@@ -12,6 +12,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"parley/internal/testkit"
 	"parley/protocol"
 	"parley/runtime/agent"
 	"parley/runtime/catalogue"
@@ -32,34 +33,7 @@ func prompt(t *testing.T, rt *Runtime, session, text string, mode protocol.Promp
 // waitFor reads the session's log until cond holds for it.
 func waitFor(t *testing.T, rt *Runtime, session string, what string, cond func([]protocol.Event) bool) []protocol.Event {
 	t.Helper()
-	var evs []protocol.Event
-	ok := assert.Eventually(t, func() bool {
-		var err error
-		evs, err = rt.Log().Read(context.Background(), session, 0)
-		require.NoError(t, err)
-		return cond(evs)
-	}, 10*time.Second, 10*time.Millisecond, what)
-	if !ok {
-		for _, ev := range evs {
-			t.Logf("%d %s %s", ev.Offset, ev.Type, ev.Data)
-		}
-		t.FailNow()
-	}
-	return evs
-}
-
-func has(typ protocol.EventType) func([]protocol.Event) bool {
-	return func(evs []protocol.Event) bool { return count(evs, typ) > 0 }
-}
-
-func count(evs []protocol.Event, typ protocol.EventType) int {
-	n := 0
-	for _, ev := range evs {
-		if ev.Type == typ {
-			n++
-		}
-	}
-	return n
+	return testkit.WaitEvents(t, rt.Log().Read, session, what, cond)
 }
 
 func settled(t *testing.T, evs []protocol.Event) protocol.RunSettled {
@@ -75,21 +49,8 @@ func settled(t *testing.T, evs []protocol.Event) protocol.RunSettled {
 	return protocol.RunSettled{}
 }
 
-func agentTexts(t *testing.T, evs []protocol.Event) []string {
-	var out []string
-	for _, ev := range evs {
-		if ev.Type == protocol.EventAgentMessage {
-			m, err := ev.DecodeMessage()
-			require.NoError(t, err)
-			out = append(out, m.Text)
-		}
-	}
-	return out
-}
-
 func TestScriptNeedsApprovalForRunAndFiresNoAgentTurn(t *testing.T) {
-	emb, rt := start(t, t.TempDir())
-	defer stop(emb, rt)
+	rt := fresh(t)
 	ctx := context.Background()
 	s := newSession(t, rt)
 	offset := prompt(t, rt, s, "/script r = run(['echo', 'hello from echo'])\nsend(r.stdout.strip())", protocol.ModeQueue)
@@ -101,11 +62,11 @@ func TestScriptNeedsApprovalForRunAndFiresNoAgentTurn(t *testing.T) {
 	_, err := rt.Reply(ctx, s, d.ID, protocol.ReplyRequest{Action: protocol.ActionAccept, Content: raw(protocol.ApprovalAnswer{Option: &zero})})
 	require.NoError(t, err)
 
-	evs := waitFor(t, rt, s, "turn ends", has(protocol.EventTurnEnded))
+	evs := waitFor(t, rt, s, "turn ends", testkit.Has(protocol.EventTurnEnded))
 	rs := settled(t, evs)
 	assert.Empty(t, rs.Error)
 	assert.Equal(t, commandRunID(offset), rs.Run)
-	assert.Equal(t, []string{"hello from echo"}, agentTexts(t, evs), "the script's message, and no agent reply")
+	assert.Equal(t, []string{"hello from echo"}, testkit.AgentTexts(t, evs), "the script's message, and no agent reply")
 	var out protocol.RunOutput
 	for _, ev := range evs {
 		if ev.Type == protocol.EventRunOutput {
@@ -130,40 +91,38 @@ func TestScriptNeedsApprovalForRunAndFiresNoAgentTurn(t *testing.T) {
 }
 
 func TestRejectedRunIsTheScriptsToHandle(t *testing.T) {
-	emb, rt := start(t, t.TempDir())
-	defer stop(emb, rt)
+	rt := fresh(t)
 	ctx := context.Background()
 	s := newSession(t, rt)
 	prompt(t, rt, s, "/script r = run(['touch', 'x'])\nsend('ok=%s error=%s' % (r.ok, r.error))", protocol.ModeQueue)
 	d := waitPending(t, rt, s, 1)[0]
 	_, err := rt.Reply(ctx, s, d.ID, protocol.ReplyRequest{Action: protocol.ActionDecline, Reason: "not in my repo"})
 	require.NoError(t, err)
-	evs := waitFor(t, rt, s, "turn ends", has(protocol.EventTurnEnded))
-	assert.Equal(t, []string{"ok=False error=not in my repo"}, agentTexts(t, evs))
+	evs := waitFor(t, rt, s, "turn ends", testkit.Has(protocol.EventTurnEnded))
+	assert.Equal(t, []string{"ok=False error=not in my repo"}, testkit.AgentTexts(t, evs))
 	_, statErr := os.Stat(filepath.Join(rt.Workspace(), "x"))
 	assert.True(t, os.IsNotExist(statErr), "nothing ran")
 }
 
 func TestCommandsAtTheDoor(t *testing.T) {
-	emb, rt := start(t, t.TempDir())
-	defer stop(emb, rt)
+	rt := fresh(t)
 
 	t.Run("unknown /words fall through to the agent", func(t *testing.T) {
 		s := newSession(t, rt)
 		prompt(t, rt, s, "/usr/bin/env is where env lives", protocol.ModeQueue)
-		evs := waitFor(t, rt, s, "turn ends", has(protocol.EventTurnEnded))
-		assert.Equal(t, []string{agent.OfflineReply("/usr/bin/env is where env lives")}, agentTexts(t, evs))
+		evs := waitFor(t, rt, s, "turn ends", testkit.Has(protocol.EventTurnEnded))
+		assert.Equal(t, []string{agent.OfflineReply("/usr/bin/env is where env lives")}, testkit.AgentTexts(t, evs))
 		ts, err := protocol.DecodeEventData[protocol.TurnStarted](evs[2])
 		require.NoError(t, err)
 		assert.Equal(t, protocol.TurnAgent, ts.Kind)
-		assert.Zero(t, count(evs, protocol.EventRunStarted))
+		assert.Zero(t, testkit.Count(evs, protocol.EventRunStarted))
 	})
 
 	t.Run("help lists the commands and the examples", func(t *testing.T) {
 		s := newSession(t, rt)
 		prompt(t, rt, s, "/help", protocol.ModeQueue)
-		evs := waitFor(t, rt, s, "turn ends", has(protocol.EventTurnEnded))
-		texts := agentTexts(t, evs)
+		evs := waitFor(t, rt, s, "turn ends", testkit.Has(protocol.EventTurnEnded))
+		texts := testkit.AgentTexts(t, evs)
 		require.Len(t, texts, 1)
 		for _, want := range []string{"/script <code>", "/example <slug> [json-vars]", "/example hello", "/example echo-burst"} {
 			assert.Contains(t, texts[0], want)
@@ -173,8 +132,8 @@ func TestCommandsAtTheDoor(t *testing.T) {
 	t.Run("example with variables", func(t *testing.T) {
 		s := newSession(t, rt)
 		prompt(t, rt, s, `/example hello {"name": "Ada"}`, protocol.ModeQueue)
-		evs := waitFor(t, rt, s, "turn ends", has(protocol.EventTurnEnded))
-		texts := agentTexts(t, evs)
+		evs := waitFor(t, rt, s, "turn ends", testkit.Has(protocol.EventTurnEnded))
+		texts := testkit.AgentTexts(t, evs)
 		require.NotEmpty(t, texts)
 		assert.Contains(t, texts[0], "Ada")
 		rs := settled(t, evs)
@@ -184,11 +143,11 @@ func TestCommandsAtTheDoor(t *testing.T) {
 	t.Run("unknown example and bad variables say what to do", func(t *testing.T) {
 		s := newSession(t, rt)
 		prompt(t, rt, s, "/example nope", protocol.ModeQueue)
-		evs := waitFor(t, rt, s, "turn ends", has(protocol.EventTurnEnded))
-		assert.Contains(t, agentTexts(t, evs)[0], `There is no example "nope"`)
+		evs := waitFor(t, rt, s, "turn ends", testkit.Has(protocol.EventTurnEnded))
+		assert.Contains(t, testkit.AgentTexts(t, evs)[0], `There is no example "nope"`)
 		prompt(t, rt, s, "/example hello {name}", protocol.ModeQueue)
-		evs = waitFor(t, rt, s, "second turn ends", func(evs []protocol.Event) bool { return count(evs, protocol.EventTurnEnded) == 2 })
-		assert.Contains(t, agentTexts(t, evs)[1], "must be one JSON object")
+		evs = waitFor(t, rt, s, "second turn ends", func(evs []protocol.Event) bool { return testkit.Count(evs, protocol.EventTurnEnded) == 2 })
+		assert.Contains(t, testkit.AgentTexts(t, evs)[1], "must be one JSON object")
 	})
 
 	t.Run("workspace examples", func(t *testing.T) {
@@ -197,14 +156,14 @@ func TestCommandsAtTheDoor(t *testing.T) {
 		require.NoError(t, os.WriteFile(filepath.Join(dir, "mine.star"), []byte("# Mine\nsend('from the workspace')\n"), 0o644))
 		s := newSession(t, rt)
 		prompt(t, rt, s, "/example mine", protocol.ModeQueue)
-		evs := waitFor(t, rt, s, "turn ends", has(protocol.EventTurnEnded))
-		assert.Equal(t, []string{"from the workspace"}, agentTexts(t, evs))
+		evs := waitFor(t, rt, s, "turn ends", testkit.Has(protocol.EventTurnEnded))
+		assert.Equal(t, []string{"from the workspace"}, testkit.AgentTexts(t, evs))
 	})
 
 	t.Run("paths that leave the workspace are refused", func(t *testing.T) {
 		s := newSession(t, rt)
 		prompt(t, rt, s, "/script\nx = 1\nread('../../etc/passwd')", protocol.ModeQueue)
-		evs := waitFor(t, rt, s, "turn ends", has(protocol.EventTurnEnded))
+		evs := waitFor(t, rt, s, "turn ends", testkit.Has(protocol.EventTurnEnded))
 		rs := settled(t, evs)
 		assert.Contains(t, rs.Error, "leaves the workspace")
 		assert.Contains(t, rs.Error, "script:2", "the error carries the line")
@@ -220,13 +179,12 @@ func TestScriptStepLimit(t *testing.T) {
 	defer rt.Close()
 	s := newSession(t, rt)
 	prompt(t, rt, s, "/script\nfor i in range(1000000):\n    pass", protocol.ModeQueue)
-	evs := waitFor(t, rt, s, "turn ends", has(protocol.EventTurnEnded))
+	evs := waitFor(t, rt, s, "turn ends", testkit.Has(protocol.EventTurnEnded))
 	assert.Contains(t, settled(t, evs).Error, "step limit")
 }
 
 func TestStopAbortsTheTurnsDecisions(t *testing.T) {
-	emb, rt := start(t, t.TempDir())
-	defer stop(emb, rt)
+	rt := fresh(t)
 	ctx := context.Background()
 	s := newSession(t, rt)
 	prompt(t, rt, s, "/script confirm('Deploy?')\nsend('not reached')", protocol.ModeQueue)
@@ -234,7 +192,7 @@ func TestStopAbortsTheTurnsDecisions(t *testing.T) {
 	_, err := rt.StopTurn(ctx, s, protocol.StopRequest{})
 	require.NoError(t, err)
 
-	evs := waitFor(t, rt, s, "turn ends", has(protocol.EventTurnEnded))
+	evs := waitFor(t, rt, s, "turn ends", testkit.Has(protocol.EventTurnEnded))
 	rej, err := lastOfType(t, rt, s, protocol.EventQuestionRejected).DecodeQuestionRejected()
 	require.NoError(t, err)
 	assert.Equal(t, protocol.OutcomeAborted, rej.Outcome)
@@ -243,16 +201,15 @@ func TestStopAbortsTheTurnsDecisions(t *testing.T) {
 	ended, err := protocol.DecodeEventData[protocol.TurnEnded](lastOfType(t, rt, s, protocol.EventTurnEnded))
 	require.NoError(t, err)
 	assert.True(t, ended.Stopped)
-	assert.Empty(t, agentTexts(t, evs))
+	assert.Empty(t, testkit.AgentTexts(t, evs))
 
 	// The session takes prompts again.
 	prompt(t, rt, s, "after the stop", protocol.ModeQueue)
-	waitFor(t, rt, s, "answered", func(evs []protocol.Event) bool { return count(evs, protocol.EventTurnEnded) == 2 })
+	waitFor(t, rt, s, "answered", func(evs []protocol.Event) bool { return testkit.Count(evs, protocol.EventTurnEnded) == 2 })
 }
 
 func TestPromptsWhileATurnRunsQueueOrSteer(t *testing.T) {
-	emb, rt := start(t, t.TempDir())
-	defer stop(emb, rt)
+	rt := fresh(t)
 	ctx := context.Background()
 	s := newSession(t, rt)
 	prompt(t, rt, s, "/script confirm('Go on?')", protocol.ModeQueue)
@@ -264,13 +221,13 @@ func TestPromptsWhileATurnRunsQueueOrSteer(t *testing.T) {
 	assert.Equal(t, []uint64{urgent, second}, queueOf(t, rt, s), "steer goes ahead of the queue")
 	evs, err := rt.Log().Read(ctx, s, 0)
 	require.NoError(t, err)
-	assert.Zero(t, count(evs, protocol.EventAgentMessage), "nothing answered while the turn runs")
-	assert.Zero(t, count(evs, protocol.EventTurnQueue), "the queue is derived from the log, not written")
+	assert.Zero(t, testkit.Count(evs, protocol.EventAgentMessage), "nothing answered while the turn runs")
+	assert.Zero(t, testkit.Count(evs, protocol.EventTurnQueue), "the queue is derived from the log, not written")
 
 	_, err = rt.Reply(ctx, s, d.ID, protocol.ReplyRequest{Action: protocol.ActionAccept, Content: raw(true)})
 	require.NoError(t, err)
-	evs = waitFor(t, rt, s, "all three turns", func(evs []protocol.Event) bool { return count(evs, protocol.EventTurnEnded) == 3 })
-	assert.Equal(t, []string{agent.OfflineReply("urgent"), agent.OfflineReply("second")}, agentTexts(t, evs))
+	evs = waitFor(t, rt, s, "all three turns", func(evs []protocol.Event) bool { return testkit.Count(evs, protocol.EventTurnEnded) == 3 })
+	assert.Equal(t, []string{agent.OfflineReply("urgent"), agent.OfflineReply("second")}, testkit.AgentTexts(t, evs))
 	assert.Empty(t, queueOf(t, rt, s))
 	var startedPrompts []uint64
 	for _, ev := range evs {
@@ -284,8 +241,7 @@ func TestPromptsWhileATurnRunsQueueOrSteer(t *testing.T) {
 }
 
 func TestFunctions(t *testing.T) {
-	emb, rt := start(t, t.TempDir())
-	defer stop(emb, rt)
+	rt := fresh(t)
 	ctx := context.Background()
 
 	list, err := rt.ListFunctions("")
@@ -302,11 +258,11 @@ func TestFunctions(t *testing.T) {
 	require.NoError(t, err)
 	require.True(t, protocol.ValidSessionID(resp.Session))
 	assert.True(t, strings.HasPrefix(resp.Run, "function:"))
-	evs := waitFor(t, rt, resp.Session, "run ends", has(protocol.EventTurnEnded))
+	evs := waitFor(t, rt, resp.Session, "run ends", testkit.Has(protocol.EventTurnEnded))
 	rs := settled(t, evs)
 	assert.Empty(t, rs.Error)
 	assert.Contains(t, rs.Result, "Ada")
-	assert.NotEmpty(t, agentTexts(t, evs))
+	assert.NotEmpty(t, testkit.AgentTexts(t, evs))
 
 	_, err = rt.RunFunction(ctx, "greet", protocol.RunFunctionRequest{Args: raw(map[string]any{"name": 3})})
 	var verr *protocol.ValidationError
@@ -338,7 +294,7 @@ def main(args):
 	assert.Equal(t, resp.Run, d.Run)
 	_, err = rt.Reply(ctx, s, d.ID, protocol.ReplyRequest{Action: protocol.ActionAccept, Content: raw("prod")})
 	require.NoError(t, err)
-	evs = waitFor(t, rt, s, "run ends", has(protocol.EventTurnEnded))
+	evs = waitFor(t, rt, s, "run ends", testkit.Has(protocol.EventTurnEnded))
 	assert.Equal(t, "prod x2", settled(t, evs).Result, "defaults seeded")
 }
 
@@ -374,7 +330,7 @@ func TestKilledServerInterruptsItsTurnAndRunsTheQueueOnRestart(t *testing.T) {
 
 	emb, rt = start(t, dir)
 	defer stop(emb, rt)
-	evs := waitFor(t, rt, s, "the queued prompt runs", func(evs []protocol.Event) bool { return count(evs, protocol.EventTurnEnded) == 2 })
+	evs := waitFor(t, rt, s, "the queued prompt runs", func(evs []protocol.Event) bool { return testkit.Count(evs, protocol.EventTurnEnded) == 2 })
 	turnsAlternate(t, evs)
 	rs := settled(t, evs)
 	assert.Contains(t, rs.Error, "interrupted")
@@ -391,13 +347,13 @@ func TestKilledServerInterruptsItsTurnAndRunsTheQueueOnRestart(t *testing.T) {
 	}
 	assert.True(t, ended[0].Interrupted)
 	assert.Equal(t, queued, ended[1].Prompt)
-	assert.Equal(t, []string{agent.OfflineReply("and then this")}, agentTexts(t, evs))
+	assert.Equal(t, []string{agent.OfflineReply("and then this")}, testkit.AgentTexts(t, evs))
 
 	// The prompt's redelivered doorbell does not run it twice.
 	time.Sleep(200 * time.Millisecond)
 	evs, err = rt.Log().Read(context.Background(), s, 0)
 	require.NoError(t, err)
-	assert.Equal(t, 2, count(evs, protocol.EventTurnStarted))
+	assert.Equal(t, 2, testkit.Count(evs, protocol.EventTurnStarted))
 }
 
 func TestReplicasNeverRunOneSessionAtOnce(t *testing.T) {
@@ -425,22 +381,21 @@ func TestReplicasNeverRunOneSessionAtOnce(t *testing.T) {
 	time.Sleep(300 * time.Millisecond) // both replicas have seen the doorbells by now
 	evs, err := rts[0].Log().Read(ctx, s, 0)
 	require.NoError(t, err)
-	assert.Empty(t, agentTexts(t, evs), "nothing runs beside the open turn")
+	assert.Empty(t, testkit.AgentTexts(t, evs), "nothing runs beside the open turn")
 
 	_, err = rts[1].Reply(ctx, s, d.ID, protocol.ReplyRequest{Action: protocol.ActionAccept, Content: raw(true)})
 	require.NoError(t, err)
-	evs = waitFor(t, rts[0], s, "every prompt answered", func(evs []protocol.Event) bool { return count(evs, protocol.EventTurnEnded) == 5 })
+	evs = waitFor(t, rts[0], s, "every prompt answered", func(evs []protocol.Event) bool { return testkit.Count(evs, protocol.EventTurnEnded) == 5 })
 	turnsAlternate(t, evs)
-	assert.Equal(t, want, agentTexts(t, evs), "each once, in order")
+	assert.Equal(t, want, testkit.AgentTexts(t, evs), "each once, in order")
 	time.Sleep(1500 * time.Millisecond) // redelivered doorbells find their prompts started
 	evs, err = rts[0].Log().Read(ctx, s, 0)
 	require.NoError(t, err)
-	assert.Equal(t, 5, count(evs, protocol.EventTurnStarted))
+	assert.Equal(t, 5, testkit.Count(evs, protocol.EventTurnStarted))
 }
 
 func TestReviewFindings(t *testing.T) {
-	emb, rt := start(t, t.TempDir())
-	defer stop(emb, rt)
+	rt := fresh(t)
 	ctx := context.Background()
 
 	t.Run("stop with nothing running records nothing", func(t *testing.T) {
@@ -450,7 +405,7 @@ func TestReviewFindings(t *testing.T) {
 		assert.False(t, resp.Running)
 		evs, err := rt.Log().Read(ctx, s, 0)
 		require.NoError(t, err)
-		assert.Zero(t, count(evs, protocol.EventStopRequested))
+		assert.Zero(t, testkit.Count(evs, protocol.EventStopRequested))
 	})
 
 	t.Run("an attempt id reused for other text is refused", func(t *testing.T) {
@@ -544,17 +499,16 @@ func TestSessionFromBeforeTurnsKeepsItsHistory(t *testing.T) {
 	require.NoError(t, err)
 	defer rt.Close()
 	prompt(t, rt, s, "new prompt", protocol.ModeQueue)
-	waitFor(t, rt, s, "answered", has(protocol.EventTurnEnded))
+	waitFor(t, rt, s, "answered", testkit.Has(protocol.EventTurnEnded))
 	time.Sleep(200 * time.Millisecond)
 	evs, err := rt.Log().Read(ctx, s, 0)
 	require.NoError(t, err)
-	assert.Equal(t, []string{"old reply", agent.OfflineReply("new prompt")}, agentTexts(t, evs))
-	assert.Equal(t, 1, count(evs, protocol.EventTurnStarted))
+	assert.Equal(t, []string{"old reply", agent.OfflineReply("new prompt")}, testkit.AgentTexts(t, evs))
+	assert.Equal(t, 1, testkit.Count(evs, protocol.EventTurnStarted))
 }
 
 func TestALateStopDoesNotStopTheNextTurn(t *testing.T) {
-	emb, rt := start(t, t.TempDir())
-	defer stop(emb, rt)
+	rt := fresh(t)
 	ctx := context.Background()
 	s := newSession(t, rt)
 	prompt(t, rt, s, "/script confirm('first?')", protocol.ModeQueue)
@@ -562,7 +516,7 @@ func TestALateStopDoesNotStopTheNextTurn(t *testing.T) {
 	first := lastOfType(t, rt, s, protocol.EventTurnStarted).Offset
 	_, err := rt.Reply(ctx, s, d.ID, protocol.ReplyRequest{Action: protocol.ActionAccept, Content: raw(true)})
 	require.NoError(t, err)
-	waitFor(t, rt, s, "first ends", has(protocol.EventTurnEnded))
+	waitFor(t, rt, s, "first ends", testkit.Has(protocol.EventTurnEnded))
 
 	prompt(t, rt, s, "/script confirm('second?')", protocol.ModeQueue)
 	waitPending(t, rt, s, 1)
@@ -580,7 +534,7 @@ func TestALateStopDoesNotStopTheNextTurn(t *testing.T) {
 	resp, err = rt.StopTurn(ctx, s, protocol.StopRequest{Turn: second})
 	require.NoError(t, err)
 	assert.True(t, resp.Running)
-	waitFor(t, rt, s, "second stopped", func(evs []protocol.Event) bool { return count(evs, protocol.EventTurnEnded) == 2 })
+	waitFor(t, rt, s, "second stopped", func(evs []protocol.Event) bool { return testkit.Count(evs, protocol.EventTurnEnded) == 2 })
 }
 
 // makeRepository lays out what git needs to take a folder's .git as its repository.

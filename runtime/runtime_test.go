@@ -2,12 +2,14 @@ package runtime
 
 import (
 	"context"
+	"fmt"
 	"testing"
 	"time"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"parley/internal/testkit"
 	"parley/protocol"
 	"parley/runtime/agent"
 )
@@ -26,17 +28,19 @@ func stop(emb *Embedded, rt *Runtime) {
 	emb.Close()
 }
 
+// fresh starts a runtime on a store of its own, stopped when the test ends.
+func fresh(t *testing.T) *Runtime {
+	t.Helper()
+	emb, rt := start(t, t.TempDir())
+	t.Cleanup(func() { stop(emb, rt) })
+	return rt
+}
+
 // waitEvents reads a session's log until it holds n events or the deadline passes.
 func waitEvents(t *testing.T, rt *Runtime, session string, n int) []protocol.Event {
 	t.Helper()
-	var evs []protocol.Event
-	require.Eventually(t, func() bool {
-		var err error
-		evs, err = rt.Log().Read(context.Background(), session, 0)
-		require.NoError(t, err)
-		return len(evs) >= n
-	}, 5*time.Second, 10*time.Millisecond)
-	return evs
+	return testkit.WaitEvents(t, rt.Log().Read, session, fmt.Sprintf("%d events", n),
+		func(evs []protocol.Event) bool { return len(evs) >= n })
 }
 
 func types(evs []protocol.Event) []protocol.EventType {
@@ -48,8 +52,7 @@ func types(evs []protocol.Event) []protocol.EventType {
 }
 
 func TestPromptIsAnsweredByTheOfflineAgent(t *testing.T) {
-	emb, rt := start(t, t.TempDir())
-	defer stop(emb, rt)
+	rt := fresh(t)
 	ctx := context.Background()
 
 	s, err := rt.CreateSession(ctx, protocol.CreateSessionRequest{})
@@ -77,8 +80,7 @@ func TestPromptIsAnsweredByTheOfflineAgent(t *testing.T) {
 }
 
 func TestRetriedSendIsStoredOnce(t *testing.T) {
-	emb, rt := start(t, t.TempDir())
-	defer stop(emb, rt)
+	rt := fresh(t)
 	ctx := context.Background()
 	s, err := rt.CreateSession(ctx, protocol.CreateSessionRequest{Title: "t"})
 	require.NoError(t, err)
@@ -99,8 +101,7 @@ func TestRetriedSendIsStoredOnce(t *testing.T) {
 }
 
 func TestSendPromptRejectsBadInput(t *testing.T) {
-	emb, rt := start(t, t.TempDir())
-	defer stop(emb, rt)
+	rt := fresh(t)
 	ctx := context.Background()
 	s, err := rt.CreateSession(ctx, protocol.CreateSessionRequest{})
 	require.NoError(t, err)
@@ -118,8 +119,7 @@ func TestSendPromptRejectsBadInput(t *testing.T) {
 }
 
 func TestFollowDeliversExactlyWhatFollowsThenLive(t *testing.T) {
-	emb, rt := start(t, t.TempDir())
-	defer stop(emb, rt)
+	rt := fresh(t)
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
 	a, err := rt.CreateSession(ctx, protocol.CreateSessionRequest{})

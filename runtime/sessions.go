@@ -3,7 +3,6 @@ package runtime
 import (
 	"cmp"
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"slices"
@@ -12,6 +11,7 @@ import (
 
 	"parley/protocol"
 	"parley/runtime/eventlog"
+	"parley/runtime/kv"
 )
 
 // sessionsBucket is the KV bucket that indexes sessions for listing. The log stays the
@@ -22,43 +22,31 @@ const sessionsBucket = "PARLEY_SESSIONS"
 var ErrNoSession = errors.New("no such session")
 
 type sessionIndex struct {
-	kv jetstream.KeyValue
+	kv *kv.Bucket[protocol.SessionInfo]
 }
 
 func openSessionIndex(ctx context.Context, js jetstream.JetStream) (*sessionIndex, error) {
-	kv, err := js.CreateOrUpdateKeyValue(ctx, jetstream.KeyValueConfig{
-		Bucket:      sessionsBucket,
-		Description: "Parley sessions",
-		Storage:     jetstream.FileStorage,
-	})
+	b, err := kv.Open[protocol.SessionInfo](ctx, js, sessionsBucket, "Parley sessions")
 	if err != nil {
 		return nil, fmt.Errorf("open session index: %w", err)
 	}
-	return &sessionIndex{kv: kv}, nil
+	return &sessionIndex{kv: b}, nil
 }
 
 func (x *sessionIndex) put(ctx context.Context, info protocol.SessionInfo) error {
-	raw, err := json.Marshal(info)
-	if err != nil {
-		return err
-	}
-	if _, err := x.kv.Create(ctx, info.ID, raw); err != nil {
+	if err := x.kv.Create(ctx, info.ID, info); err != nil {
 		return fmt.Errorf("index session %s: %w", info.ID, eventlog.AsUnavailable(err))
 	}
 	return nil
 }
 
 func (x *sessionIndex) get(ctx context.Context, id string) (protocol.SessionInfo, error) {
-	entry, err := x.kv.Get(ctx, id)
+	info, _, err := x.kv.Get(ctx, id)
 	if errors.Is(err, jetstream.ErrKeyNotFound) {
 		return protocol.SessionInfo{}, fmt.Errorf("session %s: %w", id, ErrNoSession)
 	}
 	if err != nil {
 		return protocol.SessionInfo{}, fmt.Errorf("session %s: %w", id, eventlog.AsUnavailable(err))
-	}
-	var info protocol.SessionInfo
-	if err := json.Unmarshal(entry.Value(), &info); err != nil {
-		return protocol.SessionInfo{}, fmt.Errorf("session %s: %w", id, err)
 	}
 	return info, nil
 }
@@ -72,12 +60,8 @@ const untitled = "New session"
 // earlier writer that could not read the prompt already marked it used.
 func (x *sessionIndex) markUsed(ctx context.Context, id, title string) error {
 	for range 5 {
-		entry, err := x.kv.Get(ctx, id)
+		info, rev, err := x.kv.Get(ctx, id)
 		if err != nil {
-			return fmt.Errorf("mark session %s used: %w", id, err)
-		}
-		var info protocol.SessionInfo
-		if err := json.Unmarshal(entry.Value(), &info); err != nil {
 			return fmt.Errorf("mark session %s used: %w", id, err)
 		}
 		retitle := (info.Title == "" || info.Title == untitled) && title != ""
@@ -88,11 +72,7 @@ func (x *sessionIndex) markUsed(ctx context.Context, id, title string) error {
 		if retitle {
 			info.Title = title
 		}
-		raw, err := json.Marshal(info)
-		if err != nil {
-			return err
-		}
-		_, err = x.kv.Update(ctx, id, raw, entry.Revision())
+		err = x.kv.Update(ctx, id, info, rev)
 		if !errors.Is(err, jetstream.ErrKeyRevisionMismatch) {
 			if err != nil {
 				return fmt.Errorf("mark session %s used: %w", id, err)
@@ -105,21 +85,9 @@ func (x *sessionIndex) markUsed(ctx context.Context, id, title string) error {
 }
 
 func (x *sessionIndex) list(ctx context.Context) ([]protocol.SessionInfo, error) {
-	lister, err := x.kv.ListKeys(ctx)
+	out, err := x.kv.List(ctx, "")
 	if err != nil {
 		return nil, fmt.Errorf("list sessions: %w", eventlog.AsUnavailable(err))
-	}
-	defer lister.Stop()
-	var out []protocol.SessionInfo
-	for key := range lister.Keys() {
-		info, err := x.get(ctx, key)
-		if errors.Is(err, ErrNoSession) {
-			continue // deleted between list and get
-		}
-		if err != nil {
-			return nil, err
-		}
-		out = append(out, info)
 	}
 	// Newest first; the id breaks ties so the order is stable.
 	slices.SortFunc(out, func(a, b protocol.SessionInfo) int {

@@ -60,8 +60,7 @@ func TestSessionIsBlankUntilItsFirstPrompt(t *testing.T) {
 }
 
 func TestSessionBlankIsCheckedAgainstTheLog(t *testing.T) {
-	emb, rt := start(t, t.TempDir())
-	defer stop(emb, rt)
+	rt := fresh(t)
 	ctx := context.Background()
 	s, err := rt.CreateSession(ctx, protocol.CreateSessionRequest{})
 	require.NoError(t, err)
@@ -80,8 +79,7 @@ func TestSessionBlankIsCheckedAgainstTheLog(t *testing.T) {
 // TestBlankSessionTakesItsTitleFromItsFirstPrompt: the hero's blank session is created
 // untitled; its first prompt names it, and a later prompt does not rename it.
 func TestBlankSessionTakesItsTitleFromItsFirstPrompt(t *testing.T) {
-	emb, rt := start(t, t.TempDir())
-	defer stop(emb, rt)
+	rt := fresh(t)
 	ctx := context.Background()
 	s, err := rt.CreateSession(ctx, protocol.CreateSessionRequest{})
 	require.NoError(t, err)

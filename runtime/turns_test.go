@@ -10,6 +10,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"parley/internal/testkit"
 	"parley/protocol"
 	"parley/runtime/eventlog"
 )
@@ -74,8 +75,7 @@ func TestAFunctionClaimDoesNotHoldTheTurnTable(t *testing.T) {
 // TestConcurrentFirstPromptsKeepTheTitle: the title comes from the first prompt in log order,
 // however the first prompts and reads of the session interleave.
 func TestConcurrentFirstPromptsKeepTheTitle(t *testing.T) {
-	emb, rt := start(t, t.TempDir())
-	defer stop(emb, rt)
+	rt := fresh(t)
 	ctx := context.Background()
 	for round := range 5 {
 		s, err := rt.CreateSession(ctx, protocol.CreateSessionRequest{})
@@ -131,6 +131,6 @@ func TestAnAttemptIsStoredOnceAfterTheDedupeWindow(t *testing.T) {
 	assert.Equal(t, first.Offset, again.Offset)
 	_, err = rt.SendPrompt(ctx, s, protocol.SendPromptRequest{Text: "other", AttemptID: "late"})
 	assert.ErrorIs(t, err, ErrAttemptReused)
-	evs := waitFor(t, rt, s, "answered", has(protocol.EventTurnEnded))
-	assert.Equal(t, 1, count(evs, protocol.EventUserMessage))
+	evs := waitFor(t, rt, s, "answered", testkit.Has(protocol.EventTurnEnded))
+	assert.Equal(t, 1, testkit.Count(evs, protocol.EventUserMessage))
 }

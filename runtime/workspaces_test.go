@@ -10,6 +10,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"parley/internal/testkit"
 	"parley/protocol"
 	"parley/runtime/gate"
 )
@@ -63,6 +64,14 @@ func twoWorkspaces(t *testing.T, dir string) (a, b string, emb *Embedded, rt *Ru
 	return a, b, emb, rt
 }
 
+// servingTwo is twoWorkspaces on a store of its own, stopped when the test ends.
+func servingTwo(t *testing.T) (a, b string, rt *Runtime) {
+	t.Helper()
+	a, b, emb, rt := twoWorkspaces(t, t.TempDir())
+	t.Cleanup(func() { stop(emb, rt) })
+	return a, b, rt
+}
+
 func startIn(t *testing.T, dir string, workspaces ...string) (*Embedded, *Runtime) {
 	t.Helper()
 	emb, err := StartEmbedded(dir)
@@ -113,8 +122,7 @@ func TestWorkspacesAreListedAndBindSessions(t *testing.T) {
 }
 
 func TestCataloguesArePerWorkspace(t *testing.T) {
-	_, _, emb, rt := twoWorkspaces(t, t.TempDir())
-	defer stop(emb, rt)
+	_, _, rt := servingTwo(t)
 
 	functions := func(id string) []string {
 		list, err := rt.ListFunctions(id)
@@ -160,27 +168,26 @@ func TestCataloguesArePerWorkspace(t *testing.T) {
 }
 
 func TestScriptsWorkInTheSessionsWorkspace(t *testing.T) {
-	a, b, emb, rt := twoWorkspaces(t, t.TempDir())
-	defer stop(emb, rt)
+	a, b, rt := servingTwo(t)
 	ctx := context.Background()
 	s, err := rt.CreateSession(ctx, protocol.CreateSessionRequest{Workspace: "beta"})
 	require.NoError(t, err)
 
 	prompt(t, rt, s.ID, "/script send(read('b.txt'))\nsend(', '.join(list('.')))", protocol.ModeQueue)
-	evs := waitFor(t, rt, s.ID, "first turn ends", func(evs []protocol.Event) bool { return count(evs, protocol.EventTurnEnded) == 1 })
-	assert.Equal(t, []string{"from beta", ".parley/, b.txt"}, agentTexts(t, evs))
+	evs := waitFor(t, rt, s.ID, "first turn ends", func(evs []protocol.Event) bool { return testkit.Count(evs, protocol.EventTurnEnded) == 1 })
+	assert.Equal(t, []string{"from beta", ".parley/, b.txt"}, testkit.AgentTexts(t, evs))
 
 	for _, reach := range []string{"../Alpha/a.txt", filepath.Join(a, "a.txt")} {
-		n := count(evs, protocol.EventTurnEnded)
+		n := testkit.Count(evs, protocol.EventTurnEnded)
 		prompt(t, rt, s.ID, "/script send(read('"+reach+"'))", protocol.ModeQueue)
-		evs = waitFor(t, rt, s.ID, "turn ends", func(evs []protocol.Event) bool { return count(evs, protocol.EventTurnEnded) == n+1 })
+		evs = waitFor(t, rt, s.ID, "turn ends", func(evs []protocol.Event) bool { return testkit.Count(evs, protocol.EventTurnEnded) == n+1 })
 		rs := lastSettled(t, evs)
 		assert.Contains(t, rs.Error, "leaves the workspace", reach)
 	}
-	n := count(evs, protocol.EventTurnEnded)
+	n := testkit.Count(evs, protocol.EventTurnEnded)
 	prompt(t, rt, s.ID, "/example eb", protocol.ModeQueue)
-	evs = waitFor(t, rt, s.ID, "example ends", func(evs []protocol.Event) bool { return count(evs, protocol.EventTurnEnded) == n+1 })
-	assert.Equal(t, "from beta", agentTexts(t, evs)[len(agentTexts(t, evs))-1], "beta's own example")
+	evs = waitFor(t, rt, s.ID, "example ends", func(evs []protocol.Event) bool { return testkit.Count(evs, protocol.EventTurnEnded) == n+1 })
+	assert.Equal(t, "from beta", testkit.AgentTexts(t, evs)[len(testkit.AgentTexts(t, evs))-1], "beta's own example")
 
 	// run() starts in beta; its approval is beta's (no "go test" prefix: beta has no go.mod).
 	prompt(t, rt, s.ID, "/script send(run(['pwd']).stdout.strip())", protocol.ModeQueue)
@@ -189,14 +196,14 @@ func TestScriptsWorkInTheSessionsWorkspace(t *testing.T) {
 	zero := 0
 	_, err = rt.Reply(ctx, s.ID, d.ID, protocol.ReplyRequest{Action: protocol.ActionAccept, Content: raw(protocol.ApprovalAnswer{Option: &zero})})
 	require.NoError(t, err)
-	evs = waitFor(t, rt, s.ID, "pwd ends", func(evs []protocol.Event) bool { return count(evs, protocol.EventTurnEnded) == n+2 })
-	texts := agentTexts(t, evs)
+	evs = waitFor(t, rt, s.ID, "pwd ends", func(evs []protocol.Event) bool { return testkit.Count(evs, protocol.EventTurnEnded) == n+2 })
+	texts := testkit.AgentTexts(t, evs)
 	assert.Equal(t, b, texts[len(texts)-1])
 
 	// A function runs from its session's workspace, and only a function of that workspace.
 	resp, err := rt.RunFunction(ctx, "fb", protocol.RunFunctionRequest{Workspace: "beta"})
 	require.NoError(t, err)
-	evs = waitFor(t, rt, resp.Session, "fb ends", has(protocol.EventTurnEnded))
+	evs = waitFor(t, rt, resp.Session, "fb ends", testkit.Has(protocol.EventTurnEnded))
 	assert.Equal(t, "from beta", lastSettled(t, evs).Result)
 	made, err := rt.Session(ctx, resp.Session)
 	require.NoError(t, err)
@@ -216,7 +223,7 @@ func TestScriptsWorkInTheSessionsWorkspace(t *testing.T) {
 	resp, err = rt.RunFunction(ctx, "fb", protocol.RunFunctionRequest{Session: s.ID, Workspace: "beta"})
 	require.NoError(t, err)
 	evs = waitFor(t, rt, s.ID, "fb in the session ends", func(evs []protocol.Event) bool {
-		return count(evs, protocol.EventRunSettled) == count(evs, protocol.EventRunStarted) && count(evs, protocol.EventTurnEnded) == n+3
+		return testkit.Count(evs, protocol.EventRunSettled) == testkit.Count(evs, protocol.EventRunStarted) && testkit.Count(evs, protocol.EventTurnEnded) == n+3
 	})
 	assert.Equal(t, "from beta", lastSettled(t, evs).Result)
 }
@@ -235,8 +242,7 @@ func lastSettled(t *testing.T, evs []protocol.Event) protocol.RunSettled {
 }
 
 func TestGrantsAndGateRulesArePerWorkspace(t *testing.T) {
-	_, _, emb, rt := twoWorkspaces(t, t.TempDir())
-	defer stop(emb, rt)
+	_, _, rt := servingTwo(t)
 	ctx := context.Background()
 	sa, err := rt.CreateSession(ctx, protocol.CreateSessionRequest{Workspace: "alpha"})
 	require.NoError(t, err)
@@ -327,12 +333,12 @@ func TestWorkspaceBindingsSurviveARestart(t *testing.T) {
 	assert.Equal(t, "more", gone.WorkspaceID, "left as indexed")
 
 	prompt(t, rt, "legacy-default", "/script send(read('b.txt'))", protocol.ModeQueue)
-	evs := waitFor(t, rt, "legacy-default", "turn ends", has(protocol.EventTurnEnded))
-	assert.Equal(t, []string{"from beta"}, agentTexts(t, evs))
+	evs := waitFor(t, rt, "legacy-default", "turn ends", testkit.Has(protocol.EventTurnEnded))
+	assert.Equal(t, []string{"from beta"}, testkit.AgentTexts(t, evs))
 
 	prompt(t, rt, "unserved", "/script send('hi')", protocol.ModeQueue)
-	evs = waitFor(t, rt, "unserved", "turn ends", has(protocol.EventTurnEnded))
-	texts := agentTexts(t, evs)
+	evs = waitFor(t, rt, "unserved", "turn ends", testkit.Has(protocol.EventTurnEnded))
+	texts := testkit.AgentTexts(t, evs)
 	require.Len(t, texts, 1)
 	assert.Contains(t, texts[0], "this server does not serve: start Parley with -workspace /folder/served/no/more")
 	_, err = rt.RunFunction(ctx, "greet", protocol.RunFunctionRequest{Session: "unserved", Args: raw(map[string]any{"name": "Ada"})})

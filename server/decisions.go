@@ -12,11 +12,7 @@ import (
 
 func (s *Server) listDecisions(w http.ResponseWriter, r *http.Request) {
 	list, err := s.rt.PendingDecisions(r.Context(), r.PathValue("id"))
-	if err != nil {
-		s.fail(w, err)
-		return
-	}
-	writeJSON(w, http.StatusOK, list)
+	s.respond(w, http.StatusOK, list, err)
 }
 
 func (s *Server) replyDecision(w http.ResponseWriter, r *http.Request) {
@@ -25,11 +21,7 @@ func (s *Server) replyDecision(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	resp, err := s.rt.Reply(r.Context(), r.PathValue("id"), r.PathValue("decision"), req)
-	if err != nil {
-		s.fail(w, err)
-		return
-	}
-	writeJSON(w, http.StatusOK, resp)
+	s.respond(w, http.StatusOK, resp, err)
 }
 
 func (s *Server) stopTurn(w http.ResponseWriter, r *http.Request) {
@@ -54,11 +46,7 @@ func (s *Server) stopTurn(w http.ResponseWriter, r *http.Request) {
 
 func (s *Server) listGrants(w http.ResponseWriter, r *http.Request) {
 	list, err := s.rt.ListGrants(r.Context(), r.URL.Query().Get("workspace"))
-	if err != nil {
-		s.fail(w, err)
-		return
-	}
-	writeJSON(w, http.StatusOK, list)
+	s.respond(w, http.StatusOK, list, err)
 }
 
 func (s *Server) revokeGrant(w http.ResponseWriter, r *http.Request) {
@@ -71,20 +59,12 @@ func (s *Server) revokeGrant(w http.ResponseWriter, r *http.Request) {
 
 func (s *Server) listCommands(w http.ResponseWriter, r *http.Request) {
 	list, err := s.rt.ListCommands(r.URL.Query().Get("workspace"))
-	if err != nil {
-		s.fail(w, err)
-		return
-	}
-	writeJSON(w, http.StatusOK, list)
+	s.respond(w, http.StatusOK, list, err)
 }
 
 func (s *Server) listFunctions(w http.ResponseWriter, r *http.Request) {
 	list, err := s.rt.ListFunctions(r.URL.Query().Get("workspace"))
-	if err != nil {
-		s.fail(w, err)
-		return
-	}
-	writeJSON(w, http.StatusOK, list)
+	s.respond(w, http.StatusOK, list, err)
 }
 
 func (s *Server) runFunction(w http.ResponseWriter, r *http.Request) {
@@ -102,9 +82,5 @@ func (s *Server) runFunction(w http.ResponseWriter, r *http.Request) {
 		req.Workspace = q
 	}
 	resp, err := s.rt.RunFunction(r.Context(), r.PathValue("name"), req)
-	if err != nil {
-		s.fail(w, err)
-		return
-	}
-	writeJSON(w, http.StatusAccepted, resp)
+	s.respond(w, http.StatusAccepted, resp, err)
 }

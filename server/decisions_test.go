@@ -90,13 +90,7 @@ func TestDecisionReplyErrorsLeaveTheQuestionOpen(t *testing.T) {
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
 			resp, data := request(t, http.MethodPost, c.url, c.token, strings.NewReader(c.body))
-			assert.Equal(t, c.status, resp.StatusCode, string(data))
-			e := testkit.ErrorOf(t, data)
-			assert.Equal(t, c.code, e.Code)
-			assert.Contains(t, e.Error, c.contains)
-			if c.field != "" {
-				assert.NotEmpty(t, e.Fields[c.field], "field errors name %s: %v", c.field, e.Fields)
-			}
+			assertRefused(t, resp, data, c.status, c.code, c.contains, c.field)
 			// Nothing was stored: the question is still open, with the same id.
 			list := decisionsOf(t, ts, s)
 			if assert.Len(t, list, 1) {
@@ -424,13 +418,7 @@ func TestFunctionRunOverHTTP(t *testing.T) {
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
 			resp, data := postJSON(t, ts.URL+"/api/functions/"+c.fn+"/run", c.body)
-			assert.Equal(t, c.status, resp.StatusCode, string(data))
-			e := testkit.ErrorOf(t, data)
-			assert.Equal(t, c.code, e.Code)
-			assert.Contains(t, e.Error, c.contains)
-			if c.field != "" {
-				assert.NotEmpty(t, e.Fields[c.field], "field errors name %s: %v", c.field, e.Fields)
-			}
+			assertRefused(t, resp, data, c.status, c.code, c.contains, c.field)
 		})
 	}
 

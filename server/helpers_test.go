@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/coder/websocket"
+	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
 	"parley/app/api"
@@ -22,6 +23,21 @@ import (
 // package's own; what other packages' tests share is in testkit.
 
 const testToken = testkit.Token
+
+// assertRefused checks the answer to a refused request: its status, its error's code (""
+// for any), a part of its message, and the field its field errors name ("" for none).
+func assertRefused(t *testing.T, resp *http.Response, data []byte, status int, code, contains, field string) {
+	t.Helper()
+	assert.Equal(t, status, resp.StatusCode, string(data))
+	e := testkit.ErrorOf(t, data)
+	if code != "" {
+		assert.Equal(t, code, e.Code)
+	}
+	assert.Contains(t, e.Error, contains)
+	if field != "" {
+		assert.NotEmpty(t, e.Fields[field], "field errors name %s: %v", field, e.Fields)
+	}
+}
 
 // testServer serves one fresh workspace.
 func testServer(t testing.TB) (*testserver.Server, *runtime.Runtime) {

@@ -140,12 +140,7 @@ func TestRequestsRejectBadInputClearly(t *testing.T) {
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
 			resp, data := request(t, http.MethodPost, c.url, testToken, strings.NewReader(c.body))
-			assert.Equal(t, c.status, resp.StatusCode)
-			e := testkit.ErrorOf(t, data)
-			assert.Contains(t, e.Error, c.contains)
-			if c.field != "" {
-				assert.NotEmpty(t, e.Fields[c.field], "field errors name %s", c.field)
-			}
+			assertRefused(t, resp, data, c.status, "", c.contains, c.field)
 		})
 	}
 

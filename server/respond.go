@@ -137,6 +137,15 @@ func writeError(w http.ResponseWriter, status int, code, msg string) {
 	writeJSON(w, status, protocol.ErrorResponse{Error: msg, Code: code})
 }
 
+// respond writes v with status, or the failure err as fail does.
+func (s *Server) respond(w http.ResponseWriter, status int, v any, err error) {
+	if err != nil {
+		s.fail(w, err)
+		return
+	}
+	writeJSON(w, status, v)
+}
+
 func writeJSON(w http.ResponseWriter, status int, v any) {
 	w.Header().Set("Content-Type", "application/json; charset=utf-8")
 	w.Header().Set("Cache-Control", "no-store")

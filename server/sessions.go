@@ -31,20 +31,12 @@ func (s *Server) createSession(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	info, err := s.rt.CreateSession(r.Context(), req)
-	if err != nil {
-		s.fail(w, err)
-		return
-	}
-	writeJSON(w, http.StatusCreated, info)
+	s.respond(w, http.StatusCreated, info, err)
 }
 
 func (s *Server) getSession(w http.ResponseWriter, r *http.Request) {
 	info, err := s.rt.Session(r.Context(), r.PathValue("id"))
-	if err != nil {
-		s.fail(w, err)
-		return
-	}
-	writeJSON(w, http.StatusOK, info)
+	s.respond(w, http.StatusOK, info, err)
 }
 
 // listEvents answers a page of a session's log after an offset: what a socket would replay,
@@ -128,9 +120,5 @@ func (s *Server) sendPrompt(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	resp, err := s.rt.SendPrompt(r.Context(), r.PathValue("id"), req)
-	if err != nil {
-		s.fail(w, err)
-		return
-	}
-	writeJSON(w, http.StatusOK, resp)
+	s.respond(w, http.StatusOK, resp, err)
 }

@@ -31,20 +31,12 @@ func (s *Server) listFiles(w http.ResponseWriter, r *http.Request) {
 		limit = n
 	}
 	list, err := s.rt.SearchFiles(query.Get("workspace"), q, limit)
-	if err != nil {
-		s.fail(w, err)
-		return
-	}
-	writeJSON(w, http.StatusOK, list)
+	s.respond(w, http.StatusOK, list, err)
 }
 
 func (s *Server) listSkills(w http.ResponseWriter, r *http.Request) {
 	list, err := s.rt.ListSkills(r.URL.Query().Get("workspace"))
-	if err != nil {
-		s.fail(w, err)
-		return
-	}
-	writeJSON(w, http.StatusOK, list)
+	s.respond(w, http.StatusOK, list, err)
 }
 
 func (s *Server) listWorkspaces(w http.ResponseWriter, r *http.Request) {

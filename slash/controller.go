@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"slices"
 
+	"parley/machine/enum"
 	"parley/machine/input"
 	"parley/machine/keymap"
 )
@@ -276,12 +277,7 @@ var verdictNames = [...]string{
 }
 
 // String returns the arm's name.
-func (k VerdictKind) String() string {
-	if k >= 0 && int(k) < len(verdictNames) {
-		return verdictNames[k]
-	}
-	return fmt.Sprintf("VerdictKind(%d)", int(k))
-}
+func (k VerdictKind) String() string { return enum.Name(verdictNames[:], k) }
 
 // Verdict is who takes an Enter. Reason is the rejection's error text: an effect is plain
 // data, and the input machine shows only the text.

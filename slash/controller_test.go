@@ -372,7 +372,7 @@ func TestLexiconAggregation(t *testing.T) {
 
 	// Close ends the subscriptions.
 	h.c.Close()
-	assert.Empty(t, cold.listeners)
+	assert.Zero(t, cold.listeners.Len())
 	assert.Nil(t, h.c.Dispatch(press("Enter")))
 }
 
@@ -395,11 +395,11 @@ func TestLateRegistration(t *testing.T) {
 	}, effs, "warmed, asked for candidates, and folded into the lexicon")
 	h.settle(effs)
 	assert.Len(t, h.c.Menu().Options, 2, "folded into the open menu, after the earlier group")
-	assert.Len(t, late.listeners, 1, "subscribed")
+	assert.Equal(t, 1, late.listeners.Len(), "subscribed")
 
 	// A dead controller hears nothing.
 	h.c.Close()
-	assert.Empty(t, late.listeners, "unsubscribed")
+	assert.Zero(t, late.listeners.Len(), "unsubscribed")
 	assert.Empty(t, h.c.Dispatch(SourceAdded{Source: Describe(&src{trigger: '@', name: "later"})}))
 }
 

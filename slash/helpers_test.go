@@ -8,6 +8,7 @@ import (
 	"unicode/utf16"
 
 	"parley/machine/input"
+	"parley/slash/slashtest"
 )
 
 // fixture reads the draft language of the tests: "hi /rev|" is the draft "hi /rev" with the
@@ -87,25 +88,14 @@ type lexer struct {
 	*src
 	names     []string
 	warm      bool
-	listeners map[int]func()
-	next      int
+	listeners slashtest.Listeners
 }
 
 func (l *lexer) Lexicon(Projection) ([]string, bool) { return l.names, l.warm }
 func (l *lexer) SubscribeLexicon(_ Projection, changed func()) func() {
-	if l.listeners == nil {
-		l.listeners = map[int]func(){}
-	}
-	id := l.next
-	l.next++
-	l.listeners[id] = changed
-	return func() { delete(l.listeners, id) }
+	return l.listeners.Add(changed)
 }
-func (l *lexer) notify() {
-	for _, f := range l.listeners {
-		f()
-	}
-}
+func (l *lexer) notify() { l.listeners.Notify() }
 
 // warmLexer is a lexer that is warmed.
 type warmLexer struct {

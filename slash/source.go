@@ -2,8 +2,8 @@ package slash
 
 import (
 	"context"
-	"fmt"
 
+	"parley/machine/enum"
 	"parley/machine/input"
 )
 
@@ -115,12 +115,7 @@ var outcomeNames = [...]string{
 }
 
 // String returns the arm's name.
-func (k OutcomeKind) String() string {
-	if k >= 0 && int(k) < len(outcomeNames) {
-		return outcomeNames[k]
-	}
-	return fmt.Sprintf("OutcomeKind(%d)", int(k))
-}
+func (k OutcomeKind) String() string { return enum.Name(outcomeNames[:], k) }
 
 // PickOutcome is what a pick or a Space claim asks of the input. Only the field of its Kind
 // is meaningful.

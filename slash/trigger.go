@@ -1,8 +1,7 @@
 package slash
 
 import (
-	"fmt"
-
+	"parley/machine/enum"
 	"parley/machine/input"
 
 	"parley/machine/utf16x"
@@ -24,12 +23,7 @@ const (
 var tierNames = [...]string{Plain: "plain", Claimed: "claimed", Frozen: "frozen"}
 
 // String returns the tier's name.
-func (t Tier) String() string {
-	if t >= 0 && int(t) < len(tierNames) {
-		return tierNames[t]
-	}
-	return fmt.Sprintf("Tier(%d)", int(t))
-}
+func (t Tier) String() string { return enum.Name(tierNames[:], t) }
 
 // allows reports whether trigger may fire in tier t.
 func (t Tier) allows(trigger byte) bool {

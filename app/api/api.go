@@ -89,18 +89,27 @@ func (c *Client) do(ctx context.Context, method, path string, body, out any) err
 	return json.Unmarshal(data, out)
 }
 
+// call sends body (nil for none) with method to path and decodes the answer as a T.
+func call[T any](ctx context.Context, c *Client, method, path string, body any) (T, error) {
+	var out T
+	err := c.do(ctx, method, path, body, &out)
+	return out, err
+}
+
+// get is call for a GET, which sends no body.
+func get[T any](ctx context.Context, c *Client, path string) (T, error) {
+	return call[T](ctx, c, methodGet, path, nil)
+}
+
 // ListSessions returns every session, newest first.
 func (c *Client) ListSessions(ctx context.Context) ([]protocol.SessionInfo, error) {
-	var out protocol.SessionList
-	err := c.do(ctx, methodGet, "/api/sessions", nil, &out)
+	out, err := get[protocol.SessionList](ctx, c, "/api/sessions")
 	return out.Sessions, err
 }
 
 // CreateSession makes a session.
 func (c *Client) CreateSession(ctx context.Context, req protocol.CreateSessionRequest) (protocol.SessionInfo, error) {
-	var out protocol.SessionInfo
-	err := c.do(ctx, methodPost, "/api/sessions", req, &out)
-	return out, err
+	return call[protocol.SessionInfo](ctx, c, methodPost, "/api/sessions", req)
 }
 
 // SendPrompt stores a prompt, retrying a lost or failed request with the same attempt id so
@@ -134,15 +143,11 @@ func (c *Client) Reply(ctx context.Context, session, decision string, req protoc
 	if err := req.Validate(); err != nil {
 		return protocol.ReplyResponse{}, err
 	}
-	var out protocol.ReplyResponse
-	err := c.do(ctx, methodPost, "/api/sessions/"+session+"/decisions/"+decision, req, &out)
-	return out, err
+	return call[protocol.ReplyResponse](ctx, c, methodPost, "/api/sessions/"+session+"/decisions/"+decision, req)
 }
 
 // Stop asks the server to stop the session's running turn: the one the user saw (turn is
 // the offset of its turn.started), or, with 0, whatever runs.
 func (c *Client) Stop(ctx context.Context, session string, turn uint64) (protocol.StopResponse, error) {
-	var out protocol.StopResponse
-	err := c.do(ctx, methodPost, "/api/sessions/"+session+"/stop", protocol.StopRequest{Turn: turn}, &out)
-	return out, err
+	return call[protocol.StopResponse](ctx, c, methodPost, "/api/sessions/"+session+"/stop", protocol.StopRequest{Turn: turn})
 }

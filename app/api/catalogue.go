@@ -13,8 +13,7 @@ import (
 
 // ListWorkspaces returns the workspaces a session can work in, the default first.
 func (c *Client) ListWorkspaces(ctx context.Context) ([]protocol.Workspace, error) {
-	var out protocol.WorkspaceList
-	err := c.do(ctx, methodGet, "/api/workspaces", nil, &out)
+	out, err := get[protocol.WorkspaceList](ctx, c, "/api/workspaces")
 	return out.Workspaces, err
 }
 
@@ -25,9 +24,7 @@ func (c *Client) ListCommands(ctx context.Context) (protocol.CommandList, error)
 
 // ListCommandsIn returns the server's slash commands and a workspace's examples.
 func (c *Client) ListCommandsIn(ctx context.Context, workspace string) (protocol.CommandList, error) {
-	var out protocol.CommandList
-	err := c.do(ctx, methodGet, inWorkspace("/api/commands", workspace, nil), nil, &out)
-	return out, err
+	return get[protocol.CommandList](ctx, c, inWorkspace("/api/commands", workspace, nil))
 }
 
 // ListFunctions returns the functions a person can run from the fn-form in the default
@@ -38,8 +35,7 @@ func (c *Client) ListFunctions(ctx context.Context) ([]protocol.Function, error)
 
 // ListFunctionsIn returns the functions a person can run from the fn-form in a workspace.
 func (c *Client) ListFunctionsIn(ctx context.Context, workspace string) ([]protocol.Function, error) {
-	var out protocol.FunctionList
-	err := c.do(ctx, methodGet, inWorkspace("/api/functions", workspace, nil), nil, &out)
+	out, err := get[protocol.FunctionList](ctx, c, inWorkspace("/api/functions", workspace, nil))
 	return out.Functions, err
 }
 
@@ -50,9 +46,7 @@ func (c *Client) RunFunction(ctx context.Context, name string, req protocol.RunF
 	if err := req.Validate(); err != nil {
 		return protocol.RunFunctionResponse{}, err
 	}
-	var out protocol.RunFunctionResponse
-	err := c.do(ctx, methodPost, "/api/functions/"+url.PathEscape(name)+"/run", req, &out)
-	return out, err
+	return call[protocol.RunFunctionResponse](ctx, c, methodPost, "/api/functions/"+url.PathEscape(name)+"/run", req)
 }
 
 // ListFiles returns the default workspace's files that best match query, at most limit of
@@ -64,13 +58,11 @@ func (c *Client) ListFiles(ctx context.Context, query string, limit int) (protoc
 // ListFilesIn returns a workspace's files that best match query, at most limit of them
 // (0: the server's default).
 func (c *Client) ListFilesIn(ctx context.Context, workspace, query string, limit int) (protocol.FileList, error) {
-	var out protocol.FileList
 	q := url.Values{"q": {query}}
 	if limit > 0 {
 		q.Set("limit", strconv.Itoa(limit))
 	}
-	err := c.do(ctx, methodGet, inWorkspace("/api/files", workspace, q), nil, &out)
-	return out, err
+	return get[protocol.FileList](ctx, c, inWorkspace("/api/files", workspace, q))
 }
 
 // ListSkills returns the default workspace's skills.
@@ -80,8 +72,7 @@ func (c *Client) ListSkills(ctx context.Context) ([]protocol.Skill, error) {
 
 // ListSkillsIn returns a workspace's skills.
 func (c *Client) ListSkillsIn(ctx context.Context, workspace string) ([]protocol.Skill, error) {
-	var out protocol.SkillList
-	err := c.do(ctx, methodGet, inWorkspace("/api/skills", workspace, nil), nil, &out)
+	out, err := get[protocol.SkillList](ctx, c, inWorkspace("/api/skills", workspace, nil))
 	return out.Skills, err
 }
 

@@ -8,8 +8,7 @@ import (
 
 // PendingDecisions returns the session's open decisions, oldest first: the composer's queue.
 func (c *Client) PendingDecisions(ctx context.Context, session string) ([]protocol.Decision, error) {
-	var out protocol.DecisionList
-	err := c.do(ctx, methodGet, "/api/sessions/"+session+"/decisions", nil, &out)
+	out, err := get[protocol.DecisionList](ctx, c, "/api/sessions/"+session+"/decisions")
 	return out.Decisions, err
 }
 
@@ -20,7 +19,6 @@ func (c *Client) ListGrants(ctx context.Context) ([]protocol.Grant, error) {
 
 // ListGrantsIn returns the "always" grants of a workspace ("" the default one).
 func (c *Client) ListGrantsIn(ctx context.Context, workspace string) ([]protocol.Grant, error) {
-	var out protocol.GrantList
-	err := c.do(ctx, methodGet, inWorkspace("/api/grants", workspace, nil), nil, &out)
+	out, err := get[protocol.GrantList](ctx, c, inWorkspace("/api/grants", workspace, nil))
 	return out.Grants, err
 }

@@ -15,7 +15,5 @@ func (c *Client) Events(ctx context.Context, session string, after uint64, limit
 	if limit > 0 {
 		path += "&limit=" + strconv.Itoa(limit)
 	}
-	var out protocol.EventPage
-	err := c.do(ctx, methodGet, path, nil, &out)
-	return out, err
+	return get[protocol.EventPage](ctx, c, path)
 }

@@ -8,7 +8,5 @@ import (
 
 // GetSession describes one session.
 func (c *Client) GetSession(ctx context.Context, id string) (protocol.SessionInfo, error) {
-	var out protocol.SessionInfo
-	err := c.do(ctx, methodGet, "/api/sessions/"+id, nil, &out)
-	return out, err
+	return get[protocol.SessionInfo](ctx, c, "/api/sessions/"+id)
 }

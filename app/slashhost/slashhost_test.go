@@ -12,6 +12,7 @@ import (
 
 	"parley/machine/input"
 	"parley/slash"
+	"parley/slash/slashtest"
 )
 
 var errBoom = errors.New("boom")
@@ -67,20 +68,13 @@ type lexer struct {
 	*src
 	names     []string
 	err       error
-	listeners map[int]func()
-	next      int
+	listeners slashtest.Listeners
 }
 
 func (l *lexer) Warm(context.Context, slash.Projection) error { return l.err }
 func (l *lexer) Lexicon(slash.Projection) ([]string, bool)    { return l.names, true }
 func (l *lexer) SubscribeLexicon(_ slash.Projection, changed func()) func() {
-	if l.listeners == nil {
-		l.listeners = map[int]func(){}
-	}
-	id := l.next
-	l.next++
-	l.listeners[id] = changed
-	return func() { delete(l.listeners, id) }
+	return l.listeners.Add(changed)
 }
 
 func TestRegister(t *testing.T) {
@@ -241,17 +235,15 @@ func TestSessionPickAndRosters(t *testing.T) {
 	effs = s.Dispatch(posted[0])
 	assert.Equal(t, []slash.Effect{slash.Warm{Source: skills.key()}, slash.RosterChanged{}}, effs)
 	assert.Equal(t, []string{"review"}, s.Controller().Roster().Names('/'))
-	assert.Len(t, skills.listeners, 1, "subscribed")
+	assert.Equal(t, 1, skills.listeners.Len(), "subscribed")
 
 	// A notification is posted; Close ends the subscription and the registrations.
 	skills.names = []string{"review", "deploy"}
-	for _, f := range skills.listeners {
-		f()
-	}
+	skills.listeners.Notify()
 	require.Len(t, posted, 2)
 	assert.Equal(t, []slash.Effect{slash.RosterChanged{}}, s.Dispatch(posted[1]))
 	s.Close()
-	assert.Empty(t, skills.listeners)
+	assert.Zero(t, skills.listeners.Len())
 	require.NoError(t, reg.Register(&src{trigger: '@', name: "later"}))
 	assert.Len(t, posted, 2)
 	assert.Nil(t, s.Dispatch(slash.Key{Key: "Enter"}))

@@ -57,8 +57,6 @@ func (h *harness) fresh() *domtest.Node {
 	return domtest.Parse(h.t, app.HTMLString(h.c.Render()))
 }
 
-func testEngine(t *testing.T) (app.TestEngine, app.Context) { return modetest.Context(t) }
-
 func decision(id, message string) protocol.Decision {
 	req := protocol.DecisionRequest{Kind: protocol.KindAsk, Message: message, Schema: &protocol.Schema{Type: "string"}}
 	return protocol.Decision{Session: "s1", QuestionAsked: protocol.QuestionAsked{ID: id, Request: req}}
@@ -354,7 +352,7 @@ func TestALocalRequestIsAnsweredInTheComposer(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			h := mount(t, &Composer{Session: "s1"})
-			e, ctx := testEngine(t)
+			e, ctx := modetest.Context(t)
 			ch := ask(t, h, e, h.c.presenter(ctx), context.Background(), confirm)
 			d := h.fresh()
 			assert.Equal(t, "Question: Open the link?", d.One(t, "#composer-mode").Attrs["aria-label"])
@@ -378,7 +376,7 @@ func TestALocalRequestIsAnsweredInTheComposer(t *testing.T) {
 func TestALocalRequestWaitsBehindTheServersAndCanBeWithdrawn(t *testing.T) {
 	h := mount(t, &Composer{Session: "s1"})
 	h.set(&Composer{Session: "s1", Pending: []protocol.Decision{decision("d1", "Server first?")}})
-	e, ctx := testEngine(t)
+	e, ctx := modetest.Context(t)
 	rctx, cancel := context.WithCancel(context.Background())
 	req := protocol.DecisionRequest{Kind: protocol.KindConfirm, Message: "Local second?"}
 	ch := ask(t, h, e, h.c.presenter(ctx), rctx, req)
@@ -407,7 +405,7 @@ func TestTheEnterGuardFollowsAShownDecision(t *testing.T) {
 
 func TestARequestWithdrawnBeforeItIsQueuedNeverShows(t *testing.T) {
 	h := mount(t, &Composer{Session: "s1"})
-	e, ctx := testEngine(t)
+	e, ctx := modetest.Context(t)
 	rctx, cancel := context.WithCancel(context.Background())
 	cancel()
 	// The engine consumes nothing yet: the presenter's dispatch waits in its queue, as it

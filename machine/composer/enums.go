@@ -1,6 +1,6 @@
 package composer
 
-import "strconv"
+import "parley/machine/enum"
 
 // Mode is the shape of the input area.
 type Mode int
@@ -19,7 +19,7 @@ const (
 var modeNames = [...]string{"idle", "fn-form", "question", "approval"}
 
 // String returns the mode's name as docs/composer.md spells it.
-func (m Mode) String() string { return name(modeNames[:], int(m), "Mode") }
+func (m Mode) String() string { return enum.Name(modeNames[:], m) }
 
 // Decision reports whether the mode presents a decision (a question or an approval): one
 // that "Chat about this" can set aside, and whose actions end its body rather than sit in
@@ -47,7 +47,7 @@ const (
 var targetNames = [...]string{"other", "mode", "line", "choice", "text"}
 
 // String returns the target's name.
-func (t Target) String() string { return name(targetNames[:], int(t), "Target") }
+func (t Target) String() string { return enum.Name(targetNames[:], t) }
 
 // Outcome is how a decision left the queue.
 type Outcome int
@@ -67,11 +67,4 @@ const (
 var outcomeNames = [...]string{"answered", "declined", "timed-out", "aborted"}
 
 // String returns the outcome's name.
-func (o Outcome) String() string { return name(outcomeNames[:], int(o), "Outcome") }
-
-func name(names []string, i int, typ string) string {
-	if i >= 0 && i < len(names) {
-		return names[i]
-	}
-	return typ + "(" + strconv.Itoa(i) + ")"
-}
+func (o Outcome) String() string { return enum.Name(outcomeNames[:], o) }

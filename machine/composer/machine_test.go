@@ -412,9 +412,7 @@ func TestDispatch(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			m := New(Config{})
 			got := machinetest.Last(t, m.Dispatch, tt.events...)
-			if s := snapshot(m); !reflect.DeepEqual(s, tt.wantState) {
-				t.Errorf("state:\n got %+v\nwant %+v", s, tt.wantState)
-			}
+			machinetest.State(t, snapshot(m), tt.wantState)
 			machinetest.Equal(t, got, tt.wantEffects)
 		})
 	}
@@ -463,29 +461,9 @@ func TestQueueIsACopy(t *testing.T) {
 }
 
 func TestNames(t *testing.T) {
-	tests := []struct{ got, want string }{
-		{Idle.String(), "idle"},
-		{FnForm.String(), "fn-form"},
-		{Question.String(), "question"},
-		{Approval.String(), "approval"},
-		{Mode(9).String(), "Mode(9)"},
-		{OnOther.String(), "other"},
-		{OnMode.String(), "mode"},
-		{OnLine.String(), "line"},
-		{OnChoice.String(), "choice"},
-		{OnText.String(), "text"},
-		{Target(7).String(), "Target(7)"},
-		{Answered.String(), "answered"},
-		{Declined.String(), "declined"},
-		{TimedOut.String(), "timed-out"},
-		{Aborted.String(), "aborted"},
-		{Outcome(-1).String(), "Outcome(-1)"},
-	}
-	for _, tt := range tests {
-		if tt.got != tt.want {
-			t.Errorf("got %q, want %q", tt.got, tt.want)
-		}
-	}
+	machinetest.Names(t, "idle fn-form question approval Mode(9)", Idle, FnForm, Question, Approval, Mode(9))
+	machinetest.Names(t, "other mode line choice text Target(7)", OnOther, OnMode, OnLine, OnChoice, OnText, Target(7))
+	machinetest.Names(t, "answered declined timed-out aborted Outcome(-1)", Answered, Declined, TimedOut, Aborted, Outcome(-1))
 }
 
 // TestKey: what a key pressed in a morphed mode means. The machine is set up by events, the

@@ -1,6 +1,6 @@
 package elicit
 
-import "strconv"
+import "parley/machine/enum"
 
 // Layout is how a form of several questions is presented.
 type Layout int
@@ -16,7 +16,7 @@ const (
 var layoutNames = [...]string{"stepped", "stacked"}
 
 // String returns the layout's name as setElicitationOptions spells it.
-func (l Layout) String() string { return name(layoutNames[:], int(l), "Layout") }
+func (l Layout) String() string { return enum.Name(layoutNames[:], l) }
 
 // Kind is how a field is rendered and what its answer is.
 type Kind int
@@ -39,17 +39,10 @@ const (
 var kindNames = [...]string{"text", "textarea", "number", "integer", "date", "date-time", "email", "uri", "boolean", "single", "multi"}
 
 // String returns the kind's name.
-func (k Kind) String() string { return name(kindNames[:], int(k), "Kind") }
+func (k Kind) String() string { return enum.Name(kindNames[:], k) }
 
 // typed reports whether the field's answer is typed text rather than picked.
 func (k Kind) typed() bool { return k >= Text && k <= URI }
 
 // picked reports whether the field's answer is one click on a choice.
 func (k Kind) picked() bool { return k == Boolean || k == Single }
-
-func name(names []string, i int, typ string) string {
-	if i >= 0 && i < len(names) {
-		return names[i]
-	}
-	return typ + "(" + strconv.Itoa(i) + ")"
-}

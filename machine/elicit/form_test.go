@@ -636,9 +636,7 @@ func TestDispatch(t *testing.T) {
 			}
 			f := New(tt.req, opts)
 			got := unversioned(t, f, machinetest.Last(t, f.Dispatch, tt.events...))
-			if s := snapshot(f); !reflect.DeepEqual(s, tt.wantState) {
-				t.Errorf("state:\n got %+v\nwant %+v", s, tt.wantState)
-			}
+			machinetest.State(t, snapshot(f), tt.wantState)
 			machinetest.Equal(t, got, tt.wantEffects)
 		})
 	}
@@ -719,28 +717,8 @@ func TestErrorKeys(t *testing.T) {
 }
 
 func TestNames(t *testing.T) {
-	tests := []struct{ got, want string }{
-		{Stepped.String(), "stepped"},
-		{Stacked.String(), "stacked"},
-		{Layout(7).String(), "Layout(7)"},
-		{Text.String(), "text"},
-		{Textarea.String(), "textarea"},
-		{Number.String(), "number"},
-		{Integer.String(), "integer"},
-		{Date.String(), "date"},
-		{DateTime.String(), "date-time"},
-		{Email.String(), "email"},
-		{URI.String(), "uri"},
-		{Boolean.String(), "boolean"},
-		{Single.String(), "single"},
-		{Multi.String(), "multi"},
-		{Kind(-1).String(), "Kind(-1)"},
-	}
-	for _, tt := range tests {
-		if tt.got != tt.want {
-			t.Errorf("got %q, want %q", tt.got, tt.want)
-		}
-	}
+	machinetest.Names(t, "stepped stacked Layout(7)", Stepped, Stacked, Layout(7))
+	machinetest.Names(t, "text textarea number integer date date-time email uri boolean single multi Kind(-1)", Text, Textarea, Number, Integer, Date, DateTime, Email, URI, Boolean, Single, Multi, Kind(-1))
 }
 
 // TestValidFollowsTheProtocol: a chip's check mark needs a value its question takes.

@@ -3,6 +3,8 @@ package elicit
 import (
 	"encoding/json"
 	"fmt"
+
+	"parley/machine/enum"
 )
 
 // Log is the answers given so far in a form, kept as the events that gave them: a page that
@@ -40,7 +42,7 @@ const (
 var entryNames = [...]string{"unknown", "pick", "toggle", "other", "type", "type-other", "goto"}
 
 // String returns the kind as stored.
-func (k entryKind) String() string { return name(entryNames[:], int(k), "entryKind") }
+func (k entryKind) String() string { return enum.Name(entryNames[:], k) }
 
 // MarshalText writes the kind's stored name.
 func (k entryKind) MarshalText() ([]byte, error) { return []byte(k.String()), nil }

@@ -1,6 +1,6 @@
 package input
 
-import "strconv"
+import "parley/machine/enum"
 
 // Phase is where the input stands between keystrokes and a sent message.
 type Phase int
@@ -20,7 +20,7 @@ const (
 var phaseNames = [...]string{"plain", "adjudicating", "claimed", "submitting"}
 
 // String returns the Phase's name.
-func (p Phase) String() string { return name(phaseNames[:], int(p), "Phase") }
+func (p Phase) String() string { return enum.Name(phaseNames[:], p) }
 
 // Mode is how a prompt joins a running turn.
 type Mode int
@@ -33,7 +33,7 @@ const (
 var modeNames = [...]string{"queue", "steer"}
 
 // String returns the Mode's name.
-func (m Mode) String() string { return name(modeNames[:], int(m), "Mode") }
+func (m Mode) String() string { return enum.Name(modeNames[:], m) }
 
 // Reason says why an event was refused.
 type Reason int
@@ -56,7 +56,7 @@ const (
 var reasonNames = [...]string{"stale", "busy", "out-of-range", "guard", "empty"}
 
 // String returns the Reason's name.
-func (r Reason) String() string { return name(reasonNames[:], int(r), "Reason") }
+func (r Reason) String() string { return enum.Name(reasonNames[:], r) }
 
 // NoticeKind classifies a Notice.
 type NoticeKind int
@@ -72,11 +72,4 @@ const (
 var noticeNames = [...]string{"adjudication-failed", "send-failed", "serialize-failed", "no-owner", "canceled"}
 
 // String returns the NoticeKind's name.
-func (k NoticeKind) String() string { return name(noticeNames[:], int(k), "NoticeKind") }
-
-func name(names []string, i int, typ string) string {
-	if i >= 0 && i < len(names) {
-		return names[i]
-	}
-	return typ + "(" + strconv.Itoa(i) + ")"
-}
+func (k NoticeKind) String() string { return enum.Name(noticeNames[:], k) }

@@ -426,12 +426,16 @@ func seeds(f *testing.F) {
 	f.Add([]byte{0, 9, 1, 0, 0, 0, 18, 0, 0, 19, 0, 1, 0, 1})
 }
 
+// fuzz runs body on a harness over each input, seeded with seeds.
+func fuzz(f *testing.F, body func(t *testing.T, h *harness)) {
+	seeds(f)
+	f.Fuzz(func(t *testing.T, data []byte) { body(t, newHarness(t, data)) })
+}
+
 // FuzzTable: one U+FFFC per row, rows sorted and on a U+FFFC (checked after every event
 // by the harness), under every event.
 func FuzzTable(f *testing.F) {
-	seeds(f)
-	f.Fuzz(func(t *testing.T, data []byte) {
-		h := newHarness(t, data)
+	fuzz(f, func(t *testing.T, h *harness) {
 		for h.r.more() {
 			h.next()
 		}
@@ -440,9 +444,7 @@ func FuzzTable(f *testing.F) {
 
 // FuzzUndoRedo: after any event, Undo followed by Redo is the identity.
 func FuzzUndoRedo(f *testing.F) {
-	seeds(f)
-	f.Fuzz(func(t *testing.T, data []byte) {
-		h := newHarness(t, data)
+	fuzz(f, func(t *testing.T, h *harness) {
 		for h.r.more() {
 			h.next()
 			if !h.m.CanUndo() {
@@ -461,9 +463,7 @@ func FuzzUndoRedo(f *testing.F) {
 // FuzzUndoAll: undoing everything returns the state the undo log started from (the
 // initial one, or the one a submit left), unless the ring has dropped records.
 func FuzzUndoAll(f *testing.F) {
-	seeds(f)
-	f.Fuzz(func(t *testing.T, data []byte) {
-		h := newHarness(t, data)
+	fuzz(f, func(t *testing.T, h *harness) {
 		for h.r.more() {
 			h.next()
 		}
@@ -483,9 +483,7 @@ func FuzzUndoAll(f *testing.F) {
 // a submit answer for an attempt that is not the live one never rewrites: no SetView,
 // the same draft, chips, claim and draftRev.
 func FuzzStaleCAS(f *testing.F) {
-	seeds(f)
-	f.Fuzz(func(t *testing.T, data []byte) {
-		h := newHarness(t, data)
+	fuzz(f, func(t *testing.T, h *harness) {
 		for h.r.more() {
 			before, rev := viewOf(h.m), h.m.Rev()
 			ev, effs, stale := h.next()

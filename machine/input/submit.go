@@ -4,6 +4,8 @@ import (
 	"errors"
 	"strings"
 	"unicode"
+
+	"parley/machine/enum"
 )
 
 // stage is where a submit attempt stands.
@@ -17,7 +19,7 @@ const (
 
 var stageNames = [...]string{"adjudicating", "serializing", "sending"}
 
-func (s stage) String() string { return name(stageNames[:], int(s), "stage") }
+func (s stage) String() string { return enum.Name(stageNames[:], s) }
 
 // snapshot is the draft as Enter found it. Enter moves the live buffer, table and undo
 // log here and starts fresh ones, so taking it copies nothing.

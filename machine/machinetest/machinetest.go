@@ -8,12 +8,14 @@
 // A table test feeds events in and asserts the state and the effects that come out:
 //
 //	got := machinetest.Run(t, m.Dispatch, EventA{}, EventB{})
+//	machinetest.State(t, snapshot(m), state{Head: "q1"})
 //	machinetest.Equal(t, got, []Effect{Shown{ID: "q1"}})
 package machinetest
 
 import (
 	"fmt"
 	"reflect"
+	"strings"
 	"testing"
 )
 
@@ -40,6 +42,15 @@ func Comparable[F any](t testing.TB, effects ...F) {
 	}
 }
 
+// State fails t unless a machine's state, as the test snapshots it, is want (by
+// reflect.DeepEqual: a state may hold slices and maps; only effects must be comparable).
+func State[S any](t testing.TB, got, want S) {
+	t.Helper()
+	if !reflect.DeepEqual(got, want) {
+		t.Errorf("state:\n got %+v\nwant %+v", got, want)
+	}
+}
+
 // Equal fails t unless got and want hold the same effects in the same order, compared with ==.
 func Equal[F comparable](t testing.TB, got, want []F) {
 	t.Helper()
@@ -49,6 +60,21 @@ func Equal[F comparable](t testing.TB, got, want []F) {
 	for i := range got {
 		if got[i] != want[i] {
 			t.Fatalf("effect %d:\n got %#v\nwant %#v\n(all: got %s)", i, got[i], want[i], describe(got))
+		}
+	}
+}
+
+// Names fails t unless values print, in order, as the space-separated names in want: an
+// enum's table in one line, with an out-of-range value last to check its fallback.
+func Names(t testing.TB, want string, values ...fmt.Stringer) {
+	t.Helper()
+	names := strings.Fields(want)
+	if len(names) != len(values) {
+		t.Fatalf("Names: %d names for %d values", len(names), len(values))
+	}
+	for i, v := range values {
+		if got := v.String(); got != names[i] {
+			t.Errorf("value %d (%T): got %q, want %q", i, v, got, names[i])
 		}
 	}
 }

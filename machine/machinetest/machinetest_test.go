@@ -97,3 +97,17 @@ func TestBytes(t *testing.T) {
 		t.Errorf("past the end: got %d, want 0", n)
 	}
 }
+
+type shade int
+
+func (s shade) String() string { return [...]string{"light", "dark"}[s] }
+
+// TestNames: a wrong name fails, once.
+func TestNames(t *testing.T) {
+	Names(t, "light dark", shade(0), shade(1))
+	rec := &recorder{TB: t}
+	Names(rec, "light light", shade(0), shade(1))
+	if rec.errors != 1 {
+		t.Fatalf("errors = %d, want 1", rec.errors)
+	}
+}

@@ -20,6 +20,7 @@
 package utf16x
 
 import (
+	"math"
 	"math/bits"
 	"strings"
 	"unicode/utf8"
@@ -92,22 +93,7 @@ func load64(s string, i int) uint64 {
 
 // Len is the length of s in units: len(utf16.Encode([]rune(s))), without the copies.
 func Len(s string) int {
-	n := 0
-	for i := 0; i < len(s); {
-		if i+8 <= len(s) && ascii8(s, i) {
-			n += 8
-			i += 8
-			continue
-		}
-		if s[i] < utf8.RuneSelf {
-			n++
-			i++
-			continue
-		}
-		r, size := utf8.DecodeRuneInString(s[i:])
-		n += RuneLen(r)
-		i += size
-	}
+	_, n := ByteOffset(s, math.MaxInt) // clamped to the end: every unit
 	return n
 }
 

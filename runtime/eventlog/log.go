@@ -15,6 +15,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"strconv"
 	"strings"
 	"time"
 
@@ -292,23 +293,23 @@ func Decode(subject string, seq uint64, data []byte) (protocol.Event, error) {
 // error wrapping ErrNotFound when there is none.
 func (l *Log) Last(ctx context.Context, subject string) (protocol.Event, error) {
 	msg, err := l.stream.GetLastMsgForSubject(ctx, subject)
-	if errors.Is(err, jetstream.ErrMsgNotFound) {
-		return protocol.Event{}, fmt.Errorf("last event on %s: %w", subject, ErrNotFound)
-	}
-	if err != nil {
-		return protocol.Event{}, fmt.Errorf("last event on %s: %w", subject, AsUnavailable(err))
-	}
-	return Decode(msg.Subject, msg.Sequence, msg.Data)
+	return decodeRaw(msg, err, "last event on "+subject)
 }
 
 // Get returns the event at an offset, or an error wrapping ErrNotFound.
 func (l *Log) Get(ctx context.Context, offset uint64) (protocol.Event, error) {
 	msg, err := l.stream.GetMsg(ctx, offset)
+	return decodeRaw(msg, err, "event "+strconv.FormatUint(offset, 10))
+}
+
+// decodeRaw decodes the answer to a direct read of the stream, what naming the read in an
+// error: a missing message wraps ErrNotFound.
+func decodeRaw(msg *jetstream.RawStreamMsg, err error, what string) (protocol.Event, error) {
 	if errors.Is(err, jetstream.ErrMsgNotFound) {
-		return protocol.Event{}, fmt.Errorf("event %d: %w", offset, ErrNotFound)
+		return protocol.Event{}, fmt.Errorf("%s: %w", what, ErrNotFound)
 	}
 	if err != nil {
-		return protocol.Event{}, fmt.Errorf("event %d: %w", offset, AsUnavailable(err))
+		return protocol.Event{}, fmt.Errorf("%s: %w", what, AsUnavailable(err))
 	}
 	return Decode(msg.Subject, msg.Sequence, msg.Data)
 }

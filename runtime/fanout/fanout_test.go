@@ -76,6 +76,23 @@ func storedAfter(t *testing.T, rt *runtime.Runtime, session string, after uint64
 	return out
 }
 
+// newHub is a hub on rt's log, closed when the test ends.
+func newHub(t *testing.T, rt *runtime.Runtime, opts fanout.Options) *fanout.Hub {
+	hub := fanout.New(logSource{rt}, opts)
+	t.Cleanup(hub.Close)
+	return hub
+}
+
+// follow subscribes to session after an offset; the hub must take the subscription.
+func follow(t *testing.T, ctx context.Context, hub *fanout.Hub, session string, after uint64) (<-chan protocol.Event, <-chan error) {
+	t.Helper()
+	events, errc, err := hub.Follow(ctx, session, after)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return events, errc
+}
+
 // collect reads events until it has every offset in want, failing on a gap, a duplicate, an
 // error or a timeout.
 func collect(t *testing.T, events <-chan protocol.Event, errc <-chan error, want []uint64) {
@@ -103,8 +120,7 @@ func TestManySubscribersShareOneFeed(t *testing.T) {
 	rt, session := openLog(t)
 	appendN(t, rt, session, 10)
 	stored := storedAfter(t, rt, session, 0)
-	hub := fanout.New(logSource{rt}, fanout.Options{})
-	t.Cleanup(hub.Close)
+	hub := newHub(t, rt, fanout.Options{})
 	ctx := t.Context()
 	consumersBefore, err := rt.Log().Consumers(ctx)
 	if err != nil {
@@ -118,10 +134,7 @@ func TestManySubscribersShareOneFeed(t *testing.T) {
 	}
 	subs := make([]sub, subscribers)
 	for i := range subs {
-		events, errc, err := hub.Follow(ctx, session, 0)
-		if err != nil {
-			t.Fatal(err)
-		}
+		events, errc := follow(t, ctx, hub, session, 0)
 		subs[i] = sub{events, errc}
 	}
 	live := appendN(t, rt, session, 100)
@@ -146,13 +159,9 @@ func TestManySubscribersShareOneFeed(t *testing.T) {
 
 func TestAJoinBehindTheWindowCatchesUpFromTheLog(t *testing.T) {
 	rt, session := openLog(t)
-	hub := fanout.New(logSource{rt}, fanout.Options{Window: 4})
-	t.Cleanup(hub.Close)
+	hub := newHub(t, rt, fanout.Options{Window: 4})
 	ctx := t.Context()
-	first, firstErr, err := hub.Follow(ctx, session, 0)
-	if err != nil {
-		t.Fatal(err)
-	}
+	first, firstErr := follow(t, ctx, hub, session, 0)
 	appendN(t, rt, session, 20)
 	offsets := storedAfter(t, rt, session, 0)
 	collect(t, first, firstErr, offsets)
@@ -172,10 +181,7 @@ func TestAJoinBehindTheWindowCatchesUpFromTheLog(t *testing.T) {
 			if c.after >= 0 {
 				after = offsets[c.after]
 			}
-			events, errc, err := hub.Follow(ctx, session, after)
-			if err != nil {
-				t.Fatal(err)
-			}
+			events, errc := follow(t, ctx, hub, session, after)
 			more := appendN(t, rt, session, 3)
 			offsets = append(offsets, more...)
 			collect(t, events, errc, offsets[c.after+1:])
@@ -188,17 +194,10 @@ func TestAJoinBehindTheWindowCatchesUpFromTheLog(t *testing.T) {
 
 func TestASlowSubscriberIsDroppedWithoutSlowingTheOthers(t *testing.T) {
 	rt, session := openLog(t)
-	hub := fanout.New(logSource{rt}, fanout.Options{Queue: 64})
-	t.Cleanup(hub.Close)
+	hub := newHub(t, rt, fanout.Options{Queue: 64})
 	ctx := t.Context()
-	fast, fastErr, err := hub.Follow(ctx, session, 0)
-	if err != nil {
-		t.Fatal(err)
-	}
-	slow, slowErr, err := hub.Follow(ctx, session, 0)
-	if err != nil {
-		t.Fatal(err)
-	}
+	fast, fastErr := follow(t, ctx, hub, session, 0)
+	slow, slowErr := follow(t, ctx, hub, session, 0)
 	// The fast one reads as events come; the slow one reads nothing meanwhile.
 	fastSeen := make(chan uint64, 1024)
 	go func() {
@@ -246,10 +245,7 @@ func TestASlowSubscriberIsDroppedWithoutSlowingTheOthers(t *testing.T) {
 	if last >= offsets[len(offsets)-1] {
 		t.Fatalf("the slow subscriber got everything (%d): nothing was dropped", last)
 	}
-	again, againErr, err := hub.Follow(ctx, session, last)
-	if err != nil {
-		t.Fatal(err)
-	}
+	again, againErr := follow(t, ctx, hub, session, last)
 	var rest []uint64
 	for _, o := range offsets {
 		if o > last {
@@ -261,13 +257,9 @@ func TestASlowSubscriberIsDroppedWithoutSlowingTheOthers(t *testing.T) {
 
 func TestAFeedClosesAfterItsLastSubscriberLingers(t *testing.T) {
 	rt, session := openLog(t)
-	hub := fanout.New(logSource{rt}, fanout.Options{Linger: 50 * time.Millisecond})
-	t.Cleanup(hub.Close)
+	hub := newHub(t, rt, fanout.Options{Linger: 50 * time.Millisecond})
 	ctx, cancel := context.WithCancel(t.Context())
-	events, _, err := hub.Follow(ctx, session, 0)
-	if err != nil {
-		t.Fatal(err)
-	}
+	events, _ := follow(t, ctx, hub, session, 0)
 	cancel()
 	for range events {
 	}
@@ -281,9 +273,6 @@ func TestAFeedClosesAfterItsLastSubscriberLingers(t *testing.T) {
 	// A new subscriber opens a new feed and misses nothing.
 	appendN(t, rt, session, 5)
 	offsets := storedAfter(t, rt, session, 0)
-	events, errc, err := hub.Follow(t.Context(), session, 0)
-	if err != nil {
-		t.Fatal(err)
-	}
+	events, errc := follow(t, t.Context(), hub, session, 0)
 	collect(t, events, errc, offsets)
 }

@@ -5,7 +5,6 @@ import (
 	"context"
 	"crypto/sha256"
 	"encoding/hex"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"slices"
@@ -14,6 +13,7 @@ import (
 	"github.com/nats-io/nats.go/jetstream"
 
 	"parley/protocol"
+	"parley/runtime/kv"
 )
 
 // grantsBucket records "always" answers, per workspace. The gate reads it on every check
@@ -25,20 +25,16 @@ var ErrNoGrant = errors.New("no such grant")
 
 // Grants is the store of "always" answers.
 type Grants struct {
-	kv jetstream.KeyValue
+	kv *kv.Bucket[protocol.Grant]
 }
 
 // OpenGrants creates or opens the bucket.
 func OpenGrants(ctx context.Context, js jetstream.JetStream) (*Grants, error) {
-	kv, err := js.CreateOrUpdateKeyValue(ctx, jetstream.KeyValueConfig{
-		Bucket:      grantsBucket,
-		Description: "Parley always-allow grants",
-		Storage:     jetstream.FileStorage,
-	})
+	b, err := kv.Open[protocol.Grant](ctx, js, grantsBucket, "Parley always-allow grants")
 	if err != nil {
 		return nil, fmt.Errorf("open grants: %w", err)
 	}
-	return &Grants{kv: kv}, nil
+	return &Grants{kv: b}, nil
 }
 
 // workspaceKey is a key-safe name of a workspace path.
@@ -49,34 +45,14 @@ func workspaceKey(workspace string) string {
 
 // Put records a grant.
 func (s *Grants) Put(ctx context.Context, g protocol.Grant) error {
-	raw, err := json.Marshal(g)
-	if err != nil {
-		return err
-	}
-	_, err = s.kv.Create(ctx, workspaceKey(g.Workspace)+"."+g.ID, raw)
-	return err
+	return s.kv.Create(ctx, workspaceKey(g.Workspace)+"."+g.ID, g)
 }
 
 // List lists a workspace's grants, oldest first.
 func (s *Grants) List(ctx context.Context, workspace string) ([]protocol.Grant, error) {
-	lister, err := s.kv.ListKeysFiltered(ctx, workspaceKey(workspace)+".*")
+	out, err := s.kv.List(ctx, workspaceKey(workspace)+".*")
 	if err != nil {
 		return nil, fmt.Errorf("list grants: %w", err)
-	}
-	defer lister.Stop()
-	var out []protocol.Grant
-	for key := range lister.Keys() {
-		entry, err := s.kv.Get(ctx, key)
-		if errors.Is(err, jetstream.ErrKeyNotFound) {
-			continue // revoked between list and get
-		}
-		if err != nil {
-			return nil, err
-		}
-		var g protocol.Grant
-		if json.Unmarshal(entry.Value(), &g) == nil {
-			out = append(out, g)
-		}
 	}
 	slices.SortFunc(out, func(a, b protocol.Grant) int {
 		return cmp.Or(cmp.Compare(a.Created, b.Created), cmp.Compare(a.ID, b.ID))
@@ -91,14 +67,13 @@ func (s *Grants) Revoke(ctx context.Context, workspace, id string) (protocol.Gra
 		return g, fmt.Errorf("grant %q: %w", id, ErrNoGrant)
 	}
 	key := workspaceKey(workspace) + "." + id
-	entry, err := s.kv.Get(ctx, key)
+	g, _, err := s.kv.Get(ctx, key)
 	if errors.Is(err, jetstream.ErrKeyNotFound) {
 		return g, fmt.Errorf("grant %s: %w", id, ErrNoGrant)
-	} else if err != nil {
+	} else if err != nil && !errors.Is(err, kv.ErrCorrupt) {
 		return g, err
 	}
-	_ = json.Unmarshal(entry.Value(), &g)
-	return g, s.kv.Purge(ctx, key)
+	return g, s.kv.Purge(ctx, key) // a record that does not decode is revoked all the same
 }
 
 // covers reports whether a grant's scope lets a call through. A prefix grant on a command

@@ -83,9 +83,7 @@ func TestAskAbortFailsTheScript(t *testing.T) {
 	}}
 	err := execErr(t, h, caps, "x = 1\n\nask('Name?')\n")
 	wantContains(t, err.Error(), "question aborted: stopped", "script:3:")
-	if !errors.Is(err, decision.ErrAborted) {
-		t.Errorf("%v is not decision.ErrAborted", err)
-	}
+	wantIs(t, err, decision.ErrAborted)
 }
 
 func TestAskInvalidSchema(t *testing.T) {
@@ -266,9 +264,7 @@ func TestBuiltinErrorsNameTheBuiltinOnce(t *testing.T) {
 	caps := &fakeCaps{answer: func(context.Context, protocol.DecisionRequest) (decision.Answer, error) {
 		return decision.Answer{}, fmt.Errorf("%w: withdrawn", decision.ErrAborted)
 	}}
-	if err := execErr(t, h, caps, `confirm("Sure?")`); !errors.Is(err, decision.ErrAborted) {
-		t.Errorf("%v is not decision.ErrAborted", err)
-	}
+	wantIs(t, execErr(t, h, caps, `confirm("Sure?")`), decision.ErrAborted)
 }
 
 // A run stopped while it waits in a capability ends with words, not a traceback: where it

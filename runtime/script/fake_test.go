@@ -3,6 +3,7 @@ package script
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"strings"
 	"sync"
 	"testing"
@@ -149,6 +150,14 @@ func wantContains(t *testing.T, s string, subs ...string) {
 		if !strings.Contains(s, sub) {
 			t.Errorf("%q\ndoes not contain %q", s, sub)
 		}
+	}
+}
+
+// wantIs fails unless err wraps target.
+func wantIs(t *testing.T, err, target error) {
+	t.Helper()
+	if !errors.Is(err, target) {
+		t.Errorf("%v does not wrap %v", err, target)
 	}
 }
 

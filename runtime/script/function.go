@@ -156,11 +156,7 @@ func definitions(name, src string) map[string]syntax.Position {
 // their PARAMS property declares, and the whole must then fit PARAMS. name is as for
 // LoadFunction. A failure is an *Error. Like Exec, it runs in a child where it can.
 func (h *Host) Call(ctx context.Context, name, src string, args json.RawMessage, caps Caps) (string, error) {
-	if h.isolated() {
-		done, err := h.inChild(ctx, job{Kind: jobCall, Name: name, Source: src, Vars: string(args)}, caps)
-		return h.cut(done.Result, err)
-	}
-	return h.cut(h.call(ctx, name, src, args, caps))
+	return h.run(ctx, jobCall, name, src, args, caps, h.call)
 }
 
 // call is Call in this process.

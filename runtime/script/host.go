@@ -149,11 +149,18 @@ var fileOptions = &syntax.FileOptions{
 // child process where the host can (see child.go); results and errors longer than 512 KiB
 // are cut, with a note.
 func (h *Host) Exec(ctx context.Context, name, src string, vars json.RawMessage, caps Caps) (string, error) {
+	return h.run(ctx, jobExec, name, src, vars, caps, h.exec)
+}
+
+// run runs a job of kind (jobExec or jobCall) in a child where the host can, else here with
+// local, and cuts its result.
+func (h *Host) run(ctx context.Context, kind, name, src string, vars json.RawMessage, caps Caps,
+	local func(context.Context, string, string, json.RawMessage, Caps) (string, error)) (string, error) {
 	if h.isolated() {
-		done, err := h.inChild(ctx, job{Kind: jobExec, Name: name, Source: src, Vars: string(vars)}, caps)
+		done, err := h.inChild(ctx, job{Kind: kind, Name: name, Source: src, Vars: string(vars)}, caps)
 		return h.cut(done.Result, err)
 	}
-	return h.cut(h.exec(ctx, name, src, vars, caps))
+	return h.cut(local(ctx, name, src, vars, caps))
 }
 
 // exec is Exec in this process.

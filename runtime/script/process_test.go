@@ -303,9 +303,7 @@ func TestApprovalAbortFailsTheScript(t *testing.T) {
 	}}
 	err := execErr(t, h, caps, "\nrun(['true'])")
 	wantContains(t, err.Error(), "approval aborted: withdrawn", "script:2:")
-	if !errors.Is(err, decision.ErrAborted) {
-		t.Errorf("%v is not decision.ErrAborted", err)
-	}
+	wantIs(t, err, decision.ErrAborted)
 }
 
 func TestShellQuote(t *testing.T) {

@@ -22,13 +22,9 @@ import (
 // The tests are in the package: a DOM event cannot be fired natively, so a click or a
 // keystroke is simulated by what its handler does (m.pick, m.instruction, m.expanded).
 
-type fakeHost = modetest.Host
-
-func testContext(t *testing.T) app.Context { _, ctx := modetest.Context(t); return ctx }
-
 // ---- the approval mode
 
-func newApproval(t *testing.T, h *fakeHost, req protocol.DecisionRequest) *Mode {
+func newApproval(t *testing.T, h *modetest.Host, req protocol.DecisionRequest) *Mode {
 	t.Helper()
 	require.NoError(t, req.Validate(), "the fixture must be a valid request")
 	m, ok := New(h, modes.Input{Key: "k1", Decision: composer.Decision{ID: "d1", Request: req}}).(*Mode)
@@ -53,7 +49,7 @@ func gitPush() protocol.DecisionRequest {
 }
 
 func TestOptionsShowTheirLabelsAndReach(t *testing.T) {
-	m := newApproval(t, &fakeHost{}, gitPush())
+	m := newApproval(t, &modetest.Host{}, gitPush())
 	body := domtest.Render(t, m.Body())
 	group := body.One(t, ".choices")
 	assert.Equal(t, "group", group.Attrs["role"])
@@ -85,7 +81,7 @@ func TestOptionsShowTheirLabelsAndReach(t *testing.T) {
 }
 
 func TestHeaderNamesTheApproval(t *testing.T) {
-	m := newApproval(t, &fakeHost{}, gitPush())
+	m := newApproval(t, &modetest.Host{}, gitPush())
 	header := domtest.Render(t, m.Header())
 	assert.Equal(t, "Approval", header.One(t, ".badge").TextContent())
 	assert.Empty(t, header.All(".approval-message"), "the question is in the body, where it can wrap")
@@ -109,7 +105,7 @@ func TestDetailsAreShownAsText(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			req := gitPush()
 			req.Details, req.Items = tt.details, tt.items
-			m := newApproval(t, &fakeHost{}, req)
+			m := newApproval(t, &modetest.Host{}, req)
 			raw := app.HTMLString(m.Body())
 			assert.NotContains(t, raw, "<script")
 			assert.NotContains(t, raw, "<dir>")
@@ -142,7 +138,7 @@ func TestLongDetailsShowHeadAndTail(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			req := gitPush()
 			req.Details = tt.details
-			m := newApproval(t, &fakeHost{}, req)
+			m := newApproval(t, &modetest.Host{}, req)
 			raw := app.HTMLString(m.Body())
 			require.True(t, utf8.ValidString(raw), "the rendered details are valid UTF-8")
 			body := domtest.Parse(t, raw)
@@ -173,7 +169,7 @@ func TestTruncatedDetailsAreShorter(t *testing.T) {
 	for _, n := range []int{maxDetailShown + 1, maxDetailShown + maxDetailShown/4, maxDetailShown + maxDetailShown/4 + 1, 5 * maxDetailShown} {
 		req := gitPush()
 		req.Details = strings.Repeat("x", n)
-		m := newApproval(t, &fakeHost{}, req)
+		m := newApproval(t, &modetest.Host{}, req)
 		shown := domtest.Render(t, m.Body()).One(t, "pre.approval-details").TextContent()
 		if shown != req.Details && len(shown) >= len(req.Details) {
 			t.Errorf("%d bytes: shown %d, want the whole or fewer", n, len(shown))
@@ -227,7 +223,7 @@ func TestPrimaryWaitsForAnInstruction(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			h := &fakeHost{}
+			h := &modetest.Host{}
 			m := newApproval(t, h, gitPush())
 			m.instruction = tt.instruction // what the textarea's input handler does
 			p := m.Primary()
@@ -238,7 +234,7 @@ func TestPrimaryWaitsForAnInstruction(t *testing.T) {
 				return
 			}
 			assert.Equal(t, "Reject, and tell the agent what to do instead", p.Title)
-			p.Run(testContext(t))
+			p.Run(modetest.NewContext(t))
 			require.Len(t, h.Answers, 1)
 			reply := h.Answers[0].Reply
 			assert.Equal(t, protocol.ActionAccept, reply.Action)
@@ -251,10 +247,10 @@ func TestPrimaryWaitsForAnInstruction(t *testing.T) {
 }
 
 func TestTooLongInstructionIsRefusedHere(t *testing.T) {
-	h := &fakeHost{}
+	h := &modetest.Host{}
 	m := newApproval(t, h, gitPush())
 	m.instruction = strings.Repeat("a", protocol.MaxReasonBytes+1)
-	m.Primary().Run(testContext(t))
+	m.Primary().Run(modetest.NewContext(t))
 	assert.Empty(t, h.Answers)
 	got, _ := h.LastProblem()
 	assert.Equal(t, "The instruction is 4097 bytes; the limit is 4 KiB.", got)
@@ -264,9 +260,9 @@ func TestPickingAnOptionAnswersItsIndex(t *testing.T) {
 	req := gitPush()
 	for i := range req.Options {
 		t.Run(strconv.Itoa(i), func(t *testing.T) {
-			h := &fakeHost{}
+			h := &modetest.Host{}
 			m := newApproval(t, h, req)
-			m.pick(testContext(t), i) // what option i's button does
+			m.pick(modetest.NewContext(t), i) // what option i's button does
 			require.Len(t, h.Answers, 1)
 			reply := h.Answers[0].Reply
 			assert.Equal(t, protocol.ActionAccept, reply.Action)
@@ -282,20 +278,20 @@ func TestPickingAnOptionAnswersItsIndex(t *testing.T) {
 }
 
 func TestSecondaryDeclinesTheApproval(t *testing.T) {
-	h := &fakeHost{}
+	h := &modetest.Host{}
 	m := newApproval(t, h, gitPush())
 	s, ok := m.Secondary()
 	require.True(t, ok)
 	assert.Equal(t, "Decline", s.Label)
-	s.Run(testContext(t))
+	s.Run(modetest.NewContext(t))
 	require.Len(t, h.Answers, 1)
 	assert.Equal(t, protocol.ReplyRequest{Action: protocol.ActionDecline}, h.Answers[0].Reply)
 }
 
 func TestAFailedAnswerIsShownAndTheNextOneGoes(t *testing.T) {
-	h := &fakeHost{}
+	h := &modetest.Host{}
 	m := newApproval(t, h, gitPush())
-	ctx := testContext(t)
+	ctx := modetest.NewContext(t)
 	m.pick(ctx, 0)
 	m.pick(ctx, 1)
 	require.Len(t, h.Answers, 1, "one answer at a time")
@@ -308,7 +304,7 @@ func TestAFailedAnswerIsShownAndTheNextOneGoes(t *testing.T) {
 }
 
 func TestInstructionFieldIsLabelled(t *testing.T) {
-	m := newApproval(t, &fakeHost{}, gitPush())
+	m := newApproval(t, &modetest.Host{}, gitPush())
 	ta := domtest.Render(t, m.Body()).One(t, "textarea#approval-instruction")
 	assert.Equal(t, "Or say what to do instead", ta.Attrs["aria-label"])
 	assert.Equal(t, "2", ta.Attrs["rows"])

@@ -8,7 +8,6 @@ import (
 	"sync"
 	"testing"
 
-	"github.com/maxence-charriere/go-app/v10/pkg/app"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
@@ -21,10 +20,6 @@ import (
 
 // The tests are in the package: a DOM event cannot be fired natively, so typing or picking
 // in the select is simulated by what its handler does (the form's Dispatch, m.choose).
-
-type fakeHost = modetest.Host
-
-func testEngine(t *testing.T) (app.TestEngine, app.Context) { return modetest.Context(t) }
 
 // ---- the fn-form
 
@@ -49,7 +44,7 @@ func count() protocol.Function {
 	}}
 }
 
-func newForm(t *testing.T, h *fakeHost, function string) *Mode {
+func newForm(t *testing.T, h *modetest.Host, function string) *Mode {
 	t.Helper()
 	for _, f := range h.Fns {
 		if f.Params != nil {
@@ -64,7 +59,7 @@ func newForm(t *testing.T, h *fakeHost, function string) *Mode {
 func TestWithoutFunctionsItSaysNoneAreAvailable(t *testing.T) {
 	for _, function := range []string{"", "greet"} {
 		t.Run("asked for "+strconv.Quote(function), func(t *testing.T) {
-			m := newForm(t, &fakeHost{}, function)
+			m := newForm(t, &modetest.Host{}, function)
 			body := domtest.Render(t, m.Body())
 			assert.Equal(t, "No functions are available: add one under .parley/functions in the workspace.", body.One(t, "p.fn-empty").TextContent())
 			p := m.Primary()
@@ -74,14 +69,14 @@ func TestWithoutFunctionsItSaysNoneAreAvailable(t *testing.T) {
 			assert.True(t, options[0].Flag("disabled"))
 		})
 	}
-	m := newForm(t, &fakeHost{}, "")
+	m := newForm(t, &modetest.Host{}, "")
 	assert.Equal(t, "Run", m.Primary().Label)
 	assert.Equal(t, "Choose a function first", m.Primary().Title)
 	assert.Equal(t, "Run a function", m.Label())
 }
 
 func TestWithoutAChoiceItAsksForOne(t *testing.T) {
-	m := newForm(t, &fakeHost{Fns: []protocol.Function{greet(), count()}}, "")
+	m := newForm(t, &modetest.Host{Fns: []protocol.Function{greet(), count()}}, "")
 	assert.Equal(t, "Choose the function to run.", domtest.Render(t, m.Body()).One(t, "p.fn-empty").TextContent())
 	options := domtest.Render(t, m.Header()).All("option")
 	require.Len(t, options, 3)
@@ -91,7 +86,7 @@ func TestWithoutAChoiceItAsksForOne(t *testing.T) {
 }
 
 func TestFunctionFieldsAreSeededFromTheirDefaults(t *testing.T) {
-	m := newForm(t, &fakeHost{Fns: []protocol.Function{greet(), count()}}, "greet")
+	m := newForm(t, &modetest.Host{Fns: []protocol.Function{greet(), count()}}, "greet")
 	assert.Equal(t, "Run Greet", m.Label())
 
 	options := domtest.Render(t, m.Header()).All("option")
@@ -136,7 +131,7 @@ func TestPrimaryWaitsForEveryRequiredField(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			m := newForm(t, &fakeHost{Fns: []protocol.Function{greet()}}, "greet")
+			m := newForm(t, &modetest.Host{Fns: []protocol.Function{greet()}}, "greet")
 			for _, ev := range tt.events {
 				m.view.Form().Dispatch(ev)
 			}
@@ -148,12 +143,12 @@ func TestPrimaryWaitsForEveryRequiredField(t *testing.T) {
 }
 
 func TestSecondaryCloses(t *testing.T) {
-	h := &fakeHost{Fns: []protocol.Function{greet()}}
+	h := &modetest.Host{Fns: []protocol.Function{greet()}}
 	m := newForm(t, h, "greet")
 	s, ok := m.Secondary()
 	require.True(t, ok)
 	assert.Equal(t, "Close", s.Label)
-	_, ctx := testEngine(t)
+	_, ctx := modetest.Context(t)
 	s.Run(ctx)
 	assert.Equal(t, 1, h.Closes)
 }
@@ -169,7 +164,7 @@ func TestABrokenFunctionShowsItsError(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			broken := protocol.Function{Name: "broken", Source: ".parley/functions/broken.star", Params: tt.params, Error: "syntax error <line 3>"}
-			m := newForm(t, &fakeHost{Fns: []protocol.Function{greet(), broken}}, "broken")
+			m := newForm(t, &modetest.Host{Fns: []protocol.Function{greet(), broken}}, "broken")
 			body := domtest.Render(t, m.Body())
 			alert := body.One(t, "p.fn-broken")
 			assert.Equal(t, "alert", alert.Attrs["role"])
@@ -184,7 +179,7 @@ func TestABrokenFunctionShowsItsError(t *testing.T) {
 }
 
 func TestChoosingAnotherFunctionReseeds(t *testing.T) {
-	h := &fakeHost{Fns: []protocol.Function{greet(), count()}}
+	h := &modetest.Host{Fns: []protocol.Function{greet(), count()}}
 	m := newForm(t, h, "greet")
 	m.view.Form().Dispatch(elicit.Type{Index: 0, Text: "Ada"})
 	first := domtest.Render(t, m.Body())
@@ -206,7 +201,7 @@ func TestChoosingAnotherFunctionReseeds(t *testing.T) {
 }
 
 func TestAListThatArrivesLateFillsTheForm(t *testing.T) {
-	h := &fakeHost{}
+	h := &modetest.Host{}
 	m := newForm(t, h, "greet")
 	assert.Equal(t, "Run greet", m.Label(), "the name is kept while the list loads")
 	assert.True(t, m.Primary().Disabled)
@@ -241,9 +236,9 @@ func TestRunStartsTheFunctionAndFollowsIt(t *testing.T) {
 	}))
 	defer srv.Close()
 
-	h := &fakeHost{Fns: []protocol.Function{greet()}, Base: srv.URL}
+	h := &modetest.Host{Fns: []protocol.Function{greet()}, Base: srv.URL}
 	m := newForm(t, h, "greet")
-	e, ctx := testEngine(t)
+	e, ctx := modetest.Context(t)
 	m.view.Form().Dispatch(elicit.Type{Index: 3, Text: "Bob"})
 
 	m.Primary().Run(ctx)
@@ -266,9 +261,9 @@ func TestRunStartsTheFunctionAndFollowsIt(t *testing.T) {
 }
 
 func TestAnInvalidArgumentIsRefusedBeforeRunning(t *testing.T) {
-	h := &fakeHost{Fns: []protocol.Function{greet()}, Base: "http://127.0.0.1:1"}
+	h := &modetest.Host{Fns: []protocol.Function{greet()}, Base: "http://127.0.0.1:1"}
 	m := newForm(t, h, "greet")
-	e, ctx := testEngine(t)
+	e, ctx := modetest.Context(t)
 	m.view.Form().Dispatch(elicit.Type{Index: 3, Text: "Bob"})
 	m.view.Form().Dispatch(elicit.Type{Index: 2, Text: "0"})
 	m.Primary().Run(ctx)

@@ -90,6 +90,13 @@ func Context(t *testing.T) (app.TestEngine, app.Context) {
 	return e, g.ctx
 }
 
+// NewContext is Context for a test that does not drive the engine.
+func NewContext(t *testing.T) app.Context {
+	t.Helper()
+	_, ctx := Context(t)
+	return ctx
+}
+
 // Ask is an ask decision's request.
 func Ask(message string, s *protocol.Schema) protocol.DecisionRequest {
 	return protocol.DecisionRequest{Kind: protocol.KindAsk, Message: message, Schema: s}

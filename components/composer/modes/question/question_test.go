@@ -22,11 +22,7 @@ import (
 // The tests are in the package: a DOM event cannot be fired natively, so a click or a
 // keystroke is simulated by the form event its handler dispatches (m.view.Dispatch).
 
-type fakeHost = modetest.Host
-
-func testContext(t *testing.T) app.Context { _, ctx := modetest.Context(t); return ctx }
-
-func newMode(t *testing.T, h *fakeHost, req protocol.DecisionRequest, opts elicit.Options) *Mode {
+func newMode(t *testing.T, h *modetest.Host, req protocol.DecisionRequest, opts elicit.Options) *Mode {
 	t.Helper()
 	require.NoError(t, req.Validate(), "the fixture must be a valid request")
 	m, ok := New(h, modes.Input{Key: "k1", Decision: composer.Decision{ID: "d1", Request: req}, Options: opts}).(*Mode)
@@ -46,7 +42,7 @@ func intp(n int) *int { return &n }
 
 func TestLoneChoiceRendersAButtonPerChoiceAndOther(t *testing.T) {
 	req := ask("Which database?", &protocol.Schema{Type: "string", Enum: []string{"pg", "my", "lite"}, EnumNames: []string{"Postgres", "MySQL", "SQLite"}})
-	h := &fakeHost{}
+	h := &modetest.Host{}
 	m := newMode(t, h, req, elicit.DefaultOptions())
 
 	body := domtest.Render(t, m.Body())
@@ -68,7 +64,7 @@ func TestLoneChoiceRendersAButtonPerChoiceAndOther(t *testing.T) {
 	assert.Equal(t, "Pick an answer: the click sends it", p.Title)
 	assert.Equal(t, "Question: Which database?", m.Label())
 
-	ctx := testContext(t)
+	ctx := modetest.NewContext(t)
 	m.view.Dispatch(ctx, elicit.Pick{Index: 0, Value: "my"})
 	require.Len(t, h.Answers, 1, "a click on a lone choice answers")
 	assert.Equal(t, "d1", h.Answers[0].ID)
@@ -78,9 +74,9 @@ func TestLoneChoiceRendersAButtonPerChoiceAndOther(t *testing.T) {
 
 func TestLoneChoiceOtherGoesThroughTheSendButton(t *testing.T) {
 	req := ask("Which database?", &protocol.Schema{Type: "string", Enum: []string{"pg", "my"}})
-	h := &fakeHost{}
+	h := &modetest.Host{}
 	m := newMode(t, h, req, elicit.DefaultOptions())
-	ctx := testContext(t)
+	ctx := modetest.NewContext(t)
 
 	m.view.Dispatch(ctx, elicit.ChooseOther{Index: 0})
 	body := domtest.Render(t, m.Body())
@@ -99,11 +95,11 @@ func TestLoneChoiceOtherGoesThroughTheSendButton(t *testing.T) {
 
 func TestChoiceWithoutAnswerOnClickUsesRadios(t *testing.T) {
 	req := ask("Which database?", &protocol.Schema{Type: "string", Enum: []string{"pg", "my"}, AllowOther: no()})
-	h := &fakeHost{}
+	h := &modetest.Host{}
 	opts := elicit.DefaultOptions()
 	opts.AnswerOnClick = false
 	m := newMode(t, h, req, opts)
-	ctx := testContext(t)
+	ctx := modetest.NewContext(t)
 
 	body := domtest.Render(t, m.Body())
 	assert.Empty(t, body.All("button.choice"))
@@ -126,9 +122,9 @@ func TestChoiceWithoutAnswerOnClickUsesRadios(t *testing.T) {
 var threeQuestions = modetest.ThreeQuestions
 
 func TestSteppedFormDrawsChipsAndHidesAllButTheCurrentField(t *testing.T) {
-	h := &fakeHost{}
+	h := &modetest.Host{}
 	m := newMode(t, h, threeQuestions(), elicit.DefaultOptions())
-	ctx := testContext(t)
+	ctx := modetest.NewContext(t)
 
 	header := domtest.Render(t, m.Header())
 	assert.Equal(t, "Question", header.One(t, ".badge").TextContent())
@@ -196,9 +192,9 @@ func TestSubmitSendsContentShapedByTheSchema(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			h := &fakeHost{}
+			h := &modetest.Host{}
 			m := newMode(t, h, threeQuestions(), elicit.DefaultOptions())
-			ctx := testContext(t)
+			ctx := modetest.NewContext(t)
 			for _, ev := range tt.events {
 				m.view.Dispatch(ctx, ev)
 			}
@@ -215,13 +211,13 @@ func TestSubmitSendsContentShapedByTheSchema(t *testing.T) {
 }
 
 func TestSecondaryDeclines(t *testing.T) {
-	h := &fakeHost{}
+	h := &modetest.Host{}
 	m := newMode(t, h, threeQuestions(), elicit.DefaultOptions())
 	s, ok := m.Secondary()
 	require.True(t, ok)
 	assert.Equal(t, "Decline", s.Label)
 	assert.False(t, s.Disabled)
-	s.Run(testContext(t))
+	s.Run(modetest.NewContext(t))
 	require.Len(t, h.Answers, 1)
 	assert.Equal(t, protocol.ReplyRequest{Action: protocol.ActionDecline}, h.Answers[0].Reply)
 }
@@ -237,7 +233,7 @@ func TestConfirmShowsItsTwoAnswers(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			h := &fakeHost{}
+			h := &modetest.Host{}
 			req := protocol.DecisionRequest{Kind: protocol.KindConfirm, Message: "Delete 3 files?", Schema: tt.schema}
 			m := newMode(t, h, req, elicit.DefaultOptions())
 			assert.Equal(t, "Confirm", domtest.Render(t, m.Header()).One(t, ".badge").TextContent())
@@ -248,7 +244,7 @@ func TestConfirmShowsItsTwoAnswers(t *testing.T) {
 			assert.True(t, buttons[0].HasClass("tone-affirm"), "yes is the affirming answer")
 			assert.True(t, buttons[1].HasClass("tone-neutral"))
 
-			m.view.Dispatch(testContext(t), elicit.Pick{Index: 0, Value: "false"})
+			m.view.Dispatch(modetest.NewContext(t), elicit.Pick{Index: 0, Value: "false"})
 			require.Len(t, h.Answers, 1)
 			assert.JSONEq(t, `false`, string(h.Answers[0].Reply.Content))
 		})
@@ -284,7 +280,7 @@ func TestEveryFieldKindRendersItsControl(t *testing.T) {
 	req := ask("Fill in", &protocol.Schema{Type: "object", Properties: props, Required: []string{"text"}})
 	opts := elicit.DefaultOptions()
 	opts.Layout = elicit.Stacked
-	m := newMode(t, &fakeHost{}, req, opts)
+	m := newMode(t, &modetest.Host{}, req, opts)
 	body := domtest.Render(t, m.Body())
 	assert.Empty(t, body.All(".is-hidden"), "a stacked form shows every field")
 	assert.Empty(t, domtest.Render(t, m.Header()).All("[role=tab]"), "a stacked form has no chips")
@@ -340,9 +336,9 @@ func TestInvalidAnswerShowsTheProtocolsMessage(t *testing.T) {
 			require.Contains(t, msg, "email address")
 			want := strings.ToUpper(msg[:1]) + msg[1:] + "."
 
-			h := &fakeHost{}
+			h := &modetest.Host{}
 			m := newMode(t, h, tt.req, elicit.DefaultOptions())
-			ctx := testContext(t)
+			ctx := modetest.NewContext(t)
 			before := domtest.Render(t, m.Body())
 			assert.Empty(t, before.All(".field-error"))
 			assert.Equal(t, "false", before.One(t, "#k1-0-input").Attrs["aria-invalid"])
@@ -378,7 +374,7 @@ func TestAgentTextIsEscaped(t *testing.T) {
 	}})
 	opts := elicit.DefaultOptions()
 	opts.Layout = elicit.Stacked
-	m := newMode(t, &fakeHost{}, req, opts)
+	m := newMode(t, &modetest.Host{}, req, opts)
 	raw := app.HTMLString(m.Body())
 	for _, tag := range []string{"<script", "<b>", "<i>", "<u>"} {
 		assert.NotContains(t, raw, tag)
@@ -395,9 +391,9 @@ func TestAgentTextIsEscaped(t *testing.T) {
 }
 
 func TestAFailedAnswerIsShownAndCanBeRetried(t *testing.T) {
-	h := &fakeHost{}
+	h := &modetest.Host{}
 	m := newMode(t, h, ask("Name?", &protocol.Schema{Type: "string"}), elicit.DefaultOptions())
-	ctx := testContext(t)
+	ctx := modetest.NewContext(t)
 	m.view.Dispatch(ctx, elicit.Type{Index: 0, Text: "Ada"})
 
 	m.Primary().Run(ctx)

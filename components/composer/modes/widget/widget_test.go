@@ -21,8 +21,6 @@ import (
 // The question and fn-form modes' tests drive FormView through their modes; these cover what
 // only a host's field renderer reaches, and the wording of failures.
 
-func testContext(t *testing.T) app.Context { _, ctx := modetest.Context(t); return ctx }
-
 var ask = modetest.Ask
 
 var threeQuestions = modetest.ThreeQuestions
@@ -67,7 +65,7 @@ func TestFormViewTakesCustomControls(t *testing.T) {
 	var effects [][]elicit.Effect
 	v := NewFormView(elicit.New(req, elicit.DefaultOptions()), "p", customColour(&complete), func(f func()) { f() },
 		func(_ app.Context, effs []elicit.Effect) { effects = append(effects, effs) })
-	ctx := testContext(t)
+	ctx := modetest.NewContext(t)
 
 	v.Form().Dispatch(elicit.Type{Index: 0, Text: "Ada"})
 	assert.False(t, v.CanProceed(), "the custom control is required and not complete")

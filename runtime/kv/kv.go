@@ -1,0 +1,100 @@
+// Package kv keeps JSON records in a JetStream key-value bucket: the sessions index and the
+// approval grants are both one.
+package kv
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+
+	"github.com/nats-io/nats.go/jetstream"
+)
+
+// Bucket holds records of type T, one a key, encoded as JSON.
+type Bucket[T any] struct {
+	kv jetstream.KeyValue
+}
+
+// Open creates or opens the file-backed bucket name.
+func Open[T any](ctx context.Context, js jetstream.JetStream, name, description string) (*Bucket[T], error) {
+	kv, err := js.CreateOrUpdateKeyValue(ctx, jetstream.KeyValueConfig{
+		Bucket:      name,
+		Description: description,
+		Storage:     jetstream.FileStorage,
+	})
+	if err != nil {
+		return nil, err
+	}
+	return &Bucket[T]{kv: kv}, nil
+}
+
+// Create stores v under key, which must not hold a record yet.
+func (b *Bucket[T]) Create(ctx context.Context, key string, v T) error {
+	raw, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+	_, err = b.kv.Create(ctx, key, raw)
+	return err
+}
+
+// ErrCorrupt is returned for a record that does not decode as the bucket's type.
+var ErrCorrupt = errors.New("record does not decode")
+
+// Get returns the record under key and its revision. A missing key is
+// jetstream.ErrKeyNotFound.
+func (b *Bucket[T]) Get(ctx context.Context, key string) (T, uint64, error) {
+	var v T
+	entry, err := b.kv.Get(ctx, key)
+	if err != nil {
+		return v, 0, err
+	}
+	if err := json.Unmarshal(entry.Value(), &v); err != nil {
+		return v, 0, fmt.Errorf("%s: %w (%w)", key, ErrCorrupt, err)
+	}
+	return v, entry.Revision(), nil
+}
+
+// Update replaces the record under key if it is still at revision rev; otherwise it fails
+// with jetstream.ErrKeyRevisionMismatch.
+func (b *Bucket[T]) Update(ctx context.Context, key string, v T, rev uint64) error {
+	raw, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+	_, err = b.kv.Update(ctx, key, raw, rev)
+	return err
+}
+
+// Purge deletes key and its history.
+func (b *Bucket[T]) Purge(ctx context.Context, key string) error { return b.kv.Purge(ctx, key) }
+
+// List returns the records whose keys match filter (a subject wildcard, such as "ws.*"; ""
+// is every key), in no particular order. A key deleted between the listing and its read is
+// skipped, and so is a record that does not decode: one bad record must not hide the rest.
+func (b *Bucket[T]) List(ctx context.Context, filter string) ([]T, error) {
+	var lister jetstream.KeyLister
+	var err error
+	if filter == "" {
+		lister, err = b.kv.ListKeys(ctx)
+	} else {
+		lister, err = b.kv.ListKeysFiltered(ctx, filter)
+	}
+	if err != nil {
+		return nil, err
+	}
+	defer lister.Stop()
+	var out []T
+	for key := range lister.Keys() {
+		v, _, err := b.Get(ctx, key)
+		switch {
+		case errors.Is(err, jetstream.ErrKeyNotFound), errors.Is(err, ErrCorrupt):
+			continue
+		case err != nil:
+			return nil, err
+		}
+		out = append(out, v)
+	}
+	return out, nil
+}
