@@ -16,7 +16,7 @@ import (
 const markdownAnswer = "Here is **the plan**:\n\n1. Open `main.go`.\n2. Run it.\n\n```go\nfmt.Println(\"<b>hi</b>\")\n```\n\n" +
 	"See [the docs](https://go.dev/doc/) and [this](javascript:alert(1)).\n\n<img src=x onerror=\"window.__xss=1\">\n\n| a | b |\n|---|---|\n| 1 | 2 |"
 
-// scriptedModel is an OpenAI-compatible endpoint that streams text in small chunks.
+// markdownModel is an OpenAI-compatible endpoint that streams text in small chunks.
 func markdownModel(t *testing.T, text string) *httptest.Server {
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if !strings.HasSuffix(r.URL.Path, "/chat/completions") {
