@@ -24,6 +24,9 @@ const (
 	FrameSubscribed FrameType = "subscribed"
 	// FrameEvent carries one event of the subscribed session.
 	FrameEvent FrameType = "event"
+	// FrameDelta carries a live piece of a message being generated (a Delta); it is not
+	// an event and has no offset. Deltas come only once the replay has caught up.
+	FrameDelta FrameType = "delta"
 	// FrameError reports a frame the server could not accept, or a subscribe it could not
 	// serve; its code says which: bad_frame, no_session, after_past_end (the client's
 	// offsets are of another log), unavailable (retry soon), internal. The socket stays open.
@@ -47,6 +50,7 @@ type ServerFrame struct {
 	// events up to it are the replay of what was stored, the ones after it happen live.
 	Head  uint64         `json:"head,omitempty"`
 	Event *Event         `json:"event,omitempty"`
+	Delta *Delta         `json:"delta,omitempty"`
 	Error *ErrorResponse `json:"error,omitempty"`
 }
 

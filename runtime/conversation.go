@@ -20,11 +20,13 @@ func (t *tools) History(ctx context.Context) ([]protocol.Event, error) {
 
 func (t *tools) Stream(ctx context.Context) agent.MessageWriter {
 	t.streams++
+	r, session := t.caps.r, t.caps.session
 	return &agent.Writer{
 		ID:    strconv.FormatUint(t.prompt, 10) + "-" + strconv.Itoa(t.streams),
 		Store: t.store,
-		Now:   t.caps.r.opts.Now,
+		Now:   r.opts.Now,
 		Ctx:   ctx,
+		Live:  func(d protocol.Delta) { r.publishLive(session, d) },
 	}
 }
 

@@ -85,6 +85,7 @@ var ErrUnavailable = eventlog.ErrUnavailable
 // Runtime hosts sessions and their agents.
 type Runtime struct {
 	opts       Options
+	nc         *nats.Conn // the live path's subjects (live.go)
 	log        *eventlog.Log
 	sessions   *sessionIndex
 	grants     *gate.Grants
@@ -149,7 +150,7 @@ func New(ctx context.Context, nc *nats.Conn, opts Options) (*Runtime, error) {
 	if err != nil {
 		return nil, err
 	}
-	rt := &Runtime{opts: opts, log: log, sessions: sessions, grants: grants, workspaces: workspaces, owner: "rt-" + NewID(), agent: opts.Agent}
+	rt := &Runtime{opts: opts, nc: nc, log: log, sessions: sessions, grants: grants, workspaces: workspaces, owner: "rt-" + NewID(), agent: opts.Agent}
 	rt.turns.bySession = map[string]*runner{}
 	rt.ctx, rt.cancel = context.WithCancelCause(context.Background())
 	rt.fanout = fanout.New(logSource{log}, fanout.Options{})

@@ -65,8 +65,11 @@ type Writer struct {
 	ID    string
 	Store Store
 	Now   func() time.Time
-	// Live, if set, gets every delta as it arrives (the socket's path; not stored).
-	Live func(text string)
+	// Live, if set, gets the message's text since the last checkpoint after every delta (the
+	// socket's path; never stored). The whole tail, not the delta alone: a reader that joins
+	// mid-stream (a reload) then needs only the stored drafts and the next Live call to hold
+	// the message with no gap, and the tail stays bounded by the checkpoint policy.
+	Live func(d protocol.Delta)
 	// Ctx bounds the checkpoints' writes.
 	Ctx context.Context
 
@@ -92,9 +95,12 @@ func (w *Writer) Delta(text string) {
 	if w.last.IsZero() {
 		w.last = w.Now()
 	}
-	w.text.WriteString(text)
+	// Positions are bytes of the text as JSON carries it, so it must be valid UTF-8 here
+	// (json.Marshal would widen a stray byte into U+FFFD and shift every later position).
+	w.text.WriteString(strings.ToValidUTF8(text, "\uFFFD"))
 	if w.Live != nil {
-		w.Live(text)
+		all := w.text.String()
+		w.Live(protocol.Delta{Stream: w.ID, Pos: w.saved, Text: all[w.saved:]})
 	}
 	if now := w.Now(); w.text.Len()-w.saved >= CheckpointBytes || now.Sub(w.last) >= CheckpointEvery {
 		w.checkpoint(now)
@@ -105,7 +111,7 @@ func (w *Writer) Delta(text string) {
 func (w *Writer) checkpoint(now time.Time) {
 	all := w.text.String()
 	w.seq++
-	d := protocol.AgentDraft{Stream: w.ID, Seq: w.seq, Text: all[w.saved:]}
+	d := protocol.AgentDraft{Stream: w.ID, Seq: w.seq, Pos: w.saved, Text: all[w.saved:]}
 	ctx := w.Ctx
 	if ctx == nil {
 		ctx = context.Background()
