@@ -1,0 +1,112 @@
+package store
+
+import (
+	"slices"
+
+	"parley/protocol"
+)
+
+// A model's message streams into the thread from two sources: the stored agent.draft
+// checkpoints (what a reload replays) and the socket's live deltas (what happens now). Both
+// say where their text begins, so the entry holds the longest text they agree on, with no
+// gap and no duplicate; the closing agent.message replaces it whole.
+
+// streaming returns the entry of stream id, adding it at offset when create is set.
+func (t *Thread) streaming(id string, offset uint64, create bool) *Message {
+	if m := t.find("stream:" + id); m != nil {
+		return m
+	}
+	if !create {
+		return nil
+	}
+	t.add("stream:"+id, Message{Offset: offset, Role: RoleAgent, Stream: id, Status: StatusStreaming})
+	t.open = append(t.open, id)
+	return &t.Messages[len(t.Messages)-1]
+}
+
+func (t *Thread) draft(ev protocol.Event) {
+	d, err := protocol.DecodeEventData[protocol.AgentDraft](ev)
+	if err != nil || d.Stream == "" {
+		return
+	}
+	m := t.streaming(d.Stream, ev.Offset, true)
+	if m.Status != StatusStreaming {
+		return
+	}
+	// A draft is a delta that was stored.
+	m.Text, _ = protocol.Delta{Stream: d.Stream, Pos: d.Pos, Text: d.Text}.Fold(m.Text)
+}
+
+// Live folds a live delta into its streaming message, and reports whether the thread
+// changed. A delta of a message that has closed, or that starts beyond what the entry holds,
+// changes nothing (a draft fills such a hole, and the next delta carries on).
+func (t *Thread) Live(d protocol.Delta) bool {
+	m := t.streaming(d.Stream, 0, d.Pos == 0)
+	if m == nil || m.Status != StatusStreaming {
+		return false
+	}
+	text, added := d.Fold(m.Text)
+	if !added {
+		return false
+	}
+	m.Text = text
+	t.Rev++
+	return true
+}
+
+// closeStream puts an agent.message in place of its streaming entry, and reports whether
+// there was one.
+func (t *Thread) closeStream(ev protocol.Event) bool {
+	msg, err := ev.DecodeMessage()
+	if err != nil || msg.Stream == "" {
+		return false
+	}
+	m := t.streaming(msg.Stream, 0, false)
+	if m == nil {
+		return false
+	}
+	m.Offset, m.Text, m.Status, m.From = ev.Offset, msg.Text, "", msg.From
+	t.open = slices.DeleteFunc(t.open, func(id string) bool { return id == msg.Stream })
+	return true
+}
+
+// endStreams marks what a turn left generating as interrupted (its server went away), and
+// tool calls left without a result likewise.
+func (t *Thread) endStreams() {
+	for _, id := range t.open {
+		if m := t.find("stream:" + id); m != nil && m.Status == StatusStreaming {
+			m.Status = StatusInterrupted
+		}
+	}
+	t.open = nil
+	for k, i := range t.entry {
+		if m := &t.Messages[i]; m.Role == RoleTool && m.Status == StatusRunning && len(k) > 5 && k[:5] == "tool:" {
+			m.Status, m.Result = StatusInterrupted, "No result: the turn ended before this call finished"
+		}
+	}
+}
+
+func (t *Thread) toolCalled(ev protocol.Event) {
+	tc, err := protocol.DecodeEventData[protocol.ToolCalled](ev)
+	if err != nil {
+		return
+	}
+	for _, c := range tc.Calls {
+		t.add("tool:"+c.ID, Message{Offset: ev.Offset, Role: RoleTool, ID: c.ID, Title: c.Name, Detail: c.Arguments, Status: StatusRunning})
+	}
+}
+
+func (t *Thread) toolResult(ev protocol.Event) {
+	r, err := protocol.DecodeEventData[protocol.ToolResult](ev)
+	if err != nil {
+		return
+	}
+	m := t.find("tool:" + r.Call)
+	if m == nil || m.Status != StatusRunning {
+		return
+	}
+	m.Status, m.Result = StatusDone, r.Text
+	if r.Error {
+		m.Status = StatusFailed
+	}
+}
