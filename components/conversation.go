@@ -157,6 +157,13 @@ func (c *Conversation) open(ctx app.Context, id string) {
 				c.engaged(ctx)
 			})
 		},
+		OnDelta: func(d protocol.Delta) {
+			ctx.Dispatch(func(ctx app.Context) {
+				if c.follower == nil || c.follower.Session != id || !c.thread.Live(d) {
+					ctx.PreventUpdate() // nothing new: a repeat the drafts held
+				}
+			})
+		},
 		OnState: func(s socket.State) {
 			ctx.Dispatch(func(ctx app.Context) {
 				if c.session != id {
