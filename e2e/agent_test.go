@@ -202,7 +202,7 @@ func TestAgentRejectionWithAReasonReachesTheModel(t *testing.T) {
 	waitFinal(t, ctx, "Understood, I will keep it.")
 	reqs := fake.Requests()
 	require.Len(t, reqs, 2)
-	assert.Equal(t, []string{"call_0: rejected by the user: keep the notes"}, testkit.ToolTexts(reqs[1]))
+	assert.Equal(t, []string{"call_0: error: rejected by the user: keep the notes"}, testkit.ToolTexts(reqs[1]))
 	assert.Contains(t, receipts(t, ctx), "error")
 }
 
