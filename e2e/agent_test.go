@@ -91,10 +91,18 @@ func TestAgentStreamsTokenByToken(t *testing.T) {
 	// A second client listening while the rest streams gets it as delta frames.
 	listened := make(chan liveLog)
 	go func() { listened <- readLog(t, srv, session, 1500*time.Millisecond) }()
+	// Which entries of the thread change in the page while the rest streams: only the
+	// streaming one may.
+	evalBool(t, ctx, `(window.__touched = new Set(), new MutationObserver(ms => ms.forEach(m => {
+		const n = m.target.nodeType === 1 ? m.target : m.target.parentElement;
+		const e = n.closest('.msg, .entry');
+		window.__touched.add(e ? (e.dataset.stream ? 'stream' : e.className) : 'the list itself');
+	})).observe(document.querySelector('.thread-inner'), {subtree: true, childList: true, characterData: true, attributes: true}), true)`)
 	time.Sleep(500 * time.Millisecond)
 	close(hold)
 	do(t, ctx, 20*time.Second, waitJS(`!document.querySelector('.thread .msg-streaming') && !document.querySelector('.thread .stop')`))
 	assert.Equal(t, "Hello from the model.", lastAgentText(t, ctx))
+	assert.Equal(t, "stream", evalString(t, ctx, `[...window.__touched].join(', ')`), "only the streaming message changed in the page")
 	l := <-listened
 	require.NotEmpty(t, l.deltas, "the live path sent delta frames")
 	after := readLog(t, srv, session, 0)
