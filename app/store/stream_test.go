@@ -103,3 +103,16 @@ func TestToolReceiptsAndInterruptedStreams(t *testing.T) {
 	assert.Equal(t, "a\nb/", f.th.Messages[1].Result)
 	assert.Equal(t, "no such file", f.th.Messages[2].Result)
 }
+
+func TestASteeredPromptJoinsTheThreadWhenTheTurnTakesIt(t *testing.T) {
+	f := &folder{th: &Thread{}}
+	f.emit(protocol.EventUserMessage, protocol.Message{Text: "look around"})
+	f.emit(protocol.EventTurnStarted, protocol.TurnStarted{Prompt: 1, Kind: protocol.TurnAgent})
+	f.emit(protocol.EventUserMessage, protocol.Message{Text: "also the tests", Mode: protocol.ModeSteer})
+	require.Len(t, f.th.Queued, 1, "waiting while the turn runs")
+	f.emit(protocol.EventPromptSteered, protocol.PromptSteered{Prompt: 3})
+	assert.Empty(t, f.th.Queued)
+	assert.Equal(t, []string{"user/: look around", "user/: also the tests"}, f.texts())
+	f.emit(protocol.EventTurnEnded, protocol.TurnEnded{Prompt: 1})
+	assert.False(t, f.th.Working, "nothing waits: the steered prompt was taken")
+}

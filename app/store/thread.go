@@ -120,12 +120,12 @@ func (t *Thread) Apply(ev protocol.Event) {
 		t.openTurns++
 		t.Turn = ev.Offset
 		if ts, err := protocol.DecodeEventData[protocol.TurnStarted](ev); err == nil {
-			started := func(o uint64) bool { return o == ts.Prompt }
-			t.unstarted = slices.DeleteFunc(t.unstarted, started)
-			if i := slices.IndexFunc(t.Queued, func(m Message) bool { return m.Offset == ts.Prompt }); i >= 0 {
-				t.Messages = append(t.Messages, t.Queued[i])
-				t.Queued = slices.Delete(slices.Clone(t.Queued), i, i+1)
-			}
+			t.taken(ts.Prompt)
+		}
+	case protocol.EventPromptSteered:
+		// Handed to the running turn: it joins the thread where the model reads it.
+		if ps, err := protocol.DecodeEventData[protocol.PromptSteered](ev); err == nil {
+			t.taken(ps.Prompt)
 		}
 	case protocol.EventTurnEnded:
 		t.openTurns = max(0, t.openTurns-1)
@@ -164,6 +164,15 @@ func (t *Thread) Apply(ev protocol.Event) {
 		t.unstarted = append(t.unstarted, ev.Offset)
 	}
 	t.Working = len(t.unstarted) > 0 || t.openTurns > 0
+}
+
+// taken moves a prompt whose work began from the queue into the thread.
+func (t *Thread) taken(prompt uint64) {
+	t.unstarted = slices.DeleteFunc(t.unstarted, func(o uint64) bool { return o == prompt })
+	if i := slices.IndexFunc(t.Queued, func(m Message) bool { return m.Offset == prompt }); i >= 0 {
+		t.Messages = append(t.Messages, t.Queued[i])
+		t.Queued = slices.Delete(slices.Clone(t.Queued), i, i+1)
+	}
 }
 
 // queue holds a prompt sent while another waits or runs, in the order the server runs them:

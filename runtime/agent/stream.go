@@ -29,7 +29,7 @@ type Conversation interface {
 
 // Steering is the hook for prompts sent with steer while a turn runs: an agent whose tools
 // implement it takes them between steps (after the current tool results), not after the
-// turn. The runner does not implement it yet: a steered prompt runs as the next turn.
+// turn. The runtime's tools implement it (runtime/conversation.go).
 type Steering interface {
 	// Steered returns the prompts steered into the running turn since the last call, and
 	// marks them as taken (so they start no turn of their own).
