@@ -160,7 +160,6 @@ func approve(t *testing.T, ctx context.Context, label string) {
 	do(t, ctx, 10*time.Second, js(`[...document.querySelectorAll('#composer-mode .choice')].find(b => b.querySelector('.choice-label').textContent === `+quote(label)+`).click()`))
 }
 
-
 // waitFinal waits for the turn to end and returns the agent's last text.
 func waitFinal(t *testing.T, ctx context.Context, want string) {
 	t.Helper()
