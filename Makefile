@@ -66,6 +66,8 @@ bench: build chromium
 	$(GO) test -count=1 -run '^$$' -bench BenchmarkFirstRender -benchtime 1x ./e2e/
 	@echo "== input bar keystrokes: keydown to painted frame, 10 KB draft with 50 chips under 1,000 messages"
 	$(GO) test -count=1 -run '^$$' -bench BenchmarkKeystroke -benchtime 1x -v ./e2e/ | grep -E 'Benchmark|keystroke_bench'
+	@echo "== a model's stream: the endpoint's first token to its paint (p50/p99), Go heap per streamed message"
+	$(GO) test -count=1 -run '^$$' -bench BenchmarkStreamFirstTokenToPaint -benchtime 1x -v ./e2e/ | grep -E 'Benchmark|stream_bench'
 	@echo "== decisions through the real server: asked→socket and reply→resumed (p50/p99)"
 	$(GO) test -count=1 -run '^$$' -bench BenchmarkDecisionLatency -benchtime 500x ./server/
 	@$(MAKE) --no-print-directory bench-kill

@@ -77,6 +77,7 @@ func (c *Conversation) OnMount(ctx app.Context) {
 	if ctx.AppUpdateAvailable() {
 		c.OnAppUpdate(ctx)
 	}
+	benchHooks(ctx)
 	app.Window().Get("performance").Call("mark", "parley-ready")
 	app.Window().Get("document").Get("documentElement").Call("setAttribute", "data-ready", "")
 }

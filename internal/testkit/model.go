@@ -8,6 +8,7 @@ import (
 	"strings"
 	"sync"
 	"testing"
+	"time"
 
 	openai "github.com/sashabaranov/go-openai"
 )
@@ -31,10 +32,12 @@ type Reply struct {
 	Steps []Step
 }
 
-// Step is a chunk's SSE payload, or a wait.
+// Step is a chunk's SSE payload, or a wait. Sent, if set, is told when the chunk was
+// flushed to the client (a benchmark's start).
 type Step struct {
 	Chunk string
 	Hold  chan struct{}
+	Sent  func(time.Time)
 }
 
 // NewModel starts the fake; it stops with the test.
@@ -107,6 +110,9 @@ func (m *Model) serve(w http.ResponseWriter, r *http.Request) {
 		}
 		fmt.Fprintf(w, "data: %s\n\n", s.Chunk)
 		flusher.Flush()
+		if s.Sent != nil {
+			s.Sent(time.Now())
+		}
 	}
 	fmt.Fprint(w, "data: [DONE]\n\n")
 }
