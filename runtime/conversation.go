@@ -50,13 +50,15 @@ func (t *tools) History(ctx context.Context) ([]protocol.Event, error) {
 func (t *tools) Stream(ctx context.Context) agent.MessageWriter {
 	t.streams++
 	r, session := t.caps.r, t.caps.session
-	return &agent.Writer{
+	w := &agent.Writer{
 		ID:    strconv.FormatUint(t.prompt, 10) + "-" + strconv.Itoa(t.streams),
 		Store: t.store,
 		Now:   r.opts.Now,
 		Ctx:   ctx,
 		Live:  func(d protocol.Delta) { r.publishLive(session, d) },
 	}
+	r.live.open(session, w)
+	return &openWriter{Writer: w, done: func() { r.live.close(session, w) }}
 }
 
 func (t *tools) Notice(ctx context.Context, text string) error {
@@ -79,4 +81,16 @@ func (t *tools) Result(ctx context.Context, res protocol.ToolResult) error {
 func (t *tools) store(ctx context.Context, typ protocol.EventType, data any, key string) error {
 	_, _, err := t.caps.r.log.Append(ctx, t.caps.session, typ, data, key)
 	return err
+}
+
+// openWriter is a Writer listed among the session's open streams until it closes, so a
+// socket that subscribes mid-stream can be told the tail at once (live.go).
+type openWriter struct {
+	*agent.Writer
+	done func()
+}
+
+func (w *openWriter) Close(ctx context.Context) (string, error) {
+	defer w.done()
+	return w.Writer.Close(ctx)
 }

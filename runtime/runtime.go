@@ -86,6 +86,7 @@ var ErrUnavailable = eventlog.ErrUnavailable
 type Runtime struct {
 	opts       Options
 	nc         *nats.Conn // the live path's subjects (live.go)
+	live       liveStreams
 	log        *eventlog.Log
 	sessions   *sessionIndex
 	grants     *gate.Grants
@@ -160,6 +161,9 @@ func New(ctx context.Context, nc *nats.Conn, opts Options) (*Runtime, error) {
 		return nil, err
 	}
 	rt.alive = rt.presence.Alive
+	if err := rt.serveTails(); err != nil {
+		return nil, err
+	}
 	rt.open = newOpenSet()
 	if rt.tap, err = log.StartTap(ctx, rt.onEvent); err != nil {
 		return nil, err
@@ -252,6 +256,9 @@ func (r *Runtime) Close() {
 		r.bells.Stop()
 	}
 	r.cancel(decision.ErrShutdown)
+	if r.live.sub != nil {
+		_ = r.live.sub.Unsubscribe()
+	}
 	r.fanout.Close()
 	r.wg.Wait()
 	if r.tap != nil {

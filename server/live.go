@@ -76,31 +76,50 @@ func (l *liveSync) delta(d protocol.Delta) []protocol.Delta {
 		return nil
 	}
 	if !l.caughtUp {
-		st.pending = &d
+		st.hold(d)
 		return nil
 	}
 	return l.send(st, d)
+}
+
+// hold keeps the tail that reaches furthest: a tail asked for on subscribe may arrive after
+// a newer delta, and text only grows.
+func (st *liveStream) hold(d protocol.Delta) {
+	if st.pending == nil || d.Pos+len(d.Text) >= st.pending.Pos+len(st.pending.Text) {
+		st.pending = &d
+	}
 }
 
 func (l *liveSync) send(st *liveStream, d protocol.Delta) []protocol.Delta {
 	end := d.Pos + len(d.Text)
 	switch {
 	case st.held < 0 && d.Pos == 0:
-		st.held, st.pending = end, nil
+		st.held = end
+		st.drop()
 		return []protocol.Delta{d}
 	case st.held < 0:
 		// What the client holds is unknown: the whole tail may fit it (it does when the
 		// client saw the draft before Pos), and is sent again from the next draft in case not.
-		st.pending = &d
+		if st.pending != nil && end < st.pending.Pos+len(st.pending.Text) {
+			return nil // older than one sent already
+		}
+		st.hold(d)
 		return []protocol.Delta{d}
 	case d.Pos > st.held:
-		st.pending = &d // a draft still on its way fills the hole first
+		st.hold(d) // a draft still on its way fills the hole first
 		return nil
 	case end <= st.held:
-		st.pending = nil
-		return nil
+		return nil // an older tail than one sent
 	}
 	from := st.held
-	st.held, st.pending = end, nil
+	st.held = end
+	st.drop()
 	return []protocol.Delta{{Stream: d.Stream, Pos: from, Text: d.Text[from-d.Pos:]}}
+}
+
+// drop forgets the held tail once the client has all it says.
+func (st *liveStream) drop() {
+	if st.pending != nil && st.pending.Pos+len(st.pending.Text) <= st.held {
+		st.pending = nil
+	}
 }

@@ -126,6 +126,18 @@ func (w *Writer) checkpoint(now time.Time) {
 	w.saved, w.last = len(all), now
 }
 
+// Tail is what Live was last given: the text since the last checkpoint. ok is false once the
+// message is closed (its agent.message holds it all) or before any text.
+func (w *Writer) Tail() (d protocol.Delta, ok bool) {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	if w.closed || w.text.Len() == 0 {
+		return protocol.Delta{}, false
+	}
+	all := w.text.String()
+	return protocol.Delta{Stream: w.ID, Pos: w.saved, Text: all[w.saved:]}, true
+}
+
 // Text is the message so far.
 func (w *Writer) Text() string {
 	w.mu.Lock()
