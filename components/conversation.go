@@ -160,8 +160,19 @@ func (c *Conversation) open(ctx app.Context, id string) {
 		},
 		OnDelta: func(d protocol.Delta) {
 			ctx.Dispatch(func(ctx app.Context) {
-				if c.follower == nil || c.follower.Session != id || !c.thread.Live(d) {
+				if c.follower == nil || c.follower.Session != id {
+					ctx.PreventUpdate()
+					return
+				}
+				_, shown := c.thread.Streaming(d.Stream)
+				if !c.thread.Live(d) {
 					ctx.PreventUpdate() // nothing new: a repeat the drafts held
+					return
+				}
+				// A message already on the page grows without a go-app render (paintStream);
+				// its first piece mounts it through go-app.
+				if m, ok := c.thread.Streaming(d.Stream); shown && ok && paintStream(d.Stream, m.Text) {
+					ctx.PreventUpdate()
 				}
 			})
 		},

@@ -110,3 +110,11 @@ func (t *Thread) toolResult(ev protocol.Event) {
 		m.Status = StatusFailed
 	}
 }
+
+// Streaming returns the entry of a message still being generated.
+func (t *Thread) Streaming(id string) (Message, bool) {
+	if m := t.find("stream:" + id); m != nil && m.Status == StatusStreaming {
+		return *m, true
+	}
+	return Message{}, false
+}

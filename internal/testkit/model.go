@@ -33,11 +33,12 @@ type Reply struct {
 }
 
 // Step is a chunk's SSE payload, or a wait. Sent, if set, is told when the chunk was
-// flushed to the client (a benchmark's start).
+// flushed to the client (a benchmark's start); Pause waits after it, as a model's pace.
 type Step struct {
 	Chunk string
 	Hold  chan struct{}
 	Sent  func(time.Time)
+	Pause time.Duration
 }
 
 // NewModel starts the fake; it stops with the test.
@@ -112,6 +113,13 @@ func (m *Model) serve(w http.ResponseWriter, r *http.Request) {
 		flusher.Flush()
 		if s.Sent != nil {
 			s.Sent(time.Now())
+		}
+		if s.Pause > 0 {
+			select {
+			case <-time.After(s.Pause):
+			case <-r.Context().Done():
+				return
+			}
 		}
 	}
 	fmt.Fprint(w, "data: [DONE]\n\n")
