@@ -2,6 +2,7 @@ package store
 
 import (
 	"slices"
+	"strings"
 
 	"parley/protocol"
 )
@@ -34,7 +35,29 @@ func (t *Thread) draft(ev protocol.Event) {
 		return
 	}
 	// A draft is a delta that was stored.
-	m.Text, _ = protocol.Delta{Stream: d.Stream, Pos: d.Pos, Text: d.Text}.Fold(m.Text)
+	t.grow(m, protocol.Delta{Stream: d.Stream, Pos: d.Pos, Text: d.Text})
+}
+
+// grow continues a streaming entry's text with d (protocol.Delta.Fold's rule) in a buffer of
+// its own, so a token costs its bytes, not a copy of the whole message: in the browser every
+// copy is garbage, and a collection blocks the page's one thread for tens of milliseconds.
+func (t *Thread) grow(m *Message, d protocol.Delta) bool {
+	end := d.Pos + len(d.Text)
+	if d.Pos > len(m.Text) || end <= len(m.Text) {
+		return false
+	}
+	if t.bufs == nil {
+		t.bufs = map[string]*strings.Builder{}
+	}
+	b := t.bufs[m.Stream]
+	if b == nil {
+		b = &strings.Builder{}
+		b.WriteString(m.Text)
+		t.bufs[m.Stream] = b
+	}
+	b.WriteString(d.Text[len(m.Text)-d.Pos:])
+	m.Text = b.String()
+	return true
 }
 
 // Live folds a live delta into its streaming message, and reports whether the thread
@@ -45,11 +68,9 @@ func (t *Thread) Live(d protocol.Delta) bool {
 	if m == nil || m.Status != StatusStreaming {
 		return false
 	}
-	text, added := d.Fold(m.Text)
-	if !added {
+	if !t.grow(m, d) {
 		return false
 	}
-	m.Text = text
 	t.Rev++
 	return true
 }
@@ -67,6 +88,7 @@ func (t *Thread) closeStream(ev protocol.Event) bool {
 	}
 	m.Offset, m.Text, m.Status, m.From = ev.Offset, msg.Text, "", msg.From
 	t.open = slices.DeleteFunc(t.open, func(id string) bool { return id == msg.Stream })
+	delete(t.bufs, msg.Stream)
 	return true
 }
 
@@ -77,6 +99,7 @@ func (t *Thread) endStreams() {
 		if m := t.find("stream:" + id); m != nil && m.Status == StatusStreaming {
 			m.Status = StatusInterrupted
 		}
+		delete(t.bufs, id)
 	}
 	t.open = nil
 	for k, i := range t.entry {

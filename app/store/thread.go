@@ -97,6 +97,7 @@ type Thread struct {
 	entry map[string]int
 	// open are the streams still generating, ended as interrupted if their turn ends first.
 	open []string
+	bufs map[string]*strings.Builder // their text, grown in place (stream.go)
 }
 
 // Apply folds one event, in log order, into the thread.
