@@ -143,7 +143,7 @@ func TestAgentReloadMidStream(t *testing.T) {
 func TestAgentStopDuringAStream(t *testing.T) {
 	hold := make(chan struct{})
 	defer close(hold)
-	fake, _, ctx := openModel(t, testkit.Reply{Steps: []testkit.Step{
+	fake, srv, ctx := openModel(t, testkit.Reply{Steps: []testkit.Step{
 		testkit.TextChunk("Counting: "), testkit.TextChunk("one, "), {Hold: hold}, testkit.TextChunk("two."), testkit.Finish("stop"),
 	}})
 	prompt(t, ctx, "count")
@@ -151,6 +151,9 @@ func TestAgentStopDuringAStream(t *testing.T) {
 		chromedp.Click(chromedp.CSS(`.thread .stop`)),
 		waitJS(`!document.querySelector('.thread .stop') && !document.querySelector('.thread .msg-streaming')`))
 	assert.Equal(t, "Counting: one, ", lastAgentText(t, ctx), "what streamed before the stop is kept")
+	assert.False(t, evalBool(t, ctx, `!!document.querySelector('.thread .msg-interrupted')`), "closed by its message, not left open")
+	stored := readLog(t, srv, sessionOf(t, ctx), 0)
+	assert.Equal(t, []string{"Counting: one, "}, testkit.AgentTexts(t, stored.events), "stored as the message")
 	assert.Len(t, fake.Requests(), 1, "the model is not called again")
 }
 
