@@ -78,6 +78,7 @@ func (c *Conversation) OnMount(ctx app.Context) {
 	if ctx.AppUpdateAvailable() {
 		c.OnAppUpdate(ctx)
 	}
+	benchHooks(ctx)
 	app.Window().Get("performance").Call("mark", "parley-ready")
 	app.Window().Get("document").Get("documentElement").Call("setAttribute", "data-ready", "")
 }
@@ -158,6 +159,24 @@ func (c *Conversation) open(ctx app.Context, id string) {
 				c.thread.Apply(ev)
 				c.controls.Apply(ev)
 				c.engaged(ctx)
+			})
+		},
+		OnDelta: func(d protocol.Delta) {
+			ctx.Dispatch(func(ctx app.Context) {
+				if c.follower == nil || c.follower.Session != id {
+					ctx.PreventUpdate()
+					return
+				}
+				_, shown := c.thread.Streaming(d.Stream)
+				if !c.thread.Live(d) {
+					ctx.PreventUpdate() // nothing new: a repeat the drafts held
+					return
+				}
+				// A message already on the page grows without a go-app render (paintStream);
+				// its first piece mounts it through go-app.
+				if m, ok := c.thread.Streaming(d.Stream); shown && ok && paintStream(d.Stream, m.Text) {
+					ctx.PreventUpdate()
+				}
 			})
 		},
 		OnState: func(s socket.State) {

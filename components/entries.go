@@ -245,3 +245,58 @@ func headAndTail(s string, n int) string {
 }
 
 func utf8RuneStart(b byte) bool { return b&0xC0 != 0x80 }
+
+// maxToolShown keeps a receipt compact: longer arguments and results show head and tail.
+const maxToolShown = 600
+
+// ToolReceipt is one tool call of the model: the tool, its arguments and what came back,
+// all as text (a model's arguments and a tool's output are never markup).
+type ToolReceipt struct {
+	app.Compo
+	Message  store.Message
+	expanded bool
+}
+
+// Render draws the receipt.
+func (r *ToolReceipt) Render() app.UI {
+	m := r.Message
+	args, result := m.Detail, m.Result
+	long := len(args) > maxToolShown || len(result) > maxToolShown
+	if !r.expanded {
+		if len(args) > maxToolShown {
+			args = headAndTail(args, maxToolShown)
+		}
+		if len(result) > maxToolShown {
+			result = headAndTail(result, maxToolShown)
+		}
+	}
+	return app.Div().
+		Class("entry entry-tool status-"+string(m.Status)).
+		DataSet("offset", strconv.FormatUint(m.Offset, 10)).
+		DataSet("call", m.ID).
+		Role("group").
+		Aria("label", "Tool call: "+m.Title).
+		Body(
+			app.Div().Class("entry-head").Body(
+				app.Span().Class("entry-title").Text(m.Title),
+				app.Span().Class("entry-status").Text(toolStatusText[m.Status]),
+			),
+			app.If(args != "", func() app.UI {
+				return app.Pre().Class("entry-output tool-args").Text(args)
+			}),
+			app.If(result != "", func() app.UI {
+				return app.Pre().Class("entry-output tool-result").Text(result)
+			}),
+			app.If(long && !r.expanded, func() app.UI {
+				return app.Button().Type("button").Class("link-button").Text("Show all").
+					OnClick(func(ctx app.Context, e app.Event) { r.expanded = true })
+			}),
+		)
+}
+
+var toolStatusText = map[store.Status]string{
+	store.StatusRunning:     "running…",
+	store.StatusDone:        "done",
+	store.StatusFailed:      "error",
+	store.StatusInterrupted: "interrupted",
+}

@@ -101,3 +101,30 @@ func TestStopSitsOutsideTheLog(t *testing.T) {
 	assert.Equal(t, strings.Count(between, "<div")+1, strings.Count(between, "</div>"),
 		"the log closes before the working row, so Stop is not announced with each message")
 }
+
+func TestToolReceiptIsTextWithHeadAndTail(t *testing.T) {
+	long := "HEAD" + strings.Repeat("y", 3000) + "TAIL"
+	m := store.Message{Offset: 5, Role: store.RoleTool, ID: "call_0", Title: "run_command",
+		Detail: `{"argv":["echo","<b>hi</b>"]}`, Result: long, Status: store.StatusFailed}
+	html := mounted(t, &Thread{Messages: []store.Message{m}})
+	assert.Contains(t, html, "entry-tool status-failed")
+	assert.Contains(t, html, `data-call="call_0"`)
+	assert.Contains(t, html, "&lt;b&gt;hi&lt;/b&gt;", "a model's arguments are text")
+	assert.NotContains(t, html, "<b>hi")
+	assert.Contains(t, html, "HEAD")
+	assert.Contains(t, html, "TAIL")
+	assert.Contains(t, html, "bytes not shown")
+	assert.Contains(t, html, "error")
+}
+
+func TestNoticesAndStreamsAreMarked(t *testing.T) {
+	html := mounted(t, &Thread{Messages: []store.Message{
+		{Offset: 1, Role: store.RoleAgent, From: protocol.FromParley, Text: "The model server cannot be reached"},
+		{Offset: 2, Role: store.RoleAgent, Stream: "2-1", Status: store.StatusStreaming, Text: "<script>x</script>"},
+		{Offset: 3, Role: store.RoleAgent, Stream: "2-2", Status: store.StatusInterrupted, Text: "Half"},
+	}})
+	assert.Contains(t, html, "msg msg-agent msg-notice")
+	assert.Contains(t, html, "msg msg-agent msg-streaming")
+	assert.Contains(t, html, "&lt;script&gt;x&lt;/script&gt;")
+	assert.Contains(t, html, "Interrupted: the server stopped before this message ended")
+}

@@ -18,7 +18,11 @@ import (
 type Thread struct {
 	app.Compo
 	Messages []store.Message
-	Working  bool // the agent owes a reply
+	// Rev changes whenever an entry changes in place (a streaming message grows): Messages
+	// alone would compare equal, being the same array. The children compare their own
+	// entries, so only the changed one renders again.
+	Rev     uint64
+	Working bool // the agent owes a reply
 
 	earlier int // how many windowSteps of older messages the person asked for
 }
@@ -61,6 +65,8 @@ func (t *Thread) Render() app.UI {
 							return renderRun(m)
 						case store.RoleDecision:
 							return &DecisionCard{Message: m}
+						case store.RoleTool:
+							return &ToolReceipt{Message: m}
 						}
 						return &MessageItem{Message: shown[i]}
 					}),
@@ -91,8 +97,18 @@ type MessageItem struct {
 
 // Render draws the message's text as a text node.
 func (m *MessageItem) Render() app.UI {
+	class := "msg msg-" + string(m.Message.Role)
+	switch {
+	case m.Message.From == protocol.FromParley:
+		class += " msg-notice" // Parley's own words: why a turn could not go on
+	case m.Message.Status == store.StatusStreaming:
+		class += " msg-streaming"
+	case m.Message.Status == store.StatusInterrupted:
+		class += " msg-interrupted"
+	}
 	return app.Div().
-		Class("msg msg-"+string(m.Message.Role)).
+		Class(class).
+		DataSet("stream", m.Message.Stream).
 		DataSet("offset", strconv.FormatUint(m.Message.Offset, 10)).
 		Body(
 			// Who wrote it, for a screen reader: the bubble's side and colour say it to the eye.
@@ -101,6 +117,9 @@ func (m *MessageItem) Render() app.UI {
 				return app.Div().Class("msg-from").Text(fromLabel[m.Message.From])
 			}),
 			messageText(m.Message),
+			app.If(m.Message.Status == store.StatusInterrupted, func() app.UI {
+				return app.Div().Class("msg-note").Text("Interrupted: the server stopped before this message ended")
+			}),
 		)
 }
 

@@ -94,6 +94,16 @@ func startServerWith(t testing.TB, data, addr string, more ...string) *server {
 	return launch(t, repoRoot, data, addr, append([]string{workspace}, more...))
 }
 
+// startServerModel starts the server with a model: the scripted endpoint at base.
+func startServerModel(t testing.TB, data, base string) *server {
+	t.Helper()
+	workspace := data + "-workspace"
+	if err := os.MkdirAll(workspace, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	return launch(t, repoRoot, data, "127.0.0.1:0", []string{workspace}, "-model-url", base, "-model", "test")
+}
+
 // startServerIn is startServer with another working directory, which is also its workspace,
 // so a test can serve its own copy of web/ (go-app serves /web from the working directory).
 func startServerIn(t testing.TB, dir, data, addr string) *server {
@@ -102,12 +112,13 @@ func startServerIn(t testing.TB, dir, data, addr string) *server {
 }
 
 // launch runs the binary in dir and waits for the address it prints.
-func launch(t testing.TB, dir, data, addr string, workspaces []string) *server {
+func launch(t testing.TB, dir, data, addr string, workspaces []string, extra ...string) *server {
 	t.Helper()
 	args := []string{"-addr", addr, "-data", data}
 	for _, w := range workspaces {
 		args = append(args, "-workspace", w)
 	}
+	args = append(args, extra...)
 	cmd := exec.Command(binary, args...)
 	cmd.Dir = dir
 	cmd.Env = append(os.Environ(), "PARLEY_TOKEN=") // the token comes from the data directory

@@ -28,6 +28,9 @@ const (
 	// client that subscribed with Batch: what its socket had waiting goes in one message, so
 	// a busy session or a long replay costs a write per batch, not per event.
 	FrameEvents FrameType = "events"
+	// FrameDelta carries a live piece of a message being generated (a Delta); it is not
+	// an event and has no offset. Deltas come only once the replay has caught up.
+	FrameDelta FrameType = "delta"
 	// FrameError reports a frame the server could not accept, or a subscribe it could not
 	// serve; its code says which: bad_frame, no_session, after_past_end (the client's
 	// offsets are of another log), unavailable (retry soon), internal. The socket stays open.
@@ -55,6 +58,7 @@ type ServerFrame struct {
 	Head   uint64         `json:"head,omitempty"`
 	Event  *Event         `json:"event,omitempty"`
 	Events []Event        `json:"events,omitempty"`
+	Delta  *Delta         `json:"delta,omitempty"`
 	Error  *ErrorResponse `json:"error,omitempty"`
 }
 

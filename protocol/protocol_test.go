@@ -164,3 +164,43 @@ func fuzzDecode[R Request](f *testing.F, seeds []string, check func(t *testing.T
 		}
 	})
 }
+
+func TestDeltaFold(t *testing.T) {
+	for _, tc := range []struct {
+		name, held string
+		d          Delta
+		want       string
+		added      bool
+	}{
+		{"from the start", "", Delta{Stream: "s", Pos: 0, Text: "Hel"}, "Hel", true},
+		{"continues where the client is", "Hel", Delta{Stream: "s", Pos: 0, Text: "Hello"}, "Hello", true},
+		{"overlaps a checkpoint the client holds", "Hello, wo", Delta{Stream: "s", Pos: 5, Text: ", world"}, "Hello, world", true},
+		{"starts exactly at the end", "Hello", Delta{Stream: "s", Pos: 5, Text: "!"}, "Hello!", true},
+		{"already held: no duplicate", "Hello, world", Delta{Stream: "s", Pos: 5, Text: ", wo"}, "Hello, world", false},
+		{"beyond the end: a draft must fill the hole first", "Hel", Delta{Stream: "s", Pos: 5, Text: "!"}, "Hel", false},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			got, added := tc.d.Fold(tc.held)
+			if got != tc.want || added != tc.added {
+				t.Errorf("Fold(%q) = %q, %v; want %q, %v", tc.held, got, added, tc.want, tc.added)
+			}
+		})
+	}
+}
+
+func TestDeltaValidate(t *testing.T) {
+	for _, tc := range []struct {
+		name string
+		d    Delta
+		ok   bool
+	}{
+		{"fine", Delta{Stream: "12-1", Pos: 3, Text: "hé"}, true},
+		{"no stream", Delta{Pos: 0, Text: "x"}, false},
+		{"negative position", Delta{Stream: "s", Pos: -1}, false},
+		{"not UTF-8", Delta{Stream: "s", Text: "\xff"}, false},
+	} {
+		if err := tc.d.Validate(); (err == nil) != tc.ok {
+			t.Errorf("%s: Validate() = %v", tc.name, err)
+		}
+	}
+}

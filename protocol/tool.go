@@ -1,6 +1,11 @@
 package protocol
 
-import "encoding/json"
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"unicode/utf8"
+)
 
 // The model agent's events. A turn's model conversation is kept in the session's log, so a
 // turn is rebuilt from the log and never from memory: what the model said is agent.message
@@ -25,7 +30,11 @@ type AgentDraft struct {
 	// Stream names the message being generated; its closing agent.message carries it too.
 	Stream string `json:"stream"`
 	// Seq numbers the stream's drafts from 1.
-	Seq  int    `json:"seq"`
+	Seq int `json:"seq"`
+	// Pos is where Text begins in the message, in bytes: the length of the drafts before it.
+	// A reader that missed earlier drafts (the socket joining mid-stream) still knows how
+	// much of the message a client holds, so a live Delta can start where the client is.
+	Pos  int    `json:"pos,omitempty"`
 	Text string `json:"text"`
 }
 
@@ -58,4 +67,50 @@ type ToolResult struct {
 	// Details, for the thread's receipt, are what the tool did in a person's terms (the
 	// question asked and its answer, the command run); the model never reads them.
 	Details json.RawMessage `json:"details,omitempty"`
+}
+
+// Delta is a live piece of a message still being generated: the socket's "delta" frame. It
+// is never stored; the drafts and the closing agent.message are. Text is the message's text
+// from byte Pos on, so a client that holds the message up to any point in [Pos, Pos+len(Text)]
+// continues it with no gap and no duplicate, and one that holds less waits for the draft
+// that fills the hole (see Fold).
+type Delta struct {
+	Stream string `json:"stream"`
+	Pos    int    `json:"pos"`
+	Text   string `json:"text"`
+}
+
+// Limits of a delta frame.
+const (
+	MaxStreamIDBytes = 128
+	// MaxDeltaBytes bounds one delta's text: the live tail since the last checkpoint (4 KiB
+	// by policy) and one model chunk, with room to spare.
+	MaxDeltaBytes = 1 << 20
+)
+
+// Validate checks a delta as a client receives it.
+func (d Delta) Validate() error {
+	switch {
+	case d.Stream == "" || len(d.Stream) > MaxStreamIDBytes:
+		return fmt.Errorf("delta: the stream id must be 1 to %d bytes, not %d", MaxStreamIDBytes, len(d.Stream))
+	case d.Pos < 0:
+		return fmt.Errorf("delta: position %d is negative", d.Pos)
+	case len(d.Text) > MaxDeltaBytes:
+		return fmt.Errorf("delta: %d bytes of text; the limit is %d", len(d.Text), MaxDeltaBytes)
+	case !utf8.ValidString(d.Text):
+		return errors.New("delta: the text is not valid UTF-8")
+	}
+	return nil
+}
+
+// Fold continues text, a message held up to len(text), with d: the new text and whether d
+// added anything. A delta that starts beyond the end of text leaves it as it is (a draft
+// will fill the hole, and a later delta carries on from there); one that ends within it
+// adds nothing.
+func (d Delta) Fold(text string) (string, bool) {
+	end := d.Pos + len(d.Text)
+	if d.Pos > len(text) || end <= len(text) {
+		return text, false
+	}
+	return text + d.Text[len(text)-d.Pos:], true
 }

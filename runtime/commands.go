@@ -89,6 +89,8 @@ type tools struct {
 	says   int
 	// counters of conversation.go's ids
 	streams, notices, called, results int
+	// steerRead is the last offset Steered read (0: none yet, it reads after the prompt).
+	steerRead uint64
 }
 
 func (t *tools) Say(ctx context.Context, text string) error {

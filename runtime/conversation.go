@@ -2,17 +2,46 @@ package runtime
 
 import (
 	"context"
+	"fmt"
 	"strconv"
 
 	"parley/protocol"
 	"parley/runtime/agent"
+	"parley/runtime/turn"
 )
 
 // The agent.Conversation half of a turn's tools: what the model loop stores lands in the
 // session's log under ids derived from the prompt, so the same step stored twice is stored
 // once, and the next turn rebuilds the conversation from the log.
 
-var _ agent.Tools = (*tools)(nil)
+var (
+	_ agent.Tools    = (*tools)(nil)
+	_ agent.Steering = (*tools)(nil)
+)
+
+// Steered hands the running turn the prompts sent with steer since it last looked: each is
+// marked taken by a prompt.steered event (under a key of its own, so a repeat stores it
+// once), which turn.Read counts as started, so it runs no turn of its own. The model reads
+// them at its next step, after the current tool results.
+func (t *tools) Steered(ctx context.Context) ([]string, error) {
+	after := max(t.steerRead, t.prompt)
+	evs, err := t.caps.r.log.Read(ctx, t.caps.session, after)
+	if err != nil {
+		return nil, fmt.Errorf("read the prompts steered into the turn: %w", err)
+	}
+	if len(evs) > 0 {
+		t.steerRead = evs[len(evs)-1].Offset
+	}
+	var texts []string
+	for _, p := range turn.Steerable(evs) {
+		key := "steered-" + strconv.FormatUint(p.Offset, 10)
+		if err := t.store(ctx, protocol.EventPromptSteered, protocol.PromptSteered{Prompt: p.Offset, Run: t.caps.run}, key); err != nil {
+			return texts, fmt.Errorf("mark prompt %d as steered into the turn: %w", p.Offset, err)
+		}
+		texts = append(texts, p.Text)
+	}
+	return texts, nil
+}
 
 func (t *tools) History(ctx context.Context) ([]protocol.Event, error) {
 	return t.caps.r.log.Read(ctx, t.caps.session, 0)
@@ -20,12 +49,16 @@ func (t *tools) History(ctx context.Context) ([]protocol.Event, error) {
 
 func (t *tools) Stream(ctx context.Context) agent.MessageWriter {
 	t.streams++
-	return &agent.Writer{
+	r, session := t.caps.r, t.caps.session
+	w := &agent.Writer{
 		ID:    strconv.FormatUint(t.prompt, 10) + "-" + strconv.Itoa(t.streams),
 		Store: t.store,
-		Now:   t.caps.r.opts.Now,
+		Now:   r.opts.Now,
 		Ctx:   ctx,
+		Live:  func(d protocol.Delta) { r.publishLive(session, d) },
 	}
+	r.live.open(session, w)
+	return &openWriter{Writer: w, done: func() { r.live.close(session, w) }}
 }
 
 func (t *tools) Notice(ctx context.Context, text string) error {
@@ -48,4 +81,16 @@ func (t *tools) Result(ctx context.Context, res protocol.ToolResult) error {
 func (t *tools) store(ctx context.Context, typ protocol.EventType, data any, key string) error {
 	_, _, err := t.caps.r.log.Append(ctx, t.caps.session, typ, data, key)
 	return err
+}
+
+// openWriter is a Writer listed among the session's open streams until it closes, so a
+// socket that subscribes mid-stream can be told the tail at once (live.go).
+type openWriter struct {
+	*agent.Writer
+	done func()
+}
+
+func (w *openWriter) Close(ctx context.Context) (string, error) {
+	defer w.done()
+	return w.Writer.Close(ctx)
 }

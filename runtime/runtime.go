@@ -85,6 +85,8 @@ var ErrUnavailable = eventlog.ErrUnavailable
 // Runtime hosts sessions and their agents.
 type Runtime struct {
 	opts       Options
+	nc         *nats.Conn // the live path's subjects (live.go)
+	live       liveStreams
 	log        *eventlog.Log
 	sessions   *sessionIndex
 	grants     *gate.Grants
@@ -149,7 +151,7 @@ func New(ctx context.Context, nc *nats.Conn, opts Options) (*Runtime, error) {
 	if err != nil {
 		return nil, err
 	}
-	rt := &Runtime{opts: opts, log: log, sessions: sessions, grants: grants, workspaces: workspaces, owner: "rt-" + NewID(), agent: opts.Agent}
+	rt := &Runtime{opts: opts, nc: nc, log: log, sessions: sessions, grants: grants, workspaces: workspaces, owner: "rt-" + NewID(), agent: opts.Agent}
 	rt.turns.bySession = map[string]*runner{}
 	rt.ctx, rt.cancel = context.WithCancelCause(context.Background())
 	rt.fanout = fanout.New(logSource{log}, fanout.Options{})
@@ -159,6 +161,9 @@ func New(ctx context.Context, nc *nats.Conn, opts Options) (*Runtime, error) {
 		return nil, err
 	}
 	rt.alive = rt.presence.Alive
+	if err := rt.serveTails(); err != nil {
+		return nil, err
+	}
 	rt.open = newOpenSet()
 	if rt.tap, err = log.StartTap(ctx, rt.onEvent); err != nil {
 		return nil, err
@@ -251,6 +256,9 @@ func (r *Runtime) Close() {
 		r.bells.Stop()
 	}
 	r.cancel(decision.ErrShutdown)
+	if r.live.sub != nil {
+		_ = r.live.sub.Unsubscribe()
+	}
 	r.fanout.Close()
 	r.wg.Wait()
 	if r.tap != nil {

@@ -36,6 +36,8 @@ type Runtime interface {
 	Head(ctx context.Context, session string) (uint64, error)
 	// Follow streams a session's events after an offset, stored ones then live ones.
 	Follow(ctx context.Context, session string, after uint64) (<-chan protocol.Event, <-chan error, error)
+	// Live streams the deltas of a session's streaming messages from now on (never stored).
+	Live(ctx context.Context, session string) (<-chan protocol.Delta, error)
 }
 
 var _ Runtime = (*runtime.Runtime)(nil)

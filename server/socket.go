@@ -211,6 +211,14 @@ func (c *socketConn) subscribe(ctx context.Context, session string, after uint64
 			"after %d is past the end of session %s (its last offset is %d): your copy is not of this log; subscribe again with after 0", after, session, head))
 		return
 	}
+	// Live deltas from before this point are not needed: what they said is in the drafts
+	// the replay holds, and the next delta carries everything since the last of them.
+	live, err := c.rt.Live(sctx, session)
+	if err != nil {
+		stop()
+		c.sendFailure(ctx, session, "follow this session's live messages", err)
+		return
+	}
 	events, errc, err := c.rt.Follow(sctx, session, after)
 	if err != nil {
 		stop()
@@ -228,6 +236,16 @@ func (c *socketConn) subscribe(ctx context.Context, session string, after uint64
 	}
 	go func() {
 		defer close(done)
+		sync := newLiveSync(after, head)
+		sendDeltas := func(ds []protocol.Delta) bool {
+			for i := range ds {
+				if err := c.send(sctx, protocol.ServerFrame{Type: protocol.FrameDelta, Session: session, Delta: &ds[i]}); err != nil {
+					_ = c.conn.Close(websocket.StatusGoingAway, "write failed")
+					return false
+				}
+			}
+			return true
+		}
 		for {
 			select {
 			case ev, ok := <-events:
@@ -242,7 +260,16 @@ func (c *socketConn) subscribe(ctx context.Context, session string, after uint64
 					_ = c.conn.Close(websocket.StatusGoingAway, "write failed")
 					return
 				}
+				for _, ev := range batch {
+					if !sendDeltas(sync.event(ev)) {
+						return
+					}
+				}
 				if !open {
+					return
+				}
+			case d := <-live:
+				if !sendDeltas(sync.delta(d)) {
 					return
 				}
 			case err := <-errc:

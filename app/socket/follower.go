@@ -53,6 +53,9 @@ type Follower struct {
 	Header  httpHeader // an http.Header, sent when dialing natively; a browser sends the cookie instead
 
 	OnEvent func(protocol.Event) // called in order, once per event
+	// OnDelta gets the live pieces of a streaming message (not events: no offset, never
+	// stored). They may repeat what the drafts hold; protocol.Delta.Fold drops that.
+	OnDelta func(protocol.Delta)
 	OnState func(State)
 
 	retryNow chan struct{}
@@ -182,6 +185,13 @@ func (f *Follower) once(ctx context.Context, subscribed func()) error {
 			if head != 0 && f.After >= head {
 				head = 0
 				f.report(State{Status: Live, CaughtUp: true})
+			}
+		case protocol.FrameDelta:
+			if frame.Delta == nil || frame.Delta.Validate() != nil {
+				continue // a live piece is never needed: the stored message replaces it
+			}
+			if f.OnDelta != nil {
+				f.OnDelta(*frame.Delta)
 			}
 		case protocol.FrameError:
 			// The follower sends one frame, its subscribe, so an error answers it and no

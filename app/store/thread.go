@@ -19,6 +19,7 @@ const (
 	RoleAgent    Role = "agent"
 	RoleRun      Role = "run"      // a script, example or function run: its output and result
 	RoleDecision Role = "decision" // a question or an approval, where it was asked
+	RoleTool     Role = "tool"     // a model's tool call: its receipt, with the result
 )
 
 // Status is the state of a run or a decision entry.
@@ -37,6 +38,8 @@ const (
 	StatusDeclined    Status = "declined"
 	StatusTimedOut    Status = "timed-out"
 	StatusAborted     Status = "aborted"
+	// StatusStreaming: an agent message still being generated.
+	StatusStreaming Status = "streaming"
 )
 
 // Message is a thread entry, derived once from its events so rendering never decodes.
@@ -56,6 +59,8 @@ type Message struct {
 	// answer, "script" a run's send(). Steer marks a queued prompt that goes first.
 	From  string
 	Steer bool
+	// Stream names the agent message a model is generating (and the one it became).
+	Stream string
 }
 
 // Thread is one session as the thread shows it.
@@ -80,10 +85,19 @@ type Thread struct {
 	// Turn is the offset of the running turn's turn.started (0 when none runs): what Stop
 	// names, so it stops the turn the user sees.
 	Turn uint64
+	// Rev counts changes. Entries change in place (a run's output, a streaming message), so
+	// the slice alone does not tell a view that something changed: go-app calls two slices
+	// with the same array and length equal.
+	Rev uint64
 
 	unstarted []uint64 // user messages no turn has picked up yet
 	openTurns int
-	entry     map[string]int // run or decision id → index in Messages
+	// run or decision id, "stream:<id>" or "tool:<call id>" (the latest call with that id:
+	// local servers reuse ids) → index in Messages
+	entry map[string]int
+	// open are the streams still generating, ended as interrupted if their turn ends first.
+	open []string
+	bufs map[string]*strings.Builder // their text, grown in place (stream.go)
 }
 
 // Apply folds one event, in log order, into the thread.
@@ -107,12 +121,12 @@ func (t *Thread) Apply(ev protocol.Event) {
 		t.openTurns++
 		t.Turn = ev.Offset
 		if ts, err := protocol.DecodeEventData[protocol.TurnStarted](ev); err == nil {
-			started := func(o uint64) bool { return o == ts.Prompt }
-			t.unstarted = slices.DeleteFunc(t.unstarted, started)
-			if i := slices.IndexFunc(t.Queued, func(m Message) bool { return m.Offset == ts.Prompt }); i >= 0 {
-				t.Messages = append(t.Messages, t.Queued[i])
-				t.Queued = slices.Delete(slices.Clone(t.Queued), i, i+1)
-			}
+			t.taken(ts.Prompt)
+		}
+	case protocol.EventPromptSteered:
+		// Handed to the running turn: it joins the thread where the model reads it.
+		if ps, err := protocol.DecodeEventData[protocol.PromptSteered](ev); err == nil {
+			t.taken(ps.Prompt)
 		}
 	case protocol.EventTurnEnded:
 		t.openTurns = max(0, t.openTurns-1)
@@ -127,8 +141,20 @@ func (t *Thread) Apply(ev protocol.Event) {
 		t.asked(ev)
 	case protocol.EventQuestionReplied, protocol.EventQuestionRejected:
 		t.ended(ev)
+	case protocol.EventAgentDraft:
+		t.draft(ev)
+	case protocol.EventToolCalled:
+		t.toolCalled(ev)
+	case protocol.EventToolResult:
+		t.toolResult(ev)
 	}
-	if m, ok := MessageOf(ev); ok {
+	if ev.Type == protocol.EventTurnEnded {
+		t.endStreams()
+	}
+	t.Rev++
+	if ev.Type == protocol.EventAgentMessage && t.closeStream(ev) {
+		// The message replaced its streaming entry in place.
+	} else if m, ok := MessageOf(ev); ok {
 		if ev.Type == protocol.EventUserMessage && (t.openTurns > 0 || len(t.unstarted) > 0) {
 			t.queue(m)
 		} else {
@@ -139,6 +165,15 @@ func (t *Thread) Apply(ev protocol.Event) {
 		t.unstarted = append(t.unstarted, ev.Offset)
 	}
 	t.Working = len(t.unstarted) > 0 || t.openTurns > 0
+}
+
+// taken moves a prompt whose work began from the queue into the thread.
+func (t *Thread) taken(prompt uint64) {
+	t.unstarted = slices.DeleteFunc(t.unstarted, func(o uint64) bool { return o == prompt })
+	if i := slices.IndexFunc(t.Queued, func(m Message) bool { return m.Offset == prompt }); i >= 0 {
+		t.Messages = append(t.Messages, t.Queued[i])
+		t.Queued = slices.Delete(slices.Clone(t.Queued), i, i+1)
+	}
 }
 
 // queue holds a prompt sent while another waits or runs, in the order the server runs them:
@@ -358,5 +393,5 @@ func MessageOf(ev protocol.Event) (Message, bool) {
 	if err != nil {
 		return Message{Offset: ev.Offset, Role: role, Text: "(this message could not be read: " + err.Error() + ")"}, true
 	}
-	return Message{Offset: ev.Offset, Role: role, Text: m.Text, From: m.From, Steer: m.Mode == protocol.ModeSteer}, true
+	return Message{Offset: ev.Offset, Role: role, Text: m.Text, From: m.From, Steer: m.Mode == protocol.ModeSteer, Stream: m.Stream}, true
 }

@@ -29,7 +29,7 @@ type Conversation interface {
 
 // Steering is the hook for prompts sent with steer while a turn runs: an agent whose tools
 // implement it takes them between steps (after the current tool results), not after the
-// turn. The runner does not implement it yet: a steered prompt runs as the next turn.
+// turn. The runtime's tools implement it (runtime/conversation.go).
 type Steering interface {
 	// Steered returns the prompts steered into the running turn since the last call, and
 	// marks them as taken (so they start no turn of their own).
@@ -65,8 +65,11 @@ type Writer struct {
 	ID    string
 	Store Store
 	Now   func() time.Time
-	// Live, if set, gets every delta as it arrives (the socket's path; not stored).
-	Live func(text string)
+	// Live, if set, gets the message's text since the last checkpoint after every delta (the
+	// socket's path; never stored). The whole tail, not the delta alone: a reader that joins
+	// mid-stream (a reload) then needs only the stored drafts and the next Live call to hold
+	// the message with no gap, and the tail stays bounded by the checkpoint policy.
+	Live func(d protocol.Delta)
 	// Ctx bounds the checkpoints' writes.
 	Ctx context.Context
 
@@ -92,9 +95,12 @@ func (w *Writer) Delta(text string) {
 	if w.last.IsZero() {
 		w.last = w.Now()
 	}
-	w.text.WriteString(text)
+	// Positions are bytes of the text as JSON carries it, so it must be valid UTF-8 here
+	// (json.Marshal would widen a stray byte into U+FFFD and shift every later position).
+	w.text.WriteString(strings.ToValidUTF8(text, "\uFFFD"))
 	if w.Live != nil {
-		w.Live(text)
+		all := w.text.String()
+		w.Live(protocol.Delta{Stream: w.ID, Pos: w.saved, Text: all[w.saved:]})
 	}
 	if now := w.Now(); w.text.Len()-w.saved >= CheckpointBytes || now.Sub(w.last) >= CheckpointEvery {
 		w.checkpoint(now)
@@ -105,7 +111,7 @@ func (w *Writer) Delta(text string) {
 func (w *Writer) checkpoint(now time.Time) {
 	all := w.text.String()
 	w.seq++
-	d := protocol.AgentDraft{Stream: w.ID, Seq: w.seq, Text: all[w.saved:]}
+	d := protocol.AgentDraft{Stream: w.ID, Seq: w.seq, Pos: w.saved, Text: all[w.saved:]}
 	ctx := w.Ctx
 	if ctx == nil {
 		ctx = context.Background()
@@ -118,6 +124,18 @@ func (w *Writer) checkpoint(now time.Time) {
 		return
 	}
 	w.saved, w.last = len(all), now
+}
+
+// Tail is what Live was last given: the text since the last checkpoint. ok is false once the
+// message is closed (its agent.message holds it all) or before any text.
+func (w *Writer) Tail() (d protocol.Delta, ok bool) {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	if w.closed || w.text.Len() == 0 {
+		return protocol.Delta{}, false
+	}
+	all := w.text.String()
+	return protocol.Delta{Stream: w.ID, Pos: w.saved, Text: all[w.saved:]}, true
 }
 
 // Text is the message so far.

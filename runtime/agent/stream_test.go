@@ -30,8 +30,13 @@ func TestWriterCheckpointsByTimeAndSizeThenStoresTheWhole(t *testing.T) {
 		got = append(got, stored{typ, data, key})
 		return nil
 	}}
-	var live strings.Builder
-	w.Live = func(s string) { live.WriteString(s) }
+	// A client that folds every live tail holds the message so far, whatever it missed.
+	var live string
+	var tails []protocol.Delta
+	w.Live = func(d protocol.Delta) {
+		tails = append(tails, d)
+		live, _ = d.Fold(live)
+	}
 
 	w.Delta("Hello")
 	now = now.Add(time.Second)
@@ -48,7 +53,7 @@ func TestWriterCheckpointsByTimeAndSizeThenStoresTheWhole(t *testing.T) {
 	fail = false
 	w.Delta("!")
 	require.Len(t, got, 2)
-	assert.Equal(t, stored{protocol.EventAgentDraft, protocol.AgentDraft{Stream: "7-1", Seq: 2, Text: strings.Repeat("x", CheckpointBytes) + "!"}, "draft-7-1-2"}, got[1],
+	assert.Equal(t, stored{protocol.EventAgentDraft, protocol.AgentDraft{Stream: "7-1", Seq: 2, Pos: 12, Text: strings.Repeat("x", CheckpointBytes) + "!"}, "draft-7-1-2"}, got[1],
 		"the same piece, grown, is tried again")
 
 	id, err := w.Close(context.Background())
@@ -57,7 +62,10 @@ func TestWriterCheckpointsByTimeAndSizeThenStoresTheWhole(t *testing.T) {
 	whole := "Hello, world" + strings.Repeat("x", CheckpointBytes) + "!"
 	require.Len(t, got, 3)
 	assert.Equal(t, stored{protocol.EventAgentMessage, protocol.Message{Text: whole, Stream: "7-1"}, "message-7-1"}, got[2])
-	assert.Equal(t, whole, live.String(), "every delta went live")
+	assert.Equal(t, whole, live, "every delta went live")
+	assert.Equal(t, protocol.Delta{Stream: "7-1", Pos: 0, Text: "Hello, "}, tails[1], "the tail since the last checkpoint")
+	assert.Equal(t, protocol.Delta{Stream: "7-1", Pos: 12, Text: strings.Repeat("x", CheckpointBytes) + "!"}, tails[len(tails)-1],
+		"a failed checkpoint keeps the tail growing from the last stored one")
 
 	w.Delta("late")
 	_, err = w.Close(context.Background())

@@ -87,6 +87,11 @@ func Read(q Queue, st State, evs []protocol.Event) Queue {
 			if ts, err := protocol.DecodeEventData[protocol.TurnStarted](ev); err == nil {
 				started[ts.Prompt] = true
 			}
+		case protocol.EventPromptSteered:
+			// Handed to the turn that ran when it came: taken, as if its own turn had started.
+			if ps, err := protocol.DecodeEventData[protocol.PromptSteered](ev); err == nil {
+				started[ps.Prompt] = true
+			}
 		case protocol.EventUserMessage:
 			if m, err := ev.DecodeMessage(); err == nil && ev.Offset > st.Through {
 				waiting = append(waiting, Prompt{Offset: ev.Offset, Text: m.Text, Steer: m.Mode == protocol.ModeSteer})
@@ -138,4 +143,34 @@ func Watermark(queue []Prompt, lastRead uint64) uint64 {
 		low = min(low, p.Offset)
 	}
 	return low - 1
+}
+
+// Steerable returns the prompts of evs that a running turn takes at its next step: those
+// sent with steer that neither a turn.started nor a prompt.steered names, in log order.
+// A slash command is never steered: it is not for the model, and runs as its own turn.
+func Steerable(evs []protocol.Event) []Prompt {
+	var out []Prompt
+	taken := map[uint64]bool{}
+	for _, ev := range evs {
+		switch ev.Type {
+		case protocol.EventTurnStarted:
+			if ts, err := protocol.DecodeEventData[protocol.TurnStarted](ev); err == nil {
+				taken[ts.Prompt] = true
+			}
+		case protocol.EventPromptSteered:
+			if ps, err := protocol.DecodeEventData[protocol.PromptSteered](ev); err == nil {
+				taken[ps.Prompt] = true
+			}
+		case protocol.EventUserMessage:
+			m, err := ev.DecodeMessage()
+			if err != nil || m.Mode != protocol.ModeSteer {
+				continue
+			}
+			if _, command := protocol.ResolveCommand(m.Text); command {
+				continue
+			}
+			out = append(out, Prompt{Offset: ev.Offset, Text: m.Text, Steer: true})
+		}
+	}
+	return slices.DeleteFunc(out, func(p Prompt) bool { return taken[p.Offset] })
 }

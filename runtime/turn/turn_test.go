@@ -93,6 +93,13 @@ func TestNext(t *testing.T) {
 			evs:  []protocol.Event{user(2, "a"), started(3, 4, 1), user(4, "b"), reply(5)}, wantNext: 2, wantThrough: 5,
 		},
 		{
+			name: "a prompt steered into a turn is taken: it starts no turn of its own",
+			st:   State{Seq: 3, Through: 2},
+			evs: []protocol.Event{started(3, 2, 2), steer(4, "also this"), user(5, "later"),
+				ev(6, protocol.EventPromptSteered, protocol.PromptSteered{Prompt: 4}), ended(7, 2, 2)},
+			wantNext: 5, wantThrough: 7,
+		},
+		{
 			name: "events at or below the watermark are not prompts",
 			st:   State{Seq: 10, Through: 5},
 			evs:  []protocol.Event{user(5, "old"), user(11, "new")}, wantNext: 11, wantThrough: 11,
@@ -136,4 +143,30 @@ func TestQueueReadsOnlyWhatIsNew(t *testing.T) {
 func TestWatermark(t *testing.T) {
 	assert.Equal(t, uint64(9), Watermark(nil, 9))
 	assert.Equal(t, uint64(3), Watermark([]Prompt{{Offset: 7}, {Offset: 4}}, 9))
+}
+
+func TestSteerable(t *testing.T) {
+	steered := func(offset, prompt uint64) protocol.Event {
+		return ev(offset, protocol.EventPromptSteered, protocol.PromptSteered{Prompt: prompt})
+	}
+	cases := []struct {
+		name string
+		evs  []protocol.Event
+		want []uint64
+	}{
+		{"nothing steered", []protocol.Event{user(2, "a"), started(3, 2, 2)}, nil},
+		{"steered prompts in log order", []protocol.Event{started(3, 2, 2), steer(4, "x"), user(5, "q"), steer(6, "y")}, []uint64{4, 6}},
+		{"taken already", []protocol.Event{steer(4, "x"), steered(5, 4), steer(6, "y")}, []uint64{6}},
+		{"a steered prompt that started its own turn", []protocol.Event{steer(4, "x"), started(5, 4, 4)}, nil},
+		{"a command is never steered", []protocol.Event{steer(4, "/help"), steer(5, "and this")}, []uint64{5}},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			var got []uint64
+			for _, p := range Steerable(c.evs) {
+				got = append(got, p.Offset)
+			}
+			assert.Equal(t, c.want, got)
+		})
+	}
 }

@@ -26,12 +26,27 @@ import (
 // prompt is the turn's own prompt, which counts even before its turn.started is read.
 func conversation(system string, prompt uint64, evs []protocol.Event) []openai.ChatCompletionMessage {
 	started := map[uint64]bool{prompt: true}
+	// Prompts steered into a turn are said where the turn took them (their prompt.steered,
+	// after the tool results of that step), not where they were stored: mid-step, they would
+	// cut an assistant's calls from their results.
+	steered := map[uint64]string{}
 	for _, ev := range evs {
-		if ev.Type != protocol.EventTurnStarted {
-			continue
+		switch ev.Type {
+		case protocol.EventTurnStarted:
+			if ts, err := protocol.DecodeEventData[protocol.TurnStarted](ev); err == nil && ts.Kind == protocol.TurnAgent {
+				started[ts.Prompt] = true
+			}
+		case protocol.EventPromptSteered:
+			if ps, err := protocol.DecodeEventData[protocol.PromptSteered](ev); err == nil {
+				steered[ps.Prompt] = ""
+			}
 		}
-		if ts, err := protocol.DecodeEventData[protocol.TurnStarted](ev); err == nil && ts.Kind == protocol.TurnAgent {
-			started[ts.Prompt] = true
+	}
+	for _, ev := range evs {
+		if _, ok := steered[ev.Offset]; ok && ev.Type == protocol.EventUserMessage {
+			if m, err := ev.DecodeMessage(); err == nil {
+				steered[ev.Offset] = m.Text
+			}
 		}
 	}
 	msgs := []openai.ChatCompletionMessage{{Role: openai.ChatMessageRoleSystem, Content: system}}
@@ -66,11 +81,23 @@ func conversation(system string, prompt uint64, evs []protocol.Event) []openai.C
 			}
 		case protocol.EventTurnEnded:
 			flushDrafts()
-		case protocol.EventUserMessage:
-			m, err := ev.DecodeMessage()
-			if err != nil || !started[ev.Offset] {
-				continue
+		case protocol.EventUserMessage, protocol.EventPromptSteered:
+			var text string
+			if ev.Type == protocol.EventPromptSteered {
+				ps, err := protocol.DecodeEventData[protocol.PromptSteered](ev)
+				if err != nil || steered[ps.Prompt] == "" {
+					continue
+				}
+				text = steered[ps.Prompt]
+			} else {
+				m, err := ev.DecodeMessage()
+				_, isSteered := steered[ev.Offset]
+				if err != nil || !started[ev.Offset] || isSteered {
+					continue
+				}
+				text = m.Text
 			}
+			m := protocol.Message{Text: text}
 			answer()
 			lastStream = ""
 			if last := &msgs[len(msgs)-1]; last.Role == openai.ChatMessageRoleUser {

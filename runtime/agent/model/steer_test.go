@@ -78,3 +78,46 @@ func TestSteeredPromptsReachTheModelAtItsNextStep(t *testing.T) {
 	assert.Equal(t, "system user assistant[list_files] tool user", roles(reqs[1]), "after the tool results, before the next call")
 	assert.Equal(t, "also check the tests", reqs[1].Messages[4].Content)
 }
+
+// TestSteerThroughTheRunner: a prompt sent with steer while the model's turn runs reaches
+// the model at its next step, after the tool results, and starts no turn of its own; the
+// next turn's conversation has it where it was taken.
+func TestSteerThroughTheRunner(t *testing.T) {
+	hold := make(chan struct{})
+	first := calls("index", call{"l", "list_files", `{}`})
+	first.hold = hold
+	srv := newFakeServer(t, first, text("Both done."), text("Fine."))
+	e := newEnv(t, srv)
+	start := e.send("look around")
+	require.Eventually(t, func() bool { return len(srv.requestsSoFar()) == 1 }, 10*time.Second, 10*time.Millisecond)
+	e.prompts++
+	_, err := e.rt.SendPrompt(context.Background(), e.session, protocol.SendPromptRequest{Text: "also check the tests", AttemptID: "steer-1", Mode: protocol.ModeSteer})
+	require.NoError(t, err)
+	close(hold)
+	evs := e.waitEnded(start)
+
+	reqs := srv.requestsSoFar()
+	require.Len(t, reqs, 2)
+	assert.Equal(t, "system user assistant[list_files] tool user", roles(reqs[1]), "after the tool results, before the next call")
+	assert.Equal(t, "also check the tests", reqs[1].Messages[4].Content)
+	assert.Len(t, ofType(evs, protocol.EventPromptSteered), 1)
+	time.Sleep(300 * time.Millisecond)
+	all, err := e.rt.Log().Read(context.Background(), e.session, 0)
+	require.NoError(t, err)
+	assert.Len(t, ofType(all, protocol.EventTurnStarted), 1, "the steered prompt ran no turn of its own")
+
+	e.prompt("thanks")
+	reqs = srv.requestsSoFar()
+	require.Len(t, reqs, 3)
+	assert.Equal(t, "system user assistant[list_files] tool user assistant user", roles(reqs[2]), "rebuilt from the log, the steer where it was taken")
+}
+
+func ofType(evs []protocol.Event, typ protocol.EventType) []protocol.Event {
+	var out []protocol.Event
+	for _, ev := range evs {
+		if ev.Type == typ {
+			out = append(out, ev)
+		}
+	}
+	return out
+}

@@ -1,0 +1,118 @@
+package store
+
+import (
+	"encoding/json"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"parley/protocol"
+)
+
+type folder struct {
+	th *Thread
+	n  uint64
+}
+
+func (f *folder) emit(typ protocol.EventType, data any) {
+	f.n++
+	raw, _ := json.Marshal(data)
+	f.th.Apply(protocol.Event{Offset: f.n, Type: typ, Data: raw})
+}
+
+func (f *folder) texts() []string {
+	var out []string
+	for _, m := range f.th.Messages {
+		out = append(out, string(m.Role)+"/"+string(m.Status)+": "+m.Text+m.Title)
+	}
+	return out
+}
+
+func TestAStreamGrowsFromDraftsAndDeltasWithNoDuplicate(t *testing.T) {
+	for _, tc := range []struct {
+		name  string
+		steps func(f *folder)
+		want  string
+	}{
+		{"live from the start", func(f *folder) {
+			f.th.Live(protocol.Delta{Stream: "2-1", Pos: 0, Text: "Hel"})
+			f.th.Live(protocol.Delta{Stream: "2-1", Pos: 3, Text: "lo"})
+		}, "Hello"},
+		{"a reload: drafts, then the tail since the last of them", func(f *folder) {
+			f.emit(protocol.EventAgentDraft, protocol.AgentDraft{Stream: "2-1", Seq: 1, Text: "Hello, "})
+			f.emit(protocol.EventAgentDraft, protocol.AgentDraft{Stream: "2-1", Seq: 2, Pos: 7, Text: "wor"})
+			f.th.Live(protocol.Delta{Stream: "2-1", Pos: 7, Text: "world"})
+		}, "Hello, world"},
+		{"a delta the draft already holds", func(f *folder) {
+			f.th.Live(protocol.Delta{Stream: "2-1", Pos: 0, Text: "Hello"})
+			f.emit(protocol.EventAgentDraft, protocol.AgentDraft{Stream: "2-1", Seq: 1, Text: "Hello"})
+			f.th.Live(protocol.Delta{Stream: "2-1", Pos: 0, Text: "Hello"})
+		}, "Hello"},
+		{"a delta past a hole waits for the draft", func(f *folder) {
+			f.th.Live(protocol.Delta{Stream: "2-1", Pos: 0, Text: "He"})
+			f.th.Live(protocol.Delta{Stream: "2-1", Pos: 5, Text: "!"})
+		}, "He"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			f := &folder{th: &Thread{}}
+			f.emit(protocol.EventUserMessage, protocol.Message{Text: "hi"})
+			f.emit(protocol.EventTurnStarted, protocol.TurnStarted{Prompt: 1, Kind: protocol.TurnAgent})
+			tc.steps(f)
+			require.Len(t, f.th.Messages, 2)
+			assert.Equal(t, tc.want, f.th.Messages[1].Text)
+			assert.Equal(t, StatusStreaming, f.th.Messages[1].Status)
+
+			f.emit(protocol.EventAgentMessage, protocol.Message{Text: "Hello, world!", Stream: "2-1"})
+			assert.Equal(t, []string{"user/: hi", "agent/: Hello, world!"}, f.texts(), "the message replaces the stream in place")
+			assert.False(t, f.th.Live(protocol.Delta{Stream: "2-1", Pos: 0, Text: "Hello, world!!"}), "a late delta changes nothing")
+		})
+	}
+}
+
+func TestLiveCountsARevision(t *testing.T) {
+	th := &Thread{}
+	rev := th.Rev
+	require.True(t, th.Live(protocol.Delta{Stream: "1-1", Text: "a"}))
+	assert.Greater(t, th.Rev, rev, "a view must see the change of an entry edited in place")
+	rev = th.Rev
+	assert.False(t, th.Live(protocol.Delta{Stream: "1-1", Text: "a"}))
+	assert.Equal(t, rev, th.Rev)
+}
+
+func TestToolReceiptsAndInterruptedStreams(t *testing.T) {
+	f := &folder{th: &Thread{}}
+	f.emit(protocol.EventUserMessage, protocol.Message{Text: "list"})
+	f.emit(protocol.EventTurnStarted, protocol.TurnStarted{Prompt: 1, Kind: protocol.TurnAgent})
+	f.emit(protocol.EventToolCalled, protocol.ToolCalled{Calls: []protocol.ToolCall{
+		{ID: "call_0", Name: "list_files", Arguments: `{"path":"."}`},
+		{ID: "call_1", Name: "read_file", Arguments: `{"path":"a"}`}}})
+	f.emit(protocol.EventToolResult, protocol.ToolResult{Call: "call_0", Name: "list_files", Text: "a\nb/"})
+	f.emit(protocol.EventToolResult, protocol.ToolResult{Call: "call_1", Name: "read_file", Text: "no such file", Error: true})
+	// The next step reuses the ids, as local servers do.
+	f.emit(protocol.EventToolCalled, protocol.ToolCalled{Calls: []protocol.ToolCall{{ID: "call_0", Name: "run_command", Arguments: `{"argv":["ls"]}`}}})
+	f.emit(protocol.EventAgentDraft, protocol.AgentDraft{Stream: "2-2", Seq: 1, Text: "Half"})
+	f.emit(protocol.EventTurnEnded, protocol.TurnEnded{Prompt: 1, Interrupted: true})
+	assert.Equal(t, []string{
+		"user/: list",
+		"tool/done: list_files", "tool/failed: read_file",
+		"tool/interrupted: run_command",
+		"agent/interrupted: Half",
+	}, f.texts())
+	assert.Equal(t, `{"path":"."}`, f.th.Messages[1].Detail)
+	assert.Equal(t, "a\nb/", f.th.Messages[1].Result)
+	assert.Equal(t, "no such file", f.th.Messages[2].Result)
+}
+
+func TestASteeredPromptJoinsTheThreadWhenTheTurnTakesIt(t *testing.T) {
+	f := &folder{th: &Thread{}}
+	f.emit(protocol.EventUserMessage, protocol.Message{Text: "look around"})
+	f.emit(protocol.EventTurnStarted, protocol.TurnStarted{Prompt: 1, Kind: protocol.TurnAgent})
+	f.emit(protocol.EventUserMessage, protocol.Message{Text: "also the tests", Mode: protocol.ModeSteer})
+	require.Len(t, f.th.Queued, 1, "waiting while the turn runs")
+	f.emit(protocol.EventPromptSteered, protocol.PromptSteered{Prompt: 3})
+	assert.Empty(t, f.th.Queued)
+	assert.Equal(t, []string{"user/: look around", "user/: also the tests"}, f.texts())
+	f.emit(protocol.EventTurnEnded, protocol.TurnEnded{Prompt: 1})
+	assert.False(t, f.th.Working, "nothing waits: the steered prompt was taken")
+}

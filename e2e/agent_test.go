@@ -1,0 +1,257 @@
+package e2e
+
+import (
+	"context"
+	"net/http"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/chromedp/chromedp"
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"parley/app/socket"
+	"parley/internal/testkit"
+	"parley/protocol"
+)
+
+// The model agent in the browser: a scripted OpenAI-compatible server in the test process,
+// the real binary pointed at it with -model-url, the real wasm in Chromium.
+
+// openModel starts the fake model with its script, the server on it and a browser on the
+// hero, ready to type.
+func openModel(t *testing.T, replies ...testkit.Reply) (*testkit.Model, *server, context.Context) {
+	t.Helper()
+	fake := testkit.NewModel(t, replies...)
+	srv := startServerModel(t, t.TempDir(), fake.Base())
+	ctx := browser(t)
+	do(t, ctx, 60*time.Second, chromedp.Navigate(srv.link), waitReady())
+	return fake, srv, ctx
+}
+
+// prompt sends text from the composer and waits for the session's address.
+func prompt(t *testing.T, ctx context.Context, text string) {
+	t.Helper()
+	do(t, ctx, 20*time.Second, typeText(text), pressEnter(0), waitJS(`location.pathname.startsWith('/s/')`))
+}
+
+// liveLog is what a native client of the socket reads: the stored events up to now, and the
+// delta frames it was sent while it listened.
+type liveLog struct {
+	events []protocol.Event
+	deltas []protocol.Delta
+}
+
+// readLog subscribes to the session from the start and returns once the replay caught up,
+// after listening for linger more.
+func readLog(t *testing.T, srv *server, session string, linger time.Duration) liveLog {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second+linger)
+	defer cancel()
+	var l liveLog
+	f := &socket.Follower{URL: "ws://" + srv.addr + "/ws", Session: session,
+		Header:  http.Header{"Authorization": {"Bearer " + srv.token}},
+		OnEvent: func(ev protocol.Event) { l.events = append(l.events, ev) },
+		OnDelta: func(d protocol.Delta) { l.deltas = append(l.deltas, d) },
+		OnState: func(s socket.State) {
+			if s.CaughtUp {
+				time.AfterFunc(linger, cancel)
+			}
+		}}
+	f.Run(ctx)
+	return l
+}
+
+func streamingText(t *testing.T, ctx context.Context) string {
+	t.Helper()
+	return evalString(t, ctx, `(document.querySelector('.thread .msg-streaming .msg-text') || {textContent: ''}).textContent`)
+}
+
+func lastAgentText(t *testing.T, ctx context.Context) string {
+	t.Helper()
+	return evalString(t, ctx, `[...document.querySelectorAll('.thread .msg-agent:not(.msg-notice) .msg-text')].map(e => e.textContent).pop() || ''`)
+}
+
+// TestAgentStreamsTokenByToken: the text grows in the page while nothing of it is stored,
+// then the one agent.message replaces it.
+func TestAgentStreamsTokenByToken(t *testing.T) {
+	hold := make(chan struct{})
+	_, srv, ctx := openModel(t, testkit.Reply{Steps: []testkit.Step{
+		testkit.TextChunk("Hello "), testkit.TextChunk("from "), {Hold: hold},
+		testkit.TextChunk("the "), testkit.TextChunk("model."), testkit.Finish("stop"),
+	}})
+	prompt(t, ctx, "hi")
+	do(t, ctx, 20*time.Second, waitJS(`(document.querySelector('.thread .msg-streaming .msg-text') || {}).textContent === 'Hello from '`))
+	session := sessionOf(t, ctx)
+	before := readLog(t, srv, session, 0)
+	assert.Zero(t, testkit.Count(before.events, protocol.EventAgentMessage), "shown before it is stored")
+	assert.Zero(t, testkit.Count(before.events, protocol.EventAgentDraft), "no event per token")
+
+	// A second client listening while the rest streams gets it as delta frames.
+	listened := make(chan liveLog)
+	go func() { listened <- readLog(t, srv, session, 1500*time.Millisecond) }()
+	// Which entries of the thread change in the page while the rest streams: only the
+	// streaming one may.
+	evalBool(t, ctx, `(window.__touched = new Set(), new MutationObserver(ms => ms.forEach(m => {
+		const n = m.target.nodeType === 1 ? m.target : m.target.parentElement;
+		const e = n.closest('.msg, .entry');
+		window.__touched.add(e ? (e.dataset.stream ? 'stream' : e.className) : 'the list itself');
+	})).observe(document.querySelector('.thread-inner'), {subtree: true, childList: true, characterData: true, attributes: true}), true)`)
+	time.Sleep(500 * time.Millisecond)
+	close(hold)
+	do(t, ctx, 20*time.Second, waitJS(`!document.querySelector('.thread .msg-streaming') && !document.querySelector('.thread .stop')`))
+	assert.Equal(t, "Hello from the model.", lastAgentText(t, ctx))
+	assert.Equal(t, "stream", evalString(t, ctx, `[...window.__touched].join(', ')`), "only the streaming message changed in the page")
+	l := <-listened
+	require.NotEmpty(t, l.deltas, "the live path sent delta frames")
+	after := readLog(t, srv, session, 0)
+	assert.Equal(t, []string{"Hello from the model."}, testkit.AgentTexts(t, after.events))
+	assert.Zero(t, testkit.Count(after.events, protocol.EventAgentDraft), "a short message is one event")
+}
+
+// TestAgentReloadMidStream: the page reloaded while a long message streams shows the text
+// so far from the stored drafts, then continues from live deltas, with no duplicate.
+func TestAgentReloadMidStream(t *testing.T) {
+	first, second := make(chan struct{}), make(chan struct{})
+	long := strings.Repeat("word ", 900) // over a checkpoint's 4 KiB: a draft is stored
+	_, _, ctx := openModel(t, testkit.Reply{Steps: []testkit.Step{
+		testkit.TextChunk("Alpha " + long), testkit.TextChunk("Beta "), {Hold: first},
+		testkit.TextChunk("Gamma "), {Hold: second},
+		testkit.TextChunk("Delta."), testkit.Finish("stop"),
+	}})
+	prompt(t, ctx, "write a lot")
+	do(t, ctx, 20*time.Second, waitJS(`((document.querySelector('.thread .msg-streaming .msg-text') || {}).textContent || '').endsWith('Beta ')`))
+
+	// The model pauses: no token comes to carry the tail, yet the page shows all of the text
+	// so far, the stored draft and the tail since (asked for on subscribe).
+	do(t, ctx, 60*time.Second, chromedp.Reload(), waitReady(),
+		waitJS(`((document.querySelector('.thread .msg-streaming .msg-text') || {}).textContent || '').endsWith('Beta ')`))
+	assert.Equal(t, "Alpha "+long+"Beta ", streamingText(t, ctx), "the stored draft, then the live tail, once")
+
+	close(first)
+	do(t, ctx, 20*time.Second, waitJS(`((document.querySelector('.thread .msg-streaming .msg-text') || {}).textContent || '').endsWith('Gamma ')`))
+	assert.Equal(t, "Alpha "+long+"Beta Gamma ", streamingText(t, ctx), "the live tail filled what came after the draft, once")
+
+	close(second)
+	do(t, ctx, 20*time.Second, waitJS(`!document.querySelector('.thread .msg-streaming') && !document.querySelector('.thread .stop')`))
+	assert.Equal(t, "Alpha "+long+"Beta Gamma Delta.", lastAgentText(t, ctx))
+	assert.Equal(t, 1, int(get(t, ctx, chromedp.Evaluate[float64](`document.querySelectorAll('.thread .msg-agent').length`))), "one message, no leftover of its stream")
+}
+
+// TestAgentStopDuringAStream: Stop cancels the model's request; the text so far stays.
+func TestAgentStopDuringAStream(t *testing.T) {
+	hold := make(chan struct{})
+	defer close(hold)
+	fake, srv, ctx := openModel(t, testkit.Reply{Steps: []testkit.Step{
+		testkit.TextChunk("Counting: "), testkit.TextChunk("one, "), {Hold: hold}, testkit.TextChunk("two."), testkit.Finish("stop"),
+	}})
+	prompt(t, ctx, "count")
+	do(t, ctx, 20*time.Second, waitJS(`((document.querySelector('.thread .msg-streaming .msg-text') || {}).textContent || '') === 'Counting: one, '`),
+		chromedp.Click(chromedp.CSS(`.thread .stop`)),
+		waitJS(`!document.querySelector('.thread .stop') && !document.querySelector('.thread .msg-streaming')`))
+	assert.Equal(t, "Counting: one, ", lastAgentText(t, ctx), "what streamed before the stop is kept")
+	assert.False(t, evalBool(t, ctx, `!!document.querySelector('.thread .msg-interrupted')`), "closed by its message, not left open")
+	stored := readLog(t, srv, sessionOf(t, ctx), 0)
+	assert.Equal(t, []string{"Counting: one, "}, testkit.AgentTexts(t, stored.events), "stored as the message")
+	assert.Len(t, fake.Requests(), 1, "the model is not called again")
+}
+
+// approve waits for the composer's approval and clicks its option labelled label.
+func approve(t *testing.T, ctx context.Context, label string) {
+	t.Helper()
+	do(t, ctx, 20*time.Second, waitJS(`!!document.querySelector('#composer-mode.mode-approval')`))
+	time.Sleep(guardPause)
+	do(t, ctx, 10*time.Second, js(`[...document.querySelectorAll('#composer-mode .choice')].find(b => b.querySelector('.choice-label').textContent === `+quote(label)+`).click()`))
+}
+
+// waitFinal waits for the turn to end and returns the agent's last text.
+func waitFinal(t *testing.T, ctx context.Context, want string) {
+	t.Helper()
+	tctx, cancel := context.WithTimeout(ctx, 30*time.Second)
+	defer cancel()
+	if err := chromedp.Do(tctx, waitJS(`[...document.querySelectorAll('.thread .msg-agent .msg-text')].some(e => e.textContent === `+quote(want)+`) && !document.querySelector('.thread .stop')`)); err != nil {
+		t.Fatalf("waiting for %q: %v (the thread: %s)", want, err, evalString(t, ctx, `document.querySelector('.thread').innerText`))
+	}
+}
+
+func receipts(t *testing.T, ctx context.Context) string {
+	t.Helper()
+	return evalString(t, ctx, `[...document.querySelectorAll('.thread .entry-tool')].map(e => e.innerText.replace(/\s+/g, ' ')).join(' | ')`)
+}
+
+// TestAgentApprovalAnsweredInTheComposer: the model's command waits for an approval in the
+// composer; approved, it runs, and its receipt and the model's answer follow.
+func TestAgentApprovalAnsweredInTheComposer(t *testing.T) {
+	fake, _, ctx := openModel(t,
+		testkit.Calls(testkit.Call{ID: "call_0", Name: "run_command", Args: map[string]any{"argv": []string{"echo", "hello"}}}),
+		testkit.Text("It printed hello."))
+	prompt(t, ctx, "say hello")
+	approve(t, ctx, "Approve")
+	waitFinal(t, ctx, "It printed hello.")
+	reqs := fake.Requests()
+	require.Len(t, reqs, 2)
+	assert.Contains(t, strings.Join(testkit.ToolTexts(reqs[1]), "\n"), "hello")
+	got := receipts(t, ctx)
+	assert.Contains(t, got, "run_command")
+	assert.Contains(t, got, `"argv":["echo","hello"]`)
+	assert.Contains(t, got, "done")
+	assert.Contains(t, evalString(t, ctx, `document.querySelector('.thread .entry-decision .entry-status').textContent`), "Approve",
+		"the card in the thread shows how it ended")
+}
+
+// TestAgentRejectionWithAReasonReachesTheModel: words typed instead of a click are the
+// tool's error text the model reads.
+func TestAgentRejectionWithAReasonReachesTheModel(t *testing.T) {
+	fake, _, ctx := openModel(t,
+		testkit.Calls(testkit.Call{ID: "call_0", Name: "run_command", Args: map[string]any{"argv": []string{"rm", "notes.txt"}}}),
+		testkit.Text("Understood, I will keep it."))
+	prompt(t, ctx, "clean up")
+	do(t, ctx, 20*time.Second, waitJS(`!!document.querySelector('#composer-mode.mode-approval')`),
+		chromedp.SendKeys(chromedp.CSS(`#approval-instruction`), "keep the notes"),
+		waitJS(`!document.querySelector('#composer-mode .send').disabled`),
+		chromedp.Click(chromedp.CSS(`#composer-mode .send`)))
+	waitFinal(t, ctx, "Understood, I will keep it.")
+	reqs := fake.Requests()
+	require.Len(t, reqs, 2)
+	assert.Equal(t, []string{"call_0: error: rejected by the user: keep the notes"}, testkit.ToolTexts(reqs[1]))
+	assert.Contains(t, receipts(t, ctx), "error")
+}
+
+// TestAgentBatchApprovedAtOnce: two commands of one model message are one approval.
+func TestAgentBatchApprovedAtOnce(t *testing.T) {
+	fake, _, ctx := openModel(t,
+		testkit.Calls(
+			testkit.Call{ID: "call_0", Name: "run_command", Args: map[string]any{"argv": []string{"echo", "first"}}},
+			testkit.Call{ID: "call_1", Name: "run_command", Args: map[string]any{"argv": []string{"echo", "second"}}}),
+		testkit.Text("Both ran."))
+	prompt(t, ctx, "run both")
+	approve(t, ctx, "Approve all")
+	waitFinal(t, ctx, "Both ran.")
+	reqs := fake.Requests()
+	require.Len(t, reqs, 2)
+	texts := testkit.ToolTexts(reqs[1])
+	require.Len(t, texts, 2)
+	assert.Contains(t, texts[0], "first")
+	assert.Contains(t, texts[1], "second")
+	assert.Equal(t, 1, int(get(t, ctx, chromedp.Evaluate[float64](`document.querySelectorAll('.thread .entry-decision').length`))), "one decision for the batch")
+	assert.Equal(t, 2, int(get(t, ctx, chromedp.Evaluate[float64](`document.querySelectorAll('.thread .entry-tool.status-done').length`))))
+}
+
+// TestAgentAskUserAnsweredInTheComposer: the model's question is the composer's question
+// mode; the choice is what the model reads.
+func TestAgentAskUserAnsweredInTheComposer(t *testing.T) {
+	fake, _, ctx := openModel(t,
+		testkit.Calls(testkit.Call{ID: "call_0", Name: "ask_user", Args: map[string]any{
+			"message": "Which colour?", "schema": map[string]any{"type": "string", "enum": []string{"red", "green"}}}}),
+		testkit.Text("Green it is."))
+	prompt(t, ctx, "pick a colour with me")
+	do(t, ctx, 20*time.Second, waitJS(`!!document.querySelector('#composer-mode.mode-question')`))
+	assert.Equal(t, "Which colour?", modeText(t, ctx, `.question-message`))
+	time.Sleep(guardPause)
+	do(t, ctx, 10*time.Second, js(`[...document.querySelectorAll('#composer-mode .choice')].find(b => b.textContent.includes('green')).click()`))
+	waitFinal(t, ctx, "Green it is.")
+	reqs := fake.Requests()
+	require.Len(t, reqs, 2)
+	assert.Equal(t, []string{`call_0: the user answered: "green"`}, testkit.ToolTexts(reqs[1]))
+}
