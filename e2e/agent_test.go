@@ -150,7 +150,8 @@ func TestAgentStopDuringAStream(t *testing.T) {
 	do(t, ctx, 20*time.Second, waitJS(`((document.querySelector('.thread .msg-streaming .msg-text') || {}).textContent || '') === 'Counting: one, '`),
 		chromedp.Click(chromedp.CSS(`.thread .stop`)),
 		waitJS(`!document.querySelector('.thread .stop') && !document.querySelector('.thread .msg-streaming')`))
-	assert.Equal(t, "Counting: one, ", lastAgentText(t, ctx), "what streamed before the stop is kept")
+	// Closed, it is drawn as Markdown, whose paragraph drops the trailing space.
+	assert.Equal(t, "Counting: one,", lastAgentText(t, ctx), "what streamed before the stop is kept")
 	assert.False(t, evalBool(t, ctx, `!!document.querySelector('.thread .msg-interrupted')`), "closed by its message, not left open")
 	stored := readLog(t, srv, sessionOf(t, ctx), 0)
 	assert.Equal(t, []string{"Counting: one, "}, testkit.AgentTexts(t, stored.events), "stored as the message")
