@@ -125,13 +125,24 @@ func (m *Model) serve(w http.ResponseWriter, r *http.Request) {
 	fmt.Fprint(w, "data: [DONE]\n\n")
 }
 
-func chunk(choices []openai.ChatCompletionStreamChoice) string {
-	b, err := json.Marshal(openai.ChatCompletionStreamResponse{ID: "c1", Object: "chat.completion.chunk", Model: "test", Choices: choices})
+// StreamChunk is one chunk of a Chat Completions stream as servers write it; usage, when
+// given, rides on it (a last chunk with no choices carries only the usage).
+func StreamChunk(choices []openai.ChatCompletionStreamChoice, usage *openai.Usage) string {
+	b, err := json.Marshal(openai.ChatCompletionStreamResponse{ID: "c1", Object: "chat.completion.chunk", Model: "test", Choices: choices, Usage: usage})
 	if err != nil {
 		panic(err)
 	}
 	return string(b)
 }
+
+// ToolCallChunk is one piece of a tool call; a nil index leaves the index out, as some
+// local servers do.
+func ToolCallChunk(index *int, id, name, args string) string {
+	return StreamChunk([]openai.ChatCompletionStreamChoice{{Delta: openai.ChatCompletionStreamChoiceDelta{
+		ToolCalls: []openai.ToolCall{{Index: index, ID: id, Type: openai.ToolTypeFunction, Function: openai.FunctionCall{Name: name, Arguments: args}}}}}}, nil)
+}
+
+func chunk(choices []openai.ChatCompletionStreamChoice) string { return StreamChunk(choices, nil) }
 
 // TextChunk is a piece of the assistant's text.
 func TextChunk(s string) Step {
@@ -181,8 +192,7 @@ func Calls(cs ...Call) Reply {
 }
 
 func toolChunk(i int, id, name, args string) Step {
-	return Step{Chunk: chunk([]openai.ChatCompletionStreamChoice{{Delta: openai.ChatCompletionStreamChoiceDelta{
-		ToolCalls: []openai.ToolCall{{Index: &i, ID: id, Type: openai.ToolTypeFunction, Function: openai.FunctionCall{Name: name, Arguments: args}}}}}})}
+	return Step{Chunk: ToolCallChunk(&i, id, name, args)}
 }
 
 // ToolTexts are the tool results the model was sent in request i (from 0), in order, with

@@ -10,6 +10,8 @@ import (
 	"testing"
 	"time"
 
+	"parley/internal/testkit"
+
 	openai "github.com/sashabaranov/go-openai"
 )
 
@@ -147,12 +149,9 @@ func (f *fakeServer) serve(w http.ResponseWriter, r *http.Request) {
 
 // Chunks, written as servers write them.
 
+// chunk is a stream chunk as servers write it.
 func chunk(choices []openai.ChatCompletionStreamChoice, usage *openai.Usage) string {
-	b, err := json.Marshal(openai.ChatCompletionStreamResponse{ID: "c1", Object: "chat.completion.chunk", Model: "test", Choices: choices, Usage: usage})
-	if err != nil {
-		panic(err)
-	}
-	return string(b)
+	return testkit.StreamChunk(choices, usage)
 }
 
 func textChunk(s string) string {
@@ -170,8 +169,7 @@ func usageChunk() string {
 
 // toolChunk is one piece of a tool call; index nil leaves the index out.
 func toolChunk(index *int, id, name, args string) string {
-	return chunk([]openai.ChatCompletionStreamChoice{{Delta: openai.ChatCompletionStreamChoiceDelta{
-		ToolCalls: []openai.ToolCall{{Index: index, ID: id, Type: openai.ToolTypeFunction, Function: openai.FunctionCall{Name: name, Arguments: args}}}}}}, nil)
+	return testkit.ToolCallChunk(index, id, name, args)
 }
 
 func idx(i int) *int { return &i }
