@@ -94,3 +94,16 @@ func (w *openWriter) Close(ctx context.Context) (string, error) {
 	defer w.done()
 	return w.Writer.Close(ctx)
 }
+
+var _ agent.Transcripts = (*tools)(nil)
+
+// Transcript reads a session a prompt refers to with an @session chip. Any session of this
+// server may be referred to: the person who typed the chip could open it too.
+func (t *tools) Transcript(ctx context.Context, session string) (string, []protocol.Event, error) {
+	info, err := t.caps.r.Session(ctx, session)
+	if err != nil {
+		return "", nil, err
+	}
+	evs, err := t.caps.r.log.Read(ctx, session, 0)
+	return info.Title, evs, err
+}

@@ -30,6 +30,7 @@ import (
 	"parley/protocol"
 	"parley/runtime/agent"
 	"parley/runtime/agent/toolbox"
+	"parley/runtime/catalogue"
 	"parley/runtime/script"
 )
 
@@ -120,6 +121,8 @@ func (a *Agent) Turn(ctx context.Context, in agent.Input, tools agent.Tools) err
 		system = fmt.Sprintf(defaultSystem, host.Workspace)
 	}
 	msgs := conversation(system, in.Prompt, evs)
+	refs := newReferences(ctx, host, catalogue.Skills(host.Workspace).Skills, tools)
+	refs.expandAll(msgs)
 	// The session's own choice of model (session.model), else the configured one.
 	cfg := a.cfg
 	cfg.Model = sessionModel(evs, a.cfg.Model)
@@ -133,7 +136,7 @@ func (a *Agent) Turn(ctx context.Context, in agent.Input, tools agent.Tools) err
 				return a.notice(ctx, tools, "The agent could not read the prompts steered into this turn: "+err.Error())
 			}
 			for _, text := range steered {
-				msgs = append(msgs, openai.ChatCompletionMessage{Role: openai.ChatMessageRoleUser, Content: text})
+				msgs = append(msgs, openai.ChatCompletionMessage{Role: openai.ChatMessageRoleUser, Content: refs.expand(text)})
 			}
 		}
 		step, err := a.generate(ctx, cfg.Model, msgs, defs, tools, !toolRan)
