@@ -184,6 +184,7 @@ func (l *Log) OpenPresence(ctx context.Context, owner string, lease time.Duratio
 		Description: "live Parley runtime instances",
 		Storage:     jetstream.MemoryStorage,
 		TTL:         lease,
+		Replicas:    l.replicas,
 	})
 	if err != nil {
 		return nil, fmt.Errorf("open presence: %w", err)
@@ -198,10 +199,13 @@ func (p *Presence) Beat(ctx context.Context) error {
 	return err
 }
 
-// Alive reports whether an instance's lease is current. A failed read counts as gone.
+// Alive reports whether an instance's lease is current. Only a bucket that answers "no such
+// key" says an instance is gone: a read that fails (a cluster electing a leader, a link
+// down) counts as alive, so nothing a live replica holds is taken from it while the store
+// cannot tell; the next sweep asks again.
 func (p *Presence) Alive(ctx context.Context, owner string) bool {
 	_, err := p.kv.Get(ctx, owner)
-	return err == nil
+	return err == nil || !errors.Is(err, jetstream.ErrKeyNotFound)
 }
 
 // Leave ends this instance's lease now.
