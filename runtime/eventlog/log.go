@@ -155,6 +155,13 @@ func Open(ctx context.Context, nc *nats.Conn, cfg Config) (*Log, error) {
 	if err != nil {
 		return nil, err
 	}
+	if replicas > 1 {
+		// A replicated stream answers once its replicas elected a leader, a moment after it
+		// was created or while a node restarts; the runtime reads it at once.
+		if err := waitForLeader(ctx, stream); err != nil {
+			return nil, err
+		}
+	}
 	now := cfg.Now
 	if now == nil {
 		now = time.Now
@@ -187,6 +194,23 @@ func createStream(ctx context.Context, js jetstream.JetStream, cfg jetstream.Str
 				"start a cluster of at least %d nodes, or lower -replicas", cfg.Name, replicas, err, replicas)
 		}
 		return nil, 0, fmt.Errorf("create stream %s: %w", cfg.Name, err)
+	}
+}
+
+// waitForLeader waits until the stream answers a request (it has a leader), for at most 30 s.
+func waitForLeader(ctx context.Context, stream jetstream.Stream) error {
+	ctx, cancel := context.WithTimeout(ctx, 30*time.Second)
+	defer cancel()
+	for {
+		info, err := stream.Info(ctx)
+		if err == nil && info.Cluster != nil && info.Cluster.Leader != "" {
+			return nil
+		}
+		select {
+		case <-ctx.Done():
+			return fmt.Errorf("stream %s has no leader: %w (%v)", StreamName, ErrUnavailable, err)
+		case <-time.After(50 * time.Millisecond):
+		}
 	}
 }
 
@@ -417,7 +441,7 @@ func (l *Log) Follow(ctx context.Context, session string, after uint64) (<-chan 
 	if err != nil {
 		return nil, nil, fmt.Errorf("follow session %s: %w", session, AsUnavailable(err))
 	}
-	it, err := cons.Messages()
+	it, err := cons.Messages(jetstream.PullExpiry(pullExpiry), jetstream.PullHeartbeat(pullHeartbeat))
 	if err != nil {
 		return nil, nil, fmt.Errorf("follow session %s: %w", session, AsUnavailable(err))
 	}
@@ -525,7 +549,7 @@ func (l *Log) LastPerSubject(ctx context.Context, filter string) ([]protocol.Eve
 		out = append(out, ev)
 		return true
 	})
-	return out, err
+	return out, AsUnavailable(err)
 }
 
 // scan hands the events an ordered consumer delivers to visit, until visit says stop or the
