@@ -2,6 +2,7 @@ package runtime
 
 import (
 	"context"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -49,6 +50,41 @@ func (t *tools) continueFrom(evs []protocol.Event) {
 			t.streams = max(t.streams, n)
 		}
 	}
+}
+
+// adoptable are the decisions a resumed turn's next questions take the place of, oldest
+// first: those asked since its last tool.called (the calls it runs again) that are pending,
+// answered, or timed out. The model's message may have asked several things in a row (two
+// ask_user calls); the ones answered before the restart give their answers again rather
+// than asking twice. Aborted ones are left out: nobody answered them.
+func adoptable(session string, evs []protocol.Event) []*decision.Resumable {
+	from := uint64(0)
+	for _, ev := range evs {
+		if ev.Type == protocol.EventToolCalled {
+			from = ev.Offset
+		}
+	}
+	var out []*decision.Resumable
+	index := map[string]int{}
+	for _, ev := range evs {
+		if ev.Offset <= from {
+			continue
+		}
+		switch ev.Type {
+		case protocol.EventQuestionAsked:
+			if qa, err := ev.DecodeQuestionAsked(); err == nil {
+				index[qa.ID] = len(out)
+				out = append(out, &decision.Resumable{Decision: protocol.Decision{Session: session, Offset: ev.Offset, QuestionAsked: qa}})
+			}
+		case protocol.EventQuestionRejected:
+			if r, err := ev.DecodeQuestionRejected(); err == nil && r.Reason != protocol.ReasonTimeout {
+				if i, ok := index[r.ID]; ok {
+					out[i] = nil
+				}
+			}
+		}
+	}
+	return slices.DeleteFunc(out, func(d *decision.Resumable) bool { return d == nil })
 }
 
 // resuming hands the next Ask or Authorize the first decision left pending; done forgets it

@@ -143,3 +143,48 @@ func TestRestartEndsAStreamingTurnWithANote(t *testing.T) {
 	require.NoError(t, err)
 	assert.Equal(t, queued, te.Prompt)
 }
+
+// One model message asked two questions; the first was answered before the crash, the
+// second was pending. After the restart the user is asked only the second (the same
+// decision), and the model gets both answers.
+func TestRestartAsksOnlyWhatWasNotAnswered(t *testing.T) {
+	dir, ws := t.TempDir(), testkit.Folder(t, nil)
+	m := testkit.NewModel(t, testkit.Calls(
+		testkit.Call{ID: "q1", Name: "ask_user", Args: map[string]string{"message": "Colour?"}},
+		testkit.Call{ID: "q2", Name: "ask_user", Args: map[string]string{"message": "Size?"}}))
+	emb, rt := startModel(t, dir, ws, m)
+	s := newSession(t, rt)
+	prompt(t, rt, s, "pick for me", protocol.ModeQueue)
+	first := waitPending(t, rt, s, 1)[0]
+	require.Equal(t, "Colour?", first.Request.Message)
+	_, err := rt.Reply(context.Background(), s, first.ID, protocol.ReplyRequest{Action: protocol.ActionAccept, Content: raw("blue")})
+	require.NoError(t, err)
+	var second protocol.Decision
+	require.Eventually(t, func() bool {
+		list := waitPendingAtLeast(t, rt, s, 0)
+		if len(list) == 1 && list[0].ID != first.ID {
+			second = list[0]
+			return true
+		}
+		return false
+	}, testkit.Wait, 10*time.Millisecond)
+	require.Equal(t, "Size?", second.Request.Message)
+
+	crash(emb, rt)
+	m.Add(testkit.Text("Blue, large."))
+	emb, rt = startModel(t, dir, ws, m)
+	defer stop(emb, rt)
+	require.Eventually(t, func() bool {
+		st, err := rt.turnState(context.Background(), s)
+		return err == nil && st.Open && st.Started.Owner == rt.owner
+	}, testkit.Wait, 10*time.Millisecond, "the turn is taken over")
+	again := waitPending(t, rt, s, 1)
+	assert.Equal(t, second.ID, again[0].ID, "only the unanswered question is pending")
+	_, err = rt.Reply(context.Background(), s, second.ID, protocol.ReplyRequest{Action: protocol.ActionAccept, Content: raw("large")})
+	require.NoError(t, err)
+	evs := waitFor(t, rt, s, "the turn ends", testkit.TurnsEnded(1))
+	assert.Equal(t, 2, testkit.Count(evs, protocol.EventQuestionAsked), "nobody was asked twice")
+	reqs := m.Requests()
+	require.Len(t, reqs, 2)
+	assert.Equal(t, []string{`q1: the user answered: "blue"`, `q2: the user answered: "large"`}, testkit.ToolTexts(reqs[1]))
+}

@@ -303,9 +303,11 @@ func (r *Runtime) resume(session string, rn *runner, st turn.State, pending []pr
 		t := &tools{caps: caps, prompt: started.Prompt}
 		if evs, err := r.log.Read(ctx, session, started.Resumes-1); err == nil {
 			t.continueFrom(evs)
-		}
-		for _, d := range pending {
-			t.adopt = append(t.adopt, &decision.Resumable{Decision: d})
+			t.adopt = adoptable(session, evs)
+		} else {
+			for _, d := range pending {
+				t.adopt = append(t.adopt, &decision.Resumable{Decision: d})
+			}
 		}
 		if err := r.agent.Turn(ctx, in, t); err != nil && ctx.Err() == nil {
 			slog.Warn("resumed turn failed", "session", session, "prompt", started.Prompt, "err", err)
