@@ -124,8 +124,14 @@ func (r *Runtime) runSession(session string, rn *runner) {
 			// Its runner is gone (or was this process's and failed to record the end). An agent
 			// turn that waited on a decision continues here; anything else ends, interrupted.
 			if st.Started.Owner != r.owner {
-				if pending := r.resumable(session, st); len(pending) > 0 {
-					q, kept = turn.Queue{}, r.resume(session, rn, st, pending)
+				pending, err := r.resumable(session, st)
+				if err != nil {
+					r.retryLater(session, err) // not knowing, never interrupt what could resume
+					return
+				}
+				if len(pending) > 0 {
+					r.resume(session, rn, st, pending)
+					q, kept = turn.Queue{}, 0 // read the queue again from the watermark
 					continue
 				}
 			}
@@ -261,34 +267,33 @@ const (
 // resumable returns the decisions an open agent turn left pending, when its runtime went
 // away while it waited on them: such a turn continues on this runtime. Any other turn (a
 // script, a function, an agent streaming or running a tool) cannot, and gets none.
-func (r *Runtime) resumable(session string, st turn.State) []protocol.Decision {
+func (r *Runtime) resumable(session string, st turn.State) ([]protocol.Decision, error) {
 	if r.opts.NoAgent || st.Started.Kind != protocol.TurnAgent {
-		return nil
+		return nil, nil
 	}
 	ctx, cancel := context.WithTimeout(r.ctx, 5*time.Second)
 	defer cancel()
 	pending, err := r.registry.Pending(ctx, session)
 	if err != nil {
-		return nil
+		return nil, err
 	}
-	return slices.DeleteFunc(pending, func(d protocol.Decision) bool { return d.Offset <= st.Turn() })
+	return slices.DeleteFunc(pending, func(d protocol.Decision) bool { return d.Offset <= st.Turn() }), nil
 }
 
 // resume takes over an agent turn whose runtime went away while it waited on decisions: a
 // turn.started naming the turn it continues, stored only if the turn subject still ends at
 // the old one (so one runtime takes it), then the agent runs again with Resume set and
-// waits for the same decisions. It returns the offset of the turn's end, 0 when it did not
-// run or could not store it.
-func (r *Runtime) resume(session string, rn *runner, st turn.State, pending []protocol.Decision) uint64 {
+// waits for the same decisions.
+func (r *Runtime) resume(session string, rn *runner, st turn.State, pending []protocol.Decision) {
 	started := st.Started
 	started.Owner, started.Resumes = r.owner, st.Turn()
 	seq, dup, err := r.log.PublishAfter(r.ctx, eventlog.TurnSubject(session), st.Seq, protocol.EventTurnStarted, started,
 		"resume-"+strconv.FormatUint(st.Seq, 10))
-	if errors.Is(err, eventlog.ErrConflict) || (err == nil && dup) || err != nil {
-		return 0 // another runtime moved first, or the log failed: read again
+	if err != nil || dup {
+		return // another runtime moved first, or the log failed: read again
 	}
 	slog.Info("resuming a turn that waits on a decision", "session", session, "turn", started.Resumes, "decisions", len(pending))
-	return r.runTurn(session, rn, seq, started, func(ctx context.Context) {
+	r.runTurn(session, rn, seq, started, func(ctx context.Context) {
 		text := ""
 		if ev, err := r.log.Get(ctx, started.Prompt); err == nil {
 			if m, err := ev.DecodeMessage(); err == nil {
