@@ -77,6 +77,8 @@ bench: build chromium
 	$(GO) test -count=1 -run '^$$' -bench BenchmarkBurst -benchtime 1x ./runtime/ | grep -E 'Benchmark|burst_test'
 	@echo "== fan-out: 1,000 sockets on one session at 100 prompts/s (send → every socket, p50/p99; RSS per socket)"
 	$(GO) test -count=1 -run '^$$' -bench BenchmarkFanout -benchtime 1x ./server/ | grep -E 'Benchmark|fanout_bench'
+	@echo "== on a 3-node JetStream cluster in the process (R3): fan-out to 1,000 sockets, and a 1,000-event session resumed over the socket beside the embedded store"
+	$(GO) test -count=1 -run '^$$' -bench 'BenchmarkFanoutCluster|BenchmarkResume1000' -benchtime 1x ./server/ | grep -E 'Benchmark|cluster_bench'
 	@echo "== pure packages, native"
 	$(GO) test -count=1 -run '^$$' -bench . -benchmem $(PURE)
 	@echo "== pure packages, wasm in Node"

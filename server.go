@@ -35,6 +35,8 @@ type config struct {
 	Addr string
 	Data string
 	NATS string
+	// Replicas is how many copies a NATS cluster keeps of the log (0: what it can hold).
+	Replicas int
 	// Model is the model agent's endpoint (see server_model.go); no URL keeps the offline agent.
 	Model model.Config
 	// Workspaces are the folders sessions work in, absolute; the first is the default.
@@ -64,6 +66,8 @@ func parseConfig(args []string, getenv func(string) string, stderr io.Writer) (c
 	fs.StringVar(&c.Addr, "addr", env("PARLEY_ADDR", "127.0.0.1:8080"), "listen address (PARLEY_ADDR); keep it on localhost unless a proxy guards it")
 	fs.StringVar(&c.Data, "data", env("PARLEY_DATA", defaultDataDir()), "data directory: the event store and the access token (PARLEY_DATA)")
 	fs.StringVar(&c.NATS, "nats", env("PARLEY_NATS", ""), "URL of an external NATS server with JetStream; empty runs one embedded (PARLEY_NATS)")
+	replicas := env("PARLEY_REPLICAS", "0")
+	fs.StringVar(&replicas, "replicas", replicas, "copies a NATS cluster keeps of the event log and buckets, 1 to 5; 0 picks 3 when the cluster has three nodes, else 1 (PARLEY_REPLICAS)")
 	workspaces := &workspaceFlag{list: filepath.SplitList(env("PARLEY_WORKSPACE", cwd))}
 	fs.Var(workspaces, "workspace", "a `folder` sessions work in; repeat it for several, the first is the default (PARLEY_WORKSPACE: a list separated by '"+string(filepath.ListSeparator)+"')")
 	modelConfig := addModelFlags(fs, getenv)
@@ -77,6 +81,10 @@ func parseConfig(args []string, getenv func(string) string, stderr io.Writer) (c
 		fs.PrintDefaults()
 	}
 	if err := fs.Parse(args); err != nil {
+		return c, err
+	}
+	var err error
+	if c.Replicas, err = parseReplicas(replicas); err != nil {
 		return c, err
 	}
 	if fs.NArg() > 0 {
@@ -267,7 +275,7 @@ func run(ctx context.Context, cfg config, stdout io.Writer) error {
 
 	var nc *nats.Conn
 	if cfg.NATS != "" {
-		nc, err = nats.Connect(cfg.NATS, nats.Name("parley"), nats.MaxReconnects(-1))
+		nc, err = connectNATS(cfg.NATS)
 		if err != nil {
 			return fmt.Errorf("connect to NATS at %s: %w", cfg.NATS, err)
 		}
@@ -283,7 +291,7 @@ func run(ctx context.Context, cfg config, stdout io.Writer) error {
 	// Embedded, no other runtime can share the log: decisions an earlier process left
 	// pending are aborted at start instead of after their lease.
 	rt, err := runtime.New(ctx, nc, runtime.Options{Workspaces: cfg.Workspaces, Exclusive: cfg.NATS == "", DecisionTimeout: cfg.DecisionTimeout,
-		Limits: script.Limits{Memory: cfg.ScriptMemory}, Model: cfg.Model})
+		Limits: script.Limits{Memory: cfg.ScriptMemory}, Model: cfg.Model, Replicas: cfg.Replicas})
 	if err != nil {
 		return err
 	}

@@ -340,6 +340,10 @@ type TurnStarted struct {
 	// Through is an offset through which every prompt of the session has started: where
 	// the next look for waiting prompts begins.
 	Through uint64 `json:"through,omitempty"`
+	// Resumes is set on a turn taken over by another runtime after the one running it went
+	// away while the turn waited on a decision: the offset of the turn.started it continues.
+	// It is the same turn (a stop names it by that offset); the thread counts no new one.
+	Resumes uint64 `json:"resumes,omitempty"`
 }
 
 // TurnEnded is the data of turn.ended.

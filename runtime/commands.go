@@ -91,6 +91,9 @@ type tools struct {
 	streams, notices, called, results int
 	// steerRead is the last offset Steered read (0: none yet, it reads after the prompt).
 	steerRead uint64
+	// adopt are the decisions a resumed turn left pending, oldest first: its next Ask or
+	// Authorize waits for the first of them rather than asking again (resume.go).
+	adopt []*decision.Resumable
 }
 
 func (t *tools) Say(ctx context.Context, text string) error {
@@ -104,10 +107,14 @@ func (t *tools) Say(ctx context.Context, text string) error {
 }
 
 func (t *tools) Ask(ctx context.Context, req protocol.DecisionRequest) (decision.Answer, error) {
+	ctx, done := t.resuming(ctx)
+	defer done()
 	return t.caps.Ask(ctx, req)
 }
 
 func (t *tools) Authorize(ctx context.Context, calls []gate.ToolCall) (gate.Verdict, error) {
+	ctx, done := t.resuming(ctx)
+	defer done()
 	return t.caps.Authorize(ctx, calls)
 }
 

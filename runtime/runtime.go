@@ -66,6 +66,9 @@ type Options struct {
 	// Agent answers prompts that are not slash commands (default: the model agent when Model
 	// names an endpoint, else the offline agent).
 	Agent agent.Agent
+	// Replicas is how many copies a JetStream cluster keeps of the log and the buckets; 0
+	// picks what the cluster can hold (see eventlog.Config.Replicas).
+	Replicas int
 	// Model is the OpenAI-compatible endpoint the model agent talks to; its URL left empty
 	// keeps the offline agent. Its tools' limits default to Limits.
 	Model model.Config
@@ -139,15 +142,15 @@ func New(ctx context.Context, nc *nats.Conn, opts Options) (*Runtime, error) {
 	if opts.Agent == nil {
 		opts.Agent = agent.Offline{}
 	}
-	log, err := eventlog.Open(ctx, nc, eventlog.Config{Now: opts.Now, Duplicates: opts.duplicates})
+	log, err := eventlog.Open(ctx, nc, eventlog.Config{Now: opts.Now, Duplicates: opts.duplicates, Replicas: opts.Replicas})
 	if err != nil {
 		return nil, err
 	}
-	sessions, err := openSessionIndex(ctx, log.JetStream())
+	sessions, err := openSessionIndex(ctx, log.JetStream(), log.Replicas())
 	if err != nil {
 		return nil, err
 	}
-	grants, err := gate.OpenGrants(ctx, log.JetStream())
+	grants, err := gate.OpenGrants(ctx, log.JetStream(), log.Replicas())
 	if err != nil {
 		return nil, err
 	}
@@ -221,9 +224,14 @@ func (r *Runtime) onEvent(ev protocol.Event) {
 // sweep aborts the decisions no live runtime can resume, and ends the turns no live runtime
 // runs (then runs their sessions' waiting prompts here).
 func (r *Runtime) sweep(ctx context.Context) {
-	decisions, _ := r.open.snapshot()
-	r.registry.Sweep(ctx, decisions, func(owner string) bool {
-		return !r.opts.Exclusive && r.alive(ctx, owner)
+	decisions, turns := r.open.snapshot()
+	r.registry.Sweep(ctx, decisions, func(d decision.Open) bool {
+		if t, ok := turns[d.Session]; ok && d.Seq > cmp.Or(t.started.Resumes, t.seq) {
+			// Asked in the session's open turn: that turn's fate decides it (resumed with
+			// it, or ended with it when it is interrupted).
+			return true
+		}
+		return !r.opts.Exclusive && r.alive(ctx, d.Owner)
 	}, r.open.dropDecision)
 	r.sweepTurns()
 }

@@ -25,8 +25,8 @@ type sessionIndex struct {
 	kv *kv.Bucket[protocol.SessionInfo]
 }
 
-func openSessionIndex(ctx context.Context, js jetstream.JetStream) (*sessionIndex, error) {
-	b, err := kv.Open[protocol.SessionInfo](ctx, js, sessionsBucket, "Parley sessions")
+func openSessionIndex(ctx context.Context, js jetstream.JetStream, replicas int) (*sessionIndex, error) {
+	b, err := kv.Open[protocol.SessionInfo](ctx, js, sessionsBucket, "Parley sessions", replicas)
 	if err != nil {
 		return nil, fmt.Errorf("open session index: %w", err)
 	}

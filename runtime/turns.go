@@ -121,7 +121,20 @@ func (r *Runtime) runSession(session string, rn *runner) {
 				r.nakBells(rn)
 				return
 			}
-			// Its runner is gone (or was this process's and failed to record the end).
+			// Its runner is gone (or was this process's and failed to record the end). An agent
+			// turn that waited on a decision continues here; anything else ends, interrupted.
+			if st.Started.Owner != r.owner {
+				pending, err := r.resumable(session, st)
+				if err != nil {
+					r.retryLater(session, err) // not knowing, never interrupt what could resume
+					return
+				}
+				if len(pending) > 0 {
+					r.resume(session, rn, st, pending)
+					q, kept = turn.Queue{}, 0 // read the queue again from the watermark
+					continue
+				}
+			}
 			r.interrupt(session, st)
 			continue
 		}
@@ -180,6 +193,9 @@ func (r *Runtime) runTurn(session string, rn *runner, seq uint64, started protoc
 	defer cancel(nil)
 	r.turns.mu.Lock()
 	rn.cancel, rn.turn = cancel, seq
+	if started.Resumes != 0 {
+		rn.turn = started.Resumes // a stop names the turn by its first turn.started
+	}
 	r.turns.mu.Unlock()
 	work(ctx)
 	r.turns.mu.Lock()
@@ -200,16 +216,23 @@ func (r *Runtime) runTurn(session string, rn *runner, seq uint64, started protoc
 	return end
 }
 
-// interrupt ends a turn whose runner is gone, settling its run, so the thread stops waiting.
-// It reports false when the turn had already ended.
+// interrupt ends a turn whose runner is gone, settling its run, so the thread stops waiting:
+// a script's run is settled with a note that offers to run it again (its Starlark state was
+// in the memory of the server that stopped), an agent's turn gets a notice, and the
+// decisions the turn left pending end as orphaned. It reports false when the turn had
+// already ended.
 func (r *Runtime) interrupt(session string, st turn.State) bool {
 	if now, err := r.turnState(r.ctx, session); err == nil && (now.Seq != st.Seq || !now.Open) {
 		return false // it ended meanwhile: settling its run again would be a lie
 	}
+	id := strconv.FormatUint(st.Turn(), 10)
 	if st.Started.Run != "" {
 		key := runKey(st.Started.Run)
 		r.appendEvent(session, protocol.EventRunSettled, protocol.RunSettled{Run: st.Started.Run,
-			Error: "interrupted: the server running it stopped before it finished"}, "settled-"+key)
+			Error: interruptedRun}, "settled-"+key)
+	} else if st.Started.Kind == protocol.TurnAgent {
+		r.appendEvent(session, protocol.EventAgentMessage, protocol.Message{Text: interruptedAgent, From: protocol.FromParley},
+			"interrupted-"+id)
 	}
 	ended := protocol.TurnEnded{Prompt: st.Started.Prompt, Run: st.Started.Run, Through: st.Through, Interrupted: true}
 	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
@@ -220,24 +243,99 @@ func (r *Runtime) interrupt(session string, st turn.State) bool {
 	}
 	if err != nil {
 		slog.Warn("could not end an interrupted turn", "session", session, "err", err)
+		return true
+	}
+	// Its questions can never be answered to anyone now.
+	if pending, err := r.registry.Pending(ctx, session); err == nil {
+		for _, d := range pending {
+			if d.Offset > st.Turn() {
+				r.registry.End(ctx, session, d.ID, d.Offset, protocol.ReasonOrphaned)
+			}
+		}
 	}
 	return true
 }
 
-// sweepTurns ends the open turns whose runner is gone, then runs their sessions' waiting
-// prompts here.
+// The notes an interrupted turn leaves.
+const (
+	interruptedRun = "interrupted by a restart: the server running this script stopped before it finished, " +
+		"and a script cannot resume (its state was in that server's memory). Send the command again to run it again."
+	interruptedAgent = "This turn was interrupted by a restart: the server running it stopped while the agent was " +
+		"writing or running a tool. Send the prompt again, or a new one, to go on."
+)
+
+// resumable returns the decisions an open agent turn left pending, when its runtime went
+// away while it waited on them: such a turn continues on this runtime. Any other turn (a
+// script, a function, an agent streaming or running a tool) cannot, and gets none.
+func (r *Runtime) resumable(session string, st turn.State) ([]protocol.Decision, error) {
+	if r.opts.NoAgent || st.Started.Kind != protocol.TurnAgent {
+		return nil, nil
+	}
+	ctx, cancel := context.WithTimeout(r.ctx, 5*time.Second)
+	defer cancel()
+	pending, err := r.registry.Pending(ctx, session)
+	if err != nil {
+		return nil, err
+	}
+	return slices.DeleteFunc(pending, func(d protocol.Decision) bool { return d.Offset <= st.Turn() }), nil
+}
+
+// resume takes over an agent turn whose runtime went away while it waited on decisions: a
+// turn.started naming the turn it continues, stored only if the turn subject still ends at
+// the old one (so one runtime takes it), then the agent runs again with Resume set and
+// waits for the same decisions.
+func (r *Runtime) resume(session string, rn *runner, st turn.State, pending []protocol.Decision) {
+	started := st.Started
+	started.Owner, started.Resumes = r.owner, st.Turn()
+	seq, dup, err := r.log.PublishAfter(r.ctx, eventlog.TurnSubject(session), st.Seq, protocol.EventTurnStarted, started,
+		"resume-"+strconv.FormatUint(st.Seq, 10))
+	if err != nil || dup {
+		return // another runtime moved first, or the log failed: read again
+	}
+	slog.Info("resuming a turn that waits on a decision", "session", session, "turn", started.Resumes, "decisions", len(pending))
+	r.runTurn(session, rn, seq, started, func(ctx context.Context) {
+		text := ""
+		if ev, err := r.log.Get(ctx, started.Prompt); err == nil {
+			if m, err := ev.DecodeMessage(); err == nil {
+				text = m.Text
+			}
+		}
+		in := agent.Input{Session: session, Prompt: started.Prompt, Text: text, Resume: true}
+		caps := &runCaps{r: r, session: session, run: started.Run}
+		if ws, err := r.workspaceOf(ctx, session); err == nil {
+			in.Workspace, caps.ws = ws.Path, ws
+		}
+		t := &tools{caps: caps, prompt: started.Prompt}
+		if evs, err := r.log.Read(ctx, session, started.Resumes-1); err == nil {
+			t.continueFrom(evs)
+			t.adopt = adoptable(session, evs)
+		} else {
+			for _, d := range pending {
+				t.adopt = append(t.adopt, &decision.Resumable{Decision: d})
+			}
+		}
+		if err := r.agent.Turn(ctx, in, t); err != nil && ctx.Err() == nil {
+			slog.Warn("resumed turn failed", "session", session, "prompt", started.Prompt, "err", err)
+		}
+		t.withdrawUnused(ctx)
+	})
+}
+
+// sweepTurns finds the open turns whose runner is gone. With an agent, the session's runner
+// here settles each (it resumes an agent turn that waited on a decision, ends the rest as
+// interrupted) and then runs the waiting prompts; without one, they are ended here.
 func (r *Runtime) sweepTurns() {
 	_, turns := r.open.snapshot()
 	for session, t := range turns {
 		if t.started.Owner == r.owner || r.ownerAlive(t.started.Owner) {
 			continue
 		}
-		if !r.interrupt(session, turn.State{Seq: t.seq, Open: true, Started: t.started, Through: t.started.Through}) {
-			r.open.dropTurn(session, t.seq)
-			continue
-		}
 		if !r.opts.NoAgent {
 			r.wake(session)
+			continue
+		}
+		if !r.interrupt(session, turn.State{Seq: t.seq, Open: true, Started: t.started, Through: t.started.Through}) {
+			r.open.dropTurn(session, t.seq)
 		}
 	}
 }
@@ -402,10 +500,10 @@ func (r *Runtime) StopTurn(ctx context.Context, session string, req protocol.Sto
 	if err != nil {
 		return protocol.StopResponse{}, err
 	}
-	if !st.Open || (req.Turn != 0 && req.Turn != st.Seq) {
+	if !st.Open || (req.Turn != 0 && req.Turn != st.Turn()) {
 		return protocol.StopResponse{}, nil // nothing runs, or not the turn the user saw
 	}
-	offset, _, err := r.log.Append(ctx, session, protocol.EventStopRequested, protocol.StopRequested{Turn: st.Seq}, "")
+	offset, _, err := r.log.Append(ctx, session, protocol.EventStopRequested, protocol.StopRequested{Turn: st.Turn()}, "")
 	return protocol.StopResponse{Running: true, Offset: offset}, err
 }
 

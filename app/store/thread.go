@@ -118,9 +118,13 @@ func (t *Thread) Apply(ev protocol.Event) {
 			t.Queued = nil
 		}
 	case protocol.EventTurnStarted:
+		ts, err := protocol.DecodeEventData[protocol.TurnStarted](ev)
+		if err == nil && ts.Resumes != 0 {
+			break // the same turn, taken over by another server: it stays the one open
+		}
 		t.openTurns++
 		t.Turn = ev.Offset
-		if ts, err := protocol.DecodeEventData[protocol.TurnStarted](ev); err == nil {
+		if err == nil {
 			t.taken(ts.Prompt)
 		}
 	case protocol.EventPromptSteered:

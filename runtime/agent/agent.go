@@ -25,6 +25,11 @@ type Input struct {
 	Text string
 	// Workspace is the session's folder (absolute, symlinks resolved).
 	Workspace string
+	// Resume says the turn was started by a runtime that went away while the turn waited on
+	// a decision, and this one took it over: the agent continues from the log where the turn
+	// was (the decision is still pending, and its Ask or Authorize waits for that one rather
+	// than asking again). An agent that cannot resume answers the prompt as if new.
+	Resume bool
 }
 
 // Tools are what an agent may do during a turn. Everything lands in the session's log.

@@ -110,16 +110,15 @@ func (g *Registry) Ask(ctx context.Context, session, run string, req protocol.De
 	if req.TimeoutMs > 0 {
 		timeout = time.Duration(req.TimeoutMs) * time.Millisecond
 	}
+	if d, ok := resumedFrom(ctx); ok && d.Request.Kind == req.Kind && d.Request.Message == req.Message {
+		// The turn that asked this before its runtime went away asks it again: wait for that
+		// decision, still pending in the composer, rather than ask twice.
+		d.used = true
+		return g.Await(ctx, d.Decision)
+	}
 	id := g.newID()
-	w := &waiter{session: session, done: make(chan Result, 1)}
-	g.mu.Lock()
-	g.waiters[id] = w
-	g.mu.Unlock()
-	defer func() {
-		g.mu.Lock()
-		delete(g.waiters, id)
-		g.mu.Unlock()
-	}()
+	w := g.watch(id, session)
+	defer g.unwatch(id)
 
 	asked := protocol.QuestionAsked{ID: id, Request: req, Run: run, Deadline: g.now().Add(timeout).UnixMilli(), Owner: g.owner}
 	offset, _, err := g.log.PublishAfter(ctx, eventlog.DecisionSubject(session, id), 0, protocol.EventQuestionAsked, asked, "asked-"+id)
@@ -127,7 +126,40 @@ func (g *Registry) Ask(ctx context.Context, session, run string, req protocol.De
 		return Result{}, fmt.Errorf("ask: %w", err)
 	}
 	w.asked = offset
+	return g.wait(ctx, session, id, offset, timeout, w)
+}
 
+// Await waits for the end of a decision that is pending in the log, asked by a runtime that
+// went away: the turn that asked it continues here, and its deadline still holds. A reply
+// stored before the wait began is read from the log.
+func (g *Registry) Await(ctx context.Context, d protocol.Decision) (Result, error) {
+	w := g.watch(d.ID, d.Session)
+	defer g.unwatch(d.ID)
+	w.asked = d.Offset
+	if res, ok := g.outcome(ctx, d.Session, d.ID); ok {
+		return res, nil
+	}
+	timeout := max(time.UnixMilli(d.Deadline).Sub(g.now()), 0)
+	return g.wait(ctx, d.Session, d.ID, d.Offset, timeout, w)
+}
+
+func (g *Registry) watch(id, session string) *waiter {
+	w := &waiter{session: session, done: make(chan Result, 1)}
+	g.mu.Lock()
+	g.waiters[id] = w
+	g.mu.Unlock()
+	return w
+}
+
+func (g *Registry) unwatch(id string) {
+	g.mu.Lock()
+	delete(g.waiters, id)
+	g.mu.Unlock()
+}
+
+// wait waits for a decision's outcome, ending it at its deadline (declined, timeout) or when
+// ctx ends (aborted).
+func (g *Registry) wait(ctx context.Context, session, id string, offset uint64, timeout time.Duration, w *waiter) (Result, error) {
 	timer := time.NewTimer(timeout)
 	defer timer.Stop()
 	for {
@@ -154,6 +186,34 @@ func (g *Registry) Ask(ctx context.Context, session, run string, req protocol.De
 			return Result{}, fmt.Errorf("question %s %w: %s", id, ErrAborted, reason)
 		}
 	}
+}
+
+// Resumable is a pending decision a resumed turn may wait for in place of asking again.
+type Resumable struct {
+	protocol.Decision
+	used bool
+}
+
+// Used says an Ask took it.
+func (r *Resumable) Used() bool { return r.used }
+
+type resumeKey struct{}
+
+// Resuming makes the next Ask under ctx that asks what d asked (the same kind and message)
+// wait for d instead of opening a new decision.
+func Resuming(ctx context.Context, d *Resumable) context.Context {
+	return context.WithValue(ctx, resumeKey{}, d)
+}
+
+func resumedFrom(ctx context.Context) (*Resumable, bool) {
+	d, ok := ctx.Value(resumeKey{}).(*Resumable)
+	return d, ok && d != nil && !d.used
+}
+
+// End stores an outcome without a user answer (aborted, with its reason), unless the
+// decision has already ended.
+func (g *Registry) End(ctx context.Context, session, id string, asked uint64, reason string) {
+	g.end(ctx, session, id, asked, protocol.OutcomeAborted, reason)
 }
 
 // end stores an outcome without a user answer, unless the decision has already ended (then
@@ -302,18 +362,15 @@ type Open struct {
 	Owner   string
 }
 
-// Sweep aborts open decisions whose waiter cannot be resumed: its owner is neither this
-// process (with a live waiter) nor a live replica. stale is told of entries that had ended.
-func (g *Registry) Sweep(ctx context.Context, open map[string]Open, alive func(owner string) bool, stale func(id string, seq uint64)) {
+// Sweep aborts open decisions whose waiter cannot be resumed: no waiter of this process
+// holds it, and held (a live replica owns it, or its turn may resume it) says no. stale is
+// told of entries that had ended.
+func (g *Registry) Sweep(ctx context.Context, open map[string]Open, held func(d Open) bool, stale func(id string, seq uint64)) {
 	for id, d := range open {
-		if d.Owner == g.owner {
-			g.mu.Lock()
-			_, waiting := g.waiters[id]
-			g.mu.Unlock()
-			if waiting {
-				continue
-			}
-		} else if alive(d.Owner) {
+		g.mu.Lock()
+		_, waiting := g.waiters[id]
+		g.mu.Unlock()
+		if waiting || (d.Owner != g.owner && held(d)) {
 			continue
 		}
 		if !g.end(ctx, d.Session, id, d.Seq, protocol.OutcomeAborted, protocol.ReasonOrphaned) {

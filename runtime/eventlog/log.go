@@ -115,6 +115,10 @@ type Config struct {
 	// ConfirmWithin bounds how long a write whose outcome is unknown is retried before it is
 	// reported as ErrUnavailable (default 10 s).
 	ConfirmWithin time.Duration
+	// Replicas is how many copies of the stream and of the key-value buckets a JetStream
+	// cluster keeps (1 to 5). 0 picks what the cluster can hold: 3 on a cluster of three or
+	// more, else 1 (a single server, or the embedded one).
+	Replicas int
 }
 
 // Log is the append-only event log of all sessions, on JetStream. A session's offset is the
@@ -128,6 +132,7 @@ type Log struct {
 	// without a goodbye (a killed process, a dropped link).
 	followIdle    time.Duration
 	confirmWithin time.Duration
+	replicas      int
 	// publishMsg is JetStream's publish; a test puts a slow or lossy link in front of it.
 	publishMsg func(ctx context.Context, msg *nats.Msg, opts ...jetstream.PublishOpt) (*jetstream.PubAck, error)
 }
@@ -138,24 +143,94 @@ func Open(ctx context.Context, nc *nats.Conn, cfg Config) (*Log, error) {
 	if err != nil {
 		return nil, fmt.Errorf("jetstream: %w", err)
 	}
-	stream, err := js.CreateOrUpdateStream(ctx, jetstream.StreamConfig{
+	streamCfg := jetstream.StreamConfig{
 		Name:        StreamName,
 		Description: "Parley session events",
 		Subjects:    []string{AllSessions},
 		Storage:     jetstream.FileStorage,
 		Retention:   jetstream.LimitsPolicy,
 		Duplicates:  cmp.Or(cfg.Duplicates, 2*time.Minute),
-	})
+	}
+	stream, replicas, err := createStream(ctx, js, streamCfg, cfg.Replicas)
 	if err != nil {
-		return nil, fmt.Errorf("create stream %s: %w", StreamName, err)
+		return nil, err
+	}
+	if replicas > 1 {
+		// A replicated stream answers once its replicas elected a leader, a moment after it
+		// was created or while a node restarts; the runtime reads it at once.
+		if err := waitForLeader(ctx, stream); err != nil {
+			return nil, err
+		}
 	}
 	now := cfg.Now
 	if now == nil {
 		now = time.Now
 	}
-	return &Log{js: js, stream: stream, now: now, followIdle: 10 * time.Second,
+	return &Log{js: js, stream: stream, now: now, followIdle: 10 * time.Second, replicas: replicas,
 		confirmWithin: cmp.Or(cfg.ConfirmWithin, 10*time.Second), publishMsg: js.PublishMsg}, nil
 }
+
+// createStream creates or updates the stream with the replicas asked for; 0 tries 3 and
+// falls back to 1 when the servers cannot place three (a single server says replicas are
+// not supported, a cluster of two that it has no peers for them). Two copies are never
+// picked: a quorum of two stops with either node, so it adds latency and no availability.
+func createStream(ctx context.Context, js jetstream.JetStream, cfg jetstream.StreamConfig, replicas int) (jetstream.Stream, int, error) {
+	want := replicas
+	if want == 0 {
+		want = 3
+	}
+	for {
+		cfg.Replicas = want
+		stream, err := js.CreateOrUpdateStream(ctx, cfg)
+		if err == nil {
+			return stream, want, nil
+		}
+		if replicas == 0 && want > 1 && cannotPlace(err) {
+			want = 1
+			continue
+		}
+		if replicas > 1 && cannotPlace(err) {
+			return nil, 0, fmt.Errorf("create stream %s with %d replicas: %w; the JetStream servers cannot hold that many copies: "+
+				"start a cluster of at least %d nodes, or lower -replicas", cfg.Name, replicas, err, replicas)
+		}
+		return nil, 0, fmt.Errorf("create stream %s: %w", cfg.Name, err)
+	}
+}
+
+// waitForLeader waits until the stream answers a request (it has a leader), for at most 30 s.
+func waitForLeader(ctx context.Context, stream jetstream.Stream) error {
+	ctx, cancel := context.WithTimeout(ctx, 30*time.Second)
+	defer cancel()
+	for {
+		info, err := stream.Info(ctx)
+		if err == nil && info.Cluster != nil && info.Cluster.Leader != "" {
+			return nil
+		}
+		select {
+		case <-ctx.Done():
+			return fmt.Errorf("stream %s has no leader: %w (%v)", StreamName, ErrUnavailable, err)
+		case <-time.After(50 * time.Millisecond):
+		}
+	}
+}
+
+// cannotPlace reports whether the servers refused a stream's replicas: a server not in a
+// cluster (10074), or a cluster without enough peers (10005, or "insufficient resources").
+func cannotPlace(err error) bool {
+	var apiErr *jetstream.APIError
+	if errors.As(err, &apiErr) {
+		switch apiErr.ErrorCode {
+		case 10074, 10005, 10023:
+			return true
+		}
+	}
+	return err != nil && (strings.Contains(err.Error(), "replicas > 1 not supported") ||
+		strings.Contains(err.Error(), "insufficient resources") || strings.Contains(err.Error(), "no suitable peers"))
+}
+
+// Replicas is how many copies of the stream the servers keep; the key-value buckets kept
+// beside the log take the same.
+func (l *Log) Replicas() int { return l.replicas }
 
 // JetStream is the log's JetStream context, for the key-value buckets kept beside it.
 func (l *Log) JetStream() jetstream.JetStream { return l.js }
@@ -267,14 +342,26 @@ func AsUnavailable(err error) error {
 // went out and no answer came back in time. A caller who cancelled has given up, so a
 // cancellation is not retried.
 func unknownOutcome(err error) bool {
-	return errors.Is(err, context.DeadlineExceeded) || errors.Is(err, nats.ErrTimeout) ||
-		errors.Is(err, jetstream.ErrNoStreamResponse) || errors.Is(err, nats.ErrNoResponders)
+	if errors.Is(err, context.DeadlineExceeded) || errors.Is(err, nats.ErrTimeout) ||
+		errors.Is(err, jetstream.ErrNoStreamResponse) || errors.Is(err, nats.ErrNoResponders) ||
+		errors.Is(err, nats.ErrReconnectBufExceeded) {
+		return true
+	}
+	// A cluster electing a leader answers "JetStream system temporarily unavailable"
+	// (10008): the write may or may not have reached the old leader's log.
+	var apiErr *jetstream.APIError
+	return errors.As(err, &apiErr) && apiErr.ErrorCode == jsErrClusterNotAvailable
 }
+
+// jsErrClusterNotAvailable is JetStream's "system temporarily unavailable", answered while a
+// cluster elects a leader.
+const jsErrClusterNotAvailable = 10008
 
 // isWrongLastSequence reports whether a publish failed its "subject still ends at" check.
 func isWrongLastSequence(err error) bool {
 	var apiErr *jetstream.APIError
-	if errors.As(err, &apiErr) && apiErr.ErrorCode == jetstream.JSErrCodeStreamWrongLastSequence {
+	if errors.As(err, &apiErr) && (apiErr.ErrorCode == jetstream.JSErrCodeStreamWrongLastSequence ||
+		apiErr.ErrorCode == jetstream.JSErrCodeStreamWrongLastSequenceConstant) {
 		return true
 	}
 	return err != nil && strings.Contains(err.Error(), "wrong last sequence")
@@ -354,7 +441,7 @@ func (l *Log) Follow(ctx context.Context, session string, after uint64) (<-chan 
 	if err != nil {
 		return nil, nil, fmt.Errorf("follow session %s: %w", session, AsUnavailable(err))
 	}
-	it, err := cons.Messages()
+	it, err := cons.Messages(jetstream.PullExpiry(pullExpiry), jetstream.PullHeartbeat(pullHeartbeat))
 	if err != nil {
 		return nil, nil, fmt.Errorf("follow session %s: %w", session, AsUnavailable(err))
 	}
@@ -462,7 +549,7 @@ func (l *Log) LastPerSubject(ctx context.Context, filter string) ([]protocol.Eve
 		out = append(out, ev)
 		return true
 	})
-	return out, err
+	return out, AsUnavailable(err)
 }
 
 // scan hands the events an ordered consumer delivers to visit, until visit says stop or the

@@ -29,7 +29,7 @@ func (l *Log) StartTap(ctx context.Context, handle func(protocol.Event)) (*Tap, 
 	if err != nil {
 		return nil, fmt.Errorf("tap: %w", err)
 	}
-	it, err := cons.Messages()
+	it, err := cons.Messages(jetstream.PullExpiry(pullExpiry), jetstream.PullHeartbeat(pullHeartbeat))
 	if err != nil {
 		return nil, fmt.Errorf("tap: %w", err)
 	}
@@ -49,6 +49,15 @@ func (l *Log) StartTap(ctx context.Context, handle func(protocol.Event)) (*Tap, 
 	}()
 	return &Tap{it: it}, nil
 }
+
+// A pull that sees no heartbeat for two of these is started again: on a cluster, a consumer
+// on a node that died is recreated on a live one within seconds, not the library's default
+// of a minute (30 s pulls, 15 s heartbeats). A heartbeat a second is one small message per
+// follower.
+const (
+	pullExpiry    = 5 * time.Second
+	pullHeartbeat = time.Second
+)
 
 // Stop ends the tap.
 func (t *Tap) Stop() { t.it.Stop() }
@@ -101,7 +110,7 @@ func (l *Log) StartDoorbells(ctx context.Context, ring func(protocol.Event, Bell
 			return
 		}
 		ring(ev, msg)
-	})
+	}, jetstream.PullExpiry(pullExpiry), jetstream.PullHeartbeat(pullHeartbeat))
 	if err != nil {
 		return nil, fmt.Errorf("agent consume: %w", err)
 	}
@@ -184,6 +193,7 @@ func (l *Log) OpenPresence(ctx context.Context, owner string, lease time.Duratio
 		Description: "live Parley runtime instances",
 		Storage:     jetstream.MemoryStorage,
 		TTL:         lease,
+		Replicas:    l.replicas,
 	})
 	if err != nil {
 		return nil, fmt.Errorf("open presence: %w", err)
@@ -198,10 +208,13 @@ func (p *Presence) Beat(ctx context.Context) error {
 	return err
 }
 
-// Alive reports whether an instance's lease is current. A failed read counts as gone.
+// Alive reports whether an instance's lease is current. Only a bucket that answers "no such
+// key" says an instance is gone: a read that fails (a cluster electing a leader, a link
+// down) counts as alive, so nothing a live replica holds is taken from it while the store
+// cannot tell; the next sweep asks again.
 func (p *Presence) Alive(ctx context.Context, owner string) bool {
 	_, err := p.kv.Get(ctx, owner)
-	return err == nil
+	return err == nil || !errors.Is(err, jetstream.ErrKeyNotFound)
 }
 
 // Leave ends this instance's lease now.

@@ -28,9 +28,9 @@ type Grants struct {
 	kv *kv.Bucket[protocol.Grant]
 }
 
-// OpenGrants creates or opens the bucket.
-func OpenGrants(ctx context.Context, js jetstream.JetStream) (*Grants, error) {
-	b, err := kv.Open[protocol.Grant](ctx, js, grantsBucket, "Parley always-allow grants")
+// OpenGrants creates or opens the bucket, kept in replicas copies on a cluster.
+func OpenGrants(ctx context.Context, js jetstream.JetStream, replicas int) (*Grants, error) {
+	b, err := kv.Open[protocol.Grant](ctx, js, grantsBucket, "Parley always-allow grants", replicas)
 	if err != nil {
 		return nil, fmt.Errorf("open grants: %w", err)
 	}

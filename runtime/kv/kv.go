@@ -16,12 +16,14 @@ type Bucket[T any] struct {
 	kv jetstream.KeyValue
 }
 
-// Open creates or opens the file-backed bucket name.
-func Open[T any](ctx context.Context, js jetstream.JetStream, name, description string) (*Bucket[T], error) {
+// Open creates or opens the file-backed bucket name, kept in replicas copies on a JetStream
+// cluster (0 or 1: one).
+func Open[T any](ctx context.Context, js jetstream.JetStream, name, description string, replicas int) (*Bucket[T], error) {
 	kv, err := js.CreateOrUpdateKeyValue(ctx, jetstream.KeyValueConfig{
 		Bucket:      name,
 		Description: description,
 		Storage:     jetstream.FileStorage,
+		Replicas:    replicas,
 	})
 	if err != nil {
 		return nil, err

@@ -21,7 +21,7 @@ func TestBucket(t *testing.T) {
 	js, err := jetstream.New(nc)
 	require.NoError(t, err)
 	ctx := t.Context()
-	b, err := kv.Open[record](ctx, js, "TEST_RECORDS", "test records")
+	b, err := kv.Open[record](ctx, js, "TEST_RECORDS", "test records", 1)
 	require.NoError(t, err)
 
 	require.NoError(t, b.Create(ctx, "a.one", record{"one", 1}))

@@ -23,6 +23,15 @@ type State struct {
 	Through uint64
 }
 
+// Turn names the open turn: the offset of its first turn.started, which a resumed turn
+// keeps (a stop names the turn by it).
+func (s State) Turn() uint64 {
+	if s.Started.Resumes != 0 {
+		return s.Started.Resumes
+	}
+	return s.Seq
+}
+
 // Prompt is a user message no turn has started yet.
 type Prompt struct {
 	Offset uint64

@@ -35,6 +35,9 @@ type Options struct {
 	Exclusive bool
 	// Model is runtime.Options.Model: an endpoint's URL makes the model agent answer.
 	Model model.Config
+	// NATS, if set, is the connection the runtime uses (an external server or a cluster)
+	// instead of an embedded JetStream of its own; the caller closes it.
+	NATS *nats.Conn
 }
 
 // Server is a running test server.
@@ -55,7 +58,13 @@ var routes sync.Once
 func Start(t testing.TB, opts Options) *Server {
 	t.Helper()
 	routes.Do(components.Routes)
-	nc, stopNATS := testkit.JetStream(t, opts.Data)
+	var nc *nats.Conn
+	stopNATS := func() {}
+	if opts.NATS != nil {
+		nc = opts.NATS
+	} else {
+		nc, stopNATS = testkit.JetStream(t, opts.Data)
+	}
 	if len(opts.Workspaces) == 0 {
 		opts.Workspaces = []string{t.TempDir()}
 	}

@@ -25,6 +25,38 @@ import (
 //
 // prompt is the turn's own prompt, which counts even before its turn.started is read.
 func conversation(system string, prompt uint64, evs []protocol.Event) []openai.ChatCompletionMessage {
+	msgs, _ := rebuild(system, prompt, evs, false)
+	return msgs
+}
+
+// resumed is the conversation of a turn taken over after its runtime went away while the
+// turn waited on a decision: as conversation, except that the last assistant message's
+// calls that have no result yet are not answered "interrupted" but returned, to be run now
+// (their approval is still pending, and the user's answer decides them).
+func resumed(system string, prompt uint64, evs []protocol.Event) ([]openai.ChatCompletionMessage, []protocol.ToolCall) {
+	msgs, open := rebuild(system, prompt, evs, true)
+	if len(open) == 0 || len(msgs) == 0 {
+		return msgs, nil
+	}
+	// The open calls are the last assistant message's: any later message answered them.
+	var calls []protocol.ToolCall
+	for i := len(msgs) - 1; i >= 0; i-- {
+		if msgs[i].Role != openai.ChatMessageRoleAssistant || len(msgs[i].ToolCalls) == 0 {
+			continue
+		}
+		for _, c := range msgs[i].ToolCalls {
+			if indexOf(open, c.ID) >= 0 {
+				calls = append(calls, protocol.ToolCall{ID: c.ID, Name: c.Function.Name, Arguments: c.Function.Arguments})
+			}
+		}
+		break
+	}
+	return msgs, calls
+}
+
+// rebuild is conversation's work; keepOpen leaves the last message's unanswered calls open
+// and returns their ids.
+func rebuild(system string, prompt uint64, evs []protocol.Event, keepOpen bool) ([]openai.ChatCompletionMessage, []string) {
 	started := map[uint64]bool{prompt: true}
 	// Prompts steered into a turn are said where the turn took them (their prompt.steered,
 	// after the tool results of that step), not where they were stored: mid-step, they would
@@ -152,8 +184,11 @@ func conversation(system string, prompt uint64, evs []protocol.Event) []openai.C
 		}
 	}
 	flushDrafts()
+	if keepOpen {
+		return msgs, open
+	}
 	answer()
-	return msgs
+	return msgs, nil
 }
 
 // toolMessage is a result as the model reads it. Never empty: some servers refuse an empty

@@ -120,7 +120,13 @@ func (a *Agent) Turn(ctx context.Context, in agent.Input, tools agent.Tools) err
 	if system == "" {
 		system = fmt.Sprintf(defaultSystem, host.Workspace)
 	}
-	msgs := conversation(system, in.Prompt, evs)
+	var msgs []openai.ChatCompletionMessage
+	var pending []protocol.ToolCall
+	if in.Resume {
+		msgs, pending = resumed(system, in.Prompt, evs)
+	} else {
+		msgs = conversation(system, in.Prompt, evs)
+	}
 	refs := newReferences(ctx, host, catalogue.Skills(host.Workspace).Skills, tools)
 	refs.expandAll(msgs)
 	// The session's own choice of model (session.model), else the configured one.
@@ -129,6 +135,42 @@ func (a *Agent) Turn(ctx context.Context, in agent.Input, tools agent.Tools) err
 	defs := openaiTools(box.Defs())
 
 	toolRan, mistakes := false, 0
+	// runCalls runs one message's calls and records their results; end, when set, ends the
+	// turn with it.
+	runCalls := func(calls []protocol.ToolCall) (end error, stop bool) {
+		toolRan = true // from here a repeat could run something twice
+		results, wrong, runErr := box.Run(ctx, tools, calls)
+		// What ran is recorded even when the turn ends here (stopped in the middle of a batch).
+		rctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 5*time.Second)
+		defer cancel()
+		for _, res := range results {
+			if err := tools.Result(rctx, res); err != nil {
+				return a.notice(ctx, tools, "The agent could not record a tool's result: "+err.Error()), true
+			}
+			msgs = append(msgs, toolMessage(res))
+		}
+		if ctx.Err() != nil {
+			return context.Cause(ctx), true
+		}
+		if runErr != nil {
+			return a.notice(ctx, tools, "The turn ended: "+runErr.Error()), true
+		}
+		if wrong == len(results) {
+			if mistakes++; mistakes >= a.cfg.MaxMistakes {
+				return a.notice(ctx, tools, fmt.Sprintf("The model called tools wrongly %d times in a row (an unknown tool, or arguments that are not JSON), so the turn ended. "+
+					"A larger model, or one made for tool calls, may do better.", mistakes)), true
+			}
+		} else {
+			mistakes = 0
+		}
+		return nil, false
+	}
+	if len(pending) > 0 {
+		// A resumed turn: the calls its runtime was waiting to run, their decision still open.
+		if end, stop := runCalls(pending); stop {
+			return end
+		}
+	}
 	for range a.cfg.MaxSteps {
 		if s, ok := tools.(agent.Steering); ok {
 			steered, err := s.Steered(ctx)
@@ -164,31 +206,8 @@ func (a *Agent) Turn(ctx context.Context, in agent.Input, tools agent.Tools) err
 				Function: openai.FunctionCall{Name: c.Name, Arguments: c.Arguments}})
 		}
 		msgs = append(msgs, reply)
-		toolRan = true // from here a repeat could run something twice
-		results, wrong, runErr := box.Run(ctx, tools, step.calls)
-		// What ran is recorded even when the turn ends here (stopped in the middle of a batch).
-		rctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 5*time.Second)
-		for _, res := range results {
-			if err := tools.Result(rctx, res); err != nil {
-				cancel()
-				return a.notice(ctx, tools, "The agent could not record a tool's result: "+err.Error())
-			}
-			msgs = append(msgs, toolMessage(res))
-		}
-		cancel()
-		if ctx.Err() != nil {
-			return context.Cause(ctx)
-		}
-		if runErr != nil {
-			return a.notice(ctx, tools, "The turn ended: "+runErr.Error())
-		}
-		if wrong == len(results) {
-			if mistakes++; mistakes >= a.cfg.MaxMistakes {
-				return a.notice(ctx, tools, fmt.Sprintf("The model called tools wrongly %d times in a row (an unknown tool, or arguments that are not JSON), so the turn ended. "+
-					"A larger model, or one made for tool calls, may do better.", mistakes))
-			}
-		} else {
-			mistakes = 0
+		if end, stop := runCalls(step.calls); stop {
+			return end
 		}
 	}
 	return a.notice(ctx, tools, fmt.Sprintf("The turn ended after %d model calls, the most one turn may make. Send a prompt to go on.", a.cfg.MaxSteps))

@@ -1,0 +1,352 @@
+package runtime
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/nats-io/nats.go"
+	"github.com/nats-io/nats.go/jetstream"
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"parley/internal/testkit"
+	"parley/protocol"
+	"parley/runtime/agent/model"
+	"parley/runtime/eventlog"
+)
+
+// The cluster tests run Parley's runtimes on a real 3-node JetStream cluster started in the
+// test process (testkit.StartCluster), each runtime connected to a node of its own first, as
+// runtimes spread across a cluster are.
+
+// clusterConn connects to the cluster, node first (the others are where it reconnects to).
+func clusterConn(t *testing.T, c *testkit.Cluster, node int) *nats.Conn {
+	t.Helper()
+	urls := strings.Split(c.URLs(), ",")
+	ordered := append([]string{urls[node]}, append(urls[:node:node], urls[node+1:]...)...)
+	nc, err := nats.Connect(strings.Join(ordered, ","), nats.DontRandomize(), nats.MaxReconnects(-1),
+		nats.ReconnectWait(100*time.Millisecond), nats.Name(fmt.Sprintf("parley-%d", node)))
+	require.NoError(t, err)
+	t.Cleanup(nc.Close)
+	return nc
+}
+
+// clusterRuntime starts a runtime on the cluster through node; opts.Workspace defaults to a
+// folder of its own. It is closed with the test unless the test kills it.
+func clusterRuntime(t *testing.T, c *testkit.Cluster, node int, opts Options) (*Runtime, *nats.Conn) {
+	t.Helper()
+	nc := clusterConn(t, c, node)
+	if opts.Workspace == "" {
+		opts.Workspace = t.TempDir()
+	}
+	opts.Lease = cmpOr(opts.Lease, 2*time.Second)
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	rt, err := New(ctx, nc, opts)
+	require.NoError(t, err)
+	t.Cleanup(rt.Close)
+	return rt, nc
+}
+
+func cmpOr(d, def time.Duration) time.Duration {
+	if d == 0 {
+		return def
+	}
+	return d
+}
+
+// kill ends a runtime as a crash would, from the cluster's point of view: its connection
+// goes first, so nothing more is stored for it, and its lease lapses.
+func kill(rt *Runtime, nc *nats.Conn) {
+	nc.Close()
+	rt.Close()
+}
+
+func TestClusterKeepsThreeCopiesAndAReplyOnBResumesA(t *testing.T) {
+	c := testkit.StartCluster(t)
+	ws := t.TempDir()
+	a, ncA := clusterRuntime(t, c, 0, Options{Workspace: ws})
+	b, _ := clusterRuntime(t, c, 1, Options{Workspace: ws})
+	ctx := context.Background()
+
+	assert.Equal(t, 3, a.Log().Replicas(), "three nodes hold three copies")
+	js, err := jetstream.New(ncA)
+	require.NoError(t, err)
+	stream, err := js.Stream(ctx, eventlog.StreamName)
+	require.NoError(t, err)
+	assert.Equal(t, 3, stream.CachedInfo().Config.Replicas)
+	for _, bucket := range []string{sessionsBucket, "PARLEY_GRANTS", "PARLEY_RUNTIMES"} {
+		kv, err := js.KeyValue(ctx, bucket)
+		require.NoError(t, err, bucket)
+		st, err := kv.Status(ctx)
+		require.NoError(t, err)
+		assert.Equal(t, 3, st.Config().Replicas, bucket)
+	}
+
+	s := newSession(t, a)
+	q := askAsync(t, ctx, a, s, envQuestion)
+	list := waitPending(t, b, s, 1)
+	assert.Equal(t, q.decision.ID, list[0].ID)
+	_, err = b.Reply(ctx, s, q.decision.ID, protocol.ReplyRequest{Action: protocol.ActionAccept, Content: raw("staging")})
+	require.NoError(t, err)
+	q.wait(t)
+	require.NoError(t, q.err)
+	assert.JSONEq(t, `"staging"`, string(q.answer.Content))
+
+	// A script's confirm asked in a turn on whichever runtime runs it, answered on the other.
+	prompt(t, b, s, "/script print(confirm('Deploy?'))", protocol.ModeQueue)
+	d := waitPending(t, a, s, 1)[0]
+	_, err = a.Reply(ctx, s, d.ID, protocol.ReplyRequest{Action: protocol.ActionAccept, Content: raw(true)})
+	require.NoError(t, err)
+	evs := waitFor(t, b, s, "the script ends", testkit.TurnsEnded(1))
+	assert.Equal(t, "True\n", outputOf(evs))
+}
+
+// outputOf is every run.output text, joined.
+func outputOf(evs []protocol.Event) string {
+	var b strings.Builder
+	for _, ev := range testkit.OfType(evs, protocol.EventRunOutput) {
+		if o, err := protocol.DecodeEventData[protocol.RunOutput](ev); err == nil {
+			b.WriteString(o.Text)
+		}
+	}
+	return b.String()
+}
+
+// A node dies while prompts and decisions flow through two runtimes: every prompt a client
+// was told is stored is in the log once, every prompt runs one turn, every decision has one
+// outcome, and the replies the clients were told are stored are the ones that won.
+func TestClusterNodeLossLosesAndRepeatsNothing(t *testing.T) {
+	c := testkit.StartCluster(t)
+	ws := t.TempDir()
+	a, _ := clusterRuntime(t, c, 0, Options{Workspace: ws})
+	b, _ := clusterRuntime(t, c, 1, Options{Workspace: ws})
+	rts := []*Runtime{a, b}
+	ctx := context.Background()
+	const sessions, perSession = 3, 24
+	var ids []string
+	for range sessions {
+		ids = append(ids, newSession(t, a))
+	}
+
+	// retry calls f until it succeeds, as a client does on 503: the same request again.
+	retry := func(what string, f func() error) {
+		deadline := time.Now().Add(3 * testkit.Wait)
+		for {
+			err := f()
+			if err == nil {
+				return
+			}
+			if time.Now().After(deadline) {
+				t.Errorf("%s: %v", what, err)
+				return
+			}
+			time.Sleep(50 * time.Millisecond)
+		}
+	}
+
+	var mu sync.Mutex
+	acked := map[string]uint64{} // attempt id → offset the client was told
+	replied := map[string]bool{} // decision id → a reply was acknowledged
+	stopReplier := make(chan struct{})
+	var replier sync.WaitGroup
+	replier.Add(1)
+	go func() { // answers every script's confirm, on either runtime, as people would
+		defer replier.Done()
+		for i := 0; ; i++ {
+			select {
+			case <-stopReplier:
+				return
+			case <-time.After(20 * time.Millisecond):
+			}
+			rt := rts[i%2]
+			list, err := rt.PendingDecisions(ctx, "")
+			if err != nil {
+				continue
+			}
+			for _, d := range list.Decisions {
+				_, err := rt.Reply(ctx, d.Session, d.ID, protocol.ReplyRequest{Action: protocol.ActionAccept, Content: raw(true)})
+				if err == nil || errors.Is(err, protocol.ErrAlreadyAnswered) {
+					mu.Lock()
+					replied[d.ID] = replied[d.ID] || err == nil
+					mu.Unlock()
+				}
+			}
+		}
+	}()
+
+	var senders sync.WaitGroup
+	sent := make(chan struct{}, sessions*perSession)
+	for si, s := range ids {
+		senders.Add(1)
+		go func() {
+			defer senders.Done()
+			for i := range perSession {
+				text := fmt.Sprintf("prompt %d of %d", i, si)
+				if i%4 == 3 {
+					text = fmt.Sprintf("/script print(confirm('Go on with %d?'))", i)
+				}
+				attempt := fmt.Sprintf("a-%d-%d", si, i)
+				rt := rts[(si+i)%2]
+				retry("send "+attempt, func() error {
+					resp, err := rt.SendPrompt(ctx, s, protocol.SendPromptRequest{Text: text, AttemptID: attempt})
+					if err == nil {
+						mu.Lock()
+						acked[attempt] = resp.Offset
+						mu.Unlock()
+					}
+					return err
+				})
+				sent <- struct{}{}
+			}
+		}()
+	}
+	// Kill the stream's leader once a third of the prompts are in.
+	for range sessions * perSession / 3 {
+		<-sent
+	}
+	leader := c.StreamLeader(eventlog.StreamName)
+	require.GreaterOrEqual(t, leader, 0)
+	c.Kill(leader)
+	senders.Wait()
+	c.Restart(leader)
+
+	for _, s := range ids {
+		waitForLong(t, a, s, "every prompt of the session runs", testkit.TurnsEnded(perSession))
+	}
+	close(stopReplier)
+	replier.Wait()
+
+	mu.Lock()
+	defer mu.Unlock()
+	require.Len(t, acked, sessions*perSession)
+	for si, s := range ids {
+		evs, err := a.Log().Read(ctx, s, 0)
+		require.NoError(t, err)
+		stored := map[string]int{}
+		started := map[uint64]int{}
+		replies := map[string]int{}
+		outcomes := map[string]int{}
+		answered := map[uint64]int{}
+		for _, ev := range evs {
+			switch ev.Type {
+			case protocol.EventUserMessage:
+				m, err := ev.DecodeMessage()
+				require.NoError(t, err)
+				stored[m.AttemptID]++
+			case protocol.EventTurnStarted:
+				ts, err := protocol.DecodeEventData[protocol.TurnStarted](ev)
+				require.NoError(t, err)
+				started[ts.Prompt]++
+			case protocol.EventQuestionReplied:
+				r, err := ev.DecodeQuestionReplied()
+				require.NoError(t, err)
+				replies[r.ID]++
+				outcomes[r.ID]++
+			case protocol.EventQuestionRejected:
+				r, err := ev.DecodeQuestionRejected()
+				require.NoError(t, err)
+				outcomes[r.ID]++
+			case protocol.EventAgentMessage:
+				m, err := ev.DecodeMessage()
+				require.NoError(t, err)
+				if m.From == "" {
+					answered[ev.Offset]++
+				}
+			}
+		}
+		for i := range perSession {
+			attempt := fmt.Sprintf("a-%d-%d", si, i)
+			assert.Equal(t, 1, stored[attempt], "prompt %s stored once", attempt)
+			assert.Equal(t, 1, started[acked[attempt]], "prompt %s ran one turn", attempt)
+		}
+		assert.Len(t, stored, perSession, "nothing stored that no client sent")
+		assert.Equal(t, perSession-perSession/4, len(testkit.AgentTexts(t, evs)), "one answer per prompt")
+		assert.Equal(t, perSession/4, testkit.Count(evs, protocol.EventRunSettled), "one run per script")
+		for id, n := range outcomes {
+			assert.Equal(t, 1, n, "decision %s has one outcome", id)
+		}
+		for id, n := range replies {
+			assert.Equal(t, 1, n, "decision %s has one reply", id)
+			delete(replied, id)
+		}
+	}
+	assert.Empty(t, replied, "every acknowledged reply is in the log")
+}
+
+// waitForLong is waitFor with the time a cluster needs to elect leaders and redeliver.
+func waitForLong(t *testing.T, rt *Runtime, session, what string, cond func([]protocol.Event) bool) []protocol.Event {
+	t.Helper()
+	var evs []protocol.Event
+	deadline := time.Now().Add(6 * testkit.Wait)
+	for {
+		got, err := rt.Log().Read(context.Background(), session, 0)
+		if err == nil {
+			evs = got
+			if cond(evs) {
+				return evs
+			}
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("%s: not after %s; the log holds %v", what, 6*testkit.Wait, testkit.Types(evs))
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+}
+
+// A runtime killed mid-turn: its lease lapses on the other runtime, which ends a script's turn
+// as interrupted (with a note to run it again), resumes a model's turn that waited on an
+// approval, and runs what was queued behind each.
+func TestClusterRuntimeKilledMidTurn(t *testing.T) {
+	c := testkit.StartCluster(t)
+	ws := testkit.Folder(t, nil)
+	m := testkit.NewModel(t,
+		testkit.Calls(testkit.Call{ID: "call_0", Name: "write_file", Args: map[string]string{"path": "out.txt", "content": "ok"}}))
+	opts := Options{Workspace: ws, Model: model.Config{URL: m.Base(), Model: "test"}}
+	a, ncA := clusterRuntime(t, c, 0, opts)
+	ctx := context.Background()
+
+	// Two sessions, each with a turn running on A and a prompt queued behind it.
+	script, agentic := newSession(t, a), newSession(t, a)
+	prompt(t, a, script, "/script confirm('Deploy?')", protocol.ModeQueue)
+	prompt(t, a, agentic, "write out.txt", protocol.ModeQueue)
+	waitPending(t, a, script, 1)
+	approval := waitPending(t, a, agentic, 1)[0]
+	prompt(t, a, script, "/script print('next')", protocol.ModeQueue)
+	prompt(t, a, agentic, "after the write", protocol.ModeQueue)
+
+	// B joins, then A dies.
+	m.Add(testkit.Text("Wrote out.txt."), testkit.Text("Next one done."))
+	b, _ := clusterRuntime(t, c, 1, opts)
+	kill(a, ncA)
+
+	evs := waitForLong(t, b, script, "the script's turn ends and the queue runs", testkit.TurnsEnded(2))
+	turnsAlternate(t, evs)
+	rs := settled(t, evs)
+	assert.Contains(t, rs.Error, "interrupted by a restart")
+	assert.Contains(t, rs.Error, "run it again")
+	assert.Equal(t, "next\n", outputOf(evs), "the queued prompt ran")
+
+	// The model's turn is B's now, still waiting on the same approval.
+	require.Eventually(t, func() bool {
+		st, err := b.turnState(ctx, agentic)
+		return err == nil && st.Open && st.Started.Owner == b.owner
+	}, 6*testkit.Wait, 20*time.Millisecond, "B takes the turn over")
+	again := waitPending(t, b, agentic, 1)[0]
+	assert.Equal(t, approval.ID, again.ID)
+	_, err := b.Reply(ctx, agentic, approval.ID, allowOnce())
+	require.NoError(t, err)
+	evs = waitForLong(t, b, agentic, "the resumed turn and the queued one end", testkit.TurnsEnded(2))
+	assert.Equal(t, []string{"Wrote out.txt.", "Next one done."}, testkit.AgentTexts(t, evs))
+	assert.Equal(t, 1, testkit.Count(evs, protocol.EventToolResult))
+	for _, ev := range testkit.OfType(evs, protocol.EventTurnEnded) {
+		te, err := protocol.DecodeEventData[protocol.TurnEnded](ev)
+		require.NoError(t, err)
+		assert.False(t, te.Interrupted)
+	}
+}

@@ -1,0 +1,190 @@
+package runtime
+
+import (
+	"context"
+	"os"
+	"path/filepath"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"parley/internal/testkit"
+	"parley/protocol"
+	"parley/runtime/agent/model"
+)
+
+// startModel starts the runtime on the store in dir with the model agent on m, in ws.
+func startModel(t *testing.T, dir, ws string, m *testkit.Model) (*Embedded, *Runtime) {
+	t.Helper()
+	emb, err := StartEmbedded(dir)
+	require.NoError(t, err)
+	rt, err := New(context.Background(), emb.Conn, Options{Workspace: ws, Exclusive: true,
+		Model: model.Config{URL: m.Base(), Model: "test"}})
+	require.NoError(t, err)
+	return emb, rt
+}
+
+// crash ends a runtime as kill -9 would: its connection and its server vanish, nothing more
+// is written for it.
+func crash(emb *Embedded, rt *Runtime) {
+	rt.tap.Stop()
+	emb.Close()
+	rt.cancel(nil)
+}
+
+func allowOnce() protocol.ReplyRequest {
+	zero := 0
+	return protocol.ReplyRequest{Action: protocol.ActionAccept, Content: raw(protocol.ApprovalAnswer{Option: &zero})}
+}
+
+// A model's turn waiting on an approval survives a kill -9: after the restart the approval is
+// still pending (the same decision), and once it is answered the write runs, once, and the
+// model is asked again with the tool's result; the turn ends normally and the queued prompt
+// runs after it.
+func TestRestartResumesAModelTurnWaitingOnApproval(t *testing.T) {
+	dir, ws := t.TempDir(), testkit.Folder(t, nil)
+	m := testkit.NewModel(t,
+		testkit.Calls(testkit.Call{ID: "call_0", Name: "write_file", Args: map[string]string{"path": "hello.txt", "content": "hi"}}))
+	emb, rt := startModel(t, dir, ws, m)
+	s := newSession(t, rt)
+	p := prompt(t, rt, s, "write hello.txt", protocol.ModeQueue)
+	d := waitPending(t, rt, s, 1)[0]
+	assert.Equal(t, protocol.KindApproval, d.Request.Kind)
+	queued := prompt(t, rt, s, "and then this", protocol.ModeQueue)
+
+	crash(emb, rt)
+	m.Add(testkit.Text("Wrote hello.txt."), testkit.Text("Done with that too."))
+	emb, rt = startModel(t, dir, ws, m)
+	defer stop(emb, rt)
+
+	// Still pending, the same decision: the composer shows it again.
+	require.Eventually(t, func() bool {
+		evs, err := rt.Log().Read(context.Background(), s, 0)
+		require.NoError(t, err)
+		return testkit.Count(evs, protocol.EventTurnStarted) == 2
+	}, testkit.Wait, 10*time.Millisecond, "the turn is taken over")
+	again := waitPending(t, rt, s, 1)[0]
+	assert.Equal(t, d.ID, again.ID)
+	_, err := os.Stat(filepath.Join(ws, "hello.txt"))
+	require.ErrorIs(t, err, os.ErrNotExist, "nothing ran before the answer")
+
+	_, err = rt.Reply(context.Background(), s, d.ID, allowOnce())
+	require.NoError(t, err)
+	evs := waitFor(t, rt, s, "both prompts answered", func(evs []protocol.Event) bool {
+		return testkit.Count(evs, protocol.EventTurnEnded) == 2
+	})
+	got, err := os.ReadFile(filepath.Join(ws, "hello.txt"))
+	require.NoError(t, err)
+	assert.Equal(t, "hi", string(got))
+
+	var ended []protocol.TurnEnded
+	var starts []protocol.TurnStarted
+	for _, ev := range evs {
+		switch ev.Type {
+		case protocol.EventTurnEnded:
+			te, err := protocol.DecodeEventData[protocol.TurnEnded](ev)
+			require.NoError(t, err)
+			ended = append(ended, te)
+		case protocol.EventTurnStarted:
+			ts, err := protocol.DecodeEventData[protocol.TurnStarted](ev)
+			require.NoError(t, err)
+			starts = append(starts, ts)
+		}
+	}
+	require.Len(t, starts, 3, "the turn, its resumption, the queued prompt's")
+	assert.Equal(t, p, starts[1].Prompt)
+	assert.NotZero(t, starts[1].Resumes)
+	assert.Equal(t, queued, starts[2].Prompt)
+	assert.False(t, ended[0].Interrupted, "the resumed turn finished")
+	assert.Equal(t, p, ended[0].Prompt)
+	assert.Equal(t, 1, testkit.Count(evs, protocol.EventToolResult), "the write ran once")
+	assert.Equal(t, []string{"Wrote hello.txt.", "Done with that too."}, testkit.AgentTexts(t, evs))
+
+	// The model read the write's result in the resumed turn.
+	reqs := m.Requests()
+	require.Len(t, reqs, 3)
+	assert.Equal(t, []string{"call_0: wrote 2 bytes to hello.txt"}, testkit.ToolTexts(reqs[1]))
+}
+
+// A turn that was running a tool (or streaming) cannot resume: after a restart it ends with a
+// note saying so, and the queued prompt runs.
+func TestRestartEndsAStreamingTurnWithANote(t *testing.T) {
+	dir, ws := t.TempDir(), testkit.Folder(t, nil)
+	hold := make(chan struct{})
+	defer close(hold)
+	m := testkit.NewModel(t, testkit.Reply{Steps: []testkit.Step{testkit.TextChunk("Let me think"), {Hold: hold}}})
+	emb, rt := startModel(t, dir, ws, m)
+	s := newSession(t, rt)
+	prompt(t, rt, s, "think hard", protocol.ModeQueue)
+	<-m.Called()
+	queued := prompt(t, rt, s, "and then this", protocol.ModeQueue)
+
+	crash(emb, rt)
+	m.Add(testkit.Text("Here."))
+	emb, rt = startModel(t, dir, ws, m)
+	defer stop(emb, rt)
+	evs := waitFor(t, rt, s, "the queued prompt runs", func(evs []protocol.Event) bool {
+		return testkit.Count(evs, protocol.EventTurnEnded) == 2
+	})
+	turnsAlternate(t, evs)
+	var notes []string
+	for _, ev := range testkit.OfType(evs, protocol.EventAgentMessage) {
+		msg, err := ev.DecodeMessage()
+		require.NoError(t, err)
+		if msg.From == protocol.FromParley {
+			notes = append(notes, msg.Text)
+		}
+	}
+	require.Len(t, notes, 1)
+	assert.Contains(t, notes[0], "interrupted by a restart")
+	te, err := protocol.DecodeEventData[protocol.TurnEnded](testkit.OfType(evs, protocol.EventTurnEnded)[1])
+	require.NoError(t, err)
+	assert.Equal(t, queued, te.Prompt)
+}
+
+// One model message asked two questions; the first was answered before the crash, the
+// second was pending. After the restart the user is asked only the second (the same
+// decision), and the model gets both answers.
+func TestRestartAsksOnlyWhatWasNotAnswered(t *testing.T) {
+	dir, ws := t.TempDir(), testkit.Folder(t, nil)
+	m := testkit.NewModel(t, testkit.Calls(
+		testkit.Call{ID: "q1", Name: "ask_user", Args: map[string]string{"message": "Colour?"}},
+		testkit.Call{ID: "q2", Name: "ask_user", Args: map[string]string{"message": "Size?"}}))
+	emb, rt := startModel(t, dir, ws, m)
+	s := newSession(t, rt)
+	prompt(t, rt, s, "pick for me", protocol.ModeQueue)
+	first := waitPending(t, rt, s, 1)[0]
+	require.Equal(t, "Colour?", first.Request.Message)
+	_, err := rt.Reply(context.Background(), s, first.ID, protocol.ReplyRequest{Action: protocol.ActionAccept, Content: raw("blue")})
+	require.NoError(t, err)
+	var second protocol.Decision
+	require.Eventually(t, func() bool {
+		list := waitPendingAtLeast(t, rt, s, 0)
+		if len(list) == 1 && list[0].ID != first.ID {
+			second = list[0]
+			return true
+		}
+		return false
+	}, testkit.Wait, 10*time.Millisecond)
+	require.Equal(t, "Size?", second.Request.Message)
+
+	crash(emb, rt)
+	m.Add(testkit.Text("Blue, large."))
+	emb, rt = startModel(t, dir, ws, m)
+	defer stop(emb, rt)
+	require.Eventually(t, func() bool {
+		st, err := rt.turnState(context.Background(), s)
+		return err == nil && st.Open && st.Started.Owner == rt.owner
+	}, testkit.Wait, 10*time.Millisecond, "the turn is taken over")
+	again := waitPending(t, rt, s, 1)
+	assert.Equal(t, second.ID, again[0].ID, "only the unanswered question is pending")
+	_, err = rt.Reply(context.Background(), s, second.ID, protocol.ReplyRequest{Action: protocol.ActionAccept, Content: raw("large")})
+	require.NoError(t, err)
+	evs := waitFor(t, rt, s, "the turn ends", testkit.TurnsEnded(1))
+	assert.Equal(t, 2, testkit.Count(evs, protocol.EventQuestionAsked), "nobody was asked twice")
+	reqs := m.Requests()
+	require.Len(t, reqs, 2)
+	assert.Equal(t, []string{`q1: the user answered: "blue"`, `q2: the user answered: "large"`}, testkit.ToolTexts(reqs[1]))
+}

@@ -1,0 +1,133 @@
+package server_test
+
+import (
+	"context"
+	"fmt"
+	"slices"
+	"testing"
+	"time"
+
+	"parley/internal/testkit"
+	"parley/internal/testkit/testserver"
+	"parley/protocol"
+)
+
+// The benchmarks here run the server on a 3-node JetStream cluster started in the process
+// (testkit.StartCluster), beside the same measure on the embedded store, so the figures say
+// what the cluster's replication adds on loopback.
+
+// clusterServer serves a runtime on a fresh 3-node cluster.
+func clusterServer(b *testing.B) *testserver.Server {
+	c := testkit.StartCluster(b)
+	return testserver.Start(b, testserver.Options{NATS: c.Connect("parley-bench")})
+}
+
+// BenchmarkFanoutCluster is BenchmarkFanout on the cluster: prompts at a rate to 1,000
+// subscribed sockets, send → every socket, p50 and p99.
+func BenchmarkFanoutCluster(b *testing.B) {
+	sockets := envInt("PARLEY_BENCH_SOCKETS", 1000)
+	rate := envInt("PARLEY_BENCH_RATE", 100)
+	seconds := envInt("PARLEY_BENCH_SECONDS", 10)
+	for range b.N {
+		ts := clusterServer(b)
+		ctx, cancel := context.WithCancel(context.Background())
+		info, err := ts.Runtime.CreateSession(ctx, protocol.CreateSessionRequest{Title: "bench"})
+		if err != nil {
+			b.Fatal(err)
+		}
+		c := join(ctx, b, ts, info.ID, 0, sockets)
+		sent := prompts(b, ts, info.ID, rate*seconds, time.Second/time.Duration(rate))
+		time.Sleep(2 * time.Second) // what is on its way arrives
+		cancel()
+		c.wg.Wait()
+		var lat []time.Duration
+		missing := 0
+		for _, got := range c.got {
+			for off, at := range sent {
+				if arrived, ok := got[off]; ok {
+					lat = append(lat, arrived.Sub(at))
+				} else {
+					missing++
+				}
+			}
+		}
+		p50, p99, worst := quantiles(lat)
+		b.ReportMetric(float64(p50.Microseconds())/1000, "p50-ms")
+		b.ReportMetric(float64(p99.Microseconds())/1000, "p99-ms")
+		fmt.Printf("cluster_bench: fan-out on 3 nodes (R3): %d sockets, %d prompts/s for %d s: send → every socket p50 %v, p99 %v, max %v; %d deliveries missing; %d problems\n",
+			sockets, rate, seconds, p50, p99, worst, missing, len(c.errs))
+		ts.Stop()
+	}
+}
+
+// BenchmarkResume1000 is a reload of a session of 1,000 events, as the browser's socket
+// does it: subscribe from the start, and the time until the last event has arrived (the
+// paint is the browser's part; see the e2e bench). On the embedded store and on the cluster.
+func BenchmarkResume1000(b *testing.B) {
+	const events, rounds = 1000, 20
+	for _, where := range []string{"embedded", "cluster"} {
+		b.Run(where, func(b *testing.B) {
+			for range b.N {
+				var ts *testserver.Server
+				if where == "cluster" {
+					ts = clusterServer(b)
+				} else {
+					ts = testserver.Start(b, testserver.Options{})
+				}
+				ctx := context.Background()
+				info, err := ts.Runtime.CreateSession(ctx, protocol.CreateSessionRequest{Title: "bench"})
+				if err != nil {
+					b.Fatal(err)
+				}
+				var head uint64
+				for i := range events - 1 {
+					head, _, err = ts.Runtime.Log().Append(ctx, info.ID, protocol.EventAgentMessage,
+						protocol.Message{Text: fmt.Sprintf("message %d: a line of an agent's answer, as long as one is", i)}, "")
+					if err != nil {
+						b.Fatal(err)
+					}
+				}
+				client := ts.Client(b)
+				var lat []time.Duration
+				for range rounds {
+					start := time.Now()
+					conn := client.Dial(nil)
+					conn.SetReadLimit(8 << 20)
+					testkit.WriteFrame(b, conn, protocol.ClientFrame{Type: protocol.FrameSubscribe, Session: info.ID, Batch: true})
+					for last := uint64(0); last < head; {
+						_, data, err := conn.Read(ctx)
+						if err != nil {
+							b.Fatal(err)
+						}
+						offs, err := offsetsOf(data)
+						if err != nil {
+							b.Fatal(err)
+						}
+						for _, o := range offs {
+							last = max(last, o)
+						}
+					}
+					lat = append(lat, time.Since(start))
+					conn.CloseNow()
+				}
+				p50, p99, _ := quantiles(lat)
+				b.ReportMetric(float64(p50.Microseconds())/1000, "p50-ms")
+				b.ReportMetric(float64(p99.Microseconds())/1000, "p99-ms")
+				fmt.Printf("cluster_bench: resume of a %d-event session over the socket (%s): dial → last event p50 %v, p99 %v (%d rounds)\n",
+					events, where, p50, p99, rounds)
+				ts.Stop()
+			}
+		})
+	}
+}
+
+func quantiles(lat []time.Duration) (p50, p99, worst time.Duration) {
+	if len(lat) == 0 {
+		return 0, 0, 0
+	}
+	slices.Sort(lat)
+	pick := func(q float64) time.Duration {
+		return lat[min(len(lat)-1, int(q*float64(len(lat))))].Round(time.Microsecond)
+	}
+	return pick(0.5), pick(0.99), pick(1)
+}
