@@ -66,7 +66,6 @@ func (c *Conversation) OnMount(ctx app.Context) {
 	// notices about sends.
 	ctx.Handle(inputbar.ActionSessionCreated, c.onSessionCreated)
 	ctx.Handle(inputbar.ActionNotice, c.onInputNotice)
-	ctx.Handle(actionDecide, c.onDecide)
 	ctx.Handle(actionStop, c.onStop)
 	ctx.Handle(actionPickWorkspace, func(ctx app.Context, a app.Action) {
 		if ws, ok := a.Value.(string); ok && (ws != c.workspace || !c.blank) {
@@ -268,24 +267,6 @@ func (c *Conversation) onInputNotice(ctx app.Context, a app.Action) {
 	if n, ok := a.Value.(hub.Notice); ok {
 		c.setNotice(n.Text, n.UntilLive)
 	}
-}
-
-// onDecide sends a reply from a decision card. The card leaves its pending state when the
-// outcome comes back on the socket, the same way as when another tab answered.
-func (c *Conversation) onDecide(ctx app.Context, a app.Action) {
-	intent, ok := a.Value.(DecideIntent)
-	if !ok || c.session == "" {
-		return
-	}
-	client, session := c.client(ctx), c.session
-	ctx.Async(func() {
-		if _, err := client.Reply(ctx, session, intent.Decision, intent.Reply); err != nil {
-			ctx.Dispatch(func(ctx app.Context) {
-				// A lost connection's notice goes when the socket is live again.
-				c.setNotice("Not answered: "+describeError(err)+".", errors.Is(err, api.ErrUnreachable))
-			})
-		}
-	})
 }
 
 // onStop asks the server to stop the session's running turn.
