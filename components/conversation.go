@@ -47,6 +47,7 @@ type Conversation struct {
 	blank      bool
 	connecting bool
 	nextPick   string // a workspace picked while another was connecting
+	starters   starters
 }
 
 func (c *Conversation) client(ctx app.Context) *api.Client {
@@ -67,6 +68,7 @@ func (c *Conversation) OnMount(ctx app.Context) {
 	ctx.Handle(inputbar.ActionSessionCreated, c.onSessionCreated)
 	ctx.Handle(inputbar.ActionNotice, c.onInputNotice)
 	ctx.Handle(actionStop, c.onStop)
+	ctx.Handle(actionStart, c.onStart)
 	ctx.Handle(actionPickWorkspace, func(ctx app.Context, a app.Action) {
 		if ws, ok := a.Value.(string); ok && (ws != c.workspace || !c.blank) {
 			c.connect(ctx, ws)
@@ -323,6 +325,7 @@ func (c *Conversation) closeMenu(ctx app.Context, refocus bool) {
 // Render lays out the sidebar and the main column.
 func (c *Conversation) Render() app.UI {
 	notFound := c.session != "" && c.link.Status == socket.Failed
+	hero := !c.unauthorized && (c.session == "" || c.blank)
 	// Escape is listened to on the session list and its toggle, not on the whole layout:
 	// a handler here would run Go through go-app on every keystroke in the composer.
 	return app.Div().Class("layout").
@@ -335,7 +338,7 @@ func (c *Conversation) Render() app.UI {
 					OnClick(func(ctx app.Context, e app.Event) { c.toggleMenu(ctx) }),
 			),
 			&Sidebar{Sessions: c.sessions, Current: c.session, Open: c.menuOpen},
-			app.Main().Class("main").Body(
+			app.Main().Class(mainClass(hero)).Body(
 				app.Div().Class("update-slot").Body(
 					app.If(c.updateReady, func() app.UI {
 						return app.Div().Class("update").Role("status").Body(
@@ -366,6 +369,10 @@ func (c *Conversation) Render() app.UI {
 					Replaying:   c.session != "" && !c.link.CaughtUp,
 					Controls:    c.controls,
 				},
+				// After the composer, so the composer keeps its index: the hero's starters.
+				app.Div().Class("starters-slot").Body(
+					app.If(hero && c.session != "", c.renderStarters),
+				),
 			),
 		)
 }
@@ -390,6 +397,14 @@ func (c *Conversation) renderBody(notFound bool) app.UI {
 		)
 	}
 	return app.Div().Class("seat seat-session").Body(Slots.Render(SlotSession, c.session, c)...)
+}
+
+// mainClass marks the main column of the empty page, which centres the composer.
+func mainClass(hero bool) string {
+	if hero {
+		return "main main-hero"
+	}
+	return "main"
 }
 
 func placeholderFor(hero bool) string {
