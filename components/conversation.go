@@ -69,6 +69,8 @@ func (c *Conversation) OnMount(ctx app.Context) {
 	ctx.Handle(inputbar.ActionNotice, c.onInputNotice)
 	ctx.Handle(actionStop, c.onStop)
 	ctx.Handle(actionStart, c.onStart)
+	ctx.Handle(actionRename, c.onRename)
+	ctx.Handle(actionArchive, c.onArchive)
 	ctx.Handle(actionPickWorkspace, func(ctx app.Context, a app.Action) {
 		if ws, ok := a.Value.(string); ok && (ws != c.workspace || !c.blank) {
 			c.connect(ctx, ws)
@@ -271,6 +273,58 @@ func (c *Conversation) onInputNotice(ctx app.Context, a app.Action) {
 	}
 }
 
+// onRename renames a session on the server; the list is read again after.
+func (c *Conversation) onRename(ctx app.Context, a app.Action) {
+	in, ok := a.Value.(renameIntent)
+	if !ok {
+		return
+	}
+	client := c.client(ctx)
+	req := protocol.UpdateSessionRequest{Title: &in.Title}
+	ctx.Async(func() {
+		_, err := client.UpdateSession(ctx, in.ID, req)
+		ctx.Dispatch(func(ctx app.Context) {
+			if err != nil {
+				c.setNotice("Not renamed: "+describeError(err)+".", errors.Is(err, api.ErrUnreachable))
+				return
+			}
+			for i := range c.sessions {
+				if c.sessions[i].ID == in.ID {
+					c.sessions[i].Title = strings.TrimSpace(in.Title)
+				}
+			}
+			if in.ID == c.session {
+				c.thread.Title = strings.TrimSpace(in.Title)
+			}
+			c.refreshSessions(ctx)
+		})
+	})
+}
+
+// onArchive takes a session out of the list on the server; the open one gives way to the
+// empty page.
+func (c *Conversation) onArchive(ctx app.Context, a app.Action) {
+	id, ok := a.Value.(string)
+	if !ok {
+		return
+	}
+	client, yes := c.client(ctx), true
+	ctx.Async(func() {
+		_, err := client.UpdateSession(ctx, id, protocol.UpdateSessionRequest{Archived: &yes})
+		ctx.Dispatch(func(ctx app.Context) {
+			if err != nil {
+				c.setNotice("Not archived: "+describeError(err)+".", errors.Is(err, api.ErrUnreachable))
+				return
+			}
+			c.sessions = slices.DeleteFunc(slices.Clone(c.sessions), func(s protocol.SessionInfo) bool { return s.ID == id })
+			if id == c.session {
+				ctx.Navigate("/")
+			}
+			c.refreshSessions(ctx)
+		})
+	})
+}
+
 // onStop asks the server to stop the session's running turn.
 func (c *Conversation) onStop(ctx app.Context, a app.Action) {
 	if c.session == "" {
@@ -337,7 +391,7 @@ func (c *Conversation) Render() app.UI {
 					Text("Sessions").
 					OnClick(func(ctx app.Context, e app.Event) { c.toggleMenu(ctx) }),
 			),
-			&Sidebar{Sessions: c.sessions, Current: c.session, Open: c.menuOpen},
+			&Sidebar{Sessions: c.sessions, Current: c.session, Open: c.menuOpen, Now: time.Now()},
 			app.Main().Class(mainClass(hero)).Body(
 				app.Div().Class("update-slot").Body(
 					app.If(c.updateReady, func() app.UI {
@@ -374,6 +428,10 @@ func (c *Conversation) Render() app.UI {
 					app.If(hero && c.session != "", c.renderStarters),
 				),
 			),
+			// Last, so the columns before it keep their index: dims the thread behind the
+			// session list on a narrow screen, and a tap on it closes the list.
+			app.Div().Class(backdropClass(c.menuOpen)).Aria("hidden", "true").
+				OnClick(func(ctx app.Context, e app.Event) { c.closeMenu(ctx, true) }),
 		)
 }
 
@@ -397,6 +455,13 @@ func (c *Conversation) renderBody(notFound bool) app.UI {
 		)
 	}
 	return app.Div().Class("seat seat-session").Body(Slots.Render(SlotSession, c.session, c)...)
+}
+
+func backdropClass(open bool) string {
+	if open {
+		return "drawer-backdrop open"
+	}
+	return "drawer-backdrop"
 }
 
 // mainClass marks the main column of the empty page, which centres the composer.
