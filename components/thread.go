@@ -129,7 +129,7 @@ type MessageItem struct {
 // Render draws the message's text as a text node, its time (on hover) and a copy button.
 func (m *MessageItem) Render() app.UI {
 	if m.Folded {
-		return app.Div().Class("msg msg-folded").DataSet("offset", strconv.FormatUint(m.Message.Offset, 10)).Hidden(true)
+		return app.Div().Class("msg-folded").Hidden(true)
 	}
 	class := "msg msg-" + string(m.Message.Role)
 	switch {
@@ -184,7 +184,7 @@ func clockTime(at time.Time) string { return at.Format("15:04") }
 // commandText shows a slash command by its name and the first line of what follows it; the
 // whole code is behind a toggle, so a script does not fill the thread.
 func (m *MessageItem) commandText(cmd protocol.Command) app.UI {
-	first, rest, multi := strings.Cut(strings.TrimSpace(cmd.Args), "\n")
+	first, _, multi := strings.Cut(strings.TrimSpace(cmd.Args), "\n")
 	long := multi || len(first) > 80
 	lines := strings.Count(strings.TrimSpace(cmd.Args), "\n") + 1
 	label := "Show code"
@@ -194,22 +194,22 @@ func (m *MessageItem) commandText(cmd protocol.Command) app.UI {
 	if m.showCode {
 		label = "Hide code"
 	}
-	_ = rest
 	return app.Div().Class("msg-text cmd").Body(
+		// Inline, with a space: the line reads (and copies) as it was typed.
 		app.Div().Class("cmd-line").Body(
 			app.Span().Class("cmd-name").Text("/"+cmd.Name),
 			app.If(first != "" && !m.showCode, func() app.UI {
-				return app.Span().Class("cmd-first").Text(first)
-			}),
-			app.If(long, func() app.UI {
-				return app.Button().Type("button").Class("link-button cmd-toggle").
-					Aria("expanded", boolText(m.showCode)).
-					Text(label).
-					OnClick(func(ctx app.Context, e app.Event) { m.showCode = !m.showCode })
+				return app.Span().Class("cmd-first").Text(" " + first)
 			}),
 		),
 		app.If(m.showCode, func() app.UI {
 			return app.Pre().Class("cmd-code").Text(cmd.Args)
+		}),
+		app.If(long, func() app.UI {
+			return app.Button().Type("button").Class("link-button cmd-toggle").
+				Aria("expanded", boolText(m.showCode)).
+				Text(label).
+				OnClick(func(ctx app.Context, e app.Event) { m.showCode = !m.showCode })
 		}),
 	)
 }

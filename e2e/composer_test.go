@@ -130,7 +130,7 @@ func TestLoneChoiceIsOneClick(t *testing.T) {
 	msgs := waitMessages(t, ctx, 2)
 	assert.Equal(t, "env=prod", msgs[1].Text)
 	do(t, ctx, 10*time.Second, waitJS(modeGone))
-	assert.Equal(t, "prod", evalString(t, ctx, `document.querySelector('.entry-decision .entry-status').textContent`), "the thread keeps the outcome")
+	assert.Equal(t, "prod", evalString(t, ctx, `document.querySelector('.entry-decision .entry-outcome').textContent`), "the thread keeps the outcome")
 }
 
 const everyKind = `/script r = ask('Tell me everything', {'type': 'object', 'properties': {` +
@@ -242,6 +242,7 @@ func TestRejectionWithAReasonReachesTheTool(t *testing.T) {
 	msgs := waitMessages(t, ctx, 2)
 	assert.Equal(t, "rejected by the user: use printf instead", msgs[1].Text)
 	assert.Contains(t, evalString(t, ctx, `document.querySelector('.entry-run .entry-output').textContent`), "was not done: rejected by the user: use printf instead")
+	assert.Equal(t, "Rejected: use printf instead", evalString(t, ctx, `document.querySelector('.entry-decision .entry-outcome').textContent`), "the outcome in words")
 }
 
 // TestAlwaysCreatesAGrant picks "always": the same command later runs without asking.
@@ -358,7 +359,7 @@ func TestAnsweredInAnotherTab(t *testing.T) {
 	do(t, other, 30*time.Second, chromedp.Navigate(url), waitReady(), waitJS(modeShown))
 	do(t, other, 10*time.Second, chromedp.Click(chromedp.CSS(`#composer-mode .choice`)), waitJS(modeGone))
 	do(t, ctx, 10*time.Second, waitJS(modeGone))
-	assert.Equal(t, "Yes", evalString(t, ctx, `document.querySelector('.entry-decision .entry-status').textContent`))
+	assert.Equal(t, "Yes", evalString(t, ctx, `document.querySelector('.entry-decision .entry-outcome').textContent`))
 }
 
 // TestTimeoutLeavesANote: nobody answers; the mode exits with a one-line note.
@@ -388,7 +389,7 @@ func TestStopAbortsTheShownDecision(t *testing.T) {
 	_, ctx := openSession(t, `/script confirm('Deploy?')`)
 	do(t, ctx, 20*time.Second, waitJS(modeShown))
 	do(t, ctx, 10*time.Second, chromedp.Click(chromedp.CSS(`.thread .stop`)), waitJS(modeGone))
-	assert.Equal(t, "Stopped", evalString(t, ctx, `document.querySelector('.entry-decision .entry-status').textContent`))
+	assert.Equal(t, "Stopped", evalString(t, ctx, `document.querySelector('.entry-decision .entry-outcome').textContent`))
 }
 
 // TestChatAboutThisKeepsTheQuestion sets the question aside, sends a message, and comes back
