@@ -122,7 +122,15 @@ func (s *Sidebar) renderItem(info protocol.SessionInfo) app.UI {
 		app.Div().Class("session-ops").Body(
 			app.Button().Type("button").Class("session-op").Text("Rename").
 				Aria("label", "Rename "+info.Title).
-				OnClick(func(ctx app.Context, e app.Event) { s.editing, s.draft, s.archiving = id, info.Title, "" }),
+				OnClick(func(ctx app.Context, e app.Event) {
+					s.editing, s.draft, s.archiving = id, info.Title, ""
+					ctx.Defer(func(app.Context) {
+						if in := app.Window().Get("document").Call("querySelector", ".session-rename"); in.Truthy() {
+							in.Call("focus")
+							in.Call("select")
+						}
+					})
+				}),
 			app.Button().Type("button").Class("session-op").Text("Archive").
 				Aria("label", "Archive "+info.Title).
 				OnClick(func(ctx app.Context, e app.Event) { s.archiving, s.editing = id, "" }),
