@@ -31,9 +31,8 @@ func (b *CopyButton) Render() app.UI {
 	}
 	return app.Button().Type("button").Class(class).
 		Aria("label", "Copy message").
-		Text(text).
 		OnClick(b.copy).
-		Body(app.Span().Class("sr-only").Aria("live", "polite").Text(b.status))
+		Body(app.Text(text), app.Span().Class("sr-only").Aria("live", "polite").Text(b.status))
 }
 
 func (b *CopyButton) copy(ctx app.Context, e app.Event) {

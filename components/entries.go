@@ -81,7 +81,12 @@ func (d *DecisionCard) Render() app.UI {
 			Body(
 				app.Span().Class("entry-kind").Text(kindWord(m.Request)),
 				app.Span().Class("entry-title").Text(m.Title),
-				app.Span().Class("entry-status").Text(waitingText+" ↓"),
+				// A phone has room for the short words only; the label says it all.
+				app.Span().Class("entry-status").Aria("hidden", "true").Body(
+					app.Span().Class("when-wide").Text(waitingText),
+					app.Span().Class("when-narrow").Text("Answer below"),
+					app.Text(" ↓"),
+				),
 			)
 	}
 	detail := m.Detail
@@ -100,7 +105,7 @@ func (d *DecisionCard) Render() app.UI {
 				app.Span().Class("entry-kind").Text(kindWord(m.Request)),
 				app.Span().Class("entry-title").Text(m.Title),
 			),
-			app.Div().Class("entry-outcome").Text(m.Result),
+			// What was asked, then how it ended.
 			app.If(detail != "", func() app.UI {
 				return app.Pre().Class("entry-output").Text(detail)
 			}),
@@ -108,6 +113,7 @@ func (d *DecisionCard) Render() app.UI {
 				return app.Button().Type("button").Class("link-button").Text("Show all").
 					OnClick(func(ctx app.Context, e app.Event) { d.expanded = true })
 			}),
+			app.Div().Class("entry-outcome").Text(m.Result),
 		)
 }
 

@@ -243,7 +243,7 @@ func (c *Conversation) engaged(ctx app.Context) {
 func (c *Conversation) renderHero() app.UI {
 	return app.Div().Class("hero").Body(
 		app.H1().Text("What should we do?"),
-		app.P().Class("hero-tag").Text("Ask the agent, run a script or an example, or fill in a function: whatever needs your say (an answer, an approval) comes back to this box."),
+		app.P().Class("hero-tag").Text("Ask the agent, run a script or a function; every question and approval comes back to this box."),
 		app.Div().Class("seat seat-hero-workspace").Body(Slots.Render(SlotHeroWorkspace, "", c)...),
 	)
 }
