@@ -169,3 +169,19 @@ func TestScreenshots(t *testing.T) {
 		})
 	}
 }
+
+// TestExampleArgumentCompletion: "/example " lists the examples' slugs with their
+// descriptions; typing narrows the list, Tab puts the slug in place, and Enter runs it.
+func TestExampleArgumentCompletion(t *testing.T) {
+	_, ctx := openHome(t)
+	do(t, ctx, 20*time.Second, waitJS(`document.documentElement.hasAttribute('data-composer-live')`),
+		typeText("/example "), menuOpen("git-status"), menuOpen("hello"))
+	options := evalString(t, ctx, `[...document.querySelectorAll('#composer-menu [role=option]')].map(o => o.textContent).join('|')`)
+	assert.Contains(t, options, "Say hello", "each slug with its description")
+	assert.Equal(t, "Examples", evalString(t, ctx, `document.querySelector('#composer-menu .ib-group-name').textContent`))
+
+	do(t, ctx, 10*time.Second, typeText("hel"),
+		waitJS(`document.querySelectorAll('#composer-menu [role=option]').length === 1`), tab, waitDraft("/example hello "))
+	do(t, ctx, 20*time.Second, pressEnter(0), waitJS(`!!document.querySelector('.entry-run.status-done')`))
+	assert.Equal(t, "Example hello", evalString(t, ctx, `document.querySelector('.entry-run .entry-title').textContent`))
+}
