@@ -5,7 +5,7 @@ WASM_EXEC := $(shell $(GO) env GOROOT)/lib/wasm/go_js_wasm_exec
 PURE := ./machine/... ./slash/... ./protocol/... ./markdown/...
 ARGS ?=
 
-.PHONY: run build wasm server test vet unit wasm-test e2e chromium bench bench-kill clean
+.PHONY: run build wasm server test vet unit wasm-test e2e chromium bench bench-kill clean screenshots
 
 run: build
 	./bin/parley $(ARGS)
@@ -51,6 +51,11 @@ wasm-test:
 
 e2e: chromium
 	$(GO) test -count=1 -timeout 20m ./e2e/...
+
+# The look for review (docs/look.md): the hero, a thread, each composer mode, light, dark and
+# a 390×844 phone, as PNGs in bin/screenshots.
+screenshots: build chromium
+	PARLEY_SCREENSHOTS=1 $(GO) test -count=1 -timeout 10m -run TestScreenshots ./e2e/
 
 # Browser tests use Debian's Chromium; install it when it is missing.
 chromium:

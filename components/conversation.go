@@ -47,6 +47,7 @@ type Conversation struct {
 	blank      bool
 	connecting bool
 	nextPick   string // a workspace picked while another was connecting
+	starters   starters
 }
 
 func (c *Conversation) client(ctx app.Context) *api.Client {
@@ -66,8 +67,10 @@ func (c *Conversation) OnMount(ctx app.Context) {
 	// notices about sends.
 	ctx.Handle(inputbar.ActionSessionCreated, c.onSessionCreated)
 	ctx.Handle(inputbar.ActionNotice, c.onInputNotice)
-	ctx.Handle(actionDecide, c.onDecide)
 	ctx.Handle(actionStop, c.onStop)
+	ctx.Handle(actionStart, c.onStart)
+	ctx.Handle(actionRename, c.onRename)
+	ctx.Handle(actionArchive, c.onArchive)
 	ctx.Handle(actionPickWorkspace, func(ctx app.Context, a app.Action) {
 		if ws, ok := a.Value.(string); ok && (ws != c.workspace || !c.blank) {
 			c.connect(ctx, ws)
@@ -270,21 +273,55 @@ func (c *Conversation) onInputNotice(ctx app.Context, a app.Action) {
 	}
 }
 
-// onDecide sends a reply from a decision card. The card leaves its pending state when the
-// outcome comes back on the socket, the same way as when another tab answered.
-func (c *Conversation) onDecide(ctx app.Context, a app.Action) {
-	intent, ok := a.Value.(DecideIntent)
-	if !ok || c.session == "" {
+// onRename renames a session on the server; the list is read again after.
+func (c *Conversation) onRename(ctx app.Context, a app.Action) {
+	in, ok := a.Value.(renameIntent)
+	if !ok {
 		return
 	}
-	client, session := c.client(ctx), c.session
+	client := c.client(ctx)
+	req := protocol.UpdateSessionRequest{Title: &in.Title}
 	ctx.Async(func() {
-		if _, err := client.Reply(ctx, session, intent.Decision, intent.Reply); err != nil {
-			ctx.Dispatch(func(ctx app.Context) {
-				// A lost connection's notice goes when the socket is live again.
-				c.setNotice("Not answered: "+describeError(err)+".", errors.Is(err, api.ErrUnreachable))
-			})
-		}
+		_, err := client.UpdateSession(ctx, in.ID, req)
+		ctx.Dispatch(func(ctx app.Context) {
+			if err != nil {
+				c.setNotice("Not renamed: "+describeError(err)+".", errors.Is(err, api.ErrUnreachable))
+				return
+			}
+			for i := range c.sessions {
+				if c.sessions[i].ID == in.ID {
+					c.sessions[i].Title = strings.TrimSpace(in.Title)
+				}
+			}
+			if in.ID == c.session {
+				c.thread.Title = strings.TrimSpace(in.Title)
+			}
+			c.refreshSessions(ctx)
+		})
+	})
+}
+
+// onArchive takes a session out of the list on the server; the open one gives way to the
+// empty page.
+func (c *Conversation) onArchive(ctx app.Context, a app.Action) {
+	id, ok := a.Value.(string)
+	if !ok {
+		return
+	}
+	client, yes := c.client(ctx), true
+	ctx.Async(func() {
+		_, err := client.UpdateSession(ctx, id, protocol.UpdateSessionRequest{Archived: &yes})
+		ctx.Dispatch(func(ctx app.Context) {
+			if err != nil {
+				c.setNotice("Not archived: "+describeError(err)+".", errors.Is(err, api.ErrUnreachable))
+				return
+			}
+			c.sessions = slices.DeleteFunc(slices.Clone(c.sessions), func(s protocol.SessionInfo) bool { return s.ID == id })
+			if id == c.session {
+				ctx.Navigate("/")
+			}
+			c.refreshSessions(ctx)
+		})
 	})
 }
 
@@ -342,6 +379,7 @@ func (c *Conversation) closeMenu(ctx app.Context, refocus bool) {
 // Render lays out the sidebar and the main column.
 func (c *Conversation) Render() app.UI {
 	notFound := c.session != "" && c.link.Status == socket.Failed
+	hero := !c.unauthorized && (c.session == "" || c.blank)
 	// Escape is listened to on the session list and its toggle, not on the whole layout:
 	// a handler here would run Go through go-app on every keystroke in the composer.
 	return app.Div().Class("layout").
@@ -353,8 +391,8 @@ func (c *Conversation) Render() app.UI {
 					Text("Sessions").
 					OnClick(func(ctx app.Context, e app.Event) { c.toggleMenu(ctx) }),
 			),
-			&Sidebar{Sessions: c.sessions, Current: c.session, Open: c.menuOpen},
-			app.Main().Class("main").Body(
+			&Sidebar{Sessions: c.sessions, Current: c.session, Open: c.menuOpen, Now: time.Now()},
+			app.Main().Class(mainClass(hero)).Body(
 				app.Div().Class("update-slot").Body(
 					app.If(c.updateReady, func() app.UI {
 						return app.Div().Class("update").Role("status").Body(
@@ -385,7 +423,15 @@ func (c *Conversation) Render() app.UI {
 					Replaying:   c.session != "" && !c.link.CaughtUp,
 					Controls:    c.controls,
 				},
+				// After the composer, so the composer keeps its index: the hero's starters.
+				app.Div().Class("starters-slot").Body(
+					app.If(hero && c.session != "", c.renderStarters),
+				),
 			),
+			// Last, so the columns before it keep their index: dims the thread behind the
+			// session list on a narrow screen, and a tap on it closes the list.
+			app.Div().Class(backdropClass(c.menuOpen)).Aria("hidden", "true").
+				OnClick(func(ctx app.Context, e app.Event) { c.closeMenu(ctx, true) }),
 		)
 }
 
@@ -409,6 +455,21 @@ func (c *Conversation) renderBody(notFound bool) app.UI {
 		)
 	}
 	return app.Div().Class("seat seat-session").Body(Slots.Render(SlotSession, c.session, c)...)
+}
+
+func backdropClass(open bool) string {
+	if open {
+		return "drawer-backdrop open"
+	}
+	return "drawer-backdrop"
+}
+
+// mainClass marks the main column of the empty page, which centres the composer.
+func mainClass(hero bool) string {
+	if hero {
+		return "main main-hero"
+	}
+	return "main"
 }
 
 func placeholderFor(hero bool) string {

@@ -15,59 +15,39 @@ func decisionMessage(status store.Status, req protocol.DecisionRequest) store.Me
 	return store.Message{Offset: 9, Role: store.RoleDecision, ID: "d1", Title: req.Message, Detail: req.Details, Status: status, Request: &req}
 }
 
-func TestDecisionCardAnswers(t *testing.T) {
+// TestDecisionCardIsOneLineWhileOpen: the composer holds an open decision, so its card is
+// one line that says so, with no answers of its own; once ended it states the outcome.
+func TestDecisionCardIsOneLineWhileOpen(t *testing.T) {
 	approval := protocol.DecisionRequest{Kind: protocol.KindApproval, Message: "Allow running rm?", Details: `rm -rf "<b>x</b>"`,
 		Options: []protocol.ApprovalOption{
 			{Value: "allow", Label: "Approve", Tone: protocol.ToneAffirm},
-			{Value: "allow", Label: "Approve, and always for rm", Description: "rm *", Tone: protocol.ToneAffirm},
 			{Value: "deny", Label: "Reject", Tone: protocol.ToneDeny},
 		}}
-	cases := []struct {
-		name    string
-		req     protocol.DecisionRequest
-		want    []string
-		notWant []string
-	}{
-		{"approval: its own options, details as text, no extra decline", approval,
-			[]string{"Approve, and always for rm", "rm *", "&lt;b&gt;x&lt;/b&gt;", "tone-deny"}, []string{"<b>", "Decline"}},
-		{"confirm", protocol.DecisionRequest{Kind: protocol.KindConfirm, Message: "Ship?", Schema: &protocol.Schema{Type: "boolean", TrueLabel: "Ship it"}},
-			[]string{"Ship it", ">No<", "Decline"}, nil},
-		{"single choice", protocol.DecisionRequest{Kind: protocol.KindAsk, Message: "Env?", Schema: &protocol.Schema{Type: "string", Enum: []string{"staging", "prod"}, EnumNames: []string{"Staging", "Production"}}},
-			[]string{"Staging", "Production", "Decline"}, []string{"entry-input"}},
-		{"text", protocol.DecisionRequest{Kind: protocol.KindAsk, Message: "Name?", Schema: &protocol.Schema{Type: "string", Title: "Name", Placeholder: "Ada"}},
-			[]string{`class="entry-input"`, `aria-label="Name"`, `placeholder="Ada"`, "Send", "Decline"}, nil},
-		{"multiline text", protocol.DecisionRequest{Kind: protocol.KindAsk, Message: "Body?", Schema: &protocol.Schema{Type: "string", Multiline: true}},
-			[]string{"<textarea", "Send"}, nil},
-		{"number", protocol.DecisionRequest{Kind: protocol.KindAsk, Message: "How many?", Schema: &protocol.Schema{Type: "integer"}},
-			[]string{`type="number"`}, nil},
-		{"a form", protocol.DecisionRequest{Kind: protocol.KindAsk, Message: "PR?", Schema: &protocol.Schema{Type: "object", Properties: protocol.Properties{{Key: "t", Schema: &protocol.Schema{Type: "string"}}}}},
-			[]string{"several questions", "Decline"}, []string{"entry-input"}},
-	}
-	for _, c := range cases {
-		t.Run(c.name, func(t *testing.T) {
-			html := mounted(t, &DecisionCard{Message: decisionMessage(store.StatusPending, c.req)})
-			for _, w := range c.want {
-				assert.Contains(t, html, w)
-			}
-			for _, w := range c.notWant {
-				assert.NotContains(t, html, w)
-			}
-			assert.Contains(t, html, `role="group"`)
-		})
+	confirm := protocol.DecisionRequest{Kind: protocol.KindConfirm, Message: "Ship?", Schema: &protocol.Schema{Type: "boolean"}}
+	for _, req := range []protocol.DecisionRequest{approval, confirm} {
+		html := mounted(t, &DecisionCard{Message: decisionMessage(store.StatusPending, req)})
+		assert.Contains(t, html, "Waiting for your answer below")
+		assert.Contains(t, html, `role="button"`)
+		assert.Contains(t, html, `tabindex="0"`)
+		for _, no := range []string{"<button", "Decline", "Approve", "choice", "rm -rf"} {
+			assert.NotContains(t, html, no, "an open card offers nothing the composer has")
+		}
 	}
 
-	ended := decisionMessage(store.StatusTimedOut, approval)
-	ended.Result = "No response, timed out"
+	ended := decisionMessage(store.StatusDeclined, approval)
+	ended.Result = "Rejected: use printf instead"
 	html := mounted(t, &DecisionCard{Message: ended})
-	assert.Contains(t, html, "No response, timed out")
-	assert.NotContains(t, html, "choice-label", "an ended card offers no answers")
+	assert.Contains(t, html, `<div class="entry-outcome">Rejected: use printf instead</div>`)
+	assert.Contains(t, html, "&lt;b&gt;x&lt;/b&gt;", "details are text")
+	assert.NotContains(t, html, "Waiting")
+	assert.Contains(t, html, `role="group"`)
 }
 
 func TestDecisionCardTruncatesLongDetailsHeadAndTail(t *testing.T) {
 	details := "HEAD" + strings.Repeat("x", 5000) + "TAIL"
 	req := protocol.DecisionRequest{Kind: protocol.KindApproval, Message: "Run?", Details: details,
 		Options: []protocol.ApprovalOption{{Value: "allow", Label: "Approve"}}}
-	card := &DecisionCard{Message: decisionMessage(store.StatusPending, req)}
+	card := &DecisionCard{Message: decisionMessage(store.StatusAnswered, req)}
 	html := mounted(t, card)
 	assert.Contains(t, html, "HEAD")
 	assert.Contains(t, html, "TAIL")
@@ -127,4 +107,38 @@ func TestNoticesAndStreamsAreMarked(t *testing.T) {
 	assert.Contains(t, html, "msg msg-agent msg-streaming")
 	assert.Contains(t, html, "&lt;script&gt;x&lt;/script&gt;")
 	assert.Contains(t, html, "Interrupted: the server stopped before this message ended")
+}
+
+// TestRunOutputIsShownOnce: a script's send() that repeats its run's result or output is not
+// shown again beside the card; a message with other words is.
+func TestRunOutputIsShownOnce(t *testing.T) {
+	msgs := []store.Message{
+		{Offset: 1, Role: store.RoleUser, Text: "/example greet"},
+		{Offset: 2, Role: store.RoleRun, ID: "r", Title: "Function greet", Status: store.StatusDone, Result: "Hello, Ada.", Detail: "a.txt\nb.txt\n"},
+		{Offset: 3, Role: store.RoleAgent, From: protocol.FromScript, Text: "Hello, Ada."},
+		{Offset: 4, Role: store.RoleAgent, From: protocol.FromScript, Text: "a.txt\nb.txt"},
+		{Offset: 5, Role: store.RoleAgent, From: protocol.FromScript, Text: "Something else"},
+	}
+	html := mounted(t, &Thread{Messages: msgs})
+	assert.Equal(t, 1, strings.Count(html, "Hello, Ada."))
+	assert.Equal(t, 1, strings.Count(html, "a.txt"))
+	assert.Contains(t, html, "Something else")
+	assert.Equal(t, 2, strings.Count(html, `class="msg-folded"`))
+}
+
+// TestCommandsCollapseToTheirFirstLine: a script shows its name and first line; the code is
+// behind a toggle.
+func TestCommandsCollapseToTheirFirstLine(t *testing.T) {
+	item := &MessageItem{Message: store.Message{Offset: 1, Role: store.RoleUser, At: 1700000000000, Text: "/script x = 1\nsend(str(x))\nprint('<b>')"}}
+	html := mounted(t, item)
+	assert.Contains(t, html, `<span class="cmd-name">/script</span>`)
+	assert.Contains(t, html, `<span class="cmd-first"> x = 1</span>`)
+	assert.NotContains(t, html, "send(str(x))")
+	assert.Contains(t, html, "Show code (3 lines)")
+	assert.Contains(t, html, "<time")
+	assert.Contains(t, html, "Copy")
+	html = mounted(t, &MessageItem{Message: item.Message, showCode: true})
+	assert.Contains(t, html, "send(str(x))")
+	assert.Contains(t, html, "&lt;b&gt;")
+	assert.Contains(t, html, "Hide code")
 }

@@ -41,6 +41,9 @@ func init() {
 	}
 	register(SlotSession, (*Conversation).renderSession)
 	register(SlotHeroWorkspace, func(c *Conversation) app.UI {
+		if len(c.workspaces) < 2 {
+			return app.Div().Class("workspaces-none") // nothing to pick among
+		}
 		return &WorkspacePicker{Workspaces: c.workspaces, Current: c.workspace}
 	})
 }
@@ -178,6 +181,7 @@ func (c *Conversation) connect(ctx app.Context, ws string) {
 				return // the person went to a session meanwhile
 			}
 			c.workspaces, c.workspace = list, pick
+			c.loadStarters(ctx, pick)
 			storageSet(keyWorkspace, pick)
 			storageSet(keyBlankOfPre+pick, info.ID)
 			if from != "" && from != info.ID {
@@ -238,8 +242,8 @@ func (c *Conversation) engaged(ctx app.Context) {
 // workspace.
 func (c *Conversation) renderHero() app.UI {
 	return app.Div().Class("hero").Body(
-		app.H1().Text("Parley"),
-		app.P().Class("hero-tag").Text("A chat for AI agents. Every decision lands in the composer."),
+		app.H1().Text("What should we do?"),
+		app.P().Class("hero-tag").Text("Ask the agent, run a script or a function; every question and approval comes back to this box."),
 		app.Div().Class("seat seat-hero-workspace").Body(Slots.Render(SlotHeroWorkspace, "", c)...),
 	)
 }

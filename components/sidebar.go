@@ -1,38 +1,192 @@
 package components
 
 import (
+	"strconv"
+	"time"
+
 	"github.com/maxence-charriere/go-app/v10/pkg/app"
 
 	"parley/protocol"
 )
 
-// Sidebar lists the sessions, newest first, and starts new ones.
+// Sidebar lists the sessions, newest first, grouped by day, and starts new ones. Each
+// session can be renamed or archived, each with a confirmation.
 type Sidebar struct {
 	app.Compo
 	Sessions []protocol.SessionInfo
 	Current  string
-	Open     bool // shown over the thread on a narrow screen
+	Open     bool      // shown over the thread on a narrow screen
+	Now      time.Time // what "Today" and "5 min ago" count from
+
+	editing   string // the session being renamed
+	draft     string // its new title so far
+	archiving string // the session whose archiving waits for a confirmation
 }
 
-// Render draws the session list as navigation links.
+// Actions the sidebar asks of the conversation, which calls the server.
+const (
+	actionRename  = "parley.session.rename"  // value: renameIntent
+	actionArchive = "parley.session.archive" // value: the session id
+)
+
+type renameIntent struct{ ID, Title string }
+
+// Render draws the session list as navigation links, under a heading per day.
 func (s *Sidebar) Render() app.UI {
 	class := "sidebar"
 	if s.Open {
 		class += " open"
 	}
+	groups := groupSessions(s.Sessions, s.Now)
 	return app.Nav().ID("sidebar").Class(class).Aria("label", "Sessions").OnKeyDown(escapeMenu).Body(
 		app.A().Class("new-session").Href("/").Text("New session").OnClick(closeMenu),
-		app.Ul().Class("sessions").Body(
-			app.Range(s.Sessions).Slice(func(i int) app.UI {
-				info := s.Sessions[i]
-				a := app.A().Href("/s/" + info.ID).Text(info.Title).OnClick(closeMenu)
-				if info.ID == s.Current {
-					a = a.Aria("current", "page")
-				}
-				return app.Li().Body(a)
+		// Other links of the app go in this list (one li each), above the sessions.
+		app.Ul().Class("sidebar-links"),
+		app.Div().Class("session-groups").Body(
+			app.Range(groups).Slice(func(g int) app.UI {
+				grp := groups[g]
+				return app.Section().Class("session-group").Aria("label", grp.name).Body(
+					app.H3().Class("session-group-name").Text(grp.name),
+					app.Ul().Class("sessions").Body(
+						app.Range(grp.sessions).Slice(func(i int) app.UI {
+							return s.renderItem(grp.sessions[i])
+						}),
+					),
+				)
 			}),
 		),
 	)
+}
+
+func (s *Sidebar) renderItem(info protocol.SessionInfo) app.UI {
+	id := info.ID
+	switch {
+	case s.editing == id:
+		save := func(ctx app.Context) {
+			if title := s.draft; title != "" {
+				ctx.NewActionWithValue(actionRename, renameIntent{ID: id, Title: title})
+			}
+			s.editing = ""
+		}
+		return app.Li().Class("session-item editing").DataSet("session", id).Body(
+			app.Input().Type("text").Class("session-rename").Value(s.draft).
+				Aria("label", "New title for "+info.Title).MaxLength(200).AutoFocus(true).
+				OnInput(func(ctx app.Context, e app.Event) { s.draft = ctx.JSSrc().Get("value").String() }).
+				OnKeyDown(func(ctx app.Context, e app.Event) {
+					switch e.Get("key").String() {
+					case "Enter":
+						if !e.Get("isComposing").Bool() {
+							e.PreventDefault()
+							save(ctx)
+						}
+					case "Escape":
+						e.StopImmediatePropagation()
+						s.editing = ""
+					}
+				}),
+			app.Div().Class("session-confirm").Body(
+				app.Button().Type("button").Class("session-op primary").Text("Save").
+					OnClick(func(ctx app.Context, e app.Event) { save(ctx) }),
+				app.Button().Type("button").Class("session-op").Text("Cancel").
+					OnClick(func(ctx app.Context, e app.Event) { s.editing = "" }),
+			),
+		)
+	case s.archiving == id:
+		return app.Li().Class("session-item confirming").DataSet("session", id).Role("alertdialog").
+			Aria("label", "Archive "+info.Title+"?").Body(
+			app.P().Class("session-question").Text("Archive “"+info.Title+"”? It leaves this list; its log stays on the server and its address still opens it."),
+			app.Div().Class("session-confirm").Body(
+				app.Button().Type("button").Class("session-op danger").Text("Archive").
+					OnClick(func(ctx app.Context, e app.Event) {
+						s.archiving = ""
+						ctx.NewActionWithValue(actionArchive, id)
+					}),
+				app.Button().Type("button").Class("session-op").Text("Keep").
+					OnClick(func(ctx app.Context, e app.Event) { s.archiving = "" }),
+			),
+		)
+	}
+	a := app.A().Class("session-link").Href("/s/"+id).OnClick(closeMenu).Body(
+		app.Span().Class("session-title").Text(info.Title),
+		app.If(info.Created > 0, func() app.UI {
+			at := time.UnixMilli(info.Created)
+			return app.Time().Class("session-when").DateTime(at.Format(time.RFC3339)).
+				Title(at.Format("Monday 2 January 2006, 15:04")).Text(relativeTime(at, s.Now))
+		}),
+	)
+	if id == s.Current {
+		a = a.Aria("current", "page")
+	}
+	return app.Li().Class("session-item").DataSet("session", id).Body(
+		a,
+		app.Div().Class("session-ops").Body(
+			app.Button().Type("button").Class("session-op").Text("Rename").
+				Aria("label", "Rename "+info.Title).
+				OnClick(func(ctx app.Context, e app.Event) {
+					s.editing, s.draft, s.archiving = id, info.Title, ""
+					ctx.Defer(func(app.Context) {
+						if in := app.Window().Get("document").Call("querySelector", ".session-rename"); in.Truthy() {
+							in.Call("focus")
+							in.Call("select")
+						}
+					})
+				}),
+			app.Button().Type("button").Class("session-op").Text("Archive").
+				Aria("label", "Archive "+info.Title).
+				OnClick(func(ctx app.Context, e app.Event) { s.archiving, s.editing = id, "" }),
+		),
+	)
+}
+
+// sessionGroup is the sessions of one heading.
+type sessionGroup struct {
+	name     string
+	sessions []protocol.SessionInfo
+}
+
+// groupSessions puts sessions (newest first) under Today, Yesterday and Earlier, by the day
+// they were created in now's time zone.
+func groupSessions(list []protocol.SessionInfo, now time.Time) []sessionGroup {
+	y, m, d := now.Date()
+	today := time.Date(y, m, d, 0, 0, 0, 0, now.Location())
+	yesterday := today.AddDate(0, 0, -1)
+	var out []sessionGroup
+	for _, s := range list {
+		at := time.UnixMilli(s.Created).In(now.Location())
+		name := "Earlier"
+		switch {
+		case !at.Before(today):
+			name = "Today"
+		case !at.Before(yesterday):
+			name = "Yesterday"
+		}
+		if len(out) == 0 || out[len(out)-1].name != name {
+			out = append(out, sessionGroup{name: name})
+		}
+		out[len(out)-1].sessions = append(out[len(out)-1].sessions, s)
+	}
+	return out
+}
+
+// relativeTime says how long ago at was: "just now", "5 min ago", "3 h ago", "yesterday",
+// "4 days ago", then the date.
+func relativeTime(at, now time.Time) string {
+	d := now.Sub(at)
+	switch {
+	case d < time.Minute:
+		return "just now"
+	case d < time.Hour:
+		return strconv.Itoa(int(d/time.Minute)) + " min ago"
+	case d < 24*time.Hour:
+		return strconv.Itoa(int(d/time.Hour)) + " h ago"
+	case d < 48*time.Hour:
+		return "yesterday"
+	case d < 7*24*time.Hour:
+		return strconv.Itoa(int(d/(24*time.Hour))) + " days ago"
+	case at.Year() == now.Year():
+		return at.Format("2 Jan")
+	}
+	return at.Format("2 Jan 2006")
 }
 
 // escapeMenu closes the session list on Escape and gives the focus back to its toggle.

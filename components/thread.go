@@ -2,6 +2,8 @@ package components
 
 import (
 	"strconv"
+	"strings"
+	"time"
 
 	"github.com/maxence-charriere/go-app/v10/pkg/app"
 
@@ -61,6 +63,12 @@ func (t *Thread) Render() app.UI {
 				Body(
 					app.Range(shown).Slice(func(i int) app.UI {
 						switch m := shown[i]; m.Role {
+						case store.RoleAgent:
+							if shownInRun(t.Messages, start+i) {
+								// Its run's card shows it already: the same item, hidden,
+								// keeps the indexes after it.
+								return &MessageItem{Message: m, Folded: true}
+							}
 						case store.RoleRun:
 							return renderRun(m)
 						case store.RoleDecision:
@@ -89,14 +97,40 @@ func (t *Thread) Render() app.UI {
 	)
 }
 
+// shownInRun reports whether the message at i is a script's send() whose words its run's
+// card shows already, as the run's result or in its output: the output is shown once, in
+// the card that holds it.
+func shownInRun(msgs []store.Message, i int) bool {
+	m := msgs[i]
+	if m.From != protocol.FromScript || strings.TrimSpace(m.Text) == "" {
+		return false
+	}
+	// The run is the latest one before it; a script's messages come between its start and
+	// the end of its turn, so a few entries back is far enough.
+	for j := i - 1; j >= 0 && j >= i-50; j-- {
+		if r := msgs[j]; r.Role == store.RoleRun {
+			text := strings.TrimSpace(m.Text)
+			return strings.TrimSpace(r.Result) == text || strings.Contains(r.Detail, text)
+		}
+	}
+	return false
+}
+
 // MessageItem is one message.
 type MessageItem struct {
 	app.Compo
 	Message store.Message
+	// Folded hides a message shown elsewhere (shownInRun).
+	Folded bool
+
+	showCode bool // a command's whole text, not only its first line
 }
 
-// Render draws the message's text as a text node.
+// Render draws the message's text as a text node, its time (on hover) and a copy button.
 func (m *MessageItem) Render() app.UI {
+	if m.Folded {
+		return app.Div().Class("msg-folded").Hidden(true)
+	}
 	class := "msg msg-" + string(m.Message.Role)
 	switch {
 	case m.Message.From == protocol.FromParley:
@@ -106,21 +140,78 @@ func (m *MessageItem) Render() app.UI {
 	case m.Message.Status == store.StatusInterrupted:
 		class += " msg-interrupted"
 	}
+	cmd, isCmd := protocol.Command{}, false
+	if m.Message.Role == store.RoleUser {
+		cmd, isCmd = protocol.ResolveCommand(m.Message.Text)
+	}
+	var text app.UI
+	if isCmd {
+		class += " msg-command"
+		text = m.commandText(cmd)
+	} else {
+		text = messageText(m.Message)
+	}
 	return app.Div().
 		Class(class).
 		DataSet("stream", m.Message.Stream).
 		DataSet("offset", strconv.FormatUint(m.Message.Offset, 10)).
 		Body(
-			// Who wrote it, for a screen reader: the bubble's side and colour say it to the eye.
+			// Who wrote it, for a screen reader: the side and the tint say it to the eye.
 			app.Span().Class("sr-only").Text(authorOf(m.Message)),
 			app.If(m.Message.From != "", func() app.UI {
 				return app.Div().Class("msg-from").Text(fromLabel[m.Message.From])
 			}),
-			messageText(m.Message),
+			text,
 			app.If(m.Message.Status == store.StatusInterrupted, func() app.UI {
 				return app.Div().Class("msg-note").Text("Interrupted: the server stopped before this message ended")
 			}),
+			app.If(m.Message.Status != store.StatusStreaming, func() app.UI {
+				return app.Div().Class("msg-meta").Body(
+					app.If(m.Message.At > 0, func() app.UI {
+						at := time.UnixMilli(m.Message.At)
+						return app.Time().Class("msg-time").DateTime(at.Format(time.RFC3339)).
+							Title(at.Format("Monday 2 January 2006, 15:04:05")).Text(clockTime(at))
+					}),
+					&CopyButton{Text: m.Message.Text},
+				)
+			}),
 		)
+}
+
+// clockTime is a message's time as the hover shows it.
+func clockTime(at time.Time) string { return at.Format("15:04") }
+
+// commandText shows a slash command by its name and the first line of what follows it; the
+// whole code is behind a toggle, so a script does not fill the thread.
+func (m *MessageItem) commandText(cmd protocol.Command) app.UI {
+	first, _, multi := strings.Cut(strings.TrimSpace(cmd.Args), "\n")
+	long := multi || len(first) > 80
+	lines := strings.Count(strings.TrimSpace(cmd.Args), "\n") + 1
+	label := "Show code"
+	if lines > 1 {
+		label = "Show code (" + strconv.Itoa(lines) + " lines)"
+	}
+	if m.showCode {
+		label = "Hide code"
+	}
+	return app.Div().Class("msg-text cmd").Body(
+		// Inline, with a space: the line reads (and copies) as it was typed.
+		app.Div().Class("cmd-line").Body(
+			app.Span().Class("cmd-name").Text("/"+cmd.Name),
+			app.If(first != "" && !m.showCode, func() app.UI {
+				return app.Span().Class("cmd-first").Text(" " + first)
+			}),
+		),
+		app.If(m.showCode, func() app.UI {
+			return app.Pre().Class("cmd-code").Text(cmd.Args)
+		}),
+		app.If(long, func() app.UI {
+			return app.Button().Type("button").Class("link-button cmd-toggle").
+				Aria("expanded", boolText(m.showCode)).
+				Text(label).
+				OnClick(func(ctx app.Context, e app.Event) { m.showCode = !m.showCode })
+		}),
+	)
 }
 
 // authorOf says who wrote a message, for a screen reader: the bubble's side and colour say it

@@ -197,7 +197,7 @@ func TestAgentApprovalAnsweredInTheComposer(t *testing.T) {
 	assert.Contains(t, got, "run_command")
 	assert.Contains(t, got, `"argv":["echo","hello"]`)
 	assert.Contains(t, got, "done")
-	assert.Contains(t, evalString(t, ctx, `document.querySelector('.thread .entry-decision .entry-status').textContent`), "Approve",
+	assert.Contains(t, evalString(t, ctx, `document.querySelector('.thread .entry-decision .entry-outcome').textContent`), "Approve",
 		"the card in the thread shows how it ended")
 }
 

@@ -2,6 +2,7 @@ package e2e
 
 import (
 	"context"
+	"strings"
 	"testing"
 	"time"
 
@@ -130,7 +131,7 @@ func TestLoneChoiceIsOneClick(t *testing.T) {
 	msgs := waitMessages(t, ctx, 2)
 	assert.Equal(t, "env=prod", msgs[1].Text)
 	do(t, ctx, 10*time.Second, waitJS(modeGone))
-	assert.Equal(t, "prod", evalString(t, ctx, `document.querySelector('.entry-decision .entry-status').textContent`), "the thread keeps the outcome")
+	assert.Equal(t, "prod", evalString(t, ctx, `document.querySelector('.entry-decision .entry-outcome').textContent`), "the thread keeps the outcome")
 }
 
 const everyKind = `/script r = ask('Tell me everything', {'type': 'object', 'properties': {` +
@@ -214,7 +215,9 @@ func TestEveryFieldKindIsSubmitted(t *testing.T) {
 	assert.Equal(t, `Report|line one|ada@example.org|https://example.org/x|2026-12-01|0.5|3|True|green|["a", "c"]`, msgs[1].Text)
 }
 
-const echoScript = `/script r = run(['echo', 'hello']); send(r.error or r.stdout.strip())`
+// Its message says "got …", so it is not the run's output repeated (a repeat is folded into
+// the run's card).
+const echoScript = `/script r = run(['echo', 'hello']); send('got ' + (r.error or r.stdout.strip()))`
 
 // TestApprovalIsOneClick approves a tool run from the composer: one click on the option.
 func TestApprovalIsOneClick(t *testing.T) {
@@ -226,7 +229,7 @@ func TestApprovalIsOneClick(t *testing.T) {
 		evalString(t, ctx, `[...document.querySelectorAll('#composer-mode .choice-label')].map(e => e.textContent).join('|')`))
 	do(t, ctx, 10*time.Second, chromedp.Click(chromedp.CSS(`#composer-mode .choice`)))
 	msgs := waitMessages(t, ctx, 2)
-	assert.Equal(t, "hello", msgs[1].Text)
+	assert.Equal(t, "got hello", msgs[1].Text)
 	do(t, ctx, 10*time.Second, waitJS(modeGone))
 }
 
@@ -240,8 +243,9 @@ func TestRejectionWithAReasonReachesTheTool(t *testing.T) {
 		waitJS(`!document.querySelector('#composer-mode .send').disabled`),
 		chromedp.Click(chromedp.CSS(`#composer-mode .send`)))
 	msgs := waitMessages(t, ctx, 2)
-	assert.Equal(t, "rejected by the user: use printf instead", msgs[1].Text)
+	assert.Equal(t, "got rejected by the user: use printf instead", msgs[1].Text)
 	assert.Contains(t, evalString(t, ctx, `document.querySelector('.entry-run .entry-output').textContent`), "was not done: rejected by the user: use printf instead")
+	assert.Equal(t, "Rejected: use printf instead", evalString(t, ctx, `document.querySelector('.entry-decision .entry-outcome').textContent`), "the outcome in words")
 }
 
 // TestAlwaysCreatesAGrant picks "always": the same command later runs without asking.
@@ -256,7 +260,7 @@ func TestAlwaysCreatesAGrant(t *testing.T) {
 
 	do(t, ctx, 10*time.Second, waitJS(modeGone), typeText(echoScript), pressEnter(0))
 	msgs := waitMessages(t, ctx, 4)
-	assert.Equal(t, "hello", msgs[3].Text)
+	assert.Equal(t, "got hello", msgs[3].Text)
 	assert.Equal(t, 1, int(get(t, ctx, chromedp.Evaluate[float64](`document.querySelectorAll('.entry-decision').length`))), "the second run did not ask")
 	assert.False(t, evalBool(t, ctx, modeShown))
 }
@@ -324,9 +328,10 @@ func TestFnFormRunsAFunction(t *testing.T) {
 		chromedp.Click(chromedp.CSS(`#composer-mode .fn-form input[value=true]`)),
 		chromedp.Click(chromedp.CSS(`#composer-mode .square.send`)),
 		waitJS(`location.pathname.startsWith('/s/')`))
-	msgs := waitMessages(t, ctx, 1)
-	assert.Equal(t, "Hello, Ada!", msgs[len(msgs)-1].Text)
-	do(t, ctx, 10*time.Second, waitJS(`!!document.querySelector('.entry-run.status-done')`), waitJS(modeGone))
+	do(t, ctx, 20*time.Second, waitJS(`!!document.querySelector('.entry-run.status-done')`), waitJS(modeGone))
+	// The greeting it sent is its result: shown once, in the run's card.
+	assert.Equal(t, "Hello, Ada!", evalString(t, ctx, `document.querySelector('.entry-run .entry-result').textContent`))
+	assert.Equal(t, 1, strings.Count(evalString(t, ctx, `document.querySelector('.thread-inner').innerText`), "Hello, Ada!"))
 }
 
 // TestDraftIsKeptUnderADecision types a draft, a decision takes the input area, and the draft
@@ -358,7 +363,7 @@ func TestAnsweredInAnotherTab(t *testing.T) {
 	do(t, other, 30*time.Second, chromedp.Navigate(url), waitReady(), waitJS(modeShown))
 	do(t, other, 10*time.Second, chromedp.Click(chromedp.CSS(`#composer-mode .choice`)), waitJS(modeGone))
 	do(t, ctx, 10*time.Second, waitJS(modeGone))
-	assert.Equal(t, "Yes", evalString(t, ctx, `document.querySelector('.entry-decision .entry-status').textContent`))
+	assert.Equal(t, "Yes", evalString(t, ctx, `document.querySelector('.entry-decision .entry-outcome').textContent`))
 }
 
 // TestTimeoutLeavesANote: nobody answers; the mode exits with a one-line note.
@@ -388,7 +393,7 @@ func TestStopAbortsTheShownDecision(t *testing.T) {
 	_, ctx := openSession(t, `/script confirm('Deploy?')`)
 	do(t, ctx, 20*time.Second, waitJS(modeShown))
 	do(t, ctx, 10*time.Second, chromedp.Click(chromedp.CSS(`.thread .stop`)), waitJS(modeGone))
-	assert.Equal(t, "Stopped", evalString(t, ctx, `document.querySelector('.entry-decision .entry-status').textContent`))
+	assert.Equal(t, "Stopped", evalString(t, ctx, `document.querySelector('.entry-decision .entry-outcome').textContent`))
 }
 
 // TestChatAboutThisKeepsTheQuestion sets the question aside, sends a message, and comes back

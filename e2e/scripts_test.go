@@ -1,6 +1,7 @@
 package e2e
 
 import (
+	"strings"
 	"testing"
 	"time"
 
@@ -10,32 +11,32 @@ import (
 )
 
 // TestScriptFromTheComposerRunsAfterApproval drives /script end to end, as a person would:
-// typed in the composer, its run() held for approval on a card in the thread, approved with
-// the keyboard, its output and message landing in the thread, and no agent turn fired.
+// typed in the composer, its run() held for approval in the composer (the thread's card says
+// it waits there), approved with the keyboard, its output shown once, in the run's card, and
+// no agent turn fired.
 func TestScriptFromTheComposerRunsAfterApproval(t *testing.T) {
 	_, ctx := openHome(t)
 
 	do(t, ctx, 10*time.Second,
 		typeText(`/script r = run(['echo', 'hi from echo']); send(r.stdout.strip())`), pressEnter(0))
-	do(t, ctx, 20*time.Second, waitJS(`!!document.querySelector('.entry-decision.status-pending .choice')`))
+	do(t, ctx, 20*time.Second, waitJS(`!!document.querySelector('.entry-decision.status-pending') && !!document.querySelector('#composer-mode .choice')`))
 	assert.True(t, evalBool(t, ctx, `!!document.querySelector('.thread .working')`), "the working indicator spans the approval")
 	assert.Equal(t, "Allow running echo?", evalString(t, ctx, `document.querySelector('.entry-decision .entry-title').textContent`))
-	assert.Contains(t, evalString(t, ctx, `document.querySelector('.entry-decision .entry-output').textContent`), "echo 'hi from echo'")
-	labels := evalString(t, ctx, `[...document.querySelectorAll('.entry-decision .choice-label')].map(e => e.textContent).join('|')`)
+	assert.Contains(t, evalString(t, ctx, `document.querySelector('.entry-decision .entry-status').textContent`), "Waiting for your answer below")
+	labels := evalString(t, ctx, `[...document.querySelectorAll('#composer-mode .choice-label')].map(e => e.textContent).join('|')`)
 	assert.Equal(t, "Approve|Approve, and always for this command|Reject", labels, "no 'always for echo': a bare program could run anything")
 
 	// Keyboard only: focus the first answer and press Enter.
-	get(t, ctx, chromedp.Evaluate[bool](`document.querySelector('.entry-decision .choice').focus(); true`))
+	get(t, ctx, chromedp.Evaluate[bool](`document.querySelector('#composer-mode .choice').focus(); true`))
 	do(t, ctx, 10*time.Second, chromedp.KeyEvent("\r"))
 
 	do(t, ctx, 20*time.Second, waitJS(`!!document.querySelector('.entry-run.status-done') && !document.querySelector('.thread .working')`))
 	msgs := thread(t, ctx)
-	require.Len(t, msgs, 2)
+	require.Len(t, msgs, 1, "the script's message repeats its run's output: it is shown once, in the card; and no offline-agent reply")
 	assert.Equal(t, "user", msgs[0].Role)
-	assert.Equal(t, "agent", msgs[1].Role)
-	assert.Equal(t, "hi from echo", msgs[1].Text, "the script's message, and no offline-agent reply")
 	assert.Contains(t, evalString(t, ctx, `document.querySelector('.entry-run .entry-output').textContent`), "hi from echo")
-	assert.Equal(t, "Approve", evalString(t, ctx, `document.querySelector('.entry-decision .entry-status').textContent`))
+	assert.Equal(t, 1, strings.Count(evalString(t, ctx, `[...document.querySelectorAll('.thread-inner .msg-agent, .thread-inner .entry-run')].map(e => e.innerText).join(' ')`), "hi from echo"))
+	assert.Equal(t, "Approve", evalString(t, ctx, `document.querySelector('.entry-decision .entry-outcome').textContent`))
 	assert.False(t, evalBool(t, ctx, `!!document.querySelector('.entry-decision .choice')`), "an answered card offers no answers")
 
 	// A reload shows the same thread, with the cards in their final state.
@@ -50,10 +51,10 @@ func TestStopEndsTheTurnAndItsQuestion(t *testing.T) {
 
 	do(t, ctx, 10*time.Second, typeText(`/script confirm('Deploy to production?')`), pressEnter(0))
 	do(t, ctx, 20*time.Second, waitJS(`!!document.querySelector('.entry-decision.status-pending')`))
-	assert.Equal(t, "Yes|No|Decline", evalString(t, ctx, `[...document.querySelectorAll('.entry-decision .choice-label')].map(e => e.textContent).join('|')`))
+	assert.False(t, evalBool(t, ctx, `!!document.querySelector('.entry-decision .choice')`), "the card has no answers: the composer holds them")
 	do(t, ctx, 10*time.Second, chromedp.Click(chromedp.CSS(`.thread .stop`)))
 	do(t, ctx, 20*time.Second, waitJS(`!!document.querySelector('.entry-decision.status-aborted') && !document.querySelector('.thread .working')`))
-	assert.Equal(t, "Stopped", evalString(t, ctx, `document.querySelector('.entry-decision .entry-status').textContent`))
+	assert.Equal(t, "Stopped", evalString(t, ctx, `document.querySelector('.entry-decision .entry-outcome').textContent`))
 	assert.Equal(t, "Stopped by you", evalString(t, ctx, `document.querySelector('.entry-run.status-stopped .entry-result').textContent`))
 	assert.Equal(t, "composer-input", evalString(t, ctx, `document.activeElement.id`), "the keyboard stays where the next prompt goes")
 
@@ -71,25 +72,6 @@ func TestScriptTextIsShownAsText(t *testing.T) {
 	do(t, ctx, 20*time.Second, waitJS(`!!document.querySelector('.entry-run.status-done')`))
 	assert.False(t, evalBool(t, ctx, `!!document.querySelector('.thread img, .thread b')`), "no markup from a script became an element")
 	assert.Contains(t, evalString(t, ctx, `document.querySelector('.entry-run .entry-output').textContent`), "<b>bold</b>")
-}
-
-// TestTextQuestionIsAnsweredOnItsCard answers a script's text question in the thread: a
-// too-short answer is refused with the protocol's words, a good one resumes the script.
-func TestTextQuestionIsAnsweredOnItsCard(t *testing.T) {
-	_, ctx := openHome(t)
-	do(t, ctx, 10*time.Second,
-		typeText(`/script n = ask('Your name?', {'type': 'string', 'title': 'Name', 'minLength': 2}); send('hello ' + n)`), pressEnter(0))
-	do(t, ctx, 20*time.Second, waitJS(`!!document.querySelector('.entry-decision.status-pending .entry-input')`))
-
-	do(t, ctx, 10*time.Second, chromedp.SendKeys(chromedp.CSS(`.entry-input`), "A"), chromedp.KeyEvent("\r"),
-		waitJS(`!!document.querySelector('.entry-problem')`))
-	assert.Contains(t, evalString(t, ctx, `document.querySelector('.entry-problem').textContent`), "at least 2")
-	assert.True(t, evalBool(t, ctx, `!!document.querySelector('.entry-decision.status-pending')`), "nothing was sent")
-
-	do(t, ctx, 10*time.Second, chromedp.SendKeys(chromedp.CSS(`.entry-input`), "da"), chromedp.KeyEvent("\r"))
-	msgs := waitMessages(t, ctx, 2)
-	assert.Equal(t, "hello Ada", msgs[1].Text)
-	assert.Equal(t, "Answered: Ada", evalString(t, ctx, `document.querySelector('.entry-decision .entry-status').textContent`))
 }
 
 // TestPromptSentDuringATurnWaitsThenFollowsIt sends a prompt while a script waits on a

@@ -93,6 +93,8 @@ type SessionInfo struct {
 	Created     int64  `json:"created"` // unix milliseconds
 	// Blank says no prompt was ever stored in the session: the sidebar hides it.
 	Blank bool `json:"blank,omitempty"`
+	// Archived says the person took it out of the list (PATCH /api/sessions/{id}).
+	Archived bool `json:"archived,omitempty"`
 }
 
 // CreateSessionRequest is the body of POST /api/sessions.

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"slices"
+	"strings"
 
 	"github.com/nats-io/nats.go/jetstream"
 
@@ -89,9 +90,56 @@ func (x *sessionIndex) list(ctx context.Context) ([]protocol.SessionInfo, error)
 	if err != nil {
 		return nil, fmt.Errorf("list sessions: %w", eventlog.AsUnavailable(err))
 	}
+	// Archived sessions are not listed: the person took them out.
+	out = slices.DeleteFunc(out, func(s protocol.SessionInfo) bool { return s.Archived })
 	// Newest first; the id breaks ties so the order is stable.
 	slices.SortFunc(out, func(a, b protocol.SessionInfo) int {
 		return cmp.Or(cmp.Compare(b.Created, a.Created), cmp.Compare(a.ID, b.ID))
 	})
 	return out, nil
+}
+
+// UpdateSession renames a session or archives it (takes it out of the list; its log stays,
+// and its address still opens it). It returns the session as it is now.
+func (r *Runtime) UpdateSession(ctx context.Context, id string, req protocol.UpdateSessionRequest) (protocol.SessionInfo, error) {
+	if !protocol.ValidSessionID(id) {
+		return protocol.SessionInfo{}, fmt.Errorf("session %q: %w", id, ErrNoSession)
+	}
+	if err := req.Validate(); err != nil {
+		return protocol.SessionInfo{}, err
+	}
+	info, err := r.sessions.update(ctx, id, func(info *protocol.SessionInfo) {
+		if req.Title != nil {
+			info.Title = strings.TrimSpace(*req.Title)
+		}
+		if req.Archived != nil {
+			info.Archived = *req.Archived
+		}
+	})
+	if err != nil {
+		return protocol.SessionInfo{}, err
+	}
+	return r.describe(ctx, info), nil
+}
+
+// update changes a session's entry, read again when another writer got there first.
+func (x *sessionIndex) update(ctx context.Context, id string, change func(*protocol.SessionInfo)) (protocol.SessionInfo, error) {
+	for range 5 {
+		info, rev, err := x.kv.Get(ctx, id)
+		if errors.Is(err, jetstream.ErrKeyNotFound) {
+			return protocol.SessionInfo{}, fmt.Errorf("session %s: %w", id, ErrNoSession)
+		}
+		if err != nil {
+			return protocol.SessionInfo{}, fmt.Errorf("session %s: %w", id, eventlog.AsUnavailable(err))
+		}
+		change(&info)
+		err = x.kv.Update(ctx, id, info, rev)
+		if !errors.Is(err, jetstream.ErrKeyRevisionMismatch) {
+			if err != nil {
+				return protocol.SessionInfo{}, fmt.Errorf("update session %s: %w", id, eventlog.AsUnavailable(err))
+			}
+			return info, nil
+		}
+	}
+	return protocol.SessionInfo{}, fmt.Errorf("update session %s: too many concurrent updates", id)
 }

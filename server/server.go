@@ -16,6 +16,7 @@ type Runtime interface {
 	ListSessions(ctx context.Context) ([]protocol.SessionInfo, error)
 	CreateSession(ctx context.Context, req protocol.CreateSessionRequest) (protocol.SessionInfo, error)
 	Session(ctx context.Context, id string) (protocol.SessionInfo, error)
+	UpdateSession(ctx context.Context, id string, req protocol.UpdateSessionRequest) (protocol.SessionInfo, error)
 	SendPrompt(ctx context.Context, session string, req protocol.SendPromptRequest) (protocol.SendPromptResponse, error)
 	StopTurn(ctx context.Context, session string, req protocol.StopRequest) (protocol.StopResponse, error)
 	PendingDecisions(ctx context.Context, session string) (protocol.DecisionList, error)
@@ -75,6 +76,7 @@ func (s *Server) api() []route {
 		{"GET /api/sessions", s.listSessions},
 		{"POST /api/sessions", s.createSession},
 		{"GET /api/sessions/{id}", s.getSession},
+		{"PATCH /api/sessions/{id}", s.updateSession},
 		{"GET /api/sessions/{id}/events", s.listEvents},
 		{"POST /api/sessions/{id}/prompt", s.sendPrompt},
 		{"POST /api/sessions/{id}/stop", s.stopTurn},

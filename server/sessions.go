@@ -39,6 +39,16 @@ func (s *Server) getSession(w http.ResponseWriter, r *http.Request) {
 	s.respond(w, http.StatusOK, info, err)
 }
 
+// updateSession renames or archives a session (PATCH /api/sessions/{id}).
+func (s *Server) updateSession(w http.ResponseWriter, r *http.Request) {
+	req, ok := readRequest[protocol.UpdateSessionRequest](w, r)
+	if !ok {
+		return
+	}
+	info, err := s.rt.UpdateSession(r.Context(), r.PathValue("id"), req)
+	s.respond(w, http.StatusOK, info, err)
+}
+
 // listEvents answers a page of a session's log after an offset: what a socket would replay,
 // for a caller that holds no socket (a script, a test). It reads through Follow and stops at
 // the page's end, so a page costs its own length, not the session's.

@@ -594,7 +594,7 @@ func (c *Controller) fold(list []SourceInfo, effs []Effect) []Effect {
 		if info.Subscribes {
 			effs = append(effs, Subscribe{Source: k})
 		}
-		if c.hasHit && !c.dismissed && k.Trigger == c.hit.Trigger {
+		if c.hasHit && !c.dismissed && c.hit.serves(k) {
 			c.pending[k] = true
 			effs = append(effs, FetchCandidates{Gen: c.gen, Source: k, Hit: c.hit})
 		}
@@ -672,6 +672,11 @@ func (c *Controller) observe(ev DraftObserved) []Effect {
 	ok := false
 	if ev.SelStart == ev.SelEnd {
 		hit, ok = Detect(ev.Draft, ev.SelStart, ev.Tier)
+		if !ok {
+			// A command's argument is a hit only for a command with an argument source.
+			hit, ok = DetectArgument(ev.Draft, ev.SelStart, ev.Tier)
+			ok = ok && slices.ContainsFunc(c.sources, func(info SourceInfo) bool { return hit.serves(info.Key) })
+		}
 	}
 	if !ok {
 		if c.hasHit {
@@ -680,7 +685,7 @@ func (c *Controller) observe(ev DraftObserved) []Effect {
 		return c.syncMenu(effs)
 	}
 	hit.Span.Rev = ev.Rev
-	same := c.hasHit && c.hit.Trigger == hit.Trigger && c.hit.Span.Start == hit.Span.Start
+	same := c.hasHit && c.hit.Trigger == hit.Trigger && c.hit.Command == hit.Command && c.hit.Span.Start == hit.Span.Start
 	moved := !same || c.hit.Query != hit.Query
 	if !same {
 		// A new trigger: a fresh menu, even if the last one was dismissed.
@@ -693,6 +698,12 @@ func (c *Controller) observe(ev DraftObserved) []Effect {
 		effs = c.fetch(effs)
 	}
 	return c.syncMenu(effs)
+}
+
+// serves reports whether source k answers the hit: a trigger's sources, and for an
+// argument only the source named after its command.
+func (h Hit) serves(k SourceKey) bool {
+	return k.Trigger == h.Trigger && (h.Trigger != ArgTrigger || k.Name == h.Command)
 }
 
 // clearHit forgets the hit; the generation moves so answers in flight are dropped.
@@ -713,7 +724,7 @@ func (c *Controller) fetch(effs []Effect) []Effect {
 		return effs
 	}
 	for _, info := range c.sources {
-		if info.Key.Trigger != c.hit.Trigger {
+		if !c.hit.serves(info.Key) {
 			continue
 		}
 		c.pending[info.Key] = true
@@ -729,7 +740,7 @@ func (c *Controller) syncMenu(effs []Effect) []Effect {
 		var opts []Option
 		for _, info := range c.sources {
 			k := info.Key
-			if k.Trigger != c.hit.Trigger {
+			if !c.hit.serves(k) {
 				continue
 			}
 			for _, it := range c.results[k] {
@@ -877,7 +888,7 @@ func (c *Controller) space() []Effect {
 func (c *Controller) askSpace(from int) []Effect {
 	for i := from; i < len(c.sources); i++ {
 		info := c.sources[i]
-		if !info.Space || info.Key.Trigger != c.hit.Trigger {
+		if !info.Space || !c.hit.serves(info.Key) {
 			continue
 		}
 		c.ask = ask{kind: askSpace, source: info.Key, next: i}

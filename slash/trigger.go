@@ -40,6 +40,8 @@ func (t Tier) allows(trigger byte) bool {
 type Hit struct {
 	Trigger rune   // '/' or '@'
 	Query   string // the name characters between the trigger and the caret
+	// Command names the command whose argument an ArgTrigger hit completes ("" otherwise).
+	Command string
 	// Span covers the trigger and the whole name run around the caret, so a pick replaces
 	// "/rev|iew" entirely. Rev is left zero by Detect; the controller stamps the draftRev.
 	Span input.Span
@@ -84,4 +86,9 @@ func Detect(draft string, caret int, tier Tier) (Hit, bool) {
 			End:   caret + utf16x.Len(draft[b:end]),
 		},
 	}, true
+}
+
+// spanOf is the span around a caret, before units back and after units on.
+func spanOf(caret, before, after int) input.Span {
+	return input.Span{Start: caret - before, End: caret + after}
 }

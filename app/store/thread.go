@@ -59,6 +59,8 @@ type Message struct {
 	// answer, "script" a run's send(). Steer marks a queued prompt that goes first.
 	From  string
 	Steer bool
+	// At is when the server logged it, in unix milliseconds (0 when unknown).
+	At int64
 	// Stream names the agent message a model is generating (and the one it became).
 	Stream string
 }
@@ -222,7 +224,7 @@ func (t *Thread) runStarted(ev protocol.Event) {
 	if rs.Source != "" && rs.Source != "builtin" {
 		title += " (" + rs.Source + ")" // a workspace file, perhaps replacing a built-in
 	}
-	t.add(rs.ID, Message{Offset: ev.Offset, Role: RoleRun, ID: rs.ID, Title: title, Status: StatusRunning})
+	t.add(rs.ID, Message{Offset: ev.Offset, At: ev.At, Role: RoleRun, ID: rs.ID, Title: title, Status: StatusRunning})
 }
 
 func (t *Thread) runOutput(ev protocol.Event) {
@@ -276,7 +278,7 @@ func (t *Thread) asked(ev protocol.Event) {
 			title = qs[0].Schema.Title
 		}
 	}
-	t.add(qa.ID, Message{Offset: ev.Offset, Role: RoleDecision, ID: qa.ID, Title: title, Detail: qa.Request.Details, Status: StatusPending, Request: &qa.Request})
+	t.add(qa.ID, Message{Offset: ev.Offset, At: ev.At, Role: RoleDecision, ID: qa.ID, Title: title, Detail: qa.Request.Details, Status: StatusPending, Request: &qa.Request})
 }
 
 func (t *Thread) ended(ev protocol.Event) {
@@ -306,7 +308,7 @@ func (t *Thread) ended(ev protocol.Event) {
 		id, status, result = r.ID, StatusAborted, "Withdrawn: the question is no longer needed"
 		switch r.Reason {
 		case protocol.ReasonTimeout:
-			status, result = StatusTimedOut, "No response, timed out"
+			status, result = StatusTimedOut, "No answer in time"
 			t.TimedOut = append(t.TimedOut, r.ID)
 		case protocol.ReasonStopped:
 			result = "Stopped"
@@ -333,46 +335,97 @@ func (t *Thread) pendingRequest(id string) *protocol.DecisionRequest {
 	return nil
 }
 
-// describeAnswer says in words what a reply chose.
+// describeAnswer says in words what a reply chose: the label of the option or choice, a
+// form's answers as "Title: value" pairs ("Environment: Staging · Replicas: 3"), never JSON.
 func describeAnswer(t *Thread, r protocol.QuestionReplied) string {
 	req := t.pendingRequest(r.ID)
 	if req == nil {
 		return "Answered"
 	}
-	switch {
-	case req.Kind == protocol.KindApproval:
+	if req.Kind == protocol.KindApproval {
 		var a protocol.ApprovalAnswer
 		if json.Unmarshal(r.Content, &a) == nil {
 			if opt, ok := a.Picked(*req); ok {
 				return opt.Label
 			}
-			return "Rejected: " + a.Instruction
+			if a.Instruction != "" {
+				return "Rejected: " + a.Instruction
+			}
+			return "Rejected"
 		}
-	case req.Schema != nil && req.Schema.Type == "boolean":
+		return "Answered"
+	}
+	if req.Schema == nil {
+		return "Answered"
+	}
+	if req.Schema.Type == "object" {
+		var values map[string]json.RawMessage
+		if json.Unmarshal(r.Content, &values) != nil {
+			return "Answered"
+		}
+		var parts []string
+		for _, q := range req.Schema.Questions() {
+			raw, ok := values[q.Key]
+			if !ok || string(raw) == "null" {
+				continue
+			}
+			parts = append(parts, cmpOr(q.Schema.Title, q.Key)+": "+valueInWords(q.Schema, raw))
+		}
+		if len(parts) == 0 {
+			return "Answered, every field left empty"
+		}
+		return strings.Join(parts, " · ")
+	}
+	return valueInWords(req.Schema, r.Content)
+}
+
+// valueInWords says one answer as a person reads it: a choice's label, Yes or No (or the
+// schema's words for them), a list of labels, a number or a text as typed.
+func valueInWords(s *protocol.Schema, raw json.RawMessage) string {
+	label := func(v string) string {
+		for _, c := range s.Choices() {
+			if c.Value == v {
+				return c.Label
+			}
+		}
+		return v // an "Other…" answer
+	}
+	switch {
+	case s.Type == "boolean":
 		var yes bool
-		if json.Unmarshal(r.Content, &yes) == nil {
+		if json.Unmarshal(raw, &yes) == nil {
 			if yes {
-				return cmpOr(req.Schema.TrueLabel, "Yes")
+				return cmpOr(s.TrueLabel, "Yes")
 			}
-			return cmpOr(req.Schema.FalseLabel, "No")
+			return cmpOr(s.FalseLabel, "No")
 		}
-	case req.Schema != nil && req.Schema.IsSingleSelect():
+	case s.IsSingleSelect():
 		var v string
-		if json.Unmarshal(r.Content, &v) == nil {
-			for _, c := range req.Schema.Choices() {
-				if c.Value == v {
-					return c.Label
-				}
+		if json.Unmarshal(raw, &v) == nil {
+			return label(v)
+		}
+	case s.IsMultiSelect():
+		var vs []string
+		if json.Unmarshal(raw, &vs) == nil {
+			if len(vs) == 0 {
+				return "none"
 			}
-			return v // an "Other…" answer
+			out := make([]string, len(vs))
+			for i, v := range vs {
+				out[i] = label(v)
+			}
+			return strings.Join(out, ", ")
 		}
-	case req.Schema != nil && req.Schema.Type == "string":
+	case s.Type == "string":
 		var v string
-		if json.Unmarshal(r.Content, &v) == nil {
-			return "Answered: " + v
+		if json.Unmarshal(raw, &v) == nil {
+			if v == "" {
+				return "(empty)"
+			}
+			return v
 		}
 	}
-	return "Answered: " + string(r.Content)
+	return strings.TrimSpace(string(raw)) // a number, as typed
 }
 
 func cmpOr(s, fallback string) string {
@@ -397,5 +450,5 @@ func MessageOf(ev protocol.Event) (Message, bool) {
 	if err != nil {
 		return Message{Offset: ev.Offset, Role: role, Text: "(this message could not be read: " + err.Error() + ")"}, true
 	}
-	return Message{Offset: ev.Offset, Role: role, Text: m.Text, From: m.From, Steer: m.Mode == protocol.ModeSteer, Stream: m.Stream}, true
+	return Message{Offset: ev.Offset, At: ev.At, Role: role, Text: m.Text, From: m.From, Steer: m.Mode == protocol.ModeSteer, Stream: m.Stream}, true
 }

@@ -113,6 +113,13 @@ func TestDecisionOutcomesInWords(t *testing.T) {
 	confirm := protocol.DecisionRequest{Kind: protocol.KindConfirm, Message: "Ship?", Schema: &protocol.Schema{Type: "boolean", FalseLabel: "Keep it"}}
 	choice := protocol.DecisionRequest{Kind: protocol.KindAsk, Message: "Env?", Schema: &protocol.Schema{Type: "string", Enum: []string{"prod"}, EnumNames: []string{"Production"}}}
 	text := protocol.DecisionRequest{Kind: protocol.KindAsk, Message: "Name?", Schema: &protocol.Schema{Type: "string"}}
+	form := protocol.DecisionRequest{Kind: protocol.KindAsk, Message: "Deploy", Schema: &protocol.Schema{Type: "object", Properties: protocol.Properties{
+		{Key: "env", Schema: &protocol.Schema{Type: "string", Title: "Environment", Enum: []string{"staging"}, EnumNames: []string{"Staging"}}},
+		{Key: "replicas", Schema: &protocol.Schema{Type: "integer", Title: "Replicas"}},
+		{Key: "tags", Schema: &protocol.Schema{Type: "array", Title: "Tags", Items: &protocol.ItemsSchema{Type: "string", AnyOf: []protocol.EnumOption{{Const: "a", Title: "Alpha"}, {Const: "b", Title: "Beta"}}}}},
+		{Key: "note", Schema: &protocol.Schema{Type: "string"}},
+	}}}
+	approval := protocol.DecisionRequest{Kind: protocol.KindApproval, Message: "Run?", Options: []protocol.ApprovalOption{{Value: "allow", Label: "Approve"}}}
 	cases := []struct {
 		name    string
 		req     protocol.DecisionRequest
@@ -124,11 +131,15 @@ func TestDecisionOutcomesInWords(t *testing.T) {
 		{"false label", confirm, protocol.Event{Type: protocol.EventQuestionReplied, Data: mustJSON(protocol.QuestionReplied{ID: "d", Action: protocol.ActionAccept, Content: mustJSON(false)})}, StatusAnswered, "Keep it"},
 		{"choice title", choice, protocol.Event{Type: protocol.EventQuestionReplied, Data: mustJSON(protocol.QuestionReplied{ID: "d", Action: protocol.ActionAccept, Content: mustJSON("prod")})}, StatusAnswered, "Production"},
 		{"other", choice, protocol.Event{Type: protocol.EventQuestionReplied, Data: mustJSON(protocol.QuestionReplied{ID: "d", Action: protocol.ActionAccept, Content: mustJSON("qa")})}, StatusAnswered, "qa"},
-		{"text", text, protocol.Event{Type: protocol.EventQuestionReplied, Data: mustJSON(protocol.QuestionReplied{ID: "d", Action: protocol.ActionAccept, Content: mustJSON("Ada")})}, StatusAnswered, "Answered: Ada"},
+		{"text", text, protocol.Event{Type: protocol.EventQuestionReplied, Data: mustJSON(protocol.QuestionReplied{ID: "d", Action: protocol.ActionAccept, Content: mustJSON("Ada")})}, StatusAnswered, "Ada"},
+		{"form", form, protocol.Event{Type: protocol.EventQuestionReplied, Data: mustJSON(protocol.QuestionReplied{ID: "d", Action: protocol.ActionAccept,
+			Content: json.RawMessage(`{"env":"staging","replicas":3,"tags":["b","a"]}`)})}, StatusAnswered, "Environment: Staging · Replicas: 3 · Tags: Beta, Alpha"},
+		{"approval instruction", approval, protocol.Event{Type: protocol.EventQuestionReplied, Data: mustJSON(protocol.QuestionReplied{ID: "d", Action: protocol.ActionAccept,
+			Content: json.RawMessage(`{"instruction":"use printf instead"}`)})}, StatusAnswered, "Rejected: use printf instead"},
 		{"approval rejected", protocol.DecisionRequest{Kind: protocol.KindApproval, Message: "Run?", Options: []protocol.ApprovalOption{{Value: "allow", Label: "Approve"}}},
 			protocol.Event{Type: protocol.EventQuestionReplied, Data: mustJSON(protocol.QuestionReplied{ID: "d", Action: protocol.ActionDecline, Reason: "not now"})}, StatusDeclined, "Rejected: not now"},
 		{"declined", text, protocol.Event{Type: protocol.EventQuestionReplied, Data: mustJSON(protocol.QuestionReplied{ID: "d", Action: protocol.ActionDecline, Reason: "later"})}, StatusDeclined, "Declined: later"},
-		{"timeout", text, protocol.Event{Type: protocol.EventQuestionRejected, Data: mustJSON(protocol.QuestionRejected{ID: "d", Outcome: protocol.OutcomeDeclined, Reason: protocol.ReasonTimeout})}, StatusTimedOut, "No response, timed out"},
+		{"timeout", text, protocol.Event{Type: protocol.EventQuestionRejected, Data: mustJSON(protocol.QuestionRejected{ID: "d", Outcome: protocol.OutcomeDeclined, Reason: protocol.ReasonTimeout})}, StatusTimedOut, "No answer in time"},
 		{"restart", text, protocol.Event{Type: protocol.EventQuestionRejected, Data: mustJSON(protocol.QuestionRejected{ID: "d", Outcome: protocol.OutcomeAborted, Reason: protocol.ReasonOrphaned})}, StatusAborted, "Ended: the server restarted before it was answered"},
 	}
 	for _, c := range cases {

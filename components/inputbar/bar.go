@@ -252,6 +252,12 @@ func groupsOf(opts []slash.Option) []group {
 
 // groupLabel names a source's group.
 func groupLabel(k slash.SourceKey) string {
+	if k.Trigger == slash.ArgTrigger {
+		if k.Name == "example" {
+			return "Examples"
+		}
+		return "/" + k.Name // the choices of its argument
+	}
 	switch k.Name {
 	case "commands":
 		return "Commands"
@@ -270,6 +276,9 @@ func groupLabel(k slash.SourceKey) string {
 func menuLabel(m slash.Menu) string {
 	if m.Trigger == '@' {
 		return "Files and sessions"
+	}
+	if m.Trigger == slash.ArgTrigger {
+		return "Choices for the command's argument"
 	}
 	return "Commands, skills and functions"
 }

@@ -94,6 +94,7 @@ func newShell(ctx app.Context, b *Bar) *shell {
 		&functions{cat: sh.cat, open: func(name string) { sh.ctx.NewActionWithValue(ActionFnFormOpen, name) }},
 		&sessions{cat: sh.cat, known: sh.known},
 		&files{cat: sh.cat, known: sh.known},
+		exampleArguments(sh.cat),
 	} {
 		_ = sh.reg.Register(src)
 	}

@@ -8,6 +8,7 @@ import (
 	"unicode"
 	"unicode/utf8"
 
+	"parley/app/slashhost"
 	"parley/machine/input"
 	"parley/machine/utf16x"
 	"parley/protocol"
@@ -504,4 +505,24 @@ func orDefault(s, d string) string {
 		return d
 	}
 	return s
+}
+
+// exampleArguments completes "/example <slug>" with the workspace's examples (argument
+// completion, docs/input.md).
+func exampleArguments(cat Catalogue) *slashhost.Arguments {
+	return &slashhost.Arguments{
+		Command: "example",
+		Key:     cat.Workspace,
+		List: func(ctx context.Context) ([]slash.Item, error) {
+			l, err := cat.ListCommands(ctx)
+			if err != nil {
+				return nil, err
+			}
+			items := make([]slash.Item, 0, len(l.Examples))
+			for _, e := range l.Examples {
+				items = append(items, slash.Item{ID: e.Name, Label: e.Name, Detail: e.Description})
+			}
+			return items, nil
+		},
+	}
 }

@@ -1,0 +1,131 @@
+package components
+
+import (
+	"strings"
+
+	"github.com/maxence-charriere/go-app/v10/pkg/app"
+
+	"parley/app/api"
+	"parley/components/inputbar"
+	"parley/protocol"
+)
+
+// starters are what the empty page offers to begin with: a few of the workspace's examples,
+// /help, its functions and, once a model is configured, a few prompts. They are read when
+// the hero gets its session; a starter that cannot be read is left out, never an error.
+type starters struct {
+	workspace string
+	examples  []protocol.CommandInfo
+	functions []protocol.Function
+	model     bool
+}
+
+// maxStarterExamples and maxStarterFunctions keep the empty page short.
+const (
+	maxStarterExamples  = 3
+	maxStarterFunctions = 2
+)
+
+// starterPrompts are offered once a model is configured.
+var starterPrompts = []struct{ label, text string }{
+	{"What is in this workspace?", "List what is in this workspace and tell me what it is for."},
+	{"What changed recently?", "Look at the recent changes in this workspace and summarise them."},
+}
+
+// actionStart carries a starter's prompt to the conversation, which sends it on the hero's
+// blank session.
+const actionStart = "parley.start"
+
+// loadStarters reads the hero's starters for workspace ws.
+func (c *Conversation) loadStarters(ctx app.Context, ws string) {
+	if c.starters.workspace == ws && (len(c.starters.examples) > 0 || len(c.starters.functions) > 0) {
+		return
+	}
+	client := c.client(ctx)
+	ctx.Async(func() {
+		s := starters{workspace: ws}
+		if cmds, err := client.ListCommandsIn(ctx, ws); err == nil {
+			s.examples = cmds.Examples
+		}
+		if fns, err := client.ListFunctionsIn(ctx, ws); err == nil {
+			for _, f := range fns {
+				if f.Error == "" {
+					s.functions = append(s.functions, f)
+				}
+			}
+		}
+		if models, err := client.Models(ctx); err == nil {
+			s.model = models.Configured
+		}
+		ctx.Dispatch(func(ctx app.Context) {
+			if c.workspace == ws {
+				c.starters = s
+			}
+		})
+	})
+}
+
+// onStart sends a starter's prompt, as if typed, on the hero's blank session: its echo on
+// the socket makes it a session like any other (engaged).
+func (c *Conversation) onStart(ctx app.Context, a app.Action) {
+	text, ok := a.Value.(string)
+	if !ok || c.session == "" || !c.blank {
+		return
+	}
+	client, session := c.client(ctx), c.session
+	req := protocol.SendPromptRequest{Text: text, AttemptID: api.NewAttemptID()}
+	ctx.Async(func() {
+		if _, err := client.SendPrompt(ctx, session, req); err != nil {
+			ctx.Dispatch(func(ctx app.Context) { c.setNotice("Not sent: "+describeError(err)+".", false) })
+		}
+	})
+}
+
+// renderStarters draws the starters under the hero's composer.
+func (c *Conversation) renderStarters() app.UI {
+	s := c.starters
+	var items []app.UI
+	start := func(label, detail, text string) app.UI {
+		return starterButton(label, detail, func(ctx app.Context, e app.Event) {
+			ctx.NewActionWithValue(actionStart, text)
+		}, text)
+	}
+	for i, ex := range s.examples {
+		if i == maxStarterExamples {
+			break
+		}
+		items = append(items, start(ex.Usage, firstSentence(ex.Description), ex.Usage))
+	}
+	items = append(items, start("/help", "What Parley can do here", "/help"))
+	for i, f := range s.functions {
+		if i == maxStarterFunctions {
+			break
+		}
+		name := f.Name
+		items = append(items, starterButton("Run "+cmpOr(f.Title, f.Name), cmpOr(f.Description, "A function of this workspace"),
+			func(ctx app.Context, e app.Event) { ctx.NewActionWithValue(inputbar.ActionFnFormOpen, name) }, "fn:"+name))
+	}
+	if s.model {
+		for _, p := range starterPrompts {
+			items = append(items, start(p.label, "Ask the agent", p.text))
+		}
+	}
+	return app.Div().Class("starters").Role("group").Aria("label", "Ways to start").Body(items...)
+}
+
+func starterButton(label, detail string, onClick app.EventHandler, key string) app.UI {
+	return app.Button().Type("button").Class("starter").DataSet("starter", key).
+		Body(
+			app.Span().Class("starter-label").Text(label),
+			app.Span().Class("starter-detail").Text(detail),
+		).
+		OnClick(onClick, app.EventScope(key))
+}
+
+// firstSentence keeps a description short enough for a starter.
+func firstSentence(s string) string {
+	if i := strings.Index(s, ". "); i > 0 {
+		return s[:i+1]
+	}
+	return s
+}

@@ -1,0 +1,187 @@
+package e2e
+
+import (
+	"context"
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/chromedp/cdproto/cdp"
+	"github.com/chromedp/cdproto/emulation"
+	"github.com/chromedp/chromedp"
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"parley/protocol"
+)
+
+// The look of the thread and the page (docs/look.md).
+
+// TestEmptyPageOffersStarters: the empty page has no picker for its one workspace, and
+// offers examples, /help and functions (no prompts: no model is configured); a starter sends.
+func TestEmptyPageOffersStarters(t *testing.T) {
+	_, ctx := openHome(t)
+	do(t, ctx, 20*time.Second, waitJS(`document.querySelectorAll('.starters .starter').length >= 3`))
+	assert.Equal(t, "0", evalString(t, ctx, `String(document.querySelectorAll('.workspaces [role=radio]').length)`))
+	starters := evalString(t, ctx, `[...document.querySelectorAll('.starters .starter-label')].map(e => e.textContent).join('|')`)
+	for _, want := range []string{"/example", "/help", "Run Greet someone"} {
+		assert.Contains(t, starters, want)
+	}
+	assert.NotContains(t, starters, "What is in this workspace?", "no prompt starters without a model")
+	assert.NotEmpty(t, evalString(t, ctx, `document.querySelector('.hero-tag').textContent`))
+
+	do(t, ctx, 20*time.Second, js(`document.querySelector('.starter[data-starter="/help"]').click()`),
+		waitJS(`location.pathname.startsWith('/s/')`))
+	msgs := waitMessages(t, ctx, 2)
+	assert.Equal(t, "/help", msgs[0].Text)
+	assert.Contains(t, msgs[1].Text, "Commands:")
+	assert.False(t, evalBool(t, ctx, `!!document.querySelector('.starters')`), "starters belong to the empty page")
+}
+
+// TestDecisionCardWaitsThenStatesItsOutcome: while the composer holds a decision, its card is
+// one line with no answers of its own, and Enter on it goes to the composer; answered, the
+// card says the outcome in words, a form's as Title: value pairs.
+func TestDecisionCardWaitsThenStatesItsOutcome(t *testing.T) {
+	srv, ctx := openSession(t, `/script ok = confirm('Ship it?'); v = ask('Deploy', {'type': 'object', 'properties': {'env': {'type': 'string', 'title': 'Environment', 'oneOf': [{'const': 'staging', 'title': 'Staging'}, {'const': 'prod', 'title': 'Production'}]}, 'replicas': {'type': 'integer', 'title': 'Replicas'}}}); send('done')`)
+	do(t, ctx, 20*time.Second, waitJS(`!!document.querySelector('.entry-decision.status-pending') && !!document.querySelector('#composer-mode')`))
+	assert.Equal(t, 1, int(get(t, ctx, chromedp.Evaluate[float64](`document.querySelectorAll('.thread .entry-decision').length`))))
+	assert.Contains(t, evalString(t, ctx, `document.querySelector('.entry-decision').textContent`), "Waiting for your answer below")
+	assert.False(t, evalBool(t, ctx, `!!document.querySelector('.entry-decision button, .thread-inner .choice')`), "the card repeats none of the composer's answers")
+
+	do(t, ctx, 10*time.Second, js(`document.querySelector('.entry-decision').focus()`), pressEnter(0),
+		waitJS(`document.activeElement && document.activeElement.id === 'composer-mode'`))
+	do(t, ctx, 10*time.Second, chromedp.Click(chromedp.CSS(`#composer-mode .choice`)),
+		waitJS(`document.querySelectorAll('.thread .entry-decision').length === 2`))
+	assert.Equal(t, "Yes", evalString(t, ctx, `document.querySelector('.entry-decision .entry-outcome').textContent`))
+
+	// The form, answered over the API as another client would: the card says it in words.
+	id := evalString(t, ctx, `document.querySelector('.entry-decision.status-pending').dataset.decision`)
+	_, err := apiClient(srv).Reply(context.Background(), sessionOf(t, ctx), id,
+		protocol.ReplyRequest{Action: protocol.ActionAccept, Content: json.RawMessage(`{"env":"staging","replicas":3}`)})
+	require.NoError(t, err)
+	do(t, ctx, 20*time.Second, waitJS(`!document.querySelector('.entry-decision.status-pending')`))
+	assert.Equal(t, "Environment: Staging · Replicas: 3",
+		evalString(t, ctx, `document.querySelectorAll('.entry-decision .entry-outcome')[1].textContent`))
+}
+
+// TestRunOutputIsShownOnce: what a script prints and then sends is shown once, in its run's
+// card; the same words are not repeated as a message.
+func TestRunOutputIsShownOnce(t *testing.T) {
+	_, ctx := openSession(t, `/script print('Hello, Ada.'); send('Hello, Ada.')`)
+	do(t, ctx, 20*time.Second, waitJS(`!!document.querySelector('.entry-run.status-done') && !document.querySelector('.thread .working')`))
+	shown := evalString(t, ctx, `[...document.querySelectorAll('.thread-inner .msg-agent, .thread-inner .entry-run')].map(e => e.innerText).join('\n')`)
+	assert.Equal(t, 1, strings.Count(shown, "Hello, Ada."), shown)
+	assert.Contains(t, evalString(t, ctx, `document.querySelector('.entry-run .entry-output').textContent`), "Hello, Ada.")
+}
+
+// TestRenameAndArchiveASession renames a session from the list, then archives it after a
+// confirmation: the server has both.
+func TestRenameAndArchiveASession(t *testing.T) {
+	srv := startServer(t, t.TempDir(), "127.0.0.1:0")
+	id := seedSession(t, srv, "first", 1)
+	ctx := browser(t)
+	do(t, ctx, 60*time.Second, chromedp.Navigate(srv.link), waitReady(),
+		waitJS(`document.querySelectorAll('.sessions .session-item').length == 1`),
+		// The hero's bar takes the focus once live: rename after that.
+		waitJS(`document.documentElement.hasAttribute('data-composer-live')`))
+	assert.Equal(t, "Today", evalString(t, ctx, `document.querySelector('.session-group-name').textContent`))
+	assert.Equal(t, "just now", evalString(t, ctx, `document.querySelector('.session-when').textContent`))
+
+	do(t, ctx, 10*time.Second, js(`document.querySelector('.session-op[aria-label^=Rename]').click()`),
+		waitJS(`document.activeElement && document.activeElement.classList.contains('session-rename')`),
+		chromedp.SendKeys(chromedp.CSS(`.session-rename`), "Release notes"), pressEnter(0),
+		waitJS(`document.querySelector('.session-title') && document.querySelector('.session-title').textContent === 'Release notes'`))
+	info, err := apiClient(srv).GetSession(context.Background(), id)
+	require.NoError(t, err)
+	assert.Equal(t, "Release notes", info.Title)
+
+	do(t, ctx, 10*time.Second, js(`document.querySelector('.session-op[aria-label^=Archive]').click()`),
+		waitJS(`!!document.querySelector('.session-item.confirming')`))
+	assert.Contains(t, evalString(t, ctx, `document.querySelector('.session-question').textContent`), "Release notes")
+	do(t, ctx, 10*time.Second, js(`document.querySelector('.session-item.confirming .session-op.danger').click()`),
+		waitJS(`document.querySelectorAll('.sessions .session-item').length == 0`))
+	list, err := apiClient(srv).ListSessions(context.Background())
+	require.NoError(t, err)
+	for _, s := range list {
+		assert.NotEqual(t, id, s.ID, "archived: not listed")
+	}
+}
+
+// TestScreenshots saves the look for review under bin/screenshots (make screenshots): the
+// empty page, a thread with each kind of card, each composer mode, in light, dark and on a
+// 390×844 phone. It runs only when PARLEY_SCREENSHOTS is set.
+func TestScreenshots(t *testing.T) {
+	if os.Getenv("PARLEY_SCREENSHOTS") == "" {
+		t.Skip("set PARLEY_SCREENSHOTS=1 (make screenshots)")
+	}
+	dir := filepath.Join(repoRoot, "bin", "screenshots")
+	require.NoError(t, os.MkdirAll(dir, 0o755))
+	for _, v := range []struct {
+		name   string
+		w, h   int64
+		scheme string
+	}{{"light", 1280, 860, "light"}, {"dark", 1280, 860, "dark"}, {"phone-light", 390, 844, "light"}, {"phone-dark", 390, 844, "dark"}} {
+		t.Run(v.name, func(t *testing.T) {
+			_, ctx := openHome(t)
+			shot := func(name string) {
+				do(t, ctx, 5*time.Second, chromedp.Sleep(400*time.Millisecond)) // the morph's fade
+				buf := get(t, ctx, chromedp.FullScreenshot(100)) // PNG
+				require.NoError(t, os.WriteFile(filepath.Join(dir, v.name+"-"+name+".png"), buf, 0o644))
+			}
+			do(t, ctx, 20*time.Second, chromedp.EmulateViewport(v.w, v.h),
+				chromedp.Func(func(ctx context.Context, tg *chromedp.Target) error {
+					_, err := cdp.Call(ctx, tg, emulation.SetEmulatedMedia, emulation.SetEmulatedMediaParams{
+						Features: []*emulation.MediaFeature{{Name: "prefers-color-scheme", Value: v.scheme}}})
+					return err
+				}),
+				waitJS(`document.querySelectorAll('.starters .starter').length >= 3`))
+			shot("hero")
+			// fn-form, from its starter.
+			do(t, ctx, 20*time.Second, js(`document.querySelector('.starter[data-starter^="fn:"]').click()`), waitJS(`!!document.querySelector('#composer-mode')`))
+			shot("mode-fnform")
+			do(t, ctx, 10*time.Second, js(`document.querySelector('#composer-mode .close') && document.querySelector('#composer-mode .close').click()`),
+				waitJS(`!document.querySelector('#composer-mode')`))
+			do(t, ctx, 20*time.Second, typeText(`/script print('Hello, Ada.'); send('Hello, Ada.')`), pressEnter(0),
+				waitJS(`location.pathname.startsWith('/s/') && !!document.querySelector('.entry-run.status-done')`))
+			do(t, ctx, 20*time.Second, typeText(`/script ok = confirm('Deploy to staging now?')`), pressEnter(0),
+				waitJS(`!!document.querySelector('#composer-mode')`))
+			shot("mode-confirm")
+			do(t, ctx, 10*time.Second, chromedp.Click(chromedp.CSS(`#composer-mode .choice`)), waitJS(`!document.querySelector('.entry-decision.status-pending')`))
+			do(t, ctx, 20*time.Second, typeText(`/script r = run(['echo', 'hello']); send(r.error or r.stdout.strip())`), pressEnter(0),
+				waitJS(`!!document.querySelector('#composer-mode .badge-approval')`))
+			shot("mode-approval")
+			do(t, ctx, 10*time.Second, chromedp.SendKeys(chromedp.CSS(`#approval-instruction`), "use printf instead"),
+				waitJS(`!document.querySelector('#composer-mode .send').disabled`), chromedp.Click(chromedp.CSS(`#composer-mode .send`)),
+				waitJS(`!document.querySelector('.entry-decision.status-pending') && !document.querySelector('.thread .working')`))
+			do(t, ctx, 20*time.Second, typeText(`/script v = ask('Every kind of field', {'type': 'object', 'properties': {'env': {'type': 'string', 'title': 'Environment', 'oneOf': [{'const': 'staging', 'title': 'Staging'}, {'const': 'prod', 'title': 'Production'}]}, 'replicas': {'type': 'integer', 'title': 'Replicas'}, 'note': {'type': 'string', 'title': 'Note'}}})`), pressEnter(0),
+				waitJS(`!!document.querySelector('#composer-mode')`))
+			shot("mode-form")
+			shot2 := "thread"
+			do(t, ctx, 10*time.Second, js(`document.querySelector('#composer-mode .chat-about').click()`), waitJS(`!document.querySelector('#composer-mode')`))
+			shot(shot2)
+			if v.w < 500 {
+				do(t, ctx, 10*time.Second, chromedp.Click(chromedp.CSS(`.menu-toggle`)), waitJS(`document.querySelector('#sidebar').classList.contains('open')`))
+				shot("drawer")
+			}
+		})
+	}
+}
+
+// TestExampleArgumentCompletion: "/example " lists the examples' slugs with their
+// descriptions; typing narrows the list, Tab puts the slug in place, and Enter runs it.
+func TestExampleArgumentCompletion(t *testing.T) {
+	_, ctx := openHome(t)
+	do(t, ctx, 20*time.Second, waitJS(`document.documentElement.hasAttribute('data-composer-live')`),
+		typeText("/example "), menuOpen("git-status"), menuOpen("hello"))
+	options := evalString(t, ctx, `[...document.querySelectorAll('#composer-menu [role=option]')].map(o => o.textContent).join('|')`)
+	assert.Contains(t, options, "Say hello", "each slug with its description")
+	assert.Equal(t, "Examples", evalString(t, ctx, `document.querySelector('#composer-menu .ib-group-name').textContent`))
+
+	do(t, ctx, 10*time.Second, typeText("hel"),
+		waitJS(`document.querySelectorAll('#composer-menu [role=option]').length === 1`), tab, waitDraft("/example hello "))
+	do(t, ctx, 20*time.Second, pressEnter(0), waitJS(`!!document.querySelector('.entry-run.status-done')`))
+	assert.Equal(t, "Example hello", evalString(t, ctx, `document.querySelector('.entry-run .entry-title').textContent`))
+}
