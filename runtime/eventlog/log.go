@@ -509,3 +509,16 @@ func (l *Log) scan(ctx context.Context, cfg jetstream.OrderedConsumerConfig, vis
 		}
 	}
 }
+
+// Scan hands the stored events on the subjects matching filter, in stream order from offset
+// from (0 for the start), to visit until it says stop or none is left.
+func (l *Log) Scan(ctx context.Context, filter string, from uint64, visit func(protocol.Event) bool) error {
+	cfg := jetstream.OrderedConsumerConfig{FilterSubjects: []string{filter}, DeliverPolicy: jetstream.DeliverAllPolicy}
+	if from > 0 {
+		cfg.DeliverPolicy, cfg.OptStartSeq = jetstream.DeliverByStartSequencePolicy, from
+	}
+	if err := l.scan(ctx, cfg, visit); err != nil {
+		return fmt.Errorf("scan %s: %w", filter, AsUnavailable(err))
+	}
+	return nil
+}
