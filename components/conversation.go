@@ -67,6 +67,7 @@ func (c *Conversation) OnMount(ctx app.Context) {
 	ctx.Handle(inputbar.ActionSessionCreated, c.onSessionCreated)
 	ctx.Handle(inputbar.ActionNotice, c.onInputNotice)
 	ctx.Handle(actionDecide, c.onDecide)
+	ctx.Handle(actionRetry, func(ctx app.Context, a app.Action) { requestRetry(ctx, c.client(ctx), c.session, a, c.setNotice) })
 	ctx.Handle(actionStop, c.onStop)
 	ctx.Handle(actionPickWorkspace, func(ctx app.Context, a app.Action) {
 		if ws, ok := a.Value.(string); ok && (ws != c.workspace || !c.blank) {
@@ -277,7 +278,7 @@ func (c *Conversation) onDecide(ctx app.Context, a app.Action) {
 	if !ok || c.session == "" {
 		return
 	}
-	client, session := c.client(ctx), c.session
+	client, session := c.client(ctx), cmpOr(intent.Session, c.session)
 	ctx.Async(func() {
 		if _, err := client.Reply(ctx, session, intent.Decision, intent.Reply); err != nil {
 			ctx.Dispatch(func(ctx app.Context) {

@@ -21,8 +21,10 @@ const (
 	actionEscapeMenu = "parley.escape-menu" // Escape in the session list: close it, focus its toggle
 )
 
-// DecideIntent is a reply a person gave on a decision card.
+// DecideIntent is a reply a person gave on a decision card. Session is set where the card
+// is not in the open session's thread (the approvals screen).
 type DecideIntent struct {
+	Session  string
 	Decision string
 	Reply    protocol.ReplyRequest
 }
@@ -62,11 +64,18 @@ var runStatusText = map[store.Status]string{
 // answers, then its outcome. Details are text, never markup.
 type DecisionCard struct {
 	app.Compo
-	Message  store.Message
+	Message store.Message
+	// Session is the card's session when it is shown outside its thread ("" in it).
+	Session  string
 	expanded bool
 	// typed and problem belong to a single text or number question answered on the card.
 	typed   string
 	problem string
+	// reason is a rejection's reason; items are a batch's answers, request by request
+	// (batch.go); retried says Request retry was sent.
+	reason  string
+	items   []string
+	retried string
 }
 
 // Render draws the card.
@@ -81,6 +90,7 @@ func (d *DecisionCard) Render() app.UI {
 		Class("entry entry-decision status-"+string(m.Status)).
 		DataSet("offset", strconv.FormatUint(m.Offset, 10)).
 		DataSet("decision", m.ID).
+		ID("decision-"+m.ID).
 		Role("group").
 		Aria("label", "Question: "+m.Title).
 		Body(
@@ -90,16 +100,19 @@ func (d *DecisionCard) Render() app.UI {
 					return app.Span().Class("entry-status").Text(m.Result)
 				}),
 			),
-			app.If(detail != "", func() app.UI {
+			app.If(detail != "" && !d.isBatch(), func() app.UI {
 				return app.Pre().Class("entry-output").Text(detail)
 			}),
-			app.If(truncated, func() app.UI {
+			app.If(truncated && !d.isBatch(), func() app.UI {
 				return app.Button().Type("button").Class("link-button").Text("Show all").
 					OnClick(func(ctx app.Context, e app.Event) { d.expanded = true })
 			}),
+			app.If(d.isBatch(), d.renderBatch),
 			app.If(m.Status == store.StatusPending && m.Request != nil, func() app.UI {
 				return app.Div().Class("entry-actions").Body(d.answers()...)
 			}),
+			app.If(m.Status == store.StatusPending && m.Request != nil && m.Request.Kind == protocol.KindApproval, d.renderReason),
+			app.If(m.Status == store.StatusTimedOut, d.renderRetry),
 		)
 }
 
@@ -118,7 +131,11 @@ func (d *DecisionCard) answers() []app.UI {
 				}),
 			).
 			OnClick(func(ctx app.Context, e app.Event) {
-				ctx.NewActionWithValue(actionDecide, DecideIntent{Decision: d.Message.ID, Reply: reply})
+				if tone == protocol.ToneDeny && strings.TrimSpace(d.reason) != "" {
+					// A rejection with its reason: what the asker reads.
+					reply = protocol.ReplyRequest{Action: protocol.ActionDecline, Reason: strings.TrimSpace(d.reason)}
+				}
+				d.decide(ctx, reply)
 			})
 	}
 	accept := func(v any) protocol.ReplyRequest {
@@ -208,8 +225,7 @@ func (d *DecisionCard) sendTyped(ctx app.Context, s *protocol.Schema) {
 		d.problem = fieldProblem(err)
 		return
 	}
-	ctx.NewActionWithValue(actionDecide, DecideIntent{Decision: d.Message.ID,
-		Reply: protocol.ReplyRequest{Action: protocol.ActionAccept, Content: content}})
+	d.decide(ctx, protocol.ReplyRequest{Action: protocol.ActionAccept, Content: content})
 }
 
 // fieldProblem words a validation error for one field.

@@ -12,6 +12,8 @@ type Sidebar struct {
 	Sessions []protocol.SessionInfo
 	Current  string
 	Open     bool // shown over the thread on a narrow screen
+	// Approvals says the approvals screen is open.
+	Approvals bool
 }
 
 // Render draws the session list as navigation links.
@@ -22,6 +24,7 @@ func (s *Sidebar) Render() app.UI {
 	}
 	return app.Nav().ID("sidebar").Class(class).Aria("label", "Sessions").OnKeyDown(escapeMenu).Body(
 		app.A().Class("new-session").Href("/").Text("New session").OnClick(closeMenu),
+		&PendingLink{Current: s.Approvals},
 		app.Ul().Class("sessions").Body(
 			app.Range(s.Sessions).Slice(func(i int) app.UI {
 				info := s.Sessions[i]
