@@ -531,7 +531,7 @@ func (p *ApprovalsPage) renderEnded(h protocol.HistoryEntry) app.UI {
 		),
 		renderStatus(h.Status),
 		app.If(h.Request.Details != "", func() app.UI {
-			return app.Pre().Class("entry-output").Text(headAndTail(h.Request.Details, maxDetailShown))
+			return app.Pre().Class("entry-output").Text(clipDetail(h.Request.Details))
 		}),
 		app.If(h.Grant != nil, func() app.UI {
 			state := "revoked since"

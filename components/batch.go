@@ -63,7 +63,7 @@ func (d *DecisionCard) renderBatch() app.UI {
 							)
 						}),
 					),
-					app.Pre().Class("entry-output").Text(headAndTail(it.Details, maxDetailShown)),
+					app.Pre().Class("entry-output").Text(clipDetail(it.Details)),
 				)
 			}),
 		),
@@ -151,4 +151,12 @@ func requestRetry(ctx app.Context, client *api.Client, session string, a app.Act
 			})
 		}
 	})
+}
+
+// clipDetail keeps a long detail's head and tail.
+func clipDetail(s string) string {
+	if len(s) > maxDetailShown {
+		return headAndTail(s, maxDetailShown)
+	}
+	return s
 }

@@ -186,7 +186,7 @@ func TestApprovalsHistoryFilters(t *testing.T) {
 	ctx := openApprovals(t, srv)
 	do(t, ctx, 10*time.Second, chromedp.Click(chromedp.CSS(`.tab-history`)))
 	sessionsOf := `[...document.querySelectorAll('.history-entry')].map(e => e.dataset.session).join(',')`
-	do(t, ctx, 30*time.Second, waitJS(sessionsOf+` === '`+three+`,`+two+`,`+one+`'`))
+	waitShowing(t, ctx, 30*time.Second, sessionsOf+` === '`+three+`,`+two+`,`+one+`'`, sessionsOf+` + ' ' + document.querySelector('.approvals-body').innerText`)
 	assert.Contains(t, evalString(t, ctx, `document.querySelector('.history-entry[data-session="`+two+`"] .history-outcome').textContent`), "Rejected — wrong folder")
 	assert.Contains(t, evalString(t, ctx, `document.querySelector('.history-entry[data-session="`+three+`"] .history-outcome').textContent`), "Timed out")
 	assert.Contains(t, evalString(t, ctx, `document.querySelector('.history-entry[data-session="`+one+`"] .history-outcome').textContent`), "Answered: Yes")
@@ -261,7 +261,7 @@ func TestBatchCardApproveAllRejectAllAndEach(t *testing.T) {
 	pendingCard := `.entry-decision.status-pending`
 
 	do(t, ctx, 10*time.Second, typeText(batch), pressEnter(0))
-	do(t, ctx, 30*time.Second, waitJS(`!!document.querySelector('`+pendingCard+` .batch-item')`))
+	waitShowing(t, ctx, 30*time.Second, `!!document.querySelector('`+pendingCard+` .batch-item')`, `document.querySelector('.thread').innerHTML`)
 	items := evalString(t, ctx, `[...document.querySelectorAll('`+pendingCard+` .batch-item')].map(e => e.querySelector('.batch-tool').textContent + ' ' + e.querySelector('.entry-output').textContent).join('|')`)
 	assert.Equal(t, "run echo one|run echo two", items)
 	assert.Equal(t, "Approve all|Reject all", evalString(t, ctx, `[...document.querySelectorAll('`+pendingCard+` .entry-actions .choice-label')].map(e => e.textContent).join('|')`))
@@ -308,4 +308,14 @@ func TestRequestRetryAsksTheAgentAgain(t *testing.T) {
 	q, err := apiClient(srv).ApprovalQueue(context.Background(), nil)
 	require.NoError(t, err)
 	assert.Empty(t, q.Entries, "and answers nothing by itself")
+}
+
+// waitShowing waits for cond, and on failure says what show evaluates to.
+func waitShowing(t *testing.T, ctx context.Context, timeout time.Duration, cond, show string) {
+	t.Helper()
+	tctx, cancel := context.WithTimeout(ctx, timeout)
+	defer cancel()
+	if err := chromedp.Do(tctx, waitJS(cond)); err != nil {
+		t.Fatalf("waiting for %s: %v; the page shows %s", cond, err, evalString(t, ctx, show))
+	}
 }

@@ -27,6 +27,9 @@ func (s *Server) approvalQueue(w http.ResponseWriter, r *http.Request) {
 		wait = &v
 	}
 	q, err := s.rt.ApprovalQueue(r.Context(), wait, queueHold)
+	if err != nil && r.Context().Err() != nil {
+		return // the client went away while the request was held: nothing to answer
+	}
 	s.respond(w, http.StatusOK, q, err)
 }
 
