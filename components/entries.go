@@ -76,11 +76,17 @@ type DecisionCard struct {
 	reason  string
 	items   []string
 	retried string
+	shown   string // the decision the state above belongs to
 }
 
 // Render draws the card.
 func (d *DecisionCard) Render() app.UI {
 	m := d.Message
+	if m.ID != d.shown {
+		// go-app reuses a component by its place: a card that now shows another decision
+		// (the approvals screen's queue moved up) must not keep what was typed for the last.
+		d.shown, d.expanded, d.typed, d.problem, d.reason, d.items, d.retried = m.ID, false, "", "", "", nil, ""
+	}
 	detail := m.Detail
 	truncated := false
 	if !d.expanded && len(detail) > maxDetailShown {

@@ -13,6 +13,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"parley/app/api"
+	"parley/internal/testkit"
 	"parley/protocol"
 )
 
@@ -318,4 +319,32 @@ func waitShowing(t *testing.T, ctx context.Context, timeout time.Duration, cond,
 	if err := chromedp.Do(tctx, waitJS(cond)); err != nil {
 		t.Fatalf("waiting for %s: %v; the page shows %s", cond, err, evalString(t, ctx, show))
 	}
+}
+
+// TestModelBatchAnsweredRequestByRequestInTheComposer: the model's two tool calls of one
+// message are one batch; the composer's approval mode answers each, and the model reads one
+// result and one refusal. The thread's card lists both requests.
+func TestModelBatchAnsweredRequestByRequestInTheComposer(t *testing.T) {
+	fake, _, ctx := openModel(t,
+		testkit.Calls(
+			testkit.Call{ID: "call_0", Name: "run_command", Args: map[string]any{"argv": []string{"echo", "first"}}},
+			testkit.Call{ID: "call_1", Name: "run_command", Args: map[string]any{"argv": []string{"echo", "second"}}}),
+		testkit.Text("One ran."))
+	prompt(t, ctx, "run both")
+	mode := `#composer-mode.mode-approval`
+	do(t, ctx, 30*time.Second, waitJS(`document.querySelectorAll('`+mode+` .batch-item').length === 2`))
+	assert.Equal(t, 2, int(get(t, ctx, chromedp.Evaluate[float64](`document.querySelectorAll('.thread .entry-decision.status-pending .batch-item').length`))), "the thread's card lists them too")
+	assert.True(t, evalBool(t, ctx, `document.querySelector('`+mode+` .batch-send').disabled`))
+	do(t, ctx, 10*time.Second,
+		chromedp.Click(chromedp.CSS(mode+` .batch-item[data-item="0"] .tone-affirm`)),
+		chromedp.Click(chromedp.CSS(mode+` .batch-item[data-item="1"] .tone-deny`)),
+		waitJS(`!document.querySelector('`+mode+` .batch-send').disabled`),
+		chromedp.Click(chromedp.CSS(mode+` .batch-send`)))
+	waitFinal(t, ctx, "One ran.")
+	reqs := fake.Requests()
+	require.Len(t, reqs, 2)
+	texts := testkit.ToolTexts(reqs[1])
+	require.Len(t, texts, 2)
+	assert.Contains(t, texts[0], "first")
+	assert.Equal(t, "call_1: error: rejected by the user", texts[1])
 }
