@@ -94,14 +94,17 @@ func TestApprovalsQueueAcrossSessions(t *testing.T) {
 	waitQueue(t, srv, 1)
 	b := newSession(t, srv, "Beta", "")
 	sendTo(t, srv, b, `/script send('beta says ' + str(confirm('Deploy beta?')))`)
-	queue := waitQueue(t, srv, 2)
+	waitQueue(t, srv, 2)
+	g := newSession(t, srv, "Gamma", "")
+	sendTo(t, srv, g, `/script send('gamma says ' + str(confirm('Deploy gamma?')))`)
+	queue := waitQueue(t, srv, 3)
 	require.Equal(t, a, queue[0].Session, "oldest first")
 	assert.Equal(t, `/script r = run(['echo', 'alpha ran']); send(r.stdout.strip() or r.error)`, queue[0].Status.User)
 
 	ctx := openApprovals(t, srv)
-	do(t, ctx, 30*time.Second, waitJS(`document.querySelectorAll('.queue-entry').length === 2 && document.querySelector('.pending-count')?.textContent === '2'`))
+	do(t, ctx, 30*time.Second, waitJS(`document.querySelectorAll('.queue-entry').length === 3 && document.querySelector('.pending-count')?.textContent === '3'`))
 	entries := evalString(t, ctx, `[...document.querySelectorAll('.queue-entry')].map(e => e.dataset.session + '|' + e.querySelector('.queue-thread').textContent + '|' + e.querySelector('.entry-title').textContent).join('\n')`)
-	assert.Equal(t, a+"|Alpha|Allow running echo?\n"+b+"|Beta|Deploy beta?", entries)
+	assert.Equal(t, a+"|Alpha|Allow running echo?\n"+b+"|Beta|Deploy beta?\n"+g+"|Gamma|Deploy gamma?", entries)
 	where := evalString(t, ctx, `document.querySelector('.queue-entry .queue-where').textContent`)
 	assert.Contains(t, where, "asked ")
 	assert.Contains(t, where, "times out in ")
@@ -114,29 +117,42 @@ func TestApprovalsQueueAcrossSessions(t *testing.T) {
 
 	// Alpha: its card's own Approve.
 	do(t, ctx, 10*time.Second, chromedp.Click(chromedp.CSS(`.queue-entry[data-session="`+a+`"] .choice.tone-affirm`)))
-	do(t, ctx, 30*time.Second, waitJS(`document.querySelectorAll('.queue-entry').length === 1 && document.querySelector('.pending-count')?.textContent === '1'`))
+	do(t, ctx, 30*time.Second, waitJS(`document.querySelectorAll('.queue-entry').length === 2 && document.querySelector('.pending-count')?.textContent === '2'`))
 	waitAgentReplies(t, srv, a, 2)
 
-	// Beta, from the keyboard: a letter typed into the reason field never answers, Alt+R
-	// asks to confirm, the reason goes with the rejection.
+	// Gamma, from the keyboard: ↓ to it, Alt+A asks to confirm, Enter confirms.
 	get(t, ctx, chromedp.Evaluate[bool](`document.querySelector('.queue-entry').focus(); true`))
-	do(t, ctx, 10*time.Second, rawKey("ArrowDown", 40, 0), rawKey("ArrowUp", 38, 0))
+	do(t, ctx, 10*time.Second, rawKey("ArrowDown", 40, 0))
+	assert.Equal(t, g, evalString(t, ctx, `document.activeElement.dataset.session`))
+	do(t, ctx, 10*time.Second, altKey("a", "KeyA", 65), waitJS(`document.activeElement?.classList.contains('confirm-yes')`))
+	assert.Contains(t, evalString(t, ctx, `document.querySelector('.confirm').textContent`), "Approve “Deploy gamma?”?")
+	do(t, ctx, 10*time.Second, pressEnter(0))
+	do(t, ctx, 30*time.Second, waitJS(`document.querySelectorAll('.queue-entry').length === 1 && document.querySelector('.pending-count')?.textContent === '1'`))
+	waitAgentReplies(t, srv, g, 1)
+
+	// Beta: Alt+R asks to confirm with a reason; keys typed into the reason, Alt+A included,
+	// never answer; Enter rejects with the reason.
+	get(t, ctx, chromedp.Evaluate[bool](`document.querySelector('.queue-entry').focus(); true`))
 	assert.Equal(t, b, evalString(t, ctx, `document.activeElement.dataset.session`))
 	do(t, ctx, 10*time.Second, altKey("r", "KeyR", 82))
 	do(t, ctx, 10*time.Second, waitJS(`document.activeElement?.classList.contains('confirm-reason')`))
-	do(t, ctx, 10*time.Second, chromedp.SendKeys(chromedp.CSS(`.confirm-reason`), "not on a friday"))
+	do(t, ctx, 10*time.Second, chromedp.SendKeys(chromedp.CSS(`.confirm-reason`), "not on a friday"), altKey("a", "KeyA", 65))
 	assert.Equal(t, 1, int(get(t, ctx, chromedp.Evaluate[float64](`document.querySelectorAll('.queue-entry').length`))), "typing never answered")
+	assert.True(t, evalBool(t, ctx, `document.activeElement?.classList.contains('confirm-reason')`))
 	do(t, ctx, 10*time.Second, pressEnter(0))
 	do(t, ctx, 30*time.Second, waitJS(`document.querySelectorAll('.queue-entry').length === 0 && !!document.querySelector('.queue-empty') && !document.querySelector('.pending-count')`))
 
 	h, err := apiClient(srv).ApprovalHistory(context.Background(), protocol.HistoryFilter{})
 	require.NoError(t, err)
-	require.Len(t, h.Entries, 2)
+	require.Len(t, h.Entries, 3)
 	assert.Equal(t, b, h.Entries[0].Session)
 	assert.Equal(t, protocol.HistoryRejected, h.Entries[0].Outcome)
 	assert.Equal(t, "not on a friday", h.Entries[0].Reason)
-	assert.Equal(t, protocol.HistoryApproved, h.Entries[1].Outcome)
-	assert.Equal(t, "Approve", h.Entries[1].Answer)
+	assert.Equal(t, g, h.Entries[1].Session)
+	assert.Equal(t, protocol.HistoryAnswered, h.Entries[1].Outcome)
+	assert.Equal(t, "Yes", h.Entries[1].Answer)
+	assert.Equal(t, protocol.HistoryApproved, h.Entries[2].Outcome)
+	assert.Equal(t, "Approve", h.Entries[2].Answer)
 }
 
 // altKey presses a letter with Alt, as a keyboard does (no text: Alt+letter types nothing
