@@ -67,6 +67,8 @@ func (c *Conversation) OnMount(ctx app.Context) {
 	// notices about sends.
 	ctx.Handle(inputbar.ActionSessionCreated, c.onSessionCreated)
 	ctx.Handle(inputbar.ActionNotice, c.onInputNotice)
+	ctx.Handle(actionDecide, c.onDecide)
+	ctx.Handle(actionRetry, func(ctx app.Context, a app.Action) { requestRetry(ctx, c.client(ctx), c.session, a, c.setNotice) })
 	ctx.Handle(actionStop, c.onStop)
 	ctx.Handle(actionStart, c.onStart)
 	ctx.Handle(actionRename, c.onRename)
@@ -322,6 +324,24 @@ func (c *Conversation) onArchive(ctx app.Context, a app.Action) {
 			}
 			c.refreshSessions(ctx)
 		})
+	})
+}
+
+// onDecide sends a reply from a decision card. The card leaves its pending state when the
+// outcome comes back on the socket, the same way as when another tab answered.
+func (c *Conversation) onDecide(ctx app.Context, a app.Action) {
+	intent, ok := a.Value.(DecideIntent)
+	if !ok || c.session == "" {
+		return
+	}
+	client, session := c.client(ctx), cmpOr(intent.Session, c.session)
+	ctx.Async(func() {
+		if _, err := client.Reply(ctx, session, intent.Decision, intent.Reply); err != nil {
+			ctx.Dispatch(func(ctx app.Context) {
+				// A lost connection's notice goes when the socket is live again.
+				c.setNotice("Not answered: "+describeError(err)+".", errors.Is(err, api.ErrUnreachable))
+			})
+		}
 	})
 }
 

@@ -1,7 +1,11 @@
 package components
 
 import (
+	"encoding/json"
+	"errors"
+	"slices"
 	"strconv"
+	"strings"
 
 	"github.com/maxence-charriere/go-app/v10/pkg/app"
 
@@ -9,12 +13,22 @@ import (
 	"parley/protocol"
 )
 
-// actionStop asks to stop the running turn.
+// actionDecide carries a DecideIntent from a decision card to the conversation, which sends
+// it; actionStop asks to stop the running turn.
 const (
+	actionDecide     = "parley.decide"
 	actionStop       = "parley.stop"
 	actionCloseMenu  = "parley.close-menu"  // the session list was used: close it
 	actionEscapeMenu = "parley.escape-menu" // Escape in the session list: close it, focus its toggle
 )
+
+// DecideIntent is a reply a person gave on a decision card. Session is set where the card
+// is not in the open session's thread (the approvals screen).
+type DecideIntent struct {
+	Session  string
+	Decision string
+	Reply    protocol.ReplyRequest
+}
 
 // maxDetailShown keeps a card readable: longer details show their head and tail, and expand.
 const maxDetailShown = 2000
@@ -47,47 +61,38 @@ var runStatusText = map[store.Status]string{
 	store.StatusInterrupted: "interrupted",
 }
 
-// DecisionCard is a question or an approval where it was asked. While it is open the
-// composer holds it, so the card is one line that says so and takes the focus there; once it
-// ends, the card states the outcome in words. Details are text, never markup.
+// DecisionCard is a question or an approval. In its thread, while it is open, the composer
+// holds it, so the card is one line that says so and takes the focus there; a batch shows
+// every request with an answer each, and the approvals screen's cards (Session set) are
+// answered where they are. Once it ends, the card states the outcome in words. Details are
+// text, never markup.
 type DecisionCard struct {
 	app.Compo
-	Message  store.Message
+	Message store.Message
+	// Session is the card's session when it is shown outside its thread ("" in it).
+	Session  string
 	expanded bool
+	// typed and problem belong to a single text or number question answered on the card.
+	typed   string
+	problem string
+	// reason is a rejection's reason; items are a batch's answers, request by request
+	// (batch.go); retried says Request retry was sent.
+	reason  string
+	items   []string
+	retried string
+	shown   string // the decision the state above belongs to
 }
-
-// waitingText is what an open decision's card says: its answers are in the composer.
-const waitingText = "Waiting for your answer below"
 
 // Render draws the card.
 func (d *DecisionCard) Render() app.UI {
 	m := d.Message
-	if m.Status == store.StatusPending {
-		return app.Div().
-			Class("entry entry-decision entry-waiting status-pending").
-			DataSet("offset", strconv.FormatUint(m.Offset, 10)).
-			DataSet("decision", m.ID).
-			Role("button").
-			TabIndex(0).
-			Aria("label", kindWord(m.Request)+": "+m.Title+". "+waitingText+": press Enter to go there.").
-			Title(m.Title).
-			OnClick(focusComposer).
-			OnKeyDown(func(ctx app.Context, e app.Event) {
-				if k := e.Get("key").String(); k == "Enter" || k == " " {
-					e.PreventDefault()
-					focusComposer(ctx, e)
-				}
-			}).
-			Body(
-				app.Span().Class("entry-kind").Text(kindWord(m.Request)),
-				app.Span().Class("entry-title").Text(m.Title),
-				// A phone has room for the short words only; the label says it all.
-				app.Span().Class("entry-status").Aria("hidden", "true").Body(
-					app.Span().Class("when-wide").Text(waitingText),
-					app.Span().Class("when-narrow").Text("Answer below"),
-					app.Text(" ↓"),
-				),
-			)
+	if m.ID != d.shown {
+		// go-app reuses a component by its place: a card that now shows another decision
+		// (the approvals screen's queue moved up) must not keep what was typed for the last.
+		d.shown, d.expanded, d.typed, d.problem, d.reason, d.items, d.retried = m.ID, false, "", "", "", nil, ""
+	}
+	if m.Status == store.StatusPending && d.Session == "" && !d.isBatch() {
+		return d.renderWaiting()
 	}
 	detail := m.Detail
 	truncated := false
@@ -98,6 +103,7 @@ func (d *DecisionCard) Render() app.UI {
 		Class("entry entry-decision status-"+string(m.Status)).
 		DataSet("offset", strconv.FormatUint(m.Offset, 10)).
 		DataSet("decision", m.ID).
+		ID("decision-"+m.ID).
 		Role("group").
 		Aria("label", kindWord(m.Request)+": "+m.Title).
 		Body(
@@ -105,16 +111,178 @@ func (d *DecisionCard) Render() app.UI {
 				app.Span().Class("entry-kind").Text(kindWord(m.Request)),
 				app.Span().Class("entry-title").Text(m.Title),
 			),
-			// What was asked, then how it ended.
-			app.If(detail != "", func() app.UI {
+			app.If(detail != "" && !d.isBatch(), func() app.UI {
 				return app.Pre().Class("entry-output").Text(detail)
 			}),
-			app.If(truncated, func() app.UI {
+			app.If(truncated && !d.isBatch(), func() app.UI {
 				return app.Button().Type("button").Class("link-button").Text("Show all").
 					OnClick(func(ctx app.Context, e app.Event) { d.expanded = true })
 			}),
-			app.Div().Class("entry-outcome").Text(m.Result),
+			app.If(d.isBatch(), d.renderBatch),
+			app.If(m.Status == store.StatusPending && m.Request != nil, func() app.UI {
+				return app.Div().Class("entry-actions").Body(d.answers()...)
+			}),
+			app.If(m.Status == store.StatusPending && m.Request != nil && m.Request.Kind == protocol.KindApproval, d.renderReason),
+			// How it ended, under what was asked: a long outcome wraps, never squeezes the title.
+			app.If(m.Status != store.StatusPending, func() app.UI {
+				return app.Div().Class("entry-outcome").Text(m.Result)
+			}),
+			app.If(m.Status == store.StatusTimedOut, d.renderRetry),
 		)
+}
+
+// waitingText is what an open decision's card says: its answers are in the composer.
+const waitingText = "Waiting for your answer below"
+
+// renderWaiting is an open decision's card in its thread: one line that leads to the composer.
+func (d *DecisionCard) renderWaiting() app.UI {
+	m := d.Message
+	return app.Div().
+		Class("entry entry-decision entry-waiting status-pending").
+		DataSet("offset", strconv.FormatUint(m.Offset, 10)).
+		DataSet("decision", m.ID).
+		ID("decision-"+m.ID).
+		Role("button").
+		TabIndex(0).
+		Aria("label", kindWord(m.Request)+": "+m.Title+". "+waitingText+": press Enter to go there.").
+		Title(m.Title).
+		OnClick(focusComposer).
+		OnKeyDown(func(ctx app.Context, e app.Event) {
+			if k := e.Get("key").String(); k == "Enter" || k == " " {
+				e.PreventDefault()
+				focusComposer(ctx, e)
+			}
+		}).
+		Body(
+			app.Span().Class("entry-kind").Text(kindWord(m.Request)),
+			app.Span().Class("entry-title").Text(m.Title),
+			// A phone has room for the short words only; the label says it all.
+			app.Span().Class("entry-status").Aria("hidden", "true").Body(
+				app.Span().Class("when-wide").Text(waitingText),
+				app.Span().Class("when-narrow").Text("Answer below"),
+				app.Text(" ↓"),
+			),
+		)
+}
+
+// answers are the one-click answers a card offers: an approval's options, a confirm's two
+// choices, a lone single choice's options, and Decline where the kind has no "no" of its own.
+func (d *DecisionCard) answers() []app.UI {
+	req := d.Message.Request
+	var out []app.UI
+	button := func(label, description string, tone protocol.Tone, reply protocol.ReplyRequest) app.UI {
+		return app.Button().Type("button").Class("choice tone-"+string(tone)).
+			Title(description).
+			Body(
+				app.Span().Class("choice-label").Text(label),
+				app.If(description != "", func() app.UI {
+					return app.Span().Class("choice-description").Text(description)
+				}),
+			).
+			OnClick(func(ctx app.Context, e app.Event) {
+				if tone == protocol.ToneDeny && strings.TrimSpace(d.reason) != "" {
+					// A rejection with its reason: what the asker reads.
+					reply = protocol.ReplyRequest{Action: protocol.ActionDecline, Reason: strings.TrimSpace(d.reason)}
+				}
+				d.decide(ctx, reply)
+			})
+	}
+	accept := func(v any) protocol.ReplyRequest {
+		raw, _ := json.Marshal(v)
+		return protocol.ReplyRequest{Action: protocol.ActionAccept, Content: raw}
+	}
+	switch req.Kind {
+	case protocol.KindApproval:
+		for i, o := range req.Options {
+			out = append(out, button(o.Label, o.Description, o.Tone, accept(protocol.ApprovalAnswer{Option: &i})))
+		}
+		return out
+	case protocol.KindConfirm:
+		yes, no := "Yes", "No"
+		if req.Schema != nil {
+			yes, no = cmpOr(req.Schema.TrueLabel, yes), cmpOr(req.Schema.FalseLabel, no)
+		}
+		out = append(out, button(yes, "", protocol.ToneAffirm, accept(true)), button(no, "", protocol.ToneNeutral, accept(false)))
+	case protocol.KindAsk:
+		switch s := req.Schema; {
+		case s != nil && s.IsSingleSelect():
+			for _, c := range s.Choices() {
+				out = append(out, button(c.Label, c.Description, protocol.ToneNeutral, accept(c.Value)))
+			}
+		case s != nil && s.Type == "boolean":
+			out = append(out, button(cmpOr(s.TrueLabel, "Yes"), "", protocol.ToneAffirm, accept(true)),
+				button(cmpOr(s.FalseLabel, "No"), "", protocol.ToneNeutral, accept(false)))
+		case s != nil && (s.Type == "string" || s.Type == "number" || s.Type == "integer"):
+			out = append(out, d.inlineAnswer(s))
+		case s != nil && s.IsMultiSelect():
+			out = append(out, app.Span().Class("entry-note").Text("This question takes several choices: answer it in the composer below, or decline it here."))
+		default:
+			out = append(out, app.Span().Class("entry-note").Text("This form has several questions: answer it in the composer below, or decline it here."))
+		}
+	}
+	// One way to say no: an approval's Reject option or a confirm's No is it; a question gets
+	// Decline.
+	if req.Kind == protocol.KindApproval && slices.ContainsFunc(req.Options, func(o protocol.ApprovalOption) bool { return o.Tone == protocol.ToneDeny }) {
+		return out
+	}
+	if req.Kind == protocol.KindConfirm {
+		return out
+	}
+	return append(out, button("Decline", "", protocol.ToneDeny, protocol.ReplyRequest{Action: protocol.ActionDecline}))
+}
+
+// inlineAnswer is a field and a Send button for a single text or number question. The
+// answer is checked with the protocol's validation before it is sent, with the same words
+// the server would use.
+func (d *DecisionCard) inlineAnswer(s *protocol.Schema) app.UI {
+	kind := "text"
+	if s.Type != "string" {
+		kind = "number"
+	}
+	label := cmpOr(s.Title, "Your answer")
+	onInput := func(ctx app.Context, e app.Event) {
+		d.typed, d.problem = ctx.JSSrc().Get("value").String(), ""
+	}
+	var input app.UI
+	if s.Multiline {
+		input = app.Textarea().Class("entry-input").Aria("label", label).Placeholder(s.Placeholder).OnInput(onInput)
+	} else {
+		input = app.Input().Type(kind).Class("entry-input").Aria("label", label).Placeholder(s.Placeholder).
+			OnInput(onInput).
+			OnKeyDown(func(ctx app.Context, e app.Event) {
+				// IME-safe: the Enter that ends a composition never sends.
+				if e.Get("key").String() == "Enter" && !e.Get("isComposing").Bool() && e.Get("keyCode").Int() != 229 {
+					e.PreventDefault()
+					d.sendTyped(ctx, s)
+				}
+			})
+	}
+	return app.Div().Class("entry-answer").Body(
+		input,
+		app.Button().Type("button").Class("choice tone-affirm").Text("Send").
+			OnClick(func(ctx app.Context, e app.Event) { d.sendTyped(ctx, s) }),
+		app.If(d.problem != "", func() app.UI {
+			return app.Div().Class("entry-problem").Role("alert").Text(d.problem)
+		}),
+	)
+}
+
+func (d *DecisionCard) sendTyped(ctx app.Context, s *protocol.Schema) {
+	var content json.RawMessage
+	if s.Type == "string" {
+		content, _ = json.Marshal(d.typed)
+	} else {
+		content = json.RawMessage(strings.TrimSpace(d.typed))
+		if len(content) == 0 || !json.Valid(content) {
+			d.problem = "Type a number."
+			return
+		}
+	}
+	if err := s.ValidateContent(content); err != nil {
+		d.problem = fieldProblem(err)
+		return
+	}
+	d.decide(ctx, protocol.ReplyRequest{Action: protocol.ActionAccept, Content: content})
 }
 
 // kindWord names what a decision card is.
@@ -136,6 +304,17 @@ func focusComposer(ctx app.Context, e app.Event) {
 	if chip := doc.Call("querySelector", ".composer-env .env-chip"); chip.Truthy() {
 		chip.Call("click")
 	}
+}
+
+// fieldProblem words a validation error for one field.
+func fieldProblem(err error) string {
+	var verr *protocol.ValidationError
+	if errors.As(err, &verr) {
+		for _, msg := range verr.Fields {
+			return strings.ToUpper(msg[:1]) + msg[1:] + "."
+		}
+	}
+	return err.Error()
 }
 
 func cmpOr(s, fallback string) string {

@@ -10,5 +10,6 @@ import (
 // session, so moving between them keeps the outer frame.
 func Routes() {
 	app.Route("/", func() app.Composer { return &Conversation{} })
+	app.Route("/approvals", func() app.Composer { return &ApprovalsPage{} })
 	app.RouteWithRegexp(`^/s/[A-Za-z0-9_-]+$`, func() app.Composer { return &Conversation{} })
 }

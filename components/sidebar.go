@@ -21,6 +21,8 @@ type Sidebar struct {
 	editing   string // the session being renamed
 	draft     string // its new title so far
 	archiving string // the session whose archiving waits for a confirmation
+	// Approvals says the approvals screen is open.
+	Approvals bool
 }
 
 // Actions the sidebar asks of the conversation, which calls the server.
@@ -40,6 +42,7 @@ func (s *Sidebar) Render() app.UI {
 	groups := groupSessions(s.Sessions, s.Now)
 	return app.Nav().ID("sidebar").Class(class).Aria("label", "Sessions").OnKeyDown(escapeMenu).Body(
 		app.A().Class("new-session").Href("/").Text("New session").OnClick(closeMenu),
+		&PendingLink{Current: s.Approvals},
 		// Other links of the app go in this list (one li each), above the sessions.
 		app.Ul().Class("sidebar-links"),
 		app.Div().Class("session-groups").Body(

@@ -211,11 +211,13 @@ type ReplyResponse struct {
 }
 
 // ApprovalAnswer is the content of an accepted approval: the option picked (by index, since
-// values may repeat), or an instruction typed instead, which the gate takes as a refusal
-// that carries words.
+// values may repeat), an instruction typed instead, which the gate takes as a refusal
+// that carries words, or for a batch an answer per request.
 type ApprovalAnswer struct {
 	Option      *int   `json:"option,omitempty"`
 	Instruction string `json:"instruction,omitempty"`
+	// Items answers a batch request by request: one "allow" or "deny" per item, in order.
+	Items []string `json:"items,omitempty"`
 }
 
 // Decision is a pending decision as GET /api/sessions/{id}/decisions lists it.

@@ -612,6 +612,8 @@ func TestValidateReply(t *testing.T) {
 	approval := DecisionRequest{Kind: KindApproval, Message: "Run?", Options: []ApprovalOption{
 		{Value: OptionAllow, Label: "Approve"}, {Value: OptionAllow, Label: "Always"}, {Value: OptionDeny, Label: "Reject"},
 	}}
+	batch := DecisionRequest{Kind: KindApproval, Message: "Allow these 2 requests?", Items: []ApprovalItem{{Tool: "run", Details: "a"}, {Tool: "run", Details: "b"}},
+		Options: []ApprovalOption{{Value: OptionAllow, Label: "Approve all"}, {Value: OptionDeny, Label: "Reject all"}}}
 	cases := []struct {
 		name  string
 		req   DecisionRequest
@@ -653,6 +655,14 @@ func TestValidateReply(t *testing.T) {
 		{"option twice", approval, accept(`{"option":0,"option":2}`), map[string]string{"content": `gives "option" twice`}},
 		{"an index alone", approval, accept(`0`), map[string]string{"content": "must be an object"}},
 		{"no options to pick", DecisionRequest{Kind: KindApproval}, accept(`{"option":0}`), map[string]string{"option": "the question has no options"}},
+
+		{"batch, one answer each", batch, accept(`{"items":["allow","deny"]}`), nil},
+		{"batch, an option still", batch, accept(`{"option":0}`), nil},
+		{"batch, too few answers", batch, accept(`{"items":["allow"]}`), map[string]string{"items": "has 1 answers for 2 requests"}},
+		{"batch, an unknown answer", batch, accept(`{"items":["allow","maybe"]}`), map[string]string{"items": `answer 1 is "maybe"`}},
+		{"batch, items and an option", batch, accept(`{"items":["allow","deny"],"option":0}`), map[string]string{"content": "not several"}},
+		{"batch, items not a list", batch, accept(`{"items":"allow"}`), map[string]string{"items": "must be a list"}},
+		{"items on a single request", approval, accept(`{"items":["allow"]}`), map[string]string{"items": "not a batch"}},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {

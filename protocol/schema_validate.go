@@ -1025,11 +1025,36 @@ func validateApprovalAnswer(req DecisionRequest, content json.RawMessage) error 
 			if bytes.TrimSpace(e.value)[0] != '"' || json.Unmarshal(e.value, &a.Instruction) != nil {
 				f.add("instruction", "must be text")
 			}
+		case "items":
+			if isJSONNull(e.value) {
+				continue
+			}
+			if json.Unmarshal(e.value, &a.Items) != nil {
+				f.add("items", `must be a list with one "allow" or "deny" per request`)
+			}
 		default:
-			f.add("content", "has an unknown field %q: answer with \"option\" or \"instruction\"", e.key)
+			f.add("content", "has an unknown field %q: answer with \"option\", \"instruction\" or \"items\"", e.key)
 		}
 	}
 	if len(f) > 0 {
+		return f.err()
+	}
+	if a.Items != nil {
+		switch {
+		case a.Option != nil || a.Instruction != "":
+			f.add("content", "answer per request (items) or pick an option or write an instruction, not several")
+		case len(req.Items) == 0:
+			f.add("items", "this approval is not a batch: pick an option")
+		case len(a.Items) != len(req.Items):
+			f.add("items", "has %d answers for %d requests: give one \"allow\" or \"deny\" per request", len(a.Items), len(req.Items))
+		default:
+			for i, v := range a.Items {
+				if v != OptionAllow && v != OptionDeny {
+					f.add("items", "answer %d is %q: each answer is \"allow\" or \"deny\"", i, v)
+					break
+				}
+			}
+		}
 		return f.err()
 	}
 	switch {

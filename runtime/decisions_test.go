@@ -415,6 +415,29 @@ func TestGateOutcomes(t *testing.T) {
 		assert.Equal(t, gate.Verdict{Text: "too many"}, plain(*v))
 		assert.Equal(t, []bool{false, false, false}, v.Granted)
 	})
+
+	t.Run("a batch answered request by request runs the allowed ones", func(t *testing.T) {
+		s := newSession(t, rt)
+		batch := []gate.ToolCall{
+			{Tool: "run", Words: []string{"echo", "1"}, Details: "echo 1"},
+			{Tool: "run", Words: []string{"echo", "2"}, Details: "echo 2"},
+			{Tool: "run", Words: []string{"echo", "3"}, Details: "echo 3"},
+		}
+		done, v, err, d := authorize(t, ctx, s, batch)
+		_, rerr := rt.Reply(ctx, s, d.ID, protocol.ReplyRequest{Action: protocol.ActionAccept,
+			Content: raw(protocol.ApprovalAnswer{Items: []string{"allow", "deny", "allow"}})})
+		require.NoError(t, rerr)
+		wait(t, done)
+		require.NoError(t, *err)
+		assert.False(t, v.Allowed)
+		assert.Equal(t, "rejected by the user", v.Text)
+		assert.Equal(t, []bool{true, false, true}, v.Granted)
+		assert.True(t, v.Allows(0))
+		assert.False(t, v.Allows(1))
+		grants, gerr := rt.ListGrants(ctx, "")
+		require.NoError(t, gerr)
+		assert.Empty(t, grants.Grants, "an answer per request grants nothing for later")
+	})
 }
 
 func TestGrantHonouredThenRevoked(t *testing.T) {

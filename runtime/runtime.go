@@ -97,6 +97,7 @@ type Runtime struct {
 	registry   *decision.Registry
 	presence   *eventlog.Presence
 	workspaces []*workspace // the default first
+	approvals  approvals    // the approvals screen's version and cache (approvals.go)
 	turns      turnTable
 	bells      *eventlog.Doorbells
 	tap        *eventlog.Tap
@@ -168,6 +169,11 @@ func New(ctx context.Context, nc *nats.Conn, opts Options) (*Runtime, error) {
 		return nil, err
 	}
 	rt.open = newOpenSet()
+	if head, err := log.Head(ctx, "session.>"); err == nil {
+		rt.approvals.init(head)
+	} else {
+		rt.approvals.init(0)
+	}
 	if rt.tap, err = log.StartTap(ctx, rt.onEvent); err != nil {
 		return nil, err
 	}
@@ -211,6 +217,7 @@ func withDefaultLimits(l script.Limits) script.Limits {
 // onEvent sees every event stored after the runtime started, from any replica.
 func (r *Runtime) onEvent(ev protocol.Event) {
 	r.open.apply(ev)
+	r.approvals.seen(ev)
 	switch ev.Type {
 	case protocol.EventQuestionReplied, protocol.EventQuestionRejected:
 		r.registry.Deliver(ev)

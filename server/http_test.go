@@ -231,7 +231,9 @@ func changes(session string) map[string]change {
 		"POST /api/sessions/{id}/stop":                 {"POST", "/api/sessions/" + session + "/stop", `{}`, []int{http.StatusOK, http.StatusAccepted}},
 		"POST /api/sessions/{id}/decisions/{decision}": {"POST", "/api/sessions/" + session + "/decisions/nosuch", `{"action":"decline"}`, []int{http.StatusNotFound}},
 		"DELETE /api/grants/{grant}":                   {"DELETE", "/api/grants/nosuch", "", []int{http.StatusNotFound}},
-		"POST /api/functions/{name}/run":               {"POST", "/api/functions/greet/run", `{"args":{"name":"Ada"}}`, []int{http.StatusAccepted}},
+		// A decision never asked: let through, it is told so (404).
+		"POST /api/sessions/{id}/decisions/{decision}/retry": {"POST", "/api/sessions/" + session + "/decisions/nosuch/retry", "", []int{http.StatusNotFound}},
+		"POST /api/functions/{name}/run":                     {"POST", "/api/functions/greet/run", `{"args":{"name":"Ada"}}`, []int{http.StatusAccepted}},
 		// No model endpoint in this server: a request let through is told so (409).
 		"POST /api/sessions/{id}/model":       {"POST", "/api/sessions/" + session + "/model", `{"model":"m"}`, []int{http.StatusConflict}},
 		"POST /api/sessions/{id}/permissions": {"POST", "/api/sessions/" + session + "/permissions", `{"mode":"ask"}`, []int{http.StatusOK}},

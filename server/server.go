@@ -6,6 +6,7 @@ package server
 import (
 	"context"
 	"net/http"
+	"time"
 
 	"parley/protocol"
 	"parley/runtime"
@@ -33,6 +34,11 @@ type Runtime interface {
 	Models(ctx context.Context) protocol.ModelList
 	SetModel(ctx context.Context, session string, req protocol.SetModelRequest) (protocol.SessionSettingResponse, error)
 	SetPermissions(ctx context.Context, session string, req protocol.SetPermissionsRequest) (protocol.SessionSettingResponse, error)
+	// The approvals screen (approvals.go).
+	ApprovalQueue(ctx context.Context, wait *uint64, hold time.Duration) (protocol.ApprovalQueue, error)
+	ApprovalHistory(ctx context.Context, f protocol.HistoryFilter) (protocol.ApprovalHistory, error)
+	ApprovalGrants(ctx context.Context) (protocol.GrantEntries, error)
+	RequestRetry(ctx context.Context, session, decision string) (protocol.RetryResponse, error)
 	// Head is the offset of a session's last event, 0 for none.
 	Head(ctx context.Context, session string) (uint64, error)
 	// Follow streams a session's events after an offset, stored ones then live ones.
@@ -84,6 +90,10 @@ func (s *Server) api() []route {
 		{"GET /api/decisions", s.listDecisions},
 		{"POST /api/sessions/{id}/decisions/{decision}", s.replyDecision},
 		{"GET /api/grants", s.listGrants},
+		{"GET /api/approvals", s.approvalQueue},
+		{"GET /api/approvals/history", s.approvalHistory},
+		{"GET /api/approvals/grants", s.approvalGrants},
+		{"POST /api/sessions/{id}/decisions/{decision}/retry", s.requestRetry},
 		{"DELETE /api/grants/{grant}", s.revokeGrant},
 		{"GET /api/commands", s.listCommands},
 		{"GET /api/functions", s.listFunctions},

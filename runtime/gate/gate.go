@@ -128,6 +128,7 @@ func (g *Gate) Authorize(ctx context.Context, workspace, session, run string, ca
 	}
 	extra := func(prefix []string, w string) bool { return PrefixArgument(workspace, prefix, w) }
 	var ask []ToolCall
+	var asked []int // the index in calls of each call asked
 	for i, c := range calls {
 		if granted[i] {
 			continue
@@ -139,6 +140,7 @@ func (g *Gate) Authorize(ctx context.Context, workspace, session, run string, ca
 		for _, gr := range grants {
 			if covers(gr.Scope, c.Tool, c.Words, extra) {
 				granted[i] = true
+				g.Grants.Used(ctx, gr.ID, g.Now())
 				// Visible in the run, so nothing runs unseen because of an old "always".
 				out := protocol.RunOutput{Run: run, Stream: protocol.StreamLog,
 					Text: "Allowed without asking by an earlier “always” (" + describeScope(gr.Scope) + "): " + firstLine(c.Details) + "\n"}
@@ -150,47 +152,67 @@ func (g *Gate) Authorize(ctx context.Context, workspace, session, run string, ca
 		}
 		if !granted[i] {
 			ask = append(ask, c)
+			asked = append(asked, i)
 		}
 	}
 	if len(ask) == 0 {
 		return Verdict{Allowed: true, Granted: granted}, nil
 	}
 	req := ApprovalRequest(ask, workspace)
-	v, err := g.askApproval(ctx, workspace, session, run, req)
+	v, each, err := g.askApproval(ctx, workspace, session, run, req)
+	// A batch answered request by request: the allowed ones run as if granted.
+	for k, allow := range each {
+		if allow && k < len(asked) {
+			granted[asked[k]] = true
+		}
+	}
 	v.Granted = granted
 	return v, err
 }
 
-// askApproval asks one approval and maps its outcome for the gate.
-func (g *Gate) askApproval(ctx context.Context, workspace, session, run string, req protocol.DecisionRequest) (Verdict, error) {
+// askApproval asks one approval and maps its outcome for the gate. A batch answered request
+// by request also returns, per request asked, whether it was allowed.
+func (g *Gate) askApproval(ctx context.Context, workspace, session, run string, req protocol.DecisionRequest) (Verdict, []bool, error) {
 	res, err := g.Asker.Ask(ctx, session, run, req)
 	if err != nil {
-		return Verdict{}, err
+		return Verdict{}, nil, err
 	}
 	switch {
 	case res.Rejected != nil: // only a timeout ends without an error here
-		return Verdict{Text: textTimedOut}, nil
+		return Verdict{Text: textTimedOut}, nil, nil
 	case res.Replied.Action == protocol.ActionDecline:
-		return Verdict{Text: cmpOr(res.Replied.Reason, textRejected)}, nil
+		return Verdict{Text: cmpOr(res.Replied.Reason, textRejected)}, nil, nil
 	}
 	var answer protocol.ApprovalAnswer
 	if err := json.Unmarshal(res.Replied.Content, &answer); err != nil {
-		return Verdict{}, fmt.Errorf("approval answer: %w", err)
+		return Verdict{}, nil, fmt.Errorf("approval answer: %w", err)
+	}
+	if len(answer.Items) > 0 {
+		each := make([]bool, len(answer.Items))
+		all := true
+		for i, v := range answer.Items {
+			each[i] = v == protocol.OptionAllow
+			all = all && each[i]
+		}
+		if all {
+			return Verdict{Allowed: true}, each, nil
+		}
+		return Verdict{Text: textRejected}, each, nil
 	}
 	opt, picked := answer.Picked(req)
 	if !picked {
 		// Words typed instead of a click: a refusal that tells the asker what to do instead.
-		return Verdict{Text: textRejected + ": " + answer.Instruction}, nil
+		return Verdict{Text: textRejected + ": " + answer.Instruction}, nil, nil
 	}
 	if opt.Value != protocol.OptionAllow {
-		return Verdict{Text: textRejected}, nil
+		return Verdict{Text: textRejected}, nil, nil
 	}
 	if opt.Grant != nil {
 		if err := g.grant(ctx, workspace, session, res, *opt.Grant); err != nil {
-			return Verdict{}, err
+			return Verdict{}, nil, err
 		}
 	}
-	return Verdict{Allowed: true}, nil
+	return Verdict{Allowed: true}, nil, nil
 }
 
 func (g *Gate) grant(ctx context.Context, workspace, session string, res decision.Result, scope protocol.GrantScope) error {
@@ -443,15 +465,4 @@ func firstWord(words []string) string {
 }
 
 // describeScope words a grant's reach: "git status …", "writes in notes/", "any run".
-func describeScope(s protocol.GrantScope) string {
-	switch s.Kind {
-	case protocol.GrantTool:
-		return "any " + s.Tool
-	case protocol.GrantPrefix:
-		if s.Tool == "write" || s.Tool == "read" {
-			return s.Tool + "s in " + strings.Join(s.Words, "/") + "/"
-		}
-		return strings.Join(s.Words, " ") + " …"
-	}
-	return strings.Join(s.Words, " ")
-}
+func describeScope(s protocol.GrantScope) string { return protocol.DescribeScope(s) }

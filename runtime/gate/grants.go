@@ -7,8 +7,11 @@ import (
 	"encoding/hex"
 	"errors"
 	"fmt"
+	"log/slog"
 	"slices"
+	"strconv"
 	"strings"
+	"time"
 
 	"github.com/nats-io/nats.go/jetstream"
 
@@ -23,9 +26,14 @@ const grantsBucket = "PARLEY_GRANTS"
 // ErrNoGrant is returned when revoking a grant that does not exist.
 var ErrNoGrant = errors.New("no such grant")
 
+// usesBucket holds when each grant last let a call through, apart from the grants: a use
+// written after a revocation must never bring the grant back.
+const usesBucket = "PARLEY_GRANT_USES"
+
 // Grants is the store of "always" answers.
 type Grants struct {
-	kv *kv.Bucket[protocol.Grant]
+	kv   *kv.Bucket[protocol.Grant]
+	uses jetstream.KeyValue
 }
 
 // OpenGrants creates or opens the bucket, kept in replicas copies on a cluster.
@@ -34,7 +42,36 @@ func OpenGrants(ctx context.Context, js jetstream.JetStream, replicas int) (*Gra
 	if err != nil {
 		return nil, fmt.Errorf("open grants: %w", err)
 	}
-	return &Grants{kv: b}, nil
+	uses, err := js.CreateOrUpdateKeyValue(ctx, jetstream.KeyValueConfig{
+		Bucket: usesBucket, Description: "When each Parley grant was last used", Storage: jetstream.FileStorage, Replicas: replicas,
+	})
+	if err != nil {
+		return nil, fmt.Errorf("open grant uses: %w", err)
+	}
+	return &Grants{kv: b, uses: uses}, nil
+}
+
+// Used records that a grant let a call through at t. A failure only costs the record.
+func (s *Grants) Used(ctx context.Context, id string, t time.Time) {
+	if !protocol.ValidSessionID(id) {
+		return
+	}
+	if _, err := s.uses.Put(ctx, id, []byte(strconv.FormatInt(t.UnixMilli(), 10))); err != nil {
+		slog.Warn("could not record a grant's use", "grant", id, "err", err)
+	}
+}
+
+// LastUsed is when a grant last let a call through, unix milliseconds (0 for never).
+func (s *Grants) LastUsed(ctx context.Context, id string) int64 {
+	if !protocol.ValidSessionID(id) {
+		return 0
+	}
+	e, err := s.uses.Get(ctx, id)
+	if err != nil {
+		return 0
+	}
+	n, _ := strconv.ParseInt(string(e.Value()), 10, 64)
+	return n
 }
 
 // workspaceKey is a key-safe name of a workspace path.
@@ -73,6 +110,7 @@ func (s *Grants) Revoke(ctx context.Context, workspace, id string) (protocol.Gra
 	} else if err != nil && !errors.Is(err, kv.ErrCorrupt) {
 		return g, err
 	}
+	_ = s.uses.Purge(ctx, id)
 	return g, s.kv.Purge(ctx, key) // a record that does not decode is revoked all the same
 }
 

@@ -6,6 +6,7 @@ package approval
 
 import (
 	"encoding/json"
+	"slices"
 	"strconv"
 	"strings"
 	"unicode/utf8"
@@ -33,6 +34,7 @@ type Mode struct {
 	expanded    bool
 	instruction string
 	reply       widget.Replier
+	items       []string // a batch's answers, request by request ("allow", "deny", "" for none yet)
 }
 
 // New makes the approval mode for a decision.
@@ -62,10 +64,11 @@ func (m *Mode) Body() app.UI {
 	}
 	return app.Div().Class("approval").Body(
 		app.P().Class("question-message approval-message").Text(req.Message),
-		app.If(detail != "", func() app.UI {
+		app.If(detail != "" && len(req.Items) < 2, func() app.UI {
 			return app.Pre().Class("approval-details").Aria("label", "What would run").Text(detail)
 		}),
-		app.If(truncated, func() app.UI {
+		app.If(len(req.Items) > 1, m.batch),
+		app.If(truncated && len(req.Items) < 2, func() app.UI {
 			return app.Button().Type("button").Class("link-button").Text("Show all").
 				OnClick(func(ctx app.Context, e app.Event) { m.expanded = true }, app.EventScope(m.key))
 		}),
@@ -185,4 +188,67 @@ func HeadAndTail(s string, n int) string {
 		tail = tail[1:]
 	}
 	return head + "\n… " + strconv.Itoa(len(s)-len(head)-len(tail)) + " bytes not shown …\n" + tail
+}
+
+// batch lists a batch's requests, each with its own Allow and Reject, and sends them once
+// every request has an answer (docs/approvals.md).
+func (m *Mode) batch() app.UI {
+	req := m.d.Request
+	if len(m.items) != len(req.Items) {
+		m.items = make([]string, len(req.Items))
+	}
+	answered := 0
+	for _, v := range m.items {
+		if v != "" {
+			answered++
+		}
+	}
+	button := func(i int, value, label string, tone protocol.Tone) app.UI {
+		return app.Button().Type("button").Class("choice choice-small tone-"+string(tone)).
+			Aria("pressed", strconv.FormatBool(m.items[i] == value)).Text(label).
+			OnClick(func(ctx app.Context, e app.Event) { m.answerItem(i, value) }, app.EventScope(m.key+"-"+strconv.Itoa(i)+value))
+	}
+	return app.Div().Class("batch approval-batch").Body(
+		app.Ol().Class("batch-items").Aria("label", strconv.Itoa(len(req.Items))+" requests").Body(
+			app.Range(req.Items).Slice(func(i int) app.UI {
+				it := req.Items[i]
+				details := it.Details
+				if len(details) > maxDetailShown+maxDetailShown/4 {
+					details = HeadAndTail(details, maxDetailShown)
+				}
+				return app.Li().Class("batch-item").DataSet("item", strconv.Itoa(i)).Body(
+					app.Div().Class("batch-item-head").Body(
+						app.Span().Class("batch-tool").Text(it.Tool),
+						app.Div().Class("batch-item-answer").Role("group").Aria("label", "Answer request "+strconv.Itoa(i+1)).Body(
+							button(i, protocol.OptionAllow, "Allow", protocol.ToneAffirm),
+							button(i, protocol.OptionDeny, "Reject", protocol.ToneDeny),
+						),
+					),
+					app.Pre().Class("batch-details").Text(details),
+				)
+			}),
+		),
+		app.Button().Type("button").Class("choice batch-send").Disabled(answered < len(req.Items) || m.reply.Sending()).
+			Text("Send these answers ("+strconv.Itoa(answered)+" of "+strconv.Itoa(len(req.Items))+")").
+			OnClick(func(ctx app.Context, e app.Event) { m.sendItems(ctx) }, app.EventScope(m.key+"-batch-send")),
+	)
+}
+
+// answerItem picks the answer of request i of a batch.
+func (m *Mode) answerItem(i int, value string) {
+	if len(m.items) != len(m.d.Request.Items) {
+		m.items = make([]string, len(m.d.Request.Items))
+	}
+	items := append([]string(nil), m.items...)
+	items[i] = value
+	m.items = items
+}
+
+// sendItems sends a batch's answers once every request has one.
+func (m *Mode) sendItems(ctx app.Context) {
+	if len(m.items) != len(m.d.Request.Items) || slices.Contains(m.items, "") {
+		return
+	}
+	raw, _ := json.Marshal(protocol.ApprovalAnswer{Items: m.items})
+	m.send(ctx, protocol.ReplyRequest{Action: protocol.ActionAccept, Content: raw})
 }

@@ -97,7 +97,6 @@ func TestDetailsAreShownAsText(t *testing.T) {
 		want    string // "" for no details panel
 	}{
 		{"markup", `<script>alert(1)</script> && rm -rf "$HOME"`, nil, `<script>alert(1)</script> && rm -rf "$HOME"`},
-		{"batch", "", []protocol.ApprovalItem{{Tool: "bash", Details: "ls <dir>"}, {Tool: "read"}}, "bash: ls <dir>\nread"},
 		{"details and batch", "two tools", []protocol.ApprovalItem{{Tool: "bash", Details: "make"}}, "two tools\nbash: make"},
 		{"none", "", nil, ""},
 	}
@@ -308,4 +307,37 @@ func TestInstructionFieldIsLabelled(t *testing.T) {
 	ta := domtest.Render(t, m.Body()).One(t, "textarea#approval-instruction")
 	assert.Equal(t, "Or say what to do instead", ta.Attrs["aria-label"])
 	assert.Equal(t, "2", ta.Attrs["rows"])
+}
+
+// A batch lists each request with its own answer, and sends them once all have one.
+func TestBatchIsAnsweredRequestByRequest(t *testing.T) {
+	req := protocol.DecisionRequest{Kind: protocol.KindApproval, Message: "Allow these 2 requests?",
+		Items: []protocol.ApprovalItem{{Tool: "run", Details: "ls <dir>"}, {Tool: "write", Details: "notes.md"}},
+		Options: []protocol.ApprovalOption{
+			{Value: protocol.OptionAllow, Label: "Approve all", Tone: protocol.ToneAffirm},
+			{Value: protocol.OptionDeny, Label: "Reject all", Tone: protocol.ToneDeny},
+		}}
+	h := &modetest.Host{}
+	m := newApproval(t, h, req)
+	raw := app.HTMLString(m.Body())
+	assert.NotContains(t, raw, "<dir>")
+	doc := domtest.Parse(t, raw)
+	items := doc.All("li.batch-item")
+	require.Len(t, items, 2)
+	pres := doc.All("pre.batch-details")
+	require.Len(t, pres, 2)
+	assert.Equal(t, "ls <dir>", pres[0].TextContent())
+	assert.Equal(t, "notes.md", pres[1].TextContent())
+	assert.Empty(t, doc.All("pre.approval-details"), "the items are the details")
+
+	ctx := modetest.NewContext(t)
+	m.answerItem(0, protocol.OptionAllow)
+	m.sendItems(ctx)
+	assert.Empty(t, h.Answers, "not before every request has an answer")
+	m.answerItem(1, protocol.OptionDeny)
+	m.sendItems(ctx)
+	require.Len(t, h.Answers, 1)
+	reply := h.Answers[0].Reply
+	assert.JSONEq(t, `{"items":["allow","deny"]}`, string(reply.Content))
+	require.NoError(t, protocol.ValidateReply(req, reply))
 }

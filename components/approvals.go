@@ -1,0 +1,632 @@
+package components
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"slices"
+	"strconv"
+	"time"
+
+	"github.com/maxence-charriere/go-app/v10/pkg/app"
+
+	"parley/app/api"
+	"parley/protocol"
+)
+
+// ApprovalsPage is /approvals: the queue of every pending decision across sessions and
+// workspaces, the history of those that ended, and the grants. See docs/approvals.md.
+type ApprovalsPage struct {
+	app.Compo
+
+	tab      string // "queue", "history" or "grants"
+	sessions []protocol.SessionInfo
+	spaces   []protocol.Workspace
+	menuOpen bool
+
+	queue    []protocol.QueueEntry
+	loaded   bool
+	selected int // the queue entry the keyboard is on
+	confirm  string
+	reason   string // the confirmation's reason, for a rejection
+
+	history     []protocol.HistoryEntry
+	historyNext uint64
+	filter      protocol.HistoryFilter
+	historyErr  string
+
+	grants   []protocol.GrantEntry
+	grantErr string
+
+	notice string
+	stop   context.CancelFunc
+}
+
+// Tabs of the screen.
+const (
+	tabQueue   = "queue"
+	tabHistory = "history"
+	tabGrants  = "grants"
+)
+
+// Confirmations of a keyboard answer.
+const (
+	confirmApprove = "approve"
+	confirmReject  = "reject"
+)
+
+// OnMount loads the lists and follows the queue, in the browser only.
+func (p *ApprovalsPage) OnMount(ctx app.Context) {
+	if p.tab == "" {
+		p.tab = tabQueue
+	}
+	if !app.IsClient {
+		return
+	}
+	ctx.Handle(actionDecide, p.onDecide)
+	ctx.Handle(actionRetry, func(ctx app.Context, a app.Action) {
+		requestRetry(ctx, clientOf(ctx), "", a, func(text string, _ bool) { p.notice = text })
+	})
+	ctx.Handle(actionCloseMenu, func(ctx app.Context, a app.Action) { p.menuOpen = false })
+	ctx.Handle(actionEscapeMenu, func(ctx app.Context, a app.Action) { p.menuOpen = false })
+	client := clientOf(ctx)
+	stop, cancel := context.WithCancel(context.Background())
+	p.stop = cancel
+	ctx.Async(func() {
+		list, err := client.ListSessions(stop)
+		spaces, _ := client.ListWorkspaces(stop)
+		ctx.Dispatch(func(ctx app.Context) {
+			if err == nil {
+				p.sessions = list
+			}
+			p.spaces = spaces
+		})
+	})
+	ctx.Async(func() {
+		followQueue(stop, client, func(q protocol.ApprovalQueue) {
+			ctx.Dispatch(func(ctx app.Context) {
+				p.queue, p.loaded, p.notice = q.Entries, true, ""
+				p.selected = min(p.selected, max(len(p.queue)-1, 0))
+				if p.confirm != "" && len(p.queue) == 0 {
+					p.confirm = ""
+				}
+				// Everything the screen shows moves with the same version.
+				p.loadGrants(ctx)
+				if p.filter.Before == 0 {
+					p.loadHistory(ctx, false)
+				}
+			})
+		}, func(err error, retry time.Duration) {
+			ctx.Dispatch(func(ctx app.Context) {
+				p.notice = "Could not read the queue: " + describeError(err) + fmt.Sprintf("; trying again in %s.", retry)
+			})
+		})
+	})
+	app.Window().Get("document").Get("documentElement").Call("setAttribute", "data-ready", "")
+}
+
+// OnDismount stops following the queue.
+func (p *ApprovalsPage) OnDismount() {
+	if p.stop != nil {
+		p.stop()
+	}
+}
+
+func (p *ApprovalsPage) loadHistory(ctx app.Context, more bool) {
+	client, f := clientOf(ctx), p.filter
+	if !more {
+		f.Before = 0
+	} else {
+		f.Before = p.historyNext
+	}
+	ctx.Async(func() {
+		h, err := client.ApprovalHistory(ctx, f)
+		ctx.Dispatch(func(ctx app.Context) {
+			if f != p.withBefore(f.Before) {
+				return // the filters changed meanwhile
+			}
+			if err != nil {
+				p.historyErr = "Could not read the history: " + describeError(err) + "."
+				return
+			}
+			p.historyErr = ""
+			if more {
+				p.history = append(slices.Clone(p.history), h.Entries...)
+			} else {
+				p.history = h.Entries
+			}
+			p.historyNext = h.Next
+			p.filter.Before = f.Before
+		})
+	})
+}
+
+func (p *ApprovalsPage) withBefore(b uint64) protocol.HistoryFilter {
+	f := p.filter
+	f.Before = b
+	return f
+}
+
+func (p *ApprovalsPage) loadGrants(ctx app.Context) {
+	client := clientOf(ctx)
+	ctx.Async(func() {
+		g, err := client.ApprovalGrants(ctx)
+		ctx.Dispatch(func(ctx app.Context) {
+			if err != nil {
+				p.grantErr = "Could not list the grants: " + describeError(err) + "."
+				return
+			}
+			p.grants, p.grantErr = g, ""
+		})
+	})
+}
+
+// onDecide sends an answer given on a queue entry's card.
+func (p *ApprovalsPage) onDecide(ctx app.Context, a app.Action) {
+	intent, ok := a.Value.(DecideIntent)
+	if !ok || intent.Session == "" {
+		return
+	}
+	p.send(ctx, intent)
+}
+
+func (p *ApprovalsPage) send(ctx app.Context, intent DecideIntent) {
+	client := clientOf(ctx)
+	ctx.Async(func() {
+		_, err := client.Reply(ctx, intent.Session, intent.Decision, intent.Reply)
+		ctx.Dispatch(func(ctx app.Context) {
+			if err != nil {
+				p.notice = "Not answered: " + describeError(err) + "."
+				var apiErr *api.Error
+				if errors.As(err, &apiErr) && apiErr.Ended() {
+					p.notice = "Not answered: " + describeError(err) + " The queue is up to date."
+				}
+				return
+			}
+			// The entry leaves with the next answer of the long poll; drop it now.
+			p.queue = slices.DeleteFunc(slices.Clone(p.queue), func(e protocol.QueueEntry) bool { return e.ID == intent.Decision })
+			p.selected = min(p.selected, max(len(p.queue)-1, 0))
+			p.focusSelected(ctx)
+		})
+	})
+}
+
+func (p *ApprovalsPage) revoke(ctx app.Context, g protocol.GrantEntry) {
+	client := clientOf(ctx)
+	ctx.Async(func() {
+		err := client.RevokeGrant(ctx, g.ID)
+		ctx.Dispatch(func(ctx app.Context) {
+			if err != nil {
+				p.grantErr = "Not revoked: " + describeError(err) + "."
+				return
+			}
+			p.grants = slices.DeleteFunc(slices.Clone(p.grants), func(x protocol.GrantEntry) bool { return x.ID == g.ID })
+			p.notice = "Revoked: " + g.Words + ". The next such request asks again."
+		})
+	})
+}
+
+// onKey triages the queue from the keyboard: ↑↓ move, Enter opens the thread, Alt+A and
+// Alt+R approve and reject after a confirmation. Keys typed into a field are the field's.
+func (p *ApprovalsPage) onKey(ctx app.Context, e app.Event) {
+	target := e.Get("target")
+	tag := target.Get("tagName").String()
+	inField := tag == "INPUT" || tag == "TEXTAREA" || tag == "SELECT" || target.Get("isContentEditable").Bool()
+	key, code := e.Get("key").String(), e.Get("code").String()
+	alt := e.Get("altKey").Bool() && !e.Get("ctrlKey").Bool() && !e.Get("metaKey").Bool()
+	if key == "Escape" && p.confirm != "" {
+		e.PreventDefault()
+		p.confirm = ""
+		p.focusSelected(ctx)
+		return
+	}
+	if inField || len(p.queue) == 0 {
+		ctx.PreventUpdate()
+		return
+	}
+	onEntry := target.Get("classList").Truthy() && target.Get("classList").Call("contains", "queue-entry").Bool()
+	switch {
+	case key == "ArrowDown" || key == "ArrowUp":
+		e.PreventDefault()
+		if key == "ArrowDown" {
+			p.selected = min(p.selected+1, len(p.queue)-1)
+		} else {
+			p.selected = max(p.selected-1, 0)
+		}
+		p.confirm = ""
+		p.focusSelected(ctx)
+	case key == "Enter" && onEntry:
+		e.PreventDefault()
+		ctx.Navigate("/s/" + p.queue[p.selected].Session)
+	case alt && code == "KeyA":
+		e.PreventDefault()
+		if _, ok := approveReply(p.queue[p.selected].Request); ok {
+			p.confirm = confirmApprove
+			p.focusConfirm(ctx, ".confirm-yes")
+		}
+	case alt && code == "KeyR":
+		e.PreventDefault()
+		p.confirm, p.reason = confirmReject, ""
+		p.focusConfirm(ctx, ".confirm-reason")
+	default:
+		ctx.PreventUpdate()
+	}
+}
+
+func (p *ApprovalsPage) focusSelected(ctx app.Context) {
+	i := p.selected
+	ctx.Defer(func(ctx app.Context) {
+		if el := app.Window().Get("document").Call("querySelector", `.queue-entry[data-index="`+strconv.Itoa(i)+`"]`); el.Truthy() {
+			el.Call("focus")
+		}
+	})
+}
+
+func (p *ApprovalsPage) focusConfirm(ctx app.Context, sel string) {
+	ctx.Defer(func(ctx app.Context) {
+		if el := app.Window().Get("document").Call("querySelector", ".confirm "+sel); el.Truthy() {
+			el.Call("focus")
+		}
+	})
+}
+
+// approveReply is the answer "approve" gives a request: an approval's first plain allow
+// (never an "always"), a confirm's yes. A question has no such answer.
+func approveReply(req protocol.DecisionRequest) (protocol.ReplyRequest, bool) {
+	accept := func(content string) protocol.ReplyRequest {
+		return protocol.ReplyRequest{Action: protocol.ActionAccept, Content: []byte(content)}
+	}
+	switch req.Kind {
+	case protocol.KindApproval:
+		for i, o := range req.Options {
+			if o.Value == protocol.OptionAllow && o.Grant == nil {
+				return accept(`{"option":` + strconv.Itoa(i) + `}`), true
+			}
+		}
+	case protocol.KindConfirm:
+		return accept("true"), true
+	}
+	return protocol.ReplyRequest{}, false
+}
+
+func (p *ApprovalsPage) confirmed(ctx app.Context) {
+	if p.selected >= len(p.queue) {
+		return
+	}
+	e := p.queue[p.selected]
+	intent := DecideIntent{Session: e.Session, Decision: e.ID}
+	switch p.confirm {
+	case confirmApprove:
+		reply, ok := approveReply(e.Request)
+		if !ok {
+			return
+		}
+		intent.Reply = reply
+	case confirmReject:
+		intent.Reply = protocol.ReplyRequest{Action: protocol.ActionDecline, Reason: p.reason}
+	default:
+		return
+	}
+	p.confirm, p.reason = "", ""
+	p.send(ctx, intent)
+}
+
+// Render lays out the sidebar and the screen.
+func (p *ApprovalsPage) Render() app.UI {
+	return app.Div().Class("layout").Body(
+		app.Div().Class("mobile-bar").OnKeyDown(escapeMenu).Body(
+			app.Button().Class("menu-toggle").Aria("controls", "sidebar").
+				Aria("expanded", strconv.FormatBool(p.menuOpen)).Text("Sessions").
+				OnClick(func(ctx app.Context, e app.Event) { p.menuOpen = !p.menuOpen }),
+		),
+		&Sidebar{Sessions: p.visibleSessions(), Open: p.menuOpen, Approvals: true},
+		app.Main().Class("main approvals-page").Body(
+			app.Header().Class("session-header").Body(app.H2().Text("Approvals")),
+			app.Div().Class("approvals-tabs").Role("tablist").Aria("label", "Approvals").Body(
+				p.tabButton(tabQueue, "Queue ("+strconv.Itoa(len(p.queue))+")"),
+				p.tabButton(tabHistory, "History"),
+				p.tabButton(tabGrants, "Grants ("+strconv.Itoa(len(p.grants))+")"),
+			),
+			app.Div().Class("notice-slot").Body(
+				app.If(p.notice != "", func() app.UI { return app.Div().Class("notice").Role("status").Text(p.notice) }),
+			),
+			app.Div().Class("approvals-body").Role("tabpanel").Aria("label", p.tab).Body(p.renderTab()),
+		),
+	)
+}
+
+func (p *ApprovalsPage) visibleSessions() []protocol.SessionInfo {
+	return slices.DeleteFunc(slices.Clone(p.sessions), func(s protocol.SessionInfo) bool { return s.Blank })
+}
+
+func (p *ApprovalsPage) tabButton(tab, label string) app.UI {
+	return app.Button().Type("button").Class("approvals-tab tab-"+tab).Role("tab").
+		Aria("selected", strconv.FormatBool(p.tab == tab)).Text(label).
+		OnClick(func(ctx app.Context, e app.Event) {
+			p.tab = tab
+			switch tab {
+			case tabHistory:
+				p.loadHistory(ctx, false)
+			case tabGrants:
+				p.loadGrants(ctx)
+			}
+		})
+}
+
+func (p *ApprovalsPage) renderTab() app.UI {
+	switch p.tab {
+	case tabHistory:
+		return p.renderHistory()
+	case tabGrants:
+		return p.renderGrants()
+	}
+	return p.renderQueue()
+}
+
+func (p *ApprovalsPage) renderQueue() app.UI {
+	return app.Div().Class("queue").OnKeyDown(p.onKey).Body(
+		app.P().Class("keys-help").Text("Keys: ↑ ↓ move between entries · Enter opens the thread · Alt+A approves · Alt+R rejects with a reason (each asks you to confirm; Esc cancels). Keys typed into a field stay in the field."),
+		app.If(p.loaded && len(p.queue) == 0, func() app.UI {
+			return app.P().Class("queue-empty").Text("Nothing is waiting for you.")
+		}),
+		app.Ol().Class("queue-list").Aria("label", "Pending decisions, oldest first").Body(
+			app.Range(p.queue).Slice(func(i int) app.UI { return p.renderEntry(i) }),
+		),
+	)
+}
+
+func (p *ApprovalsPage) renderEntry(i int) app.UI {
+	e := p.queue[i]
+	now := time.Now()
+	selected := i == p.selected
+	return app.Li().Class("queue-entry").TabIndex(tabIndex(selected)).
+		DataSet("index", strconv.Itoa(i)).DataSet("decision", e.ID).DataSet("session", e.Session).
+		Aria("current", strconv.FormatBool(selected)).
+		Aria("label", "Asked in "+e.SessionTitle+": "+e.Request.Message).
+		OnFocus(func(ctx app.Context, ev app.Event) {
+			if p.selected != i {
+				p.selected, p.confirm = i, ""
+			}
+		}).
+		Body(
+			app.Div().Class("queue-where").Body(
+				app.A().Class("queue-thread").Href("/s/"+e.Session+"#decision-"+e.ID).Text(cmpOr(e.SessionTitle, e.Session)),
+				app.Span().Class("queue-workspace").Text(" in "+cmpOr(e.WorkspaceName, e.WorkspaceID)),
+				app.Span().Class("queue-time").Text(" · asked "+ago(now, e.Asked)+" · "+timesOut(now, e.Deadline)),
+			),
+			renderStatus(e.Status),
+			&DecisionCard{Message: pendingMessage(e.Decision), Session: e.Session},
+			app.If(selected && p.confirm != "", func() app.UI { return p.renderConfirm(e) }),
+		)
+}
+
+func tabIndex(selected bool) int {
+	if selected {
+		return 0
+	}
+	return -1
+}
+
+// renderStatus is what the thread was doing when the decision was asked.
+func renderStatus(s protocol.ThreadStatus) app.UI {
+	if s.User == "" && s.Agent == "" {
+		return app.Div().Class("thread-status").Text("Nothing was said in the thread before this request.")
+	}
+	return app.Div().Class("thread-status").Aria("label", "The thread when it was asked").Body(
+		app.If(s.User != "", func() app.UI {
+			return app.Div().Class("status-user").Body(app.Span().Class("status-who").Text("You: "), app.Span().Text(s.User))
+		}),
+		app.If(s.Agent != "", func() app.UI {
+			return app.Div().Class("status-agent").Body(app.Span().Class("status-who").Text("Agent: "), app.Span().Text(s.Agent))
+		}),
+	)
+}
+
+func (p *ApprovalsPage) renderConfirm(e protocol.QueueEntry) app.UI {
+	what := e.Request.Message
+	if p.confirm == confirmApprove {
+		return app.Div().Class("confirm").Role("alertdialog").Aria("label", "Confirm approval").Body(
+			app.Span().Text("Approve “"+what+"”?"),
+			app.Button().Type("button").Class("choice tone-affirm confirm-yes").Text("Approve").
+				OnClick(func(ctx app.Context, ev app.Event) { p.confirmed(ctx) }),
+			app.Button().Type("button").Class("choice confirm-no").Text("Cancel").
+				OnClick(func(ctx app.Context, ev app.Event) { p.confirm = ""; p.focusSelected(ctx) }),
+		)
+	}
+	return app.Div().Class("confirm").Role("alertdialog").Aria("label", "Confirm rejection").Body(
+		app.Span().Text("Reject “"+what+"”?"),
+		app.Input().Type("text").Class("entry-input confirm-reason").Aria("label", "Reason for rejecting").
+			Placeholder("Reason (the agent reads it)").MaxLength(protocol.MaxReasonBytes).Value(p.reason).
+			OnInput(func(ctx app.Context, ev app.Event) { p.reason = ctx.JSSrc().Get("value").String() }).
+			OnKeyDown(func(ctx app.Context, ev app.Event) {
+				if ev.Get("key").String() == "Enter" && !ev.Get("isComposing").Bool() && ev.Get("keyCode").Int() != 229 {
+					ev.PreventDefault()
+					p.confirmed(ctx)
+				}
+			}),
+		app.Button().Type("button").Class("choice tone-deny confirm-yes").Text("Reject").
+			OnClick(func(ctx app.Context, ev app.Event) { p.confirmed(ctx) }),
+		app.Button().Type("button").Class("choice confirm-no").Text("Cancel").
+			OnClick(func(ctx app.Context, ev app.Event) { p.confirm = ""; p.focusSelected(ctx) }),
+	)
+}
+
+func (p *ApprovalsPage) renderHistory() app.UI {
+	onFilter := func(set func(v string)) app.EventHandler {
+		return func(ctx app.Context, e app.Event) {
+			set(ctx.JSSrc().Get("value").String())
+			p.filter.Before = 0
+			p.loadHistory(ctx, false)
+		}
+	}
+	return app.Div().Class("history").Body(
+		app.Div().Class("history-filters").Body(
+			app.Label().Text("Session ").Body(
+				app.Select().Class("filter-session").OnChange(onFilter(func(v string) { p.filter.Session = v })).Body(
+					app.Option().Value("").Text("All sessions"),
+					app.Range(p.visibleSessions()).Slice(func(i int) app.UI {
+						s := p.visibleSessions()[i]
+						return app.Option().Value(s.ID).Text(s.Title).Selected(p.filter.Session == s.ID)
+					}),
+				),
+			),
+			app.Label().Text(" Workspace ").Body(
+				app.Select().Class("filter-workspace").OnChange(onFilter(func(v string) { p.filter.Workspace = v })).Body(
+					app.Option().Value("").Text("All workspaces"),
+					app.Range(p.spaces).Slice(func(i int) app.UI {
+						return app.Option().Value(p.spaces[i].ID).Text(p.spaces[i].Name).Selected(p.filter.Workspace == p.spaces[i].ID)
+					}),
+				),
+			),
+			app.Label().Text(" Outcome ").Body(
+				app.Select().Class("filter-outcome").OnChange(onFilter(func(v string) { p.filter.Outcome = v })).Body(
+					app.Option().Value("").Text("Any outcome"),
+					app.Range(protocol.HistoryOutcomes).Slice(func(i int) app.UI {
+						o := protocol.HistoryOutcomes[i]
+						return app.Option().Value(o).Text(outcomeWords[o]).Selected(p.filter.Outcome == o)
+					}),
+				),
+			),
+		),
+		app.If(p.historyErr != "", func() app.UI { return app.Div().Class("notice").Role("alert").Text(p.historyErr) }),
+		app.If(len(p.history) == 0 && p.historyErr == "", func() app.UI {
+			return app.P().Class("history-empty").Text("No decision has ended with these filters.")
+		}),
+		app.Ol().Class("history-list").Body(
+			app.Range(p.history).Slice(func(i int) app.UI { return p.renderEnded(p.history[i]) }),
+		),
+		app.If(p.historyNext != 0, func() app.UI {
+			return app.Button().Type("button").Class("link-button history-more").Text("Show older decisions").
+				OnClick(func(ctx app.Context, e app.Event) { p.loadHistory(ctx, true) })
+		}),
+	)
+}
+
+var outcomeWords = map[string]string{
+	protocol.HistoryApproved: "Approved",
+	protocol.HistoryRejected: "Rejected",
+	protocol.HistoryAnswered: "Answered",
+	protocol.HistoryTimedOut: "Timed out",
+	protocol.HistoryAborted:  "Aborted",
+}
+
+func (p *ApprovalsPage) renderEnded(h protocol.HistoryEntry) app.UI {
+	now := time.Now()
+	outcome := outcomeWords[h.Outcome]
+	if h.Answer != "" && h.Answer != outcome {
+		outcome += ": " + h.Answer
+	}
+	if h.Reason != "" {
+		outcome += " — " + h.Reason
+	}
+	return app.Li().Class("history-entry outcome-"+h.Outcome).DataSet("decision", h.ID).DataSet("session", h.Session).Body(
+		app.Div().Class("entry-head").Body(
+			app.Span().Class("entry-title").Text(cmpOr(h.Request.Message, "Question")),
+			app.Span().Class("history-outcome").Text(outcome),
+		),
+		app.Div().Class("queue-where").Body(
+			app.A().Class("queue-thread").Href("/s/"+h.Session+"#decision-"+h.ID).Text(cmpOr(h.SessionTitle, h.Session)),
+			app.Span().Class("queue-workspace").Text(" in "+cmpOr(h.WorkspaceName, h.WorkspaceID)),
+			app.Span().Class("queue-time").Text(" · ended "+ago(now, h.Ended)),
+		),
+		renderStatus(h.Status),
+		app.If(h.Request.Details != "", func() app.UI {
+			return app.Pre().Class("entry-output").Text(clipDetail(h.Request.Details))
+		}),
+		app.If(h.Grant != nil, func() app.UI {
+			state := "revoked since"
+			if h.GrantLive {
+				state = "still in force"
+			}
+			return app.Div().Class("history-grant").Text("Created the grant “" + protocol.DescribeScope(*h.Grant) + "” (" + state + ")")
+		}),
+		app.If(h.Outcome == protocol.HistoryTimedOut, func() app.UI {
+			return &retryButton{Session: h.Session, Decision: h.ID}
+		}),
+	)
+}
+
+// retryButton is Request retry on a history entry.
+type retryButton struct {
+	app.Compo
+	Session, Decision string
+	sent              bool
+}
+
+func (r *retryButton) Render() app.UI {
+	if r.sent {
+		return app.Div().Class("entry-note retry-note").Role("status").Text("Retry requested: the agent was asked to make the request again.")
+	}
+	return app.Button().Type("button").Class("choice retry").Text("Request retry").
+		OnClick(func(ctx app.Context, e app.Event) {
+			r.sent = true
+			ctx.NewActionWithValue(actionRetry, RetryIntent{Session: r.Session, Decision: r.Decision})
+		})
+}
+
+func (p *ApprovalsPage) renderGrants() app.UI {
+	now := time.Now()
+	return app.Div().Class("grants").Body(
+		app.If(p.grantErr != "", func() app.UI { return app.Div().Class("notice").Role("alert").Text(p.grantErr) }),
+		app.If(len(p.grants) == 0, func() app.UI {
+			return app.P().Class("grants-empty").Text("No “always” grant: every request asks.")
+		}),
+		app.Ul().Class("grant-list").Body(
+			app.Range(p.grants).Slice(func(i int) app.UI {
+				g := p.grants[i]
+				used := "never used"
+				if g.LastUsed != 0 {
+					used = "last used " + ago(now, g.LastUsed)
+				}
+				return app.Li().Class("grant-entry").DataSet("grant", g.ID).Body(
+					app.Div().Class("entry-head").Body(
+						app.Span().Class("entry-title grant-words").Text(g.Scope.Tool+": "+g.Words),
+						app.Button().Type("button").Class("choice tone-deny grant-revoke").
+							Aria("label", "Revoke "+g.Words).Text("Revoke").
+							OnClick(func(ctx app.Context, e app.Event) { p.revoke(ctx, g) }),
+					),
+					app.Div().Class("queue-where").Body(
+						app.Span().Text("In "+cmpOr(g.WorkspaceName, g.WorkspaceID)+" · made "+ago(now, g.Created)+" in "),
+						app.A().Class("grant-origin").Href("/s/"+g.Session+"#decision-"+g.Decision).Text(cmpOr(g.SessionTitle, "its session")),
+						app.Span().Class("grant-used").Text(" · "+used),
+					),
+				)
+			}),
+		),
+	)
+}
+
+// ago words how long before now a unix-millisecond time was.
+func ago(now time.Time, ms int64) string {
+	if ms == 0 {
+		return "at an unknown time"
+	}
+	d := now.Sub(time.UnixMilli(ms))
+	switch {
+	case d < 10*time.Second:
+		return "just now"
+	case d < time.Minute:
+		return strconv.Itoa(int(d/time.Second)) + " s ago"
+	case d < time.Hour:
+		return strconv.Itoa(int(d/time.Minute)) + " min ago"
+	case d < 48*time.Hour:
+		return strconv.Itoa(int(d/time.Hour)) + " h ago"
+	}
+	return strconv.Itoa(int(d/(24*time.Hour))) + " days ago"
+}
+
+// timesOut words a deadline.
+func timesOut(now time.Time, deadline int64) string {
+	d := time.UnixMilli(deadline).Sub(now)
+	switch {
+	case deadline == 0:
+		return "no deadline"
+	case d <= 0:
+		return "timing out now"
+	case d < time.Minute:
+		return "times out in " + strconv.Itoa(int(d/time.Second)+1) + " s"
+	case d < time.Hour:
+		return "times out in " + strconv.Itoa(int(d/time.Minute)+1) + " min"
+	}
+	return "times out in " + strconv.Itoa(int(d/time.Hour)) + " h"
+}

@@ -1,0 +1,162 @@
+package components
+
+import (
+	"encoding/json"
+	"errors"
+	"strconv"
+	"strings"
+
+	"github.com/maxence-charriere/go-app/v10/pkg/app"
+
+	"parley/app/api"
+	"parley/app/store"
+	"parley/protocol"
+)
+
+// A batch (run_batch, or the model's several tool calls in one message) is one card: every
+// request with its details, Approve all, Reject all with one reason, and an answer per
+// request. A card that timed out offers Request retry. See docs/approvals.md.
+
+// actionRetry carries a RetryIntent from a card to whoever sends it.
+const actionRetry = "parley.retry"
+
+// RetryIntent asks the agent to make an expired request again.
+type RetryIntent struct {
+	Session  string
+	Decision string
+}
+
+// decide sends a reply from the card.
+func (d *DecisionCard) decide(ctx app.Context, reply protocol.ReplyRequest) {
+	ctx.NewActionWithValue(actionDecide, DecideIntent{Session: d.Session, Decision: d.Message.ID, Reply: reply})
+}
+
+func (d *DecisionCard) isBatch() bool {
+	return d.Message.Request != nil && len(d.Message.Request.Items) > 1
+}
+
+// renderBatch lists the batch's requests; while it is pending, each has its own Allow and
+// Reject, and "Send these answers" sends them once every request has one.
+func (d *DecisionCard) renderBatch() app.UI {
+	req := d.Message.Request
+	pending := d.Message.Status == store.StatusPending
+	if len(d.items) != len(req.Items) {
+		d.items = make([]string, len(req.Items))
+	}
+	answered := 0
+	for _, v := range d.items {
+		if v != "" {
+			answered++
+		}
+	}
+	return app.Div().Class("batch").Body(
+		app.Ol().Class("batch-items").Aria("label", strconv.Itoa(len(req.Items))+" requests").Body(
+			app.Range(req.Items).Slice(func(i int) app.UI {
+				it := req.Items[i]
+				return app.Li().Class("batch-item").DataSet("item", strconv.Itoa(i)).Body(
+					app.Div().Class("batch-item-head").Body(
+						app.Span().Class("batch-tool").Text(it.Tool),
+						app.If(pending, func() app.UI {
+							return app.Div().Class("batch-item-answer").Role("group").Aria("label", "Answer request "+strconv.Itoa(i+1)).Body(
+								d.itemButton(i, protocol.OptionAllow, "Allow"),
+								d.itemButton(i, protocol.OptionDeny, "Reject"),
+							)
+						}),
+					),
+					app.Pre().Class("entry-output").Text(clipDetail(it.Details)),
+				)
+			}),
+		),
+		app.If(pending, func() app.UI {
+			return app.Button().Type("button").Class("choice batch-send").
+				Disabled(answered < len(req.Items)).
+				Title("Send the answer picked for each request").
+				Text("Send these answers (" + strconv.Itoa(answered) + " of " + strconv.Itoa(len(req.Items)) + ")").
+				OnClick(func(ctx app.Context, e app.Event) {
+					raw, _ := json.Marshal(protocol.ApprovalAnswer{Items: d.items})
+					d.decide(ctx, protocol.ReplyRequest{Action: protocol.ActionAccept, Content: raw})
+				})
+		}),
+	)
+}
+
+func (d *DecisionCard) itemButton(i int, value, label string) app.UI {
+	tone := protocol.ToneAffirm
+	if value == protocol.OptionDeny {
+		tone = protocol.ToneDeny
+	}
+	return app.Button().Type("button").Class("choice choice-small tone-"+string(tone)).
+		Aria("pressed", strconv.FormatBool(d.items[i] == value)).
+		Text(label).
+		OnClick(func(ctx app.Context, e app.Event) {
+			items := append([]string(nil), d.items...)
+			items[i] = value
+			d.items = items
+		})
+}
+
+// renderReason is the reason a rejection carries: typed here, it goes with Reject (Reject
+// all on a batch), and the asker reads it.
+func (d *DecisionCard) renderReason() app.UI {
+	return app.Input().Type("text").Class("entry-input entry-reason").
+		Aria("label", "Reason, if you reject").
+		Placeholder("Reason, if you reject (optional)").
+		MaxLength(protocol.MaxReasonBytes).
+		Value(d.reason).
+		OnInput(func(ctx app.Context, e app.Event) { d.reason = ctx.JSSrc().Get("value").String() })
+}
+
+// renderRetry offers Request retry on a request that timed out: a message to the agent
+// asking for the same request again. It grants nothing.
+func (d *DecisionCard) renderRetry() app.UI {
+	if d.retried != "" {
+		return app.Div().Class("entry-note retry-note").Role("status").Text(d.retried)
+	}
+	return app.Button().Type("button").Class("choice retry").
+		Title("Ask the agent to make the same request again; it is asked like any other").
+		Text("Request retry").
+		OnClick(func(ctx app.Context, e app.Event) {
+			d.retried = "Retry requested: the agent was asked to make the request again."
+			ctx.NewActionWithValue(actionRetry, RetryIntent{Session: d.Session, Decision: d.Message.ID})
+		})
+}
+
+// decisionMessage is a pending decision as a card shows it.
+func pendingMessage(d protocol.Decision) store.Message {
+	req := d.Request
+	title := req.Message
+	if title == "" && req.Schema != nil {
+		if qs := req.Schema.Questions(); len(qs) > 0 {
+			title = qs[0].Schema.Title
+		}
+	}
+	return store.Message{Offset: d.Offset, Role: store.RoleDecision, ID: d.ID, Title: title,
+		Detail: strings.TrimSpace(req.Details), Status: store.StatusPending, Request: &req}
+}
+
+// requestRetry sends a card's Request retry; a failure is told with notice.
+func requestRetry(ctx app.Context, client *api.Client, session string, a app.Action, notice func(string, bool)) {
+	intent, ok := a.Value.(RetryIntent)
+	if !ok {
+		return
+	}
+	session = cmpOr(intent.Session, session)
+	if session == "" {
+		return
+	}
+	ctx.Async(func() {
+		if _, err := client.RequestRetry(ctx, session, intent.Decision); err != nil {
+			ctx.Dispatch(func(ctx app.Context) {
+				notice("Retry not requested: "+describeError(err)+".", errors.Is(err, api.ErrUnreachable))
+			})
+		}
+	})
+}
+
+// clipDetail keeps a long detail's head and tail.
+func clipDetail(s string) string {
+	if len(s) > maxDetailShown {
+		return headAndTail(s, maxDetailShown)
+	}
+	return s
+}

@@ -1,0 +1,366 @@
+package e2e
+
+import (
+	"context"
+	"encoding/json"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/chromedp/cdproto/input"
+	"github.com/chromedp/chromedp"
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"parley/app/api"
+	"parley/internal/testkit"
+	"parley/protocol"
+)
+
+// The approvals screen and batch cards (docs/approvals.md), driven as a person would: the
+// decisions come from /script prompts, which ask through the real gate and registry.
+
+// sendTo sends a prompt to a session through the API.
+func sendTo(t *testing.T, srv *server, session, text string) {
+	t.Helper()
+	_, err := apiClient(srv).SendPrompt(context.Background(), session, protocol.SendPromptRequest{Text: text, AttemptID: api.NewAttemptID()})
+	require.NoError(t, err)
+}
+
+func newSession(t *testing.T, srv *server, title, workspace string) string {
+	t.Helper()
+	info, err := apiClient(srv).CreateSession(context.Background(), protocol.CreateSessionRequest{Title: title, Workspace: workspace})
+	require.NoError(t, err)
+	return info.ID
+}
+
+// waitQueue waits until the server's queue holds n decisions, and returns it.
+func waitQueue(t *testing.T, srv *server, n int) []protocol.QueueEntry {
+	t.Helper()
+	c := apiClient(srv)
+	deadline := time.Now().Add(60 * time.Second)
+	for {
+		q, err := c.ApprovalQueue(context.Background(), nil)
+		require.NoError(t, err)
+		if len(q.Entries) == n {
+			return q.Entries
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("the queue holds %d decisions, want %d", len(q.Entries), n)
+		}
+		// Wait for the next change, not a fixed time: the long poll answers when one comes.
+		ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+		_, _ = c.ApprovalQueue(ctx, &q.Version)
+		cancel()
+	}
+}
+
+// waitAgentReplies waits until a session's log holds n agent messages.
+func waitAgentReplies(t *testing.T, srv *server, session string, n int) {
+	t.Helper()
+	c := apiClient(srv)
+	require.Eventually(t, func() bool {
+		page, err := c.Events(context.Background(), session, 0, 0)
+		if err != nil {
+			return false
+		}
+		got := 0
+		for _, ev := range page.Events {
+			if ev.Type == protocol.EventAgentMessage {
+				got++
+			}
+		}
+		return got >= n
+	}, 60*time.Second, 100*time.Millisecond)
+}
+
+func openApprovals(t *testing.T, srv *server) context.Context {
+	t.Helper()
+	ctx := browser(t)
+	do(t, ctx, 60*time.Second, chromedp.Navigate(srv.link), waitReady(),
+		chromedp.Navigate(srv.base()+"/approvals"), waitJS(`document.documentElement.hasAttribute('data-ready') && !!document.querySelector('.approvals-page')`))
+	return ctx
+}
+
+// TestApprovalsQueueAcrossSessions answers two sessions' decisions from the screen: one with
+// its card's button, one from the keyboard with a reason. The entries show where they came
+// from and what the thread was doing when they were asked; the sidebar counts them.
+func TestApprovalsQueueAcrossSessions(t *testing.T) {
+	srv := startServer(t, t.TempDir(), "127.0.0.1:0")
+	a := newSession(t, srv, "Alpha", "")
+	sendTo(t, srv, a, "hello from alpha")
+	waitAgentReplies(t, srv, a, 1)
+	sendTo(t, srv, a, `/script r = run(['echo', 'alpha ran']); send(r.stdout.strip() or r.error)`)
+	waitQueue(t, srv, 1)
+	b := newSession(t, srv, "Beta", "")
+	sendTo(t, srv, b, `/script send('beta says ' + str(confirm('Deploy beta?')))`)
+	waitQueue(t, srv, 2)
+	g := newSession(t, srv, "Gamma", "")
+	sendTo(t, srv, g, `/script send('gamma says ' + str(confirm('Deploy gamma?')))`)
+	queue := waitQueue(t, srv, 3)
+	require.Equal(t, a, queue[0].Session, "oldest first")
+	assert.Equal(t, `/script r = run(['echo', 'alpha ran']); send(r.stdout.strip() or r.error)`, queue[0].Status.User)
+
+	ctx := openApprovals(t, srv)
+	do(t, ctx, 30*time.Second, waitJS(`document.querySelectorAll('.queue-entry').length === 3 && document.querySelector('.pending-count')?.textContent === '3'`))
+	entries := evalString(t, ctx, `[...document.querySelectorAll('.queue-entry')].map(e => e.dataset.session + '|' + e.querySelector('.queue-thread').textContent + '|' + e.querySelector('.entry-title').textContent).join('\n')`)
+	assert.Equal(t, a+"|Alpha|Allow running echo?\n"+b+"|Beta|Deploy beta?\n"+g+"|Gamma|Deploy gamma?", entries)
+	where := evalString(t, ctx, `document.querySelector('.queue-entry .queue-where').textContent`)
+	assert.Contains(t, where, "asked ")
+	assert.Contains(t, where, "times out in ")
+	// The thread's status when it was asked: the prompt that started the script, and the
+	// agent's reply before it.
+	status := evalString(t, ctx, `document.querySelector('.queue-entry .thread-status').textContent`)
+	assert.Contains(t, status, "You: /script r = run(['echo', 'alpha ran'])")
+	assert.Contains(t, status, "Agent: No model is configured")
+	assert.Contains(t, evalString(t, ctx, `document.querySelector('.keys-help').textContent`), "Alt+A")
+
+	// Alpha: its card's own Approve.
+	do(t, ctx, 10*time.Second, chromedp.Click(chromedp.CSS(`.queue-entry[data-session="`+a+`"] .choice.tone-affirm`)))
+	do(t, ctx, 30*time.Second, waitJS(`document.querySelectorAll('.queue-entry').length === 2 && document.querySelector('.pending-count')?.textContent === '2'`))
+	waitAgentReplies(t, srv, a, 2)
+
+	// Gamma, from the keyboard: ↓ to it, Alt+A asks to confirm, Enter confirms.
+	get(t, ctx, chromedp.Evaluate[bool](`document.querySelector('.queue-entry').focus(); true`))
+	do(t, ctx, 10*time.Second, rawKey("ArrowDown", 40, 0))
+	assert.Equal(t, g, evalString(t, ctx, `document.activeElement.dataset.session`))
+	do(t, ctx, 10*time.Second, altKey("a", "KeyA", 65), waitJS(`document.activeElement?.classList.contains('confirm-yes')`))
+	assert.Contains(t, evalString(t, ctx, `document.querySelector('.confirm').textContent`), "Approve “Deploy gamma?”?")
+	do(t, ctx, 10*time.Second, pressEnter(0))
+	do(t, ctx, 30*time.Second, waitJS(`document.querySelectorAll('.queue-entry').length === 1 && document.querySelector('.pending-count')?.textContent === '1'`))
+	waitAgentReplies(t, srv, g, 1)
+
+	// Beta: Alt+R asks to confirm with a reason; keys typed into the reason, Alt+A included,
+	// never answer; Enter rejects with the reason.
+	get(t, ctx, chromedp.Evaluate[bool](`document.querySelector('.queue-entry').focus(); true`))
+	assert.Equal(t, b, evalString(t, ctx, `document.activeElement.dataset.session`))
+	do(t, ctx, 10*time.Second, altKey("r", "KeyR", 82))
+	do(t, ctx, 10*time.Second, waitJS(`document.activeElement?.classList.contains('confirm-reason')`))
+	do(t, ctx, 10*time.Second, chromedp.SendKeys(chromedp.CSS(`.confirm-reason`), "not on a friday"), altKey("a", "KeyA", 65))
+	assert.Equal(t, 1, int(get(t, ctx, chromedp.Evaluate[float64](`document.querySelectorAll('.queue-entry').length`))), "typing never answered")
+	assert.True(t, evalBool(t, ctx, `document.activeElement?.classList.contains('confirm-reason')`))
+	do(t, ctx, 10*time.Second, pressEnter(0))
+	do(t, ctx, 30*time.Second, waitJS(`document.querySelectorAll('.queue-entry').length === 0 && !!document.querySelector('.queue-empty') && !document.querySelector('.pending-count')`))
+
+	h, err := apiClient(srv).ApprovalHistory(context.Background(), protocol.HistoryFilter{})
+	require.NoError(t, err)
+	require.Len(t, h.Entries, 3)
+	assert.Equal(t, b, h.Entries[0].Session)
+	assert.Equal(t, protocol.HistoryRejected, h.Entries[0].Outcome)
+	assert.Equal(t, "not on a friday", h.Entries[0].Reason)
+	assert.Equal(t, g, h.Entries[1].Session)
+	assert.Equal(t, protocol.HistoryAnswered, h.Entries[1].Outcome)
+	assert.Equal(t, "Yes", h.Entries[1].Answer)
+	assert.Equal(t, protocol.HistoryApproved, h.Entries[2].Outcome)
+	assert.Equal(t, "Approve", h.Entries[2].Answer)
+}
+
+// altKey presses a letter with Alt, as a keyboard does (no text: Alt+letter types nothing
+// here).
+func altKey(k, code string, vk int64) chromedp.Action[chromedp.Void] {
+	return rawKeyCode(k, code, vk, modAlt)
+}
+
+func rawKeyCode(k, code string, vk, mods int64) chromedp.Action[chromedp.Void] {
+	return chromedp.Steps(
+		key(input.DispatchKeyEventParams{Type: input.DispatchKeyEventTypeRawKeyDown, Key: k, Code: code, WindowsVirtualKeyCode: vk, NativeVirtualKeyCode: vk, Modifiers: mods}),
+		key(input.DispatchKeyEventParams{Type: input.DispatchKeyEventTypeKeyUp, Key: k, Code: code, WindowsVirtualKeyCode: vk, NativeVirtualKeyCode: vk, Modifiers: mods}),
+	)
+}
+
+// TestApprovalsHistoryFilters ends decisions in every way in two workspaces and filters the
+// history by outcome, workspace and session.
+func TestApprovalsHistoryFilters(t *testing.T) {
+	data := t.TempDir()
+	other := t.TempDir()
+	srv := startServerWith(t, data, "127.0.0.1:0", other)
+	spaces, err := apiClient(srv).ListWorkspaces(context.Background())
+	require.NoError(t, err)
+	require.Len(t, spaces, 2)
+	c := apiClient(srv)
+
+	one := newSession(t, srv, "One", "")
+	sendTo(t, srv, one, `/script confirm('First?')`)
+	q := waitQueue(t, srv, 1)
+	_, err = c.Reply(context.Background(), one, q[0].ID, protocol.ReplyRequest{Action: protocol.ActionAccept, Content: json.RawMessage("true")})
+	require.NoError(t, err)
+	waitQueue(t, srv, 0)
+
+	two := newSession(t, srv, "Two", spaces[1].ID)
+	sendTo(t, srv, two, `/script run(['echo', 'two'])`)
+	q = waitQueue(t, srv, 1)
+	_, err = c.Reply(context.Background(), two, q[0].ID, protocol.ReplyRequest{Action: protocol.ActionDecline, Reason: "wrong folder"})
+	require.NoError(t, err)
+	waitQueue(t, srv, 0)
+
+	three := newSession(t, srv, "Three", "")
+	sendTo(t, srv, three, `/script confirm('Quick?', timeout=1)`)
+	require.Eventually(t, func() bool {
+		h, err := c.ApprovalHistory(context.Background(), protocol.HistoryFilter{Outcome: protocol.HistoryTimedOut})
+		return err == nil && len(h.Entries) == 1
+	}, 60*time.Second, 100*time.Millisecond)
+
+	ctx := openApprovals(t, srv)
+	do(t, ctx, 10*time.Second, chromedp.Click(chromedp.CSS(`.tab-history`)))
+	sessionsOf := `[...document.querySelectorAll('.history-entry')].map(e => e.dataset.session).join(',')`
+	waitShowing(t, ctx, 30*time.Second, sessionsOf+` === '`+three+`,`+two+`,`+one+`'`, sessionsOf+` + ' ' + document.querySelector('.approvals-body').innerText`)
+	assert.Contains(t, evalString(t, ctx, `document.querySelector('.history-entry[data-session="`+two+`"] .history-outcome').textContent`), "Rejected — wrong folder")
+	assert.Contains(t, evalString(t, ctx, `document.querySelector('.history-entry[data-session="`+three+`"] .history-outcome').textContent`), "Timed out")
+	assert.Contains(t, evalString(t, ctx, `document.querySelector('.history-entry[data-session="`+one+`"] .history-outcome').textContent`), "Answered: Yes")
+
+	setSelect := func(sel, value string) {
+		b, _ := json.Marshal(value)
+		evalBool(t, ctx, `(() => { const s = document.querySelector('`+sel+`'); s.value = `+string(b)+`; s.dispatchEvent(new Event('change', {bubbles: true})); return true })()`)
+	}
+	setSelect(".filter-outcome", protocol.HistoryTimedOut)
+	do(t, ctx, 30*time.Second, waitJS(sessionsOf+` === '`+three+`'`))
+	setSelect(".filter-outcome", "")
+	setSelect(".filter-workspace", spaces[1].ID)
+	do(t, ctx, 30*time.Second, waitJS(sessionsOf+` === '`+two+`'`))
+	setSelect(".filter-workspace", "")
+	setSelect(".filter-session", one)
+	do(t, ctx, 30*time.Second, waitJS(sessionsOf+` === '`+one+`'`))
+	setSelect(".filter-outcome", protocol.HistoryRejected)
+	do(t, ctx, 30*time.Second, waitJS(`document.querySelectorAll('.history-entry').length === 0 && !!document.querySelector('.history-empty')`))
+
+	// Paging: the API's pages chain through next, newest first, without repeats.
+	p1, err := c.ApprovalHistory(context.Background(), protocol.HistoryFilter{Limit: 2})
+	require.NoError(t, err)
+	require.Len(t, p1.Entries, 2)
+	require.NotZero(t, p1.Next)
+	p2, err := c.ApprovalHistory(context.Background(), protocol.HistoryFilter{Limit: 2, Before: p1.Next})
+	require.NoError(t, err)
+	require.Len(t, p2.Entries, 1)
+	assert.Zero(t, p2.Next)
+	assert.Equal(t, []string{three, two, one}, []string{p1.Entries[0].Session, p1.Entries[1].Session, p2.Entries[0].Session})
+}
+
+// TestGrantRevokedFromTheScreenAsksAgain makes an "always" grant in a thread, sees it used,
+// revokes it on the Grants tab, and the next identical command asks again.
+func TestGrantRevokedFromTheScreenAsksAgain(t *testing.T) {
+	srv, ctx := openHome(t)
+	script := `/script r = run(['echo', 'granted']); send(r.stdout.strip() or r.error)`
+	do(t, ctx, 10*time.Second, typeText(script), pressEnter(0))
+	do(t, ctx, 30*time.Second, waitJS(`!!document.querySelector('.entry-decision.status-pending .choice')`))
+	do(t, ctx, 10*time.Second, chromedp.Click(chromedp.CSS(`.entry-decision.status-pending .choice:nth-child(2)`)))
+	do(t, ctx, 30*time.Second, waitJS(`document.querySelectorAll('.entry-run.status-done').length === 1`))
+
+	// The grant lets the same command through without asking.
+	do(t, ctx, 10*time.Second, typeText(script), pressEnter(0))
+	do(t, ctx, 30*time.Second, waitJS(`document.querySelectorAll('.entry-run.status-done').length === 2`))
+	assert.Equal(t, 1, int(get(t, ctx, chromedp.Evaluate[float64](`document.querySelectorAll('.entry-decision').length`))), "the second run was not asked")
+	url := evalString(t, ctx, `location.pathname`)
+
+	do(t, ctx, 30*time.Second, chromedp.Navigate(srv.base()+"/approvals"), waitJS(`!!document.querySelector('.approvals-page')`),
+		chromedp.Click(chromedp.CSS(`.tab-grants`)),
+		waitJS(`document.querySelectorAll('.grant-entry').length === 1`))
+	assert.Equal(t, "run: echo granted", evalString(t, ctx, `document.querySelector('.grant-words').textContent`))
+	assert.Contains(t, evalString(t, ctx, `document.querySelector('.grant-used').textContent`), "last used")
+	assert.True(t, strings.HasPrefix(evalString(t, ctx, `document.querySelector('.grant-origin').getAttribute('href')`), url+"#decision-"))
+	do(t, ctx, 10*time.Second, chromedp.Click(chromedp.CSS(`.grant-revoke`)))
+	do(t, ctx, 30*time.Second, waitJS(`document.querySelectorAll('.grant-entry').length === 0 && !!document.querySelector('.grants-empty')`))
+	list, err := apiClient(srv).ListGrants(context.Background())
+	require.NoError(t, err)
+	assert.Empty(t, list)
+
+	do(t, ctx, 30*time.Second, chromedp.Navigate(srv.base()+url), waitReady(),
+		waitJS(`document.querySelectorAll('.entry-run.status-done').length === 2`))
+	do(t, ctx, 10*time.Second, typeText(script), pressEnter(0))
+	do(t, ctx, 30*time.Second, waitJS(`!!document.querySelector('.entry-decision.status-pending .choice')`))
+	assert.Equal(t, "Allow running echo?", evalString(t, ctx, `document.querySelector('.entry-decision.status-pending .entry-title').textContent`))
+}
+
+// TestBatchCardApproveAllRejectAllAndEach answers three batches on their cards: approve all,
+// reject all with one reason, and one answer per request.
+func TestBatchCardApproveAllRejectAllAndEach(t *testing.T) {
+	_, ctx := openHome(t)
+	batch := `/script rs = run_batch([['echo', 'one'], ['echo', 'two']]); send(' | '.join([r.stdout.strip() or r.error for r in rs]))`
+	pendingCard := `.entry-decision.status-pending`
+
+	do(t, ctx, 10*time.Second, typeText(batch), pressEnter(0))
+	waitShowing(t, ctx, 30*time.Second, `!!document.querySelector('`+pendingCard+` .batch-item')`, `document.querySelector('.thread').innerHTML`)
+	items := evalString(t, ctx, `[...document.querySelectorAll('`+pendingCard+` .batch-item')].map(e => e.querySelector('.batch-tool').textContent + ' ' + e.querySelector('.entry-output').textContent).join('|')`)
+	assert.Equal(t, "run echo one|run echo two", items)
+	assert.Equal(t, "Approve all|Reject all", evalString(t, ctx, `[...document.querySelectorAll('`+pendingCard+` .entry-actions .choice-label')].map(e => e.textContent).join('|')`))
+	do(t, ctx, 10*time.Second, chromedp.Click(chromedp.CSS(pendingCard+` .entry-actions .tone-affirm`)))
+	msgs := waitMessages(t, ctx, 2)
+	assert.Equal(t, "one | two", msgs[1].Text)
+
+	do(t, ctx, 10*time.Second, typeText(batch), pressEnter(0))
+	do(t, ctx, 30*time.Second, waitJS(`!!document.querySelector('`+pendingCard+` .entry-reason')`))
+	do(t, ctx, 10*time.Second, chromedp.SendKeys(chromedp.CSS(pendingCard+` .entry-reason`), "use printf instead"))
+	do(t, ctx, 10*time.Second, chromedp.Click(chromedp.CSS(pendingCard+` .entry-actions .tone-deny`)))
+	msgs = waitMessages(t, ctx, 4)
+	assert.Equal(t, "use printf instead | use printf instead", msgs[3].Text, "every request of the batch reads the one reason")
+	assert.Equal(t, "Rejected: use printf instead", evalString(t, ctx, `[...document.querySelectorAll('.entry-decision')][1].querySelector('.entry-status').textContent`))
+
+	do(t, ctx, 10*time.Second, typeText(batch), pressEnter(0))
+	do(t, ctx, 30*time.Second, waitJS(`!!document.querySelector('`+pendingCard+` .batch-item')`))
+	assert.True(t, evalBool(t, ctx, `document.querySelector('`+pendingCard+` .batch-send').disabled`), "no answer is sent before every request has one")
+	do(t, ctx, 10*time.Second,
+		chromedp.Click(chromedp.CSS(pendingCard+` .batch-item[data-item="0"] .tone-affirm`)),
+		chromedp.Click(chromedp.CSS(pendingCard+` .batch-item[data-item="1"] .tone-deny`)),
+		waitJS(`!document.querySelector('`+pendingCard+` .batch-send').disabled`),
+		chromedp.Click(chromedp.CSS(pendingCard+` .batch-send`)))
+	msgs = waitMessages(t, ctx, 6)
+	assert.Equal(t, "one | rejected by the user", msgs[5].Text)
+}
+
+// TestRequestRetryAsksTheAgentAgain lets a request time out, then Request retry sends the
+// agent a message asking for it again; no grant is made.
+func TestRequestRetryAsksTheAgentAgain(t *testing.T) {
+	srv, ctx := openHome(t)
+	do(t, ctx, 10*time.Second, typeText(`/script run(['echo', 'late'], timeout=5) if confirm('Run it?', timeout=1) else None`), pressEnter(0))
+	do(t, ctx, 30*time.Second, waitJS(`!!document.querySelector('.entry-decision.status-timed-out .retry')`))
+	do(t, ctx, 10*time.Second, chromedp.Click(chromedp.CSS(`.entry-decision.status-timed-out .retry`)))
+	do(t, ctx, 10*time.Second, waitJS(`!!document.querySelector('.entry-decision .retry-note')`))
+	msgs := waitMessages(t, ctx, 3)
+	assert.Equal(t, "user", msgs[1].Role)
+	assert.Contains(t, msgs[1].Text, "please make the same request again")
+	assert.Contains(t, msgs[1].Text, "Run it?")
+	assert.Equal(t, "agent", msgs[2].Role, "the agent got it as a message")
+	list, err := apiClient(srv).ListGrants(context.Background())
+	require.NoError(t, err)
+	assert.Empty(t, list, "a retry creates no trust")
+	q, err := apiClient(srv).ApprovalQueue(context.Background(), nil)
+	require.NoError(t, err)
+	assert.Empty(t, q.Entries, "and answers nothing by itself")
+}
+
+// waitShowing waits for cond, and on failure says what show evaluates to.
+func waitShowing(t *testing.T, ctx context.Context, timeout time.Duration, cond, show string) {
+	t.Helper()
+	tctx, cancel := context.WithTimeout(ctx, timeout)
+	defer cancel()
+	if err := chromedp.Do(tctx, waitJS(cond)); err != nil {
+		t.Fatalf("waiting for %s: %v; the page shows %s", cond, err, evalString(t, ctx, show))
+	}
+}
+
+// TestModelBatchAnsweredRequestByRequestInTheComposer: the model's two tool calls of one
+// message are one batch; the composer's approval mode answers each, and the model reads one
+// result and one refusal. The thread's card lists both requests.
+func TestModelBatchAnsweredRequestByRequestInTheComposer(t *testing.T) {
+	fake, _, ctx := openModel(t,
+		testkit.Calls(
+			testkit.Call{ID: "call_0", Name: "run_command", Args: map[string]any{"argv": []string{"echo", "first"}}},
+			testkit.Call{ID: "call_1", Name: "run_command", Args: map[string]any{"argv": []string{"echo", "second"}}}),
+		testkit.Text("One ran."))
+	prompt(t, ctx, "run both")
+	mode := `#composer-mode.mode-approval`
+	do(t, ctx, 30*time.Second, waitJS(`document.querySelectorAll('`+mode+` .batch-item').length === 2`))
+	assert.Equal(t, 2, int(get(t, ctx, chromedp.Evaluate[float64](`document.querySelectorAll('.thread .entry-decision.status-pending .batch-item').length`))), "the thread's card lists them too")
+	assert.True(t, evalBool(t, ctx, `document.querySelector('`+mode+` .batch-send').disabled`))
+	do(t, ctx, 10*time.Second,
+		chromedp.Click(chromedp.CSS(mode+` .batch-item[data-item="0"] .tone-affirm`)),
+		chromedp.Click(chromedp.CSS(mode+` .batch-item[data-item="1"] .tone-deny`)),
+		waitJS(`!document.querySelector('`+mode+` .batch-send').disabled`),
+		chromedp.Click(chromedp.CSS(mode+` .batch-send`)))
+	waitFinal(t, ctx, "One ran.")
+	reqs := fake.Requests()
+	require.Len(t, reqs, 2)
+	texts := testkit.ToolTexts(reqs[1])
+	require.Len(t, texts, 2)
+	assert.Contains(t, texts[0], "first")
+	assert.Equal(t, "call_1: error: rejected by the user", texts[1])
+}

@@ -1,0 +1,445 @@
+package runtime
+
+import (
+	"cmp"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"slices"
+	"strings"
+	"sync"
+	"time"
+	"unicode/utf8"
+
+	"parley/protocol"
+	"parley/runtime/eventlog"
+)
+
+// The approvals screen's reads (docs/approvals.md): the queue of pending decisions across
+// every session, the history of ended ones, the grants with their last use, and "Request
+// retry". All of it is derived from the log and the grants bucket; memory holds only what
+// never changes once written (what a thread was doing when a decision was asked) and the
+// version that wakes the screen's long poll.
+
+// approvals is the runtime's part of the approvals screen.
+type approvals struct {
+	mu      sync.Mutex
+	version uint64        // the offset of the last decision or grant event seen
+	changed chan struct{} // closed and replaced when version moves
+
+	status sync.Map // decision id → askedContext: never changes once asked
+}
+
+// askedContext is what a decision's entry needs from the log around its question.
+type askedContext struct {
+	at     int64
+	status protocol.ThreadStatus
+}
+
+func (a *approvals) init(head uint64) {
+	a.mu.Lock()
+	a.version, a.changed = head, make(chan struct{})
+	a.mu.Unlock()
+}
+
+// seen moves the version for an event that changes the queue, the history or the grants.
+func (a *approvals) seen(ev protocol.Event) {
+	switch ev.Type {
+	case protocol.EventQuestionAsked, protocol.EventQuestionReplied, protocol.EventQuestionRejected,
+		protocol.EventGrantCreated, protocol.EventGrantRevoked:
+	default:
+		return
+	}
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	if a.changed == nil || ev.Offset <= a.version {
+		return
+	}
+	a.version = ev.Offset
+	close(a.changed)
+	a.changed = make(chan struct{})
+}
+
+// wait returns once the version differs from v, or at the end of ctx or of d.
+func (a *approvals) wait(ctx context.Context, v uint64, d time.Duration) uint64 {
+	a.mu.Lock()
+	cur, ch := a.version, a.changed
+	a.mu.Unlock()
+	if cur != v || ch == nil {
+		return cur
+	}
+	t := time.NewTimer(d)
+	defer t.Stop()
+	select {
+	case <-ch:
+	case <-t.C:
+	case <-ctx.Done():
+	}
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	return a.version
+}
+
+// maxStatusText bounds each message of a thread's status: it is context, not the message.
+const maxStatusText = 280
+
+// ApprovalQueue lists every pending decision of every session, oldest first. With wait set,
+// it first waits (up to hold) until the version differs from *wait: the screen's long poll.
+func (r *Runtime) ApprovalQueue(ctx context.Context, wait *uint64, hold time.Duration) (protocol.ApprovalQueue, error) {
+	version := r.approvals.wait(ctx, 0, 0)
+	if wait != nil {
+		version = r.approvals.wait(ctx, *wait, hold)
+	}
+	pending, err := r.registry.Pending(ctx, "")
+	if err != nil {
+		return protocol.ApprovalQueue{}, err
+	}
+	out := protocol.ApprovalQueue{Entries: []protocol.QueueEntry{}, Version: version}
+	sessions := r.sessionTable(ctx)
+	for _, d := range pending {
+		out.Entries = append(out.Entries, r.queueEntry(ctx, sessions, d))
+	}
+	return out, nil
+}
+
+// sessionTable is every session by id, for the titles and workspaces of entries.
+func (r *Runtime) sessionTable(ctx context.Context) map[string]protocol.SessionInfo {
+	list, _ := r.ListSessions(ctx)
+	out := make(map[string]protocol.SessionInfo, len(list))
+	for _, s := range list {
+		out[s.ID] = s
+	}
+	return out
+}
+
+func (r *Runtime) queueEntry(ctx context.Context, sessions map[string]protocol.SessionInfo, d protocol.Decision) protocol.QueueEntry {
+	e := protocol.QueueEntry{Decision: d}
+	if info, ok := sessions[d.Session]; ok {
+		e.SessionTitle, e.WorkspaceID = info.Title, info.WorkspaceID
+		if ws, err := r.sessionWorkspace(info); err == nil {
+			e.WorkspaceName = ws.Name
+		}
+	}
+	ac := r.askedContext(ctx, d.Session, d.ID, d.Offset)
+	e.Asked, e.Status = ac.at, ac.status
+	return e
+}
+
+// askedContext reads, once per decision, when it was asked and the session's last user and
+// agent messages before it. A failed read is not cached.
+func (r *Runtime) askedContext(ctx context.Context, session, id string, offset uint64) askedContext {
+	if v, ok := r.approvals.status.Load(id); ok {
+		return v.(askedContext)
+	}
+	var ac askedContext
+	if ev, err := r.log.Get(ctx, offset); err == nil {
+		ac.at = ev.At
+	}
+	err := r.log.Scan(ctx, eventlog.SessionSubjects(session), 0, func(ev protocol.Event) bool {
+		if ev.Offset >= offset {
+			return false
+		}
+		switch ev.Type {
+		case protocol.EventUserMessage, protocol.EventAgentMessage:
+			m, err := ev.DecodeMessage()
+			if err != nil {
+				return true
+			}
+			text := clip(m.Text, maxStatusText)
+			if ev.Type == protocol.EventUserMessage {
+				ac.status.User, ac.status.UserOffset = text, ev.Offset
+			} else {
+				ac.status.Agent, ac.status.AgentOffset = text, ev.Offset
+			}
+		}
+		return true
+	})
+	if err == nil {
+		r.approvals.status.Store(id, ac)
+	}
+	return ac
+}
+
+// clip cuts s to about n bytes on a rune boundary, marking the cut.
+func clip(s string, n int) string {
+	s = strings.TrimSpace(s)
+	if len(s) <= n {
+		return s
+	}
+	s = s[:n]
+	for len(s) > 0 && !utf8.ValidString(s) {
+		s = s[:len(s)-1]
+	}
+	return s + "…"
+}
+
+// History limits: a page when none is asked, and the most one page holds.
+const (
+	historyPage    = 50
+	maxHistoryPage = 200
+)
+
+// ErrBadFilter is returned for a history filter that names no outcome or workspace.
+var ErrBadFilter = errors.New("bad filter")
+
+// ApprovalHistory lists the decisions that ended, newest first, filtered and paged.
+func (r *Runtime) ApprovalHistory(ctx context.Context, f protocol.HistoryFilter) (protocol.ApprovalHistory, error) {
+	if f.Outcome != "" && !slices.Contains(protocol.HistoryOutcomes, f.Outcome) {
+		return protocol.ApprovalHistory{}, fmt.Errorf("%w: outcome %q: use one of %s", ErrBadFilter, f.Outcome, strings.Join(protocol.HistoryOutcomes, ", "))
+	}
+	if f.Workspace != "" {
+		if _, err := r.workspace(f.Workspace); err != nil {
+			return protocol.ApprovalHistory{}, err
+		}
+	}
+	if f.Session != "" && !protocol.ValidSessionID(f.Session) {
+		return protocol.ApprovalHistory{}, fmt.Errorf("session %q: %w", f.Session, ErrNoSession)
+	}
+	limit := f.Limit
+	if limit <= 0 {
+		limit = historyPage
+	}
+	limit = min(limit, maxHistoryPage)
+
+	// One pass over the decision subjects: each question, then its outcome.
+	type pair struct {
+		asked   protocol.Event
+		outcome protocol.Event
+	}
+	byID := map[string]*pair{}
+	var ended []*pair
+	sessionFilter := "*"
+	if f.Session != "" {
+		sessionFilter = f.Session
+	}
+	err := r.log.Scan(ctx, eventlog.DecisionSubjects(sessionFilter), 0, func(ev protocol.Event) bool {
+		var id struct {
+			ID string `json:"id"`
+		}
+		if json.Unmarshal(ev.Data, &id) != nil {
+			return true
+		}
+		key := ev.Session + "/" + id.ID
+		switch ev.Type {
+		case protocol.EventQuestionAsked:
+			byID[key] = &pair{asked: ev}
+		case protocol.EventQuestionReplied, protocol.EventQuestionRejected:
+			if p := byID[key]; p != nil && p.outcome.Offset == 0 {
+				p.outcome = ev
+				ended = append(ended, p)
+			}
+		}
+		return true
+	})
+	if err != nil {
+		return protocol.ApprovalHistory{}, err
+	}
+	slices.SortFunc(ended, func(a, b *pair) int { return cmp.Compare(b.outcome.Offset, a.outcome.Offset) })
+
+	sessions := r.sessionTable(ctx)
+	live := map[string]string{} // decision id → its grant, while not revoked
+	for _, ws := range r.workspaces {
+		list, _ := r.grants.List(ctx, ws.Path)
+		for _, g := range list {
+			if g.Decision != "" {
+				live[g.Decision] = g.ID
+			}
+		}
+	}
+	out := protocol.ApprovalHistory{Entries: []protocol.HistoryEntry{}}
+	for _, p := range ended {
+		if f.Before != 0 && p.outcome.Offset >= f.Before {
+			continue
+		}
+		if f.Workspace != "" {
+			info, ok := sessions[p.asked.Session]
+			ws, err := r.sessionWorkspace(info)
+			if !ok || err != nil || ws.ID != f.Workspace {
+				continue
+			}
+		}
+		asked, err := p.asked.DecodeQuestionAsked()
+		if err != nil {
+			continue
+		}
+		h := historyOf(asked, p.outcome)
+		if f.Outcome != "" && h.Outcome != f.Outcome {
+			continue
+		}
+		if len(out.Entries) == limit {
+			out.Next = out.Entries[len(out.Entries)-1].EndOffset
+			break
+		}
+		h.QueueEntry = r.queueEntry(ctx, sessions, protocol.Decision{Session: p.asked.Session, Offset: p.asked.Offset, QuestionAsked: asked})
+		if h.Grant != nil {
+			h.GrantID, h.GrantLive = live[asked.ID], live[asked.ID] != ""
+		}
+		out.Entries = append(out.Entries, h)
+	}
+	return out, nil
+}
+
+// historyOf says how a decision ended: its outcome, the answer in words, the reason, and the
+// grant an "always" answer created.
+func historyOf(asked protocol.QuestionAsked, end protocol.Event) protocol.HistoryEntry {
+	h := protocol.HistoryEntry{Ended: end.At, EndOffset: end.Offset}
+	req := asked.Request
+	if end.Type == protocol.EventQuestionRejected {
+		r, _ := end.DecodeQuestionRejected()
+		h.Outcome, h.Reason = protocol.HistoryAborted, abortReason[r.Reason]
+		if r.Outcome == protocol.OutcomeDeclined {
+			h.Outcome, h.Reason = protocol.HistoryTimedOut, "no answer in time"
+		}
+		if h.Reason == "" {
+			h.Reason = r.Reason
+		}
+		return h
+	}
+	r, _ := end.DecodeQuestionReplied()
+	if r.Action == protocol.ActionDecline {
+		h.Outcome, h.Reason = protocol.HistoryRejected, r.Reason
+		return h
+	}
+	if req.Kind != protocol.KindApproval {
+		h.Outcome, h.Answer = protocol.HistoryAnswered, describeContent(req, r.Content)
+		return h
+	}
+	var a protocol.ApprovalAnswer
+	_ = json.Unmarshal(r.Content, &a)
+	if len(a.Items) > 0 {
+		n := 0
+		for _, v := range a.Items {
+			if v == protocol.OptionAllow {
+				n++
+			}
+		}
+		h.Outcome, h.Answer = protocol.HistoryApproved, fmt.Sprintf("Approved %d of %d", n, len(a.Items))
+		if n == 0 {
+			h.Outcome, h.Answer = protocol.HistoryRejected, "Rejected all, one by one"
+		}
+		return h
+	}
+	opt, picked := a.Picked(req)
+	switch {
+	case !picked:
+		h.Outcome, h.Reason = protocol.HistoryRejected, a.Instruction
+	case opt.Value == protocol.OptionAllow:
+		h.Outcome, h.Answer, h.Grant = protocol.HistoryApproved, opt.Label, opt.Grant
+	default:
+		h.Outcome, h.Answer = protocol.HistoryRejected, opt.Label
+	}
+	return h
+}
+
+var abortReason = map[string]string{
+	protocol.ReasonStopped:   "its turn was stopped",
+	protocol.ReasonWithdrawn: "the asker no longer needed it",
+	protocol.ReasonOrphaned:  "the server restarted before it was answered",
+}
+
+// describeContent words an answer to a question: a choice's label, a yes or no, the text.
+func describeContent(req protocol.DecisionRequest, content json.RawMessage) string {
+	s := req.Schema
+	switch {
+	case s != nil && s.Type == "boolean" || req.Kind == protocol.KindConfirm:
+		var yes bool
+		if json.Unmarshal(content, &yes) == nil {
+			if yes {
+				return "Yes"
+			}
+			return "No"
+		}
+	case s != nil && s.IsSingleSelect():
+		var v string
+		if json.Unmarshal(content, &v) == nil {
+			for _, c := range s.Choices() {
+				if c.Value == v {
+					return c.Label
+				}
+			}
+			return v
+		}
+	case s != nil && s.Type == "string":
+		var v string
+		if json.Unmarshal(content, &v) == nil {
+			return clip(v, maxStatusText)
+		}
+	}
+	return clip(string(content), maxStatusText)
+}
+
+// ApprovalGrants lists every workspace's grants, oldest first, with their reach in words and
+// when each was last used.
+func (r *Runtime) ApprovalGrants(ctx context.Context) (protocol.GrantEntries, error) {
+	out := protocol.GrantEntries{Grants: []protocol.GrantEntry{}}
+	sessions := r.sessionTable(ctx)
+	for _, ws := range r.workspaces {
+		list, err := r.grants.List(ctx, ws.Path)
+		if err != nil {
+			return out, err
+		}
+		for _, g := range list {
+			e := protocol.GrantEntry{Grant: g, Words: protocol.DescribeScope(g.Scope), WorkspaceID: ws.ID, WorkspaceName: ws.Name,
+				LastUsed: r.grants.LastUsed(ctx, g.ID)}
+			if info, ok := sessions[g.Session]; ok {
+				e.SessionTitle = info.Title
+			}
+			out.Grants = append(out.Grants, e)
+		}
+	}
+	slices.SortStableFunc(out.Grants, func(a, b protocol.GrantEntry) int { return cmp.Compare(a.Created, b.Created) })
+	return out, nil
+}
+
+// ErrNotRetryable is returned for a retry of a decision that did not expire.
+var ErrNotRetryable = errors.New("only a request that timed out or was cut off by a restart can be retried")
+
+// RequestRetry asks the agent, with an ordinary prompt, to make an expired request again. It
+// creates no trust: the new request is asked like any other.
+func (r *Runtime) RequestRetry(ctx context.Context, session, id string) (protocol.RetryResponse, error) {
+	if _, err := r.Session(ctx, session); err != nil {
+		return protocol.RetryResponse{}, err
+	}
+	if !protocol.ValidSessionID(id) {
+		return protocol.RetryResponse{}, fmt.Errorf("question %q: %w", id, ErrNoDecision)
+	}
+	subject := eventlog.DecisionSubject(session, id)
+	last, err := r.log.Last(ctx, subject)
+	if errors.Is(err, eventlog.ErrNotFound) {
+		return protocol.RetryResponse{}, fmt.Errorf("question %s in session %s: %w", id, session, ErrNoDecision)
+	}
+	if err != nil {
+		return protocol.RetryResponse{}, err
+	}
+	rej, err := last.DecodeQuestionRejected()
+	if last.Type != protocol.EventQuestionRejected || err != nil ||
+		rej.Reason != protocol.ReasonTimeout && rej.Reason != protocol.ReasonOrphaned {
+		return protocol.RetryResponse{}, ErrNotRetryable
+	}
+	first, err := r.log.First(ctx, subject, 1)
+	if err != nil {
+		return protocol.RetryResponse{}, err
+	}
+	asked, err := first.DecodeQuestionAsked()
+	if err != nil {
+		return protocol.RetryResponse{}, err
+	}
+	text := RetryText(asked.Request)
+	resp, err := r.SendPrompt(ctx, session, protocol.SendPromptRequest{Text: text, AttemptID: "retry-" + id})
+	return protocol.RetryResponse{SendPromptResponse: resp, Text: text}, err
+}
+
+// RetryText is the prompt that asks for an expired request again.
+func RetryText(req protocol.DecisionRequest) string {
+	var b strings.Builder
+	b.WriteString("Your request timed out before I answered: please make the same request again, and I will answer it promptly.")
+	if req.Message != "" {
+		b.WriteString("\n\nThe request was: " + req.Message)
+	}
+	details := req.Details
+	if details != "" {
+		b.WriteString("\n" + clip(details, 2000))
+	}
+	return b.String()
+}

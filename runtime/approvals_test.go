@@ -1,0 +1,179 @@
+package runtime
+
+import (
+	"context"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"parley/protocol"
+	"parley/runtime/gate"
+)
+
+// The approvals screen's reads, on a real log: the queue across sessions with what each
+// thread was doing, the long poll's wake-up, the history's outcomes, filters and pages, and
+// the grants with their last use.
+func TestApprovalQueueAndHistory(t *testing.T) {
+	emb, rt := start(t, t.TempDir())
+	defer stop(emb, rt)
+	ctx := context.Background()
+
+	a := newSession(t, rt)
+	_, _, err := rt.Log().Append(ctx, a, protocol.EventUserMessage, protocol.Message{Text: "deploy please"}, "")
+	require.NoError(t, err)
+	_, _, err = rt.Log().Append(ctx, a, protocol.EventAgentMessage, protocol.Message{Text: "checking first"}, "")
+	require.NoError(t, err)
+	b := newSession(t, rt)
+
+	q, err := rt.ApprovalQueue(ctx, nil, 0)
+	require.NoError(t, err)
+	assert.Empty(t, q.Entries)
+
+	// The long poll answers when a decision is asked.
+	woke := make(chan protocol.ApprovalQueue, 1)
+	go func() {
+		got, err := rt.ApprovalQueue(ctx, &q.Version, time.Minute)
+		assert.NoError(t, err)
+		woke <- got
+	}()
+	confirmA := askAsync(t, ctx, rt, a, protocol.DecisionRequest{Kind: protocol.KindConfirm, Message: "Deploy?"})
+	select {
+	case got := <-woke:
+		assert.Greater(t, got.Version, q.Version)
+	case <-time.After(10 * time.Second):
+		t.Fatal("the long poll did not wake up when a decision was asked")
+	}
+	_, _, err = rt.Log().Append(ctx, a, protocol.EventAgentMessage, protocol.Message{Text: "said after the question"}, "")
+	require.NoError(t, err)
+	askB := askAsync(t, ctx, rt, b, envQuestion)
+
+	q, err = rt.ApprovalQueue(ctx, nil, 0)
+	require.NoError(t, err)
+	require.Len(t, q.Entries, 2)
+	assert.Equal(t, []string{a, b}, []string{q.Entries[0].Session, q.Entries[1].Session}, "oldest first, across sessions")
+	assert.Equal(t, protocol.ThreadStatus{User: "deploy please", UserOffset: q.Entries[0].Status.UserOffset,
+		Agent: "checking first", AgentOffset: q.Entries[0].Status.AgentOffset}, q.Entries[0].Status, "what was said before the question, not after")
+	assert.Equal(t, "deploy please", q.Entries[0].SessionTitle, "the session named by its first prompt")
+	assert.Equal(t, rt.Workspaces().Workspaces[0].ID, q.Entries[0].WorkspaceID)
+	assert.NotZero(t, q.Entries[0].Asked)
+	assert.Equal(t, protocol.ThreadStatus{}, q.Entries[1].Status)
+
+	// A version given that is not the current one answers at once.
+	stale := uint64(1)
+	now, err := rt.ApprovalQueue(ctx, &stale, time.Minute)
+	require.NoError(t, err)
+	assert.Len(t, now.Entries, 2)
+
+	_, err = rt.Reply(ctx, a, confirmA.decision.ID, protocol.ReplyRequest{Action: protocol.ActionAccept, Content: raw(true)})
+	require.NoError(t, err)
+	confirmA.wait(t)
+	_, err = rt.Reply(ctx, b, askB.decision.ID, protocol.ReplyRequest{Action: protocol.ActionDecline, Reason: "not now"})
+	require.NoError(t, err)
+	askB.wait(t)
+
+	h, err := rt.ApprovalHistory(ctx, protocol.HistoryFilter{})
+	require.NoError(t, err)
+	require.Len(t, h.Entries, 2)
+	assert.Equal(t, b, h.Entries[0].Session, "newest first")
+	assert.Equal(t, protocol.HistoryRejected, h.Entries[0].Outcome)
+	assert.Equal(t, "not now", h.Entries[0].Reason)
+	assert.Equal(t, protocol.HistoryAnswered, h.Entries[1].Outcome)
+	assert.Equal(t, "Yes", h.Entries[1].Answer)
+	assert.Equal(t, "deploy please", h.Entries[1].Status.User)
+
+	only, err := rt.ApprovalHistory(ctx, protocol.HistoryFilter{Session: a})
+	require.NoError(t, err)
+	require.Len(t, only.Entries, 1)
+	assert.Equal(t, a, only.Entries[0].Session)
+	rejected, err := rt.ApprovalHistory(ctx, protocol.HistoryFilter{Outcome: protocol.HistoryRejected})
+	require.NoError(t, err)
+	require.Len(t, rejected.Entries, 1)
+	assert.Equal(t, b, rejected.Entries[0].Session)
+
+	page, err := rt.ApprovalHistory(ctx, protocol.HistoryFilter{Limit: 1})
+	require.NoError(t, err)
+	require.Len(t, page.Entries, 1)
+	next, err := rt.ApprovalHistory(ctx, protocol.HistoryFilter{Limit: 1, Before: page.Next})
+	require.NoError(t, err)
+	require.Len(t, next.Entries, 1)
+	assert.Equal(t, a, next.Entries[0].Session)
+	assert.Zero(t, next.Next)
+
+	_, err = rt.ApprovalHistory(ctx, protocol.HistoryFilter{Outcome: "maybe"})
+	assert.ErrorIs(t, err, ErrBadFilter)
+	_, err = rt.ApprovalHistory(ctx, protocol.HistoryFilter{Workspace: "nowhere"})
+	assert.ErrorIs(t, err, ErrNoWorkspace)
+
+	_, err = rt.RequestRetry(ctx, a, confirmA.decision.ID)
+	assert.ErrorIs(t, err, ErrNotRetryable, "an answered request is not retried")
+}
+
+func TestApprovalGrantsShowTheirUseAndRetryGrantsNothing(t *testing.T) {
+	emb, rt := start(t, t.TempDir())
+	defer stop(emb, rt)
+	ctx := context.Background()
+	s := newSession(t, rt)
+	echo := []gate.ToolCall{{Tool: "run", Words: []string{"echo", "hi"}, Details: "echo hi"}}
+
+	done := make(chan gate.Verdict, 1)
+	go func() {
+		v, err := rt.Authorize(ctx, s, "test:grant", echo)
+		assert.NoError(t, err)
+		done <- v
+	}()
+	d := waitPending(t, rt, s, 1)[0]
+	one := 1
+	require.NotNil(t, d.Request.Options[one].Grant)
+	_, err := rt.Reply(ctx, s, d.ID, protocol.ReplyRequest{Action: protocol.ActionAccept, Content: raw(protocol.ApprovalAnswer{Option: &one})})
+	require.NoError(t, err)
+	require.True(t, (<-done).Allowed)
+
+	g, err := rt.ApprovalGrants(ctx)
+	require.NoError(t, err)
+	require.Len(t, g.Grants, 1)
+	assert.Equal(t, "echo hi", g.Grants[0].Words)
+	assert.Equal(t, d.ID, g.Grants[0].Decision)
+	assert.Zero(t, g.Grants[0].LastUsed, "not used yet")
+
+	v, err := rt.Authorize(ctx, s, "test:grant", echo)
+	require.NoError(t, err)
+	require.True(t, v.Allowed)
+	g, err = rt.ApprovalGrants(ctx)
+	require.NoError(t, err)
+	assert.NotZero(t, g.Grants[0].LastUsed)
+
+	h, err := rt.ApprovalHistory(ctx, protocol.HistoryFilter{})
+	require.NoError(t, err)
+	require.Len(t, h.Entries, 1)
+	assert.Equal(t, protocol.HistoryApproved, h.Entries[0].Outcome)
+	assert.Equal(t, &protocol.GrantScope{Kind: protocol.GrantExact, Tool: "run", Words: []string{"echo", "hi"}}, h.Entries[0].Grant)
+	assert.True(t, h.Entries[0].GrantLive)
+
+	require.NoError(t, rt.RevokeGrant(ctx, "", g.Grants[0].ID))
+	h, err = rt.ApprovalHistory(ctx, protocol.HistoryFilter{})
+	require.NoError(t, err)
+	assert.False(t, h.Entries[0].GrantLive, "the history says the grant was revoked since")
+
+	// A request that timed out is retried with a prompt; nothing is granted.
+	short, err := New(ctx, emb.Conn, Options{Workspace: rt.Workspace(), DecisionTimeout: 150 * time.Millisecond, NoAgent: true})
+	require.NoError(t, err)
+	defer short.Close()
+	v, err = short.Authorize(ctx, s, "test:retry", echo)
+	require.NoError(t, err)
+	require.False(t, v.Allowed)
+	timedOut, err := rt.ApprovalHistory(ctx, protocol.HistoryFilter{Outcome: protocol.HistoryTimedOut})
+	require.NoError(t, err)
+	require.Len(t, timedOut.Entries, 1)
+	resp, err := rt.RequestRetry(ctx, s, timedOut.Entries[0].ID)
+	require.NoError(t, err)
+	assert.Contains(t, resp.Text, "please make the same request again")
+	assert.Contains(t, resp.Text, "echo hi")
+	again, err := rt.RequestRetry(ctx, s, timedOut.Entries[0].ID)
+	require.NoError(t, err)
+	assert.True(t, again.Duplicate, "a second click is stored once")
+	g, err = rt.ApprovalGrants(ctx)
+	require.NoError(t, err)
+	assert.Empty(t, g.Grants)
+}
