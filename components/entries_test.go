@@ -53,7 +53,7 @@ func TestDecisionCardTruncatesLongDetailsHeadAndTail(t *testing.T) {
 	assert.Contains(t, html, "TAIL")
 	assert.Contains(t, html, "bytes not shown")
 	assert.Contains(t, html, "Show all")
-	html = mounted(t, &DecisionCard{Message: card.Message, expanded: true})
+	html = mounted(t, &DecisionCard{Message: card.Message, expanded: true, shown: card.Message.ID})
 	assert.Contains(t, html, strings.Repeat("x", 5000))
 }
 
