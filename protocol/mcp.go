@@ -30,8 +30,8 @@ type MCPServer struct {
 	// Stderr is the tail of a stdio server's standard error.
 	Stderr string `json:"stderr,omitempty"`
 	// Restarts counts the restarts after a crash; NextRetry is when the next one is due (unix ms).
-	Restarts  int     `json:"restarts,omitempty"`
-	NextRetry int64   `json:"nextRetry,omitempty"`
+	Restarts  int       `json:"restarts,omitempty"`
+	NextRetry int64     `json:"nextRetry,omitempty"`
 	Tools     []MCPTool `json:"tools,omitempty"`
 }
 

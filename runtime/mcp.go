@@ -47,4 +47,3 @@ func (r *Runtime) ReconnectMCP(workspaceID, name string) (protocol.MCPList, erro
 	l.Workspace = ws.ID
 	return l, nil
 }
-

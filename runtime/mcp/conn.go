@@ -27,28 +27,29 @@ type conn struct {
 	set *Set
 	e   entry
 
-	mu        sync.Mutex
-	status    protocol.MCPStatus
-	reason    string
-	stderr    *tail
-	session   *sdk.ClientSession
-	cmd       *exec.Cmd
-	live      context.Context // the connection's life; cancelled with errGone when it ends
-	endLive   context.CancelCauseFunc
-	tools     []*sdk.Tool
-	restarts  int
-	nextRetry time.Time
-	gen       int  // bumped by every start, so a stale watcher leaves the new one alone
-	closed    bool // by Parley: no restart
-	retry     *time.Timer
+	mu         sync.Mutex
+	status     protocol.MCPStatus
+	reason     string
+	stderr     *tail
+	session    *sdk.ClientSession
+	cmd        *exec.Cmd
+	live       context.Context // the connection's life; cancelled with errGone when it ends
+	endLive    context.CancelCauseFunc
+	tools      []*sdk.Tool
+	restarts   int
+	nextRetry  time.Time
+	gen        int  // bumped by every start, so a stale watcher leaves the new one alone
+	closed     bool // by Parley: no restart
+	retry      *time.Timer
 	readySince time.Time
 
+	orders   *orders          // the property order of the forms it sent
 	calls    []*call          // running calls, oldest first: an elicitation goes to the newest
 	progress map[string]*call // progress token → its call, kept a while after the call ends
 }
 
 func newConn(s *Set, e entry) *conn {
-	c := &conn{set: s, e: e, status: protocol.MCPStarting, stderr: newTail(4 << 10), progress: map[string]*call{}}
+	c := &conn{set: s, e: e, status: protocol.MCPStarting, stderr: newTail(4 << 10), progress: map[string]*call{}, orders: newOrders()}
 	if e.problem != "" {
 		c.status, c.reason = protocol.MCPFailed, e.problem
 	}
@@ -103,8 +104,12 @@ func (c *conn) connect(gen int) {
 	client := sdk.NewClient(&sdk.Implementation{Name: "parley", Version: "1"}, &sdk.ClientOptions{
 		Capabilities: &sdk.ClientCapabilities{Elicitation: &sdk.ElicitationCapabilities{
 			Form: &sdk.FormElicitationCapabilities{}, URL: &sdk.URLElicitationCapabilities{}}},
-		ElicitationHandler:          func(ctx context.Context, req *sdk.ElicitRequest) (*sdk.ElicitResult, error) { return c.elicit(ctx, live, req) },
-		ElicitationCompleteHandler:  func(_ context.Context, req *sdk.ElicitationCompleteNotificationRequest) { c.set.m.completed(req.Params.ElicitationID) },
+		ElicitationHandler: func(ctx context.Context, req *sdk.ElicitRequest) (*sdk.ElicitResult, error) {
+			return c.elicit(ctx, live, req)
+		},
+		ElicitationCompleteHandler: func(_ context.Context, req *sdk.ElicitationCompleteNotificationRequest) {
+			c.set.m.completed(req.Params.ElicitationID)
+		},
 		ProgressNotificationHandler: func(_ context.Context, req *sdk.ProgressNotificationClientRequest) { c.onProgress(req.Params) },
 		ToolListChangedHandler:      func(context.Context, *sdk.ToolListChangedRequest) { c.relist(gen) },
 	})
@@ -117,14 +122,14 @@ func (c *conn) connect(gen int) {
 			headers[k] = expand(v)
 		}
 		transport = &sdk.StreamableClientTransport{Endpoint: cfg.URL, MaxRetries: -1,
-			HTTPClient: &http.Client{Transport: headerTransport{headers: headers, next: http.DefaultTransport}}}
+			HTTPClient: &http.Client{Transport: orderRoundTripper{o: c.orders, next: headerTransport{headers: headers, next: http.DefaultTransport}}}}
 	} else {
 		cmd = exec.Command(cfg.Command, cfg.Args...)
 		cmd.Dir = c.set.dir
 		cmd.Env = childEnv(cfg.Env)
 		cmd.Stderr = c.stderr
 		setProcessGroup(cmd)
-		transport = &sdk.CommandTransport{Command: cmd, TerminateDuration: 2 * time.Second}
+		transport = orderTransport{&sdk.CommandTransport{Command: cmd, TerminateDuration: 2 * time.Second}, c.orders}
 	}
 	c.mu.Lock()
 	c.cmd = cmd

@@ -63,9 +63,13 @@ func (c *conn) elicit(ctx context.Context, live context.Context, req *sdk.Elicit
 
 	p := req.Params
 	if p.Mode == "url" || p.Mode == "" && (p.URL != "" || p.ElicitationID != "") {
-		return c.askURL(actx, cl, p)
+		res, err := c.askURL(actx, cl, p)
+		if err == nil && res.Action == actionAccept && p.ElicitationID != "" {
+			go c.awaitComplete(cl, live, p)
+		}
+		return res, err
 	}
-	dreq, err := formRequest(c.e.name, p)
+	dreq, err := formRequest(c.e.name, p, c.orders)
 	if err != nil {
 		c.note(cl, "The MCP server "+c.e.name+" asked a question Parley cannot draw, so it was refused: "+err.Error())
 		return nil, &jsonrpc.Error{Code: jsonrpc.CodeInvalidParams, Message: err.Error()}
@@ -80,7 +84,7 @@ func (c *conn) elicit(ctx context.Context, live context.Context, req *sdk.Elicit
 // formRequest turns a form elicitation into a question. MCP's schema is the vocabulary of
 // protocol.Schema; the server checks every answer against its own enum, so "Other…" is
 // closed. A form with no questions is a yes-or-no.
-func formRequest(server string, p *sdk.ElicitParams) (protocol.DecisionRequest, error) {
+func formRequest(server string, p *sdk.ElicitParams, o *orders) (protocol.DecisionRequest, error) {
 	msg := p.Message
 	if msg == "" {
 		msg = "The MCP server " + server + " asks:"
@@ -101,6 +105,7 @@ func formRequest(server string, p *sdk.ElicitParams) (protocol.DecisionRequest, 
 	if schema == nil || len(schema.Properties) == 0 {
 		return protocol.DecisionRequest{Kind: protocol.KindConfirm, Message: msg, TimeoutMs: 0}, nil
 	}
+	o.sort(schema)
 	closed := false
 	for _, prop := range schema.Properties {
 		if prop.Schema != nil && (len(prop.Schema.Enum) > 0 || len(prop.Schema.OneOf) > 0) {
@@ -240,4 +245,14 @@ func (c *conn) urlRequired(ctx context.Context, live context.Context, cl *call, 
 		}
 	}
 	return nil
+}
+
+// awaitComplete notes in the thread when the server says the flow at a consented URL is
+// done (notifications/elicitation/complete).
+func (c *conn) awaitComplete(cl *call, live context.Context, p *sdk.ElicitParams) {
+	ctx, cancel := context.WithTimeout(live, 30*time.Minute)
+	defer cancel()
+	if c.set.m.awaitURL(ctx, p.ElicitationID) == nil {
+		c.note(cl, "The MCP server "+c.e.name+" says the step at "+p.URL+" is complete.")
+	}
 }

@@ -168,10 +168,15 @@ func (c *conn) call(ctx context.Context, t agent.Tools, modelName, tool string, 
 		return protocol.ToolResult{}, context.Cause(ctx) // stopped: the turn ends
 	case errors.Is(context.Cause(cctx), errGone):
 		return protocol.ToolResult{Text: c.goneText(), Error: true}, nil
-	case err != nil:
-		if _, _, cerr := c.current(); cerr != nil {
-			return protocol.ToolResult{Text: c.goneText(), Error: true}, nil
+	case err != nil && !errors.As(err, &rpcErr):
+		// Not the server's answer but the connection's end (EOF, closed): its watcher is
+		// about to say so; wait for it, so the model reads why.
+		select {
+		case <-live.Done():
+		case <-time.After(2 * time.Second):
 		}
+		return protocol.ToolResult{Text: c.goneText() + " (" + err.Error() + ")", Error: true}, nil
+	case err != nil:
 		return protocol.ToolResult{Text: "the MCP server " + c.e.name + " answered with an error: " + err.Error(), Error: true}, nil
 	}
 	return resultOf(res), nil
@@ -218,7 +223,7 @@ func resultOf(res *sdk.CallToolResult) protocol.ToolResult {
 		if b, err := json.Marshal(res.StructuredContent); err == nil {
 			text := string(b)
 			// A server usually repeats its structured content as text; say it once.
-			if len(parts) != 1 || strings.TrimSpace(parts[0]) != text {
+			if text != "{}" && text != "null" && (len(parts) != 1 || strings.TrimSpace(parts[0]) != text) {
 				parts = append(parts, "structured content: "+text)
 			}
 		}
