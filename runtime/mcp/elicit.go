@@ -237,14 +237,58 @@ func (c *conn) urlRequired(ctx context.Context, live context.Context, cl *call, 
 		}
 	}
 	for _, p := range data.Elicitations {
-		if p.ElicitationID == "" {
-			continue
-		}
-		if err := c.set.m.awaitURL(ctx, p.ElicitationID); err != nil {
-			return fmt.Errorf("waiting for %s to finish at %s: %w", c.e.name, p.URL, err)
+		if err := c.awaitFlow(ctx, cl, p); err != nil {
+			return err
 		}
 	}
 	return nil
+}
+
+// errCompleted ends the wait for a URL flow: the server said it is complete.
+var errCompleted = errors.New("the MCP server says the step is complete")
+
+// Option values of the wait for a URL flow.
+const (
+	optionDone   = "done"
+	optionGiveUp = "give-up"
+)
+
+// awaitFlow waits until the flow at a consented URL is done before the call is made again:
+// the server's notifications/elicitation/complete ends the wait (and its decision), and the
+// user can say they are done (a server need not send the notification) or give up.
+func (c *conn) awaitFlow(ctx context.Context, cl *call, p *sdk.ElicitParams) error {
+	wctx, cancel := context.WithCancelCause(ctx)
+	defer cancel(nil)
+	if p.ElicitationID != "" {
+		go func() {
+			if c.set.m.awaitURL(wctx, p.ElicitationID) == nil {
+				cancel(errCompleted)
+			}
+		}()
+	}
+	ans, err := cl.tools.Ask(wctx, protocol.DecisionRequest{
+		Kind:    protocol.KindApproval,
+		Message: "Waiting for you to finish at the link the MCP server " + c.e.name + " asked you to open; the call is made again after.",
+		Details: p.URL,
+		Options: []protocol.ApprovalOption{
+			{Value: optionDone, Label: "I am done there: make the call again", Tone: protocol.ToneAffirm},
+			{Value: optionGiveUp, Label: "Give up", Tone: protocol.ToneDeny},
+		},
+	})
+	switch {
+	case errors.Is(context.Cause(wctx), errCompleted):
+		return nil
+	case err != nil:
+		if ctx.Err() != nil {
+			return context.Cause(ctx)
+		}
+		return err
+	}
+	var picked protocol.ApprovalAnswer
+	if ans.Action == protocol.ActionAccept && json.Unmarshal(ans.Content, &picked) == nil && picked.Option != nil && *picked.Option == 0 {
+		return nil
+	}
+	return fmt.Errorf("the user gave up on the step at %s that the MCP server %s needed, so the call was not made", p.URL, c.e.name)
 }
 
 // awaitComplete notes in the thread when the server says the flow at a consented URL is

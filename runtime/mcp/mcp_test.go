@@ -341,13 +341,22 @@ func TestURLElicitation(t *testing.T) {
 	assert.Equal(t, "action=decline", res.Text)
 
 	t.Run("-32042", func(t *testing.T) {
-		ft := &fakeTools{answer: consent}
+		// Consent, then a wait that the server's completion ends (nobody answers it).
+		ft := &fakeTools{answer: func(ctx context.Context, req protocol.DecisionRequest) (decision.Answer, error) {
+			if req.URL == "" {
+				<-ctx.Done()
+				return decision.Answer{}, fmt.Errorf("question %w: withdrawn", decision.ErrAborted)
+			}
+			return consent(ctx, req)
+		}}
 		_, res, err := run(t, s, ft, ctx, "mcp__test__needs_login", `{}`)
 		require.NoError(t, err)
 		assert.Equal(t, "signed in: here are the issues", res.Text, "after consent and completion the call is made again")
 		asked, _, _ := ft.snapshot()
-		require.Len(t, asked, 1)
+		require.Len(t, asked, 2)
 		assert.Contains(t, asked[0].URL, "https://tracker.example/authorize?id=")
+		assert.Contains(t, asked[1].Message, "Waiting for you to finish")
+		assert.Equal(t, asked[0].URL, asked[1].Details)
 	})
 }
 
