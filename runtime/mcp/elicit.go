@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"strings"
 	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
@@ -187,6 +188,10 @@ func urlRequest(server string, p *sdk.ElicitParams) protocol.DecisionRequest {
 // link; the server's notifications/elicitation/complete later tells that the flow there is
 // done.
 func (c *conn) askURL(ctx context.Context, cl *call, p *sdk.ElicitParams) (*sdk.ElicitResult, error) {
+	if lower := strings.ToLower(p.URL); !strings.HasPrefix(lower, "https://") && !strings.HasPrefix(lower, "http://") {
+		c.note(cl, "The MCP server "+c.e.name+" asked to open a link that is not an http or https URL, so it was declined: "+p.URL)
+		return &sdk.ElicitResult{Action: actionDecline}, nil
+	}
 	ans, err := cl.tools.Ask(ctx, urlRequest(c.e.name, p))
 	if err != nil {
 		return c.aborted(cl, ctx, err)
