@@ -78,6 +78,8 @@ bench: build chromium mcp-everything
 	$(GO) test -count=1 -run '^$$' -bench BenchmarkStreamFirstTokenToPaint -benchtime 1x -v ./e2e/ | grep -E 'Benchmark|stream_bench'
 	@echo "== composer keystrokes under a 1,000-message thread, without and while a model streams 50 tokens/s (p95 budget: +10 %)"
 	$(GO) test -count=1 -run '^$$' -bench BenchmarkStreamKeystroke -benchtime 1x -v ./e2e/ | grep -E 'Benchmark|stream_bench'
+	@echo "== MCP elicitation over loopback stdio: server's request → painted in the composer, Send → received by the server (p50/p99)"
+	$(GO) test -count=1 -run '^$$' -bench BenchmarkMCPElicitation -benchtime 1x -v ./e2e/ | grep -E 'Benchmark|mcp_bench'
 	@echo "== decisions through the real server: asked→socket and reply→resumed (p50/p99)"
 	$(GO) test -count=1 -run '^$$' -bench BenchmarkDecisionLatency -benchtime 500x ./server/
 	@$(MAKE) --no-print-directory bench-kill

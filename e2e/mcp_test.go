@@ -33,7 +33,7 @@ func everythingEntry(t testing.TB) string {
 
 // openMCP starts the fake model, the server with servers in its workspace's mcp.json, and a
 // browser on the hero.
-func openMCP(t *testing.T, servers map[string]any, replies ...testkit.Reply) (*testkit.Model, *server, context.Context) {
+func openMCP(t testing.TB, servers map[string]any, replies ...testkit.Reply) (*testkit.Model, *server, context.Context) {
 	t.Helper()
 	fake := testkit.NewModel(t, replies...)
 	data := t.TempDir()

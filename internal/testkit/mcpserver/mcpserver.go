@@ -159,6 +159,20 @@ func New() *mcp.Server {
 			}
 			return text("action=" + res.Action), nil
 		})
+	// ask_timed is the benchmark's question: the result says when it was sent (the first
+	// round) and when its answer came back (the second), in unix nanoseconds.
+	s.AddTool(&mcp.Tool{Name: "ask_timed", Description: "Ask one question and report the times.", InputSchema: json.RawMessage(`{"type":"object"}`)},
+		func(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+			res, ok := answer(req, "word")
+			if !ok {
+				r := needs("word", &mcp.ElicitParams{Message: "Say a word.",
+					RequestedSchema: json.RawMessage(`{"type":"object","properties":{"word":{"type":"string","title":"Word"}},"required":["word"]}`)})
+				r.RequestState = strconv.FormatInt(time.Now().UnixNano(), 10)
+				return r, nil
+			}
+			b, _ := json.Marshal(res.Content)
+			return text(fmt.Sprintf("sent=%s received=%d content=%s", req.Params.RequestState, time.Now().UnixNano(), b)), nil
+		})
 	s.AddTool(&mcp.Tool{Name: "needs_login", Description: "Answer -32042 until the user has signed in.", InputSchema: json.RawMessage(`{"type":"object"}`)},
 		func(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
 			if signedIn.Load() {
