@@ -11,4 +11,5 @@ import (
 func Routes() {
 	app.Route("/", func() app.Composer { return &Conversation{} })
 	app.RouteWithRegexp(`^/s/[A-Za-z0-9_-]+$`, func() app.Composer { return &Conversation{} })
+	app.Route("/mcp", func() app.Composer { return &MCPPage{} })
 }
