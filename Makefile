@@ -5,7 +5,7 @@ WASM_EXEC := $(shell $(GO) env GOROOT)/lib/wasm/go_js_wasm_exec
 PURE := ./machine/... ./slash/... ./protocol/... ./markdown/...
 ARGS ?=
 
-.PHONY: run build wasm server test vet unit wasm-test e2e chromium bench bench-kill clean screenshots
+.PHONY: run build wasm server test vet unit wasm-test e2e chromium mcp-everything bench bench-kill clean screenshots
 
 run: build
 	./bin/parley $(ARGS)
@@ -42,14 +42,14 @@ vet:
 	GOOS=js GOARCH=wasm $(GO) vet -modfile=bin/wasm-deps/go.mod . ./components/... ./app/... $(PURE)
 
 # Native unit tests: everything but the browser tests. Fuzz targets run on their seed corpora.
-unit:
+unit: mcp-everything
 	$(GO) test -count=1 $$($(GO) list ./... | grep -v /e2e)
 
 # The pure packages must run in the browser too: run their tests under wasm in Node.
 wasm-test:
 	GOOS=js GOARCH=wasm $(GO) test -count=1 -exec="$(WASM_EXEC)" $(PURE)
 
-e2e: chromium
+e2e: chromium mcp-everything
 	$(GO) test -count=1 -timeout 20m ./e2e/...
 
 # The look for review (docs/look.md): the hero, a thread, each composer mode, light, dark and
@@ -64,7 +64,15 @@ chromium:
 		apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends chromium >/dev/null; \
 	fi
 
-bench: build chromium
+# MCP tests run against the reference server, pinned; installed into bin/npm when missing.
+MCP_EVERYTHING := @modelcontextprotocol/server-everything@2026.8.31
+mcp-everything:
+	@if ! grep -qs '"version": "2026.8.31"' bin/npm/node_modules/@modelcontextprotocol/server-everything/package.json; then \
+		echo "installing $(MCP_EVERYTHING) into bin/npm (MCP tests need it)"; \
+		npm install --silent --no-audit --no-fund --prefix bin/npm $(MCP_EVERYTHING) >/dev/null; \
+	fi
+
+bench: build chromium mcp-everything
 	@echo "== app.wasm size"
 	@printf 'raw %d bytes, gzip -9 %d bytes, brotli -q 11 %d bytes\n' $$(stat -c %s web/app.wasm) $$(stat -c %s web/app.wasm.gz) $$(stat -c %s web/app.wasm.br)
 	@echo "== first render in headless Chromium (median of 5, loopback)"
@@ -75,6 +83,8 @@ bench: build chromium
 	$(GO) test -count=1 -run '^$$' -bench BenchmarkStreamFirstTokenToPaint -benchtime 1x -v ./e2e/ | grep -E 'Benchmark|stream_bench'
 	@echo "== composer keystrokes under a 1,000-message thread, without and while a model streams 50 tokens/s (p95 budget: +10 %)"
 	$(GO) test -count=1 -run '^$$' -bench BenchmarkStreamKeystroke -benchtime 1x -v ./e2e/ | grep -E 'Benchmark|stream_bench'
+	@echo "== MCP elicitation over loopback stdio: server's request → painted in the composer, Send → received by the server (p50/p99)"
+	$(GO) test -count=1 -run '^$$' -bench BenchmarkMCPElicitation -benchtime 1x -v ./e2e/ | grep -E 'Benchmark|mcp_bench'
 	@echo "== decisions through the real server: asked→socket and reply→resumed (p50/p99)"
 	$(GO) test -count=1 -run '^$$' -bench BenchmarkDecisionLatency -benchtime 500x ./server/
 	@$(MAKE) --no-print-directory bench-kill

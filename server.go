@@ -26,6 +26,7 @@ import (
 
 	"parley/runtime"
 	"parley/runtime/agent/model"
+	"parley/runtime/mcp"
 	"parley/runtime/script"
 	"parley/server"
 )
@@ -46,6 +47,8 @@ type config struct {
 	DecisionTimeout time.Duration
 	// ScriptMemory is the memory limit of one script, in bytes.
 	ScriptMemory int64
+	// MCPConfig is the user's MCP servers file (-mcp-config), absolute; "" for none.
+	MCPConfig string
 	// Web is the folder of the browser bundle. go-app serves /web from the working
 	// directory, so it is not a flag; tests point it elsewhere.
 	Web string
@@ -76,6 +79,7 @@ func parseConfig(args []string, getenv func(string) string, stderr io.Writer) (c
 	fs.StringVar(&timeout, "decision-timeout", timeout, "how long a question or approval waits for an answer by default, e.g. 10m or 1h (PARLEY_DECISION_TIMEOUT)")
 	memory := env("PARLEY_SCRIPT_MEMORY", "256MiB")
 	fs.StringVar(&memory, "script-memory", memory, "how much memory one script may use, e.g. 256MiB or 1GiB; a script that needs more is stopped (PARLEY_SCRIPT_MEMORY)")
+	mcpConfig := addMCPFlags(fs, getenv)
 	fs.Usage = func() {
 		fmt.Fprintln(fs.Output(), "Usage: parley [flags]\n\nParley serves a web chat for AI agents on a local address.\n\nFlags:")
 		fs.PrintDefaults()
@@ -102,6 +106,9 @@ func parseConfig(args []string, getenv func(string) string, stderr io.Writer) (c
 		return c, err
 	}
 	if c.Model, err = modelConfig(); err != nil {
+		return c, err
+	}
+	if c.MCPConfig, err = mcpConfig(); err != nil {
 		return c, err
 	}
 	return c, nil
@@ -291,7 +298,7 @@ func run(ctx context.Context, cfg config, stdout io.Writer) error {
 	// Embedded, no other runtime can share the log: decisions an earlier process left
 	// pending are aborted at start instead of after their lease.
 	rt, err := runtime.New(ctx, nc, runtime.Options{Workspaces: cfg.Workspaces, Exclusive: cfg.NATS == "", DecisionTimeout: cfg.DecisionTimeout,
-		Limits: script.Limits{Memory: cfg.ScriptMemory}, Model: cfg.Model, Replicas: cfg.Replicas})
+		Limits: script.Limits{Memory: cfg.ScriptMemory}, Model: cfg.Model, Replicas: cfg.Replicas, MCP: mcp.Options{UserFile: cfg.MCPConfig}})
 	if err != nil {
 		return err
 	}

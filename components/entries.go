@@ -378,6 +378,7 @@ func (r *ToolReceipt) Render() app.UI {
 			app.If(args != "", func() app.UI {
 				return app.Pre().Class("entry-output tool-args").Text(args)
 			}),
+			app.If(m.Progress != nil, func() app.UI { return progressBar(*m.Progress) }),
 			app.If(result != "", func() app.UI {
 				return app.Pre().Class("entry-output tool-result").Text(result)
 			}),
@@ -386,6 +387,28 @@ func (r *ToolReceipt) Render() app.UI {
 					OnClick(func(ctx app.Context, e app.Event) { r.expanded = true })
 			}),
 		)
+}
+
+// progressBar draws a tool's progress notification: a bar (indeterminate without a total)
+// and the server's message, as text.
+func progressBar(p protocol.ToolProgress) app.UI {
+	bar := app.Progress().Class("tool-progress-bar").Aria("label", "Progress")
+	label := strconv.FormatFloat(p.Progress, 'f', -1, 64)
+	if p.Total > 0 {
+		bar = bar.Max(p.Total).Value(min(p.Progress, p.Total))
+		label += " of " + strconv.FormatFloat(p.Total, 'f', -1, 64)
+	}
+	return app.Div().Class("tool-progress").Body(
+		bar,
+		app.Span().Class("tool-progress-text").Text(label+cmpMessage(p.Message)),
+	)
+}
+
+func cmpMessage(msg string) string {
+	if msg == "" {
+		return ""
+	}
+	return ": " + msg
 }
 
 var toolStatusText = map[store.Status]string{

@@ -142,3 +142,12 @@ func TestCommandsCollapseToTheirFirstLine(t *testing.T) {
 	assert.Contains(t, html, "&lt;b&gt;")
 	assert.Contains(t, html, "Hide code")
 }
+
+func TestToolReceiptShowsProgressAsText(t *testing.T) {
+	m := store.Message{Offset: 5, Role: store.RoleTool, ID: "c1", Title: "mcp__test__slow", Status: store.StatusRunning,
+		Progress: &protocol.ToolProgress{Call: "c1", Progress: 2, Total: 5, Message: "<i>copying</i>"}}
+	html := mounted(t, &Thread{Messages: []store.Message{m}})
+	assert.Contains(t, html, `<progress class="tool-progress-bar"`)
+	assert.Contains(t, html, `max="5.0000" value="2.0000"`)
+	assert.Contains(t, html, "2 of 5: &lt;i&gt;copying&lt;/i&gt;", "the server's message is text")
+}

@@ -12,4 +12,5 @@ func Routes() {
 	app.Route("/", func() app.Composer { return &Conversation{} })
 	app.Route("/approvals", func() app.Composer { return &ApprovalsPage{} })
 	app.RouteWithRegexp(`^/s/[A-Za-z0-9_-]+$`, func() app.Composer { return &Conversation{} })
+	app.Route("/mcp", func() app.Composer { return &MCPPage{} })
 }

@@ -23,6 +23,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"parley/app/api"
+	"parley/internal/testkit/mcpserver"
 	"parley/protocol"
 )
 
@@ -34,6 +35,7 @@ var (
 const chromiumPath = "/usr/lib/chromium/chromium"
 
 func TestMain(m *testing.M) {
+	mcpserver.Main() // the MCP tests start this binary as their server
 	os.Exit(setup(m))
 }
 

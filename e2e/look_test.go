@@ -128,7 +128,7 @@ func TestScreenshots(t *testing.T) {
 			_, ctx := openHome(t)
 			shot := func(name string) {
 				do(t, ctx, 5*time.Second, chromedp.Sleep(400*time.Millisecond)) // the morph's fade
-				buf := get(t, ctx, chromedp.FullScreenshot(100)) // PNG
+				buf := get(t, ctx, chromedp.FullScreenshot(100))                // PNG
 				require.NoError(t, os.WriteFile(filepath.Join(dir, v.name+"-"+name+".png"), buf, 0o644))
 			}
 			do(t, ctx, 20*time.Second, chromedp.EmulateViewport(v.w, v.h),

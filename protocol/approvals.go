@@ -105,6 +105,10 @@ func DescribeScope(s GrantScope) string {
 	switch s.Kind {
 	case GrantTool:
 		return "any " + s.Tool
+	case GrantExact:
+		if s.Tool == "mcp" && len(s.Words) == 2 {
+			return s.Words[1] + " of the MCP server " + s.Words[0]
+		}
 	case GrantPrefix:
 		if s.Tool == "write" || s.Tool == "read" {
 			return s.Tool + "s in " + join(s.Words, "/") + "/"

@@ -16,6 +16,7 @@ var Commands = []CommandInfo{
 	{Name: "help", Usage: "/help", Description: "List the commands and the examples."},
 	{Name: "example", Usage: "/example <slug> [json-vars]", Description: "Run an example from the catalogue, with optional JSON variables."},
 	{Name: "script", Usage: "/script <code>", Description: "Run Starlark code in the workspace's sandbox."},
+	{Name: "mcp", Usage: "/mcp [reconnect [server]]", Description: "List the workspace's MCP servers with their status and tools, or start one again."},
 }
 
 // ResolveCommand reports whether a user message is a server-side command, and which. It is

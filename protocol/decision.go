@@ -84,7 +84,14 @@ type DecisionRequest struct {
 	Items []ApprovalItem `json:"items,omitempty"`
 	// TimeoutMs bounds the wait; 0 picks the server's default.
 	TimeoutMs int64 `json:"timeoutMs,omitempty"`
+	// URL, on an approval, is a link the asker (an MCP server's URL elicitation) wants
+	// opened: shown whole, and opened in a new tab only when the user picks the option whose
+	// value is OptionOpenURL.
+	URL string `json:"url,omitempty"`
 }
+
+// OptionOpenURL is the option of an approval with a URL that opens it.
+const OptionOpenURL = "open"
 
 // ApprovalOption is one answer of an approval.
 type ApprovalOption struct {

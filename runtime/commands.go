@@ -148,6 +148,8 @@ func (r *Runtime) runCommand(ctx context.Context, session string, offset uint64,
 	switch cmd.Name {
 	case "help":
 		say(helpText(ws))
+	case "mcp":
+		say(r.mcpCommand(ctx, ws, cmd.Args))
 	case "script":
 		code := cmd.Args
 		if strings.TrimSpace(code) == "" {

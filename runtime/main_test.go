@@ -4,6 +4,7 @@ import (
 	"os"
 	"testing"
 
+	"parley/internal/testkit/mcpserver"
 	"parley/runtime/script"
 )
 
@@ -12,6 +13,7 @@ import (
 // runtime (kill_test.go).
 func TestMain(m *testing.M) {
 	script.ChildMain()
+	mcpserver.Main()
 	if dir := os.Getenv(killChildEnv); dir != "" {
 		serveKillChild(dir)
 		return

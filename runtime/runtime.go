@@ -32,10 +32,12 @@ import (
 	"parley/protocol"
 	"parley/runtime/agent"
 	"parley/runtime/agent/model"
+	"parley/runtime/agent/toolbox"
 	"parley/runtime/decision"
 	"parley/runtime/eventlog"
 	"parley/runtime/fanout"
 	"parley/runtime/gate"
+	"parley/runtime/mcp"
 	"parley/runtime/script"
 )
 
@@ -72,6 +74,9 @@ type Options struct {
 	// Model is the OpenAI-compatible endpoint the model agent talks to; its URL left empty
 	// keeps the offline agent. Its tools' limits default to Limits.
 	Model model.Config
+	// MCP configures the workspaces' MCP servers (runtime/mcp); their tools join the model
+	// agent's.
+	MCP mcp.Options
 
 	// duplicates shortens JetStream's dedupe window, so a test can resend after it.
 	duplicates time.Duration
@@ -103,6 +108,7 @@ type Runtime struct {
 	tap        *eventlog.Tap
 	open       *openSet
 	agent      agent.Agent
+	mcp        *mcp.Manager
 	// fanout follows each session once for every subscriber in this process.
 	fanout *fanout.Hub
 	// alive reads whether another instance holds its lease; a test makes it slow.
@@ -133,10 +139,14 @@ func New(ctx context.Context, nc *nats.Conn, opts Options) (*Runtime, error) {
 	if err != nil {
 		return nil, err
 	}
+	servers := mcp.New(opts.MCP)
 	if opts.Agent == nil && opts.Model.URL != "" {
 		mc := opts.Model
 		if mc.Limits == (script.Limits{}) {
 			mc.Limits = opts.Limits
+		}
+		if mc.Extra == nil {
+			mc.Extra = func(ws string) toolbox.Extra { return servers.Workspace(ws) }
 		}
 		opts.Agent = model.New(mc)
 	}
@@ -155,8 +165,11 @@ func New(ctx context.Context, nc *nats.Conn, opts Options) (*Runtime, error) {
 	if err != nil {
 		return nil, err
 	}
-	rt := &Runtime{opts: opts, nc: nc, log: log, sessions: sessions, grants: grants, workspaces: workspaces, owner: "rt-" + NewID(), agent: opts.Agent}
+	rt := &Runtime{opts: opts, nc: nc, log: log, sessions: sessions, grants: grants, workspaces: workspaces, owner: "rt-" + NewID(), agent: opts.Agent, mcp: servers}
 	rt.turns.bySession = map[string]*runner{}
+	for _, ws := range workspaces {
+		servers.Workspace(ws.Path) // start their MCP servers, so /mcp shows them at once
+	}
 	rt.ctx, rt.cancel = context.WithCancelCause(context.Background())
 	rt.fanout = fanout.New(logSource{log}, fanout.Options{})
 	rt.registry = decision.NewRegistry(log, rt.owner, opts.Now, opts.DecisionTimeout, opts.NewID)
@@ -276,6 +289,7 @@ func (r *Runtime) Close() {
 	}
 	r.fanout.Close()
 	r.wg.Wait()
+	r.mcp.Close()
 	if r.tap != nil {
 		r.tap.Stop()
 	}

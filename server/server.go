@@ -104,6 +104,8 @@ func (s *Server) api() []route {
 		{"GET /api/models", s.listModels},
 		{"POST /api/sessions/{id}/model", s.setModel},
 		{"POST /api/sessions/{id}/permissions", s.setPermissions},
+		{"GET /api/mcp", s.listMCP},
+		{"POST /api/mcp/reconnect", s.reconnectMCP},
 		{"/api/", func(w http.ResponseWriter, r *http.Request) {
 			writeError(w, http.StatusNotFound, "not_found", r.Method+" "+r.URL.Path+" is not part of the API")
 		}},

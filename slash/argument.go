@@ -39,6 +39,6 @@ func DetectArgument(draft string, caret int, tier Tier) (Hit, bool) {
 		Trigger: ArgTrigger,
 		Command: draft[1:name],
 		Query:   draft[start:b],
-		Span: spanOf(caret, utf16x.Len(draft[start:b]), utf16x.Len(draft[b:end])),
+		Span:    spanOf(caret, utf16x.Len(draft[start:b]), utf16x.Len(draft[b:end])),
 	}, true
 }

@@ -134,6 +134,17 @@ func (t *Thread) toolResult(ev protocol.Event) {
 	}
 }
 
+// toolProgress keeps a call's newest progress; it may come after the call's result.
+func (t *Thread) toolProgress(ev protocol.Event) {
+	p, err := protocol.DecodeEventData[protocol.ToolProgress](ev)
+	if err != nil {
+		return
+	}
+	if m := t.find("tool:" + p.Call); m != nil && (m.Progress == nil || p.Progress >= m.Progress.Progress) {
+		m.Progress = &p
+	}
+}
+
 // Streaming returns the entry of a message still being generated.
 func (t *Thread) Streaming(id string) (Message, bool) {
 	if m := t.find("stream:" + id); m != nil && m.Status == StatusStreaming {

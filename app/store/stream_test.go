@@ -116,3 +116,20 @@ func TestASteeredPromptJoinsTheThreadWhenTheTurnTakesIt(t *testing.T) {
 	f.emit(protocol.EventTurnEnded, protocol.TurnEnded{Prompt: 1})
 	assert.False(t, f.th.Working, "nothing waits: the steered prompt was taken")
 }
+
+// An MCP call's progress lands on its receipt, also after its result; an older step never
+// replaces a newer one.
+func TestToolProgressAfterTheResult(t *testing.T) {
+	f := &folder{th: &Thread{}}
+	f.emit(protocol.EventUserMessage, protocol.Message{Text: "go"})
+	f.emit(protocol.EventTurnStarted, protocol.TurnStarted{Prompt: 1, Kind: protocol.TurnAgent})
+	f.emit(protocol.EventToolCalled, protocol.ToolCalled{Calls: []protocol.ToolCall{{ID: "c1", Name: "mcp__s__slow"}}})
+	f.emit(protocol.EventToolProgress, protocol.ToolProgress{Call: "c1", Progress: 1, Total: 3, Message: "one"})
+	f.emit(protocol.EventToolResult, protocol.ToolResult{Call: "c1", Text: "done"})
+	f.emit(protocol.EventToolProgress, protocol.ToolProgress{Call: "c1", Progress: 3, Total: 3, Message: "cleaned up"})
+	f.emit(protocol.EventToolProgress, protocol.ToolProgress{Call: "c1", Progress: 2, Total: 3, Message: "late"})
+	m := f.th.Messages[1]
+	assert.Equal(t, StatusDone, m.Status)
+	require.NotNil(t, m.Progress)
+	assert.Equal(t, "cleaned up", m.Progress.Message)
+}

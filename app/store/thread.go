@@ -63,6 +63,8 @@ type Message struct {
 	At int64
 	// Stream names the agent message a model is generating (and the one it became).
 	Stream string
+	// Progress is a tool call's last progress notification (an MCP server's), if any.
+	Progress *protocol.ToolProgress
 }
 
 // Thread is one session as the thread shows it.
@@ -153,6 +155,8 @@ func (t *Thread) Apply(ev protocol.Event) {
 		t.toolCalled(ev)
 	case protocol.EventToolResult:
 		t.toolResult(ev)
+	case protocol.EventToolProgress:
+		t.toolProgress(ev)
 	}
 	if ev.Type == protocol.EventTurnEnded {
 		t.endStreams()

@@ -25,9 +25,12 @@ import (
 
 // ToolCall is one request that needs the gate.
 type ToolCall struct {
-	Tool    string   // "run", "write" or "read"
-	Words   []string // run: argv; write and read: the workspace-relative path
+	Tool    string   // "run", "write", "read" or "mcp"
+	Words   []string // run: argv; write and read: the workspace-relative path; mcp: server and tool
 	Details string   // what the user is shown
+	// ReadOnly, on an MCP tool, is the server's readOnlyHint: the modes that let reads
+	// through let it through. Every other MCP tool asks (or passes by a grant).
+	ReadOnly bool
 }
 
 // Verdict is the gate's answer. When not allowed, Text is what the asker is told: the user's
@@ -76,6 +79,8 @@ func Passes(mode protocol.PermissionMode, c ToolCall) bool {
 		return mode == protocol.PermissionReads || mode == protocol.PermissionEdits
 	case "write":
 		return mode == protocol.PermissionEdits
+	case "mcp":
+		return c.ReadOnly && (mode == protocol.PermissionReads || mode == protocol.PermissionEdits)
 	}
 	return false
 }
@@ -299,6 +304,17 @@ func ApprovalRequest(calls []ToolCall, workspace string) protocol.DecisionReques
 				Grant:       &protocol.GrantScope{Kind: protocol.GrantPrefix, Tool: c.Tool, Words: c.Words[:len(c.Words)-1]},
 			})
 		}
+	case "mcp":
+		if len(c.Words) != 2 {
+			req.Message = "Allow an MCP tool?"
+			break
+		}
+		req.Message = "Allow " + c.Words[1] + " of the MCP server " + c.Words[0] + "?"
+		req.Options = append(req.Options, protocol.ApprovalOption{
+			Value: protocol.OptionAllow, Label: "Approve, and always for " + c.Words[1] + " of " + c.Words[0], Tone: protocol.ToneAffirm,
+			Description: "every call of this tool of " + c.Words[0] + " in this workspace, whatever its arguments",
+			Grant:       &protocol.GrantScope{Kind: protocol.GrantExact, Tool: c.Tool, Words: c.Words},
+		})
 	default:
 		req.Message = "Allow " + c.Tool + "?"
 	}

@@ -65,6 +65,9 @@ type Config struct {
 	System string
 	// Now is the clock (default time.Now).
 	Now func() time.Time
+	// Extra, if set, gives a workspace's tools from elsewhere (its MCP servers), offered
+	// after the built-in ones and passing the same gate.
+	Extra func(workspace string) toolbox.Extra
 }
 
 // Agent is the model agent.
@@ -112,6 +115,9 @@ func (a *Agent) Turn(ctx context.Context, in agent.Input, tools agent.Tools) err
 		return a.notice(ctx, tools, "The agent cannot work in this session's workspace: "+err.Error())
 	}
 	box := toolbox.New(host)
+	if a.cfg.Extra != nil {
+		box.Extra = a.cfg.Extra(host.Workspace)
+	}
 	evs, err := tools.History(ctx)
 	if err != nil {
 		return a.notice(ctx, tools, "The agent could not read this session's history: "+err.Error())

@@ -34,6 +34,23 @@ type Def struct {
 // Box is the tools of one turn, in one workspace.
 type Box struct {
 	Host *script.Host
+	// Extra, if set, adds tools from elsewhere (the workspace's MCP servers) after the
+	// built-in ones.
+	Extra Extra
+}
+
+// Extra is a set of tools from outside the toolbox: the MCP servers of a workspace
+// (runtime/mcp). Their calls go through the same Run: one Authorize for the batch, then in
+// order.
+type Extra interface {
+	// Defs describes its tools as they are now.
+	Defs() []Def
+	// Has reports whether name is one of its tools.
+	Has(name string) bool
+	// Prepare checks a call of one of its tools: gate is the call the gate must pass (nil
+	// when none); run does it. An error is the model's mistake, told back to it as the
+	// call's result.
+	Prepare(name string, args json.RawMessage) (gate *gate.ToolCall, run func(ctx context.Context, t agent.Tools) (protocol.ToolResult, error), err error)
 }
 
 // New returns the tools confined to host's workspace.
@@ -62,6 +79,20 @@ func (b *Box) Defs() []Def {
 			def.Description += b.functionNames()
 		}
 		out = append(out, def)
+	}
+	if b.Extra != nil {
+		out = append(out, b.Extra.Defs()...)
+	}
+	return out
+}
+
+// names lists the tools' names, the extra ones included.
+func (b *Box) names() []string {
+	out := Names()
+	if b.Extra != nil {
+		for _, d := range b.Extra.Defs() {
+			out = append(out, d.Name)
+		}
 	}
 	return out
 }
@@ -98,16 +129,26 @@ func (b *Box) Run(ctx context.Context, t agent.Tools, calls []protocol.ToolCall)
 	for i, c := range calls {
 		results[i] = protocol.ToolResult{Call: c.ID, Name: c.Name}
 		tl, ok := lookup(c.Name)
-		if !ok {
+		var extra bool
+		if !ok && b.Extra != nil {
+			extra = b.Extra.Has(c.Name)
+		}
+		if !ok && !extra {
 			wrong++
 			results[i].Error = true
-			results[i].Text = fmt.Sprintf("there is no tool named %q; the tools are %s", c.Name, strings.Join(Names(), ", "))
+			results[i].Text = fmt.Sprintf("there is no tool named %q; the tools are %s", c.Name, strings.Join(b.names(), ", "))
 			continue
 		}
 		args, err := objectArgs(c.Arguments)
-		if err != nil {
+		switch {
+		case err != nil:
 			wrong++
-		} else {
+		case extra:
+			var g *gate.ToolCall
+			var run func(ctx context.Context, t agent.Tools) (protocol.ToolResult, error)
+			g, run, err = b.Extra.Prepare(c.Name, args)
+			plans[i] = &plan{gate: g, run: run}
+		default:
 			plans[i], err = tl.prepare(b, args)
 		}
 		if err != nil {
@@ -145,7 +186,7 @@ func (b *Box) Run(ctx context.Context, t agent.Tools, calls []protocol.ToolCall)
 		if err := ctx.Err(); err != nil {
 			return results[:i], wrong, context.Cause(ctx)
 		}
-		res, err := p.run(ctx, t)
+		res, err := p.run(context.WithValue(ctx, callIDKey{}, calls[i].ID), t)
 		if err != nil {
 			return results[:i], wrong, err
 		}
@@ -153,6 +194,15 @@ func (b *Box) Run(ctx context.Context, t agent.Tools, calls []protocol.ToolCall)
 		results[i] = res
 	}
 	return results, wrong, nil
+}
+
+type callIDKey struct{}
+
+// CallID is the model's id of the call a tool's run belongs to (for what an extra tool
+// records about it, such as its progress).
+func CallID(ctx context.Context) string {
+	id, _ := ctx.Value(callIDKey{}).(string)
+	return id
 }
 
 // Texts of the gate's refusals, as the model reads them. A timeout is not a refusal: nobody

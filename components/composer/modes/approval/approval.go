@@ -155,6 +155,12 @@ func (m *Mode) Secondary() (modes.Action, bool) {
 func (m *Mode) Exit() {}
 
 func (m *Mode) pick(ctx app.Context, i int) {
+	req := m.d.Request
+	if u := req.URL; u != "" && i < len(req.Options) && req.Options[i].Value == protocol.OptionOpenURL && OpensInTab(u) && app.IsClient {
+		// Opened here, in the click's own handler: only a person's gesture may open a tab,
+		// and only after their consent.
+		app.Window().Call("open", u, "_blank", "noopener,noreferrer")
+	}
 	raw, _ := json.Marshal(protocol.ApprovalAnswer{Option: &i})
 	m.send(ctx, protocol.ReplyRequest{Action: protocol.ActionAccept, Content: raw})
 }
@@ -251,4 +257,11 @@ func (m *Mode) sendItems(ctx app.Context) {
 	}
 	raw, _ := json.Marshal(protocol.ApprovalAnswer{Items: m.items})
 	m.send(ctx, protocol.ReplyRequest{Action: protocol.ActionAccept, Content: raw})
+}
+
+// OpensInTab reports whether a URL an MCP server asked to open may be opened: http or
+// https only, never javascript: or data:.
+func OpensInTab(u string) bool {
+	lower := strings.ToLower(strings.TrimSpace(u))
+	return strings.HasPrefix(lower, "https://") || strings.HasPrefix(lower, "http://")
 }

@@ -1,0 +1,143 @@
+package components
+
+import (
+	"context"
+	"strconv"
+	"time"
+
+	"github.com/maxence-charriere/go-app/v10/pkg/app"
+
+	"parley/app/api"
+	"parley/protocol"
+)
+
+// MCPPage is /mcp: a workspace's MCP servers (docs/mcp.md) with their status, why, the
+// tail of their stderr and their tools, and a reconnect button each. Everything a server
+// said is drawn as text. ?workspace= names the workspace (the default one without it).
+type MCPPage struct {
+	app.Compo
+	list    protocol.MCPList
+	loaded  bool
+	problem string
+	busy    string // the server being reconnected ("*" all)
+}
+
+func (p *MCPPage) client(ctx app.Context) (*api.Client, string) {
+	u := ctx.Page().URL()
+	return &api.Client{Base: u.Scheme + "://" + u.Host}, u.Query().Get("workspace")
+}
+
+// OnMount loads the list.
+func (p *MCPPage) OnMount(ctx app.Context) { p.load(ctx) }
+
+func (p *MCPPage) load(ctx app.Context) {
+	c, ws := p.client(ctx)
+	ctx.Async(func() {
+		rctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+		defer cancel()
+		list, err := c.MCPServers(rctx, ws)
+		ctx.Dispatch(func(ctx app.Context) {
+			p.loaded = true
+			p.problem = ""
+			if err != nil {
+				p.problem = "Could not list the MCP servers: " + err.Error()
+				return
+			}
+			p.list = list
+		})
+	})
+}
+
+func (p *MCPPage) reconnect(ctx app.Context, name string) {
+	c, ws := p.client(ctx)
+	p.busy = name
+	if name == "" {
+		p.busy = "*"
+	}
+	ctx.Async(func() {
+		rctx, cancel := context.WithTimeout(context.Background(), 40*time.Second)
+		defer cancel()
+		_, err := c.ReconnectMCP(rctx, ws, name)
+		// The server is starting: read again until the handshake is done.
+		for i := 0; err == nil && i < 60; i++ {
+			list, lerr := c.MCPServers(rctx, ws)
+			if lerr != nil || !starting(list) {
+				break
+			}
+			time.Sleep(250 * time.Millisecond)
+		}
+		ctx.Dispatch(func(ctx app.Context) {
+			p.busy = ""
+			if err != nil {
+				p.problem = "Could not reconnect: " + err.Error()
+			}
+			p.load(ctx)
+		})
+	})
+}
+
+func starting(l protocol.MCPList) bool {
+	for _, s := range l.Servers {
+		if s.Status == protocol.MCPStarting {
+			return true
+		}
+	}
+	return false
+}
+
+// Render draws the list.
+func (p *MCPPage) Render() app.UI {
+	return app.Main().Class("mcp-page").Body(
+		app.Div().Class("mcp-head").Body(
+			app.H1().Text("MCP servers"),
+			app.A().Href("/").Class("link-button").Text("Back to the chat"),
+			app.Button().Type("button").Class("mcp-reconnect-all").Text("Read the files again and reconnect all").
+				Disabled(p.busy != "").OnClick(func(ctx app.Context, e app.Event) { p.reconnect(ctx, "") }),
+		),
+		app.If(p.problem != "", func() app.UI { return app.P().Class("mcp-problem").Role("alert").Text(p.problem) }),
+		app.If(!p.loaded, func() app.UI { return app.P().Class("mcp-loading").Text("Loading…") }),
+		app.Range(p.list.Problems).Slice(func(i int) app.UI {
+			return app.P().Class("mcp-problem mcp-file-problem").Role("alert").Text("A configuration file could not be read: " + p.list.Problems[i])
+		}),
+		app.If(p.loaded && len(p.list.Servers) == 0 && len(p.list.Problems) == 0, func() app.UI {
+			return app.P().Class("mcp-empty").Text(`No MCP servers are configured for this workspace. List them in .parley/mcp.json, or in the file -mcp-config names, as {"mcpServers": {"name": {"command": "…", "args": ["…"]}}}.`)
+		}),
+		app.Ul().Class("mcp-servers").Body(
+			app.Range(p.list.Servers).Slice(func(i int) app.UI { return p.server(p.list.Servers[i]) }),
+		),
+	)
+}
+
+func (p *MCPPage) server(s protocol.MCPServer) app.UI {
+	name := s.Name
+	return app.Li().Class("mcp-server status-"+string(s.Status)).DataSet("server", s.Name).Aria("label", "MCP server "+s.Name).Body(
+		app.Div().Class("mcp-server-head").Body(
+			app.Span().Class("mcp-name").Text(s.Name),
+			app.Span().Class("mcp-status").Text(string(s.Status)),
+			app.Span().Class("mcp-target").Text(s.Transport+": "+s.Target),
+			app.Button().Type("button").Class("mcp-reconnect").Text("Reconnect").Aria("label", "Reconnect "+s.Name).
+				Disabled(p.busy != "").OnClick(func(ctx app.Context, e app.Event) { p.reconnect(ctx, name) }),
+		),
+		app.If(s.Reason != "", func() app.UI { return app.P().Class("mcp-reason").Text(s.Reason) }),
+		app.If(s.Restarts > 0, func() app.UI {
+			return app.P().Class("mcp-restarts").Text("Restarted " + strconv.Itoa(s.Restarts) + " times")
+		}),
+		app.If(s.Stderr != "", func() app.UI {
+			return app.Details().Class("mcp-stderr").Body(app.Summary().Text("stderr (last lines)"), app.Pre().Text(s.Stderr))
+		}),
+		app.If(len(s.Tools) > 0, func() app.UI {
+			return app.Ul().Class("mcp-tools").Aria("label", "Tools of "+s.Name).Body(
+				app.Range(s.Tools).Slice(func(i int) app.UI {
+					t := s.Tools[i]
+					ro := ""
+					if t.ReadOnly {
+						ro = " (read-only)"
+					}
+					return app.Li().Class("mcp-tool").Body(
+						app.Code().Text(t.Name), app.Text(ro+" "+t.Description))
+				}),
+			)
+		}),
+		app.P().Class("mcp-source").Text("from "+s.Source),
+	)
+}

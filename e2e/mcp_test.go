@@ -1,0 +1,174 @@
+package e2e
+
+import (
+	"context"
+	"encoding/json"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/chromedp/chromedp"
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"parley/internal/testkit"
+	"parley/internal/testkit/mcpserver"
+)
+
+// MCP servers in the browser (docs/mcp.md): the real binary with a workspace whose
+// .parley/mcp.json names a server, a scripted model that calls its tools, the composer
+// answering what the server asks.
+
+// everythingEntry is the reference server under bin/npm (make mcp-everything).
+func everythingEntry(t testing.TB) string {
+	p := filepath.Join(repoRoot, "bin/npm/node_modules/@modelcontextprotocol/server-everything/dist/index.js")
+	if _, err := os.Stat(p); err != nil {
+		t.Skip("the reference MCP server is not installed: run make mcp-everything (make test does it)")
+	}
+	return p
+}
+
+// openMCP starts the fake model, the server with servers in its workspace's mcp.json, and a
+// browser on the hero.
+func openMCP(t testing.TB, servers map[string]any, replies ...testkit.Reply) (*testkit.Model, *server, context.Context) {
+	t.Helper()
+	fake := testkit.NewModel(t, replies...)
+	data := t.TempDir()
+	ws := data + "-workspace"
+	require.NoError(t, os.MkdirAll(filepath.Join(ws, ".parley"), 0o755))
+	b, err := json.Marshal(map[string]any{"mcpServers": servers})
+	require.NoError(t, err)
+	require.NoError(t, os.WriteFile(filepath.Join(ws, ".parley", "mcp.json"), b, 0o644))
+	srv := startServerModel(t, data, fake.Base())
+	ctx := browser(t)
+	do(t, ctx, 60*time.Second, chromedp.Navigate(srv.link), waitReady())
+	return fake, srv, ctx
+}
+
+// rawResult is the content the reference server reports it received, from the tool text
+// the model was sent.
+func rawResult(t *testing.T, text string) map[string]any {
+	t.Helper()
+	i := strings.Index(text, "Raw result: ")
+	require.GreaterOrEqual(t, i, 0, text)
+	var got struct {
+		Action  string         `json:"action"`
+		Content map[string]any `json:"content"`
+	}
+	require.NoError(t, json.Unmarshal([]byte(text[i+len("Raw result: "):]), &got), text)
+	require.Equal(t, "accept", got.Action)
+	return got.Content
+}
+
+// TestMCPEverythingFormInTheComposer answers the reference server's 13-field form, every
+// field changed from its default, in the composer; the server reports what it received.
+func TestMCPEverythingFormInTheComposer(t *testing.T) {
+	entry := everythingEntry(t)
+	node, err := exec.LookPath("node")
+	require.NoError(t, err)
+	fake, _, ctx := openMCP(t, map[string]any{"everything": map[string]any{"command": node, "args": []string{entry, "stdio"}}},
+		testkit.Calls(testkit.Call{ID: "call_0", Name: "mcp__everything__trigger-elicitation-request", Args: map[string]any{}}),
+		testkit.Text("Thanks for the answers."))
+	prompt(t, ctx, "ask me everything")
+	approve(t, ctx, "Approve")
+	do(t, ctx, 30*time.Second, waitJS(`!!document.querySelector('#composer-mode.mode-question')`))
+	assert.Equal(t, "Please provide inputs for the following fields:", modeText(t, ctx, `.question-message`))
+	require.Equal(t, 13, int(get(t, ctx, chromedp.Evaluate[float64](`document.querySelectorAll('#composer-mode [role=tab]').length`))), "13 questions, one chip each")
+
+	chip := func(n int) chromedp.Action[chromedp.Void] {
+		return chromedp.Steps(
+			js(`document.querySelectorAll('#composer-mode [role=tab]')[`+itoa(n-1)+`].click(), true`),
+			waitJS(`document.querySelectorAll('#composer-mode [role=tab]')[`+itoa(n-1)+`].getAttribute('aria-selected') === 'true'`),
+		)
+	}
+	field := `#composer-mode .field:not(.is-hidden) `
+	typeIn := func(sel, text string) chromedp.Action[chromedp.Void] {
+		return chromedp.SendKeys(chromedp.CSS(field+sel), text)
+	}
+	clear := func(sel string) chromedp.Action[chromedp.Void] {
+		return js(`(e => { e.value = ''; e.dispatchEvent(new Event('input', {bubbles: true})); return true })(document.querySelector(` + quote(field+sel) + `))`)
+	}
+	// Number fields at a person's pace (see TestEveryFieldKindIsSubmitted).
+	typeSlowly := func(sel, text string) chromedp.Action[chromedp.Void] {
+		return chromedp.Func(func(ctx context.Context, tg *chromedp.Target) error {
+			for _, r := range text {
+				if _, err := chromedp.SendKeys(chromedp.CSS(field+sel), string(r))(ctx, tg); err != nil {
+					return err
+				}
+				time.Sleep(60 * time.Millisecond)
+			}
+			return nil
+		})
+	}
+	click := func(value string) chromedp.Action[chromedp.Void] {
+		return chromedp.Click(chromedp.CSS(field + `input[value=` + quote(value) + `]`))
+	}
+	do(t, ctx, 60*time.Second,
+		chip(1), typeIn(`input[type=text]`, "Ada Lovelace"),
+		chip(2), click("true"),
+		chip(3), clear(`input[type=text]`), typeIn(`input[type=text]`, "Call me Ishmael."),
+		chip(4), typeIn(`input[type=email]`, "ada@example.org"),
+		chip(5), typeIn(`input[type=url]`, "https://ada.example.org"),
+		chip(7), clear(`input[type=number]`), typeSlowly(`input[type=number]`, "7"),
+		chip(8), clear(`input[type=number]`), typeSlowly(`input[type=number]`, "2.5"),
+		chip(9), click("Phoebe"),
+		chip(10), click("Guitar"), click("Piano"), click("Drums"),
+		chip(11), click("hero-3"),
+		chip(12), click("fish-1"), click("fish-2"), click("fish-3"),
+		chip(13), click("pet-4"),
+		chip(6),
+	)
+	// A date input takes keys in the browser's locale format; set it as a picker would.
+	evalBool(t, ctx, `(() => { const d = document.querySelector('#composer-mode input[type=date]'); d.value = '1815-12-10';
+		d.dispatchEvent(new Event('input', {bubbles: true})); return true })()`)
+	do(t, ctx, 10*time.Second, waitJS(`!document.querySelector('#composer-mode .send').disabled`),
+		chromedp.Click(chromedp.CSS(`#composer-mode .send`)))
+	waitFinal(t, ctx, "Thanks for the answers.")
+
+	reqs := fake.Requests()
+	require.Len(t, reqs, 2)
+	texts := testkit.ToolTexts(reqs[1])
+	require.Len(t, texts, 1)
+	assert.Contains(t, texts[0], "User provided the requested information")
+	var want map[string]any
+	require.NoError(t, json.Unmarshal([]byte(`{"name":"Ada Lovelace","check":true,"firstLine":"Call me Ishmael.","email":"ada@example.org",`+
+		`"homepage":"https://ada.example.org","birthdate":"1815-12-10","integer":7,"number":2.5,`+
+		`"untitledSingleSelectEnum":"Phoebe","untitledMultipleSelectEnum":["Piano","Drums"],`+
+		`"titledSingleSelectEnum":"hero-3","titledMultipleSelectEnum":["fish-2","fish-3"],"legacyTitledEnum":"pet-4"}`), &want))
+	assert.Equal(t, want, rawResult(t, texts[0]), "the server received every field as answered")
+}
+
+// TestMCPURLConsentThenComplete: a URL elicitation shows the whole URL and the server's
+// message; the link opens in a new tab only on consent; after a -32042 the wait in the
+// composer is ended by the server's notifications/elicitation/complete, and the call is
+// made again.
+func TestMCPURLConsentThenComplete(t *testing.T) {
+	exe, err := os.Executable()
+	require.NoError(t, err)
+	fake, _, ctx := openMCP(t, map[string]any{"test": map[string]any{"command": exe, "args": []string{"-test.run=^$"},
+		"env": map[string]string{mcpserver.Env: "stdio"}}},
+		testkit.Calls(testkit.Call{ID: "call_0", Name: "mcp__test__needs_login", Args: map[string]any{}}),
+		testkit.Text("Signed in."))
+	// Record what the page opens instead of opening it.
+	evalBool(t, ctx, `window.__opened = []; window.open = (u) => { window.__opened.push(u); return null }; true`)
+	prompt(t, ctx, "list my issues")
+	approve(t, ctx, "Approve")
+	do(t, ctx, 30*time.Second, waitJS(`!!document.querySelector('#composer-mode.mode-approval') &&
+		document.querySelector('#composer-mode .approval-message').textContent === 'Authorize the tracker.'`))
+	url := modeText(t, ctx, `.approval-details`)
+	assert.True(t, strings.HasPrefix(url, "https://tracker.example/authorize?id=auth-"), "the whole URL is shown: %q", url)
+	assert.Equal(t, "[]", evalString(t, ctx, `JSON.stringify(window.__opened)`), "nothing opens before consent")
+	time.Sleep(guardPause)
+	do(t, ctx, 10*time.Second, js(`[...document.querySelectorAll('#composer-mode .choice')].find(b => b.querySelector('.choice-label').textContent === 'Open the link in a new tab').click()`))
+	do(t, ctx, 10*time.Second, waitJS(`window.__opened.length === 1`))
+	assert.Equal(t, `["`+url+`"]`, evalString(t, ctx, `JSON.stringify(window.__opened)`), "opened on consent, once")
+	// The server's completion ends the wait by itself, and the call is made again.
+	waitFinal(t, ctx, "Signed in.")
+	reqs := fake.Requests()
+	require.Len(t, reqs, 2)
+	assert.Equal(t, []string{"call_0: signed in: here are the issues"}, testkit.ToolTexts(reqs[1]))
+	do(t, ctx, 10*time.Second, waitJS(`!document.querySelector('#composer-mode.mode-approval')`))
+}

@@ -1,0 +1,212 @@
+// Package mcpserver is an MCP server written with the official go-sdk, for tests: a test
+// binary re-executes itself with Env set (Main serves stdio then), or a test serves it over
+// streamable HTTP with Handler. Its tools cover what Parley's client must handle: text and
+// structured results, images, errors, progress (also after the result), form and URL
+// elicitations, a -32042, a crash in the middle of a call, and a hanging handshake.
+package mcpserver
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"net/http"
+	"os"
+	"strconv"
+	"sync/atomic"
+	"time"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+)
+
+// Env names the mode a re-executed test binary serves in: "stdio", "hang" (never answers
+// the handshake) or "fail" (writes to stderr and exits 3 at once).
+const Env = "PARLEY_TEST_MCP_SERVER"
+
+// Main serves as the MCP server when Env is set, and exits; otherwise it returns.
+func Main() {
+	switch os.Getenv(Env) {
+	case "":
+		return
+	case "hang":
+		fmt.Fprintln(os.Stderr, "test server: hanging in the handshake")
+		time.Sleep(time.Hour)
+	case "fail":
+		fmt.Fprintln(os.Stderr, "test server: cannot open the database /nonexistent.db")
+		os.Exit(3)
+	default:
+		fmt.Fprintln(os.Stderr, "test server: serving on stdio")
+		err := New().Run(context.Background(), &mcp.StdioTransport{})
+		if err != nil {
+			fmt.Fprintln(os.Stderr, "test server:", err)
+			os.Exit(1)
+		}
+	}
+	os.Exit(0)
+}
+
+// Handler serves New over streamable HTTP.
+func Handler() http.Handler {
+	s := New()
+	return mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return s }, nil)
+}
+
+type empty struct{}
+
+// New is the test server.
+func New() *mcp.Server {
+	s := mcp.NewServer(&mcp.Implementation{Name: "parley-test", Version: "1"}, nil)
+	mcp.AddTool(s, &mcp.Tool{Name: "echo", Description: "Echo the text back.",
+		Annotations: &mcp.ToolAnnotations{ReadOnlyHint: true}},
+		func(_ context.Context, _ *mcp.CallToolRequest, in struct {
+			Text string `json:"text"`
+		}) (*mcp.CallToolResult, struct {
+			Echo   string `json:"echo"`
+			Length int    `json:"length"`
+		}, error) {
+			out := struct {
+				Echo   string `json:"echo"`
+				Length int    `json:"length"`
+			}{in.Text, len(in.Text)}
+			return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: "echo: " + in.Text}}}, out, nil
+		})
+	s.AddTool(&mcp.Tool{Name: "picture", Description: "Draw a picture.", InputSchema: json.RawMessage(`{"type":"object"}`)},
+		func(context.Context, *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+			return &mcp.CallToolResult{Content: []mcp.Content{
+				&mcp.TextContent{Text: "here it is"},
+				&mcp.ImageContent{MIMEType: "image/png", Data: []byte("\x89PNG fake")},
+			}}, nil
+		})
+	s.AddTool(&mcp.Tool{Name: "fail", Description: "Always fails.", InputSchema: json.RawMessage(`{"type":"object"}`)},
+		func(context.Context, *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+			return &mcp.CallToolResult{IsError: true, Content: []mcp.Content{&mcp.TextContent{Text: "disk quota exceeded on /srv"}}}, nil
+		})
+	mcp.AddTool(s, &mcp.Tool{Name: "slow", Description: "Report progress, then wait for a release or a cancel."},
+		func(ctx context.Context, req *mcp.CallToolRequest, in struct {
+			Steps int  `json:"steps"`
+			Hold  bool `json:"hold,omitempty"`
+			After bool `json:"after,omitempty"` // one more progress notification after the result
+		}) (*mcp.CallToolResult, empty, error) {
+			token := req.Params.GetProgressToken()
+			for i := 1; i <= in.Steps; i++ {
+				if token != nil {
+					_ = req.Session.NotifyProgress(ctx, &mcp.ProgressNotificationParams{ProgressToken: token,
+						Progress: float64(i), Total: float64(in.Steps), Message: "step " + strconv.Itoa(i)})
+				}
+			}
+			if in.Hold {
+				<-ctx.Done() // until notifications/cancelled
+				cancelled.Add(1)
+				return nil, empty{}, ctx.Err()
+			}
+			if in.After && token != nil {
+				go func() {
+					time.Sleep(50 * time.Millisecond)
+					_ = req.Session.NotifyProgress(context.Background(), &mcp.ProgressNotificationParams{ProgressToken: token,
+						Progress: float64(in.Steps + 1), Total: float64(in.Steps + 1), Message: "cleaning up"})
+				}()
+			}
+			return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: "done in " + strconv.Itoa(in.Steps) + " steps"}}}, empty{}, nil
+		})
+	s.AddTool(&mcp.Tool{Name: "crash", Description: "Exit in the middle of the call.", InputSchema: json.RawMessage(`{"type":"object"}`)},
+		func(context.Context, *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+			fmt.Fprintln(os.Stderr, "test server: crashing on purpose")
+			os.Exit(7)
+			return nil, nil
+		})
+	// The questions go the 2026-07-28 way (multi round-trip: the result asks for input and
+	// the call is made again with the answers); the SDK serves older clients the same
+	// tools through elicitation/create.
+	s.AddTool(&mcp.Tool{Name: "ask", Description: "Ask the user a form, and report what came back.", InputSchema: json.RawMessage(`{"type":"object"}`)},
+		func(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+			res, ok := answer(req, "who")
+			if !ok {
+				return needs("who", &mcp.ElicitParams{
+					Message: "Who are you?",
+					RequestedSchema: json.RawMessage(`{"type":"object","properties":{
+					"name":{"type":"string","title":"Name","minLength":2},
+					"email":{"type":"string","title":"Email","format":"email"},
+					"age":{"type":"integer","title":"Age","minimum":0,"maximum":150},
+					"color":{"type":"string","title":"Colour","enum":["red","green"]}
+				},"required":["name","color"]}`)}), nil
+			}
+			b, _ := json.Marshal(res.Content)
+			return text("action=" + res.Action + " content=" + string(b)), nil
+		})
+	s.AddTool(&mcp.Tool{Name: "confirm", Description: "Ask an empty form.", InputSchema: json.RawMessage(`{"type":"object"}`)},
+		func(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+			res, ok := answer(req, "go")
+			if !ok {
+				return needs("go", &mcp.ElicitParams{Message: "Go ahead?", RequestedSchema: json.RawMessage(`{"type":"object","properties":{}}`)}), nil
+			}
+			return text("action=" + res.Action), nil
+		})
+	s.AddTool(&mcp.Tool{Name: "login", Description: "Ask the user to open a URL, then report completion.", InputSchema: json.RawMessage(`{"type":"object"}`)},
+		func(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+			res, ok := answer(req, "login")
+			if !ok {
+				id := "login-" + strconv.FormatInt(ids.Add(1), 10)
+				r := needs("login", &mcp.ElicitParams{Mode: "url", Message: "Sign in to the tracker.",
+					URL: "https://tracker.example/login?session=" + id, ElicitationID: id})
+				r.RequestState = id
+				return r, nil
+			}
+			if res.Action == "accept" {
+				id := req.Params.RequestState
+				go func() {
+					time.Sleep(50 * time.Millisecond)
+					_ = req.Session.NotifyElicitationComplete(context.Background(), &mcp.ElicitationCompleteParams{ElicitationID: id})
+				}()
+			}
+			return text("action=" + res.Action), nil
+		})
+	// ask_timed is the benchmark's question: the result says when it was sent (the first
+	// round) and when its answer came back (the second), in unix nanoseconds.
+	s.AddTool(&mcp.Tool{Name: "ask_timed", Description: "Ask one question and report the times.", InputSchema: json.RawMessage(`{"type":"object"}`)},
+		func(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+			res, ok := answer(req, "word")
+			if !ok {
+				r := needs("word", &mcp.ElicitParams{Message: "Say a word.",
+					RequestedSchema: json.RawMessage(`{"type":"object","properties":{"word":{"type":"string","title":"Word"}},"required":["word"]}`)})
+				r.RequestState = strconv.FormatInt(time.Now().UnixNano(), 10)
+				return r, nil
+			}
+			b, _ := json.Marshal(res.Content)
+			return text(fmt.Sprintf("sent=%s received=%d content=%s", req.Params.RequestState, time.Now().UnixNano(), b)), nil
+		})
+	s.AddTool(&mcp.Tool{Name: "needs_login", Description: "Answer -32042 until the user has signed in.", InputSchema: json.RawMessage(`{"type":"object"}`)},
+		func(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+			if signedIn.Load() {
+				return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: "signed in: here are the issues"}}}, nil
+			}
+			id := "auth-" + strconv.FormatInt(ids.Add(1), 10)
+			go func() {
+				time.Sleep(100 * time.Millisecond)
+				signedIn.Store(true)
+				_ = req.Session.NotifyElicitationComplete(context.Background(), &mcp.ElicitationCompleteParams{ElicitationID: id})
+			}()
+			return nil, mcp.URLElicitationRequiredError([]*mcp.ElicitParams{{Mode: "url", Message: "Authorize the tracker.",
+				URL: "https://tracker.example/authorize?id=" + id, ElicitationID: id}})
+		})
+	return s
+}
+
+// answer is the user's answer to input request key, once the call is made again with it.
+func answer(req *mcp.CallToolRequest, key string) (*mcp.ElicitResult, bool) {
+	r, ok := req.Params.InputResponses[key].(*mcp.ElicitResult)
+	return r, ok && r != nil
+}
+
+// needs is a result that asks the client for input first.
+func needs(key string, p *mcp.ElicitParams) *mcp.CallToolResult {
+	return &mcp.CallToolResult{InputRequests: mcp.InputRequestMap{key: p}}
+}
+
+func text(s string) *mcp.CallToolResult {
+	return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: s}}}
+}
+
+var (
+	ids       atomic.Int64
+	signedIn  atomic.Bool
+	cancelled atomic.Int64
+)

@@ -1,0 +1,307 @@
+package mcp
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"log/slog"
+	"strings"
+	"time"
+
+	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
+	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"parley/protocol"
+	"parley/runtime/decision"
+)
+
+// MCP's elicitation results.
+const (
+	actionAccept  = "accept"
+	actionDecline = "decline"
+	actionCancel  = "cancel"
+)
+
+// Option values of a URL elicitation's consent.
+const (
+	OptionOpen    = protocol.OptionOpenURL
+	OptionDecline = "decline"
+)
+
+// errAskerGone is the cause of an elicitation's decision ending because the server that
+// asked withdrew the request (it cancelled it, or its connection ended).
+var errAskerGone = errors.New("the MCP server that asked is gone")
+
+// asker is the call an elicitation belongs to: the newest running call on the connection.
+// A request that arrives while no call runs has nobody to ask.
+func (c *conn) asker() *call {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if len(c.calls) == 0 {
+		return nil
+	}
+	return c.calls[len(c.calls)-1]
+}
+
+// elicit answers elicitation/create: a form (or an empty mode) becomes a question in the
+// composer, a URL a consent. The answer maps onto MCP's: accept with content, decline (the
+// user said no), cancel (Parley's abort: Stop, the turn ended, no answer in time, the asker
+// gone).
+func (c *conn) elicit(ctx context.Context, live context.Context, req *sdk.ElicitRequest) (*sdk.ElicitResult, error) {
+	cl := c.asker()
+	if cl == nil {
+		slog.Warn("an MCP server asked a question while none of its tools was running; cancelled", "server", c.e.name)
+		return &sdk.ElicitResult{Action: actionCancel}, nil
+	}
+	// The question lives as long as the turn, the request and the connection.
+	actx, cancel := context.WithCancelCause(cl.ctx)
+	defer cancel(nil)
+	stopReq := context.AfterFunc(ctx, func() { cancel(errAskerGone) })
+	defer stopReq()
+	stopLive := context.AfterFunc(live, func() { cancel(errAskerGone) })
+	defer stopLive()
+
+	p := req.Params
+	if p.Mode == "url" || p.Mode == "" && (p.URL != "" || p.ElicitationID != "") {
+		res, err := c.askURL(actx, cl, p)
+		if err == nil && res.Action == actionAccept && p.ElicitationID != "" {
+			go c.awaitComplete(cl, live, p)
+		}
+		return res, err
+	}
+	dreq, err := formRequest(c.e.name, p, c.orders)
+	if err != nil {
+		c.note(cl, "The MCP server "+c.e.name+" asked a question Parley cannot draw, so it was refused: "+err.Error())
+		return nil, &jsonrpc.Error{Code: jsonrpc.CodeInvalidParams, Message: err.Error()}
+	}
+	ans, err := cl.tools.Ask(actx, dreq)
+	if err != nil {
+		return c.aborted(cl, actx, err)
+	}
+	return formResult(dreq, ans), nil
+}
+
+// formRequest turns a form elicitation into a question. MCP's schema is the vocabulary of
+// protocol.Schema; the server checks every answer against its own enum, so "Other…" is
+// closed. A form with no questions is a yes-or-no.
+func formRequest(server string, p *sdk.ElicitParams, o *orders) (protocol.DecisionRequest, error) {
+	msg := p.Message
+	if msg == "" {
+		msg = "The MCP server " + server + " asks:"
+	}
+	var schema *protocol.Schema
+	if p.RequestedSchema != nil {
+		raw, err := json.Marshal(p.RequestedSchema)
+		if err != nil {
+			return protocol.DecisionRequest{}, fmt.Errorf("its schema: %w", err)
+		}
+		if string(raw) != "null" {
+			schema = new(protocol.Schema)
+			if err := json.Unmarshal(raw, schema); err != nil {
+				return protocol.DecisionRequest{}, fmt.Errorf("its schema: %w", err)
+			}
+		}
+	}
+	if schema == nil || len(schema.Properties) == 0 {
+		return protocol.DecisionRequest{Kind: protocol.KindConfirm, Message: msg, TimeoutMs: 0}, nil
+	}
+	o.sort(schema)
+	closed := false
+	for _, prop := range schema.Properties {
+		if prop.Schema != nil && (len(prop.Schema.Enum) > 0 || len(prop.Schema.OneOf) > 0) {
+			prop.Schema.AllowOther = &closed
+		}
+	}
+	req := protocol.DecisionRequest{Kind: protocol.KindAsk, Message: msg, Schema: schema}
+	if err := req.Validate(); err != nil {
+		return req, err
+	}
+	return req, nil
+}
+
+// formResult is the MCP result of an answered question. A timeout declined nobody's
+// question: it is a cancel.
+func formResult(req protocol.DecisionRequest, ans decision.Answer) *sdk.ElicitResult {
+	if ans.Action != protocol.ActionAccept {
+		if ans.Reason == protocol.ReasonTimeout {
+			return &sdk.ElicitResult{Action: actionCancel}
+		}
+		return &sdk.ElicitResult{Action: actionDecline}
+	}
+	if req.Kind == protocol.KindConfirm {
+		var yes bool
+		if len(ans.Content) > 0 && json.Unmarshal(ans.Content, &yes) == nil && !yes {
+			return &sdk.ElicitResult{Action: actionDecline}
+		}
+		return &sdk.ElicitResult{Action: actionAccept, Content: map[string]any{}}
+	}
+	content := map[string]any{}
+	if len(ans.Content) > 0 {
+		_ = json.Unmarshal(ans.Content, &content) // validated against the schema on reply
+	}
+	return &sdk.ElicitResult{Action: actionAccept, Content: content}
+}
+
+// aborted maps an abort onto MCP's cancel, with a note in the thread when the server that
+// asked went away.
+func (c *conn) aborted(cl *call, actx context.Context, err error) (*sdk.ElicitResult, error) {
+	if !errors.Is(err, decision.ErrAborted) && actx.Err() == nil {
+		return nil, err // could not ask (the log failed): the server gets the error
+	}
+	if errors.Is(context.Cause(actx), errAskerGone) && cl.ctx.Err() == nil {
+		c.note(cl, "The MCP server "+c.e.name+" withdrew its question (it cancelled the request, or its connection ended), so the question ended unanswered.")
+	}
+	return &sdk.ElicitResult{Action: actionCancel}, nil
+}
+
+// note posts a notice in the call's session.
+func (c *conn) note(cl *call, text string) {
+	ctx, cancel := context.WithTimeout(context.WithoutCancel(cl.ctx), 5*time.Second)
+	defer cancel()
+	if err := cl.tools.Notice(ctx, text); err != nil {
+		slog.Warn("could not post a notice", "server", c.e.name, "err", err)
+	}
+}
+
+// urlRequest is the consent a URL elicitation asks: the whole URL and the server's message,
+// opened in a new tab only when the user says so.
+func urlRequest(server string, p *sdk.ElicitParams) protocol.DecisionRequest {
+	msg := p.Message
+	if msg == "" {
+		msg = "The MCP server " + server + " asks you to open a link."
+	}
+	return protocol.DecisionRequest{
+		Kind:    protocol.KindApproval,
+		Message: msg,
+		Details: p.URL,
+		URL:     p.URL,
+		Options: []protocol.ApprovalOption{
+			{Value: OptionOpen, Label: "Open the link in a new tab", Tone: protocol.ToneAffirm,
+				Description: "the MCP server " + server + " goes on once you finish there"},
+			{Value: OptionDecline, Label: "Decline", Tone: protocol.ToneDeny},
+		},
+	}
+}
+
+// askURL asks consent for a URL elicitation. Consent is MCP's accept; the browser opens the
+// link; the server's notifications/elicitation/complete later tells that the flow there is
+// done.
+func (c *conn) askURL(ctx context.Context, cl *call, p *sdk.ElicitParams) (*sdk.ElicitResult, error) {
+	if lower := strings.ToLower(p.URL); !strings.HasPrefix(lower, "https://") && !strings.HasPrefix(lower, "http://") {
+		c.note(cl, "The MCP server "+c.e.name+" asked to open a link that is not an http or https URL, so it was declined: "+p.URL)
+		return &sdk.ElicitResult{Action: actionDecline}, nil
+	}
+	ans, err := cl.tools.Ask(ctx, urlRequest(c.e.name, p))
+	if err != nil {
+		return c.aborted(cl, ctx, err)
+	}
+	if ans.Action != protocol.ActionAccept {
+		if ans.Reason == protocol.ReasonTimeout {
+			return &sdk.ElicitResult{Action: actionCancel}, nil
+		}
+		return &sdk.ElicitResult{Action: actionDecline}, nil
+	}
+	var picked protocol.ApprovalAnswer
+	if json.Unmarshal(ans.Content, &picked) != nil {
+		return &sdk.ElicitResult{Action: actionDecline}, nil
+	}
+	req := urlRequest(c.e.name, p)
+	opt, ok := picked.Picked(req)
+	if !ok || opt.Value != OptionOpen {
+		return &sdk.ElicitResult{Action: actionDecline}, nil
+	}
+	return &sdk.ElicitResult{Action: actionAccept}, nil
+}
+
+// urlRequired handles -32042 (URLElicitationRequired) from a call: each URL it names is
+// asked for consent, then the call waits for each flow's completion. An error is what the
+// model reads.
+func (c *conn) urlRequired(ctx context.Context, live context.Context, cl *call, rpcErr *jsonrpc.Error) error {
+	var data struct {
+		Elicitations []*sdk.ElicitParams `json:"elicitations"`
+	}
+	if len(rpcErr.Data) > 0 {
+		if err := json.Unmarshal(rpcErr.Data, &data); err != nil {
+			return fmt.Errorf("the MCP server %s asked for a URL elicitation that Parley could not read: %v", c.e.name, err)
+		}
+	}
+	if len(data.Elicitations) == 0 {
+		return fmt.Errorf("the MCP server %s asked to open a URL but named none: %s", c.e.name, rpcErr.Message)
+	}
+	for _, p := range data.Elicitations {
+		if p.URL == "" {
+			return fmt.Errorf("the MCP server %s asked for a URL elicitation without a URL", c.e.name)
+		}
+		res, err := c.askURL(ctx, cl, p)
+		if err != nil {
+			return err
+		}
+		if res.Action != actionAccept {
+			return fmt.Errorf("the user did not open the link the MCP server %s needed (%s), so the call was not made", c.e.name, p.URL)
+		}
+	}
+	for _, p := range data.Elicitations {
+		if err := c.awaitFlow(ctx, cl, p); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// errCompleted ends the wait for a URL flow: the server said it is complete.
+var errCompleted = errors.New("the MCP server says the step is complete")
+
+// Option values of the wait for a URL flow.
+const (
+	optionDone   = "done"
+	optionGiveUp = "give-up"
+)
+
+// awaitFlow waits until the flow at a consented URL is done before the call is made again:
+// the server's notifications/elicitation/complete ends the wait (and its decision), and the
+// user can say they are done (a server need not send the notification) or give up.
+func (c *conn) awaitFlow(ctx context.Context, cl *call, p *sdk.ElicitParams) error {
+	wctx, cancel := context.WithCancelCause(ctx)
+	defer cancel(nil)
+	if p.ElicitationID != "" {
+		go func() {
+			if c.set.m.awaitURL(wctx, p.ElicitationID) == nil {
+				cancel(errCompleted)
+			}
+		}()
+	}
+	ans, err := cl.tools.Ask(wctx, protocol.DecisionRequest{
+		Kind:    protocol.KindApproval,
+		Message: "Waiting for you to finish at the link the MCP server " + c.e.name + " asked you to open; the call is made again after.",
+		Details: p.URL,
+		Options: []protocol.ApprovalOption{
+			{Value: optionDone, Label: "I am done there: make the call again", Tone: protocol.ToneAffirm},
+			{Value: optionGiveUp, Label: "Give up", Tone: protocol.ToneDeny},
+		},
+	})
+	switch {
+	case errors.Is(context.Cause(wctx), errCompleted):
+		return nil
+	case err != nil:
+		if ctx.Err() != nil {
+			return context.Cause(ctx)
+		}
+		return err
+	}
+	var picked protocol.ApprovalAnswer
+	if ans.Action == protocol.ActionAccept && json.Unmarshal(ans.Content, &picked) == nil && picked.Option != nil && *picked.Option == 0 {
+		return nil
+	}
+	return fmt.Errorf("the user gave up on the step at %s that the MCP server %s needed, so the call was not made", p.URL, c.e.name)
+}
+
+// awaitComplete notes in the thread when the server says the flow at a consented URL is
+// done (notifications/elicitation/complete).
+func (c *conn) awaitComplete(cl *call, live context.Context, p *sdk.ElicitParams) {
+	ctx, cancel := context.WithTimeout(live, 30*time.Minute)
+	defer cancel()
+	if c.set.m.awaitURL(ctx, p.ElicitationID) == nil {
+		c.note(cl, "The MCP server "+c.e.name+" says the step at "+p.URL+" is complete.")
+	}
+}

@@ -1,0 +1,477 @@
+package mcp
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"net/http"
+	"net/http/httptest"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"parley/internal/testkit/mcpserver"
+	"parley/protocol"
+	"parley/runtime/agent"
+	"parley/runtime/decision"
+	"parley/runtime/gate"
+)
+
+func TestMain(m *testing.M) {
+	mcpserver.Main()
+	os.Exit(m.Run())
+}
+
+// fakeTools are a turn's tools as the runtime gives them, answering decisions with answer.
+type fakeTools struct {
+	mu       sync.Mutex
+	answer   func(ctx context.Context, req protocol.DecisionRequest) (decision.Answer, error)
+	asked    []protocol.DecisionRequest
+	notices  []string
+	progress []protocol.ToolProgress
+}
+
+func (f *fakeTools) Say(context.Context, string) error { return nil }
+func (f *fakeTools) Ask(ctx context.Context, req protocol.DecisionRequest) (decision.Answer, error) {
+	if err := req.Validate(); err != nil {
+		return decision.Answer{}, err
+	}
+	f.mu.Lock()
+	f.asked = append(f.asked, req)
+	f.mu.Unlock()
+	return f.answer(ctx, req)
+}
+func (f *fakeTools) Authorize(context.Context, []gate.ToolCall) (gate.Verdict, error) {
+	return gate.Verdict{Allowed: true}, nil
+}
+func (f *fakeTools) History(context.Context) ([]protocol.Event, error) { return nil, nil }
+func (f *fakeTools) Stream(context.Context) agent.MessageWriter        { return nil }
+func (f *fakeTools) Notice(_ context.Context, text string) error {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	f.notices = append(f.notices, text)
+	return nil
+}
+func (f *fakeTools) Called(context.Context, protocol.ToolCalled) error { return nil }
+func (f *fakeTools) Result(context.Context, protocol.ToolResult) error { return nil }
+func (f *fakeTools) Progress(_ context.Context, p protocol.ToolProgress) error {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	f.progress = append(f.progress, p)
+	return nil
+}
+
+func (f *fakeTools) snapshot() ([]protocol.DecisionRequest, []string, []protocol.ToolProgress) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	return append([]protocol.DecisionRequest(nil), f.asked...), append([]string(nil), f.notices...), append([]protocol.ToolProgress(nil), f.progress...)
+}
+
+// workspace writes a .parley/mcp.json naming servers and returns the folder.
+func workspace(t *testing.T, servers map[string]any) string {
+	dir := t.TempDir()
+	require.NoError(t, os.MkdirAll(filepath.Join(dir, ".parley"), 0o755))
+	b, err := json.Marshal(map[string]any{"mcpServers": servers})
+	require.NoError(t, err)
+	require.NoError(t, os.WriteFile(filepath.Join(dir, WorkspaceFile), b, 0o644))
+	return dir
+}
+
+// self is this test binary started as the test MCP server in mode.
+func self(t *testing.T, mode string) map[string]any {
+	exe, err := os.Executable()
+	require.NoError(t, err)
+	return map[string]any{"command": exe, "args": []string{"-test.run=^$"}, "env": map[string]string{mcpserver.Env: mode}}
+}
+
+func manager(t *testing.T, opts Options) *Manager {
+	if opts.Backoff == nil {
+		opts.Backoff = func(int) time.Duration { return 50 * time.Millisecond }
+	}
+	m := New(opts)
+	t.Cleanup(m.Close)
+	return m
+}
+
+func ready(t *testing.T, s *Set) protocol.MCPList {
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	require.NoError(t, s.WaitReady(ctx))
+	return s.List()
+}
+
+func server(l protocol.MCPList, name string) protocol.MCPServer {
+	for _, s := range l.Servers {
+		if s.Name == name {
+			return s
+		}
+	}
+	return protocol.MCPServer{}
+}
+
+// run calls a tool as the toolbox would: Prepare, then the run.
+func run(t *testing.T, s *Set, ft *fakeTools, ctx context.Context, name string, args string) (*gate.ToolCall, protocol.ToolResult, error) {
+	t.Helper()
+	require.True(t, s.Has(name), "the set has %s", name)
+	g, r, err := s.Prepare(name, json.RawMessage(args))
+	require.NoError(t, err)
+	res, err := r(ctx, ft)
+	return g, res, err
+}
+
+func TestStdioServerToolsAndResults(t *testing.T) {
+	dir := workspace(t, map[string]any{"test": self(t, "stdio")})
+	s := manager(t, Options{}).Workspace(dir)
+	l := ready(t, s)
+	srv := server(l, "test")
+	require.Equal(t, protocol.MCPReady, srv.Status, "reason %q, stderr %q", srv.Reason, srv.Stderr)
+	assert.Equal(t, "stdio", srv.Transport)
+	assert.Contains(t, srv.Stderr, "serving on stdio")
+	names := map[string]bool{}
+	for _, tl := range srv.Tools {
+		names[tl.Name] = tl.ReadOnly
+	}
+	assert.Contains(t, names, "mcp__test__echo")
+	assert.True(t, names["mcp__test__echo"], "echo is read-only")
+	assert.False(t, names["mcp__test__fail"])
+
+	defs := s.Defs()
+	require.NotEmpty(t, defs)
+	for _, d := range defs {
+		assert.Regexp(t, `^[a-zA-Z0-9_-]{1,64}$`, d.Name)
+		assert.True(t, json.Valid(d.Parameters), d.Name)
+	}
+
+	ft := &fakeTools{}
+	ctx := context.Background()
+	g, res, err := run(t, s, ft, ctx, "mcp__test__echo", `{"text":"hello"}`)
+	require.NoError(t, err)
+	assert.Equal(t, "mcp", g.Tool)
+	assert.Equal(t, []string{"test", "echo"}, g.Words)
+	assert.True(t, g.ReadOnly)
+	assert.Contains(t, g.Details, `"text": "hello"`, "arguments shown as text")
+	assert.False(t, res.Error)
+	assert.Contains(t, res.Text, "echo: hello")
+	assert.Contains(t, res.Text, `structured content: {"echo":"hello","length":5}`)
+
+	_, res, err = run(t, s, ft, ctx, "mcp__test__picture", `{}`)
+	require.NoError(t, err)
+	assert.Contains(t, res.Text, "here it is")
+	assert.Contains(t, res.Text, "an image (image/png")
+
+	_, res, err = run(t, s, ft, ctx, "mcp__test__fail", `{}`)
+	require.NoError(t, err)
+	assert.True(t, res.Error)
+	assert.Equal(t, "disk quota exceeded on /srv", res.Text)
+
+	_, _, err = s.Prepare("mcp__test__nope", json.RawMessage(`{}`))
+	assert.Error(t, err)
+}
+
+func TestHTTPServerAndHeaders(t *testing.T) {
+	got := make(chan string, 16)
+	h := mcpserver.Handler()
+	hs := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		select {
+		case got <- r.Header.Get("Authorization"):
+		default:
+		}
+		h.ServeHTTP(w, r)
+	}))
+	t.Cleanup(hs.Close) // after the manager's Close (cleanups run last first): its SSE stream ends
+
+	t.Setenv("PARLEY_TEST_TOKEN", "s3cret")
+	dir := workspace(t, map[string]any{"web": map[string]any{"url": hs.URL, "headers": map[string]string{"Authorization": "Bearer ${PARLEY_TEST_TOKEN}"}}})
+	s := manager(t, Options{}).Workspace(dir)
+	srv := server(ready(t, s), "web")
+	require.Equal(t, protocol.MCPReady, srv.Status, srv.Reason)
+	assert.Equal(t, "http", srv.Transport)
+	assert.Equal(t, "Bearer s3cret", <-got, "the header's ${VAR} is read from the environment")
+	_, res, err := run(t, s, &fakeTools{}, context.Background(), "mcp__web__echo", `{"text":"over http"}`)
+	require.NoError(t, err)
+	assert.Contains(t, res.Text, "echo: over http")
+
+	// A form over HTTP keeps the server's order of questions too.
+	ft := &fakeTools{answer: func(context.Context, protocol.DecisionRequest) (decision.Answer, error) {
+		return decision.Answer{Action: protocol.ActionAccept, Content: json.RawMessage(`{"name":"Ada","color":"red"}`)}, nil
+	}}
+	_, res, err = run(t, s, ft, context.Background(), "mcp__web__ask", `{}`)
+	require.NoError(t, err)
+	assert.Equal(t, `action=accept content={"color":"red","name":"Ada"}`, res.Text)
+	asked, _, _ := ft.snapshot()
+	require.Len(t, asked, 1)
+	var keys []string
+	for _, p := range asked[0].Schema.Properties {
+		keys = append(keys, p.Key)
+	}
+	assert.Equal(t, []string{"name", "email", "age", "color"}, keys)
+}
+
+func TestProgressEvenAfterTheResult(t *testing.T) {
+	dir := workspace(t, map[string]any{"test": self(t, "stdio")})
+	s := manager(t, Options{}).Workspace(dir)
+	ready(t, s)
+	ft := &fakeTools{}
+	_, res, err := run(t, s, ft, context.Background(), "mcp__test__slow", `{"steps":3,"after":true}`)
+	require.NoError(t, err)
+	assert.Equal(t, "done in 3 steps", res.Text)
+	require.Eventually(t, func() bool { _, _, p := ft.snapshot(); return len(p) == 4 }, 10*time.Second, 10*time.Millisecond,
+		"three progress notifications during the call and one after its result")
+	_, _, p := ft.snapshot()
+	assert.Equal(t, "step 1", p[0].Message)
+	assert.Equal(t, 3.0, p[2].Total)
+	assert.Equal(t, "cleaning up", p[3].Message)
+	assert.Equal(t, "mcp__test__slow", p[3].Name)
+}
+
+func TestStopCancelsARunningCall(t *testing.T) {
+	dir := workspace(t, map[string]any{"test": self(t, "stdio")})
+	s := manager(t, Options{}).Workspace(dir)
+	ready(t, s)
+	ft := &fakeTools{}
+	ctx, cancel := context.WithCancelCause(context.Background())
+	done := make(chan error, 1)
+	go func() { _, _, err := run(t, s, ft, ctx, "mcp__test__slow", `{"steps":2,"hold":true}`); done <- err }()
+	require.Eventually(t, func() bool { _, _, p := ft.snapshot(); return len(p) == 2 }, 10*time.Second, 10*time.Millisecond)
+	cancel(decision.ErrStopped)
+	err := <-done
+	assert.ErrorIs(t, err, decision.ErrStopped, "a stopped call ends the turn")
+	// The server is still up and answers the next call.
+	_, res, err := run(t, s, ft, context.Background(), "mcp__test__echo", `{"text":"still here"}`)
+	require.NoError(t, err)
+	assert.Contains(t, res.Text, "still here")
+}
+
+func TestFormElicitation(t *testing.T) {
+	dir := workspace(t, map[string]any{"test": self(t, "stdio")})
+	s := manager(t, Options{}).Workspace(dir)
+	ready(t, s)
+	ctx := context.Background()
+
+	ft := &fakeTools{answer: func(_ context.Context, req protocol.DecisionRequest) (decision.Answer, error) {
+		content := json.RawMessage(`{"name":"Ada","email":"ada@example.org","age":36,"color":"green"}`)
+		if err := req.Schema.ValidateContent(content); err != nil {
+			return decision.Answer{}, err
+		}
+		return decision.Answer{Action: protocol.ActionAccept, Content: content}, nil
+	}}
+	_, res, err := run(t, s, ft, ctx, "mcp__test__ask", `{}`)
+	require.NoError(t, err)
+	assert.Equal(t, `action=accept content={"age":36,"color":"green","email":"ada@example.org","name":"Ada"}`, res.Text)
+	asked, _, _ := ft.snapshot()
+	require.Len(t, asked, 1)
+	q := asked[0]
+	assert.Equal(t, protocol.KindAsk, q.Kind)
+	assert.Equal(t, "Who are you?", q.Message)
+	require.Len(t, q.Schema.Properties, 4)
+	assert.Equal(t, "name", q.Schema.Properties[0].Key, "the form keeps the server's order")
+	assert.Equal(t, "email", q.Schema.Properties[1].Schema.Format)
+	require.NotNil(t, q.Schema.Properties[3].Schema.AllowOther)
+	assert.False(t, *q.Schema.Properties[3].Schema.AllowOther, "the server checks its enum: no Other…")
+	assert.Error(t, q.Schema.ValidateContent(json.RawMessage(`{"name":"A","color":"green"}`)), "a too-short name is refused before it is sent")
+
+	for _, c := range []struct {
+		name string
+		ans  decision.Answer
+		err  error
+		want string
+	}{
+		{"decline", decision.Answer{Action: protocol.ActionDecline, Reason: "not now"}, nil, "action=decline content=null"},
+		{"timeout", decision.Answer{Action: protocol.ActionDecline, Reason: protocol.ReasonTimeout}, nil, "action=cancel content=null"},
+		{"abort", decision.Answer{}, fmt.Errorf("question q1 %w: withdrawn", decision.ErrAborted), "action=cancel content=null"},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			ft := &fakeTools{answer: func(context.Context, protocol.DecisionRequest) (decision.Answer, error) { return c.ans, c.err }}
+			_, res, err := run(t, s, ft, ctx, "mcp__test__ask", `{}`)
+			require.NoError(t, err)
+			assert.Equal(t, c.want, res.Text)
+		})
+	}
+
+	t.Run("empty form", func(t *testing.T) {
+		ft := &fakeTools{answer: func(_ context.Context, req protocol.DecisionRequest) (decision.Answer, error) {
+			assert.Equal(t, protocol.KindConfirm, req.Kind)
+			return decision.Answer{Action: protocol.ActionAccept, Content: json.RawMessage(`true`)}, nil
+		}}
+		_, res, err := run(t, s, ft, ctx, "mcp__test__confirm", `{}`)
+		require.NoError(t, err)
+		assert.Equal(t, "action=accept", res.Text)
+	})
+}
+
+func TestURLElicitation(t *testing.T) {
+	dir := workspace(t, map[string]any{"test": self(t, "stdio")})
+	s := manager(t, Options{}).Workspace(dir)
+	ready(t, s)
+	ctx := context.Background()
+	consent := func(_ context.Context, req protocol.DecisionRequest) (decision.Answer, error) {
+		b, _ := json.Marshal(protocol.ApprovalAnswer{Option: pointer(0)})
+		return decision.Answer{Action: protocol.ActionAccept, Content: b}, nil
+	}
+
+	ft := &fakeTools{answer: consent}
+	_, res, err := run(t, s, ft, ctx, "mcp__test__login", `{}`)
+	require.NoError(t, err)
+	assert.Equal(t, "action=accept", res.Text)
+	asked, _, _ := ft.snapshot()
+	require.Len(t, asked, 1)
+	assert.Equal(t, protocol.KindApproval, asked[0].Kind)
+	assert.True(t, strings.HasPrefix(asked[0].URL, "https://tracker.example/login?session="), asked[0].URL)
+	assert.Equal(t, asked[0].URL, asked[0].Details, "the whole URL is shown")
+	assert.Equal(t, "Sign in to the tracker.", asked[0].Message)
+	require.Eventually(t, func() bool {
+		_, n, _ := ft.snapshot()
+		return len(n) == 1 && strings.Contains(n[0], "is complete")
+	}, 10*time.Second, 10*time.Millisecond, "notifications/elicitation/complete is noted")
+
+	declined := &fakeTools{answer: func(context.Context, protocol.DecisionRequest) (decision.Answer, error) {
+		b, _ := json.Marshal(protocol.ApprovalAnswer{Option: pointer(1)})
+		return decision.Answer{Action: protocol.ActionAccept, Content: b}, nil
+	}}
+	_, res, err = run(t, s, declined, ctx, "mcp__test__login", `{}`)
+	require.NoError(t, err)
+	assert.Equal(t, "action=decline", res.Text)
+
+	t.Run("-32042", func(t *testing.T) {
+		// Consent, then a wait that the server's completion ends (nobody answers it).
+		ft := &fakeTools{answer: func(ctx context.Context, req protocol.DecisionRequest) (decision.Answer, error) {
+			if req.URL == "" {
+				<-ctx.Done()
+				return decision.Answer{}, fmt.Errorf("question %w: withdrawn", decision.ErrAborted)
+			}
+			return consent(ctx, req)
+		}}
+		_, res, err := run(t, s, ft, ctx, "mcp__test__needs_login", `{}`)
+		require.NoError(t, err)
+		assert.Equal(t, "signed in: here are the issues", res.Text, "after consent and completion the call is made again")
+		asked, _, _ := ft.snapshot()
+		require.Len(t, asked, 2)
+		assert.Contains(t, asked[0].URL, "https://tracker.example/authorize?id=")
+		assert.Contains(t, asked[1].Message, "Waiting for you to finish")
+		assert.Equal(t, asked[0].URL, asked[1].Details)
+	})
+}
+
+func TestElicitationEndsWhenTheServerDies(t *testing.T) {
+	dir := workspace(t, map[string]any{"test": self(t, "stdio")})
+	s := manager(t, Options{}).Workspace(dir)
+	ready(t, s)
+	c := s.conn("test")
+	ft := &fakeTools{answer: func(ctx context.Context, req protocol.DecisionRequest) (decision.Answer, error) {
+		// The server dies while the question is open.
+		c.mu.Lock()
+		cmd := c.cmd
+		c.mu.Unlock()
+		killGroup(cmd)
+		<-ctx.Done()
+		return decision.Answer{}, fmt.Errorf("question %w: withdrawn", decision.ErrAborted)
+	}}
+	_, res, err := run(t, s, ft, context.Background(), "mcp__test__ask", `{}`)
+	require.NoError(t, err)
+	assert.True(t, res.Error)
+	assert.Contains(t, res.Text, "stopped during the call")
+	_, notes, _ := ft.snapshot()
+	require.Len(t, notes, 1)
+	assert.Contains(t, notes[0], "withdrew its question")
+}
+
+func TestBrokenFileAndFailingServers(t *testing.T) {
+	user := filepath.Join(t.TempDir(), "user.json")
+	require.NoError(t, os.WriteFile(user, []byte(`{"mcpServers": {`), 0o644))
+	dir := workspace(t, map[string]any{
+		"missing": map[string]any{"command": "/nonexistent/mcp-server"},
+		"fails":   self(t, "fail"),
+		"hangs":   self(t, "hang"),
+		"empty":   map[string]any{},
+		"good":    self(t, "stdio"),
+	})
+	s := manager(t, Options{UserFile: user, Handshake: 2 * time.Second, Backoff: func(int) time.Duration { return time.Hour }}).Workspace(dir)
+	l := ready(t, s)
+	require.Len(t, l.Problems, 1)
+	assert.Contains(t, l.Problems[0], user)
+	assert.Contains(t, l.Problems[0], "not valid JSON")
+
+	assert.Equal(t, protocol.MCPReady, server(l, "good").Status, "the rest keep working")
+	missing := server(l, "missing")
+	assert.Equal(t, protocol.MCPFailed, missing.Status)
+	assert.Contains(t, missing.Reason, "/nonexistent/mcp-server")
+	fails := server(l, "fails")
+	assert.Equal(t, protocol.MCPFailed, fails.Status)
+	assert.Contains(t, fails.Stderr, "cannot open the database", "the stderr tail says why")
+	hangs := server(l, "hangs")
+	assert.Equal(t, protocol.MCPFailed, hangs.Status)
+	assert.Contains(t, hangs.Reason, "no answer to the handshake within 2s")
+	empty := server(l, "empty")
+	assert.Equal(t, protocol.MCPFailed, empty.Status)
+	assert.Contains(t, empty.Reason, `neither "command"`)
+	assert.NotZero(t, fails.NextRetry, "a failed server is tried again later")
+
+	// A tool of a failed server is not offered.
+	for _, d := range s.Defs() {
+		assert.True(t, strings.HasPrefix(d.Name, "mcp__good__"), d.Name)
+	}
+}
+
+func TestCrashDuringACallAndRestart(t *testing.T) {
+	dir := workspace(t, map[string]any{"test": self(t, "stdio")})
+	s := manager(t, Options{Backoff: func(int) time.Duration { return 300 * time.Millisecond }}).Workspace(dir)
+	ready(t, s)
+	ft := &fakeTools{}
+	_, res, err := run(t, s, ft, context.Background(), "mcp__test__crash", `{}`)
+	require.NoError(t, err, "a crash is the call's result, not the turn's end")
+	assert.True(t, res.Error)
+	assert.Contains(t, res.Text, "the MCP server test stopped during the call")
+	crashed := server(s.List(), "test")
+	if crashed.Status == protocol.MCPCrashed {
+		assert.Contains(t, crashed.Reason, "exit status 7")
+		assert.Contains(t, crashed.Stderr, "crashing on purpose")
+	}
+	require.Eventually(t, func() bool {
+		srv := server(s.List(), "test")
+		return srv.Status == protocol.MCPReady && srv.Restarts == 1
+	}, 20*time.Second, 20*time.Millisecond, "restarted after its backoff")
+	_, res, err = run(t, s, ft, context.Background(), "mcp__test__echo", `{"text":"back"}`)
+	require.NoError(t, err)
+	assert.Contains(t, res.Text, "echo: back")
+}
+
+func TestReconnectAndClose(t *testing.T) {
+	dir := workspace(t, map[string]any{"test": self(t, "stdio")})
+	m := New(Options{})
+	s := m.Workspace(dir)
+	ready(t, s)
+	pid := s.conn("test").cmd.Process.Pid
+	require.NoError(t, s.Reconnect("test"))
+	l := ready(t, s)
+	assert.Equal(t, protocol.MCPReady, server(l, "test").Status)
+	assert.NotEqual(t, pid, s.conn("test").cmd.Process.Pid, "a new process")
+	assert.ErrorIs(t, s.Reconnect("nope"), ErrNoServer)
+	proc := s.conn("test").cmd.Process
+	m.Close()
+	assert.Equal(t, protocol.MCPStopped, server(s.List(), "test").Status)
+	// The child is gone with the manager.
+	require.Eventually(t, func() bool { return errors.Is(proc.Signal(syscall.Signal(0)), os.ErrProcessDone) }, 10*time.Second, 10*time.Millisecond)
+}
+
+func TestToolNames(t *testing.T) {
+	n := &names{byModel: map[string]toolRef{}}
+	assert.Equal(t, "mcp__git_hub__list_issues", n.modelName("git hub", "list.issues"))
+	long := n.modelName("server", strings.Repeat("x", 80))
+	assert.Len(t, long, 64)
+	a := n.modelName("a.b", "t")
+	b := n.modelName("a_b", "t")
+	assert.NotEqual(t, a, b, "two tools never share a name")
+	ref, ok := n.lookup(b)
+	assert.True(t, ok)
+	assert.Equal(t, toolRef{"a_b", "t"}, ref)
+}
+
+func pointer[T any](v T) *T { return &v }

@@ -1,0 +1,242 @@
+package runtime
+
+import (
+	"context"
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"parley/internal/testkit"
+	"parley/internal/testkit/mcpserver"
+	"parley/protocol"
+	"parley/runtime/agent/model"
+	"parley/runtime/mcp"
+)
+
+// mcpRuntime is a runtime whose workspace lists this test binary as the MCP server "test",
+// and whose agent is a scripted model.
+func mcpRuntime(t *testing.T, m *testkit.Model) (*Runtime, string) {
+	t.Helper()
+	ws := t.TempDir()
+	exe, err := os.Executable()
+	require.NoError(t, err)
+	require.NoError(t, os.MkdirAll(filepath.Join(ws, ".parley"), 0o755))
+	cfg, err := json.Marshal(map[string]any{"mcpServers": map[string]any{
+		"test": map[string]any{"command": exe, "args": []string{"-test.run=^$"}, "env": map[string]string{mcpserver.Env: "stdio"}}}})
+	require.NoError(t, err)
+	require.NoError(t, os.WriteFile(filepath.Join(ws, mcp.WorkspaceFile), cfg, 0o644))
+	emb, err := StartEmbedded(t.TempDir())
+	require.NoError(t, err)
+	rt, err := New(context.Background(), emb.Conn, Options{Workspace: ws, Exclusive: true,
+		Model: model.Config{URL: m.Base(), Model: "scripted"}})
+	require.NoError(t, err)
+	t.Cleanup(func() { stop(emb, rt) })
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	require.NoError(t, rt.mcp.Workspace(rt.workspaces[0].Path).WaitReady(ctx))
+	l, err := rt.MCPServers("")
+	require.NoError(t, err)
+	require.Len(t, l.Servers, 1)
+	require.Equal(t, protocol.MCPReady, l.Servers[0].Status, l.Servers[0].Reason)
+	s, err := rt.CreateSession(context.Background(), protocol.CreateSessionRequest{})
+	require.NoError(t, err)
+	return rt, s.ID
+}
+
+// pending waits for the session's one open decision.
+func pending(t *testing.T, rt *Runtime, session string) protocol.Decision {
+	t.Helper()
+	var d protocol.Decision
+	testkit.Eventually(t, func() bool {
+		l, err := rt.PendingDecisions(context.Background(), session)
+		require.NoError(t, err)
+		if len(l.Decisions) == 1 {
+			d = l.Decisions[0]
+			return true
+		}
+		return false
+	}, "an open decision")
+	return d
+}
+
+func pick(i int) json.RawMessage {
+	b, _ := json.Marshal(protocol.ApprovalAnswer{Option: &i})
+	return b
+}
+
+func sendMCP(t *testing.T, rt *Runtime, session, text string) {
+	t.Helper()
+	_, err := rt.SendPrompt(context.Background(), session, protocol.SendPromptRequest{Text: text, AttemptID: NewID()})
+	require.NoError(t, err)
+}
+
+// lastToolText is what the model was last told a tool returned.
+func lastToolText(t *testing.T, m *testkit.Model, request int) string {
+	t.Helper()
+	testkit.Eventually(t, func() bool { return len(m.Requests()) > request }, "model request %d", request)
+	texts := testkit.ToolTexts(m.Requests()[request])
+	require.NotEmpty(t, texts)
+	return texts[len(texts)-1]
+}
+
+// An MCP tool passes the same gate as the workspace's tools: approved, rejected with the
+// user's words, granted "always" (listed and revocable), and a read-only tool let through by
+// the permission mode.
+func TestMCPToolsPassTheGate(t *testing.T) {
+	picture := testkit.Call{ID: "c1", Name: "mcp__test__picture", Args: map[string]any{}}
+	m := testkit.NewModel(t,
+		testkit.Calls(picture), testkit.Text("approved."),
+		testkit.Calls(picture), testkit.Text("rejected."),
+		testkit.Calls(picture), testkit.Text("granted."),
+		testkit.Calls(picture), testkit.Text("by the grant."),
+		testkit.Calls(testkit.Call{ID: "c2", Name: "mcp__test__echo", Args: map[string]any{"text": "hi"}}), testkit.Text("read-only."),
+		testkit.Calls(picture), testkit.Text("revoked."),
+	)
+	rt, s := mcpRuntime(t, m)
+	ctx := context.Background()
+
+	// The model is offered the server's tools under their namespaced names.
+	sendMCP(t, rt, s, "one")
+	d := pending(t, rt, s)
+	assert.Equal(t, protocol.KindApproval, d.Request.Kind)
+	assert.Equal(t, "Allow picture of the MCP server test?", d.Request.Message)
+	assert.Contains(t, d.Request.Details, "test: picture")
+	var offered []string
+	for _, tl := range m.Requests()[0].Tools {
+		offered = append(offered, tl.Function.Name)
+	}
+	assert.Contains(t, offered, "mcp__test__picture")
+	assert.Contains(t, offered, "read_file", "beside the workspace's own tools")
+	_, err := rt.Reply(ctx, s, d.ID, protocol.ReplyRequest{Action: protocol.ActionAccept, Content: pick(0)})
+	require.NoError(t, err)
+	text := lastToolText(t, m, 1)
+	assert.Contains(t, text, "here it is")
+	assert.Contains(t, text, "an image (image/png", "an image reaches the model as a note")
+
+	sendMCP(t, rt, s, "two")
+	d = pending(t, rt, s)
+	_, err = rt.Reply(ctx, s, d.ID, protocol.ReplyRequest{Action: protocol.ActionDecline, Reason: "not that server"})
+	require.NoError(t, err)
+	assert.Equal(t, "c1: error: rejected by the user: not that server", lastToolText(t, m, 3))
+
+	sendMCP(t, rt, s, "three")
+	d = pending(t, rt, s)
+	require.Len(t, d.Request.Options, 3)
+	always := d.Request.Options[1]
+	require.NotNil(t, always.Grant)
+	assert.Equal(t, protocol.GrantScope{Kind: protocol.GrantExact, Tool: "mcp", Words: []string{"test", "picture"}}, *always.Grant)
+	_, err = rt.Reply(ctx, s, d.ID, protocol.ReplyRequest{Action: protocol.ActionAccept, Content: pick(1)})
+	require.NoError(t, err)
+	assert.Contains(t, lastToolText(t, m, 5), "here it is")
+
+	// The grant lets the next call through without asking.
+	sendMCP(t, rt, s, "four")
+	assert.Contains(t, lastToolText(t, m, 7), "here it is")
+	// A read-only tool passes in the default mode (reads).
+	sendMCP(t, rt, s, "five")
+	assert.Contains(t, lastToolText(t, m, 9), "echo: hi")
+	l, err := rt.PendingDecisions(ctx, s)
+	require.NoError(t, err)
+	assert.Empty(t, l.Decisions, "neither asked")
+
+	grants, err := rt.ListGrants(ctx, "")
+	require.NoError(t, err)
+	require.Len(t, grants.Grants, 1)
+	require.NoError(t, rt.RevokeGrant(ctx, "", grants.Grants[0].ID))
+	sendMCP(t, rt, s, "six")
+	d = pending(t, rt, s)
+	assert.Equal(t, "Allow picture of the MCP server test?", d.Request.Message, "asked again once revoked")
+	_, err = rt.Reply(ctx, s, d.ID, protocol.ReplyRequest{Action: protocol.ActionDecline})
+	require.NoError(t, err)
+	assert.Equal(t, "c1: error: rejected by the user", lastToolText(t, m, 11))
+}
+
+// Stop in the middle of a call that reports progress cancels it; the progress is in the log.
+func TestMCPStopMidProgress(t *testing.T) {
+	m := testkit.NewModel(t, testkit.Calls(testkit.Call{ID: "c1", Name: "mcp__test__slow", Args: map[string]any{"steps": 2, "hold": true}}))
+	rt, s := mcpRuntime(t, m)
+	ctx := context.Background()
+	sendMCP(t, rt, s, "go slowly")
+	d := pending(t, rt, s)
+	_, err := rt.Reply(ctx, s, d.ID, protocol.ReplyRequest{Action: protocol.ActionAccept, Content: pick(0)})
+	require.NoError(t, err)
+	evs := testkit.WaitEvents(t, rt.Log().Read, s, "two progress events", func(evs []protocol.Event) bool {
+		return testkit.Count(evs, protocol.EventToolProgress) == 2
+	})
+	p, err := protocol.DecodeEventData[protocol.ToolProgress](testkit.OfType(evs, protocol.EventToolProgress)[1])
+	require.NoError(t, err)
+	assert.Equal(t, protocol.ToolProgress{Call: "c1", Name: "mcp__test__slow", Progress: 2, Total: 2, Message: "step 2"}, p)
+
+	_, err = rt.StopTurn(ctx, s, protocol.StopRequest{})
+	require.NoError(t, err)
+	evs = testkit.WaitEvents(t, rt.Log().Read, s, "the turn's end", testkit.TurnsEnded(1))
+	ended, err := protocol.DecodeEventData[protocol.TurnEnded](testkit.OfType(evs, protocol.EventTurnEnded)[0])
+	require.NoError(t, err)
+	assert.True(t, ended.Stopped)
+	assert.Len(t, m.Requests(), 1, "the model is not asked again")
+
+	// The server is still up for the next turn.
+	l, err := rt.MCPServers("")
+	require.NoError(t, err)
+	assert.Equal(t, protocol.MCPReady, l.Servers[0].Status)
+}
+
+// A server's question lands as a decision of the session whose call asked; the answer goes
+// back as MCP's accept with the content, validated against the schema first.
+func TestMCPElicitationIsADecision(t *testing.T) {
+	m := testkit.NewModel(t, testkit.Calls(testkit.Call{ID: "c1", Name: "mcp__test__ask", Args: map[string]any{}}), testkit.Text("thanks"))
+	rt, s := mcpRuntime(t, m)
+	ctx := context.Background()
+	sendMCP(t, rt, s, "ask me")
+	d := pending(t, rt, s)
+	{ // the tool is not read-only: approve it first
+		require.Equal(t, protocol.KindApproval, d.Request.Kind)
+		_, err := rt.Reply(ctx, s, d.ID, protocol.ReplyRequest{Action: protocol.ActionAccept, Content: pick(0)})
+		require.NoError(t, err)
+		testkit.Eventually(t, func() bool {
+			l, _ := rt.PendingDecisions(ctx, s)
+			return len(l.Decisions) == 1 && l.Decisions[0].ID != d.ID
+		}, "the question")
+		d = pending(t, rt, s)
+	}
+	require.Equal(t, protocol.KindAsk, d.Request.Kind)
+	assert.Equal(t, "Who are you?", d.Request.Message)
+	_, err := rt.Reply(ctx, s, d.ID, protocol.ReplyRequest{Action: protocol.ActionAccept, Content: json.RawMessage(`{"name":"A","color":"red"}`)})
+	var verr *protocol.ValidationError
+	require.ErrorAs(t, err, &verr, "a name shorter than its minLength is refused with a field error")
+	assert.Contains(t, strings.Join(fieldKeys(verr), ","), "name")
+	_, err = rt.Reply(ctx, s, d.ID, protocol.ReplyRequest{Action: protocol.ActionAccept, Content: json.RawMessage(`{"name":"Ada","color":"red","age":36}`)})
+	require.NoError(t, err)
+	assert.Equal(t, `c1: action=accept content={"age":36,"color":"red","name":"Ada"}`, lastToolText(t, m, 1))
+}
+
+func fieldKeys(v *protocol.ValidationError) []string {
+	var out []string
+	for k := range v.Fields {
+		out = append(out, k)
+	}
+	return out
+}
+
+// /mcp shows the servers in the thread.
+func TestMCPCommand(t *testing.T) {
+	m := testkit.NewModel(t)
+	rt, s := mcpRuntime(t, m)
+	sendMCP(t, rt, s, "/mcp")
+	evs := testkit.WaitEvents(t, rt.Log().Read, s, "the listing", testkit.Has(protocol.EventAgentMessage))
+	text := testkit.LastAgentText(t, evs)
+	assert.Contains(t, text, "• test — ready (stdio:")
+	assert.Contains(t, text, "mcp__test__echo (read-only): Echo the text back.")
+	sendMCP(t, rt, s, "/mcp reconnect test")
+	evs = testkit.WaitEvents(t, rt.Log().Read, s, "the reconnect", func(evs []protocol.Event) bool {
+		return testkit.Count(evs, protocol.EventAgentMessage) == 2
+	})
+	assert.Contains(t, testkit.LastAgentText(t, evs), "Reconnected test.")
+	assert.Contains(t, testkit.LastAgentText(t, evs), "• test — ready")
+}
