@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -124,7 +125,7 @@ func outputOf(evs []protocol.Event) string {
 func TestClusterNodeLossLosesAndRepeatsNothing(t *testing.T) {
 	c := testkit.StartCluster(t)
 	ws := t.TempDir()
-	a, _ := clusterRuntime(t, c, 0, Options{Workspace: ws})
+	a, ncA := clusterRuntime(t, c, 0, Options{Workspace: ws})
 	b, _ := clusterRuntime(t, c, 1, Options{Workspace: ws})
 	rts := []*Runtime{a, b}
 	ctx := context.Background()
@@ -206,15 +207,26 @@ func TestClusterNodeLossLosesAndRepeatsNothing(t *testing.T) {
 			}
 		}()
 	}
-	// Kill the stream's leader once a third of the prompts are in.
+	// A third of the way in, the stream's leader dies (a leader election under the writes);
+	// two thirds in, the node runtime A is connected to (A reconnects elsewhere, and its
+	// consumers are made again). Each comes back after.
 	for range sessions * perSession / 3 {
 		<-sent
 	}
 	leader := c.StreamLeader(eventlog.StreamName)
 	require.GreaterOrEqual(t, leader, 0)
 	c.Kill(leader)
-	senders.Wait()
+	for range sessions * perSession / 3 {
+		<-sent
+	}
 	c.Restart(leader)
+	c.WaitReady()
+	nodeOfA := slices.IndexFunc(strings.Split(c.URLs(), ","), func(u string) bool { return u == ncA.ConnectedUrl() })
+	require.GreaterOrEqual(t, nodeOfA, 0, "A is connected to %s", ncA.ConnectedUrl())
+	reconnects := ncA.Stats().Reconnects
+	c.Kill(nodeOfA)
+	senders.Wait()
+	c.Restart(nodeOfA)
 
 	for _, s := range ids {
 		waitForLong(t, a, s, "every prompt of the session runs", testkit.TurnsEnded(perSession))
@@ -277,6 +289,7 @@ func TestClusterNodeLossLosesAndRepeatsNothing(t *testing.T) {
 		}
 	}
 	assert.Empty(t, replied, "every acknowledged reply is in the log")
+	assert.Greater(t, ncA.Stats().Reconnects, reconnects, "A moved to another node")
 }
 
 // waitForLong is waitFor with the time a cluster needs to elect leaders and redeliver.
