@@ -163,7 +163,7 @@ func (r *Runtime) runSession(session string, rn *runner) {
 			who = commands{r}
 		}
 		seq, dup, err := r.log.PublishAfter(r.ctx, eventlog.TurnSubject(session), st.Seq, protocol.EventTurnStarted, started,
-			"turn-"+strconv.FormatUint(next.Offset, 10))
+			claimID("turn", next.Offset, r.owner))
 		if errors.Is(err, eventlog.ErrConflict) || (err == nil && dup) {
 			continue // another runner moved first: read again
 		}
@@ -288,7 +288,7 @@ func (r *Runtime) resume(session string, rn *runner, st turn.State, pending []pr
 	started := st.Started
 	started.Owner, started.Resumes = r.owner, st.Turn()
 	seq, dup, err := r.log.PublishAfter(r.ctx, eventlog.TurnSubject(session), st.Seq, protocol.EventTurnStarted, started,
-		"resume-"+strconv.FormatUint(st.Seq, 10))
+		claimID("resume", st.Seq, r.owner))
 	if err != nil || dup {
 		return // another runtime moved first, or the log failed: read again
 	}
@@ -536,6 +536,14 @@ func (r *Runtime) appendEvent(session string, typ protocol.EventType, data any, 
 	}
 	slog.Error("could not store an event", "session", session, "type", typ, "err", err)
 	return 0
+}
+
+// claimID is the message id of a claim on a session's turn subject. It names the claimer:
+// two replicas claiming the same prompt must never share an id, or the loser's retry of a
+// write whose answer was lost (a leader election) would be taken by JetStream for a repeat
+// of the winner's, and both would run the turn.
+func claimID(what string, offset uint64, owner string) string {
+	return what + "-" + strconv.FormatUint(offset, 10) + "-" + owner
 }
 
 func commandRunID(offset uint64) string { return fmt.Sprintf("slash-command:%d", offset) }
