@@ -174,6 +174,9 @@ func (r *Runtime) runSession(session string, rn *runner) {
 		r.ackBells(rn, next.Offset)
 		q = q.Started(next.Offset)
 		kept = r.runTurn(session, rn, seq, started, func(ctx context.Context) {
+			if started.Kind == protocol.TurnAgent {
+				ctx = decision.Surviving(ctx)
+			}
 			in := agent.Input{Session: session, Prompt: next.Offset, Text: next.Text}
 			caps := &runCaps{r: r, session: session, run: started.Run}
 			if ws, err := r.workspaceOf(ctx, session); err == nil {
@@ -204,7 +207,13 @@ func (r *Runtime) runTurn(session string, rn *runner, seq uint64, started protoc
 	ended := protocol.TurnEnded{Prompt: started.Prompt, Run: started.Run, Through: started.Through,
 		Stopped: errors.Is(context.Cause(ctx), decision.ErrStopped)}
 	if r.ctx.Err() != nil {
-		// The runtime is closing: the turn did not finish, and nothing here will finish it.
+		if started.Kind == protocol.TurnAgent && !ended.Stopped {
+			// The runtime is closing under an agent's turn: it stays open, for the next
+			// runtime to find (as after a crash): resumed if it waits on a decision, else
+			// ended with a note.
+			return 0
+		}
+		// A script cannot resume: the turn did not finish, and nothing will finish it.
 		ended.Interrupted = true
 	}
 	ectx, ecancel := context.WithTimeout(context.Background(), 5*time.Second)
@@ -294,6 +303,7 @@ func (r *Runtime) resume(session string, rn *runner, st turn.State, pending []pr
 	}
 	slog.Info("resuming a turn that waits on a decision", "session", session, "turn", started.Resumes, "decisions", len(pending))
 	r.runTurn(session, rn, seq, started, func(ctx context.Context) {
+		ctx = decision.Surviving(ctx)
 		text := ""
 		if ev, err := r.log.Get(ctx, started.Prompt); err == nil {
 			if m, err := ev.DecodeMessage(); err == nil {
