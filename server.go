@@ -265,12 +265,15 @@ func run(ctx context.Context, cfg config, stdout io.Writer) error {
 		return fmt.Errorf("data directory: %w", err)
 	}
 	// One Parley per data folder: a second one would run the same store's queued work behind
-	// the first one's back, and two embedded JetStreams on one folder lose data.
-	unlock, err := lockData(cfg.Data)
-	if err != nil {
-		return err
+	// the first one's back, and two embedded JetStreams on one folder lose data. With -nats
+	// the folder holds only the token, and runtimes of one cluster may share it.
+	if cfg.NATS == "" {
+		unlock, err := lockData(cfg.Data)
+		if err != nil {
+			return err
+		}
+		defer unlock()
 	}
-	defer unlock()
 	token, err := loadToken(cfg.Data, cfg.Token)
 	if err != nil {
 		return err

@@ -38,20 +38,21 @@ func TestReplicasFlag(t *testing.T) {
 }
 
 // TestTwoServersOnANATSCluster runs two whole servers (run, as the binary does) with
-// -nats naming the three nodes of a cluster: the log is kept in three copies, and a prompt
-// sent to one server is answered and read on the other.
+// -nats naming the three nodes of a cluster, on one data folder: the log is kept in three
+// copies, and a prompt sent to one server is answered and read on the other.
 func TestTwoServersOnANATSCluster(t *testing.T) {
 	c := testkit.StartCluster(t)
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
 	const token = "cluster-token"
+	folder := t.TempDir() // shared: with -nats the data folder holds only the token
 	var bases []string
 	var dones []chan error
 	for range 2 {
 		out := &syncBuffer{}
 		done := make(chan error, 1)
 		go func() {
-			done <- run(ctx, config{Addr: "127.0.0.1:0", Data: t.TempDir(), NATS: c.URLs(), Token: token,
+			done <- run(ctx, config{Addr: "127.0.0.1:0", Data: folder, NATS: c.URLs(), Token: token,
 				Workspaces: []string{t.TempDir()}, Web: testkit.WebFolder(t)}, out)
 		}()
 		dones = append(dones, done)

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -60,6 +61,19 @@ func cmpOr(d, def time.Duration) time.Duration {
 	return d
 }
 
+// pendingOn waits until the session has n pending decisions, as waitPending does, but takes a
+// failed read (a cluster still electing a leader answers "unavailable") as "not yet".
+func pendingOn(t *testing.T, rt *Runtime, session string, n int) []protocol.Decision {
+	t.Helper()
+	var list protocol.DecisionList
+	require.Eventually(t, func() bool {
+		var err error
+		list, err = rt.PendingDecisions(context.Background(), session)
+		return err == nil && len(list.Decisions) == n
+	}, 3*testkit.Wait, 10*time.Millisecond, "%d pending decisions", n)
+	return list.Decisions
+}
+
 // kill ends a runtime as a crash would, from the cluster's point of view: its connection
 // goes first, so nothing more is stored for it, and its lease lapses.
 func kill(rt *Runtime, nc *nats.Conn) {
@@ -89,8 +103,13 @@ func TestClusterKeepsThreeCopiesAndAReplyOnBResumesA(t *testing.T) {
 	}
 
 	s := newSession(t, a)
-	q := askAsync(t, ctx, a, s, envQuestion)
-	list := waitPending(t, b, s, 1)
+	q := &asked{done: make(chan struct{})}
+	go func() {
+		defer close(q.done)
+		q.answer, q.err = a.Ask(ctx, s, "test:1", envQuestion)
+	}()
+	q.decision = pendingOn(t, a, s, 1)[0]
+	list := pendingOn(t, b, s, 1)
 	assert.Equal(t, q.decision.ID, list[0].ID)
 	_, err = b.Reply(ctx, s, q.decision.ID, protocol.ReplyRequest{Action: protocol.ActionAccept, Content: raw("staging")})
 	require.NoError(t, err)
@@ -100,7 +119,7 @@ func TestClusterKeepsThreeCopiesAndAReplyOnBResumesA(t *testing.T) {
 
 	// A script's confirm asked in a turn on whichever runtime runs it, answered on the other.
 	prompt(t, b, s, "/script print(confirm('Deploy?'))", protocol.ModeQueue)
-	d := waitPending(t, a, s, 1)[0]
+	d := pendingOn(t, a, s, 1)[0]
 	_, err = a.Reply(ctx, s, d.ID, protocol.ReplyRequest{Action: protocol.ActionAccept, Content: raw(true)})
 	require.NoError(t, err)
 	evs := waitFor(t, b, s, "the script ends", testkit.TurnsEnded(1))
@@ -123,9 +142,11 @@ func outputOf(evs []protocol.Event) string {
 // outcome, and the replies the clients were told are stored are the ones that won.
 func TestClusterNodeLossLosesAndRepeatsNothing(t *testing.T) {
 	c := testkit.StartCluster(t)
+	// The production lease: a node's loss (an election, a reconnect) takes a few seconds, and
+	// a runtime must not be taken for gone meanwhile.
 	ws := t.TempDir()
-	a, _ := clusterRuntime(t, c, 0, Options{Workspace: ws})
-	b, _ := clusterRuntime(t, c, 1, Options{Workspace: ws})
+	a, ncA := clusterRuntime(t, c, 0, Options{Workspace: ws, Lease: 10 * time.Second})
+	b, _ := clusterRuntime(t, c, 1, Options{Workspace: ws, Lease: 10 * time.Second})
 	rts := []*Runtime{a, b}
 	ctx := context.Background()
 	const sessions, perSession = 3, 24
@@ -173,7 +194,9 @@ func TestClusterNodeLossLosesAndRepeatsNothing(t *testing.T) {
 				_, err := rt.Reply(ctx, d.Session, d.ID, protocol.ReplyRequest{Action: protocol.ActionAccept, Content: raw(true)})
 				if err == nil || errors.Is(err, protocol.ErrAlreadyAnswered) {
 					mu.Lock()
-					replied[d.ID] = replied[d.ID] || err == nil
+					if err == nil {
+						replied[d.ID] = true
+					}
 					mu.Unlock()
 				}
 			}
@@ -206,15 +229,26 @@ func TestClusterNodeLossLosesAndRepeatsNothing(t *testing.T) {
 			}
 		}()
 	}
-	// Kill the stream's leader once a third of the prompts are in.
+	// A third of the way in, the stream's leader dies (a leader election under the writes);
+	// two thirds in, the node runtime A is connected to (A reconnects elsewhere, and its
+	// consumers are made again). Each comes back after.
 	for range sessions * perSession / 3 {
 		<-sent
 	}
 	leader := c.StreamLeader(eventlog.StreamName)
 	require.GreaterOrEqual(t, leader, 0)
 	c.Kill(leader)
-	senders.Wait()
+	for range sessions * perSession / 3 {
+		<-sent
+	}
 	c.Restart(leader)
+	c.WaitReady()
+	nodeOfA := slices.IndexFunc(strings.Split(c.URLs(), ","), func(u string) bool { return u == ncA.ConnectedUrl() })
+	require.GreaterOrEqual(t, nodeOfA, 0, "A is connected to %s", ncA.ConnectedUrl())
+	reconnects := ncA.Stats().Reconnects
+	c.Kill(nodeOfA)
+	senders.Wait()
+	c.Restart(nodeOfA)
 
 	for _, s := range ids {
 		waitForLong(t, a, s, "every prompt of the session runs", testkit.TurnsEnded(perSession))
@@ -277,6 +311,7 @@ func TestClusterNodeLossLosesAndRepeatsNothing(t *testing.T) {
 		}
 	}
 	assert.Empty(t, replied, "every acknowledged reply is in the log")
+	assert.Greater(t, ncA.Stats().Reconnects, reconnects, "A moved to another node")
 }
 
 // waitForLong is waitFor with the time a cluster needs to elect leaders and redeliver.
@@ -315,8 +350,8 @@ func TestClusterRuntimeKilledMidTurn(t *testing.T) {
 	script, agentic := newSession(t, a), newSession(t, a)
 	prompt(t, a, script, "/script confirm('Deploy?')", protocol.ModeQueue)
 	prompt(t, a, agentic, "write out.txt", protocol.ModeQueue)
-	waitPending(t, a, script, 1)
-	approval := waitPending(t, a, agentic, 1)[0]
+	pendingOn(t, a, script, 1)
+	approval := pendingOn(t, a, agentic, 1)[0]
 	prompt(t, a, script, "/script print('next')", protocol.ModeQueue)
 	prompt(t, a, agentic, "after the write", protocol.ModeQueue)
 
@@ -337,7 +372,7 @@ func TestClusterRuntimeKilledMidTurn(t *testing.T) {
 		st, err := b.turnState(ctx, agentic)
 		return err == nil && st.Open && st.Started.Owner == b.owner
 	}, 6*testkit.Wait, 20*time.Millisecond, "B takes the turn over")
-	again := waitPending(t, b, agentic, 1)[0]
+	again := pendingOn(t, b, agentic, 1)[0]
 	assert.Equal(t, approval.ID, again.ID)
 	_, err := b.Reply(ctx, agentic, approval.ID, allowOnce())
 	require.NoError(t, err)

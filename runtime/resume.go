@@ -2,6 +2,7 @@ package runtime
 
 import (
 	"context"
+	"errors"
 	"slices"
 	"strconv"
 	"strings"
@@ -104,11 +105,18 @@ func (t *tools) resuming(ctx context.Context) (context.Context, func()) {
 // withdrawUnused ends the decisions the resumed turn never asked again (the model took
 // another way): nobody waits for them any more.
 func (t *tools) withdrawUnused(ctx context.Context) {
+	reason := protocol.ReasonWithdrawn
+	switch cause := context.Cause(ctx); {
+	case errors.Is(cause, decision.ErrStopped):
+		reason = protocol.ReasonStopped // stopped before it asked them again
+	case errors.Is(cause, decision.ErrShutdown):
+		return // the turn stays open for the next runtime, and so do they
+	}
 	ctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 5*time.Second)
 	defer cancel()
 	for _, d := range t.adopt {
 		if !d.Used() {
-			t.caps.r.registry.End(ctx, d.Session, d.ID, d.Offset, protocol.ReasonWithdrawn)
+			t.caps.r.registry.End(ctx, d.Session, d.ID, d.Offset, reason)
 		}
 	}
 	t.adopt = nil

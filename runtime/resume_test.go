@@ -39,11 +39,17 @@ func allowOnce() protocol.ReplyRequest {
 	return protocol.ReplyRequest{Action: protocol.ActionAccept, Content: raw(protocol.ApprovalAnswer{Option: &zero})}
 }
 
-// A model's turn waiting on an approval survives a kill -9: after the restart the approval is
+// A model's turn waiting on an approval survives a kill -9 or a graceful restart (the server
+// leaves the turn and its decision open when it closes): after the restart the approval is
 // still pending (the same decision), and once it is answered the write runs, once, and the
 // model is asked again with the tool's result; the turn ends normally and the queued prompt
 // runs after it.
 func TestRestartResumesAModelTurnWaitingOnApproval(t *testing.T) {
+	t.Run("kill -9", func(t *testing.T) { testResumeAfter(t, crash) })
+	t.Run("a graceful restart", func(t *testing.T) { testResumeAfter(t, stop) })
+}
+
+func testResumeAfter(t *testing.T, end func(*Embedded, *Runtime)) {
 	dir, ws := t.TempDir(), testkit.Folder(t, nil)
 	m := testkit.NewModel(t,
 		testkit.Calls(testkit.Call{ID: "call_0", Name: "write_file", Args: map[string]string{"path": "hello.txt", "content": "hi"}}))
@@ -54,7 +60,7 @@ func TestRestartResumesAModelTurnWaitingOnApproval(t *testing.T) {
 	assert.Equal(t, protocol.KindApproval, d.Request.Kind)
 	queued := prompt(t, rt, s, "and then this", protocol.ModeQueue)
 
-	crash(emb, rt)
+	end(emb, rt)
 	m.Add(testkit.Text("Wrote hello.txt."), testkit.Text("Done with that too."))
 	emb, rt = startModel(t, dir, ws, m)
 	defer stop(emb, rt)
@@ -187,4 +193,36 @@ func TestRestartAsksOnlyWhatWasNotAnswered(t *testing.T) {
 	reqs := m.Requests()
 	require.Len(t, reqs, 2)
 	assert.Equal(t, []string{`q1: the user answered: "blue"`, `q2: the user answered: "large"`}, testkit.ToolTexts(reqs[1]))
+}
+
+// A resumed turn is the same turn: a stop that names it by the offset the browser knows (its
+// first turn.started) stops it, and its decision ends as stopped.
+func TestAResumedTurnIsStoppedByItsFirstOffset(t *testing.T) {
+	dir, ws := t.TempDir(), testkit.Folder(t, nil)
+	m := testkit.NewModel(t,
+		testkit.Calls(testkit.Call{ID: "call_0", Name: "write_file", Args: map[string]string{"path": "a.txt", "content": "a"}}))
+	emb, rt := startModel(t, dir, ws, m)
+	s := newSession(t, rt)
+	prompt(t, rt, s, "write a.txt", protocol.ModeQueue)
+	d := waitPending(t, rt, s, 1)[0]
+	first, err := rt.turnState(context.Background(), s)
+	require.NoError(t, err)
+
+	crash(emb, rt)
+	emb, rt = startModel(t, dir, ws, m)
+	defer stop(emb, rt)
+	require.Eventually(t, func() bool {
+		st, err := rt.turnState(context.Background(), s)
+		return err == nil && st.Open && st.Started.Owner == rt.owner
+	}, testkit.Wait, 10*time.Millisecond, "the turn is taken over")
+	resp, err := rt.StopTurn(context.Background(), s, protocol.StopRequest{Turn: first.Seq})
+	require.NoError(t, err)
+	assert.True(t, resp.Running)
+	evs := waitFor(t, rt, s, "the turn ends", testkit.TurnsEnded(1))
+	te, err := protocol.DecodeEventData[protocol.TurnEnded](testkit.OfType(evs, protocol.EventTurnEnded)[0])
+	require.NoError(t, err)
+	assert.True(t, te.Stopped)
+	rej, err := lastOfType(t, rt, s, protocol.EventQuestionRejected).DecodeQuestionRejected()
+	require.NoError(t, err)
+	assert.Equal(t, protocol.QuestionRejected{ID: d.ID, Outcome: protocol.OutcomeAborted, Reason: protocol.ReasonStopped}, rej)
 }

@@ -163,7 +163,7 @@ func (r *Runtime) runSession(session string, rn *runner) {
 			who = commands{r}
 		}
 		seq, dup, err := r.log.PublishAfter(r.ctx, eventlog.TurnSubject(session), st.Seq, protocol.EventTurnStarted, started,
-			"turn-"+strconv.FormatUint(next.Offset, 10))
+			claimID("turn", next.Offset, r.owner))
 		if errors.Is(err, eventlog.ErrConflict) || (err == nil && dup) {
 			continue // another runner moved first: read again
 		}
@@ -174,6 +174,9 @@ func (r *Runtime) runSession(session string, rn *runner) {
 		r.ackBells(rn, next.Offset)
 		q = q.Started(next.Offset)
 		kept = r.runTurn(session, rn, seq, started, func(ctx context.Context) {
+			if started.Kind == protocol.TurnAgent {
+				ctx = decision.Surviving(ctx)
+			}
 			in := agent.Input{Session: session, Prompt: next.Offset, Text: next.Text}
 			caps := &runCaps{r: r, session: session, run: started.Run}
 			if ws, err := r.workspaceOf(ctx, session); err == nil {
@@ -204,7 +207,13 @@ func (r *Runtime) runTurn(session string, rn *runner, seq uint64, started protoc
 	ended := protocol.TurnEnded{Prompt: started.Prompt, Run: started.Run, Through: started.Through,
 		Stopped: errors.Is(context.Cause(ctx), decision.ErrStopped)}
 	if r.ctx.Err() != nil {
-		// The runtime is closing: the turn did not finish, and nothing here will finish it.
+		if started.Kind == protocol.TurnAgent && !ended.Stopped {
+			// The runtime is closing under an agent's turn: it stays open, for the next
+			// runtime to find (as after a crash): resumed if it waits on a decision, else
+			// ended with a note.
+			return 0
+		}
+		// A script cannot resume: the turn did not finish, and nothing will finish it.
 		ended.Interrupted = true
 	}
 	ectx, ecancel := context.WithTimeout(context.Background(), 5*time.Second)
@@ -288,12 +297,13 @@ func (r *Runtime) resume(session string, rn *runner, st turn.State, pending []pr
 	started := st.Started
 	started.Owner, started.Resumes = r.owner, st.Turn()
 	seq, dup, err := r.log.PublishAfter(r.ctx, eventlog.TurnSubject(session), st.Seq, protocol.EventTurnStarted, started,
-		"resume-"+strconv.FormatUint(st.Seq, 10))
+		claimID("resume", st.Seq, r.owner))
 	if err != nil || dup {
 		return // another runtime moved first, or the log failed: read again
 	}
 	slog.Info("resuming a turn that waits on a decision", "session", session, "turn", started.Resumes, "decisions", len(pending))
 	r.runTurn(session, rn, seq, started, func(ctx context.Context) {
+		ctx = decision.Surviving(ctx)
 		text := ""
 		if ev, err := r.log.Get(ctx, started.Prompt); err == nil {
 			if m, err := ev.DecodeMessage(); err == nil {
@@ -536,6 +546,14 @@ func (r *Runtime) appendEvent(session string, typ protocol.EventType, data any, 
 	}
 	slog.Error("could not store an event", "session", session, "type", typ, "err", err)
 	return 0
+}
+
+// claimID is the message id of a claim on a session's turn subject. It names the claimer:
+// two replicas claiming the same prompt must never share an id, or the loser's retry of a
+// write whose answer was lost (a leader election) would be taken by JetStream for a repeat
+// of the winner's, and both would run the turn.
+func claimID(what string, offset uint64, owner string) string {
+	return what + "-" + strconv.FormatUint(offset, 10) + "-" + owner
 }
 
 func commandRunID(offset uint64) string { return fmt.Sprintf("slash-command:%d", offset) }

@@ -179,6 +179,9 @@ func (g *Registry) wait(ctx context.Context, session, id string, offset uint64, 
 			switch cause := context.Cause(ctx); {
 			case errors.Is(cause, ErrStopped):
 				reason = protocol.ReasonStopped
+			case errors.Is(cause, ErrShutdown) && survives(ctx):
+				// Its turn resumes on the next runtime that finds it: it stays pending.
+				return Result{}, fmt.Errorf("question %s %w: the server is shutting down; it stays pending", id, ErrAborted)
 			case errors.Is(cause, ErrShutdown):
 				reason = protocol.ReasonOrphaned // its server is going away and cannot resume it
 			}
@@ -198,6 +201,17 @@ type Resumable struct {
 func (r *Resumable) Used() bool { return r.used }
 
 type resumeKey struct{}
+
+type survivesKey struct{}
+
+// Surviving marks ctx as a turn that can resume on another runtime (a model's turn): a
+// decision it waits for when the server shuts down stays pending, for the turn to wait
+// for again, instead of ending as orphaned.
+func Surviving(ctx context.Context) context.Context {
+	return context.WithValue(ctx, survivesKey{}, true)
+}
+
+func survives(ctx context.Context) bool { v, _ := ctx.Value(survivesKey{}).(bool); return v }
 
 // Resuming makes the next Ask under ctx that asks what d asked (the same kind and message)
 // wait for d instead of opening a new decision.
