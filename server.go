@@ -44,6 +44,9 @@ type config struct {
 	DecisionTimeout time.Duration
 	// ScriptMemory is the memory limit of one script, in bytes.
 	ScriptMemory int64
+	// Upstream, when set, makes this an edge (edge.go): the bundle here, the API and the
+	// socket at the runtime at this address, presented UpstreamToken.
+	Upstream, UpstreamToken string
 	// Web is the folder of the browser bundle. go-app serves /web from the working
 	// directory, so it is not a flag; tests point it elsewhere.
 	Web string
@@ -72,6 +75,7 @@ func parseConfig(args []string, getenv func(string) string, stderr io.Writer) (c
 	fs.StringVar(&timeout, "decision-timeout", timeout, "how long a question or approval waits for an answer by default, e.g. 10m or 1h (PARLEY_DECISION_TIMEOUT)")
 	memory := env("PARLEY_SCRIPT_MEMORY", "256MiB")
 	fs.StringVar(&memory, "script-memory", memory, "how much memory one script may use, e.g. 256MiB or 1GiB; a script that needs more is stopped (PARLEY_SCRIPT_MEMORY)")
+	upstreamTokenFile := addEdgeFlags(fs, &c, env)
 	fs.Usage = func() {
 		fmt.Fprintln(fs.Output(), "Usage: parley [flags]\n\nParley serves a web chat for AI agents on a local address.\n\nFlags:")
 		fs.PrintDefaults()
@@ -94,6 +98,9 @@ func parseConfig(args []string, getenv func(string) string, stderr io.Writer) (c
 		return c, err
 	}
 	if c.Model, err = modelConfig(); err != nil {
+		return c, err
+	}
+	if c.UpstreamToken, err = upstreamToken(c.Upstream, *upstreamTokenFile, getenv); err != nil {
 		return c, err
 	}
 	return c, nil
@@ -246,6 +253,9 @@ func run(ctx context.Context, cfg config, stdout io.Writer) error {
 		return fmt.Errorf("listen: %w", err)
 	}
 	defer ln.Close()
+	if cfg.Upstream != "" {
+		return runEdge(ctx, cfg, ln, stdout)
+	}
 	if err := os.MkdirAll(cfg.Data, 0o700); err != nil {
 		return fmt.Errorf("data directory: %w", err)
 	}

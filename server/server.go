@@ -106,6 +106,12 @@ func (s *Server) Handler() http.Handler {
 	for _, r := range s.api() {
 		mux.Handle(r.pattern, s.authorised(r.handler))
 	}
+	return s.withBundle(mux)
+}
+
+// withBundle adds the bundle's routes to mux: the wasm precompressed, the rest to go-app
+// behind the token link. Front serves the same around a proxy (front.go).
+func (s *Server) withBundle(mux *http.ServeMux) http.Handler {
 	mux.HandleFunc("GET /web/app.wasm", s.bundle.serveWasm)
 	mux.HandleFunc("GET /web/{$}", http.NotFound) // go-app's file server would list the folder
 	mux.Handle("/", s.acceptTokenLink(s.bundle.app))
