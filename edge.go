@@ -95,7 +95,7 @@ func runEdge(ctx context.Context, cfg config, ln net.Listener, stdout io.Writer)
 		slog.Warn("the upstream runtime does not answer yet; serving anyway", "upstream", cfg.Upstream, "err", err)
 	}
 	cancel()
-	fmt.Fprintf(stdout, "Parley (edge of %s) is running. Open this address (it carries your access token):\n\n    http://%s/?token=%s\n\n", cfg.Upstream, displayAddr(ln.Addr()), token)
+	fmt.Fprintf(stdout, "Parley is running as an edge of a runtime elsewhere. Open this address (it carries your access token):\n\n    http://%s/?token=%s\n\n", displayAddr(ln.Addr()), token)
 	slog.Info("serving as an edge", "addr", ln.Addr().String(), "upstream", cfg.Upstream, "data", cfg.Data, "version", bundle.Version())
 
 	errc := make(chan error, 1)
