@@ -76,7 +76,9 @@ bench: build chromium
 	@echo "== a burst of 1,000 prompts on one session: the offline agent's answer rate, first half and second half"
 	$(GO) test -count=1 -run '^$$' -bench BenchmarkBurst -benchtime 1x ./runtime/ | grep -E 'Benchmark|burst_test'
 	@echo "== fan-out: 1,000 sockets on one session at 100 prompts/s (send → every socket, p50/p99; RSS per socket)"
-	$(GO) test -count=1 -run '^$$' -bench BenchmarkFanout -benchtime 1x ./server/ | grep -E 'Benchmark|fanout_bench'
+	$(GO) test -count=1 -run '^$$' -bench 'BenchmarkFanout$$' -benchtime 1x ./server/ | grep -E 'Benchmark|fanout_bench'
+	@echo "== fan-out through an edge (-upstream): the same 1,000 sockets on one process, then on edge + runtime (p50/p99, what the edge adds)"
+	$(GO) test -count=1 -run '^$$' -bench 'BenchmarkFanoutEdge$$' -benchtime 1x ./server/ | grep -E 'Benchmark|fanout_bench'
 	@echo "== pure packages, native"
 	$(GO) test -count=1 -run '^$$' -bench . -benchmem $(PURE)
 	@echo "== pure packages, wasm in Node"

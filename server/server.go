@@ -36,6 +36,8 @@ type Runtime interface {
 	Head(ctx context.Context, session string) (uint64, error)
 	// Follow streams a session's events after an offset, stored ones then live ones.
 	Follow(ctx context.Context, session string, after uint64) (<-chan protocol.Event, <-chan error, error)
+	// Window finds where a page can start showing a session (runtime/window.go).
+	Window(ctx context.Context, session string, before uint64, size int) (protocol.Window, []protocol.Event, error)
 	// Live streams the deltas of a session's streaming messages from now on (never stored).
 	Live(ctx context.Context, session string) (<-chan protocol.Delta, error)
 }
@@ -76,6 +78,7 @@ func (s *Server) api() []route {
 		{"POST /api/sessions", s.createSession},
 		{"GET /api/sessions/{id}", s.getSession},
 		{"GET /api/sessions/{id}/events", s.listEvents},
+		{"GET /api/sessions/{id}/window", s.windowPage},
 		{"POST /api/sessions/{id}/prompt", s.sendPrompt},
 		{"POST /api/sessions/{id}/stop", s.stopTurn},
 		{"GET /api/sessions/{id}/decisions", s.listDecisions},
