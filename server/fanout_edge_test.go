@@ -33,8 +33,8 @@ func BenchmarkFanoutEdge(b *testing.B) {
 		b.ReportMetric(ms(through.p(0.5)), "edge-p50-ms")
 		b.ReportMetric(ms(through.p(0.99)), "edge-p99-ms")
 		for _, r := range []fanoutResult{direct, through} {
-			fmt.Printf("fanout_bench: %s: %d sockets, %d prompts/s for %d s: send → every socket p50 %v, p99 %v, max %v; %d deliveries missing; %d problems\n",
-				r.via, sockets, rate, seconds, r.p(0.5).Round(time.Microsecond), r.p(0.99).Round(time.Microsecond), r.p(1).Round(time.Microsecond), r.missing, r.problems)
+			fmt.Printf("fanout_bench: %s: %d sockets, %d prompts at %d/s (sent in %v): send → every socket p50 %v, p99 %v, max %v; %d deliveries missing; %d problems%s\n",
+				r.via, sockets, rate*seconds, rate, r.sending.Round(time.Millisecond), r.p(0.5).Round(time.Microsecond), r.p(0.99).Round(time.Microsecond), r.p(1).Round(time.Microsecond), r.missing, r.problems, r.first)
 		}
 		fmt.Printf("fanout_bench: the edge adds p50 %v, p99 %v\n",
 			(through.p(0.5) - direct.p(0.5)).Round(time.Microsecond), (through.p(0.99) - direct.p(0.99)).Round(time.Microsecond))
@@ -46,6 +46,8 @@ type fanoutResult struct {
 	lat      []time.Duration // sorted
 	missing  int
 	problems int
+	first    string        // the first problem, if any
+	sending  time.Duration // how long the prompts took to send: past rate×seconds, the sender fell behind
 }
 
 func (r fanoutResult) p(q float64) time.Duration {
@@ -82,11 +84,16 @@ func fanoutRound(b *testing.B, throughEdge bool, sockets, rate, seconds int) fan
 		b.Fatal(err)
 	}
 	c := join(ctx, b, client, info.ID, 0, sockets)
+	start := time.Now()
 	sent := prompts(b, client, info.ID, rate*seconds, time.Second/time.Duration(rate))
+	sending := time.Since(start)
 	time.Sleep(2 * time.Second) // what is on its way arrives
 	cancel()
 	c.wg.Wait()
-	r := fanoutResult{via: via, problems: len(c.errs)}
+	r := fanoutResult{via: via, problems: len(c.errs), sending: sending}
+	if len(c.errs) > 0 {
+		r.first = " (first: " + c.errs[0] + ")"
+	}
 	for _, got := range c.got {
 		for off, at := range sent {
 			if arrived, ok := got[off]; ok {
