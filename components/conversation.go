@@ -154,7 +154,7 @@ func (c *Conversation) open(ctx app.Context, id string) {
 	f := &socket.Follower{
 		URL:     scheme + "://" + u.Host + "/ws",
 		Session: id,
-		Tail:    windowTail,
+		Tail:    openTail,
 		OnWindow: func(w protocol.Window) {
 			ctx.Dispatch(func(ctx app.Context) {
 				if c.follower != nil && c.follower.Session == id {

@@ -11,12 +11,16 @@ import (
 )
 
 // Opening a long session costs its newest window, not its history (docs/protocol.md,
-// "Windows"): the follower asks for the newest windowTail entries, and older windows are
+// "Windows"): the follower asks for the newest openTail entries, and older windows are
 // paged in, windowTail entries at a time, when the person scrolls up to the top of the
 // thread or asks for earlier messages.
 
-// windowTail is how many entries a window holds at least: what the thread mounts at first
-// (windowStep).
+// openTail is how many entries the newest window holds at least: more than a tall screen
+// shows, so the page opens full, and few enough that the first render is quick.
+const openTail = 40
+
+// windowTail is how many entries an older window holds at least: a step of what the thread
+// mounts (windowStep).
 const windowTail = windowStep
 
 // actionLoadEarlier asks the conversation for the window before the oldest one it holds.
