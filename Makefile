@@ -79,6 +79,8 @@ bench: build chromium
 	$(GO) test -count=1 -run '^$$' -bench 'BenchmarkFanout$$' -benchtime 1x ./server/ | grep -E 'Benchmark|fanout_bench'
 	@echo "== fan-out through an edge (-upstream): the same 1,000 sockets on one process, then on edge + runtime (p50/p99, what the edge adds)"
 	$(GO) test -count=1 -run '^$$' -bench 'BenchmarkFanoutEdge$$' -benchtime 1x ./server/ | grep -E 'Benchmark|fanout_bench'
+	@echo "== opening a long session: reload → newest reply painted vs history length, against the empty page (target ≤ 1.3×); ready → painted (resume)"
+	$(GO) test -count=1 -run '^$$' -bench BenchmarkLongSessionOpen -benchtime 1x -timeout 30m ./e2e/ | grep -E 'Benchmark|open_bench'
 	@echo "== pure packages, native"
 	$(GO) test -count=1 -run '^$$' -bench . -benchmem $(PURE)
 	@echo "== pure packages, wasm in Node"

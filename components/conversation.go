@@ -154,7 +154,7 @@ func (c *Conversation) open(ctx app.Context, id string) {
 	f := &socket.Follower{
 		URL:     scheme + "://" + u.Host + "/ws",
 		Session: id,
-		Tail:    openTail,
+		Tail:    tailOf(u.RawQuery),
 		OnWindow: func(w protocol.Window) {
 			ctx.Dispatch(func(ctx app.Context) {
 				if c.follower != nil && c.follower.Session == id {

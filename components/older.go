@@ -2,6 +2,7 @@ package components
 
 import (
 	"errors"
+	"strings"
 
 	"github.com/maxence-charriere/go-app/v10/pkg/app"
 
@@ -22,6 +23,15 @@ const openTail = 40
 // windowTail is how many entries an older window holds at least: a step of what the thread
 // mounts (windowStep).
 const windowTail = windowStep
+
+// tailOf is the follower's tail for a page's query: openTail, or the whole log (0) for
+// ?history=all, as before windows (the benches that measure a page holding 1,000 messages).
+func tailOf(query string) int {
+	if strings.Contains(query, "history=all") {
+		return 0
+	}
+	return openTail
+}
 
 // actionLoadEarlier asks the conversation for the window before the oldest one it holds.
 const actionLoadEarlier = "parley.load-earlier"

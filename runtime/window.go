@@ -49,6 +49,7 @@ type windowIndex struct {
 	created   uint64
 	model     []uint64 // offsets of session.model events
 	perms     []uint64 // offsets of session.permissions events
+	usage     []uint64 // offsets of turn.usage events
 }
 
 func (x *windowIndex) apply(ev protocol.Event) {
@@ -62,6 +63,8 @@ func (x *windowIndex) apply(ev protocol.Event) {
 		x.model = append(x.model, ev.Offset)
 	case protocol.EventSessionPermissions:
 		x.perms = append(x.perms, ev.Offset)
+	case protocol.EventTurnUsage:
+		x.usage = append(x.usage, ev.Offset)
 	case protocol.EventUserMessage:
 		if x.turns == 0 && len(x.waiting) == 0 {
 			x.shown[ev.Offset] = true
@@ -206,7 +209,7 @@ func (w *windowCache) index(session string) *windowIndex {
 // size entries that ends before `before` (0: the newest window of all, which ends at the
 // head). It answers the window's start and the prelude the page folds first: the prompts
 // waiting at the start, and, for the newest window, the session's created event and its last
-// model and permission events before it. From is 0 when the window is the whole log.
+// model, permission and usage events before it (the controls row's). From is 0 when the window is the whole log.
 func (r *Runtime) Window(ctx context.Context, session string, before uint64, size int) (protocol.Window, []protocol.Event, error) {
 	size = min(max(size, 1), protocol.MaxTail)
 	if _, err := r.Session(ctx, session); err != nil {
@@ -247,6 +250,7 @@ func (r *Runtime) Window(ctx context.Context, session string, before uint64, siz
 		}
 		last(x.model)
 		last(x.perms)
+		last(x.usage)
 	}
 	slices.Sort(pre)
 	evs, err := r.events(ctx, pre)
