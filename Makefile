@@ -91,9 +91,13 @@ bench: build chromium mcp-everything
 	@echo "== a burst of 1,000 prompts on one session: the offline agent's answer rate, first half and second half"
 	$(GO) test -count=1 -run '^$$' -bench BenchmarkBurst -benchtime 1x ./runtime/ | grep -E 'Benchmark|burst_test'
 	@echo "== fan-out: 1,000 sockets on one session at 100 prompts/s (send → every socket, p50/p99; RSS per socket)"
-	$(GO) test -count=1 -run '^$$' -bench BenchmarkFanout -benchtime 1x ./server/ | grep -E 'Benchmark|fanout_bench'
+	$(GO) test -count=1 -run '^$$' -bench 'BenchmarkFanout$$' -benchtime 1x ./server/ | grep -E 'Benchmark|fanout_bench'
 	@echo "== on a 3-node JetStream cluster in the process (R3): fan-out to 1,000 sockets, and a 1,000-event session resumed over the socket beside the embedded store"
 	$(GO) test -count=1 -run '^$$' -bench 'BenchmarkFanoutCluster|BenchmarkResume1000' -benchtime 1x ./server/ | grep -E 'Benchmark|cluster_bench'
+	@echo "== fan-out through an edge (-upstream): the same 1,000 sockets on one process, then on edge + runtime (p50/p99, what the edge adds)"
+	$(GO) test -count=1 -run '^$$' -bench 'BenchmarkFanoutEdge$$' -benchtime 1x ./server/ | grep -E 'Benchmark|fanout_bench'
+	@echo "== opening a long session: reload → newest reply painted vs history length, against the empty page (target ≤ 1.3×); ready → painted (resume)"
+	$(GO) test -count=1 -run '^$$' -bench BenchmarkLongSessionOpen -benchtime 1x -timeout 30m ./e2e/ | grep -E 'Benchmark|open_bench'
 	@echo "== pure packages, native"
 	$(GO) test -count=1 -run '^$$' -bench . -benchmem $(PURE)
 	@echo "== pure packages, wasm in Node"

@@ -49,6 +49,9 @@ type config struct {
 	ScriptMemory int64
 	// MCPConfig is the user's MCP servers file (-mcp-config), absolute; "" for none.
 	MCPConfig string
+	// Upstream, when set, makes this an edge (edge.go): the bundle here, the API and the
+	// socket at the runtime at this address, presented UpstreamToken.
+	Upstream, UpstreamToken string
 	// Web is the folder of the browser bundle. go-app serves /web from the working
 	// directory, so it is not a flag; tests point it elsewhere.
 	Web string
@@ -80,6 +83,7 @@ func parseConfig(args []string, getenv func(string) string, stderr io.Writer) (c
 	memory := env("PARLEY_SCRIPT_MEMORY", "256MiB")
 	fs.StringVar(&memory, "script-memory", memory, "how much memory one script may use, e.g. 256MiB or 1GiB; a script that needs more is stopped (PARLEY_SCRIPT_MEMORY)")
 	mcpConfig := addMCPFlags(fs, getenv)
+	upstreamTokenFile := addEdgeFlags(fs, &c, env)
 	fs.Usage = func() {
 		fmt.Fprintln(fs.Output(), "Usage: parley [flags]\n\nParley serves a web chat for AI agents on a local address.\n\nFlags:")
 		fs.PrintDefaults()
@@ -109,6 +113,9 @@ func parseConfig(args []string, getenv func(string) string, stderr io.Writer) (c
 		return c, err
 	}
 	if c.MCPConfig, err = mcpConfig(); err != nil {
+		return c, err
+	}
+	if c.UpstreamToken, err = upstreamToken(c.Upstream, *upstreamTokenFile, getenv); err != nil {
 		return c, err
 	}
 	return c, nil
@@ -261,6 +268,9 @@ func run(ctx context.Context, cfg config, stdout io.Writer) error {
 		return fmt.Errorf("listen: %w", err)
 	}
 	defer ln.Close()
+	if cfg.Upstream != "" {
+		return runEdge(ctx, cfg, ln, stdout)
+	}
 	if err := os.MkdirAll(cfg.Data, 0o700); err != nil {
 		return fmt.Errorf("data directory: %w", err)
 	}

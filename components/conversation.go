@@ -39,6 +39,7 @@ type Conversation struct {
 
 	follower   *socket.Follower
 	stopFollow context.CancelFunc
+	older      olderWindows // the history before the newest window (older.go)
 
 	// The hero's workspace: the folders the server offers, the one picked, and whether the
 	// open session is the hero's blank one (no prompt yet: the hero still shows).
@@ -73,6 +74,7 @@ func (c *Conversation) OnMount(ctx app.Context) {
 	ctx.Handle(actionStart, c.onStart)
 	ctx.Handle(actionRename, c.onRename)
 	ctx.Handle(actionArchive, c.onArchive)
+	ctx.Handle(actionLoadEarlier, c.onLoadEarlier)
 	ctx.Handle(actionPickWorkspace, func(ctx app.Context, a app.Action) {
 		if ws, ok := a.Value.(string); ok && (ws != c.workspace || !c.blank) {
 			c.connect(ctx, ws)
@@ -142,6 +144,7 @@ func (c *Conversation) open(ctx app.Context, id string) {
 	}
 	c.session, c.notice, c.noticeUntilLive = id, "", false
 	c.thread = store.Thread{Title: c.titleOf(id)}
+	c.older = olderWindows{}
 	c.controls = store.NewControls()
 	c.link = socket.State{Status: socket.Connecting}
 	if id == "" {
@@ -156,14 +159,25 @@ func (c *Conversation) open(ctx app.Context, id string) {
 	f := &socket.Follower{
 		URL:     scheme + "://" + u.Host + "/ws",
 		Session: id,
-		OnEvent: func(ev protocol.Event) {
+		Tail:    tailOf(u.RawQuery),
+		OnWindow: func(w protocol.Window) {
 			ctx.Dispatch(func(ctx app.Context) {
-				if c.follower == nil || c.follower.Session != ev.Session {
+				if c.follower != nil && c.follower.Session == id {
+					c.onWindow(w)
+				}
+			})
+		},
+		// A frame's events in one dispatch: a replay renders once per frame, not per event.
+		OnEvents: func(evs []protocol.Event) {
+			ctx.Dispatch(func(ctx app.Context) {
+				if c.follower == nil || c.follower.Session != id {
 					return // a late event of a session we left
 				}
-				c.thread.Apply(ev)
-				c.controls.Apply(ev)
-				c.engaged(ctx)
+				for _, ev := range evs {
+					c.thread.Apply(ev)
+					c.controls.Apply(ev)
+					c.engaged(ctx)
+				}
 			})
 		},
 		OnDelta: func(d protocol.Delta) {

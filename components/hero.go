@@ -253,6 +253,6 @@ func (c *Conversation) renderSession() app.UI {
 	return app.Div().Class("session").Body(
 		app.Header().Class("session-header").Body(app.H2().Text(c.thread.Title)),
 		c.renderLink(),
-		&Thread{Messages: c.thread.Messages, Rev: c.thread.Rev, Working: c.thread.Working},
+		&Thread{Messages: c.thread.Messages, Rev: c.thread.Rev, Working: c.thread.Working, Older: c.older.more},
 	)
 }

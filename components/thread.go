@@ -25,8 +25,12 @@ type Thread struct {
 	// entries, so only the changed one renders again.
 	Rev     uint64
 	Working bool // the agent owes a reply
+	// Older says the log holds entries before Messages: "Show earlier messages", or scrolling
+	// to the top, pages them in (older.go).
+	Older bool
 
 	earlier int // how many windowSteps of older messages the person asked for
+	asked   int // how many messages were held when the last older window was asked for
 }
 
 // windowStep is how many messages the thread mounts beyond the newest ones, and how many more
@@ -46,14 +50,21 @@ func windowStart(n, earlier int) int {
 func (t *Thread) Render() app.UI {
 	start := windowStart(len(t.Messages), t.earlier)
 	shown := t.Messages[start:]
-	return app.Div().Class("thread").Body(
+	return app.Div().Class("thread").OnScroll(t.onScroll).Body(
 		app.Div().Class("thread-body").Body(
 			// Always there, so the log after it keeps its index and is not rebuilt.
 			app.Div().Class("earlier-slot").Body(
-				app.If(start > 0, func() app.UI {
+				app.If(start > 0 || t.Older, func() app.UI {
+					label := "Show earlier messages"
+					if start > 0 {
+						label += " (" + strconv.Itoa(start) + " more)"
+					}
 					return app.Button().Type("button").Class("link-button earlier").
-						Text("Show earlier messages (" + strconv.Itoa(start) + " more)").
-						OnClick(func(ctx app.Context, e app.Event) { t.earlier++ })
+						Text(label).
+						OnClick(func(ctx app.Context, e app.Event) {
+							t.asked = -1 // a click asks again, after a failed read too
+							t.showEarlier(ctx)
+						})
 				}),
 			),
 			app.Div().Class("thread-inner").
@@ -230,3 +241,31 @@ func authorOf(m store.Message) string {
 
 // fromLabel names, visibly, a message that is not the agent's own.
 var fromLabel = map[string]string{protocol.FromParley: "Parley", protocol.FromScript: "Script"}
+
+// showEarlier mounts a step more of the messages held, and asks for the window before them
+// when they are all mounted.
+func (t *Thread) showEarlier(ctx app.Context) {
+	switch {
+	case windowStart(len(t.Messages), t.earlier) > 0:
+		t.earlier++
+	case t.Older && t.asked != len(t.Messages):
+		// Once per window: the step it will fill is mounted when it comes.
+		t.asked = len(t.Messages)
+		t.earlier++
+		ctx.NewAction(actionLoadEarlier)
+	default:
+		ctx.PreventUpdate()
+	}
+}
+
+// onScroll shows earlier messages once the person scrolls near the top. The thread is laid
+// out bottom up (column-reverse), so its scrollTop is 0 at the bottom and negative above.
+func (t *Thread) onScroll(ctx app.Context, e app.Event) {
+	el := e.Get("currentTarget")
+	fromTop := el.Get("scrollHeight").Int() - el.Get("clientHeight").Int() + el.Get("scrollTop").Int()
+	if fromTop > 200 {
+		ctx.PreventUpdate() // a scroll renders nothing
+		return
+	}
+	t.showEarlier(ctx)
+}

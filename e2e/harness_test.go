@@ -116,6 +116,12 @@ func startServerIn(t testing.TB, dir, data, addr string) *server {
 // launch runs the binary in dir and waits for the address it prints.
 func launch(t testing.TB, dir, data, addr string, workspaces []string, extra ...string) *server {
 	t.Helper()
+	return launchEnv(t, dir, data, addr, workspaces, nil, extra...)
+}
+
+// launchEnv is launch with more environment variables (NAME=value).
+func launchEnv(t testing.TB, dir, data, addr string, workspaces, env []string, extra ...string) *server {
+	t.Helper()
 	args := []string{"-addr", addr, "-data", data}
 	for _, w := range workspaces {
 		args = append(args, "-workspace", w)
@@ -123,7 +129,7 @@ func launch(t testing.TB, dir, data, addr string, workspaces []string, extra ...
 	args = append(args, extra...)
 	cmd := exec.Command(binary, args...)
 	cmd.Dir = dir
-	cmd.Env = append(os.Environ(), "PARLEY_TOKEN=") // the token comes from the data directory
+	cmd.Env = append(append(os.Environ(), "PARLEY_TOKEN="), env...) // the token comes from the data directory
 	stdout, err := cmd.StdoutPipe()
 	if err != nil {
 		t.Fatal(err)

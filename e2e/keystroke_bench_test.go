@@ -82,7 +82,7 @@ func BenchmarkKeystroke(b *testing.B) {
 		b.Fatal(err)
 	}
 	do(b, ctx, 60*time.Second, chromedp.Navigate(srv.link), waitReady())
-	do(b, ctx, 120*time.Second, chromedp.Navigate(srv.base()+"/s/"+long.ID+"?bench=1"), waitReady(),
+	do(b, ctx, 120*time.Second, chromedp.Navigate(srv.base()+"/s/"+long.ID+"?bench=1&history=all"), waitReady(),
 		// The thread mounts the newest messages and offers the rest on demand.
 		// All 1,000 are in the page's store once the window starts at 900.
 		waitJS(`(document.querySelector('.thread .earlier')?.textContent || '').includes('(900 more)') && document.querySelectorAll('.thread .msg[data-offset]').length === 100`))

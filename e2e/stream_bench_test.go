@@ -197,7 +197,7 @@ func BenchmarkStreamKeystroke(b *testing.B) {
 		b.Fatal(err)
 	}
 	do(b, ctx, 60*time.Second, chromedp.Navigate(srv.link), waitReady())
-	do(b, ctx, 180*time.Second, chromedp.Navigate(srv.base()+"/s/"+info.ID+"?bench=1"), waitReady(),
+	do(b, ctx, 180*time.Second, chromedp.Navigate(srv.base()+"/s/"+info.ID+"?bench=1&history=all"), waitReady(),
 		waitJS(`(document.querySelector('.thread .earlier')?.textContent || '').includes('(900 more)') && !document.querySelector('.thread .stop')`))
 	get(b, ctx, chromedp.Evaluate[bool](keystrokeProbe))
 	do(b, ctx, 10*time.Second, chromedp.Focus(composer))

@@ -46,6 +46,9 @@ type ClientFrame struct {
 	// Batch, on subscribe, lets the server send the events a socket has waiting together,
 	// in "events" frames; without it every event comes in an "event" frame of its own.
 	Batch bool `json:"batch,omitempty"`
+	// Tail, on a subscribe with After 0, asks for the newest window holding at least this
+	// many thread entries instead of the whole log (window.go); 0 replays it all.
+	Tail int `json:"tail,omitempty"`
 }
 
 // ServerFrame is what the server sends on /ws.
@@ -55,7 +58,9 @@ type ServerFrame struct {
 	After   uint64    `json:"after,omitempty"`
 	// Head, on "subscribed", is the session's last offset when the subscription began: the
 	// events up to it are the replay of what was stored, the ones after it happen live.
-	Head   uint64         `json:"head,omitempty"`
+	Head uint64 `json:"head,omitempty"`
+	// Window, on "subscribed" to a Tail, is where the replay's window starts (window.go).
+	Window *Window        `json:"window,omitempty"`
 	Event  *Event         `json:"event,omitempty"`
 	Events []Event        `json:"events,omitempty"`
 	Delta  *Delta         `json:"delta,omitempty"`
@@ -87,6 +92,9 @@ func DecodeClientFrame(data []byte) (ClientFrame, error) {
 		}
 		if f.After > MaxOffset {
 			return ClientFrame{}, fmt.Errorf("subscribe: after %d is beyond any offset; send the last offset you saw, or 0", f.After)
+		}
+		if f.Tail < 0 || f.Tail > MaxTail {
+			return ClientFrame{}, fmt.Errorf("subscribe: tail %d is not a number of entries from 0 to %d", f.Tail, MaxTail)
 		}
 	case FrameUnsubscribe:
 	case "":

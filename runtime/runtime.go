@@ -111,6 +111,8 @@ type Runtime struct {
 	mcp        *mcp.Manager
 	// fanout follows each session once for every subscriber in this process.
 	fanout *fanout.Hub
+	// windows index where a page can start showing a session (window.go).
+	windows windowCache
 	// alive reads whether another instance holds its lease; a test makes it slow.
 	alive func(ctx context.Context, owner string) bool
 

@@ -35,8 +35,8 @@ func BenchmarkFanoutCluster(b *testing.B) {
 		if err != nil {
 			b.Fatal(err)
 		}
-		c := join(ctx, b, ts, info.ID, 0, sockets)
-		sent := prompts(b, ts, info.ID, rate*seconds, time.Second/time.Duration(rate))
+		c := join(ctx, b, ts.Client(b), info.ID, 0, sockets)
+		sent := prompts(b, ts.Client(b), info.ID, rate*seconds, time.Second/time.Duration(rate))
 		time.Sleep(2 * time.Second) // what is on its way arrives
 		cancel()
 		c.wg.Wait()

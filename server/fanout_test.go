@@ -14,7 +14,6 @@ import (
 	"time"
 
 	"parley/internal/testkit"
-	"parley/internal/testkit/testserver"
 	"parley/protocol"
 )
 
@@ -28,9 +27,8 @@ type crowd struct {
 
 // join opens n sockets on the session, subscribed after an offset, and reads their frames
 // until ctx ends.
-func join(ctx context.Context, t testing.TB, ts *testserver.Server, session string, after uint64, n int) *crowd {
+func join(ctx context.Context, t testing.TB, client testkit.Client, session string, after uint64, n int) *crowd {
 	c := &crowd{got: make([]map[uint64]time.Time, n)}
-	client := ts.Client(t)
 	for i := range n {
 		c.got[i] = map[uint64]time.Time{}
 		conn := client.Dial(nil)
@@ -106,8 +104,7 @@ func offsetsOf(frame []byte) ([]uint64, error) {
 }
 
 // prompts posts n prompts at a pace and returns each one's offset and when it was sent.
-func prompts(t testing.TB, ts *testserver.Server, session string, n int, every time.Duration) map[uint64]time.Time {
-	client := ts.Client(t)
+func prompts(t testing.TB, client testkit.Client, session string, n int, every time.Duration) map[uint64]time.Time {
 	sent := map[uint64]time.Time{}
 	tick := time.NewTicker(every)
 	defer tick.Stop()
@@ -138,8 +135,8 @@ func TestManySocketsOnOneSessionEachGetEveryEvent(t *testing.T) {
 		t.Fatal(err)
 	}
 	base := ts.Consumers(t)
-	c := join(ctx, t, ts, info.ID, 0, sockets)
-	prompts(t, ts, info.ID, n, 20*time.Millisecond)
+	c := join(ctx, t, ts.Client(t), info.ID, 0, sockets)
+	prompts(t, ts.Client(t), info.ID, n, 20*time.Millisecond)
 	testkit.WaitEvents(t, ts.Events, info.ID, "every prompt answered", testkit.TurnsEnded(n))
 	stored, err := ts.Events(ctx, info.ID, 0)
 	if err != nil {
@@ -190,9 +187,9 @@ func BenchmarkFanout(b *testing.B) {
 			b.Fatal(err)
 		}
 		rssBefore := rss()
-		c := join(ctx, b, ts, info.ID, 0, sockets)
+		c := join(ctx, b, ts.Client(b), info.ID, 0, sockets)
 		rssAfter := rss()
-		sent := prompts(b, ts, info.ID, rate*seconds, time.Second/time.Duration(rate))
+		sent := prompts(b, ts.Client(b), info.ID, rate*seconds, time.Second/time.Duration(rate))
 		evs, _ := ts.Events(ctx, info.ID, 0)
 		answered := testkit.Count(evs, protocol.EventTurnEnded)
 		time.Sleep(2 * time.Second) // what is on its way arrives

@@ -43,6 +43,8 @@ type Runtime interface {
 	Head(ctx context.Context, session string) (uint64, error)
 	// Follow streams a session's events after an offset, stored ones then live ones.
 	Follow(ctx context.Context, session string, after uint64) (<-chan protocol.Event, <-chan error, error)
+	// Window finds where a page can start showing a session (runtime/window.go).
+	Window(ctx context.Context, session string, before uint64, size int) (protocol.Window, []protocol.Event, error)
 	// Live streams the deltas of a session's streaming messages from now on (never stored).
 	Live(ctx context.Context, session string) (<-chan protocol.Delta, error)
 }
@@ -84,6 +86,7 @@ func (s *Server) api() []route {
 		{"GET /api/sessions/{id}", s.getSession},
 		{"PATCH /api/sessions/{id}", s.updateSession},
 		{"GET /api/sessions/{id}/events", s.listEvents},
+		{"GET /api/sessions/{id}/window", s.windowPage},
 		{"POST /api/sessions/{id}/prompt", s.sendPrompt},
 		{"POST /api/sessions/{id}/stop", s.stopTurn},
 		{"GET /api/sessions/{id}/decisions", s.listDecisions},
@@ -120,6 +123,12 @@ func (s *Server) Handler() http.Handler {
 	for _, r := range s.api() {
 		mux.Handle(r.pattern, s.authorised(r.handler))
 	}
+	return s.withBundle(mux)
+}
+
+// withBundle adds the bundle's routes to mux: the wasm precompressed, the rest to go-app
+// behind the token link. Front serves the same around a proxy (front.go).
+func (s *Server) withBundle(mux *http.ServeMux) http.Handler {
 	mux.HandleFunc("GET /web/app.wasm", s.bundle.serveWasm)
 	mux.HandleFunc("GET /web/{$}", http.NotFound) // go-app's file server would list the folder
 	mux.Handle("/", s.acceptTokenLink(s.bundle.app))

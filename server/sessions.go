@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"parley/protocol"
+	"parley/runtime"
 )
 
 // Sessions and their logs: create, list, describe, read events by page, and prompt.
@@ -131,4 +132,71 @@ func (s *Server) sendPrompt(w http.ResponseWriter, r *http.Request) {
 	}
 	resp, err := s.rt.SendPrompt(r.Context(), r.PathValue("id"), req)
 	s.respond(w, http.StatusOK, resp, err)
+}
+
+// windowPage answers an older window of a session: the one that ends where the window
+// starting at `before` begins (runtime/window.go), with its prelude and its events.
+func (s *Server) windowPage(w http.ResponseWriter, r *http.Request) {
+	session := r.PathValue("id")
+	query := r.URL.Query()
+	before, err := strconv.ParseUint(query.Get("before"), 10, 64)
+	if err != nil || before == 0 || before > protocol.MaxOffset {
+		writeError(w, http.StatusBadRequest, "bad_before",
+			"before "+strconv.Quote(query.Get("before"))+" is not an offset: give the from of the window you have")
+		return
+	}
+	size := protocol.MaxTail / 10
+	if raw := query.Get("size"); raw != "" {
+		n, err := strconv.Atoi(raw)
+		if err != nil || n < 1 || n > protocol.MaxTail {
+			writeError(w, http.StatusBadRequest, "bad_size",
+				"size "+strconv.Quote(raw)+" is not a whole number from 1 to "+strconv.Itoa(protocol.MaxTail))
+			return
+		}
+		size = n
+	}
+	win, prelude, err := s.rt.Window(r.Context(), session, before, size)
+	if errors.Is(err, runtime.ErrBadWindow) {
+		writeError(w, http.StatusBadRequest, "bad_before", err.Error())
+		return
+	}
+	if err != nil {
+		s.fail(w, err)
+		return
+	}
+	page := protocol.WindowPage{Window: win, Before: before, Prelude: prelude, Events: []protocol.Event{}}
+	if page.Prelude == nil {
+		page.Prelude = []protocol.Event{}
+	}
+	if win.From == 0 {
+		writeJSON(w, http.StatusOK, page) // nothing older than before
+		return
+	}
+	ctx, cancel := context.WithTimeout(r.Context(), eventPageTimeout)
+	defer cancel()
+	events, errc, err := s.rt.Follow(ctx, session, win.From-1)
+	if err != nil {
+		s.fail(w, err)
+		return
+	}
+	for {
+		select {
+		case ev, ok := <-events:
+			if !ok {
+				s.fail(w, errors.Join(errors.New("the log ended the read early"), ctx.Err()))
+				return
+			}
+			if ev.Offset >= before {
+				writeJSON(w, http.StatusOK, page)
+				return
+			}
+			page.Events = append(page.Events, ev)
+		case err := <-errc:
+			s.fail(w, err)
+			return
+		case <-ctx.Done():
+			s.fail(w, ctx.Err())
+			return
+		}
+	}
 }

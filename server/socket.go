@@ -55,7 +55,7 @@ func (s *Server) socket(w http.ResponseWriter, r *http.Request) {
 		}
 		switch frame.Type {
 		case protocol.FrameSubscribe:
-			sc.subscribe(ctx, frame.Session, frame.After, frame.Batch)
+			sc.subscribe(ctx, frame.Session, frame.After, frame.Batch, frame.Tail)
 		case protocol.FrameUnsubscribe:
 			sc.unsubscribe()
 		}
@@ -146,6 +146,19 @@ func (c *socketConn) drain(first protocol.Event, events <-chan protocol.Event) (
 	return batch, true
 }
 
+// sendPrelude sends a window's prelude: events before its start, in log order.
+func (c *socketConn) sendPrelude(ctx context.Context, prelude []protocol.Event, batched bool) error {
+	if batched {
+		return c.sendEvents(ctx, prelude)
+	}
+	for _, ev := range prelude {
+		if err := c.sendEvents(ctx, []protocol.Event{ev}); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
 func (c *socketConn) write(ctx context.Context, b []byte) error {
 	wctx, cancel := context.WithTimeout(ctx, socketWriteTimeout)
 	defer cancel()
@@ -184,7 +197,7 @@ func (c *socketConn) unsubscribe() {
 	}
 }
 
-func (c *socketConn) subscribe(ctx context.Context, session string, after uint64, batched bool) {
+func (c *socketConn) subscribe(ctx context.Context, session string, after uint64, batched bool, tail int) {
 	c.unsubscribe()
 	sctx, stop := context.WithCancel(ctx)
 	// Read before following: whatever is stored up to head is replayed, and a client can
@@ -211,6 +224,23 @@ func (c *socketConn) subscribe(ctx context.Context, session string, after uint64
 			"after %d is past the end of session %s (its last offset is %d): your copy is not of this log; subscribe again with after 0", after, session, head))
 		return
 	}
+	// A tail: the replay starts at the newest window's start, after its prelude
+	// (runtime/window.go), so opening a long session does not cost its whole log.
+	var window *protocol.Window
+	var prelude []protocol.Event
+	from := after
+	if tail > 0 && after == 0 {
+		w, pre, err := c.rt.Window(sctx, session, 0, tail)
+		if err != nil {
+			stop()
+			c.sendFailure(ctx, session, "find the newest part of this session", err)
+			return
+		}
+		window, prelude = &w, pre
+		if w.From > 0 {
+			from = w.From - 1
+		}
+	}
 	// Live deltas from before this point are not needed: what they said is in the drafts
 	// the replay holds, and the next delta carries everything since the last of them.
 	live, err := c.rt.Live(sctx, session)
@@ -219,7 +249,7 @@ func (c *socketConn) subscribe(ctx context.Context, session string, after uint64
 		c.sendFailure(ctx, session, "follow this session's live messages", err)
 		return
 	}
-	events, errc, err := c.rt.Follow(sctx, session, after)
+	events, errc, err := c.rt.Follow(sctx, session, from)
 	if err != nil {
 		stop()
 		c.sendFailure(ctx, session, "follow this session", err)
@@ -229,14 +259,20 @@ func (c *socketConn) subscribe(ctx context.Context, session string, after uint64
 	c.mu.Lock()
 	c.stop, c.done = stop, done
 	c.mu.Unlock()
-	if err := c.send(ctx, protocol.ServerFrame{Type: protocol.FrameSubscribed, Session: session, After: after, Head: head}); err != nil {
+	if err := c.send(ctx, protocol.ServerFrame{Type: protocol.FrameSubscribed, Session: session, After: after, Head: head, Window: window}); err != nil {
 		stop()
 		close(done)
 		return
 	}
 	go func() {
 		defer close(done)
-		sync := newLiveSync(after, head)
+		sync := newLiveSync(from, head)
+		if len(prelude) > 0 {
+			if err := c.sendPrelude(sctx, prelude, batched); err != nil {
+				_ = c.conn.Close(websocket.StatusGoingAway, "write failed")
+				return
+			}
+		}
 		sendDeltas := func(ds []protocol.Delta) bool {
 			for i := range ds {
 				if err := c.send(sctx, protocol.ServerFrame{Type: protocol.FrameDelta, Session: session, Delta: &ds[i]}); err != nil {

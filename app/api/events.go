@@ -17,3 +17,14 @@ func (c *Client) Events(ctx context.Context, session string, after uint64, limit
 	}
 	return get[protocol.EventPage](ctx, c, path)
 }
+
+// Window reads the window of a session's log that ends where the one starting at before
+// begins, holding at least size entries (0 for the server's default): fold its Prelude,
+// then its Events, into an empty thread (protocol.WindowPage).
+func (c *Client) Window(ctx context.Context, session string, before uint64, size int) (protocol.WindowPage, error) {
+	path := "/api/sessions/" + session + "/window?before=" + strconv.FormatUint(before, 10)
+	if size > 0 {
+		path += "&size=" + strconv.Itoa(size)
+	}
+	return get[protocol.WindowPage](ctx, c, path)
+}

@@ -53,6 +53,14 @@ type Follower struct {
 	Header  httpHeader // an http.Header, sent when dialing natively; a browser sends the cookie instead
 
 	OnEvent func(protocol.Event) // called in order, once per event
+	// OnEvents, when set, is called instead of OnEvent with the new events of each frame,
+	// in order: a replay is folded a batch at a time, not an event at a time.
+	OnEvents func([]protocol.Event)
+	// Tail, on the first subscribe (After 0), asks for the newest window of the session
+	// holding at least this many entries instead of its whole log; OnWindow gets where it
+	// starts (protocol.Window).
+	Tail     int
+	OnWindow func(protocol.Window)
 	// OnDelta gets the live pieces of a streaming message (not events: no offset, never
 	// stored). They may repeat what the drafts hold; protocol.Delta.Fold drops that.
 	OnDelta func(protocol.Delta)
@@ -149,7 +157,7 @@ func (f *Follower) once(ctx context.Context, subscribed func()) error {
 	defer conn.CloseNow()
 	conn.SetReadLimit(8 << 20)
 
-	sub, _ := json.Marshal(protocol.ClientFrame{Type: protocol.FrameSubscribe, Session: f.Session, After: f.After, Batch: true})
+	sub, _ := json.Marshal(protocol.ClientFrame{Type: protocol.FrameSubscribe, Session: f.Session, After: f.After, Batch: true, Tail: f.Tail})
 	if err := conn.Write(ctx, websocket.MessageText, sub); err != nil {
 		return err
 	}
@@ -167,20 +175,29 @@ func (f *Follower) once(ctx context.Context, subscribed func()) error {
 		case protocol.FrameSubscribed:
 			subscribed()
 			head = frame.Head
+			if frame.Window != nil && f.OnWindow != nil {
+				f.OnWindow(*frame.Window)
+			}
 			f.report(State{Status: Live, CaughtUp: f.After >= head})
 		case protocol.FrameEvent, protocol.FrameEvents:
 			events := frame.Events
 			if frame.Event != nil {
 				events = []protocol.Event{*frame.Event}
 			}
+			fresh := events[:0:0]
 			for _, ev := range events {
 				if ev.Offset <= f.After {
 					continue // a replay overlap is never shown twice
 				}
 				f.After = ev.Offset
-				if f.OnEvent != nil {
+				if f.OnEvents != nil {
+					fresh = append(fresh, ev)
+				} else if f.OnEvent != nil {
 					f.OnEvent(ev)
 				}
+			}
+			if len(fresh) > 0 {
+				f.OnEvents(fresh)
 			}
 			if head != 0 && f.After >= head {
 				head = 0

@@ -456,3 +456,17 @@ func MessageOf(ev protocol.Event) (Message, bool) {
 	}
 	return Message{Offset: ev.Offset, At: ev.At, Role: role, Text: m.Text, From: m.From, Steer: m.Mode == protocol.ModeSteer, Stream: m.Stream}, true
 }
+
+// Prepend puts the entries of an older window (a Thread that folded it alone) before the
+// ones this thread holds: the newest window is folded first, older ones are paged in as the
+// person scrolls up.
+func (t *Thread) Prepend(older []Message) {
+	if len(older) == 0 {
+		return
+	}
+	t.Messages = append(slices.Clip(older), t.Messages...)
+	for k, i := range t.entry {
+		t.entry[k] = i + len(older)
+	}
+	t.Rev++
+}

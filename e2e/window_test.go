@@ -1,0 +1,106 @@
+package e2e
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"strconv"
+	"testing"
+	"time"
+
+	"github.com/chromedp/chromedp"
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"parley/protocol"
+	"parley/runtime"
+	"parley/runtime/eventlog"
+)
+
+// seedLog makes a data folder (for startServer on data) holding one session of n prompts,
+// each answered, written straight into the event log as the runtime writes a turn (the
+// prompt on its own subject, turn.started, the reply, turn.ended), so a long session takes
+// seconds to make, not the agent's pace. Prompt i says "long prompt i", its reply "reply i".
+func seedLog(t testing.TB, data string, n int) string {
+	t.Helper()
+	workspace := data + "-workspace"
+	require.NoError(t, os.MkdirAll(workspace, 0o755))
+	emb, err := runtime.StartEmbedded(data)
+	require.NoError(t, err)
+	defer emb.Close()
+	ctx := context.Background()
+	rt, err := runtime.New(ctx, emb.Conn, runtime.Options{Workspaces: []string{workspace}, Exclusive: true})
+	require.NoError(t, err)
+	info, err := rt.CreateSession(ctx, protocol.CreateSessionRequest{Title: "long"})
+	require.NoError(t, err)
+	rt.Close() // no runner may answer the prompts written below
+	log, err := eventlog.Open(ctx, emb.Conn, eventlog.Config{})
+	require.NoError(t, err)
+	var turn uint64
+	for i := range n {
+		attempt := "seed-" + strconv.Itoa(i)
+		off, _, err := log.PublishAfter(ctx, eventlog.PromptSubject(info.ID, attempt), 0, protocol.EventUserMessage,
+			protocol.Message{Text: fmt.Sprintf("long prompt %d", i), AttemptID: attempt}, "prompt-"+info.ID+"-"+attempt)
+		require.NoError(t, err)
+		started, _, err := log.PublishAfter(ctx, eventlog.TurnSubject(info.ID), turn, protocol.EventTurnStarted,
+			protocol.TurnStarted{Prompt: off, Kind: protocol.TurnAgent, Through: off}, "")
+		require.NoError(t, err)
+		_, _, err = log.Append(ctx, info.ID, protocol.EventAgentMessage, protocol.Message{Text: fmt.Sprintf("reply %d", i)}, "")
+		require.NoError(t, err)
+		turn, _, err = log.PublishAfter(ctx, eventlog.TurnSubject(info.ID), started, protocol.EventTurnEnded,
+			protocol.TurnEnded{Prompt: off, Through: off}, "")
+		require.NoError(t, err)
+	}
+	return info.ID
+}
+
+// scrollTop scrolls the thread to its top, as a person scrolling up does (the thread is laid
+// out bottom up, so its top is the most negative scrollTop).
+const scrollTop = `(() => { const th = document.querySelector('.thread'); th.scrollTop = -th.scrollHeight; th.dispatchEvent(new Event('scroll')); return true })()`
+
+// TestLongSessionOpensOnItsNewestWindow: a session of 600 prompts (2,400 events) opens on its
+// newest messages without its whole log, and scrolling up pages the older ones in, in order,
+// each once, back to the first.
+func TestLongSessionOpensOnItsNewestWindow(t *testing.T) {
+	const n = 600
+	data := t.TempDir()
+	id := seedLog(t, data, n)
+	srv := startServer(t, data, "127.0.0.1:0")
+	ctx := browser(t)
+	do(t, ctx, 60*time.Second, chromedp.Navigate(srv.link), waitReady())
+	do(t, ctx, 60*time.Second, chromedp.Navigate(srv.base()+"/s/"+id), waitReady(),
+		waitJS(`[...document.querySelectorAll('.thread .msg[data-offset]')].some(e => e.innerText.includes('reply `+strconv.Itoa(n-1)+`'))`))
+	first := thread(t, ctx)
+	require.NotEmpty(t, first)
+	assert.Equal(t, "reply "+strconv.Itoa(n-1), first[len(first)-1].Text, "the newest reply is the last shown")
+	assert.Less(t, len(first), 2*n/4, "the page opened on a window, not the whole log")
+	// The page holds the window only: with the whole log in its store, the button would
+	// count the messages held beyond the mounted ones.
+	assert.Equal(t, "Show earlier messages", evalString(t, ctx, `document.querySelector('.thread .earlier').textContent`))
+
+	// Scrolling up pages the rest in.
+	for range 60 {
+		shown := len(thread(t, ctx))
+		if shown == 2*n {
+			break
+		}
+		get(t, ctx, chromedp.Evaluate[bool](scrollTop))
+		do(t, ctx, 30*time.Second, waitJS(`document.querySelectorAll('.thread .msg[data-offset]').length > `+strconv.Itoa(shown)))
+	}
+	all := thread(t, ctx)
+	require.Len(t, all, 2*n, "every message once")
+	for i, m := range all {
+		want := fmt.Sprintf("long prompt %d", i/2)
+		if i%2 == 1 {
+			want = fmt.Sprintf("reply %d", i/2)
+		}
+		require.Equal(t, want, m.Text, "message %d: in order, no gap, no duplicate", i)
+	}
+	assertOnce(t, all)
+	assert.False(t, evalBool(t, ctx, `!!document.querySelector('.thread .earlier')`), "nothing more to show")
+
+	// What happens now still arrives: the window's end is the live log.
+	do(t, ctx, 10*time.Second, typeText("after the history"), pressEnter(0))
+	more := waitMessages(t, ctx, 2*n+2)
+	assert.Equal(t, "after the history", more[2*n].Text)
+}

@@ -1,0 +1,154 @@
+package server_test
+
+import (
+	"fmt"
+	"net/http"
+	"strconv"
+	"sync"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"parley/app/store"
+	"parley/internal/testkit"
+	"parley/internal/testkit/testserver"
+	"parley/protocol"
+)
+
+// fold is what a page shows after folding events into an empty thread.
+func fold(evs ...[]protocol.Event) *store.Thread {
+	t := &store.Thread{}
+	for _, list := range evs {
+		for _, ev := range list {
+			t.Apply(ev)
+		}
+	}
+	return t
+}
+
+func offsetsOfMessages(ms []store.Message) []uint64 {
+	out := make([]uint64, len(ms))
+	for i, m := range ms {
+		out[i] = m.Offset
+	}
+	return out
+}
+
+// seedLong fills a session with prompts answered one by one, a burst that queues, and a
+// permissions change, and returns its whole log.
+func seedLong(t *testing.T, ts *testserver.Server) (string, []protocol.Event) {
+	t.Helper()
+	id := createSessionHTTP(t, ts)
+	ended := 0
+	one := func(text string) {
+		promptHTTP(t, ts, id, text)
+		ended++
+		testkit.WaitEvents(t, ts.Events, id, "answered", testkit.TurnsEnded(ended))
+	}
+	for i := range 8 {
+		one(fmt.Sprintf("one by one %d", i))
+	}
+	resp, body := postJSON(t, ts.URL+"/api/sessions/"+id+"/permissions", protocol.SetPermissionsRequest{Mode: protocol.PermissionEdits})
+	require.Equal(t, http.StatusOK, resp.StatusCode, string(body))
+	var wg sync.WaitGroup
+	for i := range 12 {
+		wg.Go(func() { promptHTTP(t, ts, id, fmt.Sprintf("burst %d", i)) })
+	}
+	wg.Wait()
+	ended += 12
+	testkit.WaitEvents(t, ts.Events, id, "the burst answered", testkit.TurnsEnded(ended))
+	for i := range 8 {
+		one(fmt.Sprintf("after the burst %d", i))
+	}
+	evs, err := ts.Events(t.Context(), id, 0)
+	require.NoError(t, err)
+	return id, evs
+}
+
+// TestWindowsFoldToTheWholeThread: the newest window, folded after its prelude, shows what
+// the whole log shows at its end (the same newest entries, the same queue and controls),
+// and the older windows, each folded alone and put before it, give back every entry once,
+// in order.
+func TestWindowsFoldToTheWholeThread(t *testing.T) {
+	ts, _ := testServer(t)
+	id, all := seedLong(t, ts)
+	whole := fold(all)
+	require.Equal(t, 56, len(whole.Messages), "28 prompts and their replies")
+
+	for _, size := range []int{1, 5, 17} {
+		t.Run("size "+strconv.Itoa(size), func(t *testing.T) {
+			conn := ts.Client(t).Dial(nil)
+			testkit.WriteFrame(t, conn, protocol.ClientFrame{Type: protocol.FrameSubscribe, Session: id, Tail: size, Batch: true})
+			sub := testkit.ReadFrame(t, conn)
+			require.Equal(t, protocol.FrameSubscribed, sub.Type, "%+v", sub)
+			require.NotNil(t, sub.Window)
+			require.True(t, sub.Window.Older, "a long session opens on a window")
+			var got []protocol.Event
+			for len(got) == 0 || got[len(got)-1].Offset < sub.Head {
+				f := testkit.ReadFrame(t, conn)
+				require.Contains(t, []protocol.FrameType{protocol.FrameEvent, protocol.FrameEvents}, f.Type, "%+v", f)
+				if f.Event != nil {
+					f.Events = append(f.Events, *f.Event)
+				}
+				got = append(got, f.Events...)
+			}
+			for i := 1; i < len(got); i++ {
+				require.Less(t, got[i-1].Offset, got[i].Offset, "in log order, once")
+			}
+			tail := fold(got)
+			assert.Less(t, len(got), len(all), "the window is not the whole log")
+			assert.GreaterOrEqual(t, len(tail.Messages), size)
+			n := len(tail.Messages)
+			assert.Equal(t, offsetsOfMessages(whole.Messages[len(whole.Messages)-n:]), offsetsOfMessages(tail.Messages))
+			assert.Equal(t, whole.Title, tail.Title)
+			assert.Equal(t, whole.Working, tail.Working)
+
+			// Page backwards to the start.
+			before, shown := sub.Window.From, tail.Messages
+			for pages := 0; ; pages++ {
+				require.Less(t, pages, 200)
+				resp, body := ts.Client(t).Get("/api/sessions/" + id + "/window?before=" + itoa(before) + "&size=" + strconv.Itoa(size))
+				require.Equal(t, http.StatusOK, resp.StatusCode, string(body))
+				page := testkit.DecodeAs[protocol.WindowPage](t, body)
+				if len(page.Events) == 0 {
+					assert.False(t, page.Window.Older)
+					break
+				}
+				for _, ev := range page.Events {
+					require.GreaterOrEqual(t, ev.Offset, page.Window.From)
+					require.Less(t, ev.Offset, before)
+				}
+				older := fold(page.Prelude, page.Events)
+				shown = append(append([]store.Message{}, older.Messages...), shown...)
+				if !page.Window.Older {
+					break
+				}
+				before = page.Window.From
+			}
+			assert.Equal(t, offsetsOfMessages(whole.Messages), offsetsOfMessages(shown), "every entry once, in order")
+		})
+	}
+}
+
+// TestWindowOfAShortSessionIsTheWholeLog: a session with fewer entries than asked replays
+// from the start, as without a tail.
+func TestWindowOfAShortSessionIsTheWholeLog(t *testing.T) {
+	ts, _ := testServer(t)
+	id := createSessionHTTP(t, ts)
+	promptHTTP(t, ts, id, "hello")
+	testkit.WaitEvents(t, ts.Events, id, "answered", testkit.TurnsEnded(1))
+	conn := ts.Client(t).Dial(nil)
+	testkit.WriteFrame(t, conn, protocol.ClientFrame{Type: protocol.FrameSubscribe, Session: id, Tail: 100})
+	sub := testkit.ReadFrame(t, conn)
+	require.Equal(t, protocol.FrameSubscribed, sub.Type)
+	require.NotNil(t, sub.Window)
+	assert.Zero(t, *sub.Window)
+	f := testkit.ReadFrame(t, conn)
+	require.NotNil(t, f.Event)
+	assert.Equal(t, protocol.EventSessionCreated, f.Event.Type)
+
+	resp, body := ts.Client(t).Get("/api/sessions/" + id + "/window?before=12345")
+	assert.Equal(t, http.StatusBadRequest, resp.StatusCode, string(body))
+	assert.Equal(t, "bad_before", testkit.ErrorOf(t, body).Code)
+}
