@@ -475,3 +475,30 @@ func TestToolNames(t *testing.T) {
 }
 
 func pointer[T any](v T) *T { return &v }
+
+// A server killed (SIGKILL) while a call runs: the call's result says so, and the server
+// comes back after its backoff.
+func TestServerKilledWhileACallRuns(t *testing.T) {
+	dir := workspace(t, map[string]any{"test": self(t, "stdio")})
+	s := manager(t, Options{Backoff: func(int) time.Duration { return 200 * time.Millisecond }}).Workspace(dir)
+	ready(t, s)
+	ft := &fakeTools{}
+	done := make(chan protocol.ToolResult, 1)
+	go func() {
+		_, res, err := run(t, s, ft, context.Background(), "mcp__test__slow", `{"steps":1,"hold":true}`)
+		assert.NoError(t, err)
+		done <- res
+	}()
+	require.Eventually(t, func() bool { _, _, p := ft.snapshot(); return len(p) == 1 }, 10*time.Second, 10*time.Millisecond, "the call is running")
+	c := s.conn("test")
+	c.mu.Lock()
+	cmd := c.cmd
+	c.mu.Unlock()
+	require.NoError(t, cmd.Process.Signal(syscall.SIGKILL))
+	res := <-done
+	assert.True(t, res.Error)
+	assert.Contains(t, res.Text, "the MCP server test stopped during the call")
+	assert.Contains(t, res.Text, "signal: killed")
+	require.Eventually(t, func() bool { return server(s.List(), "test").Status == protocol.MCPReady && server(s.List(), "test").Restarts == 1 },
+		20*time.Second, 20*time.Millisecond, "restarted")
+}
