@@ -244,10 +244,11 @@ func TestStopCancelsARunningCall(t *testing.T) {
 	cancel(decision.ErrStopped)
 	err := <-done
 	assert.ErrorIs(t, err, decision.ErrStopped, "a stopped call ends the turn")
-	// The server is still up and answers the next call.
-	_, res, err := run(t, s, ft, context.Background(), "mcp__test__echo", `{"text":"still here"}`)
-	require.NoError(t, err)
-	assert.Contains(t, res.Text, "still here")
+	// The server got notifications/cancelled, and is still up for the next call.
+	require.Eventually(t, func() bool {
+		_, res, err := run(t, s, ft, context.Background(), "mcp__test__cancelled", `{}`)
+		return err == nil && res.Text == "cancelled=1"
+	}, 10*time.Second, 20*time.Millisecond, "the held call was cancelled on the server")
 }
 
 func TestFormElicitation(t *testing.T) {
@@ -499,6 +500,8 @@ func TestServerKilledWhileACallRuns(t *testing.T) {
 	assert.True(t, res.Error)
 	assert.Contains(t, res.Text, "the MCP server test stopped during the call")
 	assert.Contains(t, res.Text, "signal: killed")
-	require.Eventually(t, func() bool { return server(s.List(), "test").Status == protocol.MCPReady && server(s.List(), "test").Restarts == 1 },
+	require.Eventually(t, func() bool {
+		return server(s.List(), "test").Status == protocol.MCPReady && server(s.List(), "test").Restarts == 1
+	},
 		20*time.Second, 20*time.Millisecond, "restarted")
 }
