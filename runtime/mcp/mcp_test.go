@@ -394,7 +394,7 @@ func TestBrokenFileAndFailingServers(t *testing.T) {
 		"empty":   map[string]any{},
 		"good":    self(t, "stdio"),
 	})
-	s := manager(t, Options{UserFile: user, Handshake: 2 * time.Second, Backoff: func(int) time.Duration { return time.Hour }}).Workspace(dir)
+	s := manager(t, Options{UserFile: user, Handshake: 5 * time.Second, Backoff: func(int) time.Duration { return time.Hour }}).Workspace(dir)
 	l := ready(t, s)
 	require.Len(t, l.Problems, 1)
 	assert.Contains(t, l.Problems[0], user)
@@ -409,7 +409,7 @@ func TestBrokenFileAndFailingServers(t *testing.T) {
 	assert.Contains(t, fails.Stderr, "cannot open the database", "the stderr tail says why")
 	hangs := server(l, "hangs")
 	assert.Equal(t, protocol.MCPFailed, hangs.Status)
-	assert.Contains(t, hangs.Reason, "no answer to the handshake within 2s")
+	assert.Contains(t, hangs.Reason, "no answer to the handshake within 5s")
 	empty := server(l, "empty")
 	assert.Equal(t, protocol.MCPFailed, empty.Status)
 	assert.Contains(t, empty.Reason, `neither "command"`)
