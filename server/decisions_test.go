@@ -335,7 +335,7 @@ func TestCommandsAndFunctionsAreListed(t *testing.T) {
 		assert.NotEmpty(t, c.Usage, c.Name)
 		assert.NotEmpty(t, c.Description, c.Name)
 	}
-	assert.Equal(t, []string{"help", "example", "script"}, names)
+	assert.Equal(t, []string{"help", "example", "script", "mcp"}, names)
 	examples := map[string]protocol.CommandInfo{}
 	for _, ex := range cmds.Examples {
 		examples[ex.Name] = ex

@@ -235,6 +235,8 @@ func changes(session string) map[string]change {
 		// No model endpoint in this server: a request let through is told so (409).
 		"POST /api/sessions/{id}/model":       {"POST", "/api/sessions/" + session + "/model", `{"model":"m"}`, []int{http.StatusConflict}},
 		"POST /api/sessions/{id}/permissions": {"POST", "/api/sessions/" + session + "/permissions", `{"mode":"ask"}`, []int{http.StatusOK}},
+		// No MCP server is configured: a request let through is told there is no such one.
+		"POST /api/mcp/reconnect": {"POST", "/api/mcp/reconnect?server=nosuch", "", []int{http.StatusNotFound}},
 	}
 }
 
