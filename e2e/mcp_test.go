@@ -172,3 +172,47 @@ func TestMCPURLConsentThenComplete(t *testing.T) {
 	assert.Equal(t, []string{"call_0: signed in: here are the issues"}, testkit.ToolTexts(reqs[1]))
 	do(t, ctx, 10*time.Second, waitJS(`!document.querySelector('#composer-mode.mode-approval')`))
 }
+
+// TestMCPPageListsAndReconnects: /mcp shows each server's status, why it failed with its
+// stderr tail, and its tools; Reconnect starts a server again.
+func TestMCPPageListsAndReconnects(t *testing.T) {
+	exe, err := os.Executable()
+	require.NoError(t, err)
+	_, srv, ctx := openMCP(t, map[string]any{
+		"test":   map[string]any{"command": exe, "args": []string{"-test.run=^$"}, "env": map[string]string{mcpserver.Env: "stdio"}},
+		"broken": map[string]any{"command": exe, "args": []string{"-test.run=^$"}, "env": map[string]string{mcpserver.Env: "fail"}},
+	})
+	c := apiClient(srv)
+	testkit.Eventually(t, func() bool {
+		l, err := c.MCPServers(context.Background(), "")
+		return err == nil && len(l.Servers) == 2 && l.Servers[0].Status != "starting" && l.Servers[1].Status != "starting"
+	}, "both servers past their start")
+	do(t, ctx, 60*time.Second, chromedp.Navigate(srv.base()+"/mcp"),
+		waitJS(`document.querySelectorAll('.mcp-server').length === 2`))
+	card := func(name, sel string) string {
+		return evalString(t, ctx, `(document.querySelector('.mcp-server[data-server=`+quote(name)+`] `+sel+`') || {textContent: ''}).textContent`)
+	}
+	assert.Equal(t, "ready", card("test", ".mcp-status"))
+	assert.Contains(t, evalString(t, ctx, `document.querySelector('.mcp-server[data-server="test"] .mcp-tools').innerText`), "mcp__test__echo (read-only) Echo the text back.")
+	assert.Equal(t, "failed", card("broken", ".mcp-status"))
+	assert.Contains(t, card("broken", ".mcp-stderr pre"), "cannot open the database", "the stderr tail says why")
+
+	// Fix the broken entry in the file, then read the files again and reconnect all.
+	l, err := c.MCPServers(context.Background(), "")
+	require.NoError(t, err)
+	fixed, err := json.Marshal(map[string]any{"mcpServers": map[string]any{
+		"test":   map[string]any{"command": exe, "args": []string{"-test.run=^$"}, "env": map[string]string{mcpserver.Env: "stdio"}},
+		"broken": map[string]any{"command": exe, "args": []string{"-test.run=^$"}, "env": map[string]string{mcpserver.Env: "stdio"}},
+	}})
+	require.NoError(t, err)
+	require.NoError(t, os.WriteFile(l.Servers[0].Source, fixed, 0o644))
+	do(t, ctx, 10*time.Second, chromedp.Click(chromedp.CSS(`.mcp-reconnect-all`)))
+	do(t, ctx, 60*time.Second, waitJS(`!document.querySelector('.mcp-reconnect:disabled') &&
+		document.querySelector('.mcp-server[data-server="broken"] .mcp-status').textContent === 'ready'`))
+	assert.Equal(t, "ready", card("test", ".mcp-status"))
+
+	// One server's button starts that one again.
+	do(t, ctx, 10*time.Second, chromedp.Click(chromedp.CSS(`.mcp-server[data-server="test"] .mcp-reconnect`)))
+	do(t, ctx, 60*time.Second, waitJS(`!document.querySelector('.mcp-reconnect:disabled') &&
+		document.querySelector('.mcp-server[data-server="test"] .mcp-status').textContent === 'ready'`))
+}

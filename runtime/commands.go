@@ -88,7 +88,9 @@ type tools struct {
 	prompt uint64
 	says   int
 	// counters of conversation.go's ids
-	streams, notices, called, results int
+	streams, called, results int
+	// notices may also be posted from an MCP server's goroutine (runtime/mcp's notes).
+	notices atomic.Int64
 	// steerRead is the last offset Steered read (0: none yet, it reads after the prompt).
 	steerRead uint64
 	// adopt are the decisions a resumed turn left pending, oldest first: its next Ask or

@@ -62,9 +62,9 @@ func (t *tools) Stream(ctx context.Context) agent.MessageWriter {
 }
 
 func (t *tools) Notice(ctx context.Context, text string) error {
-	t.notices++
+	n := t.notices.Add(1)
 	return t.store(ctx, protocol.EventAgentMessage, protocol.Message{Text: text, From: protocol.FromParley},
-		"notice-"+strconv.FormatUint(t.prompt, 10)+"-"+strconv.Itoa(t.notices))
+		"notice-"+strconv.FormatUint(t.prompt, 10)+"-"+strconv.FormatInt(n, 10))
 }
 
 func (t *tools) Called(ctx context.Context, calls protocol.ToolCalled) error {

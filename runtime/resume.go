@@ -38,7 +38,7 @@ func (t *tools) continueFrom(evs []protocol.Event) {
 			switch {
 			case err != nil:
 			case m.From == protocol.FromParley:
-				t.notices++
+				t.notices.Add(1)
 			case m.Stream != "" && strings.HasPrefix(m.Stream, prefix):
 				streams[m.Stream] = true
 			case m.Stream == "" && m.From == "":

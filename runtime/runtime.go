@@ -10,7 +10,7 @@
 //	gate/       the approval gate: tool calls, verdicts, grants, what an "always" may reach
 //	catalogue/  what a workspace offers: examples, functions, skills, its file index
 //	agent/      the Agent a turn calls and the Tools it gets; the offline agent. The model
-//	            adapter and the MCP bridge go beside it (agent/model, agent/mcp)
+//	            adapter and the MCP bridge go beside it (agent/model; the MCP client is runtime/mcp)
 //	script/     the Starlark host that runs scripts, examples and functions
 //
 // See docs/runtime.md for the design: the event log, turns, decisions and the gate.

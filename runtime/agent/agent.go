@@ -1,7 +1,7 @@
 // Package agent is what answers a prompt: the turn runner calls an Agent once per turn, with
 // the prompt and the tools it may use. The offline agent here is the first implementation;
 // the slash-command door (runtime's commands.go) is a peer behind the same interface. The
-// model adapter (runtime/agent/model) and the MCP bridge (runtime/agent/mcp) go next to this
+// model adapter (runtime/agent/model) and the MCP client (runtime/mcp) go next to this
 // package: the model is another Agent, and MCP's tools reach it through Tools, so every call
 // that changes something passes the gate. See docs/runtime.md.
 package agent

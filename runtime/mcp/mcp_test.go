@@ -244,10 +244,11 @@ func TestStopCancelsARunningCall(t *testing.T) {
 	cancel(decision.ErrStopped)
 	err := <-done
 	assert.ErrorIs(t, err, decision.ErrStopped, "a stopped call ends the turn")
-	// The server is still up and answers the next call.
-	_, res, err := run(t, s, ft, context.Background(), "mcp__test__echo", `{"text":"still here"}`)
-	require.NoError(t, err)
-	assert.Contains(t, res.Text, "still here")
+	// The server got notifications/cancelled, and is still up for the next call.
+	require.Eventually(t, func() bool {
+		_, res, err := run(t, s, ft, context.Background(), "mcp__test__cancelled", `{}`)
+		return err == nil && res.Text == "cancelled=1"
+	}, 10*time.Second, 20*time.Millisecond, "the held call was cancelled on the server")
 }
 
 func TestFormElicitation(t *testing.T) {
@@ -393,7 +394,7 @@ func TestBrokenFileAndFailingServers(t *testing.T) {
 		"empty":   map[string]any{},
 		"good":    self(t, "stdio"),
 	})
-	s := manager(t, Options{UserFile: user, Handshake: 2 * time.Second, Backoff: func(int) time.Duration { return time.Hour }}).Workspace(dir)
+	s := manager(t, Options{UserFile: user, Handshake: 5 * time.Second, Backoff: func(int) time.Duration { return time.Hour }}).Workspace(dir)
 	l := ready(t, s)
 	require.Len(t, l.Problems, 1)
 	assert.Contains(t, l.Problems[0], user)
@@ -408,7 +409,7 @@ func TestBrokenFileAndFailingServers(t *testing.T) {
 	assert.Contains(t, fails.Stderr, "cannot open the database", "the stderr tail says why")
 	hangs := server(l, "hangs")
 	assert.Equal(t, protocol.MCPFailed, hangs.Status)
-	assert.Contains(t, hangs.Reason, "no answer to the handshake within 2s")
+	assert.Contains(t, hangs.Reason, "no answer to the handshake within 5s")
 	empty := server(l, "empty")
 	assert.Equal(t, protocol.MCPFailed, empty.Status)
 	assert.Contains(t, empty.Reason, `neither "command"`)
@@ -475,3 +476,32 @@ func TestToolNames(t *testing.T) {
 }
 
 func pointer[T any](v T) *T { return &v }
+
+// A server killed (SIGKILL) while a call runs: the call's result says so, and the server
+// comes back after its backoff.
+func TestServerKilledWhileACallRuns(t *testing.T) {
+	dir := workspace(t, map[string]any{"test": self(t, "stdio")})
+	s := manager(t, Options{Backoff: func(int) time.Duration { return 200 * time.Millisecond }}).Workspace(dir)
+	ready(t, s)
+	ft := &fakeTools{}
+	done := make(chan protocol.ToolResult, 1)
+	go func() {
+		_, res, err := run(t, s, ft, context.Background(), "mcp__test__slow", `{"steps":1,"hold":true}`)
+		assert.NoError(t, err)
+		done <- res
+	}()
+	require.Eventually(t, func() bool { _, _, p := ft.snapshot(); return len(p) == 1 }, 10*time.Second, 10*time.Millisecond, "the call is running")
+	c := s.conn("test")
+	c.mu.Lock()
+	cmd := c.cmd
+	c.mu.Unlock()
+	require.NoError(t, cmd.Process.Signal(syscall.SIGKILL))
+	res := <-done
+	assert.True(t, res.Error)
+	assert.Contains(t, res.Text, "the MCP server test stopped during the call")
+	assert.Contains(t, res.Text, "signal: killed")
+	require.Eventually(t, func() bool {
+		return server(s.List(), "test").Status == protocol.MCPReady && server(s.List(), "test").Restarts == 1
+	},
+		20*time.Second, 20*time.Millisecond, "restarted")
+}

@@ -144,18 +144,24 @@ func (t orderRoundTripper) RoundTrip(r *http.Request) (*http.Response, error) {
 		pr, pw := io.Pipe()
 		body := resp.Body
 		go func() {
-			sc := bufio.NewScanner(io.TeeReader(body, pw))
-			sc.Buffer(make([]byte, 64<<10), 8<<20)
-			for sc.Scan() {
-				line := bytes.TrimPrefix(sc.Bytes(), []byte("data:"))
-				t.o.scan(line)
+			// Each line is read before the SDK gets it, so its order is known first.
+			br := bufio.NewReader(body)
+			for {
+				line, err := br.ReadBytes('\n')
+				if len(line) > 0 {
+					t.o.scan(bytes.TrimPrefix(line, []byte("data:")))
+					if _, werr := pw.Write(line); werr != nil {
+						return
+					}
+				}
+				if err != nil {
+					if err == io.EOF {
+						err = nil
+					}
+					pw.CloseWithError(err)
+					return
+				}
 			}
-			// Whatever the scanner could not take still reaches the SDK.
-			_, cerr := io.Copy(pw, body)
-			if cerr == nil {
-				cerr = sc.Err()
-			}
-			pw.CloseWithError(cerr)
 		}()
 		resp.Body = readCloser{pr, func() error { pr.Close(); return body.Close() }}
 	}

@@ -107,6 +107,11 @@ func New() *mcp.Server {
 			}
 			return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: "done in " + strconv.Itoa(in.Steps) + " steps"}}}, empty{}, nil
 		})
+	s.AddTool(&mcp.Tool{Name: "cancelled", Description: "How many held calls were cancelled (notifications/cancelled).",
+		InputSchema: json.RawMessage(`{"type":"object"}`), Annotations: &mcp.ToolAnnotations{ReadOnlyHint: true}},
+		func(context.Context, *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+			return text("cancelled=" + strconv.FormatInt(cancelled.Load(), 10)), nil
+		})
 	s.AddTool(&mcp.Tool{Name: "crash", Description: "Exit in the middle of the call.", InputSchema: json.RawMessage(`{"type":"object"}`)},
 		func(context.Context, *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
 			fmt.Fprintln(os.Stderr, "test server: crashing on purpose")
