@@ -108,6 +108,7 @@ func (s *Server) Handler() http.Handler {
 	}
 	mux.HandleFunc("GET /web/app.wasm", s.bundle.serveWasm)
 	mux.HandleFunc("GET /web/{$}", http.NotFound) // go-app's file server would list the folder
+	mux.HandleFunc("GET /manifest.webmanifest", serveManifest)
 	mux.Handle("/", s.acceptTokenLink(s.bundle.app))
 	return securityHeaders(mux)
 }

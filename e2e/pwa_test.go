@@ -1,0 +1,86 @@
+package e2e
+
+import (
+	"context"
+	"encoding/json"
+	"testing"
+	"time"
+
+	"github.com/chromedp/cdproto/cdp"
+	"github.com/chromedp/cdproto/page"
+	"github.com/chromedp/chromedp"
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+// cdpCall runs one CDP command on the page's target.
+func cdpCall[P, R any](t *testing.T, ctx context.Context, cmd cdp.Command[P, R], params P) R {
+	t.Helper()
+	tctx, cancel := context.WithTimeout(ctx, 20*time.Second)
+	defer cancel()
+	r, err := chromedp.Call(tctx, cmd, params)
+	require.NoError(t, err)
+	return r
+}
+
+// waitWorker waits until the service worker controls the page and has cached the shell.
+func waitWorker() chromedp.Action[chromedp.Void] {
+	return chromedp.Steps(
+		chromedp.Func(func(ctx context.Context, t *chromedp.Target) error {
+			_, err := chromedp.Evaluate[bool](`navigator.serviceWorker.ready.then(() => caches.keys()).then(k => { window.__parleyCached = k.length > 0 }), true`)(ctx, t)
+			return err
+		}),
+		waitJS(`!!navigator.serviceWorker.controller && window.__parleyCached === true`),
+	)
+}
+
+// TestPWAInstallable: Chromium finds nothing that keeps Parley from being installed, and the
+// manifest it read has an id, local icons of 192 and 512 pixels and a maskable one,
+// standalone display and a theme colour for each colour scheme; the service worker registers.
+func TestPWAInstallable(t *testing.T) {
+	srv, ctx := openHome(t)
+	do(t, ctx, 30*time.Second, waitWorker())
+
+	errs := cdpCall(t, ctx, page.GetInstallabilityErrors, cdp.Empty{})
+	for _, e := range errs.InstallabilityErrors {
+		t.Errorf("installability error %q %v", e.ErrorID, e.ErrorArguments)
+	}
+
+	m := cdpCall(t, ctx, page.GetAppManifest, page.GetAppManifestParams{})
+	require.Empty(t, m.Errors, "manifest errors")
+	require.NotNil(t, m.Manifest)
+	assert.Equal(t, srv.base()+"/manifest.webmanifest", m.URL)
+	assert.Equal(t, srv.base()+"/", m.Manifest.ID, "the manifest's id")
+	assert.Contains(t, []string{"standalone", "kStandalone"}, m.Manifest.Display)
+	assert.NotEmpty(t, m.Manifest.ThemeColor)
+	sizes := map[string]string{}
+	for _, ic := range m.Manifest.Icons {
+		assert.Contains(t, ic.URL, srv.base()+"/web/", "a local icon")
+		sizes[ic.URL] = ic.Sizes
+	}
+	assert.Equal(t, "192x192", sizes[srv.base()+"/web/icon-192.png"])
+	assert.Equal(t, "512x512", sizes[srv.base()+"/web/icon-512.png"])
+
+	// What the processed manifest does not carry: the icon's purpose, the dark scheme's colour.
+	var raw struct {
+		ThemeColor string `json:"theme_color"`
+		Icons      []struct {
+			Src, Purpose string
+		}
+		UserPreferences struct {
+			Dark struct {
+				ThemeColor string `json:"theme_color"`
+			} `json:"color_scheme_dark"`
+		} `json:"user_preferences"`
+	}
+	require.NoError(t, json.Unmarshal([]byte(m.Data), &raw))
+	maskable := false
+	for _, ic := range raw.Icons {
+		maskable = maskable || ic.Purpose == "maskable" && ic.Src == "/web/icon-maskable-512.png"
+	}
+	assert.True(t, maskable, "a maskable icon")
+	assert.NotEmpty(t, raw.UserPreferences.Dark.ThemeColor, "the dark scheme's theme colour")
+	assert.NotEqual(t, raw.ThemeColor, raw.UserPreferences.Dark.ThemeColor)
+	// The page's own theme colours, one per scheme.
+	assert.Equal(t, 2, get(t, ctx, chromedp.Evaluate[int](`document.querySelectorAll('meta[name=theme-color][media]').length`)))
+}
