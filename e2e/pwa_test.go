@@ -84,3 +84,36 @@ func TestPWAInstallable(t *testing.T) {
 	// The page's own theme colours, one per scheme.
 	assert.Equal(t, 2, get(t, ctx, chromedp.Evaluate[int](`document.querySelectorAll('meta[name=theme-color][media]').length`)))
 }
+
+// TestOfflineShell: with the server stopped, a session's page reloads from the cache and
+// says it is offline; the composer takes a draft, which is saved; when the server returns
+// the page recovers by itself and the draft is still there to send.
+func TestOfflineShell(t *testing.T) {
+	data := t.TempDir()
+	srv := startServer(t, data, "127.0.0.1:0")
+	id := seedSession(t, srv, "Offline", 1)
+	ctx := browser(t)
+	do(t, ctx, 60*time.Second, chromedp.Navigate(srv.link), waitReady(), waitWorker(),
+		chromedp.Navigate(srv.base()+"/s/"+id), waitReady(), waitJS(`!!document.querySelector('.link-live')`))
+
+	srv.kill()
+	do(t, ctx, 30*time.Second, chromedp.Reload(), waitReady(),
+		waitJS(`!!document.querySelector('.offline') && document.querySelector('.offline').innerText.includes('Offline')`))
+	assert.Equal(t, "/s/"+id, evalString(t, ctx, `location.pathname`))
+	assert.True(t, evalBool(t, ctx, `[...document.querySelectorAll('.offline button, .notice button')].some(b => b.innerText === 'Retry now')`), "Retry now")
+	do(t, ctx, 20*time.Second, chromedp.Click(composer), typeText("written offline"),
+		waitJS(`localStorage.getItem('parley.draft.s.`+id+`') === 'written offline'`))
+	assert.Equal(t, "written offline", evalString(t, ctx, `document.querySelector('#composer-input').value`))
+
+	// The hero and any other route of the app load from the cache too.
+	do(t, ctx, 30*time.Second, chromedp.Navigate(srv.base()+"/"), waitJS(`document.documentElement.hasAttribute('data-ready') && !!document.querySelector('.offline')`))
+	do(t, ctx, 30*time.Second, chromedp.Navigate(srv.base()+"/s/"+id), waitReady(), waitJS(`!!document.querySelector('.offline')`),
+		waitJS(`document.querySelector('#composer-input').value === 'written offline'`))
+
+	srv = startServer(t, data, srv.addr)
+	do(t, ctx, 60*time.Second, waitJS(`!document.querySelector('.offline') && !!document.querySelector('.link-live')`),
+		waitJS(`[...document.querySelectorAll('#sidebar a')].some(a => a.innerText === 'Offline')`))
+	assert.Equal(t, "written offline", evalString(t, ctx, `document.querySelector('#composer-input').value`))
+	do(t, ctx, 20*time.Second, chromedp.Click(composer), pressEnter(0),
+		waitJS(`document.querySelector('.thread').innerText.includes('written offline')`))
+}
