@@ -44,6 +44,8 @@ type config struct {
 	DecisionTimeout time.Duration
 	// ScriptMemory is the memory limit of one script, in bytes.
 	ScriptMemory int64
+	// Notify is how decisions reach a person who is not looking (server_notify.go).
+	Notify notifyConfig
 	// Web is the folder of the browser bundle. go-app serves /web from the working
 	// directory, so it is not a flag; tests point it elsewhere.
 	Web string
@@ -67,6 +69,7 @@ func parseConfig(args []string, getenv func(string) string, stderr io.Writer) (c
 	workspaces := &workspaceFlag{list: filepath.SplitList(env("PARLEY_WORKSPACE", cwd))}
 	fs.Var(workspaces, "workspace", "a `folder` sessions work in; repeat it for several, the first is the default (PARLEY_WORKSPACE: a list separated by '"+string(filepath.ListSeparator)+"')")
 	modelConfig := addModelFlags(fs, getenv)
+	notifyFlags := addNotifyFlags(fs, getenv)
 	fs.StringVar(&c.Token, "token", env("PARLEY_TOKEN", ""), "access token for /api and /ws; empty uses the one kept in the data directory (PARLEY_TOKEN)")
 	timeout := env("PARLEY_DECISION_TIMEOUT", "10m")
 	fs.StringVar(&timeout, "decision-timeout", timeout, "how long a question or approval waits for an answer by default, e.g. 10m or 1h (PARLEY_DECISION_TIMEOUT)")
@@ -94,6 +97,9 @@ func parseConfig(args []string, getenv func(string) string, stderr io.Writer) (c
 		return c, err
 	}
 	if c.Model, err = modelConfig(); err != nil {
+		return c, err
+	}
+	if c.Notify, err = notifyFlags(); err != nil {
 		return c, err
 	}
 	return c, nil
@@ -290,6 +296,11 @@ func run(ctx context.Context, cfg config, stdout io.Writer) error {
 	defer rt.Close()
 
 	handlers := server.New(rt, token, bundle)
+	stopNotify, err := startNotify(ctx, cfg, rt, handlers)
+	if err != nil {
+		return err
+	}
+	defer stopNotify()
 	srv := &http.Server{
 		Handler:           handlers.Handler(),
 		ReadHeaderTimeout: 10 * time.Second,

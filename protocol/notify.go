@@ -47,8 +47,9 @@ type PushKey struct {
 // PushSubscription is the body of PUT /api/push/{device}: PushSubscription.toJSON() of the
 // browser.
 type PushSubscription struct {
-	Endpoint string `json:"endpoint"`
-	Keys     struct {
+	Endpoint       string   `json:"endpoint"`
+	ExpirationTime *float64 `json:"expirationTime,omitempty"`
+	Keys           struct {
 		P256dh string `json:"p256dh"`
 		Auth   string `json:"auth"`
 	} `json:"keys"`

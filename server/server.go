@@ -9,6 +9,7 @@ import (
 
 	"parley/protocol"
 	"parley/runtime"
+	"parley/runtime/notify"
 )
 
 // Runtime is what the server asks of the agent runtime; *runtime.Runtime is the one.
@@ -50,6 +51,9 @@ type Server struct {
 	sockets sockets
 	frames  frameCache
 	origin  *http.CrossOriginProtection
+	// Notifications (notify.go); nil until SetNotifier.
+	notifier *notify.Notifier
+	push     *notify.Push
 }
 
 // New serves rt behind token, with the browser bundle b.
@@ -92,6 +96,11 @@ func (s *Server) api() []route {
 		{"GET /api/models", s.listModels},
 		{"POST /api/sessions/{id}/model", s.setModel},
 		{"POST /api/sessions/{id}/permissions", s.setPermissions},
+		{"GET /api/notifications", s.streamNotifications},
+		{"POST /api/notifications/seen", s.claimSeen},
+		{"GET /api/push", s.pushKey},
+		{"PUT /api/push/{device}", s.subscribePush},
+		{"DELETE /api/push/{device}", s.unsubscribePush},
 		{"/api/", func(w http.ResponseWriter, r *http.Request) {
 			writeError(w, http.StatusNotFound, "not_found", r.Method+" "+r.URL.Path+" is not part of the API")
 		}},
