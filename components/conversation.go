@@ -41,6 +41,8 @@ type Conversation struct {
 	unreachable  bool
 	listRetry    retry
 	connectRetry retry
+	// claimed are the decisions this tab told the server it shows (notify.go).
+	claimed map[string]bool
 
 	follower   *socket.Follower
 	stopFollow context.CancelFunc
@@ -83,6 +85,7 @@ func (c *Conversation) OnMount(ctx app.Context) {
 	if ctx.AppUpdateAvailable() {
 		c.OnAppUpdate(ctx)
 	}
+	c.watchLooking(ctx)
 	benchHooks(ctx)
 	app.Window().Get("performance").Call("mark", "parley-ready")
 	app.Window().Get("document").Get("documentElement").Call("setAttribute", "data-ready", "")
@@ -164,6 +167,7 @@ func (c *Conversation) open(ctx app.Context, id string) {
 				c.thread.Apply(ev)
 				c.controls.Apply(ev)
 				c.engaged(ctx)
+				c.claimSeen(ctx)
 			})
 		},
 		OnDelta: func(d protocol.Delta) {

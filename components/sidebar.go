@@ -32,6 +32,7 @@ func (s *Sidebar) Render() app.UI {
 				return app.Li().Body(a)
 			}),
 		),
+		&NotifySwitch{},
 	)
 }
 
