@@ -235,6 +235,10 @@ func changes(session string) map[string]change {
 		// No model endpoint in this server: a request let through is told so (409).
 		"POST /api/sessions/{id}/model":       {"POST", "/api/sessions/" + session + "/model", `{"model":"m"}`, []int{http.StatusConflict}},
 		"POST /api/sessions/{id}/permissions": {"POST", "/api/sessions/" + session + "/permissions", `{"mode":"ask"}`, []int{http.StatusOK}},
+		"POST /api/notifications/seen":        {"POST", "/api/notifications/seen", `{"session":"` + session + `","decision":"d1"}`, []int{http.StatusNoContent}},
+		"PUT /api/push/{device}": {"PUT", "/api/push/phone", `{"endpoint":"https://push.invalid/x","keys":{"p256dh":"BA","auth":"AA"}}`,
+			[]int{http.StatusNoContent}},
+		"DELETE /api/push/{device}": {"DELETE", "/api/push/phone", "", []int{http.StatusNoContent}},
 	}
 }
 
