@@ -86,6 +86,7 @@ func (c *Conversation) OnMount(ctx app.Context) {
 		c.OnAppUpdate(ctx)
 	}
 	c.watchLooking(ctx)
+	watchViewport()
 	benchHooks(ctx)
 	app.Window().Get("performance").Call("mark", "parley-ready")
 	app.Window().Get("document").Get("documentElement").Call("setAttribute", "data-ready", "")
