@@ -89,3 +89,32 @@ func TestNotifications(t *testing.T) {
 		waitJS(`!!document.querySelector('.notify-on') && !(document.documentElement.hasAttribute('data-notify-live'))`))
 	assert.Equal(t, "off", evalString(t, ctx, `localStorage.getItem('parley.notify')`))
 }
+
+// TestNotificationInAHiddenTab: the tab shows the very thread the decision is asked in, but
+// another tab is in front: nobody is looking, so nothing claims it and it is notified.
+func TestNotificationInAHiddenTab(t *testing.T) {
+	data := t.TempDir()
+	workspace := data + "-workspace"
+	require.NoError(t, os.MkdirAll(workspace, 0o755))
+	srv := launch(t, repoRoot, data, "127.0.0.1:0", []string{workspace}, "-notify-grace", "3s")
+	id := seedSession(t, srv, "Behind", 1)
+	ctx := browser(t)
+	_, err := chromedp.CallBrowser(ctx, cdpbrowser.SetPermission, cdpbrowser.SetPermissionParams{
+		Permission: &cdpbrowser.PermissionDescriptor{Name: "notifications"}, Setting: cdpbrowser.PermissionSettingGranted, Origin: srv.base()})
+	require.NoError(t, err)
+	do(t, ctx, 60*time.Second, chromedp.Navigate(srv.link), waitReady(), waitWorker(),
+		chromedp.Navigate(srv.base()+"/s/"+id), waitReady(), waitJS(`!!document.querySelector('.link-live')`),
+		// Granted already: the switch is on without a prompt.
+		waitJS(`!!document.querySelector('.notify-off') && document.documentElement.hasAttribute('data-notify-live')`))
+
+	// The window goes to the background (minimized): its page is hidden.
+	win, err := chromedp.CallBrowser(ctx, cdpbrowser.GetWindowForTarget, cdpbrowser.GetWindowForTargetParams{TargetID: chromedp.FromContext(ctx).Target.TargetID})
+	require.NoError(t, err)
+	_, err = chromedp.CallBrowser(ctx, cdpbrowser.SetWindowBounds, cdpbrowser.SetWindowBoundsParams{WindowID: win.WindowID,
+		Bounds: &cdpbrowser.Bounds{WindowState: cdpbrowser.WindowStateMinimized}})
+	require.NoError(t, err)
+	do(t, ctx, 20*time.Second, waitJS(`document.visibilityState === 'hidden'`))
+
+	sendAPI(t, srv, id, `/script confirm('Still there?')`)
+	do(t, ctx, 30*time.Second, waitJS(shownNotifications+`.some(n => n.title === 'Confirm: Still there?' && n.tag === 'parley-`+id+`')`))
+}
