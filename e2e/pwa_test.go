@@ -3,6 +3,9 @@ package e2e
 import (
 	"context"
 	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
 	"testing"
 	"time"
 
@@ -116,4 +119,44 @@ func TestOfflineShell(t *testing.T) {
 	assert.Equal(t, "written offline", evalString(t, ctx, `document.querySelector('#composer-input').value`))
 	do(t, ctx, 20*time.Second, chromedp.Click(composer), pressEnter(0),
 		waitJS(`document.querySelector('.thread').innerText.includes('written offline')`))
+}
+
+// TestUpdateWhileTypingOffersReload: a new build arrives while a draft is being typed: the
+// page does not reload under it, it offers the reload, and the reload keeps the draft.
+func TestUpdateWhileTypingOffersReload(t *testing.T) {
+	dir := t.TempDir()
+	require.NoError(t, os.MkdirAll(filepath.Join(dir, "web"), 0o755))
+	entries, err := os.ReadDir(filepath.Join(repoRoot, "web"))
+	require.NoError(t, err)
+	for _, e := range entries {
+		if e.IsDir() || strings.HasSuffix(e.Name(), ".br") || strings.HasSuffix(e.Name(), ".gz") || strings.HasSuffix(e.Name(), ".new") {
+			continue
+		}
+		b, err := os.ReadFile(filepath.Join(repoRoot, "web", e.Name()))
+		require.NoError(t, err)
+		require.NoError(t, os.WriteFile(filepath.Join(dir, "web", e.Name()), b, 0o644))
+	}
+	data := t.TempDir()
+	srv := startServerIn(t, dir, data, "127.0.0.1:0")
+	id := seedSession(t, srv, "Update", 1)
+	ctx := browser(t)
+	do(t, ctx, 60*time.Second, chromedp.Navigate(srv.link), waitReady(), waitWorker(),
+		chromedp.Navigate(srv.base()+"/s/"+id), waitReady(), waitJS(`!!document.querySelector('.link-live')`),
+		chromedp.Click(composer), typeText("half a thought"))
+
+	// A rebuild (one more custom section: a new build id) and a restart.
+	srv.kill()
+	f, err := os.OpenFile(filepath.Join(dir, "web", "app.wasm"), os.O_APPEND|os.O_WRONLY, 0)
+	require.NoError(t, err)
+	_, err = f.Write([]byte{0x00, 0x08, 0x06, 'u', 'p', 'd', 'a', 't', 'e', 'x'})
+	require.NoError(t, err)
+	require.NoError(t, f.Close())
+	srv = startServerIn(t, dir, data, srv.addr)
+
+	// The page looks for a new worker (as it does on its own when navigating).
+	do(t, ctx, 90*time.Second, js(`goappTryUpdate()`),
+		waitJS(`!!document.querySelector('.update') && document.querySelector('.update').innerText.includes('Reload')`))
+	assert.Equal(t, "half a thought", evalString(t, ctx, `document.querySelector('#composer-input').value`), "nothing reloaded under the draft")
+	do(t, ctx, 60*time.Second, chromedp.Click(chromedp.CSS(`.update button`)), waitReady(),
+		waitJS(`document.querySelector('#composer-input').value === 'half a thought'`))
 }
