@@ -19,8 +19,8 @@ import (
 	"parley/internal/testkit"
 	"parley/protocol"
 	"parley/runtime"
-	"parley/runtime/notify"
 	"parley/runtime/agent/model"
+	"parley/runtime/notify"
 	"parley/server"
 )
 
