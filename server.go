@@ -306,6 +306,7 @@ func run(ctx context.Context, cfg config, stdout io.Writer) error {
 		ReadHeaderTimeout: 10 * time.Second,
 	}
 	srv.RegisterOnShutdown(handlers.CloseSockets)
+	srv.RegisterOnShutdown(handlers.CloseStreams)
 	if host, _, _ := net.SplitHostPort(ln.Addr().String()); !isLoopback(host) {
 		slog.Warn("listening beyond localhost: anyone who can reach this address and has the token can drive the agent", "addr", ln.Addr().String())
 	}

@@ -18,6 +18,17 @@ import (
 // SetNotifier turns the notification endpoints on; push may be nil (no Web Push).
 func (s *Server) SetNotifier(n *notify.Notifier, push *notify.Push) {
 	s.notifier, s.push = n, push
+	s.streamsDone = make(chan struct{})
+}
+
+// CloseStreams ends the open notification streams. http.Server.Shutdown waits for running
+// handlers, and a stream runs until its page goes: register this with RegisterOnShutdown.
+func (s *Server) CloseStreams() {
+	s.closeStreams.Do(func() {
+		if s.streamsDone != nil {
+			close(s.streamsDone)
+		}
+	})
 }
 
 func (s *Server) notificationsOff(w http.ResponseWriter) bool {
@@ -53,6 +64,8 @@ func (s *Server) streamNotifications(w http.ResponseWriter, r *http.Request) {
 	for {
 		select {
 		case <-r.Context().Done():
+			return
+		case <-s.streamsDone:
 			return
 		case <-keep.C:
 			_, _ = fmt.Fprint(w, ": keep-alive\n\n")

@@ -3,6 +3,7 @@ package server_test
 import (
 	"bufio"
 	"encoding/json"
+	"io"
 	"net/http"
 	"strings"
 	"testing"
@@ -78,4 +79,20 @@ func TestNotificationRequestsAreChecked(t *testing.T) {
 		resp, _ := request(t, http.MethodGet, ts.URL+path, "", nil)
 		assert.Equal(t, http.StatusUnauthorized, resp.StatusCode, path)
 	}
+}
+
+// TestNotificationStreamsEndOnShutdown: a stream runs until its page goes, so shutting down
+// ends it (http.Server.Shutdown would wait for it).
+func TestNotificationStreamsEndOnShutdown(t *testing.T) {
+	ts, _ := testServer(t)
+	req, err := http.NewRequestWithContext(t.Context(), http.MethodGet, ts.URL+"/api/notifications", nil)
+	require.NoError(t, err)
+	req.Header.Set("Authorization", "Bearer "+testkit.Token)
+	resp, err := http.DefaultClient.Do(req)
+	require.NoError(t, err)
+	defer resp.Body.Close()
+	require.Equal(t, http.StatusOK, resp.StatusCode)
+	ts.Handler.CloseStreams()
+	_, err = io.ReadAll(resp.Body)
+	assert.NoError(t, err, "the stream ends cleanly")
 }

@@ -6,6 +6,7 @@ package server
 import (
 	"context"
 	"net/http"
+	"sync"
 
 	"parley/protocol"
 	"parley/runtime"
@@ -52,8 +53,10 @@ type Server struct {
 	frames  frameCache
 	origin  *http.CrossOriginProtection
 	// Notifications (notify.go); nil until SetNotifier.
-	notifier *notify.Notifier
-	push     *notify.Push
+	notifier     *notify.Notifier
+	push         *notify.Push
+	streamsDone  chan struct{}
+	closeStreams sync.Once
 }
 
 // New serves rt behind token, with the browser bundle b.
