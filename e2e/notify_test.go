@@ -54,7 +54,7 @@ func TestNotifications(t *testing.T) {
 	do(t, ctx, 20*time.Second, waitJS(`document.querySelector('.composer').innerText.includes('Seen right here?')`))
 	// Asked in another thread: notified, twice, the second replacing the first.
 	sendAPI(t, srv, there, `/script confirm('Deploy now?')`)
-	do(t, ctx, 30*time.Second, waitJS(shownNotifications+`.some(n => n.title.includes('Deploy now?'))`))
+	do(t, ctx, 60*time.Second, waitJS(shownNotifications+`.some(n => n.title.includes('Deploy now?'))`))
 	notes := get(t, ctx, chromedp.Evaluate[[]map[string]string](`window.__notes`))
 	require.Len(t, notes, 1, "the decision seen here was dropped: %v", notes)
 	assert.Equal(t, "Confirm: Deploy now?", notes[0]["title"])
@@ -71,7 +71,7 @@ func TestNotifications(t *testing.T) {
 	_, err = apiClient(srv).Reply(t.Context(), there, pending[0].ID, protocol.ReplyRequest{Action: protocol.ActionDecline})
 	require.NoError(t, err)
 	sendAPI(t, srv, there, `/script confirm('And the database?')`)
-	do(t, ctx, 30*time.Second, waitJS(shownNotifications+`.some(n => n.title.includes('And the database?'))`))
+	do(t, ctx, 60*time.Second, waitJS(shownNotifications+`.some(n => n.title.includes('And the database?'))`))
 	notes = get(t, ctx, chromedp.Evaluate[[]map[string]string](`window.__notes`))
 	require.Len(t, notes, 1, "one notification per thread: %v", notes)
 	assert.Equal(t, "parley-"+there, notes[0]["tag"])
@@ -116,5 +116,5 @@ func TestNotificationInAHiddenTab(t *testing.T) {
 	do(t, ctx, 20*time.Second, waitJS(`document.visibilityState === 'hidden'`))
 
 	sendAPI(t, srv, id, `/script confirm('Still there?')`)
-	do(t, ctx, 30*time.Second, waitJS(shownNotifications+`.some(n => n.title === 'Confirm: Still there?' && n.tag === 'parley-`+id+`')`))
+	do(t, ctx, 60*time.Second, waitJS(shownNotifications+`.some(n => n.title === 'Confirm: Still there?' && n.tag === 'parley-`+id+`')`))
 }
