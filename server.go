@@ -52,6 +52,8 @@ type config struct {
 	// Upstream, when set, makes this an edge (edge.go): the bundle here, the API and the
 	// socket at the runtime at this address, presented UpstreamToken.
 	Upstream, UpstreamToken string
+	// Notify is how decisions reach a person who is not looking (server_notify.go).
+	Notify notifyConfig
 	// Web is the folder of the browser bundle. go-app serves /web from the working
 	// directory, so it is not a flag; tests point it elsewhere.
 	Web string
@@ -77,6 +79,7 @@ func parseConfig(args []string, getenv func(string) string, stderr io.Writer) (c
 	workspaces := &workspaceFlag{list: filepath.SplitList(env("PARLEY_WORKSPACE", cwd))}
 	fs.Var(workspaces, "workspace", "a `folder` sessions work in; repeat it for several, the first is the default (PARLEY_WORKSPACE: a list separated by '"+string(filepath.ListSeparator)+"')")
 	modelConfig := addModelFlags(fs, getenv)
+	notifyFlags := addNotifyFlags(fs, getenv)
 	fs.StringVar(&c.Token, "token", env("PARLEY_TOKEN", ""), "access token for /api and /ws; empty uses the one kept in the data directory (PARLEY_TOKEN)")
 	timeout := env("PARLEY_DECISION_TIMEOUT", "10m")
 	fs.StringVar(&timeout, "decision-timeout", timeout, "how long a question or approval waits for an answer by default, e.g. 10m or 1h (PARLEY_DECISION_TIMEOUT)")
@@ -116,6 +119,9 @@ func parseConfig(args []string, getenv func(string) string, stderr io.Writer) (c
 		return c, err
 	}
 	if c.UpstreamToken, err = upstreamToken(c.Upstream, *upstreamTokenFile, getenv); err != nil {
+		return c, err
+	}
+	if c.Notify, err = notifyFlags(); err != nil {
 		return c, err
 	}
 	return c, nil
@@ -318,11 +324,17 @@ func run(ctx context.Context, cfg config, stdout io.Writer) error {
 	defer rt.Close()
 
 	handlers := server.New(rt, token, bundle)
+	stopNotify, err := startNotify(ctx, cfg, rt, handlers)
+	if err != nil {
+		return err
+	}
+	defer stopNotify()
 	srv := &http.Server{
 		Handler:           handlers.Handler(),
 		ReadHeaderTimeout: 10 * time.Second,
 	}
 	srv.RegisterOnShutdown(handlers.CloseSockets)
+	srv.RegisterOnShutdown(handlers.CloseStreams)
 	if host, _, _ := net.SplitHostPort(ln.Addr().String()); !isLoopback(host) {
 		slog.Warn("listening beyond localhost: anyone who can reach this address and has the token can drive the agent", "addr", ln.Addr().String())
 	}

@@ -38,7 +38,7 @@ func TestConfigFlagsAndEnvironment(t *testing.T) {
 	cwd, err := os.Getwd()
 	require.NoError(t, err)
 	assert.Equal(t, config{Addr: "127.0.0.1:9999", Data: "/tmp/d", NATS: "nats://x:4222", Workspaces: []string{cwd}, Token: "t", DecisionTimeout: time.Hour, ScriptMemory: 256 << 20, Web: "web",
-		Model: model.Config{Window: defaultModelWindow}}, c,
+		Model: model.Config{Window: defaultModelWindow}, Notify: notifyConfig{Grace: time.Second, PushSubject: "mailto:parley@localhost"}}, c,
 		"the current directory is the one workspace")
 
 	ws := t.TempDir()

@@ -37,6 +37,13 @@ type Conversation struct {
 	unauthorized    bool // this browser has no token: nothing here can work until it has one
 	updateReady     bool // a new build is installed; a reload runs it
 
+	// Offline (offline.go): the server did not answer; what failed is retried.
+	unreachable  bool
+	listRetry    retry
+	connectRetry retry
+	// claimed are the decisions this tab told the server it shows (notify.go).
+	claimed map[string]bool
+
 	follower   *socket.Follower
 	stopFollow context.CancelFunc
 	older      olderWindows // the history before the newest window (older.go)
@@ -85,6 +92,8 @@ func (c *Conversation) OnMount(ctx app.Context) {
 	if ctx.AppUpdateAvailable() {
 		c.OnAppUpdate(ctx)
 	}
+	c.watchLooking(ctx)
+	watchViewport()
 	benchHooks(ctx)
 	app.Window().Get("performance").Call("mark", "parley-ready")
 	app.Window().Get("document").Get("documentElement").Call("setAttribute", "data-ready", "")
@@ -178,6 +187,7 @@ func (c *Conversation) open(ctx app.Context, id string) {
 					c.controls.Apply(ev)
 					c.engaged(ctx)
 				}
+				c.claimSeen(ctx)
 			})
 		},
 		OnDelta: func(d protocol.Delta) {
@@ -203,7 +213,7 @@ func (c *Conversation) open(ctx app.Context, id string) {
 				if c.session != id {
 					return
 				}
-				c.link = s
+				c.onLinkState(ctx, s)
 				if s.Status == socket.Live && c.noticeUntilLive {
 					c.notice, c.noticeUntilLive = "", false
 				}
@@ -250,10 +260,16 @@ func (c *Conversation) refreshSessions(ctx app.Context) {
 				c.unauthorized = true
 				return
 			}
+			c.noteReach(err)
 			if err != nil {
-				c.setNotice("Could not list sessions: "+describeError(err), errors.Is(err, api.ErrUnreachable))
+				c.setNotice("Could not list sessions: "+describeError(err)+".", errors.Is(err, api.ErrUnreachable))
+				c.listRetry.schedule(ctx, c.refreshSessions)
 				return
 			}
+			if c.listRetry.attempt > 0 && strings.HasPrefix(c.notice, "Could not list sessions") {
+				c.notice = ""
+			}
+			c.listRetry.succeeded()
 			c.unauthorized = false
 			// Blank sessions (the hero's, never prompted) are not listed; the open one that
 			// just got its first prompt is, even if the list was read a moment too early.
@@ -428,6 +444,7 @@ func (c *Conversation) Render() app.UI {
 			&Sidebar{Sessions: c.sessions, Current: c.session, Open: c.menuOpen, Now: time.Now()},
 			app.Main().Class(mainClass(hero)).Body(
 				app.Div().Class("update-slot").Body(
+					app.If(c.offline(), func() app.UI { return c.renderOffline() }),
 					app.If(c.updateReady, func() app.UI {
 						return app.Div().Class("update").Role("status").Body(
 							app.Span().Text("Parley was updated. "),
@@ -442,7 +459,13 @@ func (c *Conversation) Render() app.UI {
 				// textarea and draft with it.
 				app.Div().Class("notice-slot").Body(
 					app.If(c.notice != "", func() app.UI {
-						return app.Div().Class("notice").Role("alert").Text(c.notice)
+						return app.Div().Class("notice").Role("alert").Body(
+							app.Span().Text(c.notice),
+							app.If(c.listRetry.pending() && strings.HasPrefix(c.notice, "Could not list sessions"), func() app.UI {
+								return app.Button().Class("link-retry").Text("Retry now").
+									OnClick(func(ctx app.Context, e app.Event) { c.retryNow(ctx) })
+							}),
+						)
 					}),
 				),
 				&composer.Composer{

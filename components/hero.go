@@ -175,11 +175,18 @@ func (c *Conversation) connect(ctx app.Context, ws string) {
 				c.unauthorized = true
 				return
 			case err != nil:
+				c.noteReach(err)
+				if errors.Is(err, api.ErrUnreachable) && c.adoptRememberedBlank(ctx) {
+					return // offline.go: typed into the remembered blank session
+				}
 				c.setNotice("No session to type in: "+describeError(err)+".", errors.Is(err, api.ErrUnreachable))
+				c.connectRetry.schedule(ctx, func(ctx app.Context) { c.connect(ctx, "") })
 				return
 			case sessionOfPath(ctx.Page().URL().Path) != "":
 				return // the person went to a session meanwhile
 			}
+			c.connectRetry.succeeded()
+			c.noteReach(nil)
 			c.workspaces, c.workspace = list, pick
 			c.loadStarters(ctx, pick)
 			storageSet(keyWorkspace, pick)
@@ -227,6 +234,7 @@ func (c *Conversation) engaged(ctx app.Context) {
 	}
 	c.blank = false
 	storageSet(keyBlankOfPre+c.workspace, "")
+	c.prefetchBlank(ctx, c.workspace)
 	// Listed at once, titled as the server titles it: the list the server gives may still
 	// call it blank for a moment.
 	if c.titleOf(c.session) == "" {

@@ -58,6 +58,7 @@ func (s *Sidebar) Render() app.UI {
 				)
 			}),
 		),
+		&NotifySwitch{},
 	)
 }
 

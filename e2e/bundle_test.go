@@ -55,7 +55,7 @@ func TestRebuildIsPickedUpOnReload(t *testing.T) {
 
 	// One reload, as a person does after a rebuild; the page may reload itself once more.
 	do(t, ctx, 30*time.Second, chromedp.Reload())
-	tctx, cancel := context.WithTimeout(ctx, 15*time.Second)
+	tctx, cancel := context.WithTimeout(ctx, 60*time.Second) // generous: the new worker caches the new build before it takes over
 	defer cancel()
 	err = chromedp.Do(tctx, waitJS(`typeof goappEnv !== 'undefined' && goappEnv.GOAPP_VERSION === '`+rebuilt+`' && document.documentElement.hasAttribute('data-ready')`))
 	assert.NoError(t, err, "still running build %s after a reload; the rebuild is %s",

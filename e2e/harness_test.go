@@ -260,8 +260,15 @@ const composer = chromedp.CSS(`#composer-input`)
 // DOM node tracking can go stale.
 func waitJS(cond string) chromedp.Action[chromedp.Void] {
 	return chromedp.Func(func(ctx context.Context, t *chromedp.Target) error {
-		_, err := chromedp.Poll[bool](cond, chromedp.WithPollingInterval(50*time.Millisecond))(ctx, t)
-		return err
+		for {
+			_, err := chromedp.Poll[bool](cond, chromedp.WithPollingInterval(50*time.Millisecond))(ctx, t)
+			// A reload during the poll (the page taking a new build) ends that evaluation:
+			// poll the new page.
+			if err != nil && ctx.Err() == nil && (strings.Contains(err.Error(), "navigated or closed") || strings.Contains(err.Error(), "Cannot find context")) {
+				continue
+			}
+			return err
+		}
 	})
 }
 

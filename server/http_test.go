@@ -239,7 +239,11 @@ func changes(session string) map[string]change {
 		"POST /api/sessions/{id}/permissions": {"POST", "/api/sessions/" + session + "/permissions", `{"mode":"ask"}`, []int{http.StatusOK}},
 		"PATCH /api/sessions/{id}":            {"PATCH", "/api/sessions/" + session, `{"title":"t"}`, []int{http.StatusOK}},
 		// No MCP server is configured: a request let through is told there is no such one.
-		"POST /api/mcp/reconnect": {"POST", "/api/mcp/reconnect?server=nosuch", "", []int{http.StatusNotFound}},
+		"POST /api/mcp/reconnect":      {"POST", "/api/mcp/reconnect?server=nosuch", "", []int{http.StatusNotFound}},
+		"POST /api/notifications/seen": {"POST", "/api/notifications/seen", `{"session":"` + session + `","decision":"d1"}`, []int{http.StatusNoContent}},
+		"PUT /api/push/{device}": {"PUT", "/api/push/phone", `{"endpoint":"https://push.invalid/x","keys":{"p256dh":"BA","auth":"AA"}}`,
+			[]int{http.StatusNoContent}},
+		"DELETE /api/push/{device}": {"DELETE", "/api/push/phone", "", []int{http.StatusNoContent}},
 	}
 }
 

@@ -6,10 +6,12 @@ package server
 import (
 	"context"
 	"net/http"
+	"sync"
 	"time"
 
 	"parley/protocol"
 	"parley/runtime"
+	"parley/runtime/notify"
 )
 
 // Runtime is what the server asks of the agent runtime; *runtime.Runtime is the one.
@@ -59,6 +61,11 @@ type Server struct {
 	sockets sockets
 	frames  frameCache
 	origin  *http.CrossOriginProtection
+	// Notifications (notify.go); nil until SetNotifier.
+	notifier     *notify.Notifier
+	push         *notify.Push
+	streamsDone  chan struct{}
+	closeStreams sync.Once
 }
 
 // New serves rt behind token, with the browser bundle b.
@@ -109,6 +116,11 @@ func (s *Server) api() []route {
 		{"POST /api/sessions/{id}/permissions", s.setPermissions},
 		{"GET /api/mcp", s.listMCP},
 		{"POST /api/mcp/reconnect", s.reconnectMCP},
+		{"GET /api/notifications", s.streamNotifications},
+		{"POST /api/notifications/seen", s.claimSeen},
+		{"GET /api/push", s.pushKey},
+		{"PUT /api/push/{device}", s.subscribePush},
+		{"DELETE /api/push/{device}", s.unsubscribePush},
 		{"/api/", func(w http.ResponseWriter, r *http.Request) {
 			writeError(w, http.StatusNotFound, "not_found", r.Method+" "+r.URL.Path+" is not part of the API")
 		}},
@@ -131,6 +143,7 @@ func (s *Server) Handler() http.Handler {
 func (s *Server) withBundle(mux *http.ServeMux) http.Handler {
 	mux.HandleFunc("GET /web/app.wasm", s.bundle.serveWasm)
 	mux.HandleFunc("GET /web/{$}", http.NotFound) // go-app's file server would list the folder
+	mux.HandleFunc("GET /manifest.webmanifest", serveManifest)
 	mux.Handle("/", s.acceptTokenLink(s.bundle.app))
 	return securityHeaders(mux)
 }

@@ -69,6 +69,16 @@ func (b *Bucket[T]) Update(ctx context.Context, key string, v T, rev uint64) err
 	return err
 }
 
+// Put stores v under key, replacing what it held.
+func (b *Bucket[T]) Put(ctx context.Context, key string, v T) error {
+	raw, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+	_, err = b.kv.Put(ctx, key, raw)
+	return err
+}
+
 // Purge deletes key and its history.
 func (b *Bucket[T]) Purge(ctx context.Context, key string) error { return b.kv.Purge(ctx, key) }
 

@@ -20,6 +20,7 @@ import (
 	"parley/protocol"
 	"parley/runtime"
 	"parley/runtime/agent/model"
+	"parley/runtime/notify"
 	"parley/server"
 )
 
@@ -73,6 +74,13 @@ func Start(t testing.TB, opts Options) *Server {
 	b, err := server.LoadBundle(testkit.WebFolder(t))
 	require.NoError(t, err)
 	h := server.New(rt, testkit.Token, b)
+	keys, err := notify.LoadVAPID(t.TempDir())
+	require.NoError(t, err)
+	push, err := notify.OpenPush(context.Background(), rt.Log().JetStream(), keys, notify.PushOptions{Replicas: rt.Log().Replicas()})
+	require.NoError(t, err)
+	notifier, err := notify.Start(context.Background(), rt.Log(), notify.Options{Push: push})
+	require.NoError(t, err)
+	h.SetNotifier(notifier, push)
 	ts := httptest.NewServer(h.Handler())
 	s := &Server{t: t, URL: ts.URL, Runtime: rt, Handler: h, NATS: nc, http: ts}
 	stopped := false
@@ -83,6 +91,7 @@ func Start(t testing.TB, opts Options) *Server {
 		stopped = true
 		ts.Close()
 		h.CloseSockets()
+		notifier.Close()
 		rt.Close()
 		stopNATS()
 	}

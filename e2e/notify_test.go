@@ -1,0 +1,120 @@
+package e2e
+
+import (
+	"os"
+	"testing"
+	"time"
+
+	cdpbrowser "github.com/chromedp/cdproto/browser"
+	"github.com/chromedp/cdproto/emulation"
+	"github.com/chromedp/chromedp"
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"parley/protocol"
+)
+
+// shownNotifications reads what the service worker shows (registration.getNotifications)
+// into window.__notes on each poll: [{title, body, tag, url}].
+const shownNotifications = `(navigator.serviceWorker.ready.then(r => r.getNotifications()).then(ns => {
+	window.__notes = ns.map(n => ({title: n.title, body: n.body, tag: n.tag, url: n.data && n.data.url}))
+}), window.__notes || [])`
+
+// TestNotifications: the permission is asked only on a click; a decision asked in a thread
+// this tab is not showing is notified through the service worker, saying what is asked,
+// tagged by thread so a second ask replaces the first; one asked in the thread on screen is
+// claimed as seen and never notified; a click on the notification opens its thread with the
+// decision in the composer.
+func TestNotifications(t *testing.T) {
+	data := t.TempDir()
+	workspace := data + "-workspace"
+	require.NoError(t, os.MkdirAll(workspace, 0o755))
+	// A grace window longer than the default, so a loaded machine still claims in time.
+	srv := launch(t, repoRoot, data, "127.0.0.1:0", []string{workspace}, "-notify-grace", "3s")
+	here := seedSession(t, srv, "Here", 1)
+	there := seedSession(t, srv, "There", 1)
+	ctx := browser(t)
+	do(t, ctx, 60*time.Second, chromedp.Navigate(srv.base()+"/?token="+srv.token), waitReady(), waitWorker(),
+		chromedp.Navigate(srv.base()+"/s/"+here), waitReady(), waitJS(`!!document.querySelector('.link-live')`))
+	assert.Equal(t, "default", evalString(t, ctx, `Notification.permission`), "nothing asks for the permission on load")
+	do(t, ctx, 10*time.Second, waitJS(`!!document.querySelector('.notify-on')`))
+
+	// The person's click asks; the browser (through CDP, as a person's "Allow") grants.
+	_, err := chromedp.CallBrowser(ctx, cdpbrowser.SetPermission, cdpbrowser.SetPermissionParams{
+		Permission: &cdpbrowser.PermissionDescriptor{Name: "notifications"}, Setting: cdpbrowser.PermissionSettingGranted, Origin: srv.base()})
+	require.NoError(t, err)
+	_, err = chromedp.Call(ctx, emulation.SetFocusEmulationEnabled, emulation.SetFocusEmulationEnabledParams{Enabled: true})
+	require.NoError(t, err)
+	do(t, ctx, 20*time.Second, chromedp.Click(chromedp.CSS(`.notify-on`)),
+		waitJS(`!!document.querySelector('.notify-off') && document.documentElement.hasAttribute('data-notify-live')`))
+	require.True(t, evalBool(t, ctx, `document.hasFocus() && document.visibilityState === 'visible'`))
+
+	// Asked in the thread on screen: claimed, never notified.
+	sendAPI(t, srv, here, `/script confirm('Seen right here?')`)
+	do(t, ctx, 20*time.Second, waitJS(`document.querySelector('.composer').innerText.includes('Seen right here?')`))
+	// Asked in another thread: notified, twice, the second replacing the first.
+	sendAPI(t, srv, there, `/script confirm('Deploy now?')`)
+	do(t, ctx, 60*time.Second, waitJS(shownNotifications+`.some(n => n.title.includes('Deploy now?'))`))
+	notes := get(t, ctx, chromedp.Evaluate[[]map[string]string](`window.__notes`))
+	require.Len(t, notes, 1, "the decision seen here was dropped: %v", notes)
+	assert.Equal(t, "Confirm: Deploy now?", notes[0]["title"])
+	assert.Equal(t, "In There", notes[0]["body"])
+	assert.Equal(t, "parley-"+there, notes[0]["tag"])
+	assert.Equal(t, "/s/"+there, notes[0]["url"])
+
+	// The claimed decision's window (3 s) is long over when a second ask in the other
+	// thread is notified; it replaces the first, and the claimed one never showed.
+	// (The first is answered first: the thread's next script waits for its turn.)
+	pending, err := apiClient(srv).PendingDecisions(t.Context(), there)
+	require.NoError(t, err)
+	require.Len(t, pending, 1)
+	_, err = apiClient(srv).Reply(t.Context(), there, pending[0].ID, protocol.ReplyRequest{Action: protocol.ActionDecline})
+	require.NoError(t, err)
+	sendAPI(t, srv, there, `/script confirm('And the database?')`)
+	do(t, ctx, 60*time.Second, waitJS(shownNotifications+`.some(n => n.title.includes('And the database?'))`))
+	notes = get(t, ctx, chromedp.Evaluate[[]map[string]string](`window.__notes`))
+	require.Len(t, notes, 1, "one notification per thread: %v", notes)
+	assert.Equal(t, "parley-"+there, notes[0]["tag"])
+
+	// A click (acted out by the worker's own click handler) opens the thread, its decision
+	// in the composer.
+	do(t, ctx, 30*time.Second,
+		js(`navigator.serviceWorker.controller.postMessage({type: 'parley:open', tag: 'parley-`+there+`'})`),
+		waitJS(`location.pathname === '/s/`+there+`'`),
+		waitJS(`document.querySelector('.composer').innerText.includes('And the database?')`),
+		waitJS(shownNotifications+`.length === 0`))
+
+	// Turned off on this device: the stream closes and the switch offers to turn it on.
+	do(t, ctx, 10*time.Second, chromedp.Click(chromedp.CSS(`.notify-off`)),
+		waitJS(`!!document.querySelector('.notify-on') && !(document.documentElement.hasAttribute('data-notify-live'))`))
+	assert.Equal(t, "off", evalString(t, ctx, `localStorage.getItem('parley.notify')`))
+}
+
+// TestNotificationInAHiddenTab: the tab shows the very thread the decision is asked in, but
+// another tab is in front: nobody is looking, so nothing claims it and it is notified.
+func TestNotificationInAHiddenTab(t *testing.T) {
+	data := t.TempDir()
+	workspace := data + "-workspace"
+	require.NoError(t, os.MkdirAll(workspace, 0o755))
+	srv := launch(t, repoRoot, data, "127.0.0.1:0", []string{workspace}, "-notify-grace", "3s")
+	id := seedSession(t, srv, "Behind", 1)
+	ctx := browser(t)
+	_, err := chromedp.CallBrowser(ctx, cdpbrowser.SetPermission, cdpbrowser.SetPermissionParams{
+		Permission: &cdpbrowser.PermissionDescriptor{Name: "notifications"}, Setting: cdpbrowser.PermissionSettingGranted, Origin: srv.base()})
+	require.NoError(t, err)
+	do(t, ctx, 60*time.Second, chromedp.Navigate(srv.link), waitReady(), waitWorker(),
+		chromedp.Navigate(srv.base()+"/s/"+id), waitReady(), waitJS(`!!document.querySelector('.link-live')`),
+		// Granted already: the switch is on without a prompt.
+		waitJS(`!!document.querySelector('.notify-off') && document.documentElement.hasAttribute('data-notify-live')`))
+
+	// The window goes to the background (minimized): its page is hidden.
+	win, err := chromedp.CallBrowser(ctx, cdpbrowser.GetWindowForTarget, cdpbrowser.GetWindowForTargetParams{TargetID: chromedp.FromContext(ctx).Target.TargetID})
+	require.NoError(t, err)
+	_, err = chromedp.CallBrowser(ctx, cdpbrowser.SetWindowBounds, cdpbrowser.SetWindowBoundsParams{WindowID: win.WindowID,
+		Bounds: &cdpbrowser.Bounds{WindowState: cdpbrowser.WindowStateMinimized}})
+	require.NoError(t, err)
+	do(t, ctx, 20*time.Second, waitJS(`document.visibilityState === 'hidden'`))
+
+	sendAPI(t, srv, id, `/script confirm('Still there?')`)
+	do(t, ctx, 60*time.Second, waitJS(shownNotifications+`.some(n => n.title === 'Confirm: Still there?' && n.tag === 'parley-`+id+`')`))
+}

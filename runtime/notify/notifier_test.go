@@ -1,0 +1,150 @@
+package notify_test
+
+import (
+	"context"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"parley/internal/testkit"
+	"parley/protocol"
+	"parley/runtime/eventlog"
+	"parley/runtime/notify"
+)
+
+// outcome is what a notifier made of a decision at the end of its window.
+type outcome struct {
+	decision string
+	sent     bool
+}
+
+// instance is one runtime process's notifier on the shared JetStream.
+type instance struct {
+	n        *notify.Notifier
+	outcomes chan outcome
+	live     <-chan protocol.Notification
+}
+
+func start(t *testing.T, log *eventlog.Log, grace time.Duration) *instance {
+	t.Helper()
+	in := &instance{outcomes: make(chan outcome, 16)}
+	n, err := notify.Start(t.Context(), log, notify.Options{
+		Grace:   grace,
+		Title:   func(session string) string { return "Thread " + session },
+		Outcome: func(nt protocol.Notification, sent bool) { in.outcomes <- outcome{nt.Decision, sent} },
+	})
+	require.NoError(t, err)
+	t.Cleanup(n.Close)
+	in.n = n
+	live, stop := n.Subscribe()
+	t.Cleanup(stop)
+	in.live = live
+	return in
+}
+
+func (in *instance) next(t *testing.T) outcome {
+	t.Helper()
+	select {
+	case o := <-in.outcomes:
+		return o
+	case <-time.After(20 * time.Second):
+		t.Fatal("no outcome")
+	}
+	return outcome{}
+}
+
+func openLog(t *testing.T) *eventlog.Log {
+	t.Helper()
+	nc, _ := testkit.JetStream(t, "")
+	log, err := eventlog.Open(t.Context(), nc, eventlog.Config{})
+	require.NoError(t, err)
+	return log
+}
+
+func ask(t *testing.T, log *eventlog.Log, session, decision, message string) {
+	t.Helper()
+	qa := protocol.QuestionAsked{ID: decision, Request: protocol.DecisionRequest{Kind: protocol.KindApproval, Message: message, Details: "rm -rf build\nmore"}}
+	_, _, err := log.Publish(context.Background(), eventlog.DecisionSubject(session, decision), protocol.EventQuestionAsked, qa, "")
+	require.NoError(t, err)
+}
+
+func reply(t *testing.T, log *eventlog.Log, session, decision string) {
+	t.Helper()
+	_, _, err := log.Publish(context.Background(), eventlog.DecisionSubject(session, decision), protocol.EventQuestionReplied,
+		protocol.QuestionReplied{ID: decision, Action: protocol.ActionDecline}, "")
+	require.NoError(t, err)
+}
+
+// TestNotifiedWhenNobodyClaims: a decision nobody claims is notified after its window, to
+// every open page, saying what is asked and opening its thread.
+func TestNotifiedWhenNobodyClaims(t *testing.T) {
+	log := openLog(t)
+	a := start(t, log, time.Second)
+	ask(t, log, "s1", "d1", "Run a command?")
+	require.Equal(t, outcome{"d1", true}, a.next(t))
+	got := <-a.live
+	assert.Equal(t, protocol.Notification{Session: "s1", Decision: "d1", Title: "Approval needed: Run a command?",
+		Body: "rm -rf build\nIn Thread s1", Tag: "parley-s1", URL: "/s/s1"}, got)
+}
+
+// TestOneClaimSilencesEveryProcess: a page of process B claims the decision inside the
+// window; process A, whose pages would notify, reads the claim from the KV bucket and drops
+// it, and B drops it at once.
+func TestOneClaimSilencesEveryProcess(t *testing.T) {
+	log := openLog(t)
+	a := start(t, log, time.Second)
+	b := start(t, log, time.Second)
+	ask(t, log, "s1", "d1", "Run a command?")
+	require.NoError(t, b.n.Seen(t.Context(), protocol.SeenClaim{Session: "s1", Decision: "d1"}))
+	assert.Equal(t, outcome{"d1", false}, b.next(t), "the claiming process drops it")
+	assert.Equal(t, outcome{"d1", false}, a.next(t), "the other process reads the claim")
+	assert.Empty(t, a.live)
+	assert.Empty(t, b.live)
+
+	// A later decision in the same thread, unclaimed, is notified.
+	ask(t, log, "s1", "d2", "And this one?")
+	assert.Equal(t, outcome{"d2", true}, a.next(t))
+	assert.Equal(t, "d2", (<-a.live).Decision)
+}
+
+// TestAnsweredInsideTheWindowIsNotNotified: a decision answered before its window ends is
+// never notified; the one asked after it is.
+func TestAnsweredInsideTheWindowIsNotNotified(t *testing.T) {
+	log := openLog(t)
+	a := start(t, log, time.Second)
+	ask(t, log, "s1", "d1", "First?")
+	reply(t, log, "s1", "d1")
+	ask(t, log, "s1", "d2", "Second?")
+	assert.Equal(t, outcome{"d2", true}, a.next(t), "d1 was answered: only d2 comes out")
+}
+
+// TestClaimsExpire: the claims bucket keeps a claim for its TTL (JetStream's minimum is a
+// second), then forgets it.
+func TestClaimsExpire(t *testing.T) {
+	nc, _ := testkit.JetStream(t, "")
+	log, err := eventlog.Open(t.Context(), nc, eventlog.Config{})
+	require.NoError(t, err)
+	c, err := notify.OpenClaims(t.Context(), log.JetStream(), notify.MinClaimTTL, 1)
+	require.NoError(t, err)
+	require.NoError(t, c.Claim(t.Context(), "s1", "d1"))
+	seen, err := c.Seen(t.Context(), "s1", "d1")
+	require.NoError(t, err)
+	assert.True(t, seen)
+	other, err := c.Seen(t.Context(), "s1", "d2")
+	require.NoError(t, err)
+	assert.False(t, other)
+	assert.Eventually(t, func() bool {
+		seen, err := c.Seen(context.Background(), "s1", "d1")
+		return err == nil && !seen
+	}, 15*time.Second, 50*time.Millisecond, "the claim expires with the bucket's TTL")
+}
+
+// TestBadClaim: a claim must name a session and a decision.
+func TestBadClaim(t *testing.T) {
+	log := openLog(t)
+	a := start(t, log, time.Second)
+	assert.Error(t, a.n.Seen(t.Context(), protocol.SeenClaim{Session: "s1", Decision: "a.b"}))
+	assert.Error(t, a.n.Seen(t.Context(), protocol.SeenClaim{Session: "", Decision: "d"}))
+}

@@ -1,0 +1,148 @@
+package server
+
+import (
+	"errors"
+	"fmt"
+	"net/http"
+	"time"
+
+	"encoding/json"
+
+	"parley/protocol"
+	"parley/runtime/notify"
+)
+
+// Notifications (docs/pwa.md): open pages hear them as server-sent events, pages that show
+// a decision to someone looking claim it, and devices subscribe to Web Push.
+
+// SetNotifier turns the notification endpoints on; push may be nil (no Web Push).
+func (s *Server) SetNotifier(n *notify.Notifier, push *notify.Push) {
+	s.notifier, s.push = n, push
+	s.streamsDone = make(chan struct{})
+}
+
+// CloseStreams ends the open notification streams. http.Server.Shutdown waits for running
+// handlers, and a stream runs until its page goes: register this with RegisterOnShutdown.
+func (s *Server) CloseStreams() {
+	s.closeStreams.Do(func() {
+		if s.streamsDone != nil {
+			close(s.streamsDone)
+		}
+	})
+}
+
+func (s *Server) notificationsOff(w http.ResponseWriter) bool {
+	if s.notifier == nil {
+		writeError(w, http.StatusServiceUnavailable, "notifications_off", "this server sends no notifications")
+		return true
+	}
+	return false
+}
+
+// streamNotifications is GET /api/notifications: one `notification` event per decision
+// nobody claimed, as it is sent, until the page goes. A comment every 25 s keeps proxies
+// from closing a quiet stream.
+func (s *Server) streamNotifications(w http.ResponseWriter, r *http.Request) {
+	if s.notificationsOff(w) {
+		return
+	}
+	flusher, ok := w.(http.Flusher)
+	if !ok {
+		writeError(w, http.StatusInternalServerError, "internal", "streaming is not supported here")
+		return
+	}
+	ch, stop := s.notifier.Subscribe()
+	defer stop()
+	h := w.Header()
+	h.Set("Content-Type", "text/event-stream")
+	h.Set("Cache-Control", "no-cache")
+	w.WriteHeader(http.StatusOK)
+	_, _ = fmt.Fprint(w, ": notifications\n\n")
+	flusher.Flush()
+	keep := time.NewTicker(25 * time.Second)
+	defer keep.Stop()
+	for {
+		select {
+		case <-r.Context().Done():
+			return
+		case <-s.streamsDone:
+			return
+		case <-keep.C:
+			_, _ = fmt.Fprint(w, ": keep-alive\n\n")
+		case n := <-ch:
+			b, _ := json.Marshal(n)
+			_, _ = fmt.Fprintf(w, "event: notification\ndata: %s\n\n", b)
+		}
+		flusher.Flush()
+	}
+}
+
+// claimSeen is POST /api/notifications/seen.
+func (s *Server) claimSeen(w http.ResponseWriter, r *http.Request) {
+	if s.notificationsOff(w) {
+		return
+	}
+	req, ok := readRequest[protocol.SeenClaim](w, r)
+	if !ok {
+		return
+	}
+	if err := s.notifier.Seen(r.Context(), req); err != nil {
+		s.fail(w, err)
+		return
+	}
+	w.WriteHeader(http.StatusNoContent)
+}
+
+func (s *Server) pushOff(w http.ResponseWriter) bool {
+	if s.push == nil {
+		writeError(w, http.StatusServiceUnavailable, "push_off", "this server sends no Web Push")
+		return true
+	}
+	return false
+}
+
+// pushKey is GET /api/push: the VAPID public key to subscribe with.
+func (s *Server) pushKey(w http.ResponseWriter, r *http.Request) {
+	if s.pushOff(w) {
+		return
+	}
+	writeJSON(w, http.StatusOK, protocol.PushKey{PublicKey: s.push.PublicKey()})
+}
+
+// subscribePush is PUT /api/push/{device}: the device's subscription, replacing its last.
+func (s *Server) subscribePush(w http.ResponseWriter, r *http.Request) {
+	if s.pushOff(w) {
+		return
+	}
+	req, ok := readRequest[protocol.PushSubscription](w, r)
+	if !ok {
+		return
+	}
+	err := s.push.Subscribe(r.Context(), r.PathValue("device"), req)
+	if errors.Is(err, notify.ErrBadSubscription) {
+		writeError(w, http.StatusBadRequest, "bad_subscription", err.Error())
+		return
+	}
+	if err != nil {
+		s.fail(w, err)
+		return
+	}
+	w.WriteHeader(http.StatusNoContent)
+}
+
+// unsubscribePush is DELETE /api/push/{device}: this device wants no more pushes.
+func (s *Server) unsubscribePush(w http.ResponseWriter, r *http.Request) {
+	if s.pushOff(w) {
+		return
+	}
+	err := s.push.Unsubscribe(r.Context(), r.PathValue("device"))
+	if errors.Is(err, notify.ErrBadSubscription) {
+		writeError(w, http.StatusBadRequest, "bad_subscription", err.Error())
+		return
+	}
+	if err != nil {
+		s.fail(w, err)
+		return
+	}
+	w.WriteHeader(http.StatusNoContent)
+}
