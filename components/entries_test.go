@@ -128,3 +128,29 @@ func TestNoticesAndStreamsAreMarked(t *testing.T) {
 	assert.Contains(t, html, "&lt;script&gt;x&lt;/script&gt;")
 	assert.Contains(t, html, "Interrupted: the server stopped before this message ended")
 }
+
+// A card reused for another decision (the approvals screen's queue moved up) starts blank.
+func TestDecisionCardForgetsWhatWasTypedForAnotherDecision(t *testing.T) {
+	req := protocol.DecisionRequest{Kind: protocol.KindApproval, Message: "Run?", Options: []protocol.ApprovalOption{{Value: "deny", Label: "Reject", Tone: protocol.ToneDeny}}}
+	card := &DecisionCard{Message: decisionMessage(store.StatusPending, req)}
+	mounted(t, card)
+	card.reason = "typed for d1"
+	card.Render()
+	assert.Equal(t, "typed for d1", card.reason, "the same decision keeps it")
+	next := decisionMessage(store.StatusPending, req)
+	next.ID = "d2"
+	card.Message = next
+	card.Render()
+	assert.Empty(t, card.reason)
+}
+
+// A timed-out card offers Request retry, and nothing that answers.
+func TestTimedOutCardOffersRequestRetry(t *testing.T) {
+	req := protocol.DecisionRequest{Kind: protocol.KindConfirm, Message: "Deploy?"}
+	m := decisionMessage(store.StatusTimedOut, req)
+	html := mounted(t, &DecisionCard{Message: m})
+	assert.Contains(t, html, "Request retry")
+	assert.NotContains(t, html, "entry-reason")
+	pending := mounted(t, &DecisionCard{Message: decisionMessage(store.StatusPending, req)})
+	assert.NotContains(t, pending, "Request retry")
+}
