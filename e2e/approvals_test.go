@@ -116,14 +116,13 @@ func TestApprovalsQueueAcrossSessions(t *testing.T) {
 	assert.Contains(t, evalString(t, ctx, `document.querySelector('.keys-help').textContent`), "Alt+A")
 
 	// Alpha: its card's own Approve.
-	do(t, ctx, 10*time.Second, chromedp.Click(chromedp.CSS(`.queue-entry[data-session="`+a+`"] .choice.tone-affirm`)))
+	do(t, ctx, 10*time.Second, clickJS(`.queue-entry[data-session="`+a+`"] .choice.tone-affirm`))
 	do(t, ctx, 30*time.Second, waitJS(`document.querySelectorAll('.queue-entry').length === 2 && document.querySelector('.pending-count')?.textContent === '2'`))
 	waitAgentReplies(t, srv, a, 2)
 
 	// Gamma, from the keyboard: ↓ to it, Alt+A asks to confirm, Enter confirms.
 	get(t, ctx, chromedp.Evaluate[bool](`document.querySelector('.queue-entry').focus(); true`))
-	do(t, ctx, 10*time.Second, rawKey("ArrowDown", 40, 0))
-	assert.Equal(t, g, evalString(t, ctx, `document.activeElement.dataset.session`))
+	do(t, ctx, 10*time.Second, rawKey("ArrowDown", 40, 0), waitJS(`document.activeElement.dataset.session === '`+g+`'`))
 	do(t, ctx, 10*time.Second, altKey("a", "KeyA", 65), waitJS(`document.activeElement?.classList.contains('confirm-yes')`))
 	assert.Contains(t, evalString(t, ctx, `document.querySelector('.confirm').textContent`), "Approve “Deploy gamma?”?")
 	do(t, ctx, 10*time.Second, pressEnter(0))
@@ -201,7 +200,7 @@ func TestApprovalsHistoryFilters(t *testing.T) {
 	}, 60*time.Second, 100*time.Millisecond)
 
 	ctx := openApprovals(t, srv)
-	do(t, ctx, 10*time.Second, chromedp.Click(chromedp.CSS(`.tab-history`)))
+	do(t, ctx, 10*time.Second, clickJS(`.tab-history`))
 	sessionsOf := `[...document.querySelectorAll('.history-entry')].map(e => e.dataset.session).join(',')`
 	waitShowing(t, ctx, 30*time.Second, sessionsOf+` === '`+three+`,`+two+`,`+one+`'`, sessionsOf+` + ' ' + document.querySelector('.approvals-body').innerText`)
 	assert.Contains(t, evalString(t, ctx, `document.querySelector('.history-entry[data-session="`+two+`"] .history-outcome').textContent`), "Rejected — wrong folder")
@@ -251,13 +250,14 @@ func TestGrantRevokedFromTheScreenAsksAgain(t *testing.T) {
 	assert.Equal(t, 1, int(get(t, ctx, chromedp.Evaluate[float64](`document.querySelectorAll('.entry-decision').length`))), "the second run was not asked")
 	url := evalString(t, ctx, `location.pathname`)
 
-	do(t, ctx, 30*time.Second, chromedp.Navigate(srv.base()+"/approvals"), waitJS(`!!document.querySelector('.approvals-page')`),
-		chromedp.Click(chromedp.CSS(`.tab-grants`)),
+	do(t, ctx, 30*time.Second, chromedp.Navigate(srv.base()+"/approvals"),
+		waitJS(`document.documentElement.hasAttribute('data-ready') && !!document.querySelector('.approvals-page')`),
+		clickJS(`.tab-grants`),
 		waitJS(`document.querySelectorAll('.grant-entry').length === 1`))
 	assert.Equal(t, "run: echo granted", evalString(t, ctx, `document.querySelector('.grant-words').textContent`))
 	assert.Contains(t, evalString(t, ctx, `document.querySelector('.grant-used').textContent`), "last used")
 	assert.True(t, strings.HasPrefix(evalString(t, ctx, `document.querySelector('.grant-origin').getAttribute('href')`), url+"#decision-"))
-	do(t, ctx, 10*time.Second, chromedp.Click(chromedp.CSS(`.grant-revoke`)))
+	do(t, ctx, 10*time.Second, clickJS(`.grant-revoke`))
 	do(t, ctx, 30*time.Second, waitJS(`document.querySelectorAll('.grant-entry').length === 0 && !!document.querySelector('.grants-empty')`))
 	list, err := apiClient(srv).ListGrants(context.Background())
 	require.NoError(t, err)
@@ -363,4 +363,11 @@ func TestModelBatchAnsweredRequestByRequestInTheComposer(t *testing.T) {
 	require.Len(t, texts, 2)
 	assert.Contains(t, texts[0], "first")
 	assert.Equal(t, "call_1: error: rejected by the user", texts[1])
+}
+
+// clickJS clicks the element sel names once it is there. The screen re-renders its lists as
+// the queue changes, so a node looked up first and clicked after can be gone.
+func clickJS(sel string) chromedp.Action[chromedp.Void] {
+	b, _ := json.Marshal(sel)
+	return waitJS(`(el => !!el && (el.click(), true))(document.querySelector(` + string(b) + `))`)
 }
