@@ -241,7 +241,7 @@ func TestGrantRevokedFromTheScreenAsksAgain(t *testing.T) {
 	script := `/script r = run(['echo', 'granted']); send(r.stdout.strip() or r.error)`
 	do(t, ctx, 10*time.Second, typeText(script), pressEnter(0))
 	do(t, ctx, 30*time.Second, waitJS(`!!document.querySelector('.entry-decision.status-pending .choice')`))
-	do(t, ctx, 10*time.Second, chromedp.Click(chromedp.CSS(`.entry-decision.status-pending .choice:nth-child(2)`)))
+	do(t, ctx, 10*time.Second, clickJS(`.entry-decision.status-pending .choice:nth-child(2)`))
 	do(t, ctx, 30*time.Second, waitJS(`document.querySelectorAll('.entry-run.status-done').length === 1`))
 
 	// The grant lets the same command through without asking.
@@ -282,14 +282,14 @@ func TestBatchCardApproveAllRejectAllAndEach(t *testing.T) {
 	items := evalString(t, ctx, `[...document.querySelectorAll('`+pendingCard+` .batch-item')].map(e => e.querySelector('.batch-tool').textContent + ' ' + e.querySelector('.entry-output').textContent).join('|')`)
 	assert.Equal(t, "run echo one|run echo two", items)
 	assert.Equal(t, "Approve all|Reject all", evalString(t, ctx, `[...document.querySelectorAll('`+pendingCard+` .entry-actions .choice-label')].map(e => e.textContent).join('|')`))
-	do(t, ctx, 10*time.Second, chromedp.Click(chromedp.CSS(pendingCard+` .entry-actions .tone-affirm`)))
+	do(t, ctx, 10*time.Second, clickJS(pendingCard+` .entry-actions .tone-affirm`))
 	msgs := waitMessages(t, ctx, 2)
 	assert.Equal(t, "one | two", msgs[1].Text)
 
 	do(t, ctx, 10*time.Second, typeText(batch), pressEnter(0))
 	do(t, ctx, 30*time.Second, waitJS(`!!document.querySelector('`+pendingCard+` .entry-reason')`))
 	do(t, ctx, 10*time.Second, chromedp.SendKeys(chromedp.CSS(pendingCard+` .entry-reason`), "use printf instead"))
-	do(t, ctx, 10*time.Second, chromedp.Click(chromedp.CSS(pendingCard+` .entry-actions .tone-deny`)))
+	do(t, ctx, 10*time.Second, clickJS(pendingCard+` .entry-actions .tone-deny`))
 	msgs = waitMessages(t, ctx, 4)
 	assert.Equal(t, "use printf instead | use printf instead", msgs[3].Text, "every request of the batch reads the one reason")
 	assert.Equal(t, "Rejected: use printf instead", evalString(t, ctx, `[...document.querySelectorAll('.entry-decision')][1].querySelector('.entry-status').textContent`))
@@ -298,10 +298,10 @@ func TestBatchCardApproveAllRejectAllAndEach(t *testing.T) {
 	do(t, ctx, 30*time.Second, waitJS(`!!document.querySelector('`+pendingCard+` .batch-item')`))
 	assert.True(t, evalBool(t, ctx, `document.querySelector('`+pendingCard+` .batch-send').disabled`), "no answer is sent before every request has one")
 	do(t, ctx, 10*time.Second,
-		chromedp.Click(chromedp.CSS(pendingCard+` .batch-item[data-item="0"] .tone-affirm`)),
-		chromedp.Click(chromedp.CSS(pendingCard+` .batch-item[data-item="1"] .tone-deny`)),
+		clickJS(pendingCard+` .batch-item[data-item="0"] .tone-affirm`),
+		clickJS(pendingCard+` .batch-item[data-item="1"] .tone-deny`),
 		waitJS(`!document.querySelector('`+pendingCard+` .batch-send').disabled`),
-		chromedp.Click(chromedp.CSS(pendingCard+` .batch-send`)))
+		clickJS(pendingCard+` .batch-send`))
 	msgs = waitMessages(t, ctx, 6)
 	assert.Equal(t, "one | rejected by the user", msgs[5].Text)
 }
@@ -312,7 +312,7 @@ func TestRequestRetryAsksTheAgentAgain(t *testing.T) {
 	srv, ctx := openHome(t)
 	do(t, ctx, 10*time.Second, typeText(`/script run(['echo', 'late'], timeout=5) if confirm('Run it?', timeout=1) else None`), pressEnter(0))
 	do(t, ctx, 30*time.Second, waitJS(`!!document.querySelector('.entry-decision.status-timed-out .retry')`))
-	do(t, ctx, 10*time.Second, chromedp.Click(chromedp.CSS(`.entry-decision.status-timed-out .retry`)))
+	do(t, ctx, 10*time.Second, clickJS(`.entry-decision.status-timed-out .retry`))
 	do(t, ctx, 10*time.Second, waitJS(`!!document.querySelector('.entry-decision .retry-note')`))
 	msgs := waitMessages(t, ctx, 3)
 	assert.Equal(t, "user", msgs[1].Role)
@@ -352,10 +352,10 @@ func TestModelBatchAnsweredRequestByRequestInTheComposer(t *testing.T) {
 	assert.Equal(t, 2, int(get(t, ctx, chromedp.Evaluate[float64](`document.querySelectorAll('.thread .entry-decision.status-pending .batch-item').length`))), "the thread's card lists them too")
 	assert.True(t, evalBool(t, ctx, `document.querySelector('`+mode+` .batch-send').disabled`))
 	do(t, ctx, 10*time.Second,
-		chromedp.Click(chromedp.CSS(mode+` .batch-item[data-item="0"] .tone-affirm`)),
-		chromedp.Click(chromedp.CSS(mode+` .batch-item[data-item="1"] .tone-deny`)),
+		clickJS(mode+` .batch-item[data-item="0"] .tone-affirm`),
+		clickJS(mode+` .batch-item[data-item="1"] .tone-deny`),
 		waitJS(`!document.querySelector('`+mode+` .batch-send').disabled`),
-		chromedp.Click(chromedp.CSS(mode+` .batch-send`)))
+		clickJS(mode+` .batch-send`))
 	waitFinal(t, ctx, "One ran.")
 	reqs := fake.Requests()
 	require.Len(t, reqs, 2)
