@@ -160,3 +160,18 @@ func clipDetail(s string) string {
 	}
 	return s
 }
+
+// OnMount brings the card into view when the address names it (#decision-<id>): the
+// approvals screen links a grant or an entry to the card where it was decided.
+func (d *DecisionCard) OnMount(ctx app.Context) {
+	if !app.IsClient || app.Window().Get("location").Get("hash").String() != "#decision-"+d.Message.ID {
+		return
+	}
+	id := "decision-" + d.Message.ID
+	ctx.Defer(func(ctx app.Context) {
+		if el := app.Window().GetElementByID(id); el.Truthy() {
+			el.Get("classList").Call("add", "entry-linked")
+			el.Call("scrollIntoView", map[string]any{"block": "center"})
+		}
+	})
+}

@@ -256,15 +256,18 @@ func TestGrantRevokedFromTheScreenAsksAgain(t *testing.T) {
 		waitJS(`document.querySelectorAll('.grant-entry').length === 1`))
 	assert.Equal(t, "run: echo granted", evalString(t, ctx, `document.querySelector('.grant-words').textContent`))
 	assert.Contains(t, evalString(t, ctx, `document.querySelector('.grant-used').textContent`), "last used")
-	assert.True(t, strings.HasPrefix(evalString(t, ctx, `document.querySelector('.grant-origin').getAttribute('href')`), url+"#decision-"))
+	origin := evalString(t, ctx, `document.querySelector('.grant-origin').getAttribute('href')`)
+	assert.True(t, strings.HasPrefix(origin, url+"#decision-"))
 	do(t, ctx, 10*time.Second, clickJS(`.grant-revoke`))
 	do(t, ctx, 30*time.Second, waitJS(`document.querySelectorAll('.grant-entry').length === 0 && !!document.querySelector('.grants-empty')`))
 	list, err := apiClient(srv).ListGrants(context.Background())
 	require.NoError(t, err)
 	assert.Empty(t, list)
 
-	do(t, ctx, 30*time.Second, chromedp.Navigate(srv.base()+url), waitReady(),
-		waitJS(`document.querySelectorAll('.entry-run.status-done').length === 2`))
+	// The grant's link opens the thread at the card that made it.
+	do(t, ctx, 30*time.Second, chromedp.Navigate(srv.base()+origin), waitReady(),
+		waitJS(`document.querySelectorAll('.entry-run.status-done').length === 2`),
+		waitJS(`document.querySelector('.entry-linked')?.id === `+"'"+strings.TrimPrefix(origin, url+"#")+"'"))
 	do(t, ctx, 10*time.Second, typeText(script), pressEnter(0))
 	do(t, ctx, 30*time.Second, waitJS(`!!document.querySelector('.entry-decision.status-pending .choice')`))
 	assert.Equal(t, "Allow running echo?", evalString(t, ctx, `document.querySelector('.entry-decision.status-pending .entry-title').textContent`))
