@@ -427,9 +427,9 @@ func (p *ApprovalsPage) renderConfirm(e protocol.QueueEntry) app.UI {
 	if p.confirm == confirmApprove {
 		return app.Div().Class("confirm").Role("alertdialog").Aria("label", "Confirm approval").Body(
 			app.Span().Text("Approve “"+what+"”?"),
-			app.Button().Type("button").Class("choice tone-affirm confirm-yes").Text("Approve").
+			app.Button().Type("button").Class("choice tone-affirm confirm-yes").Body(app.Span().Class("choice-label").Text("Approve")).
 				OnClick(func(ctx app.Context, ev app.Event) { p.confirmed(ctx) }),
-			app.Button().Type("button").Class("choice confirm-no").Text("Cancel").
+			app.Button().Type("button").Class("choice confirm-no").Body(app.Span().Class("choice-label").Text("Cancel")).
 				OnClick(func(ctx app.Context, ev app.Event) { p.confirm = ""; p.focusSelected(ctx) }),
 		)
 	}
@@ -444,9 +444,9 @@ func (p *ApprovalsPage) renderConfirm(e protocol.QueueEntry) app.UI {
 					p.confirmed(ctx)
 				}
 			}),
-		app.Button().Type("button").Class("choice tone-deny confirm-yes").Text("Reject").
+		app.Button().Type("button").Class("choice tone-deny confirm-yes").Body(app.Span().Class("choice-label").Text("Reject")).
 			OnClick(func(ctx app.Context, ev app.Event) { p.confirmed(ctx) }),
-		app.Button().Type("button").Class("choice confirm-no").Text("Cancel").
+		app.Button().Type("button").Class("choice confirm-no").Body(app.Span().Class("choice-label").Text("Cancel")).
 			OnClick(func(ctx app.Context, ev app.Event) { p.confirm = ""; p.focusSelected(ctx) }),
 	)
 }
@@ -557,7 +557,7 @@ func (r *retryButton) Render() app.UI {
 	if r.sent {
 		return app.Div().Class("entry-note retry-note").Role("status").Text("Retry requested: the agent was asked to make the request again.")
 	}
-	return app.Button().Type("button").Class("choice retry").Text("Request retry").
+	return app.Button().Type("button").Class("choice retry").Body(app.Span().Class("choice-label").Text("Request retry")).
 		OnClick(func(ctx app.Context, e app.Event) {
 			r.sent = true
 			ctx.NewActionWithValue(actionRetry, RetryIntent{Session: r.Session, Decision: r.Decision})

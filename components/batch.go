@@ -71,7 +71,7 @@ func (d *DecisionCard) renderBatch() app.UI {
 			return app.Button().Type("button").Class("choice batch-send").
 				Disabled(answered < len(req.Items)).
 				Title("Send the answer picked for each request").
-				Text("Send these answers (" + strconv.Itoa(answered) + " of " + strconv.Itoa(len(req.Items)) + ")").
+				Body(app.Span().Class("choice-label").Text("Send these answers (" + strconv.Itoa(answered) + " of " + strconv.Itoa(len(req.Items)) + ")")).
 				OnClick(func(ctx app.Context, e app.Event) {
 					raw, _ := json.Marshal(protocol.ApprovalAnswer{Items: d.items})
 					d.decide(ctx, protocol.ReplyRequest{Action: protocol.ActionAccept, Content: raw})
@@ -87,7 +87,7 @@ func (d *DecisionCard) itemButton(i int, value, label string) app.UI {
 	}
 	return app.Button().Type("button").Class("choice choice-small tone-"+string(tone)).
 		Aria("pressed", strconv.FormatBool(d.items[i] == value)).
-		Text(label).
+		Body(app.Span().Class("choice-label").Text(label)).
 		OnClick(func(ctx app.Context, e app.Event) {
 			items := append([]string(nil), d.items...)
 			items[i] = value
@@ -159,4 +159,19 @@ func clipDetail(s string) string {
 		return headAndTail(s, maxDetailShown)
 	}
 	return s
+}
+
+// OnMount brings the card into view when the address names it (#decision-<id>): the
+// approvals screen links a grant or an entry to the card where it was decided.
+func (d *DecisionCard) OnMount(ctx app.Context) {
+	if !app.IsClient || app.Window().Get("location").Get("hash").String() != "#decision-"+d.Message.ID {
+		return
+	}
+	id := "decision-" + d.Message.ID
+	ctx.Defer(func(ctx app.Context) {
+		if el := app.Window().GetElementByID(id); el.Truthy() {
+			el.Get("classList").Call("add", "entry-linked")
+			el.Call("scrollIntoView", map[string]any{"block": "center"})
+		}
+	})
 }

@@ -86,11 +86,12 @@ type DecisionCard struct {
 // Render draws the card.
 func (d *DecisionCard) Render() app.UI {
 	m := d.Message
-	if m.ID != d.shown {
+	if d.shown != "" && m.ID != d.shown {
 		// go-app reuses a component by its place: a card that now shows another decision
 		// (the approvals screen's queue moved up) must not keep what was typed for the last.
-		d.shown, d.expanded, d.typed, d.problem, d.reason, d.items, d.retried = m.ID, false, "", "", "", nil, ""
+		d.expanded, d.typed, d.problem, d.reason, d.items, d.retried = false, "", "", "", nil, ""
 	}
+	d.shown = m.ID
 	if m.Status == store.StatusPending && d.Session == "" && !d.isBatch() {
 		return d.renderWaiting()
 	}

@@ -147,7 +147,35 @@ func TestToolReceiptShowsProgressAsText(t *testing.T) {
 	m := store.Message{Offset: 5, Role: store.RoleTool, ID: "c1", Title: "mcp__test__slow", Status: store.StatusRunning,
 		Progress: &protocol.ToolProgress{Call: "c1", Progress: 2, Total: 5, Message: "<i>copying</i>"}}
 	html := mounted(t, &Thread{Messages: []store.Message{m}})
-	assert.Contains(t, html, `<progress class="tool-progress-bar"`)
-	assert.Contains(t, html, `max="5.0000" value="2.0000"`)
+	// go-app writes attributes in no fixed order: each is checked alone.
+	assert.Regexp(t, `<progress [^>]*class="tool-progress-bar"`, html)
+	assert.Regexp(t, `<progress [^>]*max="5.0000"`, html)
+	assert.Regexp(t, `<progress [^>]*value="2.0000"`, html)
 	assert.Contains(t, html, "2 of 5: &lt;i&gt;copying&lt;/i&gt;", "the server's message is text")
+}
+
+// A card reused for another decision (the approvals screen's queue moved up) starts blank.
+func TestDecisionCardForgetsWhatWasTypedForAnotherDecision(t *testing.T) {
+	req := protocol.DecisionRequest{Kind: protocol.KindApproval, Message: "Run?", Options: []protocol.ApprovalOption{{Value: "deny", Label: "Reject", Tone: protocol.ToneDeny}}}
+	card := &DecisionCard{Message: decisionMessage(store.StatusPending, req)}
+	mounted(t, card)
+	card.reason = "typed for d1"
+	card.Render()
+	assert.Equal(t, "typed for d1", card.reason, "the same decision keeps it")
+	next := decisionMessage(store.StatusPending, req)
+	next.ID = "d2"
+	card.Message = next
+	card.Render()
+	assert.Empty(t, card.reason)
+}
+
+// A timed-out card offers Request retry, and nothing that answers.
+func TestTimedOutCardOffersRequestRetry(t *testing.T) {
+	req := protocol.DecisionRequest{Kind: protocol.KindConfirm, Message: "Deploy?"}
+	m := decisionMessage(store.StatusTimedOut, req)
+	html := mounted(t, &DecisionCard{Message: m})
+	assert.Contains(t, html, "Request retry")
+	assert.NotContains(t, html, "entry-reason")
+	pending := mounted(t, &DecisionCard{Message: decisionMessage(store.StatusPending, req)})
+	assert.NotContains(t, pending, "Request retry")
 }

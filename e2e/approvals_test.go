@@ -116,14 +116,13 @@ func TestApprovalsQueueAcrossSessions(t *testing.T) {
 	assert.Contains(t, evalString(t, ctx, `document.querySelector('.keys-help').textContent`), "Alt+A")
 
 	// Alpha: its card's own Approve.
-	do(t, ctx, 10*time.Second, chromedp.Click(chromedp.CSS(`.queue-entry[data-session="`+a+`"] .choice.tone-affirm`)))
+	do(t, ctx, 10*time.Second, clickJS(`.queue-entry[data-session="`+a+`"] .choice.tone-affirm`))
 	do(t, ctx, 30*time.Second, waitJS(`document.querySelectorAll('.queue-entry').length === 2 && document.querySelector('.pending-count')?.textContent === '2'`))
 	waitAgentReplies(t, srv, a, 2)
 
 	// Gamma, from the keyboard: ↓ to it, Alt+A asks to confirm, Enter confirms.
 	get(t, ctx, chromedp.Evaluate[bool](`document.querySelector('.queue-entry').focus(); true`))
-	do(t, ctx, 10*time.Second, rawKey("ArrowDown", 40, 0))
-	assert.Equal(t, g, evalString(t, ctx, `document.activeElement.dataset.session`))
+	do(t, ctx, 10*time.Second, rawKey("ArrowDown", 40, 0), waitJS(`document.activeElement.dataset.session === '`+g+`'`))
 	do(t, ctx, 10*time.Second, altKey("a", "KeyA", 65), waitJS(`document.activeElement?.classList.contains('confirm-yes')`))
 	assert.Contains(t, evalString(t, ctx, `document.querySelector('.confirm').textContent`), "Approve “Deploy gamma?”?")
 	do(t, ctx, 10*time.Second, pressEnter(0))
@@ -201,7 +200,7 @@ func TestApprovalsHistoryFilters(t *testing.T) {
 	}, 60*time.Second, 100*time.Millisecond)
 
 	ctx := openApprovals(t, srv)
-	do(t, ctx, 10*time.Second, chromedp.Click(chromedp.CSS(`.tab-history`)))
+	do(t, ctx, 10*time.Second, clickJS(`.tab-history`))
 	sessionsOf := `[...document.querySelectorAll('.history-entry')].map(e => e.dataset.session).join(',')`
 	waitShowing(t, ctx, 30*time.Second, sessionsOf+` === '`+three+`,`+two+`,`+one+`'`, sessionsOf+` + ' ' + document.querySelector('.approvals-body').innerText`)
 	assert.Contains(t, evalString(t, ctx, `document.querySelector('.history-entry[data-session="`+two+`"] .history-outcome').textContent`), "Rejected — wrong folder")
@@ -242,7 +241,7 @@ func TestGrantRevokedFromTheScreenAsksAgain(t *testing.T) {
 	script := `/script r = run(['echo', 'granted']); send(r.stdout.strip() or r.error)`
 	do(t, ctx, 10*time.Second, typeText(script), pressEnter(0))
 	do(t, ctx, 30*time.Second, waitJS(`!!document.querySelector('.entry-decision.status-pending .choice')`))
-	do(t, ctx, 10*time.Second, chromedp.Click(chromedp.CSS(`.entry-decision.status-pending .choice:nth-child(2)`)))
+	do(t, ctx, 10*time.Second, clickJS(`.entry-decision.status-pending .choice:nth-child(2)`))
 	do(t, ctx, 30*time.Second, waitJS(`document.querySelectorAll('.entry-run.status-done').length === 1`))
 
 	// The grant lets the same command through without asking.
@@ -251,20 +250,24 @@ func TestGrantRevokedFromTheScreenAsksAgain(t *testing.T) {
 	assert.Equal(t, 1, int(get(t, ctx, chromedp.Evaluate[float64](`document.querySelectorAll('.entry-decision').length`))), "the second run was not asked")
 	url := evalString(t, ctx, `location.pathname`)
 
-	do(t, ctx, 30*time.Second, chromedp.Navigate(srv.base()+"/approvals"), waitJS(`!!document.querySelector('.approvals-page')`),
-		chromedp.Click(chromedp.CSS(`.tab-grants`)),
+	do(t, ctx, 30*time.Second, chromedp.Navigate(srv.base()+"/approvals"),
+		waitJS(`document.documentElement.hasAttribute('data-ready') && !!document.querySelector('.approvals-page')`),
+		clickJS(`.tab-grants`),
 		waitJS(`document.querySelectorAll('.grant-entry').length === 1`))
 	assert.Equal(t, "run: echo granted", evalString(t, ctx, `document.querySelector('.grant-words').textContent`))
 	assert.Contains(t, evalString(t, ctx, `document.querySelector('.grant-used').textContent`), "last used")
-	assert.True(t, strings.HasPrefix(evalString(t, ctx, `document.querySelector('.grant-origin').getAttribute('href')`), url+"#decision-"))
-	do(t, ctx, 10*time.Second, chromedp.Click(chromedp.CSS(`.grant-revoke`)))
+	origin := evalString(t, ctx, `document.querySelector('.grant-origin').getAttribute('href')`)
+	assert.True(t, strings.HasPrefix(origin, url+"#decision-"))
+	do(t, ctx, 10*time.Second, clickJS(`.grant-revoke`))
 	do(t, ctx, 30*time.Second, waitJS(`document.querySelectorAll('.grant-entry').length === 0 && !!document.querySelector('.grants-empty')`))
 	list, err := apiClient(srv).ListGrants(context.Background())
 	require.NoError(t, err)
 	assert.Empty(t, list)
 
-	do(t, ctx, 30*time.Second, chromedp.Navigate(srv.base()+url), waitReady(),
-		waitJS(`document.querySelectorAll('.entry-run.status-done').length === 2`))
+	// The grant's link opens the thread at the card that made it.
+	do(t, ctx, 30*time.Second, chromedp.Navigate(srv.base()+origin), waitReady(),
+		waitJS(`document.querySelectorAll('.entry-run.status-done').length === 2`),
+		waitJS(`document.querySelector('.entry-linked')?.id === `+"'"+strings.TrimPrefix(origin, url+"#")+"'"))
 	do(t, ctx, 10*time.Second, typeText(script), pressEnter(0))
 	do(t, ctx, 30*time.Second, waitJS(`!!document.querySelector('.entry-decision.status-pending .choice')`))
 	assert.Equal(t, "Allow running echo?", evalString(t, ctx, `document.querySelector('.entry-decision.status-pending .entry-title').textContent`))
@@ -282,14 +285,14 @@ func TestBatchCardApproveAllRejectAllAndEach(t *testing.T) {
 	items := evalString(t, ctx, `[...document.querySelectorAll('`+pendingCard+` .batch-item')].map(e => e.querySelector('.batch-tool').textContent + ' ' + e.querySelector('.entry-output').textContent).join('|')`)
 	assert.Equal(t, "run echo one|run echo two", items)
 	assert.Equal(t, "Approve all|Reject all", evalString(t, ctx, `[...document.querySelectorAll('`+pendingCard+` .entry-actions .choice-label')].map(e => e.textContent).join('|')`))
-	do(t, ctx, 10*time.Second, chromedp.Click(chromedp.CSS(pendingCard+` .entry-actions .tone-affirm`)))
+	do(t, ctx, 10*time.Second, clickJS(pendingCard+` .entry-actions .tone-affirm`))
 	msgs := waitMessages(t, ctx, 2)
 	assert.Equal(t, "one | two", msgs[1].Text)
 
 	do(t, ctx, 10*time.Second, typeText(batch), pressEnter(0))
 	do(t, ctx, 30*time.Second, waitJS(`!!document.querySelector('`+pendingCard+` .entry-reason')`))
 	do(t, ctx, 10*time.Second, chromedp.SendKeys(chromedp.CSS(pendingCard+` .entry-reason`), "use printf instead"))
-	do(t, ctx, 10*time.Second, chromedp.Click(chromedp.CSS(pendingCard+` .entry-actions .tone-deny`)))
+	do(t, ctx, 10*time.Second, clickJS(pendingCard+` .entry-actions .tone-deny`))
 	msgs = waitMessages(t, ctx, 4)
 	assert.Equal(t, "use printf instead | use printf instead", msgs[3].Text, "every request of the batch reads the one reason")
 	assert.Equal(t, "Rejected: use printf instead", evalString(t, ctx, `[...document.querySelectorAll('.entry-decision')][1].querySelector('.entry-status').textContent`))
@@ -298,10 +301,10 @@ func TestBatchCardApproveAllRejectAllAndEach(t *testing.T) {
 	do(t, ctx, 30*time.Second, waitJS(`!!document.querySelector('`+pendingCard+` .batch-item')`))
 	assert.True(t, evalBool(t, ctx, `document.querySelector('`+pendingCard+` .batch-send').disabled`), "no answer is sent before every request has one")
 	do(t, ctx, 10*time.Second,
-		chromedp.Click(chromedp.CSS(pendingCard+` .batch-item[data-item="0"] .tone-affirm`)),
-		chromedp.Click(chromedp.CSS(pendingCard+` .batch-item[data-item="1"] .tone-deny`)),
+		clickJS(pendingCard+` .batch-item[data-item="0"] .tone-affirm`),
+		clickJS(pendingCard+` .batch-item[data-item="1"] .tone-deny`),
 		waitJS(`!document.querySelector('`+pendingCard+` .batch-send').disabled`),
-		chromedp.Click(chromedp.CSS(pendingCard+` .batch-send`)))
+		clickJS(pendingCard+` .batch-send`))
 	msgs = waitMessages(t, ctx, 6)
 	assert.Equal(t, "one | rejected by the user", msgs[5].Text)
 }
@@ -312,7 +315,7 @@ func TestRequestRetryAsksTheAgentAgain(t *testing.T) {
 	srv, ctx := openHome(t)
 	do(t, ctx, 10*time.Second, typeText(`/script run(['echo', 'late'], timeout=5) if confirm('Run it?', timeout=1) else None`), pressEnter(0))
 	do(t, ctx, 30*time.Second, waitJS(`!!document.querySelector('.entry-decision.status-timed-out .retry')`))
-	do(t, ctx, 10*time.Second, chromedp.Click(chromedp.CSS(`.entry-decision.status-timed-out .retry`)))
+	do(t, ctx, 10*time.Second, clickJS(`.entry-decision.status-timed-out .retry`))
 	do(t, ctx, 10*time.Second, waitJS(`!!document.querySelector('.entry-decision .retry-note')`))
 	msgs := waitMessages(t, ctx, 3)
 	assert.Equal(t, "user", msgs[1].Role)
@@ -352,10 +355,10 @@ func TestModelBatchAnsweredRequestByRequestInTheComposer(t *testing.T) {
 	assert.Equal(t, 2, int(get(t, ctx, chromedp.Evaluate[float64](`document.querySelectorAll('.thread .entry-decision.status-pending .batch-item').length`))), "the thread's card lists them too")
 	assert.True(t, evalBool(t, ctx, `document.querySelector('`+mode+` .batch-send').disabled`))
 	do(t, ctx, 10*time.Second,
-		chromedp.Click(chromedp.CSS(mode+` .batch-item[data-item="0"] .tone-affirm`)),
-		chromedp.Click(chromedp.CSS(mode+` .batch-item[data-item="1"] .tone-deny`)),
+		clickJS(mode+` .batch-item[data-item="0"] .tone-affirm`),
+		clickJS(mode+` .batch-item[data-item="1"] .tone-deny`),
 		waitJS(`!document.querySelector('`+mode+` .batch-send').disabled`),
-		chromedp.Click(chromedp.CSS(mode+` .batch-send`)))
+		clickJS(mode+` .batch-send`))
 	waitFinal(t, ctx, "One ran.")
 	reqs := fake.Requests()
 	require.Len(t, reqs, 2)
@@ -363,4 +366,11 @@ func TestModelBatchAnsweredRequestByRequestInTheComposer(t *testing.T) {
 	require.Len(t, texts, 2)
 	assert.Contains(t, texts[0], "first")
 	assert.Equal(t, "call_1: error: rejected by the user", texts[1])
+}
+
+// clickJS clicks the element sel names once it is there. The screen re-renders its lists as
+// the queue changes, so a node looked up first and clicked after can be gone.
+func clickJS(sel string) chromedp.Action[chromedp.Void] {
+	b, _ := json.Marshal(sel)
+	return waitJS(`(el => !!el && (el.click(), true))(document.querySelector(` + string(b) + `))`)
 }

@@ -211,7 +211,7 @@ func (m *Mode) batch() app.UI {
 	}
 	button := func(i int, value, label string, tone protocol.Tone) app.UI {
 		return app.Button().Type("button").Class("choice choice-small tone-"+string(tone)).
-			Aria("pressed", strconv.FormatBool(m.items[i] == value)).Text(label).
+			Aria("pressed", strconv.FormatBool(m.items[i] == value)).Body(app.Span().Class("choice-label").Text(label)).
 			OnClick(func(ctx app.Context, e app.Event) { m.answerItem(i, value) }, app.EventScope(m.key+"-"+strconv.Itoa(i)+value))
 	}
 	return app.Div().Class("batch approval-batch").Body(
@@ -235,7 +235,7 @@ func (m *Mode) batch() app.UI {
 			}),
 		),
 		app.Button().Type("button").Class("choice batch-send").Disabled(answered < len(req.Items) || m.reply.Sending()).
-			Text("Send these answers ("+strconv.Itoa(answered)+" of "+strconv.Itoa(len(req.Items))+")").
+			Body(app.Span().Class("choice-label").Text("Send these answers ("+strconv.Itoa(answered)+" of "+strconv.Itoa(len(req.Items))+")")).
 			OnClick(func(ctx app.Context, e app.Event) { m.sendItems(ctx) }, app.EventScope(m.key+"-batch-send")),
 	)
 }
