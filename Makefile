@@ -2,10 +2,10 @@
 SHELL := /bin/bash
 GO ?= go
 WASM_EXEC := $(shell $(GO) env GOROOT)/lib/wasm/go_js_wasm_exec
-PURE := ./machine/... ./slash/... ./protocol/... ./markdown/...
+PURE := ./machine/... ./slash/... ./protocol/... ./markdown/... ./i18n/...
 ARGS ?=
 
-.PHONY: run build wasm server test vet unit wasm-test e2e chromium bench bench-kill clean
+.PHONY: run build wasm server test vet unit wasm-test e2e chromium axe bench bench-kill clean
 
 run: build
 	./bin/parley $(ARGS)
@@ -49,7 +49,7 @@ unit:
 wasm-test:
 	GOOS=js GOARCH=wasm $(GO) test -count=1 -exec="$(WASM_EXEC)" $(PURE)
 
-e2e: chromium
+e2e: chromium axe
 	$(GO) test -count=1 -timeout 20m ./e2e/...
 
 # Browser tests use Debian's Chromium; install it when it is missing.
@@ -57,6 +57,14 @@ chromium:
 	@if [ ! -x /usr/lib/chromium/chromium ]; then \
 		echo "installing Debian's chromium (browser tests need it)"; \
 		apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends chromium >/dev/null; \
+	fi
+
+# The accessibility checks inject axe-core (npm, pinned) into the page; install it when missing.
+AXE_VERSION = 4.10.3
+axe:
+	@if [ ! -f bin/npm/node_modules/axe-core/axe.min.js ]; then \
+		echo "installing axe-core $(AXE_VERSION) (the accessibility tests need it)"; \
+		mkdir -p bin/npm && npm install --silent --no-audit --no-fund --prefix bin/npm axe-core@$(AXE_VERSION) >/dev/null; \
 	fi
 
 bench: build chromium

@@ -74,9 +74,9 @@ const (
 	NoParameters
 
 	// A field's hints, shown before typing.
-	HintRange     // %[1]s–%[2]s
-	HintAtLeast   // %[1]s
-	HintAtMost    // %[1]s
+	HintRange   // %[1]s–%[2]s
+	HintAtLeast // %[1]s
+	HintAtMost  // %[1]s
 	HintWhole
 	HintNumber
 	HintChars      // %[1]d–%[2]d
@@ -117,6 +117,9 @@ const (
 	KindFolder
 	KindSession
 	UntitledSession
+	HintRunning
+	HintTouchRunning
+	SteerTitle
 )
 
 // catalogue holds every message in English and Chinese (Simplified), in Locale order.
@@ -225,4 +228,7 @@ var catalogue = map[Msg][nLocales]string{
 	KindFolder:        {"Folder", "文件夹"},
 	KindSession:       {"Session", "会话"},
 	UntitledSession:   {"Untitled session", "未命名会话"},
+	HintRunning:       {"A turn is running: Enter queues · Alt+Enter steers", "这一轮正在运行：Enter 排队 · Alt+Enter 插话"},
+	HintTouchRunning:  {"A turn is running: Queue waits for it, Steer goes next", "这一轮正在运行：排队会等它结束，插话排在下一个"},
+	SteerTitle:        {"Steer the running turn (Alt+Enter)", "给正在运行的这一轮插话（Alt+Enter）"},
 }

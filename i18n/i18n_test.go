@@ -11,7 +11,7 @@ var verb = regexp.MustCompile(`%\[\d+\][a-z]`)
 // TestEveryMessageInEveryLocale: no message is missing a locale, and each locale's text takes
 // the same arguments, so a switch never shows a hole or a %!(EXTRA).
 func TestEveryMessageInEveryLocale(t *testing.T) {
-	for m := Msg(1); m <= UntitledSession; m++ {
+	for m := Msg(1); m <= SteerTitle; m++ {
 		texts, ok := catalogue[m]
 		if !ok {
 			t.Errorf("message %d has no entry", m)
@@ -30,8 +30,8 @@ func TestEveryMessageInEveryLocale(t *testing.T) {
 			}
 		}
 	}
-	if len(catalogue) != int(UntitledSession) {
-		t.Errorf("catalogue has %d entries, the ids %d", len(catalogue), UntitledSession)
+	if len(catalogue) != int(SteerTitle) {
+		t.Errorf("catalogue has %d entries, the ids %d", len(catalogue), SteerTitle)
 	}
 }
 
