@@ -58,6 +58,10 @@ chromium:
 		echo "installing Debian's chromium (browser tests need it)"; \
 		apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends chromium >/dev/null; \
 	fi
+	@if [ -z "$$(fc-list :lang=zh 2>/dev/null)" ]; then \
+		echo "installing a CJK font (the locale tests draw Chinese)"; \
+		DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends fonts-wqy-microhei >/dev/null; \
+	fi
 
 # The accessibility checks inject axe-core (npm, pinned) into the page; install it when missing.
 AXE_VERSION = 4.10.3

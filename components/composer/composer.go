@@ -124,6 +124,10 @@ func (c *Composer) OnMount(ctx app.Context) {
 	c.ctx = ctx
 	elicitation.SetElicitationPresenter(c.presenter(ctx))
 	elicitation.Expose()
+	c.exposeLocale(ctx)
+	ctx.Handle(locale.ActionChanged, func(ctx app.Context, a app.Action) {
+		ctx.Update() // relabel in place: the same elements, new words
+	})
 	ctx.Handle(ActionOpenFnForm, func(ctx app.Context, a app.Action) {
 		name, _ := a.Value.(string)
 		c.run(ctx, c.machine.Dispatch(machine.OpenFnForm{Function: name}))

@@ -50,6 +50,9 @@ func init() {
 	must(Slots.Register(SlotBar, "", slots.Entry[*Composer]{Render: func(c *Composer) app.UI {
 		return &inputbar.Bar{Session: c.Session, Placeholder: c.Placeholder, Disabled: c.Disabled, Working: c.Working, Workspace: c.Workspace}
 	}}))
+	must(Slots.Register(SlotRight, "", slots.Entry[*Composer]{Order: 100, Render: func(c *Composer) app.UI {
+		return c.localeSwitch()
+	}}))
 	must(Slots.Register(SlotDock, "", slots.Entry[*Composer]{Render: func(c *Composer) app.UI {
 		return &inputbar.QueueDock{Queued: c.Queued}
 	}}))

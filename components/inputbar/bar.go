@@ -76,6 +76,9 @@ func (b *Bar) OnMount(ctx app.Context) {
 			b.sh.appendText(text)
 		}
 	})
+	ctx.Handle(locale.ActionChanged, func(ctx app.Context, a app.Action) {
+		ctx.Update() // the hint, the buttons' words; the textarea and its draft stay
+	})
 	ctx.Handle(ActionCarryDraft, func(ctx app.Context, a app.Action) {
 		if c, ok := a.Value.(Carry); ok && b.sh != nil {
 			b.sh.carry(c.From, c.To)

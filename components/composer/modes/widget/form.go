@@ -432,7 +432,7 @@ func (v *FormView) choiceButtons(i int, f elicit.Field, a elicit.Answer) app.UI 
 	return app.Div().Class("choices").Role("group").Aria("labelledby", v.MessageID()).OnKeyDown(ArrowKeys).Body(
 		app.Range(f.Choices).Slice(func(j int) app.UI {
 			c := f.Choices[j]
-			return ChoiceButton(v.id(i, "-choice-"+strconv.Itoa(j)), c.Label, c.Description, toneOf(f, c), c.Recommended, func(ctx app.Context) {
+			return ChoiceButton(v.id(i, "-choice-"+strconv.Itoa(j)), choiceLabel(f, c), c.Description, toneOf(f, c), c.Recommended, func(ctx app.Context) {
 				v.Dispatch(ctx, elicit.Pick{Index: i, Value: c.Value})
 			})
 		}),
@@ -447,6 +447,20 @@ func (v *FormView) choiceButtons(i int, f elicit.Field, a elicit.Answer) app.UI 
 		}),
 		app.If(a.Other, func() app.UI { return v.otherInput(i, a) }),
 	)
+}
+
+// choiceLabel is a choice's label in the page's locale: a boolean's Yes and No when its
+// schema names neither, else the schema's own words.
+func choiceLabel(f elicit.Field, c protocol.Choice) string {
+	if f.Kind == elicit.Boolean && f.Schema != nil {
+		if c.Value == "true" && f.Schema.TrueLabel == "" {
+			return locale.T(i18n.Yes)
+		}
+		if c.Value == "false" && f.Schema.FalseLabel == "" {
+			return locale.T(i18n.No)
+		}
+	}
+	return c.Label
 }
 
 func toneOf(f elicit.Field, c protocol.Choice) protocol.Tone {
@@ -505,6 +519,7 @@ func (v *FormView) radios(i int, f elicit.Field, a elicit.Answer, describedBy st
 	return group.Body(
 		app.Range(f.Choices).Slice(func(j int) app.UI {
 			c := f.Choices[j]
+			c.Label = choiceLabel(f, c)
 			return v.option("radio", name, v.id(i, "-opt-"+strconv.Itoa(j)), c, !a.Other && a.Text == c.Value, func(ctx app.Context, checked bool) {
 				v.Dispatch(ctx, elicit.Pick{Index: i, Value: c.Value, Stay: v.arrowing})
 			})
