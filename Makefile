@@ -78,6 +78,8 @@ bench: build chromium
 	$(GO) test -count=1 -run '^$$' -bench BenchmarkFirstRender -benchtime 1x ./e2e/
 	@echo "== input bar keystrokes: keydown to painted frame, 10 KB draft with 50 chips under 1,000 messages"
 	$(GO) test -count=1 -run '^$$' -bench BenchmarkKeystroke -benchtime 1x -v ./e2e/ | grep -E 'Benchmark|keystroke_bench'
+	@echo "== the keystroke budget against the floor: a bare textarea and Parley's composer, alternating on one page (ratios)"
+	$(GO) test -count=1 -run '^$$' -bench BenchmarkKeystrokeFloor -benchtime 1x -v ./e2e/ | grep -E 'Benchmark|keystroke_floor'
 	@echo "== a model's stream: the endpoint's first token to its paint (p50/p99), Go heap per streamed message"
 	$(GO) test -count=1 -run '^$$' -bench BenchmarkStreamFirstTokenToPaint -benchtime 1x -v ./e2e/ | grep -E 'Benchmark|stream_bench'
 	@echo "== composer keystrokes under a 1,000-message thread, without and while a model streams 50 tokens/s (p95 budget: +10 %)"
