@@ -95,6 +95,8 @@ func TestOutOfRangeStaysWithItsError(t *testing.T) {
 	assert.Equal(t, "1–5 · a whole number", modeText(t, ctx, `.field:not(.is-hidden) .field-hint`), "the range shows before typing")
 	assert.Contains(t, evalString(t, ctx, `document.querySelector('#composer-mode .field:not(.is-hidden) input').getAttribute('aria-describedby')`), "-hint")
 	do(t, ctx, 10*time.Second, waitJS(`document.activeElement.type === 'number'`))
+	assert.True(t, evalBool(t, ctx, `(s => s.outlineStyle !== 'none' && parseFloat(s.outlineWidth) >= 2)(getComputedStyle(document.activeElement))`),
+		"the focused field shows a focus ring")
 	keys := 0
 	press := func(a chromedp.Action[chromedp.Void]) chromedp.Action[chromedp.Void] { keys++; return a }
 
