@@ -47,11 +47,16 @@ func FuzzDispatch(f *testing.F) {
 		m := New(Config{})
 		shown := occupant{}
 		clock := 0
+		fieldFocused := false
 		for r.More() {
 			clock += next()
 			now := at(clock)
 			var ev Event
-			switch next() % 10 {
+			switch next() % 12 {
+			case 10:
+				ev = Tick{At: now}
+			case 11:
+				ev = Key{Key: "a", On: OnMode, At: now}
 			case 0, 1:
 				ev = Asked{Decision: decision(), At: now}
 			case 2:
@@ -109,6 +114,17 @@ func FuzzDispatch(f *testing.F) {
 						t.Fatalf("%#v: Shown %+v over %+v without an Exit", ev, e, shown)
 					}
 					shown = occupant{e.Mode, e.ID}
+					fieldFocused = false
+				case FocusField:
+					// The field takes the focus once per entry, and only into a mode shown.
+					if fieldFocused || shown == (occupant{}) {
+						t.Fatalf("%#v: FocusField again or into nothing (shown %+v)", ev, shown)
+					}
+					fieldFocused = true
+				case Wake:
+					if e.After <= 0 || e.After > DefaultEnterGuard {
+						t.Fatalf("%#v: Wake after %v", ev, e.After)
+					}
 				}
 			}
 			if shown != m.occupant() {
