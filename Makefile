@@ -2,10 +2,10 @@
 SHELL := /bin/bash
 GO ?= go
 WASM_EXEC := $(shell $(GO) env GOROOT)/lib/wasm/go_js_wasm_exec
-PURE := ./machine/... ./slash/... ./protocol/... ./markdown/...
+PURE := ./machine/... ./slash/... ./protocol/... ./markdown/... ./i18n/...
 ARGS ?=
 
-.PHONY: run build wasm server test vet unit wasm-test e2e chromium mcp-everything bench bench-kill clean screenshots
+.PHONY: run build wasm server test vet unit wasm-test e2e chromium axe mcp-everything bench bench-kill clean screenshots
 
 run: build
 	./bin/parley $(ARGS)
@@ -49,7 +49,7 @@ unit: mcp-everything
 wasm-test:
 	GOOS=js GOARCH=wasm $(GO) test -count=1 -exec="$(WASM_EXEC)" $(PURE)
 
-e2e: chromium mcp-everything
+e2e: chromium axe mcp-everything
 	$(GO) test -count=1 -timeout 20m ./e2e/...
 
 # The look for review (docs/look.md): the hero, a thread, each composer mode, light, dark and
@@ -62,6 +62,18 @@ chromium:
 	@if [ ! -x /usr/lib/chromium/chromium ]; then \
 		echo "installing Debian's chromium (browser tests need it)"; \
 		apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends chromium >/dev/null; \
+	fi
+	@if [ -z "$$(fc-list :lang=zh 2>/dev/null)" ]; then \
+		echo "installing a CJK font (the locale tests draw Chinese)"; \
+		DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends fonts-wqy-microhei >/dev/null; \
+	fi
+
+# The accessibility checks inject axe-core (npm, pinned) into the page; install it when missing.
+AXE_VERSION = 4.10.3
+axe:
+	@if [ ! -f bin/npm/node_modules/axe-core/axe.min.js ]; then \
+		echo "installing axe-core $(AXE_VERSION) (the accessibility tests need it)"; \
+		mkdir -p bin/npm && npm install --silent --no-audit --no-fund --prefix bin/npm axe-core@$(AXE_VERSION) >/dev/null; \
 	fi
 
 # MCP tests run against the reference server, pinned; installed into bin/npm when missing.
@@ -79,6 +91,8 @@ bench: build chromium mcp-everything
 	$(GO) test -count=1 -run '^$$' -bench BenchmarkFirstRender -benchtime 1x ./e2e/
 	@echo "== input bar keystrokes: keydown to painted frame, 10 KB draft with 50 chips under 1,000 messages"
 	$(GO) test -count=1 -run '^$$' -bench BenchmarkKeystroke -benchtime 1x -v ./e2e/ | grep -E 'Benchmark|keystroke_bench'
+	@echo "== the keystroke budget against the floor: a bare textarea and Parley's composer, alternating on one page (ratios)"
+	$(GO) test -count=1 -run '^$$' -bench BenchmarkKeystrokeFloor -benchtime 1x -v ./e2e/ | grep -E 'Benchmark|keystroke_floor'
 	@echo "== a model's stream: the endpoint's first token to its paint (p50/p99), Go heap per streamed message"
 	$(GO) test -count=1 -run '^$$' -bench BenchmarkStreamFirstTokenToPaint -benchtime 1x -v ./e2e/ | grep -E 'Benchmark|stream_bench'
 	@echo "== composer keystrokes under a 1,000-message thread, without and while a model streams 50 tokens/s (p95 budget: +10 %)"

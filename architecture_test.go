@@ -20,7 +20,7 @@ import (
 
 // purePackages hold the machines and the wire protocol. They run in the browser, in the
 // server and under `go test` alike, so they know nothing of any of them.
-var purePackages = []string{"machine", "slash", "protocol", "markdown"}
+var purePackages = []string{"machine", "slash", "protocol", "markdown", "i18n"}
 
 // forbiddenImports are what a pure package may not reach, directly or through a dependency:
 // the browser, go-app, the network, processes.

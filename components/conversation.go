@@ -504,7 +504,7 @@ func (c *Conversation) renderBody(notFound bool) app.UI {
 		return c.renderHero()
 	case notFound:
 		return app.Div().Class("session").Body(
-			app.Header().Class("session-header").Body(app.H2().Text("Session not found")),
+			app.Header().Class("session-header").Body(app.H1().Text("Session not found")),
 			app.Div().Class("hero gate").Body(
 				app.P().Text("There is no session at this address: it may have been deleted, or the link is wrong."),
 				app.A().Class("new-session").Href("/").Text("Start a new session"),

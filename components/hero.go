@@ -259,7 +259,7 @@ func (c *Conversation) renderHero() app.UI {
 // renderSession is a session's view: its header, the link's state, the thread.
 func (c *Conversation) renderSession() app.UI {
 	return app.Div().Class("session").Body(
-		app.Header().Class("session-header").Body(app.H2().Text(c.thread.Title)),
+		app.Header().Class("session-header").Body(app.H1().Text(c.thread.Title)), // the page's one h1 (axe: page-has-heading-one)
 		c.renderLink(),
 		&Thread{Messages: c.thread.Messages, Rev: c.thread.Rev, Working: c.thread.Working, Older: c.older.more},
 	)

@@ -50,7 +50,9 @@ func windowStart(n, earlier int) int {
 func (t *Thread) Render() app.UI {
 	start := windowStart(len(t.Messages), t.earlier)
 	shown := t.Messages[start:]
-	return app.Div().Class("thread").OnScroll(t.onScroll).Body(
+	// The thread scrolls: it takes the focus (Tab), so the keyboard can scroll it too (axe:
+	// scrollable-region-focusable).
+	return app.Div().Class("thread").TabIndex(0).Role("region").Aria("label", "Thread").OnScroll(t.onScroll).Body(
 		app.Div().Class("thread-body").Body(
 			// Always there, so the log after it keeps its index and is not rebuilt.
 			app.Div().Class("earlier-slot").Body(

@@ -340,8 +340,8 @@ func TestUnknownSessionIsExplained(t *testing.T) {
 	ctx := browser(t)
 	do(t, ctx, 60*time.Second, chromedp.Navigate(srv.link), waitReady(),
 		chromedp.Navigate(srv.base()+"/s/doesnotexist"), waitReady(),
-		waitJS(`!!document.querySelector('.session-header h2') && document.querySelector('.session-header h2').innerText === 'Session not found'`))
-	assert.NotEmpty(t, strings.TrimSpace(evalString(t, ctx, `(document.querySelector('.session-header h2') || {}).innerText || ''`)),
+		waitJS(`!!document.querySelector('.session-header h1') && document.querySelector('.session-header h1').innerText === 'Session not found'`))
+	assert.NotEmpty(t, strings.TrimSpace(evalString(t, ctx, `(document.querySelector('.session-header h1') || {}).innerText || ''`)),
 		"the header says what this page is (e.g. \"Session not found\")")
 	assert.True(t, evalBool(t, ctx, `(() => { const ta = document.querySelector('#composer-input'); return !ta || ta.disabled || ta.readOnly })()`),
 		"the composer does not take prompts for a session that does not exist")

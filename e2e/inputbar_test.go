@@ -32,12 +32,12 @@ var (
 )
 
 // menuClosed waits until the textarea says the menu is closed.
-var menuClosed = waitJS(`document.querySelector('#composer-input').getAttribute('aria-expanded') === 'false' && !document.querySelector('#composer-input').hasAttribute('aria-activedescendant')`)
+var menuClosed = waitJS(`document.querySelector('#composer-input').getAttribute('data-expanded') === 'false' && !document.querySelector('#composer-input').hasAttribute('aria-activedescendant')`)
 
 // menuOpen waits until the menu shows an option whose text contains label.
 func menuOpen(label string) chromedp.Action[chromedp.Void] {
 	b, _ := json.Marshal(label)
-	return waitJS(`document.querySelector('#composer-input').getAttribute('aria-expanded') === 'true' &&
+	return waitJS(`document.querySelector('#composer-input').getAttribute('data-expanded') === 'true' &&
 		[...document.querySelectorAll('#composer-menu[role=listbox] [role=option]')].some(o => o.textContent.includes(` + string(b) + `))`)
 }
 
@@ -98,9 +98,10 @@ func TestInputBarChipFromSessions(t *testing.T) {
 	alpha := ids["alpha notes"]
 
 	do(t, ctx, 10*time.Second, typeText("see @alp"), menuOpen("@alpha notes"))
-	// The ARIA combobox: focus stays in the textarea, which names the active option.
+	// Focus stays in the textarea (a textbox that controls the listbox), which names the
+	// active option.
 	assert.Equal(t, "composer-input", evalString(t, ctx, `document.activeElement.id`))
-	assert.Equal(t, "combobox", evalString(t, ctx, `document.activeElement.getAttribute('role')`))
+	assert.Equal(t, "list", evalString(t, ctx, `document.activeElement.getAttribute('aria-autocomplete')`))
 	assert.Equal(t, "composer-menu", evalString(t, ctx, `document.activeElement.getAttribute('aria-controls')`))
 	assert.True(t, evalBool(t, ctx, `(() => { const id = document.activeElement.getAttribute('aria-activedescendant');
 		const o = id && document.getElementById(id); return !!o && o.getAttribute('role') === 'option' && o.getAttribute('aria-selected') === 'true' && o.closest('[role=listbox]') !== null })()`),
@@ -187,7 +188,7 @@ func TestInputBarNoMenuInsideWords(t *testing.T) {
 	for _, text := range []string{"mail user@host", " and https://x/y"} {
 		do(t, ctx, 10*time.Second, typeText(text))
 		time.Sleep(400 * time.Millisecond) // a menu would have opened by now
-		assert.Equal(t, "false", evalString(t, ctx, `document.querySelector('#composer-input').getAttribute('aria-expanded')`), text)
+		assert.Equal(t, "false", evalString(t, ctx, `document.querySelector('#composer-input').getAttribute('data-expanded')`), text)
 		assert.Equal(t, 0, len(evalString(t, ctx, `document.querySelector('#composer-menu').textContent`)), text)
 	}
 	do(t, ctx, 10*time.Second, typeText(" @"), menuOpen("@other"))

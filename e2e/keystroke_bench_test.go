@@ -55,55 +55,7 @@ const keystrokeProbe = `(() => {
 // one 60 Hz frame) and the Go heap allocated per keystroke. It fails only if the thread
 // re-renders on a keystroke; it asserts nothing about time. Run with -benchtime 1x.
 func BenchmarkKeystroke(b *testing.B) {
-	srv := startServer(b, b.TempDir(), "127.0.0.1:0")
-	c := &api.Client{Base: srv.base(), Header: map[string][]string{"Authorization": {"Bearer " + srv.token}}}
-	bg := context.Background()
-	ref, err := c.CreateSession(bg, protocol.CreateSessionRequest{Title: "ref"})
-	if err != nil {
-		b.Fatal(err)
-	}
-	// A session never prompted is blank, and the `@` menu does not offer it.
-	if _, err := c.SendPrompt(bg, ref.ID, protocol.SendPromptRequest{Text: "referenced", AttemptID: api.NewAttemptID()}); err != nil {
-		b.Fatal(err)
-	}
-	long, err := c.CreateSession(bg, protocol.CreateSessionRequest{Title: "long"})
-	if err != nil {
-		b.Fatal(err)
-	}
-	// 500 prompts, each answered by the offline agent: 1,000 messages.
-	for i := range 500 {
-		if _, err := c.SendPrompt(bg, long.ID, protocol.SendPromptRequest{Text: fmt.Sprintf("prompt %d: %s", i, strings.Repeat("words ", 10)), AttemptID: api.NewAttemptID()}); err != nil {
-			b.Fatal(err)
-		}
-	}
-	ctx, cancel := newBrowser(b.TempDir())
-	defer cancel()
-	if err := chromedp.Do(ctx); err != nil {
-		b.Fatal(err)
-	}
-	do(b, ctx, 60*time.Second, chromedp.Navigate(srv.link), waitReady())
-	do(b, ctx, 120*time.Second, chromedp.Navigate(srv.base()+"/s/"+long.ID+"?bench=1&history=all"), waitReady(),
-		// The thread mounts the newest messages and offers the rest on demand.
-		// All 1,000 are in the page's store once the window starts at 900.
-		waitJS(`(document.querySelector('.thread .earlier')?.textContent || '').includes('(900 more)') && document.querySelectorAll('.thread .msg[data-offset]').length === 100`))
-
-	// The draft: the '@' menu puts the other session in the hot snapshot, then one paste of
-	// 10 KB with 50 references to it becomes 50 chips.
-	do(b, ctx, 20*time.Second, chromedp.Focus(composer), typeText("@"), menuOpen("@ref"), escape, backspace, waitDraft(""))
-	var sb strings.Builder
-	paras := 50
-	if v := os.Getenv("PARLEY_BENCH_CHIPS"); v != "" {
-		paras, _ = strconv.Atoi(v) // a smaller draft, to see what scales with it
-	}
-	for i := range paras {
-		fmt.Fprintf(&sb, "Paragraph %02d of the long draft, with enough words to make it heavy %s @session:%s ", i, strings.Repeat("lorem ipsum ", 11), ref.ID)
-	}
-	text := sb.String()
-	get(b, ctx, chromedp.Evaluate[string](`(() => { const dt = new DataTransfer(); dt.setData('text/plain', `+quote(text)+`);
-		document.querySelector('#composer-input').dispatchEvent(new ClipboardEvent('paste', {clipboardData: dt, bubbles: true, cancelable: true})); return '' })()`))
-	do(b, ctx, 10*time.Second, waitJS(`document.querySelectorAll('#composer-backdrop .ib-chip').length === `+strconv.Itoa(paras)))
-	draftLen := get(b, ctx, chromedp.Evaluate[int](`document.querySelector('#composer-input').value.length`))
-	get(b, ctx, chromedp.Evaluate[bool](keystrokeProbe))
+	ctx, draftLen, paras := openKeystrokePage(b)
 	if css := os.Getenv("PARLEY_BENCH_CSS"); css != "" {
 		// An experiment: extra CSS for the page while typing, to see what costs what.
 		get(b, ctx, chromedp.Evaluate[bool](`(s => { s.textContent = `+quote(css)+`; document.head.appendChild(s); return true })(document.createElement('style'))`))
@@ -184,4 +136,61 @@ func BenchmarkKeystroke(b *testing.B) {
 	b.ReportMetric(perKey, "heap-KB/key")
 	b.Logf("draft %d units with %d chips, thread 1,000 messages, %d keys: p50 %.1f ms, p95 %.1f ms, p99 %.1f ms, max %.1f ms, %.1f%% within 16.7 ms; Go heap %.2f KB per key; thread mutations %d",
 		draftLen, paras, len(lat), pct(0.50), pct(0.95), pct(0.99), lat[len(lat)-1], share, perKey, mutations)
+}
+
+// openKeystrokePage opens the keystroke benches' page: a session of 1,000 messages, and in its
+// composer a 10 KB draft holding 50 chips (PARLEY_BENCH_CHIPS changes how many), with the
+// probe installed. It returns the draft's length in UTF-16 units.
+func openKeystrokePage(b *testing.B) (ctx context.Context, draftLen, paras int) {
+	srv := startServer(b, b.TempDir(), "127.0.0.1:0")
+	c := &api.Client{Base: srv.base(), Header: map[string][]string{"Authorization": {"Bearer " + srv.token}}}
+	bg := context.Background()
+	ref, err := c.CreateSession(bg, protocol.CreateSessionRequest{Title: "ref"})
+	if err != nil {
+		b.Fatal(err)
+	}
+	// A session never prompted is blank, and the `@` menu does not offer it.
+	if _, err := c.SendPrompt(bg, ref.ID, protocol.SendPromptRequest{Text: "referenced", AttemptID: api.NewAttemptID()}); err != nil {
+		b.Fatal(err)
+	}
+	long, err := c.CreateSession(bg, protocol.CreateSessionRequest{Title: "long"})
+	if err != nil {
+		b.Fatal(err)
+	}
+	// 500 prompts, each answered by the offline agent: 1,000 messages.
+	for i := range 500 {
+		if _, err := c.SendPrompt(bg, long.ID, protocol.SendPromptRequest{Text: fmt.Sprintf("prompt %d: %s", i, strings.Repeat("words ", 10)), AttemptID: api.NewAttemptID()}); err != nil {
+			b.Fatal(err)
+		}
+	}
+	ctx, cancel := newBrowser(b.TempDir())
+	b.Cleanup(cancel)
+	if err := chromedp.Do(ctx); err != nil {
+		b.Fatal(err)
+	}
+	do(b, ctx, 60*time.Second, chromedp.Navigate(srv.link), waitReady())
+	do(b, ctx, 120*time.Second, chromedp.Navigate(srv.base()+"/s/"+long.ID+"?bench=1&history=all"), waitReady(),
+		// The thread mounts the newest messages and offers the rest on demand.
+		// All 1,000 are in the page's store once the window starts at 900.
+		waitJS(`(document.querySelector('.thread .earlier')?.textContent || '').includes('(900 more)') && document.querySelectorAll('.thread .msg[data-offset]').length === 100`))
+
+	// The draft: the '@' menu puts the other session in the hot snapshot, then one paste of
+	// 10 KB with 50 references to it becomes 50 chips.
+	do(b, ctx, 20*time.Second, chromedp.Focus(composer), typeText("@"), menuOpen("@ref"), escape, backspace, waitDraft(""))
+	var sb strings.Builder
+	paras = 50
+	if v := os.Getenv("PARLEY_BENCH_CHIPS"); v != "" {
+		paras, _ = strconv.Atoi(v) // a smaller draft, to see what scales with it
+	}
+	for i := range paras {
+		fmt.Fprintf(&sb, "Paragraph %02d of the long draft, with enough words to make it heavy %s @session:%s ", i, strings.Repeat("lorem ipsum ", 11), ref.ID)
+	}
+	text := sb.String()
+	get(b, ctx, chromedp.Evaluate[string](`(() => { const dt = new DataTransfer(); dt.setData('text/plain', `+quote(text)+`);
+		document.querySelector('#composer-input').dispatchEvent(new ClipboardEvent('paste', {clipboardData: dt, bubbles: true, cancelable: true})); return '' })()`))
+	do(b, ctx, 10*time.Second, waitJS(`document.querySelectorAll('#composer-backdrop .ib-chip').length === `+strconv.Itoa(paras)))
+	draftLen = get(b, ctx, chromedp.Evaluate[int](`document.querySelector('#composer-input').value.length`))
+	get(b, ctx, chromedp.Evaluate[bool](keystrokeProbe))
+
+	return ctx, draftLen, paras
 }

@@ -9,18 +9,21 @@ import (
 	"context"
 	"errors"
 	"strconv"
+	"strings"
 	"time"
 
 	"github.com/maxence-charriere/go-app/v10/pkg/app"
 
 	"parley/app/api"
 	"parley/app/elicitation"
+	"parley/app/locale"
 	"parley/app/store"
 	"parley/components/composer/modes"
 	"parley/components/composer/modes/approval"
 	"parley/components/composer/modes/fnform"
 	"parley/components/composer/modes/question"
 	"parley/components/inputbar"
+	"parley/i18n"
 	machine "parley/machine/composer"
 	"parley/protocol"
 )
@@ -88,6 +91,8 @@ type Composer struct {
 	ctx app.Context
 	// aside is the mode of the decision set aside ("Chat about this"), kept with its answers.
 	aside keptMode
+	// keptDraft is the idle draft a shown decision covers, for its strip.
+	keptDraft string
 }
 
 // keptMode is a mode kept while its decision is set aside.
@@ -119,6 +124,10 @@ func (c *Composer) OnMount(ctx app.Context) {
 	c.ctx = ctx
 	elicitation.SetElicitationPresenter(c.presenter(ctx))
 	elicitation.Expose()
+	c.exposeLocale(ctx)
+	ctx.Handle(locale.ActionChanged, func(ctx app.Context, a app.Action) {
+		ctx.Update() // relabel in place: the same elements, new words
+	})
 	ctx.Handle(ActionOpenFnForm, func(ctx app.Context, a app.Action) {
 		name, _ := a.Value.(string)
 		c.run(ctx, c.machine.Dispatch(machine.OpenFnForm{Function: name}))
@@ -180,7 +189,35 @@ func (c *Composer) run(ctx app.Context, effs []machine.Effect) {
 			c.Later(func() { focusByID("composer-input") })
 		case machine.FocusMode:
 			c.Later(func() { focusByID("composer-mode") })
+		case machine.FocusField:
+			c.Later(c.focusField)
+		case machine.Wake:
+			if app.IsClient && c.ctx.Context != nil {
+				c.ctx.After(e.After, func(ctx app.Context) {
+					c.run(ctx, c.machine.Dispatch(machine.Tick{At: time.Now()}))
+				})
+			}
 		}
+	}
+}
+
+// focusField moves the focus to the mode's first field or option, unless the person already
+// put it somewhere in the mode: the focus never jumps while they are in the decision.
+func (c *Composer) focusField() {
+	doc := app.Window().Get("document")
+	active := doc.Get("activeElement")
+	root := doc.Call("getElementById", "composer-mode")
+	if !root.Truthy() {
+		return
+	}
+	if active.Truthy() && !active.Equal(root) && root.Call("contains", active).Bool() {
+		return
+	}
+	if f, ok := c.mode.(modes.Focuser); ok && f.FocusFirst() {
+		return
+	}
+	if el := root.Call("querySelector", ".morph-body input:not([type=hidden]),.morph-body textarea,.morph-body select,.morph-body button"); el.Truthy() {
+		el.Call("focus")
 	}
 }
 
@@ -208,6 +245,32 @@ func (c *Composer) show(e machine.Shown) {
 		in.Decision = d
 	}
 	c.mode, c.kind, c.problem = factory(c, in), e.Mode, ""
+	if e.Mode.Decision() {
+		c.keptDraft = readDraft()
+	}
+}
+
+// readDraft is the first line of the idle draft, which a decision covers: the strip under the
+// decision shows it, so the person sees it is safe.
+func readDraft() string {
+	if !app.IsClient {
+		return ""
+	}
+	el := app.Window().GetElementByID("composer-input")
+	if !el.Truthy() {
+		return ""
+	}
+	return el.Get("value").String()
+}
+
+// draftLine is a draft's first non-empty line, chips drawn as a mark.
+func draftLine(d string) string {
+	for _, line := range strings.Split(d, "\n") {
+		if strings.TrimSpace(line) != "" {
+			return strings.ReplaceAll(strings.TrimSpace(line), "\uFFFC", "▪")
+		}
+	}
+	return ""
 }
 
 // dropAside lets go of the mode kept for a decision set aside.
@@ -399,16 +462,16 @@ func (c *Composer) renderEnv() app.UI {
 	return app.Div().Class("composer-env").Body(
 		app.Div().Class("composer-note").Role("status").Aria("live", "polite").Body(
 			app.If(c.machine.Note() != "", func() app.UI {
-				return app.Span().Text(c.machine.Note())
+				return app.Span().Text(noteText(c.machine.Note()))
 			}),
 		),
 		app.If(aside, func() app.UI {
-			label := "1 decision is waiting"
+			label := locale.T(i18n.DecisionsWaitingOne)
 			if waiting > 1 {
-				label = strconv.Itoa(waiting) + " decisions are waiting"
+				label = locale.T(i18n.DecisionsWaitingMany, waiting)
 			}
 			return app.Button().Type("button").Class("env-chip").
-				Text(label + " · Answer").
+				Text(label + " · " + locale.T(i18n.AnswerWaiting)).
 				OnClick(func(ctx app.Context, e app.Event) {
 					c.run(ctx, c.machine.Dispatch(machine.Resume{At: time.Now()}))
 				})
@@ -453,13 +516,23 @@ func (c *Composer) renderMode() app.UI {
 					)
 				}).Else(func() app.UI {
 					return app.Button().Type("button").Class("chat-about").
-						Text("Chat about this").
-						Title("Back to typing; the question stays open").
+						Text(locale.T(i18n.ChatAbout)).
+						Title(locale.T(i18n.ChatAboutTitle)).
+						Aria("keyshortcuts", "Escape").
 						OnClick(func(ctx app.Context, e app.Event) { c.ChatAbout(ctx) })
 				}),
 			),
 			app.Div().Class("morph-body").Body(
 				m.Body(),
+				app.If(!isForm && draftLine(c.keptDraft) != "", func() app.UI {
+					// The draft the decision covers, one line: it is safe, and a click goes
+					// back to it (the decision stays, as "Chat about this").
+					return app.Button().Type("button").Class("draft-strip").
+						Aria("label", locale.T(i18n.DraftKeptLabel)).
+						Title(locale.T(i18n.ChatAboutTitle)).
+						Text(locale.T(i18n.DraftKept, draftLine(c.keptDraft))).
+						OnClick(func(ctx app.Context, e app.Event) { c.ChatAbout(ctx) })
+				}),
 				app.If(c.problem != "", func() app.UI {
 					return app.Div().Class("morph-problem").Role("alert").Text(c.problem)
 				}),
@@ -477,8 +550,14 @@ func (c *Composer) renderMode() app.UI {
 // action again when clicked: go-app keeps the handler of the first render (same func literal,
 // same scope), so anything it captured from a render would be stale.
 func (c *Composer) actionButton(a modes.Action, primary bool, class, text string) app.UI {
-	b := app.Button().Type("button").Class(class).Text(text).Title(a.Title).Aria("label", a.Label).
+	b := app.Button().Type("button").Class(class).Title(a.Title).Aria("label", a.Label).
 		OnClick(func(ctx app.Context, e app.Event) { c.runAction(ctx, primary) }, app.EventScope(c.modeKey, class))
+	if a.Keys != "" {
+		b = b.Aria("keyshortcuts", modes.AriaKeys(a.Keys)).Body(
+			app.Span().Text(text), app.Kbd().Class("key-hint").Aria("hidden", "true").Text(locale.Chord(a.Keys)))
+	} else {
+		b = b.Text(text)
+	}
 	if a.Disabled {
 		b = b.Disabled(true) // only ever true: see renderBar
 	}
@@ -515,13 +594,27 @@ func (c *Composer) onModeKey(ctx app.Context, e app.Event) {
 		Composing: e.Get("isComposing").Bool() || e.Get("keyCode").Int() == 229,
 		At:        time.Now(),
 	}
+	var rest []machine.Effect
 	for _, eff := range c.machine.Dispatch(k) {
 		switch eff := eff.(type) {
 		case machine.Swallow:
 			e.PreventDefault()
 		case machine.ToDraft:
 			e.PreventDefault()
+			c.keptDraft += eff.Text
 			ctx.NewActionWithValue(inputbar.ActionAppendDraft, eff.Text)
+		case machine.RunPrimary:
+			e.PreventDefault()
+			c.runAction(ctx, true)
+		case machine.Approve, machine.Reject:
+			e.PreventDefault()
+			if a, ok := c.mode.(modes.Approver); ok {
+				_, approve := eff.(machine.Approve)
+				a.Shortcut(ctx, approve)
+			}
+		case machine.Exit:
+			e.PreventDefault() // Escape set the decision aside
+			rest = append(rest, eff)
 		case machine.Advance:
 			e.PreventDefault()
 			if s, ok := c.mode.(modes.Stepper); ok && s.Next(ctx) {
@@ -532,8 +625,11 @@ func (c *Composer) onModeKey(ctx app.Context, e app.Event) {
 			if c.runAction(ctx, false) {
 				e.PreventDefault()
 			}
+		default:
+			rest = append(rest, eff)
 		}
 	}
+	c.run(ctx, rest)
 }
 
 // targetOf says what kind of element el is, as machine.Key reads it.
@@ -556,3 +652,11 @@ func targetOf(el app.Value) machine.Target {
 
 // SetProblem implements modes.Host: a failure the person should read, in the morphed area.
 func (c *Composer) SetProblem(text string) { c.problem = text }
+
+// noteText is the machine's note in the page's locale.
+func noteText(note string) string {
+	if note == machine.NoteTimedOut {
+		return locale.T(i18n.NoteTimedOut)
+	}
+	return note
+}

@@ -3,6 +3,7 @@ package composer
 import (
 	"context"
 	"encoding/json"
+	"strings"
 	"testing"
 	"time"
 
@@ -139,7 +140,11 @@ func TestAPendingDecisionMorphsTheInputAreaAndKeepsTheBar(t *testing.T) {
 			header := dlg.One(t, ".morph-header")
 			assert.Equal(t, "Chat about this", header.One(t, "button.chat-about").TextContent())
 			actions := dlg.One(t, ".morph-actions")
-			assert.Equal(t, []string{"Decline", "Send"}, domtest.Texts(actions.All("button")))
+			want := []string{"Decline", "Send"}
+			if tt.name == "approval" || strings.Contains(tt.name, "approval") {
+				want = []string{"Reject Ctrl+Shift+Enter", "Send"} // its chord shown as a hint
+			}
+			assert.Equal(t, want, domtest.Texts(actions.All("button")))
 			assert.True(t, actions.One(t, "button.send").Flag("disabled"), "nothing typed, nothing picked")
 			assert.False(t, actions.One(t, "button.secondary").Flag("disabled"))
 		})
@@ -202,9 +207,12 @@ func TestSeatsAreInOrderAndEmptySeatsDrawNothing(t *testing.T) {
 	row := child(t, root, "composer-controls-row")
 	assert.Equal(t, []string{"seat seat-left", "seat seat-plan", "seat seat-model", "seat seat-right"}, classes(row))
 
-	for _, seat := range []string{".seat-stats", ".seat-overlay", ".seat-plan", ".seat-model", ".seat-right"} {
+	for _, seat := range []string{".seat-stats", ".seat-overlay", ".seat-plan", ".seat-model"} {
 		assert.Empty(t, d.One(t, seat).Kids, "%s has nobody registered", seat)
 	}
+	pick := d.One(t, ".seat-right").One(t, "select#locale-pick")
+	assert.Equal(t, "Language", pick.Attrs["aria-label"], "the right region holds the language switch")
+	assert.Equal(t, []string{"English", "简体中文"}, domtest.Texts(pick.All("option")))
 	assert.Len(t, d.One(t, ".seat-dock").All(".queue-dock"), 1, "the dock holds the queued prompts' strip")
 
 	fn := d.One(t, ".seat-left").One(t, "button")

@@ -3,6 +3,9 @@ package composer
 import (
 	"github.com/maxence-charriere/go-app/v10/pkg/app"
 
+	"parley/app/locale"
+	"parley/i18n"
+
 	"parley/app/slots"
 	"parley/components/inputbar"
 	machine "parley/machine/composer"
@@ -47,6 +50,9 @@ func init() {
 	must(Slots.Register(SlotBar, "", slots.Entry[*Composer]{Render: func(c *Composer) app.UI {
 		return &inputbar.Bar{Session: c.Session, Placeholder: c.Placeholder, Disabled: c.Disabled, Working: c.Working, Workspace: c.Workspace}
 	}}))
+	must(Slots.Register(SlotRight, "", slots.Entry[*Composer]{Order: 100, Render: func(c *Composer) app.UI {
+		return c.localeSwitch()
+	}}))
 	must(Slots.Register(SlotDock, "", slots.Entry[*Composer]{Render: func(c *Composer) app.UI {
 		return &inputbar.QueueDock{Queued: c.Queued}
 	}}))
@@ -64,8 +70,8 @@ func must(_ func(), err error) {
 // functionsButton opens the fn-form on its picker.
 func (c *Composer) functionsButton() app.UI {
 	b := app.Button().Type("button").Class("control-button").
-		Text("ƒ Functions").
-		Title("Run a function with typed parameters").
+		Text(locale.T(i18n.Functions)).
+		Title(locale.T(i18n.FunctionsTitle)).
 		OnClick(func(ctx app.Context, e app.Event) {
 			c.loadFunctions(ctx)
 			c.run(ctx, c.machine.Dispatch(machine.OpenFnForm{}))

@@ -14,6 +14,8 @@ import (
 
 	"github.com/maxence-charriere/go-app/v10/pkg/app"
 
+	"parley/app/locale"
+	"parley/i18n"
 	"parley/slash"
 )
 
@@ -74,6 +76,9 @@ func (b *Bar) OnMount(ctx app.Context) {
 			b.sh.appendText(text)
 		}
 	})
+	ctx.Handle(locale.ActionChanged, func(ctx app.Context, a app.Action) {
+		ctx.Update() // the hint, the buttons' words; the textarea and its draft stay
+	})
 	ctx.Handle(ActionCarryDraft, func(ctx app.Context, a app.Action) {
 		if c, ok := a.Value.(Carry); ok && b.sh != nil {
 			b.sh.carry(c.From, c.To)
@@ -131,14 +136,15 @@ func (b *Bar) Render() app.UI {
 		Class("composer-input").
 		Rows(1).
 		Placeholder(b.Placeholder).
-		Aria("label", "Message").
-		Role("combobox").
-		Aria("multiline", "true").
+		Aria("label", locale.T(i18n.Message)).
+		// A textarea's own role (a multi-line textbox) with the listbox it controls: ARIA in
+		// HTML allows no combobox role on a textarea, nor aria-expanded on a textbox, so the
+		// menu's state is data-expanded (the active option is still aria-activedescendant).
 		Aria("autocomplete", "list").
 		Aria("haspopup", "listbox").
 		Aria("controls", listboxID).
 		Aria("describedby", refsID).
-		Aria("expanded", strconv.FormatBool(menu.Open)).
+		DataSet("expanded", strconv.FormatBool(menu.Open)).
 		Attr("autocomplete", "off").
 		AutoFocus(!b.Disabled).
 		On("compositionstart", b.onCompositionStart).
@@ -158,16 +164,25 @@ func (b *Bar) Render() app.UI {
 		ta = ta.Disabled(true)
 	}
 
-	hint := "Enter to send · Shift+Enter for a new line"
-	sendLabel, sendTitle := "Send", "Send (Enter)"
+	// A touch keyboard has no Shift+Enter to speak of, and its Enter is often its only way
+	// to break a line: the hint names the button instead.
+	touch := touchKeyboard()
+	hint := locale.T(i18n.HintKeys)
+	if touch {
+		hint = locale.T(i18n.HintTouch)
+	}
+	sendLabel, sendTitle := locale.T(i18n.Send), locale.T(i18n.SendTitle)
 	if b.Working {
-		hint = "A turn is running: Enter queues · Alt+Enter steers"
-		sendLabel, sendTitle = "Queue", "Queue after the running turn (Enter)"
+		hint = locale.T(i18n.HintRunning)
+		if touch {
+			hint = locale.T(i18n.HintTouchRunning)
+		}
+		sendLabel, sendTitle = locale.T(i18n.Queue), locale.T(i18n.QueueTitle)
 	}
 	send := app.Button().Type("button").Class("send").Title(sendTitle).Aria("label", sendLabel).Text(sendLabel).
 		OnClick(b.onSendClick)
-	steer := app.Button().Type("button").Class("steer").Title("Steer the running turn (Alt+Enter)").
-		Aria("label", "Steer").Text("Steer").OnClick(b.onSteerClick)
+	steer := app.Button().Type("button").Class("steer").Title(locale.T(i18n.SteerTitle)).
+		Aria("label", locale.T(i18n.Steer)).Text(locale.T(i18n.Steer)).OnClick(b.onSteerClick)
 	if empty || b.Disabled {
 		send = send.Disabled(true)
 		steer = steer.Disabled(true)
@@ -260,25 +275,38 @@ func groupLabel(k slash.SourceKey) string {
 	}
 	switch k.Name {
 	case "commands":
-		return "Commands"
+		return locale.T(i18n.MenuCommands)
 	case "skills":
-		return "Skills"
+		return locale.T(i18n.MenuSkills)
 	case "functions":
-		return "Functions"
+		return locale.T(i18n.MenuFunctions)
 	case "sessions":
-		return "Sessions"
+		return locale.T(i18n.MenuSessions)
 	case "files":
-		return "Files"
+		return locale.T(i18n.MenuFiles)
 	}
 	return k.String()
 }
 
 func menuLabel(m slash.Menu) string {
 	if m.Trigger == '@' {
-		return "Files and sessions"
+		return locale.T(i18n.MenuFilesSessions)
 	}
 	if m.Trigger == slash.ArgTrigger {
 		return "Choices for the command's argument"
 	}
-	return "Commands, skills and functions"
+	return locale.T(i18n.MenuAll)
+}
+
+// touchKeyboard reports whether the primary pointer is coarse (a phone, a tablet): its
+// keyboard is on the screen. The pre-rendered page says the desktop hint.
+func touchKeyboard() bool {
+	if !app.IsClient {
+		return false
+	}
+	mm := app.Window().Get("matchMedia")
+	if !mm.Truthy() {
+		return false
+	}
+	return app.Window().Call("matchMedia", "(pointer: coarse)").Get("matches").Bool()
 }

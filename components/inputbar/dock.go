@@ -3,6 +3,9 @@ package inputbar
 import (
 	"strconv"
 
+	"parley/app/locale"
+	"parley/i18n"
+
 	"github.com/maxence-charriere/go-app/v10/pkg/app"
 
 	"parley/app/store"
@@ -24,15 +27,15 @@ func (d *QueueDock) Render() app.UI {
 	}
 	// It scrolls past a few prompts, so a long queue never pushes the input off the screen;
 	// a scroll region takes the focus, so the keyboard can scroll it too.
-	return app.Div().Class("queue-dock").Role("list").Aria("label", "Queued prompts").TabIndex(0).Body(
+	return app.Div().Class("queue-dock").Role("list").Aria("label", locale.T(i18n.QueuedPrompts)).TabIndex(0).Body(
 		app.Range(d.Queued).Slice(func(i int) app.UI {
 			m := d.Queued[i]
-			when := "Queued: runs after the current turn"
+			when := locale.T(i18n.QueuedLater)
 			switch {
 			case m.Steer:
-				when = "Steering: runs next, ahead of the queue"
+				when = locale.T(i18n.QueuedSteer)
 			case i == 0:
-				when = "Next: runs when the current turn ends"
+				when = locale.T(i18n.QueuedNext)
 			}
 			return app.Div().Class("queue-item").Role("listitem").
 				DataSet("queued", strconv.FormatUint(m.Offset, 10)).

@@ -8,7 +8,10 @@ import (
 	"unicode"
 	"unicode/utf8"
 
+	"parley/app/locale"
 	"parley/app/slashhost"
+	"parley/i18n"
+
 	"parley/machine/input"
 	"parley/machine/utf16x"
 	"parley/protocol"
@@ -182,7 +185,7 @@ func (s *functions) Candidates(ctx context.Context, q slash.Query) ([]slash.Item
 			if detail == "" {
 				detail = f.Description
 			}
-			out = append(out, slash.Item{ID: f.Name, Label: "ƒ " + f.Name, Detail: orDefault(detail, "Function")})
+			out = append(out, slash.Item{ID: f.Name, Label: "ƒ " + f.Name, Detail: orDefault(detail, locale.T(i18n.KindFunction))})
 		}
 	}
 	return out, nil
@@ -244,7 +247,7 @@ func (s *skills) Candidates(ctx context.Context, q slash.Query) ([]slash.Item, e
 	var out []slash.Item
 	for _, sk := range list {
 		if matches(sk.Name, q.Query) && len(out) < maxItems {
-			out = append(out, slash.Item{ID: sk.Name, Label: "/" + sk.Name, Detail: orDefault(sk.Description, "Skill")})
+			out = append(out, slash.Item{ID: sk.Name, Label: "/" + sk.Name, Detail: orDefault(sk.Description, locale.T(i18n.KindSkill))})
 		}
 	}
 	return out, nil
@@ -319,9 +322,9 @@ func (s *files) Candidates(ctx context.Context, q slash.Query) ([]slash.Item, er
 	s.known.addFiles(l.Files)
 	out := make([]slash.Item, 0, len(l.Files))
 	for _, f := range l.Files {
-		detail := "File"
+		detail := locale.T(i18n.KindFile)
 		if f.Dir {
-			detail = "Folder"
+			detail = locale.T(i18n.KindFolder)
 		}
 		out = append(out, slash.Item{ID: f.Path, Label: "@" + f.Path, Detail: detail})
 	}
@@ -356,9 +359,9 @@ func (s *sessions) Candidates(ctx context.Context, q slash.Query) ([]slash.Item,
 		if si.ID == q.Session.SessionID || si.Blank {
 			continue // itself, and the heroes' blank sessions: nothing there to refer to
 		}
-		title := orDefault(si.Title, "Untitled session")
+		title := orDefault(si.Title, locale.T(i18n.UntitledSession))
 		if (q.Query == "" || matches(title, q.Query) || strings.HasPrefix(si.ID, q.Query)) && len(out) < maxItems {
-			out = append(out, slash.Item{ID: si.ID, Label: "@" + title, Detail: "Session"})
+			out = append(out, slash.Item{ID: si.ID, Label: "@" + title, Detail: locale.T(i18n.KindSession)})
 		}
 	}
 	return out, nil

@@ -130,11 +130,13 @@ func TestPasteMatching(t *testing.T) {
 
 func TestBarRendersAComboboxAndTheDock(t *testing.T) {
 	html := render(t, &Bar{Placeholder: "Message the agent"})
-	for _, want := range []string{`id="composer-input"`, `role="combobox"`, `aria-controls="composer-menu"`, `aria-expanded="false"`,
+	for _, want := range []string{`id="composer-input"`, `aria-autocomplete="list"`, `aria-controls="composer-menu"`, `data-expanded="false"`,
 		`role="listbox"`, `aria-label="Message"`, `id="composer-backdrop"`} {
 		assert.Contains(t, html, want)
 	}
 	assert.NotContains(t, html, "aria-activedescendant")
+	assert.NotContains(t, html, `role="combobox"`, "ARIA in HTML allows no role on a textarea")
+	assert.NotContains(t, html, "aria-multiline", "a textarea is multi-line already")
 	assert.Regexp(t, `<button[^>]*disabled`, html, "nothing to send")
 	assert.NotRegexp(t, `<textarea[^>]*disabled`, html)
 	assert.Regexp(t, `<textarea[^>]*disabled`, render(t, &Bar{Disabled: true}))

@@ -1,5 +1,7 @@
 package composer
 
+import "time"
+
 // Effect is an output of Dispatch for the view to run. Every effect is a plain comparable
 // struct (machine/machinetest holds the rule).
 type Effect interface{ effect() }
@@ -32,8 +34,16 @@ type ShowNote struct{ Text string }
 // FocusInput gives focus back to the idle textarea, whose draft was kept all along.
 type FocusInput struct{}
 
-// FocusMode focuses the first control of the mode just shown.
+// FocusMode focuses the morphed area itself (the dialog): the decision just appeared, and
+// letters typed now go to the draft (ToDraft). A Wake follows.
 type FocusMode struct{}
+
+// FocusField moves the focus to the mode's first field or option, unless the person already
+// moved into the mode.
+type FocusField struct{}
+
+// Wake asks for a Tick after the given time.
+type Wake struct{ After time.Duration }
 
 // The answers to a Key. Each one means the view prevents the key's default action, except
 // RunSecondary, which prevents it only when the mode had a secondary action to run.
@@ -50,8 +60,18 @@ type ToDraft struct{ Text string }
 // and one follows (modes.Stepper), else its primary action.
 type Advance struct{}
 
-// RunSecondary is Escape outside a field the person types in: the mode's secondary action.
+// RunSecondary is Escape outside a field the person types in, in the fn-form: its close.
 type RunSecondary struct{}
+
+// RunPrimary is the primary chord (mod+Enter) in a question or the fn-form: its primary
+// action, from any field.
+type RunPrimary struct{}
+
+// Approve is mod+Enter in an approval: its first affirming option.
+type Approve struct{}
+
+// Reject is mod+Shift+Enter in an approval: reject, with the words typed if any.
+type Reject struct{}
 
 func (Shown) effect()        {}
 func (Exit) effect()         {}
@@ -63,3 +83,8 @@ func (Swallow) effect()      {}
 func (ToDraft) effect()      {}
 func (Advance) effect()      {}
 func (RunSecondary) effect() {}
+func (RunPrimary) effect()   {}
+func (Approve) effect()      {}
+func (Reject) effect()       {}
+func (FocusField) effect()   {}
+func (Wake) effect()         {}

@@ -79,9 +79,9 @@ type Resume struct{ At time.Time }
 // ClearNote removes the one-line note (the user dismissed it, or started typing).
 type ClearNote struct{}
 
-// Key is a key pressed inside a morphed mode, as the view read it from the DOM. It changes
-// no state: its effects say what the key means here (Swallow, ToDraft, Advance, RunSecondary),
-// and nil leaves the key to the browser.
+// Key is a key pressed inside a morphed mode, as the view read it from the DOM. Its effects
+// say what the key means here (Swallow, ToDraft, Advance, RunPrimary, RunSecondary, Approve,
+// Reject, or ChatAbout's for Escape on a decision), and nil leaves the key to the browser.
 type Key struct {
 	// Key is the KeyboardEvent's key: "Enter", "Escape", "a".
 	Key string
@@ -94,6 +94,10 @@ type Key struct {
 	At        time.Time
 }
 
+// Tick is the clock reaching the time a Wake asked for.
+type Tick struct{ At time.Time }
+
+func (Tick) event()        {}
 func (Asked) event()       {}
 func (Ended) event()       {}
 func (Reset) event()       {}

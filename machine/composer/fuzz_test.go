@@ -1,6 +1,7 @@
 package composer
 
 import (
+	"maps"
 	"reflect"
 	"slices"
 	"testing"
@@ -46,11 +47,16 @@ func FuzzDispatch(f *testing.F) {
 		m := New(Config{})
 		shown := occupant{}
 		clock := 0
+		fieldFocused := false
 		for r.More() {
 			clock += next()
 			now := at(clock)
 			var ev Event
-			switch next() % 10 {
+			switch next() % 12 {
+			case 10:
+				ev = Tick{At: now}
+			case 11:
+				ev = Key{Key: "a", On: OnMode, At: now}
 			case 0, 1:
 				ev = Asked{Decision: decision(), At: now}
 			case 2:
@@ -108,6 +114,17 @@ func FuzzDispatch(f *testing.F) {
 						t.Fatalf("%#v: Shown %+v over %+v without an Exit", ev, e, shown)
 					}
 					shown = occupant{e.Mode, e.ID}
+					fieldFocused = false
+				case FocusField:
+					// The field takes the focus once per entry, and only into a mode shown.
+					if fieldFocused || shown == (occupant{}) {
+						t.Fatalf("%#v: FocusField again or into nothing (shown %+v)", ev, shown)
+					}
+					fieldFocused = true
+				case Wake:
+					if e.After <= 0 || e.After > DefaultEnterGuard {
+						t.Fatalf("%#v: Wake after %v", ev, e.After)
+					}
 				}
 			}
 			if shown != m.occupant() {
@@ -141,12 +158,26 @@ func FuzzDispatch(f *testing.F) {
 			if m.Note() != "" && m.Note() != NoteTimedOut {
 				t.Fatalf("note %q", m.Note())
 			}
-			// A key reads the state and changes none of it; Escape on a button means
-			// something exactly when a mode is morphed in.
+			// A key other than Escape reads the state and changes none of it; Escape on a
+			// button means something exactly when a mode is morphed in, and on a decision
+			// sets it aside: never an answer, and the queue is untouched.
 			kept := snapshot(m)
-			dismissed := m.Dispatch(Key{Key: "Escape", On: OnOther, At: now})
-			if !reflect.DeepEqual(snapshot(m), kept) || (dismissed == nil) != (m.Mode() == Idle) {
-				t.Fatalf("Escape in mode %v: effects %v, state %+v -> %+v", m.Mode(), dismissed, kept, snapshot(m))
+			if eff := m.Dispatch(Key{Key: "Enter", On: OnOther, At: now}); !reflect.DeepEqual(snapshot(m), kept) {
+				t.Fatalf("Enter in mode %v: effects %v, state %+v -> %+v", m.Mode(), eff, kept, snapshot(m))
+			}
+			probe := *m
+			probe.queue, probe.ended = slices.Clone(m.queue), maps.Clone(m.ended)
+			dismissed := probe.Dispatch(Key{Key: "Escape", On: OnOther, At: now})
+			after := snapshot(&probe)
+			switch {
+			case (dismissed == nil) != (m.Mode() == Idle):
+				t.Fatalf("Escape in mode %v: effects %v", m.Mode(), dismissed)
+			case !reflect.DeepEqual(after.Queue, kept.Queue):
+				t.Fatalf("Escape in mode %v changed the queue: %v -> %v", m.Mode(), kept.Queue, after.Queue)
+			case kept.Head != "" && (!after.Aside || after.Mode != Idle && after.Mode != FnForm):
+				t.Fatalf("Escape on decision %q: state %+v", kept.Head, after)
+			case kept.Head == "" && !reflect.DeepEqual(after, kept):
+				t.Fatalf("Escape in mode %v: state %+v -> %+v", m.Mode(), kept, after)
 			}
 		}
 	})

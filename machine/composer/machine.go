@@ -4,6 +4,8 @@ import (
 	"slices"
 	"time"
 	"unicode/utf8"
+
+	"parley/machine/keymap"
 )
 
 // DefaultEnterGuard is how long Enter is ignored after a decision appears: long enough to
@@ -39,6 +41,11 @@ type Machine struct {
 	aside   bool
 	note    string
 	shownAt time.Time
+	// focusDue is when the shown decision may take the focus at its first field: the guard
+	// after it appeared, or after the last letter typed on it for the draft. focused says it
+	// took it (or the person moved into it): the focus moves there once, never again.
+	focusDue time.Time
+	focused  bool
 }
 
 // New returns an idle machine with an empty queue.
@@ -116,6 +123,8 @@ func (m *Machine) Dispatch(ev Event) []Effect {
 		return m.sync(e)
 	case Key:
 		return m.key(e)
+	case Tick:
+		return m.tick(e)
 	}
 	before := m.occupant()
 	var at time.Time
@@ -190,35 +199,100 @@ func (m *Machine) Dispatch(ev Event) []Effect {
 	return m.effects(before, at, cancelled, noted, resumed)
 }
 
-// key is what a key pressed in a morphed mode means there. It reads the state and changes
-// none of it.
+// The actions of the keys a morphed mode reads (docs/composer.md#focus-and-keys).
+type keyAction int
+
+const (
+	keyEnter keyAction = iota + 1
+	keyEscape
+	keyApprove
+	keyReject
+)
+
+// modeKeys are the bindings of every morphed mode, as data (machine/keymap): what a key
+// means there also depends on what had the focus (key). The approve and reject chords hold a
+// modifier, so a letter typed in the wrong place answers nothing.
+var modeKeys = keymap.Map[keyAction]{
+	{Keys: []string{"Enter"}, Mods: keymap.Primary | keymap.Shift, Action: keyReject, Help: keymap.Help{Key: "mod+shift+enter", Desc: "reject"}},
+	{Keys: []string{"Enter"}, Mods: keymap.Primary, Action: keyApprove, Help: keymap.Help{Key: "mod+enter", Desc: "approve"}},
+	{Keys: []string{"Enter"}, Optional: keymap.Shift, Action: keyEnter, Help: keymap.Help{Key: "enter", Desc: "next, and send from the last question"}},
+	{Keys: []string{"Escape"}, Action: keyEscape, Help: keymap.Help{Key: "esc", Desc: "chat about this"}},
+}
+
+// KeyHelp is what the morphed modes' keys do, for a help view.
+func KeyHelp() []keymap.Help { return modeKeys.Help() }
+
+// key is what a key pressed in a morphed mode means there. Only two keys change the state:
+// a letter typed on the morphed area for the draft pushes back the moment the decision takes
+// the focus, and Escape on a decision sets it aside, as ChatAbout does.
 func (m *Machine) key(k Key) []Effect {
 	if m.Mode() == Idle || k.Composing {
 		return nil
 	}
 	if k.On == OnMode && utf8.RuneCountInString(k.Key) == 1 && !k.Ctrl && !k.Meta && !k.Alt {
 		// A letter typed before the person moved into the decision: they were typing their
-		// draft when the decision took its place.
-		return []Effect{ToDraft{Text: k.Key}}
+		// draft when the decision took its place. The decision waits for them to stop.
+		if !m.showing() || m.focused {
+			return []Effect{ToDraft{Text: k.Key}}
+		}
+		m.focusDue = k.At.Add(m.guard)
+		return []Effect{ToDraft{Text: k.Key}, Wake{After: m.guard}}
 	}
-	switch k.Key {
-	case "Enter":
+	if k.On != OnMode {
+		m.focused = true // the person is inside the decision: the focus is theirs
+	}
+	act, ok := modeKeys.Match(keymap.Key{Key: k.Key, Shift: k.Shift, Ctrl: k.Ctrl, Alt: k.Alt, Meta: k.Meta})
+	if !ok {
+		return nil
+	}
+	switch act {
+	case keyEnter, keyApprove, keyReject:
 		if m.Guarded(k.At) {
 			return []Effect{Swallow{}}
 		}
+	}
+	switch act {
+	case keyApprove:
+		if m.Mode() == Approval {
+			return []Effect{Approve{}}
+		}
+		return []Effect{RunPrimary{}}
+	case keyReject:
+		if m.Mode() == Approval {
+			return []Effect{Reject{}}
+		}
+	case keyEnter:
 		// A textarea's Enter breaks the line and a button's presses the button; Shift+Enter
 		// is the person's own line break.
 		if (k.On == OnLine || k.On == OnChoice) && !k.Shift {
 			return []Effect{Advance{}}
 		}
-	case "Escape":
+	case keyEscape:
+		if m.showing() {
+			// A decision is set aside, answers and all, never declined: declining is its
+			// own button.
+			return m.Dispatch(ChatAbout{})
+		}
 		// Escape in a field the person types in closes the browser's own lists or leaves the
-		// field: it must not throw the decision and the typing away.
+		// field: it must not throw the fn-form and the typing away.
 		if k.On != OnLine && k.On != OnText {
 			return []Effect{RunSecondary{}}
 		}
 	}
 	return nil
+}
+
+// tick is the clock reaching a Wake: the shown decision takes the focus at its first field
+// once the person stopped typing for the draft.
+func (m *Machine) tick(t Tick) []Effect {
+	if !m.showing() || m.focused {
+		return nil
+	}
+	if t.At.Before(m.focusDue) {
+		return []Effect{Wake{After: m.focusDue.Sub(t.At)}}
+	}
+	m.focused = true
+	return []Effect{FocusField{}}
 }
 
 // sync is Sync: Ended for each server decision gone from the list, then Asked for each new
@@ -308,8 +382,18 @@ func (m *Machine) effects(before occupant, at time.Time, cancelled string, noted
 		// The note was about what the input area held before; a new shape replaces it.
 		m.note = ""
 	}
+	out = append(out, Shown{Mode: after.mode, ID: after.id, Resumed: resumed && after.mode.Decision()})
 	if after.mode != FnForm {
 		m.shownAt = at
 	}
-	return append(out, Shown{Mode: after.mode, ID: after.id, Resumed: resumed && after.mode.Decision()}, FocusMode{})
+	if after.mode == FnForm || resumed || m.guard == 0 {
+		// The person opened it, or asked for it back: its first field is where they go.
+		m.focused = true
+		return append(out, FocusField{})
+	}
+	// A decision that appears on its own holds the focus on the morphed area for the guard:
+	// letters typed as it lands go to the draft they were meant for. Then it takes the focus
+	// at its first field.
+	m.focusDue, m.focused = at.Add(m.guard), false
+	return append(out, FocusMode{}, Wake{After: m.guard})
 }

@@ -25,6 +25,9 @@ func approval(id string) Decision {
 	return Decision{ID: id, Request: protocol.DecisionRequest{Kind: protocol.KindApproval, Message: id}}
 }
 
+// wake is what follows a decision shown on its own: the Tick at the end of the guard.
+var wake = Wake{After: DefaultEnterGuard}
+
 func local(id string) Decision { d := ask(id); d.Local = true; return d }
 
 func asked(d Decision) Asked { return Asked{Decision: d, At: t0} }
@@ -68,19 +71,19 @@ func TestDispatch(t *testing.T) {
 			name:        "an ask morphs idle into a question",
 			events:      []Event{asked(ask("q1"))},
 			wantState:   state{Mode: Question, Head: "q1", Queue: []string{"q1"}},
-			wantEffects: []Effect{Shown{Mode: Question, ID: "q1"}, FocusMode{}},
+			wantEffects: []Effect{Shown{Mode: Question, ID: "q1"}, FocusMode{}, wake},
 		},
 		{
 			name:        "a confirm is a question too",
 			events:      []Event{asked(confirm("c1"))},
 			wantState:   state{Mode: Question, Head: "c1", Queue: []string{"c1"}},
-			wantEffects: []Effect{Shown{Mode: Question, ID: "c1"}, FocusMode{}},
+			wantEffects: []Effect{Shown{Mode: Question, ID: "c1"}, FocusMode{}, wake},
 		},
 		{
 			name:        "an approval morphs into the approval mode",
 			events:      []Event{asked(approval("a1"))},
 			wantState:   state{Mode: Approval, Head: "a1", Queue: []string{"a1"}},
-			wantEffects: []Effect{Shown{Mode: Approval, ID: "a1"}, FocusMode{}},
+			wantEffects: []Effect{Shown{Mode: Approval, ID: "a1"}, FocusMode{}, wake},
 		},
 		{
 			name:        "a decision while one is shown waits in the queue",
@@ -104,13 +107,13 @@ func TestDispatch(t *testing.T) {
 			name:        "when the head is answered the next one shows",
 			events:      []Event{asked(ask("q1")), asked(approval("a1")), Ended{ID: "q1", Outcome: Answered}},
 			wantState:   state{Mode: Approval, Head: "a1", Queue: []string{"a1"}},
-			wantEffects: []Effect{Exit{Mode: Question, ID: "q1"}, Shown{Mode: Approval, ID: "a1"}, FocusMode{}},
+			wantEffects: []Effect{Exit{Mode: Question, ID: "q1"}, Shown{Mode: Approval, ID: "a1"}, FocusMode{}, wake},
 		},
 		{
 			name:        "FIFO: three decisions are shown in arrival order",
 			events:      []Event{asked(ask("q1")), asked(approval("a1")), asked(ask("q2")), Ended{ID: "q1"}, Ended{ID: "a1"}},
 			wantState:   state{Mode: Question, Head: "q2", Queue: []string{"q2"}},
-			wantEffects: []Effect{Exit{Mode: Approval, ID: "a1"}, Shown{Mode: Question, ID: "q2"}, FocusMode{}},
+			wantEffects: []Effect{Exit{Mode: Approval, ID: "a1"}, Shown{Mode: Question, ID: "q2"}, FocusMode{}, wake},
 		},
 		{
 			name:        "the last decision answered goes back to idle and its draft",
@@ -146,7 +149,7 @@ func TestDispatch(t *testing.T) {
 			name:        "a timed-out head with another queued: note, then the next one",
 			events:      []Event{asked(ask("q1")), asked(approval("a1")), Ended{ID: "q1", Outcome: TimedOut}},
 			wantState:   state{Mode: Approval, Head: "a1", Queue: []string{"a1"}, Note: NoteTimedOut},
-			wantEffects: []Effect{Exit{Mode: Question, ID: "q1"}, ShowNote{NoteTimedOut}, Shown{Mode: Approval, ID: "a1"}, FocusMode{}},
+			wantEffects: []Effect{Exit{Mode: Question, ID: "q1"}, ShowNote{NoteTimedOut}, Shown{Mode: Approval, ID: "a1"}, FocusMode{}, wake},
 		},
 		{
 			name:        "a queued decision timing out is removed silently",
@@ -164,13 +167,13 @@ func TestDispatch(t *testing.T) {
 			name:        "sync asks what is new, in the list's order",
 			events:      []Event{Sync{Decisions: []Decision{ask("q1"), approval("a1")}}},
 			wantState:   state{Mode: Question, Head: "q1", Queue: []string{"q1", "a1"}},
-			wantEffects: []Effect{Shown{Mode: Question, ID: "q1"}, FocusMode{}},
+			wantEffects: []Effect{Shown{Mode: Question, ID: "q1"}, FocusMode{}, wake},
 		},
 		{
 			name:        "sync ends what is gone, with its timeout, and shows the next",
 			events:      []Event{Sync{Decisions: []Decision{ask("q1"), approval("a1")}}, Sync{Decisions: []Decision{approval("a1")}, TimedOut: []string{"q1"}}},
 			wantState:   state{Mode: Approval, Head: "a1", Queue: []string{"a1"}, Note: NoteTimedOut},
-			wantEffects: []Effect{Exit{Mode: Question, ID: "q1"}, ShowNote{NoteTimedOut}, Shown{Mode: Approval, ID: "a1"}, FocusMode{}},
+			wantEffects: []Effect{Exit{Mode: Question, ID: "q1"}, ShowNote{NoteTimedOut}, Shown{Mode: Approval, ID: "a1"}, FocusMode{}, wake},
 		},
 		{
 			name:        "sync: a decision gone without a timeout was answered: no note",
@@ -200,13 +203,13 @@ func TestDispatch(t *testing.T) {
 			name:        "the note stays until the next Enter",
 			events:      []Event{asked(ask("q1")), Ended{ID: "q1", Outcome: TimedOut}, asked(ask("q2"))},
 			wantState:   state{Mode: Question, Head: "q2", Queue: []string{"q2"}},
-			wantEffects: []Effect{Shown{Mode: Question, ID: "q2"}, FocusMode{}},
+			wantEffects: []Effect{Shown{Mode: Question, ID: "q2"}, FocusMode{}, wake},
 		},
 		{
 			name:        "opening the fn-form clears the note too",
 			events:      []Event{asked(ask("q1")), Ended{ID: "q1", Outcome: TimedOut}, OpenFnForm{"deploy"}},
 			wantState:   state{Mode: FnForm, Function: "deploy"},
-			wantEffects: []Effect{Shown{Mode: FnForm, ID: "deploy"}, FocusMode{}},
+			wantEffects: []Effect{Shown{Mode: FnForm, ID: "deploy"}, FocusField{}},
 		},
 		{
 			name:        "an unknown id ending changes nothing",
@@ -226,19 +229,19 @@ func TestDispatch(t *testing.T) {
 			name:        "the user opens the fn-form",
 			events:      []Event{OpenFnForm{"deploy"}},
 			wantState:   state{Mode: FnForm, Function: "deploy"},
-			wantEffects: []Effect{Shown{Mode: FnForm, ID: "deploy"}, FocusMode{}},
+			wantEffects: []Effect{Shown{Mode: FnForm, ID: "deploy"}, FocusField{}},
 		},
 		{
 			name:        "an fn-form with no function opens on its picker",
 			events:      []Event{OpenFnForm{""}},
 			wantState:   state{Mode: FnForm},
-			wantEffects: []Effect{Shown{Mode: FnForm, ID: ""}, FocusMode{}},
+			wantEffects: []Effect{Shown{Mode: FnForm, ID: ""}, FocusField{}},
 		},
 		{
 			name:        "opening another function switches fn to fn",
 			events:      []Event{OpenFnForm{"deploy"}, OpenFnForm{"build"}},
 			wantState:   state{Mode: FnForm, Function: "build"},
-			wantEffects: []Effect{Exit{Mode: FnForm, ID: "deploy"}, Shown{Mode: FnForm, ID: "build"}, FocusMode{}},
+			wantEffects: []Effect{Exit{Mode: FnForm, ID: "deploy"}, Shown{Mode: FnForm, ID: "build"}, FocusField{}},
 		},
 		{
 			name:        "opening the same function again does nothing",
@@ -262,7 +265,7 @@ func TestDispatch(t *testing.T) {
 			name:        "a decision cancels the user's fn-form: no stash",
 			events:      []Event{OpenFnForm{"deploy"}, asked(ask("q1"))},
 			wantState:   state{Mode: Question, Head: "q1", Queue: []string{"q1"}},
-			wantEffects: []Effect{CancelFnForm{"deploy"}, Exit{Mode: FnForm, ID: "deploy"}, Shown{Mode: Question, ID: "q1"}, FocusMode{}},
+			wantEffects: []Effect{CancelFnForm{"deploy"}, Exit{Mode: FnForm, ID: "deploy"}, Shown{Mode: Question, ID: "q1"}, FocusMode{}, wake},
 		},
 		{
 			name:        "no restore: after the decision ends the composer is idle",
@@ -294,7 +297,7 @@ func TestDispatch(t *testing.T) {
 			name:        "resume shows the set-aside head again",
 			events:      []Event{asked(ask("q1")), ChatAbout{}, Resume{At: at(5000)}},
 			wantState:   state{Mode: Question, Head: "q1", Queue: []string{"q1"}},
-			wantEffects: []Effect{Shown{Mode: Question, ID: "q1", Resumed: true}, FocusMode{}},
+			wantEffects: []Effect{Shown{Mode: Question, ID: "q1", Resumed: true}, FocusField{}},
 		},
 		{
 			name:        "resume with nothing set aside does nothing",
@@ -312,13 +315,13 @@ func TestDispatch(t *testing.T) {
 			name:        "the fn-form opens while the head is set aside, which stays aside",
 			events:      []Event{asked(ask("q1")), ChatAbout{}, OpenFnForm{"deploy"}},
 			wantState:   state{Mode: FnForm, Queue: []string{"q1"}, Function: "deploy", Aside: true},
-			wantEffects: []Effect{Shown{Mode: FnForm, ID: "deploy"}, FocusMode{}},
+			wantEffects: []Effect{Shown{Mode: FnForm, ID: "deploy"}, FocusField{}},
 		},
 		{
 			name:        "resuming over the fn-form cancels it",
 			events:      []Event{asked(ask("q1")), ChatAbout{}, OpenFnForm{"deploy"}, Resume{At: at(1)}},
 			wantState:   state{Mode: Question, Head: "q1", Queue: []string{"q1"}},
-			wantEffects: []Effect{CancelFnForm{"deploy"}, Exit{Mode: FnForm, ID: "deploy"}, Shown{Mode: Question, ID: "q1", Resumed: true}, FocusMode{}},
+			wantEffects: []Effect{CancelFnForm{"deploy"}, Exit{Mode: FnForm, ID: "deploy"}, Shown{Mode: Question, ID: "q1", Resumed: true}, FocusField{}},
 		},
 		{
 			name:        "the set-aside head ending alone clears set-aside silently",
@@ -330,14 +333,14 @@ func TestDispatch(t *testing.T) {
 			name:        "the set-aside head ending shows the next one",
 			events:      []Event{asked(ask("q1")), asked(approval("a1")), ChatAbout{}, Ended{ID: "q1", Outcome: Answered}},
 			wantState:   state{Mode: Approval, Head: "a1", Queue: []string{"a1"}},
-			wantEffects: []Effect{Shown{Mode: Approval, ID: "a1"}, FocusMode{}},
+			wantEffects: []Effect{Shown{Mode: Approval, ID: "a1"}, FocusMode{}, wake},
 		},
 		{
 			name: "the set-aside head ending with the fn-form open: the next one cancels it",
 			events: []Event{asked(ask("q1")), asked(approval("a1")), ChatAbout{}, OpenFnForm{"deploy"},
 				Ended{ID: "q1", Outcome: Answered}},
 			wantState:   state{Mode: Approval, Head: "a1", Queue: []string{"a1"}},
-			wantEffects: []Effect{CancelFnForm{"deploy"}, Exit{Mode: FnForm, ID: "deploy"}, Shown{Mode: Approval, ID: "a1"}, FocusMode{}},
+			wantEffects: []Effect{CancelFnForm{"deploy"}, Exit{Mode: FnForm, ID: "deploy"}, Shown{Mode: Approval, ID: "a1"}, FocusMode{}, wake},
 		},
 		{
 			name:        "a queued decision ending keeps the head aside",
@@ -351,7 +354,7 @@ func TestDispatch(t *testing.T) {
 			name:        "reset on an idle composer shows the list's head",
 			events:      []Event{Reset{Decisions: []Decision{approval("a1"), ask("q1")}, At: t0}},
 			wantState:   state{Mode: Approval, Head: "a1", Queue: []string{"a1", "q1"}},
-			wantEffects: []Effect{Shown{Mode: Approval, ID: "a1"}, FocusMode{}},
+			wantEffects: []Effect{Shown{Mode: Approval, ID: "a1"}, FocusMode{}, wake},
 		},
 		{
 			name:        "reset keeps the shown head and the order, drops the gone ones",
@@ -363,7 +366,7 @@ func TestDispatch(t *testing.T) {
 			name:        "reset that drops the shown head shows the next",
 			events:      []Event{asked(ask("q1")), asked(ask("q2")), Reset{Decisions: []Decision{ask("q2")}}},
 			wantState:   state{Mode: Question, Head: "q2", Queue: []string{"q2"}},
-			wantEffects: []Effect{Exit{Mode: Question, ID: "q1"}, Shown{Mode: Question, ID: "q2"}, FocusMode{}},
+			wantEffects: []Effect{Exit{Mode: Question, ID: "q1"}, Shown{Mode: Question, ID: "q2"}, FocusMode{}, wake},
 		},
 		{
 			name:        "reset to nothing goes idle",
@@ -381,7 +384,7 @@ func TestDispatch(t *testing.T) {
 			name:        "reset closes the fn-form when a decision is now shown",
 			events:      []Event{OpenFnForm{"deploy"}, Reset{Decisions: []Decision{ask("q1")}}},
 			wantState:   state{Mode: Question, Head: "q1", Queue: []string{"q1"}},
-			wantEffects: []Effect{CancelFnForm{"deploy"}, Exit{Mode: FnForm, ID: "deploy"}, Shown{Mode: Question, ID: "q1"}, FocusMode{}},
+			wantEffects: []Effect{CancelFnForm{"deploy"}, Exit{Mode: FnForm, ID: "deploy"}, Shown{Mode: Question, ID: "q1"}, FocusMode{}, wake},
 		},
 		{
 			name:        "reset keeps a set-aside head aside",
@@ -393,7 +396,7 @@ func TestDispatch(t *testing.T) {
 			name:        "reset that drops the set-aside head shows the new head",
 			events:      []Event{asked(ask("q1")), ChatAbout{}, Reset{Decisions: []Decision{ask("q2")}}},
 			wantState:   state{Mode: Question, Head: "q2", Queue: []string{"q2"}},
-			wantEffects: []Effect{Shown{Mode: Question, ID: "q2"}, FocusMode{}},
+			wantEffects: []Effect{Shown{Mode: Question, ID: "q2"}, FocusMode{}, wake},
 		},
 		{
 			name:        "reset keeps local decisions: the server does not list them",
@@ -405,7 +408,7 @@ func TestDispatch(t *testing.T) {
 			name:        "reset ignores duplicates, empty ids and ended decisions",
 			events:      []Event{Ended{ID: "q0"}, Reset{Decisions: []Decision{ask("q1"), ask("q1"), ask(""), ask("q0")}}},
 			wantState:   state{Mode: Question, Head: "q1", Queue: []string{"q1"}},
-			wantEffects: []Effect{Shown{Mode: Question, ID: "q1"}, FocusMode{}},
+			wantEffects: []Effect{Shown{Mode: Question, ID: "q1"}, FocusMode{}, wake},
 		},
 	}
 	for _, tt := range tests {
@@ -467,11 +470,13 @@ func TestNames(t *testing.T) {
 }
 
 // TestKey: what a key pressed in a morphed mode means. The machine is set up by events, the
-// key comes at a time, and the state never changes.
+// key comes at a time, and the state never changes but by Escape on a decision (set aside).
 func TestKey(t *testing.T) {
 	question := []Event{Asked{ask("q1"), at(0)}}
+	approve := []Event{Asked{approval("a1"), at(0)}}
 	form := []Event{OpenFnForm{"deploy"}}
 	late := at(1000) // after the guard
+	aside := []Effect{Exit{Mode: Question, ID: "q1", Aside: true}, FocusInput{}}
 	tests := []struct {
 		name   string
 		events []Event
@@ -488,9 +493,9 @@ func TestKey(t *testing.T) {
 		{"Enter on a button presses it", question, Key{Key: "Enter", On: OnOther, At: late}, nil},
 		{"the fn-form has no guard", form, Key{Key: "Enter", On: OnLine, At: t0}, []Effect{Advance{}}},
 		{"a composing key never answers", question, Key{Key: "Enter", On: OnLine, Composing: true, At: late}, nil},
-		{"a letter on the morphed area goes to the draft", question, Key{Key: "h", On: OnMode, At: at(10)}, []Effect{ToDraft{Text: "h"}}},
-		{"one letter, whatever its bytes", question, Key{Key: "é", On: OnMode, At: late}, []Effect{ToDraft{Text: "é"}}},
-		{"a shifted letter too", question, Key{Key: "H", On: OnMode, Shift: true, At: late}, []Effect{ToDraft{Text: "H"}}},
+		{"a letter on the morphed area goes to the draft, and the focus waits", question, Key{Key: "h", On: OnMode, At: at(10)}, []Effect{ToDraft{Text: "h"}, wake}},
+		{"one letter, whatever its bytes", question, Key{Key: "é", On: OnMode, At: late}, []Effect{ToDraft{Text: "é"}, wake}},
+		{"a shifted letter too", question, Key{Key: "H", On: OnMode, Shift: true, At: late}, []Effect{ToDraft{Text: "H"}, wake}},
 		{"in the fn-form too", form, Key{Key: "x", On: OnMode, At: late}, []Effect{ToDraft{Text: "x"}}},
 		{"a shortcut is not a letter", question, Key{Key: "c", On: OnMode, Ctrl: true, At: late}, nil},
 		{"nor with Meta", question, Key{Key: "v", On: OnMode, Meta: true, At: late}, nil},
@@ -498,12 +503,22 @@ func TestKey(t *testing.T) {
 		{"a letter inside the decision is its own", question, Key{Key: "h", On: OnLine, At: late}, nil},
 		{"a named key on the morphed area is no letter", question, Key{Key: "Tab", On: OnMode, At: late}, nil},
 		{"a composing letter is the input method's", question, Key{Key: "h", On: OnMode, Composing: true, At: late}, nil},
-		{"Escape on a button dismisses", question, Key{Key: "Escape", On: OnOther, At: late}, []Effect{RunSecondary{}}},
-		{"Escape on the morphed area dismisses", question, Key{Key: "Escape", On: OnMode, At: at(1)}, []Effect{RunSecondary{}}},
-		{"Escape on a radio dismisses", question, Key{Key: "Escape", On: OnChoice, At: late}, []Effect{RunSecondary{}}},
-		{"Escape in a line stays with the field", question, Key{Key: "Escape", On: OnLine, At: late}, nil},
-		{"Escape in a textarea stays with the field", question, Key{Key: "Escape", On: OnText, At: late}, nil},
+		{"Escape on a button sets the decision aside", question, Key{Key: "Escape", On: OnOther, At: late}, aside},
+		{"Escape on the morphed area sets it aside", question, Key{Key: "Escape", On: OnMode, At: at(1)}, aside},
+		{"Escape on a radio sets it aside", question, Key{Key: "Escape", On: OnChoice, At: late}, aside},
+		{"Escape in a line sets it aside, the typing kept", question, Key{Key: "Escape", On: OnLine, At: late}, aside},
+		{"Escape in an approval sets it aside, never declines", approve, Key{Key: "Escape", On: OnText, At: late}, []Effect{Exit{Mode: Approval, ID: "a1", Aside: true}, FocusInput{}}},
 		{"Escape closes the fn-form", form, Key{Key: "Escape", On: OnOther, At: late}, []Effect{RunSecondary{}}},
+		{"Escape in the fn-form's line stays with the field", form, Key{Key: "Escape", On: OnLine, At: late}, nil},
+		{"mod+Enter approves", approve, Key{Key: "Enter", On: OnText, Ctrl: true, At: late}, []Effect{Approve{}}},
+		{"⌘+Enter approves", approve, Key{Key: "Enter", On: OnMode, Meta: true, At: late}, []Effect{Approve{}}},
+		{"mod+Shift+Enter rejects", approve, Key{Key: "Enter", On: OnOther, Ctrl: true, Shift: true, At: late}, []Effect{Reject{}}},
+		{"the approve chord is guarded too", approve, Key{Key: "Enter", On: OnMode, Ctrl: true, At: at(100)}, []Effect{Swallow{}}},
+		{"a composing chord approves nothing", approve, Key{Key: "Enter", On: OnText, Ctrl: true, Composing: true, At: late}, nil},
+		{"Alt+Enter is no chord of the modes", approve, Key{Key: "Enter", On: OnOther, Alt: true, At: late}, nil},
+		{"mod+Enter in a question sends it", question, Key{Key: "Enter", On: OnText, Ctrl: true, At: late}, []Effect{RunPrimary{}}},
+		{"mod+Shift+Enter in a question is nothing", question, Key{Key: "Enter", On: OnText, Ctrl: true, Shift: true, At: late}, nil},
+		{"a single letter never approves", approve, Key{Key: "y", On: OnOther, At: late}, nil},
 		{"set aside, the composer is idle", append(question, ChatAbout{}), Key{Key: "Escape", On: OnOther, At: late}, nil},
 	}
 	for _, tt := range tests {
@@ -513,7 +528,7 @@ func TestKey(t *testing.T) {
 			before := snapshot(m)
 			got := machinetest.Run[Event](t, m.Dispatch, tt.key)
 			machinetest.Equal(t, got, tt.want)
-			if s := snapshot(m); !reflect.DeepEqual(s, before) {
+			if s := snapshot(m); !reflect.DeepEqual(s, before) && tt.key.Key != "Escape" {
 				t.Errorf("a key changed the state:\n got %+v\nwant %+v", s, before)
 			}
 		})
@@ -526,4 +541,42 @@ func TestModeDecision(t *testing.T) {
 			t.Errorf("%v.Decision() = %v, want %v", m, got, want)
 		}
 	}
+}
+
+// TestFocus: a decision that appears on its own holds the focus on the morphed area for the
+// guard, then takes it at its first field; a person still typing for the draft pushes that
+// back, and one who moved into the decision keeps the focus where they put it.
+func TestFocus(t *testing.T) {
+	shown := Asked{ask("q1"), at(0)}
+	tests := []struct {
+		name   string
+		events []Event
+		want   []Effect // the last event's
+	}{
+		{"inside the guard, the tick waits on", []Event{shown, Tick{at(100)}}, []Effect{Wake{After: 300 * time.Millisecond}}},
+		{"after the guard, the first field", []Event{shown, Tick{at(400)}}, []Effect{FocusField{}}},
+		{"once only", []Event{shown, Tick{at(400)}, Tick{at(900)}}, nil},
+		{"a letter for the draft pushes it back", []Event{shown, Key{Key: "a", On: OnMode, At: at(300)}, Tick{at(400)}}, []Effect{Wake{After: 300 * time.Millisecond}}},
+		{"until the typing stops", []Event{shown, Key{Key: "a", On: OnMode, At: at(300)}, Tick{at(700)}}, []Effect{FocusField{}}},
+		{"a person who moved in keeps the focus", []Event{shown, Key{Key: "Tab", On: OnOther, At: at(200)}, Tick{at(400)}}, nil},
+		{"letters typed inside are the field's, no draft", []Event{shown, Tick{at(400)}, Key{Key: "a", On: OnMode, At: at(500)}}, []Effect{ToDraft{Text: "a"}}},
+		{"set aside, nothing takes the focus", []Event{shown, ChatAbout{}, Tick{at(400)}}, nil},
+		{"resumed, the field at once", []Event{shown, ChatAbout{}, Resume{at(900)}}, []Effect{Shown{Mode: Question, ID: "q1", Resumed: true}, FocusField{}}},
+		{"the next decision waits its own guard", []Event{shown, Asked{ask("q2"), at(0)}, Tick{at(400)}, Ended{ID: "q1", At: at(1000)}, Tick{at(1100)}}, []Effect{Wake{After: 300 * time.Millisecond}}},
+		{"the fn-form focuses its field when opened", []Event{OpenFnForm{"deploy"}}, []Effect{Shown{Mode: FnForm, ID: "deploy"}, FocusField{}}},
+		{"no guard, no wait", nil, nil},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			m := New(Config{})
+			var got []Effect
+			if n := len(tt.events); n > 0 {
+				machinetest.Run(t, m.Dispatch, tt.events[:n-1]...)
+				got = m.Dispatch(tt.events[n-1])
+			}
+			machinetest.Equal(t, got, tt.want)
+		})
+	}
+	m := New(Config{EnterGuard: -1})
+	machinetest.Equal(t, m.Dispatch(shown), []Effect{Shown{Mode: Question, ID: "q1"}, FocusField{}})
 }

@@ -43,6 +43,12 @@ type Goto struct{ Index int }
 // Submit is the composer's button: send the answer if it is valid.
 type Submit struct{}
 
+// Advance is Enter on the current question (a one-line field, or Enter or Space on a radio):
+// a value its question refuses shows the question's error and stays; otherwise a stepped form
+// moves on to the next question still unanswered, else to the following one, and from the
+// last question of a complete form (or any question of an unstepped one) it submits.
+type Advance struct{}
+
 func (Pick) event()        {}
 func (Toggle) event()      {}
 func (ChooseOther) event() {}
@@ -50,3 +56,4 @@ func (Type) event()        {}
 func (TypeOther) event()   {}
 func (Goto) event()        {}
 func (Submit) event()      {}
+func (Advance) event()     {}

@@ -7,6 +7,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"unicode/utf8"
 
 	"parley/protocol"
 )
@@ -34,8 +35,8 @@ type Field struct {
 	// Key is the property key; "" when the schema is one question.
 	Key  string
 	Kind Kind
-	// Header is the chip's label: the schema's header, else the question's position
-	// ("1", "2", …), which never truncates a sentence into nonsense.
+	// Header is the chip's label: the schema's header, else its title cut short (ChipLabel),
+	// else the question's position ("1", "2", …).
 	Header      string
 	Title       string
 	Description string
@@ -54,6 +55,57 @@ type Field struct {
 	MinItems   *int
 	MaxItems   *int
 	Schema     *protocol.Schema
+}
+
+// MaxChipWidth is how wide a chip's label may be before it is cut, in columns (a CJK
+// character takes two): a title wider than that is cut at a word, with an ellipsis.
+const MaxChipWidth = 24
+
+// ChipLabel is the chip of question i without a header: its title cut short, or its position
+// ("1", "2", …) when it has none, which never truncates a sentence into nonsense.
+func ChipLabel(title string, i int) string {
+	title = strings.Join(strings.Fields(title), " ")
+	if title == "" {
+		return strconv.Itoa(i + 1)
+	}
+	if Width(title) <= MaxChipWidth {
+		return title
+	}
+	w, end, space := 0, 0, -1
+	for j, r := range title {
+		if w+runeWidth(r) > MaxChipWidth-1 {
+			break
+		}
+		w += runeWidth(r)
+		end = j + utf8.RuneLen(r)
+		if r == ' ' {
+			space = j
+		}
+	}
+	cut := title[:end]
+	if space >= 0 && Width(title[:space]) >= MaxChipWidth/2 {
+		cut = title[:space]
+	}
+	return strings.TrimRight(cut, " ,.;:?!，。；：？！") + "…"
+}
+
+// Width is how many columns s takes: two for an East Asian wide character, one otherwise.
+func Width(s string) int {
+	w := 0
+	for _, r := range s {
+		w += runeWidth(r)
+	}
+	return w
+}
+
+func runeWidth(r rune) int {
+	switch {
+	case r >= 0x1100 && r <= 0x115F, r >= 0x2E80 && r <= 0xA4CF, r >= 0xAC00 && r <= 0xD7A3,
+		r >= 0xF900 && r <= 0xFAFF, r >= 0xFE30 && r <= 0xFE4F, r >= 0xFF00 && r <= 0xFF60,
+		r >= 0xFFE0 && r <= 0xFFE6, r >= 0x20000 && r <= 0x3FFFD:
+		return 2
+	}
+	return 1
 }
 
 // Answer is what a field holds now, for rendering.
@@ -139,7 +191,7 @@ func newField(q protocol.Question, i int, opts Options) Field {
 		Schema:      s,
 	}
 	if fd.Header == "" {
-		fd.Header = strconv.Itoa(i + 1)
+		fd.Header = ChipLabel(s.Title, i)
 	}
 	switch {
 	case s.IsSingleSelect():
@@ -497,8 +549,58 @@ func (f *Form) Dispatch(ev Event) []Effect {
 		return f.move(e.Index)
 	case Submit:
 		return f.submit()
+	case Advance:
+		return f.advance()
 	}
 	return nil
+}
+
+func (f *Form) advance() []Effect {
+	i := f.current
+	if !f.valid(i) {
+		return nil
+	}
+	if msg := f.check(i); msg != "" {
+		if f.errs == nil {
+			f.errs = map[string]string{}
+		}
+		f.errs[f.fields[i].Key] = msg
+		return []Effect{Invalid{}}
+	}
+	if !f.Stepped() {
+		return f.submit()
+	}
+	n := len(f.fields)
+	for d := 1; d < n; d++ {
+		if j := (i + d) % n; !f.Complete(j) {
+			return f.move(j)
+		}
+	}
+	if i < n-1 {
+		return f.move(i + 1)
+	}
+	return f.submit()
+}
+
+// check returns what is wrong with field i's answer by its question's own rules, or "" when
+// it is unanswered or right. Only a value given can be wrong: an empty field is reported by
+// Submit.
+func (f *Form) check(i int) string {
+	fd := f.fields[i]
+	if !f.Complete(i) || fd.Schema == nil {
+		return ""
+	}
+	err := fd.Schema.ValidateContent(f.value(i))
+	var verr *protocol.ValidationError
+	switch {
+	case err == nil:
+		return ""
+	case errors.As(err, &verr):
+		for _, msg := range verr.Fields {
+			return msg
+		}
+	}
+	return err.Error()
 }
 
 func (f *Form) is(i int, k Kind) bool { return f.valid(i) && f.fields[i].Kind == k }

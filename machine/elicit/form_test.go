@@ -80,7 +80,7 @@ func TestFields(t *testing.T) {
 		opts Options
 		want []Field
 	}{
-		{"string", askReq(sText), DefaultOptions(), []Field{{Kind: Text, Header: "1", Title: "Name", Placeholder: "Ada", Required: true}}},
+		{"string", askReq(sText), DefaultOptions(), []Field{{Kind: Text, Header: "Name", Title: "Name", Placeholder: "Ada", Required: true}}},
 		{"multiline", askReq(sTextarea), DefaultOptions(), []Field{{Kind: Textarea, Header: "1", Required: true}}},
 		{"email", askReq(sEmail), DefaultOptions(), []Field{{Kind: Email, Header: "1", Required: true}}},
 		{"uri", askReq(sURI), DefaultOptions(), []Field{{Kind: URI, Header: "1", Required: true}}},
@@ -741,5 +741,97 @@ func TestValidFollowsTheProtocol(t *testing.T) {
 	f.Dispatch(Type{Index: 1, Text: "a@b.org"})
 	if !f.Valid(0) || !f.Valid(1) || f.Valid(5) {
 		t.Fatal("7 and a@b.org are valid; an index out of range is not")
+	}
+}
+
+// sRated is the issue's form: a 1–5 integer, a choice, a name, all required.
+const sRated = `{"type":"object","properties":{
+	"stars":{"type":"integer","title":"How many stars would you give this release overall?","minimum":1,"maximum":5},
+	"pick":{"type":"string","enum":["a","b"]},
+	"name":{"type":"string","title":"Name"}},
+	"required":["stars","pick","name"]}`
+
+// TestAdvance: Enter on a question. A value its question refuses stays with its error; a
+// stepped form moves on, and sends from the last question of a complete form.
+func TestAdvance(t *testing.T) {
+	stacked := DefaultOptions()
+	stacked.Layout = Stacked
+	tests := []struct {
+		name   string
+		req    protocol.DecisionRequest
+		opts   *Options
+		events []Event
+		want   state
+		effs   []Effect
+	}{
+		{"out of range: the error, and it stays", askReq(sRated), nil, []Event{Type{0, "9"}, Advance{}},
+			state{Stepped: true, Complete: "x..", Content: `{"stars":9}`, Errors: map[string]string{"stars": "must be at most 5"}}, []Effect{Invalid{}}},
+		{"fixed, it moves on", askReq(sRated), nil, []Event{Type{0, "9"}, Advance{}, Type{0, "4"}, Advance{}},
+			state{Current: 1, Stepped: true, Complete: "x..", Content: `{"stars":4}`}, []Effect{Show{Index: 1}}},
+		{"not a whole number stays", askReq(sRated), nil, []Event{Type{0, "2.5"}, Advance{}},
+			state{Stepped: true, Complete: "x..", Content: `{"stars":2.5}`, Errors: map[string]string{"stars": "must be a whole number"}}, []Effect{Invalid{}}},
+		{"empty moves on: Submit says what is missing", askReq(sRated), nil, []Event{Advance{}},
+			state{Current: 1, Stepped: true, Complete: "...", Content: `{}`}, []Effect{Show{Index: 1}}},
+		{"to the next unanswered, wrapping", askReq(sRated), nil, []Event{Goto{2}, Type{2, "Ada"}, Advance{}},
+			state{Current: 0, Stepped: true, Complete: "..x", Content: `{"name":"Ada"}`}, []Effect{Show{Index: 0}}},
+		{"a complete form goes on to the following question", askReq(sRated), nil, []Event{Type{0, "3"}, Pick{Index: 1, Value: "a"}, Type{2, "Ada"}, Goto{0}, Advance{}},
+			state{Current: 1, Stepped: true, CanProceed: true, Complete: "xxx", Content: `{"stars":3,"pick":"a","name":"Ada"}`}, []Effect{Show{Index: 1}}},
+		{"and sends from its last", askReq(sRated), nil, []Event{Type{0, "3"}, Pick{Index: 1, Value: "a"}, Type{2, "Ada"}, Advance{}},
+			state{Current: 2, Stepped: true, CanProceed: true, Complete: "xxx", Content: `{"stars":3,"pick":"a","name":"Ada"}`}, []Effect{Send{}}},
+		{"the last of an incomplete form goes to what is missing", askReq(sRated), nil, []Event{Type{0, "3"}, Goto{2}, Type{2, "Ada"}, Advance{}},
+			state{Current: 1, Stepped: true, Complete: "x.x", Content: `{"stars":3,"name":"Ada"}`}, []Effect{Show{Index: 1}}},
+		{"stacked: Enter submits", askReq(sRated), &stacked, []Event{Type{0, "3"}, Advance{}},
+			state{Current: 1, Complete: "x..", Content: `{"stars":3}`, Errors: map[string]string{"pick": "is required", "name": "is required"}}, []Effect{Invalid{}, Show{Index: 1}}},
+		{"one question: a refused value stays", askReq(sInteger), nil, []Event{Type{0, "11"}, Advance{}},
+			state{CanProceed: true, Complete: "x", Content: `11`, Errors: map[string]string{"": "must be at most 10"}}, []Effect{Invalid{}}},
+		{"one question: a good one sends", askReq(sInteger), nil, []Event{Type{0, "7"}, Advance{}},
+			state{CanProceed: true, Complete: "x", Content: `7`}, []Effect{Send{}}},
+		{"typing clears the error", askReq(sRated), nil, []Event{Type{0, "9"}, Advance{}, Type{0, "5"}},
+			state{Stepped: true, Complete: "x..", Content: `{"stars":5}`}, nil},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			opts := DefaultOptions()
+			if tt.opts != nil {
+				opts = *tt.opts
+			}
+			f := New(tt.req, opts)
+			var got []Effect
+			for _, ev := range tt.events {
+				got = f.Dispatch(ev)
+			}
+			for i, e := range got {
+				if _, ok := e.(Send); ok {
+					got[i] = Send{}
+				}
+			}
+			if s := snapshot(f); !reflect.DeepEqual(s, tt.want) {
+				t.Errorf("state:\n got %+v\nwant %+v", s, tt.want)
+			}
+			if !reflect.DeepEqual(got, tt.effs) {
+				t.Errorf("effects:\n got %#v\nwant %#v", got, tt.effs)
+			}
+		})
+	}
+}
+
+func TestChipLabel(t *testing.T) {
+	for _, tt := range []struct {
+		title string
+		i     int
+		want  string
+	}{
+		{"", 2, "3"},
+		{"   ", 0, "1"},
+		{"Which engine?", 0, "Which engine?"},
+		{"How many stars would you give this release overall?", 0, "How many stars would…"},
+		{"Averyveryverylongwordwithoutspaces", 0, "Averyveryverylongwordwi…"},
+		{"部署到哪个环境？", 0, "部署到哪个环境？"},
+		{"部署到哪个环境请选择一个目标环境", 0, "部署到哪个环境请选择一…"},
+		{"Deploy 到哪个环境请选择", 0, "Deploy 到哪个环境请选择"},
+	} {
+		if got := ChipLabel(tt.title, tt.i); got != tt.want {
+			t.Errorf("ChipLabel(%q, %d) = %q, want %q", tt.title, tt.i, got, tt.want)
+		}
 	}
 }

@@ -47,7 +47,9 @@ func fuzzInput(data []byte) (*protocol.Schema, *Form, []Event) {
 	for r.More() {
 		idx := next()%(n+2) - 1 // -1 and n are out of range
 		word := fuzzWords[next()%len(fuzzWords)]
-		switch next() % 7 {
+		switch next() % 8 {
+		case 7:
+			events = append(events, Advance{})
 		case 0:
 			events = append(events, Pick{Index: idx, Value: word})
 		case 1:
@@ -109,6 +111,12 @@ func FuzzDispatch(f *testing.F) {
 					if e.Index != form.Current() {
 						t.Fatalf("%#v: Show %d, Current %d", ev, e.Index, form.Current())
 					}
+				}
+			}
+			if _, ok := ev.(Advance); ok && form.Stepped() && len(effects) == 1 {
+				// Enter on a refused value stays on its question, with its error.
+				if _, invalid := effects[0].(Invalid); invalid && form.Errors()[form.Fields()[form.Current()].Key] == "" {
+					t.Fatalf("Advance stayed without an error on the current question: %v", form.Errors())
 				}
 			}
 			if _, ok := ev.(Submit); ok {

@@ -7,6 +7,8 @@
 package modes
 
 import (
+	"strings"
+
 	"github.com/maxence-charriere/go-app/v10/pkg/app"
 
 	"parley/app/api"
@@ -41,11 +43,24 @@ type Refresher interface {
 	Refresh()
 }
 
-// Stepper is a mode that asks one question at a time. Enter in a one-line field calls Next
-// first, which reports whether it moved on to a following question; when it did not, Enter
+// Stepper is a mode whose form takes Enter itself. Enter in a one-line field or on a radio
+// calls Next, which reports whether it handled it (an invalid value stays with its error, a
+// stepped form moves on, the last question of a complete one sends); when it did not, Enter
 // runs the primary action.
 type Stepper interface {
 	Next(ctx app.Context) bool
+}
+
+// Focuser is a mode that knows its first field: FocusFirst moves the focus there when the
+// decision takes the focus, and reports whether it found one.
+type Focuser interface {
+	FocusFirst() bool
+}
+
+// Approver is a mode with approve and reject chords (mod+Enter, mod+Shift+Enter):
+// Shortcut runs the one pressed.
+type Approver interface {
+	Shortcut(ctx app.Context, approve bool)
 }
 
 // Action is a button the container draws for a mode.
@@ -54,6 +69,35 @@ type Action struct {
 	Title    string // the tooltip and the accessible description
 	Disabled bool
 	Run      func(ctx app.Context)
+	// Keys is the chord that runs it too, as machine/keymap writes it ("mod+enter"): the
+	// button shows it as a hint.
+	Keys string
+}
+
+// AriaKeys writes a keymap chord as aria-keyshortcuts does: "mod+enter" is
+// "Control+Enter Meta+Enter".
+func AriaKeys(chord string) string {
+	parts := strings.Split(chord, "+")
+	var ctrl, meta []string
+	for _, p := range parts {
+		switch p {
+		case "mod":
+			ctrl, meta = append(ctrl, "Control"), append(meta, "Meta")
+		case "shift":
+			ctrl, meta = append(ctrl, "Shift"), append(meta, "Shift")
+		case "alt":
+			ctrl, meta = append(ctrl, "Alt"), append(meta, "Alt")
+		case "enter":
+			ctrl, meta = append(ctrl, "Enter"), append(meta, "Enter")
+		default:
+			ctrl, meta = append(ctrl, p), append(meta, p)
+		}
+	}
+	out := strings.Join(ctrl, "+")
+	if m := strings.Join(meta, "+"); m != out {
+		out += " " + m
+	}
+	return out
 }
 
 // Input is what a mode is entered with.

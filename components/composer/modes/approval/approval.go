@@ -13,9 +13,12 @@ import (
 
 	"github.com/maxence-charriere/go-app/v10/pkg/app"
 
+	"parley/app/locale"
 	"parley/components/composer/modes"
 	"parley/components/composer/modes/widget"
+	"parley/i18n"
 	"parley/machine/composer"
+	"parley/machine/keymap"
 	"parley/protocol"
 )
 
@@ -43,12 +46,12 @@ func New(h modes.Host, in modes.Input) modes.Mode {
 }
 
 // Label implements modes.Mode.
-func (m *Mode) Label() string { return "Approval: " + m.d.Request.Message }
+func (m *Mode) Label() string { return locale.T(i18n.ApprovalOf, m.d.Request.Message) }
 
 // Header shows the badge; what is asked opens the body, where it can wrap on a narrow screen.
 func (m *Mode) Header() app.UI {
 	return app.Div().Class("morph-title").Body(
-		app.Span().Class("badge badge-approval").Text("Approval"),
+		app.Span().Class("badge badge-approval").Text(locale.T(i18n.Approval)),
 	)
 }
 
@@ -65,30 +68,36 @@ func (m *Mode) Body() app.UI {
 	return app.Div().Class("approval").Body(
 		app.P().Class("question-message approval-message").Text(req.Message),
 		app.If(detail != "" && len(req.Items) < 2, func() app.UI {
-			return app.Pre().Class("approval-details").Aria("label", "What would run").Text(detail)
+			return app.Pre().Class("approval-details").Aria("label", locale.T(i18n.WhatWouldRun)).Text(detail)
 		}),
 		app.If(len(req.Items) > 1, m.batch),
 		app.If(truncated && len(req.Items) < 2, func() app.UI {
-			return app.Button().Type("button").Class("link-button").Text("Show all").
+			return app.Button().Type("button").Class("link-button").Text(locale.T(i18n.ShowAll)).
 				OnClick(func(ctx app.Context, e app.Event) { m.expanded = true }, app.EventScope(m.key))
 		}),
-		app.Div().Class("choices").Role("group").Aria("label", "Answers").OnKeyDown(widget.ArrowKeys).Body(
+		app.Div().Class("choices").Role("group").Aria("label", locale.T(i18n.Answers)).OnKeyDown(widget.ArrowKeys).Body(
 			app.Range(req.Options).Slice(func(i int) app.UI {
 				o := req.Options[i]
-				return widget.ChoiceButton(m.key+"-opt-"+strconv.Itoa(i), o.Label, reach(o), o.Tone, false, func(ctx app.Context) {
+				keys := ""
+				if i == m.approveIndex() {
+					keys = approveKeys
+				}
+				return widget.ChoiceButtonKeys(m.key+"-opt-"+strconv.Itoa(i), o.Label, reach(o), o.Tone, false, keys, func(ctx app.Context) {
 					m.pick(ctx, i)
 				})
 			}),
 		),
 		app.Textarea().ID("approval-instruction").Class("field-input approval-instruction").Rows(2).
-			Aria("label", "Or say what to do instead").
-			Placeholder("Or say what to do instead (rejects with your words)").
+			Aria("label", locale.T(i18n.InsteadLabel)).
+			Placeholder(locale.T(i18n.InsteadPlaceholder)).
 			OnInput(func(ctx app.Context, e app.Event) {
 				m.instruction = ctx.JSSrc().Get("value").String()
 			}, app.EventScope(m.key)).
 			OnKeyDown(func(ctx app.Context, e app.Event) {
-				if e.Get("key").String() != "Enter" || e.Get("shiftKey").Bool() || e.Get("isComposing").Bool() || e.Get("keyCode").Int() == 229 {
-					return
+				k := keymap.Key{Key: e.Get("key").String(), Shift: e.Get("shiftKey").Bool(), Ctrl: e.Get("ctrlKey").Bool(),
+					Alt: e.Get("altKey").Bool(), Meta: e.Get("metaKey").Bool(), Composing: e.Get("isComposing").Bool(), KeyCode: e.Get("keyCode").Int()}
+				if _, ok := instructionKeys.Match(k); !ok {
+					return // the chords are the container's; Shift+Enter breaks the line
 				}
 				e.PreventDefault()
 				if strings.TrimSpace(m.instruction) != "" {
@@ -127,28 +136,72 @@ func reach(o protocol.ApprovalOption) string {
 	}
 	switch o.Grant.Kind {
 	case protocol.GrantTool:
-		return "Always for " + o.Grant.Tool
+		return locale.T(i18n.AlwaysFor, o.Grant.Tool)
 	case protocol.GrantPrefix:
-		return "Always for " + strings.Join(o.Grant.Words, " ") + " …"
+		return locale.T(i18n.AlwaysForWords, strings.Join(o.Grant.Words, " "))
 	}
-	return "Always for exactly this"
+	return locale.T(i18n.AlwaysExactly)
 }
 
 // Primary sends the typed instruction as a rejection.
 func (m *Mode) Primary() modes.Action {
 	empty := strings.TrimSpace(m.instruction) == ""
-	a := modes.Action{Label: "Send", Title: "Reject, and tell the agent what to do instead", Disabled: empty || m.reply.Sending(), Run: m.reject}
+	a := modes.Action{Label: locale.T(i18n.Send), Title: locale.T(i18n.RejectWithWords), Disabled: empty || m.reply.Sending(), Run: m.reject}
 	if empty {
-		a.Title = "Pick an answer above, or type what to do instead"
+		a.Title = locale.T(i18n.PickOrType)
 	}
 	return a
 }
 
-// Secondary declines the request as a whole (Esc).
+// Secondary rejects the request as a whole, without words; mod+Shift+Enter too. Escape
+// does not: it sets the approval aside.
 func (m *Mode) Secondary() (modes.Action, bool) {
-	return modes.Action{Label: "Decline", Title: "Reject without a reason (Esc)", Run: func(ctx app.Context) {
+	return modes.Action{Label: locale.T(i18n.Reject), Title: locale.T(i18n.RejectTitle), Keys: rejectKeys, Run: func(ctx app.Context) {
 		m.send(ctx, protocol.ReplyRequest{Action: protocol.ActionDecline})
 	}}, true
+}
+
+// instructionKeys are the field for words' own: Enter sends the words as the rejection.
+var instructionKeys = keymap.Map[bool]{{Keys: []string{"Enter"}, Action: true, Help: keymap.Help{Key: "enter", Desc: "reject with these words"}}}
+
+// The approval's chords (machine/composer's keymap).
+const (
+	approveKeys = "mod+enter"
+	rejectKeys  = "mod+shift+enter"
+)
+
+// approveIndex is the option mod+Enter picks: the first that affirms, else the first.
+func (m *Mode) approveIndex() int {
+	for i, o := range m.d.Request.Options {
+		if o.Tone == protocol.ToneAffirm {
+			return i
+		}
+	}
+	return 0
+}
+
+// Shortcut implements modes.Approver: mod+Enter picks the approving option; mod+Shift+Enter
+// rejects, with the words typed if there are any.
+func (m *Mode) Shortcut(ctx app.Context, approve bool) {
+	switch {
+	case approve && len(m.d.Request.Options) > 0:
+		m.pick(ctx, m.approveIndex())
+	case !approve && strings.TrimSpace(m.instruction) != "":
+		m.reject(ctx)
+	case !approve:
+		m.send(ctx, protocol.ReplyRequest{Action: protocol.ActionDecline})
+	}
+}
+
+// FocusFirst implements modes.Focuser: the field for words, where a person who has
+// something to say types it, and from where the chords approve or reject.
+func (m *Mode) FocusFirst() bool {
+	el := app.Window().GetElementByID("approval-instruction")
+	if !el.Truthy() {
+		return false
+	}
+	el.Call("focus")
+	return true
 }
 
 // Exit implements modes.Mode.
@@ -171,7 +224,7 @@ func (m *Mode) reject(ctx app.Context) {
 		return
 	}
 	if len(text) > protocol.MaxReasonBytes {
-		m.host.SetProblem("The instruction is " + strconv.Itoa(len(text)) + " bytes; the limit is " + strconv.Itoa(protocol.MaxReasonBytes/1024) + " KiB.")
+		m.host.SetProblem(locale.T(i18n.InstructionTooLong, len(text), protocol.MaxReasonBytes/1024))
 		return
 	}
 	raw, _ := json.Marshal(protocol.ApprovalAnswer{Instruction: text})

@@ -8,6 +8,9 @@ import (
 	"encoding/json"
 	"strconv"
 
+	"parley/app/locale"
+	"parley/i18n"
+
 	"github.com/maxence-charriere/go-app/v10/pkg/app"
 
 	"parley/components/composer/modes"
@@ -67,9 +70,9 @@ func (m *Mode) Refresh() {
 // Label implements modes.Mode.
 func (m *Mode) Label() string {
 	if m.fn.Name == "" {
-		return "Run a function"
+		return locale.T(i18n.RunFunction)
 	}
-	return "Run " + title(m.fn)
+	return locale.T(i18n.RunNamed, title(m.fn))
 }
 
 func title(f protocol.Function) string {
@@ -84,7 +87,7 @@ func (m *Mode) Header() app.UI {
 	fns := m.host.Functions()
 	return app.Div().Class("morph-title").Body(
 		app.Span().Class("badge badge-fn").Text("ƒ"),
-		app.Select().ID("fn-pick").Class("fn-pick").Aria("label", "Function").
+		app.Select().ID("fn-pick").Class("fn-pick").Aria("label", locale.T(i18n.Function)).
 			OnChange(func(ctx app.Context, e app.Event) {
 				m.choose(ctx.JSSrc().Get("value").String())
 				m.host.SetProblem("")
@@ -92,7 +95,7 @@ func (m *Mode) Header() app.UI {
 			Body(
 				// Disabled: go-app drops an empty value attribute, and the option's text would
 				// then be its value.
-				app.Option().Value("").Text("Choose a function…").Disabled(true).Selected(m.fn.Name == ""),
+				app.Option().Value("").Text(locale.T(i18n.ChooseFunction)).Disabled(true).Selected(m.fn.Name == ""),
 				app.Range(fns).Slice(func(i int) app.UI {
 					f := fns[i]
 					o := app.Option().Value(f.Name).Text(title(f)).Selected(f.Name == m.fn.Name)
@@ -109,13 +112,13 @@ func (m *Mode) Header() app.UI {
 func (m *Mode) Body() app.UI {
 	switch {
 	case len(m.host.Functions()) == 0:
-		return app.P().Class("fn-empty").Text("No functions are available: add one under .parley/functions in the workspace.")
+		return app.P().Class("fn-empty").Text(locale.T(i18n.NoFunctions))
 	case m.fn.Name == "":
-		return app.P().Class("fn-empty").Text("Choose the function to run.")
+		return app.P().Class("fn-empty").Text(locale.T(i18n.ChooseToRun))
 	case m.fn.Error != "":
 		return app.P().Class("fn-broken").Role("alert").Text(m.fn.Name + " does not load: " + m.fn.Error)
 	case m.view == nil:
-		return app.P().Class("fn-empty").Text("Loading " + m.fn.Name + "…")
+		return app.P().Class("fn-empty").Text(locale.T(i18n.Loading, m.fn.Name))
 	}
 	// A new function's fields go into new elements (the tag alternates with each form): go-app
 	// reuses elements by position, and an input reused from the previous function would keep
@@ -129,7 +132,7 @@ func (m *Mode) Body() app.UI {
 			return app.P().Class("fn-description").Text(m.fn.Description)
 		}),
 		app.If(len(m.view.Form().Fields()) == 0, func() app.UI {
-			return app.P().Class("fn-empty").Text("This function takes no parameters.")
+			return app.P().Class("fn-empty").Text(locale.T(i18n.NoParameters))
 		}),
 		m.view.Fields(),
 	)
@@ -138,20 +141,20 @@ func (m *Mode) Body() app.UI {
 // Primary runs the function: the run button takes over the send button's place.
 func (m *Mode) Primary() modes.Action {
 	ready := m.view != nil && m.fn.Error == "" && m.view.CanProceed() && !m.running
-	a := modes.Action{Label: "Run " + title(m.fn), Title: "Run (Enter)", Disabled: !ready, Run: func(ctx app.Context) {
+	a := modes.Action{Label: locale.T(i18n.RunNamed, title(m.fn)), Title: locale.T(i18n.RunTitle), Disabled: !ready, Run: func(ctx app.Context) {
 		if m.view != nil {
 			m.onEffects(ctx, m.view.Submit())
 		}
 	}}
 	if m.fn.Name == "" {
-		a.Label, a.Title = "Run", "Choose a function first"
+		a.Label, a.Title = locale.T(i18n.Run), locale.T(i18n.ChooseFirst)
 	}
 	return a
 }
 
 // Secondary closes the form.
 func (m *Mode) Secondary() (modes.Action, bool) {
-	return modes.Action{Label: "Close", Title: "Close the form (Esc)", Run: m.host.Close}, true
+	return modes.Action{Label: locale.T(i18n.Close), Title: locale.T(i18n.CloseTitle), Run: m.host.Close}, true
 }
 
 // Exit implements modes.Mode.

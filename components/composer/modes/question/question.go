@@ -8,8 +8,10 @@ package question
 import (
 	"github.com/maxence-charriere/go-app/v10/pkg/app"
 
+	"parley/app/locale"
 	"parley/components/composer/modes"
 	"parley/components/composer/modes/widget"
+	"parley/i18n"
 	"parley/machine/composer"
 	"parley/machine/elicit"
 	"parley/protocol"
@@ -38,16 +40,16 @@ func New(h modes.Host, in modes.Input) modes.Mode {
 // Label implements modes.Mode.
 func (m *Mode) Label() string {
 	if m.d.Request.Message != "" {
-		return "Question: " + m.d.Request.Message
+		return locale.T(i18n.QuestionOf, m.d.Request.Message)
 	}
-	return "Question"
+	return locale.T(i18n.Question)
 }
 
 // Header shows the badge and, for several questions, the chips.
 func (m *Mode) Header() app.UI {
-	badge := "Question"
+	badge := locale.T(i18n.Question)
 	if m.d.Request.Kind == protocol.KindConfirm {
-		badge = "Confirm"
+		badge = locale.T(i18n.Confirm)
 	}
 	return app.Div().Class("morph-title").Body(
 		app.Span().Class("badge").Text(badge),
@@ -68,20 +70,24 @@ func (m *Mode) Body() app.UI {
 // Primary submits the answers; it is enabled once every required question is answered.
 func (m *Mode) Primary() modes.Action {
 	ok := m.view.CanProceed() && !m.reply.Sending()
-	a := modes.Action{Label: "Send", Title: "Send the answers", Disabled: !ok, Run: func(ctx app.Context) {
+	a := modes.Action{Label: locale.T(i18n.Send), Title: locale.T(i18n.SendAnswers), Disabled: !ok, Run: func(ctx app.Context) {
 		m.onEffects(ctx, m.view.Submit())
 	}}
 	if f := m.view.Form(); f.Lone() && !f.Answer(0).Other {
-		a.Title, a.Disabled = "Pick an answer: the click sends it", true
+		a.Title, a.Disabled = locale.T(i18n.SendLone), true
 	} else if !ok {
-		a.Title = "Answer every required question first"
+		a.Title = locale.T(i18n.SendIncomplete)
 	}
 	return a
 }
 
-// Secondary declines: an answer that says no to being asked.
+// FocusFirst implements modes.Focuser: the current question's first input.
+func (m *Mode) FocusFirst() bool { return m.view.FocusFirst() }
+
+// Secondary declines: an answer that says no to being asked. Only its own button does:
+// Escape sets the question aside instead.
 func (m *Mode) Secondary() (modes.Action, bool) {
-	return modes.Action{Label: "Decline", Title: "Decline to answer (Esc)", Run: func(ctx app.Context) {
+	return modes.Action{Label: locale.T(i18n.Decline), Title: locale.T(i18n.DeclineTitle), Run: func(ctx app.Context) {
 		m.answer(ctx, protocol.ReplyRequest{Action: protocol.ActionDecline})
 	}}, true
 }

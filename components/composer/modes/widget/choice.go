@@ -3,6 +3,9 @@ package widget
 import (
 	"github.com/maxence-charriere/go-app/v10/pkg/app"
 
+	"parley/app/locale"
+	"parley/components/composer/modes"
+	"parley/i18n"
 	"parley/protocol"
 )
 
@@ -42,10 +45,23 @@ func ArrowKeys(ctx app.Context, e app.Event) {
 // approval mode draws its options with it. scope must be unique to the answer (see
 // modes.Input.Key).
 func ChoiceButton(scope, label, description string, tone protocol.Tone, recommended bool, run func(ctx app.Context)) app.UI {
-	b := app.Button().Type("button").Class("choice", "tone-"+string(tone)).
+	return ChoiceButtonKeys(scope, label, description, tone, recommended, "", run)
+}
+
+// ChoiceButtonKeys is ChoiceButton with the chord that presses it too ("mod+enter"), shown
+// as a hint beside its label.
+func ChoiceButtonKeys(scope, label, description string, tone protocol.Tone, recommended bool, keys string, run func(ctx app.Context)) app.UI {
+	b := app.Button().Type("button").Class("choice", "tone-"+string(tone))
+	if keys != "" {
+		b = b.Aria("keyshortcuts", modes.AriaKeys(keys))
+	}
+	b = b.
 		Body(
 			app.Span().Class("choice-label").Text(label),
-			app.If(recommended, func() app.UI { return app.Span().Class("choice-tag").Text("recommended") }),
+			app.If(keys != "", func() app.UI {
+				return app.Kbd().Class("key-hint").Aria("hidden", "true").Text(locale.Chord(keys))
+			}),
+			app.If(recommended, func() app.UI { return app.Span().Class("choice-tag").Text(locale.T(i18n.Recommended)) }),
 			app.If(description != "", func() app.UI {
 				return app.Span().Class("choice-description").Text(description)
 			}),

@@ -3,10 +3,13 @@ package widget
 import (
 	"encoding/json"
 	"strconv"
+	"strings"
 
 	"github.com/maxence-charriere/go-app/v10/pkg/app"
 
 	"parley/app/elicitation"
+	"parley/app/locale"
+	"parley/i18n"
 	"parley/machine/elicit"
 	"parley/protocol"
 )
@@ -28,6 +31,11 @@ type FormView struct {
 	log     elicit.Log
 	problem string // why the content of a form with custom controls was refused
 	effects func(ctx app.Context, effs []elicit.Effect)
+	// initial is each text field's text when its control was first drawn: the control's value
+	// attribute never changes after that, so a render never writes over what the browser
+	// holds in the focused field (a number typed "0." reads "" or "0" until the next key).
+	initial    []string
+	otherStart map[int]string
 }
 
 // NewFormView makes the view of form. prefix keeps element ids and event scopes unique
@@ -35,6 +43,7 @@ type FormView struct {
 // the form's events produce.
 func NewFormView(form *elicit.Form, prefix string, hook elicitation.FieldRenderer, later func(func()), effects func(ctx app.Context, effs []elicit.Effect)) *FormView {
 	v := &FormView{form: form, fields: form.Fields(), prefix: prefix, hook: hook, later: later, effects: effects}
+	v.seedInitial()
 	if hook != nil {
 		for i, f := range v.fields {
 			if c := hook(f, elicitation.FieldContext{Key: f.Key, NotifyChange: func(ctx app.Context) { ctx.Update() }}); c != nil && c.Render != nil && c.Value != nil {
@@ -51,6 +60,14 @@ func NewFormView(form *elicit.Form, prefix string, hook elicitation.FieldRendere
 // Form returns the form.
 func (v *FormView) Form() *elicit.Form { return v.form }
 
+// seedInitial takes each field's text as its control's starting value.
+func (v *FormView) seedInitial() {
+	v.initial = make([]string, len(v.fields))
+	for i := range v.fields {
+		v.initial[i] = v.form.Answer(i).Text
+	}
+}
+
 // Dispatch is what a control's handler does: the form's event, kept if the answers are,
 // and its effects handed on.
 func (v *FormView) Dispatch(ctx app.Context, ev elicit.Event) {
@@ -61,10 +78,27 @@ func (v *FormView) Dispatch(ctx app.Context, ev elicit.Event) {
 // Next moves a stepped form on to the following question, reporting whether there was one:
 // Enter in a one-line field goes on, and sends only from the last question.
 func (v *FormView) Next(ctx app.Context) bool {
-	if !v.form.Stepped() || v.form.Current() >= len(v.fields)-1 {
+	v.record(elicit.Advance{})
+	effs := v.form.Dispatch(elicit.Advance{})
+	if len(v.custom) > 0 {
+		for _, e := range effs {
+			if _, ok := e.(elicit.Send); ok {
+				effs = v.Submit() // the form cannot judge the custom controls' values
+				break
+			}
+		}
+	}
+	v.effects(ctx, effs)
+	return true
+}
+
+// FocusFirst moves the keyboard to the current question's first control: its checked
+// option, or its first one.
+func (v *FormView) FocusFirst() bool {
+	if len(v.fields) == 0 {
 		return false
 	}
-	v.Dispatch(ctx, elicit.Goto{Index: v.form.Current() + 1}) // its Show moves the focus
+	v.Focus(v.form.Current())
 	return true
 }
 
@@ -129,7 +163,7 @@ func (v *FormView) Chips() app.UI {
 		return app.Text("")
 	}
 	cur := v.form.Current()
-	return app.Div().Class("chips").Role("tablist").Aria("label", "Questions").Body(
+	return app.Div().Class("chips").Role("tablist").Aria("label", locale.T(i18n.Questions)).Body(
 		app.Range(v.fields).Slice(func(i int) app.UI {
 			f := v.fields[i]
 			done := v.complete(i)
@@ -141,9 +175,13 @@ func (v *FormView) Chips() app.UI {
 			if i == cur {
 				tabIndex = 0
 			}
-			state := "unanswered"
+			state, stateText := "unanswered", locale.T(i18n.Unanswered)
 			if done {
-				state = "answered"
+				state, stateText = "answered", locale.T(i18n.Answered)
+			}
+			name := f.Title
+			if name == "" || f.Header != elicit.ChipLabel(f.Title, i) {
+				name = f.Header
 			}
 			return app.Button().Type("button").
 				ID(v.prefix+"-chip-"+strconv.Itoa(i)).
@@ -151,7 +189,8 @@ func (v *FormView) Chips() app.UI {
 				Role("tab").
 				Aria("selected", strconv.FormatBool(i == cur)).
 				Aria("controls", v.prefix+"-panel").
-				Aria("label", f.Header+", "+state).
+				Aria("label", name+", "+stateText).
+				Title(name).
 				TabIndex(tabIndex).
 				Text(label).
 				OnClick(func(ctx app.Context, e app.Event) { v.Dispatch(ctx, elicit.Goto{Index: i}) }, app.EventScope(v.prefix, i)).
@@ -162,6 +201,10 @@ func (v *FormView) Chips() app.UI {
 						next = (i + 1) % len(v.fields)
 					case "ArrowLeft":
 						next = (i - 1 + len(v.fields)) % len(v.fields)
+					case "ArrowDown":
+						e.PreventDefault()
+						v.Focus(i) // into the question
+						return
 					case "Home":
 						next = 0
 					case "End":
@@ -219,7 +262,9 @@ func (v *FormView) Focus(i int) {
 		if !el.Truthy() {
 			return
 		}
-		if first := el.Call("querySelector", "input,textarea,button,select"); first.Truthy() {
+		if first := el.Call("querySelector", "input:checked"); first.Truthy() {
+			first.Call("focus")
+		} else if first := el.Call("querySelector", "input,textarea,button,select"); first.Truthy() {
 			first.Call("focus")
 		}
 	})
@@ -229,6 +274,7 @@ func (v *FormView) Focus(i int) {
 func (v *FormView) field(i int) app.UI {
 	f := v.fields[i]
 	errText := v.form.Errors()[f.Key]
+	hint := elicit.Hint(f, locale.Current())
 	title := f.Title
 	if title == "" && len(v.fields) > 1 {
 		title = f.Header
@@ -254,6 +300,9 @@ func (v *FormView) field(i int) app.UI {
 		}),
 		app.If(f.Description != "", func() app.UI {
 			return app.Div().Class("field-description").ID(v.id(i, "-desc")).Text(f.Description)
+		}),
+		app.If(hint != "", func() app.UI {
+			return app.Div().Class("field-hint").ID(v.id(i, "-hint")).Text(hint)
 		}),
 		control,
 		app.If(errText != "", func() app.UI {
@@ -284,6 +333,9 @@ func (v *FormView) control(i int, f elicit.Field, invalid bool) app.UI {
 	if f.Description != "" {
 		describedBy = v.id(i, "-desc")
 	}
+	if elicit.Hint(f, locale.Current()) != "" {
+		describedBy = strings.TrimSpace(describedBy + " " + v.id(i, "-hint"))
+	}
 	if invalid {
 		describedBy += " " + v.id(i, "-error")
 	}
@@ -296,9 +348,11 @@ func (v *FormView) control(i int, f elicit.Field, invalid bool) app.UI {
 	case elicit.Multi:
 		return v.checkboxes(i, f, a, describedBy)
 	case elicit.Textarea:
-		return typed(v, app.Textarea(), i, f, invalid, describedBy).Rows(3).Text(a.Text)
+		return typed(v, app.Textarea(), i, f, invalid, describedBy).Rows(3).Text(v.initial[i])
 	}
-	in := typed(v, app.Input(), i, f, invalid, describedBy).Type(inputType[f.Kind]).Value(a.Text)
+	// The value is the one the control started with, never the answer as typed: the browser
+	// holds what is typed (see initial).
+	in := typed(v, app.Input(), i, f, invalid, describedBy).Type(inputType[f.Kind]).Value(v.initial[i])
 	if f.Title == "" && len(v.fields) == 1 {
 		in = in.Aria("labelledby", v.MessageID())
 	}
@@ -372,17 +426,20 @@ func formatNumber(x float64) string { return strconv.FormatFloat(x, 'f', -1, 64)
 
 // choiceButtons answer a lone single choice with one click each.
 func (v *FormView) choiceButtons(i int, f elicit.Field, a elicit.Answer) app.UI {
+	if !a.Other {
+		delete(v.otherStart, i)
+	}
 	return app.Div().Class("choices").Role("group").Aria("labelledby", v.MessageID()).OnKeyDown(ArrowKeys).Body(
 		app.Range(f.Choices).Slice(func(j int) app.UI {
 			c := f.Choices[j]
-			return ChoiceButton(v.id(i, "-choice-"+strconv.Itoa(j)), c.Label, c.Description, toneOf(f, c), c.Recommended, func(ctx app.Context) {
+			return ChoiceButton(v.id(i, "-choice-"+strconv.Itoa(j)), choiceLabel(f, c), c.Description, toneOf(f, c), c.Recommended, func(ctx app.Context) {
 				v.Dispatch(ctx, elicit.Pick{Index: i, Value: c.Value})
 			})
 		}),
 		app.If(f.AllowOther, func() app.UI {
 			return app.Button().Type("button").Class("choice choice-other").
 				Aria("pressed", strconv.FormatBool(a.Other)).
-				Text("Other…").
+				Text(locale.T(i18n.Other)).
 				OnClick(func(ctx app.Context, e app.Event) {
 					v.Dispatch(ctx, elicit.ChooseOther{Index: i})
 					v.focusOther(ctx, i)
@@ -390,6 +447,20 @@ func (v *FormView) choiceButtons(i int, f elicit.Field, a elicit.Answer) app.UI 
 		}),
 		app.If(a.Other, func() app.UI { return v.otherInput(i, a) }),
 	)
+}
+
+// choiceLabel is a choice's label in the page's locale: a boolean's Yes and No when its
+// schema names neither, else the schema's own words.
+func choiceLabel(f elicit.Field, c protocol.Choice) string {
+	if f.Kind == elicit.Boolean && f.Schema != nil {
+		if c.Value == "true" && f.Schema.TrueLabel == "" {
+			return locale.T(i18n.Yes)
+		}
+		if c.Value == "false" && f.Schema.FalseLabel == "" {
+			return locale.T(i18n.No)
+		}
+	}
+	return c.Label
 }
 
 func toneOf(f elicit.Field, c protocol.Choice) protocol.Tone {
@@ -400,23 +471,46 @@ func toneOf(f elicit.Field, c protocol.Choice) protocol.Tone {
 }
 
 func (v *FormView) radios(i int, f elicit.Field, a elicit.Answer, describedBy string) app.UI {
+	if !a.Other {
+		delete(v.otherStart, i) // its field goes: drawn again, it starts from the answer
+	}
 	name := v.id(i, "-radio")
 	group := described(app.Div().Class("options").Role("radiogroup").Aria("labelledby", v.labelFor(i)), describedBy, f.Required)
 	// The arrow keys walk a radio group, checking each radio on the way: that is browsing,
 	// not an answer, so it stays on the question. Space, Enter or a click on a choice is
 	// the answer, and moves on to the next unanswered question.
 	group = group.OnKeyDown(func(ctx app.Context, e app.Event) {
-		switch e.Get("key").String() {
+		t := e.Get("target")
+		if t.Get("type").String() != "radio" {
+			return // the Other text field's own keys
+		}
+		isOther := t.Get("id").String() == v.id(i, "-other")
+		switch key := e.Get("key").String(); key {
 		case "ArrowUp", "ArrowDown", "ArrowLeft", "ArrowRight":
-			v.arrowing = true
-		case "Enter":
-			if t := e.Get("target"); t.Get("type").String() == "radio" && t.Get("checked").Bool() {
+			// The arrows do not wrap: from the first option back, or from the last forward,
+			// they would land on the other end ("Other…", whose field takes the focus).
+			radios := e.Get("currentTarget").Call("querySelectorAll", "input[type=radio]")
+			n, back := radios.Length(), key == "ArrowUp" || key == "ArrowLeft"
+			if n > 0 && (back && radios.Index(0).Equal(t) || !back && radios.Index(n-1).Equal(t)) {
 				e.PreventDefault()
-				e.Call("stopPropagation") // not the form's submit
-				if value := t.Get("value").String(); t.Get("id").String() != v.id(i, "-other") {
-					v.Dispatch(ctx, elicit.Pick{Index: i, Value: value})
-				}
+				return
 			}
+			v.arrowing = true
+		case "Enter", " ":
+			if e.Get("isComposing").Bool() || e.Get("keyCode").Int() == 229 {
+				return
+			}
+			// Enter and Space agree: this option is the answer, and the form goes on as Enter
+			// does (the next question, or the send from the last of a complete form).
+			e.PreventDefault()
+			e.Call("stopPropagation") // the container's Advance is this one
+			if isOther {
+				v.Dispatch(ctx, elicit.ChooseOther{Index: i})
+				v.focusOther(ctx, i)
+				return
+			}
+			v.Dispatch(ctx, elicit.Pick{Index: i, Value: t.Get("value").String(), Stay: true})
+			v.Next(ctx)
 		}
 	}, app.EventScope(v.prefix, i)).On("keyup", func(ctx app.Context, e app.Event) {
 		v.arrowing = false
@@ -425,14 +519,17 @@ func (v *FormView) radios(i int, f elicit.Field, a elicit.Answer, describedBy st
 	return group.Body(
 		app.Range(f.Choices).Slice(func(j int) app.UI {
 			c := f.Choices[j]
+			c.Label = choiceLabel(f, c)
 			return v.option("radio", name, v.id(i, "-opt-"+strconv.Itoa(j)), c, !a.Other && a.Text == c.Value, func(ctx app.Context, checked bool) {
 				v.Dispatch(ctx, elicit.Pick{Index: i, Value: c.Value, Stay: v.arrowing})
 			})
 		}),
 		app.If(f.AllowOther, func() app.UI {
-			return v.option("radio", name, v.id(i, "-other"), protocol.Choice{Label: "Other…"}, a.Other, func(ctx app.Context, checked bool) {
+			return v.option("radio", name, v.id(i, "-other"), protocol.Choice{Label: locale.T(i18n.Other)}, a.Other, func(ctx app.Context, checked bool) {
 				v.Dispatch(ctx, elicit.ChooseOther{Index: i})
-				v.focusOther(ctx, i)
+				if !v.arrowing {
+					v.focusOther(ctx, i) // a click means "my own words"; an arrow only browses
+				}
 			})
 		}),
 		app.If(a.Other, func() app.UI { return v.otherInput(i, a) }),
@@ -478,13 +575,27 @@ func (v *FormView) option(kind, name, id string, c protocol.Choice, checked bool
 
 func (v *FormView) otherInput(i int, a elicit.Answer) app.UI {
 	return app.Input().Type("text").ID(v.id(i, "-other-text")).Class("field-input other-input").
-		Aria("label", "Your own answer").
-		Placeholder("Your own answer").
+		Aria("label", locale.T(i18n.YourOwnAnswer)).
+		Placeholder(locale.T(i18n.YourOwnAnswer)).
 		MaxLength(protocol.MaxOtherChars).
-		Value(a.OtherText).
+		Value(v.otherInitial(i, a)).
 		OnInput(func(ctx app.Context, e app.Event) {
 			v.Dispatch(ctx, elicit.TypeOther{Index: i, Text: ctx.JSSrc().Get("value").String()})
 		}, app.EventScope(v.prefix, i))
+}
+
+// otherInitial is the Other field's text when drawn; as for the text fields, its value
+// attribute then never changes.
+func (v *FormView) otherInitial(i int, a elicit.Answer) string {
+	if v.otherStart == nil {
+		v.otherStart = map[int]string{}
+	}
+	t, ok := v.otherStart[i]
+	if !ok {
+		t = a.OtherText
+		v.otherStart[i] = t
+	}
+	return t
 }
 
 func (v *FormView) focusOther(ctx app.Context, i int) {

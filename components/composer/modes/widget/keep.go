@@ -36,6 +36,7 @@ func (v *FormView) Keep(key string) {
 	}
 	log.Replay(v.form)
 	v.log = log
+	v.seedInitial() // the controls start from the answers kept
 }
 
 // record keeps ev, if the answers are kept.

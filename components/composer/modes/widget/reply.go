@@ -3,6 +3,9 @@ package widget
 import (
 	"github.com/maxence-charriere/go-app/v10/pkg/app"
 
+	"parley/app/locale"
+	"parley/i18n"
+
 	"parley/app/hub"
 	"parley/components/composer/modes"
 	"parley/machine/composer"
@@ -30,7 +33,7 @@ func (r *Replier) Send(ctx app.Context, reply protocol.ReplyRequest, taken func(
 	r.Host.Answer(ctx, r.Decision, reply, func(ctx app.Context, err error) {
 		r.sending = false
 		if err != nil {
-			r.Host.SetProblem("Not answered: " + Describe(err) + ".")
+			r.Host.SetProblem(locale.T(i18n.NotAnswered, Describe(err)))
 			return
 		}
 		if taken != nil {

@@ -1,0 +1,195 @@
+package e2e
+
+import (
+	"context"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/chromedp/cdproto/cdp"
+	"github.com/chromedp/cdproto/input"
+	"github.com/chromedp/chromedp"
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+// Keys meant for a decision (docs/composer.md, "Focus and keys"): once the guard has passed,
+// a decision takes the focus at its first field, so no key lands anywhere hidden.
+
+// focusIn waits until the focus is inside the decision, on something other than the morphed
+// area itself.
+const focusIn = `document.activeElement && document.activeElement.id !== 'composer-mode' && !!document.activeElement.closest('#composer-mode')`
+
+// chipTexts lists the question chips' labels.
+const chipTexts = `[...document.querySelectorAll('#composer-mode .chip')].map(c => c.textContent).join('|')`
+
+// shownTitle is the shown question's title.
+const shownTitle = `(document.querySelector('#composer-mode .field:not(.is-hidden) .field-title') || {textContent: ''}).textContent`
+
+// TestTypingOnADecisionGoesIntoIt is the issue's trial: an approval appears, the person waits
+// and types "no, use git status". The words land in the approval's field for words, where
+// they can be seen, and never in the hidden draft.
+func TestTypingOnADecisionGoesIntoIt(t *testing.T) {
+	_, ctx := openSession(t, `/script run(["ls","-la"])`)
+	do(t, ctx, 20*time.Second, waitJS(modeShown))
+	do(t, ctx, 10*time.Second, waitJS(`document.activeElement.id === 'approval-instruction'`))
+	do(t, ctx, 10*time.Second, chromedp.KeyEvent("no, use git status"))
+	assert.Equal(t, "no, use git status", evalString(t, ctx, `document.querySelector('#approval-instruction').value`))
+	assert.Equal(t, "", draft(t, ctx), "nothing went to the hidden draft")
+	assert.False(t, evalBool(t, ctx, `!!document.querySelector('#composer-mode .draft-strip')`), "no draft, no strip")
+	// Enter sends the words as the rejection.
+	do(t, ctx, 10*time.Second, pressEnter(0), waitJS(modeGone))
+	assert.Equal(t, "", draft(t, ctx))
+}
+
+// TestADraftUnderADecisionShowsAsAStrip types on as a decision lands: the letters go to the
+// draft, which shows as a one-line strip inside the decision; once the typing stops the
+// decision takes the focus.
+func TestADraftUnderADecisionShowsAsAStrip(t *testing.T) {
+	srv, ctx := openSession(t, "hello")
+	waitMessages(t, ctx, 2)
+	do(t, ctx, 10*time.Second, typeText("half a thought"))
+	sendAPI(t, srv, sessionOf(t, ctx), `/script confirm('Quick question?')`)
+	do(t, ctx, 20*time.Second, waitJS(modeShown), chromedp.KeyEvent(" more"))
+	do(t, ctx, 10*time.Second, waitJS(`(document.querySelector('#composer-mode .draft-strip') || {}).textContent === 'Your draft is kept: half a thought more'`))
+	do(t, ctx, 10*time.Second, waitJS(focusIn))
+	assert.Equal(t, "BUTTON", evalString(t, ctx, `document.activeElement.tagName`), "a lone confirm's first option")
+	// The strip goes back to the draft: the decision is set aside, not answered.
+	do(t, ctx, 10*time.Second, chromedp.Click(chromedp.CSS(`#composer-mode .draft-strip`)), waitJS(modeGone),
+		waitJS(`document.activeElement.id === 'composer-input'`))
+	assert.Equal(t, "half a thought more", draft(t, ctx))
+	assert.Equal(t, "1 decision is waiting · Answer", evalString(t, ctx, `document.querySelector('.env-chip').textContent`))
+}
+
+// TestEscapeSetsTheQuestionAside: Escape never declines; the question waits, answers kept,
+// and declining is its own button.
+func TestEscapeSetsTheQuestionAside(t *testing.T) {
+	srv, ctx := openSession(t, threeQuestions)
+	do(t, ctx, 20*time.Second, waitJS(modeShown), waitJS(focusIn))
+	do(t, ctx, 10*time.Second, space(), waitJS(`document.querySelector('#composer-mode .chip').textContent === 'Engine ✓'`))
+	do(t, ctx, 10*time.Second, rawKey("Escape", 27, 0), waitJS(modeGone), waitJS(`document.activeElement.id === 'composer-input'`))
+	pending, err := apiClient(srv).PendingDecisions(context.Background(), sessionOf(t, ctx))
+	require.NoError(t, err)
+	assert.Len(t, pending, 1, "still asked")
+	do(t, ctx, 10*time.Second, chromedp.Click(chromedp.CSS(`.env-chip`)), waitJS(modeShown), waitJS(focusIn))
+	assert.Equal(t, "Engine ✓|Theme|Name", evalString(t, ctx, chipTexts), "the answer given is kept")
+	assert.Equal(t, "Decline", evalString(t, ctx, `document.querySelector('#composer-mode .secondary').textContent`))
+}
+
+// ratedForm is the issue's out-of-range trial: a 1–5 integer, a choice, a name; chips from
+// the titles, as the schema has no headers.
+const ratedForm = `/script r = ask('Rate it', {'type': 'object', 'properties': {` +
+	`'stars': {'type': 'integer', 'title': 'How many stars would you give it overall?', 'minimum': 1, 'maximum': 5}, ` +
+	`'ratio': {'type': 'number', 'title': 'Ratio'}, ` +
+	`'pick': {'type': 'string', 'title': 'Which one?', 'enum': ['a', 'b']}}, 'required': ['stars', 'ratio', 'pick']}); ` +
+	`send('stars=%s ratio=%s pick=%s' % (r['stars'], r['ratio'], r['pick']))`
+
+// TestOutOfRangeStaysWithItsError types 9 into a 1–5 field: its hint said so before, Enter
+// shows the error and stays, the chip stays unanswered. Then the whole form goes by keyboard
+// alone: the first field has the focus, a number typed with no pause keeps its decimal point,
+// Space and Enter on the radios agree, and Enter on the last question sends.
+func TestOutOfRangeStaysWithItsError(t *testing.T) {
+	_, ctx := openSession(t, ratedForm)
+	do(t, ctx, 20*time.Second, waitJS(modeShown))
+	assert.Equal(t, "How many stars would…|Ratio|Which one?", evalString(t, ctx, chipTexts), "chips hold the titles, cut short")
+	assert.Equal(t, "1–5 · a whole number", modeText(t, ctx, `.field:not(.is-hidden) .field-hint`), "the range shows before typing")
+	assert.Contains(t, evalString(t, ctx, `document.querySelector('#composer-mode .field:not(.is-hidden) input').getAttribute('aria-describedby')`), "-hint")
+	do(t, ctx, 10*time.Second, waitJS(`document.activeElement.type === 'number'`))
+	assert.True(t, evalBool(t, ctx, `(s => s.outlineStyle !== 'none' && parseFloat(s.outlineWidth) >= 2)(getComputedStyle(document.activeElement))`),
+		"the focused field shows a focus ring")
+	keys := 0
+	press := func(a chromedp.Action[chromedp.Void]) chromedp.Action[chromedp.Void] { keys++; return a }
+
+	do(t, ctx, 10*time.Second, press(chromedp.KeyEvent("9")), press(pressEnter(0)),
+		waitJS(`!!document.querySelector('#composer-mode .field-error')`))
+	assert.Equal(t, "Must be at most 5.", modeText(t, ctx, `.field-error`))
+	assert.True(t, strings.HasPrefix(evalString(t, ctx, shownTitle), "How many stars"), "it stays")
+	assert.Equal(t, "How many stars would…|Ratio|Which one?", evalString(t, ctx, chipTexts), "unanswered")
+	assert.Equal(t, "number", evalString(t, ctx, `document.activeElement.type`))
+
+	do(t, ctx, 10*time.Second, press(rawKey("Backspace", 8, 0)), press(chromedp.KeyEvent("4")), press(pressEnter(0)),
+		waitJS(shownTitle+` === 'Ratio *'`), waitJS(`document.activeElement.type === 'number'`))
+	// Typed with no pause between the keys.
+	do(t, ctx, 10*time.Second, chromedp.KeyEvent("0.5"))
+	keys += 3
+	assert.Equal(t, "0.5", evalString(t, ctx, `document.activeElement.value`))
+	do(t, ctx, 10*time.Second, press(pressEnter(0)), waitJS(`document.activeElement.type === 'radio'`))
+	// ArrowLeft on the first option does not wrap into "Other…".
+	do(t, ctx, 10*time.Second, rawKey("ArrowLeft", 37, 0))
+	assert.Equal(t, "a", evalString(t, ctx, `document.activeElement.value`))
+	assert.False(t, evalBool(t, ctx, `!!document.querySelector('#composer-mode .other-input')`))
+	// Space on the checked option answers, as Enter does; the form is complete and this is
+	// its last question: it sends.
+	do(t, ctx, 10*time.Second, press(rawKey("ArrowRight", 39, 0)), waitJS(`document.activeElement.value === 'b'`), press(space()))
+	msgs := waitMessages(t, ctx, 2)
+	assert.Equal(t, "stars=4 ratio=0.5 pick=b", msgs[1].Text)
+	t.Logf("a three-question form by keyboard alone: %d keys (9 and its correction included)", keys)
+}
+
+// TestApprovalChords: mod+Enter approves, shown as a hint on the option; a letter never does.
+func TestApprovalChords(t *testing.T) {
+	_, ctx := openSession(t, echoScript)
+	do(t, ctx, 20*time.Second, waitJS(modeShown), waitJS(focusIn))
+	assert.Equal(t, "Ctrl+Enter", modeText(t, ctx, `.choice .key-hint`))
+	assert.Equal(t, "Control+Enter Meta+Enter", evalString(t, ctx, `document.querySelector('#composer-mode .choice').getAttribute('aria-keyshortcuts')`))
+	assert.Equal(t, "Ctrl+Shift+Enter", modeText(t, ctx, `.secondary .key-hint`))
+	do(t, ctx, 10*time.Second, chromedp.KeyEvent("y"))
+	assert.True(t, evalBool(t, ctx, modeShown), "a letter approves nothing")
+	do(t, ctx, 10*time.Second, rawKey("Backspace", 8, 0), pressEnter(modCtrl))
+	msgs := waitMessages(t, ctx, 2)
+	assert.Equal(t, "hello", msgs[1].Text)
+}
+
+// TestRejectChord: mod+Shift+Enter rejects.
+func TestRejectChord(t *testing.T) {
+	_, ctx := openSession(t, echoScript)
+	do(t, ctx, 20*time.Second, waitJS(modeShown), waitJS(focusIn), pressEnter(modCtrl|modShift))
+	msgs := waitMessages(t, ctx, 2)
+	assert.Contains(t, msgs[1].Text, "rejected")
+}
+
+// TestIMENeverAnswers composes with an input method in the question and approval modes: the
+// Enter that commits a candidate neither moves on, sends, nor rejects.
+func TestIMENeverAnswers(t *testing.T) {
+	imeEnter := chromedp.Steps(
+		key(input.DispatchKeyEventParams{Type: input.DispatchKeyEventTypeRawKeyDown, Key: "Process", Code: "Enter", WindowsVirtualKeyCode: 229, NativeVirtualKeyCode: 229}),
+		key(input.DispatchKeyEventParams{Type: input.DispatchKeyEventTypeKeyUp, Key: "Enter", Code: "Enter", WindowsVirtualKeyCode: 13, NativeVirtualKeyCode: 13}),
+	)
+	// Composing "ni", the Enter that picks a candidate (keyCode 229, as Chromium sends it
+	// while composing), then the commit.
+	compose := func(text string) chromedp.Action[chromedp.Void] {
+		return chromedp.Func(func(ctx context.Context, tg *chromedp.Target) error {
+			n := int64(len([]rune(text)))
+			if _, err := cdp.Call(ctx, tg, input.ImeSetComposition, input.ImeSetCompositionParams{Text: "ni", SelectionStart: 2, SelectionEnd: 2}); err != nil {
+				return err
+			}
+			if _, err := imeEnter(ctx, tg); err != nil {
+				return err
+			}
+			if _, err := cdp.Call(ctx, tg, input.ImeSetComposition, input.ImeSetCompositionParams{Text: text, SelectionStart: n, SelectionEnd: n}); err != nil {
+				return err
+			}
+			if _, err := imeEnter(ctx, tg); err != nil {
+				return err
+			}
+			_, err := cdp.Call(ctx, tg, input.InsertText, input.InsertTextParams{Text: text})
+			return err
+		})
+	}
+	t.Run("question", func(t *testing.T) {
+		_, ctx := openSession(t, threeQuestions)
+		do(t, ctx, 20*time.Second, waitJS(modeShown), waitJS(focusIn))
+		do(t, ctx, 10*time.Second, js(`[...document.querySelectorAll('#composer-mode [role=tab]')][2].click()`),
+			waitJS(`document.activeElement.type === 'text'`), compose("你好"))
+		assert.Equal(t, "你好", evalString(t, ctx, `document.activeElement.value`))
+		assert.True(t, strings.HasPrefix(evalString(t, ctx, shownTitle), "Project name"), "the composing Enter did not move on")
+		assert.True(t, evalBool(t, ctx, modeShown))
+	})
+	t.Run("approval", func(t *testing.T) {
+		_, ctx := openSession(t, echoScript)
+		do(t, ctx, 20*time.Second, waitJS(modeShown), waitJS(`document.activeElement.id === 'approval-instruction'`), compose("不要"))
+		assert.Equal(t, "不要", evalString(t, ctx, `document.activeElement.value`))
+		time.Sleep(300 * time.Millisecond) // a reply would be on its way by now: prove it is not
+		assert.True(t, evalBool(t, ctx, modeShown), "the composing Enter did not reject")
+	})
+}
