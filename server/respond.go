@@ -86,6 +86,8 @@ func (s *Server) fail(w http.ResponseWriter, err error) {
 		writeError(w, http.StatusBadRequest, "no_workspace", err.Error())
 	case errors.Is(err, runtime.ErrBusy):
 		writeError(w, http.StatusConflict, "busy", err.Error())
+	case errors.Is(err, runtime.ErrNotWaiting):
+		writeError(w, http.StatusConflict, "not_waiting", err.Error())
 	case errors.As(err, &verr):
 		writeDecodeError(w, err)
 	default:
