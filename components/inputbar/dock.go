@@ -9,12 +9,29 @@ import (
 )
 
 // QueueDock lists the prompts waiting for the running turn, above the input
-// (conversation.input.dock). It is read-only: each prompt joins the thread when its turn
-// starts.
+// (conversation.input.dock). Until its turn starts, a prompt can be edited (taken back into
+// the input) or removed; either withdraws it on the server, which records it in the log, so
+// it never runs.
 type QueueDock struct {
 	app.Compo
 	Queued []store.Message
 }
+
+// ActionWithdraw asks the conversation to withdraw a waiting prompt; value: Withdraw.
+const ActionWithdraw = "parley.queue.withdraw"
+
+// Withdraw names a waiting prompt to take back; Edit puts its text back in the input.
+type Withdraw struct {
+	Offset uint64
+	Text   string
+	Edit   bool
+}
+
+// queueLabel is the one label of a waiting prompt, and a steered one's.
+const (
+	queueLabel = "Waiting for the current turn"
+	steerLabel = "Steering: goes to the current turn"
+)
 
 // Render draws the list; with nothing queued it is an empty strip, so the bar after it keeps
 // its place among its parent's children.
@@ -27,18 +44,27 @@ func (d *QueueDock) Render() app.UI {
 	return app.Div().Class("queue-dock").Role("list").Aria("label", "Queued prompts").TabIndex(0).Body(
 		app.Range(d.Queued).Slice(func(i int) app.UI {
 			m := d.Queued[i]
-			when := "Queued: runs after the current turn"
-			switch {
-			case m.Steer:
-				when = "Steering: runs next, ahead of the queue"
-			case i == 0:
-				when = "Next: runs when the current turn ends"
+			when := queueLabel
+			if m.Steer {
+				when = steerLabel
+			}
+			key := strconv.FormatUint(m.Offset, 10)
+			withdraw := func(edit bool) app.EventHandler {
+				return func(ctx app.Context, e app.Event) {
+					ctx.NewActionWithValue(ActionWithdraw, Withdraw{Offset: m.Offset, Text: m.Text, Edit: edit})
+				}
 			}
 			return app.Div().Class("queue-item").Role("listitem").
-				DataSet("queued", strconv.FormatUint(m.Offset, 10)).
+				DataSet("queued", key).
 				Body(
 					app.Span().Class("queue-text").Text(m.Text),
-					app.Span().Class("queue-when").Text(when),
+					app.Div().Class("queue-side").Body(
+						app.Span().Class("queue-when").Text(when),
+						app.Button().Type("button").Class("queue-op queue-edit").Text("Edit").
+							Aria("label", "Edit this queued prompt").OnClick(withdraw(true), app.EventScope(key)),
+						app.Button().Type("button").Class("queue-op queue-remove").Text("Remove").
+							Aria("label", "Remove this queued prompt").OnClick(withdraw(false), app.EventScope(key)),
+					),
 				)
 		}),
 	)
