@@ -80,6 +80,7 @@ func (c *Conversation) OnMount(ctx app.Context) {
 	ctx.Handle(actionStop, c.onStop)
 	ctx.Handle(actionStart, c.onStart)
 	ctx.Handle(actionRename, c.onRename)
+	ctx.Handle(inputbar.ActionWithdraw, c.onWithdraw)
 	ctx.Handle(actionArchive, c.onArchive)
 	ctx.Handle(actionLoadEarlier, c.onLoadEarlier)
 	ctx.Handle(actionPickWorkspace, func(ctx app.Context, a app.Action) {
@@ -372,6 +373,31 @@ func (c *Conversation) onDecide(ctx app.Context, a app.Action) {
 				c.setNotice("Not answered: "+describeError(err)+".", errors.Is(err, api.ErrUnreachable))
 			})
 		}
+	})
+}
+
+// onWithdraw takes back a waiting prompt on the server; an edit puts its text back in the
+// input once the server has it, so it is never both queued and in the draft.
+func (c *Conversation) onWithdraw(ctx app.Context, a app.Action) {
+	w, ok := a.Value.(inputbar.Withdraw)
+	if !ok || c.session == "" {
+		return
+	}
+	client, session := c.client(ctx), c.session
+	ctx.Async(func() {
+		_, err := client.WithdrawPrompt(ctx, session, w.Offset)
+		ctx.Dispatch(func(ctx app.Context) {
+			if err != nil {
+				c.setNotice("Not withdrawn: "+describeError(err)+".", errors.Is(err, api.ErrUnreachable))
+				return
+			}
+			if w.Edit && c.session == session {
+				ctx.NewActionWithValue(inputbar.ActionAppendDraft, w.Text)
+				if ta := app.Window().GetElementByID(inputbar.InputID); ta.Truthy() {
+					ta.Call("focus")
+				}
+			}
+		})
 	})
 }
 

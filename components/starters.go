@@ -1,8 +1,6 @@
 package components
 
 import (
-	"strings"
-
 	"github.com/maxence-charriere/go-app/v10/pkg/app"
 
 	"parley/app/api"
@@ -94,7 +92,7 @@ func (c *Conversation) renderStarters() app.UI {
 		if i == maxStarterExamples {
 			break
 		}
-		items = append(items, start(ex.Usage, firstSentence(ex.Description), ex.Usage))
+		items = append(items, start(ex.Usage, ex.Description, ex.Usage))
 	}
 	items = append(items, start("/help", "What Parley can do here", "/help"))
 	for i, f := range s.functions {
@@ -120,12 +118,4 @@ func starterButton(label, detail string, onClick app.EventHandler, key string) a
 			app.Span().Class("starter-detail").Text(detail),
 		).
 		OnClick(onClick, app.EventScope(key))
-}
-
-// firstSentence keeps a description short enough for a starter.
-func firstSentence(s string) string {
-	if i := strings.Index(s, ". "); i > 0 {
-		return s[:i+1]
-	}
-	return s
 }

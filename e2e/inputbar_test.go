@@ -164,7 +164,7 @@ func TestInputBarClipboard(t *testing.T) {
 }
 
 // TestInputBarCommandClaim: "/exa", the menu, Tab claims /example with its usage as ghost
-// text, and Enter runs it: the server answers with the usage.
+// text; past the examples' menu, Enter runs it: the server answers with the usage.
 func TestInputBarCommandClaim(t *testing.T) {
 	srv := startServer(t, t.TempDir(), "127.0.0.1:0")
 	ctx := browser(t)
@@ -173,7 +173,10 @@ func TestInputBarCommandClaim(t *testing.T) {
 	do(t, ctx, 10*time.Second, typeText("/exa"), menuOpen("/example"), tab, waitDraft("/example "))
 	assert.Equal(t, "<slug> [json-vars]", evalString(t, ctx, `document.querySelector('#composer-backdrop .ib-ghost').textContent`))
 	assert.Equal(t, "/example", evalString(t, ctx, `document.querySelector('#composer-backdrop .ib-ref').textContent`), "the command name is decorated")
-	do(t, ctx, 10*time.Second, pressEnter(0))
+	// The argument's menu lists the examples (argument completion); Escape closes it, so
+	// Enter sends the bare command.
+	do(t, ctx, 10*time.Second, menuOpen("hello"), escape,
+		waitJS(`document.querySelector('#composer-input').getAttribute('aria-expanded') !== 'true'`), pressEnter(0))
 	msgs := waitMessages(t, ctx, 2)
 	assert.Equal(t, "/example", strings.TrimSpace(msgs[0].Text))
 	assert.Contains(t, msgs[1].Text, "Usage: /example <slug>")
@@ -240,9 +243,11 @@ func TestInputBarQueueDock(t *testing.T) {
 		waitJS(`!!document.querySelector('.queue-dock[role=list] [role=listitem][data-queued]')`))
 	assert.Equal(t, "Queued prompts", evalString(t, ctx, `document.querySelector('.queue-dock').getAttribute('aria-label')`))
 	assert.Equal(t, "second prompt", evalString(t, ctx, `document.querySelector('.queue-dock .queue-text').textContent`))
-	assert.Contains(t, evalString(t, ctx, `document.querySelector('.queue-dock .queue-when').textContent`), "Next")
+	assert.Equal(t, "Waiting for the current turn", evalString(t, ctx, `document.querySelector('.queue-dock .queue-when').textContent`))
 
-	do(t, ctx, 10*time.Second, chromedp.Click(chromedp.CSS(`#composer-mode .choice`)))
+	// The card says the answer is below; the chip brings the question back.
+	do(t, ctx, 10*time.Second, js(`document.querySelector('.composer-env .env-chip').click()`),
+		waitJS(`!!document.querySelector('#composer-mode .choice')`), chromedp.Click(chromedp.CSS(`#composer-mode .choice`)))
 	msgs := waitMessages(t, ctx, 4)
 	assert.Equal(t, "second prompt", msgs[2].Text)
 	do(t, ctx, 10*time.Second, waitJS(`!document.querySelector('.queue-dock [data-queued]') && !document.querySelector('.inputbar .steer')`))

@@ -185,3 +185,41 @@ func TestExampleArgumentCompletion(t *testing.T) {
 	do(t, ctx, 20*time.Second, pressEnter(0), waitJS(`!!document.querySelector('.entry-run.status-done')`))
 	assert.Equal(t, "Example hello", evalString(t, ctx, `document.querySelector('.entry-run .entry-title').textContent`))
 }
+
+// TestQueuedPromptEditedThenRemoved: a prompt queued behind a running turn is taken back into
+// the input with Edit, queued again changed, then removed; it never runs, and the log holds
+// both withdrawals.
+func TestQueuedPromptEditedThenRemoved(t *testing.T) {
+	srv, ctx := openSession(t, `/script ok = confirm('Go on?'); send('first done')`)
+	do(t, ctx, 20*time.Second, waitJS(`!!document.querySelector('#composer-mode .chat-about')`),
+		chromedp.Click(chromedp.CSS(`#composer-mode .chat-about`)), waitJS(`!document.querySelector('#composer-mode')`))
+	do(t, ctx, 10*time.Second, chromedp.Focus(composer), typeText("second prompt"), pressEnter(0),
+		waitJS(`!!document.querySelector('.queue-dock [data-queued]')`))
+	assert.Equal(t, "Waiting for the current turn", evalString(t, ctx, `document.querySelector('.queue-dock .queue-when').textContent`))
+
+	do(t, ctx, 20*time.Second, chromedp.Click(chromedp.CSS(`.queue-dock .queue-edit`)),
+		waitJS(`!document.querySelector('.queue-dock [data-queued]')`), waitDraft("second prompt"))
+	do(t, ctx, 10*time.Second, typeText(", edited"), pressEnter(0),
+		waitJS(`document.querySelector('.queue-dock .queue-text') && document.querySelector('.queue-dock .queue-text').textContent === 'second prompt, edited'`))
+	do(t, ctx, 20*time.Second, chromedp.Click(chromedp.CSS(`.queue-dock .queue-remove`)),
+		waitJS(`!document.querySelector('.queue-dock [data-queued]')`), waitDraft(""))
+
+	// The turn goes on and ends; nothing queued runs after it.
+	do(t, ctx, 20*time.Second, js(`document.querySelector('.composer-env .env-chip').click()`), waitJS(`!!document.querySelector('#composer-mode .choice')`),
+		chromedp.Click(chromedp.CSS(`#composer-mode .choice`)),
+		waitJS(`!!document.querySelector('.entry-run.status-done') && !document.querySelector('.thread .working')`))
+	page, err := apiClient(srv).Events(context.Background(), sessionOf(t, ctx), 0, 1000)
+	require.NoError(t, err)
+	withdrawn, started := 0, 0
+	for _, ev := range page.Events {
+		switch ev.Type {
+		case protocol.EventPromptWithdrawn:
+			withdrawn++
+		case protocol.EventTurnStarted:
+			started++
+		}
+	}
+	assert.Equal(t, 2, withdrawn, "each withdrawal is in the log")
+	assert.Equal(t, 1, started, "only the first prompt ran")
+	assert.NotContains(t, evalString(t, ctx, `document.querySelector('.thread-inner').innerText`), "second prompt")
+}

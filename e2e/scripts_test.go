@@ -89,10 +89,12 @@ func TestPromptSentDuringATurnWaitsThenFollowsIt(t *testing.T) {
 		typeText("second prompt"), pressEnter(0),
 		waitJS(`!!document.querySelector('.queue-dock [data-queued]')`))
 	assert.Equal(t, "second prompt", evalString(t, ctx, `document.querySelector('.queue-dock .queue-text').textContent`))
-	assert.Contains(t, evalString(t, ctx, `document.querySelector('.queue-dock .queue-when').textContent`), "Next")
+	assert.Equal(t, "Waiting for the current turn", evalString(t, ctx, `document.querySelector('.queue-dock .queue-when').textContent`))
 	require.Len(t, thread(t, ctx), 1, "the waiting prompt is not in the thread yet")
 
-	do(t, ctx, 10*time.Second, chromedp.Click(chromedp.CSS(`.entry-decision .choice`)))
+	// The card says the answer is below; the chip brings the question back.
+	do(t, ctx, 10*time.Second, js(`document.querySelector('.composer-env .env-chip').click()`),
+		waitJS(`!!document.querySelector('#composer-mode .choice')`), chromedp.Click(chromedp.CSS(`#composer-mode .choice`)))
 	msgs := waitMessages(t, ctx, 4)
 	texts := []string{msgs[0].Text, msgs[1].Text, msgs[2].Text}
 	assert.Equal(t, []string{`/script ok = confirm('Go on?'); send('first done' if ok else 'first stopped')`, "first done", "second prompt"}, texts)

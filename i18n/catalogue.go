@@ -103,7 +103,10 @@ const (
 	QueuedPrompts
 	QueuedLater
 	QueuedSteer
-	QueuedNext
+	QueueEdit
+	QueueEditLabel
+	QueueRemove
+	QueueRemoveLabel
 	MenuCommands
 	MenuSkills
 	MenuFunctions
@@ -212,9 +215,12 @@ var catalogue = map[Msg][nLocales]string{
 	QueueTitle:        {"Queue after the running turn (Enter)", "排在当前这一轮之后（Enter）"},
 	Steer:             {"Steer", "插话"},
 	QueuedPrompts:     {"Queued prompts", "排队的消息"},
-	QueuedLater:       {"Queued: runs after the current turn", "已排队：当前这一轮之后运行"},
-	QueuedSteer:       {"Steering: runs next, ahead of the queue", "插话：下一个运行，排在队列之前"},
-	QueuedNext:        {"Next: runs when the current turn ends", "下一个：当前这一轮结束时运行"},
+	QueuedLater:       {"Waiting for the current turn", "等待当前这一轮结束"},
+	QueuedSteer:       {"Steering: goes to the current turn", "插话：交给当前这一轮"},
+	QueueEdit:         {"Edit", "编辑"},
+	QueueEditLabel:    {"Edit this queued prompt", "编辑这条排队的消息"},
+	QueueRemove:       {"Remove", "移除"},
+	QueueRemoveLabel:  {"Remove this queued prompt", "移除这条排队的消息"},
 	MenuCommands:      {"Commands", "命令"},
 	MenuSkills:        {"Skills", "技能"},
 	MenuFunctions:     {"Functions", "函数"},

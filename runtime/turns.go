@@ -557,3 +557,45 @@ func claimID(what string, offset uint64, owner string) string {
 }
 
 func commandRunID(offset uint64) string { return fmt.Sprintf("slash-command:%d", offset) }
+
+// ErrNotWaiting is returned for a withdrawal of a prompt that is not waiting for its turn:
+// its turn started, it was steered into a turn, or it was withdrawn already.
+var ErrNotWaiting = errors.New("this prompt is not waiting: its turn started, or it was withdrawn already")
+
+// WithdrawPrompt takes back a prompt still waiting for its turn: a prompt.withdrawn in the
+// log says so, and no turn runs it (turn.Read counts it as taken). The runner reads the
+// queue from the log only between turns, so a prompt withdrawn while a turn runs, or while
+// none is due, never runs; a withdrawal in the instant a runner picks the same prompt is
+// refused if that runner's turn.started was stored first (docs/look.md, "The queue").
+func (r *Runtime) WithdrawPrompt(ctx context.Context, session string, prompt uint64) (protocol.WithdrawResponse, error) {
+	if _, err := r.Session(ctx, session); err != nil {
+		return protocol.WithdrawResponse{}, err
+	}
+	waiting, err := r.waiting(ctx, session, prompt)
+	if err != nil {
+		return protocol.WithdrawResponse{}, err
+	}
+	if !waiting {
+		return protocol.WithdrawResponse{}, fmt.Errorf("prompt %d: %w", prompt, ErrNotWaiting)
+	}
+	offset, _, err := r.log.Append(ctx, session, protocol.EventPromptWithdrawn, protocol.PromptWithdrawn{Prompt: prompt},
+		"withdrawn-"+strconv.FormatUint(prompt, 10))
+	if err != nil {
+		return protocol.WithdrawResponse{}, err
+	}
+	return protocol.WithdrawResponse{Offset: offset}, nil
+}
+
+// waiting reports whether prompt is a user message of the session that no turn has taken.
+func (r *Runtime) waiting(ctx context.Context, session string, prompt uint64) (bool, error) {
+	st, err := r.turnState(ctx, session)
+	if err != nil {
+		return false, err
+	}
+	evs, err := r.log.Read(ctx, session, st.Through)
+	if err != nil {
+		return false, err
+	}
+	queue, _ := turn.Waiting(st, evs)
+	return slices.ContainsFunc(queue, func(p turn.Prompt) bool { return p.Offset == prompt }), nil
+}

@@ -226,18 +226,19 @@ type change struct {
 // changes has an entry for each state-changing route; the test fails on a route without.
 func changes(session string) map[string]change {
 	return map[string]change{
-		"POST /api/sessions":                           {"POST", "/api/sessions", `{}`, []int{http.StatusCreated}},
-		"POST /api/sessions/{id}/prompt":               {"POST", "/api/sessions/" + session + "/prompt", `{"text":"hi","attemptId":"ATTEMPT"}`, []int{http.StatusOK}},
-		"POST /api/sessions/{id}/stop":                 {"POST", "/api/sessions/" + session + "/stop", `{}`, []int{http.StatusOK, http.StatusAccepted}},
-		"POST /api/sessions/{id}/decisions/{decision}": {"POST", "/api/sessions/" + session + "/decisions/nosuch", `{"action":"decline"}`, []int{http.StatusNotFound}},
-		"DELETE /api/grants/{grant}":                   {"DELETE", "/api/grants/nosuch", "", []int{http.StatusNotFound}},
+		"POST /api/sessions":                                {"POST", "/api/sessions", `{}`, []int{http.StatusCreated}},
+		"POST /api/sessions/{id}/prompt":                    {"POST", "/api/sessions/" + session + "/prompt", `{"text":"hi","attemptId":"ATTEMPT"}`, []int{http.StatusOK}},
+		"PATCH /api/sessions/{id}":                          {"PATCH", "/api/sessions/" + session, `{"title":"t"}`, []int{http.StatusOK}},
+		"POST /api/sessions/{id}/prompts/{prompt}/withdraw": {"POST", "/api/sessions/" + session + "/prompts/1/withdraw", "", []int{http.StatusConflict}},
+		"POST /api/sessions/{id}/stop":                      {"POST", "/api/sessions/" + session + "/stop", `{}`, []int{http.StatusOK, http.StatusAccepted}},
+		"POST /api/sessions/{id}/decisions/{decision}":      {"POST", "/api/sessions/" + session + "/decisions/nosuch", `{"action":"decline"}`, []int{http.StatusNotFound}},
+		"DELETE /api/grants/{grant}":                        {"DELETE", "/api/grants/nosuch", "", []int{http.StatusNotFound}},
+		"POST /api/functions/{name}/run":                    {"POST", "/api/functions/greet/run", `{"args":{"name":"Ada"}}`, []int{http.StatusAccepted}},
 		// A decision never asked: let through, it is told so (404).
 		"POST /api/sessions/{id}/decisions/{decision}/retry": {"POST", "/api/sessions/" + session + "/decisions/nosuch/retry", "", []int{http.StatusNotFound}},
-		"POST /api/functions/{name}/run":                     {"POST", "/api/functions/greet/run", `{"args":{"name":"Ada"}}`, []int{http.StatusAccepted}},
 		// No model endpoint in this server: a request let through is told so (409).
 		"POST /api/sessions/{id}/model":       {"POST", "/api/sessions/" + session + "/model", `{"model":"m"}`, []int{http.StatusConflict}},
 		"POST /api/sessions/{id}/permissions": {"POST", "/api/sessions/" + session + "/permissions", `{"mode":"ask"}`, []int{http.StatusOK}},
-		"PATCH /api/sessions/{id}":            {"PATCH", "/api/sessions/" + session, `{"title":"t"}`, []int{http.StatusOK}},
 		// No MCP server is configured: a request let through is told there is no such one.
 		"POST /api/mcp/reconnect":      {"POST", "/api/mcp/reconnect?server=nosuch", "", []int{http.StatusNotFound}},
 		"POST /api/notifications/seen": {"POST", "/api/notifications/seen", `{"session":"` + session + `","decision":"d1"}`, []int{http.StatusNoContent}},

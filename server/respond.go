@@ -88,6 +88,8 @@ func (s *Server) fail(w http.ResponseWriter, err error) {
 		writeError(w, http.StatusBadRequest, "bad_request", err.Error())
 	case errors.Is(err, runtime.ErrBusy):
 		writeError(w, http.StatusConflict, "busy", err.Error())
+	case errors.Is(err, runtime.ErrNotWaiting):
+		writeError(w, http.StatusConflict, "not_waiting", err.Error())
 	case errors.As(err, &verr):
 		writeDecodeError(w, err)
 	default:

@@ -20,6 +20,7 @@ type Runtime interface {
 	CreateSession(ctx context.Context, req protocol.CreateSessionRequest) (protocol.SessionInfo, error)
 	Session(ctx context.Context, id string) (protocol.SessionInfo, error)
 	UpdateSession(ctx context.Context, id string, req protocol.UpdateSessionRequest) (protocol.SessionInfo, error)
+	WithdrawPrompt(ctx context.Context, session string, prompt uint64) (protocol.WithdrawResponse, error)
 	SendPrompt(ctx context.Context, session string, req protocol.SendPromptRequest) (protocol.SendPromptResponse, error)
 	StopTurn(ctx context.Context, session string, req protocol.StopRequest) (protocol.StopResponse, error)
 	PendingDecisions(ctx context.Context, session string) (protocol.DecisionList, error)
@@ -92,6 +93,7 @@ func (s *Server) api() []route {
 		{"POST /api/sessions", s.createSession},
 		{"GET /api/sessions/{id}", s.getSession},
 		{"PATCH /api/sessions/{id}", s.updateSession},
+		{"POST /api/sessions/{id}/prompts/{prompt}/withdraw", s.withdrawPrompt},
 		{"GET /api/sessions/{id}/events", s.listEvents},
 		{"GET /api/sessions/{id}/window", s.windowPage},
 		{"POST /api/sessions/{id}/prompt", s.sendPrompt},

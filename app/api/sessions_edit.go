@@ -2,6 +2,7 @@ package api
 
 import (
 	"context"
+	"strconv"
 
 	"parley/protocol"
 )
@@ -9,4 +10,9 @@ import (
 // UpdateSession renames or archives a session (PATCH /api/sessions/{id}).
 func (c *Client) UpdateSession(ctx context.Context, id string, req protocol.UpdateSessionRequest) (protocol.SessionInfo, error) {
 	return call[protocol.SessionInfo](ctx, c, "PATCH", "/api/sessions/"+id, req)
+}
+
+// WithdrawPrompt takes back a prompt waiting for its turn.
+func (c *Client) WithdrawPrompt(ctx context.Context, session string, prompt uint64) (protocol.WithdrawResponse, error) {
+	return call[protocol.WithdrawResponse](ctx, c, methodPost, "/api/sessions/"+session+"/prompts/"+strconv.FormatUint(prompt, 10)+"/withdraw", nil)
 }

@@ -24,7 +24,7 @@ import (
 var ErrDuplicateSource = errors.New("a source with this trigger and name is already registered")
 
 // ErrInvalidSource is returned for a source without a name or with a trigger other than
-// '/' and '@'.
+// '/' and '@', and slash.ArgTrigger for a command's argument.
 var ErrInvalidSource = errors.New("invalid source")
 
 // Registry is the root registry of sources, shared by every session. Registration order is
@@ -50,8 +50,8 @@ func (r *Registry) Register(src slash.Source) error {
 	}
 	info := slash.Describe(src)
 	k := info.Key
-	if (k.Trigger != '/' && k.Trigger != '@') || k.Name == "" {
-		return fmt.Errorf("register source %q: trigger must be '/' or '@' and the name non-empty: %w", k, ErrInvalidSource)
+	if (k.Trigger != '/' && k.Trigger != '@' && k.Trigger != slash.ArgTrigger) || k.Name == "" {
+		return fmt.Errorf("register source %q: trigger must be '/', '@' or an argument's and the name non-empty: %w", k, ErrInvalidSource)
 	}
 	r.mu.Lock()
 	if _, dup := r.byKey[k]; dup {

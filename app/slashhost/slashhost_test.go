@@ -87,7 +87,7 @@ func TestRegister(t *testing.T) {
 		{"distinct", []*src{{trigger: '/', name: "cmd"}, {trigger: '/', name: "skill"}}, nil, ""},
 		{"same name, other trigger", []*src{{trigger: '/', name: "x"}, {trigger: '@', name: "x"}}, nil, ""},
 		{"duplicate", []*src{{trigger: '/', name: "cmd"}, {trigger: '/', name: "cmd"}}, ErrDuplicateSource, `register source "/cmd"`},
-		{"bad trigger", []*src{{trigger: '#', name: "tag"}}, ErrInvalidSource, `trigger must be '/' or '@'`},
+		{"bad trigger", []*src{{trigger: '#', name: "tag"}}, ErrInvalidSource, `trigger must be '/', '@' or an argument's`},
 		{"no name", []*src{{trigger: '@'}}, ErrInvalidSource, "name non-empty"},
 	}
 	for _, tt := range tests {

@@ -136,6 +136,12 @@ func (t *Thread) Apply(ev protocol.Event) {
 		if ps, err := protocol.DecodeEventData[protocol.PromptSteered](ev); err == nil {
 			t.taken(ps.Prompt)
 		}
+	case protocol.EventPromptWithdrawn:
+		// Taken back before its turn: it leaves the queue and never joins the thread.
+		if pw, err := protocol.DecodeEventData[protocol.PromptWithdrawn](ev); err == nil {
+			t.unstarted = slices.DeleteFunc(t.unstarted, func(o uint64) bool { return o == pw.Prompt })
+			t.Queued = slices.DeleteFunc(slices.Clone(t.Queued), func(m Message) bool { return m.Offset == pw.Prompt })
+		}
 	case protocol.EventTurnEnded:
 		t.openTurns = max(0, t.openTurns-1)
 		t.Turn = 0

@@ -177,3 +177,25 @@ func TestRunOutcomesInWords(t *testing.T) {
 		assert.Equal(t, want, th.Messages[0].Status, errText)
 	}
 }
+
+func TestWithdrawnPromptLeavesTheQueue(t *testing.T) {
+	th := &Thread{}
+	raw := func(text string) json.RawMessage { return mustJSON(protocol.Message{Text: text}) }
+	th.Apply(protocol.Event{Offset: 1, Type: protocol.EventUserMessage, Data: raw("first")})
+	th.Apply(protocol.Event{Offset: 2, Type: protocol.EventTurnStarted, Data: mustJSON(protocol.TurnStarted{Prompt: 1})})
+	th.Apply(protocol.Event{Offset: 3, Type: protocol.EventUserMessage, Data: raw("second")})
+	th.Apply(protocol.Event{Offset: 4, Type: protocol.EventUserMessage, Data: raw("third")})
+	require.Len(t, th.Queued, 2)
+	th.Apply(protocol.Event{Offset: 5, Type: protocol.EventPromptWithdrawn, Data: mustJSON(protocol.PromptWithdrawn{Prompt: 3})})
+	require.Len(t, th.Queued, 1)
+	assert.Equal(t, "third", th.Queued[0].Text)
+	th.Apply(protocol.Event{Offset: 6, Type: protocol.EventTurnEnded, Data: mustJSON(protocol.TurnEnded{Prompt: 1})})
+	th.Apply(protocol.Event{Offset: 7, Type: protocol.EventTurnStarted, Data: mustJSON(protocol.TurnStarted{Prompt: 4})})
+	th.Apply(protocol.Event{Offset: 8, Type: protocol.EventTurnEnded, Data: mustJSON(protocol.TurnEnded{Prompt: 4})})
+	var texts []string
+	for _, m := range th.Messages {
+		texts = append(texts, m.Text)
+	}
+	assert.Equal(t, []string{"first", "third"}, texts, "the withdrawn prompt never joins the thread")
+	assert.False(t, th.Working)
+}

@@ -12,11 +12,22 @@ import (
 )
 
 // QueueDock lists the prompts waiting for the running turn, above the input
-// (conversation.input.dock). It is read-only: each prompt joins the thread when its turn
-// starts.
+// (conversation.input.dock). Until its turn starts, a prompt can be edited (taken back into
+// the input) or removed; either withdraws it on the server, which records it in the log, so
+// it never runs.
 type QueueDock struct {
 	app.Compo
 	Queued []store.Message
+}
+
+// ActionWithdraw asks the conversation to withdraw a waiting prompt; value: Withdraw.
+const ActionWithdraw = "parley.queue.withdraw"
+
+// Withdraw names a waiting prompt to take back; Edit puts its text back in the input.
+type Withdraw struct {
+	Offset uint64
+	Text   string
+	Edit   bool
 }
 
 // Render draws the list; with nothing queued it is an empty strip, so the bar after it keeps
@@ -31,17 +42,26 @@ func (d *QueueDock) Render() app.UI {
 		app.Range(d.Queued).Slice(func(i int) app.UI {
 			m := d.Queued[i]
 			when := locale.T(i18n.QueuedLater)
-			switch {
-			case m.Steer:
+			if m.Steer {
 				when = locale.T(i18n.QueuedSteer)
-			case i == 0:
-				when = locale.T(i18n.QueuedNext)
+			}
+			key := strconv.FormatUint(m.Offset, 10)
+			withdraw := func(edit bool) app.EventHandler {
+				return func(ctx app.Context, e app.Event) {
+					ctx.NewActionWithValue(ActionWithdraw, Withdraw{Offset: m.Offset, Text: m.Text, Edit: edit})
+				}
 			}
 			return app.Div().Class("queue-item").Role("listitem").
-				DataSet("queued", strconv.FormatUint(m.Offset, 10)).
+				DataSet("queued", key).
 				Body(
 					app.Span().Class("queue-text").Text(m.Text),
-					app.Span().Class("queue-when").Text(when),
+					app.Div().Class("queue-side").Body(
+						app.Span().Class("queue-when").Text(when),
+						app.Button().Type("button").Class("queue-op queue-edit").Text(locale.T(i18n.QueueEdit)).
+							Aria("label", locale.T(i18n.QueueEditLabel)).OnClick(withdraw(true), app.EventScope(key)),
+						app.Button().Type("button").Class("queue-op queue-remove").Text(locale.T(i18n.QueueRemove)).
+							Aria("label", locale.T(i18n.QueueRemoveLabel)).OnClick(withdraw(false), app.EventScope(key)),
+					),
 				)
 		}),
 	)

@@ -3,6 +3,7 @@ package inputbar
 import (
 	"context"
 	"errors"
+	"strings"
 	"testing"
 
 	"github.com/maxence-charriere/go-app/v10/pkg/app"
@@ -148,7 +149,9 @@ func TestBarRendersAComboboxAndTheDock(t *testing.T) {
 	assert.Contains(t, dock, `role="list"`)
 	assert.Contains(t, dock, `aria-label="Queued prompts"`)
 	assert.Contains(t, dock, `data-queued="9"`)
-	assert.Contains(t, dock, "Next: runs when the current turn ends")
+	assert.Equal(t, 2, strings.Count(dock, "Waiting for the current turn"), "one label for every waiting prompt")
+	assert.Equal(t, 2, strings.Count(dock, ">Edit</button>"))
+	assert.Equal(t, 2, strings.Count(dock, ">Remove</button>"))
 	assert.NotContains(t, render(t, &QueueDock{}), `role="list"`)
 }
 

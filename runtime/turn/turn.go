@@ -101,6 +101,11 @@ func Read(q Queue, st State, evs []protocol.Event) Queue {
 			if ps, err := protocol.DecodeEventData[protocol.PromptSteered](ev); err == nil {
 				started[ps.Prompt] = true
 			}
+		case protocol.EventPromptWithdrawn:
+			// Taken back by the person before its turn: it never runs.
+			if pw, err := protocol.DecodeEventData[protocol.PromptWithdrawn](ev); err == nil {
+				started[pw.Prompt] = true
+			}
 		case protocol.EventUserMessage:
 			if m, err := ev.DecodeMessage(); err == nil && ev.Offset > st.Through {
 				waiting = append(waiting, Prompt{Offset: ev.Offset, Text: m.Text, Steer: m.Mode == protocol.ModeSteer})
@@ -169,6 +174,10 @@ func Steerable(evs []protocol.Event) []Prompt {
 		case protocol.EventPromptSteered:
 			if ps, err := protocol.DecodeEventData[protocol.PromptSteered](ev); err == nil {
 				taken[ps.Prompt] = true
+			}
+		case protocol.EventPromptWithdrawn:
+			if pw, err := protocol.DecodeEventData[protocol.PromptWithdrawn](ev); err == nil {
+				taken[pw.Prompt] = true
 			}
 		case protocol.EventUserMessage:
 			m, err := ev.DecodeMessage()
