@@ -275,7 +275,8 @@ func TestDecisionsQueueFirstInFirstOut(t *testing.T) {
 // AbortError and leaves the input area.
 func TestRequestUserInputEndings(t *testing.T) {
 	_, ctx := openSession(t, "")
-	evalBool(t, ctx, `(parley.requestUserInput({kind: 'confirm', message: 'Sure?'}).then(r => window.__first = JSON.stringify(r)), true)`)
+	// A question's Decline (a confirm has none: its No is the answer).
+	evalBool(t, ctx, `(parley.requestUserInput({kind: 'ask', message: 'Your name?', schema: {type: 'string'}}).then(r => window.__first = JSON.stringify(r)), true)`)
 	do(t, ctx, 10*time.Second, waitJS(modeShown), js(`document.querySelector('#composer-mode .secondary').click()`), waitJS(`!!window.__first`))
 	assert.Equal(t, `{"action":"decline"}`, evalString(t, ctx, `window.__first`))
 

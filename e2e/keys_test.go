@@ -132,7 +132,7 @@ func TestApprovalChords(t *testing.T) {
 	do(t, ctx, 20*time.Second, waitJS(modeShown), waitJS(focusIn))
 	assert.Equal(t, "Ctrl+Enter", modeText(t, ctx, `.choice .key-hint`))
 	assert.Equal(t, "Control+Enter Meta+Enter", evalString(t, ctx, `document.querySelector('#composer-mode .choice').getAttribute('aria-keyshortcuts')`))
-	assert.Equal(t, "Ctrl+Shift+Enter", modeText(t, ctx, `.secondary .key-hint`))
+	assert.Equal(t, "Ctrl+Shift+Enter", modeText(t, ctx, `.choice.tone-deny .key-hint`))
 	do(t, ctx, 10*time.Second, chromedp.KeyEvent("y"))
 	assert.True(t, evalBool(t, ctx, modeShown), "a letter approves nothing")
 	do(t, ctx, 10*time.Second, rawKey("Backspace", 8, 0), pressEnter(modCtrl))

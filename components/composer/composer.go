@@ -539,7 +539,7 @@ func (c *Composer) renderMode() app.UI {
 				app.If(!isForm, func() app.UI {
 					return app.Div().Class("morph-actions").Body(
 						app.If(hasSecondary, func() app.UI { return c.actionButton(secondary, false, "secondary", secondary.Label) }),
-						c.actionButton(primary, true, "send", primary.Label),
+						app.If(!primary.Hidden, func() app.UI { return c.actionButton(primary, true, "send", primary.Label) }),
 					)
 				}),
 			),

@@ -355,7 +355,6 @@ func TestALocalRequestIsAnsweredInTheComposer(t *testing.T) {
 		want    elicitation.Result
 	}{
 		{"accept", true, elicitation.Result{Action: protocol.ActionAccept, Content: json.RawMessage(`true`)}},
-		{"decline", false, elicitation.Result{Action: protocol.ActionDecline}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -379,6 +378,18 @@ func TestALocalRequestIsAnsweredInTheComposer(t *testing.T) {
 			assert.Empty(t, h.c.waiting)
 		})
 	}
+}
+
+// A confirm is Yes or No: no Decline beside them (issue: one way to say no for each kind).
+func TestAConfirmHasNoDecline(t *testing.T) {
+	confirm := protocol.DecisionRequest{Kind: protocol.KindConfirm, Message: "Deploy?"}
+	require.NoError(t, confirm.Validate())
+	h := mount(t, &Composer{Session: "s1"})
+	e, ctx := modetest.Context(t)
+	ask(t, h, e, h.c.presenter(ctx), context.Background(), confirm)
+	d := h.fresh()
+	assert.Empty(t, d.One(t, ".morph-actions").All("button"), "Yes and No are the answers: no Decline, no Send that could never be enabled")
+	assert.False(t, h.c.runAction(ctx, false), "no secondary action")
 }
 
 func TestALocalRequestWaitsBehindTheServersAndCanBeWithdrawn(t *testing.T) {

@@ -79,8 +79,11 @@ func (m *Mode) Body() app.UI {
 			app.Range(req.Options).Slice(func(i int) app.UI {
 				o := req.Options[i]
 				keys := ""
-				if i == m.approveIndex() {
+				switch {
+				case i == m.approveIndex():
 					keys = approveKeys
+				case i == m.denyIndex():
+					keys = rejectKeys
 				}
 				return widget.ChoiceButtonKeys(m.key+"-opt-"+strconv.Itoa(i), o.Label, reach(o), o.Tone, false, keys, func(ctx app.Context) {
 					m.pick(ctx, i)
@@ -154,8 +157,12 @@ func (m *Mode) Primary() modes.Action {
 }
 
 // Secondary rejects the request as a whole, without words; mod+Shift+Enter too. Escape
-// does not: it sets the approval aside.
+// does not: it sets the approval aside. A request with a rejecting option of its own has no
+// secondary: that option is the one way to say no (with the words typed, if any).
 func (m *Mode) Secondary() (modes.Action, bool) {
+	if m.denyIndex() >= 0 {
+		return modes.Action{}, false
+	}
 	return modes.Action{Label: locale.T(i18n.Reject), Title: locale.T(i18n.RejectTitle), Keys: rejectKeys, Run: func(ctx app.Context) {
 		m.send(ctx, protocol.ReplyRequest{Action: protocol.ActionDecline})
 	}}, true
@@ -169,6 +176,16 @@ const (
 	approveKeys = "mod+enter"
 	rejectKeys  = "mod+shift+enter"
 )
+
+// denyIndex is the request's own rejecting option, or -1.
+func (m *Mode) denyIndex() int {
+	for i, o := range m.d.Request.Options {
+		if o.Tone == protocol.ToneDeny {
+			return i
+		}
+	}
+	return -1
+}
 
 // approveIndex is the option mod+Enter picks: the first that affirms, else the first.
 func (m *Mode) approveIndex() int {
@@ -213,6 +230,10 @@ func (m *Mode) pick(ctx app.Context, i int) {
 		// Opened here, in the click's own handler: only a person's gesture may open a tab,
 		// and only after their consent.
 		app.Window().Call("open", u, "_blank", "noopener,noreferrer")
+	}
+	if i == m.denyIndex() && strings.TrimSpace(m.instruction) != "" {
+		m.reject(ctx) // Reject with words typed: the words go with it
+		return
 	}
 	raw, _ := json.Marshal(protocol.ApprovalAnswer{Option: &i})
 	m.send(ctx, protocol.ReplyRequest{Action: protocol.ActionAccept, Content: raw})

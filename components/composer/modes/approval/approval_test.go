@@ -276,9 +276,34 @@ func TestPickingAnOptionAnswersItsIndex(t *testing.T) {
 	}
 }
 
-func TestSecondaryDeclinesTheApproval(t *testing.T) {
+// One way to say no: a request with its own rejecting option has no second Reject; that
+// option carries the reject chord, and the words typed go with it.
+func TestTheRejectingOptionIsTheOneWayToSayNo(t *testing.T) {
 	h := &modetest.Host{}
 	m := newApproval(t, h, gitPush())
+	_, ok := m.Secondary()
+	assert.False(t, ok, "no second Reject beside the request's Deny")
+	body := domtest.Render(t, m.Body())
+	buttons := body.One(t, ".choices").All("button.choice")
+	deny := buttons[len(buttons)-1]
+	assert.Contains(t, deny.TextContent(), "Deny")
+	assert.Contains(t, deny.TextContent(), "Ctrl+Shift+Enter", "the reject chord is shown on it")
+
+	ctx := modetest.NewContext(t)
+	m.instruction = "use git status"
+	m.pick(ctx, len(gitPush().Options)-1)
+	require.Len(t, h.Answers, 1)
+	var a protocol.ApprovalAnswer
+	require.NoError(t, json.Unmarshal(h.Answers[0].Reply.Content, &a))
+	assert.Equal(t, "use git status", a.Instruction, "Deny with words typed rejects with them")
+}
+
+// A request with no rejecting option of its own gets Reject as the secondary action.
+func TestSecondaryDeclinesAnApprovalWithoutARejectingOption(t *testing.T) {
+	h := &modetest.Host{}
+	req := gitPush()
+	req.Options = req.Options[:len(req.Options)-1]
+	m := newApproval(t, h, req)
 	s, ok := m.Secondary()
 	require.True(t, ok)
 	assert.Equal(t, "Reject", s.Label)

@@ -74,7 +74,9 @@ func (m *Mode) Primary() modes.Action {
 		m.onEffects(ctx, m.view.Submit())
 	}}
 	if f := m.view.Form(); f.Lone() && !f.Answer(0).Other {
+		// The choice's own click answers; "Other…" typed would need the button.
 		a.Title, a.Disabled = locale.T(i18n.SendLone), true
+		a.Hidden = !f.Fields()[0].AllowOther
 	} else if !ok {
 		a.Title = locale.T(i18n.SendIncomplete)
 	}
@@ -87,6 +89,9 @@ func (m *Mode) FocusFirst() bool { return m.view.FocusFirst() }
 // Secondary declines: an answer that says no to being asked. Only its own button does:
 // Escape sets the question aside instead.
 func (m *Mode) Secondary() (modes.Action, bool) {
+	if m.d.Request.Kind == protocol.KindConfirm {
+		return modes.Action{}, false // Yes or No: No is the way to say no
+	}
 	return modes.Action{Label: locale.T(i18n.Decline), Title: locale.T(i18n.DeclineTitle), Run: func(ctx app.Context) {
 		m.answer(ctx, protocol.ReplyRequest{Action: protocol.ActionDecline})
 	}}, true
