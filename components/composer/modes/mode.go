@@ -71,7 +71,7 @@ type Action struct {
 	// Hidden says there is nothing to press: the mode's own controls answer (a lone
 	// choice's buttons). A button that could never be enabled is not drawn.
 	Hidden bool
-	Run      func(ctx app.Context)
+	Run    func(ctx app.Context)
 	// Keys is the chord that runs it too, as machine/keymap writes it ("mod+enter"): the
 	// button shows it as a hint.
 	Keys string
