@@ -240,8 +240,9 @@ func TestGrantRevokedFromTheScreenAsksAgain(t *testing.T) {
 	srv, ctx := openHome(t)
 	script := `/script r = run(['echo', 'granted']); send(r.stdout.strip() or r.error)`
 	do(t, ctx, 10*time.Second, typeText(script), pressEnter(0))
-	do(t, ctx, 30*time.Second, waitJS(`!!document.querySelector('.entry-decision.status-pending .choice')`))
-	do(t, ctx, 10*time.Second, clickJS(`.entry-decision.status-pending .choice:nth-child(2)`))
+	// In its thread the composer holds the approval (the card is one line): "always" there.
+	do(t, ctx, 30*time.Second, waitJS(`!!document.querySelector('#composer-mode .choice')`))
+	do(t, ctx, 10*time.Second, clickJS(`#composer-mode .choice:nth-child(2)`))
 	do(t, ctx, 30*time.Second, waitJS(`document.querySelectorAll('.entry-run.status-done').length === 1`))
 
 	// The grant lets the same command through without asking.
@@ -269,7 +270,7 @@ func TestGrantRevokedFromTheScreenAsksAgain(t *testing.T) {
 		waitJS(`document.querySelectorAll('.entry-run.status-done').length === 2`),
 		waitJS(`document.querySelector('.entry-linked')?.id === `+"'"+strings.TrimPrefix(origin, url+"#")+"'"))
 	do(t, ctx, 10*time.Second, typeText(script), pressEnter(0))
-	do(t, ctx, 30*time.Second, waitJS(`!!document.querySelector('.entry-decision.status-pending .choice')`))
+	do(t, ctx, 30*time.Second, waitJS(`!!document.querySelector('#composer-mode .choice')`))
 	assert.Equal(t, "Allow running echo?", evalString(t, ctx, `document.querySelector('.entry-decision.status-pending .entry-title').textContent`))
 }
 
@@ -295,7 +296,7 @@ func TestBatchCardApproveAllRejectAllAndEach(t *testing.T) {
 	do(t, ctx, 10*time.Second, clickJS(pendingCard+` .entry-actions .tone-deny`))
 	msgs = waitMessages(t, ctx, 4)
 	assert.Equal(t, "use printf instead | use printf instead", msgs[3].Text, "every request of the batch reads the one reason")
-	assert.Equal(t, "Rejected: use printf instead", evalString(t, ctx, `[...document.querySelectorAll('.entry-decision')][1].querySelector('.entry-status').textContent`))
+	assert.Equal(t, "Rejected: use printf instead", evalString(t, ctx, `[...document.querySelectorAll('.entry-decision')][1].querySelector('.entry-outcome').textContent`))
 
 	do(t, ctx, 10*time.Second, typeText(batch), pressEnter(0))
 	do(t, ctx, 30*time.Second, waitJS(`!!document.querySelector('`+pendingCard+` .batch-item')`))

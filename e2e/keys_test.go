@@ -137,7 +137,7 @@ func TestApprovalChords(t *testing.T) {
 	assert.True(t, evalBool(t, ctx, modeShown), "a letter approves nothing")
 	do(t, ctx, 10*time.Second, rawKey("Backspace", 8, 0), pressEnter(modCtrl))
 	msgs := waitMessages(t, ctx, 2)
-	assert.Equal(t, "hello", msgs[1].Text)
+	assert.Equal(t, "got hello", msgs[1].Text)
 }
 
 // TestRejectChord: mod+Shift+Enter rejects.

@@ -63,7 +63,7 @@ func TestPhoneLayout(t *testing.T) {
 	}
 	check("idle")
 	assert.GreaterOrEqual(t, get(t, ctx, chromedp.Evaluate[float64](`parseFloat(getComputedStyle(document.querySelector('.composer')).paddingBottom)`)), 34.0, "clear of the bottom inset")
-	assert.GreaterOrEqual(t, get(t, ctx, chromedp.Evaluate[float64](`parseFloat(getComputedStyle(document.querySelector('.mobile-bar')).paddingTop)`)), 47.0, "clear of the top inset")
+	assert.GreaterOrEqual(t, get(t, ctx, chromedp.Evaluate[float64](`document.querySelector('.menu-toggle').getBoundingClientRect().top`)), 47.0, "the Sessions toggle is clear of the top inset")
 
 	// The session list opens over the thread with thumb-sized entries.
 	do(t, ctx, 10*time.Second, chromedp.Click(chromedp.CSS(`.menu-toggle`)), waitJS(`document.querySelector('.sidebar.open') !== null`))

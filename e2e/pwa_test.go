@@ -115,7 +115,7 @@ func TestOfflineShell(t *testing.T) {
 
 	srv = startServer(t, data, srv.addr)
 	do(t, ctx, 60*time.Second, waitJS(`!document.querySelector('.offline') && !!document.querySelector('.link-live')`),
-		waitJS(`[...document.querySelectorAll('#sidebar a')].some(a => a.innerText === 'Offline')`))
+		waitJS(`[...document.querySelectorAll('#sidebar a')].some(a => a.innerText.split('\n')[0].trim() === 'Offline')`))
 	assert.Equal(t, "written offline", evalString(t, ctx, `document.querySelector('#composer-input').value`))
 	do(t, ctx, 20*time.Second, chromedp.Click(composer), pressEnter(0),
 		waitJS(`document.querySelector('.thread').innerText.includes('written offline')`))

@@ -213,6 +213,13 @@ func (c *Composer) focusField() {
 	if active.Truthy() && !active.Equal(root) && root.Call("contains", active).Bool() {
 		return
 	}
+	// Nor from a field the person is typing in elsewhere (a decision card's reason on the
+	// thread or the approvals screen): their keys would land in the composer's field.
+	if active.Truthy() && !root.Call("contains", active).Bool() && active.Get("id").String() != "composer-input" {
+		if tag := active.Get("tagName").String(); tag == "INPUT" || tag == "TEXTAREA" || tag == "SELECT" || active.Get("isContentEditable").Bool() {
+			return
+		}
+	}
 	if f, ok := c.mode.(modes.Focuser); ok && f.FocusFirst() {
 		return
 	}
