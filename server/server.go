@@ -12,6 +12,7 @@ import (
 	"parley/protocol"
 	"parley/runtime"
 	"parley/runtime/notify"
+	"parley/server/sockets"
 )
 
 // Runtime is what the server asks of the agent runtime; *runtime.Runtime is the one.
@@ -59,7 +60,7 @@ type Server struct {
 	rt      Runtime
 	token   string
 	bundle  *Bundle
-	sockets sockets
+	sockets sockets.Set
 	frames  frameCache
 	origin  *http.CrossOriginProtection
 	// Notifications (notify.go); nil until SetNotifier.
@@ -77,7 +78,7 @@ func New(rt Runtime, token string, b *Bundle) *Server {
 // CloseSockets closes every open socket with "going away". http.Server.Shutdown leaves
 // hijacked connections alone: register this with RegisterOnShutdown, and clients reconnect
 // at once.
-func (s *Server) CloseSockets() { s.sockets.closeAll() }
+func (s *Server) CloseSockets() { s.sockets.CloseAll() }
 
 // route is one endpoint of the API.
 type route struct {

@@ -40,7 +40,7 @@ func (s *Server) socket(w http.ResponseWriter, r *http.Request) {
 	ctx, cancel := context.WithCancel(r.Context())
 	defer cancel()
 	sc := &socketConn{conn: conn, rt: s.rt, frames: &s.frames}
-	defer s.sockets.track(conn)()
+	defer s.sockets.Track(conn)()
 	go sc.keepAlive(ctx, cancel)
 	defer sc.unsubscribe()
 
@@ -344,38 +344,5 @@ func (c *socketConn) keepAlive(ctx context.Context, cancel context.CancelFunc) {
 				return
 			}
 		}
-	}
-}
-
-// sockets are the open sockets. http.Server.Shutdown leaves hijacked connections alone, so
-// on shutdown they are closed here with "going away", and clients reconnect at once.
-type sockets struct {
-	mu   sync.Mutex
-	open map[*websocket.Conn]struct{}
-}
-
-func (s *sockets) track(c *websocket.Conn) (untrack func()) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	if s.open == nil {
-		s.open = map[*websocket.Conn]struct{}{}
-	}
-	s.open[c] = struct{}{}
-	return func() {
-		s.mu.Lock()
-		delete(s.open, c)
-		s.mu.Unlock()
-	}
-}
-
-func (s *sockets) closeAll() {
-	s.mu.Lock()
-	conns := make([]*websocket.Conn, 0, len(s.open))
-	for c := range s.open {
-		conns = append(conns, c)
-	}
-	s.mu.Unlock()
-	for _, c := range conns {
-		_ = c.Close(websocket.StatusGoingAway, "the server is restarting")
 	}
 }

@@ -18,12 +18,12 @@ import (
 	"net/http/httputil"
 	"net/url"
 	"strings"
-	"sync"
 	"time"
 
 	"github.com/coder/websocket"
 
 	"parley/protocol"
+	"parley/server/sockets"
 )
 
 // Defaults of Options.
@@ -60,7 +60,7 @@ type Proxy struct {
 	opts    Options
 	client  *http.Client
 	http    *httputil.ReverseProxy
-	sockets sockets
+	sockets sockets.Set
 }
 
 // ParseUpstream checks an -upstream value: an http or https address with a host and
@@ -125,7 +125,7 @@ func (p *Proxy) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 
 // CloseSockets closes every relayed socket with "going away", as server.CloseSockets does:
 // http.Server.Shutdown leaves hijacked connections alone.
-func (p *Proxy) CloseSockets() { p.sockets.closeAll() }
+func (p *Proxy) CloseSockets() { p.sockets.CloseAll() }
 
 // Check asks the runtime for its workspaces with the token: nil when it answers, else why
 // not, in words for the edge's log at start.
@@ -232,7 +232,7 @@ func (p *Proxy) socket(w http.ResponseWriter, r *http.Request) {
 	// Frames over the protocol's limit are read and drained in relayUp, answered as the
 	// runtime answers them, and never cost memory or the socket.
 	down.SetReadLimit(-1)
-	defer p.sockets.track(down)()
+	defer p.sockets.Track(down)()
 
 	ctx, cancel := context.WithCancel(r.Context())
 	defer cancel()
@@ -358,37 +358,5 @@ func keepAlive(ctx context.Context, c *websocket.Conn, cancel context.CancelFunc
 				return
 			}
 		}
-	}
-}
-
-// sockets are the browsers' open sockets, closed on shutdown.
-type sockets struct {
-	mu   sync.Mutex
-	open map[*websocket.Conn]struct{}
-}
-
-func (s *sockets) track(c *websocket.Conn) (untrack func()) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	if s.open == nil {
-		s.open = map[*websocket.Conn]struct{}{}
-	}
-	s.open[c] = struct{}{}
-	return func() {
-		s.mu.Lock()
-		delete(s.open, c)
-		s.mu.Unlock()
-	}
-}
-
-func (s *sockets) closeAll() {
-	s.mu.Lock()
-	conns := make([]*websocket.Conn, 0, len(s.open))
-	for c := range s.open {
-		conns = append(conns, c)
-	}
-	s.mu.Unlock()
-	for _, c := range conns {
-		_ = c.Close(websocket.StatusGoingAway, "the server is restarting")
 	}
 }

@@ -1,0 +1,45 @@
+// Package sockets keeps a process's open WebSockets so that shutdown can close them:
+// http.Server.Shutdown leaves hijacked connections alone, so they are closed here with
+// "going away", and clients reconnect at once. The runtime's socket and the edge's relay
+// both use it.
+package sockets
+
+import (
+	"sync"
+
+	"github.com/coder/websocket"
+)
+
+// Set is the open sockets; its zero value is ready.
+type Set struct {
+	mu   sync.Mutex
+	open map[*websocket.Conn]struct{}
+}
+
+// Track adds c; the returned func removes it.
+func (s *Set) Track(c *websocket.Conn) (untrack func()) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.open == nil {
+		s.open = map[*websocket.Conn]struct{}{}
+	}
+	s.open[c] = struct{}{}
+	return func() {
+		s.mu.Lock()
+		delete(s.open, c)
+		s.mu.Unlock()
+	}
+}
+
+// CloseAll closes every open socket with "going away".
+func (s *Set) CloseAll() {
+	s.mu.Lock()
+	conns := make([]*websocket.Conn, 0, len(s.open))
+	for c := range s.open {
+		conns = append(conns, c)
+	}
+	s.mu.Unlock()
+	for _, c := range conns {
+		_ = c.Close(websocket.StatusGoingAway, "the server is restarting")
+	}
+}
