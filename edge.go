@@ -98,14 +98,5 @@ func runEdge(ctx context.Context, cfg config, ln net.Listener, stdout io.Writer)
 	fmt.Fprintf(stdout, "Parley is running as an edge of a runtime elsewhere. Open this address (it carries your access token):\n\n    http://%s/?token=%s\n\n", displayAddr(ln.Addr()), token)
 	slog.Info("serving as an edge", "addr", ln.Addr().String(), "upstream", cfg.Upstream, "data", cfg.Data, "version", bundle.Version())
 
-	errc := make(chan error, 1)
-	go func() { errc <- srv.Serve(ln) }()
-	select {
-	case err := <-errc:
-		return err
-	case <-ctx.Done():
-	}
-	shutdown, cancelShutdown := context.WithTimeout(context.Background(), 5*time.Second)
-	defer cancelShutdown()
-	return srv.Shutdown(shutdown)
+	return serveUntil(ctx, srv, ln)
 }

@@ -341,6 +341,12 @@ func run(ctx context.Context, cfg config, stdout io.Writer) error {
 	fmt.Fprintf(stdout, "Parley is running. Open this address (it carries your access token):\n\n    http://%s/?token=%s\n\n", displayAddr(ln.Addr()), token)
 	slog.Info("serving", "addr", ln.Addr().String(), "data", cfg.Data, "workspaces", cfg.Workspaces, "nats", cmp.Or(cfg.NATS, "embedded"), "version", bundle.Version())
 
+	return serveUntil(ctx, srv, ln)
+}
+
+// serveUntil serves ln until the server fails or ctx ends, then shuts it down, giving open
+// requests 5 s.
+func serveUntil(ctx context.Context, srv *http.Server, ln net.Listener) error {
 	errc := make(chan error, 1)
 	go func() { errc <- srv.Serve(ln) }()
 	select {
