@@ -307,8 +307,8 @@ func TestFnFormIsCancelledByADecision(t *testing.T) {
 func TestFnFormRunsAFunction(t *testing.T) {
 	_, ctx := openSession(t, "")
 	do(t, ctx, 10*time.Second, chromedp.Click(chromedp.CSS(`.control-button`)), waitJS(`!!document.querySelector('#composer-mode.mode-fn-form')`),
-		waitJS(`document.querySelectorAll('#fn-pick option').length > 1`),
-		js(`(s => { s.value = 'greet'; s.dispatchEvent(new Event('change', {bubbles: true})) })(document.querySelector('#fn-pick'))`),
+		waitJS(`document.querySelectorAll('#fn-pick option').length > 1`))
+	do(t, ctx, 10*time.Second, js(`(s => { s.value = 'greet'; s.dispatchEvent(new Event('change', {bubbles: true})) })(document.querySelector('#fn-pick'))`),
 		waitJS(`!!document.querySelector('#composer-mode .fn-form input[type=text]')`))
 	assert.True(t, evalBool(t, ctx, `document.querySelector('#composer-mode .square.send').disabled`), "the name is required")
 	do(t, ctx, 10*time.Second, chromedp.SendKeys(chromedp.CSS(`#composer-mode .fn-form input[type=text]`), "Ada"),
