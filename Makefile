@@ -73,7 +73,7 @@ AXE_VERSION = 4.10.3
 axe:
 	@if [ ! -f bin/npm/node_modules/axe-core/axe.min.js ]; then \
 		echo "installing axe-core $(AXE_VERSION) (the accessibility tests need it)"; \
-		mkdir -p bin/npm && npm install --silent --no-audit --no-fund --prefix bin/npm axe-core@$(AXE_VERSION) >/dev/null; \
+		mkdir -p bin/npm && npm install --silent --save-exact --no-audit --no-fund --prefix bin/npm axe-core@$(AXE_VERSION) >/dev/null; \
 	fi
 
 # MCP tests run against the reference server, pinned; installed into bin/npm when missing.
@@ -81,7 +81,7 @@ MCP_EVERYTHING := @modelcontextprotocol/server-everything@2026.8.31
 mcp-everything:
 	@if ! grep -qs '"version": "2026.8.31"' bin/npm/node_modules/@modelcontextprotocol/server-everything/package.json; then \
 		echo "installing $(MCP_EVERYTHING) into bin/npm (MCP tests need it)"; \
-		npm install --silent --no-audit --no-fund --prefix bin/npm $(MCP_EVERYTHING) >/dev/null; \
+		npm install --silent --save-exact --no-audit --no-fund --prefix bin/npm $(MCP_EVERYTHING) >/dev/null; \
 	fi
 
 bench: build chromium mcp-everything
