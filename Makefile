@@ -65,7 +65,8 @@ chromium:
 	fi
 	@if [ -z "$$(fc-list :lang=zh 2>/dev/null)" ]; then \
 		echo "installing a CJK font (the locale tests draw Chinese)"; \
-		DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends fonts-wqy-microhei >/dev/null; \
+		{ DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends fonts-wqy-microhei >/dev/null 2>&1 || \
+		  { apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends fonts-wqy-microhei >/dev/null; }; }; \
 	fi
 
 # The accessibility checks inject axe-core (npm, pinned) into the page; install it when missing.
