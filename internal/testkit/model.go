@@ -23,13 +23,25 @@ type Model struct {
 	mu       sync.Mutex
 	replies  []Reply
 	requests []openai.ChatCompletionRequest
+	auth     []string
+	at       []time.Time
+	models   string // the body of GET /v1/models; "" answers 404
+	listed   int
 	called   chan int // the number of the request just received
 }
 
-// Reply is one scripted answer: chunks, each flushed as it is written. A Hold step waits
-// until the test releases it (or the client goes away: a Stop).
+// Reply is one scripted answer: chunks, each flushed as it is written, or an error answer
+// (Status, Header, Body). The flags make it misbehave as real servers do at their worst.
+// A Hold step waits until the test releases it (or the client goes away: a Stop).
 type Reply struct {
-	Steps []Step
+	Steps  []Step
+	Status int               // non-zero: an error answer with Body
+	Header map[string]string // extra headers (Retry-After)
+	Body   string
+	// KeepAlive comment lines come first, as a server sends them while it reads a long prompt.
+	KeepAlive int
+	NoDone    bool // leave out the final [DONE]
+	Cut       bool // abort the connection after the steps: a stream cut mid-message
 }
 
 // Step is a chunk's SSE payload, or a wait. Sent, if set, is told when the chunk was
@@ -66,10 +78,51 @@ func (m *Model) Requests() []openai.ChatCompletionRequest {
 	return append([]openai.ChatCompletionRequest(nil), m.requests...)
 }
 
+// Auth is the Authorization header of each request so far.
+func (m *Model) Auth() []string {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	return append([]string(nil), m.auth...)
+}
+
+// Times are when each request arrived.
+func (m *Model) Times() []time.Time {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	return append([]time.Time(nil), m.at...)
+}
+
+// ListModels sets the body GET /v1/models answers ("" answers 404, as many servers do).
+func (m *Model) ListModels(body string) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	m.models = body
+}
+
+// Listed counts the GET /v1/models requests.
+func (m *Model) Listed() int {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	return m.listed
+}
+
 // Called delivers the number (from 1) of each request as it arrives.
 func (m *Model) Called() <-chan int { return m.called }
 
 func (m *Model) serve(w http.ResponseWriter, r *http.Request) {
+	if r.Method == http.MethodGet && r.URL.Path == "/v1/models" {
+		m.mu.Lock()
+		body := m.models
+		m.listed++
+		m.mu.Unlock()
+		if body == "" {
+			http.Error(w, `{"error":{"message":"no model list here"}}`, http.StatusNotFound)
+			return
+		}
+		w.Header().Set("Content-Type", "application/json")
+		_, _ = w.Write([]byte(body))
+		return
+	}
 	if r.Method != http.MethodPost || r.URL.Path != "/v1/chat/completions" {
 		http.Error(w, `{"error":{"message":"not found"}}`, http.StatusNotFound)
 		return
@@ -81,6 +134,8 @@ func (m *Model) serve(w http.ResponseWriter, r *http.Request) {
 	}
 	m.mu.Lock()
 	m.requests = append(m.requests, req)
+	m.auth = append(m.auth, r.Header.Get("Authorization"))
+	m.at = append(m.at, time.Now())
 	n := len(m.requests)
 	if len(m.replies) == 0 {
 		m.mu.Unlock()
@@ -96,9 +151,21 @@ func (m *Model) serve(w http.ResponseWriter, r *http.Request) {
 	default:
 	}
 
+	for k, v := range rep.Header {
+		w.Header().Set(k, v)
+	}
+	if rep.Status != 0 {
+		w.Header().Set("Content-Type", "application/json")
+		w.WriteHeader(rep.Status)
+		fmt.Fprint(w, rep.Body)
+		return
+	}
 	w.Header().Set("Content-Type", "text/event-stream")
 	w.WriteHeader(http.StatusOK)
 	flusher := w.(http.Flusher)
+	for range rep.KeepAlive {
+		fmt.Fprint(w, ": keep-alive\n\n")
+	}
 	flusher.Flush()
 	for _, s := range rep.Steps {
 		if s.Hold != nil {
@@ -122,7 +189,12 @@ func (m *Model) serve(w http.ResponseWriter, r *http.Request) {
 			}
 		}
 	}
-	fmt.Fprint(w, "data: [DONE]\n\n")
+	if rep.Cut {
+		panic(http.ErrAbortHandler) // closes the connection mid-body, as a crashed server does
+	}
+	if !rep.NoDone {
+		fmt.Fprint(w, "data: [DONE]\n\n")
+	}
 }
 
 // StreamChunk is one chunk of a Chat Completions stream as servers write it; usage, when

@@ -19,7 +19,7 @@ const twoModels = `{"object":"list","data":[
 
 func TestTheModelListNamesTheDefaultAndTheWindowsItSays(t *testing.T) {
 	srv := newFakeServer(t)
-	srv.models = twoModels
+	srv.ListModels(twoModels)
 	e := newEnv(t, srv)
 	ctx := context.Background()
 	list := e.rt.Models(ctx)
@@ -28,7 +28,7 @@ func TestTheModelListNamesTheDefaultAndTheWindowsItSays(t *testing.T) {
 	assert.Empty(t, list.Error)
 	assert.Equal(t, []protocol.ModelInfo{{ID: "test-model"}, {ID: "other", Window: 8192}, {ID: "vllm-style", Window: 4096}}, list.Models)
 	e.rt.Models(ctx)
-	assert.Equal(t, 1, srv.listed, "cached: the picker asks on every mount")
+	assert.Equal(t, 1, srv.Listed(), "cached: the picker asks on every mount")
 }
 
 func TestAModelListThatFailsSaysWhyInWords(t *testing.T) {
@@ -43,7 +43,7 @@ func TestAModelListThatFailsSaysWhyInWords(t *testing.T) {
 
 func TestASessionsModelNamesItsNextCallsAndNotAnotherSessions(t *testing.T) {
 	srv := newFakeServer(t, text("one"), text("two"), text("three"))
-	srv.models = twoModels
+	srv.ListModels(twoModels)
 	e := newEnv(t, srv)
 	ctx := context.Background()
 

@@ -2,11 +2,7 @@ package model_test
 
 import (
 	"encoding/json"
-	"fmt"
-	"net/http"
-	"net/http/httptest"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
@@ -15,21 +11,10 @@ import (
 	openai "github.com/sashabaranov/go-openai"
 )
 
-// fakeServer is a scripted OpenAI-compatible Chat Completions server on 127.0.0.1: each
-// request takes the next reply of its script, and streams it the way local servers do at
-// their worst. It records every request.
-type fakeServer struct {
-	*httptest.Server
-	t        *testing.T
-	mu       sync.Mutex
-	replies  []reply
-	requests []openai.ChatCompletionRequest
-	auth     []string
-	at       []time.Time
-	// models is the body of GET /v1/models ("" answers 404); listed counts those requests.
-	models string
-	listed int
-}
+// fakeServer is testkit's scripted OpenAI-compatible server on 127.0.0.1, driven by this
+// package's terse replies: it streams the way local servers do at their worst and records
+// every request.
+type fakeServer struct{ *testkit.Model }
 
 // reply is one scripted answer.
 type reply struct {
@@ -45,107 +30,35 @@ type reply struct {
 	keepAlive int
 }
 
+func (r reply) script() testkit.Reply {
+	out := testkit.Reply{Status: r.status, Header: r.header, Body: r.body, KeepAlive: r.keepAlive, NoDone: r.noDone, Cut: r.cut}
+	for _, c := range r.chunks {
+		out.Steps = append(out.Steps, testkit.Step{Chunk: c, Pause: r.gap})
+	}
+	if r.hold != nil {
+		out.Steps = append(out.Steps, testkit.Step{Hold: r.hold})
+	}
+	return out
+}
+
+func scripts(rs []reply) []testkit.Reply {
+	out := make([]testkit.Reply, len(rs))
+	for i, r := range rs {
+		out[i] = r.script()
+	}
+	return out
+}
+
 func newFakeServer(t *testing.T, replies ...reply) *fakeServer {
-	f := &fakeServer{t: t, replies: replies}
-	f.Server = httptest.NewServer(http.HandlerFunc(f.serve))
-	t.Cleanup(f.Close)
-	return f
+	return &fakeServer{Model: testkit.NewModel(t, scripts(replies)...)}
 }
 
-// URL is the base URL a client is given.
-func (f *fakeServer) base() string { return f.Server.URL + "/v1" }
+// base is the URL a client is given.
+func (f *fakeServer) base() string { return f.Base() }
 
-func (f *fakeServer) add(r ...reply) {
-	f.mu.Lock()
-	defer f.mu.Unlock()
-	f.replies = append(f.replies, r...)
-}
-
-func (f *fakeServer) requestsSoFar() []openai.ChatCompletionRequest {
-	f.mu.Lock()
-	defer f.mu.Unlock()
-	return append([]openai.ChatCompletionRequest(nil), f.requests...)
-}
-
-func (f *fakeServer) times() []time.Time {
-	f.mu.Lock()
-	defer f.mu.Unlock()
-	return append([]time.Time(nil), f.at...)
-}
-
-func (f *fakeServer) serve(w http.ResponseWriter, r *http.Request) {
-	if r.Method == http.MethodGet && r.URL.Path == "/v1/models" {
-		f.mu.Lock()
-		body := f.models
-		f.listed++
-		f.mu.Unlock()
-		if body == "" {
-			http.Error(w, `{"error":{"message":"no model list here"}}`, http.StatusNotFound)
-			return
-		}
-		w.Header().Set("Content-Type", "application/json")
-		_, _ = w.Write([]byte(body))
-		return
-	}
-	if r.Method != http.MethodPost || r.URL.Path != "/v1/chat/completions" {
-		http.Error(w, `{"error":{"message":"not found"}}`, http.StatusNotFound)
-		return
-	}
-	var req openai.ChatCompletionRequest
-	if err := json.NewDecoder(r.Body).Decode(&req); err != nil {
-		http.Error(w, `{"error":{"message":"bad json"}}`, http.StatusBadRequest)
-		return
-	}
-	f.mu.Lock()
-	f.requests = append(f.requests, req)
-	f.auth = append(f.auth, r.Header.Get("Authorization"))
-	f.at = append(f.at, time.Now())
-	if len(f.replies) == 0 {
-		f.mu.Unlock()
-		f.t.Errorf("the model was called %d times; the script has fewer replies", len(f.requests))
-		http.Error(w, `{"error":{"message":"no scripted reply"}}`, http.StatusInternalServerError)
-		return
-	}
-	rep := f.replies[0]
-	f.replies = f.replies[1:]
-	f.mu.Unlock()
-
-	for k, v := range rep.header {
-		w.Header().Set(k, v)
-	}
-	if rep.status != 0 {
-		w.Header().Set("Content-Type", "application/json")
-		w.WriteHeader(rep.status)
-		fmt.Fprint(w, rep.body)
-		return
-	}
-	w.Header().Set("Content-Type", "text/event-stream")
-	w.WriteHeader(http.StatusOK)
-	flusher := w.(http.Flusher)
-	for range rep.keepAlive {
-		fmt.Fprint(w, ": keep-alive\n\n")
-	}
-	for _, c := range rep.chunks {
-		fmt.Fprintf(w, "data: %s\n\n", c)
-		flusher.Flush()
-		if rep.gap > 0 {
-			time.Sleep(rep.gap)
-		}
-	}
-	if rep.hold != nil {
-		select {
-		case <-rep.hold:
-		case <-r.Context().Done():
-			return
-		}
-	}
-	if rep.cut {
-		panic(http.ErrAbortHandler) // closes the connection mid-body, as a crashed server does
-	}
-	if !rep.noDone {
-		fmt.Fprint(w, "data: [DONE]\n\n")
-	}
-}
+func (f *fakeServer) add(r ...reply)                                { f.Add(scripts(r)...) }
+func (f *fakeServer) requestsSoFar() []openai.ChatCompletionRequest { return f.Requests() }
+func (f *fakeServer) times() []time.Time                            { return f.Times() }
 
 // Chunks, written as servers write them.
 

@@ -164,7 +164,7 @@ func TestAStreamedReplyIsStoredOnceWithTheKeyAndModel(t *testing.T) {
 	require.Len(t, reqs, 1)
 	assert.Equal(t, "test-model", reqs[0].Model)
 	assert.True(t, reqs[0].Stream)
-	assert.Equal(t, "Bearer sekret", srv.auth[0])
+	assert.Equal(t, "Bearer sekret", srv.Auth()[0])
 	assert.Equal(t, "system user", roles(reqs[0]))
 	assert.Equal(t, "hi", reqs[0].Messages[1].Content)
 	var names []string
