@@ -64,29 +64,14 @@ func BenchmarkKeystroke(b *testing.B) {
 	const keys = 400
 	typed := strings.Repeat("the quick brown fox jumps ", keys/26+1)[:keys]
 	time.Sleep(time.Second) // the paste's draft save
-	metrics := func() map[string]float64 {
-		out := map[string]float64{}
-		do(b, ctx, 10*time.Second, chromedp.Func(func(ctx context.Context, t *chromedp.Target) error {
-			if _, err := cdp.Call(ctx, t, performance.Enable, performance.EnableParams{}); err != nil {
-				return err
-			}
-			res, err := cdp.Call(ctx, t, performance.GetMetrics, cdp.Empty{})
-			for _, m := range res.Metrics {
-				out[m.Name] = m.Value
-			}
-			return err
-		}))
-		return out
-	}
+	metrics := func() map[string]float64 { return browserMetrics(b, ctx) }
 	m0 := metrics()
 	stats0 := get(b, ctx, chromedp.Evaluate[map[string]int](`parleyInputStats()`))
 	heap0 := get(b, ctx, chromedp.Evaluate[float64](`parleyHeapAlloc()`))
 	b.ResetTimer()
 	for i, r := range typed {
 		s := string(r)
-		do(b, ctx, 10*time.Second,
-			key(input.DispatchKeyEventParams{Type: input.DispatchKeyEventTypeKeyDown, Key: s, Text: s, UnmodifiedText: s}),
-			key(input.DispatchKeyEventParams{Type: input.DispatchKeyEventTypeKeyUp, Key: s}))
+		pressKey(b, ctx, s)
 		get(b, ctx, chromedp.Evaluate[bool](fmt.Sprintf(`parleyWait(%d).then(() => true)`, i+1), chromedp.EvalAwaitPromise))
 		// A fast typist's pace, not a flood, and at no fixed phase of the 60 Hz frame: a
 		// fixed gap would land every key at the same point of the frame, and the share
@@ -193,4 +178,28 @@ func openKeystrokePage(b *testing.B) (ctx context.Context, draftLen, paras int) 
 	get(b, ctx, chromedp.Evaluate[bool](keystrokeProbe))
 
 	return ctx, draftLen, paras
+}
+
+// browserMetrics are Chromium's performance counters (layouts, style recalcs, script time)
+// as of now; a bench reports the difference over its keys.
+func browserMetrics(b *testing.B, ctx context.Context) map[string]float64 {
+	out := map[string]float64{}
+	do(b, ctx, 10*time.Second, chromedp.Func(func(ctx context.Context, t *chromedp.Target) error {
+		if _, err := cdp.Call(ctx, t, performance.Enable, performance.EnableParams{}); err != nil {
+			return err
+		}
+		res, err := cdp.Call(ctx, t, performance.GetMetrics, cdp.Empty{})
+		for _, m := range res.Metrics {
+			out[m.Name] = m.Value
+		}
+		return err
+	}))
+	return out
+}
+
+// pressKey types one character as a keyboard does: key down with its text, key up.
+func pressKey(b *testing.B, ctx context.Context, s string) {
+	do(b, ctx, 10*time.Second,
+		key(input.DispatchKeyEventParams{Type: input.DispatchKeyEventTypeKeyDown, Key: s, Text: s, UnmodifiedText: s}),
+		key(input.DispatchKeyEventParams{Type: input.DispatchKeyEventTypeKeyUp, Key: s}))
 }

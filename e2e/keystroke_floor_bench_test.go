@@ -1,16 +1,12 @@
 package e2e
 
 import (
-	"context"
 	"fmt"
 	"math/rand/v2"
 	"slices"
 	"testing"
 	"time"
 
-	"github.com/chromedp/cdproto/cdp"
-	"github.com/chromedp/cdproto/input"
-	"github.com/chromedp/cdproto/performance"
 	"github.com/chromedp/chromedp"
 )
 
@@ -70,20 +66,7 @@ func BenchmarkKeystrokeFloor(b *testing.B) {
 
 	const rounds, keys = 6, 120 // floor, Parley, floor, Parley…
 	typed := "the quick brown fox jumps over the lazy dog "
-	metrics := func() map[string]float64 {
-		out := map[string]float64{}
-		do(b, ctx, 10*time.Second, chromedp.Func(func(ctx context.Context, t *chromedp.Target) error {
-			if _, err := cdp.Call(ctx, t, performance.Enable, performance.EnableParams{}); err != nil {
-				return err
-			}
-			res, err := cdp.Call(ctx, t, performance.GetMetrics, cdp.Empty{})
-			for _, m := range res.Metrics {
-				out[m.Name] = m.Value
-			}
-			return err
-		}))
-		return out
-	}
+	metrics := func() map[string]float64 { return browserMetrics(b, ctx) }
 	var floor, parley []roundResult
 	b.ResetTimer()
 	for round := range rounds {
@@ -94,9 +77,7 @@ func BenchmarkKeystrokeFloor(b *testing.B) {
 		heap0 := get(b, ctx, chromedp.Evaluate[float64](`parleyHeapAlloc()`))
 		for i := range keys {
 			s := string(typed[(round*keys+i)%len(typed)])
-			do(b, ctx, 10*time.Second,
-				key(input.DispatchKeyEventParams{Type: input.DispatchKeyEventTypeKeyDown, Key: s, Text: s, UnmodifiedText: s}),
-				key(input.DispatchKeyEventParams{Type: input.DispatchKeyEventTypeKeyUp, Key: s}))
+			pressKey(b, ctx, s)
 			get(b, ctx, chromedp.Evaluate[bool](fmt.Sprintf(`parleyWait(%d).then(() => true)`, i+1), chromedp.EvalAwaitPromise))
 			time.Sleep(20*time.Millisecond + rand.N(17*time.Millisecond)) // no fixed phase of the frame
 		}

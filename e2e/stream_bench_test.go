@@ -12,7 +12,6 @@ import (
 	"time"
 
 	"github.com/chromedp/cdproto/cdp"
-	"github.com/chromedp/cdproto/input"
 	"github.com/chromedp/cdproto/page"
 	"github.com/chromedp/chromedp"
 
@@ -206,9 +205,7 @@ func BenchmarkStreamKeystroke(b *testing.B) {
 		typed := strings.Repeat("the quick brown fox jumps ", keys/26+1)[:keys]
 		for i, r := range typed {
 			s := string(r)
-			do(b, ctx, 10*time.Second,
-				key(input.DispatchKeyEventParams{Type: input.DispatchKeyEventTypeKeyDown, Key: s, Text: s, UnmodifiedText: s}),
-				key(input.DispatchKeyEventParams{Type: input.DispatchKeyEventTypeKeyUp, Key: s}))
+			pressKey(b, ctx, s)
 			get(b, ctx, chromedp.Evaluate[bool](fmt.Sprintf(`parleyWait(%d).then(() => true)`, from+i+1), chromedp.EvalAwaitPromise))
 			time.Sleep(20*time.Millisecond + rand.N(17*time.Millisecond))
 		}
