@@ -40,17 +40,7 @@ func BenchmarkFanoutCluster(b *testing.B) {
 		time.Sleep(2 * time.Second) // what is on its way arrives
 		cancel()
 		c.wg.Wait()
-		var lat []time.Duration
-		missing := 0
-		for _, got := range c.got {
-			for off, at := range sent {
-				if arrived, ok := got[off]; ok {
-					lat = append(lat, arrived.Sub(at))
-				} else {
-					missing++
-				}
-			}
-		}
+		lat, missing := c.latencies(sent)
 		p50, p99, worst := quantiles(lat)
 		b.ReportMetric(float64(p50.Microseconds())/1000, "p50-ms")
 		b.ReportMetric(float64(p99.Microseconds())/1000, "p99-ms")

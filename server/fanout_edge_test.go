@@ -94,15 +94,7 @@ func fanoutRound(b *testing.B, throughEdge bool, sockets, rate, seconds int) fan
 	if len(c.errs) > 0 {
 		r.first = " (first: " + c.errs[0] + ")"
 	}
-	for _, got := range c.got {
-		for off, at := range sent {
-			if arrived, ok := got[off]; ok {
-				r.lat = append(r.lat, arrived.Sub(at))
-			} else {
-				r.missing++
-			}
-		}
-	}
+	r.lat, r.missing = c.latencies(sent)
 	slices.Sort(r.lat)
 	return r
 }

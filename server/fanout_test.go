@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"net/http"
 	"os"
-	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -195,28 +194,12 @@ func BenchmarkFanout(b *testing.B) {
 		time.Sleep(2 * time.Second) // what is on its way arrives
 		cancel()
 		c.wg.Wait()
-		var lat []time.Duration
-		missing := 0
-		for _, got := range c.got {
-			for off, at := range sent {
-				if arrived, ok := got[off]; ok {
-					lat = append(lat, arrived.Sub(at))
-				} else {
-					missing++
-				}
-			}
-		}
-		slices.Sort(lat)
-		pick := func(q float64) time.Duration {
-			if len(lat) == 0 {
-				return 0
-			}
-			return lat[min(len(lat)-1, int(q*float64(len(lat))))]
-		}
-		b.ReportMetric(float64(pick(0.5).Microseconds())/1000, "p50-ms")
-		b.ReportMetric(float64(pick(0.99).Microseconds())/1000, "p99-ms")
+		lat, missing := c.latencies(sent)
+		p50, p99, worst := quantiles(lat)
+		b.ReportMetric(float64(p50.Microseconds())/1000, "p50-ms")
+		b.ReportMetric(float64(p99.Microseconds())/1000, "p99-ms")
 		fmt.Printf("fanout_bench: %d sockets, %d prompts/s for %d s: send → every socket p50 %v, p99 %v, max %v; %d deliveries missing; %d of %d prompts answered by the end of the send; RSS %.1f KB per socket (both sides); %d problems\n",
-			sockets, rate, seconds, pick(0.5).Round(time.Microsecond), pick(0.99).Round(time.Microsecond), pick(1).Round(time.Microsecond),
+			sockets, rate, seconds, p50, p99, worst,
 			missing, answered, len(sent), float64(rssAfter-rssBefore)/1024/float64(sockets), len(c.errs))
 		ts.Stop()
 	}
@@ -242,4 +225,19 @@ func rss() int64 {
 		}
 	}
 	return 0
+}
+
+// latencies are, for every socket and every prompt sent (offset → when), how long the prompt
+// took to reach the socket; missing counts the deliveries that never came.
+func (c *crowd) latencies(sent map[uint64]time.Time) (lat []time.Duration, missing int) {
+	for _, got := range c.got {
+		for off, at := range sent {
+			if arrived, ok := got[off]; ok {
+				lat = append(lat, arrived.Sub(at))
+			} else {
+				missing++
+			}
+		}
+	}
+	return lat, missing
 }
