@@ -26,21 +26,15 @@ const (
 // receives exactly the events that follow, then live ones. A bad frame gets an error frame;
 // the socket stays open and the subscription, if any, goes on.
 func (s *Server) socket(w http.ResponseWriter, r *http.Request) {
-	// Accept checks that the Origin, when a browser sends one, is this host: another site
-	// cannot ride the cookie into the socket.
-	conn, err := websocket.Accept(w, r, nil)
+	conn, done, err := s.sockets.Accept(w, r) // checks the Origin
 	if err != nil {
 		return // Accept has answered
 	}
-	defer conn.CloseNow()
-	// Frames over the protocol's limit are read and discarded below, so they never cost
-	// memory and never close the socket.
-	conn.SetReadLimit(-1)
+	defer done()
 
 	ctx, cancel := context.WithCancel(r.Context())
 	defer cancel()
 	sc := &socketConn{conn: conn, rt: s.rt, frames: &s.frames}
-	defer s.sockets.Track(conn)()
 	go sc.keepAlive(ctx, cancel)
 	defer sc.unsubscribe()
 

@@ -224,15 +224,13 @@ func (p *Proxy) httpError(w http.ResponseWriter, r *http.Request, err error) {
 // checked here, by Accept: the runtime sees the edge's connection, with a bearer token and
 // no Origin, which it accepts.
 func (p *Proxy) socket(w http.ResponseWriter, r *http.Request) {
-	down, err := websocket.Accept(w, r, nil)
+	// Frames over the protocol's limit are drained in relayUp and answered as the runtime
+	// answers them.
+	down, release, err := p.sockets.Accept(w, r)
 	if err != nil {
 		return // Accept has answered
 	}
-	defer down.CloseNow()
-	// Frames over the protocol's limit are read and drained in relayUp, answered as the
-	// runtime answers them, and never cost memory or the socket.
-	down.SetReadLimit(-1)
-	defer p.sockets.Track(down)()
+	defer release()
 
 	ctx, cancel := context.WithCancel(r.Context())
 	defer cancel()

@@ -5,6 +5,7 @@
 package sockets
 
 import (
+	"net/http"
 	"sync"
 
 	"github.com/coder/websocket"
@@ -42,4 +43,19 @@ func (s *Set) CloseAll() {
 	for _, c := range conns {
 		_ = c.Close(websocket.StatusGoingAway, "the server is restarting")
 	}
+}
+
+// Accept upgrades the request to a socket the set tracks until done is called; done also
+// closes it. Accept checks the Origin, when a browser sends one, against this host, so
+// another site cannot ride the cookie into the socket. Its read limit is lifted: the caller
+// reads frames over the protocol's limit and drains them, so they never cost memory and
+// never close the socket. On an error Accept has answered the request.
+func (s *Set) Accept(w http.ResponseWriter, r *http.Request) (c *websocket.Conn, done func(), err error) {
+	c, err = websocket.Accept(w, r, nil)
+	if err != nil {
+		return nil, nil, err
+	}
+	c.SetReadLimit(-1)
+	untrack := s.Track(c)
+	return c, func() { untrack(); c.CloseNow() }, nil
 }
