@@ -9,17 +9,12 @@ import (
 	"log/slog"
 	"net/http"
 	"sync"
-	"time"
 
 	"github.com/coder/websocket"
 
 	"parley/protocol"
 	"parley/runtime"
-)
-
-const (
-	socketWriteTimeout = 10 * time.Second
-	socketPingEvery    = 20 * time.Second
+	"parley/server/sockets"
 )
 
 // socket serves /ws: a client subscribes to one session after the last offset it saw and
@@ -35,7 +30,7 @@ func (s *Server) socket(w http.ResponseWriter, r *http.Request) {
 	ctx, cancel := context.WithCancel(r.Context())
 	defer cancel()
 	sc := &socketConn{conn: conn, rt: s.rt, frames: &s.frames}
-	go sc.keepAlive(ctx, cancel)
+	go sockets.KeepAlive(ctx, conn, cancel) // a client that vanished releases its subscription
 	defer sc.unsubscribe()
 
 	for {
@@ -154,7 +149,7 @@ func (c *socketConn) sendPrelude(ctx context.Context, prelude []protocol.Event, 
 }
 
 func (c *socketConn) write(ctx context.Context, b []byte) error {
-	wctx, cancel := context.WithTimeout(ctx, socketWriteTimeout)
+	wctx, cancel := context.WithTimeout(ctx, sockets.WriteTimeout)
 	defer cancel()
 	return c.conn.Write(wctx, websocket.MessageText, b)
 }
@@ -318,25 +313,4 @@ func (c *socketConn) subscribe(ctx context.Context, session string, after uint64
 			}
 		}
 	}()
-}
-
-// keepAlive pings so that a client that vanished without closing is noticed and its
-// subscription released.
-func (c *socketConn) keepAlive(ctx context.Context, cancel context.CancelFunc) {
-	t := time.NewTicker(socketPingEvery)
-	defer t.Stop()
-	for {
-		select {
-		case <-ctx.Done():
-			return
-		case <-t.C:
-			pctx, pcancel := context.WithTimeout(ctx, socketWriteTimeout)
-			err := c.conn.Ping(pctx)
-			pcancel()
-			if err != nil {
-				cancel()
-				return
-			}
-		}
-	}
 }

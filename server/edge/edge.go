@@ -33,8 +33,6 @@ const (
 )
 
 const (
-	writeTimeout = 10 * time.Second
-	pingEvery    = 20 * time.Second
 	// upstreamReadLimit bounds one frame from the runtime: the browser's own limit
 	// (app/socket), so what the edge relays is what a browser takes straight from a runtime.
 	upstreamReadLimit = 8 << 20
@@ -258,7 +256,7 @@ func (p *Proxy) socket(w http.ResponseWriter, r *http.Request) {
 	done := make(chan side, 2)
 	go func() { done <- relayDown(ctx, up, down) }()
 	go func() { done <- relayUp(ctx, down, up) }()
-	go keepAlive(ctx, down, cancel)
+	go sockets.KeepAlive(ctx, down, cancel) // a vanished browser releases its runtime socket; the runtime pings the edge in its turn
 	var first side
 	select {
 	case first = <-done:
@@ -328,7 +326,7 @@ func relayUp(ctx context.Context, down, up *websocket.Conn) side {
 }
 
 func write(ctx context.Context, c *websocket.Conn, typ websocket.MessageType, data []byte) error {
-	wctx, cancel := context.WithTimeout(ctx, writeTimeout)
+	wctx, cancel := context.WithTimeout(ctx, sockets.WriteTimeout)
 	defer cancel()
 	return c.Write(wctx, typ, data)
 }
@@ -336,25 +334,4 @@ func write(ctx context.Context, c *websocket.Conn, typ websocket.MessageType, da
 func sendError(ctx context.Context, c *websocket.Conn, code, text string) {
 	b, _ := json.Marshal(protocol.ServerFrame{Type: protocol.FrameError, Error: &protocol.ErrorResponse{Error: text, Code: code}})
 	_ = write(ctx, c, websocket.MessageText, b)
-}
-
-// keepAlive pings the browser, so one that vanished without closing is noticed and its
-// runtime socket released. The runtime pings the edge in its turn.
-func keepAlive(ctx context.Context, c *websocket.Conn, cancel context.CancelFunc) {
-	t := time.NewTicker(pingEvery)
-	defer t.Stop()
-	for {
-		select {
-		case <-ctx.Done():
-			return
-		case <-t.C:
-			pctx, pcancel := context.WithTimeout(ctx, writeTimeout)
-			err := c.Ping(pctx)
-			pcancel()
-			if err != nil {
-				cancel()
-				return
-			}
-		}
-	}
 }

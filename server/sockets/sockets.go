@@ -5,8 +5,10 @@
 package sockets
 
 import (
+	"context"
 	"net/http"
 	"sync"
+	"time"
 
 	"github.com/coder/websocket"
 )
@@ -58,4 +60,31 @@ func (s *Set) Accept(w http.ResponseWriter, r *http.Request) (c *websocket.Conn,
 	c.SetReadLimit(-1)
 	untrack := s.Track(c)
 	return c, func() { untrack(); c.CloseNow() }, nil
+}
+
+// Keep-alive: a ping every PingEvery, each given WriteTimeout for its pong.
+const (
+	PingEvery    = 20 * time.Second
+	WriteTimeout = 10 * time.Second
+)
+
+// KeepAlive pings c until ctx ends, so a peer that vanished without closing is noticed:
+// the first unanswered ping calls gone (which should end the socket's work) and returns.
+func KeepAlive(ctx context.Context, c *websocket.Conn, gone func()) {
+	t := time.NewTicker(PingEvery)
+	defer t.Stop()
+	for {
+		select {
+		case <-ctx.Done():
+			return
+		case <-t.C:
+			pctx, pcancel := context.WithTimeout(ctx, WriteTimeout)
+			err := c.Ping(pctx)
+			pcancel()
+			if err != nil {
+				gone()
+				return
+			}
+		}
+	}
 }
