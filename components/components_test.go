@@ -4,24 +4,16 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/maxence-charriere/go-app/v10/pkg/app"
+	"parley/components/viewtest"
+
 	"github.com/stretchr/testify/assert"
-	"github.com/stretchr/testify/require"
 
 	"parley/app/store"
 	"parley/components/composer"
 )
 
-func mounted(t *testing.T, c app.Composer) string {
-	t.Helper()
-	e := app.NewTestEngine()
-	require.NoError(t, e.Load(c))
-	e.ConsumeAll()
-	return app.HTMLString(c)
-}
-
 func TestAgentTextIsRenderedAsText(t *testing.T) {
-	html := mounted(t, &MessageItem{Message: store.Message{Offset: 7, Role: store.RoleAgent, Text: `<script>alert(1)</script> & <b>bold</b>`}})
+	html := viewtest.Render(t, &MessageItem{Message: store.Message{Offset: 7, Role: store.RoleAgent, Text: `<script>alert(1)</script> & <b>bold</b>`}})
 	assert.NotContains(t, html, "<script>")
 	assert.NotContains(t, html, "<b>")
 	assert.Contains(t, html, "&lt;script&gt;alert(1)&lt;/script&gt; &amp; &lt;b&gt;bold&lt;/b&gt;")
@@ -31,11 +23,11 @@ func TestAgentTextIsRenderedAsText(t *testing.T) {
 
 func TestThreadShowsMessagesInOrderAndTheWorkingIndicator(t *testing.T) {
 	msgs := []store.Message{{Offset: 2, Role: store.RoleUser, Text: "hi"}, {Offset: 3, Role: store.RoleAgent, Text: "hello"}}
-	html := mounted(t, &Thread{Messages: msgs})
+	html := viewtest.Render(t, &Thread{Messages: msgs})
 	assert.Less(t, strings.Index(html, "hi"), strings.Index(html, "hello"))
 	assert.Contains(t, html, `role="log"`)
 	assert.NotContains(t, html, "working")
-	working := mounted(t, &Thread{Messages: msgs[:1], Working: true})
+	working := viewtest.Render(t, &Thread{Messages: msgs[:1], Working: true})
 	assert.Contains(t, working, `role="status"`)
 	assert.Contains(t, working, "The agent is working…")
 	assert.Contains(t, html, "You said:")
@@ -43,7 +35,7 @@ func TestThreadShowsMessagesInOrderAndTheWorkingIndicator(t *testing.T) {
 }
 
 func TestConversationShowsTheHeroWithoutASession(t *testing.T) {
-	html := mounted(t, &Conversation{})
+	html := viewtest.Render(t, &Conversation{})
 	assert.Contains(t, html, `class="hero"`)
 	assert.Contains(t, html, `id="composer-input"`)
 	assert.Contains(t, html, "Ask anything to start a session")
@@ -52,13 +44,13 @@ func TestConversationShowsTheHeroWithoutASession(t *testing.T) {
 
 func TestComposerSendButtonFollowsTheDraft(t *testing.T) {
 	c := &composer.Composer{Placeholder: "Message the agent"}
-	html := mounted(t, c)
+	html := viewtest.Render(t, c)
 	assert.Contains(t, html, `aria-label="Message"`)
 	assert.Regexp(t, `<button[^>]*disabled`, html, "nothing to send")
 	assert.NotContains(t, html, `disabled="false"`, "a browser reads any disabled attribute as disabled")
 	assert.NotRegexp(t, `<textarea[^>]*disabled`, html)
 
-	off := mounted(t, &composer.Composer{Session: "s1", Disabled: true})
+	off := viewtest.Render(t, &composer.Composer{Session: "s1", Disabled: true})
 	assert.Regexp(t, `<textarea[^>]*disabled`, off)
 }
 
@@ -69,7 +61,7 @@ func TestSessionOfPath(t *testing.T) {
 }
 
 func TestOnlyTheAgentsOwnTextIsMarkdown(t *testing.T) {
-	agent := mounted(t, &MessageItem{Message: store.Message{Role: store.RoleAgent, Text: "**hi** [x](https://e.x)"}})
+	agent := viewtest.Render(t, &MessageItem{Message: store.Message{Role: store.RoleAgent, Text: "**hi** [x](https://e.x)"}})
 	assert.Contains(t, agent, "<strong>hi</strong>")
 	assert.Contains(t, agent, `href="https://e.x"`)
 	for _, m := range []store.Message{
@@ -77,7 +69,7 @@ func TestOnlyTheAgentsOwnTextIsMarkdown(t *testing.T) {
 		{Role: store.RoleAgent, From: "parley", Text: "**hi**"},
 		{Role: store.RoleAgent, From: "script", Text: "**hi**"},
 	} {
-		html := mounted(t, &MessageItem{Message: m})
+		html := viewtest.Render(t, &MessageItem{Message: m})
 		assert.Contains(t, html, "**hi**", m)
 		assert.NotContains(t, html, "<strong>", m)
 	}

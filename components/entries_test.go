@@ -4,6 +4,8 @@ import (
 	"strings"
 	"testing"
 
+	"parley/components/viewtest"
+
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
@@ -25,7 +27,7 @@ func TestDecisionCardIsOneLineWhileOpen(t *testing.T) {
 		}}
 	confirm := protocol.DecisionRequest{Kind: protocol.KindConfirm, Message: "Ship?", Schema: &protocol.Schema{Type: "boolean"}}
 	for _, req := range []protocol.DecisionRequest{approval, confirm} {
-		html := mounted(t, &DecisionCard{Message: decisionMessage(store.StatusPending, req)})
+		html := viewtest.Render(t, &DecisionCard{Message: decisionMessage(store.StatusPending, req)})
 		assert.Contains(t, html, "Waiting for your answer below")
 		assert.Contains(t, html, `role="button"`)
 		assert.Contains(t, html, `tabindex="0"`)
@@ -36,7 +38,7 @@ func TestDecisionCardIsOneLineWhileOpen(t *testing.T) {
 
 	ended := decisionMessage(store.StatusDeclined, approval)
 	ended.Result = "Rejected: use printf instead"
-	html := mounted(t, &DecisionCard{Message: ended})
+	html := viewtest.Render(t, &DecisionCard{Message: ended})
 	assert.Contains(t, html, `<div class="entry-outcome">Rejected: use printf instead</div>`)
 	assert.Contains(t, html, "&lt;b&gt;x&lt;/b&gt;", "details are text")
 	assert.NotContains(t, html, "Waiting")
@@ -48,12 +50,12 @@ func TestDecisionCardTruncatesLongDetailsHeadAndTail(t *testing.T) {
 	req := protocol.DecisionRequest{Kind: protocol.KindApproval, Message: "Run?", Details: details,
 		Options: []protocol.ApprovalOption{{Value: "allow", Label: "Approve"}}}
 	card := &DecisionCard{Message: decisionMessage(store.StatusAnswered, req)}
-	html := mounted(t, card)
+	html := viewtest.Render(t, card)
 	assert.Contains(t, html, "HEAD")
 	assert.Contains(t, html, "TAIL")
 	assert.Contains(t, html, "bytes not shown")
 	assert.Contains(t, html, "Show all")
-	html = mounted(t, &DecisionCard{Message: card.Message, expanded: true, shown: card.Message.ID})
+	html = viewtest.Render(t, &DecisionCard{Message: card.Message, expanded: true, shown: card.Message.ID})
 	assert.Contains(t, html, strings.Repeat("x", 5000))
 }
 
@@ -66,11 +68,11 @@ func TestRunCardShowsOutputAndResultAsText(t *testing.T) {
 }
 
 func runCardHTML(t *testing.T, m store.Message) string {
-	return mounted(t, &Thread{Messages: []store.Message{m}})
+	return viewtest.Render(t, &Thread{Messages: []store.Message{m}})
 }
 
 func TestStopSitsOutsideTheLog(t *testing.T) {
-	html := mounted(t, &Thread{
+	html := viewtest.Render(t, &Thread{
 		Messages: []store.Message{{Offset: 1, Role: store.RoleUser, Text: "hi"}},
 		Working:  true,
 	})
@@ -86,7 +88,7 @@ func TestToolReceiptIsTextWithHeadAndTail(t *testing.T) {
 	long := "HEAD" + strings.Repeat("y", 3000) + "TAIL"
 	m := store.Message{Offset: 5, Role: store.RoleTool, ID: "call_0", Title: "run_command",
 		Detail: `{"argv":["echo","<b>hi</b>"]}`, Result: long, Status: store.StatusFailed}
-	html := mounted(t, &Thread{Messages: []store.Message{m}})
+	html := viewtest.Render(t, &Thread{Messages: []store.Message{m}})
 	assert.Contains(t, html, "entry-tool status-failed")
 	assert.Contains(t, html, `data-call="call_0"`)
 	assert.Contains(t, html, "&lt;b&gt;hi&lt;/b&gt;", "a model's arguments are text")
@@ -98,7 +100,7 @@ func TestToolReceiptIsTextWithHeadAndTail(t *testing.T) {
 }
 
 func TestNoticesAndStreamsAreMarked(t *testing.T) {
-	html := mounted(t, &Thread{Messages: []store.Message{
+	html := viewtest.Render(t, &Thread{Messages: []store.Message{
 		{Offset: 1, Role: store.RoleAgent, From: protocol.FromParley, Text: "The model server cannot be reached"},
 		{Offset: 2, Role: store.RoleAgent, Stream: "2-1", Status: store.StatusStreaming, Text: "<script>x</script>"},
 		{Offset: 3, Role: store.RoleAgent, Stream: "2-2", Status: store.StatusInterrupted, Text: "Half"},
@@ -119,7 +121,7 @@ func TestRunOutputIsShownOnce(t *testing.T) {
 		{Offset: 4, Role: store.RoleAgent, From: protocol.FromScript, Text: "a.txt\nb.txt"},
 		{Offset: 5, Role: store.RoleAgent, From: protocol.FromScript, Text: "Something else"},
 	}
-	html := mounted(t, &Thread{Messages: msgs})
+	html := viewtest.Render(t, &Thread{Messages: msgs})
 	assert.Equal(t, 1, strings.Count(html, "Hello, Ada."))
 	assert.Equal(t, 1, strings.Count(html, "a.txt"))
 	assert.Contains(t, html, "Something else")
@@ -130,14 +132,14 @@ func TestRunOutputIsShownOnce(t *testing.T) {
 // behind a toggle.
 func TestCommandsCollapseToTheirFirstLine(t *testing.T) {
 	item := &MessageItem{Message: store.Message{Offset: 1, Role: store.RoleUser, At: 1700000000000, Text: "/script x = 1\nsend(str(x))\nprint('<b>')"}}
-	html := mounted(t, item)
+	html := viewtest.Render(t, item)
 	assert.Contains(t, html, `<span class="cmd-name">/script</span>`)
 	assert.Contains(t, html, `<span class="cmd-first"> x = 1</span>`)
 	assert.NotContains(t, html, "send(str(x))")
 	assert.Contains(t, html, "Show code (3 lines)")
 	assert.Contains(t, html, "<time")
 	assert.Contains(t, html, "Copy")
-	html = mounted(t, &MessageItem{Message: item.Message, showCode: true})
+	html = viewtest.Render(t, &MessageItem{Message: item.Message, showCode: true})
 	assert.Contains(t, html, "send(str(x))")
 	assert.Contains(t, html, "&lt;b&gt;")
 	assert.Contains(t, html, "Hide code")
@@ -146,7 +148,7 @@ func TestCommandsCollapseToTheirFirstLine(t *testing.T) {
 func TestToolReceiptShowsProgressAsText(t *testing.T) {
 	m := store.Message{Offset: 5, Role: store.RoleTool, ID: "c1", Title: "mcp__test__slow", Status: store.StatusRunning,
 		Progress: &protocol.ToolProgress{Call: "c1", Progress: 2, Total: 5, Message: "<i>copying</i>"}}
-	html := mounted(t, &Thread{Messages: []store.Message{m}})
+	html := viewtest.Render(t, &Thread{Messages: []store.Message{m}})
 	// go-app writes attributes in no fixed order: each is checked alone.
 	assert.Regexp(t, `<progress [^>]*class="tool-progress-bar"`, html)
 	assert.Regexp(t, `<progress [^>]*max="5.0000"`, html)
@@ -158,7 +160,7 @@ func TestToolReceiptShowsProgressAsText(t *testing.T) {
 func TestDecisionCardForgetsWhatWasTypedForAnotherDecision(t *testing.T) {
 	req := protocol.DecisionRequest{Kind: protocol.KindApproval, Message: "Run?", Options: []protocol.ApprovalOption{{Value: "deny", Label: "Reject", Tone: protocol.ToneDeny}}}
 	card := &DecisionCard{Message: decisionMessage(store.StatusPending, req)}
-	mounted(t, card)
+	viewtest.Render(t, card)
 	card.reason = "typed for d1"
 	card.Render()
 	assert.Equal(t, "typed for d1", card.reason, "the same decision keeps it")
@@ -173,9 +175,9 @@ func TestDecisionCardForgetsWhatWasTypedForAnotherDecision(t *testing.T) {
 func TestTimedOutCardOffersRequestRetry(t *testing.T) {
 	req := protocol.DecisionRequest{Kind: protocol.KindConfirm, Message: "Deploy?"}
 	m := decisionMessage(store.StatusTimedOut, req)
-	html := mounted(t, &DecisionCard{Message: m})
+	html := viewtest.Render(t, &DecisionCard{Message: m})
 	assert.Contains(t, html, "Request retry")
 	assert.NotContains(t, html, "entry-reason")
-	pending := mounted(t, &DecisionCard{Message: decisionMessage(store.StatusPending, req)})
+	pending := viewtest.Render(t, &DecisionCard{Message: decisionMessage(store.StatusPending, req)})
 	assert.NotContains(t, pending, "Request retry")
 }

@@ -3,21 +3,13 @@ package controls
 import (
 	"testing"
 
-	"github.com/maxence-charriere/go-app/v10/pkg/app"
+	"parley/components/viewtest"
+
 	"github.com/stretchr/testify/assert"
-	"github.com/stretchr/testify/require"
 
 	"parley/app/store"
 	"parley/protocol"
 )
-
-func render(t *testing.T, c app.Composer) string {
-	t.Helper()
-	e := app.NewTestEngine()
-	require.NoError(t, e.Load(c))
-	e.ConsumeAll()
-	return app.HTMLString(c)
-}
 
 func TestRingLabel(t *testing.T) {
 	assert.Equal(t, "12,340 of 32,768 tokens", RingLabel(12340, 32768))
@@ -32,12 +24,12 @@ func TestModelPicker(t *testing.T) {
 		Models: []protocol.ModelInfo{{ID: "small"}, {ID: "large", Window: 131072}}}
 
 	t.Run("offline", func(t *testing.T) {
-		html := render(t, &Model{Session: "s", list: protocol.ModelList{}, loaded: true})
+		html := viewtest.Render(t, &Model{Session: "s", list: protocol.ModelList{}, loaded: true})
 		assert.Contains(t, html, ">offline<")
 		assert.NotContains(t, html, "listbox")
 	})
 	t.Run("the default, closed, with the ring counting against the flag's window", func(t *testing.T) {
-		html := render(t, &Model{Session: "s", Controls: store.Controls{Used: 12340}, list: list, loaded: true})
+		html := viewtest.Render(t, &Model{Session: "s", Controls: store.Controls{Used: 12340}, list: list, loaded: true})
 		assert.Contains(t, html, `aria-haspopup="listbox"`)
 		assert.Contains(t, html, `aria-expanded="false"`)
 		assert.Contains(t, html, "small ▾")
@@ -46,7 +38,7 @@ func TestModelPicker(t *testing.T) {
 		assert.Contains(t, html, "-model-window")
 	})
 	t.Run("open, on the session's pick, whose window the list says", func(t *testing.T) {
-		html := render(t, &Model{Session: "s", Controls: store.Controls{Model: "large", Used: 1000}, list: list, loaded: true, open: true, active: 1})
+		html := viewtest.Render(t, &Model{Session: "s", Controls: store.Controls{Model: "large", Used: 1000}, list: list, loaded: true, open: true, active: 1})
 		assert.Contains(t, html, `role="listbox"`)
 		assert.Contains(t, html, `aria-activedescendant="model-option-1"`)
 		// (HTMLString writes aria-selected="true" bare; the browser gets the value.)
@@ -57,18 +49,18 @@ func TestModelPicker(t *testing.T) {
 		assert.Contains(t, html, "the endpoint's model list")
 	})
 	t.Run("a pick sent in another session does not show here", func(t *testing.T) {
-		html := render(t, &Model{Session: "b", list: list, loaded: true, picked: "large", pickedIn: "a"})
+		html := viewtest.Render(t, &Model{Session: "b", list: list, loaded: true, picked: "large", pickedIn: "a"})
 		assert.Contains(t, html, "small ▾")
 	})
 	t.Run("a list that failed keeps the default and says why", func(t *testing.T) {
-		html := render(t, &Model{Session: "s", list: protocol.ModelList{Configured: true, Default: "small", Error: "cannot be reached"}, loaded: true})
+		html := viewtest.Render(t, &Model{Session: "s", list: protocol.ModelList{Configured: true, Default: "small", Error: "cannot be reached"}, loaded: true})
 		assert.Contains(t, html, "small ▾")
 		assert.Contains(t, html, "the list could not be read: cannot be reached")
 	})
 }
 
 func TestPermissionsSelector(t *testing.T) {
-	html := render(t, &Permissions{Session: "s", Mode: protocol.PermissionEdits})
+	html := viewtest.Render(t, &Permissions{Session: "s", Mode: protocol.PermissionEdits})
 	assert.Contains(t, html, `aria-label="Permission mode"`)
 	for _, m := range protocol.PermissionModes {
 		assert.Contains(t, html, m.Label())

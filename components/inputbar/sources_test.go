@@ -6,7 +6,8 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/maxence-charriere/go-app/v10/pkg/app"
+	"parley/components/viewtest"
+
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
@@ -130,7 +131,7 @@ func TestPasteMatching(t *testing.T) {
 }
 
 func TestBarRendersAComboboxAndTheDock(t *testing.T) {
-	html := render(t, &Bar{Placeholder: "Message the agent"})
+	html := viewtest.Render(t, &Bar{Placeholder: "Message the agent"})
 	for _, want := range []string{`id="composer-input"`, `aria-autocomplete="list"`, `aria-controls="composer-menu"`, `data-expanded="false"`,
 		`role="listbox"`, `aria-label="Message"`, `id="composer-backdrop"`} {
 		assert.Contains(t, html, want)
@@ -140,25 +141,17 @@ func TestBarRendersAComboboxAndTheDock(t *testing.T) {
 	assert.NotContains(t, html, "aria-multiline", "a textarea is multi-line already")
 	assert.Regexp(t, `<button[^>]*disabled`, html, "nothing to send")
 	assert.NotRegexp(t, `<textarea[^>]*disabled`, html)
-	assert.Regexp(t, `<textarea[^>]*disabled`, render(t, &Bar{Disabled: true}))
-	working := render(t, &Bar{Session: "s", Working: true})
+	assert.Regexp(t, `<textarea[^>]*disabled`, viewtest.Render(t, &Bar{Disabled: true}))
+	working := viewtest.Render(t, &Bar{Session: "s", Working: true})
 	assert.Contains(t, working, "Enter queues")
 	assert.Contains(t, working, `class="steer"`)
 
-	dock := render(t, &QueueDock{Queued: []store.Message{{Offset: 9, Text: "later"}, {Offset: 10, Text: "then"}}})
+	dock := viewtest.Render(t, &QueueDock{Queued: []store.Message{{Offset: 9, Text: "later"}, {Offset: 10, Text: "then"}}})
 	assert.Contains(t, dock, `role="list"`)
 	assert.Contains(t, dock, `aria-label="Queued prompts"`)
 	assert.Contains(t, dock, `data-queued="9"`)
 	assert.Equal(t, 2, strings.Count(dock, "Waiting for the current turn"), "one label for every waiting prompt")
 	assert.Equal(t, 2, strings.Count(dock, ">Edit</button>"))
 	assert.Equal(t, 2, strings.Count(dock, ">Remove</button>"))
-	assert.NotContains(t, render(t, &QueueDock{}), `role="list"`)
-}
-
-func render(t *testing.T, c app.Composer) string {
-	t.Helper()
-	e := app.NewTestEngine()
-	require.NoError(t, e.Load(c))
-	e.ConsumeAll()
-	return app.HTMLString(c)
+	assert.NotContains(t, viewtest.Render(t, &QueueDock{}), `role="list"`)
 }

@@ -5,20 +5,14 @@ import (
 	"strings"
 	"testing"
 
+	"parley/components/viewtest"
+
 	"github.com/maxence-charriere/go-app/v10/pkg/app"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
 	md "parley/markdown"
 )
-
-func mount(t testing.TB, c app.Composer) (app.TestEngine, string) {
-	t.Helper()
-	e := app.NewTestEngine()
-	require.NoError(t, e.Load(c))
-	e.ConsumeAll()
-	return e, app.HTMLString(c)
-}
 
 var (
 	space    = regexp.MustCompile(`\s+`)
@@ -69,7 +63,7 @@ func TestRender(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			_, html := mount(t, &View{Text: tt.in})
+			_, html := viewtest.Mount(t, &View{Text: tt.in})
 			assert.Contains(t, flat(html), tt.want)
 		})
 	}
@@ -100,7 +94,7 @@ func TestNoRawHTML(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			_, html := mount(t, &View{Text: tt.in})
+			_, html := viewtest.Mount(t, &View{Text: tt.in})
 			assertSafe(t, html)
 			assert.Contains(t, flat(html), tt.wantText)
 		})
@@ -164,7 +158,7 @@ func TestStreamingRendersOnlyTheGrowingBlock(t *testing.T) {
 	defer func() { rendered = nil }()
 
 	h := &host{}
-	e, _ := mount(t, h)
+	e, _ := viewtest.Mount(t, h)
 	require.NotNil(t, h.ctx, "OnPreRender gives the test a context")
 	total, deltas := 0, 0
 	for i := 0; i < len(streamed); deltas++ {
@@ -197,7 +191,7 @@ func indexOf(ss []string, s string) int {
 }
 
 func TestCopyButtonSaysWhatHappened(t *testing.T) {
-	_, ready := mount(t, &CodeBlock{Code: "make run", Lang: "sh"})
+	_, ready := viewtest.Mount(t, &CodeBlock{Code: "make run", Lang: "sh"})
 	assert.Contains(t, flat(ready), `<button aria-label="Copy code" class="md-copy" type="button">Copy</button><span aria-live="polite" class="sr-only"></span>`)
 	copied := flat(app.HTMLString(&CodeBlock{Code: "make run", status: "Copied"}))
 	assert.Contains(t, copied, `<button aria-label="Copied" class="md-copy is-copied" type="button">Copied</button><span aria-live="polite" class="sr-only">Copied</span>`)
