@@ -6,7 +6,6 @@ import (
 	"context"
 	"io"
 	"net/http"
-	"net/url"
 	"strings"
 	"testing"
 	"time"
@@ -56,18 +55,7 @@ func TestTwoServersOnANATSCluster(t *testing.T) {
 				Workspaces: []string{t.TempDir()}, Web: testkit.WebFolder(t)}, out)
 		}()
 		dones = append(dones, done)
-		var link string
-		require.Eventually(t, func() bool {
-			for _, line := range strings.Split(out.String(), "\n") {
-				if i := strings.Index(line, "http://"); i >= 0 {
-					link = strings.TrimSpace(line[i:])
-					return true
-				}
-			}
-			return false
-		}, 3*testkit.Wait, 10*time.Millisecond, "server started: %s", out)
-		u, err := url.Parse(link)
-		require.NoError(t, err)
+		u := printedLink(t, out, 3*testkit.Wait)
 		bases = append(bases, "http://"+u.Host)
 	}
 	first := testkit.Client{T: t, Base: bases[0], Token: token}

@@ -5,6 +5,7 @@ package main
 import (
 	"bytes"
 	"context"
+	"fmt"
 	"io"
 	"net"
 	"net/http"
@@ -143,18 +144,7 @@ func TestRunOnAnExternalNATS(t *testing.T) {
 	go func() {
 		done <- run(ctx, config{Addr: "127.0.0.1:0", Data: t.TempDir(), NATS: ns.ClientURL(), Workspaces: []string{t.TempDir()}, Web: testkit.WebFolder(t)}, out)
 	}()
-	var link string
-	require.Eventually(t, func() bool {
-		for _, line := range strings.Split(out.String(), "\n") {
-			if i := strings.Index(line, "http://"); i >= 0 {
-				link = strings.TrimSpace(line[i:])
-				return true
-			}
-		}
-		return false
-	}, 10*time.Second, 10*time.Millisecond)
-	u, err := url.Parse(link)
-	require.NoError(t, err)
+	u := printedLink(t, out, 10*time.Second)
 	token := u.Query().Get("token")
 	require.NotEmpty(t, token, "the printed address carries the token")
 
@@ -230,4 +220,23 @@ func TestOneParleyPerDataFolder(t *testing.T) {
 	assert.ErrorContains(t, err, "listen")
 	entries, _ := os.ReadDir(fresh)
 	assert.Empty(t, entries, "the data folder was not touched")
+}
+
+// printedLink waits for the link the server prints when it is ready, as a person reads it
+// off the terminal.
+func printedLink(t *testing.T, out fmt.Stringer, within time.Duration) *url.URL {
+	t.Helper()
+	var link string
+	require.Eventually(t, func() bool {
+		for _, line := range strings.Split(out.String(), "\n") {
+			if i := strings.Index(line, "http://"); i >= 0 {
+				link = strings.TrimSpace(line[i:])
+				return true
+			}
+		}
+		return false
+	}, within, 10*time.Millisecond, "the server printed no link: %s", out)
+	u, err := url.Parse(link)
+	require.NoError(t, err)
+	return u
 }

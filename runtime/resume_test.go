@@ -180,10 +180,7 @@ func TestRestartAsksOnlyWhatWasNotAnswered(t *testing.T) {
 	m.Add(testkit.Text("Blue, large."))
 	emb, rt = startModel(t, dir, ws, m)
 	defer stop(emb, rt)
-	require.Eventually(t, func() bool {
-		st, err := rt.turnState(context.Background(), s)
-		return err == nil && st.Open && st.Started.Owner == rt.owner
-	}, testkit.Wait, 10*time.Millisecond, "the turn is taken over")
+	waitTakenOver(t, rt, s)
 	again := waitPending(t, rt, s, 1)
 	assert.Equal(t, second.ID, again[0].ID, "only the unanswered question is pending")
 	_, err = rt.Reply(context.Background(), s, second.ID, protocol.ReplyRequest{Action: protocol.ActionAccept, Content: raw("large")})
@@ -211,10 +208,7 @@ func TestAResumedTurnIsStoppedByItsFirstOffset(t *testing.T) {
 	crash(emb, rt)
 	emb, rt = startModel(t, dir, ws, m)
 	defer stop(emb, rt)
-	require.Eventually(t, func() bool {
-		st, err := rt.turnState(context.Background(), s)
-		return err == nil && st.Open && st.Started.Owner == rt.owner
-	}, testkit.Wait, 10*time.Millisecond, "the turn is taken over")
+	waitTakenOver(t, rt, s)
 	resp, err := rt.StopTurn(context.Background(), s, protocol.StopRequest{Turn: first.Seq})
 	require.NoError(t, err)
 	assert.True(t, resp.Running)
@@ -225,4 +219,14 @@ func TestAResumedTurnIsStoppedByItsFirstOffset(t *testing.T) {
 	rej, err := lastOfType(t, rt, s, protocol.EventQuestionRejected).DecodeQuestionRejected()
 	require.NoError(t, err)
 	assert.Equal(t, protocol.QuestionRejected{ID: d.ID, Outcome: protocol.OutcomeAborted, Reason: protocol.ReasonStopped}, rej)
+}
+
+// waitTakenOver waits until the session's open turn is owned by rt: a runtime that started
+// after a crash has taken it over.
+func waitTakenOver(t *testing.T, rt *Runtime, session string) {
+	t.Helper()
+	require.Eventually(t, func() bool {
+		st, err := rt.turnState(context.Background(), session)
+		return err == nil && st.Open && st.Started.Owner == rt.owner
+	}, testkit.Wait, 10*time.Millisecond, "the turn is taken over")
 }
