@@ -328,7 +328,7 @@ func (p *ApprovalsPage) Render() app.UI {
 		),
 		&Sidebar{Sessions: p.visibleSessions(), Open: p.menuOpen, Approvals: true},
 		app.Main().Class("main approvals-page").Body(
-			app.Header().Class("session-header").Body(app.H2().Text("Approvals")),
+			app.Header().Class("session-header").Body(app.H1().Text("Approvals")),
 			app.Div().Class("approvals-tabs").Role("tablist").Aria("label", "Approvals").Body(
 				p.tabButton(tabQueue, counted("Queue", len(p.queue), p.loaded)),
 				p.tabButton(tabHistory, "History"),
@@ -493,7 +493,8 @@ func (p *ApprovalsPage) renderHistory() app.UI {
 	}
 	return app.Div().Class("history").Body(
 		app.Div().Class("history-filters").Body(
-			app.Label().Text("Session ").Body(
+			app.Label().Body(
+				app.Span().Text("Session"),
 				app.Select().Class("filter-session").OnChange(onFilter(func(v string) { p.filter.Session = v })).Body(
 					app.Option().Value("").Text("All sessions"),
 					app.Range(p.visibleSessions()).Slice(func(i int) app.UI {
@@ -502,7 +503,8 @@ func (p *ApprovalsPage) renderHistory() app.UI {
 					}),
 				),
 			),
-			app.Label().Text(" Workspace ").Body(
+			app.Label().Body(
+				app.Span().Text("Workspace"),
 				app.Select().Class("filter-workspace").OnChange(onFilter(func(v string) { p.filter.Workspace = v })).Body(
 					app.Option().Value("").Text("All workspaces"),
 					app.Range(p.spaces).Slice(func(i int) app.UI {
@@ -510,7 +512,8 @@ func (p *ApprovalsPage) renderHistory() app.UI {
 					}),
 				),
 			),
-			app.Label().Text(" Outcome ").Body(
+			app.Label().Body(
+				app.Span().Text("Outcome"),
 				app.Select().Class("filter-outcome").OnChange(onFilter(func(v string) { p.filter.Outcome = v })).Body(
 					app.Option().Value("").Text("Any outcome"),
 					app.Range(protocol.HistoryOutcomes).Slice(func(i int) app.UI {

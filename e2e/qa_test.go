@@ -5,6 +5,9 @@ import (
 	"testing"
 	"time"
 
+	"github.com/chromedp/cdproto/cdp"
+	"github.com/chromedp/cdproto/emulation"
+	"github.com/chromedp/cdproto/input"
 	"github.com/chromedp/chromedp"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -77,4 +80,141 @@ func TestApprovalsScreenOnFirstLoad(t *testing.T) {
 	do(t, fresh, 10*time.Second, clickJS(`.tab-history`), waitJS(`document.querySelectorAll('.history-entry').length === 1`))
 	assert.True(t, evalBool(t, fresh, `!!document.querySelector('.sessions .session-item[data-session="`+id+`"]')`))
 	assert.Contains(t, evalString(t, fresh, `document.querySelector('.history-entry .thread-status').innerText`), "You: /script r = run")
+}
+
+// TestSessionTimesMoveOn: a session's "just now" becomes "1 min ago" as the minute passes,
+// with nothing else happening on the page.
+func TestSessionTimesMoveOn(t *testing.T) {
+	srv := startServer(t, t.TempDir(), "127.0.0.1:0")
+	seedSession(t, srv, "first", 1)
+	ctx := browser(t)
+	do(t, ctx, 60*time.Second, chromedp.Navigate(srv.link), waitReady(),
+		waitJS(`document.querySelector('.session-when')?.textContent === 'just now'`))
+	do(t, ctx, 150*time.Second, waitJS(`document.querySelector('.session-when')?.textContent === '1 min ago'`))
+}
+
+// TestMovingToApprovalsKeepsTheList: going from a thread to the approvals screen by its
+// link, the sidebar never shows an empty list, and the Grants tab never says "(0)" while one
+// grant exists: it has no count until it has read it.
+func TestMovingToApprovalsKeepsTheList(t *testing.T) {
+	_, ctx := openHome(t)
+	do(t, ctx, 10*time.Second, typeText(`/script r = run(['echo', 'granted']); send(r.stdout.strip() or r.error)`), pressEnter(0))
+	do(t, ctx, 30*time.Second, waitJS(`!!document.querySelector('#composer-mode .choice')`))
+	do(t, ctx, 10*time.Second, clickJS(`#composer-mode .choice:nth-child(2)`)) // Always
+	do(t, ctx, 30*time.Second, waitJS(`document.querySelectorAll('.entry-run.status-done').length === 1`),
+		waitJS(`document.querySelectorAll('.sessions .session-item').length === 1`))
+	// Watch every change of the page from before the click.
+	do(t, ctx, 10*time.Second, js(`window.__seen = {empty: false, zero: false};
+		new MutationObserver(() => {
+			if (!document.querySelector('.approvals-page')) return;
+			if (document.querySelectorAll('.sessions .session-item').length === 0) window.__seen.empty = true;
+			const g = document.querySelector('.tab-grants');
+			if (g && g.textContent === 'Grants (0)') window.__seen.zero = true;
+		}).observe(document.body, {childList: true, subtree: true, characterData: true})`))
+	do(t, ctx, 20*time.Second, clickJS(`.approvals-link`),
+		waitJS(`!!document.querySelector('.approvals-page') && !!document.querySelector('.queue-empty')`),
+		waitJS(`document.querySelector('.tab-grants').textContent === 'Grants (1)'`))
+	assert.False(t, evalBool(t, ctx, `window.__seen.empty`), "the session list emptied")
+	assert.False(t, evalBool(t, ctx, `window.__seen.zero`), "the Grants tab said (0)")
+	assert.True(t, evalBool(t, ctx, `document.querySelectorAll('.sessions .session-item').length === 1`))
+}
+
+// TestSessionActionsOnHoverOrFocus: on a desktop a session's Rename and Archive are out of
+// the way until its row is pointed at or holds the focus, and Tab from the row's link
+// reaches them; on a touch phone they stay in view, each at least 44 px.
+func TestSessionActionsOnHoverOrFocus(t *testing.T) {
+	srv := startServer(t, t.TempDir(), "127.0.0.1:0")
+	seedSession(t, srv, "first", 1)
+	seedSession(t, srv, "second", 1)
+	ctx := browser(t)
+	do(t, ctx, 60*time.Second, chromedp.Navigate(srv.link), waitReady(),
+		waitJS(`document.querySelectorAll('.sessions .session-item').length === 2`))
+	shown := `[...document.querySelectorAll('.session-ops')].map(e => getComputedStyle(e).display !== 'none' && e.getBoundingClientRect().height > 0)`
+	assert.Equal(t, "false,false", evalString(t, ctx, shown+`.join()`), "no row is pointed at or focused")
+
+	// Pointed at: that row's actions show.
+	do(t, ctx, 10*time.Second, chromedp.Func(func(c context.Context, tg *chromedp.Target) error {
+		r, err := chromedp.Evaluate[[]float64](`(r => [r.x + r.width / 2, r.y + r.height / 2])(document.querySelectorAll('.session-item')[1].getBoundingClientRect())`)(c, tg)
+		if err != nil {
+			return err
+		}
+		_, err = chromedp.MouseEvent(input.DispatchMouseEventTypeMouseMoved, r[0], r[1])(c, tg)
+		return err
+	}), waitJS(`(`+shown+`).join() === 'false,true'`))
+
+	// The keyboard: focus on the first row's link shows its actions; Tab reaches Rename.
+	do(t, ctx, 10*time.Second, chromedp.MouseEvent(input.DispatchMouseEventTypeMouseMoved, 900, 10), js(`document.querySelector('.session-link').focus()`),
+		waitJS(`(`+shown+`).join() === 'true,false'`), tabKey(0),
+		waitJS(`document.activeElement?.getAttribute('aria-label')?.startsWith('Rename')`))
+
+	// A touch phone: kept in view, 44 px each.
+	phone := browser(t)
+	touch := chromedp.Func(func(c context.Context, tg *chromedp.Target) error {
+		_, err := cdp.Call(c, tg, emulation.SetTouchEmulationEnabled, emulation.SetTouchEmulationEnabledParams{Enabled: true, MaxTouchPoints: 5})
+		return err
+	})
+	do(t, phone, 60*time.Second, chromedp.EmulateViewport(390, 844), touch, chromedp.Navigate(srv.link), waitReady(),
+		clickJS(`.menu-toggle`), waitJS(`document.querySelector('#sidebar').classList.contains('open') && document.querySelectorAll('.sessions .session-item').length === 2`))
+	assert.Equal(t, "true,true", evalString(t, phone, shown+`.join()`))
+	assert.True(t, evalBool(t, phone, `[...document.querySelectorAll('.session-op')].every(b => { const r = b.getBoundingClientRect(); return r.width >= 44 && r.height >= 44 })`), "44 px targets")
+}
+
+// TestRunCardFollowsItsApproval: the approval that let a script's command run reads above
+// the script's card, which holds what the command printed.
+func TestRunCardFollowsItsApproval(t *testing.T) {
+	_, ctx := openSession(t, `/script r = run(['echo', 'approved output']); print(r.stdout)`)
+	do(t, ctx, 30*time.Second, waitJS(`!!document.querySelector('#composer-mode .choice')`),
+		clickJS(`#composer-mode .choice`),
+		waitJS(`!!document.querySelector('.entry-run.status-done')`))
+	order := evalString(t, ctx, `[...document.querySelectorAll('.thread-inner .entry-run, .thread-inner .entry-decision')].map(e => e.classList.contains('entry-run') ? 'run' : 'decision').join()`)
+	assert.Equal(t, "decision,run", order)
+	assert.Contains(t, evalString(t, ctx, `document.querySelector('.entry-run .entry-output')?.textContent || ''`), "approved output")
+}
+
+// TestPhoneHeaderIsOpaque: on a phone the header row has a background of its own, so the
+// thread never shows through it.
+func TestPhoneHeaderIsOpaque(t *testing.T) {
+	srv := startServer(t, t.TempDir(), "127.0.0.1:0")
+	id := seedSession(t, srv, "long", 12)
+	ctx := browser(t)
+	do(t, ctx, 60*time.Second, chromedp.EmulateViewport(390, 844), chromedp.Navigate(srv.link), waitReady(),
+		chromedp.Navigate(srv.base()+"/s/"+id), waitReady())
+	waitMessages(t, ctx, 24)
+	bg := evalString(t, ctx, `getComputedStyle(document.querySelector('.session-header')).backgroundColor`)
+	assert.NotEqual(t, "rgba(0, 0, 0, 0)", bg, "the header is transparent")
+	// Whatever sits under the header's middle is the header (or the toggle), not a message.
+	assert.True(t, evalBool(t, ctx, `(h => { const r = h.getBoundingClientRect(); const e = document.elementFromPoint(r.x + r.width - 20, r.y + r.height / 2); return h.contains(e) || !!e.closest('.mobile-bar') })(document.querySelector('.session-header'))`))
+}
+
+// TestPagesLookLikeTheApp: /approvals and /mcp use the app's controls, not the browser's:
+// selects drawn by the stylesheet, links without underlines until pointed at, "Back to the
+// chat" above the page's title; and the controls row names each control. axe finds nothing.
+func TestPagesLookLikeTheApp(t *testing.T) {
+	srv, ctx := openSession(t, `/script confirm('Ship it?')`)
+	do(t, ctx, 30*time.Second, waitJS(`!!document.querySelector('#composer-mode .choice')`), clickJS(`#composer-mode .choice`),
+		waitJS(`!document.querySelector('.entry-decision.status-pending')`))
+	row := evalString(t, ctx, `document.querySelector('.composer-controls-row').innerText.replace(/\s+/g, ' ')`)
+	for _, want := range []string{"Permission mode", "Model", "offline", "Language"} {
+		assert.Contains(t, row, want)
+	}
+	assert.Equal(t, "none", evalString(t, ctx, `getComputedStyle(document.querySelector('#permission-mode')).appearance`))
+	noViolations(t, ctx, "a thread with the controls row")
+
+	do(t, ctx, 30*time.Second, chromedp.Navigate(srv.base()+"/approvals"),
+		waitJS(`document.documentElement.hasAttribute('data-ready') && !!document.querySelector('.queue-empty')`),
+		clickJS(`.tab-history`), waitJS(`document.querySelectorAll('.history-entry').length === 1`))
+	assert.Equal(t, "none", evalString(t, ctx, `getComputedStyle(document.querySelector('.filter-session')).appearance`))
+	assert.Equal(t, "none", evalString(t, ctx, `getComputedStyle(document.querySelector('.history-entry .queue-thread')).textDecorationLine`))
+	assert.NotEqual(t, "rgba(0, 0, 0, 0)", evalString(t, ctx, `getComputedStyle(document.querySelector('.history-entry')).backgroundColor`))
+	noViolations(t, ctx, "the approvals history")
+	for _, scheme := range []string{"light", "dark"} {
+		do(t, ctx, 10*time.Second, colorScheme(scheme))
+		noViolations(t, ctx, "the approvals history, "+scheme)
+	}
+
+	do(t, ctx, 30*time.Second, chromedp.Navigate(srv.base()+"/mcp"), waitJS(`!!document.querySelector('.mcp-empty')`))
+	assert.True(t, evalBool(t, ctx, `(b => b.getBoundingClientRect().bottom <= document.querySelector('.mcp-head h1').getBoundingClientRect().top)(document.querySelector('.back-link'))`),
+		"Back to the chat sits above the title")
+	assert.Equal(t, "none", evalString(t, ctx, `getComputedStyle(document.querySelector('.back-link')).textDecorationLine`))
+	noViolations(t, ctx, "/mcp")
 }
