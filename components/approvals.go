@@ -326,7 +326,7 @@ func (p *ApprovalsPage) Render() app.UI {
 				Aria("expanded", strconv.FormatBool(p.menuOpen)).Text("Sessions").
 				OnClick(func(ctx app.Context, e app.Event) { p.menuOpen = !p.menuOpen }),
 		),
-		&Sidebar{Sessions: p.visibleSessions(), Open: p.menuOpen, Approvals: true},
+		&Sidebar{Sessions: p.visibleSessions(), Open: p.menuOpen, Approvals: true, Queue: p.queue},
 		app.Main().Class("main approvals-page").Body(
 			app.Header().Class("session-header").Body(app.H1().Text("Approvals")),
 			app.Div().Class("approvals-tabs").Role("tablist").Aria("label", "Approvals").Body(

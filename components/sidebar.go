@@ -21,8 +21,10 @@ type Sidebar struct {
 	editing   string // the session being renamed
 	draft     string // its new title so far
 	archiving string // the session whose archiving waits for a confirmation
-	// Approvals says the approvals screen is open.
+	// Approvals says the approvals screen is open. That screen follows the queue itself and
+	// hands it over in Queue, so a tab holds one long poll, not two.
 	Approvals bool
+	Queue     []protocol.QueueEntry
 
 	pending pendingCounts // the decisions waiting, followed live (pending.go)
 	stop    context.CancelFunc
@@ -36,6 +38,10 @@ func (s *Sidebar) OnMount(ctx app.Context) {
 	}
 	stop, cancel := context.WithCancel(context.Background())
 	s.stop = cancel
+	tick(ctx, stop)
+	if s.Approvals {
+		return
+	}
 	client := clientOf(ctx)
 	ctx.Async(func() {
 		followQueue(stop, client, func(q protocol.ApprovalQueue) {
@@ -43,7 +49,6 @@ func (s *Sidebar) OnMount(ctx app.Context) {
 			ctx.Dispatch(func(ctx app.Context) { s.pending = c })
 		}, func(error, time.Duration) {})
 	})
-	tick(ctx, stop)
 }
 
 // OnDismount stops following.
@@ -68,6 +73,9 @@ func (s *Sidebar) Render() app.UI {
 		class += " open"
 	}
 	now := clock()
+	if s.Approvals {
+		s.pending = countPending(protocol.ApprovalQueue{Entries: s.Queue})
+	}
 	groups := groupSessions(s.Sessions, now)
 	return app.Nav().ID("sidebar").Class(class).Aria("label", "Sessions").OnKeyDown(escapeMenu).Body(
 		app.A().Class("new-session").Href("/").Text("New session").OnClick(closeMenu),
