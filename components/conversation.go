@@ -279,7 +279,7 @@ func (c *Conversation) refreshSessions(ctx app.Context) {
 			}
 			c.listRetry.succeeded()
 			c.unauthorized = false
-			knownSessions = list
+			knownSessions = slices.Clone(list)
 			// Blank sessions (the hero's, never prompted) are not listed; the open one that
 			// just got its first prompt is, even if the list was read a moment too early.
 			known := map[string]int64{}
@@ -340,6 +340,8 @@ func (c *Conversation) onRename(ctx app.Context, a app.Action) {
 				c.setNotice("Not renamed: "+describeError(err)+".", errors.Is(err, api.ErrUnreachable))
 				return
 			}
+			// A new slice: the sidebar renders again only when its list is another value.
+			c.sessions = slices.Clone(c.sessions)
 			for i := range c.sessions {
 				if c.sessions[i].ID == in.ID {
 					c.sessions[i].Title = strings.TrimSpace(in.Title)
