@@ -90,7 +90,12 @@ func TestSessionTimesMoveOn(t *testing.T) {
 	ctx := browser(t)
 	do(t, ctx, 60*time.Second, chromedp.Navigate(srv.link), waitReady(),
 		waitJS(`document.querySelector('.session-when')?.textContent === 'just now'`))
-	do(t, ctx, 150*time.Second, waitJS(`document.querySelector('.session-when')?.textContent === '1 min ago'`))
+	// A long wait on a condition (the minute must pass), not a sleep: Poll's own limit is 30 s.
+	do(t, ctx, 150*time.Second, chromedp.Func(func(c context.Context, tg *chromedp.Target) error {
+		_, err := chromedp.Poll[bool](`document.querySelector('.session-when')?.textContent === '1 min ago'`,
+			chromedp.WithPollingInterval(500*time.Millisecond), chromedp.WithPollingTimeout(140*time.Second))(c, tg)
+		return err
+	}))
 }
 
 // TestMovingToApprovalsKeepsTheList: going from a thread to the approvals screen by its
