@@ -35,8 +35,9 @@ type ApprovalsPage struct {
 	filter      protocol.HistoryFilter
 	historyErr  string
 
-	grants   []protocol.GrantEntry
-	grantErr string
+	grants       []protocol.GrantEntry
+	grantsLoaded bool
+	grantErr     string
 
 	notice string
 	stop   context.CancelFunc
@@ -72,16 +73,22 @@ func (p *ApprovalsPage) OnMount(ctx app.Context) {
 	client := clientOf(ctx)
 	stop, cancel := context.WithCancel(context.Background())
 	p.stop = cancel
+	// The list this page last knew, at once: the sidebar never empties while it is read.
+	if p.sessions == nil {
+		p.sessions = knownSessions
+	}
 	ctx.Async(func() {
 		list, err := client.ListSessions(stop)
 		spaces, _ := client.ListWorkspaces(stop)
 		ctx.Dispatch(func(ctx app.Context) {
 			if err == nil {
 				p.sessions = list
+				knownSessions = list
 			}
 			p.spaces = spaces
 		})
 	})
+	tick(ctx, stop)
 	ctx.Async(func() {
 		followQueue(stop, client, func(q protocol.ApprovalQueue) {
 			ctx.Dispatch(func(ctx app.Context) {
@@ -156,7 +163,7 @@ func (p *ApprovalsPage) loadGrants(ctx app.Context) {
 				p.grantErr = "Could not list the grants: " + describeError(err) + "."
 				return
 			}
-			p.grants, p.grantErr = g, ""
+			p.grants, p.grantErr, p.grantsLoaded = g, "", true
 		})
 	})
 }
@@ -319,13 +326,13 @@ func (p *ApprovalsPage) Render() app.UI {
 				Aria("expanded", strconv.FormatBool(p.menuOpen)).Text("Sessions").
 				OnClick(func(ctx app.Context, e app.Event) { p.menuOpen = !p.menuOpen }),
 		),
-		&Sidebar{Sessions: p.visibleSessions(), Open: p.menuOpen, Approvals: true},
+		&Sidebar{Sessions: p.visibleSessions(), Open: p.menuOpen, Approvals: true, Queue: p.queue},
 		app.Main().Class("main approvals-page").Body(
-			app.Header().Class("session-header").Body(app.H2().Text("Approvals")),
+			app.Header().Class("session-header").Body(app.H1().Text("Approvals")),
 			app.Div().Class("approvals-tabs").Role("tablist").Aria("label", "Approvals").Body(
-				p.tabButton(tabQueue, "Queue ("+strconv.Itoa(len(p.queue))+")"),
+				p.tabButton(tabQueue, counted("Queue", len(p.queue), p.loaded)),
 				p.tabButton(tabHistory, "History"),
-				p.tabButton(tabGrants, "Grants ("+strconv.Itoa(len(p.grants))+")"),
+				p.tabButton(tabGrants, counted("Grants", len(p.grants), p.grantsLoaded)),
 			),
 			app.Div().Class("notice-slot").Body(
 				app.If(p.notice != "", func() app.UI { return app.Div().Class("notice").Role("status").Text(p.notice) }),
@@ -333,6 +340,15 @@ func (p *ApprovalsPage) Render() app.UI {
 			app.Div().Class("approvals-body").Role("tabpanel").Aria("label", p.tab).Body(p.renderTab()),
 		),
 	)
+}
+
+// counted is a tab's label with its count once the count is known: never a "(0)" that only
+// means "not read yet".
+func counted(label string, n int, known bool) string {
+	if !known {
+		return label
+	}
+	return label + " (" + strconv.Itoa(n) + ")"
 }
 
 func (p *ApprovalsPage) visibleSessions() []protocol.SessionInfo {
@@ -377,7 +393,7 @@ func (p *ApprovalsPage) renderQueue() app.UI {
 
 func (p *ApprovalsPage) renderEntry(i int) app.UI {
 	e := p.queue[i]
-	now := time.Now()
+	now := clock()
 	selected := i == p.selected
 	return app.Li().Class("queue-entry").TabIndex(tabIndex(selected)).
 		DataSet("index", strconv.Itoa(i)).DataSet("decision", e.ID).DataSet("session", e.Session).
@@ -407,19 +423,35 @@ func tabIndex(selected bool) int {
 	return -1
 }
 
-// renderStatus is what the thread was doing when the decision was asked.
+// renderStatus is what the thread was doing when the decision was asked: its last two
+// messages in the order they were said, each under the name of who wrote it.
 func renderStatus(s protocol.ThreadStatus) app.UI {
 	if s.User == "" && s.Agent == "" {
 		return app.Div().Class("thread-status").Text("Nothing was said in the thread before this request.")
 	}
-	return app.Div().Class("thread-status").Aria("label", "The thread when it was asked").Body(
-		app.If(s.User != "", func() app.UI {
-			return app.Div().Class("status-user").Body(app.Span().Class("status-who").Text("You: "), app.Span().Text(s.User))
-		}),
-		app.If(s.Agent != "", func() app.UI {
-			return app.Div().Class("status-agent").Body(app.Span().Class("status-who").Text("Agent: "), app.Span().Text(s.Agent))
-		}),
-	)
+	user := app.If(s.User != "", func() app.UI {
+		return app.Div().Class("status-user").Body(app.Span().Class("status-who").Text("You: "), app.Span().Text(s.User))
+	})
+	agent := app.If(s.Agent != "", func() app.UI {
+		return app.Div().Class("status-agent status-from-"+cmpOr(s.AgentFrom, "agent")).Body(
+			app.Span().Class("status-who").Text(speaker(s.AgentFrom)+": "), app.Span().Text(s.Agent))
+	})
+	lines := []app.UI{user, agent}
+	if s.Agent != "" && s.User != "" && s.AgentOffset < s.UserOffset {
+		lines = []app.UI{agent, user}
+	}
+	return app.Div().Class("thread-status").Aria("label", "The thread when it was asked").Body(lines...)
+}
+
+// speaker names who wrote an assistant-side message (store.Message.From).
+func speaker(from string) string {
+	switch from {
+	case protocol.FromScript:
+		return "Script"
+	case protocol.FromParley:
+		return "Parley"
+	}
+	return "Agent"
 }
 
 func (p *ApprovalsPage) renderConfirm(e protocol.QueueEntry) app.UI {
@@ -461,7 +493,8 @@ func (p *ApprovalsPage) renderHistory() app.UI {
 	}
 	return app.Div().Class("history").Body(
 		app.Div().Class("history-filters").Body(
-			app.Label().Text("Session ").Body(
+			app.Label().Body(
+				app.Span().Text("Session"),
 				app.Select().Class("filter-session").OnChange(onFilter(func(v string) { p.filter.Session = v })).Body(
 					app.Option().Value("").Text("All sessions"),
 					app.Range(p.visibleSessions()).Slice(func(i int) app.UI {
@@ -470,7 +503,8 @@ func (p *ApprovalsPage) renderHistory() app.UI {
 					}),
 				),
 			),
-			app.Label().Text(" Workspace ").Body(
+			app.Label().Body(
+				app.Span().Text("Workspace"),
 				app.Select().Class("filter-workspace").OnChange(onFilter(func(v string) { p.filter.Workspace = v })).Body(
 					app.Option().Value("").Text("All workspaces"),
 					app.Range(p.spaces).Slice(func(i int) app.UI {
@@ -478,7 +512,8 @@ func (p *ApprovalsPage) renderHistory() app.UI {
 					}),
 				),
 			),
-			app.Label().Text(" Outcome ").Body(
+			app.Label().Body(
+				app.Span().Text("Outcome"),
 				app.Select().Class("filter-outcome").OnChange(onFilter(func(v string) { p.filter.Outcome = v })).Body(
 					app.Option().Value("").Text("Any outcome"),
 					app.Range(protocol.HistoryOutcomes).Slice(func(i int) app.UI {
@@ -511,7 +546,7 @@ var outcomeWords = map[string]string{
 }
 
 func (p *ApprovalsPage) renderEnded(h protocol.HistoryEntry) app.UI {
-	now := time.Now()
+	now := clock()
 	outcome := outcomeWords[h.Outcome]
 	if h.Answer != "" && h.Answer != outcome {
 		outcome += ": " + h.Answer
@@ -565,10 +600,10 @@ func (r *retryButton) Render() app.UI {
 }
 
 func (p *ApprovalsPage) renderGrants() app.UI {
-	now := time.Now()
+	now := clock()
 	return app.Div().Class("grants").Body(
 		app.If(p.grantErr != "", func() app.UI { return app.Div().Class("notice").Role("alert").Text(p.grantErr) }),
-		app.If(len(p.grants) == 0, func() app.UI {
+		app.If(p.grantsLoaded && len(p.grants) == 0, func() app.UI {
 			return app.P().Class("grants-empty").Text("No “always” grant: every request asks.")
 		}),
 		app.Ul().Class("grant-list").Body(
@@ -594,39 +629,4 @@ func (p *ApprovalsPage) renderGrants() app.UI {
 			}),
 		),
 	)
-}
-
-// ago words how long before now a unix-millisecond time was.
-func ago(now time.Time, ms int64) string {
-	if ms == 0 {
-		return "at an unknown time"
-	}
-	d := now.Sub(time.UnixMilli(ms))
-	switch {
-	case d < 10*time.Second:
-		return "just now"
-	case d < time.Minute:
-		return strconv.Itoa(int(d/time.Second)) + " s ago"
-	case d < time.Hour:
-		return strconv.Itoa(int(d/time.Minute)) + " min ago"
-	case d < 48*time.Hour:
-		return strconv.Itoa(int(d/time.Hour)) + " h ago"
-	}
-	return strconv.Itoa(int(d/(24*time.Hour))) + " days ago"
-}
-
-// timesOut words a deadline.
-func timesOut(now time.Time, deadline int64) string {
-	d := time.UnixMilli(deadline).Sub(now)
-	switch {
-	case deadline == 0:
-		return "no deadline"
-	case d <= 0:
-		return "timing out now"
-	case d < time.Minute:
-		return "times out in " + strconv.Itoa(int(d/time.Second)+1) + " s"
-	case d < time.Hour:
-		return "times out in " + strconv.Itoa(int(d/time.Minute)+1) + " min"
-	}
-	return "times out in " + strconv.Itoa(int(d/time.Hour)) + " h"
 }

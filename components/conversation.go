@@ -66,6 +66,9 @@ func (c *Conversation) client(ctx app.Context) *api.Client {
 // OnMount handles sends from the composer, and marks the page interactive: the pre-rendered
 // HTML looks the same before the wasm takes over, so tests and `make bench` wait for this.
 func (c *Conversation) OnMount(ctx app.Context) {
+	if c.sessions == nil {
+		c.sessions = slices.DeleteFunc(slices.Clone(knownSessions), func(s protocol.SessionInfo) bool { return s.Blank })
+	}
 	ctx.Handle(composer.ActionNavigate, func(ctx app.Context, a app.Action) {
 		if id, ok := a.Value.(string); ok && protocol.ValidSessionID(id) {
 			ctx.Navigate("/s/" + id)
@@ -248,6 +251,10 @@ func (c *Conversation) titleOf(id string) string {
 	return ""
 }
 
+// knownSessions is the session list as this page last read it: a screen that mounts shows
+// it while it reads the list again, so moving between screens never empties the sidebar.
+var knownSessions []protocol.SessionInfo
+
 // statusUnauthorized is http.StatusUnauthorized: the browser's build does not import net/http.
 const statusUnauthorized = 401
 
@@ -272,11 +279,23 @@ func (c *Conversation) refreshSessions(ctx app.Context) {
 			}
 			c.listRetry.succeeded()
 			c.unauthorized = false
+			knownSessions = slices.Clone(list)
 			// Blank sessions (the hero's, never prompted) are not listed; the open one that
 			// just got its first prompt is, even if the list was read a moment too early.
+			known := map[string]int64{}
+			for _, s := range c.sessions {
+				known[s.ID] = s.Created
+			}
 			c.sessions = slices.DeleteFunc(list, func(s protocol.SessionInfo) bool {
 				return s.Blank && (s.ID != c.session || c.blank)
 			})
+			// One the server still calls blank was read before it dated its first prompt:
+			// keep the date this page gave it.
+			for i, s := range c.sessions {
+				if s.Blank {
+					c.sessions[i].Created = max(s.Created, known[s.ID])
+				}
+			}
 			if title := c.titleOf(c.session); title != "" {
 				c.thread.Title = title
 			}
@@ -321,6 +340,8 @@ func (c *Conversation) onRename(ctx app.Context, a app.Action) {
 				c.setNotice("Not renamed: "+describeError(err)+".", errors.Is(err, api.ErrUnreachable))
 				return
 			}
+			// A new slice: the sidebar renders again only when its list is another value.
+			c.sessions = slices.Clone(c.sessions)
 			for i := range c.sessions {
 				if c.sessions[i].ID == in.ID {
 					c.sessions[i].Title = strings.TrimSpace(in.Title)
@@ -467,7 +488,7 @@ func (c *Conversation) Render() app.UI {
 					Text("Sessions").
 					OnClick(func(ctx app.Context, e app.Event) { c.toggleMenu(ctx) }),
 			),
-			&Sidebar{Sessions: c.sessions, Current: c.session, Open: c.menuOpen, Now: time.Now()},
+			&Sidebar{Sessions: c.sessions, Current: c.session, Open: c.menuOpen},
 			app.Main().Class(mainClass(hero)).Body(
 				app.Div().Class("update-slot").Body(
 					app.If(c.offline(), func() app.UI { return c.renderOffline() }),

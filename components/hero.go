@@ -239,7 +239,12 @@ func (c *Conversation) engaged(ctx app.Context) {
 	// call it blank for a moment.
 	if c.titleOf(c.session) == "" {
 		title := protocol.TitleFrom(c.thread.Messages[0].Text)
-		c.sessions = append([]protocol.SessionInfo{{ID: c.session, Title: title, WorkspaceID: c.workspace}}, c.sessions...)
+		// Dated from its first prompt, as the server dates it (docs/look.md, "Sessions").
+		at := c.thread.Messages[0].At
+		if at == 0 {
+			at = clock().UnixMilli()
+		}
+		c.sessions = append([]protocol.SessionInfo{{ID: c.session, Title: title, WorkspaceID: c.workspace, Created: at}}, c.sessions...)
 		c.thread.Title = title
 	}
 	ctx.Navigate("/s/" + c.session)

@@ -88,9 +88,11 @@ func starting(l protocol.MCPList) bool {
 // Render draws the list.
 func (p *MCPPage) Render() app.UI {
 	return app.Main().Class("mcp-page").Body(
-		app.Div().Class("mcp-head").Body(
+		app.Nav().Class("page-back").Aria("label", "Back").Body(
+			app.A().Href("/").Class("back-link").Text("← Back to the chat"),
+		),
+		app.Header().Class("mcp-head").Body(
 			app.H1().Text("MCP servers"),
-			app.A().Href("/").Class("link-button").Text("Back to the chat"),
 			app.Button().Type("button").Class("mcp-reconnect-all").Text("Read the files again and reconnect all").
 				Disabled(p.busy != "").OnClick(func(ctx app.Context, e app.Event) { p.reconnect(ctx, "") }),
 		),

@@ -56,51 +56,44 @@ func clientOf(ctx app.Context) *api.Client {
 	return &api.Client{Base: u.Scheme + "://" + u.Host}
 }
 
-// PendingLink is the sidebar's link to the approvals screen, with the number of decisions
-// waiting in every session.
-type PendingLink struct {
-	app.Compo
-	Current bool // the approvals screen is open
-
-	count int
-	stop  context.CancelFunc
+// pendingCounts is what the sidebar shows of the queue: every open decision, anywhere (the
+// number the approvals screen lists), and how many of them wait in each session.
+type pendingCounts struct {
+	total     int
+	bySession map[string]int
 }
 
-// OnMount follows the queue (only in the browser: the pre-render waits for async work).
-func (p *PendingLink) OnMount(ctx app.Context) {
-	if !app.IsClient {
-		return
+func countPending(q protocol.ApprovalQueue) pendingCounts {
+	c := pendingCounts{total: len(q.Entries), bySession: map[string]int{}}
+	for _, e := range q.Entries {
+		c.bySession[e.Session]++
 	}
-	stop, cancel := context.WithCancel(context.Background())
-	p.stop = cancel
-	client := clientOf(ctx)
-	ctx.Async(func() {
-		followQueue(stop, client, func(q protocol.ApprovalQueue) {
-			ctx.Dispatch(func(ctx app.Context) { p.count = len(q.Entries) })
-		}, func(error, time.Duration) {})
-	})
+	return c
 }
 
-// OnDismount stops following.
-func (p *PendingLink) OnDismount() {
-	if p.stop != nil {
-		p.stop()
+// waitingWords says how many decisions wait, for a screen reader and a tooltip.
+func waitingWords(n int) string {
+	if n == 1 {
+		return "1 decision waits for you"
 	}
+	return strconv.Itoa(n) + " decisions wait for you"
 }
 
-// Render draws the link and its count.
-func (p *PendingLink) Render() app.UI {
+// pendingLink is the sidebar's link to the approvals screen, with the number of decisions
+// waiting in every session: approvals, confirms, questions and forms alike, since each one
+// holds its agent until a person answers, and the screen it opens lists them all.
+func pendingLink(current bool, n int) app.UI {
 	label := "Approvals"
-	if p.count > 0 {
-		label += ": " + strconv.Itoa(p.count) + " waiting"
+	if n > 0 {
+		label += ": " + waitingWords(n)
 	}
 	a := app.A().Class("approvals-link").Href("/approvals").Aria("label", label).OnClick(closeMenu).Body(
 		app.Span().Text("Approvals"),
-		app.If(p.count > 0, func() app.UI {
-			return app.Span().Class("pending-count").Text(strconv.Itoa(p.count))
+		app.If(n > 0, func() app.UI {
+			return app.Span().Class("pending-count").Title(waitingWords(n)).Text(strconv.Itoa(n))
 		}),
 	)
-	if p.Current {
+	if current {
 		a = a.Aria("current", "page")
 	}
 	return a

@@ -1,6 +1,7 @@
 package components
 
 import (
+	"context"
 	"strconv"
 	"time"
 
@@ -15,14 +16,46 @@ type Sidebar struct {
 	app.Compo
 	Sessions []protocol.SessionInfo
 	Current  string
-	Open     bool      // shown over the thread on a narrow screen
-	Now      time.Time // what "Today" and "5 min ago" count from
+	Open     bool // shown over the thread on a narrow screen
 
 	editing   string // the session being renamed
 	draft     string // its new title so far
 	archiving string // the session whose archiving waits for a confirmation
-	// Approvals says the approvals screen is open.
+	// Approvals says the approvals screen is open. That screen follows the queue itself and
+	// hands it over in Queue, so a tab holds one long poll, not two.
 	Approvals bool
+	Queue     []protocol.QueueEntry
+
+	pending pendingCounts // the decisions waiting, followed live (pending.go)
+	stop    context.CancelFunc
+}
+
+// OnMount follows the queue of open decisions, and words the times again as they pass (in
+// the browser only: the pre-render waits for async work).
+func (s *Sidebar) OnMount(ctx app.Context) {
+	if !app.IsClient {
+		return
+	}
+	stop, cancel := context.WithCancel(context.Background())
+	s.stop = cancel
+	tick(ctx, stop)
+	if s.Approvals {
+		return
+	}
+	client := clientOf(ctx)
+	ctx.Async(func() {
+		followQueue(stop, client, func(q protocol.ApprovalQueue) {
+			c := countPending(q)
+			ctx.Dispatch(func(ctx app.Context) { s.pending = c })
+		}, func(error, time.Duration) {})
+	})
+}
+
+// OnDismount stops following.
+func (s *Sidebar) OnDismount() {
+	if s.stop != nil {
+		s.stop()
+	}
 }
 
 // Actions the sidebar asks of the conversation, which calls the server.
@@ -39,10 +72,14 @@ func (s *Sidebar) Render() app.UI {
 	if s.Open {
 		class += " open"
 	}
-	groups := groupSessions(s.Sessions, s.Now)
+	now := clock()
+	if s.Approvals {
+		s.pending = countPending(protocol.ApprovalQueue{Entries: s.Queue})
+	}
+	groups := groupSessions(s.Sessions, now)
 	return app.Nav().ID("sidebar").Class(class).Aria("label", "Sessions").OnKeyDown(escapeMenu).Body(
 		app.A().Class("new-session").Href("/").Text("New session").OnClick(closeMenu),
-		&PendingLink{Current: s.Approvals},
+		pendingLink(s.Approvals, s.pending.total),
 		// Other links of the app go in this list (one li each), above the sessions.
 		app.Ul().Class("sidebar-links"),
 		app.Div().Class("session-groups").Body(
@@ -52,7 +89,7 @@ func (s *Sidebar) Render() app.UI {
 					app.H3().Class("session-group-name").Text(grp.name),
 					app.Ul().Class("sessions").Body(
 						app.Range(grp.sessions).Slice(func(i int) app.UI {
-							return s.renderItem(grp.sessions[i])
+							return s.renderItem(grp.sessions[i], now)
 						}),
 					),
 				)
@@ -62,7 +99,7 @@ func (s *Sidebar) Render() app.UI {
 	)
 }
 
-func (s *Sidebar) renderItem(info protocol.SessionInfo) app.UI {
+func (s *Sidebar) renderItem(info protocol.SessionInfo, now time.Time) app.UI {
 	id := info.ID
 	switch {
 	case s.editing == id:
@@ -110,12 +147,19 @@ func (s *Sidebar) renderItem(info protocol.SessionInfo) app.UI {
 			),
 		)
 	}
+	waiting := s.pending.bySession[id]
 	a := app.A().Class("session-link").Href("/s/"+id).OnClick(closeMenu).Body(
-		app.Span().Class("session-title").Text(info.Title),
+		app.Span().Class("session-line").Body(
+			app.Span().Class("session-title").Text(info.Title),
+			app.If(waiting > 0, func() app.UI {
+				return app.Span().Class("session-waiting").Title(waitingWords(waiting)).Text(strconv.Itoa(waiting))
+			}),
+		),
+		app.If(waiting > 0, func() app.UI { return app.Span().Class("sr-only").Text(", " + waitingWords(waiting)) }),
 		app.If(info.Created > 0, func() app.UI {
 			at := time.UnixMilli(info.Created)
 			return app.Time().Class("session-when").DateTime(at.Format(time.RFC3339)).
-				Title(at.Format("Monday 2 January 2006, 15:04")).Text(relativeTime(at, s.Now))
+				Title(at.Format("Monday 2 January 2006, 15:04")).Text(relativeTime(at, now))
 		}),
 	)
 	if id == s.Current {
@@ -170,27 +214,6 @@ func groupSessions(list []protocol.SessionInfo, now time.Time) []sessionGroup {
 		out[len(out)-1].sessions = append(out[len(out)-1].sessions, s)
 	}
 	return out
-}
-
-// relativeTime says how long ago at was: "just now", "5 min ago", "3 h ago", "yesterday",
-// "4 days ago", then the date.
-func relativeTime(at, now time.Time) string {
-	d := now.Sub(at)
-	switch {
-	case d < time.Minute:
-		return "just now"
-	case d < time.Hour:
-		return strconv.Itoa(int(d/time.Minute)) + " min ago"
-	case d < 24*time.Hour:
-		return strconv.Itoa(int(d/time.Hour)) + " h ago"
-	case d < 48*time.Hour:
-		return "yesterday"
-	case d < 7*24*time.Hour:
-		return strconv.Itoa(int(d/(24*time.Hour))) + " days ago"
-	case at.Year() == now.Year():
-		return at.Format("2 Jan")
-	}
-	return at.Format("2 Jan 2006")
 }
 
 // escapeMenu closes the session list on Escape and gives the focus back to its toggle.

@@ -125,7 +125,7 @@ func TestScreenshots(t *testing.T) {
 		scheme string
 	}{{"light", 1280, 860, "light"}, {"dark", 1280, 860, "dark"}, {"phone-light", 390, 844, "light"}, {"phone-dark", 390, 844, "dark"}} {
 		t.Run(v.name, func(t *testing.T) {
-			_, ctx := openHome(t)
+			srv, ctx := openHome(t)
 			shot := func(name string) {
 				do(t, ctx, 5*time.Second, chromedp.Sleep(400*time.Millisecond)) // the morph's fade
 				buf := get(t, ctx, chromedp.FullScreenshot(100))                // PNG
@@ -166,6 +166,14 @@ func TestScreenshots(t *testing.T) {
 				do(t, ctx, 10*time.Second, chromedp.Click(chromedp.CSS(`.menu-toggle`)), waitJS(`document.querySelector('#sidebar').classList.contains('open')`))
 				shot("drawer")
 			}
+			// The screens besides the chat: the queue (the form waits), its history, /mcp.
+			do(t, ctx, 30*time.Second, chromedp.Navigate(srv.base()+"/approvals"),
+				waitJS(`document.documentElement.hasAttribute('data-ready') && document.querySelectorAll('.queue-entry').length === 1`))
+			shot("approvals")
+			do(t, ctx, 10*time.Second, js(`document.querySelector('.tab-history').click()`), waitJS(`document.querySelectorAll('.history-entry').length >= 2`))
+			shot("approvals-history")
+			do(t, ctx, 30*time.Second, chromedp.Navigate(srv.base()+"/mcp"), waitJS(`!!document.querySelector('.mcp-empty')`))
+			shot("mcp")
 		})
 	}
 }

@@ -82,8 +82,36 @@ func (l Locale) T(m Msg, args ...any) string {
 		return fmt.Sprintf("!(%d)", int(m))
 	}
 	f := s[l]
+	if o, ok := ones[m]; ok && o[l] != "" && countIsOne(args) {
+		f = o[l]
+	}
 	if len(args) == 0 {
 		return f
 	}
 	return fmt.Sprintf(f, args...)
+}
+
+// Plurals. English has two forms, one and other ("1 character", "2 characters"); Chinese has
+// one form, with a measure word ("1 个字符", "2 个字符"). A message whose words change with a
+// count has its "one" form in ones, for the locales that have it; its count is its first
+// argument. T picks the form, so a caller passes the number and never builds a plural.
+var ones = map[Msg][nLocales]string{
+	HintCharsMin: {"at least %[1]d character", ""},
+	HintCharsMax: {"up to %[1]d character", ""},
+}
+
+// countIsOne says whether a message's count (its first argument) is one.
+func countIsOne(args []any) bool {
+	if len(args) == 0 {
+		return false
+	}
+	switch n := args[0].(type) {
+	case int:
+		return n == 1
+	case int64:
+		return n == 1
+	case uint64:
+		return n == 1
+	}
+	return false
 }

@@ -70,3 +70,36 @@ func TestT(t *testing.T) {
 		t.Errorf("an unknown message shows its id: got %q", got)
 	}
 }
+
+// TestPlurals: a count of one takes the singular in English; Chinese has one form, with its
+// measure word, for every count.
+func TestPlurals(t *testing.T) {
+	for _, c := range []struct {
+		l    Locale
+		m    Msg
+		n    int
+		want string
+	}{
+		{English, HintCharsMin, 1, "at least 1 character"},
+		{English, HintCharsMin, 0, "at least 0 characters"},
+		{English, HintCharsMin, 2, "at least 2 characters"},
+		{English, HintCharsMax, 1, "up to 1 character"},
+		{English, HintCharsMax, 10, "up to 10 characters"},
+		{Chinese, HintCharsMin, 1, "至少 1 个字符"},
+		{Chinese, HintCharsMin, 2, "至少 2 个字符"},
+		{Chinese, HintCharsMax, 1, "最多 1 个字符"},
+	} {
+		if got := c.l.T(c.m, c.n); got != c.want {
+			t.Errorf("%s %d: got %q, want %q", c.l.Tag(), c.n, got, c.want)
+		}
+	}
+	// Each "one" form takes the same arguments as the message it stands for.
+	for m, forms := range ones {
+		want := verb.FindAllString(catalogue[m][English], -1)
+		for _, l := range All {
+			if forms[l] != "" && !slices.Equal(verb.FindAllString(forms[l], -1), want) {
+				t.Errorf("message %d: the %s one form takes other arguments", m, l.Tag())
+			}
+		}
+	}
+}

@@ -6,12 +6,16 @@ import "strings"
 // the history of ended ones, and the grants ("always" answers). See docs/approvals.md.
 
 // ThreadStatus is what a thread was doing when a decision was asked: its last user message
-// and its last agent message before the question, read from the log.
+// and its last assistant-side message before the question (the agent's, a script's or
+// Parley's, as AgentFrom says), read from the log.
 type ThreadStatus struct {
 	User        string `json:"user,omitempty"`
 	UserOffset  uint64 `json:"userOffset,omitempty"`
 	Agent       string `json:"agent,omitempty"`
 	AgentOffset uint64 `json:"agentOffset,omitempty"`
+	// AgentFrom says who wrote Agent when it is not the agent: "script" (a run's send()) or
+	// "parley" (a command's answer), as Message.From.
+	AgentFrom string `json:"agentFrom,omitempty"`
 }
 
 // QueueEntry is a pending decision as the approvals screen shows it.

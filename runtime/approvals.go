@@ -150,7 +150,7 @@ func (r *Runtime) askedContext(ctx context.Context, session, id string, offset u
 			if ev.Type == protocol.EventUserMessage {
 				ac.status.User, ac.status.UserOffset = text, ev.Offset
 			} else {
-				ac.status.Agent, ac.status.AgentOffset = text, ev.Offset
+				ac.status.Agent, ac.status.AgentOffset, ac.status.AgentFrom = text, ev.Offset, m.From
 			}
 		}
 		return true

@@ -177,3 +177,24 @@ func TestApprovalGrantsShowTheirUseAndRetryGrantsNothing(t *testing.T) {
 	require.NoError(t, err)
 	assert.Empty(t, g.Grants)
 }
+
+// TestQueueStatusSaysWhoSpoke: a thread's status names the writer of its last message: a
+// script's send() is the script's, not the agent's words.
+func TestQueueStatusSaysWhoSpoke(t *testing.T) {
+	rt := fresh(t)
+	ctx := context.Background()
+	a := newSession(t, rt)
+	_, _, err := rt.Log().Append(ctx, a, protocol.EventUserMessage, protocol.Message{Text: "/script send('done')"}, "")
+	require.NoError(t, err)
+	_, _, err = rt.Log().Append(ctx, a, protocol.EventAgentMessage, protocol.Message{Text: "done", From: protocol.FromScript}, "")
+	require.NoError(t, err)
+	ask := askAsync(t, ctx, rt, a, protocol.DecisionRequest{Kind: protocol.KindConfirm, Message: "Deploy?"})
+	q, err := rt.ApprovalQueue(ctx, nil, 0)
+	require.NoError(t, err)
+	require.Len(t, q.Entries, 1)
+	assert.Equal(t, "done", q.Entries[0].Status.Agent)
+	assert.Equal(t, protocol.FromScript, q.Entries[0].Status.AgentFrom)
+	_, err = rt.Reply(ctx, a, ask.decision.ID, protocol.ReplyRequest{Action: protocol.ActionAccept, Content: raw(true)})
+	require.NoError(t, err)
+	ask.wait(t)
+}

@@ -467,62 +467,66 @@ func (r *Runtime) describe(ctx context.Context, info protocol.SessionInfo) proto
 		return info // blank, or CreateSession has not written its first event yet
 	}
 	info.Blank = false
-	if title := r.markUsed(ctx, info.ID); title != "" {
+	title, at := r.markUsed(ctx, info.ID)
+	if title != "" {
 		info.Title = title
 	}
+	info.Created = max(info.Created, at)
 	return info
 }
 
 // markUsed tells the index that a session holds more than its first event, with the title
-// of its first prompt in log order. Every writer derives the title from the log, so
-// concurrent first prompts and a concurrent describe agree on it. A failure fails nothing:
-// the next read learns it from the log again. It returns the title it found.
-func (r *Runtime) markUsed(ctx context.Context, session string) string {
-	title := ""
-	if text, err := r.firstPrompt(ctx, session); err == nil && text != "" {
-		title = protocol.TitleFrom(text)
+// of its first prompt in log order and the time it was stored: a blank session may have
+// waited on the empty page for minutes, and the list dates a session from its first prompt
+// (docs/look.md, "Sessions"). Every writer derives both from the log, so concurrent first
+// prompts and a concurrent describe agree on them. A failure fails nothing: the next read
+// learns it from the log again. It returns the title and the time it found.
+func (r *Runtime) markUsed(ctx context.Context, session string) (string, int64) {
+	title, at := "", int64(0)
+	if text, when, err := r.firstPrompt(ctx, session); err == nil && text != "" {
+		title, at = protocol.TitleFrom(text), when
 	}
-	if err := r.sessions.markUsed(ctx, session, title); err != nil {
+	if err := r.sessions.markUsed(ctx, session, title, at); err != nil {
 		slog.Warn("session index", "err", err)
 	}
-	return title
+	return title, at
 }
 
-// firstPrompt is the text of the session's first user message ("" when it has none). Prompts
-// have their own subjects, so the server finds it in one request; a session from before
-// that is read from its start up to its first prompt.
-func (r *Runtime) firstPrompt(ctx context.Context, session string) (string, error) {
+// firstPrompt is the text of the session's first user message ("" when it has none) and when
+// it was stored. Prompts have their own subjects, so the server finds it in one request; a
+// session from before that is read from its start up to its first prompt.
+func (r *Runtime) firstPrompt(ctx context.Context, session string) (string, int64, error) {
 	if ev, err := r.log.First(ctx, eventlog.SessionPrompts(session), 1); err == nil {
 		m, err := ev.DecodeMessage()
-		return m.Text, err
+		return m.Text, ev.At, err
 	} else if !errors.Is(err, eventlog.ErrNotFound) {
-		return "", err
+		return "", 0, err
 	}
 	head, err := r.log.Head(ctx, eventlog.SessionSubjects(session))
 	if err != nil || head == 0 {
-		return "", err
+		return "", 0, err
 	}
 	fctx, cancel := context.WithTimeout(ctx, 5*time.Second)
 	defer cancel()
 	events, errc, err := r.log.Follow(fctx, session, 0)
 	if err != nil {
-		return "", err
+		return "", 0, err
 	}
 	for {
 		select {
 		case ev, ok := <-events:
 			if !ok {
-				return "", fctx.Err()
+				return "", 0, fctx.Err()
 			}
 			if ev.Type == protocol.EventUserMessage {
 				m, err := ev.DecodeMessage()
-				return m.Text, err
+				return m.Text, ev.At, err
 			}
 			if ev.Offset >= head {
-				return "", nil
+				return "", 0, nil
 			}
 		case err := <-errc:
-			return "", err
+			return "", 0, err
 		}
 	}
 }

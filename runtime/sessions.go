@@ -58,8 +58,9 @@ const untitled = "New session"
 
 // markUsed records that a session holds a prompt: it is no longer blank. An untitled session
 // (a blank one picked from the hero) takes title, derived from its first prompt, even when an
-// earlier writer that could not read the prompt already marked it used.
-func (x *sessionIndex) markUsed(ctx context.Context, id, title string) error {
+// earlier writer that could not read the prompt already marked it used. A session leaving
+// its blank phase is dated from its first prompt (at, unix milliseconds; 0 keeps the date).
+func (x *sessionIndex) markUsed(ctx context.Context, id, title string, at int64) error {
 	for range 5 {
 		info, rev, err := x.kv.Get(ctx, id)
 		if err != nil {
@@ -68,6 +69,9 @@ func (x *sessionIndex) markUsed(ctx context.Context, id, title string) error {
 		retitle := (info.Title == "" || info.Title == untitled) && title != ""
 		if !info.Blank && !retitle {
 			return nil
+		}
+		if info.Blank && at > info.Created {
+			info.Created = at
 		}
 		info.Blank = false
 		if retitle {

@@ -2,7 +2,9 @@ package runtime
 
 import (
 	"context"
+	"sync"
 	"testing"
+	"time"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -97,4 +99,50 @@ func TestBlankSessionTakesItsTitleFromItsFirstPrompt(t *testing.T) {
 	got, err = rt.Session(ctx, named.ID)
 	require.NoError(t, err)
 	assert.Equal(t, "kept", got.Title, "a title given at creation stays")
+}
+
+// TestSessionIsDatedFromItsFirstPrompt: the empty page makes its blank session ahead of
+// time; the list dates a session from its first prompt, not from when the page was opened,
+// so "5 min ago" is never counted from a page left open. A session given its first prompt
+// keeps that date.
+func TestSessionIsDatedFromItsFirstPrompt(t *testing.T) {
+	var mu sync.Mutex
+	now := time.Date(2026, 3, 4, 10, 0, 0, 0, time.UTC)
+	clock := func() time.Time { mu.Lock(); defer mu.Unlock(); return now }
+	advance := func(d time.Duration) { mu.Lock(); now = now.Add(d); mu.Unlock() }
+	emb, err := StartEmbedded(t.TempDir())
+	require.NoError(t, err)
+	rt, err := New(context.Background(), emb.Conn, Options{Workspace: t.TempDir(), Exclusive: true, Now: clock})
+	require.NoError(t, err)
+	t.Cleanup(func() { stop(emb, rt) })
+	ctx := context.Background()
+
+	s, err := rt.CreateSession(ctx, protocol.CreateSessionRequest{})
+	require.NoError(t, err)
+	assert.Equal(t, now.UnixMilli(), s.Created)
+	advance(7 * time.Minute)
+	prompted := clock().UnixMilli()
+	_, err = rt.SendPrompt(ctx, s.ID, protocol.SendPromptRequest{Text: "hi", AttemptID: "a"})
+	require.NoError(t, err)
+	advance(time.Minute)
+	_, err = rt.SendPrompt(ctx, s.ID, protocol.SendPromptRequest{Text: "again", AttemptID: "b"})
+	require.NoError(t, err)
+	got, err := rt.Session(ctx, s.ID)
+	require.NoError(t, err)
+	assert.Equal(t, prompted, got.Created, "dated from its first prompt")
+	list, err := rt.ListSessions(ctx)
+	require.NoError(t, err)
+	require.Len(t, list, 1)
+	assert.Equal(t, prompted, list[0].Created)
+
+	// A prompt the index did not hear of (stored by a process that stopped): the read that
+	// learns it from the log dates it too.
+	b, err := rt.CreateSession(ctx, protocol.CreateSessionRequest{})
+	require.NoError(t, err)
+	advance(3 * time.Minute)
+	_, _, err = rt.Log().Append(ctx, b.ID, protocol.EventUserMessage, protocol.Message{Text: "x"}, "")
+	require.NoError(t, err)
+	got, err = rt.Session(ctx, b.ID)
+	require.NoError(t, err)
+	assert.Equal(t, clock().UnixMilli(), got.Created)
 }

@@ -1,6 +1,7 @@
 package store
 
 import (
+	"cmp"
 	"encoding/json"
 	"testing"
 
@@ -198,4 +199,68 @@ func TestWithdrawnPromptLeavesTheQueue(t *testing.T) {
 	}
 	assert.Equal(t, []string{"first", "third"}, texts, "the withdrawn prompt never joins the thread")
 	assert.False(t, th.Working)
+}
+
+// TestRunCardFollowsTheDecisionItWaitsOn: a script that asks goes on once it is answered, so
+// its card (with the output to come) is shown after the decision; another run's card and a
+// run that ended stay where they are.
+func TestRunCardFollowsTheDecisionItWaitsOn(t *testing.T) {
+	approval := protocol.DecisionRequest{Kind: protocol.KindApproval, Message: "Allow running echo?"}
+	roles := func(th *Thread) []string {
+		var out []string
+		for _, m := range th.Messages {
+			out = append(out, string(m.Role)+":"+cmp.Or(m.ID, m.Text))
+		}
+		return out
+	}
+	cases := []struct {
+		name   string
+		events []protocol.Event
+		want   []string
+	}{
+		{"approval then run", []protocol.Event{
+			{Type: protocol.EventUserMessage, Data: mustJSON(protocol.Message{Text: "/script"})},
+			{Type: protocol.EventRunStarted, Data: mustJSON(protocol.RunStarted{ID: "r", Kind: protocol.RunScript})},
+			{Type: protocol.EventQuestionAsked, Data: mustJSON(protocol.QuestionAsked{ID: "d", Run: "r", Request: approval})},
+			{Type: protocol.EventQuestionReplied, Data: mustJSON(protocol.QuestionReplied{ID: "d", Action: protocol.ActionAccept, Content: json.RawMessage(`{"option":0}`)})},
+			{Type: protocol.EventRunOutput, Data: mustJSON(protocol.RunOutput{Run: "r", Text: "hello\n"})},
+			{Type: protocol.EventRunSettled, Data: mustJSON(protocol.RunSettled{Run: "r"})},
+		}, []string{"user:/script", "decision:d", "run:r"}},
+		{"two decisions", []protocol.Event{
+			{Type: protocol.EventRunStarted, Data: mustJSON(protocol.RunStarted{ID: "r", Kind: protocol.RunScript})},
+			{Type: protocol.EventQuestionAsked, Data: mustJSON(protocol.QuestionAsked{ID: "d1", Run: "r", Request: approval})},
+			{Type: protocol.EventAgentMessage, Data: mustJSON(protocol.Message{Text: "sent", From: protocol.FromScript})},
+			{Type: protocol.EventQuestionAsked, Data: mustJSON(protocol.QuestionAsked{ID: "d2", Run: "r", Request: approval})},
+		}, []string{"decision:d1", "agent:sent", "decision:d2", "run:r"}},
+		{"another run's decision", []protocol.Event{
+			{Type: protocol.EventRunStarted, Data: mustJSON(protocol.RunStarted{ID: "r", Kind: protocol.RunScript})},
+			{Type: protocol.EventQuestionAsked, Data: mustJSON(protocol.QuestionAsked{ID: "d", Run: "other", Request: approval})},
+		}, []string{"run:r", "decision:d"}},
+		{"run ended", []protocol.Event{
+			{Type: protocol.EventRunStarted, Data: mustJSON(protocol.RunStarted{ID: "r", Kind: protocol.RunScript})},
+			{Type: protocol.EventRunSettled, Data: mustJSON(protocol.RunSettled{Run: "r"})},
+			{Type: protocol.EventQuestionAsked, Data: mustJSON(protocol.QuestionAsked{ID: "d", Run: "r", Request: approval})},
+		}, []string{"run:r", "decision:d"}},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			th := &Thread{}
+			for i, ev := range c.events {
+				ev.Offset = uint64(i + 1)
+				th.Apply(ev)
+			}
+			assert.Equal(t, c.want, roles(th))
+			// Later events still find the moved card.
+			if r := th.find("r"); r != nil {
+				assert.Equal(t, "r", r.ID)
+			}
+		})
+	}
+	th := &Thread{}
+	for i, ev := range cases[0].events {
+		ev.Offset = uint64(i + 1)
+		th.Apply(ev)
+	}
+	assert.Equal(t, "hello\n", th.Messages[2].Detail, "the output lands in the moved card")
+	assert.Equal(t, StatusDone, th.Messages[2].Status)
 }

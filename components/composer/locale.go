@@ -14,7 +14,16 @@ import (
 // and the caret.
 func (c *Composer) localeSwitch() app.UI {
 	cur := locale.Current()
-	return app.Select().ID("locale-pick").Class("locale-pick").
+	return app.Span().Class("locale-field").Body(
+		app.Label().Class("control-field").For("locale-pick").Body(
+			app.Span().Class("control-label").Aria("hidden", "true").Text(locale.T(i18n.LocaleLabel)),
+		),
+		c.localeSelect(cur),
+	)
+}
+
+func (c *Composer) localeSelect(cur i18n.Locale) app.UI {
+	return app.Select().ID("locale-pick").Class("locale-pick control-select").
 		Aria("label", locale.T(i18n.LocaleLabel)).
 		Title(locale.T(i18n.LocaleLabel)).
 		OnChange(func(ctx app.Context, e app.Event) {

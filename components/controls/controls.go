@@ -119,9 +119,12 @@ func (m *Model) Render() app.UI {
 	}
 	if !m.list.Configured {
 		return app.Div().Class("model-controls").Body(
-			app.Span().Class("model-offline").
-				Title("No model is configured, so the offline agent answers: start Parley with -model-url and -model").
-				Text("offline"),
+			app.Span().Class("control-field").
+				Title("No model is configured, so the offline agent answers: start Parley with -model-url and -model").Body(
+				app.Span().Class("control-label").Text("Model"),
+				app.Span().Class("model-offline").Text("offline"),
+				app.Span().Class("sr-only").Text(": no model is configured, so the offline agent answers"),
+			),
 		)
 	}
 	opts := m.options()
@@ -342,6 +345,9 @@ func (p *Permissions) Render() app.UI {
 		opts[i] = app.Option().Value(string(m)).Selected(m == cur).Title(m.Description()).Text(m.Label())
 	}
 	return app.Span().Class("permissions").Body(
+		app.Label().Class("control-field").For("permission-mode").Body(
+			app.Span().Class("control-label").Aria("hidden", "true").Text("Permission mode"),
+		),
 		app.Select().ID("permission-mode").Class("control-select").
 			Aria("label", "Permission mode").
 			Title(cur.Description()).
