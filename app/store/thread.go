@@ -65,6 +65,10 @@ type Message struct {
 	Stream string
 	// Progress is a tool call's last progress notification (an MCP server's), if any.
 	Progress *protocol.ToolProgress
+	// Output is what a running tool call wrote so far (run_command's stdout and stderr, in
+	// order), its tail kept; OutputCut says the stream stopped short and the result has the rest.
+	Output    string
+	OutputCut bool
 }
 
 // Thread is one session as the thread shows it.
@@ -163,6 +167,8 @@ func (t *Thread) Apply(ev protocol.Event) {
 		t.toolResult(ev)
 	case protocol.EventToolProgress:
 		t.toolProgress(ev)
+	case protocol.EventToolOutput:
+		t.toolOutput(ev)
 	}
 	if ev.Type == protocol.EventTurnEnded {
 		t.endStreams()
