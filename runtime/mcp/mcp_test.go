@@ -27,6 +27,7 @@ import (
 
 func TestMain(m *testing.M) {
 	mcpserver.Main()
+	actAsParley()
 	os.Exit(m.Run())
 }
 
