@@ -128,7 +128,7 @@ func (d *DecisionCard) Render() app.UI {
 			app.If(m.Status != store.StatusPending, func() app.UI {
 				return app.Div().Class("entry-outcome").Text(m.Result)
 			}),
-			app.If(m.Status == store.StatusTimedOut, d.renderRetry),
+			app.If(m.Retry, d.renderRetry),
 		)
 }
 

@@ -69,6 +69,9 @@ type Message struct {
 	// order), its tail kept; OutputCut says the stream stopped short and the result has the rest.
 	Output    string
 	OutputCut bool
+	// Retry says a decision expired unanswered (timed out, or cut off by a restart): its card
+	// offers Request retry.
+	Retry bool
 }
 
 // Thread is one session as the thread shows it.
@@ -301,6 +304,7 @@ func (t *Thread) ended(ev protocol.Event) {
 	var id string
 	var status Status
 	var result string
+	retry := false
 	if ev.Type == protocol.EventQuestionReplied {
 		r, err := ev.DecodeQuestionReplied()
 		if err != nil {
@@ -322,6 +326,7 @@ func (t *Thread) ended(ev protocol.Event) {
 			return
 		}
 		id, status, result = r.ID, StatusAborted, "Withdrawn: the question is no longer needed"
+		retry = protocol.RetryableReason(r.Reason)
 		switch r.Reason {
 		case protocol.ReasonTimeout:
 			status, result = StatusTimedOut, "No answer in time"
@@ -337,7 +342,7 @@ func (t *Thread) ended(ev protocol.Event) {
 	// array and length equal without looking at their elements.
 	t.Pending = slices.DeleteFunc(slices.Clone(t.Pending), func(d protocol.Decision) bool { return d.ID == id })
 	if m := t.find(id); m != nil {
-		m.Status, m.Result = status, result
+		m.Status, m.Result, m.Retry = status, result, retry
 	}
 }
 
