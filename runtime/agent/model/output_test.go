@@ -108,6 +108,7 @@ func TestAChattyCommandStreamsABoundedAmount(t *testing.T) {
 		assert.Equal(t, i == len(outs)-1, o.Truncated)
 		total += n
 	}
+	t.Logf("1,000,000 bytes written: %d tool.output events, %d bytes streamed", len(outs), total)
 	assert.Equal(t, toolbox.OutputStreamBytes, total, "streamed up to the bound, no further")
 	assert.LessOrEqual(t, len(outs), 2+2*toolbox.OutputStreamBytes/toolbox.OutputEventBytes, "a few events, not one per line (%d)", len(outs))
 	res := results(t, evs)
