@@ -163,10 +163,12 @@ func (t *Thread) toolOutput(ev protocol.Event) {
 			b.WriteString(c.Text)
 			continue
 		}
-		for line := range strings.SplitAfterSeq(c.Text, "\n") {
-			if line == "" {
-				continue
+		for text := c.Text; text != ""; {
+			line := text
+			if i := strings.IndexByte(text, '\n'); i >= 0 {
+				line = text[:i+1]
 			}
+			text = text[len(line):]
 			if at := b.Len(); at == 0 || b.String()[at-1] == '\n' {
 				b.WriteString("stderr: ")
 			}
