@@ -83,10 +83,23 @@ async function navigate(request, url) {
 // comes from a page that heard it from the server (message "parley:notify") or from a Web
 // Push (push event). The tag is the thread's, so a second ask in one thread replaces the
 // first; a decision already shown (both paths deliver it) is not shown again.
+//
+// A decision answered after it was notified (on this device or another) is withdrawn: the
+// server sends {session, decision, tag, withdrawn: true} the same two ways, and its
+// notification closes. A withdrawal can overtake the ask it takes back (two pushes, or a
+// push and a page), so the decisions withdrawn are kept and never shown afterwards.
 const shownDecisions = new Set();
+const withdrawnDecisions = new Set();
 
 async function show(n) {
-  if (!n || !n.title || shownDecisions.has(n.decision)) {
+  if (!n) {
+    return;
+  }
+  if (n.withdrawn) {
+    await withdraw(n.decision, n.tag);
+    return;
+  }
+  if (!n.title || shownDecisions.has(n.decision) || withdrawnDecisions.has(n.decision)) {
     return;
   }
   shownDecisions.add(n.decision);
@@ -117,8 +130,8 @@ self.addEventListener("message", (event) => {
       event.waitUntil(show(msg.notification));
       break;
     case "parley:close":
-      // The decision was answered or seen: its notification goes.
-      event.waitUntil(closeDecision(msg.decision));
+      // The decision was seen here, or answered (here or elsewhere): its notification goes.
+      event.waitUntil(msg.withdrawn ? withdraw(msg.decision, msg.tag) : closeDecision(msg.decision));
       break;
     case "parley:open":
       // What a click on the notification tagged msg.tag does, for a page that must act it
@@ -128,12 +141,24 @@ self.addEventListener("message", (event) => {
   }
 });
 
-async function closeDecision(decision) {
-  for (const n of await self.registration.getNotifications()) {
+async function closeDecision(decision, tag) {
+  const filter = tag ? { tag } : undefined;
+  for (const n of await self.registration.getNotifications(filter)) {
     if (n.data && n.data.decision === decision) {
       n.close();
     }
   }
+}
+
+// withdraw closes the notification of a decision that was answered: the one with its tag,
+// and only while it still shows that decision (a later ask in the same thread replaced it
+// otherwise, and stays).
+async function withdraw(decision, tag) {
+  if (!decision) {
+    return;
+  }
+  withdrawnDecisions.add(decision);
+  await closeDecision(decision, tag);
 }
 
 async function openTagged(tag) {

@@ -575,7 +575,7 @@ func (p *ApprovalsPage) renderEnded(h protocol.HistoryEntry) app.UI {
 			}
 			return app.Div().Class("history-grant").Text("Created the grant “" + protocol.DescribeScope(*h.Grant) + "” (" + state + ")")
 		}),
-		app.If(h.Outcome == protocol.HistoryTimedOut, func() app.UI {
+		app.If(h.Retryable, func() app.UI {
 			return &retryButton{Session: h.Session, Decision: h.ID}
 		}),
 	)

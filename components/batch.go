@@ -106,8 +106,9 @@ func (d *DecisionCard) renderReason() app.UI {
 		OnInput(func(ctx app.Context, e app.Event) { d.reason = ctx.JSSrc().Get("value").String() })
 }
 
-// renderRetry offers Request retry on a request that timed out: a message to the agent
-// asking for the same request again. It grants nothing.
+// renderRetry offers Request retry on a request that expired unanswered (it timed out, or a
+// restart cut it off): a message to the agent asking for the same request again. It grants
+// nothing.
 func (d *DecisionCard) renderRetry() app.UI {
 	if d.retried != "" {
 		return app.Div().Class("entry-note retry-note").Role("status").Text(d.retried)

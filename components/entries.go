@@ -128,7 +128,7 @@ func (d *DecisionCard) Render() app.UI {
 			app.If(m.Status != store.StatusPending, func() app.UI {
 				return app.Div().Class("entry-outcome").Text(m.Result)
 			}),
-			app.If(m.Status == store.StatusTimedOut, d.renderRetry),
+			app.If(m.Retry, d.renderRetry),
 		)
 }
 
@@ -356,7 +356,7 @@ type ToolReceipt struct {
 func (r *ToolReceipt) Render() app.UI {
 	m := r.Message
 	args, result := m.Detail, m.Result
-	long := len(args) > maxToolShown || len(result) > maxToolShown
+	long := len(args) > maxToolShown || len(result) > maxToolShown || (result == "" && len(m.Output) > maxOutputShown)
 	if !r.expanded {
 		if len(args) > maxToolShown {
 			args = headAndTail(args, maxToolShown)
@@ -380,6 +380,12 @@ func (r *ToolReceipt) Render() app.UI {
 				return app.Pre().Class("entry-output tool-args").Text(args)
 			}),
 			app.If(m.Progress != nil, func() app.UI { return progressBar(*m.Progress) }),
+			// What the call writes while it runs; once its result is in, the result says it
+			// (the output is part of it), unless the call never got one (stopped, interrupted).
+			app.If(m.Output != "" && result == "", func() app.UI {
+				return app.Pre().Class("entry-output tool-output").Role("log").Aria("label", "Output so far").
+					Text(outputShown(m.Output, m.OutputCut, r.expanded))
+			}),
 			app.If(result != "", func() app.UI {
 				return app.Pre().Class("entry-output tool-result").Text(result)
 			}),
@@ -388,6 +394,24 @@ func (r *ToolReceipt) Render() app.UI {
 					OnClick(func(ctx app.Context, e app.Event) { r.expanded = true })
 			}),
 		)
+}
+
+// maxOutputShown keeps a running call's receipt compact: its latest output is what matters.
+const maxOutputShown = 4 << 10
+
+// outputShown is a running call's output as its receipt shows it: the tail, unless expanded.
+func outputShown(out string, cut, expanded bool) string {
+	if !expanded && len(out) > maxOutputShown {
+		start := len(out) - maxOutputShown
+		for start < len(out) && !utf8RuneStart(out[start]) {
+			start++
+		}
+		out = "… " + strconv.Itoa(start) + " bytes above …\n" + out[start:]
+	}
+	if cut {
+		out += "\n… more output than the thread shows: the result holds it"
+	}
+	return out
 }
 
 // progressBar draws a tool's progress notification: a bar (indeterminate without a total)

@@ -1,6 +1,7 @@
 package components
 
 import (
+	"encoding/json"
 	"strings"
 	"testing"
 
@@ -171,13 +172,24 @@ func TestDecisionCardForgetsWhatWasTypedForAnotherDecision(t *testing.T) {
 	assert.Empty(t, card.reason)
 }
 
-// A timed-out card offers Request retry, and nothing that answers.
-func TestTimedOutCardOffersRequestRetry(t *testing.T) {
+// A card that expired unanswered (timed out, or cut off by a restart) offers Request retry,
+// and nothing that answers; one stopped on purpose, or still pending, does not.
+func TestExpiredCardsOfferRequestRetry(t *testing.T) {
 	req := protocol.DecisionRequest{Kind: protocol.KindConfirm, Message: "Deploy?"}
-	m := decisionMessage(store.StatusTimedOut, req)
-	html := viewtest.Render(t, &DecisionCard{Message: m})
-	assert.Contains(t, html, "Request retry")
-	assert.NotContains(t, html, "entry-reason")
+	for _, reason := range []string{protocol.ReasonTimeout, protocol.ReasonOrphaned, protocol.ReasonStopped, protocol.ReasonWithdrawn} {
+		th := &store.Thread{}
+		asked, _ := json.Marshal(protocol.QuestionAsked{ID: "d1", Request: req})
+		th.Apply(protocol.Event{Offset: 1, Type: protocol.EventQuestionAsked, Data: asked})
+		ended, _ := json.Marshal(protocol.QuestionRejected{ID: "d1", Reason: reason, Outcome: protocol.OutcomeAborted})
+		th.Apply(protocol.Event{Offset: 2, Type: protocol.EventQuestionRejected, Data: ended})
+		html := viewtest.Render(t, &DecisionCard{Message: th.Messages[0]})
+		if protocol.RetryableReason(reason) {
+			assert.Contains(t, html, "Request retry", reason)
+		} else {
+			assert.NotContains(t, html, "Request retry", reason)
+		}
+		assert.NotContains(t, html, "entry-reason", reason)
+	}
 	pending := viewtest.Render(t, &DecisionCard{Message: decisionMessage(store.StatusPending, req)})
 	assert.NotContains(t, pending, "Request retry")
 }

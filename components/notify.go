@@ -34,6 +34,7 @@ type NotifySwitch struct {
 	state  string
 	source app.Value // the EventSource while listening
 	onNote app.Func
+	onGone app.Func // a notified decision was answered, here or elsewhere
 	onLink app.Func // marks the page while the stream is open (what a test waits on)
 }
 
@@ -111,9 +112,21 @@ func (n *NotifySwitch) listen(ctx app.Context) {
 		toWorker(map[string]any{"type": "parley:notify", "notification": app.Window().Get("JSON").Call("parse", data)})
 		return nil
 	})
+	n.onGone = app.FuncOf(func(this app.Value, args []app.Value) any {
+		if len(args) == 0 {
+			return nil
+		}
+		var note protocol.Notification
+		if json.Unmarshal([]byte(args[0].Get("data").String()), &note) != nil || note.Decision == "" {
+			return nil
+		}
+		toWorker(map[string]any{"type": "parley:close", "withdrawn": true, "decision": note.Decision, "tag": note.Tag})
+		return nil
+	})
 	// EventSource reconnects by itself when the server comes back.
 	n.source = app.Window().Get("EventSource").New("/api/notifications")
 	n.source.Call("addEventListener", "notification", n.onNote)
+	n.source.Call("addEventListener", "withdrawn", n.onGone)
 	n.onLink = app.FuncOf(func(this app.Value, args []app.Value) any {
 		root := app.Window().Get("document").Get("documentElement")
 		if len(args) > 0 && args[0].Get("type").String() == "open" {
@@ -131,6 +144,7 @@ func (n *NotifySwitch) stopListening() {
 	if n.source != nil && n.source.Truthy() {
 		n.source.Call("close")
 		n.onNote.Release()
+		n.onGone.Release()
 		n.onLink.Release()
 		app.Window().Get("document").Get("documentElement").Call("removeAttribute", "data-notify-live")
 	}

@@ -62,6 +62,15 @@ type HistoryEntry struct {
 	Grant     *GrantScope `json:"grant,omitempty"`
 	GrantID   string      `json:"grantId,omitempty"`
 	GrantLive bool        `json:"grantLive,omitempty"`
+	// Retryable says Request retry is offered: the request expired (RetryableReason).
+	Retryable bool `json:"retryable,omitempty"`
+}
+
+// RetryableReason reports whether a decision that ended with question.rejected for reason
+// can be asked for again with Request retry: it expired, unanswered, because nobody answered
+// in time or because a restart cut it off. A stopped or withdrawn one was ended on purpose.
+func RetryableReason(reason string) bool {
+	return reason == ReasonTimeout || reason == ReasonOrphaned
 }
 
 // ApprovalHistory answers GET /api/approvals/history, newest first. Next is the ?before= of

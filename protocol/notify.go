@@ -18,6 +18,16 @@ type Notification struct {
 	Tag string `json:"tag"`
 	// URL opens the thread, where the decision waits in the composer.
 	URL string `json:"url"`
+	// Withdrawn says the decision was answered or ended after it was notified: whoever
+	// shows its notification closes it (the service worker, by tag and decision). A
+	// withdrawal has no title.
+	Withdrawn bool `json:"withdrawn,omitempty"`
+}
+
+// Withdrawal is what takes n back once its decision is answered elsewhere: the same thread,
+// tag and decision, nothing to show.
+func (n Notification) Withdrawal() Notification {
+	return Notification{Session: n.Session, Decision: n.Decision, Tag: n.Tag, URL: n.URL, Withdrawn: true}
 }
 
 // SeenClaim is the body of POST /api/notifications/seen: a page that shows the decision to

@@ -114,3 +114,26 @@ func (d Delta) Fold(text string) (string, bool) {
 	}
 	return text + d.Text[len(text)-d.Pos:], true
 }
+
+// EventToolOutput carries output of a tool call while it runs (run_command's stdout and
+// stderr), so the thread shows it before the call ends. It is for the person: the model reads
+// the call's tool.result, which holds the output whole, as it always did. A call's output
+// events are coalesced and bounded (see toolbox's output.go), so a chatty process costs a few
+// events a second and a bounded number of bytes, never an event per write.
+const EventToolOutput EventType = "tool.output"
+
+// ToolOutput is the data of tool.output: the output of one call since its previous event, in
+// the order it was written.
+type ToolOutput struct {
+	Call   string        `json:"call"` // ToolCall.ID
+	Name   string        `json:"name"`
+	Chunks []OutputChunk `json:"chunks"`
+	// Truncated says the call's output goes on beyond what is streamed: its result holds the rest.
+	Truncated bool `json:"truncated,omitempty"`
+}
+
+// OutputChunk is text one stream (StreamStdout or StreamStderr) wrote.
+type OutputChunk struct {
+	Stream string `json:"stream"`
+	Text   string `json:"text"`
+}

@@ -288,6 +288,7 @@ func historyOf(asked protocol.QuestionAsked, end protocol.Event) protocol.Histor
 	if end.Type == protocol.EventQuestionRejected {
 		r, _ := end.DecodeQuestionRejected()
 		h.Outcome, h.Reason = protocol.HistoryAborted, abortReason[r.Reason]
+		h.Retryable = protocol.RetryableReason(r.Reason)
 		if r.Outcome == protocol.OutcomeDeclined {
 			h.Outcome, h.Reason = protocol.HistoryTimedOut, "no answer in time"
 		}
@@ -413,8 +414,7 @@ func (r *Runtime) RequestRetry(ctx context.Context, session, id string) (protoco
 		return protocol.RetryResponse{}, err
 	}
 	rej, err := last.DecodeQuestionRejected()
-	if last.Type != protocol.EventQuestionRejected || err != nil ||
-		rej.Reason != protocol.ReasonTimeout && rej.Reason != protocol.ReasonOrphaned {
+	if last.Type != protocol.EventQuestionRejected || err != nil || !protocol.RetryableReason(rej.Reason) {
 		return protocol.RetryResponse{}, ErrNotRetryable
 	}
 	first, err := r.log.First(ctx, subject, 1)

@@ -293,6 +293,16 @@ func TestRestartAbortsADecisionItsAskerCannotResume(t *testing.T) {
 	waitPending(t, rt, s, 0)
 	_, err = rt.Reply(ctx, s, a.decision.ID, protocol.ReplyRequest{Action: protocol.ActionDecline})
 	assert.ErrorIs(t, err, protocol.ErrAlreadyAnswered)
+
+	// Cut off by the restart, it offers Request retry, as a timed-out one does.
+	h, err := rt.ApprovalHistory(ctx, protocol.HistoryFilter{Session: s})
+	require.NoError(t, err)
+	require.Len(t, h.Entries, 1)
+	assert.Equal(t, protocol.HistoryAborted, h.Entries[0].Outcome)
+	assert.True(t, h.Entries[0].Retryable)
+	resp, err := rt.RequestRetry(ctx, s, a.decision.ID)
+	require.NoError(t, err)
+	assert.Contains(t, resp.Text, "please make the same request again")
 }
 
 func TestRestartOfOneReplicaLeavesTheQuestionPendingUntilItsLeaseEnds(t *testing.T) {

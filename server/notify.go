@@ -71,7 +71,11 @@ func (s *Server) streamNotifications(w http.ResponseWriter, r *http.Request) {
 			_, _ = fmt.Fprint(w, ": keep-alive\n\n")
 		case n := <-ch:
 			b, _ := json.Marshal(n)
-			_, _ = fmt.Fprintf(w, "event: notification\ndata: %s\n\n", b)
+			event := "notification"
+			if n.Withdrawn {
+				event = "withdrawn" // answered elsewhere: close its notification
+			}
+			_, _ = fmt.Fprintf(w, "event: %s\ndata: %s\n\n", event, b)
 		}
 		flusher.Flush()
 	}

@@ -145,6 +145,47 @@ func (t *Thread) toolProgress(ev protocol.Event) {
 	}
 }
 
+// toolOutput appends a running call's output to its receipt. Stderr is marked line by
+// line, so the one text still says which stream wrote what.
+func (t *Thread) toolOutput(ev protocol.Event) {
+	o, err := protocol.DecodeEventData[protocol.ToolOutput](ev)
+	if err != nil {
+		return
+	}
+	m := t.find("tool:" + o.Call)
+	if m == nil {
+		return
+	}
+	var b strings.Builder
+	b.WriteString(m.Output)
+	for _, c := range o.Chunks {
+		if c.Stream != protocol.StreamStderr {
+			b.WriteString(c.Text)
+			continue
+		}
+		for text := c.Text; text != ""; {
+			line := text
+			if i := strings.IndexByte(text, '\n'); i >= 0 {
+				line = text[:i+1]
+			}
+			text = text[len(line):]
+			if at := b.Len(); at == 0 || b.String()[at-1] == '\n' {
+				b.WriteString("stderr: ")
+			}
+			b.WriteString(line)
+		}
+	}
+	m.Output = b.String()
+	if len(m.Output) > maxRunDetail {
+		cut := len(m.Output) - maxRunDetail
+		for cut < len(m.Output) && m.Output[cut]&0xC0 == 0x80 {
+			cut++
+		}
+		m.Output = "…" + m.Output[cut:]
+	}
+	m.OutputCut = m.OutputCut || o.Truncated
+}
+
 // Streaming returns the entry of a message still being generated.
 func (t *Thread) Streaming(id string) (Message, bool) {
 	if m := t.find("stream:" + id); m != nil && m.Status == StatusStreaming {

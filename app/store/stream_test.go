@@ -133,3 +133,21 @@ func TestToolProgressAfterTheResult(t *testing.T) {
 	require.NotNil(t, m.Progress)
 	assert.Equal(t, "cleaned up", m.Progress.Message)
 }
+
+// A running command's output lands on its receipt in order, stderr marked line by line, and
+// a cut stream says so.
+func TestToolOutputFoldsIntoTheReceiptInOrder(t *testing.T) {
+	f := &folder{th: &Thread{}}
+	f.emit(protocol.EventUserMessage, protocol.Message{Text: "go"})
+	f.emit(protocol.EventTurnStarted, protocol.TurnStarted{Prompt: 1, Kind: protocol.TurnAgent})
+	f.emit(protocol.EventToolCalled, protocol.ToolCalled{Calls: []protocol.ToolCall{{ID: "c1", Name: "run_command"}}})
+	f.emit(protocol.EventToolOutput, protocol.ToolOutput{Call: "c1", Chunks: []protocol.OutputChunk{
+		{Stream: protocol.StreamStdout, Text: "one\n"}, {Stream: protocol.StreamStderr, Text: "warn a\nwarn b\n"}}})
+	f.emit(protocol.EventToolOutput, protocol.ToolOutput{Call: "c1", Chunks: []protocol.OutputChunk{
+		{Stream: protocol.StreamStdout, Text: "two\n"}}, Truncated: true})
+	f.emit(protocol.EventToolOutput, protocol.ToolOutput{Call: "other", Chunks: []protocol.OutputChunk{{Stream: protocol.StreamStdout, Text: "not ours"}}})
+	m := f.th.Messages[1]
+	assert.Equal(t, StatusRunning, m.Status)
+	assert.Equal(t, "one\nstderr: warn a\nstderr: warn b\ntwo\n", m.Output)
+	assert.True(t, m.OutputCut)
+}

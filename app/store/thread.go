@@ -65,6 +65,13 @@ type Message struct {
 	Stream string
 	// Progress is a tool call's last progress notification (an MCP server's), if any.
 	Progress *protocol.ToolProgress
+	// Output is what a running tool call wrote so far (run_command's stdout and stderr, in
+	// order), its tail kept; OutputCut says the stream stopped short and the result has the rest.
+	Output    string
+	OutputCut bool
+	// Retry says a decision expired unanswered (timed out, or cut off by a restart): its card
+	// offers Request retry.
+	Retry bool
 }
 
 // Thread is one session as the thread shows it.
@@ -163,6 +170,8 @@ func (t *Thread) Apply(ev protocol.Event) {
 		t.toolResult(ev)
 	case protocol.EventToolProgress:
 		t.toolProgress(ev)
+	case protocol.EventToolOutput:
+		t.toolOutput(ev)
 	}
 	if ev.Type == protocol.EventTurnEnded {
 		t.endStreams()
@@ -317,6 +326,7 @@ func (t *Thread) ended(ev protocol.Event) {
 	var id string
 	var status Status
 	var result string
+	retry := false
 	if ev.Type == protocol.EventQuestionReplied {
 		r, err := ev.DecodeQuestionReplied()
 		if err != nil {
@@ -338,6 +348,7 @@ func (t *Thread) ended(ev protocol.Event) {
 			return
 		}
 		id, status, result = r.ID, StatusAborted, "Withdrawn: the question is no longer needed"
+		retry = protocol.RetryableReason(r.Reason)
 		switch r.Reason {
 		case protocol.ReasonTimeout:
 			status, result = StatusTimedOut, "No answer in time"
@@ -353,7 +364,7 @@ func (t *Thread) ended(ev protocol.Event) {
 	// array and length equal without looking at their elements.
 	t.Pending = slices.DeleteFunc(slices.Clone(t.Pending), func(d protocol.Decision) bool { return d.ID == id })
 	if m := t.find(id); m != nil {
-		m.Status, m.Result = status, result
+		m.Status, m.Result, m.Retry = status, result, retry
 	}
 }
 

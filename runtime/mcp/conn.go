@@ -16,6 +16,7 @@ import (
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"parley/protocol"
+	"parley/runtime/script"
 )
 
 // errGone is the cause of a connection's context once the connection has ended: what was
@@ -129,7 +130,7 @@ func (c *conn) connect(gen int) {
 		cmd.Env = childEnv(cfg.Env)
 		cmd.Stderr = c.stderr
 		setProcessGroup(cmd)
-		transport = orderTransport{&sdk.CommandTransport{Command: cmd, TerminateDuration: 2 * time.Second}, c.orders}
+		transport = orderTransport{guardTransport{&sdk.CommandTransport{Command: cmd, TerminateDuration: 2 * time.Second}, cmd}, c.orders}
 	}
 	c.mu.Lock()
 	c.cmd = cmd
@@ -342,12 +343,38 @@ func setProcessGroup(cmd *exec.Cmd) {
 	setDeathSignal(cmd.SysProcAttr)
 }
 
-// killGroup kills a stdio server's whole process group, if it was started.
+// killGroup kills a stdio server's whole process group, if it was started, then stands its
+// watchdog down.
 func killGroup(cmd *exec.Cmd) {
 	if cmd == nil || cmd.Process == nil {
 		return
 	}
 	_ = syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL)
+	if release, ok := guards.LoadAndDelete(cmd); ok {
+		release.(func())()
+	}
+}
+
+// guards holds the watchdog of each running stdio server's group (*exec.Cmd → its release).
+var guards sync.Map
+
+// guardTransport starts a stdio server's watchdog as soon as its process is started (the
+// SDK's CommandTransport starts it in Connect): Pdeathsig kills the server when Parley dies,
+// but not what the server started itself (npx starting node, a shell starting the real
+// server); the watchdog kills the whole group when the pipe Parley holds closes, so even a
+// SIGKILL of Parley leaves nothing behind (see script.GuardGroup). Parley's own ends of a
+// server (a close, a crash, a failed start) go through killGroup, which releases it.
+type guardTransport struct {
+	sdk.Transport
+	cmd *exec.Cmd
+}
+
+func (t guardTransport) Connect(ctx context.Context) (sdk.Connection, error) {
+	c, err := t.Transport.Connect(ctx)
+	if err == nil && t.cmd.Process != nil {
+		guards.Store(t.cmd, script.GuardGroup(t.cmd.Process.Pid))
+	}
+	return c, err
 }
 
 // headerTransport adds the configured headers to every request.

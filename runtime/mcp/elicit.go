@@ -66,7 +66,9 @@ func (c *conn) elicit(ctx context.Context, live context.Context, req *sdk.Elicit
 	if p.Mode == "url" || p.Mode == "" && (p.URL != "" || p.ElicitationID != "") {
 		res, err := c.askURL(actx, cl, p)
 		if err == nil && res.Action == actionAccept && p.ElicitationID != "" {
-			go c.awaitComplete(cl, live, p)
+			// Consent is the answer the server waits for; the step itself happens in the
+			// browser, and the call waits for it (see follow).
+			c.follow(cl, p)
 		}
 		return res, err
 	}
@@ -242,7 +244,7 @@ func (c *conn) urlRequired(ctx context.Context, live context.Context, cl *call, 
 		}
 	}
 	for _, p := range data.Elicitations {
-		if err := c.awaitFlow(ctx, cl, p); err != nil {
+		if err := c.awaitFlow(ctx, cl, p, true); err != nil {
 			return err
 		}
 	}
@@ -252,16 +254,22 @@ func (c *conn) urlRequired(ctx context.Context, live context.Context, cl *call, 
 // errCompleted ends the wait for a URL flow: the server said it is complete.
 var errCompleted = errors.New("the MCP server says the step is complete")
 
+// errGaveUp is why a call ends when the user gave up on a step in the browser it needed.
+var errGaveUp = errors.New("the user gave up on the step in the browser")
+
 // Option values of the wait for a URL flow.
 const (
 	optionDone   = "done"
 	optionGiveUp = "give-up"
 )
 
-// awaitFlow waits until the flow at a consented URL is done before the call is made again:
-// the server's notifications/elicitation/complete ends the wait (and its decision), and the
-// user can say they are done (a server need not send the notification) or give up.
-func (c *conn) awaitFlow(ctx context.Context, cl *call, p *sdk.ElicitParams) error {
+// awaitFlow waits until the flow at a consented URL is done: the server's
+// notifications/elicitation/complete ends the wait (and its decision, as withdrawn), and the
+// user can say they are done (a server need not send the notification, and its delivery is
+// not guaranteed) or give up (an error wrapping errGaveUp). retry says what follows: the call
+// is made again (after a -32042), or the running call goes on (after elicitation/create).
+// Both paths wait here, so both show the same decision.
+func (c *conn) awaitFlow(ctx context.Context, cl *call, p *sdk.ElicitParams, retry bool) error {
 	wctx, cancel := context.WithCancelCause(ctx)
 	defer cancel(nil)
 	if p.ElicitationID != "" {
@@ -271,12 +279,17 @@ func (c *conn) awaitFlow(ctx context.Context, cl *call, p *sdk.ElicitParams) err
 			}
 		}()
 	}
+	then, done, after := "its call goes on after", "I am done there", "so the call was cancelled"
+	if retry {
+		then, done, after = "the call is made again after", "I am done there: make the call again", "so the call was not made"
+	}
 	ans, err := cl.tools.Ask(wctx, protocol.DecisionRequest{
-		Kind:    protocol.KindApproval,
-		Message: "Waiting for you to finish at the link the MCP server " + c.e.name + " asked you to open; the call is made again after.",
+		Kind: protocol.KindApproval,
+		Message: "Waiting for you to finish in the browser, at the link the MCP server " + c.e.name +
+			" asked you to open; " + then + ".",
 		Details: p.URL,
 		Options: []protocol.ApprovalOption{
-			{Value: optionDone, Label: "I am done there: make the call again", Tone: protocol.ToneAffirm},
+			{Value: optionDone, Label: done, Tone: protocol.ToneAffirm},
 			{Value: optionGiveUp, Label: "Give up", Tone: protocol.ToneDeny},
 		},
 	})
@@ -293,15 +306,58 @@ func (c *conn) awaitFlow(ctx context.Context, cl *call, p *sdk.ElicitParams) err
 	if ans.Action == protocol.ActionAccept && json.Unmarshal(ans.Content, &picked) == nil && picked.Option != nil && *picked.Option == 0 {
 		return nil
 	}
-	return fmt.Errorf("the user gave up on the step at %s that the MCP server %s needed, so the call was not made", p.URL, c.e.name)
+	return fmt.Errorf("%w at %s that the MCP server %s needed, %s", errGaveUp, p.URL, c.e.name, after)
 }
 
-// awaitComplete notes in the thread when the server says the flow at a consented URL is
-// done (notifications/elicitation/complete).
-func (c *conn) awaitComplete(cl *call, live context.Context, p *sdk.ElicitParams) {
-	ctx, cancel := context.WithTimeout(live, 30*time.Minute)
-	defer cancel()
-	if c.set.m.awaitURL(ctx, p.ElicitationID) == nil {
-		c.note(cl, "The MCP server "+c.e.name+" says the step at "+p.URL+" is complete.")
+// flow is a consented URL elicitation of a running call, waiting for its step in the
+// browser.
+type flow struct {
+	cancel context.CancelCauseFunc // withdraws its decision
+	done   chan struct{}
+	err    error // set before done closes: nil when finished, else why not
+}
+
+// follow waits, beside the running call, for the step in the browser that a consented
+// elicitation/create asked for. The user giving up cancels the call (the SDK sends
+// notifications/cancelled); the call's result waits for every flow (awaitFlows).
+func (c *conn) follow(cl *call, p *sdk.ElicitParams) {
+	ctx, cancel := context.WithCancelCause(cl.ctx)
+	f := &flow{cancel: cancel, done: make(chan struct{})}
+	cl.mu.Lock()
+	cl.flows = append(cl.flows, f)
+	cl.mu.Unlock()
+	go func() {
+		defer close(f.done)
+		defer cancel(nil)
+		f.err = c.awaitFlow(ctx, cl, p, false)
+		if errors.Is(f.err, errGaveUp) {
+			cl.mu.Lock()
+			stop := cl.stop
+			cl.mu.Unlock()
+			if stop != nil {
+				stop(f.err)
+			}
+		}
+	}()
+}
+
+// awaitFlows waits for the call's flows once the server answered the call, and returns why
+// one did not finish (the user gave up, the turn was stopped). When the call failed
+// (wait false), there is nothing to wait for: their decisions are withdrawn.
+func (cl *call) awaitFlows(wait bool) error {
+	cl.mu.Lock()
+	flows := cl.flows
+	cl.flows = nil
+	cl.mu.Unlock()
+	var first error
+	for _, f := range flows {
+		if !wait {
+			f.cancel(errors.New("the call ended"))
+		}
+		<-f.done
+		if first == nil && wait {
+			first = f.err
+		}
 	}
+	return first
 }

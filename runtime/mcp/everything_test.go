@@ -110,8 +110,9 @@ func TestEverythingURLAndProgress(t *testing.T) {
 	require.NoError(t, err)
 	assert.Contains(t, res.Text, "User completed the URL elicitation flow")
 	asked, _, _ := ft.snapshot()
-	require.Len(t, asked, 1)
+	require.Len(t, asked, 2, "consent, then the wait for the step in the browser (this server sends no completion: the user's done ends it)")
 	assert.Equal(t, "https://example.org/consent", asked[0].URL)
+	assert.Contains(t, asked[1].Message, "Waiting for you to finish in the browser")
 
 	// The error path: -32042 names a prerequisite URL; after consent and the user's "done"
 	// (this server sends no completion for it) the call is made again.
@@ -120,9 +121,10 @@ func TestEverythingURLAndProgress(t *testing.T) {
 	require.NoError(t, err)
 	assert.Contains(t, res.Text, "User completed the URL elicitation flow", res.Text)
 	asked, _, _ = ft.snapshot()
-	require.Len(t, asked, 3, "consent to the prerequisite, the wait, consent to the URL itself")
+	require.Len(t, asked, 4, "consent to the prerequisite, the wait, consent to the URL itself, its wait")
 	assert.Equal(t, "https://modelcontextprotocol.io", asked[0].URL)
 	assert.Equal(t, "https://example.org/after", asked[2].URL)
+	assert.Contains(t, asked[3].Message, "its call goes on after")
 
 	ft = &fakeTools{}
 	start := time.Now()

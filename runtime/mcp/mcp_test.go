@@ -27,6 +27,7 @@ import (
 
 func TestMain(m *testing.M) {
 	mcpserver.Main()
+	actAsParley()
 	os.Exit(m.Run())
 }
 
@@ -318,20 +319,26 @@ func TestURLElicitation(t *testing.T) {
 		return decision.Answer{Action: protocol.ActionAccept, Content: b}, nil
 	}
 
-	ft := &fakeTools{answer: consent}
+	// Consent, then the wait for the step in the browser, which the server's completion ends
+	// (nobody answers the wait).
+	ft := &fakeTools{answer: func(ctx context.Context, req protocol.DecisionRequest) (decision.Answer, error) {
+		if req.URL == "" {
+			<-ctx.Done()
+			return decision.Answer{}, fmt.Errorf("question %w: withdrawn", decision.ErrAborted)
+		}
+		return consent(ctx, req)
+	}}
 	_, res, err := run(t, s, ft, ctx, "mcp__test__login", `{}`)
 	require.NoError(t, err)
 	assert.Equal(t, "action=accept", res.Text)
 	asked, _, _ := ft.snapshot()
-	require.Len(t, asked, 1)
+	require.Len(t, asked, 2)
 	assert.Equal(t, protocol.KindApproval, asked[0].Kind)
 	assert.True(t, strings.HasPrefix(asked[0].URL, "https://tracker.example/login?session="), asked[0].URL)
 	assert.Equal(t, asked[0].URL, asked[0].Details, "the whole URL is shown")
 	assert.Equal(t, "Sign in to the tracker.", asked[0].Message)
-	require.Eventually(t, func() bool {
-		_, n, _ := ft.snapshot()
-		return len(n) == 1 && strings.Contains(n[0], "is complete")
-	}, 10*time.Second, 10*time.Millisecond, "notifications/elicitation/complete is noted")
+	assert.Contains(t, asked[1].Message, "Waiting for you to finish in the browser")
+	assert.Equal(t, asked[0].URL, asked[1].Details)
 
 	declined := &fakeTools{answer: func(context.Context, protocol.DecisionRequest) (decision.Answer, error) {
 		b, _ := json.Marshal(protocol.ApprovalAnswer{Option: pointer(1)})

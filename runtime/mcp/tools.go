@@ -8,6 +8,7 @@ import (
 	"log/slog"
 	"strconv"
 	"strings"
+	"sync"
 	"sync/atomic"
 	"time"
 	"unicode/utf8"
@@ -36,6 +37,10 @@ type call struct {
 	id    string // the model's call id
 	name  string // the model's name of the tool
 	token string // its progress token
+
+	mu    sync.Mutex
+	flows []*flow                 // consented URL elicitations waiting for their step in the browser
+	stop  context.CancelCauseFunc // cancels the call on the server
 }
 
 // Defs describes the tools of the ready servers.
@@ -149,6 +154,9 @@ func (c *conn) call(ctx context.Context, t agent.Tools, modelName, tool string, 
 	defer cancel(nil)
 	stop := context.AfterFunc(live, func() { cancel(context.Cause(live)) })
 	defer stop()
+	cl.mu.Lock()
+	cl.stop = cancel
+	cl.mu.Unlock()
 
 	params := &sdk.CallToolParams{Name: tool, Arguments: args}
 	params.SetProgressToken(cl.token)
@@ -163,9 +171,20 @@ func (c *conn) call(ctx context.Context, t agent.Tools, modelName, tool string, 
 		}
 		res, err = session.CallTool(cctx, params)
 	}
+	// A step in the browser that the call's elicitations asked for holds the result until
+	// it is done (the server's completion, or the user's word), as after a -32042.
+	flowErr := cl.awaitFlows(err == nil)
 	switch {
 	case ctx.Err() != nil:
 		return protocol.ToolResult{}, context.Cause(ctx) // stopped: the turn ends
+	case errors.Is(context.Cause(cctx), errGaveUp):
+		return protocol.ToolResult{Text: context.Cause(cctx).Error(), Error: true}, nil
+	case flowErr != nil:
+		text := flowErr.Error()
+		if r := resultOf(res); r.Text != "" {
+			text += "; the server had answered: " + r.Text
+		}
+		return protocol.ToolResult{Text: text, Error: true}, nil
 	case errors.Is(context.Cause(cctx), errGone):
 		return protocol.ToolResult{Text: c.goneText(), Error: true}, nil
 	case err != nil && !errors.As(err, &rpcErr):

@@ -20,11 +20,18 @@ type Ask struct {
 	Due          time.Time
 }
 
-// Grace holds the asks inside their grace window, soonest due first.
+// Grace holds the asks inside their grace window, soonest due first, and the decisions
+// notified since, so that an end after the window can take the notification back.
 type Grace struct {
 	window time.Duration
 	asks   []Ask
+	sent   []protocol.Notification // oldest first, at most MaxSent
 }
+
+// MaxSent bounds the notified decisions remembered for a withdrawal. Decisions end (they time
+// out at the latest), so this is reached only by a flood; the oldest are forgotten first,
+// and their notifications then stay until the person opens them.
+const MaxSent = 4096
 
 // NewGrace waits window after each ask.
 func NewGrace(window time.Duration) *Grace { return &Grace{window: window} }
@@ -68,6 +75,35 @@ func (g *Grace) Due(now time.Time) []Ask {
 	due := slices.Clone(g.asks[:n])
 	g.asks = slices.Delete(g.asks, 0, n)
 	return due
+}
+
+// Sent records that n was notified: its decision's end withdraws it.
+func (g *Grace) Sent(n protocol.Notification) {
+	if g.sentAt(n.Session, n.Decision) >= 0 {
+		return
+	}
+	if len(g.sent) >= MaxSent {
+		g.sent = slices.Delete(g.sent, 0, len(g.sent)-MaxSent+1)
+	}
+	g.sent = append(g.sent, n)
+}
+
+// Withdraw forgets a notified decision that ended and returns its notification; false when
+// it was never notified (it ended inside its window, was claimed, or is unknown here).
+func (g *Grace) Withdraw(session, decision string) (protocol.Notification, bool) {
+	i := g.sentAt(session, decision)
+	if i < 0 {
+		return protocol.Notification{}, false
+	}
+	n := g.sent[i]
+	g.sent = slices.Delete(g.sent, i, i+1)
+	return n, true
+}
+
+func (g *Grace) sentAt(session, decision string) int {
+	return slices.IndexFunc(g.sent, func(n protocol.Notification) bool {
+		return n.Session == session && n.Decision == decision
+	})
 }
 
 // Len is how many asks wait.

@@ -1,6 +1,7 @@
 package notify
 
 import (
+	"fmt"
 	"testing"
 	"time"
 
@@ -138,4 +139,35 @@ func FuzzGrace(f *testing.F) {
 			}
 		}
 	})
+}
+
+// A notified decision is withdrawn once when it ends; one that ended inside its window, or
+// was never notified, is not; the memory of notified decisions is bounded.
+func TestGraceWithdrawsOnlyWhatWasSent(t *testing.T) {
+	g := NewGrace(time.Second)
+	t0 := time.Unix(0, 0)
+	g.Asked(note("a/1"), t0)
+	g.Asked(note("a/2"), t0)
+	for _, a := range g.Due(t0.Add(time.Second)) {
+		if a.Notification.Decision == "1" {
+			g.Sent(a.Notification) // a/2 was claimed: never sent
+		}
+	}
+	g.Sent(note("a/1")) // twice is once
+	_, ok := g.Withdraw("a", "2")
+	assert.False(t, ok, "never notified: nothing to take back")
+	n, ok := g.Withdraw("a", "1")
+	assert.True(t, ok)
+	assert.Equal(t, note("a/1"), n)
+	_, ok = g.Withdraw("a", "1")
+	assert.False(t, ok, "withdrawn once")
+
+	for i := range MaxSent + 10 {
+		g.Sent(protocol.Notification{Session: "b", Decision: fmt.Sprint(i)})
+	}
+	assert.Len(t, g.sent, MaxSent)
+	_, ok = g.Withdraw("b", "0")
+	assert.False(t, ok, "the oldest are forgotten first")
+	_, ok = g.Withdraw("b", fmt.Sprint(MaxSent+9))
+	assert.True(t, ok)
 }

@@ -78,6 +78,15 @@ func (n *Notifier) onEvent(ev protocol.Event) {
 	}
 }
 
+// ended drops a decision's window; one already notified is withdrawn: the pages and devices
+// that show its notification close it, whichever device answered.
+func (n *Notifier) ended(ctx context.Context, g *Grace, session, decision string) {
+	g.Ended(session, decision)
+	if nt, ok := g.Withdraw(session, decision); ok {
+		n.broadcast(ctx, nt.Withdrawal())
+	}
+}
+
 // Seen stores a claim: the decision was shown to a person looking at it.
 func (n *Notifier) Seen(ctx context.Context, c protocol.SeenClaim) error {
 	if err := c.Validate(); err != nil {
@@ -93,7 +102,8 @@ func (n *Notifier) Seen(ctx context.Context, c protocol.SeenClaim) error {
 	return nil
 }
 
-// Subscribe hears every notification sent from now on, for an open page; stop ends it.
+// Subscribe hears every notification sent from now on, and every withdrawal of one
+// (Withdrawn set), for an open page; stop ends it.
 // A subscriber that does not keep up misses notifications rather than hold the others up.
 func (n *Notifier) Subscribe() (<-chan protocol.Notification, func()) {
 	ch := make(chan protocol.Notification, 16)
@@ -122,7 +132,7 @@ func (n *Notifier) loop(ctx context.Context) {
 		case <-ctx.Done():
 			return
 		case ev := <-n.events:
-			n.apply(g, ev)
+			n.apply(ctx, g, ev)
 		case c := <-n.seen:
 			g.Ended(c.Session, c.Decision)
 			if n.opts.Outcome != nil {
@@ -130,13 +140,15 @@ func (n *Notifier) loop(ctx context.Context) {
 			}
 		case <-timer.C:
 			for _, a := range g.Due(n.opts.Now()) {
-				n.deliver(ctx, a.Notification)
+				if n.deliver(ctx, a.Notification) {
+					g.Sent(a.Notification)
+				}
 			}
 		}
 	}
 }
 
-func (n *Notifier) apply(g *Grace, ev protocol.Event) {
+func (n *Notifier) apply(ctx context.Context, g *Grace, ev protocol.Event) {
 	switch ev.Type {
 	case protocol.EventQuestionAsked:
 		qa, err := ev.DecodeQuestionAsked()
@@ -146,17 +158,17 @@ func (n *Notifier) apply(g *Grace, ev protocol.Event) {
 		g.Asked(protocol.NotificationFor(ev.Session, n.opts.Title(ev.Session), qa), n.opts.Now())
 	case protocol.EventQuestionReplied:
 		if r, err := ev.DecodeQuestionReplied(); err == nil {
-			g.Ended(ev.Session, r.ID)
+			n.ended(ctx, g, ev.Session, r.ID)
 		}
 	case protocol.EventQuestionRejected:
 		if r, err := ev.DecodeQuestionRejected(); err == nil {
-			g.Ended(ev.Session, r.ID)
+			n.ended(ctx, g, ev.Session, r.ID)
 		}
 	}
 }
 
-// deliver sends nt unless another process stored a claim for it.
-func (n *Notifier) deliver(ctx context.Context, nt protocol.Notification) {
+// deliver sends nt unless another process stored a claim for it; it reports whether it did.
+func (n *Notifier) deliver(ctx context.Context, nt protocol.Notification) bool {
 	seen, err := n.claims.Seen(ctx, nt.Session, nt.Decision)
 	if err != nil {
 		slog.Warn("reading a seen claim; notifying anyway", "session", nt.Session, "decision", nt.Decision, "err", err)
@@ -165,8 +177,17 @@ func (n *Notifier) deliver(ctx context.Context, nt protocol.Notification) {
 		if n.opts.Outcome != nil {
 			n.opts.Outcome(nt, false)
 		}
-		return
+		return false
 	}
+	n.broadcast(ctx, nt)
+	if n.opts.Outcome != nil {
+		n.opts.Outcome(nt, true)
+	}
+	return true
+}
+
+// broadcast hands nt (a notification or a withdrawal) to every open page and every device.
+func (n *Notifier) broadcast(ctx context.Context, nt protocol.Notification) {
 	n.mu.Lock()
 	for ch := range n.live {
 		select {
@@ -177,8 +198,5 @@ func (n *Notifier) deliver(ctx context.Context, nt protocol.Notification) {
 	n.mu.Unlock()
 	if n.opts.Push != nil {
 		go n.opts.Push.SendAll(ctx, nt) // slow push services never hold up the window
-	}
-	if n.opts.Outcome != nil {
-		n.opts.Outcome(nt, true)
 	}
 }

@@ -148,3 +148,27 @@ func TestBadClaim(t *testing.T) {
 	assert.Error(t, a.n.Seen(t.Context(), protocol.SeenClaim{Session: "s1", Decision: "a.b"}))
 	assert.Error(t, a.n.Seen(t.Context(), protocol.SeenClaim{Session: "", Decision: "d"}))
 }
+
+// TestAnsweredAfterTheNotificationIsWithdrawn: a decision answered after it was notified
+// (on another device, say) is taken back: every open page hears a withdrawal with its tag.
+// One answered inside its window was never notified and is not withdrawn.
+func TestAnsweredAfterTheNotificationIsWithdrawn(t *testing.T) {
+	log := openLog(t)
+	a := start(t, log, time.Second)
+	ask(t, log, "s1", "d1", "First?")
+	reply(t, log, "s1", "d1") // inside the window
+	ask(t, log, "s1", "d2", "Second?")
+	require.Equal(t, outcome{"d2", true}, a.next(t))
+	got := <-a.live
+	require.Equal(t, "d2", got.Decision)
+	assert.False(t, got.Withdrawn)
+
+	reply(t, log, "s1", "d2")
+	select {
+	case w := <-a.live:
+		assert.Equal(t, protocol.Notification{Session: "s1", Decision: "d2", Tag: "parley-s1", URL: "/s/s1", Withdrawn: true}, w,
+			"the first thing heard after the notification is its withdrawal, not d1's")
+	case <-time.After(20 * time.Second):
+		t.Fatal("no withdrawal")
+	}
+}

@@ -148,8 +148,14 @@ func (p *Push) SendAll(ctx context.Context, n protocol.Notification) {
 		return
 	}
 	payload, _ := json.Marshal(n)
+	// A withdrawal carries no Topic: it would replace, at the push service, a newer ask of
+	// the same thread not yet delivered.
+	topic := n.Tag
+	if n.Withdrawn {
+		topic = ""
+	}
 	for _, d := range devices {
-		if err := p.send(ctx, d, payload, n.Tag); err != nil {
+		if err := p.send(ctx, d, payload, topic); err != nil {
 			slog.Warn("web push", "device", d.ID, "err", err)
 		}
 	}
@@ -166,7 +172,7 @@ func (p *Push) send(ctx context.Context, d Device, payload []byte, tag string) e
 		TTL:             600, // a decision waits 10 minutes by default; later it is history
 		Urgency:         webpush.UrgencyHigh,
 	}
-	if len(tag) <= 32 {
+	if tag != "" && len(tag) <= 32 {
 		opts.Topic = tag // a newer push of the same thread replaces one not yet delivered
 	}
 	resp, err := webpush.SendNotificationWithContext(ctx, payload, sub, opts)

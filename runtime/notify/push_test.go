@@ -124,6 +124,7 @@ type received struct {
 	device string
 	n      protocol.Notification
 	ttl    string
+	topic  string
 }
 
 func newPushService(t *testing.T) *pushService {
@@ -174,7 +175,7 @@ func (p *pushService) serve(w http.ResponseWriter, r *http.Request) {
 	if err := json.Unmarshal(plain, &n); err != nil {
 		p.t.Errorf("payload %q: %v", plain, err)
 	}
-	p.got <- received{device: name, n: n, ttl: r.Header.Get("TTL")}
+	p.got <- received{device: name, n: n, ttl: r.Header.Get("TTL"), topic: r.Header.Get("Topic")}
 	w.WriteHeader(http.StatusCreated)
 }
 
@@ -280,6 +281,26 @@ func TestPushDelivered(t *testing.T) {
 		Body: "rm -rf build", Tag: "parley-s1", URL: "/s/s1"}, got.n)
 	assert.NotEmpty(t, got.ttl)
 	assert.Equal(t, outcome{"d1", true}, a.next(t))
+}
+
+// TestPushWithdrawnWhenAnsweredElsewhere: once a notified decision is answered, the device
+// gets a second push that takes it back: the same tag and decision, withdrawn, no title, and
+// no Topic (it must not replace a newer ask of the thread still waiting at the push service).
+func TestPushWithdrawnWhenAnsweredElsewhere(t *testing.T) {
+	log := openLog(t)
+	svc := newPushService(t)
+	a, push := startWithPush(t, log, svc)
+	require.NoError(t, push.Subscribe(t.Context(), "phone", svc.add(t, "phone", http.StatusCreated)))
+
+	ask(t, log, "s1", "d1", "Run a command?")
+	first := svc.next(t)
+	assert.Equal(t, "d1", first.n.Decision)
+	assert.Equal(t, "parley-s1", first.topic)
+	assert.Equal(t, outcome{"d1", true}, a.next(t))
+	reply(t, log, "s1", "d1")
+	got := svc.next(t)
+	assert.Equal(t, protocol.Notification{Session: "s1", Decision: "d1", Tag: "parley-s1", URL: "/s/s1", Withdrawn: true}, got.n)
+	assert.Empty(t, got.topic)
 }
 
 // TestPushClaimedIsNotSent: the grace window and the seen claim hold for pushes too.

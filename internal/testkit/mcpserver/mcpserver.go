@@ -164,6 +164,33 @@ func New() *mcp.Server {
 			}
 			return text("action=" + res.Action), nil
 		})
+	// login_later asks for a URL elicitation and, on consent, answers at once but says
+	// nothing of the step's completion until finish_login is called with its id (as a real
+	// server would once its OAuth callback arrives).
+	s.AddTool(&mcp.Tool{Name: "login_later", Description: "Ask the user to open a URL; finish_login completes it.", InputSchema: json.RawMessage(`{"type":"object"}`)},
+		func(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+			res, ok := answer(req, "later")
+			if !ok {
+				id := "later-" + strconv.FormatInt(ids.Add(1), 10)
+				r := needs("later", &mcp.ElicitParams{Mode: "url", Message: "Sign in to the wiki.",
+					URL: "https://wiki.example/login?session=" + id, ElicitationID: id})
+				r.RequestState = id
+				return r, nil
+			}
+			return text("action=" + res.Action), nil
+		})
+	s.AddTool(&mcp.Tool{Name: "finish_login", Description: "Say that the step of a login_later is complete.",
+		InputSchema: json.RawMessage(`{"type":"object","properties":{"id":{"type":"string"}}}`)},
+		func(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+			var in struct {
+				ID string `json:"id"`
+			}
+			_ = json.Unmarshal(req.Params.Arguments, &in)
+			if err := req.Session.NotifyElicitationComplete(ctx, &mcp.ElicitationCompleteParams{ElicitationID: in.ID}); err != nil {
+				return nil, err
+			}
+			return text("completed " + in.ID), nil
+		})
 	// ask_timed is the benchmark's question: the result says when it was sent (the first
 	// round) and when its answer came back (the second), in unix nanoseconds.
 	s.AddTool(&mcp.Tool{Name: "ask_timed", Description: "Ask one question and report the times.", InputSchema: json.RawMessage(`{"type":"object"}`)},

@@ -38,8 +38,16 @@ func prepareCommand(b *Box, args json.RawMessage) (*plan, error) {
 		timeout = time.Duration(a.Timeout * float64(time.Second))
 	}
 	call := gate.ToolCall{Tool: "run", Words: argv, Details: script.ShellQuote(argv)}
-	return &plan{gate: &call, run: func(ctx context.Context, _ agent.Tools) (protocol.ToolResult, error) {
-		p := b.Host.RunProcess(ctx, argv, timeout, nil)
+	return &plan{gate: &call, run: func(ctx context.Context, t agent.Tools) (protocol.ToolResult, error) {
+		// The output is shown in the thread as it comes (tool.output); the model reads it
+		// whole in the result, as before.
+		var emit func(stream, text string)
+		if rec, ok := t.(OutputRecorder); ok {
+			out := startOutput(ctx, rec, CallID(ctx), "run_command")
+			defer out.close() // before the result is stored: Run returns after this
+			emit = out.emit
+		}
+		p := b.Host.RunProcess(ctx, argv, timeout, emit)
 		if ctx.Err() != nil {
 			return protocol.ToolResult{}, context.Cause(ctx) // stopped: the process was killed
 		}

@@ -1,0 +1,106 @@
+package toolbox
+
+import (
+	"context"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"parley/protocol"
+)
+
+type outputs struct {
+	mu  sync.Mutex
+	got []protocol.ToolOutput
+}
+
+func (o *outputs) ToolOutput(_ context.Context, out protocol.ToolOutput) error {
+	o.mu.Lock()
+	defer o.mu.Unlock()
+	o.got = append(o.got, out)
+	return nil
+}
+
+func joined(evs []protocol.ToolOutput) (stdout, stderr string) {
+	var a, b strings.Builder
+	for _, e := range evs {
+		for _, c := range e.Chunks {
+			if c.Stream == protocol.StreamStderr {
+				b.WriteString(c.Text)
+			} else {
+				a.WriteString(c.Text)
+			}
+		}
+	}
+	return a.String(), b.String()
+}
+
+// A burst of small writes becomes a few events, never one a write: at most one while the
+// call runs per OutputEvery, plus the first and the last.
+func TestOutputIsCoalescedToAFewEventsPerSecond(t *testing.T) {
+	rec := &outputs{}
+	start := time.Now()
+	s := startOutput(context.Background(), rec, "c1", "run_command")
+	var want strings.Builder
+	for i := range 2000 {
+		line := strings.Repeat("x", i%7) + "\n"
+		want.WriteString(line)
+		s.emit(protocol.StreamStdout, line)
+	}
+	s.close()
+	elapsed := time.Since(start)
+	out, errs := joined(rec.got)
+	assert.Equal(t, want.String(), out, "every byte, in order")
+	assert.Empty(t, errs)
+	assert.LessOrEqual(t, len(rec.got), 2+int(elapsed/OutputEvery), "%d events in %v", len(rec.got), elapsed)
+	for _, e := range rec.got {
+		assert.Equal(t, "c1", e.Call)
+		assert.Equal(t, "run_command", e.Name)
+	}
+}
+
+// Output beyond OutputStreamBytes is not streamed; the last event says the stream was cut,
+// and no event is larger than OutputEventBytes. Stdout and stderr keep their order.
+func TestOutputIsBoundedInSizeAndSaysWhereItWasCut(t *testing.T) {
+	rec := &outputs{}
+	s := startOutput(context.Background(), rec, "c1", "run_command")
+	s.emit(protocol.StreamStdout, "before\n")
+	s.emit(protocol.StreamStderr, "a warning\n")
+	block := strings.Repeat("é", 3000) + "\n" // two-byte runes: a cut must not split one
+	for range 40 {
+		s.emit(protocol.StreamStdout, block)
+	}
+	s.close()
+	require.NotEmpty(t, rec.got)
+	total := 0
+	for i, e := range rec.got {
+		n := 0
+		for _, c := range e.Chunks {
+			n += len(c.Text)
+			assert.True(t, strings.ToValidUTF8(c.Text, "?") == c.Text, "event %d splits a rune", i)
+		}
+		assert.LessOrEqual(t, n, OutputEventBytes, "event %d", i)
+		assert.Equal(t, i == len(rec.got)-1, e.Truncated, "only the last event says it was cut (event %d)", i)
+		total += n
+	}
+	assert.LessOrEqual(t, total, OutputStreamBytes)
+	assert.Greater(t, total, OutputStreamBytes-2, "streamed up to the bound")
+	first := rec.got[0].Chunks
+	require.GreaterOrEqual(t, len(first), 1)
+	assert.Equal(t, protocol.OutputChunk{Stream: protocol.StreamStdout, Text: "before\n"}, first[0])
+	_, errs := joined(rec.got)
+	assert.Equal(t, "a warning\n", errs)
+}
+
+// Nothing is emitted after close, and close with nothing written stores nothing.
+func TestOutputAfterCloseIsDropped(t *testing.T) {
+	rec := &outputs{}
+	s := startOutput(context.Background(), rec, "c1", "run_command")
+	s.close()
+	s.emit(protocol.StreamStdout, "late\n")
+	assert.Empty(t, rec.got)
+}
