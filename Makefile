@@ -87,7 +87,7 @@ mcp-everything:
 
 bench: build chromium mcp-everything
 	@echo "== app.wasm size"
-	@printf 'raw %d bytes, gzip -9 %d bytes, brotli -q 11 %d bytes\n' $$(stat -c %s web/app.wasm) $$(stat -c %s web/app.wasm.gz) $$(stat -c %s web/app.wasm.br)
+	@printf 'raw %d bytes, gzip -9 %d bytes, brotli -q 11 %d bytes (budget 1600000; go run ./tools/wasmsize says what is in it)\n' $$(stat -c %s web/app.wasm) $$(stat -c %s web/app.wasm.gz) $$(stat -c %s web/app.wasm.br)
 	@echo "== first render in headless Chromium (median of 5, loopback)"
 	$(GO) test -count=1 -run '^$$' -bench BenchmarkFirstRender -benchtime 1x ./e2e/
 	@echo "== input bar keystrokes: keydown to painted frame, 10 KB draft with 50 chips under 1,000 messages"
