@@ -188,8 +188,9 @@ func (b Breakdown) Table(n int) string {
 	return strings.TrimRight(sb.String(), "\n")
 }
 
-// BuildFlags are the flags `make wasm` builds the browser's program with, after
-// -modfile=bin/wasm-deps/go.mod; the Makefile's wasm target passes the same.
+// BuildFlags are the flags the Makefile's wasm target builds the browser's program with,
+// after -modfile=bin/wasm-deps/go.mod (TestBuildFlagsAreTheMakefiles holds them equal).
+// Measure drops -s from them, to keep the function names.
 var BuildFlags = []string{"-trimpath", "-ldflags=-s -w"}
 
 // Measure builds the browser's program at root as `make wasm` does but keeping function

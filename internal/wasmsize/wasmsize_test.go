@@ -88,7 +88,9 @@ func TestContributorsNeedsNames(t *testing.T) {
 func TestStatReadsTheTwinsAndRefusesStaleOnes(t *testing.T) {
 	web := t.TempDir()
 	raw := bytes.Repeat([]byte("app.wasm "), 1000)
-	write := func(name string, data []byte) { require.NoError(t, os.WriteFile(filepath.Join(web, name), data, 0o644)) }
+	write := func(name string, data []byte) {
+		require.NoError(t, os.WriteFile(filepath.Join(web, name), data, 0o644))
+	}
 	var br, gz bytes.Buffer
 	w := brotli.NewWriter(&br)
 	_, _ = w.Write(raw)
@@ -121,4 +123,22 @@ func TestSizesSayHowFarFromTheBudget(t *testing.T) {
 	assert.Contains(t, over.String(), "brotli -q 11 1,704,882; budget 1,600,000 brotli: 104,882 OVER")
 	under := Sizes{Brotli: 1_500_000}
 	assert.True(t, strings.HasSuffix(under.String(), "100,000 under"), under.String())
+}
+
+// Measure must build what `make wasm` ships, less the names: a flag added to the Makefile's
+// build (say -gcflags) and not here would measure another program.
+func TestBuildFlagsAreTheMakefiles(t *testing.T) {
+	mk, err := os.ReadFile("../../Makefile")
+	require.NoError(t, err)
+	var build string
+	for _, line := range strings.Split(string(mk), "\n") {
+		if strings.Contains(line, "GOOS=js GOARCH=wasm $(GO) build ") {
+			require.Empty(t, build, "one wasm build line in the Makefile")
+			build = strings.ReplaceAll(line, `"`, "")
+		}
+	}
+	require.NotEmpty(t, build, "the Makefile's wasm build line")
+	_, flags, _ := strings.Cut(build, "-modfile=bin/wasm-deps/go.mod ")
+	flags, _, _ = strings.Cut(flags, " -o ")
+	assert.Equal(t, strings.Join(BuildFlags, " "), flags)
 }
