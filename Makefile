@@ -23,6 +23,9 @@ wasm:
 	@if GOOS=js GOARCH=wasm $(GO) list -modfile=bin/wasm-deps/go.mod -deps . | grep -qx net/http; then \
 		echo "the wasm imports net/http again: see tools/wasmpatch"; rm web/app.wasm.new; exit 1; \
 	fi
+	@if bad=$$(GOOS=js GOARCH=wasm $(GO) list -modfile=bin/wasm-deps/go.mod -deps . | grep -xE 'net|crypto/rand|log'); then \
+		echo "the wasm imports $$(echo $$bad) again: see docs/wasm-size.md"; rm web/app.wasm.new; exit 1; \
+	fi
 	@if cmp -s web/app.wasm.new web/app.wasm && [ -f web/app.wasm.br ] && [ -f web/app.wasm.gz ]; then \
 		rm web/app.wasm.new; \
 	else \
