@@ -23,6 +23,9 @@ wasm:
 	@if GOOS=js GOARCH=wasm $(GO) list -modfile=bin/wasm-deps/go.mod -deps . | grep -qx net/http; then \
 		echo "the wasm imports net/http again: see tools/wasmpatch"; rm web/app.wasm.new; exit 1; \
 	fi
+	@if bad=$$(GOOS=js GOARCH=wasm $(GO) list -modfile=bin/wasm-deps/go.mod -deps . | grep -xE 'net|crypto/rand|log'); then \
+		echo "the wasm imports $$(echo $$bad) again: see docs/wasm-size.md"; rm web/app.wasm.new; exit 1; \
+	fi
 	@if cmp -s web/app.wasm.new web/app.wasm && [ -f web/app.wasm.br ] && [ -f web/app.wasm.gz ]; then \
 		rm web/app.wasm.new; \
 	else \
@@ -87,7 +90,7 @@ mcp-everything:
 
 bench: build chromium mcp-everything
 	@echo "== app.wasm size"
-	@printf 'raw %d bytes, gzip -9 %d bytes, brotli -q 11 %d bytes\n' $$(stat -c %s web/app.wasm) $$(stat -c %s web/app.wasm.gz) $$(stat -c %s web/app.wasm.br)
+	@printf 'raw %d bytes, gzip -9 %d bytes, brotli -q 11 %d bytes (budget 1600000; go run ./tools/wasmsize says what is in it)\n' $$(stat -c %s web/app.wasm) $$(stat -c %s web/app.wasm.gz) $$(stat -c %s web/app.wasm.br)
 	@echo "== first render in headless Chromium (median of 5, loopback)"
 	$(GO) test -count=1 -run '^$$' -bench BenchmarkFirstRender -benchtime 1x ./e2e/
 	@echo "== input bar keystrokes: keydown to painted frame, 10 KB draft with 50 chips under 1,000 messages"

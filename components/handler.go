@@ -3,6 +3,8 @@
 package components
 
 import (
+	"strings"
+
 	"github.com/maxence-charriere/go-app/v10/pkg/app"
 )
 
@@ -11,6 +13,27 @@ import (
 func Routes() {
 	app.Route("/", func() app.Composer { return &Conversation{} })
 	app.Route("/approvals", func() app.Composer { return &ApprovalsPage{} })
-	app.RouteWithRegexp(`^/s/[A-Za-z0-9_-]+$`, func() app.Composer { return &Conversation{} })
+	routeSessions(func() app.Composer { return &Conversation{} })
 	app.Route("/mcp", func() app.Composer { return &MCPPage{} })
+}
+
+// sessionPattern is a session's path. The server routes it with go-app's RouteWithRegexp;
+// the browser with isSessionPath, the same rule by hand, so that the wasm does not link
+// regexp and the unicode tables behind it (routes_wasm.go, docs/wasm-size.md).
+const sessionPattern = `^/s/[A-Za-z0-9_-]+$`
+
+// isSessionPath reports whether path matches sessionPattern.
+func isSessionPath(path string) bool {
+	id, ok := strings.CutPrefix(path, "/s/")
+	if !ok || id == "" {
+		return false
+	}
+	for i := 0; i < len(id); i++ {
+		switch c := id[i]; {
+		case 'a' <= c && c <= 'z', 'A' <= c && c <= 'Z', '0' <= c && c <= '9', c == '_', c == '-':
+		default:
+			return false
+		}
+	}
+	return true
 }

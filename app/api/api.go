@@ -4,7 +4,6 @@ package api
 
 import (
 	"context"
-	"crypto/rand"
 	"encoding/hex"
 	"encoding/json"
 	"errors"
@@ -50,7 +49,7 @@ func (e *Error) Retryable() bool { return e.Status >= 500 || e.Status == statusT
 // NewAttemptID returns a fresh id for one send, kept across its retries.
 func NewAttemptID() string {
 	var b [12]byte
-	_, _ = rand.Read(b[:])
+	randomBytes(b[:])
 	return hex.EncodeToString(b[:])
 }
 

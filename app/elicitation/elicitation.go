@@ -10,7 +10,7 @@ package elicitation
 import (
 	"context"
 	"encoding/json"
-	"log"
+	"os"
 	"sync"
 
 	"github.com/maxence-charriere/go-app/v10/pkg/app"
@@ -122,7 +122,7 @@ func Options() elicit.Options {
 }
 
 // warn reports a problem to the developer; a var so tests can count it.
-var warn = func(msg string) { log.Print(msg) }
+var warn = func(msg string) { _, _ = os.Stderr.WriteString(msg + "\n") }
 
 // RequestUserInput asks the person and waits for the answer. A decline is a Result; a
 // cancelled ctx rejects with an AbortError of reason "aborted", and with no presenter it

@@ -5,6 +5,14 @@
 // about a fifth of app.wasm. The patch leaves go-app's server files out of the wasm build and
 // gives websocket's Dial a local Response type; nothing Parley's browser code calls changes.
 //
+// It also keeps out what the browser links but never needs (docs/wasm-size.md has the
+// figures): regexp and the unicode tables behind it (go-app's router compiles a pattern;
+// Parley's one pattern route is a plain function in the wasm, app.RouteFunc); crypto/rand
+// with the FIPS DRBG, AES, SHA-2/3, MD5 and SHA-1 (go-app's device and broadcast ids come
+// from github.com/google/uuid, made here from the browser's crypto.getRandomValues, in the
+// same v4 form; go-app's Context.Encrypt/Decrypt, which Parley does not use, answer an
+// error in the wasm); and package net (websocket's NetConn, which Parley does not use).
+//
 // The patched modules are copies of the pinned versions' Go files, made under DIR at build
 // time (go build -overlay may not replace files in the module cache); DIR/go.mod is Parley's
 // with replace directives to them. Every edit must match the pinned versions' text exactly,
@@ -39,6 +47,9 @@ type patch struct {
 // serverOnly leaves a go-app file out of the browser's build.
 var serverOnly = []edit{{prepend, "//go:build !wasm\n\n", 1}}
 
+// jsExcluded leaves a websocket file out of the browser's build.
+var jsExcluded = []edit{{prepend, "//go:build !js\n\n", 1}}
+
 var patches = []patch{
 	{
 		module:  "github.com/maxence-charriere/go-app/v10",
@@ -46,15 +57,70 @@ var patches = []patch{
 		files: map[string][]edit{
 			"pkg/app/http.go":     serverOnly,
 			"pkg/app/resource.go": serverOnly,
+			"pkg/app/crypto.go":   serverOnly,
+			// The router keeps a match function, so regexp is linked only when
+			// RouteWithRegexp is called; the wasm's session route is app.RouteFunc.
+			"pkg/app/route.go": {
+				{"regexp       *regexp.Regexp", "match        func(path string) bool", 1},
+				{"regexp:       regexp.MustCompile(pattern),", "match:        regexp.MustCompile(pattern).MatchString,", 1},
+				{"rwr.regexp.MatchString(path)", "rwr.match(path)", 2},
+			},
+			"pkg/app/context.go": {
+				{"\t\"github.com/google/uuid\"\n", "", 1},
+				{"uuid.NewString()", "newUUID()", 1},
+			},
+			"pkg/app/state.go": {
+				{"\t\"github.com/google/uuid\"\n", "", 1},
+				{"uuid.NewString()", "newUUID()", 1},
+			},
 		},
 		add: map[string]string{"pkg/app/zz_parley_wasm.go": `//go:build wasm
 
 // Added by Parley's tools/wasmpatch: http.go and resource.go, the server's side, are left
-// out of the wasm; this is what the browser's side needs of them.
+// out of the wasm; this is what the browser's side needs of them. crypto.go is left out
+// too, and github.com/google/uuid: both link crypto/rand, with its FIPS DRBG and hashes.
 
 package app
 
-import "strings"
+import (
+	"strings"
+	"syscall/js"
+
+	"github.com/maxence-charriere/go-app/v10/pkg/errors"
+)
+
+// RouteFunc associates the paths match accepts with a function that makes the component:
+// RouteWithRegexp with a Go function for the pattern, so that regexp is not linked.
+func RouteFunc(match func(path string) bool, newComponent func() Composer) {
+	routes.mu.Lock()
+	defer routes.mu.Unlock()
+	routes.routesWithRegexp = append(routes.routesWithRegexp, regexpRoute{match: match, newComponent: newComponent})
+}
+
+// newUUID is uuid.NewString: a random (version 4) UUID, from the browser's CSPRNG.
+func newUUID() string {
+	var u [16]byte
+	buf := js.Global().Get("Uint8Array").New(len(u))
+	js.Global().Get("crypto").Call("getRandomValues", buf)
+	js.CopyBytesToGo(u[:], buf)
+	u[6] = u[6]&0x0f | 0x40 // version 4
+	u[8] = u[8]&0x3f | 0x80 // variant RFC 4122
+	const hex = "0123456789abcdef"
+	b := make([]byte, 0, 36)
+	for i, c := range u {
+		if i == 4 || i == 6 || i == 8 || i == 10 {
+			b = append(b, '-')
+		}
+		b = append(b, hex[c>>4], hex[c&15])
+	}
+	return string(b)
+}
+
+var errNoCrypto = errors.New("Context.Encrypt and Decrypt are left out of Parley's wasm build (tools/wasmpatch): they would link crypto/rand and AES")
+
+func encrypt(key string, v []byte) ([]byte, error) { return nil, errNoCrypto }
+
+func decrypt(key string, v []byte) ([]byte, error) { return nil, errNoCrypto }
 
 // Handler is the server's; the wasm only names it (GenerateStaticWebsite).
 type Handler struct{}
@@ -86,20 +152,31 @@ func webLocation(location string) bool {
 		module:  "github.com/coder/websocket",
 		version: "v1.8.15",
 		files: map[string][]edit{
+			// NetConn is the only thing in the wasm that needs package net, whose
+			// initialisers (a fake network stack under js) stay alive once imported.
+			"netconn.go":    jsExcluded,
+			"netconn_js.go": jsExcluded,
 			"ws_js.go": {
+				{"\t\"net\"\n", "", 1},
+				{"net.ErrClosed", "errClosed", 4},
 				{"\t\"net/http\"\n", "", 1},
 				{"*http.Response", "*Response", 3},
 				{"&http.Response{\n\t\t\tStatusCode: http.StatusSwitchingProtocols,", "&Response{\n\t\t\tStatusCode: 101, // Switching Protocols", 1},
 				{"func Accept(w http.ResponseWriter, r *http.Request, opts", "func Accept(w, r any, opts", 1},
 			},
 		},
-		add: map[string]string{"zz_parley_js.go": `// Added by Parley's tools/wasmpatch, so that ws_js.go need not import net/http.
+		add: map[string]string{"zz_parley_js.go": `// Added by Parley's tools/wasmpatch, so that ws_js.go need not import net/http nor net.
 
 package websocket
+
+import "errors"
 
 // Response stands for the *http.Response that Dial returns natively; in the browser it only
 // ever says 101 Switching Protocols.
 type Response struct{ StatusCode int }
+
+// errClosed stands for net.ErrClosed, with its text, so that ws_js.go need not import net.
+var errClosed = errors.New("use of closed network connection")
 `},
 	},
 }
