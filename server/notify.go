@@ -31,21 +31,33 @@ func (s *Server) CloseStreams() {
 	})
 }
 
-func (s *Server) notificationsOff(w http.ResponseWriter) bool {
-	if s.notifier == nil {
-		writeError(w, http.StatusServiceUnavailable, "notifications_off", "this server sends no notifications")
-		return true
+// withNotifier answers 503 for a notification route when this server sends no
+// notifications, so each handler may assume s.notifier.
+func (s *Server) withNotifier(h http.HandlerFunc) http.HandlerFunc {
+	return func(w http.ResponseWriter, r *http.Request) {
+		if s.notifier == nil {
+			writeError(w, http.StatusServiceUnavailable, "notifications_off", "this server sends no notifications")
+			return
+		}
+		h(w, r)
 	}
-	return false
+}
+
+// withPush is withNotifier for the Web Push routes and s.push.
+func (s *Server) withPush(h http.HandlerFunc) http.HandlerFunc {
+	return func(w http.ResponseWriter, r *http.Request) {
+		if s.push == nil {
+			writeError(w, http.StatusServiceUnavailable, "push_off", "this server sends no Web Push")
+			return
+		}
+		h(w, r)
+	}
 }
 
 // streamNotifications is GET /api/notifications: one `notification` event per decision
 // nobody claimed, as it is sent, until the page goes. A comment every 25 s keeps proxies
 // from closing a quiet stream.
 func (s *Server) streamNotifications(w http.ResponseWriter, r *http.Request) {
-	if s.notificationsOff(w) {
-		return
-	}
 	flusher, ok := w.(http.Flusher)
 	if !ok {
 		writeError(w, http.StatusInternalServerError, "internal", "streaming is not supported here")
@@ -83,9 +95,6 @@ func (s *Server) streamNotifications(w http.ResponseWriter, r *http.Request) {
 
 // claimSeen is POST /api/notifications/seen.
 func (s *Server) claimSeen(w http.ResponseWriter, r *http.Request) {
-	if s.notificationsOff(w) {
-		return
-	}
 	req, ok := readRequest[protocol.SeenClaim](w, r)
 	if !ok {
 		return
@@ -97,56 +106,33 @@ func (s *Server) claimSeen(w http.ResponseWriter, r *http.Request) {
 	w.WriteHeader(http.StatusNoContent)
 }
 
-func (s *Server) pushOff(w http.ResponseWriter) bool {
-	if s.push == nil {
-		writeError(w, http.StatusServiceUnavailable, "push_off", "this server sends no Web Push")
-		return true
-	}
-	return false
-}
-
 // pushKey is GET /api/push: the VAPID public key to subscribe with.
 func (s *Server) pushKey(w http.ResponseWriter, r *http.Request) {
-	if s.pushOff(w) {
-		return
-	}
 	writeJSON(w, http.StatusOK, protocol.PushKey{PublicKey: s.push.PublicKey()})
 }
 
 // subscribePush is PUT /api/push/{device}: the device's subscription, replacing its last.
 func (s *Server) subscribePush(w http.ResponseWriter, r *http.Request) {
-	if s.pushOff(w) {
-		return
-	}
 	req, ok := readRequest[protocol.PushSubscription](w, r)
 	if !ok {
 		return
 	}
-	err := s.push.Subscribe(r.Context(), r.PathValue("device"), req)
-	if errors.Is(err, notify.ErrBadSubscription) {
-		writeError(w, http.StatusBadRequest, "bad_subscription", err.Error())
-		return
-	}
-	if err != nil {
-		s.fail(w, err)
-		return
-	}
-	w.WriteHeader(http.StatusNoContent)
+	s.deviceDone(w, s.push.Subscribe(r.Context(), r.PathValue("device"), req))
 }
 
 // unsubscribePush is DELETE /api/push/{device}: this device wants no more pushes.
 func (s *Server) unsubscribePush(w http.ResponseWriter, r *http.Request) {
-	if s.pushOff(w) {
-		return
-	}
-	err := s.push.Unsubscribe(r.Context(), r.PathValue("device"))
-	if errors.Is(err, notify.ErrBadSubscription) {
+	s.deviceDone(w, s.push.Unsubscribe(r.Context(), r.PathValue("device")))
+}
+
+// deviceDone answers a change to a device's subscription: 204, or why not.
+func (s *Server) deviceDone(w http.ResponseWriter, err error) {
+	switch {
+	case errors.Is(err, notify.ErrBadSubscription):
 		writeError(w, http.StatusBadRequest, "bad_subscription", err.Error())
-		return
-	}
-	if err != nil {
+	case err != nil:
 		s.fail(w, err)
-		return
+	default:
+		w.WriteHeader(http.StatusNoContent)
 	}
-	w.WriteHeader(http.StatusNoContent)
 }

@@ -19,13 +19,7 @@ import (
 // decision nobody claimed, saying what is asked and where.
 func TestNotificationStream(t *testing.T) {
 	ts, _ := testServer(t)
-	req, err := http.NewRequestWithContext(t.Context(), http.MethodGet, ts.URL+"/api/notifications", nil)
-	require.NoError(t, err)
-	req.Header.Set("Authorization", "Bearer "+testkit.Token)
-	resp, err := http.DefaultClient.Do(req)
-	require.NoError(t, err)
-	defer resp.Body.Close()
-	require.Equal(t, http.StatusOK, resp.StatusCode)
+	resp := openNotifications(t, ts.URL)
 	assert.Equal(t, "text/event-stream", resp.Header.Get("Content-Type"))
 
 	s := createSessionHTTP(t, ts)
@@ -85,14 +79,21 @@ func TestNotificationRequestsAreChecked(t *testing.T) {
 // ends it (http.Server.Shutdown would wait for it).
 func TestNotificationStreamsEndOnShutdown(t *testing.T) {
 	ts, _ := testServer(t)
-	req, err := http.NewRequestWithContext(t.Context(), http.MethodGet, ts.URL+"/api/notifications", nil)
+	resp := openNotifications(t, ts.URL)
+	ts.Handler.CloseStreams()
+	_, err := io.ReadAll(resp.Body)
+	assert.NoError(t, err, "the stream ends cleanly")
+}
+
+// openNotifications opens the notification stream as a page does; it closes with the test.
+func openNotifications(t *testing.T, base string) *http.Response {
+	t.Helper()
+	req, err := http.NewRequestWithContext(t.Context(), http.MethodGet, base+"/api/notifications", nil)
 	require.NoError(t, err)
 	req.Header.Set("Authorization", "Bearer "+testkit.Token)
 	resp, err := http.DefaultClient.Do(req)
 	require.NoError(t, err)
-	defer resp.Body.Close()
+	t.Cleanup(func() { resp.Body.Close() })
 	require.Equal(t, http.StatusOK, resp.StatusCode)
-	ts.Handler.CloseStreams()
-	_, err = io.ReadAll(resp.Body)
-	assert.NoError(t, err, "the stream ends cleanly")
+	return resp
 }

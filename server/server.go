@@ -119,11 +119,11 @@ func (s *Server) api() []route {
 		{"POST /api/sessions/{id}/permissions", s.setPermissions},
 		{"GET /api/mcp", s.listMCP},
 		{"POST /api/mcp/reconnect", s.reconnectMCP},
-		{"GET /api/notifications", s.streamNotifications},
-		{"POST /api/notifications/seen", s.claimSeen},
-		{"GET /api/push", s.pushKey},
-		{"PUT /api/push/{device}", s.subscribePush},
-		{"DELETE /api/push/{device}", s.unsubscribePush},
+		{"GET /api/notifications", s.withNotifier(s.streamNotifications)},
+		{"POST /api/notifications/seen", s.withNotifier(s.claimSeen)},
+		{"GET /api/push", s.withPush(s.pushKey)},
+		{"PUT /api/push/{device}", s.withPush(s.subscribePush)},
+		{"DELETE /api/push/{device}", s.withPush(s.unsubscribePush)},
 		{"/api/", func(w http.ResponseWriter, r *http.Request) {
 			writeError(w, http.StatusNotFound, "not_found", r.Method+" "+r.URL.Path+" is not part of the API")
 		}},
