@@ -91,7 +91,7 @@ func TestChatSurvivesReloadAndServerRestart(t *testing.T) {
 	// A reload shows the same thread once.
 	do(t, ctx, 30*time.Second, chromedp.Reload(), waitReady())
 	waitMessages(t, ctx, 2)
-	time.Sleep(300 * time.Millisecond) // a duplicate would have arrived by now
+	do(t, ctx, 20*time.Second, waitCaughtUp()) // a duplicate would be on the page by now
 	assert.Equal(t, msgs, thread(t, ctx))
 
 	// The server dies hard; the page says it is reconnecting.
@@ -101,7 +101,7 @@ func TestChatSurvivesReloadAndServerRestart(t *testing.T) {
 
 	// It comes back on the same address with the same data; the page catches up.
 	srv = startServer(t, data, srv.addr)
-	do(t, ctx, 30*time.Second, chromedp.Click(chromedp.CSS(`.link-retry`)), waitJS(`!document.querySelector('.link-reconnecting')`))
+	do(t, ctx, 30*time.Second, retryNow(), waitJS(`!document.querySelector('.link-reconnecting')`))
 	do(t, ctx, 10*time.Second, typeText("after restart"), pressEnter(0))
 	all := waitMessages(t, ctx, 4)
 	require.Len(t, all, 4)
@@ -113,7 +113,7 @@ func TestChatSurvivesReloadAndServerRestart(t *testing.T) {
 	// A fresh load after the restart replays every event exactly once.
 	do(t, ctx, 30*time.Second, chromedp.Reload(), waitReady())
 	waitMessages(t, ctx, 4)
-	time.Sleep(300 * time.Millisecond)
+	do(t, ctx, 20*time.Second, waitCaughtUp())
 	assert.Equal(t, all, thread(t, ctx))
 }
 
