@@ -139,7 +139,7 @@ func TestFollowDeliversExactlyWhatFollowsThenLive(t *testing.T) {
 		select {
 		case ev := <-events:
 			return ev
-		case <-time.After(5 * time.Second):
+		case <-time.After(testkit.Wait):
 			t.Fatal("no event")
 		}
 		return protocol.Event{}

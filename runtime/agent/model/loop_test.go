@@ -455,7 +455,7 @@ func TestStopCancelsTheStreamAndKeepsWhatArrived(t *testing.T) {
 	srv := newFakeServer(t, reply{chunks: []string{textChunk("Thinking about it")}, hold: hold})
 	e := newEnv(t, srv)
 	after := e.send("think")
-	require.Eventually(t, func() bool { return len(srv.requestsSoFar()) == 1 }, 5*time.Second, 10*time.Millisecond)
+	require.Eventually(t, func() bool { return len(srv.requestsSoFar()) == 1 }, 10*time.Second, 10*time.Millisecond)
 	time.Sleep(100 * time.Millisecond) // the chunk is read
 	_, err := e.rt.StopTurn(context.Background(), e.session, protocol.StopRequest{})
 	require.NoError(t, err)
