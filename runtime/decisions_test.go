@@ -280,8 +280,7 @@ func TestRestartAbortsADecisionItsAskerCannotResume(t *testing.T) {
 	actx, kill := context.WithCancel(ctx)
 	a := askAsync(t, actx, rt, s, envQuestion)
 	// The server dies with the asker: the log keeps the question.
-	rt.tap.Stop()
-	emb.Close()
+	crash(emb, rt)
 	kill()
 	a.wait(t)
 	require.Error(t, a.err)

@@ -325,8 +325,7 @@ func TestKilledServerInterruptsItsTurnAndRunsTheQueueOnRestart(t *testing.T) {
 	require.Eventually(t, func() bool { return len(queueOf(t, rt, s)) == 1 }, testkit.Wait, 10*time.Millisecond)
 
 	// kill -9: the process and its connection vanish mid-turn.
-	rt.tap.Stop()
-	emb.Close()
+	crash(emb, rt)
 
 	emb, rt = start(t, dir)
 	defer stop(emb, rt)
