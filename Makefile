@@ -53,7 +53,7 @@ wasm-test:
 	GOOS=js GOARCH=wasm $(GO) test -count=1 -exec="$(WASM_EXEC)" $(PURE)
 
 e2e: chromium axe mcp-everything
-	$(GO) test -count=1 -timeout 20m ./e2e/...
+	$(GO) test -count=1 -timeout 40m ./e2e/...
 
 # The look for review (docs/look.md): the hero, a thread, each composer mode, light, dark and
 # a 390×844 phone, as PNGs in bin/screenshots.

@@ -598,5 +598,11 @@ func (c *Conversation) renderLink() app.UI {
 	case socket.Connecting:
 		return app.Div().Class("link link-connecting").Role("status").Text("Connecting…")
 	}
-	return app.Div().Class("link link-live").Role("status").Aria("label", "Live")
+	live := app.Div().Class("link link-live").Role("status").Aria("label", "Live")
+	if c.link.CaughtUp {
+		// The replay of the stored events is over and on the page: what comes now happens
+		// now. Tests wait on it instead of guessing how long a replay takes.
+		live = live.DataSet("caught-up", "true")
+	}
+	return live
 }

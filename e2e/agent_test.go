@@ -43,20 +43,36 @@ type liveLog struct {
 	deltas []protocol.Delta
 }
 
-// readLog subscribes to the session from the start and returns once the replay caught up,
-// after listening for linger more.
-func readLog(t *testing.T, srv *server, session string, linger time.Duration) liveLog {
+// readLog subscribes to the session from the start and returns once the replay caught up.
+func readLog(t *testing.T, srv *server, session string) liveLog {
 	t.Helper()
-	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second+linger)
+	return listen(srv, session, nil, nil)
+}
+
+// listen subscribes to the session from the start and returns once the replay caught up
+// and until holds for what it read (nil: at once), or after 30 s. caughtUp, if not nil, is
+// closed once the replay is over: what it reads from then on happens while it listens.
+func listen(srv *server, session string, caughtUp chan<- struct{}, until func(liveLog) bool) liveLog {
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	defer cancel()
 	var l liveLog
+	up := false
+	check := func() {
+		if up && (until == nil || until(l)) {
+			cancel()
+		}
+	}
 	f := &socket.Follower{URL: "ws://" + srv.addr + "/ws", Session: session,
 		Header:  http.Header{"Authorization": {"Bearer " + srv.token}},
-		OnEvent: func(ev protocol.Event) { l.events = append(l.events, ev) },
-		OnDelta: func(d protocol.Delta) { l.deltas = append(l.deltas, d) },
+		OnEvent: func(ev protocol.Event) { l.events = append(l.events, ev); check() },
+		OnDelta: func(d protocol.Delta) { l.deltas = append(l.deltas, d); check() },
 		OnState: func(s socket.State) {
-			if s.CaughtUp {
-				time.AfterFunc(linger, cancel)
+			if s.CaughtUp && !up {
+				up = true
+				if caughtUp != nil {
+					close(caughtUp)
+				}
+				check()
 			}
 		}}
 	f.Run(ctx)
@@ -84,13 +100,16 @@ func TestAgentStreamsTokenByToken(t *testing.T) {
 	prompt(t, ctx, "hi")
 	do(t, ctx, 20*time.Second, waitJS(`(document.querySelector('.thread .msg-streaming .msg-text') || {}).textContent === 'Hello from '`))
 	session := sessionOf(t, ctx)
-	before := readLog(t, srv, session, 0)
+	before := readLog(t, srv, session)
 	assert.Zero(t, testkit.Count(before.events, protocol.EventAgentMessage), "shown before it is stored")
 	assert.Zero(t, testkit.Count(before.events, protocol.EventAgentDraft), "no event per token")
 
-	// A second client listening while the rest streams gets it as delta frames.
-	listened := make(chan liveLog)
-	go func() { listened <- readLog(t, srv, session, 1500*time.Millisecond) }()
+	// A second client listening while the rest streams gets it as delta frames. It listens
+	// until the stored message closes the stream.
+	listening, listened := make(chan struct{}), make(chan liveLog, 1)
+	go func() {
+		listened <- listen(srv, session, listening, func(l liveLog) bool { return testkit.Count(l.events, protocol.EventAgentMessage) > 0 })
+	}()
 	// Which entries of the thread change in the page while the rest streams: only the
 	// streaming one may.
 	evalBool(t, ctx, `(window.__touched = new Set(), new MutationObserver(ms => ms.forEach(m => {
@@ -98,14 +117,18 @@ func TestAgentStreamsTokenByToken(t *testing.T) {
 		const e = n.closest('.msg, .entry');
 		window.__touched.add(e ? (e.dataset.stream ? 'stream' : e.className) : 'the list itself');
 	})).observe(document.querySelector('.thread-inner'), {subtree: true, childList: true, characterData: true, attributes: true}), true)`)
-	time.Sleep(500 * time.Millisecond)
+	select {
+	case <-listening:
+	case <-time.After(30 * time.Second):
+		t.Fatal("the second client never caught up with the session")
+	}
 	close(hold)
 	do(t, ctx, 20*time.Second, waitJS(`!document.querySelector('.thread .msg-streaming') && !document.querySelector('.thread .stop')`))
 	assert.Equal(t, "Hello from the model.", lastAgentText(t, ctx))
 	assert.Equal(t, "stream", evalString(t, ctx, `[...window.__touched].join(', ')`), "only the streaming message changed in the page")
 	l := <-listened
 	require.NotEmpty(t, l.deltas, "the live path sent delta frames")
-	after := readLog(t, srv, session, 0)
+	after := readLog(t, srv, session)
 	assert.Equal(t, []string{"Hello from the model."}, testkit.AgentTexts(t, after.events))
 	assert.Zero(t, testkit.Count(after.events, protocol.EventAgentDraft), "a short message is one event")
 }
@@ -153,7 +176,7 @@ func TestAgentStopDuringAStream(t *testing.T) {
 	// Closed, it is drawn as Markdown, whose paragraph drops the trailing space.
 	assert.Equal(t, "Counting: one,", lastAgentText(t, ctx), "what streamed before the stop is kept")
 	assert.False(t, evalBool(t, ctx, `!!document.querySelector('.thread .msg-interrupted')`), "closed by its message, not left open")
-	stored := readLog(t, srv, sessionOf(t, ctx), 0)
+	stored := readLog(t, srv, sessionOf(t, ctx))
 	assert.Equal(t, []string{"Counting: one, "}, testkit.AgentTexts(t, stored.events), "stored as the message")
 	assert.Len(t, fake.Requests(), 1, "the model is not called again")
 }

@@ -91,7 +91,7 @@ func TestChatSurvivesReloadAndServerRestart(t *testing.T) {
 	// A reload shows the same thread once.
 	do(t, ctx, 30*time.Second, chromedp.Reload(), waitReady())
 	waitMessages(t, ctx, 2)
-	time.Sleep(300 * time.Millisecond) // a duplicate would have arrived by now
+	do(t, ctx, 20*time.Second, waitCaughtUp()) // a duplicate would be on the page by now
 	assert.Equal(t, msgs, thread(t, ctx))
 
 	// The server dies hard; the page says it is reconnecting.
@@ -101,7 +101,7 @@ func TestChatSurvivesReloadAndServerRestart(t *testing.T) {
 
 	// It comes back on the same address with the same data; the page catches up.
 	srv = startServer(t, data, srv.addr)
-	do(t, ctx, 30*time.Second, chromedp.Click(chromedp.CSS(`.link-retry`)), waitJS(`!document.querySelector('.link-reconnecting')`))
+	do(t, ctx, 30*time.Second, retryNow(), waitJS(`!document.querySelector('.link-reconnecting')`))
 	do(t, ctx, 10*time.Second, typeText("after restart"), pressEnter(0))
 	all := waitMessages(t, ctx, 4)
 	require.Len(t, all, 4)
@@ -113,7 +113,7 @@ func TestChatSurvivesReloadAndServerRestart(t *testing.T) {
 	// A fresh load after the restart replays every event exactly once.
 	do(t, ctx, 30*time.Second, chromedp.Reload(), waitReady())
 	waitMessages(t, ctx, 4)
-	time.Sleep(300 * time.Millisecond)
+	do(t, ctx, 20*time.Second, waitCaughtUp())
 	assert.Equal(t, all, thread(t, ctx))
 }
 
@@ -256,9 +256,10 @@ func TestFailedSendNoticeIsHuman(t *testing.T) {
 	assert.Equal(t, "while down", draft(t, ctx))
 
 	srv = startServer(t, data, srv.addr)
-	do(t, ctx, 30*time.Second, chromedp.Click(chromedp.CSS(`.link-retry`)),
-		waitJS(`!!document.querySelector('.link-live')`))
-	time.Sleep(500 * time.Millisecond)
+	do(t, ctx, 30*time.Second, retryNow(), waitJS(`!!document.querySelector('.link-live')`))
+	// The notice goes as the link turns live, in the same render.
+	waitShowing(t, ctx, 10*time.Second, `!document.querySelector('.notice-slot').innerText.includes('cannot reach the server')`,
+		`document.querySelector('.notice-slot').innerText`)
 	assert.NotContains(t, noticeText(t, ctx), "cannot reach the server", "the server is reachable again")
 }
 
@@ -312,7 +313,8 @@ func TestSessionsMenuKeyboard(t *testing.T) {
 		"Tab after opening the menu moves into it; focus is on %s", evalString(t, ctx, `document.activeElement.outerHTML.slice(0, 80)`))
 
 	do(t, ctx, 5*time.Second, rawKey("Escape", 27, 0))
-	time.Sleep(300 * time.Millisecond)
+	waitShowing(t, ctx, 10*time.Second, `!document.querySelector('#sidebar').classList.contains('open') && document.activeElement === document.querySelector('.menu-toggle')`,
+		`document.querySelector('#sidebar').className + ' / focus on ' + document.activeElement.outerHTML.slice(0, 80)`)
 	assert.False(t, evalBool(t, ctx, `document.querySelector('#sidebar').classList.contains('open')`), "Escape closes the menu")
 	assert.True(t, evalBool(t, ctx, `document.activeElement === document.querySelector('.menu-toggle')`), "and gives the focus back to the toggle")
 }
@@ -327,7 +329,7 @@ func TestNewSessionClosesMenu(t *testing.T) {
 	do(t, ctx, 10*time.Second, chromedp.Click(chromedp.CSS(`.menu-toggle`)),
 		waitJS(`document.querySelector('#sidebar').classList.contains('open')`))
 	do(t, ctx, 10*time.Second, chromedp.Click(chromedp.CSS(`.new-session`)))
-	time.Sleep(500 * time.Millisecond)
+	waitShowing(t, ctx, 10*time.Second, `!document.querySelector('#sidebar').classList.contains('open')`, `document.querySelector('#sidebar').className`)
 	assert.False(t, evalBool(t, ctx, `document.querySelector('#sidebar').classList.contains('open')`),
 		"the menu closes after New session")
 }
@@ -355,7 +357,8 @@ func TestWithoutTokenIsExplained(t *testing.T) {
 	ctx := browser(t)
 	do(t, ctx, 60*time.Second, chromedp.Navigate(srv.base()+"/"),
 		waitJS(`document.documentElement.hasAttribute('data-ready')`))
-	time.Sleep(time.Second)
+	// The page learns it has no access from its first request's 401, and says so.
+	waitShowing(t, ctx, 20*time.Second, `!!document.querySelector('.gate')`, `document.body.innerText.slice(0, 300)`)
 	text := evalString(t, ctx, `document.body.innerText`)
 	assert.NotContains(t, text, "Bearer", "the page speaks to a person, not a script")
 	assert.True(t, evalBool(t, ctx, `(() => { const ta = document.querySelector('#composer-input'); return !ta || ta.disabled || ta.readOnly })()`),

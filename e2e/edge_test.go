@@ -50,7 +50,7 @@ func TestChatThroughAnEdge(t *testing.T) {
 
 	do(t, ctx, 30*time.Second, chromedp.Reload(), waitReady())
 	waitMessages(t, ctx, 2)
-	time.Sleep(300 * time.Millisecond) // a duplicate would have arrived by now
+	do(t, ctx, 20*time.Second, waitCaughtUp()) // a duplicate would be on the page by now
 	assert.Equal(t, msgs, thread(t, ctx))
 
 	// The runtime dies hard; the edge stays up and the page says what is wrong.
@@ -65,7 +65,7 @@ func TestChatThroughAnEdge(t *testing.T) {
 	c := apiClient(rt)
 	_, err := c.SendPrompt(context.Background(), session, protocol.SendPromptRequest{Text: "while the page was away", AttemptID: api.NewAttemptID()})
 	require.NoError(t, err)
-	do(t, ctx, 30*time.Second, chromedp.Click(chromedp.CSS(`.link-retry`)), waitJS(`!document.querySelector('.link-reconnecting')`))
+	do(t, ctx, 30*time.Second, retryNow(), waitJS(`!document.querySelector('.link-reconnecting')`))
 	all := waitMessages(t, ctx, 4)
 	require.Len(t, all, 4)
 	assert.Equal(t, msgs, all[:2])
@@ -80,6 +80,6 @@ func TestChatThroughAnEdge(t *testing.T) {
 	// A fresh load through the edge replays every event once.
 	do(t, ctx, 30*time.Second, chromedp.Reload(), waitReady())
 	waitMessages(t, ctx, 6)
-	time.Sleep(300 * time.Millisecond)
+	do(t, ctx, 20*time.Second, waitCaughtUp())
 	assert.Equal(t, all, thread(t, ctx))
 }

@@ -280,6 +280,22 @@ func waitReady() chromedp.Action[chromedp.Void] {
 		(!document.querySelector('#composer-input').disabled || !!document.querySelector('.gate'))`)
 }
 
+// waitCaughtUp waits until the session's replay of its stored events is over and drawn
+// (the live link carries data-caught-up): a duplicate from the replay would be on the page.
+func waitCaughtUp() chromedp.Action[chromedp.Void] {
+	return waitJS(`!!document.querySelector('.link-live[data-caught-up]')`)
+}
+
+// retryNow clicks the link's "Retry now" while the page still waits to reconnect. The page
+// retries on its own too (every 5 s at most), and on a loaded machine it may find a
+// restarted server before the click: then there is nothing to click, and it is back.
+func retryNow() chromedp.Action[chromedp.Void] {
+	return chromedp.Func(func(ctx context.Context, t *chromedp.Target) error {
+		_, err := chromedp.Evaluate[bool](`(() => { const b = document.querySelector('.link-reconnecting .link-retry'); if (b) b.click(); return true })()`)(ctx, t)
+		return err
+	})
+}
+
 // key sends one CDP key event.
 func key(p input.DispatchKeyEventParams) chromedp.Action[chromedp.Void] {
 	return chromedp.Func(func(ctx context.Context, t *chromedp.Target) error {

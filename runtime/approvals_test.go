@@ -8,6 +8,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"parley/internal/testkit"
 	"parley/protocol"
 	"parley/runtime/gate"
 )
@@ -23,6 +24,9 @@ func TestApprovalQueueAndHistory(t *testing.T) {
 	a := newSession(t, rt)
 	_, _, err := rt.Log().Append(ctx, a, protocol.EventUserMessage, protocol.Message{Text: "deploy please"}, "")
 	require.NoError(t, err)
+	// The prompt gets the offline agent's reply: it is over before the thread goes on, so
+	// the agent's last word before the question is the one said next.
+	testkit.WaitEvents(t, rt.Log().Read, a, "the offline reply", testkit.TurnsEnded(1))
 	_, _, err = rt.Log().Append(ctx, a, protocol.EventAgentMessage, protocol.Message{Text: "checking first"}, "")
 	require.NoError(t, err)
 	b := newSession(t, rt)

@@ -10,6 +10,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"parley/internal/testkit"
 	"parley/protocol"
 	"parley/runtime/decision"
 	"parley/runtime/gate"
@@ -39,7 +40,7 @@ func waitPending(t *testing.T, rt *Runtime, session string, n int) []protocol.De
 		list, err = rt.PendingDecisions(context.Background(), session)
 		require.NoError(t, err)
 		return len(list.Decisions) == n
-	}, 5*time.Second, 5*time.Millisecond)
+	}, testkit.Wait, 5*time.Millisecond)
 	return list.Decisions
 }
 
@@ -69,7 +70,7 @@ func (a *asked) wait(t *testing.T) {
 	t.Helper()
 	select {
 	case <-a.done:
-	case <-time.After(5 * time.Second):
+	case <-time.After(testkit.Wait):
 		t.Fatal("the asker was not resumed")
 	}
 }
@@ -97,7 +98,7 @@ func lastOfType(t *testing.T, rt *Runtime, session string, typ protocol.EventTyp
 			}
 		}
 		return found.Type == typ
-	}, 5*time.Second, 5*time.Millisecond)
+	}, testkit.Wait, 5*time.Millisecond)
 	return found
 }
 
@@ -279,8 +280,7 @@ func TestRestartAbortsADecisionItsAskerCannotResume(t *testing.T) {
 	actx, kill := context.WithCancel(ctx)
 	a := askAsync(t, actx, rt, s, envQuestion)
 	// The server dies with the asker: the log keeps the question.
-	rt.tap.Stop()
-	emb.Close()
+	crash(emb, rt)
 	kill()
 	a.wait(t)
 	require.Error(t, a.err)
@@ -353,7 +353,7 @@ func TestGateOutcomes(t *testing.T) {
 	wait := func(t *testing.T, done chan struct{}) {
 		select {
 		case <-done:
-		case <-time.After(5 * time.Second):
+		case <-time.After(testkit.Wait):
 			t.Fatal("gate not resumed")
 		}
 	}

@@ -322,11 +322,10 @@ func TestKilledServerInterruptsItsTurnAndRunsTheQueueOnRestart(t *testing.T) {
 	prompt(t, rt, s, "/script confirm('Deploy?')", protocol.ModeQueue)
 	waitPending(t, rt, s, 1)
 	queued := prompt(t, rt, s, "and then this", protocol.ModeQueue)
-	require.Eventually(t, func() bool { return len(queueOf(t, rt, s)) == 1 }, 5*time.Second, 10*time.Millisecond)
+	require.Eventually(t, func() bool { return len(queueOf(t, rt, s)) == 1 }, testkit.Wait, 10*time.Millisecond)
 
 	// kill -9: the process and its connection vanish mid-turn.
-	rt.tap.Stop()
-	emb.Close()
+	crash(emb, rt)
 
 	emb, rt = start(t, dir)
 	defer stop(emb, rt)
@@ -491,7 +490,7 @@ func TestSessionFromBeforeTurnsKeepsItsHistory(t *testing.T) {
 		undelivered, unacked, err := old.log.Pending(ctx)
 		require.NoError(t, err)
 		return undelivered == 0 && unacked == 0
-	}, 5*time.Second, 10*time.Millisecond)
+	}, testkit.Wait, 10*time.Millisecond)
 	in.Stop()
 	old.Close()
 

@@ -139,7 +139,7 @@ func TestFollowDeliversExactlyWhatFollowsThenLive(t *testing.T) {
 		select {
 		case ev := <-events:
 			return ev
-		case <-time.After(5 * time.Second):
+		case <-time.After(testkit.Wait):
 			t.Fatal("no event")
 		}
 		return protocol.Event{}
@@ -194,6 +194,7 @@ func TestPromptStoredWhileNoAgentRanIsAnsweredOnStart(t *testing.T) {
 	_, err = serveOnly.SendPrompt(ctx, s.ID, protocol.SendPromptRequest{Text: "while away", AttemptID: "w"})
 	require.NoError(t, err)
 	emb.Close()
+	serveOnly.cancel(nil) // gone with its server: its heartbeat and sweeps stop
 
 	emb, rt := start(t, dir)
 	defer stop(emb, rt)

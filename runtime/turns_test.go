@@ -65,7 +65,7 @@ func TestAFunctionClaimDoesNotHoldTheTurnTable(t *testing.T) {
 	}()
 	select {
 	case <-done:
-	case <-time.After(500 * time.Millisecond):
+	case <-time.After(testkit.Wait): // it would wait until the release below
 		t.Fatal("a doorbell waited behind a function claim's presence read")
 	}
 	close(release)

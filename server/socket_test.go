@@ -98,15 +98,17 @@ func TestClosingTheSocketReleasesItsConsumer(t *testing.T) {
 	ts, rt := testServer(t)
 	s, err := rt.CreateSession(context.Background(), protocol.CreateSessionRequest{})
 	require.NoError(t, err)
-	base := ts.Consumers(t)
 	conn := ts.Client(t).Dial(nil)
 	write(t, conn, websocket.MessageText, []byte(`{"type":"subscribe","session":"`+s.ID+`"}`))
-	testkit.ReadFrame(t, conn)
-	// One shared feed, once the socket's catch-up read of the replay is over.
-	assert.Eventually(t, func() bool { return ts.Consumers(t) == base+1 }, 5*time.Second, 20*time.Millisecond)
+	require.Equal(t, protocol.FrameSubscribed, testkit.ReadFrame(t, conn).Type)
+	require.Equal(t, protocol.EventSessionCreated, testkit.ReadFrame(t, conn).Event.Type, "the replay is read")
+	// One shared feed on the session, once the socket's catch-up read of the replay is over.
+	// The session's consumers are counted, not the stream's: the runtime's own reads (a
+	// session created, a log scanned) hold consumers of their own for a moment.
+	testkit.Eventually(t, func() bool { return ts.ConsumersOf(t, s.ID) == 1 }, "the session's feed is its one consumer")
 	conn.Close(websocket.StatusNormalClosure, "bye")
-	// The session's feed lingers a moment for a reload, then lets its consumer go.
-	assert.Eventually(t, func() bool { return ts.Consumers(t) == base }, 10*time.Second, 20*time.Millisecond)
+	// The session's feed lingers a moment (2 s) for a reload, then lets its consumer go.
+	testkit.Eventually(t, func() bool { return ts.ConsumersOf(t, s.ID) == 0 }, "the feed lets its consumer go")
 }
 
 // TestSocketSaysWhereTheReplayEnds: "subscribed" carries the session's last offset, so a
@@ -121,9 +123,11 @@ func TestSocketSaysWhereTheReplayEnds(t *testing.T) {
 	require.NotZero(t, head, "session.created is stored")
 	p, err := rt.SendPrompt(ctx, s.ID, protocol.SendPromptRequest{Text: "one", AttemptID: "1"})
 	require.NoError(t, err)
-	require.Eventually(t, func() bool { h, _ := rt.Head(ctx, s.ID); return h > p.Offset }, 5*time.Second, 10*time.Millisecond, "the offline reply is stored")
+	// The offline reply's turn is over once turn.ended is stored: nothing follows it.
+	testkit.WaitEvents(t, rt.Log().Read, s.ID, "the offline reply is stored", testkit.TurnsEnded(1))
 	head, err = rt.Head(ctx, s.ID)
 	require.NoError(t, err)
+	require.Greater(t, head, p.Offset)
 
 	conn := ts.Client(t).Dial(nil)
 	write(t, conn, websocket.MessageText, []byte(`{"type":"subscribe","session":"`+s.ID+`"}`))

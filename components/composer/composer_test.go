@@ -330,7 +330,7 @@ func ask(t *testing.T, h *harness, e app.TestEngine, p elicitation.Presenter, rc
 	require.Eventually(t, func() bool {
 		e.ConsumeAll()
 		return len(h.c.machine.Queue()) > before
-	}, 5*time.Second, time.Millisecond, "the request never reached the queue")
+	}, 10*time.Second, time.Millisecond, "the request never reached the queue")
 	return out
 }
 
@@ -339,7 +339,7 @@ func wait(t *testing.T, ch <-chan outcome) outcome {
 	select {
 	case o := <-ch:
 		return o
-	case <-time.After(5 * time.Second):
+	case <-time.After(10 * time.Second):
 		t.Fatal("the presenter did not return")
 		return outcome{}
 	}

@@ -200,7 +200,7 @@ func TestSearchFilesCachesTheWalk(t *testing.T) {
 	assert.Equal(t, []string{"a.txt"}, list(), "within the TTL the walk is reused")
 
 	advance(fileIndexTTL)
-	assert.Eventually(t, func() bool { return len(list()) == 2 }, 5*time.Second, 5*time.Millisecond,
+	assert.Eventually(t, func() bool { return len(list()) == 2 }, 10*time.Second, 5*time.Millisecond,
 		"after it a walk in the background brings b.txt")
 
 	require.NoError(t, os.WriteFile(filepath.Join(root, "c.txt"), nil, 0o644))

@@ -279,8 +279,11 @@ func TestStopWhileBlockedIsWorded(t *testing.T) {
 		`run(["true"])` + "\n" + `run(["sleep", "20"])`: "script:2:4: the run was stopped by the user", // the process runs
 		"def f():\n    return ask('q?')\nf()":           "script:2:15: the run was stopped by the user",
 	} {
+		// The stop comes once the run waits where the test says, however long the child took
+		// to get there: a stop at a fixed time found a loaded machine's child still starting,
+		// or still in the first run().
 		ctx, cancel := context.WithCancel(context.Background())
-		wait := func(ctx context.Context) error { <-ctx.Done(); return ctx.Err() }
+		wait := func(ctx context.Context) error { cancel(); <-ctx.Done(); return ctx.Err() }
 		caps := &fakeCaps{
 			answer: func(ctx context.Context, _ protocol.DecisionRequest) (decision.Answer, error) {
 				return decision.Answer{}, wait(ctx)
@@ -289,11 +292,15 @@ func TestStopWhileBlockedIsWorded(t *testing.T) {
 				if calls[0].Words[0] == "rm" || calls[0].Tool == "write" {
 					return gate.Verdict{}, wait(ctx)
 				}
+				if calls[0].Words[0] == "sleep" {
+					time.AfterFunc(100*time.Millisecond, cancel) // the process runs by then, or is starting
+				}
 				return gate.Verdict{Allowed: true}, nil
 			},
 		}
-		time.AfterFunc(200*time.Millisecond, cancel)
+		guard := time.AfterFunc(30*time.Second, cancel) // a run that never waits fails, not hangs
 		_, err := h.Exec(ctx, "script", src, nil, caps)
+		guard.Stop()
 		cancel()
 		if !errors.Is(err, context.Canceled) {
 			t.Errorf("%s: %v is not context.Canceled", src, err)

@@ -27,6 +27,8 @@ type fakeCaps struct {
 	answer func(ctx context.Context, req protocol.DecisionRequest) (decision.Answer, error)
 	// verdict replies to Authorize; nil allows.
 	verdict func(ctx context.Context, calls []gate.ToolCall) (gate.Verdict, error)
+	// onSend, if set, is told of each message sent: a script says where it has got to.
+	onSend func(text string)
 }
 
 type outputEvent struct {
@@ -37,8 +39,12 @@ type outputEvent struct {
 
 func (f *fakeCaps) Send(_ context.Context, text string) error {
 	f.mu.Lock()
-	defer f.mu.Unlock()
 	f.sent = append(f.sent, text)
+	onSend := f.onSend
+	f.mu.Unlock()
+	if onSend != nil {
+		onSend(text)
+	}
 	return nil
 }
 

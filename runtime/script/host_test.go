@@ -146,10 +146,12 @@ func TestWallLimitKillsProcess(t *testing.T) {
 }
 
 func TestWallClockSkipsTimeWaitingForAnswers(t *testing.T) {
-	h := newTestHost(t, Limits{Wall: 300 * time.Millisecond})
+	// The budget leaves room for a loaded machine's process start; each wait alone
+	// outlasts it.
+	h := newTestHost(t, Limits{Wall: 2 * time.Second})
 	slow := func(ctx context.Context) error {
 		select {
-		case <-time.After(500 * time.Millisecond): // longer than the whole wall budget
+		case <-time.After(2500 * time.Millisecond): // longer than the whole wall budget
 			return nil
 		case <-ctx.Done():
 			return ctx.Err()

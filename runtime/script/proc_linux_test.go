@@ -63,7 +63,7 @@ func TestRunDiesWithTheServer(t *testing.T) {
 	var pgid int
 	select {
 	case pgid = <-pids:
-	case <-time.After(3 * time.Second):
+	case <-time.After(10 * time.Second):
 		t.Fatal("the script's process did not start")
 	}
 	if pgid <= 0 {

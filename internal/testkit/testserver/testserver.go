@@ -7,6 +7,7 @@ import (
 	"context"
 	"net/http"
 	"net/http/httptest"
+	"slices"
 	"sync"
 	"testing"
 
@@ -20,6 +21,7 @@ import (
 	"parley/protocol"
 	"parley/runtime"
 	"parley/runtime/agent/model"
+	"parley/runtime/eventlog"
 	"parley/runtime/notify"
 	"parley/server"
 )
@@ -139,4 +141,26 @@ func (s *Server) Consumers(t testing.TB) int {
 	info, err := stream.Info(t.Context())
 	require.NoError(t, err)
 	return info.State.Consumers
+}
+
+// ConsumersOf is how many JetStream consumers follow one session's events: its shared
+// feed, and any read of the log in progress (a catch-up, a Read) on it. Counting the whole
+// stream instead would count the reads of other parts of the runtime, whose consumers are
+// deleted a moment after they end.
+func (s *Server) ConsumersOf(t testing.TB, session string) int {
+	t.Helper()
+	js, err := jetstream.New(s.NATS)
+	require.NoError(t, err)
+	stream, err := js.Stream(t.Context(), runtime.StreamName)
+	require.NoError(t, err)
+	subject := eventlog.SessionSubjects(session)
+	n := 0
+	list := stream.ListConsumers(t.Context())
+	for info := range list.Info() {
+		if info.Config.FilterSubject == subject || slices.Contains(info.Config.FilterSubjects, subject) {
+			n++
+		}
+	}
+	require.NoError(t, list.Err())
+	return n
 }

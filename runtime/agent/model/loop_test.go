@@ -454,10 +454,21 @@ func TestStopCancelsTheStreamAndKeepsWhatArrived(t *testing.T) {
 	defer close(hold)
 	srv := newFakeServer(t, reply{chunks: []string{textChunk("Thinking about it")}, hold: hold})
 	e := newEnv(t, srv)
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	live, err := e.rt.Live(ctx, e.session)
+	require.NoError(t, err)
 	after := e.send("think")
-	require.Eventually(t, func() bool { return len(srv.requestsSoFar()) == 1 }, 5*time.Second, 10*time.Millisecond)
-	time.Sleep(100 * time.Millisecond) // the chunk is read
-	_, err := e.rt.StopTurn(context.Background(), e.session, protocol.StopRequest{})
+	// The chunk is read once its text goes out on the live path.
+	for read := false; !read; {
+		select {
+		case d := <-live:
+			read = strings.Contains(d.Text, "Thinking about it")
+		case <-time.After(10 * time.Second):
+			t.Fatal("the model's chunk never streamed")
+		}
+	}
+	_, err = e.rt.StopTurn(context.Background(), e.session, protocol.StopRequest{})
 	require.NoError(t, err)
 	evs := e.waitEnded(after)
 
@@ -475,17 +486,18 @@ func TestStopCancelsTheStreamAndKeepsWhatArrived(t *testing.T) {
 func TestStopKillsARunningCommand(t *testing.T) {
 	srv := newFakeServer(t, calls("index",
 		call{"l", "list_files", `{}`},
-		call{"s", "run_command", jsonArgs(map[string]any{"argv": []string{"sleep", "30"}})}))
+		call{"s", "run_command", jsonArgs(map[string]any{"argv": []string{"sh", "-c", "touch started && exec sleep 300"}})}))
 	e := newEnv(t, srv)
 	after := e.send("sleep")
 	ds := e.pending(1)
 	e.reply(ds[0], pick(0))
-	time.Sleep(200 * time.Millisecond) // sleep is running
-	start := time.Now()
+	require.Eventually(t, func() bool { _, err := os.Stat(filepath.Join(e.ws, "started")); return err == nil },
+		10*time.Second, 10*time.Millisecond, "the command is running")
 	_, err := e.rt.StopTurn(context.Background(), e.session, protocol.StopRequest{})
 	require.NoError(t, err)
+	// waitEnded gives up long before the command's 300 s: the turn ends because the stop
+	// killed it.
 	evs := e.waitEnded(after)
-	assert.Less(t, time.Since(start), 5*time.Second)
 	res := results(t, evs)
 	require.Len(t, res, 1, "what ran before the stop is recorded; the stopped call has no result")
 	assert.Equal(t, "l", res[0].Call)
