@@ -22,6 +22,7 @@ type QueueDock struct {
 
 	editing uint64 // the offset of the prompt being edited; 0 for none
 	draft   string // its text so far
+	refocus uint64 // the prompt whose Edit button takes the focus back once its edit ended
 }
 
 // Actions the dock asks of the conversation, which calls the server.
@@ -30,10 +31,6 @@ const (
 	ActionWithdraw = "parley.queue.withdraw"
 	// ActionEditQueued changes a waiting prompt in place; value: EditQueued.
 	ActionEditQueued = "parley.queue.edit"
-	// actionEditEnd ends an edit in the dock (value: the offset): the text shows again and
-	// the focus goes back to its Edit button, from the dock's own context (the field that
-	// asked is gone by then).
-	actionEditEnd = "parley.queue.edit.end"
 )
 
 // Withdraw names a waiting prompt to take back.
@@ -46,23 +43,6 @@ type Withdraw struct {
 type EditQueued struct {
 	Offset uint64
 	Text   string
-}
-
-// OnMount handles the end of an edit.
-func (d *QueueDock) OnMount(ctx app.Context) {
-	ctx.Handle(actionEditEnd, func(ctx app.Context, a app.Action) {
-		off, ok := a.Value.(uint64)
-		if !ok || d.editing != off {
-			return
-		}
-		d.editing, d.draft = 0, ""
-		ctx.Defer(func(app.Context) {
-			sel := `.queue-item[data-queued="` + strconv.FormatUint(off, 10) + `"] .queue-edit`
-			if b := app.Window().Get("document").Call("querySelector", sel); b.Truthy() {
-				b.Call("focus")
-			}
-		})
-	})
 }
 
 // Render draws the list; with nothing queued it is an empty strip, so the bar after it keeps
@@ -92,7 +72,7 @@ func (d *QueueDock) Render() app.UI {
 						app.Span().Class("queue-when").Text(when),
 						app.Button().Type("button").Class("queue-op queue-edit").Text(locale.T(i18n.QueueEdit)).
 							Aria("label", locale.T(i18n.QueueEditLabel)).OnClick(func(ctx app.Context, e app.Event) {
-							d.editing, d.draft = m.Offset, m.Text
+							d.editing, d.draft, d.refocus = m.Offset, m.Text, 0
 						}, app.EventScope(key)),
 						app.Button().Type("button").Class("queue-op queue-remove").Text(locale.T(i18n.QueueRemove)).
 							Aria("label", locale.T(i18n.QueueRemoveLabel)).OnClick(func(ctx app.Context, e app.Event) {
@@ -101,6 +81,11 @@ func (d *QueueDock) Render() app.UI {
 					),
 				)
 		}),
+		// The focus goes back to Edit from an element of its own: the field and the button
+		// that ended the edit are gone by then, and go-app runs no Defer of an unmounted one.
+		app.If(d.refocus != 0 && d.editing == 0, func() app.UI {
+			return &focusOnMount{Selector: `.queue-item[data-queued="` + strconv.FormatUint(d.refocus, 10) + `"] .queue-edit`}
+		}),
 	)
 }
 
@@ -108,13 +93,14 @@ func (d *QueueDock) Render() app.UI {
 // Enter (or Save) saves it in place, Escape (or Cancel) keeps it as it was.
 func (d *QueueDock) renderEditor(m store.Message) app.UI {
 	off := m.Offset
+	end := func() { d.editing, d.draft, d.refocus = 0, "", off }
 	save := func(ctx app.Context) {
 		if text := d.draft; strings.TrimSpace(text) != "" && text != m.Text {
 			ctx.NewActionWithValue(ActionEditQueued, EditQueued{Offset: off, Text: text})
 		}
-		ctx.NewActionWithValue(actionEditEnd, off)
+		end()
 	}
-	cancel := func(ctx app.Context) { ctx.NewActionWithValue(actionEditEnd, off) }
+	cancel := func(ctx app.Context) { end() }
 	return app.Div().Class("queue-item editing").Role("listitem").DataSet("queued", strconv.FormatUint(off, 10)).Body(
 		&queueField{Value: d.draft, Label: locale.T(i18n.QueueEditField),
 			OnChange: func(v string) { d.draft = v }, OnSave: save, OnCancel: cancel},
@@ -172,3 +158,20 @@ func (f *queueField) Render() app.UI {
 			}
 		})
 }
+
+// focusOnMount focuses the element Selector names once it is drawn.
+type focusOnMount struct {
+	app.Compo
+	Selector string
+}
+
+func (f *focusOnMount) OnMount(ctx app.Context) {
+	sel := f.Selector
+	ctx.Defer(func(app.Context) {
+		if el := app.Window().Get("document").Call("querySelector", sel); el.Truthy() {
+			el.Call("focus")
+		}
+	})
+}
+
+func (f *focusOnMount) Render() app.UI { return app.Span().Class("sr-only").Aria("hidden", "true") }
