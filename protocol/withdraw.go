@@ -42,18 +42,39 @@ type EditResponse struct {
 }
 
 // Edits returns the latest text of each prompt that a prompt.edited in evs changed, by the
-// prompt's offset; nil when none was.
+// prompt's offset; nil when none was. An edit read after the prompt was taken (its
+// turn.started, prompt.steered or prompt.withdrawn came first) counts for nothing: the
+// runtime refuses those, and one that raced past the refusal must not rewrite what was run.
 func Edits(evs []Event) map[uint64]string {
 	var out map[uint64]string
-	for _, ev := range evs {
-		if ev.Type != EventPromptEdited {
-			continue
+	var taken map[uint64]bool
+	take := func(p uint64) {
+		if taken == nil {
+			taken = map[uint64]bool{}
 		}
-		if pe, err := DecodeEventData[PromptEdited](ev); err == nil {
-			if out == nil {
-				out = map[uint64]string{}
+		taken[p] = true
+	}
+	for _, ev := range evs {
+		switch ev.Type {
+		case EventTurnStarted:
+			if ts, err := DecodeEventData[TurnStarted](ev); err == nil {
+				take(ts.Prompt)
 			}
-			out[pe.Prompt] = pe.Text
+		case EventPromptSteered:
+			if ps, err := DecodeEventData[PromptSteered](ev); err == nil {
+				take(ps.Prompt)
+			}
+		case EventPromptWithdrawn:
+			if pw, err := DecodeEventData[PromptWithdrawn](ev); err == nil {
+				take(pw.Prompt)
+			}
+		case EventPromptEdited:
+			if pe, err := DecodeEventData[PromptEdited](ev); err == nil && !taken[pe.Prompt] {
+				if out == nil {
+					out = map[uint64]string{}
+				}
+				out[pe.Prompt] = pe.Text
+			}
 		}
 	}
 	return out
