@@ -128,7 +128,7 @@ func (f *queueField) OnMount(ctx app.Context) {
 	ctx.Defer(func(ctx app.Context) {
 		if in := ctx.JSSrc(); in.Truthy() {
 			in.Call("focus")
-			n := in.Get("value").Get("length").Int()
+			n := in.Get("textLength").Int() // a JS string has no properties to read from Go
 			in.Call("setSelectionRange", n, n)
 		}
 	})
