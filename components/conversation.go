@@ -84,6 +84,7 @@ func (c *Conversation) OnMount(ctx app.Context) {
 	ctx.Handle(actionStart, c.onStart)
 	ctx.Handle(actionRename, c.onRename)
 	ctx.Handle(inputbar.ActionWithdraw, c.onWithdraw)
+	ctx.Handle(inputbar.ActionEditQueued, c.onEditQueued)
 	ctx.Handle(actionArchive, c.onArchive)
 	ctx.Handle(actionLoadEarlier, c.onLoadEarlier)
 	ctx.Handle(actionPickWorkspace, func(ctx app.Context, a app.Action) {
@@ -130,6 +131,10 @@ func (c *Conversation) OnNav(ctx app.Context) {
 	}
 	if id == "" && !c.blank {
 		c.connect(ctx, "")
+	}
+	if id == "" {
+		// The hero (first load, New session): what is typed next is the composer's.
+		ctx.Defer(func(app.Context) { inputbar.Focus() })
 	}
 	c.refreshSessions(ctx)
 }
@@ -397,8 +402,7 @@ func (c *Conversation) onDecide(ctx app.Context, a app.Action) {
 	})
 }
 
-// onWithdraw takes back a waiting prompt on the server; an edit puts its text back in the
-// input once the server has it, so it is never both queued and in the draft.
+// onWithdraw takes back a waiting prompt on the server.
 func (c *Conversation) onWithdraw(ctx app.Context, a app.Action) {
 	w, ok := a.Value.(inputbar.Withdraw)
 	if !ok || c.session == "" {
@@ -407,18 +411,29 @@ func (c *Conversation) onWithdraw(ctx app.Context, a app.Action) {
 	client, session := c.client(ctx), c.session
 	ctx.Async(func() {
 		_, err := client.WithdrawPrompt(ctx, session, w.Offset)
-		ctx.Dispatch(func(ctx app.Context) {
-			if err != nil {
+		if err != nil {
+			ctx.Dispatch(func(ctx app.Context) {
 				c.setNotice("Not withdrawn: "+describeError(err)+".", errors.Is(err, api.ErrUnreachable))
-				return
-			}
-			if w.Edit && c.session == session {
-				ctx.NewActionWithValue(inputbar.ActionAppendDraft, w.Text)
-				if ta := app.Window().GetElementByID(inputbar.InputID); ta.Truthy() {
-					ta.Call("focus")
-				}
-			}
-		})
+			})
+		}
+	})
+}
+
+// onEditQueued changes a waiting prompt on the server, in place: the dock shows the new text
+// when its prompt.edited comes back on the socket.
+func (c *Conversation) onEditQueued(ctx app.Context, a app.Action) {
+	ed, ok := a.Value.(inputbar.EditQueued)
+	if !ok || c.session == "" {
+		return
+	}
+	client, session := c.client(ctx), c.session
+	ctx.Async(func() {
+		_, err := client.EditPrompt(ctx, session, ed.Offset, ed.Text)
+		if err != nil {
+			ctx.Dispatch(func(ctx app.Context) {
+				c.setNotice("Not edited: "+describeError(err)+".", errors.Is(err, api.ErrUnreachable))
+			})
+		}
 	})
 }
 

@@ -3,6 +3,7 @@ package components
 import (
 	"context"
 	"strconv"
+	"strings"
 	"time"
 
 	"github.com/maxence-charriere/go-app/v10/pkg/app"
@@ -30,9 +31,11 @@ type Sidebar struct {
 	stop    context.CancelFunc
 }
 
-// OnMount follows the queue of open decisions, and words the times again as they pass (in
-// the browser only: the pre-render waits for async work).
+// OnMount handles the end of a rename, follows the queue of open decisions, and words the
+// times again as they pass (those two in the browser only: the pre-render waits for async
+// work).
 func (s *Sidebar) OnMount(ctx app.Context) {
+	s.handleRenameEnd(ctx)
 	if !app.IsClient {
 		return
 	}
@@ -65,6 +68,30 @@ const (
 )
 
 type renameIntent struct{ ID, Title string }
+
+// actionRenameEnd ends the rename of a session (value: its id), saved or cancelled: the
+// field gives way to the title, and the focus goes back to the session's Rename control.
+// An action, so the focus moves from the sidebar's own context: the field that asked is gone
+// by then, and a Defer of its context would not run.
+const actionRenameEnd = "parley.session.rename.end"
+
+func (s *Sidebar) handleRenameEnd(ctx app.Context) {
+	ctx.Handle(actionRenameEnd, func(ctx app.Context, a app.Action) {
+		id, ok := a.Value.(string)
+		if !ok || s.editing != id {
+			return
+		}
+		s.editing, s.draft = "", ""
+		ctx.Defer(func(app.Context) {
+			// Ids are [0-9a-z] (protocol.ValidSessionID): safe in a selector.
+			sel := `.session-item[data-session="` + id + `"] .session-op[data-op="rename"]`
+			if b := app.Window().Get("document").Call("querySelector", sel); b.Truthy() {
+				b.Call("focus")
+			}
+		})
+	})
+}
+
 
 // Render draws the session list as navigation links, under a heading per day.
 func (s *Sidebar) Render() app.UI {
@@ -103,12 +130,15 @@ func (s *Sidebar) renderItem(info protocol.SessionInfo, now time.Time) app.UI {
 	id := info.ID
 	switch {
 	case s.editing == id:
+		// Enter or Save renames (a blank title keeps the old one); Escape or Cancel keeps it.
+		// Either way the title shows again and the focus is back on Rename.
 		save := func(ctx app.Context) {
-			if title := s.draft; title != "" {
+			if title := strings.TrimSpace(s.draft); title != "" && title != info.Title {
 				ctx.NewActionWithValue(actionRename, renameIntent{ID: id, Title: title})
 			}
-			s.editing = ""
+			ctx.NewActionWithValue(actionRenameEnd, id)
 		}
+		cancel := func(ctx app.Context) { ctx.NewActionWithValue(actionRenameEnd, id) }
 		return app.Li().Class("session-item editing").DataSet("session", id).Body(
 			app.Input().Type("text").Class("session-rename").Value(s.draft).
 				Aria("label", "New title for "+info.Title).MaxLength(200).AutoFocus(true).
@@ -121,15 +151,18 @@ func (s *Sidebar) renderItem(info protocol.SessionInfo, now time.Time) app.UI {
 							save(ctx)
 						}
 					case "Escape":
+						// Not the session list's Escape (which closes the drawer): this one
+						// only cancels the rename.
+						e.PreventDefault()
 						e.StopImmediatePropagation()
-						s.editing = ""
+						cancel(ctx)
 					}
 				}),
 			app.Div().Class("session-confirm").Body(
 				app.Button().Type("button").Class("session-op primary").Text("Save").
 					OnClick(func(ctx app.Context, e app.Event) { save(ctx) }),
 				app.Button().Type("button").Class("session-op").Text("Cancel").
-					OnClick(func(ctx app.Context, e app.Event) { s.editing = "" }),
+					OnClick(func(ctx app.Context, e app.Event) { cancel(ctx) }),
 			),
 		)
 	case s.archiving == id:
@@ -168,7 +201,7 @@ func (s *Sidebar) renderItem(info protocol.SessionInfo, now time.Time) app.UI {
 	return app.Li().Class("session-item").DataSet("session", id).Body(
 		a,
 		app.Div().Class("session-ops").Body(
-			app.Button().Type("button").Class("session-op").Text("Rename").
+			app.Button().Type("button").Class("session-op").DataSet("op", "rename").Text("Rename").
 				Aria("label", "Rename "+info.Title).
 				OnClick(func(ctx app.Context, e app.Event) {
 					s.editing, s.draft, s.archiving = id, info.Title, ""

@@ -194,9 +194,8 @@ func TestExampleArgumentCompletion(t *testing.T) {
 	assert.Equal(t, "Example hello", evalString(t, ctx, `document.querySelector('.entry-run .entry-title').textContent`))
 }
 
-// TestQueuedPromptEditedThenRemoved: a prompt queued behind a running turn is taken back into
-// the input with Edit, queued again changed, then removed; it never runs, and the log holds
-// both withdrawals.
+// TestQueuedPromptEditedThenRemoved: a prompt queued behind a running turn is edited in place,
+// then removed; it never runs, and the log holds the edit and the withdrawal.
 func TestQueuedPromptEditedThenRemoved(t *testing.T) {
 	srv, ctx := openSession(t, `/script ok = confirm('Go on?'); send('first done')`)
 	do(t, ctx, 20*time.Second, waitJS(`!!document.querySelector('#composer-mode .chat-about')`),
@@ -206,8 +205,9 @@ func TestQueuedPromptEditedThenRemoved(t *testing.T) {
 	assert.Equal(t, "Waiting for the current turn", evalString(t, ctx, `document.querySelector('.queue-dock .queue-when').textContent`))
 
 	do(t, ctx, 20*time.Second, chromedp.Click(chromedp.CSS(`.queue-dock .queue-edit`)),
-		waitJS(`!document.querySelector('.queue-dock [data-queued]')`), waitDraft("second prompt"))
-	do(t, ctx, 10*time.Second, typeText(", edited"), pressEnter(0),
+		waitJS(`document.activeElement && document.activeElement.classList.contains('queue-field')`))
+	typeAt(t, ctx, newRand(), ", edited⏎", typingPaces[0])
+	do(t, ctx, 10*time.Second,
 		waitJS(`document.querySelector('.queue-dock .queue-text') && document.querySelector('.queue-dock .queue-text').textContent === 'second prompt, edited'`))
 	do(t, ctx, 20*time.Second, chromedp.Click(chromedp.CSS(`.queue-dock .queue-remove`)),
 		waitJS(`!document.querySelector('.queue-dock [data-queued]')`), waitDraft(""))
@@ -218,16 +218,19 @@ func TestQueuedPromptEditedThenRemoved(t *testing.T) {
 		waitJS(`!!document.querySelector('.entry-run.status-done') && !document.querySelector('.thread .working')`))
 	page, err := apiClient(srv).Events(context.Background(), sessionOf(t, ctx), 0, 1000)
 	require.NoError(t, err)
-	withdrawn, started := 0, 0
+	withdrawn, edited, started := 0, 0, 0
 	for _, ev := range page.Events {
 		switch ev.Type {
 		case protocol.EventPromptWithdrawn:
 			withdrawn++
+		case protocol.EventPromptEdited:
+			edited++
 		case protocol.EventTurnStarted:
 			started++
 		}
 	}
-	assert.Equal(t, 2, withdrawn, "each withdrawal is in the log")
+	assert.Equal(t, 1, withdrawn, "the withdrawal is in the log")
+	assert.Equal(t, 1, edited, "and the edit")
 	assert.Equal(t, 1, started, "only the first prompt ran")
 	assert.NotContains(t, evalString(t, ctx, `document.querySelector('.thread-inner').innerText`), "second prompt")
 }

@@ -107,6 +107,9 @@ const (
 	QueueEditLabel
 	QueueRemove
 	QueueRemoveLabel
+	QueueEditField
+	QueueSave
+	QueueCancel
 	MenuCommands
 	MenuSkills
 	MenuFunctions
@@ -221,6 +224,9 @@ var catalogue = map[Msg][nLocales]string{
 	QueueEditLabel:    {"Edit this queued prompt", "编辑这条排队的消息"},
 	QueueRemove:       {"Remove", "移除"},
 	QueueRemoveLabel:  {"Remove this queued prompt", "移除这条排队的消息"},
+	QueueEditField:    {"The queued prompt (Enter saves, Escape cancels)", "排队的消息（Enter 保存，Escape 取消）"},
+	QueueSave:         {"Save", "保存"},
+	QueueCancel:       {"Cancel", "取消"},
 	MenuCommands:      {"Commands", "命令"},
 	MenuSkills:        {"Skills", "技能"},
 	MenuFunctions:     {"Functions", "函数"},

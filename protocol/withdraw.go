@@ -1,5 +1,10 @@
 package protocol
 
+import (
+	"strings"
+	"unicode/utf8"
+)
+
 // EventPromptWithdrawn says the person took back a prompt that was waiting for its turn: it
 // never runs, and the thread no longer shows it (POST .../prompts/{offset}/withdraw).
 const EventPromptWithdrawn EventType = "prompt.withdrawn"
@@ -12,4 +17,81 @@ type PromptWithdrawn struct {
 // WithdrawResponse answers a withdrawal with the offset of its prompt.withdrawn.
 type WithdrawResponse struct {
 	Offset uint64 `json:"offset"`
+}
+
+// EventPromptEdited says the person changed a prompt that was still waiting for its turn
+// (POST .../prompts/{offset}/edit): it keeps its place in the queue, and everything that
+// reads the prompt (the queue, the thread, the model's history) reads Text instead of the
+// user.message's own. The runtime refuses it once the prompt's turn started.
+const EventPromptEdited EventType = "prompt.edited"
+
+// PromptEdited is the data of prompt.edited: the offset of the user.message and its new text.
+type PromptEdited struct {
+	Prompt uint64 `json:"prompt"`
+	Text   string `json:"text"`
+}
+
+// EditPromptRequest is the body of an edit of a waiting prompt.
+type EditPromptRequest struct {
+	Text string `json:"text"`
+}
+
+// EditResponse answers an edit with the offset of its prompt.edited.
+type EditResponse struct {
+	Offset uint64 `json:"offset"`
+}
+
+// Edits returns the latest text of each prompt that a prompt.edited in evs changed, by the
+// prompt's offset; nil when none was. An edit read after the prompt was taken (its
+// turn.started, prompt.steered or prompt.withdrawn came first) counts for nothing: the
+// runtime refuses those, and one that raced past the refusal must not rewrite what was run.
+func Edits(evs []Event) map[uint64]string {
+	var out map[uint64]string
+	var taken map[uint64]bool
+	take := func(p uint64) {
+		if taken == nil {
+			taken = map[uint64]bool{}
+		}
+		taken[p] = true
+	}
+	for _, ev := range evs {
+		switch ev.Type {
+		case EventTurnStarted:
+			if ts, err := DecodeEventData[TurnStarted](ev); err == nil {
+				take(ts.Prompt)
+			}
+		case EventPromptSteered:
+			if ps, err := DecodeEventData[PromptSteered](ev); err == nil {
+				take(ps.Prompt)
+			}
+		case EventPromptWithdrawn:
+			if pw, err := DecodeEventData[PromptWithdrawn](ev); err == nil {
+				take(pw.Prompt)
+			}
+		case EventPromptEdited:
+			if pe, err := DecodeEventData[PromptEdited](ev); err == nil && !taken[pe.Prompt] {
+				if out == nil {
+					out = map[uint64]string{}
+				}
+				out[pe.Prompt] = pe.Text
+			}
+		}
+	}
+	return out
+}
+
+// Validate checks the new text as a prompt's: not empty, within the limit, valid UTF-8.
+func (r EditPromptRequest) Validate() error {
+	f := fieldErrors{}
+	switch {
+	case strings.TrimSpace(r.Text) == "":
+		f.add("text", "the prompt is empty: to take it back, remove it instead")
+	case len(r.Text) > MaxPromptBytes:
+		f.add("text", "the prompt is %d KiB; the limit is %d KiB", (len(r.Text)+1023)/1024, MaxPromptBytes/1024)
+	case !utf8.ValidString(r.Text):
+		f.add("text", "the prompt is not valid UTF-8")
+	case strings.IndexByte(r.Text, 0) >= 0:
+		f.add("text", "the prompt holds a NUL byte (U+0000) at byte %d: remove it", strings.IndexByte(r.Text, 0))
+	}
+	return f.err()
 }

@@ -2,6 +2,8 @@ package runtime
 
 import (
 	"context"
+	"crypto/rand"
+	"encoding/hex"
 	"errors"
 	"fmt"
 	"log/slog"
@@ -310,6 +312,12 @@ func (r *Runtime) resume(session string, rn *runner, st turn.State, pending []pr
 				text = m.Text
 			}
 		}
+		// Edited while it waited: the turn runs the new text (prompt.edited).
+		if evs, err := r.log.Read(ctx, session, started.Prompt); err == nil {
+			if t, ok := protocol.Edits(evs)[started.Prompt]; ok {
+				text = t
+			}
+		}
 		in := agent.Input{Session: session, Prompt: started.Prompt, Text: text, Resume: true}
 		caps := &runCaps{r: r, session: session, run: started.Run}
 		if ws, err := r.workspaceOf(ctx, session); err == nil {
@@ -584,6 +592,36 @@ func (r *Runtime) WithdrawPrompt(ctx context.Context, session string, prompt uin
 		return protocol.WithdrawResponse{}, err
 	}
 	return protocol.WithdrawResponse{Offset: offset}, nil
+}
+
+// EditPrompt changes the text of a prompt still waiting for its turn, in place: a
+// prompt.edited in the log, and the prompt keeps its place in the queue (turn.Read). It is
+// refused like a withdrawal once the prompt's turn started (ErrNotWaiting), with the same
+// window: a runner that picked the prompt in that instant runs the text it read.
+func (r *Runtime) EditPrompt(ctx context.Context, session string, prompt uint64, req protocol.EditPromptRequest) (protocol.EditResponse, error) {
+	if err := req.Validate(); err != nil {
+		return protocol.EditResponse{}, err
+	}
+	if _, err := r.Session(ctx, session); err != nil {
+		return protocol.EditResponse{}, err
+	}
+	waiting, err := r.waiting(ctx, session, prompt)
+	if err != nil {
+		return protocol.EditResponse{}, err
+	}
+	if !waiting {
+		return protocol.EditResponse{}, fmt.Errorf("prompt %d: %w", prompt, ErrNotWaiting)
+	}
+	// An id of its own, so a write retried after a lost ack is stored once, while a later
+	// edit back to an earlier text is stored again.
+	id := make([]byte, 8)
+	_, _ = rand.Read(id)
+	offset, _, err := r.log.Append(ctx, session, protocol.EventPromptEdited, protocol.PromptEdited{Prompt: prompt, Text: req.Text},
+		"edited-"+strconv.FormatUint(prompt, 10)+"-"+hex.EncodeToString(id))
+	if err != nil {
+		return protocol.EditResponse{}, err
+	}
+	return protocol.EditResponse{Offset: offset}, nil
 }
 
 // waiting reports whether prompt is a user message of the session that no turn has taken.

@@ -230,6 +230,7 @@ func changes(session string) map[string]change {
 		"POST /api/sessions/{id}/prompt":                    {"POST", "/api/sessions/" + session + "/prompt", `{"text":"hi","attemptId":"ATTEMPT"}`, []int{http.StatusOK}},
 		"PATCH /api/sessions/{id}":                          {"PATCH", "/api/sessions/" + session, `{"title":"t"}`, []int{http.StatusOK}},
 		"POST /api/sessions/{id}/prompts/{prompt}/withdraw": {"POST", "/api/sessions/" + session + "/prompts/1/withdraw", "", []int{http.StatusConflict}},
+		"POST /api/sessions/{id}/prompts/{prompt}/edit":     {"POST", "/api/sessions/" + session + "/prompts/1/edit", `{"text":"changed"}`, []int{http.StatusConflict}},
 		"POST /api/sessions/{id}/stop":                      {"POST", "/api/sessions/" + session + "/stop", `{}`, []int{http.StatusOK, http.StatusAccepted}},
 		"POST /api/sessions/{id}/decisions/{decision}":      {"POST", "/api/sessions/" + session + "/decisions/nosuch", `{"action":"decline"}`, []int{http.StatusNotFound}},
 		"DELETE /api/grants/{grant}":                        {"DELETE", "/api/grants/nosuch", "", []int{http.StatusNotFound}},

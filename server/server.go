@@ -22,6 +22,7 @@ type Runtime interface {
 	Session(ctx context.Context, id string) (protocol.SessionInfo, error)
 	UpdateSession(ctx context.Context, id string, req protocol.UpdateSessionRequest) (protocol.SessionInfo, error)
 	WithdrawPrompt(ctx context.Context, session string, prompt uint64) (protocol.WithdrawResponse, error)
+	EditPrompt(ctx context.Context, session string, prompt uint64, req protocol.EditPromptRequest) (protocol.EditResponse, error)
 	SendPrompt(ctx context.Context, session string, req protocol.SendPromptRequest) (protocol.SendPromptResponse, error)
 	StopTurn(ctx context.Context, session string, req protocol.StopRequest) (protocol.StopResponse, error)
 	PendingDecisions(ctx context.Context, session string) (protocol.DecisionList, error)
@@ -95,6 +96,7 @@ func (s *Server) api() []route {
 		{"GET /api/sessions/{id}", s.getSession},
 		{"PATCH /api/sessions/{id}", s.updateSession},
 		{"POST /api/sessions/{id}/prompts/{prompt}/withdraw", s.withdrawPrompt},
+		{"POST /api/sessions/{id}/prompts/{prompt}/edit", s.editPrompt},
 		{"GET /api/sessions/{id}/events", s.listEvents},
 		{"GET /api/sessions/{id}/window", s.windowPage},
 		{"POST /api/sessions/{id}/prompt", s.sendPrompt},

@@ -63,6 +63,23 @@ func (s *Server) withdrawPrompt(w http.ResponseWriter, r *http.Request) {
 	s.respond(w, http.StatusOK, resp, err)
 }
 
+// editPrompt changes a prompt waiting for its turn, in place (POST
+// /api/sessions/{id}/prompts/{prompt}/edit, body protocol.EditPromptRequest).
+func (s *Server) editPrompt(w http.ResponseWriter, r *http.Request) {
+	raw := r.PathValue("prompt")
+	prompt, err := strconv.ParseUint(raw, 10, 64)
+	if err != nil || prompt == 0 {
+		writeError(w, http.StatusBadRequest, "bad_prompt", "prompt "+strconv.Quote(raw)+" is not an offset: give the offset of the waiting user.message")
+		return
+	}
+	req, ok := readRequest[protocol.EditPromptRequest](w, r)
+	if !ok {
+		return
+	}
+	resp, err := s.rt.EditPrompt(r.Context(), r.PathValue("id"), prompt, req)
+	s.respond(w, http.StatusOK, resp, err)
+}
+
 // listEvents answers a page of a session's log after an offset: what a socket would replay,
 // for a caller that holds no socket (a script, a test). It reads through Follow and stops at
 // the page's end, so a page costs its own length, not the session's.

@@ -1,6 +1,7 @@
 package slash
 
 import (
+	"slices"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -409,4 +410,43 @@ func TestEnumStrings(t *testing.T) {
 	assert.Equal(t, "rejected", VerdictRejected.String())
 	assert.Equal(t, "VerdictKind(-1)", VerdictKind(-1).String())
 	assert.Equal(t, "@files", SourceKey{'@', "files"}.String())
+}
+
+// TestSpaceClaimWhileAnswersAreInFlight: Space right after a command name is decided at once,
+// from the hot list, whatever is still in flight: the candidates asked for the name and the
+// source's warm-up. Answers that arrive after the claim are of a generation gone by and
+// change nothing: no menu for the name, no second rewrite, so nothing can take the space
+// back. Typed fast (Space before any answer) or at a typist's pace (after), alike.
+func TestSpaceClaimWhileAnswersAreInFlight(t *testing.T) {
+	claim := BeginCommand(input.Claim{Token: "/review ", Hint: "<pr>"})
+	for _, settleFirst := range []bool{false, true} {
+		name := "space before the answers"
+		if settleFirst {
+			name = "space after the answers"
+		}
+		t.Run(name, func(t *testing.T) {
+			var asked []string
+			warming := &warmLexer{lexer: &lexer{src: &src{trigger: '/', name: "skills", items: []Item{{ID: "reviewer"}}}, warm: false}}
+			cmd := &spacer{src: &src{trigger: '/', name: "cmd", items: []Item{{ID: "review"}}}, answer: true, space: claim, asked: &asked}
+			h := newHarness(cmd, warming)
+			inFlight := append(slices.Clone(h.birth), h.typeDraft("/review|", Plain)...)
+			if settleFirst {
+				h.settle(inFlight)
+				require.True(t, h.c.Menu().Open, "the menu had opened")
+				inFlight = nil
+			}
+			effs := h.c.Dispatch(press(" "))
+			require.True(t, Prevented(effs), "the claim takes the space: the rewrite types it")
+			assert.Equal(t, []string{"cmd:review"}, asked)
+			assert.Equal(t, []string{`begin-command "/review " 0-7@1`}, h.bail.calls)
+			assert.False(t, h.c.Menu().Open, "the name's menu closes with the claim")
+			_, hit := h.c.Hit()
+			assert.False(t, hit)
+
+			late := h.settle(inFlight)
+			assert.Empty(t, of[ShowMenu](late), "a late answer opens no menu for the name")
+			assert.False(t, h.c.Menu().Open)
+			assert.Equal(t, []string{`begin-command "/review " 0-7@1`}, h.bail.calls, "and rewrites nothing")
+		})
+	}
 }

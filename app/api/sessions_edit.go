@@ -16,3 +16,8 @@ func (c *Client) UpdateSession(ctx context.Context, id string, req protocol.Upda
 func (c *Client) WithdrawPrompt(ctx context.Context, session string, prompt uint64) (protocol.WithdrawResponse, error) {
 	return call[protocol.WithdrawResponse](ctx, c, methodPost, "/api/sessions/"+session+"/prompts/"+strconv.FormatUint(prompt, 10)+"/withdraw", nil)
 }
+
+// EditPrompt changes a prompt waiting for its turn; it keeps its place in the queue.
+func (c *Client) EditPrompt(ctx context.Context, session string, prompt uint64, text string) (protocol.EditResponse, error) {
+	return call[protocol.EditResponse](ctx, c, methodPost, "/api/sessions/"+session+"/prompts/"+strconv.FormatUint(prompt, 10)+"/edit", protocol.EditPromptRequest{Text: text})
+}

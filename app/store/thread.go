@@ -149,6 +149,12 @@ func (t *Thread) Apply(ev protocol.Event) {
 			t.unstarted = slices.DeleteFunc(t.unstarted, func(o uint64) bool { return o == pw.Prompt })
 			t.Queued = slices.DeleteFunc(slices.Clone(t.Queued), func(m Message) bool { return m.Offset == pw.Prompt })
 		}
+	case protocol.EventPromptEdited:
+		// Changed before its turn: it keeps its place, with the new text.
+		if pe, err := protocol.DecodeEventData[protocol.PromptEdited](ev); err == nil {
+			t.Queued = editText(t.Queued, pe)
+			t.Messages = editText(t.Messages, pe)
+		}
 	case protocol.EventTurnEnded:
 		t.openTurns = max(0, t.openTurns-1)
 		t.Turn = 0
@@ -508,4 +514,16 @@ func (t *Thread) Prepend(older []Message) {
 		t.entry[k] = i + len(older)
 	}
 	t.Rev++
+}
+
+// editText returns list with the text of pe's prompt replaced, copied if it changes (the
+// view may hold the old slice).
+func editText(list []Message, pe protocol.PromptEdited) []Message {
+	i := slices.IndexFunc(list, func(m Message) bool { return m.Offset == pe.Prompt })
+	if i < 0 {
+		return list
+	}
+	list = slices.Clone(list)
+	list[i].Text = pe.Text
+	return list
 }

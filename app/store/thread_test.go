@@ -264,3 +264,26 @@ func TestRunCardFollowsTheDecisionItWaitsOn(t *testing.T) {
 	assert.Equal(t, "hello\n", th.Messages[2].Detail, "the output lands in the moved card")
 	assert.Equal(t, StatusDone, th.Messages[2].Status)
 }
+
+// TestEditedQueuedPromptKeepsItsPlace: a prompt.edited changes the queued prompt's text where
+// it stands, and the thread shows the new text once it runs.
+func TestEditedQueuedPromptKeepsItsPlace(t *testing.T) {
+	var th Thread
+	raw := func(text string) json.RawMessage { return mustJSON(protocol.Message{Text: text}) }
+	th.Apply(protocol.Event{Offset: 1, Type: protocol.EventUserMessage, Data: raw("first")})
+	th.Apply(protocol.Event{Offset: 2, Type: protocol.EventTurnStarted, Data: mustJSON(protocol.TurnStarted{Prompt: 1})})
+	th.Apply(protocol.Event{Offset: 3, Type: protocol.EventUserMessage, Data: raw("second")})
+	th.Apply(protocol.Event{Offset: 4, Type: protocol.EventUserMessage, Data: raw("third")})
+	held := th.Queued
+	th.Apply(protocol.Event{Offset: 5, Type: protocol.EventPromptEdited, Data: mustJSON(protocol.PromptEdited{Prompt: 3, Text: "second, edited"})})
+	require.Len(t, th.Queued, 2)
+	assert.Equal(t, []string{"second, edited", "third"}, []string{th.Queued[0].Text, th.Queued[1].Text})
+	assert.Equal(t, "second", held[0].Text, "a copy: the view's old slice is not written")
+	th.Apply(protocol.Event{Offset: 6, Type: protocol.EventTurnEnded, Data: mustJSON(protocol.TurnEnded{Prompt: 1})})
+	th.Apply(protocol.Event{Offset: 7, Type: protocol.EventTurnStarted, Data: mustJSON(protocol.TurnStarted{Prompt: 3})})
+	var texts []string
+	for _, m := range th.Messages {
+		texts = append(texts, m.Text)
+	}
+	assert.Equal(t, []string{"first", "second, edited"}, texts)
+}

@@ -92,6 +92,11 @@ func (b *Bar) OnMount(ctx app.Context) {
 // OnUpdate follows the session: each one keeps its own machine and draft.
 func (b *Bar) OnUpdate(ctx app.Context) {
 	if b.Disabled {
+		if b.sh != nil {
+			// Between a session and the hero's next blank one (New session), or behind a
+			// gate: web/early.js holds the keys until the bar is enabled again.
+			b.sh.suspend()
+		}
 		return
 	}
 	if b.sh == nil {

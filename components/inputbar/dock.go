@@ -2,6 +2,7 @@ package inputbar
 
 import (
 	"strconv"
+	"strings"
 
 	"parley/app/locale"
 	"parley/i18n"
@@ -12,22 +13,36 @@ import (
 )
 
 // QueueDock lists the prompts waiting for the running turn, above the input
-// (conversation.input.dock). Until its turn starts, a prompt can be edited (taken back into
-// the input) or removed; either withdraws it on the server, which records it in the log, so
-// it never runs.
+// (conversation.input.dock). Until its turn starts, a prompt can be edited in place (it keeps
+// its place in the queue: a prompt.edited on the server) or removed (withdrawn); the server
+// records either in the log and refuses it once the turn started.
 type QueueDock struct {
 	app.Compo
 	Queued []store.Message
+
+	editing uint64 // the offset of the prompt being edited; 0 for none
+	draft   string // its text so far
+	refocus uint64 // the prompt whose Edit button takes the focus back once its edit ended
 }
 
-// ActionWithdraw asks the conversation to withdraw a waiting prompt; value: Withdraw.
-const ActionWithdraw = "parley.queue.withdraw"
+// Actions the dock asks of the conversation, which calls the server.
+const (
+	// ActionWithdraw withdraws a waiting prompt; value: Withdraw.
+	ActionWithdraw = "parley.queue.withdraw"
+	// ActionEditQueued changes a waiting prompt in place; value: EditQueued.
+	ActionEditQueued = "parley.queue.edit"
+)
 
-// Withdraw names a waiting prompt to take back; Edit puts its text back in the input.
+// Withdraw names a waiting prompt to take back.
 type Withdraw struct {
 	Offset uint64
 	Text   string
-	Edit   bool
+}
+
+// EditQueued names a waiting prompt and its new text.
+type EditQueued struct {
+	Offset uint64
+	Text   string
 }
 
 // Render draws the list; with nothing queued it is an empty strip, so the bar after it keeps
@@ -41,16 +56,14 @@ func (d *QueueDock) Render() app.UI {
 	return app.Div().Class("queue-dock").Role("list").Aria("label", locale.T(i18n.QueuedPrompts)).TabIndex(0).Body(
 		app.Range(d.Queued).Slice(func(i int) app.UI {
 			m := d.Queued[i]
+			if m.Offset == d.editing {
+				return d.renderEditor(m)
+			}
 			when := locale.T(i18n.QueuedLater)
 			if m.Steer {
 				when = locale.T(i18n.QueuedSteer)
 			}
 			key := strconv.FormatUint(m.Offset, 10)
-			withdraw := func(edit bool) app.EventHandler {
-				return func(ctx app.Context, e app.Event) {
-					ctx.NewActionWithValue(ActionWithdraw, Withdraw{Offset: m.Offset, Text: m.Text, Edit: edit})
-				}
-			}
 			return app.Div().Class("queue-item").Role("listitem").
 				DataSet("queued", key).
 				Body(
@@ -58,11 +71,107 @@ func (d *QueueDock) Render() app.UI {
 					app.Div().Class("queue-side").Body(
 						app.Span().Class("queue-when").Text(when),
 						app.Button().Type("button").Class("queue-op queue-edit").Text(locale.T(i18n.QueueEdit)).
-							Aria("label", locale.T(i18n.QueueEditLabel)).OnClick(withdraw(true), app.EventScope(key)),
+							Aria("label", locale.T(i18n.QueueEditLabel)).OnClick(func(ctx app.Context, e app.Event) {
+							d.editing, d.draft, d.refocus = m.Offset, m.Text, 0
+						}, app.EventScope(key)),
 						app.Button().Type("button").Class("queue-op queue-remove").Text(locale.T(i18n.QueueRemove)).
-							Aria("label", locale.T(i18n.QueueRemoveLabel)).OnClick(withdraw(false), app.EventScope(key)),
+							Aria("label", locale.T(i18n.QueueRemoveLabel)).OnClick(func(ctx app.Context, e app.Event) {
+							ctx.NewActionWithValue(ActionWithdraw, Withdraw{Offset: m.Offset, Text: m.Text})
+						}, app.EventScope(key)),
 					),
 				)
 		}),
+		// The focus goes back to Edit from an element of its own: the field and the button
+		// that ended the edit are gone by then, and go-app runs no Defer of an unmounted one.
+		app.If(d.refocus != 0 && d.editing == 0, func() app.UI {
+			return &focusOnMount{Selector: `.queue-item[data-queued="` + strconv.FormatUint(d.refocus, 10) + `"] .queue-edit`}
+		}),
 	)
 }
+
+// renderEditor is a waiting prompt being edited: its text in a field that takes the focus;
+// Enter (or Save) saves it in place, Escape (or Cancel) keeps it as it was.
+func (d *QueueDock) renderEditor(m store.Message) app.UI {
+	off := m.Offset
+	end := func() { d.editing, d.draft, d.refocus = 0, "", off }
+	save := func(ctx app.Context) {
+		if text := d.draft; strings.TrimSpace(text) != "" && text != m.Text {
+			ctx.NewActionWithValue(ActionEditQueued, EditQueued{Offset: off, Text: text})
+		}
+		end()
+	}
+	cancel := func(ctx app.Context) { end() }
+	return app.Div().Class("queue-item editing").Role("listitem").DataSet("queued", strconv.FormatUint(off, 10)).Body(
+		&queueField{Value: d.draft, Label: locale.T(i18n.QueueEditField),
+			OnChange: func(v string) { d.draft = v }, OnSave: save, OnCancel: cancel},
+		app.Div().Class("queue-side").Body(
+			app.Button().Type("button").Class("queue-op queue-save").Text(locale.T(i18n.QueueSave)).
+				OnClick(func(ctx app.Context, e app.Event) { save(ctx) }),
+			app.Button().Type("button").Class("queue-op queue-cancel").Text(locale.T(i18n.QueueCancel)).
+				OnClick(func(ctx app.Context, e app.Event) { cancel(ctx) }),
+		),
+	)
+}
+
+// queueField is the edit field of a queued prompt: it takes the focus when it appears (a
+// Defer of the Edit button's context would not run: the button is gone by then).
+type queueField struct {
+	app.Compo
+	Value    string
+	Label    string
+	OnChange func(string)
+	OnSave   func(app.Context)
+	OnCancel func(app.Context)
+}
+
+func (f *queueField) OnMount(ctx app.Context) {
+	ctx.Defer(func(ctx app.Context) {
+		if in := ctx.JSSrc(); in.Truthy() {
+			in.Call("focus")
+			n := in.Get("textLength").Int() // a JS string has no properties to read from Go
+			in.Call("setSelectionRange", n, n)
+		}
+	})
+}
+
+func (f *queueField) Render() app.UI {
+	return app.Textarea().Class("queue-field").Rows(2).Aria("label", f.Label).Text(f.Value).
+		OnInput(func(ctx app.Context, e app.Event) {
+			// The browser's text is the field's: a render writing it back would move the caret.
+			ctx.PreventUpdate()
+			f.OnChange(ctx.JSSrc().Get("value").String())
+		}).
+		OnKeyDown(func(ctx app.Context, e app.Event) {
+			if e.Get("isComposing").Bool() || e.Get("keyCode").Int() == 229 {
+				return
+			}
+			switch e.Get("key").String() {
+			case "Enter":
+				if !e.Get("shiftKey").Bool() {
+					e.PreventDefault()
+					f.OnSave(ctx)
+				}
+			case "Escape":
+				e.PreventDefault()
+				e.Call("stopPropagation")
+				f.OnCancel(ctx)
+			}
+		})
+}
+
+// focusOnMount focuses the element Selector names once it is drawn.
+type focusOnMount struct {
+	app.Compo
+	Selector string
+}
+
+func (f *focusOnMount) OnMount(ctx app.Context) {
+	sel := f.Selector
+	ctx.Defer(func(app.Context) {
+		if el := app.Window().Get("document").Call("querySelector", sel); el.Truthy() {
+			el.Call("focus")
+		}
+	})
+}
+
+func (f *focusOnMount) Render() app.UI { return app.Span().Class("sr-only").Aria("hidden", "true") }

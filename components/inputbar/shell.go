@@ -141,8 +141,7 @@ func (sh *shell) benchHooks() {
 
 func (sh *shell) close() {
 	sh.closed = true
-	// No live bar: web/early.js holds the keys again until the next one takes them.
-	app.Window().Get("document").Get("documentElement").Call("removeAttribute", liveAttr)
+	sh.suspend()
 	sh.saveAll()
 	for _, sc := range sh.scopes {
 		sc.sl.Close()
@@ -265,12 +264,26 @@ func (sh *shell) show() {
 // liveAttr on <html> tells web/early.js that the live bar takes the keys now.
 const liveAttr = "data-composer-live"
 
+// suspend hands the keys back to web/early.js: the bar is dismounted, or disabled for a
+// while (the hero between a session and its next blank one, a gate). A disabled textarea
+// takes no key, and a key on the body would go nowhere; early.js holds it, and the bar takes
+// it when it is enabled again (takeOver).
+func (sh *shell) suspend() {
+	app.Window().Get("document").Get("documentElement").Call("removeAttribute", liveAttr)
+}
+
+// isLive reports whether the page is marked live.
+func isLive() bool {
+	return app.Window().Get("document").Get("documentElement").Call("hasAttribute", liveAttr).Bool()
+}
+
 // takeOver makes the bar live (docs/input.md, "The hand-off"): it takes the keys web/early.js
 // held while no live bar could (typed into the pre-rendered box, on the body while the wasm
 // took over, into the disabled bar), puts them after the draft in the order typed, focuses
 // the textarea with the caret at the end, marks the page live, and sends a pending Enter
-// once. With onlyHeld it does nothing unless keys were held: a bar that was disabled for a
-// while takes what was typed meanwhile, and otherwise leaves the focus alone.
+// once. With onlyHeld (every update of an enabled bar) it does nothing while the page is
+// live and no key was held: a bar that was suspended (disabled for a while) takes over
+// again, with what was held meanwhile; otherwise the focus is left alone.
 func (sh *shell) takeOver(ctx app.Context, onlyHeld bool) {
 	if sh.closed || sh.bar.Disabled || sh.cur == nil {
 		return
@@ -283,7 +296,7 @@ func (sh *shell) takeOver(ctx app.Context, onlyHeld bool) {
 	// From reading the buffer to marking the page live nothing else runs (one JS task), so
 	// no key falls between the two.
 	e := takeEarly()
-	if onlyHeld && e.Empty() {
+	if onlyHeld && e.Empty() && isLive() {
 		return
 	}
 	doc := app.Window().Get("document")
@@ -325,4 +338,27 @@ func takeEarly() handoff.Early {
 	b.Set("text", "")
 	sends.Set("length", 0)
 	return e
+}
+
+// Focus gives the keys to the composer on entering the hero or a new session: the textarea
+// takes the focus when the bar is live and enabled; otherwise a link or a button holding it
+// (New session, just clicked) lets it go, so that web/early.js holds the keys until the bar
+// takes them, and the focus with them (takeOver). An editable element keeps the focus: the
+// pre-rendered textarea is early.js's own.
+func Focus() {
+	doc := app.Window().Get("document")
+	ta := doc.Call("getElementById", InputID)
+	if ta.Truthy() && isLive() && !ta.Get("disabled").Bool() {
+		ta.Call("focus")
+		return
+	}
+	a := doc.Get("activeElement")
+	if !a.Truthy() || a.Equal(doc.Get("body")) || a.Get("isContentEditable").Bool() {
+		return
+	}
+	switch a.Get("tagName").String() {
+	case "TEXTAREA", "INPUT", "SELECT":
+		return
+	}
+	a.Call("blur")
 }

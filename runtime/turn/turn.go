@@ -106,6 +106,13 @@ func Read(q Queue, st State, evs []protocol.Event) Queue {
 			if pw, err := protocol.DecodeEventData[protocol.PromptWithdrawn](ev); err == nil {
 				started[pw.Prompt] = true
 			}
+		case protocol.EventPromptEdited:
+			// Changed by the person before its turn: it keeps its place, with the new text.
+			if pe, err := protocol.DecodeEventData[protocol.PromptEdited](ev); err == nil {
+				if i := slices.IndexFunc(waiting, func(p Prompt) bool { return p.Offset == pe.Prompt }); i >= 0 {
+					waiting[i].Text = pe.Text
+				}
+			}
 		case protocol.EventUserMessage:
 			if m, err := ev.DecodeMessage(); err == nil && ev.Offset > st.Through {
 				waiting = append(waiting, Prompt{Offset: ev.Offset, Text: m.Text, Steer: m.Mode == protocol.ModeSteer})
@@ -188,6 +195,12 @@ func Steerable(evs []protocol.Event) []Prompt {
 				continue
 			}
 			out = append(out, Prompt{Offset: ev.Offset, Text: m.Text, Steer: true})
+		}
+	}
+	edits := protocol.Edits(evs)
+	for i := range out {
+		if text, ok := edits[out[i].Offset]; ok {
+			out[i].Text = text
 		}
 	}
 	return slices.DeleteFunc(out, func(p Prompt) bool { return taken[p.Offset] })

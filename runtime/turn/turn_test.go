@@ -170,3 +170,59 @@ func TestSteerable(t *testing.T) {
 		})
 	}
 }
+
+// TestEditedPromptKeepsItsPlace: a prompt.edited changes a waiting prompt's text and nothing
+// else: it runs where it stood, with the last text; an edit of a prompt that started, or of
+// one that is not there, changes nothing; read in two goes, the queue is the same.
+func TestEditedPromptKeepsItsPlace(t *testing.T) {
+	edited := func(offset, prompt uint64, text string) protocol.Event {
+		return ev(offset, protocol.EventPromptEdited, protocol.PromptEdited{Prompt: prompt, Text: text})
+	}
+	type want struct {
+		offset uint64
+		text   string
+	}
+	cases := []struct {
+		name string
+		st   State
+		evs  []protocol.Event
+		want []want // the run order
+	}{
+		{name: "the first of three, edited, still runs first",
+			evs:  []protocol.Event{user(2, "a"), user(3, "b"), user(4, "c"), edited(5, 2, "a2")},
+			want: []want{{2, "a2"}, {3, "b"}, {4, "c"}}},
+		{name: "two edits: the last text wins",
+			evs:  []protocol.Event{user(2, "a"), user(3, "b"), edited(4, 3, "b2"), edited(5, 3, "b3")},
+			want: []want{{2, "a"}, {3, "b3"}}},
+		{name: "an edit after the prompt started changes nothing",
+			st:   State{Seq: 3, Through: 1},
+			evs:  []protocol.Event{user(2, "a"), started(3, 2, 2), user(4, "b"), edited(5, 2, "late")},
+			want: []want{{4, "b"}}},
+		{name: "an edit of no waiting prompt changes nothing",
+			evs:  []protocol.Event{user(2, "a"), edited(3, 9, "x")},
+			want: []want{{2, "a"}}},
+		{name: "a steered prompt edited keeps going first",
+			evs:  []protocol.Event{user(2, "q"), steer(3, "s"), edited(4, 3, "s2")},
+			want: []want{{3, "s2"}, {2, "q"}}},
+	}
+	order := func(p Plan) []want {
+		var out []want
+		if p.Next != nil {
+			out = append(out, want{p.Next.Offset, p.Next.Text})
+		}
+		for _, r := range p.Rest {
+			out = append(out, want{r.Offset, r.Text})
+		}
+		return out
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			assert.Equal(t, c.want, order(Next(c.st, c.evs)))
+			for cut := range c.evs {
+				q := Read(Queue{}, c.st, c.evs[:cut])
+				q = Read(q, c.st, c.evs[cut:])
+				assert.Equal(t, c.want, order(q.Plan(c.st)), "read in two goes, cut at %d", cut)
+			}
+		})
+	}
+}

@@ -74,10 +74,18 @@ func rebuild(system string, prompt uint64, evs []protocol.Event, keepOpen bool) 
 			}
 		}
 	}
+	// A prompt edited while it waited is said with its new text (prompt.edited).
+	edits := protocol.Edits(evs)
+	textOf := func(ev protocol.Event, m protocol.Message) string {
+		if t, ok := edits[ev.Offset]; ok {
+			return t
+		}
+		return m.Text
+	}
 	for _, ev := range evs {
 		if _, ok := steered[ev.Offset]; ok && ev.Type == protocol.EventUserMessage {
 			if m, err := ev.DecodeMessage(); err == nil {
-				steered[ev.Offset] = m.Text
+				steered[ev.Offset] = textOf(ev, m)
 			}
 		}
 	}
@@ -127,7 +135,7 @@ func rebuild(system string, prompt uint64, evs []protocol.Event, keepOpen bool) 
 				if err != nil || !started[ev.Offset] || isSteered {
 					continue
 				}
-				text = m.Text
+				text = textOf(ev, m)
 			}
 			m := protocol.Message{Text: text}
 			answer()

@@ -1,0 +1,224 @@
+package e2e
+
+import (
+	"context"
+	"math/rand/v2"
+	"slices"
+	"strconv"
+	"testing"
+	"time"
+
+	"github.com/chromedp/cdproto/input"
+	"github.com/chromedp/chromedp"
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"parley/protocol"
+)
+
+// Typing as a person does (docs/input.md, "Keys at a person's pace"): key by key, at a
+// typist's pace and as fast as the browser takes them, with keys that overlap.
+
+// typingPaces are the gaps between keys: none, and a typist's 60–150 ms.
+var typingPaces = [][2]time.Duration{{0, 0}, {60 * time.Millisecond, 150 * time.Millisecond}}
+
+// typeAt types text key by key (strokes, keyOf: a keyDown that carries its text, as a
+// keyboard sends it), each key after a gap drawn from pace.
+func typeAt(t *testing.T, ctx context.Context, rng *rand.Rand, text string, pace [2]time.Duration) {
+	t.Helper()
+	for _, k := range strokes(text) {
+		for _, p := range keyOf(k) {
+			do(t, ctx, 10*time.Second, key(p))
+		}
+		if gap := pace[0] + time.Duration(rng.Int64N(int64(pace[1]-pace[0])+1)); gap > 0 {
+			time.Sleep(gap)
+		}
+	}
+}
+
+// typeRolling types as a quick typist does: each key held 60–120 ms, the next pressed
+// 60–150 ms after the last, so a key often goes down before the one before it is up.
+func typeRolling(t *testing.T, ctx context.Context, rng *rand.Rand, text string) {
+	t.Helper()
+	type ev struct {
+		at time.Duration
+		p  input.DispatchKeyEventParams
+	}
+	var evs []ev
+	at := time.Duration(0)
+	for _, k := range strokes(text) {
+		ps := keyOf(k)
+		hold := 60*time.Millisecond + time.Duration(rng.Int64N(int64(60*time.Millisecond)))
+		evs = append(evs, ev{at, ps[0]}, ev{at + hold, ps[1]})
+		at += 60*time.Millisecond + time.Duration(rng.Int64N(int64(90*time.Millisecond)))
+	}
+	slices.SortStableFunc(evs, func(a, b ev) int { return int(a.at - b.at) })
+	start := time.Now()
+	for _, e := range evs {
+		if d := e.at - time.Since(start); d > 0 {
+			time.Sleep(d)
+		}
+		do(t, ctx, 10*time.Second, key(e.p))
+	}
+}
+
+func newRand() *rand.Rand { return rand.New(rand.NewPCG(uint64(time.Now().UnixNano()), 7)) }
+
+// clearDraft empties the composer as a person's select-all and Backspace would.
+func clearDraft(t *testing.T, ctx context.Context) {
+	t.Helper()
+	setDraftJS(t, ctx, "")
+	do(t, ctx, 10*time.Second, waitDraft(""), menuClosed)
+}
+
+// TestSpaceAfterACommandAtEveryPace: "/example a" typed key by key keeps its space at every
+// pace (none, a typist's, overlapping keys), in the hero and in a session, and "/example "
+// then shows the argument completion. The space is the command claim's (the ghost hint says
+// so), and the words after it are the argument.
+func TestSpaceAfterACommandAtEveryPace(t *testing.T) {
+	_, ctx := openSession(t, "")
+	rng := newRand()
+	check := func(where string) {
+		for _, pace := range typingPaces {
+			typeAt(t, ctx, rng, "/example ", pace)
+			do(t, ctx, 10*time.Second, waitDraft("/example "), menuOpen("hello"))
+			assert.Equal(t, "<slug> [json-vars]", evalString(t, ctx, `document.querySelector('#composer-backdrop .ib-ghost').textContent`), "%s %v: claimed", where, pace)
+			typeAt(t, ctx, rng, "a", pace)
+			do(t, ctx, 10*time.Second, waitDraft("/example a"))
+			clearDraft(t, ctx)
+		}
+		for range 3 {
+			typeRolling(t, ctx, rng, "/example a")
+			do(t, ctx, 10*time.Second, waitDraft("/example a"))
+			clearDraft(t, ctx)
+		}
+	}
+	check("hero")
+	// In a session: the first prompt moves the bar there.
+	do(t, ctx, 20*time.Second, typeText("hi"), pressEnter(0), waitJS(`location.pathname.startsWith('/s/')`))
+	waitMessages(t, ctx, 2)
+	check("session")
+}
+
+// TestNewSessionTakesTheFirstKeys: after a click on New session, what is typed at once goes to
+// the composer of the new session, the first key too (it used to go to the link, so "/help"
+// was sent as "help"), fast or at a typist's pace; the composer has the focus.
+func TestNewSessionTakesTheFirstKeys(t *testing.T) {
+	_, ctx := openSession(t, "hi")
+	waitMessages(t, ctx, 2)
+	rng := newRand()
+	for _, pace := range typingPaces {
+		do(t, ctx, 10*time.Second, chromedp.Click(chromedp.CSS(`#sidebar .new-session`)))
+		typeAt(t, ctx, rng, "/help", pace)
+		do(t, ctx, 20*time.Second, waitJS(`location.pathname === '/'`), waitDraft("/help"),
+			waitJS(`document.activeElement && document.activeElement.id === 'composer-input'`))
+		do(t, ctx, 10*time.Second, escape, menuClosed, pressEnter(0), waitJS(`location.pathname.startsWith('/s/')`))
+		msgs := waitMessages(t, ctx, 2)
+		require.Equal(t, "/help", msgs[0].Text, pace)
+		require.Contains(t, msgs[1].Text, "Commands", "the command ran")
+	}
+}
+
+// TestHeroFocusesTheComposer: on a first load the composer of the empty page has the focus,
+// so a person types at once without a click.
+func TestHeroFocusesTheComposer(t *testing.T) {
+	_, ctx := openHome(t)
+	do(t, ctx, 20*time.Second, waitJS(`document.documentElement.hasAttribute('data-composer-live')`),
+		waitJS(`document.activeElement && document.activeElement.id === 'composer-input'`))
+	typeAt(t, ctx, newRand(), "straight in⏎", typingPaces[1])
+	msgs := waitMessages(t, ctx, 2)
+	assert.Equal(t, "straight in", msgs[0].Text)
+}
+
+// TestRenameFocusEscapeEnter: Rename puts the focus in its field with the title; Escape keeps
+// the old title and gives the focus back to Rename; Enter saves.
+func TestRenameFocusEscapeEnter(t *testing.T) {
+	srv, ctx := openSession(t, "hi")
+	waitMessages(t, ctx, 2)
+	id := sessionOf(t, ctx)
+	do(t, ctx, 10*time.Second, waitJS(`document.querySelectorAll('.sessions .session-item').length == 1`))
+	rename := chromedp.CSS(`.session-op[data-op=rename]`)
+	inField := waitJS(`document.activeElement && document.activeElement.classList.contains('session-rename')`)
+	onRename := waitJS(`document.activeElement && document.activeElement.dataset.op === 'rename'`)
+
+	do(t, ctx, 10*time.Second, chromedp.Click(rename), inField)
+	assert.Equal(t, "hi", evalString(t, ctx, `document.activeElement.value`))
+	typeAt(t, ctx, newRand(), " and more", typingPaces[1])
+	do(t, ctx, 10*time.Second, escape, waitJS(`!document.querySelector('.session-rename')`), onRename)
+	assert.Equal(t, "hi", evalString(t, ctx, `document.querySelector('.session-title').textContent`), "Escape keeps the old title")
+	assert.Equal(t, "/s/"+id, evalString(t, ctx, `location.pathname`), "and closes nothing else")
+
+	// From the keyboard this time: Enter on Rename, a new title, Enter.
+	do(t, ctx, 10*time.Second, pressEnter(0), inField)
+	assert.Equal(t, "hi", evalString(t, ctx, `document.activeElement.value`), "the old title, not the words typed before Escape")
+	typeAt(t, ctx, newRand(), "⌫⌫Release notes⏎", typingPaces[0])
+	do(t, ctx, 10*time.Second, waitJS(`document.querySelector('.session-title').textContent === 'Release notes'`), onRename)
+	info, err := apiClient(srv).GetSession(context.Background(), id)
+	require.NoError(t, err)
+	assert.Equal(t, "Release notes", info.Title)
+}
+
+// TestQueuedPromptEditKeepsItsPlace: of two prompts queued behind a running turn, the first is
+// edited in place: it keeps its place, runs first with its new text, and the log holds a
+// prompt.edited; Escape in the edit keeps the text; an edit once the turn started is refused
+// with a message a person can act on.
+func TestQueuedPromptEditKeepsItsPlace(t *testing.T) {
+	srv, ctx := openSession(t, `/script ok = confirm('Go on?'); send('first done')`)
+	do(t, ctx, 20*time.Second, waitJS(`!!document.querySelector('#composer-mode .chat-about')`),
+		chromedp.Click(chromedp.CSS(`#composer-mode .chat-about`)), waitJS(`!document.querySelector('#composer-mode')`))
+	do(t, ctx, 10*time.Second, chromedp.Focus(composer), typeText("second"), pressEnter(0),
+		waitJS(`document.querySelectorAll('.queue-dock [data-queued]').length === 1`),
+		typeText("third"), pressEnter(0), waitJS(`document.querySelectorAll('.queue-dock [data-queued]').length === 2`))
+	queued := func() string {
+		return evalString(t, ctx, `[...document.querySelectorAll('.queue-dock .queue-item')].map(e => e.querySelector('.queue-text') ? e.querySelector('.queue-text').textContent : '(editing)').join('|')`)
+	}
+	require.Equal(t, "second|third", queued())
+	second := evalString(t, ctx, `document.querySelector('.queue-dock .queue-item').dataset.queued`)
+
+	// Edit, then Escape: nothing changes, and the focus is back on Edit.
+	field := waitJS(`document.activeElement && document.activeElement.classList.contains('queue-field')`)
+	do(t, ctx, 10*time.Second, chromedp.Click(chromedp.CSS(`.queue-dock .queue-item:first-child .queue-edit`)), field)
+	typeAt(t, ctx, newRand(), " nope", typingPaces[0])
+	do(t, ctx, 10*time.Second, escape, waitJS(`!document.querySelector('.queue-field')`),
+		waitJS(`document.activeElement && document.activeElement.classList.contains('queue-edit')`))
+	require.Equal(t, "second|third", queued())
+	assert.Empty(t, draft(t, ctx), "the text never went to the input")
+
+	// Edit, type, Enter: the same place, the new text.
+	do(t, ctx, 10*time.Second, chromedp.Click(chromedp.CSS(`.queue-dock .queue-item:first-child .queue-edit`)), field)
+	assert.Equal(t, "second", evalString(t, ctx, `document.activeElement.value`))
+	typeAt(t, ctx, newRand(), ", edited⏎", typingPaces[1])
+	do(t, ctx, 10*time.Second, waitJS(`!document.querySelector('.queue-field') && document.querySelector('.queue-dock .queue-text').textContent === 'second, edited'`))
+	require.Equal(t, "second, edited|third", queued(), "it kept its place")
+	assert.Equal(t, second, evalString(t, ctx, `document.querySelector('.queue-dock .queue-item').dataset.queued`), "the same prompt")
+
+	// The first turn goes on and ends; the edited prompt runs next, then the third.
+	do(t, ctx, 20*time.Second, js(`document.querySelector('.composer-env .env-chip').click()`), waitJS(`!!document.querySelector('#composer-mode .choice')`),
+		chromedp.Click(chromedp.CSS(`#composer-mode .choice`)),
+		waitJS(`!document.querySelector('.queue-dock [data-queued]') && !document.querySelector('.thread .working')`))
+	page, err := apiClient(srv).Events(context.Background(), sessionOf(t, ctx), 0, 1000)
+	require.NoError(t, err)
+	var order []uint64
+	edits := 0
+	for _, ev := range page.Events {
+		switch ev.Type {
+		case protocol.EventPromptEdited:
+			edits++
+		case protocol.EventTurnStarted:
+			ts, err := protocol.DecodeEventData[protocol.TurnStarted](ev)
+			require.NoError(t, err)
+			order = append(order, ts.Prompt)
+		}
+	}
+	assert.Equal(t, 1, edits, "one edit in the log (Escape sent none)")
+	require.Len(t, order, 3)
+	assert.Equal(t, second, strconv.FormatUint(order[1], 10), "the edited prompt ran second, in its place")
+	shown := evalString(t, ctx, `[...document.querySelectorAll('.thread .msg-user .msg-text')].map(e => e.innerText).join('|')`)
+	assert.Contains(t, shown, "second, edited|third")
+	assert.NotContains(t, shown, "second|")
+
+	// Too late: its turn is over.
+	_, err = apiClient(srv).EditPrompt(context.Background(), sessionOf(t, ctx), order[1], "again")
+	require.Error(t, err)
+	assert.Contains(t, err.Error(), "not waiting: its turn started")
+}
