@@ -92,7 +92,6 @@ func (s *Sidebar) handleRenameEnd(ctx app.Context) {
 	})
 }
 
-
 // Render draws the session list as navigation links, under a heading per day.
 func (s *Sidebar) Render() app.UI {
 	class := "sidebar"
