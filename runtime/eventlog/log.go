@@ -586,6 +586,7 @@ func (l *Log) scanSubjects(ctx context.Context, cfg jetstream.OrderedConsumerCon
 	if info.NumPending == 0 {
 		return nil
 	}
+	empty := 0 // fetches in a row that brought nothing while the consumer said more was pending
 	for {
 		batch, err := cons.Fetch(256, jetstream.FetchMaxWait(2*time.Second))
 		if err != nil {
@@ -609,11 +610,30 @@ func (l *Log) scanSubjects(ctx context.Context, cfg jetstream.OrderedConsumerCon
 		if err := batch.Error(); err != nil {
 			return err
 		}
-		if n == 0 {
+		if n > 0 {
+			empty = 0
+			continue
+		}
+		// Nothing came though more was pending: a consumer being recreated on another node
+		// (a cluster losing one), or events deleted meanwhile. Ask again; a scan that ends
+		// here would hand back part of the log as if it were all of it (a question nobody can
+		// then see, so nobody answers).
+		info, err := cons.Info(ctx)
+		if err != nil {
+			return err
+		}
+		if info.NumPending == 0 {
 			return nil
+		}
+		if empty++; empty == scanEmptyFetches {
+			return fmt.Errorf("%w (%d events pending were not delivered)", ErrUnavailable, info.NumPending)
 		}
 	}
 }
+
+// scanEmptyFetches is how many empty 2 s fetches in a row, with events still pending, make a
+// scan fail as unavailable rather than end short.
+const scanEmptyFetches = 3
 
 // Scan hands the stored events on the subjects matching filter, in stream order from offset
 // from (0 for the start), to visit until it says stop or none is left.
