@@ -241,7 +241,12 @@ const (
 	ErrNoModel
 	ErrNotificationsOff
 
-	lastMsg = ErrNotificationsOff
+	// Added later: the thread's cards.
+	YourAnswer
+	ToolErrorWord
+	ProgressOf // %[1]s of %[2]s
+
+	lastMsg = ProgressOf
 )
 
 // Last is the last message id (the tests walk every id up to it).
@@ -474,6 +479,10 @@ var views = map[Msg][nLocales]string{
 	ErrNoFunction:       {"no such function in this workspace", "此工作区没有这个函数"},
 	ErrNoModel:          {"no model is configured", "未配置模型"},
 	ErrNotificationsOff: {"this server sends no notifications", "此服务器不发送通知"},
+
+	YourAnswer:    {"Your answer", "你的回答"},
+	ToolErrorWord: {"error", "出错"},
+	ProgressOf:    {"%[1]s of %[2]s", "%[1]s / %[2]s"},
 }
 
 var viewOnes = map[Msg][nLocales]string{

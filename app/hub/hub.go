@@ -13,6 +13,8 @@ import (
 	"strings"
 
 	"parley/app/api"
+	"parley/app/locale"
+	"parley/i18n"
 	"parley/machine/input"
 	"parley/protocol"
 )
@@ -82,13 +84,17 @@ func TitleFrom(text string) string { return protocol.TitleFrom(text) }
 func DescribeError(err error) string {
 	var verr *protocol.ValidationError
 	var apiErr *api.Error
+	l := locale.Current()
 	switch {
 	case errors.Is(err, api.ErrUnreachable):
-		return "the server is not reachable"
+		return l.T(i18n.ErrUnreachable)
 	case errors.As(err, &verr):
 		return joinFields(verr.Fields)
 	case errors.As(err, &apiErr) && len(apiErr.Fields) > 0:
 		return joinFields(apiErr.Fields)
+	case errors.As(err, &apiErr):
+		// The server's stable code, in the page's locale; an unknown code keeps its words.
+		return l.Error(apiErr.Code, apiErr.ErrorResponse.Error)
 	}
 	return err.Error()
 }
