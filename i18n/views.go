@@ -246,7 +246,13 @@ const (
 	ToolErrorWord
 	ProgressOf // %[1]s of %[2]s
 
-	lastMsg = ProgressOf
+	// Added later: the approvals page.
+	InWorkspace // %[1]s
+	AskedAgo    // %[1]s ago, %[2]s deadline
+	EndedAgo    // %[1]s
+	ItsSession
+
+	lastMsg = ItsSession
 )
 
 // Last is the last message id (the tests walk every id up to it).
@@ -483,6 +489,11 @@ var views = map[Msg][nLocales]string{
 	YourAnswer:    {"Your answer", "你的回答"},
 	ToolErrorWord: {"error", "出错"},
 	ProgressOf:    {"%[1]s of %[2]s", "%[1]s / %[2]s"},
+
+	InWorkspace: {" in %[1]s", "，位于 %[1]s"},
+	AskedAgo:    {" · asked %[1]s · %[2]s", " · 提问于 %[1]s · %[2]s"},
+	EndedAgo:    {" · ended %[1]s", " · 结束于 %[1]s"},
+	ItsSession:  {"its session", "所在会话"},
 }
 
 var viewOnes = map[Msg][nLocales]string{
