@@ -252,7 +252,34 @@ const (
 	EndedAgo    // %[1]s
 	ItsSession
 
-	lastMsg = ItsSession
+	// Added later: the MCP page and the controls row.
+	BackToChat
+	MCPServers
+	MCPFileProblem // %[1]s
+	MCPEmpty
+	MCPServerNamed // %[1]s
+	MCPStderr
+	MCPReadOnly
+	MCPFrom // %[1]s
+	MCPStarting
+	MCPReady
+	MCPFailed
+	MCPCrashed
+	MCPStopped
+	ModelOffline
+	ModelOfflineSR
+	RingOf     // %[1]s used, %[2]s window
+	WindowFrom // %[1]s the ring's label, %[2]s where the window comes from
+	FromEndpoint
+	FromFlag
+	ModeAsk
+	ModeReads
+	ModeEdits
+	ModeAskDesc
+	ModeReadsDesc
+	ModeEditsDesc
+
+	lastMsg = ModeEditsDesc
 )
 
 // Last is the last message id (the tests walk every id up to it).
@@ -494,6 +521,32 @@ var views = map[Msg][nLocales]string{
 	AskedAgo:    {" · asked %[1]s · %[2]s", " · 提问于 %[1]s · %[2]s"},
 	EndedAgo:    {" · ended %[1]s", " · 结束于 %[1]s"},
 	ItsSession:  {"its session", "所在会话"},
+
+	BackToChat:     {"← Back to the chat", "← 返回聊天"},
+	MCPServers:     {"MCP servers", "MCP 服务器"},
+	MCPFileProblem: {"A configuration file could not be read: %[1]s", "无法读取配置文件：%[1]s"},
+	MCPEmpty:       {`No MCP servers are configured for this workspace. List them in .parley/mcp.json, or in the file -mcp-config names, as {"mcpServers": {"name": {"command": "…", "args": ["…"]}}}.`, `此工作区没有配置 MCP 服务器。请在 .parley/mcp.json 或 -mcp-config 指定的文件中列出，格式为 {"mcpServers": {"name": {"command": "…", "args": ["…"]}}}。`},
+	MCPServerNamed: {"MCP server %[1]s", "MCP 服务器 %[1]s"},
+	MCPStderr:      {"stderr (last lines)", "stderr（最后几行）"},
+	MCPReadOnly:    {" (read-only)", "（只读）"},
+	MCPFrom:        {"from %[1]s", "来自 %[1]s"},
+	MCPStarting:    {"starting", "启动中"},
+	MCPReady:       {"ready", "就绪"},
+	MCPFailed:      {"failed", "失败"},
+	MCPCrashed:     {"crashed", "已崩溃"},
+	MCPStopped:     {"stopped", "已停止"},
+	ModelOffline:   {"offline", "离线"},
+	ModelOfflineSR: {": no model is configured, so the offline agent answers", "：未配置模型，由离线智能体回答"},
+	RingOf:         {"%[1]s of %[2]s tokens", "%[1]s / %[2]s 个 token"},
+	WindowFrom:     {"%[1]s. The window comes from %[2]s.", "%[1]s。窗口大小来自%[2]s。"},
+	FromEndpoint:   {"the endpoint's model list", "端点的模型列表"},
+	FromFlag:       {"-model-window (the model list does not say it)", " -model-window（模型列表没有给出）"},
+	ModeAsk:        {"Ask for everything", "事事询问"},
+	ModeReads:      {"Allow reads", "允许读取"},
+	ModeEdits:      {"Allow edits", "允许编辑"},
+	ModeAskDesc:    {"Every read, write and command of the agent asks first", "智能体的每次读取、写入和命令都先询问"},
+	ModeReadsDesc:  {"Reads inside the workspace run without asking; writes and commands ask", "工作区内的读取无需询问；写入和命令需询问"},
+	ModeEditsDesc:  {"Reads and writes inside the workspace run without asking; commands ask", "工作区内的读取和写入无需询问；命令需询问"},
 }
 
 var viewOnes = map[Msg][nLocales]string{
