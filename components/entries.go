@@ -49,7 +49,7 @@ func renderRun(m store.Message) app.UI {
 				return app.Pre().Class("entry-output").Text(m.Detail)
 			}),
 			app.If(m.Result != "", func() app.UI {
-				return app.Div().Class("entry-result").Text(m.Result)
+				return app.Div().Class("entry-result").Text(outcomeText(m.Result))
 			}),
 		)
 }
@@ -135,7 +135,7 @@ func (d *DecisionCard) Render() app.UI {
 			app.If(m.Status == store.StatusPending && m.Request != nil && m.Request.Kind == protocol.KindApproval, d.renderReason),
 			// How it ended, under what was asked: a long outcome wraps, never squeezes the title.
 			app.If(m.Status != store.StatusPending, func() app.UI {
-				return app.Div().Class("entry-outcome").Text(m.Result)
+				return app.Div().Class("entry-outcome").Text(outcomeText(m.Result))
 			}),
 			app.If(m.Retry, d.renderRetry),
 		)
@@ -365,6 +365,9 @@ func (r *ToolReceipt) OnMount(ctx app.Context) { relabel(ctx) }
 func (r *ToolReceipt) Render() app.UI {
 	m := r.Message
 	args, result := m.Detail, m.Result
+	if m.Status != store.StatusDone {
+		result = outcomeText(result) // the store's own words (stopped, interrupted), not the tool's
+	}
 	long := len(args) > maxToolShown || len(result) > maxToolShown || (result == "" && len(m.Output) > maxOutputShown)
 	if !r.expanded {
 		if len(args) > maxToolShown {

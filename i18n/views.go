@@ -279,7 +279,17 @@ const (
 	ModeReadsDesc
 	ModeEditsDesc
 
-	lastMsg = ModeEditsDesc
+	// Added later: outcomes in words.
+	OutcomeDeclined
+	OutcomeDeclinedWith // %[1]s
+	OutcomeAnswered
+	OutcomeAnsweredEmpty
+	OutcomeWithdrawn
+	OutcomeNoAnswerInTime
+	OutcomeStoppedShort
+	OutcomeEndedRestart
+
+	lastMsg = OutcomeEndedRestart
 )
 
 // Last is the last message id (the tests walk every id up to it).
@@ -547,6 +557,15 @@ var views = map[Msg][nLocales]string{
 	ModeAskDesc:    {"Every read, write and command of the agent asks first", "智能体的每次读取、写入和命令都先询问"},
 	ModeReadsDesc:  {"Reads inside the workspace run without asking; writes and commands ask", "工作区内的读取无需询问；写入和命令需询问"},
 	ModeEditsDesc:  {"Reads and writes inside the workspace run without asking; commands ask", "工作区内的读取和写入无需询问；命令需询问"},
+
+	OutcomeDeclined:       {"Declined", "已拒绝回答"},
+	OutcomeDeclinedWith:   {"Declined: %[1]s", "已拒绝回答：%[1]s"},
+	OutcomeAnswered:       {"Answered", "已回答"},
+	OutcomeAnsweredEmpty:  {"Answered, every field left empty", "已回答，所有字段留空"},
+	OutcomeWithdrawn:      {"Withdrawn: the question is no longer needed", "已撤回：不再需要这个问题"},
+	OutcomeNoAnswerInTime: {"No answer in time", "未及时回答"},
+	OutcomeStoppedShort:   {"Stopped", "已停止"},
+	OutcomeEndedRestart:   {"Ended: the server restarted before it was answered", "已结束：服务器在回答前重启了"},
 }
 
 var viewOnes = map[Msg][nLocales]string{
