@@ -49,9 +49,18 @@ func renderRun(m store.Message) app.UI {
 				return app.Pre().Class("entry-output").Text(m.Detail)
 			}),
 			app.If(m.Result != "", func() app.UI {
-				return app.Div().Class("entry-result").Text(outcomeText(m.Result))
+				return app.Div().Class("entry-result").Text(runResult(m))
 			}),
 		)
+}
+
+// runResult is a run's result: its own output once done, else the store's words for how it
+// ended, in the page's locale.
+func runResult(m store.Message) string {
+	if m.Status == store.StatusDone {
+		return m.Result
+	}
+	return outcomeText(m.Result)
 }
 
 var runStatusText = map[store.Status]i18n.Msg{
