@@ -106,7 +106,7 @@ func (p *ApprovalsPage) OnMount(ctx app.Context) {
 			})
 		}, func(err error, retry time.Duration) {
 			ctx.Dispatch(func(ctx app.Context) {
-				p.notice = tr(i18n.CouldNotReadQueue, describeError(err), retry.String())
+				p.notice = tr(i18n.CouldNotReadQueue, describeError(err), duration(retry))
 			})
 		})
 	})

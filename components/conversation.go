@@ -595,7 +595,7 @@ func (c *Conversation) renderLink() app.UI {
 	switch c.link.Status {
 	case socket.Reconnecting:
 		return app.Div().Class("link link-reconnecting").Role("status").Title(c.link.Error).Body(
-			app.Span().Text(tr(i18n.Reconnecting, c.link.Error, c.link.Retry.Round(100*time.Millisecond).String())),
+			app.Span().Text(tr(i18n.Reconnecting, c.link.Error, duration(c.link.Retry.Round(100*time.Millisecond)))),
 			app.Button().Class("link-retry").Text(tr(i18n.RetryNow)).OnClick(func(ctx app.Context, e app.Event) {
 				if c.follower != nil {
 					c.follower.RetryNow()

@@ -1,6 +1,9 @@
 package components
 
 import (
+	"strings"
+	"time"
+
 	"github.com/maxence-charriere/go-app/v10/pkg/app"
 
 	"parley/app/locale"
@@ -14,4 +17,13 @@ func tr(m i18n.Msg, args ...any) string { return locale.T(m, args...) }
 // child only when its props change, so every component that shows words listens itself.
 func relabel(ctx app.Context) {
 	ctx.Handle(locale.ActionChanged, func(ctx app.Context, a app.Action) { ctx.Update() })
+}
+
+// duration writes d as the page's locale does: "1m30s" in English, "1 分 30 秒" in Chinese.
+func duration(d time.Duration) string {
+	s := d.String()
+	if locale.Current() == i18n.English {
+		return s
+	}
+	return strings.TrimSpace(strings.NewReplacer("ms", " 毫秒", "h", " 小时 ", "m", " 分 ", "s", " 秒").Replace(s))
 }

@@ -110,7 +110,7 @@ func (c *Conversation) renderOffline() app.UI {
 	for _, r := range []*retry{&c.listRetry, &c.connectRetry} {
 		if r.pending() {
 			if d := time.Until(r.at).Round(time.Second); d > 0 {
-				next = tr(i18n.NextTryIn, d.String())
+				next = tr(i18n.NextTryIn, duration(d))
 			}
 			break
 		}
