@@ -10,6 +10,7 @@ import (
 	"github.com/maxence-charriere/go-app/v10/pkg/app"
 
 	"parley/app/api"
+	"parley/components/composer"
 	"parley/i18n"
 	"parley/protocol"
 )
@@ -65,6 +66,7 @@ func (p *ApprovalsPage) OnMount(ctx app.Context) {
 	if !app.IsClient {
 		return
 	}
+	composer.ExposeLocale(ctx)
 	ctx.Handle(actionDecide, p.onDecide)
 	ctx.Handle(actionRetry, func(ctx app.Context, a app.Action) {
 		requestRetry(ctx, clientOf(ctx), "", a, func(text string, _ bool) { p.notice = text })
@@ -329,7 +331,7 @@ func (p *ApprovalsPage) Render() app.UI {
 		),
 		&Sidebar{Sessions: p.visibleSessions(), Open: p.menuOpen, Approvals: true, Queue: p.queue},
 		app.Main().Class("main approvals-page").Body(
-			app.Header().Class("session-header").Body(app.H1().Text(tr(i18n.ApprovalsTitle))),
+			app.Header().Class("session-header").Body(app.H1().Text(tr(i18n.ApprovalsTitle)), composer.LocaleSwitch()),
 			app.Div().Class("approvals-tabs").Role("tablist").Aria("label", tr(i18n.ApprovalsTitle)).Body(
 				p.tabButton(tabQueue, counted(i18n.TabQueue, i18n.TabQueueN, len(p.queue), p.loaded)),
 				p.tabButton(tabHistory, tr(i18n.TabHistory)),

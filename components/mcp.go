@@ -7,6 +7,7 @@ import (
 	"github.com/maxence-charriere/go-app/v10/pkg/app"
 
 	"parley/app/api"
+	"parley/components/composer"
 	"parley/i18n"
 	"parley/protocol"
 )
@@ -30,6 +31,7 @@ func (p *MCPPage) client(ctx app.Context) (*api.Client, string) {
 // OnMount loads the list.
 func (p *MCPPage) OnMount(ctx app.Context) {
 	relabel(ctx)
+	composer.ExposeLocale(ctx)
 	p.load(ctx)
 }
 
@@ -96,6 +98,7 @@ func (p *MCPPage) Render() app.UI {
 		),
 		app.Header().Class("mcp-head").Body(
 			app.H1().Text(tr(i18n.MCPServers)),
+			composer.LocaleSwitch(),
 			app.Button().Type("button").Class("mcp-reconnect-all").Text(tr(i18n.MCPReconnectAll)).
 				Disabled(p.busy != "").OnClick(func(ctx app.Context, e app.Event) { p.reconnect(ctx, "") }),
 		),
