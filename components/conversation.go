@@ -594,8 +594,8 @@ func placeholderFor(hero bool) string {
 func (c *Conversation) renderLink() app.UI {
 	switch c.link.Status {
 	case socket.Reconnecting:
-		return app.Div().Class("link link-reconnecting").Role("status").Title(c.link.Error).Body(
-			app.Span().Text(tr(i18n.Reconnecting, c.link.Error, duration(c.link.Retry.Round(100*time.Millisecond)))),
+		return app.Div().Class("link link-reconnecting").Role("status").Title(linkError(c.link.Error)).Body(
+			app.Span().Text(tr(i18n.Reconnecting, linkError(c.link.Error), duration(c.link.Retry.Round(100*time.Millisecond)))),
 			app.Button().Class("link-retry").Text(tr(i18n.RetryNow)).OnClick(func(ctx app.Context, e app.Event) {
 				if c.follower != nil {
 					c.follower.RetryNow()
@@ -606,4 +606,13 @@ func (c *Conversation) renderLink() app.UI {
 		return app.Div().Class("link link-connecting").Role("status").Text(tr(i18n.Connecting))
 	}
 	return app.Div().Class("link link-live").Role("status").Aria("label", tr(i18n.Live))
+}
+
+// linkError is why the link dropped, in the page's locale when it is the socket's own words;
+// a network error's text is shown as the browser gives it.
+func linkError(s string) string {
+	if s == "the connection closed" {
+		return tr(i18n.ConnectionClosed)
+	}
+	return s
 }

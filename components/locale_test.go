@@ -30,7 +30,8 @@ func (h *host) Render() app.UI { return h.ui() }
 // commands, file names and flags, and the test's own user content.
 var allowed = map[string]bool{
 	// Product names and protocol words.
-	"Parley": true, "MCP": true, "token": true, "stderr": true, "stdio": true,
+	"Parley": true, "MCP": true, "token": true, "English": true, // the picker names each language in itself
+	"stderr": true, "stdio": true,
 	// Keys.
 	"Enter": true, "Esc": true, "Alt": true, "Ctrl": true, "Shift": true, "A": true, "R": true,
 	// Flags, files and the JSON of the MCP page's example.

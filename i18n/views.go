@@ -289,7 +289,11 @@ const (
 	OutcomeStoppedShort
 	OutcomeEndedRestart
 
-	lastMsg = OutcomeEndedRestart
+	// Added later: a batch in the composer.
+	BatchRequests // %[1]d
+	ConnectionClosed
+
+	lastMsg = ConnectionClosed
 )
 
 // Last is the last message id (the tests walk every id up to it).
@@ -566,6 +570,9 @@ var views = map[Msg][nLocales]string{
 	OutcomeNoAnswerInTime: {"No answer in time", "未及时回答"},
 	OutcomeStoppedShort:   {"Stopped", "已停止"},
 	OutcomeEndedRestart:   {"Ended: the server restarted before it was answered", "已结束：服务器在回答前重启了"},
+
+	BatchRequests:    {"%[1]d requests", "%[1]d 个请求"},
+	ConnectionClosed: {"the connection closed", "连接已关闭"},
 }
 
 var viewOnes = map[Msg][nLocales]string{
@@ -573,6 +580,7 @@ var viewOnes = map[Msg][nLocales]string{
 	DaysAgo:         {"%[1]d day ago", ""},
 	ShowCodeLines:   {"Show code (%[1]d line)", ""},
 	MCPRestarted:    {"Restarted %[1]d time", ""},
+	BatchRequests:   {"%[1]d request", ""},
 	ShowEarlierMore: {"Show earlier messages (%[1]d more)", ""},
 }
 
