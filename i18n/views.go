@@ -293,7 +293,17 @@ const (
 	BatchRequests // %[1]d
 	ConnectionClosed
 
-	lastMsg = ConnectionClosed
+	// Added later: the input bar's notices of a send that did not go through.
+	NotSentCanceled
+	NotSentWhy // %[1]s
+	NotSentRef // %[1]s
+	WhyUnchecked
+	WhyNoOwner
+	WhySendFailed
+	TextRestored
+	TextKept // %[1]s: the unsent text
+
+	lastMsg = TextKept
 )
 
 // Last is the last message id (the tests walk every id up to it).
@@ -573,6 +583,15 @@ var views = map[Msg][nLocales]string{
 
 	BatchRequests:    {"%[1]d requests", "%[1]d 个请求"},
 	ConnectionClosed: {"the connection closed", "连接已关闭"},
+
+	NotSentCanceled: {"Not sent: canceled", "未发送：已取消"},
+	NotSentWhy:      {"Not sent: %[1]s", "未发送：%[1]s"},
+	NotSentRef:      {"Not sent: a reference could not be resolved (%[1]s)", "未发送：有一个引用无法解析（%[1]s）"},
+	WhyUnchecked:    {"the command could not be checked", "无法检查这条命令"},
+	WhyNoOwner:      {"no owner", "没有归属"},
+	WhySendFailed:   {"the send failed", "发送失败"},
+	TextRestored:    {". Your text is back in the composer.", "。你的文字已放回输入框。"},
+	TextKept:        {". You kept typing, so your text was not put back; it was: %[1]s", "。你在继续输入，所以没有放回原文；原文是：%[1]s"},
 }
 
 var viewOnes = map[Msg][nLocales]string{

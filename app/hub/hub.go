@@ -121,22 +121,23 @@ func NoticeOf(n input.Notice, err error) Notice {
 	if err != nil {
 		why = DescribeError(err)
 	}
+	l := locale.Current()
 	var b strings.Builder
 	switch n.Kind {
 	case input.CanceledNotice:
-		b.WriteString("Not sent: canceled")
+		b.WriteString(l.T(i18n.NotSentCanceled))
 	case input.AdjudicationFailedNotice:
-		b.WriteString("Not sent: " + orElse(why, "the command could not be checked"))
+		b.WriteString(l.T(i18n.NotSentWhy, orElse(why, l.T(i18n.WhyUnchecked))))
 	case input.NoOwnerNotice, input.SerializeFailedNotice:
-		b.WriteString("Not sent: a reference could not be resolved (" + orElse(why, "no owner") + ")")
+		b.WriteString(l.T(i18n.NotSentRef, orElse(why, l.T(i18n.WhyNoOwner))))
 	default:
-		b.WriteString("Not sent: " + orElse(why, "the send failed"))
+		b.WriteString(l.T(i18n.NotSentWhy, orElse(why, l.T(i18n.WhySendFailed))))
 	}
 	if n.Restored {
-		b.WriteString(". Your text is back in the composer.")
+		b.WriteString(l.T(i18n.TextRestored))
 	} else {
 		// The person kept typing: their new text stays, and the unsent one is shown here.
-		b.WriteString(". You kept typing, so your text was not put back; it was: " + n.Draft)
+		b.WriteString(l.T(i18n.TextKept, n.Draft))
 	}
 	return Notice{Text: b.String(), UntilLive: errors.Is(err, api.ErrUnreachable)}
 }
