@@ -13,13 +13,14 @@ import (
 
 // englishOnPage lists the Latin-letter words the page shows a person or a screen reader
 // (text, aria-label, title, placeholder) outside what people, agents, scripts and the server
-// wrote: messages, titles, details, option labels and the session's name. Product names,
+// wrote: messages, titles, details, option labels, the session's name, the draft, and the
+// starters the workspace's own examples and functions describe. Product names,
 // keys and commands are allowed.
 const englishOnPage = `(() => {
 	const content = '.msg-text, .msg-from + .msg-text, .entry-title, .entry-output, .session-title, .queue-thread, ' +
 		'.thread-status span:not(.status-who), .choice-label, .choice-desc, .opt-label, .opt-desc, .session-header h1, ' +
 		'.queue-workspace, .workspace-name, .workspace-path, .grant-words, .cmd-line, .cmd-code, .mode-details, ' +
-		'.approval-details, .question-message, .choice-description, pre, code, .model-button, select option:not([value=""]), ' +
+		'.approval-details, .question-message, .choice-description, .ib-backdrop, .starter:not([data-starter="/help"]), pre, code, .model-button, select option:not([value=""]), ' +
 		'script, style, noscript';
 	const allowed = new Set(['Parley', 'MCP', 'Enter', 'Esc', 'Alt', 'Ctrl', 'Shift', 'Tab', 'English', 'token',
 		'model', 'url', 'window', 'help', 'Alpha']);
@@ -103,4 +104,22 @@ func TestChineseSessionSidebarAndApprovals(t *testing.T) {
 	// Back to English with the screen's own switch.
 	do(t, ctx, 10*time.Second, js(`(s => { s.value = '0'; s.dispatchEvent(new Event('change', {bubbles: true})) })(document.querySelector('#locale-pick'))`),
 		waitJS(`document.documentElement.lang === 'en' && document.querySelector('.approvals-page h1')?.textContent === 'Approvals'`))
+}
+
+// TestLocaleSwitchKeepsTheDraft: on the empty page, a switch relabels the hero, its starters
+// and the bar's placeholder around a half-typed draft, which keeps its text, focus and caret.
+func TestLocaleSwitchKeepsTheDraft(t *testing.T) {
+	_, ctx := openHome(t)
+	do(t, ctx, 20*time.Second, typeText("draft to keep"), waitJS(`document.querySelector('#composer-input').value === 'draft to keep'`))
+	evalBool(t, ctx, `(e => { e.focus(); e.setSelectionRange(5, 5); e.__mark = 'kept'; return true })(document.querySelector('#composer-input'))`)
+	assert.Equal(t, "What should we do?", evalString(t, ctx, `document.querySelector('.hero h1').textContent`))
+
+	do(t, ctx, 20*time.Second, js(`parley.setLocale('zh-Hans')`),
+		waitJS(`document.querySelector('.hero h1')?.textContent === '要做点什么？' && document.querySelector('.starter[data-starter="/help"] .starter-detail')?.textContent === 'Parley 在这里能做什么'`))
+	do(t, ctx, 10*time.Second, waitJS(`document.querySelector('#composer-input').placeholder === '随便问点什么，开始一个会话'`))
+	assert.Equal(t, "kept", evalString(t, ctx, `document.activeElement.__mark || ''`), "the same textarea has the focus")
+	assert.Equal(t, "draft to keep", evalString(t, ctx, `document.activeElement.value`))
+	assert.Equal(t, "5", evalString(t, ctx, `String(document.activeElement.selectionStart) + (document.activeElement.selectionEnd === 5 ? '' : '!')`))
+	noEnglish(t, ctx, "the empty page")
+	noViolations(t, ctx, "the empty page in Chinese")
 }
