@@ -3,7 +3,6 @@ package components
 import (
 	"context"
 	"errors"
-	"fmt"
 	"slices"
 	"strconv"
 	"time"
@@ -11,6 +10,8 @@ import (
 	"github.com/maxence-charriere/go-app/v10/pkg/app"
 
 	"parley/app/api"
+	"parley/components/composer"
+	"parley/i18n"
 	"parley/protocol"
 )
 
@@ -58,12 +59,14 @@ const (
 
 // OnMount loads the lists and follows the queue, in the browser only.
 func (p *ApprovalsPage) OnMount(ctx app.Context) {
+	relabel(ctx)
 	if p.tab == "" {
 		p.tab = tabQueue
 	}
 	if !app.IsClient {
 		return
 	}
+	composer.ExposeLocale(ctx)
 	ctx.Handle(actionDecide, p.onDecide)
 	ctx.Handle(actionRetry, func(ctx app.Context, a app.Action) {
 		requestRetry(ctx, clientOf(ctx), "", a, func(text string, _ bool) { p.notice = text })
@@ -105,7 +108,7 @@ func (p *ApprovalsPage) OnMount(ctx app.Context) {
 			})
 		}, func(err error, retry time.Duration) {
 			ctx.Dispatch(func(ctx app.Context) {
-				p.notice = "Could not read the queue: " + describeError(err) + fmt.Sprintf("; trying again in %s.", retry)
+				p.notice = tr(i18n.CouldNotReadQueue, describeError(err), duration(retry))
 			})
 		})
 	})
@@ -133,7 +136,7 @@ func (p *ApprovalsPage) loadHistory(ctx app.Context, more bool) {
 				return // the filters changed meanwhile
 			}
 			if err != nil {
-				p.historyErr = "Could not read the history: " + describeError(err) + "."
+				p.historyErr = tr(i18n.CouldNotReadHistory, describeError(err))
 				return
 			}
 			p.historyErr = ""
@@ -160,7 +163,7 @@ func (p *ApprovalsPage) loadGrants(ctx app.Context) {
 		g, err := client.ApprovalGrants(ctx)
 		ctx.Dispatch(func(ctx app.Context) {
 			if err != nil {
-				p.grantErr = "Could not list the grants: " + describeError(err) + "."
+				p.grantErr = tr(i18n.CouldNotListGrants, describeError(err))
 				return
 			}
 			p.grants, p.grantErr, p.grantsLoaded = g, "", true
@@ -183,10 +186,10 @@ func (p *ApprovalsPage) send(ctx app.Context, intent DecideIntent) {
 		_, err := client.Reply(ctx, intent.Session, intent.Decision, intent.Reply)
 		ctx.Dispatch(func(ctx app.Context) {
 			if err != nil {
-				p.notice = "Not answered: " + describeError(err) + "."
+				p.notice = tr(i18n.NotAnsweredNotice, describeError(err))
 				var apiErr *api.Error
 				if errors.As(err, &apiErr) && apiErr.Ended() {
-					p.notice = "Not answered: " + describeError(err) + " The queue is up to date."
+					p.notice = tr(i18n.NotAnsweredUpToDate, describeError(err))
 				}
 				return
 			}
@@ -204,11 +207,11 @@ func (p *ApprovalsPage) revoke(ctx app.Context, g protocol.GrantEntry) {
 		err := client.RevokeGrant(ctx, g.ID)
 		ctx.Dispatch(func(ctx app.Context) {
 			if err != nil {
-				p.grantErr = "Not revoked: " + describeError(err) + "."
+				p.grantErr = tr(i18n.NotRevoked, describeError(err))
 				return
 			}
 			p.grants = slices.DeleteFunc(slices.Clone(p.grants), func(x protocol.GrantEntry) bool { return x.ID == g.ID })
-			p.notice = "Revoked: " + g.Words + ". The next such request asks again."
+			p.notice = tr(i18n.Revoked, g.Words)
 		})
 	})
 }
@@ -323,32 +326,43 @@ func (p *ApprovalsPage) Render() app.UI {
 	return app.Div().Class("layout").Body(
 		app.Div().Class("mobile-bar").OnKeyDown(escapeMenu).Body(
 			app.Button().Class("menu-toggle").Aria("controls", "sidebar").
-				Aria("expanded", strconv.FormatBool(p.menuOpen)).Text("Sessions").
+				Aria("expanded", strconv.FormatBool(p.menuOpen)).Text(tr(i18n.Sessions)).
 				OnClick(func(ctx app.Context, e app.Event) { p.menuOpen = !p.menuOpen }),
 		),
 		&Sidebar{Sessions: p.visibleSessions(), Open: p.menuOpen, Approvals: true, Queue: p.queue},
 		app.Main().Class("main approvals-page").Body(
-			app.Header().Class("session-header").Body(app.H1().Text("Approvals")),
-			app.Div().Class("approvals-tabs").Role("tablist").Aria("label", "Approvals").Body(
-				p.tabButton(tabQueue, counted("Queue", len(p.queue), p.loaded)),
-				p.tabButton(tabHistory, "History"),
-				p.tabButton(tabGrants, counted("Grants", len(p.grants), p.grantsLoaded)),
+			app.Header().Class("session-header").Body(app.H1().Text(tr(i18n.ApprovalsTitle)), composer.LocaleSwitch()),
+			app.Div().Class("approvals-tabs").Role("tablist").Aria("label", tr(i18n.ApprovalsTitle)).Body(
+				p.tabButton(tabQueue, counted(i18n.TabQueue, i18n.TabQueueN, len(p.queue), p.loaded)),
+				p.tabButton(tabHistory, tr(i18n.TabHistory)),
+				p.tabButton(tabGrants, counted(i18n.TabGrants, i18n.TabGrantsN, len(p.grants), p.grantsLoaded)),
 			),
 			app.Div().Class("notice-slot").Body(
 				app.If(p.notice != "", func() app.UI { return app.Div().Class("notice").Role("status").Text(p.notice) }),
 			),
-			app.Div().Class("approvals-body").Role("tabpanel").Aria("label", p.tab).Body(p.renderTab()),
+			app.Div().Class("approvals-body").Role("tabpanel").Aria("label", tabName(p.tab)).Body(p.renderTab()),
 		),
 	)
 }
 
 // counted is a tab's label with its count once the count is known: never a "(0)" that only
 // means "not read yet".
-func counted(label string, n int, known bool) string {
+func counted(label, withCount i18n.Msg, n int, known bool) string {
 	if !known {
-		return label
+		return tr(label)
 	}
-	return label + " (" + strconv.Itoa(n) + ")"
+	return tr(withCount, n)
+}
+
+// tabName is a tab's name in the page's locale.
+func tabName(tab string) string {
+	switch tab {
+	case tabHistory:
+		return tr(i18n.TabHistory)
+	case tabGrants:
+		return tr(i18n.TabGrants)
+	}
+	return tr(i18n.TabQueue)
 }
 
 func (p *ApprovalsPage) visibleSessions() []protocol.SessionInfo {
@@ -381,11 +395,11 @@ func (p *ApprovalsPage) renderTab() app.UI {
 
 func (p *ApprovalsPage) renderQueue() app.UI {
 	return app.Div().Class("queue").OnKeyDown(p.onKey).Body(
-		app.P().Class("keys-help").Text("Keys: ↑ ↓ move between entries · Enter opens the thread · Alt+A approves · Alt+R rejects with a reason (each asks you to confirm; Esc cancels). Keys typed into a field stay in the field."),
+		app.P().Class("keys-help").Text(tr(i18n.KeysHelp)),
 		app.If(p.loaded && len(p.queue) == 0, func() app.UI {
-			return app.P().Class("queue-empty").Text("Nothing is waiting for you.")
+			return app.P().Class("queue-empty").Text(tr(i18n.NothingWaiting))
 		}),
-		app.Ol().Class("queue-list").Aria("label", "Pending decisions, oldest first").Body(
+		app.Ol().Class("queue-list").Aria("label", tr(i18n.PendingList)).Body(
 			app.Range(p.queue).Slice(func(i int) app.UI { return p.renderEntry(i) }),
 		),
 	)
@@ -398,7 +412,7 @@ func (p *ApprovalsPage) renderEntry(i int) app.UI {
 	return app.Li().Class("queue-entry").TabIndex(tabIndex(selected)).
 		DataSet("index", strconv.Itoa(i)).DataSet("decision", e.ID).DataSet("session", e.Session).
 		Aria("current", strconv.FormatBool(selected)).
-		Aria("label", "Asked in "+e.SessionTitle+": "+e.Request.Message).
+		Aria("label", tr(i18n.AskedIn, e.SessionTitle, e.Request.Message)).
 		OnFocus(func(ctx app.Context, ev app.Event) {
 			if p.selected != i {
 				p.selected, p.confirm = i, ""
@@ -407,8 +421,8 @@ func (p *ApprovalsPage) renderEntry(i int) app.UI {
 		Body(
 			app.Div().Class("queue-where").Body(
 				app.A().Class("queue-thread").Href("/s/"+e.Session+"#decision-"+e.ID).Text(cmpOr(e.SessionTitle, e.Session)),
-				app.Span().Class("queue-workspace").Text(" in "+cmpOr(e.WorkspaceName, e.WorkspaceID)),
-				app.Span().Class("queue-time").Text(" · asked "+ago(now, e.Asked)+" · "+timesOut(now, e.Deadline)),
+				app.Span().Class("queue-workspace").Text(tr(i18n.InWorkspace, cmpOr(e.WorkspaceName, e.WorkspaceID))),
+				app.Span().Class("queue-time").Text(tr(i18n.AskedAgo, ago(now, e.Asked), timesOut(now, e.Deadline))),
 			),
 			renderStatus(e.Status),
 			&DecisionCard{Message: pendingMessage(e.Decision), Session: e.Session},
@@ -427,10 +441,10 @@ func tabIndex(selected bool) int {
 // messages in the order they were said, each under the name of who wrote it.
 func renderStatus(s protocol.ThreadStatus) app.UI {
 	if s.User == "" && s.Agent == "" {
-		return app.Div().Class("thread-status").Text("Nothing was said in the thread before this request.")
+		return app.Div().Class("thread-status").Text(tr(i18n.NothingBefore))
 	}
 	user := app.If(s.User != "", func() app.UI {
-		return app.Div().Class("status-user").Body(app.Span().Class("status-who").Text("You: "), app.Span().Text(s.User))
+		return app.Div().Class("status-user").Body(app.Span().Class("status-who").Text(tr(i18n.YouColon)), app.Span().Text(s.User))
 	})
 	agent := app.If(s.Agent != "", func() app.UI {
 		return app.Div().Class("status-agent status-from-"+cmpOr(s.AgentFrom, "agent")).Body(
@@ -440,35 +454,35 @@ func renderStatus(s protocol.ThreadStatus) app.UI {
 	if s.Agent != "" && s.User != "" && s.AgentOffset < s.UserOffset {
 		lines = []app.UI{agent, user}
 	}
-	return app.Div().Class("thread-status").Aria("label", "The thread when it was asked").Body(lines...)
+	return app.Div().Class("thread-status").Aria("label", tr(i18n.ThreadWhenAsked)).Body(lines...)
 }
 
 // speaker names who wrote an assistant-side message (store.Message.From).
 func speaker(from string) string {
 	switch from {
 	case protocol.FromScript:
-		return "Script"
+		return tr(i18n.WhoScript)
 	case protocol.FromParley:
-		return "Parley"
+		return tr(i18n.WhoParley)
 	}
-	return "Agent"
+	return tr(i18n.WhoAgent)
 }
 
 func (p *ApprovalsPage) renderConfirm(e protocol.QueueEntry) app.UI {
 	what := e.Request.Message
 	if p.confirm == confirmApprove {
-		return app.Div().Class("confirm").Role("alertdialog").Aria("label", "Confirm approval").Body(
-			app.Span().Text("Approve “"+what+"”?"),
-			app.Button().Type("button").Class("choice tone-affirm confirm-yes").Body(app.Span().Class("choice-label").Text("Approve")).
+		return app.Div().Class("confirm").Role("alertdialog").Aria("label", tr(i18n.ConfirmApproval)).Body(
+			app.Span().Text(tr(i18n.ApproveQuestion, what)),
+			app.Button().Type("button").Class("choice tone-affirm confirm-yes").Body(app.Span().Class("choice-label").Text(tr(i18n.Approve))).
 				OnClick(func(ctx app.Context, ev app.Event) { p.confirmed(ctx) }),
-			app.Button().Type("button").Class("choice confirm-no").Body(app.Span().Class("choice-label").Text("Cancel")).
+			app.Button().Type("button").Class("choice confirm-no").Body(app.Span().Class("choice-label").Text(tr(i18n.Cancel))).
 				OnClick(func(ctx app.Context, ev app.Event) { p.confirm = ""; p.focusSelected(ctx) }),
 		)
 	}
-	return app.Div().Class("confirm").Role("alertdialog").Aria("label", "Confirm rejection").Body(
-		app.Span().Text("Reject “"+what+"”?"),
-		app.Input().Type("text").Class("entry-input confirm-reason").Aria("label", "Reason for rejecting").
-			Placeholder("Reason (the agent reads it)").MaxLength(protocol.MaxReasonBytes).Value(p.reason).
+	return app.Div().Class("confirm").Role("alertdialog").Aria("label", tr(i18n.ConfirmRejection)).Body(
+		app.Span().Text(tr(i18n.RejectQuestion, what)),
+		app.Input().Type("text").Class("entry-input confirm-reason").Aria("label", tr(i18n.ReasonForRejecting)).
+			Placeholder(tr(i18n.ReasonPlaceholder)).MaxLength(protocol.MaxReasonBytes).Value(p.reason).
 			OnInput(func(ctx app.Context, ev app.Event) { p.reason = ctx.JSSrc().Get("value").String() }).
 			OnKeyDown(func(ctx app.Context, ev app.Event) {
 				if ev.Get("key").String() == "Enter" && !ev.Get("isComposing").Bool() && ev.Get("keyCode").Int() != 229 {
@@ -476,9 +490,9 @@ func (p *ApprovalsPage) renderConfirm(e protocol.QueueEntry) app.UI {
 					p.confirmed(ctx)
 				}
 			}),
-		app.Button().Type("button").Class("choice tone-deny confirm-yes").Body(app.Span().Class("choice-label").Text("Reject")).
+		app.Button().Type("button").Class("choice tone-deny confirm-yes").Body(app.Span().Class("choice-label").Text(tr(i18n.RejectWord))).
 			OnClick(func(ctx app.Context, ev app.Event) { p.confirmed(ctx) }),
-		app.Button().Type("button").Class("choice confirm-no").Body(app.Span().Class("choice-label").Text("Cancel")).
+		app.Button().Type("button").Class("choice confirm-no").Body(app.Span().Class("choice-label").Text(tr(i18n.Cancel))).
 			OnClick(func(ctx app.Context, ev app.Event) { p.confirm = ""; p.focusSelected(ctx) }),
 	)
 }
@@ -494,9 +508,9 @@ func (p *ApprovalsPage) renderHistory() app.UI {
 	return app.Div().Class("history").Body(
 		app.Div().Class("history-filters").Body(
 			app.Label().Body(
-				app.Span().Text("Session"),
+				app.Span().Text(tr(i18n.SessionFilter)),
 				app.Select().Class("filter-session").OnChange(onFilter(func(v string) { p.filter.Session = v })).Body(
-					app.Option().Value("").Text("All sessions"),
+					app.Option().Value("").Text(tr(i18n.AllSessions)),
 					app.Range(p.visibleSessions()).Slice(func(i int) app.UI {
 						s := p.visibleSessions()[i]
 						return app.Option().Value(s.ID).Text(s.Title).Selected(p.filter.Session == s.ID)
@@ -504,50 +518,58 @@ func (p *ApprovalsPage) renderHistory() app.UI {
 				),
 			),
 			app.Label().Body(
-				app.Span().Text("Workspace"),
+				app.Span().Text(tr(i18n.WorkspaceFilter)),
 				app.Select().Class("filter-workspace").OnChange(onFilter(func(v string) { p.filter.Workspace = v })).Body(
-					app.Option().Value("").Text("All workspaces"),
+					app.Option().Value("").Text(tr(i18n.AllWorkspaces)),
 					app.Range(p.spaces).Slice(func(i int) app.UI {
 						return app.Option().Value(p.spaces[i].ID).Text(p.spaces[i].Name).Selected(p.filter.Workspace == p.spaces[i].ID)
 					}),
 				),
 			),
 			app.Label().Body(
-				app.Span().Text("Outcome"),
+				app.Span().Text(tr(i18n.OutcomeFilter)),
 				app.Select().Class("filter-outcome").OnChange(onFilter(func(v string) { p.filter.Outcome = v })).Body(
-					app.Option().Value("").Text("Any outcome"),
+					app.Option().Value("").Text(tr(i18n.AnyOutcome)),
 					app.Range(protocol.HistoryOutcomes).Slice(func(i int) app.UI {
 						o := protocol.HistoryOutcomes[i]
-						return app.Option().Value(o).Text(outcomeWords[o]).Selected(p.filter.Outcome == o)
+						return app.Option().Value(o).Text(outcomeWord(o)).Selected(p.filter.Outcome == o)
 					}),
 				),
 			),
 		),
 		app.If(p.historyErr != "", func() app.UI { return app.Div().Class("notice").Role("alert").Text(p.historyErr) }),
 		app.If(len(p.history) == 0 && p.historyErr == "", func() app.UI {
-			return app.P().Class("history-empty").Text("No decision has ended with these filters.")
+			return app.P().Class("history-empty").Text(tr(i18n.NoHistory))
 		}),
 		app.Ol().Class("history-list").Body(
 			app.Range(p.history).Slice(func(i int) app.UI { return p.renderEnded(p.history[i]) }),
 		),
 		app.If(p.historyNext != 0, func() app.UI {
-			return app.Button().Type("button").Class("link-button history-more").Text("Show older decisions").
+			return app.Button().Type("button").Class("link-button history-more").Text(tr(i18n.ShowOlder)).
 				OnClick(func(ctx app.Context, e app.Event) { p.loadHistory(ctx, true) })
 		}),
 	)
 }
 
-var outcomeWords = map[string]string{
-	protocol.HistoryApproved: "Approved",
-	protocol.HistoryRejected: "Rejected",
-	protocol.HistoryAnswered: "Answered",
-	protocol.HistoryTimedOut: "Timed out",
-	protocol.HistoryAborted:  "Aborted",
+var outcomeWords = map[string]i18n.Msg{
+	protocol.HistoryApproved: i18n.HistApproved,
+	protocol.HistoryRejected: i18n.HistRejected,
+	protocol.HistoryAnswered: i18n.HistAnswered,
+	protocol.HistoryTimedOut: i18n.HistTimedOut,
+	protocol.HistoryAborted:  i18n.HistAborted,
+}
+
+// outcomeWord words a history outcome in the page's locale.
+func outcomeWord(o string) string {
+	if m, ok := outcomeWords[o]; ok {
+		return tr(m)
+	}
+	return o
 }
 
 func (p *ApprovalsPage) renderEnded(h protocol.HistoryEntry) app.UI {
 	now := clock()
-	outcome := outcomeWords[h.Outcome]
+	outcome := outcomeWord(h.Outcome)
 	if h.Answer != "" && h.Answer != outcome {
 		outcome += ": " + h.Answer
 	}
@@ -556,24 +578,24 @@ func (p *ApprovalsPage) renderEnded(h protocol.HistoryEntry) app.UI {
 	}
 	return app.Li().Class("history-entry outcome-"+h.Outcome).DataSet("decision", h.ID).DataSet("session", h.Session).Body(
 		app.Div().Class("entry-head").Body(
-			app.Span().Class("entry-title").Text(cmpOr(h.Request.Message, "Question")),
+			app.Span().Class("entry-title").Text(cmpOr(h.Request.Message, tr(i18n.KindQuestion))),
 			app.Span().Class("history-outcome").Text(outcome),
 		),
 		app.Div().Class("queue-where").Body(
 			app.A().Class("queue-thread").Href("/s/"+h.Session+"#decision-"+h.ID).Text(cmpOr(h.SessionTitle, h.Session)),
-			app.Span().Class("queue-workspace").Text(" in "+cmpOr(h.WorkspaceName, h.WorkspaceID)),
-			app.Span().Class("queue-time").Text(" · ended "+ago(now, h.Ended)),
+			app.Span().Class("queue-workspace").Text(tr(i18n.InWorkspace, cmpOr(h.WorkspaceName, h.WorkspaceID))),
+			app.Span().Class("queue-time").Text(tr(i18n.EndedAgo, ago(now, h.Ended))),
 		),
 		renderStatus(h.Status),
 		app.If(h.Request.Details != "", func() app.UI {
 			return app.Pre().Class("entry-output").Text(clipDetail(h.Request.Details))
 		}),
 		app.If(h.Grant != nil, func() app.UI {
-			state := "revoked since"
+			state := tr(i18n.RevokedSince)
 			if h.GrantLive {
-				state = "still in force"
+				state = tr(i18n.StillInForce)
 			}
-			return app.Div().Class("history-grant").Text("Created the grant “" + protocol.DescribeScope(*h.Grant) + "” (" + state + ")")
+			return app.Div().Class("history-grant").Text(tr(i18n.GrantCreated, protocol.DescribeScope(*h.Grant), state))
 		}),
 		app.If(h.Retryable, func() app.UI {
 			return &retryButton{Session: h.Session, Decision: h.ID}
@@ -588,11 +610,14 @@ type retryButton struct {
 	sent              bool
 }
 
+// OnMount relabels the button when the locale switches.
+func (r *retryButton) OnMount(ctx app.Context) { relabel(ctx) }
+
 func (r *retryButton) Render() app.UI {
 	if r.sent {
-		return app.Div().Class("entry-note retry-note").Role("status").Text("Retry requested: the agent was asked to make the request again.")
+		return app.Div().Class("entry-note retry-note").Role("status").Text(tr(i18n.RetryRequested))
 	}
-	return app.Button().Type("button").Class("choice retry").Body(app.Span().Class("choice-label").Text("Request retry")).
+	return app.Button().Type("button").Class("choice retry").Body(app.Span().Class("choice-label").Text(tr(i18n.RequestRetry))).
 		OnClick(func(ctx app.Context, e app.Event) {
 			r.sent = true
 			ctx.NewActionWithValue(actionRetry, RetryIntent{Session: r.Session, Decision: r.Decision})
@@ -604,25 +629,25 @@ func (p *ApprovalsPage) renderGrants() app.UI {
 	return app.Div().Class("grants").Body(
 		app.If(p.grantErr != "", func() app.UI { return app.Div().Class("notice").Role("alert").Text(p.grantErr) }),
 		app.If(p.grantsLoaded && len(p.grants) == 0, func() app.UI {
-			return app.P().Class("grants-empty").Text("No “always” grant: every request asks.")
+			return app.P().Class("grants-empty").Text(tr(i18n.NoGrants))
 		}),
 		app.Ul().Class("grant-list").Body(
 			app.Range(p.grants).Slice(func(i int) app.UI {
 				g := p.grants[i]
-				used := "never used"
+				used := tr(i18n.NeverUsed)
 				if g.LastUsed != 0 {
-					used = "last used " + ago(now, g.LastUsed)
+					used = tr(i18n.LastUsed, ago(now, g.LastUsed))
 				}
 				return app.Li().Class("grant-entry").DataSet("grant", g.ID).Body(
 					app.Div().Class("entry-head").Body(
 						app.Span().Class("entry-title grant-words").Text(g.Scope.Tool+": "+g.Words),
 						app.Button().Type("button").Class("choice tone-deny grant-revoke").
-							Aria("label", "Revoke "+g.Words).Text("Revoke").
+							Aria("label", tr(i18n.RevokeNamed, g.Words)).Text(tr(i18n.Revoke)).
 							OnClick(func(ctx app.Context, e app.Event) { p.revoke(ctx, g) }),
 					),
 					app.Div().Class("queue-where").Body(
-						app.Span().Text("In "+cmpOr(g.WorkspaceName, g.WorkspaceID)+" · made "+ago(now, g.Created)+" in "),
-						app.A().Class("grant-origin").Href("/s/"+g.Session+"#decision-"+g.Decision).Text(cmpOr(g.SessionTitle, "its session")),
+						app.Span().Text(tr(i18n.GrantIn, cmpOr(g.WorkspaceName, g.WorkspaceID), ago(now, g.Created))),
+						app.A().Class("grant-origin").Href("/s/"+g.Session+"#decision-"+g.Decision).Text(cmpOr(g.SessionTitle, tr(i18n.ItsSession))),
 						app.Span().Class("grant-used").Text(" · "+used),
 					),
 				)

@@ -10,6 +10,7 @@ import (
 
 	"parley/app/api"
 	"parley/app/store"
+	"parley/i18n"
 	"parley/protocol"
 )
 
@@ -57,9 +58,9 @@ func (d *DecisionCard) renderBatch() app.UI {
 					app.Div().Class("batch-item-head").Body(
 						app.Span().Class("batch-tool").Text(it.Tool),
 						app.If(pending, func() app.UI {
-							return app.Div().Class("batch-item-answer").Role("group").Aria("label", "Answer request "+strconv.Itoa(i+1)).Body(
-								d.itemButton(i, protocol.OptionAllow, "Allow"),
-								d.itemButton(i, protocol.OptionDeny, "Reject"),
+							return app.Div().Class("batch-item-answer").Role("group").Aria("label", tr(i18n.AnswerRequest, i+1)).Body(
+								d.itemButton(i, protocol.OptionAllow, tr(i18n.Allow)),
+								d.itemButton(i, protocol.OptionDeny, tr(i18n.RejectWord)),
 							)
 						}),
 					),
@@ -70,8 +71,8 @@ func (d *DecisionCard) renderBatch() app.UI {
 		app.If(pending, func() app.UI {
 			return app.Button().Type("button").Class("choice batch-send").
 				Disabled(answered < len(req.Items)).
-				Title("Send the answer picked for each request").
-				Body(app.Span().Class("choice-label").Text("Send these answers (" + strconv.Itoa(answered) + " of " + strconv.Itoa(len(req.Items)) + ")")).
+				Title(tr(i18n.SendTheseTitle)).
+				Body(app.Span().Class("choice-label").Text(tr(i18n.SendThese, answered, len(req.Items)))).
 				OnClick(func(ctx app.Context, e app.Event) {
 					raw, _ := json.Marshal(protocol.ApprovalAnswer{Items: d.items})
 					d.decide(ctx, protocol.ReplyRequest{Action: protocol.ActionAccept, Content: raw})
@@ -99,8 +100,8 @@ func (d *DecisionCard) itemButton(i int, value, label string) app.UI {
 // all on a batch), and the asker reads it.
 func (d *DecisionCard) renderReason() app.UI {
 	return app.Input().Type("text").Class("entry-input entry-reason").
-		Aria("label", "Reason, if you reject").
-		Placeholder("Reason, if you reject (optional)").
+		Aria("label", tr(i18n.ReasonIfReject)).
+		Placeholder(tr(i18n.ReasonIfRejectOptional)).
 		MaxLength(protocol.MaxReasonBytes).
 		Value(d.reason).
 		OnInput(func(ctx app.Context, e app.Event) { d.reason = ctx.JSSrc().Get("value").String() })
@@ -114,10 +115,10 @@ func (d *DecisionCard) renderRetry() app.UI {
 		return app.Div().Class("entry-note retry-note").Role("status").Text(d.retried)
 	}
 	return app.Button().Type("button").Class("choice retry").
-		Title("Ask the agent to make the same request again; it is asked like any other").
-		Text("Request retry").
+		Title(tr(i18n.RequestRetryTitle)).
+		Text(tr(i18n.RequestRetry)).
 		OnClick(func(ctx app.Context, e app.Event) {
-			d.retried = "Retry requested: the agent was asked to make the request again."
+			d.retried = tr(i18n.RetryRequested)
 			ctx.NewActionWithValue(actionRetry, RetryIntent{Session: d.Session, Decision: d.Message.ID})
 		})
 }
@@ -148,7 +149,7 @@ func requestRetry(ctx app.Context, client *api.Client, session string, a app.Act
 	ctx.Async(func() {
 		if _, err := client.RequestRetry(ctx, session, intent.Decision); err != nil {
 			ctx.Dispatch(func(ctx app.Context) {
-				notice("Retry not requested: "+describeError(err)+".", errors.Is(err, api.ErrUnreachable))
+				notice(tr(i18n.RetryNotRequested, describeError(err)), errors.Is(err, api.ErrUnreachable))
 			})
 		}
 	})
@@ -165,6 +166,7 @@ func clipDetail(s string) string {
 // OnMount brings the card into view when the address names it (#decision-<id>): the
 // approvals screen links a grant or an entry to the card where it was decided.
 func (d *DecisionCard) OnMount(ctx app.Context) {
+	relabel(ctx)
 	if !app.IsClient || app.Window().Get("location").Get("hash").String() != "#decision-"+d.Message.ID {
 		return
 	}

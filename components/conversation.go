@@ -3,7 +3,6 @@ package components
 import (
 	"context"
 	"errors"
-	"fmt"
 	"slices"
 	"strconv"
 	"strings"
@@ -17,6 +16,7 @@ import (
 	"parley/app/store"
 	"parley/components/composer"
 	"parley/components/inputbar"
+	"parley/i18n"
 	"parley/protocol"
 )
 
@@ -24,6 +24,8 @@ import (
 // when there is one. It stays mounted across both, so moving between them keeps the frame.
 type Conversation struct {
 	app.Compo
+
+	listNotice string // the notice that says the sessions could not be listed
 
 	sessions []protocol.SessionInfo
 	session  string
@@ -66,6 +68,7 @@ func (c *Conversation) client(ctx app.Context) *api.Client {
 // OnMount handles sends from the composer, and marks the page interactive: the pre-rendered
 // HTML looks the same before the wasm takes over, so tests and `make bench` wait for this.
 func (c *Conversation) OnMount(ctx app.Context) {
+	relabel(ctx)
 	if c.sessions == nil {
 		c.sessions = slices.DeleteFunc(slices.Clone(knownSessions), func(s protocol.SessionInfo) bool { return s.Blank })
 	}
@@ -275,11 +278,12 @@ func (c *Conversation) refreshSessions(ctx app.Context) {
 			}
 			c.noteReach(err)
 			if err != nil {
-				c.setNotice("Could not list sessions: "+describeError(err)+".", errors.Is(err, api.ErrUnreachable))
+				c.setNotice(tr(i18n.CouldNotListSessions, describeError(err)), errors.Is(err, api.ErrUnreachable))
+				c.listNotice = c.notice
 				c.listRetry.schedule(ctx, c.refreshSessions)
 				return
 			}
-			if c.listRetry.attempt > 0 && strings.HasPrefix(c.notice, "Could not list sessions") {
+			if c.listRetry.attempt > 0 && c.listFailed() {
 				c.notice = ""
 			}
 			c.listRetry.succeeded()
@@ -307,6 +311,9 @@ func (c *Conversation) refreshSessions(ctx app.Context) {
 		})
 	})
 }
+
+// listFailed says the notice shown is the one that says the sessions could not be listed.
+func (c *Conversation) listFailed() bool { return c.notice != "" && c.notice == c.listNotice }
 
 func (c *Conversation) setNotice(text string, untilLive bool) {
 	c.notice, c.noticeUntilLive = text, untilLive
@@ -342,7 +349,7 @@ func (c *Conversation) onRename(ctx app.Context, a app.Action) {
 		_, err := client.UpdateSession(ctx, in.ID, req)
 		ctx.Dispatch(func(ctx app.Context) {
 			if err != nil {
-				c.setNotice("Not renamed: "+describeError(err)+".", errors.Is(err, api.ErrUnreachable))
+				c.setNotice(tr(i18n.NotRenamed, describeError(err)), errors.Is(err, api.ErrUnreachable))
 				return
 			}
 			// A new slice: the sidebar renders again only when its list is another value.
@@ -372,7 +379,7 @@ func (c *Conversation) onArchive(ctx app.Context, a app.Action) {
 		_, err := client.UpdateSession(ctx, id, protocol.UpdateSessionRequest{Archived: &yes})
 		ctx.Dispatch(func(ctx app.Context) {
 			if err != nil {
-				c.setNotice("Not archived: "+describeError(err)+".", errors.Is(err, api.ErrUnreachable))
+				c.setNotice(tr(i18n.NotArchived, describeError(err)), errors.Is(err, api.ErrUnreachable))
 				return
 			}
 			c.sessions = slices.DeleteFunc(slices.Clone(c.sessions), func(s protocol.SessionInfo) bool { return s.ID == id })
@@ -396,7 +403,7 @@ func (c *Conversation) onDecide(ctx app.Context, a app.Action) {
 		if _, err := client.Reply(ctx, session, intent.Decision, intent.Reply); err != nil {
 			ctx.Dispatch(func(ctx app.Context) {
 				// A lost connection's notice goes when the socket is live again.
-				c.setNotice("Not answered: "+describeError(err)+".", errors.Is(err, api.ErrUnreachable))
+				c.setNotice(tr(i18n.NotAnsweredNotice, describeError(err)), errors.Is(err, api.ErrUnreachable))
 			})
 		}
 	})
@@ -413,7 +420,7 @@ func (c *Conversation) onWithdraw(ctx app.Context, a app.Action) {
 		_, err := client.WithdrawPrompt(ctx, session, w.Offset)
 		if err != nil {
 			ctx.Dispatch(func(ctx app.Context) {
-				c.setNotice("Not withdrawn: "+describeError(err)+".", errors.Is(err, api.ErrUnreachable))
+				c.setNotice(tr(i18n.NotWithdrawn, describeError(err)), errors.Is(err, api.ErrUnreachable))
 			})
 		}
 	})
@@ -431,7 +438,7 @@ func (c *Conversation) onEditQueued(ctx app.Context, a app.Action) {
 		_, err := client.EditPrompt(ctx, session, ed.Offset, ed.Text)
 		if err != nil {
 			ctx.Dispatch(func(ctx app.Context) {
-				c.setNotice("Not edited: "+describeError(err)+".", errors.Is(err, api.ErrUnreachable))
+				c.setNotice(tr(i18n.NotEdited, describeError(err)), errors.Is(err, api.ErrUnreachable))
 			})
 		}
 	})
@@ -450,7 +457,7 @@ func (c *Conversation) onStop(ctx app.Context, a app.Action) {
 	ctx.Async(func() {
 		if _, err := client.Stop(ctx, session, turn); err != nil {
 			ctx.Dispatch(func(ctx app.Context) {
-				c.setNotice("Not stopped: "+describeError(err)+".", errors.Is(err, api.ErrUnreachable))
+				c.setNotice(tr(i18n.NotStopped, describeError(err)), errors.Is(err, api.ErrUnreachable))
 			})
 		}
 	})
@@ -500,7 +507,7 @@ func (c *Conversation) Render() app.UI {
 				app.Button().Class("menu-toggle").
 					Aria("controls", "sidebar").
 					Aria("expanded", strconv.FormatBool(c.menuOpen)).
-					Text("Sessions").
+					Text(tr(i18n.Sessions)).
 					OnClick(func(ctx app.Context, e app.Event) { c.toggleMenu(ctx) }),
 			),
 			&Sidebar{Sessions: c.sessions, Current: c.session, Open: c.menuOpen},
@@ -509,8 +516,8 @@ func (c *Conversation) Render() app.UI {
 					app.If(c.offline(), func() app.UI { return c.renderOffline() }),
 					app.If(c.updateReady, func() app.UI {
 						return app.Div().Class("update").Role("status").Body(
-							app.Span().Text("Parley was updated. "),
-							app.Button().Class("link-retry").Text("Reload").
+							app.Span().Text(tr(i18n.Updated)),
+							app.Button().Class("link-retry").Text(tr(i18n.Reload)).
 								OnClick(func(ctx app.Context, e app.Event) { ctx.Reload() }),
 						)
 					}),
@@ -523,8 +530,8 @@ func (c *Conversation) Render() app.UI {
 					app.If(c.notice != "", func() app.UI {
 						return app.Div().Class("notice").Role("alert").Body(
 							app.Span().Text(c.notice),
-							app.If(c.listRetry.pending() && strings.HasPrefix(c.notice, "Could not list sessions"), func() app.UI {
-								return app.Button().Class("link-retry").Text("Retry now").
+							app.If(c.listRetry.pending() && c.listFailed(), func() app.UI {
+								return app.Button().Class("link-retry").Text(tr(i18n.RetryNow)).
 									OnClick(func(ctx app.Context, e app.Event) { c.retryNow(ctx) })
 							}),
 						)
@@ -559,17 +566,17 @@ func (c *Conversation) renderBody(notFound bool) app.UI {
 	switch {
 	case c.unauthorized:
 		return app.Div().Class("hero gate").Body(
-			app.H1().Text("Parley needs its link"),
-			app.P().Text("This browser has no access yet. Open the address Parley printed in its terminal when it started: it ends with ?token= and the token. After that, this browser stays signed in."),
+			app.H1().Text(tr(i18n.NeedsLink)),
+			app.P().Text(tr(i18n.NeedsLinkText)),
 		)
 	case c.session == "" || c.blank:
 		return c.renderHero()
 	case notFound:
 		return app.Div().Class("session").Body(
-			app.Header().Class("session-header").Body(app.H1().Text("Session not found")),
+			app.Header().Class("session-header").Body(app.H1().Text(tr(i18n.SessionNotFound))),
 			app.Div().Class("hero gate").Body(
-				app.P().Text("There is no session at this address: it may have been deleted, or the link is wrong."),
-				app.A().Class("new-session").Href("/").Text("Start a new session"),
+				app.P().Text(tr(i18n.SessionNotFoundText)),
+				app.A().Class("new-session").Href("/").Text(tr(i18n.StartNewSession)),
 			),
 		)
 	}
@@ -593,31 +600,40 @@ func mainClass(hero bool) string {
 
 func placeholderFor(hero bool) string {
 	if hero {
-		return "Ask anything to start a session"
+		return tr(i18n.PlaceholderHero)
 	}
-	return "Message the agent"
+	return tr(i18n.PlaceholderSession)
 }
 
 // renderLink shows the socket's state while it is not live.
 func (c *Conversation) renderLink() app.UI {
 	switch c.link.Status {
 	case socket.Reconnecting:
-		return app.Div().Class("link link-reconnecting").Role("status").Title(c.link.Error).Body(
-			app.Span().Text(fmt.Sprintf("Reconnecting… %s; next try in %s.", c.link.Error, c.link.Retry.Round(100*time.Millisecond))),
-			app.Button().Class("link-retry").Text("Retry now").OnClick(func(ctx app.Context, e app.Event) {
+		return app.Div().Class("link link-reconnecting").Role("status").Title(linkError(c.link.Error)).Body(
+			app.Span().Text(tr(i18n.Reconnecting, linkError(c.link.Error), duration(c.link.Retry.Round(100*time.Millisecond)))),
+			app.Button().Class("link-retry").Text(tr(i18n.RetryNow)).OnClick(func(ctx app.Context, e app.Event) {
 				if c.follower != nil {
 					c.follower.RetryNow()
 				}
 			}),
 		)
 	case socket.Connecting:
-		return app.Div().Class("link link-connecting").Role("status").Text("Connecting…")
+		return app.Div().Class("link link-connecting").Role("status").Text(tr(i18n.Connecting))
 	}
-	live := app.Div().Class("link link-live").Role("status").Aria("label", "Live")
+	live := app.Div().Class("link link-live").Role("status").Aria("label", tr(i18n.Live))
 	if c.link.CaughtUp {
 		// The replay of the stored events is over and on the page: what comes now happens
 		// now. Tests wait on it instead of guessing how long a replay takes.
 		live = live.DataSet("caught-up", "true")
 	}
 	return live
+}
+
+// linkError is why the link dropped, in the page's locale when it is the socket's own words;
+// a network error's text is shown as the browser gives it.
+func linkError(s string) string {
+	if s == "the connection closed" {
+		return tr(i18n.ConnectionClosed)
+	}
+	return s
 }

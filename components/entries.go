@@ -10,6 +10,7 @@ import (
 	"github.com/maxence-charriere/go-app/v10/pkg/app"
 
 	"parley/app/store"
+	"parley/i18n"
 	"parley/protocol"
 )
 
@@ -42,23 +43,40 @@ func renderRun(m store.Message) app.UI {
 		Body(
 			app.Div().Class("entry-head").Body(
 				app.Span().Class("entry-title").Text(m.Title),
-				app.Span().Class("entry-status").Text(runStatusText[m.Status]),
+				app.Span().Class("entry-status").Text(statusText(runStatusText, m.Status)),
 			),
 			app.If(m.Detail != "", func() app.UI {
 				return app.Pre().Class("entry-output").Text(m.Detail)
 			}),
 			app.If(m.Result != "", func() app.UI {
-				return app.Div().Class("entry-result").Text(m.Result)
+				return app.Div().Class("entry-result").Text(runResult(m))
 			}),
 		)
 }
 
-var runStatusText = map[store.Status]string{
-	store.StatusRunning:     "running…",
-	store.StatusDone:        "done",
-	store.StatusFailed:      "failed",
-	store.StatusStopped:     "stopped",
-	store.StatusInterrupted: "interrupted",
+// runResult is a run's result: its own output once done, else the store's words for how it
+// ended, in the page's locale.
+func runResult(m store.Message) string {
+	if m.Status == store.StatusDone {
+		return m.Result
+	}
+	return outcomeText(m.Result)
+}
+
+var runStatusText = map[store.Status]i18n.Msg{
+	store.StatusRunning:     i18n.RunRunning,
+	store.StatusDone:        i18n.RunDone,
+	store.StatusFailed:      i18n.RunFailed,
+	store.StatusStopped:     i18n.RunStopped,
+	store.StatusInterrupted: i18n.RunInterrupted,
+}
+
+// statusText words a status from table, or nothing for a status it has no word for.
+func statusText(table map[store.Status]i18n.Msg, s store.Status) string {
+	if m, ok := table[s]; ok {
+		return tr(m)
+	}
+	return ""
 }
 
 // DecisionCard is a question or an approval. In its thread, while it is open, the composer
@@ -116,7 +134,7 @@ func (d *DecisionCard) Render() app.UI {
 				return app.Pre().Class("entry-output").Text(detail)
 			}),
 			app.If(truncated && !d.isBatch(), func() app.UI {
-				return app.Button().Type("button").Class("link-button").Text("Show all").
+				return app.Button().Type("button").Class("link-button").Text(tr(i18n.ShowAll)).
 					OnClick(func(ctx app.Context, e app.Event) { d.expanded = true })
 			}),
 			app.If(d.isBatch(), d.renderBatch),
@@ -126,14 +144,11 @@ func (d *DecisionCard) Render() app.UI {
 			app.If(m.Status == store.StatusPending && m.Request != nil && m.Request.Kind == protocol.KindApproval, d.renderReason),
 			// How it ended, under what was asked: a long outcome wraps, never squeezes the title.
 			app.If(m.Status != store.StatusPending, func() app.UI {
-				return app.Div().Class("entry-outcome").Text(m.Result)
+				return app.Div().Class("entry-outcome").Text(outcomeText(m.Result))
 			}),
 			app.If(m.Retry, d.renderRetry),
 		)
 }
-
-// waitingText is what an open decision's card says: its answers are in the composer.
-const waitingText = "Waiting for your answer below"
 
 // renderWaiting is an open decision's card in its thread: one line that leads to the composer.
 func (d *DecisionCard) renderWaiting() app.UI {
@@ -145,7 +160,7 @@ func (d *DecisionCard) renderWaiting() app.UI {
 		ID("decision-"+m.ID).
 		Role("button").
 		TabIndex(0).
-		Aria("label", kindWord(m.Request)+": "+m.Title+". "+waitingText+": press Enter to go there.").
+		Aria("label", tr(i18n.WaitingBelowLabel, kindWord(m.Request), m.Title)).
 		Title(m.Title).
 		OnClick(focusComposer).
 		OnKeyDown(func(ctx app.Context, e app.Event) {
@@ -159,8 +174,8 @@ func (d *DecisionCard) renderWaiting() app.UI {
 			app.Span().Class("entry-title").Text(m.Title),
 			// A phone has room for the short words only; the label says it all.
 			app.Span().Class("entry-status").Aria("hidden", "true").Body(
-				app.Span().Class("when-wide").Text(waitingText),
-				app.Span().Class("when-narrow").Text("Answer below"),
+				app.Span().Class("when-wide").Text(tr(i18n.WaitingBelow)),
+				app.Span().Class("when-narrow").Text(tr(i18n.AnswerBelow)),
 				app.Text(" ↓"),
 			),
 		)
@@ -199,7 +214,7 @@ func (d *DecisionCard) answers() []app.UI {
 		}
 		return out
 	case protocol.KindConfirm:
-		yes, no := "Yes", "No"
+		yes, no := tr(i18n.Yes), tr(i18n.No)
 		if req.Schema != nil {
 			yes, no = cmpOr(req.Schema.TrueLabel, yes), cmpOr(req.Schema.FalseLabel, no)
 		}
@@ -211,14 +226,14 @@ func (d *DecisionCard) answers() []app.UI {
 				out = append(out, button(c.Label, c.Description, protocol.ToneNeutral, accept(c.Value)))
 			}
 		case s != nil && s.Type == "boolean":
-			out = append(out, button(cmpOr(s.TrueLabel, "Yes"), "", protocol.ToneAffirm, accept(true)),
-				button(cmpOr(s.FalseLabel, "No"), "", protocol.ToneNeutral, accept(false)))
+			out = append(out, button(cmpOr(s.TrueLabel, tr(i18n.Yes)), "", protocol.ToneAffirm, accept(true)),
+				button(cmpOr(s.FalseLabel, tr(i18n.No)), "", protocol.ToneNeutral, accept(false)))
 		case s != nil && (s.Type == "string" || s.Type == "number" || s.Type == "integer"):
 			out = append(out, d.inlineAnswer(s))
 		case s != nil && s.IsMultiSelect():
-			out = append(out, app.Span().Class("entry-note").Text("This question takes several choices: answer it in the composer below, or decline it here."))
+			out = append(out, app.Span().Class("entry-note").Text(tr(i18n.CardSeveralChoices)))
 		default:
-			out = append(out, app.Span().Class("entry-note").Text("This form has several questions: answer it in the composer below, or decline it here."))
+			out = append(out, app.Span().Class("entry-note").Text(tr(i18n.CardSeveralQuestions)))
 		}
 	}
 	// One way to say no: an approval's Reject option or a confirm's No is it; a question gets
@@ -229,7 +244,7 @@ func (d *DecisionCard) answers() []app.UI {
 	if req.Kind == protocol.KindConfirm {
 		return out
 	}
-	return append(out, button("Decline", "", protocol.ToneDeny, protocol.ReplyRequest{Action: protocol.ActionDecline}))
+	return append(out, button(tr(i18n.Decline), "", protocol.ToneDeny, protocol.ReplyRequest{Action: protocol.ActionDecline}))
 }
 
 // inlineAnswer is a field and a Send button for a single text or number question. The
@@ -240,7 +255,7 @@ func (d *DecisionCard) inlineAnswer(s *protocol.Schema) app.UI {
 	if s.Type != "string" {
 		kind = "number"
 	}
-	label := cmpOr(s.Title, "Your answer")
+	label := cmpOr(s.Title, tr(i18n.YourAnswer))
 	onInput := func(ctx app.Context, e app.Event) {
 		d.typed, d.problem = ctx.JSSrc().Get("value").String(), ""
 	}
@@ -260,7 +275,7 @@ func (d *DecisionCard) inlineAnswer(s *protocol.Schema) app.UI {
 	}
 	return app.Div().Class("entry-answer").Body(
 		input,
-		app.Button().Type("button").Class("choice tone-affirm").Text("Send").
+		app.Button().Type("button").Class("choice tone-affirm").Text(tr(i18n.Send)).
 			OnClick(func(ctx app.Context, e app.Event) { d.sendTyped(ctx, s) }),
 		app.If(d.problem != "", func() app.UI {
 			return app.Div().Class("entry-problem").Role("alert").Text(d.problem)
@@ -275,7 +290,7 @@ func (d *DecisionCard) sendTyped(ctx app.Context, s *protocol.Schema) {
 	} else {
 		content = json.RawMessage(strings.TrimSpace(d.typed))
 		if len(content) == 0 || !json.Valid(content) {
-			d.problem = "Type a number."
+			d.problem = tr(i18n.TypeANumber)
 			return
 		}
 	}
@@ -289,9 +304,9 @@ func (d *DecisionCard) sendTyped(ctx app.Context, s *protocol.Schema) {
 // kindWord names what a decision card is.
 func kindWord(req *protocol.DecisionRequest) string {
 	if req != nil && req.Kind == protocol.KindApproval {
-		return "Approval"
+		return tr(i18n.KindApproval)
 	}
-	return "Question"
+	return tr(i18n.KindQuestion)
 }
 
 // focusComposer moves the focus to the decision the composer shows, or, when the person set
@@ -336,7 +351,7 @@ func headAndTail(s string, n int) string {
 	for len(tail) > 0 && !utf8RuneStart(tail[0]) {
 		tail = tail[1:]
 	}
-	return head + "\n… " + strconv.Itoa(len(s)-len(head)-len(tail)) + " bytes not shown …\n" + tail
+	return head + "\n" + tr(i18n.BytesNotShown, len(s)-len(head)-len(tail)) + "\n" + tail
 }
 
 func utf8RuneStart(b byte) bool { return b&0xC0 != 0x80 }
@@ -352,10 +367,16 @@ type ToolReceipt struct {
 	expanded bool
 }
 
+// OnMount relabels the receipt when the locale switches.
+func (r *ToolReceipt) OnMount(ctx app.Context) { relabel(ctx) }
+
 // Render draws the receipt.
 func (r *ToolReceipt) Render() app.UI {
 	m := r.Message
 	args, result := m.Detail, m.Result
+	if m.Status != store.StatusDone {
+		result = outcomeText(result) // the store's own words (stopped, interrupted), not the tool's
+	}
 	long := len(args) > maxToolShown || len(result) > maxToolShown || (result == "" && len(m.Output) > maxOutputShown)
 	if !r.expanded {
 		if len(args) > maxToolShown {
@@ -370,11 +391,11 @@ func (r *ToolReceipt) Render() app.UI {
 		DataSet("offset", strconv.FormatUint(m.Offset, 10)).
 		DataSet("call", m.ID).
 		Role("group").
-		Aria("label", "Tool call: "+m.Title).
+		Aria("label", tr(i18n.ToolCall, m.Title)).
 		Body(
 			app.Div().Class("entry-head").Body(
 				app.Span().Class("entry-title").Text(m.Title),
-				app.Span().Class("entry-status").Text(toolStatusText[m.Status]),
+				app.Span().Class("entry-status").Text(statusText(toolStatusText, m.Status)),
 			),
 			app.If(args != "", func() app.UI {
 				return app.Pre().Class("entry-output tool-args").Text(args)
@@ -383,14 +404,14 @@ func (r *ToolReceipt) Render() app.UI {
 			// What the call writes while it runs; once its result is in, the result says it
 			// (the output is part of it), unless the call never got one (stopped, interrupted).
 			app.If(m.Output != "" && result == "", func() app.UI {
-				return app.Pre().Class("entry-output tool-output").Role("log").Aria("label", "Output so far").
+				return app.Pre().Class("entry-output tool-output").Role("log").Aria("label", tr(i18n.OutputSoFar)).
 					Text(outputShown(m.Output, m.OutputCut, r.expanded))
 			}),
 			app.If(result != "", func() app.UI {
 				return app.Pre().Class("entry-output tool-result").Text(result)
 			}),
 			app.If(long && !r.expanded, func() app.UI {
-				return app.Button().Type("button").Class("link-button").Text("Show all").
+				return app.Button().Type("button").Class("link-button").Text(tr(i18n.ShowAll)).
 					OnClick(func(ctx app.Context, e app.Event) { r.expanded = true })
 			}),
 		)
@@ -406,10 +427,10 @@ func outputShown(out string, cut, expanded bool) string {
 		for start < len(out) && !utf8RuneStart(out[start]) {
 			start++
 		}
-		out = "… " + strconv.Itoa(start) + " bytes above …\n" + out[start:]
+		out = tr(i18n.BytesAbove, start) + "\n" + out[start:]
 	}
 	if cut {
-		out += "\n… more output than the thread shows: the result holds it"
+		out += "\n" + tr(i18n.MoreOutput)
 	}
 	return out
 }
@@ -417,11 +438,11 @@ func outputShown(out string, cut, expanded bool) string {
 // progressBar draws a tool's progress notification: a bar (indeterminate without a total)
 // and the server's message, as text.
 func progressBar(p protocol.ToolProgress) app.UI {
-	bar := app.Progress().Class("tool-progress-bar").Aria("label", "Progress")
+	bar := app.Progress().Class("tool-progress-bar").Aria("label", tr(i18n.ProgressLabel))
 	label := strconv.FormatFloat(p.Progress, 'f', -1, 64)
 	if p.Total > 0 {
 		bar = bar.Max(p.Total).Value(min(p.Progress, p.Total))
-		label += " of " + strconv.FormatFloat(p.Total, 'f', -1, 64)
+		label = tr(i18n.ProgressOf, label, strconv.FormatFloat(p.Total, 'f', -1, 64))
 	}
 	return app.Div().Class("tool-progress").Body(
 		bar,
@@ -436,9 +457,9 @@ func cmpMessage(msg string) string {
 	return ": " + msg
 }
 
-var toolStatusText = map[store.Status]string{
-	store.StatusRunning:     "running…",
-	store.StatusDone:        "done",
-	store.StatusFailed:      "error",
-	store.StatusInterrupted: "interrupted",
+var toolStatusText = map[store.Status]i18n.Msg{
+	store.StatusRunning:     i18n.RunRunning,
+	store.StatusDone:        i18n.RunDone,
+	store.StatusFailed:      i18n.ToolErrorWord,
+	store.StatusInterrupted: i18n.RunInterrupted,
 }

@@ -9,6 +9,7 @@ import (
 	"parley/app/slots"
 	"parley/components/composer/modes/widget"
 	"parley/components/inputbar"
+	"parley/i18n"
 	"parley/protocol"
 )
 
@@ -59,9 +60,12 @@ type WorkspacePicker struct {
 	Current    string
 }
 
+// OnMount relabels the picker when the locale switches.
+func (w *WorkspacePicker) OnMount(ctx app.Context) { relabel(ctx) }
+
 // Render draws the workspaces as a radio group of buttons.
 func (w *WorkspacePicker) Render() app.UI {
-	return app.Div().Class("workspaces").Role("radiogroup").Aria("label", "Workspace").OnKeyDown(widget.ArrowKeys).Body(
+	return app.Div().Class("workspaces").Role("radiogroup").Aria("label", tr(i18n.WorkspaceLabel)).OnKeyDown(widget.ArrowKeys).Body(
 		app.Range(w.Workspaces).Slice(func(i int) app.UI {
 			ws := w.Workspaces[i]
 			return app.Button().Type("button").Class("workspace").
@@ -144,7 +148,7 @@ func (c *Conversation) connect(ctx app.Context, ws string) {
 		if err == nil {
 			pick = pickWorkspace(list, ws)
 			if pick == "" {
-				err = errors.New("the server has no workspace")
+				err = errors.New(tr(i18n.NoWorkspace))
 			}
 		}
 		if err == nil {
@@ -179,7 +183,7 @@ func (c *Conversation) connect(ctx app.Context, ws string) {
 				if errors.Is(err, api.ErrUnreachable) && c.adoptRememberedBlank(ctx) {
 					return // offline.go: typed into the remembered blank session
 				}
-				c.setNotice("No session to type in: "+describeError(err)+".", errors.Is(err, api.ErrUnreachable))
+				c.setNotice(tr(i18n.NoSessionToType, describeError(err)), errors.Is(err, api.ErrUnreachable))
 				c.connectRetry.schedule(ctx, func(ctx app.Context) { c.connect(ctx, "") })
 				return
 			case sessionOfPath(ctx.Page().URL().Path) != "":
@@ -255,8 +259,8 @@ func (c *Conversation) engaged(ctx app.Context) {
 // workspace.
 func (c *Conversation) renderHero() app.UI {
 	return app.Div().Class("hero").Body(
-		app.H1().Text("What should we do?"),
-		app.P().Class("hero-tag").Text("Ask the agent, run a script or a function; every question and approval comes back to this box."),
+		app.H1().Text(tr(i18n.HeroTitle)),
+		app.P().Class("hero-tag").Text(tr(i18n.HeroLine)),
 		app.Div().Class("seat seat-hero-workspace").Body(Slots.Render(SlotHeroWorkspace, "", c)...),
 	)
 }

@@ -2,12 +2,13 @@ package components
 
 import (
 	"context"
-	"strconv"
 	"time"
 
 	"github.com/maxence-charriere/go-app/v10/pkg/app"
 
 	"parley/app/api"
+	"parley/components/composer"
+	"parley/i18n"
 	"parley/protocol"
 )
 
@@ -28,7 +29,11 @@ func (p *MCPPage) client(ctx app.Context) (*api.Client, string) {
 }
 
 // OnMount loads the list.
-func (p *MCPPage) OnMount(ctx app.Context) { p.load(ctx) }
+func (p *MCPPage) OnMount(ctx app.Context) {
+	relabel(ctx)
+	composer.ExposeLocale(ctx)
+	p.load(ctx)
+}
 
 func (p *MCPPage) load(ctx app.Context) {
 	c, ws := p.client(ctx)
@@ -40,7 +45,7 @@ func (p *MCPPage) load(ctx app.Context) {
 			p.loaded = true
 			p.problem = ""
 			if err != nil {
-				p.problem = "Could not list the MCP servers: " + err.Error()
+				p.problem = tr(i18n.MCPCouldNotList, describeError(err))
 				return
 			}
 			p.list = list
@@ -69,7 +74,7 @@ func (p *MCPPage) reconnect(ctx app.Context, name string) {
 		ctx.Dispatch(func(ctx app.Context) {
 			p.busy = ""
 			if err != nil {
-				p.problem = "Could not reconnect: " + err.Error()
+				p.problem = tr(i18n.MCPCouldNotReconnect, describeError(err))
 			}
 			p.load(ctx)
 		})
@@ -88,21 +93,22 @@ func starting(l protocol.MCPList) bool {
 // Render draws the list.
 func (p *MCPPage) Render() app.UI {
 	return app.Main().Class("mcp-page").Body(
-		app.Nav().Class("page-back").Aria("label", "Back").Body(
-			app.A().Href("/").Class("back-link").Text("← Back to the chat"),
+		app.Nav().Class("page-back").Aria("label", tr(i18n.Back)).Body(
+			app.A().Href("/").Class("back-link").Text(tr(i18n.BackToChat)),
 		),
 		app.Header().Class("mcp-head").Body(
-			app.H1().Text("MCP servers"),
-			app.Button().Type("button").Class("mcp-reconnect-all").Text("Read the files again and reconnect all").
+			app.H1().Text(tr(i18n.MCPServers)),
+			composer.LocaleSwitch(),
+			app.Button().Type("button").Class("mcp-reconnect-all").Text(tr(i18n.MCPReconnectAll)).
 				Disabled(p.busy != "").OnClick(func(ctx app.Context, e app.Event) { p.reconnect(ctx, "") }),
 		),
 		app.If(p.problem != "", func() app.UI { return app.P().Class("mcp-problem").Role("alert").Text(p.problem) }),
-		app.If(!p.loaded, func() app.UI { return app.P().Class("mcp-loading").Text("Loading…") }),
+		app.If(!p.loaded, func() app.UI { return app.P().Class("mcp-loading").Text(tr(i18n.MCPLoading)) }),
 		app.Range(p.list.Problems).Slice(func(i int) app.UI {
-			return app.P().Class("mcp-problem mcp-file-problem").Role("alert").Text("A configuration file could not be read: " + p.list.Problems[i])
+			return app.P().Class("mcp-problem mcp-file-problem").Role("alert").Text(tr(i18n.MCPFileProblem, p.list.Problems[i]))
 		}),
 		app.If(p.loaded && len(p.list.Servers) == 0 && len(p.list.Problems) == 0, func() app.UI {
-			return app.P().Class("mcp-empty").Text(`No MCP servers are configured for this workspace. List them in .parley/mcp.json, or in the file -mcp-config names, as {"mcpServers": {"name": {"command": "…", "args": ["…"]}}}.`)
+			return app.P().Class("mcp-empty").Text(tr(i18n.MCPEmpty))
 		}),
 		app.Ul().Class("mcp-servers").Body(
 			app.Range(p.list.Servers).Slice(func(i int) app.UI { return p.server(p.list.Servers[i]) }),
@@ -112,34 +118,51 @@ func (p *MCPPage) Render() app.UI {
 
 func (p *MCPPage) server(s protocol.MCPServer) app.UI {
 	name := s.Name
-	return app.Li().Class("mcp-server status-"+string(s.Status)).DataSet("server", s.Name).Aria("label", "MCP server "+s.Name).Body(
+	return app.Li().Class("mcp-server status-"+string(s.Status)).DataSet("server", s.Name).Aria("label", tr(i18n.MCPServerNamed, s.Name)).Body(
 		app.Div().Class("mcp-server-head").Body(
 			app.Span().Class("mcp-name").Text(s.Name),
-			app.Span().Class("mcp-status").Text(string(s.Status)),
+			app.Span().Class("mcp-status").Text(mcpStatus(s.Status)),
 			app.Span().Class("mcp-target").Text(s.Transport+": "+s.Target),
-			app.Button().Type("button").Class("mcp-reconnect").Text("Reconnect").Aria("label", "Reconnect "+s.Name).
+			app.Button().Type("button").Class("mcp-reconnect").Text(tr(i18n.MCPReconnect)).Aria("label", tr(i18n.MCPReconnectNamed, s.Name)).
 				Disabled(p.busy != "").OnClick(func(ctx app.Context, e app.Event) { p.reconnect(ctx, name) }),
 		),
 		app.If(s.Reason != "", func() app.UI { return app.P().Class("mcp-reason").Text(s.Reason) }),
 		app.If(s.Restarts > 0, func() app.UI {
-			return app.P().Class("mcp-restarts").Text("Restarted " + strconv.Itoa(s.Restarts) + " times")
+			return app.P().Class("mcp-restarts").Text(tr(i18n.MCPRestarted, s.Restarts))
 		}),
 		app.If(s.Stderr != "", func() app.UI {
-			return app.Details().Class("mcp-stderr").Body(app.Summary().Text("stderr (last lines)"), app.Pre().Text(s.Stderr))
+			return app.Details().Class("mcp-stderr").Body(app.Summary().Text(tr(i18n.MCPStderr)), app.Pre().Text(s.Stderr))
 		}),
 		app.If(len(s.Tools) > 0, func() app.UI {
-			return app.Ul().Class("mcp-tools").Aria("label", "Tools of "+s.Name).Body(
+			return app.Ul().Class("mcp-tools").Aria("label", tr(i18n.MCPToolsOf, s.Name)).Body(
 				app.Range(s.Tools).Slice(func(i int) app.UI {
 					t := s.Tools[i]
 					ro := ""
 					if t.ReadOnly {
-						ro = " (read-only)"
+						ro = tr(i18n.MCPReadOnly)
 					}
 					return app.Li().Class("mcp-tool").Body(
 						app.Code().Text(t.Name), app.Text(ro+" "+t.Description))
 				}),
 			)
 		}),
-		app.P().Class("mcp-source").Text("from "+s.Source),
+		app.P().Class("mcp-source").Text(tr(i18n.MCPFrom, s.Source)),
 	)
+}
+
+// mcpStatus words a server's status in the page's locale.
+func mcpStatus(s protocol.MCPStatus) string {
+	switch s {
+	case protocol.MCPStarting:
+		return tr(i18n.MCPStarting)
+	case protocol.MCPReady:
+		return tr(i18n.MCPReady)
+	case protocol.MCPFailed:
+		return tr(i18n.MCPFailed)
+	case protocol.MCPCrashed:
+		return tr(i18n.MCPCrashed)
+	case protocol.MCPStopped:
+		return tr(i18n.MCPStopped)
+	}
+	return string(s)
 }

@@ -11,6 +11,7 @@ import (
 	"github.com/maxence-charriere/go-app/v10/pkg/app"
 
 	"parley/app/api"
+	"parley/i18n"
 	"parley/protocol"
 )
 
@@ -39,7 +40,10 @@ type NotifySwitch struct {
 }
 
 // OnMount reads the permission; it never asks for it.
-func (n *NotifySwitch) OnMount(ctx app.Context) { n.refresh(ctx) }
+func (n *NotifySwitch) OnMount(ctx app.Context) {
+	relabel(ctx)
+	n.refresh(ctx)
+}
 
 // OnDismount stops listening.
 func (n *NotifySwitch) OnDismount() { n.stopListening() }
@@ -156,14 +160,14 @@ func (n *NotifySwitch) Render() app.UI {
 	box := app.Div().Class("notify-switch")
 	switch n.state {
 	case notifyAsk, notifyOff:
-		return box.Body(app.Button().Class("notify-on").Text("Notify me when an agent needs me").OnClick(n.turnOn))
+		return box.Body(app.Button().Class("notify-on").Text(tr(i18n.NotifyOn)).OnClick(n.turnOn))
 	case notifyOn:
 		return box.Body(
-			app.Span().Class("notify-state").Text("Notifications are on for this device."),
-			app.Button().Class("notify-off link-retry").Text("Turn off").OnClick(n.turnOff),
+			app.Span().Class("notify-state").Text(tr(i18n.NotifyIsOn)),
+			app.Button().Class("notify-off link-retry").Text(tr(i18n.NotifyOff)).OnClick(n.turnOff),
 		)
 	case notifyDenied:
-		return box.Body(app.Span().Class("notify-state").Text("Notifications are blocked in this browser's site settings."))
+		return box.Body(app.Span().Class("notify-state").Text(tr(i18n.NotifyBlocked)))
 	}
 	return box
 }

@@ -7,13 +7,13 @@ package components
 
 import (
 	"errors"
-	"fmt"
 	"time"
 
 	"github.com/maxence-charriere/go-app/v10/pkg/app"
 
 	"parley/app/api"
 	"parley/app/socket"
+	"parley/i18n"
 	"parley/protocol"
 )
 
@@ -110,15 +110,15 @@ func (c *Conversation) renderOffline() app.UI {
 	for _, r := range []*retry{&c.listRetry, &c.connectRetry} {
 		if r.pending() {
 			if d := time.Until(r.at).Round(time.Second); d > 0 {
-				next = fmt.Sprintf(" Next try in %s.", d)
+				next = tr(i18n.NextTryIn, duration(d))
 			}
 			break
 		}
 	}
 	return app.Div().Class("offline").Role("status").Body(
-		app.Strong().Text("Offline. "),
-		app.Span().Text("Parley's server cannot be reached. What you type is kept on this device, and the page reconnects by itself."+next),
-		app.Button().Class("link-retry").Text("Retry now").OnClick(func(ctx app.Context, e app.Event) { c.retryNow(ctx) }),
+		app.Strong().Text(tr(i18n.Offline)),
+		app.Span().Text(tr(i18n.OfflineText)+next),
+		app.Button().Class("link-retry").Text(tr(i18n.RetryNow)).OnClick(func(ctx app.Context, e app.Event) { c.retryNow(ctx) }),
 	)
 }
 

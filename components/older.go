@@ -8,6 +8,7 @@ import (
 
 	"parley/app/api"
 	"parley/app/store"
+	"parley/i18n"
 	"parley/protocol"
 )
 
@@ -65,7 +66,7 @@ func (c *Conversation) onLoadEarlier(ctx app.Context, a app.Action) {
 			}
 			c.older.loading = false
 			if err != nil {
-				c.setNotice("Could not load earlier messages: "+describeError(err), errors.Is(err, api.ErrUnreachable))
+				c.setNotice(tr(i18n.CouldNotLoadEarlier, describeError(err)), errors.Is(err, api.ErrUnreachable))
 				return
 			}
 			older := store.Thread{}

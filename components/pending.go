@@ -8,6 +8,7 @@ import (
 	"github.com/maxence-charriere/go-app/v10/pkg/app"
 
 	"parley/app/api"
+	"parley/i18n"
 	"parley/protocol"
 )
 
@@ -73,22 +74,19 @@ func countPending(q protocol.ApprovalQueue) pendingCounts {
 
 // waitingWords says how many decisions wait, for a screen reader and a tooltip.
 func waitingWords(n int) string {
-	if n == 1 {
-		return "1 decision waits for you"
-	}
-	return strconv.Itoa(n) + " decisions wait for you"
+	return tr(i18n.WaitsForYou, n)
 }
 
 // pendingLink is the sidebar's link to the approvals screen, with the number of decisions
 // waiting in every session: approvals, confirms, questions and forms alike, since each one
 // holds its agent until a person answers, and the screen it opens lists them all.
 func pendingLink(current bool, n int) app.UI {
-	label := "Approvals"
+	label := tr(i18n.ApprovalsWord)
 	if n > 0 {
-		label += ": " + waitingWords(n)
+		label = tr(i18n.ApprovalsWaits, waitingWords(n))
 	}
 	a := app.A().Class("approvals-link").Href("/approvals").Aria("label", label).OnClick(closeMenu).Body(
-		app.Span().Text("Approvals"),
+		app.Span().Text(tr(i18n.ApprovalsWord)),
 		app.If(n > 0, func() app.UI {
 			return app.Span().Class("pending-count").Title(waitingWords(n)).Text(strconv.Itoa(n))
 		}),

@@ -8,6 +8,7 @@ import (
 
 	"github.com/maxence-charriere/go-app/v10/pkg/app"
 
+	"parley/i18n"
 	"parley/protocol"
 )
 
@@ -36,6 +37,7 @@ type Sidebar struct {
 // work).
 func (s *Sidebar) OnMount(ctx app.Context) {
 	s.handleRenameEnd(ctx)
+	relabel(ctx)
 	if !app.IsClient {
 		return
 	}
@@ -103,8 +105,8 @@ func (s *Sidebar) Render() app.UI {
 		s.pending = countPending(protocol.ApprovalQueue{Entries: s.Queue})
 	}
 	groups := groupSessions(s.Sessions, now)
-	return app.Nav().ID("sidebar").Class(class).Aria("label", "Sessions").OnKeyDown(escapeMenu).Body(
-		app.A().Class("new-session").Href("/").Text("New session").OnClick(closeMenu),
+	return app.Nav().ID("sidebar").Class(class).Aria("label", tr(i18n.Sessions)).OnKeyDown(escapeMenu).Body(
+		app.A().Class("new-session").Href("/").Text(tr(i18n.NewSession)).OnClick(closeMenu),
 		pendingLink(s.Approvals, s.pending.total),
 		// Other links of the app go in this list (one li each), above the sessions.
 		app.Ul().Class("sidebar-links"),
@@ -140,7 +142,7 @@ func (s *Sidebar) renderItem(info protocol.SessionInfo, now time.Time) app.UI {
 		cancel := func(ctx app.Context) { ctx.NewActionWithValue(actionRenameEnd, id) }
 		return app.Li().Class("session-item editing").DataSet("session", id).Body(
 			app.Input().Type("text").Class("session-rename").Value(s.draft).
-				Aria("label", "New title for "+info.Title).MaxLength(200).AutoFocus(true).
+				Aria("label", tr(i18n.NewTitleFor, info.Title)).MaxLength(200).AutoFocus(true).
 				OnInput(func(ctx app.Context, e app.Event) { s.draft = ctx.JSSrc().Get("value").String() }).
 				OnKeyDown(func(ctx app.Context, e app.Event) {
 					switch e.Get("key").String() {
@@ -158,23 +160,23 @@ func (s *Sidebar) renderItem(info protocol.SessionInfo, now time.Time) app.UI {
 					}
 				}),
 			app.Div().Class("session-confirm").Body(
-				app.Button().Type("button").Class("session-op primary").Text("Save").
+				app.Button().Type("button").Class("session-op primary").Text(tr(i18n.Save)).
 					OnClick(func(ctx app.Context, e app.Event) { save(ctx) }),
-				app.Button().Type("button").Class("session-op").Text("Cancel").
+				app.Button().Type("button").Class("session-op").Text(tr(i18n.Cancel)).
 					OnClick(func(ctx app.Context, e app.Event) { cancel(ctx) }),
 			),
 		)
 	case s.archiving == id:
 		return app.Li().Class("session-item confirming").DataSet("session", id).Role("alertdialog").
-			Aria("label", "Archive "+info.Title+"?").Body(
-			app.P().Class("session-question").Text("Archive “"+info.Title+"”? It leaves this list; its log stays on the server and its address still opens it."),
+			Aria("label", tr(i18n.ArchiveQuestion, info.Title)).Body(
+			app.P().Class("session-question").Text(tr(i18n.ArchiveConfirm, info.Title)),
 			app.Div().Class("session-confirm").Body(
-				app.Button().Type("button").Class("session-op danger").Text("Archive").
+				app.Button().Type("button").Class("session-op danger").Text(tr(i18n.Archive)).
 					OnClick(func(ctx app.Context, e app.Event) {
 						s.archiving = ""
 						ctx.NewActionWithValue(actionArchive, id)
 					}),
-				app.Button().Type("button").Class("session-op").Text("Keep").
+				app.Button().Type("button").Class("session-op").Text(tr(i18n.Keep)).
 					OnClick(func(ctx app.Context, e app.Event) { s.archiving = "" }),
 			),
 		)
@@ -191,7 +193,7 @@ func (s *Sidebar) renderItem(info protocol.SessionInfo, now time.Time) app.UI {
 		app.If(info.Created > 0, func() app.UI {
 			at := time.UnixMilli(info.Created)
 			return app.Time().Class("session-when").DateTime(at.Format(time.RFC3339)).
-				Title(at.Format("Monday 2 January 2006, 15:04")).Text(relativeTime(at, now))
+				Title(at.Format(tr(i18n.LayoutDateTime))).Text(relativeTime(at, now))
 		}),
 	)
 	if id == s.Current {
@@ -200,8 +202,8 @@ func (s *Sidebar) renderItem(info protocol.SessionInfo, now time.Time) app.UI {
 	return app.Li().Class("session-item").DataSet("session", id).Body(
 		a,
 		app.Div().Class("session-ops").Body(
-			app.Button().Type("button").Class("session-op").DataSet("op", "rename").Text("Rename").
-				Aria("label", "Rename "+info.Title).
+			app.Button().Type("button").Class("session-op").DataSet("op", "rename").Text(tr(i18n.Rename)).
+				Aria("label", tr(i18n.RenameNamed, info.Title)).
 				OnClick(func(ctx app.Context, e app.Event) {
 					s.editing, s.draft, s.archiving = id, info.Title, ""
 					ctx.Defer(func(app.Context) {
@@ -211,8 +213,8 @@ func (s *Sidebar) renderItem(info protocol.SessionInfo, now time.Time) app.UI {
 						}
 					})
 				}),
-			app.Button().Type("button").Class("session-op").Text("Archive").
-				Aria("label", "Archive "+info.Title).
+			app.Button().Type("button").Class("session-op").Text(tr(i18n.Archive)).
+				Aria("label", tr(i18n.ArchiveNamed, info.Title)).
 				OnClick(func(ctx app.Context, e app.Event) { s.archiving, s.editing = id, "" }),
 		),
 	)
@@ -220,7 +222,7 @@ func (s *Sidebar) renderItem(info protocol.SessionInfo, now time.Time) app.UI {
 
 // sessionGroup is the sessions of one heading.
 type sessionGroup struct {
-	name     string
+	name     string // the heading, in the page's locale
 	sessions []protocol.SessionInfo
 }
 
@@ -233,12 +235,12 @@ func groupSessions(list []protocol.SessionInfo, now time.Time) []sessionGroup {
 	var out []sessionGroup
 	for _, s := range list {
 		at := time.UnixMilli(s.Created).In(now.Location())
-		name := "Earlier"
+		name := tr(i18n.Earlier)
 		switch {
 		case !at.Before(today):
-			name = "Today"
+			name = tr(i18n.Today)
 		case !at.Before(yesterday):
-			name = "Yesterday"
+			name = tr(i18n.Yesterday)
 		}
 		if len(out) == 0 || out[len(out)-1].name != name {
 			out = append(out, sessionGroup{name: name})

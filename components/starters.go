@@ -5,6 +5,7 @@ import (
 
 	"parley/app/api"
 	"parley/components/inputbar"
+	"parley/i18n"
 	"parley/protocol"
 )
 
@@ -25,9 +26,9 @@ const (
 )
 
 // starterPrompts are offered once a model is configured.
-var starterPrompts = []struct{ label, text string }{
-	{"What is in this workspace?", "List what is in this workspace and tell me what it is for."},
-	{"What changed recently?", "Look at the recent changes in this workspace and summarise them."},
+var starterPrompts = []struct{ label, text i18n.Msg }{
+	{i18n.StarterWhatIs, i18n.StarterWhatIsText},
+	{i18n.StarterChanged, i18n.StarterChangedText},
 }
 
 // actionStart carries a starter's prompt to the conversation, which sends it on the hero's
@@ -74,7 +75,7 @@ func (c *Conversation) onStart(ctx app.Context, a app.Action) {
 	req := protocol.SendPromptRequest{Text: text, AttemptID: api.NewAttemptID()}
 	ctx.Async(func() {
 		if _, err := client.SendPrompt(ctx, session, req); err != nil {
-			ctx.Dispatch(func(ctx app.Context) { c.setNotice("Not sent: "+describeError(err)+".", false) })
+			ctx.Dispatch(func(ctx app.Context) { c.setNotice(tr(i18n.NotSent, describeError(err)), false) })
 		}
 	})
 }
@@ -94,21 +95,21 @@ func (c *Conversation) renderStarters() app.UI {
 		}
 		items = append(items, start(ex.Usage, ex.Description, ex.Usage))
 	}
-	items = append(items, start("/help", "What Parley can do here", "/help"))
+	items = append(items, start("/help", tr(i18n.HelpDetail), "/help"))
 	for i, f := range s.functions {
 		if i == maxStarterFunctions {
 			break
 		}
 		name := f.Name
-		items = append(items, starterButton("Run "+cmpOr(f.Title, f.Name), cmpOr(f.Description, "A function of this workspace"),
+		items = append(items, starterButton(tr(i18n.RunStarter, cmpOr(f.Title, f.Name)), cmpOr(f.Description, tr(i18n.FunctionOfWorkspace)),
 			func(ctx app.Context, e app.Event) { ctx.NewActionWithValue(inputbar.ActionFnFormOpen, name) }, "fn:"+name))
 	}
 	if s.model {
 		for _, p := range starterPrompts {
-			items = append(items, start(p.label, "Ask the agent", p.text))
+			items = append(items, start(tr(p.label), tr(i18n.AskTheAgent), tr(p.text)))
 		}
 	}
-	return app.Div().Class("starters").Role("group").Aria("label", "Ways to start").Body(items...)
+	return app.Div().Class("starters").Role("group").Aria("label", tr(i18n.WaysToStart)).Body(items...)
 }
 
 func starterButton(label, detail string, onClick app.EventHandler, key string) app.UI {

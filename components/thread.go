@@ -8,6 +8,7 @@ import (
 	"github.com/maxence-charriere/go-app/v10/pkg/app"
 
 	"parley/app/store"
+	"parley/i18n"
 	"parley/protocol"
 )
 
@@ -52,14 +53,14 @@ func (t *Thread) Render() app.UI {
 	shown := t.Messages[start:]
 	// The thread scrolls: it takes the focus (Tab), so the keyboard can scroll it too (axe:
 	// scrollable-region-focusable).
-	return app.Div().Class("thread").TabIndex(0).Role("region").Aria("label", "Thread").OnScroll(t.onScroll).Body(
+	return app.Div().Class("thread").TabIndex(0).Role("region").Aria("label", tr(i18n.ThreadLabel)).OnScroll(t.onScroll).Body(
 		app.Div().Class("thread-body").Body(
 			// Always there, so the log after it keeps its index and is not rebuilt.
 			app.Div().Class("earlier-slot").Body(
 				app.If(start > 0 || t.Older, func() app.UI {
-					label := "Show earlier messages"
+					label := tr(i18n.ShowEarlier)
 					if start > 0 {
-						label += " (" + strconv.Itoa(start) + " more)"
+						label = tr(i18n.ShowEarlierMore, start)
 					}
 					return app.Button().Type("button").Class("link-button earlier").
 						Text(label).
@@ -72,7 +73,7 @@ func (t *Thread) Render() app.UI {
 			app.Div().Class("thread-inner").
 				Aria("live", "polite").
 				Role("log").
-				Aria("label", "Conversation").
+				Aria("label", tr(i18n.ConversationLabel)).
 				Body(
 					app.Range(shown).Slice(func(i int) app.UI {
 						switch m := shown[i]; m.Role {
@@ -98,11 +99,11 @@ func (t *Thread) Render() app.UI {
 			app.If(t.Working, func() app.UI {
 				return app.Div().Class("working-row").Body(
 					app.Div().Class("msg msg-agent working").Role("status").Body(
-						app.Span().Class("sr-only").Text("The agent is working…"),
+						app.Span().Class("sr-only").Text(tr(i18n.AgentWorking)),
 						app.Span().Class("dot"), app.Span().Class("dot"), app.Span().Class("dot"),
 					),
-					app.Button().Type("button").Class("stop").Text("Stop").
-						Aria("label", "Stop the running turn").
+					app.Button().Type("button").Class("stop").Text(tr(i18n.Stop)).
+						Aria("label", tr(i18n.StopTitle)).
 						OnClick(func(ctx app.Context, e app.Event) { ctx.NewAction(actionStop) }),
 				)
 			}),
@@ -172,18 +173,18 @@ func (m *MessageItem) Render() app.UI {
 			// Who wrote it, for a screen reader: the side and the tint say it to the eye.
 			app.Span().Class("sr-only").Text(authorOf(m.Message)),
 			app.If(m.Message.From != "", func() app.UI {
-				return app.Div().Class("msg-from").Text(fromLabel[m.Message.From])
+				return app.Div().Class("msg-from").Text(fromLabel(m.Message.From))
 			}),
 			text,
 			app.If(m.Message.Status == store.StatusInterrupted, func() app.UI {
-				return app.Div().Class("msg-note").Text("Interrupted: the server stopped before this message ended")
+				return app.Div().Class("msg-note").Text(tr(i18n.InterruptedMessage))
 			}),
 			app.If(m.Message.Status != store.StatusStreaming, func() app.UI {
 				return app.Div().Class("msg-meta").Body(
 					app.If(m.Message.At > 0, func() app.UI {
 						at := time.UnixMilli(m.Message.At)
 						return app.Time().Class("msg-time").DateTime(at.Format(time.RFC3339)).
-							Title(at.Format("Monday 2 January 2006, 15:04:05")).Text(clockTime(at))
+							Title(at.Format(tr(i18n.LayoutTime))).Text(clockTime(at))
 					}),
 					&CopyButton{Text: m.Message.Text},
 				)
@@ -200,12 +201,12 @@ func (m *MessageItem) commandText(cmd protocol.Command) app.UI {
 	first, _, multi := strings.Cut(strings.TrimSpace(cmd.Args), "\n")
 	long := multi || len(first) > 80
 	lines := strings.Count(strings.TrimSpace(cmd.Args), "\n") + 1
-	label := "Show code"
+	label := tr(i18n.ShowCode)
 	if lines > 1 {
-		label = "Show code (" + strconv.Itoa(lines) + " lines)"
+		label = tr(i18n.ShowCodeLines, lines)
 	}
 	if m.showCode {
-		label = "Hide code"
+		label = tr(i18n.HideCode)
 	}
 	return app.Div().Class("msg-text cmd").Body(
 		// Inline, with a space: the line reads (and copies) as it was typed.
@@ -232,17 +233,25 @@ func (m *MessageItem) commandText(cmd protocol.Command) app.UI {
 func authorOf(m store.Message) string {
 	switch {
 	case m.Role == store.RoleUser:
-		return "You said:"
+		return tr(i18n.SaidYou)
 	case m.From == protocol.FromParley:
-		return "Parley said:"
+		return tr(i18n.SaidParley)
 	case m.From == protocol.FromScript:
-		return "The script said:"
+		return tr(i18n.SaidScript)
 	}
-	return "The agent said:"
+	return tr(i18n.SaidAgent)
 }
 
 // fromLabel names, visibly, a message that is not the agent's own.
-var fromLabel = map[string]string{protocol.FromParley: "Parley", protocol.FromScript: "Script"}
+func fromLabel(from string) string {
+	switch from {
+	case protocol.FromParley:
+		return tr(i18n.FromParley)
+	case protocol.FromScript:
+		return tr(i18n.FromScript)
+	}
+	return ""
+}
 
 // showEarlier mounts a step more of the messages held, and asks for the window before them
 // when they are all mounted.
@@ -271,3 +280,9 @@ func (t *Thread) onScroll(ctx app.Context, e app.Event) {
 	}
 	t.showEarlier(ctx)
 }
+
+// OnMount relabels the thread when the locale switches.
+func (t *Thread) OnMount(ctx app.Context) { relabel(ctx) }
+
+// OnMount relabels the message when the locale switches.
+func (m *MessageItem) OnMount(ctx app.Context) { relabel(ctx) }

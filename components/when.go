@@ -2,8 +2,9 @@ package components
 
 import (
 	"context"
-	"strconv"
 	"time"
+
+	"parley/i18n"
 
 	"github.com/maxence-charriere/go-app/v10/pkg/app"
 )
@@ -28,19 +29,19 @@ func relativeTime(at, now time.Time) string {
 	days := calendarDays(at, now)
 	switch {
 	case d < time.Minute:
-		return "just now"
+		return tr(i18n.JustNow)
 	case d < time.Hour:
-		return strconv.Itoa(int(d/time.Minute)) + " min ago"
+		return tr(i18n.MinAgo, int(d/time.Minute))
 	case days == 0:
-		return strconv.Itoa(int(d/time.Hour)) + " h ago"
+		return tr(i18n.HAgo, int(d/time.Hour))
 	case days == 1:
-		return "yesterday"
+		return tr(i18n.YesterdayWhen)
 	case days < 7:
-		return strconv.Itoa(days) + " days ago"
+		return tr(i18n.DaysAgo, days)
 	case at.Year() == now.Year():
-		return at.Format("2 Jan")
+		return at.Format(tr(i18n.LayoutDay))
 	}
-	return at.Format("2 Jan 2006")
+	return at.Format(tr(i18n.LayoutDayYear))
 }
 
 // calendarDays counts the midnights between at and now, in now's time zone.
@@ -56,20 +57,20 @@ func calendarDays(at, now time.Time) int {
 // under a minute (the approvals screen: a decision waits seconds, not days).
 func ago(now time.Time, ms int64) string {
 	if ms == 0 {
-		return "at an unknown time"
+		return tr(i18n.UnknownTime)
 	}
 	d := now.Sub(time.UnixMilli(ms))
 	switch {
 	case d < 10*time.Second:
-		return "just now"
+		return tr(i18n.JustNow)
 	case d < time.Minute:
-		return strconv.Itoa(int(d/time.Second)) + " s ago"
+		return tr(i18n.SAgo, int(d/time.Second))
 	case d < time.Hour:
-		return strconv.Itoa(int(d/time.Minute)) + " min ago"
+		return tr(i18n.MinAgo, int(d/time.Minute))
 	case d < 48*time.Hour:
-		return strconv.Itoa(int(d/time.Hour)) + " h ago"
+		return tr(i18n.HAgo, int(d/time.Hour))
 	}
-	return strconv.Itoa(int(d/(24*time.Hour))) + " days ago"
+	return tr(i18n.DaysAgo, int(d/(24*time.Hour)))
 }
 
 // timesOut words a deadline.
@@ -77,15 +78,15 @@ func timesOut(now time.Time, deadline int64) string {
 	d := time.UnixMilli(deadline).Sub(now)
 	switch {
 	case deadline == 0:
-		return "no deadline"
+		return tr(i18n.NoDeadline)
 	case d <= 0:
-		return "timing out now"
+		return tr(i18n.TimingOutNow)
 	case d < time.Minute:
-		return "times out in " + strconv.Itoa(int(d/time.Second)+1) + " s"
+		return tr(i18n.TimesOutS, int(d/time.Second)+1)
 	case d < time.Hour:
-		return "times out in " + strconv.Itoa(int(d/time.Minute)+1) + " min"
+		return tr(i18n.TimesOutMin, int(d/time.Minute)+1)
 	}
-	return "times out in " + strconv.Itoa(int(d/time.Hour)) + " h"
+	return tr(i18n.TimesOutH, int(d/time.Hour))
 }
 
 // tick renders the component of ctx again every refreshEvery until stop ends (in the

@@ -11,7 +11,7 @@ var verb = regexp.MustCompile(`%\[\d+\][a-z]`)
 // TestEveryMessageInEveryLocale: no message is missing a locale, and each locale's text takes
 // the same arguments, so a switch never shows a hole or a %!(EXTRA).
 func TestEveryMessageInEveryLocale(t *testing.T) {
-	for m := Msg(1); m <= SteerTitle; m++ {
+	for m := Msg(1); m <= Last; m++ {
 		texts, ok := catalogue[m]
 		if !ok {
 			t.Errorf("message %d has no entry", m)
@@ -30,8 +30,8 @@ func TestEveryMessageInEveryLocale(t *testing.T) {
 			}
 		}
 	}
-	if len(catalogue) != int(SteerTitle) {
-		t.Errorf("catalogue has %d entries, the ids %d", len(catalogue), SteerTitle)
+	if len(catalogue) != int(Last) {
+		t.Errorf("catalogue has %d entries, the ids %d", len(catalogue), Last)
 	}
 }
 
@@ -101,5 +101,23 @@ func TestPlurals(t *testing.T) {
 				t.Errorf("message %d: the %s one form takes other arguments", m, l.Tag())
 			}
 		}
+	}
+}
+
+func TestErrorByCode(t *testing.T) {
+	if got := Chinese.Error("no_session", "no such session: it may have been deleted, or the link is wrong"); got != Chinese.T(ErrNoSession) {
+		t.Errorf("a known code in Chinese: %q", got)
+	}
+	if got := English.Error("no_session", "no such session: x"); got != "no such session: x" {
+		t.Errorf("English keeps the server's words: %q", got)
+	}
+	if got := Chinese.Error("something_new", "the server's words"); got != "the server's words" {
+		t.Errorf("an unknown code keeps the server's words: %q", got)
+	}
+	if got := English.T(WaitsForYou, 1); got != "1 decision waits for you" {
+		t.Errorf("one: %q", got)
+	}
+	if got := Chinese.T(DaysAgo, 1); got != "1 天前" {
+		t.Errorf("Chinese one: %q", got)
 	}
 }

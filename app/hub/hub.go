@@ -13,6 +13,8 @@ import (
 	"strings"
 
 	"parley/app/api"
+	"parley/app/locale"
+	"parley/i18n"
 	"parley/machine/input"
 	"parley/protocol"
 )
@@ -82,13 +84,17 @@ func TitleFrom(text string) string { return protocol.TitleFrom(text) }
 func DescribeError(err error) string {
 	var verr *protocol.ValidationError
 	var apiErr *api.Error
+	l := locale.Current()
 	switch {
 	case errors.Is(err, api.ErrUnreachable):
-		return "the server is not reachable"
+		return l.T(i18n.ErrUnreachable)
 	case errors.As(err, &verr):
 		return joinFields(verr.Fields)
 	case errors.As(err, &apiErr) && len(apiErr.Fields) > 0:
 		return joinFields(apiErr.Fields)
+	case errors.As(err, &apiErr):
+		// The server's stable code, in the page's locale; an unknown code keeps its words.
+		return l.Error(apiErr.Code, apiErr.ErrorResponse.Error)
 	}
 	return err.Error()
 }
@@ -115,22 +121,23 @@ func NoticeOf(n input.Notice, err error) Notice {
 	if err != nil {
 		why = DescribeError(err)
 	}
+	l := locale.Current()
 	var b strings.Builder
 	switch n.Kind {
 	case input.CanceledNotice:
-		b.WriteString("Not sent: canceled")
+		b.WriteString(l.T(i18n.NotSentCanceled))
 	case input.AdjudicationFailedNotice:
-		b.WriteString("Not sent: " + orElse(why, "the command could not be checked"))
+		b.WriteString(l.T(i18n.NotSentWhy, orElse(why, l.T(i18n.WhyUnchecked))))
 	case input.NoOwnerNotice, input.SerializeFailedNotice:
-		b.WriteString("Not sent: a reference could not be resolved (" + orElse(why, "no owner") + ")")
+		b.WriteString(l.T(i18n.NotSentRef, orElse(why, l.T(i18n.WhyNoOwner))))
 	default:
-		b.WriteString("Not sent: " + orElse(why, "the send failed"))
+		b.WriteString(l.T(i18n.NotSentWhy, orElse(why, l.T(i18n.WhySendFailed))))
 	}
 	if n.Restored {
-		b.WriteString(". Your text is back in the composer.")
+		b.WriteString(l.T(i18n.TextRestored))
 	} else {
 		// The person kept typing: their new text stays, and the unsent one is shown here.
-		b.WriteString(". You kept typing, so your text was not put back; it was: " + n.Draft)
+		b.WriteString(l.T(i18n.TextKept, n.Draft))
 	}
 	return Notice{Text: b.String(), UntilLive: errors.Is(err, api.ErrUnreachable)}
 }

@@ -137,3 +137,9 @@ func splitPlus(s string) []string {
 	}
 	return append(out, s[start:])
 }
+
+// Use makes l the page's locale without storing it or telling the views: for native tests
+// that render the views in a locale.
+func Use(l i18n.Locale) {
+	loaded, cur = true, l
+}

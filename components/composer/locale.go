@@ -12,17 +12,20 @@ import (
 // localeSwitch is the controls row's language picker (docs/i18n.md). A switch re-renders the
 // composer in place: every element stays, so a half-filled form keeps its answers, the focus
 // and the caret.
-func (c *Composer) localeSwitch() app.UI {
+func (c *Composer) localeSwitch() app.UI { return LocaleSwitch() }
+
+// LocaleSwitch is the language picker, for a page without a composer (the approvals screen).
+func LocaleSwitch() app.UI {
 	cur := locale.Current()
 	return app.Span().Class("locale-field").Body(
 		app.Label().Class("control-field").For("locale-pick").Body(
 			app.Span().Class("control-label").Aria("hidden", "true").Text(locale.T(i18n.LocaleLabel)),
 		),
-		c.localeSelect(cur),
+		localeSelect(cur),
 	)
 }
 
-func (c *Composer) localeSelect(cur i18n.Locale) app.UI {
+func localeSelect(cur i18n.Locale) app.UI {
 	return app.Select().ID("locale-pick").Class("locale-pick control-select").
 		Aria("label", locale.T(i18n.LocaleLabel)).
 		Title(locale.T(i18n.LocaleLabel)).
@@ -40,7 +43,10 @@ func (c *Composer) localeSelect(cur i18n.Locale) app.UI {
 
 // exposeLocale gives the page's scripts parley.setLocale(tag): the same switch, for a host
 // page of its own (and the tests, which switch while the focus stays in a field).
-func (c *Composer) exposeLocale(ctx app.Context) {
+func (c *Composer) exposeLocale(ctx app.Context) { ExposeLocale(ctx) }
+
+// ExposeLocale gives the page's scripts parley.setLocale(tag), for a page without a composer.
+func ExposeLocale(ctx app.Context) {
 	if !app.IsClient {
 		return
 	}

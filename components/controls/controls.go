@@ -14,9 +14,12 @@ import (
 	"github.com/maxence-charriere/go-app/v10/pkg/app"
 
 	"parley/app/api"
+	"parley/app/hub"
+	"parley/app/locale"
 	"parley/app/slots"
 	"parley/app/store"
 	"parley/components/composer"
+	"parley/i18n"
 	"parley/protocol"
 )
 
@@ -59,7 +62,10 @@ type Model struct {
 }
 
 // OnMount asks for the model list.
-func (m *Model) OnMount(ctx app.Context) { m.load(ctx) }
+func (m *Model) OnMount(ctx app.Context) {
+	relabel(ctx)
+	m.load(ctx)
+}
 
 func (m *Model) load(ctx app.Context) {
 	c := client(ctx)
@@ -67,7 +73,7 @@ func (m *Model) load(ctx app.Context) {
 		list, err := c.Models(ctx)
 		ctx.Dispatch(func(ctx app.Context) {
 			if err != nil {
-				m.problem = "Models: " + err.Error()
+				m.problem = locale.T(i18n.ModelsFailed, hub.DescribeError(err))
 				return
 			}
 			m.list, m.loaded, m.problem = list, true, ""
@@ -120,25 +126,25 @@ func (m *Model) Render() app.UI {
 	if !m.list.Configured {
 		return app.Div().Class("model-controls").Body(
 			app.Span().Class("control-field").
-				Title("No model is configured, so the offline agent answers: start Parley with -model-url and -model").Body(
-				app.Span().Class("control-label").Text("Model"),
-				app.Span().Class("model-offline").Text("offline"),
-				app.Span().Class("sr-only").Text(": no model is configured, so the offline agent answers"),
+				Title(locale.T(i18n.ModelNone)).Body(
+				app.Span().Class("control-label").Text(locale.T(i18n.ModelWord)),
+				app.Span().Class("model-offline").Text(locale.T(i18n.ModelOffline)),
+				app.Span().Class("sr-only").Text(locale.T(i18n.ModelOfflineSR)),
 			),
 		)
 	}
 	opts := m.options()
 	cur := m.current()
-	title := "Model: " + cur
+	title := locale.T(i18n.ModelIs, cur)
 	if m.list.Error != "" {
-		title += " (the list could not be read: " + m.list.Error + ")"
+		title += locale.T(i18n.ModelListFailed, m.list.Error)
 	}
 	body := []app.UI{
 		app.Button().Type("button").Class("control-button model-button").ID("model-button").
 			Aria("haspopup", "listbox").
 			Aria("expanded", strconv.FormatBool(m.open)).
 			Aria("controls", listboxID).
-			Aria("label", "Model: "+cur).
+			Aria("label", locale.T(i18n.ModelIs, cur)).
 			Title(title).
 			Text(cur + " ▾").
 			OnClick(func(ctx app.Context, e app.Event) { m.toggle(ctx) }).
@@ -165,7 +171,7 @@ func (m *Model) Render() app.UI {
 		}
 		body = append(body, app.Ul().ID(listboxID).Role("listbox").Class("model-listbox").
 			TabIndex(-1).
-			Aria("label", "Models").
+			Aria("label", locale.T(i18n.Models)).
 			Aria("activedescendant", optionID(m.active)).
 			OnKeyDown(func(ctx app.Context, e app.Event) { m.onListKey(ctx, e, opts) }).
 			OnBlur(func(ctx app.Context, e app.Event) { m.open = false }).
@@ -255,7 +261,7 @@ func (m *Model) pick(ctx app.Context, id string) {
 		_, err := c.SetModel(ctx, session, id)
 		ctx.Dispatch(func(ctx app.Context) {
 			if err != nil {
-				m.picked, m.problem = "", "Model not changed: "+err.Error()
+				m.picked, m.problem = "", locale.T(i18n.ModelNotChanged, hub.DescribeError(err))
 			}
 		})
 	})
@@ -266,11 +272,11 @@ func (m *Model) ring(model string) app.UI {
 	window, source := m.list.WindowOf(model)
 	used := m.Controls.Used
 	label := RingLabel(used, window)
-	from := "the endpoint's model list"
+	from := locale.T(i18n.FromEndpoint)
 	if source == "flag" {
-		from = "-model-window (the model list does not say it)"
+		from = locale.T(i18n.FromFlag)
 	}
-	title := label + ". The window comes from " + from + "."
+	title := locale.T(i18n.WindowFrom, label, from)
 	frac := 0.0
 	if window > 0 {
 		frac = math.Min(float64(used)/float64(window), 1)
@@ -295,9 +301,9 @@ func (m *Model) ring(model string) app.UI {
 // RingLabel is the ring's text alternative: "12,340 of 32,768 tokens".
 func RingLabel(used, window int) string {
 	if window <= 0 {
-		return Thousands(used) + " tokens used"
+		return locale.T(i18n.TokensUsed, Thousands(used))
 	}
-	return Thousands(used) + " of " + Thousands(window) + " tokens"
+	return locale.T(i18n.RingOf, Thousands(used), Thousands(window))
 }
 
 // Thousands writes n with commas between groups of three digits.
@@ -331,6 +337,9 @@ type Permissions struct {
 	sentIn  string                  // the session sent is for
 }
 
+// OnMount relabels the selector when the locale switches.
+func (p *Permissions) OnMount(ctx app.Context) { relabel(ctx) }
+
 // Render draws the selector.
 func (p *Permissions) Render() app.UI {
 	cur := p.Mode
@@ -342,15 +351,15 @@ func (p *Permissions) Render() app.UI {
 	}
 	opts := make([]app.UI, len(protocol.PermissionModes))
 	for i, m := range protocol.PermissionModes {
-		opts[i] = app.Option().Value(string(m)).Selected(m == cur).Title(m.Description()).Text(m.Label())
+		opts[i] = app.Option().Value(string(m)).Selected(m == cur).Title(modeDescription(m)).Text(modeLabel(m))
 	}
 	return app.Span().Class("permissions").Body(
 		app.Label().Class("control-field").For("permission-mode").Body(
-			app.Span().Class("control-label").Aria("hidden", "true").Text("Permission mode"),
+			app.Span().Class("control-label").Aria("hidden", "true").Text(locale.T(i18n.PermissionMode)),
 		),
 		app.Select().ID("permission-mode").Class("control-select").
-			Aria("label", "Permission mode").
-			Title(cur.Description()).
+			Aria("label", locale.T(i18n.PermissionMode)).
+			Title(modeDescription(cur)).
 			Disabled(p.Disabled || p.Session == "").
 			OnChange(p.onChange).
 			Body(opts...),
@@ -369,7 +378,7 @@ func (p *Permissions) onChange(ctx app.Context, e app.Event) {
 		_, err := c.SetPermissions(ctx, session, mode)
 		ctx.Dispatch(func(ctx app.Context) {
 			if err != nil {
-				p.sent, p.problem = "", "Mode not changed: "+err.Error()
+				p.sent, p.problem = "", locale.T(i18n.ModeNotChanged, hub.DescribeError(err))
 			}
 		})
 	})
@@ -381,4 +390,30 @@ func slotEntry(render func(*composer.Composer) app.UI) slots.Entry[*composer.Com
 
 func slotEntryAt(order int, render func(*composer.Composer) app.UI) slots.Entry[*composer.Composer] {
 	return slots.Entry[*composer.Composer]{Order: order, Render: render}
+}
+
+// relabel renders the component of ctx again when the locale switches (docs/i18n.md).
+func relabel(ctx app.Context) {
+	ctx.Handle(locale.ActionChanged, func(ctx app.Context, a app.Action) { ctx.Update() })
+}
+
+var modeWords = map[protocol.PermissionMode][2]i18n.Msg{
+	protocol.PermissionAsk:   {i18n.ModeAsk, i18n.ModeAskDesc},
+	protocol.PermissionReads: {i18n.ModeReads, i18n.ModeReadsDesc},
+	protocol.PermissionEdits: {i18n.ModeEdits, i18n.ModeEditsDesc},
+}
+
+// modeLabel and modeDescription word a permission mode in the page's locale.
+func modeLabel(m protocol.PermissionMode) string {
+	if w, ok := modeWords[m]; ok {
+		return locale.T(w[0])
+	}
+	return m.Label()
+}
+
+func modeDescription(m protocol.PermissionMode) string {
+	if w, ok := modeWords[m]; ok {
+		return locale.T(w[1])
+	}
+	return m.Description()
 }

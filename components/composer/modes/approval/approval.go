@@ -289,7 +289,7 @@ func (m *Mode) batch() app.UI {
 			OnClick(func(ctx app.Context, e app.Event) { m.answerItem(i, value) }, app.EventScope(m.key+"-"+strconv.Itoa(i)+value))
 	}
 	return app.Div().Class("batch approval-batch").Body(
-		app.Ol().Class("batch-items").Aria("label", strconv.Itoa(len(req.Items))+" requests").Body(
+		app.Ol().Class("batch-items").Aria("label", locale.T(i18n.BatchRequests, len(req.Items))).Body(
 			app.Range(req.Items).Slice(func(i int) app.UI {
 				it := req.Items[i]
 				details := it.Details
@@ -299,9 +299,9 @@ func (m *Mode) batch() app.UI {
 				return app.Li().Class("batch-item").DataSet("item", strconv.Itoa(i)).Body(
 					app.Div().Class("batch-item-head").Body(
 						app.Span().Class("batch-tool").Text(it.Tool),
-						app.Div().Class("batch-item-answer").Role("group").Aria("label", "Answer request "+strconv.Itoa(i+1)).Body(
-							button(i, protocol.OptionAllow, "Allow", protocol.ToneAffirm),
-							button(i, protocol.OptionDeny, "Reject", protocol.ToneDeny),
+						app.Div().Class("batch-item-answer").Role("group").Aria("label", locale.T(i18n.AnswerRequest, i+1)).Body(
+							button(i, protocol.OptionAllow, locale.T(i18n.Allow), protocol.ToneAffirm),
+							button(i, protocol.OptionDeny, locale.T(i18n.RejectWord), protocol.ToneDeny),
 						),
 					),
 					app.Pre().Class("batch-details").Text(details),
@@ -309,7 +309,7 @@ func (m *Mode) batch() app.UI {
 			}),
 		),
 		app.Button().Type("button").Class("choice batch-send").Disabled(answered < len(req.Items) || m.reply.Sending()).
-			Body(app.Span().Class("choice-label").Text("Send these answers ("+strconv.Itoa(answered)+" of "+strconv.Itoa(len(req.Items))+")")).
+			Body(app.Span().Class("choice-label").Text(locale.T(i18n.SendThese, answered, len(req.Items)))).
 			OnClick(func(ctx app.Context, e app.Event) { m.sendItems(ctx) }, app.EventScope(m.key+"-batch-send")),
 	)
 }
