@@ -12,6 +12,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"regexp"
+	"strconv"
 	"strings"
 	"syscall"
 	"testing"
@@ -292,6 +293,19 @@ func waitCaughtUp() chromedp.Action[chromedp.Void] {
 func retryNow() chromedp.Action[chromedp.Void] {
 	return chromedp.Func(func(ctx context.Context, t *chromedp.Target) error {
 		_, err := chromedp.Evaluate[bool](`(() => { const b = document.querySelector('.link-reconnecting .link-retry'); if (b) b.click(); return true })()`)(ctx, t)
+		return err
+	})
+}
+
+// hoverOver moves the mouse to the middle of the first element matching the selector, as a
+// person points at it before clicking what shows on hover.
+func hoverOver(selector string) chromedp.Action[chromedp.Void] {
+	return chromedp.Func(func(ctx context.Context, t *chromedp.Target) error {
+		r, err := chromedp.Evaluate[[]float64](`(r => [r.x + r.width / 2, r.y + r.height / 2])(document.querySelector(`+strconv.Quote(selector)+`).getBoundingClientRect())`)(ctx, t)
+		if err != nil {
+			return err
+		}
+		_, err = chromedp.MouseEvent(input.DispatchMouseEventTypeMouseMoved, r[0], r[1])(ctx, t)
 		return err
 	})
 }

@@ -138,14 +138,7 @@ func TestSessionActionsOnHoverOrFocus(t *testing.T) {
 	assert.Equal(t, "false,false", evalString(t, ctx, shown+`.join()`), "no row is pointed at or focused")
 
 	// Pointed at: that row's actions show.
-	do(t, ctx, 10*time.Second, chromedp.Func(func(c context.Context, tg *chromedp.Target) error {
-		r, err := chromedp.Evaluate[[]float64](`(r => [r.x + r.width / 2, r.y + r.height / 2])(document.querySelectorAll('.session-item')[1].getBoundingClientRect())`)(c, tg)
-		if err != nil {
-			return err
-		}
-		_, err = chromedp.MouseEvent(input.DispatchMouseEventTypeMouseMoved, r[0], r[1])(c, tg)
-		return err
-	}), waitJS(`(`+shown+`).join() === 'false,true'`))
+	do(t, ctx, 10*time.Second, hoverOver(`.session-item:nth-child(2)`), waitJS(`(`+shown+`).join() === 'false,true'`))
 
 	// The keyboard: focus on the first row's link shows its actions; Tab reaches Rename.
 	do(t, ctx, 10*time.Second, chromedp.MouseEvent(input.DispatchMouseEventTypeMouseMoved, 900, 10), js(`document.querySelector('.session-link').focus()`),
