@@ -31,6 +31,7 @@ type shell struct {
 
 	ta, field app.Value
 	bd        *backdrop
+	sizer     *sizer    // each chip's glyph (chipsize.go)
 	substring app.Value // String.prototype.substring: reads a slice of the value in JS
 
 	composing bool
@@ -101,6 +102,7 @@ func newShell(ctx app.Context, b *Bar) *shell {
 	doc := app.Window().Get("document")
 	sh.ta = doc.Call("getElementById", InputID)
 	sh.field = sh.ta.Get("parentElement")
+	sh.sizer = newSizer(sh.ta)
 	sh.bd = newBackdrop(doc.Call("getElementById", backdropID), doc.Call("getElementById", refsID))
 	sh.substring = app.Window().Get("String").Get("prototype").Get("substring")
 
@@ -249,7 +251,8 @@ func (sh *shell) appendText(text string) {
 // show writes the current scope's draft into the textarea and redraws the backdrop.
 func (sh *shell) show() {
 	sc := sh.cur
-	sh.ta.Set("value", sc.m.Draft())
+	sh.sizer.refresh()
+	sh.ta.Set("value", sh.viewOf(sc.m))
 	sel := sc.m.Selection()
 	if sel.End > sc.m.Len() || sel.Start > sel.End {
 		sel = input.Range{Start: sc.m.Len(), End: sc.m.Len()}
