@@ -19,13 +19,18 @@ import (
 // a canvas (no layout), or estimating it where no canvas measures.
 type sizer struct {
 	ta    app.Value
-	ctx2d app.Value
-	font  string  // the canvas font the cache was measured in
-	px    float64 // its size
+	ctx2d app.Value // nil until the first refresh
+	font  string    // the canvas font the cache was measured in
+	px    float64   // its size
 	cache map[string]rune
+	// charCodeAt is String.prototype.charCodeAt: reads one unit of the value in JS (a JS
+	// string is no object syscall/js can call a method on).
+	charCodeAt app.Value
 }
 
-func newSizer(ta app.Value) *sizer { return &sizer{ta: ta, cache: map[string]rune{}} }
+func newSizer(ta app.Value) *sizer {
+	return &sizer{ta: ta, cache: map[string]rune{}, charCodeAt: app.Window().Get("String").Get("prototype").Get("charCodeAt")}
+}
 
 // refresh reads the textarea's font again; a change drops what was measured in the old one.
 func (z *sizer) refresh() {
@@ -37,11 +42,11 @@ func (z *sizer) refresh() {
 	z.font = font
 	z.px = app.Window().Call("parseFloat", cs.Get("fontSize")).Float()
 	clear(z.cache)
-	if !z.ctx2d.Truthy() {
+	if z.ctx2d == nil { // an app.Value is an interface: nil until the canvas is made
 		canvas := app.Window().Get("document").Call("createElement", "canvas")
 		z.ctx2d = canvas.Call("getContext", "2d")
 	}
-	if z.ctx2d.Truthy() {
+	if z.ctx2d != nil && z.ctx2d.Truthy() {
 		z.ctx2d.Set("font", font)
 	}
 }
@@ -56,7 +61,7 @@ func (z *sizer) glyph(label string) rune {
 	}
 	shown, _ := chipglyph.Shown(label)
 	em := chipglyph.EstimateEm(shown)
-	if z.ctx2d.Truthy() && z.px > 0 {
+	if z.ctx2d != nil && z.ctx2d.Truthy() && z.px > 0 {
 		em = z.ctx2d.Call("measureText", shown).Get("width").Float() / z.px
 	}
 	g := chipglyph.Pick(em)
@@ -91,15 +96,15 @@ func (sh *shell) tint(sc *scope) {
 		return
 	}
 	value := sh.ta.Get("value")
-	n := value.Length()
-	start, end, dir := sh.ta.Get("selectionStart"), sh.ta.Get("selectionEnd"), sh.ta.Get("selectionDirection")
+	n := sh.ta.Get("textLength").Int()
+	start, end, dir := sh.ta.Get("selectionStart").Int(), sh.ta.Get("selectionEnd").Int(), sh.ta.Get("selectionDirection").String()
 	changed := false
 	for _, o := range occs {
 		if o.Offset >= n {
 			continue
 		}
 		g := sh.sizer.glyph(o.Reference.Label)
-		if rune(value.Call("charCodeAt", o.Offset).Int()) == g {
+		if rune(sh.sizer.charCodeAt.Call("call", value, o.Offset).Int()) == g {
 			continue
 		}
 		sh.ta.Call("setRangeText", string(g), o.Offset, o.Offset+1)
