@@ -22,14 +22,16 @@ type sizer struct {
 	ctx2d app.Value // nil until the first refresh
 	font  string    // the canvas font the cache was measured in
 	px    float64   // its size
-	cache map[string]rune
+	// lineEm is the textarea's line width in em: no chip is wider (chipglyph.Fit).
+	lineEm float64
+	cache  map[string]float64 // each label's measured width in em
 	// charCodeAt is String.prototype.charCodeAt: reads one unit of the value in JS (a JS
 	// string is no object syscall/js can call a method on).
 	charCodeAt app.Value
 }
 
 func newSizer(ta app.Value) *sizer {
-	return &sizer{ta: ta, cache: map[string]rune{}, charCodeAt: app.Window().Get("String").Get("prototype").Get("charCodeAt")}
+	return &sizer{ta: ta, cache: map[string]float64{}, charCodeAt: app.Window().Get("String").Get("prototype").Get("charCodeAt")}
 }
 
 // refresh reads the textarea's font again; a change drops what was measured in the old one.
@@ -42,6 +44,7 @@ func (z *sizer) refresh() {
 	z.font = font
 	z.px = app.Window().Call("parseFloat", cs.Get("fontSize")).Float()
 	clear(z.cache)
+	z.measureLine()
 	if z.ctx2d == nil { // an app.Value is an interface: nil until the canvas is made
 		canvas := app.Window().Get("document").Call("createElement", "canvas")
 		z.ctx2d = canvas.Call("getContext", "2d")
@@ -51,22 +54,40 @@ func (z *sizer) refresh() {
 	}
 }
 
+// measureLine reads the textarea's line width (its content box, without the scrollbar's
+// gutter), less a twentieth of an em so a chip never fills a line to the knife edge. It
+// reports whether it changed.
+func (z *sizer) measureLine() bool {
+	if z.px <= 0 {
+		return false
+	}
+	cs := app.Window().Call("getComputedStyle", z.ta)
+	pad := app.Window().Call("parseFloat", cs.Get("paddingLeft")).Float() + app.Window().Call("parseFloat", cs.Get("paddingRight")).Float()
+	w := z.ta.Get("clientWidth").Float() - pad
+	line := 0.0 // not laid out (hidden): no limit
+	if w > 0 {
+		line = w/z.px - 0.05
+	}
+	changed := line != z.lineEm
+	z.lineEm = line
+	return changed
+}
+
 // glyph is the chip glyph for a label.
 func (z *sizer) glyph(label string) rune {
-	if g, ok := z.cache[label]; ok {
-		return g
-	}
 	if z.font == "" {
 		z.refresh()
+	}
+	if em, ok := z.cache[label]; ok {
+		return chipglyph.Fit(em, z.lineEm)
 	}
 	shown, _ := chipglyph.Shown(label)
 	em := chipglyph.EstimateEm(shown)
 	if z.ctx2d != nil && z.ctx2d.Truthy() && z.px > 0 {
 		em = z.ctx2d.Call("measureText", shown).Get("width").Float() / z.px
 	}
-	g := chipglyph.Pick(em)
-	z.cache[label] = g
-	return g
+	z.cache[label] = em
+	return chipglyph.Fit(em, z.lineEm)
 }
 
 // glyphs are the glyphs of the machine's chips, in the draft's order.
@@ -80,6 +101,27 @@ func (z *sizer) glyphs(m *input.Machine) []rune {
 		out[i] = z.glyph(o.Reference.Label)
 	}
 	return out
+}
+
+// watchWidth follows the textarea's width: when its lines get narrower or wider, each chip
+// gets the glyph that fits them, in both layers.
+func (sh *shell) watchWidth() {
+	ro := app.Window().Get("ResizeObserver")
+	if !ro.Truthy() {
+		return
+	}
+	f := app.FuncOf(func(app.Value, []app.Value) any {
+		if sh.closed || sh.cur == nil || !sh.sizer.measureLine() || len(sh.cur.m.Occurrences()) == 0 {
+			return nil
+		}
+		sh.tint(sh.cur)
+		sh.bdDirty = true
+		sh.flush()
+		return nil
+	})
+	sh.resize = ro.New(f)
+	sh.resize.Call("observe", sh.ta)
+	sh.listeners = append(sh.listeners, f)
 }
 
 // viewOf is the machine's draft as the textarea holds it.

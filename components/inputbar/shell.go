@@ -32,6 +32,7 @@ type shell struct {
 	ta, field app.Value
 	bd        *backdrop
 	sizer     *sizer    // each chip's glyph (chipsize.go)
+	resize    app.Value // the ResizeObserver that refits the chips to the textarea's width
 	substring app.Value // String.prototype.substring: reads a slice of the value in JS
 
 	composing bool
@@ -111,6 +112,7 @@ func newShell(ctx app.Context, b *Bar) *shell {
 	sh.ta.Set("parleyShell", true)
 	sh.show()
 	sh.listen()
+	sh.watchWidth()
 	if !b.Disabled {
 		// After the render: a bar that was the disabled one a moment ago is still disabled
 		// in the DOM here (OnUpdate runs before go-app applies the new attributes), and a
@@ -153,6 +155,9 @@ func (sh *shell) close() {
 		}
 	}
 	app.Window().Call("removeEventListener", "pagehide", sh.listeners[0])
+	if sh.resize != nil {
+		sh.resize.Call("disconnect")
+	}
 	for _, l := range sh.taListeners {
 		sh.ta.Call("removeEventListener", l.name, l.f)
 		l.f.Release()

@@ -74,6 +74,24 @@ func Pick(labelEm float64) rune {
 	return First + rune(i)
 }
 
+// Fit is Pick for a textarea whose lines are lineEm wide: never a glyph wider than the line
+// (the label is then cut to it), since a chip that overflows its line is laid out apart in
+// the textarea and in the backdrop's element. The narrowest glyph, when even it is wider;
+// no limit when lineEm is not positive.
+func Fit(labelEm, lineEm float64) rune {
+	g := Pick(labelEm)
+	if !(lineEm > 0) {
+		return g
+	}
+	for g > First {
+		if em, _ := Advance(g); em <= lineEm {
+			break
+		}
+		g--
+	}
+	return g
+}
+
 // Shown is the text a chip's width is measured on: the label itself up to MaxChars
 // characters, else its first MaxChars-1 and an ellipsis (cut reports so).
 func Shown(label string) (text string, cut bool) {

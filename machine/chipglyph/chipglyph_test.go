@@ -68,6 +68,29 @@ func TestPickIsTheNarrowestThatHolds(t *testing.T) {
 	}
 }
 
+func TestFit(t *testing.T) {
+	for _, c := range []struct {
+		label, line float64
+		want        rune
+	}{
+		{6.5, 0, Pick(6.5)},     // no line: Pick
+		{6.5, -1, Pick(6.5)},    // nor a nonsense one
+		{6.5, 40, Pick(6.5)},    // a wide line: Pick
+		{6.5, 7.5, First + 27},  // exactly the label's glyph (7.5em)
+		{6.5, 7.49, First + 26}, // a hair less: the next narrower, 7.25em
+		{20, 13.3, First + 50},  // 13.25em, the widest within the line
+		{20, 0.5, First},        // narrower than any glyph: the narrowest
+		{math.NaN(), 10, First}, // a failed measure
+	} {
+		if got := Fit(c.label, c.line); got != c.want {
+			t.Errorf("Fit(%v, %v) = U+%04X, want U+%04X", c.label, c.line, got, c.want)
+		}
+		if em, _ := Advance(Fit(c.label, c.line)); c.line >= MinEm && em > c.line {
+			t.Errorf("Fit(%v, %v) is %vem, wider than the line", c.label, c.line, em)
+		}
+	}
+}
+
 func TestAdvanceAndRange(t *testing.T) {
 	if Last != 0xE465 {
 		t.Errorf("Last = U+%04X", Last)
