@@ -55,7 +55,7 @@ func Handler(version, wasmSize string) *app.Handler {
 		Version:               version,
 		WasmContentLength:     wasmSize,
 		ServiceWorkerTemplate: appWorkerJS,
-		// The composer's chip font (tools/chipfont, 740 bytes): preloaded, so a chip never
+		// The composer's chip font (tools/chipfont, 1,360 bytes): preloaded, so a chip never
 		// lays out before it, and cached by the service worker. Fonts load in CORS mode.
 		Fonts: []string{"/web/chip.ttf crossorigin=anonymous"},
 	}

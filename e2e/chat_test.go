@@ -58,7 +58,7 @@ func assertOnce(t *testing.T, msgs []shownMessage) {
 
 func draft(t *testing.T, ctx context.Context) string {
 	t.Helper()
-	return get(t, ctx, chromedp.Evaluate[string](`document.querySelector('#composer-input').value`))
+	return get(t, ctx, chromedp.Evaluate[string](draftJS))
 }
 
 // TestChatSurvivesReloadAndServerRestart is the walking skeleton's acceptance path: a prompt

@@ -17,8 +17,8 @@ import (
 	"github.com/stretchr/testify/require"
 )
 
-// The chip font (tools/chipfont, web/chip.ttf) gives the textarea's U+FFFC the width of the
-// backdrop's chip box, so the two layers lay the draft out alike: the caret and the
+// The chip font (tools/chipfont, web/chip.ttf) gives the chip glyph the textarea holds for
+// each chip the width of the backdrop's chip box, so the two layers lay the draft out alike: the caret and the
 // selection sit on the text drawn behind them, and lines break at the same places.
 
 // layoutJS compares, for every visible character of the draft, where the textarea lays it
@@ -154,7 +154,7 @@ func TestChipLayoutMatchesTheTextarea(t *testing.T) {
 	assert.True(t, evalBool(t, ctx, `getComputedStyle(document.querySelector('#composer-input')).fontFamily.startsWith('ParleyChip') &&
 		getComputedStyle(document.querySelector('#composer-backdrop')).fontFamily.startsWith('ParleyChip')`))
 
-	// Narrow: 300px holds two chips (105px each at 15px) and a little text.
+	// Narrow: 300px holds two chips and a little text.
 	evalBool(t, ctx, `(() => { document.querySelector('.ib-field').style.width = '300px'; return true })()`)
 	evalBool(t, ctx, `(() => { const s = document.createElement('style');
 		s.textContent = '#composer-input::selection { background: #ff00ff !important; color: transparent !important }';
@@ -183,9 +183,10 @@ func TestChipLayoutMatchesTheTextarea(t *testing.T) {
 	require.Len(t, labels, 6)
 	assert.Equal(t, gamma, labels[2], "the chip keeps its whole label")
 	assert.Equal(t, labels[2], evalString(t, ctx, `document.querySelectorAll('#composer-backdrop .ib-chip')[2].title`))
-	assert.Equal(t, strings.Repeat(chip, 6), evalString(t, ctx, `[...document.querySelectorAll('#composer-backdrop .ib-chip')].map(e => e.textContent).join('')`),
-		"each chip in the backdrop holds the textarea's U+FFFC")
-	assert.Equal(t, "ellipsis", evalString(t, ctx, `getComputedStyle(document.querySelectorAll('#composer-backdrop .ib-chip')[2], '::before').textOverflow`),
+	assert.Equal(t, evalString(t, ctx, `[...document.querySelector('#composer-input').value].filter(c => c >= '\uE400' && c <= '\uE465').join('')`),
+		evalString(t, ctx, `[...document.querySelectorAll('#composer-backdrop .ib-chip')].map(e => e.firstChild.data).join('')`),
+		"each chip in the backdrop holds the textarea's glyph")
+	assert.Equal(t, "ellipsis", evalString(t, ctx, `getComputedStyle(document.querySelectorAll('#composer-backdrop .ib-chip-label')[2]).textOverflow`),
 		"a label longer than its chip ends in an ellipsis")
 	do(t, ctx, 10*time.Second, waitJS(`document.fonts.check('15px ParleyChip', '\uFFFC') && document.fonts.status === 'loaded'`))
 
@@ -227,7 +228,7 @@ func TestChipLayoutMatchesTheTextarea(t *testing.T) {
 		for _, c := range l.Chars {
 			maxDX, maxDY = max(maxDX, math.Abs(c.TA.Left-c.BD.Left)), max(maxDY, math.Abs(c.TA.Mid-c.BD.Mid))
 			if c.Chip {
-				require.InDelta(t, 105, c.BD.Right-c.BD.Left, 0.05, "a chip is 7em wide")
+				require.InDelta(t, glyphPx(t, c.Ch), c.BD.Right-c.BD.Left, 0.05, "a chip is its glyph's width")
 			}
 			if c.I >= runStart && c.I < runStart+3 {
 				runMids = append(runMids, c.BD.Mid)
@@ -281,6 +282,16 @@ func TestChipLayoutMatchesTheTextarea(t *testing.T) {
 		assert.InDelta(t, c.BD.Mid, mid, 1.0, "unit %d %q: selection middle %.1f, backdrop %.2f", i, c.Ch, mid, c.BD.Mid)
 	}
 	t.Logf("the textarea's selection against the backdrop, %d characters: max deviation %.3f px", len(checks), maxSel)
+}
+
+// glyphPx is a chip glyph's advance at 15px (machine/chipglyph: U+E400 is 0.75em, each next
+// one a quarter em wider).
+func glyphPx(t *testing.T, ch string) float64 {
+	t.Helper()
+	r := []rune(ch)
+	require.Len(t, r, 1)
+	require.True(t, r[0] >= 0xE400 && r[0] <= 0xE465, "U+%04X is a chip glyph", r[0])
+	return 15 * (0.75 + 0.25*float64(r[0]-0xE400))
 }
 
 // pick clicks the menu's option labelled label.

@@ -41,10 +41,14 @@ func menuOpen(label string) chromedp.Action[chromedp.Void] {
 		[...document.querySelectorAll('#composer-menu[role=listbox] [role=option]')].some(o => o.textContent.includes(` + string(b) + `))`)
 }
 
-// waitDraft waits until the textarea holds want.
+// draftJS is the textarea's value as the machine counts it: each chip's glyph (one of
+// ParleyChip's graded glyphs, machine/chipglyph) read as the machine's U+FFFC.
+const draftJS = `document.querySelector('#composer-input').value.replace(/[\uE400-\uE465]/g, '\uFFFC')`
+
+// waitDraft waits until the textarea holds want, chips as U+FFFC.
 func waitDraft(want string) chromedp.Action[chromedp.Void] {
 	b, _ := json.Marshal(want)
-	return waitJS(`document.querySelector('#composer-input').value === ` + string(b))
+	return waitJS(draftJS + ` === ` + string(b))
 }
 
 // clipboardEvent fires a copy, cut or paste event with its own DataTransfer (as the browser

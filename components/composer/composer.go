@@ -12,6 +12,8 @@ import (
 	"strings"
 	"time"
 
+	"parley/machine/chipglyph"
+
 	"github.com/maxence-charriere/go-app/v10/pkg/app"
 
 	"parley/app/api"
@@ -267,7 +269,7 @@ func readDraft() string {
 	if !el.Truthy() {
 		return ""
 	}
-	return el.Get("value").String()
+	return chipglyph.FromView(el.Get("value").String())
 }
 
 // draftLine is a draft's first non-empty line, chips drawn as a mark.

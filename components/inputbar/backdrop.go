@@ -13,22 +13,20 @@ import (
 
 // The backdrop is a div behind the textarea with the same box and font, drawing the draft
 // the textarea holds (the textarea's own text is transparent): plain runs as text nodes,
-// chips as spans around the same U+FFFC with the label drawn over it, plain-text references
-// as highlighted spans, and the claim's ghost hint after the draft. The backdrop's text is
-// the textarea's value, character for character, in the same font, so the two lay out
-// alike: the ParleyChip font (web/chip.ttf) gives U+FFFC a chip's width, 7em, in both.
+// chips as spans around the textarea's chip glyph with the label drawn over it, plain-text
+// references as highlighted spans, and the claim's ghost hint after the draft. The
+// backdrop's text is the textarea's value, character for character, in the same font, so
+// the two lay out alike: the ParleyChip font (web/chip.ttf) gives each chip glyph its width
+// in both, the one chipsize.go picked for the label.
 //
 // A chip is deliberately not an inline-block of that width: an atomic inline has break
 // opportunities of its own (CSS Text: before and after it, whatever its neighbours), while
-// U+FFFC follows UAX #14, so "@chip," would keep its comma in the textarea and wrap it
+// a character follows UAX #14, so "@chip," would keep its comma in the textarea and wrap it
 // alone in the backdrop. go-app never renders its children: the bar writes
 // them here, so a keystroke paints without a go-app render.
 //
 // A keystroke inside a plain run is one replaceData on one text node (O(edit), no draft
 // copy); anything else (a chip, a decoration, a rewrite by the machine) rebuilds it whole.
-
-// chipChar is a chip in the textarea: the machine's one unit per chip.
-const chipChar = "\uFFFC"
 
 type nodeKind uint8
 
@@ -60,7 +58,7 @@ func newBackdrop(root, refs app.Value) *backdrop {
 }
 
 // rebuild draws the machine's draft with the references refs (sorted, in units).
-func (b *backdrop) rebuild(m *input.Machine, refs []slash.TextRef) {
+func (b *backdrop) rebuild(m *input.Machine, refs []slash.TextRef, glyph func(label string) rune) {
 	frag := b.doc.Call("createDocumentFragment")
 	b.nodes = b.nodes[:0]
 	pos, ri := 0, 0
@@ -74,9 +72,14 @@ func (b *backdrop) rebuild(m *input.Machine, refs []slash.TextRef) {
 				cls += " ib-chip-invalid"
 			}
 			el.Set("className", cls)
-			// The span holds the textarea's own character, so both layers hold the same
-			// text and break lines alike; the label is drawn over it (see .ib-chip::before).
-			el.Set("textContent", chipChar)
+			// The span holds the textarea's own character, the chip's glyph, so both layers
+			// hold the same text and break lines alike; the label is drawn over it by a
+			// child out of the flow (.ib-chip-label), cut with an ellipsis past its box.
+			el.Set("textContent", string(glyph(seg.Text)))
+			lab := b.doc.Call("createElement", "span")
+			lab.Set("className", "ib-chip-label")
+			lab.Set("textContent", seg.Text)
+			el.Call("appendChild", lab)
 			el.Get("dataset").Set("label", seg.Text)
 			el.Set("title", seg.Text)
 			el.Get("dataset").Set("occ", strconv.FormatUint(uint64(seg.Occ.ID), 10))

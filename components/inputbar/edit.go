@@ -66,13 +66,13 @@ func (sh *shell) input(e app.Event) {
 	if d, ok := input.DeriveEdit(before, sc.m.Len(), after); ok {
 		text := ""
 		if d.TextEnd > d.TextStart {
-			text = sh.substring.Call("call", sh.ta.Get("value"), d.TextStart, d.TextEnd).String()
+			text = fromView(sh.substring.Call("call", sh.ta.Get("value"), d.TextStart, d.TextEnd).String())
 		}
 		ev = input.Edit{Start: d.Start, End: d.End, Text: text, At: now}
 	}
 	if ev == nil {
 		sh.stats.FullReads++
-		ev = input.DraftChanged{Draft: sh.ta.Get("value").String(), At: now}
+		ev = input.DraftChanged{Draft: fromView(sh.ta.Get("value").String()), At: now}
 	}
 	sh.edit(sc, ev)
 }
@@ -103,7 +103,7 @@ func (sh *shell) edit(sc *scope, ev input.Event) {
 	}
 	if n := sh.ta.Get("textLength").Int(); n != sc.m.Len() {
 		// The derived edit was wrong: take the whole value once, and redraw.
-		sh.apply(sc, sc.m.Dispatch(input.DraftChanged{Draft: sh.ta.Get("value").String(), At: time.Now()}))
+		sh.apply(sc, sc.m.Dispatch(input.DraftChanged{Draft: fromView(sh.ta.Get("value").String()), At: time.Now()}))
 		sh.observe(sc)
 		sh.bdDirty = true
 	}

@@ -14,6 +14,7 @@ import (
 
 // apply runs the machine's effects.
 func (sh *shell) apply(sc *scope, effs []input.Effect) {
+	chips := false // a SetView wrote a U+FFFC: the chip's glyph goes there after the last one
 	for i := 0; i < len(effs); i++ {
 		switch x := effs[i].(type) {
 		case input.SetView:
@@ -22,6 +23,7 @@ func (sh *shell) apply(sc *scope, effs []input.Effect) {
 				sh.ta.Call("setSelectionRange", x.SelStart, x.SelEnd)
 				sh.lastSel = input.Range{Start: x.SelStart, End: x.SelEnd}
 				sh.bdDirty = true
+				chips = chips || hasChip(x.Text)
 			}
 		case input.ChipRemoved:
 			if sc == sh.cur {
@@ -51,6 +53,9 @@ func (sh *shell) apply(sc *scope, effs []input.Effect) {
 		case input.MatchPaste:
 			sh.matchPaste(sc, x)
 		}
+	}
+	if chips && sc == sh.cur {
+		sh.tint(sc)
 	}
 	sh.scheduleSave()
 }
@@ -122,7 +127,7 @@ func (sh *shell) flush() {
 		}
 		sh.bdDirty = false
 		sh.stats.Rebuilds++
-		sh.bd.rebuild(sc.m, sc.refs)
+		sh.bd.rebuild(sc.m, sc.refs, sh.sizer.glyph)
 		sh.bd.root.Set("scrollTop", sh.ta.Get("scrollTop"))
 	}
 	sh.bd.setGhost(sc.m.Ghost())

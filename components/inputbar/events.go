@@ -66,7 +66,7 @@ func (b *Bar) onCompositionEnd(ctx app.Context, e app.Event) {
 		sh.composing = false
 		sh.field.Get("classList").Call("remove", "composing")
 		sh.before = input.BeforeInput{}
-		sh.edit(sh.cur, input.DraftChanged{Draft: sh.ta.Get("value").String(), At: time.Now()})
+		sh.edit(sh.cur, input.DraftChanged{Draft: fromView(sh.ta.Get("value").String()), At: time.Now()})
 		sh.flush()
 	}
 }

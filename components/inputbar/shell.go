@@ -31,6 +31,8 @@ type shell struct {
 
 	ta, field app.Value
 	bd        *backdrop
+	sizer     *sizer    // each chip's glyph (chipsize.go)
+	resize    app.Value // the ResizeObserver that refits the chips to the textarea's width
 	substring app.Value // String.prototype.substring: reads a slice of the value in JS
 
 	composing bool
@@ -101,6 +103,7 @@ func newShell(ctx app.Context, b *Bar) *shell {
 	doc := app.Window().Get("document")
 	sh.ta = doc.Call("getElementById", InputID)
 	sh.field = sh.ta.Get("parentElement")
+	sh.sizer = newSizer(sh.ta)
 	sh.bd = newBackdrop(doc.Call("getElementById", backdropID), doc.Call("getElementById", refsID))
 	sh.substring = app.Window().Get("String").Get("prototype").Get("substring")
 
@@ -109,6 +112,7 @@ func newShell(ctx app.Context, b *Bar) *shell {
 	sh.ta.Set("parleyShell", true)
 	sh.show()
 	sh.listen()
+	sh.watchWidth()
 	if !b.Disabled {
 		// After the render: a bar that was the disabled one a moment ago is still disabled
 		// in the DOM here (OnUpdate runs before go-app applies the new attributes), and a
@@ -150,6 +154,9 @@ func (sh *shell) close() {
 		}
 	}
 	app.Window().Call("removeEventListener", "pagehide", sh.listeners[0])
+	if sh.resize != nil {
+		sh.resize.Call("disconnect")
+	}
 	for _, l := range sh.taListeners {
 		sh.ta.Call("removeEventListener", l.name, l.f)
 		l.f.Release()
@@ -248,7 +255,8 @@ func (sh *shell) appendText(text string) {
 // show writes the current scope's draft into the textarea and redraws the backdrop.
 func (sh *shell) show() {
 	sc := sh.cur
-	sh.ta.Set("value", sc.m.Draft())
+	sh.sizer.refresh()
+	sh.ta.Set("value", sh.viewOf(sc.m))
 	sel := sc.m.Selection()
 	if sel.End > sc.m.Len() || sel.Start > sel.End {
 		sel = input.Range{Start: sc.m.Len(), End: sc.m.Len()}

@@ -4,6 +4,8 @@ import (
 	"time"
 	"unicode/utf8"
 
+	"parley/machine/chipglyph"
+
 	"parley/machine/utf16x"
 )
 
@@ -112,7 +114,7 @@ func (m *Machine) userEdit(s, e int, ins []uint16, at time.Time, typed bool) (ef
 	}
 	exact = s == os && e == oe
 	for i, u := range ins {
-		if u == placeholderUnit {
+		if isStray(u) {
 			ins[i] = strayUnit
 			exact = false
 		}
@@ -202,12 +204,17 @@ func (m *Machine) onConsumeToken(ev ConsumeToken) []Effect {
 // strays replaces U+FFFC in user text: only the machine places chips.
 func strays(us []uint16) []uint16 {
 	for i, u := range us {
-		if u == placeholderUnit {
+		if isStray(u) {
 			us[i] = strayUnit
 		}
 	}
 	return us
 }
+
+// isStray is a unit user text may not bring: U+FFFC, or one of the textarea's chip glyphs
+// (machine/chipglyph), which the draft never holds, so the textarea's view of it and the
+// draft map one to one.
+func isStray(u uint16) bool { return u == placeholderUnit || chipglyph.IsGlyph(rune(u)) }
 
 func containsUnit(us []uint16, u uint16) bool {
 	for _, x := range us {

@@ -5,11 +5,17 @@ import (
 	"sort"
 	"time"
 	"unicode/utf16"
+
+	"parley/machine/chipglyph"
 )
 
 // The font's design.
 //
-// ChipEm, the chip's width: 7em (105px at the page's 15px) holds a label of about ten
+// The graded glyphs (machine/chipglyph): chipglyph.Count empty glyphs at U+E400 onwards,
+// glyph i chipglyph.MinEm + i*chipglyph.StepEm em wide, one of which the input bar writes
+// for each chip so that the chip is as wide as its label. They are glyphs 2 onwards.
+//
+// ChipEm, U+FFFC's width, for a chip written without a graded glyph: 7em (105px at the page's 15px) holds a label of about ten
 // characters in a UI sans serif (0.55 to 0.6em each, plus 0.7em of padding), "@server.go",
 // and still leaves two chips and a word on the line of a phone's composer (about 17em of
 // text at 320px). A longer label ends in an ellipsis; its whole text is the chip's title.
@@ -21,6 +27,8 @@ const (
 
 	chipAdvance   = ChipEm * UnitsPerEm
 	chipGlyph     = 1
+	firstGraded   = 2 // the glyph of chipglyph.First
+	numGlyphs     = firstGraded + chipglyph.Count
 	ascender      = 800
 	descender     = -200
 	notdefAdvance = 500
@@ -149,8 +157,8 @@ func hhea() []byte {
 	b.u32(0x00010000)
 	b.i16(ascender)
 	b.i16(descender)
-	b.i16(0) // lineGap
-	b.u16(chipAdvance)
+	b.i16(0)                                                         // lineGap
+	b.u16(gradedAdvance(chipglyph.Count - 1))                        // advanceWidthMax: the widest graded glyph
 	b.i16(notdef.xMin)                                               // minLeftSideBearing (of glyphs with contours)
 	b.i16(notdefAdvance - notdef.xMin - (notdef.xMax - notdef.xMin)) // minRightSideBearing
 	b.i16(notdef.xMin + (notdef.xMax - notdef.xMin))                 // xMaxExtent
@@ -159,8 +167,14 @@ func hhea() []byte {
 	b.i16(0)                                                         // caretOffset
 	b.zeros(4 * 2)                                                   // reserved
 	b.i16(0)                                                         // metricDataFormat
-	b.u16(2)                                                         // numberOfHMetrics
+	b.u16(numGlyphs)                                                 // numberOfHMetrics
 	return b
+}
+
+// gradedAdvance is graded glyph i's advance in font units.
+func gradedAdvance(i int) uint16 {
+	em, _ := chipglyph.Advance(chipglyph.First + rune(i))
+	return uint16(em*UnitsPerEm + 0.5)
 }
 
 func hmtx() []byte {
@@ -169,13 +183,17 @@ func hmtx() []byte {
 	b.i16(notdef.xMin)
 	b.u16(chipAdvance)
 	b.i16(0)
+	for i := range chipglyph.Count {
+		b.u16(gradedAdvance(i))
+		b.i16(0)
+	}
 	return b
 }
 
 func maxp() []byte {
 	var b w
 	b.u32(0x00010000) // version 1.0: TrueType
-	b.u16(2)          // numGlyphs
+	b.u16(numGlyphs)  // numGlyphs
 	b.u16(4)          // maxPoints
 	b.u16(1)          // maxContours
 	b.u16(0)          // maxCompositePoints
@@ -192,7 +210,7 @@ func maxp() []byte {
 	return b
 }
 
-// glyfLoca: glyph 0 is the box, glyph 1 (the chip) has no outline.
+// glyfLoca: glyph 0 is the box; the chips, glyph 1 and the graded ones, have no outline.
 func glyfLoca() (glyf, loca []byte) {
 	var g w
 	g.i16(1) // numberOfContours
@@ -217,16 +235,20 @@ func glyfLoca() (glyf, loca []byte) {
 	}
 	var l w
 	l.u16(0)
-	l.u16(uint16(len(g) / 2))
-	l.u16(uint16(len(g) / 2))
+	for range numGlyphs {
+		l.u16(uint16(len(g) / 2))
+	}
 	return g, l
 }
 
-// cmap maps U+FFFC to the chip's glyph, in one format 4 subtable that both the Unicode
+// cmap maps the graded range to glyphs 2 onwards and U+FFFC to the chip's glyph, in one
+// format 4 subtable that both the Unicode
 // (0, 3) and the Windows (3, 1) encoding records point to.
 func cmap() []byte {
 	type seg struct{ start, end, delta uint16 }
+	first, last := uint16(chipglyph.First), uint16(chipglyph.Last)
 	segs := []seg{
+		{first, last, (firstGraded - first) & 0xFFFF},
 		{ChipRune, ChipRune, (chipGlyph - ChipRune) & 0xFFFF}, // (c + delta) mod 65536 = chipGlyph
 		{0xFFFF, 0xFFFF, 1}, // the required last segment
 	}
@@ -299,7 +321,7 @@ func name() []byte {
 func os2() []byte {
 	var b w
 	b.u16(4)                                     // version
-	b.i16((notdefAdvance + chipAdvance) / 2)     // xAvgCharWidth
+	b.i16((notdefAdvance + chipAdvance) / 2)     // xAvgCharWidth (of no use here)
 	b.u16(400)                                   // usWeightClass
 	b.u16(5)                                     // usWidthClass
 	b.u16(0)                                     // fsType: installable
@@ -316,19 +338,19 @@ func os2() []byte {
 		b.u8(0) // panose: any
 	}
 	b.u32(0)
-	b.u32(0)
+	b.u32(1 << (60 - 32)) // ulUnicodeRange2: bit 60, Private Use Area (U+E000–U+F8FF)
 	b.u32(1 << (69 - 64)) // ulUnicodeRange3: bit 69, Specials (U+FFF0–U+FFFF)
 	b.u32(0)
-	b.tag("PRLY")          // achVendID
-	b.u16(0x0040 | 0x0080) // fsSelection: REGULAR, USE_TYPO_METRICS
-	b.u16(ChipRune)        // usFirstCharIndex
-	b.u16(ChipRune)        // usLastCharIndex
-	b.i16(ascender)        // sTypoAscender
-	b.i16(descender)       // sTypoDescender
-	b.i16(0)               // sTypoLineGap
-	b.u16(ascender)        // usWinAscent
-	b.u16(-descender)      // usWinDescent
-	b.u32(1)               // ulCodePageRange1: Latin 1
+	b.tag("PRLY")                  // achVendID
+	b.u16(0x0040 | 0x0080)         // fsSelection: REGULAR, USE_TYPO_METRICS
+	b.u16(uint16(chipglyph.First)) // usFirstCharIndex
+	b.u16(ChipRune)                // usLastCharIndex
+	b.i16(ascender)                // sTypoAscender
+	b.i16(descender)               // sTypoDescender
+	b.i16(0)                       // sTypoLineGap
+	b.u16(ascender)                // usWinAscent
+	b.u16(-descender)              // usWinDescent
+	b.u32(1)                       // ulCodePageRange1: Latin 1
 	b.u32(0)
 	b.i16(0)    // sxHeight
 	b.i16(0)    // sCapHeight
