@@ -43,8 +43,9 @@ func TestTypingOnADecisionGoesIntoIt(t *testing.T) {
 }
 
 // TestADraftUnderADecisionShowsAsAStrip types on as a decision lands: the letters go to the
-// draft, which shows as a one-line strip inside the decision; once the typing stops the
-// decision takes the focus.
+// draft, which shows as a one-line strip inside the decision. The writer keeps the focus:
+// after a pause (a person's, between words) the next words still go to the draft, and no
+// Space presses a choice; Tab moves into the decision when they are ready.
 func TestADraftUnderADecisionShowsAsAStrip(t *testing.T) {
 	srv, ctx := openSession(t, "hello")
 	waitMessages(t, ctx, 2)
@@ -52,12 +53,17 @@ func TestADraftUnderADecisionShowsAsAStrip(t *testing.T) {
 	sendAPI(t, srv, sessionOf(t, ctx), `/script confirm('Quick question?')`)
 	do(t, ctx, 20*time.Second, waitJS(modeShown), chromedp.KeyEvent(" more"))
 	do(t, ctx, 10*time.Second, waitJS(`(document.querySelector('#composer-mode .draft-strip') || {}).textContent === 'Your draft is kept: half a thought more'`))
-	do(t, ctx, 10*time.Second, waitJS(focusIn))
+	time.Sleep(1500 * time.Millisecond) // a writer's pause, well past the guard
+	assert.False(t, evalBool(t, ctx, focusIn), "the decision did not take the focus from the writer")
+	do(t, ctx, 10*time.Second, chromedp.KeyEvent(" and on"))
+	do(t, ctx, 10*time.Second, waitJS(`(document.querySelector('#composer-mode .draft-strip') || {}).textContent === 'Your draft is kept: half a thought more and on'`))
+	assert.True(t, evalBool(t, ctx, modeShown), "no Space answered the confirm")
+	do(t, ctx, 10*time.Second, tabKey(0), waitJS(focusIn))
 	assert.Equal(t, "BUTTON", evalString(t, ctx, `document.activeElement.tagName`), "a lone confirm's first option")
 	// The strip goes back to the draft: the decision is set aside, not answered.
 	do(t, ctx, 10*time.Second, chromedp.Click(chromedp.CSS(`#composer-mode .draft-strip`)), waitJS(modeGone),
 		waitJS(`document.activeElement.id === 'composer-input'`))
-	assert.Equal(t, "half a thought more", draft(t, ctx))
+	assert.Equal(t, "half a thought more and on", draft(t, ctx))
 	assert.Equal(t, "1 decision is waiting · Answer", evalString(t, ctx, `document.querySelector('.env-chip').textContent`))
 }
 

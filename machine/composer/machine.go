@@ -42,8 +42,8 @@ type Machine struct {
 	note    string
 	shownAt time.Time
 	// focusDue is when the shown decision may take the focus at its first field: the guard
-	// after it appeared, or after the last letter typed on it for the draft. focused says it
-	// took it (or the person moved into it): the focus moves there once, never again.
+	// after it appeared. focused says it took it, the person moved into it, or the person
+	// typed for their draft on it: the focus moves there once, or never, and never again.
 	focusDue time.Time
 	focused  bool
 }
@@ -230,13 +230,15 @@ func (m *Machine) key(k Key) []Effect {
 		return nil
 	}
 	if k.On == OnMode && utf8.RuneCountInString(k.Key) == 1 && !k.Ctrl && !k.Meta && !k.Alt {
-		// A letter typed before the person moved into the decision: they were typing their
-		// draft when the decision took its place. The decision waits for them to stop.
-		if !m.showing() || m.focused {
-			return []Effect{ToDraft{Text: k.Key}}
+		// A letter typed before the person moved into the decision: they were writing their
+		// draft when the decision took its place. The decision then never takes the focus on
+		// its own: any pause could be a writer's (measured at a person's pace: 430 ms between
+		// words was enough for a quiet-time rule to move the focus, and the next Space
+		// pressed a choice). The person moves in with Tab or a click when they are ready.
+		if m.showing() && !m.focused {
+			m.focused = true // the focus is the writer's
 		}
-		m.focusDue = k.At.Add(m.guard)
-		return []Effect{ToDraft{Text: k.Key}, Wake{After: m.guard}}
+		return []Effect{ToDraft{Text: k.Key}}
 	}
 	if k.On != OnMode {
 		m.focused = true // the person is inside the decision: the focus is theirs
