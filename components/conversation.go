@@ -415,14 +415,9 @@ func (c *Conversation) onWithdraw(ctx app.Context, a app.Action) {
 	if !ok || c.session == "" {
 		return
 	}
-	client, session := c.client(ctx), c.session
-	ctx.Async(func() {
+	c.changeQueued(ctx, i18n.NotWithdrawn, func(client *api.Client, session string) error {
 		_, err := client.WithdrawPrompt(ctx, session, w.Offset)
-		if err != nil {
-			ctx.Dispatch(func(ctx app.Context) {
-				c.setNotice(tr(i18n.NotWithdrawn, describeError(err)), errors.Is(err, api.ErrUnreachable))
-			})
-		}
+		return err
 	})
 }
 
@@ -433,12 +428,20 @@ func (c *Conversation) onEditQueued(ctx app.Context, a app.Action) {
 	if !ok || c.session == "" {
 		return
 	}
+	c.changeQueued(ctx, i18n.NotEdited, func(client *api.Client, session string) error {
+		_, err := client.EditPrompt(ctx, session, ed.Offset, ed.Text)
+		return err
+	})
+}
+
+// changeQueued asks the server to change a waiting prompt of this session; the dock follows
+// what the socket then says. A failure is a notice in the words of failed.
+func (c *Conversation) changeQueued(ctx app.Context, failed i18n.Msg, change func(*api.Client, string) error) {
 	client, session := c.client(ctx), c.session
 	ctx.Async(func() {
-		_, err := client.EditPrompt(ctx, session, ed.Offset, ed.Text)
-		if err != nil {
+		if err := change(client, session); err != nil {
 			ctx.Dispatch(func(ctx app.Context) {
-				c.setNotice(tr(i18n.NotEdited, describeError(err)), errors.Is(err, api.ErrUnreachable))
+				c.setNotice(tr(failed, describeError(err)), errors.Is(err, api.ErrUnreachable))
 			})
 		}
 	})

@@ -39,16 +39,7 @@ func (f fieldErrors) err() error {
 // Validate checks a prompt before it is stored.
 func (r SendPromptRequest) Validate() error {
 	f := fieldErrors{}
-	switch {
-	case strings.TrimSpace(r.Text) == "":
-		f.add("text", "the prompt is empty")
-	case len(r.Text) > MaxPromptBytes:
-		f.add("text", "the prompt is %d KiB; the limit is %d KiB", (len(r.Text)+1023)/1024, MaxPromptBytes/1024)
-	case !utf8.ValidString(r.Text):
-		f.add("text", "the prompt is not valid UTF-8")
-	case strings.IndexByte(r.Text, 0) >= 0:
-		f.add("text", "the prompt holds a NUL byte (U+0000) at byte %d: remove it (it often comes with text pasted from a binary file)", strings.IndexByte(r.Text, 0))
-	}
+	checkPromptText(f, r.Text, "the prompt is empty")
 	switch {
 	case r.AttemptID == "":
 		f.add("attemptId", "missing: every send needs a client attempt id so a retry is stored once")
@@ -96,4 +87,19 @@ func isToken(s string) bool {
 		}
 	}
 	return true
+}
+
+// checkPromptText adds to f what is wrong with a prompt's text, if anything: empty (in the
+// words given, which say what to do instead), over the limit, not UTF-8, or holding a NUL.
+func checkPromptText(f fieldErrors, text, empty string) {
+	switch {
+	case strings.TrimSpace(text) == "":
+		f.add("text", "%s", empty)
+	case len(text) > MaxPromptBytes:
+		f.add("text", "the prompt is %d KiB; the limit is %d KiB", (len(text)+1023)/1024, MaxPromptBytes/1024)
+	case !utf8.ValidString(text):
+		f.add("text", "the prompt is not valid UTF-8")
+	case strings.IndexByte(text, 0) >= 0:
+		f.add("text", "the prompt holds a NUL byte (U+0000) at byte %d: remove it (it often comes with text pasted from a binary file)", strings.IndexByte(text, 0))
+	}
 }

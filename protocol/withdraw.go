@@ -1,10 +1,5 @@
 package protocol
 
-import (
-	"strings"
-	"unicode/utf8"
-)
-
 // EventPromptWithdrawn says the person took back a prompt that was waiting for its turn: it
 // never runs, and the thread no longer shows it (POST .../prompts/{offset}/withdraw).
 const EventPromptWithdrawn EventType = "prompt.withdrawn"
@@ -83,15 +78,6 @@ func Edits(evs []Event) map[uint64]string {
 // Validate checks the new text as a prompt's: not empty, within the limit, valid UTF-8.
 func (r EditPromptRequest) Validate() error {
 	f := fieldErrors{}
-	switch {
-	case strings.TrimSpace(r.Text) == "":
-		f.add("text", "the prompt is empty: to take it back, remove it instead")
-	case len(r.Text) > MaxPromptBytes:
-		f.add("text", "the prompt is %d KiB; the limit is %d KiB", (len(r.Text)+1023)/1024, MaxPromptBytes/1024)
-	case !utf8.ValidString(r.Text):
-		f.add("text", "the prompt is not valid UTF-8")
-	case strings.IndexByte(r.Text, 0) >= 0:
-		f.add("text", "the prompt holds a NUL byte (U+0000) at byte %d: remove it", strings.IndexByte(r.Text, 0))
-	}
+	checkPromptText(f, r.Text, "the prompt is empty: to take it back, remove it instead")
 	return f.err()
 }
