@@ -216,3 +216,20 @@ func TestMCPPageListsAndReconnects(t *testing.T) {
 	do(t, ctx, 60*time.Second, waitJS(`!document.querySelector('.mcp-reconnect:disabled') &&
 		document.querySelector('.mcp-server[data-server="test"] .mcp-status').textContent === 'ready'`))
 }
+
+// TestMCPProgressShowsInTheThread: a server's progress notifications are a bar with its
+// message on the call's receipt while the call runs; Stop cancels the call.
+func TestMCPProgressShowsInTheThread(t *testing.T) {
+	exe, err := os.Executable()
+	require.NoError(t, err)
+	_, _, ctx := openMCP(t, map[string]any{"test": map[string]any{"command": exe, "args": []string{"-test.run=^$"},
+		"env": map[string]string{mcpserver.Env: "stdio"}}},
+		testkit.Calls(testkit.Call{ID: "call_0", Name: "mcp__test__slow", Args: map[string]any{"steps": 3, "hold": true}}))
+	prompt(t, ctx, "run the slow job")
+	approve(t, ctx, "Approve")
+	do(t, ctx, 30*time.Second, waitJS(`(document.querySelector('.thread .tool-progress-text') || {}).textContent?.includes('step 3')`))
+	bar := `document.querySelector('.thread .tool-progress-bar')`
+	assert.Equal(t, "3/3", evalString(t, ctx, bar+`.value + '/' + `+bar+`.max`), "the bar is at the server's progress")
+	assert.NotEmpty(t, evalString(t, ctx, bar+`.getAttribute('aria-label')`), "the bar is named for screen readers")
+	do(t, ctx, 10*time.Second, chromedp.Click(chromedp.CSS(`.thread .stop`)), waitJS(`!document.querySelector('.thread .stop')`))
+}
