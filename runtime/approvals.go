@@ -425,15 +425,20 @@ func (r *Runtime) RequestRetry(ctx context.Context, session, id string) (protoco
 	if err != nil {
 		return protocol.RetryResponse{}, err
 	}
-	text := RetryText(asked.Request)
+	text := RetryText(asked.Request, rej.Reason)
 	resp, err := r.SendPrompt(ctx, session, protocol.SendPromptRequest{Text: text, AttemptID: "retry-" + id})
 	return protocol.RetryResponse{SendPromptResponse: resp, Text: text}, err
 }
 
-// RetryText is the prompt that asks for an expired request again.
-func RetryText(req protocol.DecisionRequest) string {
+// RetryText is the prompt that asks for an expired request again, saying how it expired:
+// no answer in time, or cut off by a restart of Parley (reason protocol.ReasonOrphaned).
+func RetryText(req protocol.DecisionRequest, reason string) string {
 	var b strings.Builder
-	b.WriteString("Your request timed out before I answered: please make the same request again, and I will answer it promptly.")
+	if reason == protocol.ReasonOrphaned {
+		b.WriteString("Your request was cut off when Parley restarted, before I answered: please make the same request again, and I will answer it promptly.")
+	} else {
+		b.WriteString("Your request timed out before I answered: please make the same request again, and I will answer it promptly.")
+	}
 	if req.Message != "" {
 		b.WriteString("\n\nThe request was: " + req.Message)
 	}

@@ -178,6 +178,7 @@ func TestApprovalGrantsShowTheirUseAndRetryGrantsNothing(t *testing.T) {
 	resp, err := rt.RequestRetry(ctx, s, timedOut.Entries[0].ID)
 	require.NoError(t, err)
 	assert.Contains(t, resp.Text, "please make the same request again")
+	assert.Contains(t, resp.Text, "timed out")
 	assert.Contains(t, resp.Text, "echo hi")
 	again, err := rt.RequestRetry(ctx, s, timedOut.Entries[0].ID)
 	require.NoError(t, err)

@@ -303,6 +303,7 @@ func TestRestartAbortsADecisionItsAskerCannotResume(t *testing.T) {
 	resp, err := rt.RequestRetry(ctx, s, a.decision.ID)
 	require.NoError(t, err)
 	assert.Contains(t, resp.Text, "please make the same request again")
+	assert.Contains(t, resp.Text, "cut off when Parley restarted", "it says what happened, not a timeout")
 }
 
 func TestRestartOfOneReplicaLeavesTheQuestionPendingUntilItsLeaseEnds(t *testing.T) {
