@@ -157,15 +157,28 @@ func (g *Registry) unwatch(id string) {
 	g.mu.Unlock()
 }
 
+// outcomeRecheck is how often a waiter reads its decision's stored outcome in case the tap
+// has not handed it over.
+const outcomeRecheck = 3 * time.Second
+
 // wait waits for a decision's outcome, ending it at its deadline (declined, timeout) or when
 // ctx ends (aborted).
 func (g *Registry) wait(ctx context.Context, session, id string, offset uint64, timeout time.Duration, w *waiter) (Result, error) {
 	timer := time.NewTimer(timeout)
 	defer timer.Stop()
+	// The tap hands the outcome over as it is stored; the stored outcome is also read now and
+	// then, so a tap that lags (a consumer being made again on another node of a cluster)
+	// never leaves a person's answer unheard until the deadline.
+	recheck := time.NewTicker(outcomeRecheck)
+	defer recheck.Stop()
 	for {
 		select {
 		case res := <-w.done:
 			return res, nil
+		case <-recheck.C:
+			if res, ok := g.outcome(context.WithoutCancel(ctx), session, id); ok {
+				return res, nil
+			}
 		case <-timer.C:
 			g.end(context.WithoutCancel(ctx), session, id, offset, protocol.OutcomeDeclined, protocol.ReasonTimeout)
 			// The outcome is now stored: ours, or a reply that won the race. Read it rather
