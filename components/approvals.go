@@ -95,8 +95,15 @@ func (p *ApprovalsPage) OnMount(ctx app.Context) {
 	ctx.Async(func() {
 		followQueue(stop, client, func(q protocol.ApprovalQueue) {
 			ctx.Dispatch(func(ctx app.Context) {
+				first := !p.loaded
 				p.queue, p.loaded, p.notice = q.Entries, true, ""
 				p.selected = min(p.selected, max(len(p.queue)-1, 0))
+				if first && len(p.queue) > 0 && p.tab == tabQueue {
+					// The screen opens on its first entry, so ↑↓ and Alt+A work at once
+					// (keys on the page's body reach no handler); a focus the person placed
+					// elsewhere stays.
+					p.focusSelectedIfIdle(ctx)
+				}
 				if p.confirm != "" && len(p.queue) == 0 {
 					p.confirm = ""
 				}
@@ -268,6 +275,15 @@ func (p *ApprovalsPage) focusSelected(ctx app.Context) {
 	ctx.Defer(func(ctx app.Context) {
 		if el := app.Window().Get("document").Call("querySelector", `.queue-entry[data-index="`+strconv.Itoa(i)+`"]`); el.Truthy() {
 			el.Call("focus")
+		}
+	})
+}
+
+// focusSelectedIfIdle is focusSelected when nothing holds the focus (the page's body).
+func (p *ApprovalsPage) focusSelectedIfIdle(ctx app.Context) {
+	ctx.Defer(func(ctx app.Context) {
+		if a := app.Window().Get("document").Get("activeElement"); !a.Truthy() || a.Get("tagName").String() == "BODY" {
+			p.focusSelected(ctx)
 		}
 	})
 }

@@ -114,6 +114,10 @@ func TestApprovalsQueueAcrossSessions(t *testing.T) {
 	assert.Contains(t, status, "You: /script r = run(['echo', 'alpha ran'])")
 	assert.Contains(t, status, "Agent: No model is configured")
 	assert.Contains(t, evalString(t, ctx, `document.querySelector('.keys-help').textContent`), "Alt+A")
+	// The screen opens on its oldest entry, so the keys work without a click or 15 Tabs.
+	do(t, ctx, 10*time.Second, waitJS(`document.activeElement?.classList.contains('queue-entry') && document.activeElement.dataset.session === '`+a+`'`))
+	// An approval's reason is one line, not a box as tall as the card.
+	assert.Less(t, get(t, ctx, chromedp.Evaluate[float64](`document.querySelector('.queue-entry .entry-reason').getBoundingClientRect().height`)), 60.0)
 
 	// Alpha: its card's own Approve.
 	do(t, ctx, 10*time.Second, clickJS(`.queue-entry[data-session="`+a+`"] .choice.tone-affirm`))
