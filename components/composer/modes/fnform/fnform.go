@@ -189,3 +189,17 @@ func (m *Mode) run(ctx app.Context, args json.RawMessage) {
 		})
 	})
 }
+
+// FocusFirst implements modes.Focuser: with no function chosen yet, the form's first field is
+// its picker, which sits in the header rather than the body the container looks in.
+func (m *Mode) FocusFirst() bool {
+	if m.fn.Name != "" {
+		return false
+	}
+	el := app.Window().GetElementByID("fn-pick")
+	if !el.Truthy() {
+		return false
+	}
+	el.Call("focus")
+	return true
+}
