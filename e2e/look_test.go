@@ -187,6 +187,9 @@ func TestExampleArgumentCompletion(t *testing.T) {
 	options := evalString(t, ctx, `[...document.querySelectorAll('#composer-menu [role=option]')].map(o => o.textContent).join('|')`)
 	assert.Contains(t, options, "Say hello", "each slug with its description")
 	assert.Equal(t, "Examples", evalString(t, ctx, `document.querySelector('#composer-menu .ib-group-name').textContent`))
+	// A slug is read whole on one line ("ask-deploy", never "ask-" over "deploy"); its
+	// description gives way.
+	assert.Equal(t, "", evalString(t, ctx, `[...document.querySelectorAll('#composer-menu .ib-option-label')].filter(l => l.getBoundingClientRect().height > parseFloat(getComputedStyle(l).fontSize) * 1.8 || l.scrollWidth > l.clientWidth).map(l => l.textContent).join('|')`))
 
 	do(t, ctx, 10*time.Second, typeText("hel"),
 		waitJS(`document.querySelectorAll('#composer-menu [role=option]').length === 1`), tab, waitDraft("/example hello "))
