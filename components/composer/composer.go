@@ -647,8 +647,12 @@ func targetOf(el app.Value) machine.Target {
 		return machine.OnMode
 	}
 	switch el.Get("tagName").String() {
-	case "TEXTAREA", "SELECT":
+	case "TEXTAREA":
 		return machine.OnText
+	case "SELECT":
+		// A key reaches the page from a select only while its list is closed (an open list
+		// takes the keys itself), so Escape there leaves the form, as on a button.
+		return machine.OnOther
 	case "INPUT":
 		switch el.Get("type").String() {
 		case "radio", "checkbox", "button", "submit":
