@@ -162,13 +162,13 @@ func TestChipLayoutMatchesTheTextarea(t *testing.T) {
 
 	// Each pick clicks the option by its label: files can rank above a session while the
 	// sources answer.
-	do(t, ctx, 10*time.Second, typeText("see @alp"), menuOpen("@alpha notes"), pick("@alpha notes"), waitDraft("see "+chip), menuClosed)
-	do(t, ctx, 10*time.Second, typeText(", and @bet"), menuOpen("@beta"), pick("@beta"), waitDraft("see "+chip+", and "+chip), menuClosed)
-	do(t, ctx, 10*time.Second, typeText(" then @gam"), menuOpen(gamma), pick(gamma), menuClosed)
-	do(t, ctx, 10*time.Second, typeText(". Also @alp"), menuOpen("@alpha notes"), pick("@alpha notes"), menuClosed)
-	do(t, ctx, 10*time.Second, typeText(" @bet"), menuOpen("@beta"), pick("@beta"), menuClosed)
-	do(t, ctx, 10*time.Second, typeText(" @gam"), menuOpen(gamma), pick(gamma), menuClosed)
-	do(t, ctx, 10*time.Second, typeText(" end"))
+	do(t, ctx, 20*time.Second, typeText("see @alp"), menuOpen("@alpha notes"), pick("@alpha notes"), waitDraft("see "+chip), menuClosed)
+	do(t, ctx, 20*time.Second, typeText(", and @bet"), menuOpen("@beta"), pick("@beta"), waitDraft("see "+chip+", and "+chip), menuClosed)
+	do(t, ctx, 20*time.Second, typeText(" then @gam"), menuOpen(gamma), pick(gamma), menuClosed)
+	do(t, ctx, 20*time.Second, typeText(". Also @alp"), menuOpen("@alpha notes"), pick("@alpha notes"), menuClosed)
+	do(t, ctx, 20*time.Second, typeText(" @bet"), menuOpen("@beta"), pick("@beta"), menuClosed)
+	do(t, ctx, 20*time.Second, typeText(" @gam"), menuOpen(gamma), pick(gamma), menuClosed)
+	do(t, ctx, 20*time.Second, typeText(" end"))
 	// The last three chips become a run: delete the spaces between them.
 	want := "see " + chip + ", and " + chip + " then " + chip + ". Also " + chip + " " + chip + " " + chip + " end"
 	do(t, ctx, 10*time.Second, waitDraft(want))
