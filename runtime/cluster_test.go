@@ -175,6 +175,20 @@ func TestClusterNodeLossLosesAndRepeatsNothing(t *testing.T) {
 	acked := map[string]uint64{} // attempt id → offset the client was told
 	replied := map[string]bool{} // decision id → a reply was acknowledged
 	stopReplier := make(chan struct{})
+	// What the replier last met, told if the test fails: a question nobody answered is
+	// either one it could not list or one whose reply failed.
+	replierRounds, replierSaw := 0, ""
+	defer func() {
+		if t.Failed() {
+			mu.Lock()
+			defer mu.Unlock()
+			t.Logf("the replier went %d rounds; the last failure it met: %q", replierRounds, replierSaw)
+			for i, rt := range rts {
+				list, err := rt.PendingDecisions(context.Background(), "")
+				t.Logf("runtime %d lists %d pending decisions now (%v)", i, len(list.Decisions), err)
+			}
+		}
+	}()
 	var replier sync.WaitGroup
 	replier.Add(1)
 	go func() { // answers every script's confirm, on either runtime, as people would
@@ -187,11 +201,22 @@ func TestClusterNodeLossLosesAndRepeatsNothing(t *testing.T) {
 			}
 			rt := rts[i%2]
 			list, err := rt.PendingDecisions(ctx, "")
+			mu.Lock()
+			replierRounds++
+			if err != nil {
+				replierSaw = fmt.Sprintf("pending on runtime %d: %v", i%2, err)
+			}
+			mu.Unlock()
 			if err != nil {
 				continue
 			}
 			for _, d := range list.Decisions {
 				_, err := rt.Reply(ctx, d.Session, d.ID, protocol.ReplyRequest{Action: protocol.ActionAccept, Content: raw(true)})
+				if err != nil && !errors.Is(err, protocol.ErrAlreadyAnswered) {
+					mu.Lock()
+					replierSaw = fmt.Sprintf("reply %s on runtime %d: %v", d.ID, i%2, err)
+					mu.Unlock()
+				}
 				if err == nil || errors.Is(err, protocol.ErrAlreadyAnswered) {
 					mu.Lock()
 					if err == nil {

@@ -159,12 +159,18 @@ func New(ctx context.Context, nc *nats.Conn, opts Options) (*Runtime, error) {
 	if err != nil {
 		return nil, err
 	}
-	sessions, err := openSessionIndex(ctx, log.JetStream(), log.Replicas())
-	if err != nil {
+	var sessions *sessionIndex
+	if err := whileUnavailable(ctx, func() (err error) {
+		sessions, err = openSessionIndex(ctx, log.JetStream(), log.Replicas())
+		return err
+	}); err != nil {
 		return nil, err
 	}
-	grants, err := gate.OpenGrants(ctx, log.JetStream(), log.Replicas())
-	if err != nil {
+	var grants *gate.Grants
+	if err := whileUnavailable(ctx, func() (err error) {
+		grants, err = gate.OpenGrants(ctx, log.JetStream(), log.Replicas())
+		return err
+	}); err != nil {
 		return nil, err
 	}
 	rt := &Runtime{opts: opts, nc: nc, log: log, sessions: sessions, grants: grants, workspaces: workspaces, owner: "rt-" + NewID(), agent: opts.Agent, mcp: servers}
@@ -176,7 +182,10 @@ func New(ctx context.Context, nc *nats.Conn, opts Options) (*Runtime, error) {
 	rt.fanout = fanout.New(logSource{log}, fanout.Options{})
 	rt.registry = decision.NewRegistry(log, rt.owner, opts.Now, opts.DecisionTimeout, opts.NewID)
 	rt.gate = &gate.Gate{Grants: grants, Asker: rt.registry, Log: log, NewID: opts.NewID, Now: opts.Now, Modes: rt.PermissionMode}
-	if rt.presence, err = log.OpenPresence(ctx, rt.owner, opts.Lease); err != nil {
+	if err := whileUnavailable(ctx, func() (err error) {
+		rt.presence, err = log.OpenPresence(ctx, rt.owner, opts.Lease)
+		return err
+	}); err != nil {
 		return nil, err
 	}
 	rt.alive = rt.presence.Alive
@@ -192,7 +201,7 @@ func New(ctx context.Context, nc *nats.Conn, opts Options) (*Runtime, error) {
 	if rt.tap, err = log.StartTap(ctx, rt.onEvent); err != nil {
 		return nil, err
 	}
-	if err := rt.open.seed(ctx, log); err != nil {
+	if err := whileUnavailable(ctx, func() error { return rt.open.seed(ctx, log) }); err != nil {
 		rt.tap.Stop()
 		return nil, fmt.Errorf("read open decisions and turns: %w", err)
 	}
@@ -216,6 +225,25 @@ func New(ctx context.Context, nc *nats.Conn, opts Options) (*Runtime, error) {
 		}
 	}
 	return rt, nil
+}
+
+// whileUnavailable runs read until it succeeds, fails for another reason, or ctx ends. A
+// replica that starts while the cluster elects a stream leader (a node just died) is told
+// "no responders" for a moment; it waits that out rather than failing to start.
+func whileUnavailable(ctx context.Context, read func() error) error {
+	wait := 50 * time.Millisecond
+	for {
+		err := eventlog.AsUnavailable(read())
+		if !errors.Is(err, ErrUnavailable) {
+			return err
+		}
+		select {
+		case <-ctx.Done():
+			return err
+		case <-time.After(wait):
+		}
+		wait = min(2*wait, time.Second)
+	}
 }
 
 func withDefaultLimits(l script.Limits) script.Limits {
