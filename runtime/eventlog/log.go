@@ -574,6 +574,12 @@ func (l *Log) scan(ctx context.Context, cfg jetstream.OrderedConsumerConfig, vis
 // scanSubjects is scan, with each event's subject.
 func (l *Log) scanSubjects(ctx context.Context, cfg jetstream.OrderedConsumerConfig, visit func(string, protocol.Event) bool) error {
 	cfg.InactiveThreshold = l.followIdle
+	// Every fetch of an ordered consumer makes its server-side consumer again, and by default
+	// retries that forever, whatever the caller's context: a scan while the stream has no
+	// leader then never returns (a replier's list of pending decisions hung for a minute
+	// after a node loss). A few tries, then the scan fails as unavailable and its caller
+	// decides.
+	cfg.MaxResetAttempts = scanResetAttempts
 	cons, err := l.js.OrderedConsumer(ctx, StreamName, cfg)
 	if err != nil {
 		return err
@@ -630,6 +636,10 @@ func (l *Log) scanSubjects(ctx context.Context, cfg jetstream.OrderedConsumerCon
 		}
 	}
 }
+
+// scanResetAttempts is how many times a scan's consumer is made again (1 s, then 2 s apart)
+// before the scan fails.
+const scanResetAttempts = 3
 
 // scanEmptyFetches is how many empty 2 s fetches in a row, with events still pending, make a
 // scan fail as unavailable rather than end short.
