@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"runtime/pprof"
 	"slices"
 	"strings"
 	"sync"
@@ -94,7 +95,7 @@ func TestClusterKeepsThreeCopiesAndAReplyOnBResumesA(t *testing.T) {
 	stream, err := js.Stream(ctx, eventlog.StreamName)
 	require.NoError(t, err)
 	assert.Equal(t, 3, stream.CachedInfo().Config.Replicas)
-	for _, bucket := range []string{sessionsBucket, "PARLEY_GRANTS", "PARLEY_RUNTIMES"} {
+	for _, bucket := range []string{sessionsBucket, windowsBucket, "PARLEY_GRANTS", "PARLEY_RUNTIMES"} {
 		kv, err := js.KeyValue(ctx, bucket)
 		require.NoError(t, err, bucket)
 		st, err := kv.Status(ctx)
@@ -183,8 +184,17 @@ func TestClusterNodeLossLosesAndRepeatsNothing(t *testing.T) {
 			mu.Lock()
 			defer mu.Unlock()
 			t.Logf("the replier went %d rounds; the last failure it met: %q", replierRounds, replierSaw)
+			var stacks strings.Builder
+			_ = pprof.Lookup("goroutine").WriteTo(&stacks, 2)
+			for _, g := range strings.Split(stacks.String(), "\n\n") {
+				if strings.Contains(g, "TestClusterNodeLossLosesAndRepeatsNothing.func") {
+					t.Logf("a goroutine of the test:\n%s", g)
+				}
+			}
 			for i, rt := range rts {
-				list, err := rt.PendingDecisions(context.Background(), "")
+				ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+				defer cancel()
+				list, err := rt.PendingDecisions(ctx, "")
 				t.Logf("runtime %d lists %d pending decisions now (%v)", i, len(list.Decisions), err)
 			}
 		}
