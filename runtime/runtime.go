@@ -37,6 +37,7 @@ import (
 	"parley/runtime/eventlog"
 	"parley/runtime/fanout"
 	"parley/runtime/gate"
+	"parley/runtime/kv"
 	"parley/runtime/mcp"
 	"parley/runtime/script"
 )
@@ -113,6 +114,8 @@ type Runtime struct {
 	fanout *fanout.Hub
 	// windows index where a page can start showing a session (window.go).
 	windows windowCache
+	// windowsKept keeps those indexes across restarts (window_kept.go).
+	windowsKept *kv.Bucket[keptIndex]
 	// alive reads whether another instance holds its lease; a test makes it slow.
 	alive func(ctx context.Context, owner string) bool
 
@@ -173,7 +176,14 @@ func New(ctx context.Context, nc *nats.Conn, opts Options) (*Runtime, error) {
 	}); err != nil {
 		return nil, err
 	}
-	rt := &Runtime{opts: opts, nc: nc, log: log, sessions: sessions, grants: grants, workspaces: workspaces, owner: "rt-" + NewID(), agent: opts.Agent, mcp: servers}
+	var windowsKept *kv.Bucket[keptIndex]
+	if err := whileUnavailable(ctx, func() (err error) {
+		windowsKept, err = kv.Open[keptIndex](ctx, log.JetStream(), windowsBucket, "Parley sessions' window indexes", log.Replicas())
+		return err
+	}); err != nil {
+		return nil, fmt.Errorf("open the window indexes: %w", err)
+	}
+	rt := &Runtime{opts: opts, nc: nc, log: log, sessions: sessions, grants: grants, workspaces: workspaces, windowsKept: windowsKept, owner: "rt-" + NewID(), agent: opts.Agent, mcp: servers}
 	rt.turns.bySession = map[string]*runner{}
 	for _, ws := range workspaces {
 		servers.Workspace(ws.Path) // start their MCP servers, so /mcp shows them at once

@@ -26,11 +26,19 @@ import (
 // maxCutQueue bounds the prompts a cut may have waiting: each cut keeps their offsets.
 const maxCutQueue = 64
 
+// cutSpacing is the fewest entries between two cuts the index keeps: a window may hold up to
+// that many entries more than asked, and the index (kept in a bucket, see window_kept.go)
+// stays a fraction of the session's length.
+const cutSpacing = 8
+
 // cut is a place a window can start.
 type cut struct {
 	offset  uint64   // the first event of the window
 	entries int      // the thread entries before it
 	queued  []uint64 // prompts waiting at the cut, in log order
+	// controls are the last session.model, session.permissions and turn.usage events before
+	// the cut (0: none): the newest window's prelude, for the controls row.
+	controls [3]uint64
 }
 
 // windowIndex folds a session's log into its cuts.
@@ -47,24 +55,40 @@ type windowIndex struct {
 	entries   int
 	cuts      []cut
 	created   uint64
-	model     []uint64 // offsets of session.model events
-	perms     []uint64 // offsets of session.permissions events
-	usage     []uint64 // offsets of turn.usage events
+	controls  [3]uint64 // the last session.model, session.permissions and turn.usage so far
+	// kept is the last offset the index was kept at in the bucket (window_kept.go); loaded
+	// says the bucket was asked already.
+	kept   uint64
+	loaded bool
+	// read counts the events folded by this process: what opening the session cost.
+	read int
+}
+
+// The controls' slots.
+const (
+	controlModel = iota
+	controlPermissions
+	controlUsage
+)
+
+func newWindowIndex() *windowIndex {
+	return &windowIndex{shown: map[uint64]bool{}, decisions: map[string]bool{}, runs: map[string]bool{}}
 }
 
 func (x *windowIndex) apply(ev protocol.Event) {
-	if c, ok := x.cutAt(ev); ok {
+	if c, ok := x.cutAt(ev); ok && (len(x.cuts) == 0 || c.entries-x.cuts[len(x.cuts)-1].entries >= cutSpacing) {
 		x.cuts = append(x.cuts, c)
 	}
+	x.read++
 	switch ev.Type {
 	case protocol.EventSessionCreated:
 		x.created = ev.Offset
 	case protocol.EventSessionModel:
-		x.model = append(x.model, ev.Offset)
+		x.controls[controlModel] = ev.Offset
 	case protocol.EventSessionPermissions:
-		x.perms = append(x.perms, ev.Offset)
+		x.controls[controlPermissions] = ev.Offset
 	case protocol.EventTurnUsage:
-		x.usage = append(x.usage, ev.Offset)
+		x.controls[controlUsage] = ev.Offset
 	case protocol.EventUserMessage:
 		if x.turns == 0 && len(x.waiting) == 0 {
 			x.shown[ev.Offset] = true
@@ -135,7 +159,7 @@ func (x *windowIndex) cutAt(ev protocol.Event) (cut, bool) {
 			return cut{}, false
 		}
 	}
-	return cut{offset: ev.Offset, entries: x.entries, queued: slices.Clone(x.waiting)}, true
+	return cut{offset: ev.Offset, entries: x.entries, queued: slices.Clone(x.waiting), controls: x.controls}, true
 }
 
 // window picks the cut of a window ending before `before` (0: the end of the log) that holds
@@ -199,7 +223,7 @@ func (w *windowCache) index(session string) *windowIndex {
 				break
 			}
 		}
-		x = &windowIndex{shown: map[uint64]bool{}, decisions: map[string]bool{}, runs: map[string]bool{}}
+		x = newWindowIndex()
 		w.sessions[session] = x
 	}
 	return x
@@ -222,10 +246,14 @@ func (r *Runtime) Window(ctx context.Context, session string, before uint64, siz
 	x := r.windows.index(session)
 	x.mu.Lock()
 	defer x.mu.Unlock()
+	if !x.loaded {
+		r.loadWindowIndex(ctx, session, x, head)
+	}
 	if x.scanned < head {
 		if err := r.scanInto(ctx, session, x, head); err != nil {
 			return protocol.Window{}, nil, err
 		}
+		r.keepWindowIndex(ctx, session, x)
 	}
 	c, ok, err := x.window(before, size)
 	if err != nil || !ok {
@@ -240,17 +268,14 @@ func (r *Runtime) Window(ctx context.Context, session string, before uint64, siz
 	}
 	pre := slices.Clone(c.queued)
 	if before == 0 {
-		last := func(offs []uint64) {
-			if i := sort.Search(len(offs), func(i int) bool { return offs[i] >= c.offset }) - 1; i >= 0 {
-				pre = append(pre, offs[i])
-			}
-		}
 		if x.created != 0 && x.created < c.offset {
 			pre = append(pre, x.created)
 		}
-		last(x.model)
-		last(x.perms)
-		last(x.usage)
+		for _, off := range c.controls {
+			if off != 0 {
+				pre = append(pre, off)
+			}
+		}
 	}
 	slices.Sort(pre)
 	evs, err := r.events(ctx, pre)
