@@ -576,16 +576,15 @@ func (l *Log) scanSubjects(ctx context.Context, cfg jetstream.OrderedConsumerCon
 	cfg.InactiveThreshold = l.followIdle
 	// Every fetch of an ordered consumer makes its server-side consumer again, and by default
 	// retries that forever, whatever the caller's context: a scan while the stream has no
-	// leader then never returns (a replier's list of pending decisions hung for a minute
-	// after a node loss). A few tries, then the scan fails as unavailable and its caller
-	// decides.
+	// leader would never return. A few tries, then the scan fails as unavailable and its
+	// caller decides.
 	cfg.MaxResetAttempts = scanResetAttempts
 	cons, err := l.js.OrderedConsumer(ctx, StreamName, cfg)
 	if err != nil {
 		return err
 	}
 	defer l.deleteConsumer(cons)
-	info, err := cons.Info(ctx)
+	info, err := orderedInfo(ctx, cons)
 	if err != nil {
 		return err
 	}
@@ -624,7 +623,7 @@ func (l *Log) scanSubjects(ctx context.Context, cfg jetstream.OrderedConsumerCon
 		// (a cluster losing one), or events deleted meanwhile. Ask again; a scan that ends
 		// here would hand back part of the log as if it were all of it (a question nobody can
 		// then see, so nobody answers).
-		info, err := cons.Info(ctx)
+		info, err := orderedInfo(ctx, cons)
 		if err != nil {
 			return err
 		}
@@ -635,6 +634,19 @@ func (l *Log) scanSubjects(ctx context.Context, cfg jetstream.OrderedConsumerCon
 			return fmt.Errorf("%w (%d events pending were not delivered)", ErrUnavailable, info.NumPending)
 		}
 	}
+}
+
+// orderedInfo asks an ordered consumer for its state. Unlike the rest of the client, an
+// ordered consumer's Info puts no deadline on a context that has none, and a reply lost with
+// a dying node then leaves it waiting forever (a replier's list of pending decisions hung
+// for a minute in the cluster test): it gets the client's usual 5 s.
+func orderedInfo(ctx context.Context, cons jetstream.Consumer) (*jetstream.ConsumerInfo, error) {
+	if _, ok := ctx.Deadline(); !ok {
+		var cancel context.CancelFunc
+		ctx, cancel = context.WithTimeout(ctx, 5*time.Second)
+		defer cancel()
+	}
+	return cons.Info(ctx)
 }
 
 // scanResetAttempts is how many times a scan's consumer is made again (1 s, then 2 s apart)
