@@ -81,6 +81,46 @@
     show();
   }, true);
 
+  // The Go program never returns while the page lives: if it does, a panic ended it, and the
+  // page would look alive while nothing answers a key or a click. Say so, with a way out.
+  // This script runs before wasm_exec.js (deferred), which defines globalThis.Go: a setter
+  // in its place wraps run the moment the class exists, before app.js can call it.
+  let GoClass;
+  Object.defineProperty(globalThis, "Go", {
+    configurable: true,
+    get: () => GoClass,
+    set: (c) => {
+      GoClass = c;
+      const run = c.prototype.run;
+      c.prototype.run = function (instance) {
+        window.parleyGo = this; // a test ends the program through it
+        const done = run.call(this, instance);
+        done.then(stopped, stopped);
+        return done;
+      };
+    },
+  });
+  const stopped = () => {
+    if (document.getElementById("crash-banner")) return;
+    root.setAttribute("data-app-stopped", "true");
+    const zh = (root.lang || "").startsWith("zh");
+    const banner = document.createElement("div");
+    banner.id = "crash-banner";
+    banner.className = "crash-banner";
+    banner.setAttribute("role", "alert");
+    const text = document.createElement("span");
+    text.textContent = zh
+      ? "Parley 的页面出错并停止了响应。重新加载即可继续：已发送的内容都保存在服务器上。"
+      : "Parley's page hit an error and stopped responding. Reload to go on: everything you sent is kept on the server.";
+    const reload = document.createElement("button");
+    reload.type = "button";
+    reload.textContent = zh ? "重新加载" : "Reload";
+    reload.addEventListener("click", () => location.reload());
+    banner.append(text, reload);
+    document.body.prepend(banner);
+    reload.focus();
+  };
+
   document.addEventListener("input", (e) => {
     const t = e.target;
     if (!live() && t && t.id === "composer-input" && !t.parleyShell) {
