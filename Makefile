@@ -92,7 +92,9 @@ bench: build chromium mcp-everything
 	@echo "== app.wasm size"
 	@printf 'raw %d bytes, gzip -9 %d bytes, brotli -q 11 %d bytes (budget 1600000; go run ./tools/wasmsize says what is in it)\n' $$(stat -c %s web/app.wasm) $$(stat -c %s web/app.wasm.gz) $$(stat -c %s web/app.wasm.br)
 	@echo "== first render in headless Chromium (median of 5, loopback)"
-	$(GO) test -count=1 -run '^$$' -bench BenchmarkFirstRender -benchtime 1x ./e2e/
+	$(GO) test -count=1 -run '^$$' -bench 'BenchmarkFirstRender$$' -benchtime 1x ./e2e/
+	@echo "== first render against the floor: go-app's hello world on the same server, and Parley with a 1,000-prompt session open (cold and warm, ratios; target ≤ 1.3×)"
+	$(GO) test -count=1 -run '^$$' -bench BenchmarkFirstRenderFloor -benchtime 1x ./e2e/ | grep -E 'Benchmark|floor_bench'
 	@echo "== input bar keystrokes: keydown to painted frame, 10 KB draft with 50 chips under 1,000 messages"
 	$(GO) test -count=1 -run '^$$' -bench BenchmarkKeystroke -benchtime 1x -v ./e2e/ | grep -E 'Benchmark|keystroke_bench'
 	@echo "== the keystroke budget against the floor: a bare textarea and Parley's composer, alternating on one page (ratios)"
