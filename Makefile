@@ -4,6 +4,10 @@ GO ?= go
 WASM_EXEC := $(shell $(GO) env GOROOT)/lib/wasm/go_js_wasm_exec
 PURE := ./machine/... ./slash/... ./protocol/... ./markdown/... ./i18n/...
 ARGS ?=
+# How many browser tests run at once. Each has its own server and Chromium, and the suite
+# mostly waits (on 2 cores it used about a quarter of the CPU one at a time); 1 runs them
+# one by one.
+E2E_PARALLEL ?= 2
 
 .PHONY: run build wasm server test vet unit wasm-test e2e chromium axe mcp-everything bench bench-kill clean screenshots
 
@@ -53,7 +57,7 @@ wasm-test:
 	GOOS=js GOARCH=wasm $(GO) test -count=1 -exec="$(WASM_EXEC)" $(PURE)
 
 e2e: chromium axe mcp-everything
-	$(GO) test -count=1 -timeout 40m ./e2e/...
+	$(GO) test -count=1 -timeout 40m -parallel $(E2E_PARALLEL) ./e2e/...
 
 # The look for review (docs/look.md): the hero, a thread, each composer mode, light, dark and
 # a 390×844 phone, as PNGs in bin/screenshots.

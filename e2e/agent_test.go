@@ -92,6 +92,7 @@ func lastAgentText(t *testing.T, ctx context.Context) string {
 // TestAgentStreamsTokenByToken: the text grows in the page while nothing of it is stored,
 // then the one agent.message replaces it.
 func TestAgentStreamsTokenByToken(t *testing.T) {
+	t.Parallel()
 	hold := make(chan struct{})
 	_, srv, ctx := openModel(t, testkit.Reply{Steps: []testkit.Step{
 		testkit.TextChunk("Hello "), testkit.TextChunk("from "), {Hold: hold},
@@ -136,6 +137,7 @@ func TestAgentStreamsTokenByToken(t *testing.T) {
 // TestAgentReloadMidStream: the page reloaded while a long message streams shows the text
 // so far from the stored drafts, then continues from live deltas, with no duplicate.
 func TestAgentReloadMidStream(t *testing.T) {
+	t.Parallel()
 	first, second := make(chan struct{}), make(chan struct{})
 	long := strings.Repeat("word ", 900) // over a checkpoint's 4 KiB: a draft is stored
 	_, _, ctx := openModel(t, testkit.Reply{Steps: []testkit.Step{
@@ -164,6 +166,7 @@ func TestAgentReloadMidStream(t *testing.T) {
 
 // TestAgentStopDuringAStream: Stop cancels the model's request; the text so far stays.
 func TestAgentStopDuringAStream(t *testing.T) {
+	t.Parallel()
 	hold := make(chan struct{})
 	defer close(hold)
 	fake, srv, ctx := openModel(t, testkit.Reply{Steps: []testkit.Step{
@@ -207,6 +210,7 @@ func receipts(t *testing.T, ctx context.Context) string {
 // TestAgentApprovalAnsweredInTheComposer: the model's command waits for an approval in the
 // composer; approved, it runs, and its receipt and the model's answer follow.
 func TestAgentApprovalAnsweredInTheComposer(t *testing.T) {
+	t.Parallel()
 	fake, _, ctx := openModel(t,
 		testkit.Calls(testkit.Call{ID: "call_0", Name: "run_command", Args: map[string]any{"argv": []string{"echo", "hello"}}}),
 		testkit.Text("It printed hello."))
@@ -227,6 +231,7 @@ func TestAgentApprovalAnsweredInTheComposer(t *testing.T) {
 // TestAgentRejectionWithAReasonReachesTheModel: words typed instead of a click are the
 // tool's error text the model reads.
 func TestAgentRejectionWithAReasonReachesTheModel(t *testing.T) {
+	t.Parallel()
 	fake, _, ctx := openModel(t,
 		testkit.Calls(testkit.Call{ID: "call_0", Name: "run_command", Args: map[string]any{"argv": []string{"rm", "notes.txt"}}}),
 		testkit.Text("Understood, I will keep it."))
@@ -244,6 +249,7 @@ func TestAgentRejectionWithAReasonReachesTheModel(t *testing.T) {
 
 // TestAgentBatchApprovedAtOnce: two commands of one model message are one approval.
 func TestAgentBatchApprovedAtOnce(t *testing.T) {
+	t.Parallel()
 	fake, _, ctx := openModel(t,
 		testkit.Calls(
 			testkit.Call{ID: "call_0", Name: "run_command", Args: map[string]any{"argv": []string{"echo", "first"}}},
@@ -265,6 +271,7 @@ func TestAgentBatchApprovedAtOnce(t *testing.T) {
 // TestAgentAskUserAnsweredInTheComposer: the model's question is the composer's question
 // mode; the choice is what the model reads.
 func TestAgentAskUserAnsweredInTheComposer(t *testing.T) {
+	t.Parallel()
 	fake, _, ctx := openModel(t,
 		testkit.Calls(testkit.Call{ID: "call_0", Name: "ask_user", Args: map[string]any{
 			"message": "Which colour?", "schema": map[string]any{"type": "string", "enum": []string{"red", "green"}}}}),

@@ -86,6 +86,7 @@ func openApprovals(t *testing.T, srv *server) context.Context {
 // its card's button, one from the keyboard with a reason. The entries show where they came
 // from and what the thread was doing when they were asked; the sidebar counts them.
 func TestApprovalsQueueAcrossSessions(t *testing.T) {
+	t.Parallel()
 	srv := startServer(t, t.TempDir(), "127.0.0.1:0")
 	a := newSession(t, srv, "Alpha", "")
 	sendTo(t, srv, a, "hello from alpha")
@@ -174,6 +175,7 @@ func rawKeyCode(k, code string, vk, mods int64) chromedp.Action[chromedp.Void] {
 // TestApprovalsHistoryFilters ends decisions in every way in two workspaces and filters the
 // history by outcome, workspace and session.
 func TestApprovalsHistoryFilters(t *testing.T) {
+	t.Parallel()
 	data := t.TempDir()
 	other := t.TempDir()
 	srv := startServerWith(t, data, "127.0.0.1:0", other)
@@ -241,6 +243,7 @@ func TestApprovalsHistoryFilters(t *testing.T) {
 // TestGrantRevokedFromTheScreenAsksAgain makes an "always" grant in a thread, sees it used,
 // revokes it on the Grants tab, and the next identical command asks again.
 func TestGrantRevokedFromTheScreenAsksAgain(t *testing.T) {
+	t.Parallel()
 	srv, ctx := openHome(t)
 	script := `/script r = run(['echo', 'granted']); send(r.stdout.strip() or r.error)`
 	do(t, ctx, 10*time.Second, typeText(script), pressEnter(0))
@@ -281,6 +284,7 @@ func TestGrantRevokedFromTheScreenAsksAgain(t *testing.T) {
 // TestBatchCardApproveAllRejectAllAndEach answers three batches on their cards: approve all,
 // reject all with one reason, and one answer per request.
 func TestBatchCardApproveAllRejectAllAndEach(t *testing.T) {
+	t.Parallel()
 	_, ctx := openHome(t)
 	batch := `/script rs = run_batch([['echo', 'one'], ['echo', 'two']]); send(' | '.join([r.stdout.strip() or r.error for r in rs]))`
 	pendingCard := `.entry-decision.status-pending`
@@ -317,6 +321,7 @@ func TestBatchCardApproveAllRejectAllAndEach(t *testing.T) {
 // TestRequestRetryAsksTheAgentAgain lets a request time out, then Request retry sends the
 // agent a message asking for it again; no grant is made.
 func TestRequestRetryAsksTheAgentAgain(t *testing.T) {
+	t.Parallel()
 	srv, ctx := openHome(t)
 	do(t, ctx, 10*time.Second, typeText(`/script run(['echo', 'late'], timeout=5) if confirm('Run it?', timeout=1) else None`), pressEnter(0))
 	do(t, ctx, 30*time.Second, waitJS(`!!document.querySelector('.entry-decision.status-timed-out .retry')`))
@@ -349,6 +354,7 @@ func waitShowing(t *testing.T, ctx context.Context, timeout time.Duration, cond,
 // message are one batch; the composer's approval mode answers each, and the model reads one
 // result and one refusal. The thread's card lists both requests.
 func TestModelBatchAnsweredRequestByRequestInTheComposer(t *testing.T) {
+	t.Parallel()
 	fake, _, ctx := openModel(t,
 		testkit.Calls(
 			testkit.Call{ID: "call_0", Name: "run_command", Args: map[string]any{"argv": []string{"echo", "first"}}},

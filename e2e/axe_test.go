@@ -92,6 +92,7 @@ func animationsDone() chromedp.Action[chromedp.Void] {
 // TestAccessibility walks the states a person meets, in both themes and on a phone, and axe
 // finds nothing in any of them.
 func TestAccessibility(t *testing.T) {
+	t.Parallel()
 	for _, tt := range []struct {
 		name          string
 		scheme        string
@@ -151,6 +152,7 @@ func TestAccessibility(t *testing.T) {
 // the header is one row, "Chat about this" does not wrap, and the hint does not speak of
 // Shift+Enter on a touch keyboard.
 func TestPhoneTargets(t *testing.T) {
+	t.Parallel()
 	srv := startServer(t, t.TempDir(), "127.0.0.1:0")
 	ctx := browser(t)
 	touch := chromedp.Func(func(ctx context.Context, tg *chromedp.Target) error {

@@ -27,6 +27,7 @@ import (
 // new worker only a second reload would get the new build: a rebuild must never be served
 // stale.
 func TestRebuildIsPickedUpOnReload(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	require.NoError(t, os.MkdirAll(filepath.Join(dir, "web"), 0o755))
 	for _, f := range []string{"app.wasm", "icon-192.png", "icon-512.png", "icon.svg", "parley.css"} {
@@ -65,6 +66,7 @@ func TestRebuildIsPickedUpOnReload(t *testing.T) {
 // TestManifestIconSizes: every PNG icon of the manifest declares its real size (go-app gives
 // the maskable entry the large icon's size).
 func TestManifestIconSizes(t *testing.T) {
+	t.Parallel()
 	srv := startServer(t, t.TempDir(), "127.0.0.1:0")
 	resp, err := http.Get(srv.base() + "/manifest.webmanifest")
 	require.NoError(t, err)
@@ -90,6 +92,7 @@ func TestManifestIconSizes(t *testing.T) {
 
 // TestNoWebDirectoryListing: /web/ does not list the bundle folder.
 func TestNoWebDirectoryListing(t *testing.T) {
+	t.Parallel()
 	srv := startServer(t, t.TempDir(), "127.0.0.1:0")
 	resp, err := http.Get(srv.base() + "/web/")
 	require.NoError(t, err)

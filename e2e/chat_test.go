@@ -64,6 +64,7 @@ func draft(t *testing.T, ctx context.Context) string {
 // TestChatSurvivesReloadAndServerRestart is the walking skeleton's acceptance path: a prompt
 // and its reply through the socket, a reload, a kill -9 and restart of the server.
 func TestChatSurvivesReloadAndServerRestart(t *testing.T) {
+	t.Parallel()
 	data := t.TempDir()
 	srv := startServer(t, data, "127.0.0.1:0")
 	ctx := browser(t)
@@ -119,6 +120,7 @@ func TestChatSurvivesReloadAndServerRestart(t *testing.T) {
 
 // TestCompositionNeverSends: an Enter that belongs to an IME composition sends nothing.
 func TestCompositionNeverSends(t *testing.T) {
+	t.Parallel()
 	_, ctx := openHome(t)
 	do(t, ctx, 10*time.Second, typeText("start"), pressEnter(0))
 	waitMessages(t, ctx, 2)
@@ -149,6 +151,7 @@ func TestCompositionNeverSends(t *testing.T) {
 // TestTokenGuardsTheAPI: without the token /api and /ws answer 401, from a script and from a
 // browser that never opened the printed link.
 func TestTokenGuardsTheAPI(t *testing.T) {
+	t.Parallel()
 	srv := startServer(t, t.TempDir(), "127.0.0.1:0")
 	for _, path := range []string{"/api/sessions", "/ws"} {
 		resp, err := http.Get(srv.base() + path)
@@ -172,6 +175,7 @@ func TestTokenGuardsTheAPI(t *testing.T) {
 // TestOversizedPromptIsRefusedAndKept: a prompt over the limit gets a message that says
 // what to do, and the text stays in the composer.
 func TestOversizedPromptIsRefusedAndKept(t *testing.T) {
+	t.Parallel()
 	_, ctx := openHome(t)
 	do(t, ctx, 10*time.Second, typeText("first"), pressEnter(0))
 	waitMessages(t, ctx, 2)
@@ -215,6 +219,7 @@ const contrastJS = `((sel) => {
 // "Reconnecting…" banner and the "Not sent" notice meet WCAG AA (4.5:1). They once kept the
 // dark theme's --warn and --danger: about 1.4:1 and 2:1.
 func TestBannersReadableInLightTheme(t *testing.T) {
+	t.Parallel()
 	data := t.TempDir()
 	srv := startServer(t, data, "127.0.0.1:0")
 	ctx := browser(t)
@@ -242,6 +247,7 @@ func TestBannersReadableInLightTheme(t *testing.T) {
 // in words, not "TypeError: Failed to fetch"; and the notice goes once the server is back and
 // the link is live again.
 func TestFailedSendNoticeIsHuman(t *testing.T) {
+	t.Parallel()
 	data := t.TempDir()
 	srv := startServer(t, data, "127.0.0.1:0")
 	ctx := browser(t)
@@ -267,6 +273,7 @@ func TestFailedSendNoticeIsHuman(t *testing.T) {
 // each message, not bare text with the author only in a CSS class; and the working indicator
 // is announced (an aria-label on a plain div is ignored).
 func TestMessagesNameTheirAuthor(t *testing.T) {
+	t.Parallel()
 	_, ctx := openHome(t)
 	evalBool(t, ctx, `(() => { window.workingSeen = null;
 		new MutationObserver(() => { const w = document.querySelector('.working');
@@ -300,6 +307,7 @@ func TestMessagesNameTheirAuthor(t *testing.T) {
 // thread; Tab from the toggle moves into the list (not to the composer hidden behind the
 // overlay, where the DOM order once sent it), and Escape closes it and gives the focus back.
 func TestSessionsMenuKeyboard(t *testing.T) {
+	t.Parallel()
 	srv := startServer(t, t.TempDir(), "127.0.0.1:0")
 	seedSession(t, srv, "first", 1) // a session never prompted is blank, and not listed
 	ctx := browser(t)
@@ -323,6 +331,7 @@ func TestSessionsMenuKeyboard(t *testing.T) {
 // closes the overlay. OnNav is not called for the current path, so nothing else closes it,
 // and a person who tapped it would see nothing happen.
 func TestNewSessionClosesMenu(t *testing.T) {
+	t.Parallel()
 	srv := startServer(t, t.TempDir(), "127.0.0.1:0")
 	ctx := browser(t)
 	do(t, ctx, 60*time.Second, chromedp.EmulateViewport(375, 700), chromedp.Navigate(srv.link), waitReady())
@@ -338,6 +347,7 @@ func TestNewSessionClosesMenu(t *testing.T) {
 // offers no composer that takes prompts, rather than a live one whose prompt ends in "Not
 // sent: no such session".
 func TestUnknownSessionIsExplained(t *testing.T) {
+	t.Parallel()
 	srv := startServer(t, t.TempDir(), "127.0.0.1:0")
 	ctx := browser(t)
 	do(t, ctx, 60*time.Second, chromedp.Navigate(srv.link), waitReady(),
@@ -353,6 +363,7 @@ func TestUnknownSessionIsExplained(t *testing.T) {
 // bookmark in another browser, a cleared cookie) gets a page written for a person, not the
 // script's "send Authorization: Bearer <token>", and no composer that cannot send.
 func TestWithoutTokenIsExplained(t *testing.T) {
+	t.Parallel()
 	srv := startServer(t, t.TempDir(), "127.0.0.1:0")
 	ctx := browser(t)
 	do(t, ctx, 60*time.Second, chromedp.Navigate(srv.base()+"/"),
@@ -368,6 +379,7 @@ func TestWithoutTokenIsExplained(t *testing.T) {
 // TestWrongTokenLinkIsAPage: a link with a wrong token (an old printout, a typo) shows a
 // page, not the raw JSON error body.
 func TestWrongTokenLinkIsAPage(t *testing.T) {
+	t.Parallel()
 	srv := startServer(t, t.TempDir(), "127.0.0.1:0")
 	ctx := browser(t)
 	do(t, ctx, 60*time.Second, chromedp.Navigate(srv.base()+"/?token=wrong"))

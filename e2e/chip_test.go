@@ -145,6 +145,7 @@ func selectionBox(t *testing.T, ctx context.Context, s, e int) image.Rectangle {
 // for its box), a punctuation mark right after a chip, and a run of three chips, in a
 // composer narrow enough to wrap several times.
 func TestChipLayoutMatchesTheTextarea(t *testing.T) {
+	t.Parallel()
 	const gamma = "@gamma, whose title is far too long for a chip"
 	_, ctx, _ := openAmong(t, "alpha notes", "beta", gamma[1:])
 

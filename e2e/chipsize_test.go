@@ -19,6 +19,7 @@ import (
 // wide as the backdrop draws it, with CJK text on both sides, so the caret after a chip
 // sits right after its box and what is typed there lands after it.
 func TestChipSizesToItsLabel(t *testing.T) {
+	t.Parallel()
 	const long = "docs/architecture/decisions/0007-event-log-on-jetstream.md"
 	data := t.TempDir()
 	ws := data + "-workspace"

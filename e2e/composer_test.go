@@ -83,6 +83,7 @@ const threeQuestions = `/script r = ask('Set up the project', {'type': 'object',
 // only: a pick moves on to the next unanswered question, the chips go back and forth with
 // ←/→ and keep the answers, Enter in the last field sends.
 func TestThreeQuestionsByChipsAndKeyboard(t *testing.T) {
+	t.Parallel()
 	_, ctx := openSession(t, threeQuestions)
 	do(t, ctx, 20*time.Second, waitJS(modeShown))
 	assert.Equal(t, "Engine|Theme|Name", evalString(t, ctx, `[...document.querySelectorAll('#composer-mode .chip')].map(c => c.textContent).join('|')`))
@@ -122,6 +123,7 @@ func TestThreeQuestionsByChipsAndKeyboard(t *testing.T) {
 
 // TestLoneChoiceIsOneClick answers a single choice by clicking it.
 func TestLoneChoiceIsOneClick(t *testing.T) {
+	t.Parallel()
 	_, ctx := openSession(t, `/script send('env=' + ask('Which environment?', {'type': 'string', 'enum': ['staging', 'prod']}))`)
 	do(t, ctx, 20*time.Second, waitJS(modeShown))
 	assert.Equal(t, "Which environment?", modeText(t, ctx, `.question-message`))
@@ -151,6 +153,7 @@ const everyKind = `/script r = ask('Tell me everything', {'type': 'object', 'pro
 // the chips, and the server takes the content. A bad e-mail address first shows the
 // protocol's own words under its field, and nothing is sent.
 func TestEveryFieldKindIsSubmitted(t *testing.T) {
+	t.Parallel()
 	srv, ctx := openSession(t, everyKind)
 	do(t, ctx, 20*time.Second, waitJS(modeShown))
 	chip := func(header string) chromedp.Action[chromedp.Void] {
@@ -207,6 +210,7 @@ const echoScript = `/script r = run(['echo', 'hello']); send('got ' + (r.error o
 
 // TestApprovalIsOneClick approves a tool run from the composer: one click on the option.
 func TestApprovalIsOneClick(t *testing.T) {
+	t.Parallel()
 	_, ctx := openSession(t, echoScript)
 	do(t, ctx, 20*time.Second, waitJS(`!!document.querySelector('#composer-mode.mode-approval, #composer-mode .badge-approval')`))
 	assert.Equal(t, "Allow running echo?", modeText(t, ctx, `.approval-message`))
@@ -222,6 +226,7 @@ func TestApprovalIsOneClick(t *testing.T) {
 // TestRejectionWithAReasonReachesTheTool types what to do instead: it goes through the send
 // button as a rejection, and the tool's error is those words.
 func TestRejectionWithAReasonReachesTheTool(t *testing.T) {
+	t.Parallel()
 	_, ctx := openSession(t, echoScript)
 	do(t, ctx, 20*time.Second, waitJS(modeShown))
 	assert.True(t, evalBool(t, ctx, `document.querySelector('#composer-mode .send').disabled`), "nothing typed, nothing to send")
@@ -236,6 +241,7 @@ func TestRejectionWithAReasonReachesTheTool(t *testing.T) {
 
 // TestAlwaysCreatesAGrant picks "always": the same command later runs without asking.
 func TestAlwaysCreatesAGrant(t *testing.T) {
+	t.Parallel()
 	srv, ctx := openSession(t, echoScript)
 	do(t, ctx, 20*time.Second, waitJS(modeShown))
 	do(t, ctx, 10*time.Second, chromedp.Click(chromedp.CSS(`#composer-mode .choice:nth-child(2)`)))
@@ -254,6 +260,7 @@ func TestAlwaysCreatesAGrant(t *testing.T) {
 // TestDecisionsQueueFirstInFirstOut asks from the server and then from browser code: the
 // second waits until the first is answered, and then takes the input area.
 func TestDecisionsQueueFirstInFirstOut(t *testing.T) {
+	t.Parallel()
 	_, ctx := openSession(t, `/script send('first=' + str(confirm('First?')))`)
 	do(t, ctx, 20*time.Second, waitJS(modeShown))
 	evalBool(t, ctx, `(window.__second = parley.requestUserInput({kind: 'ask', message: 'Second?', schema: {type: 'string', enum: ['a', 'b']}})
@@ -274,6 +281,7 @@ func TestDecisionsQueueFirstInFirstOut(t *testing.T) {
 // TestRequestUserInputEndings: a decline is an answer; a cancelled request rejects with an
 // AbortError and leaves the input area.
 func TestRequestUserInputEndings(t *testing.T) {
+	t.Parallel()
 	_, ctx := openSession(t, "")
 	// A question's Decline (a confirm has none: its No is the answer).
 	evalBool(t, ctx, `(parley.requestUserInput({kind: 'ask', message: 'Your name?', schema: {type: 'string'}}).then(r => window.__first = JSON.stringify(r)), true)`)
@@ -289,6 +297,7 @@ func TestRequestUserInputEndings(t *testing.T) {
 // TestFnFormIsCancelledByADecision opens the fn-form, then a decision arrives: the form goes
 // (no stash, no restore) and the decision takes the input area.
 func TestFnFormIsCancelledByADecision(t *testing.T) {
+	t.Parallel()
 	srv, ctx := openSession(t, "hello")
 	waitMessages(t, ctx, 2)
 	do(t, ctx, 10*time.Second, chromedp.Click(chromedp.CSS(`.control-button`)), waitJS(`!!document.querySelector('#composer-mode.mode-fn-form')`),
@@ -305,6 +314,7 @@ func TestFnFormIsCancelledByADecision(t *testing.T) {
 // TestFnFormRunsAFunction fills and runs a function from the hero: the run starts a session,
 // the view goes there, and the run's events stream in.
 func TestFnFormRunsAFunction(t *testing.T) {
+	t.Parallel()
 	_, ctx := openSession(t, "")
 	do(t, ctx, 10*time.Second, chromedp.Click(chromedp.CSS(`.control-button`)), waitJS(`!!document.querySelector('#composer-mode.mode-fn-form')`),
 		waitJS(`document.querySelectorAll('#fn-pick option').length > 1`))
@@ -324,6 +334,7 @@ func TestFnFormRunsAFunction(t *testing.T) {
 // TestDraftIsKeptUnderADecision types a draft, a decision takes the input area, and the draft
 // is back, focused, when it ends.
 func TestDraftIsKeptUnderADecision(t *testing.T) {
+	t.Parallel()
 	srv, ctx := openSession(t, "hello")
 	waitMessages(t, ctx, 2)
 	do(t, ctx, 10*time.Second, typeText("half a thought"))
@@ -339,6 +350,7 @@ func TestDraftIsKeptUnderADecision(t *testing.T) {
 
 // TestAnsweredInAnotherTab: the question shows in two tabs; answered in one, the other exits.
 func TestAnsweredInAnotherTab(t *testing.T) {
+	t.Parallel()
 	_, ctx := openSession(t, `/script confirm('Two tabs?')`)
 	do(t, ctx, 20*time.Second, waitJS(modeShown))
 	url := evalString(t, ctx, `location.href`)
@@ -355,6 +367,7 @@ func TestAnsweredInAnotherTab(t *testing.T) {
 
 // TestTimeoutLeavesANote: nobody answers; the mode exits with a one-line note.
 func TestTimeoutLeavesANote(t *testing.T) {
+	t.Parallel()
 	_, ctx := openSession(t, `/script confirm('Anyone?', timeout=1)`)
 	do(t, ctx, 20*time.Second, waitJS(modeShown))
 	do(t, ctx, 20*time.Second, waitJS(modeGone))
@@ -364,6 +377,7 @@ func TestTimeoutLeavesANote(t *testing.T) {
 // TestReloadBringsTheQuestionBack reloads mid-question: the question is back, with the
 // answers given so far.
 func TestReloadBringsTheQuestionBack(t *testing.T) {
+	t.Parallel()
 	_, ctx := openSession(t, threeQuestions)
 	do(t, ctx, 20*time.Second, waitJS(modeShown))
 	do(t, ctx, 10*time.Second, chromedp.Click(chromedp.CSS(`#composer-mode input[value=webkit]`)),
@@ -377,6 +391,7 @@ func TestReloadBringsTheQuestionBack(t *testing.T) {
 
 // TestStopAbortsTheShownDecision: Stop ends the turn, and its question leaves the input area.
 func TestStopAbortsTheShownDecision(t *testing.T) {
+	t.Parallel()
 	_, ctx := openSession(t, `/script confirm('Deploy?')`)
 	do(t, ctx, 20*time.Second, waitJS(modeShown))
 	do(t, ctx, 10*time.Second, chromedp.Click(chromedp.CSS(`.thread .stop`)), waitJS(modeGone))
@@ -386,6 +401,7 @@ func TestStopAbortsTheShownDecision(t *testing.T) {
 // TestChatAboutThisKeepsTheQuestion sets the question aside, sends a message, and comes back
 // to answer it.
 func TestChatAboutThisKeepsTheQuestion(t *testing.T) {
+	t.Parallel()
 	_, ctx := openSession(t, `/script send('ok=' + str(confirm('Go ahead?')))`)
 	do(t, ctx, 20*time.Second, waitJS(modeShown))
 	do(t, ctx, 10*time.Second, chromedp.Click(chromedp.CSS(`#composer-mode .chat-about`)), waitJS(modeGone))

@@ -112,6 +112,7 @@ func launchWithModel(t *testing.T, endpoint string) *server {
 // names it. Then the context ring says what the reply's usage said, against the window the
 // model list gives the picked model.
 func TestModelPickerAndContextRing(t *testing.T) {
+	t.Parallel()
 	fake := newScriptedModel(t)
 	srv := launchWithModel(t, fake.URL)
 	c := apiClient(srv)

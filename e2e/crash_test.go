@@ -13,6 +13,7 @@ import (
 // be alive: an alert says what happened and its Reload, which has the focus, brings the app
 // back.
 func TestAStoppedProgramSaysSoAndReloads(t *testing.T) {
+	t.Parallel()
 	_, ctx := openHome(t)
 	assert.False(t, evalBool(t, ctx, `!!document.getElementById('crash-banner')`), "no alert while the program runs")
 	assert.True(t, evalBool(t, ctx, `!!window.parleyGo && !window.parleyGo.exited`), "the running program is watched")

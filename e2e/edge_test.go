@@ -28,6 +28,7 @@ func startEdge(t testing.TB, upstream *server) *server {
 // again: the page says it is reconnecting, in the edge's words, and catches up with what
 // happened meanwhile, with no gap and no duplicate.
 func TestChatThroughAnEdge(t *testing.T) {
+	t.Parallel()
 	data := t.TempDir()
 	rt := startServer(t, data, "127.0.0.1:0")
 	edge := startEdge(t, rt)

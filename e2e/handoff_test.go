@@ -187,6 +187,7 @@ func loadAndType(t *testing.T, ctx context.Context, rng *rand.Rand, url string, 
 // session slow to connect (the keys meet the disabled bar). The prompt must arrive
 // character for character, exactly once, and the words after the Enter must be the draft.
 func TestTypingThroughTheHandOff(t *testing.T) {
+	t.Parallel()
 	loads := handoffLoads(t)
 	for _, path := range []string{"token", "cookie", "hero"} {
 		t.Run(path, func(t *testing.T) {
@@ -271,6 +272,7 @@ func settle(t *testing.T, ctx context.Context, srv *server, before map[string]st
 // (a re-render took the focus) is the composer's: characters and Backspace land in the
 // textarea, and Enter sends.
 func TestKeysOnTheBodyGoToTheComposer(t *testing.T) {
+	t.Parallel()
 	_, ctx := openHome(t)
 	do(t, ctx, 10*time.Second, typeText("keep "))
 	evalBool(t, ctx, `(document.activeElement.blur(), document.activeElement === document.body)`)
@@ -292,6 +294,7 @@ func TestKeysOnTheBodyGoToTheComposer(t *testing.T) {
 // session into an ordinary one (a new address, the thread, the list); a person who goes on
 // typing at a typist's pace right after the Enter loses nothing to it.
 func TestTypingThroughTheFirstPrompt(t *testing.T) {
+	t.Parallel()
 	_, ctx := openHome(t)
 	rng := rand.New(rand.NewPCG(uint64(time.Now().UnixNano()), 2))
 	next := "and then the second thought, typed on"

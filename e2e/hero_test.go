@@ -18,6 +18,7 @@ import (
 // TestBlankToActiveKeepsTheTextarea: the hero's bar works on a blank session; the first
 // prompt makes it a session at its own address, and the textarea is the same DOM node.
 func TestBlankToActiveKeepsTheTextarea(t *testing.T) {
+	t.Parallel()
 	srv, ctx := openHome(t)
 	assert.Equal(t, "/", evalString(t, ctx, `location.pathname`))
 	assert.Equal(t, "0", evalString(t, ctx, `String(document.querySelectorAll('.workspaces [role=radio]').length)`), "no picker for a lone workspace")
@@ -39,6 +40,7 @@ func TestBlankToActiveKeepsTheTextarea(t *testing.T) {
 // its draft saved), and a banner says the server is not reachable. The bar is never a dead
 // one that drops keys (docs/pwa.md, "Offline").
 func TestHeroKeepsTypingWhenTheServerGoes(t *testing.T) {
+	t.Parallel()
 	srv := startServer(t, t.TempDir(), "127.0.0.1:0")
 	ctx := browser(t)
 	do(t, ctx, 60*time.Second, chromedp.Navigate(srv.link), waitReady(), typeText("hello"), pressEnter(0),
@@ -55,6 +57,7 @@ func TestHeroKeepsTypingWhenTheServerGoes(t *testing.T) {
 // TestRepickingAWorkspaceCarriesTheDraft: a draft typed in the hero goes along when the
 // person picks another workspace, and the bar then offers that workspace's files.
 func TestRepickingAWorkspaceCarriesTheDraft(t *testing.T) {
+	t.Parallel()
 	data := t.TempDir()
 	other := filepath.Join(t.TempDir(), "garden")
 	require.NoError(t, os.MkdirAll(filepath.Join(other, "beds"), 0o755))
@@ -90,6 +93,7 @@ func TestRepickingAWorkspaceCarriesTheDraft(t *testing.T) {
 // TestSlashMenuOpensFunctionsAndInsertsSkills: the `/` menu lists the workspace's skills,
 // inserted as plain text and highlighted, and its functions, which open the fn-form.
 func TestSlashMenuOpensFunctionsAndInsertsSkills(t *testing.T) {
+	t.Parallel()
 	data := t.TempDir()
 	ws := data + "-workspace"
 	require.NoError(t, os.MkdirAll(filepath.Join(ws, ".parley", "skills"), 0o755))
@@ -116,6 +120,7 @@ func TestSlashMenuOpensFunctionsAndInsertsSkills(t *testing.T) {
 // 200 bytes, and 60 four-byte runes plus "…" is 243, so the session was refused with
 // "Not sent: invalid request: title: longer than 200 bytes".
 func TestEmojiFirstPromptStartsSession(t *testing.T) {
+	t.Parallel()
 	_, ctx := openHome(t)
 	prompt := strings.Repeat("😀", 70)
 	setDraftJS(t, ctx, prompt)

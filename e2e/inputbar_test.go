@@ -98,6 +98,7 @@ func openAmong(t *testing.T, titles ...string) (srv *server, ctx context.Context
 // TestInputBarChipFromSessions: `@` opens the combobox's listbox, Tab inserts the other
 // session as a chip; one Backspace deletes it whole; undo and redo go through the machine.
 func TestInputBarChipFromSessions(t *testing.T) {
+	t.Parallel()
 	_, ctx, ids := openAmong(t, "alpha notes")
 	alpha := ids["alpha notes"]
 
@@ -144,6 +145,7 @@ func TestInputBarChipFromSessions(t *testing.T) {
 // a paste whose reference the hot snapshot knows becomes a chip, and one undo returns to
 // before the paste.
 func TestInputBarClipboard(t *testing.T) {
+	t.Parallel()
 	_, ctx, ids := openAmong(t, "alpha")
 	alpha := ids["alpha"]
 
@@ -170,6 +172,7 @@ func TestInputBarClipboard(t *testing.T) {
 // TestInputBarCommandClaim: "/exa", the menu, Tab claims /example with its usage as ghost
 // text; past the examples' menu, Enter runs it: the server answers with the usage.
 func TestInputBarCommandClaim(t *testing.T) {
+	t.Parallel()
 	srv := startServer(t, t.TempDir(), "127.0.0.1:0")
 	ctx := browser(t)
 	do(t, ctx, 60*time.Second, chromedp.Navigate(srv.link), waitReady(), chromedp.Focus(composer))
@@ -190,6 +193,7 @@ func TestInputBarCommandClaim(t *testing.T) {
 // TestInputBarNoMenuInsideWords: an address and a URL open no menu; a trigger at a word
 // boundary does (the control that makes the test able to fail).
 func TestInputBarNoMenuInsideWords(t *testing.T) {
+	t.Parallel()
 	_, ctx, _ := openAmong(t, "other")
 
 	for _, text := range []string{"mail user@host", " and https://x/y"} {
@@ -204,6 +208,7 @@ func TestInputBarNoMenuInsideWords(t *testing.T) {
 // TestInputBarIMEEnterNeitherPicksNorSends: with the menu open, an Enter that belongs to an
 // IME composition neither picks the option nor sends the draft.
 func TestInputBarIMEEnterNeitherPicksNorSends(t *testing.T) {
+	t.Parallel()
 	srv := startServer(t, t.TempDir(), "127.0.0.1:0")
 	ctx := browser(t)
 	do(t, ctx, 60*time.Second, chromedp.Navigate(srv.link), waitReady(), chromedp.Focus(composer))
@@ -233,6 +238,7 @@ func TestInputBarIMEEnterNeitherPicksNorSends(t *testing.T) {
 // TestInputBarQueueDock: while a turn runs the bar says Enter queues; the queued prompt shows
 // in the dock, then joins the thread when its turn comes.
 func TestInputBarQueueDock(t *testing.T) {
+	t.Parallel()
 	_, ctx := openHome(t)
 	do(t, ctx, 10*time.Second, typeText(`/script ok = confirm('Go on?'); send('first done' if ok else 'first stopped')`), pressEnter(0))
 	do(t, ctx, 20*time.Second, waitJS(`!!document.querySelector('.entry-decision.status-pending')`))
@@ -261,6 +267,7 @@ func TestInputBarQueueDock(t *testing.T) {
 // TestInputBarDraftSurvivesReload: the draft is mirrored in localStorage as its clipboard
 // projection; after a reload it is back, the chip as its text.
 func TestInputBarDraftSurvivesReload(t *testing.T) {
+	t.Parallel()
 	_, ctx, ids := openAmong(t, "alpha")
 	alpha, home := ids["alpha"], ids["home"]
 	do(t, ctx, 10*time.Second, typeText("keep @alp"), menuOpen("@alpha"), tab, typeText(" please"))
@@ -282,6 +289,7 @@ func quote(s string) string { b, _ := json.Marshal(s); return string(b) }
 // typing, moved with ↓, closed with Escape, reopened, picked with Enter; Shift+Enter breaks
 // the line even with the menu open; Enter sends.
 func TestInputBarKeyboardOnly(t *testing.T) {
+	t.Parallel()
 	_, ctx, _ := openAmong(t, "beta", "alpha")
 
 	do(t, ctx, 10*time.Second, typeText("@"), menuOpen("@beta"), menuOpen("@alpha"))
@@ -308,6 +316,7 @@ func TestInputBarKeyboardOnly(t *testing.T) {
 // and replaces the pre-rendered textarea; what was typed there is kept (web/early.js), and
 // so is the focus.
 func TestTypingBeforeWasmIsKept(t *testing.T) {
+	t.Parallel()
 	srv := startServer(t, t.TempDir(), "127.0.0.1:0")
 	ctx := browser(t)
 	// Hold app.wasm until the person has typed, so the race is decided, not hoped for.
@@ -349,6 +358,7 @@ func TestTypingBeforeWasmIsKept(t *testing.T) {
 // the composer after switching to another from the sidebar (where Enter would send it), and
 // is back on return.
 func TestDraftStaysWithItsSession(t *testing.T) {
+	t.Parallel()
 	srv := startServer(t, t.TempDir(), "127.0.0.1:0")
 	a := seedSession(t, srv, "alpha", 1)
 	b := seedSession(t, srv, "beta", 1)

@@ -30,6 +30,7 @@ const shownTitle = `(document.querySelector('#composer-mode .field:not(.is-hidde
 // and types "no, use git status". The words land in the approval's field for words, where
 // they can be seen, and never in the hidden draft.
 func TestTypingOnADecisionGoesIntoIt(t *testing.T) {
+	t.Parallel()
 	_, ctx := openSession(t, `/script run(["ls","-la"])`)
 	do(t, ctx, 20*time.Second, waitJS(modeShown))
 	do(t, ctx, 10*time.Second, waitJS(`document.activeElement.id === 'approval-instruction'`))
@@ -47,6 +48,7 @@ func TestTypingOnADecisionGoesIntoIt(t *testing.T) {
 // after a pause (a person's, between words) the next words still go to the draft, and no
 // Space presses a choice; Tab moves into the decision when they are ready.
 func TestADraftUnderADecisionShowsAsAStrip(t *testing.T) {
+	t.Parallel()
 	srv, ctx := openSession(t, "hello")
 	waitMessages(t, ctx, 2)
 	do(t, ctx, 10*time.Second, typeText("half a thought"))
@@ -70,6 +72,7 @@ func TestADraftUnderADecisionShowsAsAStrip(t *testing.T) {
 // TestEscapeSetsTheQuestionAside: Escape never declines; the question waits, answers kept,
 // and declining is its own button.
 func TestEscapeSetsTheQuestionAside(t *testing.T) {
+	t.Parallel()
 	srv, ctx := openSession(t, threeQuestions)
 	do(t, ctx, 20*time.Second, waitJS(modeShown), waitJS(focusIn))
 	do(t, ctx, 10*time.Second, space(), waitJS(`document.querySelector('#composer-mode .chip').textContent === 'Engine ✓'`))
@@ -95,6 +98,7 @@ const ratedForm = `/script r = ask('Rate it', {'type': 'object', 'properties': {
 // alone: the first field has the focus, a number typed with no pause keeps its decimal point,
 // Space and Enter on the radios agree, and Enter on the last question sends.
 func TestOutOfRangeStaysWithItsError(t *testing.T) {
+	t.Parallel()
 	_, ctx := openSession(t, ratedForm)
 	do(t, ctx, 20*time.Second, waitJS(modeShown))
 	assert.Equal(t, "How many stars would…|Ratio|Which one?", evalString(t, ctx, chipTexts), "chips hold the titles, cut short")
@@ -134,6 +138,7 @@ func TestOutOfRangeStaysWithItsError(t *testing.T) {
 
 // TestApprovalChords: mod+Enter approves, shown as a hint on the option; a letter never does.
 func TestApprovalChords(t *testing.T) {
+	t.Parallel()
 	_, ctx := openSession(t, echoScript)
 	do(t, ctx, 20*time.Second, waitJS(modeShown), waitJS(focusIn))
 	assert.Equal(t, "Ctrl+Enter", modeText(t, ctx, `.choice .key-hint`))
@@ -148,6 +153,7 @@ func TestApprovalChords(t *testing.T) {
 
 // TestRejectChord: mod+Shift+Enter rejects.
 func TestRejectChord(t *testing.T) {
+	t.Parallel()
 	_, ctx := openSession(t, echoScript)
 	do(t, ctx, 20*time.Second, waitJS(modeShown), waitJS(focusIn), pressEnter(modCtrl|modShift))
 	msgs := waitMessages(t, ctx, 2)
@@ -157,6 +163,7 @@ func TestRejectChord(t *testing.T) {
 // TestIMENeverAnswers composes with an input method in the question and approval modes: the
 // Enter that commits a candidate neither moves on, sends, nor rejects.
 func TestIMENeverAnswers(t *testing.T) {
+	t.Parallel()
 	imeEnter := chromedp.Steps(
 		key(input.DispatchKeyEventParams{Type: input.DispatchKeyEventTypeRawKeyDown, Key: "Process", Code: "Enter", WindowsVirtualKeyCode: 229, NativeVirtualKeyCode: 229}),
 		key(input.DispatchKeyEventParams{Type: input.DispatchKeyEventTypeKeyUp, Key: "Enter", Code: "Enter", WindowsVirtualKeyCode: 13, NativeVirtualKeyCode: 13}),

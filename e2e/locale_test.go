@@ -26,6 +26,7 @@ func acceptLanguage(lang string) chromedp.Action[chromedp.Void] {
 
 // TestLocaleFollowsTheBrowser: a browser that prefers Chinese gets the composer in Chinese.
 func TestLocaleFollowsTheBrowser(t *testing.T) {
+	t.Parallel()
 	srv := startServer(t, t.TempDir(), "127.0.0.1:0")
 	ctx := browser(t)
 	do(t, ctx, 60*time.Second, acceptLanguage("zh-CN,zh;q=0.9,en;q=0.5"), chromedp.Navigate(srv.link), waitReady())
@@ -38,6 +39,7 @@ func TestLocaleFollowsTheBrowser(t *testing.T) {
 // TestLocaleSwitchKeepsTheForm switches the locale in the middle of a form: every answer, the
 // focused field and its caret stay, and the words change in place.
 func TestLocaleSwitchKeepsTheForm(t *testing.T) {
+	t.Parallel()
 	_, ctx := openSession(t, threeQuestions)
 	do(t, ctx, 20*time.Second, waitJS(modeShown), waitJS(`document.activeElement.type === 'radio'`), space(),
 		waitJS(`document.querySelector('#composer-mode .chip').textContent === 'Engine ✓'`))
@@ -72,6 +74,7 @@ func TestLocaleSwitchKeepsTheForm(t *testing.T) {
 // TestCJKInTheComposerAndTheThread: Chinese text typed around a chip lays out in the textarea
 // exactly where the backdrop draws it, and the message reads the same in the thread.
 func TestCJKInTheComposerAndTheThread(t *testing.T) {
+	t.Parallel()
 	_, ctx, _ := openAmong(t, "alpha notes")
 	do(t, ctx, 10*time.Second, typeText("看看 @alp"), menuOpen("@alpha notes"), pick("@alpha notes"), menuClosed)
 	do(t, ctx, 10*time.Second, typeText("这个文件，谢谢！"), waitDraft("看看 "+chip+"这个文件，谢谢！"))

@@ -63,6 +63,7 @@ func noEnglish(t *testing.T, ctx context.Context, state string) {
 // is Chinese but for names and what people and programs wrote, <html lang> follows, and axe
 // finds nothing.
 func TestChineseSessionSidebarAndApprovals(t *testing.T) {
+	t.Parallel()
 	srv := startServer(t, t.TempDir(), "127.0.0.1:0")
 	a := newSession(t, srv, "Alpha", "")
 	sendTo(t, srv, a, "hello from alpha")
@@ -109,6 +110,7 @@ func TestChineseSessionSidebarAndApprovals(t *testing.T) {
 // TestLocaleSwitchKeepsTheDraft: on the empty page, a switch relabels the hero, its starters
 // and the bar's placeholder around a half-typed draft, which keeps its text, focus and caret.
 func TestLocaleSwitchKeepsTheDraft(t *testing.T) {
+	t.Parallel()
 	_, ctx := openHome(t)
 	do(t, ctx, 20*time.Second, typeText("draft to keep"), waitJS(`document.querySelector('#composer-input').value === 'draft to keep'`))
 	evalBool(t, ctx, `(e => { e.focus(); e.setSelectionRange(5, 5); e.__mark = 'kept'; return true })(document.querySelector('#composer-input'))`)

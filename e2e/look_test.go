@@ -23,6 +23,7 @@ import (
 // TestEmptyPageOffersStarters: the empty page has no picker for its one workspace, and
 // offers examples, /help and functions (no prompts: no model is configured); a starter sends.
 func TestEmptyPageOffersStarters(t *testing.T) {
+	t.Parallel()
 	_, ctx := openHome(t)
 	do(t, ctx, 20*time.Second, waitJS(`document.querySelectorAll('.starters .starter').length >= 3`))
 	assert.Equal(t, "0", evalString(t, ctx, `String(document.querySelectorAll('.workspaces [role=radio]').length)`))
@@ -45,6 +46,7 @@ func TestEmptyPageOffersStarters(t *testing.T) {
 // one line with no answers of its own, and Enter on it goes to the composer; answered, the
 // card says the outcome in words, a form's as Title: value pairs.
 func TestDecisionCardWaitsThenStatesItsOutcome(t *testing.T) {
+	t.Parallel()
 	srv, ctx := openSession(t, `/script ok = confirm('Ship it?'); v = ask('Deploy', {'type': 'object', 'properties': {'env': {'type': 'string', 'title': 'Environment', 'oneOf': [{'const': 'staging', 'title': 'Staging'}, {'const': 'prod', 'title': 'Production'}]}, 'replicas': {'type': 'integer', 'title': 'Replicas'}}}); send('done')`)
 	do(t, ctx, 20*time.Second, waitJS(`!!document.querySelector('.entry-decision.status-pending') && !!document.querySelector('#composer-mode')`))
 	assert.Equal(t, 1, int(get(t, ctx, chromedp.Evaluate[float64](`document.querySelectorAll('.thread .entry-decision').length`))))
@@ -70,6 +72,7 @@ func TestDecisionCardWaitsThenStatesItsOutcome(t *testing.T) {
 // TestRunOutputIsShownOnce: what a script prints and then sends is shown once, in its run's
 // card; the same words are not repeated as a message.
 func TestRunOutputIsShownOnce(t *testing.T) {
+	t.Parallel()
 	_, ctx := openSession(t, `/script print('Hello, Ada.'); send('Hello, Ada.')`)
 	do(t, ctx, 20*time.Second, waitJS(`!!document.querySelector('.entry-run.status-done') && !document.querySelector('.thread .working')`))
 	shown := evalString(t, ctx, `[...document.querySelectorAll('.thread-inner .msg-agent, .thread-inner .entry-run')].map(e => e.innerText).join('\n')`)
@@ -80,6 +83,7 @@ func TestRunOutputIsShownOnce(t *testing.T) {
 // TestRenameAndArchiveASession renames a session from the list, then archives it after a
 // confirmation: the server has both.
 func TestRenameAndArchiveASession(t *testing.T) {
+	t.Parallel()
 	srv := startServer(t, t.TempDir(), "127.0.0.1:0")
 	id := seedSession(t, srv, "first", 1)
 	ctx := browser(t)
@@ -114,6 +118,7 @@ func TestRenameAndArchiveASession(t *testing.T) {
 // empty page, a thread with each kind of card, each composer mode, in light, dark and on a
 // 390×844 phone. It runs only when PARLEY_SCREENSHOTS is set.
 func TestScreenshots(t *testing.T) {
+	t.Parallel()
 	if os.Getenv("PARLEY_SCREENSHOTS") == "" {
 		t.Skip("set PARLEY_SCREENSHOTS=1 (make screenshots)")
 	}
@@ -181,6 +186,7 @@ func TestScreenshots(t *testing.T) {
 // TestExampleArgumentCompletion: "/example " lists the examples' slugs with their
 // descriptions; typing narrows the list, Tab puts the slug in place, and Enter runs it.
 func TestExampleArgumentCompletion(t *testing.T) {
+	t.Parallel()
 	_, ctx := openHome(t)
 	do(t, ctx, 20*time.Second, waitJS(`document.documentElement.hasAttribute('data-composer-live')`),
 		typeText("/example "), menuOpen("git-status"), menuOpen("hello"))
@@ -200,6 +206,7 @@ func TestExampleArgumentCompletion(t *testing.T) {
 // TestQueuedPromptEditedThenRemoved: a prompt queued behind a running turn is edited in place,
 // then removed; it never runs, and the log holds the edit and the withdrawal.
 func TestQueuedPromptEditedThenRemoved(t *testing.T) {
+	t.Parallel()
 	srv, ctx := openSession(t, `/script ok = confirm('Go on?'); send('first done')`)
 	do(t, ctx, 20*time.Second, waitJS(`!!document.querySelector('#composer-mode .chat-about')`),
 		chromedp.Click(chromedp.CSS(`#composer-mode .chat-about`)), waitJS(`!document.querySelector('#composer-mode')`))

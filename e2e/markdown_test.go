@@ -46,6 +46,7 @@ func markdownModel(t *testing.T, text string) *httptest.Server {
 // the real page: elements, no script ran, safe links, and the copy button through a stubbed
 // Clipboard API (headless Chromium's clipboard needs permissions a test should not depend on).
 func TestAgentMarkdownInTheBrowser(t *testing.T) {
+	t.Parallel()
 	model := markdownModel(t, markdownAnswer)
 	t.Setenv("PARLEY_MODEL_URL", model.URL+"/v1")
 	t.Setenv("PARLEY_MODEL", "m")

@@ -66,6 +66,7 @@ func rawResult(t *testing.T, text string) map[string]any {
 // TestMCPEverythingFormInTheComposer answers the reference server's 13-field form, every
 // field changed from its default, in the composer; the server reports what it received.
 func TestMCPEverythingFormInTheComposer(t *testing.T) {
+	t.Parallel()
 	entry := everythingEntry(t)
 	node, err := exec.LookPath("node")
 	require.NoError(t, err)
@@ -146,6 +147,7 @@ func TestMCPEverythingFormInTheComposer(t *testing.T) {
 // composer is ended by the server's notifications/elicitation/complete, and the call is
 // made again.
 func TestMCPURLConsentThenComplete(t *testing.T) {
+	t.Parallel()
 	exe, err := os.Executable()
 	require.NoError(t, err)
 	fake, _, ctx := openMCP(t, map[string]any{"test": map[string]any{"command": exe, "args": []string{"-test.run=^$"},
@@ -176,6 +178,7 @@ func TestMCPURLConsentThenComplete(t *testing.T) {
 // TestMCPPageListsAndReconnects: /mcp shows each server's status, why it failed with its
 // stderr tail, and its tools; Reconnect starts a server again.
 func TestMCPPageListsAndReconnects(t *testing.T) {
+	t.Parallel()
 	exe, err := os.Executable()
 	require.NoError(t, err)
 	_, srv, ctx := openMCP(t, map[string]any{
@@ -220,6 +223,7 @@ func TestMCPPageListsAndReconnects(t *testing.T) {
 // TestMCPProgressShowsInTheThread: a server's progress notifications are a bar with its
 // message on the call's receipt while the call runs; Stop cancels the call.
 func TestMCPProgressShowsInTheThread(t *testing.T) {
+	t.Parallel()
 	exe, err := os.Executable()
 	require.NoError(t, err)
 	_, _, ctx := openMCP(t, map[string]any{"test": map[string]any{"command": exe, "args": []string{"-test.run=^$"},

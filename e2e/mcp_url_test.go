@@ -17,6 +17,7 @@ import (
 // after consent the call does not end: the composer says it waits for the user to finish in
 // the browser, the receipt stays running, and the user's "I am done there" lets the call go on.
 func TestMCPURLRequestWaitsForTheStepInTheBrowser(t *testing.T) {
+	t.Parallel()
 	exe, err := os.Executable()
 	require.NoError(t, err)
 	fake, _, ctx := openMCP(t, map[string]any{"test": map[string]any{"command": exe, "args": []string{"-test.run=^$"},

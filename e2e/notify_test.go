@@ -26,6 +26,7 @@ const shownNotifications = `(navigator.serviceWorker.ready.then(r => r.getNotifi
 // claimed as seen and never notified; a click on the notification opens its thread with the
 // decision in the composer.
 func TestNotifications(t *testing.T) {
+	t.Parallel()
 	data := t.TempDir()
 	workspace := data + "-workspace"
 	require.NoError(t, os.MkdirAll(workspace, 0o755))
@@ -93,6 +94,7 @@ func TestNotifications(t *testing.T) {
 // TestNotificationInAHiddenTab: the tab shows the very thread the decision is asked in, but
 // another tab is in front: nobody is looking, so nothing claims it and it is notified.
 func TestNotificationInAHiddenTab(t *testing.T) {
+	t.Parallel()
 	data := t.TempDir()
 	workspace := data + "-workspace"
 	require.NoError(t, os.MkdirAll(workspace, 0o755))

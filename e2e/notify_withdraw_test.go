@@ -22,6 +22,7 @@ import (
 // event stream; the same withdrawal arriving by Web Push closes it through the worker's push
 // handler, and a withdrawal that overtakes its ask keeps the ask from showing at all.
 func TestNotificationWithdrawnWhenAnsweredElsewhere(t *testing.T) {
+	t.Parallel()
 	data := t.TempDir()
 	workspace := data + "-workspace"
 	require.NoError(t, os.MkdirAll(workspace, 0o755))

@@ -21,6 +21,7 @@ import (
 // no-cors fetch from it, the kind a browser sends without asking Parley first, must not run
 // anything; the same request from Parley's own page does.
 func TestAnotherPortCannotActAsTheUser(t *testing.T) {
+	t.Parallel()
 	srv := startServer(t, t.TempDir(), "127.0.0.1:0")
 	ctx := browser(t)
 	do(t, ctx, 60*time.Second, chromedp.Navigate(srv.link), waitReady()) // the browser has the cookie now

@@ -15,6 +15,7 @@ import (
 // receipt while the command still runs (it waits for a file the test writes only after
 // seeing the output), then the result takes its place.
 func TestAgentCommandOutputShowsWhileItRuns(t *testing.T) {
+	t.Parallel()
 	release := filepath.Join(t.TempDir(), "release")
 	script := `echo "step one done"; echo "a warning" >&2; while [ ! -e "$1" ]; do sleep 0.05; done; echo "step two done"`
 	fake, _, ctx := openModel(t,

@@ -44,6 +44,7 @@ const composerAboveKeyboard = `(() => { const r = document.querySelector('.compo
 // above the on-screen keyboard (the page shrinks to the space left) and clear of the
 // safe-area insets.
 func TestPhoneLayout(t *testing.T) {
+	t.Parallel()
 	srv := startServer(t, t.TempDir(), "127.0.0.1:0")
 	id := seedSession(t, srv, "Phone", 2)
 	ctx := browser(t)

@@ -41,6 +41,7 @@ func waitWorker() chromedp.Action[chromedp.Void] {
 // manifest it read has an id, local icons of 192 and 512 pixels and a maskable one,
 // standalone display and a theme colour for each colour scheme; the service worker registers.
 func TestPWAInstallable(t *testing.T) {
+	t.Parallel()
 	srv, ctx := openHome(t)
 	do(t, ctx, 30*time.Second, waitWorker())
 
@@ -92,6 +93,7 @@ func TestPWAInstallable(t *testing.T) {
 // says it is offline; the composer takes a draft, which is saved; when the server returns
 // the page recovers by itself and the draft is still there to send.
 func TestOfflineShell(t *testing.T) {
+	t.Parallel()
 	data := t.TempDir()
 	srv := startServer(t, data, "127.0.0.1:0")
 	id := seedSession(t, srv, "Offline", 1)
@@ -124,6 +126,7 @@ func TestOfflineShell(t *testing.T) {
 // TestUpdateWhileTypingOffersReload: a new build arrives while a draft is being typed: the
 // page does not reload under it, it offers the reload, and the reload keeps the draft.
 func TestUpdateWhileTypingOffersReload(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	require.NoError(t, os.MkdirAll(filepath.Join(dir, "web"), 0o755))
 	entries, err := os.ReadDir(filepath.Join(repoRoot, "web"))

@@ -22,6 +22,7 @@ import (
 // session (what the approvals queue lists); each session's row says how many wait in it.
 // Answered in the composer, both drop at once, without a reload.
 func TestPendingCountFollowsAnswers(t *testing.T) {
+	t.Parallel()
 	srv, ctx := openSession(t, `/script a = confirm('Ship it?'); b = ask('Which colour?', {'type': 'object', 'properties': {'c': {'type': 'string', 'title': 'Colour'}}})`)
 	id := sessionOf(t, ctx)
 	do(t, ctx, 30*time.Second, waitJS(`document.querySelector('.pending-count')?.textContent === '1'`),
@@ -44,6 +45,7 @@ func TestPendingCountFollowsAnswers(t *testing.T) {
 // TestNewSessionIsListedUnderTodayAtOnce: the hero's first prompt lists its session under
 // Today with its time, before the server's list is read again.
 func TestNewSessionIsListedUnderTodayAtOnce(t *testing.T) {
+	t.Parallel()
 	_, ctx := openHome(t)
 	do(t, ctx, 20*time.Second, typeText("hello there"), pressEnter(0), waitJS(`location.pathname.startsWith('/s/')`),
 		waitJS(`document.querySelectorAll('.sessions .session-item').length === 1`))
@@ -55,6 +57,7 @@ func TestNewSessionIsListedUnderTodayAtOnce(t *testing.T) {
 // sessions in its sidebar, counts the grants on their tab before it is opened, and says who
 // spoke in a thread's status: a script's words are the script's, not the agent's.
 func TestApprovalsScreenOnFirstLoad(t *testing.T) {
+	t.Parallel()
 	srv, ctx := openHome(t)
 	script := `/script r = run(['echo', 'granted']); send(r.stdout.strip() or r.error)`
 	do(t, ctx, 10*time.Second, typeText(script), pressEnter(0))
@@ -85,6 +88,7 @@ func TestApprovalsScreenOnFirstLoad(t *testing.T) {
 // TestSessionTimesMoveOn: a session's "just now" becomes "1 min ago" as the minute passes,
 // with nothing else happening on the page.
 func TestSessionTimesMoveOn(t *testing.T) {
+	t.Parallel()
 	srv := startServer(t, t.TempDir(), "127.0.0.1:0")
 	seedSession(t, srv, "first", 1)
 	ctx := browser(t)
@@ -102,6 +106,7 @@ func TestSessionTimesMoveOn(t *testing.T) {
 // link, the sidebar never shows an empty list, and the Grants tab never says "(0)" while one
 // grant exists: it has no count until it has read it.
 func TestMovingToApprovalsKeepsTheList(t *testing.T) {
+	t.Parallel()
 	_, ctx := openHome(t)
 	do(t, ctx, 10*time.Second, typeText(`/script r = run(['echo', 'granted']); send(r.stdout.strip() or r.error)`), pressEnter(0))
 	do(t, ctx, 30*time.Second, waitJS(`!!document.querySelector('#composer-mode .choice')`))
@@ -128,6 +133,7 @@ func TestMovingToApprovalsKeepsTheList(t *testing.T) {
 // the way until its row is pointed at or holds the focus, and Tab from the row's link
 // reaches them; on a touch phone they stay in view, each at least 44 px.
 func TestSessionActionsOnHoverOrFocus(t *testing.T) {
+	t.Parallel()
 	srv := startServer(t, t.TempDir(), "127.0.0.1:0")
 	seedSession(t, srv, "first", 1)
 	seedSession(t, srv, "second", 1)
@@ -160,6 +166,7 @@ func TestSessionActionsOnHoverOrFocus(t *testing.T) {
 // TestRunCardFollowsItsApproval: the approval that let a script's command run reads above
 // the script's card, which holds what the command printed.
 func TestRunCardFollowsItsApproval(t *testing.T) {
+	t.Parallel()
 	_, ctx := openSession(t, `/script r = run(['echo', 'approved output']); print(r.stdout)`)
 	do(t, ctx, 30*time.Second, waitJS(`!!document.querySelector('#composer-mode .choice')`),
 		clickJS(`#composer-mode .choice`),
@@ -172,6 +179,7 @@ func TestRunCardFollowsItsApproval(t *testing.T) {
 // TestPhoneHeaderIsOpaque: on a phone the header row has a background of its own, so the
 // thread never shows through it.
 func TestPhoneHeaderIsOpaque(t *testing.T) {
+	t.Parallel()
 	srv := startServer(t, t.TempDir(), "127.0.0.1:0")
 	id := seedSession(t, srv, "long", 12)
 	ctx := browser(t)
@@ -188,6 +196,7 @@ func TestPhoneHeaderIsOpaque(t *testing.T) {
 // selects drawn by the stylesheet, links without underlines until pointed at, "Back to the
 // chat" above the page's title; and the controls row names each control. axe finds nothing.
 func TestPagesLookLikeTheApp(t *testing.T) {
+	t.Parallel()
 	srv, ctx := openSession(t, `/script confirm('Ship it?')`)
 	do(t, ctx, 30*time.Second, waitJS(`!!document.querySelector('#composer-mode .choice')`), clickJS(`#composer-mode .choice`),
 		waitJS(`!document.querySelector('.entry-decision.status-pending')`))

@@ -17,6 +17,7 @@ import (
 // The page reconnects by itself, the approval is still in the composer, and approving it
 // runs the command once and finishes the turn: the turn resumed where it was.
 func TestAgentApprovalSurvivesAServerKill(t *testing.T) {
+	t.Parallel()
 	fake := testkit.NewModel(t,
 		testkit.Calls(testkit.Call{ID: "call_0", Name: "run_command", Args: map[string]any{"argv": []string{"echo", "hello"}}}))
 	data := t.TempDir()

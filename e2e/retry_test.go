@@ -17,6 +17,7 @@ import (
 // restart. Its card offers Request retry, as a timed-out one does, and the click asks the
 // agent again without answering or granting anything.
 func TestRequestRetryOnARequestCutOffByARestart(t *testing.T) {
+	t.Parallel()
 	data := t.TempDir()
 	srv := startServer(t, data, "127.0.0.1:0")
 	ctx := browser(t)

@@ -15,6 +15,7 @@ import (
 // it waits there), approved with the keyboard, its output shown once, in the run's card, and
 // no agent turn fired.
 func TestScriptFromTheComposerRunsAfterApproval(t *testing.T) {
+	t.Parallel()
 	_, ctx := openHome(t)
 
 	do(t, ctx, 10*time.Second,
@@ -47,6 +48,7 @@ func TestScriptFromTheComposerRunsAfterApproval(t *testing.T) {
 // TestStopEndsTheTurnAndItsQuestion stops a script waiting on a confirm: the card says it was
 // stopped, the run failed as stopped, and the session takes the next prompt.
 func TestStopEndsTheTurnAndItsQuestion(t *testing.T) {
+	t.Parallel()
 	_, ctx := openHome(t)
 
 	do(t, ctx, 10*time.Second, typeText(`/script confirm('Deploy to production?')`), pressEnter(0))
@@ -65,6 +67,7 @@ func TestStopEndsTheTurnAndItsQuestion(t *testing.T) {
 
 // TestScriptTextIsShownAsText sends markup from a script: it must arrive as text.
 func TestScriptTextIsShownAsText(t *testing.T) {
+	t.Parallel()
 	_, ctx := openHome(t)
 	do(t, ctx, 10*time.Second, typeText(`/script send('<img src=x onerror="document.title=1">'); print('<b>bold</b>')`), pressEnter(0))
 	msgs := waitMessages(t, ctx, 2)
@@ -78,6 +81,7 @@ func TestScriptTextIsShownAsText(t *testing.T) {
 // confirm: it waits below the thread, and joins it, with its reply after it, when its turn
 // starts.
 func TestPromptSentDuringATurnWaitsThenFollowsIt(t *testing.T) {
+	t.Parallel()
 	_, ctx := openHome(t)
 	do(t, ctx, 10*time.Second, typeText(`/script ok = confirm('Go on?'); send('first done' if ok else 'first stopped')`), pressEnter(0))
 	do(t, ctx, 20*time.Second, waitJS(`!!document.querySelector('.entry-decision.status-pending')`))

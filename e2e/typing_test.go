@@ -76,6 +76,7 @@ func clearDraft(t *testing.T, ctx context.Context) {
 // then shows the argument completion. The space is the command claim's (the ghost hint says
 // so), and the words after it are the argument.
 func TestSpaceAfterACommandAtEveryPace(t *testing.T) {
+	t.Parallel()
 	_, ctx := openSession(t, "")
 	rng := newRand()
 	check := func(where string) {
@@ -104,6 +105,7 @@ func TestSpaceAfterACommandAtEveryPace(t *testing.T) {
 // the composer of the new session, the first key too (it used to go to the link, so "/help"
 // was sent as "help"), fast or at a typist's pace; the composer has the focus.
 func TestNewSessionTakesTheFirstKeys(t *testing.T) {
+	t.Parallel()
 	_, ctx := openSession(t, "hi")
 	waitMessages(t, ctx, 2)
 	rng := newRand()
@@ -122,6 +124,7 @@ func TestNewSessionTakesTheFirstKeys(t *testing.T) {
 // TestHeroFocusesTheComposer: on a first load the composer of the empty page has the focus,
 // so a person types at once without a click.
 func TestHeroFocusesTheComposer(t *testing.T) {
+	t.Parallel()
 	_, ctx := openHome(t)
 	do(t, ctx, 20*time.Second, waitJS(`document.documentElement.hasAttribute('data-composer-live')`),
 		waitJS(`document.activeElement && document.activeElement.id === 'composer-input'`))
@@ -133,6 +136,7 @@ func TestHeroFocusesTheComposer(t *testing.T) {
 // TestRenameFocusEscapeEnter: Rename puts the focus in its field with the title; Escape keeps
 // the old title and gives the focus back to Rename; Enter saves.
 func TestRenameFocusEscapeEnter(t *testing.T) {
+	t.Parallel()
 	srv, ctx := openSession(t, "hi")
 	waitMessages(t, ctx, 2)
 	id := sessionOf(t, ctx)
@@ -163,6 +167,7 @@ func TestRenameFocusEscapeEnter(t *testing.T) {
 // prompt.edited; Escape in the edit keeps the text; an edit once the turn started is refused
 // with a message a person can act on.
 func TestQueuedPromptEditKeepsItsPlace(t *testing.T) {
+	t.Parallel()
 	srv, ctx := openSession(t, `/script ok = confirm('Go on?'); send('first done')`)
 	do(t, ctx, 20*time.Second, waitJS(`!!document.querySelector('#composer-mode .chat-about')`),
 		chromedp.Click(chromedp.CSS(`#composer-mode .chat-about`)), waitJS(`!document.querySelector('#composer-mode')`))

@@ -12,6 +12,7 @@ import (
 // weigh most, from a build that keeps their names; docs/wasm-size.md says what was kept out
 // of the browser and how.
 func TestWasmFitsItsBudget(t *testing.T) {
+	t.Parallel()
 	s, err := wasmsize.Stat(filepath.Join(repoRoot, "web"))
 	if err != nil {
 		t.Fatal(err)

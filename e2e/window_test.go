@@ -62,6 +62,7 @@ const scrollTop = `(() => { const th = document.querySelector('.thread'); th.scr
 // newest messages without its whole log, and scrolling up pages the older ones in, in order,
 // each once, back to the first.
 func TestLongSessionOpensOnItsNewestWindow(t *testing.T) {
+	t.Parallel()
 	const n = 600
 	data := t.TempDir()
 	id := seedLog(t, data, n)
