@@ -114,6 +114,10 @@ type Runtime struct {
 	fanout *fanout.Hub
 	// windows index where a page can start showing a session (window.go).
 	windows windowCache
+	// fence stops this runtime's turns while its lease lapses (fence.go); renew is the
+	// heartbeat (a test cuts it).
+	fence fence
+	renew func(context.Context) error
 	// windowsKept keeps those indexes across restarts (window_kept.go).
 	windowsKept *kv.Bucket[keptIndex]
 	// alive reads whether another instance holds its lease; a test makes it slow.
@@ -199,6 +203,8 @@ func New(ctx context.Context, nc *nats.Conn, opts Options) (*Runtime, error) {
 		return nil, err
 	}
 	rt.alive = rt.presence.Alive
+	rt.renew = rt.presence.Beat
+	rt.fence.lastBeat = opts.Now()
 	if err := rt.serveTails(); err != nil {
 		return nil, err
 	}
@@ -288,8 +294,12 @@ func (r *Runtime) sweep(ctx context.Context) {
 	r.registry.Sweep(ctx, decisions, func(d decision.Open) bool {
 		if t, ok := turns[d.Session]; ok && d.Seq > cmp.Or(t.started.Resumes, t.seq) {
 			// Asked in the session's open turn: that turn's fate decides it (resumed with
-			// it, or ended with it when it is interrupted).
+			// it, or ended with it when it is interrupted), here too: a turn that fencing
+			// stopped here keeps its question for the turn to wait on again.
 			return true
+		}
+		if d.Owner == r.owner {
+			return false // asked here, and nothing here waits for it any more
 		}
 		return !r.opts.Exclusive && r.alive(ctx, d.Owner)
 	}, r.open.dropDecision)
@@ -307,11 +317,13 @@ func (r *Runtime) keepAlive() {
 			return
 		case <-beat.C:
 			ctx, cancel := context.WithTimeout(r.ctx, r.opts.Lease/3)
-			if err := r.presence.Beat(ctx); err != nil {
-				slog.Warn("presence heartbeat", "err", err)
-			}
+			r.beat(ctx)
 			r.keepBells()
-			r.sweep(ctx)
+			if !r.isFenced() {
+				// A replica cut off from the presence bucket cannot tell who is alive: the
+				// others sweep meanwhile.
+				r.sweep(ctx)
+			}
 			cancel()
 		}
 	}

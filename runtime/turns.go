@@ -112,6 +112,9 @@ func (r *Runtime) runSession(session string, rn *runner) {
 	var q turn.Queue
 	var kept uint64 // the turn subject's last offset q was kept for; 0: none
 	for r.ctx.Err() == nil {
+		if !r.awaitLease() {
+			return
+		}
 		st, err := r.turnState(r.ctx, session)
 		if err != nil {
 			r.retryLater(session, err)
@@ -123,9 +126,10 @@ func (r *Runtime) runSession(session string, rn *runner) {
 				r.nakBells(rn)
 				return
 			}
-			// Its runner is gone (or was this process's and failed to record the end). An agent
-			// turn that waited on a decision continues here; anything else ends, interrupted.
-			if st.Started.Owner != r.owner {
+			// Its runner is gone (or was this process's and failed to record the end, or was
+			// stopped here by fencing and nobody took it over). An agent turn that waited on a
+			// decision continues here; anything else ends, interrupted.
+			if st.Started.Owner != r.owner || r.fencedHere(session, st.Turn()) {
 				pending, err := r.resumable(session, st)
 				if err != nil {
 					r.retryLater(session, err) // not knowing, never interrupt what could resume
@@ -208,11 +212,11 @@ func (r *Runtime) runTurn(session string, rn *runner, seq uint64, started protoc
 	r.turns.mu.Unlock()
 	ended := protocol.TurnEnded{Prompt: started.Prompt, Run: started.Run, Through: started.Through,
 		Stopped: errors.Is(context.Cause(ctx), decision.ErrStopped)}
-	if r.ctx.Err() != nil {
+	if r.ctx.Err() != nil || fenced(ctx) {
 		if started.Kind == protocol.TurnAgent && !ended.Stopped {
-			// The runtime is closing under an agent's turn: it stays open, for the next
-			// runtime to find (as after a crash): resumed if it waits on a decision, else
-			// ended with a note.
+			// The runtime is closing (or lost its lease) under an agent's turn: it stays
+			// open, for the runtime that finds it (as after a crash): resumed if it waits on a
+			// decision, else ended with a note.
 			return 0
 		}
 		// A script cannot resume: the turn did not finish, and nothing will finish it.

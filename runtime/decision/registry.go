@@ -397,7 +397,7 @@ func (g *Registry) Sweep(ctx context.Context, open map[string]Open, held func(d 
 		g.mu.Lock()
 		_, waiting := g.waiters[id]
 		g.mu.Unlock()
-		if waiting || (d.Owner != g.owner && held(d)) {
+		if waiting || held(d) {
 			continue
 		}
 		if !g.end(ctx, d.Session, id, d.Seq, protocol.OutcomeAborted, protocol.ReasonOrphaned) {
