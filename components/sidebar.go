@@ -190,8 +190,8 @@ func (s *Sidebar) renderItem(info protocol.SessionInfo, now time.Time) app.UI {
 			}),
 		),
 		app.If(waiting > 0, func() app.UI { return app.Span().Class("sr-only").Text(", " + waitingWords(waiting)) }),
-		app.If(info.Created > 0, func() app.UI {
-			at := time.UnixMilli(info.Created)
+		app.If(info.LastActive() > 0, func() app.UI {
+			at := time.UnixMilli(info.LastActive())
 			return app.Time().Class("session-when").DateTime(at.Format(time.RFC3339)).
 				Title(at.Format(tr(i18n.LayoutDateTime))).Text(relativeTime(at, now))
 		}),
@@ -226,15 +226,15 @@ type sessionGroup struct {
 	sessions []protocol.SessionInfo
 }
 
-// groupSessions puts sessions (newest first) under Today, Yesterday and Earlier, by the day
-// they were created in now's time zone.
+// groupSessions puts sessions (the last used first) under Today, Yesterday and Earlier, by the day
+// they were last used in now's time zone.
 func groupSessions(list []protocol.SessionInfo, now time.Time) []sessionGroup {
 	y, m, d := now.Date()
 	today := time.Date(y, m, d, 0, 0, 0, 0, now.Location())
 	yesterday := today.AddDate(0, 0, -1)
 	var out []sessionGroup
 	for _, s := range list {
-		at := time.UnixMilli(s.Created).In(now.Location())
+		at := time.UnixMilli(s.LastActive()).In(now.Location())
 		name := tr(i18n.Earlier)
 		switch {
 		case !at.Before(today):

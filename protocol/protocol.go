@@ -91,11 +91,18 @@ type SessionInfo struct {
 	Workspace   string `json:"workspace"`
 	WorkspaceID string `json:"workspaceId,omitempty"`
 	Created     int64  `json:"created"` // unix milliseconds
+	// Active is when a prompt was last sent to it (unix milliseconds, to the minute: the
+	// index is written at most once a minute a session); 0 before any.
+	Active int64 `json:"active,omitempty"`
 	// Blank says no prompt was ever stored in the session: the sidebar hides it.
 	Blank bool `json:"blank,omitempty"`
 	// Archived says the person took it out of the list (PATCH /api/sessions/{id}).
 	Archived bool `json:"archived,omitempty"`
 }
+
+// LastActive is when the session was last used: its last prompt, else its creation. Lists
+// order and date sessions by it, as chat apps do.
+func (s SessionInfo) LastActive() int64 { return max(s.Active, s.Created) }
 
 // CreateSessionRequest is the body of POST /api/sessions.
 type CreateSessionRequest struct {

@@ -5,8 +5,10 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"log/slog"
 	"slices"
 	"strings"
+	"time"
 
 	"github.com/nats-io/nats.go/jetstream"
 
@@ -73,6 +75,7 @@ func (x *sessionIndex) markUsed(ctx context.Context, id, title string, at int64)
 		if info.Blank && at > info.Created {
 			info.Created = at
 		}
+		info.Active = max(info.Active, at)
 		info.Blank = false
 		if retitle {
 			info.Title = title
@@ -89,6 +92,24 @@ func (x *sessionIndex) markUsed(ctx context.Context, id, title string, at int64)
 	return fmt.Errorf("mark session %s used: too many concurrent updates", id)
 }
 
+// activeEvery is how stale a session's Active may get before a prompt writes it again: a
+// burst of prompts costs the index one write, not one each.
+const activeEvery = time.Minute
+
+// touch records that a prompt was sent at at (unix milliseconds), unless the index has a
+// time within activeEvery of it. It is an index, not the truth: a write another writer raced
+// is not retried.
+func (x *sessionIndex) touch(ctx context.Context, id string, at int64) {
+	info, rev, err := x.kv.Get(ctx, id)
+	if err != nil || at-info.Active < activeEvery.Milliseconds() {
+		return
+	}
+	info.Active = at
+	if err := x.kv.Update(ctx, id, info, rev); err != nil && !errors.Is(err, jetstream.ErrKeyRevisionMismatch) {
+		slog.Warn("session index: last activity", "session", id, "err", err)
+	}
+}
+
 func (x *sessionIndex) list(ctx context.Context) ([]protocol.SessionInfo, error) {
 	out, err := x.kv.List(ctx, "")
 	if err != nil {
@@ -96,9 +117,9 @@ func (x *sessionIndex) list(ctx context.Context) ([]protocol.SessionInfo, error)
 	}
 	// Archived sessions are not listed: the person took them out.
 	out = slices.DeleteFunc(out, func(s protocol.SessionInfo) bool { return s.Archived })
-	// Newest first; the id breaks ties so the order is stable.
+	// The last used first; the id breaks ties so the order is stable.
 	slices.SortFunc(out, func(a, b protocol.SessionInfo) int {
-		return cmp.Or(cmp.Compare(b.Created, a.Created), cmp.Compare(a.ID, b.ID))
+		return cmp.Or(cmp.Compare(b.LastActive(), a.LastActive()), cmp.Compare(a.ID, b.ID))
 	})
 	return out, nil
 }

@@ -2,6 +2,7 @@ package runtime
 
 import (
 	"context"
+	"fmt"
 	"sync"
 	"testing"
 	"time"
@@ -145,4 +146,60 @@ func TestSessionIsDatedFromItsFirstPrompt(t *testing.T) {
 	got, err = rt.Session(ctx, b.ID)
 	require.NoError(t, err)
 	assert.Equal(t, clock().UnixMilli(), got.Created)
+}
+
+// TestTheListFollowsTheLastPrompt: sessions are listed and dated by their last prompt, as
+// chat apps list conversations, and a burst of prompts writes the index at most once a
+// minute.
+func TestTheListFollowsTheLastPrompt(t *testing.T) {
+	var mu sync.Mutex
+	now := time.Date(2026, 3, 4, 10, 0, 0, 0, time.UTC)
+	clock := func() time.Time { mu.Lock(); defer mu.Unlock(); return now }
+	advance := func(d time.Duration) { mu.Lock(); now = now.Add(d); mu.Unlock() }
+	emb, err := StartEmbedded(t.TempDir())
+	require.NoError(t, err)
+	rt, err := New(context.Background(), emb.Conn, Options{Workspace: t.TempDir(), Exclusive: true, Now: clock})
+	require.NoError(t, err)
+	t.Cleanup(func() { stop(emb, rt) })
+	ctx := context.Background()
+	send := func(id, attempt string) {
+		_, err := rt.SendPrompt(ctx, id, protocol.SendPromptRequest{Text: "hi " + attempt, AttemptID: attempt})
+		require.NoError(t, err)
+	}
+	order := func() []string {
+		list, err := rt.ListSessions(ctx)
+		require.NoError(t, err)
+		var ids []string
+		for _, s := range list {
+			ids = append(ids, s.ID)
+		}
+		return ids
+	}
+
+	older, err := rt.CreateSession(ctx, protocol.CreateSessionRequest{Title: "older"})
+	require.NoError(t, err)
+	send(older.ID, "o1")
+	advance(time.Minute)
+	newer, err := rt.CreateSession(ctx, protocol.CreateSessionRequest{Title: "newer"})
+	require.NoError(t, err)
+	send(newer.ID, "n1")
+	assert.Equal(t, []string{newer.ID, older.ID}, order())
+
+	advance(5 * time.Minute)
+	used := clock().UnixMilli()
+	send(older.ID, "o2")
+	assert.Equal(t, []string{older.ID, newer.ID}, order(), "the session just used comes first")
+	got, err := rt.Session(ctx, older.ID)
+	require.NoError(t, err)
+	assert.Equal(t, used, got.LastActive(), "dated by its last prompt")
+
+	_, rev, err := rt.sessions.kv.Get(ctx, older.ID)
+	require.NoError(t, err)
+	for i := range 5 {
+		advance(5 * time.Second)
+		send(older.ID, fmt.Sprintf("burst%d", i))
+	}
+	_, after, err := rt.sessions.kv.Get(ctx, older.ID)
+	require.NoError(t, err)
+	assert.Equal(t, rev, after, "prompts within a minute write nothing to the index")
 }
