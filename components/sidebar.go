@@ -105,6 +105,7 @@ func (s *Sidebar) Render() app.UI {
 		s.pending = countPending(protocol.ApprovalQueue{Entries: s.Queue})
 	}
 	groups := groupSessions(s.Sessions, now)
+	s.syncDocumentTitle()
 	return app.Nav().ID("sidebar").Class(class).Aria("label", tr(i18n.Sessions)).OnKeyDown(escapeMenu).Body(
 		app.A().Class("new-session").Href("/").Text(tr(i18n.NewSession)).OnClick(closeMenu),
 		pendingLink(s.Approvals, s.pending.total),
