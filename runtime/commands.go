@@ -1,6 +1,7 @@
 package runtime
 
 import (
+	"cmp"
 	"context"
 	"encoding/json"
 	"errors"
@@ -205,7 +206,28 @@ func helpText(ws *workspace) string {
 	}
 	b.WriteString("\n")
 	b.WriteString(examplesText(ws))
+	b.WriteString("\n")
+	b.WriteString(functionsText(ws))
 	b.WriteString("\nAny other text, including other /words, goes to the agent.")
+	return b.String()
+}
+
+// functionsText lists the functions the fn-form runs, with how to reach it: the composer's
+// "ƒ Functions" button, or a function picked in the / menu.
+func functionsText(ws *workspace) string {
+	list := catalogue.FunctionList(ws.Path).Functions
+	if len(list) == 0 {
+		return "There are no functions.\n"
+	}
+	var b strings.Builder
+	b.WriteString("Functions (run one with the composer's ƒ Functions button, or pick it in the / menu; a form asks for its parameters):\n")
+	for _, f := range list {
+		what := cmp.Or(f.Title, f.Description)
+		if f.Error != "" {
+			what = "cannot run: " + f.Error
+		}
+		fmt.Fprintf(&b, "• %s: %s\n", f.Name, what)
+	}
 	return b.String()
 }
 

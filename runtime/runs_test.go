@@ -118,13 +118,14 @@ func TestCommandsAtTheDoor(t *testing.T) {
 		assert.Zero(t, testkit.Count(evs, protocol.EventRunStarted))
 	})
 
-	t.Run("help lists the commands and the examples", func(t *testing.T) {
+	t.Run("help lists the commands, the examples and the functions", func(t *testing.T) {
 		s := newSession(t, rt)
 		prompt(t, rt, s, "/help", protocol.ModeQueue)
 		evs := waitFor(t, rt, s, "turn ends", testkit.Has(protocol.EventTurnEnded))
 		texts := testkit.AgentTexts(t, evs)
 		require.Len(t, texts, 1)
-		for _, want := range []string{"/script <code>", "/example <slug> [json-vars]", "/example hello", "/example echo-burst"} {
+		for _, want := range []string{"/script <code>", "/example <slug> [json-vars]", "/example hello", "/example echo-burst",
+			"Functions (run one with the composer's ƒ Functions button", "• greet: Greet someone"} {
 			assert.Contains(t, texts[0], want)
 		}
 	})
