@@ -36,6 +36,9 @@ type cut struct {
 	offset  uint64   // the first event of the window
 	entries int      // the thread entries before it
 	queued  []uint64 // prompts waiting at the cut, in log order
+	// edits are the last prompt.edited of each queued prompt edited before the cut: the
+	// page folds them with the prompts, so a queued prompt shows its new text.
+	edits []uint64
 	// controls are the last session.model, session.permissions and turn.usage events before
 	// the cut (0: none): the newest window's prelude, for the controls row.
 	controls [3]uint64
@@ -50,6 +53,7 @@ type windowIndex struct {
 	// the thread showed at once (it arrived with nothing running or waiting).
 	waiting   []uint64
 	shown     map[uint64]bool
+	edited    map[uint64]uint64 // waiting prompt → its last prompt.edited
 	decisions map[string]bool
 	runs      map[string]bool
 	entries   int
@@ -72,7 +76,7 @@ const (
 )
 
 func newWindowIndex() *windowIndex {
-	return &windowIndex{shown: map[uint64]bool{}, decisions: map[string]bool{}, runs: map[string]bool{}}
+	return &windowIndex{shown: map[uint64]bool{}, edited: map[uint64]uint64{}, decisions: map[string]bool{}, runs: map[string]bool{}}
 }
 
 func (x *windowIndex) apply(ev protocol.Event) {
@@ -107,6 +111,15 @@ func (x *windowIndex) apply(ev protocol.Event) {
 		if ps, err := protocol.DecodeEventData[protocol.PromptSteered](ev); err == nil {
 			x.take(ps.Prompt)
 		}
+	case protocol.EventPromptWithdrawn:
+		// Taken back: it never runs, and no later window may show it waiting.
+		if pw, err := protocol.DecodeEventData[protocol.PromptWithdrawn](ev); err == nil {
+			x.take(pw.Prompt)
+		}
+	case protocol.EventPromptEdited:
+		if pe, err := protocol.DecodeEventData[protocol.PromptEdited](ev); err == nil && slices.Contains(x.waiting, pe.Prompt) {
+			x.edited[pe.Prompt] = ev.Offset
+		}
 	case protocol.EventTurnEnded:
 		x.turns = max(0, x.turns-1)
 	case protocol.EventQuestionAsked:
@@ -140,6 +153,7 @@ func (x *windowIndex) apply(ev protocol.Event) {
 func (x *windowIndex) take(prompt uint64) {
 	x.waiting = slices.DeleteFunc(x.waiting, func(o uint64) bool { return o == prompt })
 	delete(x.shown, prompt)
+	delete(x.edited, prompt)
 }
 
 // cutAt says whether a window can start at ev, given what is open before it.
@@ -159,7 +173,13 @@ func (x *windowIndex) cutAt(ev protocol.Event) (cut, bool) {
 			return cut{}, false
 		}
 	}
-	return cut{offset: ev.Offset, entries: x.entries, queued: slices.Clone(x.waiting), controls: x.controls}, true
+	var edits []uint64
+	for _, p := range x.waiting {
+		if e, ok := x.edited[p]; ok {
+			edits = append(edits, e)
+		}
+	}
+	return cut{offset: ev.Offset, entries: x.entries, queued: slices.Clone(x.waiting), edits: edits, controls: x.controls}, true
 }
 
 // window picks the cut of a window ending before `before` (0: the end of the log) that holds
@@ -263,10 +283,12 @@ func (r *Runtime) Window(ctx context.Context, session string, before uint64, siz
 		if before == 0 {
 			return protocol.Window{}, nil, nil // the whole log: nothing to fold before it
 		}
-		evs, err := r.events(ctx, c.queued)
+		pre := append(slices.Clone(c.queued), c.edits...)
+		slices.Sort(pre)
+		evs, err := r.events(ctx, pre)
 		return protocol.Window{From: c.offset}, evs, err
 	}
-	pre := slices.Clone(c.queued)
+	pre := append(slices.Clone(c.queued), c.edits...)
 	if before == 0 {
 		if x.created != 0 && x.created < c.offset {
 			pre = append(pre, x.created)

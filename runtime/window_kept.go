@@ -35,23 +35,25 @@ const maxKeptBytes = 900 << 10
 
 // keptIndex is a windowIndex as it is kept.
 type keptIndex struct {
-	Version   int       `json:"v"`
-	Scanned   uint64    `json:"scanned"`
-	Turns     int       `json:"turns,omitempty"`
-	Waiting   []uint64  `json:"waiting,omitempty"`
-	Shown     []uint64  `json:"shown,omitempty"`
-	Decisions []string  `json:"decisions,omitempty"`
-	Runs      []string  `json:"runs,omitempty"`
-	Entries   int       `json:"entries"`
-	Cuts      []keptCut `json:"cuts"`
-	Created   uint64    `json:"created,omitempty"`
-	Controls  [3]uint64 `json:"controls"`
+	Version   int         `json:"v"`
+	Scanned   uint64      `json:"scanned"`
+	Turns     int         `json:"turns,omitempty"`
+	Waiting   []uint64    `json:"waiting,omitempty"`
+	Shown     []uint64    `json:"shown,omitempty"`
+	Edited    [][2]uint64 `json:"edited,omitempty"` // a waiting prompt and its last edit
+	Decisions []string    `json:"decisions,omitempty"`
+	Runs      []string    `json:"runs,omitempty"`
+	Entries   int         `json:"entries"`
+	Cuts      []keptCut   `json:"cuts"`
+	Created   uint64      `json:"created,omitempty"`
+	Controls  [3]uint64   `json:"controls"`
 }
 
 type keptCut struct {
 	Offset   uint64    `json:"o"`
 	Entries  int       `json:"e"`
 	Queued   []uint64  `json:"q,omitempty"`
+	Edits    []uint64  `json:"x,omitempty"`
 	Controls [3]uint64 `json:"c"`
 }
 
@@ -63,14 +65,20 @@ func (x *windowIndex) keep() keptIndex {
 		Cuts: make([]keptCut, len(x.cuts)),
 	}
 	for i, c := range x.cuts {
-		k.Cuts[i] = keptCut{Offset: c.offset, Entries: c.entries, Queued: c.queued, Controls: c.controls}
+		k.Cuts[i] = keptCut{Offset: c.offset, Entries: c.entries, Queued: c.queued, Edits: c.edits, Controls: c.controls}
+	}
+	for _, p := range slices.Sorted(maps.Keys(x.edited)) {
+		k.Edited = append(k.Edited, [2]uint64{p, x.edited[p]})
 	}
 	return k
 }
 
 func (k keptIndex) restore(x *windowIndex) {
 	x.scanned, x.turns, x.waiting, x.entries, x.created, x.controls = k.Scanned, k.Turns, k.Waiting, k.Entries, k.Created, k.Controls
-	x.shown, x.decisions, x.runs = map[uint64]bool{}, map[string]bool{}, map[string]bool{}
+	x.shown, x.edited, x.decisions, x.runs = map[uint64]bool{}, map[uint64]uint64{}, map[string]bool{}, map[string]bool{}
+	for _, pe := range k.Edited {
+		x.edited[pe[0]] = pe[1]
+	}
 	for _, o := range k.Shown {
 		x.shown[o] = true
 	}
@@ -82,7 +90,7 @@ func (k keptIndex) restore(x *windowIndex) {
 	}
 	x.cuts = make([]cut, len(k.Cuts))
 	for i, c := range k.Cuts {
-		x.cuts[i] = cut{offset: c.Offset, entries: c.Entries, queued: c.Queued, controls: c.Controls}
+		x.cuts[i] = cut{offset: c.Offset, entries: c.Entries, queued: c.Queued, edits: c.Edits, controls: c.Controls}
 	}
 	x.kept = k.Scanned
 }

@@ -78,55 +78,114 @@ func TestWindowsFoldToTheWholeThread(t *testing.T) {
 
 	for _, size := range []int{1, 5, 17} {
 		t.Run("size "+strconv.Itoa(size), func(t *testing.T) {
-			conn := ts.Client(t).Dial(nil)
-			testkit.WriteFrame(t, conn, protocol.ClientFrame{Type: protocol.FrameSubscribe, Session: id, Tail: size, Batch: true})
-			sub := testkit.ReadFrame(t, conn)
-			require.Equal(t, protocol.FrameSubscribed, sub.Type, "%+v", sub)
-			require.NotNil(t, sub.Window)
-			require.True(t, sub.Window.Older, "a long session opens on a window")
-			var got []protocol.Event
-			for len(got) == 0 || got[len(got)-1].Offset < sub.Head {
-				f := testkit.ReadFrame(t, conn)
-				require.Contains(t, []protocol.FrameType{protocol.FrameEvent, protocol.FrameEvents}, f.Type, "%+v", f)
-				if f.Event != nil {
-					f.Events = append(f.Events, *f.Event)
-				}
-				got = append(got, f.Events...)
-			}
-			for i := 1; i < len(got); i++ {
-				require.Less(t, got[i-1].Offset, got[i].Offset, "in log order, once")
-			}
-			tail := fold(got)
-			assert.Less(t, len(got), len(all), "the window is not the whole log")
+			tail, shown := openAndPageBack(t, ts, id, size, len(all))
 			assert.GreaterOrEqual(t, len(tail.Messages), size)
 			n := len(tail.Messages)
 			assert.Equal(t, offsetsOfMessages(whole.Messages[len(whole.Messages)-n:]), offsetsOfMessages(tail.Messages))
 			assert.Equal(t, whole.Title, tail.Title)
 			assert.Equal(t, whole.Working, tail.Working)
-
-			// Page backwards to the start.
-			before, shown := sub.Window.From, tail.Messages
-			for pages := 0; ; pages++ {
-				require.Less(t, pages, 200)
-				resp, body := ts.Client(t).Get("/api/sessions/" + id + "/window?before=" + itoa(before) + "&size=" + strconv.Itoa(size))
-				require.Equal(t, http.StatusOK, resp.StatusCode, string(body))
-				page := testkit.DecodeAs[protocol.WindowPage](t, body)
-				if len(page.Events) == 0 {
-					assert.False(t, page.Window.Older)
-					break
-				}
-				for _, ev := range page.Events {
-					require.GreaterOrEqual(t, ev.Offset, page.Window.From)
-					require.Less(t, ev.Offset, before)
-				}
-				older := fold(page.Prelude, page.Events)
-				shown = append(append([]store.Message{}, older.Messages...), shown...)
-				if !page.Window.Older {
-					break
-				}
-				before = page.Window.From
-			}
 			assert.Equal(t, offsetsOfMessages(whole.Messages), offsetsOfMessages(shown), "every entry once, in order")
+		})
+	}
+}
+
+// openAndPageBack opens the session's newest window of size entries on a socket, as the page
+// does, and pages back to its start over HTTP. It returns the newest window's fold and every
+// message the pages showed, oldest first.
+func openAndPageBack(t *testing.T, ts *testserver.Server, id string, size, logLength int) (*store.Thread, []store.Message) {
+	t.Helper()
+	conn := ts.Client(t).Dial(nil)
+	testkit.WriteFrame(t, conn, protocol.ClientFrame{Type: protocol.FrameSubscribe, Session: id, Tail: size, Batch: true})
+	sub := testkit.ReadFrame(t, conn)
+	require.Equal(t, protocol.FrameSubscribed, sub.Type, "%+v", sub)
+	require.NotNil(t, sub.Window)
+	require.True(t, sub.Window.Older, "a long session opens on a window")
+	var got []protocol.Event
+	for len(got) == 0 || got[len(got)-1].Offset < sub.Head {
+		f := testkit.ReadFrame(t, conn)
+		require.Contains(t, []protocol.FrameType{protocol.FrameEvent, protocol.FrameEvents}, f.Type, "%+v", f)
+		if f.Event != nil {
+			f.Events = append(f.Events, *f.Event)
+		}
+		got = append(got, f.Events...)
+	}
+	for i := 1; i < len(got); i++ {
+		require.Less(t, got[i-1].Offset, got[i].Offset, "in log order, once")
+	}
+	assert.Less(t, len(got), logLength, "the window is not the whole log")
+	tail := fold(got)
+
+	before, shown := sub.Window.From, tail.Messages
+	for pages := 0; ; pages++ {
+		require.Less(t, pages, 200)
+		resp, body := ts.Client(t).Get("/api/sessions/" + id + "/window?before=" + itoa(before) + "&size=" + strconv.Itoa(size))
+		require.Equal(t, http.StatusOK, resp.StatusCode, string(body))
+		page := testkit.DecodeAs[protocol.WindowPage](t, body)
+		if len(page.Events) == 0 {
+			assert.False(t, page.Window.Older)
+			break
+		}
+		for _, ev := range page.Events {
+			require.GreaterOrEqual(t, ev.Offset, page.Window.From)
+			require.Less(t, ev.Offset, before)
+		}
+		older := fold(page.Prelude, page.Events)
+		shown = append(append([]store.Message{}, older.Messages...), shown...)
+		if !page.Window.Older {
+			break
+		}
+		before = page.Window.From
+	}
+	return tail, shown
+}
+
+func textsOf(ms []store.Message) []string {
+	out := make([]string, len(ms))
+	for i, m := range ms {
+		out[i] = m.Text
+	}
+	return out
+}
+
+// TestAWithdrawnOrEditedPromptStaysSoInEveryWindow: a queued prompt taken back never shows
+// as waiting in a later window (a ghost the person could not remove), and one edited while
+// it waited shows its new text wherever it is folded.
+func TestAWithdrawnOrEditedPromptStaysSoInEveryWindow(t *testing.T) {
+	ts, _ := testServer(t)
+	id := createSessionHTTP(t, ts)
+	for i := range 3 {
+		promptHTTP(t, ts, id, fmt.Sprintf("earlier %d", i))
+		testkit.WaitEvents(t, ts.Events, id, "answered", testkit.TurnsEnded(i+1))
+	}
+	promptHTTP(t, ts, id, "/script confirm('Keep going?')")
+	d := waitDecisions(t, ts, id, 1)[0]
+	promptHTTP(t, ts, id, "first queued")
+	second := promptHTTP(t, ts, id, "second queued")
+	third := promptHTTP(t, ts, id, "third")
+	resp, body := postJSON(t, ts.URL+"/api/sessions/"+id+"/prompts/"+itoa(second)+"/edit", protocol.EditPromptRequest{Text: "second queued (edited)"})
+	require.Equal(t, http.StatusOK, resp.StatusCode, string(body))
+	resp, body = request(t, http.MethodPost, ts.URL+"/api/sessions/"+id+"/prompts/"+itoa(third)+"/withdraw", testToken, nil)
+	require.Equal(t, http.StatusOK, resp.StatusCode, string(body))
+	replyHTTP(t, ts, id, d.ID, `{"action":"accept","content":true}`)
+	ended := 6
+	testkit.WaitEvents(t, ts.Events, id, "the queue ran", testkit.TurnsEnded(ended))
+	for i := range 10 {
+		promptHTTP(t, ts, id, fmt.Sprintf("later %d", i))
+		ended++
+		testkit.WaitEvents(t, ts.Events, id, "answered", testkit.TurnsEnded(ended))
+	}
+	all, err := ts.Events(t.Context(), id, 0)
+	require.NoError(t, err)
+	whole := fold(all)
+	require.Empty(t, whole.Queued)
+	require.Contains(t, textsOf(whole.Messages), "second queued (edited)")
+
+	for _, size := range []int{1, 4, 9} {
+		t.Run("size "+strconv.Itoa(size), func(t *testing.T) {
+			tail, shown := openAndPageBack(t, ts, id, size, len(all))
+			assert.Empty(t, tail.Queued, "nothing waits: the withdrawn prompt is not a ghost")
+			assert.Equal(t, whole.Working, tail.Working)
+			assert.Equal(t, textsOf(whole.Messages), textsOf(shown), "every entry once, with the edited text")
 		})
 	}
 }
