@@ -1,0 +1,86 @@
+package e2e
+
+import (
+	"context"
+	"testing"
+	"time"
+
+	"github.com/chromedp/chromedp"
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+// TestTypingThroughADecisionsArrivalAnswersNothing: a person types a long message at a
+// typist's pace while a confirm they never saw lands in the composer (QA F14: its Space pressed
+// Yes). No key answers it, none is lost: the whole sentence is the draft, the confirm still
+// waits.
+func TestTypingThroughADecisionsArrivalAnswersNothing(t *testing.T) {
+	t.Parallel()
+	srv, ctx := openSession(t, "hello")
+	waitMessages(t, ctx, 2)
+	do(t, ctx, 20*time.Second, waitCaughtUp(), chromedp.Focus(composer))
+	rng := newRand()
+	pace := [2]time.Duration{40 * time.Millisecond, 150 * time.Millisecond}
+	typeAt(t, ctx, rng, "mea", pace)
+	sendAPI(t, srv, sessionOf(t, ctx), `/script confirm('Delete all the notes?')`)
+	const rest = "nwhile I am writing a long message to the agent"
+	typeAt(t, ctx, rng, rest, pace)
+	do(t, ctx, 20*time.Second, waitJS(modeShown))
+	pending, err := apiClient(srv).PendingDecisions(context.Background(), sessionOf(t, ctx))
+	require.NoError(t, err)
+	assert.Len(t, pending, 1, "no key answered the confirm")
+	assert.Equal(t, "mea"+rest, draft(t, ctx), "every key is in the draft, in order")
+}
+
+// TestTypingOnAfterSendingAScriptAnswersNothing is QA F14 as it was found: a command run
+// that a grant lets through (sleep 1), then a confirm, sent from the composer; the person goes
+// straight on typing their next message at a typist's pace while the run works and the
+// confirm lands.
+func TestTypingOnAfterSendingAScriptAnswersNothing(t *testing.T) {
+	t.Parallel()
+	const sleep = `/script run(['sleep', '1'])`
+	srv, ctx := openSession(t, sleep)
+	do(t, ctx, 20*time.Second, waitJS(modeShown))
+	do(t, ctx, 10*time.Second, chromedp.Click(chromedp.CSS(`#composer-mode .choice:nth-child(2)`)), waitJS(modeGone)) // always
+	require.Eventually(t, func() bool {
+		grants, err := apiClient(srv).ListGrants(context.Background())
+		return err == nil && len(grants) == 1
+	}, 10*time.Second, 50*time.Millisecond, "the grant")
+	do(t, ctx, 20*time.Second, waitCaughtUp(), chromedp.Focus(composer))
+	rng := newRand()
+	pace := [2]time.Duration{40 * time.Millisecond, 150 * time.Millisecond}
+	typeAt(t, ctx, rng, sleep, pace)
+	do(t, ctx, 10*time.Second, pressEnter(modShift))
+	typeAt(t, ctx, rng, "confirm('Delete all the notes?')", pace)
+	do(t, ctx, 10*time.Second, waitJS(`!document.querySelector('#composer-input').getAttribute('aria-activedescendant')`), pressEnter(0))
+	const next = "meanwhile I am writing a long message to the agent"
+	typeAt(t, ctx, rng, next, pace)
+	do(t, ctx, 20*time.Second, waitJS(modeShown))
+	pending, err := apiClient(srv).PendingDecisions(context.Background(), sessionOf(t, ctx))
+	require.NoError(t, err)
+	assert.Len(t, pending, 1, "no key answered the confirm")
+	assert.Equal(t, next, draft(t, ctx), "every key is in the draft, in order")
+}
+
+
+// TestAWritersPauseAsADecisionLandsAnswersNothing: the person typed part of a message and
+// paused to think just as a confirm landed; when they type on, past the guard, no key presses
+// a choice and none is lost.
+func TestAWritersPauseAsADecisionLandsAnswersNothing(t *testing.T) {
+	t.Parallel()
+	srv, ctx := openSession(t, "hello")
+	waitMessages(t, ctx, 2)
+	do(t, ctx, 20*time.Second, waitCaughtUp(), chromedp.Focus(composer))
+	rng := newRand()
+	pace := [2]time.Duration{40 * time.Millisecond, 150 * time.Millisecond}
+	typeAt(t, ctx, rng, "meanwhile", pace)
+	sendAPI(t, srv, sessionOf(t, ctx), `/script confirm('Delete all the notes?')`)
+	do(t, ctx, 20*time.Second, waitJS(modeShown))
+	time.Sleep(time.Second) // the writer thinks, well past the guard
+	const rest = " I am writing a long message"
+	typeAt(t, ctx, rng, rest, pace)
+	pending, err := apiClient(srv).PendingDecisions(context.Background(), sessionOf(t, ctx))
+	require.NoError(t, err)
+	assert.Len(t, pending, 1, "no key answered the confirm")
+	assert.Equal(t, "meanwhile"+rest, draft(t, ctx), "every key is in the draft, in order")
+}
