@@ -30,7 +30,6 @@ type ApprovalsPage struct {
 	queue     []protocol.QueueEntry
 	shown     []shownEntry
 	ended     map[string]bool
-	pointerIn bool
 	loaded    bool
 	selected  string // the decision the keyboard is on
 	confirm   string
@@ -272,7 +271,7 @@ func (p *ApprovalsPage) onKey(ctx app.Context, e app.Event) {
 		e.PreventDefault()
 		if _, ok := approveReply(entry.Request); ok {
 			p.selected, p.confirm, p.confirmID = id, confirmApprove, id
-			p.focusConfirm(ctx, ".confirm-yes")
+			p.focusIn(ctx, id, ".confirm-yes")
 		}
 	case alt && code == "KeyR":
 		e.PreventDefault()
@@ -280,11 +279,11 @@ func (p *ApprovalsPage) onKey(ctx app.Context, e app.Event) {
 			p.reason = ""
 		}
 		p.selected, p.confirm, p.confirmID = id, confirmReject, id
+		field := ".confirm-reason"
 		if hasOwnReason(entry) {
-			p.focusIn(ctx, id, ".entry-reason")
-		} else {
-			p.focusIn(ctx, id, ".confirm-reason")
+			field = ".entry-reason"
 		}
+		p.focusIn(ctx, id, field)
 	default:
 		ctx.PreventUpdate()
 	}
@@ -293,7 +292,7 @@ func (p *ApprovalsPage) onKey(ctx app.Context, e app.Event) {
 // entryOf is the queue entry an element is in (its decision), and whether the element is
 // the entry itself.
 func entryOf(el app.Value) (string, bool) {
-	if !el.Truthy() || el.Get("closest").IsUndefined() {
+	if !el.Truthy() {
 		return "", false
 	}
 	li := el.Call("closest", ".queue-entry")
@@ -309,14 +308,10 @@ func hasOwnReason(e protocol.QueueEntry) bool {
 	return e.Request.Kind == protocol.KindApproval
 }
 
+// focusSelected focuses the entry the keyboard is on. Decision ids are [0-9a-z-]: safe in
+// a selector.
 func (p *ApprovalsPage) focusSelected(ctx app.Context) {
-	id := p.selected
-	ctx.Defer(func(ctx app.Context) {
-		// Decision ids are [0-9a-z-]: safe in a selector.
-		if el := app.Window().Get("document").Call("querySelector", `.queue-entry[data-decision="`+id+`"]`); el.Truthy() {
-			el.Call("focus")
-		}
-	})
+	focusFirst(ctx, `.queue-entry[data-decision="`+p.selected+`"]`)
 }
 
 // focusSelectedIfIdle is focusSelected when nothing holds the focus (the page's body).
@@ -328,21 +323,9 @@ func (p *ApprovalsPage) focusSelectedIfIdle(ctx app.Context) {
 	})
 }
 
-func (p *ApprovalsPage) focusConfirm(ctx app.Context, sel string) {
-	ctx.Defer(func(ctx app.Context) {
-		if el := app.Window().Get("document").Call("querySelector", ".confirm "+sel); el.Truthy() {
-			el.Call("focus")
-		}
-	})
-}
-
 // focusIn focuses the element sel names in one entry.
 func (p *ApprovalsPage) focusIn(ctx app.Context, id, sel string) {
-	ctx.Defer(func(ctx app.Context) {
-		if el := app.Window().Get("document").Call("querySelector", `.queue-entry[data-decision="`+id+`"] `+sel); el.Truthy() {
-			el.Call("focus")
-		}
-	})
+	focusFirst(ctx, `.queue-entry[data-decision="`+id+`"] `+sel)
 }
 
 // approveReply is the answer "approve" gives a request: an approval's first plain allow
@@ -397,7 +380,7 @@ func (p *ApprovalsPage) confirmed(ctx app.Context) {
 
 // Render lays out the sidebar and the screen.
 func (p *ApprovalsPage) Render() app.UI {
-	return p.frame.render(&Sidebar{Approvals: true, Queue: p.queue},
+	return p.frame.render(&Sidebar{Sessions: p.frame.visible(), Approvals: true, Queue: p.queue},
 		app.Main().Class("main approvals-page").Body(
 			app.Header().Class("session-header").Body(app.H1().Text(tr(i18n.ApprovalsTitle)), composer.LocaleSwitch()),
 			app.Div().Class("approvals-tabs").Role("tablist").Aria("label", tr(i18n.ApprovalsTitle)).Body(
@@ -461,10 +444,10 @@ func (p *ApprovalsPage) renderTab() app.UI {
 func (p *ApprovalsPage) renderQueue() app.UI {
 	return app.Div().Class("queue").OnKeyDown(p.onKey).Body(
 		app.P().Class("keys-help").Text(tr(i18n.KeysHelp)),
-		// "held" while the pointer is over the list, which keeps what is under it in place.
-		app.Ol().Class(heldClass("queue-list", p.pointerIn)).Aria("label", tr(i18n.PendingList)).
-			OnMouseEnter(func(ctx app.Context, e app.Event) { p.pointerIn = true }).
-			OnMouseLeave(func(ctx app.Context, e app.Event) { p.pointerIn = false; p.settle(ctx) }).
+		// While the pointer is over the list (:hover), what is under it stays in place; once
+		// it leaves, the entries that ended go.
+		app.Ol().Class("queue-list").Aria("label", tr(i18n.PendingList)).
+			OnMouseLeave(func(ctx app.Context, e app.Event) { p.settle(ctx) }).
 			Body(app.Range(p.shown).Slice(func(i int) app.UI { return p.renderEntry(i) })),
 		// After the list, so it never pushes the entries down as it comes and goes.
 		app.If(p.loaded && len(p.queue) == 0, func() app.UI {
@@ -481,8 +464,9 @@ func (p *ApprovalsPage) renderEntry(i int) app.UI {
 	li := app.Li().Class("queue-entry").TabIndex(tabIndex(selected))
 	if gone != "" {
 		// In its place, as it was, for as long as the pointer is over the list: what is under
-		// the pointer never moves. Inert: nothing in it can be clicked or focused.
-		li = app.Li().Class("queue-gone").Attr("inert", "inert")
+		// the pointer never moves. Hidden under its note (the stylesheet), nothing in it can be
+		// clicked or focused.
+		li = app.Li().Class("queue-gone")
 	}
 	return li.DataSet("decision", e.ID).DataSet("session", e.Session).
 		Aria("current", strconv.FormatBool(selected && gone == "")).
@@ -504,13 +488,6 @@ func (p *ApprovalsPage) renderEntry(i int) app.UI {
 			app.If(gone == "" && p.confirm != "" && p.confirmID == e.ID, func() app.UI { return p.renderConfirm(e) }),
 			app.If(gone != "", func() app.UI { return app.P().Class("gone-note").Text(gone) }),
 		)
-}
-
-func heldClass(class string, held bool) string {
-	if held {
-		return class + " held"
-	}
-	return class
 }
 
 func tabIndex(selected bool) int {

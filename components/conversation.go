@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"slices"
-	"strconv"
 	"strings"
 	"time"
 
@@ -35,9 +34,9 @@ type Conversation struct {
 	notice   string // the last failure, for the person to read
 	// noticeUntilLive marks a notice about reaching the server: it goes once the link is back.
 	noticeUntilLive bool
-	menuOpen        bool // the session list, on screens too narrow to keep it beside the thread
-	unauthorized    bool // this browser has no token: nothing here can work until it has one
-	updateReady     bool // a new build is installed; a reload runs it
+	frame           pageFrame // the session list's drawer, on screens too narrow to keep it beside the thread
+	unauthorized    bool      // this browser has no token: nothing here can work until it has one
+	updateReady     bool      // a new build is installed; a reload runs it
 
 	// Offline (offline.go): the server did not answer; what failed is retried.
 	unreachable  bool
@@ -95,8 +94,7 @@ func (c *Conversation) OnMount(ctx app.Context) {
 			c.connect(ctx, ws)
 		}
 	})
-	ctx.Handle(actionCloseMenu, func(ctx app.Context, a app.Action) { c.closeMenu(ctx, false) })
-	ctx.Handle(actionEscapeMenu, func(ctx app.Context, a app.Action) { c.closeMenu(ctx, true) })
+	c.frame.mount(ctx, nil, false)
 	if ctx.AppUpdateAvailable() {
 		c.OnAppUpdate(ctx)
 	}
@@ -123,7 +121,7 @@ func (c *Conversation) OnNav(ctx app.Context) {
 	if !app.IsClient {
 		return
 	}
-	c.menuOpen = false
+	c.frame.menuOpen = false
 	id := sessionOfPath(ctx.Page().URL().Path)
 	switch {
 	case id == "" && c.blank:
@@ -469,99 +467,56 @@ func (c *Conversation) onStop(ctx app.Context, a app.Action) {
 // describeError words a failure for a person (hub.DescribeError).
 func describeError(err error) string { return hub.DescribeError(err) }
 
-// toggleMenu opens or closes the session list on a narrow screen, moving the focus into it
-// when it opens and back to the toggle when it closes.
-func (c *Conversation) toggleMenu(ctx app.Context) {
-	if c.menuOpen {
-		c.closeMenu(ctx, true)
-		return
-	}
-	c.menuOpen = true
-	ctx.Defer(func(ctx app.Context) {
-		if a := app.Window().Get("document").Call("querySelector", "#sidebar a"); a.Truthy() {
-			a.Call("focus")
-		}
-	})
-}
-
-func (c *Conversation) closeMenu(ctx app.Context, refocus bool) {
-	if !c.menuOpen {
-		return
-	}
-	c.menuOpen = false
-	if refocus {
-		ctx.Defer(func(ctx app.Context) {
-			if b := app.Window().Get("document").Call("querySelector", ".menu-toggle"); b.Truthy() {
-				b.Call("focus")
-			}
-		})
-	}
-}
-
 // Render lays out the sidebar and the main column.
 func (c *Conversation) Render() app.UI {
 	notFound := c.session != "" && c.link.Status == socket.Failed
 	hero := !c.unauthorized && (c.session == "" || c.blank)
 	// Escape is listened to on the session list and its toggle, not on the whole layout:
 	// a handler here would run Go through go-app on every keystroke in the composer.
-	return app.Div().Class("layout").
-		Body(
-			app.Div().Class("mobile-bar").OnKeyDown(escapeMenu).Body(
-				app.Button().Class("menu-toggle").
-					Aria("controls", "sidebar").
-					Aria("expanded", strconv.FormatBool(c.menuOpen)).
-					Text(tr(i18n.Sessions)).
-					OnClick(func(ctx app.Context, e app.Event) { c.toggleMenu(ctx) }),
+	return c.frame.render(&Sidebar{Sessions: c.sessions, Current: c.session},
+		app.Main().Class(mainClass(hero)).Body(
+			app.Div().Class("update-slot").Body(
+				app.If(c.offline(), func() app.UI { return c.renderOffline() }),
+				app.If(c.updateReady, func() app.UI {
+					return app.Div().Class("update").Role("status").Body(
+						app.Span().Text(tr(i18n.Updated)),
+						app.Button().Class("link-retry").Text(tr(i18n.Reload)).
+							OnClick(func(ctx app.Context, e app.Event) { ctx.Reload() }),
+					)
+				}),
 			),
-			&Sidebar{Sessions: c.sessions, Current: c.session, Open: c.menuOpen},
-			app.Main().Class(mainClass(hero)).Body(
-				app.Div().Class("update-slot").Body(
-					app.If(c.offline(), func() app.UI { return c.renderOffline() }),
-					app.If(c.updateReady, func() app.UI {
-						return app.Div().Class("update").Role("status").Body(
-							app.Span().Text(tr(i18n.Updated)),
-							app.Button().Class("link-retry").Text(tr(i18n.Reload)).
-								OnClick(func(ctx app.Context, e app.Event) { ctx.Reload() }),
-						)
-					}),
-				),
-				c.renderBody(notFound),
-				// Always present, so the composer after it keeps its place among the children:
-				// go-app diffs children by index, and a shifted composer would be rebuilt,
-				// textarea and draft with it.
-				app.Div().Class("notice-slot").Body(
-					app.If(c.notice != "", func() app.UI {
-						return app.Div().Class("notice").Role("alert").Body(
-							app.Span().Text(c.notice),
-							app.If(c.listRetry.pending() && c.listFailed(), func() app.UI {
-								return app.Button().Class("link-retry").Text(tr(i18n.RetryNow)).
-									OnClick(func(ctx app.Context, e app.Event) { c.retryNow(ctx) })
-							}),
-						)
-					}),
-				),
-				&composer.Composer{
-					Session:     c.session,
-					Placeholder: placeholderFor(c.session == "" || c.blank),
-					Disabled:    c.unauthorized || notFound,
-					Pending:     c.thread.Pending,
-					TimedOut:    c.thread.TimedOut,
-					Working:     c.thread.Working,
-					Queued:      c.thread.Queued,
-					Workspace:   c.workspaceOf(c.session),
-					Replaying:   c.session != "" && !c.link.CaughtUp,
-					Controls:    c.controls,
-				},
-				// After the composer, so the composer keeps its index: the hero's starters.
-				app.Div().Class("starters-slot").Body(
-					app.If(hero && c.session != "", c.renderStarters),
-				),
+			c.renderBody(notFound),
+			// Always present, so the composer after it keeps its place among the children:
+			// go-app diffs children by index, and a shifted composer would be rebuilt,
+			// textarea and draft with it.
+			app.Div().Class("notice-slot").Body(
+				app.If(c.notice != "", func() app.UI {
+					return app.Div().Class("notice").Role("alert").Body(
+						app.Span().Text(c.notice),
+						app.If(c.listRetry.pending() && c.listFailed(), func() app.UI {
+							return app.Button().Class("link-retry").Text(tr(i18n.RetryNow)).
+								OnClick(func(ctx app.Context, e app.Event) { c.retryNow(ctx) })
+						}),
+					)
+				}),
 			),
-			// Last, so the columns before it keep their index: dims the thread behind the
-			// session list on a narrow screen, and a tap on it closes the list.
-			app.Div().Class(backdropClass(c.menuOpen)).Aria("hidden", "true").
-				OnClick(func(ctx app.Context, e app.Event) { c.closeMenu(ctx, true) }),
-		)
+			&composer.Composer{
+				Session:     c.session,
+				Placeholder: placeholderFor(c.session == "" || c.blank),
+				Disabled:    c.unauthorized || notFound,
+				Pending:     c.thread.Pending,
+				TimedOut:    c.thread.TimedOut,
+				Working:     c.thread.Working,
+				Queued:      c.thread.Queued,
+				Workspace:   c.workspaceOf(c.session),
+				Replaying:   c.session != "" && !c.link.CaughtUp,
+				Controls:    c.controls,
+			},
+			// After the composer, so the composer keeps its index: the hero's starters.
+			app.Div().Class("starters-slot").Body(
+				app.If(hero && c.session != "", c.renderStarters),
+			),
+		))
 }
 
 // renderBody is the part of the main column above the composer.

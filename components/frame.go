@@ -79,10 +79,11 @@ func (f *pageFrame) visible() []protocol.SessionInfo {
 	return slices.DeleteFunc(slices.Clone(f.sessions), func(s protocol.SessionInfo) bool { return s.Blank })
 }
 
-// render lays out the frame around main. sidebar is the page's sidebar, whose Sessions and
-// Open the frame fills in.
+// render lays out the frame around main. sidebar is the page's sidebar, whose Open the frame
+// fills in. The backdrop is last, so the columns before it keep their index (go-app diffs
+// children by place): it dims the page behind the drawer, and a tap on it closes the drawer.
 func (f *pageFrame) render(sidebar *Sidebar, main app.UI) app.UI {
-	sidebar.Sessions, sidebar.Open = f.visible(), f.menuOpen
+	sidebar.Open = f.menuOpen
 	return app.Div().Class("layout").Body(
 		app.Div().Class("mobile-bar").OnKeyDown(escapeMenu).Body(
 			app.Button().Class("menu-toggle").Aria("controls", "sidebar").

@@ -105,7 +105,7 @@ func starting(l protocol.MCPList) bool {
 
 // Render draws the list.
 func (p *MCPPage) Render() app.UI {
-	return p.frame.render(&Sidebar{}, app.Main().Class("main mcp-page").Body(
+	return p.frame.render(&Sidebar{Sessions: p.frame.visible()}, app.Main().Class("main mcp-page").Body(
 		app.Nav().Class("page-back").Aria("label", tr(i18n.Back)).Body(
 			app.A().Href("/").Class("back-link").Text(tr(i18n.BackToChat)),
 		),

@@ -9,7 +9,7 @@ import (
 
 // The approvals queue as the list draws it (docs/approvals.md, "A list that holds still"):
 // what is under the pointer never moves and a key never answers an entry it was not pressed
-// on. New entries go at the end; an entry that ended keeps its place, inert, while the
+// on. New entries go at the end; an entry that ended keeps its place, hidden under a note, while the
 // pointer is over the list (or the focus is in a field of an entry); the focus leaves an
 // entry that ended for the next one.
 
@@ -22,16 +22,10 @@ type shownEntry struct {
 // reconcile draws the queue just read: the entries the list already shows keep their order,
 // those that ended are marked so, and new ones go at the end.
 func (p *ApprovalsPage) reconcile(ctx app.Context) {
-	live := make(map[string]protocol.QueueEntry, len(p.queue))
-	for _, e := range p.queue {
-		live[e.ID] = e
-	}
 	out := make([]shownEntry, 0, len(p.queue)+len(p.shown))
-	drawn := make(map[string]bool, len(p.shown))
 	for _, s := range p.shown {
-		drawn[s.ID] = true
-		if e, ok := live[s.ID]; ok && s.gone == "" {
-			out = append(out, shownEntry{QueueEntry: e})
+		if i := p.liveIndex(s.ID); i >= 0 && s.gone == "" {
+			out = append(out, shownEntry{QueueEntry: p.queue[i]})
 			continue
 		}
 		if s.gone == "" {
@@ -43,7 +37,7 @@ func (p *ApprovalsPage) reconcile(ctx app.Context) {
 		out = append(out, s)
 	}
 	for _, e := range p.queue {
-		if !drawn[e.ID] {
+		if p.shownIndex(e.ID) < 0 {
 			out = append(out, shownEntry{QueueEntry: e})
 		}
 	}
@@ -54,9 +48,11 @@ func (p *ApprovalsPage) reconcile(ctx app.Context) {
 // settle moves the keyboard off an entry that ended (to the next one, else the one before)
 // and takes the ended entries out once nothing holds them in place.
 func (p *ApprovalsPage) settle(ctx app.Context) {
-	focused, onEntry := "", false
+	focused, onEntry, pointed := "", false, false
 	if app.IsClient {
-		focused, onEntry = entryOf(app.Window().Get("document").Get("activeElement"))
+		doc := app.Window().Get("document")
+		focused, onEntry = entryOf(doc.Get("activeElement"))
+		pointed = doc.Call("querySelector", ".queue-list:hover").Truthy()
 	}
 	if focused != "" && p.liveIndex(focused) < 0 {
 		p.selected = focused // the focus was in it: the keyboard moves on from there
@@ -72,7 +68,7 @@ func (p *ApprovalsPage) settle(ctx app.Context) {
 			focused, onEntry = p.selected, true
 		}
 	}
-	hold := p.pointerIn || (focused != "" && !onEntry)
+	hold := pointed || (focused != "" && !onEntry)
 	if hold {
 		return
 	}
@@ -106,41 +102,24 @@ func (p *ApprovalsPage) liveIndex(id string) int {
 // nextLive is the entry the keyboard goes to when from ended: the next waiting one in the
 // list, else the one before, else the first.
 func (p *ApprovalsPage) nextLive(from string) string {
-	at := -1
+	if id := cmpOr(p.step(from, true), p.step(from, false)); id != "" || len(p.queue) == 0 {
+		return id
+	}
+	return p.queue[0].ID
+}
+
+func (p *ApprovalsPage) shownIndex(id string) int {
 	for i, s := range p.shown {
-		if s.ID == from {
-			at = i
+		if s.ID == id {
+			return i
 		}
 	}
-	if at >= 0 {
-		for i := at + 1; i < len(p.shown); i++ {
-			if p.shown[i].gone == "" {
-				return p.shown[i].ID
-			}
-		}
-		for i := at - 1; i >= 0; i-- {
-			if p.shown[i].gone == "" {
-				return p.shown[i].ID
-			}
-		}
-	}
-	for _, s := range p.shown {
-		if s.gone == "" {
-			return s.ID
-		}
-	}
-	return ""
+	return -1
 }
 
 // step is the waiting entry after (or before) id in the list, "" at an end.
 func (p *ApprovalsPage) step(id string, down bool) string {
-	at := -1
-	for i, s := range p.shown {
-		if s.ID == id {
-			at = i
-		}
-	}
-	d := 1
+	at, d := p.shownIndex(id), 1
 	if !down {
 		d = -1
 	}

@@ -39,7 +39,7 @@ func mouseTo(x, y float64) chromedp.Action[chromedp.Void] {
 func entrySel(session string) string { return `.queue-entry[data-session="` + session + `"]` }
 
 // TestApprovalsListHoldsStillUnderThePointer: while the pointer rests on an entry and the
-// focus is on another, an entry answered elsewhere keeps its place (inert), a new one goes at
+// focus is on another, an entry answered elsewhere keeps its place (hidden under a note), a new one goes at
 // the end, and the focused entry that ends hands the focus to the next one; once the pointer
 // leaves, the ended ones go; a key then answers the entry it was pressed on.
 func TestApprovalsListHoldsStillUnderThePointer(t *testing.T) {
@@ -62,17 +62,17 @@ func TestApprovalsListHoldsStillUnderThePointer(t *testing.T) {
 	get(t, ctx, chromedp.Evaluate[bool](`document.querySelector('`+entrySel(b.Session)+`').focus(); true`))
 	do(t, ctx, 10*time.Second, waitJS(`document.activeElement.dataset.session === '`+b.Session+`'`))
 	point := get(t, ctx, chromedp.Evaluate[[]float64](`(r => [r.x + r.width / 2, r.y + 8])(document.querySelector('`+entrySel(c.Session)+` .entry-title').getBoundingClientRect())`))
-	do(t, ctx, 10*time.Second, mouseTo(point[0], point[1]), waitJS(`document.querySelector('.queue-list').classList.contains('held')`))
+	do(t, ctx, 10*time.Second, mouseTo(point[0], point[1]), waitJS(`document.querySelector('.queue-list').matches(':hover')`))
 	cTop := top(c.Session)
 	underPointer := `document.elementFromPoint(` + strconv.FormatFloat(point[0], 'f', 1, 64) + `, ` + strconv.FormatFloat(point[1], 'f', 1, 64) + `)?.closest('.queue-entry')?.dataset.session`
 
-	// A ends in another tab: it stays in its place, inert, and nothing moves.
+	// A ends in another tab: it stays in its place, hidden under a note, and nothing moves.
 	answerAPI(t, srv, a)
 	do(t, ctx, 30*time.Second, waitJS(`!!document.querySelector('.queue-gone[data-session="`+a.Session+`"]')`))
 	assert.Equal(t, c.Session, evalString(t, ctx, underPointer), "the entry under the pointer")
 	assert.InDelta(t, cTop, top(c.Session), 0.5, "C did not move")
 	assert.Equal(t, b.Session, evalString(t, ctx, `document.activeElement.dataset.session`), "the focus stayed on B")
-	assert.True(t, evalBool(t, ctx, `document.querySelector('.queue-gone').inert`))
+	assert.True(t, evalBool(t, ctx, `(g => getComputedStyle(g.querySelector('.entry-decision')).visibility === 'hidden' && !g.hasAttribute('tabindex'))(document.querySelector('.queue-gone'))`), "nothing in it answers")
 
 	// A new decision goes at the end.
 	d := newSession(t, srv, "Session d", "")
