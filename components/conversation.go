@@ -34,9 +34,10 @@ type Conversation struct {
 	notice   string // the last failure, for the person to read
 	// noticeUntilLive marks a notice about reaching the server: it goes once the link is back.
 	noticeUntilLive bool
-	frame           pageFrame // the session list's drawer, on screens too narrow to keep it beside the thread
-	unauthorized    bool      // this browser has no token: nothing here can work until it has one
-	updateReady     bool      // a new build is installed; a reload runs it
+	unauthorized    bool // this browser has no token: nothing here can work until it has one
+	updateReady     bool // a new build is installed; a reload runs it
+
+	frame pageFrame // the session list's drawer, on screens too narrow to keep it beside the thread
 
 	// Offline (offline.go): the server did not answer; what failed is retried.
 	unreachable  bool
@@ -473,50 +474,52 @@ func (c *Conversation) Render() app.UI {
 	hero := !c.unauthorized && (c.session == "" || c.blank)
 	// Escape is listened to on the session list and its toggle, not on the whole layout:
 	// a handler here would run Go through go-app on every keystroke in the composer.
-	return c.frame.render(&Sidebar{Sessions: c.sessions, Current: c.session},
-		app.Main().Class(mainClass(hero)).Body(
-			app.Div().Class("update-slot").Body(
-				app.If(c.offline(), func() app.UI { return c.renderOffline() }),
-				app.If(c.updateReady, func() app.UI {
-					return app.Div().Class("update").Role("status").Body(
-						app.Span().Text(tr(i18n.Updated)),
-						app.Button().Class("link-retry").Text(tr(i18n.Reload)).
-							OnClick(func(ctx app.Context, e app.Event) { ctx.Reload() }),
-					)
-				}),
+	return c.frame.
+		render(&Sidebar{Sessions: c.sessions, Current: c.session},
+			app.Main().Class(mainClass(hero)).Body(
+				app.Div().Class("update-slot").Body(
+					app.If(c.offline(), func() app.UI { return c.renderOffline() }),
+					app.If(c.updateReady, func() app.UI {
+						return app.Div().Class("update").Role("status").Body(
+							app.Span().Text(tr(i18n.Updated)),
+							app.Button().Class("link-retry").Text(tr(i18n.Reload)).
+								OnClick(func(ctx app.Context, e app.Event) { ctx.Reload() }),
+						)
+					}),
+				),
+				c.renderBody(notFound),
+				// Always present, so the composer after it keeps its place among the children:
+				// go-app diffs children by index, and a shifted composer would be rebuilt,
+				// textarea and draft with it.
+				app.Div().Class("notice-slot").Body(
+					app.If(c.notice != "", func() app.UI {
+						return app.Div().Class("notice").Role("alert").Body(
+							app.Span().Text(c.notice),
+							app.If(c.listRetry.pending() && c.listFailed(), func() app.UI {
+								return app.Button().Class("link-retry").Text(tr(i18n.RetryNow)).
+									OnClick(func(ctx app.Context, e app.Event) { c.retryNow(ctx) })
+							}),
+						)
+					}),
+				),
+				&composer.Composer{
+					Session:     c.session,
+					Placeholder: placeholderFor(c.session == "" || c.blank),
+					Disabled:    c.unauthorized || notFound,
+					Pending:     c.thread.Pending,
+					TimedOut:    c.thread.TimedOut,
+					Working:     c.thread.Working,
+					Queued:      c.thread.Queued,
+					Workspace:   c.workspaceOf(c.session),
+					Replaying:   c.session != "" && !c.link.CaughtUp,
+					Controls:    c.controls,
+				},
+				// After the composer, so the composer keeps its index: the hero's starters.
+				app.Div().Class("starters-slot").Body(
+					app.If(hero && c.session != "", c.renderStarters),
+				),
 			),
-			c.renderBody(notFound),
-			// Always present, so the composer after it keeps its place among the children:
-			// go-app diffs children by index, and a shifted composer would be rebuilt,
-			// textarea and draft with it.
-			app.Div().Class("notice-slot").Body(
-				app.If(c.notice != "", func() app.UI {
-					return app.Div().Class("notice").Role("alert").Body(
-						app.Span().Text(c.notice),
-						app.If(c.listRetry.pending() && c.listFailed(), func() app.UI {
-							return app.Button().Class("link-retry").Text(tr(i18n.RetryNow)).
-								OnClick(func(ctx app.Context, e app.Event) { c.retryNow(ctx) })
-						}),
-					)
-				}),
-			),
-			&composer.Composer{
-				Session:     c.session,
-				Placeholder: placeholderFor(c.session == "" || c.blank),
-				Disabled:    c.unauthorized || notFound,
-				Pending:     c.thread.Pending,
-				TimedOut:    c.thread.TimedOut,
-				Working:     c.thread.Working,
-				Queued:      c.thread.Queued,
-				Workspace:   c.workspaceOf(c.session),
-				Replaying:   c.session != "" && !c.link.CaughtUp,
-				Controls:    c.controls,
-			},
-			// After the composer, so the composer keeps its index: the hero's starters.
-			app.Div().Class("starters-slot").Body(
-				app.If(hero && c.session != "", c.renderStarters),
-			),
-		))
+		)
 }
 
 // renderBody is the part of the main column above the composer.
