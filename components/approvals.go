@@ -20,16 +20,21 @@ import (
 type ApprovalsPage struct {
 	app.Compo
 
-	tab      string // "queue", "history" or "grants"
-	sessions []protocol.SessionInfo
-	spaces   []protocol.Workspace
-	menuOpen bool
+	tab    string // "queue", "history" or "grants"
+	frame  pageFrame
+	spaces []protocol.Workspace
 
-	queue    []protocol.QueueEntry
-	loaded   bool
-	selected int // the queue entry the keyboard is on
-	confirm  string
-	reason   string // the confirmation's reason, for a rejection
+	// queue is what waits, as last read (less what was answered here: ended); shown is
+	// what the list draws, in the order it first drew it, with the entries that ended while
+	// the pointer was over the list still in their place (queue.go).
+	queue     []protocol.QueueEntry
+	shown     []shownEntry
+	ended     map[string]bool
+	loaded    bool
+	selected  string // the decision the keyboard is on
+	confirm   string
+	confirmID string // the decision the confirmation answers
+	reason    string // the confirmation's reason, for a rejection
 
 	history     []protocol.HistoryEntry
 	historyNext uint64
@@ -71,21 +76,16 @@ func (p *ApprovalsPage) OnMount(ctx app.Context) {
 	ctx.Handle(actionRetry, func(ctx app.Context, a app.Action) {
 		requestRetry(ctx, clientOf(ctx), "", a, func(text string, _ bool) { p.notice = text })
 	})
-	ctx.Handle(actionCloseMenu, func(ctx app.Context, a app.Action) { p.menuOpen = false })
-	ctx.Handle(actionEscapeMenu, func(ctx app.Context, a app.Action) { p.menuOpen = false })
 	client := clientOf(ctx)
 	stop, cancel := context.WithCancel(context.Background())
 	p.stop = cancel
-	// The list this page last knew, at once: the sidebar never empties while it is read.
-	if p.sessions == nil {
-		p.sessions = knownSessions
-	}
+	p.frame.mount(ctx, stop, false)
 	ctx.Async(func() {
 		list, err := client.ListSessions(stop)
 		spaces, _ := client.ListWorkspaces(stop)
 		ctx.Dispatch(func(ctx app.Context) {
 			if err == nil {
-				p.sessions = list
+				p.frame.sessions = list
 				knownSessions = list
 			}
 			p.spaces = spaces
@@ -96,16 +96,14 @@ func (p *ApprovalsPage) OnMount(ctx app.Context) {
 		followQueue(stop, client, func(q protocol.ApprovalQueue) {
 			ctx.Dispatch(func(ctx app.Context) {
 				first := !p.loaded
-				p.queue, p.loaded, p.notice = q.Entries, true, ""
-				p.selected = min(p.selected, max(len(p.queue)-1, 0))
+				p.queue = slices.DeleteFunc(q.Entries, func(e protocol.QueueEntry) bool { return p.ended[e.ID] })
+				p.loaded, p.notice = true, ""
+				p.reconcile(ctx)
 				if first && len(p.queue) > 0 && p.tab == tabQueue {
 					// The screen opens on its first entry, so ↑↓ and Alt+A work at once
 					// (keys on the page's body reach no handler); a focus the person placed
 					// elsewhere stays.
 					p.focusSelectedIfIdle(ctx)
-				}
-				if p.confirm != "" && len(p.queue) == 0 {
-					p.confirm = ""
 				}
 				// Everything the screen shows moves with the same version.
 				p.loadGrants(ctx)
@@ -119,7 +117,6 @@ func (p *ApprovalsPage) OnMount(ctx app.Context) {
 			})
 		})
 	})
-	app.Window().Get("document").Get("documentElement").Call("setAttribute", "data-ready", "")
 }
 
 // OnDismount stops following the queue.
@@ -200,10 +197,13 @@ func (p *ApprovalsPage) send(ctx app.Context, intent DecideIntent) {
 				}
 				return
 			}
-			// The entry leaves with the next answer of the long poll; drop it now.
+			// The entry leaves the queue now, not with the next answer of the long poll.
+			if p.ended == nil {
+				p.ended = map[string]bool{}
+			}
+			p.ended[intent.Decision] = true
 			p.queue = slices.DeleteFunc(slices.Clone(p.queue), func(e protocol.QueueEntry) bool { return e.ID == intent.Decision })
-			p.selected = min(p.selected, max(len(p.queue)-1, 0))
-			p.focusSelected(ctx)
+			p.reconcile(ctx)
 		})
 	})
 }
@@ -224,59 +224,94 @@ func (p *ApprovalsPage) revoke(ctx app.Context, g protocol.GrantEntry) {
 }
 
 // onKey triages the queue from the keyboard: ↑↓ move, Enter opens the thread, Alt+A and
-// Alt+R approve and reject after a confirmation. Keys typed into a field are the field's.
+// Alt+R approve and reject after a confirmation. Keys typed into a field are the field's. A
+// key answers the entry it was pressed in (or the one the keyboard is on), never one that
+// moved into its place.
 func (p *ApprovalsPage) onKey(ctx app.Context, e app.Event) {
 	target := e.Get("target")
 	tag := target.Get("tagName").String()
 	inField := tag == "INPUT" || tag == "TEXTAREA" || tag == "SELECT" || target.Get("isContentEditable").Bool()
 	key, code := e.Get("key").String(), e.Get("code").String()
 	alt := e.Get("altKey").Bool() && !e.Get("ctrlKey").Bool() && !e.Get("metaKey").Bool()
+	id, onEntry := entryOf(target)
 	if key == "Escape" && p.confirm != "" {
 		e.PreventDefault()
 		p.confirm = ""
 		p.focusSelected(ctx)
 		return
 	}
-	if inField || len(p.queue) == 0 {
+	if key == "Enter" && p.confirm == confirmReject && id == p.confirmID && target.Get("classList").Call("contains", "entry-reason").Bool() &&
+		!e.Get("isComposing").Bool() && e.Get("keyCode").Int() != 229 {
+		// The card's own reason field is the confirmation's (one reason field an entry).
+		e.PreventDefault()
+		p.confirmed(ctx)
+		return
+	}
+	if id == "" {
+		id = p.selected
+	}
+	i := p.liveIndex(id)
+	if inField || i < 0 {
 		ctx.PreventUpdate()
 		return
 	}
-	onEntry := target.Get("classList").Truthy() && target.Get("classList").Call("contains", "queue-entry").Bool()
+	entry := p.queue[i]
 	switch {
 	case key == "ArrowDown" || key == "ArrowUp":
 		e.PreventDefault()
-		if key == "ArrowDown" {
-			p.selected = min(p.selected+1, len(p.queue)-1)
-		} else {
-			p.selected = max(p.selected-1, 0)
+		if next := p.step(id, key == "ArrowDown"); next != "" {
+			p.selected = next
 		}
 		p.confirm = ""
 		p.focusSelected(ctx)
 	case key == "Enter" && onEntry:
 		e.PreventDefault()
-		ctx.Navigate("/s/" + p.queue[p.selected].Session)
+		ctx.Navigate("/s/" + entry.Session)
 	case alt && code == "KeyA":
 		e.PreventDefault()
-		if _, ok := approveReply(p.queue[p.selected].Request); ok {
-			p.confirm = confirmApprove
-			p.focusConfirm(ctx, ".confirm-yes")
+		if _, ok := approveReply(entry.Request); ok {
+			p.selected, p.confirm, p.confirmID = id, confirmApprove, id
+			p.focusIn(ctx, id, ".confirm-yes")
 		}
 	case alt && code == "KeyR":
 		e.PreventDefault()
-		p.confirm, p.reason = confirmReject, ""
-		p.focusConfirm(ctx, ".confirm-reason")
+		if p.confirm != confirmReject || p.confirmID != id {
+			p.reason = ""
+		}
+		p.selected, p.confirm, p.confirmID = id, confirmReject, id
+		field := ".confirm-reason"
+		if hasOwnReason(entry) {
+			field = ".entry-reason"
+		}
+		p.focusIn(ctx, id, field)
 	default:
 		ctx.PreventUpdate()
 	}
 }
 
+// entryOf is the queue entry an element is in (its decision), and whether the element is
+// the entry itself.
+func entryOf(el app.Value) (string, bool) {
+	if !el.Truthy() {
+		return "", false
+	}
+	li := el.Call("closest", ".queue-entry")
+	if !li.Truthy() {
+		return "", false
+	}
+	return li.Get("dataset").Get("decision").String(), li.Equal(el)
+}
+
+// hasOwnReason says the entry's card has a reason field of its own (an approval's), which
+// Alt+R uses instead of a second one.
+func hasOwnReason(e protocol.QueueEntry) bool {
+	return e.Request.Kind == protocol.KindApproval
+}
+
+// focusSelected focuses the entry the keyboard is on. Decision ids are [0-9a-z-]: safe in
+// a selector.
 func (p *ApprovalsPage) focusSelected(ctx app.Context) {
-	i := p.selected
-	ctx.Defer(func(ctx app.Context) {
-		if el := app.Window().Get("document").Call("querySelector", `.queue-entry[data-index="`+strconv.Itoa(i)+`"]`); el.Truthy() {
-			el.Call("focus")
-		}
-	})
+	focusFirst(ctx, `.queue-entry[data-decision="`+p.selected+`"]`)
 }
 
 // focusSelectedIfIdle is focusSelected when nothing holds the focus (the page's body).
@@ -288,12 +323,9 @@ func (p *ApprovalsPage) focusSelectedIfIdle(ctx app.Context) {
 	})
 }
 
-func (p *ApprovalsPage) focusConfirm(ctx app.Context, sel string) {
-	ctx.Defer(func(ctx app.Context) {
-		if el := app.Window().Get("document").Call("querySelector", ".confirm "+sel); el.Truthy() {
-			el.Call("focus")
-		}
-	})
+// focusIn focuses the element sel names in one entry.
+func (p *ApprovalsPage) focusIn(ctx app.Context, id, sel string) {
+	focusFirst(ctx, `.queue-entry[data-decision="`+id+`"] `+sel)
 }
 
 // approveReply is the answer "approve" gives a request: an approval's first plain allow
@@ -316,10 +348,12 @@ func approveReply(req protocol.DecisionRequest) (protocol.ReplyRequest, bool) {
 }
 
 func (p *ApprovalsPage) confirmed(ctx app.Context) {
-	if p.selected >= len(p.queue) {
+	i := p.liveIndex(p.confirmID)
+	if i < 0 {
+		p.confirm = ""
 		return
 	}
-	e := p.queue[p.selected]
+	e := p.queue[i]
 	intent := DecideIntent{Session: e.Session, Decision: e.ID}
 	switch p.confirm {
 	case confirmApprove:
@@ -329,23 +363,24 @@ func (p *ApprovalsPage) confirmed(ctx app.Context) {
 		}
 		intent.Reply = reply
 	case confirmReject:
-		intent.Reply = protocol.ReplyRequest{Action: protocol.ActionDecline, Reason: p.reason}
+		reason := p.reason
+		if hasOwnReason(e) {
+			reason = ""
+			if in := app.Window().Get("document").Call("querySelector", `.queue-entry[data-decision="`+e.ID+`"] .entry-reason`); in.Truthy() {
+				reason = in.Get("value").String()
+			}
+		}
+		intent.Reply = protocol.ReplyRequest{Action: protocol.ActionDecline, Reason: reason}
 	default:
 		return
 	}
-	p.confirm, p.reason = "", ""
+	p.confirm, p.confirmID, p.reason = "", "", ""
 	p.send(ctx, intent)
 }
 
 // Render lays out the sidebar and the screen.
 func (p *ApprovalsPage) Render() app.UI {
-	return app.Div().Class("layout").Body(
-		app.Div().Class("mobile-bar").OnKeyDown(escapeMenu).Body(
-			app.Button().Class("menu-toggle").Aria("controls", "sidebar").
-				Aria("expanded", strconv.FormatBool(p.menuOpen)).Text(tr(i18n.Sessions)).
-				OnClick(func(ctx app.Context, e app.Event) { p.menuOpen = !p.menuOpen }),
-		),
-		&Sidebar{Sessions: p.visibleSessions(), Open: p.menuOpen, Approvals: true, Queue: p.queue},
+	return p.frame.render(&Sidebar{Sessions: p.frame.visible(), Approvals: true, Queue: p.queue},
 		app.Main().Class("main approvals-page").Body(
 			app.Header().Class("session-header").Body(app.H1().Text(tr(i18n.ApprovalsTitle)), composer.LocaleSwitch()),
 			app.Div().Class("approvals-tabs").Role("tablist").Aria("label", tr(i18n.ApprovalsTitle)).Body(
@@ -357,8 +392,7 @@ func (p *ApprovalsPage) Render() app.UI {
 				app.If(p.notice != "", func() app.UI { return app.Div().Class("notice").Role("status").Text(p.notice) }),
 			),
 			app.Div().Class("approvals-body").Role("tabpanel").Aria("label", tabName(p.tab)).Body(p.renderTab()),
-		),
-	)
+		))
 }
 
 // counted is a tab's label with its count once the count is known: never a "(0)" that only
@@ -381,9 +415,7 @@ func tabName(tab string) string {
 	return tr(i18n.TabQueue)
 }
 
-func (p *ApprovalsPage) visibleSessions() []protocol.SessionInfo {
-	return slices.DeleteFunc(slices.Clone(p.sessions), func(s protocol.SessionInfo) bool { return s.Blank })
-}
+func (p *ApprovalsPage) visibleSessions() []protocol.SessionInfo { return p.frame.visible() }
 
 func (p *ApprovalsPage) tabButton(tab, label string) app.UI {
 	return app.Button().Type("button").Class("approvals-tab tab-"+tab).Role("tab").
@@ -412,27 +444,38 @@ func (p *ApprovalsPage) renderTab() app.UI {
 func (p *ApprovalsPage) renderQueue() app.UI {
 	return app.Div().Class("queue").OnKeyDown(p.onKey).Body(
 		app.P().Class("keys-help").Text(tr(i18n.KeysHelp)),
+		// While the pointer is over the list (:hover), what is under it stays in place; once
+		// it leaves, the entries that ended go.
+		app.Ol().Class("queue-list").Aria("label", tr(i18n.PendingList)).
+			OnMouseLeave(func(ctx app.Context, e app.Event) { p.settle(ctx) }).
+			Body(app.Range(p.shown).Slice(func(i int) app.UI { return p.renderEntry(i) })),
+		// After the list, so it never pushes the entries down as it comes and goes.
 		app.If(p.loaded && len(p.queue) == 0, func() app.UI {
 			return app.P().Class("queue-empty").Text(tr(i18n.NothingWaiting))
 		}),
-		app.Ol().Class("queue-list").Aria("label", tr(i18n.PendingList)).Body(
-			app.Range(p.queue).Slice(func(i int) app.UI { return p.renderEntry(i) }),
-		),
 	)
 }
 
 func (p *ApprovalsPage) renderEntry(i int) app.UI {
-	e := p.queue[i]
+	e := p.shown[i].QueueEntry
+	gone := p.shown[i].gone
 	now := clock()
-	selected := i == p.selected
-	return app.Li().Class("queue-entry").TabIndex(tabIndex(selected)).
-		DataSet("index", strconv.Itoa(i)).DataSet("decision", e.ID).DataSet("session", e.Session).
-		Aria("current", strconv.FormatBool(selected)).
+	selected := e.ID == p.selected
+	li := app.Li().Class("queue-entry").TabIndex(tabIndex(selected))
+	if gone != "" {
+		// In its place, as it was, for as long as the pointer is over the list: what is under
+		// the pointer never moves. Hidden under its note (the stylesheet), nothing in it can be
+		// clicked or focused.
+		li = app.Li().Class("queue-gone")
+	}
+	return li.DataSet("decision", e.ID).DataSet("session", e.Session).
+		Aria("current", strconv.FormatBool(selected && gone == "")).
 		Aria("label", tr(i18n.AskedIn, e.SessionTitle, e.Request.Message)).
 		OnFocus(func(ctx app.Context, ev app.Event) {
-			if p.selected != i {
-				p.selected, p.confirm = i, ""
+			if p.selected != e.ID {
+				p.selected, p.confirm = e.ID, ""
 			}
+			p.settle(ctx)
 		}).
 		Body(
 			app.Div().Class("queue-where").Body(
@@ -442,7 +485,8 @@ func (p *ApprovalsPage) renderEntry(i int) app.UI {
 			),
 			renderStatus(e.Status),
 			&DecisionCard{Message: pendingMessage(e.Decision), Session: e.Session},
-			app.If(selected && p.confirm != "", func() app.UI { return p.renderConfirm(e) }),
+			app.If(gone == "" && p.confirm != "" && p.confirmID == e.ID, func() app.UI { return p.renderConfirm(e) }),
+			app.If(gone != "", func() app.UI { return app.P().Class("gone-note").Text(gone) }),
 		)
 }
 
@@ -497,20 +541,25 @@ func (p *ApprovalsPage) renderConfirm(e protocol.QueueEntry) app.UI {
 	}
 	return app.Div().Class("confirm").Role("alertdialog").Aria("label", tr(i18n.ConfirmRejection)).Body(
 		app.Span().Text(tr(i18n.RejectQuestion, what)),
-		app.Input().Type("text").Class("entry-input confirm-reason").Aria("label", tr(i18n.ReasonForRejecting)).
-			Placeholder(tr(i18n.ReasonPlaceholder)).MaxLength(protocol.MaxReasonBytes).Value(p.reason).
-			OnInput(func(ctx app.Context, ev app.Event) { p.reason = ctx.JSSrc().Get("value").String() }).
-			OnKeyDown(func(ctx app.Context, ev app.Event) {
-				if ev.Get("key").String() == "Enter" && !ev.Get("isComposing").Bool() && ev.Get("keyCode").Int() != 229 {
-					ev.PreventDefault()
-					p.confirmed(ctx)
-				}
-			}),
+		app.If(!hasOwnReason(e), func() app.UI { return p.renderReasonField() }),
 		app.Button().Type("button").Class("choice tone-deny confirm-yes").Body(app.Span().Class("choice-label").Text(tr(i18n.RejectWord))).
 			OnClick(func(ctx app.Context, ev app.Event) { p.confirmed(ctx) }),
 		app.Button().Type("button").Class("choice confirm-no").Body(app.Span().Class("choice-label").Text(tr(i18n.Cancel))).
 			OnClick(func(ctx app.Context, ev app.Event) { p.confirm = ""; p.focusSelected(ctx) }),
 	)
+}
+
+// renderReasonField is the confirmation's reason, for an entry whose card has none.
+func (p *ApprovalsPage) renderReasonField() app.UI {
+	return app.Input().Type("text").Class("entry-input confirm-reason").Aria("label", tr(i18n.ReasonForRejecting)).
+		Placeholder(tr(i18n.ReasonPlaceholder)).MaxLength(protocol.MaxReasonBytes).Value(p.reason).
+		OnInput(func(ctx app.Context, ev app.Event) { p.reason = ctx.JSSrc().Get("value").String() }).
+		OnKeyDown(func(ctx app.Context, ev app.Event) {
+			if ev.Get("key").String() == "Enter" && !ev.Get("isComposing").Bool() && ev.Get("keyCode").Int() != 229 {
+				ev.PreventDefault()
+				p.confirmed(ctx)
+			}
+		})
 }
 
 func (p *ApprovalsPage) renderHistory() app.UI {

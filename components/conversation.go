@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"slices"
-	"strconv"
 	"strings"
 	"time"
 
@@ -35,9 +34,10 @@ type Conversation struct {
 	notice   string // the last failure, for the person to read
 	// noticeUntilLive marks a notice about reaching the server: it goes once the link is back.
 	noticeUntilLive bool
-	menuOpen        bool // the session list, on screens too narrow to keep it beside the thread
 	unauthorized    bool // this browser has no token: nothing here can work until it has one
 	updateReady     bool // a new build is installed; a reload runs it
+
+	frame pageFrame // the session list's drawer, on screens too narrow to keep it beside the thread
 
 	// Offline (offline.go): the server did not answer; what failed is retried.
 	unreachable  bool
@@ -95,8 +95,7 @@ func (c *Conversation) OnMount(ctx app.Context) {
 			c.connect(ctx, ws)
 		}
 	})
-	ctx.Handle(actionCloseMenu, func(ctx app.Context, a app.Action) { c.closeMenu(ctx, false) })
-	ctx.Handle(actionEscapeMenu, func(ctx app.Context, a app.Action) { c.closeMenu(ctx, true) })
+	c.frame.mount(ctx, nil, false)
 	if ctx.AppUpdateAvailable() {
 		c.OnAppUpdate(ctx)
 	}
@@ -123,7 +122,7 @@ func (c *Conversation) OnNav(ctx app.Context) {
 	if !app.IsClient {
 		return
 	}
-	c.menuOpen = false
+	c.frame.menuOpen = false
 	id := sessionOfPath(ctx.Page().URL().Path)
 	switch {
 	case id == "" && c.blank:
@@ -469,51 +468,14 @@ func (c *Conversation) onStop(ctx app.Context, a app.Action) {
 // describeError words a failure for a person (hub.DescribeError).
 func describeError(err error) string { return hub.DescribeError(err) }
 
-// toggleMenu opens or closes the session list on a narrow screen, moving the focus into it
-// when it opens and back to the toggle when it closes.
-func (c *Conversation) toggleMenu(ctx app.Context) {
-	if c.menuOpen {
-		c.closeMenu(ctx, true)
-		return
-	}
-	c.menuOpen = true
-	ctx.Defer(func(ctx app.Context) {
-		if a := app.Window().Get("document").Call("querySelector", "#sidebar a"); a.Truthy() {
-			a.Call("focus")
-		}
-	})
-}
-
-func (c *Conversation) closeMenu(ctx app.Context, refocus bool) {
-	if !c.menuOpen {
-		return
-	}
-	c.menuOpen = false
-	if refocus {
-		ctx.Defer(func(ctx app.Context) {
-			if b := app.Window().Get("document").Call("querySelector", ".menu-toggle"); b.Truthy() {
-				b.Call("focus")
-			}
-		})
-	}
-}
-
 // Render lays out the sidebar and the main column.
 func (c *Conversation) Render() app.UI {
 	notFound := c.session != "" && c.link.Status == socket.Failed
 	hero := !c.unauthorized && (c.session == "" || c.blank)
 	// Escape is listened to on the session list and its toggle, not on the whole layout:
 	// a handler here would run Go through go-app on every keystroke in the composer.
-	return app.Div().Class("layout").
-		Body(
-			app.Div().Class("mobile-bar").OnKeyDown(escapeMenu).Body(
-				app.Button().Class("menu-toggle").
-					Aria("controls", "sidebar").
-					Aria("expanded", strconv.FormatBool(c.menuOpen)).
-					Text(tr(i18n.Sessions)).
-					OnClick(func(ctx app.Context, e app.Event) { c.toggleMenu(ctx) }),
-			),
-			&Sidebar{Sessions: c.sessions, Current: c.session, Open: c.menuOpen},
+	return c.frame.
+		render(&Sidebar{Sessions: c.sessions, Current: c.session},
 			app.Main().Class(mainClass(hero)).Body(
 				app.Div().Class("update-slot").Body(
 					app.If(c.offline(), func() app.UI { return c.renderOffline() }),
@@ -557,10 +519,6 @@ func (c *Conversation) Render() app.UI {
 					app.If(hero && c.session != "", c.renderStarters),
 				),
 			),
-			// Last, so the columns before it keep their index: dims the thread behind the
-			// session list on a narrow screen, and a tap on it closes the list.
-			app.Div().Class(backdropClass(c.menuOpen)).Aria("hidden", "true").
-				OnClick(func(ctx app.Context, e app.Event) { c.closeMenu(ctx, true) }),
 		)
 }
 

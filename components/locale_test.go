@@ -121,10 +121,12 @@ func TestChineseViewsHaveNoEnglishLeft(t *testing.T) {
 		"sidebar":   &Sidebar{Sessions: sessions, Current: "s1", Approvals: true, Queue: queue},
 		"renaming":  &Sidebar{Sessions: sessions, editing: "s1", draft: "deploy-notes"},
 		"archiving": &Sidebar{Sessions: sessions, archiving: "s2"},
-		"queue": &ApprovalsPage{tab: tabQueue, queue: queue, loaded: true, confirm: confirmReject, sessions: sessions,
+		"queue": &ApprovalsPage{tab: tabQueue, queue: queue, loaded: true, confirm: confirmReject, confirmID: "d5", frame: pageFrame{sessions: sessions},
+			shown: []shownEntry{{QueueEntry: queue[0]}, {QueueEntry: queue[1]},
+				{QueueEntry: protocol.QueueEntry{Decision: decision("d7", confirm), SessionTitle: "部署"}, gone: tr(i18n.EntryEndedElsewhere)}},
 			notice: tr(i18n.NotAnsweredNotice, tr(i18n.ErrUnreachable))},
 		"queue-empty": &ApprovalsPage{tab: tabQueue, loaded: true, confirm: confirmApprove},
-		"history": &ApprovalsPage{tab: tabHistory, sessions: sessions, historyNext: 3, history: []protocol.HistoryEntry{
+		"history": &ApprovalsPage{tab: tabHistory, frame: pageFrame{sessions: sessions}, historyNext: 3, history: []protocol.HistoryEntry{
 			{QueueEntry: queue[0], Outcome: protocol.HistoryRejected, Reason: "不要", Ended: ms(time.Minute), Retryable: true},
 			{QueueEntry: queue[1], Outcome: protocol.HistoryTimedOut, Ended: ms(time.Hour), Grant: &scope},
 		}},

@@ -21,6 +21,9 @@ type MCPPage struct {
 	loaded  bool
 	problem string
 	busy    string // the server being reconnected ("*" all)
+
+	frame pageFrame // the sidebar and the phone drawer, as on the session pages
+	stop  context.CancelFunc
 }
 
 func (p *MCPPage) client(ctx app.Context) (*api.Client, string) {
@@ -32,7 +35,17 @@ func (p *MCPPage) client(ctx app.Context) (*api.Client, string) {
 func (p *MCPPage) OnMount(ctx app.Context) {
 	relabel(ctx)
 	composer.ExposeLocale(ctx)
+	stop, cancel := context.WithCancel(context.Background())
+	p.stop = cancel
+	p.frame.mount(ctx, stop, true)
 	p.load(ctx)
+}
+
+// OnDismount stops reading the session list.
+func (p *MCPPage) OnDismount() {
+	if p.stop != nil {
+		p.stop()
+	}
 }
 
 func (p *MCPPage) load(ctx app.Context) {
@@ -92,7 +105,7 @@ func starting(l protocol.MCPList) bool {
 
 // Render draws the list.
 func (p *MCPPage) Render() app.UI {
-	return app.Main().Class("mcp-page").Body(
+	return p.frame.render(&Sidebar{Sessions: p.frame.visible()}, app.Main().Class("main mcp-page").Body(
 		app.Nav().Class("page-back").Aria("label", tr(i18n.Back)).Body(
 			app.A().Href("/").Class("back-link").Text(tr(i18n.BackToChat)),
 		),
@@ -113,7 +126,7 @@ func (p *MCPPage) Render() app.UI {
 		app.Ul().Class("mcp-servers").Body(
 			app.Range(p.list.Servers).Slice(func(i int) app.UI { return p.server(p.list.Servers[i]) }),
 		),
-	)
+	))
 }
 
 func (p *MCPPage) server(s protocol.MCPServer) app.UI {

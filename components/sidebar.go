@@ -84,13 +84,8 @@ func (s *Sidebar) handleRenameEnd(ctx app.Context) {
 			return
 		}
 		s.editing, s.draft = "", ""
-		ctx.Defer(func(app.Context) {
-			// Ids are [0-9a-z] (protocol.ValidSessionID): safe in a selector.
-			sel := `.session-item[data-session="` + id + `"] .session-op[data-op="rename"]`
-			if b := app.Window().Get("document").Call("querySelector", sel); b.Truthy() {
-				b.Call("focus")
-			}
-		})
+		// Ids are [0-9a-z] (protocol.ValidSessionID): safe in a selector.
+		focusFirst(ctx, `.session-item[data-session="`+id+`"] .session-op[data-op="rename"]`)
 	})
 }
 

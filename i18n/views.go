@@ -159,6 +159,8 @@ const (
 	NothingWaiting
 	PendingList
 	AskedIn // %[1]s session, %[2]s message
+	EntryEndedElsewhere
+	EntryAnswered
 	NothingBefore
 	YouColon
 	ThreadWhenAsked
@@ -460,6 +462,8 @@ var views = map[Msg][nLocales]string{
 	NothingWaiting:      {"Nothing is waiting for you.", "没有等你处理的事项。"},
 	PendingList:         {"Pending decisions, oldest first", "待处理的决定，最早的在前"},
 	AskedIn:             {"Asked in %[1]s: %[2]s", "来自 %[1]s：%[2]s"},
+	EntryEndedElsewhere: {"Ended elsewhere: this entry has left the queue", "已在别处结束：此条目已离开队列"},
+	EntryAnswered:       {"Answered: this entry has left the queue", "已回答：此条目已离开队列"},
 	NothingBefore:       {"Nothing was said in the thread before this request.", "这个请求之前，对话线程里没有任何内容。"},
 	YouColon:            {"You: ", "你："},
 	ThreadWhenAsked:     {"The thread when it was asked", "提问时的对话线程"},

@@ -1,0 +1,132 @@
+package components
+
+import (
+	"github.com/maxence-charriere/go-app/v10/pkg/app"
+
+	"parley/i18n"
+	"parley/protocol"
+)
+
+// The approvals queue as the list draws it (docs/approvals.md, "A list that holds still"):
+// what is under the pointer never moves and a key never answers an entry it was not pressed
+// on. New entries go at the end; an entry that ended keeps its place, hidden under a note, while the
+// pointer is over the list (or the focus is in a field of an entry); the focus leaves an
+// entry that ended for the next one.
+
+// shownEntry is an entry of the list; gone says it ended (the words it shows instead).
+type shownEntry struct {
+	protocol.QueueEntry
+	gone string
+}
+
+// reconcile draws the queue just read: the entries the list already shows keep their order,
+// those that ended are marked so, and new ones go at the end.
+func (p *ApprovalsPage) reconcile(ctx app.Context) {
+	out := make([]shownEntry, 0, len(p.queue)+len(p.shown))
+	for _, s := range p.shown {
+		if i := p.liveIndex(s.ID); i >= 0 && s.gone == "" {
+			out = append(out, shownEntry{QueueEntry: p.queue[i]})
+			continue
+		}
+		if s.gone == "" {
+			s.gone = tr(i18n.EntryEndedElsewhere)
+			if p.ended[s.ID] {
+				s.gone = tr(i18n.EntryAnswered)
+			}
+		}
+		out = append(out, s)
+	}
+	for _, e := range p.queue {
+		if p.shownIndex(e.ID) < 0 {
+			out = append(out, shownEntry{QueueEntry: e})
+		}
+	}
+	p.shown = out
+	p.settle(ctx)
+}
+
+// settle moves the keyboard off an entry that ended (to the next one, else the one before)
+// and takes the ended entries out once nothing holds them in place.
+func (p *ApprovalsPage) settle(ctx app.Context) {
+	focused, onEntry, pointed := "", false, false
+	if app.IsClient {
+		doc := app.Window().Get("document")
+		focused, onEntry = entryOf(doc.Get("activeElement"))
+		pointed = doc.Call("querySelector", ".queue-list:hover").Truthy()
+	}
+	if focused != "" && p.liveIndex(focused) < 0 {
+		p.selected = focused // the focus was in it: the keyboard moves on from there
+	}
+	if p.confirm != "" && p.liveIndex(p.confirmID) < 0 {
+		p.confirm, p.confirmID = "", ""
+	}
+	if p.liveIndex(p.selected) < 0 {
+		from := p.selected
+		p.selected = p.nextLive(from)
+		if focused != "" && focused == from {
+			p.focusSelected(ctx)
+			focused, onEntry = p.selected, true
+		}
+	}
+	hold := pointed || (focused != "" && !onEntry)
+	if hold {
+		return
+	}
+	kept := p.shown[:0:0]
+	for _, s := range p.shown {
+		if s.gone == "" {
+			kept = append(kept, s)
+		}
+	}
+	if len(kept) == len(p.shown) {
+		return
+	}
+	p.shown = kept
+	if focused != "" {
+		// go-app reuses the list's items by place: the item that held the focus may now draw
+		// another entry, so the focus goes back to its own.
+		p.focusSelected(ctx)
+	}
+}
+
+// liveIndex is the place of a decision in the queue, or -1 when it is not waiting.
+func (p *ApprovalsPage) liveIndex(id string) int {
+	for i, e := range p.queue {
+		if e.ID == id && id != "" {
+			return i
+		}
+	}
+	return -1
+}
+
+// nextLive is the entry the keyboard goes to when from ended: the next waiting one in the
+// list, else the one before, else the first.
+func (p *ApprovalsPage) nextLive(from string) string {
+	if id := cmpOr(p.step(from, true), p.step(from, false)); id != "" || len(p.queue) == 0 {
+		return id
+	}
+	return p.queue[0].ID
+}
+
+func (p *ApprovalsPage) shownIndex(id string) int {
+	for i, s := range p.shown {
+		if s.ID == id {
+			return i
+		}
+	}
+	return -1
+}
+
+// step is the waiting entry after (or before) id in the list, "" at an end.
+func (p *ApprovalsPage) step(id string, down bool) string {
+	at, d := p.shownIndex(id), 1
+	if !down {
+		d = -1
+	}
+	for i := at + d; at >= 0 && i >= 0 && i < len(p.shown); i += d {
+		if p.shown[i].gone == "" {
+			return p.shown[i].ID
+		}
+	}
+	return ""
+}
