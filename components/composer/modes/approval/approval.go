@@ -36,13 +36,63 @@ type Mode struct {
 	d           composer.Decision
 	expanded    bool
 	instruction string
+	initial     string // the words kept from before a reload, the field's first value
+	kept        string // the sessionStorage key the words are kept under; "" keeps none
 	reply       widget.Replier
 	items       []string // a batch's answers, request by request ("allow", "deny", "" for none yet)
 }
 
 // New makes the approval mode for a decision.
 func New(h modes.Host, in modes.Input) modes.Mode {
-	return &Mode{host: h, key: in.Key, d: in.Decision, reply: widget.Replier{Host: h, Decision: in.Decision}}
+	m := &Mode{host: h, key: in.Key, d: in.Decision, reply: widget.Replier{Host: h, Decision: in.Decision}}
+	if !in.Decision.Local {
+		// A server decision outlives the page: the words typed for it come back after a
+		// reload, as the composer's draft and a question's answers do.
+		m.kept = "parley.instead." + in.Decision.ID
+		m.instruction = keptWords(m.kept)
+		m.initial = m.instruction
+	}
+	return m
+}
+
+// keptWords reads the words kept under key in the tab's sessionStorage.
+func keptWords(key string) string {
+	if !app.IsClient {
+		return ""
+	}
+	st := app.Window().Get("sessionStorage")
+	if !st.Truthy() {
+		return ""
+	}
+	if v := st.Call("getItem", key); v.Truthy() {
+		return v.String()
+	}
+	return ""
+}
+
+// keep keeps the words typed (none: forgets them).
+func (m *Mode) keep() {
+	if m.kept == "" || !app.IsClient {
+		return
+	}
+	st := app.Window().Get("sessionStorage")
+	if !st.Truthy() {
+		return
+	}
+	if m.instruction == "" {
+		st.Call("removeItem", m.kept)
+		return
+	}
+	st.Call("setItem", m.kept, m.instruction)
+}
+
+// forget drops the kept words: the answer was taken.
+func (m *Mode) forget() {
+	if m.kept != "" && app.IsClient {
+		if st := app.Window().Get("sessionStorage"); st.Truthy() {
+			st.Call("removeItem", m.kept)
+		}
+	}
 }
 
 // Label implements modes.Mode.
@@ -92,9 +142,10 @@ func (m *Mode) Body() app.UI {
 		),
 		app.Textarea().ID("approval-instruction").Class("field-input approval-instruction").Rows(2).
 			Aria("label", locale.T(i18n.InsteadLabel)).
-			Placeholder(locale.T(i18n.InsteadPlaceholder)).
+			Placeholder(locale.T(i18n.InsteadPlaceholder)).Text(m.initial).
 			OnInput(func(ctx app.Context, e app.Event) {
 				m.instruction = ctx.JSSrc().Get("value").String()
+				m.keep()
 			}, app.EventScope(m.key)).
 			OnKeyDown(func(ctx app.Context, e app.Event) {
 				k := keymap.Key{Key: e.Get("key").String(), Shift: e.Get("shiftKey").Bool(), Ctrl: e.Get("ctrlKey").Bool(),
@@ -253,6 +304,12 @@ func (m *Mode) reject(ctx app.Context) {
 }
 
 func (m *Mode) send(ctx app.Context, reply protocol.ReplyRequest) {
+	if m.reply.Sending() {
+		return
+	}
+	// Forgotten as the answer goes (the taken callback did not run in the browser test): if
+	// the server refuses it, the words are still in the field, only no longer kept.
+	m.forget()
 	m.reply.Send(ctx, reply, nil)
 }
 
