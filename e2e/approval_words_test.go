@@ -11,6 +11,7 @@ import (
 // instead" come back after a reload, as the composer's draft and a question's answers do
 // (a QA pass lost them); Enter then rejects with them, and they are forgotten.
 func TestApprovalWordsSurviveAReload(t *testing.T) {
+	t.Parallel()
 	_, ctx := openSession(t, `/script send(run(['echo', 'hi']).stdout or 'not run')`)
 	const words = "use printf instead"
 	const keptJS = `Object.keys(sessionStorage).some(k => k.startsWith('parley.instead.') && sessionStorage.getItem(k) === '` + words + `')`

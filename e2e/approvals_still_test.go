@@ -43,6 +43,7 @@ func entrySel(session string) string { return `.queue-entry[data-session="` + se
 // the end, and the focused entry that ends hands the focus to the next one; once the pointer
 // leaves, the ended ones go; a key then answers the entry it was pressed on.
 func TestApprovalsListHoldsStillUnderThePointer(t *testing.T) {
+	t.Parallel()
 	srv := startServer(t, t.TempDir(), "127.0.0.1:0")
 	names := []string{"a", "b", "c"}
 	for i, n := range names {
@@ -106,6 +107,7 @@ func TestApprovalsListHoldsStillUnderThePointer(t *testing.T) {
 // TestApprovalsRejectKeepsOneReasonField: Alt+R on an approval, whose card has a reason
 // field, uses that field (focused), and pressing it again adds none; Enter rejects with it.
 func TestApprovalsRejectKeepsOneReasonField(t *testing.T) {
+	t.Parallel()
 	srv := startServer(t, t.TempDir(), "127.0.0.1:0")
 	s := newSession(t, srv, "Runs", "")
 	sendTo(t, srv, s, `/script r = run(['echo', 'hi']); send(r.stdout.strip() or r.error)`)
@@ -171,6 +173,7 @@ type rowGeometry struct {
 // Archive beside its title, which gives way with an ellipsis, in light and dark; on a phone
 // they have a line of their own under it.
 func TestSessionActionsLeaveTheTitleReadable(t *testing.T) {
+	t.Parallel()
 	srv := startServer(t, t.TempDir(), "127.0.0.1:0")
 	seedSession(t, srv, "Deploy the staging cluster and check every replica's health twice", 1)
 	ctx := browser(t)
@@ -203,6 +206,7 @@ func TestSessionActionsLeaveTheTitleReadable(t *testing.T) {
 // decisions, and on a phone its drawer opens over a dimmed backdrop that closes it, as
 // /approvals does.
 func TestMCPPageHasTheFrame(t *testing.T) {
+	t.Parallel()
 	srv := startServer(t, t.TempDir(), "127.0.0.1:0")
 	s := newSession(t, srv, "Waits", "")
 	sendTo(t, srv, s, `/script confirm('Ship it?')`)
