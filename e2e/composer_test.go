@@ -391,6 +391,25 @@ func TestStopAbortsTheShownDecision(t *testing.T) {
 	assert.Equal(t, "Stopped", evalString(t, ctx, `document.querySelector('.entry-decision .entry-outcome').textContent`))
 }
 
+// TestSetAsideSurvivesAReload: a decision the person set aside stays set aside after a
+// reload (it does not take the input area and the focus again) until they return to it with
+// "Answer"; once returned to, a reload shows it as before.
+func TestSetAsideSurvivesAReload(t *testing.T) {
+	_, ctx := openSession(t, `/script send('ok=' + str(confirm('Go ahead?')))`)
+	do(t, ctx, 20*time.Second, waitJS(modeShown))
+	do(t, ctx, 10*time.Second, chromedp.Click(chromedp.CSS(`#composer-mode .chat-about`)), waitJS(modeGone))
+	do(t, ctx, 60*time.Second, chromedp.Reload(), waitReady(), waitCaughtUp(), waitJS(`!!document.querySelector('.env-chip')`))
+	assert.False(t, evalBool(t, ctx, modeShown), "still set aside after the reload")
+	assert.NotEqual(t, "composer-mode", activeID(t, ctx))
+	do(t, ctx, 10*time.Second, chromedp.Click(chromedp.CSS(`.env-chip`)), waitJS(modeShown))
+	// Returned to: a reload shows it again, as a decision not set aside.
+	do(t, ctx, 60*time.Second, chromedp.Reload(), waitReady(), waitCaughtUp(), waitJS(modeShown))
+	assert.False(t, evalBool(t, ctx, `!!document.querySelector('.env-chip')`))
+	do(t, ctx, 10*time.Second, chromedp.Click(chromedp.CSS(`#composer-mode .choice`)), waitJS(modeGone))
+	msgs := waitMessages(t, ctx, 2)
+	assert.Equal(t, "ok=True", msgs[1].Text)
+}
+
 // TestChatAboutThisKeepsTheQuestion sets the question aside, sends a message, and comes back
 // to answer it.
 func TestChatAboutThisKeepsTheQuestion(t *testing.T) {
