@@ -190,7 +190,7 @@ func (s *Sidebar) renderItem(info protocol.SessionInfo, now time.Time) app.UI {
 		return app.Li().Class("session-item editing").DataSet("session", id).Body(
 			app.Input().Type("text").Class("session-rename").Value(s.draft).
 				Aria("label", tr(i18n.NewTitleFor, info.Title)).MaxLength(200).AutoFocus(true).
-				OnInput(func(ctx app.Context, e app.Event) { s.draft = ctx.JSSrc().Get("value").String() }).
+				OnInput(func(ctx app.Context, e app.Event) { s.draft = ctx.JSSrc().Get("value").String() }, app.EventScope(id)).
 				OnKeyDown(func(ctx app.Context, e app.Event) {
 					switch e.Get("key").String() {
 					case "Enter":
@@ -205,12 +205,12 @@ func (s *Sidebar) renderItem(info protocol.SessionInfo, now time.Time) app.UI {
 						e.StopImmediatePropagation()
 						cancel(ctx)
 					}
-				}),
+				}, app.EventScope(id)),
 			app.Div().Class("session-confirm").Body(
 				app.Button().Type("button").Class("session-op primary").Text(tr(i18n.Save)).
-					OnClick(func(ctx app.Context, e app.Event) { save(ctx) }),
+					OnClick(func(ctx app.Context, e app.Event) { save(ctx) }, app.EventScope(id)),
 				app.Button().Type("button").Class("session-op").Text(tr(i18n.Cancel)).
-					OnClick(func(ctx app.Context, e app.Event) { cancel(ctx) }),
+					OnClick(func(ctx app.Context, e app.Event) { cancel(ctx) }, app.EventScope(id)),
 			),
 		)
 	case s.archiving == id:
@@ -226,12 +226,12 @@ func (s *Sidebar) renderItem(info protocol.SessionInfo, now time.Time) app.UI {
 						// The row's buttons are gone: the focus goes where the row will no
 						// longer be, as list UIs do (again once the row is removed).
 						ctx.Defer(func(app.Context) { focusSessionRow(next) })
-					}),
+					}, app.EventScope(id)),
 				app.Button().Type("button").Class("session-op").DataSet("op", "keep").Text(tr(i18n.Keep)).
 					OnClick(func(ctx app.Context, e app.Event) {
 						s.archiving = ""
 						ctx.Defer(func(app.Context) { focusOp(id, "archive") })
-					}),
+					}, app.EventScope(id)),
 			),
 		)
 	}
@@ -253,6 +253,8 @@ func (s *Sidebar) renderItem(info protocol.SessionInfo, now time.Time) app.UI {
 	if id == s.Current {
 		a = a.Aria("current", "page")
 	}
+	// The list is diffed by index: after a row goes, its element shows the next session, and
+	// a handler must be that session's (EventScope), not the one it was first drawn for.
 	return app.Li().Class("session-item").DataSet("session", id).Body(
 		a,
 		app.Div().Class("session-ops").Body(
@@ -266,14 +268,14 @@ func (s *Sidebar) renderItem(info protocol.SessionInfo, now time.Time) app.UI {
 							in.Call("select")
 						}
 					})
-				}),
+				}, app.EventScope(id)),
 			app.Button().Type("button").Class("session-op").DataSet("op", "archive").Text(tr(i18n.Archive)).
 				Aria("label", tr(i18n.ArchiveNamed, info.Title)).
 				OnClick(func(ctx app.Context, e app.Event) {
 					s.archiving, s.editing = id, ""
 					// The question replaces the row: the focus goes to its safe answer.
 					ctx.Defer(func(app.Context) { focusOp(id, "keep") })
-				}),
+				}, app.EventScope(id)),
 		),
 	)
 }

@@ -116,7 +116,7 @@ func TestRenameAndArchiveASession(t *testing.T) {
 func TestArchiveMovesTheFocusToTheNextRow(t *testing.T) {
 	srv := startServer(t, t.TempDir(), "127.0.0.1:0")
 	for _, title := range []string{"one", "two", "three"} {
-		seedSession(t, srv, title, 0)
+		seedSession(t, srv, title, 1)
 	}
 	ctx := browser(t)
 	do(t, ctx, 60*time.Second, chromedp.Navigate(srv.link), waitReady(),
@@ -132,6 +132,11 @@ func TestArchiveMovesTheFocusToTheNextRow(t *testing.T) {
 	}
 	archive := func(id string, then string) {
 		t.Helper()
+		defer func() {
+			if t.Failed() {
+				t.Log("rows", ids, "archiving", id, "want", then, "focus:", evalString(t, ctx, `document.activeElement.outerHTML.slice(0, 100) + ' in ' + document.activeElement.closest('li')?.dataset.session + ' rows ' + [...document.querySelectorAll('.sessions .session-item')].map(e => e.dataset.session).join(',')`))
+			}
+		}()
 		do(t, ctx, 10*time.Second, js(`document.querySelector('`+row(id)+` .session-op[data-op=archive]').click()`),
 			waitJS(`document.activeElement === document.querySelector('`+row(id)+` .session-op[data-op=keep]')`),
 			js(`document.querySelector('`+row(id)+` .session-op.danger').click()`),
