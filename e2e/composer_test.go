@@ -306,15 +306,19 @@ func TestFnFormIsCancelledByADecision(t *testing.T) {
 // the view goes there, and the run's events stream in.
 func TestFnFormRunsAFunction(t *testing.T) {
 	_, ctx := openSession(t, "")
-	// The bar has taken over (live), so nothing the page does on its own is still to come;
-	// and it moves the focus only when nothing else holds it (docs/composer.md).
-	do(t, ctx, 20*time.Second, waitJS(`document.documentElement.hasAttribute('data-composer-live')`))
-	do(t, ctx, 10*time.Second, chromedp.Click(chromedp.CSS(`.control-button`)), waitJS(`!!document.querySelector('#composer-mode.mode-fn-form')`),
+	// The bar has taken over (live) and the hero's starters are in, so its layout has
+	// settled: a click at a button's place while the starters arrived landed on whatever
+	// moved there (a starter that asked a question). The click is the element's own, so no
+	// layout can move it; the page moves the focus only when nothing else holds it
+	// (docs/composer.md), so the picker keeps it.
+	openFns := js(`document.querySelector('.control-button:not(.model-button)').click()`)
+	do(t, ctx, 20*time.Second, waitJS(`document.documentElement.hasAttribute('data-composer-live') && !!document.querySelector('.starter')`))
+	do(t, ctx, 10*time.Second, openFns, waitJS(`!!document.querySelector('#composer-mode.mode-fn-form')`),
 		waitJS(`document.querySelectorAll('#fn-pick option').length > 1`))
 	// Opened, the form has the focus at its picker, so Escape closes it; opened again, the
 	// same.
 	do(t, ctx, 10*time.Second, waitJS(`document.activeElement?.id === 'fn-pick'`), rawKey("Escape", 27, 0), waitJS(modeGone))
-	do(t, ctx, 10*time.Second, chromedp.Click(chromedp.CSS(`.control-button`)), waitJS(`!!document.querySelector('#composer-mode.mode-fn-form')`),
+	do(t, ctx, 10*time.Second, openFns, waitJS(`!!document.querySelector('#composer-mode.mode-fn-form')`),
 		waitJS(`document.querySelectorAll('#fn-pick option').length > 1`), waitJS(`document.activeElement?.id === 'fn-pick'`))
 	do(t, ctx, 10*time.Second, js(`(s => { s.value = 'greet'; s.dispatchEvent(new Event('change', {bubbles: true})) })(document.querySelector('#fn-pick'))`),
 		waitJS(`!!document.querySelector('#composer-mode .fn-form input[type=text]')`))
