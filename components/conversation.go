@@ -369,10 +369,11 @@ func (c *Conversation) onRename(ctx app.Context, a app.Action) {
 // onArchive takes a session out of the list on the server; the open one gives way to the
 // empty page.
 func (c *Conversation) onArchive(ctx app.Context, a app.Action) {
-	id, ok := a.Value.(string)
+	intent, ok := a.Value.(archiveIntent)
 	if !ok {
 		return
 	}
+	id := intent.ID
 	client, yes := c.client(ctx), true
 	ctx.Async(func() {
 		_, err := client.UpdateSession(ctx, id, protocol.UpdateSessionRequest{Archived: &yes})
@@ -385,6 +386,9 @@ func (c *Conversation) onArchive(ctx app.Context, a app.Action) {
 			if id == c.session {
 				ctx.Navigate("/")
 			}
+			// The list is drawn by index: the row that had the focus may be another one's
+			// element now. The neighbour takes it again, once the row is gone.
+			ctx.Defer(func(app.Context) { focusSessionRow(intent.Next) })
 			c.refreshSessions(ctx)
 		})
 	})

@@ -209,12 +209,20 @@ func (c *Conversation) connect(ctx app.Context, ws string) {
 				if !app.Window().Get("document").Get("documentElement").Call("hasAttribute", "data-composer-live").Bool() {
 					return
 				}
-				if ta := app.Window().GetElementByID(inputbar.InputID); ta.Truthy() {
+				// Nor from a control the person focused meanwhile (the fn-form's picker).
+				if ta := app.Window().GetElementByID(inputbar.InputID); ta.Truthy() && (inputbar.Free() || pickedWorkspace()) {
 					ta.Call("focus")
 				}
 			})
 		})
 	})
+}
+
+// pickedWorkspace reports whether the focus is on a workspace button the person just picked:
+// the composer takes it from there, what they type next is for the new workspace.
+func pickedWorkspace() bool {
+	a := app.Window().Get("document").Get("activeElement")
+	return a.Truthy() && a.Get("classList").Call("contains", "workspace").Bool()
 }
 
 // pickWorkspace returns want if the server has it, else the default (the first).

@@ -66,10 +66,57 @@ func (s *Sidebar) OnDismount() {
 // Actions the sidebar asks of the conversation, which calls the server.
 const (
 	actionRename  = "parley.session.rename"  // value: renameIntent
-	actionArchive = "parley.session.archive" // value: the session id
+	actionArchive = "parley.session.archive" // value: archiveIntent
 )
 
 type renameIntent struct{ ID, Title string }
+
+// archiveIntent archives session ID; Next is the row that takes the focus once it is gone
+// ("" for New session).
+type archiveIntent struct{ ID, Next string }
+
+// neighbourOf is the session listed after id, else the one before, else "" (none is left).
+func neighbourOf(id string) string {
+	rows := app.Window().Get("document").Call("querySelectorAll", "#sidebar .session-item")
+	n := rows.Length()
+	for i := range n {
+		if rows.Index(i).Get("dataset").Get("session").String() != id {
+			continue
+		}
+		switch {
+		case i+1 < n:
+			return rows.Index(i + 1).Get("dataset").Get("session").String()
+		case i > 0:
+			return rows.Index(i - 1).Get("dataset").Get("session").String()
+		}
+	}
+	return ""
+}
+
+// focusSessionRow focuses session id's link in the list, or New session for "" (or a row
+// no longer there).
+func focusSessionRow(id string) {
+	doc := app.Window().Get("document")
+	el := app.Null()
+	if id != "" {
+		// Ids are [0-9a-z] (protocol.ValidSessionID): safe in a selector.
+		el = doc.Call("querySelector", `#sidebar .session-item[data-session="`+id+`"] .session-link`)
+	}
+	if !el.Truthy() {
+		el = doc.Call("querySelector", "#sidebar .new-session")
+	}
+	if el.Truthy() {
+		el.Call("focus")
+	}
+}
+
+// focusOp focuses the control op (data-op) of session id's row.
+func focusOp(id, op string) {
+	sel := `#sidebar .session-item[data-session="` + id + `"] .session-op[data-op="` + op + `"]`
+	if b := app.Window().Get("document").Call("querySelector", sel); b.Truthy() {
+		b.Call("focus")
+	}
+}
 
 // actionRenameEnd ends the rename of a session (value: its id), saved or cancelled: the
 // field gives way to the title, and the focus goes back to the session's Rename control.
@@ -139,7 +186,7 @@ func (s *Sidebar) renderItem(info protocol.SessionInfo, now time.Time) app.UI {
 		return app.Li().Class("session-item editing").DataSet("session", id).Body(
 			app.Input().Type("text").Class("session-rename").Value(s.draft).
 				Aria("label", tr(i18n.NewTitleFor, info.Title)).MaxLength(200).AutoFocus(true).
-				OnInput(func(ctx app.Context, e app.Event) { s.draft = ctx.JSSrc().Get("value").String() }).
+				OnInput(func(ctx app.Context, e app.Event) { s.draft = ctx.JSSrc().Get("value").String() }, app.EventScope(id)).
 				OnKeyDown(func(ctx app.Context, e app.Event) {
 					switch e.Get("key").String() {
 					case "Enter":
@@ -154,12 +201,12 @@ func (s *Sidebar) renderItem(info protocol.SessionInfo, now time.Time) app.UI {
 						e.StopImmediatePropagation()
 						cancel(ctx)
 					}
-				}),
+				}, app.EventScope(id)),
 			app.Div().Class("session-confirm").Body(
 				app.Button().Type("button").Class("session-op primary").Text(tr(i18n.Save)).
-					OnClick(func(ctx app.Context, e app.Event) { save(ctx) }),
+					OnClick(func(ctx app.Context, e app.Event) { save(ctx) }, app.EventScope(id)),
 				app.Button().Type("button").Class("session-op").Text(tr(i18n.Cancel)).
-					OnClick(func(ctx app.Context, e app.Event) { cancel(ctx) }),
+					OnClick(func(ctx app.Context, e app.Event) { cancel(ctx) }, app.EventScope(id)),
 			),
 		)
 	case s.archiving == id:
@@ -170,10 +217,17 @@ func (s *Sidebar) renderItem(info protocol.SessionInfo, now time.Time) app.UI {
 				app.Button().Type("button").Class("session-op danger").Text(tr(i18n.Archive)).
 					OnClick(func(ctx app.Context, e app.Event) {
 						s.archiving = ""
-						ctx.NewActionWithValue(actionArchive, id)
-					}),
-				app.Button().Type("button").Class("session-op").Text(tr(i18n.Keep)).
-					OnClick(func(ctx app.Context, e app.Event) { s.archiving = "" }),
+						next := neighbourOf(id)
+						ctx.NewActionWithValue(actionArchive, archiveIntent{ID: id, Next: next})
+						// The row's buttons are gone: the focus goes where the row will no
+						// longer be, as list UIs do (again once the row is removed).
+						ctx.Defer(func(app.Context) { focusSessionRow(next) })
+					}, app.EventScope(id)),
+				app.Button().Type("button").Class("session-op").DataSet("op", "keep").Text(tr(i18n.Keep)).
+					OnClick(func(ctx app.Context, e app.Event) {
+						s.archiving = ""
+						ctx.Defer(func(app.Context) { focusOp(id, "archive") })
+					}, app.EventScope(id)),
 			),
 		)
 	}
@@ -195,6 +249,8 @@ func (s *Sidebar) renderItem(info protocol.SessionInfo, now time.Time) app.UI {
 	if id == s.Current {
 		a = a.Aria("current", "page")
 	}
+	// The list is diffed by index: after a row goes, its element shows the next session, and
+	// a handler must be that session's (EventScope), not the one it was first drawn for.
 	return app.Li().Class("session-item").DataSet("session", id).Body(
 		a,
 		app.Div().Class("session-ops").Body(
@@ -208,10 +264,14 @@ func (s *Sidebar) renderItem(info protocol.SessionInfo, now time.Time) app.UI {
 							in.Call("select")
 						}
 					})
-				}),
-			app.Button().Type("button").Class("session-op").Text(tr(i18n.Archive)).
+				}, app.EventScope(id)),
+			app.Button().Type("button").Class("session-op").DataSet("op", "archive").Text(tr(i18n.Archive)).
 				Aria("label", tr(i18n.ArchiveNamed, info.Title)).
-				OnClick(func(ctx app.Context, e app.Event) { s.archiving, s.editing = id, "" }),
+				OnClick(func(ctx app.Context, e app.Event) {
+					s.archiving, s.editing = id, ""
+					// The question replaces the row: the focus goes to its safe answer.
+					ctx.Defer(func(app.Context) { focusOp(id, "keep") })
+				}, app.EventScope(id)),
 		),
 	)
 }

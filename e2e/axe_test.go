@@ -185,3 +185,27 @@ func TestPhoneTargets(t *testing.T) {
 	assert.True(t, evalBool(t, ctx, `(e => e.getClientRects().length === 1 && e.scrollHeight <= 48)(document.querySelector('#composer-mode .chat-about'))`),
 		"Chat about this is one line: %s", size("#composer-mode .chat-about"))
 }
+
+// TestTouchHidesKeyboardHints: on a phone (a touch device, 390 px wide) an approval's buttons
+// show no keyboard hints such as Ctrl+Enter; the same page with a mouse shows them.
+func TestTouchHidesKeyboardHints(t *testing.T) {
+	srv := startServer(t, t.TempDir(), "127.0.0.1:0")
+	ctx := browser(t)
+	touch := func(on bool) chromedp.Action[chromedp.Void] {
+		return chromedp.Func(func(ctx context.Context, tg *chromedp.Target) error {
+			_, err := cdp.Call(ctx, tg, emulation.SetTouchEmulationEnabled, emulation.SetTouchEmulationEnabledParams{Enabled: on, MaxTouchPoints: 5})
+			return err
+		})
+	}
+	do(t, ctx, 60*time.Second, chromedp.EmulateViewport(390, 844), touch(true), chromedp.Navigate(srv.link), waitReady(),
+		waitJS(`matchMedia('(hover: none) and (pointer: coarse)').matches`))
+	do(t, ctx, 20*time.Second, typeText(echoScript), pressEnter(0), waitJS(`location.pathname.startsWith('/s/')`))
+	do(t, ctx, 20*time.Second, waitJS(`!!document.querySelector('#composer-mode.mode-approval')`),
+		waitJS(`document.querySelectorAll('#composer-mode .key-hint').length > 0`))
+	visible := `[...document.querySelectorAll('#composer-mode .key-hint')].filter(k => k.checkVisibility()).map(k => k.textContent)`
+	assert.Equal(t, "", evalString(t, ctx, visible+`.join(' ')`), "no keyboard hints on a touch device")
+	assert.True(t, evalBool(t, ctx, `!!document.querySelector('#composer-mode [aria-keyshortcuts]')`), "the chords are still named for a keyboard")
+	// A mouse and a keyboard: the hints are back.
+	do(t, ctx, 20*time.Second, touch(false), waitJS(`!matchMedia('(pointer: coarse)').matches`),
+		waitJS(visible+`.some(s => s.includes('Enter'))`))
+}

@@ -205,6 +205,22 @@ func TestInputBarNoMenuInsideWords(t *testing.T) {
 	do(t, ctx, 10*time.Second, typeText(" @"), menuOpen("@other"))
 }
 
+// TestEnterSendsACommandTypedWhole: `/help` typed whole, with the menu highlighting /help,
+// is accepted and sent by one Enter; `/example` needs an argument, and its Enter only
+// completes it.
+func TestEnterSendsACommandTypedWhole(t *testing.T) {
+	srv := startServer(t, t.TempDir(), "127.0.0.1:0")
+	ctx := browser(t)
+	do(t, ctx, 60*time.Second, chromedp.Navigate(srv.link), waitReady(), chromedp.Focus(composer))
+	do(t, ctx, 10*time.Second, typeText("/help"), menuOpen("/help"), pressEnter(0))
+	do(t, ctx, 20*time.Second, waitJS(`location.pathname.startsWith('/s/')`), waitDraft(""))
+	msgs := waitMessages(t, ctx, 2)
+	assert.Equal(t, "/help", strings.TrimSpace(msgs[0].Text))
+
+	do(t, ctx, 10*time.Second, waitJS(`document.activeElement?.id === 'composer-input'`), typeText("/example"), menuOpen("/example"), pressEnter(0), waitDraft("/example "))
+	assert.Equal(t, len(msgs), len(thread(t, ctx)), "a command that needs an argument is only completed")
+}
+
 // TestInputBarIMEEnterNeitherPicksNorSends: with the menu open, an Enter that belongs to an
 // IME composition neither picks the option nor sends the draft.
 func TestInputBarIMEEnterNeitherPicksNorSends(t *testing.T) {

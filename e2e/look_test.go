@@ -114,6 +114,49 @@ func TestRenameAndArchiveASession(t *testing.T) {
 	}
 }
 
+// TestArchiveMovesTheFocusToTheNextRow: archiving a session from the list leaves the focus
+// on the next row, else the previous, else New session, never on the page body. The question
+// takes the focus at its safe answer (Keep), and Keep gives it back to Archive.
+func TestArchiveMovesTheFocusToTheNextRow(t *testing.T) {
+	srv := startServer(t, t.TempDir(), "127.0.0.1:0")
+	for _, title := range []string{"one", "two", "three"} {
+		seedSession(t, srv, title, 1)
+	}
+	ctx := browser(t)
+	do(t, ctx, 60*time.Second, chromedp.Navigate(srv.link), waitReady(),
+		waitJS(`document.querySelectorAll('.sessions .session-item').length == 3`),
+		waitJS(`document.documentElement.hasAttribute('data-composer-live')`))
+	// As listed, top to bottom.
+	ids := strings.Split(evalString(t, ctx, `[...document.querySelectorAll('.sessions .session-item')].map(e => e.dataset.session).join(',')`), ",")
+	require.Len(t, ids, 3)
+	third, second, first := ids[0], ids[1], ids[2]
+	row := func(id string) string { return `#sidebar .session-item[data-session="` + id + `"]` }
+	focusedLinkOf := func(id string) string {
+		return `document.activeElement === document.querySelector('` + row(id) + ` .session-link')`
+	}
+	archive := func(id string, then string) {
+		t.Helper()
+		defer func() {
+			if t.Failed() {
+				t.Log("rows", ids, "archiving", id, "want", then, "focus:", evalString(t, ctx, `document.activeElement.outerHTML.slice(0, 100) + ' in ' + document.activeElement.closest('li')?.dataset.session + ' rows ' + [...document.querySelectorAll('.sessions .session-item')].map(e => e.dataset.session).join(',')`))
+			}
+		}()
+		do(t, ctx, 10*time.Second, js(`document.querySelector('`+row(id)+` .session-op[data-op=archive]').click()`),
+			waitJS(`document.activeElement === document.querySelector('`+row(id)+` .session-op[data-op=keep]')`),
+			js(`document.querySelector('`+row(id)+` .session-op.danger').click()`),
+			waitJS(`!document.querySelector('`+row(id)+`')`), waitJS(then))
+	}
+	// Keep: the question goes, the focus is back on Archive.
+	do(t, ctx, 10*time.Second, js(`document.querySelector('`+row(second)+` .session-op[data-op=archive]').click()`),
+		waitJS(`document.activeElement === document.querySelector('`+row(second)+` .session-op[data-op=keep]')`),
+		js(`document.querySelector('`+row(second)+` .session-op[data-op=keep]').click()`),
+		waitJS(`document.activeElement === document.querySelector('`+row(second)+` .session-op[data-op=archive]')`))
+	archive(second, focusedLinkOf(first)) // the middle one: the next row
+	archive(first, focusedLinkOf(third))  // the last one: the previous row
+	archive(third, `document.activeElement === document.querySelector('#sidebar .new-session')`)
+	assert.Equal(t, 0, int(get(t, ctx, chromedp.Evaluate[float64](`document.querySelectorAll('.sessions .session-item').length`))))
+}
+
 // TestScreenshots saves the look for review under bin/screenshots (make screenshots): the
 // empty page, a thread with each kind of card, each composer mode, in light, dark and on a
 // 390×844 phone. It runs only when PARLEY_SCREENSHOTS is set.

@@ -148,6 +148,9 @@ type Picked struct {
 	Source  SourceKey
 	Outcome PickOutcome
 	Rewrote bool
+	// Send says the pick was an Enter on a complete command (PickOutcome.Complete) and the
+	// input rewrote: the shell submits the draft now, as a second Enter would.
+	Send bool
 }
 
 // Warm asks the shell to run the source's Warm off the event loop and dispatch WarmDone.
@@ -395,6 +398,7 @@ type ask struct {
 	source SourceKey // the source asked, or whose outcome is being applied
 	next   int       // for askSpace: index into sources of the matcher asked
 	out    PickOutcome
+	enter  bool // for askPick and askRewrite: the pick was an Enter (not Tab, not a click)
 }
 
 // Controller is one session's slash pipeline: a synchronous, pure machine. It holds the
@@ -506,7 +510,7 @@ func (c *Controller) Dispatch(ev Event) []Effect {
 		if !c.menu.Open || ev.Index < 0 || ev.Index >= len(c.menu.Options) {
 			return nil
 		}
-		return c.pick(ev.Index, nil)
+		return c.pick(ev.Index, false, nil)
 	case Dismiss:
 		if !c.hasHit {
 			return nil
@@ -547,7 +551,7 @@ func (c *Controller) Dispatch(ev Event) []Effect {
 			c.dismissed = true
 			return c.syncMenu([]Effect{Picked{Source: ev.Source, Outcome: ev.Outcome}})
 		}
-		return c.rewrite(ask{kind: askRewrite, source: ev.Source, out: ev.Outcome}, nil)
+		return c.rewrite(ask{kind: askRewrite, source: ev.Source, out: ev.Outcome, enter: asked.enter}, nil)
 	case Rewritten:
 		if asked.kind != askRewrite {
 			return nil
@@ -839,16 +843,17 @@ func (c *Controller) key(k Key) []Effect {
 		c.setActive((c.menu.Active - 1 + n) % n)
 		return c.syncMenu([]Effect{PreventDefault{}})
 	}
-	return c.pick(c.menu.Active, []Effect{PreventDefault{}})
+	return c.pick(c.menu.Active, k.Key == "Enter", []Effect{PreventDefault{}})
 }
 
 // pick asks the source of option i what choosing it means (AskPick); PickAnswered goes on.
-func (c *Controller) pick(i int, effs []Effect) []Effect {
+// enter says an Enter picked it.
+func (c *Controller) pick(i int, enter bool, effs []Effect) []Effect {
 	o := c.menu.Options[i]
 	if !c.folded(o.Source) {
 		return effs
 	}
-	c.ask = ask{kind: askPick, source: o.Source}
+	c.ask = ask{kind: askPick, source: o.Source, enter: enter}
 	return append(effs, AskPick{Source: o.Source, Item: o.Item, Hit: c.hit})
 }
 
@@ -865,7 +870,7 @@ func (c *Controller) rewritten(a ask, rewrote bool) []Effect {
 	if a.space && rewrote {
 		effs = append(effs, PreventDefault{})
 	}
-	effs = append(effs, Picked{Source: a.source, Outcome: a.out, Rewrote: rewrote})
+	effs = append(effs, Picked{Source: a.source, Outcome: a.out, Rewrote: rewrote, Send: rewrote && a.enter && a.out.Complete})
 	if rewrote {
 		c.clearHit()
 	}

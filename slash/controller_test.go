@@ -130,6 +130,45 @@ func TestPickOutcomes(t *testing.T) {
 	}
 }
 
+// TestEnterSendsACompleteCommand: Enter on a command typed whole that needs no argument
+// accepts and sends in one press (Picked.Send); Tab and a click only complete it, an Enter
+// on a command that needs an argument only completes, and an IME Enter does nothing.
+func TestEnterSendsACompleteCommand(t *testing.T) {
+	complete := BeginCommand(input.Claim{Token: "/help "})
+	complete.Complete = true
+	tests := []struct {
+		name     string
+		out      PickOutcome
+		ev       Event
+		accept   bool
+		wantSend bool
+		wantPick bool
+	}{
+		{"enter on a complete command sends", complete, press("Enter"), true, true, true},
+		{"tab only completes", complete, press("Tab"), true, false, true},
+		{"a click only completes", complete, Choose{Index: 0}, true, false, true},
+		{"enter on a command that needs an argument only completes", BeginCommand(input.Claim{Token: "/help ", Hint: "<slug>"}), press("Enter"), true, false, true},
+		{"a refused rewrite sends nothing", complete, press("Enter"), false, false, true},
+		{"an IME Enter neither picks nor sends", complete, Key{Key: "Enter", Composing: true}, true, false, false},
+		{"an Enter with keyCode 229 neither picks nor sends", complete, Key{Key: "Enter", KeyCode: 229}, true, false, false},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			h := newHarness(&src{trigger: '/', name: "cmd", items: []Item{{ID: "help"}}, out: tt.out})
+			h.settle(h.typeDraft("/help|", Plain))
+			require.True(t, h.c.Menu().Open)
+			h.bail.accept = tt.accept
+			picked := of[Picked](h.c.Dispatch(tt.ev))
+			if !tt.wantPick {
+				assert.Empty(t, picked)
+				return
+			}
+			require.Len(t, picked, 1)
+			assert.Equal(t, tt.wantSend, picked[0].Send)
+		})
+	}
+}
+
 func TestGenerationDropsLateCandidates(t *testing.T) {
 	cmd := &src{trigger: '/', name: "cmd", items: []Item{{ID: "review"}, {ID: "rename"}}}
 	h := newHarness(cmd)

@@ -124,6 +124,10 @@ type PickOutcome struct {
 	Claim     input.Claim
 	Reference input.Reference
 	Text      string
+	// Complete says the pick leaves nothing to type: the typed token is already the whole
+	// name of a command that needs no argument (`/help`). An Enter that picks it sends the
+	// draft too, in one press (Picked.Send); Tab and a click only complete.
+	Complete bool
 }
 
 // BeginCommand is the outcome that puts the input in command mode.

@@ -165,7 +165,7 @@ func (c *Composer) follow(ctx app.Context) {
 	}
 	if c.knownFor != c.Session {
 		c.knownFor = c.Session
-		c.run(ctx, c.machine.Dispatch(machine.Reset{Decisions: list, At: time.Now()}))
+		c.run(ctx, c.machine.Dispatch(machine.Reset{Decisions: list, Aside: readAside(c.Session), At: time.Now()}))
 		return
 	}
 	c.run(ctx, c.machine.Dispatch(machine.Sync{Decisions: list, TimedOut: c.TimedOut, At: time.Now()}))
@@ -173,6 +173,7 @@ func (c *Composer) follow(ctx app.Context) {
 
 // run carries out the machine's effects.
 func (c *Composer) run(ctx app.Context, effs []machine.Effect) {
+	defer c.keepAside()
 	for _, e := range effs {
 		switch e := e.(type) {
 		case machine.Shown:
@@ -288,6 +289,42 @@ func (c *Composer) dropAside() {
 		c.aside.mode.Exit()
 	}
 	c.aside = keptMode{}
+}
+
+// asideKey is the sessionStorage key of the decision set aside in a session.
+func asideKey(session string) string { return "parley.aside." + session }
+
+// keepAside keeps the decision set aside across a reload (docs/composer.md, "Chat about
+// this"): per session, in this tab's sessionStorage, until the person returns to it or it
+// ends. Only once the machine follows the session: before that, it knows nothing yet.
+func (c *Composer) keepAside() {
+	if !app.IsClient || c.knownFor != c.Session || c.Session == "" {
+		return
+	}
+	st := app.Window().Get("sessionStorage")
+	if !st.Truthy() {
+		return
+	}
+	if id := c.machine.AsideID(); id != "" {
+		st.Call("setItem", asideKey(c.Session), id)
+	} else {
+		st.Call("removeItem", asideKey(c.Session))
+	}
+}
+
+// readAside is the decision set aside in session before a reload, if any.
+func readAside(session string) []string {
+	if !app.IsClient || session == "" {
+		return nil
+	}
+	st := app.Window().Get("sessionStorage")
+	if !st.Truthy() {
+		return nil
+	}
+	if v := st.Call("getItem", asideKey(session)); v.Truthy() {
+		return []string{v.String()}
+	}
+	return nil
 }
 
 func focusByID(id string) {

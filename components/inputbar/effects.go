@@ -94,6 +94,10 @@ func (sh *shell) runSlash(sc *scope, effs []slash.Effect) {
 			if x.Rewrote {
 				sh.observe(sc)
 			}
+			if x.Send {
+				// Enter on a command typed whole: accepted and sent in one press.
+				sh.submit(sc, input.Queue)
+			}
 		}
 	}
 }

@@ -309,7 +309,10 @@ func (sh *shell) takeOver(ctx app.Context, onlyHeld bool) {
 	}
 	doc := app.Window().Get("document")
 	doc.Get("documentElement").Call("setAttribute", liveAttr, "")
-	if a := doc.Get("activeElement"); !a.Truthy() || a.Equal(doc.Get("body")) || !e.Empty() {
+	// Only when nothing else holds the focus: a control the person or the app focused (the
+	// fn-form's picker, opened while the bar was connecting) keeps it, and the held keys
+	// still land in the draft.
+	if Free() {
 		sh.ta.Call("focus")
 	}
 	if e.Empty() {
@@ -348,25 +351,38 @@ func takeEarly() handoff.Early {
 	return e
 }
 
+// Free reports whether the page may move the focus to the composer on its own
+// (docs/composer.md, "Focus and keys"): nothing holds it (the body, or no element), or the
+// composer's textarea does. A control the person or the app focused deliberately (the
+// fn-form's picker, a decision's field, a session's row) keeps it.
+func Free() bool {
+	doc := app.Window().Get("document")
+	a := doc.Get("activeElement")
+	return !a.Truthy() || a.Equal(doc.Get("body")) || a.Equal(doc.Get("documentElement")) || a.Get("id").String() == InputID
+}
+
+// heroLink reports whether a is a link to the hero (New session): after following it, its
+// job is done, and the hero's composer takes the focus from it.
+func heroLink(a app.Value) bool {
+	return a.Truthy() && a.Get("tagName").String() == "A" && a.Call("getAttribute", "href").String() == "/"
+}
+
 // Focus gives the keys to the composer on entering the hero or a new session: the textarea
-// takes the focus when the bar is live and enabled; otherwise a link or a button holding it
-// (New session, just clicked) lets it go, so that web/early.js holds the keys until the bar
-// takes them, and the focus with them (takeOver). An editable element keeps the focus: the
-// pre-rendered textarea is early.js's own.
+// takes the focus when the bar is live and enabled; otherwise the New session link, just
+// followed, lets it go, so that web/early.js holds the keys until the bar takes them, and
+// the focus with them (takeOver). Anything else that holds the focus keeps it (Free).
 func Focus() {
 	doc := app.Window().Get("document")
+	a := doc.Get("activeElement")
+	if !Free() && !heroLink(a) {
+		return
+	}
 	ta := doc.Call("getElementById", InputID)
 	if ta.Truthy() && isLive() && !ta.Get("disabled").Bool() {
 		ta.Call("focus")
 		return
 	}
-	a := doc.Get("activeElement")
-	if !a.Truthy() || a.Equal(doc.Get("body")) || a.Get("isContentEditable").Bool() {
-		return
+	if heroLink(a) {
+		a.Call("blur")
 	}
-	switch a.Get("tagName").String() {
-	case "TEXTAREA", "INPUT", "SELECT":
-		return
-	}
-	a.Call("blur")
 }

@@ -122,12 +122,22 @@ func claim(c protocol.CommandInfo) input.Claim {
 	return input.Claim{Token: "/" + c.Name + " ", Hint: hint}
 }
 
-func (s *commands) Pick(it slash.Item, _ slash.Query) slash.PickOutcome {
+func (s *commands) Pick(it slash.Item, q slash.Query) slash.PickOutcome {
 	c, ok := s.find(it.ID)
 	if !ok {
 		return slash.PickOutcome{}
 	}
-	return slash.BeginCommand(claim(c))
+	out := slash.BeginCommand(claim(c))
+	// Typed whole, a command that needs no argument is what the person means to send: Enter
+	// accepts and sends at once (docs/input.md). One that needs one only completes.
+	out.Complete = q.Query == c.Name && !needsArgument(c)
+	return out
+}
+
+// needsArgument reports whether c's usage names a required argument (`<slug>`); optional
+// ones (`[server]`) may be left out.
+func needsArgument(c protocol.CommandInfo) bool {
+	return strings.Contains(strings.TrimPrefix(c.Usage, "/"+c.Name), "<")
 }
 
 // MatchSpace claims "/name" followed by Space when name is exactly a command.

@@ -62,6 +62,26 @@ func TestCommandsClaimWithTheirUsageAsHint(t *testing.T) {
 	}
 }
 
+// TestACommandTypedWholeIsComplete: the pick of a command typed whole that needs no argument
+// is Complete (an Enter sends it at once); a prefix, or a command that needs an argument, is not.
+func TestACommandTypedWholeIsComplete(t *testing.T) {
+	s := &commands{cat: &fakeCat{}}
+	for _, tt := range []struct {
+		typed, pick string
+		want        bool
+	}{
+		{"help", "help", true},
+		{"hel", "help", false},
+		{"mcp", "mcp", true}, // its arguments are optional
+		{"example", "example", false},
+		{"script", "script", false},
+	} {
+		out := s.Pick(slash.Item{ID: tt.pick}, slash.Query{Hit: slash.Hit{Query: tt.typed}})
+		assert.Equal(t, tt.want, out.Complete, "/%s picking /%s", tt.typed, tt.pick)
+		assert.Equal(t, "/"+tt.pick+" ", out.Claim.Token)
+	}
+}
+
 func TestSourcesDegradeOnErrors(t *testing.T) {
 	bad := &fakeCat{err: errors.New("the server answered 404 Not Found")}
 	k := &known{}

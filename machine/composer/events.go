@@ -47,8 +47,13 @@ type Ended struct {
 // reload, a reconnect or a session switch. Decisions still pending keep their place and,
 // when it is the head, whether it is set aside; local decisions stay, since the server
 // does not list them.
+//
+// Aside names the decisions the person set aside and has not returned to, as the view kept
+// them across a reload (AsideID): when one of them is the head, it stays set aside, so a
+// reload never brings it back to take the focus.
 type Reset struct {
 	Decisions []Decision
+	Aside     []string
 	At        time.Time
 }
 

@@ -101,6 +101,15 @@ func (m *Machine) Function() string { return m.fn }
 // while the head stays pending.
 func (m *Machine) SetAside() bool { return m.aside }
 
+// AsideID returns the id of the decision set aside, or "" when none is: what the view keeps
+// across a reload, for Reset's Aside.
+func (m *Machine) AsideID() string {
+	if !m.aside {
+		return ""
+	}
+	return m.queue[0].ID
+}
+
 // Note returns the one-line note of the input area, or "".
 func (m *Machine) Note() string { return m.note }
 
@@ -158,7 +167,7 @@ func (m *Machine) Dispatch(ev Event) []Effect {
 		}
 		at = e.At
 	case Reset:
-		m.reset(e.Decisions)
+		m.reset(e.Decisions, e.Aside)
 		at = e.At
 	case OpenFnForm:
 		// Refused while a decision is shown: opening would cancel the user's own form on
@@ -326,7 +335,7 @@ func (m *Machine) sync(s Sync) []Effect {
 
 // reset keeps the queued decisions still pending (and every local one), in their order,
 // then appends the listed ones not yet queued, in the list's order.
-func (m *Machine) reset(list []Decision) {
+func (m *Machine) reset(list []Decision, aside []string) {
 	head := ""
 	if len(m.queue) > 0 {
 		head = m.queue[0].ID
@@ -353,6 +362,9 @@ func (m *Machine) reset(list []Decision) {
 	m.queue = q
 	if m.aside && (len(q) == 0 || q[0].ID != head) {
 		m.aside = false
+	}
+	if len(q) > 0 && slices.Contains(aside, q[0].ID) {
+		m.aside = true // set aside before a reload, and not returned to since
 	}
 }
 

@@ -393,6 +393,30 @@ func TestDispatch(t *testing.T) {
 			wantEffects: nil,
 		},
 		{
+			name:        "a reload keeps the head the person set aside aside: it does not take the focus",
+			events:      []Event{Reset{Decisions: []Decision{ask("q1"), ask("q2")}, Aside: []string{"q1"}, At: t0}},
+			wantState:   state{Mode: Idle, Queue: []string{"q1", "q2"}, Aside: true},
+			wantEffects: nil,
+		},
+		{
+			name:        "a reload sets aside only the head: a queued one kept aside shows when its turn comes",
+			events:      []Event{Reset{Decisions: []Decision{ask("q1"), ask("q2")}, Aside: []string{"q2"}, At: t0}},
+			wantState:   state{Mode: Question, Head: "q1", Queue: []string{"q1", "q2"}},
+			wantEffects: []Effect{Shown{Mode: Question, ID: "q1"}, FocusMode{}, wake},
+		},
+		{
+			name:        "after a reload, Answer brings the set-aside head back, focused",
+			events:      []Event{Reset{Decisions: []Decision{ask("q1")}, Aside: []string{"q1"}, At: t0}, Resume{At: at(10)}},
+			wantState:   state{Mode: Question, Head: "q1", Queue: []string{"q1"}},
+			wantEffects: []Effect{Shown{Mode: Question, ID: "q1", Resumed: true}, FocusField{}},
+		},
+		{
+			name:        "a set-aside decision that ended is not kept aside: a reload shows the next",
+			events:      []Event{Reset{Decisions: []Decision{ask("q2")}, Aside: []string{"q1"}, At: t0}},
+			wantState:   state{Mode: Question, Head: "q2", Queue: []string{"q2"}},
+			wantEffects: []Effect{Shown{Mode: Question, ID: "q2"}, FocusMode{}, wake},
+		},
+		{
 			name:        "reset that drops the set-aside head shows the new head",
 			events:      []Event{asked(ask("q1")), ChatAbout{}, Reset{Decisions: []Decision{ask("q2")}}},
 			wantState:   state{Mode: Question, Head: "q2", Queue: []string{"q2"}},
@@ -580,4 +604,28 @@ func TestFocus(t *testing.T) {
 	}
 	m := New(Config{EnterGuard: -1})
 	machinetest.Equal(t, m.Dispatch(shown), []Effect{Shown{Mode: Question, ID: "q1"}, FocusField{}})
+}
+
+// TestAsideIDFollowsTheSetAsideHead: what the view keeps across a reload is the set-aside
+// head's id while it is set aside, and nothing once the person returned to it or it ended.
+func TestAsideIDFollowsTheSetAsideHead(t *testing.T) {
+	m := New(Config{})
+	m.Dispatch(asked(ask("q1")))
+	m.Dispatch(asked(ask("q2")))
+	if got := m.AsideID(); got != "" {
+		t.Fatalf("shown: AsideID = %q", got)
+	}
+	m.Dispatch(ChatAbout{})
+	if got := m.AsideID(); got != "q1" {
+		t.Fatalf("set aside: AsideID = %q, want q1", got)
+	}
+	m.Dispatch(Resume{At: at(5)})
+	if got := m.AsideID(); got != "" {
+		t.Fatalf("resumed: AsideID = %q", got)
+	}
+	m.Dispatch(ChatAbout{})
+	m.Dispatch(Ended{ID: "q1", Outcome: Answered, At: at(9)})
+	if got := m.AsideID(); got != "" {
+		t.Fatalf("ended: AsideID = %q, want none (q2 has not been seen)", got)
+	}
 }
