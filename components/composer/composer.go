@@ -178,6 +178,11 @@ func (c *Composer) run(ctx app.Context, effs []machine.Effect) {
 		switch e := e.(type) {
 		case machine.Shown:
 			c.show(e)
+			if e.Mode.Decision() && !e.Resumed && strings.TrimSpace(c.keptDraft) != "" {
+				// It lands over the person's unsent draft: they were writing, and the
+				// decision waits, shown, until they move in (docs/composer.md).
+				c.machine.Dispatch(machine.Covering{})
+			}
 		case machine.Exit:
 			if c.mode != nil && e.Aside {
 				// "Chat about this": the decision stays pending, and so do the answers

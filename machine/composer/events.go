@@ -102,7 +102,14 @@ type Key struct {
 // Tick is the clock reaching the time a Wake asked for.
 type Tick struct{ At time.Time }
 
+// Covering says the decision just shown landed over a draft the person has not sent: they
+// were writing, so the decision never takes the focus on its own, as after a letter typed on
+// it. A person who paused mid-sentence as a confirm landed typed on after the guard, and the
+// Space after their pause pressed Yes.
+type Covering struct{}
+
 func (Tick) event()        {}
+func (Covering) event()    {}
 func (Asked) event()       {}
 func (Ended) event()       {}
 func (Reset) event()       {}

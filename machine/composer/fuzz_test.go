@@ -52,7 +52,9 @@ func FuzzDispatch(f *testing.F) {
 			clock += next()
 			now := at(clock)
 			var ev Event
-			switch next() % 12 {
+			switch next() % 13 {
+			case 12:
+				ev = Covering{}
 			case 10:
 				ev = Tick{At: now}
 			case 11:

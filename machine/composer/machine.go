@@ -134,6 +134,11 @@ func (m *Machine) Dispatch(ev Event) []Effect {
 		return m.key(e)
 	case Tick:
 		return m.tick(e)
+	case Covering:
+		if m.showing() && !m.focused {
+			m.focused = true // the focus is the writer's
+		}
+		return nil
 	}
 	before := m.occupant()
 	var at time.Time
