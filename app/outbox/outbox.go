@@ -63,6 +63,13 @@ func Current() *Box { return page }
 // (the error: the draft comes back, as for any refused send).
 func (b *Box) Send(session, text string, mode protocol.PromptMode, settled func(error)) {
 	id := api.NewAttemptID()
+	// What the server would refuse whatever happens (too long, …) is refused now, never kept.
+	if err := (protocol.SendPromptRequest{Text: text, AttemptID: id, Mode: mode}).Validate(); err != nil {
+		if settled != nil {
+			settled(err)
+		}
+		return
+	}
 	if settled != nil {
 		b.waiting[id] = settled
 	}
