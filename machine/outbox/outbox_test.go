@@ -6,6 +6,8 @@ import (
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+
+	"parley/machine/machinetest"
 )
 
 func entry(id string) Entry { return Entry{ID: id, Session: "s", Text: "text " + id} }
@@ -167,7 +169,6 @@ func FuzzOutbox(f *testing.F) {
 		m := New()
 		n := 0
 		gone := map[string]bool{}
-		lastSent := -1
 		for _, op := range ops {
 			var ev Event
 			in := m.Inflight()
@@ -204,7 +205,9 @@ func FuzzOutbox(f *testing.F) {
 			for _, e := range m.Entries() {
 				before[e.ID] = true
 			}
-			for _, eff := range m.Dispatch(ev) {
+			effs := m.Dispatch(ev)
+			machinetest.Comparable(t, effs...)
+			for _, eff := range effs {
 				if s, ok := eff.(Send); ok {
 					if gone[s.Entry.ID] {
 						t.Fatalf("%s sent after it left", s.Entry.ID)
@@ -212,7 +215,6 @@ func FuzzOutbox(f *testing.F) {
 					if in != "" && in != s.Entry.ID && m.Inflight() != s.Entry.ID {
 						t.Fatalf("two requests under way")
 					}
-					_ = lastSent
 				}
 			}
 			now := map[string]bool{}
