@@ -215,6 +215,14 @@ func FuzzOutbox(f *testing.F) {
 					if in != "" && in != s.Entry.ID && m.Inflight() != s.Entry.ID {
 						t.Fatalf("two requests under way")
 					}
+					for _, e := range m.Entries() {
+						if e.ID == s.Entry.ID {
+							break
+						}
+						if e.State == Waiting {
+							t.Fatalf("%s sent before %s, written earlier and waiting", s.Entry.ID, e.ID)
+						}
+					}
 				}
 			}
 			now := map[string]bool{}
