@@ -159,7 +159,7 @@ func (b *Box) send(e mo.Entry) {
 		mode = protocol.ModeSteer
 	}
 	b.ctx.Async(func() {
-		resp, err := client.SendPrompt(context.Background(), e.Session, protocol.SendPromptRequest{Text: e.Text, AttemptID: e.ID, Mode: mode})
+		resp, err := client.SendPromptOnce(context.Background(), e.Session, protocol.SendPromptRequest{Text: e.Text, AttemptID: e.ID, Mode: mode})
 		b.ctx.Dispatch(func(ctx app.Context) {
 			r := Classify(err)
 			if r == mo.Rejected {
