@@ -5,17 +5,18 @@ import (
 	"errors"
 	"slices"
 	"strings"
-	"time"
 
 	"github.com/maxence-charriere/go-app/v10/pkg/app"
 
 	"parley/app/api"
 	"parley/app/hub"
+	"parley/app/outbox"
 	"parley/app/socket"
 	"parley/app/store"
 	"parley/components/composer"
 	"parley/components/inputbar"
 	"parley/i18n"
+	mo "parley/machine/outbox"
 	"parley/protocol"
 )
 
@@ -45,6 +46,8 @@ type Conversation struct {
 	connectRetry retry
 	// claimed are the decisions this tab told the server it shows (notify.go).
 	claimed map[string]bool
+	// unsent are the open session's prompts the server has not stored yet (outbox.go).
+	unsent []mo.Entry
 
 	follower   *socket.Follower
 	stopFollow context.CancelFunc
@@ -84,6 +87,7 @@ func (c *Conversation) OnMount(ctx app.Context) {
 	ctx.Handle(actionDecide, c.onDecide)
 	ctx.Handle(actionRetry, func(ctx app.Context, a app.Action) { requestRetry(ctx, c.client(ctx), c.session, a, c.setNotice) })
 	ctx.Handle(actionStop, c.onStop)
+	ctx.Handle(actionRetryNow, func(ctx app.Context, a app.Action) { c.retryNow(ctx) })
 	ctx.Handle(actionStart, c.onStart)
 	ctx.Handle(actionRename, c.onRename)
 	ctx.Handle(inputbar.ActionWithdraw, c.onWithdraw)
@@ -99,6 +103,7 @@ func (c *Conversation) OnMount(ctx app.Context) {
 	if ctx.AppUpdateAvailable() {
 		c.OnAppUpdate(ctx)
 	}
+	c.startOutbox(ctx)
 	c.watchLooking(ctx)
 	watchViewport()
 	benchHooks(ctx)
@@ -167,6 +172,10 @@ func (c *Conversation) open(ctx app.Context, id string) {
 	c.older = olderWindows{}
 	c.controls = store.NewControls()
 	c.link = socket.State{Status: socket.Connecting}
+	c.unsent = nil
+	if box := outbox.Current(); box != nil && id != "" {
+		c.unsent = box.Of(id)
+	}
 	if id == "" {
 		return
 	}
@@ -196,6 +205,7 @@ func (c *Conversation) open(ctx app.Context, id string) {
 				for _, ev := range evs {
 					c.thread.Apply(ev)
 					c.controls.Apply(ev)
+					seenPrompt(ev)
 					c.engaged(ctx)
 				}
 				c.claimSeen(ctx)
@@ -482,7 +492,8 @@ func (c *Conversation) Render() app.UI {
 		render(&Sidebar{Sessions: c.sessions, Current: c.session},
 			app.Main().Class(mainClass(hero)).Body(
 				app.Div().Class("update-slot").Body(
-					app.If(c.offline(), func() app.UI { return c.renderOffline() }),
+					// A session's page says it in its link strip (renderLink): one strip.
+					app.If(c.offline() && !c.sessionShown(notFound), func() app.UI { return c.renderOffline() }),
 					app.If(c.updateReady, func() app.UI {
 						return app.Div().Class("update").Role("status").Body(
 							app.Span().Text(tr(i18n.Updated)),
@@ -570,18 +581,15 @@ func placeholderFor(hero bool) string {
 	return tr(i18n.PlaceholderSession)
 }
 
-// renderLink shows the socket's state while it is not live.
+// renderLink shows the socket's state while it is not live. While the server cannot be
+// reached it is the page's one strip about it (the offline banner is not drawn beside it):
+// why, in the words of whoever said it (the socket, or an edge whose runtime is away), when
+// the next try is, and one Retry now for everything that waits.
 func (c *Conversation) renderLink() app.UI {
+	if c.offline() || c.link.Status == socket.Reconnecting {
+		return c.renderReach()
+	}
 	switch c.link.Status {
-	case socket.Reconnecting:
-		return app.Div().Class("link link-reconnecting").Role("status").Title(linkError(c.link.Error)).Body(
-			app.Span().Text(tr(i18n.Reconnecting, linkError(c.link.Error), duration(c.link.Retry.Round(100*time.Millisecond)))),
-			app.Button().Class("link-retry").Text(tr(i18n.RetryNow)).OnClick(func(ctx app.Context, e app.Event) {
-				if c.follower != nil {
-					c.follower.RetryNow()
-				}
-			}),
-		)
 	case socket.Connecting:
 		return app.Div().Class("link link-connecting").Role("status").Text(tr(i18n.Connecting))
 	}

@@ -244,15 +244,23 @@ func (c *Conversation) engaged(ctx app.Context) {
 	if !c.blank || len(c.thread.Messages) == 0 {
 		return
 	}
+	c.engagedBy(ctx, c.thread.Messages[0].Text, c.thread.Messages[0].At)
+}
+
+// engagedBy leaves the hero for the blank session's own page: its first prompt (text,
+// logged at at, 0 when not yet) is stored, or waits in the outbox.
+func (c *Conversation) engagedBy(ctx app.Context, text string, at int64) {
+	if !c.blank {
+		return
+	}
 	c.blank = false
 	storageSet(keyBlankOfPre+c.workspace, "")
 	c.prefetchBlank(ctx, c.workspace)
 	// Listed at once, titled as the server titles it: the list the server gives may still
 	// call it blank for a moment.
 	if c.titleOf(c.session) == "" {
-		title := protocol.TitleFrom(c.thread.Messages[0].Text)
+		title := protocol.TitleFrom(text)
 		// Dated from its first prompt, as the server dates it (docs/look.md, "Sessions").
-		at := c.thread.Messages[0].At
 		if at == 0 {
 			at = clock().UnixMilli()
 		}
@@ -278,6 +286,6 @@ func (c *Conversation) renderSession() app.UI {
 	return app.Div().Class("session").Body(
 		app.Header().Class("session-header").Body(app.H1().Text(c.thread.Title)), // the page's one h1 (axe: page-has-heading-one)
 		c.renderLink(),
-		&Thread{Messages: c.thread.Messages, Rev: c.thread.Rev, Working: c.thread.Working, Older: c.older.more},
+		&Thread{Messages: c.thread.Messages, Rev: c.thread.Rev, Working: c.thread.Working, Older: c.older.more, Unsent: c.unsent},
 	)
 }

@@ -15,6 +15,7 @@ import (
 	"parley/components/controls"
 	"parley/components/viewtest"
 	"parley/i18n"
+	mo "parley/machine/outbox"
 	"parley/protocol"
 )
 
@@ -149,6 +150,15 @@ func TestChineseViewsHaveNoEnglishLeft(t *testing.T) {
 			return app.Div().Body(c.renderOffline(), c.renderLink(), connecting.renderLink(), (&Conversation{}).renderLink(),
 				(&Conversation{unauthorized: true}).renderBody(false), (&Conversation{session: "s9"}).renderBody(true),
 				c.renderStarters())
+		}},
+		"unsent": &Thread{Unsent: []mo.Entry{{ID: "a1", Session: "s1", Text: "你好", State: mo.Waiting},
+			{ID: "a2", Session: "s1", Text: "再见", State: mo.Refused, Err: "会话不存在"}, {ID: "a3", Session: "s1", Text: "在吗", State: mo.Sending}}},
+		"offline-strip": &host{ui: func() app.UI {
+			c := &Conversation{session: "s1", unreachable: true}
+			c.link = socket.State{Status: socket.Reconnecting, Attempt: 3, Error: "连接断开", Retry: 4 * time.Second}
+			away := &Conversation{session: "s1", unreachable: true}
+			away.link = socket.State{Status: socket.Connecting}
+			return app.Div().Body(c.renderLink(), away.renderLink())
 		}},
 		"permissions": &controls.Permissions{Session: "s1"},
 		"notify":      &NotifySwitch{},

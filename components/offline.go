@@ -12,6 +12,7 @@ import (
 	"github.com/maxence-charriere/go-app/v10/pkg/app"
 
 	"parley/app/api"
+	"parley/app/outbox"
 	"parley/app/socket"
 	"parley/i18n"
 	"parley/protocol"
@@ -80,6 +81,12 @@ func (c *Conversation) offline() bool {
 func (c *Conversation) onLinkState(ctx app.Context, s socket.State) {
 	wasLive := c.link.Status == socket.Live
 	c.link = s
+	switch s.Status {
+	case socket.Live:
+		reach(true)
+	case socket.Reconnecting:
+		reach(false)
+	}
 	if s.Status == socket.Live && !wasLive {
 		c.unreachable = false
 		if c.listRetry.pending() || c.listRetry.attempt > 0 {
@@ -93,6 +100,9 @@ func (c *Conversation) onLinkState(ctx app.Context, s socket.State) {
 func (c *Conversation) retryNow(ctx app.Context) {
 	if c.follower != nil {
 		c.follower.RetryNow()
+	}
+	if box := outbox.Current(); box != nil {
+		box.RetryNow()
 	}
 	if c.listRetry.pending() || c.listRetry.attempt > 0 {
 		c.listRetry.gen++ // the scheduled try is superseded by this one
@@ -157,4 +167,43 @@ func (c *Conversation) prefetchBlank(ctx app.Context, ws string) {
 			}
 		})
 	})
+}
+
+// sessionShown says the session's own page is drawn, with its link strip.
+func (c *Conversation) sessionShown(notFound bool) bool {
+	return !c.unauthorized && c.session != "" && !c.blank && !notFound
+}
+
+// renderReach is the session page's one strip while the socket reconnects or the server
+// cannot be reached. It keeps the link's classes (link-reconnecting), and offline once the
+// page counts the server as away.
+func (c *Conversation) renderReach() app.UI {
+	why := linkError(c.link.Error)
+	if why == "" {
+		why = tr(i18n.ErrUnreachable)
+	}
+	retryBtn := app.Button().Class("link-retry").Text(tr(i18n.RetryNow)).
+		OnClick(func(ctx app.Context, e app.Event) { c.retryNow(ctx) })
+	if !c.offline() {
+		return app.Div().Class("link link-reconnecting").Role("status").Title(why).Body(
+			app.Span().Text(tr(i18n.Reconnecting, why, duration(c.link.Retry.Round(100*time.Millisecond)))),
+			retryBtn,
+		)
+	}
+	next := tr(i18n.ReconnectingNow)
+	if c.link.Status == socket.Reconnecting && c.link.Retry > 0 {
+		next = tr(i18n.ReconnectingIn, duration(c.link.Retry.Round(100*time.Millisecond)))
+	} else {
+		for _, r := range []*retry{&c.listRetry, &c.connectRetry} {
+			if d := time.Until(r.at).Round(time.Second); r.pending() && d > 0 {
+				next = tr(i18n.ReconnectingIn, duration(d))
+				break
+			}
+		}
+	}
+	return app.Div().Class("link link-reconnecting offline").Role("status").Title(why).Body(
+		app.Strong().Text(tr(i18n.Offline)),
+		app.Span().Text(tr(i18n.OfflineWhy, why)+next),
+		retryBtn,
+	)
 }

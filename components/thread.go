@@ -9,6 +9,7 @@ import (
 
 	"parley/app/store"
 	"parley/i18n"
+	mo "parley/machine/outbox"
 	"parley/protocol"
 )
 
@@ -29,6 +30,8 @@ type Thread struct {
 	// Older says the log holds entries before Messages: "Show earlier messages", or scrolling
 	// to the top, pages them in (older.go).
 	Older bool
+	// Unsent are the prompts the server has not stored yet, shown after the log (outbox.go).
+	Unsent []mo.Entry
 
 	earlier int // how many windowSteps of older messages the person asked for
 	asked   int // how many messages were held when the last older window was asked for
@@ -93,6 +96,8 @@ func (t *Thread) Render() app.UI {
 						return &MessageItem{Message: shown[i]}
 					}),
 				),
+			// After the log, so the log keeps its indexes: what waits to be sent.
+			&Unsent{Entries: t.Unsent},
 			// After the log, not in it: the status has its own live region, and a screen
 			// reader should not announce "Stop" with every message. Waiting prompts are in
 			// the composer's dock.

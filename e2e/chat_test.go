@@ -216,8 +216,8 @@ const contrastJS = `((sel) => {
 })`
 
 // TestBannersReadableInLightTheme: in the light theme (headless Chromium's default) the
-// "Reconnecting…" banner and the "Not sent" notice meet WCAG AA (4.5:1). They once kept the
-// dark theme's --warn and --danger: about 1.4:1 and 2:1.
+// "Reconnecting…" banner, a prompt's "Not sent yet" and the "Not sent" notice meet WCAG AA
+// (4.5:1). They once kept the dark theme's --warn and --danger: about 1.4:1 and 2:1.
 func TestBannersReadableInLightTheme(t *testing.T) {
 	t.Parallel()
 	data := t.TempDir()
@@ -234,18 +234,22 @@ func TestBannersReadableInLightTheme(t *testing.T) {
 
 	srv.kill()
 	do(t, ctx, 15*time.Second, waitJS(`!!document.querySelector('.link-reconnecting')`))
-	do(t, ctx, 10*time.Second, typeText("while down"), pressEnter(0))
-	do(t, ctx, 15*time.Second, waitJS(`!!document.querySelector('.notice')`))
+	do(t, ctx, 10*time.Second, typeText("while down"), pressEnter(0),
+		waitJS(`!!document.querySelector('.msg-unsent .unsent-why')`))
+	// A refused send says "Not sent" in a notice: a prompt over the limit, refused before
+	// any request.
+	setDraftJS(t, ctx, strings.Repeat("x", 129*1024))
+	do(t, ctx, 15*time.Second, chromedp.Focus(composer), pressEnter(0), waitJS(`!!document.querySelector('.notice')`))
 
-	for _, sel := range []string{".link-reconnecting span", ".link-retry", ".notice"} {
+	for _, sel := range []string{".link-reconnecting span", ".link-retry", ".notice", ".msg-unsent .unsent-why", ".msg-unsent .unsent-cancel"} {
 		ratio := get(t, ctx, chromedp.Evaluate[float64](contrastJS+`(`+fmt.Sprintf("%q", sel)+`)`))
 		assert.GreaterOrEqual(t, ratio, 4.5, "contrast of %s in the light theme is %.2f:1", sel, ratio)
 	}
 }
 
-// TestFailedSendNoticeIsHuman: a send while the server is down keeps the draft and says so
-// in words, not "TypeError: Failed to fetch"; and the notice goes once the server is back and
-// the link is live again.
+// TestFailedSendNoticeIsHuman: a send while the server is down waits in the thread and says
+// so in words, not "TypeError: Failed to fetch"; once the server is back it is sent and the
+// words go.
 func TestFailedSendNoticeIsHuman(t *testing.T) {
 	t.Parallel()
 	data := t.TempDir()
@@ -257,15 +261,18 @@ func TestFailedSendNoticeIsHuman(t *testing.T) {
 
 	srv.kill()
 	do(t, ctx, 10*time.Second, typeText("while down"), pressEnter(0))
-	do(t, ctx, 15*time.Second, waitJS(`!!document.querySelector('.notice')`))
-	assert.NotContains(t, noticeText(t, ctx), "TypeError")
-	assert.Equal(t, "while down", draft(t, ctx))
+	do(t, ctx, 15*time.Second, waitJS(`!!document.querySelector('.msg-unsent[data-state=waiting] .unsent-why')`))
+	why := evalString(t, ctx, `document.querySelector('.msg-unsent .unsent-why').innerText + document.querySelector('.notice-slot').innerText`)
+	assert.NotContains(t, why, "TypeError")
+	assert.Contains(t, why, "Not sent yet")
+	assert.Empty(t, draft(t, ctx), "the prompt waits in the thread, not in the box")
 
 	srv = startServer(t, data, srv.addr)
 	do(t, ctx, 30*time.Second, retryNow(), waitJS(`!!document.querySelector('.link-live')`))
-	// The notice goes as the link turns live, in the same render.
-	waitShowing(t, ctx, 10*time.Second, `!document.querySelector('.notice-slot').innerText.includes('cannot reach the server')`,
-		`document.querySelector('.notice-slot').innerText`)
+	// The mark goes once the server stored the prompt, and the log shows it.
+	do(t, ctx, 30*time.Second, waitJS(`!document.querySelector('.msg-unsent')`))
+	msgs := waitMessages(t, ctx, 4)
+	assert.Equal(t, "while down", msgs[2].Text)
 	assert.NotContains(t, noticeText(t, ctx), "cannot reach the server", "the server is reachable again")
 }
 

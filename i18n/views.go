@@ -306,7 +306,16 @@ const (
 	TextKept // %[1]s: the unsent text
 	NotEdited
 
-	lastMsg = NotEdited
+	// The outbox: prompts the server has not stored yet, and the one offline strip.
+	UnsentWaiting
+	UnsentRefused // %[1]s why
+	UnsentCancel
+	UnsentCancelTitle
+	OfflineWhy     // %[1]s why
+	ReconnectingIn // %[1]s delay
+	ReconnectingNow
+
+	lastMsg = ReconnectingNow
 )
 
 // Last is the last message id (the tests walk every id up to it).
@@ -428,6 +437,13 @@ var views = map[Msg][nLocales]string{
 	OfflineText:         {"Parley's server cannot be reached. What you type is kept on this device, and the page reconnects by itself.", "无法连接 Parley 的服务器。你输入的内容保存在此设备上，页面会自动重连。"},
 	NextTryIn:           {" Next try in %[1]s.", "%[1]s 后重试。"},
 	RetryNow:            {"Retry now", "立即重试"},
+	UnsentWaiting:       {"Not sent yet — sends when Parley is reachable", "尚未发送——连上 Parley 后自动发送"},
+	UnsentRefused:       {"Not sent: %[1]s", "未发送：%[1]s"},
+	UnsentCancel:        {"Cancel", "取消"},
+	UnsentCancelTitle:   {"Don't send it: its text goes back in the box", "不发送：文字放回输入框"},
+	OfflineWhy:          {"Parley's server cannot be reached: %[1]s. What you type and send is kept on this device and goes when the server is back.", "无法连接 Parley 的服务器：%[1]s。你输入和发送的内容保存在此设备上，连上后自动发送。"},
+	ReconnectingIn:      {" Reconnecting… next try in %[1]s.", "正在重连…%[1]s 后重试。"},
+	ReconnectingNow:     {" Reconnecting…", "正在重连…"},
 	Reconnecting:        {"Reconnecting… %[1]s; next try in %[2]s.", "正在重连… %[1]s；%[2]s 后重试。"},
 	Connecting:          {"Connecting…", "正在连接…"},
 	Live:                {"Live", "已连接"},

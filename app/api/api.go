@@ -136,6 +136,17 @@ func (c *Client) SendPrompt(ctx context.Context, session string, req protocol.Se
 	return out, err
 }
 
+// SendPromptOnce is SendPrompt with a single try: for a caller that retries on its own
+// (the page's outbox), so a server that is away is known at once.
+func (c *Client) SendPromptOnce(ctx context.Context, session string, req protocol.SendPromptRequest) (protocol.SendPromptResponse, error) {
+	if err := req.Validate(); err != nil {
+		return protocol.SendPromptResponse{}, err
+	}
+	var out protocol.SendPromptResponse
+	err := c.do(ctx, methodPost, "/api/sessions/"+session+"/prompt", req, &out)
+	return out, err
+}
+
 // Reply answers a pending decision. A reply that lost to another (another tab, the thread
 // card) fails with status 409 and says so.
 func (c *Client) Reply(ctx context.Context, session, decision string, req protocol.ReplyRequest) (protocol.ReplyResponse, error) {

@@ -36,6 +36,10 @@ const (
 	// ActionAppendDraft adds text at the end of the shown session's draft; value: string.
 	// The composer sends the keys typed into a decision that took the input area mid-word.
 	ActionAppendDraft = "parley.draft.append"
+	// ActionRestoreDraft puts a prompt taken back from the outbox into the shown session's
+	// draft, after what is typed there (on a line of its own), and focuses the box; value:
+	// string.
+	ActionRestoreDraft = "parley.draft.restore"
 )
 
 // Carry names the sessions a draft moves between.
@@ -78,6 +82,15 @@ func (b *Bar) OnMount(ctx app.Context) {
 	})
 	ctx.Handle(locale.ActionChanged, func(ctx app.Context, a app.Action) {
 		ctx.Update() // the hint, the buttons' words; the textarea and its draft stay
+	})
+	ctx.Handle(ActionRestoreDraft, func(ctx app.Context, a app.Action) {
+		if text, ok := a.Value.(string); ok && text != "" && b.sh != nil && b.sh.cur != nil {
+			if b.sh.cur.m.Len() > 0 {
+				text = "\n" + text
+			}
+			b.sh.appendText(text)
+			b.sh.ta.Call("focus")
+		}
 	})
 	ctx.Handle(ActionCarryDraft, func(ctx app.Context, a app.Action) {
 		if c, ok := a.Value.(Carry); ok && b.sh != nil {

@@ -7,6 +7,7 @@ import (
 
 	"parley/app/api"
 	"parley/app/hub"
+	"parley/app/outbox"
 	"parley/machine/input"
 	"parley/protocol"
 )
@@ -22,10 +23,29 @@ func (sh *shell) submit(sc *scope, mode input.Mode) {
 
 // send hands a submit to the hub and settles the attempt with its result.
 func (sh *shell) send(sc *scope, attempt input.AttemptID, text string, mode input.Mode) {
+	sh.ctx.NewActionWithValue(ActionNotice, hub.Notice{}) // a new send clears the last notice
+	if box := outbox.Current(); box != nil && sc.key != "" {
+		// A session's prompts go through the page's outbox (docs/pwa.md, "Sending while the
+		// server is away"): the draft goes once the outbox holds the prompt, which the thread
+		// shows until the log has it; only a refusal brings the draft back.
+		settled := false
+		box.Send(sc.key, text, hub.ModeOf(mode), func(err error) {
+			if settled {
+				return
+			}
+			settled = true
+			delete(sc.cancels, attempt)
+			sc.lastErr = err
+			sh.apply(sc, sc.m.Dispatch(input.SubmitSettled{Attempt: attempt, Err: err}))
+			sc.lastErr = nil
+			sh.observe(sc)
+			sh.flush()
+		})
+		return
+	}
 	cctx, cancel := context.WithCancel(context.Background())
 	sc.cancels[attempt] = cancel
 	client, session, id := sh.client, sc.key, api.NewAttemptID()
-	sh.ctx.NewActionWithValue(ActionNotice, hub.Notice{}) // a new send clears the last notice
 	sh.ctx.Async(func() {
 		r := hub.Send(cctx, client, hub.Prompt{Session: session, Text: text, Mode: mode, AttemptID: id}, func(info protocol.SessionInfo) {
 			sh.ctx.Dispatch(func(ctx app.Context) {

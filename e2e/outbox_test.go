@@ -1,0 +1,174 @@
+package e2e
+
+import (
+	"context"
+	"encoding/json"
+	"testing"
+	"time"
+
+	"github.com/chromedp/chromedp"
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"parley/protocol"
+)
+
+// unsentJS lists the prompts the thread shows as not stored yet: their text and state.
+const unsentJS = `JSON.stringify([...document.querySelectorAll('.thread .msg-unsent')].map(e => ({
+	text: e.querySelector('.msg-text').innerText, state: e.dataset.state,
+	why: (e.querySelector('.unsent-why') || {innerText: ''}).innerText })))`
+
+type unsentShown struct{ Text, State, Why string }
+
+func unsent(t *testing.T, ctx context.Context) []unsentShown {
+	t.Helper()
+	var out []unsentShown
+	require.NoError(t, json.Unmarshal([]byte(evalString(t, ctx, unsentJS)), &out))
+	return out
+}
+
+// waitUnsent waits until the thread shows exactly these prompts as waiting, in this order.
+func waitUnsent(texts ...string) chromedp.Action[chromedp.Void] {
+	b, _ := json.Marshal(append([]string{}, texts...))
+	return waitJS(`(() => { const want = ` + string(b) + `;
+		const got = [...document.querySelectorAll('.thread .msg-unsent[data-state=waiting]')].map(e => e.querySelector('.msg-text').innerText);
+		return document.querySelectorAll('.thread .msg-unsent').length === want.length && JSON.stringify(got) === JSON.stringify(want) })()`)
+}
+
+// logMessages reads a session's whole log over the API: its user and agent messages, in order.
+func logMessages(t *testing.T, srv *server, session string) []shownMessage {
+	t.Helper()
+	c := apiClient(srv)
+	var out []shownMessage
+	after := uint64(0)
+	for {
+		page, err := c.Events(context.Background(), session, after, 0)
+		require.NoError(t, err)
+		for _, ev := range page.Events {
+			if ev.Type != protocol.EventUserMessage && ev.Type != protocol.EventAgentMessage {
+				continue
+			}
+			m, err := ev.DecodeMessage()
+			require.NoError(t, err)
+			role := "agent"
+			if ev.Type == protocol.EventUserMessage {
+				role = "user"
+			}
+			out = append(out, shownMessage{Role: role, Text: m.Text})
+		}
+		if len(page.Events) == 0 || page.Next >= page.Head {
+			return out
+		}
+		after = page.Next
+	}
+}
+
+// TestPromptsSentOfflineWaitAndGoOnce: with the server stopped, two prompts sent from a
+// session's page show at once in the thread as the person's, marked not sent yet, in the order
+// written; the box is free again. A reload (the page from the service worker's cache) keeps
+// them. When the server is back, each is stored once, in order, and answered once, and the
+// marks go (docs/pwa.md, "Sending while the server is away").
+func TestPromptsSentOfflineWaitAndGoOnce(t *testing.T) {
+	data := t.TempDir()
+	srv := startServer(t, data, "127.0.0.1:0")
+	id := seedSession(t, srv, "Outbox", 1)
+	ctx := browser(t)
+	do(t, ctx, 60*time.Second, chromedp.Navigate(srv.link), waitReady(), waitWorker(),
+		chromedp.Navigate(srv.base()+"/s/"+id), waitReady(), waitCaughtUp())
+	waitMessages(t, ctx, 2)
+
+	srv.kill()
+	do(t, ctx, 30*time.Second, waitJS(`!!document.querySelector('.link-reconnecting')`))
+	do(t, ctx, 30*time.Second, chromedp.Click(composer), typeText("first while away"), pressEnter(0),
+		waitUnsent("first while away"),
+		waitJS(`document.querySelector('#composer-input').value === ''`),
+		typeText("second while away"), pressEnter(0),
+		waitUnsent("first while away", "second while away"),
+		waitJS(`document.querySelector('#composer-input').value === ''`))
+	for _, u := range unsent(t, ctx) {
+		assert.Equal(t, "Not sent yet — sends when Parley is reachable", u.Why)
+	}
+	assert.True(t, evalBool(t, ctx, `[...document.querySelectorAll('.msg-unsent')].every(e => !!e.querySelector('.unsent-retry') && !!e.querySelector('.unsent-cancel'))`),
+		"each offers Retry now and Cancel")
+	assert.Len(t, thread(t, ctx), 2, "nothing is shown as stored")
+
+	// A reload while they wait: the page comes from the cache, and so do they.
+	do(t, ctx, 60*time.Second, chromedp.Reload(), waitReady(),
+		waitUnsent("first while away", "second while away"))
+
+	// The server is back: the page reconnects by itself and sends them.
+	srv = startServer(t, data, srv.addr)
+	do(t, ctx, 90*time.Second, waitJS(`!!document.querySelector('.link-live')`),
+		waitJS(`document.querySelectorAll('.thread .msg-unsent').length === 0`))
+	shown := waitMessages(t, ctx, 6)
+	assertOnce(t, shown)
+
+	// The log over the API: each prompt stored once, in order, each answered once.
+	var log []shownMessage
+	deadline := time.Now().Add(60 * time.Second)
+	for {
+		log = logMessages(t, srv, id)
+		if len(log) >= 6 || time.Now().After(deadline) {
+			break
+		}
+		time.Sleep(200 * time.Millisecond) // polling the API for the replies; not a proof
+	}
+	require.Len(t, log, 6, "%+v", log)
+	assert.Equal(t, []string{"user", "agent", "user", "agent", "user", "agent"}, roles(log))
+	assert.Equal(t, "first while away", log[2].Text)
+	assert.Equal(t, "second while away", log[4].Text)
+	assert.Equal(t, roles(log), roles(shown), "the page shows what the log holds")
+	assert.Equal(t, []string{shown[2].Text, shown[4].Text}, []string{log[2].Text, log[4].Text})
+}
+
+func roles(ms []shownMessage) []string {
+	var out []string
+	for _, m := range ms {
+		out = append(out, m.Role)
+	}
+	return out
+}
+
+// TestCancelAnUnsentPrompt: Cancel on a prompt that waits takes it out and puts its text back
+// in the box; it is never sent.
+func TestCancelAnUnsentPrompt(t *testing.T) {
+	data := t.TempDir()
+	srv := startServer(t, data, "127.0.0.1:0")
+	id := seedSession(t, srv, "Cancel", 1)
+	ctx := browser(t)
+	do(t, ctx, 60*time.Second, chromedp.Navigate(srv.link), waitReady(),
+		chromedp.Navigate(srv.base()+"/s/"+id), waitReady(), waitCaughtUp())
+	srv.kill()
+	do(t, ctx, 30*time.Second, waitJS(`!!document.querySelector('.link-reconnecting')`),
+		chromedp.Click(composer), typeText("never mind"), pressEnter(0), waitUnsent("never mind"),
+		chromedp.Click(chromedp.CSS(`.msg-unsent .unsent-cancel`)),
+		waitUnsent(), waitJS(`document.querySelector('#composer-input').value === 'never mind'`))
+	assert.Equal(t, "[]", evalString(t, ctx, `localStorage.getItem('parley.outbox') || '[]'`))
+
+	srv = startServer(t, data, srv.addr)
+	do(t, ctx, 60*time.Second, retryNow(), waitJS(`!!document.querySelector('.link-live[data-caught-up]')`))
+	assert.Len(t, logMessages(t, srv, id), 2, "the cancelled prompt was never sent")
+}
+
+// TestOneOfflineStrip: with the runtime behind an edge stopped, the session page shows one
+// strip about it, in the edge's words, with one Retry now; the offline banner is not drawn
+// beside it.
+func TestOneOfflineStrip(t *testing.T) {
+	rt := startServer(t, t.TempDir(), "127.0.0.1:0")
+	edge := startEdge(t, rt)
+	ctx := browser(t)
+	do(t, ctx, 60*time.Second, chromedp.Navigate(edge.link), waitReady(), typeText("hello"), pressEnter(0),
+		waitJS(`location.pathname.startsWith('/s/')`))
+	waitMessages(t, ctx, 2)
+	rt.kill()
+	// Offline once the socket failed twice: the strip says so, and why.
+	do(t, ctx, 60*time.Second, waitJS(`!!document.querySelector('.link-reconnecting.offline')`))
+	strips := evalString(t, ctx, `JSON.stringify([...document.querySelectorAll('.offline, .link-reconnecting, .link-connecting')].map(e => e.innerText))`)
+	var texts []string
+	require.NoError(t, json.Unmarshal([]byte(strips), &texts))
+	require.Len(t, texts, 1, "one strip: %v", texts)
+	assert.Contains(t, texts[0], "Offline")
+	assert.Contains(t, texts[0], "runtime behind this server is not reachable")
+	assert.Contains(t, texts[0], "Reconnecting")
+	assert.Equal(t, 1, int(get(t, ctx, chromedp.Evaluate[float64](`[...document.querySelectorAll('button')].filter(b => b.innerText === 'Retry now').length`))), "one Retry now")
+}
