@@ -189,6 +189,7 @@ func TestPhoneTargets(t *testing.T) {
 // TestTouchHidesKeyboardHints: on a phone (a touch device, 390 px wide) an approval's buttons
 // show no keyboard hints such as Ctrl+Enter; the same page with a mouse shows them.
 func TestTouchHidesKeyboardHints(t *testing.T) {
+	t.Parallel()
 	srv := startServer(t, t.TempDir(), "127.0.0.1:0")
 	ctx := browser(t)
 	touch := func(on bool) chromedp.Action[chromedp.Void] {

@@ -414,6 +414,7 @@ func TestStopAbortsTheShownDecision(t *testing.T) {
 // reload (it does not take the input area and the focus again) until they return to it with
 // "Answer"; once returned to, a reload shows it as before.
 func TestSetAsideSurvivesAReload(t *testing.T) {
+	t.Parallel()
 	_, ctx := openSession(t, `/script send('ok=' + str(confirm('Go ahead?')))`)
 	do(t, ctx, 20*time.Second, waitJS(modeShown))
 	do(t, ctx, 10*time.Second, chromedp.Click(chromedp.CSS(`#composer-mode .chat-about`)), waitJS(modeGone))

@@ -209,6 +209,7 @@ func TestInputBarNoMenuInsideWords(t *testing.T) {
 // is accepted and sent by one Enter; `/example` needs an argument, and its Enter only
 // completes it.
 func TestEnterSendsACommandTypedWhole(t *testing.T) {
+	t.Parallel()
 	srv := startServer(t, t.TempDir(), "127.0.0.1:0")
 	ctx := browser(t)
 	do(t, ctx, 60*time.Second, chromedp.Navigate(srv.link), waitReady(), chromedp.Focus(composer))

@@ -118,6 +118,7 @@ func TestRenameAndArchiveASession(t *testing.T) {
 // on the next row, else the previous, else New session, never on the page body. The question
 // takes the focus at its safe answer (Keep), and Keep gives it back to Archive.
 func TestArchiveMovesTheFocusToTheNextRow(t *testing.T) {
+	t.Parallel()
 	srv := startServer(t, t.TempDir(), "127.0.0.1:0")
 	for _, title := range []string{"one", "two", "three"} {
 		seedSession(t, srv, title, 1)

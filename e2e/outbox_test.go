@@ -69,6 +69,7 @@ func logMessages(t *testing.T, srv *server, session string) []shownMessage {
 // them. When the server is back, each is stored once, in order, and answered once, and the
 // marks go (docs/pwa.md, "Sending while the server is away").
 func TestPromptsSentOfflineWaitAndGoOnce(t *testing.T) {
+	t.Parallel()
 	data := t.TempDir()
 	srv := startServer(t, data, "127.0.0.1:0")
 	id := seedSession(t, srv, "Outbox", 1)
@@ -132,6 +133,7 @@ func roles(ms []shownMessage) []string {
 // TestCancelAnUnsentPrompt: Cancel on a prompt that waits takes it out and puts its text back
 // in the box; it is never sent.
 func TestCancelAnUnsentPrompt(t *testing.T) {
+	t.Parallel()
 	data := t.TempDir()
 	srv := startServer(t, data, "127.0.0.1:0")
 	id := seedSession(t, srv, "Cancel", 1)
@@ -154,6 +156,7 @@ func TestCancelAnUnsentPrompt(t *testing.T) {
 // strip about it, in the edge's words, with one Retry now; the offline banner is not drawn
 // beside it.
 func TestOneOfflineStrip(t *testing.T) {
+	t.Parallel()
 	rt := startServer(t, t.TempDir(), "127.0.0.1:0")
 	edge := startEdge(t, rt)
 	ctx := browser(t)
