@@ -8,12 +8,6 @@ ARGS ?=
 # mostly waits (on 2 cores it used about a quarter of the CPU one at a time); 1 runs them
 # one by one.
 E2E_PARALLEL ?= 2
-# The views, the protocol's types and the decision forms are built without inlining: −43 KB
-# brotli, in code that runs per render, not per key or per streamed token (the input bar, the
-# Markdown view and every machine keep it). See docs/wasm-size.md.
-WASM_GCFLAGS := -gcflags=parley/components/...=-l -gcflags=parley/components/inputbar= \
-	-gcflags=parley/components/markdown= -gcflags=parley/protocol=-l -gcflags=parley/app/api=-l \
-	-gcflags=parley/app/slashhost=-l -gcflags=parley/machine/elicit=-l
 
 .PHONY: run build wasm server test vet unit wasm-test e2e chromium axe mcp-everything bench bench-kill clean screenshots
 
@@ -29,7 +23,9 @@ build: wasm server
 wasm:
 	@mkdir -p web
 	GO=$(GO) $(GO) run ./tools/wasmpatch bin/wasm-deps
-	GOOS=js GOARCH=wasm $(GO) build -modfile=bin/wasm-deps/go.mod -trimpath -ldflags="-s -w" $(WASM_GCFLAGS) -o web/app.wasm.new .
+	@# The views, the protocol's types and the cold packages are built without inlining (-43 KB
+	@# brotli, docs/wasm-size.md); internal/wasmsize.BuildFlags must say the same.
+	GOOS=js GOARCH=wasm $(GO) build -modfile=bin/wasm-deps/go.mod -trimpath -ldflags="-s -w" -gcflags=parley/components/...=-l -gcflags=parley/components/inputbar= -gcflags=parley/components/markdown= -gcflags=parley/protocol=-l -gcflags=parley/app/api=-l -gcflags=parley/app/slashhost=-l -gcflags=parley/machine/elicit=-l -o web/app.wasm.new .
 	@if GOOS=js GOARCH=wasm $(GO) list -modfile=bin/wasm-deps/go.mod -deps . | grep -qx net/http; then \
 		echo "the wasm imports net/http again: see tools/wasmpatch"; rm web/app.wasm.new; exit 1; \
 	fi

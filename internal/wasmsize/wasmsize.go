@@ -191,7 +191,11 @@ func (b Breakdown) Table(n int) string {
 // BuildFlags are the flags the Makefile's wasm target builds the browser's program with,
 // after -modfile=bin/wasm-deps/go.mod (TestBuildFlagsAreTheMakefiles holds them equal).
 // Measure drops -s from them, to keep the function names.
-var BuildFlags = []string{"-trimpath", "-ldflags=-s -w"}
+var BuildFlags = []string{"-trimpath", "-ldflags=-s -w",
+	// Inlining off where nothing runs hot (docs/wasm-size.md): the views but the input bar
+	// and the Markdown view, the protocol's types, and the cold app packages.
+	"-gcflags=parley/components/...=-l", "-gcflags=parley/components/inputbar=", "-gcflags=parley/components/markdown=",
+	"-gcflags=parley/protocol=-l", "-gcflags=parley/app/api=-l", "-gcflags=parley/app/slashhost=-l", "-gcflags=parley/machine/elicit=-l"}
 
 // Measure builds the browser's program at root as `make wasm` does but keeping function
 // names (no -s), in dir, and breaks it down. root/bin/wasm-deps must hold the patched
