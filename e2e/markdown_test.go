@@ -9,6 +9,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/chromedp/chromedp"
+
 	"github.com/stretchr/testify/assert"
 )
 
@@ -48,9 +50,10 @@ func markdownModel(t *testing.T, text string) *httptest.Server {
 func TestAgentMarkdownInTheBrowser(t *testing.T) {
 	t.Parallel()
 	model := markdownModel(t, markdownAnswer)
-	t.Setenv("PARLEY_MODEL_URL", model.URL+"/v1")
-	t.Setenv("PARLEY_MODEL", "m")
-	_, ctx := openSession(t, "plan please")
+	srv := startServerModel(t, t.TempDir(), model.URL+"/v1") // flags, not the environment: the tests run in parallel
+	ctx := browser(t)
+	do(t, ctx, 60*time.Second, chromedp.Navigate(srv.link), waitReady(),
+		typeText("plan please"), pressEnter(0), waitJS(`location.pathname.startsWith('/s/')`))
 	do(t, ctx, 30*time.Second, waitJS(`!!document.querySelector('.msg-agent .md table td') && document.querySelectorAll('.msg-agent .md td').length == 2`))
 
 	assert.Equal(t, "the plan", evalString(t, ctx, `document.querySelector('.msg-agent .md strong').textContent`))
