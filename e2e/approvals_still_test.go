@@ -135,71 +135,11 @@ func TestApprovalsRejectKeepsOneReasonField(t *testing.T) {
 	assert.Equal(t, "not now", h.Entries[0].Reason)
 }
 
-func scheme(name string) chromedp.Action[chromedp.Void] {
-	return chromedp.Func(func(ctx context.Context, tg *chromedp.Target) error {
-		_, err := cdp.Call(ctx, tg, emulation.SetEmulatedMedia, emulation.SetEmulatedMediaParams{
-			Features: []*emulation.MediaFeature{{Name: "prefers-color-scheme", Value: name}}})
-		return err
-	})
-}
-
 func touchOn() chromedp.Action[chromedp.Void] {
 	return chromedp.Func(func(ctx context.Context, tg *chromedp.Target) error {
 		_, err := cdp.Call(ctx, tg, emulation.SetTouchEmulationEnabled, emulation.SetTouchEmulationEnabledParams{Enabled: true, MaxTouchPoints: 5})
 		return err
 	})
-}
-
-// sessionRowGeometry is, for the first session row: the title's right edge, the actions'
-// left edge, their top and the title's bottom, whether the title is cut with an ellipsis,
-// and whether the actions show.
-const sessionRowGeometry = `(() => {
-	const li = document.querySelector('.sessions .session-item');
-	const t = li.querySelector('.session-title').getBoundingClientRect();
-	const ops = li.querySelector('.session-ops');
-	const o = ops.getBoundingClientRect();
-	const title = li.querySelector('.session-title');
-	return {titleRight: t.right, titleBottom: t.bottom, opsLeft: o.left, opsTop: o.top, liRight: li.getBoundingClientRect().right,
-		opsRight: o.right, shown: getComputedStyle(ops).display !== 'none' && o.width > 0,
-		ellipsis: getComputedStyle(title).textOverflow === 'ellipsis' && title.scrollWidth > title.clientWidth};
-})()`
-
-type rowGeometry struct {
-	TitleRight, TitleBottom, OpsLeft, OpsTop, LiRight, OpsRight float64
-	Shown, Ellipsis                                             bool
-}
-
-// TestSessionActionsLeaveTheTitleReadable: pointing at a session row shows Rename and
-// Archive beside its title, which gives way with an ellipsis, in light and dark; on a phone
-// they have a line of their own under it.
-func TestSessionActionsLeaveTheTitleReadable(t *testing.T) {
-	t.Parallel()
-	srv := startServer(t, t.TempDir(), "127.0.0.1:0")
-	seedSession(t, srv, "Deploy the staging cluster and check every replica's health twice", 1)
-	ctx := browser(t)
-	do(t, ctx, 60*time.Second, chromedp.EmulateViewport(1200, 900), chromedp.Navigate(srv.link), waitReady(),
-		waitJS(`document.querySelectorAll('.sessions .session-item').length === 1`))
-	for _, s := range []string{"light", "dark"} {
-		do(t, ctx, 20*time.Second, scheme(s), hoverOver(`.sessions .session-link`),
-			waitJS(`getComputedStyle(document.querySelector('.sessions .session-ops')).display !== 'none'`))
-		g := get(t, ctx, chromedp.Evaluate[rowGeometry](sessionRowGeometry))
-		require.True(t, g.Shown, s)
-		assert.LessOrEqual(t, g.TitleRight, g.OpsLeft+0.5, "%s: the actions cover the title", s)
-		assert.True(t, g.Ellipsis, "%s: the long title is cut with an ellipsis", s)
-		assert.LessOrEqual(t, g.OpsRight, g.LiRight+0.5, "%s: the actions stay in the row", s)
-		do(t, ctx, 10*time.Second, mouseTo(900, 600))
-	}
-
-	phone := browser(t)
-	do(t, phone, 60*time.Second, chromedp.EmulateViewport(390, 844), touchOn(), chromedp.Navigate(srv.link), waitReady(),
-		clickJS(`.menu-toggle`), waitJS(`document.querySelector('#sidebar').classList.contains('open') && document.querySelectorAll('.sessions .session-item').length === 1`))
-	for _, s := range []string{"light", "dark"} {
-		do(t, phone, 10*time.Second, scheme(s))
-		g := get(t, phone, chromedp.Evaluate[rowGeometry](sessionRowGeometry))
-		require.True(t, g.Shown, s)
-		assert.GreaterOrEqual(t, g.OpsTop, g.TitleBottom-0.5, "%s: on a phone the actions sit under the title", s)
-		assert.True(t, g.Ellipsis, s)
-	}
 }
 
 // TestMCPPageHasTheFrame: /mcp shows the sidebar with the sessions and the count of waiting

@@ -140,11 +140,14 @@ func TestSessionActionsOnHoverOrFocus(t *testing.T) {
 	ctx := browser(t)
 	do(t, ctx, 60*time.Second, chromedp.Navigate(srv.link), waitReady(),
 		waitJS(`document.querySelectorAll('.sessions .session-item').length === 2`))
-	shown := `[...document.querySelectorAll('.session-ops')].map(e => getComputedStyle(e).display !== 'none' && e.getBoundingClientRect().height > 0)`
+	shown := `[...document.querySelectorAll('.session-ops')].map(e => getComputedStyle(e).display !== 'none' && getComputedStyle(e).visibility !== 'hidden' && e.getBoundingClientRect().height > 0)`
 	assert.Equal(t, "false,false", evalString(t, ctx, shown+`.join()`), "no row is pointed at or focused")
 
-	// Pointed at: that row's actions show.
+	// Pointed at: that row's actions show, and nothing moves under the pointer.
+	const linkBox = `JSON.stringify(document.querySelector('.session-item:nth-child(2) .session-link').getBoundingClientRect())`
+	before := evalString(t, ctx, linkBox)
 	do(t, ctx, 10*time.Second, hoverOver(`.session-item:nth-child(2)`), waitJS(`(`+shown+`).join() === 'false,true'`))
+	assert.Equal(t, before, evalString(t, ctx, linkBox), "pointing at a row moves nothing")
 
 	// The keyboard: focus on the first row's link shows its actions; Tab reaches Rename.
 	do(t, ctx, 10*time.Second, chromedp.MouseEvent(input.DispatchMouseEventTypeMouseMoved, 900, 10), js(`document.querySelector('.session-link').focus()`),
