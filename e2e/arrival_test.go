@@ -2,6 +2,7 @@ package e2e
 
 import (
 	"context"
+	"math/rand/v2"
 	"testing"
 	"time"
 
@@ -10,21 +11,30 @@ import (
 	"github.com/stretchr/testify/require"
 )
 
+// typistsPace is a person typing: 40 to 150 ms between keys.
+var typistsPace = [2]time.Duration{40 * time.Millisecond, 150 * time.Millisecond}
+
+// writing opens a session that has answered its first prompt, with the composer focused for
+// a person to type in.
+func writing(t *testing.T) (*server, context.Context, *rand.Rand) {
+	t.Helper()
+	srv, ctx := openSession(t, "hello")
+	waitMessages(t, ctx, 2)
+	do(t, ctx, 20*time.Second, waitCaughtUp(), chromedp.Focus(composer))
+	return srv, ctx, newRand()
+}
+
 // TestTypingThroughADecisionsArrivalAnswersNothing: a person types a long message at a
 // typist's pace while a confirm they never saw lands in the composer (QA F14: its Space pressed
 // Yes). No key answers it, none is lost: the whole sentence is the draft, the confirm still
 // waits.
 func TestTypingThroughADecisionsArrivalAnswersNothing(t *testing.T) {
 	t.Parallel()
-	srv, ctx := openSession(t, "hello")
-	waitMessages(t, ctx, 2)
-	do(t, ctx, 20*time.Second, waitCaughtUp(), chromedp.Focus(composer))
-	rng := newRand()
-	pace := [2]time.Duration{40 * time.Millisecond, 150 * time.Millisecond}
-	typeAt(t, ctx, rng, "mea", pace)
+	srv, ctx, rng := writing(t)
+	typeAt(t, ctx, rng, "mea", typistsPace)
 	sendAPI(t, srv, sessionOf(t, ctx), `/script confirm('Delete all the notes?')`)
 	const rest = "nwhile I am writing a long message to the agent"
-	typeAt(t, ctx, rng, rest, pace)
+	typeAt(t, ctx, rng, rest, typistsPace)
 	do(t, ctx, 20*time.Second, waitJS(modeShown))
 	pending, err := apiClient(srv).PendingDecisions(context.Background(), sessionOf(t, ctx))
 	require.NoError(t, err)
@@ -48,13 +58,12 @@ func TestTypingOnAfterSendingAScriptAnswersNothing(t *testing.T) {
 	}, 10*time.Second, 50*time.Millisecond, "the grant")
 	do(t, ctx, 20*time.Second, waitCaughtUp(), chromedp.Focus(composer))
 	rng := newRand()
-	pace := [2]time.Duration{40 * time.Millisecond, 150 * time.Millisecond}
-	typeAt(t, ctx, rng, sleep, pace)
+	typeAt(t, ctx, rng, sleep, typistsPace)
 	do(t, ctx, 10*time.Second, pressEnter(modShift))
-	typeAt(t, ctx, rng, "confirm('Delete all the notes?')", pace)
+	typeAt(t, ctx, rng, "confirm('Delete all the notes?')", typistsPace)
 	do(t, ctx, 10*time.Second, waitJS(`!document.querySelector('#composer-input').getAttribute('aria-activedescendant')`), pressEnter(0))
 	const next = "meanwhile I am writing a long message to the agent"
-	typeAt(t, ctx, rng, next, pace)
+	typeAt(t, ctx, rng, next, typistsPace)
 	do(t, ctx, 20*time.Second, waitJS(modeShown))
 	pending, err := apiClient(srv).PendingDecisions(context.Background(), sessionOf(t, ctx))
 	require.NoError(t, err)
@@ -62,23 +71,18 @@ func TestTypingOnAfterSendingAScriptAnswersNothing(t *testing.T) {
 	assert.Equal(t, next, draft(t, ctx), "every key is in the draft, in order")
 }
 
-
 // TestAWritersPauseAsADecisionLandsAnswersNothing: the person typed part of a message and
 // paused to think just as a confirm landed; when they type on, past the guard, no key presses
 // a choice and none is lost.
 func TestAWritersPauseAsADecisionLandsAnswersNothing(t *testing.T) {
 	t.Parallel()
-	srv, ctx := openSession(t, "hello")
-	waitMessages(t, ctx, 2)
-	do(t, ctx, 20*time.Second, waitCaughtUp(), chromedp.Focus(composer))
-	rng := newRand()
-	pace := [2]time.Duration{40 * time.Millisecond, 150 * time.Millisecond}
-	typeAt(t, ctx, rng, "meanwhile", pace)
+	srv, ctx, rng := writing(t)
+	typeAt(t, ctx, rng, "meanwhile", typistsPace)
 	sendAPI(t, srv, sessionOf(t, ctx), `/script confirm('Delete all the notes?')`)
 	do(t, ctx, 20*time.Second, waitJS(modeShown))
 	time.Sleep(time.Second) // the writer thinks, well past the guard
 	const rest = " I am writing a long message"
-	typeAt(t, ctx, rng, rest, pace)
+	typeAt(t, ctx, rng, rest, typistsPace)
 	pending, err := apiClient(srv).PendingDecisions(context.Background(), sessionOf(t, ctx))
 	require.NoError(t, err)
 	assert.Len(t, pending, 1, "no key answered the confirm")

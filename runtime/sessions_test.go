@@ -102,25 +102,33 @@ func TestBlankSessionTakesItsTitleFromItsFirstPrompt(t *testing.T) {
 	assert.Equal(t, "kept", got.Title, "a title given at creation stays")
 }
 
+// onAClock starts a runtime on a store of its own whose clock moves only when the test
+// advances it.
+func onAClock(t *testing.T) (rt *Runtime, clock func() time.Time, advance func(time.Duration)) {
+	t.Helper()
+	var mu sync.Mutex
+	now := time.Date(2026, 3, 4, 10, 0, 0, 0, time.UTC)
+	clock = func() time.Time { mu.Lock(); defer mu.Unlock(); return now }
+	advance = func(d time.Duration) { mu.Lock(); now = now.Add(d); mu.Unlock() }
+	emb, err := StartEmbedded(t.TempDir())
+	require.NoError(t, err)
+	rt, err = New(context.Background(), emb.Conn, Options{Workspace: t.TempDir(), Exclusive: true, Now: clock})
+	require.NoError(t, err)
+	t.Cleanup(func() { stop(emb, rt) })
+	return rt, clock, advance
+}
+
 // TestSessionIsDatedFromItsFirstPrompt: the empty page makes its blank session ahead of
 // time; the list dates a session from its first prompt, not from when the page was opened,
 // so "5 min ago" is never counted from a page left open. A session given its first prompt
 // keeps that date.
 func TestSessionIsDatedFromItsFirstPrompt(t *testing.T) {
-	var mu sync.Mutex
-	now := time.Date(2026, 3, 4, 10, 0, 0, 0, time.UTC)
-	clock := func() time.Time { mu.Lock(); defer mu.Unlock(); return now }
-	advance := func(d time.Duration) { mu.Lock(); now = now.Add(d); mu.Unlock() }
-	emb, err := StartEmbedded(t.TempDir())
-	require.NoError(t, err)
-	rt, err := New(context.Background(), emb.Conn, Options{Workspace: t.TempDir(), Exclusive: true, Now: clock})
-	require.NoError(t, err)
-	t.Cleanup(func() { stop(emb, rt) })
+	rt, clock, advance := onAClock(t)
 	ctx := context.Background()
 
 	s, err := rt.CreateSession(ctx, protocol.CreateSessionRequest{})
 	require.NoError(t, err)
-	assert.Equal(t, now.UnixMilli(), s.Created)
+	assert.Equal(t, clock().UnixMilli(), s.Created)
 	advance(7 * time.Minute)
 	prompted := clock().UnixMilli()
 	_, err = rt.SendPrompt(ctx, s.ID, protocol.SendPromptRequest{Text: "hi", AttemptID: "a"})
@@ -152,15 +160,7 @@ func TestSessionIsDatedFromItsFirstPrompt(t *testing.T) {
 // chat apps list conversations, and a burst of prompts writes the index at most once a
 // minute.
 func TestTheListFollowsTheLastPrompt(t *testing.T) {
-	var mu sync.Mutex
-	now := time.Date(2026, 3, 4, 10, 0, 0, 0, time.UTC)
-	clock := func() time.Time { mu.Lock(); defer mu.Unlock(); return now }
-	advance := func(d time.Duration) { mu.Lock(); now = now.Add(d); mu.Unlock() }
-	emb, err := StartEmbedded(t.TempDir())
-	require.NoError(t, err)
-	rt, err := New(context.Background(), emb.Conn, Options{Workspace: t.TempDir(), Exclusive: true, Now: clock})
-	require.NoError(t, err)
-	t.Cleanup(func() { stop(emb, rt) })
+	rt, clock, advance := onAClock(t)
 	ctx := context.Background()
 	send := func(id, attempt string) {
 		_, err := rt.SendPrompt(ctx, id, protocol.SendPromptRequest{Text: "hi " + attempt, AttemptID: attempt})
