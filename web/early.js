@@ -46,9 +46,22 @@
     const t = composer();
     const el = document.activeElement;
     if (live()) {
-      // A hidden bar (a decision took the input area) or a disabled one (a gate) takes
-      // nothing: a key must never land where the person cannot see it.
-      if (!unfocused(el) || !usable(t)) return;
+      if (!unfocused(el)) return;
+      if (!usable(t)) {
+        // A hidden bar (a decision took the input area) or a disabled one (a gate) takes
+        // nothing: a key must never land where the person cannot see it. A decision that
+        // has just replaced the bar takes the focus a frame later; a letter typed in that
+        // frame went to the body. It is handed to the decision's area, whose key handler
+        // knows a letter typed there before the person moved in is the draft's (never an
+        // answer). Only letters: an Enter or a Backspace on a decision the person has not
+        // looked at means nothing yet.
+        const mode = document.getElementById("composer-mode");
+        if (!printable || !usable(mode)) return;
+        e.preventDefault();
+        mode.focus();
+        mode.dispatchEvent(new KeyboardEvent("keydown", { key: k, code: e.code, bubbles: true, cancelable: true }));
+        return;
+      }
       // Focused inside keydown, the textarea receives the key's text (Chromium). An Enter
       // is not text: its keydown already went to the body, so the bar is given one.
       t.focus();
