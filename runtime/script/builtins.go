@@ -178,6 +178,13 @@ func (e *env) send(_ *starlark.Thread, b *starlark.Builtin, args starlark.Tuple,
 	if !ok {
 		text = v.String()
 	}
+	if strings.TrimSpace(text) == "" {
+		// An empty message would show as an empty bubble in the thread. A script that sends
+		// what a command printed (a clean `git status`) can send nothing: not an error, a
+		// line in its run's log.
+		e.print(nil, "send(): nothing to send (the text is empty)")
+		return starlark.None, nil
+	}
 	text = cutText(text, e.host.Limits.OutputBytes, "message")
 	err := e.blocked("send", func(ctx context.Context) error { return e.caps.Send(ctx, text) })
 	if err != nil {

@@ -44,6 +44,20 @@ func TestSendAndPrint(t *testing.T) {
 	}
 }
 
+// TestAnEmptySendSendsNothing: an empty or blank send() would be an empty bubble in the
+// thread; it sends nothing and says so in the run's log.
+func TestAnEmptySendSendsNothing(t *testing.T) {
+	h := newTestHost(t, Limits{})
+	caps := &fakeCaps{}
+	mustExec(t, h, caps, "send('')\nsend(' \\n ')\nsend('kept')")
+	if got := caps.sentMessages(); !slices.Equal(got, []string{"kept"}) {
+		t.Errorf("sent %q; want only the message with words", got)
+	}
+	if log := caps.streamed(protocol.StreamLog); len(log) != 2 || !strings.Contains(log[0], "nothing to send") {
+		t.Errorf("log %q; want a line for each empty send", log)
+	}
+}
+
 func TestPrintIsCapped(t *testing.T) {
 	h := newTestHost(t, Limits{OutputBytes: 100})
 	caps := &fakeCaps{}
