@@ -191,7 +191,7 @@ func (m *MessageItem) Render() app.UI {
 						return app.Time().Class("msg-time").DateTime(at.Format(time.RFC3339)).
 							Title(at.Format(tr(i18n.LayoutTime))).Text(clockTime(at))
 					}),
-					&CopyButton{Text: m.Message.Text},
+					&CopyButton{Text: shownText(m.Message)},
 				)
 			}),
 		)

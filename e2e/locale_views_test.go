@@ -125,3 +125,24 @@ func TestLocaleSwitchKeepsTheDraft(t *testing.T) {
 	noEnglish(t, ctx, "the empty page")
 	noViolations(t, ctx, "the empty page in Chinese")
 }
+
+// TestTheOfflineAgentSpeaksThePagesLocale: the offline agent's reply is Parley's fixed words,
+// stored once in the log for every page; each page shows it in its own locale, and a switch
+// rewords it in place.
+func TestTheOfflineAgentSpeaksThePagesLocale(t *testing.T) {
+	t.Parallel()
+	srv := startServer(t, t.TempDir(), "127.0.0.1:0")
+	a := newSession(t, srv, "Alpha", "")
+	sendTo(t, srv, a, "你好")
+	waitAgentReplies(t, srv, a, 1)
+
+	ctx := browser(t)
+	do(t, ctx, 60*time.Second, acceptLanguage("zh-CN,zh;q=0.9"), chromedp.Navigate(srv.link), waitReady(),
+		chromedp.Navigate(srv.base()+"/s/"+a), waitReady(), waitJS(`!!document.querySelector('.thread .msg-agent .msg-text')`))
+	const reply = `document.querySelector('.thread .msg-agent .msg-text').textContent`
+	do(t, ctx, 10*time.Second, waitJS(reply+`.startsWith('尚未配置模型，所以还没有智能体能处理“你好”')`))
+	assert.Contains(t, evalString(t, ctx, reply), "PARLEY_MODEL_KEY", "the same reply, the flags and names as they are")
+
+	do(t, ctx, 10*time.Second, js(`parley.setLocale('en')`),
+		waitJS(reply+`.startsWith('No model is configured, so no agent can work on “你好” yet.')`))
+}

@@ -315,7 +315,11 @@ const (
 	ReconnectingIn // %[1]s delay
 	ReconnectingNow
 
-	lastMsg = ReconnectingNow
+	// Parley's own messages in the log, by their phrase code (phrases.go).
+	PhraseOfflineReply    // %[1]s the prompt's first line
+	PhraseTurnInterrupted
+
+	lastMsg = PhraseTurnInterrupted
 )
 
 // Last is the last message id (the tests walk every id up to it).
@@ -614,6 +618,30 @@ var views = map[Msg][nLocales]string{
 	WhySendFailed:   {"the send failed", "发送失败"},
 	TextRestored:    {". Your text is back in the composer.", "。你的文字已放回输入框。"},
 	TextKept:        {". You kept typing, so your text was not put back; it was: %[1]s", "。你在继续输入，所以没有放回原文；原文是：%[1]s"},
+
+	PhraseOfflineReply: {"No model is configured, so no agent can work on “%[1]s” yet. " +
+		"This is Parley's offline agent; it gives the same answer to every prompt.\n\n" +
+		"What you can do:\n" +
+		"• Keep writing: your messages are stored in this session's log and survive reloads and restarts.\n" +
+		"• Start another session from the sidebar.\n" +
+		"• Point Parley at a model: any OpenAI-compatible Chat Completions server works, hosted or local. " +
+		"For Ollama, start it and run `parley -model-url http://127.0.0.1:11434/v1 -model llama3.2`; " +
+		"for another server, give its /v1 URL (llama.cpp's needs --jinja for tools). " +
+		"The key comes from the environment only: PARLEY_MODEL_KEY or OPENAI_API_KEY.\n" +
+		"• Run `parley -help` to see the flags this build offers.",
+		"尚未配置模型，所以还没有智能体能处理“%[1]s”。" +
+			"这是 Parley 的离线智能体：它对每条提示都给出同样的回答。\n\n" +
+			"你可以：\n" +
+			"• 继续写：你的消息保存在这个会话的日志里，重新加载或重启后仍在。\n" +
+			"• 从侧栏开始另一个会话。\n" +
+			"• 让 Parley 连接一个模型：任何兼容 OpenAI 的 Chat Completions 服务都可以，托管的或本地的都行。" +
+			"对于 Ollama，启动它后运行 `parley -model-url http://127.0.0.1:11434/v1 -model llama3.2`；" +
+			"对于其他服务，给出它的 /v1 地址（llama.cpp 的服务需要 --jinja 才能使用工具）。" +
+			"密钥只从环境变量读取：PARLEY_MODEL_KEY 或 OPENAI_API_KEY。\n" +
+			"• 运行 `parley -help` 查看这个版本提供的参数。"},
+	PhraseTurnInterrupted: {"This turn was interrupted by a restart: the server running it stopped while the agent was " +
+		"writing or running a tool. Send the prompt again, or a new one, to go on.",
+		"这一轮被重启打断了：运行它的服务器在智能体写作或运行工具时停止了。再次发送这条提示，或发送一条新的提示，即可继续。"},
 }
 
 var viewOnes = map[Msg][nLocales]string{

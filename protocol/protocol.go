@@ -59,6 +59,16 @@ type Message struct {
 	// Stream, on a model's message, names it among its agent.draft checkpoints: the message
 	// holds the whole text, and replaces them.
 	Stream string `json:"stream,omitempty"`
+	// Phrase, on a message Parley itself wrote in fixed words (the offline agent's reply),
+	// names those words by a stable code and their arguments, so a page can show them in its
+	// locale (docs/i18n.md); Text holds them in English, for every other reader.
+	Phrase *Phrase `json:"phrase,omitempty"`
+}
+
+// Phrase is a message's fixed words by their catalogue code (i18n.Locale.Phrase).
+type Phrase struct {
+	Code string   `json:"code"`
+	Args []string `json:"args,omitempty"`
 }
 
 // Senders of assistant-side messages besides the agent.

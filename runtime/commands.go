@@ -10,6 +10,7 @@ import (
 	"strings"
 	"sync/atomic"
 
+	"parley/i18n"
 	"parley/protocol"
 	"parley/runtime/agent"
 	"parley/runtime/catalogue"
@@ -100,12 +101,25 @@ type tools struct {
 }
 
 func (t *tools) Say(ctx context.Context, text string) error {
+	return t.say(ctx, protocol.Message{Text: text})
+}
+
+// SayPhrase says Parley's fixed words by their phrase: English in the text, the code beside.
+func (t *tools) SayPhrase(ctx context.Context, p protocol.Phrase) error {
+	text, ok := i18n.English.Phrase(p.Code, p.Args)
+	if !ok {
+		return fmt.Errorf("no phrase %q in the catalogue", p.Code)
+	}
+	return t.say(ctx, protocol.Message{Text: text, Phrase: &p})
+}
+
+func (t *tools) say(ctx context.Context, m protocol.Message) error {
 	t.says++
 	id := "reply-" + strconv.FormatUint(t.prompt, 10)
 	if t.says > 1 {
 		id += "-" + strconv.Itoa(t.says)
 	}
-	_, _, err := t.caps.r.log.Append(ctx, t.caps.session, protocol.EventAgentMessage, protocol.Message{Text: text}, id)
+	_, _, err := t.caps.r.log.Append(ctx, t.caps.session, protocol.EventAgentMessage, m, id)
 	return err
 }
 

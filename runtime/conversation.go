@@ -17,6 +17,7 @@ import (
 var (
 	_ agent.Tools    = (*tools)(nil)
 	_ agent.Steering = (*tools)(nil)
+	_ agent.Phraser  = (*tools)(nil)
 )
 
 // Steered hands the running turn the prompts sent with steer since it last looked: each is

@@ -12,6 +12,7 @@ import (
 	"sync"
 	"time"
 
+	"parley/i18n"
 	"parley/protocol"
 	"parley/runtime/agent"
 	"parley/runtime/decision"
@@ -246,8 +247,9 @@ func (r *Runtime) interrupt(session string, st turn.State) bool {
 		r.appendEvent(session, protocol.EventRunSettled, protocol.RunSettled{Run: st.Started.Run,
 			Error: interruptedRun}, "settled-"+key)
 	} else if st.Started.Kind == protocol.TurnAgent {
-		r.appendEvent(session, protocol.EventAgentMessage, protocol.Message{Text: interruptedAgent, From: protocol.FromParley},
-			"interrupted-"+id)
+		text, _ := i18n.English.Phrase(i18n.PhraseCodeTurnInterrupted, nil)
+		r.appendEvent(session, protocol.EventAgentMessage, protocol.Message{Text: text, From: protocol.FromParley,
+			Phrase: &protocol.Phrase{Code: i18n.PhraseCodeTurnInterrupted}}, "interrupted-"+id)
 	}
 	ended := protocol.TurnEnded{Prompt: st.Started.Prompt, Run: st.Started.Run, Through: st.Through, Interrupted: true}
 	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
@@ -271,12 +273,11 @@ func (r *Runtime) interrupt(session string, st turn.State) bool {
 	return true
 }
 
-// The notes an interrupted turn leaves.
+// The note an interrupted script's run leaves (an agent's turn leaves a phrase: the
+// catalogue's PhraseTurnInterrupted).
 const (
 	interruptedRun = "interrupted by a restart: the server running this script stopped before it finished, " +
 		"and a script cannot resume (its state was in that server's memory). Send the command again to run it again."
-	interruptedAgent = "This turn was interrupted by a restart: the server running it stopped while the agent was " +
-		"writing or running a tool. Send the prompt again, or a new one, to go on."
 )
 
 // resumable returns the decisions an open agent turn left pending, when its runtime went

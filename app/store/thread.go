@@ -72,6 +72,9 @@ type Message struct {
 	// Retry says a decision expired unanswered (timed out, or cut off by a restart): its card
 	// offers Request retry.
 	Retry bool
+	// Phrase names Parley's fixed words (the offline agent's reply) for the page's locale;
+	// Text holds them in English.
+	Phrase *protocol.Phrase
 }
 
 // Thread is one session as the thread shows it.
@@ -499,7 +502,7 @@ func MessageOf(ev protocol.Event) (Message, bool) {
 	if err != nil {
 		return Message{Offset: ev.Offset, Role: role, Text: "(this message could not be read: " + err.Error() + ")"}, true
 	}
-	return Message{Offset: ev.Offset, At: ev.At, Role: role, Text: m.Text, From: m.From, Steer: m.Mode == protocol.ModeSteer, Stream: m.Stream}, true
+	return Message{Offset: ev.Offset, At: ev.At, Role: role, Text: m.Text, From: m.From, Steer: m.Mode == protocol.ModeSteer, Stream: m.Stream, Phrase: m.Phrase}, true
 }
 
 // Prepend puts the entries of an older window (a Thread that folded it alone) before the

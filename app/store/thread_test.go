@@ -21,6 +21,8 @@ func TestMessageOf(t *testing.T) {
 	}{
 		{"user", protocol.Event{Offset: 1, Type: protocol.EventUserMessage, Data: data(protocol.Message{Text: "q"})}, Message{Offset: 1, Role: RoleUser, Text: "q"}, true},
 		{"agent", protocol.Event{Offset: 2, Type: protocol.EventAgentMessage, Data: data(protocol.Message{Text: "a"})}, Message{Offset: 2, Role: RoleAgent, Text: "a"}, true},
+		{"phrase", protocol.Event{Offset: 5, Type: protocol.EventAgentMessage, Data: data(protocol.Message{Text: "In English", Phrase: &protocol.Phrase{Code: "offline_reply", Args: []string{"hi"}}})},
+			Message{Offset: 5, Role: RoleAgent, Text: "In English", Phrase: &protocol.Phrase{Code: "offline_reply", Args: []string{"hi"}}}, true},
 		{"not shown", protocol.Event{Offset: 3, Type: protocol.EventSessionCreated}, Message{}, false},
 		{"unreadable", protocol.Event{Offset: 4, Type: protocol.EventAgentMessage, Data: json.RawMessage(`1`)}, Message{Offset: 4, Role: RoleAgent}, true},
 	}

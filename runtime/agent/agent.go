@@ -10,6 +10,7 @@ import (
 	"context"
 	"strings"
 
+	"parley/i18n"
 	"parley/protocol"
 	"parley/runtime/decision"
 	"parley/runtime/gate"
@@ -58,25 +59,31 @@ type Agent interface {
 // about what it is.
 type Offline struct{}
 
-// Turn says OfflineReply.
+// Phraser is the hook for Parley's own fixed words: tools that implement it store the
+// phrase's code beside its English text, so each page shows the words in its locale
+// (i18n/phrases.go). The runtime's tools implement it (runtime/commands.go).
+type Phraser interface {
+	SayPhrase(ctx context.Context, p protocol.Phrase) error
+}
+
+// Turn says OfflineReply, by its phrase where the tools keep phrases.
 func (Offline) Turn(ctx context.Context, in Input, tools Tools) error {
+	if p, ok := tools.(Phraser); ok {
+		return p.SayPhrase(ctx, offlinePhrase(in.Text))
+	}
 	return tools.Say(ctx, OfflineReply(in.Text))
 }
 
-// OfflineReply is the offline agent's answer to a prompt.
+// OfflineReply is the offline agent's answer to a prompt, in English.
 func OfflineReply(prompt string) string {
+	text, _ := i18n.English.Phrase(offlinePhrase(prompt).Code, offlinePhrase(prompt).Args)
+	return text
+}
+
+func offlinePhrase(prompt string) protocol.Phrase {
 	first, _, _ := strings.Cut(strings.TrimSpace(prompt), "\n")
 	if r := []rune(first); len(r) > 80 {
 		first = string(r[:80]) + "…"
 	}
-	return "No model is configured, so no agent can work on “" + first + "” yet. " +
-		"This is Parley's offline agent; it gives the same answer to every prompt.\n\n" +
-		"What you can do:\n" +
-		"• Keep writing: your messages are stored in this session's log and survive reloads and restarts.\n" +
-		"• Start another session from the sidebar.\n" +
-		"• Point Parley at a model: any OpenAI-compatible Chat Completions server works, hosted or local. " +
-		"For Ollama, start it and run `parley -model-url http://127.0.0.1:11434/v1 -model llama3.2`; " +
-		"for another server, give its /v1 URL (llama.cpp's needs --jinja for tools). " +
-		"The key comes from the environment only: PARLEY_MODEL_KEY or OPENAI_API_KEY.\n" +
-		"• Run `parley -help` to see the flags this build offers."
+	return protocol.Phrase{Code: i18n.PhraseCodeOfflineReply, Args: []string{first}}
 }
