@@ -175,3 +175,47 @@ func TestOneOfflineStrip(t *testing.T) {
 	assert.Contains(t, texts[0], "Reconnecting")
 	assert.Equal(t, 1, int(get(t, ctx, chromedp.Evaluate[float64](`[...document.querySelectorAll('button')].filter(b => b.innerText === 'Retry now').length`))), "one Retry now")
 }
+
+// TestTwoTabsOfflineKeepBothPrompts: two tabs of one session, the server away; each sends a
+// prompt. Both share the one stored outbox, so a reload of either keeps both (it kept only
+// the last writer's), and when the server is back each prompt is stored once.
+func TestTwoTabsOfflineKeepBothPrompts(t *testing.T) {
+	t.Parallel()
+	data := t.TempDir()
+	srv := startServer(t, data, "127.0.0.1:0")
+	id := seedSession(t, srv, "Two tabs", 1)
+	ctx := browser(t)
+	do(t, ctx, 60*time.Second, chromedp.Navigate(srv.link), waitReady(), waitWorker(),
+		chromedp.Navigate(srv.base()+"/s/"+id), waitReady(), waitCaughtUp())
+	other, cancel := chromedp.NewContext(ctx)
+	defer cancel()
+	require.NoError(t, chromedp.Do(other)) // outside a deadline: the tab lives as long as ctx
+	do(t, other, 60*time.Second, chromedp.Navigate(srv.base()+"/s/"+id), waitReady(), waitCaughtUp())
+
+	srv.kill()
+	for _, tab := range []struct {
+		ctx  context.Context
+		text string
+	}{{ctx, "from the first tab"}, {other, "from the second tab"}} {
+		do(t, tab.ctx, 30*time.Second, waitJS(`!!document.querySelector('.link-reconnecting')`),
+			chromedp.Click(composer), typeText(tab.text), pressEnter(0), waitUnsent(tab.text),
+			waitJS(`document.querySelector('#composer-input').value === ''`))
+	}
+	do(t, ctx, 60*time.Second, chromedp.Reload(), waitReady(),
+		waitUnsent("from the first tab", "from the second tab"))
+
+	srv = startServer(t, data, srv.addr)
+	do(t, ctx, 90*time.Second, waitJS(`!!document.querySelector('.link-live')`),
+		waitJS(`document.querySelectorAll('.thread .msg-unsent').length === 0`))
+	var users []string
+	for deadline := time.Now().Add(60 * time.Second); len(users) < 3 && time.Now().Before(deadline); {
+		time.Sleep(200 * time.Millisecond) // polling the API for the stored prompts; not a proof
+		users = users[:0]
+		for _, m := range logMessages(t, srv, id) {
+			if m.Role == "user" {
+				users = append(users, m.Text)
+			}
+		}
+	}
+	assert.ElementsMatch(t, []string{"Two tabs prompt 0", "from the first tab", "from the second tab"}, users, "each stored once")
+}

@@ -32,6 +32,8 @@ type Box struct {
 	// Restore puts a cancelled prompt's text back in its session's composer.
 	Restore func(session, text string)
 	errs    map[string]error // a refused first try's error, for the composer's notice
+	// held are the attempt ids this tab has held: the stored entries it may drop (mo.Share).
+	held map[string]bool
 }
 
 var page *Box
@@ -44,12 +46,10 @@ func Page(ctx app.Context) *Box {
 	}
 	u := ctx.Page().URL()
 	page = &Box{m: mo.New(), ctx: ctx, client: &api.Client{Base: u.Scheme + "://" + u.Host},
-		waiting: map[string]func(error){}, errs: map[string]error{}}
-	var kept []mo.Entry
-	if ls := app.Window().Get("localStorage"); ls.Truthy() {
-		if v := ls.Call("getItem", storageKey); v.Truthy() {
-			_ = json.Unmarshal([]byte(v.String()), &kept)
-		}
+		waiting: map[string]func(error){}, errs: map[string]error{}, held: map[string]bool{}}
+	kept := stored()
+	for _, e := range kept {
+		page.held[e.ID] = true // a reload adopts every tab's entries
 	}
 	page.run(page.m.Dispatch(mo.Loaded{Entries: kept}))
 	return page
@@ -73,6 +73,7 @@ func (b *Box) Send(session, text string, mode protocol.PromptMode, settled func(
 	if settled != nil {
 		b.waiting[id] = settled
 	}
+	b.held[id] = true
 	b.run(b.m.Dispatch(mo.Add{Entry: mo.Entry{ID: id, Session: session, Text: text, Steer: mode == protocol.ModeSteer, Direct: settled != nil}}))
 }
 
@@ -135,12 +136,24 @@ func (b *Box) run(effs []mo.Effect) {
 	}
 }
 
+// stored are the entries kept under the page's key, by any tab.
+func stored() []mo.Entry {
+	var kept []mo.Entry
+	if ls := app.Window().Get("localStorage"); ls.Truthy() {
+		if v := ls.Call("getItem", storageKey); v.Truthy() {
+			_ = json.Unmarshal([]byte(v.String()), &kept)
+		}
+	}
+	return kept
+}
+
+// save writes this tab's entries over the stored ones, keeping those of other tabs.
 func (b *Box) save() {
 	ls := app.Window().Get("localStorage")
 	if !ls.Truthy() {
 		return
 	}
-	es := b.m.Entries()
+	es := mo.Share(stored(), b.m.Entries(), func(id string) bool { return b.held[id] })
 	if len(es) == 0 {
 		ls.Call("removeItem", storageKey)
 		return
