@@ -247,6 +247,19 @@ func TestExampleArgumentCompletion(t *testing.T) {
 	assert.Equal(t, "Example hello", evalString(t, ctx, `document.querySelector('.entry-run .entry-title').textContent`))
 }
 
+// TestAnExampleTypedWholeRunsOnOneEnter: "/example hello" typed whole at a person's pace
+// and one Enter runs it, as "/help" and Enter do (the Enter only completed the slug, and a
+// second one sent it).
+func TestAnExampleTypedWholeRunsOnOneEnter(t *testing.T) {
+	t.Parallel()
+	_, ctx := openHome(t)
+	do(t, ctx, 20*time.Second, waitJS(`document.documentElement.hasAttribute('data-composer-live')`))
+	typeAt(t, ctx, newRand(), "/example hello", typistsPace)
+	do(t, ctx, 10*time.Second, menuOpen("hello"), pressEnter(0), waitJS(`!!document.querySelector('.entry-run.status-done')`))
+	assert.Equal(t, "Example hello", evalString(t, ctx, `document.querySelector('.entry-run .entry-title').textContent`))
+	assert.Equal(t, "", draft(t, ctx), "the draft went with it")
+}
+
 // TestQueuedPromptEditedThenRemoved: a prompt queued behind a running turn is edited in place,
 // then removed; it never runs, and the log holds the edit and the withdrawal.
 func TestQueuedPromptEditedThenRemoved(t *testing.T) {

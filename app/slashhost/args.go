@@ -81,7 +81,12 @@ func (a *Arguments) Candidates(ctx context.Context, q slash.Query) ([]slash.Item
 	return out, nil
 }
 
-// Pick puts the choice in place of the word, with the space that ends it.
-func (a *Arguments) Pick(it slash.Item, _ slash.Query) slash.PickOutcome {
-	return slash.InsertText(it.ID + " ")
+// Pick puts the choice in place of the word, with the space that ends it. A choice typed
+// whole is complete, as a command's whole name is: the Enter that picks it sends the draft
+// too (`/example ask-deploy` took two Enters). Its optional arguments are typed after it
+// before the Enter, which then sends; a pick never decides them.
+func (a *Arguments) Pick(it slash.Item, q slash.Query) slash.PickOutcome {
+	out := slash.InsertText(it.ID + " ")
+	out.Complete = q.Query == it.ID
+	return out
 }

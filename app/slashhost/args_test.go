@@ -36,7 +36,10 @@ func TestArgumentsFilterAndKeepTheirList(t *testing.T) {
 	ws = "b"
 	ids("")
 	assert.Equal(t, 2, reads, "another workspace's list is read")
-	assert.Equal(t, slash.InsertText("hello "), a.Pick(slash.Item{ID: "hello"}, slash.Query{}))
+	assert.Equal(t, slash.InsertText("hello "), a.Pick(slash.Item{ID: "hello"}, slash.Query{Hit: slash.Hit{Query: "he"}}))
+	whole := slash.InsertText("hello ")
+	whole.Complete = true
+	assert.Equal(t, whole, a.Pick(slash.Item{ID: "hello"}, slash.Query{Hit: slash.Hit{Query: "hello"}}), "typed whole: an Enter sends")
 
 	fail, ws = errors.New("down"), "c"
 	_, err := a.Candidates(context.Background(), slash.Query{})
