@@ -603,10 +603,14 @@ func (c *Conversation) renderLink() app.UI {
 }
 
 // linkError is why the link dropped, in the page's locale when it is the socket's own words;
-// a network error's text is shown as the browser gives it.
+// a network error's text is shown as the browser gives it; "" when nothing is known but that
+// the server is away.
 func linkError(s string) string {
-	if s == "the connection closed" {
+	switch s {
+	case "the connection closed":
 		return tr(i18n.ConnectionClosed)
+	case socket.Unreachable:
+		return "" // no more is known than that it is away: the caller's words say so
 	}
 	return s
 }

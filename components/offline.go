@@ -201,9 +201,15 @@ func (c *Conversation) renderReach() app.UI {
 			}
 		}
 	}
+	// The reason only when there is one: "cannot be reached: the server is not reachable"
+	// says the same thing twice.
+	words := tr(i18n.OfflineNoWhy)
+	if reason := linkError(c.link.Error); reason != "" {
+		words = tr(i18n.OfflineWhy, reason)
+	}
 	return app.Div().Class("link link-reconnecting offline").Role("status").Title(why).Body(
 		app.Strong().Text(tr(i18n.Offline)),
-		app.Span().Text(tr(i18n.OfflineWhy, why)+next),
+		app.Span().Text(words+next),
 		retryBtn,
 	)
 }

@@ -105,6 +105,8 @@ func TestOfflineShell(t *testing.T) {
 	do(t, ctx, 30*time.Second, chromedp.Reload(), waitReady(),
 		waitJS(`!!document.querySelector('.offline') && document.querySelector('.offline').innerText.includes('Offline')`))
 	assert.Equal(t, "/s/"+id, evalString(t, ctx, `location.pathname`))
+	assert.NotContains(t, evalString(t, ctx, `document.querySelector('.offline').innerText`), "not reachable",
+		"the strip says the server cannot be reached once, not again as its reason")
 	assert.True(t, evalBool(t, ctx, `[...document.querySelectorAll('.offline button, .notice button')].some(b => b.innerText === 'Retry now')`), "Retry now")
 	do(t, ctx, 20*time.Second, chromedp.Click(composer), typeText("written offline"),
 		waitJS(`localStorage.getItem('parley.draft.s.`+id+`') === 'written offline'`))

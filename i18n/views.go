@@ -316,10 +316,12 @@ const (
 	ReconnectingNow
 
 	// Parley's own messages in the log, by their phrase code (phrases.go).
-	PhraseOfflineReply    // %[1]s the prompt's first line
+	PhraseOfflineReply // %[1]s the prompt's first line
 	PhraseTurnInterrupted
 
-	lastMsg = PhraseTurnInterrupted
+	OfflineNoWhy // the offline strip when nothing more is known than that the server is away
+
+	lastMsg = OfflineNoWhy
 )
 
 // Last is the last message id (the tests walk every id up to it).
@@ -445,6 +447,7 @@ var views = map[Msg][nLocales]string{
 	UnsentRefused:       {"Not sent: %[1]s", "未发送：%[1]s"},
 	UnsentCancel:        {"Cancel", "取消"},
 	UnsentCancelTitle:   {"Don't send it: its text goes back in the box", "不发送：文字放回输入框"},
+	OfflineNoWhy:        {"Parley's server cannot be reached. What you type and send is kept on this device and goes when the server is back.", "无法连接 Parley 的服务器。你输入和发送的内容保存在此设备上，连上后自动发送。"},
 	OfflineWhy:          {"Parley's server cannot be reached: %[1]s. What you type and send is kept on this device and goes when the server is back.", "无法连接 Parley 的服务器：%[1]s。你输入和发送的内容保存在此设备上，连上后自动发送。"},
 	ReconnectingIn:      {" Reconnecting… next try in %[1]s.", "正在重连…%[1]s 后重试。"},
 	ReconnectingNow:     {" Reconnecting…", "正在重连…"},

@@ -124,7 +124,11 @@ func (f *Follower) report(s State) {
 // unreachableError is a failed dial. Its message is for a person; the cause is for logs.
 type unreachableError struct{ cause error }
 
-func (e unreachableError) Error() string { return "the server is not reachable" }
+func (e unreachableError) Error() string { return Unreachable }
+
+// Unreachable is a failed dial's words: the page knows nothing more than that the server is
+// away.
+const Unreachable = "the server is not reachable"
 func (e unreachableError) Unwrap() error { return e.cause }
 
 type refusedError struct{ msg string }
