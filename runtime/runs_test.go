@@ -231,12 +231,8 @@ func TestPromptsWhileATurnRunsQueueOrSteer(t *testing.T) {
 	assert.Equal(t, []string{agent.OfflineReply("urgent"), agent.OfflineReply("second")}, testkit.AgentTexts(t, evs))
 	assert.Empty(t, queueOf(t, rt, s))
 	var startedPrompts []uint64
-	for _, ev := range evs {
-		if ev.Type == protocol.EventTurnStarted {
-			ts, err := protocol.DecodeEventData[protocol.TurnStarted](ev)
-			require.NoError(t, err)
-			startedPrompts = append(startedPrompts, ts.Prompt)
-		}
+	for _, ts := range testkit.DataOf[protocol.TurnStarted](t, evs, protocol.EventTurnStarted) {
+		startedPrompts = append(startedPrompts, ts.Prompt)
 	}
 	assert.Equal(t, []uint64{startedPrompts[0], urgent, second}, startedPrompts)
 }
@@ -337,14 +333,7 @@ func TestKilledServerInterruptsItsTurnAndRunsTheQueueOnRestart(t *testing.T) {
 	rej, err := lastOfType(t, rt, s, protocol.EventQuestionRejected).DecodeQuestionRejected()
 	require.NoError(t, err)
 	assert.Equal(t, protocol.ReasonOrphaned, rej.Reason)
-	var ended []protocol.TurnEnded
-	for _, ev := range evs {
-		if ev.Type == protocol.EventTurnEnded {
-			te, err := protocol.DecodeEventData[protocol.TurnEnded](ev)
-			require.NoError(t, err)
-			ended = append(ended, te)
-		}
-	}
+	ended := testkit.DataOf[protocol.TurnEnded](t, evs, protocol.EventTurnEnded)
 	assert.True(t, ended[0].Interrupted)
 	assert.Equal(t, queued, ended[1].Prompt)
 	assert.Equal(t, []string{agent.OfflineReply("and then this")}, testkit.AgentTexts(t, evs))
