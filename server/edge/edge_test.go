@@ -48,6 +48,25 @@ func readFrame(t *testing.T, conn *websocket.Conn) protocol.ServerFrame {
 	return testkit.ReadFrame(t, conn)
 }
 
+// upstreamFailed checks that the edge answers an API request with status and code, in words
+// that hold words, and a socket's subscribe with an error frame of the same code. It returns
+// the request's answer, its error and the socket, for what a test checks further.
+func upstreamFailed(t *testing.T, c testkit.Client, status int, code, words string) (*http.Response, protocol.ErrorResponse, *websocket.Conn) {
+	t.Helper()
+	resp, body := c.Get("/api/sessions")
+	assert.Equal(t, status, resp.StatusCode, string(body))
+	e := testkit.ErrorOf(t, body)
+	assert.Equal(t, code, e.Code)
+	assert.Contains(t, e.Error, words)
+
+	conn := c.Dial(nil)
+	testkit.WriteFrame(t, conn, protocol.ClientFrame{Type: protocol.FrameSubscribe, Session: "s", Batch: true})
+	f := readFrame(t, conn)
+	require.Equal(t, protocol.FrameError, f.Type, "%+v", f)
+	assert.Equal(t, code, f.Error.Code)
+	return resp, e, conn
+}
+
 // TestEdgeServesTheRuntime: a session made, prompted and followed through the edge with the
 // edge's token; the runtime's token does not open the edge, nor the edge's the runtime.
 func TestEdgeServesTheRuntime(t *testing.T) {
@@ -153,18 +172,8 @@ func TestEdgeWithAWrongUpstreamToken(t *testing.T) {
 	es, _ := startEdge(t, ts.URL, "not-the-runtime-token", edge.Options{})
 	c := edgeClient(t, es)
 
-	resp, body := c.Get("/api/sessions")
-	assert.Equal(t, http.StatusBadGateway, resp.StatusCode, string(body))
-	e := testkit.ErrorOf(t, body)
-	assert.Equal(t, "upstream_refused", e.Code)
-	assert.Contains(t, e.Error, "refused this server's credentials")
+	resp, _, _ := upstreamFailed(t, c, http.StatusBadGateway, "upstream_refused", "refused this server's credentials")
 	assert.Empty(t, resp.Header.Get("WWW-Authenticate"), "not a 401: the browser's token is right")
-
-	conn := c.Dial(nil)
-	testkit.WriteFrame(t, conn, protocol.ClientFrame{Type: protocol.FrameSubscribe, Session: "s", Batch: true})
-	f := readFrame(t, conn)
-	require.Equal(t, protocol.FrameError, f.Type, "%+v", f)
-	assert.Equal(t, "upstream_refused", f.Error.Code)
 
 	resp, _ = c.Get("/")
 	assert.Equal(t, http.StatusOK, resp.StatusCode, "the edge stays up and serves the page")
@@ -181,23 +190,13 @@ func TestEdgeWithTheUpstreamDown(t *testing.T) {
 	es, _ := startEdge(t, "http://"+addr, testkit.Token, edge.Options{})
 	c := edgeClient(t, es)
 
-	resp, body := c.Get("/api/sessions")
-	assert.Equal(t, http.StatusBadGateway, resp.StatusCode, string(body))
-	e := testkit.ErrorOf(t, body)
-	assert.Equal(t, "upstream_unreachable", e.Code)
-	assert.Contains(t, e.Error, "not reachable")
+	_, e, conn := upstreamFailed(t, c, http.StatusBadGateway, "upstream_unreachable", "not reachable")
 	assert.NotContains(t, e.Error, addr, "the runtime's address is for the edge's log, not the page")
-
-	conn := c.Dial(nil)
-	testkit.WriteFrame(t, conn, protocol.ClientFrame{Type: protocol.FrameSubscribe, Session: "s", Batch: true})
-	f := readFrame(t, conn)
-	require.Equal(t, protocol.FrameError, f.Type, "%+v", f)
-	assert.Equal(t, "upstream_unreachable", f.Error.Code)
 	_, _, err = conn.Read(t.Context())
 	require.Error(t, err)
 	assert.Equal(t, websocket.StatusTryAgainLater, websocket.CloseStatus(err), "closed after the error: the follower retries")
 
-	resp, _ = c.Get("/")
+	resp, _ := c.Get("/")
 	assert.Equal(t, http.StatusOK, resp.StatusCode, "the edge serves the page with the runtime down")
 
 	// The runtime comes up at that address: the same edge serves it.
@@ -207,7 +206,7 @@ func TestEdgeWithTheUpstreamDown(t *testing.T) {
 	relay := &http.Server{Handler: rt.Handler.Handler()}
 	go func() { _ = relay.Serve(back) }()
 	t.Cleanup(func() { _ = relay.Close() })
-	resp, body = c.Get("/api/sessions")
+	resp, body := c.Get("/api/sessions")
 	assert.Equal(t, http.StatusOK, resp.StatusCode, string(body))
 }
 
@@ -227,18 +226,7 @@ func TestEdgeWithASlowUpstream(t *testing.T) {
 		}
 	}()
 	es, _ := startEdge(t, "http://"+ln.Addr().String(), testkit.Token, edge.Options{ResponseTimeout: 200 * time.Millisecond})
-	c := edgeClient(t, es)
-	resp, body := c.Get("/api/sessions")
-	assert.Equal(t, http.StatusGatewayTimeout, resp.StatusCode, string(body))
-	e := testkit.ErrorOf(t, body)
-	assert.Equal(t, "upstream_timeout", e.Code)
-	assert.Contains(t, e.Error, "did not answer within 200ms")
-
-	conn := c.Dial(nil)
-	testkit.WriteFrame(t, conn, protocol.ClientFrame{Type: protocol.FrameSubscribe, Session: "s", Batch: true})
-	f := readFrame(t, conn)
-	require.Equal(t, protocol.FrameError, f.Type, "%+v", f)
-	assert.Equal(t, "upstream_timeout", f.Error.Code)
+	upstreamFailed(t, edgeClient(t, es), http.StatusGatewayTimeout, "upstream_timeout", "did not answer within 200ms")
 }
 
 // TestEdgeKeepsTheFrameLimit: a frame over the protocol's limit is answered as the runtime
