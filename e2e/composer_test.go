@@ -188,9 +188,7 @@ func TestEveryFieldKindIsSubmitted(t *testing.T) {
 	assert.Contains(t, modeText(t, ctx, `[role=tab][aria-selected=true]`), "Mail", "the first invalid question is shown")
 	assert.Equal(t, "Must be an email address like name@example.com.", modeText(t, ctx, `.field-error`))
 	assert.Equal(t, "true", evalString(t, ctx, `document.querySelector('#composer-mode input[type=email]').getAttribute('aria-invalid')`))
-	pending, err := apiClient(srv).PendingDecisions(context.Background(), sessionOf(t, ctx))
-	require.NoError(t, err)
-	assert.Len(t, pending, 1, "nothing was sent: the question is still pending")
+	assertOnePending(t, srv, ctx, "nothing was sent: the question is still pending")
 
 	// Typing key by key is slow on a loaded 2-core machine: a generous deadline.
 	do(t, ctx, 30*time.Second,

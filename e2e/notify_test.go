@@ -1,7 +1,7 @@
 package e2e
 
 import (
-	"os"
+	"context"
 	"testing"
 	"time"
 
@@ -20,6 +20,15 @@ const shownNotifications = `(navigator.serviceWorker.ready.then(r => r.getNotifi
 	window.__notes = ns.map(n => ({title: n.title, body: n.body, tag: n.tag, url: n.data && n.data.url}))
 }), window.__notes || [])`
 
+// grantNotifications grants the server's origin the notifications permission, as a person's
+// "Allow" would.
+func grantNotifications(t *testing.T, ctx context.Context, srv *server) {
+	t.Helper()
+	_, err := chromedp.CallBrowser(ctx, cdpbrowser.SetPermission, cdpbrowser.SetPermissionParams{
+		Permission: &cdpbrowser.PermissionDescriptor{Name: "notifications"}, Setting: cdpbrowser.PermissionSettingGranted, Origin: srv.base()})
+	require.NoError(t, err)
+}
+
 // TestNotifications: the permission is asked only on a click; a decision asked in a thread
 // this tab is not showing is notified through the service worker, saying what is asked,
 // tagged by thread so a second ask replaces the first; one asked in the thread on screen is
@@ -27,11 +36,8 @@ const shownNotifications = `(navigator.serviceWorker.ready.then(r => r.getNotifi
 // decision in the composer.
 func TestNotifications(t *testing.T) {
 	t.Parallel()
-	data := t.TempDir()
-	workspace := data + "-workspace"
-	require.NoError(t, os.MkdirAll(workspace, 0o755))
 	// A grace window longer than the default, so a loaded machine still claims in time.
-	srv := launch(t, repoRoot, data, "127.0.0.1:0", []string{workspace}, "-notify-grace", "3s")
+	srv := startServerFlags(t, t.TempDir(), "-notify-grace", "3s")
 	here := seedSession(t, srv, "Here", 1)
 	there := seedSession(t, srv, "There", 1)
 	ctx := browser(t)
@@ -41,10 +47,8 @@ func TestNotifications(t *testing.T) {
 	do(t, ctx, 10*time.Second, waitJS(`!!document.querySelector('.notify-on')`))
 
 	// The person's click asks; the browser (through CDP, as a person's "Allow") grants.
-	_, err := chromedp.CallBrowser(ctx, cdpbrowser.SetPermission, cdpbrowser.SetPermissionParams{
-		Permission: &cdpbrowser.PermissionDescriptor{Name: "notifications"}, Setting: cdpbrowser.PermissionSettingGranted, Origin: srv.base()})
-	require.NoError(t, err)
-	_, err = chromedp.Call(ctx, emulation.SetFocusEmulationEnabled, emulation.SetFocusEmulationEnabledParams{Enabled: true})
+	grantNotifications(t, ctx, srv)
+	_, err := chromedp.Call(ctx, emulation.SetFocusEmulationEnabled, emulation.SetFocusEmulationEnabledParams{Enabled: true})
 	require.NoError(t, err)
 	do(t, ctx, 20*time.Second, chromedp.Click(chromedp.CSS(`.notify-on`)),
 		waitJS(`!!document.querySelector('.notify-off') && document.documentElement.hasAttribute('data-notify-live')`))
@@ -95,15 +99,10 @@ func TestNotifications(t *testing.T) {
 // another tab is in front: nobody is looking, so nothing claims it and it is notified.
 func TestNotificationInAHiddenTab(t *testing.T) {
 	t.Parallel()
-	data := t.TempDir()
-	workspace := data + "-workspace"
-	require.NoError(t, os.MkdirAll(workspace, 0o755))
-	srv := launch(t, repoRoot, data, "127.0.0.1:0", []string{workspace}, "-notify-grace", "3s")
+	srv := startServerFlags(t, t.TempDir(), "-notify-grace", "3s")
 	id := seedSession(t, srv, "Behind", 1)
 	ctx := browser(t)
-	_, err := chromedp.CallBrowser(ctx, cdpbrowser.SetPermission, cdpbrowser.SetPermissionParams{
-		Permission: &cdpbrowser.PermissionDescriptor{Name: "notifications"}, Setting: cdpbrowser.PermissionSettingGranted, Origin: srv.base()})
-	require.NoError(t, err)
+	grantNotifications(t, ctx, srv)
 	do(t, ctx, 60*time.Second, chromedp.Navigate(srv.link), waitReady(), waitWorker(),
 		chromedp.Navigate(srv.base()+"/s/"+id), waitReady(), waitJS(`!!document.querySelector('.link-live')`),
 		// Granted already: the switch is on without a prompt.

@@ -3,12 +3,10 @@ package e2e
 import (
 	"context"
 	"encoding/json"
-	"os"
 	"sync"
 	"testing"
 	"time"
 
-	cdpbrowser "github.com/chromedp/cdproto/browser"
 	"github.com/chromedp/cdproto/cdp"
 	"github.com/chromedp/cdproto/serviceworker"
 	"github.com/chromedp/chromedp"
@@ -23,16 +21,11 @@ import (
 // handler, and a withdrawal that overtakes its ask keeps the ask from showing at all.
 func TestNotificationWithdrawnWhenAnsweredElsewhere(t *testing.T) {
 	t.Parallel()
-	data := t.TempDir()
-	workspace := data + "-workspace"
-	require.NoError(t, os.MkdirAll(workspace, 0o755))
-	srv := launch(t, repoRoot, data, "127.0.0.1:0", []string{workspace})
+	srv := startServer(t, t.TempDir(), "127.0.0.1:0")
 	here := seedSession(t, srv, "Here", 1)
 	there := seedSession(t, srv, "There", 1)
 	ctx := browser(t)
-	_, err := chromedp.CallBrowser(ctx, cdpbrowser.SetPermission, cdpbrowser.SetPermissionParams{
-		Permission: &cdpbrowser.PermissionDescriptor{Name: "notifications"}, Setting: cdpbrowser.PermissionSettingGranted, Origin: srv.base()})
-	require.NoError(t, err)
+	grantNotifications(t, ctx, srv)
 	do(t, ctx, 60*time.Second, chromedp.Navigate(srv.link), waitReady(), waitWorker(),
 		chromedp.Navigate(srv.base()+"/s/"+here), waitReady(), waitJS(`!!document.querySelector('.link-live')`),
 		waitJS(`!!document.querySelector('.notify-off') && document.documentElement.hasAttribute('data-notify-live')`))
