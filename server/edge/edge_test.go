@@ -43,6 +43,18 @@ func edgeClient(t *testing.T, es *httptest.Server) testkit.Client {
 	return testkit.Client{T: t, Base: es.URL, Token: edgeToken}
 }
 
+// edgeSession starts a runtime and an edge in front of it, and creates a session through
+// the edge (req is the request's body).
+func edgeSession(t *testing.T, req any) (*testserver.Server, testkit.Client, protocol.SessionInfo) {
+	t.Helper()
+	ts := testserver.Start(t, testserver.Options{})
+	es, _ := startEdge(t, ts.URL, testkit.Token, edge.Options{})
+	c := edgeClient(t, es)
+	resp, body := c.Post("/api/sessions", req)
+	require.Equal(t, http.StatusCreated, resp.StatusCode, string(body))
+	return ts, c, testkit.DecodeAs[protocol.SessionInfo](t, body)
+}
+
 func readFrame(t *testing.T, conn *websocket.Conn) protocol.ServerFrame {
 	t.Helper()
 	return testkit.ReadFrame(t, conn)
@@ -232,12 +244,7 @@ func TestEdgeWithASlowUpstream(t *testing.T) {
 // TestEdgeKeepsTheFrameLimit: a frame over the protocol's limit is answered as the runtime
 // answers it; the socket and its subscription go on.
 func TestEdgeKeepsTheFrameLimit(t *testing.T) {
-	ts := testserver.Start(t, testserver.Options{})
-	es, _ := startEdge(t, ts.URL, testkit.Token, edge.Options{})
-	c := edgeClient(t, es)
-	resp, body := c.Post("/api/sessions", `{}`)
-	require.Equal(t, http.StatusCreated, resp.StatusCode, string(body))
-	info := testkit.DecodeAs[protocol.SessionInfo](t, body)
+	_, c, info := edgeSession(t, `{}`)
 	_, first := c.Subscribe(info.ID, 0)
 	conn, _ := c.Subscribe(info.ID, first.Head) // after what is stored: no replay
 
@@ -247,7 +254,7 @@ func TestEdgeKeepsTheFrameLimit(t *testing.T) {
 	require.Equal(t, protocol.FrameError, f.Type, "%+v", f)
 	assert.Equal(t, "bad_frame", f.Error.Code)
 
-	resp, body = c.Post("/api/sessions/"+info.ID+"/prompt", protocol.SendPromptRequest{Text: "still here", AttemptID: "limit-1"})
+	resp, body := c.Post("/api/sessions/"+info.ID+"/prompt", protocol.SendPromptRequest{Text: "still here", AttemptID: "limit-1"})
 	require.Equal(t, http.StatusOK, resp.StatusCode, string(body))
 	for {
 		f = readFrame(t, conn)
@@ -261,12 +268,8 @@ func TestEdgeKeepsTheFrameLimit(t *testing.T) {
 // TestEdgePassesOnARuntimeRestart: the runtime closing its sockets ("going away", as on
 // shutdown) reaches the browser as the same close, so it reconnects at once.
 func TestEdgePassesOnARuntimeRestart(t *testing.T) {
-	ts := testserver.Start(t, testserver.Options{})
-	es, _ := startEdge(t, ts.URL, testkit.Token, edge.Options{})
-	c := edgeClient(t, es)
-	resp, body := c.Post("/api/sessions", `{}`)
-	require.Equal(t, http.StatusCreated, resp.StatusCode, string(body))
-	conn, _ := c.Subscribe(testkit.DecodeAs[protocol.SessionInfo](t, body).ID, 0)
+	ts, c, info := edgeSession(t, `{}`)
+	conn, _ := c.Subscribe(info.ID, 0)
 	ts.Handler.CloseSockets()
 	ctx, cancel := context.WithTimeout(t.Context(), testkit.Wait)
 	defer cancel()
