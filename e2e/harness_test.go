@@ -427,7 +427,13 @@ func assertOnePending(t *testing.T, srv *server, ctx context.Context, msg string
 // to type: how most tests begin.
 func openHome(t testing.TB) (*server, context.Context) {
 	t.Helper()
-	srv := startServer(t, t.TempDir(), "127.0.0.1:0")
+	return openHomeOn(t, t.TempDir())
+}
+
+// openHomeOn is openHome on the data folder data, for a test that restarts the server on it.
+func openHomeOn(t testing.TB, data string) (*server, context.Context) {
+	t.Helper()
+	srv := startServer(t, data, "127.0.0.1:0")
 	ctx := browser(t)
 	do(t, ctx, 60*time.Second, chromedp.Navigate(srv.link), waitReady())
 	return srv, ctx

@@ -48,10 +48,7 @@ func TestTypingOnADecisionGoesIntoIt(t *testing.T) {
 // Space presses a choice; Tab moves into the decision when they are ready.
 func TestADraftUnderADecisionShowsAsAStrip(t *testing.T) {
 	t.Parallel()
-	srv, ctx := openSession(t, "hello")
-	waitMessages(t, ctx, 2)
-	do(t, ctx, 10*time.Second, typeText("half a thought"))
-	sendAPI(t, srv, sessionOf(t, ctx), `/script confirm('Quick question?')`)
+	ctx := draftThenConfirm(t)
 	do(t, ctx, 20*time.Second, waitJS(modeShown), chromedp.KeyEvent(" more"))
 	do(t, ctx, 10*time.Second, waitJS(`(document.querySelector('#composer-mode .draft-strip') || {}).textContent === 'Your draft is kept: half a thought more'`))
 	time.Sleep(1500 * time.Millisecond) // a writer's pause, well past the guard
