@@ -36,6 +36,16 @@ func waitFor(t *testing.T, rt *Runtime, session string, what string, cond func([
 	return testkit.WaitEvents(t, rt.Log().Read, session, what, cond)
 }
 
+// asking starts a fresh runtime and a session, and sends a prompt (queued) whose script asks
+// one decision. It returns the runtime, the session, the prompt's offset and the decision.
+func asking(t *testing.T, text string) (*Runtime, string, uint64, protocol.Decision) {
+	t.Helper()
+	rt := fresh(t)
+	s := newSession(t, rt)
+	offset := prompt(t, rt, s, text, protocol.ModeQueue)
+	return rt, s, offset, waitPending(t, rt, s, 1)[0]
+}
+
 func settled(t *testing.T, evs []protocol.Event) protocol.RunSettled {
 	t.Helper()
 	for _, ev := range evs {
@@ -50,12 +60,8 @@ func settled(t *testing.T, evs []protocol.Event) protocol.RunSettled {
 }
 
 func TestScriptNeedsApprovalForRunAndFiresNoAgentTurn(t *testing.T) {
-	rt := fresh(t)
 	ctx := context.Background()
-	s := newSession(t, rt)
-	offset := prompt(t, rt, s, "/script r = run(['echo', 'hello from echo'])\nsend(r.stdout.strip())", protocol.ModeQueue)
-
-	d := waitPending(t, rt, s, 1)[0]
+	rt, s, offset, d := asking(t, "/script r = run(['echo', 'hello from echo'])\nsend(r.stdout.strip())")
 	assert.Equal(t, commandRunID(offset), d.Run, "the approval is attributed to the command's run")
 	assert.Equal(t, "Allow running echo?", d.Request.Message)
 	zero := 0
@@ -91,11 +97,8 @@ func TestScriptNeedsApprovalForRunAndFiresNoAgentTurn(t *testing.T) {
 }
 
 func TestRejectedRunIsTheScriptsToHandle(t *testing.T) {
-	rt := fresh(t)
 	ctx := context.Background()
-	s := newSession(t, rt)
-	prompt(t, rt, s, "/script r = run(['touch', 'x'])\nsend('ok=%s error=%s' % (r.ok, r.error))", protocol.ModeQueue)
-	d := waitPending(t, rt, s, 1)[0]
+	rt, s, _, d := asking(t, "/script r = run(['touch', 'x'])\nsend('ok=%s error=%s' % (r.ok, r.error))")
 	_, err := rt.Reply(ctx, s, d.ID, protocol.ReplyRequest{Action: protocol.ActionDecline, Reason: "not in my repo"})
 	require.NoError(t, err)
 	evs := waitFor(t, rt, s, "turn ends", testkit.Has(protocol.EventTurnEnded))
@@ -210,11 +213,8 @@ func TestStopAbortsTheTurnsDecisions(t *testing.T) {
 }
 
 func TestPromptsWhileATurnRunsQueueOrSteer(t *testing.T) {
-	rt := fresh(t)
 	ctx := context.Background()
-	s := newSession(t, rt)
-	prompt(t, rt, s, "/script confirm('Go on?')", protocol.ModeQueue)
-	d := waitPending(t, rt, s, 1)[0]
+	rt, s, _, d := asking(t, "/script confirm('Go on?')")
 
 	second := prompt(t, rt, s, "second", protocol.ModeQueue)
 	urgent := prompt(t, rt, s, "urgent", protocol.ModeSteer)
@@ -497,11 +497,8 @@ func TestSessionFromBeforeTurnsKeepsItsHistory(t *testing.T) {
 }
 
 func TestALateStopDoesNotStopTheNextTurn(t *testing.T) {
-	rt := fresh(t)
 	ctx := context.Background()
-	s := newSession(t, rt)
-	prompt(t, rt, s, "/script confirm('first?')", protocol.ModeQueue)
-	d := waitPending(t, rt, s, 1)[0]
+	rt, s, _, d := asking(t, "/script confirm('first?')")
 	first := lastOfType(t, rt, s, protocol.EventTurnStarted).Offset
 	_, err := rt.Reply(ctx, s, d.ID, protocol.ReplyRequest{Action: protocol.ActionAccept, Content: raw(true)})
 	require.NoError(t, err)
