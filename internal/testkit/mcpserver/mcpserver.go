@@ -13,6 +13,7 @@ import (
 	"os"
 	"strconv"
 	"sync/atomic"
+	"testing"
 	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -42,6 +43,17 @@ func Main() {
 		}
 	}
 	os.Exit(0)
+}
+
+// Self is the entry of a workspace's MCP servers that starts this test binary as the server,
+// serving in mode (see Env); the binary's TestMain must call Main.
+func Self(t testing.TB, mode string) map[string]any {
+	t.Helper()
+	exe, err := os.Executable()
+	if err != nil {
+		t.Fatal(err)
+	}
+	return map[string]any{"command": exe, "args": []string{"-test.run=^$"}, "env": map[string]string{Env: mode}}
 }
 
 // Handler serves New over streamable HTTP.
