@@ -142,20 +142,19 @@ func TestMCPEverythingFormInTheComposer(t *testing.T) {
 	assert.Equal(t, want, rawResult(t, texts[0]), "the server received every field as answered")
 }
 
+// recordOpens makes the page record what it opens (in window.__opened) instead of opening it.
+const recordOpens = `window.__opened = []; window.open = (u) => { window.__opened.push(u); return null }; true`
+
 // TestMCPURLConsentThenComplete: a URL elicitation shows the whole URL and the server's
 // message; the link opens in a new tab only on consent; after a -32042 the wait in the
 // composer is ended by the server's notifications/elicitation/complete, and the call is
 // made again.
 func TestMCPURLConsentThenComplete(t *testing.T) {
 	t.Parallel()
-	exe, err := os.Executable()
-	require.NoError(t, err)
-	fake, _, ctx := openMCP(t, map[string]any{"test": map[string]any{"command": exe, "args": []string{"-test.run=^$"},
-		"env": map[string]string{mcpserver.Env: "stdio"}}},
+	fake, _, ctx := openMCP(t, map[string]any{"test": mcpserver.Self(t, "stdio")},
 		testkit.Calls(testkit.Call{ID: "call_0", Name: "mcp__test__needs_login", Args: map[string]any{}}),
 		testkit.Text("Signed in."))
-	// Record what the page opens instead of opening it.
-	evalBool(t, ctx, `window.__opened = []; window.open = (u) => { window.__opened.push(u); return null }; true`)
+	evalBool(t, ctx, recordOpens)
 	prompt(t, ctx, "list my issues")
 	approve(t, ctx, "Approve")
 	do(t, ctx, 30*time.Second, waitJS(`!!document.querySelector('#composer-mode.mode-approval') &&
@@ -179,11 +178,9 @@ func TestMCPURLConsentThenComplete(t *testing.T) {
 // stderr tail, and its tools; Reconnect starts a server again.
 func TestMCPPageListsAndReconnects(t *testing.T) {
 	t.Parallel()
-	exe, err := os.Executable()
-	require.NoError(t, err)
 	_, srv, ctx := openMCP(t, map[string]any{
-		"test":   map[string]any{"command": exe, "args": []string{"-test.run=^$"}, "env": map[string]string{mcpserver.Env: "stdio"}},
-		"broken": map[string]any{"command": exe, "args": []string{"-test.run=^$"}, "env": map[string]string{mcpserver.Env: "fail"}},
+		"test":   mcpserver.Self(t, "stdio"),
+		"broken": mcpserver.Self(t, "fail"),
 	})
 	c := apiClient(srv)
 	testkit.Eventually(t, func() bool {
@@ -204,8 +201,8 @@ func TestMCPPageListsAndReconnects(t *testing.T) {
 	l, err := c.MCPServers(context.Background(), "")
 	require.NoError(t, err)
 	fixed, err := json.Marshal(map[string]any{"mcpServers": map[string]any{
-		"test":   map[string]any{"command": exe, "args": []string{"-test.run=^$"}, "env": map[string]string{mcpserver.Env: "stdio"}},
-		"broken": map[string]any{"command": exe, "args": []string{"-test.run=^$"}, "env": map[string]string{mcpserver.Env: "stdio"}},
+		"test":   mcpserver.Self(t, "stdio"),
+		"broken": mcpserver.Self(t, "stdio"),
 	}})
 	require.NoError(t, err)
 	require.NoError(t, os.WriteFile(l.Servers[0].Source, fixed, 0o644))
@@ -224,10 +221,7 @@ func TestMCPPageListsAndReconnects(t *testing.T) {
 // message on the call's receipt while the call runs; Stop cancels the call.
 func TestMCPProgressShowsInTheThread(t *testing.T) {
 	t.Parallel()
-	exe, err := os.Executable()
-	require.NoError(t, err)
-	_, _, ctx := openMCP(t, map[string]any{"test": map[string]any{"command": exe, "args": []string{"-test.run=^$"},
-		"env": map[string]string{mcpserver.Env: "stdio"}}},
+	_, _, ctx := openMCP(t, map[string]any{"test": mcpserver.Self(t, "stdio")},
 		testkit.Calls(testkit.Call{ID: "call_0", Name: "mcp__test__slow", Args: map[string]any{"steps": 3, "hold": true}}))
 	prompt(t, ctx, "run the slow job")
 	approve(t, ctx, "Approve")

@@ -1,7 +1,6 @@
 package e2e
 
 import (
-	"os"
 	"strings"
 	"testing"
 	"time"
@@ -18,13 +17,10 @@ import (
 // the browser, the receipt stays running, and the user's "I am done there" lets the call go on.
 func TestMCPURLRequestWaitsForTheStepInTheBrowser(t *testing.T) {
 	t.Parallel()
-	exe, err := os.Executable()
-	require.NoError(t, err)
-	fake, _, ctx := openMCP(t, map[string]any{"test": map[string]any{"command": exe, "args": []string{"-test.run=^$"},
-		"env": map[string]string{mcpserver.Env: "stdio"}}},
+	fake, _, ctx := openMCP(t, map[string]any{"test": mcpserver.Self(t, "stdio")},
 		testkit.Calls(testkit.Call{ID: "call_0", Name: "mcp__test__login_later", Args: map[string]any{}}),
 		testkit.Text("Signed in to the wiki."))
-	evalBool(t, ctx, `window.__opened = []; window.open = (u) => { window.__opened.push(u); return null }; true`)
+	evalBool(t, ctx, recordOpens)
 	prompt(t, ctx, "sign me in")
 	approve(t, ctx, "Approve")
 	do(t, ctx, 30*time.Second, waitJS(`!!document.querySelector('#composer-mode.mode-approval') &&
