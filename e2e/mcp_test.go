@@ -142,8 +142,22 @@ func TestMCPEverythingFormInTheComposer(t *testing.T) {
 	assert.Equal(t, want, rawResult(t, texts[0]), "the server received every field as answered")
 }
 
-// recordOpens makes the page record what it opens (in window.__opened) instead of opening it.
-const recordOpens = `window.__opened = []; window.open = (u) => { window.__opened.push(u); return null }; true`
+// urlStep opens a session whose model calls the test MCP server's tool (no arguments) on
+// the prompt ask, then answers final; the person approves the call, and the tool asks for a
+// URL elicitation saying message. The page records what it opens (window.__opened) instead
+// of opening it. It returns the model, the page and the URL the composer shows.
+func urlStep(t *testing.T, tool, final, ask, message string) (*testkit.Model, context.Context, string) {
+	t.Helper()
+	fake, _, ctx := openMCP(t, map[string]any{"test": mcpserver.Self(t, "stdio")},
+		testkit.Calls(testkit.Call{ID: "call_0", Name: "mcp__test__" + tool, Args: map[string]any{}}),
+		testkit.Text(final))
+	evalBool(t, ctx, `window.__opened = []; window.open = (u) => { window.__opened.push(u); return null }; true`)
+	prompt(t, ctx, ask)
+	approve(t, ctx, "Approve")
+	do(t, ctx, 30*time.Second, waitJS(`!!document.querySelector('#composer-mode.mode-approval') &&
+		document.querySelector('#composer-mode .approval-message').textContent === `+quote(message)))
+	return fake, ctx, modeText(t, ctx, `.approval-details`)
+}
 
 // TestMCPURLConsentThenComplete: a URL elicitation shows the whole URL and the server's
 // message; the link opens in a new tab only on consent; after a -32042 the wait in the
@@ -151,19 +165,10 @@ const recordOpens = `window.__opened = []; window.open = (u) => { window.__opene
 // made again.
 func TestMCPURLConsentThenComplete(t *testing.T) {
 	t.Parallel()
-	fake, _, ctx := openMCP(t, map[string]any{"test": mcpserver.Self(t, "stdio")},
-		testkit.Calls(testkit.Call{ID: "call_0", Name: "mcp__test__needs_login", Args: map[string]any{}}),
-		testkit.Text("Signed in."))
-	evalBool(t, ctx, recordOpens)
-	prompt(t, ctx, "list my issues")
-	approve(t, ctx, "Approve")
-	do(t, ctx, 30*time.Second, waitJS(`!!document.querySelector('#composer-mode.mode-approval') &&
-		document.querySelector('#composer-mode .approval-message').textContent === 'Authorize the tracker.'`))
-	url := modeText(t, ctx, `.approval-details`)
+	fake, ctx, url := urlStep(t, "needs_login", "Signed in.", "list my issues", "Authorize the tracker.")
 	assert.True(t, strings.HasPrefix(url, "https://tracker.example/authorize?id=auth-"), "the whole URL is shown: %q", url)
 	assert.Equal(t, "[]", evalString(t, ctx, `JSON.stringify(window.__opened)`), "nothing opens before consent")
-	time.Sleep(guardPause)
-	do(t, ctx, 10*time.Second, js(`[...document.querySelectorAll('#composer-mode .choice')].find(b => b.querySelector('.choice-label').textContent === 'Open the link in a new tab').click()`))
+	approve(t, ctx, "Open the link in a new tab")
 	do(t, ctx, 10*time.Second, waitJS(`window.__opened.length === 1`))
 	assert.Equal(t, `["`+url+`"]`, evalString(t, ctx, `JSON.stringify(window.__opened)`), "opened on consent, once")
 	// The server's completion ends the wait by itself, and the call is made again.
