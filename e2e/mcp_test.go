@@ -37,11 +37,9 @@ func openMCP(t testing.TB, servers map[string]any, replies ...testkit.Reply) (*t
 	t.Helper()
 	fake := testkit.NewModel(t, replies...)
 	data := t.TempDir()
-	ws := data + "-workspace"
-	require.NoError(t, os.MkdirAll(filepath.Join(ws, ".parley"), 0o755))
 	b, err := json.Marshal(map[string]any{"mcpServers": servers})
 	require.NoError(t, err)
-	require.NoError(t, os.WriteFile(filepath.Join(ws, ".parley", "mcp.json"), b, 0o644))
+	testkit.WriteTree(t, data+"-workspace", map[string]string{".parley/mcp.json": string(b)})
 	srv := startServerModel(t, data, fake.Base())
 	ctx := browser(t)
 	do(t, ctx, 60*time.Second, chromedp.Navigate(srv.link), waitReady())
@@ -235,4 +233,31 @@ func TestMCPProgressShowsInTheThread(t *testing.T) {
 	assert.Equal(t, "3/3", evalString(t, ctx, bar+`.value + '/' + `+bar+`.max`), "the bar is at the server's progress")
 	assert.NotEmpty(t, evalString(t, ctx, bar+`.getAttribute('aria-label')`), "the bar is named for screen readers")
 	do(t, ctx, 10*time.Second, chromedp.Click(chromedp.CSS(`.thread .stop`)), waitJS(`!document.querySelector('.thread .stop')`))
+}
+
+// TestMCPURLRequestWaitsForTheStepInTheBrowser: a URL elicitation through elicitation/create;
+// after consent the call does not end: the composer says it waits for the user to finish in
+// the browser, the receipt stays running, and the user's "I am done there" lets the call go on.
+func TestMCPURLRequestWaitsForTheStepInTheBrowser(t *testing.T) {
+	t.Parallel()
+	fake, ctx, url := urlStep(t, "login_later", "Signed in to the wiki.", "sign me in", "Sign in to the wiki.")
+	require.True(t, strings.HasPrefix(url, "https://wiki.example/login?session=later-"), url)
+	approve(t, ctx, "Open the link in a new tab")
+	do(t, ctx, 10*time.Second, waitJS(`window.__opened.length === 1`))
+
+	// Consent was the server's answer; the step in the browser is what the call waits for.
+	do(t, ctx, 30*time.Second, waitJS(`!!document.querySelector('#composer-mode.mode-approval') &&
+		document.querySelector('#composer-mode .approval-message').textContent.startsWith('Waiting for you to finish in the browser')`))
+	assert.Equal(t, url, modeText(t, ctx, `.approval-details`), "the wait names the link")
+	assert.True(t, evalBool(t, ctx, `!!document.querySelector('.thread .entry-tool.status-running')`), "the receipt is still running")
+	assert.Len(t, fake.Requests(), 1, "the model has no result yet")
+	assert.Contains(t, evalString(t, ctx, `[...document.querySelectorAll('.thread .entry-decision')].pop().textContent`),
+		"Waiting for you to finish in the browser", "the card in the thread says so too")
+
+	approve(t, ctx, "I am done there")
+	waitFinal(t, ctx, "Signed in to the wiki.")
+	reqs := fake.Requests()
+	require.Len(t, reqs, 2)
+	assert.Equal(t, []string{"call_0: action=accept"}, testkit.ToolTexts(reqs[1]))
+	assert.True(t, evalBool(t, ctx, `window.__opened.length === 1`), "the link opened once")
 }
