@@ -35,15 +35,11 @@ func everythingEntry(t testing.TB) string {
 // browser on the hero.
 func openMCP(t testing.TB, servers map[string]any, replies ...testkit.Reply) (*testkit.Model, *server, context.Context) {
 	t.Helper()
-	fake := testkit.NewModel(t, replies...)
 	data := t.TempDir()
 	b, err := json.Marshal(map[string]any{"mcpServers": servers})
 	require.NoError(t, err)
 	testkit.WriteTree(t, data+"-workspace", map[string]string{".parley/mcp.json": string(b)})
-	srv := startServerModel(t, data, fake.Base())
-	ctx := browser(t)
-	do(t, ctx, 60*time.Second, chromedp.Navigate(srv.link), waitReady())
-	return fake, srv, ctx
+	return openModelOn(t, data, replies...)
 }
 
 // rawResult is the content the reference server reports it received, from the tool text
