@@ -23,8 +23,14 @@ import (
 // hero, ready to type.
 func openModel(t *testing.T, replies ...testkit.Reply) (*testkit.Model, *server, context.Context) {
 	t.Helper()
+	return openModelOn(t, t.TempDir(), replies...)
+}
+
+// openModelOn is openModel on the data folder data, whose workspace a test may fill first.
+func openModelOn(t testing.TB, data string, replies ...testkit.Reply) (*testkit.Model, *server, context.Context) {
+	t.Helper()
 	fake := testkit.NewModel(t, replies...)
-	srv := startServerModel(t, t.TempDir(), fake.Base())
+	srv := startServerModel(t, data, fake.Base())
 	ctx := browser(t)
 	do(t, ctx, 60*time.Second, chromedp.Navigate(srv.link), waitReady())
 	return fake, srv, ctx

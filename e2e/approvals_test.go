@@ -82,17 +82,28 @@ func openApprovals(t *testing.T, srv *server) context.Context {
 	return ctx
 }
 
+// alphaRun is the command whose approval alphaAsks leaves waiting.
+const alphaRun = `/script r = run(['echo', 'alpha ran']); send(r.stdout.strip() or r.error)`
+
+// alphaAsks makes a session "Alpha" with one exchange in its thread, then a command's
+// approval waiting: the first in the queue. It returns the session's id.
+func alphaAsks(t *testing.T, srv *server) string {
+	t.Helper()
+	a := newSession(t, srv, "Alpha", "")
+	sendTo(t, srv, a, "hello from alpha")
+	waitAgentReplies(t, srv, a, 1)
+	sendTo(t, srv, a, alphaRun)
+	waitQueue(t, srv, 1)
+	return a
+}
+
 // TestApprovalsQueueAcrossSessions answers two sessions' decisions from the screen: one with
 // its card's button, one from the keyboard with a reason. The entries show where they came
 // from and what the thread was doing when they were asked; the sidebar counts them.
 func TestApprovalsQueueAcrossSessions(t *testing.T) {
 	t.Parallel()
 	srv := startServer(t, t.TempDir(), "127.0.0.1:0")
-	a := newSession(t, srv, "Alpha", "")
-	sendTo(t, srv, a, "hello from alpha")
-	waitAgentReplies(t, srv, a, 1)
-	sendTo(t, srv, a, `/script r = run(['echo', 'alpha ran']); send(r.stdout.strip() or r.error)`)
-	waitQueue(t, srv, 1)
+	a := alphaAsks(t, srv)
 	b := newSession(t, srv, "Beta", "")
 	sendTo(t, srv, b, `/script send('beta says ' + str(confirm('Deploy beta?')))`)
 	waitQueue(t, srv, 2)
@@ -100,7 +111,7 @@ func TestApprovalsQueueAcrossSessions(t *testing.T) {
 	sendTo(t, srv, g, `/script send('gamma says ' + str(confirm('Deploy gamma?')))`)
 	queue := waitQueue(t, srv, 3)
 	require.Equal(t, a, queue[0].Session, "oldest first")
-	assert.Equal(t, `/script r = run(['echo', 'alpha ran']); send(r.stdout.strip() or r.error)`, queue[0].Status.User)
+	assert.Equal(t, alphaRun, queue[0].Status.User)
 
 	ctx := openApprovals(t, srv)
 	do(t, ctx, 30*time.Second, waitJS(`document.querySelectorAll('.queue-entry').length === 3 && document.querySelector('.pending-count')?.textContent === '3'`))

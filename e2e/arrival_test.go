@@ -24,6 +24,16 @@ func writing(t *testing.T) (*server, context.Context, *rand.Rand) {
 	return srv, ctx, newRand()
 }
 
+// typeOnAsItLands types text at a typist's pace while a confirm lands, then checks that no
+// key answered it and that the draft is want: every key, in order.
+func typeOnAsItLands(t *testing.T, srv *server, ctx context.Context, rng *rand.Rand, text, want string) {
+	t.Helper()
+	typeAt(t, ctx, rng, text, typistsPace)
+	do(t, ctx, 20*time.Second, waitJS(modeShown))
+	assertOnePending(t, srv, ctx, "no key answered the confirm")
+	assert.Equal(t, want, draft(t, ctx), "every key is in the draft, in order")
+}
+
 // TestTypingThroughADecisionsArrivalAnswersNothing: a person types a long message at a
 // typist's pace while a confirm they never saw lands in the composer (QA F14: its Space pressed
 // Yes). No key answers it, none is lost: the whole sentence is the draft, the confirm still
@@ -33,13 +43,7 @@ func TestTypingThroughADecisionsArrivalAnswersNothing(t *testing.T) {
 	srv, ctx, rng := writing(t)
 	typeAt(t, ctx, rng, "mea", typistsPace)
 	sendAPI(t, srv, sessionOf(t, ctx), `/script confirm('Delete all the notes?')`)
-	const rest = "nwhile I am writing a long message to the agent"
-	typeAt(t, ctx, rng, rest, typistsPace)
-	do(t, ctx, 20*time.Second, waitJS(modeShown))
-	pending, err := apiClient(srv).PendingDecisions(context.Background(), sessionOf(t, ctx))
-	require.NoError(t, err)
-	assert.Len(t, pending, 1, "no key answered the confirm")
-	assert.Equal(t, "mea"+rest, draft(t, ctx), "every key is in the draft, in order")
+	typeOnAsItLands(t, srv, ctx, rng, "nwhile I am writing a long message to the agent", "meanwhile I am writing a long message to the agent")
 }
 
 // TestTypingOnAfterSendingAScriptAnswersNothing is QA F14 as it was found: a command run
@@ -62,13 +66,7 @@ func TestTypingOnAfterSendingAScriptAnswersNothing(t *testing.T) {
 	do(t, ctx, 10*time.Second, pressEnter(modShift))
 	typeAt(t, ctx, rng, "confirm('Delete all the notes?')", typistsPace)
 	do(t, ctx, 10*time.Second, waitJS(`!document.querySelector('#composer-input').getAttribute('aria-activedescendant')`), pressEnter(0))
-	const next = "meanwhile I am writing a long message to the agent"
-	typeAt(t, ctx, rng, next, typistsPace)
-	do(t, ctx, 20*time.Second, waitJS(modeShown))
-	pending, err := apiClient(srv).PendingDecisions(context.Background(), sessionOf(t, ctx))
-	require.NoError(t, err)
-	assert.Len(t, pending, 1, "no key answered the confirm")
-	assert.Equal(t, next, draft(t, ctx), "every key is in the draft, in order")
+	typeOnAsItLands(t, srv, ctx, rng, "meanwhile I am writing a long message to the agent", "meanwhile I am writing a long message to the agent")
 }
 
 // TestAWritersPauseAsADecisionLandsAnswersNothing: the person typed part of a message and
@@ -83,9 +81,7 @@ func TestAWritersPauseAsADecisionLandsAnswersNothing(t *testing.T) {
 	time.Sleep(time.Second) // the writer thinks, well past the guard
 	const rest = " I am writing a long message"
 	typeAt(t, ctx, rng, rest, typistsPace)
-	pending, err := apiClient(srv).PendingDecisions(context.Background(), sessionOf(t, ctx))
-	require.NoError(t, err)
-	assert.Len(t, pending, 1, "no key answered the confirm")
+	assertOnePending(t, srv, ctx, "no key answered the confirm")
 	assert.Equal(t, "meanwhile"+rest, draft(t, ctx), "every key is in the draft, in order")
 }
 
@@ -101,8 +97,6 @@ func TestALetterOnTheBodyUnderADecisionIsTheDrafts(t *testing.T) {
 	do(t, ctx, 20*time.Second, waitJS(modeShown), waitJS(`document.activeElement.closest('#composer-mode') !== null`),
 		js(`document.activeElement.blur()`), waitJS(`document.activeElement === document.body`))
 	typeAt(t, ctx, rng, "nwhile y", typistsPace)
-	pending, err := apiClient(srv).PendingDecisions(context.Background(), sessionOf(t, ctx))
-	require.NoError(t, err)
-	assert.Len(t, pending, 1, "no key answered the confirm")
+	assertOnePending(t, srv, ctx, "no key answered the confirm")
 	assert.Equal(t, "meanwhile y", draft(t, ctx), "every letter is in the draft, in order")
 }

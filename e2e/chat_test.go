@@ -47,6 +47,15 @@ func waitMessages(t *testing.T, ctx context.Context, n int) []shownMessage {
 	return thread(t, ctx)
 }
 
+// assertReloadShows reloads the page and checks that it shows want again, each message once.
+func assertReloadShows(t *testing.T, ctx context.Context, want []shownMessage) {
+	t.Helper()
+	do(t, ctx, 30*time.Second, chromedp.Reload(), waitReady())
+	waitMessages(t, ctx, len(want))
+	do(t, ctx, 20*time.Second, waitCaughtUp()) // a duplicate would be on the page by now
+	assert.Equal(t, want, thread(t, ctx))
+}
+
 func assertOnce(t *testing.T, msgs []shownMessage) {
 	t.Helper()
 	seen := map[string]bool{}
@@ -66,11 +75,8 @@ func draft(t *testing.T, ctx context.Context) string {
 func TestChatSurvivesReloadAndServerRestart(t *testing.T) {
 	t.Parallel()
 	data := t.TempDir()
-	srv := startServer(t, data, "127.0.0.1:0")
-	ctx := browser(t)
-
 	// The printed link sets the cookie and drops the token from the address.
-	do(t, ctx, 60*time.Second, chromedp.Navigate(srv.link), waitReady())
+	srv, ctx := openHomeOn(t, data)
 	assert.NotContains(t, get(t, ctx, chromedp.Location()), "token=")
 
 	// Shift+Enter breaks the line; Enter sends.
@@ -90,10 +96,7 @@ func TestChatSurvivesReloadAndServerRestart(t *testing.T) {
 	assert.Empty(t, draft(t, ctx), "a sent draft is cleared, with no stray newline")
 
 	// A reload shows the same thread once.
-	do(t, ctx, 30*time.Second, chromedp.Reload(), waitReady())
-	waitMessages(t, ctx, 2)
-	do(t, ctx, 20*time.Second, waitCaughtUp()) // a duplicate would be on the page by now
-	assert.Equal(t, msgs, thread(t, ctx))
+	assertReloadShows(t, ctx, msgs)
 
 	// The server dies hard; the page says it is reconnecting.
 	srv.kill()
@@ -112,10 +115,7 @@ func TestChatSurvivesReloadAndServerRestart(t *testing.T) {
 	assertOnce(t, all)
 
 	// A fresh load after the restart replays every event exactly once.
-	do(t, ctx, 30*time.Second, chromedp.Reload(), waitReady())
-	waitMessages(t, ctx, 4)
-	do(t, ctx, 20*time.Second, waitCaughtUp())
-	assert.Equal(t, all, thread(t, ctx))
+	assertReloadShows(t, ctx, all)
 }
 
 // TestCompositionNeverSends: an Enter that belongs to an IME composition sends nothing.
@@ -350,6 +350,9 @@ func TestNewSessionClosesMenu(t *testing.T) {
 		"the menu closes after New session")
 }
 
+// noComposer holds on a page with no composer that takes prompts.
+const noComposer = `(() => { const ta = document.querySelector('#composer-input'); return !ta || ta.disabled || ta.readOnly })()`
+
 // TestUnknownSessionIsExplained: /s/<unknown id> says "Session not found" in its header, and
 // offers no composer that takes prompts, rather than a live one whose prompt ends in "Not
 // sent: no such session".
@@ -362,7 +365,7 @@ func TestUnknownSessionIsExplained(t *testing.T) {
 		waitJS(`!!document.querySelector('.session-header h1') && document.querySelector('.session-header h1').innerText === 'Session not found'`))
 	assert.NotEmpty(t, strings.TrimSpace(evalString(t, ctx, `(document.querySelector('.session-header h1') || {}).innerText || ''`)),
 		"the header says what this page is (e.g. \"Session not found\")")
-	assert.True(t, evalBool(t, ctx, `(() => { const ta = document.querySelector('#composer-input'); return !ta || ta.disabled || ta.readOnly })()`),
+	assert.True(t, evalBool(t, ctx, noComposer),
 		"the composer does not take prompts for a session that does not exist")
 }
 
@@ -379,7 +382,7 @@ func TestWithoutTokenIsExplained(t *testing.T) {
 	waitShowing(t, ctx, 20*time.Second, `!!document.querySelector('.gate')`, `document.body.innerText.slice(0, 300)`)
 	text := evalString(t, ctx, `document.body.innerText`)
 	assert.NotContains(t, text, "Bearer", "the page speaks to a person, not a script")
-	assert.True(t, evalBool(t, ctx, `(() => { const ta = document.querySelector('#composer-input'); return !ta || ta.disabled || ta.readOnly })()`),
+	assert.True(t, evalBool(t, ctx, noComposer),
 		"no composer that cannot send")
 }
 

@@ -188,9 +188,7 @@ func TestEveryFieldKindIsSubmitted(t *testing.T) {
 	assert.Contains(t, modeText(t, ctx, `[role=tab][aria-selected=true]`), "Mail", "the first invalid question is shown")
 	assert.Equal(t, "Must be an email address like name@example.com.", modeText(t, ctx, `.field-error`))
 	assert.Equal(t, "true", evalString(t, ctx, `document.querySelector('#composer-mode input[type=email]').getAttribute('aria-invalid')`))
-	pending, err := apiClient(srv).PendingDecisions(context.Background(), sessionOf(t, ctx))
-	require.NoError(t, err)
-	assert.Len(t, pending, 1, "nothing was sent: the question is still pending")
+	assertOnePending(t, srv, ctx, "nothing was sent: the question is still pending")
 
 	// Typing key by key is slow on a loaded 2-core machine: a generous deadline.
 	do(t, ctx, 30*time.Second,
@@ -343,14 +341,22 @@ func TestFnFormRunsAFunction(t *testing.T) {
 	assert.Equal(t, 1, strings.Count(evalString(t, ctx, `document.querySelector('.thread-inner').innerText`), "Hello, Ada!"))
 }
 
-// TestDraftIsKeptUnderADecision types a draft, a decision takes the input area, and the draft
-// is back, focused, when it ends.
-func TestDraftIsKeptUnderADecision(t *testing.T) {
-	t.Parallel()
+// draftThenConfirm opens a session that has answered its first prompt, types "half a
+// thought" in the composer, and has a confirm asked in the session.
+func draftThenConfirm(t *testing.T) context.Context {
+	t.Helper()
 	srv, ctx := openSession(t, "hello")
 	waitMessages(t, ctx, 2)
 	do(t, ctx, 10*time.Second, typeText("half a thought"))
 	sendAPI(t, srv, sessionOf(t, ctx), `/script confirm('Quick question?')`)
+	return ctx
+}
+
+// TestDraftIsKeptUnderADecision types a draft, a decision takes the input area, and the draft
+// is back, focused, when it ends.
+func TestDraftIsKeptUnderADecision(t *testing.T) {
+	t.Parallel()
+	ctx := draftThenConfirm(t)
 	do(t, ctx, 20*time.Second, waitJS(modeShown))
 	// Typing on: the letters go to the draft, and Enter answers nothing.
 	do(t, ctx, 10*time.Second, chromedp.KeyEvent("xy"), pressEnter(0))

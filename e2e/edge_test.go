@@ -49,10 +49,7 @@ func TestChatThroughAnEdge(t *testing.T) {
 	cookies := evalString(t, ctx, `document.cookie + document.documentElement.outerHTML`)
 	assert.NotContains(t, cookies, rt.token)
 
-	do(t, ctx, 30*time.Second, chromedp.Reload(), waitReady())
-	waitMessages(t, ctx, 2)
-	do(t, ctx, 20*time.Second, waitCaughtUp()) // a duplicate would be on the page by now
-	assert.Equal(t, msgs, thread(t, ctx))
+	assertReloadShows(t, ctx, msgs)
 
 	// The runtime dies hard; the edge stays up and the page says what is wrong.
 	rt.kill()
@@ -79,8 +76,5 @@ func TestChatThroughAnEdge(t *testing.T) {
 	assertOnce(t, all)
 
 	// A fresh load through the edge replays every event once.
-	do(t, ctx, 30*time.Second, chromedp.Reload(), waitReady())
-	waitMessages(t, ctx, 6)
-	do(t, ctx, 20*time.Second, waitCaughtUp())
-	assert.Equal(t, all, thread(t, ctx))
+	assertReloadShows(t, ctx, all)
 }

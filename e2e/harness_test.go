@@ -21,6 +21,7 @@ import (
 	"github.com/chromedp/cdproto/cdp"
 	"github.com/chromedp/cdproto/input"
 	"github.com/chromedp/chromedp"
+	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
 	"parley/app/api"
@@ -88,23 +89,30 @@ func startServer(t testing.TB, data, addr string) *server {
 // startServerWith starts the server with more workspaces after the test's own.
 func startServerWith(t testing.TB, data, addr string, more ...string) *server {
 	t.Helper()
-	// Each data folder gets its own empty workspace beside it (the same one after a restart),
-	// so what the `@` menu lists is what a test put there, not this repository.
-	workspace := data + "-workspace"
-	if err := os.MkdirAll(workspace, 0o755); err != nil {
-		t.Fatal(err)
-	}
-	return launch(t, repoRoot, data, addr, append([]string{workspace}, more...))
+	return launch(t, repoRoot, data, addr, append([]string{dataWorkspace(t, data)}, more...))
 }
 
-// startServerModel starts the server with a model: the scripted endpoint at base.
-func startServerModel(t testing.TB, data, base string) *server {
+// dataWorkspace makes the data folder's own empty workspace beside it (the same one after a
+// restart), so what the `@` menu lists is what a test put there, not this repository.
+func dataWorkspace(t testing.TB, data string) string {
 	t.Helper()
 	workspace := data + "-workspace"
 	if err := os.MkdirAll(workspace, 0o755); err != nil {
 		t.Fatal(err)
 	}
-	return launch(t, repoRoot, data, "127.0.0.1:0", []string{workspace}, "-model-url", base, "-model", "test")
+	return workspace
+}
+
+// startServerFlags starts the server on any port with its workspace and more flags.
+func startServerFlags(t testing.TB, data string, flags ...string) *server {
+	t.Helper()
+	return launch(t, repoRoot, data, "127.0.0.1:0", []string{dataWorkspace(t, data)}, flags...)
+}
+
+// startServerModel starts the server with a model: the scripted endpoint at base.
+func startServerModel(t testing.TB, data, base string) *server {
+	t.Helper()
+	return startServerFlags(t, data, "-model-url", base, "-model", "test")
 }
 
 // startServerIn is startServer with another working directory, which is also its workspace,
@@ -393,11 +401,39 @@ func rawKey(k string, code int64, mods int64) chromedp.Action[chromedp.Void] {
 	)
 }
 
+// openSeeded starts a server on data with a session titled title that holds one exchange,
+// and opens that session's page in a browser through the token link; between runs after
+// the link's page is ready (waitWorker(), for a test that goes offline). It returns the
+// session's id.
+func openSeeded(t *testing.T, data, title string, between ...chromedp.Action[chromedp.Void]) (*server, context.Context, string) {
+	t.Helper()
+	srv := startServer(t, data, "127.0.0.1:0")
+	id := seedSession(t, srv, title, 1)
+	ctx := browser(t)
+	steps := append([]chromedp.Action[chromedp.Void]{chromedp.Navigate(srv.link), waitReady()}, between...)
+	do(t, ctx, 60*time.Second, append(steps, chromedp.Navigate(srv.base()+"/s/"+id), waitReady())...)
+	return srv, ctx, id
+}
+
+// assertOnePending checks that the browser's session has exactly one decision waiting.
+func assertOnePending(t *testing.T, srv *server, ctx context.Context, msg string) {
+	t.Helper()
+	pending, err := apiClient(srv).PendingDecisions(context.Background(), sessionOf(t, ctx))
+	require.NoError(t, err)
+	assert.Len(t, pending, 1, msg)
+}
+
 // openHome starts a server on a fresh data folder and a browser on its token link, ready
 // to type: how most tests begin.
 func openHome(t testing.TB) (*server, context.Context) {
 	t.Helper()
-	srv := startServer(t, t.TempDir(), "127.0.0.1:0")
+	return openHomeOn(t, t.TempDir())
+}
+
+// openHomeOn is openHome on the data folder data, for a test that restarts the server on it.
+func openHomeOn(t testing.TB, data string) (*server, context.Context) {
+	t.Helper()
+	srv := startServer(t, data, "127.0.0.1:0")
 	ctx := browser(t)
 	do(t, ctx, 60*time.Second, chromedp.Navigate(srv.link), waitReady())
 	return srv, ctx

@@ -7,6 +7,8 @@ import (
 	"testing"
 	"time"
 
+	"parley/internal/testkit"
+
 	"github.com/chromedp/chromedp"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -95,9 +97,7 @@ func TestRepickingAWorkspaceCarriesTheDraft(t *testing.T) {
 func TestSlashMenuOpensFunctionsAndInsertsSkills(t *testing.T) {
 	t.Parallel()
 	data := t.TempDir()
-	ws := data + "-workspace"
-	require.NoError(t, os.MkdirAll(filepath.Join(ws, ".parley", "skills"), 0o755))
-	require.NoError(t, os.WriteFile(filepath.Join(ws, ".parley", "skills", "review.md"), []byte("# Review a change\nRead the diff and list the risks."), 0o644))
+	testkit.WriteTree(t, data+"-workspace", map[string]string{".parley/skills/review.md": "# Review a change\nRead the diff and list the risks."})
 	srv := startServer(t, data, "127.0.0.1:0")
 	ctx := browser(t)
 	do(t, ctx, 60*time.Second, chromedp.Navigate(srv.link), waitReady())

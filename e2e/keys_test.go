@@ -10,7 +10,6 @@ import (
 	"github.com/chromedp/cdproto/input"
 	"github.com/chromedp/chromedp"
 	"github.com/stretchr/testify/assert"
-	"github.com/stretchr/testify/require"
 )
 
 // Keys meant for a decision (docs/composer.md, "Focus and keys"): once the guard has passed,
@@ -49,10 +48,7 @@ func TestTypingOnADecisionGoesIntoIt(t *testing.T) {
 // Space presses a choice; Tab moves into the decision when they are ready.
 func TestADraftUnderADecisionShowsAsAStrip(t *testing.T) {
 	t.Parallel()
-	srv, ctx := openSession(t, "hello")
-	waitMessages(t, ctx, 2)
-	do(t, ctx, 10*time.Second, typeText("half a thought"))
-	sendAPI(t, srv, sessionOf(t, ctx), `/script confirm('Quick question?')`)
+	ctx := draftThenConfirm(t)
 	do(t, ctx, 20*time.Second, waitJS(modeShown), chromedp.KeyEvent(" more"))
 	do(t, ctx, 10*time.Second, waitJS(`(document.querySelector('#composer-mode .draft-strip') || {}).textContent === 'Your draft is kept: half a thought more'`))
 	time.Sleep(1500 * time.Millisecond) // a writer's pause, well past the guard
@@ -77,9 +73,7 @@ func TestEscapeSetsTheQuestionAside(t *testing.T) {
 	do(t, ctx, 20*time.Second, waitJS(modeShown), waitJS(focusIn))
 	do(t, ctx, 10*time.Second, space(), waitJS(`document.querySelector('#composer-mode .chip').textContent === 'Engine ✓'`))
 	do(t, ctx, 10*time.Second, rawKey("Escape", 27, 0), waitJS(modeGone), waitJS(`document.activeElement.id === 'composer-input'`))
-	pending, err := apiClient(srv).PendingDecisions(context.Background(), sessionOf(t, ctx))
-	require.NoError(t, err)
-	assert.Len(t, pending, 1, "still asked")
+	assertOnePending(t, srv, ctx, "still asked")
 	do(t, ctx, 10*time.Second, chromedp.Click(chromedp.CSS(`.env-chip`)), waitJS(modeShown), waitJS(focusIn))
 	assert.Equal(t, "Engine ✓|Theme|Name", evalString(t, ctx, chipTexts), "the answer given is kept")
 	assert.Equal(t, "Decline", evalString(t, ctx, `document.querySelector('#composer-mode .secondary').textContent`))

@@ -65,11 +65,7 @@ func noEnglish(t *testing.T, ctx context.Context, state string) {
 func TestChineseSessionSidebarAndApprovals(t *testing.T) {
 	t.Parallel()
 	srv := startServer(t, t.TempDir(), "127.0.0.1:0")
-	a := newSession(t, srv, "Alpha", "")
-	sendTo(t, srv, a, "hello from alpha")
-	waitAgentReplies(t, srv, a, 1)
-	sendTo(t, srv, a, `/script r = run(['echo', 'alpha ran']); send(r.stdout.strip() or r.error)`)
-	waitQueue(t, srv, 1)
+	a := alphaAsks(t, srv)
 
 	ctx := browser(t)
 	do(t, ctx, 60*time.Second, chromedp.Navigate(srv.link), waitReady(),

@@ -3,7 +3,6 @@ package e2e
 import (
 	"context"
 	"fmt"
-	"os"
 	"slices"
 	"strconv"
 	"strings"
@@ -43,18 +42,13 @@ const questionProbe = `(() => {
 // workspace's mcp.json. Run with -benchtime 1x; `make bench` does.
 func BenchmarkMCPElicitation(b *testing.B) {
 	const rounds = 30
-	exe, err := os.Executable()
-	if err != nil {
-		b.Fatal(err)
-	}
 	var replies []testkit.Reply
 	for i := range rounds {
 		replies = append(replies,
 			testkit.Calls(testkit.Call{ID: "call_" + strconv.Itoa(i), Name: "mcp__test__ask_timed", Args: map[string]any{}}),
 			testkit.Text(fmt.Sprintf("ok %d", i)))
 	}
-	fake, srv, ctx := openMCP(b, map[string]any{"test": map[string]any{"command": exe, "args": []string{"-test.run=^$"},
-		"env": map[string]string{mcpserver.Env: "stdio"}}}, replies...)
+	fake, srv, ctx := openMCP(b, map[string]any{"test": mcpserver.Self(b, "stdio")}, replies...)
 	c := apiClient(srv)
 	bg := context.Background()
 	info, err := c.CreateSession(bg, protocol.CreateSessionRequest{Title: "mcp"})

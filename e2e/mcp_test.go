@@ -35,17 +35,11 @@ func everythingEntry(t testing.TB) string {
 // browser on the hero.
 func openMCP(t testing.TB, servers map[string]any, replies ...testkit.Reply) (*testkit.Model, *server, context.Context) {
 	t.Helper()
-	fake := testkit.NewModel(t, replies...)
 	data := t.TempDir()
-	ws := data + "-workspace"
-	require.NoError(t, os.MkdirAll(filepath.Join(ws, ".parley"), 0o755))
 	b, err := json.Marshal(map[string]any{"mcpServers": servers})
 	require.NoError(t, err)
-	require.NoError(t, os.WriteFile(filepath.Join(ws, ".parley", "mcp.json"), b, 0o644))
-	srv := startServerModel(t, data, fake.Base())
-	ctx := browser(t)
-	do(t, ctx, 60*time.Second, chromedp.Navigate(srv.link), waitReady())
-	return fake, srv, ctx
+	testkit.WriteTree(t, data+"-workspace", map[string]string{".parley/mcp.json": string(b)})
+	return openModelOn(t, data, replies...)
 }
 
 // rawResult is the content the reference server reports it received, from the tool text
@@ -142,29 +136,33 @@ func TestMCPEverythingFormInTheComposer(t *testing.T) {
 	assert.Equal(t, want, rawResult(t, texts[0]), "the server received every field as answered")
 }
 
+// urlStep opens a session whose model calls the test MCP server's tool (no arguments) on
+// the prompt ask, then answers final; the person approves the call, and the tool asks for a
+// URL elicitation saying message. The page records what it opens (window.__opened) instead
+// of opening it. It returns the model, the page and the URL the composer shows.
+func urlStep(t *testing.T, tool, final, ask, message string) (*testkit.Model, context.Context, string) {
+	t.Helper()
+	fake, _, ctx := openMCP(t, map[string]any{"test": mcpserver.Self(t, "stdio")},
+		testkit.Calls(testkit.Call{ID: "call_0", Name: "mcp__test__" + tool, Args: map[string]any{}}),
+		testkit.Text(final))
+	evalBool(t, ctx, `window.__opened = []; window.open = (u) => { window.__opened.push(u); return null }; true`)
+	prompt(t, ctx, ask)
+	approve(t, ctx, "Approve")
+	do(t, ctx, 30*time.Second, waitJS(`!!document.querySelector('#composer-mode.mode-approval') &&
+		document.querySelector('#composer-mode .approval-message').textContent === `+quote(message)))
+	return fake, ctx, modeText(t, ctx, `.approval-details`)
+}
+
 // TestMCPURLConsentThenComplete: a URL elicitation shows the whole URL and the server's
 // message; the link opens in a new tab only on consent; after a -32042 the wait in the
 // composer is ended by the server's notifications/elicitation/complete, and the call is
 // made again.
 func TestMCPURLConsentThenComplete(t *testing.T) {
 	t.Parallel()
-	exe, err := os.Executable()
-	require.NoError(t, err)
-	fake, _, ctx := openMCP(t, map[string]any{"test": map[string]any{"command": exe, "args": []string{"-test.run=^$"},
-		"env": map[string]string{mcpserver.Env: "stdio"}}},
-		testkit.Calls(testkit.Call{ID: "call_0", Name: "mcp__test__needs_login", Args: map[string]any{}}),
-		testkit.Text("Signed in."))
-	// Record what the page opens instead of opening it.
-	evalBool(t, ctx, `window.__opened = []; window.open = (u) => { window.__opened.push(u); return null }; true`)
-	prompt(t, ctx, "list my issues")
-	approve(t, ctx, "Approve")
-	do(t, ctx, 30*time.Second, waitJS(`!!document.querySelector('#composer-mode.mode-approval') &&
-		document.querySelector('#composer-mode .approval-message').textContent === 'Authorize the tracker.'`))
-	url := modeText(t, ctx, `.approval-details`)
+	fake, ctx, url := urlStep(t, "needs_login", "Signed in.", "list my issues", "Authorize the tracker.")
 	assert.True(t, strings.HasPrefix(url, "https://tracker.example/authorize?id=auth-"), "the whole URL is shown: %q", url)
 	assert.Equal(t, "[]", evalString(t, ctx, `JSON.stringify(window.__opened)`), "nothing opens before consent")
-	time.Sleep(guardPause)
-	do(t, ctx, 10*time.Second, js(`[...document.querySelectorAll('#composer-mode .choice')].find(b => b.querySelector('.choice-label').textContent === 'Open the link in a new tab').click()`))
+	approve(t, ctx, "Open the link in a new tab")
 	do(t, ctx, 10*time.Second, waitJS(`window.__opened.length === 1`))
 	assert.Equal(t, `["`+url+`"]`, evalString(t, ctx, `JSON.stringify(window.__opened)`), "opened on consent, once")
 	// The server's completion ends the wait by itself, and the call is made again.
@@ -179,11 +177,9 @@ func TestMCPURLConsentThenComplete(t *testing.T) {
 // stderr tail, and its tools; Reconnect starts a server again.
 func TestMCPPageListsAndReconnects(t *testing.T) {
 	t.Parallel()
-	exe, err := os.Executable()
-	require.NoError(t, err)
 	_, srv, ctx := openMCP(t, map[string]any{
-		"test":   map[string]any{"command": exe, "args": []string{"-test.run=^$"}, "env": map[string]string{mcpserver.Env: "stdio"}},
-		"broken": map[string]any{"command": exe, "args": []string{"-test.run=^$"}, "env": map[string]string{mcpserver.Env: "fail"}},
+		"test":   mcpserver.Self(t, "stdio"),
+		"broken": mcpserver.Self(t, "fail"),
 	})
 	c := apiClient(srv)
 	testkit.Eventually(t, func() bool {
@@ -204,8 +200,8 @@ func TestMCPPageListsAndReconnects(t *testing.T) {
 	l, err := c.MCPServers(context.Background(), "")
 	require.NoError(t, err)
 	fixed, err := json.Marshal(map[string]any{"mcpServers": map[string]any{
-		"test":   map[string]any{"command": exe, "args": []string{"-test.run=^$"}, "env": map[string]string{mcpserver.Env: "stdio"}},
-		"broken": map[string]any{"command": exe, "args": []string{"-test.run=^$"}, "env": map[string]string{mcpserver.Env: "stdio"}},
+		"test":   mcpserver.Self(t, "stdio"),
+		"broken": mcpserver.Self(t, "stdio"),
 	}})
 	require.NoError(t, err)
 	require.NoError(t, os.WriteFile(l.Servers[0].Source, fixed, 0o644))
@@ -224,10 +220,7 @@ func TestMCPPageListsAndReconnects(t *testing.T) {
 // message on the call's receipt while the call runs; Stop cancels the call.
 func TestMCPProgressShowsInTheThread(t *testing.T) {
 	t.Parallel()
-	exe, err := os.Executable()
-	require.NoError(t, err)
-	_, _, ctx := openMCP(t, map[string]any{"test": map[string]any{"command": exe, "args": []string{"-test.run=^$"},
-		"env": map[string]string{mcpserver.Env: "stdio"}}},
+	_, _, ctx := openMCP(t, map[string]any{"test": mcpserver.Self(t, "stdio")},
 		testkit.Calls(testkit.Call{ID: "call_0", Name: "mcp__test__slow", Args: map[string]any{"steps": 3, "hold": true}}))
 	prompt(t, ctx, "run the slow job")
 	approve(t, ctx, "Approve")
@@ -236,4 +229,31 @@ func TestMCPProgressShowsInTheThread(t *testing.T) {
 	assert.Equal(t, "3/3", evalString(t, ctx, bar+`.value + '/' + `+bar+`.max`), "the bar is at the server's progress")
 	assert.NotEmpty(t, evalString(t, ctx, bar+`.getAttribute('aria-label')`), "the bar is named for screen readers")
 	do(t, ctx, 10*time.Second, chromedp.Click(chromedp.CSS(`.thread .stop`)), waitJS(`!document.querySelector('.thread .stop')`))
+}
+
+// TestMCPURLRequestWaitsForTheStepInTheBrowser: a URL elicitation through elicitation/create;
+// after consent the call does not end: the composer says it waits for the user to finish in
+// the browser, the receipt stays running, and the user's "I am done there" lets the call go on.
+func TestMCPURLRequestWaitsForTheStepInTheBrowser(t *testing.T) {
+	t.Parallel()
+	fake, ctx, url := urlStep(t, "login_later", "Signed in to the wiki.", "sign me in", "Sign in to the wiki.")
+	require.True(t, strings.HasPrefix(url, "https://wiki.example/login?session=later-"), url)
+	approve(t, ctx, "Open the link in a new tab")
+	do(t, ctx, 10*time.Second, waitJS(`window.__opened.length === 1`))
+
+	// Consent was the server's answer; the step in the browser is what the call waits for.
+	do(t, ctx, 30*time.Second, waitJS(`!!document.querySelector('#composer-mode.mode-approval') &&
+		document.querySelector('#composer-mode .approval-message').textContent.startsWith('Waiting for you to finish in the browser')`))
+	assert.Equal(t, url, modeText(t, ctx, `.approval-details`), "the wait names the link")
+	assert.True(t, evalBool(t, ctx, `!!document.querySelector('.thread .entry-tool.status-running')`), "the receipt is still running")
+	assert.Len(t, fake.Requests(), 1, "the model has no result yet")
+	assert.Contains(t, evalString(t, ctx, `[...document.querySelectorAll('.thread .entry-decision')].pop().textContent`),
+		"Waiting for you to finish in the browser", "the card in the thread says so too")
+
+	approve(t, ctx, "I am done there")
+	waitFinal(t, ctx, "Signed in to the wiki.")
+	reqs := fake.Requests()
+	require.Len(t, reqs, 2)
+	assert.Equal(t, []string{"call_0: action=accept"}, testkit.ToolTexts(reqs[1]))
+	assert.True(t, evalBool(t, ctx, `window.__opened.length === 1`), "the link opened once")
 }

@@ -71,11 +71,8 @@ func logMessages(t *testing.T, srv *server, session string) []shownMessage {
 func TestPromptsSentOfflineWaitAndGoOnce(t *testing.T) {
 	t.Parallel()
 	data := t.TempDir()
-	srv := startServer(t, data, "127.0.0.1:0")
-	id := seedSession(t, srv, "Outbox", 1)
-	ctx := browser(t)
-	do(t, ctx, 60*time.Second, chromedp.Navigate(srv.link), waitReady(), waitWorker(),
-		chromedp.Navigate(srv.base()+"/s/"+id), waitReady(), waitCaughtUp())
+	srv, ctx, id := openSeeded(t, data, "Outbox", waitWorker())
+	do(t, ctx, 20*time.Second, waitCaughtUp())
 	waitMessages(t, ctx, 2)
 
 	srv.kill()
@@ -135,11 +132,8 @@ func roles(ms []shownMessage) []string {
 func TestCancelAnUnsentPrompt(t *testing.T) {
 	t.Parallel()
 	data := t.TempDir()
-	srv := startServer(t, data, "127.0.0.1:0")
-	id := seedSession(t, srv, "Cancel", 1)
-	ctx := browser(t)
-	do(t, ctx, 60*time.Second, chromedp.Navigate(srv.link), waitReady(),
-		chromedp.Navigate(srv.base()+"/s/"+id), waitReady(), waitCaughtUp())
+	srv, ctx, id := openSeeded(t, data, "Cancel")
+	do(t, ctx, 20*time.Second, waitCaughtUp())
 	srv.kill()
 	do(t, ctx, 30*time.Second, waitJS(`!!document.querySelector('.link-reconnecting')`),
 		chromedp.Click(composer), typeText("never mind"), pressEnter(0), waitUnsent("never mind"),

@@ -95,11 +95,8 @@ func TestPWAInstallable(t *testing.T) {
 func TestOfflineShell(t *testing.T) {
 	t.Parallel()
 	data := t.TempDir()
-	srv := startServer(t, data, "127.0.0.1:0")
-	id := seedSession(t, srv, "Offline", 1)
-	ctx := browser(t)
-	do(t, ctx, 60*time.Second, chromedp.Navigate(srv.link), waitReady(), waitWorker(),
-		chromedp.Navigate(srv.base()+"/s/"+id), waitReady(), waitJS(`!!document.querySelector('.link-live')`))
+	srv, ctx, id := openSeeded(t, data, "Offline", waitWorker())
+	do(t, ctx, 20*time.Second, waitJS(`!!document.querySelector('.link-live')`))
 
 	srv.kill()
 	do(t, ctx, 30*time.Second, chromedp.Reload(), waitReady(),

@@ -7,7 +7,6 @@ import (
 
 	"parley/protocol"
 
-	"github.com/chromedp/chromedp"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
@@ -19,9 +18,7 @@ import (
 func TestRequestRetryOnARequestCutOffByARestart(t *testing.T) {
 	t.Parallel()
 	data := t.TempDir()
-	srv := startServer(t, data, "127.0.0.1:0")
-	ctx := browser(t)
-	do(t, ctx, 60*time.Second, chromedp.Navigate(srv.link), waitReady())
+	srv, ctx := openHomeOn(t, data)
 	do(t, ctx, 10*time.Second, typeText(`/script confirm('Deploy to staging?')`), pressEnter(0))
 	do(t, ctx, 30*time.Second, waitJS(`!!document.querySelector('.entry-decision.status-pending')`))
 	assert.False(t, evalBool(t, ctx, `!!document.querySelector('.entry-decision .retry')`), "a pending request offers no retry")

@@ -17,8 +17,7 @@ import (
 // thread was doing, the long poll's wake-up, the history's outcomes, filters and pages, and
 // the grants with their last use.
 func TestApprovalQueueAndHistory(t *testing.T) {
-	emb, rt := start(t, t.TempDir())
-	defer stop(emb, rt)
+	rt := fresh(t)
 	ctx := context.Background()
 
 	a := newSession(t, rt)

@@ -214,10 +214,7 @@ func isJSONObject(s string) bool {
 
 func helpText(ws *workspace) string {
 	var b strings.Builder
-	b.WriteString("Commands:\n")
-	for _, c := range protocol.Commands {
-		fmt.Fprintf(&b, "• %s: %s\n", c.Usage, c.Description)
-	}
+	b.WriteString(bullets("Commands:", "", protocol.Commands, func(c protocol.CommandInfo) (string, string) { return c.Usage, c.Description }))
 	b.WriteString("\n")
 	b.WriteString(examplesText(ws))
 	b.WriteString("\n")
@@ -226,34 +223,33 @@ func helpText(ws *workspace) string {
 	return b.String()
 }
 
-// functionsText lists the functions the fn-form runs, with how to reach it: the composer's
-// "ƒ Functions" button, or a function picked in the / menu.
-func functionsText(ws *workspace) string {
-	list := catalogue.FunctionList(ws.Path).Functions
+// bullets is heading and a line "• name: what" for each of list, or none when list is empty.
+func bullets[T any](heading, none string, list []T, line func(T) (name, what string)) string {
 	if len(list) == 0 {
-		return "There are no functions.\n"
+		return none
 	}
 	var b strings.Builder
-	b.WriteString("Functions (run one with the composer's ƒ Functions button, or pick it in the / menu; a form asks for its parameters):\n")
-	for _, f := range list {
-		what := cmp.Or(f.Title, f.Description)
-		if f.Error != "" {
-			what = "cannot run: " + f.Error
-		}
-		fmt.Fprintf(&b, "• %s: %s\n", f.Name, what)
+	b.WriteString(heading + "\n")
+	for _, v := range list {
+		name, what := line(v)
+		fmt.Fprintf(&b, "• %s: %s\n", name, what)
 	}
 	return b.String()
 }
 
+// functionsText lists the functions the fn-form runs, with how to reach it: the composer's
+// "ƒ Functions" button, or a function picked in the / menu.
+func functionsText(ws *workspace) string {
+	return bullets("Functions (run one with the composer's ƒ Functions button, or pick it in the / menu; a form asks for its parameters):",
+		"There are no functions.\n", catalogue.FunctionList(ws.Path).Functions, func(f protocol.Function) (string, string) {
+			if f.Error != "" {
+				return f.Name, "cannot run: " + f.Error
+			}
+			return f.Name, cmp.Or(f.Title, f.Description)
+		})
+}
+
 func examplesText(ws *workspace) string {
-	list := catalogue.Commands(ws.Path).Examples
-	if len(list) == 0 {
-		return "There are no examples."
-	}
-	var b strings.Builder
-	b.WriteString("Examples:\n")
-	for _, e := range list {
-		fmt.Fprintf(&b, "• %s: %s\n", e.Usage, e.Description)
-	}
-	return b.String()
+	return bullets("Examples:", "There are no examples.", catalogue.Commands(ws.Path).Examples,
+		func(e protocol.CommandInfo) (string, string) { return e.Usage, e.Description })
 }

@@ -15,8 +15,7 @@ import (
 // The permission modes, applied by the gate on the server: what each lets through without a
 // decision, and that one session's mode never reaches another's calls.
 func TestGateHonoursEachPermissionMode(t *testing.T) {
-	emb, rt := start(t, t.TempDir())
-	defer stop(emb, rt)
+	rt := fresh(t)
 	ctx := context.Background()
 
 	read := gate.ToolCall{Tool: "read", Words: []string{"notes.md"}, Details: "read_file notes.md"}

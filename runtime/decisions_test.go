@@ -68,11 +68,7 @@ func waitPendingAtLeast(t *testing.T, rt *Runtime, session string, n int) []prot
 
 func (a *asked) wait(t *testing.T) {
 	t.Helper()
-	select {
-	case <-a.done:
-	case <-time.After(testkit.Wait):
-		t.Fatal("the asker was not resumed")
-	}
+	testkit.Recv(t, a.done, "the asker was not resumed")
 }
 
 func raw(v any) json.RawMessage {
@@ -351,13 +347,7 @@ func TestGateOutcomes(t *testing.T) {
 		d := waitPending(t, rt, s, 1)[0]
 		return done, &v, &err, d
 	}
-	wait := func(t *testing.T, done chan struct{}) {
-		select {
-		case <-done:
-		case <-time.After(testkit.Wait):
-			t.Fatal("gate not resumed")
-		}
-	}
+	wait := func(t *testing.T, done chan struct{}) { testkit.Recv(t, done, "gate not resumed") }
 	pick := func(i int) protocol.ReplyRequest {
 		return protocol.ReplyRequest{Action: protocol.ActionAccept, Content: raw(protocol.ApprovalAnswer{Option: &i})}
 	}

@@ -69,12 +69,8 @@ func TestALapsingLeaseStopsTheTurnsBeforeAnotherTakesThem(t *testing.T) {
 	assert.Equal(t, "ok", string(got))
 	assert.Equal(t, 1, testkit.Count(evs, protocol.EventToolResult), "the write ran once")
 	assert.Equal(t, []string{"Wrote out.txt."}, testkit.AgentTexts(t, evs), "no note of an interruption: A wrote nothing")
-	for _, ev := range evs {
-		if ev.Type == protocol.EventTurnEnded {
-			te, err := protocol.DecodeEventData[protocol.TurnEnded](ev)
-			require.NoError(t, err)
-			assert.False(t, te.Interrupted)
-		}
+	for _, te := range testkit.DataOf[protocol.TurnEnded](t, evs, protocol.EventTurnEnded) {
+		assert.False(t, te.Interrupted)
 	}
 
 	// A's heartbeat works again: a prompt sent to A is answered (by either replica).

@@ -24,11 +24,8 @@ import (
 func mcpRuntime(t *testing.T, m *testkit.Model) (*Runtime, string) {
 	t.Helper()
 	ws := t.TempDir()
-	exe, err := os.Executable()
-	require.NoError(t, err)
 	require.NoError(t, os.MkdirAll(filepath.Join(ws, ".parley"), 0o755))
-	cfg, err := json.Marshal(map[string]any{"mcpServers": map[string]any{
-		"test": map[string]any{"command": exe, "args": []string{"-test.run=^$"}, "env": map[string]string{mcpserver.Env: "stdio"}}}})
+	cfg, err := json.Marshal(map[string]any{"mcpServers": map[string]any{"test": mcpserver.Self(t, "stdio")}})
 	require.NoError(t, err)
 	require.NoError(t, os.WriteFile(filepath.Join(ws, mcp.WorkspaceFile), cfg, 0o644))
 	emb, err := StartEmbedded(t.TempDir())

@@ -36,6 +36,16 @@ func waitFor(t *testing.T, rt *Runtime, session string, what string, cond func([
 	return testkit.WaitEvents(t, rt.Log().Read, session, what, cond)
 }
 
+// asking starts a fresh runtime and a session, and sends a prompt (queued) whose script asks
+// one decision. It returns the runtime, the session, the prompt's offset and the decision.
+func asking(t *testing.T, text string) (*Runtime, string, uint64, protocol.Decision) {
+	t.Helper()
+	rt := fresh(t)
+	s := newSession(t, rt)
+	offset := prompt(t, rt, s, text, protocol.ModeQueue)
+	return rt, s, offset, waitPending(t, rt, s, 1)[0]
+}
+
 func settled(t *testing.T, evs []protocol.Event) protocol.RunSettled {
 	t.Helper()
 	for _, ev := range evs {
@@ -50,12 +60,8 @@ func settled(t *testing.T, evs []protocol.Event) protocol.RunSettled {
 }
 
 func TestScriptNeedsApprovalForRunAndFiresNoAgentTurn(t *testing.T) {
-	rt := fresh(t)
 	ctx := context.Background()
-	s := newSession(t, rt)
-	offset := prompt(t, rt, s, "/script r = run(['echo', 'hello from echo'])\nsend(r.stdout.strip())", protocol.ModeQueue)
-
-	d := waitPending(t, rt, s, 1)[0]
+	rt, s, offset, d := asking(t, "/script r = run(['echo', 'hello from echo'])\nsend(r.stdout.strip())")
 	assert.Equal(t, commandRunID(offset), d.Run, "the approval is attributed to the command's run")
 	assert.Equal(t, "Allow running echo?", d.Request.Message)
 	zero := 0
@@ -91,11 +97,8 @@ func TestScriptNeedsApprovalForRunAndFiresNoAgentTurn(t *testing.T) {
 }
 
 func TestRejectedRunIsTheScriptsToHandle(t *testing.T) {
-	rt := fresh(t)
 	ctx := context.Background()
-	s := newSession(t, rt)
-	prompt(t, rt, s, "/script r = run(['touch', 'x'])\nsend('ok=%s error=%s' % (r.ok, r.error))", protocol.ModeQueue)
-	d := waitPending(t, rt, s, 1)[0]
+	rt, s, _, d := asking(t, "/script r = run(['touch', 'x'])\nsend('ok=%s error=%s' % (r.ok, r.error))")
 	_, err := rt.Reply(ctx, s, d.ID, protocol.ReplyRequest{Action: protocol.ActionDecline, Reason: "not in my repo"})
 	require.NoError(t, err)
 	evs := waitFor(t, rt, s, "turn ends", testkit.Has(protocol.EventTurnEnded))
@@ -210,11 +213,8 @@ func TestStopAbortsTheTurnsDecisions(t *testing.T) {
 }
 
 func TestPromptsWhileATurnRunsQueueOrSteer(t *testing.T) {
-	rt := fresh(t)
 	ctx := context.Background()
-	s := newSession(t, rt)
-	prompt(t, rt, s, "/script confirm('Go on?')", protocol.ModeQueue)
-	d := waitPending(t, rt, s, 1)[0]
+	rt, s, _, d := asking(t, "/script confirm('Go on?')")
 
 	second := prompt(t, rt, s, "second", protocol.ModeQueue)
 	urgent := prompt(t, rt, s, "urgent", protocol.ModeSteer)
@@ -231,12 +231,8 @@ func TestPromptsWhileATurnRunsQueueOrSteer(t *testing.T) {
 	assert.Equal(t, []string{agent.OfflineReply("urgent"), agent.OfflineReply("second")}, testkit.AgentTexts(t, evs))
 	assert.Empty(t, queueOf(t, rt, s))
 	var startedPrompts []uint64
-	for _, ev := range evs {
-		if ev.Type == protocol.EventTurnStarted {
-			ts, err := protocol.DecodeEventData[protocol.TurnStarted](ev)
-			require.NoError(t, err)
-			startedPrompts = append(startedPrompts, ts.Prompt)
-		}
+	for _, ts := range testkit.DataOf[protocol.TurnStarted](t, evs, protocol.EventTurnStarted) {
+		startedPrompts = append(startedPrompts, ts.Prompt)
 	}
 	assert.Equal(t, []uint64{startedPrompts[0], urgent, second}, startedPrompts)
 }
@@ -337,14 +333,7 @@ func TestKilledServerInterruptsItsTurnAndRunsTheQueueOnRestart(t *testing.T) {
 	rej, err := lastOfType(t, rt, s, protocol.EventQuestionRejected).DecodeQuestionRejected()
 	require.NoError(t, err)
 	assert.Equal(t, protocol.ReasonOrphaned, rej.Reason)
-	var ended []protocol.TurnEnded
-	for _, ev := range evs {
-		if ev.Type == protocol.EventTurnEnded {
-			te, err := protocol.DecodeEventData[protocol.TurnEnded](ev)
-			require.NoError(t, err)
-			ended = append(ended, te)
-		}
-	}
+	ended := testkit.DataOf[protocol.TurnEnded](t, evs, protocol.EventTurnEnded)
 	assert.True(t, ended[0].Interrupted)
 	assert.Equal(t, queued, ended[1].Prompt)
 	assert.Equal(t, []string{agent.OfflineReply("and then this")}, testkit.AgentTexts(t, evs))
@@ -508,11 +497,8 @@ func TestSessionFromBeforeTurnsKeepsItsHistory(t *testing.T) {
 }
 
 func TestALateStopDoesNotStopTheNextTurn(t *testing.T) {
-	rt := fresh(t)
 	ctx := context.Background()
-	s := newSession(t, rt)
-	prompt(t, rt, s, "/script confirm('first?')", protocol.ModeQueue)
-	d := waitPending(t, rt, s, 1)[0]
+	rt, s, _, d := asking(t, "/script confirm('first?')")
 	first := lastOfType(t, rt, s, protocol.EventTurnStarted).Offset
 	_, err := rt.Reply(ctx, s, d.ID, protocol.ReplyRequest{Action: protocol.ActionAccept, Content: raw(true)})
 	require.NoError(t, err)

@@ -135,15 +135,7 @@ func TestFollowDeliversExactlyWhatFollowsThenLive(t *testing.T) {
 	// Subscribe after the first event: the two stored ones, then a live one.
 	events, _, err := rt.Follow(ctx, a.ID, stored[0].Offset)
 	require.NoError(t, err)
-	next := func() protocol.Event {
-		select {
-		case ev := <-events:
-			return ev
-		case <-time.After(testkit.Wait):
-			t.Fatal("no event")
-		}
-		return protocol.Event{}
-	}
+	next := func() protocol.Event { return testkit.Recv(t, events, "no event") }
 	for _, want := range stored[1:] {
 		assert.Equal(t, want, next())
 	}

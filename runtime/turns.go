@@ -581,15 +581,8 @@ var ErrNotWaiting = errors.New("this prompt is not waiting: its turn started, or
 // none is due, never runs; a withdrawal in the instant a runner picks the same prompt is
 // refused if that runner's turn.started was stored first (docs/look.md, "The queue").
 func (r *Runtime) WithdrawPrompt(ctx context.Context, session string, prompt uint64) (protocol.WithdrawResponse, error) {
-	if _, err := r.Session(ctx, session); err != nil {
+	if err := r.mustBeWaiting(ctx, session, prompt); err != nil {
 		return protocol.WithdrawResponse{}, err
-	}
-	waiting, err := r.waiting(ctx, session, prompt)
-	if err != nil {
-		return protocol.WithdrawResponse{}, err
-	}
-	if !waiting {
-		return protocol.WithdrawResponse{}, fmt.Errorf("prompt %d: %w", prompt, ErrNotWaiting)
 	}
 	offset, _, err := r.log.Append(ctx, session, protocol.EventPromptWithdrawn, protocol.PromptWithdrawn{Prompt: prompt},
 		"withdrawn-"+strconv.FormatUint(prompt, 10))
@@ -607,15 +600,8 @@ func (r *Runtime) EditPrompt(ctx context.Context, session string, prompt uint64,
 	if err := req.Validate(); err != nil {
 		return protocol.EditResponse{}, err
 	}
-	if _, err := r.Session(ctx, session); err != nil {
+	if err := r.mustBeWaiting(ctx, session, prompt); err != nil {
 		return protocol.EditResponse{}, err
-	}
-	waiting, err := r.waiting(ctx, session, prompt)
-	if err != nil {
-		return protocol.EditResponse{}, err
-	}
-	if !waiting {
-		return protocol.EditResponse{}, fmt.Errorf("prompt %d: %w", prompt, ErrNotWaiting)
 	}
 	// An id of its own, so a write retried after a lost ack is stored once, while a later
 	// edit back to an earlier text is stored again.
@@ -627,6 +613,22 @@ func (r *Runtime) EditPrompt(ctx context.Context, session string, prompt uint64,
 		return protocol.EditResponse{}, err
 	}
 	return protocol.EditResponse{Offset: offset}, nil
+}
+
+// mustBeWaiting is nil when the session exists and prompt is waiting for its turn, and
+// otherwise says why not (ErrNotWaiting when its turn started or it was withdrawn).
+func (r *Runtime) mustBeWaiting(ctx context.Context, session string, prompt uint64) error {
+	if _, err := r.Session(ctx, session); err != nil {
+		return err
+	}
+	waiting, err := r.waiting(ctx, session, prompt)
+	if err != nil {
+		return err
+	}
+	if !waiting {
+		return fmt.Errorf("prompt %d: %w", prompt, ErrNotWaiting)
+	}
+	return nil
 }
 
 // waiting reports whether prompt is a user message of the session that no turn has taken.

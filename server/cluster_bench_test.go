@@ -37,13 +37,7 @@ func BenchmarkFanoutCluster(b *testing.B) {
 		}
 		c := join(ctx, b, ts.Client(b), info.ID, 0, sockets)
 		sent := prompts(b, ts.Client(b), info.ID, rate*seconds, time.Second/time.Duration(rate))
-		time.Sleep(2 * time.Second) // what is on its way arrives
-		cancel()
-		c.wg.Wait()
-		lat, missing := c.latencies(sent)
-		p50, p99, worst := quantiles(lat)
-		b.ReportMetric(float64(p50.Microseconds())/1000, "p50-ms")
-		b.ReportMetric(float64(p99.Microseconds())/1000, "p99-ms")
+		p50, p99, worst, missing := c.finish(b, cancel, sent)
 		fmt.Printf("cluster_bench: fan-out on 3 nodes (R3): %d sockets, %d prompts/s for %d s: send → every socket p50 %v, p99 %v, max %v; %d deliveries missing; %d problems\n",
 			sockets, rate, seconds, p50, p99, worst, missing, len(c.errs))
 		ts.Stop()

@@ -190,13 +190,7 @@ func BenchmarkFanout(b *testing.B) {
 		sent := prompts(b, ts.Client(b), info.ID, rate*seconds, time.Second/time.Duration(rate))
 		evs, _ := ts.Events(ctx, info.ID, 0)
 		answered := testkit.Count(evs, protocol.EventTurnEnded)
-		time.Sleep(2 * time.Second) // what is on its way arrives
-		cancel()
-		c.wg.Wait()
-		lat, missing := c.latencies(sent)
-		p50, p99, worst := quantiles(lat)
-		b.ReportMetric(float64(p50.Microseconds())/1000, "p50-ms")
-		b.ReportMetric(float64(p99.Microseconds())/1000, "p99-ms")
+		p50, p99, worst, missing := c.finish(b, cancel, sent)
 		fmt.Printf("fanout_bench: %d sockets, %d prompts/s for %d s: send → every socket p50 %v, p99 %v, max %v; %d deliveries missing; %d of %d prompts answered by the end of the send; RSS %.1f KB per socket (both sides); %d problems\n",
 			sockets, rate, seconds, p50, p99, worst,
 			missing, answered, len(sent), float64(rssAfter-rssBefore)/1024/float64(sockets), len(c.errs))
@@ -224,6 +218,20 @@ func rss() int64 {
 		}
 	}
 	return 0
+}
+
+// finish lets what is on its way arrive, closes the crowd's sockets (cancel is their
+// context's), and reports send → every socket: p50 and p99 as the bench's metrics, and with
+// the worst and the deliveries missing for the bench's line.
+func (c *crowd) finish(b *testing.B, cancel context.CancelFunc, sent map[uint64]time.Time) (p50, p99, worst time.Duration, missing int) {
+	time.Sleep(2 * time.Second) // what is on its way arrives
+	cancel()
+	c.wg.Wait()
+	lat, missing := c.latencies(sent)
+	p50, p99, worst = quantiles(lat)
+	b.ReportMetric(float64(p50.Microseconds())/1000, "p50-ms")
+	b.ReportMetric(float64(p99.Microseconds())/1000, "p99-ms")
+	return p50, p99, worst, missing
 }
 
 // latencies are, for every socket and every prompt sent (offset → when), how long the prompt

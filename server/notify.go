@@ -34,20 +34,20 @@ func (s *Server) CloseStreams() {
 // withNotifier answers 503 for a notification route when this server sends no
 // notifications, so each handler may assume s.notifier.
 func (s *Server) withNotifier(h http.HandlerFunc) http.HandlerFunc {
-	return func(w http.ResponseWriter, r *http.Request) {
-		if s.notifier == nil {
-			writeError(w, http.StatusServiceUnavailable, "notifications_off", "this server sends no notifications")
-			return
-		}
-		h(w, r)
-	}
+	return serviceOn(func() bool { return s.notifier != nil }, "notifications_off", "this server sends no notifications", h)
 }
 
 // withPush is withNotifier for the Web Push routes and s.push.
 func (s *Server) withPush(h http.HandlerFunc) http.HandlerFunc {
+	return serviceOn(func() bool { return s.push != nil }, "push_off", "this server sends no Web Push", h)
+}
+
+// serviceOn is h while on reports that its service is set (asked at each request: the
+// service may be set after the routes), and otherwise a 503 with code and why.
+func serviceOn(on func() bool, code, why string, h http.HandlerFunc) http.HandlerFunc {
 	return func(w http.ResponseWriter, r *http.Request) {
-		if s.push == nil {
-			writeError(w, http.StatusServiceUnavailable, "push_off", "this server sends no Web Push")
+		if !on() {
+			writeError(w, http.StatusServiceUnavailable, code, why)
 			return
 		}
 		h(w, r)

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"io"
 	"net/http"
+	"net/http/httptest"
 	"strings"
 	"testing"
 
@@ -12,7 +13,9 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"parley/internal/testkit"
+	"parley/internal/testkit/testserver"
 	"parley/protocol"
+	"parley/server"
 )
 
 // TestNotificationStream: GET /api/notifications streams, as server-sent events, the
@@ -96,4 +99,22 @@ func openNotifications(t *testing.T, base string) *http.Response {
 	t.Cleanup(func() { resp.Body.Close() })
 	require.Equal(t, http.StatusOK, resp.StatusCode)
 	return resp
+}
+
+// TestNotificationRoutesWithoutANotifier: a server given no notifier and no push answers
+// their routes with a 503 that says so, and serves the rest.
+func TestNotificationRoutesWithoutANotifier(t *testing.T) {
+	rt := testserver.Start(t, testserver.Options{}).Runtime
+	b, err := server.LoadBundle(testkit.WebFolder(t))
+	require.NoError(t, err)
+	bare := httptest.NewServer(server.New(rt, testkit.Token, b).Handler())
+	t.Cleanup(bare.Close)
+	c := testkit.Client{T: t, Base: bare.URL, Token: testkit.Token}
+	for path, code := range map[string]string{"/api/notifications": "notifications_off", "/api/push": "push_off"} {
+		resp, body := c.Get(path)
+		assert.Equal(t, http.StatusServiceUnavailable, resp.StatusCode, path)
+		assert.Equal(t, code, testkit.ErrorOf(t, body).Code, path)
+	}
+	resp, body := c.Get("/api/sessions")
+	assert.Equal(t, http.StatusOK, resp.StatusCode, string(body))
 }

@@ -53,23 +53,31 @@ func (s *Server) updateSession(w http.ResponseWriter, r *http.Request) {
 // withdrawPrompt takes back a prompt waiting for its turn (POST
 // /api/sessions/{id}/prompts/{prompt}/withdraw).
 func (s *Server) withdrawPrompt(w http.ResponseWriter, r *http.Request) {
-	raw := r.PathValue("prompt")
-	prompt, err := strconv.ParseUint(raw, 10, 64)
-	if err != nil || prompt == 0 {
-		writeError(w, http.StatusBadRequest, "bad_prompt", "prompt "+strconv.Quote(raw)+" is not an offset: give the offset of the waiting user.message")
+	prompt, ok := promptOffset(w, r)
+	if !ok {
 		return
 	}
 	resp, err := s.rt.WithdrawPrompt(r.Context(), r.PathValue("id"), prompt)
 	s.respond(w, http.StatusOK, resp, err)
 }
 
-// editPrompt changes a prompt waiting for its turn, in place (POST
-// /api/sessions/{id}/prompts/{prompt}/edit, body protocol.EditPromptRequest).
-func (s *Server) editPrompt(w http.ResponseWriter, r *http.Request) {
+// promptOffset reads the {prompt} of a waiting prompt's path: the offset of its user.message.
+// A bad one is answered here, with false.
+func promptOffset(w http.ResponseWriter, r *http.Request) (uint64, bool) {
 	raw := r.PathValue("prompt")
 	prompt, err := strconv.ParseUint(raw, 10, 64)
 	if err != nil || prompt == 0 {
 		writeError(w, http.StatusBadRequest, "bad_prompt", "prompt "+strconv.Quote(raw)+" is not an offset: give the offset of the waiting user.message")
+		return 0, false
+	}
+	return prompt, true
+}
+
+// editPrompt changes a prompt waiting for its turn, in place (POST
+// /api/sessions/{id}/prompts/{prompt}/edit, body protocol.EditPromptRequest).
+func (s *Server) editPrompt(w http.ResponseWriter, r *http.Request) {
+	prompt, ok := promptOffset(w, r)
+	if !ok {
 		return
 	}
 	req, ok := readRequest[protocol.EditPromptRequest](w, r)

@@ -61,13 +61,7 @@ func waitState(t *testing.T, states <-chan socket.State, want socket.Status) soc
 
 func next(t *testing.T, events <-chan protocol.Event) protocol.Event {
 	t.Helper()
-	select {
-	case ev := <-events:
-		return ev
-	case <-time.After(testkit.Wait):
-		t.Fatal("no event")
-	}
-	return protocol.Event{}
+	return testkit.Recv(t, events, "no event")
 }
 
 // TestFollowerResumesWithoutGapOrDuplicate: the link drops mid-session and the follower
@@ -128,11 +122,7 @@ func TestFollowerStopsWhenRetryingCannotHelp(t *testing.T) {
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
 			_, events, states, done := follow(t, testkit.WebSocketURL(ts.URL), c.session, c.after)
-			select {
-			case <-done:
-			case <-time.After(testkit.Wait):
-				t.Fatal("the follower kept retrying")
-			}
+			testkit.Recv(t, done, "the follower kept retrying")
 			var last socket.State
 			for len(states) > 0 {
 				last = <-states

@@ -51,6 +51,18 @@ func OfType(evs []protocol.Event, typ protocol.EventType) []protocol.Event {
 	return out
 }
 
+// DataOf decodes the data of the events of type typ, in order, as T.
+func DataOf[T any](t testing.TB, evs []protocol.Event, typ protocol.EventType) []T {
+	t.Helper()
+	var out []T
+	for _, ev := range OfType(evs, typ) {
+		d, err := protocol.DecodeEventData[T](ev)
+		require.NoError(t, err, "decode %s at %d", ev.Type, ev.Offset)
+		out = append(out, d)
+	}
+	return out
+}
+
 // Has is a WaitEvents condition: an event of type typ is in the log.
 func Has(typ protocol.EventType) func([]protocol.Event) bool {
 	return func(evs []protocol.Event) bool { return Count(evs, typ) > 0 }
@@ -84,11 +96,9 @@ func LastAgentText(t testing.TB, evs []protocol.Event) string {
 // LastSettled is the data of the last run.settled; there must be one.
 func LastSettled(t testing.TB, evs []protocol.Event) protocol.RunSettled {
 	t.Helper()
-	settled := OfType(evs, protocol.EventRunSettled)
+	settled := DataOf[protocol.RunSettled](t, evs, protocol.EventRunSettled)
 	require.NotEmpty(t, settled, "no run.settled")
-	rs, err := protocol.DecodeEventData[protocol.RunSettled](settled[len(settled)-1])
-	require.NoError(t, err)
-	return rs
+	return settled[len(settled)-1]
 }
 
 // Types lists the events' types, runs of one type counted once: a shape to compare.
@@ -100,4 +110,17 @@ func Types(evs []protocol.Event) []protocol.EventType {
 		}
 	}
 	return out
+}
+
+// Recv is the next value from ch; the test fails with what when none comes within Wait.
+func Recv[T any](t testing.TB, ch <-chan T, what string) T {
+	t.Helper()
+	select {
+	case v := <-ch:
+		return v
+	case <-time.After(Wait):
+		t.Fatal(what)
+	}
+	var zero T
+	return zero
 }

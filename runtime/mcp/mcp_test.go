@@ -88,9 +88,7 @@ func workspace(t *testing.T, servers map[string]any) string {
 
 // self is this test binary started as the test MCP server in mode.
 func self(t *testing.T, mode string) map[string]any {
-	exe, err := os.Executable()
-	require.NoError(t, err)
-	return map[string]any{"command": exe, "args": []string{"-test.run=^$"}, "env": map[string]string{mcpserver.Env: mode}}
+	return mcpserver.Self(t, mode)
 }
 
 func manager(t *testing.T, opts Options) *Manager {

@@ -118,24 +118,24 @@ func TestAURLElicitationsWaitEndsByTheUsersWord(t *testing.T) {
 	s := manager(t, Options{}).Workspace(dir)
 	ready(t, s)
 
-	t.Run("done", func(t *testing.T) {
-		ft := newFlowTools()
-		w, done := startLoginLater(t, s, ft, context.Background())
-		assert.Equal(t, "I am done there", w.req.Options[0].Label)
-		w.answer <- pickOption(0)
-		res := <-done
-		assert.False(t, res.Error)
-		assert.Equal(t, "action=accept", res.Text)
-	})
-	t.Run("give up", func(t *testing.T) {
-		ft := newFlowTools()
-		w, done := startLoginLater(t, s, ft, context.Background())
-		assert.Equal(t, "Give up", w.req.Options[1].Label)
-		w.answer <- pickOption(1)
-		res := <-done
-		assert.True(t, res.Error)
-		assert.Contains(t, res.Text, "the user gave up on the step in the browser at https://wiki.example/login?session=")
-	})
+	for _, c := range []struct {
+		name, label string
+		option      int
+		wantError   bool
+		wantText    string // what the result's text holds
+	}{
+		{"done", "I am done there", 0, false, "action=accept"},
+		{"give up", "Give up", 1, true, "the user gave up on the step in the browser at https://wiki.example/login?session="},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			w, done := startLoginLater(t, s, newFlowTools(), context.Background())
+			assert.Equal(t, c.label, w.req.Options[c.option].Label)
+			w.answer <- pickOption(c.option)
+			res := <-done
+			assert.Equal(t, c.wantError, res.Error)
+			assert.Contains(t, res.Text, c.wantText)
+		})
+	}
 	t.Run("stop", func(t *testing.T) {
 		ft := newFlowTools()
 		ctx, cancel := context.WithCancelCause(context.Background())

@@ -266,13 +266,21 @@ func (p *pushService) next(t *testing.T) received {
 	return received{}
 }
 
-// TestPushDelivered: an unclaimed decision reaches a subscribed device's push service,
-// signed with the server's VAPID key and encrypted so that only the device reads it.
-func TestPushDelivered(t *testing.T) {
+// withPhone starts a notifier with push on a fresh log, with one device, "phone", subscribed
+// at svc.
+func withPhone(t *testing.T) (*eventlog.Log, *pushService, *instance) {
+	t.Helper()
 	log := openLog(t)
 	svc := newPushService(t)
 	a, push := startWithPush(t, log, svc)
 	require.NoError(t, push.Subscribe(t.Context(), "phone", svc.add(t, "phone", http.StatusCreated)))
+	return log, svc, a
+}
+
+// TestPushDelivered: an unclaimed decision reaches a subscribed device's push service,
+// signed with the server's VAPID key and encrypted so that only the device reads it.
+func TestPushDelivered(t *testing.T) {
+	log, svc, a := withPhone(t)
 
 	ask(t, log, "s1", "d1", "Run a command?")
 	got := svc.next(t)
@@ -287,10 +295,7 @@ func TestPushDelivered(t *testing.T) {
 // gets a second push that takes it back: the same tag and decision, withdrawn, no title, and
 // no Topic (it must not replace a newer ask of the thread still waiting at the push service).
 func TestPushWithdrawnWhenAnsweredElsewhere(t *testing.T) {
-	log := openLog(t)
-	svc := newPushService(t)
-	a, push := startWithPush(t, log, svc)
-	require.NoError(t, push.Subscribe(t.Context(), "phone", svc.add(t, "phone", http.StatusCreated)))
+	log, svc, a := withPhone(t)
 
 	ask(t, log, "s1", "d1", "Run a command?")
 	first := svc.next(t)
@@ -305,10 +310,7 @@ func TestPushWithdrawnWhenAnsweredElsewhere(t *testing.T) {
 
 // TestPushClaimedIsNotSent: the grace window and the seen claim hold for pushes too.
 func TestPushClaimedIsNotSent(t *testing.T) {
-	log := openLog(t)
-	svc := newPushService(t)
-	a, push := startWithPush(t, log, svc)
-	require.NoError(t, push.Subscribe(t.Context(), "phone", svc.add(t, "phone", http.StatusCreated)))
+	log, svc, a := withPhone(t)
 
 	ask(t, log, "s1", "d1", "Seen on a laptop?")
 	require.NoError(t, a.n.Seen(t.Context(), protocol.SeenClaim{Session: "s1", Decision: "d1"}))

@@ -43,9 +43,40 @@ func edgeClient(t *testing.T, es *httptest.Server) testkit.Client {
 	return testkit.Client{T: t, Base: es.URL, Token: edgeToken}
 }
 
+// edgeSession starts a runtime and an edge in front of it, and creates a session through
+// the edge (req is the request's body).
+func edgeSession(t *testing.T, req any) (*testserver.Server, testkit.Client, protocol.SessionInfo) {
+	t.Helper()
+	ts := testserver.Start(t, testserver.Options{})
+	es, _ := startEdge(t, ts.URL, testkit.Token, edge.Options{})
+	c := edgeClient(t, es)
+	resp, body := c.Post("/api/sessions", req)
+	require.Equal(t, http.StatusCreated, resp.StatusCode, string(body))
+	return ts, c, testkit.DecodeAs[protocol.SessionInfo](t, body)
+}
+
 func readFrame(t *testing.T, conn *websocket.Conn) protocol.ServerFrame {
 	t.Helper()
 	return testkit.ReadFrame(t, conn)
+}
+
+// upstreamFailed checks that the edge answers an API request with status and code, in words
+// that hold words, and a socket's subscribe with an error frame of the same code. It returns
+// the request's answer, its error and the socket, for what a test checks further.
+func upstreamFailed(t *testing.T, c testkit.Client, status int, code, words string) (*http.Response, protocol.ErrorResponse, *websocket.Conn) {
+	t.Helper()
+	resp, body := c.Get("/api/sessions")
+	assert.Equal(t, status, resp.StatusCode, string(body))
+	e := testkit.ErrorOf(t, body)
+	assert.Equal(t, code, e.Code)
+	assert.Contains(t, e.Error, words)
+
+	conn := c.Dial(nil)
+	testkit.WriteFrame(t, conn, protocol.ClientFrame{Type: protocol.FrameSubscribe, Session: "s", Batch: true})
+	f := readFrame(t, conn)
+	require.Equal(t, protocol.FrameError, f.Type, "%+v", f)
+	assert.Equal(t, code, f.Error.Code)
+	return resp, e, conn
 }
 
 // TestEdgeServesTheRuntime: a session made, prompted and followed through the edge with the
@@ -153,18 +184,8 @@ func TestEdgeWithAWrongUpstreamToken(t *testing.T) {
 	es, _ := startEdge(t, ts.URL, "not-the-runtime-token", edge.Options{})
 	c := edgeClient(t, es)
 
-	resp, body := c.Get("/api/sessions")
-	assert.Equal(t, http.StatusBadGateway, resp.StatusCode, string(body))
-	e := testkit.ErrorOf(t, body)
-	assert.Equal(t, "upstream_refused", e.Code)
-	assert.Contains(t, e.Error, "refused this server's credentials")
+	resp, _, _ := upstreamFailed(t, c, http.StatusBadGateway, "upstream_refused", "refused this server's credentials")
 	assert.Empty(t, resp.Header.Get("WWW-Authenticate"), "not a 401: the browser's token is right")
-
-	conn := c.Dial(nil)
-	testkit.WriteFrame(t, conn, protocol.ClientFrame{Type: protocol.FrameSubscribe, Session: "s", Batch: true})
-	f := readFrame(t, conn)
-	require.Equal(t, protocol.FrameError, f.Type, "%+v", f)
-	assert.Equal(t, "upstream_refused", f.Error.Code)
 
 	resp, _ = c.Get("/")
 	assert.Equal(t, http.StatusOK, resp.StatusCode, "the edge stays up and serves the page")
@@ -181,23 +202,13 @@ func TestEdgeWithTheUpstreamDown(t *testing.T) {
 	es, _ := startEdge(t, "http://"+addr, testkit.Token, edge.Options{})
 	c := edgeClient(t, es)
 
-	resp, body := c.Get("/api/sessions")
-	assert.Equal(t, http.StatusBadGateway, resp.StatusCode, string(body))
-	e := testkit.ErrorOf(t, body)
-	assert.Equal(t, "upstream_unreachable", e.Code)
-	assert.Contains(t, e.Error, "not reachable")
+	_, e, conn := upstreamFailed(t, c, http.StatusBadGateway, "upstream_unreachable", "not reachable")
 	assert.NotContains(t, e.Error, addr, "the runtime's address is for the edge's log, not the page")
-
-	conn := c.Dial(nil)
-	testkit.WriteFrame(t, conn, protocol.ClientFrame{Type: protocol.FrameSubscribe, Session: "s", Batch: true})
-	f := readFrame(t, conn)
-	require.Equal(t, protocol.FrameError, f.Type, "%+v", f)
-	assert.Equal(t, "upstream_unreachable", f.Error.Code)
 	_, _, err = conn.Read(t.Context())
 	require.Error(t, err)
 	assert.Equal(t, websocket.StatusTryAgainLater, websocket.CloseStatus(err), "closed after the error: the follower retries")
 
-	resp, _ = c.Get("/")
+	resp, _ := c.Get("/")
 	assert.Equal(t, http.StatusOK, resp.StatusCode, "the edge serves the page with the runtime down")
 
 	// The runtime comes up at that address: the same edge serves it.
@@ -207,7 +218,7 @@ func TestEdgeWithTheUpstreamDown(t *testing.T) {
 	relay := &http.Server{Handler: rt.Handler.Handler()}
 	go func() { _ = relay.Serve(back) }()
 	t.Cleanup(func() { _ = relay.Close() })
-	resp, body = c.Get("/api/sessions")
+	resp, body := c.Get("/api/sessions")
 	assert.Equal(t, http.StatusOK, resp.StatusCode, string(body))
 }
 
@@ -227,29 +238,13 @@ func TestEdgeWithASlowUpstream(t *testing.T) {
 		}
 	}()
 	es, _ := startEdge(t, "http://"+ln.Addr().String(), testkit.Token, edge.Options{ResponseTimeout: 200 * time.Millisecond})
-	c := edgeClient(t, es)
-	resp, body := c.Get("/api/sessions")
-	assert.Equal(t, http.StatusGatewayTimeout, resp.StatusCode, string(body))
-	e := testkit.ErrorOf(t, body)
-	assert.Equal(t, "upstream_timeout", e.Code)
-	assert.Contains(t, e.Error, "did not answer within 200ms")
-
-	conn := c.Dial(nil)
-	testkit.WriteFrame(t, conn, protocol.ClientFrame{Type: protocol.FrameSubscribe, Session: "s", Batch: true})
-	f := readFrame(t, conn)
-	require.Equal(t, protocol.FrameError, f.Type, "%+v", f)
-	assert.Equal(t, "upstream_timeout", f.Error.Code)
+	upstreamFailed(t, edgeClient(t, es), http.StatusGatewayTimeout, "upstream_timeout", "did not answer within 200ms")
 }
 
 // TestEdgeKeepsTheFrameLimit: a frame over the protocol's limit is answered as the runtime
 // answers it; the socket and its subscription go on.
 func TestEdgeKeepsTheFrameLimit(t *testing.T) {
-	ts := testserver.Start(t, testserver.Options{})
-	es, _ := startEdge(t, ts.URL, testkit.Token, edge.Options{})
-	c := edgeClient(t, es)
-	resp, body := c.Post("/api/sessions", `{}`)
-	require.Equal(t, http.StatusCreated, resp.StatusCode, string(body))
-	info := testkit.DecodeAs[protocol.SessionInfo](t, body)
+	_, c, info := edgeSession(t, `{}`)
 	_, first := c.Subscribe(info.ID, 0)
 	conn, _ := c.Subscribe(info.ID, first.Head) // after what is stored: no replay
 
@@ -259,7 +254,7 @@ func TestEdgeKeepsTheFrameLimit(t *testing.T) {
 	require.Equal(t, protocol.FrameError, f.Type, "%+v", f)
 	assert.Equal(t, "bad_frame", f.Error.Code)
 
-	resp, body = c.Post("/api/sessions/"+info.ID+"/prompt", protocol.SendPromptRequest{Text: "still here", AttemptID: "limit-1"})
+	resp, body := c.Post("/api/sessions/"+info.ID+"/prompt", protocol.SendPromptRequest{Text: "still here", AttemptID: "limit-1"})
 	require.Equal(t, http.StatusOK, resp.StatusCode, string(body))
 	for {
 		f = readFrame(t, conn)
@@ -273,12 +268,8 @@ func TestEdgeKeepsTheFrameLimit(t *testing.T) {
 // TestEdgePassesOnARuntimeRestart: the runtime closing its sockets ("going away", as on
 // shutdown) reaches the browser as the same close, so it reconnects at once.
 func TestEdgePassesOnARuntimeRestart(t *testing.T) {
-	ts := testserver.Start(t, testserver.Options{})
-	es, _ := startEdge(t, ts.URL, testkit.Token, edge.Options{})
-	c := edgeClient(t, es)
-	resp, body := c.Post("/api/sessions", `{}`)
-	require.Equal(t, http.StatusCreated, resp.StatusCode, string(body))
-	conn, _ := c.Subscribe(testkit.DecodeAs[protocol.SessionInfo](t, body).ID, 0)
+	ts, c, info := edgeSession(t, `{}`)
+	conn, _ := c.Subscribe(info.ID, 0)
 	ts.Handler.CloseSockets()
 	ctx, cancel := context.WithTimeout(t.Context(), testkit.Wait)
 	defer cancel()

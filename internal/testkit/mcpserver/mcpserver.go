@@ -13,6 +13,7 @@ import (
 	"os"
 	"strconv"
 	"sync/atomic"
+	"testing"
 	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -42,6 +43,17 @@ func Main() {
 		}
 	}
 	os.Exit(0)
+}
+
+// Self is the entry of a workspace's MCP servers that starts this test binary as the server,
+// serving in mode (see Env); the binary's TestMain must call Main.
+func Self(t testing.TB, mode string) map[string]any {
+	t.Helper()
+	exe, err := os.Executable()
+	if err != nil {
+		t.Fatal(err)
+	}
+	return map[string]any{"command": exe, "args": []string{"-test.run=^$"}, "env": map[string]string{Env: mode}}
 }
 
 // Handler serves New over streamable HTTP.
@@ -149,11 +161,7 @@ func New() *mcp.Server {
 		func(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
 			res, ok := answer(req, "login")
 			if !ok {
-				id := "login-" + strconv.FormatInt(ids.Add(1), 10)
-				r := needs("login", &mcp.ElicitParams{Mode: "url", Message: "Sign in to the tracker.",
-					URL: "https://tracker.example/login?session=" + id, ElicitationID: id})
-				r.RequestState = id
-				return r, nil
+				return needsURL("login", "Sign in to the tracker.", "https://tracker.example/login?session="), nil
 			}
 			if res.Action == "accept" {
 				id := req.Params.RequestState
@@ -171,11 +179,7 @@ func New() *mcp.Server {
 		func(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
 			res, ok := answer(req, "later")
 			if !ok {
-				id := "later-" + strconv.FormatInt(ids.Add(1), 10)
-				r := needs("later", &mcp.ElicitParams{Mode: "url", Message: "Sign in to the wiki.",
-					URL: "https://wiki.example/login?session=" + id, ElicitationID: id})
-				r.RequestState = id
-				return r, nil
+				return needsURL("later", "Sign in to the wiki.", "https://wiki.example/login?session="), nil
 			}
 			return text("action=" + res.Action), nil
 		})
@@ -231,6 +235,15 @@ func answer(req *mcp.CallToolRequest, key string) (*mcp.ElicitResult, bool) {
 // needs is a result that asks the client for input first.
 func needs(key string, p *mcp.ElicitParams) *mcp.CallToolResult {
 	return &mcp.CallToolResult{InputRequests: mcp.InputRequestMap{key: p}}
+}
+
+// needsURL is a result that asks the client, as input request key, to open link followed by
+// a fresh elicitation id; the id comes back as the call's request state.
+func needsURL(key, message, link string) *mcp.CallToolResult {
+	id := key + "-" + strconv.FormatInt(ids.Add(1), 10)
+	r := needs(key, &mcp.ElicitParams{Mode: "url", Message: message, URL: link + id, ElicitationID: id})
+	r.RequestState = id
+	return r
 }
 
 func text(s string) *mcp.CallToolResult {

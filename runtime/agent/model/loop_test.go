@@ -14,6 +14,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"parley/internal/testkit"
 	"parley/protocol"
 	"parley/runtime"
 	"parley/runtime/agent/model"
@@ -120,27 +121,11 @@ func messages(t *testing.T, evs []protocol.Event, from string) []string {
 }
 
 func results(t *testing.T, evs []protocol.Event) []protocol.ToolResult {
-	var out []protocol.ToolResult
-	for _, ev := range evs {
-		if ev.Type == protocol.EventToolResult {
-			r, err := protocol.DecodeEventData[protocol.ToolResult](ev)
-			require.NoError(t, err)
-			out = append(out, r)
-		}
-	}
-	return out
+	return testkit.DataOf[protocol.ToolResult](t, evs, protocol.EventToolResult)
 }
 
 func called(t *testing.T, evs []protocol.Event) []protocol.ToolCalled {
-	var out []protocol.ToolCalled
-	for _, ev := range evs {
-		if ev.Type == protocol.EventToolCalled {
-			c, err := protocol.DecodeEventData[protocol.ToolCalled](ev)
-			require.NoError(t, err)
-			out = append(out, c)
-		}
-	}
-	return out
+	return testkit.DataOf[protocol.ToolCalled](t, evs, protocol.EventToolCalled)
 }
 
 func count(evs []protocol.Event, typ protocol.EventType) int {
@@ -474,12 +459,8 @@ func TestStopCancelsTheStreamAndKeepsWhatArrived(t *testing.T) {
 
 	assert.Equal(t, []string{"Thinking about it"}, messages(t, evs, ""))
 	assert.Empty(t, messages(t, evs, protocol.FromParley), "a stop is no failure")
-	for _, ev := range evs {
-		if ev.Type == protocol.EventTurnEnded {
-			ended, err := protocol.DecodeEventData[protocol.TurnEnded](ev)
-			require.NoError(t, err)
-			assert.True(t, ended.Stopped)
-		}
+	for _, ended := range testkit.DataOf[protocol.TurnEnded](t, evs, protocol.EventTurnEnded) {
+		assert.True(t, ended.Stopped)
 	}
 }
 

@@ -11,20 +11,13 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"parley/internal/testkit"
 	"parley/protocol"
 	"parley/runtime/agent/toolbox"
 )
 
 func outputsOf(t *testing.T, evs []protocol.Event) []protocol.ToolOutput {
-	var out []protocol.ToolOutput
-	for _, ev := range evs {
-		if ev.Type == protocol.EventToolOutput {
-			o, err := protocol.DecodeEventData[protocol.ToolOutput](ev)
-			require.NoError(t, err)
-			out = append(out, o)
-		}
-	}
-	return out
+	return testkit.DataOf[protocol.ToolOutput](t, evs, protocol.EventToolOutput)
 }
 
 // A command's output is in the log while it runs, before its result; the result the model

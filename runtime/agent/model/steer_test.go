@@ -8,6 +8,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"parley/internal/testkit"
 	"parley/protocol"
 	"parley/runtime/agent"
 	"parley/runtime/agent/model"
@@ -100,24 +101,14 @@ func TestSteerThroughTheRunner(t *testing.T) {
 	require.Len(t, reqs, 2)
 	assert.Equal(t, "system user assistant[list_files] tool user", roles(reqs[1]), "after the tool results, before the next call")
 	assert.Equal(t, "also check the tests", reqs[1].Messages[4].Content)
-	assert.Len(t, ofType(evs, protocol.EventPromptSteered), 1)
+	assert.Len(t, testkit.OfType(evs, protocol.EventPromptSteered), 1)
 	time.Sleep(300 * time.Millisecond)
 	all, err := e.rt.Log().Read(context.Background(), e.session, 0)
 	require.NoError(t, err)
-	assert.Len(t, ofType(all, protocol.EventTurnStarted), 1, "the steered prompt ran no turn of its own")
+	assert.Len(t, testkit.OfType(all, protocol.EventTurnStarted), 1, "the steered prompt ran no turn of its own")
 
 	e.prompt("thanks")
 	reqs = srv.requestsSoFar()
 	require.Len(t, reqs, 3)
 	assert.Equal(t, "system user assistant[list_files] tool user assistant user", roles(reqs[2]), "rebuilt from the log, the steer where it was taken")
-}
-
-func ofType(evs []protocol.Event, typ protocol.EventType) []protocol.Event {
-	var out []protocol.Event
-	for _, ev := range evs {
-		if ev.Type == typ {
-			out = append(out, ev)
-		}
-	}
-	return out
 }
