@@ -315,7 +315,16 @@ const (
 	ReconnectingIn // %[1]s delay
 	ReconnectingNow
 
-	lastMsg = ReconnectingNow
+	// The sidebar's archived sessions.
+	ArchivedWord
+	ArchivedNone
+	ArchivedLoading
+	Restore
+	RestoreNamed      // %[1]s
+	NotRestored       // %[1]s why
+	NotListedArchived // %[1]s why
+
+	lastMsg = NotListedArchived
 )
 
 // Last is the last message id (the tests walk every id up to it).
@@ -614,6 +623,14 @@ var views = map[Msg][nLocales]string{
 	WhySendFailed:   {"the send failed", "发送失败"},
 	TextRestored:    {". Your text is back in the composer.", "。你的文字已放回输入框。"},
 	TextKept:        {". You kept typing, so your text was not put back; it was: %[1]s", "。你在继续输入，所以没有放回原文；原文是：%[1]s"},
+
+	ArchivedWord:      {"Archived", "已归档"},
+	ArchivedNone:      {"No archived sessions", "没有已归档的会话"},
+	ArchivedLoading:   {"Reading the archived sessions…", "正在读取已归档的会话…"},
+	Restore:           {"Restore", "恢复"},
+	RestoreNamed:      {"Restore %[1]s", "恢复 %[1]s"},
+	NotRestored:       {"Not restored: %[1]s.", "未恢复：%[1]s。"},
+	NotListedArchived: {"Could not read the archived sessions: %[1]s.", "无法读取已归档的会话：%[1]s。"},
 }
 
 var viewOnes = map[Msg][nLocales]string{

@@ -558,14 +558,7 @@ func (c *Composer) renderMode() app.UI {
 		Body(
 			app.Div().Class("morph-header").Body(
 				app.Div().Class("morph-header-main").Body(m.Header()),
-				app.If(isForm, func() app.UI {
-					return app.Div().Class("morph-header-actions").Body(
-						c.actionButton(primary, true, "square send", "▶"),
-						app.If(hasSecondary, func() app.UI {
-							return c.actionButton(secondary, false, "square close", "×")
-						}),
-					)
-				}).Else(func() app.UI {
+				app.If(!isForm, func() app.UI {
 					return app.Button().Type("button").Class("chat-about").
 						Text(locale.T(i18n.ChatAbout)).
 						Title(locale.T(i18n.ChatAboutTitle)).
@@ -594,6 +587,18 @@ func (c *Composer) renderMode() app.UI {
 					)
 				}),
 			),
+			// The fn-form's run and close buttons are drawn in the header's right end (the
+			// stylesheet places them there) but come after the fields in the document, so
+			// Tab goes from the picker to the first field, and to Run once the fields are
+			// filled, as the eye reads a form.
+			app.If(isForm, func() app.UI {
+				return app.Div().Class("morph-header-actions morph-form-actions").Body(
+					c.actionButton(primary, true, "square send", "▶"),
+					app.If(hasSecondary, func() app.UI {
+						return c.actionButton(secondary, false, "square close", "×")
+					}),
+				)
+			}),
 		)
 }
 
