@@ -635,6 +635,11 @@ func outcomeWord(o string) string {
 func (p *ApprovalsPage) renderEnded(h protocol.HistoryEntry) app.UI {
 	now := clock()
 	outcome := outcomeWord(h.Outcome)
+	if h.Outcome == protocol.HistoryRejected && h.Request.Kind != "" && h.Request.Kind != protocol.KindApproval {
+		// A question or a form said no to is declined; only an approval is rejected. (The
+		// filter's "rejected" holds both.)
+		outcome = tr(i18n.HistDeclined)
+	}
 	if h.Answer != "" && h.Answer != outcome {
 		outcome += ": " + h.Answer
 	}

@@ -323,8 +323,9 @@ const (
 	RestoreNamed      // %[1]s
 	NotRestored       // %[1]s why
 	NotListedArchived // %[1]s why
+	HistDeclined
 
-	lastMsg = NotListedArchived
+	lastMsg = HistDeclined
 )
 
 // Last is the last message id (the tests walk every id up to it).
@@ -631,6 +632,7 @@ var views = map[Msg][nLocales]string{
 	RestoreNamed:      {"Restore %[1]s", "恢复 %[1]s"},
 	NotRestored:       {"Not restored: %[1]s.", "未恢复：%[1]s。"},
 	NotListedArchived: {"Could not read the archived sessions: %[1]s.", "无法读取已归档的会话：%[1]s。"},
+	HistDeclined:      {"Declined", "已婉拒"},
 }
 
 var viewOnes = map[Msg][nLocales]string{
