@@ -174,3 +174,51 @@ window.__composerAt = []; window.__frames = 0;
 	at := evalString(t, ctx, `window.__composerAt.join(' ')`)
 	assert.NotContains(t, at, " ", "the composer moved: "+at)
 }
+
+// TestApprovalsTabsMoveWithTheArrows: the approvals screen's tabs are the ARIA tabs pattern:
+// one tab stop (the open tab), and ← → (Home, End) move to the next tab and open it.
+func TestApprovalsTabsMoveWithTheArrows(t *testing.T) {
+	t.Parallel()
+	srv := startServer(t, t.TempDir(), "127.0.0.1:0")
+	ctx := browser(t)
+	do(t, ctx, 60*time.Second, chromedp.Navigate(srv.link), waitReady(), chromedp.Navigate(srv.base()+"/approvals"),
+		waitJS(`document.documentElement.hasAttribute('data-ready') && !!document.querySelector('.tab-queue')`))
+	open := func(tab string) string {
+		return `document.activeElement === document.querySelector('.tab-` + tab + `') && document.querySelector('.tab-` + tab + `').getAttribute('aria-selected') === 'true'`
+	}
+	do(t, ctx, 10*time.Second, js(`document.querySelector('.tab-queue').focus()`), waitJS(open("queue")))
+	assert.Equal(t, "0,-1,-1", evalString(t, ctx, `[...document.querySelectorAll('[role=tab]')].map(e => e.tabIndex).join(',')`), "one tab stop")
+	do(t, ctx, 10*time.Second, rawKey("ArrowRight", 39, 0), waitJS(open("history")), waitJS(`!!document.querySelector('.filter-outcome')`))
+	do(t, ctx, 10*time.Second, rawKey("ArrowRight", 39, 0), waitJS(open("grants")))
+	do(t, ctx, 10*time.Second, rawKey("ArrowRight", 39, 0), waitJS(open("queue")))
+	do(t, ctx, 10*time.Second, rawKey("ArrowLeft", 37, 0), waitJS(open("grants")))
+	do(t, ctx, 10*time.Second, rawKey("Home", 36, 0), waitJS(open("queue")))
+	assert.Equal(t, "tab-queue", evalString(t, ctx, `document.querySelector('[role=tabpanel]').getAttribute('aria-labelledby')`))
+}
+
+// TestANextConfirmTakesTheFocusAtNo: a confirm that follows an answer takes the focus at its
+// safe answer, No, not at Yes: a second Enter meant for the first must not say Yes to it.
+func TestANextConfirmTakesTheFocusAtNo(t *testing.T) {
+	t.Parallel()
+	_, ctx := openSession(t, "/script a = confirm('Ship it?'); b = confirm('Really?'); send(str(a) + str(b))")
+	do(t, ctx, 30*time.Second, waitJS(modeShown), waitJS(`document.querySelector('#composer-mode .question-message')?.textContent === 'Ship it?'`))
+	do(t, ctx, 10*time.Second, chromedp.Click(chromedp.CSS(`#composer-mode .choice.tone-neutral`)),
+		waitJS(`document.querySelector('#composer-mode .question-message')?.textContent === 'Really?' && `+focusIn))
+	assert.Equal(t, "No", evalString(t, ctx, `document.activeElement.textContent`))
+}
+
+// TestKeptAnswersGoWhenTheDecisionEndsElsewhere: what a form's fields kept in sessionStorage
+// (so a reload keeps it) is removed once the decision ends, answered here or anywhere else.
+func TestKeptAnswersGoWhenTheDecisionEndsElsewhere(t *testing.T) {
+	t.Parallel()
+	srv, ctx := openSession(t, `/script ask('Two?', {'type': 'object', 'properties': {'x': {'type': 'string', 'title': 'X'}, 'y': {'type': 'string', 'title': 'Y'}}})`)
+	do(t, ctx, 30*time.Second, waitJS(modeShown), waitJS(focusIn), chromedp.KeyEvent("abc"))
+	id := evalString(t, ctx, `document.querySelector('.entry-decision.status-pending')?.dataset.decision || ''`)
+	require.NotEmpty(t, id)
+	key := `sessionStorage.getItem('parley.answers.` + id + `')`
+	do(t, ctx, 10*time.Second, waitJS(key+` !== null`))
+	_, err := apiClient(srv).Reply(context.Background(), sessionOf(t, ctx), id,
+		protocol.ReplyRequest{Action: protocol.ActionAccept, Content: []byte(`{"x":"from","y":"elsewhere"}`)})
+	require.NoError(t, err)
+	do(t, ctx, 20*time.Second, waitJS(modeGone), waitJS(key+` === null`))
+}

@@ -80,8 +80,10 @@ type Composer struct {
 	modeKey string
 	gen     int
 	// knownFor is the session whose decisions the machine holds.
-	knownFor  string
-	functions []protocol.Function
+	knownFor string
+	// pendingIDs are the decisions pending at the last look (kept.go).
+	pendingIDs map[string]bool
+	functions  []protocol.Function
 	// functionsOf is the workspace the functions were asked for.
 	functionsOf string
 	// waiting are the local requests (RequestUserInput) waiting for an answer, by id.
@@ -163,6 +165,7 @@ func (c *Composer) follow(ctx app.Context) {
 	for _, d := range c.Pending {
 		list = append(list, machine.Decision{ID: d.ID, Request: d.Request})
 	}
+	c.forgetEnded(c.knownFor != c.Session)
 	if c.knownFor != c.Session {
 		c.knownFor = c.Session
 		c.run(ctx, c.machine.Dispatch(machine.Reset{Decisions: list, Aside: readAside(c.Session), At: time.Now()}))
