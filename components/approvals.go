@@ -459,7 +459,8 @@ func (p *ApprovalsPage) onTabKey(ctx app.Context, e app.Event) {
 	case "End":
 		next = len(tabOrder) - 1
 	default:
-		ctx.PreventUpdate()
+		// No PreventUpdate: go-app counts updates, and a -1 here would cancel the +1 of
+		// the click an Enter or Space on the tab makes in the same frame.
 		return
 	}
 	e.PreventDefault()

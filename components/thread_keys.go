@@ -43,23 +43,21 @@ func (t *Thread) stopIn(shown []store.Message, start int) uint64 {
 
 // onFocusIn moves the stop to the message the focus went into (a click, a Tab, the arrows).
 func (t *Thread) onFocusIn(ctx app.Context, e app.Event) {
+	// No PreventUpdate here or in onKey: go-app counts updates, and a -1 from a handler would
+	// cancel a +1 the same frame owes the conversation (a message arriving). The thread's own
+	// render is cheap: its messages compare their fields.
 	msg := e.Get("target").Call("closest", ".thread-inner .msg[data-offset]")
 	if !msg.Truthy() {
-		ctx.PreventUpdate()
 		return
 	}
-	off, err := strconv.ParseUint(msg.Get("dataset").Get("offset").String(), 10, 64)
-	if err != nil || off == t.stop {
-		ctx.PreventUpdate()
-		return
+	if off, err := strconv.ParseUint(msg.Get("dataset").Get("offset").String(), 10, 64); err == nil {
+		t.stop = off
 	}
-	t.stop = off
 }
 
 // onKey moves between messages with the arrows, from a message or its Copy button.
 func (t *Thread) onKey(ctx app.Context, e app.Event) {
-	ctx.PreventUpdate() // the focus moves; onFocusIn moves the stop
-	k := e.Get("key").String()
+	k := e.Get("key").String() // the focus moves; onFocusIn moves the stop
 	if k != "ArrowUp" && k != "ArrowDown" && k != "Home" && k != "End" {
 		return
 	}
