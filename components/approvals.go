@@ -383,7 +383,7 @@ func (p *ApprovalsPage) Render() app.UI {
 	return p.frame.render(&Sidebar{Sessions: p.frame.visible(), Approvals: true, Queue: p.queue},
 		app.Main().Class("main approvals-page").Body(
 			app.Header().Class("session-header").Body(app.H1().Text(tr(i18n.ApprovalsTitle)), composer.LocaleSwitch()),
-			app.Div().Class("approvals-tabs").Role("tablist").Aria("label", tr(i18n.ApprovalsTitle)).Body(
+			app.Div().Class("approvals-tabs").Role("tablist").Aria("label", tr(i18n.ApprovalsTitle)).OnKeyDown(p.onTabKey).Body(
 				p.tabButton(tabQueue, counted(i18n.TabQueue, i18n.TabQueueN, len(p.queue), p.loaded)),
 				p.tabButton(tabHistory, tr(i18n.TabHistory)),
 				p.tabButton(tabGrants, counted(i18n.TabGrants, i18n.TabGrantsN, len(p.grants), p.grantsLoaded)),
@@ -391,7 +391,7 @@ func (p *ApprovalsPage) Render() app.UI {
 			app.Div().Class("notice-slot").Body(
 				app.If(p.notice != "", func() app.UI { return app.Div().Class("notice").Role("status").Text(p.notice) }),
 			),
-			app.Div().Class("approvals-body").Role("tabpanel").Aria("label", tabName(p.tab)).Body(p.renderTab()),
+			app.Div().Class("approvals-body").ID("approvals-panel").Role("tabpanel").Aria("labelledby", "tab-"+p.tab).Body(p.renderTab()),
 		))
 }
 
@@ -417,18 +417,56 @@ func tabName(tab string) string {
 
 func (p *ApprovalsPage) visibleSessions() []protocol.SessionInfo { return p.frame.visible() }
 
+// tabOrder is the tabs as drawn, left to right.
+var tabOrder = []string{tabQueue, tabHistory, tabGrants}
+
+// tabButton draws a tab of the ARIA tabs pattern: the open one is the tablist's one tab stop,
+// and ← → (Home, End) move between tabs and open the one reached (onTabKey).
 func (p *ApprovalsPage) tabButton(tab, label string) app.UI {
-	return app.Button().Type("button").Class("approvals-tab tab-"+tab).Role("tab").
-		Aria("selected", strconv.FormatBool(p.tab == tab)).Text(label).
-		OnClick(func(ctx app.Context, e app.Event) {
-			p.tab = tab
-			switch tab {
-			case tabHistory:
-				p.loadHistory(ctx, false)
-			case tabGrants:
-				p.loadGrants(ctx)
-			}
-		})
+	tabIndex := -1
+	if p.tab == tab {
+		tabIndex = 0
+	}
+	return app.Button().Type("button").ID("tab-"+tab).Class("approvals-tab tab-"+tab).Role("tab").
+		Aria("selected", strconv.FormatBool(p.tab == tab)).Aria("controls", "approvals-panel").
+		TabIndex(tabIndex).Text(label).
+		OnClick(func(ctx app.Context, e app.Event) { p.openTab(ctx, tab) })
+}
+
+// openTab opens tab and reads what it shows.
+func (p *ApprovalsPage) openTab(ctx app.Context, tab string) {
+	p.tab = tab
+	switch tab {
+	case tabHistory:
+		p.loadHistory(ctx, false)
+	case tabGrants:
+		p.loadGrants(ctx)
+	}
+}
+
+// onTabKey moves between the tabs with the arrows, Home and End, and opens the one reached
+// (automatic activation: each tab's content is at hand).
+func (p *ApprovalsPage) onTabKey(ctx app.Context, e app.Event) {
+	at := slices.Index(tabOrder, p.tab)
+	next := at
+	switch e.Get("key").String() {
+	case "ArrowRight":
+		next = (at + 1) % len(tabOrder)
+	case "ArrowLeft":
+		next = (at + len(tabOrder) - 1) % len(tabOrder)
+	case "Home":
+		next = 0
+	case "End":
+		next = len(tabOrder) - 1
+	default:
+		// No PreventUpdate: go-app counts updates, and a -1 here would cancel the +1 of
+		// the click an Enter or Space on the tab makes in the same frame.
+		return
+	}
+	e.PreventDefault()
+	tab := tabOrder[next]
+	p.openTab(ctx, tab)
+	focusFirst(ctx, "#tab-"+tab)
 }
 
 func (p *ApprovalsPage) renderTab() app.UI {
@@ -635,6 +673,11 @@ func outcomeWord(o string) string {
 func (p *ApprovalsPage) renderEnded(h protocol.HistoryEntry) app.UI {
 	now := clock()
 	outcome := outcomeWord(h.Outcome)
+	if h.Outcome == protocol.HistoryRejected && h.Request.Kind != "" && h.Request.Kind != protocol.KindApproval {
+		// A question or a form said no to is declined; only an approval is rejected. (The
+		// filter's "rejected" holds both.)
+		outcome = tr(i18n.HistDeclined)
+	}
 	if h.Answer != "" && h.Answer != outcome {
 		outcome += ": " + h.Answer
 	}

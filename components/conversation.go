@@ -93,6 +93,7 @@ func (c *Conversation) OnMount(ctx app.Context) {
 	ctx.Handle(inputbar.ActionWithdraw, c.onWithdraw)
 	ctx.Handle(inputbar.ActionEditQueued, c.onEditQueued)
 	ctx.Handle(actionArchive, c.onArchive)
+	ctx.Handle(actionRestored, c.onRestored)
 	ctx.Handle(actionLoadEarlier, c.onLoadEarlier)
 	ctx.Handle(actionPickWorkspace, func(ctx app.Context, a app.Action) {
 		if ws, ok := a.Value.(string); ok && (ws != c.workspace || !c.blank) {
@@ -402,6 +403,18 @@ func (c *Conversation) onArchive(ctx app.Context, a app.Action) {
 			c.refreshSessions(ctx)
 		})
 	})
+}
+
+// onRestored puts a session restored from the archived list back in the list, and gives its
+// row the focus (the Restore button that had it is gone).
+func (c *Conversation) onRestored(ctx app.Context, a app.Action) {
+	info, ok := a.Value.(protocol.SessionInfo)
+	if !ok {
+		return
+	}
+	c.sessions = withRestored(c.sessions, info)
+	ctx.Defer(func(app.Context) { focusSessionRow(info.ID) })
+	c.refreshSessions(ctx)
 }
 
 // onDecide sends a reply from a decision card. The card leaves its pending state when the

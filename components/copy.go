@@ -17,6 +17,9 @@ const copiedFor = 2 * time.Second
 type CopyButton struct {
 	app.Compo
 	Text string
+	// Reachable says Tab stops at the button: only the message holding the log's tab stop
+	// has its Copy in the Tab order (thread_keys.go).
+	Reachable bool
 
 	status i18n.Msg // 0 ready, else what the last copy did (Copied, CopyFailed)
 	gen    int
@@ -34,7 +37,11 @@ func (b *CopyButton) Render() app.UI {
 	if b.status == i18n.Copied {
 		class += " is-copied"
 	}
-	return app.Button().Type("button").Class(class).
+	tab := -1
+	if b.Reachable {
+		tab = 0
+	}
+	return app.Button().Type("button").Class(class).TabIndex(tab).
 		Aria("label", tr(i18n.CopyMessage)).
 		OnClick(b.copy).
 		Body(app.Text(text), app.Span().Class("sr-only").Aria("live", "polite").Text(said))

@@ -25,6 +25,13 @@ type pageFrame struct {
 func (f *pageFrame) mount(ctx app.Context, stop context.Context, load bool) {
 	ctx.Handle(actionCloseMenu, func(ctx app.Context, a app.Action) { f.close(ctx, false) })
 	ctx.Handle(actionEscapeMenu, func(ctx app.Context, a app.Action) { f.close(ctx, true) })
+	ctx.Handle(actionRestored, func(ctx app.Context, a app.Action) {
+		if info, ok := a.Value.(protocol.SessionInfo); ok {
+			f.sessions = withRestored(f.sessions, info)
+			knownSessions = f.sessions
+			ctx.Defer(func(app.Context) { focusSessionRow(info.ID) })
+		}
+	})
 	if f.sessions == nil {
 		f.sessions = knownSessions
 	}

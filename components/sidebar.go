@@ -20,9 +20,10 @@ type Sidebar struct {
 	Current  string
 	Open     bool // shown over the thread on a narrow screen
 
-	editing   string // the session being renamed
-	draft     string // its new title so far
-	archiving string // the session whose archiving waits for a confirmation
+	editing   string        // the session being renamed
+	draft     string        // its new title so far
+	archiving string        // the session whose archiving waits for a confirmation
+	archived  archivedState // the archived sessions, behind their toggle (archived.go)
 	// Approvals says the approvals screen is open. That screen follows the queue itself and
 	// hands it over in Queue, so a tab holds one long poll, not two.
 	Approvals bool
@@ -166,6 +167,7 @@ func (s *Sidebar) Render() app.UI {
 				)
 			}),
 		),
+		s.renderArchived(),
 		&NotifySwitch{},
 	)
 }
@@ -217,6 +219,7 @@ func (s *Sidebar) renderItem(info protocol.SessionInfo, now time.Time) app.UI {
 				app.Button().Type("button").Class("session-op danger").Text(tr(i18n.Archive)).
 					OnClick(func(ctx app.Context, e app.Event) {
 						s.archiving = ""
+						s.noteArchived(id)
 						next := neighbourOf(id)
 						ctx.NewActionWithValue(actionArchive, archiveIntent{ID: id, Next: next})
 						// The row's buttons are gone: the focus goes where the row will no

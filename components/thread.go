@@ -35,6 +35,16 @@ type Thread struct {
 
 	earlier int // how many windowSteps of older messages the person asked for
 	asked   int // how many messages were held when the last older window was asked for
+
+	// stop is the offset of the message that holds the log's one tab stop (roving, see
+	// docs/look.md "Messages"); one not shown means the last message.
+	stop uint64
+	// reveal says "Show earlier messages" was pressed: the first message it reveals (one
+	// before offset below) takes the focus once it is drawn.
+	reveal  bool
+	below   uint64
+	ctx     app.Context
+	mounted bool
 }
 
 // windowStep is how many messages the thread mounts beyond the newest ones, and how many more
@@ -54,6 +64,7 @@ func windowStart(n, earlier int) int {
 func (t *Thread) Render() app.UI {
 	start := windowStart(len(t.Messages), t.earlier)
 	shown := t.Messages[start:]
+	stop := t.stopIn(shown, start)
 	// The thread scrolls: it takes the focus (Tab), so the keyboard can scroll it too (axe:
 	// scrollable-region-focusable).
 	return app.Div().Class("thread").TabIndex(0).Role("region").Aria("label", tr(i18n.ThreadLabel)).OnScroll(t.onScroll).Body(
@@ -69,7 +80,13 @@ func (t *Thread) Render() app.UI {
 						Text(label).
 						OnClick(func(ctx app.Context, e app.Event) {
 							t.asked = -1 // a click asks again, after a failed read too
+							// Read now, not from the render that made this handler: go-app keeps
+							// the first one.
+							if st := windowStart(len(t.Messages), t.earlier); st < len(t.Messages) {
+								t.reveal, t.below = true, t.Messages[st].Offset
+							}
 							t.showEarlier(ctx)
+							t.later(t.focusRevealed)
 						})
 				}),
 			),
@@ -77,6 +94,8 @@ func (t *Thread) Render() app.UI {
 				Aria("live", "polite").
 				Role("log").
 				Aria("label", tr(i18n.ConversationLabel)).
+				OnKeyDown(t.onKey).
+				On("focusin", t.onFocusIn).
 				Body(
 					app.Range(shown).Slice(func(i int) app.UI {
 						switch m := shown[i]; m.Role {
@@ -93,7 +112,7 @@ func (t *Thread) Render() app.UI {
 						case store.RoleTool:
 							return &ToolReceipt{Message: m}
 						}
-						return &MessageItem{Message: shown[i]}
+						return &MessageItem{Message: shown[i], Stop: shown[i].Offset == stop}
 					}),
 				),
 			// After the log, so the log keeps its indexes: what waits to be sent.
@@ -141,6 +160,9 @@ type MessageItem struct {
 	Message store.Message
 	// Folded hides a message shown elsewhere (shownInRun).
 	Folded bool
+	// Stop says the message holds the log's one tab stop: it and its Copy are in the Tab
+	// order; the others are reached with the arrows.
+	Stop bool
 
 	showCode bool // a command's whole text, not only its first line
 }
@@ -170,8 +192,14 @@ func (m *MessageItem) Render() app.UI {
 	} else {
 		text = messageText(m.Message)
 	}
+	tab := -1
+	if m.Stop {
+		tab = 0
+	}
 	return app.Div().
 		Class(class).
+		Role("article").
+		TabIndex(tab).
 		DataSet("stream", m.Message.Stream).
 		DataSet("offset", strconv.FormatUint(m.Message.Offset, 10)).
 		Body(
@@ -191,7 +219,7 @@ func (m *MessageItem) Render() app.UI {
 						return app.Time().Class("msg-time").DateTime(at.Format(time.RFC3339)).
 							Title(at.Format(tr(i18n.LayoutTime))).Text(clockTime(at))
 					}),
-					&CopyButton{Text: shownText(m.Message)},
+					&CopyButton{Text: shownText(m.Message), Reachable: m.Stop},
 				)
 			}),
 		)
@@ -287,7 +315,10 @@ func (t *Thread) onScroll(ctx app.Context, e app.Event) {
 }
 
 // OnMount relabels the thread when the locale switches.
-func (t *Thread) OnMount(ctx app.Context) { relabel(ctx) }
+func (t *Thread) OnMount(ctx app.Context) {
+	t.ctx, t.mounted = ctx, true
+	relabel(ctx)
+}
 
 // OnMount relabels the message when the locale switches.
 func (m *MessageItem) OnMount(ctx app.Context) { relabel(ctx) }

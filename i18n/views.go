@@ -321,7 +321,17 @@ const (
 
 	OfflineNoWhy // the offline strip when nothing more is known than that the server is away
 
-	lastMsg = OfflineNoWhy
+	// The sidebar's archived sessions.
+	ArchivedWord
+	ArchivedNone
+	ArchivedLoading
+	Restore
+	RestoreNamed      // %[1]s
+	NotRestored       // %[1]s why
+	NotListedArchived // %[1]s why
+	HistDeclined
+
+	lastMsg = HistDeclined
 )
 
 // Last is the last message id (the tests walk every id up to it).
@@ -645,6 +655,14 @@ var views = map[Msg][nLocales]string{
 	PhraseTurnInterrupted: {"This turn was interrupted by a restart: the server running it stopped while the agent was " +
 		"writing or running a tool. Send the prompt again, or a new one, to go on.",
 		"这一轮被重启打断了：运行它的服务器在智能体写作或运行工具时停止了。再次发送这条提示，或发送一条新的提示，即可继续。"},
+	ArchivedWord:      {"Archived", "已归档"},
+	ArchivedNone:      {"No archived sessions", "没有已归档的会话"},
+	ArchivedLoading:   {"Reading the archived sessions…", "正在读取已归档的会话…"},
+	Restore:           {"Restore", "恢复"},
+	RestoreNamed:      {"Restore %[1]s", "恢复 %[1]s"},
+	NotRestored:       {"Not restored: %[1]s.", "未恢复：%[1]s。"},
+	NotListedArchived: {"Could not read the archived sessions: %[1]s.", "无法读取已归档的会话：%[1]s。"},
+	HistDeclined:      {"Declined", "已婉拒"},
 }
 
 var viewOnes = map[Msg][nLocales]string{

@@ -493,7 +493,17 @@ func (r *Runtime) Session(ctx context.Context, id string) (protocol.SessionInfo,
 
 // ListSessions returns every session, newest first.
 func (r *Runtime) ListSessions(ctx context.Context) ([]protocol.SessionInfo, error) {
-	list, err := r.sessions.list(ctx)
+	return r.listSessions(ctx, false)
+}
+
+// ListArchivedSessions returns the sessions taken out of the list (archived), the last used
+// first: PATCH archived false restores one.
+func (r *Runtime) ListArchivedSessions(ctx context.Context) ([]protocol.SessionInfo, error) {
+	return r.listSessions(ctx, true)
+}
+
+func (r *Runtime) listSessions(ctx context.Context, archived bool) ([]protocol.SessionInfo, error) {
+	list, err := r.sessions.list(ctx, archived)
 	for i := range list {
 		list[i] = r.describe(ctx, list[i])
 	}

@@ -110,13 +110,15 @@ func (x *sessionIndex) touch(ctx context.Context, id string, at int64) {
 	}
 }
 
-func (x *sessionIndex) list(ctx context.Context) ([]protocol.SessionInfo, error) {
+// list is the sessions listed (archived false) or the archived ones (archived true).
+func (x *sessionIndex) list(ctx context.Context, archived bool) ([]protocol.SessionInfo, error) {
 	out, err := x.kv.List(ctx, "")
 	if err != nil {
 		return nil, fmt.Errorf("list sessions: %w", eventlog.AsUnavailable(err))
 	}
-	// Archived sessions are not listed: the person took them out.
-	out = slices.DeleteFunc(out, func(s protocol.SessionInfo) bool { return s.Archived })
+	// Archived sessions are not listed: the person took them out. They have a list of
+	// their own, where they can be restored.
+	out = slices.DeleteFunc(out, func(s protocol.SessionInfo) bool { return s.Archived != archived })
 	// The last used first; the id breaks ties so the order is stable.
 	slices.SortFunc(out, func(a, b protocol.SessionInfo) int {
 		return cmp.Or(cmp.Compare(b.LastActive(), a.LastActive()), cmp.Compare(a.ID, b.ID))

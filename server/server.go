@@ -18,6 +18,7 @@ import (
 // Runtime is what the server asks of the agent runtime; *runtime.Runtime is the one.
 type Runtime interface {
 	ListSessions(ctx context.Context) ([]protocol.SessionInfo, error)
+	ListArchivedSessions(ctx context.Context) ([]protocol.SessionInfo, error)
 	CreateSession(ctx context.Context, req protocol.CreateSessionRequest) (protocol.SessionInfo, error)
 	Session(ctx context.Context, id string) (protocol.SessionInfo, error)
 	UpdateSession(ctx context.Context, id string, req protocol.UpdateSessionRequest) (protocol.SessionInfo, error)

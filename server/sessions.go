@@ -14,8 +14,20 @@ import (
 
 // Sessions and their logs: create, list, describe, read events by page, and prompt.
 
+// listSessions lists the sessions (GET /api/sessions), or the archived ones with
+// ?archived=true.
 func (s *Server) listSessions(w http.ResponseWriter, r *http.Request) {
-	list, err := s.rt.ListSessions(r.Context())
+	var list []protocol.SessionInfo
+	var err error
+	switch a := r.URL.Query().Get("archived"); a {
+	case "", "false":
+		list, err = s.rt.ListSessions(r.Context())
+	case "true":
+		list, err = s.rt.ListArchivedSessions(r.Context())
+	default:
+		writeError(w, http.StatusBadRequest, "bad_archived", "archived "+strconv.Quote(a)+" is not true or false")
+		return
+	}
 	if err != nil {
 		s.fail(w, err)
 		return

@@ -49,4 +49,19 @@ func TestRenameAndArchiveOverHTTP(t *testing.T) {
 	resp, data = request(t, http.MethodGet, url, testToken, nil)
 	require.Equal(t, http.StatusOK, resp.StatusCode)
 	assert.True(t, testkit.DecodeAs[protocol.SessionInfo](t, data).Archived)
+
+	// The archived list holds it; restored, it is listed again and the archived list is empty.
+	archived := func() []protocol.SessionInfo {
+		resp, data := request(t, http.MethodGet, ts.URL+"/api/sessions?archived=true", testToken, nil)
+		require.Equal(t, http.StatusOK, resp.StatusCode)
+		return testkit.DecodeAs[protocol.SessionList](t, data).Sessions
+	}
+	require.Len(t, archived(), 1)
+	assert.Equal(t, id, archived()[0].ID)
+	resp, data = request(t, http.MethodPatch, url, testToken, strings.NewReader(`{"archived":false}`))
+	require.Equal(t, http.StatusOK, resp.StatusCode, string(data))
+	assert.Len(t, list(), 1, "restored: listed again")
+	assert.Empty(t, archived())
+	resp, data = request(t, http.MethodGet, ts.URL+"/api/sessions?archived=maybe", testToken, nil)
+	assert.Equal(t, http.StatusBadRequest, resp.StatusCode, string(data))
 }

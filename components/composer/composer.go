@@ -80,8 +80,10 @@ type Composer struct {
 	modeKey string
 	gen     int
 	// knownFor is the session whose decisions the machine holds.
-	knownFor  string
-	functions []protocol.Function
+	knownFor string
+	// pendingIDs are the decisions pending at the last look (kept.go).
+	pendingIDs map[string]bool
+	functions  []protocol.Function
 	// functionsOf is the workspace the functions were asked for.
 	functionsOf string
 	// waiting are the local requests (RequestUserInput) waiting for an answer, by id.
@@ -163,6 +165,7 @@ func (c *Composer) follow(ctx app.Context) {
 	for _, d := range c.Pending {
 		list = append(list, machine.Decision{ID: d.ID, Request: d.Request})
 	}
+	c.forgetEnded(c.knownFor != c.Session)
 	if c.knownFor != c.Session {
 		c.knownFor = c.Session
 		c.run(ctx, c.machine.Dispatch(machine.Reset{Decisions: list, Aside: readAside(c.Session), At: time.Now()}))
@@ -558,14 +561,7 @@ func (c *Composer) renderMode() app.UI {
 		Body(
 			app.Div().Class("morph-header").Body(
 				app.Div().Class("morph-header-main").Body(m.Header()),
-				app.If(isForm, func() app.UI {
-					return app.Div().Class("morph-header-actions").Body(
-						c.actionButton(primary, true, "square send", "▶"),
-						app.If(hasSecondary, func() app.UI {
-							return c.actionButton(secondary, false, "square close", "×")
-						}),
-					)
-				}).Else(func() app.UI {
+				app.If(!isForm, func() app.UI {
 					return app.Button().Type("button").Class("chat-about").
 						Text(locale.T(i18n.ChatAbout)).
 						Title(locale.T(i18n.ChatAboutTitle)).
@@ -594,6 +590,18 @@ func (c *Composer) renderMode() app.UI {
 					)
 				}),
 			),
+			// The fn-form's run and close buttons are drawn in the header's right end (the
+			// stylesheet places them there) but come after the fields in the document, so
+			// Tab goes from the picker to the first field, and to Run once the fields are
+			// filled, as the eye reads a form.
+			app.If(isForm, func() app.UI {
+				return app.Div().Class("morph-header-actions morph-form-actions").Body(
+					c.actionButton(primary, true, "square send", "▶"),
+					app.If(hasSecondary, func() app.UI {
+						return c.actionButton(secondary, false, "square close", "×")
+					}),
+				)
+			}),
 		)
 }
 

@@ -26,14 +26,48 @@ type Mode struct {
 	fn      protocol.Function
 	view    *widget.FormView
 	running bool
-	gen     int // counts forms made, so each function's fields get fresh ids and handlers
+	ran     bool // a run started: nothing to keep
+	gen     int  // counts forms made, so each function's fields get fresh ids and handlers
 }
 
-// New makes the fn-form, on in.Function or, when empty, with a picker.
+// New makes the fn-form, on in.Function or, when empty, on the function last closed in this
+// session (its fields as they were left), else with a picker.
 func New(h modes.Host, in modes.Input) modes.Mode {
 	m := &Mode{host: h, in: in}
-	m.choose(in.Function)
+	name := in.Function
+	if name == "" {
+		name = lastClosed(h.SessionID())
+	}
+	m.choose(name)
 	return m
+}
+
+// What a person typed in a function's fields is kept when the form closes (× or Escape, or a
+// decision taking its place), per session and function, in the tab's sessionStorage, as the
+// question mode keeps its answers: reopened on the same function, the fields are as they were
+// left. A run forgets them. A form that asked "discard?" on close would cost a click each time
+// and lose the values anyway once answered; keeping them is what a draft does.
+
+// keptKey is where a function's fields are kept in session's tab.
+func keptKey(session, fn string) string { return "parley.fnform." + session + "." + fn }
+
+// lastKey is where the function last closed in session is named.
+func lastKey(session string) string { return "parley.fnform.last." + session }
+
+func storage() app.Value {
+	if !app.IsClient {
+		return app.Null()
+	}
+	return app.Window().Get("sessionStorage")
+}
+
+func lastClosed(session string) string {
+	if st := storage(); st.Truthy() {
+		if v := st.Call("getItem", lastKey(session)); v.Truthy() {
+			return v.String()
+		}
+	}
+	return ""
 }
 
 // choose switches to the named function and seeds its fields from their defaults.
@@ -57,6 +91,7 @@ func (m *Mode) choose(name string) {
 	form := elicit.New(protocol.DecisionRequest{Kind: protocol.KindAsk, Schema: m.fn.Params}, opts)
 	m.gen++
 	m.view = widget.NewFormView(form, m.in.Key+"-"+strconv.Itoa(m.gen), m.in.Fields, m.host.Later, m.onEffects)
+	m.view.Keep(keptKey(m.host.SessionID(), m.fn.Name))
 }
 
 // Refresh implements modes.Refresher: it takes a function list that arrived after the form
@@ -157,8 +192,17 @@ func (m *Mode) Secondary() (modes.Action, bool) {
 	return modes.Action{Label: locale.T(i18n.Close), Title: locale.T(i18n.CloseTitle), Run: m.host.Close}, true
 }
 
-// Exit implements modes.Mode.
-func (m *Mode) Exit() {}
+// Exit implements modes.Mode: a form closed with a function chosen is the one the next opening
+// shows; one that ran is forgotten (Ran).
+func (m *Mode) Exit() {
+	st := storage()
+	if !st.Truthy() || m.ran {
+		return
+	}
+	if m.fn.Name != "" && m.fn.Error == "" {
+		st.Call("setItem", lastKey(m.host.SessionID()), m.fn.Name)
+	}
+}
 
 func (m *Mode) onEffects(ctx app.Context, effs []elicit.Effect) {
 	for _, e := range effs {
@@ -175,7 +219,7 @@ func (m *Mode) run(ctx app.Context, args json.RawMessage) {
 	}
 	m.running = true
 	m.host.SetProblem("")
-	client, name := m.host.Client(), m.fn.Name
+	client, name, session := m.host.Client(), m.fn.Name, m.host.SessionID()
 	req := protocol.RunFunctionRequest{Args: args, Session: m.host.SessionID()}
 	ctx.Async(func() {
 		res, err := client.RunFunction(ctx, name, req)
@@ -184,6 +228,13 @@ func (m *Mode) run(ctx app.Context, args json.RawMessage) {
 			if err != nil {
 				m.host.SetProblem("Not run: " + widget.Describe(err) + ".")
 				return
+			}
+			// It ran: its fields and the form's place are forgotten, so the next opening
+			// starts afresh.
+			m.ran = true
+			m.view.Forget()
+			if st := storage(); st.Truthy() {
+				st.Call("removeItem", lastKey(session))
 			}
 			m.host.Ran(ctx, res.Session)
 		})

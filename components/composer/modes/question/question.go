@@ -83,8 +83,20 @@ func (m *Mode) Primary() modes.Action {
 	return a
 }
 
-// FocusFirst implements modes.Focuser: the current question's first input.
-func (m *Mode) FocusFirst() bool { return m.view.FocusFirst() }
+// FocusFirst implements modes.Focuser: the current question's first input. A confirm takes it
+// at its safe answer, No, as the sidebar's Archive question takes it at Keep: it often comes
+// right after another answer, and a second Enter or Space meant for the one before must not
+// say Yes to a question not yet read.
+func (m *Mode) FocusFirst() bool {
+	if m.d.Request.Kind == protocol.KindConfirm && app.IsClient {
+		no := app.Window().Get("document").Call("querySelector", "#composer-mode .choices .choice.tone-neutral")
+		if no.Truthy() {
+			no.Call("focus")
+			return true
+		}
+	}
+	return m.view.FocusFirst()
+}
 
 // Secondary declines: an answer that says no to being asked. Only its own button does:
 // Escape sets the question aside instead.
