@@ -6,6 +6,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/chromedp/chromedp"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
@@ -39,4 +40,31 @@ func TestHistorySaysAFormsAnswersInWords(t *testing.T) {
 	outcome := `(document.querySelector('.history-entry[data-session="` + id + `"] .history-outcome')?.textContent || '')`
 	waitShowing(t, ctx, 30*time.Second, outcome+` !== ''`, `document.querySelector('.approvals-body').innerText`)
 	assert.Equal(t, "Answered: Mood: Bad · Score: 7 · Tags: work, home · Slept well: No", evalString(t, ctx, outcome))
+}
+
+// TestAFunctionRunFromTheHeroNamesItsSession: "Run Greet someone" on the empty page, run,
+// and the session it ran in is listed first, under Today, as "Greet someone" (its header
+// too), not as "New session" dated from when the empty page opened.
+func TestAFunctionRunFromTheHeroNamesItsSession(t *testing.T) {
+	t.Parallel()
+	srv, ctx := openHome(t)
+	older := seedSession(t, srv, "Older", 1)
+	do(t, ctx, 30*time.Second, waitJS(`document.documentElement.hasAttribute('data-composer-live') && !!document.querySelector('.starter[data-starter="fn:greet"]')`))
+	do(t, ctx, 10*time.Second, clickJS(`.starter[data-starter="fn:greet"]`),
+		waitJS(`!!document.querySelector('#composer-mode .fn-form input[type=text]')`))
+	do(t, ctx, 10*time.Second, chromedp.SendKeys(chromedp.CSS(`#composer-mode .fn-form input[type=text]`), "Ada"),
+		pressEnter(0), waitJS(`location.pathname.startsWith('/s/')`))
+	id := sessionOf(t, ctx)
+	do(t, ctx, 30*time.Second, waitJS(`!!document.querySelector('.entry-run.status-done')`))
+	// The list is read again on the next visit; go there as a person would, by the link of
+	// the other session and back.
+	do(t, ctx, 30*time.Second, clickJS(`.session-item[data-session="`+older+`"] .session-link`),
+		waitJS(`location.pathname === '/s/`+older+`'`), waitCaughtUp())
+	row := `document.querySelector('.sessions .session-item[data-session="` + id + `"]')`
+	waitShowing(t, ctx, 30*time.Second, `!!`+row+` && `+row+`.querySelector('.session-title').textContent === 'Greet someone'`,
+		`document.querySelector('.sessions').innerText`)
+	assert.Equal(t, id, evalString(t, ctx, `document.querySelector('.sessions .session-item').dataset.session`), "the session just used is first")
+	do(t, ctx, 30*time.Second, clickJS(`.session-item[data-session="`+id+`"] .session-link`),
+		waitJS(`location.pathname === '/s/`+id+`'`), waitCaughtUp())
+	waitShowing(t, ctx, 30*time.Second, `document.querySelector('h1')?.textContent === 'Greet someone'`, `document.querySelector('h1')?.textContent`)
 }
