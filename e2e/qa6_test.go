@@ -68,3 +68,26 @@ func TestAFunctionRunFromTheHeroNamesItsSession(t *testing.T) {
 		waitJS(`location.pathname === '/s/`+id+`'`), waitCaughtUp())
 	waitShowing(t, ctx, 30*time.Second, `document.querySelector('h1')?.textContent === 'Greet someone'`, `document.querySelector('h1')?.textContent`)
 }
+
+// TestAnEditOfAQueuedPromptThatBeganIsKept: a person edits a queued prompt and its turn
+// begins before they save. The prompt runs as it was; their change is not thrown away with
+// the field (the keys after it went to the page): it is in the box, focused, and a notice
+// says why.
+func TestAnEditOfAQueuedPromptThatBeganIsKept(t *testing.T) {
+	t.Parallel()
+	srv, ctx := openSession(t, `/script confirm('Go on?')`)
+	id := sessionOf(t, ctx)
+	q := waitQueue(t, srv, 1)
+	sendAPI(t, srv, id, "queued to edit")
+	do(t, ctx, 30*time.Second, waitJS(`!!document.querySelector('.queue-item .queue-edit')`),
+		clickJS(`.queue-item .queue-edit`), waitJS(`document.activeElement?.classList.contains('queue-field')`))
+	do(t, ctx, 10*time.Second, chromedp.KeyEvent(" with a change"),
+		waitJS(`document.activeElement.value === 'queued to edit with a change'`))
+	// Another client answers the confirm: the turn ends, and the queued prompt's begins.
+	_, err := apiClient(srv).Reply(context.Background(), id, q[0].ID, protocol.ReplyRequest{Action: protocol.ActionAccept, Content: json.RawMessage("true")})
+	require.NoError(t, err)
+	waitShowing(t, ctx, 30*time.Second, `!document.querySelector('.queue-item') && document.querySelector('#composer-input').value === 'queued to edit with a change'`,
+		`document.querySelector('#composer-input').value + ' | ' + (document.querySelector('.queue-dock')?.innerText || '')`)
+	do(t, ctx, 10*time.Second, waitJS(`document.activeElement?.id === 'composer-input'`))
+	assert.Contains(t, noticeText(t, ctx), "began before your change was saved")
+}

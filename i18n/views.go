@@ -315,7 +315,10 @@ const (
 	ReconnectingIn // %[1]s delay
 	ReconnectingNow
 
-	lastMsg = ReconnectingNow
+	// The queue dock: a prompt being edited began before the change was saved.
+	EditStartedFirst // %[1]s the prompt as it ran
+
+	lastMsg = EditStartedFirst
 )
 
 // Last is the last message id (the tests walk every id up to it).
@@ -614,6 +617,8 @@ var views = map[Msg][nLocales]string{
 	WhySendFailed:   {"the send failed", "发送失败"},
 	TextRestored:    {". Your text is back in the composer.", "。你的文字已放回输入框。"},
 	TextKept:        {". You kept typing, so your text was not put back; it was: %[1]s", "。你在继续输入，所以没有放回原文；原文是：%[1]s"},
+
+	EditStartedFirst: {"“%[1]s” began before your change was saved; your change is in the box.", "“%[1]s”在你的修改保存前已开始运行；你的修改已放回输入框。"},
 }
 
 var viewOnes = map[Msg][nLocales]string{
