@@ -78,6 +78,9 @@ func TestAnEditOfAQueuedPromptThatBeganIsKept(t *testing.T) {
 	srv, ctx := openSession(t, `/script confirm('Go on?')`)
 	id := sessionOf(t, ctx)
 	q := waitQueue(t, srv, 1)
+	// The decision has taken the focus (it does once shown, when nobody typed): it cannot
+	// move it later, out of the field of the edit below.
+	do(t, ctx, 30*time.Second, waitJS(`!!document.activeElement?.closest('#composer-mode')`))
 	sendAPI(t, srv, id, "queued to edit")
 	do(t, ctx, 30*time.Second, waitJS(`!!document.querySelector('.queue-item .queue-edit')`),
 		clickJS(`.queue-item .queue-edit`), waitJS(`document.activeElement?.classList.contains('queue-field')`))
