@@ -331,7 +331,10 @@ const (
 	NotListedArchived // %[1]s why
 	HistDeclined
 
-	lastMsg = HistDeclined
+	// The queue dock: a prompt being edited began before the change was saved.
+	EditStartedFirst // %[1]s the prompt as it ran
+
+	lastMsg = EditStartedFirst
 )
 
 // Last is the last message id (the tests walk every id up to it).
@@ -663,6 +666,7 @@ var views = map[Msg][nLocales]string{
 	NotRestored:       {"Not restored: %[1]s.", "未恢复：%[1]s。"},
 	NotListedArchived: {"Could not read the archived sessions: %[1]s.", "无法读取已归档的会话：%[1]s。"},
 	HistDeclined:      {"Declined", "已婉拒"},
+	EditStartedFirst:  {"“%[1]s” began before your change was saved; your change is in the box.", "“%[1]s”在你的修改保存前已开始运行；你的修改已放回输入框。"},
 }
 
 var viewOnes = map[Msg][nLocales]string{

@@ -339,33 +339,15 @@ var abortReason = map[string]string{
 	protocol.ReasonOrphaned:  "the server restarted before it was answered",
 }
 
-// describeContent words an answer to a question: a choice's label, a yes or no, the text.
+// describeContent words an answer to a question as the thread card does: a form's answers
+// as "Title: value" pairs, a choice's label, a yes or no, the text (protocol.AnswerInWords).
 func describeContent(req protocol.DecisionRequest, content json.RawMessage) string {
 	s := req.Schema
-	switch {
-	case s != nil && s.Type == "boolean" || req.Kind == protocol.KindConfirm:
-		var yes bool
-		if json.Unmarshal(content, &yes) == nil {
-			if yes {
-				return "Yes"
-			}
-			return "No"
-		}
-	case s != nil && s.IsSingleSelect():
-		var v string
-		if json.Unmarshal(content, &v) == nil {
-			for _, c := range s.Choices() {
-				if c.Value == v {
-					return c.Label
-				}
-			}
-			return v
-		}
-	case s != nil && s.Type == "string":
-		var v string
-		if json.Unmarshal(content, &v) == nil {
-			return clip(v, maxStatusText)
-		}
+	if s == nil && req.Kind == protocol.KindConfirm {
+		s = &protocol.Schema{Type: "boolean"}
+	}
+	if words := protocol.AnswerInWords(s, content); words != "" {
+		return clip(words, maxStatusText)
 	}
 	return clip(string(content), maxStatusText)
 }

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"log/slog"
 	"strings"
 
 	"parley/protocol"
@@ -96,11 +97,11 @@ func (r *Runtime) RunFunction(ctx context.Context, name string, req protocol.Run
 		return protocol.RunFunctionResponse{}, err
 	}
 	session := req.Session
+	title := fn.Title
+	if strings.TrimSpace(title) == "" {
+		title = name
+	}
 	if session == "" {
-		title := fn.Title
-		if strings.TrimSpace(title) == "" {
-			title = name
-		}
 		info, err := r.CreateSession(ctx, protocol.CreateSessionRequest{Title: title, Workspace: ws.ID})
 		if err != nil {
 			return protocol.RunFunctionResponse{}, err
@@ -117,5 +118,14 @@ func (r *Runtime) RunFunction(ctx context.Context, name string, req protocol.Run
 	if err != nil {
 		return protocol.RunFunctionResponse{}, err
 	}
+	// A run is a use of the session, as a prompt is: a blank session (the hero's) is named
+	// after the function and dated from the run, not left as "New session" from the time the
+	// empty page opened; a used one moves up the list. The index is not the truth: a failure
+	// fails nothing.
+	now := r.opts.Now().UnixMilli()
+	if err := r.sessions.markUsed(ctx, session, title, now); err != nil {
+		slog.Warn("session index", "err", err)
+	}
+	r.sessions.touch(ctx, session, now)
 	return protocol.RunFunctionResponse{Session: session, Run: run}, nil
 }

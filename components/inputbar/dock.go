@@ -4,6 +4,7 @@ import (
 	"strconv"
 	"strings"
 
+	"parley/app/hub"
 	"parley/app/locale"
 	"parley/i18n"
 
@@ -22,6 +23,7 @@ type QueueDock struct {
 
 	editing uint64 // the offset of the prompt being edited; 0 for none
 	draft   string // its text so far
+	orig    string // its text when the edit began
 	refocus uint64 // the prompt whose Edit button takes the focus back once its edit ended
 }
 
@@ -72,7 +74,7 @@ func (d *QueueDock) Render() app.UI {
 						app.Span().Class("queue-when").Text(when),
 						app.Button().Type("button").Class("queue-op queue-edit").Text(locale.T(i18n.QueueEdit)).
 							Aria("label", locale.T(i18n.QueueEditLabel)).OnClick(func(ctx app.Context, e app.Event) {
-							d.editing, d.draft, d.refocus = m.Offset, m.Text, 0
+							d.editing, d.draft, d.orig, d.refocus = m.Offset, m.Text, m.Text, 0
 						}, app.EventScope(key)),
 						app.Button().Type("button").Class("queue-op queue-remove").Text(locale.T(i18n.QueueRemove)).
 							Aria("label", locale.T(i18n.QueueRemoveLabel)).OnClick(func(ctx app.Context, e app.Event) {
@@ -89,11 +91,43 @@ func (d *QueueDock) Render() app.UI {
 	)
 }
 
+// OnUpdate sees the prompt being edited leave the queue before its edit was saved: its turn
+// began (or another client removed it). What the person typed is not thrown away with the
+// field: a change goes to the box, which takes the focus (the keys typed on land there, not
+// on the page), and a notice says the prompt ran as it was.
+func (d *QueueDock) OnUpdate(ctx app.Context) {
+	if d.editing == 0 {
+		return
+	}
+	for _, m := range d.Queued {
+		if m.Offset == d.editing {
+			return
+		}
+	}
+	text, orig := d.draft, d.orig
+	d.editing, d.draft, d.orig, d.refocus = 0, "", "", 0
+	if strings.TrimSpace(text) == "" || text == orig {
+		ctx.Defer(func(app.Context) { Focus() })
+		return
+	}
+	ctx.NewActionWithValue(ActionRestoreDraft, text)
+	ctx.NewActionWithValue(ActionNotice, hub.Notice{Text: locale.T(i18n.EditStartedFirst, clipText(orig, 60))})
+}
+
+// clipText cuts s to n characters at most, with an ellipsis.
+func clipText(s string, n int) string {
+	r := []rune(strings.Join(strings.Fields(s), " "))
+	if len(r) <= n {
+		return string(r)
+	}
+	return string(r[:n-1]) + "…"
+}
+
 // renderEditor is a waiting prompt being edited: its text in a field that takes the focus;
 // Enter (or Save) saves it in place, Escape (or Cancel) keeps it as it was.
 func (d *QueueDock) renderEditor(m store.Message) app.UI {
 	off := m.Offset
-	end := func() { d.editing, d.draft, d.refocus = 0, "", off }
+	end := func() { d.editing, d.draft, d.orig, d.refocus = 0, "", "", off }
 	save := func(ctx app.Context) {
 		if text := d.draft; strings.TrimSpace(text) != "" && text != m.Text {
 			ctx.NewActionWithValue(ActionEditQueued, EditQueued{Offset: off, Text: text})
