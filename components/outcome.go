@@ -11,6 +11,9 @@ import (
 // person's own words after it ("Rejected: use staging"). Anything else (an option's label, a
 // form's answers, a script's output) is shown as it is.
 var outcomePhrases = map[string]i18n.Msg{
+	"Approved":                         i18n.OutcomeApproved,
+	"Yes":                              i18n.Yes, // a confirm's own words, when it has none of its own
+	"No":                               i18n.No,
 	"Declined":                         i18n.OutcomeDeclined,
 	"Rejected":                         i18n.OutcomeRejected,
 	"Answered":                         i18n.OutcomeAnswered,
@@ -28,6 +31,7 @@ var outcomePrefixes = []struct {
 	prefix string
 	msg    i18n.Msg
 }{
+	{"Approved, ", i18n.OutcomeApprovedWith},
 	{"Rejected: ", i18n.OutcomeRejectedWith},
 	{"Declined: ", i18n.OutcomeDeclinedWith},
 }

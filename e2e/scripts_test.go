@@ -37,7 +37,7 @@ func TestScriptFromTheComposerRunsAfterApproval(t *testing.T) {
 	assert.Equal(t, "user", msgs[0].Role)
 	assert.Contains(t, evalString(t, ctx, `document.querySelector('.entry-run .entry-output').textContent`), "hi from echo")
 	assert.Equal(t, 1, strings.Count(evalString(t, ctx, `[...document.querySelectorAll('.thread-inner .msg-agent, .thread-inner .entry-run')].map(e => e.innerText).join(' ')`), "hi from echo"))
-	assert.Equal(t, "Approve", evalString(t, ctx, `document.querySelector('.entry-decision .entry-outcome').textContent`))
+	assert.Equal(t, "Approved", evalString(t, ctx, `document.querySelector('.entry-decision .entry-outcome').textContent`))
 	assert.False(t, evalBool(t, ctx, `!!document.querySelector('.entry-decision .choice')`), "an answered card offers no answers")
 
 	// A reload shows the same thread, with the cards in their final state.

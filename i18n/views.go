@@ -334,7 +334,11 @@ const (
 	// The queue dock: a prompt being edited began before the change was saved.
 	EditStartedFirst // %[1]s the prompt as it ran
 
-	lastMsg = EditStartedFirst
+	// An approval's outcome, as a past fact.
+	OutcomeApproved
+	OutcomeApprovedWith // %[1]s the reach granted ("always for this command")
+
+	lastMsg = OutcomeApprovedWith
 )
 
 // Last is the last message id (the tests walk every id up to it).
@@ -397,6 +401,8 @@ var views = map[Msg][nLocales]string{
 	RetryRequested:         {"Retry requested: the agent was asked to make the request again.", "已请求重试：智能体会再发一次这个请求。"},
 	RetryNotRequested:      {"Retry not requested: %[1]s.", "未能请求重试：%[1]s。"},
 	OutcomeRejected:        {"Rejected", "已拒绝"},
+	OutcomeApproved:        {"Approved", "已批准"},
+	OutcomeApprovedWith:    {"Approved, %[1]s", "已批准，%[1]s"},
 	OutcomeRejectedWith:    {"Rejected: %[1]s", "已拒绝：%[1]s"},
 	OutcomeStopped:         {"Stopped by you", "已由你停止"},
 	OutcomeInterrupted:     {"Interrupted: the server stopped before it finished", "已中断：服务器在完成前停止了"},

@@ -326,7 +326,14 @@ func historyOf(asked protocol.QuestionAsked, end protocol.Event) protocol.Histor
 	case !picked:
 		h.Outcome, h.Reason = protocol.HistoryRejected, a.Instruction
 	case opt.Value == protocol.OptionAllow:
-		h.Outcome, h.Answer, h.Grant = protocol.HistoryApproved, opt.Label, opt.Grant
+		// The outcome says it was approved; the button's verb again ("Approved: Approve")
+		// says nothing more. An "always" says its reach.
+		h.Outcome, h.Grant = protocol.HistoryApproved, opt.Grant
+		if opt.Grant != nil {
+			h.Answer = strings.TrimPrefix(opt.Label, "Approve, and ")
+		}
+	case opt.Value == protocol.OptionDeny:
+		h.Outcome = protocol.HistoryRejected
 	default:
 		h.Outcome, h.Answer = protocol.HistoryRejected, opt.Label
 	}

@@ -151,6 +151,7 @@ func TestApprovalGrantsShowTheirUseAndRetryGrantsNothing(t *testing.T) {
 	require.NoError(t, err)
 	require.Len(t, h.Entries, 1)
 	assert.Equal(t, protocol.HistoryApproved, h.Entries[0].Outcome)
+	assert.Equal(t, "always for this command", h.Entries[0].Answer, "an always says its reach, not the button's verb")
 	assert.Equal(t, &protocol.GrantScope{Kind: protocol.GrantExact, Tool: "run", Words: []string{"echo", "hi"}}, h.Entries[0].Grant)
 	assert.True(t, h.Entries[0].GrantLive)
 

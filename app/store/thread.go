@@ -387,6 +387,24 @@ func (t *Thread) pendingRequest(id string) *protocol.DecisionRequest {
 	return nil
 }
 
+// approvalOutcome says what the picked option did, as a past fact: "Approved", "Approved,
+// always for this command", "Rejected". The option's label is the button's verb ("Approve,
+// and always for this command"); an asker's own option (any other value) keeps its label.
+func approvalOutcome(opt protocol.ApprovalOption) string {
+	switch opt.Value {
+	case protocol.OptionAllow:
+		if opt.Grant != nil {
+			if reach, ok := strings.CutPrefix(opt.Label, "Approve, and "); ok {
+				return "Approved, " + reach
+			}
+		}
+		return "Approved"
+	case protocol.OptionDeny:
+		return "Rejected"
+	}
+	return opt.Label
+}
+
 // describeAnswer says in words what a reply chose: the label of the option or choice, a
 // form's answers as "Title: value" pairs ("Environment: Staging · Replicas: 3"), never JSON.
 func describeAnswer(t *Thread, r protocol.QuestionReplied) string {
@@ -398,7 +416,7 @@ func describeAnswer(t *Thread, r protocol.QuestionReplied) string {
 		var a protocol.ApprovalAnswer
 		if json.Unmarshal(r.Content, &a) == nil {
 			if opt, ok := a.Picked(*req); ok {
-				return opt.Label
+				return approvalOutcome(opt)
 			}
 			if a.Instruction != "" {
 				return "Rejected: " + a.Instruction

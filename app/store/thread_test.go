@@ -123,6 +123,9 @@ func TestDecisionOutcomesInWords(t *testing.T) {
 		{Key: "note", Schema: &protocol.Schema{Type: "string"}},
 	}}}
 	approval := protocol.DecisionRequest{Kind: protocol.KindApproval, Message: "Run?", Options: []protocol.ApprovalOption{{Value: "allow", Label: "Approve"}}}
+	always := protocol.DecisionRequest{Kind: protocol.KindApproval, Message: "Run?", Options: []protocol.ApprovalOption{
+		{Value: "allow", Label: "Approve"}, {Value: "allow", Label: "Approve, and always for this command", Grant: &protocol.GrantScope{}},
+		{Value: "deny", Label: "Reject"}, {Value: "later", Label: "Later"}}}
 	cases := []struct {
 		name    string
 		req     protocol.DecisionRequest
@@ -137,6 +140,14 @@ func TestDecisionOutcomesInWords(t *testing.T) {
 		{"text", text, protocol.Event{Type: protocol.EventQuestionReplied, Data: mustJSON(protocol.QuestionReplied{ID: "d", Action: protocol.ActionAccept, Content: mustJSON("Ada")})}, StatusAnswered, "Ada"},
 		{"form", form, protocol.Event{Type: protocol.EventQuestionReplied, Data: mustJSON(protocol.QuestionReplied{ID: "d", Action: protocol.ActionAccept,
 			Content: json.RawMessage(`{"env":"staging","replicas":3,"tags":["b","a"]}`)})}, StatusAnswered, "Environment: Staging · Replicas: 3 · Tags: Beta, Alpha"},
+		{"approval approved", approval, protocol.Event{Type: protocol.EventQuestionReplied, Data: mustJSON(protocol.QuestionReplied{ID: "d", Action: protocol.ActionAccept,
+			Content: json.RawMessage(`{"option":0}`)})}, StatusAnswered, "Approved"},
+		{"approval always", always, protocol.Event{Type: protocol.EventQuestionReplied, Data: mustJSON(protocol.QuestionReplied{ID: "d", Action: protocol.ActionAccept,
+			Content: json.RawMessage(`{"option":1}`)})}, StatusAnswered, "Approved, always for this command"},
+		{"approval deny option", always, protocol.Event{Type: protocol.EventQuestionReplied, Data: mustJSON(protocol.QuestionReplied{ID: "d", Action: protocol.ActionAccept,
+			Content: json.RawMessage(`{"option":2}`)})}, StatusAnswered, "Rejected"},
+		{"an asker's own option", always, protocol.Event{Type: protocol.EventQuestionReplied, Data: mustJSON(protocol.QuestionReplied{ID: "d", Action: protocol.ActionAccept,
+			Content: json.RawMessage(`{"option":3}`)})}, StatusAnswered, "Later"},
 		{"approval instruction", approval, protocol.Event{Type: protocol.EventQuestionReplied, Data: mustJSON(protocol.QuestionReplied{ID: "d", Action: protocol.ActionAccept,
 			Content: json.RawMessage(`{"instruction":"use printf instead"}`)})}, StatusAnswered, "Rejected: use printf instead"},
 		{"approval rejected", protocol.DecisionRequest{Kind: protocol.KindApproval, Message: "Run?", Options: []protocol.ApprovalOption{{Value: "allow", Label: "Approve"}}},
