@@ -303,8 +303,11 @@ func (d *DecisionCard) sendTyped(ctx app.Context, s *protocol.Schema) {
 
 // kindWord names what a decision card is.
 func kindWord(req *protocol.DecisionRequest) string {
-	if req != nil && req.Kind == protocol.KindApproval {
+	switch {
+	case req != nil && req.Kind == protocol.KindApproval:
 		return tr(i18n.KindApproval)
+	case req != nil && req.Kind == protocol.KindConfirm:
+		return tr(i18n.Confirm) // as the composer's badge calls it
 	}
 	return tr(i18n.KindQuestion)
 }

@@ -27,9 +27,10 @@ func TestDecisionCardIsOneLineWhileOpen(t *testing.T) {
 			{Value: "deny", Label: "Reject", Tone: protocol.ToneDeny},
 		}}
 	confirm := protocol.DecisionRequest{Kind: protocol.KindConfirm, Message: "Ship?", Schema: &protocol.Schema{Type: "boolean"}}
-	for _, req := range []protocol.DecisionRequest{approval, confirm} {
-		html := viewtest.Render(t, &DecisionCard{Message: decisionMessage(store.StatusPending, req)})
+	for req, kind := range map[*protocol.DecisionRequest]string{&approval: "Approval", &confirm: "Confirm"} {
+		html := viewtest.Render(t, &DecisionCard{Message: decisionMessage(store.StatusPending, *req)})
 		assert.Contains(t, html, "Waiting for your answer below")
+		assert.Contains(t, html, `<span class="entry-kind">`+kind+`</span>`, "named as the composer names it")
 		assert.Contains(t, html, `role="button"`)
 		assert.Contains(t, html, `tabindex="0"`)
 		for _, no := range []string{"<button", "Decline", "Approve", "choice", "rm -rf"} {
