@@ -42,7 +42,7 @@ func renderRun(m store.Message) app.UI {
 		DataSet("run", m.ID).
 		Body(
 			app.Div().Class("entry-head").Body(
-				app.Span().Class("entry-title").Text(m.Title),
+				app.Span().Class("entry-title").Text(runTitle(m.Title)),
 				app.Span().Class("entry-status").Text(statusText(runStatusText, m.Status)),
 			),
 			app.If(m.Detail != "", func() app.UI {
@@ -52,6 +52,24 @@ func renderRun(m store.Message) app.UI {
 				return app.Div().Class("entry-result").Text(runResult(m))
 			}),
 		)
+}
+
+// runTitle is a run card's title in the page's locale: the store words it in English
+// ("Script", "Example hello", "Function Greet someone (…)"); the kind is Parley's word, the
+// name is the workspace's.
+func runTitle(title string) string {
+	if title == "Script" {
+		return tr(i18n.RunScript)
+	}
+	for _, k := range []struct {
+		prefix string
+		msg    i18n.Msg
+	}{{"Example ", i18n.RunExample}, {"Function ", i18n.RunFunctionTitle}} {
+		if rest, ok := strings.CutPrefix(title, k.prefix); ok {
+			return tr(k.msg, rest)
+		}
+	}
+	return title
 }
 
 // runResult is a run's result: its own output once done, else the store's words for how it

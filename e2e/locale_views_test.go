@@ -78,6 +78,7 @@ func TestChineseSessionSidebarAndApprovals(t *testing.T) {
 		waitJS(`document.documentElement.lang === 'zh-Hans' && document.querySelector('.session-group-name')?.textContent === '今天'`))
 	do(t, ctx, 20*time.Second, waitJS(`document.querySelector('.approvals-link span')?.textContent === '审批' && document.querySelector('.entry-waiting .entry-kind')?.textContent === '审批'`))
 	assert.Equal(t, "新会话", evalString(t, ctx, `document.querySelector('.new-session').textContent`))
+	assert.Equal(t, "脚本", evalString(t, ctx, `document.querySelector('.entry-run .entry-title').textContent`), "a run card's kind is Parley's word")
 	assert.Equal(t, "智能体说：", evalString(t, ctx, `[...document.querySelectorAll('.msg-agent .sr-only')][0].textContent`))
 	assert.Equal(t, "1 个决定等你处理", evalString(t, ctx, `document.querySelector('.pending-count').title`))
 	noEnglish(t, ctx, "the session")

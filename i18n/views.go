@@ -338,7 +338,12 @@ const (
 	OutcomeApproved
 	OutcomeApprovedWith // %[1]s the reach granted ("always for this command")
 
-	lastMsg = OutcomeApprovedWith
+	// A run card's title.
+	RunScript
+	RunExample       // %[1]s the example's slug
+	RunFunctionTitle // %[1]s the function's title or name
+
+	lastMsg = RunFunctionTitle
 )
 
 // Last is the last message id (the tests walk every id up to it).
@@ -402,6 +407,9 @@ var views = map[Msg][nLocales]string{
 	RetryNotRequested:      {"Retry not requested: %[1]s.", "未能请求重试：%[1]s。"},
 	OutcomeRejected:        {"Rejected", "已拒绝"},
 	OutcomeApproved:        {"Approved", "已批准"},
+	RunScript:              {"Script", "脚本"},
+	RunExample:             {"Example %[1]s", "示例 %[1]s"},
+	RunFunctionTitle:       {"Function %[1]s", "函数 %[1]s"},
 	OutcomeApprovedWith:    {"Approved, %[1]s", "已批准，%[1]s"},
 	OutcomeRejectedWith:    {"Rejected: %[1]s", "已拒绝：%[1]s"},
 	OutcomeStopped:         {"Stopped by you", "已由你停止"},

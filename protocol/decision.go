@@ -296,7 +296,9 @@ type RunStarted struct {
 	ID   string  `json:"id"`
 	Kind RunKind `json:"kind"`
 	Name string  `json:"name,omitempty"` // the example's slug or the function's name
-	Code string  `json:"code,omitempty"` // a /script's code, shown in the run card
+	// Title is a function's own name for itself (its TITLE), for the run card.
+	Title string `json:"title,omitempty"`
+	Code  string `json:"code,omitempty"` // a /script's code, shown in the run card
 	// Args are a function run's arguments, defaults filled in, for the audit trail.
 	Args json.RawMessage `json:"args,omitempty"`
 	// Source is where an example or function came from: "builtin" or its workspace file.

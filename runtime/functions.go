@@ -110,7 +110,7 @@ func (r *Runtime) RunFunction(ctx context.Context, name string, req protocol.Run
 	}
 	run := "function:" + r.opts.NewID()
 	err = r.startFunctionTurn(ctx, session, run, func(ctx context.Context) {
-		r.execute(ctx, ws, session, protocol.RunStarted{ID: run, Kind: protocol.RunFunction, Name: name, Args: args, Source: entry.Origin},
+		r.execute(ctx, ws, session, protocol.RunStarted{ID: run, Kind: protocol.RunFunction, Name: name, Title: strings.TrimSpace(fn.Title), Args: args, Source: entry.Origin},
 			func(ctx context.Context, caps script.Caps) (string, error) {
 				return ws.host.Call(ctx, name, entry.Source, args, caps)
 			})

@@ -3,6 +3,7 @@
 package store
 
 import (
+	"cmp"
 	"encoding/json"
 	"slices"
 	"strings"
@@ -247,7 +248,7 @@ func (t *Thread) runStarted(ev protocol.Event) {
 	case protocol.RunExample:
 		title = "Example " + rs.Name
 	case protocol.RunFunction:
-		title = "Function " + rs.Name
+		title = "Function " + cmp.Or(rs.Title, rs.Name)
 	}
 	if rs.Source != "" && rs.Source != "builtin" {
 		title += " (" + rs.Source + ")" // a workspace file, perhaps replacing a built-in

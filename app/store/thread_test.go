@@ -300,3 +300,24 @@ func TestEditedQueuedPromptKeepsItsPlace(t *testing.T) {
 	}
 	assert.Equal(t, []string{"first", "second, edited"}, texts)
 }
+
+// TestRunTitles: a run card names its kind and what ran: a function by its own TITLE when it
+// has one, an example by its slug, a workspace file's path after it.
+func TestRunTitles(t *testing.T) {
+	cases := []struct {
+		run  protocol.RunStarted
+		want string
+	}{
+		{protocol.RunStarted{ID: "r", Kind: protocol.RunScript}, "Script"},
+		{protocol.RunStarted{ID: "r", Kind: protocol.RunExample, Name: "hello", Source: "builtin"}, "Example hello"},
+		{protocol.RunStarted{ID: "r", Kind: protocol.RunFunction, Name: "deploy", Title: "Deploy service", Source: ".parley/functions/deploy.star"},
+			"Function Deploy service (.parley/functions/deploy.star)"},
+		{protocol.RunStarted{ID: "r", Kind: protocol.RunFunction, Name: "deploy"}, "Function deploy"},
+	}
+	for _, c := range cases {
+		th := &Thread{}
+		th.Apply(protocol.Event{Offset: 1, Type: protocol.EventRunStarted, Data: mustJSON(c.run)})
+		require.Len(t, th.Messages, 1)
+		assert.Equal(t, c.want, th.Messages[0].Title)
+	}
+}
