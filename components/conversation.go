@@ -5,6 +5,7 @@ import (
 	"errors"
 	"slices"
 	"strings"
+	"time"
 
 	"github.com/maxence-charriere/go-app/v10/pkg/app"
 
@@ -61,6 +62,7 @@ type Conversation struct {
 	connecting bool
 	nextPick   string // a workspace picked while another was connecting
 	starters   starters
+	listedAt   time.Time // when listAgainOnReturn last read the session list
 }
 
 func (c *Conversation) client(ctx app.Context) *api.Client {
@@ -205,6 +207,7 @@ func (c *Conversation) open(ctx app.Context, id string) {
 				}
 				for _, ev := range evs {
 					c.thread.Apply(ev)
+					c.touch(id, ev)
 					c.controls.Apply(ev)
 					seenPrompt(ev)
 					c.engaged(ctx)
@@ -245,6 +248,45 @@ func (c *Conversation) open(ctx app.Context, id string) {
 	c.follower, c.stopFollow = f, cancel
 	ctx.Async(func() { f.Run(fctx) })
 }
+
+// touch moves session to the top of the list, dated from the prompt, when one lands in it
+// later than the list knows: the list is read from the server on navigation, and the
+// session being written in would otherwise stay where it was, "7 min ago".
+func (c *Conversation) touch(session string, ev protocol.Event) {
+	if ev.Type == protocol.EventUserMessage && ev.At > 0 {
+		c.sessions = touchSession(c.sessions, session, ev.At)
+	}
+}
+
+// touchSession is list with session last used at at, first (the list is ordered by last
+// use); the same list when it knew that already or does not hold the session.
+func touchSession(list []protocol.SessionInfo, session string, at int64) []protocol.SessionInfo {
+	i := slices.IndexFunc(list, func(s protocol.SessionInfo) bool { return s.ID == session })
+	if i < 0 || list[i].LastActive() >= at {
+		return list
+	}
+	s := list[i]
+	s.Active = at
+	out := make([]protocol.SessionInfo, 0, len(list))
+	out = append(out, s)
+	out = append(out, list[:i]...)
+	return append(out, list[i+1:]...)
+}
+
+// listAgainOnReturn reads the session list again when the person comes back to the page
+// (its tab shown or its window focused), at most every listAgainEvery: another tab may have
+// renamed, archived or started sessions meanwhile.
+func (c *Conversation) listAgainOnReturn(ctx app.Context) {
+	if app.Window().Get("document").Get("visibilityState").String() != "visible" {
+		return
+	}
+	if now := clock(); now.Sub(c.listedAt) >= listAgainEvery {
+		c.listedAt = now
+		c.refreshSessions(ctx)
+	}
+}
+
+const listAgainEvery = 5 * time.Second
 
 // workspaceOf is the workspace id of session id: the picked one for the hero's blank session,
 // else the session list's ("" until it is known, which is the default).

@@ -292,6 +292,7 @@ func (c *Conversation) watchLooking(ctx app.Context) {
 	again := app.FuncOf(func(this app.Value, args []app.Value) any {
 		ctx.Dispatch(func(ctx app.Context) {
 			c.claimSeen(ctx)
+			c.listAgainOnReturn(ctx)
 			ctx.PreventUpdate()
 		})
 		return nil

@@ -94,3 +94,24 @@ func TestAnEditOfAQueuedPromptThatBeganIsKept(t *testing.T) {
 	do(t, ctx, 10*time.Second, waitJS(`document.activeElement?.id === 'composer-input'`))
 	assert.Contains(t, noticeText(t, ctx), "began before your change was saved")
 }
+
+// TestAPromptMovesItsSessionToTheTop: the sidebar lists sessions by last use; a prompt sent in
+// an older session moves it to the top at once (it stayed where it was until a navigation).
+func TestAPromptMovesItsSessionToTheTop(t *testing.T) {
+	t.Parallel()
+	srv := startServer(t, t.TempDir(), "127.0.0.1:0")
+	older := newSession(t, srv, "Older", "")
+	sendTo(t, srv, older, "the older one")
+	waitAgentReplies(t, srv, older, 1)
+	newer := newSession(t, srv, "Newer", "")
+	sendTo(t, srv, newer, "the newer one")
+	waitAgentReplies(t, srv, newer, 1)
+
+	const first = `document.querySelector('#sidebar .session-item')?.dataset.session`
+	ctx := browser(t)
+	do(t, ctx, 60*time.Second, chromedp.Navigate(srv.link), waitReady(),
+		chromedp.Navigate(srv.base()+"/s/"+older), waitReady(), waitCaughtUp(),
+		waitJS(first+` === '`+newer+`'`))
+	do(t, ctx, 20*time.Second, chromedp.Click(composer), typeText("back to this one"), pressEnter(0),
+		waitJS(first+` === '`+older+`'`))
+}
