@@ -18,10 +18,11 @@ import (
 
 // A crowd is many sockets on one session, each recording when every event reached it.
 type crowd struct {
-	mu   sync.Mutex
-	got  []map[uint64]time.Time // per socket: offset → arrival
-	errs []string
-	wg   sync.WaitGroup
+	mu     sync.Mutex
+	got    []map[uint64]time.Time // per socket: offset → arrival
+	frames int                    // event and events frames read, all sockets
+	errs   []string
+	wg     sync.WaitGroup
 }
 
 // join opens n sockets on the session, subscribed after an offset, and reads their frames
@@ -55,6 +56,7 @@ func join(ctx context.Context, t testing.TB, client testkit.Client, session stri
 				}
 				now := time.Now()
 				c.mu.Lock()
+				c.frames++
 				for _, off := range offsets {
 					if _, dup := c.got[i][off]; dup {
 						c.errs = append(c.errs, fmt.Sprintf("socket %d: offset %d twice", i, off))
@@ -172,7 +174,8 @@ func TestManySocketsOnOneSessionEachGetEveryEvent(t *testing.T) {
 // PARLEY_BENCH_RATE prompts a second (default 100) arrive for PARLEY_BENCH_SECONDS (10).
 // It reports the time from a prompt's send to its event on every socket (p50, p99, max),
 // how many prompts were answered by the end of the send, and the process's resident
-// memory per socket (server and client sides together, all in this process).
+// memory per socket (server and client sides together, all in this process): once all have
+// joined, and at the end of the send, when their queues have been in use.
 func BenchmarkFanout(b *testing.B) {
 	sockets := envInt("PARLEY_BENCH_SOCKETS", 1000)
 	rate := envInt("PARLEY_BENCH_RATE", 100)
@@ -184,10 +187,11 @@ func BenchmarkFanout(b *testing.B) {
 		if err != nil {
 			b.Fatal(err)
 		}
-		rssBefore := rss()
+		rssBefore, joining := rss(), time.Now()
 		c := join(ctx, b, ts.Client(b), info.ID, 0, sockets)
-		rssAfter := rss()
+		rssJoined, joined := rss(), time.Since(joining)
 		sent := prompts(b, ts.Client(b), info.ID, rate*seconds, time.Second/time.Duration(rate))
+		rssSent := rss()
 		evs, _ := ts.Events(ctx, info.ID, 0)
 		answered := testkit.Count(evs, protocol.EventTurnEnded)
 		time.Sleep(2 * time.Second) // what is on its way arrives
@@ -197,9 +201,10 @@ func BenchmarkFanout(b *testing.B) {
 		p50, p99, worst := quantiles(lat)
 		b.ReportMetric(float64(p50.Microseconds())/1000, "p50-ms")
 		b.ReportMetric(float64(p99.Microseconds())/1000, "p99-ms")
-		fmt.Printf("fanout_bench: %d sockets, %d prompts/s for %d s: send → every socket p50 %v, p99 %v, max %v; %d deliveries missing; %d of %d prompts answered by the end of the send; RSS %.1f KB per socket (both sides); %d problems\n",
+		perSocket := func(rss int64) float64 { return float64(rss-rssBefore) / 1024 / float64(sockets) }
+		fmt.Printf("fanout_bench: %d sockets, %d prompts/s for %d s: send → every socket p50 %v, p99 %v, max %v; %d deliveries missing; %d of %d prompts answered by the end of the send; %d events in %.1f frames per socket; RSS per socket (both sides) %.1f KB joined, %.1f KB after the send; joined in %v; %d problems\n",
 			sockets, rate, seconds, p50, p99, worst,
-			missing, answered, len(sent), float64(rssAfter-rssBefore)/1024/float64(sockets), len(c.errs))
+			missing, answered, len(sent), len(evs), float64(c.frames)/float64(sockets), perSocket(rssJoined), perSocket(rssSent), joined.Round(time.Millisecond), len(c.errs))
 		ts.Stop()
 	}
 }
