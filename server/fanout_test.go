@@ -1,6 +1,7 @@
 package server_test
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"fmt"
@@ -9,6 +10,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -16,21 +18,35 @@ import (
 	"parley/protocol"
 )
 
-// A crowd is many sockets on one session, each recording when every event reached it.
+// A crowd is many sockets on one session, each recording what reached it and when. Each
+// socket's reader keeps its own record (read once the crowd is done, after wg.Wait), so the
+// readers share no lock: they run on the server's two cores, and the bench measures the
+// server.
 type crowd struct {
-	mu     sync.Mutex
-	got    []map[uint64]time.Time // per socket: offset → arrival
-	frames int                    // event and events frames read, all sockets
-	errs   []string
-	wg     sync.WaitGroup
+	socks []*member
+	wg    sync.WaitGroup
+
+	mu   sync.Mutex
+	errs []string
+}
+
+// member is one socket's record.
+type member struct {
+	events  atomic.Int64 // how many events it has read, for a test to wait on
+	frames  int
+	last    uint64               // the last offset read: offsets only grow, so a repeat or a reorder shows
+	offsets []uint64             // every offset read, when the crowd keeps them
+	prompts map[uint64]time.Time // user.message offset → arrival
 }
 
 // join opens n sockets on the session, subscribed after an offset, and reads their frames
-// until ctx ends.
-func join(ctx context.Context, t testing.TB, client testkit.Client, session string, after uint64, n int) *crowd {
-	c := &crowd{got: make([]map[uint64]time.Time, n)}
+// until ctx ends; with all, each keeps every offset it read, not only the prompts'.
+func join(ctx context.Context, t testing.TB, client testkit.Client, session string, after uint64, n int, all ...bool) *crowd {
+	c := &crowd{socks: make([]*member, n)}
+	keep := len(all) > 0 && all[0]
 	for i := range n {
-		c.got[i] = map[uint64]time.Time{}
+		m := &member{prompts: map[uint64]time.Time{}, last: after}
+		c.socks[i] = m
 		conn := client.Dial(nil)
 		conn.SetReadLimit(8 << 20)
 		// As the browser does: events that wait for the socket come in batches.
@@ -41,29 +57,40 @@ func join(ctx context.Context, t testing.TB, client testkit.Client, session stri
 		c.wg.Add(1)
 		go func() {
 			defer c.wg.Done()
+			var buf bytes.Buffer
+			var evs []frameEvent
 			for {
-				_, data, err := conn.Read(ctx)
+				_, r, err := conn.Reader(ctx)
+				if err == nil {
+					buf.Reset()
+					_, err = buf.ReadFrom(r)
+				}
 				if err != nil {
 					if ctx.Err() == nil {
 						c.fail(fmt.Sprintf("socket %d: %v", i, err))
 					}
 					return
 				}
-				offsets, err := offsetsOf(data)
+				evs, err = eventsOf(buf.Bytes(), evs[:0])
 				if err != nil {
 					c.fail(fmt.Sprintf("socket %d: %v", i, err))
 					continue
 				}
 				now := time.Now()
-				c.mu.Lock()
-				c.frames++
-				for _, off := range offsets {
-					if _, dup := c.got[i][off]; dup {
-						c.errs = append(c.errs, fmt.Sprintf("socket %d: offset %d twice", i, off))
+				m.frames++
+				for _, ev := range evs {
+					if ev.Offset <= m.last {
+						c.fail(fmt.Sprintf("socket %d: offset %d after %d", i, ev.Offset, m.last))
 					}
-					c.got[i][off] = now
+					m.last = ev.Offset
+					if keep {
+						m.offsets = append(m.offsets, ev.Offset)
+					}
+					if ev.Type == protocol.EventUserMessage {
+						m.prompts[ev.Offset] = now
+					}
 				}
-				c.mu.Unlock()
+				m.events.Add(int64(len(evs)))
 			}
 		}()
 	}
@@ -76,32 +103,40 @@ func (c *crowd) fail(msg string) {
 	c.mu.Unlock()
 }
 
-// offsetsOf reads the offsets of an event or events frame, decoding only what it needs:
-// the clients share the server's two cores, and the test measures the server.
-func offsetsOf(frame []byte) ([]uint64, error) {
-	type offset struct {
-		Offset uint64 `json:"offset"`
+// frames counts the event and events frames the sockets read.
+func (c *crowd) frames() (n int) {
+	for _, m := range c.socks {
+		n += m.frames
 	}
+	return n
+}
+
+// frameEvent is what the crowd reads of an event.
+type frameEvent struct {
+	Offset uint64             `json:"offset"`
+	Type   protocol.EventType `json:"type"`
+}
+
+// eventsOf reads the offsets and types of an event or events frame onto evs, decoding only
+// what it needs: the clients share the server's two cores, and the test measures the server.
+func eventsOf(frame []byte, evs []frameEvent) ([]frameEvent, error) {
 	var f struct {
 		Type   protocol.FrameType      `json:"type"`
-		Event  *offset                 `json:"event"`
-		Events []offset                `json:"events"`
+		Event  *frameEvent             `json:"event"`
+		Events []frameEvent            `json:"events"`
 		Error  *protocol.ErrorResponse `json:"error"`
 	}
+	f.Events = evs
 	if err := json.Unmarshal(frame, &f); err != nil {
-		return nil, err
+		return evs, err
 	}
 	if f.Error != nil {
-		return nil, fmt.Errorf("error frame: %s (%s)", f.Error.Error, f.Error.Code)
+		return evs, fmt.Errorf("error frame: %s (%s)", f.Error.Error, f.Error.Code)
 	}
 	if f.Event != nil {
 		f.Events = append(f.Events, *f.Event)
 	}
-	out := make([]uint64, len(f.Events))
-	for i, e := range f.Events {
-		out[i] = e.Offset
-	}
-	return out, nil
+	return f.Events, nil
 }
 
 // prompts posts n prompts at a pace and returns each one's offset and when it was sent.
@@ -135,7 +170,7 @@ func TestManySocketsOnOneSessionEachGetEveryEvent(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	c := join(ctx, t, ts.Client(t), info.ID, 0, sockets)
+	c := join(ctx, t, ts.Client(t), info.ID, 0, sockets, true)
 	prompts(t, ts.Client(t), info.ID, n, 20*time.Millisecond)
 	testkit.WaitEvents(t, ts.Events, info.ID, "every prompt answered", testkit.TurnsEnded(n))
 	stored, err := ts.Events(ctx, info.ID, 0)
@@ -143,10 +178,8 @@ func TestManySocketsOnOneSessionEachGetEveryEvent(t *testing.T) {
 		t.Fatal(err)
 	}
 	testkit.Eventually(t, func() bool {
-		c.mu.Lock()
-		defer c.mu.Unlock()
-		for _, got := range c.got {
-			if len(got) < len(stored) {
+		for _, m := range c.socks {
+			if m.events.Load() < int64(len(stored)) {
 				return false
 			}
 		}
@@ -161,10 +194,13 @@ func TestManySocketsOnOneSessionEachGetEveryEvent(t *testing.T) {
 	if len(c.errs) > 0 {
 		t.Fatalf("%d problems, first: %s", len(c.errs), c.errs[0])
 	}
-	for i, got := range c.got {
-		for _, ev := range stored {
-			if _, ok := got[ev.Offset]; !ok {
-				t.Fatalf("socket %d never got offset %d (%s)", i, ev.Offset, ev.Type)
+	for i, m := range c.socks {
+		if len(m.offsets) != len(stored) {
+			t.Fatalf("socket %d read %d events, the log holds %d", i, len(m.offsets), len(stored))
+		}
+		for j, ev := range stored {
+			if m.offsets[j] != ev.Offset {
+				t.Fatalf("socket %d: event %d is offset %d, the log's is %d (%s)", i, j, m.offsets[j], ev.Offset, ev.Type)
 			}
 		}
 	}
@@ -190,8 +226,9 @@ func BenchmarkFanout(b *testing.B) {
 		rssBefore, joining := rss(), time.Now()
 		c := join(ctx, b, ts.Client(b), info.ID, 0, sockets)
 		rssJoined, joined := rss(), time.Since(joining)
+		sending := time.Now()
 		sent := prompts(b, ts.Client(b), info.ID, rate*seconds, time.Second/time.Duration(rate))
-		rssSent := rss()
+		rssSent, sentIn := rss(), time.Since(sending)
 		evs, _ := ts.Events(ctx, info.ID, 0)
 		answered := testkit.Count(evs, protocol.EventTurnEnded)
 		time.Sleep(2 * time.Second) // what is on its way arrives
@@ -202,9 +239,9 @@ func BenchmarkFanout(b *testing.B) {
 		b.ReportMetric(float64(p50.Microseconds())/1000, "p50-ms")
 		b.ReportMetric(float64(p99.Microseconds())/1000, "p99-ms")
 		perSocket := func(rss int64) float64 { return float64(rss-rssBefore) / 1024 / float64(sockets) }
-		fmt.Printf("fanout_bench: %d sockets, %d prompts/s for %d s: send → every socket p50 %v, p99 %v, max %v; %d deliveries missing; %d of %d prompts answered by the end of the send; %d events in %.1f frames per socket; RSS per socket (both sides) %.1f KB joined, %.1f KB after the send; joined in %v; %d problems\n",
+		fmt.Printf("fanout_bench: %d sockets, %d prompts/s for %d s: send → every socket p50 %v, p99 %v, max %v; %d deliveries missing; %d of %d prompts answered by the end of the send (sent in %v); %d events in %.1f frames per socket; RSS per socket (both sides) %.1f KB joined, %.1f KB after the send; joined in %v; %d problems\n",
 			sockets, rate, seconds, p50, p99, worst,
-			missing, answered, len(sent), len(evs), float64(c.frames)/float64(sockets), perSocket(rssJoined), perSocket(rssSent), joined.Round(time.Millisecond), len(c.errs))
+			missing, answered, len(sent), sentIn.Round(time.Millisecond), len(evs), float64(c.frames())/float64(sockets), perSocket(rssJoined), perSocket(rssSent), joined.Round(time.Millisecond), len(c.errs))
 		ts.Stop()
 	}
 }
@@ -234,9 +271,9 @@ func rss() int64 {
 // latencies are, for every socket and every prompt sent (offset → when), how long the prompt
 // took to reach the socket; missing counts the deliveries that never came.
 func (c *crowd) latencies(sent map[uint64]time.Time) (lat []time.Duration, missing int) {
-	for _, got := range c.got {
+	for _, m := range c.socks {
 		for off, at := range sent {
-			if arrived, ok := got[off]; ok {
+			if arrived, ok := m.prompts[off]; ok {
 				lat = append(lat, arrived.Sub(at))
 			} else {
 				missing++
