@@ -113,26 +113,24 @@ func (c *socketConn) sendEvents(ctx context.Context, evs []protocol.Event) error
 	return c.write(ctx, b)
 }
 
-// drain gathers first and what else is already waiting on events, up to a batch, without
-// waiting for more: a socket that keeps up sends each event alone at once, and one that
-// fell behind (a replay, a burst) catches up in a few large writes. open is false once the
-// channel closed.
-func (c *socketConn) drain(first protocol.Event, events <-chan protocol.Event) (batch []protocol.Event, open bool) {
-	batch = []protocol.Event{first}
-	size := len(first.Data)
-	for len(batch) < batchEvents && size < batchBytes {
-		select {
-		case ev, ok := <-events:
-			if !ok {
-				return batch, false
+// sendBatch sends events a socket took at once: to a client that subscribed with batch, in
+// as few frames as the batch limits allow (a socket that keeps up sends each wake-up's
+// events in one write, and one that fell behind catches up in a few large ones); to one that
+// did not, a frame each.
+func (c *socketConn) sendBatch(ctx context.Context, evs []protocol.Event, batched bool) error {
+	for len(evs) > 0 {
+		n := 1
+		if batched {
+			for size := len(evs[0].Data); n < len(evs) && n < batchEvents && size < batchBytes; n++ {
+				size += len(evs[n].Data)
 			}
-			batch = append(batch, ev)
-			size += len(ev.Data)
-		default:
-			return batch, true
 		}
+		if err := c.sendEvents(ctx, evs[:n]); err != nil {
+			return err
+		}
+		evs = evs[n:]
 	}
-	return batch, true
+	return nil
 }
 
 // sendPrelude sends a window's prelude: events before its start, in log order.
@@ -238,7 +236,7 @@ func (c *socketConn) subscribe(ctx context.Context, session string, after uint64
 		c.sendFailure(ctx, session, "follow this session's live messages", err)
 		return
 	}
-	events, errc, err := c.rt.Follow(sctx, session, from)
+	sub, err := c.rt.Subscribe(sctx, session, from)
 	if err != nil {
 		stop()
 		c.sendFailure(ctx, session, "follow this session", err)
@@ -250,12 +248,15 @@ func (c *socketConn) subscribe(ctx context.Context, session string, after uint64
 	c.mu.Unlock()
 	if err := c.send(ctx, protocol.ServerFrame{Type: protocol.FrameSubscribed, Session: session, After: after, Head: head, Window: window}); err != nil {
 		stop()
+		sub.Close()
 		close(done)
 		return
 	}
 	go func() {
 		defer close(done)
+		defer sub.Close()
 		sync := newLiveSync(from, head)
+		sync.frames = c.frames
 		if len(prelude) > 0 {
 			if err := c.sendPrelude(sctx, prelude, batched); err != nil {
 				_ = c.conn.Close(websocket.StatusGoingAway, "write failed")
@@ -271,17 +272,15 @@ func (c *socketConn) subscribe(ctx context.Context, session string, after uint64
 			}
 			return true
 		}
+		var batch []protocol.Event
 		for {
 			select {
-			case ev, ok := <-events:
-				if !ok {
-					return
-				}
-				batch, open := []protocol.Event{ev}, true
-				if batched {
-					batch, open = c.drain(ev, events)
-				}
-				if err := c.sendEvents(sctx, batch); err != nil {
+			case <-sub.Ready():
+				// Everything that waits, at once: the feed wakes its sockets once per batch
+				// of events, and each takes its share in one write.
+				var err error
+				batch, err = sub.Take(batch[:0], batchEvents)
+				if err := c.sendBatch(sctx, batch, batched); err != nil {
 					_ = c.conn.Close(websocket.StatusGoingAway, "write failed")
 					return
 				}
@@ -290,24 +289,29 @@ func (c *socketConn) subscribe(ctx context.Context, session string, after uint64
 						return
 					}
 				}
-				if !open {
+				clear(batch) // hold no event's data past its send
+				if cap(batch) > 64 {
+					batch = nil // a replay's large batch is not kept by a socket that keeps up
+				}
+				switch {
+				case err == nil:
+				case errors.Is(err, runtime.ErrSlow):
+					// This socket fell behind the session's feed and was dropped from it, so it
+					// never slows the others: the follower reconnects from its last offset.
+					c.sendError(ctx, "slow", err.Error())
+					_ = c.conn.Close(websocket.StatusTryAgainLater, "fell behind; reconnect to catch up")
+					return
+				case sctx.Err() != nil:
+					return
+				default:
+					slog.Error("follow", "session", session, "err", err)
+					_ = c.conn.Close(websocket.StatusInternalError, "the event log failed; reconnect")
 					return
 				}
 			case d := <-live:
 				if !sendDeltas(sync.delta(d)) {
 					return
 				}
-			case err := <-errc:
-				if errors.Is(err, runtime.ErrSlow) {
-					// This socket fell behind the session's feed and was dropped from it, so it
-					// never slows the others: the follower reconnects from its last offset.
-					c.sendError(ctx, "slow", err.Error())
-					_ = c.conn.Close(websocket.StatusTryAgainLater, "fell behind; reconnect to catch up")
-					return
-				}
-				slog.Error("follow", "session", session, "err", err)
-				_ = c.conn.Close(websocket.StatusInternalError, "the event log failed; reconnect")
-				return
 			case <-sctx.Done():
 				return
 			}
