@@ -3,7 +3,6 @@ package server_test
 import (
 	"bytes"
 	"context"
-	"encoding/json"
 	"fmt"
 	"net/http"
 	"os"
@@ -54,13 +53,16 @@ func join(ctx context.Context, t testing.TB, client testkit.Client, session stri
 		if f := testkit.ReadFrame(t, conn); f.Type != protocol.FrameSubscribed {
 			t.Fatalf("socket %d: %+v", i, f)
 		}
+		// The reads wait without a context each (coder/websocket would watch every one):
+		// the socket closes when ctx ends.
+		context.AfterFunc(ctx, func() { conn.CloseNow() })
 		c.wg.Add(1)
 		go func() {
 			defer c.wg.Done()
 			var buf bytes.Buffer
 			var evs []frameEvent
 			for {
-				_, r, err := conn.Reader(ctx)
+				_, r, err := conn.Reader(context.Background())
 				if err == nil {
 					buf.Reset()
 					_, err = buf.ReadFrom(r)
@@ -109,34 +111,6 @@ func (c *crowd) frames() (n int) {
 		n += m.frames
 	}
 	return n
-}
-
-// frameEvent is what the crowd reads of an event.
-type frameEvent struct {
-	Offset uint64             `json:"offset"`
-	Type   protocol.EventType `json:"type"`
-}
-
-// eventsOf reads the offsets and types of an event or events frame onto evs, decoding only
-// what it needs: the clients share the server's two cores, and the test measures the server.
-func eventsOf(frame []byte, evs []frameEvent) ([]frameEvent, error) {
-	var f struct {
-		Type   protocol.FrameType      `json:"type"`
-		Event  *frameEvent             `json:"event"`
-		Events []frameEvent            `json:"events"`
-		Error  *protocol.ErrorResponse `json:"error"`
-	}
-	f.Events = evs
-	if err := json.Unmarshal(frame, &f); err != nil {
-		return evs, err
-	}
-	if f.Error != nil {
-		return evs, fmt.Errorf("error frame: %s (%s)", f.Error.Error, f.Error.Code)
-	}
-	if f.Event != nil {
-		f.Events = append(f.Events, *f.Event)
-	}
-	return f.Events, nil
 }
 
 // prompts posts n prompts at a pace and returns each one's offset and when it was sent.

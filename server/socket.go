@@ -9,6 +9,7 @@ import (
 	"log/slog"
 	"net/http"
 	"sync"
+	"time"
 
 	"github.com/coder/websocket"
 
@@ -104,20 +105,54 @@ func (c *socketConn) send(ctx context.Context, f protocol.ServerFrame) error {
 	return c.write(ctx, b)
 }
 
+// pumpWriter writes a subscription's frames. One timer of its own bounds each write, where
+// a context with a deadline would cost every write an allocation, a timer and two
+// registrations (coder/websocket watches the context of each write). A write that outlasts
+// sockets.WriteTimeout closes the socket, as the context's expiry would.
+type pumpWriter struct {
+	conn  *websocket.Conn
+	timer *time.Timer
+}
+
+func newPumpWriter(conn *websocket.Conn) *pumpWriter {
+	t := time.AfterFunc(time.Hour, func() { _ = conn.CloseNow() })
+	t.Stop()
+	return &pumpWriter{conn: conn, timer: t}
+}
+
+var errWriteTimeout = errors.New("the client took too long to read a frame")
+
+func (w *pumpWriter) write(b []byte) error {
+	w.timer.Reset(sockets.WriteTimeout)
+	err := w.conn.Write(context.Background(), websocket.MessageText, b)
+	if !w.timer.Stop() && err == nil {
+		err = errWriteTimeout // it closed the socket as the write ended
+	}
+	return err
+}
+
+func (w *pumpWriter) send(f protocol.ServerFrame) error {
+	b, err := json.Marshal(f)
+	if err != nil {
+		return err
+	}
+	return w.write(b)
+}
+
 // sendEvents sends events in one frame, each encoded once for every socket that sends it.
-func (c *socketConn) sendEvents(ctx context.Context, evs []protocol.Event) error {
+func (c *socketConn) sendEvents(w *pumpWriter, evs []protocol.Event) error {
 	b, err := c.frames.frame(evs)
 	if err != nil {
 		return err
 	}
-	return c.write(ctx, b)
+	return w.write(b)
 }
 
 // sendBatch sends events a socket took at once: to a client that subscribed with batch, in
 // as few frames as the batch limits allow (a socket that keeps up sends each wake-up's
 // events in one write, and one that fell behind catches up in a few large ones); to one that
 // did not, a frame each.
-func (c *socketConn) sendBatch(ctx context.Context, evs []protocol.Event, batched bool) error {
+func (c *socketConn) sendBatch(w *pumpWriter, evs []protocol.Event, batched bool) error {
 	for len(evs) > 0 {
 		n := 1
 		if batched {
@@ -125,7 +160,7 @@ func (c *socketConn) sendBatch(ctx context.Context, evs []protocol.Event, batche
 				size += len(evs[n].Data)
 			}
 		}
-		if err := c.sendEvents(ctx, evs[:n]); err != nil {
+		if err := c.sendEvents(w, evs[:n]); err != nil {
 			return err
 		}
 		evs = evs[n:]
@@ -134,12 +169,12 @@ func (c *socketConn) sendBatch(ctx context.Context, evs []protocol.Event, batche
 }
 
 // sendPrelude sends a window's prelude: events before its start, in log order.
-func (c *socketConn) sendPrelude(ctx context.Context, prelude []protocol.Event, batched bool) error {
+func (c *socketConn) sendPrelude(w *pumpWriter, prelude []protocol.Event, batched bool) error {
 	if batched {
-		return c.sendEvents(ctx, prelude)
+		return c.sendEvents(w, prelude)
 	}
 	for _, ev := range prelude {
-		if err := c.sendEvents(ctx, []protocol.Event{ev}); err != nil {
+		if err := c.sendEvents(w, []protocol.Event{ev}); err != nil {
 			return err
 		}
 	}
@@ -257,15 +292,17 @@ func (c *socketConn) subscribe(ctx context.Context, session string, after uint64
 		defer sub.Close()
 		sync := newLiveSync(from, head)
 		sync.frames = c.frames
+		w := newPumpWriter(c.conn)
+		defer w.timer.Stop()
 		if len(prelude) > 0 {
-			if err := c.sendPrelude(sctx, prelude, batched); err != nil {
+			if err := c.sendPrelude(w, prelude, batched); err != nil {
 				_ = c.conn.Close(websocket.StatusGoingAway, "write failed")
 				return
 			}
 		}
 		sendDeltas := func(ds []protocol.Delta) bool {
 			for i := range ds {
-				if err := c.send(sctx, protocol.ServerFrame{Type: protocol.FrameDelta, Session: session, Delta: &ds[i]}); err != nil {
+				if err := w.send(protocol.ServerFrame{Type: protocol.FrameDelta, Session: session, Delta: &ds[i]}); err != nil {
 					_ = c.conn.Close(websocket.StatusGoingAway, "write failed")
 					return false
 				}
@@ -280,7 +317,7 @@ func (c *socketConn) subscribe(ctx context.Context, session string, after uint64
 				// of events, and each takes its share in one write.
 				var err error
 				batch, err = sub.Take(batch[:0], batchEvents)
-				if err := c.sendBatch(sctx, batch, batched); err != nil {
+				if err := c.sendBatch(w, batch, batched); err != nil {
 					_ = c.conn.Close(websocket.StatusGoingAway, "write failed")
 					return
 				}

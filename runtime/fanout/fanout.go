@@ -45,11 +45,14 @@ type Options struct {
 	// from the feed's ring, with no read of its own (a reconnecting socket); further back, it
 	// catches up from the log (Queue). The ring holds the larger of the two.
 	Window int
-	// Pace is the least time between two wake-ups of a feed's subscribers (5 ms): an event
-	// after a quiet spell goes out at once, and the events that follow it within Pace go
-	// together at its end. Each wake-up costs every subscriber a write, so a busy session
-	// costs its sockets a write per Pace, not one per event. Negative: none.
-	Pace time.Duration
+	// Pace spaces a feed's wake-ups of its subscribers: at least Pace per subscriber apart
+	// (20 µs: 20 ms for a thousand), at most MaxPace (25 ms). An event after a quiet spell
+	// goes out at once, and those that follow it within the pace go together at its end.
+	// Each wake-up costs every subscriber a write, so a busy session with many sockets costs
+	// them a write per pace, not one per event, and the work of its wake-ups stays about
+	// level as its sockets grow; a session with a few wakes them at once. Negative: none.
+	Pace    time.Duration
+	MaxPace time.Duration
 	// Linger keeps a feed open this long after its last subscriber leaves, so a reload does
 	// not reopen the log's consumer (2 s).
 	Linger time.Duration
@@ -69,7 +72,8 @@ type Hub struct {
 func New(src Source, opts Options) *Hub {
 	opts.Queue = cmp.Or(opts.Queue, 1024)
 	opts.Window = cmp.Or(opts.Window, opts.Queue)
-	opts.Pace = cmp.Or(opts.Pace, 5*time.Millisecond)
+	opts.Pace = cmp.Or(opts.Pace, 20*time.Microsecond)
+	opts.MaxPace = cmp.Or(opts.MaxPace, 25*time.Millisecond)
 	opts.Linger = cmp.Or(opts.Linger, 2*time.Second)
 	return &Hub{src: src, opts: opts, feeds: map[string]*feed{}}
 }
@@ -412,9 +416,8 @@ func (h *Hub) feedFor(ctx context.Context, session string) (*feed, error) {
 
 // run adds the feed's events to its ring and wakes its subscribers until the log fails or
 // the feed is closed. Whatever the log has delivered already goes in at once, and the
-// subscribers wake at most once per Pace.
+// subscribers wake at most once per pace (Options.Pace).
 func (f *feed) run(events <-chan protocol.Event, errc <-chan error) {
-	pace := f.hub.opts.Pace
 	timer := time.NewTimer(time.Hour)
 	timer.Stop()
 	var woke time.Time // the last wake-up
@@ -441,8 +444,12 @@ func (f *feed) run(events <-chan protocol.Event, errc <-chan error) {
 				}
 				break
 			}
-			if len(batch) > 0 && !f.add(batch) {
-				return
+			var pace time.Duration
+			if len(batch) > 0 {
+				var ok bool
+				if pace, ok = f.add(batch); !ok {
+					return
+				}
 			}
 			if closed {
 				f.end(errors.New("the event log stopped following this session; reconnect to catch up"))
@@ -469,13 +476,13 @@ func (f *feed) run(events <-chan protocol.Event, errc <-chan error) {
 	}
 }
 
-// add puts events in the ring, and drops the subscribers that fall too far behind; false
-// when the feed has ended.
-func (f *feed) add(evs []protocol.Event) bool {
+// add puts events in the ring, and drops the subscribers that fall too far behind. It
+// returns the pace of the wake-ups for the subscribers it has, false when the feed has ended.
+func (f *feed) add(evs []protocol.Event) (time.Duration, bool) {
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	if f.done {
-		return false
+		return 0, false
 	}
 	size := uint64(len(f.ring))
 	for _, ev := range evs {
@@ -493,7 +500,7 @@ func (f *feed) add(evs []protocol.Event) bool {
 			s.drop(ErrSlow)
 		}
 	}
-	return true
+	return min(f.hub.opts.MaxPace, f.hub.opts.Pace*time.Duration(len(f.subs))), true
 }
 
 // wake tells every subscriber that events wait.
