@@ -10,6 +10,7 @@ import (
 	"strings"
 	"sync"
 	"sync/atomic"
+	"syscall"
 	"testing"
 	"time"
 
@@ -200,9 +201,9 @@ func BenchmarkFanout(b *testing.B) {
 		rssBefore, joining := rss(), time.Now()
 		c := join(ctx, b, ts.Client(b), info.ID, 0, sockets)
 		rssJoined, joined := rss(), time.Since(joining)
-		sending := time.Now()
+		sending, cpuBefore := time.Now(), cpuTime()
 		sent := prompts(b, ts.Client(b), info.ID, rate*seconds, time.Second/time.Duration(rate))
-		rssSent, sentIn := rss(), time.Since(sending)
+		rssSent, sentIn, cpu := rss(), time.Since(sending), cpuTime()-cpuBefore
 		evs, _ := ts.Events(ctx, info.ID, 0)
 		answered := testkit.Count(evs, protocol.EventTurnEnded)
 		time.Sleep(2 * time.Second) // what is on its way arrives
@@ -213,9 +214,9 @@ func BenchmarkFanout(b *testing.B) {
 		b.ReportMetric(float64(p50.Microseconds())/1000, "p50-ms")
 		b.ReportMetric(float64(p99.Microseconds())/1000, "p99-ms")
 		perSocket := func(rss int64) float64 { return float64(rss-rssBefore) / 1024 / float64(sockets) }
-		fmt.Printf("fanout_bench: %d sockets, %d prompts/s for %d s: send → every socket p50 %v, p99 %v, max %v; %d deliveries missing; %d of %d prompts answered by the end of the send (sent in %v); %d events in %.1f frames per socket; RSS per socket (both sides) %.1f KB joined, %.1f KB after the send; joined in %v; %d problems\n",
+		fmt.Printf("fanout_bench: %d sockets, %d prompts/s for %d s: send → every socket p50 %v, p99 %v, max %v; %d deliveries missing; %d of %d prompts answered by the end of the send (sent in %v); %d events in %.1f frames per socket; CPU (both sides) %.1f ms per prompt; RSS per socket (both sides) %.1f KB joined, %.1f KB after the send; joined in %v; %d problems\n",
 			sockets, rate, seconds, p50, p99, worst,
-			missing, answered, len(sent), sentIn.Round(time.Millisecond), len(evs), float64(c.frames())/float64(sockets), perSocket(rssJoined), perSocket(rssSent), joined.Round(time.Millisecond), len(c.errs))
+			missing, answered, len(sent), sentIn.Round(time.Millisecond), len(evs), float64(c.frames())/float64(sockets), float64(cpu.Microseconds())/1000/float64(len(sent)), perSocket(rssJoined), perSocket(rssSent), joined.Round(time.Millisecond), len(c.errs))
 		ts.Stop()
 	}
 }
@@ -225,6 +226,16 @@ func envInt(name string, def int) int {
 		return n
 	}
 	return def
+}
+
+// cpuTime is the CPU time the process has used, user and system: on a shared machine a
+// steadier measure of the work than the wall clock.
+func cpuTime() time.Duration {
+	var u syscall.Rusage
+	if syscall.Getrusage(syscall.RUSAGE_SELF, &u) != nil {
+		return 0
+	}
+	return time.Duration(u.Utime.Nano() + u.Stime.Nano())
 }
 
 // rss is the process's resident memory in bytes (0 where /proc is missing).
