@@ -208,6 +208,9 @@ func (s *Subscription) Take(buf []protocol.Event, max int) ([]protocol.Event, er
 		buf = append(buf, s.caught[:k]...)
 		s.delivered = s.caught[k-1].Offset
 		s.caught = append(s.caught[:0], s.caught[k:]...)
+		if len(s.caught) == 0 && !s.catching {
+			s.caught = nil // the catch-up is over: its buffer goes
+		}
 		select {
 		case s.room <- struct{}{}:
 		default:
