@@ -641,6 +641,15 @@ func (r *Runtime) Follow(ctx context.Context, session string, after uint64) (<-c
 	return r.fanout.Follow(ctx, session, after)
 }
 
+// Subscribe places a subscriber in a session's shared feed after an offset: it takes what
+// waits in batches (see fanout.Subscription), as a socket does.
+func (r *Runtime) Subscribe(ctx context.Context, session string, after uint64) (*fanout.Subscription, error) {
+	if _, err := r.Session(ctx, session); err != nil {
+		return nil, err
+	}
+	return r.fanout.Subscribe(ctx, session, after)
+}
+
 // logSource is the log as the fan-out reads it.
 type logSource struct{ log *eventlog.Log }
 

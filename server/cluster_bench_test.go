@@ -83,12 +83,12 @@ func BenchmarkResume1000(b *testing.B) {
 						if err != nil {
 							b.Fatal(err)
 						}
-						offs, err := offsetsOf(data)
+						evs, err := eventsOf(data, nil)
 						if err != nil {
 							b.Fatal(err)
 						}
-						for _, o := range offs {
-							last = max(last, o)
+						for _, ev := range evs {
+							last = max(last, ev.Offset)
 						}
 					}
 					lat = append(lat, time.Since(start))

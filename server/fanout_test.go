@@ -1,14 +1,16 @@
 package server_test
 
 import (
+	"bytes"
 	"context"
-	"encoding/json"
 	"fmt"
 	"net/http"
 	"os"
 	"strconv"
 	"strings"
 	"sync"
+	"sync/atomic"
+	"syscall"
 	"testing"
 	"time"
 
@@ -16,20 +18,35 @@ import (
 	"parley/protocol"
 )
 
-// A crowd is many sockets on one session, each recording when every event reached it.
+// A crowd is many sockets on one session, each recording what reached it and when. Each
+// socket's reader keeps its own record (read once the crowd is done, after wg.Wait), so the
+// readers share no lock: they run on the server's two cores, and the bench measures the
+// server.
 type crowd struct {
+	socks []*member
+	wg    sync.WaitGroup
+
 	mu   sync.Mutex
-	got  []map[uint64]time.Time // per socket: offset → arrival
 	errs []string
-	wg   sync.WaitGroup
+}
+
+// member is one socket's record.
+type member struct {
+	events  atomic.Int64 // how many events it has read, for a test to wait on
+	frames  int
+	last    uint64               // the last offset read: offsets only grow, so a repeat or a reorder shows
+	offsets []uint64             // every offset read, when the crowd keeps them
+	prompts map[uint64]time.Time // user.message offset → arrival
 }
 
 // join opens n sockets on the session, subscribed after an offset, and reads their frames
-// until ctx ends.
-func join(ctx context.Context, t testing.TB, client testkit.Client, session string, after uint64, n int) *crowd {
-	c := &crowd{got: make([]map[uint64]time.Time, n)}
+// until ctx ends; with all, each keeps every offset it read, not only the prompts'.
+func join(ctx context.Context, t testing.TB, client testkit.Client, session string, after uint64, n int, all ...bool) *crowd {
+	c := &crowd{socks: make([]*member, n)}
+	keep := len(all) > 0 && all[0]
 	for i := range n {
-		c.got[i] = map[uint64]time.Time{}
+		m := &member{prompts: map[uint64]time.Time{}, last: after}
+		c.socks[i] = m
 		conn := client.Dial(nil)
 		conn.SetReadLimit(8 << 20)
 		// As the browser does: events that wait for the socket come in batches.
@@ -37,31 +54,46 @@ func join(ctx context.Context, t testing.TB, client testkit.Client, session stri
 		if f := testkit.ReadFrame(t, conn); f.Type != protocol.FrameSubscribed {
 			t.Fatalf("socket %d: %+v", i, f)
 		}
+		// The reads wait without a context each (coder/websocket would watch every one):
+		// the socket closes when ctx ends.
+		context.AfterFunc(ctx, func() { conn.CloseNow() })
 		c.wg.Add(1)
 		go func() {
 			defer c.wg.Done()
+			var buf bytes.Buffer
+			var evs []frameEvent
 			for {
-				_, data, err := conn.Read(ctx)
+				_, r, err := conn.Reader(context.Background())
+				if err == nil {
+					buf.Reset()
+					_, err = buf.ReadFrom(r)
+				}
 				if err != nil {
 					if ctx.Err() == nil {
 						c.fail(fmt.Sprintf("socket %d: %v", i, err))
 					}
 					return
 				}
-				offsets, err := offsetsOf(data)
+				evs, err = eventsOf(buf.Bytes(), evs[:0])
 				if err != nil {
 					c.fail(fmt.Sprintf("socket %d: %v", i, err))
 					continue
 				}
 				now := time.Now()
-				c.mu.Lock()
-				for _, off := range offsets {
-					if _, dup := c.got[i][off]; dup {
-						c.errs = append(c.errs, fmt.Sprintf("socket %d: offset %d twice", i, off))
+				m.frames++
+				for _, ev := range evs {
+					if ev.Offset <= m.last {
+						c.fail(fmt.Sprintf("socket %d: offset %d after %d", i, ev.Offset, m.last))
 					}
-					c.got[i][off] = now
+					m.last = ev.Offset
+					if keep {
+						m.offsets = append(m.offsets, ev.Offset)
+					}
+					if ev.Type == protocol.EventUserMessage {
+						m.prompts[ev.Offset] = now
+					}
 				}
-				c.mu.Unlock()
+				m.events.Add(int64(len(evs)))
 			}
 		}()
 	}
@@ -74,32 +106,12 @@ func (c *crowd) fail(msg string) {
 	c.mu.Unlock()
 }
 
-// offsetsOf reads the offsets of an event or events frame, decoding only what it needs:
-// the clients share the server's two cores, and the test measures the server.
-func offsetsOf(frame []byte) ([]uint64, error) {
-	type offset struct {
-		Offset uint64 `json:"offset"`
+// frames counts the event and events frames the sockets read.
+func (c *crowd) frames() (n int) {
+	for _, m := range c.socks {
+		n += m.frames
 	}
-	var f struct {
-		Type   protocol.FrameType      `json:"type"`
-		Event  *offset                 `json:"event"`
-		Events []offset                `json:"events"`
-		Error  *protocol.ErrorResponse `json:"error"`
-	}
-	if err := json.Unmarshal(frame, &f); err != nil {
-		return nil, err
-	}
-	if f.Error != nil {
-		return nil, fmt.Errorf("error frame: %s (%s)", f.Error.Error, f.Error.Code)
-	}
-	if f.Event != nil {
-		f.Events = append(f.Events, *f.Event)
-	}
-	out := make([]uint64, len(f.Events))
-	for i, e := range f.Events {
-		out[i] = e.Offset
-	}
-	return out, nil
+	return n
 }
 
 // prompts posts n prompts at a pace and returns each one's offset and when it was sent.
@@ -133,7 +145,7 @@ func TestManySocketsOnOneSessionEachGetEveryEvent(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	c := join(ctx, t, ts.Client(t), info.ID, 0, sockets)
+	c := join(ctx, t, ts.Client(t), info.ID, 0, sockets, true)
 	prompts(t, ts.Client(t), info.ID, n, 20*time.Millisecond)
 	testkit.WaitEvents(t, ts.Events, info.ID, "every prompt answered", testkit.TurnsEnded(n))
 	stored, err := ts.Events(ctx, info.ID, 0)
@@ -141,10 +153,8 @@ func TestManySocketsOnOneSessionEachGetEveryEvent(t *testing.T) {
 		t.Fatal(err)
 	}
 	testkit.Eventually(t, func() bool {
-		c.mu.Lock()
-		defer c.mu.Unlock()
-		for _, got := range c.got {
-			if len(got) < len(stored) {
+		for _, m := range c.socks {
+			if m.events.Load() < int64(len(stored)) {
 				return false
 			}
 		}
@@ -159,10 +169,13 @@ func TestManySocketsOnOneSessionEachGetEveryEvent(t *testing.T) {
 	if len(c.errs) > 0 {
 		t.Fatalf("%d problems, first: %s", len(c.errs), c.errs[0])
 	}
-	for i, got := range c.got {
-		for _, ev := range stored {
-			if _, ok := got[ev.Offset]; !ok {
-				t.Fatalf("socket %d never got offset %d (%s)", i, ev.Offset, ev.Type)
+	for i, m := range c.socks {
+		if len(m.offsets) != len(stored) {
+			t.Fatalf("socket %d read %d events, the log holds %d", i, len(m.offsets), len(stored))
+		}
+		for j, ev := range stored {
+			if m.offsets[j] != ev.Offset {
+				t.Fatalf("socket %d: event %d is offset %d, the log's is %d (%s)", i, j, m.offsets[j], ev.Offset, ev.Type)
 			}
 		}
 	}
@@ -172,7 +185,8 @@ func TestManySocketsOnOneSessionEachGetEveryEvent(t *testing.T) {
 // PARLEY_BENCH_RATE prompts a second (default 100) arrive for PARLEY_BENCH_SECONDS (10).
 // It reports the time from a prompt's send to its event on every socket (p50, p99, max),
 // how many prompts were answered by the end of the send, and the process's resident
-// memory per socket (server and client sides together, all in this process).
+// memory per socket (server and client sides together, all in this process): once all have
+// joined, and at the end of the send, when their queues have been in use.
 func BenchmarkFanout(b *testing.B) {
 	sockets := envInt("PARLEY_BENCH_SOCKETS", 1000)
 	rate := envInt("PARLEY_BENCH_RATE", 100)
@@ -184,16 +198,20 @@ func BenchmarkFanout(b *testing.B) {
 		if err != nil {
 			b.Fatal(err)
 		}
-		rssBefore := rss()
+		rssBefore, joining := rss(), time.Now()
 		c := join(ctx, b, ts.Client(b), info.ID, 0, sockets)
-		rssAfter := rss()
+		rssJoined, joined := rss(), time.Since(joining)
+		sending, cpuBefore := time.Now(), cpuTime()
 		sent := prompts(b, ts.Client(b), info.ID, rate*seconds, time.Second/time.Duration(rate))
+		rssSent, sentIn, cpu := rss(), time.Since(sending), cpuTime()-cpuBefore
 		evs, _ := ts.Events(ctx, info.ID, 0)
 		answered := testkit.Count(evs, protocol.EventTurnEnded)
 		p50, p99, worst, missing := c.finish(b, cancel, sent)
-		fmt.Printf("fanout_bench: %d sockets, %d prompts/s for %d s: send → every socket p50 %v, p99 %v, max %v; %d deliveries missing; %d of %d prompts answered by the end of the send; RSS %.1f KB per socket (both sides); %d problems\n",
+		perSocket := func(rss int64) float64 { return float64(rss-rssBefore) / 1024 / float64(sockets) }
+		fmt.Printf("fanout_bench: %d sockets, %d prompts/s for %d s: send → every socket p50 %v, p99 %v, max %v; %d deliveries missing; %d of %d prompts answered by the end of the send (sent in %v); %d events in %.1f frames per socket; CPU (both sides) %.1f ms per prompt; RSS per socket (both sides) %.1f KB joined, %.1f KB after the send; joined in %v; %d problems
+",
 			sockets, rate, seconds, p50, p99, worst,
-			missing, answered, len(sent), float64(rssAfter-rssBefore)/1024/float64(sockets), len(c.errs))
+			missing, answered, len(sent), sentIn.Round(time.Millisecond), len(evs), float64(c.frames())/float64(sockets), float64(cpu.Microseconds())/1000/float64(len(sent)), perSocket(rssJoined), perSocket(rssSent), joined.Round(time.Millisecond), len(c.errs))
 		ts.Stop()
 	}
 }
@@ -203,6 +221,16 @@ func envInt(name string, def int) int {
 		return n
 	}
 	return def
+}
+
+// cpuTime is the CPU time the process has used, user and system: on a shared machine a
+// steadier measure of the work than the wall clock.
+func cpuTime() time.Duration {
+	var u syscall.Rusage
+	if syscall.Getrusage(syscall.RUSAGE_SELF, &u) != nil {
+		return 0
+	}
+	return time.Duration(u.Utime.Nano() + u.Stime.Nano())
 }
 
 // rss is the process's resident memory in bytes (0 where /proc is missing).
@@ -237,9 +265,9 @@ func (c *crowd) finish(b *testing.B, cancel context.CancelFunc, sent map[uint64]
 // latencies are, for every socket and every prompt sent (offset → when), how long the prompt
 // took to reach the socket; missing counts the deliveries that never came.
 func (c *crowd) latencies(sent map[uint64]time.Time) (lat []time.Duration, missing int) {
-	for _, got := range c.got {
+	for _, m := range c.socks {
 		for off, at := range sent {
-			if arrived, ok := got[off]; ok {
+			if arrived, ok := m.prompts[off]; ok {
 				lat = append(lat, arrived.Sub(at))
 			} else {
 				missing++

@@ -12,6 +12,7 @@ import "parley/protocol"
 // stored before it) and, for a message whose last draft has not reached the client yet,
 // until it has: the client could not place text beyond a hole.
 type liveSync struct {
+	frames   *frameCache // decodes each event once for every socket; nil: decode here
 	caughtUp bool
 	head     uint64
 	streams  map[string]*liveStream
@@ -41,21 +42,22 @@ func (l *liveSync) stream(id string) *liveStream {
 // event notes an event that was sent, and returns the deltas it lets through.
 func (l *liveSync) event(ev protocol.Event) []protocol.Delta {
 	var out []protocol.Delta
-	switch ev.Type {
-	case protocol.EventAgentDraft:
-		d, err := protocol.DecodeEventData[protocol.AgentDraft](ev)
-		if err != nil {
-			break
-		}
-		st := l.stream(d.Stream)
-		st.held = max(st.held, d.Pos+len(d.Text))
+	var mark streamMark
+	if l.frames != nil {
+		mark = l.frames.mark(ev)
+	} else {
+		mark = markOf(ev)
+	}
+	switch {
+	case mark.stream == "":
+	case mark.closes:
+		st := l.stream(mark.stream)
+		st.closed, st.pending = true, nil
+	default: // a draft
+		st := l.stream(mark.stream)
+		st.held = max(st.held, mark.end)
 		if l.caughtUp && st.pending != nil {
 			out = l.send(st, *st.pending)
-		}
-	case protocol.EventAgentMessage:
-		if m, err := ev.DecodeMessage(); err == nil && m.Stream != "" {
-			st := l.stream(m.Stream)
-			st.closed, st.pending = true, nil
 		}
 	}
 	if !l.caughtUp && ev.Offset >= l.head {

@@ -11,6 +11,7 @@ import (
 
 	"parley/protocol"
 	"parley/runtime"
+	"parley/runtime/fanout"
 	"parley/runtime/notify"
 	"parley/server/sockets"
 )
@@ -49,6 +50,8 @@ type Runtime interface {
 	Head(ctx context.Context, session string) (uint64, error)
 	// Follow streams a session's events after an offset, stored ones then live ones.
 	Follow(ctx context.Context, session string, after uint64) (<-chan protocol.Event, <-chan error, error)
+	// Subscribe is Follow for a socket: the events that wait are taken at once (socket.go).
+	Subscribe(ctx context.Context, session string, after uint64) (*fanout.Subscription, error)
 	// Window finds where a page can start showing a session (runtime/window.go).
 	Window(ctx context.Context, session string, before uint64, size int) (protocol.Window, []protocol.Event, error)
 	// Live streams the deltas of a session's streaming messages from now on (never stored).

@@ -9,6 +9,7 @@ import (
 	"log/slog"
 	"net/http"
 	"sync"
+	"time"
 
 	"github.com/coder/websocket"
 
@@ -104,44 +105,76 @@ func (c *socketConn) send(ctx context.Context, f protocol.ServerFrame) error {
 	return c.write(ctx, b)
 }
 
+// pumpWriter writes a subscription's frames. One timer of its own bounds each write, where
+// a context with a deadline would cost every write an allocation, a timer and two
+// registrations (coder/websocket watches the context of each write). A write that outlasts
+// sockets.WriteTimeout closes the socket, as the context's expiry would.
+type pumpWriter struct {
+	conn  *websocket.Conn
+	timer *time.Timer
+}
+
+func newPumpWriter(conn *websocket.Conn) *pumpWriter {
+	t := time.AfterFunc(time.Hour, func() { _ = conn.CloseNow() })
+	t.Stop()
+	return &pumpWriter{conn: conn, timer: t}
+}
+
+var errWriteTimeout = errors.New("the client took too long to read a frame")
+
+func (w *pumpWriter) write(b []byte) error {
+	w.timer.Reset(sockets.WriteTimeout)
+	err := w.conn.Write(context.Background(), websocket.MessageText, b)
+	if !w.timer.Stop() && err == nil {
+		err = errWriteTimeout // it closed the socket as the write ended
+	}
+	return err
+}
+
+func (w *pumpWriter) send(f protocol.ServerFrame) error {
+	b, err := json.Marshal(f)
+	if err != nil {
+		return err
+	}
+	return w.write(b)
+}
+
 // sendEvents sends events in one frame, each encoded once for every socket that sends it.
-func (c *socketConn) sendEvents(ctx context.Context, evs []protocol.Event) error {
+func (c *socketConn) sendEvents(w *pumpWriter, evs []protocol.Event) error {
 	b, err := c.frames.frame(evs)
 	if err != nil {
 		return err
 	}
-	return c.write(ctx, b)
+	return w.write(b)
 }
 
-// drain gathers first and what else is already waiting on events, up to a batch, without
-// waiting for more: a socket that keeps up sends each event alone at once, and one that
-// fell behind (a replay, a burst) catches up in a few large writes. open is false once the
-// channel closed.
-func (c *socketConn) drain(first protocol.Event, events <-chan protocol.Event) (batch []protocol.Event, open bool) {
-	batch = []protocol.Event{first}
-	size := len(first.Data)
-	for len(batch) < batchEvents && size < batchBytes {
-		select {
-		case ev, ok := <-events:
-			if !ok {
-				return batch, false
+// sendBatch sends events a socket took at once: to a client that subscribed with batch, in
+// as few frames as the batch limits allow (a socket that keeps up sends each wake-up's
+// events in one write, and one that fell behind catches up in a few large ones); to one that
+// did not, a frame each.
+func (c *socketConn) sendBatch(w *pumpWriter, evs []protocol.Event, batched bool) error {
+	for len(evs) > 0 {
+		n := 1
+		if batched {
+			for size := len(evs[0].Data); n < len(evs) && n < batchEvents && size < batchBytes; n++ {
+				size += len(evs[n].Data)
 			}
-			batch = append(batch, ev)
-			size += len(ev.Data)
-		default:
-			return batch, true
 		}
+		if err := c.sendEvents(w, evs[:n]); err != nil {
+			return err
+		}
+		evs = evs[n:]
 	}
-	return batch, true
+	return nil
 }
 
 // sendPrelude sends a window's prelude: events before its start, in log order.
-func (c *socketConn) sendPrelude(ctx context.Context, prelude []protocol.Event, batched bool) error {
+func (c *socketConn) sendPrelude(w *pumpWriter, prelude []protocol.Event, batched bool) error {
 	if batched {
-		return c.sendEvents(ctx, prelude)
+		return c.sendEvents(w, prelude)
 	}
 	for _, ev := range prelude {
-		if err := c.sendEvents(ctx, []protocol.Event{ev}); err != nil {
+		if err := c.sendEvents(w, []protocol.Event{ev}); err != nil {
 			return err
 		}
 	}
@@ -238,7 +271,7 @@ func (c *socketConn) subscribe(ctx context.Context, session string, after uint64
 		c.sendFailure(ctx, session, "follow this session's live messages", err)
 		return
 	}
-	events, errc, err := c.rt.Follow(sctx, session, from)
+	sub, err := c.rt.Subscribe(sctx, session, from)
 	if err != nil {
 		stop()
 		c.sendFailure(ctx, session, "follow this session", err)
@@ -250,38 +283,41 @@ func (c *socketConn) subscribe(ctx context.Context, session string, after uint64
 	c.mu.Unlock()
 	if err := c.send(ctx, protocol.ServerFrame{Type: protocol.FrameSubscribed, Session: session, After: after, Head: head, Window: window}); err != nil {
 		stop()
+		sub.Close()
 		close(done)
 		return
 	}
 	go func() {
 		defer close(done)
+		defer sub.Close()
 		sync := newLiveSync(from, head)
+		sync.frames = c.frames
+		w := newPumpWriter(c.conn)
+		defer w.timer.Stop()
 		if len(prelude) > 0 {
-			if err := c.sendPrelude(sctx, prelude, batched); err != nil {
+			if err := c.sendPrelude(w, prelude, batched); err != nil {
 				_ = c.conn.Close(websocket.StatusGoingAway, "write failed")
 				return
 			}
 		}
 		sendDeltas := func(ds []protocol.Delta) bool {
 			for i := range ds {
-				if err := c.send(sctx, protocol.ServerFrame{Type: protocol.FrameDelta, Session: session, Delta: &ds[i]}); err != nil {
+				if err := w.send(protocol.ServerFrame{Type: protocol.FrameDelta, Session: session, Delta: &ds[i]}); err != nil {
 					_ = c.conn.Close(websocket.StatusGoingAway, "write failed")
 					return false
 				}
 			}
 			return true
 		}
+		var batch []protocol.Event
 		for {
 			select {
-			case ev, ok := <-events:
-				if !ok {
-					return
-				}
-				batch, open := []protocol.Event{ev}, true
-				if batched {
-					batch, open = c.drain(ev, events)
-				}
-				if err := c.sendEvents(sctx, batch); err != nil {
+			case <-sub.Ready():
+				// Everything that waits, at once: the feed wakes its sockets once per batch
+				// of events, and each takes its share in one write.
+				var err error
+				batch, err = sub.Take(batch[:0], batchEvents)
+				if err := c.sendBatch(w, batch, batched); err != nil {
 					_ = c.conn.Close(websocket.StatusGoingAway, "write failed")
 					return
 				}
@@ -290,24 +326,29 @@ func (c *socketConn) subscribe(ctx context.Context, session string, after uint64
 						return
 					}
 				}
-				if !open {
+				clear(batch) // hold no event's data past its send
+				if cap(batch) > 64 {
+					batch = nil // a replay's large batch is not kept by a socket that keeps up
+				}
+				switch {
+				case err == nil:
+				case errors.Is(err, runtime.ErrSlow):
+					// This socket fell behind the session's feed and was dropped from it, so it
+					// never slows the others: the follower reconnects from its last offset.
+					c.sendError(ctx, "slow", err.Error())
+					_ = c.conn.Close(websocket.StatusTryAgainLater, "fell behind; reconnect to catch up")
+					return
+				case sctx.Err() != nil:
+					return
+				default:
+					slog.Error("follow", "session", session, "err", err)
+					_ = c.conn.Close(websocket.StatusInternalError, "the event log failed; reconnect")
 					return
 				}
 			case d := <-live:
 				if !sendDeltas(sync.delta(d)) {
 					return
 				}
-			case err := <-errc:
-				if errors.Is(err, runtime.ErrSlow) {
-					// This socket fell behind the session's feed and was dropped from it, so it
-					// never slows the others: the follower reconnects from its last offset.
-					c.sendError(ctx, "slow", err.Error())
-					_ = c.conn.Close(websocket.StatusTryAgainLater, "fell behind; reconnect to catch up")
-					return
-				}
-				slog.Error("follow", "session", session, "err", err)
-				_ = c.conn.Close(websocket.StatusInternalError, "the event log failed; reconnect")
-				return
 			case <-sctx.Done():
 				return
 			}

@@ -2,13 +2,15 @@
 // subscriber in the process: a thousand sockets on one session cost the event log one
 // consumer, not a thousand.
 //
-// A subscriber asks for the events after an offset, as it would of the log itself. What it
-// missed comes first: from the feed's window of recent events when it joins just behind, or
-// from a catch-up read of the log of its own when it joins further back. Then it gets the
-// live events the shared feed delivers. Each subscriber has a bounded queue; one that cannot
-// keep up is told (ErrSlow) and dropped, and subscribes again from the last offset it saw, so
-// a slow reader never slows the feed, the other subscribers or the turns that write the log.
-// See docs/runtime.md, "Fan-out".
+// A session's feed keeps its newest events in one ring that all its subscribers read: a
+// subscriber is a place in the ring, not a queue of its own, so an event costs the feed one
+// copy whatever the number of subscribers, and a subscriber costs a few words. A subscriber
+// asks for the events after an offset, as it would of the log itself. What it missed comes
+// first: from the ring when it joins just behind, or from a catch-up read of the log of its
+// own when it joins further back. Then it takes the live events, all that wait at once. One
+// that falls further behind than the ring holds is told (ErrSlow) and dropped, and subscribes
+// again from the last offset it saw, so a slow reader never slows the feed, the other
+// subscribers or the turns that write the log. See docs/runtime.md, "Fan-out".
 package fanout
 
 import (
@@ -39,9 +41,18 @@ type Source interface {
 type Options struct {
 	// Queue is how many events a subscriber may fall behind before it is dropped (1024).
 	Queue int
-	// Window is how many recent events a feed keeps for subscribers that join just behind
-	// it, so a reconnecting socket needs no read of its own (256).
+	// Window is how many of the newest events a subscriber may join behind and be served
+	// from the feed's ring, with no read of its own (a reconnecting socket); further back, it
+	// catches up from the log (Queue). The ring holds the larger of the two.
 	Window int
+	// Pace spaces a feed's wake-ups of its subscribers: at least Pace per subscriber apart
+	// (20 µs: 20 ms for a thousand), at most MaxPace (25 ms). An event after a quiet spell
+	// goes out at once, and those that follow it within the pace go together at its end.
+	// Each wake-up costs every subscriber a write, so a busy session with many sockets costs
+	// them a write per pace, not one per event, and the work of its wake-ups stays about
+	// level as its sockets grow; a session with a few wakes them at once. Negative: none.
+	Pace    time.Duration
+	MaxPace time.Duration
 	// Linger keeps a feed open this long after its last subscriber leaves, so a reload does
 	// not reopen the log's consumer (2 s).
 	Linger time.Duration
@@ -60,7 +71,9 @@ type Hub struct {
 // New returns a hub reading src.
 func New(src Source, opts Options) *Hub {
 	opts.Queue = cmp.Or(opts.Queue, 1024)
-	opts.Window = cmp.Or(opts.Window, 256)
+	opts.Window = cmp.Or(opts.Window, opts.Queue)
+	opts.Pace = cmp.Or(opts.Pace, 20*time.Microsecond)
+	opts.MaxPace = cmp.Or(opts.MaxPace, 25*time.Millisecond)
 	opts.Linger = cmp.Or(opts.Linger, 2*time.Second)
 	return &Hub{src: src, opts: opts, feeds: map[string]*feed{}}
 }
@@ -71,143 +84,295 @@ type feed struct {
 	session string
 	cancel  context.CancelFunc
 
-	// Guarded by hub.mu: a subscriber joins, a delivery fans out and a feed ends under the
-	// one lock, so none of them sees another half done.
-	last   uint64           // the offset of the last event delivered, or where it began
-	window []protocol.Event // the newest events delivered, oldest first, at most Window
-	// from is where the window begins: it holds every event of the session after it.
+	// mu guards what follows and the state of every subscriber of the feed: a subscriber
+	// joins, an event is added and a feed ends under it, so none sees another half done.
+	mu sync.Mutex
+	// ring holds the newest events: event number i of the feed (from 0) is ring[i%len].
+	ring []protocol.Event
+	n    uint64 // how many events the feed has added
+	last uint64 // the offset of the last event added, or where the feed began
+	// from is where the ring begins: it holds every event of the session after it.
 	// Offsets are the stream's, shared by every session, so they have gaps within one.
 	from   uint64
-	subs   map[*subscriber]bool
+	subs   map[*Subscription]struct{}
 	linger *time.Timer
 	done   bool
+	err    error // why it ended; nil while it runs or when it closed idle
 }
 
-// subscriber is one Follow call.
-type subscriber struct {
-	live chan protocol.Event // fed by the feed without blocking; full means too slow
-	errc chan error          // one error ends the subscription
+// Subscription is one subscriber's place in its session's feed. Ready signals that events
+// (or an error) wait; Take returns them. Close releases it.
+type Subscription struct {
+	f     *feed
+	ready chan struct{} // one token: something waits
+	room  chan struct{} // one token: the catch-up may add more
+	stop  context.CancelFunc
+
+	// Guarded by f.mu.
+	next      uint64           // the number of the next event of the ring it takes
+	delivered uint64           // the offset of the last event it took
+	catching  bool             // its catch-up read is not over
+	caught    []protocol.Event // read by the catch-up, not taken yet
+	err       error            // ends it: ErrSlow, the log's failure, shutdown
+	closed    bool
+}
+
+// catchUpBuffer is how many events of a catch-up read wait for their subscriber to take
+// them before the read waits in turn.
+const catchUpBuffer = 256
+
+// Subscribe places a subscriber in the session's feed, after an offset. It ends when ctx
+// does or Close is called, and after an error Take returns.
+func (h *Hub) Subscribe(ctx context.Context, session string, after uint64) (*Subscription, error) {
+	for {
+		f, err := h.feedFor(ctx, session)
+		if err != nil {
+			return nil, err
+		}
+		if s := f.join(ctx, after); s != nil {
+			return s, nil
+		}
+		// It ended as we joined: a new one opens.
+	}
+}
+
+// join adds a subscriber after an offset; nil if the feed has ended.
+func (f *feed) join(ctx context.Context, after uint64) *Subscription {
+	sctx, stop := context.WithCancel(ctx)
+	s := &Subscription{f: f, ready: make(chan struct{}, 1), room: make(chan struct{}, 1), stop: stop, delivered: after}
+	f.mu.Lock()
+	if f.done {
+		f.mu.Unlock()
+		stop()
+		return nil
+	}
+	through := f.last
+	s.next = f.n
+	size := uint64(len(f.ring))
+	reach, from := min(f.n, size), f.from // the ring holds the events after from
+	if w := uint64(f.hub.opts.Window); w < reach {
+		reach, from = w, f.ring[(f.n-w-1)%size].Offset
+	}
+	if after < from {
+		s.catching = true // (after, through] is older than the ring
+	} else {
+		// The ring holds (from, last]: start at the first event after `after`.
+		for s.next > f.n-reach && f.ring[(s.next-1)%size].Offset > after {
+			s.next--
+		}
+		if s.next < f.n {
+			s.signal()
+		}
+	}
+	f.subs[s] = struct{}{}
+	if f.linger != nil {
+		f.linger.Stop()
+		f.linger = nil
+	}
+	f.mu.Unlock()
+	if s.catching {
+		go s.catchUp(sctx, after, through)
+	}
+	context.AfterFunc(sctx, s.Close)
+	return s
+}
+
+// Ready receives a token when events or an error wait for Take. A token may find nothing
+// new: take what there is and wait again.
+func (s *Subscription) Ready() <-chan struct{} { return s.ready }
+
+func (s *Subscription) signal() {
+	select {
+	case s.ready <- struct{}{}:
+	default:
+	}
+}
+
+// Take appends the events that wait, in log order, at most max of them (0: all), to buf. It
+// returns the error that ended the subscription once the events before it are taken.
+func (s *Subscription) Take(buf []protocol.Event, max int) ([]protocol.Event, error) {
+	f := s.f
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	room := func() int {
+		if max <= 0 {
+			return int(^uint(0) >> 1)
+		}
+		return max - len(buf)
+	}
+	if room() <= 0 {
+		return buf, nil
+	}
+	if len(s.caught) > 0 {
+		k := min(len(s.caught), room())
+		buf = append(buf, s.caught[:k]...)
+		s.delivered = s.caught[k-1].Offset
+		s.caught = append(s.caught[:0], s.caught[k:]...)
+		if len(s.caught) == 0 && !s.catching {
+			s.caught = nil // the catch-up is over: its buffer goes
+		}
+		select {
+		case s.room <- struct{}{}:
+		default:
+		}
+		if len(s.caught) > 0 || !s.catching {
+			s.signal() // more waits
+		}
+		return buf, nil
+	}
+	if s.catching && s.err == nil {
+		return buf, nil
+	}
+	if s.err == nil && f.n-s.next > uint64(f.hub.opts.Queue) {
+		s.drop(ErrSlow)
+	}
+	if errors.Is(s.err, ErrSlow) {
+		return buf, s.err // what it missed is no longer in the ring
+	}
+	for ; s.next < f.n && room() > 0; s.next++ {
+		if ev := f.ring[s.next%uint64(len(f.ring))]; ev.Offset > s.delivered {
+			buf = append(buf, ev)
+			s.delivered = ev.Offset
+		}
+	}
+	if s.next < f.n {
+		s.signal() // more waits than max
+	} else if s.err != nil {
+		return buf, s.err
+	}
+	return buf, nil
+}
+
+// drop ends the subscription with err; f.mu is held.
+func (s *Subscription) drop(err error) {
+	if s.err == nil {
+		s.err = err
+	}
+	delete(s.f.subs, s)
+	s.signal()
+}
+
+// Close releases the subscription; Take then returns what waits, if anything, and no more.
+func (s *Subscription) Close() {
+	f := s.f
+	f.mu.Lock()
+	if s.closed {
+		f.mu.Unlock()
+		return
+	}
+	s.closed = true
+	if s.err == nil {
+		s.err = context.Canceled
+	}
+	delete(f.subs, s)
+	s.signal()
+	f.idleLocked()
+	f.mu.Unlock()
+	s.stop()
+}
+
+// catchUp reads (after, through] from the log with a follower of the subscriber's own, into
+// its caught buffer, and waits for room when the subscriber has not taken enough of it.
+func (s *Subscription) catchUp(ctx context.Context, after, through uint64) {
+	f := s.f
+	fail := func(err error) {
+		f.mu.Lock()
+		s.catching = false
+		if s.err == nil && ctx.Err() == nil {
+			s.drop(err)
+		}
+		f.mu.Unlock()
+		s.signal()
+	}
+	cctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	events, errc, err := f.hub.src.Follow(cctx, f.session, after)
+	if err != nil {
+		fail(fmt.Errorf("catch up on session %s: %w", f.session, err))
+		return
+	}
+	for {
+		select {
+		case ev, ok := <-events:
+			if !ok {
+				fail(cmp.Or(ctx.Err(), errors.New("the event log closed during a catch-up read")))
+				return
+			}
+			for {
+				f.mu.Lock()
+				if len(s.caught) < catchUpBuffer || s.closed || s.err != nil {
+					break
+				}
+				f.mu.Unlock()
+				select {
+				case <-s.room:
+				case <-ctx.Done():
+					fail(ctx.Err())
+					return
+				}
+			}
+			if s.closed || s.err != nil {
+				f.mu.Unlock()
+				return
+			}
+			s.caught = append(s.caught, ev)
+			end := ev.Offset >= through
+			if end {
+				s.catching = false
+			}
+			f.mu.Unlock()
+			s.signal()
+			if end {
+				return
+			}
+		case err := <-errc:
+			fail(fmt.Errorf("catch up on session %s: %w", f.session, err))
+			return
+		case <-ctx.Done():
+			fail(ctx.Err())
+			return
+		}
+	}
 }
 
 // Follow streams the session's events after an offset, like Source.Follow, from the
 // session's shared feed. The event channel closes when ctx ends or the subscription fails;
 // the error (ErrSlow, or the log's) comes on the error channel first.
 func (h *Hub) Follow(ctx context.Context, session string, after uint64) (<-chan protocol.Event, <-chan error, error) {
-	f, err := h.feedFor(ctx, session)
+	s, err := h.Subscribe(ctx, session, after)
 	if err != nil {
 		return nil, nil, err
 	}
-	sub := &subscriber{live: make(chan protocol.Event, h.opts.Queue), errc: make(chan error, 1)}
-
-	h.mu.Lock()
-	if f.done {
-		h.mu.Unlock()
-		return h.Follow(ctx, session, after) // it ended as we joined: a new one opens
-	}
-	joined := f.last
-	var behind []protocol.Event // what the window holds of (after, joined]
-	fromLog := after < f.from
-	if !fromLog {
-		for _, ev := range f.window {
-			if ev.Offset > after {
-				behind = append(behind, ev)
-			}
-		}
-	}
-	f.subs[sub] = true
-	if f.linger != nil {
-		f.linger.Stop()
-		f.linger = nil
-	}
-	h.mu.Unlock()
-
 	out := make(chan protocol.Event, 64)
 	errc := make(chan error, 1)
 	go func() {
 		defer close(out)
-		defer h.leave(f, sub)
-		delivered := after
-		emit := func(ev protocol.Event) bool {
-			if ev.Offset <= delivered {
-				return true
-			}
-			select {
-			case out <- ev:
-				delivered = ev.Offset
-				return true
-			case <-ctx.Done():
-				return false
-			}
-		}
-		fail := func(err error) { errc <- err }
-		if fromLog {
-			if err := h.catchUp(ctx, session, after, joined, emit); err != nil {
-				if ctx.Err() == nil {
-					fail(err)
-				}
-				return
-			}
-		}
-		for _, ev := range behind {
-			if !emit(ev) {
-				return
-			}
-		}
+		defer s.Close()
+		var buf []protocol.Event
 		for {
 			select {
-			case ev := <-sub.live:
-				if !emit(ev) {
+			case <-s.Ready():
+			case <-ctx.Done():
+				return
+			}
+			var err error
+			buf, err = s.Take(buf[:0], 64)
+			for _, ev := range buf {
+				select {
+				case out <- ev:
+				case <-ctx.Done():
 					return
 				}
-			case err := <-sub.errc:
-				// Events queued before the failure still go out, then the error.
-				for {
-					select {
-					case ev := <-sub.live:
-						if !emit(ev) {
-							return
-						}
-						continue
-					default:
-					}
-					break
+			}
+			if err != nil {
+				if ctx.Err() == nil {
+					errc <- err
 				}
-				fail(err)
-				return
-			case <-ctx.Done():
 				return
 			}
 		}
 	}()
 	return out, errc, nil
-}
-
-// catchUp reads (after, through] from the log with a follower of the subscriber's own.
-func (h *Hub) catchUp(ctx context.Context, session string, after, through uint64, emit func(protocol.Event) bool) error {
-	cctx, cancel := context.WithCancel(ctx)
-	defer cancel()
-	events, errc, err := h.src.Follow(cctx, session, after)
-	if err != nil {
-		return err
-	}
-	for {
-		select {
-		case ev, ok := <-events:
-			if !ok {
-				return cmp.Or(ctx.Err(), errors.New("the event log closed during a catch-up read"))
-			}
-			if !emit(ev) {
-				return ctx.Err()
-			}
-			if ev.Offset >= through {
-				return nil
-			}
-		case err := <-errc:
-			return fmt.Errorf("catch up on session %s: %w", session, err)
-		case <-ctx.Done():
-			return ctx.Err()
-		}
-	}
 }
 
 // feedFor returns the session's feed, opening it at the session's head.
@@ -234,7 +399,8 @@ func (h *Hub) feedFor(ctx context.Context, session string) (*feed, error) {
 		cancel()
 		return nil, err
 	}
-	f := &feed{hub: h, session: session, cancel: cancel, last: head, from: head, subs: map[*subscriber]bool{}}
+	f := &feed{hub: h, session: session, cancel: cancel, last: head, from: head,
+		ring: make([]protocol.Event, max(h.opts.Queue, h.opts.Window)), subs: map[*Subscription]struct{}{}}
 
 	h.mu.Lock()
 	if other := h.feeds[session]; other != nil || h.closed {
@@ -251,36 +417,61 @@ func (h *Hub) feedFor(ctx context.Context, session string) (*feed, error) {
 	return f, nil
 }
 
-// run delivers the feed's events to its subscribers until the log fails or it is closed.
+// run adds the feed's events to its ring and wakes its subscribers until the log fails or
+// the feed is closed. Whatever the log has delivered already goes in at once, and the
+// subscribers wake at most once per pace (Options.Pace).
 func (f *feed) run(events <-chan protocol.Event, errc <-chan error) {
-	h := f.hub
+	timer := time.NewTimer(time.Hour)
+	timer.Stop()
+	var woke time.Time // the last wake-up
+	waiting := false   // events were added since it, and the timer is set
+	batch := make([]protocol.Event, 0, 64)
 	for {
 		select {
 		case ev, ok := <-events:
-			if !ok {
+			closed := !ok
+			batch = batch[:0]
+			if ok {
+				batch = append(batch, ev)
+			}
+			for !closed && len(batch) < cap(batch) {
+				select {
+				case ev, ok := <-events:
+					if !ok {
+						closed = true
+						continue
+					}
+					batch = append(batch, ev)
+					continue
+				default:
+				}
+				break
+			}
+			var pace time.Duration
+			if len(batch) > 0 {
+				var ok bool
+				if pace, ok = f.add(batch); !ok {
+					return
+				}
+			}
+			if closed {
 				f.end(errors.New("the event log stopped following this session; reconnect to catch up"))
 				return
 			}
-			h.mu.Lock()
-			if f.done {
-				h.mu.Unlock()
-				return
+			if waiting {
+				continue // the timer wakes them
 			}
-			f.last = ev.Offset
-			if len(f.window) == h.opts.Window {
-				f.from = f.window[0].Offset
-				f.window = append(f.window[:0], f.window[1:]...)
+			if now := time.Now(); pace <= 0 || now.Sub(woke) >= pace {
+				woke = now
+				f.wake()
+			} else {
+				waiting = true
+				timer.Reset(pace - now.Sub(woke))
 			}
-			f.window = append(f.window, ev)
-			for sub := range f.subs {
-				select {
-				case sub.live <- ev:
-				default:
-					delete(f.subs, sub)
-					sub.errc <- ErrSlow
-				}
-			}
-			h.mu.Unlock()
+		case <-timer.C:
+			waiting = false
+			woke = time.Now()
+			f.wake()
 		case err := <-errc:
 			f.end(fmt.Errorf("follow session %s: %w", f.session, err))
 			return
@@ -288,11 +479,50 @@ func (f *feed) run(events <-chan protocol.Event, errc <-chan error) {
 	}
 }
 
-// end closes the feed and fails its subscribers with err (nil: they were all gone).
+// add puts events in the ring, and drops the subscribers that fall too far behind. It
+// returns the pace of the wake-ups for the subscribers it has, false when the feed has ended.
+func (f *feed) add(evs []protocol.Event) (time.Duration, bool) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	if f.done {
+		return 0, false
+	}
+	size := uint64(len(f.ring))
+	for _, ev := range evs {
+		slot := &f.ring[f.n%size]
+		if f.n >= size {
+			f.from = slot.Offset
+		}
+		*slot = ev
+		f.n++
+		f.last = ev.Offset
+	}
+	queue := uint64(f.hub.opts.Queue)
+	for s := range f.subs {
+		if f.n-s.next > queue {
+			s.drop(ErrSlow)
+		}
+	}
+	return min(f.hub.opts.MaxPace, f.hub.opts.Pace*time.Duration(len(f.subs))), true
+}
+
+// wake tells every subscriber that events wait.
+func (f *feed) wake() {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	for s := range f.subs {
+		s.signal()
+	}
+}
+
+// end closes the feed and fails its subscribers with err. With a nil err it closes an idle
+// feed, and only if nobody has joined since it was found idle.
 func (f *feed) end(err error) {
 	h := f.hub
 	h.mu.Lock()
-	if f.done {
+	f.mu.Lock()
+	if f.done || (err == nil && len(f.subs) > 0) {
+		f.mu.Unlock()
 		h.mu.Unlock()
 		return
 	}
@@ -300,31 +530,30 @@ func (f *feed) end(err error) {
 	if h.feeds[f.session] == f {
 		delete(h.feeds, f.session)
 	}
-	for sub := range f.subs {
-		delete(f.subs, sub)
-		if err != nil {
-			sub.errc <- err
+	h.mu.Unlock()
+	for s := range f.subs {
+		delete(f.subs, s)
+		if s.err == nil {
+			s.err = err
 		}
+		s.signal()
 	}
 	if f.linger != nil {
 		f.linger.Stop()
 	}
-	h.mu.Unlock()
+	f.mu.Unlock()
 	f.cancel()
 }
 
-// leave removes a subscriber; the last one out starts the feed's linger.
-func (h *Hub) leave(f *feed, sub *subscriber) {
-	h.mu.Lock()
-	defer h.mu.Unlock()
-	delete(f.subs, sub)
+// idleLocked starts the feed's linger when its last subscriber has left; f.mu is held.
+func (f *feed) idleLocked() {
 	if len(f.subs) > 0 || f.done || f.linger != nil {
 		return
 	}
-	f.linger = time.AfterFunc(h.opts.Linger, func() {
-		h.mu.Lock()
+	f.linger = time.AfterFunc(f.hub.opts.Linger, func() {
+		f.mu.Lock()
 		idle := len(f.subs) == 0 && !f.done
-		h.mu.Unlock()
+		f.mu.Unlock()
 		if idle {
 			f.end(nil)
 		}

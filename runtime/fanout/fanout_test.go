@@ -291,3 +291,103 @@ func TestAFeedClosesAfterItsLastSubscriberLingers(t *testing.T) {
 	events, errc := follow(t, t.Context(), hub, session, 0)
 	collect(t, events, errc, offsets)
 }
+
+// subscribe places a subscriber in the session's feed after an offset.
+func subscribe(t *testing.T, hub *fanout.Hub, session string, after uint64) *fanout.Subscription {
+	t.Helper()
+	s, err := hub.Subscribe(t.Context(), session, after)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(s.Close)
+	return s
+}
+
+// takeAll takes from s, waking on Ready, until it has n events; it returns them and how many
+// takes brought events.
+func takeAll(t *testing.T, s *fanout.Subscription, n, max int) (got []uint64, takes int) {
+	t.Helper()
+	timeout := time.After(10 * time.Second)
+	for len(got) < n {
+		select {
+		case <-s.Ready():
+		case <-timeout:
+			t.Fatalf("timed out after %d of %d events", len(got), n)
+		}
+		evs, err := s.Take(nil, max)
+		if err != nil {
+			t.Fatalf("after %d of %d events: %v", len(got), n, err)
+		}
+		if max > 0 && len(evs) > max {
+			t.Fatalf("took %d events, at most %d asked", len(evs), max)
+		}
+		if len(evs) > 0 {
+			takes++
+		}
+		for _, ev := range evs {
+			got = append(got, ev.Offset)
+		}
+	}
+	return got, takes
+}
+
+// TestATakeHasEverythingThatWaits: a subscriber that takes late gets all the events that
+// came meanwhile in one take, in order, or in takes of at most what it asks.
+func TestATakeHasEverythingThatWaits(t *testing.T) {
+	rt, session := openLog(t)
+	hub := newHub(t, rt, fanout.Options{})
+	start := storedAfter(t, rt, session, 0)
+	head := start[len(start)-1] // joined at the head, they all read the feed's ring
+	reader := subscribe(t, hub, session, head)
+	late := subscribe(t, hub, session, head)
+	bounded := subscribe(t, hub, session, head)
+	appendN(t, rt, session, 10)
+	want := storedAfter(t, rt, session, head)
+	// Once one subscriber has every event, the feed holds them all for the others.
+	got, _ := takeAll(t, reader, len(want), 0)
+	if !slices.Equal(got, want) {
+		t.Fatalf("reader got %v, want %v", got, want)
+	}
+	got, takes := takeAll(t, late, len(want), 0)
+	if !slices.Equal(got, want) || takes != 1 {
+		t.Fatalf("late subscriber got %v in %d takes, want %v in 1", got, takes, want)
+	}
+	got, takes = takeAll(t, bounded, len(want), 4)
+	if !slices.Equal(got, want) || takes != (len(want)+3)/4 {
+		t.Fatalf("bounded subscriber got %v in %d takes, want %v in %d", got, takes, want, (len(want)+3)/4)
+	}
+}
+
+// TestASubscriberThatNeverTakesIsToldItIsSlow: past its queue, Take says ErrSlow, and a new
+// subscription from the last offset it took misses nothing.
+func TestASubscriberThatNeverTakesIsToldItIsSlow(t *testing.T) {
+	rt, session := openLog(t)
+	hub := newHub(t, rt, fanout.Options{Queue: 8})
+	reader := subscribe(t, hub, session, 0)
+	idle := subscribe(t, hub, session, 0)
+	first, _ := takeAll(t, idle, len(storedAfter(t, rt, session, 0)), 0)
+	var got []uint64
+	for range 4 { // in steps of half the queue, so the reader keeps up on a loaded machine
+		appendN(t, rt, session, 4)
+		want := storedAfter(t, rt, session, 0)
+		more, _ := takeAll(t, reader, len(want)-len(got), 0)
+		got = append(got, more...)
+	}
+	if !slices.Equal(got, storedAfter(t, rt, session, 0)) {
+		t.Fatalf("the reader got %v", got)
+	}
+	select {
+	case <-idle.Ready():
+	case <-time.After(10 * time.Second):
+		t.Fatal("the idle subscriber was never woken")
+	}
+	if evs, err := idle.Take(nil, 0); !errors.Is(err, fanout.ErrSlow) || len(evs) != 0 {
+		t.Fatalf("idle subscriber took %d events, err %v; want none and ErrSlow", len(evs), err)
+	}
+	last := first[len(first)-1]
+	again := subscribe(t, hub, session, last)
+	rest, _ := takeAll(t, again, len(got)-len(first), 0)
+	if !slices.Equal(rest, got[len(first):]) {
+		t.Fatalf("after %d the new subscription got %v, want %v", last, rest, got[len(first):])
+	}
+}
