@@ -208,8 +208,7 @@ func BenchmarkFanout(b *testing.B) {
 		answered := testkit.Count(evs, protocol.EventTurnEnded)
 		p50, p99, worst, missing := c.finish(b, cancel, sent)
 		perSocket := func(rss int64) float64 { return float64(rss-rssBefore) / 1024 / float64(sockets) }
-		fmt.Printf("fanout_bench: %d sockets, %d prompts/s for %d s: send → every socket p50 %v, p99 %v, max %v; %d deliveries missing; %d of %d prompts answered by the end of the send (sent in %v); %d events in %.1f frames per socket; CPU (both sides) %.1f ms per prompt; RSS per socket (both sides) %.1f KB joined, %.1f KB after the send; joined in %v; %d problems
-",
+		fmt.Printf("fanout_bench: %d sockets, %d prompts/s for %d s: send → every socket p50 %v, p99 %v, max %v; %d deliveries missing; %d of %d prompts answered by the end of the send (sent in %v); %d events in %.1f frames per socket; CPU (both sides) %.1f ms per prompt; RSS per socket (both sides) %.1f KB joined, %.1f KB after the send; joined in %v; %d problems\n",
 			sockets, rate, seconds, p50, p99, worst,
 			missing, answered, len(sent), sentIn.Round(time.Millisecond), len(evs), float64(c.frames())/float64(sockets), float64(cpu.Microseconds())/1000/float64(len(sent)), perSocket(rssJoined), perSocket(rssSent), joined.Round(time.Millisecond), len(c.errs))
 		ts.Stop()
