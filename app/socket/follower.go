@@ -129,6 +129,7 @@ func (e unreachableError) Error() string { return Unreachable }
 // Unreachable is a failed dial's words: the page knows nothing more than that the server is
 // away.
 const Unreachable = "the server is not reachable"
+
 func (e unreachableError) Unwrap() error { return e.cause }
 
 type refusedError struct{ msg string }
