@@ -429,81 +429,11 @@ func describeAnswer(t *Thread, r protocol.QuestionReplied) string {
 	if req.Schema == nil {
 		return "Answered"
 	}
-	if req.Schema.Type == "object" {
-		var values map[string]json.RawMessage
-		if json.Unmarshal(r.Content, &values) != nil {
-			return "Answered"
-		}
-		var parts []string
-		for _, q := range req.Schema.Questions() {
-			raw, ok := values[q.Key]
-			if !ok || string(raw) == "null" {
-				continue
-			}
-			parts = append(parts, cmpOr(q.Schema.Title, q.Key)+": "+valueInWords(q.Schema, raw))
-		}
-		if len(parts) == 0 {
-			return "Answered, every field left empty"
-		}
-		return strings.Join(parts, " · ")
+	// A form's answers as "Title: value" pairs, a choice's label, a yes or no, the text.
+	if words := protocol.AnswerInWords(req.Schema, r.Content); words != "" {
+		return words
 	}
-	return valueInWords(req.Schema, r.Content)
-}
-
-// valueInWords says one answer as a person reads it: a choice's label, Yes or No (or the
-// schema's words for them), a list of labels, a number or a text as typed.
-func valueInWords(s *protocol.Schema, raw json.RawMessage) string {
-	label := func(v string) string {
-		for _, c := range s.Choices() {
-			if c.Value == v {
-				return c.Label
-			}
-		}
-		return v // an "Other…" answer
-	}
-	switch {
-	case s.Type == "boolean":
-		var yes bool
-		if json.Unmarshal(raw, &yes) == nil {
-			if yes {
-				return cmpOr(s.TrueLabel, "Yes")
-			}
-			return cmpOr(s.FalseLabel, "No")
-		}
-	case s.IsSingleSelect():
-		var v string
-		if json.Unmarshal(raw, &v) == nil {
-			return label(v)
-		}
-	case s.IsMultiSelect():
-		var vs []string
-		if json.Unmarshal(raw, &vs) == nil {
-			if len(vs) == 0 {
-				return "none"
-			}
-			out := make([]string, len(vs))
-			for i, v := range vs {
-				out[i] = label(v)
-			}
-			return strings.Join(out, ", ")
-		}
-	case s.Type == "string":
-		var v string
-		if json.Unmarshal(raw, &v) == nil {
-			if v == "" {
-				return "(empty)"
-			}
-			return v
-		}
-	}
-	return strings.TrimSpace(string(raw)) // a number, as typed
-}
-
-func cmpOr(s, fallback string) string {
-	if s == "" {
-		return fallback
-	}
-	return s
+	return "Answered"
 }
 
 // MessageOf derives the thread entry of a message event; ok is false for other events.
