@@ -171,6 +171,9 @@ func (c *Conversation) open(ctx app.Context, id string) {
 		c.stopFollow, c.follower = nil, nil
 	}
 	c.session, c.notice, c.noticeUntilLive = id, "", false
+	if id != "" && sessionOfPath(ctx.Page().URL().Path) == id {
+		storageSet(keyLastChat, id) // where the other screens' "Back to the chat" goes
+	}
 	c.thread = store.Thread{Title: c.titleOf(id)}
 	c.older = olderWindows{}
 	c.controls = store.NewControls()

@@ -105,9 +105,9 @@ func starting(l protocol.MCPList) bool {
 
 // Render draws the list.
 func (p *MCPPage) Render() app.UI {
-	return p.frame.render(&Sidebar{Sessions: p.frame.visible()}, app.Main().Class("main mcp-page").Body(
+	return p.frame.render(&Sidebar{Sessions: p.frame.visible(), MCP: true}, app.Main().Class("main mcp-page").Body(
 		app.Nav().Class("page-back").Aria("label", tr(i18n.Back)).Body(
-			app.A().Href("/").Class("back-link").Text(tr(i18n.BackToChat)),
+			app.A().Href(lastChat()).Class("back-link").Text(tr(i18n.BackToChat)),
 		),
 		app.Header().Class("mcp-head").Body(
 			app.H1().Text(tr(i18n.MCPServers)),
@@ -178,4 +178,15 @@ func mcpStatus(s protocol.MCPStatus) string {
 		return tr(i18n.MCPStopped)
 	}
 	return string(s)
+}
+
+// keyLastChat keeps the session page last opened in this browser.
+const keyLastChat = "parley.lastChat"
+
+// lastChat is where "Back to the chat" goes: the session last opened, else the empty page.
+func lastChat() string {
+	if id := storageGet(keyLastChat); protocol.ValidSessionID(id) {
+		return "/s/" + id
+	}
+	return "/"
 }

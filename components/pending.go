@@ -96,3 +96,12 @@ func pendingLink(current bool, n int) app.UI {
 	}
 	return a
 }
+
+// mcpLink is the sidebar's link to the MCP servers screen.
+func mcpLink(current bool) app.UI {
+	a := app.A().Class("approvals-link mcp-link").Href("/mcp").OnClick(closeMenu).Text(tr(i18n.MCPServers))
+	if current {
+		a = a.Aria("current", "page")
+	}
+	return a
+}

@@ -28,6 +28,8 @@ type Sidebar struct {
 	// hands it over in Queue, so a tab holds one long poll, not two.
 	Approvals bool
 	Queue     []protocol.QueueEntry
+	// MCP says the MCP servers screen is open.
+	MCP bool
 
 	pending pendingCounts // the decisions waiting, followed live (pending.go)
 	stop    context.CancelFunc
@@ -153,7 +155,9 @@ func (s *Sidebar) Render() app.UI {
 		app.A().Class("new-session").Href("/").Text(tr(i18n.NewSession)).OnClick(closeMenu),
 		pendingLink(s.Approvals, s.pending.total),
 		// Other links of the app go in this list (one li each), above the sessions.
-		app.Ul().Class("sidebar-links"),
+		app.Ul().Class("sidebar-links").Body(
+			app.Li().Body(mcpLink(s.MCP)),
+		),
 		app.Div().Class("session-groups").Body(
 			app.Range(groups).Slice(func(g int) app.UI {
 				grp := groups[g]

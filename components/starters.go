@@ -1,6 +1,8 @@
 package components
 
 import (
+	"strings"
+
 	"github.com/maxence-charriere/go-app/v10/pkg/app"
 
 	"parley/app/api"
@@ -115,8 +117,23 @@ func (c *Conversation) renderStarters() app.UI {
 func starterButton(label, detail string, onClick app.EventHandler, key string) app.UI {
 	return app.Button().Type("button").Class("starter").DataSet("starter", key).
 		Body(
-			app.Span().Class("starter-label").Text(label),
+			app.Span().Class("starter-label").Body(labelWords(label)...),
 			app.Span().Class("starter-detail").Text(detail),
 		).
 		OnClick(onClick, app.EventScope(key))
+}
+
+// labelWords are a starter's label as words that each hold together: a phone wraps the
+// label between its words only, never inside a slug at its hyphen ("/example ask-" over
+// "deploy").
+func labelWords(label string) []app.UI {
+	words := strings.Fields(label)
+	out := make([]app.UI, 0, 2*len(words))
+	for i, w := range words {
+		if i > 0 {
+			out = append(out, app.Text(" "))
+		}
+		out = append(out, app.Span().Class("starter-word").Text(w))
+	}
+	return out
 }

@@ -115,3 +115,40 @@ func TestAPromptMovesItsSessionToTheTop(t *testing.T) {
 	do(t, ctx, 20*time.Second, chromedp.Click(composer), typeText("back to this one"), pressEnter(0),
 		waitJS(first+` === '`+older+`'`))
 }
+
+// TestPhoneStartersAndApprovalsHeader: on a 390 px touch phone, a starter's label wraps
+// between its words, never inside a slug at its hyphen ("/example ask-" over "deploy"); the
+// approvals screen shows its whole title beside the language pick ("Appro…") and no keyboard
+// help a touch screen cannot use.
+func TestPhoneStartersAndApprovalsHeader(t *testing.T) {
+	t.Parallel()
+	srv := startServer(t, t.TempDir(), "127.0.0.1:0")
+	ctx := browser(t)
+	do(t, ctx, 60*time.Second, chromedp.EmulateViewport(390, 844), touchOn(), chromedp.Navigate(srv.link), waitReady(),
+		waitJS(`[...document.querySelectorAll('.starter-word')].some(w => w.textContent.includes('-'))`))
+	assert.Equal(t, "", evalString(t, ctx, `[...document.querySelectorAll('.starter-word')].filter(w => w.getClientRects().length > 1).map(w => w.textContent).join('|')`),
+		"no word of a starter is broken over two lines")
+
+	do(t, ctx, 60*time.Second, chromedp.Navigate(srv.base()+"/approvals"),
+		waitJS(`document.documentElement.hasAttribute('data-ready') && !!document.querySelector('.approvals-page h1')`))
+	assert.True(t, evalBool(t, ctx, `(h => h.scrollWidth <= h.clientWidth)(document.querySelector('.approvals-page h1'))`), "the title is whole")
+	assert.True(t, evalBool(t, ctx, `[...document.querySelectorAll('.keys-help')].every(p => !p.checkVisibility())`), "no keyboard help on a touch screen")
+}
+
+// TestMCPIsReachableAndBackLeadsToTheChat: the sidebar links to the MCP servers screen, and
+// its "Back to the chat" returns to the session the person came from (it opened a new blank
+// session).
+func TestMCPIsReachableAndBackLeadsToTheChat(t *testing.T) {
+	t.Parallel()
+	srv := startServer(t, t.TempDir(), "127.0.0.1:0")
+	id := newSession(t, srv, "Came from here", "")
+	sendTo(t, srv, id, "hello")
+	ctx := browser(t)
+	do(t, ctx, 60*time.Second, chromedp.Navigate(srv.link), waitReady(),
+		chromedp.Navigate(srv.base()+"/s/"+id), waitReady(), waitCaughtUp())
+	do(t, ctx, 30*time.Second, chromedp.Click(chromedp.CSS(`#sidebar .mcp-link`)),
+		waitJS(`location.pathname === '/mcp' && !!document.querySelector('.mcp-page')`),
+		waitJS(`document.querySelector('#sidebar .mcp-link')?.getAttribute('aria-current') === 'page'`))
+	do(t, ctx, 30*time.Second, chromedp.Click(chromedp.CSS(`.mcp-page .back-link`)),
+		waitJS(`location.pathname === '/s/`+id+`'`), waitReady())
+}
