@@ -58,6 +58,8 @@ func TestAFunctionRunFromTheHeroNamesItsSession(t *testing.T) {
 	do(t, ctx, 30*time.Second, waitJS(`!!document.querySelector('.entry-run.status-done')`))
 	// The list is read again on the next visit; go there as a person would, by the link of
 	// the other session and back.
+	waitShowing(t, ctx, 30*time.Second, `!!document.querySelector('.session-item[data-session="`+older+`"] .session-link')`,
+		`document.querySelector('.sessions')?.innerText`)
 	do(t, ctx, 30*time.Second, clickJS(`.session-item[data-session="`+older+`"] .session-link`),
 		waitJS(`location.pathname === '/s/`+older+`'`), waitCaughtUp())
 	row := `document.querySelector('.sessions .session-item[data-session="` + id + `"]')`

@@ -195,7 +195,9 @@ var BuildFlags = []string{"-trimpath", "-ldflags=-s -w",
 	// Inlining off where nothing runs hot (docs/wasm-size.md): the views but the input bar
 	// and the Markdown view, the protocol's types, and the cold app packages.
 	"-gcflags=parley/components/...=-l", "-gcflags=parley/components/inputbar=", "-gcflags=parley/components/markdown=",
-	"-gcflags=parley/protocol=-l", "-gcflags=parley/app/api=-l", "-gcflags=parley/app/slashhost=-l", "-gcflags=parley/machine/elicit=-l"}
+	"-gcflags=parley/protocol=-l", "-gcflags=parley/app/api=-l", "-gcflags=parley/app/slashhost=-l", "-gcflags=parley/machine/elicit=-l",
+	"-gcflags=parley/app/store=-l", "-gcflags=parley/app/socket=-l", "-gcflags=parley/app/hub=-l",
+	"-gcflags=parley/app/outbox=-l", "-gcflags=parley/app/elicitation=-l", "-gcflags=parley/machine/outbox=-l", "-gcflags=parley/machine/composer=-l", "-gcflags=parley/i18n=-l"}
 
 // Measure builds the browser's program at root as `make wasm` does but keeping function
 // names (no -s), in dir, and breaks it down. root/bin/wasm-deps must hold the patched
