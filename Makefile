@@ -4,7 +4,8 @@ GO ?= go
 WASM_EXEC := $(shell $(GO) env GOROOT)/lib/wasm/go_js_wasm_exec
 PURE := ./machine/... ./slash/... ./protocol/... ./markdown/... ./i18n/...
 ARGS ?=
-# How many browser tests run at once (each has its own server and Chromium). Two at a time
+# How many browser tests run at once (each has its own server, and its own browser context in the
+# test binary's one Chromium: docs/testing.md, "One Chromium"). Two at a time
 # took 635 s against 677 s one by one on 2 cores, and made the slowest tests miss their waits:
 # one by one is the default (docs/testing.md).
 E2E_PARALLEL ?= 1
@@ -25,7 +26,7 @@ wasm:
 	GO=$(GO) $(GO) run ./tools/wasmpatch bin/wasm-deps
 	@# The views, the protocol's types and the cold packages are built without inlining (-43 KB
 	@# brotli, docs/wasm-size.md); internal/wasmsize.BuildFlags must say the same.
-	GOOS=js GOARCH=wasm $(GO) build -modfile=bin/wasm-deps/go.mod -trimpath -ldflags="-s -w" -gcflags=parley/components/...=-l -gcflags=parley/components/inputbar= -gcflags=parley/components/markdown= -gcflags=parley/protocol=-l -gcflags=parley/app/api=-l -gcflags=parley/app/slashhost=-l -gcflags=parley/machine/elicit=-l -gcflags=parley/app/store=-l -gcflags=parley/app/socket=-l -gcflags=parley/app/hub=-l -gcflags=parley/app/outbox=-l -gcflags=parley/app/elicitation=-l -gcflags=parley/machine/outbox=-l -gcflags=parley/machine/composer=-l -gcflags=parley/i18n=-l -o web/app.wasm.new .
+	GOOS=js GOARCH=wasm $(GO) build -modfile=bin/wasm-deps/go.mod -trimpath -ldflags="-s -w" -gcflags=parley/components/...=-l -gcflags=parley/components/inputbar= -gcflags=parley/components/markdown= -gcflags=parley/protocol=-l -gcflags=parley/app/api=-l -gcflags=parley/app/slashhost=-l -gcflags=parley/machine/elicit=-l -gcflags=parley/app/store=-l -gcflags=parley/app/socket=-l -gcflags=parley/app/hub=-l -gcflags=parley/app/outbox=-l -gcflags=parley/app/elicitation=-l -gcflags=parley/machine/outbox=-l -gcflags=parley/machine/composer=-l -gcflags=parley/i18n=-l -gcflags=fmt=-l -gcflags=time=-l -gcflags=net/url=-l -gcflags=github.com/maxence-charriere/go-app/v10/pkg/app=-l -o web/app.wasm.new .
 	@if GOOS=js GOARCH=wasm $(GO) list -modfile=bin/wasm-deps/go.mod -deps . | grep -qx net/http; then \
 		echo "the wasm imports net/http again: see tools/wasmpatch"; rm web/app.wasm.new; exit 1; \
 	fi

@@ -10,10 +10,23 @@ self.addEventListener("install", (event) => {
     // One by one: a file missing from web/ must not keep the worker from installing.
     const cache = await caches.open(cacheName);
     await Promise.all(resourcesToCache.map((url) =>
-      cache.add(url).catch((err) => console.warn("not cached:", url, err))));
+      keep(cache, url).catch((err) => console.warn("not cached:", url, err))));
     await self.skipWaiting();
   })());
 });
+
+// keep caches url, unless its answer is marked no-store: a page written for one person (a
+// session's page with its messages, docs/seed.md) is never kept, to be served to anyone.
+async function keep(cache, url) {
+  const response = await fetch(url);
+  if (!response.ok) {
+    throw new Error("status " + response.status);
+  }
+  if ((response.headers.get("Cache-Control") || "").includes("no-store")) {
+    return;
+  }
+  await cache.put(url, response);
+}
 
 // As go-app does, the clean-up and the claim run outside waitUntil: go-app's page takes a
 // worker that reaches "activated" while a worker already controls the page for an update, and

@@ -10,6 +10,7 @@ import (
 	"github.com/maxence-charriere/go-app/v10/pkg/app"
 
 	"parley/app/api"
+	"parley/app/locale"
 	"parley/components/composer"
 	"parley/i18n"
 	"parley/protocol"
@@ -218,7 +219,7 @@ func (p *ApprovalsPage) revoke(ctx app.Context, g protocol.GrantEntry) {
 				return
 			}
 			p.grants = slices.DeleteFunc(slices.Clone(p.grants), func(x protocol.GrantEntry) bool { return x.ID == g.ID })
-			p.notice = tr(i18n.Revoked, g.Words)
+			p.notice = tr(i18n.Revoked, scopeWords(g.Scope))
 		})
 	})
 }
@@ -240,11 +241,17 @@ func (p *ApprovalsPage) onKey(ctx app.Context, e app.Event) {
 		p.focusSelected(ctx)
 		return
 	}
-	if key == "Enter" && p.confirm == confirmReject && id == p.confirmID && target.Get("classList").Call("contains", "entry-reason").Bool() &&
-		!e.Get("isComposing").Bool() && e.Get("keyCode").Int() != 229 {
-		// The card's own reason field is the confirmation's (one reason field an entry).
+	if key == "Enter" && id != "" && target.Get("classList").Call("contains", "entry-reason").Bool() &&
+		!e.Get("isComposing").Bool() && e.Get("keyCode").Int() != 229 && p.liveIndex(id) >= 0 {
+		// The card's own reason field is the confirmation's (one reason field an entry):
+		// Enter there asks what Alt+R asks, the words staying in the field, and once asked
+		// rejects with them (docs/qa-round7.md #6).
 		e.PreventDefault()
-		p.confirmed(ctx)
+		if p.confirm == confirmReject && id == p.confirmID {
+			p.confirmed(ctx)
+			return
+		}
+		p.selected, p.confirm, p.confirmID = id, confirmReject, id
 		return
 	}
 	if id == "" {
@@ -310,7 +317,12 @@ func hasOwnReason(e protocol.QueueEntry) bool {
 
 // focusSelected focuses the entry the keyboard is on. Decision ids are [0-9a-z-]: safe in
 // a selector.
+// With none left, the words that say nothing waits take it.
 func (p *ApprovalsPage) focusSelected(ctx app.Context) {
+	if p.selected == "" {
+		focusFirst(ctx, ".queue-empty")
+		return
+	}
 	focusFirst(ctx, `.queue-entry[data-decision="`+p.selected+`"]`)
 }
 
@@ -375,6 +387,13 @@ func (p *ApprovalsPage) confirmed(ctx app.Context) {
 		return
 	}
 	p.confirm, p.confirmID, p.reason = "", "", ""
+	// The question and its buttons go: the keyboard stays on the entry answered, and moves
+	// on from it once it ended (settle), never to the page's body. At once, not deferred:
+	// go-app runs no Defer of the button's context, which the render unmounts.
+	p.selected = e.ID
+	if li := app.Window().Get("document").Call("querySelector", `.queue-entry[data-decision="`+e.ID+`"]`); li.Truthy() {
+		li.Call("focus")
+	}
 	p.send(ctx, intent)
 }
 
@@ -489,7 +508,7 @@ func (p *ApprovalsPage) renderQueue() app.UI {
 			Body(app.Range(p.shown).Slice(func(i int) app.UI { return p.renderEntry(i) })),
 		// After the list, so it never pushes the entries down as it comes and goes.
 		app.If(p.loaded && len(p.queue) == 0, func() app.UI {
-			return app.P().Class("queue-empty").Text(tr(i18n.NothingWaiting))
+			return app.P().Class("queue-empty").TabIndex(-1).Text(tr(i18n.NothingWaiting))
 		}),
 	)
 }
@@ -508,7 +527,7 @@ func (p *ApprovalsPage) renderEntry(i int) app.UI {
 	}
 	return li.DataSet("decision", e.ID).DataSet("session", e.Session).
 		Aria("current", strconv.FormatBool(selected && gone == "")).
-		Aria("label", tr(i18n.AskedIn, e.SessionTitle, e.Request.Message)).
+		Aria("label", tr(i18n.AskedIn, e.SessionTitle, asked(e.Request))).
 		OnFocus(func(ctx app.Context, ev app.Event) {
 			if p.selected != e.ID {
 				p.selected, p.confirm = e.ID, ""
@@ -567,7 +586,7 @@ func speaker(from string) string {
 }
 
 func (p *ApprovalsPage) renderConfirm(e protocol.QueueEntry) app.UI {
-	what := e.Request.Message
+	what := asked(e.Request)
 	if p.confirm == confirmApprove {
 		return app.Div().Class("confirm").Role("alertdialog").Aria("label", tr(i18n.ConfirmApproval)).Body(
 			app.Span().Text(tr(i18n.ApproveQuestion, what)),
@@ -678,15 +697,15 @@ func (p *ApprovalsPage) renderEnded(h protocol.HistoryEntry) app.UI {
 		// filter's "rejected" holds both.)
 		outcome = tr(i18n.HistDeclined)
 	}
-	if h.Answer != "" && h.Answer != outcome {
-		outcome += ": " + h.Answer
+	if a := answerWords(h); a != "" && a != outcome {
+		outcome += ": " + a
 	}
 	if h.Reason != "" {
-		outcome += " — " + h.Reason
+		outcome += " — " + locale.Current().Say(h.ReasonPhrase, h.Reason)
 	}
 	return app.Li().Class("history-entry outcome-"+h.Outcome).DataSet("decision", h.ID).DataSet("session", h.Session).Body(
 		app.Div().Class("entry-head").Body(
-			app.Span().Class("entry-title").Text(cmpOr(h.Request.Message, tr(i18n.KindQuestion))),
+			app.Span().Class("entry-title").Text(cmpOr(asked(h.Request), tr(i18n.KindQuestion))),
 			app.Span().Class("history-outcome").Text(outcome),
 		),
 		app.Div().Class("queue-where").Body(
@@ -703,7 +722,7 @@ func (p *ApprovalsPage) renderEnded(h protocol.HistoryEntry) app.UI {
 			if h.GrantLive {
 				state = tr(i18n.StillInForce)
 			}
-			return app.Div().Class("history-grant").Text(tr(i18n.GrantCreated, protocol.DescribeScope(*h.Grant), state))
+			return app.Div().Class("history-grant").Text(tr(i18n.GrantCreated, scopeWords(*h.Grant), state))
 		}),
 		app.If(h.Retryable, func() app.UI {
 			return &retryButton{Session: h.Session, Decision: h.ID}
@@ -748,9 +767,9 @@ func (p *ApprovalsPage) renderGrants() app.UI {
 				}
 				return app.Li().Class("grant-entry").DataSet("grant", g.ID).Body(
 					app.Div().Class("entry-head").Body(
-						app.Span().Class("entry-title grant-words").Text(g.Scope.Tool+": "+g.Words),
+						app.Span().Class("entry-title grant-words").Text(g.Scope.Tool+": "+scopeWords(g.Scope)),
 						app.Button().Type("button").Class("choice tone-deny grant-revoke").
-							Aria("label", tr(i18n.RevokeNamed, g.Words)).Text(tr(i18n.Revoke)).
+							Aria("label", tr(i18n.RevokeNamed, scopeWords(g.Scope))).Text(tr(i18n.Revoke)).
 							OnClick(func(ctx app.Context, e app.Event) { p.revoke(ctx, g) }),
 					),
 					app.Div().Class("queue-where").Body(

@@ -51,7 +51,7 @@ func (d *DecisionCard) renderBatch() app.UI {
 		}
 	}
 	return app.Div().Class("batch").Body(
-		app.Ol().Class("batch-items").Aria("label", strconv.Itoa(len(req.Items))+" requests").Body(
+		app.Ol().Class("batch-items").Aria("label", tr(i18n.BatchRequests, len(req.Items))).Body(
 			app.Range(req.Items).Slice(func(i int) app.UI {
 				it := req.Items[i]
 				return app.Li().Class("batch-item").DataSet("item", strconv.Itoa(i)).Body(

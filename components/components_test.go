@@ -1,15 +1,16 @@
 package components
 
 import (
+	"regexp"
 	"strings"
 	"testing"
 
-	"parley/components/viewtest"
-
 	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
 
 	"parley/app/store"
 	"parley/components/composer"
+	"parley/components/viewtest"
 )
 
 func TestAgentTextIsRenderedAsText(t *testing.T) {
@@ -73,4 +74,27 @@ func TestOnlyTheAgentsOwnTextIsMarkdown(t *testing.T) {
 		assert.Contains(t, html, "**hi**", m)
 		assert.NotContains(t, html, "<strong>", m)
 	}
+}
+
+// The hidden placeholder after the log (adoptStream): last in the log, hidden, and with no
+// class or data-stream a real message has, so go-app's render over an adopted node sets
+// both again; the class written on adoption is the one a streaming message renders with.
+func TestThreadKeepsAHiddenPlaceholderLast(t *testing.T) {
+	msgs := []store.Message{{Offset: 2, Role: store.RoleUser, Text: "hi"}, {Offset: 3, Role: store.RoleAgent, Text: "hello"}}
+	html := viewtest.Render(t, &Thread{Messages: msgs})
+	ph := regexp.MustCompile(`<div [^>]*class="` + pendingClass + `"[^>]*>`)
+	loc := ph.FindStringIndex(html)
+	require.NotNil(t, loc, html)
+	tag := html[loc[0]:loc[1]]
+	assert.Regexp(t, ` hidden[ >]`, tag)
+	assert.Contains(t, tag, `data-stream="`+pendingStream+`"`)
+	assert.Greater(t, loc[0], strings.Index(html, "hello"), "after the last message")
+	assert.Equal(t, 1, len(ph.FindAllString(html, -1)))
+	assert.NotContains(t, strings.Fields(pendingClass), "msg", "no list of messages counts it")
+
+	streaming := store.Message{Role: store.RoleAgent, Status: store.StatusStreaming, Stream: "4-1", Text: "Hel"}
+	one := viewtest.Render(t, &MessageItem{Message: streaming})
+	assert.Contains(t, one, `class="`+messageClass(streaming)+`"`)
+	assert.Contains(t, messageClass(streaming), "msg-streaming")
+	assert.NotEqual(t, pendingStream, streaming.Stream)
 }

@@ -34,6 +34,8 @@ type Conversation struct {
 	controls store.Controls // the controls row's part of the session's log
 	link     socket.State
 	notice   string // the last failure, for the person to read
+	// noticeSay words notice again in the page's locale, for a switch (the bar's notices).
+	noticeSay func() string
 	// noticeUntilLive marks a notice about reaching the server: it goes once the link is back.
 	noticeUntilLive bool
 	unauthorized    bool // this browser has no token: nothing here can work until it has one
@@ -52,7 +54,8 @@ type Conversation struct {
 
 	follower   *socket.Follower
 	stopFollow context.CancelFunc
-	older      olderWindows // the history before the newest window (older.go)
+	older      olderWindows   // the history before the newest window (older.go)
+	seed       *protocol.Seed // the page's seed, folded and not yet followed (seed.go)
 
 	// The hero's workspace: the folders the server offers, the one picked, and whether the
 	// open session is the hero's blank one (no prompt yet: the hero still shows).
@@ -62,7 +65,19 @@ type Conversation struct {
 	connecting bool
 	nextPick   string // a workspace picked while another was connecting
 	starters   starters
-	listedAt   time.Time // when listAgainOnReturn last read the session list
+	listedAt   time.Time      // when listAgainOnReturn last read the session list
+	aside      composer.Aside // the decision the composer has set aside, as it last said
+	// spaceNamed names the workspaces by id when there are several (spaceNames of
+	// workspaces, made as the list arrives): the header and the list name each session's.
+	// spacesAsked says a read of the list is under way (the hero's or the session list's):
+	// whichever comes first fills workspaces, the other does not ask again.
+	spaceNamed  map[string]string
+	spacesAsked bool
+}
+
+// knowWorkspaces keeps the server's workspaces, and their names by id.
+func (c *Conversation) knowWorkspaces(list []protocol.Workspace) {
+	c.workspaces, c.spaceNamed = list, spaceNames(list)
 }
 
 func (c *Conversation) client(ctx app.Context) *api.Client {
@@ -84,6 +99,9 @@ func (c *Conversation) OnMount(ctx app.Context) {
 	})
 	// The input bar: the hero's first send created a session (docs/input.md, "Sending");
 	// notices about sends.
+	ctx.Handle(composer.ActionAside, func(ctx app.Context, a app.Action) {
+		c.aside, _ = a.Value.(composer.Aside)
+	})
 	ctx.Handle(inputbar.ActionSessionCreated, c.onSessionCreated)
 	ctx.Handle(inputbar.ActionNotice, c.onInputNotice)
 	ctx.Handle(actionDecide, c.onDecide)
@@ -174,9 +192,7 @@ func (c *Conversation) open(ctx app.Context, id string) {
 	if id != "" && sessionOfPath(ctx.Page().URL().Path) == id {
 		storageSet(keyLastChat, id) // where the other screens' "Back to the chat" goes
 	}
-	c.thread = store.Thread{Title: c.titleOf(id)}
-	c.older = olderWindows{}
-	c.controls = store.NewControls()
+	after, seeded := c.startThread(id)
 	c.link = socket.State{Status: socket.Connecting}
 	c.unsent = nil
 	if box := outbox.Current(); box != nil && id != "" {
@@ -194,6 +210,7 @@ func (c *Conversation) open(ctx app.Context, id string) {
 	f := &socket.Follower{
 		URL:     scheme + "://" + u.Host + "/ws",
 		Session: id,
+		After:   after,
 		Tail:    tailOf(u.RawQuery),
 		OnWindow: func(w protocol.Window) {
 			ctx.Dispatch(func(ctx app.Context) {
@@ -213,6 +230,7 @@ func (c *Conversation) open(ctx app.Context, id string) {
 					c.touch(id, ev)
 					c.controls.Apply(ev)
 					seenPrompt(ev)
+					c.namedBy(ctx, ev)
 					c.engaged(ctx)
 				}
 				c.claimSeen(ctx)
@@ -230,9 +248,15 @@ func (c *Conversation) open(ctx app.Context, id string) {
 					return
 				}
 				// A message already on the page grows without a go-app render (paintStream);
-				// its first piece mounts it through go-app.
-				if m, ok := c.thread.Streaming(d.Stream); shown && ok && paintStream(d.Stream, m.Text) {
+				// its first piece takes the thread's hidden placeholder at once (adoptStream),
+				// and go-app's render that follows makes the entry its own.
+				m, ok := c.thread.Streaming(d.Stream)
+				switch {
+				case !ok:
+				case shown && paintStream(d.Stream, m.Text):
 					ctx.PreventUpdate()
+				case !shown:
+					adoptStream(m)
 				}
 			})
 		},
@@ -249,7 +273,20 @@ func (c *Conversation) open(ctx app.Context, id string) {
 		},
 	}
 	c.follower, c.stopFollow = f, cancel
+	for _, ev := range seeded {
+		seenPrompt(ev)
+	}
+	c.claimSeen(ctx)
 	ctx.Async(func() { f.Run(fctx) })
+}
+
+// namedBy reads the session list again when a prompt arrives, live, in a session that nothing
+// named yet (its first prompts were refused commands): the server names it from that prompt
+// before storing it (runtime.SendPrompt), so the list read now has the name.
+func (c *Conversation) namedBy(ctx app.Context, ev protocol.Event) {
+	if ev.Type == protocol.EventUserMessage && c.link.CaughtUp && !c.blank && c.thread.Title == protocol.Untitled {
+		c.refreshSessions(ctx)
+	}
 }
 
 // touch moves session to the top of the list, dated from the prompt, when one lands in it
@@ -323,6 +360,19 @@ const statusUnauthorized = 401
 
 func (c *Conversation) refreshSessions(ctx app.Context) {
 	client := c.client(ctx)
+	if c.workspaces == nil && !c.spacesAsked {
+		// Beside the list, never before it: the list is not kept waiting for the names.
+		c.spacesAsked = true
+		ctx.Async(func() {
+			spaces, err := client.ListWorkspaces(ctx)
+			ctx.Dispatch(func(ctx app.Context) {
+				c.spacesAsked = false
+				if err == nil && c.workspaces == nil {
+					c.knowWorkspaces(spaces)
+				}
+			})
+		})
+	}
 	ctx.Async(func() {
 		list, err := client.ListSessions(ctx)
 		ctx.Dispatch(func(ctx app.Context) {
@@ -371,7 +421,15 @@ func (c *Conversation) refreshSessions(ctx app.Context) {
 func (c *Conversation) listFailed() bool { return c.notice != "" && c.notice == c.listNotice }
 
 func (c *Conversation) setNotice(text string, untilLive bool) {
-	c.notice, c.noticeUntilLive = text, untilLive
+	c.notice, c.noticeUntilLive, c.noticeSay = text, untilLive, nil
+}
+
+// noticeText is the notice shown, reworded in the page's locale when it can be (the bar's).
+func (c *Conversation) noticeText() string {
+	if c.noticeSay != nil {
+		return c.noticeSay()
+	}
+	return c.notice
 }
 
 // onSessionCreated lists the session the hero's first send created and goes there; the
@@ -389,6 +447,7 @@ func (c *Conversation) onSessionCreated(ctx app.Context, a app.Action) {
 func (c *Conversation) onInputNotice(ctx app.Context, a app.Action) {
 	if n, ok := a.Value.(hub.Notice); ok {
 		c.setNotice(n.Text, n.UntilLive)
+		c.noticeSay = n.Say
 	}
 }
 
@@ -489,11 +548,13 @@ func (c *Conversation) onWithdraw(ctx app.Context, a app.Action) {
 	c.changeQueued(ctx, i18n.NotWithdrawn, func(client *api.Client, session string) error {
 		_, err := client.WithdrawPrompt(ctx, session, w.Offset)
 		return err
-	})
+	}, nil)
 }
 
 // onEditQueued changes a waiting prompt on the server, in place: the dock shows the new text
-// when its prompt.edited comes back on the socket.
+// when its prompt.edited comes back on the socket. A Save that reaches the server as the
+// prompt's turn begins is refused (not_waiting): the change goes to the box with the
+// dock's own notice, as when the dock sees the prompt leave before the Save.
 func (c *Conversation) onEditQueued(ctx app.Context, a app.Action) {
 	ed, ok := a.Value.(inputbar.EditQueued)
 	if !ok || c.session == "" {
@@ -502,16 +563,26 @@ func (c *Conversation) onEditQueued(ctx app.Context, a app.Action) {
 	c.changeQueued(ctx, i18n.NotEdited, func(client *api.Client, session string) error {
 		_, err := client.EditPrompt(ctx, session, ed.Offset, ed.Text)
 		return err
+	}, func(ctx app.Context) {
+		ctx.NewActionWithValue(inputbar.ActionRestoreDraft, ed.Text)
+		n := inputbar.EditStartedFirst(ed.Was)
+		c.setNotice(n.Text, false)
 	})
 }
 
 // changeQueued asks the server to change a waiting prompt of this session; the dock follows
-// what the socket then says. A failure is a notice in the words of failed.
-func (c *Conversation) changeQueued(ctx app.Context, failed i18n.Msg, change func(*api.Client, string) error) {
+// what the socket then says. A failure is a notice in the words of failed, or, for a prompt
+// no longer waiting, began's (when it is not nil) while its session is still shown.
+func (c *Conversation) changeQueued(ctx app.Context, failed i18n.Msg, change func(*api.Client, string) error, began func(app.Context)) {
 	client, session := c.client(ctx), c.session
 	ctx.Async(func() {
 		if err := change(client, session); err != nil {
 			ctx.Dispatch(func(ctx app.Context) {
+				var apiErr *api.Error
+				if began != nil && errors.As(err, &apiErr) && apiErr.Code == "not_waiting" && session == c.session {
+					began(ctx)
+					return
+				}
 				c.setNotice(tr(failed, describeError(err)), errors.Is(err, api.ErrUnreachable))
 			})
 		}
@@ -547,7 +618,7 @@ func (c *Conversation) Render() app.UI {
 	// Escape is listened to on the session list and its toggle, not on the whole layout:
 	// a handler here would run Go through go-app on every keystroke in the composer.
 	return c.frame.
-		render(&Sidebar{Sessions: c.sessions, Current: c.session},
+		render(&Sidebar{Sessions: c.sessions, Current: c.session, Spaces: c.spaceNamed},
 			app.Main().Class(mainClass(hero)).Body(
 				app.Div().Class("update-slot").Body(
 					// A session's page says it in its link strip (renderLink): one strip.
@@ -567,7 +638,7 @@ func (c *Conversation) Render() app.UI {
 				app.Div().Class("notice-slot").Body(
 					app.If(c.notice != "", func() app.UI {
 						return app.Div().Class("notice").Role("alert").Body(
-							app.Span().Text(c.notice),
+							app.Span().Text(c.noticeText()),
 							app.If(c.listRetry.pending() && c.listFailed(), func() app.UI {
 								return app.Button().Class("link-retry").Text(tr(i18n.RetryNow)).
 									OnClick(func(ctx app.Context, e app.Event) { c.retryNow(ctx) })

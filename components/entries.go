@@ -9,6 +9,7 @@ import (
 
 	"github.com/maxence-charriere/go-app/v10/pkg/app"
 
+	"parley/app/locale"
 	"parley/app/store"
 	"parley/i18n"
 	"parley/protocol"
@@ -54,29 +55,14 @@ func renderRun(m store.Message) app.UI {
 		)
 }
 
-// runTitle is a run card's title in the page's locale: the store words it in English
-// ("Script", "Example hello", "Function Greet someone (…)"); the kind is Parley's word, the
-// name is the workspace's.
-func runTitle(title string) string {
-	if title == "Script" {
-		return tr(i18n.RunScript)
-	}
-	for _, k := range []struct {
-		prefix string
-		msg    i18n.Msg
-	}{{"Example ", i18n.RunExample}, {"Function ", i18n.RunFunctionTitle}} {
-		if rest, ok := strings.CutPrefix(title, k.prefix); ok {
-			return tr(k.msg, rest)
-		}
-	}
-	return title
-}
-
 // runResult is a run's result: its own output once done, else the store's words for how it
 // ended, in the page's locale.
 func runResult(m store.Message) string {
 	if m.Status == store.StatusDone {
 		return m.Result
+	}
+	if m.ResultPhrase != nil {
+		return locale.Current().Say(m.ResultPhrase, m.Result)
 	}
 	return outcomeText(m.Result)
 }
@@ -106,7 +92,10 @@ type DecisionCard struct {
 	app.Compo
 	Message store.Message
 	// Session is the card's session when it is shown outside its thread ("" in it).
-	Session  string
+	Session string
+	// Aside says the person set this open decision aside to chat: the composer shows the
+	// input, not it, and a click or Enter brings it back.
+	Aside    bool
 	expanded bool
 	// typed and problem belong to a single text or number question answered on the card.
 	typed   string
@@ -121,7 +110,7 @@ type DecisionCard struct {
 
 // Render draws the card.
 func (d *DecisionCard) Render() app.UI {
-	m := d.Message
+	m := worded(d.Message)
 	if d.shown != "" && m.ID != d.shown {
 		// go-app reuses a component by its place: a card that now shows another decision
 		// (the approvals screen's queue moved up) must not keep what was typed for the last.
@@ -162,7 +151,7 @@ func (d *DecisionCard) Render() app.UI {
 			app.If(m.Status == store.StatusPending && m.Request != nil && m.Request.Kind == protocol.KindApproval, d.renderReason),
 			// How it ended, under what was asked: a long outcome wraps, never squeezes the title.
 			app.If(m.Status != store.StatusPending, func() app.UI {
-				return app.Div().Class("entry-outcome").Text(outcomeText(m.Result))
+				return app.Div().Class("entry-outcome").Text(resultText(m))
 			}),
 			app.If(m.Retry, d.renderRetry),
 		)
@@ -170,7 +159,11 @@ func (d *DecisionCard) Render() app.UI {
 
 // renderWaiting is an open decision's card in its thread: one line that leads to the composer.
 func (d *DecisionCard) renderWaiting() app.UI {
-	m := d.Message
+	m := worded(d.Message)
+	label, wide, narrow := i18n.WaitingBelowLabel, i18n.WaitingBelow, i18n.AnswerBelow
+	if d.Aside {
+		label, wide, narrow = i18n.SetAsideLabel, i18n.SetAsideBelow, i18n.SetAsideShort
+	}
 	return app.Div().
 		Class("entry entry-decision entry-waiting status-pending").
 		DataSet("offset", strconv.FormatUint(m.Offset, 10)).
@@ -178,7 +171,7 @@ func (d *DecisionCard) renderWaiting() app.UI {
 		ID("decision-"+m.ID).
 		Role("button").
 		TabIndex(0).
-		Aria("label", tr(i18n.WaitingBelowLabel, kindWord(m.Request), m.Title)).
+		Aria("label", tr(label, kindWord(m.Request), m.Title)).
 		Title(m.Title).
 		OnClick(focusComposer).
 		OnKeyDown(func(ctx app.Context, e app.Event) {
@@ -192,9 +185,9 @@ func (d *DecisionCard) renderWaiting() app.UI {
 			app.Span().Class("entry-title").Text(m.Title),
 			// A phone has room for the short words only; the label says it all.
 			app.Span().Class("entry-status").Aria("hidden", "true").Body(
-				app.Span().Class("when-wide").Text(tr(i18n.WaitingBelow)),
-				app.Span().Class("when-narrow").Text(tr(i18n.AnswerBelow)),
-				app.Text(" ↓"),
+				app.Span().Class("when-wide").Text(tr(wide)),
+				app.Span().Class("when-narrow").Text(tr(narrow)),
+				app.If(!d.Aside, func() app.UI { return app.Text(" ↓") }),
 			),
 		)
 }
@@ -202,7 +195,7 @@ func (d *DecisionCard) renderWaiting() app.UI {
 // answers are the one-click answers a card offers: an approval's options, a confirm's two
 // choices, a lone single choice's options, and Decline where the kind has no "no" of its own.
 func (d *DecisionCard) answers() []app.UI {
-	req := d.Message.Request
+	req := worded(d.Message).Request
 	var out []app.UI
 	button := func(label, description string, tone protocol.Tone, reply protocol.ReplyRequest) app.UI {
 		return app.Button().Type("button").Class("choice tone-"+string(tone)).
@@ -347,8 +340,11 @@ func focusComposer(ctx app.Context, e app.Event) {
 func fieldProblem(err error) string {
 	var verr *protocol.ValidationError
 	if errors.As(err, &verr) {
-		for _, msg := range verr.Fields {
-			return strings.ToUpper(msg[:1]) + msg[1:] + "."
+		for _, msg := range locale.Current().FieldsIn(verr.Fields, verr.Phrases) {
+			if msg != "" && msg[0] >= 'a' && msg[0] <= 'z' { // English: a sentence of it
+				return strings.ToUpper(msg[:1]) + msg[1:] + "."
+			}
+			return msg
 		}
 	}
 	return err.Error()
@@ -384,8 +380,25 @@ const maxToolShown = 600
 // all as text (a model's arguments and a tool's output are never markup).
 type ToolReceipt struct {
 	app.Compo
-	Message  store.Message
+	Message store.Message
+	// Waiting says the call has not run: its turn waits on the decision drawn after it (its
+	// approval, or ask_user's question), so it says so rather than "running…".
+	Waiting  bool
 	expanded bool
+}
+
+// waitsOnYou says the running call at i waits on a decision: the next entry after it (and
+// after its batch's other calls) is a pending decision, and it has written nothing yet.
+func waitsOnYou(shown []store.Message, i int) bool {
+	if m := shown[i]; m.Status != store.StatusRunning || m.Output != "" || m.Progress != nil {
+		return false
+	}
+	for _, m := range shown[i+1:] {
+		if m.Role != store.RoleTool {
+			return m.Role == store.RoleDecision && m.Status == store.StatusPending
+		}
+	}
+	return false
 }
 
 // OnMount relabels the receipt when the locale switches.
@@ -416,7 +429,7 @@ func (r *ToolReceipt) Render() app.UI {
 		Body(
 			app.Div().Class("entry-head").Body(
 				app.Span().Class("entry-title").Text(m.Title),
-				app.Span().Class("entry-status").Text(statusText(toolStatusText, m.Status)),
+				app.Span().Class("entry-status").Text(toolStatus(m.Status, r.Waiting)),
 			),
 			app.If(args != "", func() app.UI {
 				return app.Pre().Class("entry-output tool-args").Text(args)
@@ -476,6 +489,13 @@ func cmpMessage(msg string) string {
 		return ""
 	}
 	return ": " + msg
+}
+
+func toolStatus(s store.Status, waiting bool) string {
+	if waiting {
+		return tr(i18n.WaitingBelow)
+	}
+	return statusText(toolStatusText, s)
 }
 
 var toolStatusText = map[store.Status]i18n.Msg{

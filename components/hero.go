@@ -141,8 +141,16 @@ func (c *Conversation) connect(ctx app.Context, ws string) {
 	for _, w := range c.workspaces {
 		remembered[w.ID] = storageGet(keyBlankOfPre + w.ID)
 	}
+	// The workspaces are read once a page (they are the server's flags): here, unless the
+	// session list's read has them already.
+	list, read := c.workspaces, c.workspaces == nil
+	c.spacesAsked = c.spacesAsked || read
 	ctx.Async(func() {
-		list, err := client.ListWorkspaces(ctx)
+		var err error
+		if read {
+			list, err = client.ListWorkspaces(ctx)
+		}
+		listed := err == nil
 		var info protocol.SessionInfo
 		pick := ""
 		if err == nil {
@@ -167,6 +175,12 @@ func (c *Conversation) connect(ctx app.Context, ws string) {
 		}
 		ctx.Dispatch(func(ctx app.Context) {
 			c.connecting = false
+			if read {
+				c.spacesAsked = false
+				if listed && c.workspaces == nil {
+					c.knowWorkspaces(list)
+				}
+			}
 			if next := c.nextPick; next != "" {
 				c.nextPick = ""
 				if next != pick {
@@ -191,7 +205,7 @@ func (c *Conversation) connect(ctx app.Context, ws string) {
 			}
 			c.connectRetry.succeeded()
 			c.noteReach(nil)
-			c.workspaces, c.workspace = list, pick
+			c.workspace = pick
 			c.loadStarters(ctx, pick)
 			storageSet(keyWorkspace, pick)
 			storageSet(keyBlankOfPre+pick, info.ID)
@@ -284,8 +298,20 @@ func (c *Conversation) renderHero() app.UI {
 // renderSession is a session's view: its header, the link's state, the thread.
 func (c *Conversation) renderSession() app.UI {
 	return app.Div().Class("session").Body(
-		app.Header().Class("session-header").Body(app.H1().Text(c.thread.Title)), // the page's one h1 (axe: page-has-heading-one)
+		app.Header().Class("session-header").Body(
+			app.H1().Text(titleWords(c.thread.Title)), // the page's one h1 (axe: page-has-heading-one)
+			workspaceTag(c.spaceNamed[c.workspaceOf(c.session)]),
+		),
 		c.renderLink(),
-		&Thread{Messages: c.thread.Messages, Rev: c.thread.Rev, Working: c.thread.Working, Older: c.older.more, Unsent: c.unsent},
+		&Thread{Messages: c.thread.Messages, Rev: c.thread.Rev, Working: c.thread.Working, Older: c.older.more, Unsent: c.unsent,
+			Aside: c.asideHere()},
 	)
+}
+
+// asideHere is the decision of the open session that the composer has set aside, if any.
+func (c *Conversation) asideHere() string {
+	if c.aside.Session != c.session {
+		return ""
+	}
+	return c.aside.ID
 }

@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/maxence-charriere/go-app/v10/pkg/app"
+	"github.com/stretchr/testify/assert"
 
 	"parley/app/locale"
 	"parley/app/socket"
@@ -185,4 +186,16 @@ func TestTheEnglishCheckCatchesALiteral(t *testing.T) {
 			t.Errorf("%s: %q, want %q", page, got, want)
 		}
 	}
+}
+
+// TestAnUntitledSessionIsNamedInTheLocale: a session nothing named yet (the server's
+// "New session") is named in the page's words, in its row and its header.
+func TestAnUntitledSessionIsNamedInTheLocale(t *testing.T) {
+	locale.Use(i18n.Chinese)
+	defer locale.Use(i18n.English)
+	assert.Equal(t, "新会话", titleWords(protocol.Untitled))
+	assert.Equal(t, "plan the garden", titleWords("plan the garden"), "a title given stays as it is")
+	html := viewtest.Render(t, &Sidebar{Sessions: []protocol.SessionInfo{{ID: "s1", Title: protocol.Untitled}}})
+	assert.Contains(t, html, "新会话")
+	assert.NotContains(t, html, protocol.Untitled)
 }

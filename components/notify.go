@@ -11,6 +11,7 @@ import (
 	"github.com/maxence-charriere/go-app/v10/pkg/app"
 
 	"parley/app/api"
+	"parley/app/locale"
 	"parley/i18n"
 	"parley/protocol"
 )
@@ -128,7 +129,7 @@ func (n *NotifySwitch) listen(ctx app.Context) {
 		return nil
 	})
 	// EventSource reconnects by itself when the server comes back.
-	n.source = app.Window().Get("EventSource").New("/api/notifications")
+	n.source = app.Window().Get("EventSource").New("/api/notifications?lang=" + locale.Current().Tag())
 	n.source.Call("addEventListener", "notification", n.onNote)
 	n.source.Call("addEventListener", "withdrawn", n.onGone)
 	n.onLink = app.FuncOf(func(this app.Value, args []app.Value) any {
@@ -229,6 +230,7 @@ func subscribePush(ctx app.Context) {
 				raw := app.Window().Get("JSON").Call("stringify", args[0]).String()
 				var sub protocol.PushSubscription
 				if json.Unmarshal([]byte(raw), &sub) == nil {
+					sub.Locale = locale.Current().Tag() // its notifications' words
 					ctx.Async(func() { _ = client.SubscribePush(ctx, device, sub) })
 				}
 				return nil

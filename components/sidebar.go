@@ -30,6 +30,9 @@ type Sidebar struct {
 	Queue     []protocol.QueueEntry
 	// MCP says the MCP servers screen is open.
 	MCP bool
+	// Spaces names the workspaces by id when there are several (spaceNames): each row
+	// says its session's.
+	Spaces map[string]string
 
 	pending pendingCounts // the decisions waiting, followed live (pending.go)
 	stop    context.CancelFunc
@@ -191,7 +194,7 @@ func (s *Sidebar) renderItem(info protocol.SessionInfo, now time.Time) app.UI {
 		cancel := func(ctx app.Context) { ctx.NewActionWithValue(actionRenameEnd, id) }
 		return app.Li().Class("session-item editing").DataSet("session", id).Body(
 			app.Input().Type("text").Class("session-rename").Value(s.draft).
-				Aria("label", tr(i18n.NewTitleFor, info.Title)).MaxLength(200).AutoFocus(true).
+				Aria("label", tr(i18n.NewTitleFor, titleWords(info.Title))).MaxLength(200).AutoFocus(true).
 				OnInput(func(ctx app.Context, e app.Event) { s.draft = ctx.JSSrc().Get("value").String() }, app.EventScope(id)).
 				OnKeyDown(func(ctx app.Context, e app.Event) {
 					switch e.Get("key").String() {
@@ -217,8 +220,8 @@ func (s *Sidebar) renderItem(info protocol.SessionInfo, now time.Time) app.UI {
 		)
 	case s.archiving == id:
 		return app.Li().Class("session-item confirming").DataSet("session", id).Role("alertdialog").
-			Aria("label", tr(i18n.ArchiveQuestion, info.Title)).Body(
-			app.P().Class("session-question").Text(tr(i18n.ArchiveConfirm, info.Title)),
+			Aria("label", tr(i18n.ArchiveQuestion, titleWords(info.Title))).Body(
+			app.P().Class("session-question").Text(tr(i18n.ArchiveConfirm, titleWords(info.Title))),
 			app.Div().Class("session-confirm").Body(
 				app.Button().Type("button").Class("session-op danger").Text(tr(i18n.Archive)).
 					OnClick(func(ctx app.Context, e app.Event) {
@@ -241,17 +244,21 @@ func (s *Sidebar) renderItem(info protocol.SessionInfo, now time.Time) app.UI {
 	waiting := s.pending.bySession[id]
 	a := app.A().Class("session-link").Href("/s/"+id).OnClick(closeMenu).Body(
 		app.Span().Class("session-line").Body(
-			app.Span().Class("session-title").Text(info.Title),
+			app.Span().Class("session-title").Text(titleWords(info.Title)),
 			app.If(waiting > 0, func() app.UI {
 				return app.Span().Class("session-waiting").Title(waitingWords(waiting)).Text(strconv.Itoa(waiting))
 			}),
 		),
 		app.If(waiting > 0, func() app.UI { return app.Span().Class("sr-only").Text(", " + waitingWords(waiting)) }),
-		app.If(info.LastActive() > 0, func() app.UI {
-			at := time.UnixMilli(info.LastActive())
-			return app.Time().Class("session-when").DateTime(at.Format(time.RFC3339)).
-				Title(at.Format(tr(i18n.LayoutDateTime))).Text(relativeTime(at, now))
-		}),
+		// When it was used, and, with several workspaces, where: one quiet line.
+		app.Span().Class("session-meta").Body(
+			app.If(info.LastActive() > 0, func() app.UI {
+				at := time.UnixMilli(info.LastActive())
+				return app.Time().Class("session-when").DateTime(at.Format(time.RFC3339)).
+					Title(at.Format(tr(i18n.LayoutDateTime))).Text(relativeTime(at, now))
+			}),
+			workspaceTag(s.Spaces[info.WorkspaceID]),
+		),
 	)
 	if id == s.Current {
 		a = a.Aria("current", "page")
@@ -262,7 +269,7 @@ func (s *Sidebar) renderItem(info protocol.SessionInfo, now time.Time) app.UI {
 		a,
 		app.Div().Class("session-ops").Body(
 			app.Button().Type("button").Class("session-op").DataSet("op", "rename").Text(tr(i18n.Rename)).
-				Aria("label", tr(i18n.RenameNamed, info.Title)).
+				Aria("label", tr(i18n.RenameNamed, titleWords(info.Title))).
 				OnClick(func(ctx app.Context, e app.Event) {
 					s.editing, s.draft, s.archiving = id, info.Title, ""
 					ctx.Defer(func(app.Context) {
@@ -273,7 +280,7 @@ func (s *Sidebar) renderItem(info protocol.SessionInfo, now time.Time) app.UI {
 					})
 				}, app.EventScope(id)),
 			app.Button().Type("button").Class("session-op").DataSet("op", "archive").Text(tr(i18n.Archive)).
-				Aria("label", tr(i18n.ArchiveNamed, info.Title)).
+				Aria("label", tr(i18n.ArchiveNamed, titleWords(info.Title))).
 				OnClick(func(ctx app.Context, e app.Event) {
 					s.archiving, s.editing = id, ""
 					// The question replaces the row: the focus goes to its safe answer.
@@ -325,4 +332,40 @@ func escapeMenu(ctx app.Context, e app.Event) {
 // address may not change (New session on the hero), so navigation alone cannot close it.
 func closeMenu(ctx app.Context, e app.Event) {
 	ctx.NewAction(actionCloseMenu)
+}
+
+// spaceNames maps the workspaces' ids to their names when there are several; with one (or
+// none known) it is nil, and no session names its workspace.
+func spaceNames(list []protocol.Workspace) map[string]string {
+	if len(list) < 2 {
+		return nil
+	}
+	out := make(map[string]string, len(list))
+	for _, w := range list {
+		out[w.ID] = w.Name
+		if w.Default {
+			out[""] = w.Name // a session made before workspaces had ids works in the default
+		}
+	}
+	return out
+}
+
+// titleWords is a session's title as the page says it: "New session", the server's word for a
+// session nothing named yet (protocol.Untitled), in the page's locale.
+func titleWords(title string) string {
+	if title == protocol.Untitled {
+		return tr(i18n.NewSession)
+	}
+	return title
+}
+
+// workspaceTag names a session's workspace, quietly (meta type); nothing for "".
+func workspaceTag(name string) app.UI {
+	if name == "" {
+		return app.Text("")
+	}
+	return app.Span().Class("session-workspace").Title(tr(i18n.WorkspaceNamed, name)).Body(
+		app.Span().Class("sr-only").Text(tr(i18n.WorkspaceNamed, "")),
+		app.Text(name),
+	)
 }

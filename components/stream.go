@@ -1,6 +1,10 @@
 package components
 
-import "github.com/maxence-charriere/go-app/v10/pkg/app"
+import (
+	"github.com/maxence-charriere/go-app/v10/pkg/app"
+
+	"parley/app/store"
+)
 
 // paintStream writes a streaming message's text straight into the text node go-app mounted
 // for it, and reports whether it could; the caller then skips go-app's render. At 50 tokens
@@ -23,5 +27,41 @@ func paintStream(stream, text string) bool {
 		return false // not the one text node this was written for (another renderer's markup)
 	}
 	node.Set("nodeValue", text)
+	return true
+}
+
+// The hidden placeholder the thread keeps after its log (MessageItem.Pending).
+const (
+	pendingClass  = "msg-pending"
+	pendingStream = "pending"
+)
+
+// adoptStream writes a message's first streamed text into the hidden placeholder after the
+// log, making it that message's entry, and reports whether it could. A new entry mounted by
+// go-app waits for its next frame (8 ms after an idle dispatch at 120 fps) and a render of
+// the page; this paints with the token. It writes only what differs between the two: the
+// class, hidden, data-stream and the text. The caller lets go-app's render follow: it draws
+// the store's message over the same node, which it still records as the placeholder, so it
+// sets each of those again, and from then on the entry is go-app's as if it had mounted it.
+func adoptStream(m store.Message) bool {
+	if !app.IsClient {
+		return false
+	}
+	el := app.Window().Get("document").Call("querySelector", `.thread-inner > .`+pendingClass+`[data-stream="`+pendingStream+`"]`)
+	if !el.Truthy() {
+		return false
+	}
+	text := el.Call("querySelector", ".msg-text")
+	if !text.Truthy() {
+		return false
+	}
+	node := text.Get("firstChild")
+	if !node.Truthy() || node.Get("nodeType").Int() != 3 {
+		return false
+	}
+	el.Set("className", messageClass(m))
+	el.Set("hidden", false)
+	el.Get("dataset").Set("stream", m.Stream)
+	node.Set("nodeValue", m.Text)
 	return true
 }

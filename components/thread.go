@@ -32,6 +32,9 @@ type Thread struct {
 	Older bool
 	// Unsent are the prompts the server has not stored yet, shown after the log (outbox.go).
 	Unsent []mo.Entry
+	// Aside is the open decision the person set aside to chat (the composer says which):
+	// its card says so, since the composer below does not show it.
+	Aside string
 
 	earlier int // how many windowSteps of older messages the person asked for
 	asked   int // how many messages were held when the last older window was asked for
@@ -108,12 +111,14 @@ func (t *Thread) Render() app.UI {
 						case store.RoleRun:
 							return renderRun(m)
 						case store.RoleDecision:
-							return &DecisionCard{Message: m}
+							return &DecisionCard{Message: m, Aside: m.ID == t.Aside}
 						case store.RoleTool:
-							return &ToolReceipt{Message: m}
+							return &ToolReceipt{Message: m, Waiting: waitsOnYou(shown, i)}
 						}
 						return &MessageItem{Message: shown[i], Stop: shown[i].Offset == stop}
 					}),
+					// Last, hidden: the place the next streamed message takes (adoptStream).
+					&MessageItem{Pending: true, Message: store.Message{Role: store.RoleAgent, Status: store.StatusStreaming}},
 				),
 			// After the log, so the log keeps its indexes: what waits to be sent.
 			&Unsent{Entries: t.Unsent},
@@ -154,6 +159,20 @@ func shownInRun(msgs []store.Message, i int) bool {
 	return false
 }
 
+// messageClass is a message's class list; adoptStream writes the same for a streaming one.
+func messageClass(m store.Message) string {
+	class := "msg msg-" + string(m.Role)
+	switch {
+	case m.From == protocol.FromParley:
+		class += " msg-notice" // Parley's own words: why a turn could not go on
+	case m.Status == store.StatusStreaming:
+		class += " msg-streaming"
+	case m.Status == store.StatusInterrupted:
+		class += " msg-interrupted"
+	}
+	return class
+}
+
 // MessageItem is one message.
 type MessageItem struct {
 	app.Compo
@@ -163,6 +182,12 @@ type MessageItem struct {
 	// Stop says the message holds the log's one tab stop: it and its Copy are in the Tab
 	// order; the others are reached with the arrows.
 	Stop bool
+	// Pending makes this the hidden, empty streaming message kept after the log, so that
+	// the next message's first token is written into the page at once (adoptStream) rather
+	// than waiting for go-app's next frame and a mount. Its class and data-stream are none a
+	// real message has (and without the class "msg" it is in no list of messages), so
+	// go-app's next render of the same node, comparing against what it drew here, sets both.
+	Pending bool
 
 	showCode bool // a command's whole text, not only its first line
 }
@@ -172,14 +197,9 @@ func (m *MessageItem) Render() app.UI {
 	if m.Folded {
 		return app.Div().Class("msg-folded").Hidden(true)
 	}
-	class := "msg msg-" + string(m.Message.Role)
-	switch {
-	case m.Message.From == protocol.FromParley:
-		class += " msg-notice" // Parley's own words: why a turn could not go on
-	case m.Message.Status == store.StatusStreaming:
-		class += " msg-streaming"
-	case m.Message.Status == store.StatusInterrupted:
-		class += " msg-interrupted"
+	class, stream := messageClass(m.Message), m.Message.Stream
+	if m.Pending {
+		class, stream = pendingClass, pendingStream
 	}
 	cmd, isCmd := protocol.Command{}, false
 	if m.Message.Role == store.RoleUser {
@@ -198,9 +218,10 @@ func (m *MessageItem) Render() app.UI {
 	}
 	return app.Div().
 		Class(class).
+		Hidden(m.Pending).
 		Role("article").
 		TabIndex(tab).
-		DataSet("stream", m.Message.Stream).
+		DataSet("stream", stream).
 		DataSet("offset", strconv.FormatUint(m.Message.Offset, 10)).
 		Body(
 			// Who wrote it, for a screen reader: the side and the tint say it to the eye.
@@ -211,6 +232,9 @@ func (m *MessageItem) Render() app.UI {
 			text,
 			app.If(m.Message.Status == store.StatusInterrupted, func() app.UI {
 				return app.Div().Class("msg-note").Text(tr(i18n.InterruptedMessage))
+			}),
+			app.If(m.Message.Status == store.StatusStopped, func() app.UI {
+				return app.Div().Class("msg-note").Text(tr(i18n.OutcomeStopped))
 			}),
 			app.If(m.Message.Status != store.StatusStreaming, func() app.UI {
 				return app.Div().Class("msg-meta").Body(

@@ -4,6 +4,7 @@ import (
 	"context"
 	"net/http"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -63,8 +64,11 @@ func listen(srv *server, session string, caughtUp chan<- struct{}, until func(li
 	defer cancel()
 	var l liveLog
 	up := false
+	// until sees every event and delta, also those before the catch-up (it may signal from
+	// them); the listening ends only once caught up.
 	check := func() {
-		if up && (until == nil || until(l)) {
+		done := until == nil || until(l)
+		if up && done {
 			cancel()
 		}
 	}
@@ -99,10 +103,14 @@ func lastAgentText(t *testing.T, ctx context.Context) string {
 // then the one agent.message replaces it.
 func TestAgentStreamsTokenByToken(t *testing.T) {
 	t.Parallel()
-	hold := make(chan struct{})
+	// The model pauses twice: while the second client catches up, and after "the " until
+	// that client holds a delta frame. Without the second pause the closing agent.message
+	// could reach its socket before the deltas sent just ahead of it (two paths, core NATS
+	// and the stream), and a delta after its message is rightly dropped as late.
+	hold, deltaHeld := make(chan struct{}), make(chan struct{})
 	_, srv, ctx := openModel(t, testkit.Reply{Steps: []testkit.Step{
 		testkit.TextChunk("Hello "), testkit.TextChunk("from "), {Hold: hold},
-		testkit.TextChunk("the "), testkit.TextChunk("model."), testkit.Finish("stop"),
+		testkit.TextChunk("the "), {Hold: deltaHeld}, testkit.TextChunk("model."), testkit.Finish("stop"),
 	}})
 	prompt(t, ctx, "hi")
 	do(t, ctx, 20*time.Second, waitJS(`(document.querySelector('.thread .msg-streaming .msg-text') || {}).textContent === 'Hello from '`))
@@ -113,9 +121,15 @@ func TestAgentStreamsTokenByToken(t *testing.T) {
 
 	// A second client listening while the rest streams gets it as delta frames. It listens
 	// until the stored message closes the stream.
-	listening, listened := make(chan struct{}), make(chan liveLog, 1)
+	listening, listened, delta := make(chan struct{}), make(chan liveLog, 1), make(chan struct{})
 	go func() {
-		listened <- listen(srv, session, listening, func(l liveLog) bool { return testkit.Count(l.events, protocol.EventAgentMessage) > 0 })
+		var once sync.Once
+		listened <- listen(srv, session, listening, func(l liveLog) bool {
+			if len(l.deltas) > 0 {
+				once.Do(func() { close(delta) })
+			}
+			return testkit.Count(l.events, protocol.EventAgentMessage) > 0
+		})
 	}()
 	// Which entries of the thread change in the page while the rest streams: only the
 	// streaming one may.
@@ -130,6 +144,12 @@ func TestAgentStreamsTokenByToken(t *testing.T) {
 		t.Fatal("the second client never caught up with the session")
 	}
 	close(hold)
+	select {
+	case <-delta:
+	case <-time.After(30 * time.Second):
+		t.Fatal("the second client, caught up while the message streams, got no delta frame")
+	}
+	close(deltaHeld)
 	do(t, ctx, 20*time.Second, waitJS(`!document.querySelector('.thread .msg-streaming') && !document.querySelector('.thread .stop')`))
 	assert.Equal(t, "Hello from the model.", lastAgentText(t, ctx))
 	assert.Equal(t, "stream", evalString(t, ctx, `[...window.__touched].join(', ')`), "only the streaming message changed in the page")
@@ -188,6 +208,28 @@ func TestAgentStopDuringAStream(t *testing.T) {
 	stored := readLog(t, srv, sessionOf(t, ctx))
 	assert.Equal(t, []string{"Counting: one, "}, testkit.AgentTexts(t, stored.events), "stored as the message")
 	assert.Len(t, fake.Requests(), 1, "the model is not called again")
+
+	// The cut answer says it was cut, then and after a reload (qa round 8 #1): it would read
+	// as the whole answer.
+	const note = `[...document.querySelectorAll('.thread .msg-agent:not(.msg-notice) .msg-note')].map(e => e.textContent).join('|')`
+	do(t, ctx, 10*time.Second, waitJS(note+` === 'Stopped by you'`))
+	do(t, ctx, 60*time.Second, chromedp.Reload(), waitReady(), waitJS(note+` === 'Stopped by you'`))
+	assert.Equal(t, "Counting: one,", lastAgentText(t, ctx))
+}
+
+// TestAgentStoppedBeforeItsFirstWord: a turn stopped before the model said anything leaves a
+// note from Parley after the prompt, so the thread does not read as if it never ran.
+func TestAgentStoppedBeforeItsFirstWord(t *testing.T) {
+	t.Parallel()
+	hold := make(chan struct{})
+	defer close(hold)
+	_, _, ctx := openModel(t, testkit.Reply{Steps: []testkit.Step{{Hold: hold}, testkit.TextChunk("Too late."), testkit.Finish("stop")}})
+	prompt(t, ctx, "early")
+	do(t, ctx, 20*time.Second, chromedp.Click(chromedp.CSS(`.thread .stop`)), waitJS(`!document.querySelector('.thread .stop')`))
+	const stopped = `[...document.querySelectorAll('.thread .msg-notice .msg-note')].map(e => e.textContent).join('|') === 'Stopped by you'`
+	do(t, ctx, 10*time.Second, waitJS(stopped))
+	do(t, ctx, 60*time.Second, chromedp.Reload(), waitReady(), waitJS(stopped))
+	assert.Empty(t, lastAgentText(t, ctx), "no answer from the model")
 }
 
 // approve waits for the composer's approval and clicks its option labelled label.

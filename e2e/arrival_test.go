@@ -54,7 +54,7 @@ func TestTypingOnAfterSendingAScriptAnswersNothing(t *testing.T) {
 	t.Parallel()
 	const sleep = `/script run(['sleep', '1'])`
 	srv, ctx := openSession(t, sleep)
-	do(t, ctx, 20*time.Second, waitJS(modeShown))
+	do(t, ctx, 60*time.Second, waitJS(modeShown))
 	do(t, ctx, 10*time.Second, chromedp.Click(chromedp.CSS(`#composer-mode .choice:nth-child(2)`)), waitJS(modeGone)) // always
 	require.Eventually(t, func() bool {
 		grants, err := apiClient(srv).ListGrants(context.Background())

@@ -38,7 +38,7 @@ func thread(t *testing.T, ctx context.Context) []shownMessage {
 // waitMessages waits until the thread shows n messages.
 func waitMessages(t *testing.T, ctx context.Context, n int) []shownMessage {
 	t.Helper()
-	tctx, cancel := context.WithTimeout(ctx, 20*time.Second)
+	tctx, cancel := context.WithTimeout(ctx, 45*time.Second)
 	defer cancel()
 	err := chromedp.Do(tctx, waitJS(`document.querySelectorAll('.thread .msg[data-offset]').length >= `+strconv.Itoa(n)))
 	if err != nil {

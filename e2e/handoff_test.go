@@ -120,6 +120,16 @@ func (h *holder) of(url string) time.Duration {
 // hold starts intercepting the page's requests for app.wasm and the workspace list.
 func hold(t *testing.T, ctx context.Context) *holder {
 	h := &holder{}
+	intercept(t, ctx, func(url string) bool { time.Sleep(h.of(url)); return true }, "*/web/app.wasm*", "*/api/workspaces*")
+	return h
+}
+
+// intercept pauses the page's requests whose URL matches one of patterns, each until wait
+// says it may go on (false: never, the test is over). The service worker is bypassed: it
+// would answer app.wasm itself, out of the page's sight, so every load goes to the network,
+// as the first one does.
+func intercept(t *testing.T, ctx context.Context, wait func(url string) bool, patterns ...string) {
+	t.Helper()
 	paused := chromedp.Events(ctx, fetch.RequestPaused)
 	go func() {
 		for ev, err := range paused {
@@ -127,7 +137,9 @@ func hold(t *testing.T, ctx context.Context) *holder {
 				return
 			}
 			go func() {
-				time.Sleep(h.of(ev.Request.URL))
+				if !wait(ev.Request.URL) {
+					return
+				}
 				_ = chromedp.Do(ctx, chromedp.Func(func(ctx context.Context, tg *chromedp.Target) error {
 					_, err := cdp.Call(ctx, tg, fetch.ContinueRequest, fetch.ContinueRequestParams{RequestID: ev.RequestID})
 					return err
@@ -135,19 +147,20 @@ func hold(t *testing.T, ctx context.Context) *holder {
 			}()
 		}
 	}()
+	var match []*fetch.RequestPattern
+	for _, p := range patterns {
+		match = append(match, &fetch.RequestPattern{URLPattern: p})
+	}
 	do(t, ctx, 10*time.Second, chromedp.Func(func(ctx context.Context, tg *chromedp.Target) error {
-		// The service worker would answer app.wasm itself, out of the page's sight: every
-		// load goes to the network, as the first one does.
 		if _, err := cdp.Call(ctx, tg, network.Enable, network.EnableParams{}); err != nil {
 			return err
 		}
 		if _, err := cdp.Call(ctx, tg, network.SetBypassServiceWorker, network.SetBypassServiceWorkerParams{Bypass: true}); err != nil {
 			return err
 		}
-		_, err := cdp.Call(ctx, tg, fetch.Enable, fetch.EnableParams{Patterns: []*fetch.RequestPattern{{URLPattern: "*/web/app.wasm*"}, {URLPattern: "*/api/workspaces*"}}})
+		_, err := cdp.Call(ctx, tg, fetch.Enable, fetch.EnableParams{Patterns: match})
 		return err
 	}))
-	return h
 }
 
 // loadAndType opens url without waiting for it to load, types keys from the moment the new

@@ -14,10 +14,12 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
+	"sync"
 	"syscall"
 	"testing"
 	"time"
 
+	cdpbrowser "github.com/chromedp/cdproto/browser"
 	"github.com/chromedp/cdproto/cdp"
 	"github.com/chromedp/cdproto/input"
 	"github.com/chromedp/chromedp"
@@ -58,13 +60,15 @@ func setup(m *testing.M) int {
 	}
 	defer os.RemoveAll(dir)
 	binary = filepath.Join(dir, "parley")
-	build := exec.Command("go", "build", "-o", binary, ".")
+	// The flags of `make server`, so that after it this is a link from the build cache.
+	build := exec.Command("go", "build", "-trimpath", "-o", binary, ".")
 	build.Dir = repoRoot
 	build.Stdout, build.Stderr = os.Stderr, os.Stderr
 	if err := build.Run(); err != nil {
 		fmt.Fprintln(os.Stderr, "e2e: building the server:", err)
 		return 1
 	}
+	defer closeChromium()
 	return m.Run()
 }
 
@@ -209,18 +213,111 @@ func (w *testLogWriter) Write(p []byte) (int, error) {
 	return len(p), nil
 }
 
-// browser starts a headless Chromium with a fresh profile.
+// browser opens a tab in a browser context of its own (its own cookies, storage, cache,
+// service workers and permissions, as a fresh profile has) in the test binary's one
+// Chromium, and closes both when the test ends. Chromium starts with the first test that
+// asks for it (docs/testing.md, "One Chromium"). A test that needs its own process (a
+// profile that outlives a browser restart, flags of its own) calls newBrowser instead.
 func browser(t testing.TB) context.Context {
 	t.Helper()
+	start := time.Now()
+	parent, err := sharedChromium(t)
+	if err != nil {
+		t.Fatalf("start chromium: %v", err)
+	}
+	ctx, cancel := chromedp.NewContext(parent, chromedp.WithNewBrowserContext())
+	t.Cleanup(cancel)
+	if err := chromedp.Do(ctx, windowSize(1200, 900)); err != nil {
+		t.Fatalf("open a browser context in the shared chromium: %v", err)
+	}
+	t.Logf("browser: a tab of its own in %v", time.Since(start).Round(time.Millisecond))
+	return ctx
+}
+
+// ownBrowser starts a Chromium of its own, on a fresh profile, for a test that a browser
+// context cannot serve: one is off the record, as an incognito window is (Chromium does not
+// offer to install an app from it), and shares the process's flags.
+func ownBrowser(t testing.TB) context.Context {
+	t.Helper()
+	start := time.Now()
 	ctx, cancel := newBrowser(t.TempDir())
 	t.Cleanup(cancel)
 	if err := chromedp.Do(ctx); err != nil {
 		t.Fatalf("start chromium: %v", err)
 	}
+	t.Logf("browser: a chromium of its own in %v", time.Since(start).Round(time.Millisecond))
 	return ctx
 }
 
-func newBrowser(profile string) (context.Context, context.CancelFunc) {
+// windowSize sets the size of the tab's window, as --window-size does for the first one
+// (a tab of a new browser context opens in a new window).
+func windowSize(w, h int64) chromedp.Action[chromedp.Void] {
+	return chromedp.Func(func(ctx context.Context, tg *chromedp.Target) error {
+		win, err := chromedp.CallBrowser(ctx, cdpbrowser.GetWindowForTarget, cdpbrowser.GetWindowForTargetParams{TargetID: tg.TargetID})
+		if err != nil {
+			return err
+		}
+		_, err = chromedp.CallBrowser(ctx, cdpbrowser.SetWindowBounds, cdpbrowser.SetWindowBoundsParams{WindowID: win.WindowID,
+			Bounds: &cdpbrowser.Bounds{Width: w, Height: h}})
+		return err
+	})
+}
+
+// chromium is the test binary's one Chromium, shared by every browser(t).
+var chromium struct {
+	sync.Mutex
+	ctx     context.Context // done once the process is gone
+	cancel  context.CancelFunc
+	profile string
+}
+
+// sharedChromium returns the shared Chromium's context, starting the process when there is
+// none or when the last one died (every test that was using it fails with its exit error:
+// chromedp cancels the contexts of its tabs; the tests after it get a new one).
+func sharedChromium(t testing.TB) (context.Context, error) {
+	chromium.Lock()
+	defer chromium.Unlock()
+	if chromium.ctx != nil && chromium.ctx.Err() == nil {
+		return chromium.ctx, nil
+	}
+	if chromium.ctx != nil {
+		t.Logf("browser: the shared chromium is gone (%v): starting another", context.Cause(chromium.ctx))
+		closeChromiumLocked()
+	}
+	profile, err := os.MkdirTemp("", "parley-e2e-chromium-")
+	if err != nil {
+		return nil, err
+	}
+	start := time.Now()
+	ctx, cancel := newBrowser(profile)
+	if err := chromedp.Do(ctx); err != nil {
+		cancel()
+		os.RemoveAll(profile)
+		return nil, err
+	}
+	t.Logf("browser: the shared chromium started in %v", time.Since(start).Round(time.Millisecond))
+	chromium.ctx, chromium.cancel, chromium.profile = ctx, cancel, profile
+	return ctx, nil
+}
+
+// closeChromium ends the shared Chromium, if one runs: TestMain calls it after the tests.
+func closeChromium() {
+	chromium.Lock()
+	defer chromium.Unlock()
+	closeChromiumLocked()
+}
+
+func closeChromiumLocked() {
+	if chromium.cancel != nil {
+		chromium.cancel()
+		os.RemoveAll(chromium.profile)
+	}
+	chromium.ctx, chromium.cancel, chromium.profile = nil, nil, ""
+}
+
+// newBrowser starts a headless Chromium of its own on the profile folder, with the flags
+// of every browser here and then extra ones.
+func newBrowser(profile string, extra ...chromedp.ExecAllocatorOption) (context.Context, context.CancelFunc) {
 	opts := []chromedp.ExecAllocatorOption{
 		chromedp.ExecPath(chromiumPath),
 		chromedp.Headless,
@@ -236,6 +333,7 @@ func newBrowser(profile string) (context.Context, context.CancelFunc) {
 		chromedp.Flag("disable-dev-shm-usage", true),
 		chromedp.WindowSize(1200, 900),
 	}
+	opts = append(opts, extra...)
 	actx, acancel := chromedp.NewExecAllocator(context.Background(), opts...)
 	ctx, cancel := chromedp.NewContext(actx)
 	return ctx, func() { cancel(); acancel() }
@@ -409,10 +507,19 @@ func openSeeded(t *testing.T, data, title string, between ...chromedp.Action[chr
 	t.Helper()
 	srv := startServer(t, data, "127.0.0.1:0")
 	id := seedSession(t, srv, title, 1)
+	return srv, openPage(t, srv, "/s/"+id, between...), id
+}
+
+// openPage opens the server's token link in a browser, runs between once that page is
+// ready, then opens path (such as "/s/"+id) and waits until it is ready too.
+func openPage(t *testing.T, srv *server, path string, between ...chromedp.Action[chromedp.Void]) context.Context {
+	t.Helper()
 	ctx := browser(t)
+	start := time.Now()
 	steps := append([]chromedp.Action[chromedp.Void]{chromedp.Navigate(srv.link), waitReady()}, between...)
-	do(t, ctx, 60*time.Second, append(steps, chromedp.Navigate(srv.base()+"/s/"+id), waitReady())...)
-	return srv, ctx, id
+	do(t, ctx, 60*time.Second, append(steps, chromedp.Navigate(srv.base()+path), waitReady())...)
+	t.Logf("browser: %s ready in %v", path, time.Since(start).Round(time.Millisecond))
+	return ctx
 }
 
 // assertOnePending checks that the browser's session has exactly one decision waiting.
@@ -435,6 +542,8 @@ func openHomeOn(t testing.TB, data string) (*server, context.Context) {
 	t.Helper()
 	srv := startServer(t, data, "127.0.0.1:0")
 	ctx := browser(t)
+	start := time.Now()
 	do(t, ctx, 60*time.Second, chromedp.Navigate(srv.link), waitReady())
+	t.Logf("browser: the first page ready in %v", time.Since(start).Round(time.Millisecond))
 	return srv, ctx
 }

@@ -41,7 +41,7 @@ func TestLocaleFollowsTheBrowser(t *testing.T) {
 func TestLocaleSwitchKeepsTheForm(t *testing.T) {
 	t.Parallel()
 	_, ctx := openSession(t, threeQuestions)
-	do(t, ctx, 20*time.Second, waitJS(modeShown), waitJS(`document.activeElement.type === 'radio'`), space(),
+	do(t, ctx, 60*time.Second, waitJS(modeShown), waitJS(`document.activeElement.type === 'radio'`), space(),
 		waitJS(`document.querySelector('#composer-mode .chip').textContent === 'Engine ✓'`))
 	do(t, ctx, 10*time.Second, js(`[...document.querySelectorAll('#composer-mode [role=tab]')][2].click()`),
 		waitJS(`document.activeElement.type === 'text'`), chromedp.KeyEvent("parley"))

@@ -48,7 +48,7 @@ func TestEmptyPageOffersStarters(t *testing.T) {
 func TestDecisionCardWaitsThenStatesItsOutcome(t *testing.T) {
 	t.Parallel()
 	srv, ctx := openSession(t, `/script ok = confirm('Ship it?'); v = ask('Deploy', {'type': 'object', 'properties': {'env': {'type': 'string', 'title': 'Environment', 'oneOf': [{'const': 'staging', 'title': 'Staging'}, {'const': 'prod', 'title': 'Production'}]}, 'replicas': {'type': 'integer', 'title': 'Replicas'}}}); send('done')`)
-	do(t, ctx, 20*time.Second, waitJS(`!!document.querySelector('.entry-decision.status-pending') && !!document.querySelector('#composer-mode')`))
+	do(t, ctx, 60*time.Second, waitJS(`!!document.querySelector('.entry-decision.status-pending') && !!document.querySelector('#composer-mode')`))
 	assert.Equal(t, 1, int(get(t, ctx, chromedp.Evaluate[float64](`document.querySelectorAll('.thread .entry-decision').length`))))
 	assert.Contains(t, evalString(t, ctx, `document.querySelector('.entry-decision').textContent`), "Waiting for your answer below")
 	assert.False(t, evalBool(t, ctx, `!!document.querySelector('.entry-decision button, .thread-inner .choice')`), "the card repeats none of the composer's answers")
@@ -74,7 +74,7 @@ func TestDecisionCardWaitsThenStatesItsOutcome(t *testing.T) {
 func TestRunOutputIsShownOnce(t *testing.T) {
 	t.Parallel()
 	_, ctx := openSession(t, `/script print('Hello, Ada.'); send('Hello, Ada.')`)
-	do(t, ctx, 20*time.Second, waitJS(`!!document.querySelector('.entry-run.status-done') && !document.querySelector('.thread .working')`))
+	do(t, ctx, 60*time.Second, waitJS(`!!document.querySelector('.entry-run.status-done') && !document.querySelector('.thread .working')`))
 	shown := evalString(t, ctx, `[...document.querySelectorAll('.thread-inner .msg-agent, .thread-inner .entry-run')].map(e => e.innerText).join('\n')`)
 	assert.Equal(t, 1, strings.Count(shown, "Hello, Ada."), shown)
 	assert.Contains(t, evalString(t, ctx, `document.querySelector('.entry-run .entry-output').textContent`), "Hello, Ada.")
@@ -265,7 +265,7 @@ func TestAnExampleTypedWholeRunsOnOneEnter(t *testing.T) {
 func TestQueuedPromptEditedThenRemoved(t *testing.T) {
 	t.Parallel()
 	srv, ctx := openSession(t, `/script ok = confirm('Go on?'); send('first done')`)
-	do(t, ctx, 20*time.Second, waitJS(`!!document.querySelector('#composer-mode .chat-about')`),
+	do(t, ctx, 60*time.Second, waitJS(`!!document.querySelector('#composer-mode .chat-about')`),
 		chromedp.Click(chromedp.CSS(`#composer-mode .chat-about`)), waitJS(`!document.querySelector('#composer-mode')`))
 	do(t, ctx, 10*time.Second, chromedp.Focus(composer), typeText("second prompt"), pressEnter(0),
 		waitJS(`!!document.querySelector('.queue-dock [data-queued]')`))

@@ -71,3 +71,24 @@ func TestAgentMarkdownInTheBrowser(t *testing.T) {
 	assert.Equal(t, `fmt.Println("<b>hi</b>")`, evalString(t, ctx, `window.__copied`))
 	assert.Equal(t, "Copied", evalString(t, ctx, `document.querySelector('.msg-agent .md-copy').textContent`))
 }
+
+// TestATableKeepsItsWordsWhole: on a phone, a table beside one long unbroken word keeps its
+// other column's words whole; the table scrolls in its box instead (docs/qa-round7.md #8: the
+// message's overflow-wrap let the column fall to one letter a line).
+func TestATableKeepsItsWordsWhole(t *testing.T) {
+	t.Parallel()
+	long := strings.Repeat("averyveryverylongidentifier", 24)
+	model := markdownModel(t, "| column | value |\n|---|---|\n| col | "+long+" |")
+	srv := startServerModel(t, t.TempDir(), model.URL+"/v1")
+	ctx := browser(t)
+	phone(t, ctx, 844)
+	do(t, ctx, 60*time.Second, chromedp.Navigate(srv.link), waitReady(),
+		typeText("a table"), pressEnter(0), waitJS(`location.pathname.startsWith('/s/')`))
+	do(t, ctx, 30*time.Second, waitJS(`document.querySelectorAll('.msg-agent .md td').length == 2 && document.querySelectorAll('.msg-agent .md td')[1].textContent === `+quote(long)+``))
+	// A cell holding one word is one line high: the word is not broken.
+	lines := get(t, ctx, chromedp.Evaluate[int](`(() => { const r = document.createRange();
+		r.selectNodeContents(document.querySelector('.msg-agent .md td'));
+		return new Set([...r.getClientRects()].map(c => Math.round(c.top))).size; })()`))
+	assert.Equal(t, 1, lines, "the cell holding \"col\" is one line")
+	assert.LessOrEqual(t, get(t, ctx, chromedp.Evaluate[float64](`document.documentElement.scrollWidth`)), 390.0, "the page does not scroll sideways: the table scrolls in its box")
+}

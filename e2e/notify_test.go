@@ -25,11 +25,13 @@ const shownNotifications = `(navigator.serviceWorker.ready.then(r => r.getNotifi
 }), window.__notes || [])`
 
 // grantNotifications grants the server's origin the notifications permission, as a person's
-// "Allow" would.
+// "Allow" would, in the test's own browser context (a grant without one goes to the
+// browser's default context, which no test's tab is in).
 func grantNotifications(t *testing.T, ctx context.Context, srv *server) {
 	t.Helper()
 	_, err := chromedp.CallBrowser(ctx, cdpbrowser.SetPermission, cdpbrowser.SetPermissionParams{
-		Permission: &cdpbrowser.PermissionDescriptor{Name: "notifications"}, Setting: cdpbrowser.PermissionSettingGranted, Origin: srv.base()})
+		Permission: &cdpbrowser.PermissionDescriptor{Name: "notifications"}, Setting: cdpbrowser.PermissionSettingGranted, Origin: srv.base(),
+		BrowserContextID: chromedp.FromContext(ctx).BrowserContextID})
 	require.NoError(t, err)
 }
 

@@ -42,7 +42,11 @@ func waitWorker() chromedp.Action[chromedp.Void] {
 // standalone display and a theme colour for each colour scheme; the service worker registers.
 func TestPWAInstallable(t *testing.T) {
 	t.Parallel()
-	srv, ctx := openHome(t)
+	// A Chromium of its own: a browser context is off the record, and Chromium installs no
+	// app from one ("in-incognito").
+	srv := startServer(t, t.TempDir(), "127.0.0.1:0")
+	ctx := ownBrowser(t)
+	do(t, ctx, 60*time.Second, chromedp.Navigate(srv.link), waitReady())
 	do(t, ctx, 30*time.Second, waitWorker())
 
 	errs := cdpCall(t, ctx, page.GetInstallabilityErrors, cdp.Empty{})

@@ -110,10 +110,8 @@ func TestAPromptMovesItsSessionToTheTop(t *testing.T) {
 	waitAgentReplies(t, srv, newer, 1)
 
 	const first = `document.querySelector('#sidebar .session-item')?.dataset.session`
-	ctx := browser(t)
-	do(t, ctx, 60*time.Second, chromedp.Navigate(srv.link), waitReady(),
-		chromedp.Navigate(srv.base()+"/s/"+older), waitReady(), waitCaughtUp(),
-		waitJS(first+` === '`+newer+`'`))
+	ctx := openPage(t, srv, "/s/"+older)
+	do(t, ctx, 60*time.Second, waitCaughtUp(), waitJS(first+` === '`+newer+`'`))
 	do(t, ctx, 20*time.Second, chromedp.Click(composer), typeText("back to this one"), pressEnter(0),
 		waitJS(first+` === '`+older+`'`))
 }
@@ -142,12 +140,8 @@ func TestPhoneStartersAndApprovalsHeader(t *testing.T) {
 // session).
 func TestMCPIsReachableAndBackLeadsToTheChat(t *testing.T) {
 	t.Parallel()
-	srv := startServer(t, t.TempDir(), "127.0.0.1:0")
-	id := newSession(t, srv, "Came from here", "")
-	sendTo(t, srv, id, "hello")
-	ctx := browser(t)
-	do(t, ctx, 60*time.Second, chromedp.Navigate(srv.link), waitReady(),
-		chromedp.Navigate(srv.base()+"/s/"+id), waitReady(), waitCaughtUp())
+	_, ctx, id := openSeeded(t, t.TempDir(), "Came from here")
+	do(t, ctx, 60*time.Second, waitCaughtUp())
 	do(t, ctx, 30*time.Second, chromedp.Click(chromedp.CSS(`#sidebar .mcp-link`)),
 		waitJS(`location.pathname === '/mcp' && !!document.querySelector('.mcp-page')`),
 		waitJS(`document.querySelector('#sidebar .mcp-link')?.getAttribute('aria-current') === 'page'`))

@@ -120,8 +120,11 @@ func TestCopyButtonsAreOneTabStop(t *testing.T) {
 	do(t, ctx, 10*time.Second, js(`document.querySelector('.thread-inner .msg[tabindex="0"]').focus()`),
 		waitJS(`document.activeElement.classList.contains('msg')`))
 	last := evalString(t, ctx, `document.activeElement.dataset.offset`)
+	// The message's Copy joins the Tab order at the render after the focus moved: Tab before
+	// it would skip the Copy.
 	do(t, ctx, 10*time.Second, rawKey("ArrowUp", 38, 0),
-		waitJS(`document.activeElement.classList.contains('msg') && document.activeElement.dataset.offset !== '`+last+`'`))
+		waitJS(`document.activeElement.classList.contains('msg') && document.activeElement.dataset.offset !== '`+last+`'`+
+			` && document.activeElement.querySelector('.msg-copy')?.tabIndex === 0`))
 	up := evalString(t, ctx, `document.activeElement.dataset.offset`)
 	do(t, ctx, 10*time.Second, tabKey(0),
 		waitJS(`document.activeElement.classList.contains('msg-copy') && document.activeElement.closest('.msg').dataset.offset === '`+up+`'`))
@@ -201,7 +204,7 @@ func TestApprovalsTabsMoveWithTheArrows(t *testing.T) {
 func TestANextConfirmTakesTheFocusAtNo(t *testing.T) {
 	t.Parallel()
 	_, ctx := openSession(t, "/script a = confirm('Ship it?'); b = confirm('Really?'); send(str(a) + str(b))")
-	do(t, ctx, 30*time.Second, waitJS(modeShown), waitJS(`document.querySelector('#composer-mode .question-message')?.textContent === 'Ship it?'`))
+	do(t, ctx, 60*time.Second, waitJS(modeShown), waitJS(`document.querySelector('#composer-mode .question-message')?.textContent === 'Ship it?'`))
 	do(t, ctx, 10*time.Second, chromedp.Click(chromedp.CSS(`#composer-mode .choice.tone-neutral`)),
 		waitJS(`document.querySelector('#composer-mode .question-message')?.textContent === 'Really?' && `+focusIn))
 	assert.Equal(t, "No", evalString(t, ctx, `document.activeElement.textContent`))
@@ -212,7 +215,7 @@ func TestANextConfirmTakesTheFocusAtNo(t *testing.T) {
 func TestKeptAnswersGoWhenTheDecisionEndsElsewhere(t *testing.T) {
 	t.Parallel()
 	srv, ctx := openSession(t, `/script ask('Two?', {'type': 'object', 'properties': {'x': {'type': 'string', 'title': 'X'}, 'y': {'type': 'string', 'title': 'Y'}}})`)
-	do(t, ctx, 30*time.Second, waitJS(modeShown), waitJS(focusIn), chromedp.KeyEvent("abc"))
+	do(t, ctx, 60*time.Second, waitJS(modeShown), waitJS(focusIn), chromedp.KeyEvent("abc"))
 	id := evalString(t, ctx, `document.querySelector('.entry-decision.status-pending')?.dataset.decision || ''`)
 	require.NotEmpty(t, id)
 	key := `sessionStorage.getItem('parley.answers.` + id + `')`

@@ -171,7 +171,7 @@ func TestSessionActionsOnHoverOrFocus(t *testing.T) {
 func TestRunCardFollowsItsApproval(t *testing.T) {
 	t.Parallel()
 	_, ctx := openSession(t, `/script r = run(['echo', 'approved output']); print(r.stdout)`)
-	do(t, ctx, 30*time.Second, waitJS(`!!document.querySelector('#composer-mode .choice')`),
+	do(t, ctx, 60*time.Second, waitJS(`!!document.querySelector('#composer-mode .choice')`),
 		clickJS(`#composer-mode .choice`),
 		waitJS(`!!document.querySelector('.entry-run.status-done')`))
 	order := evalString(t, ctx, `[...document.querySelectorAll('.thread-inner .entry-run, .thread-inner .entry-decision')].map(e => e.classList.contains('entry-run') ? 'run' : 'decision').join()`)
@@ -201,7 +201,7 @@ func TestPhoneHeaderIsOpaque(t *testing.T) {
 func TestPagesLookLikeTheApp(t *testing.T) {
 	t.Parallel()
 	srv, ctx := openSession(t, `/script confirm('Ship it?')`)
-	do(t, ctx, 30*time.Second, waitJS(`!!document.querySelector('#composer-mode .choice')`), clickJS(`#composer-mode .choice`),
+	do(t, ctx, 60*time.Second, waitJS(`!!document.querySelector('#composer-mode .choice')`), clickJS(`#composer-mode .choice`),
 		waitJS(`!document.querySelector('.entry-decision.status-pending')`))
 	row := evalString(t, ctx, `document.querySelector('.composer-controls-row').innerText.replace(/\s+/g, ' ')`)
 	for _, want := range []string{"Permission mode", "Model", "offline", "Language"} {

@@ -129,7 +129,7 @@ func BenchmarkStreamFirstTokenToPaint(b *testing.B) {
 	}
 	b.StopTimer()
 	heap1 := get(b, ctx, chromedp.Evaluate[float64](`parleyHeapLive()`))
-	text := evalStringB(b, ctx, `document.querySelector('.thread .msg-agent:last-of-type .msg-text').textContent`)
+	text := evalStringB(b, ctx, `[...document.querySelectorAll('.thread-inner .msg-agent .msg-text')].pop().textContent`)
 	// The rendered Markdown trims the message's trailing space.
 	if !strings.HasPrefix(text, fmt.Sprintf("m%d token00", turns-1)) || !strings.HasSuffix(strings.TrimSpace(text), fmt.Sprintf("token%02d and some words", tokens-2)) {
 		b.Fatalf("the last message is %q", text)

@@ -169,7 +169,7 @@ func TestRenameFocusEscapeEnter(t *testing.T) {
 func TestQueuedPromptEditKeepsItsPlace(t *testing.T) {
 	t.Parallel()
 	srv, ctx := openSession(t, `/script ok = confirm('Go on?'); send('first done')`)
-	do(t, ctx, 20*time.Second, waitJS(`!!document.querySelector('#composer-mode .chat-about')`),
+	do(t, ctx, 60*time.Second, waitJS(`!!document.querySelector('#composer-mode .chat-about')`),
 		chromedp.Click(chromedp.CSS(`#composer-mode .chat-about`)), waitJS(`!document.querySelector('#composer-mode')`))
 	do(t, ctx, 10*time.Second, chromedp.Focus(composer), typeText("second"), pressEnter(0),
 		waitJS(`document.querySelectorAll('.queue-dock [data-queued]').length === 1`),

@@ -98,6 +98,8 @@ func (l Locale) T(m Msg, args ...any) string {
 var ones = map[Msg][nLocales]string{
 	HintCharsMin: {"at least %[1]d character", ""},
 	HintCharsMax: {"up to %[1]d character", ""},
+	ValCharsMin:  {"must be at least %[1]s character", ""}, // a schema check's (more_words.go)
+	ValCharsMax:  {"must be at most %[1]s character", ""},
 }
 
 // countIsOne says whether a message's count (its first argument) is one.
@@ -112,6 +114,8 @@ func countIsOne(args []any) bool {
 		return n == 1
 	case uint64:
 		return n == 1
+	case string: // a phrase's argument
+		return n == "1"
 	}
 	return false
 }

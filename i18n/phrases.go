@@ -21,7 +21,7 @@ const (
 func (l Locale) Phrase(code string, args []string) (string, bool) {
 	m, ok := phrases[code]
 	if !ok {
-		return "", false
+		return l.serverPhrase(code, args)
 	}
 	as := make([]any, len(args))
 	for i, a := range args {

@@ -343,11 +343,19 @@ const (
 	RunExample       // %[1]s the example's slug
 	RunFunctionTitle // %[1]s the function's title or name
 
-	lastMsg = RunFunctionTitle
+	// A decision's thread card while the person set it aside to chat.
+	SetAsideBelow
+	SetAsideShort
+	SetAsideLabel // %[1]s: kind, %[2]s: title
+
+	// A session's workspace, in its header and its row when there are several.
+	WorkspaceNamed // %[1]s the workspace's name
+
+	lastMsg = WorkspaceNamed
 )
 
 // Last is the last message id (the tests walk every id up to it).
-const Last = lastMsg
+const Last = lastPolish
 
 var views = map[Msg][nLocales]string{
 	ThreadLabel:        {"Thread", "对话线程"},
@@ -681,6 +689,10 @@ var views = map[Msg][nLocales]string{
 	NotListedArchived: {"Could not read the archived sessions: %[1]s.", "无法读取已归档的会话：%[1]s。"},
 	HistDeclined:      {"Declined", "已婉拒"},
 	EditStartedFirst:  {"“%[1]s” began before your change was saved; your change is in the box.", "“%[1]s”在你的修改保存前已开始运行；你的修改已放回输入框。"},
+	SetAsideBelow:     {"Set aside: click or press Enter to answer", "已搁置：点击或按 Enter 回答"},
+	SetAsideShort:     {"Set aside: answer", "已搁置：回答"},
+	SetAsideLabel:     {"%[1]s: %[2]s. Set aside: press Enter to answer it.", "%[1]s：%[2]s。已搁置：按 Enter 回答。"},
+	WorkspaceNamed:    {"Workspace: %[1]s", "工作区：%[1]s"},
 }
 
 var viewOnes = map[Msg][nLocales]string{
@@ -725,4 +737,16 @@ func init() {
 	for m, s := range viewOnes {
 		ones[m] = s
 	}
+}
+
+// The polish of the seventh QA round's open findings (docs/qa-round7.md).
+const (
+	// A click on Approve with words typed for an approval: they go to the box.
+	ApprovedWordsKept Msg = lastMoreWord + 1 + iota
+
+	lastPolish = ApprovedWordsKept
+)
+
+func init() {
+	catalogue[ApprovedWordsKept] = [nLocales]string{"Approved. Your words are back in the box below, to send or delete.", "已批准。你的文字已放回下方输入框，可发送或删除。"}
 }

@@ -64,6 +64,10 @@ type HistoryEntry struct {
 	GrantLive bool        `json:"grantLive,omitempty"`
 	// Retryable says Request retry is offered: the request expired (RetryableReason).
 	Retryable bool `json:"retryable,omitempty"`
+	// AnswerPhrase and ReasonPhrase name Answer and Reason by their catalogue codes when
+	// Parley wrote them in fixed words ("Approved 2 of 3", why it was aborted).
+	AnswerPhrase *Phrase `json:"answerPhrase,omitempty"`
+	ReasonPhrase *Phrase `json:"reasonPhrase,omitempty"`
 }
 
 // RetryableReason reports whether a decision that ended with question.rejected for reason

@@ -88,6 +88,9 @@ type DecisionRequest struct {
 	// opened: shown whole, and opened in a new tab only when the user picks the option whose
 	// value is OptionOpenURL.
 	URL string `json:"url,omitempty"`
+	// Phrase, on a request Parley asks in fixed words (the approval gate's), names Message
+	// by its catalogue code, so a page asks it in its locale (docs/i18n.md).
+	Phrase *Phrase `json:"phrase,omitempty"`
 }
 
 // OptionOpenURL is the option of an approval with a URL that opens it.
@@ -101,6 +104,10 @@ type ApprovalOption struct {
 	Tone        Tone   `json:"tone,omitempty"`
 	// Grant, on an "always" option, is the reach it grants.
 	Grant *GrantScope `json:"grant,omitempty"`
+	// Phrase and DescPhrase name Label and Description by their catalogue codes, when
+	// Parley wrote them (the approval gate's options).
+	Phrase     *Phrase `json:"phrase,omitempty"`
+	DescPhrase *Phrase `json:"descPhrase,omitempty"`
 }
 
 // Option values the approval gate understands.
@@ -263,6 +270,20 @@ func (e Event) DecodeQuestionRejected() (QuestionRejected, error) {
 	return decodeData[QuestionRejected](e)
 }
 
+// EndedDecision is the id of the decision a question.replied or question.rejected event
+// ends; ok is false for any other event, and for one that does not decode.
+func (e Event) EndedDecision() (id string, ok bool) {
+	switch e.Type {
+	case EventQuestionReplied:
+		r, err := e.DecodeQuestionReplied()
+		return r.ID, err == nil
+	case EventQuestionRejected:
+		r, err := e.DecodeQuestionRejected()
+		return r.ID, err == nil
+	}
+	return "", false
+}
+
 func decodeData[T any](e Event) (T, error) {
 	var v T
 	if err := json.Unmarshal(e.Data, &v); err != nil {
@@ -327,6 +348,9 @@ type RunSettled struct {
 	Run    string `json:"run"`
 	Result string `json:"result,omitempty"`
 	Error  string `json:"error,omitempty"`
+	// ErrorPhrase names Error by its catalogue code when Parley wrote it in fixed words (a
+	// run stopped, or cut off by a shutdown or a restart).
+	ErrorPhrase *Phrase `json:"errorPhrase,omitempty"`
 }
 
 // Turns and prompts.

@@ -22,6 +22,10 @@ type Notification struct {
 	// shows its notification closes it (the service worker, by tag and decision). A
 	// withdrawal has no title.
 	Withdrawn bool `json:"withdrawn,omitempty"`
+	// Request and Thread are what Title and Body were worded from, for a server that words
+	// them again in a reader's locale (runtime/notify.InLocale); never sent.
+	Request *DecisionRequest `json:"-"`
+	Thread  string           `json:"-"`
 }
 
 // Withdrawal is what takes n back once its decision is answered elsewhere: the same thread,
@@ -57,6 +61,8 @@ type PushKey struct {
 // PushSubscription is the body of PUT /api/push/{device}: PushSubscription.toJSON() of the
 // browser.
 type PushSubscription struct {
+	// Locale is the page's locale (a BCP 47 tag) its device's notifications are worded in.
+	Locale         string   `json:"locale,omitempty"`
 	Endpoint       string   `json:"endpoint"`
 	ExpirationTime *float64 `json:"expirationTime,omitempty"`
 	Keys           struct {
@@ -81,21 +87,37 @@ func (s PushSubscription) Validate() error {
 // NotificationFor words decision d of session for a person: what is asked, in the thread
 // titled title.
 func NotificationFor(session, title string, d QuestionAsked) Notification {
-	n := Notification{Session: session, Decision: d.ID, Tag: "parley-" + session, URL: "/s/" + session}
-	what := "A question"
+	return NotificationIn(EnglishNotification, session, title, d)
+}
+
+// NotificationWords are a notification's fixed words in one locale.
+type NotificationWords struct {
+	Question, Approval, Confirm string
+	Sep                         string // between the kind and the question
+	In                          string // before the thread's title
+	After                       string // after it
+}
+
+// EnglishNotification are the words of NotificationFor.
+var EnglishNotification = NotificationWords{Question: "A question", Approval: "Approval needed", Confirm: "Confirm", Sep: ": ", In: "In "}
+
+// NotificationIn is NotificationFor in words w; d's request as it is to be read.
+func NotificationIn(w NotificationWords, session, title string, d QuestionAsked) Notification {
+	n := Notification{Session: session, Decision: d.ID, Tag: "parley-" + session, URL: "/s/" + session, Request: &d.Request, Thread: title}
+	what := w.Question
 	switch d.Request.Kind {
 	case KindApproval:
-		what = "Approval needed"
+		what = w.Approval
 	case KindConfirm:
-		what = "Confirm"
+		what = w.Confirm
 	}
-	n.Title = what + ": " + firstLine(d.Request.Message, 120)
+	n.Title = what + w.Sep + firstLine(d.Request.Message, 120)
 	n.Body = firstLine(d.Request.Details, 200)
 	if title != "" {
 		if n.Body != "" {
 			n.Body += "\n"
 		}
-		n.Body += "In " + firstLine(title, 80)
+		n.Body += w.In + firstLine(title, 80) + w.After
 	}
 	return n
 }

@@ -156,4 +156,7 @@ type ErrorResponse struct {
 	Code  string `json:"code,omitempty"`
 	// Fields holds per-field messages for a request that failed validation.
 	Fields map[string]string `json:"fields,omitempty"`
+	// Phrases name some of Fields' messages by their catalogue codes, so a page words them
+	// in its locale; a field without one shows as the server wrote it.
+	Phrases map[string]Phrase `json:"phrases,omitempty"`
 }

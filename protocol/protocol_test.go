@@ -204,3 +204,33 @@ func TestDeltaValidate(t *testing.T) {
 		}
 	}
 }
+
+// TestWhatAnEventTakesOrEnds: the prompt an event takes from the queue and the decision it
+// ends, for every kind that does either, and for some that do neither.
+func TestWhatAnEventTakesOrEnds(t *testing.T) {
+	ev := func(typ EventType, data string) Event { return Event{Type: typ, Data: json.RawMessage(data)} }
+	for _, c := range []struct {
+		name     string
+		ev       Event
+		prompt   uint64 // TakenPrompt, 0: none
+		decision string // EndedDecision, "": none
+	}{
+		{"a turn runs its prompt", ev(EventTurnStarted, `{"prompt":4,"kind":"agent"}`), 4, ""},
+		{"a steered prompt joins the running turn", ev(EventPromptSteered, `{"prompt":5}`), 5, ""},
+		{"a withdrawn prompt never runs", ev(EventPromptWithdrawn, `{"prompt":6}`), 6, ""},
+		{"an edited prompt still waits", ev(EventPromptEdited, `{"prompt":7,"text":"x"}`), 0, ""},
+		{"a reply ends its decision", ev(EventQuestionReplied, `{"id":"q1","action":"accept"}`), 0, "q1"},
+		{"so does a rejection", ev(EventQuestionRejected, `{"id":"q2","reason":"timeout"}`), 0, "q2"},
+		{"a question ends none", ev(EventQuestionAsked, `{"id":"q3"}`), 0, ""},
+		{"a message does neither", ev(EventUserMessage, `{"text":"hi"}`), 0, ""},
+		{"a turn.started that does not decode takes nothing", ev(EventTurnStarted, `[]`), 0, ""},
+		{"an outcome that does not decode ends nothing", ev(EventQuestionReplied, `"q5"`), 0, ""},
+	} {
+		p, ok := c.ev.TakenPrompt()
+		assert.Equal(t, c.prompt != 0, ok, c.name)
+		assert.Equal(t, c.prompt, p, c.name)
+		id, ok := c.ev.EndedDecision()
+		assert.Equal(t, c.decision != "", ok, c.name)
+		assert.Equal(t, c.decision, id, c.name)
+	}
+}

@@ -398,7 +398,8 @@ func (s *Schema) ValidateContent(content json.RawMessage) error {
 func (s *Schema) validateContent(f fieldErrors, content json.RawMessage) {
 	switch {
 	case len(content) > MaxContentBytes:
-		f.add("content", "%s", tooLarge(len(content), MaxContentBytes))
+		kb, limit := strconv.Itoa((len(content)+1023)/1024), strconv.Itoa(MaxContentBytes/1024)
+		f.say("content", "too_large", tooLarge(len(content), MaxContentBytes), kb, limit)
 		return
 	case s == nil:
 		f.add("content", "there is no question to answer")
@@ -407,11 +408,11 @@ func (s *Schema) validateContent(f fieldErrors, content json.RawMessage) {
 		if s.Type == typeObject {
 			f.add("content", "is required: answer with an object keyed by question")
 		} else {
-			f.add("content", "is required")
+			f.say("content", "required", "is required")
 		}
 		return
 	case !json.Valid(content):
-		f.add("content", "is not valid JSON")
+		f.say("content", "not_json", "is not valid JSON")
 		return
 	case s.Type != typeObject:
 		if msg := s.checkAnswer(content, true); msg != "" {
@@ -434,13 +435,13 @@ func (s *Schema) validateContent(f fieldErrors, content json.RawMessage) {
 	answered := map[string]bool{}
 	for _, e := range entries {
 		if answered[e.key] {
-			f.add(e.key, "is answered twice")
+			f.say(e.key, "answered_twice", "is answered twice")
 			continue
 		}
 		answered[e.key] = true
 		q, ok := questions[e.key]
 		if !ok {
-			f.add(e.key, "is not a question of this form")
+			f.say(e.key, "not_a_question", "is not a question of this form")
 			continue
 		}
 		if msg := q.Schema.checkAnswer(e.value, q.Required); msg != "" {
@@ -449,7 +450,7 @@ func (s *Schema) validateContent(f fieldErrors, content json.RawMessage) {
 	}
 	for _, q := range s.Questions() {
 		if q.Required && !answered[q.Key] {
-			f.add(q.Key, "is required")
+			f.say(q.Key, "required", "is required")
 		}
 	}
 }

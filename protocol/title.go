@@ -5,6 +5,11 @@ import (
 	"unicode/utf8"
 )
 
+// Untitled is the title of a session that nothing named yet: one created without a title (the
+// hero's blank session), or whose first prompts were refused commands, which name nothing
+// (docs/qa-round7.md #10), until a prompt that works names it.
+const Untitled = "New session"
+
 // maxTitleBytes keeps a derived title well inside the 200-byte limit of a session's title.
 const maxTitleBytes = 120
 

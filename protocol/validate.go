@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"maps"
 	"slices"
+	"strconv"
 	"strings"
 	"unicode/utf8"
 )
@@ -11,6 +12,8 @@ import (
 // ValidationError says what is wrong with a request, field by field, in words a person can act on.
 type ValidationError struct {
 	Fields map[string]string
+	// Phrases name some fields' messages by their catalogue codes (docs/i18n.md).
+	Phrases map[string]Phrase
 }
 
 func (e *ValidationError) Error() string {
@@ -29,17 +32,49 @@ func (f fieldErrors) add(field, format string, args ...any) {
 	}
 }
 
+// say adds a field's message with its phrase code and arguments beside its English text,
+// so a page can word it in its locale (i18n/server_words.go holds the same English).
+func (f fieldErrors) say(field, code, text string, args ...string) {
+	if _, ok := f[field]; !ok {
+		f[field] = text
+		f[phraseKey+field] = code + phraseSep + strings.Join(args, phraseSep)
+	}
+}
+
+// A field's phrase rides in the same map under phraseKey+field until err splits it out.
+const (
+	phraseKey = "\x00"
+	phraseSep = "\x1f"
+)
+
 func (f fieldErrors) err() error {
 	if len(f) == 0 {
 		return nil
 	}
-	return &ValidationError{Fields: f}
+	e := &ValidationError{Fields: map[string]string{}}
+	for k, v := range f {
+		field, ok := strings.CutPrefix(k, phraseKey)
+		if !ok {
+			e.Fields[k] = v
+			continue
+		}
+		parts := strings.Split(v, phraseSep)
+		p := Phrase{Code: parts[0]}
+		if len(parts) > 1 && (len(parts) > 2 || parts[1] != "") {
+			p.Args = parts[1:]
+		}
+		if e.Phrases == nil {
+			e.Phrases = map[string]Phrase{}
+		}
+		e.Phrases[field] = p
+	}
+	return e
 }
 
 // Validate checks a prompt before it is stored.
 func (r SendPromptRequest) Validate() error {
 	f := fieldErrors{}
-	checkPromptText(f, r.Text, "the prompt is empty")
+	checkPromptText(f, r.Text, "prompt_empty", "the prompt is empty")
 	switch {
 	case r.AttemptID == "":
 		f.add("attemptId", "missing: every send needs a client attempt id so a retry is stored once")
@@ -91,15 +126,19 @@ func isToken(s string) bool {
 
 // checkPromptText adds to f what is wrong with a prompt's text, if anything: empty (in the
 // words given, which say what to do instead), over the limit, not UTF-8, or holding a NUL.
-func checkPromptText(f fieldErrors, text, empty string) {
+func checkPromptText(f fieldErrors, text, emptyCode, empty string) {
+	itoa := strconv.Itoa
 	switch {
 	case strings.TrimSpace(text) == "":
-		f.add("text", "%s", empty)
+		f.say("text", emptyCode, empty)
 	case len(text) > MaxPromptBytes:
-		f.add("text", "the prompt is %d KiB; the limit is %d KiB", (len(text)+1023)/1024, MaxPromptBytes/1024)
+		kb, limit := itoa((len(text)+1023)/1024), itoa(MaxPromptBytes/1024)
+		f.say("text", "prompt_too_large", "the prompt is "+kb+" KiB; the limit is "+limit+" KiB", kb, limit)
 	case !utf8.ValidString(text):
-		f.add("text", "the prompt is not valid UTF-8")
+		f.say("text", "prompt_not_utf8", "the prompt is not valid UTF-8")
 	case strings.IndexByte(text, 0) >= 0:
-		f.add("text", "the prompt holds a NUL byte (U+0000) at byte %d: remove it (it often comes with text pasted from a binary file)", strings.IndexByte(text, 0))
+		at := itoa(strings.IndexByte(text, 0))
+		f.say("text", "prompt_nul", "the prompt holds a NUL byte (U+0000) at byte "+at+
+			": remove it (it often comes with text pasted from a binary file)", at)
 	}
 }

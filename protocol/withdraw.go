@@ -43,27 +43,13 @@ type EditResponse struct {
 func Edits(evs []Event) map[uint64]string {
 	var out map[uint64]string
 	var taken map[uint64]bool
-	take := func(p uint64) {
-		if taken == nil {
-			taken = map[uint64]bool{}
-		}
-		taken[p] = true
-	}
 	for _, ev := range evs {
-		switch ev.Type {
-		case EventTurnStarted:
-			if ts, err := DecodeEventData[TurnStarted](ev); err == nil {
-				take(ts.Prompt)
+		if p, ok := ev.TakenPrompt(); ok {
+			if taken == nil {
+				taken = map[uint64]bool{}
 			}
-		case EventPromptSteered:
-			if ps, err := DecodeEventData[PromptSteered](ev); err == nil {
-				take(ps.Prompt)
-			}
-		case EventPromptWithdrawn:
-			if pw, err := DecodeEventData[PromptWithdrawn](ev); err == nil {
-				take(pw.Prompt)
-			}
-		case EventPromptEdited:
+			taken[p] = true
+		} else if ev.Type == EventPromptEdited {
 			if pe, err := DecodeEventData[PromptEdited](ev); err == nil && !taken[pe.Prompt] {
 				if out == nil {
 					out = map[uint64]string{}
@@ -75,9 +61,27 @@ func Edits(evs []Event) map[uint64]string {
 	return out
 }
 
+// TakenPrompt is the prompt an event takes from the queue: the one a turn.started runs, a
+// prompt.steered hands to the running turn, or a prompt.withdrawn takes back before its turn.
+// ok is false for any other event, and for one that does not decode.
+func (e Event) TakenPrompt() (prompt uint64, ok bool) {
+	switch e.Type {
+	case EventTurnStarted:
+		v, err := DecodeEventData[TurnStarted](e)
+		return v.Prompt, err == nil
+	case EventPromptSteered:
+		v, err := DecodeEventData[PromptSteered](e)
+		return v.Prompt, err == nil
+	case EventPromptWithdrawn:
+		v, err := DecodeEventData[PromptWithdrawn](e)
+		return v.Prompt, err == nil
+	}
+	return 0, false
+}
+
 // Validate checks the new text as a prompt's: not empty, within the limit, valid UTF-8.
 func (r EditPromptRequest) Validate() error {
 	f := fieldErrors{}
-	checkPromptText(f, r.Text, "the prompt is empty: to take it back, remove it instead")
+	checkPromptText(f, r.Text, "prompt_empty_withdraw", "the prompt is empty: to take it back, remove it instead")
 	return f.err()
 }

@@ -7,11 +7,13 @@ import (
 	"errors"
 	"fmt"
 	"slices"
+	"strconv"
 	"strings"
 	"sync"
 	"time"
 	"unicode/utf8"
 
+	"parley/i18n"
 	"parley/protocol"
 	"parley/runtime/eventlog"
 )
@@ -136,6 +138,19 @@ func (r *Runtime) askedContext(ctx context.Context, session, id string, offset u
 	if ev, err := r.log.Get(ctx, offset); err == nil {
 		ac.at = ev.At
 	}
+	// The user message is the prompt being worked on when it was asked (its turn's, or the
+	// last one steered into it), not a prompt that was only queued behind it: a person must
+	// not approve a command thinking it answers another message. A log with no turn (a test
+	// writing the messages itself) falls back to the last user message.
+	prompts := map[uint64]string{}
+	var taken protocol.ThreadStatus
+	turns := false
+	take := func(p uint64) { // a function run's turn (prompt 0) has none
+		taken = protocol.ThreadStatus{}
+		if text, ok := prompts[p]; ok {
+			taken.User, taken.UserOffset = text, p
+		}
+	}
 	err := r.log.Scan(ctx, eventlog.SessionSubjects(session), 0, func(ev protocol.Event) bool {
 		if ev.Offset >= offset {
 			return false
@@ -149,12 +164,31 @@ func (r *Runtime) askedContext(ctx context.Context, session, id string, offset u
 			text := clip(m.Text, maxStatusText)
 			if ev.Type == protocol.EventUserMessage {
 				ac.status.User, ac.status.UserOffset = text, ev.Offset
+				prompts[ev.Offset] = text
 			} else {
 				ac.status.Agent, ac.status.AgentOffset, ac.status.AgentFrom = text, ev.Offset, m.From
+			}
+		case protocol.EventPromptEdited:
+			if pe, err := protocol.DecodeEventData[protocol.PromptEdited](ev); err == nil {
+				if _, ok := prompts[pe.Prompt]; ok {
+					prompts[pe.Prompt] = clip(pe.Text, maxStatusText)
+				}
+			}
+		case protocol.EventTurnStarted:
+			if ts, err := protocol.DecodeEventData[protocol.TurnStarted](ev); err == nil {
+				turns = true
+				take(ts.Prompt)
+			}
+		case protocol.EventPromptSteered:
+			if ps, err := protocol.DecodeEventData[protocol.PromptSteered](ev); err == nil {
+				take(ps.Prompt)
 			}
 		}
 		return true
 	})
+	if turns {
+		ac.status.User, ac.status.UserOffset = taken.User, taken.UserOffset
+	}
 	if err == nil {
 		r.approvals.status.Store(id, ac)
 	}
@@ -287,13 +321,16 @@ func historyOf(asked protocol.QuestionAsked, end protocol.Event) protocol.Histor
 	req := asked.Request
 	if end.Type == protocol.EventQuestionRejected {
 		r, _ := end.DecodeQuestionRejected()
-		h.Outcome, h.Reason = protocol.HistoryAborted, abortReason[r.Reason]
+		h.Outcome = protocol.HistoryAborted
 		h.Retryable = protocol.RetryableReason(r.Reason)
+		code, ok := abortReason[r.Reason]
 		if r.Outcome == protocol.OutcomeDeclined {
-			h.Outcome, h.Reason = protocol.HistoryTimedOut, "no answer in time"
+			h.Outcome, code, ok = protocol.HistoryTimedOut, "abort_no_answer", true
 		}
-		if h.Reason == "" {
-			h.Reason = r.Reason
+		h.Reason = r.Reason
+		if ok {
+			p, text := i18n.EnglishPhrase(code)
+			h.Reason, h.ReasonPhrase = text, &p
 		}
 		return h
 	}
@@ -315,10 +352,13 @@ func historyOf(asked protocol.QuestionAsked, end protocol.Event) protocol.Histor
 				n++
 			}
 		}
-		h.Outcome, h.Answer = protocol.HistoryApproved, fmt.Sprintf("Approved %d of %d", n, len(a.Items))
+		h.Outcome = protocol.HistoryApproved
+		p, text := i18n.EnglishPhrase("hist_approved_n_of_m", strconv.Itoa(n), strconv.Itoa(len(a.Items)))
 		if n == 0 {
-			h.Outcome, h.Answer = protocol.HistoryRejected, "Rejected all, one by one"
+			h.Outcome = protocol.HistoryRejected
+			p, text = i18n.EnglishPhrase("hist_rejected_each")
 		}
+		h.Answer, h.AnswerPhrase = text, &p
 		return h
 	}
 	opt, picked := a.Picked(req)
@@ -340,10 +380,11 @@ func historyOf(asked protocol.QuestionAsked, end protocol.Event) protocol.Histor
 	return h
 }
 
+// abortReason is why a decision was aborted, by its phrase code (i18n/more_words.go).
 var abortReason = map[string]string{
-	protocol.ReasonStopped:   "its turn was stopped",
-	protocol.ReasonWithdrawn: "the asker no longer needed it",
-	protocol.ReasonOrphaned:  "the server restarted before it was answered",
+	protocol.ReasonStopped:   "abort_stopped",
+	protocol.ReasonWithdrawn: "abort_withdrawn",
+	protocol.ReasonOrphaned:  "abort_orphaned",
 }
 
 // describeContent words an answer to a question as the thread card does: a form's answers

@@ -69,11 +69,16 @@ func (r *Runtime) execute(ctx context.Context, ws *workspace, session string, st
 	settled := protocol.RunSettled{Run: started.ID, Result: result}
 	if err != nil {
 		settled.Error = err.Error()
+		code := ""
 		switch cause := context.Cause(ctx); {
 		case errors.Is(cause, decision.ErrStopped):
-			settled.Error = "stopped by the user"
+			code = "run_stopped"
 		case errors.Is(cause, decision.ErrShutdown):
-			settled.Error = "interrupted: the server shut down before it finished"
+			code = "run_shutdown"
+		}
+		if code != "" {
+			p, text := i18n.EnglishPhrase(code)
+			settled.Error, settled.ErrorPhrase = text, &p
 		}
 	}
 	r.appendEvent(session, protocol.EventRunSettled, settled, "settled-"+key)
@@ -154,48 +159,41 @@ func (c commands) Turn(ctx context.Context, in agent.Input, _ agent.Tools) error
 // runCommand runs a server-side slash command as the prompt's turn.
 func (r *Runtime) runCommand(ctx context.Context, session string, offset uint64, cmd protocol.Command) {
 	run := commandRunID(offset)
-	say := func(text string) {
-		r.appendEvent(session, protocol.EventAgentMessage, protocol.Message{Text: text, From: protocol.FromParley}, "command-"+strconv.FormatUint(offset, 10))
+	// sayPhrase says Parley's fixed words: English in the text, the phrase beside it.
+	sayPhrase := func(code string, args ...string) {
+		p, text := i18n.EnglishPhrase(code, args...)
+		r.appendEvent(session, protocol.EventAgentMessage, protocol.Message{Text: text, From: protocol.FromParley, Phrase: &p},
+			"command-"+strconv.FormatUint(offset, 10))
 	}
 	ws, err := r.workspaceOf(ctx, session)
 	if err != nil {
-		say("This command cannot run: " + err.Error() + ".")
+		sayPhrase("cmd_cannot_run", err.Error())
+		return
+	}
+	if code, args, refused := refusal(ws, cmd); refused {
+		sayPhrase(code, args...)
 		return
 	}
 	switch cmd.Name {
 	case "help":
-		say(helpText(ws))
+		sayPhrase(i18n.PhraseCodeHelp, helpArgs(ws)...)
 	case "mcp":
-		say(r.mcpCommand(ctx, ws, cmd.Args))
+		sayPhrase(i18n.PhraseCodeParts, r.mcpCommand(ctx, ws, cmd.Args)...)
 	case "script":
 		code := cmd.Args
-		if strings.TrimSpace(code) == "" {
-			say("Usage: /script <code>. The code is Starlark; it can send(text), ask(message, schema), confirm(message), " +
-				"run(argv), run_batch([argv, …]), read(path), list(dir) and write(path, text). run and write ask for your approval.")
-			return
-		}
 		r.execute(ctx, ws, session, protocol.RunStarted{ID: run, Kind: protocol.RunScript, Code: code},
 			func(ctx context.Context, caps script.Caps) (string, error) {
 				return ws.host.Exec(ctx, "script", code, nil, caps)
 			})
 	case "example":
 		slug, vars, _ := strings.Cut(strings.TrimSpace(cmd.Args), " ")
-		vars = strings.TrimSpace(vars)
-		if slug == "" {
-			say("Usage: /example <slug> [json-vars].\n\n" + examplesText(ws))
-			return
-		}
 		src, ok := catalogue.Examples(ws.Path)[slug]
-		if !ok {
-			say(fmt.Sprintf("There is no example %q.\n\n%s", slug, examplesText(ws)))
+		if !ok { // gone since refusal looked
+			sayPhrase("cmd_no_example", slug, examplesText(ws))
 			return
 		}
 		var raw json.RawMessage
-		if vars != "" {
-			if !isJSONObject(vars) {
-				say(fmt.Sprintf("The variables of /example %s must be one JSON object, like {\"name\": \"Ada\"}.", slug))
-				return
-			}
+		if vars = strings.TrimSpace(vars); vars != "" {
 			raw = json.RawMessage(vars)
 		}
 		r.execute(ctx, ws, session, protocol.RunStarted{ID: run, Kind: protocol.RunExample, Name: slug, Source: src.Origin},
@@ -205,6 +203,32 @@ func (r *Runtime) runCommand(ctx context.Context, session string, offset uint64,
 	}
 }
 
+// refusal is the phrase (its code and arguments) a server command is refused with before it
+// runs, if it is: a script with no code, an example with no name, one the workspace does not
+// have, or variables that are not a JSON object. Such a prompt names no session
+// (promptTitle).
+func refusal(ws *workspace, cmd protocol.Command) (code string, args []string, refused bool) {
+	switch cmd.Name {
+	case "script":
+		if strings.TrimSpace(cmd.Args) == "" {
+			return "cmd_script_usage", nil, true
+		}
+	case "example":
+		slug, vars, _ := strings.Cut(strings.TrimSpace(cmd.Args), " ")
+		vars = strings.TrimSpace(vars)
+		if slug == "" {
+			return "cmd_example_usage", []string{examplesText(ws)}, true
+		}
+		if _, ok := catalogue.Examples(ws.Path)[slug]; !ok {
+			return "cmd_no_example", []string{slug, examplesText(ws)}, true
+		}
+		if vars != "" && !isJSONObject(vars) {
+			return "cmd_example_vars", []string{slug}, true
+		}
+	}
+	return "", nil, false
+}
+
 // isJSONObject reports whether s is exactly one JSON object.
 func isJSONObject(s string) bool {
 	var obj map[string]json.RawMessage
@@ -212,15 +236,21 @@ func isJSONObject(s string) bool {
 	return dec.Decode(&obj) == nil && obj != nil && !dec.More()
 }
 
-func helpText(ws *workspace) string {
-	var b strings.Builder
-	b.WriteString(bullets("Commands:", "", protocol.Commands, func(c protocol.CommandInfo) (string, string) { return c.Usage, c.Description }))
-	b.WriteString("\n")
-	b.WriteString(examplesText(ws))
-	b.WriteString("\n")
-	b.WriteString(functionsText(ws))
-	b.WriteString("\nAny other text, including other /words, goes to the agent.")
-	return b.String()
+// helpArgs are /help's phrase arguments (i18n.PhraseCodeHelp): the workspace's examples and
+// functions; the phrase words the commands and the headings.
+func helpArgs(ws *workspace) []string {
+	var args []string
+	for _, e := range catalogue.Commands(ws.Path).Examples {
+		args = append(args, "e", e.Usage, e.Description)
+	}
+	for _, f := range catalogue.FunctionList(ws.Path).Functions {
+		if f.Error != "" {
+			args = append(args, "x", f.Name, f.Error)
+			continue
+		}
+		args = append(args, "f", f.Name, cmp.Or(f.Title, f.Description))
+	}
+	return args
 }
 
 // bullets is heading and a line "• name: what" for each of list, or none when list is empty.
@@ -235,18 +265,6 @@ func bullets[T any](heading, none string, list []T, line func(T) (name, what str
 		fmt.Fprintf(&b, "• %s: %s\n", name, what)
 	}
 	return b.String()
-}
-
-// functionsText lists the functions the fn-form runs, with how to reach it: the composer's
-// "ƒ Functions" button, or a function picked in the / menu.
-func functionsText(ws *workspace) string {
-	return bullets("Functions (run one with the composer's ƒ Functions button, or pick it in the / menu; a form asks for its parameters):",
-		"There are no functions.\n", catalogue.FunctionList(ws.Path).Functions, func(f protocol.Function) (string, string) {
-			if f.Error != "" {
-				return f.Name, "cannot run: " + f.Error
-			}
-			return f.Name, cmp.Or(f.Title, f.Description)
-		})
 }
 
 func examplesText(ws *workspace) string {

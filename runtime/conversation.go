@@ -7,6 +7,8 @@ import (
 
 	"parley/protocol"
 	"parley/runtime/agent"
+	"parley/runtime/agent/toolbox"
+	"parley/runtime/mcp"
 	"parley/runtime/turn"
 )
 
@@ -15,9 +17,10 @@ import (
 // once, and the next turn rebuilds the conversation from the log.
 
 var (
-	_ agent.Tools    = (*tools)(nil)
-	_ agent.Steering = (*tools)(nil)
-	_ agent.Phraser  = (*tools)(nil)
+	_ agent.Tools         = (*tools)(nil)
+	_ agent.Steering      = (*tools)(nil)
+	_ agent.Phraser       = (*tools)(nil)
+	_ agent.NoticePhraser = (*tools)(nil)
 )
 
 // Steered hands the running turn the prompts sent with steer since it last looked: each is
@@ -63,9 +66,17 @@ func (t *tools) Stream(ctx context.Context) agent.MessageWriter {
 }
 
 func (t *tools) Notice(ctx context.Context, text string) error {
+	return t.notice(ctx, protocol.Message{Text: text, From: protocol.FromParley})
+}
+
+// NoticePhrase posts a notice in Parley's fixed words: English in the text, the phrase beside.
+func (t *tools) NoticePhrase(ctx context.Context, text string, p protocol.Phrase) error {
+	return t.notice(ctx, protocol.Message{Text: text, From: protocol.FromParley, Phrase: &p})
+}
+
+func (t *tools) notice(ctx context.Context, m protocol.Message) error {
 	n := t.notices.Add(1)
-	return t.store(ctx, protocol.EventAgentMessage, protocol.Message{Text: text, From: protocol.FromParley},
-		"notice-"+strconv.FormatUint(t.prompt, 10)+"-"+strconv.FormatInt(n, 10))
+	return t.store(ctx, protocol.EventAgentMessage, m, "notice-"+strconv.FormatUint(t.prompt, 10)+"-"+strconv.FormatInt(n, 10))
 }
 
 func (t *tools) Called(ctx context.Context, calls protocol.ToolCalled) error {
@@ -77,6 +88,25 @@ func (t *tools) Result(ctx context.Context, res protocol.ToolResult) error {
 	// Counted, not keyed by the call's id: local servers reuse ids like "call_0" every step.
 	t.results++
 	return t.store(ctx, protocol.EventToolResult, res, "result-"+strconv.FormatUint(t.prompt, 10)+"-"+strconv.Itoa(t.results))
+}
+
+var (
+	_ toolbox.OutputRecorder = (*tools)(nil)
+	_ mcp.ProgressRecorder   = (*tools)(nil)
+)
+
+// ToolOutput stores a running call's output as tool.output, for the thread (the model reads
+// the result). It has no message id: each event is new, and one lost in a crash is a few
+// lines the receipt does not show.
+func (t *tools) ToolOutput(ctx context.Context, o protocol.ToolOutput) error {
+	return t.store(ctx, protocol.EventToolOutput, o, "")
+}
+
+// Progress stores a progress notification of a running MCP call as tool.progress. Like
+// output it has no message id: every notification is new, and one lost in a crash is only a
+// bar's step.
+func (t *tools) Progress(ctx context.Context, p protocol.ToolProgress) error {
+	return t.store(ctx, protocol.EventToolProgress, p, "")
 }
 
 func (t *tools) store(ctx context.Context, typ protocol.EventType, data any, key string) error {

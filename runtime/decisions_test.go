@@ -3,6 +3,7 @@ package runtime
 import (
 	"context"
 	"encoding/json"
+	"fmt"
 	"sync"
 	"testing"
 	"time"
@@ -13,6 +14,7 @@ import (
 	"parley/internal/testkit"
 	"parley/protocol"
 	"parley/runtime/decision"
+	"parley/runtime/eventlog"
 	"parley/runtime/gate"
 )
 
@@ -333,7 +335,7 @@ func TestGateOutcomes(t *testing.T) {
 	emb, rt := start(t, t.TempDir())
 	defer stop(emb, rt)
 	ctx := context.Background()
-	makeRepository(t, rt.Workspace())
+	testkit.Repository(t, rt.Workspace())
 	call := []gate.ToolCall{{Tool: "run", Words: []string{"git", "log"}, Details: "git log"}}
 
 	authorize := func(t *testing.T, ctx context.Context, s string, calls []gate.ToolCall) (chan struct{}, *gate.Verdict, *error, protocol.Decision) {
@@ -446,7 +448,7 @@ func TestGrantHonouredThenRevoked(t *testing.T) {
 	defer stop(emb, rt)
 	ctx := context.Background()
 	s := newSession(t, rt)
-	makeRepository(t, rt.Workspace())
+	testkit.Repository(t, rt.Workspace())
 	status := []gate.ToolCall{{Tool: "run", Words: []string{"git", "status"}, Details: "git status"}}
 
 	done := make(chan gate.Verdict, 1)
@@ -513,3 +515,30 @@ func TestGrantHonouredThenRevoked(t *testing.T) {
 
 // plain is a verdict without its per-call grant flags.
 func plain(v gate.Verdict) gate.Verdict { return gate.Verdict{Allowed: v.Allowed, Text: v.Text} }
+
+// TestLastPerSubjectOverManySubjects holds the registry's pending list to the truth with
+// hundreds of decisions: an ordered consumer that resets mid-scan used to deliver earlier
+// messages of later subjects too, and answered questions showed as pending.
+func TestLastPerSubjectOverManySubjects(t *testing.T) {
+	rt := freshWith(t, Options{NoAgent: true}) // it writes the log itself
+	ctx := context.Background()
+	info, _ := rt.CreateSession(ctx, protocol.CreateSessionRequest{})
+	for d := range 600 {
+		id := fmt.Sprintf("d%d", d)
+		subject := eventlog.DecisionSubject(info.ID, id)
+		off, _, err := rt.Log().Publish(ctx, subject, protocol.EventQuestionAsked, protocol.QuestionAsked{ID: id, Deadline: 1 << 62, Owner: "x"}, "")
+		require.NoError(t, err)
+		_, _, err = rt.Log().PublishAfter(ctx, subject, off, protocol.EventQuestionReplied, protocol.QuestionReplied{ID: id, Action: protocol.ActionAccept}, "")
+		require.NoError(t, err)
+	}
+	evs, err := rt.Log().LastPerSubject(ctx, eventlog.DecisionSubjects(""))
+	require.NoError(t, err)
+	n := map[protocol.EventType]int{}
+	for _, e := range evs {
+		n[e.Type]++
+	}
+	assert.Equal(t, map[protocol.EventType]int{protocol.EventQuestionReplied: 600}, n)
+	pending, err := rt.PendingDecisions(ctx, "")
+	require.NoError(t, err)
+	assert.Empty(t, pending.Decisions)
+}

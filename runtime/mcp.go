@@ -1,9 +1,8 @@
 package runtime
 
 import (
-	"cmp"
 	"context"
-	"fmt"
+	"strconv"
 	"strings"
 	"time"
 
@@ -13,14 +12,6 @@ import (
 
 // MCP servers (runtime/mcp, docs/mcp.md): each workspace connects to the servers of its
 // .parley/mcp.json and of the user's file; their tools join the model's.
-
-var _ mcp.ProgressRecorder = (*tools)(nil)
-
-// Progress stores a progress notification of a running MCP call as tool.progress. It has no
-// message id: every notification is new, and one lost in a crash is only a bar's step.
-func (t *tools) Progress(ctx context.Context, p protocol.ToolProgress) error {
-	return t.store(ctx, protocol.EventToolProgress, p, "")
-}
 
 // ErrNoMCPServer is returned for a server a workspace does not configure.
 var ErrNoMCPServer = mcp.ErrNoServer
@@ -52,12 +43,14 @@ func (r *Runtime) ReconnectMCP(workspaceID, name string) (protocol.MCPList, erro
 	return l, nil
 }
 
-// mcpCommand is /mcp: the listing as text, or a reconnect first. Everything a server said
-// (its reason, its stderr, its tools' descriptions) is shown as text, never as Markdown.
-func (r *Runtime) mcpCommand(ctx context.Context, ws *workspace, args string) string {
+// mcpCommand is /mcp: the listing, or a reconnect first, as the arguments of its phrase
+// (i18n.PhraseCodeParts: each line by its own code, the servers' words as arguments).
+// Everything a server said (its reason, its stderr, its tools' descriptions) is shown as
+// text, never as Markdown.
+func (r *Runtime) mcpCommand(ctx context.Context, ws *workspace, args string) []string {
 	set := r.mcp.Workspace(ws.Path)
 	fields := strings.Fields(args)
-	head := ""
+	var head []string
 	switch {
 	case len(fields) == 0:
 	case fields[0] == "reconnect" && len(fields) <= 2:
@@ -66,50 +59,56 @@ func (r *Runtime) mcpCommand(ctx context.Context, ws *workspace, args string) st
 			name = fields[1]
 		}
 		if err := set.Reconnect(name); err != nil {
-			return err.Error() + ".\n\n" + mcpText(set.List())
+			return append(part("mcp_error", err.Error()), mcpParts(set.List())...)
 		}
 		wctx, cancel := context.WithTimeout(ctx, 35*time.Second)
 		_ = set.WaitReady(wctx)
 		cancel()
-		head = "Reconnected " + cmp.Or(name, "every server (the configuration was read again)") + ".\n\n"
+		head = part("mcp_reconnected_all")
+		if name != "" {
+			head = part("mcp_reconnected", name)
+		}
 	default:
-		return "Usage: /mcp lists the MCP servers; /mcp reconnect [server] starts one (or all) again.\n\n" + mcpText(set.List())
+		head = part("mcp_usage")
 	}
-	return head + mcpText(set.List())
+	return append(head, mcpParts(set.List())...)
 }
 
-// mcpText is a workspace's servers as plain text.
-func mcpText(l protocol.MCPList) string {
-	var b strings.Builder
+// part is one line of a phrase of parts: its code, how many arguments, the arguments.
+func part(code string, args ...string) []string {
+	return append([]string{code, strconv.Itoa(len(args))}, args...)
+}
+
+// mcpParts are a workspace's servers, line by line.
+func mcpParts(l protocol.MCPList) []string {
 	if len(l.Servers) == 0 && len(l.Problems) == 0 {
-		return "No MCP servers are configured for this workspace. List them in " + mcp.WorkspaceFile +
-			` (or in the file -mcp-config names) as {"mcpServers": {"name": {"command": "…", "args": ["…"]}}}, or {"url": "http://…"} for streamable HTTP.`
+		return part("mcp_none", mcp.WorkspaceFile)
 	}
-	fmt.Fprintf(&b, "MCP servers (%d):\n", len(l.Servers))
+	out := part("mcp_count", strconv.Itoa(len(l.Servers)))
 	for _, s := range l.Servers {
-		fmt.Fprintf(&b, "\n• %s — %s (%s: %s)\n", s.Name, s.Status, s.Transport, s.Target)
+		out = append(out, part("mcp_server", s.Name, string(s.Status), s.Transport, s.Target)...)
 		if s.Reason != "" {
-			fmt.Fprintf(&b, "  why: %s\n", s.Reason)
+			out = append(out, part("mcp_why", s.Reason)...)
 		}
 		if s.Restarts > 0 {
-			fmt.Fprintf(&b, "  restarts: %d\n", s.Restarts)
+			out = append(out, part("mcp_restarts", strconv.Itoa(s.Restarts))...)
 		}
 		if s.Stderr != "" && s.Status != protocol.MCPReady {
-			fmt.Fprintf(&b, "  stderr (last lines):\n%s\n", indent(lastLines(s.Stderr, 8), "    "))
+			out = append(out, part("mcp_stderr", indent(lastLines(s.Stderr, 8), "    "))...)
 		}
 		for _, t := range s.Tools {
-			ro := ""
+			code := "mcp_tool"
 			if t.ReadOnly {
-				ro = " (read-only)"
+				code = "mcp_tool_ro"
 			}
-			fmt.Fprintf(&b, "  – %s%s: %s\n", t.Name, ro, firstLine(t.Description))
+			out = append(out, part(code, t.Name, firstLine(t.Description))...)
 		}
-		fmt.Fprintf(&b, "  from %s\n", s.Source)
+		out = append(out, part("mcp_from", s.Source)...)
 	}
 	for _, p := range l.Problems {
-		fmt.Fprintf(&b, "\nA configuration file could not be read: %s\n", p)
+		out = append(out, part("mcp_problem", p)...)
 	}
-	return strings.TrimRight(b.String(), "\n")
+	return out
 }
 
 func lastLines(s string, n int) string {

@@ -12,6 +12,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"parley/i18n"
 	"parley/internal/testkit"
 	"parley/internal/testkit/mcpserver"
 	"parley/protocol"
@@ -28,12 +29,7 @@ func mcpRuntime(t *testing.T, m *testkit.Model) (*Runtime, string) {
 	cfg, err := json.Marshal(map[string]any{"mcpServers": map[string]any{"test": mcpserver.Self(t, "stdio")}})
 	require.NoError(t, err)
 	require.NoError(t, os.WriteFile(filepath.Join(ws, mcp.WorkspaceFile), cfg, 0o644))
-	emb, err := StartEmbedded(t.TempDir())
-	require.NoError(t, err)
-	rt, err := New(context.Background(), emb.Conn, Options{Workspace: ws, Exclusive: true,
-		Model: model.Config{URL: m.Base(), Model: "scripted"}})
-	require.NoError(t, err)
-	t.Cleanup(func() { stop(emb, rt) })
+	rt := freshWith(t, Options{Workspace: ws, Exclusive: true, Model: model.Config{URL: m.Base(), Model: "scripted"}})
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	defer cancel()
 	require.NoError(t, rt.mcp.Workspace(rt.workspaces[0].Path).WaitReady(ctx))
@@ -236,4 +232,14 @@ func TestMCPCommand(t *testing.T) {
 	})
 	assert.Contains(t, testkit.LastAgentText(t, evs), "Reconnected test.")
 	assert.Contains(t, testkit.LastAgentText(t, evs), "• test — ready")
+	// Its phrase words it in a page's locale, its English the text stored.
+	msgs := testkit.OfType(evs, protocol.EventAgentMessage)
+	msg, err := msgs[len(msgs)-1].DecodeMessage()
+	require.NoError(t, err)
+	require.NotNil(t, msg.Phrase)
+	en, _ := i18n.English.Phrase(msg.Phrase.Code, msg.Phrase.Args)
+	assert.Equal(t, msg.Text, en)
+	zh, _ := i18n.Chinese.Phrase(msg.Phrase.Code, msg.Phrase.Args)
+	assert.Contains(t, zh, "已重新连接 test。")
+	assert.Contains(t, zh, "（只读）：Echo the text back.")
 }

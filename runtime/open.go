@@ -54,13 +54,9 @@ func (o *openSet) apply(ev protocol.Event) {
 		if qa, err := ev.DecodeQuestionAsked(); err == nil {
 			o.decisions[qa.ID] = decision.Open{Session: ev.Session, Seq: ev.Offset, Owner: qa.Owner}
 		}
-	case protocol.EventQuestionReplied:
-		if r, err := ev.DecodeQuestionReplied(); err == nil {
-			delete(o.decisions, r.ID)
-		}
-	case protocol.EventQuestionRejected:
-		if r, err := ev.DecodeQuestionRejected(); err == nil {
-			delete(o.decisions, r.ID)
+	case protocol.EventQuestionReplied, protocol.EventQuestionRejected:
+		if id, ok := ev.EndedDecision(); ok {
+			delete(o.decisions, id)
 		}
 	case protocol.EventTurnStarted:
 		if ts, err := protocol.DecodeEventData[protocol.TurnStarted](ev); err == nil {

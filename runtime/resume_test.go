@@ -18,12 +18,7 @@ import (
 // startModel starts the runtime on the store in dir with the model agent on m, in ws.
 func startModel(t *testing.T, dir, ws string, m *testkit.Model) (*Embedded, *Runtime) {
 	t.Helper()
-	emb, err := StartEmbedded(dir)
-	require.NoError(t, err)
-	rt, err := New(context.Background(), emb.Conn, Options{Workspace: ws, Exclusive: true,
-		Model: model.Config{URL: m.Base(), Model: "test"}})
-	require.NoError(t, err)
-	return emb, rt
+	return startWith(t, dir, Options{Workspace: ws, Exclusive: true, Model: model.Config{URL: m.Base(), Model: "test"}})
 }
 
 // crash ends a runtime as kill -9 would: its connection and its server vanish, nothing more

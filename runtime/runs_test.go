@@ -175,12 +175,7 @@ func TestCommandsAtTheDoor(t *testing.T) {
 }
 
 func TestScriptStepLimit(t *testing.T) {
-	emb, err := StartEmbedded(t.TempDir())
-	require.NoError(t, err)
-	defer emb.Close()
-	rt, err := New(context.Background(), emb.Conn, Options{Workspace: t.TempDir(), Limits: script.Limits{Steps: 10_000}})
-	require.NoError(t, err)
-	defer rt.Close()
+	rt := freshWith(t, Options{Limits: script.Limits{Steps: 10_000}})
 	s := newSession(t, rt)
 	prompt(t, rt, s, "/script\nfor i in range(1000000):\n    pass", protocol.ModeQueue)
 	evs := waitFor(t, rt, s, "turn ends", testkit.Has(protocol.EventTurnEnded))
@@ -523,15 +518,6 @@ func TestALateStopDoesNotStopTheNextTurn(t *testing.T) {
 	waitFor(t, rt, s, "second stopped", func(evs []protocol.Event) bool { return testkit.Count(evs, protocol.EventTurnEnded) == 2 })
 }
 
-// makeRepository lays out what git needs to take a folder's .git as its repository.
-func makeRepository(t *testing.T, dir string) {
-	t.Helper()
-	for _, sub := range []string{".git/objects/info", ".git/refs/heads"} {
-		require.NoError(t, os.MkdirAll(filepath.Join(dir, sub), 0o755))
-	}
-	require.NoError(t, os.WriteFile(filepath.Join(dir, ".git", "HEAD"), []byte("ref: refs/heads/main\n"), 0o644))
-}
-
 // queueOf is the session's queue as the browser derives it from the log: the prompts no
 // turn.started names, in the order they will run.
 func queueOf(t *testing.T, rt *Runtime, session string) []uint64 {
@@ -547,4 +533,32 @@ func queueOf(t *testing.T, rt *Runtime, session string) []uint64 {
 		out = append(out, p.Offset)
 	}
 	return out
+}
+
+// A script that runs out of memory fails its run with the memory error, and the server
+// takes the next one: it ran in a child that died alone.
+func TestScriptOutOfMemory(t *testing.T) {
+	rt := fresh(t)
+	s := newSession(t, rt)
+	prompt(t, rt, s, "/script\nx = 'a'\nfor i in range(40):\n    x = x + x", protocol.ModeQueue)
+	evs := waitFor(t, rt, s, "turn ends", testkit.Has(protocol.EventTurnEnded))
+	assert.Contains(t, settled(t, evs).Error, "the script ran out of memory (limit 256 MiB)")
+
+	prompt(t, rt, s, "/script send('still here')", protocol.ModeQueue)
+	evs = waitFor(t, rt, s, "the next turn ends", func(evs []protocol.Event) bool { return testkit.Count(evs, protocol.EventTurnEnded) == 2 })
+	assert.Equal(t, []string{"still here"}, testkit.AgentTexts(t, evs))
+}
+
+// A send() of 2 MiB failed with the log's "nats: maximum payload exceeded"; it is cut with a
+// note, as print() is.
+func TestLargeSendIsCut(t *testing.T) {
+	rt := fresh(t)
+	s := newSession(t, rt)
+	prompt(t, rt, s, "/script send('a' * (2 << 20))", protocol.ModeQueue)
+	evs := waitFor(t, rt, s, "turn ends", testkit.Has(protocol.EventTurnEnded))
+	assert.Empty(t, settled(t, evs).Error)
+	texts := testkit.AgentTexts(t, evs)
+	if assert.Len(t, texts, 1) {
+		assert.Equal(t, strings.Repeat("a", 256<<10)+"\n[message truncated after 256 KiB]", texts[0])
+	}
 }

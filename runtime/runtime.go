@@ -189,6 +189,7 @@ func New(ctx context.Context, nc *nats.Conn, opts Options) (*Runtime, error) {
 	}
 	rt := &Runtime{opts: opts, nc: nc, log: log, sessions: sessions, grants: grants, workspaces: workspaces, windowsKept: windowsKept, owner: "rt-" + NewID(), agent: opts.Agent, mcp: servers}
 	rt.turns.bySession = map[string]*runner{}
+	rt.turns.stops = map[string]uint64{}
 	for _, ws := range workspaces {
 		servers.Workspace(ws.Path) // start their MCP servers, so /mcp shows them at once
 	}
@@ -544,12 +545,26 @@ func (r *Runtime) describe(ctx context.Context, info protocol.SessionInfo) proto
 func (r *Runtime) markUsed(ctx context.Context, session string) (string, int64) {
 	title, at := "", int64(0)
 	if text, when, err := r.firstPrompt(ctx, session); err == nil && text != "" {
-		title, at = protocol.TitleFrom(text), when
+		title, at = r.promptTitle(ctx, session, text), when
 	}
 	if err := r.sessions.markUsed(ctx, session, title, at); err != nil {
 		slog.Warn("session index", "err", err)
 	}
 	return title, at
+}
+
+// promptTitle is the title a prompt gives its session: protocol.TitleFrom, or none for a
+// command the session's workspace refuses before it runs (`/example nosuch`): a session is
+// not named after what does not exist (docs/qa-round7.md #10).
+func (r *Runtime) promptTitle(ctx context.Context, session, text string) string {
+	if cmd, ok := protocol.ResolveCommand(text); ok {
+		if ws, err := r.workspaceOf(ctx, session); err == nil {
+			if _, _, refused := refusal(ws, cmd); refused {
+				return ""
+			}
+		}
+	}
+	return protocol.TitleFrom(text)
 }
 
 // firstPrompt is the text of the session's first user message ("" when it has none) and when
@@ -601,6 +616,15 @@ func (r *Runtime) SendPrompt(ctx context.Context, session string, req protocol.S
 	info, err := r.Session(ctx, session)
 	if err != nil {
 		return protocol.SendPromptResponse{}, err
+	}
+	if !info.Blank && info.Title == untitled {
+		// Its first prompts named nothing (refused commands): this one names it, if it
+		// would run. Before it is stored, so a page that sees the prompt reads the name.
+		if title := r.promptTitle(ctx, session, req.Text); title != "" {
+			if err := r.sessions.markUsed(ctx, session, title, 0); err != nil {
+				slog.Warn("session index", "err", err)
+			}
+		}
 	}
 	msg := protocol.Message{Text: req.Text, AttemptID: req.AttemptID, Mode: req.Mode}
 	subject := eventlog.PromptSubject(session, req.AttemptID)

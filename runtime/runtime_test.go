@@ -14,13 +14,24 @@ import (
 	"parley/runtime/agent"
 )
 
+// startWith starts a runtime with opts on the JetStream stored in dir; one given no
+// workspace serves a fresh folder.
+func startWith(tb testing.TB, dir string, opts Options) (*Embedded, *Runtime) {
+	tb.Helper()
+	if opts.Workspace == "" && len(opts.Workspaces) == 0 {
+		opts.Workspace = tb.TempDir()
+	}
+	emb, err := StartEmbedded(dir)
+	require.NoError(tb, err)
+	rt, err := New(context.Background(), emb.Conn, opts)
+	require.NoError(tb, err)
+	return emb, rt
+}
+
+// start starts the runtime most tests want, the only one on its store, on dir's JetStream.
 func start(t *testing.T, dir string) (*Embedded, *Runtime) {
 	t.Helper()
-	emb, err := StartEmbedded(dir)
-	require.NoError(t, err)
-	rt, err := New(context.Background(), emb.Conn, Options{Workspace: t.TempDir(), Exclusive: true})
-	require.NoError(t, err)
-	return emb, rt
+	return startWith(t, dir, Options{Exclusive: true})
 }
 
 func stop(emb *Embedded, rt *Runtime) {
@@ -28,12 +39,18 @@ func stop(emb *Embedded, rt *Runtime) {
 	emb.Close()
 }
 
-// fresh starts a runtime on a store of its own, stopped when the test ends.
+// freshWith is startWith on a store of its own, stopped when the test ends.
+func freshWith(tb testing.TB, opts Options) *Runtime {
+	tb.Helper()
+	emb, rt := startWith(tb, tb.TempDir(), opts)
+	tb.Cleanup(func() { stop(emb, rt) })
+	return rt
+}
+
+// fresh is start on a store of its own, stopped when the test ends.
 func fresh(t *testing.T) *Runtime {
 	t.Helper()
-	emb, rt := start(t, t.TempDir())
-	t.Cleanup(func() { stop(emb, rt) })
-	return rt
+	return freshWith(t, Options{Exclusive: true})
 }
 
 // waitEvents reads a session's log until it holds n events or the deadline passes.

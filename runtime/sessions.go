@@ -55,8 +55,8 @@ func (x *sessionIndex) get(ctx context.Context, id string) (protocol.SessionInfo
 }
 
 // untitled is the title of a session created without one (the hero's blank session) until
-// its first prompt names it.
-const untitled = "New session"
+// its first prompt names it (protocol.Untitled).
+const untitled = protocol.Untitled
 
 // markUsed records that a session holds a prompt: it is no longer blank. An untitled session
 // (a blank one picked from the hero) takes title, derived from its first prompt, even when an

@@ -10,6 +10,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"parley/internal/testkit"
 	"parley/protocol"
 )
 
@@ -79,27 +80,73 @@ func TestSessionBlankIsCheckedAgainstTheLog(t *testing.T) {
 	assert.False(t, indexed.Blank, "the index learned it")
 }
 
-// TestBlankSessionTakesItsTitleFromItsFirstPrompt: the hero's blank session is created
-// untitled; its first prompt names it, and a later prompt does not rename it.
-func TestBlankSessionTakesItsTitleFromItsFirstPrompt(t *testing.T) {
+// TestABlankSessionTakesItsTitleFromItsFirstRun: the hero's blank session is created
+// untitled; its first prompt names it, and a later prompt does not rename it; a function run
+// names it after the function, as a first prompt does. Either way it is dated from that run,
+// and a session given a title at creation keeps it.
+func TestABlankSessionTakesItsTitleFromItsFirstRun(t *testing.T) {
+	rt := fresh(t)
+	ctx := context.Background()
+	for _, c := range []struct {
+		name, title string
+		run         func(t *testing.T, id string)
+	}{
+		{"two prompts", "plan the garden", func(t *testing.T, id string) {
+			_, err := rt.SendPrompt(ctx, id, protocol.SendPromptRequest{Text: "plan the garden\nthen water it", AttemptID: "a"})
+			require.NoError(t, err)
+			_, err = rt.SendPrompt(ctx, id, protocol.SendPromptRequest{Text: "second", AttemptID: "b"})
+			require.NoError(t, err)
+		}},
+		{"a function run", "Greet someone", func(t *testing.T, id string) {
+			_, err := rt.RunFunction(ctx, "greet", protocol.RunFunctionRequest{Session: id, Args: raw(map[string]any{"name": "Ada"})})
+			require.NoError(t, err)
+			waitFor(t, rt, id, "run ends", testkit.Has(protocol.EventTurnEnded))
+		}},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			blank, err := rt.CreateSession(ctx, protocol.CreateSessionRequest{})
+			require.NoError(t, err)
+			named, err := rt.CreateSession(ctx, protocol.CreateSessionRequest{Title: "kept"})
+			require.NoError(t, err)
+			c.run(t, blank.ID)
+			c.run(t, named.ID)
+			got, err := rt.Session(ctx, blank.ID)
+			require.NoError(t, err)
+			assert.Equal(t, c.title, got.Title)
+			assert.False(t, got.Blank)
+			assert.NotZero(t, got.Active, "dated from the run")
+			got, err = rt.Session(ctx, named.ID)
+			require.NoError(t, err)
+			assert.Equal(t, "kept", got.Title, "a title given at creation stays")
+		})
+	}
+}
+
+// TestARefusedPromptNamesNoSession: a session whose first prompts are commands refused
+// before they run (an example that does not exist, a script with no code) is not named
+// after them: it stays untitled until a prompt that would run names it, and that name stays.
+func TestARefusedPromptNamesNoSession(t *testing.T) {
 	rt := fresh(t)
 	ctx := context.Background()
 	s, err := rt.CreateSession(ctx, protocol.CreateSessionRequest{})
 	require.NoError(t, err)
-	named, err := rt.CreateSession(ctx, protocol.CreateSessionRequest{Title: "kept"})
-	require.NoError(t, err)
-	for _, id := range []string{s.ID, named.ID} {
-		_, err = rt.SendPrompt(ctx, id, protocol.SendPromptRequest{Text: "plan the garden\nthen water it", AttemptID: "a"})
+	title := func() string {
+		t.Helper()
+		got, err := rt.Session(ctx, s.ID)
 		require.NoError(t, err)
-		_, err = rt.SendPrompt(ctx, id, protocol.SendPromptRequest{Text: "second", AttemptID: "b"})
-		require.NoError(t, err)
+		return got.Title
 	}
-	got, err := rt.Session(ctx, s.ID)
+	for i, text := range []string{"/example nosuch", "/script   ", `/example hello {bad json`} {
+		_, err = rt.SendPrompt(ctx, s.ID, protocol.SendPromptRequest{Text: text, AttemptID: fmt.Sprint("r", i)})
+		require.NoError(t, err)
+		assert.Equal(t, protocol.Untitled, title(), "after %q", text)
+	}
+	_, err = rt.SendPrompt(ctx, s.ID, protocol.SendPromptRequest{Text: "/example hello", AttemptID: "ok"})
 	require.NoError(t, err)
-	assert.Equal(t, "plan the garden", got.Title)
-	got, err = rt.Session(ctx, named.ID)
+	assert.Equal(t, "Example hello", title(), "named by the first prompt that runs")
+	_, err = rt.SendPrompt(ctx, s.ID, protocol.SendPromptRequest{Text: "plan the garden", AttemptID: "later"})
 	require.NoError(t, err)
-	assert.Equal(t, "kept", got.Title, "a title given at creation stays")
+	assert.Equal(t, "Example hello", title(), "and that name stays")
 }
 
 // onAClock starts a runtime on a store of its own whose clock moves only when the test
@@ -110,12 +157,7 @@ func onAClock(t *testing.T) (rt *Runtime, clock func() time.Time, advance func(t
 	now := time.Date(2026, 3, 4, 10, 0, 0, 0, time.UTC)
 	clock = func() time.Time { mu.Lock(); defer mu.Unlock(); return now }
 	advance = func(d time.Duration) { mu.Lock(); now = now.Add(d); mu.Unlock() }
-	emb, err := StartEmbedded(t.TempDir())
-	require.NoError(t, err)
-	rt, err = New(context.Background(), emb.Conn, Options{Workspace: t.TempDir(), Exclusive: true, Now: clock})
-	require.NoError(t, err)
-	t.Cleanup(func() { stop(emb, rt) })
-	return rt, clock, advance
+	return freshWith(t, Options{Exclusive: true, Now: clock}), clock, advance
 }
 
 // TestSessionIsDatedFromItsFirstPrompt: the empty page makes its blank session ahead of

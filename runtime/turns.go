@@ -57,6 +57,10 @@ type runner struct {
 type turnTable struct {
 	mu        sync.Mutex
 	bySession map[string]*runner
+	// stops holds, per session, the turn of the last stop that found no runner running it
+	// here. The tap can bring the stop of a turn whose turn.started this process stored
+	// before runTurn takes the turn; runTurn then stops it at once.
+	stops map[string]uint64
 }
 
 // turnState reads what the last event on a session's turn subject says.
@@ -206,6 +210,10 @@ func (r *Runtime) runTurn(session string, rn *runner, seq uint64, started protoc
 	if started.Resumes != 0 {
 		rn.turn = started.Resumes // a stop names the turn by its first turn.started
 	}
+	if stop, ok := r.turns.stops[session]; ok && stop == rn.turn {
+		cancel(decision.ErrStopped) // the stop came first
+	}
+	delete(r.turns.stops, session) // any other names an older turn
 	r.turns.mu.Unlock()
 	work(ctx)
 	r.turns.mu.Lock()
@@ -244,8 +252,9 @@ func (r *Runtime) interrupt(session string, st turn.State) bool {
 	id := strconv.FormatUint(st.Turn(), 10)
 	if st.Started.Run != "" {
 		key := runKey(st.Started.Run)
+		p, text := i18n.EnglishPhrase("run_restarted")
 		r.appendEvent(session, protocol.EventRunSettled, protocol.RunSettled{Run: st.Started.Run,
-			Error: interruptedRun}, "settled-"+key)
+			Error: text, ErrorPhrase: &p}, "settled-"+key)
 	} else if st.Started.Kind == protocol.TurnAgent {
 		text, _ := i18n.English.Phrase(i18n.PhraseCodeTurnInterrupted, nil)
 		r.appendEvent(session, protocol.EventAgentMessage, protocol.Message{Text: text, From: protocol.FromParley,
@@ -272,13 +281,6 @@ func (r *Runtime) interrupt(session string, st turn.State) bool {
 	}
 	return true
 }
-
-// The note an interrupted script's run leaves (an agent's turn leaves a phrase: the
-// catalogue's PhraseTurnInterrupted).
-const (
-	interruptedRun = "interrupted by a restart: the server running this script stopped before it finished, " +
-		"and a script cannot resume (its state was in that server's memory). Send the command again to run it again."
-)
 
 // resumable returns the decisions an open agent turn left pending, when its runtime went
 // away while it waited on them: such a turn continues on this runtime. Any other turn (a
@@ -530,12 +532,15 @@ func (r *Runtime) StopTurn(ctx context.Context, session string, req protocol.Sto
 	return protocol.StopResponse{Running: true, Offset: offset}, err
 }
 
-// onStop cancels the turn a stop names, if this process runs it and it still runs.
+// onStop cancels the turn a stop names, if this process runs it and it still runs; a stop
+// that finds no runner on its turn is kept for runTurn (turnTable.stops).
 func (r *Runtime) onStop(session string, turn uint64) {
 	r.turns.mu.Lock()
 	var cancel context.CancelCauseFunc
 	if rn := r.turns.bySession[session]; rn != nil && rn.turn == turn {
 		cancel = rn.cancel
+	} else {
+		r.turns.stops[session] = turn // for runTurn, if the turn is about to run here
 	}
 	r.turns.mu.Unlock()
 	if cancel != nil {

@@ -2,6 +2,7 @@ package runtime
 
 import (
 	"context"
+	"errors"
 	"strconv"
 	"sync"
 	"testing"
@@ -12,6 +13,7 @@ import (
 
 	"parley/internal/testkit"
 	"parley/protocol"
+	"parley/runtime/decision"
 	"parley/runtime/eventlog"
 )
 
@@ -26,17 +28,12 @@ func (quietBell) InProgress() error                { return nil }
 // presence read that takes its whole 2 s timeout), doorbells and stops of other sessions go
 // through at once.
 func TestAFunctionClaimDoesNotHoldTheTurnTable(t *testing.T) {
-	emb, err := StartEmbedded(t.TempDir())
-	require.NoError(t, err)
-	defer emb.Close()
 	ctx := context.Background()
-	rt, err := New(ctx, emb.Conn, Options{Workspace: t.TempDir()}) // shared: presence is read
-	require.NoError(t, err)
-	defer rt.Close()
+	rt := freshWith(t, Options{}) // shared: presence is read
 
 	busy, other := newSession(t, rt), newSession(t, rt)
 	// busy's turn is held by another replica, so the claim asks whether it is alive.
-	_, _, err = rt.log.PublishAfter(ctx, eventlog.TurnSubject(busy), 0, protocol.EventTurnStarted,
+	_, _, err := rt.log.PublishAfter(ctx, eventlog.TurnSubject(busy), 0, protocol.EventTurnStarted,
 		protocol.TurnStarted{Kind: protocol.TurnAgent, Owner: "rt-elsewhere"}, "")
 	require.NoError(t, err)
 	reading, release := make(chan struct{}), make(chan struct{})
@@ -114,13 +111,8 @@ func TestConcurrentFirstPromptsKeepTheTitle(t *testing.T) {
 // JetStream forgot its message id (10 minutes in production then, 2 now; shortened here) is
 // still stored once.
 func TestAnAttemptIsStoredOnceAfterTheDedupeWindow(t *testing.T) {
-	emb, err := StartEmbedded(t.TempDir())
-	require.NoError(t, err)
-	defer emb.Close()
 	ctx := context.Background()
-	rt, err := New(ctx, emb.Conn, Options{Workspace: t.TempDir(), Exclusive: true, duplicates: 200 * time.Millisecond})
-	require.NoError(t, err)
-	defer rt.Close()
+	rt := freshWith(t, Options{Exclusive: true, duplicates: 200 * time.Millisecond})
 	s := newSession(t, rt)
 	first, err := rt.SendPrompt(ctx, s, protocol.SendPromptRequest{Text: "once", AttemptID: "late"})
 	require.NoError(t, err)
@@ -133,4 +125,35 @@ func TestAnAttemptIsStoredOnceAfterTheDedupeWindow(t *testing.T) {
 	assert.ErrorIs(t, err, ErrAttemptReused)
 	evs := waitFor(t, rt, s, "answered", testkit.Has(protocol.EventTurnEnded))
 	assert.Equal(t, 1, testkit.Count(evs, protocol.EventUserMessage))
+}
+
+// TestAStopThatComesBeforeItsTurnIsTakenStopsIt: the tap can bring this process the stop of
+// a turn whose turn.started it stored before its runner took the turn (a resumed turn, right
+// after the takeover); the turn is stopped as it starts, not left running. A stop kept for
+// another turn stops nothing.
+func TestAStopThatComesBeforeItsTurnIsTakenStopsIt(t *testing.T) {
+	rt := fresh(t)
+	s := newSession(t, rt)
+	run := func(seq uint64, started protocol.TurnStarted) (stopped bool) {
+		rt.runTurn(s, &runner{}, seq, started, func(ctx context.Context) {
+			select {
+			case <-ctx.Done():
+				stopped = errors.Is(context.Cause(ctx), decision.ErrStopped)
+			case <-time.After(testkit.Wait):
+			}
+		})
+		return stopped
+	}
+	rt.onStop(s, 7)
+	assert.True(t, run(7, protocol.TurnStarted{Kind: protocol.TurnFunction, Owner: rt.owner}), "stopped as it starts")
+	rt.onStop(s, 3)
+	assert.True(t, run(9, protocol.TurnStarted{Kind: protocol.TurnFunction, Owner: rt.owner, Resumes: 3}),
+		"a resumed turn is named by its first turn.started")
+	rt.onStop(s, 5)
+	rt.runTurn(s, &runner{}, 11, protocol.TurnStarted{Kind: protocol.TurnFunction, Owner: rt.owner}, func(ctx context.Context) {
+		assert.NoError(t, ctx.Err(), "a stop of an older turn stops nothing")
+	})
+	rt.runTurn(s, &runner{}, 5, protocol.TurnStarted{Kind: protocol.TurnFunction, Owner: rt.owner}, func(ctx context.Context) {
+		assert.NoError(t, ctx.Err(), "and it is forgotten once a turn is taken")
+	})
 }

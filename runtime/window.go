@@ -104,18 +104,6 @@ func (x *windowIndex) apply(ev protocol.Event) {
 		}
 	case protocol.EventTurnStarted:
 		x.turns++
-		if ts, err := protocol.DecodeEventData[protocol.TurnStarted](ev); err == nil {
-			x.take(ts.Prompt)
-		}
-	case protocol.EventPromptSteered:
-		if ps, err := protocol.DecodeEventData[protocol.PromptSteered](ev); err == nil {
-			x.take(ps.Prompt)
-		}
-	case protocol.EventPromptWithdrawn:
-		// Taken back: it never runs, and no later window may show it waiting.
-		if pw, err := protocol.DecodeEventData[protocol.PromptWithdrawn](ev); err == nil {
-			x.take(pw.Prompt)
-		}
 	case protocol.EventPromptEdited:
 		if pe, err := protocol.DecodeEventData[protocol.PromptEdited](ev); err == nil && slices.Contains(x.waiting, pe.Prompt) {
 			x.edited[pe.Prompt] = ev.Offset
@@ -126,13 +114,9 @@ func (x *windowIndex) apply(ev protocol.Event) {
 		if qa, err := ev.DecodeQuestionAsked(); err == nil {
 			x.decisions[qa.ID] = true
 		}
-	case protocol.EventQuestionReplied:
-		if r, err := ev.DecodeQuestionReplied(); err == nil {
-			delete(x.decisions, r.ID)
-		}
-	case protocol.EventQuestionRejected:
-		if r, err := ev.DecodeQuestionRejected(); err == nil {
-			delete(x.decisions, r.ID)
+	case protocol.EventQuestionReplied, protocol.EventQuestionRejected:
+		if id, ok := ev.EndedDecision(); ok {
+			delete(x.decisions, id)
 		}
 	case protocol.EventRunStarted:
 		if rs, err := protocol.DecodeEventData[protocol.RunStarted](ev); err == nil {
@@ -142,6 +126,11 @@ func (x *windowIndex) apply(ev protocol.Event) {
 		if rs, err := protocol.DecodeEventData[protocol.RunSettled](ev); err == nil {
 			delete(x.runs, rs.Run)
 		}
+	}
+	// A prompt run, steered into a turn or taken back no longer waits: no later window may
+	// show it waiting.
+	if p, ok := ev.TakenPrompt(); ok {
+		x.take(p)
 	}
 	switch ev.Type {
 	case protocol.EventUserMessage, protocol.EventAgentMessage, protocol.EventRunStarted, protocol.EventQuestionAsked, protocol.EventToolCalled:

@@ -2,7 +2,6 @@ package runtime
 
 import (
 	"context"
-	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -44,9 +43,7 @@ func TestWorkspaceIDs(t *testing.T) {
 // own, and a runtime serving both (alpha the default) on the JetStream in dir.
 func twoWorkspaces(t *testing.T, dir string) (a, b string, emb *Embedded, rt *Runtime) {
 	t.Helper()
-	root := t.TempDir()
-	a, b = filepath.Join(root, "Alpha"), filepath.Join(root, "beta")
-	for name, text := range map[string]string{
+	root := testkit.Folder(t, map[string]string{
 		"Alpha/a.txt":                     "from alpha",
 		"Alpha/go.mod":                    "module alpha\n",
 		"Alpha/.parley/functions/fa.star": "TITLE = \"FA\"\ndef main(args):\n    return read(\"a.txt\")\n",
@@ -55,11 +52,8 @@ func twoWorkspaces(t *testing.T, dir string) (a, b string, emb *Embedded, rt *Ru
 		"beta/.parley/functions/fb.star":  "TITLE = \"FB\"\ndef main(args):\n    return read(\"b.txt\")\n",
 		"beta/.parley/examples/eb.star":   "# Beta's example.\nsend(read(\"b.txt\"))\n",
 		"beta/.parley/skills/sb.md":       "# Beta's skill\n",
-	} {
-		p := filepath.Join(root, filepath.FromSlash(name))
-		require.NoError(t, os.MkdirAll(filepath.Dir(p), 0o755))
-		require.NoError(t, os.WriteFile(p, []byte(text), 0o644))
-	}
+	})
+	a, b = filepath.Join(root, "Alpha"), filepath.Join(root, "beta")
 	emb, rt = startIn(t, dir, a, b)
 	return a, b, emb, rt
 }
@@ -74,11 +68,7 @@ func servingTwo(t *testing.T) (a, b string, rt *Runtime) {
 
 func startIn(t *testing.T, dir string, workspaces ...string) (*Embedded, *Runtime) {
 	t.Helper()
-	emb, err := StartEmbedded(dir)
-	require.NoError(t, err)
-	rt, err := New(context.Background(), emb.Conn, Options{Workspaces: workspaces, Exclusive: true})
-	require.NoError(t, err)
-	return emb, rt
+	return startWith(t, dir, Options{Workspaces: workspaces, Exclusive: true})
 }
 
 func TestWorkspacesAreListedAndBindSessions(t *testing.T) {
@@ -181,7 +171,7 @@ func TestScriptsWorkInTheSessionsWorkspace(t *testing.T) {
 		n := testkit.Count(evs, protocol.EventTurnEnded)
 		prompt(t, rt, s.ID, "/script send(read('"+reach+"'))", protocol.ModeQueue)
 		evs = waitFor(t, rt, s.ID, "turn ends", func(evs []protocol.Event) bool { return testkit.Count(evs, protocol.EventTurnEnded) == n+1 })
-		rs := lastSettled(t, evs)
+		rs := testkit.LastSettled(t, evs)
 		assert.Contains(t, rs.Error, "leaves the workspace", reach)
 	}
 	n := testkit.Count(evs, protocol.EventTurnEnded)
@@ -204,7 +194,7 @@ func TestScriptsWorkInTheSessionsWorkspace(t *testing.T) {
 	resp, err := rt.RunFunction(ctx, "fb", protocol.RunFunctionRequest{Workspace: "beta"})
 	require.NoError(t, err)
 	evs = waitFor(t, rt, resp.Session, "fb ends", testkit.Has(protocol.EventTurnEnded))
-	assert.Equal(t, "from beta", lastSettled(t, evs).Result)
+	assert.Equal(t, "from beta", testkit.LastSettled(t, evs).Result)
 	made, err := rt.Session(ctx, resp.Session)
 	require.NoError(t, err)
 	assert.Equal(t, "beta", made.WorkspaceID, "the new session is beta's")
@@ -225,20 +215,7 @@ func TestScriptsWorkInTheSessionsWorkspace(t *testing.T) {
 	evs = waitFor(t, rt, s.ID, "fb in the session ends", func(evs []protocol.Event) bool {
 		return testkit.Count(evs, protocol.EventRunSettled) == testkit.Count(evs, protocol.EventRunStarted) && testkit.Count(evs, protocol.EventTurnEnded) == n+3
 	})
-	assert.Equal(t, "from beta", lastSettled(t, evs).Result)
-}
-
-func lastSettled(t *testing.T, evs []protocol.Event) protocol.RunSettled {
-	t.Helper()
-	for i := len(evs) - 1; i >= 0; i-- {
-		if evs[i].Type == protocol.EventRunSettled {
-			rs, err := protocol.DecodeEventData[protocol.RunSettled](evs[i])
-			require.NoError(t, err)
-			return rs
-		}
-	}
-	t.Fatal("no run.settled")
-	return protocol.RunSettled{}
+	assert.Equal(t, "from beta", testkit.LastSettled(t, evs).Result)
 }
 
 func TestGrantsAndGateRulesArePerWorkspace(t *testing.T) {

@@ -1,6 +1,7 @@
 package server
 
 import (
+	"bytes"
 	"crypto/sha256"
 	"encoding/hex"
 	"fmt"
@@ -8,12 +9,14 @@ import (
 	"net/http"
 	"os"
 	"path/filepath"
+	"regexp"
 	"strconv"
 	"strings"
 
 	"github.com/maxence-charriere/go-app/v10/pkg/app"
 
 	"parley/components"
+	"parley/protocol"
 )
 
 // Bundle is the browser side: go-app's handler plus the wasm, served precompressed.
@@ -41,6 +44,85 @@ func LoadBundle(dir string) (*Bundle, error) {
 	b := &Bundle{dir: dir, version: hex.EncodeToString(h.Sum(nil))[:16], rawSize: n}
 	b.app = components.Handler(b.version, strconv.FormatInt(n, 10))
 	return b, nil
+}
+
+// falseBoolean is an HTML boolean attribute written as ="false". go-app's pre-render writes
+// every attribute with its value, Selected(false) as selected="false"; a browser reads any
+// value of a boolean attribute as true, so the page shown before the wasm ran had its last
+// option selected and its enabled controls disabled.
+var falseBoolean = regexp.MustCompile(`\s(?:allowfullscreen|async|autofocus|autoplay|checked|controls|default|defer|disabled|formnovalidate|hidden|inert|ismap|itemscope|loop|multiple|muted|nomodule|novalidate|open|playsinline|readonly|required|reversed|selected)="false"`)
+
+// withoutFalseBooleans serves go-app's answers, pre-rendered in the browser's language
+// (page), with the pages' false booleans left out. seeds (nil for none) gives a session's
+// page its newest window, pre-rendered and written into the page (seed.go).
+func (b *Bundle) withoutFalseBooleans(seeds func(*http.Request) *protocol.Seed) http.Handler {
+	inLocale := b.page()
+	appJS := b.appJS(inLocale)
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.URL.Path == "/app.js" {
+			appJS.ServeHTTP(w, r)
+			return
+		}
+		var script []byte
+		if seeds != nil {
+			if seed := seeds(r); seed != nil {
+				if s, err := seedScript(seed); err == nil {
+					script, r = s, withSeed(r, seed)
+				}
+			}
+		}
+		rec := &pageRecorder{ResponseWriter: w}
+		inLocale.ServeHTTP(rec, r)
+		if !rec.html {
+			return
+		}
+		page := falseBoolean.ReplaceAll(rec.body.Bytes(), nil)
+		if script != nil {
+			// Its messages as the wasm draws them (deformat.go), and one person's: no cache,
+			// the browser's or another's, may keep it (docs/seed.md).
+			page = insertSeed(deformatBody(page), script)
+			w.Header().Set("Cache-Control", "no-store")
+			w.Header().Del("ETag")
+		}
+		w.Header().Set("Content-Length", strconv.Itoa(len(page)))
+		w.WriteHeader(rec.status)
+		_, _ = w.Write(page)
+	})
+}
+
+// pageRecorder holds back an HTML answer until it is whole; any other passes straight on.
+type pageRecorder struct {
+	http.ResponseWriter
+	status  int
+	html    bool
+	decided bool
+	body    bytes.Buffer
+}
+
+func (p *pageRecorder) decide() {
+	if !p.decided {
+		p.decided = true
+		p.html = strings.HasPrefix(p.Header().Get("Content-Type"), "text/html")
+	}
+}
+
+func (p *pageRecorder) WriteHeader(status int) {
+	p.decide()
+	if p.html {
+		p.status = status
+		return
+	}
+	p.ResponseWriter.WriteHeader(status)
+}
+
+func (p *pageRecorder) Write(data []byte) (int, error) {
+	if !p.decided {
+		p.WriteHeader(http.StatusOK)
+	}
+	if p.html {
+		return p.body.Write(data)
+	}
+	return p.ResponseWriter.Write(data)
 }
 
 // Version identifies the wasm being served: a hash of its bytes.

@@ -42,14 +42,7 @@ func (s *Server) setModel(w http.ResponseWriter, r *http.Request) {
 
 // setPermissions answers POST /api/sessions/{id}/permissions.
 func (s *Server) setPermissions(w http.ResponseWriter, r *http.Request) {
-	req, ok := readRequest[protocol.SetPermissionsRequest](w, r)
-	if !ok {
-		return
-	}
-	resp, err := s.rt.SetPermissions(r.Context(), r.PathValue("id"), req)
-	if err != nil {
-		s.fail(w, err)
-		return
-	}
-	writeJSON(w, http.StatusOK, resp)
+	answer(s, w, r, http.StatusOK, func(req protocol.SetPermissionsRequest) (any, error) {
+		return s.rt.SetPermissions(r.Context(), r.PathValue("id"), req)
+	})
 }

@@ -16,12 +16,9 @@ func (s *Server) listDecisions(w http.ResponseWriter, r *http.Request) {
 }
 
 func (s *Server) replyDecision(w http.ResponseWriter, r *http.Request) {
-	req, ok := readRequest[protocol.ReplyRequest](w, r)
-	if !ok {
-		return
-	}
-	resp, err := s.rt.Reply(r.Context(), r.PathValue("id"), r.PathValue("decision"), req)
-	s.respond(w, http.StatusOK, resp, err)
+	answer(s, w, r, http.StatusOK, func(req protocol.ReplyRequest) (any, error) {
+		return s.rt.Reply(r.Context(), r.PathValue("id"), r.PathValue("decision"), req)
+	})
 }
 
 func (s *Server) stopTurn(w http.ResponseWriter, r *http.Request) {

@@ -11,6 +11,7 @@ import (
 	"net/url"
 	"os"
 	"path/filepath"
+	"regexp"
 	"strconv"
 	"strings"
 	"testing"
@@ -424,5 +425,33 @@ func TestSlowStoreAnswers503(t *testing.T) {
 			}
 			assert.NotContains(t, e.Error, "disk on fire", "no internals")
 		})
+	}
+}
+
+// TestPreRenderedPagesHaveNoFalseBooleans: the page a browser shows before the wasm runs has
+// its controls as they are. go-app writes Selected(false) as selected="false", which a
+// browser reads as selected: the language picker showed the last language, the permission
+// picker its last mode, and an enabled select was disabled. And a session's address is
+// pre-rendered as the session's page, not the empty page's hero.
+func TestPreRenderedPagesHaveNoFalseBooleans(t *testing.T) {
+	ts, _ := testServer(t)
+	s := createSessionHTTP(t, ts)
+	for _, path := range []string{"/", "/s/" + s, "/approvals"} {
+		resp, body := request(t, http.MethodGet, ts.URL+path, testToken, nil)
+		require.Equal(t, http.StatusOK, resp.StatusCode, path)
+		page := string(body)
+		require.Contains(t, page, `id="sidebar"`, "%s: the page is the pre-rendered one", path)
+		assert.NotRegexp(t, `\s(selected|disabled|hidden|checked)="false"`, page, path)
+		assert.Equal(t, len(body), int(resp.ContentLength), "%s: the length is the page's", path)
+		if path == "/s/"+s {
+			assert.NotContains(t, page, "main-hero", "a session's address is laid out as the session, not the empty page")
+		}
+		if path == "/" {
+			continue // the hero's controls row is drawn by the wasm
+		}
+		options := regexp.MustCompile(`<option[^>]*>[^<]*</option>`).FindAllString(page[strings.Index(page, `id="locale-pick"`):], 2)
+		require.Len(t, options, 2, path)
+		assert.Contains(t, options[0], " selected", "%s: English is the language", path)
+		assert.NotContains(t, options[1], "selected", path)
 	}
 }

@@ -8,6 +8,7 @@ import (
 
 	"encoding/json"
 
+	"parley/i18n"
 	"parley/protocol"
 	"parley/runtime/notify"
 )
@@ -63,6 +64,11 @@ func (s *Server) streamNotifications(w http.ResponseWriter, r *http.Request) {
 		writeError(w, http.StatusInternalServerError, "internal", "streaming is not supported here")
 		return
 	}
+	// The page names its locale (?lang=); else the browser's languages.
+	l, ok := i18n.Parse(r.URL.Query().Get("lang"))
+	if !ok {
+		l = i18n.FromBrowser(acceptLanguages(r.Header.Get("Accept-Language")))
+	}
 	ch, stop := s.notifier.Subscribe()
 	defer stop()
 	h := w.Header()
@@ -82,7 +88,7 @@ func (s *Server) streamNotifications(w http.ResponseWriter, r *http.Request) {
 		case <-keep.C:
 			_, _ = fmt.Fprint(w, ": keep-alive\n\n")
 		case n := <-ch:
-			b, _ := json.Marshal(n)
+			b, _ := json.Marshal(notify.InLocale(l, n))
 			event := "notification"
 			if n.Withdrawn {
 				event = "withdrawn" // answered elsewhere: close its notification

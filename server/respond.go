@@ -57,7 +57,7 @@ func readRequest[T protocol.Request](w http.ResponseWriter, r *http.Request) (T,
 func writeDecodeError(w http.ResponseWriter, err error) {
 	var verr *protocol.ValidationError
 	if errors.As(err, &verr) {
-		writeJSON(w, http.StatusUnprocessableEntity, protocol.ErrorResponse{Error: err.Error(), Code: "invalid", Fields: verr.Fields})
+		writeJSON(w, http.StatusUnprocessableEntity, protocol.ErrorResponse{Error: err.Error(), Code: "invalid", Fields: verr.Fields, Phrases: verr.Phrases})
 		return
 	}
 	writeError(w, http.StatusBadRequest, "bad_request", err.Error())
@@ -148,6 +148,15 @@ func (s *Server) respond(w http.ResponseWriter, status int, v any, err error) {
 		return
 	}
 	writeJSON(w, status, v)
+}
+
+// answer serves the shape most of the API has: read the request's body, ask the runtime one
+// thing with it, and answer what the runtime said (or its error) with status.
+func answer[T protocol.Request](s *Server, w http.ResponseWriter, r *http.Request, status int, ask func(T) (any, error)) {
+	if req, ok := readRequest[T](w, r); ok {
+		v, err := ask(req)
+		s.respond(w, status, v, err)
+	}
 }
 
 func writeJSON(w http.ResponseWriter, status int, v any) {

@@ -153,6 +153,6 @@ func (s *Server) withBundle(mux *http.ServeMux) http.Handler {
 	mux.HandleFunc("GET /web/app.wasm", s.bundle.serveWasm)
 	mux.HandleFunc("GET /web/{$}", http.NotFound) // go-app's file server would list the folder
 	mux.HandleFunc("GET /manifest.webmanifest", serveManifest)
-	mux.Handle("/", s.acceptTokenLink(s.bundle.app))
+	mux.Handle("/", s.acceptTokenLink(s.bundle.withoutFalseBooleans(s.seed)))
 	return securityHeaders(mux)
 }

@@ -39,12 +39,9 @@ func (s *Server) listSessions(w http.ResponseWriter, r *http.Request) {
 }
 
 func (s *Server) createSession(w http.ResponseWriter, r *http.Request) {
-	req, ok := readRequest[protocol.CreateSessionRequest](w, r)
-	if !ok {
-		return
-	}
-	info, err := s.rt.CreateSession(r.Context(), req)
-	s.respond(w, http.StatusCreated, info, err)
+	answer(s, w, r, http.StatusCreated, func(req protocol.CreateSessionRequest) (any, error) {
+		return s.rt.CreateSession(r.Context(), req)
+	})
 }
 
 func (s *Server) getSession(w http.ResponseWriter, r *http.Request) {
@@ -54,12 +51,9 @@ func (s *Server) getSession(w http.ResponseWriter, r *http.Request) {
 
 // updateSession renames or archives a session (PATCH /api/sessions/{id}).
 func (s *Server) updateSession(w http.ResponseWriter, r *http.Request) {
-	req, ok := readRequest[protocol.UpdateSessionRequest](w, r)
-	if !ok {
-		return
-	}
-	info, err := s.rt.UpdateSession(r.Context(), r.PathValue("id"), req)
-	s.respond(w, http.StatusOK, info, err)
+	answer(s, w, r, http.StatusOK, func(req protocol.UpdateSessionRequest) (any, error) {
+		return s.rt.UpdateSession(r.Context(), r.PathValue("id"), req)
+	})
 }
 
 // withdrawPrompt takes back a prompt waiting for its turn (POST
@@ -92,12 +86,9 @@ func (s *Server) editPrompt(w http.ResponseWriter, r *http.Request) {
 	if !ok {
 		return
 	}
-	req, ok := readRequest[protocol.EditPromptRequest](w, r)
-	if !ok {
-		return
-	}
-	resp, err := s.rt.EditPrompt(r.Context(), r.PathValue("id"), prompt, req)
-	s.respond(w, http.StatusOK, resp, err)
+	answer(s, w, r, http.StatusOK, func(req protocol.EditPromptRequest) (any, error) {
+		return s.rt.EditPrompt(r.Context(), r.PathValue("id"), prompt, req)
+	})
 }
 
 // listEvents answers a page of a session's log after an offset: what a socket would replay,
@@ -176,12 +167,9 @@ func (s *Server) listEvents(w http.ResponseWriter, r *http.Request) {
 const eventPageTimeout = 10 * time.Second
 
 func (s *Server) sendPrompt(w http.ResponseWriter, r *http.Request) {
-	req, ok := readRequest[protocol.SendPromptRequest](w, r)
-	if !ok {
-		return
-	}
-	resp, err := s.rt.SendPrompt(r.Context(), r.PathValue("id"), req)
-	s.respond(w, http.StatusOK, resp, err)
+	answer(s, w, r, http.StatusOK, func(req protocol.SendPromptRequest) (any, error) {
+		return s.rt.SendPrompt(r.Context(), r.PathValue("id"), req)
+	})
 }
 
 // windowPage answers an older window of a session: the one that ends where the window

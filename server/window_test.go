@@ -89,17 +89,15 @@ func TestWindowsFoldToTheWholeThread(t *testing.T) {
 	}
 }
 
-// openAndPageBack opens the session's newest window of size entries on a socket, as the page
-// does, and pages back to its start over HTTP. It returns the newest window's fold and every
-// message the pages showed, oldest first.
-func openAndPageBack(t *testing.T, ts *testserver.Server, id string, size, logLength int) (*store.Thread, []store.Message) {
+// subscribeTail subscribes to the session's newest window of tail entries, as the page does,
+// and returns the "subscribed" frame and every event sent up to the head.
+func subscribeTail(t *testing.T, ts *testserver.Server, id string, tail int) (protocol.ServerFrame, []protocol.Event) {
 	t.Helper()
 	conn := ts.Client(t).Dial(nil)
-	testkit.WriteFrame(t, conn, protocol.ClientFrame{Type: protocol.FrameSubscribe, Session: id, Tail: size, Batch: true})
+	testkit.WriteFrame(t, conn, protocol.ClientFrame{Type: protocol.FrameSubscribe, Session: id, Tail: tail, Batch: true})
 	sub := testkit.ReadFrame(t, conn)
 	require.Equal(t, protocol.FrameSubscribed, sub.Type, "%+v", sub)
 	require.NotNil(t, sub.Window)
-	require.True(t, sub.Window.Older, "a long session opens on a window")
 	var got []protocol.Event
 	for len(got) == 0 || got[len(got)-1].Offset < sub.Head {
 		f := testkit.ReadFrame(t, conn)
@@ -109,6 +107,16 @@ func openAndPageBack(t *testing.T, ts *testserver.Server, id string, size, logLe
 		}
 		got = append(got, f.Events...)
 	}
+	return sub, got
+}
+
+// openAndPageBack opens the session's newest window of size entries on a socket, as the page
+// does, and pages back to its start over HTTP. It returns the newest window's fold and every
+// message the pages showed, oldest first.
+func openAndPageBack(t *testing.T, ts *testserver.Server, id string, size, logLength int) (*store.Thread, []store.Message) {
+	t.Helper()
+	sub, got := subscribeTail(t, ts, id, size)
+	require.True(t, sub.Window.Older, "a long session opens on a window")
 	for i := 1; i < len(got); i++ {
 		require.Less(t, got[i-1].Offset, got[i].Offset, "in log order, once")
 	}

@@ -2,6 +2,7 @@ package server_test
 
 import (
 	"context"
+	"errors"
 	"net/http"
 	"net/url"
 	"os"
@@ -12,7 +13,9 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"parley/app/api"
 	"parley/internal/testkit"
+	"parley/internal/testkit/testserver"
 	"parley/protocol"
 )
 
@@ -150,4 +153,230 @@ func TestSessionBlankOverHTTP(t *testing.T) {
 	resp, data = request(t, http.MethodGet, ts.URL+"/api/sessions/"+created.ID, testToken, nil)
 	require.Equal(t, http.StatusOK, resp.StatusCode)
 	assert.NotContains(t, string(data), `"blank"`, "false is left out")
+}
+
+// These tests serve two workspaces, alpha (the default) and beta, each with its own files,
+// function, example and skill, over real HTTP on embedded JetStream.
+
+// serveWorkspaces serves the folders from the JetStream in data.
+func serveWorkspaces(t *testing.T, data string, folders ...string) *testserver.Server {
+	t.Helper()
+	return testserver.Start(t, testserver.Options{Data: data, Workspaces: folders, Exclusive: true})
+}
+
+func TestWorkspacesAndSessionsOverHTTP(t *testing.T) {
+	alpha, beta := testkit.TwoWorkspaces(t)
+	ts := serveWorkspaces(t, t.TempDir(), alpha, beta)
+	c := clientOf(ts)
+	ctx := context.Background()
+
+	list, err := c.ListWorkspaces(ctx)
+	require.NoError(t, err)
+	assert.Equal(t, []protocol.Workspace{
+		{ID: "alpha", Name: "alpha", Path: alpha, Default: true},
+		{ID: "beta", Name: "beta", Path: beta},
+	}, list, "in flag order, the first the default")
+
+	for id, want := range map[string]string{"": "alpha", "default": "alpha", "alpha": "alpha", "beta": "beta"} {
+		info := createIn(t, ts, id)
+		assert.Equal(t, want, info.WorkspaceID, id)
+		assert.True(t, info.Blank, "a blank session bound to it")
+	}
+	resp, data := postJSON(t, ts.URL+"/api/sessions", `{"workspace":"gamma"}`)
+	require.Equal(t, http.StatusBadRequest, resp.StatusCode, string(data))
+	e := testkit.ErrorOf(t, data)
+	assert.Equal(t, "no_workspace", e.Code)
+	assert.Contains(t, e.Error, `"gamma": the workspaces are alpha, beta`)
+}
+
+func TestCataloguesPerWorkspaceOverHTTP(t *testing.T) {
+	alpha, beta := testkit.TwoWorkspaces(t)
+	ts := serveWorkspaces(t, t.TempDir(), alpha, beta)
+	c := clientOf(ts)
+	ctx := context.Background()
+
+	own := func(fns []protocol.Function) []string {
+		var out []string
+		for _, fn := range fns {
+			if fn.Source != "builtin" {
+				out = append(out, fn.Name)
+			}
+		}
+		return out
+	}
+	fns, err := c.ListFunctions(ctx)
+	require.NoError(t, err)
+	assert.Equal(t, []string{"fa"}, own(fns), "no parameter: the default workspace")
+	fns, err = c.ListFunctionsIn(ctx, "beta")
+	require.NoError(t, err)
+	assert.Equal(t, []string{"fb"}, own(fns))
+	fns, err = c.ListFunctionsIn(ctx, "default")
+	require.NoError(t, err)
+	assert.Equal(t, []string{"fa"}, own(fns))
+
+	files, err := c.ListFilesIn(ctx, "beta", "txt", 0)
+	require.NoError(t, err)
+	assert.Equal(t, []string{"b.txt"}, filePaths(files))
+	files, err = c.ListFiles(ctx, "txt", 0)
+	require.NoError(t, err)
+	assert.Equal(t, []string{"a.txt"}, filePaths(files))
+
+	skills, err := c.ListSkillsIn(ctx, "beta")
+	require.NoError(t, err)
+	require.Len(t, skills, 1)
+	assert.Equal(t, "sb", skills[0].Name)
+	skills, err = c.ListSkills(ctx)
+	require.NoError(t, err)
+	require.Len(t, skills, 1)
+	assert.Equal(t, "sa", skills[0].Name)
+
+	hasEB := func(list protocol.CommandList) bool {
+		for _, e := range list.Examples {
+			if e.Name == "eb" {
+				return true
+			}
+		}
+		return false
+	}
+	cmds, err := c.ListCommandsIn(ctx, "beta")
+	require.NoError(t, err)
+	assert.True(t, hasEB(cmds))
+	cmds, err = c.ListCommands(ctx)
+	require.NoError(t, err)
+	assert.False(t, hasEB(cmds))
+
+	for _, path := range []string{"/api/functions", "/api/files?q=a", "/api/skills", "/api/commands", "/api/grants"} {
+		sep := "?"
+		if strings.Contains(path, "?") {
+			sep = "&"
+		}
+		resp, data := request(t, http.MethodGet, ts.URL+path+sep+"workspace=gamma", testToken, nil)
+		assert.Equal(t, http.StatusBadRequest, resp.StatusCode, path)
+		e := testkit.ErrorOf(t, data)
+		assert.Equal(t, "no_workspace", e.Code, path)
+		assert.Contains(t, e.Error, "the workspaces are alpha, beta", path)
+	}
+	_, err = c.ListSkillsIn(ctx, "gamma")
+	var apiErr *api.Error
+	require.True(t, errors.As(err, &apiErr), "%v", err)
+	assert.Equal(t, http.StatusBadRequest, apiErr.Status)
+}
+
+func TestFunctionRunsInItsWorkspaceOverHTTP(t *testing.T) {
+	alpha, beta := testkit.TwoWorkspaces(t)
+	ts := serveWorkspaces(t, t.TempDir(), alpha, beta)
+	c := clientOf(ts)
+	ctx := context.Background()
+
+	resp, data := postJSON(t, ts.URL+"/api/functions/fb/run?workspace=beta", `{}`)
+	require.Equal(t, http.StatusAccepted, resp.StatusCode, string(data))
+	run := testkit.DecodeAs[protocol.RunFunctionResponse](t, data)
+	evs := testkit.WaitEvents(t, ts.Events, run.Session, "fb ends", testkit.TurnsEnded(1))
+	assert.Equal(t, "from beta", testkit.LastSettled(t, evs).Result)
+	resp, data = request(t, http.MethodGet, ts.URL+"/api/sessions/"+run.Session, testToken, nil)
+	require.Equal(t, http.StatusOK, resp.StatusCode)
+	assert.Equal(t, "beta", testkit.DecodeAs[protocol.SessionInfo](t, data).WorkspaceID, "a new session in the named workspace")
+
+	out, err := c.RunFunction(ctx, "fb", protocol.RunFunctionRequest{Workspace: "beta"})
+	require.NoError(t, err, "the body's field works as the parameter does")
+	testkit.WaitEvents(t, ts.Events, out.Session, "fb ends", testkit.TurnsEnded(1))
+
+	// In an existing session, the session's workspace decides.
+	sb := createIn(t, ts, "beta")
+	out, err = c.RunFunction(ctx, "fb", protocol.RunFunctionRequest{Session: sb.ID})
+	require.NoError(t, err)
+	evs = testkit.WaitEvents(t, ts.Events, sb.ID, "fb ends", testkit.TurnsEnded(1))
+	assert.Equal(t, "from beta", testkit.LastSettled(t, evs).Result)
+
+	for _, c := range []struct {
+		name, url, body string
+		status          int
+		code            string
+	}{
+		{"alpha's function in beta", "/api/functions/fa/run?workspace=beta", `{}`, http.StatusNotFound, "no_function"},
+		{"alpha's function in a beta session", "/api/functions/fa/run", `{"session":"` + sb.ID + `"}`, http.StatusNotFound, "no_function"},
+		{"unknown workspace", "/api/functions/fb/run?workspace=gamma", `{}`, http.StatusBadRequest, "no_workspace"},
+		{"unknown workspace in the body", "/api/functions/fb/run", `{"workspace":"gamma"}`, http.StatusBadRequest, "no_workspace"},
+		{"parameter and body differ", "/api/functions/fb/run?workspace=beta", `{"workspace":"alpha"}`, http.StatusBadRequest, "workspace_conflict"},
+		{"another workspace than the session's", "/api/functions/fb/run?workspace=alpha", `{"session":"` + sb.ID + `"}`, http.StatusUnprocessableEntity, "invalid"},
+	} {
+		resp, data := postJSON(t, ts.URL+c.url, c.body)
+		assert.Equal(t, c.status, resp.StatusCode, "%s: %s", c.name, data)
+		assert.Equal(t, c.code, testkit.ErrorOf(t, data).Code, c.name)
+	}
+}
+
+func TestScriptsAndGrantsStayInTheirWorkspaceOverHTTP(t *testing.T) {
+	alpha, beta := testkit.TwoWorkspaces(t)
+	ts := serveWorkspaces(t, t.TempDir(), alpha, beta)
+	sa, sb := createIn(t, ts, "alpha"), createIn(t, ts, "beta")
+
+	// read() and list() see beta, and nothing of alpha, by a relative or an absolute path.
+	promptHTTP(t, ts, sb.ID, "/script send(read('b.txt') + ' | ' + ', '.join(list('.')))")
+	evs := testkit.WaitEvents(t, ts.Events, sb.ID, "read ends", testkit.TurnsEnded(1))
+	assert.Equal(t, "from beta | .parley/, b.txt", testkit.LastAgentText(t, evs))
+	promptHTTP(t, ts, sb.ID, "/script send(read('../alpha/a.txt'))")
+	evs = testkit.WaitEvents(t, ts.Events, sb.ID, "escape ends", testkit.TurnsEnded(2))
+	assert.Contains(t, testkit.LastSettled(t, evs).Error, "leaves the workspace")
+	promptHTTP(t, ts, sb.ID, "/script send(read('"+filepath.Join(alpha, "a.txt")+"'))")
+	evs = testkit.WaitEvents(t, ts.Events, sb.ID, "absolute escape ends", testkit.TurnsEnded(3))
+	assert.Contains(t, testkit.LastSettled(t, evs).Error, "leaves the workspace")
+	promptHTTP(t, ts, sb.ID, "/example eb")
+	evs = testkit.WaitEvents(t, ts.Events, sb.ID, "example ends", testkit.TurnsEnded(4))
+	assert.Equal(t, "from beta", testkit.LastAgentText(t, evs), "beta's own example")
+
+	// "Always" for pwd in alpha: alpha's grant, which beta does not see.
+	promptHTTP(t, ts, sa.ID, "/script send(run(['pwd']).stdout.strip())")
+	d := waitDecisions(t, ts, sa.ID, 1)[0]
+	require.Equal(t, "Approve, and always for this command", d.Request.Options[1].Label)
+	replyHTTP(t, ts, sa.ID, d.ID, `{"action":"accept","content":{"option":1}}`)
+	evs = testkit.WaitEvents(t, ts.Events, sa.ID, "pwd in alpha ends", testkit.TurnsEnded(1))
+	assert.Equal(t, alpha, testkit.LastAgentText(t, evs), "run() starts in alpha")
+
+	grantsOf := func(query string) []protocol.Grant {
+		resp, data := request(t, http.MethodGet, ts.URL+"/api/grants"+query, testToken, nil)
+		require.Equal(t, http.StatusOK, resp.StatusCode, string(data))
+		return testkit.DecodeAs[protocol.GrantList](t, data).Grants
+	}
+	require.Len(t, grantsOf(""), 1)
+	require.Len(t, grantsOf("?workspace=alpha"), 1)
+	assert.Equal(t, alpha, grantsOf("")[0].Workspace)
+	assert.Empty(t, grantsOf("?workspace=beta"))
+
+	promptHTTP(t, ts, sa.ID, "/script send(run(['pwd']).stdout.strip())")
+	evs = testkit.WaitEvents(t, ts.Events, sa.ID, "granted pwd ends", testkit.TurnsEnded(2))
+	assert.Equal(t, alpha, testkit.LastAgentText(t, evs), "alpha's grant lets it run without asking")
+
+	promptHTTP(t, ts, sb.ID, "/script send(run(['pwd']).stdout.strip())")
+	d = waitDecisions(t, ts, sb.ID, 1)[0]
+	assert.Equal(t, "Allow running pwd?", d.Request.Message, "beta asks: alpha's grant is not beta's")
+	replyHTTP(t, ts, sb.ID, d.ID, `{"action":"accept","content":{"option":0}}`)
+	evs = testkit.WaitEvents(t, ts.Events, sb.ID, "pwd in beta ends", testkit.TurnsEnded(5))
+	assert.Equal(t, beta, testkit.LastAgentText(t, evs), "run() starts in beta")
+	assert.Empty(t, grantsOf("?workspace=beta"), "approved once: no grant")
+
+	resp, _ := request(t, http.MethodDelete, ts.URL+"/api/grants/"+grantsOf("")[0].ID+"?workspace=beta", testToken, nil)
+	assert.Equal(t, http.StatusNotFound, resp.StatusCode, "not beta's grant")
+	resp, _ = request(t, http.MethodDelete, ts.URL+"/api/grants/"+grantsOf("")[0].ID, testToken, nil)
+	assert.Equal(t, http.StatusNoContent, resp.StatusCode, "found in the workspace that holds it")
+	assert.Empty(t, grantsOf("?workspace=alpha"))
+}
+
+func TestWorkspaceBindingsSurviveARestartOverHTTP(t *testing.T) {
+	alpha, beta := testkit.TwoWorkspaces(t)
+	data := t.TempDir()
+	ts := serveWorkspaces(t, data, alpha, beta)
+	sb := createIn(t, ts, "beta")
+	sd := createIn(t, ts, "default")
+	ts.Stop()
+
+	ts = serveWorkspaces(t, data, alpha, beta)
+	for id, want := range map[string]string{sb.ID: "beta", sd.ID: "alpha"} {
+		resp, data := request(t, http.MethodGet, ts.URL+"/api/sessions/"+id, testToken, nil)
+		require.Equal(t, http.StatusOK, resp.StatusCode, string(data))
+		assert.Equal(t, want, testkit.DecodeAs[protocol.SessionInfo](t, data).WorkspaceID)
+	}
+	promptHTTP(t, ts, sb.ID, "/script send(read('b.txt'))")
+	evs := testkit.WaitEvents(t, ts.Events, sb.ID, "read ends", testkit.TurnsEnded(1))
+	assert.Equal(t, "from beta", testkit.LastAgentText(t, evs))
 }

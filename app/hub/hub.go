@@ -89,9 +89,9 @@ func DescribeError(err error) string {
 	case errors.Is(err, api.ErrUnreachable):
 		return l.T(i18n.ErrUnreachable)
 	case errors.As(err, &verr):
-		return joinFields(verr.Fields)
+		return joinFields(l.FieldsIn(verr.Fields, verr.Phrases))
 	case errors.As(err, &apiErr) && len(apiErr.Fields) > 0:
-		return joinFields(apiErr.Fields)
+		return joinFields(l.FieldsIn(apiErr.Fields, apiErr.Phrases))
 	case errors.As(err, &apiErr):
 		// The server's stable code, in the page's locale; an unknown code keeps its words.
 		return l.Error(apiErr.Code, apiErr.ErrorResponse.Error)
@@ -112,6 +112,8 @@ type Notice struct {
 	Text string
 	// UntilLive: the server was not reachable, so the notice may go once the link is back.
 	UntilLive bool
+	// Say words it again in the page's locale, for a switch while it shows (nil: Text).
+	Say func() string
 }
 
 // NoticeOf words the machine's notice. err is the send's error when there was one (the
@@ -139,7 +141,7 @@ func NoticeOf(n input.Notice, err error) Notice {
 		// The person kept typing: their new text stays, and the unsent one is shown here.
 		b.WriteString(l.T(i18n.TextKept, n.Draft))
 	}
-	return Notice{Text: b.String(), UntilLive: errors.Is(err, api.ErrUnreachable)}
+	return Notice{Text: b.String(), UntilLive: errors.Is(err, api.ErrUnreachable), Say: func() string { return NoticeOf(n, err).Text }}
 }
 
 func orElse(s, d string) string {

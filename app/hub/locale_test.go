@@ -25,3 +25,15 @@ func TestServerErrorsInTheLocale(t *testing.T) {
 	assert.Equal(t, "无法连接服务器", DescribeError(api.ErrUnreachable))
 	assert.Equal(t, "未发送：无法连接服务器。你的文字已放回输入框。", NoticeOf(input.Notice{Restored: true}, api.ErrUnreachable).Text)
 }
+
+// TestANoticeShownIsReworded: a send's notice made in English says itself again in Chinese
+// after a switch, a refused field's check among it.
+func TestANoticeShownIsReworded(t *testing.T) {
+	refused := &protocol.ValidationError{Fields: map[string]string{"content": "must be at most 5"}}
+	n := NoticeOf(input.Notice{Restored: true}, refused)
+	assert.Equal(t, "Not sent: must be at most 5. Your text is back in the composer.", n.Text)
+	locale.Use(i18n.Chinese)
+	defer locale.Use(i18n.English)
+	assert.Equal(t, "Not sent: must be at most 5. Your text is back in the composer.", n.Text, "the words it was made with")
+	assert.Equal(t, "未发送：不能大于 5。你的文字已放回输入框。", n.Say())
+}

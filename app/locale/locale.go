@@ -59,6 +59,14 @@ func setLang(l i18n.Locale) {
 	}
 }
 
+// PreRender sets the locale the server pre-renders its next page in (the request's
+// Accept-Language; the server renders one page at a time). In the browser it does nothing.
+func PreRender(l i18n.Locale) {
+	if !app.IsClient {
+		cur = l
+	}
+}
+
 // T is message m in the page's locale.
 func T(m i18n.Msg, args ...any) string { return Current().T(m, args...) }
 

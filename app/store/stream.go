@@ -86,7 +86,7 @@ func (t *Thread) closeStream(ev protocol.Event) bool {
 	if m == nil {
 		return false
 	}
-	m.Offset, m.Text, m.Status, m.From = ev.Offset, msg.Text, "", msg.From
+	m.Offset, m.At, m.Text, m.Status, m.From = ev.Offset, ev.At, msg.Text, "", msg.From
 	t.open = slices.DeleteFunc(t.open, func(id string) bool { return id == msg.Stream })
 	delete(t.bufs, msg.Stream)
 	return true

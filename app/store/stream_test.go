@@ -63,8 +63,11 @@ func TestAStreamGrowsFromDraftsAndDeltasWithNoDuplicate(t *testing.T) {
 			assert.Equal(t, tc.want, f.th.Messages[1].Text)
 			assert.Equal(t, StatusStreaming, f.th.Messages[1].Status)
 
-			f.emit(protocol.EventAgentMessage, protocol.Message{Text: "Hello, world!", Stream: "2-1"})
+			f.n++
+			raw, _ := json.Marshal(protocol.Message{Text: "Hello, world!", Stream: "2-1"})
+			f.th.Apply(protocol.Event{Offset: f.n, At: 1700000000000, Type: protocol.EventAgentMessage, Data: raw})
 			assert.Equal(t, []string{"user/: hi", "agent/: Hello, world!"}, f.texts(), "the message replaces the stream in place")
+			assert.Equal(t, int64(1700000000000), f.th.Messages[1].At, "the message's time, as a reload shows it")
 			assert.False(t, f.th.Live(protocol.Delta{Stream: "2-1", Pos: 0, Text: "Hello, world!!"}), "a late delta changes nothing")
 		})
 	}

@@ -76,6 +76,9 @@ type Message struct {
 	// Phrase names Parley's fixed words (the offline agent's reply) for the page's locale;
 	// Text holds them in English.
 	Phrase *protocol.Phrase
+	// ResultPhrase names Result when Parley wrote it in fixed words (a run cut off by a
+	// restart).
+	ResultPhrase *protocol.Phrase
 }
 
 // Thread is one session as the thread shows it.
@@ -162,6 +165,9 @@ func (t *Thread) Apply(ev protocol.Event) {
 	case protocol.EventTurnEnded:
 		t.openTurns = max(0, t.openTurns-1)
 		t.Turn = 0
+		if te, err := protocol.DecodeEventData[protocol.TurnEnded](ev); err == nil && te.Stopped && te.Run == "" {
+			t.stopped(te.Prompt, ev)
+		}
 	case protocol.EventRunStarted:
 		t.runStarted(ev)
 	case protocol.EventRunOutput:
@@ -200,6 +206,26 @@ func (t *Thread) Apply(ev protocol.Event) {
 		t.unstarted = append(t.unstarted, ev.Offset)
 	}
 	t.Working = len(t.unstarted) > 0 || t.openTurns > 0
+}
+
+// stopped marks an agent turn the person stopped: its last message after its prompt says so
+// (a cut answer would otherwise read as the whole answer, after a reload or on another
+// device), or, when the turn wrote nothing, a note from Parley does. A run's card says it
+// already. A prompt outside the thread's window marks nothing: the stop is long past.
+func (t *Thread) stopped(prompt uint64, ev protocol.Event) {
+	at := slices.IndexFunc(t.Messages, func(m Message) bool { return m.Role == RoleUser && m.Offset == prompt })
+	if at < 0 {
+		return
+	}
+	for i := len(t.Messages) - 1; i > at; i-- {
+		if m := &t.Messages[i]; m.Role == RoleAgent && m.From == "" {
+			if m.Status == "" {
+				m.Status = StatusStopped
+			}
+			return
+		}
+	}
+	t.Messages = append(t.Messages, Message{Offset: ev.Offset, At: ev.At, Role: RoleAgent, From: protocol.FromParley, Status: StatusStopped})
 }
 
 // taken moves a prompt whose work began from the queue into the thread.
@@ -291,7 +317,7 @@ func (t *Thread) runSettled(ev protocol.Event) {
 	case strings.HasPrefix(rs.Error, "interrupted:"):
 		m.Status, m.Result = StatusInterrupted, "Interrupted: the server stopped before it finished"
 	case rs.Error != "":
-		m.Status, m.Result = StatusFailed, rs.Error
+		m.Status, m.Result, m.ResultPhrase = StatusFailed, rs.Error, rs.ErrorPhrase
 	}
 }
 

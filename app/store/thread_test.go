@@ -321,3 +321,47 @@ func TestRunTitles(t *testing.T) {
 		assert.Equal(t, c.want, th.Messages[0].Title)
 	}
 }
+
+// A stopped agent turn says so: on its last message from the model, or, when it wrote
+// nothing, in a note from Parley. A run's card says it already; a turn that ended by itself
+// marks nothing.
+func TestAStoppedTurnSaysSo(t *testing.T) {
+	msg := func(text string) json.RawMessage { return mustJSON(protocol.Message{Text: text}) }
+	for _, c := range []struct {
+		name  string
+		after []protocol.Event // between turn.started (offset 2) and turn.ended
+		ended protocol.TurnEnded
+		want  []string // role/from/status: text
+	}{
+		{"a cut answer", []protocol.Event{{Type: protocol.EventAgentMessage, Data: msg("Cut here")}},
+			protocol.TurnEnded{Prompt: 1, Stopped: true}, []string{"user//: hi", "agent//stopped: Cut here"}},
+		{"stopped before a word", nil,
+			protocol.TurnEnded{Prompt: 1, Stopped: true}, []string{"user//: hi", "agent/parley/stopped: "}},
+		{"after the answer, during a tool call", []protocol.Event{
+			{Type: protocol.EventAgentMessage, Data: msg("Looking.")},
+			{Type: protocol.EventToolCalled, Data: mustJSON(protocol.ToolCalled{Calls: []protocol.ToolCall{{ID: "c1", Name: "read_file", Arguments: `{}`}}})},
+		}, protocol.TurnEnded{Prompt: 1, Stopped: true}, []string{"user//: hi", "agent//stopped: Looking.", "tool//interrupted: "}},
+		{"ended by itself", []protocol.Event{{Type: protocol.EventAgentMessage, Data: msg("All of it.")}},
+			protocol.TurnEnded{Prompt: 1}, []string{"user//: hi", "agent//: All of it."}},
+		{"a script's run, whose card says it", nil,
+			protocol.TurnEnded{Prompt: 1, Run: "r1", Stopped: true}, []string{"user//: hi"}},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			th := &Thread{}
+			th.Apply(protocol.Event{Offset: 1, Type: protocol.EventUserMessage, Data: msg("hi")})
+			th.Apply(protocol.Event{Offset: 2, Type: protocol.EventTurnStarted, Data: mustJSON(protocol.TurnStarted{Prompt: 1})})
+			n := uint64(2)
+			for _, ev := range c.after {
+				n++
+				ev.Offset = n
+				th.Apply(ev)
+			}
+			th.Apply(protocol.Event{Offset: n + 1, Type: protocol.EventTurnEnded, Data: mustJSON(c.ended)})
+			var got []string
+			for _, m := range th.Messages {
+				got = append(got, string(m.Role)+"/"+string(m.From)+"/"+string(m.Status)+": "+m.Text)
+			}
+			assert.Equal(t, c.want, got)
+		})
+	}
+}

@@ -46,7 +46,14 @@ const (
 	ActionOpenFnForm = inputbar.ActionFnFormOpen
 	// ActionNavigate asks the conversation to show a session; its value is the session id.
 	ActionNavigate = "parley.navigate"
+	// ActionAside says which decision the person set aside in a session, if any; its value
+	// is an Aside. The thread's card of that decision says so, not "waiting below".
+	ActionAside = "parley.aside"
 )
+
+// Aside is the decision set aside in Session ("" for none): what the composer publishes as
+// it changes, so views outside it need not read its DOM.
+type Aside struct{ Session, ID string }
 
 // Composer is the input area of the conversation.
 type Composer struct {
@@ -97,6 +104,8 @@ type Composer struct {
 	aside keptMode
 	// keptDraft is the idle draft a shown decision covers, for its strip.
 	keptDraft string
+	// published is the last Aside told to the page (ActionAside).
+	published Aside
 }
 
 // keptMode is a mode kept while its decision is set aside.
@@ -176,7 +185,7 @@ func (c *Composer) follow(ctx app.Context) {
 
 // run carries out the machine's effects.
 func (c *Composer) run(ctx app.Context, effs []machine.Effect) {
-	defer c.keepAside()
+	defer c.keepAside(ctx)
 	for _, e := range effs {
 		switch e := e.(type) {
 		case machine.Shown:
@@ -302,12 +311,16 @@ func (c *Composer) dropAside() {
 // asideKey is the sessionStorage key of the decision set aside in a session.
 func asideKey(session string) string { return "parley.aside." + session }
 
-// keepAside keeps the decision set aside across a reload (docs/composer.md, "Chat about
-// this"): per session, in this tab's sessionStorage, until the person returns to it or it
+// keepAside tells the page which decision is set aside (ActionAside) and keeps it across a
+// reload (docs/composer.md, "Chat about this"): per session, in this tab's sessionStorage, until the person returns to it or it
 // ends. Only once the machine follows the session: before that, it knows nothing yet.
-func (c *Composer) keepAside() {
+func (c *Composer) keepAside(ctx app.Context) {
 	if !app.IsClient || c.knownFor != c.Session || c.Session == "" {
 		return
+	}
+	if now := (Aside{Session: c.Session, ID: c.machine.AsideID()}); now != c.published {
+		c.published = now
+		ctx.NewActionWithValue(ActionAside, now)
 	}
 	st := app.Window().Get("sessionStorage")
 	if !st.Truthy() {
@@ -680,6 +693,10 @@ func (c *Composer) onModeKey(ctx app.Context, e app.Event) {
 				continue
 			}
 			c.runAction(ctx, true)
+		case machine.TabOn:
+			if t, ok := c.mode.(modes.Tabber); ok && t.TabOn(ctx) {
+				e.PreventDefault()
+			}
 		case machine.RunSecondary:
 			if c.runAction(ctx, false) {
 				e.PreventDefault()

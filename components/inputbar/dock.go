@@ -41,10 +41,18 @@ type Withdraw struct {
 	Text   string
 }
 
-// EditQueued names a waiting prompt and its new text.
+// EditQueued names a waiting prompt, its new text, and the text it had (Was).
 type EditQueued struct {
 	Offset uint64
 	Text   string
+	Was    string
+}
+
+// EditStartedFirst is the notice for an edit of a queued prompt whose turn began before the
+// change was saved (was is the text it ran with): the change is put in the box.
+func EditStartedFirst(was string) hub.Notice {
+	say := func() string { return locale.T(i18n.EditStartedFirst, clipText(was, 60)) }
+	return hub.Notice{Text: say(), Say: say}
 }
 
 // Render draws the list; with nothing queued it is an empty strip, so the bar after it keeps
@@ -95,7 +103,14 @@ func (d *QueueDock) Render() app.UI {
 // began (or another client removed it). What the person typed is not thrown away with the
 // field: a change goes to the box, which takes the focus (the keys typed on land there, not
 // on the page), and a notice says the prompt ran as it was.
+//
+// A prompt that leaves while the focus is on its Edit or Remove (or the last one, the dock
+// itself going) would drop the focus to the page: it goes to the decision the composer
+// shows, else to the box (refocus moves it only from the body).
 func (d *QueueDock) OnUpdate(ctx app.Context) {
+	if app.IsClient && inDock(app.Window().Get("document").Get("activeElement")) {
+		ctx.Defer(refocus)
+	}
 	if d.editing == 0 {
 		return
 	}
@@ -111,7 +126,22 @@ func (d *QueueDock) OnUpdate(ctx app.Context) {
 		return
 	}
 	ctx.NewActionWithValue(ActionRestoreDraft, text)
-	ctx.NewActionWithValue(ActionNotice, hub.Notice{Text: locale.T(i18n.EditStartedFirst, clipText(orig, 60))})
+	ctx.NewActionWithValue(ActionNotice, EditStartedFirst(orig))
+}
+
+// inDock reports whether the element a is in the queue dock.
+func inDock(a app.Value) bool { return a.Truthy() && a.Call("closest", ".queue-dock").Truthy() }
+
+// refocus gives a focus that fell to the body to the shown decision, else to the box.
+func refocus(app.Context) {
+	if !Free() {
+		return
+	}
+	if m := app.Window().GetElementByID("composer-mode"); m.Truthy() {
+		m.Call("focus")
+		return
+	}
+	Focus()
 }
 
 // clipText cuts s to n characters at most, with an ellipsis.
@@ -130,7 +160,7 @@ func (d *QueueDock) renderEditor(m store.Message) app.UI {
 	end := func() { d.editing, d.draft, d.orig, d.refocus = 0, "", "", off }
 	save := func(ctx app.Context) {
 		if text := d.draft; strings.TrimSpace(text) != "" && text != m.Text {
-			ctx.NewActionWithValue(ActionEditQueued, EditQueued{Offset: off, Text: text})
+			ctx.NewActionWithValue(ActionEditQueued, EditQueued{Offset: off, Text: text, Was: m.Text})
 		}
 		end()
 	}

@@ -100,7 +100,7 @@ func (s *commands) Candidates(ctx context.Context, q slash.Query) ([]slash.Item,
 	var out []slash.Item
 	for _, c := range s.load(ctx) {
 		if matches(c.Name, q.Query) && len(out) < maxItems {
-			out = append(out, slash.Item{ID: c.Name, Label: "/" + c.Name, Detail: c.Description})
+			out = append(out, slash.Item{ID: c.Name, Label: "/" + c.Name, Detail: locale.Current().CommandDesc(c.Name, c.Description)})
 		}
 	}
 	return out, nil

@@ -103,6 +103,12 @@ func WriteTree(t testing.TB, root string, files map[string]string) {
 	}
 }
 
+// Repository lays out under dir what git needs to take dir/.git for a repository.
+func Repository(t testing.TB, dir string) {
+	t.Helper()
+	WriteTree(t, dir, map[string]string{".git/objects/info/": "", ".git/refs/heads/": "", ".git/HEAD": "ref: refs/heads/main\n"})
+}
+
 // Folder is a fresh temporary folder holding files (see WriteTree). Its path has no
 // symbolic links, so paths a runtime reports compare equal to it.
 func Folder(t testing.TB, files map[string]string) string {

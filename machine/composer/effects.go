@@ -60,6 +60,12 @@ type ToDraft struct{ Text string }
 // and one follows (modes.Stepper), else its primary action.
 type Advance struct{}
 
+// TabOn is Tab in a field the person types in, in a question: the mode's next question
+// when it asks one at a time and one follows, else the send button (modes.Tabber). The view
+// prevents the key's default only when the mode moved the focus; otherwise Tab goes on as
+// the browser's.
+type TabOn struct{}
+
 // RunSecondary is Escape outside a field the person types in, in the fn-form: its close.
 type RunSecondary struct{}
 
@@ -73,6 +79,7 @@ type Approve struct{}
 // Reject is mod+Shift+Enter in an approval: reject, with the words typed if any.
 type Reject struct{}
 
+func (TabOn) effect()        {}
 func (Shown) effect()        {}
 func (Exit) effect()         {}
 func (CancelFnForm) effect() {}

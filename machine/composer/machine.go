@@ -221,6 +221,7 @@ const (
 	keyEscape
 	keyApprove
 	keyReject
+	keyTab
 )
 
 // modeKeys are the bindings of every morphed mode, as data (machine/keymap): what a key
@@ -231,6 +232,7 @@ var modeKeys = keymap.Map[keyAction]{
 	{Keys: []string{"Enter"}, Mods: keymap.Primary, Action: keyApprove, Help: keymap.Help{Key: "mod+enter", Desc: "approve"}},
 	{Keys: []string{"Enter"}, Optional: keymap.Shift, Action: keyEnter, Help: keymap.Help{Key: "enter", Desc: "next, and send from the last question"}},
 	{Keys: []string{"Escape"}, Action: keyEscape, Help: keymap.Help{Key: "esc", Desc: "chat about this"}},
+	{Keys: []string{"Tab"}, Action: keyTab, Help: keymap.Help{Key: "tab", Desc: "from a field: the next question, and Send from the last"}},
 }
 
 // KeyHelp is what the morphed modes' keys do, for a help view.
@@ -282,6 +284,13 @@ func (m *Machine) key(k Key) []Effect {
 		// is the person's own line break.
 		if (k.On == OnLine || k.On == OnChoice) && !k.Shift {
 			return []Effect{Advance{}}
+		}
+	case keyTab:
+		// A textarea takes Enter for its lines: Tab is the way on to the question after it,
+		// as Enter is from a one-line field (a stepped form hides the questions after it, so
+		// the browser's Tab would skip them all to Decline).
+		if m.Mode() == Question && (k.On == OnLine || k.On == OnText) {
+			return []Effect{TabOn{}}
 		}
 	case keyEscape:
 		if m.showing() {

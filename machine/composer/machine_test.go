@@ -542,6 +542,12 @@ func TestKey(t *testing.T) {
 		{"Alt+Enter is no chord of the modes", approve, Key{Key: "Enter", On: OnOther, Alt: true, At: late}, nil},
 		{"mod+Enter in a question sends it", question, Key{Key: "Enter", On: OnText, Ctrl: true, At: late}, []Effect{RunPrimary{}}},
 		{"mod+Shift+Enter in a question is nothing", question, Key{Key: "Enter", On: OnText, Ctrl: true, Shift: true, At: late}, nil},
+		{"Tab in a question's textarea goes on", question, Key{Key: "Tab", On: OnText, At: late}, []Effect{TabOn{}}},
+		{"Tab in a question's line goes on", question, Key{Key: "Tab", On: OnLine, At: late}, []Effect{TabOn{}}},
+		{"Tab on a radio is the browser's", question, Key{Key: "Tab", On: OnChoice, At: late}, nil},
+		{"Shift+Tab is the browser's", question, Key{Key: "Tab", On: OnText, Shift: true, At: late}, nil},
+		{"Tab in the fn-form is the browser's", form, Key{Key: "Tab", On: OnLine, At: late}, nil},
+		{"Tab in an approval's field is the browser's", approve, Key{Key: "Tab", On: OnText, At: late}, nil},
 		{"a single letter never approves", approve, Key{Key: "y", On: OnOther, At: late}, nil},
 		{"set aside, the composer is idle", append(question, ChatAbout{}), Key{Key: "Escape", On: OnOther, At: late}, nil},
 	}

@@ -9,6 +9,7 @@ import (
 	"strings"
 	"unicode/utf8"
 
+	"parley/i18n"
 	"parley/protocol"
 )
 
@@ -394,6 +395,16 @@ func (f *Form) Errors() map[string]string {
 		return nil
 	}
 	return maps.Clone(f.errs)
+}
+
+// ErrorsIn is Errors in locale l: a schema check's message (the protocol's English) in l's
+// words (i18n.Locale.Check). A view calls it as it renders, so a switch rewords them.
+func (f *Form) ErrorsIn(l i18n.Locale) map[string]string {
+	out := f.Errors()
+	for k, v := range out {
+		out[k] = l.Check(v)
+	}
+	return out
 }
 
 // Content returns the answer shaped to the schema, always valid JSON: one question's value

@@ -179,6 +179,29 @@ func unversioned(t *testing.T, f *Form, effects []Effect) []Effect {
 	return effects
 }
 
+// dispatchCase is a row of TestDispatch: events from a new form, then the state and the
+// last event's effects.
+type dispatchCase struct {
+	name        string
+	req         protocol.DecisionRequest
+	opts        *Options // nil: DefaultOptions
+	events      []Event
+	wantState   state
+	wantEffects []Effect
+}
+
+// submitted is the row of a lone field typed and submitted: it is sent as the content its
+// kind makes of the text or, where err says what is wrong in the protocol's words, held back.
+func submitted(name, schema, typed, content, err string) dispatchCase {
+	c := dispatchCase{name: name, req: askReq(schema), events: []Event{Type{0, typed}, Submit{}},
+		wantState: state{CanProceed: true, Complete: "x", Content: content}, wantEffects: []Effect{Send{}}}
+	if err != "" {
+		c.wantState.Errors = map[string]string{"": err}
+		c.wantEffects = []Effect{Invalid{}}
+	}
+	return c
+}
+
 // TestDispatch runs each sequence from a new form; wantEffects are the last event's.
 func TestDispatch(t *testing.T) {
 	stacked := DefaultOptions()
@@ -190,21 +213,9 @@ func TestDispatch(t *testing.T) {
 	confirm := protocol.DecisionRequest{Kind: protocol.KindConfirm, Message: "Sure?"}
 	approval := protocol.DecisionRequest{Kind: protocol.KindApproval, Message: "Run?", Options: []protocol.ApprovalOption{{Value: "allow", Label: "Allow"}}}
 
-	tests := []struct {
-		name        string
-		req         protocol.DecisionRequest
-		opts        *Options // nil: DefaultOptions
-		events      []Event
-		wantState   state
-		wantEffects []Effect
-	}{
+	tests := []dispatchCase{
 		// Text-like fields.
-		{
-			name: "text: typed and sent", req: askReq(sText),
-			events:      []Event{Type{0, "Ada"}, Submit{}},
-			wantState:   state{CanProceed: true, Complete: "x", Content: `"Ada"`},
-			wantEffects: []Effect{Send{}},
-		},
+		submitted("text: typed and sent", sText, "Ada", `"Ada"`, ""),
 		{
 			name: "text: nothing typed is null and required", req: askReq(sText),
 			events:      []Event{Submit{}},
@@ -223,92 +234,27 @@ func TestDispatch(t *testing.T) {
 			wantState:   state{CanProceed: true, Complete: "x", Content: `"A"`},
 			wantEffects: nil,
 		},
-		{
-			name: "text: length in the protocol's words", req: askReq(sShort),
-			events:      []Event{Type{0, "ab"}, Submit{}},
-			wantState:   state{CanProceed: true, Complete: "x", Content: `"ab"`, Errors: map[string]string{"": "must be at least 3 characters"}},
-			wantEffects: []Effect{Invalid{}},
-		},
-		{
-			name: "textarea keeps its newlines", req: askReq(sTextarea),
-			events:      []Event{Type{0, "one\ntwo"}, Submit{}},
-			wantState:   state{CanProceed: true, Complete: "x", Content: `"one\ntwo"`},
-			wantEffects: []Effect{Send{}},
-		},
-		{
-			name: "email: a bad address", req: askReq(sEmail),
-			events:      []Event{Type{0, "bob"}, Submit{}},
-			wantState:   state{CanProceed: true, Complete: "x", Content: `"bob"`, Errors: map[string]string{"": "must be an email address like name@example.com"}},
-			wantEffects: []Effect{Invalid{}},
-		},
-		{
-			name: "email: a good address", req: askReq(sEmail),
-			events:      []Event{Type{0, "bob@example.com"}, Submit{}},
-			wantState:   state{CanProceed: true, Complete: "x", Content: `"bob@example.com"`},
-			wantEffects: []Effect{Send{}},
-		},
-		{
-			name: "uri: a bad link", req: askReq(sURI),
-			events:      []Event{Type{0, "example.com"}, Submit{}},
-			wantState:   state{CanProceed: true, Complete: "x", Content: `"example.com"`, Errors: map[string]string{"": "must be a link like https://example.com/page"}},
-			wantEffects: []Effect{Invalid{}},
-		},
-		{
-			name: "date: a day that does not exist", req: askReq(sDate),
-			events:      []Event{Type{0, "2026-02-30"}, Submit{}},
-			wantState:   state{CanProceed: true, Complete: "x", Content: `"2026-02-30"`, Errors: map[string]string{"": "must be a date like 2026-11-30"}},
-			wantEffects: []Effect{Invalid{}},
-		},
-		{
-			name: "date-time: RFC 3339", req: askReq(sDateTime),
-			events:      []Event{Type{0, "2026-11-30T14:00:00Z"}, Submit{}},
-			wantState:   state{CanProceed: true, Complete: "x", Content: `"2026-11-30T14:00:00Z"`},
-			wantEffects: []Effect{Send{}},
-		},
+		submitted("text: length in the protocol's words", sShort, "ab", `"ab"`, "must be at least 3 characters"),
+		submitted("textarea keeps its newlines", sTextarea, "one\ntwo", `"one\ntwo"`, ""),
+		submitted("email: a bad address", sEmail, "bob", `"bob"`, "must be an email address like name@example.com"),
+		submitted("email: a good address", sEmail, "bob@example.com", `"bob@example.com"`, ""),
+		submitted("uri: a bad link", sURI, "example.com", `"example.com"`, "must be a link like https://example.com/page"),
+		submitted("date: a day that does not exist", sDate, "2026-02-30", `"2026-02-30"`, "must be a date like 2026-11-30"),
+		submitted("date-time: RFC 3339", sDateTime, "2026-11-30T14:00:00Z", `"2026-11-30T14:00:00Z"`, ""),
 
 		// Numbers.
-		{
-			name: "number: sent as a JSON number", req: askReq(sNumber),
-			events:      []Event{Type{0, " 3.5 "}, Submit{}},
-			wantState:   state{CanProceed: true, Complete: "x", Content: `3.5`},
-			wantEffects: []Effect{Send{}},
-		},
-		{
-			name: "number: not a number goes as text, and the protocol says so", req: askReq(sNumber),
-			events:      []Event{Type{0, "abc"}, Submit{}},
-			wantState:   state{CanProceed: true, Complete: "x", Content: `"abc"`, Errors: map[string]string{"": "must be a number"}},
-			wantEffects: []Effect{Invalid{}},
-		},
+		submitted("number: sent as a JSON number", sNumber, " 3.5 ", `3.5`, ""),
+		submitted("number: not a number goes as text, and the protocol says so", sNumber, "abc", `"abc"`, "must be a number"),
 		{
 			name: "number: +1 is not JSON", req: askReq(sNumber),
 			events:      []Event{Type{0, "+1"}},
 			wantState:   state{CanProceed: true, Complete: "x", Content: `"+1"`},
 			wantEffects: nil,
 		},
-		{
-			name: "number: below the minimum", req: askReq(sNumber),
-			events:      []Event{Type{0, "0.25"}, Submit{}},
-			wantState:   state{CanProceed: true, Complete: "x", Content: `0.25`, Errors: map[string]string{"": "must be at least 0.5"}},
-			wantEffects: []Effect{Invalid{}},
-		},
-		{
-			name: "integer: above the maximum", req: askReq(sInteger),
-			events:      []Event{Type{0, "11"}, Submit{}},
-			wantState:   state{CanProceed: true, Complete: "x", Content: `11`, Errors: map[string]string{"": "must be at most 10"}},
-			wantEffects: []Effect{Invalid{}},
-		},
-		{
-			name: "integer: not whole", req: askReq(sInteger),
-			events:      []Event{Type{0, "2.5"}, Submit{}},
-			wantState:   state{CanProceed: true, Complete: "x", Content: `2.5`, Errors: map[string]string{"": "must be a whole number"}},
-			wantEffects: []Effect{Invalid{}},
-		},
-		{
-			name: "integer: in bounds", req: askReq(sInteger),
-			events:      []Event{Type{0, "7"}, Submit{}},
-			wantState:   state{CanProceed: true, Complete: "x", Content: `7`},
-			wantEffects: []Effect{Send{}},
-		},
+		submitted("number: below the minimum", sNumber, "0.25", `0.25`, "must be at least 0.5"),
+		submitted("integer: above the maximum", sInteger, "11", `11`, "must be at most 10"),
+		submitted("integer: not whole", sInteger, "2.5", `2.5`, "must be a whole number"),
+		submitted("integer: in bounds", sInteger, "7", `7`, ""),
 
 		// Booleans.
 		{

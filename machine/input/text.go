@@ -1,7 +1,5 @@
 package input
 
-import ()
-
 // The draft is stored as UTF-16 code units (the textarea's positions) and arrives as UTF-8
 // (Go strings in events); machine/utf16x converts between the two. What stays here is the
 // machine's own: the placeholder units and the shared prefix and suffix of two drafts.

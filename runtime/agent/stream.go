@@ -21,10 +21,17 @@ type Conversation interface {
 	// Notice posts a note from Parley, not the agent's words: why the turn could not go on.
 	// The model never reads notices back.
 	Notice(ctx context.Context, text string) error
+	// NoticePhrase (NoticePhraser) is Notice of Parley's fixed words, by their phrase.
 	// Called records the tool calls of one model message, before they run.
 	Called(ctx context.Context, calls protocol.ToolCalled) error
 	// Result records what one tool call returned to the model.
 	Result(ctx context.Context, res protocol.ToolResult) error
+}
+
+// NoticePhraser is the hook for a notice in Parley's fixed words: the tools that implement it
+// store its phrase beside its English, so each page says it in its locale (docs/i18n.md).
+type NoticePhraser interface {
+	NoticePhrase(ctx context.Context, text string, p protocol.Phrase) error
 }
 
 // Steering is the hook for prompts sent with steer while a turn runs: an agent whose tools

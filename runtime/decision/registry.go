@@ -265,37 +265,31 @@ func (g *Registry) outcome(ctx context.Context, session, id string) (Result, boo
 	if err != nil {
 		return Result{}, false
 	}
+	res, _, ok := resultOf(ev)
+	return res, ok
+}
+
+// resultOf reads an outcome event (question.replied or question.rejected) as the Result its
+// asker is handed, with the decision's id; any other event, or one that does not decode, is
+// no outcome.
+func resultOf(ev protocol.Event) (Result, string, bool) {
 	switch ev.Type {
 	case protocol.EventQuestionReplied:
 		if r, err := ev.DecodeQuestionReplied(); err == nil {
-			return Result{Offset: ev.Offset, Replied: &r}, true
+			return Result{Offset: ev.Offset, Replied: &r}, r.ID, true
 		}
 	case protocol.EventQuestionRejected:
 		if r, err := ev.DecodeQuestionRejected(); err == nil {
-			return Result{Offset: ev.Offset, Rejected: &r}, true
+			return Result{Offset: ev.Offset, Rejected: &r}, r.ID, true
 		}
 	}
-	return Result{}, false
+	return Result{}, "", false
 }
 
 // Deliver hands an outcome event seen on the log to this process's waiter, if it has one.
 func (g *Registry) Deliver(ev protocol.Event) {
-	var res Result
-	var id string
-	switch ev.Type {
-	case protocol.EventQuestionReplied:
-		r, err := ev.DecodeQuestionReplied()
-		if err != nil {
-			return
-		}
-		res, id = Result{Offset: ev.Offset, Replied: &r}, r.ID
-	case protocol.EventQuestionRejected:
-		r, err := ev.DecodeQuestionRejected()
-		if err != nil {
-			return
-		}
-		res, id = Result{Offset: ev.Offset, Rejected: &r}, r.ID
-	default:
+	res, id, ok := resultOf(ev)
+	if !ok {
 		return
 	}
 	g.mu.Lock()

@@ -10,6 +10,7 @@ import (
 	"github.com/nats-io/nats.go/jetstream"
 
 	"parley/protocol"
+	"parley/runtime/kv"
 )
 
 // Tap is one runtime instance's live view of the whole log: outcomes of decisions reach the
@@ -188,7 +189,7 @@ type Presence struct {
 
 // OpenPresence announces owner as alive for lease; Beat renews it.
 func (l *Log) OpenPresence(ctx context.Context, owner string, lease time.Duration) (*Presence, error) {
-	kv, err := l.js.CreateOrUpdateKeyValue(ctx, jetstream.KeyValueConfig{
+	bucket, err := kv.Bind(ctx, l.js, jetstream.KeyValueConfig{
 		Bucket:      runtimesBucket,
 		Description: "live Parley runtime instances",
 		Storage:     jetstream.MemoryStorage,
@@ -198,7 +199,7 @@ func (l *Log) OpenPresence(ctx context.Context, owner string, lease time.Duratio
 	if err != nil {
 		return nil, fmt.Errorf("open presence: %w", err)
 	}
-	p := &Presence{kv: kv, owner: owner}
+	p := &Presence{kv: bucket, owner: owner}
 	return p, p.Beat(ctx)
 }
 

@@ -16,9 +16,11 @@ import (
 	"path"
 	"path/filepath"
 	"slices"
+	"strconv"
 	"strings"
 	"time"
 
+	"parley/i18n"
 	"parley/protocol"
 	"parley/runtime/decision"
 )
@@ -249,14 +251,13 @@ func cmpOr(s, fallback string) string {
 // approve all or reject all.
 func ApprovalRequest(calls []ToolCall, workspace string) protocol.DecisionRequest {
 	if len(calls) > 1 {
-		req := protocol.DecisionRequest{
-			Kind:    protocol.KindApproval,
-			Message: fmt.Sprintf("Allow these %d requests?", len(calls)),
+		req := protocol.DecisionRequest{Kind: protocol.KindApproval,
 			Options: []protocol.ApprovalOption{
-				{Value: protocol.OptionAllow, Label: "Approve all", Tone: protocol.ToneAffirm},
-				{Value: protocol.OptionDeny, Label: "Reject all", Tone: protocol.ToneDeny},
+				option("gate_approve_all", protocol.OptionAllow, protocol.ToneAffirm),
+				option("gate_reject_all", protocol.OptionDeny, protocol.ToneDeny),
 			},
 		}
+		ask(&req, "gate_ask_batch", strconv.Itoa(len(calls)))
 		var details []string
 		for _, c := range calls {
 			req.Items = append(req.Items, protocol.ApprovalItem{Tool: c.Tool, Details: c.Details})
@@ -269,57 +270,74 @@ func ApprovalRequest(calls []ToolCall, workspace string) protocol.DecisionReques
 	req := protocol.DecisionRequest{
 		Kind:    protocol.KindApproval,
 		Details: c.Details,
-		Options: []protocol.ApprovalOption{{Value: protocol.OptionAllow, Label: "Approve", Tone: protocol.ToneAffirm}},
+		Options: []protocol.ApprovalOption{option("gate_approve", protocol.OptionAllow, protocol.ToneAffirm)},
 	}
 	switch c.Tool {
 	case "run":
-		req.Message = "Allow running " + firstWord(c.Words) + "?"
+		if len(c.Words) == 0 {
+			ask(&req, "gate_ask_run_any")
+		} else {
+			ask(&req, "gate_ask_run", c.Words[0])
+		}
 		if !alwaysOffered(c.Words) {
 			break
 		}
-		req.Options = append(req.Options, protocol.ApprovalOption{
-			Value: protocol.OptionAllow, Label: "Approve, and always for this command", Tone: protocol.ToneAffirm,
-			Description: c.Details,
-			Grant:       &protocol.GrantScope{Kind: protocol.GrantExact, Tool: c.Tool, Words: c.Words},
-		})
+		o := always(protocol.GrantScope{Kind: protocol.GrantExact, Tool: c.Tool, Words: c.Words}, "reach_exact")
+		o.Description = c.Details
+		req.Options = append(req.Options, o)
 		if prefix := GrantablePrefix(c.Words, workspace); prefix != nil {
 			words := strings.Join(prefix, " ")
-			req.Options = append(req.Options, protocol.ApprovalOption{
-				Value: protocol.OptionAllow, Label: "Approve, and always for " + words + " on any files", Tone: protocol.ToneAffirm,
-				Description: words + " naming other files or packages in the workspace; options still ask",
-				Grant:       &protocol.GrantScope{Kind: protocol.GrantPrefix, Tool: c.Tool, Words: prefix},
-			})
+			o := always(protocol.GrantScope{Kind: protocol.GrantPrefix, Tool: c.Tool, Words: prefix}, "reach_prefix", words)
+			describe(&o, "reach_prefix_desc", words)
+			req.Options = append(req.Options, o)
 		}
 	case "write", "read":
-		verb, noun := "writing", "writes"
-		if c.Tool == "read" {
-			verb, noun = "reading", "reads"
-		}
-		req.Message = "Allow " + verb + " " + strings.Join(c.Words, "/") + "?"
+		ask(&req, "gate_ask_"+c.Tool, strings.Join(c.Words, "/"))
 		if len(c.Words) > 1 {
 			dir := path.Join(c.Words[:len(c.Words)-1]...)
-			req.Options = append(req.Options, protocol.ApprovalOption{
-				Value: protocol.OptionAllow, Label: "Approve, and always for " + noun + " in " + dir + "/", Tone: protocol.ToneAffirm,
-				Description: dir + "/*",
-				Grant:       &protocol.GrantScope{Kind: protocol.GrantPrefix, Tool: c.Tool, Words: c.Words[:len(c.Words)-1]},
-			})
+			o := always(protocol.GrantScope{Kind: protocol.GrantPrefix, Tool: c.Tool, Words: c.Words[:len(c.Words)-1]},
+				"reach_"+c.Tool+"s_in", dir)
+			o.Description = dir + "/*"
+			req.Options = append(req.Options, o)
 		}
 	case "mcp":
 		if len(c.Words) != 2 {
-			req.Message = "Allow an MCP tool?"
+			ask(&req, "gate_ask_mcp_any")
 			break
 		}
-		req.Message = "Allow " + c.Words[1] + " of the MCP server " + c.Words[0] + "?"
-		req.Options = append(req.Options, protocol.ApprovalOption{
-			Value: protocol.OptionAllow, Label: "Approve, and always for " + c.Words[1] + " of " + c.Words[0], Tone: protocol.ToneAffirm,
-			Description: "every call of this tool of " + c.Words[0] + " in this workspace, whatever its arguments",
-			Grant:       &protocol.GrantScope{Kind: protocol.GrantExact, Tool: c.Tool, Words: c.Words},
-		})
+		ask(&req, "gate_ask_mcp", c.Words[1], c.Words[0])
+		o := always(protocol.GrantScope{Kind: protocol.GrantExact, Tool: c.Tool, Words: c.Words}, "reach_mcp", c.Words[1], c.Words[0])
+		describe(&o, "reach_mcp_desc", c.Words[0])
+		req.Options = append(req.Options, o)
 	default:
-		req.Message = "Allow " + c.Tool + "?"
+		ask(&req, "gate_ask_tool", c.Tool)
 	}
-	req.Options = append(req.Options, protocol.ApprovalOption{Value: protocol.OptionDeny, Label: "Reject", Tone: protocol.ToneDeny})
+	req.Options = append(req.Options, option("gate_reject", protocol.OptionDeny, protocol.ToneDeny))
 	return req
+}
+
+// The gate's words come from the catalogue: English in the request, the phrase beside it,
+// so each page asks in its own locale (docs/i18n.md).
+
+func ask(req *protocol.DecisionRequest, code string, args ...string) {
+	p, text := i18n.EnglishPhrase(code, args...)
+	req.Message, req.Phrase = text, &p
+}
+
+func option(code, value string, tone protocol.Tone) protocol.ApprovalOption {
+	p, text := i18n.EnglishPhrase(code)
+	return protocol.ApprovalOption{Value: value, Label: text, Tone: tone, Phrase: &p}
+}
+
+// always is an "always" option: its phrase is its reach ("Approve, and always for …").
+func always(scope protocol.GrantScope, reach string, args ...string) protocol.ApprovalOption {
+	p, text := i18n.EnglishPhrase(reach, args...)
+	return protocol.ApprovalOption{Value: protocol.OptionAllow, Label: text, Tone: protocol.ToneAffirm, Phrase: &p, Grant: &scope}
+}
+
+func describe(o *protocol.ApprovalOption, code string, args ...string) {
+	p, text := i18n.EnglishPhrase(code, args...)
+	o.Description, o.DescPhrase = text, &p
 }
 
 // GrantablePrefix is the reach of an "always" wider than the exact command: a known
@@ -471,13 +489,6 @@ func alwaysOffered(argv []string) bool {
 func firstLine(s string) string {
 	line, _, _ := strings.Cut(s, "\n")
 	return strings.TrimSuffix(line, ":")
-}
-
-func firstWord(words []string) string {
-	if len(words) == 0 {
-		return "a command"
-	}
-	return words[0]
 }
 
 // describeScope words a grant's reach: "git status …", "writes in notes/", "any run".

@@ -42,7 +42,7 @@ func OpenGrants(ctx context.Context, js jetstream.JetStream, replicas int) (*Gra
 	if err != nil {
 		return nil, fmt.Errorf("open grants: %w", err)
 	}
-	uses, err := js.CreateOrUpdateKeyValue(ctx, jetstream.KeyValueConfig{
+	uses, err := kv.Bind(ctx, js, jetstream.KeyValueConfig{
 		Bucket: usesBucket, Description: "When each Parley grant was last used", Storage: jetstream.FileStorage, Replicas: replicas,
 	})
 	if err != nil {

@@ -9,6 +9,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"parley/internal/testkit"
 	"parley/protocol"
 )
 
@@ -51,7 +52,7 @@ func TestNoAlwaysOfferThatWouldAllowAnything(t *testing.T) {
 	}
 	assert.Equal(t, []string{"Approve", "Approve, and always for this command", "Reject"}, labels)
 	root := t.TempDir() // a repository's and a module's root
-	makeRepository(t, root)
+	testkit.Repository(t, root)
 	for _, file := range []string{"go.mod", "package.json"} {
 		require.NoError(t, os.WriteFile(filepath.Join(root, file), nil, 0o644))
 	}
@@ -81,11 +82,11 @@ func TestNoAlwaysOfferThatWouldAllowAnything(t *testing.T) {
 	require.NoError(t, os.Mkdir(filepath.Join(empty, ".git"), 0o755))
 	assert.Nil(t, GrantablePrefix([]string{"git", "diff"}, empty), "git skips an empty .git and searches above")
 	shared := t.TempDir()
-	makeRepository(t, shared)
+	testkit.Repository(t, shared)
 	require.NoError(t, os.WriteFile(filepath.Join(shared, ".git", "objects", "info", "alternates"), []byte("/elsewhere\n"), 0o644))
 	assert.Nil(t, GrantablePrefix([]string{"git", "show"}, shared), "objects borrowed from another repository")
 	linked := t.TempDir()
-	makeRepository(t, linked)
+	testkit.Repository(t, linked)
 	require.NoError(t, os.Symlink(t.TempDir(), filepath.Join(linked, ".git", "objects", "pack")))
 	assert.Nil(t, GrantablePrefix([]string{"git", "show"}, linked), "a linked pack reads another repository")
 
@@ -111,13 +112,4 @@ func TestNoAlwaysOfferThatWouldAllowAnything(t *testing.T) {
 	}
 	req = ApprovalRequest([]ToolCall{{Tool: "run", Words: []string{"./tool", "x"}}}, root)
 	assert.Len(t, req.Options, 2, "no always for a program named by a path")
-}
-
-// makeRepository lays out what git needs to take a folder's .git as its repository.
-func makeRepository(t *testing.T, dir string) {
-	t.Helper()
-	for _, sub := range []string{".git/objects/info", ".git/refs/heads"} {
-		require.NoError(t, os.MkdirAll(filepath.Join(dir, sub), 0o755))
-	}
-	require.NoError(t, os.WriteFile(filepath.Join(dir, ".git", "HEAD"), []byte("ref: refs/heads/main\n"), 0o644))
 }

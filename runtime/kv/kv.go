@@ -18,8 +18,13 @@ type Bucket[T any] struct {
 
 // Open creates or opens the file-backed bucket name, kept in replicas copies on a JetStream
 // cluster (0 or 1: one).
+//
+// With copies, its reads go to the bucket's leader. A KV bucket is made for direct gets,
+// which any copy answers, and a write is acknowledged once two of three hold it: the third
+// may answer a read just after it with the record before, or none (a session created a
+// moment ago read as "no such session"). So Open turns direct gets off and binds again.
 func Open[T any](ctx context.Context, js jetstream.JetStream, name, description string, replicas int) (*Bucket[T], error) {
-	kv, err := js.CreateOrUpdateKeyValue(ctx, jetstream.KeyValueConfig{
+	kv, err := Bind(ctx, js, jetstream.KeyValueConfig{
 		Bucket:      name,
 		Description: description,
 		Storage:     jetstream.FileStorage,
@@ -29,6 +34,39 @@ func Open[T any](ctx context.Context, js jetstream.JetStream, name, description 
 		return nil, err
 	}
 	return &Bucket[T]{kv: kv}, nil
+}
+
+// Bind creates or opens a bucket of raw values with cfg and, when it is kept in copies, makes
+// its reads the leader's, for the reason Open gives. Every bucket whose reads decide
+// something binds through it: a lease read from a copy that lags may have expired there
+// while the leader holds its renewal, and a live runtime would be taken for gone.
+func Bind(ctx context.Context, js jetstream.JetStream, cfg jetstream.KeyValueConfig) (jetstream.KeyValue, error) {
+	kv, err := js.CreateOrUpdateKeyValue(ctx, cfg)
+	if err != nil {
+		return nil, err
+	}
+	if cfg.Replicas > 1 {
+		if kv, err = leaderReads(ctx, js, cfg.Bucket); err != nil {
+			return nil, fmt.Errorf("bucket %s: read from its leader: %w", cfg.Bucket, err)
+		}
+	}
+	return kv, nil
+}
+
+// leaderReads turns direct gets off on the bucket's stream and binds the bucket again, so
+// that its reads are the leader's (the client picks the kind of get when it binds).
+func leaderReads(ctx context.Context, js jetstream.JetStream, name string) (jetstream.KeyValue, error) {
+	stream, err := js.Stream(ctx, "KV_"+name)
+	if err != nil {
+		return nil, err
+	}
+	if cfg := stream.CachedInfo().Config; cfg.AllowDirect {
+		cfg.AllowDirect = false
+		if _, err := js.UpdateStream(ctx, cfg); err != nil {
+			return nil, err
+		}
+	}
+	return js.KeyValue(ctx, name)
 }
 
 // Create stores v under key, which must not hold a record yet.

@@ -1,8 +1,10 @@
 package kv_test
 
 import (
+	"fmt"
 	"testing"
 
+	"github.com/nats-io/nats.go"
 	"github.com/nats-io/nats.go/jetstream"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -55,4 +57,36 @@ func TestBucket(t *testing.T) {
 	list, err = b.List(ctx, "a.*")
 	require.NoError(t, err)
 	assert.Equal(t, []record{{"one", 10}}, list)
+}
+
+// TestAReplicatedBucketReadsFromItsLeader: on a cluster, a bucket's reads go to its leader,
+// so a record is there for the read that follows its write, through any node; direct gets,
+// which any copy answers, would let one that lags say the record is missing.
+func TestAReplicatedBucketReadsFromItsLeader(t *testing.T) {
+	c := testkit.StartCluster(t)
+	ctx := t.Context()
+	var buckets []*kv.Bucket[record]
+	for i := range 3 {
+		nc, err := nats.Connect(c.Node(i).ClientURL())
+		require.NoError(t, err)
+		t.Cleanup(nc.Close)
+		js, err := jetstream.New(nc)
+		require.NoError(t, err)
+		b, err := kv.Open[record](ctx, js, "TEST_REPLICATED", "test records", 3)
+		require.NoError(t, err)
+		buckets = append(buckets, b)
+		stream, err := js.Stream(ctx, "KV_TEST_REPLICATED")
+		require.NoError(t, err)
+		assert.False(t, stream.CachedInfo().Config.AllowDirect, "opened through node %d, direct gets stay off", i)
+		assert.Equal(t, 3, stream.CachedInfo().Config.Replicas)
+	}
+	for n := range 50 {
+		key := fmt.Sprintf("k%d", n)
+		require.NoError(t, buckets[n%3].Create(ctx, key, record{key, n}))
+		for i, b := range buckets {
+			got, _, err := b.Get(ctx, key)
+			require.NoError(t, err, "read through node %d just after the write", i)
+			assert.Equal(t, record{key, n}, got)
+		}
+	}
 }

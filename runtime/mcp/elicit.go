@@ -12,7 +12,9 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
+	"parley/i18n"
 	"parley/protocol"
+	"parley/runtime/agent"
 	"parley/runtime/decision"
 )
 
@@ -74,7 +76,7 @@ func (c *conn) elicit(ctx context.Context, live context.Context, req *sdk.Elicit
 	}
 	dreq, err := formRequest(c.e.name, p, c.orders)
 	if err != nil {
-		c.note(cl, "The MCP server "+c.e.name+" asked a question Parley cannot draw, so it was refused: "+err.Error())
+		c.note(cl, "mcp_cannot_draw", c.e.name, err.Error())
 		return nil, &jsonrpc.Error{Code: jsonrpc.CodeInvalidParams, Message: err.Error()}
 	}
 	ans, err := cl.tools.Ask(actx, dreq)
@@ -152,16 +154,24 @@ func (c *conn) aborted(cl *call, actx context.Context, err error) (*sdk.ElicitRe
 		return nil, err // could not ask (the log failed): the server gets the error
 	}
 	if errors.Is(context.Cause(actx), errAskerGone) && cl.ctx.Err() == nil {
-		c.note(cl, "The MCP server "+c.e.name+" withdrew its question (it cancelled the request, or its connection ended), so the question ended unanswered.")
+		c.note(cl, "mcp_withdrew", c.e.name)
 	}
 	return &sdk.ElicitResult{Action: actionCancel}, nil
 }
 
-// note posts a notice in the call's session.
-func (c *conn) note(cl *call, text string) {
+// note posts a notice in the call's session, in Parley's fixed words by their phrase
+// (i18n/more_words.go): English in the text, the phrase beside where the tools keep it.
+func (c *conn) note(cl *call, code string, args ...string) {
 	ctx, cancel := context.WithTimeout(context.WithoutCancel(cl.ctx), 5*time.Second)
 	defer cancel()
-	if err := cl.tools.Notice(ctx, text); err != nil {
+	p, text := i18n.EnglishPhrase(code, args...)
+	err := error(nil)
+	if np, ok := cl.tools.(agent.NoticePhraser); ok {
+		err = np.NoticePhrase(ctx, text, p)
+	} else {
+		err = cl.tools.Notice(ctx, text)
+	}
+	if err != nil {
 		slog.Warn("could not post a notice", "server", c.e.name, "err", err)
 	}
 }
@@ -169,21 +179,19 @@ func (c *conn) note(cl *call, text string) {
 // urlRequest is the consent a URL elicitation asks: the whole URL and the server's message,
 // opened in a new tab only when the user says so.
 func urlRequest(server string, p *sdk.ElicitParams) protocol.DecisionRequest {
-	msg := p.Message
-	if msg == "" {
-		msg = "The MCP server " + server + " asks you to open a link."
+	req := protocol.DecisionRequest{Kind: protocol.KindApproval, Message: p.Message, Details: p.URL, URL: p.URL}
+	if req.Message == "" {
+		ph, text := i18n.EnglishPhrase("mcp_open_ask", server)
+		req.Message, req.Phrase = text, &ph
 	}
-	return protocol.DecisionRequest{
-		Kind:    protocol.KindApproval,
-		Message: msg,
-		Details: p.URL,
-		URL:     p.URL,
-		Options: []protocol.ApprovalOption{
-			{Value: OptionOpen, Label: "Open the link in a new tab", Tone: protocol.ToneAffirm,
-				Description: "the MCP server " + server + " goes on once you finish there"},
-			{Value: OptionDecline, Label: "Decline", Tone: protocol.ToneDeny},
-		},
+	open, openText := i18n.EnglishPhrase("mcp_open_link")
+	desc, descText := i18n.EnglishPhrase("mcp_open_desc", server)
+	decline, declineText := i18n.EnglishPhrase("mcp_decline")
+	req.Options = []protocol.ApprovalOption{
+		{Value: OptionOpen, Label: openText, Tone: protocol.ToneAffirm, Phrase: &open, Description: descText, DescPhrase: &desc},
+		{Value: OptionDecline, Label: declineText, Tone: protocol.ToneDeny, Phrase: &decline},
 	}
+	return req
 }
 
 // askURL asks consent for a URL elicitation. Consent is MCP's accept; the browser opens the
@@ -191,7 +199,7 @@ func urlRequest(server string, p *sdk.ElicitParams) protocol.DecisionRequest {
 // done.
 func (c *conn) askURL(ctx context.Context, cl *call, p *sdk.ElicitParams) (*sdk.ElicitResult, error) {
 	if lower := strings.ToLower(p.URL); !strings.HasPrefix(lower, "https://") && !strings.HasPrefix(lower, "http://") {
-		c.note(cl, "The MCP server "+c.e.name+" asked to open a link that is not an http or https URL, so it was declined: "+p.URL)
+		c.note(cl, "mcp_bad_link", c.e.name, p.URL)
 		return &sdk.ElicitResult{Action: actionDecline}, nil
 	}
 	ans, err := cl.tools.Ask(ctx, urlRequest(c.e.name, p))

@@ -5,6 +5,8 @@ import (
 	"errors"
 	"time"
 
+	"parley/runtime/kv"
+
 	"github.com/nats-io/nats.go/jetstream"
 )
 
@@ -24,7 +26,7 @@ type Claims struct {
 // outlast the grace window it is checked at the end of. replicas is the copies a cluster
 // keeps (the log's count).
 func OpenClaims(ctx context.Context, js jetstream.JetStream, ttl time.Duration, replicas int) (*Claims, error) {
-	kv, err := js.CreateOrUpdateKeyValue(ctx, jetstream.KeyValueConfig{
+	bucket, err := kv.Bind(ctx, js, jetstream.KeyValueConfig{
 		Bucket:      ClaimsBucket,
 		Description: "decisions a person was shown while looking: no notification for them",
 		TTL:         max(ttl, MinClaimTTL),
@@ -34,7 +36,7 @@ func OpenClaims(ctx context.Context, js jetstream.JetStream, ttl time.Duration, 
 	if err != nil {
 		return nil, err
 	}
-	return &Claims{kv: kv}, nil
+	return &Claims{kv: bucket}, nil
 }
 
 func claimKey(session, decision string) string { return session + "." + decision }

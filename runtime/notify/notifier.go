@@ -156,13 +156,9 @@ func (n *Notifier) apply(ctx context.Context, g *Grace, ev protocol.Event) {
 			return
 		}
 		g.Asked(protocol.NotificationFor(ev.Session, n.opts.Title(ev.Session), qa), n.opts.Now())
-	case protocol.EventQuestionReplied:
-		if r, err := ev.DecodeQuestionReplied(); err == nil {
-			n.ended(ctx, g, ev.Session, r.ID)
-		}
-	case protocol.EventQuestionRejected:
-		if r, err := ev.DecodeQuestionRejected(); err == nil {
-			n.ended(ctx, g, ev.Session, r.ID)
+	case protocol.EventQuestionReplied, protocol.EventQuestionRejected:
+		if id, ok := ev.EndedDecision(); ok {
+			n.ended(ctx, g, ev.Session, id)
 		}
 	}
 }

@@ -8,6 +8,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"parley/i18n"
 	"parley/internal/testkit"
 	"parley/protocol"
 	"parley/runtime/eventlog"
@@ -85,8 +86,35 @@ func TestNotifiedWhenNobodyClaims(t *testing.T) {
 	ask(t, log, "s1", "d1", "Run a command?")
 	require.Equal(t, outcome{"d1", true}, a.next(t))
 	got := <-a.live
+	require.NotNil(t, got.Request, "what it was worded from, for another locale")
+	assert.Equal(t, "Thread s1", got.Thread)
+	zh := notify.InLocale(i18n.Chinese, got)
+	assert.Equal(t, "需要批准：Run a command?", zh.Title)
+	assert.Equal(t, "rm -rf build\n在“Thread s1”中", zh.Body)
+	got.Request, got.Thread = nil, ""
 	assert.Equal(t, protocol.Notification{Session: "s1", Decision: "d1", Title: "Approval needed: Run a command?",
 		Body: "rm -rf build\nIn Thread s1", Tag: "parley-s1", URL: "/s/s1"}, got)
+}
+
+// TestNotificationInLocale: the gate's question by its phrase and each kind's word in
+// Chinese; English, and a withdrawal, as they are.
+func TestNotificationInLocale(t *testing.T) {
+	p, text := i18n.EnglishPhrase("gate_ask_run", "git")
+	asked := protocol.QuestionAsked{ID: "d1", Request: protocol.DecisionRequest{Kind: protocol.KindApproval, Message: text, Phrase: &p, Details: "git push"}}
+	n := protocol.NotificationFor("s1", "Release", asked)
+	assert.Equal(t, "Approval needed: Allow running git?", n.Title)
+	assert.Equal(t, n, notify.InLocale(i18n.English, n))
+	zh := notify.InLocale(i18n.Chinese, n)
+	assert.Equal(t, "需要批准：允许运行 git 吗？", zh.Title)
+	assert.Equal(t, "git push\n在“Release”中", zh.Body)
+	assert.Equal(t, n.Tag, zh.Tag)
+	assert.Equal(t, n.URL, zh.URL)
+	for kind, word := range map[protocol.DecisionKind]string{protocol.KindAsk: "一个问题", protocol.KindConfirm: "请确认"} {
+		q := protocol.NotificationFor("s1", "", protocol.QuestionAsked{ID: "d2", Request: protocol.DecisionRequest{Kind: kind, Message: "Ship?"}})
+		assert.Equal(t, word+"：Ship?", notify.InLocale(i18n.Chinese, q).Title)
+	}
+	w := n.Withdrawal()
+	assert.Equal(t, w, notify.InLocale(i18n.Chinese, w))
 }
 
 // TestOneClaimSilencesEveryProcess: a page of process B claims the decision inside the

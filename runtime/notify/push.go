@@ -16,6 +16,7 @@ import (
 	webpush "github.com/SherClockHolmes/webpush-go"
 	"github.com/nats-io/nats.go/jetstream"
 
+	"parley/i18n"
 	"parley/protocol"
 	"parley/runtime/kv"
 )
@@ -147,7 +148,8 @@ func (p *Push) SendAll(ctx context.Context, n protocol.Notification) {
 		slog.Warn("listing push subscriptions", "err", err)
 		return
 	}
-	payload, _ := json.Marshal(n)
+	// Each device's in the locale of the page that subscribed it.
+	payloads := map[i18n.Locale][]byte{}
 	// A withdrawal carries no Topic: it would replace, at the push service, a newer ask of
 	// the same thread not yet delivered.
 	topic := n.Tag
@@ -155,6 +157,12 @@ func (p *Push) SendAll(ctx context.Context, n protocol.Notification) {
 		topic = ""
 	}
 	for _, d := range devices {
+		l, _ := i18n.Parse(d.Subscription.Locale)
+		payload, ok := payloads[l]
+		if !ok {
+			payload, _ = json.Marshal(InLocale(l, n))
+			payloads[l] = payload
+		}
 		if err := p.send(ctx, d, payload, topic); err != nil {
 			slog.Warn("web push", "device", d.ID, "err", err)
 		}

@@ -291,6 +291,26 @@ func TestPushDelivered(t *testing.T) {
 	assert.Equal(t, outcome{"d1", true}, a.next(t))
 }
 
+// TestPushInTheDevicesLocale: a device subscribed from a Chinese page gets its
+// notification in Chinese, one from an English page in English.
+func TestPushInTheDevicesLocale(t *testing.T) {
+	log := openLog(t)
+	svc := newPushService(t)
+	_, push := startWithPush(t, log, svc)
+	zh := svc.add(t, "tablet", http.StatusCreated)
+	zh.Locale = "zh-Hans"
+	require.NoError(t, push.Subscribe(t.Context(), "tablet", zh))
+	require.NoError(t, push.Subscribe(t.Context(), "phone", svc.add(t, "phone", http.StatusCreated)))
+
+	ask(t, log, "s1", "d1", "Run a command?")
+	titles := map[string]string{}
+	for range 2 {
+		got := svc.next(t)
+		titles[got.device] = got.n.Title
+	}
+	assert.Equal(t, map[string]string{"tablet": "需要批准：Run a command?", "phone": "Approval needed: Run a command?"}, titles)
+}
+
 // TestPushWithdrawnWhenAnsweredElsewhere: once a notified decision is answered, the device
 // gets a second push that takes it back: the same tag and decision, withdrawn, no title, and
 // no Topic (it must not replace a newer ask of the thread still waiting at the push service).

@@ -16,6 +16,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/stretchr/testify/require"
+
 	"parley/protocol"
 	"parley/runtime/decision"
 	"parley/runtime/gate"
@@ -224,12 +226,35 @@ func TestRunOutputCap(t *testing.T) {
 	}
 }
 
+// TestRunStreamsAsOutputArrives: each piece of output reaches the thread while the command
+// still runs, a line without its newline too. The command waits for the test between the
+// pieces (a file appears), so no timing decides what is coalesced.
 func TestRunStreamsAsOutputArrives(t *testing.T) {
 	h := newTestHost(t, Limits{})
 	caps := &fakeCaps{}
-	mustExec(t, h, caps, `run(["sh", "-c", "echo one; sleep 0.2; echo two; sleep 0.2; printf thr; sleep 0.3; echo ee"])`)
-	got := caps.streamed(protocol.StreamStdout)
-	if want := []string{"one\n", "two\n", "thr", "ee\n"}; !slices.Equal(got, want) {
+	dir := t.TempDir()
+	next, last := filepath.Join(dir, "next"), filepath.Join(dir, "last")
+	done := make(chan error, 1)
+	go func() {
+		_, err := h.Exec(context.Background(), "script", `run(["sh", "-c", "echo one; while [ ! -e `+next+` ]; do sleep 0.02; done; printf thr; while [ ! -e `+last+` ]; do sleep 0.02; done; echo ee"])`, nil, caps)
+		done <- err
+	}()
+	waitStreamed := func(want []string) {
+		t.Helper()
+		deadline := time.Now().Add(20 * time.Second)
+		for !slices.Equal(caps.streamed(protocol.StreamStdout), want) {
+			if time.Now().After(deadline) {
+				t.Fatalf("events %q while the command runs; want %q", caps.streamed(protocol.StreamStdout), want)
+			}
+			time.Sleep(10 * time.Millisecond)
+		}
+	}
+	waitStreamed([]string{"one\n"})
+	require.NoError(t, os.WriteFile(next, nil, 0o600))
+	waitStreamed([]string{"one\n", "thr"})
+	require.NoError(t, os.WriteFile(last, nil, 0o600))
+	require.NoError(t, <-done)
+	if got, want := caps.streamed(protocol.StreamStdout), []string{"one\n", "thr", "ee\n"}; !slices.Equal(got, want) {
 		t.Errorf("events %q; want %q", got, want)
 	}
 }

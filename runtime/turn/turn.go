@@ -91,21 +91,13 @@ func Read(q Queue, st State, evs []protocol.Event) Queue {
 			continue
 		}
 		q.LastRead = ev.Offset
+		// A prompt steered into the turn that ran when it came is taken as if its own turn
+		// had started; one the person took back before its turn never runs.
+		if p, ok := ev.TakenPrompt(); ok {
+			started[p] = true
+			continue
+		}
 		switch ev.Type {
-		case protocol.EventTurnStarted:
-			if ts, err := protocol.DecodeEventData[protocol.TurnStarted](ev); err == nil {
-				started[ts.Prompt] = true
-			}
-		case protocol.EventPromptSteered:
-			// Handed to the turn that ran when it came: taken, as if its own turn had started.
-			if ps, err := protocol.DecodeEventData[protocol.PromptSteered](ev); err == nil {
-				started[ps.Prompt] = true
-			}
-		case protocol.EventPromptWithdrawn:
-			// Taken back by the person before its turn: it never runs.
-			if pw, err := protocol.DecodeEventData[protocol.PromptWithdrawn](ev); err == nil {
-				started[pw.Prompt] = true
-			}
 		case protocol.EventPromptEdited:
 			// Changed by the person before its turn: it keeps its place, with the new text.
 			if pe, err := protocol.DecodeEventData[protocol.PromptEdited](ev); err == nil {
@@ -173,19 +165,11 @@ func Steerable(evs []protocol.Event) []Prompt {
 	var out []Prompt
 	taken := map[uint64]bool{}
 	for _, ev := range evs {
+		if p, ok := ev.TakenPrompt(); ok {
+			taken[p] = true
+			continue
+		}
 		switch ev.Type {
-		case protocol.EventTurnStarted:
-			if ts, err := protocol.DecodeEventData[protocol.TurnStarted](ev); err == nil {
-				taken[ts.Prompt] = true
-			}
-		case protocol.EventPromptSteered:
-			if ps, err := protocol.DecodeEventData[protocol.PromptSteered](ev); err == nil {
-				taken[ps.Prompt] = true
-			}
-		case protocol.EventPromptWithdrawn:
-			if pw, err := protocol.DecodeEventData[protocol.PromptWithdrawn](ev); err == nil {
-				taken[pw.Prompt] = true
-			}
 		case protocol.EventUserMessage:
 			m, err := ev.DecodeMessage()
 			if err != nil || m.Mode != protocol.ModeSteer {

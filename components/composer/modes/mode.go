@@ -51,6 +51,13 @@ type Stepper interface {
 	Next(ctx app.Context) bool
 }
 
+// Tabber is a mode whose fields take Tab on to what follows them: Tab in a field calls
+// TabOn, which reports whether it moved the focus (a stepped form's next question, or Send
+// from the last); when it did not, Tab is the browser's.
+type Tabber interface {
+	TabOn(ctx app.Context) bool
+}
+
 // Focuser is a mode that knows its first field: FocusFirst moves the focus there when the
 // decision takes the focus, and reports whether it found one.
 type Focuser interface {

@@ -12,6 +12,9 @@ import (
 	"time"
 
 	openai "github.com/sashabaranov/go-openai"
+
+	"parley/i18n"
+	"parley/protocol"
 )
 
 // errCut says a stream ended without a finish_reason: the server stopped mid-message.
@@ -49,46 +52,65 @@ func serverText(err error) string {
 	return ""
 }
 
-// failureText words a failed generation for the thread: what happened, what to do, and
-// what the server said, as text.
-func failureText(err error, cfg Config) string {
+// failurePhrase words a failed generation for the thread, by its phrase (i18n): what
+// happened, what to do, and what the server said. failureText is its English.
+func failurePhrase(err error, cfg Config) protocol.Phrase {
 	said := serverText(err)
-	with := func(s string) string {
-		if said != "" {
-			s += " The server said: “" + said + "”"
-		}
-		return s
-	}
+	with := func(code string, args ...string) protocol.Phrase { return i18n.Said(phrase(code, args...), said) }
 	code := status(err)
+	n := strconv.Itoa(code)
 	switch {
 	case errors.Is(err, errCut):
-		why := ""
 		if detail := strings.TrimPrefix(strings.TrimPrefix(err.Error(), errCut.Error()), ": "); detail != "" {
-			why = " (" + detail + ")"
+			return phrase("model_stream_cut_why", detail)
 		}
-		return "The model's stream stopped before its message ended" + why + "; what arrived is kept above. " +
-			"Send your prompt again to retry."
+		return phrase("model_stream_cut")
 	case code == http.StatusUnauthorized || code == http.StatusForbidden:
-		return with(fmt.Sprintf("The model server at %s refused the request (%d): check the key in PARLEY_MODEL_KEY or OPENAI_API_KEY.", cfg.URL, code))
+		return with("model_refused_key", cfg.URL, n)
 	case code == http.StatusTooManyRequests:
-		return with(fmt.Sprintf("The model server at %s is rate-limiting requests (429). Wait a moment and send your prompt again.", cfg.URL))
+		return with("model_rate_limited", cfg.URL)
 	case code == http.StatusNotFound:
-		return with(fmt.Sprintf("The model server at %s has no model %q or no Chat Completions endpoint there (404): check -model and -model-url (it usually ends in /v1).", cfg.URL, cfg.Model))
+		return with("model_not_found", cfg.URL, cfg.Model)
+	case contextFull(err, said):
+		return with("model_context_full", cfg.URL)
 	case code >= 500:
-		return with(fmt.Sprintf("The model server at %s failed (%d). Send your prompt again to retry.", cfg.URL, code))
+		return with("model_failed_5xx", cfg.URL, n)
 	case code != 0:
-		return with(fmt.Sprintf("The model server at %s refused the request (%d).", cfg.URL, code))
+		return with("model_refused", cfg.URL, n)
 	case errors.Is(err, syscall.ECONNREFUSED):
-		return fmt.Sprintf("The model server at %s cannot be reached (connection refused): is it running? Start it, then send your prompt again.", cfg.URL)
+		return phrase("model_no_conn", cfg.URL)
 	}
 	var netErr net.Error
 	if errors.As(err, &netErr) {
-		return fmt.Sprintf("The model server at %s cannot be reached: %v. Check -model-url, then send your prompt again.", cfg.URL, err)
+		return phrase("model_no_reach", cfg.URL, err.Error())
 	}
 	if said != "" {
-		return "The model failed: " + said
+		return phrase("model_failed", said)
 	}
-	return "The model failed: " + err.Error()
+	return phrase("model_failed", err.Error())
+}
+
+func failureText(err error, cfg Config) string {
+	p := failurePhrase(err, cfg)
+	text, _ := i18n.English.Phrase(p.Code, p.Args)
+	return text
+}
+
+// contextFull reports whether a refused request was too long for the model's context
+// window: OpenAI's code context_length_exceeded, or the words vLLM, llama.cpp and others use.
+func contextFull(err error, said string) bool {
+	var apiErr *openai.APIError
+	if errors.As(err, &apiErr) && fmt.Sprint(apiErr.Code) == "context_length_exceeded" {
+		return true
+	}
+	s := strings.ToLower(said)
+	return status(err) == http.StatusBadRequest && strings.Contains(s, "context") &&
+		(strings.Contains(s, "length") || strings.Contains(s, "size") || strings.Contains(s, "window") || strings.Contains(s, "exceed"))
+}
+
+// phrase is a notice's phrase; its English is the catalogue's (i18n/server_words.go).
+func phrase(code string, args ...string) protocol.Phrase {
+	return protocol.Phrase{Code: code, Args: args}
 }
 
 // headerDoer remembers the headers of the last failed response, which go-openai's errors do

@@ -128,23 +128,13 @@ func called(t *testing.T, evs []protocol.Event) []protocol.ToolCalled {
 	return testkit.DataOf[protocol.ToolCalled](t, evs, protocol.EventToolCalled)
 }
 
-func count(evs []protocol.Event, typ protocol.EventType) int {
-	n := 0
-	for _, ev := range evs {
-		if ev.Type == typ {
-			n++
-		}
-	}
-	return n
-}
-
 func TestAStreamedReplyIsStoredOnceWithTheKeyAndModel(t *testing.T) {
 	srv := newFakeServer(t, text("Hello from the model, in many small pieces."))
 	e := newEnv(t, srv)
 	evs := e.prompt("hi")
 
 	assert.Equal(t, []string{"Hello from the model, in many small pieces."}, messages(t, evs, ""))
-	assert.Zero(t, count(evs, protocol.EventAgentDraft), "a short reply needs no checkpoint")
+	assert.Zero(t, testkit.Count(evs, protocol.EventAgentDraft), "a short reply needs no checkpoint")
 	reqs := srv.requestsSoFar()
 	require.Len(t, reqs, 1)
 	assert.Equal(t, "test-model", reqs[0].Model)
@@ -391,8 +381,8 @@ func TestACutStreamKeepsItsTextAndRunsNoneOfItsCalls(t *testing.T) {
 	e := newEnv(t, srv)
 	evs := e.prompt("go")
 	assert.Equal(t, []string{"Let me write"}, messages(t, evs, ""))
-	assert.Zero(t, count(evs, protocol.EventToolCalled))
-	assert.Zero(t, count(evs, protocol.EventQuestionAsked), "no approval for a call of a cut message")
+	assert.Zero(t, testkit.Count(evs, protocol.EventToolCalled))
+	assert.Zero(t, testkit.Count(evs, protocol.EventQuestionAsked), "no approval for a call of a cut message")
 }
 
 func TestA429IsWaitedOutOnceBeforeTheStream(t *testing.T) {
@@ -549,10 +539,10 @@ func TestAnAlwaysLetsTheSameCommandThroughNextTime(t *testing.T) {
 	require.NotNil(t, opts[1].Grant, "the second option is the always")
 	e.reply(ds[0], pick(1))
 	evs := e.waitEnded(after)
-	assert.Equal(t, 1, count(evs, protocol.EventGrantCreated))
+	assert.Equal(t, 1, testkit.Count(evs, protocol.EventGrantCreated))
 
 	evs = e.prompt("again")
-	assert.Zero(t, count(evs, protocol.EventQuestionAsked), "the grant answers")
+	assert.Zero(t, testkit.Count(evs, protocol.EventQuestionAsked), "the grant answers")
 	res := results(t, evs)
 	require.Len(t, res, 1)
 	assert.Equal(t, "exit status 0", res[0].Text)

@@ -22,11 +22,13 @@ import (
 	"io"
 	"net"
 	"net/http"
+	"strconv"
 	"strings"
 	"time"
 
 	openai "github.com/sashabaranov/go-openai"
 
+	"parley/i18n"
 	"parley/protocol"
 	"parley/runtime/agent"
 	"parley/runtime/agent/toolbox"
@@ -108,7 +110,7 @@ const defaultSystem = "You are a coding agent working for the user through Parle
 func (a *Agent) Turn(ctx context.Context, in agent.Input, tools agent.Tools) error {
 	if in.Workspace == "" {
 		// script.NewHost would take "" as the server's own folder.
-		return a.notice(ctx, tools, "The agent cannot work here: this session's workspace is not served any more.")
+		return a.say(ctx, tools, phrase("turn_no_workspace"))
 	}
 	host, err := script.NewHost(in.Workspace, a.cfg.Limits)
 	if err != nil {
@@ -151,7 +153,7 @@ func (a *Agent) Turn(ctx context.Context, in agent.Input, tools agent.Tools) err
 		defer cancel()
 		for _, res := range results {
 			if err := tools.Result(rctx, res); err != nil {
-				return a.notice(ctx, tools, "The agent could not record a tool's result: "+err.Error()), true
+				return a.say(ctx, tools, phrase("agent_no_record_result", err.Error())), true
 			}
 			msgs = append(msgs, toolMessage(res))
 		}
@@ -159,12 +161,11 @@ func (a *Agent) Turn(ctx context.Context, in agent.Input, tools agent.Tools) err
 			return context.Cause(ctx), true
 		}
 		if runErr != nil {
-			return a.notice(ctx, tools, "The turn ended: "+runErr.Error()), true
+			return a.say(ctx, tools, phrase("turn_ended", runErr.Error())), true
 		}
 		if wrong == len(results) {
 			if mistakes++; mistakes >= a.cfg.MaxMistakes {
-				return a.notice(ctx, tools, fmt.Sprintf("The model called tools wrongly %d times in a row (an unknown tool, or arguments that are not JSON), so the turn ended. "+
-					"A larger model, or one made for tool calls, may do better.", mistakes)), true
+				return a.say(ctx, tools, phrase("agent_tools_wrong", strconv.Itoa(mistakes))), true
 			}
 		} else {
 			mistakes = 0
@@ -195,17 +196,17 @@ func (a *Agent) Turn(ctx context.Context, in agent.Input, tools agent.Tools) err
 			return context.Cause(ctx) // stopped: the text so far is stored
 		}
 		if err != nil {
-			return a.notice(ctx, tools, failureText(err, cfg))
+			return a.say(ctx, tools, failurePhrase(err, cfg))
 		}
 		reply := openai.ChatCompletionMessage{Role: openai.ChatMessageRoleAssistant, Content: step.text}
 		if len(step.calls) == 0 {
 			if step.finish == openai.FinishReasonLength {
-				return a.notice(ctx, tools, "The model's reply was cut at its output limit (finish_reason length).")
+				return a.say(ctx, tools, phrase("model_cut_at_limit"))
 			}
 			return nil
 		}
 		if err := tools.Called(ctx, protocol.ToolCalled{Stream: step.stream, Calls: step.calls}); err != nil {
-			return a.notice(ctx, tools, "The agent could not record its tool calls, so none ran: "+err.Error())
+			return a.say(ctx, tools, phrase("agent_no_record_calls", err.Error()))
 		}
 		for _, c := range step.calls {
 			reply.ToolCalls = append(reply.ToolCalls, openai.ToolCall{ID: c.ID, Type: openai.ToolTypeFunction,
@@ -216,7 +217,21 @@ func (a *Agent) Turn(ctx context.Context, in agent.Input, tools agent.Tools) err
 			return end
 		}
 	}
-	return a.notice(ctx, tools, fmt.Sprintf("The turn ended after %d model calls, the most one turn may make. Send a prompt to go on.", a.cfg.MaxSteps))
+	return a.say(ctx, tools, phrase("turn_max_steps", strconv.Itoa(a.cfg.MaxSteps)))
+}
+
+// say posts a notice in Parley's fixed words (by its phrase, where the tools keep phrases)
+// and ends the turn.
+func (a *Agent) say(ctx context.Context, tools agent.Tools, p protocol.Phrase) error {
+	text, _ := i18n.English.Phrase(p.Code, p.Args)
+	np, ok := tools.(agent.NoticePhraser)
+	if !ok {
+		return a.notice(ctx, tools, text)
+	}
+	if err := np.NoticePhrase(ctx, text, p); err != nil {
+		return fmt.Errorf("post a notice (%q): %w", text, err)
+	}
+	return nil
 }
 
 // notice posts text and ends the turn. A failure to post it is the turn's error.

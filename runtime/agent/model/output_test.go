@@ -51,7 +51,7 @@ func TestACommandsOutputIsStreamedBeforeItEnds(t *testing.T) {
 		}
 		return out == "first\n" && errs == "oops\n"
 	}, 15*time.Second, 20*time.Millisecond, "the output so far, while the command runs")
-	assert.Zero(t, count(evs, protocol.EventToolResult), "no result yet: the command is still running")
+	assert.Zero(t, testkit.Count(evs, protocol.EventToolResult), "no result yet: the command is still running")
 	for _, o := range outputsOf(t, evs) {
 		assert.Equal(t, "r", o.Call)
 		assert.Equal(t, "run_command", o.Name)

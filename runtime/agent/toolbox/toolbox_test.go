@@ -12,6 +12,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"parley/internal/testkit"
 	"parley/protocol"
 	"parley/runtime/agent"
 	"parley/runtime/decision"
@@ -69,13 +70,7 @@ func (f *fakeTools) Authorize(_ context.Context, calls []gate.ToolCall) (gate.Ve
 // box is a toolbox in a fresh workspace holding files (path → text).
 func box(t *testing.T, files map[string]string) *Box {
 	t.Helper()
-	dir := t.TempDir()
-	for p, text := range files {
-		full := filepath.Join(dir, filepath.FromSlash(p))
-		require.NoError(t, os.MkdirAll(filepath.Dir(full), 0o755))
-		require.NoError(t, os.WriteFile(full, []byte(text), 0o644))
-	}
-	host, err := script.NewHost(dir, script.Limits{})
+	host, err := script.NewHost(testkit.Folder(t, files), script.Limits{})
 	require.NoError(t, err)
 	return New(host)
 }

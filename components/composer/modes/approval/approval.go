@@ -13,9 +13,11 @@ import (
 
 	"github.com/maxence-charriere/go-app/v10/pkg/app"
 
+	"parley/app/hub"
 	"parley/app/locale"
 	"parley/components/composer/modes"
 	"parley/components/composer/modes/widget"
+	"parley/components/inputbar"
 	"parley/i18n"
 	"parley/machine/composer"
 	"parley/machine/keymap"
@@ -96,7 +98,9 @@ func (m *Mode) forget() {
 }
 
 // Label implements modes.Mode.
-func (m *Mode) Label() string { return locale.T(i18n.ApprovalOf, m.d.Request.Message) }
+func (m *Mode) Label() string {
+	return locale.T(i18n.ApprovalOf, locale.Current().Say(m.d.Request.Phrase, m.d.Request.Message))
+}
 
 // Header shows the badge; what is asked opens the body, where it can wrap on a narrow screen.
 func (m *Mode) Header() app.UI {
@@ -107,7 +111,7 @@ func (m *Mode) Header() app.UI {
 
 // Body shows the details and the options, then the instruction field.
 func (m *Mode) Body() app.UI {
-	req := m.d.Request
+	req := locale.Current().Request(m.d.Request) // the gate's words in the page's locale
 	detail := details(req)
 	truncated := false
 	// Cut only what is worth a "Show all": a cut that hides a few bytes shows more than it
@@ -130,8 +134,8 @@ func (m *Mode) Body() app.UI {
 				o := req.Options[i]
 				keys := ""
 				switch {
-				case i == m.approveIndex():
-					keys = approveKeys
+				case i == m.approveIndex() && !m.hasWords():
+					keys = approveKeys // with words typed, mod+Enter sends them (Primary)
 				case i == m.denyIndex():
 					keys = rejectKeys
 				}
@@ -197,15 +201,21 @@ func reach(o protocol.ApprovalOption) string {
 	return locale.T(i18n.AlwaysExactly)
 }
 
-// Primary sends the typed instruction as a rejection.
+// Primary sends the typed instruction as a rejection: with words typed, it is what mod+Enter
+// does, and it shows the hint.
 func (m *Mode) Primary() modes.Action {
-	empty := strings.TrimSpace(m.instruction) == ""
+	empty := !m.hasWords()
 	a := modes.Action{Label: locale.T(i18n.Send), Title: locale.T(i18n.RejectWithWords), Disabled: empty || m.reply.Sending(), Run: m.reject}
 	if empty {
 		a.Title = locale.T(i18n.PickOrType)
+	} else {
+		a.Keys = approveKeys
 	}
 	return a
 }
+
+// hasWords says words are typed in the field for what to do instead.
+func (m *Mode) hasWords() bool { return strings.TrimSpace(m.instruction) != "" }
 
 // Secondary rejects the request as a whole, without words; mod+Shift+Enter too. Escape
 // does not: it sets the approval aside. A request with a rejecting option of its own has no
@@ -249,13 +259,15 @@ func (m *Mode) approveIndex() int {
 }
 
 // Shortcut implements modes.Approver: mod+Enter picks the approving option; mod+Shift+Enter
-// rejects, with the words typed if there are any.
+// rejects, with the words typed if there are any. With words typed, mod+Enter sends them
+// too (the chord that sends in most chat boxes): approving would run what the words said
+// not to, and drop them.
 func (m *Mode) Shortcut(ctx app.Context, approve bool) {
 	switch {
+	case m.hasWords():
+		m.reject(ctx)
 	case approve && len(m.d.Request.Options) > 0:
 		m.pick(ctx, m.approveIndex())
-	case !approve && strings.TrimSpace(m.instruction) != "":
-		m.reject(ctx)
 	case !approve:
 		m.send(ctx, protocol.ReplyRequest{Action: protocol.ActionDecline})
 	}
@@ -282,12 +294,30 @@ func (m *Mode) pick(ctx app.Context, i int) {
 		// and only after their consent.
 		app.Window().Call("open", u, "_blank", "noopener,noreferrer")
 	}
-	if i == m.denyIndex() && strings.TrimSpace(m.instruction) != "" {
+	if i == m.denyIndex() && m.hasWords() {
 		m.reject(ctx) // Reject with words typed: the words go with it
 		return
 	}
+	if m.hasWords() && !m.reply.Sending() {
+		m.keepForNext(ctx)
+	}
 	raw, _ := json.Marshal(protocol.ApprovalAnswer{Option: &i})
 	m.send(ctx, protocol.ReplyRequest{Action: protocol.ActionAccept, Content: raw})
+}
+
+// keepForNext moves the words typed to the composer's box as the option clicked (Approve,
+// Always) is sent: the person clicked the button that approves, and the words they had
+// typed are never dropped; a notice says where they are (docs/composer.md).
+func (m *Mode) keepForNext(ctx app.Context) {
+	text := strings.TrimSpace(m.instruction)
+	m.instruction = ""
+	if app.IsClient {
+		if el := app.Window().GetElementByID("approval-instruction"); el.Truthy() {
+			el.Set("value", "")
+		}
+	}
+	ctx.NewActionWithValue(inputbar.ActionRestoreDraft, text)
+	ctx.NewActionWithValue(inputbar.ActionNotice, hub.Notice{Text: locale.T(i18n.ApprovedWordsKept)})
 }
 
 func (m *Mode) reject(ctx app.Context) {

@@ -367,3 +367,25 @@ func TestBatchIsAnsweredRequestByRequest(t *testing.T) {
 	assert.JSONEq(t, `{"items":["allow","deny"]}`, string(reply.Content))
 	require.NoError(t, protocol.ValidateReply(req, reply))
 }
+
+// TestApprovingWithWordsTypedKeepsThem: with words typed, the approve chord's hint is on Send
+// (mod+Enter sends them as the rejection), not on the approving option; a click on that
+// option approves and sends the words to the composer's box, never the answer.
+func TestApprovingWithWordsTypedKeepsThem(t *testing.T) {
+	h := &modetest.Host{}
+	m := newApproval(t, h, gitPush())
+	allow := func() string {
+		return domtest.Render(t, m.Body()).One(t, ".choices").All("button.choice")[0].TextContent()
+	}
+	assert.Contains(t, allow(), "Ctrl+Enter", "nothing typed: the option approves by the chord")
+	assert.Empty(t, m.Primary().Keys)
+
+	m.instruction = "and tag it"
+	assert.NotContains(t, allow(), "Ctrl+Enter", "words typed: the chord sends them")
+	assert.Equal(t, approveKeys, m.Primary().Keys)
+
+	m.pick(modetest.NewContext(t), 0)
+	require.Len(t, h.Answers, 1)
+	assert.JSONEq(t, `{"option":0}`, string(h.Answers[0].Reply.Content), "approved, without the words")
+	assert.Empty(t, m.instruction, "the words left the field for the box")
+}

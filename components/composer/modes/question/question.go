@@ -112,6 +112,25 @@ func (m *Mode) Secondary() (modes.Action, bool) {
 // Exit implements modes.Mode.
 func (m *Mode) Exit() {}
 
+// TabOn implements modes.Tabber: Tab from a field goes to the next question of a stepped
+// form, and from the last (or a lone one) to Send once it can send, before Decline; a
+// multi-line field, whose Enter breaks the line, is then no dead end. A form that shows all
+// its questions at once keeps the browser's Tab, to the next one.
+func (m *Mode) TabOn(ctx app.Context) bool {
+	if m.view.TabOn(ctx) {
+		return true
+	}
+	if f := m.view.Form(); !f.Stepped() && len(f.Fields()) != 1 || m.Primary().Disabled {
+		return false
+	}
+	send := app.Window().Get("document").Call("querySelector", "#composer-mode .morph-actions .send")
+	if !send.Truthy() {
+		return false
+	}
+	send.Call("focus")
+	return true
+}
+
 // Next implements modes.Stepper.
 func (m *Mode) Next(ctx app.Context) bool { return m.view.Next(ctx) }
 

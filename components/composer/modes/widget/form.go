@@ -92,6 +92,16 @@ func (v *FormView) Next(ctx app.Context) bool {
 	return true
 }
 
+// TabOn is Tab in a field of a stepped form: the next question, which takes the focus,
+// reporting whether there was one (the last question's Tab is the caller's).
+func (v *FormView) TabOn(ctx app.Context) bool {
+	if i := v.form.Current(); v.form.Stepped() && i < len(v.fields)-1 {
+		v.Dispatch(ctx, elicit.Goto{Index: i + 1})
+		return true
+	}
+	return false
+}
+
 // FocusFirst moves the keyboard to the current question's first control: its checked
 // option, or its first one.
 func (v *FormView) FocusFirst() bool {
@@ -273,7 +283,7 @@ func (v *FormView) Focus(i int) {
 // field draws one question: its title, its control, its error.
 func (v *FormView) field(i int) app.UI {
 	f := v.fields[i]
-	errText := v.form.Errors()[f.Key]
+	errText := v.form.ErrorsIn(locale.Current())[f.Key]
 	hint := elicit.Hint(f, locale.Current())
 	title := f.Title
 	if title == "" && len(v.fields) > 1 {
@@ -320,7 +330,11 @@ func sentence(s string) string {
 	if out[0] >= 'a' && out[0] <= 'z' {
 		out[0] -= 'a' - 'A'
 	}
-	if out[len(out)-1] != '.' {
+	switch last := out[len(out)-1]; {
+	case last == '.' || last == '。':
+	case locale.Current() == i18n.Chinese:
+		out = append(out, '。')
+	default:
 		out = append(out, '.')
 	}
 	return string(out)
