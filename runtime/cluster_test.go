@@ -16,6 +16,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"parley/i18n"
 	"parley/internal/testkit"
 	"parley/protocol"
 	"parley/runtime/agent/model"
@@ -307,6 +308,7 @@ func TestClusterNodeLossLosesAndRepeatsNothing(t *testing.T) {
 		replies := map[string]int{}
 		outcomes := map[string]int{}
 		answered := map[uint64]int{}
+		interrupted := map[uint64]int{} // turns a fence stopped: Parley's note says so
 		for _, ev := range evs {
 			switch ev.Type {
 			case protocol.EventUserMessage:
@@ -329,8 +331,11 @@ func TestClusterNodeLossLosesAndRepeatsNothing(t *testing.T) {
 			case protocol.EventAgentMessage:
 				m, err := ev.DecodeMessage()
 				require.NoError(t, err)
-				if m.From == "" {
+				switch {
+				case m.From == "":
 					answered[ev.Offset]++
+				case m.Phrase != nil && m.Phrase.Code == i18n.PhraseCodeTurnInterrupted:
+					interrupted[ev.Offset]++
 				}
 			}
 		}
@@ -340,9 +345,15 @@ func TestClusterNodeLossLosesAndRepeatsNothing(t *testing.T) {
 			assert.Equal(t, 1, started[acked[attempt]], "prompt %s ran one turn", attempt)
 		}
 		assert.Len(t, stored, perSession, "nothing stored that no client sent")
-		// The agent's words only: a note of Parley's (a turn interrupted when a lease lapsed
-		// on a loaded machine) is no answer.
-		assert.Len(t, answered, perSession-perSession/4, "one answer per prompt")
+		// Every prompt's turn ends in the agent's words or, when both replicas lost the
+		// presence bucket long enough to fence themselves (an election on a loaded 2-core
+		// machine can take that long), in Parley's note that it was interrupted: never in
+		// neither, never in both. A fence is rare; most runs have no note at all.
+		if len(interrupted) > 0 {
+			t.Logf("session %d: %d turns interrupted by a fence", si, len(interrupted))
+		}
+		assert.Len(t, answered, perSession-perSession/4-len(interrupted), "one answer per prompt, but for turns a fence interrupted")
+		assert.LessOrEqual(t, len(interrupted), 2, "a fence interrupts the turns running at that moment only")
 		assert.Equal(t, perSession/4, testkit.Count(evs, protocol.EventRunSettled), "one run per script")
 		for id, n := range outcomes {
 			assert.Equal(t, 1, n, "decision %s has one outcome", id)
