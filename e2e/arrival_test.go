@@ -69,6 +69,33 @@ func TestTypingOnAfterSendingAScriptAnswersNothing(t *testing.T) {
 	typeOnAsItLands(t, srv, ctx, rng, "meanwhile I am writing a long message to the agent", "meanwhile I am writing a long message to the agent")
 }
 
+// TestAKeyOnTheHiddenBarIsTheDrafts: the render that shows a decision hides the bar by a
+// class, and until Chromium's focus fix-up runs the focus is still on the hidden textarea. A
+// key typed in that moment edited nothing (CI lost the Space after "meanwhile" so). That
+// moment is made here in one evaluation: the hidden textarea focused again, a key and an
+// Enter dispatched on it before any fix-up. The letter is the draft's, the Enter sends
+// nothing, and the rest typed after lands in order.
+func TestAKeyOnTheHiddenBarIsTheDrafts(t *testing.T) {
+	t.Parallel()
+	srv, ctx, rng := writing(t)
+	typeAt(t, ctx, rng, "mea", typistsPace)
+	sendAPI(t, srv, sessionOf(t, ctx), `/script confirm('Delete all the notes?')`)
+	do(t, ctx, 20*time.Second, waitJS(modeShown), waitJS(`document.activeElement.closest('#composer-mode') !== null`))
+	assert.True(t, evalBool(t, ctx, `(() => {
+		const t = document.querySelector('#composer-input'), seat = t.closest('.is-hidden');
+		let onHidden = true;
+		for (const key of ['n', 'Enter']) {
+			seat.classList.remove('is-hidden'); t.focus(); seat.classList.add('is-hidden');
+			onHidden = onHidden && document.activeElement === t;
+			t.dispatchEvent(new KeyboardEvent('keydown', {key, bubbles: true, cancelable: true}));
+		}
+		return onHidden })()`), "the key was dispatched on the focused, hidden textarea")
+	typeAt(t, ctx, rng, "while y", typistsPace)
+	assertOnePending(t, srv, ctx, "no key answered the confirm")
+	// Sent, the hidden draft would have left the box with "mean": the Enter sent nothing.
+	assert.Equal(t, "meanwhile y", draft(t, ctx), "every letter is in the draft, in order")
+}
+
 // TestAWritersPauseAsADecisionLandsAnswersNothing: the person typed part of a message and
 // paused to think just as a confirm landed; when they type on, past the guard, no key presses
 // a choice and none is lost.

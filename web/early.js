@@ -46,8 +46,13 @@
     const t = composer();
     const el = document.activeElement;
     if (live()) {
-      if (!unfocused(el)) return;
-      if (!usable(t)) {
+      // The render that shows a decision hides the bar by a class; until Chromium's focus
+      // fix-up (a task after that style update) the focus stays on the hidden textarea, and a
+      // key typed in that moment edited nothing: it was lost. A closest() walk, not a style
+      // read, so a key costs no style recalc.
+      const hiddenBar = !!t && el === t && !!t.closest(".is-hidden");
+      if (!unfocused(el) && !hiddenBar) return;
+      if (hiddenBar || !usable(t)) {
         // A hidden bar (a decision took the input area) or a disabled one (a gate) takes
         // nothing: a key must never land where the person cannot see it. A decision that
         // has just replaced the bar takes the focus a frame later; a letter typed in that
@@ -56,6 +61,12 @@
         // answer). Only letters: an Enter or a Backspace on a decision the person has not
         // looked at means nothing yet.
         const mode = document.getElementById("composer-mode");
+        if (hiddenBar) {
+          // Whatever it is, the hidden bar's own handlers must not read it: an Enter there
+          // would send a draft the person can no longer see.
+          e.preventDefault();
+          e.stopPropagation();
+        }
         if (!printable || !usable(mode)) return;
         e.preventDefault();
         mode.focus();
