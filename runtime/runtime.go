@@ -114,6 +114,8 @@ type Runtime struct {
 	fanout *fanout.Hub
 	// windows index where a page can start showing a session (window.go).
 	windows windowCache
+	// replays keep the newest events of the sessions replayed lately (replay.go).
+	replays replayCache
 	// fence stops this runtime's turns while its lease lapses (fence.go); renew is the
 	// heartbeat (a test cuts it).
 	fence fence

@@ -274,7 +274,7 @@ func (r *Runtime) Window(ctx context.Context, session string, before uint64, siz
 		}
 		pre := append(slices.Clone(c.queued), c.edits...)
 		slices.Sort(pre)
-		evs, err := r.events(ctx, pre)
+		evs, err := r.events(ctx, session, pre)
 		return protocol.Window{From: c.offset}, evs, err
 	}
 	pre := append(slices.Clone(c.queued), c.edits...)
@@ -289,43 +289,36 @@ func (r *Runtime) Window(ctx context.Context, session string, before uint64, siz
 		}
 	}
 	slices.Sort(pre)
-	evs, err := r.events(ctx, pre)
+	evs, err := r.events(ctx, session, pre)
 	return protocol.Window{From: c.offset, Older: true}, evs, err
 }
 
-// events reads events by offset.
-func (r *Runtime) events(ctx context.Context, offsets []uint64) ([]protocol.Event, error) {
+// events reads a session's events by offset: from what the replays keep of it (replay.go),
+// else one read of the log each.
+func (r *Runtime) events(ctx context.Context, session string, offsets []uint64) ([]protocol.Event, error) {
+	x := r.replays.run(session)
 	out := make([]protocol.Event, 0, len(offsets))
 	for _, off := range offsets {
-		ev, err := r.log.Get(ctx, off)
-		if err != nil {
-			return nil, err
+		ev, ok := x.get(off)
+		if !ok {
+			var err error
+			if ev, err = r.log.Get(ctx, off); err != nil {
+				return nil, err
+			}
 		}
 		out = append(out, ev)
 	}
 	return out, nil
 }
 
-// scanInto folds the session's events after x.scanned, up to head, into x.
+// scanInto folds the session's events after x.scanned, up to head, into x. They are read as
+// a socket's replay reads them (replay.go): the newest of them are then kept, so the socket
+// or the page that asked for the window replays it from memory.
 func (r *Runtime) scanInto(ctx context.Context, session string, x *windowIndex, head uint64) error {
-	fctx, cancel := context.WithCancel(ctx)
-	defer cancel()
-	events, errc, err := r.log.Follow(fctx, session, x.scanned)
-	if err != nil {
-		return err
-	}
-	for x.scanned < head {
-		select {
-		case ev, ok := <-events:
-			if !ok {
-				return ctx.Err()
-			}
+	return r.Replay(ctx, session, x.scanned, head, func(evs []protocol.Event) error {
+		for _, ev := range evs {
 			x.apply(ev)
-		case err := <-errc:
-			return err
-		case <-ctx.Done():
-			return ctx.Err()
 		}
-	}
-	return nil
+		return nil
+	})
 }

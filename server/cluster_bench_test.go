@@ -47,6 +47,10 @@ func BenchmarkFanoutCluster(b *testing.B) {
 // BenchmarkResume1000 is a reload of a session of 1,000 events, as the browser's socket
 // does it: subscribe from the start, and the time until the last event has arrived (the
 // paint is the browser's part; see the e2e bench). On the embedded store and on the cluster.
+// The first round is the first replay of the session in the process (its events are read
+// from the log); the ones after it are reloads of a session the process served a moment
+// ago. Then the same with the tail a page asks for when it has no seed (the newest window
+// of 40 entries, docs/protocol.md "Windows"), dial → the head's event.
 func BenchmarkResume1000(b *testing.B) {
 	const events, rounds = 1000, 20
 	for _, where := range []string{"embedded", "cluster"} {
@@ -72,12 +76,11 @@ func BenchmarkResume1000(b *testing.B) {
 					}
 				}
 				client := ts.Client(b)
-				var lat []time.Duration
-				for range rounds {
+				resume := func(tail int) time.Duration {
 					start := time.Now()
 					conn := client.Dial(nil)
 					conn.SetReadLimit(8 << 20)
-					testkit.WriteFrame(b, conn, protocol.ClientFrame{Type: protocol.FrameSubscribe, Session: info.ID, Batch: true})
+					testkit.WriteFrame(b, conn, protocol.ClientFrame{Type: protocol.FrameSubscribe, Session: info.ID, Batch: true, Tail: tail})
 					for last := uint64(0); last < head; {
 						_, data, err := conn.Read(ctx)
 						if err != nil {
@@ -91,14 +94,24 @@ func BenchmarkResume1000(b *testing.B) {
 							last = max(last, ev.Offset)
 						}
 					}
-					lat = append(lat, time.Since(start))
+					took := time.Since(start)
 					conn.CloseNow()
+					return took
+				}
+				var lat, tailLat []time.Duration
+				for range rounds {
+					lat = append(lat, resume(0))
+				}
+				first := lat[0].Round(time.Microsecond)
+				for range rounds {
+					tailLat = append(tailLat, resume(40))
 				}
 				p50, p99, _ := quantiles(lat)
+				t50, t99, _ := quantiles(tailLat)
 				b.ReportMetric(float64(p50.Microseconds())/1000, "p50-ms")
 				b.ReportMetric(float64(p99.Microseconds())/1000, "p99-ms")
-				fmt.Printf("cluster_bench: resume of a %d-event session over the socket (%s): dial → last event p50 %v, p99 %v (%d rounds)\n",
-					events, where, p50, p99, rounds)
+				fmt.Printf("cluster_bench: resume of a %d-event session over the socket (%s): dial → last event p50 %v, p99 %v (%d rounds; the first, read from the log, %v); with tail 40: p50 %v, p99 %v\n",
+					events, where, p50, p99, rounds, first, t50, t99)
 				ts.Stop()
 			}
 		})

@@ -82,28 +82,16 @@ func readSeed(ctx context.Context, rt Runtime, session string, tail int) (*proto
 	if head <= from {
 		return seed, nil
 	}
-	fctx, stop := context.WithCancel(ctx)
-	defer stop()
-	events, errc, err := rt.Follow(fctx, session, from)
+	// As the socket replays them: from what the runtime keeps of the session (Window just
+	// read it), else one read of the log.
+	err = rt.Replay(ctx, session, from, head, func(evs []protocol.Event) error {
+		seed.Events = append(seed.Events, evs...)
+		return nil
+	})
 	if err != nil {
 		return nil, err
 	}
-	for {
-		select {
-		case ev, ok := <-events:
-			if !ok {
-				return nil, errors.Join(errors.New("the log ended the read early"), ctx.Err())
-			}
-			seed.Events = append(seed.Events, ev)
-			if ev.Offset >= head {
-				return seed, nil
-			}
-		case err := <-errc:
-			return nil, err
-		case <-ctx.Done():
-			return nil, ctx.Err()
-		}
-	}
+	return seed, nil
 }
 
 // withSeed hands a page request's seed to its pre-render (page, prerender_locale.go). The

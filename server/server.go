@@ -52,6 +52,8 @@ type Runtime interface {
 	Follow(ctx context.Context, session string, after uint64) (<-chan protocol.Event, <-chan error, error)
 	// Subscribe is Follow for a socket: the events that wait are taken at once (socket.go).
 	Subscribe(ctx context.Context, session string, after uint64) (*fanout.Subscription, error)
+	// Replay hands a session's stored events in (after, through] to visit, in chunks.
+	Replay(ctx context.Context, session string, after, through uint64, visit func([]protocol.Event) error) error
 	// Window finds where a page can start showing a session (runtime/window.go).
 	Window(ctx context.Context, session string, before uint64, size int) (protocol.Window, []protocol.Event, error)
 	// Live streams the deltas of a session's streaming messages from now on (never stored).

@@ -219,6 +219,37 @@ func (c *socketConn) unsubscribe() {
 	}
 }
 
+// replaying is a replay under way: its chunks in order, then err once chunks is closed.
+type replaying struct {
+	chunks chan []protocol.Event
+	err    error
+}
+
+// replayAhead is how many chunks a replay may read ahead of the socket's writes.
+const replayAhead = 16
+
+// replay starts handing the session's stored events in (from, head] to the pump, read from
+// what this process keeps of the session or from the log (Runtime.Replay). It ends with ctx.
+func (c *socketConn) replay(ctx context.Context, session string, from, head uint64) *replaying {
+	r := &replaying{chunks: make(chan []protocol.Event, replayAhead)}
+	if from >= head {
+		close(r.chunks)
+		return r
+	}
+	go func() {
+		defer close(r.chunks)
+		r.err = c.rt.Replay(ctx, session, from, head, func(evs []protocol.Event) error {
+			select {
+			case r.chunks <- evs:
+				return nil
+			case <-ctx.Done():
+				return ctx.Err()
+			}
+		})
+	}()
+	return r
+}
+
 func (c *socketConn) subscribe(ctx context.Context, session string, after uint64, batched bool, tail int) {
 	c.unsubscribe()
 	sctx, stop := context.WithCancel(ctx)
@@ -263,6 +294,10 @@ func (c *socketConn) subscribe(ctx context.Context, session string, after uint64
 			from = w.From - 1
 		}
 	}
+	// The replay of what is stored up to the head starts now, beside the rest of the
+	// subscribe (the live deltas, the feed, "subscribed"): its read of the log, when this
+	// process keeps too little of the session, overlaps theirs.
+	replay := c.replay(sctx, session, from, head)
 	// Live deltas from before this point are not needed: what they said is in the drafts
 	// the replay holds, and the next delta carries everything since the last of them.
 	live, err := c.rt.Live(sctx, session)
@@ -271,7 +306,9 @@ func (c *socketConn) subscribe(ctx context.Context, session string, after uint64
 		c.sendFailure(ctx, session, "follow this session's live messages", err)
 		return
 	}
-	sub, err := c.rt.Subscribe(sctx, session, from)
+	// The feed from the head on; what is stored up to it is replayed first (below), from
+	// what this process keeps of the session, else the log in one read.
+	sub, err := c.rt.Subscribe(sctx, session, head)
 	if err != nil {
 		stop()
 		c.sendFailure(ctx, session, "follow this session", err)
@@ -289,6 +326,7 @@ func (c *socketConn) subscribe(ctx context.Context, session string, after uint64
 	}
 	go func() {
 		defer close(done)
+		defer stop() // a replay still reading ends with the pump
 		defer sub.Close()
 		sync := newLiveSync(from, head)
 		sync.frames = c.frames
@@ -308,6 +346,25 @@ func (c *socketConn) subscribe(ctx context.Context, session string, after uint64
 				}
 			}
 			return true
+		}
+		// The replay, (from, head], then the feed after head: nothing between, nothing twice.
+		for evs := range replay.chunks {
+			if err := c.sendBatch(w, evs, batched); err != nil {
+				_ = c.conn.Close(websocket.StatusGoingAway, "write failed")
+				return
+			}
+			for _, ev := range evs {
+				if !sendDeltas(sync.event(ev)) {
+					return
+				}
+			}
+		}
+		if err := replay.err; err != nil {
+			if sctx.Err() == nil {
+				slog.Error("replay", "session", session, "err", err)
+				_ = c.conn.Close(websocket.StatusInternalError, "the event log failed; reconnect")
+			}
+			return
 		}
 		var batch []protocol.Event
 		for {

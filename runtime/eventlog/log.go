@@ -370,9 +370,11 @@ func isWrongLastSequence(err error) bool {
 
 // Decode turns a stored message into an event.
 func Decode(subject string, seq uint64, data []byte) (protocol.Event, error) {
-	var r record
-	if err := json.Unmarshal(data, &r); err != nil {
-		return protocol.Event{}, fmt.Errorf("decode event %d: %w", seq, err)
+	r, ok := decodeRecord(data)
+	if !ok {
+		if err := json.Unmarshal(data, &r); err != nil {
+			return protocol.Event{}, fmt.Errorf("decode event %d: %w", seq, err)
+		}
 	}
 	return protocol.Event{Session: SessionOf(subject), Offset: seq, Type: r.Type, At: r.At, Data: r.Data}, nil
 }
