@@ -213,3 +213,24 @@ func TestTwoTabsOfflineKeepBothPrompts(t *testing.T) {
 	}
 	assert.ElementsMatch(t, []string{"Two tabs prompt 0", "from the first tab", "from the second tab"}, users, "each stored once")
 }
+
+// TestPromptsStillSendAfterTheApprovalsScreen: the outbox outlives the page that made it. A
+// visit to /approvals (another page component: the conversation is dismounted) left the
+// outbox answering on the dead page's context, so the next prompt's answer was dropped and
+// every prompt after it stayed "Not sent yet" with the server up, until a reload.
+func TestPromptsStillSendAfterTheApprovalsScreen(t *testing.T) {
+	t.Parallel()
+	srv, ctx := openSession(t, "before the visit")
+	waitMessages(t, ctx, 2)
+	id := sessionOf(t, ctx)
+	do(t, ctx, 30*time.Second, chromedp.Click(chromedp.CSS(`#sidebar .approvals-link:not(.mcp-link)`)),
+		waitJS(`location.pathname === '/approvals' && !!document.querySelector('.queue-empty')`),
+		chromedp.Click(chromedp.CSS(`#sidebar .session-item[data-session="`+id+`"] .session-link`)),
+		waitJS(`location.pathname === '/s/`+id+`'`), waitReady(), waitCaughtUp(),
+		chromedp.Click(composer), typeText("first after"), pressEnter(0))
+	waitMessages(t, ctx, 4)
+	do(t, ctx, 10*time.Second, typeText("second after"), pressEnter(0))
+	waitMessages(t, ctx, 6)
+	assert.Empty(t, unsent(t, ctx), "nothing waits while the server is up")
+	assert.Len(t, logMessages(t, srv, id), 6, "both prompts reached the server")
+}

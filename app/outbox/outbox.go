@@ -9,6 +9,8 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"sync"
+	"time"
 
 	"github.com/maxence-charriere/go-app/v10/pkg/app"
 
@@ -23,8 +25,15 @@ const storageKey = "parley.outbox"
 // Box is the page's outbox.
 type Box struct {
 	m      *mo.Machine
-	ctx    app.Context
 	client *api.Client
+	// mu guards ctx and arrived: answers and timers come on goroutines of their own.
+	mu sync.Mutex
+	// ctx is the newest page's context: the conversation's, which is dismounted while
+	// another screen (/approvals, /mcp) is shown, and comes back a new component.
+	ctx app.Context
+	// arrived are the answers and timers that came while no page was mounted to take them:
+	// the next page runs them (adopt), so no request is left under way for ever.
+	arrived []func()
 	// waiting are the composer's attempts waiting for their entry's first answer.
 	waiting map[string]func(error)
 	// Changed is called after the entries changed (the conversation renders them).
@@ -39,9 +48,11 @@ type Box struct {
 var page *Box
 
 // Page returns the page's outbox, making it (and loading what a previous page kept) on
-// first use. ctx must outlive the page's components: the conversation's, the root.
+// first use. ctx is the conversation's, the root of the chat's pages: each new one (back
+// from another screen) is adopted, and runs what arrived while none was mounted.
 func Page(ctx app.Context) *Box {
 	if page != nil {
+		page.adopt(ctx)
 		return page
 	}
 	u := ctx.Page().URL()
@@ -124,8 +135,11 @@ func (b *Box) run(effs []mo.Effect) {
 				b.Restore(x.Session, x.Text)
 			}
 		case mo.Arm:
-			gen := x.Gen
-			b.ctx.After(x.After, func(ctx app.Context) { b.run(b.m.Dispatch(mo.Fired{Gen: gen})) })
+			gen, after := x.Gen, x.After
+			b.async(func() {
+				time.Sleep(after)
+				b.deliver(func() { b.run(b.m.Dispatch(mo.Fired{Gen: gen})) })
+			})
 		}
 	}
 	if changed {
@@ -171,9 +185,9 @@ func (b *Box) send(e mo.Entry) {
 	if e.Steer {
 		mode = protocol.ModeSteer
 	}
-	b.ctx.Async(func() {
+	b.async(func() {
 		resp, err := client.SendPromptOnce(context.Background(), e.Session, protocol.SendPromptRequest{Text: e.Text, AttemptID: e.ID, Mode: mode})
-		b.ctx.Dispatch(func(ctx app.Context) {
+		b.deliver(func() {
 			r := Classify(err)
 			if r == mo.Rejected {
 				b.errs[e.ID] = err
@@ -184,6 +198,44 @@ func (b *Box) send(e mo.Entry) {
 			}
 			b.run(b.m.Dispatch(mo.Settled{ID: e.ID, Result: r, Known: resp.Duplicate, Err: msg}))
 		})
+	})
+}
+
+// adopt makes ctx the one the box answers on, and runs what arrived while no page was
+// mounted.
+func (b *Box) adopt(ctx app.Context) {
+	b.mu.Lock()
+	b.ctx = ctx
+	b.mu.Unlock()
+	b.deliver(nil)
+}
+
+// async runs f on a goroutine of the current page's.
+func (b *Box) async(f func()) {
+	b.mu.Lock()
+	ctx := b.ctx
+	b.mu.Unlock()
+	ctx.Async(f)
+}
+
+// deliver runs f (nil: nothing new) and whatever else waits on the UI goroutine of the page
+// mounted now; a Dispatch on a dismounted page's context does nothing, so while none is
+// mounted they wait for the next page's adopt.
+func (b *Box) deliver(f func()) {
+	b.mu.Lock()
+	if f != nil {
+		b.arrived = append(b.arrived, f)
+	}
+	ctx := b.ctx
+	b.mu.Unlock()
+	ctx.Dispatch(func(app.Context) {
+		b.mu.Lock()
+		fs := b.arrived
+		b.arrived = nil
+		b.mu.Unlock()
+		for _, f := range fs {
+			f()
+		}
 	})
 }
 
