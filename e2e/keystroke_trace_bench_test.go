@@ -174,6 +174,21 @@ func explainTrace(evs []traceEvent, keys int) string {
 			continue
 		}
 		detail := ""
+		if e.Name == "FunctionCall" || e.Name == "TimerFire" || e.Name == "FireIdleCallback" {
+			var a struct {
+				Data struct {
+					FunctionName string `json:"functionName"`
+					URL          string `json:"url"`
+					Line         int    `json:"lineNumber"`
+				} `json:"data"`
+			}
+			_ = json.Unmarshal(e.Args, &a)
+			u := a.Data.URL
+			if i := strings.LastIndex(u, "/"); i >= 0 {
+				u = u[i+1:]
+			}
+			detail = fmt.Sprintf("%s %s:%d", a.Data.FunctionName, u, a.Data.Line)
+		}
 		if e.Name == "EventDispatch" {
 			var a struct {
 				Data struct {
@@ -276,6 +291,46 @@ func explainTrace(evs []traceEvent, keys int) string {
 			perKey[len(perKey)-1] += (s.end - s.ts) / 1000
 		}
 	}
+	// The main thread's busy time per key (keydown to the next keydown), by what ran at top
+	// level: the key's own events, the frame, and everything else (timers, messages, GC).
+	busy := map[string]float64{}
+	nKeys := 0
+	for _, s := range spans {
+		if s.name == "EventDispatch" && s.detail == "keydown" {
+			nKeys++
+		}
+		if s.parent != nil || nKeys == 0 || s.name != "ThreadControllerImpl::RunTask" && s.name != "RunTask" {
+			continue
+		}
+		kind := "other"
+		for _, c := range spans {
+			if c.ts < s.ts {
+				continue
+			}
+			if c.ts >= s.end {
+				break
+			}
+			if c.name == "EventDispatch" {
+				kind = "key events"
+				break
+			}
+			if c.name == "WebFrameWidgetImpl::BeginMainFrame" || c.name == "WebFrameWidgetImpl::UpdateLifecycle" {
+				kind = "frame"
+				break
+			}
+			if c.name == "FunctionCall" || c.name == "TimerFire" {
+				kind = "other script: " + c.detail
+				break
+			}
+		}
+		busy[kind] += (s.end - s.ts) / 1000
+	}
+	var busyOut []string
+	for _, k := range slices.Sorted(maps.Keys(busy)) {
+		if v := busy[k] / float64(max(nKeys, 1)); v >= 0.02 {
+			busyOut = append(busyOut, fmt.Sprintf("\n  busy per key %.2f ms  %s", v, k))
+		}
+	}
 	slices.Sort(perKey)
 	pct := func(p float64) float64 {
 		if len(perKey) == 0 {
@@ -285,6 +340,7 @@ func explainTrace(evs []traceEvent, keys int) string {
 	}
 	var out []string
 	out = append(out, fmt.Sprintf("\n  script in the key's events per key: p50 %.2f ms, p95 %.2f ms (%d keys)", pct(0.5), pct(0.95), len(perKey)))
+	out = append(out, busyOut...)
 	for _, k := range slices.Sorted(maps.Keys(where)) {
 		out = append(out, fmt.Sprintf("\n  %.2f/key  %s", float64(where[k])/float64(keys), k))
 	}

@@ -285,6 +285,7 @@ func (sh *shell) show() {
 	sh.lastSel = sel
 	sh.menu = sc.menu
 	sh.empty = sc.m.Len() == 0
+	sh.placeholder()
 	sh.bdDirty = true
 	sh.flush()
 }
