@@ -104,8 +104,9 @@ func TestChineseSessionSidebarAndApprovals(t *testing.T) {
 		waitJS(`document.documentElement.lang === 'en' && document.querySelector('.approvals-page h1')?.textContent === 'Approvals'`))
 }
 
-// TestLocaleSwitchKeepsTheDraft: on the empty page, a switch relabels the hero, its starters
-// and the bar's placeholder around a half-typed draft, which keeps its text, focus and caret.
+// TestLocaleSwitchKeepsTheDraft: on the empty page, a switch relabels the hero and its
+// starters around a half-typed draft, which keeps its text, focus and caret; emptied, the
+// bar shows the new locale's placeholder.
 func TestLocaleSwitchKeepsTheDraft(t *testing.T) {
 	t.Parallel()
 	_, ctx := openHome(t)
@@ -115,10 +116,14 @@ func TestLocaleSwitchKeepsTheDraft(t *testing.T) {
 
 	do(t, ctx, 20*time.Second, js(`parley.setLocale('zh-Hans')`),
 		waitJS(`document.querySelector('.hero h1')?.textContent === '要做点什么？' && document.querySelector('.starter[data-starter="/help"] .starter-detail')?.textContent === 'Parley 在这里能做什么'`))
-	do(t, ctx, 10*time.Second, waitJS(`document.querySelector('#composer-input').placeholder === '随便问点什么，开始一个会话'`))
 	assert.Equal(t, "kept", evalString(t, ctx, `document.activeElement.__mark || ''`), "the same textarea has the focus")
 	assert.Equal(t, "draft to keep", evalString(t, ctx, `document.activeElement.value`))
 	assert.Equal(t, "5", evalString(t, ctx, `String(document.activeElement.selectionStart) + (document.activeElement.selectionEnd === 5 ? '' : '!')`))
+	// The placeholder is there only over an empty draft (docs/composer.md, "The keystroke
+	// budget against the floor"): emptied, the box shows the new locale's.
+	assert.False(t, evalBool(t, ctx, `document.querySelector('#composer-input').hasAttribute('placeholder')`), "no placeholder over a draft")
+	selectRange(t, ctx, 0, len("draft to keep"))
+	do(t, ctx, 10*time.Second, backspace, waitDraft(""), waitJS(`document.querySelector('#composer-input').placeholder === '随便问点什么，开始一个会话'`))
 	noEnglish(t, ctx, "the empty page")
 	noViolations(t, ctx, "the empty page in Chinese")
 }

@@ -153,7 +153,6 @@ func (b *Bar) Render() app.UI {
 		ID(InputID).
 		Class("composer-input").
 		Rows(1).
-		Placeholder(b.Placeholder).
 		Aria("label", locale.T(i18n.Message)).
 		// A textarea's own role (a multi-line textbox) with the listbox it controls: ARIA in
 		// HTML allows no combobox role on a textarea, nor aria-expanded on a textbox, so the
@@ -173,6 +172,10 @@ func (b *Bar) Render() app.UI {
 		OnScroll(b.onScroll).
 		OnClick(b.onClick).
 		OnBlur(b.onBlur)
+	if empty {
+		// Only over an empty draft (shell.placeholder says why).
+		ta = ta.Placeholder(b.Placeholder)
+	}
 	if id := menu.ActiveID(); id != "" {
 		ta = ta.Aria("activedescendant", listboxID+"-"+id)
 	}

@@ -137,6 +137,20 @@ func (sh *shell) flush() {
 	sh.bd.setGhost(sc.m.Ghost())
 	if empty := sc.m.Len() == 0; empty != sh.empty {
 		sh.empty = empty
+		sh.placeholder()
 		sh.ctx.Update()
+	}
+}
+
+// placeholder gives the textarea its placeholder only while the draft is empty, at once
+// (the render that follows agrees: Render names it only then). A placeholder over a draft
+// is never shown, and Chromium restyles it on every edit (it sets the placeholder's inline
+// display each time): one style recalc per key that the bare textarea does not pay
+// (docs/composer.md, "The keystroke budget against the floor").
+func (sh *shell) placeholder() {
+	if sh.empty && sh.bar.Placeholder != "" {
+		sh.ta.Call("setAttribute", "placeholder", sh.bar.Placeholder)
+	} else {
+		sh.ta.Call("removeAttribute", "placeholder")
 	}
 }

@@ -26,6 +26,9 @@ func (sh *shell) listen() {
 				return nil
 			}
 			t0 := time.Now()
+			if sh.benchKeys && name == "keydown" {
+				sh.perKey = append(sh.perKey, 0)
+			}
 			h(app.Event{Value: args[0]})
 			sh.flush()
 			sh.timed(t0)

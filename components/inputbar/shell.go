@@ -50,6 +50,8 @@ type shell struct {
 	listeners   []app.Func
 	taListeners []taListener
 	stats       stats
+	perKey      []int64 // with ?bench: the handlers' time for each key, from its keydown on
+	benchKeys   bool
 	saves       *debounce.Debounce // when the drafts are written
 }
 
@@ -59,7 +61,13 @@ type stats struct {
 	HandlerNanos                         int64 // time inside the bar's key and input handlers
 }
 
-func (sh *shell) timed(t0 time.Time) { sh.stats.HandlerNanos += int64(time.Since(t0)) }
+func (sh *shell) timed(t0 time.Time) {
+	d := int64(time.Since(t0))
+	sh.stats.HandlerNanos += d
+	if n := len(sh.perKey); n > 0 {
+		sh.perKey[n-1] += d
+	}
+}
 
 // scope is one session's input: its machine, its slash controller and what the view keeps
 // of them.
@@ -140,7 +148,19 @@ func (sh *shell) benchHooks() {
 		return map[string]any{"observes": sh.stats.Observes, "fullReads": sh.stats.FullReads, "rebuilds": sh.stats.Rebuilds, "saves": sh.stats.Saves, "handlerMicros": int(sh.stats.HandlerNanos / 1000)}
 	})
 	app.Window().Set("parleyInputStats", st)
-	sh.listeners = append(sh.listeners, mem, st)
+	// The handlers' own work for each key since the last call, in ms: every listener of the
+	// textarea from the key's keydown to the next keydown.
+	sh.benchKeys = true
+	keys := app.FuncOf(func(app.Value, []app.Value) any {
+		out := make([]any, len(sh.perKey))
+		for i, d := range sh.perKey {
+			out[i] = float64(d) / 1e6
+		}
+		sh.perKey = sh.perKey[:0]
+		return out
+	})
+	app.Window().Set("parleyHandlerKeys", keys)
+	sh.listeners = append(sh.listeners, mem, st, keys)
 }
 
 func (sh *shell) close() {
@@ -265,6 +285,7 @@ func (sh *shell) show() {
 	sh.lastSel = sel
 	sh.menu = sc.menu
 	sh.empty = sc.m.Len() == 0
+	sh.placeholder()
 	sh.bdDirty = true
 	sh.flush()
 }
