@@ -198,7 +198,11 @@ func (l Locale) parts(args []string) (string, bool) {
 		if err != nil || n < 0 || n > len(args)-2 {
 			return "", false
 		}
-		s, ok := l.serverPhrase(args[0], args[2:2+n])
+		line := args[2 : 2+n]
+		if args[0] == "mcp_server" && n == 4 { // its status is Parley's word
+			line = []string{line[0], l.MCPStatus(line[1]), line[2], line[3]}
+		}
+		s, ok := l.serverPhrase(args[0], line)
 		if !ok {
 			return "", false
 		}
@@ -260,6 +264,9 @@ func (l Locale) help(args []string) string {
 // shown as it is.
 func (l Locale) Check(msg string) string {
 	if m, args, ok := checkOf(msg); ok {
+		for i, a := range args {
+			args[i] = l.inAll(a.(string)) // a list of choices cut short
+		}
 		return l.T(m, args...)
 	}
 	return msg

@@ -184,6 +184,14 @@ func (l Locale) serverPhrase(code string, args []string) (string, bool) {
 		return l.help(args), true
 	case PhraseCodeParts:
 		return l.parts(args)
+	case PhraseCodeExampleUsage:
+		if len(args)%2 == 0 { // an older server's had one argument, the list in English
+			return l.T(CmdExampleUsage, l.examples(args)), true
+		}
+	case PhraseCodeNoExample:
+		if len(args)%2 == 1 {
+			return l.T(CmdNoExample, args[0], l.examples(args[1:])), true
+		}
 	}
 	if m, ok := reaches[code]; ok {
 		return l.T(GateApproveAnd, l.T(m, strArgs(args)...)), true

@@ -189,7 +189,7 @@ func (r *Runtime) runCommand(ctx context.Context, session string, offset uint64,
 		slug, vars, _ := strings.Cut(strings.TrimSpace(cmd.Args), " ")
 		src, ok := catalogue.Examples(ws.Path)[slug]
 		if !ok { // gone since refusal looked
-			sayPhrase("cmd_no_example", slug, examplesText(ws))
+			sayPhrase("cmd_no_example", append([]string{slug}, exampleArgs(ws)...)...)
 			return
 		}
 		var raw json.RawMessage
@@ -217,10 +217,10 @@ func refusal(ws *workspace, cmd protocol.Command) (code string, args []string, r
 		slug, vars, _ := strings.Cut(strings.TrimSpace(cmd.Args), " ")
 		vars = strings.TrimSpace(vars)
 		if slug == "" {
-			return "cmd_example_usage", []string{examplesText(ws)}, true
+			return "cmd_example_usage", exampleArgs(ws), true
 		}
 		if _, ok := catalogue.Examples(ws.Path)[slug]; !ok {
-			return "cmd_no_example", []string{slug, examplesText(ws)}, true
+			return "cmd_no_example", append([]string{slug}, exampleArgs(ws)...), true
 		}
 		if vars != "" && !isJSONObject(vars) {
 			return "cmd_example_vars", []string{slug}, true
@@ -253,21 +253,12 @@ func helpArgs(ws *workspace) []string {
 	return args
 }
 
-// bullets is heading and a line "• name: what" for each of list, or none when list is empty.
-func bullets[T any](heading, none string, list []T, line func(T) (name, what string)) string {
-	if len(list) == 0 {
-		return none
+// exampleArgs are the workspace's examples as a phrase's arguments (i18n.PhraseCodeExampleUsage):
+// each its usage and its description, content; the page writes the heading in its locale.
+func exampleArgs(ws *workspace) []string {
+	var args []string
+	for _, e := range catalogue.Commands(ws.Path).Examples {
+		args = append(args, e.Usage, e.Description)
 	}
-	var b strings.Builder
-	b.WriteString(heading + "\n")
-	for _, v := range list {
-		name, what := line(v)
-		fmt.Fprintf(&b, "• %s: %s\n", name, what)
-	}
-	return b.String()
-}
-
-func examplesText(ws *workspace) string {
-	return bullets("Examples:", "There are no examples.", catalogue.Commands(ws.Path).Examples,
-		func(e protocol.CommandInfo) (string, string) { return e.Usage, e.Description })
+	return args
 }

@@ -12,6 +12,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"parley/i18n"
 	"parley/internal/testkit"
 	"parley/protocol"
 	"parley/runtime/agent"
@@ -149,6 +150,14 @@ func TestCommandsAtTheDoor(t *testing.T) {
 		prompt(t, rt, s, "/example nope", protocol.ModeQueue)
 		evs := waitFor(t, rt, s, "turn ends", testkit.Has(protocol.EventTurnEnded))
 		assert.Contains(t, testkit.AgentTexts(t, evs)[0], `There is no example "nope"`)
+		assert.Contains(t, testkit.AgentTexts(t, evs)[0], "Examples:\n• /example ")
+		// The examples are the phrase's arguments, so a page writes their heading in its
+		// locale (docs/i18n.md).
+		m, err := testkit.OfType(evs, protocol.EventAgentMessage)[0].DecodeMessage()
+		require.NoError(t, err)
+		require.NotNil(t, m.Phrase)
+		zh, ok := i18n.Chinese.Phrase(m.Phrase.Code, m.Phrase.Args)
+		assert.True(t, ok && strings.Contains(zh, "示例：\n• /example ") && !strings.Contains(zh, "Examples:"), zh)
 		prompt(t, rt, s, "/example hello {name}", protocol.ModeQueue)
 		evs = waitFor(t, rt, s, "second turn ends", func(evs []protocol.Event) bool { return testkit.Count(evs, protocol.EventTurnEnded) == 2 })
 		assert.Contains(t, testkit.AgentTexts(t, evs)[1], "must be one JSON object")
