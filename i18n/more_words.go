@@ -199,8 +199,11 @@ func (l Locale) parts(args []string) (string, bool) {
 			return "", false
 		}
 		line := args[2 : 2+n]
-		if args[0] == "mcp_server" && n == 4 { // its status is Parley's word
+		switch { // a status and a reason are Parley's words
+		case args[0] == "mcp_server" && n == 4:
 			line = []string{line[0], l.MCPStatus(line[1]), line[2], line[3]}
+		case (args[0] == "mcp_why" || args[0] == "mcp_problem") && n == 1:
+			line = []string{l.MCPReason(line[0])}
 		}
 		s, ok := l.serverPhrase(args[0], line)
 		if !ok {
@@ -244,12 +247,11 @@ func (l Locale) help(args []string) string {
 		w.WriteString("• " + args[i+1] + ": " + what + "\n")
 	}
 	list := func(head, none Msg, items string) {
-		b.WriteString("\n")
+		s := l.bullets(head, none, items)
 		if items == "" {
-			b.WriteString(l.T(none) + "\n")
-			return
+			s += "\n"
 		}
-		b.WriteString(l.T(head) + "\n" + items)
+		b.WriteString("\n" + s)
 	}
 	list(HelpExamples, HelpNoExamples, ex.String())
 	list(HelpFunctions, HelpNoFunctions, fn.String())

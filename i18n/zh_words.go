@@ -29,7 +29,26 @@ const (
 	ErrUpstreamRefused
 	ErrStoreUnavailable
 
-	lastZhWord = ErrStoreUnavailable
+	// Why an MCP server is not ready, and what is wrong with a configuration file
+	// (runtime/mcp), by their English (MCPReason).
+	MCPReasonNoName
+	MCPReasonNeither
+	MCPReasonBoth
+	MCPReasonBadURL        // %[1]q the url
+	MCPReasonNoHandshake   // %[1]s the wait, %[2]q the target, %[3]s the transport
+	MCPReasonCannotStart   // %[1]q the command, %[2]s the error
+	MCPReasonHandshake     //
+	MCPReasonHandshakeWhy  // %[1]s the error
+	MCPReasonEnded         //
+	MCPReasonEndedWhy      // %[1]s the error
+	MCPReasonExited        //
+	MCPReasonExitedHow     // %[1]s how
+	MCPReasonExitedWhy     // %[1]s the error
+	MCPReasonExitedHowWhy  // %[1]s how, %[2]s the error
+	MCPReasonFileNotJSON   // %[1]s the file, %[2]s the error
+	MCPReasonFileNoServers // %[1]s the file
+
+	lastZhWord = MCPReasonFileNoServers
 )
 
 // The phrase codes of /example's answers: their arguments are the workspace's examples,
@@ -41,28 +60,27 @@ const (
 
 // examples are /example's list of examples (usage, description pairs) in l.
 func (l Locale) examples(pairs []string) string {
-	if len(pairs) == 0 {
-		return l.T(HelpNoExamples)
-	}
 	var b strings.Builder
-	b.WriteString(l.T(HelpExamples) + "\n")
 	for i := 0; i+1 < len(pairs); i += 2 {
 		b.WriteString("• " + pairs[i] + ": " + pairs[i+1] + "\n")
 	}
-	return b.String()
+	return l.bullets(HelpExamples, HelpNoExamples, b.String())
 }
 
-// mcpStatuses are the MCP servers' statuses (protocol.MCPStatus) and their words.
-var mcpStatuses = [...]struct {
-	status string
-	m      Msg
-}{{"starting", MCPStarting}, {"ready", MCPReady}, {"failed", MCPFailed}, {"crashed", MCPCrashed}, {"stopped", MCPStopped}}
+// bullets is a list's heading and its items, or the words that say it is empty.
+func (l Locale) bullets(head, none Msg, items string) string {
+	if items == "" {
+		return l.T(none)
+	}
+	return l.T(head) + "\n" + items
+}
 
-// MCPStatus is an MCP server's status (protocol.MCPStatus) in l; an unknown one as it is.
+// MCPStatus is an MCP server's status (protocol.MCPStatus, the English of MCPStarting to
+// MCPStopped) in l; an unknown one as it is.
 func (l Locale) MCPStatus(s string) string {
-	for _, st := range mcpStatuses {
-		if st.status == s {
-			return l.T(st.m)
+	for m := MCPStarting; m <= MCPStopped; m++ {
+		if catalogue[m][English] == s {
+			return l.T(m)
 		}
 	}
 	return s
@@ -82,29 +100,13 @@ func (l Locale) inAll(s string) string {
 	return s[:i] + l.T(ListInAll, n)
 }
 
-// endedHows are the words the server says a decision had ended with, for a reply that came
-// too late ("this question was already <how>; nothing was changed"), and their message.
-var endedHows = [...]struct {
-	how string
-	m   Msg
-}{
-	{"answered", EndedAnswered},
-	{"declined", EndedDeclined},
-	{"timed out (no answer in time)", EndedTimedOut},
-	{"ended: its turn was stopped", EndedStopped},
-	{"ended: the server restarted before it was answered", EndedRestarted},
-	{"withdrawn: it is no longer needed", EndedWithdrawn},
-}
-
-// ended is a late reply's error in l, by how the server says the decision had ended.
+// ended is a late reply's error in l: the server's words say how the decision had ended
+// (runtime/decision's AlreadyEndedError), each the English of one of EndedAnswered to
+// EndedWithdrawn.
 func (l Locale) ended(text string) (string, bool) {
-	how, ok := strings.CutPrefix(text, "this question was already ")
-	if how, ok = strings.CutSuffix(how, "; nothing was changed"); !ok {
-		return "", false
-	}
-	for _, e := range endedHows {
-		if e.how == how {
-			return l.T(e.m), true
+	for m := EndedAnswered; m <= EndedWithdrawn; m++ {
+		if catalogue[m][English] == text {
+			return l.T(m), true
 		}
 	}
 	return "", false
@@ -137,6 +139,40 @@ var zhWords = [...]string{
 	"the Parley runtime behind this server did not answer in time; it may be overloaded: try again in a moment", "这台服务器后面的 Parley 运行时没有及时回答；它可能负载过重：请稍后再试", // ErrUpstreamTimeout
 	"the Parley runtime behind this server refused this server's credentials", "这台服务器后面的 Parley 运行时拒绝了这台服务器的凭据；需要由运维设置运行时给边缘服务器的令牌", // ErrUpstreamRefused
 	"Parley's event store did not answer in time, so this was not confirmed: retry in a moment", "Parley 的事件存储没有及时回答，所以这没有被确认：请稍后重试", // ErrStoreUnavailable
+	"a server has an empty name", "有一个服务器没有名字", // MCPReasonNoName
+	`neither "command" (a program to start) nor "url" (a streamable HTTP endpoint) is set`, `既没有设置 "command"（要启动的程序），也没有设置 "url"（流式 HTTP 接口）`, // MCPReasonNeither
+	`both "command" and "url" are set: keep one`, `"command" 和 "url" 都设置了：只保留一个`, // MCPReasonBoth
+	"the url %[1]q is not an http:// or https:// URL", "url %[1]q 不是 http:// 或 https:// 链接", // MCPReasonBadURL
+	"no answer to the handshake within %[1]s: is %[2]q an MCP server speaking %[3]s?", "%[1]s 内没有收到握手的回答：%[2]q 是使用 %[3]s 的 MCP 服务器吗？", // MCPReasonNoHandshake
+	"cannot start %[1]q: %[2]s (is it installed, and on the PATH?)", "无法启动 %[1]q：%[2]s（它安装了吗？在 PATH 上吗？）", // MCPReasonCannotStart
+	"the handshake failed", "握手失败了", // MCPReasonHandshake
+	"the handshake failed: %[1]s", "握手失败了：%[1]s", // MCPReasonHandshakeWhy
+	"its connection ended", "它的连接断开了", // MCPReasonEnded
+	"its connection ended: %[1]s", "它的连接断开了：%[1]s", // MCPReasonEndedWhy
+	"the process exited", "进程退出了", // MCPReasonExited
+	"the process exited (%[1]s)", "进程退出了（%[1]s）", // MCPReasonExitedHow
+	"the process exited: %[1]s", "进程退出了：%[1]s", // MCPReasonExitedWhy
+	"the process exited (%[1]s): %[2]s", "进程退出了（%[1]s）：%[2]s", // MCPReasonExitedHowWhy
+	`%[1]s is not valid JSON (%[2]s): it should look like {"mcpServers": {"name": {"command": "…", "args": […]}}}`, `%[1]s 不是有效的 JSON（%[2]s）：它应该像 {"mcpServers": {"name": {"command": "…", "args": […]}}}`, // MCPReasonFileNotJSON
+	`%[1]s has no "mcpServers" object: it should look like {"mcpServers": {"name": {"command": "…"}}}`, `%[1]s 没有 "mcpServers" 对象：它应该像 {"mcpServers": {"name": {"command": "…"}}}`, // MCPReasonFileNoServers
+}
+
+// MCPReason is why an MCP server is not ready, or what is wrong with a configuration file,
+// in l: runtime/mcp writes them in English, and MCPReason finds the format that explains most
+// of text (as Check does), and says it in l with the same arguments (an error inside is the
+// system's, and stays as it is). Words no format explains show as they are.
+func (l Locale) MCPReason(text string) string {
+	best, most := Msg(0), -1
+	var bestArgs []any
+	for m := MCPReasonNoName; m <= MCPReasonFileNoServers; m++ {
+		if args, lits, ok := unformat(catalogue[m][English], text); ok && lits > most {
+			best, most, bestArgs = m, lits, args
+		}
+	}
+	if most < 0 {
+		return text
+	}
+	return l.T(best, bestArgs...)
 }
 
 func init() {
