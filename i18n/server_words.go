@@ -297,7 +297,7 @@ func init() {
 	for _, block := range [...]struct {
 		first Msg
 		words []string
-	}{{GateAskBatch, serverWords[:]}, {HistApprovedNofM, moreWords[:]}} {
+	}{{GateAskBatch, serverWords[:]}, {HistApprovedNofM, moreWords[:]}, {RunStepLimit, limitWords[:]}} {
 		words := block.words
 		for i := 0; i+2 < len(words); i += 3 {
 			m := block.first + Msg(i/3)

@@ -48,8 +48,21 @@ const (
 	MCPReasonFileNotJSON   // %[1]s the file, %[2]s the error
 	MCPReasonFileNoServers // %[1]s the file
 
-	lastZhWord = MCPReasonFileNoServers
+	// A run a limit stopped (protocol.RunSettled.ErrorPhrase), by phrase code (limitWords).
+	RunStepLimit   // %[1]s the steps
+	RunWallLimit   // %[1]s the time
+	RunMemoryLimit // %[1]s the memory
+
+	lastZhWord = RunMemoryLimit
 )
+
+// limitWords are the phrases of a run a limit stopped, as serverWords: code, English, Chinese.
+var limitWords = [...]string{
+	"run_steps", "step limit hit: the script ran more than %[1]s steps", "达到了步数上限：脚本运行了超过 %[1]s 步", // RunStepLimit
+	"run_wall", "the script ran longer than %[1]s (time spent waiting for answers does not count)", "脚本运行超过了 %[1]s（等待回答的时间不计在内）", // RunWallLimit
+	"run_memory", "the script ran out of memory (limit %[1]s) and was stopped: keep less in memory at once (long strings, big lists), or ask whoever runs Parley to raise -script-memory",
+	"脚本用完了内存（上限 %[1]s），已被停止：请一次少在内存里放些东西（长字符串、大列表），或请运行 Parley 的人调高 -script-memory", // RunMemoryLimit
+}
 
 // The phrase codes of /example's answers: their arguments are the workspace's examples,
 // each its usage and its description (content), after the slug for cmd_no_example.
@@ -176,7 +189,7 @@ func (l Locale) MCPReason(text string) string {
 }
 
 func init() {
-	for i := 0; i+1 < len(zhWords); i += 2 {
+	for i := 0; i+1 < len(zhWords); i += 2 { // the limits' words follow (server_words.go)
 		catalogue[ListInAll+Msg(i/2)] = [nLocales]string{zhWords[i], zhWords[i+1]}
 	}
 	errorCodes["too_large"] = ErrTooLarge

@@ -9,6 +9,7 @@ import (
 	"strconv"
 	"strings"
 	"sync/atomic"
+	"time"
 
 	"parley/i18n"
 	"parley/protocol"
@@ -69,19 +70,37 @@ func (r *Runtime) execute(ctx context.Context, ws *workspace, session string, st
 	settled := protocol.RunSettled{Run: started.ID, Result: result}
 	if err != nil {
 		settled.Error = err.Error()
-		code := ""
+		code, args, lim := "", []string(nil), ws.host.Limits
 		switch cause := context.Cause(ctx); {
 		case errors.Is(cause, decision.ErrStopped):
 			code = "run_stopped"
 		case errors.Is(cause, decision.ErrShutdown):
 			code = "run_shutdown"
+		// A limit that stopped it: Parley's words, which a page says in its locale.
+		case errors.Is(err, script.ErrStepLimit):
+			code, args = "run_steps", []string{strconv.FormatUint(lim.Steps, 10)}
+		case errors.Is(err, script.ErrWallLimit):
+			code, args = "run_wall", []string{lim.Wall.Round(time.Millisecond).String()}
+		case errors.Is(err, script.ErrMemoryLimit):
+			code, args = "run_memory", []string{sizeWords(lim.Memory)}
 		}
 		if code != "" {
-			p, text := i18n.EnglishPhrase(code)
+			p, text := i18n.EnglishPhrase(code, args...)
 			settled.Error, settled.ErrorPhrase = text, &p
 		}
 	}
 	r.appendEvent(session, protocol.EventRunSettled, settled, "settled-"+key)
+}
+
+// sizeWords writes a size as the script host does: 256 MiB, 64 KiB, 100 bytes.
+func sizeWords(n int64) string {
+	switch {
+	case n >= 1<<20 && n%(1<<20) == 0:
+		return strconv.FormatInt(n>>20, 10) + " MiB"
+	case n >= 1<<10 && n%(1<<10) == 0:
+		return strconv.FormatInt(n>>10, 10) + " KiB"
+	}
+	return strconv.FormatInt(n, 10) + " bytes"
 }
 
 // runKey makes an execution id usable in message ids.
