@@ -48,6 +48,13 @@ const (
 	MCPReasonFileNotJSON   // %[1]s the file, %[2]s the error
 	MCPReasonFileNoServers // %[1]s the file
 
+	// Words the views still wrote in English.
+	CopyCode       // a code block's copy button, for a screen reader
+	FnDoesNotLoad  // after a function's title in the fn-form's list
+	FnBroken       // %[1]s the function, %[2]s why it does not load
+	MenuArgChoices // the menu of a command argument's choices
+	RefsInMessage  // %[1]s the chips' labels, for a screen reader
+
 	// A run a limit stopped (protocol.RunSettled.ErrorPhrase), by phrase code (limitWords).
 	RunStepLimit   // %[1]s the steps
 	RunWallLimit   // %[1]s the time
@@ -168,6 +175,11 @@ var zhWords = [...]string{
 	"the process exited (%[1]s): %[2]s", "进程退出了（%[1]s）：%[2]s", // MCPReasonExitedHowWhy
 	`%[1]s is not valid JSON (%[2]s): it should look like {"mcpServers": {"name": {"command": "…", "args": […]}}}`, `%[1]s 不是有效的 JSON（%[2]s）：它应该像 {"mcpServers": {"name": {"command": "…", "args": […]}}}`, // MCPReasonFileNotJSON
 	`%[1]s has no "mcpServers" object: it should look like {"mcpServers": {"name": {"command": "…"}}}`, `%[1]s 没有 "mcpServers" 对象：它应该像 {"mcpServers": {"name": {"command": "…"}}}`, // MCPReasonFileNoServers
+	"Copy code", "复制代码", // CopyCode
+	" (does not load)", "（无法加载）", // FnDoesNotLoad
+	"%[1]s does not load: %[2]s", "%[1]s 无法加载：%[2]s", // FnBroken
+	"Choices for the command's argument", "命令参数的选项", // MenuArgChoices
+	"References in the message: %[1]s", "消息中的引用：%[1]s", // RefsInMessage
 }
 
 // MCPReason is why an MCP server is not ready, or what is wrong with a configuration file,
