@@ -11,6 +11,7 @@ import (
 
 	"parley/app/api"
 	"parley/app/hub"
+	"parley/app/locale"
 	"parley/app/outbox"
 	"parley/app/socket"
 	"parley/app/store"
@@ -732,14 +733,15 @@ func (c *Conversation) renderLink() app.UI {
 }
 
 // linkError is why the link dropped, in the page's locale when it is the socket's own words;
-// a network error's text is shown as the browser gives it; "" when nothing is known but that
-// the server is away.
+// a network error's text is shown as the browser gives it in English, and as the connection
+// closing in another locale (its words are the network library's English: "failed to read:
+// use of closed network connection"); "" when nothing is known but that the server is away.
 func linkError(s string) string {
-	switch s {
-	case "the connection closed":
-		return tr(i18n.ConnectionClosed)
-	case socket.Unreachable:
+	switch {
+	case s == "" || s == socket.Unreachable:
 		return "" // no more is known than that it is away: the caller's words say so
+	case s == "the connection closed" || locale.Current() != i18n.English:
+		return tr(i18n.ConnectionClosed)
 	}
 	return s
 }

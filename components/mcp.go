@@ -7,6 +7,7 @@ import (
 	"github.com/maxence-charriere/go-app/v10/pkg/app"
 
 	"parley/app/api"
+	"parley/app/locale"
 	"parley/components/composer"
 	"parley/i18n"
 	"parley/protocol"
@@ -118,7 +119,7 @@ func (p *MCPPage) Render() app.UI {
 		app.If(p.problem != "", func() app.UI { return app.P().Class("mcp-problem").Role("alert").Text(p.problem) }),
 		app.If(!p.loaded, func() app.UI { return app.P().Class("mcp-loading").Text(tr(i18n.MCPLoading)) }),
 		app.Range(p.list.Problems).Slice(func(i int) app.UI {
-			return app.P().Class("mcp-problem mcp-file-problem").Role("alert").Text(tr(i18n.MCPFileProblem, p.list.Problems[i]))
+			return app.P().Class("mcp-problem mcp-file-problem").Role("alert").Text(tr(i18n.MCPFileProblem, locale.Current().MCPReason(p.list.Problems[i])))
 		}),
 		app.If(p.loaded && len(p.list.Servers) == 0 && len(p.list.Problems) == 0, func() app.UI {
 			return app.P().Class("mcp-empty").Text(tr(i18n.MCPEmpty))
@@ -139,7 +140,7 @@ func (p *MCPPage) server(s protocol.MCPServer) app.UI {
 			app.Button().Type("button").Class("mcp-reconnect").Text(tr(i18n.MCPReconnect)).Aria("label", tr(i18n.MCPReconnectNamed, s.Name)).
 				Disabled(p.busy != "").OnClick(func(ctx app.Context, e app.Event) { p.reconnect(ctx, name) }),
 		),
-		app.If(s.Reason != "", func() app.UI { return app.P().Class("mcp-reason").Text(s.Reason) }),
+		app.If(s.Reason != "", func() app.UI { return app.P().Class("mcp-reason").Text(locale.Current().MCPReason(s.Reason)) }),
 		app.If(s.Restarts > 0, func() app.UI {
 			return app.P().Class("mcp-restarts").Text(tr(i18n.MCPRestarted, s.Restarts))
 		}),
@@ -164,21 +165,7 @@ func (p *MCPPage) server(s protocol.MCPServer) app.UI {
 }
 
 // mcpStatus words a server's status in the page's locale.
-func mcpStatus(s protocol.MCPStatus) string {
-	switch s {
-	case protocol.MCPStarting:
-		return tr(i18n.MCPStarting)
-	case protocol.MCPReady:
-		return tr(i18n.MCPReady)
-	case protocol.MCPFailed:
-		return tr(i18n.MCPFailed)
-	case protocol.MCPCrashed:
-		return tr(i18n.MCPCrashed)
-	case protocol.MCPStopped:
-		return tr(i18n.MCPStopped)
-	}
-	return string(s)
-}
+func mcpStatus(s protocol.MCPStatus) string { return locale.Current().MCPStatus(string(s)) }
 
 // keyLastChat keeps the session page last opened in this browser.
 const keyLastChat = "parley.lastChat"

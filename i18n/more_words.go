@@ -198,7 +198,14 @@ func (l Locale) parts(args []string) (string, bool) {
 		if err != nil || n < 0 || n > len(args)-2 {
 			return "", false
 		}
-		s, ok := l.serverPhrase(args[0], args[2:2+n])
+		line := args[2 : 2+n]
+		switch { // a status and a reason are Parley's words
+		case args[0] == "mcp_server" && n == 4:
+			line = []string{line[0], l.MCPStatus(line[1]), line[2], line[3]}
+		case (args[0] == "mcp_why" || args[0] == "mcp_problem") && n == 1:
+			line = []string{l.MCPReason(line[0])}
+		}
+		s, ok := l.serverPhrase(args[0], line)
 		if !ok {
 			return "", false
 		}
@@ -240,12 +247,11 @@ func (l Locale) help(args []string) string {
 		w.WriteString("• " + args[i+1] + ": " + what + "\n")
 	}
 	list := func(head, none Msg, items string) {
-		b.WriteString("\n")
+		s := l.bullets(head, none, items)
 		if items == "" {
-			b.WriteString(l.T(none) + "\n")
-			return
+			s += "\n"
 		}
-		b.WriteString(l.T(head) + "\n" + items)
+		b.WriteString("\n" + s)
 	}
 	list(HelpExamples, HelpNoExamples, ex.String())
 	list(HelpFunctions, HelpNoFunctions, fn.String())
@@ -260,6 +266,9 @@ func (l Locale) help(args []string) string {
 // shown as it is.
 func (l Locale) Check(msg string) string {
 	if m, args, ok := checkOf(msg); ok {
+		for i, a := range args {
+			args[i] = l.inAll(a.(string)) // a list of choices cut short
+		}
 		return l.T(m, args...)
 	}
 	return msg

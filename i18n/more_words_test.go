@@ -185,7 +185,7 @@ func TestPartsPhrase(t *testing.T) {
 		t.Errorf("English /mcp %q, want %q", en, want)
 	}
 	zh, _ := Chinese.Phrase(PhraseCodeParts, args)
-	if want := "已重新连接 docs。\n\nMCP 服务器（1 个）：\n\n• docs — ready（stdio：docs-server）\n  – search（只读）：Search the docs\n  来自 .parley/mcp.json"; zh != want {
+	if want := "已重新连接 docs。\n\nMCP 服务器（1 个）：\n\n• docs — 就绪（stdio：docs-server）\n  – search（只读）：Search the docs\n  来自 .parley/mcp.json"; zh != want {
 		t.Errorf("Chinese /mcp %q, want %q", zh, want)
 	}
 	for _, bad := range [][]string{{"mcp_newer", "0"}, {"mcp_why", "3", "x"}, {"mcp_why"}} {

@@ -184,6 +184,14 @@ func (l Locale) serverPhrase(code string, args []string) (string, bool) {
 		return l.help(args), true
 	case PhraseCodeParts:
 		return l.parts(args)
+	case PhraseCodeExampleUsage:
+		if len(args)%2 == 0 { // an older server's had one argument, the list in English
+			return l.T(CmdExampleUsage, l.examples(args)), true
+		}
+	case PhraseCodeNoExample:
+		if len(args)%2 == 1 {
+			return l.T(CmdNoExample, args[0], l.examples(args[1:])), true
+		}
 	}
 	if m, ok := reaches[code]; ok {
 		return l.T(GateApproveAnd, l.T(m, strArgs(args)...)), true
@@ -289,7 +297,7 @@ func init() {
 	for _, block := range [...]struct {
 		first Msg
 		words []string
-	}{{GateAskBatch, serverWords[:]}, {HistApprovedNofM, moreWords[:]}} {
+	}{{GateAskBatch, serverWords[:]}, {HistApprovedNofM, moreWords[:]}, {RunStepLimit, limitWords[:]}} {
 		words := block.words
 		for i := 0; i+2 < len(words); i += 3 {
 			m := block.first + Msg(i/3)

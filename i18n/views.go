@@ -355,7 +355,7 @@ const (
 )
 
 // Last is the last message id (the tests walk every id up to it).
-const Last = lastPolish
+const Last = lastZhWord
 
 var views = map[Msg][nLocales]string{
 	ThreadLabel:        {"Thread", "对话线程"},
@@ -724,7 +724,19 @@ var errorCodes = map[string]Msg{
 // Error words a server error by its code in l: a known code has its message, an unknown one
 // (or none) keeps the server's English text.
 func (l Locale) Error(code, text string) string {
-	if m, ok := errorCodes[code]; ok && l != English {
+	if l == English {
+		return text
+	}
+	if s, ok := l.ended(text); ok && code == "already_answered" {
+		return s // how the decision had ended
+	}
+	if st, ok := statusOf(text); ok && code == "" {
+		if st == 429 {
+			return l.T(ErrTooMany)
+		}
+		return l.T(ErrServerStatus, st)
+	}
+	if m, ok := errorCodes[code]; ok {
 		return l.T(m)
 	}
 	return text

@@ -9,6 +9,7 @@ import (
 	"strconv"
 	"strings"
 	"sync/atomic"
+	"time"
 
 	"parley/i18n"
 	"parley/protocol"
@@ -69,19 +70,37 @@ func (r *Runtime) execute(ctx context.Context, ws *workspace, session string, st
 	settled := protocol.RunSettled{Run: started.ID, Result: result}
 	if err != nil {
 		settled.Error = err.Error()
-		code := ""
+		code, args, lim := "", []string(nil), ws.host.Limits
 		switch cause := context.Cause(ctx); {
 		case errors.Is(cause, decision.ErrStopped):
 			code = "run_stopped"
 		case errors.Is(cause, decision.ErrShutdown):
 			code = "run_shutdown"
+		// A limit that stopped it: Parley's words, which a page says in its locale.
+		case errors.Is(err, script.ErrStepLimit):
+			code, args = "run_steps", []string{strconv.FormatUint(lim.Steps, 10)}
+		case errors.Is(err, script.ErrWallLimit):
+			code, args = "run_wall", []string{lim.Wall.Round(time.Millisecond).String()}
+		case errors.Is(err, script.ErrMemoryLimit):
+			code, args = "run_memory", []string{sizeWords(lim.Memory)}
 		}
 		if code != "" {
-			p, text := i18n.EnglishPhrase(code)
+			p, text := i18n.EnglishPhrase(code, args...)
 			settled.Error, settled.ErrorPhrase = text, &p
 		}
 	}
 	r.appendEvent(session, protocol.EventRunSettled, settled, "settled-"+key)
+}
+
+// sizeWords writes a size as the script host does: 256 MiB, 64 KiB, 100 bytes.
+func sizeWords(n int64) string {
+	switch {
+	case n >= 1<<20 && n%(1<<20) == 0:
+		return strconv.FormatInt(n>>20, 10) + " MiB"
+	case n >= 1<<10 && n%(1<<10) == 0:
+		return strconv.FormatInt(n>>10, 10) + " KiB"
+	}
+	return strconv.FormatInt(n, 10) + " bytes"
 }
 
 // runKey makes an execution id usable in message ids.
@@ -189,7 +208,7 @@ func (r *Runtime) runCommand(ctx context.Context, session string, offset uint64,
 		slug, vars, _ := strings.Cut(strings.TrimSpace(cmd.Args), " ")
 		src, ok := catalogue.Examples(ws.Path)[slug]
 		if !ok { // gone since refusal looked
-			sayPhrase("cmd_no_example", slug, examplesText(ws))
+			sayPhrase("cmd_no_example", append([]string{slug}, exampleArgs(ws)...)...)
 			return
 		}
 		var raw json.RawMessage
@@ -217,10 +236,10 @@ func refusal(ws *workspace, cmd protocol.Command) (code string, args []string, r
 		slug, vars, _ := strings.Cut(strings.TrimSpace(cmd.Args), " ")
 		vars = strings.TrimSpace(vars)
 		if slug == "" {
-			return "cmd_example_usage", []string{examplesText(ws)}, true
+			return "cmd_example_usage", exampleArgs(ws), true
 		}
 		if _, ok := catalogue.Examples(ws.Path)[slug]; !ok {
-			return "cmd_no_example", []string{slug, examplesText(ws)}, true
+			return "cmd_no_example", append([]string{slug}, exampleArgs(ws)...), true
 		}
 		if vars != "" && !isJSONObject(vars) {
 			return "cmd_example_vars", []string{slug}, true
@@ -253,21 +272,12 @@ func helpArgs(ws *workspace) []string {
 	return args
 }
 
-// bullets is heading and a line "• name: what" for each of list, or none when list is empty.
-func bullets[T any](heading, none string, list []T, line func(T) (name, what string)) string {
-	if len(list) == 0 {
-		return none
+// exampleArgs are the workspace's examples as a phrase's arguments (i18n.PhraseCodeExampleUsage):
+// each its usage and its description, content; the page writes the heading in its locale.
+func exampleArgs(ws *workspace) []string {
+	var args []string
+	for _, e := range catalogue.Commands(ws.Path).Examples {
+		args = append(args, e.Usage, e.Description)
 	}
-	var b strings.Builder
-	b.WriteString(heading + "\n")
-	for _, v := range list {
-		name, what := line(v)
-		fmt.Fprintf(&b, "• %s: %s\n", name, what)
-	}
-	return b.String()
-}
-
-func examplesText(ws *workspace) string {
-	return bullets("Examples:", "There are no examples.", catalogue.Commands(ws.Path).Examples,
-		func(e protocol.CommandInfo) (string, string) { return e.Usage, e.Description })
+	return args
 }

@@ -12,6 +12,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"parley/i18n"
 	"parley/internal/testkit"
 	"parley/protocol"
 	"parley/runtime/agent"
@@ -149,6 +150,14 @@ func TestCommandsAtTheDoor(t *testing.T) {
 		prompt(t, rt, s, "/example nope", protocol.ModeQueue)
 		evs := waitFor(t, rt, s, "turn ends", testkit.Has(protocol.EventTurnEnded))
 		assert.Contains(t, testkit.AgentTexts(t, evs)[0], `There is no example "nope"`)
+		assert.Contains(t, testkit.AgentTexts(t, evs)[0], "Examples:\n• /example ")
+		// The examples are the phrase's arguments, so a page writes their heading in its
+		// locale (docs/i18n.md).
+		m, err := testkit.OfType(evs, protocol.EventAgentMessage)[0].DecodeMessage()
+		require.NoError(t, err)
+		require.NotNil(t, m.Phrase)
+		zh, ok := i18n.Chinese.Phrase(m.Phrase.Code, m.Phrase.Args)
+		assert.True(t, ok && strings.Contains(zh, "示例：\n• /example ") && !strings.Contains(zh, "Examples:"), zh)
 		prompt(t, rt, s, "/example hello {name}", protocol.ModeQueue)
 		evs = waitFor(t, rt, s, "second turn ends", func(evs []protocol.Event) bool { return testkit.Count(evs, protocol.EventTurnEnded) == 2 })
 		assert.Contains(t, testkit.AgentTexts(t, evs)[1], "must be one JSON object")
@@ -179,7 +188,12 @@ func TestScriptStepLimit(t *testing.T) {
 	s := newSession(t, rt)
 	prompt(t, rt, s, "/script\nfor i in range(1000000):\n    pass", protocol.ModeQueue)
 	evs := waitFor(t, rt, s, "turn ends", testkit.Has(protocol.EventTurnEnded))
-	assert.Contains(t, settled(t, evs).Error, "step limit")
+	rs := settled(t, evs)
+	assert.Equal(t, "step limit hit: the script ran more than 10000 steps", rs.Error)
+	// Parley's words, with their phrase: a page says them in its locale.
+	require.NotNil(t, rs.ErrorPhrase)
+	zh, _ := i18n.Chinese.Phrase(rs.ErrorPhrase.Code, rs.ErrorPhrase.Args)
+	assert.Equal(t, "达到了步数上限：脚本运行了超过 10000 步", zh)
 }
 
 func TestStopAbortsTheTurnsDecisions(t *testing.T) {
@@ -542,7 +556,11 @@ func TestScriptOutOfMemory(t *testing.T) {
 	s := newSession(t, rt)
 	prompt(t, rt, s, "/script\nx = 'a'\nfor i in range(40):\n    x = x + x", protocol.ModeQueue)
 	evs := waitFor(t, rt, s, "turn ends", testkit.Has(protocol.EventTurnEnded))
-	assert.Contains(t, settled(t, evs).Error, "the script ran out of memory (limit 256 MiB)")
+	rs := settled(t, evs)
+	assert.Contains(t, rs.Error, "the script ran out of memory (limit 256 MiB)")
+	require.NotNil(t, rs.ErrorPhrase)
+	zh, _ := i18n.Chinese.Phrase(rs.ErrorPhrase.Code, rs.ErrorPhrase.Args)
+	assert.Contains(t, zh, "脚本用完了内存（上限 256 MiB）")
 
 	prompt(t, rt, s, "/script send('still here')", protocol.ModeQueue)
 	evs = waitFor(t, rt, s, "the next turn ends", func(evs []protocol.Event) bool { return testkit.Count(evs, protocol.EventTurnEnded) == 2 })

@@ -6,6 +6,8 @@ import (
 
 	"github.com/maxence-charriere/go-app/v10/pkg/app"
 
+	"parley/app/locale"
+	"parley/i18n"
 	"parley/machine/input"
 	"parley/machine/utf16x"
 	"parley/slash"
@@ -134,7 +136,7 @@ func (b *backdrop) describe(labels []string) {
 	}
 	text := ""
 	if len(labels) > 0 {
-		text = "References in the message: " + strings.Join(labels, ", ")
+		text = locale.T(i18n.RefsInMessage, strings.Join(labels, ", "))
 	}
 	if text != b.refsText {
 		b.refsText = text

@@ -314,7 +314,7 @@ func menuLabel(m slash.Menu) string {
 		return locale.T(i18n.MenuFilesSessions)
 	}
 	if m.Trigger == slash.ArgTrigger {
-		return "Choices for the command's argument"
+		return locale.T(i18n.MenuArgChoices)
 	}
 	return locale.T(i18n.MenuAll)
 }

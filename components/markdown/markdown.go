@@ -13,6 +13,8 @@ import (
 
 	"github.com/maxence-charriere/go-app/v10/pkg/app"
 
+	"parley/app/locale"
+	"parley/i18n"
 	md "parley/markdown"
 )
 
@@ -193,17 +195,18 @@ type CodeBlock struct {
 	Code string
 	Lang string
 
-	status string // "" ready, else what the last copy did ("Copied", "Copy failed")
-	gen    int    // which copy a reset belongs to, so an old timer does not clear a new status
+	status i18n.Msg // 0 ready, else what the last copy did (Copied, CopyFailed)
+	gen    int      // which copy a reset belongs to, so an old timer does not clear a new status
 }
 
 // Render draws the code with its language as a class ("language-go") for a highlighter.
 func (c *CodeBlock) Render() app.UI {
-	label, text, class := "Copy code", "Copy", "md-copy"
-	if c.status != "" {
-		label, text = c.status, c.status
+	label, text, class, said := locale.T(i18n.CopyCode), locale.T(i18n.Copy), "md-copy", ""
+	if c.status != 0 {
+		said = locale.T(c.status)
+		label, text = said, said
 	}
-	if c.status == "Copied" {
+	if c.status == i18n.Copied {
 		class += " is-copied"
 	}
 	code := app.Elem("code")
@@ -218,7 +221,7 @@ func (c *CodeBlock) Render() app.UI {
 				Text(text).
 				OnClick(c.copy),
 			// Announces the outcome: a label change alone is not read out.
-			app.Span().Class("sr-only").Aria("live", "polite").Text(c.status),
+			app.Span().Class("sr-only").Aria("live", "polite").Text(said),
 		),
 		app.Pre().Body(code.Text(c.Code)),
 	)
@@ -229,31 +232,36 @@ func (c *CodeBlock) Render() app.UI {
 func (c *CodeBlock) copy(ctx app.Context, e app.Event) {
 	clip := app.Window().Get("navigator").Get("clipboard")
 	if !clip.Truthy() {
-		c.show(ctx, "Copy failed")
+		c.show(ctx, i18n.CopyFailed)
 		return
 	}
 	var done, failed app.Func
 	release := func() { done.Release(); failed.Release() }
 	done = app.FuncOf(func(app.Value, []app.Value) any {
-		ctx.Dispatch(func(ctx app.Context) { c.show(ctx, "Copied") })
+		ctx.Dispatch(func(ctx app.Context) { c.show(ctx, i18n.Copied) })
 		release()
 		return nil
 	})
 	failed = app.FuncOf(func(app.Value, []app.Value) any {
-		ctx.Dispatch(func(ctx app.Context) { c.show(ctx, "Copy failed") })
+		ctx.Dispatch(func(ctx app.Context) { c.show(ctx, i18n.CopyFailed) })
 		release()
 		return nil
 	})
 	clip.Call("writeText", c.Code).Call("then", done, failed)
 }
 
-func (c *CodeBlock) show(ctx app.Context, status string) {
+// OnMount words the button again when the page's locale switches.
+func (c *CodeBlock) OnMount(ctx app.Context) {
+	ctx.Handle(locale.ActionChanged, func(ctx app.Context, a app.Action) { ctx.Update() })
+}
+
+func (c *CodeBlock) show(ctx app.Context, status i18n.Msg) {
 	c.status = status
 	c.gen++
 	gen := c.gen
 	ctx.After(copiedFor, func(ctx app.Context) {
 		if c.gen == gen {
-			c.status = ""
+			c.status = 0
 		}
 	})
 }

@@ -191,16 +191,7 @@ func (c *conn) watch(gen int, session *sdk.ClientSession, cmd *exec.Cmd) {
 	if c.gen != gen || c.closed {
 		return
 	}
-	reason := "its connection ended"
-	if cmd != nil {
-		reason = "the process exited"
-		if exit != "" {
-			reason += " (" + exit + ")"
-		}
-	}
-	if err != nil && !errors.Is(err, context.Canceled) {
-		reason += ": " + err.Error()
-	}
+	reason := crashReason(cmd != nil, exit, err)
 	c.status, c.reason, c.session, c.tools = protocol.MCPCrashed, reason, nil, nil
 	// A server that stayed up a while starts over with a short backoff.
 	if c.set.m.opts.Now().Sub(c.readySince) > time.Minute {
@@ -334,6 +325,23 @@ func childEnv(extra map[string]string) []string {
 		env = append(env, k+"="+expand(v))
 	}
 	return env
+}
+
+// crashReason says why a ready server's connection ended: a stdio server's process exited
+// (how, when known), or the connection did; and the error it ended with. A page words it in
+// its locale by this English (i18n.Locale.MCPReason).
+func crashReason(stdio bool, exit string, err error) string {
+	reason := "its connection ended"
+	if stdio {
+		reason = "the process exited"
+		if exit != "" {
+			reason += " (" + exit + ")"
+		}
+	}
+	if err != nil && !errors.Is(err, context.Canceled) {
+		reason += ": " + err.Error()
+	}
+	return reason
 }
 
 // setProcessGroup starts the server as the leader of its own group (so what it starts is

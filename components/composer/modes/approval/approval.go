@@ -354,7 +354,7 @@ func HeadAndTail(s string, n int) string {
 	for len(tail) > 0 && !utf8.RuneStart(tail[0]) {
 		tail = tail[1:]
 	}
-	return head + "\n… " + strconv.Itoa(len(s)-len(head)-len(tail)) + " bytes not shown …\n" + tail
+	return head + "\n" + locale.T(i18n.BytesNotShown, len(s)-len(head)-len(tail)) + "\n" + tail
 }
 
 // batch lists a batch's requests, each with its own Allow and Reject, and sends them once

@@ -12,9 +12,11 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"parley/app/api"
+	"parley/app/locale"
 	"parley/components/composer/modes"
 	"parley/components/composer/modes/modetest"
 	"parley/components/internal/domtest"
+	"parley/i18n"
 	"parley/machine/composer"
 	"parley/protocol"
 )
@@ -388,4 +390,12 @@ func TestApprovingWithWordsTypedKeepsThem(t *testing.T) {
 	require.Len(t, h.Answers, 1)
 	assert.JSONEq(t, `{"option":0}`, string(h.Answers[0].Reply.Content), "approved, without the words")
 	assert.Empty(t, m.instruction, "the words left the field for the box")
+}
+
+// TestHeadAndTailInTheLocale: the marker of what a long detail does not show reads in the
+// page's locale.
+func TestHeadAndTailInTheLocale(t *testing.T) {
+	locale.Use(i18n.Chinese)
+	defer locale.Use(i18n.English)
+	assert.Equal(t, "ab\n… 未显示 6 字节 …\nij", HeadAndTail("abcdefghij", 4))
 }

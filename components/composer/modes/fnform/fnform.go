@@ -135,7 +135,7 @@ func (m *Mode) Header() app.UI {
 					f := fns[i]
 					o := app.Option().Value(f.Name).Text(title(f)).Selected(f.Name == m.fn.Name)
 					if f.Error != "" {
-						o = o.Disabled(true).Text(title(f) + " (does not load)")
+						o = o.Disabled(true).Text(title(f) + locale.T(i18n.FnDoesNotLoad))
 					}
 					return o
 				}),
@@ -151,7 +151,7 @@ func (m *Mode) Body() app.UI {
 	case m.fn.Name == "":
 		return app.P().Class("fn-empty").Text(locale.T(i18n.ChooseToRun))
 	case m.fn.Error != "":
-		return app.P().Class("fn-broken").Role("alert").Text(m.fn.Name + " does not load: " + m.fn.Error)
+		return app.P().Class("fn-broken").Role("alert").Text(locale.T(i18n.FnBroken, m.fn.Name, m.fn.Error))
 	case m.view == nil:
 		return app.P().Class("fn-empty").Text(locale.T(i18n.Loading, m.fn.Name))
 	}

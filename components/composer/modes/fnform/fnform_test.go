@@ -11,9 +11,11 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"parley/app/locale"
 	"parley/components/composer/modes"
 	"parley/components/composer/modes/modetest"
 	"parley/components/internal/domtest"
+	"parley/i18n"
 	"parley/machine/elicit"
 	"parley/protocol"
 )
@@ -174,6 +176,12 @@ func TestABrokenFunctionShowsItsError(t *testing.T) {
 			opt := domtest.Render(t, m.Header()).One(t, "option[value=broken]")
 			assert.True(t, opt.Flag("disabled"))
 			assert.Equal(t, "broken (does not load)", opt.TextContent())
+
+			// In the page's locale: the function's name and its error are content.
+			locale.Use(i18n.Chinese)
+			defer locale.Use(i18n.English)
+			assert.Equal(t, "broken 无法加载：syntax error <line 3>", domtest.Render(t, m.Body()).One(t, "p.fn-broken").TextContent())
+			assert.Equal(t, "broken（无法加载）", domtest.Render(t, m.Header()).One(t, "option[value=broken]").TextContent())
 		})
 	}
 }

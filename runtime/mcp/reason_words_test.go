@@ -1,0 +1,70 @@
+package mcp
+
+import (
+	"context"
+	"errors"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"parley/i18n"
+)
+
+// TestReasonsInTheLocale: every reason a server is not ready, and every problem of a
+// configuration file, is worded by a page in its locale from this English
+// (i18n.Locale.MCPReason); an error inside stays as the system wrote it.
+func TestReasonsInTheLocale(t *testing.T) {
+	dir := t.TempDir()
+	cfg := ServerConfig{Command: "mcp-srv", Args: []string{"--x"}}
+	expired, cancel := context.WithTimeout(context.Background(), time.Nanosecond)
+	defer cancel()
+	<-expired.Done()
+	reasons := []string{
+		startFailure(errors.New("EOF"), expired, 30*time.Second, cfg),
+		startFailure(exec.ErrNotFound, context.Background(), time.Second, cfg),
+		startFailure(nil, context.Background(), time.Second, cfg),
+		startFailure(errors.New("bad frame"), context.Background(), time.Second, cfg),
+		crashReason(true, "exit status 1", errors.New("EOF")),
+		crashReason(true, "exit status 1", nil),
+		crashReason(true, "", errors.New("EOF")),
+		crashReason(true, "", nil),
+		crashReason(false, "", errors.New("EOF")),
+		crashReason(false, "", context.Canceled),
+	}
+	write := func(name, text string) string {
+		p := filepath.Join(dir, name)
+		if err := os.WriteFile(p, []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return p
+	}
+	entries, err := readFile(write("servers.json", `{"mcpServers": {" ": {"command": "x"}, "a": {}, "b": {"command": "x", "url": "http://h"}, "c": {"url": "ftp://h"}}}`))
+	if err != nil || len(entries) != 4 {
+		t.Fatalf("%v %v", entries, err)
+	}
+	for _, e := range entries {
+		reasons = append(reasons, e.problem)
+	}
+	for _, text := range []string{"{", `{"servers": {}}`} {
+		_, err := readFile(write("bad.json", text))
+		if err == nil {
+			t.Fatalf("%q is read", text)
+		}
+		reasons = append(reasons, err.Error())
+	}
+	for _, r := range reasons {
+		zh := i18n.Chinese.MCPReason(r)
+		if zh == r || !strings.ContainsFunc(zh, func(c rune) bool { return c >= 0x4e00 && c <= 0x9fff }) {
+			t.Errorf("%q is not worded in Chinese: %q", r, zh)
+		}
+		if en := i18n.English.MCPReason(r); en != r {
+			t.Errorf("%q in English: %q", r, en)
+		}
+	}
+	if zh := i18n.Chinese.MCPReason(startFailure(exec.ErrNotFound, context.Background(), time.Second, cfg)); zh != `无法启动 "mcp-srv"：executable file not found in $PATH（它安装了吗？在 PATH 上吗？）` {
+		t.Errorf("the command's error: %q", zh)
+	}
+}
