@@ -3,10 +3,12 @@ package server_test
 import (
 	"bytes"
 	"context"
+	"encoding/json"
 	"fmt"
 	"net/http"
 	"net/http/httptest"
 	"os"
+	"runtime/pprof"
 	"slices"
 	"strconv"
 	"strings"
@@ -49,6 +51,7 @@ type member struct {
 func join(ctx context.Context, t testing.TB, client testkit.Client, session string, after uint64, n int, all ...bool) *crowd {
 	c := &crowd{socks: make([]*member, n)}
 	keep := len(all) > 0 && all[0]
+	memo := newFrameMemo()
 	for i := range n {
 		m := &member{prompts: map[uint64]time.Time{}, last: after}
 		c.socks[i] = m
@@ -65,8 +68,10 @@ func join(ctx context.Context, t testing.TB, client testkit.Client, session stri
 		c.wg.Add(1)
 		go func() {
 			defer c.wg.Done()
+			// The clients' share of a CPU profile: go tool pprof -tagfocus side=client.
+			pprof.SetGoroutineLabels(pprof.WithLabels(context.Background(), pprof.Labels("side", "client")))
 			var buf bytes.Buffer
-			var evs []frameEvent
+			var own, evs []frameEvent // evs may be the memo's: it is only read
 			for {
 				_, r, err := conn.Reader(context.Background())
 				if err == nil {
@@ -79,7 +84,11 @@ func join(ctx context.Context, t testing.TB, client testkit.Client, session stri
 					}
 					return
 				}
-				evs, err = eventsOf(buf.Bytes(), evs[:0])
+				var shared bool
+				evs, shared, err = memo.eventsOf(buf.Bytes(), own[:0])
+				if !shared {
+					own = evs
+				}
 				if err != nil {
 					c.fail(fmt.Sprintf("socket %d: %v", i, err))
 					continue
@@ -132,6 +141,60 @@ func prompts(t testing.TB, client testkit.Client, session string, n int, every t
 			t.Fatalf("prompt %d: %d %s", i, resp.StatusCode, body)
 		}
 		sent[testkit.DecodeAs[protocol.SendPromptResponse](t, body).Offset] = start
+	}
+	return sent
+}
+
+// promptsAtRate posts n prompts at a rate whatever the server's answers take: each in its
+// own goroutine at its time, as n users would, so a slow answer never lowers the rate (the
+// sequential sender of prompts falls behind as soon as one POST outlasts the interval, and
+// then measures a lighter load than asked). It returns each one's offset and when it was
+// sent, once every answer is in.
+func promptsAtRate(t testing.TB, client testkit.Client, session string, n int, every time.Duration) map[uint64]time.Time {
+	type answer struct {
+		offset uint64
+		at     time.Time
+		err    error
+	}
+	answers := make([]answer, n)
+	var wg sync.WaitGroup
+	start := time.Now()
+	for i := range n {
+		time.Sleep(time.Until(start.Add(time.Duration(i+1) * every))) // late: at once, to keep the rate
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			a := &answers[i]
+			a.at = time.Now()
+			body := fmt.Sprintf(`{"text":"prompt %d","attemptId":"fan-%d"}`, i, i)
+			req, err := http.NewRequest(http.MethodPost, client.Base+"/api/sessions/"+session+"/prompt", strings.NewReader(body))
+			if err != nil {
+				a.err = err
+				return
+			}
+			req.Header.Set("Content-Type", "application/json")
+			req.Header.Set("Authorization", "Bearer "+client.Token)
+			resp, err := http.DefaultClient.Do(req)
+			if err != nil {
+				a.err = err
+				return
+			}
+			defer resp.Body.Close()
+			var got protocol.SendPromptResponse
+			if err := json.NewDecoder(resp.Body).Decode(&got); err != nil || resp.StatusCode != http.StatusOK {
+				a.err = fmt.Errorf("%d: %v", resp.StatusCode, err)
+				return
+			}
+			a.offset = got.Offset
+		}()
+	}
+	wg.Wait()
+	sent := map[uint64]time.Time{}
+	for i, a := range answers {
+		if a.err != nil {
+			t.Fatalf("prompt %d: %v", i, a.err)
+		}
+		sent[a.offset] = a.at
 	}
 	return sent
 }
@@ -207,7 +270,7 @@ func BenchmarkFanout(b *testing.B) {
 		c := join(ctx, b, ts.Client(b), info.ID, 0, sockets)
 		rssJoined, joined := rss(), time.Since(joining)
 		sending, cpuBefore := time.Now(), cpuTime()
-		sent := prompts(b, ts.Client(b), info.ID, rate*seconds, time.Second/time.Duration(rate))
+		sent := promptsAtRate(b, ts.Client(b), info.ID, rate*seconds, time.Second/time.Duration(rate))
 		rssSent, sentIn, cpu := rss(), time.Since(sending), cpuTime()-cpuBefore
 		evs, _ := ts.Events(ctx, info.ID, 0)
 		answered := testkit.Count(evs, protocol.EventTurnEnded)
@@ -351,7 +414,7 @@ func fanoutRound(b *testing.B, throughEdge bool, sockets, rate, seconds int) fan
 	}
 	c := join(ctx, b, client, info.ID, 0, sockets)
 	start := time.Now()
-	sent := prompts(b, client, info.ID, rate*seconds, time.Second/time.Duration(rate))
+	sent := promptsAtRate(b, client, info.ID, rate*seconds, time.Second/time.Duration(rate))
 	sending := time.Since(start)
 	time.Sleep(2 * time.Second) // what is on its way arrives
 	cancel()
