@@ -1,13 +1,18 @@
 package server_test
 
 import (
+	"bufio"
 	"bytes"
 	"context"
+	"encoding/gob"
 	"encoding/json"
 	"fmt"
+	"io"
 	"net/http"
 	"net/http/httptest"
 	"os"
+	"os/exec"
+	"path/filepath"
 	"runtime/pprof"
 	"slices"
 	"strconv"
@@ -252,9 +257,11 @@ func TestManySocketsOnOneSessionEachGetEveryEvent(t *testing.T) {
 // BenchmarkFanout: PARLEY_BENCH_SOCKETS sockets (default 1,000) on one session while
 // PARLEY_BENCH_RATE prompts a second (default 100) arrive for PARLEY_BENCH_SECONDS (10).
 // It reports the time from a prompt's send to its event on every socket (p50, p99, max),
-// how many prompts were answered by the end of the send, and the process's resident
-// memory per socket (server and client sides together, all in this process): once all have
-// joined, and at the end of the send, when their queues have been in use.
+// how many prompts were answered by the end of the send, the CPU time per prompt and the
+// resident memory per socket: once all have joined, and at the end of the send. The sockets'
+// clients run in a process of their own (this test binary again, TestFanoutCrowd), so the
+// server's CPU and memory are its own, and the clients' are reported beside them; the two
+// processes share the machine's cores, as a browser on the same machine would.
 func BenchmarkFanout(b *testing.B) {
 	sockets := envInt("PARLEY_BENCH_SOCKETS", 1000)
 	rate := envInt("PARLEY_BENCH_RATE", 100)
@@ -267,20 +274,161 @@ func BenchmarkFanout(b *testing.B) {
 			b.Fatal(err)
 		}
 		rssBefore, joining := rss(), time.Now()
-		c := join(ctx, b, ts.Client(b), info.ID, 0, sockets)
+		cr := startCrowd(b, ts.URL, info.ID, sockets)
 		rssJoined, joined := rss(), time.Since(joining)
 		sending, cpuBefore := time.Now(), cpuTime()
+		cr.say("go")
 		sent := promptsAtRate(b, ts.Client(b), info.ID, rate*seconds, time.Second/time.Duration(rate))
 		rssSent, sentIn, cpu := rss(), time.Since(sending), cpuTime()-cpuBefore
+		cr.say("sent")
 		evs, _ := ts.Events(ctx, info.ID, 0)
 		answered := testkit.Count(evs, protocol.EventTurnEnded)
-		p50, p99, worst, missing := c.finish(b, cancel, sent)
-		perSocket := func(rss int64) float64 { return float64(rss-rssBefore) / 1024 / float64(sockets) }
-		fmt.Printf("fanout_bench: %d sockets, %d prompts/s for %d s: send → every socket p50 %v, p99 %v, max %v; %d deliveries missing; %d of %d prompts answered by the end of the send (sent in %v); %d events in %.1f frames per socket; CPU (both sides) %.1f ms per prompt; RSS per socket (both sides) %.1f KB joined, %.1f KB after the send; joined in %v; %d problems\n",
+		time.Sleep(2 * time.Second) // what is on its way arrives
+		c, res := cr.finish(b)
+		cancel()
+		lat, missing := c.latencies(sent)
+		p50, p99, worst := quantiles(lat)
+		b.ReportMetric(float64(p50.Microseconds())/1000, "p50-ms")
+		b.ReportMetric(float64(p99.Microseconds())/1000, "p99-ms")
+		perSocket := func(rss int64) float64 { return float64(rss) / 1024 / float64(sockets) }
+		perPrompt := func(d time.Duration) float64 { return float64(d.Microseconds()) / 1000 / float64(len(sent)) }
+		fmt.Printf("fanout_bench: %d sockets, %d prompts/s for %d s: send → every socket p50 %v, p99 %v, max %v; %d deliveries missing; %d of %d prompts answered by the end of the send (sent in %v); %d events in %.1f frames per socket; CPU per prompt: server %.1f ms, clients %.1f ms; RSS per socket: server %.1f KB joined, %.1f KB after the send; clients %.1f / %.1f KB; joined in %v; %d problems%s\n",
 			sockets, rate, seconds, p50, p99, worst,
-			missing, answered, len(sent), sentIn.Round(time.Millisecond), len(evs), float64(c.frames())/float64(sockets), float64(cpu.Microseconds())/1000/float64(len(sent)), perSocket(rssJoined), perSocket(rssSent), joined.Round(time.Millisecond), len(c.errs))
+			missing, answered, len(sent), sentIn.Round(time.Millisecond), len(evs), float64(c.frames())/float64(sockets),
+			perPrompt(cpu), perPrompt(res.CPUSend), perSocket(rssJoined-rssBefore), perSocket(rssSent-rssBefore),
+			perSocket(res.RSSJoined-res.RSSBefore), perSocket(res.RSSSent-res.RSSBefore), joined.Round(time.Millisecond), len(c.errs), firstOf(c.errs))
 		ts.Stop()
 	}
+}
+
+func firstOf(errs []string) string {
+	if len(errs) == 0 {
+		return ""
+	}
+	return " (first: " + errs[0] + ")"
+}
+
+// crowdProcess is the bench's clients in a process of their own: TestFanoutCrowd, driven
+// over its standard input and output.
+type crowdProcess struct {
+	cmd   *exec.Cmd
+	in    io.WriteCloser
+	lines *bufio.Scanner
+	out   string // where it writes its record
+}
+
+// crowdRecord is what the crowd's process hands back.
+type crowdRecord struct {
+	Frames  []int
+	Errs    []string
+	Prompts [][][2]int64 // per socket: user.message offset, arrival (Unix ns)
+	// Its CPU time from "go" to "sent", and its resident memory before it dialled, once
+	// every socket had joined, and at "sent".
+	CPUSend                       time.Duration
+	RSSBefore, RSSJoined, RSSSent int64
+}
+
+func startCrowd(b *testing.B, url, session string, n int) *crowdProcess {
+	out := filepath.Join(b.TempDir(), "crowd.gob")
+	cmd := exec.Command(os.Args[0], "-test.run=^TestFanoutCrowd$", "-test.count=1", "-test.timeout=0")
+	cmd.Env = append(os.Environ(), "PARLEY_CROWD_URL="+url, "PARLEY_CROWD_SESSION="+session,
+		"PARLEY_CROWD_SOCKETS="+strconv.Itoa(n), "PARLEY_CROWD_OUT="+out)
+	cmd.Stderr = os.Stderr
+	in, err := cmd.StdinPipe()
+	if err != nil {
+		b.Fatal(err)
+	}
+	stdout, err := cmd.StdoutPipe()
+	if err != nil {
+		b.Fatal(err)
+	}
+	if err := cmd.Start(); err != nil {
+		b.Fatal(err)
+	}
+	b.Cleanup(func() { _ = cmd.Process.Kill(); _ = cmd.Wait() })
+	cp := &crowdProcess{cmd: cmd, in: in, lines: bufio.NewScanner(stdout), out: out}
+	cp.await(b, "joined")
+	return cp
+}
+
+// await reads the process's output up to a line that says what.
+func (cp *crowdProcess) await(b *testing.B, what string) {
+	for cp.lines.Scan() {
+		if cp.lines.Text() == what {
+			return
+		}
+	}
+	b.Fatalf("the crowd's process ended before it said %q: %v", what, cp.lines.Err())
+}
+
+func (cp *crowdProcess) say(what string) { fmt.Fprintln(cp.in, what) }
+
+// finish closes the crowd's sockets and reads its record.
+func (cp *crowdProcess) finish(b *testing.B) (*crowd, crowdRecord) {
+	cp.say("stop")
+	cp.await(b, "stopped")
+	data, err := os.ReadFile(cp.out)
+	if err != nil {
+		b.Fatal(err)
+	}
+	var res crowdRecord
+	if err := gob.NewDecoder(bytes.NewReader(data)).Decode(&res); err != nil {
+		b.Fatal(err)
+	}
+	c := &crowd{errs: res.Errs}
+	for i, arrivals := range res.Prompts {
+		m := &member{frames: res.Frames[i], prompts: make(map[uint64]time.Time, len(arrivals))}
+		for _, a := range arrivals {
+			m.prompts[uint64(a[0])] = time.Unix(0, a[1])
+		}
+		c.socks = append(c.socks, m)
+	}
+	return c, res
+}
+
+// TestFanoutCrowd is BenchmarkFanout's clients, in the process the bench starts for them;
+// it does nothing in a test run.
+func TestFanoutCrowd(t *testing.T) {
+	url := os.Getenv("PARLEY_CROWD_URL")
+	if url == "" {
+		t.Skip("BenchmarkFanout's clients: run by the bench")
+	}
+	n := envInt("PARLEY_CROWD_SOCKETS", 1)
+	var res crowdRecord
+	res.RSSBefore = rss()
+	ctx, cancel := context.WithCancel(context.Background())
+	c := join(ctx, t, testkit.Client{T: t, Base: url, Token: testkit.Token}, os.Getenv("PARLEY_CROWD_SESSION"), 0, n)
+	res.RSSJoined = rss()
+	fmt.Println("joined")
+	in := bufio.NewScanner(os.Stdin)
+	var cpu0 time.Duration
+	for in.Scan() && in.Text() != "stop" {
+		switch in.Text() {
+		case "go":
+			cpu0 = cpuTime()
+		case "sent":
+			res.CPUSend, res.RSSSent = cpuTime()-cpu0, rss()
+		}
+	}
+	cancel()
+	c.wg.Wait()
+	res.Errs = c.errs
+	for _, m := range c.socks {
+		res.Frames = append(res.Frames, m.frames)
+		arrivals := make([][2]int64, 0, len(m.prompts))
+		for off, at := range m.prompts {
+			arrivals = append(arrivals, [2]int64{int64(off), at.UnixNano()})
+		}
+		res.Prompts = append(res.Prompts, arrivals)
+	}
+	var buf bytes.Buffer
+	if err := gob.NewEncoder(&buf).Encode(res); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(os.Getenv("PARLEY_CROWD_OUT"), buf.Bytes(), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	fmt.Println("stopped")
 }
 
 func envInt(name string, def int) int {
