@@ -162,6 +162,10 @@ func promptsAtRate(t testing.TB, client testkit.Client, session string, n int, e
 		err    error
 	}
 	answers := make([]answer, n)
+	// Each sender keeps its connection, as a user's browser does: http.DefaultClient keeps
+	// two idle ones, so most prompts would wait for a new connection.
+	hc := &http.Client{Transport: &http.Transport{MaxIdleConnsPerHost: 256}}
+	defer hc.CloseIdleConnections()
 	var wg sync.WaitGroup
 	start := time.Now()
 	for i := range n {
@@ -179,7 +183,7 @@ func promptsAtRate(t testing.TB, client testkit.Client, session string, n int, e
 			}
 			req.Header.Set("Content-Type", "application/json")
 			req.Header.Set("Authorization", "Bearer "+client.Token)
-			resp, err := http.DefaultClient.Do(req)
+			resp, err := hc.Do(req)
 			if err != nil {
 				a.err = err
 				return
