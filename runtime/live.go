@@ -28,11 +28,25 @@ import (
 // otherwise show only the stored drafts until the next token.
 func tailsSubject(session string) string { return "live.tails." + session }
 
-// liveStreams are the streams open in this process, per session.
+// liveStreams are the streams open in this process, per session, and the sessions whose
+// deltas this process listens to.
 type liveStreams struct {
 	mu  sync.Mutex
 	by  map[string]map[*agent.Writer]bool
 	sub *nats.Subscription
+
+	// watchMu guards watch: one subscription to a session's live subject for all its
+	// watchers in this process (a thousand sockets on a session), so a delta costs NATS one
+	// message to the process and one decoding, not one of each per socket.
+	watchMu sync.Mutex
+	watch   map[string]*liveWatch
+}
+
+// liveWatch is a session's live subject as this process hears it, and the channels of the
+// callers of Live on it.
+type liveWatch struct {
+	sub  *nats.Subscription
+	outs map[chan protocol.Delta]struct{}
 }
 
 func (l *liveStreams) open(session string, w *agent.Writer) {
@@ -102,7 +116,7 @@ func liveSubject(session string) string { return "live.session." + session }
 
 // liveQueue is how many deltas a socket may fall behind before the newest are dropped (the
 // next one carries them again).
-const liveQueue = 256
+const liveQueue = 64
 
 // publishLive sends a delta of session's streaming message, at most once and without
 // waiting: the stream must never slow down for its watchers.
@@ -120,29 +134,17 @@ func (r *Runtime) publishLive(session string, d protocol.Delta) {
 }
 
 // Live streams the deltas of a session's streaming messages, as this process hears them,
-// until ctx ends. Nothing of the past: what was said before is in the log's drafts.
+// until ctx ends. Nothing of the past: what was said before is in the log's drafts. The
+// callers on one session share one subscription to its subject (liveWatch).
 func (r *Runtime) Live(ctx context.Context, session string) (<-chan protocol.Delta, error) {
 	if !protocol.ValidSessionID(session) {
 		return nil, fmt.Errorf("live deltas of %q: not a session id", session)
 	}
 	out := make(chan protocol.Delta, liveQueue)
-	sub, err := r.nc.Subscribe(liveSubject(session), func(m *nats.Msg) {
-		var d protocol.Delta
-		if json.Unmarshal(m.Data, &d) != nil || d.Validate() != nil {
-			return
-		}
-		select {
-		case out <- d:
-		default: // full: the next tail carries this one's text again
-		}
-	})
-	if err != nil {
-		return nil, fmt.Errorf("follow the live deltas of session %s: %w", session, err)
+	if err := r.watchLive(session, out); err != nil {
+		return nil, err
 	}
-	go func() {
-		<-ctx.Done()
-		_ = sub.Unsubscribe()
-	}()
+	context.AfterFunc(ctx, func() { r.unwatchLive(session, out) })
 	// Then the tails of the streams open now: what was said since their last draft. Asked
 	// after subscribing, so nothing falls between; a tail older than a delta already queued
 	// is harmless (positions say what is new).
@@ -169,4 +171,59 @@ func (r *Runtime) Live(ctx context.Context, session string) (<-chan protocol.Del
 		}
 	}()
 	return out, nil
+}
+
+// watchLive adds out to the session's watchers, subscribing to its subject for the first.
+func (r *Runtime) watchLive(session string, out chan protocol.Delta) error {
+	l := &r.live
+	l.watchMu.Lock()
+	defer l.watchMu.Unlock()
+	w := l.watch[session]
+	if w == nil {
+		w = &liveWatch{outs: map[chan protocol.Delta]struct{}{}}
+		sub, err := r.nc.Subscribe(liveSubject(session), func(m *nats.Msg) {
+			var d protocol.Delta
+			if json.Unmarshal(m.Data, &d) != nil || d.Validate() != nil {
+				return
+			}
+			l.watchMu.Lock()
+			defer l.watchMu.Unlock()
+			for o := range w.outs {
+				select {
+				case o <- d:
+				default: // full: the next tail carries this one's text again
+				}
+			}
+		})
+		if err != nil {
+			return fmt.Errorf("follow the live deltas of session %s: %w", session, err)
+		}
+		w.sub = sub
+		if l.watch == nil {
+			l.watch = map[string]*liveWatch{}
+		}
+		l.watch[session] = w
+	}
+	w.outs[out] = struct{}{}
+	return nil
+}
+
+// unwatchLive removes out from the session's watchers, and the subscription with the last.
+func (r *Runtime) unwatchLive(session string, out chan protocol.Delta) {
+	l := &r.live
+	l.watchMu.Lock()
+	w := l.watch[session]
+	if w == nil {
+		l.watchMu.Unlock()
+		return
+	}
+	delete(w.outs, out)
+	last := len(w.outs) == 0
+	if last {
+		delete(l.watch, session)
+	}
+	l.watchMu.Unlock()
+	if last {
+		_ = w.sub.Unsubscribe() // outside the lock: its handler may be waiting for it
+	}
 }

@@ -1,12 +1,19 @@
 package server_test
 
 import (
+	"bufio"
 	"bytes"
 	"context"
+	"encoding/gob"
+	"encoding/json"
 	"fmt"
+	"io"
 	"net/http"
 	"net/http/httptest"
 	"os"
+	"os/exec"
+	"path/filepath"
+	"runtime/pprof"
 	"slices"
 	"strconv"
 	"strings"
@@ -49,6 +56,7 @@ type member struct {
 func join(ctx context.Context, t testing.TB, client testkit.Client, session string, after uint64, n int, all ...bool) *crowd {
 	c := &crowd{socks: make([]*member, n)}
 	keep := len(all) > 0 && all[0]
+	memo := newFrameMemo()
 	for i := range n {
 		m := &member{prompts: map[uint64]time.Time{}, last: after}
 		c.socks[i] = m
@@ -65,8 +73,10 @@ func join(ctx context.Context, t testing.TB, client testkit.Client, session stri
 		c.wg.Add(1)
 		go func() {
 			defer c.wg.Done()
+			// The clients' share of a CPU profile: go tool pprof -tagfocus side=client.
+			pprof.SetGoroutineLabels(pprof.WithLabels(context.Background(), pprof.Labels("side", "client")))
 			var buf bytes.Buffer
-			var evs []frameEvent
+			var own, evs []frameEvent // evs may be the memo's: it is only read
 			for {
 				_, r, err := conn.Reader(context.Background())
 				if err == nil {
@@ -79,7 +89,11 @@ func join(ctx context.Context, t testing.TB, client testkit.Client, session stri
 					}
 					return
 				}
-				evs, err = eventsOf(buf.Bytes(), evs[:0])
+				var shared bool
+				evs, shared, err = memo.eventsOf(buf.Bytes(), own[:0])
+				if !shared {
+					own = evs
+				}
 				if err != nil {
 					c.fail(fmt.Sprintf("socket %d: %v", i, err))
 					continue
@@ -132,6 +146,64 @@ func prompts(t testing.TB, client testkit.Client, session string, n int, every t
 			t.Fatalf("prompt %d: %d %s", i, resp.StatusCode, body)
 		}
 		sent[testkit.DecodeAs[protocol.SendPromptResponse](t, body).Offset] = start
+	}
+	return sent
+}
+
+// promptsAtRate posts n prompts at a rate whatever the server's answers take: each in its
+// own goroutine at its time, as n users would, so a slow answer never lowers the rate (the
+// sequential sender of prompts falls behind as soon as one POST outlasts the interval, and
+// then measures a lighter load than asked). It returns each one's offset and when it was
+// sent, once every answer is in.
+func promptsAtRate(t testing.TB, client testkit.Client, session string, n int, every time.Duration) map[uint64]time.Time {
+	type answer struct {
+		offset uint64
+		at     time.Time
+		err    error
+	}
+	answers := make([]answer, n)
+	// Each sender keeps its connection, as a user's browser does: http.DefaultClient keeps
+	// two idle ones, so most prompts would wait for a new connection.
+	hc := &http.Client{Transport: &http.Transport{MaxIdleConnsPerHost: 256}}
+	defer hc.CloseIdleConnections()
+	var wg sync.WaitGroup
+	start := time.Now()
+	for i := range n {
+		time.Sleep(time.Until(start.Add(time.Duration(i+1) * every))) // late: at once, to keep the rate
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			a := &answers[i]
+			a.at = time.Now()
+			body := fmt.Sprintf(`{"text":"prompt %d","attemptId":"fan-%d"}`, i, i)
+			req, err := http.NewRequest(http.MethodPost, client.Base+"/api/sessions/"+session+"/prompt", strings.NewReader(body))
+			if err != nil {
+				a.err = err
+				return
+			}
+			req.Header.Set("Content-Type", "application/json")
+			req.Header.Set("Authorization", "Bearer "+client.Token)
+			resp, err := hc.Do(req)
+			if err != nil {
+				a.err = err
+				return
+			}
+			defer resp.Body.Close()
+			var got protocol.SendPromptResponse
+			if err := json.NewDecoder(resp.Body).Decode(&got); err != nil || resp.StatusCode != http.StatusOK {
+				a.err = fmt.Errorf("%d: %v", resp.StatusCode, err)
+				return
+			}
+			a.offset = got.Offset
+		}()
+	}
+	wg.Wait()
+	sent := map[uint64]time.Time{}
+	for i, a := range answers {
+		if a.err != nil {
+			t.Fatalf("prompt %d: %v", i, a.err)
+		}
+		sent[a.offset] = a.at
 	}
 	return sent
 }
@@ -189,9 +261,11 @@ func TestManySocketsOnOneSessionEachGetEveryEvent(t *testing.T) {
 // BenchmarkFanout: PARLEY_BENCH_SOCKETS sockets (default 1,000) on one session while
 // PARLEY_BENCH_RATE prompts a second (default 100) arrive for PARLEY_BENCH_SECONDS (10).
 // It reports the time from a prompt's send to its event on every socket (p50, p99, max),
-// how many prompts were answered by the end of the send, and the process's resident
-// memory per socket (server and client sides together, all in this process): once all have
-// joined, and at the end of the send, when their queues have been in use.
+// how many prompts were answered by the end of the send, the CPU time per prompt and the
+// resident memory per socket: once all have joined, and at the end of the send. The sockets'
+// clients run in a process of their own (this test binary again, TestFanoutCrowd), so the
+// server's CPU and memory are its own, and the clients' are reported beside them; the two
+// processes share the machine's cores, as a browser on the same machine would.
 func BenchmarkFanout(b *testing.B) {
 	sockets := envInt("PARLEY_BENCH_SOCKETS", 1000)
 	rate := envInt("PARLEY_BENCH_RATE", 100)
@@ -204,20 +278,161 @@ func BenchmarkFanout(b *testing.B) {
 			b.Fatal(err)
 		}
 		rssBefore, joining := rss(), time.Now()
-		c := join(ctx, b, ts.Client(b), info.ID, 0, sockets)
+		cr := startCrowd(b, ts.URL, info.ID, sockets)
 		rssJoined, joined := rss(), time.Since(joining)
 		sending, cpuBefore := time.Now(), cpuTime()
-		sent := prompts(b, ts.Client(b), info.ID, rate*seconds, time.Second/time.Duration(rate))
+		cr.say("go")
+		sent := promptsAtRate(b, ts.Client(b), info.ID, rate*seconds, time.Second/time.Duration(rate))
 		rssSent, sentIn, cpu := rss(), time.Since(sending), cpuTime()-cpuBefore
+		cr.say("sent")
 		evs, _ := ts.Events(ctx, info.ID, 0)
 		answered := testkit.Count(evs, protocol.EventTurnEnded)
-		p50, p99, worst, missing := c.finish(b, cancel, sent)
-		perSocket := func(rss int64) float64 { return float64(rss-rssBefore) / 1024 / float64(sockets) }
-		fmt.Printf("fanout_bench: %d sockets, %d prompts/s for %d s: send → every socket p50 %v, p99 %v, max %v; %d deliveries missing; %d of %d prompts answered by the end of the send (sent in %v); %d events in %.1f frames per socket; CPU (both sides) %.1f ms per prompt; RSS per socket (both sides) %.1f KB joined, %.1f KB after the send; joined in %v; %d problems\n",
+		time.Sleep(2 * time.Second) // what is on its way arrives
+		c, res := cr.finish(b)
+		cancel()
+		lat, missing := c.latencies(sent)
+		p50, p99, worst := quantiles(lat)
+		b.ReportMetric(float64(p50.Microseconds())/1000, "p50-ms")
+		b.ReportMetric(float64(p99.Microseconds())/1000, "p99-ms")
+		perSocket := func(rss int64) float64 { return float64(rss) / 1024 / float64(sockets) }
+		perPrompt := func(d time.Duration) float64 { return float64(d.Microseconds()) / 1000 / float64(len(sent)) }
+		fmt.Printf("fanout_bench: %d sockets, %d prompts/s for %d s: send → every socket p50 %v, p99 %v, max %v; %d deliveries missing; %d of %d prompts answered by the end of the send (sent in %v); %d events in %.1f frames per socket; CPU per prompt: server %.1f ms, clients %.1f ms; RSS per socket: server %.1f KB joined, %.1f KB after the send; clients %.1f / %.1f KB; joined in %v; %d problems%s\n",
 			sockets, rate, seconds, p50, p99, worst,
-			missing, answered, len(sent), sentIn.Round(time.Millisecond), len(evs), float64(c.frames())/float64(sockets), float64(cpu.Microseconds())/1000/float64(len(sent)), perSocket(rssJoined), perSocket(rssSent), joined.Round(time.Millisecond), len(c.errs))
+			missing, answered, len(sent), sentIn.Round(time.Millisecond), len(evs), float64(c.frames())/float64(sockets),
+			perPrompt(cpu), perPrompt(res.CPUSend), perSocket(rssJoined-rssBefore), perSocket(rssSent-rssBefore),
+			perSocket(res.RSSJoined-res.RSSBefore), perSocket(res.RSSSent-res.RSSBefore), joined.Round(time.Millisecond), len(c.errs), firstOf(c.errs))
 		ts.Stop()
 	}
+}
+
+func firstOf(errs []string) string {
+	if len(errs) == 0 {
+		return ""
+	}
+	return " (first: " + errs[0] + ")"
+}
+
+// crowdProcess is the bench's clients in a process of their own: TestFanoutCrowd, driven
+// over its standard input and output.
+type crowdProcess struct {
+	cmd   *exec.Cmd
+	in    io.WriteCloser
+	lines *bufio.Scanner
+	out   string // where it writes its record
+}
+
+// crowdRecord is what the crowd's process hands back.
+type crowdRecord struct {
+	Frames  []int
+	Errs    []string
+	Prompts [][][2]int64 // per socket: user.message offset, arrival (Unix ns)
+	// Its CPU time from "go" to "sent", and its resident memory before it dialled, once
+	// every socket had joined, and at "sent".
+	CPUSend                       time.Duration
+	RSSBefore, RSSJoined, RSSSent int64
+}
+
+func startCrowd(b *testing.B, url, session string, n int) *crowdProcess {
+	out := filepath.Join(b.TempDir(), "crowd.gob")
+	cmd := exec.Command(os.Args[0], "-test.run=^TestFanoutCrowd$", "-test.count=1", "-test.timeout=0")
+	cmd.Env = append(os.Environ(), "PARLEY_CROWD_URL="+url, "PARLEY_CROWD_SESSION="+session,
+		"PARLEY_CROWD_SOCKETS="+strconv.Itoa(n), "PARLEY_CROWD_OUT="+out)
+	cmd.Stderr = os.Stderr
+	in, err := cmd.StdinPipe()
+	if err != nil {
+		b.Fatal(err)
+	}
+	stdout, err := cmd.StdoutPipe()
+	if err != nil {
+		b.Fatal(err)
+	}
+	if err := cmd.Start(); err != nil {
+		b.Fatal(err)
+	}
+	b.Cleanup(func() { _ = cmd.Process.Kill(); _ = cmd.Wait() })
+	cp := &crowdProcess{cmd: cmd, in: in, lines: bufio.NewScanner(stdout), out: out}
+	cp.await(b, "joined")
+	return cp
+}
+
+// await reads the process's output up to a line that says what.
+func (cp *crowdProcess) await(b *testing.B, what string) {
+	for cp.lines.Scan() {
+		if cp.lines.Text() == what {
+			return
+		}
+	}
+	b.Fatalf("the crowd's process ended before it said %q: %v", what, cp.lines.Err())
+}
+
+func (cp *crowdProcess) say(what string) { fmt.Fprintln(cp.in, what) }
+
+// finish closes the crowd's sockets and reads its record.
+func (cp *crowdProcess) finish(b *testing.B) (*crowd, crowdRecord) {
+	cp.say("stop")
+	cp.await(b, "stopped")
+	data, err := os.ReadFile(cp.out)
+	if err != nil {
+		b.Fatal(err)
+	}
+	var res crowdRecord
+	if err := gob.NewDecoder(bytes.NewReader(data)).Decode(&res); err != nil {
+		b.Fatal(err)
+	}
+	c := &crowd{errs: res.Errs}
+	for i, arrivals := range res.Prompts {
+		m := &member{frames: res.Frames[i], prompts: make(map[uint64]time.Time, len(arrivals))}
+		for _, a := range arrivals {
+			m.prompts[uint64(a[0])] = time.Unix(0, a[1])
+		}
+		c.socks = append(c.socks, m)
+	}
+	return c, res
+}
+
+// TestFanoutCrowd is BenchmarkFanout's clients, in the process the bench starts for them;
+// it does nothing in a test run.
+func TestFanoutCrowd(t *testing.T) {
+	url := os.Getenv("PARLEY_CROWD_URL")
+	if url == "" {
+		t.Skip("BenchmarkFanout's clients: run by the bench")
+	}
+	n := envInt("PARLEY_CROWD_SOCKETS", 1)
+	var res crowdRecord
+	res.RSSBefore = rss()
+	ctx, cancel := context.WithCancel(context.Background())
+	c := join(ctx, t, testkit.Client{T: t, Base: url, Token: testkit.Token}, os.Getenv("PARLEY_CROWD_SESSION"), 0, n)
+	res.RSSJoined = rss()
+	fmt.Println("joined")
+	in := bufio.NewScanner(os.Stdin)
+	var cpu0 time.Duration
+	for in.Scan() && in.Text() != "stop" {
+		switch in.Text() {
+		case "go":
+			cpu0 = cpuTime()
+		case "sent":
+			res.CPUSend, res.RSSSent = cpuTime()-cpu0, rss()
+		}
+	}
+	cancel()
+	c.wg.Wait()
+	res.Errs = c.errs
+	for _, m := range c.socks {
+		res.Frames = append(res.Frames, m.frames)
+		arrivals := make([][2]int64, 0, len(m.prompts))
+		for off, at := range m.prompts {
+			arrivals = append(arrivals, [2]int64{int64(off), at.UnixNano()})
+		}
+		res.Prompts = append(res.Prompts, arrivals)
+	}
+	var buf bytes.Buffer
+	if err := gob.NewEncoder(&buf).Encode(res); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(os.Getenv("PARLEY_CROWD_OUT"), buf.Bytes(), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	fmt.Println("stopped")
 }
 
 func envInt(name string, def int) int {
@@ -351,7 +566,7 @@ func fanoutRound(b *testing.B, throughEdge bool, sockets, rate, seconds int) fan
 	}
 	c := join(ctx, b, client, info.ID, 0, sockets)
 	start := time.Now()
-	sent := prompts(b, client, info.ID, rate*seconds, time.Second/time.Duration(rate))
+	sent := promptsAtRate(b, client, info.ID, rate*seconds, time.Second/time.Duration(rate))
 	sending := time.Since(start)
 	time.Sleep(2 * time.Second) // what is on its way arrives
 	cancel()

@@ -1,11 +1,14 @@
 package server_test
 
 import (
+	"bytes"
 	"encoding/json"
 	"fmt"
+	"hash/maphash"
 	"math"
 	"slices"
 	"strings"
+	"sync/atomic"
 	"testing"
 
 	"parley/protocol"
@@ -30,6 +33,40 @@ func eventsOf(frame []byte, evs []frameEvent) ([]frameEvent, error) {
 		return out, nil
 	}
 	return eventsOfJSON(frame, evs)
+}
+
+// frameMemo remembers the events of the frames read lately, so that the bench's thousand
+// clients walk each frame once between them, not once each: the server writes every socket
+// of a session the same bytes (server/frames.go), and a socket that reads a frame the memo
+// holds, byte for byte (bytes.Equal, not only the hash), takes its events from there. Each
+// socket still reads every event's offset and type, in order, from its own frame. It is a
+// table of atomic pointers, as the server's cache is, so its readers share no lock.
+type frameMemo struct {
+	seed  maphash.Seed
+	slots [memoSlots]atomic.Pointer[memoFrame]
+}
+
+const memoSlots = 4096
+
+type memoFrame struct {
+	frame []byte
+	evs   []frameEvent // never changed once stored
+}
+
+func newFrameMemo() *frameMemo { return &frameMemo{seed: maphash.MakeSeed()} }
+
+// eventsOf is eventsOf through the memo. Shared says the events are the memo's: read
+// them, never change them; otherwise they were appended to evs.
+func (fm *frameMemo) eventsOf(frame []byte, evs []frameEvent) (out []frameEvent, shared bool, err error) {
+	slot := &fm.slots[maphash.Bytes(fm.seed, frame)%memoSlots]
+	if m := slot.Load(); m != nil && bytes.Equal(m.frame, frame) {
+		return m.evs, true, nil
+	}
+	out, err = eventsOf(frame, evs)
+	if err == nil {
+		slot.Store(&memoFrame{frame: bytes.Clone(frame), evs: slices.Clone(out)})
+	}
+	return out, false, err
 }
 
 // eventsOfJSON is eventsOf with encoding/json.
@@ -265,6 +302,26 @@ func TestEventsOfReadsWhatEncodingJSONReads(t *testing.T) {
 		if !slices.Equal(got, want) {
 			t.Fatalf("frame %d: scanned %v, encoding/json reads %v", i, got, want)
 		}
+	}
+	// Through the memo, a frame read again gives the same events as the first time, and
+	// one that differs by a byte its own.
+	memo := newFrameMemo()
+	for round := range 3 {
+		for i, f := range frames {
+			want, _ := eventsOfJSON(f, nil)
+			got, _, err := memo.eventsOf(slices.Clone(f), nil)
+			if err != nil || !slices.Equal(got, want) {
+				t.Fatalf("round %d, frame %d through the memo: %v, %v; encoding/json reads %v", round, i, got, err, want)
+			}
+		}
+	}
+	one := data(protocol.ServerFrame{Type: protocol.FrameEvent, Event: &protocol.Event{Session: "s-1", Offset: 41, Type: protocol.EventTurnEnded}})
+	if got, _, _ := memo.eventsOf(one, nil); len(got) != 1 || got[0].Offset != 41 {
+		t.Fatalf("memo: %v", got)
+	}
+	other := bytes.Replace(one, []byte("41"), []byte("42"), 1)
+	if got, shared, _ := memo.eventsOf(other, nil); shared || len(got) != 1 || got[0].Offset != 42 {
+		t.Fatalf("memo, a frame a byte apart: %v", got)
 	}
 	// What it cannot follow goes to encoding/json: an error frame, broken JSON.
 	errFrame := data(protocol.ServerFrame{Type: protocol.FrameError, Error: &protocol.ErrorResponse{Error: "fell behind", Code: "slow"}})

@@ -31,7 +31,7 @@ func (s *Server) socket(w http.ResponseWriter, r *http.Request) {
 	ctx, cancel := context.WithCancel(r.Context())
 	defer cancel()
 	sc := &socketConn{conn: conn, rt: s.rt, frames: &s.frames}
-	go sockets.KeepAlive(ctx, conn, cancel) // a client that vanished releases its subscription
+	sockets.KeepAlive(ctx, conn, cancel) // a client that vanished releases its subscription
 	defer sc.unsubscribe()
 
 	for {

@@ -18,6 +18,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"slices"
 	"sync"
 	"time"
 
@@ -229,6 +230,7 @@ func (s *Subscription) Take(buf []protocol.Event, max int) ([]protocol.Event, er
 	if errors.Is(s.err, ErrSlow) {
 		return buf, s.err // what it missed is no longer in the ring
 	}
+	buf = slices.Grow(buf, int(min(f.n-s.next, uint64(room())))) // one allocation at most
 	for ; s.next < f.n && room() > 0; s.next++ {
 		if ev := f.ring[s.next%uint64(len(f.ring))]; ev.Offset > s.delivered {
 			buf = append(buf, ev)

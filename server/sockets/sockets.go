@@ -68,23 +68,32 @@ const (
 	WriteTimeout = 10 * time.Second
 )
 
-// KeepAlive pings c until ctx ends, so a peer that vanished without closing is noticed:
-// the first unanswered ping calls gone (which should end the socket's work) and returns.
+// KeepAlive pings c every PingEvery until ctx ends, so a peer that vanished without
+// closing is noticed: the first unanswered ping calls gone (which should end the socket's
+// work), and no more follow. It returns at once: a timer waits between pings, not a
+// goroutine, so a thousand idle sockets cost a thousand timers rather than a thousand stacks;
+// a ping runs in the timer's own goroutine while it waits for its pong.
 func KeepAlive(ctx context.Context, c *websocket.Conn, gone func()) {
-	t := time.NewTicker(PingEvery)
-	defer t.Stop()
-	for {
-		select {
-		case <-ctx.Done():
+	keepAlive(ctx, c, gone, PingEvery, WriteTimeout)
+}
+
+func keepAlive(ctx context.Context, c *websocket.Conn, gone func(), every, timeout time.Duration) {
+	var t *time.Timer
+	armed := make(chan struct{}) // t is set
+	t = time.AfterFunc(every, func() {
+		<-armed
+		if ctx.Err() != nil {
 			return
-		case <-t.C:
-			pctx, pcancel := context.WithTimeout(ctx, WriteTimeout)
-			err := c.Ping(pctx)
-			pcancel()
-			if err != nil {
-				gone()
-				return
-			}
 		}
-	}
+		pctx, cancel := context.WithTimeout(ctx, timeout)
+		err := c.Ping(pctx)
+		cancel()
+		if err != nil {
+			gone()
+			return
+		}
+		t.Reset(every)
+	})
+	close(armed)
+	context.AfterFunc(ctx, func() { t.Stop() })
 }
