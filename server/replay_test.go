@@ -47,10 +47,15 @@ func TestASocketsReplayMeetsTheLiveEventsExactly(t *testing.T) {
 		require.Equal(t, protocol.FrameSubscribed, sub.Type, "%+v", sub.Error)
 		socks = append(socks, socket{conn: conn, after: after, head: sub.Head})
 	}
-	writing := make(chan struct{})
+	// The writer waits, halfway, for a round of sockets that subscribed after it began, so
+	// at least one round meets the session while it grows, however slow the machine.
+	writing, round := make(chan struct{}), make(chan struct{}, 1)
 	go func() {
 		defer close(writing)
-		appendN(300, 300)
+		appendN(300, 150)
+		<-round // drain one that may predate the writer
+		<-round
+		appendN(450, 150)
 	}()
 	for i := 0; ; i++ {
 		head, err := rt.Head(ctx, info.ID)
@@ -58,6 +63,10 @@ func TestASocketsReplayMeetsTheLiveEventsExactly(t *testing.T) {
 		subscribe(0, i%2 == 0)
 		subscribe(head/2, i%2 == 1)
 		subscribe(head, true)
+		select {
+		case round <- struct{}{}:
+		default:
+		}
 		select {
 		case <-writing:
 		default:
