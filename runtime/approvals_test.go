@@ -122,13 +122,7 @@ func TestApprovalGrantsShowTheirUseAndRetryGrantsNothing(t *testing.T) {
 	s := newSession(t, rt)
 	echo := []gate.ToolCall{{Tool: "run", Words: []string{"echo", "hi"}, Details: "echo hi"}}
 
-	done := make(chan gate.Verdict, 1)
-	go func() {
-		v, err := rt.Authorize(ctx, s, "test:grant", echo)
-		assert.NoError(t, err)
-		done <- v
-	}()
-	d := waitPending(t, rt, s, 1)[0]
+	d, done := authorizeAsync(t, ctx, rt, s, "test:grant", echo)
 	one := 1
 	require.NotNil(t, d.Request.Options[one].Grant)
 	_, err := rt.Reply(ctx, s, d.ID, protocol.ReplyRequest{Action: protocol.ActionAccept, Content: raw(protocol.ApprovalAnswer{Option: &one})})

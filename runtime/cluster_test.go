@@ -67,13 +67,7 @@ func cmpOr(d, def time.Duration) time.Duration {
 // failed read (a cluster still electing a leader answers "unavailable") as "not yet".
 func pendingOn(t *testing.T, rt *Runtime, session string, n int) []protocol.Decision {
 	t.Helper()
-	var list protocol.DecisionList
-	require.Eventually(t, func() bool {
-		var err error
-		list, err = rt.PendingDecisions(context.Background(), session)
-		return err == nil && len(list.Decisions) == n
-	}, 3*testkit.Wait, 10*time.Millisecond, "%d pending decisions", n)
-	return list.Decisions
+	return pendingWithin(t, rt, session, n, 3*testkit.Wait, true)
 }
 
 // kill ends a runtime as a crash would, from the cluster's point of view: its connection

@@ -106,13 +106,7 @@ func TestGateHonoursEachPermissionMode(t *testing.T) {
 		s := newSession(t, rt)
 		_, err := rt.SetPermissions(ctx, s, protocol.SetPermissionsRequest{Mode: protocol.PermissionEdits})
 		require.NoError(t, err)
-		done := make(chan gate.Verdict, 1)
-		go func() {
-			v, err := rt.Authorize(ctx, s, "test:batch", []gate.ToolCall{read, write, run})
-			assert.NoError(t, err)
-			done <- v
-		}()
-		d := waitPending(t, rt, s, 1)[0]
+		d, done := authorizeAsync(t, ctx, rt, s, "test:batch", []gate.ToolCall{read, write, run})
 		assert.Equal(t, "Allow running make?", d.Request.Message, "one approval, for the command only")
 		_, err = rt.Reply(ctx, s, d.ID, protocol.ReplyRequest{Action: protocol.ActionDecline})
 		require.NoError(t, err)

@@ -36,13 +36,22 @@ func newSession(t *testing.T, rt *Runtime) string {
 // waitPending waits until the session has n pending decisions and returns them.
 func waitPending(t *testing.T, rt *Runtime, session string, n int) []protocol.Decision {
 	t.Helper()
+	return pendingWithin(t, rt, session, n, testkit.Wait, false)
+}
+
+// pendingWithin waits up to within until the session has n pending decisions and returns
+// them. A failed read fails the test, or, with retry, counts as "not yet".
+func pendingWithin(t *testing.T, rt *Runtime, session string, n int, within time.Duration, retry bool) []protocol.Decision {
+	t.Helper()
 	var list protocol.DecisionList
 	require.Eventually(t, func() bool {
 		var err error
 		list, err = rt.PendingDecisions(context.Background(), session)
-		require.NoError(t, err)
-		return len(list.Decisions) == n
-	}, testkit.Wait, 5*time.Millisecond)
+		if !retry {
+			require.NoError(t, err)
+		}
+		return err == nil && len(list.Decisions) == n
+	}, within, 5*time.Millisecond, "%d pending decisions", n)
 	return list.Decisions
 }
 
@@ -66,6 +75,19 @@ func waitPendingAtLeast(t *testing.T, rt *Runtime, session string, n int) []prot
 	require.NoError(t, err)
 	require.GreaterOrEqual(t, len(list.Decisions), n)
 	return list.Decisions
+}
+
+// authorizeAsync asks the gate in the background, as a tool call would, and returns, once
+// it is pending, the session's one decision and the channel the call's verdict comes on.
+func authorizeAsync(t *testing.T, ctx context.Context, rt *Runtime, session, by string, calls []gate.ToolCall) (protocol.Decision, <-chan gate.Verdict) {
+	t.Helper()
+	done := make(chan gate.Verdict, 1)
+	go func() {
+		v, err := rt.Authorize(ctx, session, by, calls)
+		assert.NoError(t, err)
+		done <- v
+	}()
+	return waitPending(t, rt, session, 1)[0], done
 }
 
 func (a *asked) wait(t *testing.T) {
@@ -451,13 +473,7 @@ func TestGrantHonouredThenRevoked(t *testing.T) {
 	testkit.Repository(t, rt.Workspace())
 	status := []gate.ToolCall{{Tool: "run", Words: []string{"git", "status"}, Details: "git status"}}
 
-	done := make(chan gate.Verdict, 1)
-	go func() {
-		v, err := rt.Authorize(ctx, s, "test:grant", status)
-		assert.NoError(t, err)
-		done <- v
-	}()
-	d := waitPending(t, rt, s, 1)[0]
+	d, done := authorizeAsync(t, ctx, rt, s, "test:grant", status)
 	require.Equal(t, "Approve, and always for git status on any files", d.Request.Options[2].Label)
 	assert.Equal(t, &protocol.GrantScope{Kind: protocol.GrantPrefix, Tool: "run", Words: []string{"git", "status"}}, d.Request.Options[2].Grant)
 	two := 2
@@ -484,13 +500,7 @@ func TestGrantHonouredThenRevoked(t *testing.T) {
 	assert.Equal(t, "Allowed without asking by an earlier “always” (git status …): git status docs\n", out.Text, "visible in the run")
 
 	// In a batch, a rejection leaves the granted call allowed.
-	batchDone := make(chan gate.Verdict, 1)
-	go func() {
-		v, err := rt.Authorize(ctx, s, "test:grant", []gate.ToolCall{{Tool: "run", Words: []string{"git", "status"}}, {Tool: "run", Words: []string{"git", "log"}}})
-		assert.NoError(t, err)
-		batchDone <- v
-	}()
-	bd := waitPending(t, rt, s, 1)[0]
+	bd, batchDone := authorizeAsync(t, ctx, rt, s, "test:grant", []gate.ToolCall{{Tool: "run", Words: []string{"git", "status"}}, {Tool: "run", Words: []string{"git", "log"}}})
 	_, err = rt.Reply(ctx, s, bd.ID, protocol.ReplyRequest{Action: protocol.ActionDecline})
 	require.NoError(t, err)
 	bv := <-batchDone

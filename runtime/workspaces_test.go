@@ -228,13 +228,7 @@ func TestGrantsAndGateRulesArePerWorkspace(t *testing.T) {
 	goTest := []gate.ToolCall{{Tool: "run", Words: []string{"go", "test", "./..."}, Details: "go test ./..."}}
 
 	// alpha holds go.mod: the wider "always" is offered there, and not in beta.
-	done := make(chan gate.Verdict, 1)
-	go func() {
-		v, err := rt.Authorize(ctx, sa.ID, "test:a", goTest)
-		assert.NoError(t, err)
-		done <- v
-	}()
-	d := waitPending(t, rt, sa.ID, 1)[0]
+	d, done := authorizeAsync(t, ctx, rt, sa.ID, "test:a", goTest)
 	require.Len(t, d.Request.Options, 4)
 	assert.Equal(t, "Approve, and always for go test on any files", d.Request.Options[2].Label)
 	two := 2
@@ -255,12 +249,7 @@ func TestGrantsAndGateRulesArePerWorkspace(t *testing.T) {
 	require.NoError(t, err)
 	assert.True(t, v.Allowed, "alpha's grant covers alpha")
 
-	go func() {
-		v, err := rt.Authorize(ctx, sb.ID, "test:b", goTest)
-		assert.NoError(t, err)
-		done <- v
-	}()
-	d = waitPending(t, rt, sb.ID, 1)[0]
+	d, done = authorizeAsync(t, ctx, rt, sb.ID, "test:b", goTest)
 	assert.Len(t, d.Request.Options, 3, "asked in beta, without the wider always")
 	_, err = rt.Reply(ctx, sb.ID, d.ID, protocol.ReplyRequest{Action: protocol.ActionDecline})
 	require.NoError(t, err)

@@ -94,21 +94,20 @@ func eventsOfJSON(frame []byte, evs []frameEvent) ([]frameEvent, error) {
 func scanFrame(b []byte, evs []frameEvent) ([]frameEvent, bool) {
 	s := scanner{b: b}
 	out := evs
+	event := func() bool {
+		ev, ok := s.event()
+		out = append(out, ev)
+		return ok
+	}
 	ok := s.object(func(key []byte) bool {
 		switch string(key) {
 		case "event":
-			ev, ok := s.event()
-			out = append(out, ev)
-			return ok
+			return event()
 		case "events":
 			if s.peek() == 'n' {
 				return s.skip()
 			}
-			return s.array(func() bool {
-				ev, ok := s.event()
-				out = append(out, ev)
-				return ok
-			})
+			return s.array(event)
 		case "error":
 			if s.peek() == 'n' {
 				return s.skip()

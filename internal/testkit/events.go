@@ -115,10 +115,17 @@ func Types(evs []protocol.Event) []protocol.EventType {
 // Recv is the next value from ch; the test fails with what when none comes within Wait.
 func Recv[T any](t testing.TB, ch <-chan T, what string) T {
 	t.Helper()
+	return RecvWithin(t, ch, Wait, what)
+}
+
+// RecvWithin is Recv with its own bound, for a value that comes after slower work (a
+// notifier's retries, a cluster's election).
+func RecvWithin[T any](t testing.TB, ch <-chan T, within time.Duration, what string) T {
+	t.Helper()
 	select {
 	case v := <-ch:
 		return v
-	case <-time.After(Wait):
+	case <-time.After(within):
 		t.Fatal(what)
 	}
 	var zero T

@@ -71,11 +71,16 @@ func leaderReads(ctx context.Context, js jetstream.JetStream, name string) (jets
 
 // Create stores v under key, which must not hold a record yet.
 func (b *Bucket[T]) Create(ctx context.Context, key string, v T) error {
+	return write(v, func(raw []byte) (uint64, error) { return b.kv.Create(ctx, key, raw) })
+}
+
+// write stores v as JSON with store, one of the bucket's writes; the revision is not kept.
+func write[T any](v T, store func(raw []byte) (uint64, error)) error {
 	raw, err := json.Marshal(v)
 	if err != nil {
 		return err
 	}
-	_, err = b.kv.Create(ctx, key, raw)
+	_, err = store(raw)
 	return err
 }
 
@@ -99,22 +104,12 @@ func (b *Bucket[T]) Get(ctx context.Context, key string) (T, uint64, error) {
 // Update replaces the record under key if it is still at revision rev; otherwise it fails
 // with jetstream.ErrKeyRevisionMismatch.
 func (b *Bucket[T]) Update(ctx context.Context, key string, v T, rev uint64) error {
-	raw, err := json.Marshal(v)
-	if err != nil {
-		return err
-	}
-	_, err = b.kv.Update(ctx, key, raw, rev)
-	return err
+	return write(v, func(raw []byte) (uint64, error) { return b.kv.Update(ctx, key, raw, rev) })
 }
 
 // Put stores v under key, replacing what it held.
 func (b *Bucket[T]) Put(ctx context.Context, key string, v T) error {
-	raw, err := json.Marshal(v)
-	if err != nil {
-		return err
-	}
-	_, err = b.kv.Put(ctx, key, raw)
-	return err
+	return write(v, func(raw []byte) (uint64, error) { return b.kv.Put(ctx, key, raw) })
 }
 
 // Purge deletes key and its history.

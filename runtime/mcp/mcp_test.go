@@ -312,20 +312,19 @@ func TestURLElicitation(t *testing.T) {
 	s := manager(t, Options{}).Workspace(dir)
 	ready(t, s)
 	ctx := context.Background()
-	consent := func(_ context.Context, req protocol.DecisionRequest) (decision.Answer, error) {
-		b, _ := json.Marshal(protocol.ApprovalAnswer{Option: pointer(0)})
-		return decision.Answer{Action: protocol.ActionAccept, Content: b}, nil
-	}
-
-	// Consent, then the wait for the step in the browser, which the server's completion ends
-	// (nobody answers the wait).
-	ft := &fakeTools{answer: func(ctx context.Context, req protocol.DecisionRequest) (decision.Answer, error) {
+	// Consent to the URL; the wait for the step in the browser that follows is left for the
+	// server's completion to end (nobody answers it).
+	consentThenWait := func(ctx context.Context, req protocol.DecisionRequest) (decision.Answer, error) {
 		if req.URL == "" {
 			<-ctx.Done()
 			return decision.Answer{}, fmt.Errorf("question %w: withdrawn", decision.ErrAborted)
 		}
-		return consent(ctx, req)
-	}}
+		b, _ := json.Marshal(protocol.ApprovalAnswer{Option: pointer(0)})
+		return decision.Answer{Action: protocol.ActionAccept, Content: b}, nil
+	}
+
+	// Consent, then the wait for the step in the browser, which the server's completion ends.
+	ft := &fakeTools{answer: consentThenWait}
 	_, res, err := run(t, s, ft, ctx, "mcp__test__login", `{}`)
 	require.NoError(t, err)
 	assert.Equal(t, "action=accept", res.Text)
@@ -348,13 +347,7 @@ func TestURLElicitation(t *testing.T) {
 
 	t.Run("-32042", func(t *testing.T) {
 		// Consent, then a wait that the server's completion ends (nobody answers it).
-		ft := &fakeTools{answer: func(ctx context.Context, req protocol.DecisionRequest) (decision.Answer, error) {
-			if req.URL == "" {
-				<-ctx.Done()
-				return decision.Answer{}, fmt.Errorf("question %w: withdrawn", decision.ErrAborted)
-			}
-			return consent(ctx, req)
-		}}
+		ft := &fakeTools{answer: consentThenWait}
 		_, res, err := run(t, s, ft, ctx, "mcp__test__needs_login", `{}`)
 		require.NoError(t, err)
 		assert.Equal(t, "signed in: here are the issues", res.Text, "after consent and completion the call is made again")

@@ -45,15 +45,12 @@ func start(t *testing.T, log *eventlog.Log, grace time.Duration) *instance {
 	return in
 }
 
+// within bounds the wait for what a notifier does at the end of a window.
+const within = 20 * time.Second
+
 func (in *instance) next(t *testing.T) outcome {
 	t.Helper()
-	select {
-	case o := <-in.outcomes:
-		return o
-	case <-time.After(20 * time.Second):
-		t.Fatal("no outcome")
-	}
-	return outcome{}
+	return testkit.RecvWithin(t, in.outcomes, within, "no outcome")
 }
 
 func openLog(t *testing.T) *eventlog.Log {
@@ -192,11 +189,7 @@ func TestAnsweredAfterTheNotificationIsWithdrawn(t *testing.T) {
 	assert.False(t, got.Withdrawn)
 
 	reply(t, log, "s1", "d2")
-	select {
-	case w := <-a.live:
-		assert.Equal(t, protocol.Notification{Session: "s1", Decision: "d2", Tag: "parley-s1", URL: "/s/s1", Withdrawn: true}, w,
-			"the first thing heard after the notification is its withdrawal, not d1's")
-	case <-time.After(20 * time.Second):
-		t.Fatal("no withdrawal")
-	}
+	w := testkit.RecvWithin(t, a.live, within, "no withdrawal")
+	assert.Equal(t, protocol.Notification{Session: "s1", Decision: "d2", Tag: "parley-s1", URL: "/s/s1", Withdrawn: true}, w,
+		"the first thing heard after the notification is its withdrawal, not d1's")
 }

@@ -28,6 +28,7 @@ import (
 	"github.com/stretchr/testify/require"
 	"golang.org/x/crypto/hkdf"
 
+	"parley/internal/testkit"
 	"parley/protocol"
 	"parley/runtime/eventlog"
 	"parley/runtime/notify"
@@ -257,13 +258,7 @@ func startWithPush(t *testing.T, log *eventlog.Log, svc *pushService) (*instance
 
 func (p *pushService) next(t *testing.T) received {
 	t.Helper()
-	select {
-	case r := <-p.got:
-		return r
-	case <-time.After(20 * time.Second):
-		t.Fatal("nothing pushed")
-	}
-	return received{}
+	return testkit.RecvWithin(t, p.got, within, "nothing pushed")
 }
 
 // withPhone starts a notifier with push on a fresh log, with one device, "phone", subscribed

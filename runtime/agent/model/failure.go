@@ -20,14 +20,27 @@ import (
 // errCut says a stream ended without a finish_reason: the server stopped mid-message.
 var errCut = errors.New("the stream stopped before the message ended")
 
+// answerOf is the server's answer to a failed request: its API error (a body that parsed as
+// one), else its request error (any other failed status); neither when it got no answer.
+func answerOf(err error) (*openai.APIError, *openai.RequestError) {
+	var apiErr *openai.APIError
+	if errors.As(err, &apiErr) {
+		return apiErr, nil
+	}
+	var reqErr *openai.RequestError
+	if errors.As(err, &reqErr) {
+		return nil, reqErr
+	}
+	return nil, nil
+}
+
 // status is the HTTP status of a failed request, 0 when it got no answer.
 func status(err error) int {
-	var apiErr *openai.APIError
-	var reqErr *openai.RequestError
-	switch {
-	case errors.As(err, &apiErr):
+	apiErr, reqErr := answerOf(err)
+	if apiErr != nil {
 		return apiErr.HTTPStatusCode
-	case errors.As(err, &reqErr):
+	}
+	if reqErr != nil {
 		return reqErr.HTTPStatusCode
 	}
 	return 0
@@ -36,12 +49,11 @@ func status(err error) int {
 // serverText is what the server said about a failure, as text: its error message, or the
 // start of its body.
 func serverText(err error) string {
-	var apiErr *openai.APIError
-	var reqErr *openai.RequestError
-	switch {
-	case errors.As(err, &apiErr):
+	apiErr, reqErr := answerOf(err)
+	if apiErr != nil {
 		return apiErr.Message
-	case errors.As(err, &reqErr):
+	}
+	if reqErr != nil {
 		if body := strings.TrimSpace(string(reqErr.Body)); body != "" {
 			return clip(body, 500)
 		}

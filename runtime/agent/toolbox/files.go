@@ -96,17 +96,13 @@ func prepareRead(b *Box, args json.RawMessage) (*plan, error) {
 	if a.Path == "" {
 		return nil, errors.New("path is missing: name a file relative to the workspace")
 	}
-	call, err := b.readGate(a.Path, "read_file ")
-	if err != nil {
-		return nil, err
-	}
-	return &plan{gate: call, run: func(context.Context, agent.Tools) (protocol.ToolResult, error) {
+	return b.readPlan(a.Path, "read_file ", func(context.Context) (string, error) {
 		text, err := b.Host.ReadFile(a.Path)
 		if err != nil {
-			return failed(err.Error())
+			return "", err
 		}
-		return ok(lineRange(text, a.StartLine, a.LineCount))
-	}}, nil
+		return lineRange(text, a.StartLine, a.LineCount), nil
+	})
 }
 
 // lineRange returns lines [start, start+count) of text (all when both are 0), bounded by
@@ -148,20 +144,16 @@ func prepareList(b *Box, args json.RawMessage) (*plan, error) {
 	if a.Path == "" {
 		a.Path = "."
 	}
-	call, err := b.readGate(a.Path, "list_files ")
-	if err != nil {
-		return nil, err
-	}
-	return &plan{gate: call, run: func(context.Context, agent.Tools) (protocol.ToolResult, error) {
+	return b.readPlan(a.Path, "list_files ", func(context.Context) (string, error) {
 		names, err := b.Host.ListDir(a.Path)
 		if err != nil {
-			return failed(err.Error())
+			return "", err
 		}
 		if len(names) == 0 {
-			return ok("(empty folder)")
+			return "(empty folder)", nil
 		}
-		return ok(strings.Join(names, "\n"))
-	}}, nil
+		return strings.Join(names, "\n"), nil
+	})
 }
 
 func prepareSearch(b *Box, args json.RawMessage) (*plan, error) {
@@ -179,12 +171,20 @@ func prepareSearch(b *Box, args json.RawMessage) (*plan, error) {
 	if a.Path == "" {
 		a.Path = "."
 	}
-	call, err := b.readGate(a.Path, "search_files "+a.Pattern+" in ")
+	return b.readPlan(a.Path, "search_files "+a.Pattern+" in ", func(ctx context.Context) (string, error) {
+		return b.search(ctx, re, a.Path)
+	})
+}
+
+// readPlan is the plan of a tool that reads p (what, then the target, is its line for the
+// gate): read gives the tool's text, or the error it fails with.
+func (b *Box) readPlan(p, what string, read func(context.Context) (string, error)) (*plan, error) {
+	call, err := b.readGate(p, what)
 	if err != nil {
 		return nil, err
 	}
 	return &plan{gate: call, run: func(ctx context.Context, _ agent.Tools) (protocol.ToolResult, error) {
-		text, err := b.search(ctx, re, a.Path)
+		text, err := read(ctx)
 		if err != nil {
 			return failed(err.Error())
 		}
