@@ -392,3 +392,19 @@ func TestDraftStaysWithItsSession(t *testing.T) {
 		waitJS(`location.pathname == '/s/`+a+`' && document.querySelector('.thread .msg-user') && document.querySelector('.thread .msg-user .msg-text').innerText.startsWith('alpha')`))
 	assert.Equal(t, "half a thought for alpha", draft(t, ctx), "alpha's draft is back")
 }
+
+// TestKeysThatMoveTheCaretMoveTheMenu: the caret moved by a key with no edit (Home, End, the
+// arrows) is read at the key's keyup, which web/early.js lets into the wasm for such keys only
+// (a typed character's caret is read at its input event): Home leaves the `/he` trigger and the
+// menu closes, End comes back to it and the menu opens again.
+func TestKeysThatMoveTheCaretMoveTheMenu(t *testing.T) {
+	t.Parallel()
+	srv := startServer(t, t.TempDir(), "127.0.0.1:0")
+	ctx := browser(t)
+	do(t, ctx, 60*time.Second, chromedp.Navigate(srv.link), waitReady(), chromedp.Focus(composer))
+	do(t, ctx, 10*time.Second, typeText("hi /he"), menuOpen("/help"))
+	do(t, ctx, 10*time.Second, rawKey("Home", 36, 0), menuClosed)
+	do(t, ctx, 10*time.Second, endKey, menuOpen("/help"))
+	do(t, ctx, 10*time.Second, rawKey("ArrowLeft", 37, 0), rawKey("ArrowLeft", 37, 0), rawKey("ArrowLeft", 37, 0), rawKey("ArrowLeft", 37, 0), menuClosed)
+	do(t, ctx, 10*time.Second, typeText("x"), waitDraft("hix /he"))
+}

@@ -12,6 +12,13 @@
 (() => {
   const early = { text: "", sends: [] };
   window.parleyEarly = early;
+  // The live bar's keyup listener, filtered: its keyup reads the caret after a key that moved
+  // it without an edit (arrows, Home, End, a chord, IME keys) and ends the Space a command name
+  // took; a typed character's caret is read at its input event, so its keyup would enter the
+  // wasm for nothing (docs/composer.md, "The keystroke budget").
+  window.parleyCaretKeyups = (f) => (e) => {
+    if (e.key.length !== 1 || e.key === " " || e.ctrlKey || e.metaKey || e.altKey) f(e);
+  };
   const root = document.documentElement;
   const live = () => root.hasAttribute("data-composer-live");
   const composer = () => document.getElementById("composer-input");

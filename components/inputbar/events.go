@@ -34,8 +34,18 @@ func (sh *shell) listen() {
 			sh.timed(t0)
 			return nil
 		})
-		sh.ta.Call("addEventListener", name, f)
-		sh.taListeners = append(sh.taListeners, taListener{name, f})
+		var listener app.Value = f
+		if name == "keyup" {
+			// A typed character's caret is read at its input event, so its keyup has nothing
+			// to do: web/early.js's filter enters the wasm only for a key that can move the
+			// caret without an edit (or the Space a command name took), one wasm entry fewer
+			// per typed key (docs/composer.md, "The keystroke budget").
+			if filter := app.Window().Get("parleyCaretKeyups"); filter.Truthy() {
+				listener = filter.Invoke(f)
+			}
+		}
+		sh.ta.Call("addEventListener", name, listener)
+		sh.taListeners = append(sh.taListeners, taListener{name, f, listener})
 	}
 	on("keydown", sh.keyDown)
 	on("beforeinput", sh.beforeInput)
@@ -49,8 +59,9 @@ func (sh *shell) listen() {
 }
 
 type taListener struct {
-	name string
-	f    app.Func
+	name     string
+	f        app.Func
+	listener app.Value // what was added: f, or the JS filter around it
 }
 
 func (b *Bar) onCompositionStart(ctx app.Context, e app.Event) {

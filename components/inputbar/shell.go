@@ -178,7 +178,7 @@ func (sh *shell) close() {
 		sh.resize.Call("disconnect")
 	}
 	for _, l := range sh.taListeners {
-		sh.ta.Call("removeEventListener", l.name, l.f)
+		sh.ta.Call("removeEventListener", l.name, l.listener)
 		l.f.Release()
 	}
 }
