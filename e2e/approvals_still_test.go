@@ -7,8 +7,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/chromedp/cdproto/cdp"
-	"github.com/chromedp/cdproto/emulation"
 	"github.com/chromedp/cdproto/input"
 	"github.com/chromedp/chromedp"
 	"github.com/stretchr/testify/assert"
@@ -135,13 +133,6 @@ func TestApprovalsRejectKeepsOneReasonField(t *testing.T) {
 	assert.Equal(t, "not now", h.Entries[0].Reason)
 }
 
-func touchOn() chromedp.Action[chromedp.Void] {
-	return chromedp.Func(func(ctx context.Context, tg *chromedp.Target) error {
-		_, err := cdp.Call(ctx, tg, emulation.SetTouchEmulationEnabled, emulation.SetTouchEmulationEnabledParams{Enabled: true, MaxTouchPoints: 5})
-		return err
-	})
-}
-
 // TestMCPPageHasTheFrame: /mcp shows the sidebar with the sessions and the count of waiting
 // decisions, and on a phone its drawer opens over a dimmed backdrop that closes it, as
 // /approvals does.
@@ -159,7 +150,7 @@ func TestMCPPageHasTheFrame(t *testing.T) {
 
 	for _, page := range []string{"/mcp", "/approvals"} {
 		phone := browser(t)
-		do(t, phone, 60*time.Second, chromedp.EmulateViewport(390, 844), touchOn(), chromedp.Navigate(srv.link), waitReady(),
+		do(t, phone, 60*time.Second, chromedp.EmulateViewport(390, 844), touchScreen(true), chromedp.Navigate(srv.link), waitReady(),
 			chromedp.Navigate(srv.base()+page), waitJS(`document.documentElement.hasAttribute('data-ready') && !!document.querySelector('main')`))
 		assert.False(t, evalBool(t, phone, `(r => r.width > 0)(document.querySelector('#sidebar').getBoundingClientRect())`), page+": the drawer starts closed")
 		do(t, phone, 20*time.Second, clickJS(`.menu-toggle`))

@@ -21,6 +21,7 @@ import (
 
 	cdpbrowser "github.com/chromedp/cdproto/browser"
 	"github.com/chromedp/cdproto/cdp"
+	"github.com/chromedp/cdproto/emulation"
 	"github.com/chromedp/cdproto/input"
 	"github.com/chromedp/chromedp"
 	"github.com/stretchr/testify/assert"
@@ -412,6 +413,15 @@ func hoverOver(selector string) chromedp.Action[chromedp.Void] {
 			return err
 		}
 		_, err = chromedp.MouseEvent(input.DispatchMouseEventTypeMouseMoved, r[0], r[1])(ctx, t)
+		return err
+	})
+}
+
+// touchScreen turns the emulation of a touch screen (five touch points) on or off: the page
+// then matches (pointer: coarse), as on a phone.
+func touchScreen(on bool) chromedp.Action[chromedp.Void] {
+	return chromedp.Func(func(ctx context.Context, t *chromedp.Target) error {
+		_, err := cdp.Call(ctx, t, emulation.SetTouchEmulationEnabled, emulation.SetTouchEmulationEnabledParams{Enabled: on, MaxTouchPoints: 5})
 		return err
 	})
 }

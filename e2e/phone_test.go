@@ -19,7 +19,7 @@ func phone(t *testing.T, ctx context.Context, height int64) {
 	_, err := chromedp.Call(ctx, emulation.SetDeviceMetricsOverride, emulation.SetDeviceMetricsOverrideParams{
 		Width: 390, Height: height, DeviceScaleFactor: 3, Mobile: true})
 	require.NoError(t, err)
-	_, err = chromedp.Call(ctx, emulation.SetTouchEmulationEnabled, emulation.SetTouchEmulationEnabledParams{Enabled: true, MaxTouchPoints: 5})
+	_, err = chromedp.Run(ctx, touchScreen(true))
 	require.NoError(t, err)
 }
 

@@ -124,7 +124,7 @@ func TestPhoneStartersAndApprovalsHeader(t *testing.T) {
 	t.Parallel()
 	srv := startServer(t, t.TempDir(), "127.0.0.1:0")
 	ctx := browser(t)
-	do(t, ctx, 60*time.Second, chromedp.EmulateViewport(390, 844), touchOn(), chromedp.Navigate(srv.link), waitReady(),
+	do(t, ctx, 60*time.Second, chromedp.EmulateViewport(390, 844), touchScreen(true), chromedp.Navigate(srv.link), waitReady(),
 		waitJS(`[...document.querySelectorAll('.starter-word')].some(w => w.textContent.includes('-'))`))
 	assert.Equal(t, "", evalString(t, ctx, `[...document.querySelectorAll('.starter-word')].filter(w => w.getClientRects().length > 1).map(w => w.textContent).join('|')`),
 		"no word of a starter is broken over two lines")
