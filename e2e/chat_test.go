@@ -11,7 +11,6 @@ import (
 	"time"
 
 	"github.com/chromedp/cdproto/cdp"
-	"github.com/chromedp/cdproto/emulation"
 	"github.com/chromedp/cdproto/input"
 	"github.com/chromedp/chromedp"
 	"github.com/stretchr/testify/assert"
@@ -223,11 +222,7 @@ func TestBannersReadableInLightTheme(t *testing.T) {
 	data := t.TempDir()
 	srv := startServer(t, data, "127.0.0.1:0")
 	ctx := browser(t)
-	do(t, ctx, 10*time.Second, chromedp.Func(func(ctx context.Context, tg *chromedp.Target) error {
-		_, err := cdp.Call(ctx, tg, emulation.SetEmulatedMedia, emulation.SetEmulatedMediaParams{
-			Features: []*emulation.MediaFeature{{Name: "prefers-color-scheme", Value: "light"}}})
-		return err
-	}))
+	do(t, ctx, 10*time.Second, colorScheme("light"))
 	do(t, ctx, 60*time.Second, chromedp.Navigate(srv.link), waitReady())
 	do(t, ctx, 10*time.Second, typeText("hello"), pressEnter(0))
 	waitMessages(t, ctx, 2)

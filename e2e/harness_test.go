@@ -426,6 +426,15 @@ func touchScreen(on bool) chromedp.Action[chromedp.Void] {
 	})
 }
 
+// colorScheme emulates the system theme: prefers-color-scheme is scheme ("light", "dark").
+func colorScheme(scheme string) chromedp.Action[chromedp.Void] {
+	return chromedp.Func(func(ctx context.Context, tg *chromedp.Target) error {
+		_, err := cdp.Call(ctx, tg, emulation.SetEmulatedMedia, emulation.SetEmulatedMediaParams{
+			Features: []*emulation.MediaFeature{{Name: "prefers-color-scheme", Value: scheme}}})
+		return err
+	})
+}
+
 // key sends one CDP key event.
 func key(p input.DispatchKeyEventParams) chromedp.Action[chromedp.Void] {
 	return chromedp.Func(func(ctx context.Context, t *chromedp.Target) error {
