@@ -10,8 +10,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/chromedp/cdproto/cdp"
-	"github.com/chromedp/cdproto/input"
 	"github.com/chromedp/chromedp"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -126,17 +124,7 @@ func TestCompositionNeverSends(t *testing.T) {
 
 	// Chromium's IME path: a composition is open, and the Enter that commits it arrives as
 	// keyCode 229 while composing.
-	ime := func(ctx context.Context, tg *chromedp.Target) error {
-		if _, err := cdp.Call(ctx, tg, input.ImeSetComposition, input.ImeSetCompositionParams{Text: "にほん", SelectionStart: 3, SelectionEnd: 3}); err != nil {
-			return err
-		}
-		if _, err := cdp.Call(ctx, tg, input.DispatchKeyEvent, input.DispatchKeyEventParams{Type: input.DispatchKeyEventTypeRawKeyDown, Key: "Enter", Code: "Enter", WindowsVirtualKeyCode: 229, NativeVirtualKeyCode: 229}); err != nil {
-			return err
-		}
-		_, err := cdp.Call(ctx, tg, input.InsertText, input.InsertTextParams{Text: "日本"})
-		return err
-	}
-	do(t, ctx, 10*time.Second, chromedp.Focus(composer), chromedp.Func(ime))
+	do(t, ctx, 10*time.Second, chromedp.Focus(composer), imeCompose("にほん"), composingEnter(), imeCommit("日本"))
 	assert.Equal(t, "日本", draft(t, ctx), "the composition committed into the draft")
 	time.Sleep(500 * time.Millisecond)
 	assert.Len(t, thread(t, ctx), 2, "nothing was sent during the composition")

@@ -435,6 +435,36 @@ func colorScheme(scheme string) chromedp.Action[chromedp.Void] {
 	})
 }
 
+// imeCompose opens (or changes) an input method's composition of text in the focused field,
+// the caret at its end, as Chromium's IME path does.
+func imeCompose(text string) chromedp.Action[chromedp.Void] {
+	return chromedp.Func(func(ctx context.Context, t *chromedp.Target) error {
+		n := int64(len([]rune(text)))
+		_, err := cdp.Call(ctx, t, input.ImeSetComposition, input.ImeSetCompositionParams{Text: text, SelectionStart: n, SelectionEnd: n})
+		return err
+	})
+}
+
+// composingEnter is the Enter that picks a candidate while a composition is open: keyCode 229,
+// as Chromium sends it while composing.
+func composingEnter() chromedp.Action[chromedp.Void] {
+	return key(input.DispatchKeyEventParams{Type: input.DispatchKeyEventTypeRawKeyDown, Key: "Enter", Code: "Enter", WindowsVirtualKeyCode: 229, NativeVirtualKeyCode: 229})
+}
+
+// imeCommit commits the open composition as text.
+func imeCommit(text string) chromedp.Action[chromedp.Void] {
+	return chromedp.Func(func(ctx context.Context, t *chromedp.Target) error {
+		_, err := cdp.Call(ctx, t, input.InsertText, input.InsertTextParams{Text: text})
+		return err
+	})
+}
+
+// imeEnter composes text with an input method in the focused field, with the Enter that picks
+// a candidate, then commits it.
+func imeEnter(text string) chromedp.Action[chromedp.Void] {
+	return chromedp.Steps(imeCompose(text), composingEnter(), imeCommit(text))
+}
+
 // key sends one CDP key event.
 func key(p input.DispatchKeyEventParams) chromedp.Action[chromedp.Void] {
 	return chromedp.Func(func(ctx context.Context, t *chromedp.Target) error {

@@ -9,7 +9,6 @@ import (
 
 	"github.com/chromedp/cdproto/cdp"
 	"github.com/chromedp/cdproto/fetch"
-	"github.com/chromedp/cdproto/input"
 	"github.com/chromedp/chromedp"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -231,21 +230,11 @@ func TestInputBarIMEEnterNeitherPicksNorSends(t *testing.T) {
 	do(t, ctx, 60*time.Second, chromedp.Navigate(srv.link), waitReady(), chromedp.Focus(composer))
 	do(t, ctx, 10*time.Second, typeText("/he"), menuOpen("/help"))
 
-	ime := func(ctx context.Context, tg *chromedp.Target) error {
-		if _, err := cdp.Call(ctx, tg, input.ImeSetComposition, input.ImeSetCompositionParams{Text: "lp", SelectionStart: 2, SelectionEnd: 2}); err != nil {
-			return err
-		}
-		_, err := cdp.Call(ctx, tg, input.DispatchKeyEvent, input.DispatchKeyEventParams{Type: input.DispatchKeyEventTypeRawKeyDown, Key: "Enter", Code: "Enter", WindowsVirtualKeyCode: 229, NativeVirtualKeyCode: 229})
-		return err
-	}
-	do(t, ctx, 10*time.Second, chromedp.Func(ime))
+	do(t, ctx, 10*time.Second, imeCompose("lp"), composingEnter())
 	time.Sleep(500 * time.Millisecond)
 	assert.Equal(t, "/help", draft(t, ctx), "the composing Enter picked nothing")
 	assert.Equal(t, "/", evalString(t, ctx, `location.pathname`), "and sent nothing")
-	do(t, ctx, 10*time.Second, chromedp.Func(func(ctx context.Context, tg *chromedp.Target) error {
-		_, err := cdp.Call(ctx, tg, input.InsertText, input.InsertTextParams{Text: "lp"})
-		return err
-	}))
+	do(t, ctx, 10*time.Second, imeCommit("lp"))
 	time.Sleep(300 * time.Millisecond)
 	assert.Equal(t, "/help", draft(t, ctx))
 	assert.Equal(t, "/", evalString(t, ctx, `location.pathname`))

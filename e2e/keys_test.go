@@ -1,12 +1,10 @@
 package e2e
 
 import (
-	"context"
 	"strings"
 	"testing"
 	"time"
 
-	"github.com/chromedp/cdproto/cdp"
 	"github.com/chromedp/cdproto/input"
 	"github.com/chromedp/chromedp"
 	"github.com/stretchr/testify/assert"
@@ -165,23 +163,7 @@ func TestIMENeverAnswers(t *testing.T) {
 	// Composing "ni", the Enter that picks a candidate (keyCode 229, as Chromium sends it
 	// while composing), then the commit.
 	compose := func(text string) chromedp.Action[chromedp.Void] {
-		return chromedp.Func(func(ctx context.Context, tg *chromedp.Target) error {
-			n := int64(len([]rune(text)))
-			if _, err := cdp.Call(ctx, tg, input.ImeSetComposition, input.ImeSetCompositionParams{Text: "ni", SelectionStart: 2, SelectionEnd: 2}); err != nil {
-				return err
-			}
-			if _, err := imeEnter(ctx, tg); err != nil {
-				return err
-			}
-			if _, err := cdp.Call(ctx, tg, input.ImeSetComposition, input.ImeSetCompositionParams{Text: text, SelectionStart: n, SelectionEnd: n}); err != nil {
-				return err
-			}
-			if _, err := imeEnter(ctx, tg); err != nil {
-				return err
-			}
-			_, err := cdp.Call(ctx, tg, input.InsertText, input.InsertTextParams{Text: text})
-			return err
-		})
+		return chromedp.Steps(imeCompose("ni"), imeEnter, imeCompose(text), imeEnter, imeCommit(text))
 	}
 	t.Run("question", func(t *testing.T) {
 		_, ctx := openSession(t, threeQuestions)
