@@ -37,6 +37,12 @@ func openModelOn(t testing.TB, data string, replies ...testkit.Reply) (*testkit.
 	return fake, srv, ctx
 }
 
+// runCommand is the model's call id of the run_command tool on argv: what a model sends to
+// run a program in the workspace.
+func runCommand(id string, argv ...string) testkit.Call {
+	return testkit.Call{ID: id, Name: "run_command", Args: map[string]any{"argv": argv}}
+}
+
 // prompt sends text from the composer and waits for the session's address.
 func prompt(t *testing.T, ctx context.Context, text string) {
 	t.Helper()
@@ -260,7 +266,7 @@ func receipts(t *testing.T, ctx context.Context) string {
 func TestAgentApprovalAnsweredInTheComposer(t *testing.T) {
 	t.Parallel()
 	fake, _, ctx := openModel(t,
-		testkit.Calls(testkit.Call{ID: "call_0", Name: "run_command", Args: map[string]any{"argv": []string{"echo", "hello"}}}),
+		testkit.Calls(runCommand("call_0", "echo", "hello")),
 		testkit.Text("It printed hello."))
 	prompt(t, ctx, "say hello")
 	approve(t, ctx, "Approve")
@@ -281,7 +287,7 @@ func TestAgentApprovalAnsweredInTheComposer(t *testing.T) {
 func TestAgentRejectionWithAReasonReachesTheModel(t *testing.T) {
 	t.Parallel()
 	fake, _, ctx := openModel(t,
-		testkit.Calls(testkit.Call{ID: "call_0", Name: "run_command", Args: map[string]any{"argv": []string{"rm", "notes.txt"}}}),
+		testkit.Calls(runCommand("call_0", "rm", "notes.txt")),
 		testkit.Text("Understood, I will keep it."))
 	prompt(t, ctx, "clean up")
 	do(t, ctx, 20*time.Second, waitJS(`!!document.querySelector('#composer-mode.mode-approval')`),
@@ -300,8 +306,8 @@ func TestAgentBatchApprovedAtOnce(t *testing.T) {
 	t.Parallel()
 	fake, _, ctx := openModel(t,
 		testkit.Calls(
-			testkit.Call{ID: "call_0", Name: "run_command", Args: map[string]any{"argv": []string{"echo", "first"}}},
-			testkit.Call{ID: "call_1", Name: "run_command", Args: map[string]any{"argv": []string{"echo", "second"}}}),
+			runCommand("call_0", "echo", "first"),
+			runCommand("call_1", "echo", "second")),
 		testkit.Text("Both ran."))
 	prompt(t, ctx, "run both")
 	approve(t, ctx, "Approve all")

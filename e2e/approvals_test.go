@@ -368,8 +368,8 @@ func TestModelBatchAnsweredRequestByRequestInTheComposer(t *testing.T) {
 	t.Parallel()
 	fake, _, ctx := openModel(t,
 		testkit.Calls(
-			testkit.Call{ID: "call_0", Name: "run_command", Args: map[string]any{"argv": []string{"echo", "first"}}},
-			testkit.Call{ID: "call_1", Name: "run_command", Args: map[string]any{"argv": []string{"echo", "second"}}}),
+			runCommand("call_0", "echo", "first"),
+			runCommand("call_1", "echo", "second")),
 		testkit.Text("One ran."))
 	prompt(t, ctx, "run both")
 	mode := `#composer-mode.mode-approval`

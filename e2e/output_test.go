@@ -19,7 +19,7 @@ func TestAgentCommandOutputShowsWhileItRuns(t *testing.T) {
 	release := filepath.Join(t.TempDir(), "release")
 	script := `echo "step one done"; echo "a warning" >&2; while [ ! -e "$1" ]; do sleep 0.05; done; echo "step two done"`
 	fake, _, ctx := openModel(t,
-		testkit.Calls(testkit.Call{ID: "call_0", Name: "run_command", Args: map[string]any{"argv": []string{"sh", "-c", script, "sh", release}}}),
+		testkit.Calls(runCommand("call_0", "sh", "-c", script, "sh", release)),
 		testkit.Text("Both steps ran."))
 	prompt(t, ctx, "run the steps")
 	approve(t, ctx, "Approve")

@@ -66,7 +66,7 @@ func TestCtrlEnterWithWordsTypedRejects(t *testing.T) {
 	notes := filepath.Join(dataWorkspace(t, data), "notes.txt")
 	require.NoError(t, os.WriteFile(notes, []byte("keep me\n"), 0o644))
 	fake, _, ctx := openModelOn(t, data,
-		testkit.Calls(testkit.Call{ID: "call_0", Name: "run_command", Args: map[string]any{"argv": []string{"rm", "notes.txt"}}}),
+		testkit.Calls(runCommand("call_0", "rm", "notes.txt")),
 		testkit.Text("Kept it."))
 	prompt(t, ctx, "clean up")
 	do(t, ctx, 20*time.Second, waitJS(`!!document.querySelector('#composer-mode.mode-approval') && document.activeElement.id === 'approval-instruction'`))
@@ -113,7 +113,7 @@ func TestPhoneApprovalsAndMCPTargets(t *testing.T) {
 func TestAToolCallWaitingForApprovalSaysSo(t *testing.T) {
 	t.Parallel()
 	_, _, ctx := openModel(t,
-		testkit.Calls(testkit.Call{ID: "call_0", Name: "run_command", Args: map[string]any{"argv": []string{"echo", "hello"}}}),
+		testkit.Calls(runCommand("call_0", "echo", "hello")),
 		testkit.Text("It printed hello."))
 	prompt(t, ctx, "say hello")
 	status := `(document.querySelector('.thread .entry-tool[data-call="call_0"] .entry-status') || {textContent: ''}).textContent`
