@@ -98,9 +98,7 @@ func TestSlashMenuOpensFunctionsAndInsertsSkills(t *testing.T) {
 	t.Parallel()
 	data := t.TempDir()
 	testkit.WriteTree(t, data+"-workspace", map[string]string{".parley/skills/review.md": "# Review a change\nRead the diff and list the risks."})
-	srv := startServer(t, data, "127.0.0.1:0")
-	ctx := browser(t)
-	do(t, ctx, 60*time.Second, chromedp.Navigate(srv.link), waitReady())
+	_, ctx := openHomeOn(t, data)
 
 	do(t, ctx, 10*time.Second, chromedp.Focus(composer), chromedp.KeyEvent("/rev"), menuOpen("/review"))
 	assert.Equal(t, "Skills", evalString(t, ctx, `document.querySelector('#composer-menu [role=group]').getAttribute('aria-label')`), "options are grouped by kind")

@@ -17,9 +17,7 @@ import (
 // whole page until the wasm ran, so the box that takes early keys could not be seen.)
 func TestThePageShowsWhileTheWasmLoads(t *testing.T) {
 	t.Parallel()
-	srv := startServer(t, t.TempDir(), "127.0.0.1:0")
-	ctx := browser(t)
-	do(t, ctx, 60*time.Second, chromedp.Navigate(srv.link), waitReady())
+	srv, ctx := openHome(t)
 	h := hold(t, ctx)
 	h.set(10*time.Minute, 0) // the wasm never arrives while the test looks
 	evalBool(t, ctx, `(window.parleyOldPage = true)`)

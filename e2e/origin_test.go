@@ -22,9 +22,7 @@ import (
 // anything; the same request from Parley's own page does.
 func TestAnotherPortCannotActAsTheUser(t *testing.T) {
 	t.Parallel()
-	srv := startServer(t, t.TempDir(), "127.0.0.1:0")
-	ctx := browser(t)
-	do(t, ctx, 60*time.Second, chromedp.Navigate(srv.link), waitReady()) // the browser has the cookie now
+	srv, ctx := openHome(t) // the browser has the cookie now
 	require.Zero(t, runsStarted(t, srv))
 
 	other := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {

@@ -67,10 +67,8 @@ func TestLongSessionOpensOnItsNewestWindow(t *testing.T) {
 	data := t.TempDir()
 	id := seedLog(t, data, n)
 	srv := startServer(t, data, "127.0.0.1:0")
-	ctx := browser(t)
-	do(t, ctx, 60*time.Second, chromedp.Navigate(srv.link), waitReady())
-	do(t, ctx, 60*time.Second, chromedp.Navigate(srv.base()+"/s/"+id), waitReady(),
-		waitJS(`[...document.querySelectorAll('.thread .msg[data-offset]')].some(e => e.innerText.includes('reply `+strconv.Itoa(n-1)+`'))`))
+	ctx := openPage(t, srv, "/s/"+id)
+	do(t, ctx, 60*time.Second, waitJS(`[...document.querySelectorAll('.thread .msg[data-offset]')].some(e => e.innerText.includes('reply `+strconv.Itoa(n-1)+`'))`))
 	first := thread(t, ctx)
 	require.NotEmpty(t, first)
 	assert.Equal(t, "reply "+strconv.Itoa(n-1), first[len(first)-1].Text, "the newest reply is the last shown")
