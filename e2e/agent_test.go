@@ -37,6 +37,15 @@ func openModelOn(t testing.TB, data string, replies ...testkit.Reply) (*testkit.
 	return fake, srv, ctx
 }
 
+// promptModel opens the page on a model that gives replies, one for each request it is sent,
+// and sends text from the composer: how a test of the model agent begins.
+func promptModel(t *testing.T, text string, replies ...testkit.Reply) (*testkit.Model, context.Context) {
+	t.Helper()
+	fake, _, ctx := openModel(t, replies...)
+	prompt(t, ctx, text)
+	return fake, ctx
+}
+
 // runCommand is the model's call id of the run_command tool on argv: what a model sends to
 // run a program in the workspace.
 func runCommand(id string, argv ...string) testkit.Call {
@@ -265,10 +274,7 @@ func receipts(t *testing.T, ctx context.Context) string {
 // composer; approved, it runs, and its receipt and the model's answer follow.
 func TestAgentApprovalAnsweredInTheComposer(t *testing.T) {
 	t.Parallel()
-	fake, _, ctx := openModel(t,
-		testkit.Calls(runCommand("call_0", "echo", "hello")),
-		testkit.Text("It printed hello."))
-	prompt(t, ctx, "say hello")
+	fake, ctx := promptModel(t, "say hello", testkit.Calls(runCommand("call_0", "echo", "hello")), testkit.Text("It printed hello."))
 	approve(t, ctx, "Approve")
 	waitFinal(t, ctx, "It printed hello.")
 	reqs := fake.Requests()
@@ -286,10 +292,7 @@ func TestAgentApprovalAnsweredInTheComposer(t *testing.T) {
 // tool's error text the model reads.
 func TestAgentRejectionWithAReasonReachesTheModel(t *testing.T) {
 	t.Parallel()
-	fake, _, ctx := openModel(t,
-		testkit.Calls(runCommand("call_0", "rm", "notes.txt")),
-		testkit.Text("Understood, I will keep it."))
-	prompt(t, ctx, "clean up")
+	fake, ctx := promptModel(t, "clean up", testkit.Calls(runCommand("call_0", "rm", "notes.txt")), testkit.Text("Understood, I will keep it."))
 	do(t, ctx, 20*time.Second, waitJS(`!!document.querySelector('#composer-mode.mode-approval')`),
 		chromedp.SendKeys(chromedp.CSS(`#approval-instruction`), "keep the notes"),
 		waitJS(`!document.querySelector('#composer-mode .send').disabled`),
@@ -304,12 +307,7 @@ func TestAgentRejectionWithAReasonReachesTheModel(t *testing.T) {
 // TestAgentBatchApprovedAtOnce: two commands of one model message are one approval.
 func TestAgentBatchApprovedAtOnce(t *testing.T) {
 	t.Parallel()
-	fake, _, ctx := openModel(t,
-		testkit.Calls(
-			runCommand("call_0", "echo", "first"),
-			runCommand("call_1", "echo", "second")),
-		testkit.Text("Both ran."))
-	prompt(t, ctx, "run both")
+	fake, ctx := promptModel(t, "run both", testkit.Calls(runCommand("call_0", "echo", "first"), runCommand("call_1", "echo", "second")), testkit.Text("Both ran."))
 	approve(t, ctx, "Approve all")
 	waitFinal(t, ctx, "Both ran.")
 	reqs := fake.Requests()
@@ -326,11 +324,10 @@ func TestAgentBatchApprovedAtOnce(t *testing.T) {
 // mode; the choice is what the model reads.
 func TestAgentAskUserAnsweredInTheComposer(t *testing.T) {
 	t.Parallel()
-	fake, _, ctx := openModel(t,
+	fake, ctx := promptModel(t, "pick a colour with me",
 		testkit.Calls(testkit.Call{ID: "call_0", Name: "ask_user", Args: map[string]any{
 			"message": "Which colour?", "schema": map[string]any{"type": "string", "enum": []string{"red", "green"}}}}),
 		testkit.Text("Green it is."))
-	prompt(t, ctx, "pick a colour with me")
 	do(t, ctx, 20*time.Second, waitJS(`!!document.querySelector('#composer-mode.mode-question')`))
 	assert.Equal(t, "Which colour?", modeText(t, ctx, `.question-message`))
 	time.Sleep(guardPause)

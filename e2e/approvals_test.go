@@ -366,12 +366,7 @@ func waitShowing(t *testing.T, ctx context.Context, timeout time.Duration, cond,
 // result and one refusal. The thread's card lists both requests.
 func TestModelBatchAnsweredRequestByRequestInTheComposer(t *testing.T) {
 	t.Parallel()
-	fake, _, ctx := openModel(t,
-		testkit.Calls(
-			runCommand("call_0", "echo", "first"),
-			runCommand("call_1", "echo", "second")),
-		testkit.Text("One ran."))
-	prompt(t, ctx, "run both")
+	fake, ctx := promptModel(t, "run both", testkit.Calls(runCommand("call_0", "echo", "first"), runCommand("call_1", "echo", "second")), testkit.Text("One ran."))
 	mode := `#composer-mode.mode-approval`
 	do(t, ctx, 30*time.Second, waitJS(`document.querySelectorAll('`+mode+` .batch-item').length === 2`))
 	assert.Equal(t, 2, int(get(t, ctx, chromedp.Evaluate[float64](`document.querySelectorAll('.thread .entry-decision.status-pending .batch-item').length`))), "the thread's card lists them too")

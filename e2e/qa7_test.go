@@ -112,10 +112,7 @@ func TestPhoneApprovalsAndMCPTargets(t *testing.T) {
 // once approved it runs and says done.
 func TestAToolCallWaitingForApprovalSaysSo(t *testing.T) {
 	t.Parallel()
-	_, _, ctx := openModel(t,
-		testkit.Calls(runCommand("call_0", "echo", "hello")),
-		testkit.Text("It printed hello."))
-	prompt(t, ctx, "say hello")
+	_, ctx := promptModel(t, "say hello", testkit.Calls(runCommand("call_0", "echo", "hello")), testkit.Text("It printed hello."))
 	status := `(document.querySelector('.thread .entry-tool[data-call="call_0"] .entry-status') || {textContent: ''}).textContent`
 	do(t, ctx, 20*time.Second, waitJS(`!!document.querySelector('#composer-mode.mode-approval') && `+status+` !== ''`))
 	assert.Equal(t, "Waiting for your answer below", evalString(t, ctx, status), "not running before it is approved")
