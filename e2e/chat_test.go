@@ -342,10 +342,8 @@ const noComposer = `(() => { const ta = document.querySelector('#composer-input'
 func TestUnknownSessionIsExplained(t *testing.T) {
 	t.Parallel()
 	srv := startServer(t, t.TempDir(), "127.0.0.1:0")
-	ctx := browser(t)
-	do(t, ctx, 60*time.Second, chromedp.Navigate(srv.link), waitReady(),
-		chromedp.Navigate(srv.base()+"/s/doesnotexist"), waitReady(),
-		waitJS(`!!document.querySelector('.session-header h1') && document.querySelector('.session-header h1').innerText === 'Session not found'`))
+	ctx := openPage(t, srv, "/s/doesnotexist")
+	do(t, ctx, 60*time.Second, waitJS(`!!document.querySelector('.session-header h1') && document.querySelector('.session-header h1').innerText === 'Session not found'`))
 	assert.NotEmpty(t, strings.TrimSpace(evalString(t, ctx, `(document.querySelector('.session-header h1') || {}).innerText || ''`)),
 		"the header says what this page is (e.g. \"Session not found\")")
 	assert.True(t, evalBool(t, ctx, noComposer),

@@ -87,8 +87,7 @@ func openAmong(t *testing.T, titles ...string) (srv *server, ctx context.Context
 		ids[title] = seedSession(t, srv, title, 1)
 	}
 	ids["home"] = seedSession(t, srv, "home", 1)
-	ctx = browser(t)
-	do(t, ctx, 60*time.Second, chromedp.Navigate(srv.link), waitReady(), chromedp.Navigate(srv.base()+"/s/"+ids["home"]), waitReady())
+	ctx = openPage(t, srv, "/s/"+ids["home"])
 	waitMessages(t, ctx, 2)
 	do(t, ctx, 5*time.Second, chromedp.Focus(composer))
 	return srv, ctx, ids
@@ -368,8 +367,7 @@ func TestDraftStaysWithItsSession(t *testing.T) {
 	srv := startServer(t, t.TempDir(), "127.0.0.1:0")
 	a := seedSession(t, srv, "alpha", 1)
 	b := seedSession(t, srv, "beta", 1)
-	ctx := browser(t)
-	do(t, ctx, 60*time.Second, chromedp.Navigate(srv.link), waitReady(), chromedp.Navigate(srv.base()+"/s/"+a), waitReady())
+	ctx := openPage(t, srv, "/s/"+a)
 	waitMessages(t, ctx, 2)
 	do(t, ctx, 10*time.Second, typeText("half a thought for alpha"))
 

@@ -67,10 +67,8 @@ func TestChineseSessionSidebarAndApprovals(t *testing.T) {
 	srv := startServer(t, t.TempDir(), "127.0.0.1:0")
 	a := alphaAsks(t, srv)
 
-	ctx := browser(t)
-	do(t, ctx, 60*time.Second, chromedp.Navigate(srv.link), waitReady(),
-		chromedp.Navigate(srv.base()+"/s/"+a), waitReady(),
-		waitJS(`!!document.querySelector('#composer-mode') && !!document.querySelector('.entry-waiting') && document.querySelector('.pending-count')?.textContent === '1' && !!document.querySelector('.session-group-name')`))
+	ctx := openPage(t, srv, "/s/"+a)
+	do(t, ctx, 60*time.Second, waitJS(`!!document.querySelector('#composer-mode') && !!document.querySelector('.entry-waiting') && document.querySelector('.pending-count')?.textContent === '1' && !!document.querySelector('.session-group-name')`))
 	assert.Equal(t, "Approvals", evalString(t, ctx, `document.querySelector('.approvals-link span').textContent`))
 	assert.Equal(t, "Today", evalString(t, ctx, `document.querySelector('.session-group-name').textContent`))
 

@@ -151,9 +151,8 @@ func TestSeveralWorkspacesNameTheSessions(t *testing.T) {
 	sendTo(t, srv, id, "hello")
 	other := newSession(t, srv, "In the default", "")
 	sendTo(t, srv, other, "hello")
-	ctx := browser(t)
-	do(t, ctx, 60*time.Second, chromedp.Navigate(srv.link), waitReady(),
-		chromedp.Navigate(srv.base()+"/s/"+id), waitReady(), waitCaughtUp())
+	ctx := openPage(t, srv, "/s/"+id)
+	do(t, ctx, 60*time.Second, waitCaughtUp())
 	tag := func(sel string) string {
 		return `(document.querySelector('` + sel + ` .session-workspace')?.textContent || '')`
 	}

@@ -94,9 +94,8 @@ func TestCopyButtonsAreOneTabStop(t *testing.T) {
 	t.Parallel()
 	srv := startServer(t, t.TempDir(), "127.0.0.1:0")
 	id := seedSession(t, srv, "long", 6)
-	ctx := browser(t)
-	do(t, ctx, 60*time.Second, chromedp.Navigate(srv.link), waitReady(), chromedp.Navigate(srv.base()+"/s/"+id), waitReady(),
-		waitCaughtUp(), waitJS(`document.querySelectorAll('.thread-inner .msg-copy').length >= 12`))
+	ctx := openPage(t, srv, "/s/"+id)
+	do(t, ctx, 60*time.Second, waitCaughtUp(), waitJS(`document.querySelectorAll('.thread-inner .msg-copy').length >= 12`))
 	// From the thread region, Tab until the focus leaves the thread.
 	walked := evalString(t, ctx, `(document.querySelector('.thread').focus(), 'ok')`)
 	require.Equal(t, "ok", walked)
@@ -136,9 +135,8 @@ func TestShowEarlierKeepsTheFocus(t *testing.T) {
 	t.Parallel()
 	srv := startServer(t, t.TempDir(), "127.0.0.1:0")
 	id := seedSession(t, srv, "long", 30) // 60 entries: more than the newest window holds
-	ctx := browser(t)
-	do(t, ctx, 60*time.Second, chromedp.Navigate(srv.link), waitReady(), chromedp.Navigate(srv.base()+"/s/"+id), waitReady(),
-		waitCaughtUp(), waitJS(`!!document.querySelector('.thread .earlier')`))
+	ctx := openPage(t, srv, "/s/"+id)
+	do(t, ctx, 60*time.Second, waitCaughtUp(), waitJS(`!!document.querySelector('.thread .earlier')`))
 	before := int(get(t, ctx, chromedp.Evaluate[float64](`document.querySelectorAll('.thread-inner .msg').length`)))
 	do(t, ctx, 20*time.Second, js(`document.querySelector('.thread .earlier').focus()`), pressEnter(0),
 		waitJS(`document.querySelectorAll('.thread-inner .msg').length > `+itoa(before)),
