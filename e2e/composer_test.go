@@ -35,6 +35,16 @@ func openSession(t *testing.T, text string) (*server, context.Context) {
 	return srv, ctx
 }
 
+// openDecision is openSession on a prompt that asks the person something (a script's
+// question, form or approval): it waits until the composer shows the decision, and then for
+// the conditions in then (where the focus is, what the card says).
+func openDecision(t *testing.T, text string, then ...chromedp.Action[chromedp.Void]) (*server, context.Context) {
+	t.Helper()
+	srv, ctx := openSession(t, text)
+	do(t, ctx, 60*time.Second, append([]chromedp.Action[chromedp.Void]{waitJS(modeShown)}, then...)...)
+	return srv, ctx
+}
+
 func sessionOf(t *testing.T, ctx context.Context) string {
 	t.Helper()
 	return evalString(t, ctx, `location.pathname.slice(3)`)
@@ -85,8 +95,7 @@ const threeQuestions = `/script r = ask('Set up the project', {'type': 'object',
 // ←/→ and keep the answers, Enter in the last field sends.
 func TestThreeQuestionsByChipsAndKeyboard(t *testing.T) {
 	t.Parallel()
-	_, ctx := openSession(t, threeQuestions)
-	do(t, ctx, 60*time.Second, waitJS(modeShown))
+	_, ctx := openDecision(t, threeQuestions)
 	assert.Equal(t, "Engine|Theme|Name", evalString(t, ctx, `[...document.querySelectorAll('#composer-mode .chip')].map(c => c.textContent).join('|')`))
 	assert.True(t, evalBool(t, ctx, `document.querySelector('#composer-mode .send').disabled`), "nothing answered yet")
 
@@ -125,8 +134,7 @@ func TestThreeQuestionsByChipsAndKeyboard(t *testing.T) {
 // TestLoneChoiceIsOneClick answers a single choice by clicking it.
 func TestLoneChoiceIsOneClick(t *testing.T) {
 	t.Parallel()
-	_, ctx := openSession(t, `/script send('env=' + ask('Which environment?', {'type': 'string', 'enum': ['staging', 'prod']}))`)
-	do(t, ctx, 60*time.Second, waitJS(modeShown))
+	_, ctx := openDecision(t, `/script send('env=' + ask('Which environment?', {'type': 'string', 'enum': ['staging', 'prod']}))`)
 	assert.Equal(t, "Which environment?", modeText(t, ctx, `.question-message`))
 	assert.Equal(t, "staging|prod|Other…", evalString(t, ctx, `[...document.querySelectorAll('#composer-mode .choice')].map(c => c.innerText).join('|')`))
 	do(t, ctx, 10*time.Second, chromedp.Click(chromedp.CSS(`#composer-mode .choice:nth-child(2)`)))
@@ -155,8 +163,7 @@ const everyKind = `/script r = ask('Tell me everything', {'type': 'object', 'pro
 // protocol's own words under its field, and nothing is sent.
 func TestEveryFieldKindIsSubmitted(t *testing.T) {
 	t.Parallel()
-	srv, ctx := openSession(t, everyKind)
-	do(t, ctx, 60*time.Second, waitJS(modeShown))
+	srv, ctx := openDecision(t, everyKind)
 	chip := func(header string) chromedp.Action[chromedp.Void] {
 		return chromedp.Steps(
 			js(`[...document.querySelectorAll('#composer-mode [role=tab]')].find(c => c.textContent.startsWith('`+header+`')).click(), true`),
@@ -226,8 +233,7 @@ func TestApprovalIsOneClick(t *testing.T) {
 // button as a rejection, and the tool's error is those words.
 func TestRejectionWithAReasonReachesTheTool(t *testing.T) {
 	t.Parallel()
-	_, ctx := openSession(t, echoScript)
-	do(t, ctx, 60*time.Second, waitJS(modeShown))
+	_, ctx := openDecision(t, echoScript)
 	assert.True(t, evalBool(t, ctx, `document.querySelector('#composer-mode .send').disabled`), "nothing typed, nothing to send")
 	do(t, ctx, 10*time.Second, chromedp.SendKeys(chromedp.CSS(`#approval-instruction`), "use printf instead"),
 		waitJS(`!document.querySelector('#composer-mode .send').disabled`),
@@ -241,8 +247,7 @@ func TestRejectionWithAReasonReachesTheTool(t *testing.T) {
 // TestAlwaysCreatesAGrant picks "always": the same command later runs without asking.
 func TestAlwaysCreatesAGrant(t *testing.T) {
 	t.Parallel()
-	srv, ctx := openSession(t, echoScript)
-	do(t, ctx, 60*time.Second, waitJS(modeShown))
+	srv, ctx := openDecision(t, echoScript)
 	do(t, ctx, 10*time.Second, chromedp.Click(chromedp.CSS(`#composer-mode .choice:nth-child(2)`)))
 	waitMessages(t, ctx, 2)
 	grants, err := apiClient(srv).ListGrants(context.Background())
@@ -260,8 +265,7 @@ func TestAlwaysCreatesAGrant(t *testing.T) {
 // second waits until the first is answered, and then takes the input area.
 func TestDecisionsQueueFirstInFirstOut(t *testing.T) {
 	t.Parallel()
-	_, ctx := openSession(t, `/script send('first=' + str(confirm('First?')))`)
-	do(t, ctx, 60*time.Second, waitJS(modeShown))
+	_, ctx := openDecision(t, `/script send('first=' + str(confirm('First?')))`)
 	evalBool(t, ctx, `(window.__second = parley.requestUserInput({kind: 'ask', message: 'Second?', schema: {type: 'string', enum: ['a', 'b']}})
 		.then(r => window.__answer = JSON.stringify(r)), true)`)
 	time.Sleep(300 * time.Millisecond)
@@ -370,8 +374,7 @@ func TestDraftIsKeptUnderADecision(t *testing.T) {
 // TestAnsweredInAnotherTab: the question shows in two tabs; answered in one, the other exits.
 func TestAnsweredInAnotherTab(t *testing.T) {
 	t.Parallel()
-	_, ctx := openSession(t, `/script confirm('Two tabs?')`)
-	do(t, ctx, 60*time.Second, waitJS(modeShown))
+	_, ctx := openDecision(t, `/script confirm('Two tabs?')`)
 	url := evalString(t, ctx, `location.href`)
 	other, cancel := chromedp.NewContext(ctx)
 	defer cancel()
@@ -387,8 +390,7 @@ func TestAnsweredInAnotherTab(t *testing.T) {
 // TestTimeoutLeavesANote: nobody answers; the mode exits with a one-line note.
 func TestTimeoutLeavesANote(t *testing.T) {
 	t.Parallel()
-	_, ctx := openSession(t, `/script confirm('Anyone?', timeout=1)`)
-	do(t, ctx, 60*time.Second, waitJS(modeShown))
+	_, ctx := openDecision(t, `/script confirm('Anyone?', timeout=1)`)
 	do(t, ctx, 20*time.Second, waitJS(modeGone))
 	assert.Equal(t, "No response, timed out.", evalString(t, ctx, `document.querySelector('.composer-note[role=status]').textContent`))
 }
@@ -397,8 +399,7 @@ func TestTimeoutLeavesANote(t *testing.T) {
 // answers given so far.
 func TestReloadBringsTheQuestionBack(t *testing.T) {
 	t.Parallel()
-	_, ctx := openSession(t, threeQuestions)
-	do(t, ctx, 60*time.Second, waitJS(modeShown))
+	_, ctx := openDecision(t, threeQuestions)
 	do(t, ctx, 10*time.Second, chromedp.Click(chromedp.CSS(`#composer-mode input[value=webkit]`)),
 		waitJS(`document.querySelector('#composer-mode .chip').textContent === 'Engine ✓'`))
 	do(t, ctx, 30*time.Second, chromedp.Reload(), waitReady(), waitJS(modeShown))
@@ -411,8 +412,7 @@ func TestReloadBringsTheQuestionBack(t *testing.T) {
 // TestStopAbortsTheShownDecision: Stop ends the turn, and its question leaves the input area.
 func TestStopAbortsTheShownDecision(t *testing.T) {
 	t.Parallel()
-	_, ctx := openSession(t, `/script confirm('Deploy?')`)
-	do(t, ctx, 60*time.Second, waitJS(modeShown))
+	_, ctx := openDecision(t, `/script confirm('Deploy?')`)
 	do(t, ctx, 10*time.Second, chromedp.Click(chromedp.CSS(`.thread .stop`)), waitJS(modeGone))
 	assert.Equal(t, "Stopped", evalString(t, ctx, `document.querySelector('.entry-decision .entry-outcome').textContent`))
 }
@@ -422,8 +422,7 @@ func TestStopAbortsTheShownDecision(t *testing.T) {
 // "Answer"; once returned to, a reload shows it as before.
 func TestSetAsideSurvivesAReload(t *testing.T) {
 	t.Parallel()
-	_, ctx := openSession(t, `/script send('ok=' + str(confirm('Go ahead?')))`)
-	do(t, ctx, 60*time.Second, waitJS(modeShown))
+	_, ctx := openDecision(t, `/script send('ok=' + str(confirm('Go ahead?')))`)
 	do(t, ctx, 10*time.Second, chromedp.Click(chromedp.CSS(`#composer-mode .chat-about`)), waitJS(modeGone))
 	do(t, ctx, 60*time.Second, chromedp.Reload(), waitReady(), waitCaughtUp(), waitJS(`!!document.querySelector('.env-chip')`))
 	assert.False(t, evalBool(t, ctx, modeShown), "still set aside after the reload")
@@ -441,8 +440,7 @@ func TestSetAsideSurvivesAReload(t *testing.T) {
 // to answer it.
 func TestChatAboutThisKeepsTheQuestion(t *testing.T) {
 	t.Parallel()
-	_, ctx := openSession(t, `/script send('ok=' + str(confirm('Go ahead?')))`)
-	do(t, ctx, 60*time.Second, waitJS(modeShown))
+	_, ctx := openDecision(t, `/script send('ok=' + str(confirm('Go ahead?')))`)
 	do(t, ctx, 10*time.Second, chromedp.Click(chromedp.CSS(`#composer-mode .chat-about`)), waitJS(modeGone))
 	assert.Equal(t, "1 decision is waiting · Answer", evalString(t, ctx, `document.querySelector('.env-chip').textContent`))
 	do(t, ctx, 10*time.Second, chromedp.Click(chromedp.CSS(`.env-chip`)), waitJS(modeShown),

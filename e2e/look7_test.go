@@ -33,8 +33,7 @@ const (
 // is set aside, and Enter on it brings the question back into the composer.
 func TestASetAsideDecisionSaysSoInItsCard(t *testing.T) {
 	t.Parallel()
-	_, ctx := openSession(t, threeQuestions)
-	do(t, ctx, 60*time.Second, waitJS(modeShown), waitJS(cardWords+` === 'Waiting for your answer below'`))
+	_, ctx := openDecision(t, threeQuestions, waitJS(cardWords+` === 'Waiting for your answer below'`))
 	// "Chat about this", which Escape does too (the same machine event), by its own click:
 	// no wait for the decision to take the focus, which a loaded machine makes slow.
 	do(t, ctx, 10*time.Second, clickJS(`#composer-mode .chat-about`), waitJS(modeGone))
@@ -57,8 +56,7 @@ const noteAndName = `/script r = ask('About you', {'type': 'object', 'properties
 // Send, which Enter presses.
 func TestTabFromAMultiLineFieldGoesOn(t *testing.T) {
 	t.Parallel()
-	srv, ctx := openSession(t, noteAndName)
-	do(t, ctx, 60*time.Second, waitJS(modeShown), waitJS(`document.activeElement?.tagName === 'TEXTAREA' && !!document.activeElement.closest('#composer-mode')`))
+	srv, ctx := openDecision(t, noteAndName, waitJS(`document.activeElement?.tagName === 'TEXTAREA' && !!document.activeElement.closest('#composer-mode')`))
 	do(t, ctx, 10*time.Second, chromedp.KeyEvent("line one"), pressEnter(0), chromedp.KeyEvent("two"),
 		waitJS(`document.activeElement.value === 'line one\ntwo'`))
 	do(t, ctx, 10*time.Second, tabKey(0))

@@ -24,8 +24,7 @@ import (
 // Approve.
 func TestApproveClickedWithWordsKeepsThem(t *testing.T) {
 	t.Parallel()
-	_, ctx := openSession(t, echoScript)
-	do(t, ctx, 60*time.Second, waitJS(modeShown), waitJS(`document.activeElement.id === 'approval-instruction'`))
+	_, ctx := openDecision(t, echoScript, waitJS(`document.activeElement.id === 'approval-instruction'`))
 	const approveButton = `#composer-mode .choices .choice.tone-affirm`
 	assert.True(t, evalBool(t, ctx, `!!document.querySelector('`+approveButton+` .key-hint')`), "with nothing typed, Approve is Ctrl+Enter")
 	time.Sleep(guardPause)

@@ -201,8 +201,7 @@ func TestApprovalsTabsMoveWithTheArrows(t *testing.T) {
 // safe answer, No, not at Yes: a second Enter meant for the first must not say Yes to it.
 func TestANextConfirmTakesTheFocusAtNo(t *testing.T) {
 	t.Parallel()
-	_, ctx := openSession(t, "/script a = confirm('Ship it?'); b = confirm('Really?'); send(str(a) + str(b))")
-	do(t, ctx, 60*time.Second, waitJS(modeShown), waitJS(`document.querySelector('#composer-mode .question-message')?.textContent === 'Ship it?'`))
+	_, ctx := openDecision(t, "/script a = confirm('Ship it?'); b = confirm('Really?'); send(str(a) + str(b))", waitJS(`document.querySelector('#composer-mode .question-message')?.textContent === 'Ship it?'`))
 	do(t, ctx, 10*time.Second, chromedp.Click(chromedp.CSS(`#composer-mode .choice.tone-neutral`)),
 		waitJS(`document.querySelector('#composer-mode .question-message')?.textContent === 'Really?' && `+focusIn))
 	assert.Equal(t, "No", evalString(t, ctx, `document.activeElement.textContent`))
@@ -212,8 +211,8 @@ func TestANextConfirmTakesTheFocusAtNo(t *testing.T) {
 // (so a reload keeps it) is removed once the decision ends, answered here or anywhere else.
 func TestKeptAnswersGoWhenTheDecisionEndsElsewhere(t *testing.T) {
 	t.Parallel()
-	srv, ctx := openSession(t, `/script ask('Two?', {'type': 'object', 'properties': {'x': {'type': 'string', 'title': 'X'}, 'y': {'type': 'string', 'title': 'Y'}}})`)
-	do(t, ctx, 60*time.Second, waitJS(modeShown), waitJS(focusIn), chromedp.KeyEvent("abc"))
+	srv, ctx := openDecision(t, `/script ask('Two?', {'type': 'object', 'properties': {'x': {'type': 'string', 'title': 'X'}, 'y': {'type': 'string', 'title': 'Y'}}})`, waitJS(focusIn))
+	do(t, ctx, 10*time.Second, chromedp.KeyEvent("abc"))
 	id := evalString(t, ctx, `document.querySelector('.entry-decision.status-pending')?.dataset.decision || ''`)
 	require.NotEmpty(t, id)
 	key := `sessionStorage.getItem('parley.answers.` + id + `')`
