@@ -23,6 +23,7 @@ import (
 	"github.com/chromedp/cdproto/cdp"
 	"github.com/chromedp/cdproto/emulation"
 	"github.com/chromedp/cdproto/input"
+	"github.com/chromedp/cdproto/page"
 	"github.com/chromedp/chromedp"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -577,6 +578,16 @@ func assertOnePending(t *testing.T, srv *server, ctx context.Context, msg string
 	pending, err := apiClient(srv).PendingDecisions(context.Background(), sessionOf(t, ctx))
 	require.NoError(t, err)
 	assert.Len(t, pending, 1, msg)
+}
+
+// addOnNewDocument runs source in every document the page loads from now on, before the
+// document's own scripts: a probe that must see a page from its first frame.
+func addOnNewDocument(t *testing.T, ctx context.Context, source string) {
+	t.Helper()
+	do(t, ctx, 10*time.Second, chromedp.Func(func(ctx context.Context, tg *chromedp.Target) error {
+		_, err := cdp.Call(ctx, tg, page.AddScriptToEvaluateOnNewDocument, page.AddScriptToEvaluateOnNewDocumentParams{Source: source})
+		return err
+	}))
 }
 
 // openHome starts a server on a fresh data folder and a browser on its token link, ready

@@ -62,13 +62,10 @@ func TestASessionPageNeverShowsTheHero(t *testing.T) {
 	id := seedSession(t, srv, "a session with a thread", 1)
 	ctx := browser(t)
 	do(t, ctx, 60*time.Second, chromedp.Navigate(srv.link), waitReady())
-	do(t, ctx, 10*time.Second, chromedp.Func(func(ctx context.Context, tg *chromedp.Target) error {
-		_, err := cdp.Call(ctx, tg, page.AddScriptToEvaluateOnNewDocument, page.AddScriptToEvaluateOnNewDocumentParams{Source: `
+	addOnNewDocument(t, ctx, `
 			window.parleyHeroSeen = 0;
 			new MutationObserver(() => { if (document.querySelector('.main-hero')) window.parleyHeroSeen++; })
-				.observe(document, {subtree: true, childList: true, attributes: true, attributeFilter: ['class']});`})
-		return err
-	}))
+				.observe(document, {subtree: true, childList: true, attributes: true, attributeFilter: ['class']});`)
 	for i := range 3 { // a few loads: the wasm's first frames fall where they may
 		do(t, ctx, 60*time.Second, chromedp.Navigate(srv.base()+"/s/"+id+"?load="+strconv.Itoa(i)), waitReady(), waitCaughtUp())
 		if n := get(t, ctx, chromedp.Evaluate[int](`window.parleyHeroSeen`)); n != 0 {

@@ -5,8 +5,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/chromedp/cdproto/cdp"
-	"github.com/chromedp/cdproto/page"
 	"github.com/chromedp/chromedp"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -152,8 +150,7 @@ func TestHeroDoesNotMoveAsStartersArrive(t *testing.T) {
 	srv := startServer(t, t.TempDir(), "127.0.0.1:0")
 	ctx := browser(t)
 	// Each frame from the first paint notes where the composer is.
-	do(t, ctx, 10*time.Second, chromedp.Func(func(ctx context.Context, tg *chromedp.Target) error {
-		_, err := cdp.Call(ctx, tg, page.AddScriptToEvaluateOnNewDocument, page.AddScriptToEvaluateOnNewDocumentParams{Source: `
+	addOnNewDocument(t, ctx, `
 window.__composerAt = []; window.__frames = 0;
 (function frame() {
   window.__frames++;
@@ -163,9 +160,7 @@ window.__composerAt = []; window.__frames = 0;
     if (window.__composerAt[window.__composerAt.length - 1] !== at) window.__composerAt.push(at);
   }
   requestAnimationFrame(frame);
-})();`})
-		return err
-	}))
+})();`)
 	do(t, ctx, 60*time.Second, chromedp.Navigate(srv.link), waitReady(),
 		waitJS(`document.documentElement.hasAttribute('data-composer-live')`),
 		waitJS(`!!document.querySelector('.starter[data-starter^="fn:"]') && !!document.querySelector('.starter[data-starter^="/example"]')`))

@@ -62,14 +62,6 @@ const flashProbe = `(() => {
 	});
 })()`
 
-func addOnNewDocument(t *testing.T, ctx context.Context, source string) {
-	t.Helper()
-	do(t, ctx, 10*time.Second, chromedp.Func(func(ctx context.Context, tg *chromedp.Target) error {
-		_, err := cdp.Call(ctx, tg, page.AddScriptToEvaluateOnNewDocument, page.AddScriptToEvaluateOnNewDocumentParams{Source: source})
-		return err
-	}))
-}
-
 // windowOf checks that shown is the newest part of seedLog's session of n prompts, in order,
 // each once, ending with the newest reply, and returns how many prompts it holds.
 func windowOf(t *testing.T, shown []shownMessage, n int) int {
