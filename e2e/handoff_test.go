@@ -16,7 +16,6 @@ import (
 	"github.com/chromedp/cdproto/fetch"
 	"github.com/chromedp/cdproto/input"
 	"github.com/chromedp/cdproto/network"
-	"github.com/chromedp/cdproto/page"
 	"github.com/chromedp/chromedp"
 	"github.com/stretchr/testify/require"
 )
@@ -167,11 +166,7 @@ func intercept(t *testing.T, ctx context.Context, wait func(url string) bool, pa
 // page's composer shows, each after a gap drawn from pace, and returns when the last is sent.
 func loadAndType(t *testing.T, ctx context.Context, rng *rand.Rand, url string, keys []stroke, pace [2]time.Duration) {
 	t.Helper()
-	evalBool(t, ctx, `(window.parleyOldPage = true)`)
-	do(t, ctx, 10*time.Second, chromedp.Func(func(ctx context.Context, tg *chromedp.Target) error {
-		_, err := cdp.Call(ctx, tg, page.Navigate, page.NavigateParams{URL: url})
-		return err
-	}))
+	startLoading(t, ctx, url)
 	// The box is there: polled, since a page between documents answers with errors.
 	deadline := time.Now().Add(30 * time.Second)
 	for {

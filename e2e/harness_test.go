@@ -580,6 +580,18 @@ func assertOnePending(t *testing.T, srv *server, ctx context.Context, msg string
 	assert.Len(t, pending, 1, msg)
 }
 
+// startLoading marks the page it leaves (window.parleyOldPage, gone once the new document
+// is there) and starts loading url without waiting for anything: chromedp.Navigate would
+// wait for the load event, which a held app.wasm does not keep back.
+func startLoading(t *testing.T, ctx context.Context, url string) {
+	t.Helper()
+	evalBool(t, ctx, `(window.parleyOldPage = true)`)
+	do(t, ctx, 10*time.Second, chromedp.Func(func(ctx context.Context, tg *chromedp.Target) error {
+		_, err := cdp.Call(ctx, tg, page.Navigate, page.NavigateParams{URL: url})
+		return err
+	}))
+}
+
 // addOnNewDocument runs source in every document the page loads from now on, before the
 // document's own scripts: a probe that must see a page from its first frame.
 func addOnNewDocument(t *testing.T, ctx context.Context, source string) {

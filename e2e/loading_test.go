@@ -1,13 +1,10 @@
 package e2e
 
 import (
-	"context"
 	"strconv"
 	"testing"
 	"time"
 
-	"github.com/chromedp/cdproto/cdp"
-	"github.com/chromedp/cdproto/page"
 	"github.com/chromedp/chromedp"
 )
 
@@ -20,11 +17,7 @@ func TestThePageShowsWhileTheWasmLoads(t *testing.T) {
 	srv, ctx := openHome(t)
 	h := hold(t, ctx)
 	h.set(10*time.Minute, 0) // the wasm never arrives while the test looks
-	evalBool(t, ctx, `(window.parleyOldPage = true)`)
-	do(t, ctx, 10*time.Second, chromedp.Func(func(ctx context.Context, tg *chromedp.Target) error {
-		_, err := cdp.Call(ctx, tg, page.Navigate, page.NavigateParams{URL: srv.base() + "/"})
-		return err
-	}))
+	startLoading(t, ctx, srv.base()+"/")
 	do(t, ctx, 30*time.Second, waitJS(`!window.parleyOldPage && !!document.querySelector('#composer-input') && !!document.getElementById('app-wasm-loader')`))
 
 	// What is at the composer's centre, and at the New session link's, is the page's own.

@@ -8,8 +8,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/chromedp/cdproto/cdp"
-	"github.com/chromedp/cdproto/page"
 	"github.com/chromedp/chromedp"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -42,11 +40,7 @@ func holdWasm(t *testing.T, ctx context.Context) (release func()) {
 // wasm does not keep back, but the new document is what the test reads.
 func navigateNoWait(t *testing.T, ctx context.Context, url string) {
 	t.Helper()
-	evalBool(t, ctx, `(window.parleyOldPage = true)`)
-	do(t, ctx, 10*time.Second, chromedp.Func(func(ctx context.Context, tg *chromedp.Target) error {
-		_, err := cdp.Call(ctx, tg, page.Navigate, page.NavigateParams{URL: url})
-		return err
-	}))
+	startLoading(t, ctx, url)
 	do(t, ctx, 60*time.Second, waitJS(`!window.parleyOldPage && document.readyState !== 'loading'`))
 }
 
