@@ -139,18 +139,22 @@ func intercept(t *testing.T, ctx context.Context, wait func(url string) bool, pa
 				if !wait(ev.Request.URL) {
 					return
 				}
-				_ = chromedp.Do(ctx, chromedp.Func(func(ctx context.Context, tg *chromedp.Target) error {
-					_, err := cdp.Call(ctx, tg, fetch.ContinueRequest, fetch.ContinueRequestParams{RequestID: ev.RequestID})
-					return err
-				}))
+				_ = chromedp.Do(ctx, continueRequest(ev.RequestID))
 			}()
 		}
 	}()
+	do(t, ctx, 10*time.Second, pauseRequests(patterns...))
+}
+
+// pauseRequests has the page's requests whose URL matches one of patterns paused (a
+// fetch.EventRequestPaused each, until continueRequest), past the service worker: it would
+// answer them itself, out of the page's sight.
+func pauseRequests(patterns ...string) chromedp.Action[chromedp.Void] {
 	var match []*fetch.RequestPattern
 	for _, p := range patterns {
 		match = append(match, &fetch.RequestPattern{URLPattern: p})
 	}
-	do(t, ctx, 10*time.Second, chromedp.Func(func(ctx context.Context, tg *chromedp.Target) error {
+	return chromedp.Func(func(ctx context.Context, tg *chromedp.Target) error {
 		if _, err := cdp.Call(ctx, tg, network.Enable, network.EnableParams{}); err != nil {
 			return err
 		}
@@ -159,7 +163,15 @@ func intercept(t *testing.T, ctx context.Context, wait func(url string) bool, pa
 		}
 		_, err := cdp.Call(ctx, tg, fetch.Enable, fetch.EnableParams{Patterns: match})
 		return err
-	}))
+	})
+}
+
+// continueRequest lets a request paused by pauseRequests (or fetch.Enable) go on.
+func continueRequest(id fetch.RequestID) chromedp.Action[chromedp.Void] {
+	return chromedp.Func(func(ctx context.Context, tg *chromedp.Target) error {
+		_, err := cdp.Call(ctx, tg, fetch.ContinueRequest, fetch.ContinueRequestParams{RequestID: id})
+		return err
+	})
 }
 
 // loadAndType opens url without waiting for it to load, types keys from the moment the new

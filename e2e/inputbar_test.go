@@ -349,10 +349,7 @@ func TestTypingBeforeWasmIsKept(t *testing.T) {
 	}
 	require.False(t, evalBool(t, ctx, `document.documentElement.hasAttribute('data-ready')`), "the wasm is held")
 	do(t, ctx, 10*time.Second, chromedp.SendKeys(composer, "early bird"))
-	do(t, ctx, 10*time.Second, chromedp.Func(func(ctx context.Context, tg *chromedp.Target) error {
-		_, err := cdp.Call(ctx, tg, fetch.ContinueRequest, fetch.ContinueRequestParams{RequestID: id})
-		return err
-	}))
+	do(t, ctx, 10*time.Second, continueRequest(id))
 	do(t, ctx, 30*time.Second, waitReady())
 	time.Sleep(300 * time.Millisecond)
 	assert.Equal(t, "early bird", draft(t, ctx), "text typed into the pre-rendered composer is kept")

@@ -9,9 +9,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/chromedp/cdproto/cdp"
 	"github.com/chromedp/cdproto/fetch"
-	"github.com/chromedp/cdproto/network"
 	"github.com/chromedp/chromedp"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -187,16 +185,7 @@ func TestASaveAsItsTurnBeginsPutsTheChangeInTheBox(t *testing.T) {
 			}
 		}
 	}))
-	do(t, ctx, 10*time.Second, chromedp.Func(func(ctx context.Context, tg *chromedp.Target) error {
-		if _, err := cdp.Call(ctx, tg, network.Enable, network.EnableParams{}); err != nil {
-			return err
-		}
-		if _, err := cdp.Call(ctx, tg, network.SetBypassServiceWorker, network.SetBypassServiceWorkerParams{Bypass: true}); err != nil {
-			return err
-		}
-		_, err := cdp.Call(ctx, tg, fetch.Enable, fetch.EnableParams{Patterns: []*fetch.RequestPattern{{URLPattern: "*/prompts/*/edit*"}}})
-		return err
-	}))
+	do(t, ctx, 10*time.Second, pauseRequests("*/prompts/*/edit*"))
 	do(t, ctx, 60*time.Second, chromedp.Navigate(srv.link), waitReady())
 	do(t, ctx, 20*time.Second, typeText(`/script confirm('Go on?')`), pressEnter(0), waitJS(`location.pathname.startsWith('/s/')`))
 	id := sessionOf(t, ctx)
@@ -220,10 +209,7 @@ func TestASaveAsItsTurnBeginsPutsTheChangeInTheBox(t *testing.T) {
 	_, err := apiClient(srv).Reply(context.Background(), id, q[0].ID, protocol.ReplyRequest{Action: protocol.ActionAccept, Content: json.RawMessage("true")})
 	require.NoError(t, err)
 	do(t, ctx, 30*time.Second, waitJS(`!document.querySelector('.queue-item')`))
-	do(t, ctx, 10*time.Second, chromedp.Func(func(ctx context.Context, tg *chromedp.Target) error {
-		_, err := cdp.Call(ctx, tg, fetch.ContinueRequest, fetch.ContinueRequestParams{RequestID: req})
-		return err
-	}))
+	do(t, ctx, 10*time.Second, continueRequest(req))
 	waitShowing(t, ctx, 30*time.Second, `document.querySelector('#composer-input').value === 'queued to edit with a change'`,
 		`document.querySelector('#composer-input').value + ' | ' + document.querySelector('.notice-slot').innerText`)
 	assert.Contains(t, noticeText(t, ctx), "began before your change was saved")
