@@ -44,6 +44,15 @@ func waitMessages(t *testing.T, ctx context.Context, n int) []shownMessage {
 	return thread(t, ctx)
 }
 
+// waitReply waits for a first exchange (the prompt and its reply) and checks that the reply
+// reads want: what a script sent once it was answered. It returns the messages shown.
+func waitReply(t *testing.T, ctx context.Context, want string) []shownMessage {
+	t.Helper()
+	msgs := waitMessages(t, ctx, 2)
+	assert.Equal(t, want, msgs[1].Text)
+	return msgs
+}
+
 // assertReloadShows reloads the page and checks that it shows want again, each message once.
 func assertReloadShows(t *testing.T, ctx context.Context, want []shownMessage) {
 	t.Helper()

@@ -126,8 +126,7 @@ func TestThreeQuestionsByChipsAndKeyboard(t *testing.T) {
 
 	// Into the field and Enter: the last question of a complete form sends the lot.
 	do(t, ctx, 10*time.Second, tabKey(0), tabKey(0), pressEnter(0))
-	msgs := waitMessages(t, ctx, 2)
-	assert.Equal(t, "engine=chromium theme=dark name=parley", msgs[1].Text)
+	waitReply(t, ctx, "engine=chromium theme=dark name=parley")
 	do(t, ctx, 10*time.Second, waitJS(modeGone))
 }
 
@@ -138,8 +137,7 @@ func TestLoneChoiceIsOneClick(t *testing.T) {
 	assert.Equal(t, "Which environment?", modeText(t, ctx, `.question-message`))
 	assert.Equal(t, "staging|prod|Other…", evalString(t, ctx, `[...document.querySelectorAll('#composer-mode .choice')].map(c => c.innerText).join('|')`))
 	do(t, ctx, 10*time.Second, chromedp.Click(chromedp.CSS(`#composer-mode .choice:nth-child(2)`)))
-	msgs := waitMessages(t, ctx, 2)
-	assert.Equal(t, "env=prod", msgs[1].Text)
+	waitReply(t, ctx, "env=prod")
 	do(t, ctx, 10*time.Second, waitJS(modeGone))
 	assert.Equal(t, "prod", evalString(t, ctx, `document.querySelector('.entry-decision .entry-outcome').textContent`), "the thread keeps the outcome")
 }
@@ -206,8 +204,7 @@ func TestEveryFieldKindIsSubmitted(t *testing.T) {
 		typeIn(`input[type=email]`, "ada@example.org"),
 		waitJS(`!document.querySelector('#composer-mode .field-error')`),
 		chromedp.Click(chromedp.CSS(`#composer-mode .send`)))
-	msgs := waitMessages(t, ctx, 2)
-	assert.Equal(t, `Report|line one|ada@example.org|https://example.org/x|2026-12-01|0.5|3|True|green|["a", "c"]`, msgs[1].Text)
+	waitReply(t, ctx, `Report|line one|ada@example.org|https://example.org/x|2026-12-01|0.5|3|True|green|["a", "c"]`)
 }
 
 // Its message says "got …", so it is not the run's output repeated (a repeat is folded into
@@ -224,8 +221,7 @@ func TestApprovalIsOneClick(t *testing.T) {
 	assert.Equal(t, "Approve|Approve, and always for this command|Reject",
 		evalString(t, ctx, `[...document.querySelectorAll('#composer-mode .choice-label')].map(e => e.textContent).join('|')`))
 	do(t, ctx, 10*time.Second, chromedp.Click(chromedp.CSS(`#composer-mode .choice`)))
-	msgs := waitMessages(t, ctx, 2)
-	assert.Equal(t, "got hello", msgs[1].Text)
+	waitReply(t, ctx, "got hello")
 	do(t, ctx, 10*time.Second, waitJS(modeGone))
 }
 
@@ -238,8 +234,7 @@ func TestRejectionWithAReasonReachesTheTool(t *testing.T) {
 	do(t, ctx, 10*time.Second, chromedp.SendKeys(chromedp.CSS(`#approval-instruction`), "use printf instead"),
 		waitJS(`!document.querySelector('#composer-mode .send').disabled`),
 		chromedp.Click(chromedp.CSS(`#composer-mode .send`)))
-	msgs := waitMessages(t, ctx, 2)
-	assert.Equal(t, "got rejected by the user: use printf instead", msgs[1].Text)
+	waitReply(t, ctx, "got rejected by the user: use printf instead")
 	assert.Contains(t, evalString(t, ctx, `document.querySelector('.entry-run .entry-output').textContent`), "was not done: rejected by the user: use printf instead")
 	assert.Equal(t, "Rejected: use printf instead", evalString(t, ctx, `document.querySelector('.entry-decision .entry-outcome').textContent`), "the outcome in words")
 }
@@ -274,8 +269,7 @@ func TestDecisionsQueueFirstInFirstOut(t *testing.T) {
 
 	do(t, ctx, 10*time.Second, chromedp.Click(chromedp.CSS(`#composer-mode .choice`)),
 		waitJS(`document.querySelector('#composer-mode .question-message')?.textContent === 'Second?'`))
-	msgs := waitMessages(t, ctx, 2)
-	assert.Equal(t, "first=True", msgs[1].Text)
+	waitReply(t, ctx, "first=True")
 	do(t, ctx, 10*time.Second, chromedp.Click(chromedp.CSS(`#composer-mode .choice:nth-child(2)`)),
 		waitJS(`!!window.__answer`), waitJS(modeGone))
 	assert.Equal(t, `{"action":"accept","content":"b"}`, evalString(t, ctx, `window.__answer`))
@@ -432,8 +426,7 @@ func TestSetAsideSurvivesAReload(t *testing.T) {
 	do(t, ctx, 60*time.Second, chromedp.Reload(), waitReady(), waitCaughtUp(), waitJS(modeShown))
 	assert.False(t, evalBool(t, ctx, `!!document.querySelector('.env-chip')`))
 	do(t, ctx, 10*time.Second, chromedp.Click(chromedp.CSS(`#composer-mode .choice`)), waitJS(modeGone))
-	msgs := waitMessages(t, ctx, 2)
-	assert.Equal(t, "ok=True", msgs[1].Text)
+	waitReply(t, ctx, "ok=True")
 }
 
 // TestChatAboutThisKeepsTheQuestion sets the question aside, sends a message, and comes back
@@ -445,6 +438,5 @@ func TestChatAboutThisKeepsTheQuestion(t *testing.T) {
 	assert.Equal(t, "1 decision is waiting · Answer", evalString(t, ctx, `document.querySelector('.env-chip').textContent`))
 	do(t, ctx, 10*time.Second, chromedp.Click(chromedp.CSS(`.env-chip`)), waitJS(modeShown),
 		chromedp.Click(chromedp.CSS(`#composer-mode .choice`)))
-	msgs := waitMessages(t, ctx, 2)
-	assert.Equal(t, "ok=True", msgs[1].Text)
+	waitReply(t, ctx, "ok=True")
 }
