@@ -155,11 +155,7 @@ func TestTokenGuardsTheAPI(t *testing.T) {
 		resp.Body.Close()
 		assert.Equal(t, http.StatusUnauthorized, resp.StatusCode, path)
 	}
-	req, _ := http.NewRequest(http.MethodGet, srv.base()+"/api/sessions", nil)
-	req.Header.Set("Authorization", "Bearer "+srv.token)
-	resp, err := http.DefaultClient.Do(req)
-	require.NoError(t, err)
-	resp.Body.Close()
+	resp, _ := httpAPI(t, srv).Get("/api/sessions")
 	assert.Equal(t, http.StatusOK, resp.StatusCode, "a bearer token is accepted")
 
 	ctx := browser(t)

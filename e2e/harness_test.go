@@ -29,6 +29,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"parley/app/api"
+	"parley/internal/testkit"
 	"parley/internal/testkit/mcpserver"
 	"parley/protocol"
 )
@@ -525,6 +526,12 @@ func noticeText(t *testing.T, ctx context.Context) string {
 // apiClient calls the server's API as a script would, with the token.
 func apiClient(srv *server) *api.Client {
 	return &api.Client{Base: srv.base(), Header: http.Header{"Authorization": {"Bearer " + srv.token}}}
+}
+
+// httpAPI calls the server's HTTP API as a script does, with the bearer token: for what the
+// status or the raw answer says.
+func httpAPI(t *testing.T, srv *server) testkit.Client {
+	return testkit.Client{T: t, Base: srv.base(), Token: srv.token}
 }
 
 // seedSession makes a session through the API with n prompts (each gets the offline reply).
