@@ -83,9 +83,7 @@ func windowOf(t *testing.T, shown []shownMessage, n int) int {
 func TestASessionOpensPainted(t *testing.T) {
 	t.Parallel()
 	const n = 60
-	data := t.TempDir()
-	id := seedLog(t, data, n)
-	srv := startServer(t, data, "127.0.0.1:0")
+	srv, id := startOnLog(t, n)
 	ctx := browser(t)
 	addOnNewDocument(t, ctx, flashProbe)
 	release := holdWasm(t, ctx)
