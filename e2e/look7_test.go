@@ -188,14 +188,7 @@ func TestASaveAsItsTurnBeginsPutsTheChangeInTheBox(t *testing.T) {
 	do(t, ctx, 10*time.Second, pauseRequests("*/prompts/*/edit*"))
 	do(t, ctx, 60*time.Second, chromedp.Navigate(srv.link), waitReady())
 	do(t, ctx, 20*time.Second, typeText(`/script confirm('Go on?')`), pressEnter(0), waitJS(`location.pathname.startsWith('/s/')`))
-	id := sessionOf(t, ctx)
-	q := waitQueue(t, srv, 1)
-	do(t, ctx, 60*time.Second, waitJS(`!!document.activeElement?.closest('#composer-mode')`))
-	sendAPI(t, srv, id, "queued to edit")
-	do(t, ctx, 30*time.Second, waitJS(`!!document.querySelector('.queue-item .queue-edit')`),
-		clickJS(`.queue-item .queue-edit`), waitJS(`document.activeElement?.classList.contains('queue-field')`))
-	do(t, ctx, 10*time.Second, chromedp.KeyEvent(" with a change"),
-		waitJS(`document.activeElement.value === 'queued to edit with a change'`))
+	id, q := editAQueuedPrompt(t, srv, ctx)
 
 	do(t, ctx, 10*time.Second, pressEnter(0))
 	var req fetch.RequestID

@@ -71,6 +71,24 @@ func TestAFunctionRunFromTheHeroNamesItsSession(t *testing.T) {
 	waitShowing(t, ctx, 30*time.Second, `document.querySelector('h1')?.textContent === 'Greet someone'`, `document.querySelector('h1')?.textContent`)
 }
 
+// editAQueuedPrompt: the page's session has a decision open; once the decision has taken
+// the focus (it does once shown, when nobody typed: it cannot move it later, out of the field
+// of the edit), a prompt is queued behind it through the API, "queued to edit", and the
+// person opens its edit and types " with a change", not saved yet. It returns the session
+// and the decision waiting.
+func editAQueuedPrompt(t *testing.T, srv *server, ctx context.Context) (string, []protocol.QueueEntry) {
+	t.Helper()
+	id := sessionOf(t, ctx)
+	q := waitQueue(t, srv, 1)
+	do(t, ctx, 60*time.Second, waitJS(`!!document.activeElement?.closest('#composer-mode')`))
+	sendAPI(t, srv, id, "queued to edit")
+	do(t, ctx, 30*time.Second, waitJS(`!!document.querySelector('.queue-item .queue-edit')`),
+		clickJS(`.queue-item .queue-edit`), waitJS(`document.activeElement?.classList.contains('queue-field')`))
+	do(t, ctx, 10*time.Second, chromedp.KeyEvent(" with a change"),
+		waitJS(`document.activeElement.value === 'queued to edit with a change'`))
+	return id, q
+}
+
 // TestAnEditOfAQueuedPromptThatBeganIsKept: a person edits a queued prompt and its turn
 // begins before they save. The prompt runs as it was; their change is not thrown away with
 // the field (the keys after it went to the page): it is in the box, focused, and a notice
@@ -78,16 +96,7 @@ func TestAFunctionRunFromTheHeroNamesItsSession(t *testing.T) {
 func TestAnEditOfAQueuedPromptThatBeganIsKept(t *testing.T) {
 	t.Parallel()
 	srv, ctx := openSession(t, `/script confirm('Go on?')`)
-	id := sessionOf(t, ctx)
-	q := waitQueue(t, srv, 1)
-	// The decision has taken the focus (it does once shown, when nobody typed): it cannot
-	// move it later, out of the field of the edit below.
-	do(t, ctx, 30*time.Second, waitJS(`!!document.activeElement?.closest('#composer-mode')`))
-	sendAPI(t, srv, id, "queued to edit")
-	do(t, ctx, 30*time.Second, waitJS(`!!document.querySelector('.queue-item .queue-edit')`),
-		clickJS(`.queue-item .queue-edit`), waitJS(`document.activeElement?.classList.contains('queue-field')`))
-	do(t, ctx, 10*time.Second, chromedp.KeyEvent(" with a change"),
-		waitJS(`document.activeElement.value === 'queued to edit with a change'`))
+	id, q := editAQueuedPrompt(t, srv, ctx)
 	// Another client answers the confirm: the turn ends, and the queued prompt's begins.
 	_, err := apiClient(srv).Reply(context.Background(), id, q[0].ID, protocol.ReplyRequest{Action: protocol.ActionAccept, Content: json.RawMessage("true")})
 	require.NoError(t, err)
