@@ -46,6 +46,15 @@ func promptModel(t *testing.T, text string, replies ...testkit.Reply) (*testkit.
 	return fake, ctx
 }
 
+// toolResults checks that the model was asked twice, for the prompt and then with its
+// tools' results, and returns those results as the second request carried them.
+func toolResults(t *testing.T, fake *testkit.Model) []string {
+	t.Helper()
+	reqs := fake.Requests()
+	require.Len(t, reqs, 2, "the model was asked for the prompt, then with the tools' results")
+	return testkit.ToolTexts(reqs[1])
+}
+
 // runCommand is the model's call id of the run_command tool on argv: what a model sends to
 // run a program in the workspace.
 func runCommand(id string, argv ...string) testkit.Call {
@@ -277,9 +286,7 @@ func TestAgentApprovalAnsweredInTheComposer(t *testing.T) {
 	fake, ctx := promptModel(t, "say hello", testkit.Calls(runCommand("call_0", "echo", "hello")), testkit.Text("It printed hello."))
 	approve(t, ctx, "Approve")
 	waitFinal(t, ctx, "It printed hello.")
-	reqs := fake.Requests()
-	require.Len(t, reqs, 2)
-	assert.Contains(t, strings.Join(testkit.ToolTexts(reqs[1]), "\n"), "hello")
+	assert.Contains(t, strings.Join(toolResults(t, fake), "\n"), "hello")
 	got := receipts(t, ctx)
 	assert.Contains(t, got, "run_command")
 	assert.Contains(t, got, `"argv":["echo","hello"]`)
@@ -298,9 +305,7 @@ func TestAgentRejectionWithAReasonReachesTheModel(t *testing.T) {
 		waitJS(`!document.querySelector('#composer-mode .send').disabled`),
 		chromedp.Click(chromedp.CSS(`#composer-mode .send`)))
 	waitFinal(t, ctx, "Understood, I will keep it.")
-	reqs := fake.Requests()
-	require.Len(t, reqs, 2)
-	assert.Equal(t, []string{"call_0: error: rejected by the user: keep the notes"}, testkit.ToolTexts(reqs[1]))
+	assert.Equal(t, []string{"call_0: error: rejected by the user: keep the notes"}, toolResults(t, fake))
 	assert.Contains(t, receipts(t, ctx), "error")
 }
 
@@ -310,9 +315,7 @@ func TestAgentBatchApprovedAtOnce(t *testing.T) {
 	fake, ctx := promptModel(t, "run both", testkit.Calls(runCommand("call_0", "echo", "first"), runCommand("call_1", "echo", "second")), testkit.Text("Both ran."))
 	approve(t, ctx, "Approve all")
 	waitFinal(t, ctx, "Both ran.")
-	reqs := fake.Requests()
-	require.Len(t, reqs, 2)
-	texts := testkit.ToolTexts(reqs[1])
+	texts := toolResults(t, fake)
 	require.Len(t, texts, 2)
 	assert.Contains(t, texts[0], "first")
 	assert.Contains(t, texts[1], "second")
@@ -333,7 +336,5 @@ func TestAgentAskUserAnsweredInTheComposer(t *testing.T) {
 	time.Sleep(guardPause)
 	do(t, ctx, 10*time.Second, js(`[...document.querySelectorAll('#composer-mode .choice')].find(b => b.textContent.includes('green')).click()`))
 	waitFinal(t, ctx, "Green it is.")
-	reqs := fake.Requests()
-	require.Len(t, reqs, 2)
-	assert.Equal(t, []string{`call_0: the user answered: "green"`}, testkit.ToolTexts(reqs[1]))
+	assert.Equal(t, []string{`call_0: the user answered: "green"`}, toolResults(t, fake))
 }

@@ -376,9 +376,7 @@ func TestModelBatchAnsweredRequestByRequestInTheComposer(t *testing.T) {
 		waitJS(`!document.querySelector('`+mode+` .batch-send').disabled`),
 		clickJS(mode+` .batch-send`))
 	waitFinal(t, ctx, "One ran.")
-	reqs := fake.Requests()
-	require.Len(t, reqs, 2)
-	texts := testkit.ToolTexts(reqs[1])
+	texts := toolResults(t, fake)
 	require.Len(t, texts, 2)
 	assert.Contains(t, texts[0], "first")
 	assert.Equal(t, "call_1: error: rejected by the user", texts[1])

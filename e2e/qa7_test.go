@@ -75,9 +75,7 @@ func TestCtrlEnterWithWordsTypedRejects(t *testing.T) {
 		waitJS(`document.querySelector('#approval-instruction').value === 'no, keep it'`),
 		pressEnter(modCtrl))
 	waitFinal(t, ctx, "Kept it.")
-	reqs := fake.Requests()
-	require.Len(t, reqs, 2)
-	assert.Equal(t, []string{"call_0: error: rejected by the user: no, keep it"}, testkit.ToolTexts(reqs[1]))
+	assert.Equal(t, []string{"call_0: error: rejected by the user: no, keep it"}, toolResults(t, fake))
 	_, err := os.Stat(notes)
 	assert.NoError(t, err, "the file the words said to keep is still there")
 	assert.True(t, strings.HasPrefix(evalString(t, ctx, `document.querySelector('.thread .entry-decision .entry-outcome').textContent`), "Rejected"),
