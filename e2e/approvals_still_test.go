@@ -45,8 +45,7 @@ func TestApprovalsListHoldsStillUnderThePointer(t *testing.T) {
 	srv := startServer(t, t.TempDir(), "127.0.0.1:0")
 	names := []string{"a", "b", "c"}
 	for i, n := range names {
-		s := newSession(t, srv, "Session "+n, "")
-		sendTo(t, srv, s, `/script send(str(confirm('Deploy `+n+`?')))`)
+		sessionWith(t, srv, "Session "+n, `/script send(str(confirm('Deploy `+n+`?')))`)
 		waitQueue(t, srv, i+1)
 	}
 	q := waitQueue(t, srv, 3)
@@ -74,8 +73,7 @@ func TestApprovalsListHoldsStillUnderThePointer(t *testing.T) {
 	assert.True(t, evalBool(t, ctx, `(g => getComputedStyle(g.querySelector('.entry-decision')).visibility === 'hidden' && !g.hasAttribute('tabindex'))(document.querySelector('.queue-gone'))`), "nothing in it answers")
 
 	// A new decision goes at the end.
-	d := newSession(t, srv, "Session d", "")
-	sendTo(t, srv, d, `/script send(str(confirm('Deploy d?')))`)
+	d := sessionWith(t, srv, "Session d", `/script send(str(confirm('Deploy d?')))`)
 	order := `[...document.querySelectorAll('.queue-entry')].map(e => e.dataset.session).join()`
 	do(t, ctx, 30*time.Second, waitJS(order+` === '`+b.Session+`,`+c.Session+`,`+d+`'`))
 	assert.Equal(t, c.Session, evalString(t, ctx, underPointer))
@@ -107,8 +105,7 @@ func TestApprovalsListHoldsStillUnderThePointer(t *testing.T) {
 func TestApprovalsRejectKeepsOneReasonField(t *testing.T) {
 	t.Parallel()
 	srv := startServer(t, t.TempDir(), "127.0.0.1:0")
-	s := newSession(t, srv, "Runs", "")
-	sendTo(t, srv, s, `/script r = run(['echo', 'hi']); send(r.stdout.strip() or r.error)`)
+	s := sessionWith(t, srv, "Runs", `/script r = run(['echo', 'hi']); send(r.stdout.strip() or r.error)`)
 	waitQueue(t, srv, 1)
 	ctx := openApprovals(t, srv)
 	entry := entrySel(s)
@@ -139,8 +136,7 @@ func TestApprovalsRejectKeepsOneReasonField(t *testing.T) {
 func TestMCPPageHasTheFrame(t *testing.T) {
 	t.Parallel()
 	srv := startServer(t, t.TempDir(), "127.0.0.1:0")
-	s := newSession(t, srv, "Waits", "")
-	sendTo(t, srv, s, `/script confirm('Ship it?')`)
+	s := sessionWith(t, srv, "Waits", `/script confirm('Ship it?')`)
 	waitQueue(t, srv, 1)
 	ctx := browser(t)
 	do(t, ctx, 60*time.Second, chromedp.Navigate(srv.link), waitReady(), chromedp.Navigate(srv.base()+"/mcp"),

@@ -132,8 +132,7 @@ func TestLocaleSwitchKeepsTheDraft(t *testing.T) {
 func TestTheOfflineAgentSpeaksThePagesLocale(t *testing.T) {
 	t.Parallel()
 	srv := startServer(t, t.TempDir(), "127.0.0.1:0")
-	a := newSession(t, srv, "Alpha", "")
-	sendTo(t, srv, a, "你好")
+	a := sessionWith(t, srv, "Alpha", "你好")
 	waitAgentReplies(t, srv, a, 1)
 
 	ctx := browser(t)

@@ -96,11 +96,9 @@ func TestTheFocusStaysWhenTheLastQueuedPromptGoes(t *testing.T) {
 func TestAltAKeepsTheFocusInTheQueue(t *testing.T) {
 	t.Parallel()
 	srv := startServer(t, t.TempDir(), "127.0.0.1:0")
-	a := newSession(t, srv, "First", "")
-	sendTo(t, srv, a, `/script send(str(confirm('Deploy a?')))`)
+	a := sessionWith(t, srv, "First", `/script send(str(confirm('Deploy a?')))`)
 	waitQueue(t, srv, 1)
-	b := newSession(t, srv, "Second", "")
-	sendTo(t, srv, b, `/script send(str(confirm('Deploy b?')))`)
+	b := sessionWith(t, srv, "Second", `/script send(str(confirm('Deploy b?')))`)
 	waitQueue(t, srv, 2)
 	ctx := openApprovals(t, srv)
 	do(t, ctx, 30*time.Second, mouseTo(2, 2), waitJS(`document.activeElement?.dataset.session === '`+a+`'`))
@@ -145,8 +143,7 @@ func TestSeveralWorkspacesNameTheSessions(t *testing.T) {
 	srv := startServerWith(t, t.TempDir(), "127.0.0.1:0", notes)
 	id := newSession(t, srv, "In notes", "notes")
 	sendTo(t, srv, id, "hello")
-	other := newSession(t, srv, "In the default", "")
-	sendTo(t, srv, other, "hello")
+	other := sessionWith(t, srv, "In the default", "hello")
 	ctx := openPage(t, srv, "/s/"+id)
 	do(t, ctx, 60*time.Second, waitCaughtUp())
 	tag := func(sel string) string {

@@ -111,11 +111,9 @@ func TestAnEditOfAQueuedPromptThatBeganIsKept(t *testing.T) {
 func TestAPromptMovesItsSessionToTheTop(t *testing.T) {
 	t.Parallel()
 	srv := startServer(t, t.TempDir(), "127.0.0.1:0")
-	older := newSession(t, srv, "Older", "")
-	sendTo(t, srv, older, "the older one")
+	older := sessionWith(t, srv, "Older", "the older one")
 	waitAgentReplies(t, srv, older, 1)
-	newer := newSession(t, srv, "Newer", "")
-	sendTo(t, srv, newer, "the newer one")
+	newer := sessionWith(t, srv, "Newer", "the newer one")
 	waitAgentReplies(t, srv, newer, 1)
 
 	const first = `document.querySelector('#sidebar .session-item')?.dataset.session`

@@ -168,8 +168,7 @@ func TestASeedsTextStaysText(t *testing.T) {
 	t.Parallel()
 	srv := startServer(t, t.TempDir(), "127.0.0.1:0")
 	const evil = `</script><script>window.__pwned = 1</script>`
-	id := newSession(t, srv, "", "")
-	sendTo(t, srv, id, evil)
+	id := sessionWith(t, srv, "", evil)
 	waitAgentReplies(t, srv, id, 1)
 	ctx := browser(t)
 	release := holdWasm(t, ctx)
