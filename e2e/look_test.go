@@ -258,9 +258,7 @@ func TestAnExampleTypedWholeRunsOnOneEnter(t *testing.T) {
 // then removed; it never runs, and the log holds the edit and the withdrawal.
 func TestQueuedPromptEditedThenRemoved(t *testing.T) {
 	t.Parallel()
-	srv, ctx := openSession(t, `/script ok = confirm('Go on?'); send('first done')`)
-	do(t, ctx, 60*time.Second, waitJS(`!!document.querySelector('#composer-mode .chat-about')`),
-		chromedp.Click(chromedp.CSS(`#composer-mode .chat-about`)), waitJS(`!document.querySelector('#composer-mode')`))
+	srv, ctx := openRunningTurn(t)
 	do(t, ctx, 10*time.Second, chromedp.Focus(composer), typeText("second prompt"), pressEnter(0),
 		waitJS(`!!document.querySelector('.queue-dock [data-queued]')`))
 	assert.Equal(t, "Waiting for the current turn", evalString(t, ctx, `document.querySelector('.queue-dock .queue-when').textContent`))

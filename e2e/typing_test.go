@@ -162,15 +162,24 @@ func TestRenameFocusEscapeEnter(t *testing.T) {
 	assert.Equal(t, "Release notes", info.Title)
 }
 
+// openRunningTurn opens a session whose turn keeps running: its script waits on a confirm
+// ('Go on?', then it sends "first done"), set aside by "Chat about this", so the box is the
+// person's again and what they send now is queued behind the turn.
+func openRunningTurn(t *testing.T) (*server, context.Context) {
+	t.Helper()
+	srv, ctx := openSession(t, `/script ok = confirm('Go on?'); send('first done')`)
+	do(t, ctx, 60*time.Second, waitJS(`!!document.querySelector('#composer-mode .chat-about')`),
+		chromedp.Click(chromedp.CSS(`#composer-mode .chat-about`)), waitJS(`!document.querySelector('#composer-mode')`))
+	return srv, ctx
+}
+
 // TestQueuedPromptEditKeepsItsPlace: of two prompts queued behind a running turn, the first is
 // edited in place: it keeps its place, runs first with its new text, and the log holds a
 // prompt.edited; Escape in the edit keeps the text; an edit once the turn started is refused
 // with a message a person can act on.
 func TestQueuedPromptEditKeepsItsPlace(t *testing.T) {
 	t.Parallel()
-	srv, ctx := openSession(t, `/script ok = confirm('Go on?'); send('first done')`)
-	do(t, ctx, 60*time.Second, waitJS(`!!document.querySelector('#composer-mode .chat-about')`),
-		chromedp.Click(chromedp.CSS(`#composer-mode .chat-about`)), waitJS(`!document.querySelector('#composer-mode')`))
+	srv, ctx := openRunningTurn(t)
 	do(t, ctx, 10*time.Second, chromedp.Focus(composer), typeText("second"), pressEnter(0),
 		waitJS(`document.querySelectorAll('.queue-dock [data-queued]').length === 1`),
 		typeText("third"), pressEnter(0), waitJS(`document.querySelectorAll('.queue-dock [data-queued]').length === 2`))
