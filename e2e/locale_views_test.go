@@ -53,9 +53,16 @@ const englishOnPage = `(() => {
 
 func noEnglish(t *testing.T, ctx context.Context, state string) {
 	t.Helper()
+	noEnglishBy(t, ctx, englishOnPage, "the Chinese page", state)
+}
+
+// noEnglishBy runs probe, a script that lists the English words it finds as JSON, and fails
+// if it found any: "<state>: English words left in <where>".
+func noEnglishBy(t *testing.T, ctx context.Context, probe, where, state string) {
+	t.Helper()
 	var left []string
-	require.NoError(t, json.Unmarshal([]byte(evalString(t, ctx, englishOnPage)), &left))
-	assert.Empty(t, left, "%s: English words left in the Chinese page", state)
+	require.NoError(t, json.Unmarshal([]byte(evalString(t, ctx, probe)), &left))
+	assert.Empty(t, left, "%s: English words left in %s", state, where)
 }
 
 // TestChineseSessionSidebarAndApprovals switches a page to Chinese on a session with a thread,
