@@ -355,15 +355,23 @@ func TestUnknownSessionIsExplained(t *testing.T) {
 		"the composer does not take prompts for a session that does not exist")
 }
 
+// openWithoutLink opens path of a new server in a browser that never opened its token link,
+// and returns once the document is there (not ready: such a page may never be).
+func openWithoutLink(t *testing.T, path string) context.Context {
+	t.Helper()
+	srv := startServer(t, t.TempDir(), "127.0.0.1:0")
+	ctx := browser(t)
+	do(t, ctx, 60*time.Second, chromedp.Navigate(srv.base()+path))
+	return ctx
+}
+
 // TestWithoutTokenIsExplained: a person who opens the address without the token link (a
 // bookmark in another browser, a cleared cookie) gets a page written for a person, not the
 // script's "send Authorization: Bearer <token>", and no composer that cannot send.
 func TestWithoutTokenIsExplained(t *testing.T) {
 	t.Parallel()
-	srv := startServer(t, t.TempDir(), "127.0.0.1:0")
-	ctx := browser(t)
-	do(t, ctx, 60*time.Second, chromedp.Navigate(srv.base()+"/"),
-		waitJS(`document.documentElement.hasAttribute('data-ready')`))
+	ctx := openWithoutLink(t, "/")
+	do(t, ctx, 60*time.Second, waitJS(`document.documentElement.hasAttribute('data-ready')`))
 	// The page learns it has no access from its first request's 401, and says so.
 	waitShowing(t, ctx, 20*time.Second, `!!document.querySelector('.gate')`, `document.body.innerText.slice(0, 300)`)
 	text := evalString(t, ctx, `document.body.innerText`)
@@ -376,9 +384,7 @@ func TestWithoutTokenIsExplained(t *testing.T) {
 // page, not the raw JSON error body.
 func TestWrongTokenLinkIsAPage(t *testing.T) {
 	t.Parallel()
-	srv := startServer(t, t.TempDir(), "127.0.0.1:0")
-	ctx := browser(t)
-	do(t, ctx, 60*time.Second, chromedp.Navigate(srv.base()+"/?token=wrong"))
+	ctx := openWithoutLink(t, "/?token=wrong")
 	assert.Equal(t, "text/html", evalString(t, ctx, `document.contentType`), "a person gets a page, not %q",
 		evalString(t, ctx, `document.body.innerText.slice(0, 120)`))
 }
