@@ -609,6 +609,24 @@ func addOnNewDocument(t *testing.T, ctx context.Context, source string) {
 	}))
 }
 
+// onlyDecision returns the one decision the session has waiting, as the API lists them; it
+// fails the test unless there is exactly one.
+func onlyDecision(t *testing.T, srv *server, session string) protocol.Decision {
+	t.Helper()
+	pending, err := apiClient(srv).PendingDecisions(context.Background(), session)
+	require.NoError(t, err)
+	require.Len(t, pending, 1)
+	return pending[0]
+}
+
+// declineOnly declines, through the API (another client), the one decision the session has
+// waiting.
+func declineOnly(t *testing.T, srv *server, session string) {
+	t.Helper()
+	_, err := apiClient(srv).Reply(context.Background(), session, onlyDecision(t, srv, session).ID, protocol.ReplyRequest{Action: protocol.ActionDecline})
+	require.NoError(t, err)
+}
+
 // openHome starts a server on a fresh data folder and a browser on its token link, ready
 // to type: how most tests begin.
 func openHome(t testing.TB) (*server, context.Context) {

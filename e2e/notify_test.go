@@ -91,11 +91,7 @@ func TestNotifications(t *testing.T) {
 	// The claimed decision's window (3 s) is long over when a second ask in the other
 	// thread is notified; it replaces the first, and the claimed one never showed.
 	// (The first is answered first: the thread's next script waits for its turn.)
-	pending, err := apiClient(srv).PendingDecisions(t.Context(), there)
-	require.NoError(t, err)
-	require.Len(t, pending, 1)
-	_, err = apiClient(srv).Reply(t.Context(), there, pending[0].ID, protocol.ReplyRequest{Action: protocol.ActionDecline})
-	require.NoError(t, err)
+	declineOnly(t, srv, there)
 	sendAPI(t, srv, there, `/script confirm('And the database?')`)
 	do(t, ctx, 60*time.Second, waitJS(shownNotifications+`.some(n => n.title.includes('And the database?'))`))
 	notes = get(t, ctx, chromedp.Evaluate[[]map[string]string](`window.__notes`))
@@ -150,11 +146,7 @@ func TestNotificationWithdrawnWhenAnsweredElsewhere(t *testing.T) {
 	// Notified here, answered elsewhere: the notification goes without anything done here.
 	sendAPI(t, srv, there, `/script confirm('Deploy now?')`)
 	do(t, ctx, 60*time.Second, waitJS(shownNotifications+`.some(n => n.title === 'Confirm: Deploy now?')`))
-	pending, err := apiClient(srv).PendingDecisions(t.Context(), there)
-	require.NoError(t, err)
-	require.Len(t, pending, 1)
-	_, err = apiClient(srv).Reply(t.Context(), there, pending[0].ID, protocol.ReplyRequest{Action: protocol.ActionDecline})
-	require.NoError(t, err)
+	declineOnly(t, srv, there)
 	do(t, ctx, 30*time.Second, waitJS(shownNotifications+`.length === 0`))
 	require.Equal(t, "/s/"+here, evalString(t, ctx, `location.pathname`), "nothing was opened or claimed here")
 
