@@ -191,14 +191,7 @@ func loadAndType(t *testing.T, ctx context.Context, rng *rand.Rand, url string, 
 		}
 		time.Sleep(2 * time.Millisecond)
 	}
-	for _, k := range keys {
-		for _, p := range keyOf(k) {
-			do(t, ctx, 10*time.Second, key(p))
-		}
-		if gap := pace[0] + time.Duration(rng.Int64N(int64(pace[1]-pace[0])+1)); gap > 0 {
-			time.Sleep(gap)
-		}
-	}
+	typeStrokes(t, ctx, rng, keys, pace)
 }
 
 // TestTypingThroughTheHandOff types a prompt, an Enter and a few more words through the whole

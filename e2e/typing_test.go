@@ -26,7 +26,13 @@ var typingPaces = [][2]time.Duration{{0, 0}, {60 * time.Millisecond, 150 * time.
 // keyboard sends it), each key after a gap drawn from pace.
 func typeAt(t *testing.T, ctx context.Context, rng *rand.Rand, text string, pace [2]time.Duration) {
 	t.Helper()
-	for _, k := range strokes(text) {
+	typeStrokes(t, ctx, rng, strokes(text), pace)
+}
+
+// typeStrokes types keys (keyOf each), each key after a gap drawn from pace.
+func typeStrokes(t *testing.T, ctx context.Context, rng *rand.Rand, keys []stroke, pace [2]time.Duration) {
+	t.Helper()
+	for _, k := range keys {
 		for _, p := range keyOf(k) {
 			do(t, ctx, 10*time.Second, key(p))
 		}
