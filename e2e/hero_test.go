@@ -43,10 +43,7 @@ func TestBlankToActiveKeepsTheTextarea(t *testing.T) {
 // one that drops keys (docs/pwa.md, "Offline").
 func TestHeroKeepsTypingWhenTheServerGoes(t *testing.T) {
 	t.Parallel()
-	srv := startServer(t, t.TempDir(), "127.0.0.1:0")
-	ctx := browser(t)
-	do(t, ctx, 60*time.Second, chromedp.Navigate(srv.link), waitReady(), typeText("hello"), pressEnter(0),
-		waitJS(`location.pathname.startsWith('/s/')`))
+	srv, ctx := openSession(t, "hello")
 	waitMessages(t, ctx, 2)
 	srv.kill()
 	do(t, ctx, 30*time.Second, chromedp.Click(chromedp.CSS(`.new-session`)), waitJS(`location.pathname === '/'`),
