@@ -55,7 +55,7 @@ func toolResults(t *testing.T, fake *testkit.Model) []string {
 	return testkit.ToolTexts(reqs[1])
 }
 
-// runCommand is the model's call id of the run_command tool on argv: what a model sends to
+// runCommand is a model's tool call id of run_command on argv: what a model sends to
 // run a program in the workspace.
 func runCommand(id string, argv ...string) testkit.Call {
 	return testkit.Call{ID: id, Name: "run_command", Args: map[string]any{"argv": argv}}
