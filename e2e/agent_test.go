@@ -37,6 +37,30 @@ func openModelOn(t testing.TB, data string, replies ...testkit.Reply) (*testkit.
 	return fake, srv, ctx
 }
 
+// promptModel opens the page on a model that gives replies, one for each request it is sent,
+// and sends text from the composer: how a test of the model agent begins.
+func promptModel(t *testing.T, text string, replies ...testkit.Reply) (*testkit.Model, context.Context) {
+	t.Helper()
+	fake, _, ctx := openModel(t, replies...)
+	prompt(t, ctx, text)
+	return fake, ctx
+}
+
+// toolResults checks that the model was asked twice, for the prompt and then with its
+// tools' results, and returns those results as the second request carried them.
+func toolResults(t *testing.T, fake *testkit.Model) []string {
+	t.Helper()
+	reqs := fake.Requests()
+	require.Len(t, reqs, 2, "the model was asked for the prompt, then with the tools' results")
+	return testkit.ToolTexts(reqs[1])
+}
+
+// runCommand is a model's tool call id of run_command on argv: what a model sends to
+// run a program in the workspace.
+func runCommand(id string, argv ...string) testkit.Call {
+	return testkit.Call{ID: id, Name: "run_command", Args: map[string]any{"argv": argv}}
+}
+
 // prompt sends text from the composer and waits for the session's address.
 func prompt(t *testing.T, ctx context.Context, text string) {
 	t.Helper()
@@ -259,15 +283,10 @@ func receipts(t *testing.T, ctx context.Context) string {
 // composer; approved, it runs, and its receipt and the model's answer follow.
 func TestAgentApprovalAnsweredInTheComposer(t *testing.T) {
 	t.Parallel()
-	fake, _, ctx := openModel(t,
-		testkit.Calls(testkit.Call{ID: "call_0", Name: "run_command", Args: map[string]any{"argv": []string{"echo", "hello"}}}),
-		testkit.Text("It printed hello."))
-	prompt(t, ctx, "say hello")
+	fake, ctx := promptModel(t, "say hello", testkit.Calls(runCommand("call_0", "echo", "hello")), testkit.Text("It printed hello."))
 	approve(t, ctx, "Approve")
 	waitFinal(t, ctx, "It printed hello.")
-	reqs := fake.Requests()
-	require.Len(t, reqs, 2)
-	assert.Contains(t, strings.Join(testkit.ToolTexts(reqs[1]), "\n"), "hello")
+	assert.Contains(t, strings.Join(toolResults(t, fake), "\n"), "hello")
 	got := receipts(t, ctx)
 	assert.Contains(t, got, "run_command")
 	assert.Contains(t, got, `"argv":["echo","hello"]`)
@@ -280,35 +299,23 @@ func TestAgentApprovalAnsweredInTheComposer(t *testing.T) {
 // tool's error text the model reads.
 func TestAgentRejectionWithAReasonReachesTheModel(t *testing.T) {
 	t.Parallel()
-	fake, _, ctx := openModel(t,
-		testkit.Calls(testkit.Call{ID: "call_0", Name: "run_command", Args: map[string]any{"argv": []string{"rm", "notes.txt"}}}),
-		testkit.Text("Understood, I will keep it."))
-	prompt(t, ctx, "clean up")
+	fake, ctx := promptModel(t, "clean up", testkit.Calls(runCommand("call_0", "rm", "notes.txt")), testkit.Text("Understood, I will keep it."))
 	do(t, ctx, 20*time.Second, waitJS(`!!document.querySelector('#composer-mode.mode-approval')`),
 		chromedp.SendKeys(chromedp.CSS(`#approval-instruction`), "keep the notes"),
 		waitJS(`!document.querySelector('#composer-mode .send').disabled`),
 		chromedp.Click(chromedp.CSS(`#composer-mode .send`)))
 	waitFinal(t, ctx, "Understood, I will keep it.")
-	reqs := fake.Requests()
-	require.Len(t, reqs, 2)
-	assert.Equal(t, []string{"call_0: error: rejected by the user: keep the notes"}, testkit.ToolTexts(reqs[1]))
+	assert.Equal(t, []string{"call_0: error: rejected by the user: keep the notes"}, toolResults(t, fake))
 	assert.Contains(t, receipts(t, ctx), "error")
 }
 
 // TestAgentBatchApprovedAtOnce: two commands of one model message are one approval.
 func TestAgentBatchApprovedAtOnce(t *testing.T) {
 	t.Parallel()
-	fake, _, ctx := openModel(t,
-		testkit.Calls(
-			testkit.Call{ID: "call_0", Name: "run_command", Args: map[string]any{"argv": []string{"echo", "first"}}},
-			testkit.Call{ID: "call_1", Name: "run_command", Args: map[string]any{"argv": []string{"echo", "second"}}}),
-		testkit.Text("Both ran."))
-	prompt(t, ctx, "run both")
+	fake, ctx := promptModel(t, "run both", testkit.Calls(runCommand("call_0", "echo", "first"), runCommand("call_1", "echo", "second")), testkit.Text("Both ran."))
 	approve(t, ctx, "Approve all")
 	waitFinal(t, ctx, "Both ran.")
-	reqs := fake.Requests()
-	require.Len(t, reqs, 2)
-	texts := testkit.ToolTexts(reqs[1])
+	texts := toolResults(t, fake)
 	require.Len(t, texts, 2)
 	assert.Contains(t, texts[0], "first")
 	assert.Contains(t, texts[1], "second")
@@ -320,17 +327,14 @@ func TestAgentBatchApprovedAtOnce(t *testing.T) {
 // mode; the choice is what the model reads.
 func TestAgentAskUserAnsweredInTheComposer(t *testing.T) {
 	t.Parallel()
-	fake, _, ctx := openModel(t,
+	fake, ctx := promptModel(t, "pick a colour with me",
 		testkit.Calls(testkit.Call{ID: "call_0", Name: "ask_user", Args: map[string]any{
 			"message": "Which colour?", "schema": map[string]any{"type": "string", "enum": []string{"red", "green"}}}}),
 		testkit.Text("Green it is."))
-	prompt(t, ctx, "pick a colour with me")
 	do(t, ctx, 20*time.Second, waitJS(`!!document.querySelector('#composer-mode.mode-question')`))
 	assert.Equal(t, "Which colour?", modeText(t, ctx, `.question-message`))
 	time.Sleep(guardPause)
 	do(t, ctx, 10*time.Second, js(`[...document.querySelectorAll('#composer-mode .choice')].find(b => b.textContent.includes('green')).click()`))
 	waitFinal(t, ctx, "Green it is.")
-	reqs := fake.Requests()
-	require.Len(t, reqs, 2)
-	assert.Equal(t, []string{`call_0: the user answered: "green"`}, testkit.ToolTexts(reqs[1]))
+	assert.Equal(t, []string{`call_0: the user answered: "green"`}, toolResults(t, fake))
 }

@@ -7,8 +7,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/chromedp/cdproto/cdp"
-	"github.com/chromedp/cdproto/emulation"
 	"github.com/chromedp/cdproto/input"
 	"github.com/chromedp/chromedp"
 	"github.com/stretchr/testify/assert"
@@ -47,8 +45,7 @@ func TestApprovalsListHoldsStillUnderThePointer(t *testing.T) {
 	srv := startServer(t, t.TempDir(), "127.0.0.1:0")
 	names := []string{"a", "b", "c"}
 	for i, n := range names {
-		s := newSession(t, srv, "Session "+n, "")
-		sendTo(t, srv, s, `/script send(str(confirm('Deploy `+n+`?')))`)
+		sessionWith(t, srv, "Session "+n, `/script send(str(confirm('Deploy `+n+`?')))`)
 		waitQueue(t, srv, i+1)
 	}
 	q := waitQueue(t, srv, 3)
@@ -76,8 +73,7 @@ func TestApprovalsListHoldsStillUnderThePointer(t *testing.T) {
 	assert.True(t, evalBool(t, ctx, `(g => getComputedStyle(g.querySelector('.entry-decision')).visibility === 'hidden' && !g.hasAttribute('tabindex'))(document.querySelector('.queue-gone'))`), "nothing in it answers")
 
 	// A new decision goes at the end.
-	d := newSession(t, srv, "Session d", "")
-	sendTo(t, srv, d, `/script send(str(confirm('Deploy d?')))`)
+	d := sessionWith(t, srv, "Session d", `/script send(str(confirm('Deploy d?')))`)
 	order := `[...document.querySelectorAll('.queue-entry')].map(e => e.dataset.session).join()`
 	do(t, ctx, 30*time.Second, waitJS(order+` === '`+b.Session+`,`+c.Session+`,`+d+`'`))
 	assert.Equal(t, c.Session, evalString(t, ctx, underPointer))
@@ -109,8 +105,7 @@ func TestApprovalsListHoldsStillUnderThePointer(t *testing.T) {
 func TestApprovalsRejectKeepsOneReasonField(t *testing.T) {
 	t.Parallel()
 	srv := startServer(t, t.TempDir(), "127.0.0.1:0")
-	s := newSession(t, srv, "Runs", "")
-	sendTo(t, srv, s, `/script r = run(['echo', 'hi']); send(r.stdout.strip() or r.error)`)
+	s := sessionWith(t, srv, "Runs", `/script r = run(['echo', 'hi']); send(r.stdout.strip() or r.error)`)
 	waitQueue(t, srv, 1)
 	ctx := openApprovals(t, srv)
 	entry := entrySel(s)
@@ -135,21 +130,13 @@ func TestApprovalsRejectKeepsOneReasonField(t *testing.T) {
 	assert.Equal(t, "not now", h.Entries[0].Reason)
 }
 
-func touchOn() chromedp.Action[chromedp.Void] {
-	return chromedp.Func(func(ctx context.Context, tg *chromedp.Target) error {
-		_, err := cdp.Call(ctx, tg, emulation.SetTouchEmulationEnabled, emulation.SetTouchEmulationEnabledParams{Enabled: true, MaxTouchPoints: 5})
-		return err
-	})
-}
-
 // TestMCPPageHasTheFrame: /mcp shows the sidebar with the sessions and the count of waiting
 // decisions, and on a phone its drawer opens over a dimmed backdrop that closes it, as
 // /approvals does.
 func TestMCPPageHasTheFrame(t *testing.T) {
 	t.Parallel()
 	srv := startServer(t, t.TempDir(), "127.0.0.1:0")
-	s := newSession(t, srv, "Waits", "")
-	sendTo(t, srv, s, `/script confirm('Ship it?')`)
+	s := sessionWith(t, srv, "Waits", `/script confirm('Ship it?')`)
 	waitQueue(t, srv, 1)
 	ctx := browser(t)
 	do(t, ctx, 60*time.Second, chromedp.Navigate(srv.link), waitReady(), chromedp.Navigate(srv.base()+"/mcp"),
@@ -159,7 +146,7 @@ func TestMCPPageHasTheFrame(t *testing.T) {
 
 	for _, page := range []string{"/mcp", "/approvals"} {
 		phone := browser(t)
-		do(t, phone, 60*time.Second, chromedp.EmulateViewport(390, 844), touchOn(), chromedp.Navigate(srv.link), waitReady(),
+		do(t, phone, 60*time.Second, chromedp.EmulateViewport(390, 844), touchScreen(true), chromedp.Navigate(srv.link), waitReady(),
 			chromedp.Navigate(srv.base()+page), waitJS(`document.documentElement.hasAttribute('data-ready') && !!document.querySelector('main')`))
 		assert.False(t, evalBool(t, phone, `(r => r.width > 0)(document.querySelector('#sidebar').getBoundingClientRect())`), page+": the drawer starts closed")
 		do(t, phone, 20*time.Second, clickJS(`.menu-toggle`))

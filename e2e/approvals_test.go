@@ -34,6 +34,15 @@ func newSession(t *testing.T, srv *server, title, workspace string) string {
 	return info.ID
 }
 
+// sessionWith makes a session titled title in the default workspace and sends it text
+// through the API, as a script would; it returns the session's id.
+func sessionWith(t *testing.T, srv *server, title, text string) string {
+	t.Helper()
+	id := newSession(t, srv, title, "")
+	sendTo(t, srv, id, text)
+	return id
+}
+
 // waitQueue waits until the server's queue holds n decisions, and returns it.
 func waitQueue(t *testing.T, srv *server, n int) []protocol.QueueEntry {
 	t.Helper()
@@ -89,8 +98,7 @@ const alphaRun = `/script r = run(['echo', 'alpha ran']); send(r.stdout.strip() 
 // approval waiting: the first in the queue. It returns the session's id.
 func alphaAsks(t *testing.T, srv *server) string {
 	t.Helper()
-	a := newSession(t, srv, "Alpha", "")
-	sendTo(t, srv, a, "hello from alpha")
+	a := sessionWith(t, srv, "Alpha", "hello from alpha")
 	waitAgentReplies(t, srv, a, 1)
 	sendTo(t, srv, a, alphaRun)
 	waitQueue(t, srv, 1)
@@ -104,11 +112,9 @@ func TestApprovalsQueueAcrossSessions(t *testing.T) {
 	t.Parallel()
 	srv := startServer(t, t.TempDir(), "127.0.0.1:0")
 	a := alphaAsks(t, srv)
-	b := newSession(t, srv, "Beta", "")
-	sendTo(t, srv, b, `/script send('beta says ' + str(confirm('Deploy beta?')))`)
+	b := sessionWith(t, srv, "Beta", `/script send('beta says ' + str(confirm('Deploy beta?')))`)
 	waitQueue(t, srv, 2)
-	g := newSession(t, srv, "Gamma", "")
-	sendTo(t, srv, g, `/script send('gamma says ' + str(confirm('Deploy gamma?')))`)
+	g := sessionWith(t, srv, "Gamma", `/script send('gamma says ' + str(confirm('Deploy gamma?')))`)
 	queue := waitQueue(t, srv, 3)
 	require.Equal(t, a, queue[0].Session, "oldest first")
 	assert.Equal(t, alphaRun, queue[0].Status.User)
@@ -195,8 +201,7 @@ func TestApprovalsHistoryFilters(t *testing.T) {
 	require.Len(t, spaces, 2)
 	c := apiClient(srv)
 
-	one := newSession(t, srv, "One", "")
-	sendTo(t, srv, one, `/script confirm('First?')`)
+	one := sessionWith(t, srv, "One", `/script confirm('First?')`)
 	q := waitQueue(t, srv, 1)
 	_, err = c.Reply(context.Background(), one, q[0].ID, protocol.ReplyRequest{Action: protocol.ActionAccept, Content: json.RawMessage("true")})
 	require.NoError(t, err)
@@ -209,8 +214,7 @@ func TestApprovalsHistoryFilters(t *testing.T) {
 	require.NoError(t, err)
 	waitQueue(t, srv, 0)
 
-	three := newSession(t, srv, "Three", "")
-	sendTo(t, srv, three, `/script confirm('Quick?', timeout=1)`)
+	three := sessionWith(t, srv, "Three", `/script confirm('Quick?', timeout=1)`)
 	require.Eventually(t, func() bool {
 		h, err := c.ApprovalHistory(context.Background(), protocol.HistoryFilter{Outcome: protocol.HistoryTimedOut})
 		return err == nil && len(h.Entries) == 1
@@ -306,8 +310,7 @@ func TestBatchCardApproveAllRejectAllAndEach(t *testing.T) {
 	assert.Equal(t, "run echo one|run echo two", items)
 	assert.Equal(t, "Approve all|Reject all", evalString(t, ctx, `[...document.querySelectorAll('`+pendingCard+` .entry-actions .choice-label')].map(e => e.textContent).join('|')`))
 	do(t, ctx, 10*time.Second, clickJS(pendingCard+` .entry-actions .tone-affirm`))
-	msgs := waitMessages(t, ctx, 2)
-	assert.Equal(t, "one | two", msgs[1].Text)
+	msgs := waitReply(t, ctx, "one | two")
 
 	do(t, ctx, 10*time.Second, typeText(batch), pressEnter(0))
 	do(t, ctx, 30*time.Second, waitJS(`!!document.querySelector('`+pendingCard+` .entry-reason')`))
@@ -366,12 +369,7 @@ func waitShowing(t *testing.T, ctx context.Context, timeout time.Duration, cond,
 // result and one refusal. The thread's card lists both requests.
 func TestModelBatchAnsweredRequestByRequestInTheComposer(t *testing.T) {
 	t.Parallel()
-	fake, _, ctx := openModel(t,
-		testkit.Calls(
-			testkit.Call{ID: "call_0", Name: "run_command", Args: map[string]any{"argv": []string{"echo", "first"}}},
-			testkit.Call{ID: "call_1", Name: "run_command", Args: map[string]any{"argv": []string{"echo", "second"}}}),
-		testkit.Text("One ran."))
-	prompt(t, ctx, "run both")
+	fake, ctx := promptModel(t, "run both", testkit.Calls(runCommand("call_0", "echo", "first"), runCommand("call_1", "echo", "second")), testkit.Text("One ran."))
 	mode := `#composer-mode.mode-approval`
 	do(t, ctx, 30*time.Second, waitJS(`document.querySelectorAll('`+mode+` .batch-item').length === 2`))
 	assert.Equal(t, 2, int(get(t, ctx, chromedp.Evaluate[float64](`document.querySelectorAll('.thread .entry-decision.status-pending .batch-item').length`))), "the thread's card lists them too")
@@ -382,9 +380,7 @@ func TestModelBatchAnsweredRequestByRequestInTheComposer(t *testing.T) {
 		waitJS(`!document.querySelector('`+mode+` .batch-send').disabled`),
 		clickJS(mode+` .batch-send`))
 	waitFinal(t, ctx, "One ran.")
-	reqs := fake.Requests()
-	require.Len(t, reqs, 2)
-	texts := testkit.ToolTexts(reqs[1])
+	texts := toolResults(t, fake)
 	require.Len(t, texts, 2)
 	assert.Contains(t, texts[0], "first")
 	assert.Equal(t, "call_1: error: rejected by the user", texts[1])

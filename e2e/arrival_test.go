@@ -53,8 +53,7 @@ func TestTypingThroughADecisionsArrivalAnswersNothing(t *testing.T) {
 func TestTypingOnAfterSendingAScriptAnswersNothing(t *testing.T) {
 	t.Parallel()
 	const sleep = `/script run(['sleep', '1'])`
-	srv, ctx := openSession(t, sleep)
-	do(t, ctx, 60*time.Second, waitJS(modeShown))
+	srv, ctx := openDecision(t, sleep)
 	do(t, ctx, 10*time.Second, chromedp.Click(chromedp.CSS(`#composer-mode .choice:nth-child(2)`)), waitJS(modeGone)) // always
 	require.Eventually(t, func() bool {
 		grants, err := apiClient(srv).ListGrants(context.Background())

@@ -10,8 +10,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/chromedp/cdproto/cdp"
-	"github.com/chromedp/cdproto/emulation"
 	"github.com/chromedp/chromedp"
 	"github.com/stretchr/testify/assert"
 )
@@ -73,14 +71,6 @@ func noViolations(t *testing.T, ctx context.Context, state string) {
 	for _, v := range axeRun(t, ctx) {
 		t.Errorf("%s: %s (%s): %s\n\t%s", state, v.ID, v.Impact, v.Help, strings.Join(v.Nodes, "\n\t"))
 	}
-}
-
-func colorScheme(scheme string) chromedp.Action[chromedp.Void] {
-	return chromedp.Func(func(ctx context.Context, tg *chromedp.Target) error {
-		_, err := cdp.Call(ctx, tg, emulation.SetEmulatedMedia, emulation.SetEmulatedMediaParams{
-			Features: []*emulation.MediaFeature{{Name: "prefers-color-scheme", Value: scheme}}})
-		return err
-	})
 }
 
 // animationsDone waits for the morph's 160 ms fade: axe reads the colours as drawn, and a
@@ -155,11 +145,7 @@ func TestPhoneTargets(t *testing.T) {
 	t.Parallel()
 	srv := startServer(t, t.TempDir(), "127.0.0.1:0")
 	ctx := browser(t)
-	touch := chromedp.Func(func(ctx context.Context, tg *chromedp.Target) error {
-		_, err := cdp.Call(ctx, tg, emulation.SetTouchEmulationEnabled, emulation.SetTouchEmulationEnabledParams{Enabled: true, MaxTouchPoints: 5})
-		return err
-	})
-	do(t, ctx, 60*time.Second, chromedp.EmulateViewport(390, 844), touch, chromedp.Navigate(srv.link), waitReady())
+	do(t, ctx, 60*time.Second, chromedp.EmulateViewport(390, 844), touchScreen(true), chromedp.Navigate(srv.link), waitReady())
 	do(t, ctx, 20*time.Second, typeText("hello"), pressEnter(0), waitJS(`location.pathname.startsWith('/s/')`))
 	waitMessages(t, ctx, 2)
 	size := func(sel string) string {
@@ -192,13 +178,7 @@ func TestTouchHidesKeyboardHints(t *testing.T) {
 	t.Parallel()
 	srv := startServer(t, t.TempDir(), "127.0.0.1:0")
 	ctx := browser(t)
-	touch := func(on bool) chromedp.Action[chromedp.Void] {
-		return chromedp.Func(func(ctx context.Context, tg *chromedp.Target) error {
-			_, err := cdp.Call(ctx, tg, emulation.SetTouchEmulationEnabled, emulation.SetTouchEmulationEnabledParams{Enabled: on, MaxTouchPoints: 5})
-			return err
-		})
-	}
-	do(t, ctx, 60*time.Second, chromedp.EmulateViewport(390, 844), touch(true), chromedp.Navigate(srv.link), waitReady(),
+	do(t, ctx, 60*time.Second, chromedp.EmulateViewport(390, 844), touchScreen(true), chromedp.Navigate(srv.link), waitReady(),
 		waitJS(`matchMedia('(hover: none) and (pointer: coarse)').matches`))
 	do(t, ctx, 20*time.Second, typeText(echoScript), pressEnter(0), waitJS(`location.pathname.startsWith('/s/')`))
 	do(t, ctx, 20*time.Second, waitJS(`!!document.querySelector('#composer-mode.mode-approval')`),
@@ -207,6 +187,6 @@ func TestTouchHidesKeyboardHints(t *testing.T) {
 	assert.Equal(t, "", evalString(t, ctx, visible+`.join(' ')`), "no keyboard hints on a touch device")
 	assert.True(t, evalBool(t, ctx, `!!document.querySelector('#composer-mode [aria-keyshortcuts]')`), "the chords are still named for a keyboard")
 	// A mouse and a keyboard: the hints are back.
-	do(t, ctx, 20*time.Second, touch(false), waitJS(`!matchMedia('(pointer: coarse)').matches`),
+	do(t, ctx, 20*time.Second, touchScreen(false), waitJS(`!matchMedia('(pointer: coarse)').matches`),
 		waitJS(visible+`.some(s => s.includes('Enter'))`))
 }

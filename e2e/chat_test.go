@@ -10,9 +10,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/chromedp/cdproto/cdp"
-	"github.com/chromedp/cdproto/emulation"
-	"github.com/chromedp/cdproto/input"
 	"github.com/chromedp/chromedp"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -45,6 +42,15 @@ func waitMessages(t *testing.T, ctx context.Context, n int) []shownMessage {
 		t.Fatalf("waiting for %d messages: %v (shown: %+v)", n, err, thread(t, ctx))
 	}
 	return thread(t, ctx)
+}
+
+// waitReply waits for a first exchange (the prompt and its reply) and checks that the reply
+// reads want: what a script sent once it was answered. It returns the messages shown.
+func waitReply(t *testing.T, ctx context.Context, want string) []shownMessage {
+	t.Helper()
+	msgs := waitMessages(t, ctx, 2)
+	assert.Equal(t, want, msgs[1].Text)
+	return msgs
 }
 
 // assertReloadShows reloads the page and checks that it shows want again, each message once.
@@ -127,17 +133,7 @@ func TestCompositionNeverSends(t *testing.T) {
 
 	// Chromium's IME path: a composition is open, and the Enter that commits it arrives as
 	// keyCode 229 while composing.
-	ime := func(ctx context.Context, tg *chromedp.Target) error {
-		if _, err := cdp.Call(ctx, tg, input.ImeSetComposition, input.ImeSetCompositionParams{Text: "にほん", SelectionStart: 3, SelectionEnd: 3}); err != nil {
-			return err
-		}
-		if _, err := cdp.Call(ctx, tg, input.DispatchKeyEvent, input.DispatchKeyEventParams{Type: input.DispatchKeyEventTypeRawKeyDown, Key: "Enter", Code: "Enter", WindowsVirtualKeyCode: 229, NativeVirtualKeyCode: 229}); err != nil {
-			return err
-		}
-		_, err := cdp.Call(ctx, tg, input.InsertText, input.InsertTextParams{Text: "日本"})
-		return err
-	}
-	do(t, ctx, 10*time.Second, chromedp.Focus(composer), chromedp.Func(ime))
+	do(t, ctx, 10*time.Second, chromedp.Focus(composer), imeCompose("にほん"), composingEnter(), imeCommit("日本"))
 	assert.Equal(t, "日本", draft(t, ctx), "the composition committed into the draft")
 	time.Sleep(500 * time.Millisecond)
 	assert.Len(t, thread(t, ctx), 2, "nothing was sent during the composition")
@@ -159,11 +155,7 @@ func TestTokenGuardsTheAPI(t *testing.T) {
 		resp.Body.Close()
 		assert.Equal(t, http.StatusUnauthorized, resp.StatusCode, path)
 	}
-	req, _ := http.NewRequest(http.MethodGet, srv.base()+"/api/sessions", nil)
-	req.Header.Set("Authorization", "Bearer "+srv.token)
-	resp, err := http.DefaultClient.Do(req)
-	require.NoError(t, err)
-	resp.Body.Close()
+	resp, _ := httpAPI(t, srv).Get("/api/sessions")
 	assert.Equal(t, http.StatusOK, resp.StatusCode, "a bearer token is accepted")
 
 	ctx := browser(t)
@@ -223,11 +215,7 @@ func TestBannersReadableInLightTheme(t *testing.T) {
 	data := t.TempDir()
 	srv := startServer(t, data, "127.0.0.1:0")
 	ctx := browser(t)
-	do(t, ctx, 10*time.Second, chromedp.Func(func(ctx context.Context, tg *chromedp.Target) error {
-		_, err := cdp.Call(ctx, tg, emulation.SetEmulatedMedia, emulation.SetEmulatedMediaParams{
-			Features: []*emulation.MediaFeature{{Name: "prefers-color-scheme", Value: "light"}}})
-		return err
-	}))
+	do(t, ctx, 10*time.Second, colorScheme("light"))
 	do(t, ctx, 60*time.Second, chromedp.Navigate(srv.link), waitReady())
 	do(t, ctx, 10*time.Second, typeText("hello"), pressEnter(0))
 	waitMessages(t, ctx, 2)
@@ -359,14 +347,22 @@ const noComposer = `(() => { const ta = document.querySelector('#composer-input'
 func TestUnknownSessionIsExplained(t *testing.T) {
 	t.Parallel()
 	srv := startServer(t, t.TempDir(), "127.0.0.1:0")
-	ctx := browser(t)
-	do(t, ctx, 60*time.Second, chromedp.Navigate(srv.link), waitReady(),
-		chromedp.Navigate(srv.base()+"/s/doesnotexist"), waitReady(),
-		waitJS(`!!document.querySelector('.session-header h1') && document.querySelector('.session-header h1').innerText === 'Session not found'`))
+	ctx := openPage(t, srv, "/s/doesnotexist")
+	do(t, ctx, 60*time.Second, waitJS(`!!document.querySelector('.session-header h1') && document.querySelector('.session-header h1').innerText === 'Session not found'`))
 	assert.NotEmpty(t, strings.TrimSpace(evalString(t, ctx, `(document.querySelector('.session-header h1') || {}).innerText || ''`)),
 		"the header says what this page is (e.g. \"Session not found\")")
 	assert.True(t, evalBool(t, ctx, noComposer),
 		"the composer does not take prompts for a session that does not exist")
+}
+
+// openWithoutLink opens path of a new server in a browser that never opened its token link,
+// and returns once the document is there (not ready: such a page may never be).
+func openWithoutLink(t *testing.T, path string) context.Context {
+	t.Helper()
+	srv := startServer(t, t.TempDir(), "127.0.0.1:0")
+	ctx := browser(t)
+	do(t, ctx, 60*time.Second, chromedp.Navigate(srv.base()+path))
+	return ctx
 }
 
 // TestWithoutTokenIsExplained: a person who opens the address without the token link (a
@@ -374,10 +370,8 @@ func TestUnknownSessionIsExplained(t *testing.T) {
 // script's "send Authorization: Bearer <token>", and no composer that cannot send.
 func TestWithoutTokenIsExplained(t *testing.T) {
 	t.Parallel()
-	srv := startServer(t, t.TempDir(), "127.0.0.1:0")
-	ctx := browser(t)
-	do(t, ctx, 60*time.Second, chromedp.Navigate(srv.base()+"/"),
-		waitJS(`document.documentElement.hasAttribute('data-ready')`))
+	ctx := openWithoutLink(t, "/")
+	do(t, ctx, 60*time.Second, waitJS(`document.documentElement.hasAttribute('data-ready')`))
 	// The page learns it has no access from its first request's 401, and says so.
 	waitShowing(t, ctx, 20*time.Second, `!!document.querySelector('.gate')`, `document.body.innerText.slice(0, 300)`)
 	text := evalString(t, ctx, `document.body.innerText`)
@@ -390,9 +384,7 @@ func TestWithoutTokenIsExplained(t *testing.T) {
 // page, not the raw JSON error body.
 func TestWrongTokenLinkIsAPage(t *testing.T) {
 	t.Parallel()
-	srv := startServer(t, t.TempDir(), "127.0.0.1:0")
-	ctx := browser(t)
-	do(t, ctx, 60*time.Second, chromedp.Navigate(srv.base()+"/?token=wrong"))
+	ctx := openWithoutLink(t, "/?token=wrong")
 	assert.Equal(t, "text/html", evalString(t, ctx, `document.contentType`), "a person gets a page, not %q",
 		evalString(t, ctx, `document.body.innerText.slice(0, 120)`))
 }

@@ -16,9 +16,7 @@ import (
 // out its timeouts, and the next browser(t) starts another. Not parallel: it kills the
 // Chromium the other tests share, and only runs while no parallel test does.
 func TestTheSharedChromiumDyingFailsLoudly(t *testing.T) {
-	srv := startServer(t, t.TempDir(), "127.0.0.1:0")
-	ctx := browser(t)
-	do(t, ctx, 60*time.Second, chromedp.Navigate(srv.link), waitReady())
+	srv, ctx := openHome(t)
 	proc := chromedp.FromContext(ctx).Browser.Process()
 	require.NotNil(t, proc)
 	require.NoError(t, proc.Kill())

@@ -35,6 +35,16 @@ func openSession(t *testing.T, text string) (*server, context.Context) {
 	return srv, ctx
 }
 
+// openDecision is openSession on a prompt that asks the person something (a script's
+// question, form or approval): it waits until the composer shows the decision, and then for
+// the conditions in then (where the focus is, what the card says).
+func openDecision(t *testing.T, text string, then ...chromedp.Action[chromedp.Void]) (*server, context.Context) {
+	t.Helper()
+	srv, ctx := openSession(t, text)
+	do(t, ctx, 60*time.Second, append([]chromedp.Action[chromedp.Void]{waitJS(modeShown)}, then...)...)
+	return srv, ctx
+}
+
 func sessionOf(t *testing.T, ctx context.Context) string {
 	t.Helper()
 	return evalString(t, ctx, `location.pathname.slice(3)`)
@@ -85,8 +95,7 @@ const threeQuestions = `/script r = ask('Set up the project', {'type': 'object',
 // ←/→ and keep the answers, Enter in the last field sends.
 func TestThreeQuestionsByChipsAndKeyboard(t *testing.T) {
 	t.Parallel()
-	_, ctx := openSession(t, threeQuestions)
-	do(t, ctx, 60*time.Second, waitJS(modeShown))
+	_, ctx := openDecision(t, threeQuestions)
 	assert.Equal(t, "Engine|Theme|Name", evalString(t, ctx, `[...document.querySelectorAll('#composer-mode .chip')].map(c => c.textContent).join('|')`))
 	assert.True(t, evalBool(t, ctx, `document.querySelector('#composer-mode .send').disabled`), "nothing answered yet")
 
@@ -117,21 +126,18 @@ func TestThreeQuestionsByChipsAndKeyboard(t *testing.T) {
 
 	// Into the field and Enter: the last question of a complete form sends the lot.
 	do(t, ctx, 10*time.Second, tabKey(0), tabKey(0), pressEnter(0))
-	msgs := waitMessages(t, ctx, 2)
-	assert.Equal(t, "engine=chromium theme=dark name=parley", msgs[1].Text)
+	waitReply(t, ctx, "engine=chromium theme=dark name=parley")
 	do(t, ctx, 10*time.Second, waitJS(modeGone))
 }
 
 // TestLoneChoiceIsOneClick answers a single choice by clicking it.
 func TestLoneChoiceIsOneClick(t *testing.T) {
 	t.Parallel()
-	_, ctx := openSession(t, `/script send('env=' + ask('Which environment?', {'type': 'string', 'enum': ['staging', 'prod']}))`)
-	do(t, ctx, 60*time.Second, waitJS(modeShown))
+	_, ctx := openDecision(t, `/script send('env=' + ask('Which environment?', {'type': 'string', 'enum': ['staging', 'prod']}))`)
 	assert.Equal(t, "Which environment?", modeText(t, ctx, `.question-message`))
 	assert.Equal(t, "staging|prod|Other…", evalString(t, ctx, `[...document.querySelectorAll('#composer-mode .choice')].map(c => c.innerText).join('|')`))
 	do(t, ctx, 10*time.Second, chromedp.Click(chromedp.CSS(`#composer-mode .choice:nth-child(2)`)))
-	msgs := waitMessages(t, ctx, 2)
-	assert.Equal(t, "env=prod", msgs[1].Text)
+	waitReply(t, ctx, "env=prod")
 	do(t, ctx, 10*time.Second, waitJS(modeGone))
 	assert.Equal(t, "prod", evalString(t, ctx, `document.querySelector('.entry-decision .entry-outcome').textContent`), "the thread keeps the outcome")
 }
@@ -155,8 +161,7 @@ const everyKind = `/script r = ask('Tell me everything', {'type': 'object', 'pro
 // protocol's own words under its field, and nothing is sent.
 func TestEveryFieldKindIsSubmitted(t *testing.T) {
 	t.Parallel()
-	srv, ctx := openSession(t, everyKind)
-	do(t, ctx, 60*time.Second, waitJS(modeShown))
+	srv, ctx := openDecision(t, everyKind)
 	chip := func(header string) chromedp.Action[chromedp.Void] {
 		return chromedp.Steps(
 			js(`[...document.querySelectorAll('#composer-mode [role=tab]')].find(c => c.textContent.startsWith('`+header+`')).click(), true`),
@@ -199,8 +204,7 @@ func TestEveryFieldKindIsSubmitted(t *testing.T) {
 		typeIn(`input[type=email]`, "ada@example.org"),
 		waitJS(`!document.querySelector('#composer-mode .field-error')`),
 		chromedp.Click(chromedp.CSS(`#composer-mode .send`)))
-	msgs := waitMessages(t, ctx, 2)
-	assert.Equal(t, `Report|line one|ada@example.org|https://example.org/x|2026-12-01|0.5|3|True|green|["a", "c"]`, msgs[1].Text)
+	waitReply(t, ctx, `Report|line one|ada@example.org|https://example.org/x|2026-12-01|0.5|3|True|green|["a", "c"]`)
 }
 
 // Its message says "got …", so it is not the run's output repeated (a repeat is folded into
@@ -217,8 +221,7 @@ func TestApprovalIsOneClick(t *testing.T) {
 	assert.Equal(t, "Approve|Approve, and always for this command|Reject",
 		evalString(t, ctx, `[...document.querySelectorAll('#composer-mode .choice-label')].map(e => e.textContent).join('|')`))
 	do(t, ctx, 10*time.Second, chromedp.Click(chromedp.CSS(`#composer-mode .choice`)))
-	msgs := waitMessages(t, ctx, 2)
-	assert.Equal(t, "got hello", msgs[1].Text)
+	waitReply(t, ctx, "got hello")
 	do(t, ctx, 10*time.Second, waitJS(modeGone))
 }
 
@@ -226,14 +229,12 @@ func TestApprovalIsOneClick(t *testing.T) {
 // button as a rejection, and the tool's error is those words.
 func TestRejectionWithAReasonReachesTheTool(t *testing.T) {
 	t.Parallel()
-	_, ctx := openSession(t, echoScript)
-	do(t, ctx, 60*time.Second, waitJS(modeShown))
+	_, ctx := openDecision(t, echoScript)
 	assert.True(t, evalBool(t, ctx, `document.querySelector('#composer-mode .send').disabled`), "nothing typed, nothing to send")
 	do(t, ctx, 10*time.Second, chromedp.SendKeys(chromedp.CSS(`#approval-instruction`), "use printf instead"),
 		waitJS(`!document.querySelector('#composer-mode .send').disabled`),
 		chromedp.Click(chromedp.CSS(`#composer-mode .send`)))
-	msgs := waitMessages(t, ctx, 2)
-	assert.Equal(t, "got rejected by the user: use printf instead", msgs[1].Text)
+	waitReply(t, ctx, "got rejected by the user: use printf instead")
 	assert.Contains(t, evalString(t, ctx, `document.querySelector('.entry-run .entry-output').textContent`), "was not done: rejected by the user: use printf instead")
 	assert.Equal(t, "Rejected: use printf instead", evalString(t, ctx, `document.querySelector('.entry-decision .entry-outcome').textContent`), "the outcome in words")
 }
@@ -241,8 +242,7 @@ func TestRejectionWithAReasonReachesTheTool(t *testing.T) {
 // TestAlwaysCreatesAGrant picks "always": the same command later runs without asking.
 func TestAlwaysCreatesAGrant(t *testing.T) {
 	t.Parallel()
-	srv, ctx := openSession(t, echoScript)
-	do(t, ctx, 60*time.Second, waitJS(modeShown))
+	srv, ctx := openDecision(t, echoScript)
 	do(t, ctx, 10*time.Second, chromedp.Click(chromedp.CSS(`#composer-mode .choice:nth-child(2)`)))
 	waitMessages(t, ctx, 2)
 	grants, err := apiClient(srv).ListGrants(context.Background())
@@ -260,8 +260,7 @@ func TestAlwaysCreatesAGrant(t *testing.T) {
 // second waits until the first is answered, and then takes the input area.
 func TestDecisionsQueueFirstInFirstOut(t *testing.T) {
 	t.Parallel()
-	_, ctx := openSession(t, `/script send('first=' + str(confirm('First?')))`)
-	do(t, ctx, 60*time.Second, waitJS(modeShown))
+	_, ctx := openDecision(t, `/script send('first=' + str(confirm('First?')))`)
 	evalBool(t, ctx, `(window.__second = parley.requestUserInput({kind: 'ask', message: 'Second?', schema: {type: 'string', enum: ['a', 'b']}})
 		.then(r => window.__answer = JSON.stringify(r)), true)`)
 	time.Sleep(300 * time.Millisecond)
@@ -270,8 +269,7 @@ func TestDecisionsQueueFirstInFirstOut(t *testing.T) {
 
 	do(t, ctx, 10*time.Second, chromedp.Click(chromedp.CSS(`#composer-mode .choice`)),
 		waitJS(`document.querySelector('#composer-mode .question-message')?.textContent === 'Second?'`))
-	msgs := waitMessages(t, ctx, 2)
-	assert.Equal(t, "first=True", msgs[1].Text)
+	waitReply(t, ctx, "first=True")
 	do(t, ctx, 10*time.Second, chromedp.Click(chromedp.CSS(`#composer-mode .choice:nth-child(2)`)),
 		waitJS(`!!window.__answer`), waitJS(modeGone))
 	assert.Equal(t, `{"action":"accept","content":"b"}`, evalString(t, ctx, `window.__answer`))
@@ -370,8 +368,7 @@ func TestDraftIsKeptUnderADecision(t *testing.T) {
 // TestAnsweredInAnotherTab: the question shows in two tabs; answered in one, the other exits.
 func TestAnsweredInAnotherTab(t *testing.T) {
 	t.Parallel()
-	_, ctx := openSession(t, `/script confirm('Two tabs?')`)
-	do(t, ctx, 60*time.Second, waitJS(modeShown))
+	_, ctx := openDecision(t, `/script confirm('Two tabs?')`)
 	url := evalString(t, ctx, `location.href`)
 	other, cancel := chromedp.NewContext(ctx)
 	defer cancel()
@@ -387,8 +384,7 @@ func TestAnsweredInAnotherTab(t *testing.T) {
 // TestTimeoutLeavesANote: nobody answers; the mode exits with a one-line note.
 func TestTimeoutLeavesANote(t *testing.T) {
 	t.Parallel()
-	_, ctx := openSession(t, `/script confirm('Anyone?', timeout=1)`)
-	do(t, ctx, 60*time.Second, waitJS(modeShown))
+	_, ctx := openDecision(t, `/script confirm('Anyone?', timeout=1)`)
 	do(t, ctx, 20*time.Second, waitJS(modeGone))
 	assert.Equal(t, "No response, timed out.", evalString(t, ctx, `document.querySelector('.composer-note[role=status]').textContent`))
 }
@@ -397,8 +393,7 @@ func TestTimeoutLeavesANote(t *testing.T) {
 // answers given so far.
 func TestReloadBringsTheQuestionBack(t *testing.T) {
 	t.Parallel()
-	_, ctx := openSession(t, threeQuestions)
-	do(t, ctx, 60*time.Second, waitJS(modeShown))
+	_, ctx := openDecision(t, threeQuestions)
 	do(t, ctx, 10*time.Second, chromedp.Click(chromedp.CSS(`#composer-mode input[value=webkit]`)),
 		waitJS(`document.querySelector('#composer-mode .chip').textContent === 'Engine ✓'`))
 	do(t, ctx, 30*time.Second, chromedp.Reload(), waitReady(), waitJS(modeShown))
@@ -411,8 +406,7 @@ func TestReloadBringsTheQuestionBack(t *testing.T) {
 // TestStopAbortsTheShownDecision: Stop ends the turn, and its question leaves the input area.
 func TestStopAbortsTheShownDecision(t *testing.T) {
 	t.Parallel()
-	_, ctx := openSession(t, `/script confirm('Deploy?')`)
-	do(t, ctx, 60*time.Second, waitJS(modeShown))
+	_, ctx := openDecision(t, `/script confirm('Deploy?')`)
 	do(t, ctx, 10*time.Second, chromedp.Click(chromedp.CSS(`.thread .stop`)), waitJS(modeGone))
 	assert.Equal(t, "Stopped", evalString(t, ctx, `document.querySelector('.entry-decision .entry-outcome').textContent`))
 }
@@ -422,8 +416,7 @@ func TestStopAbortsTheShownDecision(t *testing.T) {
 // "Answer"; once returned to, a reload shows it as before.
 func TestSetAsideSurvivesAReload(t *testing.T) {
 	t.Parallel()
-	_, ctx := openSession(t, `/script send('ok=' + str(confirm('Go ahead?')))`)
-	do(t, ctx, 60*time.Second, waitJS(modeShown))
+	_, ctx := openDecision(t, `/script send('ok=' + str(confirm('Go ahead?')))`)
 	do(t, ctx, 10*time.Second, chromedp.Click(chromedp.CSS(`#composer-mode .chat-about`)), waitJS(modeGone))
 	do(t, ctx, 60*time.Second, chromedp.Reload(), waitReady(), waitCaughtUp(), waitJS(`!!document.querySelector('.env-chip')`))
 	assert.False(t, evalBool(t, ctx, modeShown), "still set aside after the reload")
@@ -433,20 +426,17 @@ func TestSetAsideSurvivesAReload(t *testing.T) {
 	do(t, ctx, 60*time.Second, chromedp.Reload(), waitReady(), waitCaughtUp(), waitJS(modeShown))
 	assert.False(t, evalBool(t, ctx, `!!document.querySelector('.env-chip')`))
 	do(t, ctx, 10*time.Second, chromedp.Click(chromedp.CSS(`#composer-mode .choice`)), waitJS(modeGone))
-	msgs := waitMessages(t, ctx, 2)
-	assert.Equal(t, "ok=True", msgs[1].Text)
+	waitReply(t, ctx, "ok=True")
 }
 
 // TestChatAboutThisKeepsTheQuestion sets the question aside, sends a message, and comes back
 // to answer it.
 func TestChatAboutThisKeepsTheQuestion(t *testing.T) {
 	t.Parallel()
-	_, ctx := openSession(t, `/script send('ok=' + str(confirm('Go ahead?')))`)
-	do(t, ctx, 60*time.Second, waitJS(modeShown))
+	_, ctx := openDecision(t, `/script send('ok=' + str(confirm('Go ahead?')))`)
 	do(t, ctx, 10*time.Second, chromedp.Click(chromedp.CSS(`#composer-mode .chat-about`)), waitJS(modeGone))
 	assert.Equal(t, "1 decision is waiting · Answer", evalString(t, ctx, `document.querySelector('.env-chip').textContent`))
 	do(t, ctx, 10*time.Second, chromedp.Click(chromedp.CSS(`.env-chip`)), waitJS(modeShown),
 		chromedp.Click(chromedp.CSS(`#composer-mode .choice`)))
-	msgs := waitMessages(t, ctx, 2)
-	assert.Equal(t, "ok=True", msgs[1].Text)
+	waitReply(t, ctx, "ok=True")
 }

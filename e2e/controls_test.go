@@ -119,9 +119,7 @@ func TestModelPickerAndContextRing(t *testing.T) {
 	info, err := c.CreateSession(context.Background(), protocol.CreateSessionRequest{Title: "controls"})
 	require.NoError(t, err)
 
-	ctx := browser(t)
-	do(t, ctx, 60*time.Second, chromedp.Navigate(srv.link), waitReady(),
-		chromedp.Navigate(srv.base()+"/s/"+info.ID), waitReady())
+	ctx := openPage(t, srv, "/s/"+info.ID)
 	do(t, ctx, 20*time.Second, waitJS(`(document.querySelector('#model-button')?.textContent || '').startsWith('test')`))
 	assert.Equal(t, "listbox", evalString(t, ctx, `document.querySelector('#model-button').getAttribute('aria-haspopup')`))
 	assert.Equal(t, "Permission mode", evalString(t, ctx, `document.querySelector('#permission-mode').getAttribute('aria-label')`))

@@ -16,7 +16,6 @@ import (
 	"github.com/chromedp/cdproto/fetch"
 	"github.com/chromedp/cdproto/input"
 	"github.com/chromedp/cdproto/network"
-	"github.com/chromedp/cdproto/page"
 	"github.com/chromedp/chromedp"
 	"github.com/stretchr/testify/require"
 )
@@ -140,18 +139,22 @@ func intercept(t *testing.T, ctx context.Context, wait func(url string) bool, pa
 				if !wait(ev.Request.URL) {
 					return
 				}
-				_ = chromedp.Do(ctx, chromedp.Func(func(ctx context.Context, tg *chromedp.Target) error {
-					_, err := cdp.Call(ctx, tg, fetch.ContinueRequest, fetch.ContinueRequestParams{RequestID: ev.RequestID})
-					return err
-				}))
+				_ = chromedp.Do(ctx, continueRequest(ev.RequestID))
 			}()
 		}
 	}()
+	do(t, ctx, 10*time.Second, pauseRequests(patterns...))
+}
+
+// pauseRequests has the page's requests whose URL matches one of patterns paused (a
+// fetch.EventRequestPaused each, until continueRequest), past the service worker: it would
+// answer them itself, out of the page's sight.
+func pauseRequests(patterns ...string) chromedp.Action[chromedp.Void] {
 	var match []*fetch.RequestPattern
 	for _, p := range patterns {
 		match = append(match, &fetch.RequestPattern{URLPattern: p})
 	}
-	do(t, ctx, 10*time.Second, chromedp.Func(func(ctx context.Context, tg *chromedp.Target) error {
+	return chromedp.Func(func(ctx context.Context, tg *chromedp.Target) error {
 		if _, err := cdp.Call(ctx, tg, network.Enable, network.EnableParams{}); err != nil {
 			return err
 		}
@@ -160,18 +163,22 @@ func intercept(t *testing.T, ctx context.Context, wait func(url string) bool, pa
 		}
 		_, err := cdp.Call(ctx, tg, fetch.Enable, fetch.EnableParams{Patterns: match})
 		return err
-	}))
+	})
+}
+
+// continueRequest lets a request paused by pauseRequests (or fetch.Enable) go on.
+func continueRequest(id fetch.RequestID) chromedp.Action[chromedp.Void] {
+	return chromedp.Func(func(ctx context.Context, tg *chromedp.Target) error {
+		_, err := cdp.Call(ctx, tg, fetch.ContinueRequest, fetch.ContinueRequestParams{RequestID: id})
+		return err
+	})
 }
 
 // loadAndType opens url without waiting for it to load, types keys from the moment the new
 // page's composer shows, each after a gap drawn from pace, and returns when the last is sent.
 func loadAndType(t *testing.T, ctx context.Context, rng *rand.Rand, url string, keys []stroke, pace [2]time.Duration) {
 	t.Helper()
-	evalBool(t, ctx, `(window.parleyOldPage = true)`)
-	do(t, ctx, 10*time.Second, chromedp.Func(func(ctx context.Context, tg *chromedp.Target) error {
-		_, err := cdp.Call(ctx, tg, page.Navigate, page.NavigateParams{URL: url})
-		return err
-	}))
+	startLoading(t, ctx, url)
 	// The box is there: polled, since a page between documents answers with errors.
 	deadline := time.Now().Add(30 * time.Second)
 	for {
@@ -184,14 +191,7 @@ func loadAndType(t *testing.T, ctx context.Context, rng *rand.Rand, url string, 
 		}
 		time.Sleep(2 * time.Millisecond)
 	}
-	for _, k := range keys {
-		for _, p := range keyOf(k) {
-			do(t, ctx, 10*time.Second, key(p))
-		}
-		if gap := pace[0] + time.Duration(rng.Int64N(int64(pace[1]-pace[0])+1)); gap > 0 {
-			time.Sleep(gap)
-		}
-	}
+	typeStrokes(t, ctx, rng, keys, pace)
 }
 
 // TestTypingThroughTheHandOff types a prompt, an Enter and a few more words through the whole

@@ -21,12 +21,15 @@ import (
 
 	cdpbrowser "github.com/chromedp/cdproto/browser"
 	"github.com/chromedp/cdproto/cdp"
+	"github.com/chromedp/cdproto/emulation"
 	"github.com/chromedp/cdproto/input"
+	"github.com/chromedp/cdproto/page"
 	"github.com/chromedp/chromedp"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
 	"parley/app/api"
+	"parley/internal/testkit"
 	"parley/internal/testkit/mcpserver"
 	"parley/protocol"
 )
@@ -416,6 +419,54 @@ func hoverOver(selector string) chromedp.Action[chromedp.Void] {
 	})
 }
 
+// touchScreen turns the emulation of a touch screen (five touch points) on or off: the page
+// then matches (pointer: coarse), as on a phone.
+func touchScreen(on bool) chromedp.Action[chromedp.Void] {
+	return chromedp.Func(func(ctx context.Context, t *chromedp.Target) error {
+		_, err := cdp.Call(ctx, t, emulation.SetTouchEmulationEnabled, emulation.SetTouchEmulationEnabledParams{Enabled: on, MaxTouchPoints: 5})
+		return err
+	})
+}
+
+// colorScheme emulates the system theme: prefers-color-scheme is scheme ("light", "dark").
+func colorScheme(scheme string) chromedp.Action[chromedp.Void] {
+	return chromedp.Func(func(ctx context.Context, tg *chromedp.Target) error {
+		_, err := cdp.Call(ctx, tg, emulation.SetEmulatedMedia, emulation.SetEmulatedMediaParams{
+			Features: []*emulation.MediaFeature{{Name: "prefers-color-scheme", Value: scheme}}})
+		return err
+	})
+}
+
+// imeCompose opens (or changes) an input method's composition of text in the focused field,
+// the caret at its end, as Chromium's IME path does.
+func imeCompose(text string) chromedp.Action[chromedp.Void] {
+	return chromedp.Func(func(ctx context.Context, t *chromedp.Target) error {
+		n := int64(len([]rune(text)))
+		_, err := cdp.Call(ctx, t, input.ImeSetComposition, input.ImeSetCompositionParams{Text: text, SelectionStart: n, SelectionEnd: n})
+		return err
+	})
+}
+
+// composingEnter is the Enter that picks a candidate while a composition is open: keyCode 229,
+// as Chromium sends it while composing.
+func composingEnter() chromedp.Action[chromedp.Void] {
+	return key(input.DispatchKeyEventParams{Type: input.DispatchKeyEventTypeRawKeyDown, Key: "Enter", Code: "Enter", WindowsVirtualKeyCode: 229, NativeVirtualKeyCode: 229})
+}
+
+// imeCommit commits the open composition as text.
+func imeCommit(text string) chromedp.Action[chromedp.Void] {
+	return chromedp.Func(func(ctx context.Context, t *chromedp.Target) error {
+		_, err := cdp.Call(ctx, t, input.InsertText, input.InsertTextParams{Text: text})
+		return err
+	})
+}
+
+// imeEnter composes text with an input method in the focused field, with the Enter that picks
+// a candidate, then commits it.
+func imeEnter(text string) chromedp.Action[chromedp.Void] {
+	return chromedp.Steps(imeCompose(text), composingEnter(), imeCommit(text))
+}
+
 // key sends one CDP key event.
 func key(p input.DispatchKeyEventParams) chromedp.Action[chromedp.Void] {
 	return chromedp.Func(func(ctx context.Context, t *chromedp.Target) error {
@@ -477,6 +528,12 @@ func apiClient(srv *server) *api.Client {
 	return &api.Client{Base: srv.base(), Header: http.Header{"Authorization": {"Bearer " + srv.token}}}
 }
 
+// httpAPI calls the server's HTTP API as a script does, with the bearer token: for what the
+// status or the raw answer says.
+func httpAPI(t *testing.T, srv *server) testkit.Client {
+	return testkit.Client{T: t, Base: srv.base(), Token: srv.token}
+}
+
 // seedSession makes a session through the API with n prompts (each gets the offline reply).
 func seedSession(t *testing.T, srv *server, title string, n int) string {
 	t.Helper()
@@ -528,6 +585,46 @@ func assertOnePending(t *testing.T, srv *server, ctx context.Context, msg string
 	pending, err := apiClient(srv).PendingDecisions(context.Background(), sessionOf(t, ctx))
 	require.NoError(t, err)
 	assert.Len(t, pending, 1, msg)
+}
+
+// startLoading marks the page it leaves (window.parleyOldPage, gone once the new document
+// is there) and starts loading url without waiting for anything: chromedp.Navigate would
+// wait for the load event, which a held app.wasm does not keep back.
+func startLoading(t *testing.T, ctx context.Context, url string) {
+	t.Helper()
+	evalBool(t, ctx, `(window.parleyOldPage = true)`)
+	do(t, ctx, 10*time.Second, chromedp.Func(func(ctx context.Context, tg *chromedp.Target) error {
+		_, err := cdp.Call(ctx, tg, page.Navigate, page.NavigateParams{URL: url})
+		return err
+	}))
+}
+
+// addOnNewDocument runs source in every document the page loads from now on, before the
+// document's own scripts: a probe that must see a page from its first frame.
+func addOnNewDocument(t *testing.T, ctx context.Context, source string) {
+	t.Helper()
+	do(t, ctx, 10*time.Second, chromedp.Func(func(ctx context.Context, tg *chromedp.Target) error {
+		_, err := cdp.Call(ctx, tg, page.AddScriptToEvaluateOnNewDocument, page.AddScriptToEvaluateOnNewDocumentParams{Source: source})
+		return err
+	}))
+}
+
+// onlyDecision returns the one decision the session has waiting, as the API lists them; it
+// fails the test unless there is exactly one.
+func onlyDecision(t *testing.T, srv *server, session string) protocol.Decision {
+	t.Helper()
+	pending, err := apiClient(srv).PendingDecisions(context.Background(), session)
+	require.NoError(t, err)
+	require.Len(t, pending, 1)
+	return pending[0]
+}
+
+// declineOnly declines, through the API (another client), the one decision the session has
+// waiting.
+func declineOnly(t *testing.T, srv *server, session string) {
+	t.Helper()
+	_, err := apiClient(srv).Reply(context.Background(), session, onlyDecision(t, srv, session).ID, protocol.ReplyRequest{Action: protocol.ActionDecline})
+	require.NoError(t, err)
 }
 
 // openHome starts a server on a fresh data folder and a browser on its token link, ready

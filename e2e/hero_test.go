@@ -43,10 +43,7 @@ func TestBlankToActiveKeepsTheTextarea(t *testing.T) {
 // one that drops keys (docs/pwa.md, "Offline").
 func TestHeroKeepsTypingWhenTheServerGoes(t *testing.T) {
 	t.Parallel()
-	srv := startServer(t, t.TempDir(), "127.0.0.1:0")
-	ctx := browser(t)
-	do(t, ctx, 60*time.Second, chromedp.Navigate(srv.link), waitReady(), typeText("hello"), pressEnter(0),
-		waitJS(`location.pathname.startsWith('/s/')`))
+	srv, ctx := openSession(t, "hello")
 	waitMessages(t, ctx, 2)
 	srv.kill()
 	do(t, ctx, 30*time.Second, chromedp.Click(chromedp.CSS(`.new-session`)), waitJS(`location.pathname === '/'`),
@@ -98,9 +95,7 @@ func TestSlashMenuOpensFunctionsAndInsertsSkills(t *testing.T) {
 	t.Parallel()
 	data := t.TempDir()
 	testkit.WriteTree(t, data+"-workspace", map[string]string{".parley/skills/review.md": "# Review a change\nRead the diff and list the risks."})
-	srv := startServer(t, data, "127.0.0.1:0")
-	ctx := browser(t)
-	do(t, ctx, 60*time.Second, chromedp.Navigate(srv.link), waitReady())
+	_, ctx := openHomeOn(t, data)
 
 	do(t, ctx, 10*time.Second, chromedp.Focus(composer), chromedp.KeyEvent("/rev"), menuOpen("/review"))
 	assert.Equal(t, "Skills", evalString(t, ctx, `document.querySelector('#composer-menu [role=group]').getAttribute('aria-label')`), "options are grouped by kind")

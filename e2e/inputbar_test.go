@@ -9,7 +9,6 @@ import (
 
 	"github.com/chromedp/cdproto/cdp"
 	"github.com/chromedp/cdproto/fetch"
-	"github.com/chromedp/cdproto/input"
 	"github.com/chromedp/chromedp"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -88,8 +87,7 @@ func openAmong(t *testing.T, titles ...string) (srv *server, ctx context.Context
 		ids[title] = seedSession(t, srv, title, 1)
 	}
 	ids["home"] = seedSession(t, srv, "home", 1)
-	ctx = browser(t)
-	do(t, ctx, 60*time.Second, chromedp.Navigate(srv.link), waitReady(), chromedp.Navigate(srv.base()+"/s/"+ids["home"]), waitReady())
+	ctx = openPage(t, srv, "/s/"+ids["home"])
 	waitMessages(t, ctx, 2)
 	do(t, ctx, 5*time.Second, chromedp.Focus(composer))
 	return srv, ctx, ids
@@ -231,21 +229,11 @@ func TestInputBarIMEEnterNeitherPicksNorSends(t *testing.T) {
 	do(t, ctx, 60*time.Second, chromedp.Navigate(srv.link), waitReady(), chromedp.Focus(composer))
 	do(t, ctx, 10*time.Second, typeText("/he"), menuOpen("/help"))
 
-	ime := func(ctx context.Context, tg *chromedp.Target) error {
-		if _, err := cdp.Call(ctx, tg, input.ImeSetComposition, input.ImeSetCompositionParams{Text: "lp", SelectionStart: 2, SelectionEnd: 2}); err != nil {
-			return err
-		}
-		_, err := cdp.Call(ctx, tg, input.DispatchKeyEvent, input.DispatchKeyEventParams{Type: input.DispatchKeyEventTypeRawKeyDown, Key: "Enter", Code: "Enter", WindowsVirtualKeyCode: 229, NativeVirtualKeyCode: 229})
-		return err
-	}
-	do(t, ctx, 10*time.Second, chromedp.Func(ime))
+	do(t, ctx, 10*time.Second, imeCompose("lp"), composingEnter())
 	time.Sleep(500 * time.Millisecond)
 	assert.Equal(t, "/help", draft(t, ctx), "the composing Enter picked nothing")
 	assert.Equal(t, "/", evalString(t, ctx, `location.pathname`), "and sent nothing")
-	do(t, ctx, 10*time.Second, chromedp.Func(func(ctx context.Context, tg *chromedp.Target) error {
-		_, err := cdp.Call(ctx, tg, input.InsertText, input.InsertTextParams{Text: "lp"})
-		return err
-	}))
+	do(t, ctx, 10*time.Second, imeCommit("lp"))
 	time.Sleep(300 * time.Millisecond)
 	assert.Equal(t, "/help", draft(t, ctx))
 	assert.Equal(t, "/", evalString(t, ctx, `location.pathname`))
@@ -361,10 +349,7 @@ func TestTypingBeforeWasmIsKept(t *testing.T) {
 	}
 	require.False(t, evalBool(t, ctx, `document.documentElement.hasAttribute('data-ready')`), "the wasm is held")
 	do(t, ctx, 10*time.Second, chromedp.SendKeys(composer, "early bird"))
-	do(t, ctx, 10*time.Second, chromedp.Func(func(ctx context.Context, tg *chromedp.Target) error {
-		_, err := cdp.Call(ctx, tg, fetch.ContinueRequest, fetch.ContinueRequestParams{RequestID: id})
-		return err
-	}))
+	do(t, ctx, 10*time.Second, continueRequest(id))
 	do(t, ctx, 30*time.Second, waitReady())
 	time.Sleep(300 * time.Millisecond)
 	assert.Equal(t, "early bird", draft(t, ctx), "text typed into the pre-rendered composer is kept")
@@ -379,8 +364,7 @@ func TestDraftStaysWithItsSession(t *testing.T) {
 	srv := startServer(t, t.TempDir(), "127.0.0.1:0")
 	a := seedSession(t, srv, "alpha", 1)
 	b := seedSession(t, srv, "beta", 1)
-	ctx := browser(t)
-	do(t, ctx, 60*time.Second, chromedp.Navigate(srv.link), waitReady(), chromedp.Navigate(srv.base()+"/s/"+a), waitReady())
+	ctx := openPage(t, srv, "/s/"+a)
 	waitMessages(t, ctx, 2)
 	do(t, ctx, 10*time.Second, typeText("half a thought for alpha"))
 

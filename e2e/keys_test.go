@@ -1,12 +1,10 @@
 package e2e
 
 import (
-	"context"
 	"strings"
 	"testing"
 	"time"
 
-	"github.com/chromedp/cdproto/cdp"
 	"github.com/chromedp/cdproto/input"
 	"github.com/chromedp/chromedp"
 	"github.com/stretchr/testify/assert"
@@ -30,8 +28,7 @@ const shownTitle = `(document.querySelector('#composer-mode .field:not(.is-hidde
 // they can be seen, and never in the hidden draft.
 func TestTypingOnADecisionGoesIntoIt(t *testing.T) {
 	t.Parallel()
-	_, ctx := openSession(t, `/script run(["ls","-la"])`)
-	do(t, ctx, 60*time.Second, waitJS(modeShown))
+	_, ctx := openDecision(t, `/script run(["ls","-la"])`)
 	do(t, ctx, 10*time.Second, waitJS(`document.activeElement.id === 'approval-instruction'`))
 	do(t, ctx, 10*time.Second, chromedp.KeyEvent("no, use git status"))
 	assert.Equal(t, "no, use git status", evalString(t, ctx, `document.querySelector('#approval-instruction').value`))
@@ -69,8 +66,7 @@ func TestADraftUnderADecisionShowsAsAStrip(t *testing.T) {
 // and declining is its own button.
 func TestEscapeSetsTheQuestionAside(t *testing.T) {
 	t.Parallel()
-	srv, ctx := openSession(t, threeQuestions)
-	do(t, ctx, 60*time.Second, waitJS(modeShown), waitJS(focusIn))
+	srv, ctx := openDecision(t, threeQuestions, waitJS(focusIn))
 	do(t, ctx, 10*time.Second, space(), waitJS(`document.querySelector('#composer-mode .chip').textContent === 'Engine ✓'`))
 	do(t, ctx, 10*time.Second, rawKey("Escape", 27, 0), waitJS(modeGone), waitJS(`document.activeElement.id === 'composer-input'`))
 	assertOnePending(t, srv, ctx, "still asked")
@@ -93,8 +89,7 @@ const ratedForm = `/script r = ask('Rate it', {'type': 'object', 'properties': {
 // Space and Enter on the radios agree, and Enter on the last question sends.
 func TestOutOfRangeStaysWithItsError(t *testing.T) {
 	t.Parallel()
-	_, ctx := openSession(t, ratedForm)
-	do(t, ctx, 60*time.Second, waitJS(modeShown))
+	_, ctx := openDecision(t, ratedForm)
 	assert.Equal(t, "How many stars would…|Ratio|Which one?", evalString(t, ctx, chipTexts), "chips hold the titles, cut short")
 	assert.Equal(t, "1–5 · a whole number", modeText(t, ctx, `.field:not(.is-hidden) .field-hint`), "the range shows before typing")
 	assert.Contains(t, evalString(t, ctx, `document.querySelector('#composer-mode .field:not(.is-hidden) input').getAttribute('aria-describedby')`), "-hint")
@@ -125,31 +120,28 @@ func TestOutOfRangeStaysWithItsError(t *testing.T) {
 	// Space on the checked option answers, as Enter does; the form is complete and this is
 	// its last question: it sends.
 	do(t, ctx, 10*time.Second, press(rawKey("ArrowRight", 39, 0)), waitJS(`document.activeElement.value === 'b'`), press(space()))
-	msgs := waitMessages(t, ctx, 2)
-	assert.Equal(t, "stars=4 ratio=0.5 pick=b", msgs[1].Text)
+	waitReply(t, ctx, "stars=4 ratio=0.5 pick=b")
 	t.Logf("a three-question form by keyboard alone: %d keys (9 and its correction included)", keys)
 }
 
 // TestApprovalChords: mod+Enter approves, shown as a hint on the option; a letter never does.
 func TestApprovalChords(t *testing.T) {
 	t.Parallel()
-	_, ctx := openSession(t, echoScript)
-	do(t, ctx, 60*time.Second, waitJS(modeShown), waitJS(focusIn))
+	_, ctx := openDecision(t, echoScript, waitJS(focusIn))
 	assert.Equal(t, "Ctrl+Enter", modeText(t, ctx, `.choice .key-hint`))
 	assert.Equal(t, "Control+Enter Meta+Enter", evalString(t, ctx, `document.querySelector('#composer-mode .choice').getAttribute('aria-keyshortcuts')`))
 	assert.Equal(t, "Ctrl+Shift+Enter", modeText(t, ctx, `.choice.tone-deny .key-hint`))
 	do(t, ctx, 10*time.Second, chromedp.KeyEvent("y"))
 	assert.True(t, evalBool(t, ctx, modeShown), "a letter approves nothing")
 	do(t, ctx, 10*time.Second, rawKey("Backspace", 8, 0), pressEnter(modCtrl))
-	msgs := waitMessages(t, ctx, 2)
-	assert.Equal(t, "got hello", msgs[1].Text)
+	waitReply(t, ctx, "got hello")
 }
 
 // TestRejectChord: mod+Shift+Enter rejects.
 func TestRejectChord(t *testing.T) {
 	t.Parallel()
-	_, ctx := openSession(t, echoScript)
-	do(t, ctx, 60*time.Second, waitJS(modeShown), waitJS(focusIn), pressEnter(modCtrl|modShift))
+	_, ctx := openDecision(t, echoScript, waitJS(focusIn))
+	do(t, ctx, 10*time.Second, pressEnter(modCtrl|modShift))
 	msgs := waitMessages(t, ctx, 2)
 	assert.Contains(t, msgs[1].Text, "rejected")
 }
@@ -165,27 +157,10 @@ func TestIMENeverAnswers(t *testing.T) {
 	// Composing "ni", the Enter that picks a candidate (keyCode 229, as Chromium sends it
 	// while composing), then the commit.
 	compose := func(text string) chromedp.Action[chromedp.Void] {
-		return chromedp.Func(func(ctx context.Context, tg *chromedp.Target) error {
-			n := int64(len([]rune(text)))
-			if _, err := cdp.Call(ctx, tg, input.ImeSetComposition, input.ImeSetCompositionParams{Text: "ni", SelectionStart: 2, SelectionEnd: 2}); err != nil {
-				return err
-			}
-			if _, err := imeEnter(ctx, tg); err != nil {
-				return err
-			}
-			if _, err := cdp.Call(ctx, tg, input.ImeSetComposition, input.ImeSetCompositionParams{Text: text, SelectionStart: n, SelectionEnd: n}); err != nil {
-				return err
-			}
-			if _, err := imeEnter(ctx, tg); err != nil {
-				return err
-			}
-			_, err := cdp.Call(ctx, tg, input.InsertText, input.InsertTextParams{Text: text})
-			return err
-		})
+		return chromedp.Steps(imeCompose("ni"), imeEnter, imeCompose(text), imeEnter, imeCommit(text))
 	}
 	t.Run("question", func(t *testing.T) {
-		_, ctx := openSession(t, threeQuestions)
-		do(t, ctx, 60*time.Second, waitJS(modeShown), waitJS(focusIn))
+		_, ctx := openDecision(t, threeQuestions, waitJS(focusIn))
 		do(t, ctx, 10*time.Second, js(`[...document.querySelectorAll('#composer-mode [role=tab]')][2].click()`),
 			waitJS(`document.activeElement.type === 'text'`), compose("你好"))
 		assert.Equal(t, "你好", evalString(t, ctx, `document.activeElement.value`))
@@ -193,8 +168,8 @@ func TestIMENeverAnswers(t *testing.T) {
 		assert.True(t, evalBool(t, ctx, modeShown))
 	})
 	t.Run("approval", func(t *testing.T) {
-		_, ctx := openSession(t, echoScript)
-		do(t, ctx, 60*time.Second, waitJS(modeShown), waitJS(`document.activeElement.id === 'approval-instruction'`), compose("不要"))
+		_, ctx := openDecision(t, echoScript, waitJS(`document.activeElement.id === 'approval-instruction'`))
+		do(t, ctx, 10*time.Second, compose("不要"))
 		assert.Equal(t, "不要", evalString(t, ctx, `document.activeElement.value`))
 		time.Sleep(300 * time.Millisecond) // a reply would be on its way by now: prove it is not
 		assert.True(t, evalBool(t, ctx, modeShown), "the composing Enter did not reject")

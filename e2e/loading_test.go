@@ -1,13 +1,10 @@
 package e2e
 
 import (
-	"context"
 	"strconv"
 	"testing"
 	"time"
 
-	"github.com/chromedp/cdproto/cdp"
-	"github.com/chromedp/cdproto/page"
 	"github.com/chromedp/chromedp"
 )
 
@@ -17,16 +14,10 @@ import (
 // whole page until the wasm ran, so the box that takes early keys could not be seen.)
 func TestThePageShowsWhileTheWasmLoads(t *testing.T) {
 	t.Parallel()
-	srv := startServer(t, t.TempDir(), "127.0.0.1:0")
-	ctx := browser(t)
-	do(t, ctx, 60*time.Second, chromedp.Navigate(srv.link), waitReady())
+	srv, ctx := openHome(t)
 	h := hold(t, ctx)
 	h.set(10*time.Minute, 0) // the wasm never arrives while the test looks
-	evalBool(t, ctx, `(window.parleyOldPage = true)`)
-	do(t, ctx, 10*time.Second, chromedp.Func(func(ctx context.Context, tg *chromedp.Target) error {
-		_, err := cdp.Call(ctx, tg, page.Navigate, page.NavigateParams{URL: srv.base() + "/"})
-		return err
-	}))
+	startLoading(t, ctx, srv.base()+"/")
 	do(t, ctx, 30*time.Second, waitJS(`!window.parleyOldPage && !!document.querySelector('#composer-input') && !!document.getElementById('app-wasm-loader')`))
 
 	// What is at the composer's centre, and at the New session link's, is the page's own.
@@ -64,13 +55,10 @@ func TestASessionPageNeverShowsTheHero(t *testing.T) {
 	id := seedSession(t, srv, "a session with a thread", 1)
 	ctx := browser(t)
 	do(t, ctx, 60*time.Second, chromedp.Navigate(srv.link), waitReady())
-	do(t, ctx, 10*time.Second, chromedp.Func(func(ctx context.Context, tg *chromedp.Target) error {
-		_, err := cdp.Call(ctx, tg, page.AddScriptToEvaluateOnNewDocument, page.AddScriptToEvaluateOnNewDocumentParams{Source: `
+	addOnNewDocument(t, ctx, `
 			window.parleyHeroSeen = 0;
 			new MutationObserver(() => { if (document.querySelector('.main-hero')) window.parleyHeroSeen++; })
-				.observe(document, {subtree: true, childList: true, attributes: true, attributeFilter: ['class']});`})
-		return err
-	}))
+				.observe(document, {subtree: true, childList: true, attributes: true, attributeFilter: ['class']});`)
 	for i := range 3 { // a few loads: the wasm's first frames fall where they may
 		do(t, ctx, 60*time.Second, chromedp.Navigate(srv.base()+"/s/"+id+"?load="+strconv.Itoa(i)), waitReady(), waitCaughtUp())
 		if n := get(t, ctx, chromedp.Evaluate[int](`window.parleyHeroSeen`)); n != 0 {

@@ -69,11 +69,9 @@ func TestChineseHelpChecksAndHistory(t *testing.T) {
 	// A batch answered request by request: one approved of two.
 	setDraftJS(t, ctx, `/script run_batch([['echo', 'one'], ['echo', 'two']])`)
 	do(t, ctx, 30*time.Second, pressEnter(0), waitJS(modeShown))
-	pending, err := cl.PendingDecisions(context.Background(), session)
-	require.NoError(t, err)
-	require.Len(t, pending, 1)
+	batch := onlyDecision(t, srv, session)
 	items, _ := json.Marshal(protocol.ApprovalAnswer{Items: []string{protocol.OptionAllow, protocol.OptionDeny}})
-	_, err = cl.Reply(context.Background(), session, pending[0].ID, protocol.ReplyRequest{Action: protocol.ActionAccept, Content: items})
+	_, err = cl.Reply(context.Background(), session, batch.ID, protocol.ReplyRequest{Action: protocol.ActionAccept, Content: items})
 	require.NoError(t, err)
 	do(t, ctx, 30*time.Second, waitJS(`!document.querySelector('#composer-mode')`))
 

@@ -53,9 +53,16 @@ const englishOnPage = `(() => {
 
 func noEnglish(t *testing.T, ctx context.Context, state string) {
 	t.Helper()
+	noEnglishBy(t, ctx, englishOnPage, "the Chinese page", state)
+}
+
+// noEnglishBy runs probe, a script that lists the English words it finds as JSON, and fails
+// if it found any: "<state>: English words left in <where>".
+func noEnglishBy(t *testing.T, ctx context.Context, probe, where, state string) {
+	t.Helper()
 	var left []string
-	require.NoError(t, json.Unmarshal([]byte(evalString(t, ctx, englishOnPage)), &left))
-	assert.Empty(t, left, "%s: English words left in the Chinese page", state)
+	require.NoError(t, json.Unmarshal([]byte(evalString(t, ctx, probe)), &left))
+	assert.Empty(t, left, "%s: English words left in %s", state, where)
 }
 
 // TestChineseSessionSidebarAndApprovals switches a page to Chinese on a session with a thread,
@@ -67,10 +74,8 @@ func TestChineseSessionSidebarAndApprovals(t *testing.T) {
 	srv := startServer(t, t.TempDir(), "127.0.0.1:0")
 	a := alphaAsks(t, srv)
 
-	ctx := browser(t)
-	do(t, ctx, 60*time.Second, chromedp.Navigate(srv.link), waitReady(),
-		chromedp.Navigate(srv.base()+"/s/"+a), waitReady(),
-		waitJS(`!!document.querySelector('#composer-mode') && !!document.querySelector('.entry-waiting') && document.querySelector('.pending-count')?.textContent === '1' && !!document.querySelector('.session-group-name')`))
+	ctx := openPage(t, srv, "/s/"+a)
+	do(t, ctx, 60*time.Second, waitJS(`!!document.querySelector('#composer-mode') && !!document.querySelector('.entry-waiting') && document.querySelector('.pending-count')?.textContent === '1' && !!document.querySelector('.session-group-name')`))
 	assert.Equal(t, "Approvals", evalString(t, ctx, `document.querySelector('.approvals-link span').textContent`))
 	assert.Equal(t, "Today", evalString(t, ctx, `document.querySelector('.session-group-name').textContent`))
 
@@ -134,8 +139,7 @@ func TestLocaleSwitchKeepsTheDraft(t *testing.T) {
 func TestTheOfflineAgentSpeaksThePagesLocale(t *testing.T) {
 	t.Parallel()
 	srv := startServer(t, t.TempDir(), "127.0.0.1:0")
-	a := newSession(t, srv, "Alpha", "")
-	sendTo(t, srv, a, "你好")
+	a := sessionWith(t, srv, "Alpha", "你好")
 	waitAgentReplies(t, srv, a, 1)
 
 	ctx := browser(t)

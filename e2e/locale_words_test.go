@@ -2,7 +2,6 @@ package e2e
 
 import (
 	"context"
-	"io"
 	"net"
 	"net/http"
 	"testing"
@@ -11,6 +10,8 @@ import (
 	"github.com/chromedp/chromedp"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+
+	"parley/internal/testkit"
 )
 
 // The server's fixed words in a Chinese page (docs/i18n.md, "Parley's own messages"): the
@@ -104,14 +105,8 @@ func TestThePreRenderSpeaksTheBrowsersLanguage(t *testing.T) {
 	t.Parallel()
 	srv := startServer(t, t.TempDir(), "127.0.0.1:0")
 	page := func(lang string) string {
-		req, err := http.NewRequest(http.MethodGet, srv.link, nil)
-		require.NoError(t, err)
-		req.Header.Set("Accept-Language", lang)
-		resp, err := http.DefaultClient.Do(req)
-		require.NoError(t, err)
-		defer resp.Body.Close()
-		b, err := io.ReadAll(resp.Body)
-		require.NoError(t, err)
+		// The token link itself, no bearer token: what a browser asks first.
+		resp, b := testkit.Client{T: t, Base: srv.link}.Do(http.MethodGet, "", nil, http.Header{"Accept-Language": {lang}})
 		assert.Contains(t, resp.Header.Values("Vary"), "Accept-Language")
 		return string(b)
 	}

@@ -9,9 +9,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/chromedp/cdproto/cdp"
 	"github.com/chromedp/cdproto/fetch"
-	"github.com/chromedp/cdproto/network"
 	"github.com/chromedp/chromedp"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -33,8 +31,7 @@ const (
 // is set aside, and Enter on it brings the question back into the composer.
 func TestASetAsideDecisionSaysSoInItsCard(t *testing.T) {
 	t.Parallel()
-	_, ctx := openSession(t, threeQuestions)
-	do(t, ctx, 60*time.Second, waitJS(modeShown), waitJS(cardWords+` === 'Waiting for your answer below'`))
+	_, ctx := openDecision(t, threeQuestions, waitJS(cardWords+` === 'Waiting for your answer below'`))
 	// "Chat about this", which Escape does too (the same machine event), by its own click:
 	// no wait for the decision to take the focus, which a loaded machine makes slow.
 	do(t, ctx, 10*time.Second, clickJS(`#composer-mode .chat-about`), waitJS(modeGone))
@@ -57,8 +54,7 @@ const noteAndName = `/script r = ask('About you', {'type': 'object', 'properties
 // Send, which Enter presses.
 func TestTabFromAMultiLineFieldGoesOn(t *testing.T) {
 	t.Parallel()
-	srv, ctx := openSession(t, noteAndName)
-	do(t, ctx, 60*time.Second, waitJS(modeShown), waitJS(`document.activeElement?.tagName === 'TEXTAREA' && !!document.activeElement.closest('#composer-mode')`))
+	srv, ctx := openDecision(t, noteAndName, waitJS(`document.activeElement?.tagName === 'TEXTAREA' && !!document.activeElement.closest('#composer-mode')`))
 	do(t, ctx, 10*time.Second, chromedp.KeyEvent("line one"), pressEnter(0), chromedp.KeyEvent("two"),
 		waitJS(`document.activeElement.value === 'line one\ntwo'`))
 	do(t, ctx, 10*time.Second, tabKey(0))
@@ -100,11 +96,9 @@ func TestTheFocusStaysWhenTheLastQueuedPromptGoes(t *testing.T) {
 func TestAltAKeepsTheFocusInTheQueue(t *testing.T) {
 	t.Parallel()
 	srv := startServer(t, t.TempDir(), "127.0.0.1:0")
-	a := newSession(t, srv, "First", "")
-	sendTo(t, srv, a, `/script send(str(confirm('Deploy a?')))`)
+	a := sessionWith(t, srv, "First", `/script send(str(confirm('Deploy a?')))`)
 	waitQueue(t, srv, 1)
-	b := newSession(t, srv, "Second", "")
-	sendTo(t, srv, b, `/script send(str(confirm('Deploy b?')))`)
+	b := sessionWith(t, srv, "Second", `/script send(str(confirm('Deploy b?')))`)
 	waitQueue(t, srv, 2)
 	ctx := openApprovals(t, srv)
 	do(t, ctx, 30*time.Second, mouseTo(2, 2), waitJS(`document.activeElement?.dataset.session === '`+a+`'`))
@@ -149,11 +143,9 @@ func TestSeveralWorkspacesNameTheSessions(t *testing.T) {
 	srv := startServerWith(t, t.TempDir(), "127.0.0.1:0", notes)
 	id := newSession(t, srv, "In notes", "notes")
 	sendTo(t, srv, id, "hello")
-	other := newSession(t, srv, "In the default", "")
-	sendTo(t, srv, other, "hello")
-	ctx := browser(t)
-	do(t, ctx, 60*time.Second, chromedp.Navigate(srv.link), waitReady(),
-		chromedp.Navigate(srv.base()+"/s/"+id), waitReady(), waitCaughtUp())
+	other := sessionWith(t, srv, "In the default", "hello")
+	ctx := openPage(t, srv, "/s/"+id)
+	do(t, ctx, 60*time.Second, waitCaughtUp())
 	tag := func(sel string) string {
 		return `(document.querySelector('` + sel + ` .session-workspace')?.textContent || '')`
 	}
@@ -190,26 +182,10 @@ func TestASaveAsItsTurnBeginsPutsTheChangeInTheBox(t *testing.T) {
 			}
 		}
 	}))
-	do(t, ctx, 10*time.Second, chromedp.Func(func(ctx context.Context, tg *chromedp.Target) error {
-		if _, err := cdp.Call(ctx, tg, network.Enable, network.EnableParams{}); err != nil {
-			return err
-		}
-		if _, err := cdp.Call(ctx, tg, network.SetBypassServiceWorker, network.SetBypassServiceWorkerParams{Bypass: true}); err != nil {
-			return err
-		}
-		_, err := cdp.Call(ctx, tg, fetch.Enable, fetch.EnableParams{Patterns: []*fetch.RequestPattern{{URLPattern: "*/prompts/*/edit*"}}})
-		return err
-	}))
+	do(t, ctx, 10*time.Second, pauseRequests("*/prompts/*/edit*"))
 	do(t, ctx, 60*time.Second, chromedp.Navigate(srv.link), waitReady())
 	do(t, ctx, 20*time.Second, typeText(`/script confirm('Go on?')`), pressEnter(0), waitJS(`location.pathname.startsWith('/s/')`))
-	id := sessionOf(t, ctx)
-	q := waitQueue(t, srv, 1)
-	do(t, ctx, 60*time.Second, waitJS(`!!document.activeElement?.closest('#composer-mode')`))
-	sendAPI(t, srv, id, "queued to edit")
-	do(t, ctx, 30*time.Second, waitJS(`!!document.querySelector('.queue-item .queue-edit')`),
-		clickJS(`.queue-item .queue-edit`), waitJS(`document.activeElement?.classList.contains('queue-field')`))
-	do(t, ctx, 10*time.Second, chromedp.KeyEvent(" with a change"),
-		waitJS(`document.activeElement.value === 'queued to edit with a change'`))
+	id, q := editAQueuedPrompt(t, srv, ctx)
 
 	do(t, ctx, 10*time.Second, pressEnter(0))
 	var req fetch.RequestID
@@ -223,10 +199,7 @@ func TestASaveAsItsTurnBeginsPutsTheChangeInTheBox(t *testing.T) {
 	_, err := apiClient(srv).Reply(context.Background(), id, q[0].ID, protocol.ReplyRequest{Action: protocol.ActionAccept, Content: json.RawMessage("true")})
 	require.NoError(t, err)
 	do(t, ctx, 30*time.Second, waitJS(`!document.querySelector('.queue-item')`))
-	do(t, ctx, 10*time.Second, chromedp.Func(func(ctx context.Context, tg *chromedp.Target) error {
-		_, err := cdp.Call(ctx, tg, fetch.ContinueRequest, fetch.ContinueRequestParams{RequestID: req})
-		return err
-	}))
+	do(t, ctx, 10*time.Second, continueRequest(req))
 	waitShowing(t, ctx, 30*time.Second, `document.querySelector('#composer-input').value === 'queued to edit with a change'`,
 		`document.querySelector('#composer-input').value + ' | ' + document.querySelector('.notice-slot').innerText`)
 	assert.Contains(t, noticeText(t, ctx), "began before your change was saved")

@@ -9,8 +9,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/chromedp/cdproto/cdp"
-	"github.com/chromedp/cdproto/emulation"
 	"github.com/chromedp/chromedp"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -181,11 +179,7 @@ func TestScreenshots(t *testing.T) {
 				require.NoError(t, os.WriteFile(filepath.Join(dir, v.name+"-"+name+".png"), buf, 0o644))
 			}
 			do(t, ctx, 20*time.Second, chromedp.EmulateViewport(v.w, v.h),
-				chromedp.Func(func(ctx context.Context, tg *chromedp.Target) error {
-					_, err := cdp.Call(ctx, tg, emulation.SetEmulatedMedia, emulation.SetEmulatedMediaParams{
-						Features: []*emulation.MediaFeature{{Name: "prefers-color-scheme", Value: v.scheme}}})
-					return err
-				}),
+				colorScheme(v.scheme),
 				waitJS(`document.querySelectorAll('.starters .starter').length >= 3`))
 			shot("hero")
 			// fn-form, from its starter.
@@ -264,9 +258,7 @@ func TestAnExampleTypedWholeRunsOnOneEnter(t *testing.T) {
 // then removed; it never runs, and the log holds the edit and the withdrawal.
 func TestQueuedPromptEditedThenRemoved(t *testing.T) {
 	t.Parallel()
-	srv, ctx := openSession(t, `/script ok = confirm('Go on?'); send('first done')`)
-	do(t, ctx, 60*time.Second, waitJS(`!!document.querySelector('#composer-mode .chat-about')`),
-		chromedp.Click(chromedp.CSS(`#composer-mode .chat-about`)), waitJS(`!document.querySelector('#composer-mode')`))
+	srv, ctx := openRunningTurn(t)
 	do(t, ctx, 10*time.Second, chromedp.Focus(composer), typeText("second prompt"), pressEnter(0),
 		waitJS(`!!document.querySelector('.queue-dock [data-queued]')`))
 	assert.Equal(t, "Waiting for the current turn", evalString(t, ctx, `document.querySelector('.queue-dock .queue-when').textContent`))

@@ -123,9 +123,7 @@ func TestMCPEverythingFormInTheComposer(t *testing.T) {
 		chromedp.Click(chromedp.CSS(`#composer-mode .send`)))
 	waitFinal(t, ctx, "Thanks for the answers.")
 
-	reqs := fake.Requests()
-	require.Len(t, reqs, 2)
-	texts := testkit.ToolTexts(reqs[1])
+	texts := toolResults(t, fake)
 	require.Len(t, texts, 1)
 	assert.Contains(t, texts[0], "User provided the requested information")
 	var want map[string]any
@@ -167,9 +165,7 @@ func TestMCPURLConsentThenComplete(t *testing.T) {
 	assert.Equal(t, `["`+url+`"]`, evalString(t, ctx, `JSON.stringify(window.__opened)`), "opened on consent, once")
 	// The server's completion ends the wait by itself, and the call is made again.
 	waitFinal(t, ctx, "Signed in.")
-	reqs := fake.Requests()
-	require.Len(t, reqs, 2)
-	assert.Equal(t, []string{"call_0: signed in: here are the issues"}, testkit.ToolTexts(reqs[1]))
+	assert.Equal(t, []string{"call_0: signed in: here are the issues"}, toolResults(t, fake))
 	do(t, ctx, 10*time.Second, waitJS(`!document.querySelector('#composer-mode.mode-approval')`))
 }
 
@@ -252,8 +248,6 @@ func TestMCPURLRequestWaitsForTheStepInTheBrowser(t *testing.T) {
 
 	approve(t, ctx, "I am done there")
 	waitFinal(t, ctx, "Signed in to the wiki.")
-	reqs := fake.Requests()
-	require.Len(t, reqs, 2)
-	assert.Equal(t, []string{"call_0: action=accept"}, testkit.ToolTexts(reqs[1]))
+	assert.Equal(t, []string{"call_0: action=accept"}, toolResults(t, fake))
 	assert.True(t, evalBool(t, ctx, `window.__opened.length === 1`), "the link opened once")
 }

@@ -35,6 +35,21 @@ func grantNotifications(t *testing.T, ctx context.Context, srv *server) {
 	require.NoError(t, err)
 }
 
+// notifyLive: the notifications switch is on and the page's subscription live.
+const notifyLive = `!!document.querySelector('.notify-off') && document.documentElement.hasAttribute('data-notify-live')`
+
+// openGranted opens the session id's page in a browser granted notifications, once the service
+// worker runs, and waits until the page is live and its switch on: granted already, it is on
+// without a prompt.
+func openGranted(t *testing.T, srv *server, id string) context.Context {
+	t.Helper()
+	ctx := browser(t)
+	grantNotifications(t, ctx, srv)
+	do(t, ctx, 60*time.Second, chromedp.Navigate(srv.link), waitReady(), waitWorker(),
+		chromedp.Navigate(srv.base()+"/s/"+id), waitReady(), waitJS(`!!document.querySelector('.link-live')`), waitJS(notifyLive))
+	return ctx
+}
+
 // TestNotifications: the permission is asked only on a click; a decision asked in a thread
 // this tab is not showing is notified through the service worker, saying what is asked,
 // tagged by thread so a second ask replaces the first; one asked in the thread on screen is
@@ -57,7 +72,7 @@ func TestNotifications(t *testing.T) {
 	_, err := chromedp.Call(ctx, emulation.SetFocusEmulationEnabled, emulation.SetFocusEmulationEnabledParams{Enabled: true})
 	require.NoError(t, err)
 	do(t, ctx, 20*time.Second, chromedp.Click(chromedp.CSS(`.notify-on`)),
-		waitJS(`!!document.querySelector('.notify-off') && document.documentElement.hasAttribute('data-notify-live')`))
+		waitJS(notifyLive))
 	require.True(t, evalBool(t, ctx, `document.hasFocus() && document.visibilityState === 'visible'`))
 
 	// Asked in the thread on screen: claimed, never notified.
@@ -76,11 +91,7 @@ func TestNotifications(t *testing.T) {
 	// The claimed decision's window (3 s) is long over when a second ask in the other
 	// thread is notified; it replaces the first, and the claimed one never showed.
 	// (The first is answered first: the thread's next script waits for its turn.)
-	pending, err := apiClient(srv).PendingDecisions(t.Context(), there)
-	require.NoError(t, err)
-	require.Len(t, pending, 1)
-	_, err = apiClient(srv).Reply(t.Context(), there, pending[0].ID, protocol.ReplyRequest{Action: protocol.ActionDecline})
-	require.NoError(t, err)
+	declineOnly(t, srv, there)
 	sendAPI(t, srv, there, `/script confirm('And the database?')`)
 	do(t, ctx, 60*time.Second, waitJS(shownNotifications+`.some(n => n.title.includes('And the database?'))`))
 	notes = get(t, ctx, chromedp.Evaluate[[]map[string]string](`window.__notes`))
@@ -107,12 +118,7 @@ func TestNotificationInAHiddenTab(t *testing.T) {
 	t.Parallel()
 	srv := startServerFlags(t, t.TempDir(), "-notify-grace", "3s")
 	id := seedSession(t, srv, "Behind", 1)
-	ctx := browser(t)
-	grantNotifications(t, ctx, srv)
-	do(t, ctx, 60*time.Second, chromedp.Navigate(srv.link), waitReady(), waitWorker(),
-		chromedp.Navigate(srv.base()+"/s/"+id), waitReady(), waitJS(`!!document.querySelector('.link-live')`),
-		// Granted already: the switch is on without a prompt.
-		waitJS(`!!document.querySelector('.notify-off') && document.documentElement.hasAttribute('data-notify-live')`))
+	ctx := openGranted(t, srv, id)
 
 	// The window goes to the background (minimized): its page is hidden.
 	win, err := chromedp.CallBrowser(ctx, cdpbrowser.GetWindowForTarget, cdpbrowser.GetWindowForTargetParams{TargetID: chromedp.FromContext(ctx).Target.TargetID})
@@ -135,20 +141,12 @@ func TestNotificationWithdrawnWhenAnsweredElsewhere(t *testing.T) {
 	srv := startServer(t, t.TempDir(), "127.0.0.1:0")
 	here := seedSession(t, srv, "Here", 1)
 	there := seedSession(t, srv, "There", 1)
-	ctx := browser(t)
-	grantNotifications(t, ctx, srv)
-	do(t, ctx, 60*time.Second, chromedp.Navigate(srv.link), waitReady(), waitWorker(),
-		chromedp.Navigate(srv.base()+"/s/"+here), waitReady(), waitJS(`!!document.querySelector('.link-live')`),
-		waitJS(`!!document.querySelector('.notify-off') && document.documentElement.hasAttribute('data-notify-live')`))
+	ctx := openGranted(t, srv, here)
 
 	// Notified here, answered elsewhere: the notification goes without anything done here.
 	sendAPI(t, srv, there, `/script confirm('Deploy now?')`)
 	do(t, ctx, 60*time.Second, waitJS(shownNotifications+`.some(n => n.title === 'Confirm: Deploy now?')`))
-	pending, err := apiClient(srv).PendingDecisions(t.Context(), there)
-	require.NoError(t, err)
-	require.Len(t, pending, 1)
-	_, err = apiClient(srv).Reply(t.Context(), there, pending[0].ID, protocol.ReplyRequest{Action: protocol.ActionDecline})
-	require.NoError(t, err)
+	declineOnly(t, srv, there)
 	do(t, ctx, 30*time.Second, waitJS(shownNotifications+`.length === 0`))
 	require.Equal(t, "/s/"+here, evalString(t, ctx, `location.pathname`), "nothing was opened or claimed here")
 

@@ -22,9 +22,7 @@ import (
 // anything; the same request from Parley's own page does.
 func TestAnotherPortCannotActAsTheUser(t *testing.T) {
 	t.Parallel()
-	srv := startServer(t, t.TempDir(), "127.0.0.1:0")
-	ctx := browser(t)
-	do(t, ctx, 60*time.Second, chromedp.Navigate(srv.link), waitReady()) // the browser has the cookie now
+	srv, ctx := openHome(t) // the browser has the cookie now
 	require.Zero(t, runsStarted(t, srv))
 
 	other := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
@@ -69,12 +67,7 @@ func runsStarted(t *testing.T, srv *server) int {
 // apiGet reads an API answer with the bearer token.
 func apiGet(t *testing.T, srv *server, path string, out any) {
 	t.Helper()
-	req, err := http.NewRequest(http.MethodGet, srv.base()+path, nil)
-	require.NoError(t, err)
-	req.Header.Set("Authorization", "Bearer "+srv.token)
-	resp, err := http.DefaultClient.Do(req)
-	require.NoError(t, err)
-	defer resp.Body.Close()
+	resp, data := httpAPI(t, srv).Get(path)
 	require.Equal(t, http.StatusOK, resp.StatusCode, path)
-	require.NoError(t, json.NewDecoder(resp.Body).Decode(out))
+	require.NoError(t, json.Unmarshal(data, out))
 }

@@ -18,10 +18,7 @@ func TestAgentCommandOutputShowsWhileItRuns(t *testing.T) {
 	t.Parallel()
 	release := filepath.Join(t.TempDir(), "release")
 	script := `echo "step one done"; echo "a warning" >&2; while [ ! -e "$1" ]; do sleep 0.05; done; echo "step two done"`
-	fake, _, ctx := openModel(t,
-		testkit.Calls(testkit.Call{ID: "call_0", Name: "run_command", Args: map[string]any{"argv": []string{"sh", "-c", script, "sh", release}}}),
-		testkit.Text("Both steps ran."))
-	prompt(t, ctx, "run the steps")
+	fake, ctx := promptModel(t, "run the steps", testkit.Calls(runCommand("call_0", "sh", "-c", script, "sh", release)), testkit.Text("Both steps ran."))
 	approve(t, ctx, "Approve")
 	do(t, ctx, 30*time.Second, waitJS(`(() => {
 		const o = document.querySelector('.thread .entry-tool.status-running .tool-output');

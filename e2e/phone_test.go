@@ -9,8 +9,6 @@ import (
 	"github.com/chromedp/chromedp"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
-
-	"parley/protocol"
 )
 
 // phone emulates a 390×844 touch phone (CSS pixels), with the given safe-area insets.
@@ -19,7 +17,7 @@ func phone(t *testing.T, ctx context.Context, height int64) {
 	_, err := chromedp.Call(ctx, emulation.SetDeviceMetricsOverride, emulation.SetDeviceMetricsOverrideParams{
 		Width: 390, Height: height, DeviceScaleFactor: 3, Mobile: true})
 	require.NoError(t, err)
-	_, err = chromedp.Call(ctx, emulation.SetTouchEmulationEnabled, emulation.SetTouchEmulationEnabledParams{Enabled: true, MaxTouchPoints: 5})
+	_, err = chromedp.Run(ctx, touchScreen(true))
 	require.NoError(t, err)
 }
 
@@ -83,11 +81,7 @@ func TestPhoneLayout(t *testing.T) {
 	sendAPI(t, srv, id, `/script confirm('Fine on a phone?')`)
 	do(t, ctx, 20*time.Second, waitJS(`document.querySelector('.composer').innerText.includes('Fine on a phone?')`))
 	check("question")
-	pending, err := apiClient(srv).PendingDecisions(t.Context(), id)
-	require.NoError(t, err)
-	require.Len(t, pending, 1)
-	_, err = apiClient(srv).Reply(t.Context(), id, pending[0].ID, protocol.ReplyRequest{Action: protocol.ActionDecline})
-	require.NoError(t, err)
+	declineOnly(t, srv, id)
 
 	// The approval mode.
 	sendAPI(t, srv, id, `/script run(['echo', 'from a phone'])`)

@@ -71,6 +71,24 @@ func TestAFunctionRunFromTheHeroNamesItsSession(t *testing.T) {
 	waitShowing(t, ctx, 30*time.Second, `document.querySelector('h1')?.textContent === 'Greet someone'`, `document.querySelector('h1')?.textContent`)
 }
 
+// editAQueuedPrompt: the page's session has a decision open; once the decision has taken
+// the focus (it does once shown, when nobody typed: it cannot move it later, out of the field
+// of the edit), a prompt is queued behind it through the API, "queued to edit", and the
+// person opens its edit and types " with a change", not saved yet. It returns the session
+// and the decision waiting.
+func editAQueuedPrompt(t *testing.T, srv *server, ctx context.Context) (string, []protocol.QueueEntry) {
+	t.Helper()
+	id := sessionOf(t, ctx)
+	q := waitQueue(t, srv, 1)
+	do(t, ctx, 60*time.Second, waitJS(`!!document.activeElement?.closest('#composer-mode')`))
+	sendAPI(t, srv, id, "queued to edit")
+	do(t, ctx, 30*time.Second, waitJS(`!!document.querySelector('.queue-item .queue-edit')`),
+		clickJS(`.queue-item .queue-edit`), waitJS(`document.activeElement?.classList.contains('queue-field')`))
+	do(t, ctx, 10*time.Second, chromedp.KeyEvent(" with a change"),
+		waitJS(`document.activeElement.value === 'queued to edit with a change'`))
+	return id, q
+}
+
 // TestAnEditOfAQueuedPromptThatBeganIsKept: a person edits a queued prompt and its turn
 // begins before they save. The prompt runs as it was; their change is not thrown away with
 // the field (the keys after it went to the page): it is in the box, focused, and a notice
@@ -78,16 +96,7 @@ func TestAFunctionRunFromTheHeroNamesItsSession(t *testing.T) {
 func TestAnEditOfAQueuedPromptThatBeganIsKept(t *testing.T) {
 	t.Parallel()
 	srv, ctx := openSession(t, `/script confirm('Go on?')`)
-	id := sessionOf(t, ctx)
-	q := waitQueue(t, srv, 1)
-	// The decision has taken the focus (it does once shown, when nobody typed): it cannot
-	// move it later, out of the field of the edit below.
-	do(t, ctx, 30*time.Second, waitJS(`!!document.activeElement?.closest('#composer-mode')`))
-	sendAPI(t, srv, id, "queued to edit")
-	do(t, ctx, 30*time.Second, waitJS(`!!document.querySelector('.queue-item .queue-edit')`),
-		clickJS(`.queue-item .queue-edit`), waitJS(`document.activeElement?.classList.contains('queue-field')`))
-	do(t, ctx, 10*time.Second, chromedp.KeyEvent(" with a change"),
-		waitJS(`document.activeElement.value === 'queued to edit with a change'`))
+	id, q := editAQueuedPrompt(t, srv, ctx)
 	// Another client answers the confirm: the turn ends, and the queued prompt's begins.
 	_, err := apiClient(srv).Reply(context.Background(), id, q[0].ID, protocol.ReplyRequest{Action: protocol.ActionAccept, Content: json.RawMessage("true")})
 	require.NoError(t, err)
@@ -102,11 +111,9 @@ func TestAnEditOfAQueuedPromptThatBeganIsKept(t *testing.T) {
 func TestAPromptMovesItsSessionToTheTop(t *testing.T) {
 	t.Parallel()
 	srv := startServer(t, t.TempDir(), "127.0.0.1:0")
-	older := newSession(t, srv, "Older", "")
-	sendTo(t, srv, older, "the older one")
+	older := sessionWith(t, srv, "Older", "the older one")
 	waitAgentReplies(t, srv, older, 1)
-	newer := newSession(t, srv, "Newer", "")
-	sendTo(t, srv, newer, "the newer one")
+	newer := sessionWith(t, srv, "Newer", "the newer one")
 	waitAgentReplies(t, srv, newer, 1)
 
 	const first = `document.querySelector('#sidebar .session-item')?.dataset.session`
@@ -124,7 +131,7 @@ func TestPhoneStartersAndApprovalsHeader(t *testing.T) {
 	t.Parallel()
 	srv := startServer(t, t.TempDir(), "127.0.0.1:0")
 	ctx := browser(t)
-	do(t, ctx, 60*time.Second, chromedp.EmulateViewport(390, 844), touchOn(), chromedp.Navigate(srv.link), waitReady(),
+	do(t, ctx, 60*time.Second, chromedp.EmulateViewport(390, 844), touchScreen(true), chromedp.Navigate(srv.link), waitReady(),
 		waitJS(`[...document.querySelectorAll('.starter-word')].some(w => w.textContent.includes('-'))`))
 	assert.Equal(t, "", evalString(t, ctx, `[...document.querySelectorAll('.starter-word')].filter(w => w.getClientRects().length > 1).map(w => w.textContent).join('|')`),
 		"no word of a starter is broken over two lines")

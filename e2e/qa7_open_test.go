@@ -6,8 +6,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/chromedp/cdproto/cdp"
-	"github.com/chromedp/cdproto/input"
 	"github.com/chromedp/chromedp"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -26,8 +24,7 @@ import (
 // Approve.
 func TestApproveClickedWithWordsKeepsThem(t *testing.T) {
 	t.Parallel()
-	_, ctx := openSession(t, echoScript)
-	do(t, ctx, 60*time.Second, waitJS(modeShown), waitJS(`document.activeElement.id === 'approval-instruction'`))
+	_, ctx := openDecision(t, echoScript, waitJS(`document.activeElement.id === 'approval-instruction'`))
 	const approveButton = `#composer-mode .choices .choice.tone-affirm`
 	assert.True(t, evalBool(t, ctx, `!!document.querySelector('`+approveButton+` .key-hint')`), "with nothing typed, Approve is Ctrl+Enter")
 	time.Sleep(guardPause)
@@ -40,22 +37,6 @@ func TestApproveClickedWithWordsKeepsThem(t *testing.T) {
 	msgs := waitMessages(t, ctx, 2)
 	assert.Equal(t, "got hello", msgs[len(msgs)-1].Text, "approved: the command ran")
 	assert.Contains(t, noticeText(t, ctx), "Approved. Your words are back in the box", "the person is told where the words went")
-}
-
-// imeEnter composes text with an input method in the focused field, with the Enter that picks
-// a candidate (keyCode 229, as Chromium sends it while composing), then commits it.
-func imeEnter(text string) chromedp.Action[chromedp.Void] {
-	return chromedp.Func(func(ctx context.Context, tg *chromedp.Target) error {
-		n := int64(len([]rune(text)))
-		if _, err := cdp.Call(ctx, tg, input.ImeSetComposition, input.ImeSetCompositionParams{Text: text, SelectionStart: n, SelectionEnd: n}); err != nil {
-			return err
-		}
-		if _, err := cdp.Call(ctx, tg, input.DispatchKeyEvent, input.DispatchKeyEventParams{Type: input.DispatchKeyEventTypeRawKeyDown, Key: "Enter", Code: "Enter", WindowsVirtualKeyCode: 229, NativeVirtualKeyCode: 229}); err != nil {
-			return err
-		}
-		_, err := cdp.Call(ctx, tg, input.InsertText, input.InsertTextParams{Text: text})
-		return err
-	})
 }
 
 // TestEnterInAnApprovalsReasonRejects: on /approvals, Enter in an approval card's "Reason,

@@ -66,7 +66,7 @@ func TestCtrlEnterWithWordsTypedRejects(t *testing.T) {
 	notes := filepath.Join(dataWorkspace(t, data), "notes.txt")
 	require.NoError(t, os.WriteFile(notes, []byte("keep me\n"), 0o644))
 	fake, _, ctx := openModelOn(t, data,
-		testkit.Calls(testkit.Call{ID: "call_0", Name: "run_command", Args: map[string]any{"argv": []string{"rm", "notes.txt"}}}),
+		testkit.Calls(runCommand("call_0", "rm", "notes.txt")),
 		testkit.Text("Kept it."))
 	prompt(t, ctx, "clean up")
 	do(t, ctx, 20*time.Second, waitJS(`!!document.querySelector('#composer-mode.mode-approval') && document.activeElement.id === 'approval-instruction'`))
@@ -75,9 +75,7 @@ func TestCtrlEnterWithWordsTypedRejects(t *testing.T) {
 		waitJS(`document.querySelector('#approval-instruction').value === 'no, keep it'`),
 		pressEnter(modCtrl))
 	waitFinal(t, ctx, "Kept it.")
-	reqs := fake.Requests()
-	require.Len(t, reqs, 2)
-	assert.Equal(t, []string{"call_0: error: rejected by the user: no, keep it"}, testkit.ToolTexts(reqs[1]))
+	assert.Equal(t, []string{"call_0: error: rejected by the user: no, keep it"}, toolResults(t, fake))
 	_, err := os.Stat(notes)
 	assert.NoError(t, err, "the file the words said to keep is still there")
 	assert.True(t, strings.HasPrefix(evalString(t, ctx, `document.querySelector('.thread .entry-decision .entry-outcome').textContent`), "Rejected"),
@@ -112,10 +110,7 @@ func TestPhoneApprovalsAndMCPTargets(t *testing.T) {
 // once approved it runs and says done.
 func TestAToolCallWaitingForApprovalSaysSo(t *testing.T) {
 	t.Parallel()
-	_, _, ctx := openModel(t,
-		testkit.Calls(testkit.Call{ID: "call_0", Name: "run_command", Args: map[string]any{"argv": []string{"echo", "hello"}}}),
-		testkit.Text("It printed hello."))
-	prompt(t, ctx, "say hello")
+	_, ctx := promptModel(t, "say hello", testkit.Calls(runCommand("call_0", "echo", "hello")), testkit.Text("It printed hello."))
 	status := `(document.querySelector('.thread .entry-tool[data-call="call_0"] .entry-status') || {textContent: ''}).textContent`
 	do(t, ctx, 20*time.Second, waitJS(`!!document.querySelector('#composer-mode.mode-approval') && `+status+` !== ''`))
 	assert.Equal(t, "Waiting for your answer below", evalString(t, ctx, status), "not running before it is approved")

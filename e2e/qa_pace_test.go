@@ -5,8 +5,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/chromedp/cdproto/cdp"
-	"github.com/chromedp/cdproto/page"
 	"github.com/chromedp/chromedp"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -94,9 +92,8 @@ func TestCopyButtonsAreOneTabStop(t *testing.T) {
 	t.Parallel()
 	srv := startServer(t, t.TempDir(), "127.0.0.1:0")
 	id := seedSession(t, srv, "long", 6)
-	ctx := browser(t)
-	do(t, ctx, 60*time.Second, chromedp.Navigate(srv.link), waitReady(), chromedp.Navigate(srv.base()+"/s/"+id), waitReady(),
-		waitCaughtUp(), waitJS(`document.querySelectorAll('.thread-inner .msg-copy').length >= 12`))
+	ctx := openPage(t, srv, "/s/"+id)
+	do(t, ctx, 60*time.Second, waitCaughtUp(), waitJS(`document.querySelectorAll('.thread-inner .msg-copy').length >= 12`))
 	// From the thread region, Tab until the focus leaves the thread.
 	walked := evalString(t, ctx, `(document.querySelector('.thread').focus(), 'ok')`)
 	require.Equal(t, "ok", walked)
@@ -136,9 +133,8 @@ func TestShowEarlierKeepsTheFocus(t *testing.T) {
 	t.Parallel()
 	srv := startServer(t, t.TempDir(), "127.0.0.1:0")
 	id := seedSession(t, srv, "long", 30) // 60 entries: more than the newest window holds
-	ctx := browser(t)
-	do(t, ctx, 60*time.Second, chromedp.Navigate(srv.link), waitReady(), chromedp.Navigate(srv.base()+"/s/"+id), waitReady(),
-		waitCaughtUp(), waitJS(`!!document.querySelector('.thread .earlier')`))
+	ctx := openPage(t, srv, "/s/"+id)
+	do(t, ctx, 60*time.Second, waitCaughtUp(), waitJS(`!!document.querySelector('.thread .earlier')`))
 	before := int(get(t, ctx, chromedp.Evaluate[float64](`document.querySelectorAll('.thread-inner .msg').length`)))
 	do(t, ctx, 20*time.Second, js(`document.querySelector('.thread .earlier').focus()`), pressEnter(0),
 		waitJS(`document.querySelectorAll('.thread-inner .msg').length > `+itoa(before)),
@@ -154,8 +150,7 @@ func TestHeroDoesNotMoveAsStartersArrive(t *testing.T) {
 	srv := startServer(t, t.TempDir(), "127.0.0.1:0")
 	ctx := browser(t)
 	// Each frame from the first paint notes where the composer is.
-	do(t, ctx, 10*time.Second, chromedp.Func(func(ctx context.Context, tg *chromedp.Target) error {
-		_, err := cdp.Call(ctx, tg, page.AddScriptToEvaluateOnNewDocument, page.AddScriptToEvaluateOnNewDocumentParams{Source: `
+	addOnNewDocument(t, ctx, `
 window.__composerAt = []; window.__frames = 0;
 (function frame() {
   window.__frames++;
@@ -165,9 +160,7 @@ window.__composerAt = []; window.__frames = 0;
     if (window.__composerAt[window.__composerAt.length - 1] !== at) window.__composerAt.push(at);
   }
   requestAnimationFrame(frame);
-})();`})
-		return err
-	}))
+})();`)
 	do(t, ctx, 60*time.Second, chromedp.Navigate(srv.link), waitReady(),
 		waitJS(`document.documentElement.hasAttribute('data-composer-live')`),
 		waitJS(`!!document.querySelector('.starter[data-starter^="fn:"]') && !!document.querySelector('.starter[data-starter^="/example"]')`))
@@ -203,8 +196,7 @@ func TestApprovalsTabsMoveWithTheArrows(t *testing.T) {
 // safe answer, No, not at Yes: a second Enter meant for the first must not say Yes to it.
 func TestANextConfirmTakesTheFocusAtNo(t *testing.T) {
 	t.Parallel()
-	_, ctx := openSession(t, "/script a = confirm('Ship it?'); b = confirm('Really?'); send(str(a) + str(b))")
-	do(t, ctx, 60*time.Second, waitJS(modeShown), waitJS(`document.querySelector('#composer-mode .question-message')?.textContent === 'Ship it?'`))
+	_, ctx := openDecision(t, "/script a = confirm('Ship it?'); b = confirm('Really?'); send(str(a) + str(b))", waitJS(`document.querySelector('#composer-mode .question-message')?.textContent === 'Ship it?'`))
 	do(t, ctx, 10*time.Second, chromedp.Click(chromedp.CSS(`#composer-mode .choice.tone-neutral`)),
 		waitJS(`document.querySelector('#composer-mode .question-message')?.textContent === 'Really?' && `+focusIn))
 	assert.Equal(t, "No", evalString(t, ctx, `document.activeElement.textContent`))
@@ -214,8 +206,8 @@ func TestANextConfirmTakesTheFocusAtNo(t *testing.T) {
 // (so a reload keeps it) is removed once the decision ends, answered here or anywhere else.
 func TestKeptAnswersGoWhenTheDecisionEndsElsewhere(t *testing.T) {
 	t.Parallel()
-	srv, ctx := openSession(t, `/script ask('Two?', {'type': 'object', 'properties': {'x': {'type': 'string', 'title': 'X'}, 'y': {'type': 'string', 'title': 'Y'}}})`)
-	do(t, ctx, 60*time.Second, waitJS(modeShown), waitJS(focusIn), chromedp.KeyEvent("abc"))
+	srv, ctx := openDecision(t, `/script ask('Two?', {'type': 'object', 'properties': {'x': {'type': 'string', 'title': 'X'}, 'y': {'type': 'string', 'title': 'Y'}}})`, waitJS(focusIn))
+	do(t, ctx, 10*time.Second, chromedp.KeyEvent("abc"))
 	id := evalString(t, ctx, `document.querySelector('.entry-decision.status-pending')?.dataset.decision || ''`)
 	require.NotEmpty(t, id)
 	key := `sessionStorage.getItem('parley.answers.` + id + `')`

@@ -5,8 +5,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/chromedp/cdproto/cdp"
-	"github.com/chromedp/cdproto/emulation"
 	"github.com/chromedp/cdproto/input"
 	"github.com/chromedp/chromedp"
 	"github.com/stretchr/testify/assert"
@@ -156,11 +154,7 @@ func TestSessionActionsOnHoverOrFocus(t *testing.T) {
 
 	// A touch phone: kept in view, 44 px each.
 	phone := browser(t)
-	touch := chromedp.Func(func(c context.Context, tg *chromedp.Target) error {
-		_, err := cdp.Call(c, tg, emulation.SetTouchEmulationEnabled, emulation.SetTouchEmulationEnabledParams{Enabled: true, MaxTouchPoints: 5})
-		return err
-	})
-	do(t, phone, 60*time.Second, chromedp.EmulateViewport(390, 844), touch, chromedp.Navigate(srv.link), waitReady(),
+	do(t, phone, 60*time.Second, chromedp.EmulateViewport(390, 844), touchScreen(true), chromedp.Navigate(srv.link), waitReady(),
 		clickJS(`.menu-toggle`), waitJS(`document.querySelector('#sidebar').classList.contains('open') && document.querySelectorAll('.sessions .session-item').length === 2`))
 	assert.Equal(t, "true,true", evalString(t, phone, shown+`.join()`))
 	assert.True(t, evalBool(t, phone, `[...document.querySelectorAll('.session-op')].every(b => { const r = b.getBoundingClientRect(); return r.width >= 44 && r.height >= 44 })`), "44 px targets")

@@ -19,7 +19,7 @@ import (
 func TestAgentApprovalSurvivesAServerKill(t *testing.T) {
 	t.Parallel()
 	fake := testkit.NewModel(t,
-		testkit.Calls(testkit.Call{ID: "call_0", Name: "run_command", Args: map[string]any{"argv": []string{"echo", "hello"}}}))
+		testkit.Calls(runCommand("call_0", "echo", "hello")))
 	data := t.TempDir()
 	srv := startServerModel(t, data, fake.Base())
 	ctx := browser(t)

@@ -8,8 +8,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/chromedp/cdproto/cdp"
-	"github.com/chromedp/cdproto/page"
 	"github.com/chromedp/chromedp"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -42,11 +40,7 @@ func holdWasm(t *testing.T, ctx context.Context) (release func()) {
 // wasm does not keep back, but the new document is what the test reads.
 func navigateNoWait(t *testing.T, ctx context.Context, url string) {
 	t.Helper()
-	evalBool(t, ctx, `(window.parleyOldPage = true)`)
-	do(t, ctx, 10*time.Second, chromedp.Func(func(ctx context.Context, tg *chromedp.Target) error {
-		_, err := cdp.Call(ctx, tg, page.Navigate, page.NavigateParams{URL: url})
-		return err
-	}))
+	startLoading(t, ctx, url)
 	do(t, ctx, 60*time.Second, waitJS(`!window.parleyOldPage && document.readyState !== 'loading'`))
 }
 
@@ -61,14 +55,6 @@ const flashProbe = `(() => {
 		new MutationObserver(() => { window.__fewest = Math.min(window.__fewest, count()); }).observe(document, {childList: true, subtree: true});
 	});
 })()`
-
-func addOnNewDocument(t *testing.T, ctx context.Context, source string) {
-	t.Helper()
-	do(t, ctx, 10*time.Second, chromedp.Func(func(ctx context.Context, tg *chromedp.Target) error {
-		_, err := cdp.Call(ctx, tg, page.AddScriptToEvaluateOnNewDocument, page.AddScriptToEvaluateOnNewDocumentParams{Source: source})
-		return err
-	}))
-}
 
 // windowOf checks that shown is the newest part of seedLog's session of n prompts, in order,
 // each once, ending with the newest reply, and returns how many prompts it holds.
@@ -97,9 +83,7 @@ func windowOf(t *testing.T, shown []shownMessage, n int) int {
 func TestASessionOpensPainted(t *testing.T) {
 	t.Parallel()
 	const n = 60
-	data := t.TempDir()
-	id := seedLog(t, data, n)
-	srv := startServer(t, data, "127.0.0.1:0")
+	srv, id := startOnLog(t, n)
 	ctx := browser(t)
 	addOnNewDocument(t, ctx, flashProbe)
 	release := holdWasm(t, ctx)
@@ -184,8 +168,7 @@ func TestASeedsTextStaysText(t *testing.T) {
 	t.Parallel()
 	srv := startServer(t, t.TempDir(), "127.0.0.1:0")
 	const evil = `</script><script>window.__pwned = 1</script>`
-	id := newSession(t, srv, "", "")
-	sendTo(t, srv, id, evil)
+	id := sessionWith(t, srv, "", evil)
 	waitAgentReplies(t, srv, id, 1)
 	ctx := browser(t)
 	release := holdWasm(t, ctx)

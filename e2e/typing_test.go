@@ -26,7 +26,13 @@ var typingPaces = [][2]time.Duration{{0, 0}, {60 * time.Millisecond, 150 * time.
 // keyboard sends it), each key after a gap drawn from pace.
 func typeAt(t *testing.T, ctx context.Context, rng *rand.Rand, text string, pace [2]time.Duration) {
 	t.Helper()
-	for _, k := range strokes(text) {
+	typeStrokes(t, ctx, rng, strokes(text), pace)
+}
+
+// typeStrokes types keys (keyOf each), each key after a gap drawn from pace.
+func typeStrokes(t *testing.T, ctx context.Context, rng *rand.Rand, keys []stroke, pace [2]time.Duration) {
+	t.Helper()
+	for _, k := range keys {
 		for _, p := range keyOf(k) {
 			do(t, ctx, 10*time.Second, key(p))
 		}
@@ -162,15 +168,24 @@ func TestRenameFocusEscapeEnter(t *testing.T) {
 	assert.Equal(t, "Release notes", info.Title)
 }
 
+// openRunningTurn opens a session whose turn keeps running: its script waits on a confirm
+// ('Go on?', then it sends "first done"), set aside by "Chat about this", so the box is the
+// person's again and what they send now is queued behind the turn.
+func openRunningTurn(t *testing.T) (*server, context.Context) {
+	t.Helper()
+	srv, ctx := openSession(t, `/script ok = confirm('Go on?'); send('first done')`)
+	do(t, ctx, 60*time.Second, waitJS(`!!document.querySelector('#composer-mode .chat-about')`),
+		chromedp.Click(chromedp.CSS(`#composer-mode .chat-about`)), waitJS(`!document.querySelector('#composer-mode')`))
+	return srv, ctx
+}
+
 // TestQueuedPromptEditKeepsItsPlace: of two prompts queued behind a running turn, the first is
 // edited in place: it keeps its place, runs first with its new text, and the log holds a
 // prompt.edited; Escape in the edit keeps the text; an edit once the turn started is refused
 // with a message a person can act on.
 func TestQueuedPromptEditKeepsItsPlace(t *testing.T) {
 	t.Parallel()
-	srv, ctx := openSession(t, `/script ok = confirm('Go on?'); send('first done')`)
-	do(t, ctx, 60*time.Second, waitJS(`!!document.querySelector('#composer-mode .chat-about')`),
-		chromedp.Click(chromedp.CSS(`#composer-mode .chat-about`)), waitJS(`!document.querySelector('#composer-mode')`))
+	srv, ctx := openRunningTurn(t)
 	do(t, ctx, 10*time.Second, chromedp.Focus(composer), typeText("second"), pressEnter(0),
 		waitJS(`document.querySelectorAll('.queue-dock [data-queued]').length === 1`),
 		typeText("third"), pressEnter(0), waitJS(`document.querySelectorAll('.queue-dock [data-queued]').length === 2`))

@@ -17,6 +17,15 @@ import (
 	"parley/runtime/eventlog"
 )
 
+// startOnLog starts a server on a new data folder that seedLog filled with a session of n
+// prompts, and returns it and the session's id.
+func startOnLog(t testing.TB, n int) (*server, string) {
+	t.Helper()
+	data := t.TempDir()
+	id := seedLog(t, data, n)
+	return startServer(t, data, "127.0.0.1:0"), id
+}
+
 // seedLog makes a data folder (for startServer on data) holding one session of n prompts,
 // each answered, written straight into the event log as the runtime writes a turn (the
 // prompt on its own subject, turn.started, the reply, turn.ended), so a long session takes
@@ -64,13 +73,9 @@ const scrollTop = `(() => { const th = document.querySelector('.thread'); th.scr
 func TestLongSessionOpensOnItsNewestWindow(t *testing.T) {
 	t.Parallel()
 	const n = 600
-	data := t.TempDir()
-	id := seedLog(t, data, n)
-	srv := startServer(t, data, "127.0.0.1:0")
-	ctx := browser(t)
-	do(t, ctx, 60*time.Second, chromedp.Navigate(srv.link), waitReady())
-	do(t, ctx, 60*time.Second, chromedp.Navigate(srv.base()+"/s/"+id), waitReady(),
-		waitJS(`[...document.querySelectorAll('.thread .msg[data-offset]')].some(e => e.innerText.includes('reply `+strconv.Itoa(n-1)+`'))`))
+	srv, id := startOnLog(t, n)
+	ctx := openPage(t, srv, "/s/"+id)
+	do(t, ctx, 60*time.Second, waitJS(`[...document.querySelectorAll('.thread .msg[data-offset]')].some(e => e.innerText.includes('reply `+strconv.Itoa(n-1)+`'))`))
 	first := thread(t, ctx)
 	require.NotEmpty(t, first)
 	assert.Equal(t, "reply "+strconv.Itoa(n-1), first[len(first)-1].Text, "the newest reply is the last shown")
