@@ -383,10 +383,8 @@ func TestDraftStaysWithItsSession(t *testing.T) {
 // menu closes, End comes back to it and the menu opens again.
 func TestKeysThatMoveTheCaretMoveTheMenu(t *testing.T) {
 	t.Parallel()
-	srv := startServer(t, t.TempDir(), "127.0.0.1:0")
-	ctx := browser(t)
-	do(t, ctx, 60*time.Second, chromedp.Navigate(srv.link), waitReady(), chromedp.Focus(composer))
-	do(t, ctx, 10*time.Second, typeText("hi /he"), menuOpen("/help"))
+	_, ctx := openHome(t)
+	do(t, ctx, 10*time.Second, chromedp.Focus(composer), typeText("hi /he"), menuOpen("/help"))
 	do(t, ctx, 10*time.Second, rawKey("Home", 36, 0), menuClosed)
 	do(t, ctx, 10*time.Second, endKey, menuOpen("/help"))
 	do(t, ctx, 10*time.Second, rawKey("ArrowLeft", 37, 0), rawKey("ArrowLeft", 37, 0), rawKey("ArrowLeft", 37, 0), rawKey("ArrowLeft", 37, 0), menuClosed)
