@@ -691,17 +691,33 @@ func outcomeWord(o string) string {
 
 func (p *ApprovalsPage) renderEnded(h protocol.HistoryEntry) app.UI {
 	now := clock()
+	// The outcome in the thread's words (app/store, outcomeText): "Approved, always for this
+	// command", "Rejected: use staging", "Declined: not now".
 	outcome := outcomeWord(h.Outcome)
-	if h.Outcome == protocol.HistoryRejected && h.Request.Kind != "" && h.Request.Kind != protocol.KindApproval {
+	approval := h.Request.Kind == "" || h.Request.Kind == protocol.KindApproval
+	rejected := h.Outcome == protocol.HistoryRejected
+	if rejected && !approval {
 		// A question or a form said no to is declined; only an approval is rejected. (The
 		// filter's "rejected" holds both.)
-		outcome = tr(i18n.HistDeclined)
+		outcome = tr(i18n.OutcomeDeclined)
 	}
-	if a := answerWords(h); a != "" && a != outcome {
+	switch a := answerWords(h); {
+	case a == "" || a == outcome:
+	case h.Outcome == protocol.HistoryApproved && approval && reachOf(&h.Request, h.Answer) != "":
+		outcome = tr(i18n.OutcomeApprovedWith, a)
+	default:
 		outcome += ": " + a
 	}
 	if h.Reason != "" {
-		outcome += " — " + locale.Current().Say(h.ReasonPhrase, h.Reason)
+		reason := locale.Current().Say(h.ReasonPhrase, h.Reason)
+		switch {
+		case rejected && approval && outcome == tr(i18n.HistRejected):
+			outcome = tr(i18n.OutcomeRejectedWith, reason)
+		case rejected && !approval && outcome == tr(i18n.OutcomeDeclined):
+			outcome = tr(i18n.OutcomeDeclinedWith, reason)
+		default:
+			outcome += " — " + reason
+		}
 	}
 	return app.Li().Class("history-entry outcome-"+h.Outcome).DataSet("decision", h.ID).DataSet("session", h.Session).Body(
 		app.Div().Class("entry-head").Body(
