@@ -527,7 +527,7 @@ func (p *ApprovalsPage) renderEntry(i int) app.UI {
 	}
 	return li.DataSet("decision", e.ID).DataSet("session", e.Session).
 		Aria("current", strconv.FormatBool(selected && gone == "")).
-		Aria("label", tr(i18n.AskedIn, e.SessionTitle, asked(e.Request))).
+		Aria("label", tr(i18n.AskedIn, titleWords(e.SessionTitle), asked(e.Request))).
 		OnFocus(func(ctx app.Context, ev app.Event) {
 			if p.selected != e.ID {
 				p.selected, p.confirm = e.ID, ""
@@ -536,7 +536,7 @@ func (p *ApprovalsPage) renderEntry(i int) app.UI {
 		}).
 		Body(
 			app.Div().Class("queue-where").Body(
-				app.A().Class("queue-thread").Href("/s/"+e.Session+"#decision-"+e.ID).Text(cmpOr(e.SessionTitle, e.Session)),
+				app.A().Class("queue-thread").Href("/s/"+e.Session+"#decision-"+e.ID).Text(cmpOr(titleWords(e.SessionTitle), e.Session)),
 				app.Span().Class("queue-workspace").Text(tr(i18n.InWorkspace, cmpOr(e.WorkspaceName, e.WorkspaceID))),
 				app.Span().Class("queue-time").Text(tr(i18n.AskedAgo, ago(now, e.Asked), timesOut(now, e.Deadline))),
 			),
@@ -725,7 +725,7 @@ func (p *ApprovalsPage) renderEnded(h protocol.HistoryEntry) app.UI {
 			app.Span().Class("history-outcome").Text(outcome),
 		),
 		app.Div().Class("queue-where").Body(
-			app.A().Class("queue-thread").Href("/s/"+h.Session+"#decision-"+h.ID).Text(cmpOr(h.SessionTitle, h.Session)),
+			app.A().Class("queue-thread").Href("/s/"+h.Session+"#decision-"+h.ID).Text(cmpOr(titleWords(h.SessionTitle), h.Session)),
 			app.Span().Class("queue-workspace").Text(tr(i18n.InWorkspace, cmpOr(h.WorkspaceName, h.WorkspaceID))),
 			app.Span().Class("queue-time").Text(tr(i18n.EndedAgo, ago(now, h.Ended))),
 		),
@@ -790,7 +790,7 @@ func (p *ApprovalsPage) renderGrants() app.UI {
 					),
 					app.Div().Class("queue-where").Body(
 						app.Span().Text(tr(i18n.GrantIn, cmpOr(g.WorkspaceName, g.WorkspaceID), ago(now, g.Created))),
-						app.A().Class("grant-origin").Href("/s/"+g.Session+"#decision-"+g.Decision).Text(cmpOr(g.SessionTitle, tr(i18n.ItsSession))),
+						app.A().Class("grant-origin").Href("/s/"+g.Session+"#decision-"+g.Decision).Text(cmpOr(titleWords(g.SessionTitle), tr(i18n.ItsSession))),
 						app.Span().Class("grant-used").Text(" · "+used),
 					),
 				)

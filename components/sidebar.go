@@ -364,6 +364,12 @@ func titleWords(title string) string {
 	if title == protocol.Untitled {
 		return tr(i18n.NewSession)
 	}
+	// A title Parley derived from a command (protocol.TitleFrom: "Script", "Example hello",
+	// a slug without spaces) in the page's words, as the run card says it. A person's own
+	// title ("Example of my own words") stays as written.
+	if slug, ok := strings.CutPrefix(title, "Example "); title == "Script" || ok && slug != "" && !strings.Contains(slug, " ") {
+		return runTitle(title)
+	}
 	return title
 }
 

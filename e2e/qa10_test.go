@@ -170,3 +170,23 @@ func TestALinkWithLangOpensInThatLanguage(t *testing.T) {
 		waitJS(`document.documentElement.hasAttribute('data-ready') && !!document.querySelector('.approvals-page')`))
 	assert.Equal(t, "审批", evalString(t, ctx, `document.querySelector('.approvals-page h1').textContent`), "the choice holds on the next page")
 }
+
+// TestASessionNamedByACommandReadsInTheLocale: in Chinese, a session named after the
+// command that began it ("Example hello", as the server titles it) reads "示例 hello" in the
+// sidebar, the session's header and the tab's title, as its run card does; a title a person
+// wrote stays as written.
+func TestASessionNamedByACommandReadsInTheLocale(t *testing.T) {
+	t.Parallel()
+	srv := startServer(t, t.TempDir(), "127.0.0.1:0")
+	mine := seedSession(t, srv, "Example of my own words", 1)
+	ctx := browser(t)
+	do(t, ctx, 60*time.Second, chromedp.Navigate(srv.link+"&lang=zh"), waitReady())
+	typeAt(t, ctx, newRand(), "/example hello⏎", typingPaces[1])
+	do(t, ctx, 60*time.Second, waitJS(`location.pathname.startsWith('/s/')`), waitJS(`!!document.querySelector('.entry-run.status-done')`))
+	id := sessionOf(t, ctx)
+	title := `document.querySelector('#sidebar .session-item[data-session="` + id + `"] .session-title')?.textContent`
+	waitShowing(t, ctx, 30*time.Second, title+` === '示例 hello'`, title)
+	assert.Equal(t, "示例 hello", evalString(t, ctx, `document.querySelector('.session-header h1, main h1').textContent`))
+	assert.Contains(t, evalString(t, ctx, `document.title`), "示例 hello")
+	assert.Equal(t, "Example of my own words", evalString(t, ctx, `document.querySelector('#sidebar .session-item[data-session="`+mine+`"] .session-title')?.textContent`))
+}
