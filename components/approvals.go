@@ -689,6 +689,15 @@ func outcomeWord(o string) string {
 	return o
 }
 
+// withWords is an outcome and the words of its answer as the page's language writes them:
+// "Answered: Yes", "已回答：是".
+func withWords(outcome, words string) string {
+	if locale.Current() == i18n.Chinese {
+		return outcome + "：" + words
+	}
+	return outcome + ": " + words
+}
+
 func (p *ApprovalsPage) renderEnded(h protocol.HistoryEntry) app.UI {
 	now := clock()
 	// The outcome in the thread's words (app/store, outcomeText): "Approved, always for this
@@ -706,7 +715,7 @@ func (p *ApprovalsPage) renderEnded(h protocol.HistoryEntry) app.UI {
 	case h.Outcome == protocol.HistoryApproved && approval && reachOf(&h.Request, h.Answer) != "":
 		outcome = tr(i18n.OutcomeApprovedWith, a)
 	default:
-		outcome += ": " + a
+		outcome = withWords(outcome, outcomeText(a)) // a confirm's "Yes" in the page's words
 	}
 	if h.Reason != "" {
 		reason := locale.Current().Say(h.ReasonPhrase, h.Reason)

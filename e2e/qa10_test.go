@@ -190,3 +190,22 @@ func TestASessionNamedByACommandReadsInTheLocale(t *testing.T) {
 	assert.Contains(t, evalString(t, ctx, `document.title`), "示例 hello")
 	assert.Equal(t, "Example of my own words", evalString(t, ctx, `document.querySelector('#sidebar .session-item[data-session="`+mine+`"] .session-title')?.textContent`))
 }
+
+// TestChineseHistorySaysAConfirmsAnswerInChinese: in Chinese, /approvals' history says a
+// confirm answered No as "已回答：否", with the Chinese colon, where it said "已回答: No".
+func TestChineseHistorySaysAConfirmsAnswerInChinese(t *testing.T) {
+	t.Parallel()
+	srv := startServer(t, t.TempDir(), "127.0.0.1:0")
+	id := newSession(t, srv, "Confirm", "")
+	sendTo(t, srv, id, `/script confirm('Deploy now?')`)
+	q := waitQueue(t, srv, 1)
+	_, err := apiClient(srv).Reply(context.Background(), id, q[0].ID, protocol.ReplyRequest{Action: protocol.ActionAccept, Content: json.RawMessage("false")})
+	require.NoError(t, err)
+	waitQueue(t, srv, 0)
+	ctx := browser(t)
+	do(t, ctx, 60*time.Second, chromedp.Navigate(srv.link+"&lang=zh"), waitReady(),
+		chromedp.Navigate(srv.base()+"/approvals"),
+		waitJS(`document.documentElement.hasAttribute('data-ready') && !!document.querySelector('.approvals-page')`),
+		clickJS(`.tab-history`), waitJS(`document.querySelectorAll('.history-entry').length === 1`))
+	assert.Equal(t, "已回答：否", evalString(t, ctx, `document.querySelector('.history-entry .history-outcome').textContent`))
+}
