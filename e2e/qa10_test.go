@@ -62,6 +62,12 @@ func TestRenameKeepsTheFocusAmongManyRows(t *testing.T) {
 	waitShowing(t, ctx, 10*time.Second, onRename, focusNow)
 	time.Sleep(time.Second)
 	assert.True(t, evalBool(t, ctx, onRename), evalString(t, ctx, focusNow))
+
+	// Archive, then Keep: the focus is back on Archive, the pointer still elsewhere.
+	onArchive := `document.activeElement === document.querySelector('` + row + ` .session-op[data-op="archive"]')`
+	do(t, ctx, 10*time.Second, tabKey(0), waitJS(onArchive), pressEnter(0),
+		waitJS(`document.activeElement?.dataset.op === 'keep'`), pressEnter(0))
+	waitShowing(t, ctx, 10*time.Second, onArchive, focusNow)
 }
 
 // TestHistorySaysAnOutcomeAsTheThreadDoes: an approval approved with "always" and another
