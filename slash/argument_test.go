@@ -111,4 +111,7 @@ func TestArgumentMenuHighlightsNoneUntilAnArrow(t *testing.T) {
 
 	s.answer(of[FetchCandidates](s.typeIn("/example g", true))[0])
 	assert.Equal(t, 0, s.c.Menu().Active, "a word typed: its first match")
+	s.answer(of[FetchCandidates](s.typeIn("/example ", true))[0])
+	assert.Equal(t, -1, s.c.Menu().Active, "the word erased: none again")
+	assert.Empty(t, of[PreventDefault](s.c.Dispatch(press("Enter"))), "and Enter sends")
 }

@@ -697,6 +697,11 @@ func (c *Controller) observe(ev DraftObserved) []Effect {
 		c.results = map[SourceKey][]Item{}
 		c.activeKey, c.activeID = SourceKey{}, ""
 	}
+	if same && hit.Trigger == ArgTrigger && hit.Query == "" && c.hit.Query != "" {
+		// The word erased: the argument menu highlights none again (firstActive), not the
+		// match the word had.
+		c.activeKey, c.activeID = SourceKey{}, ""
+	}
 	c.hit, c.hasHit = hit, true
 	if moved {
 		effs = c.fetch(effs)
