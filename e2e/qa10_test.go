@@ -42,8 +42,9 @@ func TestRenameKeepsTheFocusAmongManyRows(t *testing.T) {
 		require.True(t, evalBool(t, ctx, `!!document.activeElement.closest('`+row+`')`), "Tab left the row before Rename")
 		do(t, ctx, 10*time.Second, tabKey(0))
 	}
-	do(t, ctx, 10*time.Second, pressEnter(0), inField)
 	// The field opens with its title selected: the first Backspace clears it.
+	selected := waitJS(`(e => e.selectionStart === 0 && e.selectionEnd === e.value.length && e.value.length > 0)(document.activeElement)`)
+	do(t, ctx, 10*time.Second, pressEnter(0), inField, selected)
 	typeAt(t, ctx, newRand(), "⌫Renamed⏎", typingPaces[1])
 	waitShowing(t, ctx, 30*time.Second, `document.querySelector('`+row+` .session-title')?.textContent === 'Renamed'`, focusNow)
 	info, err := apiClient(srv).GetSession(context.Background(), target)
