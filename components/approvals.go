@@ -527,7 +527,7 @@ func (p *ApprovalsPage) renderEntry(i int) app.UI {
 	}
 	return li.DataSet("decision", e.ID).DataSet("session", e.Session).
 		Aria("current", strconv.FormatBool(selected && gone == "")).
-		Aria("label", tr(i18n.AskedIn, e.SessionTitle, asked(e.Request))).
+		Aria("label", tr(i18n.AskedIn, titleWords(e.SessionTitle), asked(e.Request))).
 		OnFocus(func(ctx app.Context, ev app.Event) {
 			if p.selected != e.ID {
 				p.selected, p.confirm = e.ID, ""
@@ -536,7 +536,7 @@ func (p *ApprovalsPage) renderEntry(i int) app.UI {
 		}).
 		Body(
 			app.Div().Class("queue-where").Body(
-				app.A().Class("queue-thread").Href("/s/"+e.Session+"#decision-"+e.ID).Text(cmpOr(e.SessionTitle, e.Session)),
+				app.A().Class("queue-thread").Href("/s/"+e.Session+"#decision-"+e.ID).Text(cmpOr(titleWords(e.SessionTitle), e.Session)),
 				app.Span().Class("queue-workspace").Text(tr(i18n.InWorkspace, cmpOr(e.WorkspaceName, e.WorkspaceID))),
 				app.Span().Class("queue-time").Text(tr(i18n.AskedAgo, ago(now, e.Asked), timesOut(now, e.Deadline))),
 			),
@@ -689,19 +689,44 @@ func outcomeWord(o string) string {
 	return o
 }
 
+// withWords is an outcome and the words of its answer as the page's language writes them:
+// "Answered: Yes", "已回答：是".
+func withWords(outcome, words string) string {
+	if locale.Current() == i18n.Chinese {
+		return outcome + "：" + words
+	}
+	return outcome + ": " + words
+}
+
 func (p *ApprovalsPage) renderEnded(h protocol.HistoryEntry) app.UI {
 	now := clock()
+	// The outcome in the thread's words (app/store, outcomeText): "Approved, always for this
+	// command", "Rejected: use staging", "Declined: not now".
 	outcome := outcomeWord(h.Outcome)
-	if h.Outcome == protocol.HistoryRejected && h.Request.Kind != "" && h.Request.Kind != protocol.KindApproval {
+	approval := h.Request.Kind == "" || h.Request.Kind == protocol.KindApproval
+	rejected := h.Outcome == protocol.HistoryRejected
+	if rejected && !approval {
 		// A question or a form said no to is declined; only an approval is rejected. (The
 		// filter's "rejected" holds both.)
-		outcome = tr(i18n.HistDeclined)
+		outcome = tr(i18n.OutcomeDeclined)
 	}
-	if a := answerWords(h); a != "" && a != outcome {
-		outcome += ": " + a
+	switch a := answerWords(h); {
+	case a == "" || a == outcome:
+	case h.Outcome == protocol.HistoryApproved && approval && reachOf(&h.Request, h.Answer) != "":
+		outcome = tr(i18n.OutcomeApprovedWith, a)
+	default:
+		outcome = withWords(outcome, outcomeText(a)) // a confirm's "Yes" in the page's words
 	}
 	if h.Reason != "" {
-		outcome += " — " + locale.Current().Say(h.ReasonPhrase, h.Reason)
+		reason := locale.Current().Say(h.ReasonPhrase, h.Reason)
+		switch {
+		case rejected && approval && outcome == tr(i18n.HistRejected):
+			outcome = tr(i18n.OutcomeRejectedWith, reason)
+		case rejected && !approval && outcome == tr(i18n.OutcomeDeclined):
+			outcome = tr(i18n.OutcomeDeclinedWith, reason)
+		default:
+			outcome += " — " + reason
+		}
 	}
 	return app.Li().Class("history-entry outcome-"+h.Outcome).DataSet("decision", h.ID).DataSet("session", h.Session).Body(
 		app.Div().Class("entry-head").Body(
@@ -709,7 +734,7 @@ func (p *ApprovalsPage) renderEnded(h protocol.HistoryEntry) app.UI {
 			app.Span().Class("history-outcome").Text(outcome),
 		),
 		app.Div().Class("queue-where").Body(
-			app.A().Class("queue-thread").Href("/s/"+h.Session+"#decision-"+h.ID).Text(cmpOr(h.SessionTitle, h.Session)),
+			app.A().Class("queue-thread").Href("/s/"+h.Session+"#decision-"+h.ID).Text(cmpOr(titleWords(h.SessionTitle), h.Session)),
 			app.Span().Class("queue-workspace").Text(tr(i18n.InWorkspace, cmpOr(h.WorkspaceName, h.WorkspaceID))),
 			app.Span().Class("queue-time").Text(tr(i18n.EndedAgo, ago(now, h.Ended))),
 		),
@@ -774,7 +799,7 @@ func (p *ApprovalsPage) renderGrants() app.UI {
 					),
 					app.Div().Class("queue-where").Body(
 						app.Span().Text(tr(i18n.GrantIn, cmpOr(g.WorkspaceName, g.WorkspaceID), ago(now, g.Created))),
-						app.A().Class("grant-origin").Href("/s/"+g.Session+"#decision-"+g.Decision).Text(cmpOr(g.SessionTitle, tr(i18n.ItsSession))),
+						app.A().Class("grant-origin").Href("/s/"+g.Session+"#decision-"+g.Decision).Text(cmpOr(titleWords(g.SessionTitle), tr(i18n.ItsSession))),
 						app.Span().Class("grant-used").Text(" · "+used),
 					),
 				)

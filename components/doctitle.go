@@ -41,7 +41,7 @@ func (s *Sidebar) syncDocumentTitle() {
 	}
 	for _, info := range s.Sessions {
 		if info.ID == s.Current && s.Current != "" {
-			page = info.Title
+			page = titleWords(info.Title)
 		}
 	}
 	setDocumentTitle(documentTitle(page, s.pending.total))

@@ -116,11 +116,19 @@ func focusSessionRow(id string) {
 	}
 }
 
-// focusOp focuses the control op (data-op) of session id's row.
+// focusOp focuses the control op (data-op) of session id's row. A row's controls are drawn
+// only while it is pointed at or holds the focus (:focus-within), and an element not drawn
+// takes no focus: the row shows them (ops-shown) for the call, and its focus keeps them.
 func focusOp(id, op string) {
-	sel := `#sidebar .session-item[data-session="` + id + `"] .session-op[data-op="` + op + `"]`
-	if b := app.Window().Get("document").Call("querySelector", sel); b.Truthy() {
+	row := app.Window().Get("document").Call("querySelector", `#sidebar .session-item[data-session="`+id+`"]`)
+	if !row.Truthy() {
+		return
+	}
+	if b := row.Call("querySelector", `.session-op[data-op="`+op+`"]`); b.Truthy() {
+		cl := row.Get("classList")
+		cl.Call("add", "ops-shown")
 		b.Call("focus")
+		cl.Call("remove", "ops-shown")
 	}
 }
 
@@ -138,7 +146,7 @@ func (s *Sidebar) handleRenameEnd(ctx app.Context) {
 		}
 		s.editing, s.draft = "", ""
 		// Ids are [0-9a-z] (protocol.ValidSessionID): safe in a selector.
-		focusFirst(ctx, `.session-item[data-session="`+id+`"] .session-op[data-op="rename"]`)
+		ctx.Defer(func(app.Context) { focusOp(id, "rename") })
 	})
 }
 
@@ -355,6 +363,12 @@ func spaceNames(list []protocol.Workspace) map[string]string {
 func titleWords(title string) string {
 	if title == protocol.Untitled {
 		return tr(i18n.NewSession)
+	}
+	// A title Parley derived from a command (protocol.TitleFrom: "Script", "Example hello",
+	// a slug without spaces) in the page's words, as the run card says it. A person's own
+	// title ("Example of my own words") stays as written.
+	if slug, ok := strings.CutPrefix(title, "Example "); title == "Script" || ok && slug != "" && !strings.Contains(slug, " ") {
+		return runTitle(title)
 	}
 	return title
 }

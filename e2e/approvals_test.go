@@ -224,7 +224,7 @@ func TestApprovalsHistoryFilters(t *testing.T) {
 	do(t, ctx, 10*time.Second, clickJS(`.tab-history`))
 	sessionsOf := `[...document.querySelectorAll('.history-entry')].map(e => e.dataset.session).join(',')`
 	waitShowing(t, ctx, 30*time.Second, sessionsOf+` === '`+three+`,`+two+`,`+one+`'`, sessionsOf+` + ' ' + document.querySelector('.approvals-body').innerText`)
-	assert.Contains(t, evalString(t, ctx, `document.querySelector('.history-entry[data-session="`+two+`"] .history-outcome').textContent`), "Rejected — wrong folder")
+	assert.Contains(t, evalString(t, ctx, `document.querySelector('.history-entry[data-session="`+two+`"] .history-outcome').textContent`), "Rejected: wrong folder")
 	assert.Contains(t, evalString(t, ctx, `document.querySelector('.history-entry[data-session="`+three+`"] .history-outcome').textContent`), "Timed out")
 	assert.Contains(t, evalString(t, ctx, `document.querySelector('.history-entry[data-session="`+one+`"] .history-outcome').textContent`), "Answered: Yes")
 

@@ -160,16 +160,16 @@ func TestSessionActionsOnHoverOrFocus(t *testing.T) {
 	assert.True(t, evalBool(t, phone, `[...document.querySelectorAll('.session-op')].every(b => { const r = b.getBoundingClientRect(); return r.width >= 44 && r.height >= 44 })`), "44 px targets")
 }
 
-// TestRunCardFollowsItsApproval: the approval that let a script's command run reads above
-// the script's card, which holds what the command printed.
-func TestRunCardFollowsItsApproval(t *testing.T) {
+// TestRunCardPrecedesItsApproval: the script's card stays where the run began, above the
+// approval that let its command run (docs/qa-round10.md), and holds what the command printed.
+func TestRunCardPrecedesItsApproval(t *testing.T) {
 	t.Parallel()
 	_, ctx := openSession(t, `/script r = run(['echo', 'approved output']); print(r.stdout)`)
 	do(t, ctx, 60*time.Second, waitJS(`!!document.querySelector('#composer-mode .choice')`),
 		clickJS(`#composer-mode .choice`),
 		waitJS(`!!document.querySelector('.entry-run.status-done')`))
 	order := evalString(t, ctx, `[...document.querySelectorAll('.thread-inner .entry-run, .thread-inner .entry-decision')].map(e => e.classList.contains('entry-run') ? 'run' : 'decision').join()`)
-	assert.Equal(t, "decision,run", order)
+	assert.Equal(t, "run,decision", order)
 	assert.Contains(t, evalString(t, ctx, `document.querySelector('.entry-run .entry-output')?.textContent || ''`), "approved output")
 }
 

@@ -20,6 +20,9 @@ var preRender sync.Mutex
 func (b *Bundle) page() http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		l := i18n.FromBrowser(acceptLanguages(r.Header.Get("Accept-Language")))
+		if q, ok := i18n.Parse(r.URL.Query().Get("lang")); ok {
+			l = q // a link that names its language (?lang=zh), as the page will read it
+		}
 		w.Header().Add("Vary", "Accept-Language")
 		preRender.Lock()
 		defer preRender.Unlock()

@@ -81,3 +81,37 @@ func (s *shell) answer(f FetchCandidates) []Effect {
 	ev, _ := s.c.Perform(context.Background(), f)
 	return s.c.Dispatch(ev)
 }
+
+// TestArgumentMenuHighlightsNoneUntilAnArrow: "/example " opens its argument menu with no
+// option highlighted, so an Enter is not a pick (it goes to the input, which sends the
+// draft: "/example" lists the examples); an arrow highlights one, and Enter then picks it.
+// Tab picks the first. A word typed highlights the first match as every menu does.
+func TestArgumentMenuHighlightsNoneUntilAnArrow(t *testing.T) {
+	slugs := &src{trigger: ArgTrigger, name: "example", items: []Item{{ID: "hello"}, {ID: "git-status"}}, out: InsertText("hello ")}
+	s := newShell(t, slugs)
+	s.answer(of[FetchCandidates](s.typeIn("/example ", true))[0])
+	m := s.c.Menu()
+	require.True(t, m.Open)
+	assert.Equal(t, -1, m.Active, "nothing highlighted")
+	assert.Empty(t, m.ActiveID())
+	assert.Empty(t, of[PreventDefault](s.c.Dispatch(press("Enter"))), "the Enter is not the menu's")
+	assert.Empty(t, slugs.picks)
+
+	s.c.Dispatch(press("ArrowUp"))
+	assert.Equal(t, 1, s.c.Menu().Active, "up from none is the last")
+	s.c.Dispatch(press("ArrowDown"))
+	assert.Equal(t, 0, s.c.Menu().Active)
+	s.c.Dispatch(press("Enter"))
+	assert.Equal(t, []Item{{ID: "hello"}}, slugs.picks, "an arrow moved: Enter picks")
+
+	s.answer(of[FetchCandidates](s.typeIn("/example ", true))[0])
+	require.Equal(t, -1, s.c.Menu().Active, "a new menu starts with none again")
+	s.c.Dispatch(press("Tab"))
+	assert.Len(t, slugs.picks, 2, "Tab picks the first")
+
+	s.answer(of[FetchCandidates](s.typeIn("/example g", true))[0])
+	assert.Equal(t, 0, s.c.Menu().Active, "a word typed: its first match")
+	s.answer(of[FetchCandidates](s.typeIn("/example ", true))[0])
+	assert.Equal(t, -1, s.c.Menu().Active, "the word erased: none again")
+	assert.Empty(t, of[PreventDefault](s.c.Dispatch(press("Enter"))), "and Enter sends")
+}

@@ -297,7 +297,7 @@ type Menu struct {
 	Trigger rune
 	Query   string
 	Options []Option // grouped by source in registration order
-	Active  int      // index into Options, -1 when closed; drives aria-activedescendant
+	Active  int      // index into Options, -1 when closed or none is highlighted yet; drives aria-activedescendant
 	Loading bool     // a source has not answered the current query yet
 }
 
@@ -697,6 +697,11 @@ func (c *Controller) observe(ev DraftObserved) []Effect {
 		c.results = map[SourceKey][]Item{}
 		c.activeKey, c.activeID = SourceKey{}, ""
 	}
+	if same && hit.Trigger == ArgTrigger && hit.Query == "" && c.hit.Query != "" {
+		// The word erased: the argument menu highlights none again (firstActive), not the
+		// match the word had.
+		c.activeKey, c.activeID = SourceKey{}, ""
+	}
 	c.hit, c.hasHit = hit, true
 	if moved {
 		effs = c.fetch(effs)
@@ -752,14 +757,16 @@ func (c *Controller) syncMenu(effs []Effect) []Effect {
 			}
 		}
 		if len(opts) > 0 {
-			m = Menu{Open: true, Trigger: c.hit.Trigger, Query: c.hit.Query, Options: opts, Active: 0, Loading: len(c.pending) > 0}
+			m = Menu{Open: true, Trigger: c.hit.Trigger, Query: c.hit.Query, Options: opts, Active: c.firstActive(), Loading: len(c.pending) > 0}
 			for i, o := range opts {
 				if o.Source == c.activeKey && o.Item.ID == c.activeID {
 					m.Active = i
 					break
 				}
 			}
-			c.activeKey, c.activeID = opts[m.Active].Source, opts[m.Active].Item.ID
+			if m.Active >= 0 {
+				c.activeKey, c.activeID = opts[m.Active].Source, opts[m.Active].Item.ID
+			}
 		}
 	}
 	switch {
@@ -771,6 +778,18 @@ func (c *Controller) syncMenu(effs []Effect) []Effect {
 	}
 	c.menu = m
 	return effs
+}
+
+// firstActive is the option a new menu highlights: the first, except in a command's
+// argument menu with no word typed yet, which highlights none until an arrow moves. There an
+// Enter is not a pick: `/example`, Enter (the command), Enter sends "/example", which lists
+// the examples, where a highlighted first one would have been filled in unasked. Tab still
+// picks the first.
+func (c *Controller) firstActive() int {
+	if c.hit.Trigger == ArgTrigger && c.hit.Query == "" {
+		return -1
+	}
+	return 0
 }
 
 // setActive highlights option i.
@@ -840,8 +859,14 @@ func (c *Controller) key(k Key) []Effect {
 		c.setActive((c.menu.Active + 1) % n)
 		return c.syncMenu([]Effect{PreventDefault{}})
 	case menuPrev:
-		c.setActive((c.menu.Active - 1 + n) % n)
+		c.setActive((max(c.menu.Active, 0) - 1 + n) % n)
 		return c.syncMenu([]Effect{PreventDefault{}})
+	}
+	if c.menu.Active < 0 {
+		if k.Key == "Enter" {
+			return nil // nothing picked: the Enter sends the draft
+		}
+		return c.pick(0, false, []Effect{PreventDefault{}})
 	}
 	return c.pick(c.menu.Active, k.Key == "Enter", []Effect{PreventDefault{}})
 }

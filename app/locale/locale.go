@@ -21,8 +21,8 @@ var (
 	loaded bool
 )
 
-// Current returns the page's locale: the stored choice, else the browser's languages, else
-// English. The pre-rendered page is English.
+// Current returns the page's locale: the link's ?lang=, else the stored choice, else the
+// browser's languages, else English.
 func Current() i18n.Locale {
 	if !loaded && app.IsClient {
 		loaded = true
@@ -33,7 +33,18 @@ func Current() i18n.Locale {
 }
 
 func fromBrowser() i18n.Locale {
-	if ls := app.Window().Get("localStorage"); ls.Truthy() {
+	ls := app.Window().Get("localStorage")
+	// A link that names its language (?lang=zh) is a choice, kept as the switch keeps one:
+	// the next page, without the parameter, reads the same.
+	if q := app.Window().URL().Query().Get("lang"); q != "" {
+		if l, ok := i18n.Parse(q); ok {
+			if ls.Truthy() {
+				ls.Call("setItem", storageKey, l.Tag())
+			}
+			return l
+		}
+	}
+	if ls.Truthy() {
 		if v := ls.Call("getItem", storageKey); v.Truthy() {
 			if l, ok := i18n.Parse(v.String()); ok {
 				return l

@@ -333,29 +333,10 @@ func (t *Thread) asked(ev protocol.Event) {
 			title = qs[0].Schema.Title
 		}
 	}
+	// The decision follows the run card that asked it, where the run began: the thread reads
+	// in the order things happened (the run started, then it asked), and the run's card fills
+	// in where it stands once the answer lets it go on.
 	t.add(qa.ID, Message{Offset: ev.Offset, At: ev.At, Role: RoleDecision, ID: qa.ID, Title: title, Detail: qa.Request.Details, Status: StatusPending, Request: &qa.Request})
-	// The run that asks goes on only once it is answered: its card (and the output still to
-	// come) follows the decision, so an approval reads above the command it let run.
-	if r := t.find(qa.Run); r != nil && r.Role == RoleRun && r.Status == StatusRunning {
-		t.moveToEnd(qa.Run)
-	}
-}
-
-// moveToEnd moves entry id after every other message.
-func (t *Thread) moveToEnd(id string) {
-	i, ok := t.entry[id]
-	if !ok || i == len(t.Messages)-1 {
-		return
-	}
-	m := t.Messages[i]
-	msgs := slices.Delete(slices.Clone(t.Messages), i, i+1)
-	for k, j := range t.entry {
-		if j > i {
-			t.entry[k] = j - 1
-		}
-	}
-	t.entry[id] = len(msgs)
-	t.Messages = append(msgs, m)
 }
 
 func (t *Thread) ended(ev protocol.Event) {

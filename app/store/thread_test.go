@@ -214,10 +214,10 @@ func TestWithdrawnPromptLeavesTheQueue(t *testing.T) {
 	assert.False(t, th.Working)
 }
 
-// TestRunCardFollowsTheDecisionItWaitsOn: a script that asks goes on once it is answered, so
-// its card (with the output to come) is shown after the decision; another run's card and a
-// run that ended stay where they are.
-func TestRunCardFollowsTheDecisionItWaitsOn(t *testing.T) {
+// TestRunCardPrecedesTheDecisionItAsks: a run's card stays where the run began, and the
+// decisions it asks follow it in the order asked (docs/qa-round10.md: the thread read as if
+// the question came before the run); the output after an answer still lands in the card.
+func TestRunCardPrecedesTheDecisionItAsks(t *testing.T) {
 	approval := protocol.DecisionRequest{Kind: protocol.KindApproval, Message: "Allow running echo?"}
 	roles := func(th *Thread) []string {
 		var out []string
@@ -238,13 +238,13 @@ func TestRunCardFollowsTheDecisionItWaitsOn(t *testing.T) {
 			{Type: protocol.EventQuestionReplied, Data: mustJSON(protocol.QuestionReplied{ID: "d", Action: protocol.ActionAccept, Content: json.RawMessage(`{"option":0}`)})},
 			{Type: protocol.EventRunOutput, Data: mustJSON(protocol.RunOutput{Run: "r", Text: "hello\n"})},
 			{Type: protocol.EventRunSettled, Data: mustJSON(protocol.RunSettled{Run: "r"})},
-		}, []string{"user:/script", "decision:d", "run:r"}},
+		}, []string{"user:/script", "run:r", "decision:d"}},
 		{"two decisions", []protocol.Event{
 			{Type: protocol.EventRunStarted, Data: mustJSON(protocol.RunStarted{ID: "r", Kind: protocol.RunScript})},
 			{Type: protocol.EventQuestionAsked, Data: mustJSON(protocol.QuestionAsked{ID: "d1", Run: "r", Request: approval})},
 			{Type: protocol.EventAgentMessage, Data: mustJSON(protocol.Message{Text: "sent", From: protocol.FromScript})},
 			{Type: protocol.EventQuestionAsked, Data: mustJSON(protocol.QuestionAsked{ID: "d2", Run: "r", Request: approval})},
-		}, []string{"decision:d1", "agent:sent", "decision:d2", "run:r"}},
+		}, []string{"run:r", "decision:d1", "agent:sent", "decision:d2"}},
 		{"another run's decision", []protocol.Event{
 			{Type: protocol.EventRunStarted, Data: mustJSON(protocol.RunStarted{ID: "r", Kind: protocol.RunScript})},
 			{Type: protocol.EventQuestionAsked, Data: mustJSON(protocol.QuestionAsked{ID: "d", Run: "other", Request: approval})},
@@ -263,7 +263,7 @@ func TestRunCardFollowsTheDecisionItWaitsOn(t *testing.T) {
 				th.Apply(ev)
 			}
 			assert.Equal(t, c.want, roles(th))
-			// Later events still find the moved card.
+			// Later events find the card.
 			if r := th.find("r"); r != nil {
 				assert.Equal(t, "r", r.ID)
 			}
@@ -274,8 +274,8 @@ func TestRunCardFollowsTheDecisionItWaitsOn(t *testing.T) {
 		ev.Offset = uint64(i + 1)
 		th.Apply(ev)
 	}
-	assert.Equal(t, "hello\n", th.Messages[2].Detail, "the output lands in the moved card")
-	assert.Equal(t, StatusDone, th.Messages[2].Status)
+	assert.Equal(t, "hello\n", th.Messages[1].Detail, "the output lands in the run's card")
+	assert.Equal(t, StatusDone, th.Messages[1].Status)
 }
 
 // TestEditedQueuedPromptKeepsItsPlace: a prompt.edited changes the queued prompt's text where
