@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"math/rand/v2"
 	"net/http"
+	"os"
 	"slices"
 	"strings"
 	"sync"
@@ -27,6 +28,7 @@ import (
 // wall-clock milliseconds (timeOrigin + now), comparable with the test process's clock.
 const paintProbe = `(() => {
 	window.parleyPaint = {};
+	window.parleyWrite = {};
 	const ch = new MessageChannel();
 	ch.port1.onmessage = e => { window.parleyPaint[e.data] = performance.timeOrigin + performance.now(); };
 	new MutationObserver(() => {
@@ -34,6 +36,7 @@ const paintProbe = `(() => {
 		const m = el && /^m(\d+) /.exec(el.textContent);
 		if (m && !(m[1] in window.parleyPaint)) {
 			window.parleyPaint[m[1]] = 0;
+			window.parleyWrite[m[1]] = performance.timeOrigin + performance.now();
 			requestAnimationFrame(() => ch.port2.postMessage(m[1]));
 		}
 	}).observe(document.querySelector('.thread'), {subtree: true, childList: true, characterData: true});
@@ -104,7 +107,7 @@ func BenchmarkStreamFirstTokenToPaint(b *testing.B) {
 	get(b, ctx, chromedp.Evaluate[bool](paintProbe))
 	heap0 := get(b, ctx, chromedp.Evaluate[float64](`parleyHeapLive()`))
 
-	var lat, wire []float64
+	var lat, wire, write, frame []float64
 	b.ResetTimer()
 	for range b.N {
 		for i := range turns {
@@ -122,6 +125,9 @@ func BenchmarkStreamFirstTokenToPaint(b *testing.B) {
 			lat = append(lat, painted-float64(at.UnixNano())/1e6)
 			framed := get(b, ctx, chromedp.Evaluate[float64](fmt.Sprintf(`window.parleyFrame[%d] || 0`, i)))
 			wire = append(wire, framed-float64(at.UnixNano())/1e6)
+			written := get(b, ctx, chromedp.Evaluate[float64](fmt.Sprintf(`window.parleyWrite[%d] || 0`, i)))
+			write = append(write, written-framed)
+			frame = append(frame, painted-written)
 			close(holds[i])
 			do(b, ctx, 20*time.Second, waitJS(fmt.Sprintf(`document.querySelectorAll('.thread .msg-agent').length === %d && !document.querySelector('.thread .msg-streaming') && !document.querySelector('.thread .stop')`, i+1)))
 		}
@@ -137,8 +143,14 @@ func BenchmarkStreamFirstTokenToPaint(b *testing.B) {
 	slices.Sort(lat)
 	slices.Sort(wire)
 	pct := func(p float64) float64 { return lat[min(len(lat)-1, int(p*float64(len(lat))))] }
-	b.Logf("of which the endpoint's flush → the delta frame in the page (model client, live path, socket): p50 %.1f ms, p99 %.1f ms",
-		wire[len(wire)/2], wire[min(len(wire)-1, len(wire)*99/100)])
+	slices.Sort(write)
+	slices.Sort(frame)
+	mid := func(xs []float64) (float64, float64) { return xs[len(xs)/2], xs[min(len(xs)-1, len(xs)*99/100)] }
+	w50, w99 := mid(wire)
+	g50, g99 := mid(write)
+	f50, f99 := mid(frame)
+	b.Logf("of which: the endpoint's flush → the delta frame in the page (model client, live path, socket) p50 %.1f ms, p99 %.1f ms; the frame → its text written in the thread (wasm) p50 %.1f ms, p99 %.1f ms; written → painted p50 %.1f ms, p99 %.1f ms",
+		w50, w99, g50, g99, f50, f99)
 	perMsg := (heap1 - heap0) / turns / 1024
 	b.ReportMetric(pct(0.50), "p50-ms")
 	b.ReportMetric(pct(0.99), "p99-ms")
@@ -199,10 +211,14 @@ func BenchmarkStreamKeystroke(b *testing.B) {
 	do(b, ctx, 60*time.Second, chromedp.Navigate(srv.link), waitReady())
 	do(b, ctx, 180*time.Second, chromedp.Navigate(srv.base()+"/s/"+info.ID+"?bench=1&history=all"), waitReady(),
 		waitJS(`(document.querySelector('.thread .earlier')?.textContent || '').includes('(900 more)') && !document.querySelector('.thread .stop')`))
+	if css := os.Getenv("PARLEY_BENCH_CSS"); css != "" {
+		// An experiment: extra CSS for the page, to see what costs what.
+		get(b, ctx, chromedp.Evaluate[bool](`(s => { s.textContent = `+quote(css)+`; document.head.appendChild(s); return true })(document.createElement('style'))`))
+	}
 	get(b, ctx, chromedp.Evaluate[bool](keystrokeProbe))
 	do(b, ctx, 10*time.Second, chromedp.Focus(composer))
 
-	typeKeys := func(from int) []float64 {
+	typeKeys := func(from, keys int) []float64 {
 		typed := strings.Repeat("the quick brown fox jumps ", keys/26+1)[:keys]
 		for i, r := range typed {
 			s := string(r)
@@ -214,15 +230,22 @@ func BenchmarkStreamKeystroke(b *testing.B) {
 		return slices.Clone(lat[from:])
 	}
 	b.ResetTimer()
-	quiet := typeKeys(0)
+	quiet := typeKeys(0, keys)
 	// Typing while the stream runs: the prompt goes over the API, so the draft stays.
 	if _, err := c.SendPrompt(bg, info.ID, protocol.SendPromptRequest{Text: "stream", AttemptID: api.NewAttemptID()}); err != nil {
 		b.Fatal(err)
 	}
 	close(start)
 	do(b, ctx, 20*time.Second, waitJS(`!!document.querySelector('.thread .msg-streaming')`))
-	streaming := typeKeys(keys)
+	streaming := typeKeys(keys, keys)
 	b.StopTimer()
+	if os.Getenv("PARLEY_BENCH_TRACE") != "" {
+		// Where the time goes while the stream runs: 40 more keys under Chromium's tracing
+		// (BenchmarkKeystrokeTrace's reading of it), outside the figures above.
+		const traced = 40
+		evs := traceKeys(b, ctx, func() { typeKeys(2*keys, traced) })
+		b.Logf("while streaming: %s", explainTrace(evs, traced))
+	}
 	if !evalBoolB(b, ctx, `!!document.querySelector('.thread .msg-streaming')`) {
 		b.Fatal("the stream ended before the typing did")
 	}
