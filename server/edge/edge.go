@@ -7,6 +7,7 @@
 package edge
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
@@ -287,15 +288,34 @@ type side struct {
 	err      error
 }
 
-// relayDown copies the runtime's frames to the browser as they are.
+// relayDown copies the runtime's frames to the browser as they are. Its frames pass through
+// one buffer of its own, and one timer bounds each write (sockets.WriteTimeout, then the
+// browser's socket is closed), where a context per write would cost an allocation, a timer
+// and two registrations per frame: at a thousand sockets, a thousand of each per wake-up.
 func relayDown(ctx context.Context, up, down *websocket.Conn) side {
+	timer := time.AfterFunc(time.Hour, func() { _ = down.CloseNow() })
+	timer.Stop()
+	defer timer.Stop()
+	var buf bytes.Buffer
 	for {
-		typ, data, err := up.Read(ctx)
+		typ, rd, err := up.Reader(ctx)
+		if err == nil {
+			buf.Reset()
+			_, err = buf.ReadFrom(rd)
+		}
 		if err != nil {
 			return side{upstream: true, err: err}
 		}
-		if err := write(ctx, down, typ, data); err != nil {
+		timer.Reset(sockets.WriteTimeout)
+		err = down.Write(context.Background(), typ, buf.Bytes()) // copied into the frame
+		if !timer.Stop() && err == nil {
+			err = errors.New("the browser took too long to read a frame")
+		}
+		if err != nil {
 			return side{err: err}
+		}
+		if buf.Cap() > 64<<10 {
+			buf = bytes.Buffer{} // a replay's large frame is not kept by a relay that keeps up
 		}
 	}
 }
