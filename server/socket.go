@@ -130,6 +130,11 @@ func newPumpWriter(conn *websocket.Conn) *pumpWriter {
 	return w
 }
 
+// batches are the pumps' buffers for what they take: the pumps write by turns, so a few
+// buffers serve a thousand sockets, where one each (up to batchEvents events) was
+// allocated anew whenever a wake-up brought a socket more than it kept.
+var batches = sync.Pool{New: func() any { b := make([]protocol.Event, 0, batchEvents); return &b }}
+
 // writeTurns are the turns the process's pumps take to write (a token each).
 var writeTurns = make(chan struct{}, writers())
 
@@ -416,29 +421,30 @@ func (c *socketConn) subscribe(ctx context.Context, session string, after uint64
 			}
 			return
 		}
-		var batch []protocol.Event
 		for {
 			select {
 			case <-sub.Ready():
 				// Everything that waits, at once: the feed wakes its sockets once per batch
 				// of events, and each takes its share in one write.
 				w.takeTurn()
-				var err error
-				batch, err = sub.Take(batch[:0], batchEvents)
-				if err := c.sendBatch(w, batch, batched); err != nil {
+				bp := batches.Get().(*[]protocol.Event)
+				batch, err := sub.Take((*bp)[:0], batchEvents)
+				*bp = batch
+				sent := c.sendBatch(w, batch, batched) == nil
+				if !sent {
 					_ = c.conn.Close(websocket.StatusGoingAway, "write failed")
-					return
 				}
 				for _, ev := range batch {
-					if !sendDeltas(sync.event(ev)) {
-						return
+					if sent && !sendDeltas(sync.event(ev)) {
+						sent = false
 					}
 				}
-				w.endTurn()
 				clear(batch) // hold no event's data past its send
-				if cap(batch) > 64 {
-					batch = nil // a replay's large batch is not kept by a socket that keeps up
+				batches.Put(bp)
+				if !sent {
+					return
 				}
+				w.endTurn()
 				switch {
 				case err == nil:
 				case errors.Is(err, runtime.ErrSlow):
