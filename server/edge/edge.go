@@ -7,7 +7,6 @@
 package edge
 
 import (
-	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
@@ -288,34 +287,15 @@ type side struct {
 	err      error
 }
 
-// relayDown copies the runtime's frames to the browser as they are. Its frames pass through
-// one buffer of its own, and one timer bounds each write (sockets.WriteTimeout, then the
-// browser's socket is closed), where a context per write would cost an allocation, a timer
-// and two registrations per frame: at a thousand sockets, a thousand of each per wake-up.
+// relayDown copies the runtime's frames to the browser as they are.
 func relayDown(ctx context.Context, up, down *websocket.Conn) side {
-	timer := time.AfterFunc(time.Hour, func() { _ = down.CloseNow() })
-	timer.Stop()
-	defer timer.Stop()
-	var buf bytes.Buffer
 	for {
-		typ, rd, err := up.Reader(ctx)
-		if err == nil {
-			buf.Reset()
-			_, err = buf.ReadFrom(rd)
-		}
+		typ, data, err := up.Read(ctx)
 		if err != nil {
 			return side{upstream: true, err: err}
 		}
-		timer.Reset(sockets.WriteTimeout)
-		err = down.Write(context.Background(), typ, buf.Bytes()) // copied into the frame
-		if !timer.Stop() && err == nil {
-			err = errors.New("the browser took too long to read a frame")
-		}
-		if err != nil {
+		if err := write(ctx, down, typ, data); err != nil {
 			return side{err: err}
-		}
-		if buf.Cap() > 64<<10 {
-			buf = bytes.Buffer{} // a replay's large frame is not kept by a relay that keeps up
 		}
 	}
 }
