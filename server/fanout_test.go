@@ -155,10 +155,11 @@ func prompts(t testing.TB, client testkit.Client, session string, n int, every t
 // sequential sender of prompts falls behind as soon as one POST outlasts the interval, and
 // then measures a lighter load than asked). It returns each one's offset and when it was
 // sent, once every answer is in.
-func promptsAtRate(t testing.TB, client testkit.Client, session string, n int, every time.Duration) map[uint64]time.Time {
+func promptsAtRate(t testing.TB, client testkit.Client, session string, n int, every time.Duration, answerTimes ...*[]time.Duration) map[uint64]time.Time {
 	type answer struct {
 		offset uint64
 		at     time.Time
+		took   time.Duration // send → the POST's answer
 		err    error
 	}
 	answers := make([]answer, n)
@@ -194,7 +195,7 @@ func promptsAtRate(t testing.TB, client testkit.Client, session string, n int, e
 				a.err = fmt.Errorf("%d: %v", resp.StatusCode, err)
 				return
 			}
-			a.offset = got.Offset
+			a.offset, a.took = got.Offset, time.Since(a.at)
 		}()
 	}
 	wg.Wait()
@@ -204,6 +205,9 @@ func promptsAtRate(t testing.TB, client testkit.Client, session string, n int, e
 			t.Fatalf("prompt %d: %v", i, a.err)
 		}
 		sent[a.offset] = a.at
+		for _, took := range answerTimes {
+			*took = append(*took, a.took)
+		}
 	}
 	return sent
 }
@@ -280,14 +284,16 @@ func BenchmarkFanout(b *testing.B) {
 		rssBefore, joining := rss(), time.Now()
 		cr := startCrowd(b, ts.URL, info.ID, sockets)
 		rssJoined, joined := rss(), time.Since(joining)
-		sending, cpuBefore := time.Now(), cpuTime()
+		sending, cpuBefore, writesBefore := time.Now(), cpuTime(), writeCalls()
 		cr.say("go")
-		sent := promptsAtRate(b, ts.Client(b), info.ID, rate*seconds, time.Second/time.Duration(rate))
+		var answers []time.Duration
+		sent := promptsAtRate(b, ts.Client(b), info.ID, rate*seconds, time.Second/time.Duration(rate), &answers)
 		rssSent, sentIn, cpu := rss(), time.Since(sending), cpuTime()-cpuBefore
 		cr.say("sent")
 		evs, _ := ts.Events(ctx, info.ID, 0)
 		answered := testkit.Count(evs, protocol.EventTurnEnded)
-		time.Sleep(2 * time.Second) // what is on its way arrives
+		time.Sleep(2 * time.Second)           // what is on its way arrives
+		writes := writeCalls() - writesBefore // the frames' writes, and the prompts' few
 		c, res := cr.finish(b)
 		cancel()
 		lat, missing := c.latencies(sent)
@@ -301,6 +307,12 @@ func BenchmarkFanout(b *testing.B) {
 			missing, answered, len(sent), sentIn.Round(time.Millisecond), len(evs), float64(c.frames())/float64(sockets),
 			perPrompt(cpu), perPrompt(res.CPUSend), perSocket(rssJoined-rssBefore), perSocket(rssSent-rssBefore),
 			perSocket(res.RSSJoined-res.RSSBefore), perSocket(res.RSSSent-res.RSSBefore), joined.Round(time.Millisecond), len(c.errs), firstOf(c.errs))
+		first, spread := c.stages(sent)
+		a50, a99, _ := quantiles(answers)
+		f50, f99, _ := quantiles(first)
+		s50, s99, _ := quantiles(spread)
+		fmt.Printf("fanout_bench: stages: send → the POST's answer p50 %v, p99 %v; send → the first socket p50 %v, p99 %v; first → last socket p50 %v, p99 %v; the server's write calls per frame a socket read: %.2f\n",
+			a50, a99, f50, f99, s50, s99, float64(writes)/float64(c.frames()))
 		ts.Stop()
 	}
 }
@@ -452,6 +464,22 @@ func cpuTime() time.Duration {
 	return time.Duration(u.Utime.Nano() + u.Stime.Nano())
 }
 
+// writeCalls counts the process's write system calls (write, writev, sendmsg...; 0 where
+// /proc is missing).
+func writeCalls() int64 {
+	data, err := os.ReadFile("/proc/self/io")
+	if err != nil {
+		return 0
+	}
+	for line := range strings.SplitSeq(string(data), "\n") {
+		if rest, ok := strings.CutPrefix(line, "syscw:"); ok {
+			n, _ := strconv.ParseInt(strings.TrimSpace(rest), 10, 64)
+			return n
+		}
+	}
+	return 0
+}
+
 // rss is the process's resident memory in bytes (0 where /proc is missing).
 func rss() int64 {
 	data, err := os.ReadFile("/proc/self/status")
@@ -479,6 +507,29 @@ func (c *crowd) finish(b *testing.B, cancel context.CancelFunc, sent map[uint64]
 	b.ReportMetric(float64(p50.Microseconds())/1000, "p50-ms")
 	b.ReportMetric(float64(p99.Microseconds())/1000, "p99-ms")
 	return p50, p99, worst, missing
+}
+
+// stages are, for each prompt sent, how long it took to reach the first socket, and how
+// much later it reached the last: the pipeline before the feed's wake-up, and the wake-up's
+// writes (plus the clients' reads).
+func (c *crowd) stages(sent map[uint64]time.Time) (first, spread []time.Duration) {
+	for off, at := range sent {
+		var lo, hi time.Time
+		for _, m := range c.socks {
+			if t, ok := m.prompts[off]; ok {
+				if lo.IsZero() || t.Before(lo) {
+					lo = t
+				}
+				if t.After(hi) {
+					hi = t
+				}
+			}
+		}
+		if !lo.IsZero() {
+			first, spread = append(first, lo.Sub(at)), append(spread, hi.Sub(lo))
+		}
+	}
+	return first, spread
 }
 
 // latencies are, for every socket and every prompt sent (offset → when), how long the prompt

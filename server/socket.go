@@ -8,7 +8,11 @@ import (
 	"io"
 	"log/slog"
 	"net/http"
+	"os"
+	rt "runtime"
+	"strconv"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/coder/websocket"
@@ -112,12 +116,62 @@ func (c *socketConn) send(ctx context.Context, f protocol.ServerFrame) error {
 type pumpWriter struct {
 	conn  *websocket.Conn
 	timer *time.Timer
+
+	turn    *time.Timer // hands its turn on when a write waits on its client
+	holding atomic.Bool // it holds a turn
 }
 
 func newPumpWriter(conn *websocket.Conn) *pumpWriter {
 	t := time.AfterFunc(time.Hour, func() { _ = conn.CloseNow() })
 	t.Stop()
-	return &pumpWriter{conn: conn, timer: t}
+	w := &pumpWriter{conn: conn, timer: t}
+	w.turn = time.AfterFunc(time.Hour, w.release)
+	w.turn.Stop()
+	return w
+}
+
+// batches are the pumps' buffers for what they take: the pumps write by turns, so a few
+// buffers serve a thousand sockets, where one each (up to batchEvents events) was
+// allocated anew whenever a wake-up brought a socket more than it kept.
+var batches = sync.Pool{New: func() any { b := make([]protocol.Event, 0, batchEvents); return &b }}
+
+// writeTurns are the turns the process's pumps take to write (a token each).
+var writeTurns = make(chan struct{}, writers())
+
+func writers() int {
+	if n, err := strconv.Atoi(os.Getenv("PARLEY_FANOUT_WRITERS")); err == nil {
+		return max(n, 1)
+	}
+	return max(1, rt.GOMAXPROCS(0)-1)
+}
+
+var turnsOff = os.Getenv("PARLEY_FANOUT_WRITERS") == "0"
+
+// turnHold is how long a write may keep its turn: past it, the write waits on its client
+// (a full socket) and the next pump goes.
+const turnHold = time.Millisecond
+
+func (w *pumpWriter) takeTurn() {
+	if turnsOff {
+		return
+	}
+	writeTurns <- struct{}{}
+	w.holding.Store(true)
+	w.turn.Reset(turnHold)
+}
+
+func (w *pumpWriter) endTurn() {
+	if turnsOff {
+		return
+	}
+	w.turn.Stop()
+	w.release()
+}
+
+func (w *pumpWriter) release() {
+	if w.holding.CompareAndSwap(true, false) {
+		<-writeTurns
+	}
 }
 
 var errWriteTimeout = errors.New("the client took too long to read a frame")
@@ -332,6 +386,7 @@ func (c *socketConn) subscribe(ctx context.Context, session string, after uint64
 		sync.frames = c.frames
 		w := newPumpWriter(c.conn)
 		defer w.timer.Stop()
+		defer w.endTurn()
 		if len(prelude) > 0 {
 			if err := c.sendPrelude(w, prelude, batched); err != nil {
 				_ = c.conn.Close(websocket.StatusGoingAway, "write failed")
@@ -366,27 +421,30 @@ func (c *socketConn) subscribe(ctx context.Context, session string, after uint64
 			}
 			return
 		}
-		var batch []protocol.Event
 		for {
 			select {
 			case <-sub.Ready():
 				// Everything that waits, at once: the feed wakes its sockets once per batch
 				// of events, and each takes its share in one write.
-				var err error
-				batch, err = sub.Take(batch[:0], batchEvents)
-				if err := c.sendBatch(w, batch, batched); err != nil {
+				w.takeTurn()
+				bp := batches.Get().(*[]protocol.Event)
+				batch, err := sub.Take((*bp)[:0], batchEvents)
+				*bp = batch
+				sent := c.sendBatch(w, batch, batched) == nil
+				if !sent {
 					_ = c.conn.Close(websocket.StatusGoingAway, "write failed")
-					return
 				}
 				for _, ev := range batch {
-					if !sendDeltas(sync.event(ev)) {
-						return
+					if sent && !sendDeltas(sync.event(ev)) {
+						sent = false
 					}
 				}
 				clear(batch) // hold no event's data past its send
-				if cap(batch) > 64 {
-					batch = nil // a replay's large batch is not kept by a socket that keeps up
+				batches.Put(bp)
+				if !sent {
+					return
 				}
+				w.endTurn()
 				switch {
 				case err == nil:
 				case errors.Is(err, runtime.ErrSlow):
@@ -403,9 +461,11 @@ func (c *socketConn) subscribe(ctx context.Context, session string, after uint64
 					return
 				}
 			case d := <-live:
+				w.takeTurn()
 				if !sendDeltas(sync.delta(d)) {
 					return
 				}
+				w.endTurn()
 			case <-sctx.Done():
 				return
 			}

@@ -20,6 +20,7 @@ import (
 	"fmt"
 	"slices"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"parley/protocol"
@@ -86,11 +87,18 @@ type feed struct {
 	cancel  context.CancelFunc
 
 	// mu guards what follows and the state of every subscriber of the feed: a subscriber
-	// joins, an event is added and a feed ends under it, so none sees another half done.
+	// joins, an event is added and a feed ends under it, so none sees another half done. A
+	// subscriber that keeps up takes its events without it (Subscription.takeLive): a
+	// thousand sockets woken at once would queue on it, and under a busy machine a holder
+	// the kernel preempts held them all up.
 	mu sync.Mutex
-	// ring holds the newest events: event number i of the feed (from 0) is ring[i%len].
-	ring []protocol.Event
-	n    uint64 // how many events the feed has added
+	// ring holds the newest events: event number i of the feed (from 0) is ring[i%len]. A
+	// slot is replaced, never changed, so a reader without mu reads a whole event, and
+	// tells by its number whether it is the one it wanted or a newer one.
+	ring []atomic.Pointer[slot]
+	// n is how many events the feed has added: written under mu, after their slots, so a
+	// reader that loads it finds every slot below it stored.
+	n    atomic.Uint64
 	last uint64 // the offset of the last event added, or where the feed began
 	// from is where the ring begins: it holds every event of the session after it.
 	// Offsets are the stream's, shared by every session, so they have gaps within one.
@@ -101,21 +109,34 @@ type feed struct {
 	err    error // why it ended; nil while it runs or when it closed idle
 }
 
+// slot is event number num of a feed, in its ring.
+type slot struct {
+	num uint64
+	ev  protocol.Event
+}
+
 // Subscription is one subscriber's place in its session's feed. Ready signals that events
-// (or an error) wait; Take returns them. Close releases it.
+// (or an error) wait; Take returns them (one caller at a time). Close releases it.
 type Subscription struct {
 	f     *feed
 	ready chan struct{} // one token: something waits
 	room  chan struct{} // one token: the catch-up may add more
 	stop  context.CancelFunc
 
+	// next is the number of the next event of the ring it takes: written by Take (and
+	// join), read by the feed to drop a subscriber too far behind.
+	next atomic.Uint64
+	// live: nothing but the ring waits for it (no catch-up, no error), so Take reads the
+	// ring without f.mu. Cleared under f.mu before anything else is set to wait.
+	live atomic.Bool
+	// delivered is the offset of the last event it took: Take's alone (and join's, before).
+	delivered uint64
+
 	// Guarded by f.mu.
-	next      uint64           // the number of the next event of the ring it takes
-	delivered uint64           // the offset of the last event it took
-	catching  bool             // its catch-up read is not over
-	caught    []protocol.Event // read by the catch-up, not taken yet
-	err       error            // ends it: ErrSlow, the log's failure, shutdown
-	closed    bool
+	catching bool             // its catch-up read is not over
+	caught   []protocol.Event // read by the catch-up, not taken yet
+	err      error            // ends it: ErrSlow, the log's failure, shutdown
+	closed   bool
 }
 
 // catchUpBuffer is how many events of a catch-up read wait for their subscriber to take
@@ -148,23 +169,26 @@ func (f *feed) join(ctx context.Context, after uint64) *Subscription {
 		return nil
 	}
 	through := f.last
-	s.next = f.n
+	n := f.n.Load()
+	next := n
 	size := uint64(len(f.ring))
-	reach, from := min(f.n, size), f.from // the ring holds the events after from
+	reach, from := min(n, size), f.from // the ring holds the events after from
 	if w := uint64(f.hub.opts.Window); w < reach {
-		reach, from = w, f.ring[(f.n-w-1)%size].Offset
+		reach, from = w, f.ring[(n-w-1)%size].Load().ev.Offset
 	}
 	if after < from {
 		s.catching = true // (after, through] is older than the ring
 	} else {
 		// The ring holds (from, last]: start at the first event after `after`.
-		for s.next > f.n-reach && f.ring[(s.next-1)%size].Offset > after {
-			s.next--
+		for next > n-reach && f.ring[(next-1)%size].Load().ev.Offset > after {
+			next--
 		}
-		if s.next < f.n {
+		if next < n {
 			s.signal()
 		}
+		s.live.Store(true)
 	}
+	s.next.Store(next)
 	f.subs[s] = struct{}{}
 	if f.linger != nil {
 		f.linger.Stop()
@@ -190,8 +214,14 @@ func (s *Subscription) signal() {
 }
 
 // Take appends the events that wait, in log order, at most max of them (0: all), to buf. It
-// returns the error that ended the subscription once the events before it are taken.
+// returns the error that ended the subscription once the events before it are taken. One
+// goroutine at a time calls it.
 func (s *Subscription) Take(buf []protocol.Event, max int) ([]protocol.Event, error) {
+	if s.live.Load() {
+		if out, ok := s.takeLive(buf, max); ok {
+			return out, nil
+		}
+	}
 	f := s.f
 	f.mu.Lock()
 	defer f.mu.Unlock()
@@ -224,20 +254,25 @@ func (s *Subscription) Take(buf []protocol.Event, max int) ([]protocol.Event, er
 	if s.catching && s.err == nil {
 		return buf, nil
 	}
-	if s.err == nil && f.n-s.next > uint64(f.hub.opts.Queue) {
+	n, next := f.n.Load(), s.next.Load()
+	if s.err == nil && n-next > uint64(f.hub.opts.Queue) {
 		s.drop(ErrSlow)
 	}
 	if errors.Is(s.err, ErrSlow) {
 		return buf, s.err // what it missed is no longer in the ring
 	}
-	buf = slices.Grow(buf, int(min(f.n-s.next, uint64(room())))) // one allocation at most
-	for ; s.next < f.n && room() > 0; s.next++ {
-		if ev := f.ring[s.next%uint64(len(f.ring))]; ev.Offset > s.delivered {
+	if s.err == nil && !s.catching {
+		s.live.Store(true) // its catch-up is over: the ring is all that waits for it
+	}
+	buf = slices.Grow(buf, int(min(n-next, uint64(room())))) // one allocation at most
+	for ; next < n && room() > 0; next++ {
+		if ev := f.ring[next%uint64(len(f.ring))].Load().ev; ev.Offset > s.delivered {
 			buf = append(buf, ev)
 			s.delivered = ev.Offset
 		}
 	}
-	if s.next < f.n {
+	s.next.Store(next)
+	if next < n {
 		s.signal() // more waits than max
 	} else if s.err != nil {
 		return buf, s.err
@@ -245,8 +280,42 @@ func (s *Subscription) Take(buf []protocol.Event, max int) ([]protocol.Event, er
 	return buf, nil
 }
 
+// takeLive is Take for a subscriber that only reads the ring, without the feed's lock;
+// false when the locked path must decide (it fell too far behind).
+func (s *Subscription) takeLive(buf []protocol.Event, most int) ([]protocol.Event, bool) {
+	f := s.f
+	n, next := f.n.Load(), s.next.Load()
+	if n-next > uint64(f.hub.opts.Queue) {
+		return buf, false // too far behind: dropped, under the lock
+	}
+	k := n - next
+	if most > 0 {
+		k = min(k, uint64(max(0, most-len(buf))))
+	}
+	start, delivered := len(buf), s.delivered
+	buf = slices.Grow(buf, int(k))
+	size := uint64(len(f.ring))
+	for i := next; i < next+k; i++ {
+		sl := f.ring[i%size].Load()
+		if sl.num != i {
+			return buf[:start], false // replaced: it fell a ring behind
+		}
+		if sl.ev.Offset > delivered {
+			buf = append(buf, sl.ev)
+			delivered = sl.ev.Offset
+		}
+	}
+	s.next.Store(next + k)
+	s.delivered = delivered
+	if next+k < n {
+		s.signal() // more waits than max
+	}
+	return buf, true
+}
+
 // drop ends the subscription with err; f.mu is held.
 func (s *Subscription) drop(err error) {
+	s.live.Store(false)
 	if s.err == nil {
 		s.err = err
 	}
@@ -263,6 +332,7 @@ func (s *Subscription) Close() {
 		return
 	}
 	s.closed = true
+	s.live.Store(false)
 	if s.err == nil {
 		s.err = context.Canceled
 	}
@@ -402,7 +472,7 @@ func (h *Hub) feedFor(ctx context.Context, session string) (*feed, error) {
 		return nil, err
 	}
 	f := &feed{hub: h, session: session, cancel: cancel, last: head, from: head,
-		ring: make([]protocol.Event, max(h.opts.Queue, h.opts.Window)), subs: map[*Subscription]struct{}{}}
+		ring: make([]atomic.Pointer[slot], max(h.opts.Queue, h.opts.Window)), subs: map[*Subscription]struct{}{}}
 
 	h.mu.Lock()
 	if other := h.feeds[session]; other != nil || h.closed {
@@ -490,18 +560,20 @@ func (f *feed) add(evs []protocol.Event) (time.Duration, bool) {
 		return 0, false
 	}
 	size := uint64(len(f.ring))
+	n := f.n.Load()
 	for _, ev := range evs {
-		slot := &f.ring[f.n%size]
-		if f.n >= size {
-			f.from = slot.Offset
+		at := &f.ring[n%size]
+		if n >= size {
+			f.from = at.Load().ev.Offset
 		}
-		*slot = ev
-		f.n++
+		at.Store(&slot{num: n, ev: ev})
+		n++
 		f.last = ev.Offset
 	}
+	f.n.Store(n)
 	queue := uint64(f.hub.opts.Queue)
 	for s := range f.subs {
-		if f.n-s.next > queue {
+		if n-s.next.Load() > queue {
 			s.drop(ErrSlow)
 		}
 	}
@@ -535,6 +607,7 @@ func (f *feed) end(err error) {
 	h.mu.Unlock()
 	for s := range f.subs {
 		delete(f.subs, s)
+		s.live.Store(false)
 		if s.err == nil {
 			s.err = err
 		}

@@ -51,9 +51,10 @@ func (s *Set) CloseAll() {
 // closes it. Accept checks the Origin, when a browser sends one, against this host, so
 // another site cannot ride the cookie into the socket. Its read limit is lifted: the caller
 // reads frames over the protocol's limit and drains them, so they never cost memory and
-// never close the socket. On an error Accept has answered the request.
+// never close the socket. Each frame leaves in one write (frameWriter). On an error Accept
+// has answered the request.
 func (s *Set) Accept(w http.ResponseWriter, r *http.Request) (c *websocket.Conn, done func(), err error) {
-	c, err = websocket.Accept(w, r, nil)
+	c, err = websocket.Accept(frameHijacker{w}, r, nil) // a frame in one write
 	if err != nil {
 		return nil, nil, err
 	}
