@@ -99,6 +99,7 @@ func rebuild(system string, prompt uint64, evs []protocol.Event, keepOpen bool) 
 		open = nil
 	}
 	lastStream := ""
+	lastUser := ""                    // the text of the last prompt said, while no answer followed it
 	var drafts []*protocol.AgentDraft // open streams, in order; Text is the whole text so far
 	flushDrafts := func() {
 		for _, d := range drafts {
@@ -142,10 +143,15 @@ func rebuild(system string, prompt uint64, evs []protocol.Event, keepOpen bool) 
 			lastStream = ""
 			if last := &msgs[len(msgs)-1]; last.Role == openai.ChatMessageRoleUser {
 				// A prompt whose turn failed has no answer; several chat templates refuse two
-				// user messages in a row, so they become one.
-				last.Content += "\n\n" + m.Text
+				// user messages in a row, so they become one. The failure's notice says "send
+				// your prompt again": the same words sent again are that retry, said once.
+				if m.Text != lastUser {
+					last.Content += "\n\n" + m.Text
+				}
+				lastUser = m.Text
 				continue
 			}
+			lastUser = m.Text
 			msgs = append(msgs, openai.ChatCompletionMessage{Role: openai.ChatMessageRoleUser, Content: m.Text})
 		case protocol.EventAgentMessage:
 			m, err := ev.DecodeMessage()
