@@ -49,3 +49,38 @@ func TestHistorySaysARetriedPromptOnce(t *testing.T) {
 		"user: fix the parser\n\nand the lexer",
 	}, said)
 }
+
+// TestHistorySaysAQueuedPromptAfterTheAnswer: a prompt sent while a turn ran is stored
+// before that turn's answer, yet the model must read it after the answer, where its own turn
+// started: joined to the running turn's prompt, the request ended with the assistant's
+// message and the queued prompt went unanswered (QA round 10, agent #2).
+func TestHistorySaysAQueuedPromptAfterTheAnswer(t *testing.T) {
+	ev := func(offset uint64, typ protocol.EventType, data any) protocol.Event {
+		raw, _ := json.Marshal(data)
+		return protocol.Event{Offset: offset, Type: typ, Data: raw}
+	}
+	evs := []protocol.Event{
+		ev(1, protocol.EventUserMessage, protocol.Message{Text: "write a long answer"}),
+		ev(2, protocol.EventTurnStarted, protocol.TurnStarted{Prompt: 1, Kind: protocol.TurnAgent}),
+		ev(3, protocol.EventUserMessage, protocol.Message{Text: "first queued"}),
+		ev(4, protocol.EventUserMessage, protocol.Message{Text: "second queued"}),
+		ev(5, protocol.EventAgentMessage, protocol.Message{Text: "A long answer.", Stream: "s1"}),
+		ev(6, protocol.EventTurnEnded, protocol.TurnEnded{Prompt: 1}),
+		ev(7, protocol.EventTurnStarted, protocol.TurnStarted{Prompt: 3, Kind: protocol.TurnAgent}),
+		ev(8, protocol.EventAgentMessage, protocol.Message{Text: "One.", Stream: "s2"}),
+		ev(9, protocol.EventTurnEnded, protocol.TurnEnded{Prompt: 3}),
+	}
+	said := func(prompt uint64, evs []protocol.Event) []string {
+		var out []string
+		for _, m := range conversation("sys", prompt, evs)[1:] {
+			out = append(out, m.Role+": "+m.Content)
+		}
+		return out
+	}
+	// The first queued prompt's turn: its turn.started is stored.
+	assert.Equal(t, []string{"user: write a long answer", "assistant: A long answer.", "user: first queued"},
+		said(3, evs[:7]))
+	// The second's, before its turn.started is read: it is said last.
+	assert.Equal(t, []string{"user: write a long answer", "assistant: A long answer.", "user: first queued",
+		"assistant: One.", "user: second queued"}, said(4, evs))
+}
