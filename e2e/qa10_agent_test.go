@@ -19,7 +19,7 @@ import (
 // model streams its answer is its own turn, and the model reads it after that answer. It was
 // stored before the answer, and the conversation said it there: joined to the first prompt,
 // so the second request ended with the assistant's own message and the queued prompt was
-// never answered (#2).
+// never answered (#1).
 func TestAQueuedPromptReachesTheModelAfterTheAnswer(t *testing.T) {
 	t.Parallel()
 	hold := make(chan struct{})

@@ -11,7 +11,7 @@ import (
 
 // TestHistorySaysARetriedPromptOnce: a failed turn's notice says "send your prompt again";
 // the prompt sent again after it is the same request, so the model reads it once, not twice
-// in one user message (QA round 10, agent #1). A different prompt after a failure still
+// in one user message (QA round 10, agent #2). A different prompt after a failure still
 // joins the failed one, and the same words said again after an answer are said again.
 func TestHistorySaysARetriedPromptOnce(t *testing.T) {
 	ev := func(offset uint64, typ protocol.EventType, data any) protocol.Event {
@@ -53,7 +53,7 @@ func TestHistorySaysARetriedPromptOnce(t *testing.T) {
 // TestHistorySaysAQueuedPromptAfterTheAnswer: a prompt sent while a turn ran is stored
 // before that turn's answer, yet the model must read it after the answer, where its own turn
 // started: joined to the running turn's prompt, the request ended with the assistant's
-// message and the queued prompt went unanswered (QA round 10, agent #2).
+// message and the queued prompt went unanswered (QA round 10, agent #1).
 func TestHistorySaysAQueuedPromptAfterTheAnswer(t *testing.T) {
 	ev := func(offset uint64, typ protocol.EventType, data any) protocol.Event {
 		raw, _ := json.Marshal(data)
