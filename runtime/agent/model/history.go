@@ -58,6 +58,11 @@ func resumed(system string, prompt uint64, evs []protocol.Event) ([]openai.ChatC
 // and returns their ids.
 func rebuild(system string, prompt uint64, evs []protocol.Event, keepOpen bool) ([]openai.ChatCompletionMessage, []string) {
 	started := map[uint64]bool{prompt: true}
+	// A prompt is said where its turn started (its turn.started), not where it was stored: one
+	// sent while a turn ran is stored before that turn's answer, and said there it joined the
+	// running turn's prompt, leaving the request ending with the assistant's message. The
+	// turn's own prompt, whose turn.started may not be read yet, is said last then.
+	startedAt := map[uint64]bool{} // prompts whose turn.started is in evs
 	// Prompts steered into a turn are said where the turn took them (their prompt.steered,
 	// after the tool results of that step), not where they were stored: mid-step, they would
 	// cut an assistant's calls from their results.
@@ -67,6 +72,7 @@ func rebuild(system string, prompt uint64, evs []protocol.Event, keepOpen bool) 
 		case protocol.EventTurnStarted:
 			if ts, err := protocol.DecodeEventData[protocol.TurnStarted](ev); err == nil && ts.Kind == protocol.TurnAgent {
 				started[ts.Prompt] = true
+				startedAt[ts.Prompt] = true
 			}
 		case protocol.EventPromptSteered:
 			if ps, err := protocol.DecodeEventData[protocol.PromptSteered](ev); err == nil {
@@ -82,11 +88,19 @@ func rebuild(system string, prompt uint64, evs []protocol.Event, keepOpen bool) 
 		}
 		return m.Text
 	}
+	prompts := map[uint64]string{} // the started prompts' texts, by their offsets
 	for _, ev := range evs {
-		if _, ok := steered[ev.Offset]; ok && ev.Type == protocol.EventUserMessage {
-			if m, err := ev.DecodeMessage(); err == nil {
-				steered[ev.Offset] = textOf(ev, m)
-			}
+		if ev.Type != protocol.EventUserMessage {
+			continue
+		}
+		m, err := ev.DecodeMessage()
+		if err != nil {
+			continue
+		}
+		if _, ok := steered[ev.Offset]; ok {
+			steered[ev.Offset] = textOf(ev, m)
+		} else if started[ev.Offset] {
+			prompts[ev.Offset] = textOf(ev, m)
 		}
 	}
 	msgs := []openai.ChatCompletionMessage{{Role: openai.ChatMessageRoleSystem, Content: system}}
@@ -99,6 +113,7 @@ func rebuild(system string, prompt uint64, evs []protocol.Event, keepOpen bool) 
 		open = nil
 	}
 	lastStream := ""
+	lastUser := ""                    // the text of the last prompt said, while no answer followed it
 	var drafts []*protocol.AgentDraft // open streams, in order; Text is the whole text so far
 	flushDrafts := func() {
 		for _, d := range drafts {
@@ -106,6 +121,23 @@ func rebuild(system string, prompt uint64, evs []protocol.Event, keepOpen bool) 
 			msgs = append(msgs, openai.ChatCompletionMessage{Role: openai.ChatMessageRoleAssistant, Content: d.Text + "\n\n[interrupted]"})
 		}
 		drafts = nil
+	}
+	// say adds a prompt of the user's.
+	say := func(text string) {
+		answer()
+		lastStream = ""
+		if last := &msgs[len(msgs)-1]; last.Role == openai.ChatMessageRoleUser {
+			// A prompt whose turn failed has no answer; several chat templates refuse two
+			// user messages in a row, so they become one. The failure's notice says "send
+			// your prompt again": the same words sent again are that retry, said once.
+			if text != lastUser {
+				last.Content += "\n\n" + text
+			}
+			lastUser = text
+			return
+		}
+		lastUser = text
+		msgs = append(msgs, openai.ChatCompletionMessage{Role: openai.ChatMessageRoleUser, Content: text})
 	}
 	for _, ev := range evs {
 		switch ev.Type {
@@ -121,32 +153,21 @@ func rebuild(system string, prompt uint64, evs []protocol.Event, keepOpen bool) 
 			}
 		case protocol.EventTurnEnded:
 			flushDrafts()
-		case protocol.EventUserMessage, protocol.EventPromptSteered:
-			var text string
-			if ev.Type == protocol.EventPromptSteered {
-				ps, err := protocol.DecodeEventData[protocol.PromptSteered](ev)
-				if err != nil || steered[ps.Prompt] == "" {
-					continue
-				}
-				text = steered[ps.Prompt]
-			} else {
-				m, err := ev.DecodeMessage()
-				_, isSteered := steered[ev.Offset]
-				if err != nil || !started[ev.Offset] || isSteered {
-					continue
-				}
-				text = textOf(ev, m)
-			}
-			m := protocol.Message{Text: text}
-			answer()
-			lastStream = ""
-			if last := &msgs[len(msgs)-1]; last.Role == openai.ChatMessageRoleUser {
-				// A prompt whose turn failed has no answer; several chat templates refuse two
-				// user messages in a row, so they become one.
-				last.Content += "\n\n" + m.Text
+		case protocol.EventTurnStarted:
+			ts, err := protocol.DecodeEventData[protocol.TurnStarted](ev)
+			if err != nil || ts.Kind != protocol.TurnAgent {
 				continue
 			}
-			msgs = append(msgs, openai.ChatCompletionMessage{Role: openai.ChatMessageRoleUser, Content: m.Text})
+			if text, ok := prompts[ts.Prompt]; ok {
+				delete(prompts, ts.Prompt) // said once, should a turn.started be stored twice
+				say(text)
+			}
+		case protocol.EventPromptSteered:
+			ps, err := protocol.DecodeEventData[protocol.PromptSteered](ev)
+			if err != nil || steered[ps.Prompt] == "" {
+				continue
+			}
+			say(steered[ps.Prompt])
 		case protocol.EventAgentMessage:
 			m, err := ev.DecodeMessage()
 			if err != nil || m.From != "" {
@@ -192,6 +213,9 @@ func rebuild(system string, prompt uint64, evs []protocol.Event, keepOpen bool) 
 		}
 	}
 	flushDrafts()
+	if text, ok := prompts[prompt]; ok && !startedAt[prompt] {
+		say(text) // the turn's own prompt, its turn.started not read yet
+	}
 	if keepOpen {
 		return msgs, open
 	}

@@ -104,7 +104,8 @@ func TestConversationFromTheLog(t *testing.T) {
 		ev(protocol.EventAgentMessage, protocol.Message{Text: "The server stopped.", From: protocol.FromParley}),
 		ev(protocol.EventUserMessage, protocol.Message{Text: "queued, not started"}), // 16
 		ev(protocol.EventUserMessage, protocol.Message{Text: "again"}),               // 17
-		// 17's turn.started is not read yet: it is the turn's own prompt
+		ev(protocol.EventTurnStarted, protocol.TurnStarted{Prompt: 17, Kind: protocol.TurnAgent}),
+		// (a turn's own prompt whose turn.started is not read yet: TestHistorySaysAQueuedPromptAfterTheAnswer)
 		ev(protocol.EventToolCalled, protocol.ToolCalled{Calls: []protocol.ToolCall{{ID: "c1", Name: "list_files", Arguments: `{}`}}}),
 		ev(protocol.EventToolResult, protocol.ToolResult{Call: "c1", Name: "list_files", Text: "", Error: true}),
 		ev(protocol.EventAgentDraft, protocol.AgentDraft{Stream: "17-2", Seq: 1, Text: "Half a "}),
