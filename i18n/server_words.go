@@ -45,6 +45,7 @@ const (
 
 	// The model's notices.
 	ModelSaid        // %[1]s the server's own words, after a notice
+	ModelToolsRan    // after a failure's notice, once tools ran in the turn
 	ModelRefusedKey  // %[1]s url, %[2]s status
 	ModelRateLimited // %[1]s url
 	ModelNotFound    // %[1]s url, %[2]s model
@@ -114,6 +115,7 @@ var serverWords = [...]string{
 	"", "write %[1]s", "写入 %[1]s", // ScopeWrite
 	"", "read %[1]s", "读取 %[1]s", // ScopeRead
 	"", " The server said: “%[1]s”", "服务器说：“%[1]s”", // ModelSaid
+	"", " Tools already ran in this turn (their results are above): the same prompt sent again could run them again, so say how to go on instead.", "本轮已经运行过工具（结果见上方）：再次发送同一提示可能会再次运行它们，请说明接下来怎么做。", // ModelToolsRan
 	"model_refused_key", "The model server at %[1]s refused the request (%[2]s): check the key in PARLEY_MODEL_KEY or OPENAI_API_KEY.", "%[1]s 的模型服务器拒绝了请求（%[2]s）：请检查 PARLEY_MODEL_KEY 或 OPENAI_API_KEY 中的密钥。", // ModelRefusedKey
 	"model_rate_limited", "The model server at %[1]s is rate-limiting requests (429). Wait a moment and send your prompt again.", "%[1]s 的模型服务器正在限流（429）。稍等片刻再发送提示。", // ModelRateLimited
 	"model_not_found", "The model server at %[1]s has no model %[2]q or no Chat Completions endpoint there (404): check -model and -model-url (it usually ends in /v1).", "%[1]s 的模型服务器没有模型 %[2]q，或那里没有 Chat Completions 接口（404）：请检查 -model 和 -model-url（通常以 /v1 结尾）。", // ModelNotFound
@@ -154,6 +156,15 @@ var serverPhrases, reaches = map[string]Msg{}, map[string]Msg{}
 // phrase ("… The server said: “…”").
 const saidSuffix = "+said"
 
+// ranSuffix ends a phrase code said after tools ran in the turn: its words are followed by
+// ModelToolsRan, since "send your prompt again" could then run a command twice.
+const ranSuffix = "+ran"
+
+// AfterToolsRan is p with the warning that tools already ran in the turn after it.
+func AfterToolsRan(p protocol.Phrase) protocol.Phrase {
+	return protocol.Phrase{Code: p.Code + ranSuffix, Args: p.Args}
+}
+
 // Said is p with the server's own words after it (none when said is blank).
 func Said(p protocol.Phrase, said string) protocol.Phrase {
 	if strings.TrimSpace(said) == "" {
@@ -172,6 +183,13 @@ func strArgs(args []string) []any {
 
 // serverPhrase is Phrase for the codes of this file.
 func (l Locale) serverPhrase(code string, args []string) (string, bool) {
+	if base, ok := strings.CutSuffix(code, ranSuffix); ok {
+		text, ok := l.serverPhrase(base, args)
+		if !ok {
+			return "", false
+		}
+		return text + l.T(ModelToolsRan), true
+	}
 	if base, ok := strings.CutSuffix(code, saidSuffix); ok && len(args) > 0 {
 		text, ok := l.serverPhrase(base, args[:len(args)-1])
 		if !ok {

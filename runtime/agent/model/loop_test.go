@@ -410,6 +410,26 @@ func TestA429AfterAToolRanIsNotRetried(t *testing.T) {
 	assert.Len(t, srv.requestsSoFar(), 2)
 }
 
+// TestAFailureAfterAToolRanSaysSo: a failure's notice says "send your prompt again", which
+// after a tool ran could run it twice; it then says that tools ran and asks how to go on.
+func TestAFailureAfterAToolRanSaysSo(t *testing.T) {
+	srv := newFakeServer(t,
+		calls("index", call{"l", "list_files", `{}`}),
+		reply{status: 500, body: `{"error":{"message":"model crashed"}}`},
+		reply{status: 500, body: `{"error":{"message":"model crashed"}}`})
+	e := newEnv(t, srv)
+	notes := messages(t, e.prompt("hi"), protocol.FromParley)
+	require.Len(t, notes, 1)
+	assert.Contains(t, notes[0], "failed (500)")
+	assert.Contains(t, notes[0], "model crashed")
+	assert.True(t, strings.HasSuffix(notes[0], "Tools already ran in this turn (their results are above): the same prompt sent again could run them again, so say how to go on instead."), notes[0])
+
+	notes = messages(t, e.prompt("again"), protocol.FromParley)
+	require.Len(t, notes, 1)
+	assert.Contains(t, notes[0], "failed (500)")
+	assert.NotContains(t, notes[0], "Tools already ran", "a failure before any tool ran says only to send again")
+}
+
 func TestAServerThatIsDownIsANotice(t *testing.T) {
 	l, err := net.Listen("tcp", "127.0.0.1:0")
 	require.NoError(t, err)

@@ -196,7 +196,11 @@ func (a *Agent) Turn(ctx context.Context, in agent.Input, tools agent.Tools) err
 			return context.Cause(ctx) // stopped: the text so far is stored
 		}
 		if err != nil {
-			return a.say(ctx, tools, failurePhrase(err, cfg))
+			p := failurePhrase(err, cfg)
+			if toolRan {
+				p = i18n.AfterToolsRan(p) // "send it again" could run a command twice
+			}
+			return a.say(ctx, tools, p)
 		}
 		reply := openai.ChatCompletionMessage{Role: openai.ChatMessageRoleAssistant, Content: step.text}
 		if len(step.calls) == 0 {
