@@ -170,47 +170,15 @@ func evalStringB(b *testing.B, ctx context.Context, js string) string {
 // the stream may slow typing by at most 10 % at p95). Run with -benchtime 1x.
 func BenchmarkStreamKeystroke(b *testing.B) {
 	const seed, keys = 500, 200
-	var replies []testkit.Reply
-	for i := range seed {
-		replies = append(replies, testkit.Text(fmt.Sprintf("answer %d: %s", i, strings.Repeat("words ", 10))))
-	}
 	start := make(chan struct{})
 	long := testkit.Reply{Steps: []testkit.Step{{Hold: start}}}
 	for k := range 2000 { // 40 s at 50 tokens/s: longer than the typing
 		long.Steps = append(long.Steps, testkit.Step{Chunk: testkit.TextChunk(fmt.Sprintf("tok%d ", k)).Chunk, Pause: 20 * time.Millisecond})
 	}
 	long.Steps = append(long.Steps, testkit.Finish("stop"))
-	fake := testkit.NewModel(b, append(replies, long)...)
-	srv := startServerModel(b, b.TempDir(), fake.Base())
+	srv, info, ctx := openLongThread(b, seed, long)
 	c := apiClient(srv)
 	bg := context.Background()
-	info, err := c.CreateSession(bg, protocol.CreateSessionRequest{Title: "long"})
-	if err != nil {
-		b.Fatal(err)
-	}
-	for i := range seed {
-		if _, err := c.SendPrompt(bg, info.ID, protocol.SendPromptRequest{Text: fmt.Sprintf("prompt %d: %s", i, strings.Repeat("words ", 10)), AttemptID: api.NewAttemptID()}); err != nil {
-			b.Fatal(err)
-		}
-	}
-	// 500 model turns run one after another: wait for them before the page opens.
-	for t0 := time.Now(); ; time.Sleep(2 * time.Second) {
-		l := readLogB(b, srv, info.ID)
-		if testkit.Count(l, protocol.EventTurnEnded) >= seed {
-			break
-		}
-		if time.Since(t0) > 5*time.Minute {
-			b.Fatalf("after 5 minutes %d of %d seeding turns ended", testkit.Count(l, protocol.EventTurnEnded), seed)
-		}
-	}
-	ctx, cancel := newBrowser(b.TempDir())
-	defer cancel()
-	if err := chromedp.Do(ctx); err != nil {
-		b.Fatal(err)
-	}
-	do(b, ctx, 60*time.Second, chromedp.Navigate(srv.link), waitReady())
-	do(b, ctx, 180*time.Second, chromedp.Navigate(srv.base()+"/s/"+info.ID+"?bench=1&history=all"), waitReady(),
-		waitJS(`(document.querySelector('.thread .earlier')?.textContent || '').includes('(900 more)') && !document.querySelector('.thread .stop')`))
 	if css := os.Getenv("PARLEY_BENCH_CSS"); css != "" {
 		// An experiment: extra CSS for the page, to see what costs what.
 		get(b, ctx, chromedp.Evaluate[bool](`(s => { s.textContent = `+quote(css)+`; document.head.appendChild(s); return true })(document.createElement('style'))`))
@@ -281,4 +249,46 @@ func readLogB(b *testing.B, srv *server, session string) []protocol.Event {
 		}}
 	f.Run(ctx)
 	return evs
+}
+
+// openLongThread seeds a session with seed answered prompts (500 model turns, one after
+// another), then opens its page with the whole history mounted, in a Chromium of its own; the
+// fake model answers the next prompt with next.
+func openLongThread(b *testing.B, seed int, next testkit.Reply) (*server, protocol.SessionInfo, context.Context) {
+	b.Helper()
+	var replies []testkit.Reply
+	for i := range seed {
+		replies = append(replies, testkit.Text(fmt.Sprintf("answer %d: %s", i, strings.Repeat("words ", 10))))
+	}
+	fake := testkit.NewModel(b, append(replies, next)...)
+	srv := startServerModel(b, b.TempDir(), fake.Base())
+	c := apiClient(srv)
+	bg := context.Background()
+	info, err := c.CreateSession(bg, protocol.CreateSessionRequest{Title: "long"})
+	if err != nil {
+		b.Fatal(err)
+	}
+	for i := range seed {
+		if _, err := c.SendPrompt(bg, info.ID, protocol.SendPromptRequest{Text: fmt.Sprintf("prompt %d: %s", i, strings.Repeat("words ", 10)), AttemptID: api.NewAttemptID()}); err != nil {
+			b.Fatal(err)
+		}
+	}
+	for t0 := time.Now(); ; time.Sleep(2 * time.Second) {
+		l := readLogB(b, srv, info.ID)
+		if testkit.Count(l, protocol.EventTurnEnded) >= seed {
+			break
+		}
+		if time.Since(t0) > 5*time.Minute {
+			b.Fatalf("after 5 minutes %d of %d seeding turns ended", testkit.Count(l, protocol.EventTurnEnded), seed)
+		}
+	}
+	ctx, cancel := newBrowser(b.TempDir())
+	b.Cleanup(cancel)
+	if err := chromedp.Do(ctx); err != nil {
+		b.Fatal(err)
+	}
+	do(b, ctx, 60*time.Second, chromedp.Navigate(srv.link), waitReady())
+	do(b, ctx, 180*time.Second, chromedp.Navigate(srv.base()+"/s/"+info.ID+"?bench=1&history=all"), waitReady(),
+		waitJS(`(document.querySelector('.thread .earlier')?.textContent || '').includes('(900 more)') && !document.querySelector('.thread .stop')`))
+	return srv, info, ctx
 }

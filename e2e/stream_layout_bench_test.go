@@ -2,9 +2,7 @@ package e2e
 
 import (
 	"context"
-	"fmt"
 	"slices"
-	"strings"
 	"testing"
 	"time"
 
@@ -24,42 +22,11 @@ import (
 // that shows the key). Run with -benchtime 1x.
 func BenchmarkStreamDeltaLayout(b *testing.B) {
 	const seed = 500
-	var replies []testkit.Reply
-	for i := range seed {
-		replies = append(replies, testkit.Text(fmt.Sprintf("answer %d: %s", i, strings.Repeat("words ", 10))))
-	}
 	hold := make(chan struct{})
 	defer close(hold)
-	fake := testkit.NewModel(b, append(replies, testkit.Reply{Steps: []testkit.Step{testkit.TextChunk("first "), {Hold: hold}, testkit.Finish("stop")}})...)
-	srv := startServerModel(b, b.TempDir(), fake.Base())
+	srv, info, ctx := openLongThread(b, seed, testkit.Reply{Steps: []testkit.Step{testkit.TextChunk("first "), {Hold: hold}, testkit.Finish("stop")}})
 	c := apiClient(srv)
 	bg := context.Background()
-	info, err := c.CreateSession(bg, protocol.CreateSessionRequest{Title: "long"})
-	if err != nil {
-		b.Fatal(err)
-	}
-	for i := range seed {
-		if _, err := c.SendPrompt(bg, info.ID, protocol.SendPromptRequest{Text: fmt.Sprintf("prompt %d: %s", i, strings.Repeat("words ", 10)), AttemptID: api.NewAttemptID()}); err != nil {
-			b.Fatal(err)
-		}
-	}
-	for t0 := time.Now(); ; time.Sleep(2 * time.Second) {
-		l := readLogB(b, srv, info.ID)
-		if testkit.Count(l, protocol.EventTurnEnded) >= seed {
-			break
-		}
-		if time.Since(t0) > 5*time.Minute {
-			b.Fatalf("after 5 minutes %d of %d seeding turns ended", testkit.Count(l, protocol.EventTurnEnded), seed)
-		}
-	}
-	ctx, cancel := newBrowser(b.TempDir())
-	defer cancel()
-	if err := chromedp.Do(ctx); err != nil {
-		b.Fatal(err)
-	}
-	do(b, ctx, 60*time.Second, chromedp.Navigate(srv.link), waitReady())
-	do(b, ctx, 180*time.Second, chromedp.Navigate(srv.base()+"/s/"+info.ID+"?bench=1&history=all"), waitReady(),
-		waitJS(`(document.querySelector('.thread .earlier')?.textContent || '').includes('(900 more)') && !document.querySelector('.thread .stop')`))
 	if _, err := c.SendPrompt(bg, info.ID, protocol.SendPromptRequest{Text: "stream", AttemptID: api.NewAttemptID()}); err != nil {
 		b.Fatal(err)
 	}

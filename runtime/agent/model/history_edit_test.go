@@ -13,10 +13,7 @@ import (
 // the model with its last text, at its own place; an edit stored after a prompt's turn
 // started (a race past the runtime's refusal) changes nothing.
 func TestHistoryReadsAnEditedPrompt(t *testing.T) {
-	ev := func(offset uint64, typ protocol.EventType, data any) protocol.Event {
-		raw, _ := json.Marshal(data)
-		return protocol.Event{Offset: offset, Type: typ, Data: raw}
-	}
+	ev := logEvent
 	evs := []protocol.Event{
 		ev(1, protocol.EventUserMessage, protocol.Message{Text: "first"}),
 		ev(2, protocol.EventTurnStarted, protocol.TurnStarted{Prompt: 1, Kind: protocol.TurnAgent}),
@@ -33,4 +30,10 @@ func TestHistoryReadsAnEditedPrompt(t *testing.T) {
 		said = append(said, m.Role+": "+m.Content)
 	}
 	assert.Equal(t, []string{"user: first", "assistant: one", "user: second, edited again"}, said)
+}
+
+// logEvent is an event of the log at offset, its data encoded.
+func logEvent(offset uint64, typ protocol.EventType, data any) protocol.Event {
+	raw, _ := json.Marshal(data)
+	return protocol.Event{Offset: offset, Type: typ, Data: raw}
 }

@@ -1,7 +1,6 @@
 package model
 
 import (
-	"encoding/json"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -14,10 +13,7 @@ import (
 // in one user message (QA round 10, agent #2). A different prompt after a failure still
 // joins the failed one, and the same words said again after an answer are said again.
 func TestHistorySaysARetriedPromptOnce(t *testing.T) {
-	ev := func(offset uint64, typ protocol.EventType, data any) protocol.Event {
-		raw, _ := json.Marshal(data)
-		return protocol.Event{Offset: offset, Type: typ, Data: raw}
-	}
+	ev := logEvent
 	notice := protocol.Message{From: "parley", Text: "The model server failed (500). Send your prompt again to retry."}
 	evs := []protocol.Event{
 		ev(1, protocol.EventUserMessage, protocol.Message{Text: "fix the parser"}),
@@ -55,10 +51,7 @@ func TestHistorySaysARetriedPromptOnce(t *testing.T) {
 // started: joined to the running turn's prompt, the request ended with the assistant's
 // message and the queued prompt went unanswered (QA round 10, agent #1).
 func TestHistorySaysAQueuedPromptAfterTheAnswer(t *testing.T) {
-	ev := func(offset uint64, typ protocol.EventType, data any) protocol.Event {
-		raw, _ := json.Marshal(data)
-		return protocol.Event{Offset: offset, Type: typ, Data: raw}
-	}
+	ev := logEvent
 	evs := []protocol.Event{
 		ev(1, protocol.EventUserMessage, protocol.Message{Text: "write a long answer"}),
 		ev(2, protocol.EventTurnStarted, protocol.TurnStarted{Prompt: 1, Kind: protocol.TurnAgent}),
