@@ -44,9 +44,11 @@ type axeViolation struct {
 	Nodes  []string `json:"nodes"`
 }
 
-// axeRun injects axe-core into the page (once per document) and runs every rule on it.
+// axeRun injects axe-core into the page (once per document) and runs every rule on it, once
+// no fade runs (animationsDone: a bar fading back in after a decision read 3.9:1 in CI).
 func axeRun(t *testing.T, ctx context.Context) []axeViolation {
 	t.Helper()
+	do(t, ctx, 10*time.Second, animationsDone())
 	if !evalBool(t, ctx, `typeof window.axe === 'object'`) {
 		do(t, ctx, 20*time.Second, js(axeScript(t)+"; true"))
 	}
