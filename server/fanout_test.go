@@ -344,7 +344,7 @@ type crowdRecord struct {
 	RSSBefore, RSSJoined, RSSSent int64
 }
 
-func startCrowd(b *testing.B, url, session string, n int) *crowdProcess {
+func startCrowd(b testing.TB, url, session string, n int) *crowdProcess {
 	out := filepath.Join(b.TempDir(), "crowd.gob")
 	cmd := exec.Command(os.Args[0], "-test.run=^TestFanoutCrowd$", "-test.count=1", "-test.timeout=0")
 	cmd.Env = append(os.Environ(), "PARLEY_CROWD_URL="+url, "PARLEY_CROWD_SESSION="+session,
@@ -367,10 +367,11 @@ func startCrowd(b *testing.B, url, session string, n int) *crowdProcess {
 	return cp
 }
 
-// await reads the process's output up to a line that says what.
-func (cp *crowdProcess) await(b *testing.B, what string) {
+// await reads the process's output up to a line that says what (or what and a value after a
+// space: the line stays in cp.lines.Text()).
+func (cp *crowdProcess) await(b testing.TB, what string) {
 	for cp.lines.Scan() {
-		if cp.lines.Text() == what {
+		if l := cp.lines.Text(); l == what || strings.HasPrefix(l, what+" ") {
 			return
 		}
 	}
@@ -380,7 +381,7 @@ func (cp *crowdProcess) await(b *testing.B, what string) {
 func (cp *crowdProcess) say(what string) { fmt.Fprintln(cp.in, what) }
 
 // finish closes the crowd's sockets and reads its record.
-func (cp *crowdProcess) finish(b *testing.B) (*crowd, crowdRecord) {
+func (cp *crowdProcess) finish(b testing.TB) (*crowd, crowdRecord) {
 	cp.say("stop")
 	cp.await(b, "stopped")
 	data, err := os.ReadFile(cp.out)
@@ -402,12 +403,38 @@ func (cp *crowdProcess) finish(b *testing.B) (*crowd, crowdRecord) {
 	return c, res
 }
 
-// TestFanoutCrowd is BenchmarkFanout's clients, in the process the bench starts for them;
-// it does nothing in a test run.
+// TestFanoutCrowd is BenchmarkFanout's clients, in the process the bench starts for them
+// (PARLEY_CROWD_URL set). Run as a test, it checks that process, small: a crowd of three
+// sockets in a process of its own has every stored event of a session on each, and its
+// record says each prompt arrived on every socket, so the bench's figures read a crowd that
+// works.
 func TestFanoutCrowd(t *testing.T) {
 	url := os.Getenv("PARLEY_CROWD_URL")
 	if url == "" {
-		t.Skip("BenchmarkFanout's clients: run by the bench")
+		ts, rt := testServer(t)
+		info, err := rt.CreateSession(context.Background(), protocol.CreateSessionRequest{Title: "crowd"})
+		if err != nil {
+			t.Fatal(err)
+		}
+		cr := startCrowd(t, ts.URL, info.ID, 3)
+		cr.say("go")
+		sent := promptsAtRate(t, ts.Client(t), info.ID, 3, 50*time.Millisecond)
+		cr.say("sent")
+		stored := testkit.WaitEvents(t, ts.Events, info.ID, "every prompt answered", testkit.TurnsEnded(3))
+		testkit.Eventually(t, func() bool {
+			cr.say("least")
+			cr.await(t, "least")
+			n, _ := strconv.Atoi(cr.lines.Text()[len("least "):])
+			return n >= len(stored)
+		}, "every socket of the crowd has every stored event")
+		c, _ := cr.finish(t)
+		if len(c.errs) > 0 {
+			t.Fatalf("%d problems, first: %s", len(c.errs), c.errs[0])
+		}
+		if _, missing := c.latencies(sent); missing != 0 {
+			t.Fatalf("the crowd's record misses %d of %d deliveries", missing, 3*len(sent))
+		}
+		return
 	}
 	n := envInt("PARLEY_CROWD_SOCKETS", 1)
 	var res crowdRecord
@@ -424,6 +451,14 @@ func TestFanoutCrowd(t *testing.T) {
 			cpu0 = cpuTime()
 		case "sent":
 			res.CPUSend, res.RSSSent = cpuTime()-cpu0, rss()
+		case "least": // how many events the socket that has read fewest has read
+			least := int64(-1)
+			for _, m := range c.socks {
+				if k := m.events.Load(); least < 0 || k < least {
+					least = k
+				}
+			}
+			fmt.Printf("least %d\n", least)
 		}
 	}
 	cancel()
