@@ -39,15 +39,20 @@ import (
 // ErrBusy is returned when a session already runs a turn and the request cannot wait.
 var ErrBusy = errors.New("this session is already running something: stop it or wait for it to finish")
 
-// doorbell is a delivered prompt, held until its turn starts.
-type doorbell struct {
-	offset uint64
-	bell   eventlog.Bell
-}
-
 // runner drives one session's turns in this process.
+//
+// It holds at most one doorbell unacknowledged, its anchor, for as long as the session may
+// have prompts waiting: while it is unacknowledged a crash rings it again (and the next
+// runtime wakes the session at start, from the consumer's unacknowledged window), and the
+// runner reads every waiting prompt from the log anyway. Every other doorbell is
+// acknowledged as it rings. Holding one per prompt would let a few long queues fill the
+// consumer's ack-pending window, so no other session's prompt would ring until they
+// drained, nor, after a kill -9, until the dead process's bells timed out.
 type runner struct {
-	bells  []doorbell
+	anchor eventlog.Bell
+	// rang says a doorbell rang since the runner last began reading the log: what it read
+	// may not hold that prompt, so it reads again before it retires.
+	rang   bool
 	cancel context.CancelCauseFunc // the running turn's
 	turn   uint64                  // the running turn's turn.started offset
 }
@@ -89,11 +94,16 @@ func (r *Runtime) turnState(ctx context.Context, session string) (turn.State, er
 func (r *Runtime) onBell(ev protocol.Event, bell eventlog.Bell) {
 	r.turns.mu.Lock()
 	if rn := r.turns.bySession[ev.Session]; rn != nil {
-		rn.bells = append(rn.bells, doorbell{offset: ev.Offset, bell: bell})
+		rn.rang = true
+		if rn.anchor == nil {
+			rn.anchor = bell
+		} else {
+			_ = bell.Ack() // the anchor already rings for the session
+		}
 		r.turns.mu.Unlock()
 		return
 	}
-	rn := &runner{bells: []doorbell{{offset: ev.Offset, bell: bell}}}
+	rn := &runner{anchor: bell, rang: true}
 	r.turns.bySession[ev.Session] = rn
 	r.turns.mu.Unlock()
 	r.goAsync(func() { r.runSession(ev.Session, rn) })
@@ -153,6 +163,7 @@ func (r *Runtime) runSession(session string, rn *runner) {
 		if kept == 0 || kept != st.Seq {
 			q, after = turn.Queue{}, st.Through
 		}
+		r.reading(rn)
 		evs, err := r.log.Read(r.ctx, session, after)
 		if err != nil {
 			r.retryLater(session, err)
@@ -182,7 +193,6 @@ func (r *Runtime) runSession(session string, rn *runner) {
 			r.retryLater(session, err)
 			return
 		}
-		r.ackBells(rn, next.Offset)
 		q = q.Started(next.Offset)
 		kept = r.runTurn(session, rn, seq, started, func(ctx context.Context) {
 			if started.Kind == protocol.TurnAgent {
@@ -389,40 +399,38 @@ func (r *Runtime) ownerAlive(owner string) bool {
 	return r.alive(ctx, owner)
 }
 
-func (r *Runtime) ackBells(rn *runner, offset uint64) {
+// reading marks the moment the runner begins a read of the log: a doorbell that rings
+// after it may name a prompt the read misses.
+func (r *Runtime) reading(rn *runner) {
 	r.turns.mu.Lock()
-	defer r.turns.mu.Unlock()
-	rn.bells = slices.DeleteFunc(rn.bells, func(b doorbell) bool {
-		if b.offset == offset {
-			_ = b.bell.Ack()
-			return true
-		}
-		return false
-	})
+	rn.rang = false
+	r.turns.mu.Unlock()
 }
 
+// nakBells hands the anchor back, to ring again in a second: another replica runs the
+// session now, and if it goes away between two turns, the anchor is what wakes the session.
 func (r *Runtime) nakBells(rn *runner) {
 	r.turns.mu.Lock()
 	defer r.turns.mu.Unlock()
-	for _, b := range rn.bells {
-		_ = b.bell.NakWithDelay(time.Second)
+	if rn.anchor != nil {
+		_ = rn.anchor.NakWithDelay(time.Second)
 	}
-	rn.bells = nil
+	rn.anchor = nil
 }
 
-// closeRunner retires the runner when no doorbell rang since its last look at the log; the
-// prompts of any held doorbell have all started, so they are acknowledged.
+// closeRunner retires the runner when no doorbell rang since its last read of the log,
+// which found nothing waiting: every prompt so far has started, so the anchor is
+// acknowledged.
 func (r *Runtime) closeRunner(session string, rn *runner) bool {
 	r.turns.mu.Lock()
 	defer r.turns.mu.Unlock()
-	for _, b := range rn.bells {
-		_ = b.bell.Ack()
+	if rn.rang {
+		return false // look once more: its prompt may be newer than that read
 	}
-	had := len(rn.bells) > 0
-	rn.bells = nil
-	if had {
-		return false // look once more: a doorbell may have rung after the last read
+	if rn.anchor != nil {
+		_ = rn.anchor.Ack()
 	}
+	rn.anchor = nil
 	delete(r.turns.bySession, session)
 	return true
 }
@@ -433,11 +441,11 @@ func (r *Runtime) releaseRunner(session string, rn *runner) {
 	if r.turns.bySession[session] == rn {
 		delete(r.turns.bySession, session)
 	}
-	// Doorbells still held go back for redelivery (the runtime is closing, or the log failed).
-	for _, b := range rn.bells {
-		_ = b.bell.Nak()
+	// An anchor still held goes back for redelivery (the runtime is closing, or the log failed).
+	if rn.anchor != nil {
+		_ = rn.anchor.Nak()
 	}
-	rn.bells = nil
+	rn.anchor = nil
 }
 
 func (r *Runtime) retryLater(session string, err error) {
@@ -446,14 +454,14 @@ func (r *Runtime) retryLater(session string, err error) {
 	}
 }
 
-// keepBells tells JetStream that held doorbells are still being worked on, so they are not
-// redelivered while their prompts wait in the queue.
+// keepBells tells JetStream that the anchors are still being worked on, so they are not
+// redelivered while their sessions' prompts wait in the queue.
 func (r *Runtime) keepBells() {
 	r.turns.mu.Lock()
 	defer r.turns.mu.Unlock()
 	for _, rn := range r.turns.bySession {
-		for _, b := range rn.bells {
-			_ = b.bell.InProgress()
+		if rn.anchor != nil {
+			_ = rn.anchor.InProgress()
 		}
 	}
 }

@@ -157,3 +157,37 @@ func TestAStopThatComesBeforeItsTurnIsTakenStopsIt(t *testing.T) {
 		assert.NoError(t, ctx.Err(), "and it is forgotten once a turn is taken")
 	})
 }
+
+// TestALongQueueDoesNotHoldBackOtherSessions: a session whose turn waits on a question
+// while hundreds of prompts queue behind it holds one doorbell, not one per prompt: another
+// session's prompt still rings and runs at once. (Held per prompt, 256 of them filled the
+// consumer's ack-pending window; after a kill -9 the dead process's bells did too, for the
+// 30 s of their ack wait, and a new session's prompts never rang: the kill test's failure.)
+func TestALongQueueDoesNotHoldBackOtherSessions(t *testing.T) {
+	ctx := context.Background()
+	rt := freshWith(t, Options{Exclusive: true})
+	busy, other := newSession(t, rt), newSession(t, rt)
+	_, err := rt.SendPrompt(ctx, busy, protocol.SendPromptRequest{Text: "/script confirm('Hold?')", AttemptID: "hold"})
+	require.NoError(t, err)
+	waitFor(t, rt, busy, "the question", testkit.Has(protocol.EventQuestionAsked))
+	const queued = 300
+	var wg sync.WaitGroup
+	for i := range queued {
+		wg.Go(func() {
+			_, err := rt.SendPrompt(ctx, busy, protocol.SendPromptRequest{Text: "later " + strconv.Itoa(i), AttemptID: strconv.Itoa(i)})
+			assert.NoError(t, err)
+		})
+	}
+	wg.Wait()
+	require.Eventually(t, func() bool {
+		undelivered, _, err := rt.log.Pending(ctx)
+		return err == nil && undelivered == 0
+	}, testkit.Wait, 20*time.Millisecond, "every queued prompt rang")
+	_, unacked, err := rt.log.Pending(ctx)
+	require.NoError(t, err)
+	assert.LessOrEqual(t, unacked, 1, "the busy session holds one doorbell")
+
+	_, err = rt.SendPrompt(ctx, other, protocol.SendPromptRequest{Text: "hello", AttemptID: "hello"})
+	require.NoError(t, err)
+	waitFor(t, rt, other, "its turn", testkit.Has(protocol.EventTurnEnded))
+}

@@ -91,7 +91,10 @@ func (l *Log) StartDoorbells(ctx context.Context, ring func(protocol.Event, Bell
 		FilterSubjects: PromptSubjects,
 		AckPolicy:      jetstream.AckExplicitPolicy,
 		DeliverPolicy:  jetstream.DeliverAllPolicy,
-		MaxAckPending:  256,
+		// A runner holds one bell per session with work (its anchor, see runtime/turns.go), so
+		// this bounds the sessions that can be busy at once, across replicas, plus the bells a
+		// dead process held until their ack wait ends.
+		MaxAckPending: 8192,
 		// A prompt stays unacknowledged until its turn starts; the runtime keeps held ones
 		// alive with InProgress well within this.
 		AckWait: 30 * time.Second,
