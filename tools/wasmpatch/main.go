@@ -22,6 +22,7 @@
 package main
 
 import (
+	"encoding/json"
 	"fmt"
 	"io/fs"
 	"os"
@@ -282,7 +283,15 @@ func moduleDir(root, module, version string) (string, error) {
 		return "", fmt.Errorf("%s is at %s, but the patch is for %s: check it against the new version", module, v, version)
 	}
 	if d == "" {
-		return "", fmt.Errorf("%s@%s is not in the module cache", module, version)
+		// A fresh machine (make run on a clean clone) has not downloaded it yet.
+		dl := exec.Command(goTool, "mod", "download", "-json", module+"@"+version)
+		dl.Dir = root
+		out, err := dl.Output()
+		var got struct{ Dir, Error string }
+		if jerr := json.Unmarshal(out, &got); jerr != nil || got.Dir == "" {
+			return "", fmt.Errorf("%s@%s is not in the module cache, and go mod download failed: %v %s", module, version, err, got.Error)
+		}
+		d = got.Dir
 	}
 	return d, nil
 }
