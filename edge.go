@@ -71,7 +71,7 @@ func runEdge(ctx context.Context, cfg config, ln net.Listener, stdout io.Writer)
 		return err
 	}
 	if token == cfg.UpstreamToken {
-		slog.Warn("the edge's token is the runtime's: give the edge its own -data folder or -token, so the browser's token opens only the edge")
+		slog.Warn("the edge's token is the runtime's: give the edge its own -data folder or -token-file, so the browser's token opens only the edge")
 	}
 	bundle, err := server.LoadBundle(cfg.Web)
 	if err != nil {

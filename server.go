@@ -80,7 +80,9 @@ func parseConfig(args []string, getenv func(string) string, stderr io.Writer) (c
 	fs.Var(workspaces, "workspace", "a `folder` sessions work in; repeat it for several, the first is the default (PARLEY_WORKSPACE: a list separated by '"+string(filepath.ListSeparator)+"')")
 	modelConfig := addModelFlags(fs, getenv)
 	notifyFlags := addNotifyFlags(fs, getenv)
-	fs.StringVar(&c.Token, "token", env("PARLEY_TOKEN", ""), "access token for /api and /ws; empty uses the one kept in the data directory (PARLEY_TOKEN)")
+	// A flag's value shows in ps: the token comes from the environment or a file only.
+	tokenFile := env("PARLEY_TOKEN_FILE", "")
+	fs.StringVar(&tokenFile, "token-file", tokenFile, "a `file` holding the access token for /api and /ws; else PARLEY_TOKEN holds it; with neither, the one kept in the data directory (PARLEY_TOKEN_FILE)")
 	timeout := env("PARLEY_DECISION_TIMEOUT", "10m")
 	fs.StringVar(&timeout, "decision-timeout", timeout, "how long a question or approval waits for an answer by default, e.g. 10m or 1h (PARLEY_DECISION_TIMEOUT)")
 	memory := env("PARLEY_SCRIPT_MEMORY", "256MiB")
@@ -122,6 +124,9 @@ func parseConfig(args []string, getenv func(string) string, stderr io.Writer) (c
 		return c, err
 	}
 	if c.Notify, err = notifyFlags(); err != nil {
+		return c, err
+	}
+	if c.Token, err = accessToken(tokenFile, getenv); err != nil {
 		return c, err
 	}
 	return c, nil
@@ -219,6 +224,23 @@ func defaultDataDir() string {
 		return filepath.Join(home, ".local", "state", "parley")
 	}
 	return ".parley"
+}
+
+// accessToken reads the configured access token: the file when one is named, else
+// PARLEY_TOKEN; empty when neither is set (the data directory keeps one then).
+func accessToken(file string, getenv func(string) string) (string, error) {
+	if file == "" {
+		return strings.TrimSpace(getenv("PARLEY_TOKEN")), nil
+	}
+	b, err := os.ReadFile(file)
+	if err != nil {
+		return "", fmt.Errorf("token file: %w", err)
+	}
+	t := strings.TrimSpace(string(b))
+	if t == "" {
+		return "", fmt.Errorf("token file %s is empty: put the access token in it, or leave -token-file out to use the one kept in the data directory", file)
+	}
+	return t, nil
 }
 
 // loadToken returns the configured token, or the one kept in the data directory, making it

@@ -62,6 +62,20 @@ func TestConfigFlagsAndEnvironment(t *testing.T) {
 	_, err = parseConfig([]string{"stray"}, getenv, io.Discard)
 	assert.ErrorContains(t, err, "unexpected argument")
 
+	// The access token: never a flag's value (flags show in ps); a file beats PARLEY_TOKEN.
+	_, err = parseConfig([]string{"-token", "x"}, getenv, io.Discard)
+	assert.Error(t, err, "there is no flag that takes the token's value")
+	tokenFile := filepath.Join(t.TempDir(), "token")
+	require.NoError(t, os.WriteFile(tokenFile, []byte("from-file\n"), 0o600))
+	c, err = parseConfig([]string{"-token-file", tokenFile}, getenv, io.Discard)
+	require.NoError(t, err)
+	assert.Equal(t, "from-file", c.Token)
+	require.NoError(t, os.WriteFile(tokenFile, []byte("  \n"), 0o600))
+	_, err = parseConfig([]string{"-token-file", tokenFile}, getenv, io.Discard)
+	assert.ErrorContains(t, err, "is empty")
+	_, err = parseConfig([]string{"-token-file", tokenFile + ".missing"}, getenv, io.Discard)
+	assert.ErrorContains(t, err, "token file")
+
 	env["PARLEY_SCRIPT_MEMORY"] = "1GiB"
 	c, err = parseConfig(nil, getenv, io.Discard)
 	require.NoError(t, err)
