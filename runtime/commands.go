@@ -184,7 +184,7 @@ func (r *Runtime) runCommand(ctx context.Context, session string, offset uint64,
 		r.appendEvent(session, protocol.EventAgentMessage, protocol.Message{Text: text, From: protocol.FromParley, Phrase: &p},
 			"command-"+strconv.FormatUint(offset, 10))
 	}
-	ws, err := r.workspaceOf(ctx, session)
+	ws, err := r.turnWorkspace(ctx, session)
 	if err != nil {
 		sayPhrase("cmd_cannot_run", err.Error())
 		return

@@ -122,6 +122,9 @@ type Runtime struct {
 	renew func(context.Context) error
 	// windowsKept keeps those indexes across restarts (window_kept.go).
 	windowsKept *kv.Bucket[keptIndex]
+	// bound keeps each session's workspace once read (session id → *workspace): a session's
+	// binding never changes (workspaceOf).
+	bound sync.Map
 	// alive reads whether another instance holds its lease; a test makes it slow.
 	alive func(ctx context.Context, owner string) bool
 

@@ -200,7 +200,7 @@ func (r *Runtime) runSession(session string, rn *runner) {
 			}
 			in := agent.Input{Session: session, Prompt: next.Offset, Text: next.Text}
 			caps := &runCaps{r: r, session: session, run: started.Run}
-			if ws, err := r.workspaceOf(ctx, session); err == nil {
+			if ws, err := r.turnWorkspace(ctx, session); err == nil {
 				in.Workspace, caps.ws = ws.Path, ws
 			}
 			if err := who.Turn(ctx, in, &tools{caps: caps, prompt: next.Offset}); err != nil && ctx.Err() == nil {
@@ -337,7 +337,7 @@ func (r *Runtime) resume(session string, rn *runner, st turn.State, pending []pr
 		}
 		in := agent.Input{Session: session, Prompt: started.Prompt, Text: text, Resume: true}
 		caps := &runCaps{r: r, session: session, run: started.Run}
-		if ws, err := r.workspaceOf(ctx, session); err == nil {
+		if ws, err := r.turnWorkspace(ctx, session); err == nil {
 			in.Workspace, caps.ws = ws.Path, ws
 		}
 		t := &tools{caps: caps, prompt: started.Prompt}

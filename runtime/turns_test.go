@@ -183,9 +183,15 @@ func TestALongQueueDoesNotHoldBackOtherSessions(t *testing.T) {
 		undelivered, _, err := rt.log.Pending(ctx)
 		return err == nil && undelivered == 0
 	}, testkit.Wait, 20*time.Millisecond, "every queued prompt rang")
-	_, unacked, err := rt.log.Pending(ctx)
-	require.NoError(t, err)
-	assert.LessOrEqual(t, unacked, 1, "the busy session holds one doorbell")
+	// A bell's Ack is not waited for, so the server may count the last few as pending for a
+	// moment after their delivery (CI read 2 once). Held per prompt, 300 would stay pending.
+	unacked := -1
+	assert.Eventually(t, func() bool {
+		var err error
+		_, unacked, err = rt.log.Pending(ctx)
+		return err == nil && unacked <= 1
+	}, testkit.Wait, 20*time.Millisecond, "the busy session holds one doorbell")
+	t.Logf("bells pending acknowledgement: %d", unacked)
 
 	_, err = rt.SendPrompt(ctx, other, protocol.SendPromptRequest{Text: "hello", AttemptID: "hello"})
 	require.NoError(t, err)

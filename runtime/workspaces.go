@@ -11,6 +11,7 @@ import (
 
 	"parley/protocol"
 	"parley/runtime/catalogue"
+	"parley/runtime/eventlog"
 	"parley/runtime/script"
 )
 
@@ -157,11 +158,40 @@ func (r *Runtime) sessionWorkspace(info protocol.SessionInfo) (*workspace, error
 		ErrNoWorkspace, info.Workspace, info.WorkspaceID, info.Workspace)
 }
 
-// workspaceOf is the workspace of a session, by its id.
+// workspaceOf is the workspace of a session, by its id. A session's binding never changes,
+// so it is kept once read (r.bound): a turn needs no read of the session index, which on a
+// cluster can be electing a leader just then.
 func (r *Runtime) workspaceOf(ctx context.Context, session string) (*workspace, error) {
+	if ws, ok := r.bound.Load(session); ok {
+		return ws.(*workspace), nil
+	}
 	info, err := r.sessions.get(ctx, session)
 	if err != nil {
 		return nil, err
 	}
-	return r.sessionWorkspace(info)
+	ws, err := r.sessionWorkspace(info)
+	if err == nil {
+		r.bound.Store(session, ws)
+	}
+	return ws, err
+}
+
+// turnWorkspace is workspaceOf for a turn that has started: the prompt was accepted, so a log
+// that is unavailable for a moment (a leader election) is waited out, within the turn's
+// context and at most a minute, rather than turned into "cannot run" (CI saw five of six
+// scripts refused so while a node of the cluster was down).
+func (r *Runtime) turnWorkspace(ctx context.Context, session string) (*workspace, error) {
+	ctx, cancel := context.WithTimeout(ctx, time.Minute)
+	defer cancel()
+	for pause := 50 * time.Millisecond; ; pause = min(2*pause, time.Second) {
+		ws, err := r.workspaceOf(ctx, session)
+		if err == nil || !errors.Is(err, eventlog.ErrUnavailable) {
+			return ws, err
+		}
+		select {
+		case <-ctx.Done():
+			return nil, err
+		case <-time.After(pause):
+		}
+	}
 }
