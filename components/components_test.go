@@ -76,6 +76,21 @@ func TestOnlyTheAgentsOwnTextIsMarkdown(t *testing.T) {
 	}
 }
 
+// A streaming message draws its finished chunks as Markdown and the chunk still growing as
+// text, in the tail paintStream writes into; data-cut says where that tail begins.
+func TestAStreamingMessageDrawsItsFinishedChunksAsMarkdown(t *testing.T) {
+	m := store.Message{Role: store.RoleAgent, Status: store.StatusStreaming, Stream: "4-1", Text: "# Plan\n\nI will **read** the"}
+	html := viewtest.Render(t, &MessageItem{Message: m})
+	assert.Contains(t, html, ">Plan</h1>", "the finished chunk is Markdown")
+	assert.NotContains(t, html, "# Plan")
+	assert.Regexp(t, `<span (data-cut="8" )?class="`+tailClass+`"( data-cut="8")?>I will \*\*read\*\* the</span>`, html, "the growing chunk is text")
+	assert.NotContains(t, html, "<strong>")
+	assert.Contains(t, html, `data-cut="8"`)
+
+	one := viewtest.Render(t, &MessageItem{Message: store.Message{Role: store.RoleAgent, Status: store.StatusStreaming, Stream: "4-1", Text: "**hi"}})
+	assert.Regexp(t, `<div class="msg-text">\s*<span (data-cut="0" )?class="`+tailClass+`"( data-cut="0")?>\*\*hi</span>\s*</div>`, one, "one chunk: all tail, no Markdown yet")
+}
+
 // The hidden placeholder after the log (adoptStream): last in the log, hidden, and with no
 // class or data-stream a real message has, so go-app's render over an adopted node sets
 // both again; the class written on adoption is the one a streaming message renders with.

@@ -6,19 +6,36 @@ import (
 	"parley/app/locale"
 	"parley/app/store"
 	"parley/components/markdown"
+	md "parley/markdown"
 )
 
 // messageText draws a message's text. Only the agent's own words are Markdown: the person's
 // prompt, Parley's and scripts' notices and any error text are shown exactly as written.
-// While a message streams it is plain text, one text node that each token is written into
-// without a go-app render (components/stream.go), which keeps typing fast during a stream;
-// it turns into Markdown once, when the message is complete.
+//
+// While the agent's message streams, its finished chunks are Markdown and the chunk still
+// growing is its tail: one text node that each token is written into without a go-app
+// render (components/stream.go), which keeps typing fast during a stream. The Markdown is
+// drawn again only when a chunk finishes, about once a paragraph (md.StreamCut), and the
+// tail turns into Markdown when the message is complete.
 func messageText(m store.Message) app.UI {
 	text := shownText(m)
-	if m.Role == store.RoleAgent && m.From == "" && m.Status != store.StatusStreaming {
+	if m.Role != store.RoleAgent || m.From != "" {
+		return app.Div().Class("msg-text").Text(text)
+	}
+	if m.Status != store.StatusStreaming {
 		return app.Div().Class("msg-text").Body(&markdown.View{Text: text})
 	}
-	return app.Div().Class("msg-text").Text(text)
+	cut := md.StreamCut(text)
+	return app.Div().Class("msg-text").Body(
+		app.If(cut > 0, func() app.UI { return &markdown.View{Text: text[:cut]} }),
+		streamTail(cut, text[cut:]),
+	)
+}
+
+// streamTail is a streaming message's growing chunk, as text; data-cut says where it begins,
+// so paintStream can tell whether a token only lengthened it.
+func streamTail(cut int, tail string) app.UI {
+	return app.Span().Class(tailClass).DataSet("cut", cut).Text(tail)
 }
 
 // shownText is a message's text as the page shows (and copies) it: Parley's fixed words in

@@ -1,27 +1,44 @@
 package components
 
 import (
+	"strconv"
+
 	"github.com/maxence-charriere/go-app/v10/pkg/app"
 
 	"parley/app/store"
+	md "parley/markdown"
 )
 
-// paintStream writes a streaming message's text straight into the text node go-app mounted
-// for it, and reports whether it could; the caller then skips go-app's render. At 50 tokens
-// a second a render per token (the root, the thread, every mounted item compared) slowed the
-// composer's keystrokes 2.5 times at p95 (BenchmarkStreamKeystroke); this costs one lookup
-// and one string copy. go-app's own record of the node goes stale, which is harmless: its
-// next render of the item compares the store's newer text with it and sets the node again.
-// The node is the same one go-app holds (nodeValue, never textContent, which would replace
-// it), so that next render still lands in the page.
+// paintStream writes a streaming message's growing chunk straight into the text node go-app
+// mounted for its tail (messageText), and reports whether it could; the caller then skips
+// go-app's render. At 50 tokens a second a render per token (the root, the thread, every
+// mounted item compared) slowed the composer's keystrokes 2.5 times at p95
+// (BenchmarkStreamKeystroke); this costs a scan of the text for its cut, one lookup and one
+// string copy. It cannot when a chunk finished (the cut moved): go-app then draws the
+// finished chunk as Markdown. go-app's own record of the node goes stale, which is harmless:
+// its next render of the item compares the store's newer text with it and sets the node
+// again. The node is the same one go-app holds (nodeValue, never textContent, which would
+// replace it), so that next render still lands in the page.
 func paintStream(stream, text string) bool {
 	if !app.IsClient {
 		return false
 	}
-	el := app.Window().Get("document").Call("querySelector", `.thread-inner > [data-stream="`+stream+`"] > .msg-text`)
+	el := app.Window().Get("document").Call("querySelector", `.thread-inner > [data-stream="`+stream+`"] > .msg-text > .`+tailClass)
 	if !el.Truthy() {
 		return false
 	}
+	cut := md.StreamCut(text)
+	if el.Get("dataset").Get("cut").String() != strconv.Itoa(cut) {
+		return false
+	}
+	return writeTail(el, text[cut:])
+}
+
+// tailClass marks a streaming message's growing chunk.
+const tailClass = "msg-tail"
+
+// writeTail writes text into the tail's one text node, and reports whether it had one.
+func writeTail(el app.Value, text string) bool {
 	node := el.Get("firstChild")
 	if !node.Truthy() || node.Get("nodeType").Int() != 3 || el.Get("childNodes").Length() != 1 {
 		return false // not the one text node this was written for (another renderer's markup)
@@ -51,17 +68,13 @@ func adoptStream(m store.Message) bool {
 	if !el.Truthy() {
 		return false
 	}
-	text := el.Call("querySelector", ".msg-text")
-	if !text.Truthy() {
-		return false
-	}
-	node := text.Get("firstChild")
-	if !node.Truthy() || node.Get("nodeType").Int() != 3 {
+	tail := el.Call("querySelector", ".msg-text > ."+tailClass)
+	// A first piece of several chunks (a reload mid-stream) is go-app's to draw.
+	if !tail.Truthy() || md.StreamCut(m.Text) != 0 || !writeTail(tail, m.Text) {
 		return false
 	}
 	el.Set("className", messageClass(m))
 	el.Set("hidden", false)
 	el.Get("dataset").Set("stream", m.Stream)
-	node.Set("nodeValue", m.Text)
 	return true
 }

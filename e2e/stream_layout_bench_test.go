@@ -37,7 +37,7 @@ func BenchmarkStreamDeltaLayout(b *testing.B) {
 	for range 3 {
 		r := get(b, ctx, chromedp.Evaluate[[][]float64](`(() => {
 			const ta = document.getElementById('composer-input');
-			const node = document.querySelector('.thread .msg-streaming .msg-text').firstChild;
+			const node = document.querySelector('.thread .msg-streaming .msg-tail').firstChild;
 			ta.offsetHeight;
 			const d = [], k = [];
 			for (let i = 0; i < 60; i++) {

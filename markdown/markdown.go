@@ -128,6 +128,28 @@ func expandLeadingTabs(l string) string {
 // line that began as prose turns out to be the list's next item ("2" becoming "2. ").
 func Split(text string) []string {
 	var out []string
+	scanChunks(text, func(chunk string, _ int) { out = append(out, chunk) })
+	return out
+}
+
+// StreamCut is where a streaming text's last chunk begins: text[:cut] is every chunk but the
+// last, which no later text can change but for one case ("2" becoming "2. " folds the last
+// chunk back into the list before it, and the cut moves back). It is 0 while the text is one
+// chunk. A view draws text[:cut] as Markdown and the growing rest as it comes; it needs to
+// draw the Markdown again only when the cut moves, about once a paragraph.
+func StreamCut(text string) int {
+	cut, chunks := 0, 0
+	scanChunks(text, func(_ string, at int) {
+		if chunks > 0 {
+			cut = at
+		}
+		chunks++
+	})
+	return cut
+}
+
+// scanChunks hands each of Split's chunks to emit, with the offset of its first line.
+func scanChunks(text string, emit func(chunk string, at int)) {
 	start := 0
 	blank := false
 	var fence fenceInfo
@@ -157,7 +179,7 @@ func Split(text string) []string {
 			}
 			if blank && pos > start && ind == 0 && lists&kind == 0 {
 				if chunk := trimBlankLines(text[start:pos]); chunk != "" {
-					out = append(out, chunk)
+					emit(chunk, start)
 				}
 				start, lists = pos, 0
 			}
@@ -173,9 +195,8 @@ func Split(text string) []string {
 		pos = end + 1
 	}
 	if chunk := trimBlankLines(text[start:]); chunk != "" {
-		out = append(out, chunk)
+		emit(chunk, start)
 	}
-	return out
 }
 
 // trimBlankLines drops the blank lines that end s, and keeps the spaces of its last line

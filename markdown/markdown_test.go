@@ -212,6 +212,65 @@ func TestSplitIsStableAsTextGrows(t *testing.T) {
 	}
 }
 
+func TestStreamCut(t *testing.T) {
+	tests := []struct {
+		name, in string
+		want     int
+	}{
+		{"empty", "", 0},
+		{"one paragraph", "Hello from ", 0},
+		{"a paragraph ended, the next not begun", "a\nb\n\n", 0},
+		{"the next begun", "a\nb\n\nc", 5},
+		{"leading blank lines are no chunk", "\n\nc", 0},
+		{"a fence's blank lines", "```\na\n\nb", 0},
+		{"after a closed fence", "```\na\n```\n\nnext", 11},
+		{"a list's next item stays in it", "- a\n\n- b", 0},
+		{"the third chunk", "a\n\nb\n\nc", 6},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			if got := StreamCut(tt.in); got != tt.want {
+				t.Errorf("StreamCut(%q) = %d, want %d", tt.in, got, tt.want)
+			}
+		})
+	}
+}
+
+// TestStreamCutAsTextGrows streams a message byte by byte and holds what a view relies on:
+// text[:cut] is Split's chunks but the last, and the rest is the last chunk; and a cut that
+// stays put means an unchanged prefix (so the view's Markdown need not be drawn again).
+func TestStreamCutAsTextGrows(t *testing.T) {
+	for _, msg := range []string{streamed, "1. a\n\n2\n\n3. c\n\nend"} {
+		for i := 0; i <= len(msg); i++ {
+			checkStreamCut(t, msg[:i])
+		}
+	}
+}
+
+func checkStreamCut(t *testing.T, text string) {
+	t.Helper()
+	cut := StreamCut(text)
+	whole := Split(text)
+	if len(whole) <= 1 {
+		if cut != 0 {
+			t.Fatalf("StreamCut(%q) = %d for one chunk", text, cut)
+		}
+		return
+	}
+	if got, want := fmt.Sprintf("%q", Split(text[:cut])), fmt.Sprintf("%q", whole[:len(whole)-1]); got != want {
+		t.Fatalf("StreamCut(%q) = %d: the prefix splits into %s, want %s", text, cut, got, want)
+	}
+	if got, want := trimBlankLines(text[cut:]), whole[len(whole)-1]; got != want {
+		t.Fatalf("StreamCut(%q) = %d: the rest is %q, want the last chunk %q", text, cut, got, want)
+	}
+}
+
+func FuzzStreamCut(f *testing.F) {
+	f.Add(streamed)
+	f.Add("1. a\n\n2\n\n3. c")
+	f.Fuzz(func(t *testing.T, text string) { checkStreamCut(t, text) })
+}
+
 func FuzzParse(f *testing.F) {
 	for _, s := range []string{streamed, "*a **b", "[x](javascript:1)", "<a@b.c>", "> - ```\n>\n", "|a|\n|-|\n", "&#x110000;", "\t- a\n\t\t- b", "[![a](https://i)](https://l)"} {
 		f.Add(s)
