@@ -8,7 +8,8 @@
 // window.parleyEarly ({text, sends}), are shown in whatever composer textarea is present, and
 // an Enter is remembered as a send. The shell takes the buffer when it is ready, in order,
 // and submits the first pending send. Once live, a key that lands on the body (a re-render
-// took the focus) is handed to the composer. IME and chords are never touched.
+// took the focus), or a character on the link just followed, is handed to the composer. IME
+// and chords are never touched.
 (() => {
   const early = { text: "", sends: [] };
   window.parleyEarly = early;
@@ -27,6 +28,14 @@
       ((el.tagName === "TEXTAREA" || el.tagName === "INPUT" || el.tagName === "SELECT") && !el.disabled && !el.readOnly));
   // Nothing has the focus: the body (or nothing) is where an unclaimed key lands.
   const unfocused = (el) => !el || el === document.body || el === root;
+  // A link to the page that shows now keeps the focus its click gave it ("New session", a
+  // session's row) until the page moves the focus to its composer: a character typed in that
+  // moment did nothing there and was lost ("/help" arrived as "help"). A character is never
+  // a link's own key; Enter and Space are (they follow it), so they stay with it. Such a key
+  // is held like a key of the hand-off, never typed into the bar: the bar may still be the
+  // page's that is going, and its draft with it.
+  const followedLink = (el, k) =>
+    !!el && el.tagName === "A" && el.pathname === location.pathname && [...k].length === 1 && k !== " ";
   const usable = (t) => !!t && !t.disabled && (typeof t.checkVisibility !== "function" || t.checkVisibility());
   const show = () => {
     const t = composer();
@@ -52,6 +61,11 @@
     if (!printable && k !== "Backspace" && k !== "Enter") return;
     const t = composer();
     const el = document.activeElement;
+    if (live() && followedLink(el, k)) {
+      // The page is changing under the bar (its draft is about to be the new page's): the
+      // key is held, as during any hand-off, and the bar's next update takes it (takeOver).
+      root.removeAttribute("data-composer-live");
+    }
     if (live()) {
       // The render that shows a decision hides the bar by a class; until Chromium's focus
       // fix-up (a task after that style update) the focus stays on the hidden textarea, and a
@@ -93,7 +107,7 @@
       // Typing in the pre-rendered textarea: the browser edits it, and the input listener
       // below keeps the buffer in step. Its Enter would break the line: it is a send.
       return;
-    } else if (!unfocused(el) && el !== t) {
+    } else if (!unfocused(el) && el !== t && !followedLink(el, k)) {
       return; // a button or a link has the focus: its keys are its own
     }
     e.preventDefault();

@@ -333,7 +333,7 @@ func (sh *shell) takeOver(ctx app.Context, onlyHeld bool) {
 	// Only when nothing else holds the focus: a control the person or the app focused (the
 	// fn-form's picker, opened while the bar was connecting) keeps it, and the held keys
 	// still land in the draft.
-	if Free() {
+	if Free() || (!e.Empty() && followedLink(doc.Get("activeElement"))) {
 		sh.ta.Call("focus")
 	}
 	if e.Empty() {
@@ -375,11 +375,19 @@ func takeEarly() handoff.Early {
 // Free reports whether the page may move the focus to the composer on its own
 // (docs/composer.md, "Focus and keys"): nothing holds it (the body, or no element), or the
 // composer's textarea does. A control the person or the app focused deliberately (the
-// fn-form's picker, a decision's field, a session's row) keeps it.
+// fn-form's picker, a decision's field, a session's row) keeps it. With held keys
+// (takeOver) the link just followed lets it go too: the keys were typed for the composer.
 func Free() bool {
 	doc := app.Window().Get("document")
 	a := doc.Get("activeElement")
 	return !a.Truthy() || a.Equal(doc.Get("body")) || a.Equal(doc.Get("documentElement")) || a.Get("id").String() == InputID
+}
+
+// followedLink reports whether a is a link to the page that shows: the one just followed.
+// web/early.js holds a character typed on it (its followedLink).
+func followedLink(a app.Value) bool {
+	return a.Truthy() && a.Get("tagName").String() == "A" &&
+		a.Get("pathname").String() == app.Window().Get("location").Get("pathname").String()
 }
 
 // heroLink reports whether a is a link to the hero (New session): after following it, its
