@@ -348,8 +348,26 @@ func do(t testing.TB, ctx context.Context, timeout time.Duration, steps ...chrom
 	tctx, cancel := context.WithTimeout(ctx, timeout)
 	defer cancel()
 	if err := chromedp.Do(tctx, steps...); err != nil {
+		t.Logf("the page when the wait failed: %s", pageState(ctx))
 		t.Fatal(err)
 	}
+}
+
+// pageState says where a page is, what the composer holds and what has the focus: what a
+// failed wait most often needs told, on a run that cannot be repeated.
+func pageState(ctx context.Context) string {
+	sctx, cancel := context.WithTimeout(ctx, 5*time.Second)
+	defer cancel()
+	state, err := chromedp.Run(sctx, chromedp.Evaluate[string](`(() => {
+		const a = document.activeElement, c = document.querySelector('#composer-input');
+		return JSON.stringify({path: location.pathname, draft: c ? c.value : null,
+			focus: a ? a.tagName + (a.id ? '#' + a.id : '') + (a.className && a.className.baseVal === undefined ? '.' + a.className.split(' ').join('.') : '') : null,
+			mode: (document.querySelector('#composer-mode') || {}).dataset || null});
+	})()`))
+	if err != nil {
+		return "unknown (" + err.Error() + ")"
+	}
+	return state
 }
 
 // get runs one action that returns a value, failing the test on error.

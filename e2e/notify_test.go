@@ -69,6 +69,10 @@ func TestNotifications(t *testing.T) {
 
 	// The person's click asks; the browser (through CDP, as a person's "Allow") grants.
 	grantNotifications(t, ctx, srv)
+	// The grant reaches the open page a moment later. A click before that asks, and a
+	// headless browser never answers the prompt, so requestPermission never settles (seen
+	// with Chromium 156.0.8078.114: the switch stayed off with the permission granted).
+	do(t, ctx, 10*time.Second, waitJS(`Notification.permission === 'granted'`))
 	_, err := chromedp.Call(ctx, emulation.SetFocusEmulationEnabled, emulation.SetFocusEmulationEnabledParams{Enabled: true})
 	require.NoError(t, err)
 	do(t, ctx, 20*time.Second, chromedp.Click(chromedp.CSS(`.notify-on`)),
