@@ -364,10 +364,13 @@ func titleWords(title string) string {
 	if title == protocol.Untitled {
 		return tr(i18n.NewSession)
 	}
-	// A title Parley derived from a command (protocol.TitleFrom: "Script", "Example hello",
-	// a slug without spaces) in the page's words, as the run card says it. A person's own
-	// title ("Example of my own words") stays as written.
-	if slug, ok := strings.CutPrefix(title, "Example "); title == "Script" || ok && slug != "" && !strings.Contains(slug, " ") {
+	// A title Parley derived from a command (protocol.TitleFrom: "Script", "Help", "Example
+	// hello", a slug without spaces) in the page's words, as the run card says it. A person's
+	// own title ("Example of my own words") stays as written.
+	switch slug, ok := strings.CutPrefix(title, "Example "); {
+	case title == "Help":
+		return tr(i18n.SessionHelp)
+	case title == "Script" || ok && slug != "" && !strings.Contains(slug, " "):
 		return runTitle(title)
 	}
 	return title

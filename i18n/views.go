@@ -342,6 +342,8 @@ const (
 	RunScript
 	RunExample       // %[1]s the example's slug
 	RunFunctionTitle // %[1]s the function's title or name
+	// SessionHelp names a session whose first prompt was /help (protocol.TitleFrom).
+	SessionHelp
 
 	// A decision's thread card while the person set it aside to chat.
 	SetAsideBelow
@@ -418,6 +420,7 @@ var views = map[Msg][nLocales]string{
 	RunScript:              {"Script", "脚本"},
 	RunExample:             {"Example %[1]s", "示例 %[1]s"},
 	RunFunctionTitle:       {"Function %[1]s", "函数 %[1]s"},
+	SessionHelp:            {"Help", "帮助"},
 	OutcomeApprovedWith:    {"Approved, %[1]s", "已批准，%[1]s"},
 	OutcomeRejectedWith:    {"Rejected: %[1]s", "已拒绝：%[1]s"},
 	OutcomeStopped:         {"Stopped by you", "已由你停止"},

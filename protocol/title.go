@@ -16,13 +16,16 @@ const maxTitleBytes = 120
 // TitleFrom names a session after the first line of its first prompt, cut at a character
 // boundary so that no script's text can push it over the limit. The browser titles a session
 // it creates with it, and the server titles a blank session when its first prompt arrives.
-// A slash command is named by what it is ("Script", "Example hello", "Help"), not by its code.
+// A slash command is named by what it is ("Script", "Example hello", "Help", "MCP"), not by
+// its code.
 func TitleFrom(text string) string {
 	if cmd, ok := ResolveCommand(text); ok {
 		switch cmd.Name {
 		case "example":
 			slug, _, _ := strings.Cut(strings.TrimSpace(cmd.Args), " ")
 			return strings.TrimSpace("Example " + slug)
+		case "mcp":
+			return "MCP" // an acronym, in every language: not "Mcp"
 		default:
 			return strings.ToUpper(cmd.Name[:1]) + cmd.Name[1:]
 		}
