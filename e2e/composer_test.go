@@ -408,7 +408,7 @@ func TestStopAbortsTheShownDecision(t *testing.T) {
 	t.Parallel()
 	_, ctx := openDecision(t, `/script confirm('Deploy?')`)
 	do(t, ctx, 10*time.Second, chromedp.Click(chromedp.CSS(`.thread .stop`)), waitJS(modeGone))
-	assert.Equal(t, "Stopped", evalString(t, ctx, `document.querySelector('.entry-decision .entry-outcome').textContent`))
+	assert.Equal(t, "Stopped by you", evalString(t, ctx, `document.querySelector('.entry-decision .entry-outcome').textContent`))
 }
 
 // TestSetAsideSurvivesAReload: a decision the person set aside stays set aside after a

@@ -56,7 +56,7 @@ func TestStopEndsTheTurnAndItsQuestion(t *testing.T) {
 	assert.False(t, evalBool(t, ctx, `!!document.querySelector('.entry-decision .choice')`), "the card has no answers: the composer holds them")
 	do(t, ctx, 10*time.Second, chromedp.Click(chromedp.CSS(`.thread .stop`)))
 	do(t, ctx, 20*time.Second, waitJS(`!!document.querySelector('.entry-decision.status-aborted') && !document.querySelector('.thread .working')`))
-	assert.Equal(t, "Stopped", evalString(t, ctx, `document.querySelector('.entry-decision .entry-outcome').textContent`))
+	assert.Equal(t, "Stopped by you", evalString(t, ctx, `document.querySelector('.entry-decision .entry-outcome').textContent`))
 	assert.Equal(t, "Stopped by you", evalString(t, ctx, `document.querySelector('.entry-run.status-stopped .entry-result').textContent`))
 	assert.Equal(t, "composer-input", evalString(t, ctx, `document.activeElement.id`), "the keyboard stays where the next prompt goes")
 

@@ -288,7 +288,6 @@ const (
 	OutcomeAnsweredEmpty
 	OutcomeWithdrawn
 	OutcomeNoAnswerInTime
-	OutcomeStoppedShort
 	OutcomeEndedRestart
 
 	// Added later: a batch in the composer.
@@ -645,7 +644,6 @@ var views = map[Msg][nLocales]string{
 	OutcomeAnsweredEmpty:  {"Answered, every field left empty", "已回答，所有字段留空"},
 	OutcomeWithdrawn:      {"Withdrawn: the question is no longer needed", "已撤回：不再需要这个问题"},
 	OutcomeNoAnswerInTime: {"No answer in time", "未及时回答"},
-	OutcomeStoppedShort:   {"Stopped", "已停止"},
 	OutcomeEndedRestart:   {"Ended: the server restarted before it was answered", "已结束：服务器在回答前重启了"},
 
 	BatchRequests:    {"%[1]d requests", "%[1]d 个请求"},

@@ -371,7 +371,7 @@ func (t *Thread) ended(ev protocol.Event) {
 			status, result = StatusTimedOut, "No answer in time"
 			t.TimedOut = append(t.TimedOut, r.ID)
 		case protocol.ReasonStopped:
-			result = "Stopped"
+			result = "Stopped by you" // as the run it was asked in says (QA round 10 #8)
 		case protocol.ReasonOrphaned:
 			result = "Ended: the server restarted before it was answered"
 		}
