@@ -237,6 +237,24 @@ func browser(t testing.TB) context.Context {
 	return ctx
 }
 
+// waitSized waits until the tab's window has the size browser gives it. The window takes it
+// a little after the call that sets it, so a page loaded at once can paint its first frames
+// at the old size: a test that watches the layout from the first paint saw the composer move
+// (CI, TestHeroDoesNotMoveAsStartersArrive: left 741, then 399). The first evaluation in a
+// new tab costs about half a second, so only such tests wait.
+func waitSized(t *testing.T, ctx context.Context) {
+	t.Helper()
+	for deadline := time.Now().Add(10 * time.Second); ; time.Sleep(10 * time.Millisecond) {
+		w, err := chromedp.Run(ctx, chromedp.Evaluate[string](`window.outerWidth + "×" + window.outerHeight`))
+		if err == nil && w == "1200×900" {
+			return
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("the window is %s, not 1200×900, after 10 s (%v)", w, err)
+		}
+	}
+}
+
 // ownBrowser starts a Chromium of its own, on a fresh profile, for a test that a browser
 // context cannot serve: one is off the record, as an incognito window is (Chromium does not
 // offer to install an app from it), and shares the process's flags.

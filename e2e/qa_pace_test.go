@@ -149,6 +149,7 @@ func TestHeroDoesNotMoveAsStartersArrive(t *testing.T) {
 	t.Parallel()
 	srv := startServer(t, t.TempDir(), "127.0.0.1:0")
 	ctx := browser(t)
+	waitSized(t, ctx)
 	// Each frame from the first paint notes where the composer is.
 	addOnNewDocument(t, ctx, `
 window.__composerAt = []; window.__frames = 0;
