@@ -299,8 +299,11 @@ func (c *Conversation) touch(session string, ev protocol.Event) {
 	}
 }
 
-// touchSession is list with session last used at at, first (the list is ordered by last
-// use); the same list when it knew that already or does not hold the session.
+// touchSession is list with session last used at at, moved up to its place (the list is
+// ordered by last use): first for a prompt sent now, below the sessions used since for an
+// older one the list did not know of (a replay of the session just opened: moving that to the
+// top put another session under the pointer that had clicked it). The same list when it knew
+// that already or does not hold the session.
 func touchSession(list []protocol.SessionInfo, session string, at int64) []protocol.SessionInfo {
 	i := slices.IndexFunc(list, func(s protocol.SessionInfo) bool { return s.ID == session })
 	if i < 0 || list[i].LastActive() >= at {
@@ -308,10 +311,12 @@ func touchSession(list []protocol.SessionInfo, session string, at int64) []proto
 	}
 	s := list[i]
 	s.Active = at
-	out := make([]protocol.SessionInfo, 0, len(list))
-	out = append(out, s)
-	out = append(out, list[:i]...)
-	return append(out, list[i+1:]...)
+	out := slices.Delete(slices.Clone(list), i, i+1)
+	place := slices.IndexFunc(out, func(o protocol.SessionInfo) bool { return o.LastActive() < at })
+	if place < 0 {
+		place = len(out)
+	}
+	return slices.Insert(out, place, s)
 }
 
 // listAgainOnReturn reads the session list again when the person comes back to the page

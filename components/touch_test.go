@@ -23,6 +23,7 @@ func TestTouchSession(t *testing.T) {
 	}{
 		{"a prompt later than the list knows: first, dated from it", "c", 400, []protocol.SessionInfo{cTouched, a, b}},
 		{"a replayed older prompt changes nothing", "c", 120, list},
+		{"a prompt the list did not know, older than another session's use: below that one", "c", 250, []protocol.SessionInfo{a, {ID: "c", Created: 100, Active: 250}, b}},
 		{"a session the list does not hold", "z", 999, list},
 	}
 	for _, tc := range cases {

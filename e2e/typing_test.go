@@ -1,6 +1,7 @@
 package e2e
 
 import (
+	"strings"
 	"context"
 	"math/rand/v2"
 	"slices"
@@ -127,6 +128,39 @@ func TestNewSessionTakesTheFirstKeys(t *testing.T) {
 		require.Equal(t, "/help", msgs[0].Text, pace)
 		require.Contains(t, msgs[1].Text, "Commands", "the command ran")
 	}
+}
+
+// TestNewSessionKeepsWhatIsTypedAtOnce: the spaces and the Enter typed right after New
+// session are the typist's too, once a character was held for the hero (they are the link's
+// own before that), whether New session was clicked on the hero itself or in a session; and
+// a character typed on a session's row just clicked is never held for later (it went out
+// in the next session opened).
+func TestNewSessionKeepsWhatIsTypedAtOnce(t *testing.T) {
+	t.Parallel()
+	srv, ctx := openHome(t)
+	rng := newRand()
+	newSessionThenType := func(text string) {
+		do(t, ctx, 10*time.Second, chromedp.Click(chromedp.CSS(`#sidebar .new-session`)))
+		typeAt(t, ctx, rng, text, typingPaces[0])
+	}
+	newSessionThenType("on the hero")
+	do(t, ctx, 20*time.Second, waitDraft("on the hero"), waitJS(`document.activeElement.id === 'composer-input'`))
+	clearDraft(t, ctx)
+	do(t, ctx, 20*time.Second, typeText("hi"), pressEnter(0), waitJS(`location.pathname.startsWith('/s/')`))
+	waitMessages(t, ctx, 2)
+	first := evalString(t, ctx, `location.pathname`)
+	newSessionThenType("from a session⏎")
+	do(t, ctx, 20*time.Second, waitJS(`location.pathname.startsWith('/s/') && location.pathname !== '`+first+`'`))
+	msgs := waitMessages(t, ctx, 2)
+	require.Equal(t, "from a session", msgs[0].Text)
+
+	// A session's row clicked, then typed on: nothing is held for later.
+	do(t, ctx, 10*time.Second, chromedp.Click(chromedp.CSS(`#sidebar .session-item[data-session="`+strings.TrimPrefix(first, "/s/")+`"] .session-link`)),
+		waitJS(`location.pathname === '`+first+`'`))
+	typeAt(t, ctx, rng, "x", typingPaces[0])
+	time.Sleep(300 * time.Millisecond)
+	assert.Empty(t, evalString(t, ctx, `window.parleyEarly.text + window.parleyEarly.sends.join('')`), "nothing held")
+	_ = srv
 }
 
 // TestHeroFocusesTheComposer: on a first load the composer of the empty page has the focus,

@@ -8,8 +8,8 @@
 // window.parleyEarly ({text, sends}), are shown in whatever composer textarea is present, and
 // an Enter is remembered as a send. The shell takes the buffer when it is ready, in order,
 // and submits the first pending send. Once live, a key that lands on the body (a re-render
-// took the focus), or a character on the link just followed, is handed to the composer. IME
-// and chords are never touched.
+// took the focus) is handed to the composer, and a character on New session, just followed,
+// is held for the hero. IME and chords are never touched.
 (() => {
   const early = { text: "", sends: [] };
   window.parleyEarly = early;
@@ -28,14 +28,28 @@
       ((el.tagName === "TEXTAREA" || el.tagName === "INPUT" || el.tagName === "SELECT") && !el.disabled && !el.readOnly));
   // Nothing has the focus: the body (or nothing) is where an unclaimed key lands.
   const unfocused = (el) => !el || el === document.body || el === root;
-  // A link to the page that shows now keeps the focus its click gave it ("New session", a
-  // session's row) until the page moves the focus to its composer: a character typed in that
-  // moment did nothing there and was lost ("/help" arrived as "help"). A character is never
-  // a link's own key; Enter and Space are (they follow it), so they stay with it. Such a key
-  // is held like a key of the hand-off, never typed into the bar: the bar may still be the
-  // page's that is going, and its draft with it.
+  // New session (a link to the hero) keeps the focus its click gave it until the hero moves
+  // the focus to its composer: a character typed in that moment did nothing there and was
+  // lost ("/help" arrived as "help"); handed straight to the textarea, it went into the bar of
+  // the page that was going, whose draft the hero then replaced. So a character on it, just
+  // followed from another page, is held like a key of the hand-off that follows, and the
+  // hero's bar takes it (takeOver). Enter and Space are the link's own (they follow it) until
+  // a character was held: then they are the typist's too. Followed on the hero itself there
+  // is no hand-off to take held keys: the composer simply takes the focus from the click.
+  // Only the hero's link: a session's row leads to a bar that takes no held keys on arrival,
+  // where they would wait and go out in another session.
+  let followed = { at: -1e9, from: "" };
+  document.addEventListener("click", (e) => {
+    const a = e.target instanceof Element && e.target.closest('a[href="/"]');
+    if (!a) return;
+    followed = { at: performance.now(), from: location.pathname };
+    const t = composer();
+    if (location.pathname === "/" && usable(t)) t.focus();
+  }, true);
   const followedLink = (el, k) =>
-    !!el && el.tagName === "A" && el.pathname === location.pathname && [...k].length === 1 && k !== " ";
+    !!el && el.tagName === "A" && el.getAttribute("href") === "/" && location.pathname === "/" &&
+    followed.from !== "/" && performance.now() - followed.at < 3000 &&
+    (([...k].length === 1 && k !== " ") || early.text !== "" || early.sends.length > 0);
   const usable = (t) => !!t && !t.disabled && (typeof t.checkVisibility !== "function" || t.checkVisibility());
   const show = () => {
     const t = composer();

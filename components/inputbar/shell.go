@@ -333,7 +333,7 @@ func (sh *shell) takeOver(ctx app.Context, onlyHeld bool) {
 	// Only when nothing else holds the focus: a control the person or the app focused (the
 	// fn-form's picker, opened while the bar was connecting) keeps it, and the held keys
 	// still land in the draft.
-	if Free() || (!e.Empty() && followedLink(doc.Get("activeElement"))) {
+	if Free() || (!e.Empty() && heroLink(doc.Get("activeElement"))) {
 		sh.ta.Call("focus")
 	}
 	if e.Empty() {
@@ -383,12 +383,6 @@ func Free() bool {
 	return !a.Truthy() || a.Equal(doc.Get("body")) || a.Equal(doc.Get("documentElement")) || a.Get("id").String() == InputID
 }
 
-// followedLink reports whether a is a link to the page that shows: the one just followed.
-// web/early.js holds a character typed on it (its followedLink).
-func followedLink(a app.Value) bool {
-	return a.Truthy() && a.Get("tagName").String() == "A" &&
-		a.Get("pathname").String() == app.Window().Get("location").Get("pathname").String()
-}
 
 // heroLink reports whether a is a link to the hero (New session): after following it, its
 // job is done, and the hero's composer takes the focus from it.
