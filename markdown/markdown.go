@@ -137,19 +137,35 @@ func Split(text string) []string {
 // chunk back into the list before it, and the cut moves back). It is 0 while the text is one
 // chunk. A view draws text[:cut] as Markdown and the growing rest as it comes; it needs to
 // draw the Markdown again only when the cut moves, about once a paragraph.
+//
+// A last chunk that a blank line ended, outside a fence and not a list, is done already: the
+// cut is then the whole text, so a paragraph is drawn as Markdown when it ends, not when the
+// next one begins (a model that pauses there, before a tool call, left it raw meanwhile). A
+// list is left open: its next item may still come, and the list would turn back into text.
 func StreamCut(text string) int {
 	cut, chunks := 0, 0
-	scanChunks(text, func(_ string, at int) {
+	end := scanChunks(text, func(_ string, at int) {
 		if chunks > 0 {
 			cut = at
 		}
 		chunks++
 	})
+	if chunks > 0 && end.blank && !end.fenced && end.lists == 0 {
+		return len(text)
+	}
 	return cut
 }
 
-// scanChunks hands each of Split's chunks to emit, with the offset of its first line.
-func scanChunks(text string, emit func(chunk string, at int)) {
+// chunkEnd is how a text's last chunk stands at the text's end.
+type chunkEnd struct {
+	blank  bool  // the last line is blank
+	fenced bool  // inside a fenced code block
+	lists  uint8 // the kinds of list item the chunk has
+}
+
+// scanChunks hands each of Split's chunks to emit, with the offset of its first line, and
+// says how the last one stands at the end.
+func scanChunks(text string, emit func(chunk string, at int)) chunkEnd {
 	start := 0
 	blank := false
 	var fence fenceInfo
@@ -197,6 +213,7 @@ func scanChunks(text string, emit func(chunk string, at int)) {
 	if chunk := trimBlankLines(text[start:]); chunk != "" {
 		emit(chunk, start)
 	}
+	return chunkEnd{blank: blank, fenced: fence.n > 0, lists: lists}
 }
 
 // trimBlankLines drops the blank lines that end s, and keeps the spaces of its last line

@@ -219,7 +219,10 @@ func TestStreamCut(t *testing.T) {
 	}{
 		{"empty", "", 0},
 		{"one paragraph", "Hello from ", 0},
-		{"a paragraph ended, the next not begun", "a\nb\n\n", 0},
+		{"a paragraph ended by a blank line is done", "a\nb\n\n", 5},
+		{"a paragraph's line ended, no blank line yet", "a\nb\n", 0},
+		{"a list stays open past a blank line", "- a\n\n", 0},
+		{"a fence's blank line ends nothing", "```\na\n\n", 0},
 		{"the next begun", "a\nb\n\nc", 5},
 		{"leading blank lines are no chunk", "\n\nc", 0},
 		{"a fence's blank lines", "```\na\n\nb", 0},
@@ -251,6 +254,13 @@ func checkStreamCut(t *testing.T, text string) {
 	t.Helper()
 	cut := StreamCut(text)
 	whole := Split(text)
+	if cut == len(text) && len(whole) > 0 {
+		// The last chunk is done (a blank line ended it): the cut is past it.
+		if !strings.HasSuffix(strings.TrimRight(text, " \t\r"), "\n") {
+			t.Fatalf("StreamCut(%q) = the whole text, which does not end in a blank line", text)
+		}
+		return
+	}
 	if len(whole) <= 1 {
 		if cut != 0 {
 			t.Fatalf("StreamCut(%q) = %d for one chunk", text, cut)
