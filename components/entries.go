@@ -36,7 +36,11 @@ type DecideIntent struct {
 const maxDetailShown = 2000
 
 // renderRun draws a run: what runs, its output as text, and how it settled.
-func renderRun(m store.Message) app.UI {
+func renderRun(m store.Message, waiting bool) app.UI {
+	status := statusText(runStatusText, m.Status)
+	if waiting {
+		status = tr(i18n.RunWaiting)
+	}
 	return app.Div().
 		Class("entry entry-run status-"+string(m.Status)).
 		DataSet("offset", strconv.FormatUint(m.Offset, 10)).
@@ -44,7 +48,7 @@ func renderRun(m store.Message) app.UI {
 		Body(
 			app.Div().Class("entry-head").Body(
 				app.Span().Class("entry-title").Text(runTitle(m.Title)),
-				app.Span().Class("entry-status").Text(statusText(runStatusText, m.Status)),
+				app.Span().Class("entry-status").Text(status),
 			),
 			app.If(m.Detail != "", func() app.UI {
 				return app.Pre().Class("entry-output").Text(m.Detail)
@@ -241,6 +245,14 @@ func (d *DecisionCard) answers() []app.UI {
 				button(cmpOr(s.FalseLabel, tr(i18n.No)), "", protocol.ToneNeutral, accept(false)))
 		case s != nil && (s.Type == "string" || s.Type == "number" || s.Type == "integer"):
 			out = append(out, d.inlineAnswer(s))
+		case d.Session != "":
+			// On the approvals screen no composer is below: the way to answer is the thread.
+			note := i18n.CardSeveralQuestionsElsewhere
+			if s != nil && s.IsMultiSelect() {
+				note = i18n.CardSeveralChoicesElsewhere
+			}
+			out = append(out, app.Span().Class("entry-note").Text(tr(note)),
+				app.A().Class("choice tone-affirm answer-in-thread").Href("/s/"+d.Session+"#decision-"+d.Message.ID).Text(tr(i18n.AnswerInThread)))
 		case s != nil && s.IsMultiSelect():
 			out = append(out, app.Span().Class("entry-note").Text(tr(i18n.CardSeveralChoices)))
 		default:
@@ -385,6 +397,24 @@ type ToolReceipt struct {
 	// approval, or ask_user's question), so it says so rather than "running…".
 	Waiting  bool
 	expanded bool
+}
+
+// runWaitsOnYou says the running run at i waits on a decision it asked: one of the decisions
+// drawn after it (before the next prompt or run) is open. It says "waiting for you", not
+// "running…", while nothing runs but the person's answer is awaited.
+func runWaitsOnYou(shown []store.Message, i int) bool {
+	if shown[i].Status != store.StatusRunning {
+		return false
+	}
+	for _, m := range shown[i+1:] {
+		switch {
+		case m.Role == store.RoleUser || m.Role == store.RoleRun:
+			return false
+		case m.Role == store.RoleDecision && m.Status == store.StatusPending:
+			return true
+		}
+	}
+	return false
 }
 
 // waitsOnYou says the running call at i waits on a decision: the next entry after it (and

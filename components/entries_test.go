@@ -194,3 +194,28 @@ func TestExpiredCardsOfferRequestRetry(t *testing.T) {
 	pending := viewtest.Render(t, &DecisionCard{Message: decisionMessage(store.StatusPending, req)})
 	assert.NotContains(t, pending, "Request retry")
 }
+
+// TestAFormOnTheApprovalsScreenLeadsToItsThread: a form of several questions cannot be
+// answered on its card; on the approvals screen, where no composer is below, its card says to
+// answer it in its thread and links there (it said "in the composer below").
+func TestAFormOnTheApprovalsScreenLeadsToItsThread(t *testing.T) {
+	form := protocol.DecisionRequest{Kind: protocol.KindAsk, Message: "Deploy", Schema: &protocol.Schema{Type: "object",
+		Properties: protocol.Properties{{Key: "env", Schema: &protocol.Schema{Type: "string"}}, {Key: "replicas", Schema: &protocol.Schema{Type: "integer"}}}}}
+	queued := viewtest.Render(t, &DecisionCard{Message: decisionMessage(store.StatusPending, form), Session: "s1"})
+	assert.Contains(t, queued, "answer it in its thread")
+	assert.NotContains(t, queued, "composer below")
+	assert.Contains(t, queued, `href="/s/s1#decision-d1"`)
+	assert.Contains(t, queued, "Decline", "and it can still be declined here")
+}
+
+// TestARunWaitingOnItsQuestionSaysSo: a run whose question is open says it waits for the
+// person, not "running…"; once answered it runs again.
+func TestARunWaitingOnItsQuestionSaysSo(t *testing.T) {
+	run := store.Message{Role: store.RoleRun, ID: "r1", Title: "Script", Status: store.StatusRunning}
+	confirm := decisionMessage(store.StatusPending, protocol.DecisionRequest{Kind: protocol.KindConfirm, Message: "Go?"})
+	html := viewtest.Render(t, &Thread{Messages: []store.Message{run, confirm}})
+	assert.Contains(t, html, `<span class="entry-status">waiting for you</span>`)
+	confirm.Status = store.StatusAnswered
+	html = viewtest.Render(t, &Thread{Messages: []store.Message{run, confirm}})
+	assert.Contains(t, html, `<span class="entry-status">running…</span>`)
+}

@@ -109,7 +109,7 @@ func (t *Thread) Render() app.UI {
 								return &MessageItem{Message: m, Folded: true}
 							}
 						case store.RoleRun:
-							return renderRun(m)
+							return renderRun(m, runWaitsOnYou(shown, i))
 						case store.RoleDecision:
 							return &DecisionCard{Message: m, Aside: m.ID == t.Aside}
 						case store.RoleTool:

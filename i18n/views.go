@@ -33,6 +33,7 @@ const (
 
 	// The thread's cards.
 	RunRunning
+	RunWaiting // a run that waits on the decision it asked
 	RunDone
 	RunFailed
 	RunStopped
@@ -44,6 +45,10 @@ const (
 	AnswerBelow
 	CardSeveralChoices
 	CardSeveralQuestions
+	// Their words on the approvals screen, where no composer is below: the thread is.
+	CardSeveralChoicesElsewhere
+	CardSeveralQuestionsElsewhere
+	AnswerInThread
 	TypeANumber
 	ToolCall // %[1]s
 	OutputSoFar
@@ -385,46 +390,50 @@ var views = map[Msg][nLocales]string{
 	LayoutDay:          {"2 Jan", "1月2日"},
 	LayoutDayYear:      {"2 Jan 2006", "2006年1月2日"},
 
-	RunRunning:             {"running…", "运行中…"},
-	RunDone:                {"done", "完成"},
-	RunFailed:              {"failed", "失败"},
-	RunStopped:             {"stopped", "已停止"},
-	RunInterrupted:         {"interrupted", "已中断"},
-	KindApproval:           {"Approval", "审批"},
-	KindQuestion:           {"Question", "提问"},
-	WaitingBelow:           {"Waiting for your answer below", "等待你在下方回答"},
-	WaitingBelowLabel:      {"%[1]s: %[2]s. Waiting for your answer below: press Enter to go there.", "%[1]s：%[2]s。等待你在下方回答：按 Enter 前往。"},
-	AnswerBelow:            {"Answer below", "在下方回答"},
-	CardSeveralChoices:     {"This question takes several choices: answer it in the composer below, or decline it here.", "这个问题可多选：请在下方输入框中回答，或在此拒绝。"},
-	CardSeveralQuestions:   {"This form has several questions: answer it in the composer below, or decline it here.", "这张表单有多个问题：请在下方输入框中回答，或在此拒绝。"},
-	TypeANumber:            {"Type a number.", "请输入数字。"},
-	ToolCall:               {"Tool call: %[1]s", "工具调用：%[1]s"},
-	OutputSoFar:            {"Output so far", "目前的输出"},
-	ProgressLabel:          {"Progress", "进度"},
-	BytesNotShown:          {"… %[1]d bytes not shown …", "… 未显示 %[1]d 字节 …"},
-	BytesAbove:             {"… %[1]d bytes above …", "… 上方还有 %[1]d 字节 …"},
-	MoreOutput:             {"… more output than the thread shows: the result holds it", "… 输出超出线程可显示的长度：完整内容见结果"},
-	Allow:                  {"Allow", "允许"},
-	AnswerRequest:          {"Answer request %[1]d", "回答第 %[1]d 个请求"},
-	SendTheseTitle:         {"Send the answer picked for each request", "发送为每个请求选定的答复"},
-	SendThese:              {"Send these answers (%[1]d of %[2]d)", "发送这些答复（%[1]d / %[2]d）"},
-	ReasonIfReject:         {"Reason, if you reject", "拒绝的理由"},
-	ReasonIfRejectOptional: {"Reason, if you reject (optional)", "拒绝的理由（可选）"},
-	RequestRetry:           {"Request retry", "请求重试"},
-	RequestRetryTitle:      {"Ask the agent to make the same request again; it is asked like any other", "让智能体再发一次同样的请求；它会像其他请求一样询问你"},
-	RetryRequested:         {"Retry requested: the agent was asked to make the request again.", "已请求重试：智能体会再发一次这个请求。"},
-	RetryNotRequested:      {"Retry not requested: %[1]s.", "未能请求重试：%[1]s。"},
-	OutcomeRejected:        {"Rejected", "已拒绝"},
-	OutcomeApproved:        {"Approved", "已批准"},
-	RunScript:              {"Script", "脚本"},
-	RunExample:             {"Example %[1]s", "示例 %[1]s"},
-	RunFunctionTitle:       {"Function %[1]s", "函数 %[1]s"},
-	SessionHelp:            {"Help", "帮助"},
-	OutcomeApprovedWith:    {"Approved, %[1]s", "已批准，%[1]s"},
-	OutcomeRejectedWith:    {"Rejected: %[1]s", "已拒绝：%[1]s"},
-	OutcomeStopped:         {"Stopped by you", "已由你停止"},
-	OutcomeInterrupted:     {"Interrupted: the server stopped before it finished", "已中断：服务器在完成前停止了"},
-	OutcomeNoResult:        {"No result: the turn ended before this call finished", "无结果：这一轮在调用完成前结束了"},
+	RunRunning:                    {"running…", "运行中…"},
+	RunWaiting:                    {"waiting for you", "等待你回答"},
+	RunDone:                       {"done", "完成"},
+	RunFailed:                     {"failed", "失败"},
+	RunStopped:                    {"stopped", "已停止"},
+	RunInterrupted:                {"interrupted", "已中断"},
+	KindApproval:                  {"Approval", "审批"},
+	KindQuestion:                  {"Question", "提问"},
+	WaitingBelow:                  {"Waiting for your answer below", "等待你在下方回答"},
+	WaitingBelowLabel:             {"%[1]s: %[2]s. Waiting for your answer below: press Enter to go there.", "%[1]s：%[2]s。等待你在下方回答：按 Enter 前往。"},
+	AnswerBelow:                   {"Answer below", "在下方回答"},
+	CardSeveralChoices:            {"This question takes several choices: answer it in the composer below, or decline it here.", "这个问题可多选：请在下方输入框中回答，或在此拒绝。"},
+	CardSeveralQuestions:          {"This form has several questions: answer it in the composer below, or decline it here.", "这张表单有多个问题：请在下方输入框中回答，或在此拒绝。"},
+	CardSeveralChoicesElsewhere:   {"This question takes several choices: answer it in its thread, or decline it here.", "这个问题可多选：请在它的对话线程中回答，或在此拒绝。"},
+	CardSeveralQuestionsElsewhere: {"This form has several questions: answer it in its thread, or decline it here.", "这张表单有多个问题：请在它的对话线程中回答，或在此拒绝。"},
+	AnswerInThread:                {"Answer in its thread", "在对话线程中回答"},
+	TypeANumber:                   {"Type a number.", "请输入数字。"},
+	ToolCall:                      {"Tool call: %[1]s", "工具调用：%[1]s"},
+	OutputSoFar:                   {"Output so far", "目前的输出"},
+	ProgressLabel:                 {"Progress", "进度"},
+	BytesNotShown:                 {"… %[1]d bytes not shown …", "… 未显示 %[1]d 字节 …"},
+	BytesAbove:                    {"… %[1]d bytes above …", "… 上方还有 %[1]d 字节 …"},
+	MoreOutput:                    {"… more output than the thread shows: the result holds it", "… 输出超出线程可显示的长度：完整内容见结果"},
+	Allow:                         {"Allow", "允许"},
+	AnswerRequest:                 {"Answer request %[1]d", "回答第 %[1]d 个请求"},
+	SendTheseTitle:                {"Send the answer picked for each request", "发送为每个请求选定的答复"},
+	SendThese:                     {"Send these answers (%[1]d of %[2]d)", "发送这些答复（%[1]d / %[2]d）"},
+	ReasonIfReject:                {"Reason, if you reject", "拒绝的理由"},
+	ReasonIfRejectOptional:        {"Reason, if you reject (optional)", "拒绝的理由（可选）"},
+	RequestRetry:                  {"Request retry", "请求重试"},
+	RequestRetryTitle:             {"Ask the agent to make the same request again; it is asked like any other", "让智能体再发一次同样的请求；它会像其他请求一样询问你"},
+	RetryRequested:                {"Retry requested: the agent was asked to make the request again.", "已请求重试：智能体会再发一次这个请求。"},
+	RetryNotRequested:             {"Retry not requested: %[1]s.", "未能请求重试：%[1]s。"},
+	OutcomeRejected:               {"Rejected", "已拒绝"},
+	OutcomeApproved:               {"Approved", "已批准"},
+	RunScript:                     {"Script", "脚本"},
+	RunExample:                    {"Example %[1]s", "示例 %[1]s"},
+	RunFunctionTitle:              {"Function %[1]s", "函数 %[1]s"},
+	SessionHelp:                   {"Help", "帮助"},
+	OutcomeApprovedWith:           {"Approved, %[1]s", "已批准，%[1]s"},
+	OutcomeRejectedWith:           {"Rejected: %[1]s", "已拒绝：%[1]s"},
+	OutcomeStopped:                {"Stopped by you", "已由你停止"},
+	OutcomeInterrupted:            {"Interrupted: the server stopped before it finished", "已中断：服务器在完成前停止了"},
+	OutcomeNoResult:               {"No result: the turn ended before this call finished", "无结果：这一轮在调用完成前结束了"},
 
 	JustNow:       {"just now", "刚刚"},
 	MinAgo:        {"%[1]d min ago", "%[1]d 分钟前"},

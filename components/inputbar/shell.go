@@ -383,7 +383,6 @@ func Free() bool {
 	return !a.Truthy() || a.Equal(doc.Get("body")) || a.Equal(doc.Get("documentElement")) || a.Get("id").String() == InputID
 }
 
-
 // heroLink reports whether a is a link to the hero (New session): after following it, its
 // job is done, and the hero's composer takes the focus from it.
 func heroLink(a app.Value) bool {
