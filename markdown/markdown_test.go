@@ -351,3 +351,13 @@ func BenchmarkSplit(b *testing.B) {
 		Split(long)
 	}
 }
+
+// BenchmarkStreamCut is what a streamed token costs the thread besides writing the tail: the
+// cut of the whole long text (components/stream.go's paintStream), with no allocation.
+func BenchmarkStreamCut(b *testing.B) {
+	b.SetBytes(int64(len(long)))
+	b.ReportAllocs()
+	for b.Loop() {
+		StreamCut(long)
+	}
+}
