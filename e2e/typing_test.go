@@ -1,11 +1,11 @@
 package e2e
 
 import (
-	"strings"
 	"context"
 	"math/rand/v2"
 	"slices"
 	"strconv"
+	"strings"
 	"testing"
 	"time"
 
