@@ -77,18 +77,36 @@ func TestOnlyTheAgentsOwnTextIsMarkdown(t *testing.T) {
 }
 
 // A streaming message draws its finished chunks as Markdown and the chunk still growing as
-// text, in the tail paintStream writes into; data-cut says where that tail begins.
+// text, in the tail paintStream writes into; data-cut says where that tail begins, and
+// data-resume where paintStream's scan for the next cut starts.
 func TestAStreamingMessageDrawsItsFinishedChunksAsMarkdown(t *testing.T) {
 	m := store.Message{Role: store.RoleAgent, Status: store.StatusStreaming, Stream: "4-1", Text: "# Plan\n\nI will **read** the"}
 	html := viewtest.Render(t, &MessageItem{Message: m})
 	assert.Contains(t, html, ">Plan</h1>", "the finished chunk is Markdown")
 	assert.NotContains(t, html, "# Plan")
-	assert.Regexp(t, `<span (data-cut="8" )?class="`+tailClass+`"( data-cut="8")?>I will \*\*read\*\* the</span>`, html, "the growing chunk is text")
 	assert.NotContains(t, html, "<strong>")
-	assert.Contains(t, html, `data-cut="8"`)
+	attrs, tail := streamTailOf(t, html)
+	assert.Equal(t, "I will **read** the", tail, "the growing chunk is text")
+	assert.Contains(t, attrs, `data-cut="8"`)
+	assert.Contains(t, attrs, `data-resume="0"`, "the tail's first line has not ended: its cut may still move")
+
+	m.Text = "# Plan\n\nFirst I will\n**read** the"
+	attrs, tail = streamTailOf(t, viewtest.Render(t, &MessageItem{Message: m}))
+	assert.Equal(t, "First I will\n**read** the", tail)
+	assert.Contains(t, attrs, `data-resume="8"`, "the tail's first line has ended: its cut stands")
 
 	one := viewtest.Render(t, &MessageItem{Message: store.Message{Role: store.RoleAgent, Status: store.StatusStreaming, Stream: "4-1", Text: "**hi"}})
-	assert.Regexp(t, `<div class="msg-text">\s*<span (data-cut="0" )?class="`+tailClass+`"( data-cut="0")?>\*\*hi</span>\s*</div>`, one, "one chunk: all tail, no Markdown yet")
+	assert.Regexp(t, `<div class="msg-text">\s*<span [^>]*class="`+tailClass+`"[^>]*>\*\*hi</span>\s*</div>`, one, "one chunk: all tail, no Markdown yet")
+	attrs, _ = streamTailOf(t, one)
+	assert.Contains(t, attrs, `data-cut="0"`)
+}
+
+// streamTailOf is the attributes and the text of the stream tail in html.
+func streamTailOf(t *testing.T, html string) (attrs, text string) {
+	t.Helper()
+	m := regexp.MustCompile(`<span ([^>]*class="` + tailClass + `"[^>]*)>([^<]*)</span>`).FindStringSubmatch(html)
+	require.NotNil(t, m, html)
+	return m[1], m[2]
 }
 
 // The hidden placeholder after the log (adoptStream): last in the log, hidden, and with no

@@ -25,17 +25,18 @@ func messageText(m store.Message) app.UI {
 	if m.Status != store.StatusStreaming {
 		return app.Div().Class("msg-text").Body(&markdown.View{Text: text})
 	}
-	cut := md.StreamCut(text)
+	cut, resume := md.StreamCutFrom(text, 0)
 	return app.Div().Class("msg-text").Body(
 		app.If(cut > 0, func() app.UI { return &markdown.View{Text: text[:cut]} }),
-		streamTail(cut, text[cut:]),
+		streamTail(cut, resume, text[cut:]),
 	)
 }
 
 // streamTail is a streaming message's growing chunk, as text; data-cut says where it begins,
-// so paintStream can tell whether a token only lengthened it.
-func streamTail(cut int, tail string) app.UI {
-	return app.Span().Class(tailClass).DataSet("cut", cut).Text(tail)
+// so paintStream can tell whether a token only lengthened it, and data-resume where its scan
+// for the cut may start (md.StreamCutFrom), so a token costs a scan of the last chunks only.
+func streamTail(cut, resume int, tail string) app.UI {
+	return app.Span().Class(tailClass).DataSet("cut", cut).DataSet("resume", resume).Text(tail)
 }
 
 // shownText is a message's text as the page shows (and copies) it: Parley's fixed words in

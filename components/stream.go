@@ -13,8 +13,8 @@ import (
 // mounted for its tail (messageText), and reports whether it could; the caller then skips
 // go-app's render. At 50 tokens a second a render per token (the root, the thread, every
 // mounted item compared) slowed the composer's keystrokes 2.5 times at p95
-// (BenchmarkStreamKeystroke); this costs a scan of the text for its cut, one lookup and one
-// string copy. It cannot when a chunk finished (the cut moved): go-app then draws the
+// (BenchmarkStreamKeystroke); this costs a scan of the last chunks for the cut (from where
+// the tail's data-resume says), a lookup and a string copy. It cannot when a chunk finished (the cut moved): go-app then draws the
 // finished chunk as Markdown. go-app's own record of the node goes stale, which is harmless:
 // its next render of the item compares the store's newer text with it and sets the node
 // again. The node is the same one go-app holds (nodeValue, never textContent, which would
@@ -27,8 +27,10 @@ func paintStream(stream, text string) bool {
 	if !el.Truthy() {
 		return false
 	}
-	cut := md.StreamCut(text)
-	if el.Get("dataset").Get("cut").String() != strconv.Itoa(cut) {
+	data := el.Get("dataset")
+	resume, _ := strconv.Atoi(data.Get("resume").String())
+	cut, _ := md.StreamCutFrom(text, resume)
+	if data.Get("cut").String() != strconv.Itoa(cut) {
 		return false
 	}
 	return writeTail(el, text[cut:])

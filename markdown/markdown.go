@@ -143,17 +143,38 @@ func Split(text string) []string {
 // next one begins (a model that pauses there, before a tool call, left it raw meanwhile). A
 // list is left open: its next item may still come, and the list would turn back into text.
 func StreamCut(text string) int {
-	cut, chunks := 0, 0
-	end := scanChunks(text, func(_ string, at int) {
+	cut, _ := StreamCutFrom(text, 0)
+	return cut
+}
+
+// StreamCutFrom is StreamCut for a text that keeps growing: it scans only from a place an
+// earlier call on a shorter text gave as resume (0 scans it all), and gives the place the
+// next call may start from. That place is the start of the last chunk whose first line had
+// ended: a cut depends only on the lines before it and the line it starts, so once that line
+// is whole the cut stands whatever comes after, and the scan starts there as it starts a
+// text. A token then costs a scan of the last chunk or two, not of the whole answer.
+func StreamCutFrom(text string, from int) (cut, resume int) {
+	if from < 0 || from > len(text) {
+		from = 0
+	}
+	chunks := 0
+	if from > 0 {
+		chunks = 1 // text[:from] holds a chunk at least: every chunk scanned from here is cut
+	}
+	cut, resume = from, from
+	end := scanChunks(text[from:], func(_ string, at int) {
 		if chunks > 0 {
-			cut = at
+			cut = from + at
+			if strings.IndexByte(text[cut:], '\n') >= 0 {
+				resume = cut
+			}
 		}
 		chunks++
 	})
 	if chunks > 0 && end.blank && !end.fenced && end.lists == 0 {
-		return len(text)
+		return len(text), resume
 	}
-	return cut
+	return cut, resume
 }
 
 // chunkEnd is how a text's last chunk stands at the text's end.

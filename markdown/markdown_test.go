@@ -281,6 +281,63 @@ func FuzzStreamCut(f *testing.F) {
 	f.Fuzz(func(t *testing.T, text string) { checkStreamCut(t, text) })
 }
 
+// checkStreamCutFrom streams text in the pieces steps cuts it into (each step a length in
+// bytes, 1 to 16) and holds that each call resumed from the last call's resume gives the cut
+// a scan of the whole text gives, and resumes at a cut of that whole text.
+func checkStreamCutFrom(t *testing.T, text string, steps []byte) {
+	t.Helper()
+	resume := 0
+	for i, n := 0, 0; n < len(text); i++ {
+		step := 1
+		if len(steps) > 0 {
+			step = int(steps[i%len(steps)])%16 + 1
+		}
+		n = min(n+step, len(text))
+		grown := text[:n]
+		cut, next := StreamCutFrom(grown, resume)
+		if want := StreamCut(grown); cut != want {
+			t.Fatalf("StreamCutFrom(%q, %d) = %d, want %d as a whole scan gives", grown, resume, cut, want)
+		}
+		if next < resume || next > n {
+			t.Fatalf("StreamCutFrom(%q, %d) resumes at %d, before the last resume or past the text", grown, resume, next)
+		}
+		if next > 0 {
+			if got, want := fmt.Sprintf("%q", Split(grown[:next])), fmt.Sprintf("%q", Split(grown)[:len(Split(grown[:next]))]); got != want {
+				t.Fatalf("StreamCutFrom(%q, %d) resumes at %d, not a cut: %s against %s", grown, resume, next, got, want)
+			}
+		}
+		resume = next
+	}
+}
+
+func TestStreamCutFromAsTextGrows(t *testing.T) {
+	// "2" turning into "2. b" folds a chunk back into the list before it.
+	for _, msg := range []string{streamed, "1. a\n\n2\n\n3. c\n\nend", "1. a\n\n2. b\n\nend"} {
+		for _, steps := range [][]byte{nil, {2}, {6, 0, 14, 3}} {
+			checkStreamCutFrom(t, msg, steps)
+		}
+	}
+	checkStreamCutFrom(t, long, []byte{15, 9, 12})
+}
+
+func FuzzStreamCutFrom(f *testing.F) {
+	f.Add(streamed, []byte{3, 1, 4})
+	f.Add("1. a\n\n2\n\n3. c", []byte{0})
+	f.Add("a\n\n1\n\n1. b\n\nc", []byte{5})
+	f.Add("- a\n\n- b", []byte{0})
+	f.Fuzz(func(t *testing.T, text string, steps []byte) { checkStreamCutFrom(t, text, steps) })
+}
+
+// BenchmarkStreamCutFrom is BenchmarkStreamCut as paintStream pays it: resumed from the
+// chunk before the last, as a token lands on a long answer.
+func BenchmarkStreamCutFrom(b *testing.B) {
+	_, resume := StreamCutFrom(long, 0)
+	b.ReportAllocs()
+	for b.Loop() {
+		StreamCutFrom(long, resume)
+	}
+}
+
 func FuzzParse(f *testing.F) {
 	for _, s := range []string{streamed, "*a **b", "[x](javascript:1)", "<a@b.c>", "> - ```\n>\n", "|a|\n|-|\n", "&#x110000;", "\t- a\n\t\t- b", "[![a](https://i)](https://l)"} {
 		f.Add(s)
