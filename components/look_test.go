@@ -61,7 +61,7 @@ func contrast(a, b string) float64 {
 }
 
 // TestThemeContrast: in both themes, every text colour reaches WCAG AA (4.5:1) on the
-// backgrounds it is drawn on (docs/look.md, "Contrast").
+// backgrounds it is drawn on, and a control's border 3:1 (docs/look.md, "Contrast").
 func TestThemeContrast(t *testing.T) {
 	pairs := [][2]string{
 		{"text", "bg"}, {"text", "card"}, {"text", "panel"}, {"text", "user-bg"},
@@ -76,6 +76,14 @@ func TestThemeContrast(t *testing.T) {
 			require.NotEmpty(t, fg, "%s: --%s", name, p[0])
 			require.NotEmpty(t, bg, "%s: --%s", name, p[1])
 			assert.GreaterOrEqual(t, contrast(fg, bg), 4.5, "%s: --%s on --%s", name, p[0], p[1])
+		}
+	}
+	// A control's border is all that marks some controls (an input, an outlined button): 3:1
+	// (WCAG 1.4.11) against every background a control sits on.
+	for name, theme := range map[string]map[string]string{"dark": dark, "light": light} {
+		for _, bg := range []string{"bg", "card", "panel", "user-bg"} {
+			require.NotEmpty(t, theme["control-line"], "%s: --control-line", name)
+			assert.GreaterOrEqual(t, contrast(theme["control-line"], theme[bg]), 3.0, "%s: --control-line on --%s", name, bg)
 		}
 	}
 	assert.InDelta(t, 21, contrast("#000000", "#ffffff"), 0.01, "the formula")
