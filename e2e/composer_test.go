@@ -329,10 +329,14 @@ func TestFnFormRunsAFunction(t *testing.T) {
 		waitJS(`document.querySelectorAll('#fn-pick option').length > 1`), waitJS(`document.activeElement?.id === 'fn-pick'`))
 	do(t, ctx, 10*time.Second, js(`(s => { s.value = 'greet'; s.dispatchEvent(new Event('change', {bubbles: true})) })(document.querySelector('#fn-pick'))`),
 		waitJS(`!!document.querySelector('#composer-mode .fn-form input[type=text]')`))
-	assert.True(t, evalBool(t, ctx, `document.querySelector('#composer-mode .square.send').disabled`), "the name is required")
+	// Run cannot run yet and says why: aria-disabled (it keeps the focus it can take) and
+	// described by the line under the fields.
+	assert.True(t, evalBool(t, ctx, `(b => b.getAttribute('aria-disabled') === 'true' && b.textContent === 'Run' &&
+		document.getElementById(b.getAttribute('aria-describedby')).textContent.startsWith('Fill in every required field'))(document.querySelector('#composer-mode .send.run'))`), "the name is required")
 	do(t, ctx, 10*time.Second, chromedp.SendKeys(chromedp.CSS(`#composer-mode .fn-form input[type=text]`), "Ada"),
 		chromedp.Click(chromedp.CSS(`#composer-mode .fn-form input[value=true]`)),
-		chromedp.Click(chromedp.CSS(`#composer-mode .square.send`)),
+		waitJS(`document.querySelector('#composer-mode .send.run').getAttribute('aria-disabled') === null`),
+		chromedp.Click(chromedp.CSS(`#composer-mode .send.run`)),
 		waitJS(`location.pathname.startsWith('/s/')`))
 	do(t, ctx, 20*time.Second, waitJS(`!!document.querySelector('.entry-run.status-done')`), waitJS(modeGone))
 	// The greeting it sent is its result: shown once, in the run's card.

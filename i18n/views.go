@@ -361,7 +361,7 @@ const (
 )
 
 // Last is the last message id (the tests walk every id up to it).
-const Last = lastZhWord
+const Last = lastLookWord
 
 var views = map[Msg][nLocales]string{
 	ThreadLabel:        {"Thread", "对话线程"},

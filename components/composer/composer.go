@@ -584,6 +584,9 @@ func (c *Composer) renderMode() app.UI {
 			),
 			app.Div().Class("morph-body").Body(
 				m.Body(),
+				app.If(isForm && primary.Hint != "", func() app.UI {
+					return app.P().Class("morph-hint").ID(runHintID).Text(primary.Hint)
+				}),
 				app.If(!isForm && draftLine(c.keptDraft) != "", func() app.UI {
 					// The draft the decision covers, one line: it is safe, and a click goes
 					// back to it (the decision stays, as "Chat about this").
@@ -599,7 +602,13 @@ func (c *Composer) renderMode() app.UI {
 				app.If(!isForm, func() app.UI {
 					return app.Div().Class("morph-actions").Body(
 						app.If(hasSecondary, func() app.UI { return c.actionButton(secondary, false, "secondary", secondary.Label) }),
-						app.If(!primary.Hidden, func() app.UI { return c.actionButton(primary, true, "send", primary.Label) }),
+						app.If(!primary.Hidden, func() app.UI {
+							class := "send"
+							if primary.Quiet {
+								class = "send quiet"
+							}
+							return c.actionButton(primary, true, class, primary.Label)
+						}),
 					)
 				}),
 			),
@@ -609,7 +618,7 @@ func (c *Composer) renderMode() app.UI {
 			// filled, as the eye reads a form.
 			app.If(isForm, func() app.UI {
 				return app.Div().Class("morph-header-actions morph-form-actions").Body(
-					c.actionButton(primary, true, "square send", "▶"),
+					c.actionButton(primary, true, "send run", locale.T(i18n.Run)),
 					app.If(hasSecondary, func() app.UI {
 						return c.actionButton(secondary, false, "square close", "×")
 					}),
@@ -630,11 +639,21 @@ func (c *Composer) actionButton(a modes.Action, primary bool, class, text string
 	} else {
 		b = b.Text(text)
 	}
-	if a.Disabled {
+	if a.Hint != "" {
+		b = b.Aria("describedby", runHintID)
+	}
+	switch {
+	case a.Disabled && a.Hint != "":
+		// Focusable, so its hint is read with it: a disabled button says nothing of why.
+		b = b.Aria("disabled", "true")
+	case a.Disabled:
 		b = b.Disabled(true) // only ever true: see renderBar
 	}
 	return b
 }
+
+// runHintID is the line under a form's fields that says why its action cannot run yet.
+const runHintID = "composer-run-hint"
 
 // runAction runs the current mode's primary or secondary action, if it is enabled.
 func (c *Composer) runAction(ctx app.Context, primary bool) bool {

@@ -142,7 +142,7 @@ func TestAPendingDecisionMorphsTheInputAreaAndKeepsTheBar(t *testing.T) {
 			actions := dlg.One(t, ".morph-actions")
 			want := []string{"Decline", "Send"}
 			if tt.name == "approval" || strings.Contains(tt.name, "approval") {
-				want = []string{"Reject Ctrl+Shift+Enter", "Send"} // its chord shown as a hint
+				want = []string{"Reject Ctrl+Shift+Enter", "Reject with note"} // its chord shown as a hint; the words reject
 			}
 			assert.Equal(t, want, domtest.Texts(actions.All("button")))
 			assert.True(t, actions.One(t, "button.send").Flag("disabled"), "nothing typed, nothing picked")
@@ -295,7 +295,7 @@ func TestTheFnFormHasItsActionsInTheHeader(t *testing.T) {
 	assert.Equal(t, "Run a function", dlg.Attrs["aria-label"])
 	actions := dlg.One(t, ".morph-header-actions")
 	send, close := actions.One(t, "button.send"), actions.One(t, "button.close")
-	assert.Equal(t, "▶", send.TextContent())
+	assert.Equal(t, "Run", send.TextContent(), "a word, not an icon only")
 	assert.Equal(t, "Run", send.Attrs["aria-label"])
 	assert.True(t, send.Flag("disabled"))
 	assert.Equal(t, "×", close.TextContent())

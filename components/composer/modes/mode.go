@@ -82,6 +82,13 @@ type Action struct {
 	// Keys is the chord that runs it too, as machine/keymap writes it ("mod+enter"): the
 	// button shows it as a hint.
 	Keys string
+	// Hint is a line the container shows under a form's fields: why the action cannot run
+	// yet, or that it can. A disabled action with a hint stays focusable (aria-disabled), and
+	// the hint describes it.
+	Hint string
+	// Quiet draws the primary action as a secondary button: the mode's own controls hold its
+	// main answer (an approval's Approve), and this one is the way round it.
+	Quiet bool
 }
 
 // AriaKeys writes a keymap chord as aria-keyshortcuts does: "mod+enter" is

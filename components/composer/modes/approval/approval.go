@@ -139,7 +139,11 @@ func (m *Mode) Body() app.UI {
 				case i == m.denyIndex():
 					keys = rejectKeys
 				}
-				return widget.ChoiceButtonKeys(m.key+"-opt-"+strconv.Itoa(i), o.Label, reach(o), o.Tone, false, keys, func(ctx app.Context) {
+				button := widget.ChoiceButtonKeys
+				if i == m.approveIndex() {
+					button = widget.PrimaryChoiceButtonKeys // the answer most given carries the weight
+				}
+				return button(m.key+"-opt-"+strconv.Itoa(i), o.Label, reach(o), o.Tone, false, keys, func(ctx app.Context) {
 					m.pick(ctx, i)
 				})
 			}),
@@ -202,10 +206,11 @@ func reach(o protocol.ApprovalOption) string {
 }
 
 // Primary sends the typed instruction as a rejection: with words typed, it is what mod+Enter
-// does, and it shows the hint.
+// does, and it shows the hint. Its label says so ("Reject with note"), and it is drawn quiet:
+// the approving option carries the panel's weight.
 func (m *Mode) Primary() modes.Action {
 	empty := !m.hasWords()
-	a := modes.Action{Label: locale.T(i18n.Send), Title: locale.T(i18n.RejectWithWords), Disabled: empty || m.reply.Sending(), Run: m.reject}
+	a := modes.Action{Label: locale.T(i18n.RejectWithNote), Title: locale.T(i18n.RejectWithWords), Disabled: empty || m.reply.Sending(), Run: m.reject, Quiet: true}
 	if empty {
 		a.Title = locale.T(i18n.PickOrType)
 	} else {

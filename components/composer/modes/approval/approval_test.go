@@ -229,7 +229,7 @@ func TestPrimaryWaitsForAnInstruction(t *testing.T) {
 			m.instruction = tt.instruction // what the textarea's input handler does
 			p := m.Primary()
 			assert.Equal(t, tt.disabled, p.Disabled)
-			assert.Equal(t, "Send", p.Label)
+			assert.Equal(t, "Reject with note", p.Label)
 			if tt.disabled {
 				assert.Equal(t, "Pick an answer above, or type what to do instead", p.Title)
 				return

@@ -181,8 +181,16 @@ func (m *Mode) Primary() modes.Action {
 			m.onEffects(ctx, m.view.Submit())
 		}
 	}}
-	if m.fn.Name == "" {
+	switch {
+	case m.fn.Name == "":
 		a.Label, a.Title = locale.T(i18n.Run), locale.T(i18n.ChooseFirst)
+	case m.view == nil || m.fn.Error != "" || m.running:
+		// The body says it: loading, broken; a run started closes the form.
+	case ready:
+		a.Hint = locale.T(i18n.RunReady, title(m.fn))
+	default:
+		a.Title = locale.T(i18n.RunIncomplete)
+		a.Hint = a.Title
 	}
 	return a
 }

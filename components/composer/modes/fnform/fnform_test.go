@@ -286,3 +286,21 @@ func TestAnInvalidArgumentIsRefusedBeforeRunning(t *testing.T) {
 	problem, _ := h.LastProblem()
 	assert.Equal(t, "", problem, "nothing was sent")
 }
+
+// TestRunSaysWhyItCannotRunYet: a form with a required field left empty cannot run, and says
+// why in a hint the container shows under the fields; once it can, the hint says so
+// (docs/qa-round11.md #9).
+func TestRunSaysWhyItCannotRunYet(t *testing.T) {
+	m := newForm(t, &modetest.Host{Fns: []protocol.Function{greet(), count()}}, "greet")
+	p := m.Primary()
+	require.True(t, p.Disabled, "To is required and empty")
+	assert.Equal(t, "Fill in every required field (*) to run it.", p.Hint)
+	assert.Equal(t, p.Hint, p.Title)
+
+	m.choose("count")
+	p = m.Primary()
+	require.False(t, p.Disabled)
+	assert.Equal(t, "Ready: Enter or Run runs count.", p.Hint)
+
+	assert.Empty(t, newForm(t, &modetest.Host{Fns: []protocol.Function{greet()}}, "").Primary().Hint, "no function chosen: the body asks for one")
+}

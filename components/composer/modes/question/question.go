@@ -57,9 +57,14 @@ func (m *Mode) Header() app.UI {
 	)
 }
 
-// Body shows the message and the fields.
+// Body shows the message and the fields. A confirm's Yes and No are drawn as a form's
+// actions are: at the right, Yes with the primary weight (docs/look.md, "Decisions").
 func (m *Mode) Body() app.UI {
-	return app.Div().Class("question").Body(
+	div := app.Div().Class("question")
+	if m.d.Request.Kind == protocol.KindConfirm {
+		div = div.Class("question-confirm")
+	}
+	return div.Body(
 		app.If(m.d.Request.Message != "", func() app.UI {
 			return app.P().Class("question-message").ID(m.view.MessageID()).Text(m.d.Request.Message)
 		}),

@@ -51,7 +51,20 @@ func ChoiceButton(scope, label, description string, tone protocol.Tone, recommen
 // ChoiceButtonKeys is ChoiceButton with the chord that presses it too ("mod+enter"), shown
 // as a hint beside its label.
 func ChoiceButtonKeys(scope, label, description string, tone protocol.Tone, recommended bool, keys string, run func(ctx app.Context)) app.UI {
+	return choiceButton(scope, label, description, tone, recommended, keys, false, run)
+}
+
+// PrimaryChoiceButtonKeys is ChoiceButtonKeys drawn with the primary action's weight: the
+// one answer a person most often gives (an approval's Approve).
+func PrimaryChoiceButtonKeys(scope, label, description string, tone protocol.Tone, recommended bool, keys string, run func(ctx app.Context)) app.UI {
+	return choiceButton(scope, label, description, tone, recommended, keys, true, run)
+}
+
+func choiceButton(scope, label, description string, tone protocol.Tone, recommended bool, keys string, primary bool, run func(ctx app.Context)) app.UI {
 	b := app.Button().Type("button").Class("choice", "tone-"+string(tone))
+	if primary {
+		b = b.Class("choice-primary")
+	}
 	if keys != "" {
 		b = b.Aria("keyshortcuts", modes.AriaKeys(keys))
 	}
