@@ -667,6 +667,7 @@ func (c *Conversation) Render() app.UI {
 				// After the composer, so the composer keeps its index: the hero's starters.
 				app.Div().Class("starters-slot").Body(
 					app.If(hero && c.session != "", c.renderStarters),
+					app.If(hero && c.session != "" && c.starters.modelKnown && !c.starters.model, c.offlineNote),
 				),
 			),
 		)

@@ -39,6 +39,8 @@ var allowed = map[string]bool{
 	// Flags, files and the JSON of the MCP page's example.
 	"model-url": true, "model": true, "model-window": true, "mcp-config": true, "parley": true,
 	"mcp": true, "json": true, "mcpServers": true, "name": true, "command": true, "args": true,
+	// The empty page's note on configuring a model: environment variables, an example.
+	"PARLEY_MODEL_URL": true, "PARLEY_MODEL": true, "PARLEY_MODEL_KEY": true, "OpenAI": true, "Ollama": true, "http": true, "llama3.2": true,
 	// The test's own content: what a person, an agent or a server wrote.
 	"deploy-notes": true, "git": true, "status": true, "echo": true, "hi": true, "gpt-mini": true,
 	"fs": true, "read_file": true, "notes": true, "docs": true,
@@ -150,7 +152,7 @@ func TestChineseViewsHaveNoEnglishLeft(t *testing.T) {
 			connecting.link = socket.State{Status: socket.Connecting}
 			return app.Div().Body(c.renderOffline(), c.renderLink(), connecting.renderLink(), (&Conversation{}).renderLink(),
 				(&Conversation{unauthorized: true}).renderBody(false), (&Conversation{session: "s9"}).renderBody(true),
-				c.renderStarters())
+				c.renderStarters(), c.offlineNote())
 		}},
 		"unsent": &Thread{Unsent: []mo.Entry{{ID: "a1", Session: "s1", Text: "你好", State: mo.Waiting},
 			{ID: "a2", Session: "s1", Text: "再见", State: mo.Refused, Err: "会话不存在"}, {ID: "a3", Session: "s1", Text: "在吗", State: mo.Sending}}},

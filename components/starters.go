@@ -2,6 +2,7 @@ package components
 
 import (
 	"strings"
+	"unicode/utf8"
 
 	"github.com/maxence-charriere/go-app/v10/pkg/app"
 
@@ -19,6 +20,9 @@ type starters struct {
 	examples  []protocol.CommandInfo
 	functions []protocol.Function
 	model     bool
+	// modelKnown says the model list was read: only then does "no model" mean none is
+	// configured (the hero says so, and how to configure one).
+	modelKnown bool
 }
 
 // maxStarterExamples and maxStarterFunctions keep the empty page short.
@@ -56,7 +60,7 @@ func (c *Conversation) loadStarters(ctx app.Context, ws string) {
 			}
 		}
 		if models, err := client.Models(ctx); err == nil {
-			s.model = models.Configured
+			s.model, s.modelKnown = models.Configured, true
 		}
 		ctx.Dispatch(func(ctx app.Context) {
 			if c.workspace == ws {
@@ -118,10 +122,55 @@ func starterButton(label, detail string, onClick app.EventHandler, key string) a
 	return app.Button().Type("button").Class("starter").DataSet("starter", key).
 		Body(
 			app.Span().Class("starter-label").Body(labelWords(label)...),
-			app.Span().Class("starter-detail").Text(detail),
+			app.Span().Class("starter-detail").Body(detailWords(detail)...),
 		).
 		OnClick(onClick, app.EventScope(key))
 }
+
+// maxDetailWord is the longest word a starter's detail holds together: a longer one (a
+// path, a sentence of a language written without spaces) breaks as text does.
+const maxDetailWord = 24
+
+// detailWords are a starter's detail as words that each hold together (the stylesheet
+// draws them as inline blocks): the detail is cut to its lines with an ellipsis after a
+// whole word, never inside one ("(a singl…").
+func detailWords(detail string) []app.UI {
+	words := strings.Fields(detail)
+	out := make([]app.UI, 0, 2*len(words))
+	for i, w := range words {
+		if i > 0 {
+			out = append(out, app.Text(" "))
+		}
+		if utf8.RuneCountInString(w) > maxDetailWord {
+			out = append(out, app.Text(w))
+			continue
+		}
+		out = append(out, app.Span().Class("detail-word").Text(w))
+	}
+	return out
+}
+
+// offlineNote is the empty page's word on a model that is not configured: the controls
+// row says "offline", and this says what that means and how to configure one.
+func (c *Conversation) offlineNote() app.UI {
+	return app.Div().Class("hero-offline").ID("hero-offline").Body(
+		app.P().Body(
+			app.Strong().Text(tr(i18n.HeroOfflineTitle)),
+			app.Text(" "+tr(i18n.HeroOfflineText)),
+		),
+		app.Pre().Body(app.Code().Text(modelCommand)),
+		app.P().Text(tr(i18n.HeroOfflineEnv)),
+		app.Pre().Body(app.Code().Text(modelEnvCommand)),
+	)
+}
+
+// modelCommand and modelEnvCommand start Parley with a local Ollama's model, by its flags and
+// by their environment variables (README, "Using a model", server_model.go): commands, in
+// every language.
+const (
+	modelCommand    = "parley -model-url http://127.0.0.1:11434/v1 -model llama3.2"
+	modelEnvCommand = "PARLEY_MODEL_URL=http://127.0.0.1:11434/v1 PARLEY_MODEL=llama3.2 parley"
+)
 
 // labelWords are a starter's label as words that each hold together: a phone wraps the
 // label between its words only, never inside a slug at its hyphen ("/example ask-" over

@@ -23,7 +23,7 @@ const englishOnPage = `(() => {
 		'.approval-details, .question-message, .choice-description, .ib-backdrop, .starter:not([data-starter="/help"]), pre, code, .model-button, select option:not([value=""]), ' +
 		'script, style, noscript';
 	const allowed = new Set(['Parley', 'MCP', 'Enter', 'Esc', 'Alt', 'Ctrl', 'Shift', 'Tab', 'English', 'token',
-		'model', 'url', 'window', 'help', 'Alpha']);
+		'model', 'url', 'window', 'help', 'Alpha', 'OpenAI', 'Ollama']);
 	const inContent = el => !!(el && el.closest && el.closest(content));
 	// What people and programs wrote may also show inside a label ("Approval: <its message>").
 	const written = new Set();
