@@ -122,7 +122,12 @@ func (p *MCPPage) Render() app.UI {
 			return app.P().Class("mcp-problem mcp-file-problem").Role("alert").Text(tr(i18n.MCPFileProblem, locale.Current().MCPReason(p.list.Problems[i])))
 		}),
 		app.If(p.loaded && len(p.list.Servers) == 0 && len(p.list.Problems) == 0, func() app.UI {
-			return app.P().Class("mcp-empty").Text(tr(i18n.MCPEmpty))
+			// The prose, then the file's shape as a code block of its own (it ran into the
+			// sentence: docs/qa-round11.md #16).
+			return app.Div().Class("mcp-empty").Body(
+				app.P().Text(tr(i18n.MCPEmptyLead, ".parley/mcp.json")),
+				app.Pre().Class("mcp-example").Body(app.Code().Text(mcpExample)),
+			)
 		}),
 		app.Ul().Class("mcp-servers").Body(
 			app.Range(p.list.Servers).Slice(func(i int) app.UI { return p.server(p.list.Servers[i]) }),
@@ -177,3 +182,11 @@ func lastChat() string {
 	}
 	return "/"
 }
+
+// mcpExample is the shape of an MCP configuration file, shown when there is none: JSON, in
+// every language.
+const mcpExample = `{
+  "mcpServers": {
+    "name": { "command": "…", "args": ["…"] }
+  }
+}`
