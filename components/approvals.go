@@ -728,7 +728,11 @@ func (p *ApprovalsPage) renderEnded(h protocol.HistoryEntry) app.UI {
 			outcome += " — " + reason
 		}
 	}
-	return app.Li().Class("history-entry outcome-"+h.Outcome).DataSet("decision", h.ID).DataSet("session", h.Session).Body(
+	li := app.Li().Class("history-entry outcome-" + h.Outcome)
+	if rejected && !approval {
+		li = li.Class("outcome-declined") // its badge is not a failure's
+	}
+	return li.DataSet("decision", h.ID).DataSet("session", h.Session).Body(
 		app.Div().Class("entry-head").Body(
 			app.Span().Class("entry-title").Text(cmpOr(asked(h.Request), tr(i18n.KindQuestion))),
 			app.Span().Class("history-outcome").Text(outcome),
