@@ -111,6 +111,31 @@ func TestAKeyOnTheHiddenBarIsTheDrafts(t *testing.T) {
 	assert.Equal(t, "meanwhile y", draft(t, ctx), "every letter is in the draft, in order")
 }
 
+// TestAKeyWhoseKeydownShowedADecisionIsTheDrafts: the bar's keydown enters the wasm, which
+// runs every waiting goroutine before it returns, so the render that shows a decision can run
+// inside a key's keydown and move the focus to the decision before the browser inserts the
+// key's text, which then went nowhere (CI lost the "I" of "meanwhile I", the key's way
+// logged). That moment is made here: a listener on the bar, after the shell's, hides it and
+// focuses the decision as that render does. The letter is the draft's.
+func TestAKeyWhoseKeydownShowedADecisionIsTheDrafts(t *testing.T) {
+	t.Parallel()
+	srv, ctx, rng := writing(t)
+	typeAt(t, ctx, rng, "mea", typistsPace)
+	sendAPI(t, srv, sessionOf(t, ctx), `/script confirm('Delete all the notes?')`)
+	do(t, ctx, 20*time.Second, waitJS(modeShown), waitJS(`document.activeElement.closest('#composer-mode') !== null`))
+	assert.True(t, evalBool(t, ctx, `(() => {
+		const t = document.querySelector('#composer-input'), seat = t.closest('.is-hidden');
+		const mode = document.querySelector('#composer-mode');
+		seat.classList.remove('is-hidden'); t.focus();
+		t.addEventListener('keydown', () => { seat.classList.add('is-hidden'); mode.focus(); }, {once: true});
+		const key = new KeyboardEvent('keydown', {key: 'n', bubbles: true, cancelable: true});
+		t.dispatchEvent(key);
+		return key.defaultPrevented && document.activeElement === mode })()`), "the key, handed on, was kept from the decision")
+	typeAt(t, ctx, rng, "while y", typistsPace)
+	assertOnePending(t, srv, ctx, "no key answered the confirm")
+	assert.Equal(t, "meanwhile y", draft(t, ctx), "every letter is in the draft, in order")
+}
+
 // TestAWritersPauseAsADecisionLandsAnswersNothing: the person typed part of a message and
 // paused to think just as a confirm landed; when they type on, past the guard, no key presses
 // a choice and none is lost.

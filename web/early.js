@@ -140,6 +140,22 @@
     show();
   }, true);
 
+  // The bar's own keydown enters the wasm, which runs every waiting goroutine before it
+  // returns: a render due then (a decision arriving) can move the focus to the decision
+  // inside the key's keydown, before the browser inserts the key's text, which then goes
+  // nowhere (CI lost the "I" of "meanwhile I"). So after the bar's handlers (this listener
+  // bubbles), a character whose keydown began on the bar and ended on the decision goes where
+  // a letter typed on a decision that has just arrived goes: to the draft.
+  document.addEventListener("keydown", (e) => {
+    if (e.defaultPrevented || e.isComposing || e.keyCode === 229 || e.ctrlKey || e.metaKey || e.altKey) return;
+    const t = composer();
+    const mode = document.getElementById("composer-mode");
+    const el = document.activeElement;
+    if ([...e.key].length !== 1 || !t || e.target !== t || el === t || !mode || !mode.contains(el)) return;
+    e.preventDefault();
+    mode.dispatchEvent(new KeyboardEvent("keydown", { key: e.key, code: e.code, bubbles: true, cancelable: true }));
+  });
+
   // The Go program never returns while the page lives: if it does, a panic ended it, and the
   // page would look alive while nothing answers a key or a click. Say so, with a way out.
   // This script runs before wasm_exec.js (deferred), which defines globalThis.Go: a setter
