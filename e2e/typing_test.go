@@ -154,12 +154,28 @@ func TestNewSessionKeepsWhatIsTypedAtOnce(t *testing.T) {
 	msgs := waitMessages(t, ctx, 2)
 	require.Equal(t, "from a session", msgs[0].Text)
 
-	// A session's row clicked, then typed on: nothing is held for later.
-	do(t, ctx, 10*time.Second, chromedp.Click(chromedp.CSS(`#sidebar .session-item[data-session="`+strings.TrimPrefix(first, "/s/")+`"] .session-link`)),
-		waitJS(`location.pathname === '`+first+`'`))
-	typeAt(t, ctx, rng, "x", typingPaces[0])
-	time.Sleep(300 * time.Millisecond)
+	// A session's row clicked, then typed on: the keys are that session's draft, and nothing
+	// is held for later (held, they went out in the next session opened).
+	second := evalString(t, ctx, `location.pathname`)
+	row := func(path string) string {
+		return `#sidebar .session-item[data-session="` + strings.TrimPrefix(path, "/s/") + `"] .session-link`
+	}
+	do(t, ctx, 10*time.Second, chromedp.Click(chromedp.CSS(row(first))))
+	typeAt(t, ctx, rng, "xy z", typingPaces[0])
+	do(t, ctx, 10*time.Second, waitJS(`location.pathname === '`+first+`'`))
+	do(t, ctx, 10*time.Second, waitDraft("xy z"), waitJS(`document.activeElement.id === 'composer-input'`))
 	assert.Empty(t, evalString(t, ctx, `window.parleyEarly.text + window.parleyEarly.sends.join('')`), "nothing held")
+
+	// Reached by Tab (the focus on the row of the session shown), a letter goes to its draft;
+	// on another session's row it does nothing.
+	do(t, ctx, 10*time.Second, js(`document.querySelector('`+row(first)+`').focus()`))
+	typeAt(t, ctx, rng, "!", typingPaces[0])
+	do(t, ctx, 10*time.Second, waitDraft("xy z!"))
+	do(t, ctx, 10*time.Second, js(`document.querySelector('`+row(second)+`').focus()`))
+	typeAt(t, ctx, rng, "q", typingPaces[0])
+	time.Sleep(300 * time.Millisecond)
+	assert.Equal(t, "xy z!", draft(t, ctx), "a letter on another session's row is not this draft's")
+	assert.Equal(t, first, evalString(t, ctx, `location.pathname`))
 	_ = srv
 }
 

@@ -40,6 +40,8 @@
   // where they would wait and go out in another session.
   let followed = { at: -1e9, from: "" };
   document.addEventListener("click", (e) => {
+    const row = e.target instanceof Element && e.target.closest("a.session-link");
+    if (row) followedRow = { at: performance.now(), href: row.getAttribute("href") };
     const a = e.target instanceof Element && e.target.closest('a[href="/"]');
     if (!a) return;
     followed = { at: performance.now(), from: location.pathname };
@@ -50,6 +52,20 @@
     !!el && el.tagName === "A" && el.getAttribute("href") === "/" && location.pathname === "/" &&
     followed.from !== "/" && performance.now() - followed.at < 3000 &&
     (([...k].length === 1 && k !== " ") || early.text !== "" || early.sends.length > 0);
+  // A character typed on the row of the session the page shows (just clicked, or reached by
+  // Tab) is for that session's composer: a link does nothing with a letter, and the person
+  // who opened a session and typed lost the first keys. The composer says whose draft it shows
+  // (data-session, set by the shell). Until it shows the row's session (the render after a
+  // click is a frame or two away), the keys of a row just clicked wait in parleyRowKeys under
+  // that session's id, and the shell takes them when it shows that session; any other session
+  // drops them. Keys are never held for a bar that may not come, nor given to another session.
+  const rowKeys = { session: "", text: "" };
+  window.parleyRowKeys = rowKeys;
+  let followedRow = { at: -1e9, href: "" };
+  const rowOf = (el, k) =>
+    !!el && el.tagName === "A" && el.classList.contains("session-link") &&
+    location.pathname === el.getAttribute("href") &&
+    [...k].length === 1 && (k !== " " || rowKeys.text !== "") ? el.getAttribute("href").slice(3) : "";
   const usable = (t) => !!t && !t.disabled && (typeof t.checkVisibility !== "function" || t.checkVisibility());
   const show = () => {
     const t = composer();
@@ -79,6 +95,18 @@
       // The page is changing under the bar (its draft is about to be the new page's): the
       // key is held, as during any hand-off, and the bar's next update takes it (takeOver).
       root.removeAttribute("data-composer-live");
+    }
+    const row = live() ? rowOf(el, k) : "";
+    if (row && usable(t) && t.dataset.session === row && rowKeys.text === "") {
+      // Focused inside keydown, the textarea receives the key's text (Chromium).
+      t.focus();
+      return;
+    }
+    if (row && followedRow.href === el.getAttribute("href") && performance.now() - followedRow.at < 2000) {
+      e.preventDefault();
+      if (rowKeys.session !== row) Object.assign(rowKeys, { session: row, text: "" });
+      rowKeys.text += k;
+      return;
     }
     if (live()) {
       // The render that shows a decision hides the bar by a class; until Chromium's focus

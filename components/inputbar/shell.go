@@ -116,9 +116,11 @@ func newShell(ctx app.Context, b *Bar) *shell {
 	sh.substring = app.Window().Get("String").Get("prototype").Get("substring")
 
 	sh.cur = sh.scope(b.Session)
+	sh.markSession()
 	// Marks the textarea as the shell's: web/early.js no longer copies its value.
 	sh.ta.Set("parleyShell", true)
 	sh.show()
+	sh.takeRowKeys()
 	sh.listen()
 	sh.watchWidth()
 	if !b.Disabled {
@@ -240,7 +242,38 @@ func (sh *shell) switchTo(key string) {
 		sh.cur.menu = slash.Menu{Active: -1}
 	}
 	sh.cur = sh.scope(key)
+	sh.markSession()
 	sh.show()
+	sh.takeRowKeys()
+}
+
+// markSession tells web/early.js whose draft the textarea shows (data-session): a character
+// typed on that session's row in the list is handed to it, and to no other session's.
+func (sh *shell) markSession() {
+	sh.ta.Get("dataset").Set("session", sh.cur.key)
+}
+
+// takeRowKeys takes the characters web/early.js kept for this session while they were typed
+// on its row, just clicked, before the textarea showed its draft: they go after the draft,
+// and the focus comes to the textarea with them. Kept for another session, they are dropped.
+func (sh *shell) takeRowKeys() {
+	k := app.Window().Get("parleyRowKeys")
+	if !k.Truthy() || k.Get("text").String() == "" {
+		return
+	}
+	session, text := k.Get("session").String(), k.Get("text").String()
+	k.Set("session", "")
+	k.Set("text", "")
+	if session != sh.cur.key {
+		return
+	}
+	sh.appendText(text)
+	if a := app.Window().Get("document").Get("activeElement"); Free() || a.Get("classList").Call("contains", "session-link").Bool() {
+		sh.ta.Call("focus")
+	}
+	end := sh.cur.m.Len()
+	sh.ta.Call("setSelectionRange", end, end)
+	sh.lastSel = input.Range{Start: end, End: end}
 }
 
 // carry moves the draft of session from to session to, which takes it only while its own
