@@ -398,6 +398,21 @@ func TestA429IsWaitedOutOnceBeforeTheStream(t *testing.T) {
 	assert.GreaterOrEqual(t, at[1].Sub(at[0]), 900*time.Millisecond, "it waited as asked")
 }
 
+// TestALong429WaitIsSaid: a wait of seconds with nothing moving reads as a hang, so the thread
+// says the server asked for it, and that the prompt goes again on its own.
+func TestALong429WaitIsSaid(t *testing.T) {
+	srv := newFakeServer(t,
+		reply{status: 429, header: map[string]string{"Retry-After": "2"}, body: `{"error":{"message":"slow down"}}`},
+		text("Now it works."))
+	e := newEnv(t, srv)
+	evs := e.prompt("hi")
+	assert.Equal(t, []string{"Now it works."}, messages(t, evs, ""))
+	notes := messages(t, evs, protocol.FromParley)
+	require.Len(t, notes, 1)
+	assert.Contains(t, notes[0], "asked to wait 2 s")
+	require.Len(t, srv.times(), 2)
+}
+
 func TestA429AfterAToolRanIsNotRetried(t *testing.T) {
 	srv := newFakeServer(t,
 		calls("index", call{"l", "list_files", `{}`}),

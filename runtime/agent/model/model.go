@@ -290,6 +290,13 @@ func (a *Agent) generate(ctx context.Context, model string, msgs []openai.ChatCo
 	stream, err := client.CreateChatCompletionStream(ctx, req)
 	if err != nil && mayRetry && status(err) == http.StatusTooManyRequests {
 		if wait, ok := doer.retryAfter(a.cfg.Now()); ok && wait <= a.cfg.MaxRetryAfter {
+			if wait >= sayWaitFrom {
+				// Up to half a minute with nothing moving reads as a hang: say why, and when.
+				secs := strconv.Itoa(int((wait + time.Second - 1) / time.Second))
+				if err := a.say(ctx, tools, phrase("model_rate_wait", a.cfg.URL, secs)); err != nil {
+					return step{}, err
+				}
+			}
 			if werr := sleep(ctx, wait); werr != nil {
 				return step{}, werr
 			}
@@ -336,6 +343,10 @@ func (a *Agent) generate(ctx context.Context, model string, msgs []openai.ChatCo
 	}
 	return st, nil
 }
+
+// sayWaitFrom is the shortest wait for a 429 that the thread is told of: a shorter one passes
+// like a slow answer.
+const sayWaitFrom = 2 * time.Second
 
 // emptyLinesLimit bounds the non-data lines of one stream; go-openai keeps them in memory
 // (to read an error body from), so it stays bounded.
