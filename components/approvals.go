@@ -754,15 +754,16 @@ func (p *ApprovalsPage) renderEnded(h protocol.HistoryEntry) app.UI {
 			return app.Div().Class("history-grant").Text(tr(i18n.GrantCreated, scopeWords(*h.Grant), state))
 		}),
 		app.If(h.Retryable, func() app.UI {
-			return &retryButton{Session: h.Session, Decision: h.ID}
+			return &retryButton{Session: h.Session, Decision: h.ID, Runs: h.RetryRuns}
 		}),
 	)
 }
 
-// retryButton is Request retry on a history entry.
+// retryButton is Request retry (or Run again, Runs) on a history entry.
 type retryButton struct {
 	app.Compo
 	Session, Decision string
+	Runs              bool
 	sent              bool
 }
 
@@ -770,10 +771,11 @@ type retryButton struct {
 func (r *retryButton) OnMount(ctx app.Context) { relabel(ctx) }
 
 func (r *retryButton) Render() app.UI {
+	label, title, sent := retryWords(r.Runs)
 	if r.sent {
-		return app.Div().Class("entry-note retry-note").Role("status").Text(tr(i18n.RetryRequested))
+		return app.Div().Class("entry-note retry-note").Role("status").Text(sent)
 	}
-	return app.Button().Type("button").Class("choice retry").Body(app.Span().Class("choice-label").Text(tr(i18n.RequestRetry))).
+	return app.Button().Type("button").Class("choice retry").Title(title).Body(app.Span().Class("choice-label").Text(label)).
 		OnClick(func(ctx app.Context, e app.Event) {
 			r.sent = true
 			ctx.NewActionWithValue(actionRetry, RetryIntent{Session: r.Session, Decision: r.Decision})

@@ -108,19 +108,30 @@ func (d *DecisionCard) renderReason() app.UI {
 }
 
 // renderRetry offers Request retry on a request that expired unanswered (it timed out, or a
-// restart cut it off): a message to the agent asking for the same request again. It grants
+// restart cut it off): a message to the agent asking for the same request again; or Run
+// again when a slash command's run asked it, which sends the command again. It grants
 // nothing.
 func (d *DecisionCard) renderRetry() app.UI {
 	if d.retried != "" {
 		return app.Div().Class("entry-note retry-note").Role("status").Text(d.retried)
 	}
+	label, title, sent := retryWords(d.Message.RetryRuns)
 	return app.Button().Type("button").Class("choice retry").
-		Title(tr(i18n.RequestRetryTitle)).
-		Text(tr(i18n.RequestRetry)).
+		Title(title).
+		Text(label).
 		OnClick(func(ctx app.Context, e app.Event) {
-			d.retried = tr(i18n.RetryRequested)
+			d.retried = sent
 			ctx.NewActionWithValue(actionRetry, RetryIntent{Session: d.Session, Decision: d.Message.ID})
 		})
+}
+
+// retryWords are a retry button's label, title and the note once sent: Run again when it
+// sends a slash command again (runs), Request retry when it asks the agent.
+func retryWords(runs bool) (label, title, sent string) {
+	if runs {
+		return tr(i18n.RunAgain), tr(i18n.RunAgainTitle), tr(i18n.RanAgain)
+	}
+	return tr(i18n.RequestRetry), tr(i18n.RequestRetryTitle), tr(i18n.RetryRequested)
 }
 
 // decisionMessage is a pending decision as a card shows it.

@@ -174,22 +174,32 @@ func TestDecisionCardForgetsWhatWasTypedForAnotherDecision(t *testing.T) {
 }
 
 // A card that expired unanswered (timed out, or cut off by a restart) offers Request retry,
-// and nothing that answers; one stopped on purpose, or still pending, does not.
+// and nothing that answers; one stopped on purpose, or still pending, does not. A slash
+// command's request offers Run again (the command is sent again: the agent never asked it),
+// and a function run's offers neither (its form runs it again).
 func TestExpiredCardsOfferRequestRetry(t *testing.T) {
 	req := protocol.DecisionRequest{Kind: protocol.KindConfirm, Message: "Deploy?"}
-	for _, reason := range []string{protocol.ReasonTimeout, protocol.ReasonOrphaned, protocol.ReasonStopped, protocol.ReasonWithdrawn} {
-		th := &store.Thread{}
-		asked, _ := json.Marshal(protocol.QuestionAsked{ID: "d1", Request: req})
-		th.Apply(protocol.Event{Offset: 1, Type: protocol.EventQuestionAsked, Data: asked})
-		ended, _ := json.Marshal(protocol.QuestionRejected{ID: "d1", Reason: reason, Outcome: protocol.OutcomeAborted})
-		th.Apply(protocol.Event{Offset: 2, Type: protocol.EventQuestionRejected, Data: ended})
-		html := viewtest.Render(t, &DecisionCard{Message: th.Messages[0]})
-		if protocol.RetryableReason(reason) {
-			assert.Contains(t, html, "Request retry", reason)
-		} else {
-			assert.NotContains(t, html, "Request retry", reason)
+	for _, asker := range []struct{ run, offers string }{
+		{"", "Request retry"},
+		{protocol.CommandRun(7), "Run again"},
+		{protocol.FunctionRunPrefix + "f1", ""},
+	} {
+		for _, reason := range []string{protocol.ReasonTimeout, protocol.ReasonOrphaned, protocol.ReasonStopped, protocol.ReasonWithdrawn} {
+			th := &store.Thread{}
+			asked, _ := json.Marshal(protocol.QuestionAsked{ID: "d1", Request: req, Run: asker.run})
+			th.Apply(protocol.Event{Offset: 1, Type: protocol.EventQuestionAsked, Data: asked})
+			ended, _ := json.Marshal(protocol.QuestionRejected{ID: "d1", Reason: reason, Outcome: protocol.OutcomeAborted})
+			th.Apply(protocol.Event{Offset: 2, Type: protocol.EventQuestionRejected, Data: ended})
+			html := viewtest.Render(t, &DecisionCard{Message: th.Messages[0]})
+			for _, label := range []string{"Request retry", "Run again"} {
+				if label == asker.offers && protocol.RetryableReason(reason) {
+					assert.Contains(t, html, label, reason, asker.run)
+				} else {
+					assert.NotContains(t, html, label, reason, asker.run)
+				}
+			}
+			assert.NotContains(t, html, "entry-reason", reason)
 		}
-		assert.NotContains(t, html, "entry-reason", reason)
 	}
 	pending := viewtest.Render(t, &DecisionCard{Message: decisionMessage(store.StatusPending, req)})
 	assert.NotContains(t, pending, "Request retry")

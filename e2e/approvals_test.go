@@ -332,20 +332,27 @@ func TestBatchCardApproveAllRejectAllAndEach(t *testing.T) {
 	assert.Equal(t, "one | rejected by the user", msgs[5].Text)
 }
 
-// TestRequestRetryAsksTheAgentAgain lets a request time out, then Request retry sends the
-// agent a message asking for it again; no grant is made.
+// TestRequestRetryAsksTheAgentAgain lets the agent's request time out, then Request retry
+// sends the agent a message asking for it again; no grant is made. (A script's request is
+// run again instead: TestRequestRetryOnARequestCutOffByARestart.)
 func TestRequestRetryAsksTheAgentAgain(t *testing.T) {
 	t.Parallel()
-	srv, ctx := openHome(t)
-	do(t, ctx, 10*time.Second, typeText(`/script run(['echo', 'late'], timeout=5) if confirm('Run it?', timeout=1) else None`), pressEnter(0))
+	fake := testkit.NewModel(t, testkit.Calls(runCommand("call_0", "echo", "late")), testkit.Text("It timed out."), testkit.Text("Asking again."))
+	srv := startServerFlags(t, t.TempDir(), "-model-url", fake.Base(), "-model", "test", "-decision-timeout", "2s")
+	ctx := browser(t)
+	do(t, ctx, 60*time.Second, chromedp.Navigate(srv.link), waitReady())
+	prompt(t, ctx, "echo late")
 	do(t, ctx, 30*time.Second, waitJS(`!!document.querySelector('.entry-decision.status-timed-out .retry')`))
+	assert.Equal(t, "Request retry", evalString(t, ctx, `document.querySelector('.entry-decision.status-timed-out .retry').textContent`))
 	do(t, ctx, 10*time.Second, clickJS(`.entry-decision.status-timed-out .retry`))
 	do(t, ctx, 10*time.Second, waitJS(`!!document.querySelector('.entry-decision .retry-note')`))
-	msgs := waitMessages(t, ctx, 3)
-	assert.Equal(t, "user", msgs[1].Role)
-	assert.Contains(t, msgs[1].Text, "please make the same request again")
-	assert.Contains(t, msgs[1].Text, "Run it?")
-	assert.Equal(t, "agent", msgs[2].Role, "the agent got it as a message")
+	do(t, ctx, 30*time.Second, waitJS(`document.querySelector('.thread').textContent.includes('Asking again.')`))
+	reqs := fake.Requests()
+	require.Len(t, reqs, 3)
+	last := reqs[2].Messages[len(reqs[2].Messages)-1]
+	assert.Equal(t, "user", last.Role)
+	assert.Contains(t, last.Content, "please make the same request again", "the agent got it as a message")
+	assert.Contains(t, last.Content, "echo late")
 	list, err := apiClient(srv).ListGrants(context.Background())
 	require.NoError(t, err)
 	assert.Empty(t, list, "a retry creates no trust")

@@ -66,6 +66,9 @@ const (
 	RequestRetryTitle
 	RetryRequested
 	RetryNotRequested // %[1]s
+	RunAgain
+	RunAgainTitle
+	RanAgain
 	OutcomeRejected
 	OutcomeRejectedWith // %[1]s
 	OutcomeStopped
@@ -423,6 +426,9 @@ var views = map[Msg][nLocales]string{
 	RequestRetryTitle:             {"Ask the agent to make the same request again; it is asked like any other", "让智能体再发一次同样的请求；它会像其他请求一样询问你"},
 	RetryRequested:                {"Retry requested: the agent was asked to make the request again.", "已请求重试：智能体会再发一次这个请求。"},
 	RetryNotRequested:             {"Retry not requested: %[1]s.", "未能请求重试：%[1]s。"},
+	RunAgain:                      {"Run again", "再次运行"},
+	RunAgainTitle:                 {"Send the command that asked this again: it runs from its start and asks again", "再次发送提出这个请求的命令：它会从头运行并再次询问"},
+	RanAgain:                      {"Sent again: the command runs from its start.", "已再次发送：命令会从头运行。"},
 	OutcomeRejected:               {"Rejected", "已拒绝"},
 	OutcomeApproved:               {"Approved", "已批准"},
 	RunScript:                     {"Script", "脚本"},

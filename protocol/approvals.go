@@ -62,8 +62,11 @@ type HistoryEntry struct {
 	Grant     *GrantScope `json:"grant,omitempty"`
 	GrantID   string      `json:"grantId,omitempty"`
 	GrantLive bool        `json:"grantLive,omitempty"`
-	// Retryable says Request retry is offered: the request expired (RetryableReason).
+	// Retryable says Request retry is offered: the request expired (RetryableReason), and
+	// RetryWayOf its asker is not RetryNone. RetryRuns says the retry runs the slash command
+	// that asked again (Run again), not a prompt to the agent.
 	Retryable bool `json:"retryable,omitempty"`
+	RetryRuns bool `json:"retryRuns,omitempty"`
 	// AnswerPhrase and ReasonPhrase name Answer and Reason by their catalogue codes when
 	// Parley wrote them in fixed words ("Approved 2 of 3", why it was aborted).
 	AnswerPhrase *Phrase `json:"answerPhrase,omitempty"`
@@ -75,6 +78,32 @@ type HistoryEntry struct {
 // in time or because a restart cut it off. A stopped or withdrawn one was ended on purpose.
 func RetryableReason(reason string) bool {
 	return reason == ReasonTimeout || reason == ReasonOrphaned
+}
+
+// RetryWay is how a request that expired is asked for again, by who asked it.
+type RetryWay uint8
+
+// The ways of a retry.
+const (
+	// RetryNone: a function run's request. The run is gone; its form runs it again.
+	RetryNone RetryWay = iota
+	// RetryAgent: the agent's request. A prompt asks the agent to make it again.
+	RetryAgent
+	// RetryCommand: a slash command's run asked (a /script, an /example). The command is
+	// sent again, and asks again from its start. The agent never asked: a prompt to it
+	// would ask for a request it knows nothing of.
+	RetryCommand
+)
+
+// RetryWayOf says how a request asked by run (QuestionAsked.Run) is asked for again.
+func RetryWayOf(run string) RetryWay {
+	switch {
+	case strings.HasPrefix(run, commandRunPrefix):
+		return RetryCommand
+	case strings.HasPrefix(run, FunctionRunPrefix):
+		return RetryNone
+	}
+	return RetryAgent // the agent's turn asks with no run of its own
 }
 
 // ApprovalHistory answers GET /api/approvals/history, newest first. Next is the ?before= of

@@ -5,6 +5,8 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"strconv"
+	"strings"
 )
 
 // Decisions: everything that puts the turn back on the user travels as one request shape
@@ -324,6 +326,26 @@ type RunStarted struct {
 	Args json.RawMessage `json:"args,omitempty"`
 	// Source is where an example or function came from: "builtin" or its workspace file.
 	Source string `json:"source,omitempty"`
+}
+
+// commandRunPrefix begins the id of a slash command's run: the prompt's offset follows.
+// FunctionRunPrefix begins a function run's: a new id follows.
+const (
+	commandRunPrefix  = "slash-command:"
+	FunctionRunPrefix = "function:"
+)
+
+// CommandRun is the run id of the slash command that the prompt at offset carried.
+func CommandRun(offset uint64) string { return commandRunPrefix + strconv.FormatUint(offset, 10) }
+
+// CommandRunPrompt is the offset of the prompt whose slash command run is, if it is one.
+func CommandRunPrompt(run string) (uint64, bool) {
+	n, ok := strings.CutPrefix(run, commandRunPrefix)
+	if !ok {
+		return 0, false
+	}
+	off, err := strconv.ParseUint(n, 10, 64)
+	return off, err == nil
 }
 
 // Output streams of a run.

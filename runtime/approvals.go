@@ -322,7 +322,9 @@ func historyOf(asked protocol.QuestionAsked, end protocol.Event) protocol.Histor
 	if end.Type == protocol.EventQuestionRejected {
 		r, _ := end.DecodeQuestionRejected()
 		h.Outcome = protocol.HistoryAborted
-		h.Retryable = protocol.RetryableReason(r.Reason)
+		way := protocol.RetryWayOf(asked.Run)
+		h.Retryable = protocol.RetryableReason(r.Reason) && way != protocol.RetryNone
+		h.RetryRuns = h.Retryable && way == protocol.RetryCommand
 		code, ok := abortReason[r.Reason]
 		if r.Outcome == protocol.OutcomeDeclined {
 			h.Outcome, code, ok = protocol.HistoryTimedOut, "abort_no_answer", true
@@ -426,8 +428,13 @@ func (r *Runtime) ApprovalGrants(ctx context.Context) (protocol.GrantEntries, er
 // ErrNotRetryable is returned for a retry of a decision that did not expire.
 var ErrNotRetryable = errors.New("only a request that timed out or was cut off by a restart can be retried")
 
-// RequestRetry asks the agent, with an ordinary prompt, to make an expired request again. It
-// creates no trust: the new request is asked like any other.
+// ErrRetryFunction is returned for a retry of a function run's request: the run is gone.
+var ErrRetryFunction = errors.New("a function's request is asked again by running the function again, from its form")
+
+// RequestRetry asks for an expired request again, the way its asker makes it
+// (protocol.RetryWayOf): the agent, with an ordinary prompt asking it to make the request
+// again; a slash command's run, by sending its command again, which asks again from its
+// start. It creates no trust: the new request is asked like any other.
 func (r *Runtime) RequestRetry(ctx context.Context, session, id string) (protocol.RetryResponse, error) {
 	if _, err := r.Session(ctx, session); err != nil {
 		return protocol.RetryResponse{}, err
@@ -455,9 +462,36 @@ func (r *Runtime) RequestRetry(ctx context.Context, session, id string) (protoco
 	if err != nil {
 		return protocol.RetryResponse{}, err
 	}
-	text := RetryText(asked.Request, rej.Reason)
+	var text string
+	switch protocol.RetryWayOf(asked.Run) {
+	case protocol.RetryAgent:
+		text = RetryText(asked.Request, rej.Reason)
+	case protocol.RetryCommand:
+		if text, err = r.commandOf(ctx, session, asked.Run); err != nil {
+			return protocol.RetryResponse{}, err
+		}
+	default:
+		return protocol.RetryResponse{}, ErrRetryFunction
+	}
 	resp, err := r.SendPrompt(ctx, session, protocol.SendPromptRequest{Text: text, AttemptID: "retry-" + id})
 	return protocol.RetryResponse{SendPromptResponse: resp, Text: text}, err
+}
+
+// commandOf is the text of the prompt whose slash command run is: the command as it was sent.
+func (r *Runtime) commandOf(ctx context.Context, session, run string) (string, error) {
+	offset, ok := protocol.CommandRunPrompt(run)
+	if !ok {
+		return "", ErrRetryFunction
+	}
+	ev, err := r.log.Get(ctx, offset)
+	if err != nil {
+		return "", fmt.Errorf("read the command that asked: %w", err)
+	}
+	m, err := ev.DecodeMessage()
+	if err != nil || ev.Session != session || ev.Type != protocol.EventUserMessage {
+		return "", fmt.Errorf("read the command that asked: the event at %d is not this session's prompt", offset)
+	}
+	return m.Text, nil
 }
 
 // RetryText is the prompt that asks for an expired request again, saying how it expired:

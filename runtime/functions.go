@@ -108,7 +108,7 @@ func (r *Runtime) RunFunction(ctx context.Context, name string, req protocol.Run
 		}
 		session = info.ID
 	}
-	run := "function:" + r.opts.NewID()
+	run := protocol.FunctionRunPrefix + r.opts.NewID()
 	err = r.startFunctionTurn(ctx, session, run, func(ctx context.Context) {
 		r.execute(ctx, ws, session, protocol.RunStarted{ID: run, Kind: protocol.RunFunction, Name: name, Title: strings.TrimSpace(fn.Title), Args: args, Source: entry.Origin},
 			func(ctx context.Context, caps script.Caps) (string, error) {

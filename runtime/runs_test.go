@@ -4,6 +4,7 @@ import (
 	"context"
 	"os"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -579,4 +580,42 @@ func TestLargeSendIsCut(t *testing.T) {
 	if assert.Len(t, texts, 1) {
 		assert.Equal(t, strings.Repeat("a", 256<<10)+"\n[message truncated after 256 KiB]", texts[0])
 	}
+}
+
+// TestRetryOfACommandsRequestRunsTheCommandAgain: a /script's question that expired is asked
+// again by sending the script again, which asks from its start; the agent, which never asked
+// it, is not prompted. The history calls it Run again (RetryRuns).
+func TestRetryOfACommandsRequestRunsTheCommandAgain(t *testing.T) {
+	ctx := context.Background()
+	rt := freshWith(t, Options{Exclusive: true, DecisionTimeout: 200 * time.Millisecond})
+	s := newSession(t, rt)
+	const command = "/script confirm('Deploy to staging?')"
+	prompt(t, rt, s, command, protocol.ModeQueue)
+	evs := waitFor(t, rt, s, "the question times out", testkit.Has(protocol.EventQuestionRejected))
+	asked, err := protocol.DecodeEventData[protocol.QuestionAsked](evs[slices.IndexFunc(evs, func(ev protocol.Event) bool { return ev.Type == protocol.EventQuestionAsked })])
+	require.NoError(t, err)
+
+	h, err := rt.ApprovalHistory(ctx, protocol.HistoryFilter{Session: s})
+	require.NoError(t, err)
+	require.Len(t, h.Entries, 1)
+	assert.True(t, h.Entries[0].Retryable)
+	assert.True(t, h.Entries[0].RetryRuns, "a command's request is asked again by running it again")
+
+	resp, err := rt.RequestRetry(ctx, s, asked.ID)
+	require.NoError(t, err)
+	assert.Equal(t, command, resp.Text, "the command, as it was sent")
+	evs = waitFor(t, rt, s, "the command asks again", func(evs []protocol.Event) bool {
+		return testkit.Count(evs, protocol.EventQuestionAsked) == 2
+	})
+	var prompts []string
+	for _, ev := range evs {
+		if ev.Type == protocol.EventUserMessage {
+			m, _ := ev.DecodeMessage()
+			prompts = append(prompts, m.Text)
+		}
+	}
+	assert.Equal(t, []string{command, command}, prompts, "no prompt to the agent")
+	again, err := rt.RequestRetry(ctx, s, asked.ID)
+	require.NoError(t, err)
+	assert.True(t, again.Duplicate, "a second click is stored once")
 }

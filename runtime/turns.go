@@ -582,7 +582,7 @@ func claimID(what string, offset uint64, owner string) string {
 	return what + "-" + strconv.FormatUint(offset, 10) + "-" + owner
 }
 
-func commandRunID(offset uint64) string { return fmt.Sprintf("slash-command:%d", offset) }
+func commandRunID(offset uint64) string { return protocol.CommandRun(offset) }
 
 // ErrNotWaiting is returned for a withdrawal of a prompt that is not waiting for its turn:
 // its turn started, it was steered into a turn, or it was withdrawn already.

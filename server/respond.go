@@ -84,7 +84,7 @@ func (s *Server) fail(w http.ResponseWriter, err error) {
 		writeError(w, http.StatusUnprocessableEntity, "function_broken", err.Error())
 	case errors.Is(err, runtime.ErrNoWorkspace):
 		writeError(w, http.StatusBadRequest, "no_workspace", err.Error())
-	case errors.Is(err, runtime.ErrNotRetryable), errors.Is(err, runtime.ErrBadFilter):
+	case errors.Is(err, runtime.ErrNotRetryable), errors.Is(err, runtime.ErrRetryFunction), errors.Is(err, runtime.ErrBadFilter):
 		writeError(w, http.StatusBadRequest, "bad_request", err.Error())
 	case errors.Is(err, runtime.ErrBusy):
 		writeError(w, http.StatusConflict, "busy", err.Error())

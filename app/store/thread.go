@@ -70,9 +70,10 @@ type Message struct {
 	// order), its tail kept; OutputCut says the stream stopped short and the result has the rest.
 	Output    string
 	OutputCut bool
-	// Retry says a decision expired unanswered (timed out, or cut off by a restart): its card
-	// offers Request retry.
-	Retry bool
+	// Retry says a decision expired unanswered (timed out, or cut off by a restart) and its
+	// asker can ask again (protocol.RetryWayOf): its card offers Request retry, or Run again
+	// when RetryRuns (a slash command's run asked: the retry sends the command again).
+	Retry, RetryRuns bool
 	// Phrase names Parley's fixed words (the offline agent's reply) for the page's locale;
 	// Text holds them in English.
 	Phrase *protocol.Phrase
@@ -343,7 +344,7 @@ func (t *Thread) ended(ev protocol.Event) {
 	var id string
 	var status Status
 	var result string
-	retry := false
+	retry, runs := false, false
 	if ev.Type == protocol.EventQuestionReplied {
 		r, err := ev.DecodeQuestionReplied()
 		if err != nil {
@@ -365,7 +366,12 @@ func (t *Thread) ended(ev protocol.Event) {
 			return
 		}
 		id, status, result = r.ID, StatusAborted, "Withdrawn: the question is no longer needed"
-		retry = protocol.RetryableReason(r.Reason)
+		way := protocol.RetryNone
+		if i := slices.IndexFunc(t.Pending, func(d protocol.Decision) bool { return d.ID == r.ID }); i >= 0 {
+			way = protocol.RetryWayOf(t.Pending[i].Run)
+		}
+		retry = protocol.RetryableReason(r.Reason) && way != protocol.RetryNone
+		runs = retry && way == protocol.RetryCommand
 		switch r.Reason {
 		case protocol.ReasonTimeout:
 			status, result = StatusTimedOut, "No answer in time"
@@ -381,7 +387,7 @@ func (t *Thread) ended(ev protocol.Event) {
 	// array and length equal without looking at their elements.
 	t.Pending = slices.DeleteFunc(slices.Clone(t.Pending), func(d protocol.Decision) bool { return d.ID == id })
 	if m := t.find(id); m != nil {
-		m.Status, m.Result, m.Retry = status, result, retry
+		m.Status, m.Result, m.Retry, m.RetryRuns = status, result, retry, runs
 	}
 }
 
