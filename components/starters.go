@@ -134,21 +134,7 @@ const maxDetailWord = 24
 // detailWords are a starter's detail as words that each hold together (the stylesheet
 // draws them as inline blocks): the detail is cut to its lines with an ellipsis after a
 // whole word, never inside one ("(a singl…").
-func detailWords(detail string) []app.UI {
-	words := strings.Fields(detail)
-	out := make([]app.UI, 0, 2*len(words))
-	for i, w := range words {
-		if i > 0 {
-			out = append(out, app.Text(" "))
-		}
-		if utf8.RuneCountInString(w) > maxDetailWord {
-			out = append(out, app.Text(w))
-			continue
-		}
-		out = append(out, app.Span().Class("detail-word").Text(w))
-	}
-	return out
-}
+func detailWords(detail string) []app.UI { return heldWords(detail, "detail-word", maxDetailWord) }
 
 // offlineNote is the empty page's word on a model that is not configured: the controls
 // row says "offline", and this says what that means and how to configure one.
@@ -175,14 +161,23 @@ const (
 // labelWords are a starter's label as words that each hold together: a phone wraps the
 // label between its words only, never inside a slug at its hyphen ("/example ask-" over
 // "deploy").
-func labelWords(label string) []app.UI {
-	words := strings.Fields(label)
+func labelWords(label string) []app.UI { return heldWords(label, "starter-word", 0) }
+
+// heldWords are text's words, each a span of class that the stylesheet holds together, and
+// the spaces between them; a word longer than longest runes (when it is not 0) stays text
+// and breaks as text does.
+func heldWords(text, class string, longest int) []app.UI {
+	words := strings.Fields(text)
 	out := make([]app.UI, 0, 2*len(words))
 	for i, w := range words {
 		if i > 0 {
 			out = append(out, app.Text(" "))
 		}
-		out = append(out, app.Span().Class("starter-word").Text(w))
+		if longest > 0 && utf8.RuneCountInString(w) > longest {
+			out = append(out, app.Text(w))
+			continue
+		}
+		out = append(out, app.Span().Class(class).Text(w))
 	}
 	return out
 }
