@@ -34,8 +34,11 @@ func (t *Thread) draft(ev protocol.Event) {
 	if m.Status != StatusStreaming {
 		return
 	}
-	// A draft is a delta that was stored.
-	t.grow(m, protocol.Delta{Stream: d.Stream, Pos: d.Pos, Text: d.Text})
+	// A draft is a delta that was stored. Its time is the message's until the message closes:
+	// one that a restart cuts off keeps the time its last words were stored.
+	if t.grow(m, protocol.Delta{Stream: d.Stream, Pos: d.Pos, Text: d.Text}) && ev.At > 0 {
+		m.At = ev.At
+	}
 }
 
 // grow continues a streaming entry's text with d (protocol.Delta.Fold's rule) in a buffer of

@@ -15,10 +15,13 @@ type folder struct {
 	n  uint64
 }
 
-func (f *folder) emit(typ protocol.EventType, data any) {
+func (f *folder) emit(typ protocol.EventType, data any) { f.emitAt(typ, data, 0) }
+
+// emitAt is emit of an event the server logged at at (unix milliseconds).
+func (f *folder) emitAt(typ protocol.EventType, data any, at int64) {
 	f.n++
 	raw, _ := json.Marshal(data)
-	f.th.Apply(protocol.Event{Offset: f.n, Type: typ, Data: raw})
+	f.th.Apply(protocol.Event{Offset: f.n, Type: typ, Data: raw, At: at})
 }
 
 func (f *folder) texts() []string {
@@ -94,7 +97,8 @@ func TestToolReceiptsAndInterruptedStreams(t *testing.T) {
 	f.emit(protocol.EventToolResult, protocol.ToolResult{Call: "call_1", Name: "read_file", Text: "no such file", Error: true})
 	// The next step reuses the ids, as local servers do.
 	f.emit(protocol.EventToolCalled, protocol.ToolCalled{Calls: []protocol.ToolCall{{ID: "call_0", Name: "run_command", Arguments: `{"argv":["ls"]}`}}})
-	f.emit(protocol.EventAgentDraft, protocol.AgentDraft{Stream: "2-2", Seq: 1, Text: "Half"})
+	f.emitAt(protocol.EventAgentDraft, protocol.AgentDraft{Stream: "2-2", Seq: 1, Text: "Ha"}, 5_000)
+	f.emitAt(protocol.EventAgentDraft, protocol.AgentDraft{Stream: "2-2", Seq: 2, Pos: 2, Text: "lf"}, 7_000)
 	f.emit(protocol.EventTurnEnded, protocol.TurnEnded{Prompt: 1, Interrupted: true})
 	assert.Equal(t, []string{
 		"user/: list",
@@ -105,6 +109,7 @@ func TestToolReceiptsAndInterruptedStreams(t *testing.T) {
 	assert.Equal(t, `{"path":"."}`, f.th.Messages[1].Detail)
 	assert.Equal(t, "a\nb/", f.th.Messages[1].Result)
 	assert.Equal(t, "no such file", f.th.Messages[2].Result)
+	assert.Equal(t, int64(7_000), f.th.Messages[4].At, "cut off, the answer keeps the time its last words were stored")
 }
 
 func TestASteeredPromptJoinsTheThreadWhenTheTurnTakesIt(t *testing.T) {
