@@ -45,15 +45,7 @@ func upstreamToken(upstream, file string, getenv func(string) string) (string, e
 		return "", err
 	}
 	if file != "" {
-		b, err := os.ReadFile(file)
-		if err != nil {
-			return "", fmt.Errorf("upstream token file: %w", err)
-		}
-		t := strings.TrimSpace(string(b))
-		if t == "" {
-			return "", fmt.Errorf("upstream token file %s is empty: put the runtime's access token in it", file)
-		}
-		return t, nil
+		return readTokenFile(file, "upstream token file", "put the runtime's access token in it")
 	}
 	if t := strings.TrimSpace(getenv("PARLEY_UPSTREAM_TOKEN")); t != "" {
 		return t, nil

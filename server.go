@@ -232,13 +232,19 @@ func accessToken(file string, getenv func(string) string) (string, error) {
 	if file == "" {
 		return strings.TrimSpace(getenv("PARLEY_TOKEN")), nil
 	}
+	return readTokenFile(file, "token file", "put the access token in it, or leave -token-file out to use the one kept in the data directory")
+}
+
+// readTokenFile reads a token kept in file, trimmed; what names the file in an error, and
+// fix says what to do about an empty one.
+func readTokenFile(file, what, fix string) (string, error) {
 	b, err := os.ReadFile(file)
 	if err != nil {
-		return "", fmt.Errorf("token file: %w", err)
+		return "", fmt.Errorf("%s: %w", what, err)
 	}
 	t := strings.TrimSpace(string(b))
 	if t == "" {
-		return "", fmt.Errorf("token file %s is empty: put the access token in it, or leave -token-file out to use the one kept in the data directory", file)
+		return "", fmt.Errorf("%s %s is empty: %s", what, file, fix)
 	}
 	return t, nil
 }
