@@ -113,7 +113,7 @@ func (s *Sidebar) renderArchived() app.UI {
 					info := list[i]
 					// Diffed by index: the handler is the session's own (EventScope).
 					return app.Li().Class("archived-item").DataSet("session", info.ID).Body(
-						app.A().Class("archived-title").Href("/s/"+info.ID).Text(info.Title).OnClick(closeMenu),
+						app.A().Class("archived-title").Attr("dir", "auto").Href("/s/"+info.ID).Text(info.Title).OnClick(closeMenu),
 						app.Button().Type("button").Class("session-op archived-restore").Text(tr(i18n.Restore)).
 							Aria("label", tr(i18n.RestoreNamed, info.Title)).
 							OnClick(func(ctx app.Context, e app.Event) { s.restore(ctx, info) }, app.EventScope(info.ID)),

@@ -299,7 +299,7 @@ func (c *Conversation) renderHero() app.UI {
 func (c *Conversation) renderSession() app.UI {
 	return app.Div().Class("session").Body(
 		app.Header().Class("session-header").Body(
-			app.H1().Text(titleWords(c.thread.Title)), // the page's one h1 (axe: page-has-heading-one)
+			app.H1().Attr("dir", "auto").Text(titleWords(c.thread.Title)), // the page's one h1 (axe: page-has-heading-one)
 			workspaceTag(c.spaceNamed[c.workspaceOf(c.session)]),
 		),
 		c.renderLink(),

@@ -19,14 +19,18 @@ import (
 // tail turns into Markdown when the message is complete.
 func messageText(m store.Message) app.UI {
 	text := shownText(m)
+	// dir="auto" (QA round 12 #13): Arabic or Hebrew words are laid out right to left, each
+	// text by its first strong character; the page's chrome around it stays left to right.
+	// Markdown is directed block by block (components/markdown), and the container by what
+	// is outside a block: a stream's growing tail.
 	if m.Role != store.RoleAgent || m.From != "" {
-		return app.Div().Class("msg-text").Text(text)
+		return app.Div().Class("msg-text").Attr("dir", "auto").Text(text)
 	}
 	if m.Status != store.StatusStreaming {
-		return app.Div().Class("msg-text").Body(&markdown.View{Text: text})
+		return app.Div().Class("msg-text").Attr("dir", "auto").Body(&markdown.View{Text: text})
 	}
 	cut, resume := md.StreamCutFrom(text, 0)
-	return app.Div().Class("msg-text").Body(
+	return app.Div().Class("msg-text").Attr("dir", "auto").Body(
 		app.If(cut > 0, func() app.UI { return &markdown.View{Text: text[:cut]} }),
 		streamTail(cut, resume, text[cut:]),
 	)

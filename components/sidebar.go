@@ -201,7 +201,7 @@ func (s *Sidebar) renderItem(info protocol.SessionInfo, now time.Time) app.UI {
 		}
 		cancel := func(ctx app.Context) { ctx.NewActionWithValue(actionRenameEnd, id) }
 		return app.Li().Class("session-item editing").DataSet("session", id).Body(
-			app.Input().Type("text").Class("session-rename").Value(s.draft).
+			app.Input().Type("text").Class("session-rename").Attr("dir", "auto").Value(s.draft).
 				Aria("label", tr(i18n.NewTitleFor, titleWords(info.Title))).MaxLength(200).AutoFocus(true).
 				OnInput(func(ctx app.Context, e app.Event) { s.draft = ctx.JSSrc().Get("value").String() }, app.EventScope(id)).
 				OnKeyDown(func(ctx app.Context, e app.Event) {
@@ -252,7 +252,7 @@ func (s *Sidebar) renderItem(info protocol.SessionInfo, now time.Time) app.UI {
 	waiting := s.pending.bySession[id]
 	a := app.A().Class("session-link").Href("/s/"+id).OnClick(closeMenu).Body(
 		app.Span().Class("session-line").Body(
-			app.Span().Class("session-title").Text(titleWords(info.Title)),
+			app.Span().Class("session-title").Attr("dir", "auto").Text(titleWords(info.Title)),
 			app.If(waiting > 0, func() app.UI {
 				return app.Span().Class("session-waiting").Title(waitingWords(waiting)).Text(strconv.Itoa(waiting))
 			}),

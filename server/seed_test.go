@@ -152,9 +152,9 @@ func TestALongSessionsSeedIsTheSocketsWindow(t *testing.T) {
 	shown := fold(seed.Events).Messages
 	body := bodyOf(page)
 	assert.Equal(t, "after the burst 7", shown[len(shown)-2].Text)
-	assert.Contains(t, body, `<div class="msg-text">after the burst 7</div>`, "the newest prompt is pre-rendered")
+	assert.Contains(t, body, `<div class="msg-text" dir="auto">after the burst 7</div>`, "the newest prompt is pre-rendered")
 	assert.Contains(t, body, `on “after the burst 7” yet`, "and its reply")
-	assert.NotContains(t, body, `<div class="msg-text">one by one 0</div>`, "what is before the window is not")
+	assert.NotContains(t, body, `<div class="msg-text" dir="auto">one by one 0</div>`, "what is before the window is not")
 }
 
 // TestASeedCannotCloseItsScript: a message that holds a closing script tag and a script

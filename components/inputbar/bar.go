@@ -163,6 +163,9 @@ func (b *Bar) Render() app.UI {
 		Aria("describedby", refsID).
 		DataSet("expanded", strconv.FormatBool(menu.Open)).
 		Attr("autocomplete", "off").
+		// Arabic or Hebrew is typed right to left (QA round 12 #13); the backdrop, which
+		// draws the same text under it, takes the same direction the same way.
+		Attr("dir", "auto").
 		AutoFocus(!b.Disabled).
 		On("compositionstart", b.onCompositionStart).
 		On("compositionend", b.onCompositionEnd).
@@ -221,7 +224,7 @@ func (b *Bar) Render() app.UI {
 	return app.Div().Class(cls).Body(
 		app.Div().Class("composer-card").Body(
 			app.Div().Class("ib-field").Body(
-				app.Div().ID(backdropID).Class("ib-backdrop").Aria("hidden", "true"),
+				app.Div().ID(backdropID).Class("ib-backdrop").Attr("dir", "auto").Aria("hidden", "true"),
 				ta,
 			),
 			// Written by the backdrop when the chips change; never by go-app, so a render

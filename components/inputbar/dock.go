@@ -77,7 +77,7 @@ func (d *QueueDock) Render() app.UI {
 			return app.Div().Class("queue-item").Role("listitem").
 				DataSet("queued", key).
 				Body(
-					app.Span().Class("queue-text").Text(m.Text),
+					app.Span().Class("queue-text").Attr("dir", "auto").Text(m.Text),
 					app.Div().Class("queue-side").Body(
 						app.Span().Class("queue-when").Text(when),
 						app.Button().Type("button").Class("queue-op queue-edit").Text(locale.T(i18n.QueueEdit)).
@@ -199,7 +199,7 @@ func (f *queueField) OnMount(ctx app.Context) {
 }
 
 func (f *queueField) Render() app.UI {
-	return app.Textarea().Class("queue-field").Rows(2).Aria("label", f.Label).Text(f.Value).
+	return app.Textarea().Class("queue-field").Attr("dir", "auto").Rows(2).Aria("label", f.Label).Text(f.Value).
 		OnInput(func(ctx app.Context, e app.Event) {
 			// The browser's text is the field's: a render writing it back would move the caret.
 			ctx.PreventUpdate()

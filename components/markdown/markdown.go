@@ -46,7 +46,9 @@ func (b *Block) Render() app.UI {
 	if rendered != nil {
 		rendered(b.Source)
 	}
-	return app.Div().Class("md-block").Body(blocks(md.Parse(b.Source), false)...)
+	// Each block takes its direction from its own first strong character (QA round 12 #13):
+	// an Arabic paragraph right to left beside an English one.
+	return app.Div().Class("md-block").Attr("dir", "auto").Body(blocks(md.Parse(b.Source), false)...)
 }
 
 // Elements go-app has a type for but the rest of Parley does not use are made with app.Elem:
@@ -213,7 +215,8 @@ func (c *CodeBlock) Render() app.UI {
 	if c.Lang != "" {
 		code = code.Class("language-" + c.Lang)
 	}
-	return app.Div().Class("md-code").Body(
+	// Code reads left to right, in a right-to-left block too.
+	return app.Div().Class("md-code").Attr("dir", "ltr").Body(
 		app.Div().Class("md-code-bar").Body(
 			app.Span().Class("md-code-lang").Text(c.Lang),
 			app.Button().Type("button").Class(class).

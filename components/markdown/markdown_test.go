@@ -47,10 +47,10 @@ const ext = ` rel="noopener noreferrer" target="_blank"`
 
 func TestRender(t *testing.T) {
 	tests := []struct{ name, in, want string }{
-		{"paragraphs", "a *b* **c** `d` ~~e~~\n\nnext", `<p>a<em>b</em><strong>c</strong><code>d</code><del>e</del></p></div><div class="md-block"><p>next</p>`},
+		{"paragraphs", "a *b* **c** `d` ~~e~~\n\nnext", `<p>a<em>b</em><strong>c</strong><code>d</code><del>e</del></p></div><div class="md-block" dir="auto"><p>next</p>`},
 		{"break", "a  \nb", `<p>a<br>b</p>`},
 		{"headings", "# A\n### C", `<h1>A</h1><h3>C</h3>`},
-		{"code block", "```go\nx < y\n```", `<div class="md-code"><div class="md-code-bar"><span class="md-code-lang">go</span><button aria-label="Copy code" class="md-copy" type="button">Copy</button><span aria-live="polite" class="sr-only"></span></div><pre><code class="language-go">x &lt; y</code></pre></div>`},
+		{"code block", "```go\nx < y\n```", `<div class="md-code" dir="ltr"><div class="md-code-bar"><span class="md-code-lang">go</span><button aria-label="Copy code" class="md-copy" type="button">Copy</button><span aria-live="polite" class="sr-only"></span></div><pre><code class="language-go">x &lt; y</code></pre></div>`},
 		{"code block without language", "    x", `<pre><code>x</code></pre>`},
 		{"tight list", "- a\n- b\n  1. c", `<ul><li><span>a</span></li><li><span>b</span><ol><li><span>c</span></li></ol></li></ul>`},
 		{"loose list", "- a\n\n  b", `<ul><li><p>a</p><p>b</p></li></ul>`},
