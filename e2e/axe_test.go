@@ -148,7 +148,8 @@ func TestPhoneTargets(t *testing.T) {
 	srv := startServer(t, t.TempDir(), "127.0.0.1:0")
 	ctx := browser(t)
 	do(t, ctx, 60*time.Second, chromedp.EmulateViewport(390, 844), touchScreen(true), chromedp.Navigate(srv.link), waitReady())
-	do(t, ctx, 20*time.Second, typeText("hello"), pressEnter(0), waitJS(`location.pathname.startsWith('/s/')`))
+	// A touch keyboard's return breaks the line; Send sends.
+	do(t, ctx, 20*time.Second, typeText("hello"), pressEnter(0), waitDraft("hello\n"), tapSend(), waitJS(`location.pathname.startsWith('/s/')`))
 	waitMessages(t, ctx, 2)
 	size := func(sel string) string {
 		return evalString(t, ctx, `(e => e ? Math.round(e.getBoundingClientRect().width) + 'x' + Math.round(e.getBoundingClientRect().height) : 'none')(document.querySelector('`+sel+`'))`)
@@ -182,7 +183,7 @@ func TestTouchHidesKeyboardHints(t *testing.T) {
 	ctx := browser(t)
 	do(t, ctx, 60*time.Second, chromedp.EmulateViewport(390, 844), touchScreen(true), chromedp.Navigate(srv.link), waitReady(),
 		waitJS(`matchMedia('(hover: none) and (pointer: coarse)').matches`))
-	do(t, ctx, 20*time.Second, typeText(echoScript), pressEnter(0), waitJS(`location.pathname.startsWith('/s/')`))
+	do(t, ctx, 20*time.Second, typeText(echoScript), tapSend(), waitJS(`location.pathname.startsWith('/s/')`))
 	do(t, ctx, 20*time.Second, waitJS(`!!document.querySelector('#composer-mode.mode-approval')`),
 		waitJS(`document.querySelectorAll('#composer-mode .key-hint').length > 0`))
 	visible := `[...document.querySelectorAll('#composer-mode .key-hint')].filter(k => k.checkVisibility()).map(k => k.textContent)`

@@ -519,6 +519,12 @@ const (
 	modShift = 8
 )
 
+// tapSend sends the bar's draft as a person on a touch keyboard does: its return breaks the
+// line (only a hardware keyboard's Enter sends), so they tap Send.
+func tapSend() chromedp.Action[chromedp.Void] {
+	return chromedp.Click(chromedp.CSS(`.inputbar button.send:not([disabled])`))
+}
+
 // pressEnter sends a real Enter: a keyDown that carries its text, as a keyboard does, so a
 // page that prevents the keydown also prevents the line break. (SendKeys("\r") sends the
 // text as a separate char event, which inserts a newline whatever the page does.)

@@ -83,7 +83,7 @@ func TestATableKeepsItsWordsWhole(t *testing.T) {
 	ctx := browser(t)
 	phone(t, ctx, 844)
 	do(t, ctx, 60*time.Second, chromedp.Navigate(srv.link), waitReady(),
-		typeText("a table"), pressEnter(0), waitJS(`location.pathname.startsWith('/s/')`))
+		typeText("a table"), tapSend(), waitJS(`location.pathname.startsWith('/s/')`))
 	do(t, ctx, 30*time.Second, waitJS(`document.querySelectorAll('.msg-agent .md td').length == 2 && document.querySelectorAll('.msg-agent .md td')[1].textContent === `+quote(long)+``))
 	// A cell holding one word is one line high: the word is not broken.
 	lines := get(t, ctx, chromedp.Evaluate[int](`(() => { const r = document.createRange();

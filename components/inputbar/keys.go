@@ -83,6 +83,11 @@ func (sh *shell) keyDown(e app.Event) {
 		e.PreventDefault()
 		sh.machine(sc, input.Newline{Selection: sh.selection(), At: time.Now()})
 	case barSend:
+		if touchKeyboard() {
+			// A touch keyboard's return is its only way to break a line (it has no
+			// Shift+Enter): the browser breaks it, and the Send button sends, as the hint says.
+			return
+		}
 		e.PreventDefault()
 		sh.submit(sc, input.Queue)
 	case barSteer:
