@@ -712,6 +712,8 @@ func (p *ApprovalsPage) renderEnded(h protocol.HistoryEntry) app.UI {
 	}
 	switch a := answerWords(h); {
 	case a == "" || a == outcome:
+	case h.AnswerPhrase != nil && (h.AnswerPhrase.Code == "hist_approved_n_of_m" || h.AnswerPhrase.Code == "hist_rejected_each"):
+		outcome = a // a batch's count says the outcome whole: "Approved 2 of 3", not "Approved: Approved 2 of 3"
 	case h.Outcome == protocol.HistoryApproved && approval && reachOf(&h.Request, h.Answer) != "":
 		outcome = tr(i18n.OutcomeApprovedWith, a)
 	default:

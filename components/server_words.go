@@ -48,6 +48,9 @@ func reachOf(req *protocol.DecisionRequest, english string) string {
 
 // resultText is how a decision ended, in the page's words: an "always" by its option's reach.
 func resultText(m store.Message) string {
+	if m.ResultPhrase != nil {
+		return locale.Current().Say(m.ResultPhrase, m.Result)
+	}
 	if rest, ok := strings.CutPrefix(m.Result, "Approved, "); ok {
 		if r := reachOf(m.Request, rest); r != "" {
 			return tr(i18n.OutcomeApprovedWith, r)

@@ -236,6 +236,17 @@ type ApprovalAnswer struct {
 	Items []string `json:"items,omitempty"`
 }
 
+// BatchOutcome counts a batch answer's allowed items: how many of how many. ok is false for
+// an answer that is not a batch's (no Items).
+func (a ApprovalAnswer) BatchOutcome() (allowed, of int, ok bool) {
+	for _, v := range a.Items {
+		if v == OptionAllow {
+			allowed++
+		}
+	}
+	return allowed, len(a.Items), len(a.Items) > 0
+}
+
 // Decision is a pending decision as GET /api/sessions/{id}/decisions lists it.
 type Decision struct {
 	Session string `json:"session"`

@@ -347,15 +347,9 @@ func historyOf(asked protocol.QuestionAsked, end protocol.Event) protocol.Histor
 	}
 	var a protocol.ApprovalAnswer
 	_ = json.Unmarshal(r.Content, &a)
-	if len(a.Items) > 0 {
-		n := 0
-		for _, v := range a.Items {
-			if v == protocol.OptionAllow {
-				n++
-			}
-		}
+	if n, of, ok := a.BatchOutcome(); ok {
 		h.Outcome = protocol.HistoryApproved
-		p, text := i18n.EnglishPhrase("hist_approved_n_of_m", strconv.Itoa(n), strconv.Itoa(len(a.Items)))
+		p, text := i18n.EnglishPhrase("hist_approved_n_of_m", strconv.Itoa(n), strconv.Itoa(of))
 		if n == 0 {
 			h.Outcome = protocol.HistoryRejected
 			p, text = i18n.EnglishPhrase("hist_rejected_each")

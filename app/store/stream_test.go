@@ -159,3 +159,30 @@ func TestToolOutputFoldsIntoTheReceiptInOrder(t *testing.T) {
 	assert.Equal(t, "one\nstderr: warn a\nstderr: warn b\ntwo\n", m.Output)
 	assert.True(t, m.OutputCut)
 }
+
+// A batch answered request by request says how many ran, not one verb for all (QA round 12
+// #8: two writes ran under a card that said "Rejected").
+func TestABatchAnsweredItemByItemSaysHowManyRan(t *testing.T) {
+	for _, tt := range []struct {
+		items []string
+		want  string
+	}{
+		{[]string{"allow", "allow", "deny"}, "Approved 2 of 3"},
+		{[]string{"deny", "deny"}, "Rejected"},
+	} {
+		f := &folder{th: &Thread{}}
+		req := protocol.DecisionRequest{Kind: protocol.KindApproval, Message: "Allow these?",
+			Options: []protocol.ApprovalOption{{Label: "Approve all", Value: protocol.OptionAllow}, {Label: "Reject all", Value: protocol.OptionDeny}}}
+		for range tt.items {
+			req.Items = append(req.Items, protocol.ApprovalItem{})
+		}
+		f.emit(protocol.EventQuestionAsked, protocol.QuestionAsked{ID: "b1", Request: req})
+		content, _ := json.Marshal(protocol.ApprovalAnswer{Items: tt.items})
+		f.emit(protocol.EventQuestionReplied, protocol.QuestionReplied{ID: "b1", Action: protocol.ActionAccept, Content: content})
+		m := f.th.Messages[0]
+		assert.Equal(t, tt.want, m.Result, tt.items)
+		if tt.want != "Rejected" {
+			assert.Equal(t, &protocol.Phrase{Code: "hist_approved_n_of_m", Args: []string{"2", "3"}}, m.ResultPhrase)
+		}
+	}
+}

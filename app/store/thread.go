@@ -6,6 +6,7 @@ import (
 	"cmp"
 	"encoding/json"
 	"slices"
+	"strconv"
 	"strings"
 
 	"parley/protocol"
@@ -344,13 +345,15 @@ func (t *Thread) ended(ev protocol.Event) {
 	var id string
 	var status Status
 	var result string
+	var phrase *protocol.Phrase
 	retry, runs := false, false
 	if ev.Type == protocol.EventQuestionReplied {
 		r, err := ev.DecodeQuestionReplied()
 		if err != nil {
 			return
 		}
-		id, status, result = r.ID, StatusAnswered, describeAnswer(t, r)
+		id, status = r.ID, StatusAnswered
+		result, phrase = describeAnswer(t, r)
 		if r.Action == protocol.ActionDecline {
 			status, result = StatusDeclined, "Declined"
 			if req := t.pendingRequest(r.ID); req != nil && req.Kind == protocol.KindApproval {
@@ -387,7 +390,7 @@ func (t *Thread) ended(ev protocol.Event) {
 	// array and length equal without looking at their elements.
 	t.Pending = slices.DeleteFunc(slices.Clone(t.Pending), func(d protocol.Decision) bool { return d.ID == id })
 	if m := t.find(id); m != nil {
-		m.Status, m.Result, m.Retry, m.RetryRuns = status, result, retry, runs
+		m.Status, m.Result, m.ResultPhrase, m.Retry, m.RetryRuns = status, result, phrase, retry, runs
 	}
 }
 
@@ -421,14 +424,32 @@ func approvalOutcome(opt protocol.ApprovalOption) string {
 
 // describeAnswer says in words what a reply chose: the label of the option or choice, a
 // form's answers as "Title: value" pairs ("Environment: Staging · Replicas: 3"), never JSON.
-func describeAnswer(t *Thread, r protocol.QuestionReplied) string {
+func describeAnswer(t *Thread, r protocol.QuestionReplied) (string, *protocol.Phrase) {
 	req := t.pendingRequest(r.ID)
 	if req == nil {
-		return "Answered"
+		return "Answered", nil
 	}
 	if req.Kind == protocol.KindApproval {
 		var a protocol.ApprovalAnswer
 		if json.Unmarshal(r.Content, &a) == nil {
+			if n, of, ok := a.BatchOutcome(); ok && n > 0 {
+				// A batch answered request by request: how many ran, not one verb for all.
+				words := "Approved " + strconv.Itoa(n) + " of " + strconv.Itoa(of)
+				return words, &protocol.Phrase{Code: "hist_approved_n_of_m", Args: []string{strconv.Itoa(n), strconv.Itoa(of)}}
+			}
+		}
+	}
+	return describeReply(req, r), nil
+}
+
+// describeReply words a reply as the card's outcome, in English.
+func describeReply(req *protocol.DecisionRequest, r protocol.QuestionReplied) string {
+	if req.Kind == protocol.KindApproval {
+		var a protocol.ApprovalAnswer
+		if json.Unmarshal(r.Content, &a) == nil {
+			if _, _, ok := a.BatchOutcome(); ok {
+				return "Rejected" // each of the batch's requests
+			}
 			if opt, ok := a.Picked(*req); ok {
 				return approvalOutcome(opt)
 			}
