@@ -151,6 +151,10 @@ func (m *Mode) Body() app.UI {
 		app.Textarea().ID("approval-instruction").Class("field-input approval-instruction").Rows(2).
 			Aria("label", locale.T(i18n.InsteadLabel)).
 			Placeholder(locale.T(i18n.InsteadPlaceholder)).Text(m.initial).
+			OnFocus(func(ctx app.Context, e app.Event) {
+				showWithSend(ctx.JSSrc())
+				ctx.PreventUpdate()
+			}, app.EventScope(m.key)).
 			OnInput(func(ctx app.Context, e app.Event) {
 				m.instruction = ctx.JSSrc().Get("value").String()
 				m.keep()
@@ -167,6 +171,23 @@ func (m *Mode) Body() app.UI {
 				}
 			}, app.EventScope(m.key)),
 	)
+}
+
+// showWithSend scrolls the composer's body so that the focused words field and the Send
+// under it are both in view: a batch's requests can fill the card, and the focus alone
+// would leave Send below its edge (QA round 12 #18). Send first, then the field, so a card
+// too short for both shows the field.
+func showWithSend(field app.Value) {
+	if !field.Truthy() {
+		return
+	}
+	nearest := map[string]any{"block": "nearest"}
+	if body := field.Call("closest", ".morph-body"); body.Truthy() {
+		if actions := body.Call("querySelector", ".morph-actions"); actions.Truthy() {
+			actions.Call("scrollIntoView", nearest)
+		}
+	}
+	field.Call("scrollIntoView", nearest)
 }
 
 // details is what is approved: the request's details and its batch's items.
