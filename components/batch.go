@@ -189,3 +189,24 @@ func (d *DecisionCard) OnMount(ctx app.Context) {
 		}
 	})
 }
+
+// OnUpdate empties the card's fields when the card now shows another decision. go-app reuses
+// a card by its place (the approvals screen's queue moves up), and Render's Value("") never
+// empties a field: go-app v10.1 drops an empty value from an element's attributes, so the
+// field kept the last decision's words on screen while the card sent none (QA round 12 #2:
+// a reason typed for one entry showed in the next one's, of another session).
+func (d *DecisionCard) OnUpdate(ctx app.Context) {
+	if d.shown == "" || d.Message.ID == d.shown {
+		return
+	}
+	ctx.Defer(func(ctx app.Context) {
+		root := d.JSValue()
+		if !root.Truthy() || root.Get("querySelectorAll").IsUndefined() {
+			return
+		}
+		fields := root.Call("querySelectorAll", ".entry-input")
+		for i := range fields.Length() {
+			fields.Index(i).Set("value", "")
+		}
+	})
+}

@@ -399,3 +399,30 @@ func clickJS(sel string) chromedp.Action[chromedp.Void] {
 	b, _ := json.Marshal(sel)
 	return waitJS(`(el => !!el && (el.click(), true))(document.querySelector(` + string(b) + `))`)
 }
+
+// TestAReasonStaysWithItsEntry: on /approvals, a reason typed for one entry and sent with its
+// Reject leaves no words in the entry that takes its place, another session's (QA round 12
+// #2: the field kept them on screen, while that entry's Reject sent none).
+func TestAReasonStaysWithItsEntry(t *testing.T) {
+	t.Parallel()
+	srv := startServer(t, t.TempDir(), "127.0.0.1:0")
+	alphaAsks(t, srv)
+	beta := sessionWith(t, srv, "Beta", `/script r = run(['echo', 'beta ran']); send(r.stdout.strip() or r.error)`)
+	waitQueue(t, srv, 2)
+	ctx := openApprovals(t, srv)
+	const first = `.queue-entry:first-child`
+	do(t, ctx, 30*time.Second, waitJS(`document.querySelectorAll('.queue-entry .entry-reason').length === 2`),
+		chromedp.Click(chromedp.CSS(first+` .entry-reason`)))
+	typeAt(t, ctx, newRand(), "only alpha's reason", typistsPace)
+	// A person's click: the answered entry holds its place while the pointer is over the
+	// list, and goes when the pointer leaves it.
+	do(t, ctx, 10*time.Second, chromedp.Click(chromedp.CSS(first+` .choice.tone-deny`)), waitJS(`!!document.querySelector('.queue-gone')`),
+		chromedp.MouseEvent(input.DispatchMouseEventTypeMouseMoved, 1190, 890))
+	do(t, ctx, 10*time.Second, waitJS(`document.querySelectorAll('.queue-entry').length === 1`),
+		waitJS(`document.querySelector('.queue-entry').dataset.session === '`+beta+`'`))
+	assert.Equal(t, "", evalString(t, ctx, `document.querySelector('.queue-entry .entry-reason').value`), "the next entry's field is empty")
+	h, err := apiClient(srv).ApprovalHistory(context.Background(), protocol.HistoryFilter{})
+	require.NoError(t, err)
+	require.Len(t, h.Entries, 1)
+	assert.Equal(t, "only alpha's reason", h.Entries[0].Reason)
+}
