@@ -20,7 +20,7 @@ import (
 const (
 	modeShown  = `!!document.querySelector('#composer-mode')`
 	modeGone   = `!document.querySelector('#composer-mode') && getComputedStyle(document.querySelector('.composer-bar')).display !== 'none'`
-	guardPause = 450 * time.Millisecond // Enter is ignored for 400 ms after a decision appears
+	guardPause = 450 * time.Millisecond // Enter is ignored for 400 ms after a decision appears (its field takes the focus after 1 s)
 )
 
 // openSession starts a server and a browser on a fresh session, and sends text from the

@@ -124,7 +124,7 @@ func FuzzDispatch(f *testing.F) {
 					}
 					fieldFocused = true
 				case Wake:
-					if e.After <= 0 || e.After > DefaultEnterGuard {
+					if e.After <= 0 || e.After > DefaultFocusDelay {
 						t.Fatalf("%#v: Wake after %v", ev, e.After)
 					}
 				}

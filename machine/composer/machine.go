@@ -1,6 +1,7 @@
 package composer
 
 import (
+	"cmp"
 	"slices"
 	"time"
 	"unicode/utf8"
@@ -13,6 +14,14 @@ import (
 // that nobody notices it when they mean to answer.
 const DefaultEnterGuard = 400 * time.Millisecond
 
+// DefaultFocusDelay is how long a decision that appeared on its own waits, shown, before it
+// takes the focus at its first field: about the time a person who was typing takes to look
+// up from the keyboard. Until then a letter typed on it is the draft's. At the guard's 400 ms
+// a person who went on typing their next thought (the first key 535 ms after an approval
+// landed, measured at a person's pace) wrote it into the approval's field for words, and
+// their Enter rejected the tool (QA round 12 #5).
+const DefaultFocusDelay = time.Second
+
 // NoteTimedOut is the note left when the shown decision times out. It says what happened
 // without calling it a refusal (docs/composer.md: a timeout is "no answer in time", never a refusal).
 const NoteTimedOut = "No response, timed out."
@@ -22,12 +31,15 @@ type Config struct {
 	// EnterGuard is how long Enter is ignored after a decision appears. Zero means
 	// DefaultEnterGuard; a negative value turns the guard off.
 	EnterGuard time.Duration
+	// FocusDelay is how long a decision that appeared on its own waits before it takes the
+	// focus at its first field. Zero means DefaultFocusDelay, and never less than the guard.
+	FocusDelay time.Duration
 }
 
 // Machine is the composer's mode container and decision queue. The zero value is not
 // ready: use New.
 type Machine struct {
-	guard time.Duration
+	guard, focusDelay time.Duration
 	// queue is FIFO, head first; no ID appears twice.
 	queue []Decision
 	// ended remembers every ID that ended, so that an Asked or a Reset that lost a race
@@ -41,8 +53,8 @@ type Machine struct {
 	aside   bool
 	note    string
 	shownAt time.Time
-	// focusDue is when the shown decision may take the focus at its first field: the guard
-	// after it appeared. focused says it took it, the person moved into it, or the person
+	// focusDue is when the shown decision may take the focus at its first field: the focus
+	// delay after it appeared. focused says it took it, the person moved into it, or the person
 	// typed for their draft on it: the focus moves there once, or never, and never again.
 	focusDue time.Time
 	focused  bool
@@ -57,7 +69,11 @@ func New(cfg Config) *Machine {
 	case g < 0:
 		g = 0
 	}
-	return &Machine{guard: g, ended: map[string]bool{}}
+	d := cmp.Or(cfg.FocusDelay, DefaultFocusDelay)
+	if g == 0 {
+		d = 0 // no guard: the decision takes the focus as it appears
+	}
+	return &Machine{guard: g, focusDelay: max(d, g), ended: map[string]bool{}}
 }
 
 // occupant is what holds the input area: a mode and its decision id or function.
@@ -419,9 +435,9 @@ func (m *Machine) effects(before occupant, at time.Time, cancelled string, noted
 		m.focused = true
 		return append(out, FocusField{})
 	}
-	// A decision that appears on its own holds the focus on the morphed area for the guard:
-	// letters typed as it lands go to the draft they were meant for. Then it takes the focus
-	// at its first field.
-	m.focusDue, m.focused = at.Add(m.guard), false
-	return append(out, FocusMode{}, Wake{After: m.guard})
+	// A decision that appears on its own holds the focus on the morphed area for the focus
+	// delay: letters typed as it lands go to the draft they were meant for. Then it takes the
+	// focus at its first field.
+	m.focusDue, m.focused = at.Add(m.focusDelay), false
+	return append(out, FocusMode{}, Wake{After: m.focusDelay})
 }

@@ -26,7 +26,7 @@ func approval(id string) Decision {
 }
 
 // wake is what follows a decision shown on its own: the Tick at the end of the guard.
-var wake = Wake{After: DefaultEnterGuard}
+var wake = Wake{After: DefaultFocusDelay}
 
 func local(id string) Decision { d := ask(id); d.Local = true; return d }
 
@@ -574,7 +574,7 @@ func TestModeDecision(t *testing.T) {
 }
 
 // TestFocus: a decision that appears on its own holds the focus on the morphed area for the
-// guard, then takes it at its first field; a person still typing for the draft pushes that
+// focus delay, then takes it at its first field; a person still typing for the draft pushes that
 // back, and one who moved into the decision keeps the focus where they put it.
 func TestFocus(t *testing.T) {
 	shown := Asked{ask("q1"), at(0)}
@@ -583,22 +583,23 @@ func TestFocus(t *testing.T) {
 		events []Event
 		want   []Effect // the last event's
 	}{
-		{"inside the guard, the tick waits on", []Event{shown, Tick{at(100)}}, []Effect{Wake{After: 300 * time.Millisecond}}},
-		{"after the guard, the first field", []Event{shown, Tick{at(400)}}, []Effect{FocusField{}}},
-		{"once only", []Event{shown, Tick{at(400)}, Tick{at(900)}}, nil},
+		{"inside the focus delay, the tick waits on", []Event{shown, Tick{at(100)}}, []Effect{Wake{After: 900 * time.Millisecond}}},
+		{"past the guard, still the draft's: a person looks up from the keyboard", []Event{shown, Tick{at(400)}, Key{Key: "a", On: OnMode, At: at(535)}}, []Effect{ToDraft{Text: "a"}}},
+		{"after the focus delay, the first field", []Event{shown, Tick{at(1000)}}, []Effect{FocusField{}}},
+		{"once only", []Event{shown, Tick{at(1000)}, Tick{at(1500)}}, nil},
 		{"a letter for the draft: the writer keeps the focus", []Event{shown, Key{Key: "a", On: OnMode, At: at(300)}, Tick{at(400)}}, nil},
 		{"even once the typing stops", []Event{shown, Key{Key: "a", On: OnMode, At: at(300)}, Tick{at(400)}, Tick{at(5000)}}, nil},
 		{"the writer's letters all go to the draft", []Event{shown, Key{Key: "a", On: OnMode, At: at(300)}, Tick{at(800)}, Key{Key: " ", On: OnMode, At: at(900)}}, []Effect{ToDraft{Text: " "}}},
-		{"a person who moved in keeps the focus", []Event{shown, Key{Key: "Tab", On: OnOther, At: at(200)}, Tick{at(400)}}, nil},
+		{"a person who moved in keeps the focus", []Event{shown, Key{Key: "Tab", On: OnOther, At: at(200)}, Tick{at(1000)}}, nil},
 		{"landed over an unsent draft: the writer keeps the focus", []Event{shown, Covering{}, Tick{at(400)}}, nil},
 		{"even after a long pause", []Event{shown, Covering{}, Tick{at(400)}, Tick{at(5000)}}, nil},
 		{"and the Space after the pause is the draft's", []Event{shown, Covering{}, Tick{at(1400)}, Key{Key: " ", On: OnMode, At: at(1500)}}, []Effect{ToDraft{Text: " "}}},
 		{"covering with nothing shown does nothing", []Event{Covering{}}, nil},
-		{"the next decision, with the draft gone, takes the focus after its guard", []Event{shown, Covering{}, Asked{ask("q2"), at(0)}, Ended{ID: "q1", At: at(1000)}, Tick{at(1400)}}, []Effect{FocusField{}}},
+		{"the next decision, with the draft gone, takes the focus after its delay", []Event{shown, Covering{}, Asked{ask("q2"), at(0)}, Ended{ID: "q1", At: at(1000)}, Tick{at(2000)}}, []Effect{FocusField{}}},
 		{"letters typed inside are the field's, no draft", []Event{shown, Tick{at(400)}, Key{Key: "a", On: OnMode, At: at(500)}}, []Effect{ToDraft{Text: "a"}}},
 		{"set aside, nothing takes the focus", []Event{shown, ChatAbout{}, Tick{at(400)}}, nil},
 		{"resumed, the field at once", []Event{shown, ChatAbout{}, Resume{at(900)}}, []Effect{Shown{Mode: Question, ID: "q1", Resumed: true}, FocusField{}}},
-		{"the next decision waits its own guard", []Event{shown, Asked{ask("q2"), at(0)}, Tick{at(400)}, Ended{ID: "q1", At: at(1000)}, Tick{at(1100)}}, []Effect{Wake{After: 300 * time.Millisecond}}},
+		{"the next decision waits its own delay", []Event{shown, Asked{ask("q2"), at(0)}, Tick{at(1000)}, Ended{ID: "q1", At: at(1000)}, Tick{at(1100)}}, []Effect{Wake{After: 900 * time.Millisecond}}},
 		{"the fn-form focuses its field when opened", []Event{OpenFnForm{"deploy"}}, []Effect{Shown{Mode: FnForm, ID: "deploy"}, FocusField{}}},
 		{"no guard, no wait", nil, nil},
 	}
