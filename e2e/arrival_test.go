@@ -167,3 +167,23 @@ func TestALetterOnTheBodyUnderADecisionIsTheDrafts(t *testing.T) {
 	assertOnePending(t, srv, ctx, "no key answered the confirm")
 	assert.Equal(t, "meanwhile y", draft(t, ctx), "every letter is in the draft, in order")
 }
+
+// TestADecisionWaitsForAnInputMethod: a decision that arrives while an input method composes
+// in the bar waits, pending, until the composition ends; the committed words are the draft's,
+// whole (QA round 12 #4: the decision took the focus mid-composition, and the draft kept the
+// half-converted "かんj").
+func TestADecisionWaitsForAnInputMethod(t *testing.T) {
+	t.Parallel()
+	srv, ctx, _ := writing(t)
+	do(t, ctx, 10*time.Second, imeCompose("か"), imeCompose("かん"), imeCompose("かんj"))
+	sendAPI(t, srv, sessionOf(t, ctx), `/script confirm('Delete all the notes?')`)
+	require.Eventually(t, func() bool {
+		pending, err := apiClient(srv).PendingDecisions(context.Background(), sessionOf(t, ctx))
+		return err == nil && len(pending) == 1
+	}, 20*time.Second, 50*time.Millisecond, "the confirm is asked")
+	time.Sleep(500 * time.Millisecond) // the page has heard of it by now
+	assert.False(t, evalBool(t, ctx, modeShown), "no decision is shown while the composition is open")
+	do(t, ctx, 10*time.Second, imeCompose("かんじ"), imeCommit("漢字"), waitJS(modeShown))
+	assert.Equal(t, "漢字", draft(t, ctx), "the composition, committed whole, is the draft's")
+	assertOnePending(t, srv, ctx, "nothing answered the confirm")
+}

@@ -104,6 +104,8 @@ type Composer struct {
 	aside keptMode
 	// keptDraft is the idle draft a shown decision covers, for its strip.
 	keptDraft string
+	// compositionTimer says a look at the bar's composition is due (waitComposition).
+	compositionTimer bool
 	// published is the last Aside told to the page (ActionAside).
 	published Aside
 }
@@ -167,7 +169,7 @@ func (c *Composer) OnUpdate(ctx app.Context) {
 // follow hands the store's pending list to the machine: a new session resets the queue,
 // and every change is a Sync, which ends what left the list and asks what joined it.
 func (c *Composer) follow(ctx app.Context) {
-	if c.Replaying {
+	if c.Replaying || c.waitComposition(ctx) {
 		return
 	}
 	list := make([]machine.Decision, 0, len(c.Pending))
@@ -181,6 +183,29 @@ func (c *Composer) follow(ctx app.Context) {
 		return
 	}
 	c.run(ctx, c.machine.Dispatch(machine.Sync{Decisions: list, TimedOut: c.TimedOut, At: time.Now()}))
+}
+
+// compositionWait is the longest a decision waits for the bar's input method to finish: a
+// composition left open (a lost compositionend) must not hold decisions back for good.
+const compositionWait = 5 * time.Second
+
+// waitComposition holds a decision back while an input method composes in the bar, and
+// reports whether it did: shown now, the decision would take the focus mid-composition, and
+// the draft kept the half-converted "かんj" while the rest went nowhere (QA round 12 #4). It
+// looks again every 100 ms, and shows the decision once the composition ends.
+func (c *Composer) waitComposition(ctx app.Context) bool {
+	since, open := inputbar.ComposingSince()
+	if !open || time.Since(since) > compositionWait || c.kind != machine.Idle || len(c.Pending) == 0 || c.knownFor != c.Session {
+		return false
+	}
+	if !c.compositionTimer {
+		c.compositionTimer = true
+		ctx.After(100*time.Millisecond, func(ctx app.Context) {
+			c.compositionTimer = false
+			c.follow(ctx)
+		})
+	}
+	return true
 }
 
 // run carries out the machine's effects.

@@ -58,6 +58,14 @@ func (sh *shell) listen() {
 	})
 }
 
+// composition is when the input method's composition in the bar began; zero when none is
+// open. One bar at a time takes keys.
+var composition time.Time
+
+// ComposingSince says since when an input method has been composing in the bar: a decision
+// shown now would take the focus from the composition and keep its half-converted letters.
+func ComposingSince() (time.Time, bool) { return composition, !composition.IsZero() }
+
 type taListener struct {
 	name     string
 	f        app.Func
@@ -68,6 +76,7 @@ func (b *Bar) onCompositionStart(ctx app.Context, e app.Event) {
 	ctx.PreventUpdate()
 	if sh, ok := b.live(); ok {
 		sh.composing = true
+		composition = time.Now()
 		// While an IME composes, the textarea shows its own text: the backdrop cannot follow
 		// a composition it is not told about.
 		sh.field.Get("classList").Call("add", "composing")
@@ -78,6 +87,7 @@ func (b *Bar) onCompositionEnd(ctx app.Context, e app.Event) {
 	ctx.PreventUpdate()
 	if sh, ok := b.live(); ok {
 		sh.composing = false
+		composition = time.Time{}
 		sh.field.Get("classList").Call("remove", "composing")
 		sh.before = input.BeforeInput{}
 		sh.edit(sh.cur, input.DraftChanged{Draft: fromView(sh.ta.Get("value").String()), At: time.Now()})
