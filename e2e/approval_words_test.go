@@ -5,6 +5,7 @@ import (
 	"time"
 
 	"github.com/chromedp/chromedp"
+	"github.com/stretchr/testify/assert"
 )
 
 // TestApprovalWordsSurviveAReload: the words typed into an approval's "Or say what to do
@@ -25,4 +26,19 @@ func TestApprovalWordsSurviveAReload(t *testing.T) {
 	do(t, ctx, 30*time.Second, js(`document.querySelector('#approval-instruction').focus()`), pressEnter(0))
 	do(t, ctx, 30*time.Second, waitJS(`!document.querySelector('#approval-instruction') && document.querySelector('.thread').innerText.includes('`+words+`')`))
 	do(t, ctx, 30*time.Second, waitJS(`Object.keys(sessionStorage).every(k => !k.startsWith('parley.instead.'))`))
+}
+
+// TestApprovalWordsOutliveItsTimeout: words typed into an approval that then times out go
+// back into the composer's box, and a notice says so (QA round 12 #3: they vanished).
+func TestApprovalWordsOutliveItsTimeout(t *testing.T) {
+	t.Parallel()
+	srv := startServerFlags(t, t.TempDir(), "-decision-timeout", "3s")
+	ctx := browser(t)
+	do(t, ctx, 60*time.Second, chromedp.Navigate(srv.link), waitReady())
+	prompt(t, ctx, `/script send(run(['echo', 'hi']).stdout or 'not run')`)
+	const words = "only if the tests pass"
+	do(t, ctx, 30*time.Second, waitJS(`!!document.querySelector('#approval-instruction')`),
+		chromedp.SendKeys(chromedp.CSS(`#approval-instruction`), words))
+	do(t, ctx, 30*time.Second, waitJS(modeGone), waitDraft(words))
+	assert.Contains(t, noticeText(t, ctx), "They are back in the box below")
 }

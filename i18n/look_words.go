@@ -20,7 +20,10 @@ const (
 	// The MCP screen with no servers: the prose before its example file.
 	MCPEmptyLead // %[1]s the workspace's file
 
-	lastLookWord = MCPEmptyLead
+	// An approval that ended (timed out, answered elsewhere) with words typed and not sent.
+	WordsKeptEnded
+
+	lastLookWord = WordsKeptEnded
 )
 
 func init() {
@@ -34,6 +37,8 @@ func init() {
 			"脚本、示例和函数都能用；提示只会得到离线智能体的固定回答。" +
 				"要和模型对话，请用一个兼容 OpenAI 的服务的地址和一个模型启动 Parley，例如 Ollama："},
 		HeroOfflineEnv: {"or with environment variables:", "或者用环境变量："},
+		WordsKeptEnded: {"The request ended before your words were sent. They are back in the box below, to send or delete.",
+			"请求在你的文字发出之前就结束了。文字已放回下方输入框，可发送或删除。"},
 		MCPEmptyLead: {"No MCP servers are configured for this workspace. List them in %[1]s, or in the file -mcp-config names, like this:",
 			"此工作区没有配置 MCP 服务器。请在 %[1]s 或 -mcp-config 指定的文件中列出，格式如下："},
 	} {

@@ -18,6 +18,7 @@ import (
 
 	"parley/app/api"
 	"parley/app/elicitation"
+	"parley/app/hub"
 	"parley/app/locale"
 	"parley/app/store"
 	"parley/components/composer/modes"
@@ -227,6 +228,7 @@ func (c *Composer) run(ctx app.Context, effs []machine.Effect) {
 				c.dropAside()
 				c.aside = keptMode{mode: c.mode, id: e.ID, key: c.modeKey}
 			} else if c.mode != nil {
+				c.keepUnsent(ctx, c.mode)
 				c.mode.Exit()
 			}
 			c.mode, c.kind, c.problem = nil, machine.Idle, ""
@@ -323,6 +325,20 @@ func draftLine(d string) string {
 		}
 	}
 	return ""
+}
+
+// keepUnsent puts the words a mode holds unsent back in the composer's box as its decision
+// ends without them, and says so: they vanished when an approval timed out or another tab
+// answered it (QA round 12 #3).
+func (c *Composer) keepUnsent(ctx app.Context, m modes.Mode) {
+	u, ok := m.(modes.Unsent)
+	if !ok {
+		return
+	}
+	if text := u.Unsent(); text != "" {
+		ctx.NewActionWithValue(inputbar.ActionRestoreDraft, text)
+		ctx.NewActionWithValue(inputbar.ActionNotice, hub.Notice{Text: locale.T(i18n.WordsKeptEnded)})
+	}
 }
 
 // dropAside lets go of the mode kept for a decision set aside.

@@ -37,6 +37,13 @@ type Mode interface {
 	Exit()
 }
 
+// Unsent is a mode that can hold words the person typed and did not send (an approval's
+// words for the agent). When its decision ends without them (it timed out, another tab
+// answered it), the container puts them back in the composer's box: never dropped.
+type Unsent interface {
+	Unsent() string
+}
+
 // Refresher is a mode that shows what the container fetches for it (the function list):
 // Refresh is called when a new copy arrives, so a form opened before it can fill in.
 type Refresher interface {

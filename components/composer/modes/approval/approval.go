@@ -41,6 +41,7 @@ type Mode struct {
 	initial     string // the words kept from before a reload, the field's first value
 	kept        string // the sessionStorage key the words are kept under; "" keeps none
 	reply       widget.Replier
+	sent        bool     // an answer went from this tab
 	items       []string // a batch's answers, request by request ("allow", "deny", "" for none yet)
 }
 
@@ -243,6 +244,15 @@ func (m *Mode) Primary() modes.Action {
 // hasWords says words are typed in the field for what to do instead.
 func (m *Mode) hasWords() bool { return strings.TrimSpace(m.instruction) != "" }
 
+// Unsent implements modes.Unsent: the words typed, unless an answer went from here (the
+// words went with a rejection, or to the box with an approval).
+func (m *Mode) Unsent() string {
+	if m.sent {
+		return ""
+	}
+	return strings.TrimSpace(m.instruction)
+}
+
 // Secondary rejects the request as a whole, without words; mod+Shift+Enter too. Escape
 // does not: it sets the approval aside. A request with a rejecting option of its own has no
 // secondary: that option is the one way to say no (with the words typed, if any).
@@ -363,6 +373,7 @@ func (m *Mode) send(ctx app.Context, reply protocol.ReplyRequest) {
 	if m.reply.Sending() {
 		return
 	}
+	m.sent = true
 	// Forgotten as the answer goes (the taken callback did not run in the browser test): if
 	// the server refuses it, the words are still in the field, only no longer kept.
 	m.forget()
