@@ -536,7 +536,7 @@ func (p *ApprovalsPage) renderEntry(i int) app.UI {
 		}).
 		Body(
 			app.Div().Class("queue-where").Body(
-				app.A().Class("queue-thread").Href("/s/"+e.Session+"#decision-"+e.ID).Text(cmpOr(titleWords(e.SessionTitle), e.Session)),
+				app.A().Class("queue-thread").Attr("dir", "auto").Href("/s/"+e.Session+"#decision-"+e.ID).Text(cmpOr(titleWords(e.SessionTitle), e.Session)),
 				app.Span().Class("queue-workspace").Text(tr(i18n.InWorkspace, cmpOr(e.WorkspaceName, e.WorkspaceID))),
 				app.Span().Class("queue-time").Text(tr(i18n.AskedAgo, ago(now, e.Asked), timesOut(now, e.Deadline))),
 			),
@@ -635,7 +635,7 @@ func (p *ApprovalsPage) renderHistory() app.UI {
 					app.Option().Value("").Text(tr(i18n.AllSessions)),
 					app.Range(p.visibleSessions()).Slice(func(i int) app.UI {
 						s := p.visibleSessions()[i]
-						return app.Option().Value(s.ID).Text(s.Title).Selected(p.filter.Session == s.ID)
+						return app.Option().Value(s.ID).Attr("dir", "auto").Text(s.Title).Selected(p.filter.Session == s.ID)
 					}),
 				),
 			),
@@ -740,7 +740,7 @@ func (p *ApprovalsPage) renderEnded(h protocol.HistoryEntry) app.UI {
 			app.Span().Class("history-outcome").Text(outcome),
 		),
 		app.Div().Class("queue-where").Body(
-			app.A().Class("queue-thread").Href("/s/"+h.Session+"#decision-"+h.ID).Text(cmpOr(titleWords(h.SessionTitle), h.Session)),
+			app.A().Class("queue-thread").Attr("dir", "auto").Href("/s/"+h.Session+"#decision-"+h.ID).Text(cmpOr(titleWords(h.SessionTitle), h.Session)),
 			app.Span().Class("queue-workspace").Text(tr(i18n.InWorkspace, cmpOr(h.WorkspaceName, h.WorkspaceID))),
 			app.Span().Class("queue-time").Text(tr(i18n.EndedAgo, ago(now, h.Ended))),
 		),
