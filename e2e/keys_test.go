@@ -175,3 +175,34 @@ func TestIMENeverAnswers(t *testing.T) {
 		assert.True(t, evalBool(t, ctx, modeShown), "the composing Enter did not reject")
 	})
 }
+
+// nameForm asks for an age, a name and a yes or no: every question answered, a reload must
+// still come back to the one the person was at.
+const nameForm = `/script r = ask('About you', {'type': 'object', 'properties': {` +
+	`'age': {'type': 'integer', 'title': 'Age', 'minimum': 1, 'maximum': 120}, ` +
+	`'name': {'type': 'string', 'title': 'Your name'}, ` +
+	`'ok': {'type': 'boolean', 'title': 'Proceed?', 'default': True}}, 'required': ['age', 'name']}); ` +
+	`send('%s is %s' % (r['name'], r['age']))`
+
+// TestAReloadMidAnswerComesBackToIt: a reload while a name is half typed comes back to that
+// question, the caret after what was typed; the rest of the name joins it, and Enter moves on
+// rather than sending (QA round 12 #6: the focus came back on the last question, the keys
+// went nowhere, and one Enter sent "Barba").
+func TestAReloadMidAnswerComesBackToIt(t *testing.T) {
+	t.Parallel()
+	srv, ctx := openDecision(t, nameForm)
+	do(t, ctx, 10*time.Second, waitJS(`document.activeElement.type === 'number'`))
+	rng := newRand()
+	typeAt(t, ctx, rng, "33", typistsPace)
+	do(t, ctx, 10*time.Second, pressEnter(0), waitJS(shownTitle+` === 'Your name *'`), waitJS(`document.activeElement.type === 'text'`))
+	typeAt(t, ctx, rng, "Barba", typistsPace)
+	do(t, ctx, 60*time.Second, chromedp.Reload(), waitReady(), waitJS(modeShown))
+	// The field takes the focus back, the caret after what was typed.
+	do(t, ctx, 20*time.Second, waitJS(shownTitle+` === 'Your name *'`),
+		waitJS(`document.activeElement.value === 'Barba' && document.activeElement.selectionStart === 5`))
+	typeAt(t, ctx, rng, "ra", typistsPace)
+	do(t, ctx, 10*time.Second, pressEnter(0), waitJS(shownTitle+` === 'Proceed?'`))
+	assertOnePending(t, srv, ctx, "Enter moved on, it did not send")
+	do(t, ctx, 10*time.Second, pressEnter(0))
+	waitReply(t, ctx, "Barbara is 33")
+}

@@ -114,6 +114,31 @@ func (l *Log) Record(ev Event) bool {
 	return true
 }
 
+// At notes that the form is at question current, when that is not where the log last had
+// it, and reports whether the log changed. A view notes it after every event it dispatches:
+// moving on (Enter, Next) is not an answer, yet a reload must come back to the question the
+// person was at, half-typed words and all. Replayed from the first question still
+// unanswered, the person's next keys went to a later question and an Enter sent "Barba" for
+// "Barbara" (QA round 12 #6).
+func (l *Log) At(current int) bool {
+	at, ok := l.position()
+	if (ok && at == current) || (!ok && len(l.entries) == 0 && current == 0) {
+		return false // where the log has it, or nothing kept yet at the form's start
+	}
+	l.entries = append(l.entries, entry{Kind: gotoEntry, Index: current})
+	return true
+}
+
+// position is the question the log last moved to, if it moved at all.
+func (l Log) position() (int, bool) {
+	for i := len(l.entries) - 1; i >= 0; i-- {
+		if l.entries[i].Kind == gotoEntry {
+			return l.entries[i].Index, true
+		}
+	}
+	return 0, false
+}
+
 // Len returns how many entries the log holds.
 func (l Log) Len() int { return len(l.entries) }
 
@@ -147,13 +172,18 @@ func (l *Log) UnmarshalJSON(b []byte) error {
 }
 
 // Replay dispatches the log's events into f, a new form of the same decision, and drops their
-// effects: they were had before the reload. A stepped form then shows the first question
-// still unanswered, where the person was headed.
+// effects: they were had before the reload. A stepped form then shows the question the log
+// last moved to (At), where the person was; a log that never moved, the first question still
+// unanswered, where the person was headed.
 func (l Log) Replay(f *Form) {
 	for _, ev := range l.Events() {
 		f.Dispatch(ev)
 	}
 	if !f.Stepped() {
+		return
+	}
+	if at, ok := l.position(); ok {
+		f.Dispatch(Goto{Index: at})
 		return
 	}
 	for i := range f.fields {

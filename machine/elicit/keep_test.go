@@ -96,20 +96,34 @@ func TestLogRoundTrip(t *testing.T) {
 		{"multi picks and an unpick", sMulti, []Event{Toggle{0, "a"}, Toggle{0, "c"}, Toggle{0, "a"}, Toggle{0, "b"}}, 0},
 		{"defaults changed", sDefaults, []Event{Type{0, "7"}, Pick{Index: 3, Value: "false"}, Toggle{2, "b"}}, 5},
 		{"a failed submit in the middle", sForm, []Event{Type{1, "x"}, Submit{}, Type{1, "4"}}, 0},
+		// Every question answered: without a note of where the form was, it comes back at its
+		// start; noted, at the note the person was typing (QA round 12 #6).
+		{"moved on, then half-typed", sForm, []Event{Pick{Index: 0, Value: "prod"}, Advance{}, Type{1, "33"}, Advance{}, Type{2, "Barba"}}, 0},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			req := askReq(tt.schema)
-			first, l := New(req, DefaultOptions()), Log{}
-			for _, ev := range tt.events {
-				l.Record(ev)
-				first.Dispatch(ev)
-			}
-			again := New(req, DefaultOptions())
-			roundTrip(t, l).Replay(again)
-			sameAnswers(t, first, again)
-			if again.Current() != tt.wantCurrent {
-				t.Errorf("Current: got %d, want %d", again.Current(), tt.wantCurrent)
+			// A log that notes where the form is, as a view keeps it, comes back there; one
+			// without (kept by an older version) comes back to the first question unanswered.
+			for _, noted := range []bool{true, false} {
+				first, l := New(req, DefaultOptions()), Log{}
+				for _, ev := range tt.events {
+					l.Record(ev)
+					first.Dispatch(ev)
+					if noted {
+						l.At(first.Current())
+					}
+				}
+				again := New(req, DefaultOptions())
+				roundTrip(t, l).Replay(again)
+				sameAnswers(t, first, again)
+				want := tt.wantCurrent
+				if noted {
+					want = first.Current()
+				}
+				if again.Current() != want {
+					t.Errorf("noted %v: Current: got %d, want %d", noted, again.Current(), want)
+				}
 			}
 		})
 	}
@@ -129,10 +143,14 @@ func FuzzLogRoundTrip(f *testing.F) {
 			}
 			l.Record(ev)
 			first.Dispatch(ev)
+			l.At(first.Current())
 		}
 		again := New(protocol.DecisionRequest{Kind: protocol.KindAsk, Message: "?", Schema: schema}, first.opts)
 		roundTrip(t, l).Replay(again)
 		sameAnswers(t, first, again)
+		if first.Stepped() && l.Len() > 0 && again.Current() != first.Current() {
+			t.Fatalf("replayed at question %d, the form was at %d", again.Current(), first.Current())
+		}
 	})
 }
 

@@ -72,7 +72,9 @@ func (v *FormView) seedInitial() {
 // and its effects handed on.
 func (v *FormView) Dispatch(ctx app.Context, ev elicit.Event) {
 	v.record(ev)
-	v.effects(ctx, v.form.Dispatch(ev))
+	effs := v.form.Dispatch(ev)
+	v.notePosition()
+	v.effects(ctx, effs)
 }
 
 // Next moves a stepped form on to the following question, reporting whether there was one:
@@ -80,6 +82,7 @@ func (v *FormView) Dispatch(ctx app.Context, ev elicit.Event) {
 func (v *FormView) Next(ctx app.Context) bool {
 	v.record(elicit.Advance{})
 	effs := v.form.Dispatch(elicit.Advance{})
+	v.notePosition()
 	if len(v.custom) > 0 {
 		for _, e := range effs {
 			if _, ok := e.(elicit.Send); ok {

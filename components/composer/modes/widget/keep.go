@@ -44,6 +44,20 @@ func (v *FormView) record(ev elicit.Event) {
 	if v.kept == "" || !v.log.Record(ev) {
 		return
 	}
+	v.store()
+}
+
+// notePosition keeps the question the form is at, when an event moved it: a reload comes
+// back there (elicit.Log.At).
+func (v *FormView) notePosition() {
+	if v.kept == "" || !v.log.At(v.form.Current()) {
+		return
+	}
+	v.store()
+}
+
+// store writes the log to the tab's storage.
+func (v *FormView) store() {
 	if st := sessionStorage(); st.Truthy() {
 		raw, _ := json.Marshal(v.log)
 		st.Call("setItem", v.kept, string(raw))
