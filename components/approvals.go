@@ -5,6 +5,7 @@ import (
 	"errors"
 	"slices"
 	"strconv"
+	"strings"
 	"time"
 
 	"github.com/maxence-charriere/go-app/v10/pkg/app"
@@ -586,7 +587,8 @@ func speaker(from string) string {
 }
 
 func (p *ApprovalsPage) renderConfirm(e protocol.QueueEntry) app.UI {
-	what := asked(e.Request)
+	// "Reject “Allow writing a.txt?”?": the request's own question mark is the sentence's.
+	what := strings.TrimRight(asked(e.Request), "?？")
 	if p.confirm == confirmApprove {
 		return app.Div().Class("confirm").Role("alertdialog").Aria("label", tr(i18n.ConfirmApproval)).Body(
 			app.Span().Text(tr(i18n.ApproveQuestion, what)),

@@ -395,7 +395,9 @@ type ToolReceipt struct {
 	Message store.Message
 	// Waiting says the call has not run: its turn waits on the decision drawn after it (its
 	// approval, or ask_user's question), so it says so rather than "running…".
-	Waiting  bool
+	Waiting bool
+	// Aside says that decision is set aside: its answer is not "below" now.
+	Aside    bool
 	expanded bool
 }
 
@@ -420,15 +422,22 @@ func runWaitsOnYou(shown []store.Message, i int) bool {
 // waitsOnYou says the running call at i waits on a decision: the next entry after it (and
 // after its batch's other calls) is a pending decision, and it has written nothing yet.
 func waitsOnYou(shown []store.Message, i int) bool {
+	_, ok := waitingOn(shown, i)
+	return ok
+}
+
+// waitingOn is the open decision the tool call shown[i] waits on, if it waits on one
+// (waitsOnYou).
+func waitingOn(shown []store.Message, i int) (string, bool) {
 	if m := shown[i]; m.Status != store.StatusRunning || m.Output != "" || m.Progress != nil {
-		return false
+		return "", false
 	}
 	for _, m := range shown[i+1:] {
 		if m.Role != store.RoleTool {
-			return m.Role == store.RoleDecision && m.Status == store.StatusPending
+			return m.ID, m.Role == store.RoleDecision && m.Status == store.StatusPending
 		}
 	}
-	return false
+	return "", false
 }
 
 // OnMount relabels the receipt when the locale switches.
@@ -459,7 +468,7 @@ func (r *ToolReceipt) Render() app.UI {
 		Body(
 			app.Div().Class("entry-head").Body(
 				app.Span().Class("entry-title").Text(m.Title),
-				app.Span().Class("entry-status").Text(toolStatus(m.Status, r.Waiting)),
+				app.Span().Class("entry-status").Text(toolStatus(m.Status, r.Waiting, r.Aside)),
 			),
 			app.If(args != "", func() app.UI {
 				return app.Pre().Class("entry-output tool-args").Text(args)
@@ -521,8 +530,11 @@ func cmpMessage(msg string) string {
 	return ": " + msg
 }
 
-func toolStatus(s store.Status, waiting bool) string {
-	if waiting {
+func toolStatus(s store.Status, waiting, aside bool) string {
+	switch {
+	case waiting && aside:
+		return tr(i18n.RunWaiting) // set aside: the composer below holds the input, not it
+	case waiting:
 		return tr(i18n.WaitingBelow)
 	}
 	return statusText(toolStatusText, s)

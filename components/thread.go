@@ -113,7 +113,8 @@ func (t *Thread) Render() app.UI {
 						case store.RoleDecision:
 							return &DecisionCard{Message: m, Aside: m.ID == t.Aside}
 						case store.RoleTool:
-							return &ToolReceipt{Message: m, Waiting: waitsOnYou(shown, i)}
+							on, waiting := waitingOn(shown, i)
+							return &ToolReceipt{Message: m, Waiting: waiting, Aside: waiting && t.Aside != "" && on == t.Aside}
 						}
 						return &MessageItem{Message: shown[i], Stop: shown[i].Offset == stop}
 					}),

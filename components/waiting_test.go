@@ -6,6 +6,7 @@ import (
 	"github.com/stretchr/testify/assert"
 
 	"parley/app/store"
+	"parley/components/viewtest"
 )
 
 // TestWaitsOnYou: a running call waits on the pending decision drawn after it (past its
@@ -35,4 +36,16 @@ func TestWaitsOnYou(t *testing.T) {
 	for _, tt := range tests {
 		assert.Equal(t, tt.want, waitsOnYou(tt.shown, 0), tt.name)
 	}
+}
+
+// A call waiting on its approval says the answer is below, unless the approval is set aside:
+// then the composer below holds the input, and the call only waits (QA round 12 #14).
+func TestAToolWaitingOnASetAsideApprovalSaysOnlyThatItWaits(t *testing.T) {
+	call := store.Message{Role: store.RoleTool, Status: store.StatusRunning, Title: "write_file"}
+	pending := store.Message{Role: store.RoleDecision, Status: store.StatusPending, ID: "d1"}
+	html := viewtest.Render(t, &Thread{Messages: []store.Message{call, pending}})
+	assert.Contains(t, html, "Waiting for your answer below")
+	aside := viewtest.Render(t, &Thread{Messages: []store.Message{call, pending}, Aside: "d1"})
+	assert.NotContains(t, aside, "Waiting for your answer below")
+	assert.Contains(t, aside, "waiting for you")
 }
