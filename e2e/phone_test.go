@@ -2,6 +2,7 @@ package e2e
 
 import (
 	"context"
+	"strconv"
 	"testing"
 	"time"
 
@@ -89,4 +90,89 @@ func TestPhoneLayout(t *testing.T) {
 	check("approval")
 	phone(t, ctx, 480)
 	do(t, ctx, 10*time.Second, waitJS(`innerHeight === 480`), waitJS(composerAboveKeyboard))
+}
+
+// The layout pass of QA round 12 (docs/qa-round12.md, "Fixed by the layout pass").
+
+// TestKeyHintsReadableAndPickedRejectInDanger (#16, #18): the key hints on an approval's
+// buttons read at 4.5:1 or more in both themes, a hint sits on its label's line (a button
+// that gives its hint away keeps no empty band), and a batch's picked Reject is ringed in
+// the danger colour, not the accent; the focused words field and Send are in the card's view.
+func TestKeyHintsReadableAndPickedRejectInDanger(t *testing.T) {
+	t.Parallel()
+	srv, ctx := openDecision(t, echoScript, waitJS(`!!document.querySelector('#composer-mode.mode-approval .key-hint')`))
+	id := sessionOf(t, ctx)
+	hints := `[...document.querySelectorAll('#composer-mode .key-hint')].filter(k => k.checkVisibility())`
+	for _, scheme := range []string{"light", "dark"} {
+		do(t, ctx, 10*time.Second, colorScheme(scheme), chromedp.Sleep(100*time.Millisecond))
+		// contrastJS (chat_test.go) measures an element its selector names.
+		low := evalString(t, ctx, `(() => { const ratio = `+contrastJS+`;
+			return `+hints+`.map((k, i) => { k.dataset.hintCheck = i; return k.textContent + ' ' + ratio('[data-hint-check="' + i + '"]').toFixed(2) })
+				.filter(s => parseFloat(s.split(' ').pop()) < 4.5).join('|') })()`)
+		assert.Empty(t, low, "%s: hints under 4.5:1", scheme)
+		// Each hint on its label's line.
+		off := evalString(t, ctx, hints+`.filter(k => { const l = k.parentElement.firstElementChild.getBoundingClientRect(), r = k.getBoundingClientRect();
+			return r.top >= l.bottom || r.bottom <= l.top }).map(k => k.textContent).join('|')`)
+		assert.Empty(t, off, "%s: a hint on a line of its own", scheme)
+	}
+	do(t, ctx, 10*time.Second, colorScheme("light"), clickJS(`#composer-mode .choice.tone-affirm`), waitJS(`!document.querySelector('#composer-mode')`))
+
+	sendAPI(t, srv, id, `/script rs = run_batch([['echo', 'one'], ['echo', 'two'], ['echo', 'three']]); send('done')`)
+	do(t, ctx, 20*time.Second, waitJS(`document.querySelectorAll('#composer-mode .batch-item').length === 3`),
+		waitJS(`document.activeElement.id === 'approval-instruction'`))
+	inView := `(() => { const body = document.querySelector('#composer-mode .morph-body').getBoundingClientRect();
+		return [document.querySelector('#approval-instruction'), document.querySelector('#composer-mode .morph-actions .send')]
+			.every(e => { const r = e.getBoundingClientRect(); return r.top >= body.top - 0.5 && r.bottom <= body.bottom + 0.5 }) })()`
+	do(t, ctx, 10*time.Second, waitJS(inView))
+	do(t, ctx, 10*time.Second, clickJS(`#composer-mode .batch-item[data-item="1"] .tone-deny`),
+		waitJS(`document.querySelector('#composer-mode .batch-item[data-item="1"] .tone-deny').getAttribute('aria-pressed') === 'true'`))
+	border := evalString(t, ctx, `getComputedStyle(document.querySelector('#composer-mode .batch-item[data-item="1"] .tone-deny')).borderTopColor`)
+	danger := evalString(t, ctx, `(() => { const s = document.createElement('span'); s.style.color = 'var(--danger)'; document.body.append(s); const c = getComputedStyle(s).color; s.remove(); return c })()`)
+	assert.Equal(t, danger, border, "a picked Reject is drawn in the danger colour")
+	// Focused again after the scroll moved: both back in view.
+	do(t, ctx, 10*time.Second, js(`document.querySelector('#composer-mode .morph-body').scrollTop = 0, document.querySelector('#approval-instruction').blur(), document.querySelector('#approval-instruction').focus()`),
+		waitJS(inView))
+}
+
+// TestPhoneLayoutRound12 (#12): on a 390×844 touch phone the approval's header is one row,
+// the history's Session filter fits the screen, a queue entry's meta line keeps its text's
+// line height, and a drawer row is one row with its Rename and Archive, each 44 px.
+func TestPhoneLayoutRound12(t *testing.T) {
+	t.Parallel()
+	srv := startServer(t, t.TempDir(), "127.0.0.1:0")
+	long := seedSession(t, srv, "A rather long session title about the garden plan and its watering schedule for the summer", 1)
+	seedSession(t, srv, "short one", 1)
+	ctx := browser(t)
+	phone(t, ctx, 844)
+	do(t, ctx, 60*time.Second, chromedp.Navigate(srv.link), waitReady(), chromedp.Navigate(srv.base()+"/s/"+long), waitReady())
+	sendAPI(t, srv, long, echoScript)
+	do(t, ctx, 20*time.Second, waitJS(`!!document.querySelector('#composer-mode.mode-approval .chat-about')`))
+	assert.True(t, evalBool(t, ctx, `(() => { const b = document.querySelector('#composer-mode .badge').getBoundingClientRect(), c = document.querySelector('#composer-mode .chat-about').getBoundingClientRect();
+		return c.top < b.bottom && c.bottom > b.top })()`), "Chat about this beside the badge")
+
+	// The drawer: a row is as tall as its link, its actions beside it.
+	do(t, ctx, 10*time.Second, chromedp.Click(chromedp.CSS(`.menu-toggle`)), waitJS(`document.querySelector('#sidebar').classList.contains('open') && document.querySelectorAll('.sessions .session-item').length === 2`))
+	rows := evalString(t, ctx, `[...document.querySelectorAll('.sessions .session-item')].map(li => {
+		const l = li.querySelector('.session-link').getBoundingClientRect(), ops = [...li.querySelectorAll('.session-op')].map(b => b.getBoundingClientRect());
+		return Math.round(li.getBoundingClientRect().height - l.height) + ':' + ops.map(o => (o.width >= 44 && o.height >= 44 && o.top >= l.top - 1 && o.bottom <= l.bottom + 1) ? 'ok' : 'bad').join(',') }).join(' ')`)
+	assert.Equal(t, "0:ok,ok 0:ok,ok", rows, "each row: no second line, both actions 44 px on it")
+	do(t, ctx, 10*time.Second, chromedp.Click(chromedp.CSS(`.menu-toggle`)), waitJS(`!document.querySelector('#sidebar').classList.contains('open')`))
+
+	// /approvals: the queue entry's meta line, then the history's filter.
+	do(t, ctx, 30*time.Second, chromedp.Navigate(srv.base()+"/approvals"),
+		waitJS(`document.documentElement.hasAttribute('data-ready') && document.querySelectorAll('.queue-entry').length === 1`))
+	lines := evalString(t, ctx, `(() => { const w = document.querySelector('.queue-entry .queue-where'), r = document.createRange(); r.selectNodeContents(w);
+		const tops = [...new Set([...r.getClientRects()].map(x => Math.round(x.top)))].sort((a, b) => a - b);
+		return JSON.stringify({lines: tops.length, gap: tops.length > 1 ? tops[tops.length - 1] - tops[tops.length - 2] : 0, lh: parseFloat(getComputedStyle(w).fontSize) * 1.7}) })()`)
+	t.Logf("the meta line: %s", lines)
+	assert.True(t, evalBool(t, ctx, `(() => { const w = document.querySelector('.queue-entry .queue-where'), r = document.createRange(); r.selectNodeContents(w);
+		const tops = [...new Set([...r.getClientRects()].map(x => Math.round(x.top)))].sort((a, b) => a - b);
+		return tops.every((t, i) => i === 0 || t - tops[i - 1] <= parseFloat(getComputedStyle(w).fontSize) * 1.7) })()`), "the meta line's lines a text line apart: %s", lines)
+	declineOnly(t, srv, long)
+	do(t, ctx, 20*time.Second, js(`document.querySelector('.tab-history').click()`), waitJS(`document.querySelectorAll('.history-entry').length >= 1`),
+		waitJS(`document.querySelectorAll('.filter-session option').length >= 2`))
+	right := get(t, ctx, chromedp.Evaluate[float64](`Math.max(...[...document.querySelectorAll('.history-filters select')].map(s => s.getBoundingClientRect().right))`))
+	require.Positive(t, right)
+	assert.LessOrEqual(t, right, 390.0-8, "the filters fit the screen: right edge at "+strconv.FormatFloat(right, 'f', 0, 64))
+	assert.LessOrEqual(t, get(t, ctx, chromedp.Evaluate[float64](`document.documentElement.scrollWidth`)), 390.0, "no sideways scrolling")
 }
