@@ -93,7 +93,7 @@ func TestApprovalsListHoldsStillUnderThePointer(t *testing.T) {
 
 	// Alt+A on C confirms C, and answers C only.
 	do(t, ctx, 10*time.Second, altKey("a", "KeyA", 65), waitJS(`document.activeElement?.classList.contains('confirm-yes')`))
-	assert.Contains(t, evalString(t, ctx, `document.querySelector('.confirm').textContent`), "Deploy c?")
+	assert.Contains(t, evalString(t, ctx, `document.querySelector('.confirm').textContent`), "Deploy c”?")
 	do(t, ctx, 10*time.Second, pressEnter(0))
 	left := waitQueue(t, srv, 1)
 	assert.Equal(t, d, left[0].Session, "D still waits")

@@ -146,7 +146,7 @@ func TestApprovalsQueueAcrossSessions(t *testing.T) {
 	get(t, ctx, chromedp.Evaluate[bool](`document.querySelector('.queue-entry').focus(); true`))
 	do(t, ctx, 10*time.Second, rawKey("ArrowDown", 40, 0), waitJS(`document.activeElement.dataset.session === '`+g+`'`))
 	do(t, ctx, 10*time.Second, altKey("a", "KeyA", 65), waitJS(`document.activeElement?.classList.contains('confirm-yes')`))
-	assert.Contains(t, evalString(t, ctx, `document.querySelector('.confirm').textContent`), "Approve “Deploy gamma?”?")
+	assert.Contains(t, evalString(t, ctx, `document.querySelector('.confirm').textContent`), "Approve “Deploy gamma”?", "the request's own question mark is the sentence's")
 	do(t, ctx, 10*time.Second, pressEnter(0))
 	do(t, ctx, 30*time.Second, waitJS(`document.querySelectorAll('.queue-entry').length === 1 && document.querySelector('.pending-count')?.textContent === '1'`))
 	waitAgentReplies(t, srv, g, 1)
