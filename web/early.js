@@ -62,10 +62,18 @@
   const rowKeys = { session: "", text: "" };
   window.parleyRowKeys = rowKeys;
   let followedRow = { at: -1e9, href: "" };
-  const rowOf = (el, k) =>
-    !!el && el.tagName === "A" && el.classList.contains("session-link") &&
-    location.pathname === el.getAttribute("href") &&
-    [...k].length === 1 && (k !== " " || rowKeys.text !== "") ? el.getAttribute("href").slice(3) : "";
+  // go-app keeps the list's rows by place: a row that moved as its session opened leaves the
+  // focus in its old slot, on another session's row. A key typed there just after the click
+  // was for the row clicked.
+  const rowOf = (el, k) => {
+    if (!el || el.tagName !== "A" || !el.classList.contains("session-link")) return "";
+    if ([...k].length !== 1 || (k === " " && rowKeys.text === "")) return "";
+    let href = el.getAttribute("href");
+    if (href !== location.pathname && followedRow.href === location.pathname && performance.now() - followedRow.at < 2000) {
+      href = followedRow.href;
+    }
+    return href === location.pathname ? href.slice(3) : "";
+  };
   const usable = (t) => !!t && !t.disabled && (typeof t.checkVisibility !== "function" || t.checkVisibility());
   const show = () => {
     const t = composer();
@@ -102,7 +110,7 @@
       t.focus();
       return;
     }
-    if (row && followedRow.href === el.getAttribute("href") && performance.now() - followedRow.at < 2000) {
+    if (row && followedRow.href === "/s/" + row && performance.now() - followedRow.at < 2000) {
       e.preventDefault();
       if (rowKeys.session !== row) Object.assign(rowKeys, { session: row, text: "" });
       rowKeys.text += k;
