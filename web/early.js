@@ -41,7 +41,7 @@
   let followed = { at: -1e9, from: "" };
   document.addEventListener("click", (e) => {
     const row = e.target instanceof Element && e.target.closest("a.session-link");
-    if (row) followedRow = { at: performance.now(), href: row.getAttribute("href") };
+    if (row) followedRow = { at: performance.now(), href: row.getAttribute("href"), el: row };
     const a = e.target instanceof Element && e.target.closest('a[href="/"]');
     if (!a) return;
     followed = { at: performance.now(), from: location.pathname };
@@ -61,15 +61,16 @@
   // drops them. Keys are never held for a bar that may not come, nor given to another session.
   const rowKeys = { session: "", text: "" };
   window.parleyRowKeys = rowKeys;
-  let followedRow = { at: -1e9, href: "" };
+  let followedRow = { at: -1e9, href: "", el: null };
   // go-app keeps the list's rows by place: a row that moved as its session opened leaves the
-  // focus in its old slot, on another session's row. A key typed there just after the click
-  // was for the row clicked.
+  // focus in its old slot, the same element now showing another session's row. A key typed
+  // there just after the click was for the row clicked; one typed on another row the person
+  // moved to is not.
   const rowOf = (el, k) => {
     if (!el || el.tagName !== "A" || !el.classList.contains("session-link")) return "";
     if ([...k].length !== 1 || (k === " " && rowKeys.text === "")) return "";
     let href = el.getAttribute("href");
-    if (href !== location.pathname && followedRow.href === location.pathname && performance.now() - followedRow.at < 2000) {
+    if (href !== location.pathname && el === followedRow.el && followedRow.href === location.pathname && performance.now() - followedRow.at < 2000) {
       href = followedRow.href;
     }
     return href === location.pathname ? href.slice(3) : "";
