@@ -43,6 +43,14 @@ func sessionWith(t *testing.T, srv *server, title, text string) string {
 	return id
 }
 
+// answeredSession is sessionWith, once the agent has answered text.
+func answeredSession(t *testing.T, srv *server, title, text string) string {
+	t.Helper()
+	id := sessionWith(t, srv, title, text)
+	waitAgentReplies(t, srv, id, 1)
+	return id
+}
+
 // waitQueue waits until the server's queue holds n decisions, and returns it.
 func waitQueue(t *testing.T, srv *server, n int) []protocol.QueueEntry {
 	t.Helper()
@@ -98,8 +106,7 @@ const alphaRun = `/script r = run(['echo', 'alpha ran']); send(r.stdout.strip() 
 // approval waiting: the first in the queue. It returns the session's id.
 func alphaAsks(t *testing.T, srv *server) string {
 	t.Helper()
-	a := sessionWith(t, srv, "Alpha", "hello from alpha")
-	waitAgentReplies(t, srv, a, 1)
+	a := answeredSession(t, srv, "Alpha", "hello from alpha")
 	sendTo(t, srv, a, alphaRun)
 	waitQueue(t, srv, 1)
 	return a

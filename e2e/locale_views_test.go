@@ -139,8 +139,7 @@ func TestLocaleSwitchKeepsTheDraft(t *testing.T) {
 func TestTheOfflineAgentSpeaksThePagesLocale(t *testing.T) {
 	t.Parallel()
 	srv := startServer(t, t.TempDir(), "127.0.0.1:0")
-	a := sessionWith(t, srv, "Alpha", "你好")
-	waitAgentReplies(t, srv, a, 1)
+	a := answeredSession(t, srv, "Alpha", "你好")
 
 	ctx := browser(t)
 	do(t, ctx, 60*time.Second, acceptLanguage("zh-CN,zh;q=0.9"), chromedp.Navigate(srv.link), waitReady(),

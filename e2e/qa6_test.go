@@ -111,10 +111,8 @@ func TestAnEditOfAQueuedPromptThatBeganIsKept(t *testing.T) {
 func TestAPromptMovesItsSessionToTheTop(t *testing.T) {
 	t.Parallel()
 	srv := startServer(t, t.TempDir(), "127.0.0.1:0")
-	older := sessionWith(t, srv, "Older", "the older one")
-	waitAgentReplies(t, srv, older, 1)
-	newer := sessionWith(t, srv, "Newer", "the newer one")
-	waitAgentReplies(t, srv, newer, 1)
+	older := answeredSession(t, srv, "Older", "the older one")
+	newer := answeredSession(t, srv, "Newer", "the newer one")
 
 	const first = `document.querySelector('#sidebar .session-item')?.dataset.session`
 	ctx := openPage(t, srv, "/s/"+older)

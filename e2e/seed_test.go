@@ -168,8 +168,7 @@ func TestASeedsTextStaysText(t *testing.T) {
 	t.Parallel()
 	srv := startServer(t, t.TempDir(), "127.0.0.1:0")
 	const evil = `</script><script>window.__pwned = 1</script>`
-	id := sessionWith(t, srv, "", evil)
-	waitAgentReplies(t, srv, id, 1)
+	id := answeredSession(t, srv, "", evil)
 	ctx := browser(t)
 	release := holdWasm(t, ctx)
 	navigateNoWait(t, ctx, srv.base()+"/s/"+id+"?token="+srv.token)

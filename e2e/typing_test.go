@@ -305,10 +305,8 @@ func TestQueuedPromptEditKeepsItsPlace(t *testing.T) {
 func TestARowClickedBelowTheTopTakesTheKeys(t *testing.T) {
 	t.Parallel()
 	srv := startServer(t, t.TempDir(), "127.0.0.1:0")
-	a := sessionWith(t, srv, "Alpha", "a first")
-	waitAgentReplies(t, srv, a, 1)
-	b := sessionWith(t, srv, "Beta", "b first")
-	waitAgentReplies(t, srv, b, 1)
+	a := answeredSession(t, srv, "Alpha", "a first")
+	b := answeredSession(t, srv, "Beta", "b first")
 	sendTo(t, srv, a, "a again, later in the same minute") // the index keeps Alpha's first time
 	waitAgentReplies(t, srv, a, 2)
 	ctx := browser(t)
