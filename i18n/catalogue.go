@@ -13,6 +13,7 @@ const (
 	DecisionsWaitingOne
 	DecisionsWaitingMany // %[1]d
 	AnswerWaiting
+	DecisionHeld
 	DraftKept // %[1]s: the draft's first line
 	DraftKeptLabel
 	NoteTimedOut
@@ -135,6 +136,7 @@ var catalogue = map[Msg][nLocales]string{
 	DecisionsWaitingOne:  {"1 decision is waiting", "1 个决定待处理"},
 	DecisionsWaitingMany: {"%[1]d decisions are waiting", "%[1]d 个决定待处理"},
 	AnswerWaiting:        {"Answer", "去回答"},
+	DecisionHeld:         {"A decision is waiting: it takes this form's place when you pause typing (the form keeps what you typed)", "有一个决定待处理：你停止输入后它会接替此表单（表单会保留你输入的内容）"},
 	DraftKept:            {"Your draft is kept: %[1]s", "草稿已保留：%[1]s"},
 	DraftKeptLabel:       {"Your draft, kept under the question", "问题下保留的草稿"},
 	NoteTimedOut:         {"No response, timed out.", "未回应，已超时。"},

@@ -571,6 +571,9 @@ func (c *Composer) renderEnv() app.UI {
 		app.Div().Class("composer-note").Role("status").Aria("live", "polite").Body(
 			app.If(c.machine.Note() != "", func() app.UI {
 				return app.Span().Text(noteText(c.machine.Note()))
+			}).ElseIf(c.machine.Held(), func() app.UI {
+				// The person is typing in their fn-form: the decision waits for their pause.
+				return app.Span().Text(locale.T(i18n.DecisionHeld))
 			}),
 		),
 		app.If(aside, func() app.UI {

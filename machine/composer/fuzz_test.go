@@ -15,8 +15,8 @@ import (
 //   - the queue never holds an id twice, nor an id that ended;
 //   - Mode agrees with Head and Function: a shown head's mode, else FnForm with a
 //     function, else Idle; the fn-form is never open under a shown decision;
-//   - set aside only with a head, and Head is shown exactly when one is queued and not set
-//     aside;
+//   - set aside only with a head, held only with a head behind the open fn-form, and Head
+//     is shown exactly when one is queued, not set aside and not held;
 //   - Ended of an id not queued changes nothing and returns nothing;
 //   - a Key changes no state, and means something exactly when a mode is morphed in;
 //   - every effect is plain data;
@@ -58,7 +58,8 @@ func FuzzDispatch(f *testing.F) {
 			case 10:
 				ev = Tick{At: now}
 			case 11:
-				ev = Key{Key: "a", On: OnMode, At: now}
+				// A letter on the morphed area, or in a field (the fn-form's: typing).
+				ev = Key{Key: "a", On: []Target{OnMode, OnLine}[next()%2], At: now}
 			case 0, 1:
 				ev = Asked{Decision: decision(), At: now}
 			case 2:
@@ -148,8 +149,10 @@ func FuzzDispatch(f *testing.F) {
 			switch {
 			case m.SetAside() && len(q) == 0:
 				t.Fatalf("set aside with an empty queue")
-			case ok != (len(q) > 0 && !m.SetAside()):
-				t.Fatalf("Head shown %v with queue %d and set aside %v", ok, len(q), m.SetAside())
+			case m.Held() && (len(q) == 0 || m.SetAside() || m.Mode() != FnForm):
+				t.Fatalf("held with queue %d, set aside %v, in mode %v", len(q), m.SetAside(), m.Mode())
+			case ok != (len(q) > 0 && !m.SetAside() && !m.Held()):
+				t.Fatalf("Head shown %v with queue %d, set aside %v and held %v", ok, len(q), m.SetAside(), m.Held())
 			case ok && (m.Mode() != head.Mode() || m.Function() != ""):
 				t.Fatalf("head %+v shown in mode %v with function %q", head, m.Mode(), m.Function())
 			case !ok && m.Function() != "" && m.Mode() != FnForm:

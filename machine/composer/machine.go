@@ -58,6 +58,12 @@ type Machine struct {
 	// typed for their draft on it: the focus moves there once, or never, and never again.
 	focusDue time.Time
 	focused  bool
+	// typedAt is when the person last typed in a field of their fn-form. held says the head
+	// waits behind that form until they pause for the focus delay: a decision that displaced
+	// the form mid-word left the word's start in the form's kept fields and its end in the
+	// draft (QA round 12 #17). Only true with a head and the fn-form open.
+	typedAt time.Time
+	held    bool
 }
 
 // New returns an idle machine with an empty queue.
@@ -82,7 +88,7 @@ type occupant struct {
 	id   string
 }
 
-func (m *Machine) showing() bool { return len(m.queue) > 0 && !m.aside }
+func (m *Machine) showing() bool { return len(m.queue) > 0 && !m.aside && !m.held }
 
 func (m *Machine) occupant() occupant {
 	switch {
@@ -125,6 +131,10 @@ func (m *Machine) AsideID() string {
 	}
 	return m.queue[0].ID
 }
+
+// Held reports whether the head waits behind the fn-form the person is typing in: it shows
+// once they pause for the focus delay, or close the form.
+func (m *Machine) Held() bool { return m.held }
 
 // Note returns the one-line note of the input area, or "".
 func (m *Machine) Note() string { return m.note }
@@ -183,7 +193,7 @@ func (m *Machine) Dispatch(ev Event) []Effect {
 			m.aside = false
 		}
 		m.queue = slices.Delete(m.queue, i, i+1)
-		if head && e.Outcome == TimedOut {
+		if head && e.Outcome == TimedOut && !m.held { // a held head was never seen
 			m.note, noted = NoteTimedOut, true
 		}
 		at = e.At
@@ -221,12 +231,30 @@ func (m *Machine) Dispatch(ev Event) []Effect {
 		return nil
 	}
 
-	// A shown decision displaces the user's fn-form: no stash, no restore.
-	cancelled := ""
-	if m.showing() && m.fnOpen {
-		cancelled, m.fn, m.fnOpen = m.fn, "", false
+	cancelled, wait := m.displace(at)
+	out := m.effects(before, at, cancelled, noted, resumed)
+	if wait > 0 {
+		out = append(out, Wake{After: wait})
 	}
-	return m.effects(before, at, cancelled, noted, resumed)
+	return out
+}
+
+// displace lets a decision that is due take the user's fn-form's place: no stash, no restore
+// (the view keeps the form's fields). While the person is typing in the form, the decision is
+// held until they pause for the focus delay, so it never lands mid-word; wait is how long
+// until that pause, for a Wake.
+func (m *Machine) displace(at time.Time) (cancelled string, wait time.Duration) {
+	if !m.fnOpen || len(m.queue) == 0 || m.aside {
+		m.held = false
+		return "", 0
+	}
+	if quiet := max(at.Sub(m.typedAt), 0); !m.typedAt.IsZero() && quiet < m.focusDelay {
+		m.held = true
+		return "", m.focusDelay - quiet
+	}
+	m.held = false
+	cancelled, m.fn, m.fnOpen = m.fn, "", false
+	return cancelled, 0
 }
 
 // The actions of the keys a morphed mode reads (docs/composer.md#focus-and-keys).
@@ -258,6 +286,9 @@ func KeyHelp() []keymap.Help { return modeKeys.Help() }
 // a letter typed on the morphed area for the draft pushes back the moment the decision takes
 // the focus, and Escape on a decision sets it aside, as ChatAbout does.
 func (m *Machine) key(k Key) []Effect {
+	if m.Mode() == FnForm && (k.On == OnLine || k.On == OnText) {
+		m.typedAt = k.At // an input method's keys are typing too
+	}
 	if m.Mode() == Idle || k.Composing {
 		return nil
 	}
@@ -326,6 +357,14 @@ func (m *Machine) key(k Key) []Effect {
 // tick is the clock reaching a Wake: the shown decision takes the focus at its first field
 // once the person stopped typing for the draft.
 func (m *Machine) tick(t Tick) []Effect {
+	if m.held {
+		before := m.occupant()
+		cancelled, wait := m.displace(t.At)
+		if wait > 0 {
+			return []Effect{Wake{After: wait}}
+		}
+		return m.effects(before, t.At, cancelled, false, false)
+	}
 	if !m.showing() || m.focused {
 		return nil
 	}

@@ -39,11 +39,12 @@ type state struct {
 	Queue    []string
 	Function string
 	Aside    bool
+	Held     bool
 	Note     string
 }
 
 func snapshot(m *Machine) state {
-	s := state{Mode: m.Mode(), Function: m.Function(), Aside: m.SetAside(), Note: m.Note()}
+	s := state{Mode: m.Mode(), Function: m.Function(), Aside: m.SetAside(), Held: m.Held(), Note: m.Note()}
 	if d, ok := m.Head(); ok {
 		s.Head = d.ID
 	}
@@ -264,6 +265,50 @@ func TestDispatch(t *testing.T) {
 		{
 			name:        "a decision cancels the user's fn-form: no stash",
 			events:      []Event{OpenFnForm{"deploy"}, asked(ask("q1"))},
+			wantState:   state{Mode: Question, Head: "q1", Queue: []string{"q1"}},
+			wantEffects: []Effect{CancelFnForm{"deploy"}, Exit{Mode: FnForm, ID: "deploy"}, Shown{Mode: Question, ID: "q1"}, FocusMode{}, wake},
+		},
+		{
+			name:        "a decision that lands as the person types in their fn-form waits for their pause",
+			events:      []Event{OpenFnForm{"deploy"}, Key{Key: "d", On: OnLine, At: at(0)}, Asked{Decision: ask("q1"), At: at(300)}},
+			wantState:   state{Mode: FnForm, Function: "deploy", Queue: []string{"q1"}, Held: true},
+			wantEffects: []Effect{Wake{After: 700 * time.Millisecond}},
+		},
+		{
+			name:        "the held decision displaces the fn-form once the person paused",
+			events:      []Event{OpenFnForm{"deploy"}, Key{Key: "d", On: OnLine, At: at(0)}, Asked{Decision: ask("q1"), At: at(300)}, Tick{At: at(1000)}},
+			wantState:   state{Mode: Question, Head: "q1", Queue: []string{"q1"}},
+			wantEffects: []Effect{CancelFnForm{"deploy"}, Exit{Mode: FnForm, ID: "deploy"}, Shown{Mode: Question, ID: "q1"}, FocusMode{}, wake},
+		},
+		{
+			name: "typing on in the fn-form holds the decision longer",
+			events: []Event{OpenFnForm{"deploy"}, Key{Key: "d", On: OnText, At: at(0)}, Asked{Decision: approval("a1"), At: at(300)},
+				Key{Key: "e", On: OnText, At: at(900)}, Tick{At: at(1000)}},
+			wantState:   state{Mode: FnForm, Function: "deploy", Queue: []string{"a1"}, Held: true},
+			wantEffects: []Effect{Wake{After: 900 * time.Millisecond}},
+		},
+		{
+			name: "an input method's keys in the fn-form are typing too",
+			events: []Event{OpenFnForm{"deploy"}, Key{Key: "Process", On: OnLine, Composing: true, At: at(0)},
+				Asked{Decision: ask("q1"), At: at(500)}},
+			wantState:   state{Mode: FnForm, Function: "deploy", Queue: []string{"q1"}, Held: true},
+			wantEffects: []Effect{Wake{After: 500 * time.Millisecond}},
+		},
+		{
+			name:        "closing the fn-form shows the held decision at once",
+			events:      []Event{OpenFnForm{"deploy"}, Key{Key: "d", On: OnLine, At: at(0)}, Asked{Decision: ask("q1"), At: at(300)}, CloseFnForm{}},
+			wantState:   state{Mode: Question, Head: "q1", Queue: []string{"q1"}},
+			wantEffects: []Effect{Exit{Mode: FnForm, ID: "deploy"}, Shown{Mode: Question, ID: "q1"}, FocusMode{}, wake},
+		},
+		{
+			name:        "a held decision that ends goes quietly, and the form stays",
+			events:      []Event{OpenFnForm{"deploy"}, Key{Key: "d", On: OnLine, At: at(0)}, Asked{Decision: ask("q1"), At: at(300)}, Ended{ID: "q1", Outcome: TimedOut, At: at(500)}},
+			wantState:   state{Mode: FnForm, Function: "deploy"},
+			wantEffects: nil,
+		},
+		{
+			name:        "a key on the fn-form's buttons is not typing: the decision displaces it",
+			events:      []Event{OpenFnForm{"deploy"}, Key{Key: "Tab", On: OnOther, At: at(0)}, Asked{Decision: ask("q1"), At: at(300)}},
 			wantState:   state{Mode: Question, Head: "q1", Queue: []string{"q1"}},
 			wantEffects: []Effect{CancelFnForm{"deploy"}, Exit{Mode: FnForm, ID: "deploy"}, Shown{Mode: Question, ID: "q1"}, FocusMode{}, wake},
 		},
