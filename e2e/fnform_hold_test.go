@@ -2,6 +2,7 @@ package e2e
 
 import (
 	"math/rand/v2"
+	"strings"
 	"testing"
 	"time"
 
@@ -47,4 +48,20 @@ func TestADecisionWaitsForThePauseInTheFnForm(t *testing.T) {
 	// The form kept the words whole.
 	do(t, ctx, 10*time.Second, openGreet...)
 	assert.Equal(t, name, evalString(t, ctx, field+`.value`))
+}
+
+// TestAReloadMidQuestionGivesTheFocusBack: the person was typing in a question's field and
+// reloaded. The question is back with the focus in its field at once, so the keys they go
+// on typing are its. Before, it waited the focus delay as a decision that lands on its own
+// does: the first second's letters went to the draft, and the draft's writer then kept the
+// focus (the re-test of QA round 12).
+func TestAReloadMidQuestionGivesTheFocusBack(t *testing.T) {
+	t.Parallel()
+	_, ctx := openDecision(t, `/script send('name=' + ask('Your name?', {'type': 'string'}))`, waitJS(focusIn))
+	do(t, ctx, 10*time.Second, chromedp.KeyEvent("Ad"))
+	do(t, ctx, 30*time.Second, chromedp.Reload(), waitReady(), waitJS(modeShown))
+	typeAt(t, ctx, rand.New(rand.NewPCG(7, 7)), "a Lovelace", [2]time.Duration{60 * time.Millisecond, 150 * time.Millisecond})
+	assert.Equal(t, "", draft(t, ctx), "no key went to the draft")
+	assert.True(t, evalBool(t, ctx, focusIn), "the focus is in the question")
+	assert.True(t, strings.HasSuffix(evalString(t, ctx, `document.querySelector('#composer-mode input[type=text], #composer-mode textarea')?.value ?? ''`), "a Lovelace"))
 }

@@ -179,8 +179,15 @@ func (c *Composer) follow(ctx app.Context) {
 	}
 	c.forgetEnded(c.knownFor != c.Session)
 	if c.knownFor != c.Session {
+		// The decision the person was in goes back to its field only after a reload (the
+		// page's first session): a session switched to within the page shows its head as
+		// any decision that lands.
+		entered := ""
+		if c.knownFor == "" {
+			entered = readKept(enteredKey(c.Session))
+		}
 		c.knownFor = c.Session
-		c.run(ctx, c.machine.Dispatch(machine.Reset{Decisions: list, Aside: readAside(c.Session), At: time.Now()}))
+		c.run(ctx, c.machine.Dispatch(machine.Reset{Decisions: list, Aside: readAside(c.Session), Entered: entered, At: time.Now()}))
 		return
 	}
 	c.run(ctx, c.machine.Dispatch(machine.Sync{Decisions: list, TimedOut: c.TimedOut, At: time.Now()}))
@@ -367,26 +374,42 @@ func (c *Composer) keepAside(ctx app.Context) {
 	if !st.Truthy() {
 		return
 	}
-	if id := c.machine.AsideID(); id != "" {
-		st.Call("setItem", asideKey(c.Session), id)
-	} else {
-		st.Call("removeItem", asideKey(c.Session))
+	keep := func(key, id string) {
+		if id != "" {
+			st.Call("setItem", key, id)
+		} else {
+			st.Call("removeItem", key)
+		}
 	}
+	keep(asideKey(c.Session), c.machine.AsideID())
+	keep(enteredKey(c.Session), c.machine.EnteredID())
 }
+
+// enteredKey is the sessionStorage key of the decision the focus went into in a session
+// (Reset's Entered): after a reload it takes the focus back at once.
+func enteredKey(session string) string { return "parley.entered." + session }
 
 // readAside is the decision set aside in session before a reload, if any.
 func readAside(session string) []string {
-	if !app.IsClient || session == "" {
-		return nil
+	if id := readKept(asideKey(session)); session != "" && id != "" {
+		return []string{id}
+	}
+	return nil
+}
+
+// readKept is a decision id kept in this tab's sessionStorage under key, or "".
+func readKept(key string) string {
+	if !app.IsClient {
+		return ""
 	}
 	st := app.Window().Get("sessionStorage")
 	if !st.Truthy() {
-		return nil
+		return ""
 	}
-	if v := st.Call("getItem", asideKey(session)); v.Truthy() {
-		return []string{v.String()}
+	if v := st.Call("getItem", key); v.Truthy() {
+		return v.String()
 	}
-	return nil
+	return ""
 }
 
 func focusByID(id string) {

@@ -54,7 +54,13 @@ type Ended struct {
 type Reset struct {
 	Decisions []Decision
 	Aside     []string
-	At        time.Time
+	// Entered is the decision the person was inside before a reload (EnteredID): shown
+	// again as the head, it takes the focus at its first field at once, as one brought back
+	// with Answer does. The focus delay is for a decision that lands while the person writes
+	// their draft; this one they were answering, and their first keys after the reload are
+	// its, not the draft's.
+	Entered string
+	At      time.Time
 }
 
 // Sync follows the server's pending list as it changes: the decisions it no longer holds

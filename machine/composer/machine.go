@@ -64,6 +64,10 @@ type Machine struct {
 	// draft (QA round 12 #17). Only true with a head and the fn-form open.
 	typedAt time.Time
 	held    bool
+	// entered says the focus went into the shown decision: it took it at its first field, or
+	// the person pressed a key inside it. The view keeps EnteredID across a reload (Reset's
+	// Entered).
+	entered bool
 }
 
 // New returns an idle machine with an empty queue.
@@ -136,6 +140,16 @@ func (m *Machine) AsideID() string {
 // once they pause for the focus delay, or close the form.
 func (m *Machine) Held() bool { return m.held }
 
+// EnteredID returns the id of the shown decision the focus went into (it took the focus at
+// its first field, or the person pressed a key inside it), or "": what the view keeps across
+// a reload, for Reset's Entered.
+func (m *Machine) EnteredID() string {
+	if !m.showing() || !m.entered {
+		return ""
+	}
+	return m.queue[0].ID
+}
+
 // Note returns the one-line note of the input area, or "".
 func (m *Machine) Note() string { return m.note }
 
@@ -168,7 +182,7 @@ func (m *Machine) Dispatch(ev Event) []Effect {
 	}
 	before := m.occupant()
 	var at time.Time
-	noted, resumed := false, false
+	noted, resumed, entered := false, false, false
 	switch e := ev.(type) {
 	case Asked:
 		id := e.Decision.ID
@@ -200,6 +214,7 @@ func (m *Machine) Dispatch(ev Event) []Effect {
 	case Reset:
 		m.reset(e.Decisions, e.Aside)
 		at = e.At
+		entered = e.Entered != "" && m.showing() && m.queue[0].ID == e.Entered
 	case OpenFnForm:
 		// Refused while a decision is shown: opening would cancel the user's own form on
 		// the spot, or hide the system's question. While set aside, the user chose to do
@@ -232,7 +247,7 @@ func (m *Machine) Dispatch(ev Event) []Effect {
 	}
 
 	cancelled, wait := m.displace(at)
-	out := m.effects(before, at, cancelled, noted, resumed)
+	out := m.effects(before, at, cancelled, noted, resumed, entered)
 	if wait > 0 {
 		out = append(out, Wake{After: wait})
 	}
@@ -305,6 +320,7 @@ func (m *Machine) key(k Key) []Effect {
 	}
 	if k.On != OnMode {
 		m.focused = true // the person is inside the decision: the focus is theirs
+		m.entered = m.showing()
 	}
 	act, ok := modeKeys.Match(keymap.Key{Key: k.Key, Shift: k.Shift, Ctrl: k.Ctrl, Alt: k.Alt, Meta: k.Meta})
 	if !ok {
@@ -363,7 +379,7 @@ func (m *Machine) tick(t Tick) []Effect {
 		if wait > 0 {
 			return []Effect{Wake{After: wait}}
 		}
-		return m.effects(before, t.At, cancelled, false, false)
+		return m.effects(before, t.At, cancelled, false, false, false)
 	}
 	if !m.showing() || m.focused {
 		return nil
@@ -371,7 +387,7 @@ func (m *Machine) tick(t Tick) []Effect {
 	if t.At.Before(m.focusDue) {
 		return []Effect{Wake{After: m.focusDue.Sub(t.At)}}
 	}
-	m.focused = true
+	m.focused, m.entered = true, true
 	return []Effect{FocusField{}}
 }
 
@@ -438,7 +454,9 @@ func (m *Machine) reset(list []Decision, aside []string) {
 }
 
 // effects derives the view's work from the occupant before and after a transition.
-func (m *Machine) effects(before occupant, at time.Time, cancelled string, noted, resumed bool) []Effect {
+// resumed says the person brought the head back (Resume), entered that they were inside it
+// before a reload (Reset's Entered): either way it takes the focus at its field at once.
+func (m *Machine) effects(before occupant, at time.Time, cancelled string, noted, resumed, entered bool) []Effect {
 	after := m.occupant()
 	var out []Effect
 	if cancelled != "" {
@@ -469,9 +487,16 @@ func (m *Machine) effects(before occupant, at time.Time, cancelled string, noted
 	if after.mode != FnForm {
 		m.shownAt = at
 	}
-	if after.mode == FnForm || resumed || m.guard == 0 {
-		// The person opened it, or asked for it back: its first field is where they go.
-		m.focused = true
+	if entered {
+		// No Enter guard either: the person was answering it, and the Enter they press as it
+		// comes back is its own (a field's next question), not a sentence's end.
+		m.shownAt = time.Time{}
+	}
+	m.entered = false // a new occupant: the focus has not gone into it yet
+	if after.mode == FnForm || resumed || entered || m.guard == 0 {
+		// The person opened it, asked for it back, or was in it before a reload: its first
+		// field is where they go.
+		m.focused, m.entered = true, after.mode.Decision()
 		return append(out, FocusField{})
 	}
 	// A decision that appears on its own holds the focus on the morphed area for the focus

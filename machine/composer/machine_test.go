@@ -507,6 +507,7 @@ func TestGuard(t *testing.T) {
 		{"the next decision showing restarts it", Config{}, []Event{Asked{ask("q1"), at(0)}, Asked{ask("q2"), at(100)}, Ended{ID: "q1", At: at(1000)}}, at(1100), true},
 		{"resume restarts it", Config{}, []Event{Asked{ask("q1"), at(0)}, ChatAbout{}, Resume{At: at(5000)}}, at(5100), true},
 		{"a reset showing a new head starts it", Config{}, []Event{Reset{Decisions: []Decision{ask("q1")}, At: at(2000)}}, at(2100), true},
+		{"the decision the person was in, back after a reload, is not guarded", Config{}, []Event{Reset{Decisions: []Decision{ask("q1")}, Entered: "q1", At: at(2000)}}, at(2100), false},
 		{"a reset keeping the head does not restart it", Config{}, []Event{Asked{ask("q1"), at(0)}, Reset{Decisions: []Decision{ask("q1")}, At: at(2000)}}, at(2100), false},
 		{"set aside is not guarded", Config{}, []Event{Asked{ask("q1"), at(0)}, ChatAbout{}}, at(100), false},
 		{"the fn-form is not guarded", Config{}, []Event{OpenFnForm{"deploy"}}, at(0), false},
@@ -646,6 +647,9 @@ func TestFocus(t *testing.T) {
 		{"resumed, the field at once", []Event{shown, ChatAbout{}, Resume{at(900)}}, []Effect{Shown{Mode: Question, ID: "q1", Resumed: true}, FocusField{}}},
 		{"the next decision waits its own delay", []Event{shown, Asked{ask("q2"), at(0)}, Tick{at(1000)}, Ended{ID: "q1", At: at(1000)}, Tick{at(1100)}}, []Effect{Wake{After: 900 * time.Millisecond}}},
 		{"the fn-form focuses its field when opened", []Event{OpenFnForm{"deploy"}}, []Effect{Shown{Mode: FnForm, ID: "deploy"}, FocusField{}}},
+		{"the decision the person was in before a reload: the field at once", []Event{Reset{Decisions: []Decision{ask("q1")}, Entered: "q1", At: at(0)}}, []Effect{Shown{Mode: Question, ID: "q1"}, FocusField{}}},
+		{"entered names another decision: the head waits its delay", []Event{Reset{Decisions: []Decision{ask("q1"), ask("q2")}, Entered: "q2", At: at(0)}}, []Effect{Shown{Mode: Question, ID: "q1"}, FocusMode{}, wake}},
+		{"entered but set aside before the reload: nothing takes the focus", []Event{Reset{Decisions: []Decision{ask("q1")}, Aside: []string{"q1"}, Entered: "q1", At: at(0)}}, nil},
 		{"no guard, no wait", nil, nil},
 	}
 	for _, tt := range tests {
@@ -684,5 +688,34 @@ func TestAsideIDFollowsTheSetAsideHead(t *testing.T) {
 	m.Dispatch(Ended{ID: "q1", Outcome: Answered, At: at(9)})
 	if got := m.AsideID(); got != "" {
 		t.Fatalf("ended: AsideID = %q, want none (q2 has not been seen)", got)
+	}
+}
+
+// TestEnteredIDFollowsTheFocus: what the view keeps across a reload is the shown head the
+// focus went into (it took it, or the person pressed a key inside), and nothing while the
+// head only waits its delay, or the person typed for their draft on it.
+func TestEnteredIDFollowsTheFocus(t *testing.T) {
+	tests := []struct {
+		name   string
+		events []Event
+		want   string
+	}{
+		{"shown, waiting its delay", []Event{Asked{ask("q1"), at(0)}}, ""},
+		{"the focus taken after the delay", []Event{Asked{ask("q1"), at(0)}, Tick{at(1000)}}, "q1"},
+		{"a key inside it", []Event{Asked{ask("q1"), at(0)}, Key{Key: "x", On: OnLine, At: at(200)}}, "q1"},
+		{"letters for the draft on it", []Event{Asked{ask("q1"), at(0)}, Key{Key: "x", On: OnMode, At: at(200)}, Tick{at(1000)}}, ""},
+		{"set aside", []Event{Asked{ask("q1"), at(0)}, Tick{at(1000)}, ChatAbout{}}, ""},
+		{"the next head is not entered yet", []Event{Asked{ask("q1"), at(0)}, Asked{ask("q2"), at(0)}, Tick{at(1000)}, Ended{ID: "q1", At: at(1100)}}, ""},
+		{"resumed", []Event{Asked{ask("q1"), at(0)}, ChatAbout{}, Resume{at(500)}}, "q1"},
+		{"back after a reload", []Event{Reset{Decisions: []Decision{ask("q1")}, Entered: "q1", At: at(0)}}, "q1"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			m := New(Config{})
+			machinetest.Run(t, m.Dispatch, tt.events...)
+			if got := m.EnteredID(); got != tt.want {
+				t.Fatalf("EnteredID = %q, want %q", got, tt.want)
+			}
+		})
 	}
 }
