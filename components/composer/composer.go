@@ -26,6 +26,7 @@ import (
 	"parley/components/composer/modes/fnform"
 	"parley/components/composer/modes/question"
 	"parley/components/inputbar"
+	"parley/components/internal/tabstore"
 	"parley/i18n"
 	machine "parley/machine/composer"
 	"parley/protocol"
@@ -184,7 +185,7 @@ func (c *Composer) follow(ctx app.Context) {
 		// any decision that lands.
 		entered := ""
 		if c.knownFor == "" {
-			entered = readKept(enteredKey(c.Session))
+			entered = tabstore.Get(enteredKey(c.Session))
 		}
 		c.knownFor = c.Session
 		c.run(ctx, c.machine.Dispatch(machine.Reset{Decisions: list, Aside: readAside(c.Session), Entered: entered, At: time.Now()}))
@@ -370,19 +371,8 @@ func (c *Composer) keepAside(ctx app.Context) {
 		c.published = now
 		ctx.NewActionWithValue(ActionAside, now)
 	}
-	st := app.Window().Get("sessionStorage")
-	if !st.Truthy() {
-		return
-	}
-	keep := func(key, id string) {
-		if id != "" {
-			st.Call("setItem", key, id)
-		} else {
-			st.Call("removeItem", key)
-		}
-	}
-	keep(asideKey(c.Session), c.machine.AsideID())
-	keep(enteredKey(c.Session), c.machine.EnteredID())
+	tabstore.Set(asideKey(c.Session), c.machine.AsideID())
+	tabstore.Set(enteredKey(c.Session), c.machine.EnteredID())
 }
 
 // enteredKey is the sessionStorage key of the decision the focus went into in a session
@@ -391,25 +381,10 @@ func enteredKey(session string) string { return "parley.entered." + session }
 
 // readAside is the decision set aside in session before a reload, if any.
 func readAside(session string) []string {
-	if id := readKept(asideKey(session)); session != "" && id != "" {
+	if id := tabstore.Get(asideKey(session)); session != "" && id != "" {
 		return []string{id}
 	}
 	return nil
-}
-
-// readKept is a decision id kept in this tab's sessionStorage under key, or "".
-func readKept(key string) string {
-	if !app.IsClient {
-		return ""
-	}
-	st := app.Window().Get("sessionStorage")
-	if !st.Truthy() {
-		return ""
-	}
-	if v := st.Call("getItem", key); v.Truthy() {
-		return v.String()
-	}
-	return ""
 }
 
 func focusByID(id string) {

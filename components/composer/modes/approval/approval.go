@@ -18,6 +18,7 @@ import (
 	"parley/components/composer/modes"
 	"parley/components/composer/modes/widget"
 	"parley/components/inputbar"
+	"parley/components/internal/tabstore"
 	"parley/i18n"
 	"parley/machine/composer"
 	"parley/machine/keymap"
@@ -52,49 +53,23 @@ func New(h modes.Host, in modes.Input) modes.Mode {
 		// A server decision outlives the page: the words typed for it come back after a
 		// reload, as the composer's draft and a question's answers do.
 		m.kept = "parley.instead." + in.Decision.ID
-		m.instruction = keptWords(m.kept)
+		m.instruction = tabstore.Get(m.kept)
 		m.initial = m.instruction
 	}
 	return m
 }
 
-// keptWords reads the words kept under key in the tab's sessionStorage.
-func keptWords(key string) string {
-	if !app.IsClient {
-		return ""
-	}
-	st := app.Window().Get("sessionStorage")
-	if !st.Truthy() {
-		return ""
-	}
-	if v := st.Call("getItem", key); v.Truthy() {
-		return v.String()
-	}
-	return ""
-}
-
 // keep keeps the words typed (none: forgets them).
 func (m *Mode) keep() {
-	if m.kept == "" || !app.IsClient {
-		return
+	if m.kept != "" {
+		tabstore.Set(m.kept, m.instruction)
 	}
-	st := app.Window().Get("sessionStorage")
-	if !st.Truthy() {
-		return
-	}
-	if m.instruction == "" {
-		st.Call("removeItem", m.kept)
-		return
-	}
-	st.Call("setItem", m.kept, m.instruction)
 }
 
 // forget drops the kept words: the answer was taken.
 func (m *Mode) forget() {
-	if m.kept != "" && app.IsClient {
-		if st := app.Window().Get("sessionStorage"); st.Truthy() {
-			st.Call("removeItem", m.kept)
-		}
+	if m.kept != "" {
+		tabstore.Set(m.kept, "")
 	}
 }
 
