@@ -125,7 +125,7 @@ bench: build chromium mcp-everything
 	$(GO) test -count=1 -run '^$$' -bench 'BenchmarkFanoutCluster|BenchmarkResume1000' -benchtime 1x ./server/ | grep -E 'Benchmark|cluster_bench'
 	@echo "== fan-out through an edge (-upstream): the same 1,000 sockets on one process, then on edge + runtime (p50/p99, what the edge adds)"
 	$(GO) test -count=1 -run '^$$' -bench 'BenchmarkFanoutEdge$$' -benchtime 1x ./server/ | grep -E 'Benchmark|fanout_bench'
-	@echo "== opening a long session: reload → newest reply painted vs history length, against the empty page (target ≤ 1.3×); ready → painted (resume)"
+	@echo "== opening a long session: reload → newest reply painted vs history length, against the empty page (target ≤ 1.3×); ready → painted (resume); then a 1,000-event session on a 3-node cluster"
 	$(GO) test -count=1 -run '^$$' -bench BenchmarkLongSessionOpen -benchtime 1x -timeout 30m ./e2e/ | grep -E 'Benchmark|open_bench'
 	@echo "== pure packages, native"
 	$(GO) test -count=1 -run '^$$' -bench . -benchmem $(PURE)

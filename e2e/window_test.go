@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/chromedp/chromedp"
+	"github.com/nats-io/nats.go"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
@@ -32,18 +33,25 @@ func startOnLog(t testing.TB, n int) (*server, string) {
 // seconds to make, not the agent's pace. Prompt i says "long prompt i", its reply "reply i".
 func seedLog(t testing.TB, data string, n int) string {
 	t.Helper()
-	workspace := data + "-workspace"
-	require.NoError(t, os.MkdirAll(workspace, 0o755))
 	emb, err := runtime.StartEmbedded(data)
 	require.NoError(t, err)
 	defer emb.Close()
+	return seedLogOn(t, emb.Conn, data, n)
+}
+
+// seedLogOn is seedLog on the JetStream conn reaches (the embedded one, or a cluster that
+// servers then join with -nats), for the data folder's workspace.
+func seedLogOn(t testing.TB, conn *nats.Conn, data string, n int) string {
+	t.Helper()
+	workspace := data + "-workspace"
+	require.NoError(t, os.MkdirAll(workspace, 0o755))
 	ctx := context.Background()
-	rt, err := runtime.New(ctx, emb.Conn, runtime.Options{Workspaces: []string{workspace}, Exclusive: true})
+	rt, err := runtime.New(ctx, conn, runtime.Options{Workspaces: []string{workspace}, Exclusive: true})
 	require.NoError(t, err)
 	info, err := rt.CreateSession(ctx, protocol.CreateSessionRequest{Title: "long"})
 	require.NoError(t, err)
 	rt.Close() // no runner may answer the prompts written below
-	log, err := eventlog.Open(ctx, emb.Conn, eventlog.Config{})
+	log, err := eventlog.Open(ctx, conn, eventlog.Config{})
 	require.NoError(t, err)
 	var turn uint64
 	for i := range n {
