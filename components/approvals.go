@@ -38,6 +38,12 @@ type ApprovalsPage struct {
 	confirmID string // the decision the confirmation answers
 	reason    string // the confirmation's reason, for a rejection
 
+	// focusByPage is the entry the page moved the keyboard to, not the person: the one just
+	// answered, or the one after it. An Enter pressed there was meant for the answer (a
+	// double press, an Enter that expected a confirmation), so it opens no thread until the
+	// person moves (QA round 12 #9).
+	focusByPage string
+
 	history     []protocol.HistoryEntry
 	historyNext uint64
 	filter      protocol.HistoryFilter
@@ -97,15 +103,16 @@ func (p *ApprovalsPage) OnMount(ctx app.Context) {
 	ctx.Async(func() {
 		followQueue(stop, client, func(q protocol.ApprovalQueue) {
 			ctx.Dispatch(func(ctx app.Context) {
-				first := !p.loaded
+				first, wasEmpty := !p.loaded, len(p.queue) == 0
 				p.queue = slices.DeleteFunc(q.Entries, func(e protocol.QueueEntry) bool { return p.ended[e.ID] })
 				p.loaded, p.notice = true, ""
 				p.reconcile(ctx)
-				if first && len(p.queue) > 0 && p.tab == tabQueue {
+				if wasEmpty && len(p.queue) > 0 && p.tab == tabQueue {
 					// The screen opens on its first entry, so ↑↓ and Alt+A work at once
 					// (keys on the page's body reach no handler); a focus the person placed
-					// elsewhere stays.
-					p.focusSelectedIfIdle(ctx)
+					// elsewhere stays. So does a decision that comes once none waits: the
+					// words that said so held the focus, and leave with it (QA round 12 #10).
+					p.focusSelectedIfIdle(ctx, !first)
 				}
 				// Everything the screen shows moves with the same version.
 				p.loadGrants(ctx)
@@ -270,19 +277,24 @@ func (p *ApprovalsPage) onKey(ctx app.Context, e app.Event) {
 		if next := p.step(id, key == "ArrowDown"); next != "" {
 			p.selected = next
 		}
-		p.confirm = ""
+		p.confirm, p.focusByPage = "", ""
 		p.focusSelected(ctx)
+	case key == "Enter" && onEntry && id == p.focusByPage:
+		e.PreventDefault()
+		ctx.PreventUpdate()
 	case key == "Enter" && onEntry:
 		e.PreventDefault()
 		ctx.Navigate("/s/" + entry.Session)
 	case alt && code == "KeyA":
 		e.PreventDefault()
+		p.focusByPage = ""
 		if _, ok := approveReply(entry.Request); ok {
 			p.selected, p.confirm, p.confirmID = id, confirmApprove, id
 			p.focusIn(ctx, id, ".confirm-yes")
 		}
 	case alt && code == "KeyR":
 		e.PreventDefault()
+		p.focusByPage = ""
 		if p.confirm != confirmReject || p.confirmID != id {
 			p.reason = ""
 		}
@@ -328,9 +340,14 @@ func (p *ApprovalsPage) focusSelected(ctx app.Context) {
 }
 
 // focusSelectedIfIdle is focusSelected when nothing holds the focus (the page's body).
-func (p *ApprovalsPage) focusSelectedIfIdle(ctx app.Context) {
+// arrived says the entry came while the person was here, not as the page opened: the page
+// moved the keyboard to it, not they.
+func (p *ApprovalsPage) focusSelectedIfIdle(ctx app.Context, arrived bool) {
 	ctx.Defer(func(ctx app.Context) {
 		if a := app.Window().Get("document").Get("activeElement"); !a.Truthy() || a.Get("tagName").String() == "BODY" {
+			if arrived {
+				p.focusByPage = p.selected
+			}
 			p.focusSelected(ctx)
 		}
 	})
@@ -391,7 +408,7 @@ func (p *ApprovalsPage) confirmed(ctx app.Context) {
 	// The question and its buttons go: the keyboard stays on the entry answered, and moves
 	// on from it once it ended (settle), never to the page's body. At once, not deferred:
 	// go-app runs no Defer of the button's context, which the render unmounts.
-	p.selected = e.ID
+	p.selected, p.focusByPage = e.ID, e.ID
 	if li := app.Window().Get("document").Call("querySelector", `.queue-entry[data-decision="`+e.ID+`"]`); li.Truthy() {
 		li.Call("focus")
 	}
@@ -532,6 +549,9 @@ func (p *ApprovalsPage) renderEntry(i int) app.UI {
 		OnFocus(func(ctx app.Context, ev app.Event) {
 			if p.selected != e.ID {
 				p.selected, p.confirm = e.ID, ""
+			}
+			if p.focusByPage != e.ID {
+				p.focusByPage = "" // the person moved: their Enter opens the thread again
 			}
 			p.settle(ctx)
 		}).

@@ -64,6 +64,7 @@ func (p *ApprovalsPage) settle(ctx app.Context) {
 		from := p.selected
 		p.selected = p.nextLive(from)
 		if focused != "" && focused == from {
+			p.focusByPage = p.selected
 			p.focusSelected(ctx)
 			focused, onEntry = p.selected, true
 		}

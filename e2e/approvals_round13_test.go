@@ -1,0 +1,86 @@
+package e2e
+
+import (
+	"context"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/chromedp/chromedp"
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"parley/internal/testkit"
+	"parley/protocol"
+)
+
+// The open findings of QA round 12 on /approvals (docs/qa-round12.md, "Open"): where the
+// keyboard goes once an entry is answered (#9, #10).
+
+// TestEnterAfterAnAnswerOpensNoThread: Enter pressed again after Alt+R and Enter rejected an
+// entry is meant for the entry answered: it opens no thread, neither the answered entry's
+// (still waiting on the server's answer) nor the next one's, which the page moved the focus
+// to (QA round 12 #9). The person's own move (↓) makes Enter open the thread again.
+func TestEnterAfterAnAnswerOpensNoThread(t *testing.T) {
+	t.Parallel()
+	srv := startServer(t, t.TempDir(), "127.0.0.1:0")
+	alpha := alphaAsks(t, srv)
+	beta := sessionWith(t, srv, "Beta", `/script r = run(['echo', 'beta ran']); send(r.stdout.strip() or r.error)`)
+	waitQueue(t, srv, 2)
+	ctx := openApprovals(t, srv)
+	do(t, ctx, 30*time.Second, mouseTo(2, 2), waitJS(`document.activeElement?.dataset.session === '`+alpha+`'`))
+
+	do(t, ctx, 10*time.Second, altKey("r", "KeyR", 82), waitJS(`document.activeElement?.classList.contains('entry-reason')`),
+		chromedp.KeyEvent("not now"))
+	// Enter rejects; the second, at once, is the person's double press.
+	do(t, ctx, 10*time.Second, pressEnter(0), pressEnter(0))
+	waitShowing(t, ctx, 30*time.Second, `location.pathname === '/approvals' && document.querySelectorAll('.queue-entry').length === 1 &&
+		document.activeElement === document.querySelector('.queue-entry[data-session="`+beta+`"]')`, `location.pathname + ' ' + `+focusNow)
+	// Another Enter, once the page moved the focus to Beta, then Alt+A: the confirmation shows
+	// on Beta, so the Enter before it was taken, and it opened nothing.
+	do(t, ctx, 10*time.Second, pressEnter(0), altKey("a", "KeyA", 65))
+	waitShowing(t, ctx, 10*time.Second, `!!document.querySelector('.queue-entry[data-session="`+beta+`"] .confirm')`, `location.pathname + ' ' + `+focusNow)
+	assert.Equal(t, "/approvals", evalString(t, ctx, `location.pathname`))
+	h, err := apiClient(srv).ApprovalHistory(context.Background(), protocol.HistoryFilter{})
+	require.NoError(t, err)
+	require.Len(t, h.Entries, 1)
+	assert.Equal(t, protocol.HistoryRejected, h.Entries[0].Outcome)
+	assert.Equal(t, "not now", h.Entries[0].Reason)
+
+	// Escape, and the person moves (↓: Beta is the last, the keyboard stays on it): now Enter
+	// is theirs, and opens Beta's thread.
+	do(t, ctx, 10*time.Second, rawKey("Escape", 27, 0), waitJS(`!document.querySelector('.confirm')`),
+		rawKey("ArrowDown", 40, 0), pressEnter(0), waitJS(`location.pathname === '/s/`+beta+`'`))
+	waitQueue(t, srv, 1)
+}
+
+// TestTheNextDecisionOfARunTakesTheFocus: the only entry is approved, the focus goes to the
+// words that say nothing waits; then the model's next call of the same run asks again. The
+// focus goes to the new entry, never to the page's body, which the words' leaving would give
+// it (QA round 12 #10). The page moved it there: Enter opens nothing, and Alt+A answers it.
+func TestTheNextDecisionOfARunTakesTheFocus(t *testing.T) {
+	t.Parallel()
+	next := make(chan struct{})
+	var closeOnce sync.Once
+	release := func() { closeOnce.Do(func() { close(next) }) }
+	defer release()
+	fake := testkit.NewModel(t, testkit.Calls(runCommand("call_0", "echo", "first")),
+		testkit.Reply{Steps: append([]testkit.Step{{Hold: next}}, testkit.Calls(runCommand("call_1", "echo", "second")).Steps...)},
+		testkit.Text("Both ran."))
+	srv := startServerModel(t, t.TempDir(), fake.Base())
+	s := sessionWith(t, srv, "Twice", "run echo twice")
+	waitQueue(t, srv, 1)
+	ctx := openApprovals(t, srv)
+	do(t, ctx, 30*time.Second, mouseTo(2, 2), waitJS(`document.activeElement?.dataset.session === '`+s+`'`),
+		altKey("a", "KeyA", 65), waitJS(`document.activeElement?.classList.contains('confirm-yes')`), pressEnter(0))
+	waitShowing(t, ctx, 30*time.Second, `!document.querySelector('.queue-entry') && document.activeElement === document.querySelector('.queue-empty')`, focusNow)
+
+	release()
+	waitShowing(t, ctx, 30*time.Second, `document.querySelector('.queue-entry .entry-output')?.textContent === 'echo second'`, focusNow)
+	waitShowing(t, ctx, 10*time.Second, `document.activeElement === document.querySelector('.queue-entry')`, focusNow)
+	do(t, ctx, 10*time.Second, pressEnter(0), altKey("a", "KeyA", 65), waitJS(`document.activeElement?.classList.contains('confirm-yes')`))
+	assert.Equal(t, "/approvals", evalString(t, ctx, `location.pathname`))
+	do(t, ctx, 10*time.Second, pressEnter(0))
+	waitShowing(t, ctx, 30*time.Second, `!document.querySelector('.queue-entry') && document.activeElement === document.querySelector('.queue-empty')`, focusNow)
+	waitQueue(t, srv, 0)
+}
