@@ -33,6 +33,7 @@ func (p *ApprovalsPage) reconcile(ctx app.Context) {
 			if p.ended[s.ID] {
 				s.gone = tr(i18n.EntryAnswered)
 			}
+			keepPicks(s.ID, nil)
 		}
 		out = append(out, s)
 	}

@@ -15,7 +15,8 @@ import (
 )
 
 // The open findings of QA round 12 on /approvals (docs/qa-round12.md, "Open"): where the
-// keyboard goes once an entry is answered (#9, #10).
+// keyboard goes once an entry is answered (#9, #10), and a batch's picks across a reload and
+// the look of its Send (#18).
 
 // TestEnterAfterAnAnswerOpensNoThread: Enter pressed again after Alt+R and Enter rejected an
 // entry is meant for the entry answered: it opens no thread, neither the answered entry's
@@ -83,4 +84,56 @@ func TestTheNextDecisionOfARunTakesTheFocus(t *testing.T) {
 	do(t, ctx, 10*time.Second, pressEnter(0))
 	waitShowing(t, ctx, 30*time.Second, `!document.querySelector('.queue-entry') && document.activeElement === document.querySelector('.queue-empty')`, focusNow)
 	waitQueue(t, srv, 0)
+}
+
+// batchRun asks for three commands as one batch.
+const batchRun = `/script rs = run_batch([['echo', 'one'], ['echo', 'two'], ['echo', 'three']]); send(' | '.join([r.stdout.strip() or r.error for r in rs]))`
+
+// TestBatchPicksSurviveAReload: a batch's answers picked request by request on /approvals are
+// still picked after a reload, and in the thread's card, until the batch is answered; then
+// they are forgotten (QA round 12 #18). "Send these answers" is dimmed until it can send, then
+// drawn in the accent, as the card's Approve all.
+func TestBatchPicksSurviveAReload(t *testing.T) {
+	t.Parallel()
+	srv := startServer(t, t.TempDir(), "127.0.0.1:0")
+	s := sessionWith(t, srv, "Batch", batchRun)
+	waitQueue(t, srv, 1)
+	ctx := openApprovals(t, srv)
+	item := func(i, tone string) string { return `.queue-entry .batch-item[data-item="` + i + `"] .tone-` + tone }
+	pressed := `[...document.querySelectorAll('.queue-entry .batch-item [aria-pressed="true"]')].map(b => b.closest('.batch-item').dataset.item + b.textContent).join()`
+	do(t, ctx, 30*time.Second, waitJS(`document.querySelectorAll('.queue-entry .batch-item').length === 3`))
+
+	// The look: dimmed while it cannot send.
+	send := `document.querySelector('.queue-entry .batch-send')`
+	look := `(s => [getComputedStyle(s).opacity, getComputedStyle(s).borderTopColor])(` + send + `).join()`
+	approveAll := `getComputedStyle(document.querySelector('.queue-entry .entry-actions .tone-affirm')).borderTopColor`
+	assert.Less(t, get(t, ctx, chromedp.Evaluate[float64](`+getComputedStyle(`+send+`).opacity`)), 0.6, "dimmed while it cannot send: %s", evalString(t, ctx, look))
+
+	do(t, ctx, 10*time.Second, chromedp.Click(chromedp.CSS(item("0", "affirm"))), chromedp.Click(chromedp.CSS(item("1", "deny"))),
+		waitJS(pressed+` === '0Allow,1Reject'`))
+	do(t, ctx, 60*time.Second, chromedp.Reload(), waitJS(`document.documentElement.hasAttribute('data-ready') && document.querySelectorAll('.queue-entry .batch-item').length === 3`))
+	waitShowing(t, ctx, 10*time.Second, pressed+` === '0Allow,1Reject'`, pressed)
+	assert.Contains(t, evalString(t, ctx, send+`.textContent`), "2 of 3")
+
+	// The thread's card shows the same picks.
+	do(t, ctx, 60*time.Second, chromedp.Navigate(srv.base()+"/s/"+s), waitReady(),
+		waitJS(`document.querySelectorAll('.thread .entry-decision.status-pending .batch-item').length === 3`))
+	assert.Equal(t, "0Allow,1Reject", evalString(t, ctx, `[...document.querySelectorAll('.thread .entry-decision.status-pending .batch-item [aria-pressed="true"]')].map(b => b.closest('.batch-item').dataset.item + b.textContent).join()`))
+
+	do(t, ctx, 60*time.Second, chromedp.Navigate(srv.base()+"/approvals"),
+		waitJS(`document.documentElement.hasAttribute('data-ready') && document.querySelectorAll('.queue-entry .batch-item').length === 3`),
+		waitJS(pressed+` === '0Allow,1Reject'`), mouseTo(2, 2),
+		chromedp.Click(chromedp.CSS(item("2", "affirm"))), waitJS(`!`+send+`.disabled`), mouseTo(2, 2))
+	// Ready to send: the accent, as the card's Approve all, and not dimmed.
+	assert.Equal(t, evalString(t, ctx, approveAll), evalString(t, ctx, `getComputedStyle(`+send+`).borderTopColor`), "in the accent: %s", evalString(t, ctx, look))
+	assert.Equal(t, "1", evalString(t, ctx, `getComputedStyle(`+send+`).opacity`))
+
+	do(t, ctx, 10*time.Second, chromedp.Click(chromedp.CSS(`.queue-entry .batch-send`)))
+	waitQueue(t, srv, 0)
+	waitAgentReplies(t, srv, s, 1)
+	h, err := apiClient(srv).ApprovalHistory(context.Background(), protocol.HistoryFilter{})
+	require.NoError(t, err)
+	require.Len(t, h.Entries, 1)
+	assert.Equal(t, "Approved 2 of 3", h.Entries[0].Answer)
+	do(t, ctx, 10*time.Second, waitJS(`!Object.keys(sessionStorage).some(k => k.startsWith('parley.picks.'))`))
 }
