@@ -829,7 +829,7 @@ func (p *ApprovalsPage) renderGrants() app.UI {
 					),
 					app.Div().Class("queue-where").Body(
 						app.Span().Text(tr(i18n.GrantIn, cmpOr(g.WorkspaceName, g.WorkspaceID), ago(now, g.Created))),
-						app.A().Class("grant-origin").Href("/s/"+g.Session+"#decision-"+g.Decision).Text(cmpOr(titleWords(g.SessionTitle), tr(i18n.ItsSession))),
+						app.A().Class("grant-origin").Attr("dir", "auto").Href("/s/"+g.Session+"#decision-"+g.Decision).Text(cmpOr(titleWords(g.SessionTitle), tr(i18n.ItsSession))),
 						app.Span().Class("grant-used").Text(" · "+used),
 					),
 				)

@@ -2,6 +2,7 @@ package e2e
 
 import (
 	"context"
+	"strconv"
 	"sync"
 	"testing"
 	"time"
@@ -15,8 +16,8 @@ import (
 )
 
 // The open findings of QA round 12 on /approvals (docs/qa-round12.md, "Open"): where the
-// keyboard goes once an entry is answered (#9, #10), and a batch's picks across a reload and
-// the look of its Send (#18).
+// keyboard goes once an entry is answered (#9, #10), a batch's picks across a reload and the
+// look of its Send (#18), and session titles laid out by their own direction (#13).
 
 // TestEnterAfterAnAnswerOpensNoThread: Enter pressed again after Alt+R and Enter rejected an
 // entry is meant for the entry answered: it opens no thread, neither the answered entry's
@@ -136,4 +137,44 @@ func TestBatchPicksSurviveAReload(t *testing.T) {
 	require.Len(t, h.Entries, 1)
 	assert.Equal(t, "Approved 2 of 3", h.Entries[0].Answer)
 	do(t, ctx, 10*time.Second, waitJS(`!Object.keys(sessionStorage).some(k => k.startsWith('parley.picks.'))`))
+}
+
+// TestApprovalsSessionTitlesTakeTheirOwnDirection: a session's title on /approvals (the
+// queue's and the history's links, the Session filter's options, a grant's link) is laid out
+// by its own first strong letter: a Hebrew title right to left in the left-to-right page
+// (QA round 12 #13).
+func TestApprovalsSessionTitlesTakeTheirOwnDirection(t *testing.T) {
+	t.Parallel()
+	srv := startServer(t, t.TempDir(), "127.0.0.1:0")
+	const hebrew = "שלום עולם"
+	s := sessionWith(t, srv, hebrew, `/script r = run(['echo', 'hi']); send(r.stdout.strip() or r.error)`)
+	q := waitQueue(t, srv, 1)
+	// An "always" answer makes a grant, whose link names the session.
+	always := -1
+	for i, o := range q[0].Request.Options {
+		if o.Grant != nil {
+			always = i
+			break
+		}
+	}
+	require.GreaterOrEqual(t, always, 0, "an always option: %+v", q[0].Request.Options)
+	_, err := apiClient(srv).Reply(context.Background(), s, q[0].ID, protocol.ReplyRequest{Action: protocol.ActionAccept, Content: []byte(`{"option":` + strconv.Itoa(always) + `}`)})
+	require.NoError(t, err)
+	waitQueue(t, srv, 0)
+	waitAgentReplies(t, srv, s, 1)
+	sendTo(t, srv, s, `/script confirm('Again?')`)
+	waitQueue(t, srv, 1)
+
+	ctx := openApprovals(t, srv)
+	direction := func(sel string) string {
+		return evalString(t, ctx, `(e => e ? e.getAttribute('dir') + ' ' + getComputedStyle(e).direction : 'none')(document.querySelector('`+sel+`'))`)
+	}
+	do(t, ctx, 30*time.Second, waitJS(`!!document.querySelector('.queue-entry .queue-thread')`))
+	assert.Equal(t, "auto rtl", direction(`.queue-entry .queue-thread`), "the queue's link")
+	do(t, ctx, 10*time.Second, clickJS(`.tab-history`), waitJS(`!!document.querySelector('.history-entry .queue-thread') && !!document.querySelector('.filter-session option[value="`+s+`"]')`))
+	assert.Equal(t, "auto rtl", direction(`.history-entry .queue-thread`), "the history's link")
+	assert.Equal(t, "auto", evalString(t, ctx, `document.querySelector('.filter-session option[value="`+s+`"]').getAttribute('dir')`), "the Session filter's option")
+	do(t, ctx, 10*time.Second, clickJS(`.tab-grants`), waitJS(`!!document.querySelector('.grant-origin')`))
+	assert.Equal(t, hebrew, evalString(t, ctx, `document.querySelector('.grant-origin').textContent`))
+	assert.Equal(t, "auto rtl", direction(`.grant-origin`), "the grant's link")
 }
