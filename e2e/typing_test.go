@@ -326,5 +326,7 @@ func TestARowClickedBelowTheTopTakesTheKeys(t *testing.T) {
 			prompts = append(prompts, m.Text)
 		}
 	}
-	assert.Equal(t, "/help", prompts[len(prompts)-1], "the command ran in the session clicked")
+	// Enter with the command's menu already open picks it (the name and its space) and sends
+	// "/help "; typed before the menu opened, "/help" goes as typed. Both run the command.
+	assert.Equal(t, "/help", strings.TrimSpace(prompts[len(prompts)-1]), "the command ran in the session clicked")
 }

@@ -13,13 +13,14 @@ import (
 	"parley/slash"
 )
 
-// The backdrop is a div behind the textarea with the same box and font, drawing the draft
-// the textarea holds (the textarea's own text is transparent): plain runs as text nodes,
-// chips as spans around the textarea's chip glyph with the label drawn over it, plain-text
-// references as highlighted spans, and the claim's ghost hint after the draft. The
-// backdrop's text is the textarea's value, character for character, in the same font, so
-// the two lay out alike: the ParleyChip font (web/chip.ttf) gives each chip glyph its width
-// in both, the one chipsize.go picked for the label.
+// The backdrop is a div behind the textarea with the same box and font. The textarea draws
+// its own text; the backdrop's text is transparent, and it draws what the textarea cannot:
+// chips as spans around the textarea's chip glyph (an empty glyph) with the label drawn over
+// it, plain-text references as highlighted spans, and the claim's ghost hint after the
+// draft. The backdrop's text is the textarea's value, character for character, in the same
+// font, so the two lay out alike and each mark falls under its text: the ParleyChip font
+// (web/chip.ttf) gives each chip glyph its width in both, the one chipsize.go picked for the
+// label.
 //
 // A chip is deliberately not an inline-block of that width: an atomic inline has break
 // opportunities of its own (CSS Text: before and after it, whatever its neighbours), while
@@ -29,6 +30,9 @@ import (
 //
 // A keystroke inside a plain run is one replaceData on one text node (O(edit), no draft
 // copy); anything else (a chip, a decoration, a rewrite by the machine) rebuilds it whole.
+// A character typed at the end of the draft is not written at all until something needs it
+// (lag): nothing the backdrop draws sits after it, and writing it would cost the key a second
+// layout (docs/composer.md, "One layout per key").
 
 type nodeKind uint8
 
@@ -53,7 +57,13 @@ type backdrop struct {
 	ghostText string
 	refs      app.Value // the textarea's description: the chips' labels, for a screen reader
 	refsText  string
+	// lag is what was typed at the end of the last run and not yet written to its text node
+	// (catchUp writes it).
+	lag strings.Builder
 }
+
+// maxLag is how much typing waits unwritten at most: a catch-up is one appendData.
+const maxLag = 4096
 
 func newBackdrop(root, refs app.Value) *backdrop {
 	return &backdrop{root: root, refs: refs, doc: app.Window().Get("document")}
@@ -61,6 +71,7 @@ func newBackdrop(root, refs app.Value) *backdrop {
 
 // rebuild draws the machine's draft with the references refs (sorted, in units).
 func (b *backdrop) rebuild(m *input.Machine, refs []slash.TextRef, glyph func(label string) rune) {
+	b.lag.Reset() // drawn from the machine's draft, which holds it
 	frag := b.doc.Call("createDocumentFragment")
 	b.nodes = b.nodes[:0]
 	pos, ri := 0, 0
@@ -161,7 +172,12 @@ func (b *backdrop) edit(s, e int, ins string, n int) bool {
 		if nd.kind != kindText || s < nd.start || e > nd.end {
 			continue
 		}
-		nd.el.Call("replaceData", s-nd.start, e-s, ins)
+		if s == e && e == nd.end && i == len(b.nodes)-1 && b.ghostText == "" && lagging(ins) && b.lag.Len() < maxLag {
+			b.lag.WriteString(ins)
+		} else {
+			b.catchUp()
+			nd.el.Call("replaceData", s-nd.start, e-s, ins)
+		}
 		d := n - (e - s)
 		nd.end += d
 		for j := i + 1; j < len(b.nodes); j++ {
@@ -173,11 +189,35 @@ func (b *backdrop) edit(s, e int, ins string, n int) bool {
 	return false
 }
 
+// lagging says typed text may wait unwritten at the draft's end: printable ASCII, which
+// neither breaks a line nor can turn the direction dir="auto" reads from the text (the
+// backdrop's text without it is the textarea's but for that end, so its first strong
+// character, when it has one, is the textarea's too).
+func lagging(ins string) bool {
+	for i := range len(ins) {
+		if c := ins[i]; c < ' ' || c > '~' {
+			return false
+		}
+	}
+	return ins != ""
+}
+
+// catchUp writes the typing that waited at the end of the last run: before anything that
+// lays out or measures what follows it (the ghost hint, a scroll to sync).
+func (b *backdrop) catchUp() {
+	if b.lag.Len() == 0 {
+		return
+	}
+	b.nodes[len(b.nodes)-1].el.Call("appendData", b.lag.String())
+	b.lag.Reset()
+}
+
 // setGhost shows the claim's hint after the draft.
 func (b *backdrop) setGhost(g string) {
 	if g == b.ghostText {
 		return
 	}
+	b.catchUp()
 	b.ghostText = g
 	if b.ghost.Truthy() {
 		b.ghost.Set("textContent", g)

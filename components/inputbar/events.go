@@ -122,6 +122,7 @@ func (b *Bar) onCut(ctx app.Context, e app.Event) {
 func (b *Bar) onScroll(ctx app.Context, e app.Event) {
 	ctx.PreventUpdate()
 	if sh := b.sh; sh != nil {
+		sh.bd.catchUp() // its text must reach as far as the textarea's to scroll as far
 		sh.bd.root.Set("scrollTop", sh.ta.Get("scrollTop"))
 	}
 }
