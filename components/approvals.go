@@ -419,7 +419,7 @@ func (p *ApprovalsPage) confirmed(ctx app.Context) {
 func (p *ApprovalsPage) Render() app.UI {
 	return p.frame.render(&Sidebar{Sessions: p.frame.visible(), Approvals: true, Queue: p.queue},
 		app.Main().Class("main approvals-page").Body(
-			app.Header().Class("session-header").Body(app.H1().Text(tr(i18n.ApprovalsTitle)), composer.LocaleSwitch()),
+			pageHeader(tr(i18n.ApprovalsTitle)),
 			app.Div().Class("approvals-tabs").Role("tablist").Aria("label", tr(i18n.ApprovalsTitle)).OnKeyDown(p.onTabKey).Body(
 				p.tabButton(tabQueue, counted(i18n.TabQueue, i18n.TabQueueN, len(p.queue), p.loaded)),
 				p.tabButton(tabHistory, tr(i18n.TabHistory)),
@@ -836,4 +836,11 @@ func (p *ApprovalsPage) renderGrants() app.UI {
 			}),
 		),
 	)
+}
+
+// pageHeader is the bar a page of the app opens with, as a session's thread does: its title in
+// the title size at the start, the language at the end, over one line (docs/look.md, "One
+// page header"). /approvals and /mcp use it; the thread's adds its workspace.
+func pageHeader(title string) app.UI {
+	return app.Header().Class("session-header page-header").Body(app.H1().Text(title), composer.LocaleSwitch())
 }

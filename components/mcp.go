@@ -107,12 +107,13 @@ func starting(l protocol.MCPList) bool {
 // Render draws the list.
 func (p *MCPPage) Render() app.UI {
 	return p.frame.render(&Sidebar{Sessions: p.frame.visible(), MCP: true}, app.Main().Class("main mcp-page").Body(
-		app.Nav().Class("page-back").Aria("label", tr(i18n.Back)).Body(
-			app.A().Href(lastChat()).Class("back-link").Text(tr(i18n.BackToChat)),
-		),
-		app.Header().Class("mcp-head").Body(
-			app.H1().Text(tr(i18n.MCPServers)),
-			composer.LocaleSwitch(),
+		// The page's header is the thread's and /approvals': one bar, the title and the
+		// language (pageHeader). The page's own actions are the row under it.
+		pageHeader(tr(i18n.MCPServers)),
+		app.Div().Class("mcp-bar").Body(
+			app.Nav().Class("page-back").Aria("label", tr(i18n.Back)).Body(
+				app.A().Href(lastChat()).Class("back-link").Text(tr(i18n.BackToChat)),
+			),
 			app.Button().Type("button").Class("mcp-reconnect-all").Text(tr(i18n.MCPReconnectAll)).
 				Disabled(p.busy != "").OnClick(func(ctx app.Context, e app.Event) { p.reconnect(ctx, "") }),
 		),

@@ -215,8 +215,17 @@ func TestPagesLookLikeTheApp(t *testing.T) {
 	}
 
 	do(t, ctx, 30*time.Second, chromedp.Navigate(srv.base()+"/mcp"), waitJS(`!!document.querySelector('.mcp-empty')`))
-	assert.True(t, evalBool(t, ctx, `(b => b.getBoundingClientRect().bottom <= document.querySelector('.mcp-head h1').getBoundingClientRect().top)(document.querySelector('.back-link'))`),
-		"Back to the chat sits above the title")
+	// One page header (docs/look.md): /mcp opens with the bar /approvals opens with, at the same
+	// place, in the same title size; Back to the chat is the row under it.
+	header := func(path string) string {
+		do(t, ctx, 30*time.Second, chromedp.Navigate(srv.base()+path), waitJS(`!!document.querySelector('main .page-header h1')`))
+		return evalString(t, ctx, `(h => { const r = h.getBoundingClientRect(), t = getComputedStyle(h.querySelector('h1'));
+			return [Math.round(r.top), Math.round(r.height), Math.round(h.querySelector('h1').getBoundingClientRect().left), t.fontSize, t.fontWeight, getComputedStyle(h).borderBottomWidth].join() })(document.querySelector('main .page-header'))`)
+	}
+	assert.Equal(t, header("/approvals"), header("/mcp"), "the two pages' headers: top, height, title's left, size, weight, line")
+	do(t, ctx, 30*time.Second, waitJS(`!!document.querySelector('.mcp-empty')`))
+	assert.True(t, evalBool(t, ctx, `(b => b.getBoundingClientRect().top >= document.querySelector('.page-header').getBoundingClientRect().bottom)(document.querySelector('.back-link'))`),
+		"Back to the chat sits under the header")
 	assert.Equal(t, "none", evalString(t, ctx, `getComputedStyle(document.querySelector('.back-link')).textDecorationLine`))
 	noViolations(t, ctx, "/mcp")
 }
