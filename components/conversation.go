@@ -646,7 +646,7 @@ func (c *Conversation) Render() app.UI {
 				// go-app diffs children by index, and a shifted composer would be rebuilt,
 				// textarea and draft with it.
 				app.Div().Class("notice-slot").Body(
-					app.If(c.notice != "", func() app.UI {
+					app.If(c.noticeShown(), func() app.UI {
 						return app.Div().Class("notice").Role("alert").Body(
 							app.Span().Text(c.noticeText()),
 							app.If(c.listRetry.pending() && c.listFailed(), func() app.UI {
@@ -726,7 +726,7 @@ func placeholderFor(hero bool) string {
 // why, in the words of whoever said it (the socket, or an edge whose runtime is away), when
 // the next try is, and one Retry now for everything that waits.
 func (c *Conversation) renderLink() app.UI {
-	if c.offline() || c.link.Status == socket.Reconnecting {
+	if c.reachShown() {
 		return c.renderReach()
 	}
 	switch c.link.Status {

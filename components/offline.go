@@ -14,6 +14,7 @@ import (
 	"parley/app/api"
 	"parley/app/outbox"
 	"parley/app/socket"
+	"parley/components/controls"
 	"parley/i18n"
 	"parley/protocol"
 )
@@ -89,6 +90,7 @@ func (c *Conversation) onLinkState(ctx app.Context, s socket.State) {
 	}
 	if s.Status == socket.Live && !wasLive {
 		c.unreachable = false
+		ctx.NewAction(controls.ActionReconnected)
 		if c.listRetry.pending() || c.listRetry.attempt > 0 {
 			c.refreshSessions(ctx)
 		}
@@ -112,6 +114,19 @@ func (c *Conversation) retryNow(ctx app.Context) {
 		c.connectRetry.gen++
 		c.connect(ctx, "")
 	}
+}
+
+// noticeShown says the notice is drawn. A failed read of the session list is not while the
+// page is offline: the offline strip says the server cannot be reached, with the page's one
+// Retry now (QA round 12 #11: a reload offline showed three).
+func (c *Conversation) noticeShown() bool {
+	return c.notice != "" && !(c.offline() && c.listFailed())
+}
+
+// reachShown says a session's page draws its strip about reaching the server, which holds
+// Retry now: the prompts waiting to be sent then do not each repeat it.
+func (c *Conversation) reachShown() bool {
+	return c.offline() || c.link.Status == socket.Reconnecting
 }
 
 // renderOffline is the banner shown while the server cannot be reached.

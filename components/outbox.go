@@ -64,6 +64,9 @@ func reach(online bool) {
 type Unsent struct {
 	app.Compo
 	Entries []mo.Entry
+	// RetryAbove says the page's strip about reaching the server offers Retry now: the
+	// page shows one, not one more per waiting prompt (QA round 12 #11).
+	RetryAbove bool
 }
 
 // Render draws each as the person's message, with what happens to it in words.
@@ -77,7 +80,7 @@ func (u *Unsent) Render() app.UI {
 					app.Span().Class("sr-only").Text(tr(i18n.SaidYou)),
 					app.Div().Class("msg-text").Text(e.Text),
 					app.If(e.State == mo.Waiting || e.State == mo.Refused, func() app.UI {
-						return renderUnsentState(e)
+						return renderUnsentState(e, !u.RetryAbove)
 					}),
 				)
 		}),
@@ -96,8 +99,9 @@ func unsentState(s mo.State) string {
 	return "refused"
 }
 
-// renderUnsentState is the line under a prompt that waits: why, and what the person can do.
-func renderUnsentState(e mo.Entry) app.UI {
+// renderUnsentState is the line under a prompt that waits: why, and what the person can do
+// (Retry now, when the page offers it nowhere else).
+func renderUnsentState(e mo.Entry, retry bool) app.UI {
 	id := e.ID
 	why := tr(i18n.UnsentWaiting)
 	if e.State == mo.Refused {
@@ -105,7 +109,7 @@ func renderUnsentState(e mo.Entry) app.UI {
 	}
 	return app.Div().Class("unsent-state").Role("status").Body(
 		app.Span().Class("unsent-why").Text(why),
-		app.If(e.State == mo.Waiting, func() app.UI {
+		app.If(e.State == mo.Waiting && retry, func() app.UI {
 			return app.Button().Type("button").Class("msg-action unsent-retry").Text(tr(i18n.RetryNow)).
 				OnClick(func(ctx app.Context, ev app.Event) {
 					ctx.NewAction(actionRetryNow)

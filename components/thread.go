@@ -32,6 +32,8 @@ type Thread struct {
 	Older bool
 	// Unsent are the prompts the server has not stored yet, shown after the log (outbox.go).
 	Unsent []mo.Entry
+	// RetryAbove says the strip above the thread offers Retry now (renderReach).
+	RetryAbove bool
 	// Aside is the open decision the person set aside to chat (the composer says which):
 	// its card says so, since the composer below does not show it.
 	Aside string
@@ -122,7 +124,7 @@ func (t *Thread) Render() app.UI {
 					&MessageItem{Pending: true, Message: store.Message{Role: store.RoleAgent, Status: store.StatusStreaming}},
 				),
 			// After the log, so the log keeps its indexes: what waits to be sent.
-			&Unsent{Entries: t.Unsent},
+			&Unsent{Entries: t.Unsent, RetryAbove: t.RetryAbove},
 			// After the log, not in it: the status has its own live region, and a screen
 			// reader should not announce "Stop" with every message. Waiting prompts are in
 			// the composer's dock.

@@ -86,8 +86,9 @@ func TestPromptsSentOfflineWaitAndGoOnce(t *testing.T) {
 	for _, u := range unsent(t, ctx) {
 		assert.Equal(t, "Not sent yet — sends when Parley is reachable", u.Why)
 	}
-	assert.True(t, evalBool(t, ctx, `[...document.querySelectorAll('.msg-unsent')].every(e => !!e.querySelector('.unsent-retry') && !!e.querySelector('.unsent-cancel'))`),
-		"each offers Retry now and Cancel")
+	assert.True(t, evalBool(t, ctx, `[...document.querySelectorAll('.msg-unsent')].every(e => !e.querySelector('.unsent-retry') && !!e.querySelector('.unsent-cancel'))`),
+		"each offers Cancel; Retry now is the strip's, once for all (QA round 12 #11)")
+	assert.True(t, evalBool(t, ctx, `!!document.querySelector('.link-reconnecting .link-retry')`), "the strip offers Retry now")
 	assert.Len(t, thread(t, ctx), 2, "nothing is shown as stored")
 
 	// A reload while they wait: the page comes from the cache, and so do they.

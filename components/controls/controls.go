@@ -61,11 +61,25 @@ type Model struct {
 	pickedIn string
 }
 
-// OnMount asks for the model list.
+// ActionReconnected is what the page says when its socket is live again after it was not.
+const ActionReconnected = "parley.controls.reconnected"
+
+// OnMount asks for the model list, and again when the server is back if it could not be
+// read: "Models: the server is not reachable" stayed until a reload (the re-test of QA
+// round 12).
 func (m *Model) OnMount(ctx app.Context) {
 	relabel(ctx)
+	ctx.Handle(ActionReconnected, func(ctx app.Context, a app.Action) {
+		if m.listFailed() {
+			m.load(ctx)
+		}
+	})
 	m.load(ctx)
 }
+
+// listFailed says the model list was asked for and could not be read (a pick's failure
+// needs the list read, so a problem before it is the list's).
+func (m *Model) listFailed() bool { return !m.loaded && m.problem != "" }
 
 func (m *Model) load(ctx app.Context) {
 	c := client(ctx)
