@@ -6,8 +6,21 @@ import (
 	"parley/app/locale"
 	"parley/app/store"
 	"parley/components/markdown"
+	"parley/i18n"
+	"parley/machine/excerpt"
 	md "parley/markdown"
 )
+
+// text draws the message's text: a long prompt folded (longText), else messageText.
+func (m *MessageItem) text() app.UI {
+	if m.Message.Role == store.RoleUser {
+		text := shownText(m.Message)
+		if head, folded := excerpt.Head(text); folded {
+			return m.longText(text, head)
+		}
+	}
+	return messageText(m.Message)
+}
 
 // messageText draws a message's text. Only the agent's own words are Markdown: the person's
 // prompt, Parley's and scripts' notices and any error text are shown exactly as written.
@@ -34,6 +47,30 @@ func messageText(m store.Message) app.UI {
 		app.If(cut > 0, func() app.UI { return &markdown.View{Text: text[:cut]} }),
 		streamTail(cut, resume, text[cut:]),
 	)
+}
+
+// longText draws a person's prompt too long to show whole (QA round 12 #15: a 100 KB paste
+// was drawn whole): its first lines (excerpt.Head) and a toggle for the rest, as a command
+// shows its first line and its code on request. Folded, the page holds only the head, so a
+// long paste costs the thread's layout nothing. Copy still copies it all.
+func (m *MessageItem) longText(text, head string) app.UI {
+	label := tr(i18n.ShowLess)
+	if !m.showAll {
+		text, label = head+"…", tr(i18n.ShowAll)
+	}
+	return app.Div().Class("msg-text").Attr("dir", "auto").Body(
+		app.Span().Text(text),
+		foldToggle("msg-toggle", label, &m.showAll),
+	)
+}
+
+// foldToggle is the button under a folded text (a command's code, a long prompt): its label
+// says what a press does, aria-expanded whether the text is open; a press flips *open.
+func foldToggle(class, label string, open *bool) app.UI {
+	return app.Button().Type("button").Class("link-button "+class).
+		Aria("expanded", boolText(*open)).
+		Text(label).
+		OnClick(func(ctx app.Context, e app.Event) { *open = !*open })
 }
 
 // streamTail is a streaming message's growing chunk, as text; data-cut says where it begins,

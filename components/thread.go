@@ -193,6 +193,7 @@ type MessageItem struct {
 	Pending bool
 
 	showCode bool // a command's whole text, not only its first line
+	showAll  bool // a long prompt's whole text, not only its first lines (longText)
 }
 
 // Render draws the message's text as a text node, its time (on hover) and a copy button.
@@ -213,7 +214,7 @@ func (m *MessageItem) Render() app.UI {
 		class += " msg-command"
 		text = m.commandText(cmd)
 	} else {
-		text = messageText(m.Message)
+		text = m.text()
 	}
 	tab := -1
 	if m.Stop {
@@ -279,12 +280,7 @@ func (m *MessageItem) commandText(cmd protocol.Command) app.UI {
 		app.If(m.showCode, func() app.UI {
 			return app.Pre().Class("cmd-code").Text(cmd.Args)
 		}),
-		app.If(long, func() app.UI {
-			return app.Button().Type("button").Class("link-button cmd-toggle").
-				Aria("expanded", boolText(m.showCode)).
-				Text(label).
-				OnClick(func(ctx app.Context, e app.Event) { m.showCode = !m.showCode })
-		}),
+		app.If(long, func() app.UI { return foldToggle("cmd-toggle", label, &m.showCode) }),
 	)
 }
 

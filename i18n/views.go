@@ -22,6 +22,7 @@ const (
 	ShowCode
 	ShowCodeLines // %[1]d
 	HideCode
+	ShowLess
 	Copy
 	Copied
 	CopyFailed
@@ -384,6 +385,7 @@ var views = map[Msg][nLocales]string{
 	ShowCode:           {"Show code", "显示代码"},
 	ShowCodeLines:      {"Show code (%[1]d lines)", "显示代码（%[1]d 行）"},
 	HideCode:           {"Hide code", "隐藏代码"},
+	ShowLess:           {"Show less", "收起"},
 	Copy:               {"Copy", "复制"},
 	Copied:             {"Copied", "已复制"},
 	CopyFailed:         {"Copy failed", "复制失败"},
