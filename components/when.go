@@ -4,6 +4,7 @@ import (
 	"context"
 	"time"
 
+	"parley/app/locale"
 	"parley/i18n"
 
 	"github.com/maxence-charriere/go-app/v10/pkg/app"
@@ -20,38 +21,9 @@ const refreshEvery = 15 * time.Second
 // clock is the views' time now.
 var clock = time.Now
 
-// relativeTime says how long before now a session was started, by calendar day once it is
-// not today: "just now", "5 min ago", "3 h ago", "yesterday", "4 days ago", then the date.
-// A time after now (another machine's clock ahead of this one) is "just now".
-func relativeTime(at, now time.Time) string {
-	d := now.Sub(at)
-	at = at.In(now.Location())
-	days := calendarDays(at, now)
-	switch {
-	case d < time.Minute:
-		return tr(i18n.JustNow)
-	case d < time.Hour:
-		return tr(i18n.MinAgo, int(d/time.Minute))
-	case days == 0:
-		return tr(i18n.HAgo, int(d/time.Hour))
-	case days == 1:
-		return tr(i18n.YesterdayWhen)
-	case days < 7:
-		return tr(i18n.DaysAgo, days)
-	case at.Year() == now.Year():
-		return at.Format(tr(i18n.LayoutDay))
-	}
-	return at.Format(tr(i18n.LayoutDayYear))
-}
-
-// calendarDays counts the midnights between at and now, in now's time zone.
-func calendarDays(at, now time.Time) int {
-	y, m, d := at.Date()
-	a := time.Date(y, m, d, 12, 0, 0, 0, now.Location())
-	y, m, d = now.Date()
-	b := time.Date(y, m, d, 12, 0, 0, 0, now.Location())
-	return int(b.Sub(a).Round(24*time.Hour) / (24 * time.Hour))
-}
+// relativeTime says how long before now a session was last used, in the page's locale
+// (i18n.Locale.RelativeTime: the `@` menu words its sessions alike).
+func relativeTime(at, now time.Time) string { return locale.Current().RelativeTime(at, now) }
 
 // ago words how long before now a unix-millisecond time was, to the second while it is
 // under a minute (the approvals screen: a decision waits seconds, not days).

@@ -161,7 +161,7 @@ func TestModelPickerAndContextRing(t *testing.T) {
 	require.Eventually(t, func() bool { return len(fake.asked()) == 1 }, 20*time.Second, 50*time.Millisecond)
 	assert.Equal(t, []string{"other"}, fake.asked(), "the next request names the picked model")
 
-	do(t, ctx, 20*time.Second, waitJS(`document.querySelector('.context-ring')?.getAttribute('aria-label') === '1,000 of 8,192 tokens'`))
+	do(t, ctx, 20*time.Second, waitJS(`document.querySelector('.context-ring')?.getAttribute('aria-label') === '1,000 of 8,192 tokens (12%)'`))
 	title := evalString(t, ctx, `document.querySelector('.context-ring').getAttribute('title')`)
 	assert.True(t, strings.Contains(title, "model list"), "the tooltip says where the window comes from: %q", title)
 	assert.Equal(t, "img", evalString(t, ctx, `document.querySelector('.context-ring').getAttribute('role')`))

@@ -149,3 +149,66 @@ func TestALongPromptIsFolded(t *testing.T) {
 	// A short prompt has no toggle.
 	assert.False(t, evalBool(t, ctx, `!!document.querySelector('.thread .msg-user').querySelector('button.msg-toggle')`))
 }
+
+// TestSameNamedSessionsDifferInTheMenu (QA round 12 #19): two sessions both titled "hello"
+// each say, in the `@` menu, something that tells them apart.
+func TestSameNamedSessionsDifferInTheMenu(t *testing.T) {
+	t.Parallel()
+	srv := startServer(t, t.TempDir(), "127.0.0.1:0")
+	first := seedSession(t, srv, "hello", 1)
+	second := seedSession(t, srv, "hello", 1)
+	home := seedSession(t, srv, "home", 1)
+	ctx := openPage(t, srv, "/s/"+home)
+	waitMessages(t, ctx, 2)
+	do(t, ctx, 10*time.Second, chromedp.Focus(composer), typeText("@hel"),
+		waitJS(`[...document.querySelectorAll('#composer-menu [role=option]')].filter(o => o.textContent.includes('@hello')).length === 2`))
+	var details []string
+	require.NoError(t, json.Unmarshal([]byte(evalString(t, ctx, `JSON.stringify([...document.querySelectorAll('#composer-menu [role=option]')].
+		filter(o => o.textContent.includes('@hello')).map(o => o.querySelector('.ib-option-detail').textContent))`)), &details))
+	require.Len(t, details, 2)
+	assert.NotEqual(t, details[0], details[1], "each says what tells it apart")
+	for _, d := range details {
+		assert.Contains(t, d, "just now", "when it was last used, as the sidebar says it")
+	}
+	// The one detail that differs here is the session's id, which typing after @ finds too.
+	assert.True(t, strings.Contains(details[0], second[:6]) || strings.Contains(details[0], first[:6]), details[0])
+}
+
+// ringTrackContrastJS is the contrast of the context ring's track against what is behind it.
+const ringTrackContrastJS = `(() => {
+	const el = document.querySelector('.context-ring .ring-track');
+	const cv = document.createElement('canvas'); cv.width = cv.height = 1;
+	const g = cv.getContext('2d', {willReadFrequently: true});
+	const paint = (...colors) => { g.clearRect(0, 0, 1, 1); for (const c of colors) { g.fillStyle = c; g.fillRect(0, 0, 1, 1); } return g.getImageData(0, 0, 1, 1).data; };
+	const bgs = []; for (let e = el.closest('.context-ring'); e; e = e.parentElement) bgs.unshift(getComputedStyle(e).backgroundColor);
+	const bg = paint('#fff', ...bgs);
+	const fg = paint('rgb(' + bg[0] + ',' + bg[1] + ',' + bg[2] + ')', getComputedStyle(el).stroke);
+	const lum = p => { const c = [0, 1, 2].map(i => { const v = p[i] / 255; return v <= 0.03928 ? v / 12.92 : Math.pow((v + 0.055) / 1.055, 2.4); }); return 0.2126 * c[0] + 0.7152 * c[1] + 0.0722 * c[2]; };
+	const a = lum(fg), b = lum(bg);
+	return (Math.max(a, b) + 0.05) / (Math.min(a, b) + 0.05);
+})()`
+
+// TestTheContextRingReadsAsAGauge (QA round 12 #19): at 3% of the window the ring is a whole
+// circle one can see (its track at 3:1, WCAG 1.4.11) with the used arc on it and the share
+// written beside it, not a short arc alone that reads as a spinner; its name says the share.
+func TestTheContextRingReadsAsAGauge(t *testing.T) {
+	t.Parallel()
+	fake := newScriptedModel(t)
+	srv := launchWithModel(t, fake.URL)
+	info, err := apiClient(srv).CreateSession(context.Background(), protocol.CreateSessionRequest{Title: "ring"})
+	require.NoError(t, err)
+	ctx := openPage(t, srv, "/s/"+info.ID)
+	do(t, ctx, 20*time.Second, waitJS(`(document.querySelector('#model-button')?.textContent || '').startsWith('test')`),
+		chromedp.Focus(composer), typeText("hello"), pressEnter(0))
+	// 1,000 tokens of the flag's default window, 32,768: 3%.
+	waitShowing(t, ctx, 30*time.Second, `(document.querySelector('.context-ring')?.getAttribute('aria-label') || '').startsWith('1,000 of 32,768 tokens')`,
+		`document.querySelector('.model-controls').outerHTML`)
+	for _, scheme := range []string{"light", "dark"} {
+		do(t, ctx, 10*time.Second, colorScheme(scheme))
+		ratio := get(t, ctx, chromedp.Evaluate[float64](ringTrackContrastJS))
+		assert.GreaterOrEqual(t, ratio, 3.0, "the ring's track in the %s theme is %.2f:1", scheme, ratio)
+	}
+	assert.Equal(t, "1,000 of 32,768 tokens (3%)", evalString(t, ctx, `document.querySelector('.context-ring').getAttribute('aria-label')`))
+	assert.Contains(t, evalString(t, ctx, `document.querySelector('.context-ring').getAttribute('title')`), "(3%)")
+	assert.Equal(t, "3%", evalString(t, ctx, `document.querySelector('.context-ring .ring-share').innerText`), "the share is written beside the ring")
+}

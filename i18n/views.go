@@ -279,7 +279,7 @@ const (
 	MCPStopped
 	ModelOffline
 	ModelOfflineSR
-	RingOf     // %[1]s used, %[2]s window
+	RingOf     // %[1]s used, %[2]s window, %[3]s the share used ("3%")
 	WindowFrom // %[1]s the ring's label, %[2]s where the window comes from
 	FromEndpoint
 	FromFlag
@@ -644,7 +644,7 @@ var views = map[Msg][nLocales]string{
 	MCPStopped:     {"stopped", "已停止"},
 	ModelOffline:   {"offline", "离线"},
 	ModelOfflineSR: {": no model is configured, so the offline agent answers", "：未配置模型，由离线智能体回答"},
-	RingOf:         {"%[1]s of %[2]s tokens", "%[1]s / %[2]s 个 token"},
+	RingOf:         {"%[1]s of %[2]s tokens (%[3]s)", "%[1]s / %[2]s 个 token（%[3]s）"},
 	WindowFrom:     {"%[1]s. The window comes from %[2]s.", "%[1]s。窗口大小来自%[2]s。"},
 	FromEndpoint:   {"the endpoint's model list", "端点的模型列表"},
 	FromFlag:       {"-model-window (the model list does not say it)", " -model-window（模型列表没有给出）"},

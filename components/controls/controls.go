@@ -302,6 +302,8 @@ func (m *Model) ring(model string) app.UI {
 		class += " context-ring-full"
 	}
 	const svgNS = "http://www.w3.org/2000/svg"
+	// The share is written beside the arc: at a few percent the arc alone, a short stroke on a
+	// circle, read as a spinner (QA round 12 #19). Inside role=img, only the label is read.
 	return app.Span().Class(class).Role("img").Aria("label", label).Title(title).Body(
 		app.Elem("svg").XMLNS(svgNS).Attr("width", "18").Attr("height", "18").Attr("viewBox", "0 0 18 18").Aria("hidden", "true").Body(
 			app.Elem("circle").XMLNS(svgNS).Class("ring-track").Attr("cx", "9").Attr("cy", "9").Attr("r", fmt.Sprint(r)),
@@ -309,15 +311,29 @@ func (m *Model) ring(model string) app.UI {
 				Attr("stroke-dasharray", fmt.Sprintf("%.2f %.2f", frac*circ, circ)).
 				Attr("transform", "rotate(-90 9 9)"),
 		),
+		app.Span().Class("ring-share").Text(RingShare(used, window)), // empty without a window
 	)
 }
 
-// RingLabel is the ring's text alternative: "12,340 of 32,768 tokens".
+// RingLabel is the ring's text alternative: "12,340 of 32,768 tokens (38%)".
 func RingLabel(used, window int) string {
 	if window <= 0 {
 		return locale.T(i18n.TokensUsed, Thousands(used))
 	}
-	return locale.T(i18n.RingOf, Thousands(used), Thousands(window))
+	return locale.T(i18n.RingOf, Thousands(used), Thousands(window), RingShare(used, window))
+}
+
+// RingShare is the share of the window used, in whole percents: "38%"; "<1%" for a use that
+// rounds to none, so a thread that has used some never reads as empty.
+func RingShare(used, window int) string {
+	if window <= 0 {
+		return ""
+	}
+	pct := (100*used + window/2) / window // rounded to the nearest
+	if pct == 0 && used > 0 {
+		return "<1%"
+	}
+	return strconv.Itoa(pct) + "%"
 }
 
 // Thousands writes n with commas between groups of three digits.

@@ -12,11 +12,28 @@ import (
 )
 
 func TestRingLabel(t *testing.T) {
-	assert.Equal(t, "12,340 of 32,768 tokens", RingLabel(12340, 32768))
-	assert.Equal(t, "0 of 8,192 tokens", RingLabel(0, 8192))
+	assert.Equal(t, "12,340 of 32,768 tokens (38%)", RingLabel(12340, 32768))
+	assert.Equal(t, "0 of 8,192 tokens (0%)", RingLabel(0, 8192))
 	assert.Equal(t, "1,000 tokens used", RingLabel(1000, 0))
 	assert.Equal(t, "1,234,567", Thousands(1234567))
 	assert.Equal(t, "999", Thousands(999))
+}
+
+// TestRingShare: the share the ring writes beside its arc (QA round 12 #19).
+func TestRingShare(t *testing.T) {
+	for _, tt := range []struct {
+		used, window int
+		want         string
+	}{
+		{0, 8192, "0%"},
+		{10, 32768, "<1%"},
+		{1000, 32768, "3%"},
+		{16384, 32768, "50%"},
+		{32768, 32768, "100%"},
+		{1000, 0, ""},
+	} {
+		assert.Equal(t, tt.want, RingShare(tt.used, tt.window), "%d of %d", tt.used, tt.window)
+	}
 }
 
 func TestModelPicker(t *testing.T) {
@@ -34,7 +51,8 @@ func TestModelPicker(t *testing.T) {
 		assert.Contains(t, html, `aria-expanded="false"`)
 		assert.Contains(t, html, "small ▾")
 		assert.NotContains(t, html, `role="listbox"`)
-		assert.Contains(t, html, `aria-label="12,340 of 32,768 tokens"`)
+		assert.Contains(t, html, `aria-label="12,340 of 32,768 tokens (38%)"`)
+		assert.Contains(t, html, `<span class="ring-share">38%</span>`)
 		assert.Contains(t, html, "-model-window")
 	})
 	t.Run("open, on the session's pick, whose window the list says", func(t *testing.T) {
@@ -45,7 +63,7 @@ func TestModelPicker(t *testing.T) {
 		assert.Contains(t, html, `class="model-option active"`)
 		assert.Regexp(t, `<li [^>]*class="model-option active"[^>]*>large</li>`, html)
 		assert.Regexp(t, `<li [^>]*aria-selected="false"[^>]*>small</li>`, html)
-		assert.Contains(t, html, `aria-label="1,000 of 131,072 tokens"`)
+		assert.Contains(t, html, `aria-label="1,000 of 131,072 tokens (1%)"`)
 		assert.Contains(t, html, "the endpoint's model list")
 	})
 	t.Run("a pick sent in another session does not show here", func(t *testing.T) {

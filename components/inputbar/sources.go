@@ -5,6 +5,7 @@ import (
 	"slices"
 	"strings"
 	"sync"
+	"time"
 	"unicode"
 	"unicode/utf8"
 
@@ -353,6 +354,7 @@ func fileRef(path string) input.Reference {
 type sessions struct {
 	cat   Catalogue
 	known *known
+	now   func() time.Time // the clock the times are worded against; nil is time.Now
 }
 
 func (s *sessions) Trigger() rune { return '@' }
@@ -364,18 +366,57 @@ func (s *sessions) Candidates(ctx context.Context, q slash.Query) ([]slash.Item,
 		return nil, err
 	}
 	s.known.setSessions(list)
-	var out []slash.Item
+	var offered []protocol.SessionInfo
 	for _, si := range list {
 		if si.ID == q.Session.SessionID || si.Blank {
 			continue // itself, and the heroes' blank sessions: nothing there to refer to
 		}
-		title := orDefault(si.Title, locale.T(i18n.UntitledSession))
-		if (q.Query == "" || matches(title, q.Query) || strings.HasPrefix(si.ID, q.Query)) && len(out) < maxItems {
-			out = append(out, slash.Item{ID: si.ID, Label: "@" + title, Detail: locale.T(i18n.KindSession)})
+		si.Title = orDefault(si.Title, locale.T(i18n.UntitledSession))
+		if (q.Query == "" || matches(si.Title, q.Query) || strings.HasPrefix(si.ID, q.Query)) && len(offered) < maxItems {
+			offered = append(offered, si)
 		}
+	}
+	now := time.Now
+	if s.now != nil {
+		now = s.now
+	}
+	details := sessionDetails(offered, now())
+	out := make([]slash.Item, len(offered))
+	for i, si := range offered {
+		out[i] = slash.Item{ID: si.ID, Label: "@" + si.Title, Detail: details[i]}
 	}
 	return out, nil
 }
+
+// sessionDetails words what tells each offered session apart (QA round 12 #19: two "hello"
+// sessions looked alike in the menu): when it was last used, as the sidebar says it; and,
+// for sessions alike in both title and time, the start of their id, which typed after `@`
+// finds the session too.
+func sessionDetails(list []protocol.SessionInfo, now time.Time) []string {
+	l := locale.Current()
+	out := make([]string, len(list))
+	for i, si := range list {
+		out[i] = l.T(i18n.KindSession) + " · " + l.RelativeTime(time.UnixMilli(si.LastActive()), now)
+	}
+	// A menu holds a few sessions (maxItems): each is compared with the others.
+	alike := make([]bool, len(list))
+	for i := range list {
+		for j := i + 1; j < len(list); j++ {
+			if list[i].Title == list[j].Title && out[i] == out[j] {
+				alike[i], alike[j] = true, true
+			}
+		}
+	}
+	for i, si := range list {
+		if alike[i] {
+			out[i] += " · " + si.ID[:min(len(si.ID), idShown)]
+		}
+	}
+	return out
+}
+
+// idShown is how much of a session's id the menu shows when nothing else tells it apart.
+const idShown = 6
 
 func (s *sessions) Pick(it slash.Item, _ slash.Query) slash.PickOutcome {
 	return slash.InsertReference(sessionRef(it.ID, strings.TrimPrefix(it.Label, "@")))

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"strings"
 	"testing"
+	"time"
 
 	"parley/components/viewtest"
 
@@ -123,6 +124,32 @@ func TestPicksAndSerialization(t *testing.T) {
 	}
 	_, ok := Serialize("@nobody", "x")
 	assert.False(t, ok)
+}
+
+// TestSameNamedSessionsAreToldApart (QA round 12 #19): each session says when it was last
+// used; two alike in title and time also show the start of their id.
+func TestSameNamedSessionsAreToldApart(t *testing.T) {
+	now := time.Date(2026, 3, 10, 9, 30, 0, 0, time.UTC)
+	ms := func(d time.Duration) int64 { return now.Add(-d).UnixMilli() }
+	cat := &fakeCat{sessions: []protocol.SessionInfo{
+		{ID: "aaaaaaa1", Title: "hello", Created: ms(3 * time.Hour)},
+		{ID: "bbbbbbb2", Title: "hello", Created: ms(time.Hour), Active: ms(10 * time.Second)},
+		{ID: "ccccccc3", Title: "hello", Created: ms(30 * time.Second)},
+		{ID: "ddddddd4", Title: "other", Created: ms(20 * time.Second)},
+	}}
+	ss := &sessions{cat: cat, known: &known{}, now: func() time.Time { return now }}
+	items, err := ss.Candidates(context.Background(), slash.Query{})
+	require.NoError(t, err)
+	details := map[string]string{}
+	for _, it := range items {
+		details[it.ID] = it.Detail
+	}
+	assert.Equal(t, map[string]string{
+		"aaaaaaa1": "Session · 3 h ago",
+		"bbbbbbb2": "Session · just now · bbbbbb",
+		"ccccccc3": "Session · just now · cccccc",
+		"ddddddd4": "Session · just now", // another title: told apart by it
+	}, details)
 }
 
 func TestPasteMatching(t *testing.T) {
