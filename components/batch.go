@@ -10,8 +10,7 @@ import (
 
 	"parley/app/api"
 	"parley/app/store"
-	"parley/components/composer"
-	"parley/components/internal/tabstore"
+	"parley/components/composer/modes/widget"
 	"parley/i18n"
 	"parley/protocol"
 )
@@ -44,7 +43,7 @@ func (d *DecisionCard) renderBatch() app.UI {
 	req := d.Message.Request
 	pending := d.Message.Status == store.StatusPending
 	if len(d.items) != len(req.Items) {
-		d.items = keptPicks(d.Message.ID, len(req.Items))
+		d.items = widget.KeptPicks(d.Message.ID, len(req.Items))
 	}
 	answered := 0
 	for _, v := range d.items {
@@ -95,49 +94,8 @@ func (d *DecisionCard) itemButton(i int, value, label string) app.UI {
 			items := append([]string(nil), d.items...)
 			items[i] = value
 			d.items = items
-			keepPicks(d.Message.ID, items)
+			widget.KeepPicks(d.Message.ID, items)
 		})
-}
-
-// A batch's answers picked request by request are kept as a decision's unfinished answer is
-// (a question's answers, an approval's words): in the tab's sessionStorage under the
-// decision's id, so a reload keeps them until the batch ends (QA round 12 #18). The thread's
-// composer forgets them when the decision leaves its pending list (composer.KeptPicks), the
-// approvals screen when the entry ends (reconcile). They are kept as a letter a request:
-// "a" allow, "d" deny, "-" none yet.
-
-// keptPicks are the answers kept for a batch of n requests, or none picked yet. Kept ones
-// that do not fit (another version's, a damaged one) start afresh; a letter it does not
-// know is no answer.
-func keptPicks(decision string, n int) []string {
-	picks := make([]string, n)
-	kept := tabstore.Get(composer.KeptPicks + decision)
-	if len(kept) != n {
-		return picks
-	}
-	for i := range n {
-		switch kept[i] {
-		case 'a':
-			picks[i] = protocol.OptionAllow
-		case 'd':
-			picks[i] = protocol.OptionDeny
-		}
-	}
-	return picks
-}
-
-// keepPicks keeps a batch's answers; none forgets them.
-func keepPicks(decision string, picks []string) {
-	kept := []byte(strings.Repeat("-", len(picks)))
-	for i, v := range picks {
-		switch v {
-		case protocol.OptionAllow:
-			kept[i] = 'a'
-		case protocol.OptionDeny:
-			kept[i] = 'd'
-		}
-	}
-	tabstore.Set(composer.KeptPicks+decision, string(kept))
 }
 
 // renderReason is the reason a rejection carries: typed here, it goes with Reject (Reject

@@ -3,6 +3,7 @@ package components
 import (
 	"github.com/maxence-charriere/go-app/v10/pkg/app"
 
+	"parley/components/composer/modes/widget"
 	"parley/i18n"
 	"parley/protocol"
 )
@@ -33,7 +34,7 @@ func (p *ApprovalsPage) reconcile(ctx app.Context) {
 			if p.ended[s.ID] {
 				s.gone = tr(i18n.EntryAnswered)
 			}
-			keepPicks(s.ID, nil)
+			widget.KeepPicks(s.ID, nil)
 		}
 		out = append(out, s)
 	}

@@ -65,3 +65,28 @@ func TestAReloadMidQuestionGivesTheFocusBack(t *testing.T) {
 	assert.True(t, evalBool(t, ctx, focusIn), "the focus is in the question")
 	assert.True(t, strings.HasSuffix(evalString(t, ctx, `document.querySelector('#composer-mode input[type=text], #composer-mode textarea')?.value ?? ''`), "a Lovelace"))
 }
+
+// TestTheComposersBatchPicksSurviveAReload: a batch of approvals answered request by request
+// in the composer keeps its picks across a reload, under the key its thread card and
+// /approvals keep them under, so all three show the same (QA round 12 #18, the composer's
+// half).
+func TestTheComposersBatchPicksSurviveAReload(t *testing.T) {
+	t.Parallel()
+	srv := startServer(t, t.TempDir(), "127.0.0.1:0")
+	s := sessionWith(t, srv, "Batch", batchRun)
+	waitQueue(t, srv, 1)
+	ctx := openPage(t, srv, "/s/"+s)
+	const items = `document.querySelectorAll('#composer-mode .batch-item').length === 3`
+	pressed := func(in string) string {
+		return `[...document.querySelectorAll('` + in + ` .batch-item [aria-pressed="true"]')].map(b => b.closest('.batch-item').dataset.item + b.textContent).join()`
+	}
+	do(t, ctx, 20*time.Second, waitJS(items),
+		clickJS(`#composer-mode .batch-item[data-item="0"] .tone-affirm`), clickJS(`#composer-mode .batch-item[data-item="1"] .tone-deny`),
+		waitJS(pressed(`#composer-mode`)+` === '0Allow,1Reject'`))
+	do(t, ctx, 60*time.Second, chromedp.Reload(), waitReady(), waitJS(items))
+	waitShowing(t, ctx, 10*time.Second, pressed(`#composer-mode`)+` === '0Allow,1Reject'`, pressed(`#composer-mode`))
+
+	do(t, ctx, 60*time.Second, chromedp.Navigate(srv.base()+"/approvals"),
+		waitJS(`document.documentElement.hasAttribute('data-ready') && document.querySelectorAll('.queue-entry .batch-item').length === 3`))
+	assert.Equal(t, "0Allow,1Reject", evalString(t, ctx, pressed(`.queue-entry`)), "/approvals shows the composer's picks")
+}

@@ -2,16 +2,14 @@ package composer
 
 import (
 	"github.com/maxence-charriere/go-app/v10/pkg/app"
+
+	"parley/components/composer/modes/widget"
 )
 
 // keptPrefixes are the sessionStorage keys a decision's mode keeps its work under, by the
 // decision's id: the question's answers so far (widget.FormView.Keep), an approval's
 // words (modes/approval) and a batch card's picks.
-var keptPrefixes = []string{"parley.answers.", "parley.instead.", KeptPicks}
-
-// KeptPicks is the prefix a batch card keeps its answers request by request under
-// (components/batch.go).
-const KeptPicks = "parley.picks."
+var keptPrefixes = []string{"parley.answers.", "parley.instead.", widget.PicksPrefix}
 
 // forgetEnded drops what was kept for the decisions that left the pending list since the
 // last look, however they ended (here, in another tab, over the API, by a timeout): a mode

@@ -55,6 +55,10 @@ func New(h modes.Host, in modes.Input) modes.Mode {
 		m.kept = "parley.instead." + in.Decision.ID
 		m.instruction = tabstore.Get(m.kept)
 		m.initial = m.instruction
+		// A batch's picks too, kept where its card keeps them: either shows the other's.
+		if n := len(in.Decision.Request.Items); n > 0 {
+			m.items = widget.KeptPicks(in.Decision.ID, n)
+		}
 	}
 	return m
 }
@@ -421,6 +425,9 @@ func (m *Mode) answerItem(i int, value string) {
 	items := append([]string(nil), m.items...)
 	items[i] = value
 	m.items = items
+	if !m.d.Local {
+		widget.KeepPicks(m.d.ID, items)
+	}
 }
 
 // sendItems sends a batch's answers once every request has one.

@@ -1,0 +1,52 @@
+package widget
+
+import (
+	"strings"
+
+	"parley/components/internal/tabstore"
+	"parley/protocol"
+)
+
+// A batch's answers picked request by request are kept as a decision's unfinished answer is
+// (a question's answers, an approval's words): in the tab's sessionStorage under the
+// decision's id, so a reload keeps them until the batch ends (QA round 12 #18). The thread's
+// composer forgets them when the decision leaves its pending list (PicksPrefix), the
+// approvals screen when the entry ends (reconcile). They are kept as a letter a request:
+// "a" allow, "d" deny, "-" none yet.
+
+// KeptPicks are the answers kept for a batch of n requests, or none picked yet. Kept ones
+// that do not fit (another version's, a damaged one) start afresh; a letter it does not
+// know is no answer.
+func KeptPicks(decision string, n int) []string {
+	picks := make([]string, n)
+	kept := tabstore.Get(PicksPrefix + decision)
+	if len(kept) != n {
+		return picks
+	}
+	for i := range n {
+		switch kept[i] {
+		case 'a':
+			picks[i] = protocol.OptionAllow
+		case 'd':
+			picks[i] = protocol.OptionDeny
+		}
+	}
+	return picks
+}
+
+// KeepPicks keeps a batch's answers; none forgets them.
+func KeepPicks(decision string, picks []string) {
+	kept := []byte(strings.Repeat("-", len(picks)))
+	for i, v := range picks {
+		switch v {
+		case protocol.OptionAllow:
+			kept[i] = 'a'
+		case protocol.OptionDeny:
+			kept[i] = 'd'
+		}
+	}
+	tabstore.Set(PicksPrefix+decision, string(kept))
+}
+
+// PicksPrefix is the sessionStorage prefix of a batch's kept picks, by the decision's id.
+const PicksPrefix = "parley.picks."
