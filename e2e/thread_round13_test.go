@@ -25,11 +25,11 @@ const visibleRetriesJS = `[...document.querySelectorAll('button')].filter(b => b
 // TestAReloadOfflineShowsOneRetryNow (QA round 12 #11): a session's page reloaded while the
 // server is away, with a prompt waiting to be sent, shows one offline strip with one "Retry
 // now", reached by Tab, and what the page kept (the waiting prompt); not the strip's, the
-// session list's and each waiting prompt's Retry now.
+// session list's and each waiting prompt's Retry now. The empty page shows its banner's alone.
 func TestAReloadOfflineShowsOneRetryNow(t *testing.T) {
 	t.Parallel()
 	data := t.TempDir()
-	srv, ctx, _ := openSeeded(t, data, "Away", waitWorker())
+	srv, ctx, id := openSeeded(t, data, "Away", waitWorker())
 	do(t, ctx, 20*time.Second, waitCaughtUp())
 	waitMessages(t, ctx, 2)
 
@@ -63,6 +63,15 @@ func TestAReloadOfflineShowsOneRetryNow(t *testing.T) {
 		}
 	}
 	assert.True(t, reached, "Tab reaches Retry now")
+
+	// The empty page, reloaded offline too: its banner, alone.
+	do(t, ctx, 60*time.Second, chromedp.Navigate(srv.base()+"/"), waitJS(`document.documentElement.hasAttribute('data-ready')`),
+		waitJS(`!!document.querySelector('.offline') && !!document.querySelector('.model-controls .control-problem')`))
+	for range 10 {
+		require.Equal(t, 1, get(t, ctx, chromedp.Evaluate[int](visibleRetriesJS)), "one Retry now on the empty page; it shows %s", evalString(t, ctx, shows))
+		time.Sleep(100 * time.Millisecond)
+	}
+	do(t, ctx, 60*time.Second, chromedp.Navigate(srv.base()+"/s/"+id), waitReady(), waitUnsent("sent while away"))
 
 	srv = startServer(t, data, srv.addr)
 	do(t, ctx, 90*time.Second, waitJS(`!!document.querySelector('.link-live')`),
