@@ -7,8 +7,11 @@ import (
 
 // backdropMatches is true when the backdrop draws exactly the textarea's value: its text
 // without the labels drawn over the chips (each chip's span holds the textarea's glyph), the
-// ghost hint and the zero-width space that keeps a trailing empty line.
+// ghost hint and the zero-width space that keeps a trailing empty line. A character typed at
+// the end may wait unwritten in the backdrop (docs/composer.md, "One layout per key"): a
+// scroll event, which syncs the backdrop's scroll, writes it first.
 const backdropMatches = `(() => {
+	document.querySelector('#composer-input').dispatchEvent(new Event('scroll'));
 	const c = document.querySelector('#composer-backdrop').cloneNode(true);
 	c.querySelectorAll('.ib-ghost, .ib-chip-label').forEach(e => e.remove());
 	return c.textContent.replace(/\u200b$/, '') === document.querySelector('#composer-input').value;

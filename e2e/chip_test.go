@@ -111,6 +111,9 @@ type draftLayout struct {
 
 func measureLayout(t *testing.T, ctx context.Context, merged bool) draftLayout {
 	t.Helper()
+	// What waits unwritten at the draft's end (docs/composer.md, "One layout per key") is
+	// written at a scroll: every unit is then drawn.
+	evalBool(t, ctx, `(document.querySelector('#composer-input').dispatchEvent(new Event('scroll')), true)`)
 	var l draftLayout
 	require.NoError(t, json.Unmarshal([]byte(evalString(t, ctx, layoutJS(merged))), &l))
 	require.Equal(t, l.Len, l.Drawn, "the backdrop draws every unit of the draft")

@@ -60,6 +60,11 @@ type backdrop struct {
 	// lag is what was typed at the end of the last run and not yet written to its text node
 	// (catchUp writes it).
 	lag strings.Builder
+	// rtl says the draft may hold a right-to-left letter: text appended to a line then
+	// reorders what is before it on the line, so nothing waits (QA round 13 #4). broken says
+	// the last run holds a space: a word typed at its end wraps alone, never dragging a
+	// mark before the run to the next line with it (QA round 13 #5).
+	rtl, broken bool
 }
 
 // maxLag is how much typing waits unwritten at most: a catch-up is one appendData.
@@ -72,6 +77,7 @@ func newBackdrop(root, refs app.Value) *backdrop {
 // rebuild draws the machine's draft with the references refs (sorted, in units).
 func (b *backdrop) rebuild(m *input.Machine, refs []slash.TextRef, glyph func(label string) rune) {
 	b.lag.Reset() // drawn from the machine's draft, which holds it
+	b.rtl, b.broken = false, false
 	frag := b.doc.Call("createDocumentFragment")
 	b.nodes = b.nodes[:0]
 	pos, ri := 0, 0
@@ -120,6 +126,7 @@ func (b *backdrop) rebuild(m *input.Machine, refs []slash.TextRef, glyph func(la
 			el := b.doc.Call("createElement", "span")
 			el.Set("className", "ib-ref")
 			el.Set("textContent", text[off:next])
+			b.rtl = b.rtl || hasRTL(text[off:next])
 			frag.Call("appendChild", el)
 			b.nodes = append(b.nodes, bnode{start: cur, end: r.End, kind: kindRef, el: el})
 			off, cur = next, r.End
@@ -156,6 +163,8 @@ func (b *backdrop) describe(labels []string) {
 }
 
 func (b *backdrop) appendText(frag app.Value, start, end int, s string) {
+	b.rtl = b.rtl || hasRTL(s)
+	b.broken = strings.ContainsAny(s, " \n\t") // the last call's is the last run's
 	el := b.doc.Call("createTextNode", s)
 	frag.Call("appendChild", el)
 	b.nodes = append(b.nodes, bnode{start: start, end: end, kind: kindText, el: el})
@@ -172,11 +181,21 @@ func (b *backdrop) edit(s, e int, ins string, n int) bool {
 		if nd.kind != kindText || s < nd.start || e > nd.end {
 			continue
 		}
-		if s == e && e == nd.end && i == len(b.nodes)-1 && b.ghostText == "" && lagging(ins) && b.lag.Len() < maxLag {
+		last := i == len(b.nodes)-1
+		if last && s == e && e == nd.end && b.broken && !b.rtl && b.ghostText == "" && lagging(ins) && b.lag.Len() < maxLag {
 			b.lag.WriteString(ins)
 		} else {
 			b.catchUp()
 			nd.el.Call("replaceData", s-nd.start, e-s, ins)
+			b.rtl = b.rtl || hasRTL(ins)
+			switch {
+			case !last:
+			case e > s:
+				// A deletion may have taken the run's space: read the run as it now is.
+				b.broken = strings.ContainsAny(nd.el.Get("data").String(), " \n\t")
+			case strings.ContainsAny(ins, " \n\t"):
+				b.broken = true
+			}
 		}
 		d := n - (e - s)
 		nd.end += d
@@ -200,6 +219,20 @@ func lagging(ins string) bool {
 		}
 	}
 	return ins != ""
+}
+
+// hasRTL says s holds a letter of a right-to-left script (Hebrew, Arabic, Syriac, Thaana,
+// N'Ko and the scripts and presentation forms near them), or a right-to-left mark.
+func hasRTL(s string) bool {
+	for _, r := range s {
+		switch {
+		case r < 0x0590:
+		case r <= 0x08FF, r >= 0xFB1D && r <= 0xFDFF, r >= 0xFE70 && r <= 0xFEFF,
+			r >= 0x10800 && r <= 0x10FFF, r >= 0x1E800 && r <= 0x1EFFF, r == 0x200F, r == 0x202B, r == 0x202E, r == 0x2067:
+			return true
+		}
+	}
+	return false
 }
 
 // catchUp writes the typing that waited at the end of the last run: before anything that

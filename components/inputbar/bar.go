@@ -251,8 +251,10 @@ func (b *Bar) Render() app.UI {
 									// group can show another option after the menu changes.
 									OnClick(func(ctx app.Context, e app.Event) { b.choose(ctx, i) }, app.EventScope(i)).
 									Body(
-										app.Span().Class("ib-option-label").Text(o.Item.Label),
-										app.Span().Class("ib-option-detail").Text(o.Item.Detail),
+										// A session's title or a file's name in another script is
+										// laid out by its own first strong letter (QA round 12 #13).
+										app.Span().Class("ib-option-label").Attr("dir", "auto").Text(o.Item.Label),
+										app.Span().Class("ib-option-detail").Attr("dir", "auto").Text(o.Item.Detail),
 									)
 							}),
 						),
