@@ -50,6 +50,35 @@ func TestADecisionWaitsForThePauseInTheFnForm(t *testing.T) {
 	assert.Equal(t, name, evalString(t, ctx, field+`.value`))
 }
 
+// TestADecisionWaitsForAnOpenCompositionInTheFnForm: an input method's composition left open
+// in the fn-form (a candidate being chosen, no key for seconds) holds a decision that is due;
+// once it is committed and the person pauses, the decision takes the form's place, and the
+// form kept the committed text (QA round 13 #6: the decision took the place mid-composition
+// and the form kept the unconverted reading).
+func TestADecisionWaitsForAnOpenCompositionInTheFnForm(t *testing.T) {
+	t.Parallel()
+	srv, ctx := openSession(t, "hello")
+	waitMessages(t, ctx, 2)
+	const field = `document.querySelector('#composer-mode .fn-form input[type=text]')`
+	openGreet := []chromedp.Action[chromedp.Void]{
+		js(`document.querySelector('.control-button:not(.model-button)').click()`),
+		waitJS(`!!document.querySelector('#composer-mode.mode-fn-form')`),
+		waitJS(`document.querySelectorAll('#fn-pick option').length > 1`),
+		js(`(s => { if (s.value !== 'greet') { s.value = 'greet'; s.dispatchEvent(new Event('change', {bubbles: true})) } })(document.querySelector('#fn-pick'))`),
+		waitJS(`!!` + field),
+	}
+	do(t, ctx, 10*time.Second, append(openGreet, js(field+`.focus()`), chromedp.KeyEvent("Ada "), imeCompose("か"), imeCompose("かんじ"))...)
+	sendAPI(t, srv, sessionOf(t, ctx), `/script send('ok=' + str(confirm('Interrupting?')))`)
+	do(t, ctx, 10*time.Second, waitJS(`document.querySelector('.composer-note')?.textContent.includes('A decision is waiting')`))
+	time.Sleep(2500 * time.Millisecond) // choosing a candidate: no key
+	assert.True(t, evalBool(t, ctx, `!!document.querySelector('#composer-mode.mode-fn-form')`), "the form stays while the composition is open")
+	do(t, ctx, 10*time.Second, imeCommit("漢字"))
+	do(t, ctx, 10*time.Second, waitJS(`!!document.querySelector('#composer-mode.mode-question')`))
+	do(t, ctx, 10*time.Second, chromedp.Click(chromedp.CSS(`#composer-mode .choice`)), waitJS(modeGone))
+	do(t, ctx, 10*time.Second, openGreet...)
+	assert.Equal(t, "Ada 漢字", evalString(t, ctx, field+`.value`), "the form kept the committed text")
+}
+
 // TestAReloadMidQuestionGivesTheFocusBack: the person was typing in a question's field and
 // reloaded. The question is back with the focus in its field at once, so the keys they go
 // on typing are its. Before, it waited the focus delay as a decision that lands on its own
@@ -64,6 +93,23 @@ func TestAReloadMidQuestionGivesTheFocusBack(t *testing.T) {
 	assert.Equal(t, "", draft(t, ctx), "no key went to the draft")
 	assert.True(t, evalBool(t, ctx, focusIn), "the focus is in the question")
 	assert.True(t, strings.HasSuffix(evalString(t, ctx, `document.querySelector('#composer-mode input[type=text], #composer-mode textarea')?.value ?? ''`), "a Lovelace"))
+}
+
+// TestKeysTypedAsThePageComesBackGoToTheQuestion: the person was typing in a question's
+// field, reloaded, and went on typing while the page came back, before the question showed
+// again. web/early.js holds those keys, and the composer gives them to the question's field
+// once it is back (QA round 13 #1: the first letters went to the hidden draft).
+func TestKeysTypedAsThePageComesBackGoToTheQuestion(t *testing.T) {
+	t.Parallel()
+	_, ctx := openDecision(t, `/script send('name=' + ask('Your name?', {'type': 'string'}))`, waitJS(focusIn))
+	do(t, ctx, 10*time.Second, chromedp.KeyEvent("Ad"))
+	do(t, ctx, 30*time.Second, chromedp.Reload())
+	typeAt(t, ctx, rand.New(rand.NewPCG(9, 9)), "a Lovelace", [2]time.Duration{40 * time.Millisecond, 100 * time.Millisecond})
+	const value = `(document.querySelector('#composer-mode input[type=text], #composer-mode textarea')?.value ?? '')`
+	waitShowing(t, ctx, 20*time.Second, value+`.endsWith('a Lovelace')`, value+` + ' | draft: ' + document.querySelector('#composer-input')?.value`)
+	assert.Equal(t, "", draft(t, ctx), "no key went to the draft")
+	do(t, ctx, 10*time.Second, pressEnter(0))
+	waitReply(t, ctx, "name=Ada Lovelace")
 }
 
 // TestTheComposersBatchPicksSurviveAReload: a batch of approvals answered request by request
@@ -89,4 +135,22 @@ func TestTheComposersBatchPicksSurviveAReload(t *testing.T) {
 	do(t, ctx, 60*time.Second, chromedp.Navigate(srv.base()+"/approvals"),
 		waitJS(`document.documentElement.hasAttribute('data-ready') && document.querySelectorAll('.queue-entry .batch-item').length === 3`))
 	assert.Equal(t, "0Allow,1Reject", evalString(t, ctx, pressed(`.queue-entry`)), "/approvals shows the composer's picks")
+}
+
+// TestTheAtMenuLaysOutATitleByItsOwnDirection: a session's title in the `@` menu is laid out
+// by its own first strong letter, a Hebrew one right to left in the left-to-right page, an
+// English one left to right (QA round 12 #13, the menu's part).
+func TestTheAtMenuLaysOutATitleByItsOwnDirection(t *testing.T) {
+	t.Parallel()
+	srv := startServer(t, t.TempDir(), "127.0.0.1:0")
+	seedSession(t, srv, "שלום עולם", 1)
+	seedSession(t, srv, "other", 1)
+	home := seedSession(t, srv, "home", 1)
+	ctx := openPage(t, srv, "/s/"+home)
+	waitMessages(t, ctx, 2)
+	labels := `[...document.querySelectorAll('#composer-menu [role=option] .ib-option-label')]`
+	do(t, ctx, 10*time.Second, chromedp.Focus(composer), typeText("@"),
+		waitJS(labels+`.some(l => l.textContent.includes('שלום')) && `+labels+`.some(l => l.textContent.includes('other'))`))
+	assert.True(t, evalBool(t, ctx, labels+`.find(l => l.textContent.includes('שלום')).matches(':dir(rtl)')`), "the Hebrew title")
+	assert.True(t, evalBool(t, ctx, labels+`.find(l => l.textContent.includes('other')).matches(':dir(ltr)')`), "the English one")
 }

@@ -93,6 +93,64 @@
   });
   seen.observe(root, { childList: true, subtree: true });
 
+  // The decision the person was answering when the page reloaded (the composer keeps its id
+  // in the tab, docs/composer.md): the keys they go on typing while the page comes back are
+  // its, not the draft's (QA round 13 #1: the first letters after a reload went to the hidden
+  // draft, and out with the next message). They are held here, unseen, until the composer
+  // shows that decision and hands them to the field it focused (parleyDecisionKeys(true)),
+  // or gives them to the draft when it does not come back (false, or 10 s on).
+  const held = { keys: [], open: false };
+  try {
+    const sid = location.pathname.startsWith("/s/") ? location.pathname.slice(3) : "";
+    held.open = !!sid && !!sessionStorage.getItem("parley.entered." + sid);
+  } catch (_) { /* no storage: nothing was kept */ }
+  window.parleyDecisionKeys = (into) => {
+    if (!held.open) return;
+    held.open = false;
+    // The field the decision focused, else its first one (its focus may come a frame later).
+    const typed = (el) => !!el && (el.tagName === "TEXTAREA" || (el.tagName === "INPUT" && /^(text|search|email|url|tel|number|password)$/.test(el.type)));
+    let el = document.activeElement;
+    if (into && !(typed(el) && el.closest("#composer-mode"))) {
+      el = document.querySelector("#composer-mode .morph-body input, #composer-mode .morph-body textarea");
+      if (typed(el)) el.focus();
+    }
+    const inField = into && typed(el) && !!el.closest("#composer-mode");
+    const field = inField ? el : composer();
+    if (!field) return;
+    for (const k of held.keys.splice(0)) {
+      if (k === "Enter") {
+        // The decision's Enter moves on (its key handler says what it means); the draft's
+        // would send it, which the person never asked of the draft.
+        if (inField) field.dispatchEvent(new KeyboardEvent("keydown", { key: "Enter", code: "Enter", keyCode: 13, bubbles: true, cancelable: true }));
+        continue;
+      }
+      const s = field.selectionStart, e = field.selectionEnd;
+      if (s === null) {
+        // A number or an email field has no selection to edit at: its end.
+        field.value = k === "Backspace" ? field.value.slice(0, -1) : field.value + k;
+      } else if (k === "Backspace") {
+        if (s === e && s === 0) continue;
+        field.setRangeText("", s === e ? s - 1 : s, e, "end");
+      } else {
+        field.setRangeText(k, s, e, "end");
+      }
+      field.dispatchEvent(new InputEvent("input", { bubbles: true, inputType: k === "Backspace" ? "deleteContentBackward" : "insertText", data: k === "Backspace" ? null : k }));
+    }
+  };
+  if (held.open) setTimeout(() => window.parleyDecisionKeys(false), 10000);
+  document.addEventListener("keydown", (e) => {
+    if (!held.open || e.isComposing || e.keyCode === 229 || e.ctrlKey || e.metaKey || e.altKey) return;
+    const k = e.key;
+    if ([...k].length !== 1 && k !== "Backspace" && k !== "Enter") return;
+    const t = e.target;
+    // Only a key that would land on the page or the draft: the sidebar's fields, the
+    // decision's own fields once it is there, keep theirs.
+    if (!(t === document.body || t === root || (t && t.id === "composer-input"))) return;
+    e.preventDefault();
+    e.stopImmediatePropagation();
+    held.keys.push(k);
+  }, true);
+
   document.addEventListener("keydown", (e) => {
     if (e.isComposing || e.keyCode === 229 || e.ctrlKey || e.metaKey || e.altKey || e.defaultPrevented) return;
     const k = e.key;

@@ -189,6 +189,13 @@ func (c *Composer) follow(ctx app.Context) {
 		}
 		c.knownFor = c.Session
 		c.run(ctx, c.machine.Dispatch(machine.Reset{Decisions: list, Aside: readAside(c.Session), Entered: entered, At: time.Now()}))
+		if entered != "" {
+			// The keys typed while the page came back (web/early.js held them): into the
+			// field the decision just focused (this runs after that focus), or to the draft
+			// when the decision did not come back.
+			back := c.machine.EnteredID() == entered
+			c.Later(func() { handHeldKeys(back) })
+		}
 		return
 	}
 	c.run(ctx, c.machine.Dispatch(machine.Sync{Decisions: list, TimedOut: c.TimedOut, At: time.Now()}))
@@ -385,6 +392,14 @@ func readAside(session string) []string {
 		return []string{id}
 	}
 	return nil
+}
+
+// handHeldKeys gives the keys web/early.js held for the decision the person was in before a
+// reload to the focused field of that decision (into), or to the draft.
+func handHeldKeys(into bool) {
+	if w := app.Window(); w.Get("parleyDecisionKeys").Truthy() {
+		w.Call("parleyDecisionKeys", into)
+	}
 }
 
 func focusByID(id string) {
@@ -613,6 +628,10 @@ func (c *Composer) renderMode() app.UI {
 		OnKeyDown(func(ctx app.Context, e app.Event) {
 			c.onModeKey(ctx, e)
 		}, app.EventScope(c.modeKey)).
+		// An input method's composition in the fn-form holds a decision that is due
+		// (machine.Composing): its keys stop while a candidate is chosen.
+		On("compositionstart", func(ctx app.Context, e app.Event) { c.onComposition(ctx, true) }, app.EventScope(c.modeKey)).
+		On("compositionend", func(ctx app.Context, e app.Event) { c.onComposition(ctx, false) }, app.EventScope(c.modeKey)).
 		Body(
 			app.Div().Class("morph-header").Body(
 				app.Div().Class("morph-header-main").Body(m.Header()),
@@ -767,6 +786,15 @@ func (c *Composer) onModeKey(ctx app.Context, e app.Event) {
 		}
 	}
 	c.run(ctx, rest)
+}
+
+// onComposition tells the machine an input method's composition started or ended in the
+// fn-form.
+func (c *Composer) onComposition(ctx app.Context, on bool) {
+	if c.kind != machine.FnForm {
+		return
+	}
+	c.run(ctx, c.machine.Dispatch(machine.Composing{On: on, At: time.Now()}))
 }
 
 // targetOf says what kind of element el is, as machine.Key reads it.

@@ -114,6 +114,17 @@ type Tick struct{ At time.Time }
 // Space after their pause pressed Yes.
 type Covering struct{}
 
+// Composing says an input method's composition started (On) or ended in a field of the
+// user's fn-form. While one is open the person is typing, however long they dwell on a
+// candidate: a decision that is due waits (Held) until it has ended and they paused. A
+// decision that took the form's place mid-composition lost what was being composed (QA
+// round 13 #6).
+type Composing struct {
+	On bool
+	At time.Time
+}
+
+func (Composing) event()   {}
 func (Tick) event()        {}
 func (Covering) event()    {}
 func (Asked) event()       {}

@@ -52,7 +52,9 @@ func FuzzDispatch(f *testing.F) {
 			clock += next()
 			now := at(clock)
 			var ev Event
-			switch next() % 13 {
+			switch next() % 14 {
+			case 13:
+				ev = Composing{On: next()%2 == 0, At: now}
 			case 12:
 				ev = Covering{}
 			case 10:

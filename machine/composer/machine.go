@@ -64,6 +64,8 @@ type Machine struct {
 	// draft (QA round 12 #17). Only true with a head and the fn-form open.
 	typedAt time.Time
 	held    bool
+	// composing says an input method's composition is open in a field of the fn-form.
+	composing bool
 	// entered says the focus went into the shown decision: it took it at its first field, or
 	// the person pressed a key inside it. The view keeps EnteredID across a reload (Reset's
 	// Entered).
@@ -174,6 +176,11 @@ func (m *Machine) Dispatch(ev Event) []Effect {
 		return m.key(e)
 	case Tick:
 		return m.tick(e)
+	case Composing:
+		if m.Mode() == FnForm {
+			m.composing, m.typedAt = e.On, e.At
+		}
+		return nil
 	case Covering:
 		if m.showing() && !m.focused {
 			m.focused = true // the focus is the writer's
@@ -259,15 +266,23 @@ func (m *Machine) Dispatch(ev Event) []Effect {
 // held until they pause for the focus delay, so it never lands mid-word; wait is how long
 // until that pause, for a Wake.
 func (m *Machine) displace(at time.Time) (cancelled string, wait time.Duration) {
-	if !m.fnOpen || len(m.queue) == 0 || m.aside {
+	if !m.fnOpen {
+		m.held, m.composing = false, false
+		return "", 0
+	}
+	if len(m.queue) == 0 || m.aside {
 		m.held = false
 		return "", 0
+	}
+	if m.composing {
+		m.held = true
+		return "", m.focusDelay // looked at again then: a composition ends with no key
 	}
 	if quiet := max(at.Sub(m.typedAt), 0); !m.typedAt.IsZero() && quiet < m.focusDelay {
 		m.held = true
 		return "", m.focusDelay - quiet
 	}
-	m.held = false
+	m.held, m.composing = false, false
 	cancelled, m.fn, m.fnOpen = m.fn, "", false
 	return cancelled, 0
 }

@@ -295,6 +295,26 @@ func TestDispatch(t *testing.T) {
 			wantEffects: []Effect{Wake{After: 500 * time.Millisecond}},
 		},
 		{
+			name: "an open composition in the fn-form holds the decision however long it dwells",
+			events: []Event{OpenFnForm{"deploy"}, Composing{On: true, At: at(0)}, Asked{Decision: ask("q1"), At: at(5000)},
+				Tick{At: at(6000)}},
+			wantState:   state{Mode: FnForm, Function: "deploy", Queue: []string{"q1"}, Held: true},
+			wantEffects: []Effect{Wake{After: DefaultFocusDelay}},
+		},
+		{
+			name: "once the composition ended and the person paused, the decision takes the form's place",
+			events: []Event{OpenFnForm{"deploy"}, Composing{On: true, At: at(0)}, Asked{Decision: ask("q1"), At: at(5000)},
+				Composing{On: false, At: at(5500)}, Tick{At: at(6000)}, Tick{At: at(6500)}},
+			wantState:   state{Mode: Question, Head: "q1", Queue: []string{"q1"}},
+			wantEffects: []Effect{CancelFnForm{"deploy"}, Exit{Mode: FnForm, ID: "deploy"}, Shown{Mode: Question, ID: "q1"}, FocusMode{}, wake},
+		},
+		{
+			name:        "a composition outside the fn-form holds nothing",
+			events:      []Event{Composing{On: true, At: at(0)}, Asked{Decision: ask("q1"), At: at(100)}},
+			wantState:   state{Mode: Question, Head: "q1", Queue: []string{"q1"}},
+			wantEffects: []Effect{Shown{Mode: Question, ID: "q1"}, FocusMode{}, wake},
+		},
+		{
 			name:        "closing the fn-form shows the held decision at once",
 			events:      []Event{OpenFnForm{"deploy"}, Key{Key: "d", On: OnLine, At: at(0)}, Asked{Decision: ask("q1"), At: at(300)}, CloseFnForm{}},
 			wantState:   state{Mode: Question, Head: "q1", Queue: []string{"q1"}},
