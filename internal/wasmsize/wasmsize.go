@@ -43,6 +43,13 @@ type Breakdown struct {
 	DataGzip int       // the data section alone, gzip -9
 	Names    int       // the name section (absent from the shipped, stripped build)
 	Packages []Package // largest code first
+	Funcs    []Func    // every function, largest first
+}
+
+// Func is one function's body in the code section.
+type Func struct {
+	Name string // as the linker writes it ("parley_components_inputbar.__Bar_.Render")
+	Code int
 }
 
 // Contributors parses a wasm module built without -s and adds up its code by package;
@@ -109,7 +116,9 @@ func Contributors(wasm []byte, packages []string) (Breakdown, error) {
 		p.Code += len(body)
 		p.Funcs++
 		code[pkg].Write(body)
+		b.Funcs = append(b.Funcs, Func{Name: names[imported+i], Code: len(body)})
 	}
+	sort.SliceStable(b.Funcs, func(i, j int) bool { return b.Funcs[i].Code > b.Funcs[j].Code })
 	for name, p := range byPkg {
 		p.Gzip = gzipped(code[name].Bytes())
 		b.Packages = append(b.Packages, *p)
@@ -197,7 +206,7 @@ var BuildFlags = []string{"-trimpath", "-ldflags=-s -w",
 	"-gcflags=parley/components/...=-l", "-gcflags=parley/components/inputbar=", "-gcflags=parley/components/markdown=",
 	"-gcflags=parley/protocol=-l", "-gcflags=parley/app/api=-l", "-gcflags=parley/app/slashhost=-l", "-gcflags=parley/machine/elicit=-l",
 	"-gcflags=parley/app/store=-l", "-gcflags=parley/app/socket=-l", "-gcflags=parley/app/hub=-l",
-	"-gcflags=parley/app/outbox=-l", "-gcflags=parley/app/elicitation=-l", "-gcflags=parley/machine/outbox=-l", "-gcflags=parley/machine/composer=-l", "-gcflags=parley/i18n=-l",
+	"-gcflags=parley/app/outbox=-l", "-gcflags=parley/app/elicitation=-l", "-gcflags=parley/machine/outbox=-l", "-gcflags=parley/machine/composer=-l", "-gcflags=parley/i18n=-l", "-gcflags=parley/markdown=-l", "-gcflags=parley/app/locale=-l",
 	// and the standard library's cold packages: formatting, time, URLs; and go-app, whose
 	// renders are off a key's path (the input bar writes its textarea itself).
 	"-gcflags=fmt=-l", "-gcflags=time=-l", "-gcflags=net/url=-l", "-gcflags=github.com/maxence-charriere/go-app/v10/pkg/app=-l"}

@@ -72,6 +72,13 @@ func TestContributorsAddsUpCodeByPackage(t *testing.T) {
 	table := b.Table(2)
 	assert.Contains(t, table, "parley/components/inputbar")
 	assert.NotContains(t, table, "go-app", "only the top 2")
+	require.NotEmpty(t, b.Funcs)
+	assert.Equal(t, 10, b.Funcs[0].Code, "functions too, largest first")
+	total := 0
+	for _, f := range b.Funcs {
+		total += f.Code
+	}
+	assert.Equal(t, 18, total, "every function once")
 }
 
 func TestContributorsNeedsNames(t *testing.T) {
