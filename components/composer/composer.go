@@ -753,8 +753,9 @@ func (c *Composer) onModeKey(ctx app.Context, e app.Event) {
 			e.PreventDefault()
 		case machine.ToDraft:
 			e.PreventDefault()
-			c.keptDraft += eff.Text
-			ctx.NewActionWithValue(inputbar.ActionAppendDraft, eff.Text)
+			ctx.NewActionWithValue(inputbar.ActionTypeInDraft, eff.Text)
+			// After the bar's handler (dispatched first): the letters went where its caret was.
+			ctx.Dispatch(func(app.Context) { c.keptDraft = readDraft() })
 		case machine.RunPrimary:
 			e.PreventDefault()
 			c.runAction(ctx, true)

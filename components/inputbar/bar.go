@@ -33,9 +33,10 @@ const (
 	// ActionCarryDraft moves a draft from one session to another; value: Carry. The hero
 	// sends it when the person re-picks a workspace: the words typed go along.
 	ActionCarryDraft = "parley.draft.carry"
-	// ActionAppendDraft adds text at the end of the shown session's draft; value: string.
-	// The composer sends the keys typed into a decision that took the input area mid-word.
-	ActionAppendDraft = "parley.draft.append"
+	// ActionTypeInDraft types text into the shown session's draft where the person left the
+	// caret (over their selection), the caret after it; value: string. The composer sends the
+	// keys typed on a decision that took the input area while they were writing.
+	ActionTypeInDraft = "parley.draft.type"
 	// ActionRestoreDraft puts a prompt taken back from the outbox into the shown session's
 	// draft, after what is typed there (on a line of its own), and focuses the box; value:
 	// string.
@@ -75,9 +76,9 @@ type Bar struct {
 // OnMount builds the shell: the sources, the session's machine and controller, the
 // restored draft.
 func (b *Bar) OnMount(ctx app.Context) {
-	ctx.Handle(ActionAppendDraft, func(ctx app.Context, a app.Action) {
+	ctx.Handle(ActionTypeInDraft, func(ctx app.Context, a app.Action) {
 		if text, ok := a.Value.(string); ok && text != "" && b.sh != nil && b.sh.cur != nil {
-			b.sh.appendText(text)
+			b.sh.typeIn(text)
 		}
 	})
 	ctx.Handle(locale.ActionChanged, func(ctx app.Context, a app.Action) {

@@ -305,6 +305,17 @@ func (sh *shell) appendText(text string) {
 	sh.flush()
 }
 
+// typeIn types text where the person left the caret (the bar's last selection: the textarea
+// is hidden under a decision, and its keys land there), as one undo step, and leaves the
+// caret after it, so the next letters typed follow in order. The marks are read again before
+// they are drawn: the text may shift a reference the controller saw.
+func (sh *shell) typeIn(text string) {
+	sc := sh.cur
+	sc.stale = true
+	sh.apply(sc, sc.m.Dispatch(input.TypeIn{Text: text, Selection: sh.lastSel, At: time.Now()}))
+	sh.flush()
+}
+
 // show writes the current scope's draft into the textarea and redraws the backdrop.
 func (sh *shell) show() {
 	sc := sh.cur

@@ -9,7 +9,7 @@ import (
 	"parley/machine/utf16x"
 )
 
-// This file holds the draft-changed forms, Newline and the bail events.
+// This file holds the draft-changed forms, Newline, TypeIn and the bail events.
 
 func (m *Machine) onEdit(ev Edit) []Effect {
 	m.scratch = utf16x.Append(m.scratch[:0], ev.Text)
@@ -20,6 +20,14 @@ func (m *Machine) onEdit(ev Edit) []Effect {
 func (m *Machine) onNewline(ev Newline) []Effect {
 	m.scratch = append(m.scratch[:0], '\n')
 	effs, _ := m.userEdit(ev.Selection.Start, ev.Selection.End, m.scratch, ev.At, false)
+	return effs
+}
+
+func (m *Machine) onTypeIn(ev TypeIn) []Effect {
+	e := min(max(ev.Selection.End, 0), m.buf.Len())
+	s := min(max(ev.Selection.Start, 0), e)
+	m.scratch = utf16x.Append(m.scratch[:0], ev.Text)
+	effs, _ := m.userEdit(s, e, m.scratch, ev.At, false)
 	return effs
 }
 

@@ -29,6 +29,17 @@ func TestEdits(t *testing.T) {
 			effects: []Effect{Refused{Reason: OutOfRange}}},
 		{name: "newline is written by the machine", start: "a[b]c", steps: []step{Newline{Selection: Range{1, 2}}},
 			want: "a\n|c", effects: []Effect{SetView{Start: 1, End: 2, Text: "\n", SelStart: 2, SelEnd: 2}}},
+		{name: "typed in from a decision: at the caret, which stays after it", start: "AAA xxx| BBB",
+			steps: []step{TypeIn{Text: " y", Selection: Range{7, 7}}, TypeIn{Text: "y", Selection: Range{9, 9}}},
+			want:  "AAA xxx yy| BBB", effects: []Effect{SetView{Start: 9, End: 9, Text: "y", SelStart: 10, SelEnd: 10}}},
+		{name: "typed in over a selection replaces it", start: "a[bc]d", steps: []step{TypeIn{Text: "X", Selection: Range{1, 3}}},
+			want: "aX|d", effects: []Effect{SetView{Start: 1, End: 3, Text: "X", SelStart: 2, SelEnd: 2}}},
+		{name: "typed in at a selection past the draft goes at its end", start: "ab", steps: []step{TypeIn{Text: "c", Selection: Range{5, 9}}},
+			want: "abc|", effects: []Effect{SetView{Start: 2, End: 2, Text: "c", SelStart: 3, SelEnd: 3}}},
+		{name: "typed in at a chip's right edge stays after it", start: "a￼", steps: []step{TypeIn{Text: "x", Selection: Range{2, 2}}},
+			want: "a￼x|", effects: []Effect{SetView{Start: 2, End: 2, Text: "x", SelStart: 3, SelEnd: 3}}},
+		{name: "typed in: a U+FFFC is no chip", start: "a", steps: []step{TypeIn{Text: chip, Selection: Range{0, 0}}},
+			want: "\uFFFD|a", effects: []Effect{SetView{Start: 0, End: 0, Text: "\uFFFD", SelStart: 1, SelEnd: 1}}},
 	})
 }
 

@@ -51,6 +51,16 @@ type Newline struct {
 	At        time.Time
 }
 
+// TypeIn types Text over Selection as the textarea would have, for keys that are the draft's
+// but were pressed elsewhere: a letter typed on a decision that covers the bar goes where the
+// person left the caret, not at the end, and the caret ends after it so the next letters
+// follow (QA round 13 #1). A Selection remembered before the draft changed is cut to it.
+type TypeIn struct {
+	Text      string
+	Selection Range
+	At        time.Time
+}
+
 // BeginCommand replaces Span with Claim.Token and sets the claim (a menu pick, or Space
 // adjudicated by a source). Span must start at 0: a claim is watched as a prefix.
 type BeginCommand struct {
@@ -158,6 +168,7 @@ type Release struct{}
 func (Edit) event()               {}
 func (DraftChanged) event()       {}
 func (Newline) event()            {}
+func (TypeIn) event()             {}
 func (BeginCommand) event()       {}
 func (InsertRef) event()          {}
 func (InsertText) event()         {}

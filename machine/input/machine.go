@@ -73,6 +73,8 @@ func (m *Machine) Dispatch(ev Event) []Effect {
 		return m.onDraftChanged(ev)
 	case Newline:
 		return m.onNewline(ev)
+	case TypeIn:
+		return m.onTypeIn(ev)
 	case BeginCommand:
 		return m.onBeginCommand(ev)
 	case InsertRef:
