@@ -47,6 +47,11 @@ type Hit struct {
 	Span input.Span
 }
 
+// Leads reports whether the hit starts the draft. A command is one only there (the server's
+// door reads it at the prompt's start, as in Claude Code and Codex), so its source offers
+// nothing elsewhere: a menu it offered mid-draft had no pick that could work.
+func (h Hit) Leads() bool { return h.Span.Start == 0 }
+
 // Detect finds the trigger the caret (a collapsed selection, in UTF-16 code units) sits in.
 // It walks back from the caret over name characters; the character before them must be a
 // trigger that tier allows, itself at a boundary, and the name run must not continue into a

@@ -98,6 +98,26 @@ func TestDetect(t *testing.T) {
 	}
 }
 
+func TestHitLeads(t *testing.T) {
+	for _, tt := range []struct {
+		draft string
+		leads bool
+	}{
+		{"/exa|", true},
+		{"/exa|mple more", true},
+		{"hello /exa|", false},
+		{"hello\n/exa|", false}, // a line's start is not the prompt's
+		{"  /exa|", false},
+		{"@al|", true},
+	} {
+		draft, caret := fixture(tt.draft)
+		h, ok := Detect(draft, caret, Plain)
+		if assert.True(t, ok, tt.draft) {
+			assert.Equal(t, tt.leads, h.Leads(), tt.draft)
+		}
+	}
+}
+
 func TestDetectCaretOutOfRange(t *testing.T) {
 	got, ok := Detect("/rev", 99, Plain)
 	assert.True(t, ok, "a caret past the end clamps to the end")

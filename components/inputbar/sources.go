@@ -99,6 +99,11 @@ func (s *commands) Warm(ctx context.Context, _ slash.Projection) error {
 
 func (s *commands) Candidates(ctx context.Context, q slash.Query) ([]slash.Item, error) {
 	var out []slash.Item
+	if !q.Leads() {
+		// "/exa" after words is text (slash.Hit.Leads): a menu of commands there swallowed
+		// Enter and Tab, since no pick could claim the draft (QA round 13 #2).
+		return out, nil
+	}
 	for _, c := range s.load(ctx) {
 		if matches(c.Name, q.Query) && len(out) < maxItems {
 			out = append(out, slash.Item{ID: c.Name, Label: "/" + c.Name, Detail: locale.Current().CommandDesc(c.Name, c.Description)})
@@ -141,10 +146,11 @@ func needsArgument(c protocol.CommandInfo) bool {
 	return strings.Contains(strings.TrimPrefix(c.Usage, "/"+c.Name), "<")
 }
 
-// MatchSpace claims "/name" followed by Space when name is exactly a command.
+// MatchSpace claims "/name" followed by Space when name is exactly a command and starts the
+// draft.
 func (s *commands) MatchSpace(q slash.Query) (slash.PickOutcome, bool) {
 	c, ok := s.find(q.Query)
-	if !ok {
+	if !ok || !q.Leads() {
 		return slash.PickOutcome{}, false
 	}
 	return slash.BeginCommand(claim(c)), true

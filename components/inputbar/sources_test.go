@@ -56,6 +56,15 @@ func TestCommandsClaimWithTheirUsageAsHint(t *testing.T) {
 	_, ok = s.MatchSpace(slash.Query{Hit: slash.Hit{Query: "hel"}})
 	assert.False(t, ok, "only an exact name claims on Space")
 
+	// After words, "/exa" is text: no command is offered or claimed there.
+	mid := slash.Hit{Query: "exa", Span: input.Span{Start: 6, End: 10}}
+	items, err = s.Candidates(context.Background(), slash.Query{Hit: mid})
+	require.NoError(t, err)
+	assert.Empty(t, items, "no command mid-draft")
+	mid.Query = "help"
+	_, ok = s.MatchSpace(slash.Query{Hit: mid})
+	assert.False(t, ok, "nor a Space after one")
+
 	for draft, want := range map[string]bool{"/script x = 1": true, "/helpful": false, "see /help": false, "/help": true} {
 		_, got, err := s.MatchEnter(context.Background(), slash.Projection{}, draft)
 		require.NoError(t, err)
