@@ -144,7 +144,7 @@ func TestModelPickerAndContextRing(t *testing.T) {
 		waitJS(`document.querySelector('#model-listbox').getAttribute('aria-activedescendant') === 'model-option-1'`))
 	step("Enter picks it and closes the listbox", pressEnter(0),
 		waitJS(`!document.querySelector('#model-listbox') && document.querySelector('#model-button').textContent.startsWith('other')`))
-	step("the focus is back on the button", waitJS(`document.activeElement?.id === 'model-button'`))
+	step("the focus is back in the composer", waitJS(`document.activeElement?.id === 'composer-input'`))
 	// The pick is in the log, not only in the view.
 	require.Eventually(t, func() bool {
 		evs, err := c.Events(context.Background(), info.ID, 0, 100)

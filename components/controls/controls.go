@@ -10,6 +10,8 @@ import (
 	"math"
 	"strconv"
 	"strings"
+	"time"
+	"unicode/utf8"
 
 	"github.com/maxence-charriere/go-app/v10/pkg/app"
 
@@ -19,6 +21,7 @@ import (
 	"parley/app/slots"
 	"parley/app/store"
 	"parley/components/composer"
+	"parley/components/inputbar"
 	"parley/i18n"
 	"parley/protocol"
 )
@@ -231,8 +234,23 @@ func focus(id string) {
 	}
 }
 
-// onListKey moves through the options, picks with Enter or Space, and closes with Escape
-// or Tab, giving the focus back to the button.
+// backToWriting gives the keys back to the composer's textarea after a pick, as a pick in
+// the `/` menu does: the person picked a model or a mode to write with it, and the letters
+// they typed next went to the model button, which does nothing with them, or to the mode's
+// select, whose type-ahead changed the mode (QA round 13 #3). Under a decision the textarea
+// is hidden and takes no focus; the control (id from) keeps it then. It reports whether the
+// textarea took it.
+func backToWriting(from string) bool {
+	focus(inputbar.InputID)
+	if app.Window().Get("document").Get("activeElement").Get("id").String() == inputbar.InputID {
+		return true
+	}
+	focus(from)
+	return false
+}
+
+// onListKey moves through the options, picks with Enter or Space (backToWriting), and closes
+// with Escape or Tab, giving the focus back to the button.
 func (m *Model) onListKey(ctx app.Context, e app.Event, opts []string) {
 	switch e.Get("key").String() {
 	case "ArrowDown":
@@ -264,8 +282,8 @@ func (m *Model) onListKey(ctx app.Context, e app.Event, opts []string) {
 // pick asks the server to record the session's model.
 func (m *Model) pick(ctx app.Context, id string) {
 	m.open = false
-	focus("model-button") // now, while the listbox that had it is still there
-	ctx.Defer(func(ctx app.Context) { focus("model-button") })
+	backToWriting("model-button") // now, while the listbox that had it is still there
+	ctx.Defer(func(ctx app.Context) { backToWriting("model-button") })
 	if id == m.current() || m.Session == "" {
 		return
 	}
@@ -304,7 +322,9 @@ func (m *Model) ring(model string) app.UI {
 	const svgNS = "http://www.w3.org/2000/svg"
 	// The share is written beside the arc: at a few percent the arc alone, a short stroke on a
 	// circle, read as a spinner (QA round 12 #19). Inside role=img, only the label is read.
-	return app.Span().Class(class).Role("img").Aria("label", label).Title(title).Body(
+	// One Tab stop: focused, the stylesheet shows the title's figures, which a hover tooltip
+	// alone kept from the keyboard and from touch (QA round 13 #4).
+	return app.Span().Class(class).Role("img").TabIndex(0).Aria("label", label).Title(title).Body(
 		app.Elem("svg").XMLNS(svgNS).Attr("width", "18").Attr("height", "18").Attr("viewBox", "0 0 18 18").Aria("hidden", "true").Body(
 			app.Elem("circle").XMLNS(svgNS).Class("ring-track").Attr("cx", "9").Attr("cy", "9").Attr("r", fmt.Sprint(r)),
 			app.Elem("circle").XMLNS(svgNS).Class("ring-used").Attr("cx", "9").Attr("cy", "9").Attr("r", fmt.Sprint(r)).
@@ -365,6 +385,31 @@ type Permissions struct {
 	problem string
 	sent    protocol.PermissionMode // the mode asked for, shown until the log says it
 	sentIn  string                  // the session sent is for
+	// steppedAt is when a key last stepped the closed select's value in place: the change
+	// that follows in the same keydown is a step of a walk, not a pick.
+	steppedAt time.Time
+}
+
+// selectKey is what a key pressed on the closed permission select does in Chromium.
+type selectKey int
+
+const (
+	selectOwn  selectKey = iota // the select's own: Space, Enter and Alt+↓ open its list, Tab
+	selectStep                  // the arrows, Home, End and the page keys change the value in place
+	selectType                  // a character: type-ahead would change the mode
+)
+
+// keyOnSelect says what key (chord: with Ctrl, Alt or Meta) does on the closed select.
+func keyOnSelect(key string, chord bool) selectKey {
+	switch {
+	case chord || key == " ":
+		return selectOwn
+	case strings.HasPrefix(key, "Arrow"), strings.HasPrefix(key, "Page"), key == "Home", key == "End":
+		return selectStep
+	case utf8.RuneCountInString(key) == 1:
+		return selectType
+	}
+	return selectOwn
 }
 
 // OnMount relabels the selector when the locale switches.
@@ -392,15 +437,35 @@ func (p *Permissions) Render() app.UI {
 			Title(modeDescription(cur)).
 			Disabled(p.Disabled || p.Session == "").
 			OnChange(p.onChange).
+			OnKeyDown(p.onKey).
 			Body(opts...),
 		app.If(p.problem != "", func() app.UI { return app.Span().Class("control-problem").Role("alert").Text(p.problem) }),
 	)
+}
+
+// onKey lets the arrows walk the modes in place, and sends a character typed on the select to
+// the draft: the person is writing, and its type-ahead would change the mode unseen.
+func (p *Permissions) onKey(ctx app.Context, e app.Event) {
+	switch keyOnSelect(e.Get("key").String(), e.Get("ctrlKey").Bool() || e.Get("altKey").Bool() || e.Get("metaKey").Bool()) {
+	case selectStep:
+		p.steppedAt = time.Now()
+	case selectType:
+		// Focused inside the keydown, the textarea receives the key's text.
+		if !backToWriting("permission-mode") {
+			e.PreventDefault()
+		}
+	}
 }
 
 func (p *Permissions) onChange(ctx app.Context, e app.Event) {
 	mode := protocol.PermissionMode(ctx.JSSrc().Get("value").String())
 	if !mode.Valid() || p.Session == "" {
 		return
+	}
+	if time.Since(p.steppedAt) > 100*time.Millisecond {
+		// Picked from the open list (a click, or Enter there): back to writing, as after a
+		// model's pick. A step of the arrows keeps the focus, so the walk can go on.
+		backToWriting("permission-mode")
 	}
 	p.sent, p.sentIn, p.problem = mode, p.Session, ""
 	c, session := client(ctx), p.Session

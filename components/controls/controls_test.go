@@ -87,3 +87,32 @@ func TestPermissionsSelector(t *testing.T) {
 	assert.Regexp(t, `<option ([^>]* )?selected( [^>]*)?>Allow edits</option>`, html)
 	assert.Regexp(t, `<option [^>]*selected="false"[^>]*>Allow reads</option>`, html)
 }
+
+// TestKeysOnThePermissionSelect: the arrows walk the modes in place; a character is the
+// person writing, not a type-ahead pick of a mode; the rest is the select's own (QA round 13
+// #3).
+func TestKeysOnThePermissionSelect(t *testing.T) {
+	for _, tt := range []struct {
+		key   string
+		chord bool
+		want  selectKey
+	}{
+		{"ArrowDown", false, selectStep},
+		{"ArrowUp", false, selectStep},
+		{"ArrowRight", false, selectStep},
+		{"Home", false, selectStep},
+		{"PageDown", false, selectStep},
+		{"a", false, selectType},
+		{"A", false, selectType},
+		{"é", false, selectType},
+		{"中", false, selectType},
+		{" ", false, selectOwn}, // opens the list
+		{"Enter", false, selectOwn},
+		{"Tab", false, selectOwn},
+		{"Escape", false, selectOwn},
+		{"ArrowDown", true, selectOwn}, // Alt+↓ opens the list
+		{"a", true, selectOwn},         // a chord is someone else's
+	} {
+		assert.Equal(t, tt.want, keyOnSelect(tt.key, tt.chord), "%q chord=%v", tt.key, tt.chord)
+	}
+}
