@@ -10,6 +10,18 @@ import (
 	"github.com/stretchr/testify/assert"
 )
 
+// greetField is the text field of the "greet" function's form.
+const greetField = `document.querySelector('#composer-mode .fn-form input[type=text]')`
+
+// openGreet opens the fn-form ("ƒ Functions") on the "greet" function, or goes back to it.
+var openGreet = []chromedp.Action[chromedp.Void]{
+	js(`document.querySelector('.control-button:not(.model-button)').click()`),
+	waitJS(`!!document.querySelector('#composer-mode.mode-fn-form')`),
+	waitJS(`document.querySelectorAll('#fn-pick option').length > 1`),
+	js(`(s => { if (s.value !== 'greet') { s.value = 'greet'; s.dispatchEvent(new Event('change', {bubbles: true})) } })(document.querySelector('#fn-pick'))`),
+	waitJS(`!!` + greetField),
+}
+
 // TestADecisionWaitsForThePauseInTheFnForm: a decision that lands while the person types in
 // their fn-form waits until they pause, and only then takes the form's place (QA round 12
 // #17). Before, it took the place mid-word: the word's start stayed in the form's kept
@@ -18,15 +30,7 @@ func TestADecisionWaitsForThePauseInTheFnForm(t *testing.T) {
 	t.Parallel()
 	srv, ctx := openSession(t, "hello")
 	waitMessages(t, ctx, 2)
-	const field = `document.querySelector('#composer-mode .fn-form input[type=text]')`
-	openGreet := []chromedp.Action[chromedp.Void]{
-		js(`document.querySelector('.control-button:not(.model-button)').click()`),
-		waitJS(`!!document.querySelector('#composer-mode.mode-fn-form')`),
-		waitJS(`document.querySelectorAll('#fn-pick option').length > 1`),
-		js(`(s => { if (s.value !== 'greet') { s.value = 'greet'; s.dispatchEvent(new Event('change', {bubbles: true})) } })(document.querySelector('#fn-pick'))`),
-		waitJS(`!!` + field),
-	}
-	do(t, ctx, 10*time.Second, append(openGreet, js(field+`.focus()`))...)
+	do(t, ctx, 10*time.Second, append(openGreet, js(greetField+`.focus()`))...)
 	// The note that says a decision waits, caught whenever it shows.
 	evalBool(t, ctx, `(window.__held = false, new MutationObserver(() => {
 		if (document.querySelector('.composer-note')?.textContent.includes('A decision is waiting')) window.__held = true
@@ -36,7 +40,7 @@ func TestADecisionWaitsForThePauseInTheFnForm(t *testing.T) {
 	const name = "Ada Lovelace of London"
 	typeAt(t, ctx, rand.New(rand.NewPCG(17, 17)), name, [2]time.Duration{60 * time.Millisecond, 150 * time.Millisecond})
 	assert.True(t, evalBool(t, ctx, `window.__held`), "the confirm landed while the person typed, and waited")
-	assert.Equal(t, name, evalString(t, ctx, field+`?.value ?? ''`), "every key went to the form")
+	assert.Equal(t, name, evalString(t, ctx, greetField+`?.value ?? ''`), "every key went to the form")
 
 	// Paused, the person sees the decision take the form's place.
 	do(t, ctx, 10*time.Second, waitJS(`!!document.querySelector('#composer-mode.mode-question')`))
@@ -47,7 +51,7 @@ func TestADecisionWaitsForThePauseInTheFnForm(t *testing.T) {
 
 	// The form kept the words whole.
 	do(t, ctx, 10*time.Second, openGreet...)
-	assert.Equal(t, name, evalString(t, ctx, field+`.value`))
+	assert.Equal(t, name, evalString(t, ctx, greetField+`.value`))
 }
 
 // TestADecisionWaitsForAnOpenCompositionInTheFnForm: an input method's composition left open
@@ -59,15 +63,7 @@ func TestADecisionWaitsForAnOpenCompositionInTheFnForm(t *testing.T) {
 	t.Parallel()
 	srv, ctx := openSession(t, "hello")
 	waitMessages(t, ctx, 2)
-	const field = `document.querySelector('#composer-mode .fn-form input[type=text]')`
-	openGreet := []chromedp.Action[chromedp.Void]{
-		js(`document.querySelector('.control-button:not(.model-button)').click()`),
-		waitJS(`!!document.querySelector('#composer-mode.mode-fn-form')`),
-		waitJS(`document.querySelectorAll('#fn-pick option').length > 1`),
-		js(`(s => { if (s.value !== 'greet') { s.value = 'greet'; s.dispatchEvent(new Event('change', {bubbles: true})) } })(document.querySelector('#fn-pick'))`),
-		waitJS(`!!` + field),
-	}
-	do(t, ctx, 10*time.Second, append(openGreet, js(field+`.focus()`), chromedp.KeyEvent("Ada "), imeCompose("か"), imeCompose("かんじ"))...)
+	do(t, ctx, 10*time.Second, append(openGreet, js(greetField+`.focus()`), chromedp.KeyEvent("Ada "), imeCompose("か"), imeCompose("かんじ"))...)
 	sendAPI(t, srv, sessionOf(t, ctx), `/script send('ok=' + str(confirm('Interrupting?')))`)
 	do(t, ctx, 10*time.Second, waitJS(`document.querySelector('.composer-note')?.textContent.includes('A decision is waiting')`))
 	time.Sleep(2500 * time.Millisecond) // choosing a candidate: no key
@@ -76,7 +72,7 @@ func TestADecisionWaitsForAnOpenCompositionInTheFnForm(t *testing.T) {
 	do(t, ctx, 10*time.Second, waitJS(`!!document.querySelector('#composer-mode.mode-question')`))
 	do(t, ctx, 10*time.Second, chromedp.Click(chromedp.CSS(`#composer-mode .choice`)), waitJS(modeGone))
 	do(t, ctx, 10*time.Second, openGreet...)
-	assert.Equal(t, "Ada 漢字", evalString(t, ctx, field+`.value`), "the form kept the committed text")
+	assert.Equal(t, "Ada 漢字", evalString(t, ctx, greetField+`.value`), "the form kept the committed text")
 }
 
 // TestAReloadMidQuestionGivesTheFocusBack: the person was typing in a question's field and

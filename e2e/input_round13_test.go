@@ -94,7 +94,8 @@ func TestACommandMidDraftOpensNoMenu(t *testing.T) {
 	// At the start of the draft the menu opens, and Tab picks.
 	do(t, ctx, 10*time.Second, waitDraft(""))
 	typeAt(t, ctx, rng, "/exa", personPace)
-	do(t, ctx, 10*time.Second, menuOpen("/example"), tabKey(0), waitDraft("/example "), menuClosed)
+	// (The example names' menu may open after it: /example takes an argument.)
+	do(t, ctx, 10*time.Second, menuOpen("/example"), tabKey(0), waitDraft("/example "))
 }
 
 // TestAModelPickGivesTheKeysBack (P3): after a model picked with ↓ and Enter, the focus is
