@@ -71,6 +71,17 @@ func (m *scriptedModel) asked() []string {
 }
 
 // launchWithModel runs the binary with a model endpoint, as `parley -model-url … -model …`.
+// openModelSession starts a server on a scripted model, makes a session titled title and
+// opens its page: the start of every test of the controls row.
+func openModelSession(t *testing.T, title string) (*scriptedModel, context.Context) {
+	t.Helper()
+	fake := newScriptedModel(t)
+	srv := launchWithModel(t, fake.URL)
+	info, err := apiClient(srv).CreateSession(context.Background(), protocol.CreateSessionRequest{Title: title})
+	require.NoError(t, err)
+	return fake, openPage(t, srv, "/s/"+info.ID)
+}
+
 func launchWithModel(t *testing.T, endpoint string) *server {
 	t.Helper()
 	data := t.TempDir()

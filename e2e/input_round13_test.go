@@ -1,15 +1,12 @@
 package e2e
 
 import (
-	"context"
 	"testing"
 	"time"
 
 	"github.com/chromedp/chromedp"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
-
-	"parley/protocol"
 )
 
 // The input bar's findings of a tester typing at a person's pace (key events 40–150 ms
@@ -103,11 +100,7 @@ func TestACommandMidDraftOpensNoMenu(t *testing.T) {
 // model button and the letters went nowhere.
 func TestAModelPickGivesTheKeysBack(t *testing.T) {
 	t.Parallel()
-	fake := newScriptedModel(t)
-	srv := launchWithModel(t, fake.URL)
-	info, err := apiClient(srv).CreateSession(context.Background(), protocol.CreateSessionRequest{Title: "pick"})
-	require.NoError(t, err)
-	ctx := openPage(t, srv, "/s/"+info.ID)
+	fake, ctx := openModelSession(t, "pick")
 	do(t, ctx, 20*time.Second, waitJS(`(document.querySelector('#model-button')?.textContent || '').startsWith('test')`),
 		chromedp.Focus(chromedp.CSS(`#model-button`)),
 		rawKey("ArrowDown", 40, 0), waitJS(`document.activeElement?.id === 'model-listbox'`),
@@ -160,11 +153,7 @@ func TestAPermissionPickGivesTheKeysBack(t *testing.T) {
 // not be focused, and its figures were only in a hover tooltip.
 func TestTheContextRingShowsItsFiguresOnFocus(t *testing.T) {
 	t.Parallel()
-	fake := newScriptedModel(t)
-	srv := launchWithModel(t, fake.URL)
-	info, err := apiClient(srv).CreateSession(context.Background(), protocol.CreateSessionRequest{Title: "ring"})
-	require.NoError(t, err)
-	ctx := openPage(t, srv, "/s/"+info.ID)
+	_, ctx := openModelSession(t, "ring")
 	do(t, ctx, 20*time.Second, waitJS(`!!document.querySelector('.context-ring')`),
 		chromedp.Focus(chromedp.CSS(`#model-button`)), tabKey(0))
 	waitShowing(t, ctx, 5*time.Second, `document.activeElement?.classList.contains('context-ring')`, `document.activeElement?.outerHTML`)

@@ -202,11 +202,7 @@ const ringTrackContrastJS = `(() => {
 // written beside it, not a short arc alone that reads as a spinner; its name says the share.
 func TestTheContextRingReadsAsAGauge(t *testing.T) {
 	t.Parallel()
-	fake := newScriptedModel(t)
-	srv := launchWithModel(t, fake.URL)
-	info, err := apiClient(srv).CreateSession(context.Background(), protocol.CreateSessionRequest{Title: "ring"})
-	require.NoError(t, err)
-	ctx := openPage(t, srv, "/s/"+info.ID)
+	_, ctx := openModelSession(t, "ring")
 	do(t, ctx, 20*time.Second, waitJS(`(document.querySelector('#model-button')?.textContent || '').startsWith('test')`),
 		chromedp.Focus(composer), typeText("hello"), pressEnter(0))
 	// 1,000 tokens of the flag's default window, 32,768: 3%.
