@@ -433,3 +433,86 @@ func TestAReasonStaysWithItsEntry(t *testing.T) {
 	require.Len(t, h.Entries, 1)
 	assert.Equal(t, "only alpha's reason", h.Entries[0].Reason)
 }
+
+// TestPendingCountFollowsAnswers: the sidebar's count is every open decision, in every
+// session (what the approvals queue lists); each session's row says how many wait in it.
+// Answered in the composer, both drop at once, without a reload.
+func TestPendingCountFollowsAnswers(t *testing.T) {
+	t.Parallel()
+	srv, ctx := openSession(t, `/script a = confirm('Ship it?'); b = ask('Which colour?', {'type': 'object', 'properties': {'c': {'type': 'string', 'title': 'Colour'}}})`)
+	id := sessionOf(t, ctx)
+	do(t, ctx, 30*time.Second, waitJS(`document.querySelector('.pending-count')?.textContent === '1'`),
+		waitJS(`document.querySelector('.session-item[data-session="`+id+`"] .session-waiting')?.textContent === '1'`))
+	assert.Contains(t, evalString(t, ctx, `document.querySelector('.approvals-link').getAttribute('aria-label')`), "1 ")
+	// Yes in the composer: the confirm ends, the form is asked; still one waits.
+	do(t, ctx, 10*time.Second, chromedp.Click(chromedp.CSS(`#composer-mode .choice`)),
+		waitJS(`document.querySelectorAll('.thread .entry-decision').length === 2`))
+	// The form answered from another client: nothing waits, and the page says so.
+	dec := evalString(t, ctx, `document.querySelector('.entry-decision.status-pending')?.dataset.decision || ''`)
+	if dec == "" {
+		q := waitQueue(t, srv, 1)
+		dec = q[0].ID
+	}
+	_, err := apiClient(srv).Reply(context.Background(), id, dec, protocol.ReplyRequest{Action: protocol.ActionAccept, Content: []byte(`{"c":"red"}`)})
+	require.NoError(t, err)
+	do(t, ctx, 30*time.Second, waitJS(`!document.querySelector('.pending-count') && !document.querySelector('.session-waiting')`))
+}
+
+// TestApprovalsScreenOnFirstLoad: opened straight from the address bar, the screen lists the
+// sessions in its sidebar, counts the grants on their tab before it is opened, and says who
+// spoke in a thread's status: a script's words are the script's, not the agent's.
+func TestApprovalsScreenOnFirstLoad(t *testing.T) {
+	t.Parallel()
+	srv, ctx := openHome(t)
+	script := `/script r = run(['echo', 'granted']); send(r.stdout.strip() or r.error)`
+	do(t, ctx, 10*time.Second, typeText(script), pressEnter(0))
+	do(t, ctx, 30*time.Second, waitJS(`!!document.querySelector('#composer-mode .choice')`))
+	do(t, ctx, 10*time.Second, clickJS(`#composer-mode .choice:nth-child(2)`)) // Always
+	do(t, ctx, 30*time.Second, waitJS(`document.querySelectorAll('.entry-run.status-done').length === 1`))
+	// The script's send() is the last thing said before this confirm.
+	do(t, ctx, 10*time.Second, typeText(`/script confirm('Tag the release?')`), pressEnter(0),
+		waitJS(`!!document.querySelector('#composer-mode .choice')`))
+	id := sessionOf(t, ctx)
+
+	fresh := browser(t)
+	do(t, fresh, 60*time.Second, chromedp.Navigate(srv.link), waitReady(),
+		chromedp.Navigate(srv.base()+"/approvals"),
+		waitJS(`document.documentElement.hasAttribute('data-ready') && document.querySelectorAll('.queue-entry').length === 1`),
+		waitJS(`document.querySelector('.tab-grants').textContent === 'Grants (1)'`),
+		waitJS(`!!document.querySelector('.sessions .session-item[data-session="`+id+`"]')`))
+	status := evalString(t, fresh, `document.querySelector('.queue-entry .thread-status').innerText`)
+	assert.Contains(t, status, "Script: granted")
+	assert.NotContains(t, status, "Agent:")
+	assert.Contains(t, status, "You: /script confirm('Tag the release?')")
+	// Nothing the page does later empties the list.
+	do(t, fresh, 10*time.Second, clickJS(`.tab-history`), waitJS(`document.querySelectorAll('.history-entry').length === 1`))
+	assert.True(t, evalBool(t, fresh, `!!document.querySelector('.sessions .session-item[data-session="`+id+`"]')`))
+	assert.Contains(t, evalString(t, fresh, `document.querySelector('.history-entry .thread-status').innerText`), "You: /script r = run")
+}
+
+// TestMovingToApprovalsKeepsTheList: going from a thread to the approvals screen by its
+// link, the sidebar never shows an empty list, and the Grants tab never says "(0)" while one
+// grant exists: it has no count until it has read it.
+func TestMovingToApprovalsKeepsTheList(t *testing.T) {
+	t.Parallel()
+	_, ctx := openHome(t)
+	do(t, ctx, 10*time.Second, typeText(`/script r = run(['echo', 'granted']); send(r.stdout.strip() or r.error)`), pressEnter(0))
+	do(t, ctx, 30*time.Second, waitJS(`!!document.querySelector('#composer-mode .choice')`))
+	do(t, ctx, 10*time.Second, clickJS(`#composer-mode .choice:nth-child(2)`)) // Always
+	do(t, ctx, 30*time.Second, waitJS(`document.querySelectorAll('.entry-run.status-done').length === 1`),
+		waitJS(`document.querySelectorAll('.sessions .session-item').length === 1`))
+	// Watch every change of the page from before the click.
+	do(t, ctx, 10*time.Second, js(`window.__seen = {empty: false, zero: false};
+		new MutationObserver(() => {
+			if (!document.querySelector('.approvals-page')) return;
+			if (document.querySelectorAll('.sessions .session-item').length === 0) window.__seen.empty = true;
+			const g = document.querySelector('.tab-grants');
+			if (g && g.textContent === 'Grants (0)') window.__seen.zero = true;
+		}).observe(document.body, {childList: true, subtree: true, characterData: true})`))
+	do(t, ctx, 20*time.Second, clickJS(`.approvals-link`),
+		waitJS(`!!document.querySelector('.approvals-page') && !!document.querySelector('.queue-empty')`),
+		waitJS(`document.querySelector('.tab-grants').textContent === 'Grants (1)'`))
+	assert.False(t, evalBool(t, ctx, `window.__seen.empty`), "the session list emptied")
+	assert.False(t, evalBool(t, ctx, `window.__seen.zero`), "the Grants tab said (0)")
+	assert.True(t, evalBool(t, ctx, `document.querySelectorAll('.sessions .session-item').length === 1`))
+}

@@ -78,84 +78,6 @@ func TestRunOutputIsShownOnce(t *testing.T) {
 	assert.Contains(t, evalString(t, ctx, `document.querySelector('.entry-run .entry-output').textContent`), "Hello, Ada.")
 }
 
-// TestRenameAndArchiveASession renames a session from the list, then archives it after a
-// confirmation: the server has both.
-func TestRenameAndArchiveASession(t *testing.T) {
-	t.Parallel()
-	srv := startServer(t, t.TempDir(), "127.0.0.1:0")
-	id := seedSession(t, srv, "first", 1)
-	ctx := browser(t)
-	do(t, ctx, 60*time.Second, chromedp.Navigate(srv.link), waitReady(),
-		waitJS(`document.querySelectorAll('.sessions .session-item').length == 1`),
-		// The hero's bar takes the focus once live: rename after that.
-		waitJS(`document.documentElement.hasAttribute('data-composer-live')`))
-	assert.Equal(t, "Today", evalString(t, ctx, `document.querySelector('.session-group-name').textContent`))
-	assert.Equal(t, "just now", evalString(t, ctx, `document.querySelector('.session-when').textContent`))
-
-	do(t, ctx, 10*time.Second, js(`document.querySelector('.session-op[aria-label^=Rename]').click()`),
-		waitJS(`document.activeElement && document.activeElement.classList.contains('session-rename')`),
-		chromedp.SendKeys(chromedp.CSS(`.session-rename`), "Release notes"), pressEnter(0),
-		waitJS(`document.querySelector('.session-title') && document.querySelector('.session-title').textContent === 'Release notes'`))
-	info, err := apiClient(srv).GetSession(context.Background(), id)
-	require.NoError(t, err)
-	assert.Equal(t, "Release notes", info.Title)
-
-	do(t, ctx, 10*time.Second, js(`document.querySelector('.session-op[aria-label^=Archive]').click()`),
-		waitJS(`!!document.querySelector('.session-item.confirming')`))
-	assert.Contains(t, evalString(t, ctx, `document.querySelector('.session-question').textContent`), "Release notes")
-	do(t, ctx, 10*time.Second, js(`document.querySelector('.session-item.confirming .session-op.danger').click()`),
-		waitJS(`document.querySelectorAll('.sessions .session-item').length == 0`))
-	list, err := apiClient(srv).ListSessions(context.Background())
-	require.NoError(t, err)
-	for _, s := range list {
-		assert.NotEqual(t, id, s.ID, "archived: not listed")
-	}
-}
-
-// TestArchiveMovesTheFocusToTheNextRow: archiving a session from the list leaves the focus
-// on the next row, else the previous, else New session, never on the page body. The question
-// takes the focus at its safe answer (Keep), and Keep gives it back to Archive.
-func TestArchiveMovesTheFocusToTheNextRow(t *testing.T) {
-	t.Parallel()
-	srv := startServer(t, t.TempDir(), "127.0.0.1:0")
-	for _, title := range []string{"one", "two", "three"} {
-		seedSession(t, srv, title, 1)
-	}
-	ctx := browser(t)
-	do(t, ctx, 60*time.Second, chromedp.Navigate(srv.link), waitReady(),
-		waitJS(`document.querySelectorAll('.sessions .session-item').length == 3`),
-		waitJS(`document.documentElement.hasAttribute('data-composer-live')`))
-	// As listed, top to bottom.
-	ids := strings.Split(evalString(t, ctx, `[...document.querySelectorAll('.sessions .session-item')].map(e => e.dataset.session).join(',')`), ",")
-	require.Len(t, ids, 3)
-	third, second, first := ids[0], ids[1], ids[2]
-	row := func(id string) string { return `#sidebar .session-item[data-session="` + id + `"]` }
-	focusedLinkOf := func(id string) string {
-		return `document.activeElement === document.querySelector('` + row(id) + ` .session-link')`
-	}
-	archive := func(id string, then string) {
-		t.Helper()
-		defer func() {
-			if t.Failed() {
-				t.Log("rows", ids, "archiving", id, "want", then, "focus:", evalString(t, ctx, `document.activeElement.outerHTML.slice(0, 100) + ' in ' + document.activeElement.closest('li')?.dataset.session + ' rows ' + [...document.querySelectorAll('.sessions .session-item')].map(e => e.dataset.session).join(',')`))
-			}
-		}()
-		do(t, ctx, 10*time.Second, js(`document.querySelector('`+row(id)+` .session-op[data-op=archive]').click()`),
-			waitJS(`document.activeElement === document.querySelector('`+row(id)+` .session-op[data-op=keep]')`),
-			js(`document.querySelector('`+row(id)+` .session-op.danger').click()`),
-			waitJS(`!document.querySelector('`+row(id)+`')`), waitJS(then))
-	}
-	// Keep: the question goes, the focus is back on Archive.
-	do(t, ctx, 10*time.Second, js(`document.querySelector('`+row(second)+` .session-op[data-op=archive]').click()`),
-		waitJS(`document.activeElement === document.querySelector('`+row(second)+` .session-op[data-op=keep]')`),
-		js(`document.querySelector('`+row(second)+` .session-op[data-op=keep]').click()`),
-		waitJS(`document.activeElement === document.querySelector('`+row(second)+` .session-op[data-op=archive]')`))
-	archive(second, focusedLinkOf(first)) // the middle one: the next row
-	archive(first, focusedLinkOf(third))  // the last one: the previous row
-	archive(third, `document.activeElement === document.querySelector('#sidebar .new-session')`)
-	assert.Equal(t, 0, int(get(t, ctx, chromedp.Evaluate[float64](`document.querySelectorAll('.sessions .session-item').length`))))
-}
-
 // TestScreenshots saves the look for review under bin/screenshots (make screenshots): the
 // empty page, a thread with each kind of card, each composer mode, in light, dark and on a
 // 390×844 phone. It runs only when PARLEY_SCREENSHOTS is set.
@@ -334,4 +256,47 @@ func TestRightToLeftTextIsLaidOutRightToLeft(t *testing.T) {
 	require.Equal(t, "hello there", msgs[2].Text)
 	dirs := evalString(t, ctx, `[...document.querySelectorAll('.thread .msg-user .msg-text')].map(e => e.matches(':dir(rtl)') ? 'rtl' : 'ltr').join(' ')`)
 	assert.Equal(t, "rtl ltr", dirs, "each message by its own words")
+}
+
+// TestPagesLookLikeTheApp: /approvals and /mcp use the app's controls, not the browser's:
+// selects drawn by the stylesheet, links without underlines until pointed at, "Back to the
+// chat" above the page's title; and the controls row names each control. axe finds nothing.
+func TestPagesLookLikeTheApp(t *testing.T) {
+	t.Parallel()
+	srv, ctx := openSession(t, `/script confirm('Ship it?')`)
+	do(t, ctx, 60*time.Second, waitJS(`!!document.querySelector('#composer-mode .choice')`), clickJS(`#composer-mode .choice`),
+		waitJS(`!document.querySelector('.entry-decision.status-pending')`))
+	row := evalString(t, ctx, `document.querySelector('.composer-controls-row').innerText.replace(/\s+/g, ' ')`)
+	for _, want := range []string{"Permission mode", "Model", "offline", "Language"} {
+		assert.Contains(t, row, want)
+	}
+	assert.Equal(t, "none", evalString(t, ctx, `getComputedStyle(document.querySelector('#permission-mode')).appearance`))
+	noViolations(t, ctx, "a thread with the controls row")
+
+	do(t, ctx, 30*time.Second, chromedp.Navigate(srv.base()+"/approvals"),
+		waitJS(`document.documentElement.hasAttribute('data-ready') && !!document.querySelector('.queue-empty')`),
+		clickJS(`.tab-history`), waitJS(`document.querySelectorAll('.history-entry').length === 1`))
+	assert.Equal(t, "none", evalString(t, ctx, `getComputedStyle(document.querySelector('.filter-session')).appearance`))
+	assert.Equal(t, "none", evalString(t, ctx, `getComputedStyle(document.querySelector('.history-entry .queue-thread')).textDecorationLine`))
+	assert.NotEqual(t, "rgba(0, 0, 0, 0)", evalString(t, ctx, `getComputedStyle(document.querySelector('.history-entry')).backgroundColor`))
+	noViolations(t, ctx, "the approvals history")
+	for _, scheme := range []string{"light", "dark"} {
+		do(t, ctx, 10*time.Second, colorScheme(scheme))
+		noViolations(t, ctx, "the approvals history, "+scheme)
+	}
+
+	do(t, ctx, 30*time.Second, chromedp.Navigate(srv.base()+"/mcp"), waitJS(`!!document.querySelector('.mcp-empty')`))
+	// One page header (docs/look.md): /mcp opens with the bar /approvals opens with, at the same
+	// place, in the same title size; Back to the chat is the row under it.
+	header := func(path string) string {
+		do(t, ctx, 30*time.Second, chromedp.Navigate(srv.base()+path), waitJS(`!!document.querySelector('main .page-header h1')`))
+		return evalString(t, ctx, `(h => { const r = h.getBoundingClientRect(), t = getComputedStyle(h.querySelector('h1'));
+			return [Math.round(r.top), Math.round(r.height), Math.round(h.querySelector('h1').getBoundingClientRect().left), t.fontSize, t.fontWeight, getComputedStyle(h).borderBottomWidth].join() })(document.querySelector('main .page-header'))`)
+	}
+	assert.Equal(t, header("/approvals"), header("/mcp"), "the two pages' headers: top, height, title's left, size, weight, line")
+	do(t, ctx, 30*time.Second, waitJS(`!!document.querySelector('.mcp-empty')`))
+	assert.True(t, evalBool(t, ctx, `(b => b.getBoundingClientRect().top >= document.querySelector('.page-header').getBoundingClientRect().bottom)(document.querySelector('.back-link'))`),
+		"Back to the chat sits under the header")
+	assert.Equal(t, "none", evalString(t, ctx, `getComputedStyle(document.querySelector('.back-link')).textDecorationLine`))
+	noViolations(t, ctx, "/mcp")
 }

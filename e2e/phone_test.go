@@ -176,3 +176,19 @@ func TestPhoneLayoutRound12(t *testing.T) {
 	assert.LessOrEqual(t, right, 390.0-8, "the filters fit the screen: right edge at "+strconv.FormatFloat(right, 'f', 0, 64))
 	assert.LessOrEqual(t, get(t, ctx, chromedp.Evaluate[float64](`document.documentElement.scrollWidth`)), 390.0, "no sideways scrolling")
 }
+
+// TestPhoneHeaderIsOpaque: on a phone the header row has a background of its own, so the
+// thread never shows through it.
+func TestPhoneHeaderIsOpaque(t *testing.T) {
+	t.Parallel()
+	srv := startServer(t, t.TempDir(), "127.0.0.1:0")
+	id := seedSession(t, srv, "long", 12)
+	ctx := browser(t)
+	do(t, ctx, 60*time.Second, chromedp.EmulateViewport(390, 844), chromedp.Navigate(srv.link), waitReady(),
+		chromedp.Navigate(srv.base()+"/s/"+id), waitReady())
+	waitMessages(t, ctx, 24)
+	bg := evalString(t, ctx, `getComputedStyle(document.querySelector('.session-header')).backgroundColor`)
+	assert.NotEqual(t, "rgba(0, 0, 0, 0)", bg, "the header is transparent")
+	// Whatever sits under the header's middle is the header (or the toggle), not a message.
+	assert.True(t, evalBool(t, ctx, `(h => { const r = h.getBoundingClientRect(); const e = document.elementFromPoint(r.x + r.width - 20, r.y + r.height / 2); return h.contains(e) || !!e.closest('.mobile-bar') })(document.querySelector('.session-header'))`))
+}

@@ -104,3 +104,16 @@ func TestPromptSentDuringATurnWaitsThenFollowsIt(t *testing.T) {
 	assert.Contains(t, msgs[3].Text, "No model is configured", "the second prompt's reply follows it")
 	do(t, ctx, 10*time.Second, waitJS(`!document.querySelector('.queue-dock [data-queued]') && !document.querySelector('.thread .working')`))
 }
+
+// TestRunCardPrecedesItsApproval: the script's card stays where the run began, above the
+// approval that let its command run (docs/qa-round10.md), and holds what the command printed.
+func TestRunCardPrecedesItsApproval(t *testing.T) {
+	t.Parallel()
+	_, ctx := openSession(t, `/script r = run(['echo', 'approved output']); print(r.stdout)`)
+	do(t, ctx, 60*time.Second, waitJS(`!!document.querySelector('#composer-mode .choice')`),
+		clickJS(`#composer-mode .choice`),
+		waitJS(`!!document.querySelector('.entry-run.status-done')`))
+	order := evalString(t, ctx, `[...document.querySelectorAll('.thread-inner .entry-run, .thread-inner .entry-decision')].map(e => e.classList.contains('entry-run') ? 'run' : 'decision').join()`)
+	assert.Equal(t, "run,decision", order)
+	assert.Contains(t, evalString(t, ctx, `document.querySelector('.entry-run .entry-output')?.textContent || ''`), "approved output")
+}
