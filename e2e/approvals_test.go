@@ -516,3 +516,49 @@ func TestMovingToApprovalsKeepsTheList(t *testing.T) {
 	assert.False(t, evalBool(t, ctx, `window.__seen.zero`), "the Grants tab said (0)")
 	assert.True(t, evalBool(t, ctx, `document.querySelectorAll('.sessions .session-item').length === 1`))
 }
+
+// TestHistorySaysAFormsAnswersInWords: a form of several questions, answered, is in the
+// approvals history in the words its thread card uses ("Mood: Bad · Score: 7 · Tags: …"),
+// never as the JSON the browser sent (QA round 6).
+func TestHistorySaysAFormsAnswersInWords(t *testing.T) {
+	t.Parallel()
+	srv := startServer(t, t.TempDir(), "127.0.0.1:0")
+	id := newSession(t, srv, "Poll", "")
+	sendTo(t, srv, id, `/script ask('How was your day?', {'type': 'object', 'properties': {`+
+		`'mood': {'type': 'string', 'title': 'Mood', 'oneOf': [{'const': 'good', 'title': 'Good'}, {'const': 'bad', 'title': 'Bad'}]}, `+
+		`'score': {'type': 'integer', 'title': 'Score', 'minimum': 1, 'maximum': 10}, `+
+		`'tags': {'type': 'array', 'title': 'Tags', 'items': {'type': 'string', 'enum': ['work', 'home']}}, `+
+		`'ok': {'type': 'boolean', 'title': 'Slept well'}, `+
+		`'note': {'type': 'string', 'title': 'Note'}}})`)
+	q := waitQueue(t, srv, 1)
+	_, err := apiClient(srv).Reply(context.Background(), id, q[0].ID, protocol.ReplyRequest{Action: protocol.ActionAccept,
+		Content: json.RawMessage(`{"mood":"bad","score":7,"tags":["work","home"],"ok":false}`)})
+	require.NoError(t, err)
+	waitQueue(t, srv, 0)
+
+	ctx := openApprovals(t, srv)
+	do(t, ctx, 10*time.Second, clickJS(`.tab-history`))
+	outcome := `(document.querySelector('.history-entry[data-session="` + id + `"] .history-outcome')?.textContent || '')`
+	waitShowing(t, ctx, 30*time.Second, outcome+` !== ''`, `document.querySelector('.approvals-body').innerText`)
+	assert.Equal(t, "Answered: Mood: Bad · Score: 7 · Tags: work, home · Slept well: No", evalString(t, ctx, outcome))
+}
+
+// TestAltAKeepsTheFocusInTheQueue: on /approvals, Alt+A then Enter answers the entry; the
+// focus goes to the next entry, and after the last to the words that say nothing waits,
+// never to the page's body (QA round 6).
+func TestAltAKeepsTheFocusInTheQueue(t *testing.T) {
+	t.Parallel()
+	srv := startServer(t, t.TempDir(), "127.0.0.1:0")
+	a := sessionWith(t, srv, "First", `/script send(str(confirm('Deploy a?')))`)
+	waitQueue(t, srv, 1)
+	b := sessionWith(t, srv, "Second", `/script send(str(confirm('Deploy b?')))`)
+	waitQueue(t, srv, 2)
+	ctx := openApprovals(t, srv)
+	do(t, ctx, 30*time.Second, mouseTo(2, 2), waitJS(`document.activeElement?.dataset.session === '`+a+`'`))
+	do(t, ctx, 10*time.Second, altKey("a", "KeyA", 65), waitJS(`document.activeElement?.classList.contains('confirm-yes')`), pressEnter(0))
+	waitShowing(t, ctx, 30*time.Second, `document.activeElement?.classList.contains('queue-entry') && document.activeElement.dataset.session === '`+b+`'`,
+		`document.activeElement?.outerHTML.slice(0, 200)`)
+	do(t, ctx, 10*time.Second, altKey("a", "KeyA", 65), waitJS(`document.activeElement?.classList.contains('confirm-yes')`), pressEnter(0))
+	waitShowing(t, ctx, 30*time.Second, `document.activeElement?.classList.contains('queue-empty')`, `document.activeElement?.outerHTML.slice(0, 200)`)
+	waitQueue(t, srv, 0)
+}

@@ -444,3 +444,51 @@ func TestChatAboutThisKeepsTheQuestion(t *testing.T) {
 		chromedp.Click(chromedp.CSS(`#composer-mode .choice`)))
 	waitReply(t, ctx, "ok=True")
 }
+
+// waitingCard is the thread's one-line card of an open decision; cardWords what it says.
+const (
+	waitingCard = `document.querySelector('.entry-waiting')`
+	cardWords   = `(` + waitingCard + `?.querySelector('.when-wide')?.textContent || '')`
+)
+
+// TestASetAsideDecisionSaysSoInItsCard: a question set aside ("Chat about this", or Escape;
+// the idle input shows below) is not "Waiting for your answer below" in its thread card: the card says it
+// is set aside, and Enter on it brings the question back into the composer (QA round 6).
+func TestASetAsideDecisionSaysSoInItsCard(t *testing.T) {
+	t.Parallel()
+	_, ctx := openDecision(t, threeQuestions, waitJS(cardWords+` === 'Waiting for your answer below'`))
+	// "Chat about this", which Escape does too (the same machine event), by its own click:
+	// no wait for the decision to take the focus, which a loaded machine makes slow.
+	do(t, ctx, 10*time.Second, clickJS(`#composer-mode .chat-about`), waitJS(modeGone))
+	waitShowing(t, ctx, 20*time.Second, cardWords+` === 'Set aside: click or press Enter to answer'`, cardWords)
+	assert.Contains(t, evalString(t, ctx, waitingCard+`.getAttribute('aria-label')`), "Set aside")
+	do(t, ctx, 10*time.Second, js(waitingCard+`.focus()`), pressEnter(0), waitJS(modeShown))
+	do(t, ctx, 20*time.Second, waitJS(cardWords+` === 'Waiting for your answer below'`))
+}
+
+// noteAndName is a stepped form whose first question is a multi-line field (Enter breaks its
+// line) and whose last is a line.
+const noteAndName = `/script r = ask('About you', {'type': 'object', 'properties': {` +
+	`'note': {'type': 'string', 'title': 'Note', 'multiline': True}, ` +
+	`'name': {'type': 'string', 'title': 'Name'}}, 'required': ['note', 'name']}); ` +
+	`send('note=%s name=%s' % (r['note'].replace('\n', '/'), r['name']))`
+
+// TestTabFromAMultiLineFieldGoesOn: in a form asked one question at a time, Enter in a
+// multi-line field breaks the line, and Tab goes on to the next question's field (it went to
+// Decline, past the questions still to answer); from the last question's field Tab goes to
+// Send, which Enter presses (QA round 6).
+func TestTabFromAMultiLineFieldGoesOn(t *testing.T) {
+	t.Parallel()
+	srv, ctx := openDecision(t, noteAndName, waitJS(`document.activeElement?.tagName === 'TEXTAREA' && !!document.activeElement.closest('#composer-mode')`))
+	do(t, ctx, 10*time.Second, chromedp.KeyEvent("line one"), pressEnter(0), chromedp.KeyEvent("two"),
+		waitJS(`document.activeElement.value === 'line one\ntwo'`))
+	do(t, ctx, 10*time.Second, tabKey(0))
+	waitShowing(t, ctx, 10*time.Second, `document.activeElement?.tagName === 'INPUT' && `+shownTitle+`.startsWith('Name')`,
+		`document.activeElement?.outerHTML.slice(0, 200)`)
+	do(t, ctx, 10*time.Second, chromedp.KeyEvent("Ada"), tabKey(0))
+	waitShowing(t, ctx, 10*time.Second, `document.activeElement?.matches('#composer-mode .morph-actions .send')`,
+		`document.activeElement?.outerHTML.slice(0, 200)`)
+	do(t, ctx, 10*time.Second, pressEnter(0), waitJS(modeGone))
+	waitQueue(t, srv, 0)
+	do(t, ctx, 30*time.Second, waitJS(`document.querySelector('.thread').textContent.includes('note=line one/two name=Ada')`))
+}

@@ -176,46 +176,6 @@ func TestAnExampleTypedWholeRunsOnOneEnter(t *testing.T) {
 	assert.Equal(t, "", draft(t, ctx), "the draft went with it")
 }
 
-// TestQueuedPromptEditedThenRemoved: a prompt queued behind a running turn is edited in place,
-// then removed; it never runs, and the log holds the edit and the withdrawal.
-func TestQueuedPromptEditedThenRemoved(t *testing.T) {
-	t.Parallel()
-	srv, ctx := openRunningTurn(t)
-	do(t, ctx, 10*time.Second, chromedp.Focus(composer), typeText("second prompt"), pressEnter(0),
-		waitJS(`!!document.querySelector('.queue-dock [data-queued]')`))
-	assert.Equal(t, "Waiting for the current turn", evalString(t, ctx, `document.querySelector('.queue-dock .queue-when').textContent`))
-
-	do(t, ctx, 20*time.Second, chromedp.Click(chromedp.CSS(`.queue-dock .queue-edit`)),
-		waitJS(`document.activeElement && document.activeElement.classList.contains('queue-field')`))
-	typeAt(t, ctx, newRand(), ", edited⏎", typingPaces[0])
-	do(t, ctx, 10*time.Second,
-		waitJS(`document.querySelector('.queue-dock .queue-text') && document.querySelector('.queue-dock .queue-text').textContent === 'second prompt, edited'`))
-	do(t, ctx, 20*time.Second, chromedp.Click(chromedp.CSS(`.queue-dock .queue-remove`)),
-		waitJS(`!document.querySelector('.queue-dock [data-queued]')`), waitDraft(""))
-
-	// The turn goes on and ends; nothing queued runs after it.
-	do(t, ctx, 20*time.Second, js(`document.querySelector('.composer-env .env-chip').click()`), waitJS(`!!document.querySelector('#composer-mode .choice')`),
-		chromedp.Click(chromedp.CSS(`#composer-mode .choice`)),
-		waitJS(`!!document.querySelector('.entry-run.status-done') && !document.querySelector('.thread .working')`))
-	page, err := apiClient(srv).Events(context.Background(), sessionOf(t, ctx), 0, 1000)
-	require.NoError(t, err)
-	withdrawn, edited, started := 0, 0, 0
-	for _, ev := range page.Events {
-		switch ev.Type {
-		case protocol.EventPromptWithdrawn:
-			withdrawn++
-		case protocol.EventPromptEdited:
-			edited++
-		case protocol.EventTurnStarted:
-			started++
-		}
-	}
-	assert.Equal(t, 1, withdrawn, "the withdrawal is in the log")
-	assert.Equal(t, 1, edited, "and the edit")
-	assert.Equal(t, 1, started, "only the first prompt ran")
-	assert.NotContains(t, evalString(t, ctx, `document.querySelector('.thread-inner').innerText`), "second prompt")
-}
-
 // TestRightToLeftTextIsLaidOutRightToLeft (QA round 12 #13): Arabic typed into the composer
 // is laid out right to left, in the textarea and in the backdrop that draws it, and so is the
 // message it becomes and the session's title; an English message beside it stays left to
@@ -299,4 +259,28 @@ func TestPagesLookLikeTheApp(t *testing.T) {
 		"Back to the chat sits under the header")
 	assert.Equal(t, "none", evalString(t, ctx, `getComputedStyle(document.querySelector('.back-link')).textDecorationLine`))
 	noViolations(t, ctx, "/mcp")
+}
+
+// TestOneFocusRingAndOneLanguagePick: the fn-form's function picker shows its whole focus
+// ring (its scrolling header clipped it to two brackets), and the language pick on /approvals
+// and /mcp is the styled one of the other pages, not the browser's own (QA round 6).
+func TestOneFocusRingAndOneLanguagePick(t *testing.T) {
+	t.Parallel()
+	srv, ctx := openSession(t, "")
+	do(t, ctx, 20*time.Second, waitJS(`document.documentElement.hasAttribute('data-composer-live') && !!document.querySelector('.starter')`))
+	do(t, ctx, 10*time.Second, js(`document.querySelector('.control-button:not(.model-button)').click()`),
+		waitJS(`document.activeElement?.id === 'fn-pick'`))
+	// The ring is 2 px wide, 2 px out: all of it lies inside the box that clips the header.
+	ring := `(p => { const r = p.getBoundingClientRect(), c = p.closest('.morph-header-main').getBoundingClientRect();
+		return [r.top - 4 - c.top, c.bottom - r.bottom - 4, r.left - 4 - c.left].every(d => d >= -0.5) })(document.querySelector('#fn-pick'))`
+	assert.True(t, evalBool(t, ctx, ring), "the picker's ring is not clipped: %s",
+		evalString(t, ctx, `JSON.stringify([document.querySelector('#fn-pick').getBoundingClientRect(), document.querySelector('.morph-header-main').getBoundingClientRect()])`))
+	styled := `(s => s.appearance + ' ' + s.backgroundColor)(getComputedStyle(document.querySelector('.locale-pick')))`
+	want := evalString(t, ctx, styled)
+	require.Contains(t, want, "none", "the chat's language pick is the styled one")
+	for _, page := range []string{"/approvals", "/mcp"} {
+		do(t, ctx, 60*time.Second, chromedp.Navigate(srv.base()+page),
+			waitJS(`document.documentElement.hasAttribute('data-ready') && !!document.querySelector('.locale-pick')`))
+		assert.Equal(t, want, evalString(t, ctx, styled), page)
+	}
 }

@@ -251,3 +251,17 @@ func TestMCPURLRequestWaitsForTheStepInTheBrowser(t *testing.T) {
 	assert.Equal(t, []string{"call_0: action=accept"}, toolResults(t, fake))
 	assert.True(t, evalBool(t, ctx, `window.__opened.length === 1`), "the link opened once")
 }
+
+// TestMCPIsReachableAndBackLeadsToTheChat: the sidebar links to the MCP servers screen, and
+// its "Back to the chat" returns to the session the person came from (it opened a new blank
+// session) (QA round 6).
+func TestMCPIsReachableAndBackLeadsToTheChat(t *testing.T) {
+	t.Parallel()
+	_, ctx, id := openSeeded(t, t.TempDir(), "Came from here")
+	do(t, ctx, 60*time.Second, waitCaughtUp())
+	do(t, ctx, 30*time.Second, chromedp.Click(chromedp.CSS(`#sidebar .mcp-link`)),
+		waitJS(`location.pathname === '/mcp' && !!document.querySelector('.mcp-page')`),
+		waitJS(`document.querySelector('#sidebar .mcp-link')?.getAttribute('aria-current') === 'page'`))
+	do(t, ctx, 30*time.Second, chromedp.Click(chromedp.CSS(`.mcp-page .back-link`)),
+		waitJS(`location.pathname === '/s/`+id+`'`), waitReady())
+}

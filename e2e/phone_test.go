@@ -192,3 +192,22 @@ func TestPhoneHeaderIsOpaque(t *testing.T) {
 	// Whatever sits under the header's middle is the header (or the toggle), not a message.
 	assert.True(t, evalBool(t, ctx, `(h => { const r = h.getBoundingClientRect(); const e = document.elementFromPoint(r.x + r.width - 20, r.y + r.height / 2); return h.contains(e) || !!e.closest('.mobile-bar') })(document.querySelector('.session-header'))`))
 }
+
+// TestPhoneStartersAndApprovalsHeader: on a 390 px touch phone, a starter's label wraps
+// between its words, never inside a slug at its hyphen ("/example ask-" over "deploy"); the
+// approvals screen shows its whole title beside the language pick ("Appro…") and no keyboard
+// help a touch screen cannot use (QA round 6).
+func TestPhoneStartersAndApprovalsHeader(t *testing.T) {
+	t.Parallel()
+	srv := startServer(t, t.TempDir(), "127.0.0.1:0")
+	ctx := browser(t)
+	do(t, ctx, 60*time.Second, chromedp.EmulateViewport(390, 844), touchScreen(true), chromedp.Navigate(srv.link), waitReady(),
+		waitJS(`[...document.querySelectorAll('.starter-word')].some(w => w.textContent.includes('-'))`))
+	assert.Equal(t, "", evalString(t, ctx, `[...document.querySelectorAll('.starter-word')].filter(w => w.getClientRects().length > 1).map(w => w.textContent).join('|')`),
+		"no word of a starter is broken over two lines")
+
+	do(t, ctx, 60*time.Second, chromedp.Navigate(srv.base()+"/approvals"),
+		waitJS(`document.documentElement.hasAttribute('data-ready') && !!document.querySelector('.approvals-page h1')`))
+	assert.True(t, evalBool(t, ctx, `(h => h.scrollWidth <= h.clientWidth)(document.querySelector('.approvals-page h1'))`), "the title is whole")
+	assert.True(t, evalBool(t, ctx, `[...document.querySelectorAll('.keys-help')].every(p => !p.checkVisibility())`), "no keyboard help on a touch screen")
+}

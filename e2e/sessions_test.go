@@ -2,6 +2,8 @@ package e2e
 
 import (
 	"context"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -150,4 +152,76 @@ func TestSessionActionsOnHoverOrFocus(t *testing.T) {
 		clickJS(`.menu-toggle`), waitJS(`document.querySelector('#sidebar').classList.contains('open') && document.querySelectorAll('.sessions .session-item').length === 2`))
 	assert.Equal(t, "true,true", evalString(t, phone, shown+`.join()`))
 	assert.True(t, evalBool(t, phone, `[...document.querySelectorAll('.session-op')].every(b => { const r = b.getBoundingClientRect(); return r.width >= 44 && r.height >= 44 })`), "44 px targets")
+}
+
+// TestAFunctionRunFromTheHeroNamesItsSession: "Run Greet someone" on the empty page, run,
+// and the session it ran in is listed first, under Today, as "Greet someone" (its header
+// too), not as "New session" dated from when the empty page opened (QA round 6).
+func TestAFunctionRunFromTheHeroNamesItsSession(t *testing.T) {
+	t.Parallel()
+	srv, ctx := openHome(t)
+	older := seedSession(t, srv, "Older", 1)
+	do(t, ctx, 30*time.Second, waitJS(`document.documentElement.hasAttribute('data-composer-live') && !!document.querySelector('.starter[data-starter="fn:greet"]')`))
+	do(t, ctx, 10*time.Second, clickJS(`.starter[data-starter="fn:greet"]`),
+		waitJS(`!!document.querySelector('#composer-mode .fn-form input[type=text]')`))
+	do(t, ctx, 10*time.Second, chromedp.SendKeys(chromedp.CSS(`#composer-mode .fn-form input[type=text]`), "Ada"),
+		pressEnter(0), waitJS(`location.pathname.startsWith('/s/')`))
+	id := sessionOf(t, ctx)
+	do(t, ctx, 30*time.Second, waitJS(`!!document.querySelector('.entry-run.status-done')`))
+	// The list is read again on the next visit; go there as a person would, by the link of
+	// the other session and back.
+	waitShowing(t, ctx, 30*time.Second, `!!document.querySelector('.session-item[data-session="`+older+`"] .session-link')`,
+		`document.querySelector('.sessions')?.innerText`)
+	do(t, ctx, 30*time.Second, clickJS(`.session-item[data-session="`+older+`"] .session-link`),
+		waitJS(`location.pathname === '/s/`+older+`'`), waitCaughtUp())
+	row := `document.querySelector('.sessions .session-item[data-session="` + id + `"]')`
+	waitShowing(t, ctx, 30*time.Second, `!!`+row+` && `+row+`.querySelector('.session-title').textContent === 'Greet someone'`,
+		`document.querySelector('.sessions').innerText`)
+	assert.Equal(t, id, evalString(t, ctx, `document.querySelector('.sessions .session-item').dataset.session`), "the session just used is first")
+	do(t, ctx, 30*time.Second, clickJS(`.session-item[data-session="`+id+`"] .session-link`),
+		waitJS(`location.pathname === '/s/`+id+`'`), waitCaughtUp())
+	waitShowing(t, ctx, 30*time.Second, `document.querySelector('h1')?.textContent === 'Greet someone'`, `document.querySelector('h1')?.textContent`)
+}
+
+// TestAPromptMovesItsSessionToTheTop: the sidebar lists sessions by last use; a prompt sent in
+// an older session moves it to the top at once (it stayed where it was until a navigation;
+// QA round 6).
+func TestAPromptMovesItsSessionToTheTop(t *testing.T) {
+	t.Parallel()
+	srv := startServer(t, t.TempDir(), "127.0.0.1:0")
+	older := answeredSession(t, srv, "Older", "the older one")
+	newer := answeredSession(t, srv, "Newer", "the newer one")
+
+	const first = `document.querySelector('#sidebar .session-item')?.dataset.session`
+	ctx := openPage(t, srv, "/s/"+older)
+	do(t, ctx, 60*time.Second, waitCaughtUp(), waitJS(first+` === '`+newer+`'`))
+	do(t, ctx, 20*time.Second, chromedp.Click(composer), typeText("back to this one"), pressEnter(0),
+		waitJS(first+` === '`+older+`'`))
+}
+
+// TestSeveralWorkspacesNameTheSessions: with two workspaces, a session's header and its
+// sidebar row name the one it works in, quietly; with one, nothing does (QA round 6).
+func TestSeveralWorkspacesNameTheSessions(t *testing.T) {
+	t.Parallel()
+	notes := filepath.Join(t.TempDir(), "notes")
+	require.NoError(t, os.MkdirAll(notes, 0o755))
+	srv := startServerWith(t, t.TempDir(), "127.0.0.1:0", notes)
+	id := newSession(t, srv, "In notes", "notes")
+	sendTo(t, srv, id, "hello")
+	other := sessionWith(t, srv, "In the default", "hello")
+	ctx := openPage(t, srv, "/s/"+id)
+	do(t, ctx, 60*time.Second, waitCaughtUp())
+	tag := func(sel string) string {
+		return `(document.querySelector('` + sel + ` .session-workspace')?.textContent || '')`
+	}
+	row := `#sidebar .session-item[data-session="`
+	waitShowing(t, ctx, 30*time.Second, tag(`.session-header`)+`.endsWith('notes') && `+tag(row+id+`"]`)+`.endsWith('notes')`,
+		`document.querySelector('.session-header').innerText + ' | ' + document.querySelector('#sidebar .sessions').innerText`)
+	assert.Equal(t, "Workspace: notes", evalString(t, ctx, tag(`.session-header`)), "read as a workspace's name")
+	assert.NotEqual(t, "", evalString(t, ctx, tag(row+other+`"]`)), "the other row names its workspace")
+	assert.NotContains(t, evalString(t, ctx, tag(row+other+`"]`)), "notes")
+
+	single, sctx, sid := openSeeded(t, t.TempDir(), "Alone")
+	do(t, sctx, 30*time.Second, waitCaughtUp(), waitJS(`!!document.querySelector('#sidebar .session-item[data-session="`+sid+`"]')`))
+	assert.False(t, evalBool(t, sctx, `!!document.querySelector('.session-workspace')`), "one workspace: none is named (%s)", single.addr)
 }

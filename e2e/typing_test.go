@@ -4,7 +4,6 @@ import (
 	"context"
 	"math/rand/v2"
 	"slices"
-	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -218,81 +217,6 @@ func TestRenameFocusEscapeEnter(t *testing.T) {
 	info, err := apiClient(srv).GetSession(context.Background(), id)
 	require.NoError(t, err)
 	assert.Equal(t, "Release notes", info.Title)
-}
-
-// openRunningTurn opens a session whose turn keeps running: its script waits on a confirm
-// ('Go on?', then it sends "first done"), set aside by "Chat about this", so the box is the
-// person's again and what they send now is queued behind the turn.
-func openRunningTurn(t *testing.T) (*server, context.Context) {
-	t.Helper()
-	srv, ctx := openSession(t, `/script ok = confirm('Go on?'); send('first done')`)
-	do(t, ctx, 60*time.Second, waitJS(`!!document.querySelector('#composer-mode .chat-about')`),
-		chromedp.Click(chromedp.CSS(`#composer-mode .chat-about`)), waitJS(`!document.querySelector('#composer-mode')`))
-	return srv, ctx
-}
-
-// TestQueuedPromptEditKeepsItsPlace: of two prompts queued behind a running turn, the first is
-// edited in place: it keeps its place, runs first with its new text, and the log holds a
-// prompt.edited; Escape in the edit keeps the text; an edit once the turn started is refused
-// with a message a person can act on.
-func TestQueuedPromptEditKeepsItsPlace(t *testing.T) {
-	t.Parallel()
-	srv, ctx := openRunningTurn(t)
-	do(t, ctx, 10*time.Second, chromedp.Focus(composer), typeText("second"), pressEnter(0),
-		waitJS(`document.querySelectorAll('.queue-dock [data-queued]').length === 1`),
-		typeText("third"), pressEnter(0), waitJS(`document.querySelectorAll('.queue-dock [data-queued]').length === 2`))
-	queued := func() string {
-		return evalString(t, ctx, `[...document.querySelectorAll('.queue-dock .queue-item')].map(e => e.querySelector('.queue-text') ? e.querySelector('.queue-text').textContent : '(editing)').join('|')`)
-	}
-	require.Equal(t, "second|third", queued())
-	second := evalString(t, ctx, `document.querySelector('.queue-dock .queue-item').dataset.queued`)
-
-	// Edit, then Escape: nothing changes, and the focus is back on Edit.
-	field := waitJS(`document.activeElement && document.activeElement.classList.contains('queue-field')`)
-	do(t, ctx, 10*time.Second, chromedp.Click(chromedp.CSS(`.queue-dock .queue-item:first-child .queue-edit`)), field)
-	typeAt(t, ctx, newRand(), " nope", typingPaces[0])
-	do(t, ctx, 10*time.Second, escape, waitJS(`!document.querySelector('.queue-field')`),
-		waitJS(`document.activeElement && document.activeElement.classList.contains('queue-edit')`))
-	require.Equal(t, "second|third", queued())
-	assert.Empty(t, draft(t, ctx), "the text never went to the input")
-
-	// Edit, type, Enter: the same place, the new text.
-	do(t, ctx, 10*time.Second, chromedp.Click(chromedp.CSS(`.queue-dock .queue-item:first-child .queue-edit`)), field)
-	assert.Equal(t, "second", evalString(t, ctx, `document.activeElement.value`))
-	typeAt(t, ctx, newRand(), ", edited⏎", typingPaces[1])
-	do(t, ctx, 10*time.Second, waitJS(`!document.querySelector('.queue-field') && document.querySelector('.queue-dock .queue-text').textContent === 'second, edited'`))
-	require.Equal(t, "second, edited|third", queued(), "it kept its place")
-	assert.Equal(t, second, evalString(t, ctx, `document.querySelector('.queue-dock .queue-item').dataset.queued`), "the same prompt")
-
-	// The first turn goes on and ends; the edited prompt runs next, then the third.
-	do(t, ctx, 20*time.Second, js(`document.querySelector('.composer-env .env-chip').click()`), waitJS(`!!document.querySelector('#composer-mode .choice')`),
-		chromedp.Click(chromedp.CSS(`#composer-mode .choice`)),
-		waitJS(`!document.querySelector('.queue-dock [data-queued]') && !document.querySelector('.thread .working')`))
-	page, err := apiClient(srv).Events(context.Background(), sessionOf(t, ctx), 0, 1000)
-	require.NoError(t, err)
-	var order []uint64
-	edits := 0
-	for _, ev := range page.Events {
-		switch ev.Type {
-		case protocol.EventPromptEdited:
-			edits++
-		case protocol.EventTurnStarted:
-			ts, err := protocol.DecodeEventData[protocol.TurnStarted](ev)
-			require.NoError(t, err)
-			order = append(order, ts.Prompt)
-		}
-	}
-	assert.Equal(t, 1, edits, "one edit in the log (Escape sent none)")
-	require.Len(t, order, 3)
-	assert.Equal(t, second, strconv.FormatUint(order[1], 10), "the edited prompt ran second, in its place")
-	shown := evalString(t, ctx, `[...document.querySelectorAll('.thread .msg-user .msg-text')].map(e => e.innerText).join('|')`)
-	assert.Contains(t, shown, "second, edited|third")
-	assert.NotContains(t, shown, "second|")
-
-	// Too late: its turn is over.
-	_, err = apiClient(srv).EditPrompt(context.Background(), sessionOf(t, ctx), order[1], "again")
-	require.Error(t, err)
-	assert.Contains(t, err.Error(), "not waiting: its turn started")
 }
 
 // TestARowClickedBelowTheTopTakesTheKeys: the row of a session that is not first in the list,
