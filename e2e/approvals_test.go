@@ -562,3 +562,95 @@ func TestAltAKeepsTheFocusInTheQueue(t *testing.T) {
 	waitShowing(t, ctx, 30*time.Second, `document.activeElement?.classList.contains('queue-empty')`, `document.activeElement?.outerHTML.slice(0, 200)`)
 	waitQueue(t, srv, 0)
 }
+
+// TestAnApprovalQuotesThePromptItAnswers: a session's turn asks while another prompt waits
+// behind it. Its entry on /approvals quotes the prompt being worked on ("You: /script …"),
+// not the one only queued: a person approves knowing which message it is for (QA round 7).
+func TestAnApprovalQuotesThePromptItAnswers(t *testing.T) {
+	t.Parallel()
+	srv := startServer(t, t.TempDir(), "127.0.0.1:0")
+	a := newSession(t, srv, "Alpha", "")
+	const running = `/script confirm('First?'); confirm('Ship it?')`
+	sendTo(t, srv, a, running)
+	first := waitQueue(t, srv, 1)
+	sendTo(t, srv, a, "a prompt queued behind it")
+	answerAPI(t, srv, first[0])
+	// The second question is asked after the queued prompt is in the log.
+	var ship string
+	waitFor(t, func() bool {
+		q := waitQueue(t, srv, 1)
+		ship = q[0].ID
+		return q[0].Request.Message == "Ship it?"
+	})
+	ctx := openApprovals(t, srv)
+	quote := `(document.querySelector('.queue-entry[data-decision="` + ship + `"] .status-user') || {textContent: ''}).textContent`
+	waitShowing(t, ctx, 30*time.Second, quote+` !== ''`, `document.querySelector('.approvals-body').innerText`)
+	assert.Equal(t, "You: "+running, evalString(t, ctx, quote), "the prompt the question belongs to")
+}
+
+// waitFor polls cond (each call may itself wait on the server) for up to a minute.
+func waitFor(t *testing.T, cond func() bool) {
+	t.Helper()
+	deadline := time.Now().Add(60 * time.Second)
+	for !cond() {
+		if time.Now().After(deadline) {
+			t.Fatal("the condition never held")
+		}
+		time.Sleep(100 * time.Millisecond)
+	}
+}
+
+// TestEnterInAnApprovalsReasonRejects: on /approvals, Enter in an approval card's "Reason,
+// if you reject" asks the confirmation Alt+R asks, the words still in the field; Enter again
+// rejects with them. The Enter of an IME composition does neither (QA round 7).
+func TestEnterInAnApprovalsReasonRejects(t *testing.T) {
+	t.Parallel()
+	srv := startServer(t, t.TempDir(), "127.0.0.1:0")
+	alphaAsks(t, srv)
+	ctx := openApprovals(t, srv)
+	const reason = `.queue-entry .entry-reason`
+	const confirmShown = `!!document.querySelector('.queue-entry .confirm[role=alertdialog]')`
+	do(t, ctx, 30*time.Second, waitJS(`!!document.querySelector('`+reason+`')`),
+		chromedp.SendKeys(chromedp.CSS(reason), "use printf "),
+		waitJS(`document.querySelector('`+reason+`').value === 'use printf '`),
+		imeEnter("日本"), waitJS(`document.querySelector('`+reason+`').value === 'use printf 日本'`))
+	// The composing Enter asked nothing: the next, real, Enter is the one that asks.
+	do(t, ctx, 10*time.Second, pressEnter(0), waitJS(confirmShown))
+	assert.True(t, evalBool(t, ctx, `document.activeElement === document.querySelector('`+reason+`')`), "the words stay where they were typed")
+	assert.Len(t, waitQueue(t, srv, 1), 1, "asked, not answered yet")
+	do(t, ctx, 10*time.Second, pressEnter(0), waitJS(`!document.querySelector('.queue-entry')`))
+	waitQueue(t, srv, 0)
+	h, err := apiClient(srv).ApprovalHistory(context.Background(), protocol.HistoryFilter{})
+	require.NoError(t, err)
+	require.NotEmpty(t, h.Entries)
+	assert.Equal(t, protocol.HistoryRejected, h.Entries[0].Outcome)
+	assert.Equal(t, "use printf 日本", h.Entries[0].Reason, "the reason typed went with the rejection")
+}
+
+// TestAnsweringOnItsCardKeepsTheFocus: on /approvals, an entry's own button (Yes, Approve),
+// clicked or pressed with Enter, answers it; the keyboard moves on to the next entry, then to
+// the words that say nothing waits, never to the page's body (QA round 7).
+func TestAnsweringOnItsCardKeepsTheFocus(t *testing.T) {
+	t.Parallel()
+	srv := startServer(t, t.TempDir(), "127.0.0.1:0")
+	a, b := newSession(t, srv, "Alpha", ""), newSession(t, srv, "Beta", "")
+	sendTo(t, srv, a, `/script confirm('Ship it?')`)
+	q := waitQueue(t, srv, 1)
+	sendTo(t, srv, b, `/script run(['echo', 'beta ran'])`)
+	waitQueue(t, srv, 2)
+	ctx := openApprovals(t, srv)
+	// By the keyboard: Enter on the card's button (the first entry's), the pointer away.
+	first := `document.querySelector('.queue-entry[data-decision="` + q[0].ID + `"] .entry-actions .choice.tone-affirm')`
+	do(t, ctx, 30*time.Second, waitJS(`document.querySelectorAll('.queue-entry .entry-actions .choice').length >= 4`),
+		// The screen opens on its first entry; then the person moves to its button.
+		waitJS(`document.activeElement === document.querySelector('.queue-entry')`),
+		js(first+`.focus()`), waitJS(`document.activeElement === `+first), pressEnter(0))
+	waitShowing(t, ctx, 30*time.Second, `document.querySelectorAll('.queue-entry').length === 1 && document.activeElement === document.querySelector('.queue-entry')`, focusNow)
+	// By the mouse, on the last one: the pointer over the list holds it in place, hidden.
+	do(t, ctx, 30*time.Second, chromedp.Click(chromedp.CSS(`.queue-entry .entry-actions .choice.tone-affirm`)))
+	waitShowing(t, ctx, 30*time.Second, `!document.querySelector('.queue-entry') && document.activeElement === document.querySelector('.queue-empty')`, focusNow)
+	waitQueue(t, srv, 0)
+}
+
+// focusNow says what the approvals list holds and where the focus is.
+const focusNow = `document.querySelectorAll('.queue-entry').length + ' waiting, ' + document.querySelectorAll('.queue-gone').length + ' gone; focus on ' + document.activeElement.tagName + '.' + document.activeElement.className`

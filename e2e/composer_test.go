@@ -492,3 +492,25 @@ func TestTabFromAMultiLineFieldGoesOn(t *testing.T) {
 	waitQueue(t, srv, 0)
 	do(t, ctx, 30*time.Second, waitJS(`document.querySelector('.thread').textContent.includes('note=line one/two name=Ada')`))
 }
+
+// TestApproveClickedWithWordsKeepsThem: a person types words in an approval's field, then
+// clicks Approve. It approves (the button they clicked says so), and the words are not
+// dropped: they wait in the box below for the next message, with a notice that says so. The
+// Ctrl+Enter hint is on what Ctrl+Enter does with words typed (Send: reject with them), not on
+// Approve (QA round 7).
+func TestApproveClickedWithWordsKeepsThem(t *testing.T) {
+	t.Parallel()
+	_, ctx := openDecision(t, echoScript, waitJS(`document.activeElement.id === 'approval-instruction'`))
+	const approveButton = `#composer-mode .choices .choice.tone-affirm`
+	assert.True(t, evalBool(t, ctx, `!!document.querySelector('`+approveButton+` .key-hint')`), "with nothing typed, Approve is Ctrl+Enter")
+	time.Sleep(guardPause)
+	do(t, ctx, 10*time.Second, chromedp.SendKeys(chromedp.CSS(`#approval-instruction`), "then say bye"),
+		waitJS(`document.querySelector('#approval-instruction').value === 'then say bye'`),
+		// The hint moves to Send: with words typed, Ctrl+Enter sends them (the rejection).
+		waitJS(`!document.querySelector('`+approveButton+` .key-hint') && !!document.querySelector('#composer-mode .morph-actions .send .key-hint')`))
+	do(t, ctx, 30*time.Second, chromedp.Click(chromedp.CSS(approveButton)), waitJS(modeGone),
+		waitJS(`document.querySelector('#composer-input').value === 'then say bye'`))
+	msgs := waitMessages(t, ctx, 2)
+	assert.Equal(t, "got hello", msgs[len(msgs)-1].Text, "approved: the command ran")
+	assert.Contains(t, noticeText(t, ctx), "Approved. Your words are back in the box", "the person is told where the words went")
+}

@@ -7,11 +7,11 @@ import (
 	"testing"
 	"time"
 
-	"parley/internal/testkit"
-
 	"github.com/chromedp/chromedp"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+
+	"parley/internal/testkit"
 )
 
 // The hero (docs/input.md, "Sending"): a workspace picker gives it a blank session; the same
@@ -124,4 +124,20 @@ func TestEmojiFirstPromptStartsSession(t *testing.T) {
 	require.Empty(t, noticeText(t, ctx), "the first prompt starts a session")
 	msgs := waitMessages(t, ctx, 2)
 	assert.Equal(t, prompt, msgs[0].Text)
+}
+
+// TestTheHeroReadsTheWorkspacesOnce: with two workspaces, the hero shows its picker, and the
+// page asked the server for the workspaces once (the hero's connection and the session list's
+// names share one read) (QA round 7).
+func TestTheHeroReadsTheWorkspacesOnce(t *testing.T) {
+	t.Parallel()
+	srv := startServerWith(t, t.TempDir(), "127.0.0.1:0", t.TempDir())
+	ctx := browser(t)
+	do(t, ctx, 60*time.Second, chromedp.Navigate(srv.link), waitReady(),
+		waitJS(`document.querySelectorAll('.workspaces [role=radio]').length === 2 && !!document.querySelector('.workspaces [aria-checked=true]')`),
+		typeText("hello"), pressEnter(0), waitJS(`location.pathname.startsWith('/s/')`),
+		// The header names the session's workspace: the list is known to the session's view.
+		waitJS(`!!document.querySelector('.session-header .session-workspace')`))
+	n := get(t, ctx, chromedp.Evaluate[float64](`performance.getEntriesByType('resource').filter(e => new URL(e.name).pathname === '/api/workspaces').length`))
+	assert.Equal(t, 1, int(n), "the workspaces read once")
 }

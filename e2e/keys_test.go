@@ -1,6 +1,8 @@
 package e2e
 
 import (
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -8,6 +10,9 @@ import (
 	"github.com/chromedp/cdproto/input"
 	"github.com/chromedp/chromedp"
 	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"parley/internal/testkit"
 )
 
 // Keys meant for a decision (docs/composer.md, "Focus and keys"): once the guard has passed,
@@ -205,4 +210,30 @@ func TestAReloadMidAnswerComesBackToIt(t *testing.T) {
 	assertOnePending(t, srv, ctx, "Enter moved on, it did not send")
 	do(t, ctx, 10*time.Second, pressEnter(0))
 	waitReply(t, ctx, "Barbara is 33")
+}
+
+// TestCtrlEnterWithWordsTypedRejects: a person types what to do instead into an approval's
+// field and presses Ctrl+Enter, the chord that sends in most chat boxes. The words go to the
+// model as the rejection; the command does not run (it used to be approved, the file
+// deleted and the words dropped) (QA round 7).
+func TestCtrlEnterWithWordsTypedRejects(t *testing.T) {
+	t.Parallel()
+	data := t.TempDir()
+	notes := filepath.Join(dataWorkspace(t, data), "notes.txt")
+	require.NoError(t, os.WriteFile(notes, []byte("keep me\n"), 0o644))
+	fake, _, ctx := openModelOn(t, data,
+		testkit.Calls(runCommand("call_0", "rm", "notes.txt")),
+		testkit.Text("Kept it."))
+	prompt(t, ctx, "clean up")
+	do(t, ctx, 20*time.Second, waitJS(`!!document.querySelector('#composer-mode.mode-approval') && document.activeElement.id === 'approval-instruction'`))
+	time.Sleep(guardPause)
+	do(t, ctx, 10*time.Second, chromedp.SendKeys(chromedp.CSS(`#approval-instruction`), "no, keep it"),
+		waitJS(`document.querySelector('#approval-instruction').value === 'no, keep it'`),
+		pressEnter(modCtrl))
+	waitFinal(t, ctx, "Kept it.")
+	assert.Equal(t, []string{"call_0: error: rejected by the user: no, keep it"}, toolResults(t, fake))
+	_, err := os.Stat(notes)
+	assert.NoError(t, err, "the file the words said to keep is still there")
+	assert.True(t, strings.HasPrefix(evalString(t, ctx, `document.querySelector('.thread .entry-decision .entry-outcome').textContent`), "Rejected"),
+		"the card says it was rejected")
 }

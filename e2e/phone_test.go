@@ -2,6 +2,7 @@ package e2e
 
 import (
 	"context"
+	"encoding/json"
 	"strconv"
 	"testing"
 	"time"
@@ -10,6 +11,9 @@ import (
 	"github.com/chromedp/chromedp"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+
+	"parley/internal/testkit"
+	"parley/internal/testkit/mcpserver"
 )
 
 // phone emulates a 390×844 touch phone (CSS pixels), with the given safe-area insets.
@@ -210,4 +214,56 @@ func TestPhoneStartersAndApprovalsHeader(t *testing.T) {
 		waitJS(`document.documentElement.hasAttribute('data-ready') && !!document.querySelector('.approvals-page h1')`))
 	assert.True(t, evalBool(t, ctx, `(h => h.scrollWidth <= h.clientWidth)(document.querySelector('.approvals-page h1'))`), "the title is whole")
 	assert.True(t, evalBool(t, ctx, `[...document.querySelectorAll('.keys-help')].every(p => !p.checkVisibility())`), "no keyboard help on a touch screen")
+}
+
+// TestPhoneApprovalsAndMCPTargets: on a 390×844 touch phone, the approvals screen (a
+// confirm's Yes and No, an approval's options, the session's link, the Language picker) and
+// the MCP screen (Back, Reconnect) are 44 px targets, as the composer's are (QA round 7).
+func TestPhoneApprovalsAndMCPTargets(t *testing.T) {
+	t.Parallel()
+	data := t.TempDir()
+	b, err := json.Marshal(map[string]any{"mcpServers": map[string]any{"test": mcpserver.Self(t, "stdio")}})
+	require.NoError(t, err)
+	testkit.WriteTree(t, dataWorkspace(t, data), map[string]string{".parley/mcp.json": string(b)})
+	srv := startServer(t, data, "127.0.0.1:0")
+	a, c := newSession(t, srv, "Alpha", ""), newSession(t, srv, "Beta", "")
+	sendTo(t, srv, a, `/script confirm('Ship it?')`)
+	sendTo(t, srv, c, `/script run(['ls', '-la'])`)
+	waitQueue(t, srv, 2)
+	ctx := browser(t)
+	phone(t, ctx, 844)
+	do(t, ctx, 60*time.Second, chromedp.Navigate(srv.link), waitReady(),
+		chromedp.Navigate(srv.base()+"/approvals"), waitJS(`document.querySelectorAll('.queue-entry .choice').length >= 4`))
+	assert.Empty(t, get(t, ctx, chromedp.Evaluate[[]string](smallTargets)), "/approvals: targets under 44 px")
+	do(t, ctx, 60*time.Second, chromedp.Navigate(srv.base()+"/mcp"), waitJS(`!!document.querySelector('.mcp-server .mcp-reconnect')`))
+	assert.Empty(t, get(t, ctx, chromedp.Evaluate[[]string](smallTargets)), "/mcp: targets under 44 px")
+}
+
+// TestPhoneApprovalsHeaderHasRoom: on a 390×844 phone, /approvals' header holds the Sessions
+// toggle, the title and the language picker in one row, none touching another, and the picker
+// clear of the screen's edge (QA round 7).
+func TestPhoneApprovalsHeaderHasRoom(t *testing.T) {
+	t.Parallel()
+	srv := startServer(t, t.TempDir(), "127.0.0.1:0")
+	ctx := browser(t)
+	phone(t, ctx, 844)
+	do(t, ctx, 60*time.Second, chromedp.Navigate(srv.link), waitReady(),
+		chromedp.Navigate(srv.base()+"/approvals"), waitJS(`!!document.querySelector('.approvals-page .session-header .locale-pick') && !!document.querySelector('.queue-empty')`))
+	type headerBoxes struct {
+		Toggle, Title, Picker, Header [4]float64 // left, top, right, bottom
+		Width                         float64
+	}
+	r := get(t, ctx, chromedp.Evaluate[headerBoxes](`(() => {
+		const box = e => { const r = e.getBoundingClientRect(); return [r.left, r.top, r.right, r.bottom] };
+		const h = document.querySelector('.approvals-page > .session-header');
+		return {Toggle: box(document.querySelector('.mobile-bar button, .mobile-bar a')), Title: box(h.querySelector('h1')),
+			Picker: box(h.querySelector('.locale-field')), Header: box(h), Width: document.documentElement.clientWidth} })()`))
+	t.Logf("boxes: %+v", r)
+	const gap = 8
+	assert.GreaterOrEqual(t, r.Title[0]-r.Toggle[2], float64(gap), "the title clear of the Sessions toggle: %+v", r)
+	assert.GreaterOrEqual(t, r.Picker[0]-r.Title[2], float64(2*gap), "the picker clear of the title: %+v", r)
+	assert.GreaterOrEqual(t, r.Width-r.Picker[2], float64(gap), "the picker clear of the screen's edge: %+v", r)
+	assert.LessOrEqual(t, r.Picker[3]-r.Picker[1], r.Header[3]-r.Header[1], "one row: %+v", r)
+	assert.Equal(t, "Approvals", evalString(t, ctx, `document.querySelector('.approvals-page > .session-header h1').textContent`))
+	assert.False(t, evalBool(t, ctx, `(h => h.scrollWidth > h.clientWidth)(document.querySelector('.approvals-page > .session-header h1'))`), "the title whole")
 }

@@ -225,3 +225,25 @@ func TestSeveralWorkspacesNameTheSessions(t *testing.T) {
 	do(t, sctx, 30*time.Second, waitCaughtUp(), waitJS(`!!document.querySelector('#sidebar .session-item[data-session="`+sid+`"]')`))
 	assert.False(t, evalBool(t, sctx, `!!document.querySelector('.session-workspace')`), "one workspace: none is named (%s)", single.addr)
 }
+
+// TestAFailedFirstPromptNamesNothing: a session whose first prompt was refused (an example
+// that does not exist) is not named after it: it is a "New session" until a prompt that works
+// names it (QA round 7).
+func TestAFailedFirstPromptNamesNothing(t *testing.T) {
+	t.Parallel()
+	srv, ctx := openHome(t)
+	const title = `document.querySelector('.session-header h1').textContent`
+	const row = `(document.querySelector('.sessions [aria-current=page] .session-title') || {textContent: ''}).textContent`
+	do(t, ctx, 60*time.Second, typeText("/example nosuch"), pressEnter(0), waitJS(`location.pathname.startsWith('/s/')`),
+		waitJS(`document.querySelector('.thread').innerText.includes('There is no example')`))
+	waitShowing(t, ctx, 30*time.Second, title+` === 'New session' && `+row+` === 'New session'`, title+` + ' / ' + `+row)
+	info, err := apiClient(srv).GetSession(context.Background(), sessionOf(t, ctx))
+	require.NoError(t, err)
+	assert.Equal(t, "New session", info.Title)
+
+	do(t, ctx, 30*time.Second, typeText("/help"), pressEnter(0))
+	waitShowing(t, ctx, 30*time.Second, title+` === 'Help' && `+row+` === 'Help'`, title+` + ' / ' + `+row)
+	info, err = apiClient(srv).GetSession(context.Background(), sessionOf(t, ctx))
+	require.NoError(t, err)
+	assert.Equal(t, "Help", info.Title, "named by the first prompt that worked")
+}
