@@ -654,3 +654,64 @@ func TestAnsweringOnItsCardKeepsTheFocus(t *testing.T) {
 
 // focusNow says what the approvals list holds and where the focus is.
 const focusNow = `document.querySelectorAll('.queue-entry').length + ' waiting, ' + document.querySelectorAll('.queue-gone').length + ' gone; focus on ' + document.activeElement.tagName + '.' + document.activeElement.className`
+
+// TestHistorySaysAnOutcomeAsTheThreadDoes: an approval approved with "always" and another
+// rejected with a reason read the same in their thread and in /approvals' history:
+// "Approved, always for this command", "Rejected: skip beta please" (round 9 #3).
+func TestHistorySaysAnOutcomeAsTheThreadDoes(t *testing.T) {
+	t.Parallel()
+	srv := startServer(t, t.TempDir(), "127.0.0.1:0")
+	c := apiClient(srv)
+	id := newSession(t, srv, "Outcomes", "")
+	sendTo(t, srv, id, `/script run(['echo', 'alpha'])`)
+	q := waitQueue(t, srv, 1)
+	always := -1
+	for i, o := range q[0].Request.Options {
+		if o.Grant != nil {
+			always = i
+		}
+	}
+	require.GreaterOrEqual(t, always, 0, "an approval offers an always")
+	content, _ := json.Marshal(protocol.ApprovalAnswer{Option: &always})
+	_, err := c.Reply(context.Background(), id, q[0].ID, protocol.ReplyRequest{Action: protocol.ActionAccept, Content: content})
+	require.NoError(t, err)
+	waitQueue(t, srv, 0)
+	sendTo(t, srv, id, `/script run(['echo', 'beta'])`)
+	q = waitQueue(t, srv, 1)
+	_, err = c.Reply(context.Background(), id, q[0].ID, protocol.ReplyRequest{Action: protocol.ActionDecline, Reason: "skip beta please"})
+	require.NoError(t, err)
+	waitQueue(t, srv, 0)
+
+	ctx := openPage(t, srv, "/s/"+id)
+	const inThread = `[...document.querySelectorAll('.thread .entry-decision .entry-outcome')].map(e => e.textContent).join('|')`
+	want := "Approved, always for this command|Rejected: skip beta please"
+	waitShowing(t, ctx, 30*time.Second, inThread+` === '`+want+`'`, inThread)
+
+	do(t, ctx, 30*time.Second, chromedp.Navigate(srv.base()+"/approvals"),
+		waitJS(`document.documentElement.hasAttribute('data-ready') && !!document.querySelector('.approvals-page')`),
+		clickJS(`.tab-history`), waitJS(`document.querySelectorAll('.history-entry').length === 2`))
+	// The history lists the newest first.
+	const inHistory = `[...document.querySelectorAll('.history-entry .history-outcome')].reverse().map(e => e.textContent).join('|')`
+	assert.Equal(t, want, evalString(t, ctx, inHistory))
+}
+
+// TestApprovalsTabsMoveWithTheArrows: the approvals screen's tabs are the ARIA tabs pattern:
+// one tab stop (the open tab), and ← → (Home, End) move to the next tab and open it.
+func TestApprovalsTabsMoveWithTheArrows(t *testing.T) {
+	t.Parallel()
+	srv := startServer(t, t.TempDir(), "127.0.0.1:0")
+	ctx := browser(t)
+	do(t, ctx, 60*time.Second, chromedp.Navigate(srv.link), waitReady(), chromedp.Navigate(srv.base()+"/approvals"),
+		waitJS(`document.documentElement.hasAttribute('data-ready') && !!document.querySelector('.tab-queue')`))
+	open := func(tab string) string {
+		return `document.activeElement === document.querySelector('.tab-` + tab + `') && document.querySelector('.tab-` + tab + `').getAttribute('aria-selected') === 'true'`
+	}
+	do(t, ctx, 10*time.Second, js(`document.querySelector('.tab-queue').focus()`), waitJS(open("queue")))
+	assert.Equal(t, "0,-1,-1", evalString(t, ctx, `[...document.querySelectorAll('[role=tab]')].map(e => e.tabIndex).join(',')`), "one tab stop")
+	do(t, ctx, 10*time.Second, rawKey("ArrowRight", 39, 0), waitJS(open("history")), waitJS(`!!document.querySelector('.filter-outcome')`))
+	do(t, ctx, 10*time.Second, rawKey("ArrowRight", 39, 0), waitJS(open("grants")))
+	do(t, ctx, 10*time.Second, rawKey("ArrowRight", 39, 0), waitJS(open("queue")))
+	do(t, ctx, 10*time.Second, rawKey("ArrowLeft", 37, 0), waitJS(open("grants")))
+	do(t, ctx, 10*time.Second, rawKey("Home", 36, 0), waitJS(open("queue")))
+	assert.Equal(t, "tab-queue", evalString(t, ctx, `document.querySelector('[role=tabpanel]').getAttribute('aria-labelledby')`))
+}

@@ -388,3 +388,45 @@ func TestWrongTokenLinkIsAPage(t *testing.T) {
 	assert.Equal(t, "text/html", evalString(t, ctx, `document.contentType`), "a person gets a page, not %q",
 		evalString(t, ctx, `document.body.innerText.slice(0, 120)`))
 }
+
+// TestCopyButtonsAreOneTabStop: Tab through a thread stops at one message, not at every
+// message's Copy button; the arrows move between messages, and Tab from the focused message
+// reaches its Copy.
+func TestCopyButtonsAreOneTabStop(t *testing.T) {
+	t.Parallel()
+	srv := startServer(t, t.TempDir(), "127.0.0.1:0")
+	id := seedSession(t, srv, "long", 6)
+	ctx := openPage(t, srv, "/s/"+id)
+	do(t, ctx, 60*time.Second, waitCaughtUp(), waitJS(`document.querySelectorAll('.thread-inner .msg-copy').length >= 12`))
+	// From the thread region, Tab until the focus leaves the thread.
+	walked := evalString(t, ctx, `(document.querySelector('.thread').focus(), 'ok')`)
+	require.Equal(t, "ok", walked)
+	copies, messages := 0, 0
+	for range 40 {
+		do(t, ctx, 10*time.Second, tabKey(0))
+		where := evalString(t, ctx, `(a => !a.closest('.thread') ? 'out' : a.classList.contains('msg-copy') ? 'copy' : a.classList.contains('msg') ? 'msg' : 'other')(document.activeElement)`)
+		if where == "out" {
+			break
+		}
+		switch where {
+		case "copy":
+			copies++
+		case "msg":
+			messages++
+		}
+	}
+	assert.LessOrEqual(t, copies, 1, "Tab stops at one Copy at most")
+	assert.Equal(t, 1, messages, "one message holds the thread's tab stop")
+	// The arrows walk the messages; Tab from one reaches its Copy.
+	do(t, ctx, 10*time.Second, js(`document.querySelector('.thread-inner .msg[tabindex="0"]').focus()`),
+		waitJS(`document.activeElement.classList.contains('msg')`))
+	last := evalString(t, ctx, `document.activeElement.dataset.offset`)
+	// The message's Copy joins the Tab order at the render after the focus moved: Tab before
+	// it would skip the Copy.
+	do(t, ctx, 10*time.Second, rawKey("ArrowUp", 38, 0),
+		waitJS(`document.activeElement.classList.contains('msg') && document.activeElement.dataset.offset !== '`+last+`'`+
+			` && document.activeElement.querySelector('.msg-copy')?.tabIndex === 0`))
+	up := evalString(t, ctx, `document.activeElement.dataset.offset`)
+	do(t, ctx, 10*time.Second, tabKey(0),
+		waitJS(`document.activeElement.classList.contains('msg-copy') && document.activeElement.closest('.msg').dataset.offset === '`+up+`'`))
+}

@@ -514,3 +514,57 @@ func TestApproveClickedWithWordsKeepsThem(t *testing.T) {
 	assert.Equal(t, "got hello", msgs[len(msgs)-1].Text, "approved: the command ran")
 	assert.Contains(t, noticeText(t, ctx), "Approved. Your words are back in the box", "the person is told where the words went")
 }
+
+// TestFnFormTabOrderAndKeptFields: Tab from the function picker goes to the first field (the
+// visual order: the run and close buttons come after the fields), and closing the form keeps
+// what was typed: reopened on the same function, the field still holds it.
+func TestFnFormTabOrderAndKeptFields(t *testing.T) {
+	t.Parallel()
+	_, ctx := openSession(t, "hello")
+	waitMessages(t, ctx, 2)
+	openFns := js(`document.querySelector('.control-button:not(.model-button)').click()`)
+	pick := js(`(s => { s.value = 'greet'; s.dispatchEvent(new Event('change', {bubbles: true})) })(document.querySelector('#fn-pick'))`)
+	field := `#composer-mode .fn-form input[type=text]`
+	do(t, ctx, 10*time.Second, openFns, waitJS(`!!document.querySelector('#composer-mode.mode-fn-form')`),
+		waitJS(`document.querySelectorAll('#fn-pick option').length > 1`), pick,
+		waitJS(`!!document.querySelector('`+field+`')`),
+		js(`document.querySelector('#fn-pick').focus()`), tabKey(0),
+		waitJS(`document.activeElement === document.querySelector('`+field+`')`))
+	do(t, ctx, 10*time.Second, chromedp.SendKeys(chromedp.CSS(field), "Ada"),
+		js(`document.querySelector('#composer-mode .square.close').click()`), waitJS(modeGone))
+	do(t, ctx, 10*time.Second, openFns, waitJS(`!!document.querySelector('#composer-mode.mode-fn-form')`),
+		waitJS(`document.querySelectorAll('#fn-pick option').length > 1`))
+	// Reopened on the function it was closed on, with its field as typed.
+	do(t, ctx, 10*time.Second, waitJS(`!!document.querySelector('`+field+`')`))
+	assert.Equal(t, "greet", evalString(t, ctx, `document.querySelector('#fn-pick').value`))
+	assert.Equal(t, "Ada", evalString(t, ctx, `document.querySelector('`+field+`').value`))
+	// Picked again, the same.
+	do(t, ctx, 10*time.Second, pick, waitJS(`!!document.querySelector('`+field+`')`))
+	assert.Equal(t, "Ada", evalString(t, ctx, `document.querySelector('`+field+`').value`))
+}
+
+// TestANextConfirmTakesTheFocusAtNo: a confirm that follows an answer takes the focus at its
+// safe answer, No, not at Yes: a second Enter meant for the first must not say Yes to it.
+func TestANextConfirmTakesTheFocusAtNo(t *testing.T) {
+	t.Parallel()
+	_, ctx := openDecision(t, "/script a = confirm('Ship it?'); b = confirm('Really?'); send(str(a) + str(b))", waitJS(`document.querySelector('#composer-mode .question-message')?.textContent === 'Ship it?'`))
+	do(t, ctx, 10*time.Second, chromedp.Click(chromedp.CSS(`#composer-mode .choice.tone-neutral`)),
+		waitJS(`document.querySelector('#composer-mode .question-message')?.textContent === 'Really?' && `+focusIn))
+	assert.Equal(t, "No", evalString(t, ctx, `document.activeElement.textContent`))
+}
+
+// TestKeptAnswersGoWhenTheDecisionEndsElsewhere: what a form's fields kept in sessionStorage
+// (so a reload keeps it) is removed once the decision ends, answered here or anywhere else.
+func TestKeptAnswersGoWhenTheDecisionEndsElsewhere(t *testing.T) {
+	t.Parallel()
+	srv, ctx := openDecision(t, `/script ask('Two?', {'type': 'object', 'properties': {'x': {'type': 'string', 'title': 'X'}, 'y': {'type': 'string', 'title': 'Y'}}})`, waitJS(focusIn))
+	do(t, ctx, 10*time.Second, chromedp.KeyEvent("abc"))
+	id := evalString(t, ctx, `document.querySelector('.entry-decision.status-pending')?.dataset.decision || ''`)
+	require.NotEmpty(t, id)
+	key := `sessionStorage.getItem('parley.answers.` + id + `')`
+	do(t, ctx, 10*time.Second, waitJS(key+` !== null`))
+	_, err := apiClient(srv).Reply(context.Background(), sessionOf(t, ctx), id,
+		protocol.ReplyRequest{Action: protocol.ActionAccept, Content: []byte(`{"x":"from","y":"elsewhere"}`)})
+	require.NoError(t, err)
+	do(t, ctx, 20*time.Second, waitJS(modeGone), waitJS(key+` === null`))
+}

@@ -141,3 +141,32 @@ func TestTheHeroReadsTheWorkspacesOnce(t *testing.T) {
 	n := get(t, ctx, chromedp.Evaluate[float64](`performance.getEntriesByType('resource').filter(e => new URL(e.name).pathname === '/api/workspaces').length`))
 	assert.Equal(t, 1, int(n), "the workspaces read once")
 }
+
+// TestHeroDoesNotMoveAsStartersArrive: on the empty page nothing moves under the pointer
+// while the starters load: the composer's box is where it was at first paint.
+func TestHeroDoesNotMoveAsStartersArrive(t *testing.T) {
+	t.Parallel()
+	srv := startServer(t, t.TempDir(), "127.0.0.1:0")
+	ctx := browser(t)
+	waitSized(t, ctx)
+	// Each frame from the first paint notes where the composer is.
+	addOnNewDocument(t, ctx, `
+window.__composerAt = []; window.__frames = 0;
+(function frame() {
+  window.__frames++;
+  const el = document.querySelector('.composer');
+  if (el) {
+    const r = el.getBoundingClientRect(), at = Math.round(r.top) + ',' + Math.round(r.left);
+    if (window.__composerAt[window.__composerAt.length - 1] !== at) window.__composerAt.push(at);
+  }
+  requestAnimationFrame(frame);
+})();`)
+	do(t, ctx, 60*time.Second, chromedp.Navigate(srv.link), waitReady(),
+		waitJS(`document.documentElement.hasAttribute('data-composer-live')`),
+		waitJS(`!!document.querySelector('.starter[data-starter^="fn:"]') && !!document.querySelector('.starter[data-starter^="/example"]')`))
+	// Two frames more, so the last layout is noted.
+	frames := int(get(t, ctx, chromedp.Evaluate[float64](`window.__frames`)))
+	do(t, ctx, 10*time.Second, waitJS(`window.__frames > `+itoa(frames+1)))
+	at := evalString(t, ctx, `window.__composerAt.join(' ')`)
+	assert.NotContains(t, at, " ", "the composer moved: "+at)
+}

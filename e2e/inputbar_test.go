@@ -391,3 +391,34 @@ func TestKeysThatMoveTheCaretMoveTheMenu(t *testing.T) {
 	do(t, ctx, 10*time.Second, rawKey("ArrowLeft", 37, 0), rawKey("ArrowLeft", 37, 0), rawKey("ArrowLeft", 37, 0), menuClosed)
 	do(t, ctx, 10*time.Second, typeText("x"), waitDraft("x/he"))
 }
+
+// TestExampleEnterEnterListsTheExamples: on the empty page a newcomer types `/example` and
+// presses Enter twice. The first Enter completes the command and opens the list of examples
+// with none highlighted; the second sends `/example`, whose answer lists them. No example
+// runs unasked. An arrow then Enter still picks one (round 8 #3, round 9 #5).
+func TestExampleEnterEnterListsTheExamples(t *testing.T) {
+	t.Parallel()
+	_, ctx := openHome(t)
+	menuOpen := `document.querySelector('#composer-menu').classList.contains('open')`
+	typeAt(t, ctx, newRand(), "/example", typingPaces[1])
+	do(t, ctx, 10*time.Second, waitJS(menuOpen), pressEnter(0),
+		waitJS(`document.querySelector('#composer-input').value === '/example '`),
+		// The examples, not the command list the first Enter closed (on a loaded machine its
+		// options, "example" highlighted, are still drawn the moment the draft changes).
+		waitJS(menuOpen+` && [...document.querySelectorAll('#composer-menu .ib-option-label')].some(e => e.textContent === 'ask-deploy')`))
+	assert.False(t, evalBool(t, ctx, `!!document.querySelector('#composer-menu [aria-selected=true]')`), "nothing highlighted")
+	assert.Empty(t, evalString(t, ctx, `document.querySelector('#composer-input').getAttribute('aria-activedescendant') || ''`))
+	do(t, ctx, 60*time.Second, pressEnter(0), waitJS(`location.pathname.startsWith('/s/')`))
+	msgs := waitMessages(t, ctx, 2)
+	assert.Equal(t, "/example", strings.TrimSpace(msgs[0].Text))
+	assert.Contains(t, msgs[1].Text, "ask-deploy", "the answer lists the examples")
+	assert.False(t, evalBool(t, ctx, `!!document.querySelector('.entry-run')`), "no example ran")
+
+	// The arrows still pick: ↓ highlights the first, Enter puts it in place.
+	do(t, ctx, 10*time.Second, chromedp.Focus(composer))
+	typeAt(t, ctx, newRand(), "/example ", typingPaces[1])
+	do(t, ctx, 10*time.Second, waitJS(menuOpen+` && !!document.querySelector('#composer-menu .ib-option')`),
+		rawKey("ArrowDown", 40, 0), waitJS(`!!document.querySelector('#composer-menu [aria-selected=true]')`))
+	first := evalString(t, ctx, `document.querySelector('#composer-menu [aria-selected=true] .ib-option-label').textContent`)
+	do(t, ctx, 10*time.Second, pressEnter(0), waitJS(`document.querySelector('#composer-input').value === '/example `+first+` '`))
+}

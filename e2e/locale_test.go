@@ -86,3 +86,21 @@ func TestCJKInTheComposerAndTheThread(t *testing.T) {
 	msgs := waitMessages(t, ctx, 4)
 	assert.Regexp(t, `^看看 @session:\w+ 这个文件，谢谢！$`, msgs[2].Text, "the chip is a word of its own among the CJK")
 }
+
+// TestALinkWithLangOpensInThatLanguage: the printed link with ?lang=zh added opens Parley in
+// Chinese in an English browser, the pre-rendered page too, and the next page, reached
+// without the parameter, stays Chinese (QA round 10).
+func TestALinkWithLangOpensInThatLanguage(t *testing.T) {
+	t.Parallel()
+	srv := startServer(t, t.TempDir(), "127.0.0.1:0")
+	ctx := browser(t)
+	do(t, ctx, 60*time.Second, chromedp.Navigate(srv.link+"&lang=zh"), waitReady())
+	waitShowing(t, ctx, 30*time.Second, `document.querySelector('.hero h1')?.textContent === '要做点什么？'`, `document.documentElement.lang + ' ' + document.querySelector('.hero h1')?.textContent`)
+	assert.Equal(t, "zh-Hans", evalString(t, ctx, `document.documentElement.lang`))
+	pre := get(t, ctx, chromedp.Evaluate[string](`fetch('/?lang=zh').then(r => r.text())`, chromedp.EvalAwaitPromise))
+	assert.Contains(t, pre, `lang="zh-Hans"`, "the pre-rendered page is Chinese")
+	assert.Contains(t, pre, "要做点什么？")
+	do(t, ctx, 30*time.Second, chromedp.Navigate(srv.base()+"/approvals"),
+		waitJS(`document.documentElement.hasAttribute('data-ready') && !!document.querySelector('.approvals-page')`))
+	assert.Equal(t, "审批", evalString(t, ctx, `document.querySelector('.approvals-page h1').textContent`), "the choice holds on the next page")
+}

@@ -2,6 +2,7 @@ package e2e
 
 import (
 	"context"
+	"encoding/json"
 	"net"
 	"net/http"
 	"testing"
@@ -12,6 +13,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"parley/internal/testkit"
+	"parley/protocol"
 )
 
 // The server's fixed words in a Chinese page (docs/i18n.md, "Parley's own messages"): the
@@ -125,4 +127,43 @@ func TestThePreRenderSpeaksTheBrowsersLanguage(t *testing.T) {
 		assert.Contains(t, en, w.en)
 		assert.NotContains(t, en, w.zh)
 	}
+}
+
+// TestASessionNamedByACommandReadsInTheLocale: in Chinese, a session named after the
+// command that began it ("Example hello", as the server titles it) reads "示例 hello" in the
+// sidebar, the session's header and the tab's title, as its run card does; a title a person
+// wrote stays as written (QA round 10).
+func TestASessionNamedByACommandReadsInTheLocale(t *testing.T) {
+	t.Parallel()
+	srv := startServer(t, t.TempDir(), "127.0.0.1:0")
+	mine := seedSession(t, srv, "Example of my own words", 1)
+	ctx := browser(t)
+	do(t, ctx, 60*time.Second, chromedp.Navigate(srv.link+"&lang=zh"), waitReady())
+	typeAt(t, ctx, newRand(), "/example hello⏎", typingPaces[1])
+	do(t, ctx, 60*time.Second, waitJS(`location.pathname.startsWith('/s/')`), waitJS(`!!document.querySelector('.entry-run.status-done')`))
+	id := sessionOf(t, ctx)
+	title := `document.querySelector('#sidebar .session-item[data-session="` + id + `"] .session-title')?.textContent`
+	waitShowing(t, ctx, 30*time.Second, title+` === '示例 hello'`, title)
+	assert.Equal(t, "示例 hello", evalString(t, ctx, `document.querySelector('.session-header h1, main h1').textContent`))
+	assert.Contains(t, evalString(t, ctx, `document.title`), "示例 hello")
+	assert.Equal(t, "Example of my own words", evalString(t, ctx, `document.querySelector('#sidebar .session-item[data-session="`+mine+`"] .session-title')?.textContent`))
+}
+
+// TestChineseHistorySaysAConfirmsAnswerInChinese: in Chinese, /approvals' history says a
+// confirm answered No as "已回答：否", with the Chinese colon, where it said "已回答: No" (QA round 10).
+func TestChineseHistorySaysAConfirmsAnswerInChinese(t *testing.T) {
+	t.Parallel()
+	srv := startServer(t, t.TempDir(), "127.0.0.1:0")
+	id := newSession(t, srv, "Confirm", "")
+	sendTo(t, srv, id, `/script confirm('Deploy now?')`)
+	q := waitQueue(t, srv, 1)
+	_, err := apiClient(srv).Reply(context.Background(), id, q[0].ID, protocol.ReplyRequest{Action: protocol.ActionAccept, Content: json.RawMessage("false")})
+	require.NoError(t, err)
+	waitQueue(t, srv, 0)
+	ctx := browser(t)
+	do(t, ctx, 60*time.Second, chromedp.Navigate(srv.link+"&lang=zh"), waitReady(),
+		chromedp.Navigate(srv.base()+"/approvals"),
+		waitJS(`document.documentElement.hasAttribute('data-ready') && !!document.querySelector('.approvals-page')`),
+		clickJS(`.tab-history`), waitJS(`document.querySelectorAll('.history-entry').length === 1`))
+	assert.Equal(t, "已回答：否", evalString(t, ctx, `document.querySelector('.history-entry .history-outcome').textContent`))
 }

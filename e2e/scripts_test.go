@@ -117,3 +117,23 @@ func TestRunCardPrecedesItsApproval(t *testing.T) {
 	assert.Equal(t, "run,decision", order)
 	assert.Contains(t, evalString(t, ctx, `document.querySelector('.entry-run .entry-output')?.textContent || ''`), "approved output")
 }
+
+// runOrder is the thread's run cards and decision cards, in the order drawn.
+const runOrder = `[...document.querySelectorAll('.thread-inner .entry-run, .thread-inner .entry-decision')].map(e => e.classList.contains('entry-run') ? 'run' : 'decision').join()`
+
+// TestAQuestionFollowsTheRunThatAsksIt: `/example ask-deploy` draws its run card ("Example
+// ask-deploy running…") first, then the question it asks, as it happened; after a reload too
+// (round 9 #4).
+func TestAQuestionFollowsTheRunThatAsksIt(t *testing.T) {
+	t.Parallel()
+	_, ctx := openHome(t)
+	typeAt(t, ctx, newRand(), "/example ask-deploy", typingPaces[1])
+	// The menu's Enter takes the slug typed whole and sends it.
+	do(t, ctx, 10*time.Second, waitJS(`document.querySelector('#composer-menu').classList.contains('open')`), pressEnter(0))
+	do(t, ctx, 60*time.Second, waitJS(`location.pathname.startsWith('/s/')`), waitJS(modeShown),
+		waitJS(`document.querySelectorAll('.thread-inner .entry-decision').length === 1 && document.querySelectorAll('.thread-inner .entry-run').length === 1`))
+	assert.Equal(t, "run,decision", evalString(t, ctx, runOrder), "the run began, then it asked")
+	do(t, ctx, 60*time.Second, chromedp.Reload(), waitReady(), waitCaughtUp(),
+		waitJS(`document.querySelectorAll('.thread-inner .entry-decision').length === 1`))
+	assert.Equal(t, "run,decision", evalString(t, ctx, runOrder), "after a reload too")
+}

@@ -2,6 +2,7 @@ package e2e
 
 import (
 	"context"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -12,6 +13,8 @@ import (
 	"github.com/chromedp/chromedp"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+
+	"parley/protocol"
 )
 
 // The sessions list in the sidebar: how a session is listed, named, dated, ordered, renamed,
@@ -246,4 +249,99 @@ func TestAFailedFirstPromptNamesNothing(t *testing.T) {
 	info, err = apiClient(srv).GetSession(context.Background(), sessionOf(t, ctx))
 	require.NoError(t, err)
 	assert.Equal(t, "Help", info.Title, "named by the first prompt that worked")
+}
+
+// TestRenameKeepsTheFocusAmongManyRows: with twenty sessions in the list, a rename ended by
+// Enter (saved) or by Escape gives the focus back to the row's Rename control, never to the
+// page's body (round 9 #2).
+func TestRenameKeepsTheFocusAmongManyRows(t *testing.T) {
+	t.Parallel()
+	srv := startServer(t, t.TempDir(), "127.0.0.1:0")
+	var ids []string
+	for i := range 20 {
+		ids = append(ids, seedSession(t, srv, fmt.Sprintf("Session %02d", i), 1))
+	}
+	ctx := openPage(t, srv, "/s/"+ids[19])
+	do(t, ctx, 30*time.Second, waitJS(`document.querySelectorAll('#sidebar .session-item').length === 20`))
+	// A row in the middle of the list, reached by the keyboard: its link, then Tab to Rename.
+	target := ids[10]
+	row := `#sidebar .session-item[data-session="` + target + `"]`
+	onRename := `document.activeElement === document.querySelector('` + row + ` .session-op[data-op="rename"]')`
+	focusNow := `'focus on ' + document.activeElement.tagName + '.' + document.activeElement.className + ' ' + (document.activeElement.closest('.session-item')?.dataset.session || '')`
+	inField := waitJS(`document.activeElement && document.activeElement.classList.contains('session-rename')`)
+	do(t, ctx, 10*time.Second, js(`document.querySelector('`+row+` .session-link').focus()`),
+		waitJS(`document.activeElement === document.querySelector('`+row+` .session-link')`))
+	for !evalBool(t, ctx, onRename) {
+		require.True(t, evalBool(t, ctx, `!!document.activeElement.closest('`+row+`')`), "Tab left the row before Rename")
+		do(t, ctx, 10*time.Second, tabKey(0))
+	}
+	// The field opens with its title selected: the first Backspace clears it.
+	selected := waitJS(`(e => e.selectionStart === 0 && e.selectionEnd === e.value.length && e.value.length > 0)(document.activeElement)`)
+	do(t, ctx, 10*time.Second, pressEnter(0), inField, selected)
+	typeAt(t, ctx, newRand(), "⌫Renamed⏎", typingPaces[1])
+	waitShowing(t, ctx, 30*time.Second, `document.querySelector('`+row+` .session-title')?.textContent === 'Renamed'`, focusNow)
+	info, err := apiClient(srv).GetSession(context.Background(), target)
+	require.NoError(t, err)
+	assert.Equal(t, "Renamed", info.Title)
+	// The list is drawn again from the server's answer: the focus must hold through that.
+	do(t, ctx, 10*time.Second, waitJS(`document.querySelectorAll('#sidebar .session-item').length === 20`))
+	waitShowing(t, ctx, 10*time.Second, onRename, focusNow)
+	time.Sleep(time.Second) // a pause: nothing may take the focus away after
+	assert.True(t, evalBool(t, ctx, onRename), evalString(t, ctx, focusNow))
+
+	// Escape: the same.
+	do(t, ctx, 10*time.Second, pressEnter(0), inField)
+	typeAt(t, ctx, newRand(), "xyz", typingPaces[1])
+	do(t, ctx, 10*time.Second, escape, waitJS(`!document.querySelector('.session-rename')`))
+	waitShowing(t, ctx, 10*time.Second, onRename, focusNow)
+	time.Sleep(time.Second)
+	assert.True(t, evalBool(t, ctx, onRename), evalString(t, ctx, focusNow))
+
+	// Archive, then Keep: the focus is back on Archive, the pointer still elsewhere.
+	onArchive := `document.activeElement === document.querySelector('` + row + ` .session-op[data-op="archive"]')`
+	do(t, ctx, 10*time.Second, tabKey(0), waitJS(onArchive), pressEnter(0),
+		waitJS(`document.activeElement?.dataset.op === 'keep'`), pressEnter(0))
+	waitShowing(t, ctx, 10*time.Second, onArchive, focusNow)
+}
+
+// TestArchivedSessionsCanBeRestored: an archived session is not gone for good. The sidebar's
+// "Archived" toggle (a disclosure button) lists the archived sessions, each with Restore,
+// from the keyboard; Restore puts it back in the list, on the server too.
+func TestArchivedSessionsCanBeRestored(t *testing.T) {
+	t.Parallel()
+	srv := startServer(t, t.TempDir(), "127.0.0.1:0")
+	seedSession(t, srv, "kept", 1)
+	gone := seedSession(t, srv, "put away", 1)
+	yes := true
+	_, err := apiClient(srv).UpdateSession(context.Background(), gone, protocol.UpdateSessionRequest{Archived: &yes})
+	require.NoError(t, err)
+	ctx := browser(t)
+	do(t, ctx, 60*time.Second, chromedp.Navigate(srv.link), waitReady(),
+		waitJS(`document.querySelectorAll('.sessions .session-item').length == 1`),
+		waitJS(`document.documentElement.hasAttribute('data-composer-live')`))
+	toggle := `document.querySelector('#sidebar .archived-toggle')`
+	require.True(t, evalBool(t, ctx, `!!`+toggle), "the sidebar has an Archived toggle")
+	assert.Equal(t, "false", evalString(t, ctx, toggle+`.getAttribute('aria-expanded')`))
+	// From the keyboard: focus the toggle, Enter opens the list.
+	do(t, ctx, 10*time.Second, js(toggle+`.focus()`), pressEnter(0),
+		waitJS(toggle+`.getAttribute('aria-expanded') === 'true'`),
+		waitJS(`!!document.querySelector('#sidebar .archived-item[data-session="`+gone+`"] .archived-restore')`))
+	controls := evalString(t, ctx, toggle+`.getAttribute('aria-controls')`)
+	assert.True(t, evalBool(t, ctx, `!!document.getElementById('`+controls+`')`), "aria-controls names the list")
+	assert.Contains(t, evalString(t, ctx, `document.querySelector('.archived-item .archived-title').textContent`), "put away")
+	assert.Contains(t, evalString(t, ctx, `document.querySelector('.archived-restore').getAttribute('aria-label')`), "put away")
+	// Tab reaches the session's link (an archived session still opens), then Restore; Enter
+	// restores.
+	do(t, ctx, 10*time.Second, tabKey(0),
+		waitJS(`document.activeElement === document.querySelector('.archived-item[data-session="`+gone+`"] .archived-title')`),
+		tabKey(0),
+		waitJS(`document.activeElement === document.querySelector('.archived-item[data-session="`+gone+`"] .archived-restore')`),
+		pressEnter(0),
+		waitJS(`!!document.querySelector('.sessions .session-item[data-session="`+gone+`"]')`),
+		waitJS(`!document.querySelector('.archived-item[data-session="`+gone+`"]')`),
+		// The focus is not dropped on the body: it goes to the restored session's row.
+		waitJS(`document.activeElement === document.querySelector('.sessions .session-item[data-session="`+gone+`"] .session-link')`))
+	info, err := apiClient(srv).GetSession(context.Background(), gone)
+	require.NoError(t, err)
+	assert.False(t, info.Archived, "restored on the server")
 }

@@ -118,3 +118,19 @@ func TestLongSessionOpensOnItsNewestWindow(t *testing.T) {
 	more := waitMessages(t, ctx, 2*n+2)
 	assert.Equal(t, "after the history", more[2*n].Text)
 }
+
+// TestShowEarlierKeepsTheFocus: "Show earlier messages" pressed from the keyboard leaves the
+// focus on the first message it revealed, not on the page's body.
+func TestShowEarlierKeepsTheFocus(t *testing.T) {
+	t.Parallel()
+	srv := startServer(t, t.TempDir(), "127.0.0.1:0")
+	id := seedSession(t, srv, "long", 30) // 60 entries: more than the newest window holds
+	ctx := openPage(t, srv, "/s/"+id)
+	do(t, ctx, 60*time.Second, waitCaughtUp(), waitJS(`!!document.querySelector('.thread .earlier')`))
+	before := int(get(t, ctx, chromedp.Evaluate[float64](`document.querySelectorAll('.thread-inner .msg').length`)))
+	do(t, ctx, 20*time.Second, js(`document.querySelector('.thread .earlier').focus()`), pressEnter(0),
+		waitJS(`document.querySelectorAll('.thread-inner .msg').length > `+itoa(before)),
+		waitJS(`document.activeElement.classList.contains('msg')`))
+	assert.Equal(t, "long prompt 0", evalString(t, ctx, `document.activeElement.querySelector('.msg-text').textContent`),
+		"the focus is on the first message revealed")
+}
