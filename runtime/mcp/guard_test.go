@@ -73,7 +73,7 @@ func TestAGrandchildOfAStdioServerDiesWithParleyKilledBySIGKILL(t *testing.T) {
 	// sh is Parley's child; it starts a sleeper and the real server (in the foreground, so
 	// the server has sh's stdin and stdout) and waits for it: both are Parley's grandchildren.
 	script := `sleep 600 & echo $! > "$1.tmp"; mv "$1.tmp" "$1"; "$2" -test.run='^$'`
-	dir := workspace(t, map[string]any{"wrapped": map[string]any{
+	dir := mcpserver.Workspace(t, map[string]any{"wrapped": map[string]any{
 		"command": "/bin/sh", "args": []string{"-c", script, "sh", pids, exe},
 		"env": map[string]string{mcpserver.Env: "stdio"}}})
 

@@ -76,20 +76,14 @@ func (f *fakeTools) snapshot() ([]protocol.DecisionRequest, []string, []protocol
 	return append([]protocol.DecisionRequest(nil), f.asked...), append([]string(nil), f.notices...), append([]protocol.ToolProgress(nil), f.progress...)
 }
 
-// workspace writes a .parley/mcp.json naming servers and returns the folder.
-func workspace(t *testing.T, servers map[string]any) string {
-	dir := t.TempDir()
-	require.NoError(t, os.MkdirAll(filepath.Join(dir, ".parley"), 0o755))
-	b, err := json.Marshal(map[string]any{"mcpServers": servers})
-	require.NoError(t, err)
-	require.NoError(t, os.WriteFile(filepath.Join(dir, WorkspaceFile), b, 0o644))
-	return dir
+// pickOption is the user's pick of option i of an approval (a URL's consent, its wait).
+func pickOption(i int) decision.Answer {
+	b, _ := json.Marshal(protocol.ApprovalAnswer{Option: &i})
+	return decision.Answer{Action: protocol.ActionAccept, Content: b}
 }
 
-// self is this test binary started as the test MCP server in mode.
-func self(t *testing.T, mode string) map[string]any {
-	return mcpserver.Self(t, mode)
-}
+// errWithdrawn is what asking returns when the question is withdrawn before an answer.
+var errWithdrawn = fmt.Errorf("question %w: withdrawn", decision.ErrAborted)
 
 func manager(t *testing.T, opts Options) *Manager {
 	if opts.Backoff == nil {
@@ -105,6 +99,23 @@ func ready(t *testing.T, s *Set) protocol.MCPList {
 	defer cancel()
 	require.NoError(t, s.WaitReady(ctx))
 	return s.List()
+}
+
+// testSet is the set of a workspace whose one server, "test", is this test binary serving
+// on stdio, once it is ready.
+func testSet(t *testing.T, opts Options) *Set {
+	s := manager(t, opts).Workspace(mcpserver.Workspace(t, map[string]any{"test": mcpserver.Self(t, "stdio")}))
+	ready(t, s)
+	return s
+}
+
+// everything is a set whose one server is the reference server,
+// @modelcontextprotocol/server-everything, ready.
+func everything(t *testing.T) *Set {
+	s := manager(t, Options{}).Workspace(mcpserver.Workspace(t, map[string]any{"everything": mcpserver.Everything(t)}))
+	srv := server(ready(t, s), "everything")
+	require.Equal(t, protocol.MCPReady, srv.Status, "reason %q, stderr %q", srv.Reason, srv.Stderr)
+	return s
 }
 
 func server(l protocol.MCPList, name string) protocol.MCPServer {
@@ -127,9 +138,8 @@ func run(t *testing.T, s *Set, ft *fakeTools, ctx context.Context, name string, 
 }
 
 func TestStdioServerToolsAndResults(t *testing.T) {
-	dir := workspace(t, map[string]any{"test": self(t, "stdio")})
-	s := manager(t, Options{}).Workspace(dir)
-	l := ready(t, s)
+	s := testSet(t, Options{})
+	l := s.List()
 	srv := server(l, "test")
 	require.Equal(t, protocol.MCPReady, srv.Status, "reason %q, stderr %q", srv.Reason, srv.Stderr)
 	assert.Equal(t, "stdio", srv.Transport)
@@ -188,7 +198,7 @@ func TestHTTPServerAndHeaders(t *testing.T) {
 	t.Cleanup(hs.Close) // after the manager's Close (cleanups run last first): its SSE stream ends
 
 	t.Setenv("PARLEY_TEST_TOKEN", "s3cret")
-	dir := workspace(t, map[string]any{"web": map[string]any{"url": hs.URL, "headers": map[string]string{"Authorization": "Bearer ${PARLEY_TEST_TOKEN}"}}})
+	dir := mcpserver.Workspace(t, map[string]any{"web": map[string]any{"url": hs.URL, "headers": map[string]string{"Authorization": "Bearer ${PARLEY_TEST_TOKEN}"}}})
 	s := manager(t, Options{}).Workspace(dir)
 	srv := server(ready(t, s), "web")
 	require.Equal(t, protocol.MCPReady, srv.Status, srv.Reason)
@@ -215,9 +225,7 @@ func TestHTTPServerAndHeaders(t *testing.T) {
 }
 
 func TestProgressEvenAfterTheResult(t *testing.T) {
-	dir := workspace(t, map[string]any{"test": self(t, "stdio")})
-	s := manager(t, Options{}).Workspace(dir)
-	ready(t, s)
+	s := testSet(t, Options{})
 	ft := &fakeTools{}
 	_, res, err := run(t, s, ft, context.Background(), "mcp__test__slow", `{"steps":3,"after":true}`)
 	require.NoError(t, err)
@@ -232,9 +240,7 @@ func TestProgressEvenAfterTheResult(t *testing.T) {
 }
 
 func TestStopCancelsARunningCall(t *testing.T) {
-	dir := workspace(t, map[string]any{"test": self(t, "stdio")})
-	s := manager(t, Options{}).Workspace(dir)
-	ready(t, s)
+	s := testSet(t, Options{})
 	ft := &fakeTools{}
 	ctx, cancel := context.WithCancelCause(context.Background())
 	done := make(chan error, 1)
@@ -250,147 +256,15 @@ func TestStopCancelsARunningCall(t *testing.T) {
 	}, 10*time.Second, 20*time.Millisecond, "the held call was cancelled on the server")
 }
 
-func TestFormElicitation(t *testing.T) {
-	dir := workspace(t, map[string]any{"test": self(t, "stdio")})
-	s := manager(t, Options{}).Workspace(dir)
-	ready(t, s)
-	ctx := context.Background()
-
-	ft := &fakeTools{answer: func(_ context.Context, req protocol.DecisionRequest) (decision.Answer, error) {
-		content := json.RawMessage(`{"name":"Ada","email":"ada@example.org","age":36,"color":"green"}`)
-		if err := req.Schema.ValidateContent(content); err != nil {
-			return decision.Answer{}, err
-		}
-		return decision.Answer{Action: protocol.ActionAccept, Content: content}, nil
-	}}
-	_, res, err := run(t, s, ft, ctx, "mcp__test__ask", `{}`)
-	require.NoError(t, err)
-	assert.Equal(t, `action=accept content={"age":36,"color":"green","email":"ada@example.org","name":"Ada"}`, res.Text)
-	asked, _, _ := ft.snapshot()
-	require.Len(t, asked, 1)
-	q := asked[0]
-	assert.Equal(t, protocol.KindAsk, q.Kind)
-	assert.Equal(t, "Who are you?", q.Message)
-	require.Len(t, q.Schema.Properties, 4)
-	assert.Equal(t, "name", q.Schema.Properties[0].Key, "the form keeps the server's order")
-	assert.Equal(t, "email", q.Schema.Properties[1].Schema.Format)
-	require.NotNil(t, q.Schema.Properties[3].Schema.AllowOther)
-	assert.False(t, *q.Schema.Properties[3].Schema.AllowOther, "the server checks its enum: no Other…")
-	assert.Error(t, q.Schema.ValidateContent(json.RawMessage(`{"name":"A","color":"green"}`)), "a too-short name is refused before it is sent")
-
-	for _, c := range []struct {
-		name string
-		ans  decision.Answer
-		err  error
-		want string
-	}{
-		{"decline", decision.Answer{Action: protocol.ActionDecline, Reason: "not now"}, nil, "action=decline content=null"},
-		{"timeout", decision.Answer{Action: protocol.ActionDecline, Reason: protocol.ReasonTimeout}, nil, "action=cancel content=null"},
-		{"abort", decision.Answer{}, fmt.Errorf("question q1 %w: withdrawn", decision.ErrAborted), "action=cancel content=null"},
-	} {
-		t.Run(c.name, func(t *testing.T) {
-			ft := &fakeTools{answer: func(context.Context, protocol.DecisionRequest) (decision.Answer, error) { return c.ans, c.err }}
-			_, res, err := run(t, s, ft, ctx, "mcp__test__ask", `{}`)
-			require.NoError(t, err)
-			assert.Equal(t, c.want, res.Text)
-		})
-	}
-
-	t.Run("empty form", func(t *testing.T) {
-		ft := &fakeTools{answer: func(_ context.Context, req protocol.DecisionRequest) (decision.Answer, error) {
-			assert.Equal(t, protocol.KindConfirm, req.Kind)
-			return decision.Answer{Action: protocol.ActionAccept, Content: json.RawMessage(`true`)}, nil
-		}}
-		_, res, err := run(t, s, ft, ctx, "mcp__test__confirm", `{}`)
-		require.NoError(t, err)
-		assert.Equal(t, "action=accept", res.Text)
-	})
-}
-
-func TestURLElicitation(t *testing.T) {
-	dir := workspace(t, map[string]any{"test": self(t, "stdio")})
-	s := manager(t, Options{}).Workspace(dir)
-	ready(t, s)
-	ctx := context.Background()
-	// Consent to the URL; the wait for the step in the browser that follows is left for the
-	// server's completion to end (nobody answers it).
-	consentThenWait := func(ctx context.Context, req protocol.DecisionRequest) (decision.Answer, error) {
-		if req.URL == "" {
-			<-ctx.Done()
-			return decision.Answer{}, fmt.Errorf("question %w: withdrawn", decision.ErrAborted)
-		}
-		b, _ := json.Marshal(protocol.ApprovalAnswer{Option: pointer(0)})
-		return decision.Answer{Action: protocol.ActionAccept, Content: b}, nil
-	}
-
-	// Consent, then the wait for the step in the browser, which the server's completion ends.
-	ft := &fakeTools{answer: consentThenWait}
-	_, res, err := run(t, s, ft, ctx, "mcp__test__login", `{}`)
-	require.NoError(t, err)
-	assert.Equal(t, "action=accept", res.Text)
-	asked, _, _ := ft.snapshot()
-	require.Len(t, asked, 2)
-	assert.Equal(t, protocol.KindApproval, asked[0].Kind)
-	assert.True(t, strings.HasPrefix(asked[0].URL, "https://tracker.example/login?session="), asked[0].URL)
-	assert.Equal(t, asked[0].URL, asked[0].Details, "the whole URL is shown")
-	assert.Equal(t, "Sign in to the tracker.", asked[0].Message)
-	assert.Contains(t, asked[1].Message, "Waiting for you to finish in the browser")
-	assert.Equal(t, asked[0].URL, asked[1].Details)
-
-	declined := &fakeTools{answer: func(context.Context, protocol.DecisionRequest) (decision.Answer, error) {
-		b, _ := json.Marshal(protocol.ApprovalAnswer{Option: pointer(1)})
-		return decision.Answer{Action: protocol.ActionAccept, Content: b}, nil
-	}}
-	_, res, err = run(t, s, declined, ctx, "mcp__test__login", `{}`)
-	require.NoError(t, err)
-	assert.Equal(t, "action=decline", res.Text)
-
-	t.Run("-32042", func(t *testing.T) {
-		// Consent, then a wait that the server's completion ends (nobody answers it).
-		ft := &fakeTools{answer: consentThenWait}
-		_, res, err := run(t, s, ft, ctx, "mcp__test__needs_login", `{}`)
-		require.NoError(t, err)
-		assert.Equal(t, "signed in: here are the issues", res.Text, "after consent and completion the call is made again")
-		asked, _, _ := ft.snapshot()
-		require.Len(t, asked, 2)
-		assert.Contains(t, asked[0].URL, "https://tracker.example/authorize?id=")
-		assert.Contains(t, asked[1].Message, "Waiting for you to finish")
-		assert.Equal(t, asked[0].URL, asked[1].Details)
-	})
-}
-
-func TestElicitationEndsWhenTheServerDies(t *testing.T) {
-	dir := workspace(t, map[string]any{"test": self(t, "stdio")})
-	s := manager(t, Options{}).Workspace(dir)
-	ready(t, s)
-	c := s.conn("test")
-	ft := &fakeTools{answer: func(ctx context.Context, req protocol.DecisionRequest) (decision.Answer, error) {
-		// The server dies while the question is open.
-		c.mu.Lock()
-		cmd := c.cmd
-		c.mu.Unlock()
-		killGroup(cmd)
-		<-ctx.Done()
-		return decision.Answer{}, fmt.Errorf("question %w: withdrawn", decision.ErrAborted)
-	}}
-	_, res, err := run(t, s, ft, context.Background(), "mcp__test__ask", `{}`)
-	require.NoError(t, err)
-	assert.True(t, res.Error)
-	assert.Contains(t, res.Text, "stopped during the call")
-	_, notes, _ := ft.snapshot()
-	require.Len(t, notes, 1)
-	assert.Contains(t, notes[0], "withdrew its question")
-}
-
 func TestBrokenFileAndFailingServers(t *testing.T) {
 	user := filepath.Join(t.TempDir(), "user.json")
 	require.NoError(t, os.WriteFile(user, []byte(`{"mcpServers": {`), 0o644))
-	dir := workspace(t, map[string]any{
+	dir := mcpserver.Workspace(t, map[string]any{
 		"missing": map[string]any{"command": "/nonexistent/mcp-server"},
-		"fails":   self(t, "fail"),
-		"hangs":   self(t, "hang"),
+		"fails":   mcpserver.Self(t, "fail"),
+		"hangs":   mcpserver.Self(t, "hang"),
 		"empty":   map[string]any{},
-		"good":    self(t, "stdio"),
+		"good":    mcpserver.Self(t, "stdio"),
 	})
 	s := manager(t, Options{UserFile: user, Handshake: 5 * time.Second, Backoff: func(int) time.Duration { return time.Hour }}).Workspace(dir)
 	l := ready(t, s)
@@ -420,9 +294,7 @@ func TestBrokenFileAndFailingServers(t *testing.T) {
 }
 
 func TestCrashDuringACallAndRestart(t *testing.T) {
-	dir := workspace(t, map[string]any{"test": self(t, "stdio")})
-	s := manager(t, Options{Backoff: func(int) time.Duration { return 300 * time.Millisecond }}).Workspace(dir)
-	ready(t, s)
+	s := testSet(t, Options{Backoff: func(int) time.Duration { return 300 * time.Millisecond }})
 	ft := &fakeTools{}
 	_, res, err := run(t, s, ft, context.Background(), "mcp__test__crash", `{}`)
 	require.NoError(t, err, "a crash is the call's result, not the turn's end")
@@ -443,7 +315,7 @@ func TestCrashDuringACallAndRestart(t *testing.T) {
 }
 
 func TestReconnectAndClose(t *testing.T) {
-	dir := workspace(t, map[string]any{"test": self(t, "stdio")})
+	dir := mcpserver.Workspace(t, map[string]any{"test": mcpserver.Self(t, "stdio")})
 	m := New(Options{})
 	s := m.Workspace(dir)
 	ready(t, s)
@@ -473,14 +345,10 @@ func TestToolNames(t *testing.T) {
 	assert.Equal(t, toolRef{"a_b", "t"}, ref)
 }
 
-func pointer[T any](v T) *T { return &v }
-
 // A server killed (SIGKILL) while a call runs: the call's result says so, and the server
 // comes back after its backoff.
 func TestServerKilledWhileACallRuns(t *testing.T) {
-	dir := workspace(t, map[string]any{"test": self(t, "stdio")})
-	s := manager(t, Options{Backoff: func(int) time.Duration { return 200 * time.Millisecond }}).Workspace(dir)
-	ready(t, s)
+	s := testSet(t, Options{Backoff: func(int) time.Duration { return 200 * time.Millisecond }})
 	ft := &fakeTools{}
 	done := make(chan protocol.ToolResult, 1)
 	go func() {

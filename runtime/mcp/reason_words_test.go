@@ -3,7 +3,6 @@ package mcp
 import (
 	"context"
 	"errors"
-	"os"
 	"os/exec"
 	"path/filepath"
 	"strings"
@@ -11,13 +10,18 @@ import (
 	"time"
 
 	"parley/i18n"
+	"parley/internal/testkit"
 )
 
 // TestReasonsInTheLocale: every reason a server is not ready, and every problem of a
 // configuration file, is worded by a page in its locale from this English
 // (i18n.Locale.MCPReason); an error inside stays as the system wrote it.
 func TestReasonsInTheLocale(t *testing.T) {
-	dir := t.TempDir()
+	dir := testkit.Folder(t, map[string]string{
+		"servers.json": `{"mcpServers": {" ": {"command": "x"}, "a": {}, "b": {"command": "x", "url": "http://h"}, "c": {"url": "ftp://h"}}}`,
+		"bad.json":     "{",
+		"other.json":   `{"servers": {}}`,
+	})
 	cfg := ServerConfig{Command: "mcp-srv", Args: []string{"--x"}}
 	expired, cancel := context.WithTimeout(context.Background(), time.Nanosecond)
 	defer cancel()
@@ -34,24 +38,17 @@ func TestReasonsInTheLocale(t *testing.T) {
 		crashReason(false, "", errors.New("EOF")),
 		crashReason(false, "", context.Canceled),
 	}
-	write := func(name, text string) string {
-		p := filepath.Join(dir, name)
-		if err := os.WriteFile(p, []byte(text), 0o644); err != nil {
-			t.Fatal(err)
-		}
-		return p
-	}
-	entries, err := readFile(write("servers.json", `{"mcpServers": {" ": {"command": "x"}, "a": {}, "b": {"command": "x", "url": "http://h"}, "c": {"url": "ftp://h"}}}`))
+	entries, err := readFile(filepath.Join(dir, "servers.json"))
 	if err != nil || len(entries) != 4 {
 		t.Fatalf("%v %v", entries, err)
 	}
 	for _, e := range entries {
 		reasons = append(reasons, e.problem)
 	}
-	for _, text := range []string{"{", `{"servers": {}}`} {
-		_, err := readFile(write("bad.json", text))
+	for _, name := range []string{"bad.json", "other.json"} {
+		_, err := readFile(filepath.Join(dir, name))
 		if err == nil {
-			t.Fatalf("%q is read", text)
+			t.Fatalf("%s is read", name)
 		}
 		reasons = append(reasons, err.Error())
 	}

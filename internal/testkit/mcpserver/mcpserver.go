@@ -11,6 +11,8 @@ import (
 	"fmt"
 	"net/http"
 	"os"
+	"os/exec"
+	"path/filepath"
 	"strconv"
 	"sync/atomic"
 	"testing"
@@ -54,6 +56,56 @@ func Self(t testing.TB, mode string) map[string]any {
 		t.Fatal(err)
 	}
 	return map[string]any{"command": exe, "args": []string{"-test.run=^$"}, "env": map[string]string{Env: mode}}
+}
+
+// Workspace is a fresh folder whose .parley/mcp.json (the workspace's MCP file) names
+// servers, each an entry like Self's or Everything's.
+func Workspace(t testing.TB, servers map[string]any) string {
+	t.Helper()
+	b, err := json.Marshal(map[string]any{"mcpServers": servers})
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir := t.TempDir()
+	if err := os.Mkdir(filepath.Join(dir, ".parley"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(dir, ".parley", "mcp.json"), b, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return dir
+}
+
+// everythingPath is the reference server, @modelcontextprotocol/server-everything, under
+// the repository: the Makefile pins it and make mcp-everything (and make test) installs it.
+const everythingPath = "bin/npm/node_modules/@modelcontextprotocol/server-everything/dist/index.js"
+
+// Everything is the entry of a workspace's MCP servers that starts the reference server on
+// stdio with node. The test is skipped when the server is not installed.
+func Everything(t testing.TB) map[string]any {
+	t.Helper()
+	dir, err := os.Getwd()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for {
+		if _, err := os.Stat(filepath.Join(dir, "go.mod")); err == nil {
+			break
+		}
+		if filepath.Dir(dir) == dir {
+			t.Skip("no go.mod above the test's folder, so no reference MCP server")
+		}
+		dir = filepath.Dir(dir)
+	}
+	entry := filepath.Join(dir, everythingPath)
+	if _, err := os.Stat(entry); err != nil {
+		t.Skip("the reference MCP server is not installed: run make mcp-everything")
+	}
+	node, err := exec.LookPath("node")
+	if err != nil {
+		t.Fatalf("node runs the reference server: %v", err)
+	}
+	return map[string]any{"command": node, "args": []string{entry, "stdio"}}
 }
 
 // Handler serves New over streamable HTTP.
