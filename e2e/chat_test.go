@@ -13,6 +13,9 @@ import (
 	"github.com/chromedp/chromedp"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+
+	"parley/app/api"
+	"parley/protocol"
 )
 
 type shownMessage struct {
@@ -429,4 +432,65 @@ func TestCopyButtonsAreOneTabStop(t *testing.T) {
 	up := evalString(t, ctx, `document.activeElement.dataset.offset`)
 	do(t, ctx, 10*time.Second, tabKey(0),
 		waitJS(`document.activeElement.classList.contains('msg-copy') && document.activeElement.closest('.msg').dataset.offset === '`+up+`'`))
+}
+
+// longPrompt is a prompt of about 100 KB on many lines, each line its own number.
+func longPrompt() string {
+	var b strings.Builder
+	for i := 0; b.Len() < 100<<10; i++ {
+		fmt.Fprintf(&b, "line %d of a long paste, words to fill the line and then some more words\n", i)
+	}
+	return strings.TrimSpace(b.String())
+}
+
+// TestALongPromptIsFolded (QA round 12 #15): a 100 KB prompt's bubble shows its first lines
+// and a "Show all" toggle (a button, reached by Tab, aria-expanded), not the whole text; the
+// toggle shows it all and folds it again; Copy still copies the whole prompt.
+func TestALongPromptIsFolded(t *testing.T) {
+	t.Parallel()
+	srv := startServer(t, t.TempDir(), "127.0.0.1:0")
+	id := seedSession(t, srv, "Long", 1)
+	text := longPrompt()
+	_, err := apiClient(srv).SendPrompt(context.Background(), id, protocol.SendPromptRequest{Text: text, AttemptID: api.NewAttemptID()})
+	require.NoError(t, err)
+	ctx := openPage(t, srv, "/s/"+id)
+	waitMessages(t, ctx, 4)
+	do(t, ctx, 20*time.Second, waitCaughtUp())
+
+	bubble := `[...document.querySelectorAll('.thread .msg-user')].pop()`
+	shown := func() (n int, height float64, label, expanded string) {
+		var got struct {
+			N        int
+			H        float64
+			Label    string
+			Expanded string
+		}
+		require.NoError(t, json.Unmarshal([]byte(evalString(t, ctx, `(() => { const m = `+bubble+`, b = m.querySelector('button.msg-toggle');
+			return JSON.stringify({n: m.querySelector('.msg-text').textContent.length, h: m.querySelector('.msg-text').getBoundingClientRect().height,
+				label: b ? b.innerText : '', expanded: b ? b.getAttribute('aria-expanded') : ''}) })()`)), &got))
+		return got.N, got.H, got.Label, got.Expanded
+	}
+	n, h, label, expanded := shown()
+	assert.Less(t, n, 2000, "the folded bubble holds the first lines, not 100 KB")
+	assert.Less(t, h, 400.0, "the folded bubble is a few lines high")
+	assert.Equal(t, "Show all", label)
+	assert.Equal(t, "false", expanded)
+	assert.True(t, strings.HasPrefix(evalString(t, ctx, bubble+`.querySelector('.msg-text').textContent`), "line 0 of a long paste"))
+	assert.Equal(t, 0, get(t, ctx, chromedp.Evaluate[int](bubble+`.querySelector('button.msg-toggle').tabIndex`)), "in the Tab order")
+
+	// By the keyboard: Enter on the focused toggle shows it all, and again folds it.
+	evalBool(t, ctx, `(`+bubble+`.querySelector('button.msg-toggle').focus(), true)`)
+	do(t, ctx, 10*time.Second, pressEnter(0),
+		waitJS(bubble+`.querySelector('button.msg-toggle').getAttribute('aria-expanded') === 'true'`))
+	n, _, label, _ = shown()
+	assert.GreaterOrEqual(t, n, len(text)-len("Show less"), "the whole prompt")
+	assert.Equal(t, "Show less", label)
+	assert.Equal(t, "true", evalString(t, ctx, `String(document.activeElement.classList.contains('msg-toggle'))`), "the toggle keeps the focus")
+	do(t, ctx, 10*time.Second, pressEnter(0),
+		waitJS(bubble+`.querySelector('button.msg-toggle').getAttribute('aria-expanded') === 'false'`))
+	n, _, _, _ = shown()
+	assert.Less(t, n, 2000)
+
+	// A short prompt has no toggle.
+	assert.False(t, evalBool(t, ctx, `!!document.querySelector('.thread .msg-user').querySelector('button.msg-toggle')`))
 }

@@ -192,3 +192,112 @@ func TestModelPickerAndContextRing(t *testing.T) {
 		return false
 	}, 10*time.Second, 50*time.Millisecond, "the mode is recorded on the server")
 }
+
+// TestAModelPickGivesTheKeysBack (QA round 13, P3): after a model picked with ↓ and Enter, the
+// focus is back in the composer's textarea, so the person types on and sends. Before, it
+// stayed on the model button and the letters went nowhere.
+func TestAModelPickGivesTheKeysBack(t *testing.T) {
+	t.Parallel()
+	fake, ctx := openModelSession(t, "pick")
+	do(t, ctx, 20*time.Second, waitJS(`(document.querySelector('#model-button')?.textContent || '').startsWith('test')`),
+		chromedp.Focus(chromedp.CSS(`#model-button`)),
+		rawKey("ArrowDown", 40, 0), waitJS(`document.activeElement?.id === 'model-listbox'`),
+		rawKey("ArrowDown", 40, 0), waitJS(`document.querySelector('#model-listbox').getAttribute('aria-activedescendant') === 'model-option-1'`),
+		pressEnter(0), waitJS(`!document.querySelector('#model-listbox') && document.querySelector('#model-button').textContent.startsWith('other')`))
+	waitShowing(t, ctx, 5*time.Second, `document.activeElement?.id === 'composer-input'`, `document.activeElement?.outerHTML`)
+	typeAt(t, ctx, newRand(), "hi", personPace)
+	do(t, ctx, 10*time.Second, waitDraft("hi"), pressEnter(0))
+	require.Eventually(t, func() bool { return len(fake.asked()) == 1 }, 20*time.Second, 50*time.Millisecond)
+	assert.Equal(t, []string{"other"}, fake.asked(), "the prompt went out, to the model picked")
+
+	// Escape leaves the list without a pick: the focus goes back to the button it came from.
+	do(t, ctx, 10*time.Second, chromedp.Focus(chromedp.CSS(`#model-button`)),
+		rawKey("ArrowDown", 40, 0), waitJS(`document.activeElement?.id === 'model-listbox'`),
+		rawKey("Escape", 27, 0), waitJS(`!document.querySelector('#model-listbox') && document.activeElement?.id === 'model-button'`))
+}
+
+// TestAPermissionPickGivesTheKeysBack (QA round 13, P3, the permission mode made consistent
+// with the model picker): a mode picked from the select's list gives the focus back to the
+// textarea; the arrows on the closed select walk the modes in place and keep it; and a letter
+// typed on the select goes to the draft. Before, the focus stayed on the select, and letters
+// typed there changed the mode by type-ahead ("ask" set "Ask for everything").
+func TestAPermissionPickGivesTheKeysBack(t *testing.T) {
+	t.Parallel()
+	_, ctx := openSession(t, "hello")
+	waitMessages(t, ctx, 2)
+	const mode = `document.querySelector('#permission-mode').value`
+	do(t, ctx, 10*time.Second, waitJS(mode+` === 'reads'`), chromedp.Focus(chromedp.CSS(`#permission-mode`)),
+		rawKey("ArrowDown", 40, 0), waitJS(mode+` === 'edits'`))
+	time.Sleep(300 * time.Millisecond) // the change has run: the focus stays for the next step
+	assert.Equal(t, "permission-mode", activeID(t, ctx), "a step of the arrows keeps the focus")
+	typeAt(t, ctx, newRand(), "ask", personPace)
+	do(t, ctx, 10*time.Second, waitDraft("ask"))
+	assert.Equal(t, "edits", evalString(t, ctx, mode), "the letters did not pick a mode")
+	assert.Equal(t, "composer-input", activeID(t, ctx))
+
+	// A pick from the open list is a change with no key on the select (a click, or Enter in
+	// the list, which the page does not see).
+	do(t, ctx, 10*time.Second, chromedp.Focus(chromedp.CSS(`#permission-mode`)),
+		js(`(s => { s.value = 'ask'; s.dispatchEvent(new Event('change', {bubbles: true})) })(document.querySelector('#permission-mode'))`))
+	waitShowing(t, ctx, 5*time.Second, `document.activeElement?.id === 'composer-input'`, `document.activeElement?.outerHTML`)
+	typeAt(t, ctx, newRand(), " me", personPace)
+	do(t, ctx, 10*time.Second, waitDraft("ask me"))
+	assert.Equal(t, "ask", evalString(t, ctx, mode))
+}
+
+// TestTheContextRingShowsItsFiguresOnFocus (QA round 13, P3): the ring is one Tab stop after
+// the model button, and focused it shows its figures ("0 of 32,768 tokens (0%)" and where the
+// window comes from) where a keyboard user can read them; the next Tab leaves it. Before, it
+// could not be focused, and its figures were only in a hover tooltip.
+func TestTheContextRingShowsItsFiguresOnFocus(t *testing.T) {
+	t.Parallel()
+	_, ctx := openModelSession(t, "ring")
+	do(t, ctx, 20*time.Second, waitJS(`!!document.querySelector('.context-ring')`),
+		chromedp.Focus(chromedp.CSS(`#model-button`)), tabKey(0))
+	waitShowing(t, ctx, 5*time.Second, `document.activeElement?.classList.contains('context-ring')`, `document.activeElement?.outerHTML`)
+	tip := evalString(t, ctx, `getComputedStyle(document.querySelector('.context-ring'), '::after').content`)
+	assert.Contains(t, tip, "0 of 32,768 tokens (0%)", "the figures show on focus")
+	assert.Contains(t, tip, "-model-window", "and where the window comes from")
+	assert.True(t, evalBool(t, ctx, `(s => s.display !== 'none' && s.visibility !== 'hidden' && s.opacity !== '0')(getComputedStyle(document.querySelector('.context-ring'), '::after'))`),
+		"the tip is shown")
+	assert.Equal(t, "none", evalString(t, ctx, `getComputedStyle(document.querySelector('#model-button'), '::after').content`))
+	// One stop: the next Tab leaves the ring, and the tip goes with the focus.
+	do(t, ctx, 10*time.Second, tabKey(0), waitJS(`!document.activeElement?.classList.contains('context-ring')`))
+	assert.False(t, evalBool(t, ctx, `!!document.activeElement?.closest('.model-controls')`), "the ring is the model controls' last stop")
+	assert.Equal(t, "none", evalString(t, ctx, `getComputedStyle(document.querySelector('.context-ring'), '::after').content`), "no tip without the focus")
+}
+
+// ringTrackContrastJS is the contrast of the context ring's track against what is behind it.
+const ringTrackContrastJS = `(() => {
+	const el = document.querySelector('.context-ring .ring-track');
+	const cv = document.createElement('canvas'); cv.width = cv.height = 1;
+	const g = cv.getContext('2d', {willReadFrequently: true});
+	const paint = (...colors) => { g.clearRect(0, 0, 1, 1); for (const c of colors) { g.fillStyle = c; g.fillRect(0, 0, 1, 1); } return g.getImageData(0, 0, 1, 1).data; };
+	const bgs = []; for (let e = el.closest('.context-ring'); e; e = e.parentElement) bgs.unshift(getComputedStyle(e).backgroundColor);
+	const bg = paint('#fff', ...bgs);
+	const fg = paint('rgb(' + bg[0] + ',' + bg[1] + ',' + bg[2] + ')', getComputedStyle(el).stroke);
+	const lum = p => { const c = [0, 1, 2].map(i => { const v = p[i] / 255; return v <= 0.03928 ? v / 12.92 : Math.pow((v + 0.055) / 1.055, 2.4); }); return 0.2126 * c[0] + 0.7152 * c[1] + 0.0722 * c[2]; };
+	const a = lum(fg), b = lum(bg);
+	return (Math.max(a, b) + 0.05) / (Math.min(a, b) + 0.05);
+})()`
+
+// TestTheContextRingReadsAsAGauge (QA round 12 #19): at 3% of the window the ring is a whole
+// circle one can see (its track at 3:1, WCAG 1.4.11) with the used arc on it and the share
+// written beside it, not a short arc alone that reads as a spinner; its name says the share.
+func TestTheContextRingReadsAsAGauge(t *testing.T) {
+	t.Parallel()
+	_, ctx := openModelSession(t, "ring")
+	do(t, ctx, 20*time.Second, waitJS(`(document.querySelector('#model-button')?.textContent || '').startsWith('test')`),
+		chromedp.Focus(composer), typeText("hello"), pressEnter(0))
+	// 1,000 tokens of the flag's default window, 32,768: 3%.
+	waitShowing(t, ctx, 30*time.Second, `(document.querySelector('.context-ring')?.getAttribute('aria-label') || '').startsWith('1,000 of 32,768 tokens')`,
+		`document.querySelector('.model-controls').outerHTML`)
+	for _, scheme := range []string{"light", "dark"} {
+		do(t, ctx, 10*time.Second, colorScheme(scheme))
+		ratio := get(t, ctx, chromedp.Evaluate[float64](ringTrackContrastJS))
+		assert.GreaterOrEqual(t, ratio, 3.0, "the ring's track in the %s theme is %.2f:1", scheme, ratio)
+	}
+	assert.Equal(t, "1,000 of 32,768 tokens (3%)", evalString(t, ctx, `document.querySelector('.context-ring').getAttribute('aria-label')`))
+	assert.Contains(t, evalString(t, ctx, `document.querySelector('.context-ring').getAttribute('title')`), "(3%)")
+	assert.Equal(t, "3%", evalString(t, ctx, `document.querySelector('.context-ring .ring-share').innerText`), "the share is written beside the ring")
+}

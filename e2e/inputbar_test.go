@@ -422,3 +422,81 @@ func TestExampleEnterEnterListsTheExamples(t *testing.T) {
 	first := evalString(t, ctx, `document.querySelector('#composer-menu [aria-selected=true] .ib-option-label').textContent`)
 	do(t, ctx, 10*time.Second, pressEnter(0), waitJS(`document.querySelector('#composer-input').value === '/example `+first+` '`))
 }
+
+// TestTheAtMenuLaysOutATitleByItsOwnDirection: a session's title in the `@` menu is laid out
+// by its own first strong letter, a Hebrew one right to left in the left-to-right page, an
+// English one left to right (QA round 12 #13, the menu's part).
+func TestTheAtMenuLaysOutATitleByItsOwnDirection(t *testing.T) {
+	t.Parallel()
+	srv := startServer(t, t.TempDir(), "127.0.0.1:0")
+	seedSession(t, srv, "שלום עולם", 1)
+	seedSession(t, srv, "other", 1)
+	home := seedSession(t, srv, "home", 1)
+	ctx := openPage(t, srv, "/s/"+home)
+	waitMessages(t, ctx, 2)
+	labels := `[...document.querySelectorAll('#composer-menu [role=option] .ib-option-label')]`
+	do(t, ctx, 10*time.Second, chromedp.Focus(composer), typeText("@"),
+		waitJS(labels+`.some(l => l.textContent.includes('שלום')) && `+labels+`.some(l => l.textContent.includes('other'))`))
+	assert.True(t, evalBool(t, ctx, labels+`.find(l => l.textContent.includes('שלום')).matches(':dir(rtl)')`), "the Hebrew title")
+	assert.True(t, evalBool(t, ctx, labels+`.find(l => l.textContent.includes('other')).matches(':dir(ltr)')`), "the English one")
+}
+
+// TestACommandMidDraftOpensNoMenu (QA round 13, P2): "/exa" typed after words is text, as in
+// Claude Code and Codex, where a command is one only at the prompt's start (and the server's
+// door runs one only there). Before, the Commands menu opened with /example highlighted, and
+// Enter and Tab were both swallowed: a command's pick claims the draft from its start, which
+// the input machine refused mid-draft, and the menu stayed open. At the start, the menu still
+// opens and Tab picks.
+func TestACommandMidDraftOpensNoMenu(t *testing.T) {
+	t.Parallel()
+	_, ctx := openSession(t, "hello")
+	waitMessages(t, ctx, 2)
+	rng := newRand()
+	do(t, ctx, 10*time.Second, waitJS(`document.activeElement.id === 'composer-input'`))
+	// The command list is warm: at the start "/exa" offers /example.
+	typeAt(t, ctx, rng, "/exa", personPace)
+	do(t, ctx, 10*time.Second, menuOpen("/example"))
+	clearDraft(t, ctx)
+
+	typeAt(t, ctx, rng, "hello /exa", personPace)
+	// The candidates come back in a few ms; the menu would be open well within the second.
+	deadline := time.Now().Add(time.Second)
+	for time.Now().Before(deadline) {
+		require.Equal(t, "false", evalString(t, ctx, `document.querySelector('#composer-input').getAttribute('data-expanded')`),
+			"no command menu mid-draft")
+		time.Sleep(50 * time.Millisecond)
+	}
+	do(t, ctx, 10*time.Second, pressEnter(0))
+	msgs := waitMessages(t, ctx, 3)
+	assert.Equal(t, "hello /exa", msgs[2].Text, "Enter sends the draft as typed")
+
+	// At the start of the draft the menu opens, and Tab picks.
+	do(t, ctx, 10*time.Second, waitDraft(""))
+	typeAt(t, ctx, rng, "/exa", personPace)
+	// (The example names' menu may open after it: /example takes an argument.)
+	do(t, ctx, 10*time.Second, menuOpen("/example"), tabKey(0), waitDraft("/example "))
+}
+
+// TestSameNamedSessionsDifferInTheMenu (QA round 12 #19): two sessions both titled "hello"
+// each say, in the `@` menu, something that tells them apart.
+func TestSameNamedSessionsDifferInTheMenu(t *testing.T) {
+	t.Parallel()
+	srv := startServer(t, t.TempDir(), "127.0.0.1:0")
+	first := seedSession(t, srv, "hello", 1)
+	second := seedSession(t, srv, "hello", 1)
+	home := seedSession(t, srv, "home", 1)
+	ctx := openPage(t, srv, "/s/"+home)
+	waitMessages(t, ctx, 2)
+	do(t, ctx, 10*time.Second, chromedp.Focus(composer), typeText("@hel"),
+		waitJS(`[...document.querySelectorAll('#composer-menu [role=option]')].filter(o => o.textContent.includes('@hello')).length === 2`))
+	var details []string
+	require.NoError(t, json.Unmarshal([]byte(evalString(t, ctx, `JSON.stringify([...document.querySelectorAll('#composer-menu [role=option]')].
+		filter(o => o.textContent.includes('@hello')).map(o => o.querySelector('.ib-option-detail').textContent))`)), &details))
+	require.Len(t, details, 2)
+	assert.NotEqual(t, details[0], details[1], "each says what tells it apart")
+	for _, d := range details {
+		assert.Contains(t, d, "just now", "when it was last used, as the sidebar says it")
+	}
+	// The one detail that differs here is the session's id, which typing after @ finds too.
+	assert.True(t, strings.Contains(details[0], second[:6]) || strings.Contains(details[0], first[:6]), details[0])
+}

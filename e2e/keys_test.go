@@ -237,3 +237,47 @@ func TestCtrlEnterWithWordsTypedRejects(t *testing.T) {
 	assert.True(t, strings.HasPrefix(evalString(t, ctx, `document.querySelector('.thread .entry-decision .entry-outcome').textContent`), "Rejected"),
 		"the card says it was rejected")
 }
+
+// arrowLeft presses ← n times, as a person moving the caret back.
+func arrowLeft(n int) chromedp.Action[chromedp.Void] {
+	var steps []chromedp.Action[chromedp.Void]
+	for range n {
+		steps = append(steps, rawKey("ArrowLeft", 37, 0))
+	}
+	return chromedp.Steps(steps...)
+}
+
+// stripText is the "Your draft is kept: …" strip of the decision shown, "" when none.
+const stripText = `(document.querySelector('#composer-mode .draft-strip') || {textContent: ''}).textContent`
+
+// TestKeysOnADecisionGoWhereTheCaretWas (QA round 13, P1): the person edits in the middle of
+// their draft ("AAA xxx| BBB"); an approval takes the input area; after a pause they type on.
+// Their letters go to the draft where the caret was, in order ("AAA xxx yyy BBB"), and the
+// strip shows the draft as it is. Before, each letter was appended at the draft's end ("AAA
+// xxx BBB yyy").
+func TestKeysOnADecisionGoWhereTheCaretWas(t *testing.T) {
+	t.Parallel()
+	srv, ctx := openSession(t, "hello")
+	waitMessages(t, ctx, 2)
+	rng := newRand()
+	do(t, ctx, 10*time.Second, waitJS(`document.activeElement.id === 'composer-input'`))
+	typeAt(t, ctx, rng, "AAA BBB", personPace)
+	do(t, ctx, 10*time.Second, arrowLeft(4), waitJS(`document.querySelector('#composer-input').selectionStart === 3`))
+	typeAt(t, ctx, rng, " xxx", personPace)
+	do(t, ctx, 10*time.Second, waitDraft("AAA xxx BBB"))
+
+	sendAPI(t, srv, sessionOf(t, ctx), `/script r = run(['echo','hi'])`)
+	do(t, ctx, 30*time.Second, waitJS(modeShown), waitJS(stripText+` === 'Your draft is kept: AAA xxx BBB'`))
+	time.Sleep(2 * time.Second) // the person reads it
+	typeAt(t, ctx, rng, " yyy", personPace)
+	waitShowing(t, ctx, 10*time.Second, stripText+` === 'Your draft is kept: AAA xxx yyy BBB'`, stripText)
+	assert.True(t, evalBool(t, ctx, modeShown), "the approval is still there, unanswered")
+	assert.Equal(t, "", evalString(t, ctx, `(document.querySelector('#approval-instruction') || {value: ''}).value`), "no letter went into the approval")
+
+	// Back in the draft, the caret is after the letters, so the next ones follow them.
+	do(t, ctx, 10*time.Second, chromedp.Click(chromedp.CSS(`#composer-mode .draft-strip`)), waitJS(modeGone),
+		waitJS(`document.activeElement.id === 'composer-input'`))
+	assert.Equal(t, "AAA xxx yyy BBB", draft(t, ctx))
+	typeAt(t, ctx, rng, " zz", personPace)
+	do(t, ctx, 10*time.Second, waitDraft("AAA xxx yyy zz BBB"))
+}

@@ -235,3 +235,82 @@ func TestPromptsStillSendAfterTheApprovalsScreen(t *testing.T) {
 	assert.Empty(t, unsent(t, ctx), "nothing waits while the server is up")
 	assert.Len(t, logMessages(t, srv, id), 6, "both prompts reached the server")
 }
+
+// visibleRetriesJS counts the "Retry now" buttons a person sees on the page.
+const visibleRetriesJS = `[...document.querySelectorAll('button')].filter(b => b.innerText.trim() === 'Retry now' && b.getClientRects().length > 0).length`
+
+// TestAReloadOfflineShowsOneRetryNow (QA round 12 #11): a session's page reloaded while the
+// server is away, with a prompt waiting to be sent, shows one offline strip with one "Retry
+// now", reached by Tab, and what the page kept (the waiting prompt); not the strip's, the
+// session list's and each waiting prompt's Retry now. The empty page shows its banner's alone.
+func TestAReloadOfflineShowsOneRetryNow(t *testing.T) {
+	t.Parallel()
+	data := t.TempDir()
+	srv, ctx, id := openSeeded(t, data, "Away", waitWorker())
+	do(t, ctx, 20*time.Second, waitCaughtUp())
+	waitMessages(t, ctx, 2)
+
+	srv.kill()
+	do(t, ctx, 30*time.Second, waitJS(`!!document.querySelector('.link-reconnecting')`),
+		chromedp.Click(composer), typeText("sent while away"), pressEnter(0), waitUnsent("sent while away"))
+
+	do(t, ctx, 60*time.Second, chromedp.Reload(), waitReady(), waitUnsent("sent while away"),
+		// Every request the page makes at its start has failed by then: the models' and the
+		// session list's go out together.
+		waitJS(`!!document.querySelector('.link-reconnecting.offline') && !!document.querySelector('.model-controls .control-problem')`))
+	shows := `document.querySelector('main').innerText`
+	// Not a time to wait for a thing: a second in which no second Retry now shows.
+	for range 10 {
+		require.Equal(t, 1, get(t, ctx, chromedp.Evaluate[int](visibleRetriesJS)), "one Retry now; the page shows %s", evalString(t, ctx, shows))
+		time.Sleep(100 * time.Millisecond)
+	}
+	assert.Equal(t, "status", evalString(t, ctx, `document.querySelector('.link-retry').closest('[role]').getAttribute('role')`),
+		"the strip that holds it is a status")
+	assert.Contains(t, evalString(t, ctx, `document.querySelector('.link-retry').closest('.offline').innerText`), "Offline")
+	assert.NotContains(t, evalString(t, ctx, shows), "Could not list sessions", "the strip says it once")
+
+	// Reached by the keyboard: Tab from the top of the page comes to it.
+	evalBool(t, ctx, `(document.activeElement && document.activeElement.blur(), true)`)
+	reached := false
+	for range 40 {
+		do(t, ctx, 5*time.Second, tab)
+		if evalBool(t, ctx, `document.activeElement.innerText === 'Retry now'`) {
+			reached = true
+			break
+		}
+	}
+	assert.True(t, reached, "Tab reaches Retry now")
+
+	// The empty page, reloaded offline too: its banner, alone.
+	do(t, ctx, 60*time.Second, chromedp.Navigate(srv.base()+"/"), waitJS(`document.documentElement.hasAttribute('data-ready')`),
+		waitJS(`!!document.querySelector('.offline') && !!document.querySelector('.model-controls .control-problem')`))
+	for range 10 {
+		require.Equal(t, 1, get(t, ctx, chromedp.Evaluate[int](visibleRetriesJS)), "one Retry now on the empty page; it shows %s", evalString(t, ctx, shows))
+		time.Sleep(100 * time.Millisecond)
+	}
+	do(t, ctx, 60*time.Second, chromedp.Navigate(srv.base()+"/s/"+id), waitReady(), waitUnsent("sent while away"))
+
+	srv = startServer(t, data, srv.addr)
+	do(t, ctx, 90*time.Second, waitJS(`!!document.querySelector('.link-live')`),
+		waitJS(`document.querySelectorAll('.thread .msg-unsent').length === 0`))
+	assert.Equal(t, 0, get(t, ctx, chromedp.Evaluate[int](visibleRetriesJS)))
+}
+
+// TestTheModelListComesBackWithTheServer (the re-test of QA round 12): "Models: the server is
+// not reachable", from a reload while the server was away, goes once the socket is live again,
+// without a reload: the list is read again.
+func TestTheModelListComesBackWithTheServer(t *testing.T) {
+	t.Parallel()
+	data := t.TempDir()
+	srv, ctx, _ := openSeeded(t, data, "Models", waitWorker())
+	do(t, ctx, 20*time.Second, waitCaughtUp(), waitJS(`!!document.querySelector('.model-offline')`))
+
+	srv.kill()
+	do(t, ctx, 60*time.Second, chromedp.Reload(), waitReady(),
+		waitJS(`(document.querySelector('.model-controls .control-problem') || {innerText: ''}).innerText.startsWith('Models:')`))
+
+	srv = startServer(t, data, srv.addr)
+	do(t, ctx, 90*time.Second, retryNow(), waitJS(`!!document.querySelector('.link-live')`))
+	waitShowing(t, ctx, 20*time.Second, `!document.querySelector('.model-controls .control-problem') && !!document.querySelector('.model-offline')`,
+		`document.querySelector('.model-controls').outerHTML`)
+}
