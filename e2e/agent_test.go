@@ -3,6 +3,8 @@ package e2e
 import (
 	"context"
 	"net/http"
+	"os"
+	"path/filepath"
 	"strings"
 	"sync"
 	"testing"
@@ -404,4 +406,104 @@ func TestAQueuedPromptReachesTheModelAfterTheAnswer(t *testing.T) {
 		openai.ChatMessageRoleAssistant + ": Working on it. Done.",
 		openai.ChatMessageRoleUser + ": second task",
 	}, said, "the queued prompt comes after the answer it waited for")
+}
+
+// TestAgentApprovalSurvivesAServerKill: the model's command waits for an approval in the
+// composer; the server is killed (SIGKILL) and started again on the same data and address.
+// The page reconnects by itself, the approval is still in the composer, and approving it
+// runs the command once and finishes the turn: the turn resumed where it was.
+func TestAgentApprovalSurvivesAServerKill(t *testing.T) {
+	t.Parallel()
+	fake := testkit.NewModel(t,
+		testkit.Calls(runCommand("call_0", "echo", "hello")))
+	data := t.TempDir()
+	srv := startServerModel(t, data, fake.Base())
+	ctx := browser(t)
+	do(t, ctx, 60*time.Second, chromedp.Navigate(srv.link), waitReady())
+	prompt(t, ctx, "say hello")
+	do(t, ctx, 20*time.Second, waitJS(`!!document.querySelector('#composer-mode.mode-approval')`))
+
+	srv.kill()
+	fake.Add(testkit.Text("It printed hello."))
+	launch(t, repoRoot, data, srv.addr, []string{data + "-workspace"}, "-model-url", fake.Base(), "-model", "test")
+
+	approve(t, ctx, "Approve")
+	waitFinal(t, ctx, "It printed hello.")
+	reqs := fake.Requests()
+	require.Len(t, reqs, 2, "the model was asked once before the kill and once after the approval")
+	assert.Contains(t, strings.Join(testkit.ToolTexts(reqs[1]), "\n"), "hello")
+	thread := evalString(t, ctx, `document.querySelector('.thread').innerText`)
+	assert.NotContains(t, thread, "interrupted", "the turn resumed; nothing says it was cut")
+	assert.Equal(t, "1", evalString(t, ctx, `document.querySelectorAll('.thread .entry-decision').length + ''`),
+		"one approval card: the same decision, not a second one")
+}
+
+// TestAgentCommandOutputShowsWhileItRuns: an approved command's output appears on its
+// receipt while the command still runs (it waits for a file the test writes only after
+// seeing the output), then the result takes its place.
+func TestAgentCommandOutputShowsWhileItRuns(t *testing.T) {
+	t.Parallel()
+	release := filepath.Join(t.TempDir(), "release")
+	script := `echo "step one done"; echo "a warning" >&2; while [ ! -e "$1" ]; do sleep 0.05; done; echo "step two done"`
+	fake, ctx := promptModel(t, "run the steps", testkit.Calls(runCommand("call_0", "sh", "-c", script, "sh", release)), testkit.Text("Both steps ran."))
+	approve(t, ctx, "Approve")
+	do(t, ctx, 30*time.Second, waitJS(`(() => {
+		const o = document.querySelector('.thread .entry-tool.status-running .tool-output');
+		return !!o && o.textContent.includes('step one done') && o.textContent.includes('stderr: a warning');
+	})()`))
+	assert.Equal(t, "log", evalString(t, ctx, `document.querySelector('.thread .entry-tool .tool-output').getAttribute('role')`))
+	assert.NotContains(t, evalString(t, ctx, `document.querySelector('.thread .entry-tool .tool-output').textContent`), "step two done", "the command has not finished")
+	assert.False(t, evalBool(t, ctx, `!!document.querySelector('.thread .entry-tool .tool-result')`), "no result yet")
+	assert.Len(t, fake.Requests(), 1, "the model has not read the result yet")
+
+	if err := os.WriteFile(release, nil, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	waitFinal(t, ctx, "Both steps ran.")
+	assert.Contains(t, evalString(t, ctx, `document.querySelector('.thread .entry-tool .tool-result').textContent`), "step two done")
+	assert.False(t, evalBool(t, ctx, `!!document.querySelector('.thread .entry-tool .tool-output')`), "the result replaced the output so far")
+	reqs := fake.Requests()
+	if assert.Len(t, reqs, 2) {
+		assert.Equal(t, []string{"call_0: exit status 0\nstdout:\nstep one done\nstep two done\nstderr:\na warning"}, testkit.ToolTexts(reqs[1]))
+	}
+}
+
+// TestAStreamTakesTheHiddenPlaceholder: the thread keeps a hidden, empty entry after its
+// log, and a message's first token is written into it (components/stream.go, adoptStream);
+// go-app's render after it makes the entry its own. Whatever the path, the page ends as if
+// go-app had drawn it all: the entry holds the message, one placeholder waits at the end,
+// hidden and out of every count of messages, and the next turn's stream takes the new one.
+func TestAStreamTakesTheHiddenPlaceholder(t *testing.T) {
+	t.Parallel()
+	start, more := make(chan struct{}), make(chan struct{})
+	_, _, ctx := openModel(t,
+		testkit.Reply{Steps: []testkit.Step{{Hold: start}, testkit.TextChunk("First "), {Hold: more}, testkit.TextChunk("words."), testkit.Finish("stop")}},
+		testkit.Reply{Steps: []testkit.Step{testkit.TextChunk("Second "), testkit.TextChunk("reply."), testkit.Finish("stop")}},
+	)
+	const onePlaceholderLast = `(() => {
+		const inner = document.querySelector('.thread-inner');
+		const ph = inner.querySelectorAll(':scope > .msg-pending');
+		return ph.length === 1 && inner.lastElementChild === ph[0] && ph[0].hidden && ph[0].offsetHeight === 0;
+	})()`
+	prompt(t, ctx, "hi")
+	do(t, ctx, 60*time.Second, waitJS(`[...document.querySelectorAll('.thread .msg-user .msg-text')].some(e => e.textContent === 'hi')`), waitJS(onePlaceholderLast))
+	evalBool(t, ctx, `(window.__ph = document.querySelector('.thread-inner > .msg-pending'), true)`)
+	assert.Zero(t, int(get(t, ctx, chromedp.Evaluate[float64](`document.querySelectorAll('.thread-inner .msg-agent, .thread-inner .msg[data-offset]:not(.msg-user)').length`))), "the placeholder is no message")
+
+	close(start)
+	do(t, ctx, 20*time.Second, waitJS(`(document.querySelector('.thread .msg-streaming .msg-text') || {}).textContent === 'First '`))
+	assert.True(t, evalBool(t, ctx, `document.querySelector('.thread .msg-streaming') === window.__ph`), "the stream is drawn in the placeholder's node")
+	do(t, ctx, 20*time.Second, waitJS(onePlaceholderLast))
+
+	close(more)
+	do(t, ctx, 20*time.Second, waitJS(`!document.querySelector('.thread .msg-streaming') && !document.querySelector('.thread .stop')`))
+	assert.Equal(t, "First words.", lastAgentText(t, ctx))
+	assert.True(t, evalBool(t, ctx, `window.__ph.isConnected && window.__ph.classList.contains('msg-agent') && !window.__ph.hidden && window.__ph.dataset.stream !== 'pending'`), "the placeholder became the message")
+	assert.True(t, evalBool(t, ctx, onePlaceholderLast))
+
+	prompt(t, ctx, "again")
+	do(t, ctx, 20*time.Second, waitJS(`document.querySelectorAll('.thread .msg-agent').length === 2 && !document.querySelector('.thread .msg-streaming') && !document.querySelector('.thread .stop')`))
+	assert.Equal(t, "Second reply.", lastAgentText(t, ctx))
+	assert.Equal(t, `["First words.","Second reply."]`, evalString(t, ctx, `JSON.stringify([...document.querySelectorAll('.thread .msg-agent .msg-text')].map(e => e.textContent))`))
+	assert.True(t, evalBool(t, ctx, onePlaceholderLast))
 }

@@ -2,10 +2,13 @@ package e2e
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
+	"maps"
 	"math/rand/v2"
 	"os"
 	"slices"
+	"sort"
 	"strconv"
 	"strings"
 	"testing"
@@ -14,6 +17,7 @@ import (
 	"github.com/chromedp/cdproto/cdp"
 	"github.com/chromedp/cdproto/input"
 	"github.com/chromedp/cdproto/performance"
+	"github.com/chromedp/cdproto/tracing"
 	"github.com/chromedp/chromedp"
 
 	"parley/app/api"
@@ -202,4 +206,490 @@ func pressKey(b *testing.B, ctx context.Context, s string) {
 	do(b, ctx, 10*time.Second,
 		key(input.DispatchKeyEventParams{Type: input.DispatchKeyEventTypeKeyDown, Key: s, Text: s, UnmodifiedText: s}),
 		key(input.DispatchKeyEventParams{Type: input.DispatchKeyEventTypeKeyUp, Key: s}))
+}
+
+// floorSetup puts the floor on the page: a bare <textarea> with no listener of its own,
+// holding the same draft in the same font, size and box as the composer's, in the same place
+// (the composer's bar hidden while it is typed into). Everything else, the thread of 1,000
+// messages included, is the same page.
+const floorSetup = `(() => {
+	const src = document.querySelector('#composer-input');
+	const cs = getComputedStyle(src);
+	const f = document.createElement('textarea');
+	f.id = 'floor-input';
+	f.value = src.value;
+	for (const p of ['font-family', 'font-size', 'font-weight', 'line-height', 'letter-spacing', 'white-space', 'overflow-wrap', 'tab-size', 'padding', 'border', 'box-sizing'])
+		f.style.setProperty(p, cs.getPropertyValue(p));
+	const r = src.getBoundingClientRect();
+	f.style.width = r.width + 'px'; f.style.height = r.height + 'px';
+	f.style.display = 'none';
+	document.querySelector('.composer-frame').appendChild(f);
+	return true;
+})()`
+
+// floorRound shows the floor or the composer, focuses it with the caret at the end, and
+// clears the probe's counters.
+func floorRound(floor bool) string {
+	return fmt.Sprintf(`(floor => {
+	const f = document.querySelector('#floor-input'), bar = document.querySelector('.composer-bar');
+	f.style.display = floor ? 'block' : 'none';
+	bar.style.display = floor ? 'none' : '';
+	const t = floor ? f : document.querySelector('#composer-input');
+	t.focus(); t.setSelectionRange(t.value.length, t.value.length);
+	parleyLat.length = 0; parleyWork.length = 0; parleyThreadMutations = 0; parleyHandlerKeys();
+	return true;
+})(%v)`, floor)
+}
+
+// roundResult is what one round of typing measured.
+type roundResult struct {
+	lat, work         []float64
+	own               []float64 // the bar's handlers' own work per key (none for the floor)
+	layouts, recalcs  float64   // per key
+	scriptMs, styleMs float64   // per key
+	heapKB            float64   // Go heap allocated per key
+	mutations         int
+}
+
+// BenchmarkKeystrokeFloor measures the keystroke budget against the floor, side by side in one
+// process: rounds typed into a bare textarea (the floor) alternate with rounds typed into
+// Parley's composer, on the same page, thread and 10 KB draft. It reports, for both, p50 and
+// p95 keydown-to-painted-frame, the share within one 60 Hz frame, layouts, style recalcs and
+// script per key, Go heap per key, keydown to input handled (the browser's edit and every
+// listener), the bar's handlers' own work per key (the time inside its listeners, from
+// parleyHandlerKeys) and the thread's mutations per key, then Parley's ratios to the floor. Timings are reported, never
+// asserted; only a re-rendered thread fails it. Run with -benchtime 1x.
+func BenchmarkKeystrokeFloor(b *testing.B) {
+	ctx, _, _ := openKeystrokePage(b)
+	get(b, ctx, chromedp.Evaluate[bool](floorSetup))
+	time.Sleep(time.Second) // the paste's draft save
+
+	const rounds, keys = 6, 120 // floor, Parley, floor, Parley…
+	typed := "the quick brown fox jumps over the lazy dog "
+	metrics := func() map[string]float64 { return browserMetrics(b, ctx) }
+	var floor, parley []roundResult
+	b.ResetTimer()
+	for round := range rounds {
+		isFloor := round%2 == 0
+		get(b, ctx, chromedp.Evaluate[bool](floorRound(isFloor)))
+		time.Sleep(300 * time.Millisecond)
+		m0 := metrics()
+		heap0 := get(b, ctx, chromedp.Evaluate[float64](`parleyHeapAlloc()`))
+		for i := range keys {
+			s := string(typed[(round*keys+i)%len(typed)])
+			pressKey(b, ctx, s)
+			get(b, ctx, chromedp.Evaluate[bool](fmt.Sprintf(`parleyWait(%d).then(() => true)`, i+1), chromedp.EvalAwaitPromise))
+			time.Sleep(20*time.Millisecond + rand.N(17*time.Millisecond)) // no fixed phase of the frame
+		}
+		m1 := metrics()
+		heap1 := get(b, ctx, chromedp.Evaluate[float64](`parleyHeapAlloc()`))
+		r := roundResult{
+			lat:       get(b, ctx, chromedp.Evaluate[[]float64](`parleyLat`)),
+			work:      get(b, ctx, chromedp.Evaluate[[]float64](`parleyWork`)),
+			own:       get(b, ctx, chromedp.Evaluate[[]float64](`parleyHandlerKeys()`)),
+			layouts:   (m1["LayoutCount"] - m0["LayoutCount"]) / keys,
+			recalcs:   (m1["RecalcStyleCount"] - m0["RecalcStyleCount"]) / keys,
+			scriptMs:  (m1["ScriptDuration"] - m0["ScriptDuration"]) * 1000 / keys,
+			styleMs:   (m1["RecalcStyleDuration"] - m0["RecalcStyleDuration"]) * 1000 / keys,
+			heapKB:    (heap1 - heap0) / keys / 1024,
+			mutations: get(b, ctx, chromedp.Evaluate[int](`parleyThreadMutations`)),
+		}
+		if isFloor {
+			floor = append(floor, r)
+		} else {
+			parley = append(parley, r)
+		}
+	}
+	b.StopTimer()
+
+	type summary struct {
+		p50, p95, share, layouts, recalcs, script, style, heap, workP95, ownP50, ownP95, mutations float64
+	}
+	sum := func(rs []roundResult) summary {
+		var lat, work, own []float64
+		var s summary
+		for _, r := range rs {
+			lat, work, own = append(lat, r.lat...), append(work, r.work...), append(own, r.own...)
+			s.layouts += r.layouts / float64(len(rs))
+			s.recalcs += r.recalcs / float64(len(rs))
+			s.script += r.scriptMs / float64(len(rs))
+			s.style += r.styleMs / float64(len(rs))
+			s.heap += r.heapKB / float64(len(rs))
+			s.mutations += float64(r.mutations) / float64(len(rs)*keys)
+		}
+		slices.Sort(lat)
+		slices.Sort(work)
+		slices.Sort(own)
+		pct := func(v []float64, p float64) float64 {
+			if len(v) == 0 {
+				return 0
+			}
+			return v[min(len(v)-1, int(p*float64(len(v))))]
+		}
+		within := 0
+		for _, v := range lat {
+			if v <= 16.7 {
+				within++
+			}
+		}
+		s.p50, s.p95 = pct(lat, 0.5), pct(lat, 0.95)
+		s.share = 100 * float64(within) / float64(max(len(lat), 1))
+		s.workP95 = pct(work, 0.95)
+		s.ownP50, s.ownP95 = pct(own, 0.5), pct(own, 0.95)
+		return s
+	}
+	f, p := sum(floor), sum(parley)
+	row := func(name string, s summary) {
+		b.Logf("%-22s p50 %5.1f ms  p95 %5.1f ms  within a frame %5.1f %%  layouts/key %.2f  style recalcs/key %.2f (%.2f ms)  script/key %.2f ms  keydown to input p95 %.2f ms  handlers' own p50 %.2f ms p95 %.2f ms  Go heap/key %.2f KB  thread mutations/key %.2f",
+			name, s.p50, s.p95, s.share, s.layouts, s.recalcs, s.style, s.script, s.workP95, s.ownP50, s.ownP95, s.heap, s.mutations)
+	}
+	b.Logf("%d rounds of %d keys, alternating, one page: a thread of 1,000 messages, a 10 KB draft with 50 chips", rounds, keys)
+	row("bare textarea (floor)", f)
+	row("Parley's composer", p)
+	ratio := func(a, b float64) float64 {
+		if b == 0 {
+			return 0
+		}
+		return a / b
+	}
+	b.Logf("ratios (Parley / floor): p50 %.2f× (target ≤ 1.10), p95 %.2f×, share within a frame %.2f× (target ≥ 0.90), layouts per key %.2f (target 1), handlers' own work p95 %.2f ms (target ≤ 1), thread mutations per key %.2f (target 0)",
+		ratio(p.p50, f.p50), ratio(p.p95, f.p95), ratio(p.share, f.share), p.layouts, p.ownP95, p.mutations)
+	b.ReportMetric(ratio(p.p50, f.p50), "p50-ratio")
+	b.ReportMetric(ratio(p.p95, f.p95), "p95-ratio")
+	b.ReportMetric(ratio(p.share, f.share), "frame-share-ratio")
+	b.ReportMetric(p.layouts, "layouts/key")
+	b.ReportMetric(p.heap, "heap-KB/key")
+	b.ReportMetric(p.ownP95, "handlers-p95-ms")
+	if p.mutations != 0 {
+		b.Fatalf("the thread changed %.2f times per key while typing: it must never re-render on a keystroke", p.mutations)
+	}
+}
+
+// BenchmarkKeystrokeTrace records a Chromium trace (the devtools timeline) of keys typed into
+// the floor (a bare textarea) and into the composer, on the keystroke benches' page, and says
+// where each layout and style recalc of a key runs: inside which event of the key (keydown,
+// beforeinput, the browser's edit, input) or in the frame after it. It is the instrument
+// behind docs/composer.md's "The keystroke budget against the floor": it asserts nothing.
+// Run with -benchtime 1x.
+func BenchmarkKeystrokeTrace(b *testing.B) {
+	ctx, _, _ := openKeystrokePage(b)
+	if css := os.Getenv("PARLEY_BENCH_CSS"); css != "" {
+		// An experiment: extra CSS for the page while typing, to see what costs what.
+		get(b, ctx, chromedp.Evaluate[bool](`(s => { s.textContent = `+quote(css)+`; document.head.appendChild(s); return true })(document.createElement('style'))`))
+	}
+	if js := os.Getenv("PARLEY_BENCH_JS"); js != "" {
+		get(b, ctx, chromedp.Evaluate[bool](`(() => { `+js+`; return true })()`)) // an experiment, as the CSS
+	}
+	get(b, ctx, chromedp.Evaluate[bool](floorSetup))
+	time.Sleep(time.Second) // the paste's draft save
+	const keys = 40
+	typed := "the quick brown fox jumps over the lazy dog "
+	for round, floor := range []bool{true, false} {
+		get(b, ctx, chromedp.Evaluate[bool](floorRound(floor)))
+		time.Sleep(300 * time.Millisecond)
+		evs := traceKeys(b, ctx, func() {
+			for i := range keys {
+				pressKey(b, ctx, string(typed[(round*keys+i)%len(typed)]))
+				get(b, ctx, chromedp.Evaluate[bool](fmt.Sprintf(`parleyWait(%d).then(() => true)`, i+1), chromedp.EvalAwaitPromise))
+				time.Sleep(20*time.Millisecond + rand.N(17*time.Millisecond))
+			}
+		})
+		name := "Parley's composer"
+		if floor {
+			name = "bare textarea (floor)"
+		}
+		b.Logf("%s: %s", name, explainTrace(evs, keys))
+	}
+}
+
+// traceEvent is one event of Chromium's JSON trace format.
+type traceEvent struct {
+	Name string          `json:"name"`
+	Cat  string          `json:"cat"`
+	Ph   string          `json:"ph"`
+	Ts   float64         `json:"ts"`
+	Dur  float64         `json:"dur"`
+	Pid  int             `json:"pid"`
+	Tid  int             `json:"tid"`
+	Args json.RawMessage `json:"args"`
+}
+
+// traceKeys records the devtools timeline while typing runs.
+func traceKeys(b *testing.B, ctx context.Context, typing func()) []traceEvent {
+	var evs []traceEvent
+	done := make(chan struct{})
+	collected := chromedp.Events(ctx, tracing.DataCollected)
+	complete := chromedp.Events(ctx, tracing.TracingComplete)
+	go func() {
+		for ev, err := range collected {
+			if err != nil {
+				return
+			}
+			for _, v := range ev.Value {
+				var te traceEvent
+				if json.Unmarshal([]byte(v), &te) == nil {
+					evs = append(evs, te)
+				}
+			}
+		}
+	}()
+	go func() {
+		for _, err := range complete {
+			if err == nil {
+				close(done)
+			}
+			return
+		}
+	}()
+	do(b, ctx, 10*time.Second, chromedp.Func(func(ctx context.Context, t *chromedp.Target) error {
+		_, err := cdp.Call(ctx, t, tracing.Start, tracing.StartParams{
+			TransferMode: tracing.StartTransferModeReportEvents,
+			TraceConfig: &tracing.TraceConfig{IncludedCategories: []string{
+				"devtools.timeline", "disabled-by-default-devtools.timeline", "disabled-by-default-devtools.timeline.stack", "blink", "v8.execute", "toplevel",
+			}},
+		})
+		return err
+	}))
+	typing()
+	do(b, ctx, 10*time.Second, chromedp.Func(func(ctx context.Context, t *chromedp.Target) error {
+		_, err := cdp.Call(ctx, t, tracing.End, cdp.Empty{})
+		return err
+	}))
+	select {
+	case <-done:
+	case <-time.After(60 * time.Second):
+		b.Fatal("the trace did not complete")
+	}
+	time.Sleep(500 * time.Millisecond) // the last dataCollected's goroutine
+	return evs
+}
+
+// span is a complete event on the renderer's main thread, with its nesting.
+type span struct {
+	name, detail string
+	ts, end      float64
+	parent       *span
+}
+
+func (s *span) path() string {
+	var p []string
+	for a := s.parent; a != nil; a = a.parent {
+		if n := a.label(); n != "" {
+			p = append(p, n)
+		}
+	}
+	slices.Reverse(p)
+	return strings.Join(p, " > ")
+}
+
+// label names the ancestors worth naming: the key's events, the frame's phases, JS.
+func (s *span) label() string {
+	switch s.name {
+	case "EventDispatch":
+		return s.detail
+	case "FunctionCall", "v8.callFunction":
+		return "js"
+	case "BeginMainThreadFrame", "PageAnimator::serviceScriptedAnimations", "FireAnimationFrame", "UpdateLayoutTree", "Layout",
+		"ResizeObserver::BroadcastObservations", "IntersectionObserverController::computeIntersections", "ScrollIntoView":
+		return s.name
+	case "ProxyMain::BeginMainFrame", "ThreadProxy::BeginMainFrame", "LocalFrameView::UpdateLifecyclePhases", "PaintController::CommitNewDisplayItems":
+		return "frame"
+	}
+	return ""
+}
+
+// explainTrace counts, per key, the layouts and style recalcs on the renderer's main thread,
+// by where they ran.
+func explainTrace(evs []traceEvent, keys int) string {
+	// The renderer's main thread: the one that dispatched the keydowns.
+	count := map[[2]int]int{}
+	for _, e := range evs {
+		if e.Name == "EventDispatch" && strings.Contains(string(e.Args), `"keydown"`) {
+			count[[2]int{e.Pid, e.Tid}]++
+		}
+	}
+	var main [2]int
+	for k, n := range count {
+		if n > count[main] {
+			main = k
+		}
+	}
+	var spans []*span
+	open := map[string][]*span{}
+	for _, e := range evs {
+		if e.Pid != main[0] || e.Tid != main[1] {
+			continue
+		}
+		detail := ""
+		if e.Name == "FunctionCall" || e.Name == "TimerFire" || e.Name == "FireIdleCallback" {
+			var a struct {
+				Data struct {
+					FunctionName string `json:"functionName"`
+					URL          string `json:"url"`
+					Line         int    `json:"lineNumber"`
+				} `json:"data"`
+			}
+			_ = json.Unmarshal(e.Args, &a)
+			u := a.Data.URL
+			if i := strings.LastIndex(u, "/"); i >= 0 {
+				u = u[i+1:]
+			}
+			detail = fmt.Sprintf("%s %s:%d", a.Data.FunctionName, u, a.Data.Line)
+		}
+		if e.Name == "EventDispatch" {
+			var a struct {
+				Data struct {
+					Type string `json:"type"`
+				} `json:"data"`
+			}
+			_ = json.Unmarshal(e.Args, &a)
+			detail = a.Data.Type
+		}
+		switch e.Ph {
+		case "X":
+			spans = append(spans, &span{name: e.Name, detail: detail, ts: e.Ts, end: e.Ts + e.Dur})
+		case "B":
+			s := &span{name: e.Name, detail: detail, ts: e.Ts, end: -1}
+			open[e.Name] = append(open[e.Name], s)
+			spans = append(spans, s)
+		case "E":
+			if st := open[e.Name]; len(st) > 0 {
+				st[len(st)-1].end = e.Ts
+				open[e.Name] = st[:len(st)-1]
+			}
+		}
+	}
+	spans = slices.DeleteFunc(spans, func(s *span) bool { return s.end < s.ts })
+	sort.SliceStable(spans, func(i, j int) bool {
+		if spans[i].ts != spans[j].ts {
+			return spans[i].ts < spans[j].ts
+		}
+		return spans[i].end > spans[j].end
+	})
+	var stack []*span
+	for _, s := range spans {
+		for len(stack) > 0 && stack[len(stack)-1].end <= s.ts {
+			stack = stack[:len(stack)-1]
+		}
+		if len(stack) > 0 {
+			s.parent = stack[len(stack)-1]
+		}
+		stack = append(stack, s)
+	}
+	// Where each layout and recalc ran; the event of the key just before it, when it ran at
+	// top level (in the frame).
+	where := map[string]int{}
+	last := ""
+	var sample []string
+	for _, s := range spans {
+		if s.name == "EventDispatch" {
+			last = s.detail
+		}
+		if s.name != "Layout" && s.name != "UpdateLayoutTree" {
+			continue
+		}
+		if s.parent != nil && (s.parent.name == "Layout" || s.parent.name == "UpdateLayoutTree") {
+			continue
+		}
+		p := s.path()
+		if p == "" {
+			p = "(top level)"
+		}
+		k := fmt.Sprintf("%s in [%s] after %s", s.name, p, last)
+		where[k]++
+		if len(sample) < 30 {
+			sample = append(sample, fmt.Sprintf("%s %.2fms @%s", s.name, (s.end-s.ts)/1000, p))
+		}
+	}
+	// One key in full: the spans under its fifth keypress, nested.
+	var detail []string
+	kp := 0
+	var root *span
+	for _, s := range spans {
+		if s.name == "EventDispatch" && s.detail == "keydown" {
+			kp++
+			if kp == 5 {
+				root = s
+			}
+		}
+		if root == nil || s.ts < root.ts {
+			continue
+		}
+		if s.ts > root.ts+40000 {
+			break
+		}
+		depth := 0
+		for a := s.parent; a != nil; a = a.parent {
+			depth++
+		}
+		detail = append(detail, fmt.Sprintf("%s%s %s %.2fms +%.2f", strings.Repeat("  ", depth), s.name, s.detail, (s.end-s.ts)/1000, (s.ts-root.ts)/1000))
+	}
+	// Script run by the key's own events (keydown to keyup), per key: the listeners' work.
+	var perKey []float64
+	for _, s := range spans {
+		if s.name == "EventDispatch" && s.detail == "keydown" {
+			perKey = append(perKey, 0)
+		}
+		if len(perKey) == 0 || s.name != "FunctionCall" || s.parent == nil || s.parent.name != "EventDispatch" {
+			continue
+		}
+		switch s.parent.detail {
+		case "keydown", "keypress", "beforeinput", "textInput", "input", "keyup":
+			perKey[len(perKey)-1] += (s.end - s.ts) / 1000
+		}
+	}
+	// The main thread's busy time per key (keydown to the next keydown), by what ran at top
+	// level: the key's own events, the frame, and everything else (timers, messages, GC).
+	busy := map[string]float64{}
+	nKeys := 0
+	for _, s := range spans {
+		if s.name == "EventDispatch" && s.detail == "keydown" {
+			nKeys++
+		}
+		if s.parent != nil || nKeys == 0 || s.name != "ThreadControllerImpl::RunTask" && s.name != "RunTask" {
+			continue
+		}
+		kind := "other"
+		for _, c := range spans {
+			if c.ts < s.ts {
+				continue
+			}
+			if c.ts >= s.end {
+				break
+			}
+			if c.name == "EventDispatch" {
+				kind = "key events"
+				break
+			}
+			if c.name == "WebFrameWidgetImpl::BeginMainFrame" || c.name == "WebFrameWidgetImpl::UpdateLifecycle" {
+				kind = "frame"
+				break
+			}
+			if c.name == "FunctionCall" || c.name == "TimerFire" {
+				kind = "other script: " + c.detail
+				break
+			}
+		}
+		busy[kind] += (s.end - s.ts) / 1000
+	}
+	var busyOut []string
+	for _, k := range slices.Sorted(maps.Keys(busy)) {
+		if v := busy[k] / float64(max(nKeys, 1)); v >= 0.02 {
+			busyOut = append(busyOut, fmt.Sprintf("\n  busy per key %.2f ms  %s", v, k))
+		}
+	}
+	slices.Sort(perKey)
+	pct := func(p float64) float64 {
+		if len(perKey) == 0 {
+			return 0
+		}
+		return perKey[min(len(perKey)-1, int(p*float64(len(perKey))))]
+	}
+	var out []string
+	out = append(out, fmt.Sprintf("\n  script in the key's events per key: p50 %.2f ms, p95 %.2f ms (%d keys)", pct(0.5), pct(0.95), len(perKey)))
+	out = append(out, busyOut...)
+	for _, k := range slices.Sorted(maps.Keys(where)) {
+		out = append(out, fmt.Sprintf("\n  %.2f/key  %s", float64(where[k])/float64(keys), k))
+	}
+	return fmt.Sprintf("%d events on the main thread%s\n  first: %s\n  the fifth key:\n%s", len(spans), strings.Join(out, ""), strings.Join(sample, "; "), strings.Join(detail, "\n"))
 }

@@ -284,3 +284,34 @@ func TestOneFocusRingAndOneLanguagePick(t *testing.T) {
 		assert.Equal(t, want, evalString(t, ctx, styled), page)
 	}
 }
+
+// TestMCPPageHasTheFrame: /mcp shows the sidebar with the sessions and the count of waiting
+// decisions, and on a phone its drawer opens over a dimmed backdrop that closes it, as
+// /approvals does.
+func TestMCPPageHasTheFrame(t *testing.T) {
+	t.Parallel()
+	srv := startServer(t, t.TempDir(), "127.0.0.1:0")
+	s := sessionWith(t, srv, "Waits", `/script confirm('Ship it?')`)
+	waitQueue(t, srv, 1)
+	ctx := browser(t)
+	do(t, ctx, 60*time.Second, chromedp.Navigate(srv.link), waitReady(), chromedp.Navigate(srv.base()+"/mcp"),
+		waitJS(`document.documentElement.hasAttribute('data-ready') && !!document.querySelector('.mcp-page')`),
+		waitJS(`!!document.querySelector('#sidebar .session-item[data-session="`+s+`"]') && document.querySelector('#sidebar .pending-count')?.textContent === '1'`))
+	assert.True(t, evalBool(t, ctx, `document.querySelector('#sidebar').getBoundingClientRect().right <= document.querySelector('.mcp-page').getBoundingClientRect().left + 0.5`), "the sidebar is beside the page")
+
+	for _, page := range []string{"/mcp", "/approvals"} {
+		phone := browser(t)
+		do(t, phone, 60*time.Second, chromedp.EmulateViewport(390, 844), touchScreen(true), chromedp.Navigate(srv.link), waitReady(),
+			chromedp.Navigate(srv.base()+page), waitJS(`document.documentElement.hasAttribute('data-ready') && !!document.querySelector('main')`))
+		assert.False(t, evalBool(t, phone, `(r => r.width > 0)(document.querySelector('#sidebar').getBoundingClientRect())`), page+": the drawer starts closed")
+		do(t, phone, 20*time.Second, clickJS(`.menu-toggle`))
+		waitShowing(t, phone, 20*time.Second, `document.querySelector('#sidebar').classList.contains('open') && !!document.querySelector('#sidebar .session-item[data-session="`+s+`"]')`,
+			`'`+page+` ' + document.querySelector('#sidebar').outerHTML.slice(0, 1500)`)
+		do(t, phone, 20*time.Second,
+			waitJS(`document.querySelector('.drawer-backdrop').classList.contains('open') && getComputedStyle(document.querySelector('.drawer-backdrop')).display !== 'none'`))
+		// The toggle and the page's title do not overlap.
+		assert.True(t, evalBool(t, phone, `(a => { const t = document.querySelector('main h1').getBoundingClientRect(); return a.right <= t.left + 0.5 || a.bottom <= t.top + 0.5 })(document.querySelector('.menu-toggle').getBoundingClientRect())`), page+": the toggle covers the title")
+		do(t, phone, 20*time.Second, clickJS(`.drawer-backdrop`),
+			waitJS(`!document.querySelector('#sidebar').classList.contains('open') && document.activeElement?.classList.contains('menu-toggle')`))
+	}
+}
