@@ -44,7 +44,7 @@ func TestApprovalsEndpoints(t *testing.T) {
 		"/api/approvals/history?before=x":          "?before= must be a whole number",
 		"/api/approvals/history?workspace=nowhere": "the workspaces are",
 	} {
-		resp, data := request(t, http.MethodGet, ts.URL+url, testToken, nil)
+		resp, data := request(t, http.MethodGet, ts.URL+url, testToken, "")
 		assertRefused(t, resp, data, http.StatusBadRequest, "", want, "")
 	}
 	g, err := c.ApprovalGrants(ctx)

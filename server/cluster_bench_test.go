@@ -1,20 +1,25 @@
 package server_test
 
 import (
+	"bytes"
 	"context"
+	"encoding/json"
 	"fmt"
+	"net/http"
 	"slices"
 	"testing"
 	"time"
+
+	"github.com/coder/websocket"
 
 	"parley/internal/testkit"
 	"parley/internal/testkit/testserver"
 	"parley/protocol"
 )
 
-// The benchmarks here run the server on a 3-node JetStream cluster started in the process
-// (testkit.StartCluster), beside the same measure on the embedded store, so the figures say
-// what the cluster's replication adds on loopback.
+// The benchmarks here run the server over real sockets. Most run on a 3-node JetStream
+// cluster started in the process (testkit.StartCluster), beside the same measure on the
+// embedded store, so the figures say what the cluster's replication adds on loopback.
 
 // clusterServer serves a runtime on a fresh 3-node cluster.
 func clusterServer(b *testing.B) *testserver.Server {
@@ -115,6 +120,83 @@ func BenchmarkResume1000(b *testing.B) {
 				ts.Stop()
 			}
 		})
+	}
+}
+
+// BenchmarkDecisionLatency measures the two hops a person feels, through the real server on
+// 127.0.0.1 and embedded JetStream:
+//   - asked→socket: from the asker's call to the question.asked frame on a subscribed socket;
+//   - reply→resumed: from the reply request's send to the asker's return.
+//
+// It reports p50 and p99 of each over b.N decisions.
+func BenchmarkDecisionLatency(b *testing.B) {
+	ts, rt := testServer(b)
+	ctx := context.Background()
+	info, err := rt.CreateSession(ctx, protocol.CreateSessionRequest{Title: "bench"})
+	if err != nil {
+		b.Fatal(err)
+	}
+	conn := ts.Client(b).Dial(http.Header{"Origin": {ts.URL}})
+	sub, _ := json.Marshal(protocol.ClientFrame{Type: protocol.FrameSubscribe, Session: info.ID})
+	if err := conn.Write(ctx, websocket.MessageText, sub); err != nil {
+		b.Fatal(err)
+	}
+	asked := make(chan protocol.Event, 16)
+	go func() {
+		for {
+			_, data, err := conn.Read(ctx)
+			if err != nil {
+				return
+			}
+			var f protocol.ServerFrame
+			if json.Unmarshal(data, &f) == nil && f.Event != nil && f.Event.Type == protocol.EventQuestionAsked {
+				asked <- *f.Event
+			}
+		}
+	}()
+	yes, _ := json.Marshal(true)
+	reply, _ := json.Marshal(protocol.ReplyRequest{Action: protocol.ActionAccept, Content: yes})
+	req := protocol.DecisionRequest{Kind: protocol.KindConfirm, Message: "Go on?"}
+
+	var toSocket, toResumed []time.Duration
+	b.ResetTimer()
+	for range b.N {
+		done := make(chan time.Time, 1)
+		start := time.Now()
+		go func() {
+			if _, err := rt.Ask(ctx, info.ID, "bench:1", req); err != nil {
+				b.Error(err)
+			}
+			done <- time.Now()
+		}()
+		ev := <-asked
+		toSocket = append(toSocket, time.Since(start))
+		qa, err := ev.DecodeQuestionAsked()
+		if err != nil {
+			b.Fatal(err)
+		}
+		sent := time.Now()
+		r, err := http.NewRequest(http.MethodPost, ts.URL+"/api/sessions/"+info.ID+"/decisions/"+qa.ID, bytes.NewReader(reply))
+		if err != nil {
+			b.Fatal(err)
+		}
+		r.Header.Set("Authorization", "Bearer "+testToken)
+		r.Header.Set("Content-Type", "application/json")
+		resp, err := http.DefaultClient.Do(r)
+		if err != nil {
+			b.Fatal(err)
+		}
+		resp.Body.Close()
+		if resp.StatusCode != http.StatusOK {
+			b.Fatalf("reply: %s", resp.Status)
+		}
+		toResumed = append(toResumed, (<-done).Sub(sent))
+	}
+	b.StopTimer()
+	for name, d := range map[string][]time.Duration{"asked→socket": toSocket, "reply→resumed": toResumed} {
+		p50, p99, _ := quantiles(d)
+		b.ReportMetric(float64(p50.Microseconds()), name+"-p50-µs")
+		b.ReportMetric(float64(p99.Microseconds()), name+"-p99-µs")
 	}
 }
 

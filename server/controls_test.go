@@ -32,7 +32,7 @@ func TestModelsAndTheSessionsModel(t *testing.T) {
 	ts := testserver.Start(t, testserver.Options{Model: model.Config{URL: modelEndpoint(t), Model: "small", Window: 32768}})
 	s := createSessionHTTP(t, ts)
 
-	resp, data := request(t, http.MethodGet, ts.URL+"/api/models", testToken, nil)
+	resp, data := request(t, http.MethodGet, ts.URL+"/api/models", testToken, "")
 	require.Equal(t, http.StatusOK, resp.StatusCode, string(data))
 	list := testkit.DecodeAs[protocol.ModelList](t, data)
 	assert.Equal(t, protocol.ModelList{Configured: true, Default: "small", Window: 32768,
@@ -74,7 +74,7 @@ func TestModelsAndTheSessionsModel(t *testing.T) {
 
 func TestModelsWithoutAnEndpoint(t *testing.T) {
 	ts, _ := testServer(t)
-	resp, data := request(t, http.MethodGet, ts.URL+"/api/models", testToken, nil)
+	resp, data := request(t, http.MethodGet, ts.URL+"/api/models", testToken, "")
 	require.Equal(t, http.StatusOK, resp.StatusCode, string(data))
 	assert.JSONEq(t, `{"configured":false,"models":[]}`, string(data))
 
@@ -110,6 +110,6 @@ func TestPermissionsHandler(t *testing.T) {
 
 	resp, data := postJSON(t, ts.URL+"/api/sessions/nosuchsession/permissions", `{"mode":"ask"}`)
 	assert.Equal(t, http.StatusNotFound, resp.StatusCode, string(data))
-	resp, _ = request(t, http.MethodPost, ts.URL+"/api/sessions/"+s+"/permissions", "", nil)
+	resp, _ = request(t, http.MethodPost, ts.URL+"/api/sessions/"+s+"/permissions", "", "")
 	assert.Equal(t, http.StatusUnauthorized, resp.StatusCode, "behind the token")
 }

@@ -1,11 +1,11 @@
 package server_test
 
 import (
-	"io"
 	"net/http"
+	"net/http/httptest"
 	"strconv"
+	"strings"
 	"testing"
-	"time"
 
 	"github.com/coder/websocket"
 	"github.com/stretchr/testify/assert"
@@ -16,6 +16,7 @@ import (
 	"parley/internal/testkit/testserver"
 	"parley/protocol"
 	"parley/runtime"
+	"parley/server"
 )
 
 // These tests drive the handlers as the browser (or a script with the token) does: over
@@ -45,15 +46,26 @@ func testServer(t testing.TB) (*testserver.Server, *runtime.Runtime) {
 	return ts, ts.Runtime
 }
 
-// request sends body (nil for none) to an absolute url with a bearer token ("" sends
-// none); a body goes as application/json, as every client of the API sends it.
-func request(t *testing.T, method, url, token string, body io.Reader) (*http.Response, []byte) {
+// serveRuntime serves rt, a runtime a test stands in for in part, with a bundle over real
+// HTTP until cleanup, and returns a client of it with the token.
+func serveRuntime(t *testing.T, rt server.Runtime) testkit.Client {
 	t.Helper()
-	var h http.Header
-	if body != nil {
-		h = http.Header{"Content-Type": {"application/json"}}
+	b, err := server.LoadBundle(testkit.WebFolder(t))
+	require.NoError(t, err)
+	ts := httptest.NewServer(server.New(rt, testkit.Token, b).Handler())
+	t.Cleanup(ts.Close)
+	return testkit.Client{T: t, Base: ts.URL, Token: testkit.Token}
+}
+
+// request sends body ("" for none) to an absolute url with a bearer token ("" sends
+// none); a body goes as application/json, as every client of the API sends it.
+func request(t *testing.T, method, url, token, body string) (*http.Response, []byte) {
+	t.Helper()
+	c := testkit.Client{T: t, Token: token}
+	if body == "" {
+		return c.Do(method, url, nil, nil)
 	}
-	return testkit.Client{T: t, Token: token}.Do(method, url, body, h)
+	return c.Do(method, url, strings.NewReader(body), http.Header{"Content-Type": {"application/json"}})
 }
 
 // postJSON posts body (a string as it is, anything else encoded) with the token.
@@ -102,7 +114,7 @@ func decisionsOf(t *testing.T, ts *testserver.Server, session string) []protocol
 	if session != "" {
 		url = ts.URL + "/api/sessions/" + session + "/decisions"
 	}
-	resp, data := request(t, http.MethodGet, url, testToken, nil)
+	resp, data := request(t, http.MethodGet, url, testToken, "")
 	require.Equal(t, http.StatusOK, resp.StatusCode, string(data))
 	require.Contains(t, string(data), `"decisions":[`, "an empty list is [], not null")
 	return testkit.DecodeAs[protocol.DecisionList](t, data).Decisions
@@ -112,10 +124,10 @@ func decisionsOf(t *testing.T, ts *testserver.Server, session string) []protocol
 func waitDecisions(t *testing.T, ts *testserver.Server, session string, n int) []protocol.Decision {
 	t.Helper()
 	var list []protocol.Decision
-	require.Eventually(t, func() bool {
+	testkit.Eventually(t, func() bool {
 		list = decisionsOf(t, ts, session)
 		return len(list) == n
-	}, testkit.Wait, 10*time.Millisecond, "waiting for %d pending decisions", n)
+	}, "waiting for %d pending decisions", n)
 	return list
 }
 

@@ -2,12 +2,10 @@ package server_test
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
 	"net/http"
-	"net/http/httptest"
 	"net/url"
 	"os"
 	"path/filepath"
@@ -19,7 +17,6 @@ import (
 
 	"github.com/nats-io/nats.go"
 	"github.com/nats-io/nats.go/jetstream"
-	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
 	"parley/internal/testkit"
@@ -59,9 +56,9 @@ func TestAPIRequiresTheToken(t *testing.T) {
 			require.NoError(t, err)
 			data, _ := io.ReadAll(resp.Body)
 			resp.Body.Close()
-			assert.Equal(t, c.want, resp.StatusCode)
+			require.Equal(t, c.want, resp.StatusCode)
 			if c.want == http.StatusUnauthorized {
-				assert.Contains(t, testkit.ErrorOf(t, data).Error, "access token")
+				require.Contains(t, testkit.ErrorOf(t, data).Error, "access token")
 			}
 		})
 	}
@@ -73,8 +70,8 @@ func TestTokenLinkSetsTheCookieAndLeavesTheAddressBar(t *testing.T) {
 	resp, err := client.Get(ts.URL + "/s/abc?token=" + testToken + "&x=1")
 	require.NoError(t, err)
 	resp.Body.Close()
-	assert.Equal(t, http.StatusSeeOther, resp.StatusCode)
-	assert.Equal(t, "/s/abc?x=1", resp.Header.Get("Location"))
+	require.Equal(t, http.StatusSeeOther, resp.StatusCode)
+	require.Equal(t, "/s/abc?x=1", resp.Header.Get("Location"))
 	var cookie *http.Cookie
 	for _, c := range resp.Cookies() {
 		if c.Name == server.TokenCookie {
@@ -82,17 +79,17 @@ func TestTokenLinkSetsTheCookieAndLeavesTheAddressBar(t *testing.T) {
 		}
 	}
 	require.NotNil(t, cookie)
-	assert.Equal(t, testToken, cookie.Value)
-	assert.True(t, cookie.HttpOnly)
-	assert.Equal(t, http.SameSiteStrictMode, cookie.SameSite)
+	require.Equal(t, testToken, cookie.Value)
+	require.True(t, cookie.HttpOnly)
+	require.Equal(t, http.SameSiteStrictMode, cookie.SameSite)
 
 	resp, err = client.Get(ts.URL + "/?token=wrong")
 	require.NoError(t, err)
 	page, _ := io.ReadAll(resp.Body)
 	resp.Body.Close()
-	assert.Equal(t, http.StatusUnauthorized, resp.StatusCode)
-	assert.Contains(t, resp.Header.Get("Content-Type"), "text/html", "a person reads this")
-	assert.Contains(t, string(page), "Open the address Parley printed")
+	require.Equal(t, http.StatusUnauthorized, resp.StatusCode)
+	require.Contains(t, resp.Header.Get("Content-Type"), "text/html", "a person reads this")
+	require.Contains(t, string(page), "Open the address Parley printed")
 
 	// An old link in a browser that already has access just goes where it points.
 	req, _ := http.NewRequest(http.MethodGet, ts.URL+"/s/abc?token=old", nil)
@@ -100,21 +97,20 @@ func TestTokenLinkSetsTheCookieAndLeavesTheAddressBar(t *testing.T) {
 	resp, err = client.Do(req)
 	require.NoError(t, err)
 	resp.Body.Close()
-	assert.Equal(t, http.StatusSeeOther, resp.StatusCode)
-	assert.Equal(t, "/s/abc", resp.Header.Get("Location"))
+	require.Equal(t, http.StatusSeeOther, resp.StatusCode)
+	require.Equal(t, "/s/abc", resp.Header.Get("Location"))
 
 	resp, err = client.Get(ts.URL + "/web/")
 	require.NoError(t, err)
 	resp.Body.Close()
-	assert.Equal(t, http.StatusNotFound, resp.StatusCode, "no listing of the bundle folder")
+	require.Equal(t, http.StatusNotFound, resp.StatusCode, "no listing of the bundle folder")
 }
 
 func TestRequestsRejectBadInputClearly(t *testing.T) {
 	ts, _ := testServer(t)
-	resp, data := request(t, http.MethodPost, ts.URL+"/api/sessions", testToken, strings.NewReader(`{}`))
+	resp, data := request(t, http.MethodPost, ts.URL+"/api/sessions", testToken, `{}`)
 	require.Equal(t, http.StatusCreated, resp.StatusCode)
-	var s protocol.SessionInfo
-	require.NoError(t, json.Unmarshal(data, &s))
+	s := testkit.DecodeAs[protocol.SessionInfo](t, data)
 	prompt := ts.URL + "/api/sessions/" + s.ID + "/prompt"
 
 	cases := []struct {
@@ -140,22 +136,20 @@ func TestRequestsRejectBadInputClearly(t *testing.T) {
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
-			resp, data := request(t, http.MethodPost, c.url, testToken, strings.NewReader(c.body))
+			resp, data := request(t, http.MethodPost, c.url, testToken, c.body)
 			assertRefused(t, resp, data, c.status, "", c.contains, c.field)
 		})
 	}
 
 	// Nothing was stored by the rejected requests, and a good one still works.
-	resp, data = request(t, http.MethodPost, prompt, testToken, strings.NewReader(`{"text":"hi","attemptId":"ok"}`))
+	resp, data = request(t, http.MethodPost, prompt, testToken, `{"text":"hi","attemptId":"ok"}`)
 	require.Equal(t, http.StatusOK, resp.StatusCode, string(data))
-	var sent protocol.SendPromptResponse
-	require.NoError(t, json.Unmarshal(data, &sent))
-	resp, data = request(t, http.MethodPost, prompt, testToken, strings.NewReader(`{"text":"hi","attemptId":"ok"}`))
+	sent := testkit.DecodeAs[protocol.SendPromptResponse](t, data)
+	resp, data = request(t, http.MethodPost, prompt, testToken, `{"text":"hi","attemptId":"ok"}`)
 	require.Equal(t, http.StatusOK, resp.StatusCode)
-	var again protocol.SendPromptResponse
-	require.NoError(t, json.Unmarshal(data, &again))
-	assert.Equal(t, sent.Offset, again.Offset)
-	assert.True(t, again.Duplicate, "a retried attempt is stored once")
+	again := testkit.DecodeAs[protocol.SendPromptResponse](t, data)
+	require.Equal(t, sent.Offset, again.Offset)
+	require.True(t, again.Duplicate, "a retried attempt is stored once")
 }
 
 func TestWasmIsServedPrecompressed(t *testing.T) {
@@ -174,10 +168,10 @@ func TestWasmIsServedPrecompressed(t *testing.T) {
 		require.NoError(t, err)
 		body, _ := io.ReadAll(resp.Body)
 		resp.Body.Close()
-		assert.Equal(t, c.encoding, resp.Header.Get("Content-Encoding"), c.accept)
-		assert.Equal(t, c.body, string(body), c.accept)
-		assert.Equal(t, "application/wasm", resp.Header.Get("Content-Type"))
-		assert.Contains(t, resp.Header.Get("Vary"), "Accept-Encoding")
+		require.Equal(t, c.encoding, resp.Header.Get("Content-Encoding"), c.accept)
+		require.Equal(t, c.body, string(body), c.accept)
+		require.Equal(t, "application/wasm", resp.Header.Get("Content-Type"))
+		require.Contains(t, resp.Header.Get("Vary"), "Accept-Encoding")
 	}
 }
 
@@ -188,30 +182,30 @@ func TestBundleIdentityFollowsTheWasm(t *testing.T) {
 	require.NoError(t, os.WriteFile(filepath.Join(web, "app.wasm"), []byte("rebuilt-wasm"), 0o644))
 	second, err := server.LoadBundle(web)
 	require.NoError(t, err)
-	assert.NotEqual(t, first.Version(), second.Version(), "a rebuild gets a new version, so it is never served stale")
+	require.NotEqual(t, first.Version(), second.Version(), "a rebuild gets a new version, so it is never served stale")
 
 	_, err = server.LoadBundle(t.TempDir())
-	assert.ErrorContains(t, err, "make build")
+	require.ErrorContains(t, err, "make build")
 }
 
 func TestShellUsesLocalIconsAndTheRawWasmLength(t *testing.T) {
 	ts, _ := testServer(t)
-	resp, manifest := request(t, http.MethodGet, ts.URL+"/manifest.webmanifest", "", nil)
+	resp, manifest := request(t, http.MethodGet, ts.URL+"/manifest.webmanifest", "", "")
 	require.Equal(t, http.StatusOK, resp.StatusCode)
-	assert.Contains(t, string(manifest), "/web/icon-192.png")
-	assert.Contains(t, string(manifest), "/web/icon-512.png")
-	assert.NotContains(t, string(manifest), "://", "no icon from another host")
+	require.Contains(t, string(manifest), "/web/icon-192.png")
+	require.Contains(t, string(manifest), "/web/icon-512.png")
+	require.NotContains(t, string(manifest), "://", "no icon from another host")
 
-	resp, js := request(t, http.MethodGet, ts.URL+"/app.js", "", nil)
+	resp, js := request(t, http.MethodGet, ts.URL+"/app.js", "", "")
 	require.Equal(t, http.StatusOK, resp.StatusCode)
 	// The loader counts decompressed bytes, so it needs the raw length.
-	assert.Contains(t, string(js), `goappWasmContentLength = "`+strconv.Itoa(len("raw-wasm-bytes"))+`"`)
+	require.Contains(t, string(js), `goappWasmContentLength = "`+strconv.Itoa(len("raw-wasm-bytes"))+`"`)
 
-	resp, page := request(t, http.MethodGet, ts.URL+"/", "", nil)
+	resp, page := request(t, http.MethodGet, ts.URL+"/", "", "")
 	require.Equal(t, http.StatusOK, resp.StatusCode)
-	assert.Contains(t, string(page), `id="composer-input"`, "the page is pre-rendered")
-	assert.Equal(t, "DENY", resp.Header.Get("X-Frame-Options"))
-	assert.Contains(t, resp.Header.Get("Content-Security-Policy"), "script-src 'self' 'wasm-unsafe-eval'")
+	require.Contains(t, string(page), `id="composer-input"`, "the page is pre-rendered")
+	require.Equal(t, "DENY", resp.Header.Get("X-Frame-Options"))
+	require.Contains(t, resp.Header.Get("Content-Security-Policy"), "script-src 'self' 'wasm-unsafe-eval'")
 }
 
 // A page on another port of 127.0.0.1 is the same site as Parley, so the browser sends it
@@ -308,47 +302,47 @@ func TestEveryChangeComesFromParleysOwnOrigin(t *testing.T) {
 		for _, f := range forged {
 			t.Run(pattern+"/cookie, "+f.name, func(t *testing.T) {
 				resp, data := send(t, c, false, f.header)
-				assert.Equal(t, http.StatusForbidden, resp.StatusCode, string(data))
+				require.Equal(t, http.StatusForbidden, resp.StatusCode, string(data))
 				e := testkit.ErrorOf(t, data)
-				assert.Equal(t, "cross_origin", e.Code)
-				assert.Contains(t, e.Error, "not from Parley's own pages at "+u.Host)
-				assert.Contains(t, e.Error, "Authorization: Bearer")
+				require.Equal(t, "cross_origin", e.Code)
+				require.Contains(t, e.Error, "not from Parley's own pages at "+u.Host)
+				require.Contains(t, e.Error, "Authorization: Bearer")
 				if o := f.header.Get("Origin"); o != "" {
-					assert.Contains(t, e.Error, o, "names where it came from")
+					require.Contains(t, e.Error, o, "names where it came from")
 				}
 			})
 		}
 		if c.body != "" {
 			t.Run(pattern+"/cookie, own origin, text/plain", func(t *testing.T) {
 				resp, data := send(t, c, false, http.Header{"Origin": {ts.URL}, "Sec-Fetch-Site": {"same-origin"}, "Content-Type": {"text/plain"}})
-				assert.Equal(t, http.StatusUnsupportedMediaType, resp.StatusCode, string(data))
+				require.Equal(t, http.StatusUnsupportedMediaType, resp.StatusCode, string(data))
 				e := testkit.ErrorOf(t, data)
-				assert.Equal(t, "unsupported_media_type", e.Code)
-				assert.Contains(t, e.Error, "Content-Type: application/json (this request's Content-Type: text/plain)")
+				require.Equal(t, "unsupported_media_type", e.Code)
+				require.Contains(t, e.Error, "Content-Type: application/json (this request's Content-Type: text/plain)")
 			})
 			t.Run(pattern+"/bearer, no Content-Type", func(t *testing.T) {
 				resp, data := send(t, c, true, nil)
-				assert.Equal(t, http.StatusUnsupportedMediaType, resp.StatusCode, string(data))
-				assert.Contains(t, testkit.ErrorOf(t, data).Error, "this request's Content-Type: none")
+				require.Equal(t, http.StatusUnsupportedMediaType, resp.StatusCode, string(data))
+				require.Contains(t, testkit.ErrorOf(t, data).Error, "this request's Content-Type: none")
 			})
 		}
 	}
-	assert.Len(t, sessionsOf(t, ts.URL), sessionsBefore, "no refused request created a session")
-	assert.Equal(t, headBefore, headOf(), "no refused request wrote to the session")
+	require.Len(t, sessionsOf(t, ts.URL), sessionsBefore, "no refused request created a session")
+	require.Equal(t, headBefore, headOf(), "no refused request wrote to the session")
 
 	for pattern, c := range routes {
 		t.Run(pattern+"/cookie, own page", func(t *testing.T) {
 			resp, data := send(t, c, false, http.Header{"Origin": {ts.URL}, "Sec-Fetch-Site": {"same-origin"}, "Content-Type": {"application/json"}})
-			assert.Contains(t, c.ok, resp.StatusCode, string(data))
+			require.Contains(t, c.ok, resp.StatusCode, string(data))
 		})
 		t.Run(pattern+"/cookie, no browser headers", func(t *testing.T) {
 			// Not a browser (curl with the cookie): it holds the token, like a bearer.
 			resp, data := send(t, c, false, http.Header{"Content-Type": {"application/json"}})
-			assert.Contains(t, c.ok, resp.StatusCode, string(data))
+			require.Contains(t, c.ok, resp.StatusCode, string(data))
 		})
 		t.Run(pattern+"/bearer, any Origin", func(t *testing.T) {
 			resp, data := send(t, c, true, http.Header{"Origin": {"http://evil.example"}, "Sec-Fetch-Site": {"cross-site"}, "Content-Type": {"application/json"}})
-			assert.Contains(t, c.ok, resp.StatusCode, string(data))
+			require.Contains(t, c.ok, resp.StatusCode, string(data))
 		})
 	}
 
@@ -360,7 +354,7 @@ func TestEveryChangeComesFromParleysOwnOrigin(t *testing.T) {
 	resp, err := http.DefaultClient.Do(req)
 	require.NoError(t, err)
 	resp.Body.Close()
-	assert.Equal(t, http.StatusOK, resp.StatusCode)
+	require.Equal(t, http.StatusOK, resp.StatusCode)
 }
 
 func sessionsOf(t *testing.T, base string) []protocol.SessionInfo {
@@ -407,23 +401,19 @@ func TestSlowStoreAnswers503(t *testing.T) {
 		{"anything else", errors.New("disk on fire"), http.StatusInternalServerError, ""},
 		{"a person's mistake keeps its status", fmt.Errorf("session x: %w", runtime.ErrNoSession), http.StatusNotFound, ""},
 	}
-	b, err := server.LoadBundle(testkit.WebFolder(t))
-	require.NoError(t, err)
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
-			ts := httptest.NewServer(server.New(failingRuntime{err: c.err}, testkit.Token, b).Handler())
-			defer ts.Close()
-			resp, data := testkit.Client{T: t, Base: ts.URL, Token: testkit.Token}.Post("/api/sessions/s1/prompt",
+			resp, data := serveRuntime(t, failingRuntime{err: c.err}).Post("/api/sessions/s1/prompt",
 				protocol.SendPromptRequest{Text: "hi", AttemptID: "a1"})
-			assert.Equal(t, c.status, resp.StatusCode, string(data))
-			assert.Equal(t, c.retryAfter, resp.Header.Get("Retry-After"))
+			require.Equal(t, c.status, resp.StatusCode, string(data))
+			require.Equal(t, c.retryAfter, resp.Header.Get("Retry-After"))
 			e := testkit.ErrorOf(t, data)
 			if c.status == http.StatusServiceUnavailable {
-				assert.Equal(t, "unavailable", e.Code)
-				assert.Contains(t, e.Error, "retry in a moment")
-				assert.Contains(t, e.Error, "same attempt id")
+				require.Equal(t, "unavailable", e.Code)
+				require.Contains(t, e.Error, "retry in a moment")
+				require.Contains(t, e.Error, "same attempt id")
 			}
-			assert.NotContains(t, e.Error, "disk on fire", "no internals")
+			require.NotContains(t, e.Error, "disk on fire", "no internals")
 		})
 	}
 }
@@ -437,21 +427,21 @@ func TestPreRenderedPagesHaveNoFalseBooleans(t *testing.T) {
 	ts, _ := testServer(t)
 	s := createSessionHTTP(t, ts)
 	for _, path := range []string{"/", "/s/" + s, "/approvals"} {
-		resp, body := request(t, http.MethodGet, ts.URL+path, testToken, nil)
+		resp, body := request(t, http.MethodGet, ts.URL+path, testToken, "")
 		require.Equal(t, http.StatusOK, resp.StatusCode, path)
 		page := string(body)
 		require.Contains(t, page, `id="sidebar"`, "%s: the page is the pre-rendered one", path)
-		assert.NotRegexp(t, `\s(selected|disabled|hidden|checked)="false"`, page, path)
-		assert.Equal(t, len(body), int(resp.ContentLength), "%s: the length is the page's", path)
+		require.NotRegexp(t, `\s(selected|disabled|hidden|checked)="false"`, page, path)
+		require.Equal(t, len(body), int(resp.ContentLength), "%s: the length is the page's", path)
 		if path == "/s/"+s {
-			assert.NotContains(t, page, "main-hero", "a session's address is laid out as the session, not the empty page")
+			require.NotContains(t, page, "main-hero", "a session's address is laid out as the session, not the empty page")
 		}
 		if path == "/" {
 			continue // the hero's controls row is drawn by the wasm
 		}
 		options := regexp.MustCompile(`<option[^>]*>[^<]*</option>`).FindAllString(page[strings.Index(page, `id="locale-pick"`):], 2)
 		require.Len(t, options, 2, path)
-		assert.Contains(t, options[0], " selected", "%s: English is the language", path)
-		assert.NotContains(t, options[1], "selected", path)
+		require.Contains(t, options[0], " selected", "%s: English is the language", path)
+		require.NotContains(t, options[1], "selected", path)
 	}
 }

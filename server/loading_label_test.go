@@ -31,7 +31,7 @@ func TestTheLoadingLabelSpeaksThePagesLanguage(t *testing.T) {
 	assert.Contains(t, en, "Loading Parley 0%")
 	assert.NotContains(t, en, "正在加载")
 
-	resp, js := request(t, http.MethodGet, ts.URL+"/app.js", "", nil)
+	resp, js := request(t, http.MethodGet, ts.URL+"/app.js", "", "")
 	require.Equal(t, http.StatusOK, resp.StatusCode)
 	assert.Contains(t, string(js), `const goappLoadingLabel = {"en":"Loading Parley {progress}%","zh-Hans":"正在加载 Parley {progress}%"}[document.documentElement.lang] || "Loading Parley {progress}%";`)
 	assert.Equal(t, 1, strings.Count(string(js), "goappLoadingLabel = "), "the one constant, rewritten")

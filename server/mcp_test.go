@@ -15,13 +15,13 @@ import (
 // that is not configured says so.
 func TestMCPEndpoints(t *testing.T) {
 	ts, _ := testServer(t)
-	resp, data := request(t, http.MethodGet, ts.URL+"/api/mcp", testToken, nil)
+	resp, data := request(t, http.MethodGet, ts.URL+"/api/mcp", testToken, "")
 	require.Equal(t, http.StatusOK, resp.StatusCode, string(data))
 	l := testkit.DecodeAs[protocol.MCPList](t, data)
 	assert.Equal(t, []protocol.MCPServer{}, l.Servers)
 	assert.NotEmpty(t, l.Workspace)
 
-	resp, data = request(t, http.MethodGet, ts.URL+"/api/mcp?workspace=nosuch", testToken, nil)
+	resp, data = request(t, http.MethodGet, ts.URL+"/api/mcp?workspace=nosuch", testToken, "")
 	assert.Equal(t, http.StatusBadRequest, resp.StatusCode, string(data))
 	assert.Equal(t, "no_workspace", testkit.ErrorOf(t, data).Code)
 
@@ -29,6 +29,6 @@ func TestMCPEndpoints(t *testing.T) {
 	assert.Equal(t, http.StatusNotFound, resp.StatusCode, string(data))
 	assert.Equal(t, "no_mcp_server", testkit.ErrorOf(t, data).Code)
 
-	resp, data = request(t, http.MethodGet, ts.URL+"/api/mcp", "", nil)
+	resp, data = request(t, http.MethodGet, ts.URL+"/api/mcp", "", "")
 	assert.Equal(t, http.StatusUnauthorized, resp.StatusCode, "behind the token: %s", data)
 }

@@ -3,7 +3,6 @@ package server_test
 import (
 	"net/http"
 	"strconv"
-	"strings"
 	"testing"
 	"time"
 
@@ -22,14 +21,14 @@ func TestRenameAndArchiveOverHTTP(t *testing.T) {
 	promptHTTP(t, ts, id, "/script send('hi')\nsend('more')")
 	url := ts.URL + "/api/sessions/" + id
 	list := func() []protocol.SessionInfo {
-		resp, data := request(t, http.MethodGet, ts.URL+"/api/sessions", testToken, nil)
+		resp, data := request(t, http.MethodGet, ts.URL+"/api/sessions", testToken, "")
 		require.Equal(t, http.StatusOK, resp.StatusCode)
 		return testkit.DecodeAs[protocol.SessionList](t, data).Sessions
 	}
 	require.Len(t, list(), 1)
 	assert.Equal(t, "Script", list()[0].Title, "a command is titled by its name, not its code")
 
-	resp, data := request(t, http.MethodPatch, url, testToken, strings.NewReader(`{"title":"  Greeting test  "}`))
+	resp, data := request(t, http.MethodPatch, url, testToken, `{"title":"  Greeting test  "}`)
 	require.Equal(t, http.StatusOK, resp.StatusCode, string(data))
 	assert.Equal(t, "Greeting test", testkit.DecodeAs[protocol.SessionInfo](t, data).Title)
 	assert.Equal(t, "Greeting test", list()[0].Title)
@@ -39,32 +38,32 @@ func TestRenameAndArchiveOverHTTP(t *testing.T) {
 		{`{"title":"two\nlines"}`, "title"},
 		{`{}`, "title"},
 	} {
-		resp, data := request(t, http.MethodPatch, url, testToken, strings.NewReader(bad.body))
+		resp, data := request(t, http.MethodPatch, url, testToken, bad.body)
 		assertRefused(t, resp, data, http.StatusUnprocessableEntity, "invalid", "", bad.field)
 	}
-	resp, data = request(t, http.MethodPatch, ts.URL+"/api/sessions/nosuch", testToken, strings.NewReader(`{"archived":true}`))
+	resp, data = request(t, http.MethodPatch, ts.URL+"/api/sessions/nosuch", testToken, `{"archived":true}`)
 	assert.Equal(t, http.StatusNotFound, resp.StatusCode, string(data))
 
-	resp, data = request(t, http.MethodPatch, url, testToken, strings.NewReader(`{"archived":true}`))
+	resp, data = request(t, http.MethodPatch, url, testToken, `{"archived":true}`)
 	require.Equal(t, http.StatusOK, resp.StatusCode, string(data))
 	assert.Empty(t, list(), "an archived session is not listed")
-	resp, data = request(t, http.MethodGet, url, testToken, nil)
+	resp, data = request(t, http.MethodGet, url, testToken, "")
 	require.Equal(t, http.StatusOK, resp.StatusCode)
 	assert.True(t, testkit.DecodeAs[protocol.SessionInfo](t, data).Archived)
 
 	// The archived list holds it; restored, it is listed again and the archived list is empty.
 	archived := func() []protocol.SessionInfo {
-		resp, data := request(t, http.MethodGet, ts.URL+"/api/sessions?archived=true", testToken, nil)
+		resp, data := request(t, http.MethodGet, ts.URL+"/api/sessions?archived=true", testToken, "")
 		require.Equal(t, http.StatusOK, resp.StatusCode)
 		return testkit.DecodeAs[protocol.SessionList](t, data).Sessions
 	}
 	require.Len(t, archived(), 1)
 	assert.Equal(t, id, archived()[0].ID)
-	resp, data = request(t, http.MethodPatch, url, testToken, strings.NewReader(`{"archived":false}`))
+	resp, data = request(t, http.MethodPatch, url, testToken, `{"archived":false}`)
 	require.Equal(t, http.StatusOK, resp.StatusCode, string(data))
 	assert.Len(t, list(), 1, "restored: listed again")
 	assert.Empty(t, archived())
-	resp, data = request(t, http.MethodGet, ts.URL+"/api/sessions?archived=maybe", testToken, nil)
+	resp, data = request(t, http.MethodGet, ts.URL+"/api/sessions?archived=maybe", testToken, "")
 	assert.Equal(t, http.StatusBadRequest, resp.StatusCode, string(data))
 }
 
@@ -82,16 +81,16 @@ func TestWithdrawAWaitingPrompt(t *testing.T) {
 		return ts.URL + "/api/sessions/" + s + "/prompts/" + strconv.FormatUint(p, 10) + "/withdraw"
 	}
 
-	resp, data := request(t, http.MethodPost, url(second), testToken, nil)
+	resp, data := request(t, http.MethodPost, url(second), testToken, "")
 	require.Equal(t, http.StatusOK, resp.StatusCode, string(data))
 	withdrawn := testkit.DecodeAs[protocol.WithdrawResponse](t, data)
 	assert.Greater(t, withdrawn.Offset, second)
 
 	for _, p := range []uint64{second, first} {
-		resp, data := request(t, http.MethodPost, url(p), testToken, nil)
+		resp, data := request(t, http.MethodPost, url(p), testToken, "")
 		assertRefused(t, resp, data, http.StatusConflict, "not_waiting", "not waiting", "")
 	}
-	resp, data = request(t, http.MethodPost, ts.URL+"/api/sessions/"+s+"/prompts/x/withdraw", testToken, nil)
+	resp, data = request(t, http.MethodPost, ts.URL+"/api/sessions/"+s+"/prompts/x/withdraw", testToken, "")
 	assertRefused(t, resp, data, http.StatusBadRequest, "bad_prompt", "not an offset", "")
 
 	replyHTTP(t, ts, s, d.ID, `{"action":"accept","content":true}`)

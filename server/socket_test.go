@@ -6,10 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"net/http"
-	"net/http/httptest"
-	"strings"
 	"testing"
-	"time"
 
 	"github.com/coder/websocket"
 	"github.com/stretchr/testify/assert"
@@ -22,7 +19,7 @@ import (
 
 func TestSocketSubscribesAfterAnOffset(t *testing.T) {
 	ts, rt := testServer(t)
-	ctx := context.Background()
+	ctx := t.Context()
 	s, err := rt.CreateSession(ctx, protocol.CreateSessionRequest{})
 	require.NoError(t, err)
 	first, err := rt.SendPrompt(ctx, s.ID, protocol.SendPromptRequest{Text: "one", AttemptID: "1"})
@@ -49,7 +46,7 @@ func TestSocketSubscribesAfterAnOffset(t *testing.T) {
 
 func TestSocketSurvivesBadFrames(t *testing.T) {
 	ts, rt := testServer(t)
-	s, err := rt.CreateSession(context.Background(), protocol.CreateSessionRequest{})
+	s, err := rt.CreateSession(t.Context(), protocol.CreateSessionRequest{})
 	require.NoError(t, err)
 	conn := ts.Client(t).Dial(nil)
 
@@ -83,9 +80,9 @@ func TestSocketSurvivesBadFrames(t *testing.T) {
 func TestSocketRefusesAnotherOrigin(t *testing.T) {
 	ts, _ := testServer(t)
 	header := http.Header{"Origin": {"http://evil.example"}, "Authorization": {"Bearer " + testToken}}
-	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+	ctx, cancel := context.WithTimeout(t.Context(), testkit.Wait)
 	defer cancel()
-	_, resp, err := websocket.Dial(ctx, "ws"+strings.TrimPrefix(ts.URL, "http")+"/ws", &websocket.DialOptions{HTTPHeader: header})
+	_, resp, err := websocket.Dial(ctx, testkit.WebSocketURL(ts.URL), &websocket.DialOptions{HTTPHeader: header})
 	require.Error(t, err)
 	require.NotNil(t, resp)
 	assert.Equal(t, http.StatusForbidden, resp.StatusCode)
@@ -96,7 +93,7 @@ func TestSocketRefusesAnotherOrigin(t *testing.T) {
 
 func TestClosingTheSocketReleasesItsConsumer(t *testing.T) {
 	ts, rt := testServer(t)
-	s, err := rt.CreateSession(context.Background(), protocol.CreateSessionRequest{})
+	s, err := rt.CreateSession(t.Context(), protocol.CreateSessionRequest{})
 	require.NoError(t, err)
 	conn := ts.Client(t).Dial(nil)
 	write(t, conn, websocket.MessageText, []byte(`{"type":"subscribe","session":"`+s.ID+`"}`))
@@ -115,7 +112,7 @@ func TestClosingTheSocketReleasesItsConsumer(t *testing.T) {
 // client tells the replay of stored events from what happens now.
 func TestSocketSaysWhereTheReplayEnds(t *testing.T) {
 	ts, rt := testServer(t)
-	ctx := context.Background()
+	ctx := t.Context()
 	s, err := rt.CreateSession(ctx, protocol.CreateSessionRequest{})
 	require.NoError(t, err)
 	head, err := rt.Head(ctx, s.ID)
@@ -159,8 +156,6 @@ func (h headFailing) Head(context.Context, string) (uint64, error) { return 0, h
 // TestSocketSaysWhenItCannotReadTheHead: without the head a client cannot tell the replay
 // from what happens now, so the socket answers with an error frame, never "subscribed".
 func TestSocketSaysWhenItCannotReadTheHead(t *testing.T) {
-	b, err := server.LoadBundle(testkit.WebFolder(t))
-	require.NoError(t, err)
 	for _, c := range []struct {
 		name, code, says string
 		err              error
@@ -169,9 +164,7 @@ func TestSocketSaysWhenItCannotReadTheHead(t *testing.T) {
 		{"broken store", "internal", "it is logged", errors.New("stream gone")},
 	} {
 		t.Run(c.name, func(t *testing.T) {
-			ts := httptest.NewServer(server.New(headFailing{err: c.err}, testkit.Token, b).Handler())
-			defer ts.Close()
-			conn := testkit.Client{T: t, Base: ts.URL, Token: testkit.Token}.Dial(nil)
+			conn := serveRuntime(t, headFailing{err: c.err}).Dial(nil)
 			testkit.WriteFrame(t, conn, protocol.ClientFrame{Type: protocol.FrameSubscribe, Session: "s1"})
 			f := testkit.ReadFrame(t, conn)
 			require.Equal(t, protocol.FrameError, f.Type, "%+v", f)
@@ -188,9 +181,9 @@ func TestSocketSaysWhenItCannotReadTheHead(t *testing.T) {
 // onto the client's copy; the socket says so instead, and the socket stays usable.
 func TestSocketRefusesAnOffsetPastTheEnd(t *testing.T) {
 	ts, rt := testServer(t)
-	s, err := rt.CreateSession(context.Background(), protocol.CreateSessionRequest{})
+	s, err := rt.CreateSession(t.Context(), protocol.CreateSessionRequest{})
 	require.NoError(t, err)
-	head, err := rt.Head(context.Background(), s.ID)
+	head, err := rt.Head(t.Context(), s.ID)
 	require.NoError(t, err)
 
 	conn := ts.Client(t).Dial(nil)
@@ -210,7 +203,7 @@ func TestSocketRefusesAnOffsetPastTheEnd(t *testing.T) {
 	sub := testkit.ReadFrame(t, conn)
 	require.Equal(t, protocol.FrameSubscribed, sub.Type, "after == head is fine: nothing to replay")
 	assert.Equal(t, head, sub.Head)
-	_, err = rt.SendPrompt(context.Background(), s.ID, protocol.SendPromptRequest{Text: "now", AttemptID: "1"})
+	_, err = rt.SendPrompt(t.Context(), s.ID, protocol.SendPromptRequest{Text: "now", AttemptID: "1"})
 	require.NoError(t, err)
 	assert.Equal(t, protocol.EventUserMessage, testkit.ReadFrame(t, conn).Event.Type, "and live events flow")
 }
@@ -228,19 +221,16 @@ func (l liveFed) Live(context.Context, string) (<-chan protocol.Delta, error) { 
 // a delta of a closed message is dropped.
 func TestSocketSendsDeltasAfterTheReplayFromWhereTheClientIs(t *testing.T) {
 	_, rt := testServer(t)
-	ctx := context.Background()
+	ctx := t.Context()
 	s, err := rt.CreateSession(ctx, protocol.CreateSessionRequest{})
 	require.NoError(t, err)
 	_, _, err = rt.Log().Append(ctx, s.ID, protocol.EventAgentDraft, protocol.AgentDraft{Stream: "9-1", Seq: 1, Text: "Hello, "}, "d1")
 	require.NoError(t, err)
-	b, err := server.LoadBundle(testkit.WebFolder(t))
-	require.NoError(t, err)
 	fed := liveFed{Runtime: rt, deltas: make(chan protocol.Delta, 8)}
-	ts := httptest.NewServer(server.New(fed, testkit.Token, b).Handler())
-	defer ts.Close()
+	c := serveRuntime(t, fed)
 
 	fed.deltas <- protocol.Delta{Stream: "9-1", Pos: 0, Text: "Hello, wor"} // before the replay is out
-	conn, sub := testkit.Client{T: t, Base: ts.URL, Token: testkit.Token}.Subscribe(s.ID, 0)
+	conn, sub := c.Subscribe(s.ID, 0)
 	require.Equal(t, protocol.FrameSubscribed, sub.Type)
 	var got []protocol.ServerFrame
 	for len(got) == 0 || got[len(got)-1].Type != protocol.FrameDelta {
@@ -266,4 +256,94 @@ func TestSocketSendsDeltasAfterTheReplayFromWhereTheClientIs(t *testing.T) {
 	require.NoError(t, err)
 	f = testkit.ReadFrame(t, conn)
 	assert.Equal(t, protocol.FrameEvent, f.Type, "the late delta was dropped: %+v", f)
+}
+
+// TestASocketsReplayMeetsTheLiveEventsExactly: sockets that subscribe while the session
+// grows, after 0, after an offset in its middle or after its head, batched or not, first
+// from the log and then from what the runtime keeps of the session, each receive every
+// event after their offset once, in log order: the replay up to the head "subscribed" names,
+// then the live ones, with no gap and no repeat at the seam.
+func TestASocketsReplayMeetsTheLiveEventsExactly(t *testing.T) {
+	ts, rt := testServer(t)
+	ctx := t.Context()
+	info, err := rt.CreateSession(ctx, protocol.CreateSessionRequest{Title: "seam"})
+	require.NoError(t, err)
+	appendN := func(from, n int) {
+		for i := from; i < from+n; i++ {
+			_, _, err := rt.Log().Append(ctx, info.ID, protocol.EventAgentMessage, protocol.Message{Text: fmt.Sprintf("message %d", i)}, "")
+			if err != nil {
+				panic(err) // not the test's goroutine
+			}
+		}
+	}
+	appendN(0, 300)
+
+	type socket struct {
+		conn  *websocket.Conn
+		after uint64
+		head  uint64
+	}
+	var socks []socket
+	subscribe := func(after uint64, batch bool) {
+		conn := ts.Client(t).Dial(nil)
+		conn.SetReadLimit(8 << 20)
+		testkit.WriteFrame(t, conn, protocol.ClientFrame{Type: protocol.FrameSubscribe, Session: info.ID, After: after, Batch: batch})
+		sub := testkit.ReadFrame(t, conn)
+		require.Equal(t, protocol.FrameSubscribed, sub.Type, "%+v", sub.Error)
+		socks = append(socks, socket{conn: conn, after: after, head: sub.Head})
+	}
+	// The writer waits, halfway, for a round of sockets that subscribed after it began, so
+	// at least one round meets the session while it grows, however slow the machine.
+	writing, round := make(chan struct{}), make(chan struct{}, 1)
+	go func() {
+		defer close(writing)
+		appendN(300, 150)
+		<-round // drain one that may predate the writer
+		<-round
+		appendN(450, 150)
+	}()
+	for i := 0; ; i++ {
+		head, err := rt.Head(ctx, info.ID)
+		require.NoError(t, err)
+		subscribe(0, i%2 == 0)
+		subscribe(head/2, i%2 == 1)
+		subscribe(head, true)
+		select {
+		case round <- struct{}{}:
+		default:
+		}
+		select {
+		case <-writing:
+		default:
+			continue
+		}
+		break
+	}
+	all, err := rt.Log().Read(ctx, info.ID, 0)
+	require.NoError(t, err)
+	final := all[len(all)-1].Offset
+	for i, s := range socks {
+		var got []uint64
+		for last := s.after; last < final; {
+			rctx, cancel := context.WithTimeout(ctx, testkit.Wait)
+			_, data, err := s.conn.Read(rctx)
+			cancel()
+			require.NoError(t, err, "socket %d", i)
+			evs, err := eventsOf(data, nil)
+			require.NoError(t, err, "socket %d", i)
+			for _, ev := range evs {
+				got = append(got, ev.Offset)
+				last = ev.Offset
+			}
+		}
+		var want []uint64
+		for _, ev := range all {
+			if ev.Offset > s.after {
+				want = append(want, ev.Offset)
+			}
+		}
+		require.Equal(t, want, got, "socket %d (after %d, head %d): every event once, in order", i, s.after, s.head)
+		s.conn.CloseNow()
+	}
+	assert.Greater(t, len(socks), 3)
 }

@@ -172,7 +172,7 @@ func TestAWithdrawnOrEditedPromptStaysSoInEveryWindow(t *testing.T) {
 	third := promptHTTP(t, ts, id, "third")
 	resp, body := postJSON(t, ts.URL+"/api/sessions/"+id+"/prompts/"+itoa(second)+"/edit", protocol.EditPromptRequest{Text: "second queued (edited)"})
 	require.Equal(t, http.StatusOK, resp.StatusCode, string(body))
-	resp, body = request(t, http.MethodPost, ts.URL+"/api/sessions/"+id+"/prompts/"+itoa(third)+"/withdraw", testToken, nil)
+	resp, body = request(t, http.MethodPost, ts.URL+"/api/sessions/"+id+"/prompts/"+itoa(third)+"/withdraw", testToken, "")
 	require.Equal(t, http.StatusOK, resp.StatusCode, string(body))
 	replyHTTP(t, ts, id, d.ID, `{"action":"accept","content":true}`)
 	ended := 6

@@ -10,7 +10,6 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
 	"parley/app/api"
@@ -39,30 +38,30 @@ func TestFilesEndpoint(t *testing.T) {
 	c := clientOf(ts)
 	list, err := c.ListFiles(context.Background(), "SERV", 0)
 	require.NoError(t, err)
-	assert.Equal(t, []string{
+	require.Equal(t, []string{
 		"server.go",           // the base name starts with the query
 		"cmd/serving",         // a folder, also a prefix, but a longer path
 		"docs/observer.md",    // the base name holds it
 		"cmd/serving/main.go", // the path holds it
 		"src/s/e/r/v.txt",     // s…e…r…v in order
 	}, filePaths(list), "no .git, no node_modules, nothing through or to a link that leaves")
-	assert.True(t, list.Files[1].Dir)
-	assert.False(t, list.Truncated)
+	require.True(t, list.Files[1].Dir)
+	require.False(t, list.Truncated)
 
 	list, err = c.ListFiles(context.Background(), "serv", 2)
 	require.NoError(t, err)
-	assert.Equal(t, []string{"server.go", "cmd/serving"}, filePaths(list))
-	assert.True(t, list.Truncated)
+	require.Equal(t, []string{"server.go", "cmd/serving"}, filePaths(list))
+	require.True(t, list.Truncated)
 
-	resp, data := request(t, http.MethodGet, ts.URL+"/api/files", testToken, nil)
+	resp, data := request(t, http.MethodGet, ts.URL+"/api/files", testToken, "")
 	require.Equal(t, http.StatusOK, resp.StatusCode, string(data))
 	all := testkit.DecodeAs[protocol.FileList](t, data)
-	assert.ElementsMatch(t, []string{"server.go", "cmd/serving/main.go", "docs/observer.md", "src/s/e/r/v.txt"}, filePaths(all),
+	require.ElementsMatch(t, []string{"server.go", "cmd/serving/main.go", "docs/observer.md", "src/s/e/r/v.txt"}, filePaths(all),
 		"no query lists files, newest first")
 
-	resp, data = request(t, http.MethodGet, ts.URL+"/api/files?q=nothing-like-it", testToken, nil)
+	resp, data = request(t, http.MethodGet, ts.URL+"/api/files?q=nothing-like-it", testToken, "")
 	require.Equal(t, http.StatusOK, resp.StatusCode)
-	assert.Contains(t, string(data), `"files":[]`, "an empty list is [], not null")
+	require.Contains(t, string(data), `"files":[]`, "an empty list is [], not null")
 }
 
 func TestFilesEndpointRejectsBadInput(t *testing.T) {
@@ -78,27 +77,27 @@ func TestFilesEndpointRejectsBadInput(t *testing.T) {
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
-			resp, data := request(t, http.MethodGet, ts.URL+"/api/files?"+c.query, testToken, nil)
-			assert.Equal(t, http.StatusBadRequest, resp.StatusCode, string(data))
+			resp, data := request(t, http.MethodGet, ts.URL+"/api/files?"+c.query, testToken, "")
+			require.Equal(t, http.StatusBadRequest, resp.StatusCode, string(data))
 			e := testkit.ErrorOf(t, data)
-			assert.Equal(t, c.code, e.Code)
-			assert.Contains(t, e.Error, c.says)
+			require.Equal(t, c.code, e.Code)
+			require.Contains(t, e.Error, c.says)
 		})
 	}
-	resp, _ := request(t, http.MethodGet, ts.URL+"/api/files?q="+url.QueryEscape(strings.Repeat("é", 100)), testToken, nil)
-	assert.Equal(t, http.StatusOK, resp.StatusCode, "200 bytes is allowed")
-	resp, _ = request(t, http.MethodGet, ts.URL+"/api/files?limit=200", testToken, nil)
-	assert.Equal(t, http.StatusOK, resp.StatusCode)
+	resp, _ := request(t, http.MethodGet, ts.URL+"/api/files?q="+url.QueryEscape(strings.Repeat("é", 100)), testToken, "")
+	require.Equal(t, http.StatusOK, resp.StatusCode, "200 bytes is allowed")
+	resp, _ = request(t, http.MethodGet, ts.URL+"/api/files?limit=200", testToken, "")
+	require.Equal(t, http.StatusOK, resp.StatusCode)
 }
 
 func TestWorkspaceEndpointsRequireTheToken(t *testing.T) {
 	ts, _ := testServer(t)
 	for _, path := range []string{"/api/files?q=a", "/api/skills", "/api/workspaces"} {
-		resp, data := request(t, http.MethodGet, ts.URL+path, "", nil)
-		assert.Equal(t, http.StatusUnauthorized, resp.StatusCode, path)
-		assert.Equal(t, "unauthorized", testkit.ErrorOf(t, data).Code, path)
-		resp, _ = request(t, http.MethodGet, ts.URL+path, "wrong", nil)
-		assert.Equal(t, http.StatusUnauthorized, resp.StatusCode, path)
+		resp, data := request(t, http.MethodGet, ts.URL+path, "", "")
+		require.Equal(t, http.StatusUnauthorized, resp.StatusCode, path)
+		require.Equal(t, "unauthorized", testkit.ErrorOf(t, data).Code, path)
+		resp, _ = request(t, http.MethodGet, ts.URL+path, "wrong", "")
+		require.Equal(t, http.StatusUnauthorized, resp.StatusCode, path)
 	}
 }
 
@@ -107,7 +106,7 @@ func TestSkillsEndpoint(t *testing.T) {
 	c := clientOf(ts)
 	skills, err := c.ListSkills(context.Background())
 	require.NoError(t, err)
-	assert.Empty(t, skills, "no .parley/skills folder: no skills")
+	require.Empty(t, skills, "no .parley/skills folder: no skills")
 
 	testkit.WriteTree(t, rt.Workspace(), map[string]string{
 		".parley/skills/review.md":   "# Review the diff\nList the risks.\n",
@@ -124,11 +123,11 @@ func TestSkillsEndpoint(t *testing.T) {
 	for _, s := range skills {
 		names = append(names, s.Name)
 	}
-	assert.Equal(t, []string{"a-first", "huge", "review"}, names)
-	assert.Equal(t, protocol.Skill{Name: "review", Description: "Review the diff", Body: "# Review the diff\nList the risks.\n"}, skills[2])
-	assert.Equal(t, "Say hello", skills[0].Description)
-	assert.Contains(t, skills[1].Error, "larger than 16 KiB")
-	assert.Empty(t, skills[1].Body)
+	require.Equal(t, []string{"a-first", "huge", "review"}, names)
+	require.Equal(t, protocol.Skill{Name: "review", Description: "Review the diff", Body: "# Review the diff\nList the risks.\n"}, skills[2])
+	require.Equal(t, "Say hello", skills[0].Description)
+	require.Contains(t, skills[1].Error, "larger than 16 KiB")
+	require.Empty(t, skills[1].Body)
 }
 
 func TestSessionBlankOverHTTP(t *testing.T) {
@@ -136,23 +135,23 @@ func TestSessionBlankOverHTTP(t *testing.T) {
 	resp, data := postJSON(t, ts.URL+"/api/sessions", `{}`)
 	require.Equal(t, http.StatusCreated, resp.StatusCode)
 	created := testkit.DecodeAs[protocol.SessionInfo](t, data)
-	assert.True(t, created.Blank)
-	assert.Contains(t, string(data), `"blank":true`)
+	require.True(t, created.Blank)
+	require.Contains(t, string(data), `"blank":true`)
 
 	listed := func() protocol.SessionInfo {
-		resp, data := request(t, http.MethodGet, ts.URL+"/api/sessions", testToken, nil)
+		resp, data := request(t, http.MethodGet, ts.URL+"/api/sessions", testToken, "")
 		require.Equal(t, http.StatusOK, resp.StatusCode)
 		list := testkit.DecodeAs[protocol.SessionList](t, data).Sessions
 		require.Len(t, list, 1)
 		return list[0]
 	}
-	assert.True(t, listed().Blank)
+	require.True(t, listed().Blank)
 
 	promptHTTP(t, ts, created.ID, "hello")
-	assert.False(t, listed().Blank)
-	resp, data = request(t, http.MethodGet, ts.URL+"/api/sessions/"+created.ID, testToken, nil)
+	require.False(t, listed().Blank)
+	resp, data = request(t, http.MethodGet, ts.URL+"/api/sessions/"+created.ID, testToken, "")
 	require.Equal(t, http.StatusOK, resp.StatusCode)
-	assert.NotContains(t, string(data), `"blank"`, "false is left out")
+	require.NotContains(t, string(data), `"blank"`, "false is left out")
 }
 
 // These tests serve two workspaces, alpha (the default) and beta, each with its own files,
@@ -172,21 +171,21 @@ func TestWorkspacesAndSessionsOverHTTP(t *testing.T) {
 
 	list, err := c.ListWorkspaces(ctx)
 	require.NoError(t, err)
-	assert.Equal(t, []protocol.Workspace{
+	require.Equal(t, []protocol.Workspace{
 		{ID: "alpha", Name: "alpha", Path: alpha, Default: true},
 		{ID: "beta", Name: "beta", Path: beta},
 	}, list, "in flag order, the first the default")
 
 	for id, want := range map[string]string{"": "alpha", "default": "alpha", "alpha": "alpha", "beta": "beta"} {
 		info := createIn(t, ts, id)
-		assert.Equal(t, want, info.WorkspaceID, id)
-		assert.True(t, info.Blank, "a blank session bound to it")
+		require.Equal(t, want, info.WorkspaceID, id)
+		require.True(t, info.Blank, "a blank session bound to it")
 	}
 	resp, data := postJSON(t, ts.URL+"/api/sessions", `{"workspace":"gamma"}`)
 	require.Equal(t, http.StatusBadRequest, resp.StatusCode, string(data))
 	e := testkit.ErrorOf(t, data)
-	assert.Equal(t, "no_workspace", e.Code)
-	assert.Contains(t, e.Error, `"gamma": the workspaces are alpha, beta`)
+	require.Equal(t, "no_workspace", e.Code)
+	require.Contains(t, e.Error, `"gamma": the workspaces are alpha, beta`)
 }
 
 func TestCataloguesPerWorkspaceOverHTTP(t *testing.T) {
@@ -206,29 +205,29 @@ func TestCataloguesPerWorkspaceOverHTTP(t *testing.T) {
 	}
 	fns, err := c.ListFunctions(ctx)
 	require.NoError(t, err)
-	assert.Equal(t, []string{"fa"}, own(fns), "no parameter: the default workspace")
+	require.Equal(t, []string{"fa"}, own(fns), "no parameter: the default workspace")
 	fns, err = c.ListFunctionsIn(ctx, "beta")
 	require.NoError(t, err)
-	assert.Equal(t, []string{"fb"}, own(fns))
+	require.Equal(t, []string{"fb"}, own(fns))
 	fns, err = c.ListFunctionsIn(ctx, "default")
 	require.NoError(t, err)
-	assert.Equal(t, []string{"fa"}, own(fns))
+	require.Equal(t, []string{"fa"}, own(fns))
 
 	files, err := c.ListFilesIn(ctx, "beta", "txt", 0)
 	require.NoError(t, err)
-	assert.Equal(t, []string{"b.txt"}, filePaths(files))
+	require.Equal(t, []string{"b.txt"}, filePaths(files))
 	files, err = c.ListFiles(ctx, "txt", 0)
 	require.NoError(t, err)
-	assert.Equal(t, []string{"a.txt"}, filePaths(files))
+	require.Equal(t, []string{"a.txt"}, filePaths(files))
 
 	skills, err := c.ListSkillsIn(ctx, "beta")
 	require.NoError(t, err)
 	require.Len(t, skills, 1)
-	assert.Equal(t, "sb", skills[0].Name)
+	require.Equal(t, "sb", skills[0].Name)
 	skills, err = c.ListSkills(ctx)
 	require.NoError(t, err)
 	require.Len(t, skills, 1)
-	assert.Equal(t, "sa", skills[0].Name)
+	require.Equal(t, "sa", skills[0].Name)
 
 	hasEB := func(list protocol.CommandList) bool {
 		for _, e := range list.Examples {
@@ -240,26 +239,26 @@ func TestCataloguesPerWorkspaceOverHTTP(t *testing.T) {
 	}
 	cmds, err := c.ListCommandsIn(ctx, "beta")
 	require.NoError(t, err)
-	assert.True(t, hasEB(cmds))
+	require.True(t, hasEB(cmds))
 	cmds, err = c.ListCommands(ctx)
 	require.NoError(t, err)
-	assert.False(t, hasEB(cmds))
+	require.False(t, hasEB(cmds))
 
 	for _, path := range []string{"/api/functions", "/api/files?q=a", "/api/skills", "/api/commands", "/api/grants"} {
 		sep := "?"
 		if strings.Contains(path, "?") {
 			sep = "&"
 		}
-		resp, data := request(t, http.MethodGet, ts.URL+path+sep+"workspace=gamma", testToken, nil)
-		assert.Equal(t, http.StatusBadRequest, resp.StatusCode, path)
+		resp, data := request(t, http.MethodGet, ts.URL+path+sep+"workspace=gamma", testToken, "")
+		require.Equal(t, http.StatusBadRequest, resp.StatusCode, path)
 		e := testkit.ErrorOf(t, data)
-		assert.Equal(t, "no_workspace", e.Code, path)
-		assert.Contains(t, e.Error, "the workspaces are alpha, beta", path)
+		require.Equal(t, "no_workspace", e.Code, path)
+		require.Contains(t, e.Error, "the workspaces are alpha, beta", path)
 	}
 	_, err = c.ListSkillsIn(ctx, "gamma")
 	var apiErr *api.Error
 	require.True(t, errors.As(err, &apiErr), "%v", err)
-	assert.Equal(t, http.StatusBadRequest, apiErr.Status)
+	require.Equal(t, http.StatusBadRequest, apiErr.Status)
 }
 
 func TestFunctionRunsInItsWorkspaceOverHTTP(t *testing.T) {
@@ -272,10 +271,10 @@ func TestFunctionRunsInItsWorkspaceOverHTTP(t *testing.T) {
 	require.Equal(t, http.StatusAccepted, resp.StatusCode, string(data))
 	run := testkit.DecodeAs[protocol.RunFunctionResponse](t, data)
 	evs := testkit.WaitEvents(t, ts.Events, run.Session, "fb ends", testkit.TurnsEnded(1))
-	assert.Equal(t, "from beta", testkit.LastSettled(t, evs).Result)
-	resp, data = request(t, http.MethodGet, ts.URL+"/api/sessions/"+run.Session, testToken, nil)
+	require.Equal(t, "from beta", testkit.LastSettled(t, evs).Result)
+	resp, data = request(t, http.MethodGet, ts.URL+"/api/sessions/"+run.Session, testToken, "")
 	require.Equal(t, http.StatusOK, resp.StatusCode)
-	assert.Equal(t, "beta", testkit.DecodeAs[protocol.SessionInfo](t, data).WorkspaceID, "a new session in the named workspace")
+	require.Equal(t, "beta", testkit.DecodeAs[protocol.SessionInfo](t, data).WorkspaceID, "a new session in the named workspace")
 
 	out, err := c.RunFunction(ctx, "fb", protocol.RunFunctionRequest{Workspace: "beta"})
 	require.NoError(t, err, "the body's field works as the parameter does")
@@ -286,7 +285,7 @@ func TestFunctionRunsInItsWorkspaceOverHTTP(t *testing.T) {
 	out, err = c.RunFunction(ctx, "fb", protocol.RunFunctionRequest{Session: sb.ID})
 	require.NoError(t, err)
 	evs = testkit.WaitEvents(t, ts.Events, sb.ID, "fb ends", testkit.TurnsEnded(1))
-	assert.Equal(t, "from beta", testkit.LastSettled(t, evs).Result)
+	require.Equal(t, "from beta", testkit.LastSettled(t, evs).Result)
 
 	for _, c := range []struct {
 		name, url, body string
@@ -301,8 +300,8 @@ func TestFunctionRunsInItsWorkspaceOverHTTP(t *testing.T) {
 		{"another workspace than the session's", "/api/functions/fb/run?workspace=alpha", `{"session":"` + sb.ID + `"}`, http.StatusUnprocessableEntity, "invalid"},
 	} {
 		resp, data := postJSON(t, ts.URL+c.url, c.body)
-		assert.Equal(t, c.status, resp.StatusCode, "%s: %s", c.name, data)
-		assert.Equal(t, c.code, testkit.ErrorOf(t, data).Code, c.name)
+		require.Equal(t, c.status, resp.StatusCode, "%s: %s", c.name, data)
+		require.Equal(t, c.code, testkit.ErrorOf(t, data).Code, c.name)
 	}
 }
 
@@ -314,16 +313,16 @@ func TestScriptsAndGrantsStayInTheirWorkspaceOverHTTP(t *testing.T) {
 	// read() and list() see beta, and nothing of alpha, by a relative or an absolute path.
 	promptHTTP(t, ts, sb.ID, "/script send(read('b.txt') + ' | ' + ', '.join(list('.')))")
 	evs := testkit.WaitEvents(t, ts.Events, sb.ID, "read ends", testkit.TurnsEnded(1))
-	assert.Equal(t, "from beta | .parley/, b.txt", testkit.LastAgentText(t, evs))
+	require.Equal(t, "from beta | .parley/, b.txt", testkit.LastAgentText(t, evs))
 	promptHTTP(t, ts, sb.ID, "/script send(read('../alpha/a.txt'))")
 	evs = testkit.WaitEvents(t, ts.Events, sb.ID, "escape ends", testkit.TurnsEnded(2))
-	assert.Contains(t, testkit.LastSettled(t, evs).Error, "leaves the workspace")
+	require.Contains(t, testkit.LastSettled(t, evs).Error, "leaves the workspace")
 	promptHTTP(t, ts, sb.ID, "/script send(read('"+filepath.Join(alpha, "a.txt")+"'))")
 	evs = testkit.WaitEvents(t, ts.Events, sb.ID, "absolute escape ends", testkit.TurnsEnded(3))
-	assert.Contains(t, testkit.LastSettled(t, evs).Error, "leaves the workspace")
+	require.Contains(t, testkit.LastSettled(t, evs).Error, "leaves the workspace")
 	promptHTTP(t, ts, sb.ID, "/example eb")
 	evs = testkit.WaitEvents(t, ts.Events, sb.ID, "example ends", testkit.TurnsEnded(4))
-	assert.Equal(t, "from beta", testkit.LastAgentText(t, evs), "beta's own example")
+	require.Equal(t, "from beta", testkit.LastAgentText(t, evs), "beta's own example")
 
 	// "Always" for pwd in alpha: alpha's grant, which beta does not see.
 	promptHTTP(t, ts, sa.ID, "/script send(run(['pwd']).stdout.strip())")
@@ -331,35 +330,35 @@ func TestScriptsAndGrantsStayInTheirWorkspaceOverHTTP(t *testing.T) {
 	require.Equal(t, "Approve, and always for this command", d.Request.Options[1].Label)
 	replyHTTP(t, ts, sa.ID, d.ID, `{"action":"accept","content":{"option":1}}`)
 	evs = testkit.WaitEvents(t, ts.Events, sa.ID, "pwd in alpha ends", testkit.TurnsEnded(1))
-	assert.Equal(t, alpha, testkit.LastAgentText(t, evs), "run() starts in alpha")
+	require.Equal(t, alpha, testkit.LastAgentText(t, evs), "run() starts in alpha")
 
 	grantsOf := func(query string) []protocol.Grant {
-		resp, data := request(t, http.MethodGet, ts.URL+"/api/grants"+query, testToken, nil)
+		resp, data := request(t, http.MethodGet, ts.URL+"/api/grants"+query, testToken, "")
 		require.Equal(t, http.StatusOK, resp.StatusCode, string(data))
 		return testkit.DecodeAs[protocol.GrantList](t, data).Grants
 	}
 	require.Len(t, grantsOf(""), 1)
 	require.Len(t, grantsOf("?workspace=alpha"), 1)
-	assert.Equal(t, alpha, grantsOf("")[0].Workspace)
-	assert.Empty(t, grantsOf("?workspace=beta"))
+	require.Equal(t, alpha, grantsOf("")[0].Workspace)
+	require.Empty(t, grantsOf("?workspace=beta"))
 
 	promptHTTP(t, ts, sa.ID, "/script send(run(['pwd']).stdout.strip())")
 	evs = testkit.WaitEvents(t, ts.Events, sa.ID, "granted pwd ends", testkit.TurnsEnded(2))
-	assert.Equal(t, alpha, testkit.LastAgentText(t, evs), "alpha's grant lets it run without asking")
+	require.Equal(t, alpha, testkit.LastAgentText(t, evs), "alpha's grant lets it run without asking")
 
 	promptHTTP(t, ts, sb.ID, "/script send(run(['pwd']).stdout.strip())")
 	d = waitDecisions(t, ts, sb.ID, 1)[0]
-	assert.Equal(t, "Allow running pwd?", d.Request.Message, "beta asks: alpha's grant is not beta's")
+	require.Equal(t, "Allow running pwd?", d.Request.Message, "beta asks: alpha's grant is not beta's")
 	replyHTTP(t, ts, sb.ID, d.ID, `{"action":"accept","content":{"option":0}}`)
 	evs = testkit.WaitEvents(t, ts.Events, sb.ID, "pwd in beta ends", testkit.TurnsEnded(5))
-	assert.Equal(t, beta, testkit.LastAgentText(t, evs), "run() starts in beta")
-	assert.Empty(t, grantsOf("?workspace=beta"), "approved once: no grant")
+	require.Equal(t, beta, testkit.LastAgentText(t, evs), "run() starts in beta")
+	require.Empty(t, grantsOf("?workspace=beta"), "approved once: no grant")
 
-	resp, _ := request(t, http.MethodDelete, ts.URL+"/api/grants/"+grantsOf("")[0].ID+"?workspace=beta", testToken, nil)
-	assert.Equal(t, http.StatusNotFound, resp.StatusCode, "not beta's grant")
-	resp, _ = request(t, http.MethodDelete, ts.URL+"/api/grants/"+grantsOf("")[0].ID, testToken, nil)
-	assert.Equal(t, http.StatusNoContent, resp.StatusCode, "found in the workspace that holds it")
-	assert.Empty(t, grantsOf("?workspace=alpha"))
+	resp, _ := request(t, http.MethodDelete, ts.URL+"/api/grants/"+grantsOf("")[0].ID+"?workspace=beta", testToken, "")
+	require.Equal(t, http.StatusNotFound, resp.StatusCode, "not beta's grant")
+	resp, _ = request(t, http.MethodDelete, ts.URL+"/api/grants/"+grantsOf("")[0].ID, testToken, "")
+	require.Equal(t, http.StatusNoContent, resp.StatusCode, "found in the workspace that holds it")
+	require.Empty(t, grantsOf("?workspace=alpha"))
 }
 
 func TestWorkspaceBindingsSurviveARestartOverHTTP(t *testing.T) {
@@ -372,11 +371,11 @@ func TestWorkspaceBindingsSurviveARestartOverHTTP(t *testing.T) {
 
 	ts = serveWorkspaces(t, data, alpha, beta)
 	for id, want := range map[string]string{sb.ID: "beta", sd.ID: "alpha"} {
-		resp, data := request(t, http.MethodGet, ts.URL+"/api/sessions/"+id, testToken, nil)
+		resp, data := request(t, http.MethodGet, ts.URL+"/api/sessions/"+id, testToken, "")
 		require.Equal(t, http.StatusOK, resp.StatusCode, string(data))
-		assert.Equal(t, want, testkit.DecodeAs[protocol.SessionInfo](t, data).WorkspaceID)
+		require.Equal(t, want, testkit.DecodeAs[protocol.SessionInfo](t, data).WorkspaceID)
 	}
 	promptHTTP(t, ts, sb.ID, "/script send(read('b.txt'))")
 	evs := testkit.WaitEvents(t, ts.Events, sb.ID, "read ends", testkit.TurnsEnded(1))
-	assert.Equal(t, "from beta", testkit.LastAgentText(t, evs))
+	require.Equal(t, "from beta", testkit.LastAgentText(t, evs))
 }
