@@ -8,7 +8,6 @@ import (
 	"fmt"
 	"io"
 	"net"
-	"net/http"
 	"net/url"
 	"os"
 	"path/filepath"
@@ -18,13 +17,9 @@ import (
 	"testing"
 	"time"
 
-	"github.com/nats-io/nats.go"
-	"github.com/nats-io/nats.go/jetstream"
-	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
 	"parley/internal/testkit"
-	"parley/runtime"
 	"parley/runtime/agent/model"
 )
 
@@ -38,54 +33,54 @@ func TestConfigFlagsAndEnvironment(t *testing.T) {
 	require.NoError(t, err)
 	cwd, err := os.Getwd()
 	require.NoError(t, err)
-	assert.Equal(t, config{Addr: "127.0.0.1:9999", Data: "/tmp/d", NATS: "nats://x:4222", Workspaces: []string{cwd}, Token: "t", DecisionTimeout: time.Hour, ScriptMemory: 256 << 20, Web: "web",
+	require.Equal(t, config{Addr: "127.0.0.1:9999", Data: "/tmp/d", NATS: "nats://x:4222", Workspaces: []string{cwd}, Token: "t", DecisionTimeout: time.Hour, ScriptMemory: 256 << 20, Web: "web",
 		Model: model.Config{Window: defaultModelWindow}, Notify: notifyConfig{Grace: time.Second, PushSubject: "mailto:parley@localhost"}}, c,
 		"the current directory is the one workspace")
 
 	ws := t.TempDir()
 	c, err = parseConfig([]string{"-addr", ":1", "-workspace", ws}, getenv, io.Discard)
 	require.NoError(t, err)
-	assert.Equal(t, ":1", c.Addr, "a flag beats its environment twin")
-	assert.Equal(t, []string{ws}, c.Workspaces)
+	require.Equal(t, ":1", c.Addr, "a flag beats its environment twin")
+	require.Equal(t, []string{ws}, c.Workspaces)
 
 	c, err = parseConfig(nil, func(string) string { return "" }, io.Discard)
 	require.NoError(t, err)
-	assert.Equal(t, "127.0.0.1:8080", c.Addr, "localhost by default")
-	assert.Equal(t, []string{cwd}, c.Workspaces)
-	assert.Equal(t, 10*time.Minute, c.DecisionTimeout)
+	require.Equal(t, "127.0.0.1:8080", c.Addr, "localhost by default")
+	require.Equal(t, []string{cwd}, c.Workspaces)
+	require.Equal(t, 10*time.Minute, c.DecisionTimeout)
 
 	for _, bad := range []string{"soon", "0s", "48h"} {
 		_, err = parseConfig([]string{"-decision-timeout", bad}, getenv, io.Discard)
-		assert.ErrorContains(t, err, "between 1s and 24h", bad)
+		require.ErrorContains(t, err, "between 1s and 24h", bad)
 	}
 
 	_, err = parseConfig([]string{"stray"}, getenv, io.Discard)
-	assert.ErrorContains(t, err, "unexpected argument")
+	require.ErrorContains(t, err, "unexpected argument")
 
 	// The access token: never a flag's value (flags show in ps); a file beats PARLEY_TOKEN.
 	_, err = parseConfig([]string{"-token", "x"}, getenv, io.Discard)
-	assert.Error(t, err, "there is no flag that takes the token's value")
+	require.Error(t, err, "there is no flag that takes the token's value")
 	tokenFile := filepath.Join(t.TempDir(), "token")
 	require.NoError(t, os.WriteFile(tokenFile, []byte("from-file\n"), 0o600))
 	c, err = parseConfig([]string{"-token-file", tokenFile}, getenv, io.Discard)
 	require.NoError(t, err)
-	assert.Equal(t, "from-file", c.Token)
+	require.Equal(t, "from-file", c.Token)
 	require.NoError(t, os.WriteFile(tokenFile, []byte("  \n"), 0o600))
 	_, err = parseConfig([]string{"-token-file", tokenFile}, getenv, io.Discard)
-	assert.ErrorContains(t, err, "is empty")
+	require.ErrorContains(t, err, "is empty")
 	_, err = parseConfig([]string{"-token-file", tokenFile + ".missing"}, getenv, io.Discard)
-	assert.ErrorContains(t, err, "token file")
+	require.ErrorContains(t, err, "token file")
 
 	env["PARLEY_SCRIPT_MEMORY"] = "1GiB"
 	c, err = parseConfig(nil, getenv, io.Discard)
 	require.NoError(t, err)
-	assert.Equal(t, int64(1<<30), c.ScriptMemory)
+	require.Equal(t, int64(1<<30), c.ScriptMemory)
 	c, err = parseConfig([]string{"-script-memory", "512M"}, getenv, io.Discard)
 	require.NoError(t, err)
-	assert.Equal(t, int64(512<<20), c.ScriptMemory, "a flag beats its environment twin")
+	require.Equal(t, int64(512<<20), c.ScriptMemory, "a flag beats its environment twin")
 	for _, bad := range []string{"256", "lots", "1MiB", "64MiB", "2TiB", "9999999999999GiB"} {
 		_, err = parseConfig([]string{"-script-memory", bad}, getenv, io.Discard)
-		assert.ErrorContains(t, err, "between 128MiB and 1TiB", bad)
+		require.ErrorContains(t, err, "between 128MiB and 1TiB", bad)
 	}
 }
 
@@ -96,16 +91,16 @@ func TestConfigTakesSeveralWorkspaces(t *testing.T) {
 
 	c, err := parseConfig(nil, getenv, io.Discard)
 	require.NoError(t, err)
-	assert.Equal(t, []string{one, two}, c.Workspaces, "the environment's list, in order; an empty entry is skipped")
+	require.Equal(t, []string{one, two}, c.Workspaces, "the environment's list, in order; an empty entry is skipped")
 
 	c, err = parseConfig([]string{"-workspace", three, "-workspace", one}, getenv, io.Discard)
 	require.NoError(t, err)
-	assert.Equal(t, []string{three, one}, c.Workspaces, "flags replace the environment's list")
+	require.Equal(t, []string{three, one}, c.Workspaces, "flags replace the environment's list")
 
 	t.Chdir(two)
 	c, err = parseConfig([]string{"-workspace", ".", "-workspace", "../" + filepath.Base(three)}, getenv, io.Discard)
 	require.NoError(t, err)
-	assert.Equal(t, []string{two, filepath.Join(filepath.Dir(two), filepath.Base(three))}, c.Workspaces, "made absolute")
+	require.Equal(t, []string{two, filepath.Join(filepath.Dir(two), filepath.Base(three))}, c.Workspaces, "made absolute")
 
 	file := filepath.Join(one, "notes.txt")
 	require.NoError(t, os.WriteFile(file, nil, 0o644))
@@ -118,71 +113,33 @@ func TestConfigTakesSeveralWorkspaces(t *testing.T) {
 		{[]string{"-workspace", ""}, "empty folder"},
 	} {
 		_, err := parseConfig(c.args, getenv, io.Discard)
-		assert.ErrorContains(t, err, c.says, c.args)
+		require.ErrorContains(t, err, c.says, c.args)
 	}
 	env["PARLEY_WORKSPACE"] = "/no/such/parley/folder"
 	_, err = parseConfig(nil, getenv, io.Discard)
-	assert.ErrorContains(t, err, "/no/such/parley/folder: no such folder")
+	require.ErrorContains(t, err, "/no/such/parley/folder: no such folder")
 }
 
 func TestServerRefusesAFolderGivenTwice(t *testing.T) {
 	ws := t.TempDir()
 	err := run(context.Background(), config{Addr: "127.0.0.1:0", Data: t.TempDir(), Workspaces: []string{ws, ws + "/."}, Web: testkit.WebFolder(t)}, io.Discard)
-	assert.ErrorContains(t, err, "given twice")
+	require.ErrorContains(t, err, "given twice")
 }
 
 func TestTokenIsKeptAcrossStarts(t *testing.T) {
 	dir := t.TempDir()
 	first, err := loadToken(dir, "")
 	require.NoError(t, err)
-	assert.Len(t, first, 48)
+	require.Len(t, first, 48)
 	again, err := loadToken(dir, "")
 	require.NoError(t, err)
-	assert.Equal(t, first, again)
+	require.Equal(t, first, again)
 	info, err := os.Stat(filepath.Join(dir, "token"))
 	require.NoError(t, err)
-	assert.Equal(t, os.FileMode(0o600), info.Mode().Perm())
+	require.Equal(t, os.FileMode(0o600), info.Mode().Perm())
 	set, err := loadToken(dir, "chosen")
 	require.NoError(t, err)
-	assert.Equal(t, "chosen", set)
-}
-
-// TestRunOnAnExternalNATS starts the whole server on a NATS server of its own (the -nats
-// flag), and checks that sessions land in that server's JetStream.
-func TestRunOnAnExternalNATS(t *testing.T) {
-	ns := testkit.NATSServer(t)
-
-	ctx, cancel := context.WithCancel(context.Background())
-	out := &syncBuffer{}
-	done := make(chan error, 1)
-	go func() {
-		done <- run(ctx, config{Addr: "127.0.0.1:0", Data: t.TempDir(), NATS: ns.ClientURL(), Workspaces: []string{t.TempDir()}, Web: testkit.WebFolder(t)}, out)
-	}()
-	u := printedLink(t, out, 10*time.Second)
-	token := u.Query().Get("token")
-	require.NotEmpty(t, token, "the printed address carries the token")
-
-	resp, data := testkit.Client{T: t, Base: "http://" + u.Host, Token: token}.Post("/api/sessions", `{"title":"external"}`)
-	require.Equal(t, http.StatusCreated, resp.StatusCode, string(data))
-
-	nc, err := nats.Connect(ns.ClientURL())
-	require.NoError(t, err)
-	defer nc.Close()
-	js, err := jetstream.New(nc)
-	require.NoError(t, err)
-	stream, err := js.Stream(context.Background(), runtime.StreamName)
-	require.NoError(t, err, "the event stream lives in the external server")
-	info, err := stream.Info(context.Background())
-	require.NoError(t, err)
-	assert.Equal(t, uint64(1), info.State.Msgs, "session.created")
-
-	cancel()
-	select {
-	case err := <-done:
-		assert.NoError(t, err)
-	case <-time.After(10 * time.Second):
-		t.Fatal("run did not stop")
-	}
+	require.Equal(t, "chosen", set)
 }
 
 type syncBuffer struct {
@@ -207,20 +164,15 @@ func (s *syncBuffer) String() string {
 func TestOneParleyPerDataFolder(t *testing.T) {
 	data := t.TempDir()
 	ctx, cancel := context.WithCancel(context.Background())
-	out := &syncBuffer{}
-	done := make(chan error, 1)
-	go func() {
-		done <- run(ctx, config{Addr: "127.0.0.1:0", Data: data, Workspaces: []string{t.TempDir()}, Web: testkit.WebFolder(t), DecisionTimeout: time.Minute}, out)
-	}()
-	require.Eventually(t, func() bool { return strings.Contains(out.String(), "http://") }, 10*time.Second, 10*time.Millisecond)
+	_, done := startRun(t, ctx, config{Addr: "127.0.0.1:0", Data: data, Workspaces: []string{t.TempDir()}, Web: testkit.WebFolder(t), DecisionTimeout: time.Minute}, testkit.Wait)
 
 	// Were it to start, it would serve until this context ends, and return no error.
 	second, stopSecond := context.WithTimeout(context.Background(), 5*time.Second)
 	defer stopSecond()
 	err := run(second, config{Addr: "127.0.0.1:0", Data: data, Workspaces: []string{t.TempDir()}, Web: testkit.WebFolder(t)}, io.Discard)
 	require.Error(t, err)
-	assert.Contains(t, err.Error(), "is in use by process "+strconv.Itoa(os.Getpid()))
-	assert.Contains(t, err.Error(), "another -data")
+	require.Contains(t, err.Error(), "is in use by process "+strconv.Itoa(os.Getpid()))
+	require.Contains(t, err.Error(), "another -data")
 
 	cancel()
 	require.NoError(t, <-done)
@@ -231,9 +183,19 @@ func TestOneParleyPerDataFolder(t *testing.T) {
 	defer taken.Close()
 	fresh := t.TempDir()
 	err = run(context.Background(), config{Addr: taken.Addr().String(), Data: fresh, Workspaces: []string{t.TempDir()}, Web: testkit.WebFolder(t)}, io.Discard)
-	assert.ErrorContains(t, err, "listen")
+	require.ErrorContains(t, err, "listen")
 	entries, _ := os.ReadDir(fresh)
-	assert.Empty(t, entries, "the data folder was not touched")
+	require.Empty(t, entries, "the data folder was not touched")
+}
+
+// startRun runs the server as the binary does until ctx ends, and waits up to within for
+// the link it prints when it is ready; done gives what run returned.
+func startRun(t *testing.T, ctx context.Context, cfg config, within time.Duration) (link *url.URL, done <-chan error) {
+	t.Helper()
+	out := &syncBuffer{}
+	ended := make(chan error, 1)
+	go func() { ended <- run(ctx, cfg, out) }()
+	return printedLink(t, out, within), ended
 }
 
 // printedLink waits for the link the server prints when it is ready, as a person reads it
