@@ -6,12 +6,9 @@ import (
 	"context"
 	"errors"
 	"flag"
-	"fmt"
 	"io"
 	"log/slog"
 	"net"
-	"net/http"
-	"os"
 	"strings"
 	"time"
 
@@ -55,9 +52,6 @@ func upstreamToken(upstream, file string, getenv func(string) string) (string, e
 
 // runEdge serves as an edge on ln until ctx ends.
 func runEdge(ctx context.Context, cfg config, ln net.Listener, stdout io.Writer) error {
-	if err := os.MkdirAll(cfg.Data, 0o700); err != nil {
-		return fmt.Errorf("data directory: %w", err)
-	}
 	token, err := loadToken(cfg.Data, cfg.Token)
 	if err != nil {
 		return err
@@ -73,22 +67,14 @@ func runEdge(ctx context.Context, cfg config, ln net.Listener, stdout io.Writer)
 	if err != nil {
 		return err
 	}
-	srv := &http.Server{
-		Handler:           server.Front(token, bundle, proxy),
-		ReadHeaderTimeout: 10 * time.Second,
-	}
-	srv.RegisterOnShutdown(proxy.CloseSockets)
-	if host, _, _ := net.SplitHostPort(ln.Addr().String()); !isLoopback(host) {
-		slog.Warn("listening beyond localhost: anyone who can reach this address and has the token can drive the agent", "addr", ln.Addr().String())
-	}
 	// A runtime that is down now is no reason to stop: the page says so until it is back.
 	cctx, cancel := context.WithTimeout(ctx, 5*time.Second)
 	if err := proxy.Check(cctx); err != nil {
 		slog.Warn("the upstream runtime does not answer yet; serving anyway", "upstream", cfg.Upstream, "err", err)
 	}
 	cancel()
-	fmt.Fprintf(stdout, "Parley is running as an edge of a runtime elsewhere. Open this address (it carries your access token):\n\n    http://%s/?token=%s\n\n", displayAddr(ln.Addr()), token)
+	announce(stdout, ln, "running as an edge of a runtime elsewhere", token)
 	slog.Info("serving as an edge", "addr", ln.Addr().String(), "upstream", cfg.Upstream, "data", cfg.Data, "version", bundle.Version())
 
-	return serveUntil(ctx, srv, ln)
+	return serveUntil(ctx, ln, server.Front(token, bundle, proxy), proxy.CloseSockets)
 }

@@ -302,11 +302,11 @@ func run(ctx context.Context, cfg config, stdout io.Writer) error {
 		return fmt.Errorf("listen: %w", err)
 	}
 	defer ln.Close()
-	if cfg.Upstream != "" {
-		return runEdge(ctx, cfg, ln, stdout)
-	}
 	if err := os.MkdirAll(cfg.Data, 0o700); err != nil {
 		return fmt.Errorf("data directory: %w", err)
+	}
+	if cfg.Upstream != "" {
+		return runEdge(ctx, cfg, ln, stdout)
 	}
 	// One Parley per data folder: a second one would run the same store's queued work behind
 	// the first one's back, and two embedded JetStreams on one folder lose data. With -nats
@@ -357,24 +357,29 @@ func run(ctx context.Context, cfg config, stdout io.Writer) error {
 		return err
 	}
 	defer stopNotify()
-	srv := &http.Server{
-		Handler:           handlers.Handler(),
-		ReadHeaderTimeout: 10 * time.Second,
-	}
-	srv.RegisterOnShutdown(handlers.CloseSockets)
-	srv.RegisterOnShutdown(handlers.CloseStreams)
+	announce(stdout, ln, "running", token)
+	slog.Info("serving", "addr", ln.Addr().String(), "data", cfg.Data, "workspaces", cfg.Workspaces, "nats", cmp.Or(cfg.NATS, "embedded"), "version", bundle.Version())
+
+	return serveUntil(ctx, ln, handlers.Handler(), handlers.CloseSockets, handlers.CloseStreams)
+}
+
+// announce prints the address to open, with the token it carries, for a person to read off
+// the terminal; Parley is as running says. Beyond localhost it warns first.
+func announce(stdout io.Writer, ln net.Listener, running, token string) {
 	if host, _, _ := net.SplitHostPort(ln.Addr().String()); !isLoopback(host) {
 		slog.Warn("listening beyond localhost: anyone who can reach this address and has the token can drive the agent", "addr", ln.Addr().String())
 	}
-	fmt.Fprintf(stdout, "Parley is running. Open this address (it carries your access token):\n\n    http://%s/?token=%s\n\n", displayAddr(ln.Addr()), token)
-	slog.Info("serving", "addr", ln.Addr().String(), "data", cfg.Data, "workspaces", cfg.Workspaces, "nats", cmp.Or(cfg.NATS, "embedded"), "version", bundle.Version())
-
-	return serveUntil(ctx, srv, ln)
+	fmt.Fprintf(stdout, "Parley is %s. Open this address (it carries your access token):\n\n    http://%s/?token=%s\n\n", running, displayAddr(ln.Addr()), token)
 }
 
-// serveUntil serves ln until the server fails or ctx ends, then shuts it down, giving open
-// requests 5 s.
-func serveUntil(ctx context.Context, srv *http.Server, ln net.Listener) error {
+// serveUntil serves h on ln until the server fails or ctx ends, then shuts it down, giving
+// open requests 5 s; onShutdown closes what a shutdown does not wait for (the sockets and
+// streams, which stay open as long as their pages).
+func serveUntil(ctx context.Context, ln net.Listener, h http.Handler, onShutdown ...func()) error {
+	srv := &http.Server{Handler: h, ReadHeaderTimeout: 10 * time.Second}
+	for _, f := range onShutdown {
+		srv.RegisterOnShutdown(f)
+	}
 	errc := make(chan error, 1)
 	go func() { errc <- srv.Serve(ln) }()
 	select {
