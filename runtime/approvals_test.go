@@ -123,9 +123,8 @@ func TestApprovalGrantsShowTheirUseAndRetryGrantsNothing(t *testing.T) {
 	echo := []gate.ToolCall{{Tool: "run", Words: []string{"echo", "hi"}, Details: "echo hi"}}
 
 	d, done := authorizeAsync(t, ctx, rt, s, "test:grant", echo)
-	one := 1
-	require.NotNil(t, d.Request.Options[one].Grant)
-	_, err := rt.Reply(ctx, s, d.ID, protocol.ReplyRequest{Action: protocol.ActionAccept, Content: raw(protocol.ApprovalAnswer{Option: &one})})
+	require.NotNil(t, d.Request.Options[1].Grant)
+	_, err := rt.Reply(ctx, s, d.ID, pick(1))
 	require.NoError(t, err)
 	require.True(t, (<-done).Allowed)
 

@@ -422,7 +422,7 @@ func TestClusterRuntimeKilledMidTurn(t *testing.T) {
 	}, 6*testkit.Wait, 20*time.Millisecond, "B takes the turn over")
 	again := pendingOn(t, b, agentic, 1)[0]
 	assert.Equal(t, approval.ID, again.ID)
-	_, err := b.Reply(ctx, agentic, approval.ID, allowOnce())
+	_, err := b.Reply(ctx, agentic, approval.ID, pick(0))
 	require.NoError(t, err)
 	evs = waitForLong(t, b, agentic, "the resumed turn and the queued one end", testkit.TurnsEnded(2))
 	assert.Equal(t, []string{"Wrote out.txt.", "Next one done."}, testkit.AgentTexts(t, evs))

@@ -2,7 +2,6 @@ package runtime
 
 import (
 	"context"
-	"encoding/json"
 	"fmt"
 	"sync"
 	"testing"
@@ -18,108 +17,10 @@ import (
 	"parley/runtime/gate"
 )
 
-// asked is a decision an asker is waiting on, with the asker's result once it returns.
-type asked struct {
-	decision protocol.Decision
-	done     chan struct{}
-	answer   decision.Answer
-	err      error
-}
-
-func newSession(t *testing.T, rt *Runtime) string {
-	t.Helper()
-	s, err := rt.CreateSession(context.Background(), protocol.CreateSessionRequest{})
-	require.NoError(t, err)
-	return s.ID
-}
-
-// waitPending waits until the session has n pending decisions and returns them.
-func waitPending(t *testing.T, rt *Runtime, session string, n int) []protocol.Decision {
-	t.Helper()
-	return pendingWithin(t, rt, session, n, testkit.Wait, false)
-}
-
-// pendingWithin waits up to within until the session has n pending decisions and returns
-// them. A failed read fails the test, or, with retry, counts as "not yet".
-func pendingWithin(t *testing.T, rt *Runtime, session string, n int, within time.Duration, retry bool) []protocol.Decision {
-	t.Helper()
-	var list protocol.DecisionList
-	require.Eventually(t, func() bool {
-		var err error
-		list, err = rt.PendingDecisions(context.Background(), session)
-		if !retry {
-			require.NoError(t, err)
-		}
-		return err == nil && len(list.Decisions) == n
-	}, within, 5*time.Millisecond, "%d pending decisions", n)
-	return list.Decisions
-}
-
-// askAsync asks in the background, as a script would, and returns once the question is pending.
-func askAsync(t *testing.T, ctx context.Context, rt *Runtime, session string, req protocol.DecisionRequest) *asked {
-	t.Helper()
-	before := waitPendingAtLeast(t, rt, session, 0)
-	a := &asked{done: make(chan struct{})}
-	go func() {
-		defer close(a.done)
-		a.answer, a.err = rt.Ask(ctx, session, "test:1", req)
-	}()
-	list := waitPending(t, rt, session, len(before)+1)
-	a.decision = list[len(list)-1]
-	return a
-}
-
-func waitPendingAtLeast(t *testing.T, rt *Runtime, session string, n int) []protocol.Decision {
-	t.Helper()
-	list, err := rt.PendingDecisions(context.Background(), session)
-	require.NoError(t, err)
-	require.GreaterOrEqual(t, len(list.Decisions), n)
-	return list.Decisions
-}
-
-// authorizeAsync asks the gate in the background, as a tool call would, and returns, once
-// it is pending, the session's one decision and the channel the call's verdict comes on.
-func authorizeAsync(t *testing.T, ctx context.Context, rt *Runtime, session, by string, calls []gate.ToolCall) (protocol.Decision, <-chan gate.Verdict) {
-	t.Helper()
-	done := make(chan gate.Verdict, 1)
-	go func() {
-		v, err := rt.Authorize(ctx, session, by, calls)
-		assert.NoError(t, err)
-		done <- v
-	}()
-	return waitPending(t, rt, session, 1)[0], done
-}
-
-func (a *asked) wait(t *testing.T) {
-	t.Helper()
-	testkit.Recv(t, a.done, "the asker was not resumed")
-}
-
-func raw(v any) json.RawMessage {
-	b, _ := json.Marshal(v)
-	return b
-}
-
 var envQuestion = protocol.DecisionRequest{
 	Kind:    protocol.KindAsk,
 	Message: "Which environment?",
 	Schema:  &protocol.Schema{Type: "string", Enum: []string{"staging", "prod"}, AllowOther: new(false)},
-}
-
-func lastOfType(t *testing.T, rt *Runtime, session string, typ protocol.EventType) protocol.Event {
-	t.Helper()
-	var found protocol.Event
-	require.Eventually(t, func() bool {
-		evs, err := rt.Log().Read(context.Background(), session, 0)
-		require.NoError(t, err)
-		for _, ev := range evs {
-			if ev.Type == typ {
-				found = ev
-			}
-		}
-		return found.Type == typ
-	}, testkit.Wait, 5*time.Millisecond)
-	return found
 }
 
 func TestDecisionOutcomes(t *testing.T) {
@@ -372,9 +273,6 @@ func TestGateOutcomes(t *testing.T) {
 		return done, &v, &err, d
 	}
 	wait := func(t *testing.T, done chan struct{}) { testkit.Recv(t, done, "gate not resumed") }
-	pick := func(i int) protocol.ReplyRequest {
-		return protocol.ReplyRequest{Action: protocol.ActionAccept, Content: raw(protocol.ApprovalAnswer{Option: &i})}
-	}
 
 	cases := []struct {
 		name  string
@@ -476,8 +374,7 @@ func TestGrantHonouredThenRevoked(t *testing.T) {
 	d, done := authorizeAsync(t, ctx, rt, s, "test:grant", status)
 	require.Equal(t, "Approve, and always for git status on any files", d.Request.Options[2].Label)
 	assert.Equal(t, &protocol.GrantScope{Kind: protocol.GrantPrefix, Tool: "run", Words: []string{"git", "status"}}, d.Request.Options[2].Grant)
-	two := 2
-	_, err := rt.Reply(ctx, s, d.ID, protocol.ReplyRequest{Action: protocol.ActionAccept, Content: raw(protocol.ApprovalAnswer{Option: &two})})
+	_, err := rt.Reply(ctx, s, d.ID, pick(2))
 	require.NoError(t, err)
 	assert.Equal(t, gate.Verdict{Allowed: true}, plain(<-done))
 

@@ -61,7 +61,7 @@ func TestALapsingLeaseStopsTheTurnsBeforeAnotherTakesThem(t *testing.T) {
 	_, err = os.Stat(filepath.Join(ws, "out.txt"))
 	require.ErrorIs(t, err, os.ErrNotExist, "nothing ran before the answer")
 
-	_, err = b.Reply(ctx, s, approval.ID, allowOnce())
+	_, err = b.Reply(ctx, s, approval.ID, pick(0))
 	require.NoError(t, err)
 	evs := waitFor(t, b, s, "the resumed turn ends", testkit.TurnsEnded(1))
 	got, err := os.ReadFile(filepath.Join(ws, "out.txt"))

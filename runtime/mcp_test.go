@@ -42,33 +42,6 @@ func mcpRuntime(t *testing.T, m *testkit.Model) (*Runtime, string) {
 	return rt, s.ID
 }
 
-// pending waits for the session's one open decision.
-func pending(t *testing.T, rt *Runtime, session string) protocol.Decision {
-	t.Helper()
-	var d protocol.Decision
-	testkit.Eventually(t, func() bool {
-		l, err := rt.PendingDecisions(context.Background(), session)
-		require.NoError(t, err)
-		if len(l.Decisions) == 1 {
-			d = l.Decisions[0]
-			return true
-		}
-		return false
-	}, "an open decision")
-	return d
-}
-
-func pick(i int) json.RawMessage {
-	b, _ := json.Marshal(protocol.ApprovalAnswer{Option: &i})
-	return b
-}
-
-func sendMCP(t *testing.T, rt *Runtime, session, text string) {
-	t.Helper()
-	_, err := rt.SendPrompt(context.Background(), session, protocol.SendPromptRequest{Text: text, AttemptID: NewID()})
-	require.NoError(t, err)
-}
-
 // lastToolText is what the model was last told a tool returned.
 func lastToolText(t *testing.T, m *testkit.Model, request int) string {
 	t.Helper()
@@ -95,8 +68,8 @@ func TestMCPToolsPassTheGate(t *testing.T) {
 	ctx := context.Background()
 
 	// The model is offered the server's tools under their namespaced names.
-	sendMCP(t, rt, s, "one")
-	d := pending(t, rt, s)
+	prompt(t, rt, s, "one", "")
+	d := waitPending(t, rt, s, 1)[0]
 	assert.Equal(t, protocol.KindApproval, d.Request.Kind)
 	assert.Equal(t, "Allow picture of the MCP server test?", d.Request.Message)
 	assert.Contains(t, d.Request.Details, "test: picture")
@@ -106,33 +79,33 @@ func TestMCPToolsPassTheGate(t *testing.T) {
 	}
 	assert.Contains(t, offered, "mcp__test__picture")
 	assert.Contains(t, offered, "read_file", "beside the workspace's own tools")
-	_, err := rt.Reply(ctx, s, d.ID, protocol.ReplyRequest{Action: protocol.ActionAccept, Content: pick(0)})
+	_, err := rt.Reply(ctx, s, d.ID, pick(0))
 	require.NoError(t, err)
 	text := lastToolText(t, m, 1)
 	assert.Contains(t, text, "here it is")
 	assert.Contains(t, text, "an image (image/png", "an image reaches the model as a note")
 
-	sendMCP(t, rt, s, "two")
-	d = pending(t, rt, s)
+	prompt(t, rt, s, "two", "")
+	d = waitPending(t, rt, s, 1)[0]
 	_, err = rt.Reply(ctx, s, d.ID, protocol.ReplyRequest{Action: protocol.ActionDecline, Reason: "not that server"})
 	require.NoError(t, err)
 	assert.Equal(t, "c1: error: rejected by the user: not that server", lastToolText(t, m, 3))
 
-	sendMCP(t, rt, s, "three")
-	d = pending(t, rt, s)
+	prompt(t, rt, s, "three", "")
+	d = waitPending(t, rt, s, 1)[0]
 	require.Len(t, d.Request.Options, 3)
 	always := d.Request.Options[1]
 	require.NotNil(t, always.Grant)
 	assert.Equal(t, protocol.GrantScope{Kind: protocol.GrantExact, Tool: "mcp", Words: []string{"test", "picture"}}, *always.Grant)
-	_, err = rt.Reply(ctx, s, d.ID, protocol.ReplyRequest{Action: protocol.ActionAccept, Content: pick(1)})
+	_, err = rt.Reply(ctx, s, d.ID, pick(1))
 	require.NoError(t, err)
 	assert.Contains(t, lastToolText(t, m, 5), "here it is")
 
 	// The grant lets the next call through without asking.
-	sendMCP(t, rt, s, "four")
+	prompt(t, rt, s, "four", "")
 	assert.Contains(t, lastToolText(t, m, 7), "here it is")
 	// A read-only tool passes in the default mode (reads).
-	sendMCP(t, rt, s, "five")
+	prompt(t, rt, s, "five", "")
 	assert.Contains(t, lastToolText(t, m, 9), "echo: hi")
 	l, err := rt.PendingDecisions(ctx, s)
 	require.NoError(t, err)
@@ -142,8 +115,8 @@ func TestMCPToolsPassTheGate(t *testing.T) {
 	require.NoError(t, err)
 	require.Len(t, grants.Grants, 1)
 	require.NoError(t, rt.RevokeGrant(ctx, "", grants.Grants[0].ID))
-	sendMCP(t, rt, s, "six")
-	d = pending(t, rt, s)
+	prompt(t, rt, s, "six", "")
+	d = waitPending(t, rt, s, 1)[0]
 	assert.Equal(t, "Allow picture of the MCP server test?", d.Request.Message, "asked again once revoked")
 	_, err = rt.Reply(ctx, s, d.ID, protocol.ReplyRequest{Action: protocol.ActionDecline})
 	require.NoError(t, err)
@@ -155,9 +128,9 @@ func TestMCPStopMidProgress(t *testing.T) {
 	m := testkit.NewModel(t, testkit.Calls(testkit.Call{ID: "c1", Name: "mcp__test__slow", Args: map[string]any{"steps": 2, "hold": true}}))
 	rt, s := mcpRuntime(t, m)
 	ctx := context.Background()
-	sendMCP(t, rt, s, "go slowly")
-	d := pending(t, rt, s)
-	_, err := rt.Reply(ctx, s, d.ID, protocol.ReplyRequest{Action: protocol.ActionAccept, Content: pick(0)})
+	prompt(t, rt, s, "go slowly", "")
+	d := waitPending(t, rt, s, 1)[0]
+	_, err := rt.Reply(ctx, s, d.ID, pick(0))
 	require.NoError(t, err)
 	evs := testkit.WaitEvents(t, rt.Log().Read, s, "two progress events", func(evs []protocol.Event) bool {
 		return testkit.Count(evs, protocol.EventToolProgress) == 2
@@ -186,17 +159,17 @@ func TestMCPElicitationIsADecision(t *testing.T) {
 	m := testkit.NewModel(t, testkit.Calls(testkit.Call{ID: "c1", Name: "mcp__test__ask", Args: map[string]any{}}), testkit.Text("thanks"))
 	rt, s := mcpRuntime(t, m)
 	ctx := context.Background()
-	sendMCP(t, rt, s, "ask me")
-	d := pending(t, rt, s)
+	prompt(t, rt, s, "ask me", "")
+	d := waitPending(t, rt, s, 1)[0]
 	{ // the tool is not read-only: approve it first
 		require.Equal(t, protocol.KindApproval, d.Request.Kind)
-		_, err := rt.Reply(ctx, s, d.ID, protocol.ReplyRequest{Action: protocol.ActionAccept, Content: pick(0)})
+		_, err := rt.Reply(ctx, s, d.ID, pick(0))
 		require.NoError(t, err)
 		testkit.Eventually(t, func() bool {
 			l, _ := rt.PendingDecisions(ctx, s)
 			return len(l.Decisions) == 1 && l.Decisions[0].ID != d.ID
 		}, "the question")
-		d = pending(t, rt, s)
+		d = waitPending(t, rt, s, 1)[0]
 	}
 	require.Equal(t, protocol.KindAsk, d.Request.Kind)
 	assert.Equal(t, "Who are you?", d.Request.Message)
@@ -221,12 +194,12 @@ func fieldKeys(v *protocol.ValidationError) []string {
 func TestMCPCommand(t *testing.T) {
 	m := testkit.NewModel(t)
 	rt, s := mcpRuntime(t, m)
-	sendMCP(t, rt, s, "/mcp")
+	prompt(t, rt, s, "/mcp", "")
 	evs := testkit.WaitEvents(t, rt.Log().Read, s, "the listing", testkit.Has(protocol.EventAgentMessage))
 	text := testkit.LastAgentText(t, evs)
 	assert.Contains(t, text, "• test — ready (stdio:")
 	assert.Contains(t, text, "mcp__test__echo (read-only): Echo the text back.")
-	sendMCP(t, rt, s, "/mcp reconnect test")
+	prompt(t, rt, s, "/mcp reconnect test", "")
 	evs = testkit.WaitEvents(t, rt.Log().Read, s, "the reconnect", func(evs []protocol.Event) bool {
 		return testkit.Count(evs, protocol.EventAgentMessage) == 2
 	})

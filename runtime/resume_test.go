@@ -29,11 +29,6 @@ func crash(emb *Embedded, rt *Runtime) {
 	rt.cancel(nil)
 }
 
-func allowOnce() protocol.ReplyRequest {
-	zero := 0
-	return protocol.ReplyRequest{Action: protocol.ActionAccept, Content: raw(protocol.ApprovalAnswer{Option: &zero})}
-}
-
 // A model's turn waiting on an approval survives a kill -9 or a graceful restart (the server
 // leaves the turn and its decision open when it closes): after the restart the approval is
 // still pending (the same decision), and once it is answered the write runs, once, and the
@@ -71,7 +66,7 @@ func testResumeAfter(t *testing.T, end func(*Embedded, *Runtime)) {
 	_, err := os.Stat(filepath.Join(ws, "hello.txt"))
 	require.ErrorIs(t, err, os.ErrNotExist, "nothing ran before the answer")
 
-	_, err = rt.Reply(context.Background(), s, d.ID, allowOnce())
+	_, err = rt.Reply(context.Background(), s, d.ID, pick(0))
 	require.NoError(t, err)
 	evs := waitFor(t, rt, s, "both prompts answered", func(evs []protocol.Event) bool {
 		return testkit.Count(evs, protocol.EventTurnEnded) == 2

@@ -24,50 +24,12 @@ import (
 	"parley/runtime/turn"
 )
 
-// prompt sends text to a session as the browser does.
-func prompt(t *testing.T, rt *Runtime, session, text string, mode protocol.PromptMode) uint64 {
-	t.Helper()
-	resp, err := rt.SendPrompt(context.Background(), session, protocol.SendPromptRequest{Text: text, AttemptID: NewID(), Mode: mode})
-	require.NoError(t, err)
-	return resp.Offset
-}
-
-// waitFor reads the session's log until cond holds for it.
-func waitFor(t *testing.T, rt *Runtime, session string, what string, cond func([]protocol.Event) bool) []protocol.Event {
-	t.Helper()
-	return testkit.WaitEvents(t, rt.Log().Read, session, what, cond)
-}
-
-// asking starts a fresh runtime and a session, and sends a prompt (queued) whose script asks
-// one decision. It returns the runtime, the session, the prompt's offset and the decision.
-func asking(t *testing.T, text string) (*Runtime, string, uint64, protocol.Decision) {
-	t.Helper()
-	rt := fresh(t)
-	s := newSession(t, rt)
-	offset := prompt(t, rt, s, text, protocol.ModeQueue)
-	return rt, s, offset, waitPending(t, rt, s, 1)[0]
-}
-
-func settled(t *testing.T, evs []protocol.Event) protocol.RunSettled {
-	t.Helper()
-	for _, ev := range evs {
-		if ev.Type == protocol.EventRunSettled {
-			rs, err := protocol.DecodeEventData[protocol.RunSettled](ev)
-			require.NoError(t, err)
-			return rs
-		}
-	}
-	t.Fatal("no run.settled")
-	return protocol.RunSettled{}
-}
-
 func TestScriptNeedsApprovalForRunAndFiresNoAgentTurn(t *testing.T) {
 	ctx := context.Background()
 	rt, s, offset, d := asking(t, "/script r = run(['echo', 'hello from echo'])\nsend(r.stdout.strip())")
 	assert.Equal(t, commandRunID(offset), d.Run, "the approval is attributed to the command's run")
 	assert.Equal(t, "Allow running echo?", d.Request.Message)
-	zero := 0
-	_, err := rt.Reply(ctx, s, d.ID, protocol.ReplyRequest{Action: protocol.ActionAccept, Content: raw(protocol.ApprovalAnswer{Option: &zero})})
+	_, err := rt.Reply(ctx, s, d.ID, pick(0))
 	require.NoError(t, err)
 
 	evs := waitFor(t, rt, s, "turn ends", testkit.Has(protocol.EventTurnEnded))
@@ -445,8 +407,7 @@ func TestReviewFindings(t *testing.T) {
 			_, _ = rt.Authorize(ctx, s, "test:r", []gate.ToolCall{{Tool: "run", Words: []string{"ls", "-l"}}})
 		}()
 		d := waitPending(t, rt, s, 1)[0]
-		one := 1
-		_, err := rt.Reply(ctx, s, d.ID, protocol.ReplyRequest{Action: protocol.ActionAccept, Content: raw(protocol.ApprovalAnswer{Option: &one})})
+		_, err := rt.Reply(ctx, s, d.ID, pick(1))
 		require.NoError(t, err)
 		<-done
 		grants, err := rt.ListGrants(ctx, "")

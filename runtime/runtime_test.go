@@ -2,7 +2,6 @@ package runtime
 
 import (
 	"context"
-	"fmt"
 	"testing"
 	"time"
 
@@ -13,60 +12,6 @@ import (
 	"parley/protocol"
 	"parley/runtime/agent"
 )
-
-// startWith starts a runtime with opts on the JetStream stored in dir; one given no
-// workspace serves a fresh folder.
-func startWith(tb testing.TB, dir string, opts Options) (*Embedded, *Runtime) {
-	tb.Helper()
-	if opts.Workspace == "" && len(opts.Workspaces) == 0 {
-		opts.Workspace = tb.TempDir()
-	}
-	emb, err := StartEmbedded(dir)
-	require.NoError(tb, err)
-	rt, err := New(context.Background(), emb.Conn, opts)
-	require.NoError(tb, err)
-	return emb, rt
-}
-
-// start starts the runtime most tests want, the only one on its store, on dir's JetStream.
-func start(t *testing.T, dir string) (*Embedded, *Runtime) {
-	t.Helper()
-	return startWith(t, dir, Options{Exclusive: true})
-}
-
-func stop(emb *Embedded, rt *Runtime) {
-	rt.Close()
-	emb.Close()
-}
-
-// freshWith is startWith on a store of its own, stopped when the test ends.
-func freshWith(tb testing.TB, opts Options) *Runtime {
-	tb.Helper()
-	emb, rt := startWith(tb, tb.TempDir(), opts)
-	tb.Cleanup(func() { stop(emb, rt) })
-	return rt
-}
-
-// fresh is start on a store of its own, stopped when the test ends.
-func fresh(t *testing.T) *Runtime {
-	t.Helper()
-	return freshWith(t, Options{Exclusive: true})
-}
-
-// waitEvents reads a session's log until it holds n events or the deadline passes.
-func waitEvents(t *testing.T, rt *Runtime, session string, n int) []protocol.Event {
-	t.Helper()
-	return testkit.WaitEvents(t, rt.Log().Read, session, fmt.Sprintf("%d events", n),
-		func(evs []protocol.Event) bool { return len(evs) >= n })
-}
-
-func types(evs []protocol.Event) []protocol.EventType {
-	out := make([]protocol.EventType, len(evs))
-	for i, e := range evs {
-		out[i] = e.Type
-	}
-	return out
-}
 
 func TestPromptIsAnsweredByTheOfflineAgent(t *testing.T) {
 	rt := fresh(t)

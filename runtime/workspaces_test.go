@@ -183,8 +183,7 @@ func TestScriptsWorkInTheSessionsWorkspace(t *testing.T) {
 	prompt(t, rt, s.ID, "/script send(run(['pwd']).stdout.strip())", protocol.ModeQueue)
 	d := waitPending(t, rt, s.ID, 1)[0]
 	assert.Len(t, d.Request.Options, 3, "approve, always this command, reject")
-	zero := 0
-	_, err = rt.Reply(ctx, s.ID, d.ID, protocol.ReplyRequest{Action: protocol.ActionAccept, Content: raw(protocol.ApprovalAnswer{Option: &zero})})
+	_, err = rt.Reply(ctx, s.ID, d.ID, pick(0))
 	require.NoError(t, err)
 	evs = waitFor(t, rt, s.ID, "pwd ends", func(evs []protocol.Event) bool { return testkit.Count(evs, protocol.EventTurnEnded) == n+2 })
 	texts := testkit.AgentTexts(t, evs)
@@ -231,8 +230,7 @@ func TestGrantsAndGateRulesArePerWorkspace(t *testing.T) {
 	d, done := authorizeAsync(t, ctx, rt, sa.ID, "test:a", goTest)
 	require.Len(t, d.Request.Options, 4)
 	assert.Equal(t, "Approve, and always for go test on any files", d.Request.Options[2].Label)
-	two := 2
-	_, err = rt.Reply(ctx, sa.ID, d.ID, protocol.ReplyRequest{Action: protocol.ActionAccept, Content: raw(protocol.ApprovalAnswer{Option: &two})})
+	_, err = rt.Reply(ctx, sa.ID, d.ID, pick(2))
 	require.NoError(t, err)
 	assert.True(t, (<-done).Allowed)
 
