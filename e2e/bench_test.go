@@ -14,6 +14,9 @@ import (
 	"github.com/chromedp/cdproto/cdp"
 	"github.com/chromedp/cdproto/page"
 	"github.com/chromedp/chromedp"
+
+	"parley/app/api"
+	"parley/protocol"
 )
 
 // readyAt is when the app became interactive, in ms since its navigation started.
@@ -177,4 +180,30 @@ func helloBundle(b *testing.B) string {
 		b.Fatalf("precompressing the floor's wasm: %v\n%s", err, out)
 	}
 	return dir
+}
+
+// benchBrowser starts a Chromium of its own for the benchmark, with a fresh profile (nothing
+// cached), outside any deadline, closed when the benchmark ends; srv's token link is open in it.
+func benchBrowser(b *testing.B, srv *server) context.Context {
+	b.Helper()
+	ctx, cancel := newBrowser(b.TempDir())
+	b.Cleanup(cancel)
+	if err := chromedp.Do(ctx); err != nil {
+		b.Fatal(err)
+	}
+	do(b, ctx, 60*time.Second, chromedp.Navigate(srv.link), waitReady())
+	return ctx
+}
+
+// benchSession starts a server whose model is the endpoint at modelURL, and makes a session
+// titled title on it through the client it returns.
+func benchSession(b *testing.B, modelURL, title string) (*server, *api.Client, protocol.SessionInfo) {
+	b.Helper()
+	srv := startServerModel(b, b.TempDir(), modelURL)
+	c := apiClient(srv)
+	info, err := c.CreateSession(context.Background(), protocol.CreateSessionRequest{Title: title})
+	if err != nil {
+		b.Fatal(err)
+	}
+	return srv, c, info
 }

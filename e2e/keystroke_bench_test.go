@@ -152,12 +152,7 @@ func openKeystrokePage(b *testing.B) (ctx context.Context, draftLen, paras int) 
 			b.Fatal(err)
 		}
 	}
-	ctx, cancel := newBrowser(b.TempDir())
-	b.Cleanup(cancel)
-	if err := chromedp.Do(ctx); err != nil {
-		b.Fatal(err)
-	}
-	do(b, ctx, 60*time.Second, chromedp.Navigate(srv.link), waitReady())
+	ctx = benchBrowser(b, srv)
 	do(b, ctx, 120*time.Second, chromedp.Navigate(srv.base()+"/s/"+long.ID+"?bench=1&history=all"), waitReady(),
 		// The thread mounts the newest messages and offers the rest on demand.
 		// All 1,000 are in the page's store once the window starts at 900.

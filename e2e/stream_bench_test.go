@@ -85,20 +85,9 @@ func BenchmarkStreamFirstTokenToPaint(b *testing.B) {
 		}
 		replies = append(replies, testkit.Reply{Steps: append(steps, testkit.Finish("stop"))})
 	}
-	fake := testkit.NewModel(b, replies...)
-	srv := startServerModel(b, b.TempDir(), fake.Base())
-	c := apiClient(srv)
+	srv, c, info := benchSession(b, testkit.NewModel(b, replies...).Base(), "stream")
 	bg := context.Background()
-	info, err := c.CreateSession(bg, protocol.CreateSessionRequest{Title: "stream"})
-	if err != nil {
-		b.Fatal(err)
-	}
-	ctx, cancel := newBrowser(b.TempDir())
-	defer cancel()
-	if err := chromedp.Do(ctx); err != nil {
-		b.Fatal(err)
-	}
-	do(b, ctx, 60*time.Second, chromedp.Navigate(srv.link), waitReady())
+	ctx := benchBrowser(b, srv)
 	do(b, ctx, 10*time.Second, chromedp.Func(func(ctx context.Context, t *chromedp.Target) error {
 		_, err := cdp.Call(ctx, t, page.AddScriptToEvaluateOnNewDocument, page.AddScriptToEvaluateOnNewDocumentParams{Source: frameProbe})
 		return err
@@ -260,14 +249,8 @@ func openLongThread(b *testing.B, seed int, next testkit.Reply) (*server, protoc
 	for i := range seed {
 		replies = append(replies, testkit.Text(fmt.Sprintf("answer %d: %s", i, strings.Repeat("words ", 10))))
 	}
-	fake := testkit.NewModel(b, append(replies, next)...)
-	srv := startServerModel(b, b.TempDir(), fake.Base())
-	c := apiClient(srv)
+	srv, c, info := benchSession(b, testkit.NewModel(b, append(replies, next)...).Base(), "long")
 	bg := context.Background()
-	info, err := c.CreateSession(bg, protocol.CreateSessionRequest{Title: "long"})
-	if err != nil {
-		b.Fatal(err)
-	}
 	for i := range seed {
 		if _, err := c.SendPrompt(bg, info.ID, protocol.SendPromptRequest{Text: fmt.Sprintf("prompt %d: %s", i, strings.Repeat("words ", 10)), AttemptID: api.NewAttemptID()}); err != nil {
 			b.Fatal(err)
@@ -282,12 +265,7 @@ func openLongThread(b *testing.B, seed int, next testkit.Reply) (*server, protoc
 			b.Fatalf("after 5 minutes %d of %d seeding turns ended", testkit.Count(l, protocol.EventTurnEnded), seed)
 		}
 	}
-	ctx, cancel := newBrowser(b.TempDir())
-	b.Cleanup(cancel)
-	if err := chromedp.Do(ctx); err != nil {
-		b.Fatal(err)
-	}
-	do(b, ctx, 60*time.Second, chromedp.Navigate(srv.link), waitReady())
+	ctx := benchBrowser(b, srv)
 	do(b, ctx, 180*time.Second, chromedp.Navigate(srv.base()+"/s/"+info.ID+"?bench=1&history=all"), waitReady(),
 		waitJS(`(document.querySelector('.thread .earlier')?.textContent || '').includes('(900 more)') && !document.querySelector('.thread .stop')`))
 	return srv, info, ctx
