@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"io"
 	"log/slog"
 	"net/http"
 	"os"
@@ -63,22 +62,11 @@ func isDecodeError(err error) bool {
 	return errors.As(err, &d)
 }
 
-// readFrame reads one text frame, bounded by MaxFrameBytes; the excess of a larger one is
-// drained so the next frame starts clean.
+// readFrame reads one text frame, bounded by MaxFrameBytes (sockets.ReadFrame).
 func readFrame(ctx context.Context, conn *websocket.Conn) (protocol.ClientFrame, error) {
-	typ, rd, err := conn.Reader(ctx)
+	typ, data, err := sockets.ReadFrame(ctx, conn)
 	if err != nil {
 		return protocol.ClientFrame{}, err
-	}
-	data, err := io.ReadAll(io.LimitReader(rd, protocol.MaxFrameBytes+1))
-	if err != nil {
-		return protocol.ClientFrame{}, err
-	}
-	if len(data) > protocol.MaxFrameBytes {
-		if _, err := io.Copy(io.Discard, rd); err != nil {
-			return protocol.ClientFrame{}, err
-		}
-		return protocol.ClientFrame{}, protocol.ErrFrameTooLarge
 	}
 	if typ != websocket.MessageText {
 		return protocol.ClientFrame{}, decodeError{errors.New("binary frames are not part of the protocol: send JSON text")}

@@ -304,20 +304,13 @@ func relayDown(ctx context.Context, up, down *websocket.Conn) side {
 // one over protocol.MaxFrameBytes is drained and answered with the runtime's own error.
 func relayUp(ctx context.Context, down, up *websocket.Conn) side {
 	for {
-		typ, rd, err := down.Reader(ctx)
-		if err != nil {
-			return side{err: err}
-		}
-		data, err := io.ReadAll(io.LimitReader(rd, protocol.MaxFrameBytes+1))
-		if err != nil {
-			return side{err: err}
-		}
-		if len(data) > protocol.MaxFrameBytes {
-			if _, err := io.Copy(io.Discard, rd); err != nil {
-				return side{err: err}
-			}
-			sendError(ctx, down, "bad_frame", protocol.ErrFrameTooLarge.Error())
+		typ, data, err := sockets.ReadFrame(ctx, down)
+		if errors.Is(err, protocol.ErrFrameTooLarge) {
+			sendError(ctx, down, "bad_frame", err.Error())
 			continue
+		}
+		if err != nil {
+			return side{err: err}
 		}
 		if err := write(ctx, up, typ, data); err != nil {
 			return side{upstream: true, err: err}

@@ -6,11 +6,14 @@ package sockets
 
 import (
 	"context"
+	"io"
 	"net/http"
 	"sync"
 	"time"
 
 	"github.com/coder/websocket"
+
+	"parley/protocol"
 )
 
 // Set is the open sockets; its zero value is ready.
@@ -97,4 +100,25 @@ func keepAlive(ctx context.Context, c *websocket.Conn, gone func(), every, timeo
 	})
 	close(armed)
 	context.AfterFunc(ctx, func() { t.Stop() })
+}
+
+// ReadFrame reads c's next message, bounded as a client's frame is: the excess of one over
+// protocol.MaxFrameBytes is drained, so the next message starts clean, and the read fails
+// with protocol.ErrFrameTooLarge.
+func ReadFrame(ctx context.Context, c *websocket.Conn) (websocket.MessageType, []byte, error) {
+	typ, rd, err := c.Reader(ctx)
+	if err != nil {
+		return 0, nil, err
+	}
+	data, err := io.ReadAll(io.LimitReader(rd, protocol.MaxFrameBytes+1))
+	if err != nil {
+		return 0, nil, err
+	}
+	if len(data) > protocol.MaxFrameBytes {
+		if _, err := io.Copy(io.Discard, rd); err != nil {
+			return 0, nil, err
+		}
+		return typ, nil, protocol.ErrFrameTooLarge
+	}
+	return typ, data, nil
 }
