@@ -63,6 +63,21 @@ func logMessages(t *testing.T, srv *server, session string) []shownMessage {
 	}
 }
 
+// sentWhileAway opens a seeded session's page, held by the service worker so that a reload
+// comes from its cache, stops the server once the page has caught up, and sends text from the
+// composer: it waits in the page, not sent. The server starts again on its data and address
+// (startServer(t, srv.data, srv.addr)).
+func sentWhileAway(t *testing.T, title, text string) (*server, context.Context, string) {
+	t.Helper()
+	srv, ctx, id := openSeeded(t, t.TempDir(), title, waitWorker())
+	do(t, ctx, 20*time.Second, waitCaughtUp())
+	waitMessages(t, ctx, 2)
+	srv.kill()
+	do(t, ctx, 30*time.Second, waitJS(`!!document.querySelector('.link-reconnecting')`),
+		chromedp.Click(composer), typeText(text), pressEnter(0), waitUnsent(text))
+	return srv, ctx, id
+}
+
 // TestPromptsSentOfflineWaitAndGoOnce: with the server stopped, two prompts sent from a
 // session's page show at once in the thread as the person's, marked not sent yet, in the order
 // written; the box is free again. A reload (the page from the service worker's cache) keeps
@@ -70,16 +85,8 @@ func logMessages(t *testing.T, srv *server, session string) []shownMessage {
 // marks go (docs/pwa.md, "Sending while the server is away").
 func TestPromptsSentOfflineWaitAndGoOnce(t *testing.T) {
 	t.Parallel()
-	data := t.TempDir()
-	srv, ctx, id := openSeeded(t, data, "Outbox", waitWorker())
-	do(t, ctx, 20*time.Second, waitCaughtUp())
-	waitMessages(t, ctx, 2)
-
-	srv.kill()
-	do(t, ctx, 30*time.Second, waitJS(`!!document.querySelector('.link-reconnecting')`))
-	do(t, ctx, 30*time.Second, chromedp.Click(composer), typeText("first while away"), pressEnter(0),
-		waitUnsent("first while away"),
-		waitJS(`document.querySelector('#composer-input').value === ''`),
+	srv, ctx, id := sentWhileAway(t, "Outbox", "first while away")
+	do(t, ctx, 30*time.Second, waitJS(`document.querySelector('#composer-input').value === ''`),
 		typeText("second while away"), pressEnter(0),
 		waitUnsent("first while away", "second while away"),
 		waitJS(`document.querySelector('#composer-input').value === ''`))
@@ -96,7 +103,7 @@ func TestPromptsSentOfflineWaitAndGoOnce(t *testing.T) {
 		waitUnsent("first while away", "second while away"))
 
 	// The server is back: the page reconnects by itself and sends them.
-	srv = startServer(t, data, srv.addr)
+	srv = startServer(t, srv.data, srv.addr)
 	do(t, ctx, 90*time.Second, waitJS(`!!document.querySelector('.link-live')`),
 		waitJS(`document.querySelectorAll('.thread .msg-unsent').length === 0`))
 	shown := waitMessages(t, ctx, 6)
@@ -132,17 +139,12 @@ func roles(ms []shownMessage) []string {
 // in the box; it is never sent.
 func TestCancelAnUnsentPrompt(t *testing.T) {
 	t.Parallel()
-	data := t.TempDir()
-	srv, ctx, id := openSeeded(t, data, "Cancel")
-	do(t, ctx, 20*time.Second, waitCaughtUp())
-	srv.kill()
-	do(t, ctx, 30*time.Second, waitJS(`!!document.querySelector('.link-reconnecting')`),
-		chromedp.Click(composer), typeText("never mind"), pressEnter(0), waitUnsent("never mind"),
-		chromedp.Click(chromedp.CSS(`.msg-unsent .unsent-cancel`)),
+	srv, ctx, id := sentWhileAway(t, "Cancel", "never mind")
+	do(t, ctx, 30*time.Second, chromedp.Click(chromedp.CSS(`.msg-unsent .unsent-cancel`)),
 		waitUnsent(), waitJS(`document.querySelector('#composer-input').value === 'never mind'`))
 	assert.Equal(t, "[]", evalString(t, ctx, `localStorage.getItem('parley.outbox') || '[]'`))
 
-	srv = startServer(t, data, srv.addr)
+	srv = startServer(t, srv.data, srv.addr)
 	do(t, ctx, 60*time.Second, retryNow(), waitJS(`!!document.querySelector('.link-live[data-caught-up]')`))
 	assert.Len(t, logMessages(t, srv, id), 2, "the cancelled prompt was never sent")
 }
@@ -245,14 +247,7 @@ const visibleRetriesJS = `[...document.querySelectorAll('button')].filter(b => b
 // session list's and each waiting prompt's Retry now. The empty page shows its banner's alone.
 func TestAReloadOfflineShowsOneRetryNow(t *testing.T) {
 	t.Parallel()
-	data := t.TempDir()
-	srv, ctx, id := openSeeded(t, data, "Away", waitWorker())
-	do(t, ctx, 20*time.Second, waitCaughtUp())
-	waitMessages(t, ctx, 2)
-
-	srv.kill()
-	do(t, ctx, 30*time.Second, waitJS(`!!document.querySelector('.link-reconnecting')`),
-		chromedp.Click(composer), typeText("sent while away"), pressEnter(0), waitUnsent("sent while away"))
+	srv, ctx, id := sentWhileAway(t, "Away", "sent while away")
 
 	do(t, ctx, 60*time.Second, chromedp.Reload(), waitReady(), waitUnsent("sent while away"),
 		// Every request the page makes at its start has failed by then: the models' and the
@@ -290,7 +285,7 @@ func TestAReloadOfflineShowsOneRetryNow(t *testing.T) {
 	}
 	do(t, ctx, 60*time.Second, chromedp.Navigate(srv.base()+"/s/"+id), waitReady(), waitUnsent("sent while away"))
 
-	srv = startServer(t, data, srv.addr)
+	srv = startServer(t, srv.data, srv.addr)
 	do(t, ctx, 90*time.Second, waitJS(`!!document.querySelector('.link-live')`),
 		waitJS(`document.querySelectorAll('.thread .msg-unsent').length === 0`))
 	assert.Equal(t, 0, get(t, ctx, chromedp.Evaluate[int](visibleRetriesJS)))
