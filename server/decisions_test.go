@@ -89,9 +89,7 @@ func TestDecisionReplyErrorsLeaveTheQuestionOpen(t *testing.T) {
 			resp, data := request(t, http.MethodPost, c.url, c.token, c.body)
 			assertRefused(t, resp, data, c.status, c.code, c.contains, c.field)
 			// Nothing was stored: the question is still open, with the same id.
-			list := decisionsOf(t, ts, s)
-			require.Len(t, list, 1)
-			require.Equal(t, d.ID, list[0].ID)
+			require.Equal(t, d.ID, onlyPending(t, ts, s).ID)
 		})
 	}
 
@@ -121,9 +119,7 @@ func TestDecisionsOfEverySessionOldestFirst(t *testing.T) {
 	require.Less(t, all[0].Offset, all[1].Offset, "oldest first")
 
 	// Each session lists only its own.
-	own := decisionsOf(t, ts, second)
-	require.Len(t, own, 1)
-	require.Equal(t, all[1].ID, own[0].ID)
+	require.Equal(t, all[1].ID, onlyPending(t, ts, second).ID)
 	resp, data := request(t, http.MethodGet, ts.URL+"/api/sessions/nosuch/decisions", testToken, "")
 	require.Equal(t, http.StatusNotFound, resp.StatusCode)
 	require.Equal(t, "no_session", testkit.ErrorOf(t, data).Code)
@@ -423,9 +419,7 @@ func TestFunctionRunOverHTTP(t *testing.T) {
 	resp, data = request(t, http.MethodGet, ts.URL+"/api/sessions", testToken, "")
 	require.Equal(t, http.StatusOK, resp.StatusCode)
 	require.Len(t, testkit.DecodeAs[protocol.SessionList](t, data).Sessions, 2)
-	list := decisionsOf(t, ts, busy)
-	require.Len(t, list, 1)
-	require.Equal(t, d.ID, list[0].ID)
+	require.Equal(t, d.ID, onlyPending(t, ts, busy).ID)
 	evs, err := ts.Events(t.Context(), busy, 0)
 	require.NoError(t, err)
 	require.Zero(t, testkit.Count(evs, protocol.EventRunSettled), "the busy session's run is untouched")
@@ -459,7 +453,7 @@ func TestStopNamesTheTurnTheUserSaw(t *testing.T) {
 	resp, data := postJSON(t, ts.URL+"/api/sessions/"+s+"/stop", protocol.StopRequest{Turn: turn - 1})
 	require.Equal(t, http.StatusOK, resp.StatusCode, string(data))
 	require.JSONEq(t, `{"running":false}`, string(data), "another turn than the one running: nothing stopped")
-	require.Len(t, decisionsOf(t, ts, s), 1)
+	onlyPending(t, ts, s)
 
 	resp, data = postJSON(t, ts.URL+"/api/sessions/"+s+"/stop", map[string]any{"turn": turn, "x": 1})
 	require.Equal(t, http.StatusBadRequest, resp.StatusCode, string(data))

@@ -120,6 +120,14 @@ func decisionsOf(t *testing.T, ts *testserver.Server, session string) []protocol
 	return testkit.DecodeAs[protocol.DecisionList](t, data).Decisions
 }
 
+// onlyPending requires the session to have one pending decision, and returns it.
+func onlyPending(t *testing.T, ts *testserver.Server, session string) protocol.Decision {
+	t.Helper()
+	list := decisionsOf(t, ts, session)
+	require.Len(t, list, 1)
+	return list[0]
+}
+
 // waitDecisions waits until the list holds n decisions and returns them.
 func waitDecisions(t *testing.T, ts *testserver.Server, session string, n int) []protocol.Decision {
 	t.Helper()
