@@ -264,20 +264,30 @@ func TestApprovalsHistoryFilters(t *testing.T) {
 	assert.Equal(t, []string{three, two, one}, []string{p1.Entries[0].Session, p1.Entries[1].Session, p2.Entries[0].Session})
 }
 
+// grantedScript runs a command that asks for approval, and says what it printed.
+const grantedScript = `/script r = run(['echo', 'granted']); send(r.stdout.strip() or r.error)`
+
+// grantedInTheComposer sends grantedScript from the empty page and answers its approval
+// "always" in the composer, which holds it in the thread (the card is one line); the command
+// runs. One grant exists, made in the session the page shows.
+func grantedInTheComposer(t *testing.T) (*server, context.Context) {
+	t.Helper()
+	srv, ctx := openHome(t)
+	do(t, ctx, 10*time.Second, typeText(grantedScript), pressEnter(0))
+	do(t, ctx, 30*time.Second, waitJS(`!!document.querySelector('#composer-mode .choice')`))
+	do(t, ctx, 10*time.Second, clickJS(`#composer-mode .choice:nth-child(2)`)) // Always
+	do(t, ctx, 30*time.Second, waitJS(`document.querySelectorAll('.entry-run.status-done').length === 1`))
+	return srv, ctx
+}
+
 // TestGrantRevokedFromTheScreenAsksAgain makes an "always" grant in a thread, sees it used,
 // revokes it on the Grants tab, and the next identical command asks again.
 func TestGrantRevokedFromTheScreenAsksAgain(t *testing.T) {
 	t.Parallel()
-	srv, ctx := openHome(t)
-	script := `/script r = run(['echo', 'granted']); send(r.stdout.strip() or r.error)`
-	do(t, ctx, 10*time.Second, typeText(script), pressEnter(0))
-	// In its thread the composer holds the approval (the card is one line): "always" there.
-	do(t, ctx, 30*time.Second, waitJS(`!!document.querySelector('#composer-mode .choice')`))
-	do(t, ctx, 10*time.Second, clickJS(`#composer-mode .choice:nth-child(2)`))
-	do(t, ctx, 30*time.Second, waitJS(`document.querySelectorAll('.entry-run.status-done').length === 1`))
+	srv, ctx := grantedInTheComposer(t)
 
 	// The grant lets the same command through without asking.
-	do(t, ctx, 10*time.Second, typeText(script), pressEnter(0))
+	do(t, ctx, 10*time.Second, typeText(grantedScript), pressEnter(0))
 	do(t, ctx, 30*time.Second, waitJS(`document.querySelectorAll('.entry-run.status-done').length === 2`))
 	assert.Equal(t, 1, int(get(t, ctx, chromedp.Evaluate[float64](`document.querySelectorAll('.entry-decision').length`))), "the second run was not asked")
 	url := evalString(t, ctx, `location.pathname`)
@@ -300,7 +310,7 @@ func TestGrantRevokedFromTheScreenAsksAgain(t *testing.T) {
 	do(t, ctx, 30*time.Second, chromedp.Navigate(srv.base()+origin), waitReady(),
 		waitJS(`document.querySelectorAll('.entry-run.status-done').length === 2`),
 		waitJS(`document.querySelector('.entry-linked')?.id === `+"'"+strings.TrimPrefix(origin, url+"#")+"'"))
-	do(t, ctx, 10*time.Second, typeText(script), pressEnter(0))
+	do(t, ctx, 10*time.Second, typeText(grantedScript), pressEnter(0))
 	do(t, ctx, 30*time.Second, waitJS(`!!document.querySelector('#composer-mode .choice')`))
 	assert.Equal(t, "Allow running echo?", evalString(t, ctx, `document.querySelector('.entry-decision.status-pending .entry-title').textContent`))
 }
@@ -465,12 +475,7 @@ func TestPendingCountFollowsAnswers(t *testing.T) {
 // spoke in a thread's status: a script's words are the script's, not the agent's.
 func TestApprovalsScreenOnFirstLoad(t *testing.T) {
 	t.Parallel()
-	srv, ctx := openHome(t)
-	script := `/script r = run(['echo', 'granted']); send(r.stdout.strip() or r.error)`
-	do(t, ctx, 10*time.Second, typeText(script), pressEnter(0))
-	do(t, ctx, 30*time.Second, waitJS(`!!document.querySelector('#composer-mode .choice')`))
-	do(t, ctx, 10*time.Second, clickJS(`#composer-mode .choice:nth-child(2)`)) // Always
-	do(t, ctx, 30*time.Second, waitJS(`document.querySelectorAll('.entry-run.status-done').length === 1`))
+	srv, ctx := grantedInTheComposer(t)
 	// The script's send() is the last thing said before this confirm.
 	do(t, ctx, 10*time.Second, typeText(`/script confirm('Tag the release?')`), pressEnter(0),
 		waitJS(`!!document.querySelector('#composer-mode .choice')`))
@@ -497,12 +502,8 @@ func TestApprovalsScreenOnFirstLoad(t *testing.T) {
 // grant exists: it has no count until it has read it.
 func TestMovingToApprovalsKeepsTheList(t *testing.T) {
 	t.Parallel()
-	_, ctx := openHome(t)
-	do(t, ctx, 10*time.Second, typeText(`/script r = run(['echo', 'granted']); send(r.stdout.strip() or r.error)`), pressEnter(0))
-	do(t, ctx, 30*time.Second, waitJS(`!!document.querySelector('#composer-mode .choice')`))
-	do(t, ctx, 10*time.Second, clickJS(`#composer-mode .choice:nth-child(2)`)) // Always
-	do(t, ctx, 30*time.Second, waitJS(`document.querySelectorAll('.entry-run.status-done').length === 1`),
-		waitJS(`document.querySelectorAll('.sessions .session-item').length === 1`))
+	_, ctx := grantedInTheComposer(t)
+	do(t, ctx, 30*time.Second, waitJS(`document.querySelectorAll('.sessions .session-item').length === 1`))
 	// Watch every change of the page from before the click.
 	do(t, ctx, 10*time.Second, js(`window.__seen = {empty: false, zero: false};
 		new MutationObserver(() => {

@@ -11,9 +11,6 @@ import (
 	"github.com/stretchr/testify/require"
 )
 
-// typistsPace is a person typing: 40 to 150 ms between keys.
-var typistsPace = [2]time.Duration{40 * time.Millisecond, 150 * time.Millisecond}
-
 // writing opens a session that has answered its first prompt, with the composer focused for
 // a person to type in.
 func writing(t *testing.T) (*server, context.Context, *rand.Rand) {
@@ -100,7 +97,7 @@ func TestAKeyOnTheHiddenBarIsTheDrafts(t *testing.T) {
 			onHidden = onHidden && document.activeElement === t;
 			t.dispatchEvent(new KeyboardEvent('keydown', {key, bubbles: true, cancelable: true}));
 		}
-		return onHidden })()`, "the key was dispatched on the focused, hidden textarea")
+		return onHidden })()`, "the key was dispatched on the focused, hidden textarea", "while y")
 }
 
 // TestAKeyWhoseKeydownShowedADecisionIsTheDrafts: the bar's keydown enters the wasm, which
@@ -118,20 +115,21 @@ func TestAKeyWhoseKeydownShowedADecisionIsTheDrafts(t *testing.T) {
 		t.addEventListener('keydown', () => { seat.classList.add('is-hidden'); mode.focus(); }, {once: true});
 		const key = new KeyboardEvent('keydown', {key: 'n', bubbles: true, cancelable: true});
 		t.dispatchEvent(key);
-		return key.defaultPrevented && document.activeElement === mode })()`, "the key, handed on, was kept from the decision")
+		return key.defaultPrevented && document.activeElement === mode })()`, "the key, handed on, was kept from the decision", "while y")
 }
 
 // keyInTheMoment types "mea", lets a confirm take the input area, makes a moment of its
-// arrival in one evaluation (moment, which dispatches an "n" and reports whether it made the
-// moment), then types "while y": every letter is the draft's, in order, and none answered.
-func keyInTheMoment(t *testing.T, moment, made string) {
+// arrival in one evaluation (moment, which reports whether it made the moment, and may
+// dispatch the "n" itself), then types rest at a typist's pace: "meanwhile y" is the draft,
+// every letter in order, and none answered.
+func keyInTheMoment(t *testing.T, moment, made, rest string) {
 	t.Helper()
 	srv, ctx, rng := writing(t)
 	typeAt(t, ctx, rng, "mea", typistsPace)
 	sendAPI(t, srv, sessionOf(t, ctx), `/script confirm('Delete all the notes?')`)
 	do(t, ctx, 20*time.Second, waitJS(modeShown), waitJS(`document.activeElement.closest('#composer-mode') !== null`))
 	assert.True(t, evalBool(t, ctx, moment), made)
-	typeAt(t, ctx, rng, "while y", typistsPace)
+	typeAt(t, ctx, rng, rest, typistsPace)
 	assertOnePending(t, srv, ctx, "no key answered the confirm")
 	assert.Equal(t, "meanwhile y", draft(t, ctx), "every letter is in the draft, in order")
 }
@@ -158,14 +156,7 @@ func TestAWritersPauseAsADecisionLandsAnswersNothing(t *testing.T) {
 // lost), and none answers the decision. The focus is put on the body to stand for that frame.
 func TestALetterOnTheBodyUnderADecisionIsTheDrafts(t *testing.T) {
 	t.Parallel()
-	srv, ctx, rng := writing(t)
-	typeAt(t, ctx, rng, "mea", typistsPace)
-	sendAPI(t, srv, sessionOf(t, ctx), `/script confirm('Delete all the notes?')`)
-	do(t, ctx, 20*time.Second, waitJS(modeShown), waitJS(`document.activeElement.closest('#composer-mode') !== null`),
-		js(`document.activeElement.blur()`), waitJS(`document.activeElement === document.body`))
-	typeAt(t, ctx, rng, "nwhile y", typistsPace)
-	assertOnePending(t, srv, ctx, "no key answered the confirm")
-	assert.Equal(t, "meanwhile y", draft(t, ctx), "every letter is in the draft, in order")
+	keyInTheMoment(t, `(document.activeElement.blur(), document.activeElement === document.body)`, "the focus is on the page's body", "nwhile y")
 }
 
 // TestADecisionWaitsForAnInputMethod: a decision that arrives while an input method composes

@@ -205,7 +205,7 @@ func TestAModelPickGivesTheKeysBack(t *testing.T) {
 		rawKey("ArrowDown", 40, 0), waitJS(`document.querySelector('#model-listbox').getAttribute('aria-activedescendant') === 'model-option-1'`),
 		pressEnter(0), waitJS(`!document.querySelector('#model-listbox') && document.querySelector('#model-button').textContent.startsWith('other')`))
 	waitShowing(t, ctx, 5*time.Second, `document.activeElement?.id === 'composer-input'`, `document.activeElement?.outerHTML`)
-	typeAt(t, ctx, newRand(), "hi", personPace)
+	typeAt(t, ctx, newRand(), "hi", typistsPace)
 	do(t, ctx, 10*time.Second, waitDraft("hi"), pressEnter(0))
 	require.Eventually(t, func() bool { return len(fake.asked()) == 1 }, 20*time.Second, 50*time.Millisecond)
 	assert.Equal(t, []string{"other"}, fake.asked(), "the prompt went out, to the model picked")
@@ -230,7 +230,7 @@ func TestAPermissionPickGivesTheKeysBack(t *testing.T) {
 		rawKey("ArrowDown", 40, 0), waitJS(mode+` === 'edits'`))
 	time.Sleep(300 * time.Millisecond) // the change has run: the focus stays for the next step
 	assert.Equal(t, "permission-mode", activeID(t, ctx), "a step of the arrows keeps the focus")
-	typeAt(t, ctx, newRand(), "ask", personPace)
+	typeAt(t, ctx, newRand(), "ask", typistsPace)
 	do(t, ctx, 10*time.Second, waitDraft("ask"))
 	assert.Equal(t, "edits", evalString(t, ctx, mode), "the letters did not pick a mode")
 	assert.Equal(t, "composer-input", activeID(t, ctx))
@@ -240,7 +240,7 @@ func TestAPermissionPickGivesTheKeysBack(t *testing.T) {
 	do(t, ctx, 10*time.Second, chromedp.Focus(chromedp.CSS(`#permission-mode`)),
 		js(`(s => { s.value = 'ask'; s.dispatchEvent(new Event('change', {bubbles: true})) })(document.querySelector('#permission-mode'))`))
 	waitShowing(t, ctx, 5*time.Second, `document.activeElement?.id === 'composer-input'`, `document.activeElement?.outerHTML`)
-	typeAt(t, ctx, newRand(), " me", personPace)
+	typeAt(t, ctx, newRand(), " me", typistsPace)
 	do(t, ctx, 10*time.Second, waitDraft("ask me"))
 	assert.Equal(t, "ask", evalString(t, ctx, mode))
 }

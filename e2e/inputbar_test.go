@@ -449,16 +449,13 @@ func TestTheAtMenuLaysOutATitleByItsOwnDirection(t *testing.T) {
 // opens and Tab picks.
 func TestACommandMidDraftOpensNoMenu(t *testing.T) {
 	t.Parallel()
-	_, ctx := openSession(t, "hello")
-	waitMessages(t, ctx, 2)
-	rng := newRand()
-	do(t, ctx, 10*time.Second, waitJS(`document.activeElement.id === 'composer-input'`))
+	_, ctx, rng := writing(t)
 	// The command list is warm: at the start "/exa" offers /example.
-	typeAt(t, ctx, rng, "/exa", personPace)
+	typeAt(t, ctx, rng, "/exa", typistsPace)
 	do(t, ctx, 10*time.Second, menuOpen("/example"))
 	clearDraft(t, ctx)
 
-	typeAt(t, ctx, rng, "hello /exa", personPace)
+	typeAt(t, ctx, rng, "hello /exa", typistsPace)
 	// The candidates come back in a few ms; the menu would be open well within the second.
 	deadline := time.Now().Add(time.Second)
 	for time.Now().Before(deadline) {
@@ -472,7 +469,7 @@ func TestACommandMidDraftOpensNoMenu(t *testing.T) {
 
 	// At the start of the draft the menu opens, and Tab picks.
 	do(t, ctx, 10*time.Second, waitDraft(""))
-	typeAt(t, ctx, rng, "/exa", personPace)
+	typeAt(t, ctx, rng, "/exa", typistsPace)
 	// (The example names' menu may open after it: /example takes an argument.)
 	do(t, ctx, 10*time.Second, menuOpen("/example"), tabKey(0), waitDraft("/example "))
 }

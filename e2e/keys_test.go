@@ -257,19 +257,16 @@ const stripText = `(document.querySelector('#composer-mode .draft-strip') || {te
 // xxx BBB yyy").
 func TestKeysOnADecisionGoWhereTheCaretWas(t *testing.T) {
 	t.Parallel()
-	srv, ctx := openSession(t, "hello")
-	waitMessages(t, ctx, 2)
-	rng := newRand()
-	do(t, ctx, 10*time.Second, waitJS(`document.activeElement.id === 'composer-input'`))
-	typeAt(t, ctx, rng, "AAA BBB", personPace)
+	srv, ctx, rng := writing(t)
+	typeAt(t, ctx, rng, "AAA BBB", typistsPace)
 	do(t, ctx, 10*time.Second, arrowLeft(4), waitJS(`document.querySelector('#composer-input').selectionStart === 3`))
-	typeAt(t, ctx, rng, " xxx", personPace)
+	typeAt(t, ctx, rng, " xxx", typistsPace)
 	do(t, ctx, 10*time.Second, waitDraft("AAA xxx BBB"))
 
 	sendAPI(t, srv, sessionOf(t, ctx), `/script r = run(['echo','hi'])`)
 	do(t, ctx, 30*time.Second, waitJS(modeShown), waitJS(stripText+` === 'Your draft is kept: AAA xxx BBB'`))
 	time.Sleep(2 * time.Second) // the person reads it
-	typeAt(t, ctx, rng, " yyy", personPace)
+	typeAt(t, ctx, rng, " yyy", typistsPace)
 	waitShowing(t, ctx, 10*time.Second, stripText+` === 'Your draft is kept: AAA xxx yyy BBB'`, stripText)
 	assert.True(t, evalBool(t, ctx, modeShown), "the approval is still there, unanswered")
 	assert.Equal(t, "", evalString(t, ctx, `(document.querySelector('#approval-instruction') || {value: ''}).value`), "no letter went into the approval")
@@ -278,6 +275,6 @@ func TestKeysOnADecisionGoWhereTheCaretWas(t *testing.T) {
 	do(t, ctx, 10*time.Second, chromedp.Click(chromedp.CSS(`#composer-mode .draft-strip`)), waitJS(modeGone),
 		waitJS(`document.activeElement.id === 'composer-input'`))
 	assert.Equal(t, "AAA xxx yyy BBB", draft(t, ctx))
-	typeAt(t, ctx, rng, " zz", personPace)
+	typeAt(t, ctx, rng, " zz", typistsPace)
 	do(t, ctx, 10*time.Second, waitDraft("AAA xxx yyy zz BBB"))
 }

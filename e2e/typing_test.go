@@ -22,8 +22,8 @@ import (
 // typingPaces are the gaps between keys: none, and a typist's 60–150 ms.
 var typingPaces = [][2]time.Duration{{0, 0}, {60 * time.Millisecond, 150 * time.Millisecond}}
 
-// personPace is a tester's gap between keys at a person's pace (QA round 13).
-var personPace = [2]time.Duration{40 * time.Millisecond, 150 * time.Millisecond}
+// typistsPace is a person typing: 40 to 150 ms between keys.
+var typistsPace = [2]time.Duration{40 * time.Millisecond, 150 * time.Millisecond}
 
 // typeAt types text key by key (strokes, keyOf: a keyDown that carries its text, as a
 // keyboard sends it), each key after a gap drawn from pace.
