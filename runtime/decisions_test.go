@@ -431,12 +431,7 @@ func TestLastPerSubjectOverManySubjects(t *testing.T) {
 	ctx := context.Background()
 	info, _ := rt.CreateSession(ctx, protocol.CreateSessionRequest{})
 	for d := range 600 {
-		id := fmt.Sprintf("d%d", d)
-		subject := eventlog.DecisionSubject(info.ID, id)
-		off, _, err := rt.Log().Publish(ctx, subject, protocol.EventQuestionAsked, protocol.QuestionAsked{ID: id, Deadline: 1 << 62, Owner: "x"}, "")
-		require.NoError(t, err)
-		_, _, err = rt.Log().PublishAfter(ctx, subject, off, protocol.EventQuestionReplied, protocol.QuestionReplied{ID: id, Action: protocol.ActionAccept}, "")
-		require.NoError(t, err)
+		writeDecision(t, rt, info.ID, fmt.Sprintf("d%d", d), envQuestion, true)
 	}
 	evs, err := rt.Log().LastPerSubject(ctx, eventlog.DecisionSubjects(""))
 	require.NoError(t, err)

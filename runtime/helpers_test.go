@@ -7,12 +7,12 @@ import (
 	"testing"
 	"time"
 
-	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
 	"parley/internal/testkit"
 	"parley/protocol"
 	"parley/runtime/decision"
+	"parley/runtime/eventlog"
 	"parley/runtime/gate"
 )
 
@@ -176,7 +176,9 @@ func authorizeAsync(t *testing.T, ctx context.Context, rt *Runtime, session, by 
 	done := make(chan gate.Verdict, 1)
 	go func() {
 		v, err := rt.Authorize(ctx, session, by, calls)
-		assert.NoError(t, err)
+		if err != nil {
+			t.Errorf("authorize: %v", err)
+		}
 		done <- v
 	}()
 	return waitPending(t, rt, session, 1)[0], done
@@ -202,4 +204,18 @@ func lastOfType(t *testing.T, rt *Runtime, session string, typ protocol.EventTyp
 // pick is the reply that picks option i of an approval.
 func pick(i int) protocol.ReplyRequest {
 	return protocol.ReplyRequest{Action: protocol.ActionAccept, Content: raw(protocol.ApprovalAnswer{Option: &i})}
+}
+
+// writeDecision writes decision id of session straight to the log, as a replica asking req
+// would, and when replied, its answer (accepted) too.
+func writeDecision(tb testing.TB, rt *Runtime, session, id string, req protocol.DecisionRequest, replied bool) {
+	tb.Helper()
+	ctx := context.Background()
+	subject := eventlog.DecisionSubject(session, id)
+	off, _, err := rt.Log().Publish(ctx, subject, protocol.EventQuestionAsked, protocol.QuestionAsked{ID: id, Request: req, Deadline: 1 << 62, Owner: "test-replica"}, "")
+	require.NoError(tb, err)
+	if replied {
+		_, _, err = rt.Log().PublishAfter(ctx, subject, off, protocol.EventQuestionReplied, protocol.QuestionReplied{ID: id, Action: protocol.ActionAccept, Content: raw(true)}, "")
+		require.NoError(tb, err)
+	}
 }
