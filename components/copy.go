@@ -1,15 +1,11 @@
 package components
 
 import (
-	"time"
-
+	"parley/components/internal/clipboard"
 	"parley/i18n"
 
 	"github.com/maxence-charriere/go-app/v10/pkg/app"
 )
-
-// copiedFor is how long a copy button says "Copied".
-const copiedFor = 2 * time.Second
 
 // CopyButton copies a message's text as it was written (the Markdown source of an agent's
 // reply, a prompt as typed). The Clipboard API exists only in a secure context (https or
@@ -21,8 +17,7 @@ type CopyButton struct {
 	// has its Copy in the Tab order (thread_keys.go).
 	Reachable bool
 
-	status i18n.Msg // 0 ready, else what the last copy did (Copied, CopyFailed)
-	gen    int
+	copied clipboard.Status
 }
 
 // OnMount relabels the button when the locale switches.
@@ -31,10 +26,10 @@ func (b *CopyButton) OnMount(ctx app.Context) { relabel(ctx) }
 // Render draws the button; its outcome is announced, since a label change is not read out.
 func (b *CopyButton) Render() app.UI {
 	text, class, said := tr(i18n.Copy), "msg-action msg-copy", ""
-	if b.status != 0 {
-		text, said = tr(b.status), tr(b.status)
+	if b.copied.Msg != 0 {
+		text, said = tr(b.copied.Msg), tr(b.copied.Msg)
 	}
-	if b.status == i18n.Copied {
+	if b.copied.Msg == i18n.Copied {
 		class += " is-copied"
 	}
 	tab := -1
@@ -47,34 +42,4 @@ func (b *CopyButton) Render() app.UI {
 		Body(app.Text(text), app.Span().Class("sr-only").Aria("live", "polite").Text(said))
 }
 
-func (b *CopyButton) copy(ctx app.Context, e app.Event) {
-	clip := app.Window().Get("navigator").Get("clipboard")
-	if !clip.Truthy() {
-		b.show(ctx, i18n.CopyFailed)
-		return
-	}
-	var done, failed app.Func
-	release := func() { done.Release(); failed.Release() }
-	done = app.FuncOf(func(app.Value, []app.Value) any {
-		ctx.Dispatch(func(ctx app.Context) { b.show(ctx, i18n.Copied) })
-		release()
-		return nil
-	})
-	failed = app.FuncOf(func(app.Value, []app.Value) any {
-		ctx.Dispatch(func(ctx app.Context) { b.show(ctx, i18n.CopyFailed) })
-		release()
-		return nil
-	})
-	clip.Call("writeText", b.Text).Call("then", done, failed)
-}
-
-func (b *CopyButton) show(ctx app.Context, status i18n.Msg) {
-	b.status = status
-	b.gen++
-	gen := b.gen
-	ctx.After(copiedFor, func(ctx app.Context) {
-		if b.gen == gen {
-			b.status = 0
-		}
-	})
-}
+func (b *CopyButton) copy(ctx app.Context, e app.Event) { b.copied.Copy(ctx, b.Text) }

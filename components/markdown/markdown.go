@@ -9,11 +9,11 @@ package markdown
 
 import (
 	"strconv"
-	"time"
 
 	"github.com/maxence-charriere/go-app/v10/pkg/app"
 
 	"parley/app/locale"
+	"parley/components/internal/clipboard"
 	"parley/i18n"
 	md "parley/markdown"
 )
@@ -188,27 +188,23 @@ func link(url string) app.HTMLA {
 	return app.A().Href(url).Target("_blank").Rel("noopener noreferrer")
 }
 
-// copiedFor is how long the copy button says "Copied".
-const copiedFor = 2 * time.Second
-
 // CodeBlock is a fenced or indented code block with a button that copies its code.
 type CodeBlock struct {
 	app.Compo
 	Code string
 	Lang string
 
-	status i18n.Msg // 0 ready, else what the last copy did (Copied, CopyFailed)
-	gen    int      // which copy a reset belongs to, so an old timer does not clear a new status
+	copied clipboard.Status
 }
 
 // Render draws the code with its language as a class ("language-go") for a highlighter.
 func (c *CodeBlock) Render() app.UI {
 	label, text, class, said := locale.T(i18n.CopyCode), locale.T(i18n.Copy), "md-copy", ""
-	if c.status != 0 {
-		said = locale.T(c.status)
+	if c.copied.Msg != 0 {
+		said = locale.T(c.copied.Msg)
 		label, text = said, said
 	}
-	if c.status == i18n.Copied {
+	if c.copied.Msg == i18n.Copied {
 		class += " is-copied"
 	}
 	code := app.Elem("code")
@@ -230,41 +226,10 @@ func (c *CodeBlock) Render() app.UI {
 	)
 }
 
-// copy writes the code to the clipboard. The Clipboard API exists only in a secure context
-// (https or localhost), so its absence is a status too.
-func (c *CodeBlock) copy(ctx app.Context, e app.Event) {
-	clip := app.Window().Get("navigator").Get("clipboard")
-	if !clip.Truthy() {
-		c.show(ctx, i18n.CopyFailed)
-		return
-	}
-	var done, failed app.Func
-	release := func() { done.Release(); failed.Release() }
-	done = app.FuncOf(func(app.Value, []app.Value) any {
-		ctx.Dispatch(func(ctx app.Context) { c.show(ctx, i18n.Copied) })
-		release()
-		return nil
-	})
-	failed = app.FuncOf(func(app.Value, []app.Value) any {
-		ctx.Dispatch(func(ctx app.Context) { c.show(ctx, i18n.CopyFailed) })
-		release()
-		return nil
-	})
-	clip.Call("writeText", c.Code).Call("then", done, failed)
-}
+// copy writes the code to the clipboard.
+func (c *CodeBlock) copy(ctx app.Context, e app.Event) { c.copied.Copy(ctx, c.Code) }
 
 // OnMount words the button again when the page's locale switches.
 func (c *CodeBlock) OnMount(ctx app.Context) {
 	ctx.Handle(locale.ActionChanged, func(ctx app.Context, a app.Action) { ctx.Update() })
-}
-
-func (c *CodeBlock) show(ctx app.Context, status i18n.Msg) {
-	c.status = status
-	c.gen++
-	gen := c.gen
-	ctx.After(copiedFor, func(ctx app.Context) {
-		if c.gen == gen {
-			c.status = 0
-		}
-	})
 }

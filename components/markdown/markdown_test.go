@@ -12,6 +12,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"parley/app/locale"
+	"parley/components/internal/clipboard"
 	"parley/i18n"
 	md "parley/markdown"
 )
@@ -195,7 +196,7 @@ func indexOf(ss []string, s string) int {
 func TestCopyButtonSaysWhatHappened(t *testing.T) {
 	_, ready := viewtest.Mount(t, &CodeBlock{Code: "make run", Lang: "sh"})
 	assert.Contains(t, flat(ready), `<button aria-label="Copy code" class="md-copy" type="button">Copy</button><span aria-live="polite" class="sr-only"></span>`)
-	copied := flat(app.HTMLString(&CodeBlock{Code: "make run", status: i18n.Copied}))
+	copied := flat(app.HTMLString(&CodeBlock{Code: "make run", copied: clipboard.Status{Msg: i18n.Copied}}))
 	assert.Contains(t, copied, `<button aria-label="Copied" class="md-copy is-copied" type="button">Copied</button><span aria-live="polite" class="sr-only">Copied</span>`)
 	assert.Contains(t, copied, `<pre><code>make run</code></pre>`)
 
@@ -203,7 +204,7 @@ func TestCopyButtonSaysWhatHappened(t *testing.T) {
 	locale.Use(i18n.Chinese)
 	defer locale.Use(i18n.English)
 	assert.Contains(t, flat(app.HTMLString(&CodeBlock{Code: "make run"})), `<button aria-label="复制代码" class="md-copy" type="button">复制</button>`)
-	assert.Contains(t, flat(app.HTMLString(&CodeBlock{Code: "make run", status: i18n.CopyFailed})), `>复制失败</span>`)
+	assert.Contains(t, flat(app.HTMLString(&CodeBlock{Code: "make run", copied: clipboard.Status{Msg: i18n.CopyFailed}})), `>复制失败</span>`)
 }
 
 // FuzzView renders any text and checks the HTML holds only the view's own elements, no event
