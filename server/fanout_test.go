@@ -501,30 +501,22 @@ func cpuTime() time.Duration {
 
 // writeCalls counts the process's write system calls (write, writev, sendmsg...; 0 where
 // /proc is missing).
-func writeCalls() int64 {
-	data, err := os.ReadFile("/proc/self/io")
-	if err != nil {
-		return 0
-	}
-	for line := range strings.SplitSeq(string(data), "\n") {
-		if rest, ok := strings.CutPrefix(line, "syscw:"); ok {
-			n, _ := strconv.ParseInt(strings.TrimSpace(rest), 10, 64)
-			return n
-		}
-	}
-	return 0
-}
+func writeCalls() int64 { return procNumber("io", "syscw:") }
 
 // rss is the process's resident memory in bytes (0 where /proc is missing).
-func rss() int64 {
-	data, err := os.ReadFile("/proc/self/status")
+func rss() int64 { return procNumber("status", "VmRSS:") << 10 }
+
+// procNumber is the number on the line of /proc/self/<file> that starts with key, its unit
+// (kB) left out; 0 where /proc is missing.
+func procNumber(file, key string) int64 {
+	data, err := os.ReadFile("/proc/self/" + file)
 	if err != nil {
 		return 0
 	}
 	for line := range strings.SplitSeq(string(data), "\n") {
-		if rest, ok := strings.CutPrefix(line, "VmRSS:"); ok {
-			kb, _ := strconv.ParseInt(strings.TrimSpace(strings.TrimSuffix(strings.TrimSpace(rest), "kB")), 10, 64)
-			return kb << 10
+		if rest, ok := strings.CutPrefix(line, key); ok {
+			n, _ := strconv.ParseInt(strings.TrimSpace(strings.TrimSuffix(strings.TrimSpace(rest), "kB")), 10, 64)
+			return n
 		}
 	}
 	return 0
