@@ -6,9 +6,9 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"parley/internal/testkit"
 	"parley/protocol"
 )
 
@@ -34,9 +34,7 @@ func TestListSkills(t *testing.T) {
 		"Upper_Case.md":  "# kept",
 		"exactly-max.md": strings.Repeat("y", protocol.MaxSkillBytes),
 	}
-	for name, text := range files {
-		require.NoError(t, os.WriteFile(filepath.Join(dir, name), []byte(text), 0o644))
-	}
+	testkit.WriteTree(t, dir, files)
 	require.NoError(t, os.Symlink(filepath.Join(outside, "secret.md"), filepath.Join(dir, "leak.md")))
 
 	got := Skills(root).Skills
@@ -46,25 +44,25 @@ func TestListSkills(t *testing.T) {
 		names = append(names, s.Name)
 		byName[s.Name] = s
 	}
-	assert.Equal(t, []string{"Upper_Case", "big", "binary", "empty", "exactly-max", "leak", "long-one", "plain", "review"}, names, "sorted by name; bad names and commands left out")
+	require.Equal(t, []string{"Upper_Case", "big", "binary", "empty", "exactly-max", "leak", "long-one", "plain", "review"}, names, "sorted by name; bad names and commands left out")
 
-	assert.Equal(t, protocol.Skill{Name: "review", Description: "Review a change", Body: files["review.md"]}, byName["review"])
-	assert.Equal(t, "Summarise the thread", byName["plain"].Description)
-	assert.Equal(t, "", byName["empty"].Description)
-	assert.Empty(t, byName["empty"].Error)
+	require.Equal(t, protocol.Skill{Name: "review", Description: "Review a change", Body: files["review.md"]}, byName["review"])
+	require.Equal(t, "Summarise the thread", byName["plain"].Description)
+	require.Equal(t, "", byName["empty"].Description)
+	require.Empty(t, byName["empty"].Error)
 
 	d := byName["long-one"].Description
-	assert.Equal(t, maxSkillDescription, len([]rune(d)))
-	assert.True(t, strings.HasSuffix(d, "…"), d)
+	require.Equal(t, maxSkillDescription, len([]rune(d)))
+	require.True(t, strings.HasSuffix(d, "…"), d)
 
-	assert.Contains(t, byName["big"].Error, "larger than 16 KiB")
-	assert.Empty(t, byName["big"].Body)
-	assert.Len(t, byName["exactly-max"].Body, protocol.MaxSkillBytes)
-	assert.Contains(t, byName["binary"].Error, "UTF-8")
-	assert.Contains(t, byName["leak"].Error, "cannot be read", "a link out of the workspace is not read")
-	assert.Empty(t, byName["leak"].Body)
+	require.Contains(t, byName["big"].Error, "larger than 16 KiB")
+	require.Empty(t, byName["big"].Body)
+	require.Len(t, byName["exactly-max"].Body, protocol.MaxSkillBytes)
+	require.Contains(t, byName["binary"].Error, "UTF-8")
+	require.Contains(t, byName["leak"].Error, "cannot be read", "a link out of the workspace is not read")
+	require.Empty(t, byName["leak"].Body)
 }
 
 func TestListSkillsWithoutTheFolder(t *testing.T) {
-	assert.Equal(t, protocol.SkillList{Skills: []protocol.Skill{}}, Skills(t.TempDir()))
+	require.Equal(t, protocol.SkillList{Skills: []protocol.Skill{}}, Skills(t.TempDir()))
 }

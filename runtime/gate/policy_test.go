@@ -6,7 +6,6 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
 	"parley/internal/testkit"
@@ -40,7 +39,7 @@ func TestCovers(t *testing.T) {
 		{protocol.GrantScope{Kind: "other", Tool: "run"}, "run", "x", false},
 	}
 	for _, c := range cases {
-		assert.Equal(t, c.want, covers(c.scope, c.tool, strings.Fields(c.words), extra), "%+v %s %q", c.scope, c.tool, c.words)
+		require.Equal(t, c.want, covers(c.scope, c.tool, strings.Fields(c.words), extra), "%+v %s %q", c.scope, c.tool, c.words)
 	}
 }
 
@@ -50,7 +49,7 @@ func TestNoAlwaysOfferThatWouldAllowAnything(t *testing.T) {
 	for _, o := range req.Options {
 		labels = append(labels, o.Label)
 	}
-	assert.Equal(t, []string{"Approve", "Approve, and always for this command", "Reject"}, labels)
+	require.Equal(t, []string{"Approve", "Approve, and always for this command", "Reject"}, labels)
 	root := t.TempDir() // a repository's and a module's root
 	testkit.Repository(t, root)
 	for _, file := range []string{"go.mod", "package.json"} {
@@ -71,24 +70,24 @@ func TestNoAlwaysOfferThatWouldAllowAnything(t *testing.T) {
 		"find . -exec sh":         nil,
 		"ls":                      nil,
 	} {
-		assert.Equal(t, want, GrantablePrefix(strings.Fields(argv), root), argv)
+		require.Equal(t, want, GrantablePrefix(strings.Fields(argv), root), argv)
 	}
 	bare := t.TempDir() // not a repository's root: names could reach the one above it
-	assert.Nil(t, GrantablePrefix([]string{"git", "show", "HEAD"}, bare))
-	assert.Nil(t, GrantablePrefix([]string{"go", "test", "./..."}, bare))
+	require.Nil(t, GrantablePrefix([]string{"git", "show", "HEAD"}, bare))
+	require.Nil(t, GrantablePrefix([]string{"go", "test", "./..."}, bare))
 	require.NoError(t, os.WriteFile(filepath.Join(bare, ".git"), []byte("gitdir: /elsewhere\n"), 0o644))
-	assert.Nil(t, GrantablePrefix([]string{"git", "show", "HEAD"}, bare), "a .git file points elsewhere")
+	require.Nil(t, GrantablePrefix([]string{"git", "show", "HEAD"}, bare), "a .git file points elsewhere")
 	empty := t.TempDir()
 	require.NoError(t, os.Mkdir(filepath.Join(empty, ".git"), 0o755))
-	assert.Nil(t, GrantablePrefix([]string{"git", "diff"}, empty), "git skips an empty .git and searches above")
+	require.Nil(t, GrantablePrefix([]string{"git", "diff"}, empty), "git skips an empty .git and searches above")
 	shared := t.TempDir()
 	testkit.Repository(t, shared)
 	require.NoError(t, os.WriteFile(filepath.Join(shared, ".git", "objects", "info", "alternates"), []byte("/elsewhere\n"), 0o644))
-	assert.Nil(t, GrantablePrefix([]string{"git", "show"}, shared), "objects borrowed from another repository")
+	require.Nil(t, GrantablePrefix([]string{"git", "show"}, shared), "objects borrowed from another repository")
 	linked := t.TempDir()
 	testkit.Repository(t, linked)
 	require.NoError(t, os.Symlink(t.TempDir(), filepath.Join(linked, ".git", "objects", "pack")))
-	assert.Nil(t, GrantablePrefix([]string{"git", "show"}, linked), "a linked pack reads another repository")
+	require.Nil(t, GrantablePrefix([]string{"git", "show"}, linked), "a linked pack reads another repository")
 
 	// What may vary under a prefix, per program.
 	require.NoError(t, os.Symlink("/", filepath.Join(root, "out")))
@@ -108,8 +107,8 @@ func TestNoAlwaysOfferThatWouldAllowAnything(t *testing.T) {
 		{"npm test", "deploy", false},
 		{"make test", "install", false},
 	} {
-		assert.Equal(t, c.want, PrefixArgument(root, strings.Fields(c.prefix), c.word), "%s %s", c.prefix, c.word)
+		require.Equal(t, c.want, PrefixArgument(root, strings.Fields(c.prefix), c.word), "%s %s", c.prefix, c.word)
 	}
 	req = ApprovalRequest([]ToolCall{{Tool: "run", Words: []string{"./tool", "x"}}}, root)
-	assert.Len(t, req.Options, 2, "no always for a program named by a path")
+	require.Len(t, req.Options, 2, "no always for a program named by a path")
 }

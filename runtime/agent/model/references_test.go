@@ -7,7 +7,6 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
 	"parley/protocol"
@@ -26,17 +25,17 @@ func TestAFileChipReachesTheModelAsTheFilesText(t *testing.T) {
 	reqs := srv.requestsSoFar()
 	require.Len(t, reqs, 1)
 	user := reqs[0].Messages[1].Content
-	assert.True(t, strings.HasPrefix(user, "what does @notes.txt say?"), "the prompt comes first, as typed")
-	assert.Contains(t, user, "<file path=\"notes.txt\">\nthe secret word is teal\n\n</file>")
-	assert.Contains(t, user, "<folder path=\"src\">\na.go\n</folder>")
-	assert.Contains(t, user, "[cut: 8192 more bytes; read the rest with the read tool]")
-	assert.NotContains(t, user, "missing.md\">", "a word that names no file adds nothing")
-	assert.NotContains(t, user, "example.com\">", "an e-mail address is not a reference")
+	require.True(t, strings.HasPrefix(user, "what does @notes.txt say?"), "the prompt comes first, as typed")
+	require.Contains(t, user, "<file path=\"notes.txt\">\nthe secret word is teal\n\n</file>")
+	require.Contains(t, user, "<folder path=\"src\">\na.go\n</folder>")
+	require.Contains(t, user, "[cut: 8192 more bytes; read the rest with the read tool]")
+	require.NotContains(t, user, "missing.md\">", "a word that names no file adds nothing")
+	require.NotContains(t, user, "example.com\">", "an e-mail address is not a reference")
 
 	// The next turn reads the same prompt with its file again: the history is rebuilt from the log.
 	e.prompt("and again")
 	reqs = srv.requestsSoFar()
-	assert.Contains(t, reqs[1].Messages[1].Content, "the secret word is teal")
+	require.Contains(t, reqs[1].Messages[1].Content, "the secret word is teal")
 }
 
 func TestAFileChipCannotReachOutsideTheWorkspace(t *testing.T) {
@@ -48,7 +47,7 @@ func TestAFileChipCannotReachOutsideTheWorkspace(t *testing.T) {
 
 	e.prompt("read @" + outside + " and @link.txt and @../secret.txt")
 	user := srv.requestsSoFar()[0].Messages[1].Content
-	assert.NotContains(t, user, "do not leak")
+	require.NotContains(t, user, "do not leak")
 }
 
 func TestASessionChipReachesTheModelAsATranscript(t *testing.T) {
@@ -62,8 +61,8 @@ func TestASessionChipReachesTheModelAsATranscript(t *testing.T) {
 	e.prompt("what did we say in @session:" + first + "?")
 
 	user := srv.requestsSoFar()[1].Messages[1].Content
-	assert.Contains(t, user, "<session id=\""+first+"\"")
-	assert.Contains(t, user, "user: remember the colour teal\nagent: First answer.")
+	require.Contains(t, user, "<session id=\""+first+"\"")
+	require.Contains(t, user, "user: remember the colour teal\nagent: First answer.")
 }
 
 func TestASkillAtTheStartOfAPromptIsExpandedFromItsFile(t *testing.T) {
@@ -75,8 +74,8 @@ func TestASkillAtTheStartOfAPromptIsExpandedFromItsFile(t *testing.T) {
 
 	e.prompt("/review the parser please")
 	user := srv.requestsSoFar()[0].Messages[1].Content
-	assert.Equal(t, "<skill name=\"review\">\n# Review\nLook for bugs first, then style.\n</skill>\n\nthe parser please", user)
+	require.Equal(t, "<skill name=\"review\">\n# Review\nLook for bugs first, then style.\n</skill>\n\nthe parser please", user)
 
 	e.prompt("/nosuchskill stays as typed")
-	assert.Equal(t, "/nosuchskill stays as typed", srv.requestsSoFar()[1].Messages[3].Content)
+	require.Equal(t, "/nosuchskill stays as typed", srv.requestsSoFar()[1].Messages[3].Content)
 }
