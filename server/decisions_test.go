@@ -14,8 +14,7 @@ import (
 )
 
 func TestDecisionConfirmRoundTrip(t *testing.T) {
-	ts, _ := testServer(t)
-	s := createSessionHTTP(t, ts)
+	ts, s := testSession(t)
 	offset := promptHTTP(t, ts, s, "/script ok = confirm('Ship it?')\nsend('shipped=%s' % ok)")
 
 	d := waitDecisions(t, ts, s, 1)[0]
@@ -50,8 +49,7 @@ func TestDecisionConfirmRoundTrip(t *testing.T) {
 }
 
 func TestDecisionReplyErrorsLeaveTheQuestionOpen(t *testing.T) {
-	ts, _ := testServer(t)
-	s := createSessionHTTP(t, ts)
+	ts, s := testSession(t)
 	promptHTTP(t, ts, s, `/script v = ask('Env?', {"type":"string","enum":["a","b"],"allowOther":False})`+"\nsend('env=%s' % v)")
 	d := waitDecisions(t, ts, s, 1)[0]
 	require.Equal(t, protocol.KindAsk, d.Request.Kind)
@@ -107,8 +105,7 @@ func TestDecisionReplyErrorsLeaveTheQuestionOpen(t *testing.T) {
 }
 
 func TestDecisionsOfEverySessionOldestFirst(t *testing.T) {
-	ts, _ := testServer(t)
-	first := createSessionHTTP(t, ts)
+	ts, first := testSession(t)
 	second := createSessionHTTP(t, ts)
 	promptHTTP(t, ts, first, "/script confirm('First?')")
 	waitDecisions(t, ts, first, 1)
@@ -141,8 +138,7 @@ func TestDecisionsOfEverySessionOldestFirst(t *testing.T) {
 }
 
 func TestScriptApprovalOverTheSocket(t *testing.T) {
-	ts, _ := testServer(t)
-	s := createSessionHTTP(t, ts)
+	ts, s := testSession(t)
 	conn, _ := ts.Client(t).Subscribe(s, 0)
 	created, _ := testkit.NextEvent(t, conn, protocol.EventSessionCreated)
 	require.Equal(t, s, created.Session)
@@ -268,8 +264,7 @@ func TestGrantAlwaysThenRevoke(t *testing.T) {
 }
 
 func TestStopAbortsThePendingDecision(t *testing.T) {
-	ts, _ := testServer(t)
-	s := createSessionHTTP(t, ts)
+	ts, s := testSession(t)
 	conn, _ := ts.Client(t).Subscribe(s, 0)
 	promptHTTP(t, ts, s, "/script confirm('Deploy?')\nsend('not reached')")
 	d := waitDecisions(t, ts, s, 1)[0]
@@ -438,8 +433,7 @@ func TestFunctionRunOverHTTP(t *testing.T) {
 }
 
 func TestStopNamesTheTurnTheUserSaw(t *testing.T) {
-	ts, _ := testServer(t)
-	s := createSessionHTTP(t, ts)
+	ts, s := testSession(t)
 	promptHTTP(t, ts, s, "/script confirm('hold')")
 	waitDecisions(t, ts, s, 1)
 	evs, err := ts.Events(t.Context(), s, 0)

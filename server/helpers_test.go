@@ -82,6 +82,13 @@ func write(t *testing.T, conn *websocket.Conn, typ websocket.MessageType, data [
 
 func itoa(n uint64) string { return strconv.FormatUint(n, 10) }
 
+// testSession serves one fresh workspace with one session in it, created over HTTP.
+func testSession(t *testing.T) (*testserver.Server, string) {
+	t.Helper()
+	ts, _ := testServer(t)
+	return ts, createSessionHTTP(t, ts)
+}
+
 func createSessionHTTP(t *testing.T, ts *testserver.Server) string {
 	t.Helper()
 	resp, data := postJSON(t, ts.URL+"/api/sessions", `{}`)

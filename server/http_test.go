@@ -424,8 +424,7 @@ func TestSlowStoreAnswers503(t *testing.T) {
 // picker its last mode, and an enabled select was disabled. And a session's address is
 // pre-rendered as the session's page, not the empty page's hero.
 func TestPreRenderedPagesHaveNoFalseBooleans(t *testing.T) {
-	ts, _ := testServer(t)
-	s := createSessionHTTP(t, ts)
+	ts, s := testSession(t)
 	for _, path := range []string{"/", "/s/" + s, "/approvals"} {
 		resp, body := request(t, http.MethodGet, ts.URL+path, testToken, "")
 		require.Equal(t, http.StatusOK, resp.StatusCode, path)

@@ -57,8 +57,7 @@ func getPage(t *testing.T, url string, header http.Header) (*http.Response, stri
 // session's page shows its messages in the pre-rendered thread and carries its whole log as
 // the seed, no-store; without it, the page is the layout alone, as before.
 func TestASessionsPageIsSeededWithItsNewestWindow(t *testing.T) {
-	ts, _ := testServer(t)
-	id := createSessionHTTP(t, ts)
+	ts, id := testSession(t)
 	promptHTTP(t, ts, id, "seeded prompt")
 	all := testkit.WaitEvents(t, ts.Events, id, "answered", testkit.TurnsEnded(1))
 	reply := fold(all).Messages[1].Text
@@ -114,8 +113,7 @@ func TestASessionsPageIsSeededWithItsNewestWindow(t *testing.T) {
 // TestPagesWithoutASeed: the empty page, another screen, ?history=all (which asks for the
 // whole log) and a session that is not there get no seed, with the token too.
 func TestPagesWithoutASeed(t *testing.T) {
-	ts, _ := testServer(t)
-	id := createSessionHTTP(t, ts)
+	ts, id := testSession(t)
 	promptHTTP(t, ts, id, "not on other pages")
 	testkit.WaitEvents(t, ts.Events, id, "answered", testkit.TurnsEnded(1))
 	bearer := http.Header{"Authorization": {"Bearer " + testToken}}
@@ -167,8 +165,7 @@ func msgTextDiv(text string) *regexp.Regexp {
 // TestASeedCannotCloseItsScript: a message that holds a closing script tag and a script
 // stays text: in the seed, escaped so it cannot end the element, and in the thread.
 func TestASeedCannotCloseItsScript(t *testing.T) {
-	ts, _ := testServer(t)
-	id := createSessionHTTP(t, ts)
+	ts, id := testSession(t)
 	const evil = `</script><script>alert(1)</script><!-- & "quoted"`
 	promptHTTP(t, ts, id, evil)
 	testkit.WaitEvents(t, ts.Events, id, "answered", testkit.TurnsEnded(1))
@@ -188,8 +185,7 @@ func TestASeedCannotCloseItsScript(t *testing.T) {
 // TestTheEdgeServesNoSeed: an edge (server.Front) has no runtime: a session's page is the
 // layout alone, with the token, and it is served.
 func TestTheEdgeServesNoSeed(t *testing.T) {
-	ts, _ := testServer(t)
-	id := createSessionHTTP(t, ts)
+	ts, id := testSession(t)
 	promptHTTP(t, ts, id, "behind the edge")
 	testkit.WaitEvents(t, ts.Events, id, "answered", testkit.TurnsEnded(1))
 	b, err := server.LoadBundle(testkit.WebFolder(t))

@@ -16,8 +16,7 @@ import (
 // TestRenameAndArchiveOverHTTP: PATCH renames a session and archives it; an archived session
 // leaves the list but its address still answers; bad bodies get field errors.
 func TestRenameAndArchiveOverHTTP(t *testing.T) {
-	ts, _ := testServer(t)
-	id := createSessionHTTP(t, ts)
+	ts, id := testSession(t)
 	promptHTTP(t, ts, id, "/script send('hi')\nsend('more')")
 	url := ts.URL + "/api/sessions/" + id
 	list := func() []protocol.SessionInfo {
@@ -71,8 +70,7 @@ func TestRenameAndArchiveOverHTTP(t *testing.T) {
 // records it, no turn ever runs it, and the prompts after it still run. A prompt that
 // started, or was withdrawn already, cannot be.
 func TestWithdrawAWaitingPrompt(t *testing.T) {
-	ts, _ := testServer(t)
-	s := createSessionHTTP(t, ts)
+	ts, s := testSession(t)
 	first := promptHTTP(t, ts, s, "/script ok = confirm('Go on?')")
 	d := waitDecisions(t, ts, s, 1)[0]
 	second := promptHTTP(t, ts, s, "/script send('the withdrawn one ran')")
@@ -162,8 +160,7 @@ func TestEventsArePagedByOffset(t *testing.T) {
 }
 
 func TestEventsRejectBadInputClearly(t *testing.T) {
-	ts, _ := testServer(t)
-	s := createSessionHTTP(t, ts)
+	ts, s := testSession(t)
 	head := eventPage(t, ts.Client(t), s, "").Head
 	cases := []struct {
 		name, session, query string

@@ -159,8 +159,7 @@ func textsOf(ms []store.Message) []string {
 // as waiting in a later window (a ghost the person could not remove), and one edited while
 // it waited shows its new text wherever it is folded.
 func TestAWithdrawnOrEditedPromptStaysSoInEveryWindow(t *testing.T) {
-	ts, _ := testServer(t)
-	id := createSessionHTTP(t, ts)
+	ts, id := testSession(t)
 	for i := range 3 {
 		promptHTTP(t, ts, id, fmt.Sprintf("earlier %d", i))
 		testkit.WaitEvents(t, ts.Events, id, "answered", testkit.TurnsEnded(i+1))
@@ -201,8 +200,7 @@ func TestAWithdrawnOrEditedPromptStaysSoInEveryWindow(t *testing.T) {
 // TestWindowOfAShortSessionIsTheWholeLog: a session with fewer entries than asked replays
 // from the start, as without a tail.
 func TestWindowOfAShortSessionIsTheWholeLog(t *testing.T) {
-	ts, _ := testServer(t)
-	id := createSessionHTTP(t, ts)
+	ts, id := testSession(t)
 	promptHTTP(t, ts, id, "hello")
 	testkit.WaitEvents(t, ts.Events, id, "answered", testkit.TurnsEnded(1))
 	conn := ts.Client(t).Dial(nil)
