@@ -9,7 +9,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
 	"parley/internal/testkit"
@@ -29,21 +28,21 @@ func TestJetStreamAndKV(t *testing.T) {
 	kv = testkit.KV(t, nc, "seen", time.Second)
 	e, err := kv.Get(context.Background(), "k")
 	require.NoError(t, err, "the store survives a restart on the same folder")
-	assert.Equal(t, "v", string(e.Value()))
+	require.Equal(t, "v", string(e.Value()))
 }
 
 func TestFolders(t *testing.T) {
 	root := testkit.Folder(t, map[string]string{"a/b.txt": "hi", "empty/": ""})
 	data, err := os.ReadFile(filepath.Join(root, "a", "b.txt"))
 	require.NoError(t, err)
-	assert.Equal(t, "hi", string(data))
+	require.Equal(t, "hi", string(data))
 	fi, err := os.Stat(filepath.Join(root, "empty"))
 	require.NoError(t, err)
-	assert.True(t, fi.IsDir())
+	require.True(t, fi.IsDir())
 
 	alpha, beta := testkit.TwoWorkspaces(t)
-	assert.FileExists(t, filepath.Join(alpha, ".parley", "functions", "fa.star"))
-	assert.FileExists(t, filepath.Join(beta, ".parley", "examples", "eb.star"))
+	require.FileExists(t, filepath.Join(alpha, ".parley", "functions", "fa.star"))
+	require.FileExists(t, filepath.Join(beta, ".parley", "examples", "eb.star"))
 }
 
 func TestWaitEvents(t *testing.T) {
@@ -57,9 +56,9 @@ func TestWaitEvents(t *testing.T) {
 		return evs, nil
 	}
 	evs := testkit.WaitEvents(t, read, "s", "a turn ends", testkit.TurnsEnded(1))
-	assert.Len(t, evs, 2)
-	assert.Equal(t, []protocol.EventType{protocol.EventUserMessage, protocol.EventTurnEnded}, testkit.Types(evs))
-	assert.Equal(t, 1, testkit.Count(evs, protocol.EventTurnEnded))
+	require.Len(t, evs, 2)
+	require.Equal(t, []protocol.EventType{protocol.EventUserMessage, protocol.EventTurnEnded}, testkit.Types(evs))
+	require.Equal(t, 1, testkit.Count(evs, protocol.EventTurnEnded))
 }
 
 // TestKitStaysBelowTheRuntime: the runtime's in-package tests import testkit, so testkit
