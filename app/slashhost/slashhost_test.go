@@ -7,7 +7,6 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
 	"parley/machine/input"
@@ -101,11 +100,11 @@ func TestRegister(t *testing.T) {
 			}
 			if tt.wantErr == nil {
 				require.NoError(t, err)
-				assert.Len(t, reg.Sources(), len(tt.sources))
+				require.Len(t, reg.Sources(), len(tt.sources))
 				return
 			}
-			assert.ErrorIs(t, err, tt.wantErr)
-			assert.ErrorContains(t, err, tt.errText)
+			require.ErrorIs(t, err, tt.wantErr)
+			require.ErrorContains(t, err, tt.errText)
 		})
 	}
 }
@@ -120,13 +119,13 @@ func TestRegistrationOrder(t *testing.T) {
 	for _, s := range reg.Sources() {
 		got = append(got, s.Name())
 	}
-	assert.Equal(t, names, got)
+	require.Equal(t, names, got)
 	s, ok := reg.Lookup(slash.SourceKey{Trigger: '/', Name: "a"})
-	assert.True(t, ok)
-	assert.Equal(t, "a", s.Name())
+	require.True(t, ok)
+	require.Equal(t, "a", s.Name())
 	_, ok = reg.Lookup(slash.SourceKey{Trigger: '@', Name: "a"})
-	assert.False(t, ok)
-	assert.ErrorIs(t, reg.Register(nil), ErrInvalidSource)
+	require.False(t, ok)
+	require.ErrorIs(t, reg.Register(nil), ErrInvalidSource)
 }
 
 func TestPerform(t *testing.T) {
@@ -143,25 +142,25 @@ func TestPerform(t *testing.T) {
 	at := input.AttemptID{Session: "s", Seq: 7}
 
 	ev, ok := reg.Perform(ctx, p, slash.FetchCandidates{Gen: 3, Source: cmd.key(), Hit: hit})
-	assert.True(t, ok)
-	assert.Equal(t, slash.CandidatesArrived{Gen: 3, Source: cmd.key(), Items: []slash.Item{{ID: "review"}}}, ev)
+	require.True(t, ok)
+	require.Equal(t, slash.CandidatesArrived{Gen: 3, Source: cmd.key(), Items: []slash.Item{{ID: "review"}}}, ev)
 
 	ev, _ = reg.Perform(ctx, p, slash.FetchCandidates{Gen: 3, Source: slash.SourceKey{Trigger: '/', Name: "gone"}, Hit: hit})
-	assert.ErrorContains(t, ev.(slash.CandidatesArrived).Err, "not registered")
+	require.ErrorContains(t, ev.(slash.CandidatesArrived).Err, "not registered")
 
 	ev, _ = reg.Perform(ctx, p, slash.RunEnterMatch{Attempt: at, Source: en.key(), Draft: "/x y"})
-	assert.Equal(t, slash.EnterMatched{Attempt: at, Source: en.key(), Claim: input.Claim{Token: "/x "}, OK: true}, ev)
-	assert.Equal(t, []string{"/x y"}, en.asked)
+	require.Equal(t, slash.EnterMatched{Attempt: at, Source: en.key(), Claim: input.Claim{Token: "/x "}, OK: true}, ev)
+	require.Equal(t, []string{"/x y"}, en.asked)
 
 	ev, _ = reg.Perform(ctx, p, slash.Warm{Source: wl.key()})
-	assert.ErrorIs(t, ev.(slash.WarmDone).Err, errBoom)
-	assert.ErrorContains(t, ev.(slash.WarmDone).Err, `warm "@w"`)
+	require.ErrorIs(t, ev.(slash.WarmDone).Err, errBoom)
+	require.ErrorContains(t, ev.(slash.WarmDone).Err, `warm "@w"`)
 
 	ev, _ = reg.Perform(ctx, p, slash.Warm{Source: cmd.key()})
-	assert.Equal(t, slash.WarmDone{Source: cmd.key()}, ev, "a source without Warmer is warm")
+	require.Equal(t, slash.WarmDone{Source: cmd.key()}, ev, "a source without Warmer is warm")
 
 	_, ok = reg.Perform(ctx, p, slash.HideMenu{})
-	assert.False(t, ok, "not a slow effect")
+	require.False(t, ok, "not a slow effect")
 }
 
 // TestSessionAnswersInTheSameTurn: the session asks the sources and the input for the
@@ -189,8 +188,8 @@ func TestSessionAnswersInTheSameTurn(t *testing.T) {
 			}})
 			s.Dispatch(slash.DraftObserved{Draft: "/review", SelStart: 7, SelEnd: 7, Rev: 1})
 			effs := s.Dispatch(slash.Key{Key: " "})
-			assert.Equal(t, tt.wantPrevent, slash.Prevented(effs))
-			assert.Equal(t, tt.wantRewrite, rewrites)
+			require.Equal(t, tt.wantPrevent, slash.Prevented(effs))
+			require.Equal(t, tt.wantRewrite, rewrites)
 			for _, e := range effs {
 				switch e.(type) {
 				case slash.AskSpace, slash.Rewrite:
@@ -213,7 +212,7 @@ func TestSessionPickAndRosters(t *testing.T) {
 		Rewrite: func(r slash.Rewrite) bool { rewrote = append(rewrote, r); return true },
 		Post:    func(ev slash.Event) { posted = append(posted, ev) },
 	})
-	assert.Empty(t, birth)
+	require.Empty(t, birth)
 
 	// A pick: the source says what it means, the input applies it.
 	effs := s.Dispatch(slash.DraftObserved{Draft: "/re", SelStart: 3, SelEnd: 3, Rev: 1})
@@ -224,27 +223,27 @@ func TestSessionPickAndRosters(t *testing.T) {
 	}
 	require.True(t, s.Controller().Menu().Open)
 	effs = s.Dispatch(slash.Key{Key: "Enter"})
-	assert.True(t, slash.Prevented(effs))
-	assert.Contains(t, effs, slash.Effect(slash.Picked{Source: cmd.key(), Outcome: slash.InsertText("/review "), Rewrote: true}))
-	assert.Equal(t, []slash.Item{{ID: "review"}}, cmd.picks)
-	assert.Equal(t, []slash.Rewrite{{Outcome: slash.InsertText("/review "), Span: input.Span{Start: 0, End: 3, Rev: 1}}}, rewrote)
+	require.True(t, slash.Prevented(effs))
+	require.Contains(t, effs, slash.Effect(slash.Picked{Source: cmd.key(), Outcome: slash.InsertText("/review "), Rewrote: true}))
+	require.Equal(t, []slash.Item{{ID: "review"}}, cmd.picks)
+	require.Equal(t, []slash.Rewrite{{Outcome: slash.InsertText("/review "), Span: input.Span{Start: 0, End: 3, Rev: 1}}}, rewrote)
 
 	// A late source is posted, then warmed, subscribed and read.
 	require.NoError(t, reg.Register(skills))
 	require.Len(t, posted, 1)
 	effs = s.Dispatch(posted[0])
-	assert.Equal(t, []slash.Effect{slash.Warm{Source: skills.key()}, slash.RosterChanged{}}, effs)
-	assert.Equal(t, []string{"review"}, s.Controller().Roster().Names('/'))
-	assert.Equal(t, 1, skills.listeners.Len(), "subscribed")
+	require.Equal(t, []slash.Effect{slash.Warm{Source: skills.key()}, slash.RosterChanged{}}, effs)
+	require.Equal(t, []string{"review"}, s.Controller().Roster().Names('/'))
+	require.Equal(t, 1, skills.listeners.Len(), "subscribed")
 
 	// A notification is posted; Close ends the subscription and the registrations.
 	skills.names = []string{"review", "deploy"}
 	skills.listeners.Notify()
 	require.Len(t, posted, 2)
-	assert.Equal(t, []slash.Effect{slash.RosterChanged{}}, s.Dispatch(posted[1]))
+	require.Equal(t, []slash.Effect{slash.RosterChanged{}}, s.Dispatch(posted[1]))
 	s.Close()
-	assert.Zero(t, skills.listeners.Len())
+	require.Zero(t, skills.listeners.Len())
 	require.NoError(t, reg.Register(&src{trigger: '@', name: "later"}))
-	assert.Len(t, posted, 2)
-	assert.Nil(t, s.Dispatch(slash.Key{Key: "Enter"}))
+	require.Len(t, posted, 2)
+	require.Nil(t, s.Dispatch(slash.Key{Key: "Enter"}))
 }
