@@ -81,11 +81,6 @@ func (c *Conversation) knowWorkspaces(list []protocol.Workspace) {
 	c.workspaces, c.spaceNamed = list, spaceNames(list)
 }
 
-func (c *Conversation) client(ctx app.Context) *api.Client {
-	u := ctx.Page().URL()
-	return &api.Client{Base: u.Scheme + "://" + u.Host}
-}
-
 // OnMount handles sends from the composer, and marks the page interactive: the pre-rendered
 // HTML looks the same before the wasm takes over, so tests and `make bench` wait for this.
 func (c *Conversation) OnMount(ctx app.Context) {
@@ -106,7 +101,7 @@ func (c *Conversation) OnMount(ctx app.Context) {
 	ctx.Handle(inputbar.ActionSessionCreated, c.onSessionCreated)
 	ctx.Handle(inputbar.ActionNotice, c.onInputNotice)
 	ctx.Handle(actionDecide, c.onDecide)
-	ctx.Handle(actionRetry, func(ctx app.Context, a app.Action) { requestRetry(ctx, c.client(ctx), c.session, a, c.setNotice) })
+	ctx.Handle(actionRetry, func(ctx app.Context, a app.Action) { requestRetry(ctx, clientOf(ctx), c.session, a, c.setNotice) })
 	ctx.Handle(actionStop, c.onStop)
 	ctx.Handle(actionRetryNow, func(ctx app.Context, a app.Action) { c.retryNow(ctx) })
 	ctx.Handle(actionStart, c.onStart)
@@ -369,7 +364,7 @@ var knownSessions []protocol.SessionInfo
 const statusUnauthorized = 401
 
 func (c *Conversation) refreshSessions(ctx app.Context) {
-	client := c.client(ctx)
+	client := clientOf(ctx)
 	if c.workspaces == nil && !c.spacesAsked {
 		// Beside the list, never before it: the list is not kept waiting for the names.
 		c.spacesAsked = true
@@ -467,7 +462,7 @@ func (c *Conversation) onRename(ctx app.Context, a app.Action) {
 	if !ok {
 		return
 	}
-	client := c.client(ctx)
+	client := clientOf(ctx)
 	req := protocol.UpdateSessionRequest{Title: &in.Title}
 	ctx.Async(func() {
 		_, err := client.UpdateSession(ctx, in.ID, req)
@@ -499,7 +494,7 @@ func (c *Conversation) onArchive(ctx app.Context, a app.Action) {
 		return
 	}
 	id := intent.ID
-	client, yes := c.client(ctx), true
+	client, yes := clientOf(ctx), true
 	ctx.Async(func() {
 		_, err := client.UpdateSession(ctx, id, protocol.UpdateSessionRequest{Archived: &yes})
 		ctx.Dispatch(func(ctx app.Context) {
@@ -538,7 +533,7 @@ func (c *Conversation) onDecide(ctx app.Context, a app.Action) {
 	if !ok || c.session == "" {
 		return
 	}
-	client, session := c.client(ctx), cmpOr(intent.Session, c.session)
+	client, session := clientOf(ctx), cmpOr(intent.Session, c.session)
 	ctx.Async(func() {
 		if _, err := client.Reply(ctx, session, intent.Decision, intent.Reply); err != nil {
 			ctx.Dispatch(func(ctx app.Context) {
@@ -584,7 +579,7 @@ func (c *Conversation) onEditQueued(ctx app.Context, a app.Action) {
 // what the socket then says. A failure is a notice in the words of failed, or, for a prompt
 // no longer waiting, began's (when it is not nil) while its session is still shown.
 func (c *Conversation) changeQueued(ctx app.Context, failed i18n.Msg, change func(*api.Client, string) error, began func(app.Context)) {
-	client, session := c.client(ctx), c.session
+	client, session := clientOf(ctx), c.session
 	ctx.Async(func() {
 		if err := change(client, session); err != nil {
 			ctx.Dispatch(func(ctx app.Context) {
@@ -604,7 +599,7 @@ func (c *Conversation) onStop(ctx app.Context, a app.Action) {
 	if c.session == "" {
 		return
 	}
-	client, session, turn := c.client(ctx), c.session, c.thread.Turn
+	client, session, turn := clientOf(ctx), c.session, c.thread.Turn
 	// The Stop button leaves with the turn: keep the keyboard where the next prompt goes.
 	if input := app.Window().GetElementByID("composer-input"); input.Truthy() {
 		input.Call("focus")

@@ -129,7 +129,7 @@ func (c *Conversation) connect(ctx app.Context, ws string) {
 		return
 	}
 	c.connecting = true
-	client := c.client(ctx)
+	client := clientOf(ctx)
 	if ws == "" {
 		ws = storageGet(keyWorkspace)
 	}

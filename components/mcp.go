@@ -6,7 +6,6 @@ import (
 
 	"github.com/maxence-charriere/go-app/v10/pkg/app"
 
-	"parley/app/api"
 	"parley/app/locale"
 	"parley/components/composer"
 	"parley/i18n"
@@ -27,9 +26,9 @@ type MCPPage struct {
 	stop  context.CancelFunc
 }
 
-func (p *MCPPage) client(ctx app.Context) (*api.Client, string) {
-	u := ctx.Page().URL()
-	return &api.Client{Base: u.Scheme + "://" + u.Host}, u.Query().Get("workspace")
+// workspace is the workspace whose servers the page lists ("" for the default one).
+func (p *MCPPage) workspace(ctx app.Context) string {
+	return ctx.Page().URL().Query().Get("workspace")
 }
 
 // OnMount loads the list.
@@ -50,7 +49,7 @@ func (p *MCPPage) OnDismount() {
 }
 
 func (p *MCPPage) load(ctx app.Context) {
-	c, ws := p.client(ctx)
+	c, ws := clientOf(ctx), p.workspace(ctx)
 	ctx.Async(func() {
 		rctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 		defer cancel()
@@ -68,7 +67,7 @@ func (p *MCPPage) load(ctx app.Context) {
 }
 
 func (p *MCPPage) reconnect(ctx app.Context, name string) {
-	c, ws := p.client(ctx)
+	c, ws := clientOf(ctx), p.workspace(ctx)
 	p.busy = name
 	if name == "" {
 		p.busy = "*"

@@ -215,7 +215,7 @@ func deviceID() string {
 // subscribePush subscribes this browser to Web Push with the server's key and stores the
 // subscription. A browser without a push service (or offline) keeps the page's listener.
 func subscribePush(ctx app.Context) {
-	client := &api.Client{Base: pageOrigin(ctx)}
+	client := clientOf(ctx)
 	device := deviceID()
 	ctx.Async(func() {
 		key, err := client.PushKey(ctx)
@@ -250,7 +250,7 @@ func subscribePush(ctx app.Context) {
 
 // unsubscribePush ends this browser's push subscription and tells the server.
 func unsubscribePush(ctx app.Context) {
-	client := &api.Client{Base: pageOrigin(ctx)}
+	client := clientOf(ctx)
 	device := deviceID()
 	withRegistration(func(reg app.Value) {
 		reg.Get("pushManager").Call("getSubscription").Then(func(sub app.Value) {
@@ -277,7 +277,7 @@ func (c *Conversation) claimSeen(ctx app.Context) {
 	if c.claimed == nil {
 		c.claimed = map[string]bool{}
 	}
-	client, session := c.client(ctx), c.session
+	client, session := clientOf(ctx), c.session
 	for _, d := range c.thread.Pending {
 		if c.claimed[d.ID] {
 			continue

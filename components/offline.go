@@ -170,7 +170,7 @@ func (c *Conversation) prefetchBlank(ctx app.Context, ws string) {
 	if ws == "" {
 		return
 	}
-	client := c.client(ctx)
+	client := clientOf(ctx)
 	ctx.Async(func() {
 		info, err := client.CreateSession(ctx, protocol.CreateSessionRequest{Workspace: ws})
 		if err != nil {

@@ -57,7 +57,7 @@ func (c *Conversation) onLoadEarlier(ctx app.Context, a app.Action) {
 		return
 	}
 	c.older.loading = true
-	client, session, before := c.client(ctx), c.session, c.older.before
+	client, session, before := clientOf(ctx), c.session, c.older.before
 	ctx.Async(func() {
 		page, err := client.Window(ctx, session, before, windowTail)
 		ctx.Dispatch(func(ctx app.Context) {

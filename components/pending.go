@@ -52,10 +52,8 @@ func followQueue(stop context.Context, client *api.Client, on func(protocol.Appr
 	}
 }
 
-func clientOf(ctx app.Context) *api.Client {
-	u := ctx.Page().URL()
-	return &api.Client{Base: u.Scheme + "://" + u.Host}
-}
+// clientOf is the API client of the server that served the page.
+func clientOf(ctx app.Context) *api.Client { return &api.Client{Base: pageOrigin(ctx)} }
 
 // pendingCounts is what the sidebar shows of the queue: every open decision, anywhere (the
 // number the approvals screen lists), and how many of them wait in each session.

@@ -46,7 +46,7 @@ func (c *Conversation) loadStarters(ctx app.Context, ws string) {
 	if c.starters.workspace == ws && (len(c.starters.examples) > 0 || len(c.starters.functions) > 0) {
 		return
 	}
-	client := c.client(ctx)
+	client := clientOf(ctx)
 	ctx.Async(func() {
 		s := starters{workspace: ws}
 		if cmds, err := client.ListCommandsIn(ctx, ws); err == nil {
@@ -77,7 +77,7 @@ func (c *Conversation) onStart(ctx app.Context, a app.Action) {
 	if !ok || c.session == "" || !c.blank {
 		return
 	}
-	client, session := c.client(ctx), c.session
+	client, session := clientOf(ctx), c.session
 	req := protocol.SendPromptRequest{Text: text, AttemptID: api.NewAttemptID()}
 	ctx.Async(func() {
 		if _, err := client.SendPrompt(ctx, session, req); err != nil {
