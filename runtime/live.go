@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"log/slog"
-	"strings"
 	"sync"
 	"time"
 
@@ -93,7 +92,7 @@ func (r *Runtime) serveTails() error {
 		return nil
 	}
 	sub, err := r.nc.Subscribe(tailsSubject("*"), func(m *nats.Msg) {
-		session := strings.TrimPrefix(m.Subject, "live.tails.")
+		session := m.Subject[len(tailsSubject("")):] // the prefix is tailsSubject's alone
 		tails := r.live.tails(session)
 		if len(tails) == 0 {
 			return
