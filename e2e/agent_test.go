@@ -12,7 +12,6 @@ import (
 
 	"github.com/chromedp/chromedp"
 	openai "github.com/sashabaranov/go-openai"
-	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
 	"parley/app/socket"
@@ -143,8 +142,8 @@ func TestAgentStreamsTokenByToken(t *testing.T) {
 	do(t, ctx, 20*time.Second, waitJS(`(document.querySelector('.thread .msg-streaming .msg-text') || {}).textContent === 'Hello from '`))
 	session := sessionOf(t, ctx)
 	before := readLog(t, srv, session)
-	assert.Zero(t, testkit.Count(before.events, protocol.EventAgentMessage), "shown before it is stored")
-	assert.Zero(t, testkit.Count(before.events, protocol.EventAgentDraft), "no event per token")
+	require.Zero(t, testkit.Count(before.events, protocol.EventAgentMessage), "shown before it is stored")
+	require.Zero(t, testkit.Count(before.events, protocol.EventAgentDraft), "no event per token")
 
 	// A second client listening while the rest streams gets it as delta frames. It listens
 	// until the stored message closes the stream.
@@ -178,13 +177,13 @@ func TestAgentStreamsTokenByToken(t *testing.T) {
 	}
 	close(deltaHeld)
 	do(t, ctx, 20*time.Second, waitJS(`!document.querySelector('.thread .msg-streaming') && !document.querySelector('.thread .stop')`))
-	assert.Equal(t, "Hello from the model.", lastAgentText(t, ctx))
-	assert.Equal(t, "stream", evalString(t, ctx, `[...window.__touched].join(', ')`), "only the streaming message changed in the page")
+	require.Equal(t, "Hello from the model.", lastAgentText(t, ctx))
+	require.Equal(t, "stream", evalString(t, ctx, `[...window.__touched].join(', ')`), "only the streaming message changed in the page")
 	l := <-listened
 	require.NotEmpty(t, l.deltas, "the live path sent delta frames")
 	after := readLog(t, srv, session)
-	assert.Equal(t, []string{"Hello from the model."}, testkit.AgentTexts(t, after.events))
-	assert.Zero(t, testkit.Count(after.events, protocol.EventAgentDraft), "a short message is one event")
+	require.Equal(t, []string{"Hello from the model."}, testkit.AgentTexts(t, after.events))
+	require.Zero(t, testkit.Count(after.events, protocol.EventAgentDraft), "a short message is one event")
 }
 
 // TestAgentReloadMidStream: the page reloaded while a long message streams shows the text
@@ -205,16 +204,16 @@ func TestAgentReloadMidStream(t *testing.T) {
 	// so far, the stored draft and the tail since (asked for on subscribe).
 	do(t, ctx, 60*time.Second, chromedp.Reload(), waitReady(),
 		waitJS(`((document.querySelector('.thread .msg-streaming .msg-text') || {}).textContent || '').endsWith('Beta ')`))
-	assert.Equal(t, "Alpha "+long+"Beta ", streamingText(t, ctx), "the stored draft, then the live tail, once")
+	require.Equal(t, "Alpha "+long+"Beta ", streamingText(t, ctx), "the stored draft, then the live tail, once")
 
 	close(first)
 	do(t, ctx, 20*time.Second, waitJS(`((document.querySelector('.thread .msg-streaming .msg-text') || {}).textContent || '').endsWith('Gamma ')`))
-	assert.Equal(t, "Alpha "+long+"Beta Gamma ", streamingText(t, ctx), "the live tail filled what came after the draft, once")
+	require.Equal(t, "Alpha "+long+"Beta Gamma ", streamingText(t, ctx), "the live tail filled what came after the draft, once")
 
 	close(second)
 	do(t, ctx, 20*time.Second, waitJS(`!document.querySelector('.thread .msg-streaming') && !document.querySelector('.thread .stop')`))
-	assert.Equal(t, "Alpha "+long+"Beta Gamma Delta.", lastAgentText(t, ctx))
-	assert.Equal(t, 1, int(get(t, ctx, chromedp.Evaluate[float64](`document.querySelectorAll('.thread .msg-agent').length`))), "one message, no leftover of its stream")
+	require.Equal(t, "Alpha "+long+"Beta Gamma Delta.", lastAgentText(t, ctx))
+	require.Equal(t, 1, int(get(t, ctx, chromedp.Evaluate[float64](`document.querySelectorAll('.thread .msg-agent').length`))), "one message, no leftover of its stream")
 }
 
 // TestAgentStopDuringAStream: Stop cancels the model's request; the text so far stays.
@@ -230,18 +229,18 @@ func TestAgentStopDuringAStream(t *testing.T) {
 		chromedp.Click(chromedp.CSS(`.thread .stop`)),
 		waitJS(`!document.querySelector('.thread .stop') && !document.querySelector('.thread .msg-streaming')`))
 	// Closed, it is drawn as Markdown, whose paragraph drops the trailing space.
-	assert.Equal(t, "Counting: one,", lastAgentText(t, ctx), "what streamed before the stop is kept")
-	assert.False(t, evalBool(t, ctx, `!!document.querySelector('.thread .msg-interrupted')`), "closed by its message, not left open")
+	require.Equal(t, "Counting: one,", lastAgentText(t, ctx), "what streamed before the stop is kept")
+	require.False(t, evalBool(t, ctx, `!!document.querySelector('.thread .msg-interrupted')`), "closed by its message, not left open")
 	stored := readLog(t, srv, sessionOf(t, ctx))
-	assert.Equal(t, []string{"Counting: one, "}, testkit.AgentTexts(t, stored.events), "stored as the message")
-	assert.Len(t, fake.Requests(), 1, "the model is not called again")
+	require.Equal(t, []string{"Counting: one, "}, testkit.AgentTexts(t, stored.events), "stored as the message")
+	require.Len(t, fake.Requests(), 1, "the model is not called again")
 
 	// The cut answer says it was cut, then and after a reload (qa round 8 #1): it would read
 	// as the whole answer.
 	const note = `[...document.querySelectorAll('.thread .msg-agent:not(.msg-notice) .msg-note')].map(e => e.textContent).join('|')`
 	do(t, ctx, 10*time.Second, waitJS(note+` === 'Stopped by you'`))
 	do(t, ctx, 60*time.Second, chromedp.Reload(), waitReady(), waitJS(note+` === 'Stopped by you'`))
-	assert.Equal(t, "Counting: one,", lastAgentText(t, ctx))
+	require.Equal(t, "Counting: one,", lastAgentText(t, ctx))
 }
 
 // TestAgentStoppedBeforeItsFirstWord: a turn stopped before the model said anything leaves a
@@ -256,7 +255,7 @@ func TestAgentStoppedBeforeItsFirstWord(t *testing.T) {
 	const stopped = `[...document.querySelectorAll('.thread .msg-notice .msg-note')].map(e => e.textContent).join('|') === 'Stopped by you'`
 	do(t, ctx, 10*time.Second, waitJS(stopped))
 	do(t, ctx, 60*time.Second, chromedp.Reload(), waitReady(), waitJS(stopped))
-	assert.Empty(t, lastAgentText(t, ctx), "no answer from the model")
+	require.Empty(t, lastAgentText(t, ctx), "no answer from the model")
 }
 
 // approve waits for the composer's approval and clicks its option labelled label.
@@ -289,12 +288,12 @@ func TestAgentApprovalAnsweredInTheComposer(t *testing.T) {
 	fake, ctx := promptModel(t, "say hello", testkit.Calls(runCommand("call_0", "echo", "hello")), testkit.Text("It printed hello."))
 	approve(t, ctx, "Approve")
 	waitFinal(t, ctx, "It printed hello.")
-	assert.Contains(t, strings.Join(toolResults(t, fake), "\n"), "hello")
+	require.Contains(t, strings.Join(toolResults(t, fake), "\n"), "hello")
 	got := receipts(t, ctx)
-	assert.Contains(t, got, "run_command")
-	assert.Contains(t, got, `"argv":["echo","hello"]`)
-	assert.Contains(t, got, "done")
-	assert.Contains(t, evalString(t, ctx, `document.querySelector('.thread .entry-decision .entry-outcome').textContent`), "Approve",
+	require.Contains(t, got, "run_command")
+	require.Contains(t, got, `"argv":["echo","hello"]`)
+	require.Contains(t, got, "done")
+	require.Contains(t, evalString(t, ctx, `document.querySelector('.thread .entry-decision .entry-outcome').textContent`), "Approve",
 		"the card in the thread shows how it ended")
 }
 
@@ -308,8 +307,8 @@ func TestAgentRejectionWithAReasonReachesTheModel(t *testing.T) {
 		waitJS(`!document.querySelector('#composer-mode .send').disabled`),
 		chromedp.Click(chromedp.CSS(`#composer-mode .send`)))
 	waitFinal(t, ctx, "Understood, I will keep it.")
-	assert.Equal(t, []string{"call_0: error: rejected by the user: keep the notes"}, toolResults(t, fake))
-	assert.Contains(t, receipts(t, ctx), "error")
+	require.Equal(t, []string{"call_0: error: rejected by the user: keep the notes"}, toolResults(t, fake))
+	require.Contains(t, receipts(t, ctx), "error")
 }
 
 // TestAgentBatchApprovedAtOnce: two commands of one model message are one approval.
@@ -320,10 +319,10 @@ func TestAgentBatchApprovedAtOnce(t *testing.T) {
 	waitFinal(t, ctx, "Both ran.")
 	texts := toolResults(t, fake)
 	require.Len(t, texts, 2)
-	assert.Contains(t, texts[0], "first")
-	assert.Contains(t, texts[1], "second")
-	assert.Equal(t, 1, int(get(t, ctx, chromedp.Evaluate[float64](`document.querySelectorAll('.thread .entry-decision').length`))), "one decision for the batch")
-	assert.Equal(t, 2, int(get(t, ctx, chromedp.Evaluate[float64](`document.querySelectorAll('.thread .entry-tool.status-done').length`))))
+	require.Contains(t, texts[0], "first")
+	require.Contains(t, texts[1], "second")
+	require.Equal(t, 1, int(get(t, ctx, chromedp.Evaluate[float64](`document.querySelectorAll('.thread .entry-decision').length`))), "one decision for the batch")
+	require.Equal(t, 2, int(get(t, ctx, chromedp.Evaluate[float64](`document.querySelectorAll('.thread .entry-tool.status-done').length`))))
 }
 
 // TestAgentAskUserAnsweredInTheComposer: the model's question is the composer's question
@@ -335,11 +334,11 @@ func TestAgentAskUserAnsweredInTheComposer(t *testing.T) {
 			"message": "Which colour?", "schema": map[string]any{"type": "string", "enum": []string{"red", "green"}}}}),
 		testkit.Text("Green it is."))
 	do(t, ctx, 20*time.Second, waitJS(`!!document.querySelector('#composer-mode.mode-question')`))
-	assert.Equal(t, "Which colour?", modeText(t, ctx, `.question-message`))
+	require.Equal(t, "Which colour?", modeText(t, ctx, `.question-message`))
 	time.Sleep(guardPause)
 	do(t, ctx, 10*time.Second, js(`[...document.querySelectorAll('#composer-mode .choice')].find(b => b.textContent.includes('green')).click()`))
 	waitFinal(t, ctx, "Green it is.")
-	assert.Equal(t, []string{`call_0: the user answered: "green"`}, toolResults(t, fake))
+	require.Equal(t, []string{`call_0: the user answered: "green"`}, toolResults(t, fake))
 }
 
 // TestAToolCallWaitingForApprovalSaysSo: while the model's command waits for its approval,
@@ -350,10 +349,10 @@ func TestAToolCallWaitingForApprovalSaysSo(t *testing.T) {
 	_, ctx := promptModel(t, "say hello", testkit.Calls(runCommand("call_0", "echo", "hello")), testkit.Text("It printed hello."))
 	status := `(document.querySelector('.thread .entry-tool[data-call="call_0"] .entry-status') || {textContent: ''}).textContent`
 	do(t, ctx, 20*time.Second, waitJS(`!!document.querySelector('#composer-mode.mode-approval') && `+status+` !== ''`))
-	assert.Equal(t, "Waiting for your answer below", evalString(t, ctx, status), "not running before it is approved")
+	require.Equal(t, "Waiting for your answer below", evalString(t, ctx, status), "not running before it is approved")
 	approve(t, ctx, "Approve")
 	waitFinal(t, ctx, "It printed hello.")
-	assert.Equal(t, "done", evalString(t, ctx, status))
+	require.Equal(t, "done", evalString(t, ctx, status))
 }
 
 // TestReloadMidTurnFocusesTheComposer: a page reloaded while the model streams (a long
@@ -401,7 +400,7 @@ func TestAQueuedPromptReachesTheModelAfterTheAnswer(t *testing.T) {
 	for _, m := range reqs[1].Messages[1:] {
 		said = append(said, m.Role+": "+m.Content)
 	}
-	assert.Equal(t, []string{
+	require.Equal(t, []string{
 		openai.ChatMessageRoleUser + ": first task",
 		openai.ChatMessageRoleAssistant + ": Working on it. Done.",
 		openai.ChatMessageRoleUser + ": second task",
@@ -431,10 +430,10 @@ func TestAgentApprovalSurvivesAServerKill(t *testing.T) {
 	waitFinal(t, ctx, "It printed hello.")
 	reqs := fake.Requests()
 	require.Len(t, reqs, 2, "the model was asked once before the kill and once after the approval")
-	assert.Contains(t, strings.Join(testkit.ToolTexts(reqs[1]), "\n"), "hello")
+	require.Contains(t, strings.Join(testkit.ToolTexts(reqs[1]), "\n"), "hello")
 	thread := evalString(t, ctx, `document.querySelector('.thread').innerText`)
-	assert.NotContains(t, thread, "interrupted", "the turn resumed; nothing says it was cut")
-	assert.Equal(t, "1", evalString(t, ctx, `document.querySelectorAll('.thread .entry-decision').length + ''`),
+	require.NotContains(t, thread, "interrupted", "the turn resumed; nothing says it was cut")
+	require.Equal(t, "1", evalString(t, ctx, `document.querySelectorAll('.thread .entry-decision').length + ''`),
 		"one approval card: the same decision, not a second one")
 }
 
@@ -451,21 +450,20 @@ func TestAgentCommandOutputShowsWhileItRuns(t *testing.T) {
 		const o = document.querySelector('.thread .entry-tool.status-running .tool-output');
 		return !!o && o.textContent.includes('step one done') && o.textContent.includes('stderr: a warning');
 	})()`))
-	assert.Equal(t, "log", evalString(t, ctx, `document.querySelector('.thread .entry-tool .tool-output').getAttribute('role')`))
-	assert.NotContains(t, evalString(t, ctx, `document.querySelector('.thread .entry-tool .tool-output').textContent`), "step two done", "the command has not finished")
-	assert.False(t, evalBool(t, ctx, `!!document.querySelector('.thread .entry-tool .tool-result')`), "no result yet")
-	assert.Len(t, fake.Requests(), 1, "the model has not read the result yet")
+	require.Equal(t, "log", evalString(t, ctx, `document.querySelector('.thread .entry-tool .tool-output').getAttribute('role')`))
+	require.NotContains(t, evalString(t, ctx, `document.querySelector('.thread .entry-tool .tool-output').textContent`), "step two done", "the command has not finished")
+	require.False(t, evalBool(t, ctx, `!!document.querySelector('.thread .entry-tool .tool-result')`), "no result yet")
+	require.Len(t, fake.Requests(), 1, "the model has not read the result yet")
 
 	if err := os.WriteFile(release, nil, 0o644); err != nil {
 		t.Fatal(err)
 	}
 	waitFinal(t, ctx, "Both steps ran.")
-	assert.Contains(t, evalString(t, ctx, `document.querySelector('.thread .entry-tool .tool-result').textContent`), "step two done")
-	assert.False(t, evalBool(t, ctx, `!!document.querySelector('.thread .entry-tool .tool-output')`), "the result replaced the output so far")
+	require.Contains(t, evalString(t, ctx, `document.querySelector('.thread .entry-tool .tool-result').textContent`), "step two done")
+	require.False(t, evalBool(t, ctx, `!!document.querySelector('.thread .entry-tool .tool-output')`), "the result replaced the output so far")
 	reqs := fake.Requests()
-	if assert.Len(t, reqs, 2) {
-		assert.Equal(t, []string{"call_0: exit status 0\nstdout:\nstep one done\nstep two done\nstderr:\na warning"}, testkit.ToolTexts(reqs[1]))
-	}
+	require.Len(t, reqs, 2)
+	require.Equal(t, []string{"call_0: exit status 0\nstdout:\nstep one done\nstep two done\nstderr:\na warning"}, testkit.ToolTexts(reqs[1]))
 }
 
 // TestAStreamTakesTheHiddenPlaceholder: the thread keeps a hidden, empty entry after its
@@ -488,22 +486,22 @@ func TestAStreamTakesTheHiddenPlaceholder(t *testing.T) {
 	prompt(t, ctx, "hi")
 	do(t, ctx, 60*time.Second, waitJS(`[...document.querySelectorAll('.thread .msg-user .msg-text')].some(e => e.textContent === 'hi')`), waitJS(onePlaceholderLast))
 	evalBool(t, ctx, `(window.__ph = document.querySelector('.thread-inner > .msg-pending'), true)`)
-	assert.Zero(t, int(get(t, ctx, chromedp.Evaluate[float64](`document.querySelectorAll('.thread-inner .msg-agent, .thread-inner .msg[data-offset]:not(.msg-user)').length`))), "the placeholder is no message")
+	require.Zero(t, int(get(t, ctx, chromedp.Evaluate[float64](`document.querySelectorAll('.thread-inner .msg-agent, .thread-inner .msg[data-offset]:not(.msg-user)').length`))), "the placeholder is no message")
 
 	close(start)
 	do(t, ctx, 20*time.Second, waitJS(`(document.querySelector('.thread .msg-streaming .msg-text') || {}).textContent === 'First '`))
-	assert.True(t, evalBool(t, ctx, `document.querySelector('.thread .msg-streaming') === window.__ph`), "the stream is drawn in the placeholder's node")
+	require.True(t, evalBool(t, ctx, `document.querySelector('.thread .msg-streaming') === window.__ph`), "the stream is drawn in the placeholder's node")
 	do(t, ctx, 20*time.Second, waitJS(onePlaceholderLast))
 
 	close(more)
 	do(t, ctx, 20*time.Second, waitJS(`!document.querySelector('.thread .msg-streaming') && !document.querySelector('.thread .stop')`))
-	assert.Equal(t, "First words.", lastAgentText(t, ctx))
-	assert.True(t, evalBool(t, ctx, `window.__ph.isConnected && window.__ph.classList.contains('msg-agent') && !window.__ph.hidden && window.__ph.dataset.stream !== 'pending'`), "the placeholder became the message")
-	assert.True(t, evalBool(t, ctx, onePlaceholderLast))
+	require.Equal(t, "First words.", lastAgentText(t, ctx))
+	require.True(t, evalBool(t, ctx, `window.__ph.isConnected && window.__ph.classList.contains('msg-agent') && !window.__ph.hidden && window.__ph.dataset.stream !== 'pending'`), "the placeholder became the message")
+	require.True(t, evalBool(t, ctx, onePlaceholderLast))
 
 	prompt(t, ctx, "again")
 	do(t, ctx, 20*time.Second, waitJS(`document.querySelectorAll('.thread .msg-agent').length === 2 && !document.querySelector('.thread .msg-streaming') && !document.querySelector('.thread .stop')`))
-	assert.Equal(t, "Second reply.", lastAgentText(t, ctx))
-	assert.Equal(t, `["First words.","Second reply."]`, evalString(t, ctx, `JSON.stringify([...document.querySelectorAll('.thread .msg-agent .msg-text')].map(e => e.textContent))`))
-	assert.True(t, evalBool(t, ctx, onePlaceholderLast))
+	require.Equal(t, "Second reply.", lastAgentText(t, ctx))
+	require.Equal(t, `["First words.","Second reply."]`, evalString(t, ctx, `JSON.stringify([...document.querySelectorAll('.thread .msg-agent .msg-text')].map(e => e.textContent))`))
+	require.True(t, evalBool(t, ctx, onePlaceholderLast))
 }

@@ -11,7 +11,6 @@ import (
 
 	"github.com/chromedp/cdproto/input"
 	"github.com/chromedp/chromedp"
-	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
 	"parley/app/api"
@@ -126,25 +125,25 @@ func TestApprovalsQueueAcrossSessions(t *testing.T) {
 	g := sessionWith(t, srv, "Gamma", `/script send('gamma says ' + str(confirm('Deploy gamma?')))`)
 	queue := waitQueue(t, srv, 3)
 	require.Equal(t, a, queue[0].Session, "oldest first")
-	assert.Equal(t, alphaRun, queue[0].Status.User)
+	require.Equal(t, alphaRun, queue[0].Status.User)
 
 	ctx := openApprovals(t, srv)
 	do(t, ctx, 30*time.Second, waitJS(`document.querySelectorAll('.queue-entry').length === 3 && document.querySelector('.pending-count')?.textContent === '3'`))
 	entries := evalString(t, ctx, `[...document.querySelectorAll('.queue-entry')].map(e => e.dataset.session + '|' + e.querySelector('.queue-thread').textContent + '|' + e.querySelector('.entry-title').textContent).join('\n')`)
-	assert.Equal(t, a+"|Alpha|Allow running echo?\n"+b+"|Beta|Deploy beta?\n"+g+"|Gamma|Deploy gamma?", entries)
+	require.Equal(t, a+"|Alpha|Allow running echo?\n"+b+"|Beta|Deploy beta?\n"+g+"|Gamma|Deploy gamma?", entries)
 	where := evalString(t, ctx, `document.querySelector('.queue-entry .queue-where').textContent`)
-	assert.Contains(t, where, "asked ")
-	assert.Contains(t, where, "times out in ")
+	require.Contains(t, where, "asked ")
+	require.Contains(t, where, "times out in ")
 	// The thread's status when it was asked: the prompt that started the script, and the
 	// agent's reply before it.
 	status := evalString(t, ctx, `document.querySelector('.queue-entry .thread-status').textContent`)
-	assert.Contains(t, status, "You: /script r = run(['echo', 'alpha ran'])")
-	assert.Contains(t, status, "Agent: No model is configured")
-	assert.Contains(t, evalString(t, ctx, `document.querySelector('.keys-help').textContent`), "Alt+A")
+	require.Contains(t, status, "You: /script r = run(['echo', 'alpha ran'])")
+	require.Contains(t, status, "Agent: No model is configured")
+	require.Contains(t, evalString(t, ctx, `document.querySelector('.keys-help').textContent`), "Alt+A")
 	// The screen opens on its oldest entry, so the keys work without a click or 15 Tabs.
 	do(t, ctx, 10*time.Second, waitJS(`document.activeElement?.classList.contains('queue-entry') && document.activeElement.dataset.session === '`+a+`'`))
 	// An approval's reason is one line, not a box as tall as the card.
-	assert.Less(t, get(t, ctx, chromedp.Evaluate[float64](`document.querySelector('.queue-entry .entry-reason').getBoundingClientRect().height`)), 60.0)
+	require.Less(t, get(t, ctx, chromedp.Evaluate[float64](`document.querySelector('.queue-entry .entry-reason').getBoundingClientRect().height`)), 60.0)
 
 	// Alpha: its card's own Approve.
 	do(t, ctx, 10*time.Second, clickJS(`.queue-entry[data-session="`+a+`"] .choice.tone-affirm`))
@@ -155,7 +154,7 @@ func TestApprovalsQueueAcrossSessions(t *testing.T) {
 	get(t, ctx, chromedp.Evaluate[bool](`document.querySelector('.queue-entry').focus(); true`))
 	do(t, ctx, 10*time.Second, rawKey("ArrowDown", 40, 0), waitJS(`document.activeElement.dataset.session === '`+g+`'`))
 	do(t, ctx, 10*time.Second, altKey("a", "KeyA", 65), waitJS(`document.activeElement?.classList.contains('confirm-yes')`))
-	assert.Contains(t, evalString(t, ctx, `document.querySelector('.confirm').textContent`), "Approve “Deploy gamma”?", "the request's own question mark is the sentence's")
+	require.Contains(t, evalString(t, ctx, `document.querySelector('.confirm').textContent`), "Approve “Deploy gamma”?", "the request's own question mark is the sentence's")
 	do(t, ctx, 10*time.Second, pressEnter(0))
 	do(t, ctx, 30*time.Second, waitJS(`document.querySelectorAll('.queue-entry').length === 1 && document.querySelector('.pending-count')?.textContent === '1'`))
 	waitAgentReplies(t, srv, g, 1)
@@ -163,26 +162,26 @@ func TestApprovalsQueueAcrossSessions(t *testing.T) {
 	// Beta: Alt+R asks to confirm with a reason; keys typed into the reason, Alt+A included,
 	// never answer; Enter rejects with the reason.
 	get(t, ctx, chromedp.Evaluate[bool](`document.querySelector('.queue-entry').focus(); true`))
-	assert.Equal(t, b, evalString(t, ctx, `document.activeElement.dataset.session`))
+	require.Equal(t, b, evalString(t, ctx, `document.activeElement.dataset.session`))
 	do(t, ctx, 10*time.Second, altKey("r", "KeyR", 82))
 	do(t, ctx, 10*time.Second, waitJS(`document.activeElement?.classList.contains('confirm-reason')`))
 	do(t, ctx, 10*time.Second, chromedp.SendKeys(chromedp.CSS(`.confirm-reason`), "not on a friday"), altKey("a", "KeyA", 65))
-	assert.Equal(t, 1, int(get(t, ctx, chromedp.Evaluate[float64](`document.querySelectorAll('.queue-entry').length`))), "typing never answered")
-	assert.True(t, evalBool(t, ctx, `document.activeElement?.classList.contains('confirm-reason')`))
+	require.Equal(t, 1, int(get(t, ctx, chromedp.Evaluate[float64](`document.querySelectorAll('.queue-entry').length`))), "typing never answered")
+	require.True(t, evalBool(t, ctx, `document.activeElement?.classList.contains('confirm-reason')`))
 	do(t, ctx, 10*time.Second, pressEnter(0))
 	do(t, ctx, 30*time.Second, waitJS(`document.querySelectorAll('.queue-entry').length === 0 && !!document.querySelector('.queue-empty') && !document.querySelector('.pending-count')`))
 
 	h, err := apiClient(srv).ApprovalHistory(context.Background(), protocol.HistoryFilter{})
 	require.NoError(t, err)
 	require.Len(t, h.Entries, 3)
-	assert.Equal(t, b, h.Entries[0].Session)
-	assert.Equal(t, protocol.HistoryRejected, h.Entries[0].Outcome)
-	assert.Equal(t, "not on a friday", h.Entries[0].Reason)
-	assert.Equal(t, g, h.Entries[1].Session)
-	assert.Equal(t, protocol.HistoryAnswered, h.Entries[1].Outcome)
-	assert.Equal(t, "Yes", h.Entries[1].Answer)
-	assert.Equal(t, protocol.HistoryApproved, h.Entries[2].Outcome)
-	assert.Equal(t, "", h.Entries[2].Answer, "approved says it: no button verb after it")
+	require.Equal(t, b, h.Entries[0].Session)
+	require.Equal(t, protocol.HistoryRejected, h.Entries[0].Outcome)
+	require.Equal(t, "not on a friday", h.Entries[0].Reason)
+	require.Equal(t, g, h.Entries[1].Session)
+	require.Equal(t, protocol.HistoryAnswered, h.Entries[1].Outcome)
+	require.Equal(t, "Yes", h.Entries[1].Answer)
+	require.Equal(t, protocol.HistoryApproved, h.Entries[2].Outcome)
+	require.Equal(t, "", h.Entries[2].Answer, "approved says it: no button verb after it")
 }
 
 // altKey presses a letter with Alt, as a keyboard does (no text: Alt+letter types nothing
@@ -233,9 +232,9 @@ func TestApprovalsHistoryFilters(t *testing.T) {
 	do(t, ctx, 10*time.Second, clickJS(`.tab-history`))
 	sessionsOf := `[...document.querySelectorAll('.history-entry')].map(e => e.dataset.session).join(',')`
 	waitShowing(t, ctx, 30*time.Second, sessionsOf+` === '`+three+`,`+two+`,`+one+`'`, sessionsOf+` + ' ' + document.querySelector('.approvals-body').innerText`)
-	assert.Contains(t, evalString(t, ctx, `document.querySelector('.history-entry[data-session="`+two+`"] .history-outcome').textContent`), "Rejected: wrong folder")
-	assert.Contains(t, evalString(t, ctx, `document.querySelector('.history-entry[data-session="`+three+`"] .history-outcome').textContent`), "Timed out")
-	assert.Contains(t, evalString(t, ctx, `document.querySelector('.history-entry[data-session="`+one+`"] .history-outcome').textContent`), "Answered: Yes")
+	require.Contains(t, evalString(t, ctx, `document.querySelector('.history-entry[data-session="`+two+`"] .history-outcome').textContent`), "Rejected: wrong folder")
+	require.Contains(t, evalString(t, ctx, `document.querySelector('.history-entry[data-session="`+three+`"] .history-outcome').textContent`), "Timed out")
+	require.Contains(t, evalString(t, ctx, `document.querySelector('.history-entry[data-session="`+one+`"] .history-outcome').textContent`), "Answered: Yes")
 
 	setSelect := func(sel, value string) {
 		b, _ := json.Marshal(value)
@@ -260,8 +259,8 @@ func TestApprovalsHistoryFilters(t *testing.T) {
 	p2, err := c.ApprovalHistory(context.Background(), protocol.HistoryFilter{Limit: 2, Before: p1.Next})
 	require.NoError(t, err)
 	require.Len(t, p2.Entries, 1)
-	assert.Zero(t, p2.Next)
-	assert.Equal(t, []string{three, two, one}, []string{p1.Entries[0].Session, p1.Entries[1].Session, p2.Entries[0].Session})
+	require.Zero(t, p2.Next)
+	require.Equal(t, []string{three, two, one}, []string{p1.Entries[0].Session, p1.Entries[1].Session, p2.Entries[0].Session})
 }
 
 // grantedScript runs a command that asks for approval, and says what it printed.
@@ -289,22 +288,22 @@ func TestGrantRevokedFromTheScreenAsksAgain(t *testing.T) {
 	// The grant lets the same command through without asking.
 	do(t, ctx, 10*time.Second, typeText(grantedScript), pressEnter(0))
 	do(t, ctx, 30*time.Second, waitJS(`document.querySelectorAll('.entry-run.status-done').length === 2`))
-	assert.Equal(t, 1, int(get(t, ctx, chromedp.Evaluate[float64](`document.querySelectorAll('.entry-decision').length`))), "the second run was not asked")
+	require.Equal(t, 1, int(get(t, ctx, chromedp.Evaluate[float64](`document.querySelectorAll('.entry-decision').length`))), "the second run was not asked")
 	url := evalString(t, ctx, `location.pathname`)
 
 	do(t, ctx, 30*time.Second, chromedp.Navigate(srv.base()+"/approvals"),
 		waitJS(`document.documentElement.hasAttribute('data-ready') && !!document.querySelector('.approvals-page')`),
 		clickJS(`.tab-grants`),
 		waitJS(`document.querySelectorAll('.grant-entry').length === 1`))
-	assert.Equal(t, "run: echo granted", evalString(t, ctx, `document.querySelector('.grant-words').textContent`))
-	assert.Contains(t, evalString(t, ctx, `document.querySelector('.grant-used').textContent`), "last used")
+	require.Equal(t, "run: echo granted", evalString(t, ctx, `document.querySelector('.grant-words').textContent`))
+	require.Contains(t, evalString(t, ctx, `document.querySelector('.grant-used').textContent`), "last used")
 	origin := evalString(t, ctx, `document.querySelector('.grant-origin').getAttribute('href')`)
-	assert.True(t, strings.HasPrefix(origin, url+"#decision-"))
+	require.True(t, strings.HasPrefix(origin, url+"#decision-"))
 	do(t, ctx, 10*time.Second, clickJS(`.grant-revoke`))
 	do(t, ctx, 30*time.Second, waitJS(`document.querySelectorAll('.grant-entry').length === 0 && !!document.querySelector('.grants-empty')`))
 	list, err := apiClient(srv).ListGrants(context.Background())
 	require.NoError(t, err)
-	assert.Empty(t, list)
+	require.Empty(t, list)
 
 	// The grant's link opens the thread at the card that made it.
 	do(t, ctx, 30*time.Second, chromedp.Navigate(srv.base()+origin), waitReady(),
@@ -312,7 +311,7 @@ func TestGrantRevokedFromTheScreenAsksAgain(t *testing.T) {
 		waitJS(`document.querySelector('.entry-linked')?.id === `+"'"+strings.TrimPrefix(origin, url+"#")+"'"))
 	do(t, ctx, 10*time.Second, typeText(grantedScript), pressEnter(0))
 	do(t, ctx, 30*time.Second, waitJS(`!!document.querySelector('#composer-mode .choice')`))
-	assert.Equal(t, "Allow running echo?", evalString(t, ctx, `document.querySelector('.entry-decision.status-pending .entry-title').textContent`))
+	require.Equal(t, "Allow running echo?", evalString(t, ctx, `document.querySelector('.entry-decision.status-pending .entry-title').textContent`))
 }
 
 // TestBatchCardApproveAllRejectAllAndEach answers three batches on their cards: approve all,
@@ -326,8 +325,8 @@ func TestBatchCardApproveAllRejectAllAndEach(t *testing.T) {
 	do(t, ctx, 10*time.Second, typeText(batch), pressEnter(0))
 	waitShowing(t, ctx, 30*time.Second, `!!document.querySelector('`+pendingCard+` .batch-item')`, `document.querySelector('.thread').innerHTML`)
 	items := evalString(t, ctx, `[...document.querySelectorAll('`+pendingCard+` .batch-item')].map(e => e.querySelector('.batch-tool').textContent + ' ' + e.querySelector('.entry-output').textContent).join('|')`)
-	assert.Equal(t, "run echo one|run echo two", items)
-	assert.Equal(t, "Approve all|Reject all", evalString(t, ctx, `[...document.querySelectorAll('`+pendingCard+` .entry-actions .choice-label')].map(e => e.textContent).join('|')`))
+	require.Equal(t, "run echo one|run echo two", items)
+	require.Equal(t, "Approve all|Reject all", evalString(t, ctx, `[...document.querySelectorAll('`+pendingCard+` .entry-actions .choice-label')].map(e => e.textContent).join('|')`))
 	do(t, ctx, 10*time.Second, clickJS(pendingCard+` .entry-actions .tone-affirm`))
 	msgs := waitReply(t, ctx, "one | two")
 
@@ -336,19 +335,19 @@ func TestBatchCardApproveAllRejectAllAndEach(t *testing.T) {
 	do(t, ctx, 10*time.Second, chromedp.SendKeys(chromedp.CSS(pendingCard+` .entry-reason`), "use printf instead"))
 	do(t, ctx, 10*time.Second, clickJS(pendingCard+` .entry-actions .tone-deny`))
 	msgs = waitMessages(t, ctx, 4)
-	assert.Equal(t, "use printf instead | use printf instead", msgs[3].Text, "every request of the batch reads the one reason")
-	assert.Equal(t, "Rejected: use printf instead", evalString(t, ctx, `[...document.querySelectorAll('.entry-decision')][1].querySelector('.entry-outcome').textContent`))
+	require.Equal(t, "use printf instead | use printf instead", msgs[3].Text, "every request of the batch reads the one reason")
+	require.Equal(t, "Rejected: use printf instead", evalString(t, ctx, `[...document.querySelectorAll('.entry-decision')][1].querySelector('.entry-outcome').textContent`))
 
 	do(t, ctx, 10*time.Second, typeText(batch), pressEnter(0))
 	do(t, ctx, 30*time.Second, waitJS(`!!document.querySelector('`+pendingCard+` .batch-item')`))
-	assert.True(t, evalBool(t, ctx, `document.querySelector('`+pendingCard+` .batch-send').disabled`), "no answer is sent before every request has one")
+	require.True(t, evalBool(t, ctx, `document.querySelector('`+pendingCard+` .batch-send').disabled`), "no answer is sent before every request has one")
 	do(t, ctx, 10*time.Second,
 		clickJS(pendingCard+` .batch-item[data-item="0"] .tone-affirm`),
 		clickJS(pendingCard+` .batch-item[data-item="1"] .tone-deny`),
 		waitJS(`!document.querySelector('`+pendingCard+` .batch-send').disabled`),
 		clickJS(pendingCard+` .batch-send`))
 	msgs = waitMessages(t, ctx, 6)
-	assert.Equal(t, "one | rejected by the user", msgs[5].Text)
+	require.Equal(t, "one | rejected by the user", msgs[5].Text)
 }
 
 // TestRequestRetryAsksTheAgentAgain lets the agent's request time out, then Request retry
@@ -362,22 +361,22 @@ func TestRequestRetryAsksTheAgentAgain(t *testing.T) {
 	do(t, ctx, 60*time.Second, chromedp.Navigate(srv.link), waitReady())
 	prompt(t, ctx, "echo late")
 	do(t, ctx, 30*time.Second, waitJS(`!!document.querySelector('.entry-decision.status-timed-out .retry')`))
-	assert.Equal(t, "Request retry", evalString(t, ctx, `document.querySelector('.entry-decision.status-timed-out .retry').textContent`))
+	require.Equal(t, "Request retry", evalString(t, ctx, `document.querySelector('.entry-decision.status-timed-out .retry').textContent`))
 	do(t, ctx, 10*time.Second, clickJS(`.entry-decision.status-timed-out .retry`))
 	do(t, ctx, 10*time.Second, waitJS(`!!document.querySelector('.entry-decision .retry-note')`))
 	do(t, ctx, 30*time.Second, waitJS(`document.querySelector('.thread').textContent.includes('Asking again.')`))
 	reqs := fake.Requests()
 	require.Len(t, reqs, 3)
 	last := reqs[2].Messages[len(reqs[2].Messages)-1]
-	assert.Equal(t, "user", last.Role)
-	assert.Contains(t, last.Content, "please make the same request again", "the agent got it as a message")
-	assert.Contains(t, last.Content, "echo late")
+	require.Equal(t, "user", last.Role)
+	require.Contains(t, last.Content, "please make the same request again", "the agent got it as a message")
+	require.Contains(t, last.Content, "echo late")
 	list, err := apiClient(srv).ListGrants(context.Background())
 	require.NoError(t, err)
-	assert.Empty(t, list, "a retry creates no trust")
+	require.Empty(t, list, "a retry creates no trust")
 	q, err := apiClient(srv).ApprovalQueue(context.Background(), nil)
 	require.NoError(t, err)
-	assert.Empty(t, q.Entries, "and answers nothing by itself")
+	require.Empty(t, q.Entries, "and answers nothing by itself")
 }
 
 // waitShowing waits for cond, and on failure says what show evaluates to.
@@ -398,8 +397,8 @@ func TestModelBatchAnsweredRequestByRequestInTheComposer(t *testing.T) {
 	fake, ctx := promptModel(t, "run both", testkit.Calls(runCommand("call_0", "echo", "first"), runCommand("call_1", "echo", "second")), testkit.Text("One ran."))
 	mode := `#composer-mode.mode-approval`
 	do(t, ctx, 30*time.Second, waitJS(`document.querySelectorAll('`+mode+` .batch-item').length === 2`))
-	assert.Equal(t, 2, int(get(t, ctx, chromedp.Evaluate[float64](`document.querySelectorAll('.thread .entry-decision.status-pending .batch-item').length`))), "the thread's card lists them too")
-	assert.True(t, evalBool(t, ctx, `document.querySelector('`+mode+` .batch-send').disabled`))
+	require.Equal(t, 2, int(get(t, ctx, chromedp.Evaluate[float64](`document.querySelectorAll('.thread .entry-decision.status-pending .batch-item').length`))), "the thread's card lists them too")
+	require.True(t, evalBool(t, ctx, `document.querySelector('`+mode+` .batch-send').disabled`))
 	do(t, ctx, 10*time.Second,
 		clickJS(mode+` .batch-item[data-item="0"] .tone-affirm`),
 		clickJS(mode+` .batch-item[data-item="1"] .tone-deny`),
@@ -408,8 +407,8 @@ func TestModelBatchAnsweredRequestByRequestInTheComposer(t *testing.T) {
 	waitFinal(t, ctx, "One ran.")
 	texts := toolResults(t, fake)
 	require.Len(t, texts, 2)
-	assert.Contains(t, texts[0], "first")
-	assert.Equal(t, "call_1: error: rejected by the user", texts[1])
+	require.Contains(t, texts[0], "first")
+	require.Equal(t, "call_1: error: rejected by the user", texts[1])
 }
 
 // clickJS clicks the element sel names once it is there. The screen re-renders its lists as
@@ -439,11 +438,11 @@ func TestAReasonStaysWithItsEntry(t *testing.T) {
 		chromedp.MouseEvent(input.DispatchMouseEventTypeMouseMoved, 1190, 890))
 	do(t, ctx, 10*time.Second, waitJS(`document.querySelectorAll('.queue-entry').length === 1`),
 		waitJS(`document.querySelector('.queue-entry').dataset.session === '`+beta+`'`))
-	assert.Equal(t, "", evalString(t, ctx, `document.querySelector('.queue-entry .entry-reason').value`), "the next entry's field is empty")
+	require.Equal(t, "", evalString(t, ctx, `document.querySelector('.queue-entry .entry-reason').value`), "the next entry's field is empty")
 	h, err := apiClient(srv).ApprovalHistory(context.Background(), protocol.HistoryFilter{})
 	require.NoError(t, err)
 	require.Len(t, h.Entries, 1)
-	assert.Equal(t, "only alpha's reason", h.Entries[0].Reason)
+	require.Equal(t, "only alpha's reason", h.Entries[0].Reason)
 }
 
 // TestPendingCountFollowsAnswers: the sidebar's count is every open decision, in every
@@ -455,7 +454,7 @@ func TestPendingCountFollowsAnswers(t *testing.T) {
 	id := sessionOf(t, ctx)
 	do(t, ctx, 30*time.Second, waitJS(`document.querySelector('.pending-count')?.textContent === '1'`),
 		waitJS(`document.querySelector('.session-item[data-session="`+id+`"] .session-waiting')?.textContent === '1'`))
-	assert.Contains(t, evalString(t, ctx, `document.querySelector('.approvals-link').getAttribute('aria-label')`), "1 ")
+	require.Contains(t, evalString(t, ctx, `document.querySelector('.approvals-link').getAttribute('aria-label')`), "1 ")
 	// Yes in the composer: the confirm ends, the form is asked; still one waits.
 	do(t, ctx, 10*time.Second, chromedp.Click(chromedp.CSS(`#composer-mode .choice`)),
 		waitJS(`document.querySelectorAll('.thread .entry-decision').length === 2`))
@@ -488,13 +487,13 @@ func TestApprovalsScreenOnFirstLoad(t *testing.T) {
 		waitJS(`document.querySelector('.tab-grants').textContent === 'Grants (1)'`),
 		waitJS(`!!document.querySelector('.sessions .session-item[data-session="`+id+`"]')`))
 	status := evalString(t, fresh, `document.querySelector('.queue-entry .thread-status').innerText`)
-	assert.Contains(t, status, "Script: granted")
-	assert.NotContains(t, status, "Agent:")
-	assert.Contains(t, status, "You: /script confirm('Tag the release?')")
+	require.Contains(t, status, "Script: granted")
+	require.NotContains(t, status, "Agent:")
+	require.Contains(t, status, "You: /script confirm('Tag the release?')")
 	// Nothing the page does later empties the list.
 	do(t, fresh, 10*time.Second, clickJS(`.tab-history`), waitJS(`document.querySelectorAll('.history-entry').length === 1`))
-	assert.True(t, evalBool(t, fresh, `!!document.querySelector('.sessions .session-item[data-session="`+id+`"]')`))
-	assert.Contains(t, evalString(t, fresh, `document.querySelector('.history-entry .thread-status').innerText`), "You: /script r = run")
+	require.True(t, evalBool(t, fresh, `!!document.querySelector('.sessions .session-item[data-session="`+id+`"]')`))
+	require.Contains(t, evalString(t, fresh, `document.querySelector('.history-entry .thread-status').innerText`), "You: /script r = run")
 }
 
 // TestMovingToApprovalsKeepsTheList: going from a thread to the approvals screen by its
@@ -515,9 +514,9 @@ func TestMovingToApprovalsKeepsTheList(t *testing.T) {
 	do(t, ctx, 20*time.Second, clickJS(`.approvals-link`),
 		waitJS(`!!document.querySelector('.approvals-page') && !!document.querySelector('.queue-empty')`),
 		waitJS(`document.querySelector('.tab-grants').textContent === 'Grants (1)'`))
-	assert.False(t, evalBool(t, ctx, `window.__seen.empty`), "the session list emptied")
-	assert.False(t, evalBool(t, ctx, `window.__seen.zero`), "the Grants tab said (0)")
-	assert.True(t, evalBool(t, ctx, `document.querySelectorAll('.sessions .session-item').length === 1`))
+	require.False(t, evalBool(t, ctx, `window.__seen.empty`), "the session list emptied")
+	require.False(t, evalBool(t, ctx, `window.__seen.zero`), "the Grants tab said (0)")
+	require.True(t, evalBool(t, ctx, `document.querySelectorAll('.sessions .session-item').length === 1`))
 }
 
 // TestHistorySaysAFormsAnswersInWords: a form of several questions, answered, is in the
@@ -543,7 +542,7 @@ func TestHistorySaysAFormsAnswersInWords(t *testing.T) {
 	do(t, ctx, 10*time.Second, clickJS(`.tab-history`))
 	outcome := `(document.querySelector('.history-entry[data-session="` + id + `"] .history-outcome')?.textContent || '')`
 	waitShowing(t, ctx, 30*time.Second, outcome+` !== ''`, `document.querySelector('.approvals-body').innerText`)
-	assert.Equal(t, "Answered: Mood: Bad · Score: 7 · Tags: work, home · Slept well: No", evalString(t, ctx, outcome))
+	require.Equal(t, "Answered: Mood: Bad · Score: 7 · Tags: work, home · Slept well: No", evalString(t, ctx, outcome))
 }
 
 // TestAltAKeepsTheFocusInTheQueue: on /approvals, Alt+A then Enter answers the entry; the
@@ -588,7 +587,7 @@ func TestAnApprovalQuotesThePromptItAnswers(t *testing.T) {
 	ctx := openApprovals(t, srv)
 	quote := `(document.querySelector('.queue-entry[data-decision="` + ship + `"] .status-user') || {textContent: ''}).textContent`
 	waitShowing(t, ctx, 30*time.Second, quote+` !== ''`, `document.querySelector('.approvals-body').innerText`)
-	assert.Equal(t, "You: "+running, evalString(t, ctx, quote), "the prompt the question belongs to")
+	require.Equal(t, "You: "+running, evalString(t, ctx, quote), "the prompt the question belongs to")
 }
 
 // waitFor polls cond (each call may itself wait on the server) for up to a minute.
@@ -619,15 +618,15 @@ func TestEnterInAnApprovalsReasonRejects(t *testing.T) {
 		imeEnter("日本"), waitJS(`document.querySelector('`+reason+`').value === 'use printf 日本'`))
 	// The composing Enter asked nothing: the next, real, Enter is the one that asks.
 	do(t, ctx, 10*time.Second, pressEnter(0), waitJS(confirmShown))
-	assert.True(t, evalBool(t, ctx, `document.activeElement === document.querySelector('`+reason+`')`), "the words stay where they were typed")
-	assert.Len(t, waitQueue(t, srv, 1), 1, "asked, not answered yet")
+	require.True(t, evalBool(t, ctx, `document.activeElement === document.querySelector('`+reason+`')`), "the words stay where they were typed")
+	require.Len(t, waitQueue(t, srv, 1), 1, "asked, not answered yet")
 	do(t, ctx, 10*time.Second, pressEnter(0), waitJS(`!document.querySelector('.queue-entry')`))
 	waitQueue(t, srv, 0)
 	h, err := apiClient(srv).ApprovalHistory(context.Background(), protocol.HistoryFilter{})
 	require.NoError(t, err)
 	require.NotEmpty(t, h.Entries)
-	assert.Equal(t, protocol.HistoryRejected, h.Entries[0].Outcome)
-	assert.Equal(t, "use printf 日本", h.Entries[0].Reason, "the reason typed went with the rejection")
+	require.Equal(t, protocol.HistoryRejected, h.Entries[0].Outcome)
+	require.Equal(t, "use printf 日本", h.Entries[0].Reason, "the reason typed went with the rejection")
 }
 
 // TestAnsweringOnItsCardKeepsTheFocus: on /approvals, an entry's own button (Yes, Approve),
@@ -695,7 +694,7 @@ func TestHistorySaysAnOutcomeAsTheThreadDoes(t *testing.T) {
 		clickJS(`.tab-history`), waitJS(`document.querySelectorAll('.history-entry').length === 2`))
 	// The history lists the newest first.
 	const inHistory = `[...document.querySelectorAll('.history-entry .history-outcome')].reverse().map(e => e.textContent).join('|')`
-	assert.Equal(t, want, evalString(t, ctx, inHistory))
+	require.Equal(t, want, evalString(t, ctx, inHistory))
 }
 
 // TestApprovalsTabsMoveWithTheArrows: the approvals screen's tabs are the ARIA tabs pattern:
@@ -710,13 +709,13 @@ func TestApprovalsTabsMoveWithTheArrows(t *testing.T) {
 		return `document.activeElement === document.querySelector('.tab-` + tab + `') && document.querySelector('.tab-` + tab + `').getAttribute('aria-selected') === 'true'`
 	}
 	do(t, ctx, 10*time.Second, js(`document.querySelector('.tab-queue').focus()`), waitJS(open("queue")))
-	assert.Equal(t, "0,-1,-1", evalString(t, ctx, `[...document.querySelectorAll('[role=tab]')].map(e => e.tabIndex).join(',')`), "one tab stop")
+	require.Equal(t, "0,-1,-1", evalString(t, ctx, `[...document.querySelectorAll('[role=tab]')].map(e => e.tabIndex).join(',')`), "one tab stop")
 	do(t, ctx, 10*time.Second, rawKey("ArrowRight", 39, 0), waitJS(open("history")), waitJS(`!!document.querySelector('.filter-outcome')`))
 	do(t, ctx, 10*time.Second, rawKey("ArrowRight", 39, 0), waitJS(open("grants")))
 	do(t, ctx, 10*time.Second, rawKey("ArrowRight", 39, 0), waitJS(open("queue")))
 	do(t, ctx, 10*time.Second, rawKey("ArrowLeft", 37, 0), waitJS(open("grants")))
 	do(t, ctx, 10*time.Second, rawKey("Home", 36, 0), waitJS(open("queue")))
-	assert.Equal(t, "tab-queue", evalString(t, ctx, `document.querySelector('[role=tabpanel]').getAttribute('aria-labelledby')`))
+	require.Equal(t, "tab-queue", evalString(t, ctx, `document.querySelector('[role=tabpanel]').getAttribute('aria-labelledby')`))
 }
 
 // TestEnterAfterAnAnswerOpensNoThread: Enter pressed again after Alt+R and Enter rejected an
@@ -742,12 +741,12 @@ func TestEnterAfterAnAnswerOpensNoThread(t *testing.T) {
 	// on Beta, so the Enter before it was taken, and it opened nothing.
 	do(t, ctx, 10*time.Second, pressEnter(0), altKey("a", "KeyA", 65))
 	waitShowing(t, ctx, 10*time.Second, `!!document.querySelector('.queue-entry[data-session="`+beta+`"] .confirm')`, `location.pathname + ' ' + `+focusNow)
-	assert.Equal(t, "/approvals", evalString(t, ctx, `location.pathname`))
+	require.Equal(t, "/approvals", evalString(t, ctx, `location.pathname`))
 	h, err := apiClient(srv).ApprovalHistory(context.Background(), protocol.HistoryFilter{})
 	require.NoError(t, err)
 	require.Len(t, h.Entries, 1)
-	assert.Equal(t, protocol.HistoryRejected, h.Entries[0].Outcome)
-	assert.Equal(t, "not now", h.Entries[0].Reason)
+	require.Equal(t, protocol.HistoryRejected, h.Entries[0].Outcome)
+	require.Equal(t, "not now", h.Entries[0].Reason)
 
 	// Escape, and the person moves (↓: Beta is the last, the keyboard stays on it): now Enter
 	// is theirs, and opens Beta's thread.
@@ -781,7 +780,7 @@ func TestTheNextDecisionOfARunTakesTheFocus(t *testing.T) {
 	waitShowing(t, ctx, 30*time.Second, `document.querySelector('.queue-entry .entry-output')?.textContent === 'echo second'`, focusNow)
 	waitShowing(t, ctx, 10*time.Second, `document.activeElement === document.querySelector('.queue-entry')`, focusNow)
 	do(t, ctx, 10*time.Second, pressEnter(0), altKey("a", "KeyA", 65), waitJS(`document.activeElement?.classList.contains('confirm-yes')`))
-	assert.Equal(t, "/approvals", evalString(t, ctx, `location.pathname`))
+	require.Equal(t, "/approvals", evalString(t, ctx, `location.pathname`))
 	do(t, ctx, 10*time.Second, pressEnter(0))
 	waitShowing(t, ctx, 30*time.Second, `!document.querySelector('.queue-entry') && document.activeElement === document.querySelector('.queue-empty')`, focusNow)
 	waitQueue(t, srv, 0)
@@ -808,26 +807,26 @@ func TestBatchPicksSurviveAReload(t *testing.T) {
 	send := `document.querySelector('.queue-entry .batch-send')`
 	look := `(s => [getComputedStyle(s).opacity, getComputedStyle(s).borderTopColor])(` + send + `).join()`
 	approveAll := `getComputedStyle(document.querySelector('.queue-entry .entry-actions .tone-affirm')).borderTopColor`
-	assert.Less(t, get(t, ctx, chromedp.Evaluate[float64](`+getComputedStyle(`+send+`).opacity`)), 0.6, "dimmed while it cannot send: %s", evalString(t, ctx, look))
+	require.Less(t, get(t, ctx, chromedp.Evaluate[float64](`+getComputedStyle(`+send+`).opacity`)), 0.6, "dimmed while it cannot send: %s", evalString(t, ctx, look))
 
 	do(t, ctx, 10*time.Second, chromedp.Click(chromedp.CSS(item("0", "affirm"))), chromedp.Click(chromedp.CSS(item("1", "deny"))),
 		waitJS(pressed+` === '0Allow,1Reject'`))
 	do(t, ctx, 60*time.Second, chromedp.Reload(), waitJS(`document.documentElement.hasAttribute('data-ready') && document.querySelectorAll('.queue-entry .batch-item').length === 3`))
 	waitShowing(t, ctx, 10*time.Second, pressed+` === '0Allow,1Reject'`, pressed)
-	assert.Contains(t, evalString(t, ctx, send+`.textContent`), "2 of 3")
+	require.Contains(t, evalString(t, ctx, send+`.textContent`), "2 of 3")
 
 	// The thread's card shows the same picks.
 	do(t, ctx, 60*time.Second, chromedp.Navigate(srv.base()+"/s/"+s), waitReady(),
 		waitJS(`document.querySelectorAll('.thread .entry-decision.status-pending .batch-item').length === 3`))
-	assert.Equal(t, "0Allow,1Reject", evalString(t, ctx, `[...document.querySelectorAll('.thread .entry-decision.status-pending .batch-item [aria-pressed="true"]')].map(b => b.closest('.batch-item').dataset.item + b.textContent).join()`))
+	require.Equal(t, "0Allow,1Reject", evalString(t, ctx, `[...document.querySelectorAll('.thread .entry-decision.status-pending .batch-item [aria-pressed="true"]')].map(b => b.closest('.batch-item').dataset.item + b.textContent).join()`))
 
 	do(t, ctx, 60*time.Second, chromedp.Navigate(srv.base()+"/approvals"),
 		waitJS(`document.documentElement.hasAttribute('data-ready') && document.querySelectorAll('.queue-entry .batch-item').length === 3`),
 		waitJS(pressed+` === '0Allow,1Reject'`), mouseTo(2, 2),
 		chromedp.Click(chromedp.CSS(item("2", "affirm"))), waitJS(`!`+send+`.disabled`), mouseTo(2, 2))
 	// Ready to send: the accent, as the card's Approve all, and not dimmed.
-	assert.Equal(t, evalString(t, ctx, approveAll), evalString(t, ctx, `getComputedStyle(`+send+`).borderTopColor`), "in the accent: %s", evalString(t, ctx, look))
-	assert.Equal(t, "1", evalString(t, ctx, `getComputedStyle(`+send+`).opacity`))
+	require.Equal(t, evalString(t, ctx, approveAll), evalString(t, ctx, `getComputedStyle(`+send+`).borderTopColor`), "in the accent: %s", evalString(t, ctx, look))
+	require.Equal(t, "1", evalString(t, ctx, `getComputedStyle(`+send+`).opacity`))
 
 	do(t, ctx, 10*time.Second, chromedp.Click(chromedp.CSS(`.queue-entry .batch-send`)))
 	waitQueue(t, srv, 0)
@@ -835,7 +834,7 @@ func TestBatchPicksSurviveAReload(t *testing.T) {
 	h, err := apiClient(srv).ApprovalHistory(context.Background(), protocol.HistoryFilter{})
 	require.NoError(t, err)
 	require.Len(t, h.Entries, 1)
-	assert.Equal(t, "Approved 2 of 3", h.Entries[0].Answer)
+	require.Equal(t, "Approved 2 of 3", h.Entries[0].Answer)
 	do(t, ctx, 10*time.Second, waitJS(`!Object.keys(sessionStorage).some(k => k.startsWith('parley.picks.'))`))
 }
 
@@ -870,13 +869,13 @@ func TestApprovalsSessionTitlesTakeTheirOwnDirection(t *testing.T) {
 		return evalString(t, ctx, `(e => e ? e.getAttribute('dir') + ' ' + getComputedStyle(e).direction : 'none')(document.querySelector('`+sel+`'))`)
 	}
 	do(t, ctx, 30*time.Second, waitJS(`!!document.querySelector('.queue-entry .queue-thread')`))
-	assert.Equal(t, "auto rtl", direction(`.queue-entry .queue-thread`), "the queue's link")
+	require.Equal(t, "auto rtl", direction(`.queue-entry .queue-thread`), "the queue's link")
 	do(t, ctx, 10*time.Second, clickJS(`.tab-history`), waitJS(`!!document.querySelector('.history-entry .queue-thread') && !!document.querySelector('.filter-session option[value="`+s+`"]')`))
-	assert.Equal(t, "auto rtl", direction(`.history-entry .queue-thread`), "the history's link")
-	assert.Equal(t, "auto", evalString(t, ctx, `document.querySelector('.filter-session option[value="`+s+`"]').getAttribute('dir')`), "the Session filter's option")
+	require.Equal(t, "auto rtl", direction(`.history-entry .queue-thread`), "the history's link")
+	require.Equal(t, "auto", evalString(t, ctx, `document.querySelector('.filter-session option[value="`+s+`"]').getAttribute('dir')`), "the Session filter's option")
 	do(t, ctx, 10*time.Second, clickJS(`.tab-grants`), waitJS(`!!document.querySelector('.grant-origin')`))
-	assert.Equal(t, hebrew, evalString(t, ctx, `document.querySelector('.grant-origin').textContent`))
-	assert.Equal(t, "auto rtl", direction(`.grant-origin`), "the grant's link")
+	require.Equal(t, hebrew, evalString(t, ctx, `document.querySelector('.grant-origin').textContent`))
+	require.Equal(t, "auto rtl", direction(`.grant-origin`), "the grant's link")
 }
 
 // The approvals list holds still under a person's pointer and keyboard (docs/approvals.md,
@@ -930,24 +929,24 @@ func TestApprovalsListHoldsStillUnderThePointer(t *testing.T) {
 	// A ends in another tab: it stays in its place, hidden under a note, and nothing moves.
 	answerAPI(t, srv, a)
 	do(t, ctx, 30*time.Second, waitJS(`!!document.querySelector('.queue-gone[data-session="`+a.Session+`"]')`))
-	assert.Equal(t, c.Session, evalString(t, ctx, underPointer), "the entry under the pointer")
-	assert.InDelta(t, cTop, top(c.Session), 0.5, "C did not move")
-	assert.Equal(t, b.Session, evalString(t, ctx, `document.activeElement.dataset.session`), "the focus stayed on B")
-	assert.True(t, evalBool(t, ctx, `(g => getComputedStyle(g.querySelector('.entry-decision')).visibility === 'hidden' && !g.hasAttribute('tabindex'))(document.querySelector('.queue-gone'))`), "nothing in it answers")
+	require.Equal(t, c.Session, evalString(t, ctx, underPointer), "the entry under the pointer")
+	require.InDelta(t, cTop, top(c.Session), 0.5, "C did not move")
+	require.Equal(t, b.Session, evalString(t, ctx, `document.activeElement.dataset.session`), "the focus stayed on B")
+	require.True(t, evalBool(t, ctx, `(g => getComputedStyle(g.querySelector('.entry-decision')).visibility === 'hidden' && !g.hasAttribute('tabindex'))(document.querySelector('.queue-gone'))`), "nothing in it answers")
 
 	// A new decision goes at the end.
 	d := sessionWith(t, srv, "Session d", `/script send(str(confirm('Deploy d?')))`)
 	order := `[...document.querySelectorAll('.queue-entry')].map(e => e.dataset.session).join()`
 	do(t, ctx, 30*time.Second, waitJS(order+` === '`+b.Session+`,`+c.Session+`,`+d+`'`))
-	assert.Equal(t, c.Session, evalString(t, ctx, underPointer))
-	assert.InDelta(t, cTop, top(c.Session), 0.5)
+	require.Equal(t, c.Session, evalString(t, ctx, underPointer))
+	require.InDelta(t, cTop, top(c.Session), 0.5)
 
 	// B, which has the focus, ends elsewhere: the focus goes to the next entry, C.
 	answerAPI(t, srv, b)
 	do(t, ctx, 30*time.Second, waitJS(`!!document.querySelector('.queue-gone[data-session="`+b.Session+`"]')`),
 		waitJS(`document.activeElement?.classList.contains('queue-entry') && document.activeElement.dataset.session === '`+c.Session+`'`))
-	assert.Equal(t, c.Session, evalString(t, ctx, underPointer))
-	assert.InDelta(t, cTop, top(c.Session), 0.5)
+	require.Equal(t, c.Session, evalString(t, ctx, underPointer))
+	require.InDelta(t, cTop, top(c.Session), 0.5)
 
 	// The pointer leaves the list: the ended entries go; the focus stays on C.
 	do(t, ctx, 30*time.Second, mouseTo(2, 2),
@@ -956,10 +955,10 @@ func TestApprovalsListHoldsStillUnderThePointer(t *testing.T) {
 
 	// Alt+A on C confirms C, and answers C only.
 	do(t, ctx, 10*time.Second, altKey("a", "KeyA", 65), waitJS(`document.activeElement?.classList.contains('confirm-yes')`))
-	assert.Contains(t, evalString(t, ctx, `document.querySelector('.confirm').textContent`), "Deploy c”?")
+	require.Contains(t, evalString(t, ctx, `document.querySelector('.confirm').textContent`), "Deploy c”?")
 	do(t, ctx, 10*time.Second, pressEnter(0))
 	left := waitQueue(t, srv, 1)
-	assert.Equal(t, d, left[0].Session, "D still waits")
+	require.Equal(t, d, left[0].Session, "D still waits")
 	do(t, ctx, 30*time.Second, waitJS(order+` === '`+d+`'`))
 }
 
@@ -977,18 +976,18 @@ func TestApprovalsRejectKeepsOneReasonField(t *testing.T) {
 	do(t, ctx, 10*time.Second, altKey("r", "KeyR", 82))
 	waitShowing(t, ctx, 20*time.Second, `!!document.querySelector('`+entry+` .confirm') && document.activeElement?.classList.contains('entry-reason')`,
 		`document.activeElement?.outerHTML.slice(0, 200) + ' | ' + document.querySelector('.queue-list').innerHTML.slice(0, 3000)`)
-	assert.Equal(t, 1, int(get(t, ctx, chromedp.Evaluate[float64](fields))), "one reason field")
+	require.Equal(t, 1, int(get(t, ctx, chromedp.Evaluate[float64](fields))), "one reason field")
 	do(t, ctx, 10*time.Second, chromedp.KeyEvent("not now"))
 	// Again, from the entry: the same field takes the focus, with what was typed.
 	get(t, ctx, chromedp.Evaluate[bool](`document.querySelector('`+entry+`').focus(); true`))
 	do(t, ctx, 10*time.Second, altKey("r", "KeyR", 82), waitJS(`document.activeElement?.classList.contains('entry-reason')`))
-	assert.Equal(t, 1, int(get(t, ctx, chromedp.Evaluate[float64](fields))), "still one reason field")
-	assert.Equal(t, "not now", evalString(t, ctx, `document.activeElement.value`))
+	require.Equal(t, 1, int(get(t, ctx, chromedp.Evaluate[float64](fields))), "still one reason field")
+	require.Equal(t, "not now", evalString(t, ctx, `document.activeElement.value`))
 	do(t, ctx, 10*time.Second, pressEnter(0))
 	waitQueue(t, srv, 0)
 	h, err := apiClient(srv).ApprovalHistory(context.Background(), protocol.HistoryFilter{})
 	require.NoError(t, err)
 	require.Len(t, h.Entries, 1)
-	assert.Equal(t, protocol.HistoryRejected, h.Entries[0].Outcome)
-	assert.Equal(t, "not now", h.Entries[0].Reason)
+	require.Equal(t, protocol.HistoryRejected, h.Entries[0].Outcome)
+	require.Equal(t, "not now", h.Entries[0].Reason)
 }

@@ -7,7 +7,6 @@ import (
 	"time"
 
 	"github.com/chromedp/chromedp"
-	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
 
@@ -42,8 +41,9 @@ func typeOnAsItLands(t *testing.T, srv *server, ctx context.Context, rng *rand.R
 	typeAt(t, ctx, rng, text, typistsPace)
 	do(t, ctx, 20*time.Second, waitJS(modeShown))
 	assertOnePending(t, srv, ctx, "no key answered the confirm")
-	if got := draft(t, ctx); !assert.Equal(t, want, got, "every key is in the draft, in order") {
+	if got := draft(t, ctx); got != want {
 		t.Logf("the keys' way:\n%s", evalString(t, ctx, `window.__keyWay.join('\n')`))
+		require.Equal(t, want, got, "every key is in the draft, in order")
 	}
 }
 
@@ -128,10 +128,10 @@ func keyInTheMoment(t *testing.T, moment, made, rest string) {
 	typeAt(t, ctx, rng, "mea", typistsPace)
 	sendAPI(t, srv, sessionOf(t, ctx), `/script confirm('Delete all the notes?')`)
 	do(t, ctx, 20*time.Second, waitJS(modeShown), waitJS(`document.activeElement.closest('#composer-mode') !== null`))
-	assert.True(t, evalBool(t, ctx, moment), made)
+	require.True(t, evalBool(t, ctx, moment), made)
 	typeAt(t, ctx, rng, rest, typistsPace)
 	assertOnePending(t, srv, ctx, "no key answered the confirm")
-	assert.Equal(t, "meanwhile y", draft(t, ctx), "every letter is in the draft, in order")
+	require.Equal(t, "meanwhile y", draft(t, ctx), "every letter is in the draft, in order")
 }
 
 // TestAWritersPauseAsADecisionLandsAnswersNothing: the person typed part of a message and
@@ -147,7 +147,7 @@ func TestAWritersPauseAsADecisionLandsAnswersNothing(t *testing.T) {
 	const rest = " I am writing a long message"
 	typeAt(t, ctx, rng, rest, typistsPace)
 	assertOnePending(t, srv, ctx, "no key answered the confirm")
-	assert.Equal(t, "meanwhile"+rest, draft(t, ctx), "every key is in the draft, in order")
+	require.Equal(t, "meanwhile"+rest, draft(t, ctx), "every key is in the draft, in order")
 }
 
 // TestALetterOnTheBodyUnderADecisionIsTheDrafts is the instant a decision replaces the input
@@ -173,8 +173,8 @@ func TestADecisionWaitsForAnInputMethod(t *testing.T) {
 		return err == nil && len(pending) == 1
 	}, 20*time.Second, 50*time.Millisecond, "the confirm is asked")
 	time.Sleep(500 * time.Millisecond) // the page has heard of it by now
-	assert.False(t, evalBool(t, ctx, modeShown), "no decision is shown while the composition is open")
+	require.False(t, evalBool(t, ctx, modeShown), "no decision is shown while the composition is open")
 	do(t, ctx, 10*time.Second, imeCompose("かんじ"), imeCommit("漢字"), waitJS(modeShown))
-	assert.Equal(t, "漢字", draft(t, ctx), "the composition, committed whole, is the draft's")
+	require.Equal(t, "漢字", draft(t, ctx), "the composition, committed whole, is the draft's")
 	assertOnePending(t, srv, ctx, "nothing answered the confirm")
 }

@@ -11,7 +11,7 @@ import (
 	"time"
 
 	"github.com/chromedp/chromedp"
-	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
 )
 
 // Accessibility: axe-core (npm, pinned in the Makefile's axe target, installed into bin/npm)
@@ -157,21 +157,21 @@ func TestPhoneTargets(t *testing.T) {
 	atLeast44 := func(name, sel string) {
 		t.Helper()
 		ok := evalBool(t, ctx, `(e => !!e && e.getBoundingClientRect().width >= 44 && e.getBoundingClientRect().height >= 44)(document.querySelector('`+sel+`'))`)
-		assert.True(t, ok, "%s is %s", name, size(sel))
+		require.True(t, ok, "%s is %s", name, size(sel))
 	}
 	atLeast44("Sessions", ".menu-toggle")
 	atLeast44("Send", ".inputbar .send")
 	atLeast44("ƒ Functions", ".composer-controls-row .control-button")
-	assert.True(t, evalBool(t, ctx, `(a => { const b = document.querySelector('.session-header').getBoundingClientRect(); return Math.abs(a.top - b.top) < b.height && a.bottom <= b.bottom + 1 })(document.querySelector('.menu-toggle').getBoundingClientRect())`),
+	require.True(t, evalBool(t, ctx, `(a => { const b = document.querySelector('.session-header').getBoundingClientRect(); return Math.abs(a.top - b.top) < b.height && a.bottom <= b.bottom + 1 })(document.querySelector('.menu-toggle').getBoundingClientRect())`),
 		"the Sessions toggle sits in the header's row: %s, header %s", size(".menu-toggle"), size(".session-header"))
 	hint := evalString(t, ctx, `document.querySelector('.composer-hint').textContent`)
-	assert.NotContains(t, hint, "Shift+Enter", "a touch keyboard")
+	require.NotContains(t, hint, "Shift+Enter", "a touch keyboard")
 
 	sendAPI(t, srv, sessionOf(t, ctx), threeQuestions)
 	do(t, ctx, 20*time.Second, waitJS(modeShown))
 	atLeast44("a question chip", "#composer-mode .chip")
 	atLeast44("Chat about this", "#composer-mode .chat-about")
-	assert.True(t, evalBool(t, ctx, `(e => e.getClientRects().length === 1 && e.scrollHeight <= 48)(document.querySelector('#composer-mode .chat-about'))`),
+	require.True(t, evalBool(t, ctx, `(e => e.getClientRects().length === 1 && e.scrollHeight <= 48)(document.querySelector('#composer-mode .chat-about'))`),
 		"Chat about this is one line: %s", size("#composer-mode .chat-about"))
 }
 
@@ -187,8 +187,8 @@ func TestTouchHidesKeyboardHints(t *testing.T) {
 	do(t, ctx, 20*time.Second, waitJS(`!!document.querySelector('#composer-mode.mode-approval')`),
 		waitJS(`document.querySelectorAll('#composer-mode .key-hint').length > 0`))
 	visible := `[...document.querySelectorAll('#composer-mode .key-hint')].filter(k => k.checkVisibility()).map(k => k.textContent)`
-	assert.Equal(t, "", evalString(t, ctx, visible+`.join(' ')`), "no keyboard hints on a touch device")
-	assert.True(t, evalBool(t, ctx, `!!document.querySelector('#composer-mode [aria-keyshortcuts]')`), "the chords are still named for a keyboard")
+	require.Equal(t, "", evalString(t, ctx, visible+`.join(' ')`), "no keyboard hints on a touch device")
+	require.True(t, evalBool(t, ctx, `!!document.querySelector('#composer-mode [aria-keyshortcuts]')`), "the chords are still named for a keyboard")
 	// A mouse and a keyboard: the hints are back.
 	do(t, ctx, 20*time.Second, touchScreen(false), waitJS(`!matchMedia('(pointer: coarse)').matches`),
 		waitJS(visible+`.some(s => s.includes('Enter'))`))

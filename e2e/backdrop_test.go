@@ -8,7 +8,6 @@ import (
 	"time"
 
 	"github.com/chromedp/chromedp"
-	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
 
@@ -90,7 +89,7 @@ func TestAChipStaysUnderItsGlyphWhenTheWordAfterItWraps(t *testing.T) {
 		do(t, ctx, 20*time.Second, typeText("see the notes in @alp"), menuOpen("@alpha notes"), pick("@alpha notes"), menuClosed)
 		typeAt(t, ctx, newRand(), "andthenitkeepsgoing", typingPaces[0])
 		do(t, ctx, 10*time.Second, waitDraft("see the notes in "+chip+"andthenitkeepsgoing"))
-		assert.Empty(t, markDisagreements(t, ctx), "at %dpx", w)
+		require.Empty(t, markDisagreements(t, ctx), "at %dpx", w)
 		selectRange(t, ctx, 0, utf16Len("see the notes in "+chip+"andthenitkeepsgoing"))
 		do(t, ctx, 10*time.Second, backspace, waitDraft(""))
 	}
@@ -104,7 +103,7 @@ func TestAChipStaysUnderItsGlyphInARightToLeftLine(t *testing.T) {
 	do(t, ctx, 20*time.Second, typeText("שלום @alp"), menuOpen("@alpha notes"), pick("@alpha notes"), menuClosed)
 	typeAt(t, ctx, newRand(), " please read it now", typingPaces[1])
 	do(t, ctx, 10*time.Second, waitDraft("שלום "+chip+" please read it now"))
-	assert.Empty(t, markDisagreements(t, ctx))
+	require.Empty(t, markDisagreements(t, ctx))
 }
 
 // TestAChipStaysUnderItsGlyphOnAPhone: a phone's composer is drawn at 16px (so iOS does not
@@ -115,7 +114,7 @@ func TestAChipStaysUnderItsGlyphOnAPhone(t *testing.T) {
 	do(t, ctx, 20*time.Second, chromedp.EmulateViewport(390, 844), chromedp.Focus(composer),
 		typeText("two words and more words to wrap past the edge of this box @alp"), menuOpen("@alpha notes"), pick("@alpha notes"), menuClosed)
 	typeAt(t, ctx, newRand(), " end", typingPaces[1])
-	assert.Equal(t, evalString(t, ctx, `getComputedStyle(document.querySelector('#composer-input')).fontSize`),
+	require.Equal(t, evalString(t, ctx, `getComputedStyle(document.querySelector('#composer-input')).fontSize`),
 		evalString(t, ctx, `getComputedStyle(document.querySelector('#composer-backdrop')).fontSize`))
-	assert.Empty(t, markDisagreements(t, ctx))
+	require.Empty(t, markDisagreements(t, ctx))
 }

@@ -18,7 +18,6 @@ import (
 	"time"
 
 	"github.com/chromedp/chromedp"
-	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
 
@@ -59,7 +58,7 @@ func TestRebuildIsPickedUpOnReload(t *testing.T) {
 	tctx, cancel := context.WithTimeout(ctx, 60*time.Second) // generous: the new worker caches the new build before it takes over
 	defer cancel()
 	err = chromedp.Do(tctx, waitJS(`typeof goappEnv !== 'undefined' && goappEnv.GOAPP_VERSION === '`+rebuilt+`' && document.documentElement.hasAttribute('data-ready')`))
-	assert.NoError(t, err, "still running build %s after a reload; the rebuild is %s",
+	require.NoError(t, err, "still running build %s after a reload; the rebuild is %s",
 		evalString(t, ctx, `typeof goappEnv === 'undefined' ? '?' : goappEnv.GOAPP_VERSION`), rebuilt)
 }
 
@@ -86,7 +85,7 @@ func TestManifestIconSizes(t *testing.T) {
 		r.Body.Close()
 		cfg, err := png.DecodeConfig(&buf)
 		require.NoError(t, err, ic.Src)
-		assert.Equal(t, fmt.Sprintf("%dx%d", cfg.Width, cfg.Height), ic.Sizes, "%s (purpose %q)", ic.Src, ic.Purpose)
+		require.Equal(t, fmt.Sprintf("%dx%d", cfg.Width, cfg.Height), ic.Sizes, "%s (purpose %q)", ic.Src, ic.Purpose)
 	}
 }
 
@@ -99,5 +98,5 @@ func TestNoWebDirectoryListing(t *testing.T) {
 	var buf bytes.Buffer
 	_, _ = buf.ReadFrom(resp.Body)
 	resp.Body.Close()
-	assert.NotContains(t, buf.String(), `<a href="app.wasm">`, "no directory listing")
+	require.NotContains(t, buf.String(), `<a href="app.wasm">`, "no directory listing")
 }

@@ -11,7 +11,6 @@ import (
 	"time"
 
 	"github.com/chromedp/chromedp"
-	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
 	"parley/app/api"
@@ -52,7 +51,7 @@ func waitMessages(t *testing.T, ctx context.Context, n int) []shownMessage {
 func waitReply(t *testing.T, ctx context.Context, want string) []shownMessage {
 	t.Helper()
 	msgs := waitMessages(t, ctx, 2)
-	assert.Equal(t, want, msgs[1].Text)
+	require.Equal(t, want, msgs[1].Text)
 	return msgs
 }
 
@@ -62,14 +61,14 @@ func assertReloadShows(t *testing.T, ctx context.Context, want []shownMessage) {
 	do(t, ctx, 30*time.Second, chromedp.Reload(), waitReady())
 	waitMessages(t, ctx, len(want))
 	do(t, ctx, 20*time.Second, waitCaughtUp()) // a duplicate would be on the page by now
-	assert.Equal(t, want, thread(t, ctx))
+	require.Equal(t, want, thread(t, ctx))
 }
 
 func assertOnce(t *testing.T, msgs []shownMessage) {
 	t.Helper()
 	seen := map[string]bool{}
 	for _, m := range msgs {
-		assert.False(t, seen[m.Offset], "offset %s shown twice", m.Offset)
+		require.False(t, seen[m.Offset], "offset %s shown twice", m.Offset)
 		seen[m.Offset] = true
 	}
 }
@@ -86,23 +85,23 @@ func TestChatSurvivesReloadAndServerRestart(t *testing.T) {
 	data := t.TempDir()
 	// The printed link sets the cookie and drops the token from the address.
 	srv, ctx := openHomeOn(t, data)
-	assert.NotContains(t, get(t, ctx, chromedp.Location()), "token=")
+	require.NotContains(t, get(t, ctx, chromedp.Location()), "token=")
 
 	// Shift+Enter breaks the line; Enter sends.
 	get(t, ctx, chromedp.Evaluate[bool](`window.heroTextarea = document.querySelector('#composer-input'); true`))
 	do(t, ctx, 10*time.Second, typeText("hello parley"), pressEnter(modShift), typeText("second line"))
-	assert.Equal(t, "hello parley\nsecond line", draft(t, ctx))
+	require.Equal(t, "hello parley\nsecond line", draft(t, ctx))
 	do(t, ctx, 10*time.Second, pressEnter(0))
 	msgs := waitMessages(t, ctx, 2)
 	require.Len(t, msgs, 2)
-	assert.Equal(t, "user", msgs[0].Role)
-	assert.Equal(t, "hello parley\nsecond line", msgs[0].Text)
-	assert.Equal(t, "agent", msgs[1].Role)
-	assert.Contains(t, msgs[1].Text, "No model is configured")
-	assert.Contains(t, get(t, ctx, chromedp.Location()), "/s/", "the hero's first send opens its session")
-	assert.True(t, get(t, ctx, chromedp.Evaluate[bool](`window.heroTextarea === document.querySelector('#composer-input')`)),
+	require.Equal(t, "user", msgs[0].Role)
+	require.Equal(t, "hello parley\nsecond line", msgs[0].Text)
+	require.Equal(t, "agent", msgs[1].Role)
+	require.Contains(t, msgs[1].Text, "No model is configured")
+	require.Contains(t, get(t, ctx, chromedp.Location()), "/s/", "the hero's first send opens its session")
+	require.True(t, get(t, ctx, chromedp.Evaluate[bool](`window.heroTextarea === document.querySelector('#composer-input')`)),
 		"hero → session keeps the same textarea node")
-	assert.Empty(t, draft(t, ctx), "a sent draft is cleared, with no stray newline")
+	require.Empty(t, draft(t, ctx), "a sent draft is cleared, with no stray newline")
 
 	// A reload shows the same thread once.
 	assertReloadShows(t, ctx, msgs)
@@ -110,7 +109,7 @@ func TestChatSurvivesReloadAndServerRestart(t *testing.T) {
 	// The server dies hard; the page says it is reconnecting.
 	srv.kill()
 	do(t, ctx, 15*time.Second, waitJS(`!!document.querySelector('.link-reconnecting')`))
-	assert.Contains(t, get(t, ctx, chromedp.Text(chromedp.CSS(`.link-reconnecting`))), "Reconnecting")
+	require.Contains(t, get(t, ctx, chromedp.Text(chromedp.CSS(`.link-reconnecting`))), "Reconnecting")
 
 	// It comes back on the same address with the same data; the page catches up.
 	srv = startServer(t, data, srv.addr)
@@ -118,9 +117,9 @@ func TestChatSurvivesReloadAndServerRestart(t *testing.T) {
 	do(t, ctx, 10*time.Second, typeText("after restart"), pressEnter(0))
 	all := waitMessages(t, ctx, 4)
 	require.Len(t, all, 4)
-	assert.Equal(t, msgs, all[:2])
-	assert.Equal(t, "after restart", all[2].Text)
-	assert.Equal(t, "agent", all[3].Role)
+	require.Equal(t, msgs, all[:2])
+	require.Equal(t, "after restart", all[2].Text)
+	require.Equal(t, "agent", all[3].Role)
 	assertOnce(t, all)
 
 	// A fresh load after the restart replays every event exactly once.
@@ -137,14 +136,14 @@ func TestCompositionNeverSends(t *testing.T) {
 	// Chromium's IME path: a composition is open, and the Enter that commits it arrives as
 	// keyCode 229 while composing.
 	do(t, ctx, 10*time.Second, chromedp.Focus(composer), imeCompose("にほん"), composingEnter(), imeCommit("日本"))
-	assert.Equal(t, "日本", draft(t, ctx), "the composition committed into the draft")
+	require.Equal(t, "日本", draft(t, ctx), "the composition committed into the draft")
 	time.Sleep(500 * time.Millisecond)
-	assert.Len(t, thread(t, ctx), 2, "nothing was sent during the composition")
+	require.Len(t, thread(t, ctx), 2, "nothing was sent during the composition")
 
 	// After the composition, Enter sends the committed text.
 	do(t, ctx, 10*time.Second, pressEnter(0))
 	msgs := waitMessages(t, ctx, 4)
-	assert.Equal(t, "日本", msgs[2].Text)
+	require.Equal(t, "日本", msgs[2].Text)
 }
 
 // TestTokenGuardsTheAPI: without the token /api and /ws answer 401, from a script and from a
@@ -156,15 +155,15 @@ func TestTokenGuardsTheAPI(t *testing.T) {
 		resp, err := http.Get(srv.base() + path)
 		require.NoError(t, err)
 		resp.Body.Close()
-		assert.Equal(t, http.StatusUnauthorized, resp.StatusCode, path)
+		require.Equal(t, http.StatusUnauthorized, resp.StatusCode, path)
 	}
 	resp, _ := httpAPI(t, srv).Get("/api/sessions")
-	assert.Equal(t, http.StatusOK, resp.StatusCode, "a bearer token is accepted")
+	require.Equal(t, http.StatusOK, resp.StatusCode, "a bearer token is accepted")
 
 	ctx := browser(t)
 	do(t, ctx, 60*time.Second, chromedp.Navigate(srv.base()+"/"))
 	status := get(t, ctx, chromedp.Evaluate[int](`fetch('/api/sessions').then(r => r.status)`, chromedp.EvalAwaitPromise))
-	assert.Equal(t, http.StatusUnauthorized, status)
+	require.Equal(t, http.StatusUnauthorized, status)
 }
 
 // TestOversizedPromptIsRefusedAndKept: a prompt over the limit gets a message that says
@@ -185,11 +184,11 @@ func TestOversizedPromptIsRefusedAndKept(t *testing.T) {
 	do(t, ctx, 10*time.Second, chromedp.Focus(composer), pressEnter(0),
 		waitJS(`!!document.querySelector('.notice')`))
 	notice := get(t, ctx, chromedp.Text(chromedp.CSS(`.notice`)))
-	assert.Contains(t, notice, "Not sent")
-	assert.Contains(t, notice, "limit is 128 KiB")
-	assert.Len(t, draft(t, ctx), 129*1024, "the text is back in the composer")
-	assert.Len(t, thread(t, ctx), 2, "nothing was stored")
-	assert.True(t, get(t, ctx, chromedp.Evaluate[bool](`window.sessionTextarea === document.querySelector('#composer-input')`)),
+	require.Contains(t, notice, "Not sent")
+	require.Contains(t, notice, "limit is 128 KiB")
+	require.Len(t, draft(t, ctx), 129*1024, "the text is back in the composer")
+	require.Len(t, thread(t, ctx), 2, "nothing was stored")
+	require.True(t, get(t, ctx, chromedp.Evaluate[bool](`window.sessionTextarea === document.querySelector('#composer-input')`)),
 		"the notice does not rebuild the composer")
 }
 
@@ -234,7 +233,7 @@ func TestBannersReadableInLightTheme(t *testing.T) {
 
 	for _, sel := range []string{".link-reconnecting span", ".link-retry", ".notice", ".msg-unsent .unsent-why", ".msg-unsent .unsent-cancel"} {
 		ratio := get(t, ctx, chromedp.Evaluate[float64](contrastJS+`(`+fmt.Sprintf("%q", sel)+`)`))
-		assert.GreaterOrEqual(t, ratio, 4.5, "contrast of %s in the light theme is %.2f:1", sel, ratio)
+		require.GreaterOrEqual(t, ratio, 4.5, "contrast of %s in the light theme is %.2f:1", sel, ratio)
 	}
 }
 
@@ -254,17 +253,17 @@ func TestFailedSendNoticeIsHuman(t *testing.T) {
 	do(t, ctx, 10*time.Second, typeText("while down"), pressEnter(0))
 	do(t, ctx, 15*time.Second, waitJS(`!!document.querySelector('.msg-unsent[data-state=waiting] .unsent-why')`))
 	why := evalString(t, ctx, `document.querySelector('.msg-unsent .unsent-why').innerText + document.querySelector('.notice-slot').innerText`)
-	assert.NotContains(t, why, "TypeError")
-	assert.Contains(t, why, "Not sent yet")
-	assert.Empty(t, draft(t, ctx), "the prompt waits in the thread, not in the box")
+	require.NotContains(t, why, "TypeError")
+	require.Contains(t, why, "Not sent yet")
+	require.Empty(t, draft(t, ctx), "the prompt waits in the thread, not in the box")
 
 	srv = startServer(t, data, srv.addr)
 	do(t, ctx, 30*time.Second, retryNow(), waitJS(`!!document.querySelector('.link-live')`))
 	// The mark goes once the server stored the prompt, and the log shows it.
 	do(t, ctx, 30*time.Second, waitJS(`!document.querySelector('.msg-unsent')`))
 	msgs := waitMessages(t, ctx, 4)
-	assert.Equal(t, "while down", msgs[2].Text)
-	assert.NotContains(t, noticeText(t, ctx), "cannot reach the server", "the server is reachable again")
+	require.Equal(t, "while down", msgs[2].Text)
+	require.NotContains(t, noticeText(t, ctx), "cannot reach the server", "the server is reachable again")
 }
 
 // TestMessagesNameTheirAuthor: a screen reader reading the thread (role=log) hears who wrote
@@ -289,15 +288,15 @@ func TestMessagesNameTheirAuthor(t *testing.T) {
 	var names []string
 	require.NoError(t, json.Unmarshal([]byte(authors), &names))
 	require.Len(t, names, 2)
-	assert.NotEmpty(t, names[0], "the user's message names its author")
-	assert.NotEmpty(t, names[1], "the agent's message names its author")
-	assert.NotEqual(t, names[0], names[1])
+	require.NotEmpty(t, names[0], "the user's message names its author")
+	require.NotEmpty(t, names[1], "the agent's message names its author")
+	require.NotEqual(t, names[0], names[1])
 
 	seen := evalString(t, ctx, `JSON.stringify(window.workingSeen)`)
 	if seen != "null" {
 		var w struct{ Role, Text string }
 		require.NoError(t, json.Unmarshal([]byte(seen), &w))
-		assert.True(t, w.Role != "" || w.Text != "", "the working indicator is announced (a role or text), got %s", seen)
+		require.True(t, w.Role != "" || w.Text != "", "the working indicator is announced (a role or text), got %s", seen)
 	}
 }
 
@@ -315,14 +314,14 @@ func TestSessionsMenuKeyboard(t *testing.T) {
 	evalBool(t, ctx, `document.querySelector('.menu-toggle').focus(), true`)
 	do(t, ctx, 5*time.Second, pressEnter(0), waitJS(`document.querySelector('#sidebar').classList.contains('open')`))
 	do(t, ctx, 5*time.Second, rawKey("Tab", 9, 0))
-	assert.True(t, evalBool(t, ctx, `!!document.activeElement.closest('#sidebar')`),
+	require.True(t, evalBool(t, ctx, `!!document.activeElement.closest('#sidebar')`),
 		"Tab after opening the menu moves into it; focus is on %s", evalString(t, ctx, `document.activeElement.outerHTML.slice(0, 80)`))
 
 	do(t, ctx, 5*time.Second, rawKey("Escape", 27, 0))
 	waitShowing(t, ctx, 10*time.Second, `!document.querySelector('#sidebar').classList.contains('open') && document.activeElement === document.querySelector('.menu-toggle')`,
 		`document.querySelector('#sidebar').className + ' / focus on ' + document.activeElement.outerHTML.slice(0, 80)`)
-	assert.False(t, evalBool(t, ctx, `document.querySelector('#sidebar').classList.contains('open')`), "Escape closes the menu")
-	assert.True(t, evalBool(t, ctx, `document.activeElement === document.querySelector('.menu-toggle')`), "and gives the focus back to the toggle")
+	require.False(t, evalBool(t, ctx, `document.querySelector('#sidebar').classList.contains('open')`), "Escape closes the menu")
+	require.True(t, evalBool(t, ctx, `document.activeElement === document.querySelector('.menu-toggle')`), "and gives the focus back to the toggle")
 }
 
 // TestNewSessionClosesMenu: on a narrow screen, on the hero, "New session" in the open menu
@@ -337,7 +336,7 @@ func TestNewSessionClosesMenu(t *testing.T) {
 		waitJS(`document.querySelector('#sidebar').classList.contains('open')`))
 	do(t, ctx, 10*time.Second, chromedp.Click(chromedp.CSS(`.new-session`)))
 	waitShowing(t, ctx, 10*time.Second, `!document.querySelector('#sidebar').classList.contains('open')`, `document.querySelector('#sidebar').className`)
-	assert.False(t, evalBool(t, ctx, `document.querySelector('#sidebar').classList.contains('open')`),
+	require.False(t, evalBool(t, ctx, `document.querySelector('#sidebar').classList.contains('open')`),
 		"the menu closes after New session")
 }
 
@@ -352,9 +351,9 @@ func TestUnknownSessionIsExplained(t *testing.T) {
 	srv := startServer(t, t.TempDir(), "127.0.0.1:0")
 	ctx := openPage(t, srv, "/s/doesnotexist")
 	do(t, ctx, 60*time.Second, waitJS(`!!document.querySelector('.session-header h1') && document.querySelector('.session-header h1').innerText === 'Session not found'`))
-	assert.NotEmpty(t, strings.TrimSpace(evalString(t, ctx, `(document.querySelector('.session-header h1') || {}).innerText || ''`)),
+	require.NotEmpty(t, strings.TrimSpace(evalString(t, ctx, `(document.querySelector('.session-header h1') || {}).innerText || ''`)),
 		"the header says what this page is (e.g. \"Session not found\")")
-	assert.True(t, evalBool(t, ctx, noComposer),
+	require.True(t, evalBool(t, ctx, noComposer),
 		"the composer does not take prompts for a session that does not exist")
 }
 
@@ -378,8 +377,8 @@ func TestWithoutTokenIsExplained(t *testing.T) {
 	// The page learns it has no access from its first request's 401, and says so.
 	waitShowing(t, ctx, 20*time.Second, `!!document.querySelector('.gate')`, `document.body.innerText.slice(0, 300)`)
 	text := evalString(t, ctx, `document.body.innerText`)
-	assert.NotContains(t, text, "Bearer", "the page speaks to a person, not a script")
-	assert.True(t, evalBool(t, ctx, noComposer),
+	require.NotContains(t, text, "Bearer", "the page speaks to a person, not a script")
+	require.True(t, evalBool(t, ctx, noComposer),
 		"no composer that cannot send")
 }
 
@@ -388,7 +387,7 @@ func TestWithoutTokenIsExplained(t *testing.T) {
 func TestWrongTokenLinkIsAPage(t *testing.T) {
 	t.Parallel()
 	ctx := openWithoutLink(t, "/?token=wrong")
-	assert.Equal(t, "text/html", evalString(t, ctx, `document.contentType`), "a person gets a page, not %q",
+	require.Equal(t, "text/html", evalString(t, ctx, `document.contentType`), "a person gets a page, not %q",
 		evalString(t, ctx, `document.body.innerText.slice(0, 120)`))
 }
 
@@ -418,8 +417,8 @@ func TestCopyButtonsAreOneTabStop(t *testing.T) {
 			messages++
 		}
 	}
-	assert.LessOrEqual(t, copies, 1, "Tab stops at one Copy at most")
-	assert.Equal(t, 1, messages, "one message holds the thread's tab stop")
+	require.LessOrEqual(t, copies, 1, "Tab stops at one Copy at most")
+	require.Equal(t, 1, messages, "one message holds the thread's tab stop")
 	// The arrows walk the messages; Tab from one reaches its Copy.
 	do(t, ctx, 10*time.Second, js(`document.querySelector('.thread-inner .msg[tabindex="0"]').focus()`),
 		waitJS(`document.activeElement.classList.contains('msg')`))
@@ -471,26 +470,26 @@ func TestALongPromptIsFolded(t *testing.T) {
 		return got.N, got.H, got.Label, got.Expanded
 	}
 	n, h, label, expanded := shown()
-	assert.Less(t, n, 2000, "the folded bubble holds the first lines, not 100 KB")
-	assert.Less(t, h, 400.0, "the folded bubble is a few lines high")
-	assert.Equal(t, "Show all", label)
-	assert.Equal(t, "false", expanded)
-	assert.True(t, strings.HasPrefix(evalString(t, ctx, bubble+`.querySelector('.msg-text').textContent`), "line 0 of a long paste"))
-	assert.Equal(t, 0, get(t, ctx, chromedp.Evaluate[int](bubble+`.querySelector('button.msg-toggle').tabIndex`)), "in the Tab order")
+	require.Less(t, n, 2000, "the folded bubble holds the first lines, not 100 KB")
+	require.Less(t, h, 400.0, "the folded bubble is a few lines high")
+	require.Equal(t, "Show all", label)
+	require.Equal(t, "false", expanded)
+	require.True(t, strings.HasPrefix(evalString(t, ctx, bubble+`.querySelector('.msg-text').textContent`), "line 0 of a long paste"))
+	require.Equal(t, 0, get(t, ctx, chromedp.Evaluate[int](bubble+`.querySelector('button.msg-toggle').tabIndex`)), "in the Tab order")
 
 	// By the keyboard: Enter on the focused toggle shows it all, and again folds it.
 	evalBool(t, ctx, `(`+bubble+`.querySelector('button.msg-toggle').focus(), true)`)
 	do(t, ctx, 10*time.Second, pressEnter(0),
 		waitJS(bubble+`.querySelector('button.msg-toggle').getAttribute('aria-expanded') === 'true'`))
 	n, _, label, _ = shown()
-	assert.GreaterOrEqual(t, n, len(text)-len("Show less"), "the whole prompt")
-	assert.Equal(t, "Show less", label)
-	assert.Equal(t, "true", evalString(t, ctx, `String(document.activeElement.classList.contains('msg-toggle'))`), "the toggle keeps the focus")
+	require.GreaterOrEqual(t, n, len(text)-len("Show less"), "the whole prompt")
+	require.Equal(t, "Show less", label)
+	require.Equal(t, "true", evalString(t, ctx, `String(document.activeElement.classList.contains('msg-toggle'))`), "the toggle keeps the focus")
 	do(t, ctx, 10*time.Second, pressEnter(0),
 		waitJS(bubble+`.querySelector('button.msg-toggle').getAttribute('aria-expanded') === 'false'`))
 	n, _, _, _ = shown()
-	assert.Less(t, n, 2000)
+	require.Less(t, n, 2000)
 
 	// A short prompt has no toggle.
-	assert.False(t, evalBool(t, ctx, `!!document.querySelector('.thread .msg-user').querySelector('button.msg-toggle')`))
+	require.False(t, evalBool(t, ctx, `!!document.querySelector('.thread .msg-user').querySelector('button.msg-toggle')`))
 }

@@ -15,7 +15,6 @@ import (
 	"parley/internal/testkit"
 
 	"github.com/chromedp/chromedp"
-	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
 
@@ -155,9 +154,9 @@ func TestChipLayoutMatchesTheTextarea(t *testing.T) {
 	_, ctx, _ := openAmong(t, "alpha notes", "beta", gamma[1:])
 
 	// The font is preloaded, cached by the service worker, and what the layers use.
-	assert.True(t, evalBool(t, ctx, `!!document.querySelector('link[rel=preload][as=font][href="/web/chip.ttf"][crossorigin=anonymous]')`), "the chip font is preloaded")
-	assert.True(t, evalAwait(t, ctx, `fetch('/app-worker.js').then(r => r.text()).then(s => s.includes('"/web/chip.ttf"'))`), "the service worker caches the chip font")
-	assert.True(t, evalBool(t, ctx, `getComputedStyle(document.querySelector('#composer-input')).fontFamily.startsWith('ParleyChip') &&
+	require.True(t, evalBool(t, ctx, `!!document.querySelector('link[rel=preload][as=font][href="/web/chip.ttf"][crossorigin=anonymous]')`), "the chip font is preloaded")
+	require.True(t, evalAwait(t, ctx, `fetch('/app-worker.js').then(r => r.text()).then(s => s.includes('"/web/chip.ttf"'))`), "the service worker caches the chip font")
+	require.True(t, evalBool(t, ctx, `getComputedStyle(document.querySelector('#composer-input')).fontFamily.startsWith('ParleyChip') &&
 		getComputedStyle(document.querySelector('#composer-backdrop')).fontFamily.startsWith('ParleyChip')`))
 
 	// Narrow: 300px holds two chips and a little text.
@@ -187,12 +186,12 @@ func TestChipLayoutMatchesTheTextarea(t *testing.T) {
 	do(t, ctx, 10*time.Second, waitDraft(want))
 	labels := chips(t, ctx)
 	require.Len(t, labels, 6)
-	assert.Equal(t, gamma, labels[2], "the chip keeps its whole label")
-	assert.Equal(t, labels[2], evalString(t, ctx, `document.querySelectorAll('#composer-backdrop .ib-chip')[2].title`))
-	assert.Equal(t, evalString(t, ctx, `[...document.querySelector('#composer-input').value].filter(c => c >= '\uE400' && c <= '\uE465').join('')`),
+	require.Equal(t, gamma, labels[2], "the chip keeps its whole label")
+	require.Equal(t, labels[2], evalString(t, ctx, `document.querySelectorAll('#composer-backdrop .ib-chip')[2].title`))
+	require.Equal(t, evalString(t, ctx, `[...document.querySelector('#composer-input').value].filter(c => c >= '\uE400' && c <= '\uE465').join('')`),
 		evalString(t, ctx, `[...document.querySelectorAll('#composer-backdrop .ib-chip')].map(e => e.firstChild.data).join('')`),
 		"each chip in the backdrop holds the textarea's glyph")
-	assert.Equal(t, "ellipsis", evalString(t, ctx, `getComputedStyle(document.querySelectorAll('#composer-backdrop .ib-chip-label')[2]).textOverflow`),
+	require.Equal(t, "ellipsis", evalString(t, ctx, `getComputedStyle(document.querySelectorAll('#composer-backdrop .ib-chip-label')[2]).textOverflow`),
 		"a label longer than its chip ends in an ellipsis")
 	do(t, ctx, 10*time.Second, waitJS(`document.fonts.check('15px ParleyChip', '\uFFFC') && document.fonts.status === 'loaded'`))
 
@@ -249,10 +248,10 @@ func TestChipLayoutMatchesTheTextarea(t *testing.T) {
 	}
 	t.Logf("%d widths, %d characters each, %d to %d lines (the run of chips wrapped at %d widths): max |dx| %.3f px, max |dy| %.3f px; knife-edge widths %v",
 		len(widths), len(l.Chars), minLines, maxLines, runWraps, maxDX, maxDY, knifeEdge)
-	assert.GreaterOrEqual(t, maxLines, 6, "the narrow composer wraps")
-	assert.Positive(t, runWraps, "a run of chips wraps between two of its chips")
-	assert.LessOrEqual(t, len(knifeEdge), len(widths)/50, "knife-edge widths are rare: %v", knifeEdge)
-	assert.NotContains(t, knifeEdge, 300)
+	require.GreaterOrEqual(t, maxLines, 6, "the narrow composer wraps")
+	require.Positive(t, runWraps, "a run of chips wraps between two of its chips")
+	require.LessOrEqual(t, len(knifeEdge), len(widths)/50, "knife-edge widths are rare: %v", knifeEdge)
+	require.NotContains(t, knifeEdge, 300)
 
 	// The textarea's own selection (no mirror): each chip's U+FFFC covers the chip's box,
 	// and a character after a chip (the ",", the ".", the "d" of "end" after the run) covers
@@ -283,9 +282,9 @@ func TestChipLayoutMatchesTheTextarea(t *testing.T) {
 		for _, d := range []float64{left - c.BD.Left, right - c.BD.Right, mid - c.BD.Mid} {
 			maxSel = max(maxSel, math.Abs(d))
 		}
-		assert.InDelta(t, c.BD.Left, left, 1.0, "unit %d %q: selection left %.1f, backdrop %.2f", i, c.Ch, left, c.BD.Left)
-		assert.InDelta(t, c.BD.Right, right, 1.0, "unit %d %q: selection right %.1f, backdrop %.2f", i, c.Ch, right, c.BD.Right)
-		assert.InDelta(t, c.BD.Mid, mid, 1.0, "unit %d %q: selection middle %.1f, backdrop %.2f", i, c.Ch, mid, c.BD.Mid)
+		require.InDelta(t, c.BD.Left, left, 1.0, "unit %d %q: selection left %.1f, backdrop %.2f", i, c.Ch, left, c.BD.Left)
+		require.InDelta(t, c.BD.Right, right, 1.0, "unit %d %q: selection right %.1f, backdrop %.2f", i, c.Ch, right, c.BD.Right)
+		require.InDelta(t, c.BD.Mid, mid, 1.0, "unit %d %q: selection middle %.1f, backdrop %.2f", i, c.Ch, mid, c.BD.Mid)
 	}
 	t.Logf("the textarea's selection against the backdrop, %d characters: max deviation %.3f px", len(checks), maxSel)
 }
@@ -366,46 +365,46 @@ func TestChipSizesToItsLabel(t *testing.T) {
 	short, cut := boxes[0], boxes[1]
 
 	// The short chip shows its whole label, in a box sized to it (not a fixed 7em).
-	assert.Equal(t, "@README.md", short.Label)
-	assert.LessOrEqual(t, short.Scroll, short.Client, "@README.md is not cut")
+	require.Equal(t, "@README.md", short.Label)
+	require.LessOrEqual(t, short.Scroll, short.Client, "@README.md is not cut")
 	labelPx := get(t, ctx, chromedp.Evaluate[float64](`(() => { const s = document.createElement('span'); s.textContent = '@README.md';
 		s.style.font = getComputedStyle(document.querySelector('#composer-input')).font; s.style.position = 'fixed';
 		document.body.appendChild(s); const w = s.getBoundingClientRect().width; s.remove(); return w })()`))
 	width := short.Right - short.Left
-	assert.InDelta(t, glyphPx(t, short.Glyph), width, 0.05, "the chip is its glyph's width")
-	assert.GreaterOrEqual(t, width, labelPx+0.7*15, "the box holds the label and its padding")
-	assert.LessOrEqual(t, width, labelPx+0.7*15+0.35*15+1, "the box is no wider than the label needs, to a quarter em")
-	assert.Equal(t, short.Glyph, short.TAGlyph, "the textarea holds the backdrop's glyph")
+	require.InDelta(t, glyphPx(t, short.Glyph), width, 0.05, "the chip is its glyph's width")
+	require.GreaterOrEqual(t, width, labelPx+0.7*15, "the box holds the label and its padding")
+	require.LessOrEqual(t, width, labelPx+0.7*15+0.35*15+1, "the box is no wider than the label needs, to a quarter em")
+	require.Equal(t, short.Glyph, short.TAGlyph, "the textarea holds the backdrop's glyph")
 
 	// The long chip is cut with an ellipsis; its whole text is there for the pointer and in
 	// the description a screen reader reads.
-	assert.Equal(t, "@"+long, cut.Label)
-	assert.Equal(t, "@"+long, cut.Title)
-	assert.Equal(t, "@"+long, cut.Data)
-	assert.Greater(t, cut.Scroll, cut.Client, "the long label is cut")
-	assert.Equal(t, "ellipsis", cut.Overflow)
-	assert.Equal(t, cut.Glyph, cut.TAGlyph)
-	assert.Greater(t, cut.Right-cut.Left, width, "a longer label has a wider chip")
-	assert.LessOrEqual(t, cut.Right-cut.Left, 26*15.0, "no wider than the widest glyph")
+	require.Equal(t, "@"+long, cut.Label)
+	require.Equal(t, "@"+long, cut.Title)
+	require.Equal(t, "@"+long, cut.Data)
+	require.Greater(t, cut.Scroll, cut.Client, "the long label is cut")
+	require.Equal(t, "ellipsis", cut.Overflow)
+	require.Equal(t, cut.Glyph, cut.TAGlyph)
+	require.Greater(t, cut.Right-cut.Left, width, "a longer label has a wider chip")
+	require.LessOrEqual(t, cut.Right-cut.Left, 26*15.0, "no wider than the widest glyph")
 	shownPx := get(t, ctx, chromedp.Evaluate[float64](`(() => { const s = document.createElement('span'); s.textContent = `+quote("@"+long[:22]+"…")+`;
 		s.style.font = getComputedStyle(document.querySelector('#composer-input')).font; s.style.position = 'fixed';
 		document.body.appendChild(s); const w = s.getBoundingClientRect().width; s.remove(); return w })()`))
-	assert.InDelta(t, shownPx+0.7*15, cut.Right-cut.Left, 0.5*15, "cut after 23 characters and the ellipsis")
-	assert.Contains(t, evalString(t, ctx, `document.querySelector('#composer-refs').textContent`), "@"+long)
+	require.InDelta(t, shownPx+0.7*15, cut.Right-cut.Left, 0.5*15, "cut after 23 characters and the ellipsis")
+	require.Contains(t, evalString(t, ctx, `document.querySelector('#composer-refs').textContent`), "@"+long)
 
 	// The textarea and the backdrop agree on every character, CJK on both sides of the chips.
 	l := measureLayout(t, ctx, false)
-	assert.Empty(t, disagreements(l))
+	require.Empty(t, disagreements(l))
 
 	// The textarea's own selection of each chip covers the chip's box, and the character
 	// after it (中, 。) starts where the box ends: the caret after the chip sits right after it.
 	dpr := get(t, ctx, chromedp.Evaluate[float64](`window.devicePixelRatio`))
 	for _, c := range boxes {
 		sel := selectionBox(t, ctx, c.Offset, c.Offset+1)
-		assert.InDelta(t, c.Left, float64(sel.Min.X)/dpr, 1.0, "%s: the textarea's chip starts where the box does", c.Label)
-		assert.InDelta(t, c.Right, float64(sel.Max.X)/dpr, 1.0, "%s: the textarea's chip ends where the box does", c.Label)
+		require.InDelta(t, c.Left, float64(sel.Min.X)/dpr, 1.0, "%s: the textarea's chip starts where the box does", c.Label)
+		require.InDelta(t, c.Right, float64(sel.Max.X)/dpr, 1.0, "%s: the textarea's chip ends where the box does", c.Label)
 		next := selectionBox(t, ctx, c.Offset+1, c.Offset+2)
-		assert.InDelta(t, c.Right, float64(next.Min.X)/dpr, 1.0, "%s: the next character starts at the box's end", c.Label)
+		require.InDelta(t, c.Right, float64(next.Min.X)/dpr, 1.0, "%s: the next character starts at the box's end", c.Label)
 	}
 
 	// Typed with the caret right after the short chip, text lands right after it, in both
@@ -415,18 +414,18 @@ func TestChipSizesToItsLabel(t *testing.T) {
 	z := get(t, ctx, chromedp.Evaluate[float64](`(() => { const c = document.querySelector('#composer-backdrop .ib-chip');
 		const t = c.nextSibling, r = document.createRange(); r.setStart(t, 0); r.setEnd(t, 1);
 		return t.data[0] === 'Z' ? r.getBoundingClientRect().left : -1 })()`))
-	assert.InDelta(t, short.Right, z, 1.0, "the backdrop draws Z right after the chip")
+	require.InDelta(t, short.Right, z, 1.0, "the backdrop draws Z right after the chip")
 	zSel := selectionBox(t, ctx, short.Offset+1, short.Offset+2)
-	assert.InDelta(t, short.Right, float64(zSel.Min.X)/dpr, 1.0, "the textarea lays Z out right after the chip")
+	require.InDelta(t, short.Right, float64(zSel.Min.X)/dpr, 1.0, "the textarea lays Z out right after the chip")
 
 	// One Backspace after a chip still takes it whole; undo brings it back at its width.
 	selectRange(t, ctx, short.Offset+1, short.Offset+1)
 	do(t, ctx, 10*time.Second, backspace, waitDraft("看 Z中文 and "+chip+"。"))
 	do(t, ctx, 10*time.Second, undoKey, waitDraft("看 "+chip+"Z中文 and "+chip+"。"))
-	assert.Equal(t, short.Glyph, evalString(t, ctx, `document.querySelector('#composer-input').value[`+itoa(short.Offset)+`]`), "undo restores the chip's glyph")
+	require.Equal(t, short.Glyph, evalString(t, ctx, `document.querySelector('#composer-input').value[`+itoa(short.Offset)+`]`), "undo restores the chip's glyph")
 
 	// Copy expands the chips to their text; the send carries the references.
 	selectRange(t, ctx, 0, utf16Len("看 "+chip+"Z中文 and "+chip+"。"))
-	assert.Equal(t, "看 @README.mdZ中文 and @"+long+"。", clipboardEvent(t, ctx, "copy", ""))
-	assert.False(t, strings.ContainsAny(draft(t, ctx), "\uE400\uE465"), "the machine's view of the draft holds U+FFFC")
+	require.Equal(t, "看 @README.mdZ中文 and @"+long+"。", clipboardEvent(t, ctx, "copy", ""))
+	require.False(t, strings.ContainsAny(draft(t, ctx), "\uE400\uE465"), "the machine's view of the draft holds U+FFFC")
 }

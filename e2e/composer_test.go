@@ -9,7 +9,6 @@ import (
 
 	"github.com/chromedp/cdproto/input"
 	"github.com/chromedp/chromedp"
-	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
 	"parley/app/api"
@@ -97,33 +96,33 @@ const threeQuestions = `/script r = ask('Set up the project', {'type': 'object',
 func TestThreeQuestionsByChipsAndKeyboard(t *testing.T) {
 	t.Parallel()
 	_, ctx := openDecision(t, threeQuestions)
-	assert.Equal(t, "Engine|Theme|Name", evalString(t, ctx, `[...document.querySelectorAll('#composer-mode .chip')].map(c => c.textContent).join('|')`))
-	assert.True(t, evalBool(t, ctx, `document.querySelector('#composer-mode .send').disabled`), "nothing answered yet")
+	require.Equal(t, "Engine|Theme|Name", evalString(t, ctx, `[...document.querySelectorAll('#composer-mode .chip')].map(c => c.textContent).join('|')`))
+	require.True(t, evalBool(t, ctx, `document.querySelector('#composer-mode .send').disabled`), "nothing answered yet")
 
 	// Once the guard has passed, the first question's first option has the focus; Space
 	// picks it.
 	do(t, ctx, 10*time.Second, waitJS(`document.activeElement.type === 'radio'`))
-	assert.Equal(t, "chromium", evalString(t, ctx, `document.activeElement.value`))
+	require.Equal(t, "chromium", evalString(t, ctx, `document.activeElement.value`))
 	do(t, ctx, 10*time.Second, space(), waitJS(`document.querySelector('#composer-mode .field:not(.is-hidden) .field-title')?.textContent.startsWith('Which theme?')`))
-	assert.Equal(t, "Engine ✓", modeText(t, ctx, `.chip`))
+	require.Equal(t, "Engine ✓", modeText(t, ctx, `.chip`))
 	// ↓ on the theme's radios walks to "dark" and stays; Enter takes it and moves on to the
 	// name.
 	do(t, ctx, 10*time.Second, waitJS(`document.activeElement.type === 'radio'`), rawKey("ArrowDown", 40, 0),
 		waitJS(`document.activeElement.value === 'dark' && document.activeElement.checked`))
 	time.Sleep(200 * time.Millisecond)
-	assert.True(t, evalBool(t, ctx, `document.activeElement.value === 'dark'`), "the arrow keys browse: the question stays")
+	require.True(t, evalBool(t, ctx, `document.activeElement.value === 'dark'`), "the arrow keys browse: the question stays")
 	do(t, ctx, 10*time.Second, pressEnter(0), waitJS(`document.activeElement.type === 'text'`))
 	do(t, ctx, 10*time.Second, chromedp.KeyEvent("parley"))
-	assert.Equal(t, "Engine ✓|Theme ✓|Name ✓", evalString(t, ctx, `[...document.querySelectorAll('#composer-mode .chip')].map(c => c.textContent).join('|')`))
+	require.Equal(t, "Engine ✓|Theme ✓|Name ✓", evalString(t, ctx, `[...document.querySelectorAll('#composer-mode .chip')].map(c => c.textContent).join('|')`))
 
 	// Back to the chips, ← to the theme: its answer is kept; → returns to the name.
 	do(t, ctx, 10*time.Second, tabKey(modShift), tabKey(modShift))
-	assert.Equal(t, "tab", evalString(t, ctx, `document.activeElement.getAttribute('role')`))
+	require.Equal(t, "tab", evalString(t, ctx, `document.activeElement.getAttribute('role')`))
 	do(t, ctx, 10*time.Second, rawKey("ArrowLeft", 37, 0), waitJS(`document.querySelector('#composer-mode .field:not(.is-hidden) .field-title')?.textContent.startsWith('Which theme?')`))
-	assert.True(t, evalBool(t, ctx, `document.querySelector('#composer-mode input[value=dark]').checked`))
-	assert.Equal(t, "Theme ✓", evalString(t, ctx, `document.activeElement.textContent`), "the focus follows the chip")
+	require.True(t, evalBool(t, ctx, `document.querySelector('#composer-mode input[value=dark]').checked`))
+	require.Equal(t, "Theme ✓", evalString(t, ctx, `document.activeElement.textContent`), "the focus follows the chip")
 	do(t, ctx, 10*time.Second, rawKey("ArrowRight", 39, 0), waitJS(`document.querySelector('#composer-mode .field:not(.is-hidden) .field-title')?.textContent.startsWith('Project name')`))
-	assert.Equal(t, "parley", evalString(t, ctx, `document.querySelector('#composer-mode .field:not(.is-hidden) input[type=text]').value`))
+	require.Equal(t, "parley", evalString(t, ctx, `document.querySelector('#composer-mode .field:not(.is-hidden) input[type=text]').value`))
 
 	// Into the field and Enter: the last question of a complete form sends the lot.
 	do(t, ctx, 10*time.Second, tabKey(0), tabKey(0), pressEnter(0))
@@ -135,12 +134,12 @@ func TestThreeQuestionsByChipsAndKeyboard(t *testing.T) {
 func TestLoneChoiceIsOneClick(t *testing.T) {
 	t.Parallel()
 	_, ctx := openDecision(t, `/script send('env=' + ask('Which environment?', {'type': 'string', 'enum': ['staging', 'prod']}))`)
-	assert.Equal(t, "Which environment?", modeText(t, ctx, `.question-message`))
-	assert.Equal(t, "staging|prod|Other…", evalString(t, ctx, `[...document.querySelectorAll('#composer-mode .choice')].map(c => c.innerText).join('|')`))
+	require.Equal(t, "Which environment?", modeText(t, ctx, `.question-message`))
+	require.Equal(t, "staging|prod|Other…", evalString(t, ctx, `[...document.querySelectorAll('#composer-mode .choice')].map(c => c.innerText).join('|')`))
 	do(t, ctx, 10*time.Second, chromedp.Click(chromedp.CSS(`#composer-mode .choice:nth-child(2)`)))
 	waitReply(t, ctx, "env=prod")
 	do(t, ctx, 10*time.Second, waitJS(modeGone))
-	assert.Equal(t, "prod", evalString(t, ctx, `document.querySelector('.entry-decision .entry-outcome').textContent`), "the thread keeps the outcome")
+	require.Equal(t, "prod", evalString(t, ctx, `document.querySelector('.entry-decision .entry-outcome').textContent`), "the thread keeps the outcome")
 }
 
 const everyKind = `/script r = ask('Tell me everything', {'type': 'object', 'properties': {` +
@@ -192,9 +191,9 @@ func TestEveryFieldKindIsSubmitted(t *testing.T) {
 
 	do(t, ctx, 10*time.Second, chromedp.Click(chromedp.CSS(`#composer-mode .send`)),
 		waitJS(`!!document.querySelector('#composer-mode .field-error')`))
-	assert.Contains(t, modeText(t, ctx, `[role=tab][aria-selected=true]`), "Mail", "the first invalid question is shown")
-	assert.Equal(t, "Must be an email address like name@example.com.", modeText(t, ctx, `.field-error`))
-	assert.Equal(t, "true", evalString(t, ctx, `document.querySelector('#composer-mode input[type=email]').getAttribute('aria-invalid')`))
+	require.Contains(t, modeText(t, ctx, `[role=tab][aria-selected=true]`), "Mail", "the first invalid question is shown")
+	require.Equal(t, "Must be an email address like name@example.com.", modeText(t, ctx, `.field-error`))
+	require.Equal(t, "true", evalString(t, ctx, `document.querySelector('#composer-mode input[type=email]').getAttribute('aria-invalid')`))
 	assertOnePending(t, srv, ctx, "nothing was sent: the question is still pending")
 
 	// Typing key by key is slow on a loaded 2-core machine: a generous deadline.
@@ -217,9 +216,9 @@ func TestApprovalIsOneClick(t *testing.T) {
 	t.Parallel()
 	_, ctx := openSession(t, echoScript)
 	do(t, ctx, 60*time.Second, waitJS(`!!document.querySelector('#composer-mode.mode-approval, #composer-mode .badge-approval')`))
-	assert.Equal(t, "Allow running echo?", modeText(t, ctx, `.approval-message`))
-	assert.Contains(t, modeText(t, ctx, `.approval-details`), "echo hello")
-	assert.Equal(t, "Approve|Approve, and always for this command|Reject",
+	require.Equal(t, "Allow running echo?", modeText(t, ctx, `.approval-message`))
+	require.Contains(t, modeText(t, ctx, `.approval-details`), "echo hello")
+	require.Equal(t, "Approve|Approve, and always for this command|Reject",
 		evalString(t, ctx, `[...document.querySelectorAll('#composer-mode .choice-label')].map(e => e.textContent).join('|')`))
 	do(t, ctx, 10*time.Second, chromedp.Click(chromedp.CSS(`#composer-mode .choice`)))
 	waitReply(t, ctx, "got hello")
@@ -231,13 +230,13 @@ func TestApprovalIsOneClick(t *testing.T) {
 func TestRejectionWithAReasonReachesTheTool(t *testing.T) {
 	t.Parallel()
 	_, ctx := openDecision(t, echoScript)
-	assert.True(t, evalBool(t, ctx, `document.querySelector('#composer-mode .send').disabled`), "nothing typed, nothing to send")
+	require.True(t, evalBool(t, ctx, `document.querySelector('#composer-mode .send').disabled`), "nothing typed, nothing to send")
 	do(t, ctx, 10*time.Second, chromedp.SendKeys(chromedp.CSS(`#approval-instruction`), "use printf instead"),
 		waitJS(`!document.querySelector('#composer-mode .send').disabled`),
 		chromedp.Click(chromedp.CSS(`#composer-mode .send`)))
 	waitReply(t, ctx, "got rejected by the user: use printf instead")
-	assert.Contains(t, evalString(t, ctx, `document.querySelector('.entry-run .entry-output').textContent`), "was not done: rejected by the user: use printf instead")
-	assert.Equal(t, "Rejected: use printf instead", evalString(t, ctx, `document.querySelector('.entry-decision .entry-outcome').textContent`), "the outcome in words")
+	require.Contains(t, evalString(t, ctx, `document.querySelector('.entry-run .entry-output').textContent`), "was not done: rejected by the user: use printf instead")
+	require.Equal(t, "Rejected: use printf instead", evalString(t, ctx, `document.querySelector('.entry-decision .entry-outcome').textContent`), "the outcome in words")
 }
 
 // TestAlwaysCreatesAGrant picks "always": the same command later runs without asking.
@@ -252,9 +251,9 @@ func TestAlwaysCreatesAGrant(t *testing.T) {
 
 	do(t, ctx, 10*time.Second, waitJS(modeGone), typeText(echoScript), pressEnter(0))
 	msgs := waitMessages(t, ctx, 4)
-	assert.Equal(t, "got hello", msgs[3].Text)
-	assert.Equal(t, 1, int(get(t, ctx, chromedp.Evaluate[float64](`document.querySelectorAll('.entry-decision').length`))), "the second run did not ask")
-	assert.False(t, evalBool(t, ctx, modeShown))
+	require.Equal(t, "got hello", msgs[3].Text)
+	require.Equal(t, 1, int(get(t, ctx, chromedp.Evaluate[float64](`document.querySelectorAll('.entry-decision').length`))), "the second run did not ask")
+	require.False(t, evalBool(t, ctx, modeShown))
 }
 
 // TestDecisionsQueueFirstInFirstOut asks from the server and then from browser code: the
@@ -265,15 +264,15 @@ func TestDecisionsQueueFirstInFirstOut(t *testing.T) {
 	evalBool(t, ctx, `(window.__second = parley.requestUserInput({kind: 'ask', message: 'Second?', schema: {type: 'string', enum: ['a', 'b']}})
 		.then(r => window.__answer = JSON.stringify(r)), true)`)
 	time.Sleep(300 * time.Millisecond)
-	assert.Equal(t, "First?", modeText(t, ctx, `.question-message`), "the second waits: nothing stacks")
-	assert.Equal(t, 1, int(get(t, ctx, chromedp.Evaluate[float64](`document.querySelectorAll('#composer-mode').length`))))
+	require.Equal(t, "First?", modeText(t, ctx, `.question-message`), "the second waits: nothing stacks")
+	require.Equal(t, 1, int(get(t, ctx, chromedp.Evaluate[float64](`document.querySelectorAll('#composer-mode').length`))))
 
 	do(t, ctx, 10*time.Second, chromedp.Click(chromedp.CSS(`#composer-mode .choice`)),
 		waitJS(`document.querySelector('#composer-mode .question-message')?.textContent === 'Second?'`))
 	waitReply(t, ctx, "first=True")
 	do(t, ctx, 10*time.Second, chromedp.Click(chromedp.CSS(`#composer-mode .choice:nth-child(2)`)),
 		waitJS(`!!window.__answer`), waitJS(modeGone))
-	assert.Equal(t, `{"action":"accept","content":"b"}`, evalString(t, ctx, `window.__answer`))
+	require.Equal(t, `{"action":"accept","content":"b"}`, evalString(t, ctx, `window.__answer`))
 }
 
 // TestRequestUserInputEndings: a decline is an answer; a cancelled request rejects with an
@@ -284,12 +283,12 @@ func TestRequestUserInputEndings(t *testing.T) {
 	// A question's Decline (a confirm has none: its No is the answer).
 	evalBool(t, ctx, `(parley.requestUserInput({kind: 'ask', message: 'Your name?', schema: {type: 'string'}}).then(r => window.__first = JSON.stringify(r)), true)`)
 	do(t, ctx, 10*time.Second, waitJS(modeShown), js(`document.querySelector('#composer-mode .secondary').click()`), waitJS(`!!window.__first`))
-	assert.Equal(t, `{"action":"decline"}`, evalString(t, ctx, `window.__first`))
+	require.Equal(t, `{"action":"decline"}`, evalString(t, ctx, `window.__first`))
 
 	evalBool(t, ctx, `(window.__ac = new AbortController(), parley.requestUserInput({kind: 'confirm', message: 'Again?'}, window.__ac.signal)
 		.catch(e => window.__second = e.name + ':' + e.reason), true)`)
 	do(t, ctx, 10*time.Second, waitJS(modeShown), js(`window.__ac.abort()`), waitJS(`!!window.__second`), waitJS(modeGone))
-	assert.Equal(t, "AbortError:aborted", evalString(t, ctx, `window.__second`))
+	require.Equal(t, "AbortError:aborted", evalString(t, ctx, `window.__second`))
 }
 
 // TestFnFormIsCancelledByADecision opens the fn-form, then a decision arrives: the form goes
@@ -304,9 +303,9 @@ func TestFnFormIsCancelledByADecision(t *testing.T) {
 		chromedp.SendKeys(chromedp.CSS(`#composer-mode .fn-form input[type=text]`), "Ada"))
 	sendAPI(t, srv, sessionOf(t, ctx), `/script send('ok=' + str(confirm('Interrupting?')))`)
 	do(t, ctx, 20*time.Second, waitJS(`!!document.querySelector('#composer-mode.mode-question')`))
-	assert.Equal(t, "Interrupting?", modeText(t, ctx, `.question-message`))
+	require.Equal(t, "Interrupting?", modeText(t, ctx, `.question-message`))
 	do(t, ctx, 10*time.Second, chromedp.Click(chromedp.CSS(`#composer-mode .choice`)), waitJS(modeGone))
-	assert.False(t, evalBool(t, ctx, modeShown), "the fn-form is not restored")
+	require.False(t, evalBool(t, ctx, modeShown), "the fn-form is not restored")
 }
 
 // TestFnFormRunsAFunction fills and runs a function from the hero: the run starts a session,
@@ -332,7 +331,7 @@ func TestFnFormRunsAFunction(t *testing.T) {
 		waitJS(`!!document.querySelector('#composer-mode .fn-form input[type=text]')`))
 	// Run cannot run yet and says why: aria-disabled (it keeps the focus it can take) and
 	// described by the line under the fields.
-	assert.True(t, evalBool(t, ctx, `(b => b.getAttribute('aria-disabled') === 'true' && b.textContent === 'Run' &&
+	require.True(t, evalBool(t, ctx, `(b => b.getAttribute('aria-disabled') === 'true' && b.textContent === 'Run' &&
 		document.getElementById(b.getAttribute('aria-describedby')).textContent.startsWith('Fill in every required field'))(document.querySelector('#composer-mode .send.run'))`), "the name is required")
 	do(t, ctx, 10*time.Second, chromedp.SendKeys(chromedp.CSS(`#composer-mode .fn-form input[type=text]`), "Ada"),
 		chromedp.Click(chromedp.CSS(`#composer-mode .fn-form input[value=true]`)),
@@ -341,8 +340,8 @@ func TestFnFormRunsAFunction(t *testing.T) {
 		waitJS(`location.pathname.startsWith('/s/')`))
 	do(t, ctx, 20*time.Second, waitJS(`!!document.querySelector('.entry-run.status-done')`), waitJS(modeGone))
 	// The greeting it sent is its result: shown once, in the run's card.
-	assert.Equal(t, "Hello, Ada!", evalString(t, ctx, `document.querySelector('.entry-run .entry-result').textContent`))
-	assert.Equal(t, 1, strings.Count(evalString(t, ctx, `document.querySelector('.thread-inner').innerText`), "Hello, Ada!"))
+	require.Equal(t, "Hello, Ada!", evalString(t, ctx, `document.querySelector('.entry-run .entry-result').textContent`))
+	require.Equal(t, 1, strings.Count(evalString(t, ctx, `document.querySelector('.thread-inner').innerText`), "Hello, Ada!"))
 }
 
 // draftThenConfirm opens a session that has answered its first prompt, types "half a
@@ -364,10 +363,10 @@ func TestDraftIsKeptUnderADecision(t *testing.T) {
 	do(t, ctx, 20*time.Second, waitJS(modeShown))
 	// Typing on: the letters go to the draft, and Enter answers nothing.
 	do(t, ctx, 10*time.Second, chromedp.KeyEvent("xy"), pressEnter(0))
-	assert.True(t, evalBool(t, ctx, modeShown), "Enter right after the decision appeared answered nothing")
+	require.True(t, evalBool(t, ctx, modeShown), "Enter right after the decision appeared answered nothing")
 	do(t, ctx, 10*time.Second, chromedp.Click(chromedp.CSS(`#composer-mode .choice`)), waitJS(modeGone),
 		waitJS(`document.activeElement.id === 'composer-input'`))
-	assert.Equal(t, "half a thoughtxy", draft(t, ctx), "the keys typed as it appeared went to the draft they were meant for")
+	require.Equal(t, "half a thoughtxy", draft(t, ctx), "the keys typed as it appeared went to the draft they were meant for")
 }
 
 // TestAnsweredInAnotherTab: the question shows in two tabs; answered in one, the other exits.
@@ -383,7 +382,7 @@ func TestAnsweredInAnotherTab(t *testing.T) {
 	do(t, other, 30*time.Second, chromedp.Navigate(url), waitReady(), waitJS(modeShown))
 	do(t, other, 10*time.Second, chromedp.Click(chromedp.CSS(`#composer-mode .choice`)), waitJS(modeGone))
 	do(t, ctx, 10*time.Second, waitJS(modeGone))
-	assert.Equal(t, "Yes", evalString(t, ctx, `document.querySelector('.entry-decision .entry-outcome').textContent`))
+	require.Equal(t, "Yes", evalString(t, ctx, `document.querySelector('.entry-decision .entry-outcome').textContent`))
 }
 
 // TestTimeoutLeavesANote: nobody answers; the mode exits with a one-line note.
@@ -391,7 +390,7 @@ func TestTimeoutLeavesANote(t *testing.T) {
 	t.Parallel()
 	_, ctx := openDecision(t, `/script confirm('Anyone?', timeout=1)`)
 	do(t, ctx, 20*time.Second, waitJS(modeGone))
-	assert.Equal(t, "No response, timed out.", evalString(t, ctx, `document.querySelector('.composer-note[role=status]').textContent`))
+	require.Equal(t, "No response, timed out.", evalString(t, ctx, `document.querySelector('.composer-note[role=status]').textContent`))
 }
 
 // TestReloadBringsTheQuestionBack reloads mid-question: the question is back, with the
@@ -402,10 +401,10 @@ func TestReloadBringsTheQuestionBack(t *testing.T) {
 	do(t, ctx, 10*time.Second, chromedp.Click(chromedp.CSS(`#composer-mode input[value=webkit]`)),
 		waitJS(`document.querySelector('#composer-mode .chip').textContent === 'Engine ✓'`))
 	do(t, ctx, 30*time.Second, chromedp.Reload(), waitReady(), waitJS(modeShown))
-	assert.Equal(t, "Set up the project", modeText(t, ctx, `.question-message`))
-	assert.Equal(t, "Engine ✓|Theme|Name", evalString(t, ctx, `[...document.querySelectorAll('#composer-mode .chip')].map(c => c.textContent).join('|')`))
-	assert.True(t, evalBool(t, ctx, `document.querySelector('#composer-mode input[value=webkit]').checked`), "the answer given is back")
-	assert.Contains(t, modeText(t, ctx, `[role=tab][aria-selected=true]`), "Theme", "on the first question still unanswered")
+	require.Equal(t, "Set up the project", modeText(t, ctx, `.question-message`))
+	require.Equal(t, "Engine ✓|Theme|Name", evalString(t, ctx, `[...document.querySelectorAll('#composer-mode .chip')].map(c => c.textContent).join('|')`))
+	require.True(t, evalBool(t, ctx, `document.querySelector('#composer-mode input[value=webkit]').checked`), "the answer given is back")
+	require.Contains(t, modeText(t, ctx, `[role=tab][aria-selected=true]`), "Theme", "on the first question still unanswered")
 }
 
 // TestStopAbortsTheShownDecision: Stop ends the turn, and its question leaves the input area.
@@ -413,7 +412,7 @@ func TestStopAbortsTheShownDecision(t *testing.T) {
 	t.Parallel()
 	_, ctx := openDecision(t, `/script confirm('Deploy?')`)
 	do(t, ctx, 10*time.Second, chromedp.Click(chromedp.CSS(`.thread .stop`)), waitJS(modeGone))
-	assert.Equal(t, "Stopped by you", evalString(t, ctx, `document.querySelector('.entry-decision .entry-outcome').textContent`))
+	require.Equal(t, "Stopped by you", evalString(t, ctx, `document.querySelector('.entry-decision .entry-outcome').textContent`))
 }
 
 // TestSetAsideSurvivesAReload: a decision the person set aside stays set aside after a
@@ -424,12 +423,12 @@ func TestSetAsideSurvivesAReload(t *testing.T) {
 	_, ctx := openDecision(t, `/script send('ok=' + str(confirm('Go ahead?')))`)
 	do(t, ctx, 10*time.Second, chromedp.Click(chromedp.CSS(`#composer-mode .chat-about`)), waitJS(modeGone))
 	do(t, ctx, 60*time.Second, chromedp.Reload(), waitReady(), waitCaughtUp(), waitJS(`!!document.querySelector('.env-chip')`))
-	assert.False(t, evalBool(t, ctx, modeShown), "still set aside after the reload")
-	assert.NotEqual(t, "composer-mode", activeID(t, ctx))
+	require.False(t, evalBool(t, ctx, modeShown), "still set aside after the reload")
+	require.NotEqual(t, "composer-mode", activeID(t, ctx))
 	do(t, ctx, 10*time.Second, chromedp.Click(chromedp.CSS(`.env-chip`)), waitJS(modeShown))
 	// Returned to: a reload shows it again, as a decision not set aside.
 	do(t, ctx, 60*time.Second, chromedp.Reload(), waitReady(), waitCaughtUp(), waitJS(modeShown))
-	assert.False(t, evalBool(t, ctx, `!!document.querySelector('.env-chip')`))
+	require.False(t, evalBool(t, ctx, `!!document.querySelector('.env-chip')`))
 	do(t, ctx, 10*time.Second, chromedp.Click(chromedp.CSS(`#composer-mode .choice`)), waitJS(modeGone))
 	waitReply(t, ctx, "ok=True")
 }
@@ -440,7 +439,7 @@ func TestChatAboutThisKeepsTheQuestion(t *testing.T) {
 	t.Parallel()
 	_, ctx := openDecision(t, `/script send('ok=' + str(confirm('Go ahead?')))`)
 	do(t, ctx, 10*time.Second, chromedp.Click(chromedp.CSS(`#composer-mode .chat-about`)), waitJS(modeGone))
-	assert.Equal(t, "1 decision is waiting · Answer", evalString(t, ctx, `document.querySelector('.env-chip').textContent`))
+	require.Equal(t, "1 decision is waiting · Answer", evalString(t, ctx, `document.querySelector('.env-chip').textContent`))
 	do(t, ctx, 10*time.Second, chromedp.Click(chromedp.CSS(`.env-chip`)), waitJS(modeShown),
 		chromedp.Click(chromedp.CSS(`#composer-mode .choice`)))
 	waitReply(t, ctx, "ok=True")
@@ -462,7 +461,7 @@ func TestASetAsideDecisionSaysSoInItsCard(t *testing.T) {
 	// no wait for the decision to take the focus, which a loaded machine makes slow.
 	do(t, ctx, 10*time.Second, clickJS(`#composer-mode .chat-about`), waitJS(modeGone))
 	waitShowing(t, ctx, 20*time.Second, cardWords+` === 'Set aside: click or press Enter to answer'`, cardWords)
-	assert.Contains(t, evalString(t, ctx, waitingCard+`.getAttribute('aria-label')`), "Set aside")
+	require.Contains(t, evalString(t, ctx, waitingCard+`.getAttribute('aria-label')`), "Set aside")
 	do(t, ctx, 10*time.Second, js(waitingCard+`.focus()`), pressEnter(0), waitJS(modeShown))
 	do(t, ctx, 20*time.Second, waitJS(cardWords+` === 'Waiting for your answer below'`))
 }
@@ -503,7 +502,7 @@ func TestApproveClickedWithWordsKeepsThem(t *testing.T) {
 	t.Parallel()
 	_, ctx := openDecision(t, echoScript, waitJS(`document.activeElement.id === 'approval-instruction'`))
 	const approveButton = `#composer-mode .choices .choice.tone-affirm`
-	assert.True(t, evalBool(t, ctx, `!!document.querySelector('`+approveButton+` .key-hint')`), "with nothing typed, Approve is Ctrl+Enter")
+	require.True(t, evalBool(t, ctx, `!!document.querySelector('`+approveButton+` .key-hint')`), "with nothing typed, Approve is Ctrl+Enter")
 	time.Sleep(guardPause)
 	do(t, ctx, 10*time.Second, chromedp.SendKeys(chromedp.CSS(`#approval-instruction`), "then say bye"),
 		waitJS(`document.querySelector('#approval-instruction').value === 'then say bye'`),
@@ -512,8 +511,8 @@ func TestApproveClickedWithWordsKeepsThem(t *testing.T) {
 	do(t, ctx, 30*time.Second, chromedp.Click(chromedp.CSS(approveButton)), waitJS(modeGone),
 		waitJS(`document.querySelector('#composer-input').value === 'then say bye'`))
 	msgs := waitMessages(t, ctx, 2)
-	assert.Equal(t, "got hello", msgs[len(msgs)-1].Text, "approved: the command ran")
-	assert.Contains(t, noticeText(t, ctx), "Approved. Your words are back in the box", "the person is told where the words went")
+	require.Equal(t, "got hello", msgs[len(msgs)-1].Text, "approved: the command ran")
+	require.Contains(t, noticeText(t, ctx), "Approved. Your words are back in the box", "the person is told where the words went")
 }
 
 // TestFnFormTabOrderAndKeptFields: Tab from the function picker goes to the first field (the
@@ -537,11 +536,11 @@ func TestFnFormTabOrderAndKeptFields(t *testing.T) {
 		waitJS(`document.querySelectorAll('#fn-pick option').length > 1`))
 	// Reopened on the function it was closed on, with its field as typed.
 	do(t, ctx, 10*time.Second, waitJS(`!!document.querySelector('`+field+`')`))
-	assert.Equal(t, "greet", evalString(t, ctx, `document.querySelector('#fn-pick').value`))
-	assert.Equal(t, "Ada", evalString(t, ctx, `document.querySelector('`+field+`').value`))
+	require.Equal(t, "greet", evalString(t, ctx, `document.querySelector('#fn-pick').value`))
+	require.Equal(t, "Ada", evalString(t, ctx, `document.querySelector('`+field+`').value`))
 	// Picked again, the same.
 	do(t, ctx, 10*time.Second, pick, waitJS(`!!document.querySelector('`+field+`')`))
-	assert.Equal(t, "Ada", evalString(t, ctx, `document.querySelector('`+field+`').value`))
+	require.Equal(t, "Ada", evalString(t, ctx, `document.querySelector('`+field+`').value`))
 }
 
 // TestANextConfirmTakesTheFocusAtNo: a confirm that follows an answer takes the focus at its
@@ -551,7 +550,7 @@ func TestANextConfirmTakesTheFocusAtNo(t *testing.T) {
 	_, ctx := openDecision(t, "/script a = confirm('Ship it?'); b = confirm('Really?'); send(str(a) + str(b))", waitJS(`document.querySelector('#composer-mode .question-message')?.textContent === 'Ship it?'`))
 	do(t, ctx, 10*time.Second, chromedp.Click(chromedp.CSS(`#composer-mode .choice.tone-neutral`)),
 		waitJS(`document.querySelector('#composer-mode .question-message')?.textContent === 'Really?' && `+focusIn))
-	assert.Equal(t, "No", evalString(t, ctx, `document.activeElement.textContent`))
+	require.Equal(t, "No", evalString(t, ctx, `document.activeElement.textContent`))
 }
 
 // TestKeptAnswersGoWhenTheDecisionEndsElsewhere: what a form's fields kept in sessionStorage
@@ -599,19 +598,19 @@ func TestADecisionWaitsForThePauseInTheFnForm(t *testing.T) {
 	sendAPI(t, srv, sessionOf(t, ctx), `/script send('ok=' + str(confirm('Interrupting?')))`)
 	const name = "Ada Lovelace of London"
 	typeAt(t, ctx, rand.New(rand.NewPCG(17, 17)), name, [2]time.Duration{60 * time.Millisecond, 150 * time.Millisecond})
-	assert.True(t, evalBool(t, ctx, `window.__held`), "the confirm landed while the person typed, and waited")
-	assert.Equal(t, name, evalString(t, ctx, greetField+`?.value ?? ''`), "every key went to the form")
+	require.True(t, evalBool(t, ctx, `window.__held`), "the confirm landed while the person typed, and waited")
+	require.Equal(t, name, evalString(t, ctx, greetField+`?.value ?? ''`), "every key went to the form")
 
 	// Paused, the person sees the decision take the form's place.
 	do(t, ctx, 10*time.Second, waitJS(`!!document.querySelector('#composer-mode.mode-question')`))
-	assert.Equal(t, "Interrupting?", modeText(t, ctx, `.question-message`))
-	assert.Equal(t, "", draft(t, ctx), "no key went to the draft")
+	require.Equal(t, "Interrupting?", modeText(t, ctx, `.question-message`))
+	require.Equal(t, "", draft(t, ctx), "no key went to the draft")
 	do(t, ctx, 10*time.Second, chromedp.Click(chromedp.CSS(`#composer-mode .choice`)), waitJS(modeGone))
-	assert.Equal(t, "ok=True", waitMessages(t, ctx, 4)[3].Text)
+	require.Equal(t, "ok=True", waitMessages(t, ctx, 4)[3].Text)
 
 	// The form kept the words whole.
 	do(t, ctx, 10*time.Second, openGreet...)
-	assert.Equal(t, name, evalString(t, ctx, greetField+`.value`))
+	require.Equal(t, name, evalString(t, ctx, greetField+`.value`))
 }
 
 // TestADecisionWaitsForAnOpenCompositionInTheFnForm: an input method's composition left open
@@ -627,12 +626,12 @@ func TestADecisionWaitsForAnOpenCompositionInTheFnForm(t *testing.T) {
 	sendAPI(t, srv, sessionOf(t, ctx), `/script send('ok=' + str(confirm('Interrupting?')))`)
 	do(t, ctx, 10*time.Second, waitJS(`document.querySelector('.composer-note')?.textContent.includes('A decision is waiting')`))
 	time.Sleep(2500 * time.Millisecond) // choosing a candidate: no key
-	assert.True(t, evalBool(t, ctx, `!!document.querySelector('#composer-mode.mode-fn-form')`), "the form stays while the composition is open")
+	require.True(t, evalBool(t, ctx, `!!document.querySelector('#composer-mode.mode-fn-form')`), "the form stays while the composition is open")
 	do(t, ctx, 10*time.Second, imeCommit("漢字"))
 	do(t, ctx, 10*time.Second, waitJS(`!!document.querySelector('#composer-mode.mode-question')`))
 	do(t, ctx, 10*time.Second, chromedp.Click(chromedp.CSS(`#composer-mode .choice`)), waitJS(modeGone))
 	do(t, ctx, 10*time.Second, openGreet...)
-	assert.Equal(t, "Ada 漢字", evalString(t, ctx, greetField+`.value`), "the form kept the committed text")
+	require.Equal(t, "Ada 漢字", evalString(t, ctx, greetField+`.value`), "the form kept the committed text")
 }
 
 // TestAReloadMidQuestionGivesTheFocusBack: the person was typing in a question's field and
@@ -646,9 +645,9 @@ func TestAReloadMidQuestionGivesTheFocusBack(t *testing.T) {
 	do(t, ctx, 10*time.Second, chromedp.KeyEvent("Ad"))
 	do(t, ctx, 30*time.Second, chromedp.Reload(), waitReady(), waitJS(modeShown))
 	typeAt(t, ctx, rand.New(rand.NewPCG(7, 7)), "a Lovelace", [2]time.Duration{60 * time.Millisecond, 150 * time.Millisecond})
-	assert.Equal(t, "", draft(t, ctx), "no key went to the draft")
-	assert.True(t, evalBool(t, ctx, focusIn), "the focus is in the question")
-	assert.True(t, strings.HasSuffix(evalString(t, ctx, `document.querySelector('#composer-mode input[type=text], #composer-mode textarea')?.value ?? ''`), "a Lovelace"))
+	require.Equal(t, "", draft(t, ctx), "no key went to the draft")
+	require.True(t, evalBool(t, ctx, focusIn), "the focus is in the question")
+	require.True(t, strings.HasSuffix(evalString(t, ctx, `document.querySelector('#composer-mode input[type=text], #composer-mode textarea')?.value ?? ''`), "a Lovelace"))
 }
 
 // TestKeysTypedAsThePageComesBackGoToTheQuestion: the person was typing in a question's
@@ -663,7 +662,7 @@ func TestKeysTypedAsThePageComesBackGoToTheQuestion(t *testing.T) {
 	typeAt(t, ctx, rand.New(rand.NewPCG(9, 9)), "a Lovelace", [2]time.Duration{40 * time.Millisecond, 100 * time.Millisecond})
 	const value = `(document.querySelector('#composer-mode input[type=text], #composer-mode textarea')?.value ?? '')`
 	waitShowing(t, ctx, 20*time.Second, value+`.endsWith('a Lovelace')`, value+` + ' | draft: ' + document.querySelector('#composer-input')?.value`)
-	assert.Equal(t, "", draft(t, ctx), "no key went to the draft")
+	require.Equal(t, "", draft(t, ctx), "no key went to the draft")
 	do(t, ctx, 10*time.Second, pressEnter(0))
 	waitReply(t, ctx, "name=Ada Lovelace")
 }
@@ -690,7 +689,7 @@ func TestTheComposersBatchPicksSurviveAReload(t *testing.T) {
 
 	do(t, ctx, 60*time.Second, chromedp.Navigate(srv.base()+"/approvals"),
 		waitJS(`document.documentElement.hasAttribute('data-ready') && document.querySelectorAll('.queue-entry .batch-item').length === 3`))
-	assert.Equal(t, "0Allow,1Reject", evalString(t, ctx, pressed(`.queue-entry`)), "/approvals shows the composer's picks")
+	require.Equal(t, "0Allow,1Reject", evalString(t, ctx, pressed(`.queue-entry`)), "/approvals shows the composer's picks")
 }
 
 // TestApprovalWordsSurviveAReload: the words typed into an approval's "Or say what to do
@@ -725,5 +724,5 @@ func TestApprovalWordsOutliveItsTimeout(t *testing.T) {
 	do(t, ctx, 30*time.Second, waitJS(`!!document.querySelector('#approval-instruction')`),
 		chromedp.SendKeys(chromedp.CSS(`#approval-instruction`), words))
 	do(t, ctx, 30*time.Second, waitJS(modeGone), waitDraft(words))
-	assert.Contains(t, noticeText(t, ctx), "They are back in the box below")
+	require.Contains(t, noticeText(t, ctx), "They are back in the box below")
 }

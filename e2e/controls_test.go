@@ -15,7 +15,6 @@ import (
 	"time"
 
 	"github.com/chromedp/chromedp"
-	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
 	"parley/protocol"
@@ -132,8 +131,8 @@ func TestModelPickerAndContextRing(t *testing.T) {
 
 	ctx := openPage(t, srv, "/s/"+info.ID)
 	do(t, ctx, 20*time.Second, waitJS(`(document.querySelector('#model-button')?.textContent || '').startsWith('test')`))
-	assert.Equal(t, "listbox", evalString(t, ctx, `document.querySelector('#model-button').getAttribute('aria-haspopup')`))
-	assert.Equal(t, "Permission mode", evalString(t, ctx, `document.querySelector('#permission-mode').getAttribute('aria-label')`))
+	require.Equal(t, "listbox", evalString(t, ctx, `document.querySelector('#model-button').getAttribute('aria-haspopup')`))
+	require.Equal(t, "Permission mode", evalString(t, ctx, `document.querySelector('#permission-mode').getAttribute('aria-label')`))
 
 	// Open with the keyboard, move to "other", pick it with Enter.
 	state := func() string {
@@ -170,12 +169,12 @@ func TestModelPickerAndContextRing(t *testing.T) {
 
 	do(t, ctx, 20*time.Second, chromedp.Focus(composer), typeText("hi"), pressEnter(0))
 	require.Eventually(t, func() bool { return len(fake.asked()) == 1 }, 20*time.Second, 50*time.Millisecond)
-	assert.Equal(t, []string{"other"}, fake.asked(), "the next request names the picked model")
+	require.Equal(t, []string{"other"}, fake.asked(), "the next request names the picked model")
 
 	do(t, ctx, 20*time.Second, waitJS(`document.querySelector('.context-ring')?.getAttribute('aria-label') === '1,000 of 8,192 tokens (12%)'`))
 	title := evalString(t, ctx, `document.querySelector('.context-ring').getAttribute('title')`)
-	assert.True(t, strings.Contains(title, "model list"), "the tooltip says where the window comes from: %q", title)
-	assert.Equal(t, "img", evalString(t, ctx, `document.querySelector('.context-ring').getAttribute('role')`))
+	require.True(t, strings.Contains(title, "model list"), "the tooltip says where the window comes from: %q", title)
+	require.Equal(t, "img", evalString(t, ctx, `document.querySelector('.context-ring').getAttribute('role')`))
 
 	// The permission mode: a change in the selector is an event of the session, which the
 	// gate reads (its native tests show it honours each mode).
@@ -208,7 +207,7 @@ func TestAModelPickGivesTheKeysBack(t *testing.T) {
 	typeAt(t, ctx, newRand(), "hi", typistsPace)
 	do(t, ctx, 10*time.Second, waitDraft("hi"), pressEnter(0))
 	require.Eventually(t, func() bool { return len(fake.asked()) == 1 }, 20*time.Second, 50*time.Millisecond)
-	assert.Equal(t, []string{"other"}, fake.asked(), "the prompt went out, to the model picked")
+	require.Equal(t, []string{"other"}, fake.asked(), "the prompt went out, to the model picked")
 
 	// Escape leaves the list without a pick: the focus goes back to the button it came from.
 	do(t, ctx, 10*time.Second, chromedp.Focus(chromedp.CSS(`#model-button`)),
@@ -229,11 +228,11 @@ func TestAPermissionPickGivesTheKeysBack(t *testing.T) {
 	do(t, ctx, 10*time.Second, waitJS(mode+` === 'reads'`), chromedp.Focus(chromedp.CSS(`#permission-mode`)),
 		rawKey("ArrowDown", 40, 0), waitJS(mode+` === 'edits'`))
 	time.Sleep(300 * time.Millisecond) // the change has run: the focus stays for the next step
-	assert.Equal(t, "permission-mode", activeID(t, ctx), "a step of the arrows keeps the focus")
+	require.Equal(t, "permission-mode", activeID(t, ctx), "a step of the arrows keeps the focus")
 	typeAt(t, ctx, newRand(), "ask", typistsPace)
 	do(t, ctx, 10*time.Second, waitDraft("ask"))
-	assert.Equal(t, "edits", evalString(t, ctx, mode), "the letters did not pick a mode")
-	assert.Equal(t, "composer-input", activeID(t, ctx))
+	require.Equal(t, "edits", evalString(t, ctx, mode), "the letters did not pick a mode")
+	require.Equal(t, "composer-input", activeID(t, ctx))
 
 	// A pick from the open list is a change with no key on the select (a click, or Enter in
 	// the list, which the page does not see).
@@ -242,7 +241,7 @@ func TestAPermissionPickGivesTheKeysBack(t *testing.T) {
 	waitShowing(t, ctx, 5*time.Second, `document.activeElement?.id === 'composer-input'`, `document.activeElement?.outerHTML`)
 	typeAt(t, ctx, newRand(), " me", typistsPace)
 	do(t, ctx, 10*time.Second, waitDraft("ask me"))
-	assert.Equal(t, "ask", evalString(t, ctx, mode))
+	require.Equal(t, "ask", evalString(t, ctx, mode))
 }
 
 // TestTheContextRingShowsItsFiguresOnFocus (QA round 13, P3): the ring is one Tab stop after
@@ -256,15 +255,15 @@ func TestTheContextRingShowsItsFiguresOnFocus(t *testing.T) {
 		chromedp.Focus(chromedp.CSS(`#model-button`)), tabKey(0))
 	waitShowing(t, ctx, 5*time.Second, `document.activeElement?.classList.contains('context-ring')`, `document.activeElement?.outerHTML`)
 	tip := evalString(t, ctx, `getComputedStyle(document.querySelector('.context-ring'), '::after').content`)
-	assert.Contains(t, tip, "0 of 32,768 tokens (0%)", "the figures show on focus")
-	assert.Contains(t, tip, "-model-window", "and where the window comes from")
-	assert.True(t, evalBool(t, ctx, `(s => s.display !== 'none' && s.visibility !== 'hidden' && s.opacity !== '0')(getComputedStyle(document.querySelector('.context-ring'), '::after'))`),
+	require.Contains(t, tip, "0 of 32,768 tokens (0%)", "the figures show on focus")
+	require.Contains(t, tip, "-model-window", "and where the window comes from")
+	require.True(t, evalBool(t, ctx, `(s => s.display !== 'none' && s.visibility !== 'hidden' && s.opacity !== '0')(getComputedStyle(document.querySelector('.context-ring'), '::after'))`),
 		"the tip is shown")
-	assert.Equal(t, "none", evalString(t, ctx, `getComputedStyle(document.querySelector('#model-button'), '::after').content`))
+	require.Equal(t, "none", evalString(t, ctx, `getComputedStyle(document.querySelector('#model-button'), '::after').content`))
 	// One stop: the next Tab leaves the ring, and the tip goes with the focus.
 	do(t, ctx, 10*time.Second, tabKey(0), waitJS(`!document.activeElement?.classList.contains('context-ring')`))
-	assert.False(t, evalBool(t, ctx, `!!document.activeElement?.closest('.model-controls')`), "the ring is the model controls' last stop")
-	assert.Equal(t, "none", evalString(t, ctx, `getComputedStyle(document.querySelector('.context-ring'), '::after').content`), "no tip without the focus")
+	require.False(t, evalBool(t, ctx, `!!document.activeElement?.closest('.model-controls')`), "the ring is the model controls' last stop")
+	require.Equal(t, "none", evalString(t, ctx, `getComputedStyle(document.querySelector('.context-ring'), '::after').content`), "no tip without the focus")
 }
 
 // ringTrackContrastJS is the contrast of the context ring's track against what is behind it.
@@ -295,9 +294,9 @@ func TestTheContextRingReadsAsAGauge(t *testing.T) {
 	for _, scheme := range []string{"light", "dark"} {
 		do(t, ctx, 10*time.Second, colorScheme(scheme))
 		ratio := get(t, ctx, chromedp.Evaluate[float64](ringTrackContrastJS))
-		assert.GreaterOrEqual(t, ratio, 3.0, "the ring's track in the %s theme is %.2f:1", scheme, ratio)
+		require.GreaterOrEqual(t, ratio, 3.0, "the ring's track in the %s theme is %.2f:1", scheme, ratio)
 	}
-	assert.Equal(t, "1,000 of 32,768 tokens (3%)", evalString(t, ctx, `document.querySelector('.context-ring').getAttribute('aria-label')`))
-	assert.Contains(t, evalString(t, ctx, `document.querySelector('.context-ring').getAttribute('title')`), "(3%)")
-	assert.Equal(t, "3%", evalString(t, ctx, `document.querySelector('.context-ring .ring-share').innerText`), "the share is written beside the ring")
+	require.Equal(t, "1,000 of 32,768 tokens (3%)", evalString(t, ctx, `document.querySelector('.context-ring').getAttribute('aria-label')`))
+	require.Contains(t, evalString(t, ctx, `document.querySelector('.context-ring').getAttribute('title')`), "(3%)")
+	require.Equal(t, "3%", evalString(t, ctx, `document.querySelector('.context-ring .ring-share').innerText`), "the share is written beside the ring")
 }

@@ -5,7 +5,7 @@ import (
 	"time"
 
 	"github.com/chromedp/chromedp"
-	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
 )
 
 // TestAStoppedProgramSaysSoAndReloads: when the page's Go program ends (a panic in a handler
@@ -15,18 +15,18 @@ import (
 func TestAStoppedProgramSaysSoAndReloads(t *testing.T) {
 	t.Parallel()
 	_, ctx := openHome(t)
-	assert.False(t, evalBool(t, ctx, `!!document.getElementById('crash-banner')`), "no alert while the program runs")
-	assert.True(t, evalBool(t, ctx, `!!window.parleyGo && !window.parleyGo.exited`), "the running program is watched")
+	require.False(t, evalBool(t, ctx, `!!document.getElementById('crash-banner')`), "no alert while the program runs")
+	require.True(t, evalBool(t, ctx, `!!window.parleyGo && !window.parleyGo.exited`), "the running program is watched")
 
 	// What wasm_exec.js does when the program exits: resolve run's promise.
 	evalBool(t, ctx, `window.parleyGo.exited = true, window.parleyGo._resolveExitPromise(), true`)
 	do(t, ctx, 20*time.Second, waitJS(`!!document.querySelector('#crash-banner[role=alert] button')`))
-	assert.Contains(t, evalString(t, ctx, `document.getElementById('crash-banner').textContent`), "stopped responding")
-	assert.True(t, evalBool(t, ctx, `document.activeElement === document.querySelector('#crash-banner button')`), "Reload has the focus")
+	require.Contains(t, evalString(t, ctx, `document.getElementById('crash-banner').textContent`), "stopped responding")
+	require.True(t, evalBool(t, ctx, `document.activeElement === document.querySelector('#crash-banner button')`), "Reload has the focus")
 
 	do(t, ctx, 60*time.Second,
 		chromedp.Click(chromedp.CSS(`#crash-banner button`)),
 		waitJS(`!document.getElementById('crash-banner')`),
 		waitReady())
-	assert.True(t, evalBool(t, ctx, `!!window.parleyGo && !window.parleyGo.exited`), "a new program runs")
+	require.True(t, evalBool(t, ctx, `!!window.parleyGo && !window.parleyGo.exited`), "a new program runs")
 }

@@ -7,7 +7,6 @@ import (
 	"time"
 
 	"github.com/chromedp/chromedp"
-	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
 	"parley/app/api"
@@ -39,15 +38,15 @@ func TestChatThroughAnEdge(t *testing.T) {
 	do(t, ctx, 10*time.Second, typeText("hello through the edge"), pressEnter(0))
 	msgs := waitMessages(t, ctx, 2)
 	require.Len(t, msgs, 2)
-	assert.Equal(t, "hello through the edge", msgs[0].Text)
-	assert.Contains(t, msgs[1].Text, "No model is configured")
+	require.Equal(t, "hello through the edge", msgs[0].Text)
+	require.Contains(t, msgs[1].Text, "No model is configured")
 	loc := get(t, ctx, chromedp.Location())
 	require.Contains(t, loc, "/s/")
 	session := loc[strings.LastIndex(loc, "/s/")+3:]
 
 	// The page never holds the runtime's token: not in its cookies, not in its markup.
 	cookies := evalString(t, ctx, `document.cookie + document.documentElement.outerHTML`)
-	assert.NotContains(t, cookies, rt.token)
+	require.NotContains(t, cookies, rt.token)
 
 	assertReloadShows(t, ctx, msgs)
 
@@ -55,7 +54,7 @@ func TestChatThroughAnEdge(t *testing.T) {
 	rt.kill()
 	do(t, ctx, 30*time.Second, waitJS(`!!document.querySelector('.link-reconnecting') &&
 		document.querySelector('.link-reconnecting').innerText.includes('runtime behind this server is not reachable')`))
-	assert.Contains(t, get(t, ctx, chromedp.Text(chromedp.CSS(`.link-reconnecting`))), "Reconnecting")
+	require.Contains(t, get(t, ctx, chromedp.Text(chromedp.CSS(`.link-reconnecting`))), "Reconnecting")
 
 	// It comes back on its address with its data; a prompt arrives from a script before the
 	// page is back, and the page catches up on it.
@@ -66,13 +65,13 @@ func TestChatThroughAnEdge(t *testing.T) {
 	do(t, ctx, 30*time.Second, retryNow(), waitJS(`!document.querySelector('.link-reconnecting')`))
 	all := waitMessages(t, ctx, 4)
 	require.Len(t, all, 4)
-	assert.Equal(t, msgs, all[:2])
-	assert.Equal(t, "while the page was away", all[2].Text)
-	assert.Equal(t, "agent", all[3].Role)
+	require.Equal(t, msgs, all[:2])
+	require.Equal(t, "while the page was away", all[2].Text)
+	require.Equal(t, "agent", all[3].Role)
 	do(t, ctx, 10*time.Second, typeText("after the restart"), pressEnter(0))
 	all = waitMessages(t, ctx, 6)
 	require.Len(t, all, 6)
-	assert.Equal(t, "after the restart", all[4].Text)
+	require.Equal(t, "after the restart", all[4].Text)
 	assertOnce(t, all)
 
 	// A fresh load through the edge replays every event once.

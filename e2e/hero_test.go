@@ -8,7 +8,6 @@ import (
 	"time"
 
 	"github.com/chromedp/chromedp"
-	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
 	"parley/internal/testkit"
@@ -22,18 +21,18 @@ import (
 func TestBlankToActiveKeepsTheTextarea(t *testing.T) {
 	t.Parallel()
 	srv, ctx := openHome(t)
-	assert.Equal(t, "/", evalString(t, ctx, `location.pathname`))
-	assert.Equal(t, "0", evalString(t, ctx, `String(document.querySelectorAll('.workspaces [role=radio]').length)`), "no picker for a lone workspace")
+	require.Equal(t, "/", evalString(t, ctx, `location.pathname`))
+	require.Equal(t, "0", evalString(t, ctx, `String(document.querySelectorAll('.workspaces [role=radio]').length)`), "no picker for a lone workspace")
 	list, err := apiClient(srv).ListSessions(t.Context())
 	require.NoError(t, err)
 	require.Len(t, list, 1)
-	assert.True(t, list[0].Blank, "the hero's session is blank")
-	assert.Empty(t, evalString(t, ctx, `[...document.querySelectorAll('.sessions a')].map(a => a.textContent).join('|')`), "a blank session is not listed")
+	require.True(t, list[0].Blank, "the hero's session is blank")
+	require.Empty(t, evalString(t, ctx, `[...document.querySelectorAll('.sessions a')].map(a => a.textContent).join('|')`), "a blank session is not listed")
 
 	evalBool(t, ctx, `(document.querySelector('#composer-input').parleyMark = 'same node', true)`)
 	do(t, ctx, 10*time.Second, typeText("first words"), pressEnter(0), waitJS(`location.pathname === '/s/`+list[0].ID+`'`))
 	waitMessages(t, ctx, 2)
-	assert.Equal(t, "same node", evalString(t, ctx, `document.querySelector('#composer-input').parleyMark || ''`), "blank → active keeps the textarea")
+	require.Equal(t, "same node", evalString(t, ctx, `document.querySelector('#composer-input').parleyMark || ''`), "blank → active keeps the textarea")
 	do(t, ctx, 10*time.Second, waitJS(`[...document.querySelectorAll('.sessions .session-title')].some(a => a.textContent === 'first words')`))
 }
 
@@ -64,7 +63,7 @@ func TestRepickingAWorkspaceCarriesTheDraft(t *testing.T) {
 	srv := startServerWith(t, data, "127.0.0.1:0", other)
 	ctx := browser(t)
 	do(t, ctx, 60*time.Second, chromedp.Navigate(srv.link), waitReady())
-	assert.Equal(t, 2, int(get(t, ctx, chromedp.Evaluate[float64](`document.querySelectorAll('.workspaces [role=radio]').length`))))
+	require.Equal(t, 2, int(get(t, ctx, chromedp.Evaluate[float64](`document.querySelectorAll('.workspaces [role=radio]').length`))))
 	first := evalString(t, ctx, `document.querySelector('.workspaces [aria-checked=true]').dataset.workspace`)
 
 	do(t, ctx, 10*time.Second, typeText("plan the "))
@@ -80,13 +79,13 @@ func TestRepickingAWorkspaceCarriesTheDraft(t *testing.T) {
 		waitDraft("plan the "+chip))
 	do(t, ctx, 10*time.Second, pressEnter(0))
 	msgs := waitMessages(t, ctx, 2)
-	assert.Equal(t, "plan the @beds/tomatoes.md", msgs[0].Text)
+	require.Equal(t, "plan the @beds/tomatoes.md", msgs[0].Text)
 
 	// Back on the hero, the first workspace's blank session has no draft left behind.
 	do(t, ctx, 20*time.Second, chromedp.Navigate(srv.base()+"/"), waitReady(),
 		js(`document.querySelector('.workspaces [data-workspace="`+first+`"]').click()`),
 		waitJS(`document.querySelector('.workspaces [aria-checked=true]').dataset.workspace === '`+first+`'`))
-	assert.Equal(t, "", draft(t, ctx))
+	require.Equal(t, "", draft(t, ctx))
 }
 
 // TestSlashMenuOpensFunctionsAndInsertsSkills: the `/` menu lists the workspace's skills,
@@ -98,7 +97,7 @@ func TestSlashMenuOpensFunctionsAndInsertsSkills(t *testing.T) {
 	_, ctx := openHomeOn(t, data)
 
 	do(t, ctx, 10*time.Second, chromedp.Focus(composer), chromedp.KeyEvent("/rev"), menuOpen("/review"))
-	assert.Equal(t, "Skills", evalString(t, ctx, `document.querySelector('#composer-menu [role=group]').getAttribute('aria-label')`), "options are grouped by kind")
+	require.Equal(t, "Skills", evalString(t, ctx, `document.querySelector('#composer-menu [role=group]').getAttribute('aria-label')`), "options are grouped by kind")
 	do(t, ctx, 10*time.Second, tab, waitDraft("/review "))
 	do(t, ctx, 10*time.Second, waitJS(`[...document.querySelectorAll('#composer-backdrop .ib-ref')].some(e => e.textContent === '/review')`))
 
@@ -106,8 +105,8 @@ func TestSlashMenuOpensFunctionsAndInsertsSkills(t *testing.T) {
 		waitDraft(""), chromedp.KeyEvent("/gre"), menuOpen("greet"), tab,
 		waitJS(`!!document.querySelector('#composer-mode.mode-fn-form')`),
 		waitJS(`document.querySelector('#fn-pick').value === 'greet'`))
-	assert.Equal(t, "", draft(t, ctx), "the typed /gre is consumed")
-	assert.True(t, evalBool(t, ctx, `!!document.querySelector('#composer-mode .fn-form input[type=text]')`), "the function's fields are there")
+	require.Equal(t, "", draft(t, ctx), "the typed /gre is consumed")
+	require.True(t, evalBool(t, ctx, `!!document.querySelector('#composer-mode .fn-form input[type=text]')`), "the function's fields are there")
 }
 
 // TestEmojiFirstPromptStartsSession: a first prompt whose first line is 61+ emoji starts a
@@ -123,7 +122,7 @@ func TestEmojiFirstPromptStartsSession(t *testing.T) {
 		waitJS(`!!document.querySelector('.notice') || document.querySelectorAll('.thread .msg[data-offset]').length >= 2`))
 	require.Empty(t, noticeText(t, ctx), "the first prompt starts a session")
 	msgs := waitMessages(t, ctx, 2)
-	assert.Equal(t, prompt, msgs[0].Text)
+	require.Equal(t, prompt, msgs[0].Text)
 }
 
 // TestTheHeroReadsTheWorkspacesOnce: with two workspaces, the hero shows its picker, and the
@@ -139,7 +138,7 @@ func TestTheHeroReadsTheWorkspacesOnce(t *testing.T) {
 		// The header names the session's workspace: the list is known to the session's view.
 		waitJS(`!!document.querySelector('.session-header .session-workspace')`))
 	n := get(t, ctx, chromedp.Evaluate[float64](`performance.getEntriesByType('resource').filter(e => new URL(e.name).pathname === '/api/workspaces').length`))
-	assert.Equal(t, 1, int(n), "the workspaces read once")
+	require.Equal(t, 1, int(n), "the workspaces read once")
 }
 
 // TestHeroDoesNotMoveAsStartersArrive: on the empty page nothing moves under the pointer
@@ -168,5 +167,5 @@ window.__composerAt = []; window.__frames = 0;
 	frames := int(get(t, ctx, chromedp.Evaluate[float64](`window.__frames`)))
 	do(t, ctx, 10*time.Second, waitJS(`window.__frames > `+itoa(frames+1)))
 	at := evalString(t, ctx, `window.__composerAt.join(' ')`)
-	assert.NotContains(t, at, " ", "the composer moved: "+at)
+	require.NotContains(t, at, " ", "the composer moved: "+at)
 }

@@ -10,7 +10,6 @@ import (
 	"github.com/chromedp/cdproto/cdp"
 	"github.com/chromedp/cdproto/fetch"
 	"github.com/chromedp/chromedp"
-	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
 
@@ -103,27 +102,27 @@ func TestInputBarChipFromSessions(t *testing.T) {
 	do(t, ctx, 10*time.Second, typeText("see @alp"), menuOpen("@alpha notes"))
 	// Focus stays in the textarea (a textbox that controls the listbox), which names the
 	// active option.
-	assert.Equal(t, "composer-input", evalString(t, ctx, `document.activeElement.id`))
-	assert.Equal(t, "list", evalString(t, ctx, `document.activeElement.getAttribute('aria-autocomplete')`))
-	assert.Equal(t, "composer-menu", evalString(t, ctx, `document.activeElement.getAttribute('aria-controls')`))
-	assert.True(t, evalBool(t, ctx, `(() => { const id = document.activeElement.getAttribute('aria-activedescendant');
+	require.Equal(t, "composer-input", evalString(t, ctx, `document.activeElement.id`))
+	require.Equal(t, "list", evalString(t, ctx, `document.activeElement.getAttribute('aria-autocomplete')`))
+	require.Equal(t, "composer-menu", evalString(t, ctx, `document.activeElement.getAttribute('aria-controls')`))
+	require.True(t, evalBool(t, ctx, `(() => { const id = document.activeElement.getAttribute('aria-activedescendant');
 		const o = id && document.getElementById(id); return !!o && o.getAttribute('role') === 'option' && o.getAttribute('aria-selected') === 'true' && o.closest('[role=listbox]') !== null })()`),
 		"aria-activedescendant names the selected option of the listbox")
-	assert.NotContains(t, evalString(t, ctx, `document.querySelector('#composer-menu').textContent`), "home", "the current session is not offered")
+	require.NotContains(t, evalString(t, ctx, `document.querySelector('#composer-menu').textContent`), "home", "the current session is not offered")
 
 	do(t, ctx, 10*time.Second, tab, waitDraft("see "+chip), menuClosed) // a pick closes the menu
-	assert.Equal(t, []string{"@alpha notes"}, chips(t, ctx))
+	require.Equal(t, []string{"@alpha notes"}, chips(t, ctx))
 	// A screen reader hears what the chip is, not "object replacement character".
-	assert.Equal(t, "References in the message: @alpha notes", evalString(t, ctx,
+	require.Equal(t, "References in the message: @alpha notes", evalString(t, ctx,
 		`document.getElementById(document.querySelector('#composer-input').getAttribute('aria-describedby')).textContent`))
 
 	// One Backspace takes the whole chip.
 	do(t, ctx, 10*time.Second, backspace, waitDraft("see "))
-	assert.Empty(t, chips(t, ctx))
-	assert.Empty(t, evalString(t, ctx, `document.querySelector('#composer-refs').textContent`))
+	require.Empty(t, chips(t, ctx))
+	require.Empty(t, evalString(t, ctx, `document.querySelector('#composer-refs').textContent`))
 	// Undo brings the same chip back; redo removes it again; Ctrl+Y redoes too.
 	do(t, ctx, 10*time.Second, undoKey, waitDraft("see "+chip))
-	assert.Equal(t, []string{"@alpha notes"}, chips(t, ctx))
+	require.Equal(t, []string{"@alpha notes"}, chips(t, ctx))
 	do(t, ctx, 10*time.Second, redoKey, waitDraft("see "))
 	do(t, ctx, 10*time.Second, undoKey, waitDraft("see "+chip), redoY, waitDraft("see "))
 	// The browser's own undo (historyUndo) goes to the machine as well.
@@ -135,8 +134,8 @@ func TestInputBarChipFromSessions(t *testing.T) {
 	// puts the caret after it.)
 	do(t, ctx, 10*time.Second, endKey, typeText(" now"), pressEnter(0))
 	msgs := waitMessages(t, ctx, 4)
-	assert.Equal(t, "see @session:"+alpha+" now", msgs[2].Text)
-	assert.Empty(t, draft(t, ctx))
+	require.Equal(t, "see @session:"+alpha+" now", msgs[2].Text)
+	require.Empty(t, draft(t, ctx))
 }
 
 // TestInputBarClipboard: copying a selection across a chip gives the chip's clipboard text;
@@ -149,22 +148,22 @@ func TestInputBarClipboard(t *testing.T) {
 
 	do(t, ctx, 10*time.Second, typeText("a @alp"), menuOpen("@alpha"), tab, waitDraft("a "+chip), typeText(" b"))
 	selectRange(t, ctx, 0, 5)
-	assert.Equal(t, "a @session:"+alpha+" b", clipboardEvent(t, ctx, "copy", ""))
+	require.Equal(t, "a @session:"+alpha+" b", clipboardEvent(t, ctx, "copy", ""))
 	selectRange(t, ctx, 1, 3)
-	assert.Equal(t, " @session:"+alpha, clipboardEvent(t, ctx, "copy", ""))
+	require.Equal(t, " @session:"+alpha, clipboardEvent(t, ctx, "copy", ""))
 	// Cut takes the chip out through the machine.
 	clipboardEvent(t, ctx, "cut", "")
 	do(t, ctx, 10*time.Second, waitDraft("a b"))
-	assert.Empty(t, chips(t, ctx))
+	require.Empty(t, chips(t, ctx))
 
 	// Paste: the session is in the hot snapshot (the menu listed it), so the match is
 	// synchronous, in the paste's own transaction.
 	selectRange(t, ctx, 3, 3)
 	clipboardEvent(t, ctx, "paste", " ref @session:"+alpha+" here")
 	do(t, ctx, 10*time.Second, waitDraft("a b ref "+chip+" here"))
-	assert.Equal(t, []string{"@alpha"}, chips(t, ctx))
+	require.Equal(t, []string{"@alpha"}, chips(t, ctx))
 	do(t, ctx, 10*time.Second, undoKey, waitDraft("a b"))
-	assert.Empty(t, chips(t, ctx))
+	require.Empty(t, chips(t, ctx))
 }
 
 // TestInputBarCommandClaim: "/exa", the menu, Tab claims /example with its usage as ghost
@@ -176,16 +175,16 @@ func TestInputBarCommandClaim(t *testing.T) {
 	do(t, ctx, 60*time.Second, chromedp.Navigate(srv.link), waitReady(), chromedp.Focus(composer))
 
 	do(t, ctx, 10*time.Second, typeText("/exa"), menuOpen("/example"), tab, waitDraft("/example "))
-	assert.Equal(t, "<slug> [json-vars]", evalString(t, ctx, `document.querySelector('#composer-backdrop .ib-ghost').textContent`))
-	assert.Equal(t, "/example", evalString(t, ctx, `document.querySelector('#composer-backdrop .ib-ref').textContent`), "the command name is decorated")
+	require.Equal(t, "<slug> [json-vars]", evalString(t, ctx, `document.querySelector('#composer-backdrop .ib-ghost').textContent`))
+	require.Equal(t, "/example", evalString(t, ctx, `document.querySelector('#composer-backdrop .ib-ref').textContent`), "the command name is decorated")
 	// The argument's menu lists the examples (argument completion); Escape closes it, so
 	// Enter sends the bare command.
 	do(t, ctx, 10*time.Second, menuOpen("hello"), escape,
 		waitJS(`document.querySelector('#composer-input').getAttribute('aria-expanded') !== 'true'`), pressEnter(0))
 	msgs := waitMessages(t, ctx, 2)
-	assert.Equal(t, "/example", strings.TrimSpace(msgs[0].Text))
-	assert.Contains(t, msgs[1].Text, "Usage: /example <slug>")
-	assert.Empty(t, evalString(t, ctx, `document.querySelector('#composer-backdrop .ib-ghost').textContent`), "the ghost goes with the claim")
+	require.Equal(t, "/example", strings.TrimSpace(msgs[0].Text))
+	require.Contains(t, msgs[1].Text, "Usage: /example <slug>")
+	require.Empty(t, evalString(t, ctx, `document.querySelector('#composer-backdrop .ib-ghost').textContent`), "the ghost goes with the claim")
 }
 
 // TestInputBarNoMenuInsideWords: an address and a URL open no menu; a trigger at a word
@@ -197,8 +196,8 @@ func TestInputBarNoMenuInsideWords(t *testing.T) {
 	for _, text := range []string{"mail user@host", " and https://x/y"} {
 		do(t, ctx, 10*time.Second, typeText(text))
 		time.Sleep(400 * time.Millisecond) // a menu would have opened by now
-		assert.Equal(t, "false", evalString(t, ctx, `document.querySelector('#composer-input').getAttribute('data-expanded')`), text)
-		assert.Equal(t, 0, len(evalString(t, ctx, `document.querySelector('#composer-menu').textContent`)), text)
+		require.Equal(t, "false", evalString(t, ctx, `document.querySelector('#composer-input').getAttribute('data-expanded')`), text)
+		require.Equal(t, 0, len(evalString(t, ctx, `document.querySelector('#composer-menu').textContent`)), text)
 	}
 	do(t, ctx, 10*time.Second, typeText(" @"), menuOpen("@other"))
 }
@@ -214,10 +213,10 @@ func TestEnterSendsACommandTypedWhole(t *testing.T) {
 	do(t, ctx, 10*time.Second, typeText("/help"), menuOpen("/help"), pressEnter(0))
 	do(t, ctx, 20*time.Second, waitJS(`location.pathname.startsWith('/s/')`), waitDraft(""))
 	msgs := waitMessages(t, ctx, 2)
-	assert.Equal(t, "/help", strings.TrimSpace(msgs[0].Text))
+	require.Equal(t, "/help", strings.TrimSpace(msgs[0].Text))
 
 	do(t, ctx, 10*time.Second, waitJS(`document.activeElement?.id === 'composer-input'`), typeText("/example"), menuOpen("/example"), pressEnter(0), waitDraft("/example "))
-	assert.Equal(t, len(msgs), len(thread(t, ctx)), "a command that needs an argument is only completed")
+	require.Equal(t, len(msgs), len(thread(t, ctx)), "a command that needs an argument is only completed")
 }
 
 // TestInputBarIMEEnterNeitherPicksNorSends: with the menu open, an Enter that belongs to an
@@ -231,13 +230,13 @@ func TestInputBarIMEEnterNeitherPicksNorSends(t *testing.T) {
 
 	do(t, ctx, 10*time.Second, imeCompose("lp"), composingEnter())
 	time.Sleep(500 * time.Millisecond)
-	assert.Equal(t, "/help", draft(t, ctx), "the composing Enter picked nothing")
-	assert.Equal(t, "/", evalString(t, ctx, `location.pathname`), "and sent nothing")
+	require.Equal(t, "/help", draft(t, ctx), "the composing Enter picked nothing")
+	require.Equal(t, "/", evalString(t, ctx, `location.pathname`), "and sent nothing")
 	do(t, ctx, 10*time.Second, imeCommit("lp"))
 	time.Sleep(300 * time.Millisecond)
-	assert.Equal(t, "/help", draft(t, ctx))
-	assert.Equal(t, "/", evalString(t, ctx, `location.pathname`))
-	assert.Empty(t, thread(t, ctx))
+	require.Equal(t, "/help", draft(t, ctx))
+	require.Equal(t, "/", evalString(t, ctx, `location.pathname`))
+	require.Empty(t, thread(t, ctx))
 }
 
 // TestInputBarQueueDock: while a turn runs the bar says Enter queues; the queued prompt shows
@@ -250,23 +249,23 @@ func TestInputBarQueueDock(t *testing.T) {
 	// The confirm takes the input area; "Chat about this" gives the bar back, the question
 	// still open.
 	do(t, ctx, 10*time.Second, chromedp.Click(chromedp.CSS(`#composer-mode .chat-about`)), waitJS(`!document.querySelector('#composer-mode')`))
-	assert.Contains(t, evalString(t, ctx, `document.querySelector('.inputbar .composer-hint').textContent`), "Enter queues")
-	assert.Equal(t, "Queue", evalString(t, ctx, `document.querySelector('.inputbar .send').textContent`))
-	assert.True(t, evalBool(t, ctx, `!!document.querySelector('.inputbar .steer')`), "a steer control while the turn runs")
+	require.Contains(t, evalString(t, ctx, `document.querySelector('.inputbar .composer-hint').textContent`), "Enter queues")
+	require.Equal(t, "Queue", evalString(t, ctx, `document.querySelector('.inputbar .send').textContent`))
+	require.True(t, evalBool(t, ctx, `!!document.querySelector('.inputbar .steer')`), "a steer control while the turn runs")
 
 	do(t, ctx, 10*time.Second, chromedp.Focus(composer), typeText("second prompt"), pressEnter(0),
 		waitJS(`!!document.querySelector('.queue-dock[role=list] [role=listitem][data-queued]')`))
-	assert.Equal(t, "Queued prompts", evalString(t, ctx, `document.querySelector('.queue-dock').getAttribute('aria-label')`))
-	assert.Equal(t, "second prompt", evalString(t, ctx, `document.querySelector('.queue-dock .queue-text').textContent`))
-	assert.Equal(t, "Waiting for the current turn", evalString(t, ctx, `document.querySelector('.queue-dock .queue-when').textContent`))
+	require.Equal(t, "Queued prompts", evalString(t, ctx, `document.querySelector('.queue-dock').getAttribute('aria-label')`))
+	require.Equal(t, "second prompt", evalString(t, ctx, `document.querySelector('.queue-dock .queue-text').textContent`))
+	require.Equal(t, "Waiting for the current turn", evalString(t, ctx, `document.querySelector('.queue-dock .queue-when').textContent`))
 
 	// The card says the answer is below; the chip brings the question back.
 	do(t, ctx, 10*time.Second, js(`document.querySelector('.composer-env .env-chip').click()`),
 		waitJS(`!!document.querySelector('#composer-mode .choice')`), chromedp.Click(chromedp.CSS(`#composer-mode .choice`)))
 	msgs := waitMessages(t, ctx, 4)
-	assert.Equal(t, "second prompt", msgs[2].Text)
+	require.Equal(t, "second prompt", msgs[2].Text)
 	do(t, ctx, 10*time.Second, waitJS(`!document.querySelector('.queue-dock [data-queued]') && !document.querySelector('.inputbar .steer')`))
-	assert.Equal(t, "Send", evalString(t, ctx, `document.querySelector('.inputbar .send').textContent`))
+	require.Equal(t, "Send", evalString(t, ctx, `document.querySelector('.inputbar .send').textContent`))
 }
 
 // TestInputBarDraftSurvivesReload: the draft is mirrored in localStorage as its clipboard
@@ -303,17 +302,17 @@ func TestInputBarKeyboardOnly(t *testing.T) {
 	// ↓ moves the active option.
 	do(t, ctx, 5*time.Second, arrowDown, waitJS(`(document.activeElement.getAttribute('aria-activedescendant') || '') !== `+quote(first)))
 	do(t, ctx, 5*time.Second, escape, menuClosed)
-	assert.Equal(t, "@", draft(t, ctx), "Escape closes the menu and keeps the text")
+	require.Equal(t, "@", draft(t, ctx), "Escape closes the menu and keeps the text")
 
 	// A new trigger opens a fresh menu; Enter picks from it instead of sending.
 	do(t, ctx, 10*time.Second, backspace, waitDraft(""), typeText("@al"), menuOpen("@alpha"), pressEnter(0), waitDraft(chip))
-	assert.Equal(t, []string{"@alpha"}, chips(t, ctx), "Enter picks from the menu instead of sending")
+	require.Equal(t, []string{"@alpha"}, chips(t, ctx), "Enter picks from the menu instead of sending")
 	do(t, ctx, 10*time.Second, typeText(" @be"), menuOpen("@beta"), pressEnter(modShift))
-	assert.Equal(t, chip+" @be\n", draft(t, ctx), "Shift+Enter always breaks the line")
+	require.Equal(t, chip+" @be\n", draft(t, ctx), "Shift+Enter always breaks the line")
 	do(t, ctx, 10*time.Second, typeText("done"), pressEnter(0))
 	msgs := waitMessages(t, ctx, 4)
-	assert.True(t, strings.HasPrefix(msgs[2].Text, "@session:"), msgs[2].Text)
-	assert.True(t, strings.HasSuffix(msgs[2].Text, " @be\ndone"), msgs[2].Text)
+	require.True(t, strings.HasPrefix(msgs[2].Text, "@session:"), msgs[2].Text)
+	require.True(t, strings.HasSuffix(msgs[2].Text, " @be\ndone"), msgs[2].Text)
 }
 
 // TestTypingBeforeWasmIsKept: the pre-rendered page shows an autofocused composer, so a
@@ -352,8 +351,8 @@ func TestTypingBeforeWasmIsKept(t *testing.T) {
 	do(t, ctx, 10*time.Second, continueRequest(id))
 	do(t, ctx, 30*time.Second, waitReady())
 	time.Sleep(300 * time.Millisecond)
-	assert.Equal(t, "early bird", draft(t, ctx), "text typed into the pre-rendered composer is kept")
-	assert.Equal(t, "composer-input", evalString(t, ctx, `document.activeElement.id`), "the composer keeps the focus")
+	require.Equal(t, "early bird", draft(t, ctx), "text typed into the pre-rendered composer is kept")
+	require.Equal(t, "composer-input", evalString(t, ctx, `document.activeElement.id`), "the composer keeps the focus")
 }
 
 // TestDraftStaysWithItsSession: a draft belongs to its session. Text typed in one is not in
@@ -370,11 +369,11 @@ func TestDraftStaysWithItsSession(t *testing.T) {
 
 	do(t, ctx, 10*time.Second, chromedp.Click(chromedp.CSS(`.sessions a[href="/s/`+b+`"]`)),
 		waitJS(`location.pathname == '/s/`+b+`' && document.querySelector('.thread .msg-user') && document.querySelector('.thread .msg-user .msg-text').innerText.startsWith('beta')`))
-	assert.Empty(t, draft(t, ctx), "beta's composer does not carry alpha's draft")
+	require.Empty(t, draft(t, ctx), "beta's composer does not carry alpha's draft")
 
 	do(t, ctx, 10*time.Second, chromedp.Click(chromedp.CSS(`.sessions a[href="/s/`+a+`"]`)),
 		waitJS(`location.pathname == '/s/`+a+`' && document.querySelector('.thread .msg-user') && document.querySelector('.thread .msg-user .msg-text').innerText.startsWith('alpha')`))
-	assert.Equal(t, "half a thought for alpha", draft(t, ctx), "alpha's draft is back")
+	require.Equal(t, "half a thought for alpha", draft(t, ctx), "alpha's draft is back")
 }
 
 // TestKeysThatMoveTheCaretMoveTheMenu: the caret moved by a key with no edit (Home, End, the
@@ -406,13 +405,13 @@ func TestExampleEnterEnterListsTheExamples(t *testing.T) {
 		// The examples, not the command list the first Enter closed (on a loaded machine its
 		// options, "example" highlighted, are still drawn the moment the draft changes).
 		waitJS(menuOpen+` && [...document.querySelectorAll('#composer-menu .ib-option-label')].some(e => e.textContent === 'ask-deploy')`))
-	assert.False(t, evalBool(t, ctx, `!!document.querySelector('#composer-menu [aria-selected=true]')`), "nothing highlighted")
-	assert.Empty(t, evalString(t, ctx, `document.querySelector('#composer-input').getAttribute('aria-activedescendant') || ''`))
+	require.False(t, evalBool(t, ctx, `!!document.querySelector('#composer-menu [aria-selected=true]')`), "nothing highlighted")
+	require.Empty(t, evalString(t, ctx, `document.querySelector('#composer-input').getAttribute('aria-activedescendant') || ''`))
 	do(t, ctx, 60*time.Second, pressEnter(0), waitJS(`location.pathname.startsWith('/s/')`))
 	msgs := waitMessages(t, ctx, 2)
-	assert.Equal(t, "/example", strings.TrimSpace(msgs[0].Text))
-	assert.Contains(t, msgs[1].Text, "ask-deploy", "the answer lists the examples")
-	assert.False(t, evalBool(t, ctx, `!!document.querySelector('.entry-run')`), "no example ran")
+	require.Equal(t, "/example", strings.TrimSpace(msgs[0].Text))
+	require.Contains(t, msgs[1].Text, "ask-deploy", "the answer lists the examples")
+	require.False(t, evalBool(t, ctx, `!!document.querySelector('.entry-run')`), "no example ran")
 
 	// The arrows still pick: ↓ highlights the first, Enter puts it in place.
 	do(t, ctx, 10*time.Second, chromedp.Focus(composer))
@@ -437,8 +436,8 @@ func TestTheAtMenuLaysOutATitleByItsOwnDirection(t *testing.T) {
 	labels := `[...document.querySelectorAll('#composer-menu [role=option] .ib-option-label')]`
 	do(t, ctx, 10*time.Second, chromedp.Focus(composer), typeText("@"),
 		waitJS(labels+`.some(l => l.textContent.includes('שלום')) && `+labels+`.some(l => l.textContent.includes('other'))`))
-	assert.True(t, evalBool(t, ctx, labels+`.find(l => l.textContent.includes('שלום')).matches(':dir(rtl)')`), "the Hebrew title")
-	assert.True(t, evalBool(t, ctx, labels+`.find(l => l.textContent.includes('other')).matches(':dir(ltr)')`), "the English one")
+	require.True(t, evalBool(t, ctx, labels+`.find(l => l.textContent.includes('שלום')).matches(':dir(rtl)')`), "the Hebrew title")
+	require.True(t, evalBool(t, ctx, labels+`.find(l => l.textContent.includes('other')).matches(':dir(ltr)')`), "the English one")
 }
 
 // TestACommandMidDraftOpensNoMenu (QA round 13, P2): "/exa" typed after words is text, as in
@@ -465,7 +464,7 @@ func TestACommandMidDraftOpensNoMenu(t *testing.T) {
 	}
 	do(t, ctx, 10*time.Second, pressEnter(0))
 	msgs := waitMessages(t, ctx, 3)
-	assert.Equal(t, "hello /exa", msgs[2].Text, "Enter sends the draft as typed")
+	require.Equal(t, "hello /exa", msgs[2].Text, "Enter sends the draft as typed")
 
 	// At the start of the draft the menu opens, and Tab picks.
 	do(t, ctx, 10*time.Second, waitDraft(""))
@@ -490,10 +489,10 @@ func TestSameNamedSessionsDifferInTheMenu(t *testing.T) {
 	require.NoError(t, json.Unmarshal([]byte(evalString(t, ctx, `JSON.stringify([...document.querySelectorAll('#composer-menu [role=option]')].
 		filter(o => o.textContent.includes('@hello')).map(o => o.querySelector('.ib-option-detail').textContent))`)), &details))
 	require.Len(t, details, 2)
-	assert.NotEqual(t, details[0], details[1], "each says what tells it apart")
+	require.NotEqual(t, details[0], details[1], "each says what tells it apart")
 	for _, d := range details {
-		assert.Contains(t, d, "just now", "when it was last used, as the sidebar says it")
+		require.Contains(t, d, "just now", "when it was last used, as the sidebar says it")
 	}
 	// The one detail that differs here is the session's id, which typing after @ finds too.
-	assert.True(t, strings.Contains(details[0], second[:6]) || strings.Contains(details[0], first[:6]), details[0])
+	require.True(t, strings.Contains(details[0], second[:6]) || strings.Contains(details[0], first[:6]), details[0])
 }

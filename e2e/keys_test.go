@@ -9,7 +9,6 @@ import (
 
 	"github.com/chromedp/cdproto/input"
 	"github.com/chromedp/chromedp"
-	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
 	"parley/internal/testkit"
@@ -36,12 +35,12 @@ func TestTypingOnADecisionGoesIntoIt(t *testing.T) {
 	_, ctx := openDecision(t, `/script run(["ls","-la"])`)
 	do(t, ctx, 10*time.Second, waitJS(`document.activeElement.id === 'approval-instruction'`))
 	do(t, ctx, 10*time.Second, chromedp.KeyEvent("no, use git status"))
-	assert.Equal(t, "no, use git status", evalString(t, ctx, `document.querySelector('#approval-instruction').value`))
-	assert.Equal(t, "", draft(t, ctx), "nothing went to the hidden draft")
-	assert.False(t, evalBool(t, ctx, `!!document.querySelector('#composer-mode .draft-strip')`), "no draft, no strip")
+	require.Equal(t, "no, use git status", evalString(t, ctx, `document.querySelector('#approval-instruction').value`))
+	require.Equal(t, "", draft(t, ctx), "nothing went to the hidden draft")
+	require.False(t, evalBool(t, ctx, `!!document.querySelector('#composer-mode .draft-strip')`), "no draft, no strip")
 	// Enter sends the words as the rejection.
 	do(t, ctx, 10*time.Second, pressEnter(0), waitJS(modeGone))
-	assert.Equal(t, "", draft(t, ctx))
+	require.Equal(t, "", draft(t, ctx))
 }
 
 // TestADraftUnderADecisionShowsAsAStrip types on as a decision lands: the letters go to the
@@ -54,17 +53,17 @@ func TestADraftUnderADecisionShowsAsAStrip(t *testing.T) {
 	do(t, ctx, 20*time.Second, waitJS(modeShown), chromedp.KeyEvent(" more"))
 	do(t, ctx, 10*time.Second, waitJS(`(document.querySelector('#composer-mode .draft-strip') || {}).textContent === 'Your draft is kept: half a thought more'`))
 	time.Sleep(1500 * time.Millisecond) // a writer's pause, well past the guard
-	assert.False(t, evalBool(t, ctx, focusIn), "the decision did not take the focus from the writer")
+	require.False(t, evalBool(t, ctx, focusIn), "the decision did not take the focus from the writer")
 	do(t, ctx, 10*time.Second, chromedp.KeyEvent(" and on"))
 	do(t, ctx, 10*time.Second, waitJS(`(document.querySelector('#composer-mode .draft-strip') || {}).textContent === 'Your draft is kept: half a thought more and on'`))
-	assert.True(t, evalBool(t, ctx, modeShown), "no Space answered the confirm")
+	require.True(t, evalBool(t, ctx, modeShown), "no Space answered the confirm")
 	do(t, ctx, 10*time.Second, tabKey(0), waitJS(focusIn))
-	assert.Equal(t, "BUTTON", evalString(t, ctx, `document.activeElement.tagName`), "a lone confirm's first option")
+	require.Equal(t, "BUTTON", evalString(t, ctx, `document.activeElement.tagName`), "a lone confirm's first option")
 	// The strip goes back to the draft: the decision is set aside, not answered.
 	do(t, ctx, 10*time.Second, chromedp.Click(chromedp.CSS(`#composer-mode .draft-strip`)), waitJS(modeGone),
 		waitJS(`document.activeElement.id === 'composer-input'`))
-	assert.Equal(t, "half a thought more and on", draft(t, ctx))
-	assert.Equal(t, "1 decision is waiting · Answer", evalString(t, ctx, `document.querySelector('.env-chip').textContent`))
+	require.Equal(t, "half a thought more and on", draft(t, ctx))
+	require.Equal(t, "1 decision is waiting · Answer", evalString(t, ctx, `document.querySelector('.env-chip').textContent`))
 }
 
 // TestEscapeSetsTheQuestionAside: Escape never declines; the question waits, answers kept,
@@ -76,8 +75,8 @@ func TestEscapeSetsTheQuestionAside(t *testing.T) {
 	do(t, ctx, 10*time.Second, rawKey("Escape", 27, 0), waitJS(modeGone), waitJS(`document.activeElement.id === 'composer-input'`))
 	assertOnePending(t, srv, ctx, "still asked")
 	do(t, ctx, 10*time.Second, chromedp.Click(chromedp.CSS(`.env-chip`)), waitJS(modeShown), waitJS(focusIn))
-	assert.Equal(t, "Engine ✓|Theme|Name", evalString(t, ctx, chipTexts), "the answer given is kept")
-	assert.Equal(t, "Decline", evalString(t, ctx, `document.querySelector('#composer-mode .secondary').textContent`))
+	require.Equal(t, "Engine ✓|Theme|Name", evalString(t, ctx, chipTexts), "the answer given is kept")
+	require.Equal(t, "Decline", evalString(t, ctx, `document.querySelector('#composer-mode .secondary').textContent`))
 }
 
 // ratedForm is the issue's out-of-range trial: a 1–5 integer, a choice, a name; chips from
@@ -95,33 +94,33 @@ const ratedForm = `/script r = ask('Rate it', {'type': 'object', 'properties': {
 func TestOutOfRangeStaysWithItsError(t *testing.T) {
 	t.Parallel()
 	_, ctx := openDecision(t, ratedForm)
-	assert.Equal(t, "How many stars would…|Ratio|Which one?", evalString(t, ctx, chipTexts), "chips hold the titles, cut short")
-	assert.Equal(t, "1–5 · a whole number", modeText(t, ctx, `.field:not(.is-hidden) .field-hint`), "the range shows before typing")
-	assert.Contains(t, evalString(t, ctx, `document.querySelector('#composer-mode .field:not(.is-hidden) input').getAttribute('aria-describedby')`), "-hint")
+	require.Equal(t, "How many stars would…|Ratio|Which one?", evalString(t, ctx, chipTexts), "chips hold the titles, cut short")
+	require.Equal(t, "1–5 · a whole number", modeText(t, ctx, `.field:not(.is-hidden) .field-hint`), "the range shows before typing")
+	require.Contains(t, evalString(t, ctx, `document.querySelector('#composer-mode .field:not(.is-hidden) input').getAttribute('aria-describedby')`), "-hint")
 	do(t, ctx, 10*time.Second, waitJS(`document.activeElement.type === 'number'`))
-	assert.True(t, evalBool(t, ctx, `(s => s.outlineStyle !== 'none' && parseFloat(s.outlineWidth) >= 2)(getComputedStyle(document.activeElement))`),
+	require.True(t, evalBool(t, ctx, `(s => s.outlineStyle !== 'none' && parseFloat(s.outlineWidth) >= 2)(getComputedStyle(document.activeElement))`),
 		"the focused field shows a focus ring")
 	keys := 0
 	press := func(a chromedp.Action[chromedp.Void]) chromedp.Action[chromedp.Void] { keys++; return a }
 
 	do(t, ctx, 10*time.Second, press(chromedp.KeyEvent("9")), press(pressEnter(0)),
 		waitJS(`!!document.querySelector('#composer-mode .field-error')`))
-	assert.Equal(t, "Must be at most 5.", modeText(t, ctx, `.field-error`))
-	assert.True(t, strings.HasPrefix(evalString(t, ctx, shownTitle), "How many stars"), "it stays")
-	assert.Equal(t, "How many stars would…|Ratio|Which one?", evalString(t, ctx, chipTexts), "unanswered")
-	assert.Equal(t, "number", evalString(t, ctx, `document.activeElement.type`))
+	require.Equal(t, "Must be at most 5.", modeText(t, ctx, `.field-error`))
+	require.True(t, strings.HasPrefix(evalString(t, ctx, shownTitle), "How many stars"), "it stays")
+	require.Equal(t, "How many stars would…|Ratio|Which one?", evalString(t, ctx, chipTexts), "unanswered")
+	require.Equal(t, "number", evalString(t, ctx, `document.activeElement.type`))
 
 	do(t, ctx, 10*time.Second, press(rawKey("Backspace", 8, 0)), press(chromedp.KeyEvent("4")), press(pressEnter(0)),
 		waitJS(shownTitle+` === 'Ratio *'`), waitJS(`document.activeElement.type === 'number'`))
 	// Typed with no pause between the keys.
 	do(t, ctx, 10*time.Second, chromedp.KeyEvent("0.5"))
 	keys += 3
-	assert.Equal(t, "0.5", evalString(t, ctx, `document.activeElement.value`))
+	require.Equal(t, "0.5", evalString(t, ctx, `document.activeElement.value`))
 	do(t, ctx, 10*time.Second, press(pressEnter(0)), waitJS(`document.activeElement.type === 'radio'`))
 	// ArrowLeft on the first option does not wrap into "Other…".
 	do(t, ctx, 10*time.Second, rawKey("ArrowLeft", 37, 0))
-	assert.Equal(t, "a", evalString(t, ctx, `document.activeElement.value`))
-	assert.False(t, evalBool(t, ctx, `!!document.querySelector('#composer-mode .other-input')`))
+	require.Equal(t, "a", evalString(t, ctx, `document.activeElement.value`))
+	require.False(t, evalBool(t, ctx, `!!document.querySelector('#composer-mode .other-input')`))
 	// Space on the checked option answers, as Enter does; the form is complete and this is
 	// its last question: it sends.
 	do(t, ctx, 10*time.Second, press(rawKey("ArrowRight", 39, 0)), waitJS(`document.activeElement.value === 'b'`), press(space()))
@@ -133,11 +132,11 @@ func TestOutOfRangeStaysWithItsError(t *testing.T) {
 func TestApprovalChords(t *testing.T) {
 	t.Parallel()
 	_, ctx := openDecision(t, echoScript, waitJS(focusIn))
-	assert.Equal(t, "Ctrl+Enter", modeText(t, ctx, `.choice .key-hint`))
-	assert.Equal(t, "Control+Enter Meta+Enter", evalString(t, ctx, `document.querySelector('#composer-mode .choice').getAttribute('aria-keyshortcuts')`))
-	assert.Equal(t, "Ctrl+Shift+Enter", modeText(t, ctx, `.choice.tone-deny .key-hint`))
+	require.Equal(t, "Ctrl+Enter", modeText(t, ctx, `.choice .key-hint`))
+	require.Equal(t, "Control+Enter Meta+Enter", evalString(t, ctx, `document.querySelector('#composer-mode .choice').getAttribute('aria-keyshortcuts')`))
+	require.Equal(t, "Ctrl+Shift+Enter", modeText(t, ctx, `.choice.tone-deny .key-hint`))
 	do(t, ctx, 10*time.Second, chromedp.KeyEvent("y"))
-	assert.True(t, evalBool(t, ctx, modeShown), "a letter approves nothing")
+	require.True(t, evalBool(t, ctx, modeShown), "a letter approves nothing")
 	do(t, ctx, 10*time.Second, rawKey("Backspace", 8, 0), pressEnter(modCtrl))
 	waitReply(t, ctx, "got hello")
 }
@@ -148,7 +147,7 @@ func TestRejectChord(t *testing.T) {
 	_, ctx := openDecision(t, echoScript, waitJS(focusIn))
 	do(t, ctx, 10*time.Second, pressEnter(modCtrl|modShift))
 	msgs := waitMessages(t, ctx, 2)
-	assert.Contains(t, msgs[1].Text, "rejected")
+	require.Contains(t, msgs[1].Text, "rejected")
 }
 
 // TestIMENeverAnswers composes with an input method in the question and approval modes: the
@@ -168,16 +167,16 @@ func TestIMENeverAnswers(t *testing.T) {
 		_, ctx := openDecision(t, threeQuestions, waitJS(focusIn))
 		do(t, ctx, 10*time.Second, js(`[...document.querySelectorAll('#composer-mode [role=tab]')][2].click()`),
 			waitJS(`document.activeElement.type === 'text'`), compose("你好"))
-		assert.Equal(t, "你好", evalString(t, ctx, `document.activeElement.value`))
-		assert.True(t, strings.HasPrefix(evalString(t, ctx, shownTitle), "Project name"), "the composing Enter did not move on")
-		assert.True(t, evalBool(t, ctx, modeShown))
+		require.Equal(t, "你好", evalString(t, ctx, `document.activeElement.value`))
+		require.True(t, strings.HasPrefix(evalString(t, ctx, shownTitle), "Project name"), "the composing Enter did not move on")
+		require.True(t, evalBool(t, ctx, modeShown))
 	})
 	t.Run("approval", func(t *testing.T) {
 		_, ctx := openDecision(t, echoScript, waitJS(`document.activeElement.id === 'approval-instruction'`))
 		do(t, ctx, 10*time.Second, compose("不要"))
-		assert.Equal(t, "不要", evalString(t, ctx, `document.activeElement.value`))
+		require.Equal(t, "不要", evalString(t, ctx, `document.activeElement.value`))
 		time.Sleep(300 * time.Millisecond) // a reply would be on its way by now: prove it is not
-		assert.True(t, evalBool(t, ctx, modeShown), "the composing Enter did not reject")
+		require.True(t, evalBool(t, ctx, modeShown), "the composing Enter did not reject")
 	})
 }
 
@@ -231,10 +230,10 @@ func TestCtrlEnterWithWordsTypedRejects(t *testing.T) {
 		waitJS(`document.querySelector('#approval-instruction').value === 'no, keep it'`),
 		pressEnter(modCtrl))
 	waitFinal(t, ctx, "Kept it.")
-	assert.Equal(t, []string{"call_0: error: rejected by the user: no, keep it"}, toolResults(t, fake))
+	require.Equal(t, []string{"call_0: error: rejected by the user: no, keep it"}, toolResults(t, fake))
 	_, err := os.Stat(notes)
-	assert.NoError(t, err, "the file the words said to keep is still there")
-	assert.True(t, strings.HasPrefix(evalString(t, ctx, `document.querySelector('.thread .entry-decision .entry-outcome').textContent`), "Rejected"),
+	require.NoError(t, err, "the file the words said to keep is still there")
+	require.True(t, strings.HasPrefix(evalString(t, ctx, `document.querySelector('.thread .entry-decision .entry-outcome').textContent`), "Rejected"),
 		"the card says it was rejected")
 }
 
@@ -268,13 +267,13 @@ func TestKeysOnADecisionGoWhereTheCaretWas(t *testing.T) {
 	time.Sleep(2 * time.Second) // the person reads it
 	typeAt(t, ctx, rng, " yyy", typistsPace)
 	waitShowing(t, ctx, 10*time.Second, stripText+` === 'Your draft is kept: AAA xxx yyy BBB'`, stripText)
-	assert.True(t, evalBool(t, ctx, modeShown), "the approval is still there, unanswered")
-	assert.Equal(t, "", evalString(t, ctx, `(document.querySelector('#approval-instruction') || {value: ''}).value`), "no letter went into the approval")
+	require.True(t, evalBool(t, ctx, modeShown), "the approval is still there, unanswered")
+	require.Equal(t, "", evalString(t, ctx, `(document.querySelector('#approval-instruction') || {value: ''}).value`), "no letter went into the approval")
 
 	// Back in the draft, the caret is after the letters, so the next ones follow them.
 	do(t, ctx, 10*time.Second, chromedp.Click(chromedp.CSS(`#composer-mode .draft-strip`)), waitJS(modeGone),
 		waitJS(`document.activeElement.id === 'composer-input'`))
-	assert.Equal(t, "AAA xxx yyy BBB", draft(t, ctx))
+	require.Equal(t, "AAA xxx yyy BBB", draft(t, ctx))
 	typeAt(t, ctx, rng, " zz", typistsPace)
 	do(t, ctx, 10*time.Second, waitDraft("AAA xxx yyy zz BBB"))
 }

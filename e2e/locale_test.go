@@ -14,7 +14,6 @@ import (
 	"github.com/chromedp/cdproto/cdp"
 	"github.com/chromedp/cdproto/emulation"
 	"github.com/chromedp/chromedp"
-	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
 	"parley/internal/testkit"
@@ -41,9 +40,9 @@ func TestLocaleFollowsTheBrowser(t *testing.T) {
 	ctx := browser(t)
 	do(t, ctx, 60*time.Second, acceptLanguage("zh-CN,zh;q=0.9,en;q=0.5"), chromedp.Navigate(srv.link), waitReady())
 	do(t, ctx, 10*time.Second, waitJS(`document.querySelector('.composer-hint').textContent === 'Enter 发送 · Shift+Enter 换行'`))
-	assert.Equal(t, "zh-Hans", evalString(t, ctx, `document.documentElement.lang`))
-	assert.Equal(t, "消息", evalString(t, ctx, `document.querySelector('#composer-input').getAttribute('aria-label')`))
-	assert.Equal(t, "1", evalString(t, ctx, `document.querySelector('#locale-pick').value`), "the switch shows it")
+	require.Equal(t, "zh-Hans", evalString(t, ctx, `document.documentElement.lang`))
+	require.Equal(t, "消息", evalString(t, ctx, `document.querySelector('#composer-input').getAttribute('aria-label')`))
+	require.Equal(t, "1", evalString(t, ctx, `document.querySelector('#locale-pick').value`), "the switch shows it")
 }
 
 // TestLocaleSwitchKeepsTheForm switches the locale in the middle of a form: every answer, the
@@ -57,23 +56,23 @@ func TestLocaleSwitchKeepsTheForm(t *testing.T) {
 		waitJS(`document.activeElement.type === 'text'`), chromedp.KeyEvent("parley"))
 	// The caret inside the word, and the element marked: a relabel must not rebuild it.
 	evalBool(t, ctx, `(e => { e.setSelectionRange(3, 3); e.__mark = 'kept'; return true })(document.activeElement)`)
-	assert.Equal(t, "Chat about this", modeText(t, ctx, `.chat-about`))
+	require.Equal(t, "Chat about this", modeText(t, ctx, `.chat-about`))
 
 	do(t, ctx, 10*time.Second, js(`parley.setLocale('zh-Hans')`), waitJS(`document.querySelector('#composer-mode .chat-about').textContent === '先聊聊'`))
-	assert.Equal(t, "kept", evalString(t, ctx, `document.activeElement.__mark || ''`), "the same field has the focus")
-	assert.Equal(t, "parley", evalString(t, ctx, `document.activeElement.value`))
-	assert.Equal(t, "3", evalString(t, ctx, `String(document.activeElement.selectionStart) + (document.activeElement.selectionEnd === 3 ? '' : '!')`))
-	assert.Equal(t, "Engine ✓|Theme|Name ✓", evalString(t, ctx, chipTexts), "every answer kept")
-	assert.Equal(t, "发送", modeText(t, ctx, `.send`))
-	assert.Equal(t, "拒绝回答", modeText(t, ctx, `.secondary`))
-	assert.Equal(t, "zh-Hans", evalString(t, ctx, `document.documentElement.lang`))
+	require.Equal(t, "kept", evalString(t, ctx, `document.activeElement.__mark || ''`), "the same field has the focus")
+	require.Equal(t, "parley", evalString(t, ctx, `document.activeElement.value`))
+	require.Equal(t, "3", evalString(t, ctx, `String(document.activeElement.selectionStart) + (document.activeElement.selectionEnd === 3 ? '' : '!')`))
+	require.Equal(t, "Engine ✓|Theme|Name ✓", evalString(t, ctx, chipTexts), "every answer kept")
+	require.Equal(t, "发送", modeText(t, ctx, `.send`))
+	require.Equal(t, "拒绝回答", modeText(t, ctx, `.secondary`))
+	require.Equal(t, "zh-Hans", evalString(t, ctx, `document.documentElement.lang`))
 
 	// Typing on, then back to English with the page's own switch.
 	do(t, ctx, 10*time.Second, chromedp.KeyEvent("X"))
-	assert.Equal(t, "parXley", evalString(t, ctx, `document.querySelector('#composer-mode .field:not(.is-hidden) input').value`))
+	require.Equal(t, "parXley", evalString(t, ctx, `document.querySelector('#composer-mode .field:not(.is-hidden) input').value`))
 	do(t, ctx, 10*time.Second, js(`(s => { s.value = '0'; s.dispatchEvent(new Event('change', {bubbles: true})) })(document.querySelector('#locale-pick'))`),
 		waitJS(`document.querySelector('#composer-mode .chat-about').textContent === 'Chat about this'`))
-	assert.Equal(t, "parXley", evalString(t, ctx, `document.querySelector('#composer-mode .field:not(.is-hidden) input').value`))
+	require.Equal(t, "parXley", evalString(t, ctx, `document.querySelector('#composer-mode .field:not(.is-hidden) input').value`))
 
 	// The choice is kept: a reload comes back in it.
 	do(t, ctx, 10*time.Second, js(`parley.setLocale('zh')`), waitJS(`document.documentElement.lang === 'zh-Hans'`))
@@ -91,10 +90,10 @@ func TestCJKInTheComposerAndTheThread(t *testing.T) {
 	do(t, ctx, 10*time.Second, waitJS(`document.fonts.status === 'loaded'`))
 	l := measureLayout(t, ctx, false)
 	require.NotEmpty(t, l.Chars)
-	assert.Empty(t, disagreements(l), "every character, CJK and chip, where the textarea puts it")
+	require.Empty(t, disagreements(l), "every character, CJK and chip, where the textarea puts it")
 	do(t, ctx, 10*time.Second, pressEnter(0))
 	msgs := waitMessages(t, ctx, 4)
-	assert.Regexp(t, `^看看 @session:\w+ 这个文件，谢谢！$`, msgs[2].Text, "the chip is a word of its own among the CJK")
+	require.Regexp(t, `^看看 @session:\w+ 这个文件，谢谢！$`, msgs[2].Text, "the chip is a word of its own among the CJK")
 }
 
 // TestALinkWithLangOpensInThatLanguage: the printed link with ?lang=zh added opens Parley in
@@ -106,13 +105,13 @@ func TestALinkWithLangOpensInThatLanguage(t *testing.T) {
 	ctx := browser(t)
 	do(t, ctx, 60*time.Second, chromedp.Navigate(srv.link+"&lang=zh"), waitReady())
 	waitShowing(t, ctx, 30*time.Second, `document.querySelector('.hero h1')?.textContent === '要做点什么？'`, `document.documentElement.lang + ' ' + document.querySelector('.hero h1')?.textContent`)
-	assert.Equal(t, "zh-Hans", evalString(t, ctx, `document.documentElement.lang`))
+	require.Equal(t, "zh-Hans", evalString(t, ctx, `document.documentElement.lang`))
 	pre := get(t, ctx, chromedp.Evaluate[string](`fetch('/?lang=zh').then(r => r.text())`, chromedp.EvalAwaitPromise))
-	assert.Contains(t, pre, `lang="zh-Hans"`, "the pre-rendered page is Chinese")
-	assert.Contains(t, pre, "要做点什么？")
+	require.Contains(t, pre, `lang="zh-Hans"`, "the pre-rendered page is Chinese")
+	require.Contains(t, pre, "要做点什么？")
 	do(t, ctx, 30*time.Second, chromedp.Navigate(srv.base()+"/approvals"),
 		waitJS(`document.documentElement.hasAttribute('data-ready') && !!document.querySelector('.approvals-page')`))
-	assert.Equal(t, "审批", evalString(t, ctx, `document.querySelector('.approvals-page h1').textContent`), "the choice holds on the next page")
+	require.Equal(t, "审批", evalString(t, ctx, `document.querySelector('.approvals-page h1').textContent`), "the choice holds on the next page")
 }
 
 // englishOnPage lists the Latin-letter words the page shows a person or a screen reader
@@ -166,7 +165,7 @@ func noEnglishBy(t *testing.T, ctx context.Context, probe, where, state string) 
 	t.Helper()
 	var left []string
 	require.NoError(t, json.Unmarshal([]byte(evalString(t, ctx, probe)), &left))
-	assert.Empty(t, left, "%s: English words left in %s", state, where)
+	require.Empty(t, left, "%s: English words left in %s", state, where)
 }
 
 // TestChineseSessionSidebarAndApprovals switches a page to Chinese on a session with a thread,
@@ -180,16 +179,16 @@ func TestChineseSessionSidebarAndApprovals(t *testing.T) {
 
 	ctx := openPage(t, srv, "/s/"+a)
 	do(t, ctx, 60*time.Second, waitJS(`!!document.querySelector('#composer-mode') && !!document.querySelector('.entry-waiting') && document.querySelector('.pending-count')?.textContent === '1' && !!document.querySelector('.session-group-name')`))
-	assert.Equal(t, "Approvals", evalString(t, ctx, `document.querySelector('.approvals-link span').textContent`))
-	assert.Equal(t, "Today", evalString(t, ctx, `document.querySelector('.session-group-name').textContent`))
+	require.Equal(t, "Approvals", evalString(t, ctx, `document.querySelector('.approvals-link span').textContent`))
+	require.Equal(t, "Today", evalString(t, ctx, `document.querySelector('.session-group-name').textContent`))
 
 	do(t, ctx, 20*time.Second, js(`parley.setLocale('zh-Hans')`),
 		waitJS(`document.documentElement.lang === 'zh-Hans' && document.querySelector('.session-group-name')?.textContent === '今天'`))
 	do(t, ctx, 20*time.Second, waitJS(`document.querySelector('.approvals-link span')?.textContent === '审批' && document.querySelector('.entry-waiting .entry-kind')?.textContent === '审批'`))
-	assert.Equal(t, "新会话", evalString(t, ctx, `document.querySelector('.new-session').textContent`))
-	assert.Equal(t, "脚本", evalString(t, ctx, `document.querySelector('.entry-run .entry-title').textContent`), "a run card's kind is Parley's word")
-	assert.Equal(t, "智能体说：", evalString(t, ctx, `[...document.querySelectorAll('.msg-agent .sr-only')][0].textContent`))
-	assert.Equal(t, "1 个决定等你处理", evalString(t, ctx, `document.querySelector('.pending-count').title`))
+	require.Equal(t, "新会话", evalString(t, ctx, `document.querySelector('.new-session').textContent`))
+	require.Equal(t, "脚本", evalString(t, ctx, `document.querySelector('.entry-run .entry-title').textContent`), "a run card's kind is Parley's word")
+	require.Equal(t, "智能体说：", evalString(t, ctx, `[...document.querySelectorAll('.msg-agent .sr-only')][0].textContent`))
+	require.Equal(t, "1 个决定等你处理", evalString(t, ctx, `document.querySelector('.pending-count').title`))
 	noEnglish(t, ctx, "the session")
 	noViolations(t, ctx, "the session in Chinese")
 
@@ -197,15 +196,15 @@ func TestChineseSessionSidebarAndApprovals(t *testing.T) {
 	do(t, ctx, 30*time.Second, clickJS(`.approvals-link`),
 		waitJS(`document.documentElement.hasAttribute('data-ready') && document.querySelectorAll('.queue-entry').length === 1`))
 	do(t, ctx, 10*time.Second, waitJS(`document.querySelector('.approvals-page h1')?.textContent === '审批' && document.querySelector('.tab-queue').textContent === '队列（1）'`))
-	assert.Equal(t, "zh-Hans", evalString(t, ctx, `document.documentElement.lang`))
-	assert.Contains(t, evalString(t, ctx, `document.querySelector('.queue-entry .queue-where').textContent`), "提问于")
+	require.Equal(t, "zh-Hans", evalString(t, ctx, `document.documentElement.lang`))
+	require.Contains(t, evalString(t, ctx, `document.querySelector('.queue-entry .queue-where').textContent`), "提问于")
 	noEnglish(t, ctx, "the approvals queue")
 	noViolations(t, ctx, "the approvals queue in Chinese")
 
 	do(t, ctx, 10*time.Second, clickJS(`.tab-history`), waitJS(`document.querySelector('.tab-history').getAttribute('aria-selected') === 'true' && !!document.querySelector('.filter-outcome')`))
 	noEnglish(t, ctx, "the approvals history")
 	do(t, ctx, 10*time.Second, clickJS(`.tab-grants`), waitJS(`!!document.querySelector('.grants-empty')`))
-	assert.Equal(t, "没有“始终允许”的授权：每个请求都会询问。", evalString(t, ctx, `document.querySelector('.grants-empty').textContent`))
+	require.Equal(t, "没有“始终允许”的授权：每个请求都会询问。", evalString(t, ctx, `document.querySelector('.grants-empty').textContent`))
 	noEnglish(t, ctx, "the approvals grants")
 
 	// Back to English with the screen's own switch.
@@ -221,16 +220,16 @@ func TestLocaleSwitchKeepsTheDraft(t *testing.T) {
 	_, ctx := openHome(t)
 	do(t, ctx, 20*time.Second, typeText("draft to keep"), waitJS(`document.querySelector('#composer-input').value === 'draft to keep'`))
 	evalBool(t, ctx, `(e => { e.focus(); e.setSelectionRange(5, 5); e.__mark = 'kept'; return true })(document.querySelector('#composer-input'))`)
-	assert.Equal(t, "What should we do?", evalString(t, ctx, `document.querySelector('.hero h1').textContent`))
+	require.Equal(t, "What should we do?", evalString(t, ctx, `document.querySelector('.hero h1').textContent`))
 
 	do(t, ctx, 20*time.Second, js(`parley.setLocale('zh-Hans')`),
 		waitJS(`document.querySelector('.hero h1')?.textContent === '要做点什么？' && document.querySelector('.starter[data-starter="/help"] .starter-detail')?.textContent === 'Parley 在这里能做什么'`))
-	assert.Equal(t, "kept", evalString(t, ctx, `document.activeElement.__mark || ''`), "the same textarea has the focus")
-	assert.Equal(t, "draft to keep", evalString(t, ctx, `document.activeElement.value`))
-	assert.Equal(t, "5", evalString(t, ctx, `String(document.activeElement.selectionStart) + (document.activeElement.selectionEnd === 5 ? '' : '!')`))
+	require.Equal(t, "kept", evalString(t, ctx, `document.activeElement.__mark || ''`), "the same textarea has the focus")
+	require.Equal(t, "draft to keep", evalString(t, ctx, `document.activeElement.value`))
+	require.Equal(t, "5", evalString(t, ctx, `String(document.activeElement.selectionStart) + (document.activeElement.selectionEnd === 5 ? '' : '!')`))
 	// The placeholder is there only over an empty draft (docs/composer.md, "The keystroke
 	// budget against the floor"): emptied, the box shows the new locale's.
-	assert.False(t, evalBool(t, ctx, `document.querySelector('#composer-input').hasAttribute('placeholder')`), "no placeholder over a draft")
+	require.False(t, evalBool(t, ctx, `document.querySelector('#composer-input').hasAttribute('placeholder')`), "no placeholder over a draft")
 	selectRange(t, ctx, 0, len("draft to keep"))
 	do(t, ctx, 10*time.Second, backspace, waitDraft(""), waitJS(`document.querySelector('#composer-input').placeholder === '随便问点什么，开始一个会话'`))
 	noEnglish(t, ctx, "the empty page")
@@ -250,7 +249,7 @@ func TestTheOfflineAgentSpeaksThePagesLocale(t *testing.T) {
 		chromedp.Navigate(srv.base()+"/s/"+a), waitReady(), waitJS(`!!document.querySelector('.thread .msg-agent .msg-text')`))
 	const reply = `document.querySelector('.thread .msg-agent .msg-text').textContent`
 	do(t, ctx, 10*time.Second, waitJS(reply+`.startsWith('尚未配置模型，所以还没有智能体能处理“你好”')`))
-	assert.Contains(t, evalString(t, ctx, reply), "PARLEY_MODEL_KEY", "the same reply, the flags and names as they are")
+	require.Contains(t, evalString(t, ctx, reply), "PARLEY_MODEL_KEY", "the same reply, the flags and names as they are")
 
 	do(t, ctx, 10*time.Second, js(`parley.setLocale('en')`),
 		waitJS(reply+`.startsWith('No model is configured, so no agent can work on “你好” yet.')`))
@@ -321,16 +320,16 @@ func TestZhWalkHasNoEnglish(t *testing.T) {
 	send("/example", thread+`.includes('用法：/example')`)
 	send("/example nosuch", thread+`.includes('没有示例 "nosuch"。')`)
 	text := evalString(t, ctx, thread)
-	assert.Contains(t, text, "示例：")
-	assert.NotContains(t, text, "Examples:")
+	require.Contains(t, text, "示例：")
+	require.NotContains(t, text, "Examples:")
 	noParleyEnglish(t, ctx, "/example")
 	noEnglish(t, ctx, "/example")
 
 	send("/mcp", thread+`.includes('MCP 服务器（1 个）')`)
 	text = evalString(t, ctx, thread)
-	assert.Contains(t, text, "gone — 失败")
-	assert.NotContains(t, text, "— failed")
-	assert.Contains(t, text, `原因：无法启动 "/nonexistent/parley-mcp-server"：`)
+	require.Contains(t, text, "gone — 失败")
+	require.NotContains(t, text, "— failed")
+	require.Contains(t, text, `原因：无法启动 "/nonexistent/parley-mcp-server"：`)
 	noParleyEnglish(t, ctx, "/mcp")
 
 	send("/script fail('boom')", `!!document.querySelector('.thread .entry-run .entry-status')?.textContent.includes('失败')`)
@@ -344,7 +343,7 @@ func TestZhWalkHasNoEnglish(t *testing.T) {
 	do(t, ctx, 60*time.Second, chromedp.Navigate(srv.base()+"/mcp"),
 		waitJS(`document.querySelector('.mcp-server[data-server="gone"] .mcp-status')?.textContent === '失败'`))
 	// Why it failed is Parley's words around the system's error (content).
-	assert.True(t, strings.HasPrefix(evalString(t, ctx, `document.querySelector('.mcp-server[data-server="gone"] .mcp-reason').textContent`),
+	require.True(t, strings.HasPrefix(evalString(t, ctx, `document.querySelector('.mcp-server[data-server="gone"] .mcp-reason').textContent`),
 		`无法启动 "/nonexistent/parley-mcp-server"：`))
 	noEnglishBut(t, ctx, "the MCP screen", ".mcp-name, .mcp-target, .mcp-source, .mcp-tools code, .mcp-reason")
 
@@ -383,12 +382,12 @@ func TestChineseApprovalGateWords(t *testing.T) {
 	do(t, ctx, 30*time.Second, typeText(`/script write('notes/a.md', 'x'); send('written')`), pressEnter(0),
 		waitJS(`location.pathname.startsWith('/s/')`))
 	do(t, ctx, 30*time.Second, waitJS(`document.querySelector('#composer-mode .approval-message')?.textContent === '允许写入 notes/a.md 吗？'`))
-	assert.Equal(t, "批准|批准，并且以后写入 notes/ 都允许|拒绝", evalString(t, ctx, choiceLabels))
+	require.Equal(t, "批准|批准，并且以后写入 notes/ 都允许|拒绝", evalString(t, ctx, choiceLabels))
 
 	// A switch rewords the open approval in place, and back.
 	do(t, ctx, 10*time.Second, js(`parley.setLocale('en')`),
 		waitJS(`document.querySelector('#composer-mode .approval-message').textContent === 'Allow writing notes/a.md?'`))
-	assert.Equal(t, "Approve|Approve, and always for writes in notes/|Reject", evalString(t, ctx, choiceLabels))
+	require.Equal(t, "Approve|Approve, and always for writes in notes/|Reject", evalString(t, ctx, choiceLabels))
 	do(t, ctx, 10*time.Second, js(`parley.setLocale('zh-Hans')`),
 		waitJS(`document.querySelector('#composer-mode .approval-message').textContent === '允许写入 notes/a.md 吗？'`))
 
@@ -397,9 +396,9 @@ func TestChineseApprovalGateWords(t *testing.T) {
 	const outcome = `[...document.querySelectorAll('.thread .entry-decision .entry-outcome')].map(e => e.textContent).join('|')`
 	do(t, ctx, 30*time.Second, waitJS(outcome+` === '已批准，以后写入 notes/ 都允许'`),
 		waitJS(`document.querySelector('.thread').innerText.includes('written')`))
-	assert.Equal(t, "允许写入 notes/a.md 吗？", evalString(t, ctx, `document.querySelector('.thread .entry-decision .entry-title').textContent`))
+	require.Equal(t, "允许写入 notes/a.md 吗？", evalString(t, ctx, `document.querySelector('.thread .entry-decision .entry-title').textContent`))
 	do(t, ctx, 10*time.Second, js(`parley.setLocale('en')`), waitJS(outcome+` === 'Approved, always for writes in notes/'`))
-	assert.Equal(t, "Allow writing notes/a.md?", evalString(t, ctx, `document.querySelector('.thread .entry-decision .entry-title').textContent`))
+	require.Equal(t, "Allow writing notes/a.md?", evalString(t, ctx, `document.querySelector('.thread .entry-decision .entry-title').textContent`))
 	do(t, ctx, 10*time.Second, js(`parley.setLocale('zh-Hans')`), waitJS(outcome+` === '已批准，以后写入 notes/ 都允许'`))
 
 	// The approvals screen: the history says what was asked and the reach granted; the
@@ -407,9 +406,9 @@ func TestChineseApprovalGateWords(t *testing.T) {
 	do(t, ctx, 60*time.Second, chromedp.Navigate(srv.base()+"/approvals"),
 		waitJS(`document.documentElement.hasAttribute('data-ready') && !!document.querySelector('.approvals-page')`))
 	do(t, ctx, 30*time.Second, clickJS(`.tab-history`), waitJS(`!!document.querySelector('.history-entry .history-grant')`))
-	assert.Equal(t, "允许写入 notes/a.md 吗？", evalString(t, ctx, `document.querySelector('.history-entry .entry-title').textContent`))
-	assert.Contains(t, evalString(t, ctx, `document.querySelector('.history-entry .history-outcome').textContent`), "以后写入 notes/ 都允许")
-	assert.Contains(t, evalString(t, ctx, `document.querySelector('.history-entry .history-grant').textContent`), "在 notes/ 中写入")
+	require.Equal(t, "允许写入 notes/a.md 吗？", evalString(t, ctx, `document.querySelector('.history-entry .entry-title').textContent`))
+	require.Contains(t, evalString(t, ctx, `document.querySelector('.history-entry .history-outcome').textContent`), "以后写入 notes/ 都允许")
+	require.Contains(t, evalString(t, ctx, `document.querySelector('.history-entry .history-grant').textContent`), "在 notes/ 中写入")
 	do(t, ctx, 30*time.Second, clickJS(`.tab-grants`), waitJS(`document.querySelector('.grant-words')?.textContent === 'write: 在 notes/ 中写入'`))
 	do(t, ctx, 10*time.Second, js(`parley.setLocale('en')`), waitJS(`document.querySelector('.grant-words').textContent === 'write: writes in notes/'`))
 }
@@ -429,7 +428,7 @@ func TestChineseModelNoticeAndServerWords(t *testing.T) {
 	const thread = `document.querySelector('.thread').innerText`
 	do(t, ctx, 60*time.Second, waitJS(thread+`.includes('无法连接 `+down+` 的模型服务器')`))
 	do(t, ctx, 10*time.Second, js(`parley.setLocale('en')`), waitJS(thread+`.includes('The model server at `+down+` cannot be reached')`))
-	assert.NotContains(t, evalString(t, ctx, thread), "无法连接")
+	require.NotContains(t, evalString(t, ctx, thread), "无法连接")
 	do(t, ctx, 10*time.Second, js(`parley.setLocale('zh-Hans')`), waitJS(thread+`.includes('无法连接 `+down+` 的模型服务器')`))
 
 	// A slash command's argument error, in Chinese.
@@ -450,23 +449,23 @@ func TestThePreRenderSpeaksTheBrowsersLanguage(t *testing.T) {
 	page := func(lang string) string {
 		// The token link itself, no bearer token: what a browser asks first.
 		resp, b := testkit.Client{T: t, Base: srv.link}.Do(http.MethodGet, "", nil, http.Header{"Accept-Language": {lang}})
-		assert.Contains(t, resp.Header.Values("Vary"), "Accept-Language")
+		require.Contains(t, resp.Header.Values("Vary"), "Accept-Language")
 		return string(b)
 	}
 	zh := page("zh-CN,zh;q=0.9,en;q=0.8")
-	assert.Contains(t, zh, `lang="zh-Hans"`)
+	require.Contains(t, zh, `lang="zh-Hans"`)
 	en := page("en-US,en;q=0.9")
-	assert.Contains(t, en, `lang="en"`)
+	require.Contains(t, en, `lang="en"`)
 	require.Contains(t, zh, `class="hero"`, "the pre-render draws the hero")
 	// The hero's words and the bar's placeholder, as the catalogue words them.
 	for _, w := range []struct{ zh, en string }{
 		{"要做点什么？", "What should we do?"},
 		{`placeholder="随便问点什么，开始一个会话"`, `placeholder="Ask anything to start a session"`},
 	} {
-		assert.Contains(t, zh, w.zh)
-		assert.NotContains(t, zh, w.en)
-		assert.Contains(t, en, w.en)
-		assert.NotContains(t, en, w.zh)
+		require.Contains(t, zh, w.zh)
+		require.NotContains(t, zh, w.en)
+		require.Contains(t, en, w.en)
+		require.NotContains(t, en, w.zh)
 	}
 }
 
@@ -485,9 +484,9 @@ func TestASessionNamedByACommandReadsInTheLocale(t *testing.T) {
 	id := sessionOf(t, ctx)
 	title := `document.querySelector('#sidebar .session-item[data-session="` + id + `"] .session-title')?.textContent`
 	waitShowing(t, ctx, 30*time.Second, title+` === '示例 hello'`, title)
-	assert.Equal(t, "示例 hello", evalString(t, ctx, `document.querySelector('.session-header h1, main h1').textContent`))
-	assert.Contains(t, evalString(t, ctx, `document.title`), "示例 hello")
-	assert.Equal(t, "Example of my own words", evalString(t, ctx, `document.querySelector('#sidebar .session-item[data-session="`+mine+`"] .session-title')?.textContent`))
+	require.Equal(t, "示例 hello", evalString(t, ctx, `document.querySelector('.session-header h1, main h1').textContent`))
+	require.Contains(t, evalString(t, ctx, `document.title`), "示例 hello")
+	require.Equal(t, "Example of my own words", evalString(t, ctx, `document.querySelector('#sidebar .session-item[data-session="`+mine+`"] .session-title')?.textContent`))
 }
 
 // TestChineseHistorySaysAConfirmsAnswerInChinese: in Chinese, /approvals' history says a
@@ -506,7 +505,7 @@ func TestChineseHistorySaysAConfirmsAnswerInChinese(t *testing.T) {
 		chromedp.Navigate(srv.base()+"/approvals"),
 		waitJS(`document.documentElement.hasAttribute('data-ready') && !!document.querySelector('.approvals-page')`),
 		clickJS(`.tab-history`), waitJS(`document.querySelectorAll('.history-entry').length === 1`))
-	assert.Equal(t, "已回答：否", evalString(t, ctx, `document.querySelector('.history-entry .history-outcome').textContent`))
+	require.Equal(t, "已回答：否", evalString(t, ctx, `document.querySelector('.history-entry .history-outcome').textContent`))
 }
 
 // More of the server's fixed words in a Chinese page (docs/i18n.md): /help's answer, a
@@ -527,9 +526,9 @@ func TestChineseHelpChecksAndHistory(t *testing.T) {
 		waitJS(thread+`.includes('命令：')`))
 	help := evalString(t, ctx, thread)
 	for _, s := range []string{"/help: 列出命令和示例。", "/script <code>: 在工作区的沙箱中运行 Starlark 代码。", "其他任何文字，包括其他以 / 开头的词，都会发给智能体。"} {
-		assert.Contains(t, help, s)
+		require.Contains(t, help, s)
 	}
-	assert.NotContains(t, help, "Commands:")
+	require.NotContains(t, help, "Commands:")
 	do(t, ctx, 10*time.Second, js(`parley.setLocale('en')`),
 		waitJS(thread+`.includes('Commands:') && `+thread+`.includes('/help: List the commands and the examples.')`))
 	do(t, ctx, 10*time.Second, js(`parley.setLocale('zh-Hans')`), waitJS(thread+`.includes('命令：') && !`+thread+`.includes('Commands:')`))
@@ -577,7 +576,7 @@ func TestChineseHelpChecksAndHistory(t *testing.T) {
 	do(t, ctx, 30*time.Second, clickJS(`.tab-history`), waitJS(`document.querySelectorAll('.history-entry').length === 2`))
 	do(t, ctx, 10*time.Second, waitJS(outcomes+`.includes('批准了 2 个中的 1 个') && `+outcomes+`.includes('它所在的这一轮被停止了')`))
 	zh := evalString(t, ctx, outcomes)
-	assert.False(t, strings.Contains(zh, "Approved") || strings.Contains(zh, "its turn"), zh)
+	require.False(t, strings.Contains(zh, "Approved") || strings.Contains(zh, "its turn"), zh)
 	do(t, ctx, 10*time.Second, js(`parley.setLocale('en')`),
 		waitJS(outcomes+`.includes('Approved 1 of 2') && `+outcomes+`.includes('its turn was stopped')`))
 }
@@ -594,8 +593,8 @@ func TestTheLoadingLabelInChinese(t *testing.T) {
 	defer release()
 	do(t, ctx, 60*time.Second, chromedp.Navigate(srv.link),
 		waitJS(`typeof goappLoadingLabel === 'string' && !!document.getElementById('app-wasm-loader-label')`))
-	assert.Equal(t, "正在加载 Parley {progress}%", evalString(t, ctx, `goappLoadingLabel`))
-	assert.Equal(t, "zh-Hans", evalString(t, ctx, `document.documentElement.lang`))
+	require.Equal(t, "正在加载 Parley {progress}%", evalString(t, ctx, `goappLoadingLabel`))
+	require.Equal(t, "zh-Hans", evalString(t, ctx, `document.documentElement.lang`))
 	do(t, ctx, 10*time.Second, waitJS(`document.getElementById('app-wasm-loader-label').innerText === '正在加载 Parley 0%'`))
 	release()
 	do(t, ctx, 60*time.Second, waitReady(), waitJS(`!document.getElementById('app-wasm-loader-label')`))

@@ -10,7 +10,6 @@ import (
 	"time"
 
 	"github.com/chromedp/chromedp"
-	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
 	"parley/protocol"
@@ -24,20 +23,20 @@ func TestEmptyPageOffersStarters(t *testing.T) {
 	t.Parallel()
 	_, ctx := openHome(t)
 	do(t, ctx, 20*time.Second, waitJS(`document.querySelectorAll('.starters .starter').length >= 3`))
-	assert.Equal(t, "0", evalString(t, ctx, `String(document.querySelectorAll('.workspaces [role=radio]').length)`))
+	require.Equal(t, "0", evalString(t, ctx, `String(document.querySelectorAll('.workspaces [role=radio]').length)`))
 	starters := evalString(t, ctx, `[...document.querySelectorAll('.starters .starter-label')].map(e => e.textContent).join('|')`)
 	for _, want := range []string{"/example", "/help", "Run Greet someone"} {
-		assert.Contains(t, starters, want)
+		require.Contains(t, starters, want)
 	}
-	assert.NotContains(t, starters, "What is in this workspace?", "no prompt starters without a model")
-	assert.NotEmpty(t, evalString(t, ctx, `document.querySelector('.hero-tag').textContent`))
+	require.NotContains(t, starters, "What is in this workspace?", "no prompt starters without a model")
+	require.NotEmpty(t, evalString(t, ctx, `document.querySelector('.hero-tag').textContent`))
 
 	do(t, ctx, 20*time.Second, js(`document.querySelector('.starter[data-starter="/help"]').click()`),
 		waitJS(`location.pathname.startsWith('/s/')`))
 	msgs := waitMessages(t, ctx, 2)
-	assert.Equal(t, "/help", msgs[0].Text)
-	assert.Contains(t, msgs[1].Text, "Commands:")
-	assert.False(t, evalBool(t, ctx, `!!document.querySelector('.starters')`), "starters belong to the empty page")
+	require.Equal(t, "/help", msgs[0].Text)
+	require.Contains(t, msgs[1].Text, "Commands:")
+	require.False(t, evalBool(t, ctx, `!!document.querySelector('.starters')`), "starters belong to the empty page")
 }
 
 // TestDecisionCardWaitsThenStatesItsOutcome: while the composer holds a decision, its card is
@@ -47,15 +46,15 @@ func TestDecisionCardWaitsThenStatesItsOutcome(t *testing.T) {
 	t.Parallel()
 	srv, ctx := openSession(t, `/script ok = confirm('Ship it?'); v = ask('Deploy', {'type': 'object', 'properties': {'env': {'type': 'string', 'title': 'Environment', 'oneOf': [{'const': 'staging', 'title': 'Staging'}, {'const': 'prod', 'title': 'Production'}]}, 'replicas': {'type': 'integer', 'title': 'Replicas'}}}); send('done')`)
 	do(t, ctx, 60*time.Second, waitJS(`!!document.querySelector('.entry-decision.status-pending') && !!document.querySelector('#composer-mode')`))
-	assert.Equal(t, 1, int(get(t, ctx, chromedp.Evaluate[float64](`document.querySelectorAll('.thread .entry-decision').length`))))
-	assert.Contains(t, evalString(t, ctx, `document.querySelector('.entry-decision').textContent`), "Waiting for your answer below")
-	assert.False(t, evalBool(t, ctx, `!!document.querySelector('.entry-decision button, .thread-inner .choice')`), "the card repeats none of the composer's answers")
+	require.Equal(t, 1, int(get(t, ctx, chromedp.Evaluate[float64](`document.querySelectorAll('.thread .entry-decision').length`))))
+	require.Contains(t, evalString(t, ctx, `document.querySelector('.entry-decision').textContent`), "Waiting for your answer below")
+	require.False(t, evalBool(t, ctx, `!!document.querySelector('.entry-decision button, .thread-inner .choice')`), "the card repeats none of the composer's answers")
 
 	do(t, ctx, 10*time.Second, js(`document.querySelector('.entry-decision').focus()`), pressEnter(0),
 		waitJS(`document.activeElement && document.activeElement.id === 'composer-mode'`))
 	do(t, ctx, 10*time.Second, chromedp.Click(chromedp.CSS(`#composer-mode .choice`)),
 		waitJS(`document.querySelectorAll('.thread .entry-decision').length === 2`))
-	assert.Equal(t, "Yes", evalString(t, ctx, `document.querySelector('.entry-decision .entry-outcome').textContent`))
+	require.Equal(t, "Yes", evalString(t, ctx, `document.querySelector('.entry-decision .entry-outcome').textContent`))
 
 	// The form, answered over the API as another client would: the card says it in words.
 	id := evalString(t, ctx, `document.querySelector('.entry-decision.status-pending').dataset.decision`)
@@ -63,7 +62,7 @@ func TestDecisionCardWaitsThenStatesItsOutcome(t *testing.T) {
 		protocol.ReplyRequest{Action: protocol.ActionAccept, Content: json.RawMessage(`{"env":"staging","replicas":3}`)})
 	require.NoError(t, err)
 	do(t, ctx, 20*time.Second, waitJS(`!document.querySelector('.entry-decision.status-pending')`))
-	assert.Equal(t, "Environment: Staging · Replicas: 3",
+	require.Equal(t, "Environment: Staging · Replicas: 3",
 		evalString(t, ctx, `document.querySelectorAll('.entry-decision .entry-outcome')[1].textContent`))
 }
 
@@ -74,8 +73,8 @@ func TestRunOutputIsShownOnce(t *testing.T) {
 	_, ctx := openSession(t, `/script print('Hello, Ada.'); send('Hello, Ada.')`)
 	do(t, ctx, 60*time.Second, waitJS(`!!document.querySelector('.entry-run.status-done') && !document.querySelector('.thread .working')`))
 	shown := evalString(t, ctx, `[...document.querySelectorAll('.thread-inner .msg-agent, .thread-inner .entry-run')].map(e => e.innerText).join('\n')`)
-	assert.Equal(t, 1, strings.Count(shown, "Hello, Ada."), shown)
-	assert.Contains(t, evalString(t, ctx, `document.querySelector('.entry-run .entry-output').textContent`), "Hello, Ada.")
+	require.Equal(t, 1, strings.Count(shown, "Hello, Ada."), shown)
+	require.Contains(t, evalString(t, ctx, `document.querySelector('.entry-run .entry-output').textContent`), "Hello, Ada.")
 }
 
 // TestScreenshots saves the look for review under bin/screenshots (make screenshots): the
@@ -151,16 +150,16 @@ func TestExampleArgumentCompletion(t *testing.T) {
 	do(t, ctx, 20*time.Second, waitJS(`document.documentElement.hasAttribute('data-composer-live')`),
 		typeText("/example "), menuOpen("git-status"), menuOpen("hello"))
 	options := evalString(t, ctx, `[...document.querySelectorAll('#composer-menu [role=option]')].map(o => o.textContent).join('|')`)
-	assert.Contains(t, options, "Say hello", "each slug with its description")
-	assert.Equal(t, "Examples", evalString(t, ctx, `document.querySelector('#composer-menu .ib-group-name').textContent`))
+	require.Contains(t, options, "Say hello", "each slug with its description")
+	require.Equal(t, "Examples", evalString(t, ctx, `document.querySelector('#composer-menu .ib-group-name').textContent`))
 	// A slug is read whole on one line ("ask-deploy", never "ask-" over "deploy"); its
 	// description gives way.
-	assert.Equal(t, "", evalString(t, ctx, `[...document.querySelectorAll('#composer-menu .ib-option-label')].filter(l => l.getBoundingClientRect().height > parseFloat(getComputedStyle(l).fontSize) * 1.8 || l.scrollWidth > l.clientWidth).map(l => l.textContent).join('|')`))
+	require.Equal(t, "", evalString(t, ctx, `[...document.querySelectorAll('#composer-menu .ib-option-label')].filter(l => l.getBoundingClientRect().height > parseFloat(getComputedStyle(l).fontSize) * 1.8 || l.scrollWidth > l.clientWidth).map(l => l.textContent).join('|')`))
 
 	do(t, ctx, 10*time.Second, typeText("hel"),
 		waitJS(`document.querySelectorAll('#composer-menu [role=option]').length === 1`), tab, waitDraft("/example hello "))
 	do(t, ctx, 20*time.Second, pressEnter(0), waitJS(`!!document.querySelector('.entry-run.status-done')`))
-	assert.Equal(t, "Example hello", evalString(t, ctx, `document.querySelector('.entry-run .entry-title').textContent`))
+	require.Equal(t, "Example hello", evalString(t, ctx, `document.querySelector('.entry-run .entry-title').textContent`))
 }
 
 // TestAnExampleTypedWholeRunsOnOneEnter: "/example hello" typed whole at a person's pace
@@ -172,8 +171,8 @@ func TestAnExampleTypedWholeRunsOnOneEnter(t *testing.T) {
 	do(t, ctx, 20*time.Second, waitJS(`document.documentElement.hasAttribute('data-composer-live')`))
 	typeAt(t, ctx, newRand(), "/example hello", typistsPace)
 	do(t, ctx, 10*time.Second, menuOpen("hello"), pressEnter(0), waitJS(`!!document.querySelector('.entry-run.status-done')`))
-	assert.Equal(t, "Example hello", evalString(t, ctx, `document.querySelector('.entry-run .entry-title').textContent`))
-	assert.Equal(t, "", draft(t, ctx), "the draft went with it")
+	require.Equal(t, "Example hello", evalString(t, ctx, `document.querySelector('.entry-run .entry-title').textContent`))
+	require.Equal(t, "", draft(t, ctx), "the draft went with it")
 }
 
 // TestRightToLeftTextIsLaidOutRightToLeft (QA round 12 #13): Arabic typed into the composer
@@ -187,8 +186,8 @@ func TestRightToLeftTextIsLaidOutRightToLeft(t *testing.T) {
 
 	typeAt(t, ctx, newRand(), arabic, typingPaces[0])
 	do(t, ctx, 10*time.Second, waitDraft(arabic))
-	assert.True(t, evalBool(t, ctx, `document.querySelector('#composer-input').matches(':dir(rtl)')`), "the textarea")
-	assert.True(t, evalBool(t, ctx, `document.querySelector('.ib-backdrop').matches(':dir(rtl)')`), "the backdrop, which draws the same text")
+	require.True(t, evalBool(t, ctx, `document.querySelector('#composer-input').matches(':dir(rtl)')`), "the textarea")
+	require.True(t, evalBool(t, ctx, `document.querySelector('.ib-backdrop').matches(':dir(rtl)')`), "the backdrop, which draws the same text")
 	// The two layers still line up: the drawn text ends at the textarea's right edge, where
 	// its caret started.
 	gap := evalString(t, ctx, `(() => {
@@ -197,25 +196,25 @@ func TestRightToLeftTextIsLaidOutRightToLeft(t *testing.T) {
 		const text = r.getBoundingClientRect(), box = ta.getBoundingClientRect();
 		return String(Math.round(box.left + ta.clientLeft + ta.clientWidth - text.right));
 	})()`)
-	assert.Contains(t, []string{"0", "1", "-1"}, gap, "the backdrop's text ends at the textarea's right edge")
+	require.Contains(t, []string{"0", "1", "-1"}, gap, "the backdrop's text ends at the textarea's right edge")
 
 	do(t, ctx, 10*time.Second, pressEnter(0))
 	waitMessages(t, ctx, 2)
 	do(t, ctx, 10*time.Second, waitJS(`document.querySelector('.session-header h1').textContent.startsWith('مرحبا')`))
-	assert.True(t, evalBool(t, ctx, `document.querySelector('.thread .msg-user .msg-text').matches(':dir(rtl)')`), "the message")
-	assert.True(t, evalBool(t, ctx, `document.querySelector('.session-header h1').matches(':dir(rtl)')`), "the session's title")
-	assert.True(t, evalBool(t, ctx, `document.querySelector('.session-link[aria-current="page"] .session-title').matches(':dir(rtl)')`), "its title in the list")
-	assert.True(t, evalBool(t, ctx, `document.querySelector('.session-header').matches(':dir(ltr)')`), "the page's chrome stays left to right")
-	assert.True(t, evalBool(t, ctx, `document.querySelector('#composer-input').matches(':dir(ltr)')`), "the emptied textarea is left to right again")
+	require.True(t, evalBool(t, ctx, `document.querySelector('.thread .msg-user .msg-text').matches(':dir(rtl)')`), "the message")
+	require.True(t, evalBool(t, ctx, `document.querySelector('.session-header h1').matches(':dir(rtl)')`), "the session's title")
+	require.True(t, evalBool(t, ctx, `document.querySelector('.session-link[aria-current="page"] .session-title').matches(':dir(rtl)')`), "its title in the list")
+	require.True(t, evalBool(t, ctx, `document.querySelector('.session-header').matches(':dir(ltr)')`), "the page's chrome stays left to right")
+	require.True(t, evalBool(t, ctx, `document.querySelector('#composer-input').matches(':dir(ltr)')`), "the emptied textarea is left to right again")
 
 	typeAt(t, ctx, newRand(), "hello there", typingPaces[0])
 	do(t, ctx, 10*time.Second, waitDraft("hello there"))
-	assert.True(t, evalBool(t, ctx, `document.querySelector('#composer-input').matches(':dir(ltr)')`))
+	require.True(t, evalBool(t, ctx, `document.querySelector('#composer-input').matches(':dir(ltr)')`))
 	do(t, ctx, 10*time.Second, pressEnter(0))
 	msgs := waitMessages(t, ctx, 4)
 	require.Equal(t, "hello there", msgs[2].Text)
 	dirs := evalString(t, ctx, `[...document.querySelectorAll('.thread .msg-user .msg-text')].map(e => e.matches(':dir(rtl)') ? 'rtl' : 'ltr').join(' ')`)
-	assert.Equal(t, "rtl ltr", dirs, "each message by its own words")
+	require.Equal(t, "rtl ltr", dirs, "each message by its own words")
 }
 
 // TestPagesLookLikeTheApp: /approvals and /mcp use the app's controls, not the browser's:
@@ -228,17 +227,17 @@ func TestPagesLookLikeTheApp(t *testing.T) {
 		waitJS(`!document.querySelector('.entry-decision.status-pending')`))
 	row := evalString(t, ctx, `document.querySelector('.composer-controls-row').innerText.replace(/\s+/g, ' ')`)
 	for _, want := range []string{"Permission mode", "Model", "offline", "Language"} {
-		assert.Contains(t, row, want)
+		require.Contains(t, row, want)
 	}
-	assert.Equal(t, "none", evalString(t, ctx, `getComputedStyle(document.querySelector('#permission-mode')).appearance`))
+	require.Equal(t, "none", evalString(t, ctx, `getComputedStyle(document.querySelector('#permission-mode')).appearance`))
 	noViolations(t, ctx, "a thread with the controls row")
 
 	do(t, ctx, 30*time.Second, chromedp.Navigate(srv.base()+"/approvals"),
 		waitJS(`document.documentElement.hasAttribute('data-ready') && !!document.querySelector('.queue-empty')`),
 		clickJS(`.tab-history`), waitJS(`document.querySelectorAll('.history-entry').length === 1`))
-	assert.Equal(t, "none", evalString(t, ctx, `getComputedStyle(document.querySelector('.filter-session')).appearance`))
-	assert.Equal(t, "none", evalString(t, ctx, `getComputedStyle(document.querySelector('.history-entry .queue-thread')).textDecorationLine`))
-	assert.NotEqual(t, "rgba(0, 0, 0, 0)", evalString(t, ctx, `getComputedStyle(document.querySelector('.history-entry')).backgroundColor`))
+	require.Equal(t, "none", evalString(t, ctx, `getComputedStyle(document.querySelector('.filter-session')).appearance`))
+	require.Equal(t, "none", evalString(t, ctx, `getComputedStyle(document.querySelector('.history-entry .queue-thread')).textDecorationLine`))
+	require.NotEqual(t, "rgba(0, 0, 0, 0)", evalString(t, ctx, `getComputedStyle(document.querySelector('.history-entry')).backgroundColor`))
 	noViolations(t, ctx, "the approvals history")
 	for _, scheme := range []string{"light", "dark"} {
 		do(t, ctx, 10*time.Second, colorScheme(scheme))
@@ -253,11 +252,11 @@ func TestPagesLookLikeTheApp(t *testing.T) {
 		return evalString(t, ctx, `(h => { const r = h.getBoundingClientRect(), t = getComputedStyle(h.querySelector('h1'));
 			return [Math.round(r.top), Math.round(r.height), Math.round(h.querySelector('h1').getBoundingClientRect().left), t.fontSize, t.fontWeight, getComputedStyle(h).borderBottomWidth].join() })(document.querySelector('main .page-header'))`)
 	}
-	assert.Equal(t, header("/approvals"), header("/mcp"), "the two pages' headers: top, height, title's left, size, weight, line")
+	require.Equal(t, header("/approvals"), header("/mcp"), "the two pages' headers: top, height, title's left, size, weight, line")
 	do(t, ctx, 30*time.Second, waitJS(`!!document.querySelector('.mcp-empty')`))
-	assert.True(t, evalBool(t, ctx, `(b => b.getBoundingClientRect().top >= document.querySelector('.page-header').getBoundingClientRect().bottom)(document.querySelector('.back-link'))`),
+	require.True(t, evalBool(t, ctx, `(b => b.getBoundingClientRect().top >= document.querySelector('.page-header').getBoundingClientRect().bottom)(document.querySelector('.back-link'))`),
 		"Back to the chat sits under the header")
-	assert.Equal(t, "none", evalString(t, ctx, `getComputedStyle(document.querySelector('.back-link')).textDecorationLine`))
+	require.Equal(t, "none", evalString(t, ctx, `getComputedStyle(document.querySelector('.back-link')).textDecorationLine`))
 	noViolations(t, ctx, "/mcp")
 }
 
@@ -273,7 +272,7 @@ func TestOneFocusRingAndOneLanguagePick(t *testing.T) {
 	// The ring is 2 px wide, 2 px out: all of it lies inside the box that clips the header.
 	ring := `(p => { const r = p.getBoundingClientRect(), c = p.closest('.morph-header-main').getBoundingClientRect();
 		return [r.top - 4 - c.top, c.bottom - r.bottom - 4, r.left - 4 - c.left].every(d => d >= -0.5) })(document.querySelector('#fn-pick'))`
-	assert.True(t, evalBool(t, ctx, ring), "the picker's ring is not clipped: %s",
+	require.True(t, evalBool(t, ctx, ring), "the picker's ring is not clipped: %s",
 		evalString(t, ctx, `JSON.stringify([document.querySelector('#fn-pick').getBoundingClientRect(), document.querySelector('.morph-header-main').getBoundingClientRect()])`))
 	styled := `(s => s.appearance + ' ' + s.backgroundColor)(getComputedStyle(document.querySelector('.locale-pick')))`
 	want := evalString(t, ctx, styled)
@@ -281,7 +280,7 @@ func TestOneFocusRingAndOneLanguagePick(t *testing.T) {
 	for _, page := range []string{"/approvals", "/mcp"} {
 		do(t, ctx, 60*time.Second, chromedp.Navigate(srv.base()+page),
 			waitJS(`document.documentElement.hasAttribute('data-ready') && !!document.querySelector('.locale-pick')`))
-		assert.Equal(t, want, evalString(t, ctx, styled), page)
+		require.Equal(t, want, evalString(t, ctx, styled), page)
 	}
 }
 
@@ -297,20 +296,20 @@ func TestMCPPageHasTheFrame(t *testing.T) {
 	do(t, ctx, 60*time.Second, chromedp.Navigate(srv.link), waitReady(), chromedp.Navigate(srv.base()+"/mcp"),
 		waitJS(`document.documentElement.hasAttribute('data-ready') && !!document.querySelector('.mcp-page')`),
 		waitJS(`!!document.querySelector('#sidebar .session-item[data-session="`+s+`"]') && document.querySelector('#sidebar .pending-count')?.textContent === '1'`))
-	assert.True(t, evalBool(t, ctx, `document.querySelector('#sidebar').getBoundingClientRect().right <= document.querySelector('.mcp-page').getBoundingClientRect().left + 0.5`), "the sidebar is beside the page")
+	require.True(t, evalBool(t, ctx, `document.querySelector('#sidebar').getBoundingClientRect().right <= document.querySelector('.mcp-page').getBoundingClientRect().left + 0.5`), "the sidebar is beside the page")
 
 	for _, page := range []string{"/mcp", "/approvals"} {
 		phone := browser(t)
 		do(t, phone, 60*time.Second, chromedp.EmulateViewport(390, 844), touchScreen(true), chromedp.Navigate(srv.link), waitReady(),
 			chromedp.Navigate(srv.base()+page), waitJS(`document.documentElement.hasAttribute('data-ready') && !!document.querySelector('main')`))
-		assert.False(t, evalBool(t, phone, `(r => r.width > 0)(document.querySelector('#sidebar').getBoundingClientRect())`), page+": the drawer starts closed")
+		require.False(t, evalBool(t, phone, `(r => r.width > 0)(document.querySelector('#sidebar').getBoundingClientRect())`), page+": the drawer starts closed")
 		do(t, phone, 20*time.Second, clickJS(`.menu-toggle`))
 		waitShowing(t, phone, 20*time.Second, `document.querySelector('#sidebar').classList.contains('open') && !!document.querySelector('#sidebar .session-item[data-session="`+s+`"]')`,
 			`'`+page+` ' + document.querySelector('#sidebar').outerHTML.slice(0, 1500)`)
 		do(t, phone, 20*time.Second,
 			waitJS(`document.querySelector('.drawer-backdrop').classList.contains('open') && getComputedStyle(document.querySelector('.drawer-backdrop')).display !== 'none'`))
 		// The toggle and the page's title do not overlap.
-		assert.True(t, evalBool(t, phone, `(a => { const t = document.querySelector('main h1').getBoundingClientRect(); return a.right <= t.left + 0.5 || a.bottom <= t.top + 0.5 })(document.querySelector('.menu-toggle').getBoundingClientRect())`), page+": the toggle covers the title")
+		require.True(t, evalBool(t, phone, `(a => { const t = document.querySelector('main h1').getBoundingClientRect(); return a.right <= t.left + 0.5 || a.bottom <= t.top + 0.5 })(document.querySelector('.menu-toggle').getBoundingClientRect())`), page+": the toggle covers the title")
 		do(t, phone, 20*time.Second, clickJS(`.drawer-backdrop`),
 			waitJS(`!document.querySelector('#sidebar').classList.contains('open') && document.activeElement?.classList.contains('menu-toggle')`))
 	}

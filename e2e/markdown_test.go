@@ -11,7 +11,7 @@ import (
 
 	"github.com/chromedp/chromedp"
 
-	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
 )
 
 // markdownAnswer is what the scripted model streams: Markdown of each kind, and attacks.
@@ -56,20 +56,20 @@ func TestAgentMarkdownInTheBrowser(t *testing.T) {
 		typeText("plan please"), pressEnter(0), waitJS(`location.pathname.startsWith('/s/')`))
 	do(t, ctx, 30*time.Second, waitJS(`!!document.querySelector('.msg-agent .md table td') && document.querySelectorAll('.msg-agent .md td').length == 2`))
 
-	assert.Equal(t, "the plan", evalString(t, ctx, `document.querySelector('.msg-agent .md strong').textContent`))
-	assert.Equal(t, "2", evalString(t, ctx, `String(document.querySelectorAll('.msg-agent .md ol li').length)`))
-	assert.Equal(t, "language-go", evalString(t, ctx, `document.querySelector('.msg-agent .md pre code').className`))
-	assert.Equal(t, "https://go.dev/doc/|_blank|noopener noreferrer", evalString(t, ctx,
+	require.Equal(t, "the plan", evalString(t, ctx, `document.querySelector('.msg-agent .md strong').textContent`))
+	require.Equal(t, "2", evalString(t, ctx, `String(document.querySelectorAll('.msg-agent .md ol li').length)`))
+	require.Equal(t, "language-go", evalString(t, ctx, `document.querySelector('.msg-agent .md pre code').className`))
+	require.Equal(t, "https://go.dev/doc/|_blank|noopener noreferrer", evalString(t, ctx,
 		`[...document.querySelectorAll('.msg-agent .md a')].map(a => a.getAttribute('href')+'|'+a.target+'|'+a.rel).join(',')`), "one link: the javascript: one is text")
-	assert.False(t, evalBool(t, ctx, `!!document.querySelector('.msg-agent img') || window.__xss === 1`), "the <img onerror> is text")
-	assert.Contains(t, evalString(t, ctx, `document.querySelector('.msg-agent .md').textContent`), `<img src=x onerror="window.__xss=1">`)
+	require.False(t, evalBool(t, ctx, `!!document.querySelector('.msg-agent img') || window.__xss === 1`), "the <img onerror> is text")
+	require.Contains(t, evalString(t, ctx, `document.querySelector('.msg-agent .md').textContent`), `<img src=x onerror="window.__xss=1">`)
 
 	do(t, ctx, 10*time.Second,
 		js(`navigator.clipboard.writeText = t => { window.__copied = t; return Promise.resolve(); }`),
 		js(`document.querySelector('.msg-agent .md-copy').click()`),
 		waitJS(`document.querySelector('.msg-agent .md-copy').getAttribute('aria-label') == 'Copied'`))
-	assert.Equal(t, `fmt.Println("<b>hi</b>")`, evalString(t, ctx, `window.__copied`))
-	assert.Equal(t, "Copied", evalString(t, ctx, `document.querySelector('.msg-agent .md-copy').textContent`))
+	require.Equal(t, `fmt.Println("<b>hi</b>")`, evalString(t, ctx, `window.__copied`))
+	require.Equal(t, "Copied", evalString(t, ctx, `document.querySelector('.msg-agent .md-copy').textContent`))
 }
 
 // TestATableKeepsItsWordsWhole: on a phone, a table beside one long unbroken word keeps its
@@ -89,6 +89,6 @@ func TestATableKeepsItsWordsWhole(t *testing.T) {
 	lines := get(t, ctx, chromedp.Evaluate[int](`(() => { const r = document.createRange();
 		r.selectNodeContents(document.querySelector('.msg-agent .md td'));
 		return new Set([...r.getClientRects()].map(c => Math.round(c.top))).size; })()`))
-	assert.Equal(t, 1, lines, "the cell holding \"col\" is one line")
-	assert.LessOrEqual(t, get(t, ctx, chromedp.Evaluate[float64](`document.documentElement.scrollWidth`)), 390.0, "the page does not scroll sideways: the table scrolls in its box")
+	require.Equal(t, 1, lines, "the cell holding \"col\" is one line")
+	require.LessOrEqual(t, get(t, ctx, chromedp.Evaluate[float64](`document.documentElement.scrollWidth`)), 390.0, "the page does not scroll sideways: the table scrolls in its box")
 }

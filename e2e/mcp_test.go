@@ -11,7 +11,6 @@ import (
 	"time"
 
 	"github.com/chromedp/chromedp"
-	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
 	"parley/internal/testkit"
@@ -70,7 +69,7 @@ func TestMCPEverythingFormInTheComposer(t *testing.T) {
 	prompt(t, ctx, "ask me everything")
 	approve(t, ctx, "Approve")
 	do(t, ctx, 30*time.Second, waitJS(`!!document.querySelector('#composer-mode.mode-question')`))
-	assert.Equal(t, "Please provide inputs for the following fields:", modeText(t, ctx, `.question-message`))
+	require.Equal(t, "Please provide inputs for the following fields:", modeText(t, ctx, `.question-message`))
 	require.Equal(t, 13, int(get(t, ctx, chromedp.Evaluate[float64](`document.querySelectorAll('#composer-mode [role=tab]').length`))), "13 questions, one chip each")
 
 	chip := func(n int) chromedp.Action[chromedp.Void] {
@@ -125,13 +124,13 @@ func TestMCPEverythingFormInTheComposer(t *testing.T) {
 
 	texts := toolResults(t, fake)
 	require.Len(t, texts, 1)
-	assert.Contains(t, texts[0], "User provided the requested information")
+	require.Contains(t, texts[0], "User provided the requested information")
 	var want map[string]any
 	require.NoError(t, json.Unmarshal([]byte(`{"name":"Ada Lovelace","check":true,"firstLine":"Call me Ishmael.","email":"ada@example.org",`+
 		`"homepage":"https://ada.example.org","birthdate":"1815-12-10","integer":7,"number":2.5,`+
 		`"untitledSingleSelectEnum":"Phoebe","untitledMultipleSelectEnum":["Piano","Drums"],`+
 		`"titledSingleSelectEnum":"hero-3","titledMultipleSelectEnum":["fish-2","fish-3"],"legacyTitledEnum":"pet-4"}`), &want))
-	assert.Equal(t, want, rawResult(t, texts[0]), "the server received every field as answered")
+	require.Equal(t, want, rawResult(t, texts[0]), "the server received every field as answered")
 }
 
 // urlStep opens a session whose model calls the test MCP server's tool (no arguments) on
@@ -158,14 +157,14 @@ func urlStep(t *testing.T, tool, final, ask, message string) (*testkit.Model, co
 func TestMCPURLConsentThenComplete(t *testing.T) {
 	t.Parallel()
 	fake, ctx, url := urlStep(t, "needs_login", "Signed in.", "list my issues", "Authorize the tracker.")
-	assert.True(t, strings.HasPrefix(url, "https://tracker.example/authorize?id=auth-"), "the whole URL is shown: %q", url)
-	assert.Equal(t, "[]", evalString(t, ctx, `JSON.stringify(window.__opened)`), "nothing opens before consent")
+	require.True(t, strings.HasPrefix(url, "https://tracker.example/authorize?id=auth-"), "the whole URL is shown: %q", url)
+	require.Equal(t, "[]", evalString(t, ctx, `JSON.stringify(window.__opened)`), "nothing opens before consent")
 	approve(t, ctx, "Open the link in a new tab")
 	do(t, ctx, 10*time.Second, waitJS(`window.__opened.length === 1`))
-	assert.Equal(t, `["`+url+`"]`, evalString(t, ctx, `JSON.stringify(window.__opened)`), "opened on consent, once")
+	require.Equal(t, `["`+url+`"]`, evalString(t, ctx, `JSON.stringify(window.__opened)`), "opened on consent, once")
 	// The server's completion ends the wait by itself, and the call is made again.
 	waitFinal(t, ctx, "Signed in.")
-	assert.Equal(t, []string{"call_0: signed in: here are the issues"}, toolResults(t, fake))
+	require.Equal(t, []string{"call_0: signed in: here are the issues"}, toolResults(t, fake))
 	do(t, ctx, 10*time.Second, waitJS(`!document.querySelector('#composer-mode.mode-approval')`))
 }
 
@@ -187,10 +186,10 @@ func TestMCPPageListsAndReconnects(t *testing.T) {
 	card := func(name, sel string) string {
 		return evalString(t, ctx, `(document.querySelector('.mcp-server[data-server=`+quote(name)+`] `+sel+`') || {textContent: ''}).textContent`)
 	}
-	assert.Equal(t, "ready", card("test", ".mcp-status"))
-	assert.Contains(t, evalString(t, ctx, `document.querySelector('.mcp-server[data-server="test"] .mcp-tools').innerText`), "mcp__test__echo (read-only) Echo the text back.")
-	assert.Equal(t, "failed", card("broken", ".mcp-status"))
-	assert.Contains(t, card("broken", ".mcp-stderr pre"), "cannot open the database", "the stderr tail says why")
+	require.Equal(t, "ready", card("test", ".mcp-status"))
+	require.Contains(t, evalString(t, ctx, `document.querySelector('.mcp-server[data-server="test"] .mcp-tools').innerText`), "mcp__test__echo (read-only) Echo the text back.")
+	require.Equal(t, "failed", card("broken", ".mcp-status"))
+	require.Contains(t, card("broken", ".mcp-stderr pre"), "cannot open the database", "the stderr tail says why")
 
 	// Fix the broken entry in the file, then read the files again and reconnect all.
 	l, err := c.MCPServers(context.Background(), "")
@@ -204,7 +203,7 @@ func TestMCPPageListsAndReconnects(t *testing.T) {
 	do(t, ctx, 10*time.Second, chromedp.Click(chromedp.CSS(`.mcp-reconnect-all`)))
 	do(t, ctx, 60*time.Second, waitJS(`!document.querySelector('.mcp-reconnect:disabled') &&
 		document.querySelector('.mcp-server[data-server="broken"] .mcp-status').textContent === 'ready'`))
-	assert.Equal(t, "ready", card("test", ".mcp-status"))
+	require.Equal(t, "ready", card("test", ".mcp-status"))
 
 	// One server's button starts that one again.
 	do(t, ctx, 10*time.Second, chromedp.Click(chromedp.CSS(`.mcp-server[data-server="test"] .mcp-reconnect`)))
@@ -222,8 +221,8 @@ func TestMCPProgressShowsInTheThread(t *testing.T) {
 	approve(t, ctx, "Approve")
 	do(t, ctx, 30*time.Second, waitJS(`(document.querySelector('.thread .tool-progress-text') || {}).textContent?.includes('step 3')`))
 	bar := `document.querySelector('.thread .tool-progress-bar')`
-	assert.Equal(t, "3/3", evalString(t, ctx, bar+`.value + '/' + `+bar+`.max`), "the bar is at the server's progress")
-	assert.NotEmpty(t, evalString(t, ctx, bar+`.getAttribute('aria-label')`), "the bar is named for screen readers")
+	require.Equal(t, "3/3", evalString(t, ctx, bar+`.value + '/' + `+bar+`.max`), "the bar is at the server's progress")
+	require.NotEmpty(t, evalString(t, ctx, bar+`.getAttribute('aria-label')`), "the bar is named for screen readers")
 	do(t, ctx, 10*time.Second, chromedp.Click(chromedp.CSS(`.thread .stop`)), waitJS(`!document.querySelector('.thread .stop')`))
 }
 
@@ -240,16 +239,16 @@ func TestMCPURLRequestWaitsForTheStepInTheBrowser(t *testing.T) {
 	// Consent was the server's answer; the step in the browser is what the call waits for.
 	do(t, ctx, 30*time.Second, waitJS(`!!document.querySelector('#composer-mode.mode-approval') &&
 		document.querySelector('#composer-mode .approval-message').textContent.startsWith('Waiting for you to finish in the browser')`))
-	assert.Equal(t, url, modeText(t, ctx, `.approval-details`), "the wait names the link")
-	assert.True(t, evalBool(t, ctx, `!!document.querySelector('.thread .entry-tool.status-running')`), "the receipt is still running")
-	assert.Len(t, fake.Requests(), 1, "the model has no result yet")
-	assert.Contains(t, evalString(t, ctx, `[...document.querySelectorAll('.thread .entry-decision')].pop().textContent`),
+	require.Equal(t, url, modeText(t, ctx, `.approval-details`), "the wait names the link")
+	require.True(t, evalBool(t, ctx, `!!document.querySelector('.thread .entry-tool.status-running')`), "the receipt is still running")
+	require.Len(t, fake.Requests(), 1, "the model has no result yet")
+	require.Contains(t, evalString(t, ctx, `[...document.querySelectorAll('.thread .entry-decision')].pop().textContent`),
 		"Waiting for you to finish in the browser", "the card in the thread says so too")
 
 	approve(t, ctx, "I am done there")
 	waitFinal(t, ctx, "Signed in to the wiki.")
-	assert.Equal(t, []string{"call_0: action=accept"}, toolResults(t, fake))
-	assert.True(t, evalBool(t, ctx, `window.__opened.length === 1`), "the link opened once")
+	require.Equal(t, []string{"call_0: action=accept"}, toolResults(t, fake))
+	require.True(t, evalBool(t, ctx, `window.__opened.length === 1`), "the link opened once")
 }
 
 // TestMCPIsReachableAndBackLeadsToTheChat: the sidebar links to the MCP servers screen, and

@@ -12,7 +12,6 @@ import (
 	"github.com/chromedp/cdproto/emulation"
 	"github.com/chromedp/cdproto/serviceworker"
 	"github.com/chromedp/chromedp"
-	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
 	"parley/protocol"
@@ -64,7 +63,7 @@ func TestNotifications(t *testing.T) {
 	ctx := browser(t)
 	do(t, ctx, 60*time.Second, chromedp.Navigate(srv.base()+"/?token="+srv.token), waitReady(), waitWorker(),
 		chromedp.Navigate(srv.base()+"/s/"+here), waitReady(), waitJS(`!!document.querySelector('.link-live')`))
-	assert.Equal(t, "default", evalString(t, ctx, `Notification.permission`), "nothing asks for the permission on load")
+	require.Equal(t, "default", evalString(t, ctx, `Notification.permission`), "nothing asks for the permission on load")
 	do(t, ctx, 10*time.Second, waitJS(`!!document.querySelector('.notify-on')`))
 
 	// The person's click asks; the browser (through CDP, as a person's "Allow") grants.
@@ -87,10 +86,10 @@ func TestNotifications(t *testing.T) {
 	do(t, ctx, 60*time.Second, waitJS(shownNotifications+`.some(n => n.title.includes('Deploy now?'))`))
 	notes := get(t, ctx, chromedp.Evaluate[[]map[string]string](`window.__notes`))
 	require.Len(t, notes, 1, "the decision seen here was dropped: %v", notes)
-	assert.Equal(t, "Confirm: Deploy now?", notes[0]["title"])
-	assert.Equal(t, "In There", notes[0]["body"])
-	assert.Equal(t, "parley-"+there, notes[0]["tag"])
-	assert.Equal(t, "/s/"+there, notes[0]["url"])
+	require.Equal(t, "Confirm: Deploy now?", notes[0]["title"])
+	require.Equal(t, "In There", notes[0]["body"])
+	require.Equal(t, "parley-"+there, notes[0]["tag"])
+	require.Equal(t, "/s/"+there, notes[0]["url"])
 
 	// The claimed decision's window (3 s) is long over when a second ask in the other
 	// thread is notified; it replaces the first, and the claimed one never showed.
@@ -100,7 +99,7 @@ func TestNotifications(t *testing.T) {
 	do(t, ctx, 60*time.Second, waitJS(shownNotifications+`.some(n => n.title.includes('And the database?'))`))
 	notes = get(t, ctx, chromedp.Evaluate[[]map[string]string](`window.__notes`))
 	require.Len(t, notes, 1, "one notification per thread: %v", notes)
-	assert.Equal(t, "parley-"+there, notes[0]["tag"])
+	require.Equal(t, "parley-"+there, notes[0]["tag"])
 
 	// A click (acted out by the worker's own click handler) opens the thread, its decision
 	// in the composer.
@@ -113,7 +112,7 @@ func TestNotifications(t *testing.T) {
 	// Turned off on this device: the stream closes and the switch offers to turn it on.
 	do(t, ctx, 10*time.Second, chromedp.Click(chromedp.CSS(`.notify-off`)),
 		waitJS(`!!document.querySelector('.notify-on') && !(document.documentElement.hasAttribute('data-notify-live'))`))
-	assert.Equal(t, "off", evalString(t, ctx, `localStorage.getItem('parley.notify')`))
+	require.Equal(t, "off", evalString(t, ctx, `localStorage.getItem('parley.notify')`))
 }
 
 // TestNotificationInAHiddenTab: the tab shows the very thread the decision is asked in, but

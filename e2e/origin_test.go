@@ -10,7 +10,6 @@ import (
 	"time"
 
 	"github.com/chromedp/chromedp"
-	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
 	"parley/protocol"
@@ -34,16 +33,16 @@ func TestAnotherPortCannotActAsTheUser(t *testing.T) {
 	forged := `fetch(` + strconv.Quote(srv.base()+"/api/functions/greet/run") + `, {method: "POST", mode: "no-cors",
 		credentials: "include", headers: {"Content-Type": "text/plain"}, body: JSON.stringify({args: {name: "Eve"}})})
 		.then(r => r.type, e => "failed: " + e)`
-	assert.Equal(t, "opaque", get(t, ctx, chromedp.Evaluate[string](forged, chromedp.EvalAwaitPromise)), "the request was sent")
-	assert.Never(t, func() bool { return runsStarted(t, srv) > 0 }, time.Second, 50*time.Millisecond,
+	require.Equal(t, "opaque", get(t, ctx, chromedp.Evaluate[string](forged, chromedp.EvalAwaitPromise)), "the request was sent")
+	require.Never(t, func() bool { return runsStarted(t, srv) > 0 }, time.Second, 50*time.Millisecond,
 		"a page of another origin ran a function as the user")
 
 	// The check can fail: from Parley's own page, with the cookie, the function runs.
 	do(t, ctx, 60*time.Second, chromedp.Navigate(srv.base()+"/"), waitReady())
 	own := `fetch("/api/functions/greet/run", {method: "POST", headers: {"Content-Type": "application/json"},
 		body: JSON.stringify({args: {name: "Ada"}})}).then(r => r.status)`
-	assert.Equal(t, http.StatusAccepted, get(t, ctx, chromedp.Evaluate[int](own, chromedp.EvalAwaitPromise)))
-	assert.Eventually(t, func() bool { return runsStarted(t, srv) == 1 }, 10*time.Second, 50*time.Millisecond)
+	require.Equal(t, http.StatusAccepted, get(t, ctx, chromedp.Evaluate[int](own, chromedp.EvalAwaitPromise)))
+	require.Eventually(t, func() bool { return runsStarted(t, srv) == 1 }, 10*time.Second, 50*time.Millisecond)
 }
 
 // runsStarted counts run.started events in every session, read over the API.

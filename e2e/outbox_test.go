@@ -7,7 +7,6 @@ import (
 	"time"
 
 	"github.com/chromedp/chromedp"
-	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
 	"parley/protocol"
@@ -91,12 +90,12 @@ func TestPromptsSentOfflineWaitAndGoOnce(t *testing.T) {
 		waitUnsent("first while away", "second while away"),
 		waitJS(`document.querySelector('#composer-input').value === ''`))
 	for _, u := range unsent(t, ctx) {
-		assert.Equal(t, "Not sent yet — sends when Parley is reachable", u.Why)
+		require.Equal(t, "Not sent yet — sends when Parley is reachable", u.Why)
 	}
-	assert.True(t, evalBool(t, ctx, `[...document.querySelectorAll('.msg-unsent')].every(e => !e.querySelector('.unsent-retry') && !!e.querySelector('.unsent-cancel'))`),
+	require.True(t, evalBool(t, ctx, `[...document.querySelectorAll('.msg-unsent')].every(e => !e.querySelector('.unsent-retry') && !!e.querySelector('.unsent-cancel'))`),
 		"each offers Cancel; Retry now is the strip's, once for all (QA round 12 #11)")
-	assert.True(t, evalBool(t, ctx, `!!document.querySelector('.link-reconnecting .link-retry')`), "the strip offers Retry now")
-	assert.Len(t, thread(t, ctx), 2, "nothing is shown as stored")
+	require.True(t, evalBool(t, ctx, `!!document.querySelector('.link-reconnecting .link-retry')`), "the strip offers Retry now")
+	require.Len(t, thread(t, ctx), 2, "nothing is shown as stored")
 
 	// A reload while they wait: the page comes from the cache, and so do they.
 	do(t, ctx, 60*time.Second, chromedp.Reload(), waitReady(),
@@ -120,11 +119,11 @@ func TestPromptsSentOfflineWaitAndGoOnce(t *testing.T) {
 		time.Sleep(200 * time.Millisecond) // polling the API for the replies; not a proof
 	}
 	require.Len(t, log, 6, "%+v", log)
-	assert.Equal(t, []string{"user", "agent", "user", "agent", "user", "agent"}, roles(log))
-	assert.Equal(t, "first while away", log[2].Text)
-	assert.Equal(t, "second while away", log[4].Text)
-	assert.Equal(t, roles(log), roles(shown), "the page shows what the log holds")
-	assert.Equal(t, []string{shown[2].Text, shown[4].Text}, []string{log[2].Text, log[4].Text})
+	require.Equal(t, []string{"user", "agent", "user", "agent", "user", "agent"}, roles(log))
+	require.Equal(t, "first while away", log[2].Text)
+	require.Equal(t, "second while away", log[4].Text)
+	require.Equal(t, roles(log), roles(shown), "the page shows what the log holds")
+	require.Equal(t, []string{shown[2].Text, shown[4].Text}, []string{log[2].Text, log[4].Text})
 }
 
 func roles(ms []shownMessage) []string {
@@ -142,11 +141,11 @@ func TestCancelAnUnsentPrompt(t *testing.T) {
 	srv, ctx, id := sentWhileAway(t, "Cancel", "never mind")
 	do(t, ctx, 30*time.Second, chromedp.Click(chromedp.CSS(`.msg-unsent .unsent-cancel`)),
 		waitUnsent(), waitJS(`document.querySelector('#composer-input').value === 'never mind'`))
-	assert.Equal(t, "[]", evalString(t, ctx, `localStorage.getItem('parley.outbox') || '[]'`))
+	require.Equal(t, "[]", evalString(t, ctx, `localStorage.getItem('parley.outbox') || '[]'`))
 
 	srv = startServer(t, srv.data, srv.addr)
 	do(t, ctx, 60*time.Second, retryNow(), waitJS(`!!document.querySelector('.link-live[data-caught-up]')`))
-	assert.Len(t, logMessages(t, srv, id), 2, "the cancelled prompt was never sent")
+	require.Len(t, logMessages(t, srv, id), 2, "the cancelled prompt was never sent")
 }
 
 // TestOneOfflineStrip: with the runtime behind an edge stopped, the session page shows one
@@ -167,10 +166,10 @@ func TestOneOfflineStrip(t *testing.T) {
 	var texts []string
 	require.NoError(t, json.Unmarshal([]byte(strips), &texts))
 	require.Len(t, texts, 1, "one strip: %v", texts)
-	assert.Contains(t, texts[0], "Offline")
-	assert.Contains(t, texts[0], "runtime behind this server is not reachable")
-	assert.Contains(t, texts[0], "Reconnecting")
-	assert.Equal(t, 1, int(get(t, ctx, chromedp.Evaluate[float64](`[...document.querySelectorAll('button')].filter(b => b.innerText === 'Retry now').length`))), "one Retry now")
+	require.Contains(t, texts[0], "Offline")
+	require.Contains(t, texts[0], "runtime behind this server is not reachable")
+	require.Contains(t, texts[0], "Reconnecting")
+	require.Equal(t, 1, int(get(t, ctx, chromedp.Evaluate[float64](`[...document.querySelectorAll('button')].filter(b => b.innerText === 'Retry now').length`))), "one Retry now")
 }
 
 // TestTwoTabsOfflineKeepBothPrompts: two tabs of one session, the server away; each sends a
@@ -214,7 +213,7 @@ func TestTwoTabsOfflineKeepBothPrompts(t *testing.T) {
 			}
 		}
 	}
-	assert.ElementsMatch(t, []string{"Two tabs prompt 0", "from the first tab", "from the second tab"}, users, "each stored once")
+	require.ElementsMatch(t, []string{"Two tabs prompt 0", "from the first tab", "from the second tab"}, users, "each stored once")
 }
 
 // TestPromptsStillSendAfterTheApprovalsScreen: the outbox outlives the page that made it. A
@@ -234,8 +233,8 @@ func TestPromptsStillSendAfterTheApprovalsScreen(t *testing.T) {
 	waitMessages(t, ctx, 4)
 	do(t, ctx, 10*time.Second, typeText("second after"), pressEnter(0))
 	waitMessages(t, ctx, 6)
-	assert.Empty(t, unsent(t, ctx), "nothing waits while the server is up")
-	assert.Len(t, logMessages(t, srv, id), 6, "both prompts reached the server")
+	require.Empty(t, unsent(t, ctx), "nothing waits while the server is up")
+	require.Len(t, logMessages(t, srv, id), 6, "both prompts reached the server")
 }
 
 // visibleRetriesJS counts the "Retry now" buttons a person sees on the page.
@@ -259,10 +258,10 @@ func TestAReloadOfflineShowsOneRetryNow(t *testing.T) {
 		require.Equal(t, 1, get(t, ctx, chromedp.Evaluate[int](visibleRetriesJS)), "one Retry now; the page shows %s", evalString(t, ctx, shows))
 		time.Sleep(100 * time.Millisecond)
 	}
-	assert.Equal(t, "status", evalString(t, ctx, `document.querySelector('.link-retry').closest('[role]').getAttribute('role')`),
+	require.Equal(t, "status", evalString(t, ctx, `document.querySelector('.link-retry').closest('[role]').getAttribute('role')`),
 		"the strip that holds it is a status")
-	assert.Contains(t, evalString(t, ctx, `document.querySelector('.link-retry').closest('.offline').innerText`), "Offline")
-	assert.NotContains(t, evalString(t, ctx, shows), "Could not list sessions", "the strip says it once")
+	require.Contains(t, evalString(t, ctx, `document.querySelector('.link-retry').closest('.offline').innerText`), "Offline")
+	require.NotContains(t, evalString(t, ctx, shows), "Could not list sessions", "the strip says it once")
 
 	// Reached by the keyboard: Tab from the top of the page comes to it.
 	evalBool(t, ctx, `(document.activeElement && document.activeElement.blur(), true)`)
@@ -274,7 +273,7 @@ func TestAReloadOfflineShowsOneRetryNow(t *testing.T) {
 			break
 		}
 	}
-	assert.True(t, reached, "Tab reaches Retry now")
+	require.True(t, reached, "Tab reaches Retry now")
 
 	// The empty page, reloaded offline too: its banner, alone.
 	do(t, ctx, 60*time.Second, chromedp.Navigate(srv.base()+"/"), waitJS(`document.documentElement.hasAttribute('data-ready')`),
@@ -288,7 +287,7 @@ func TestAReloadOfflineShowsOneRetryNow(t *testing.T) {
 	srv = startServer(t, srv.data, srv.addr)
 	do(t, ctx, 90*time.Second, waitJS(`!!document.querySelector('.link-live')`),
 		waitJS(`document.querySelectorAll('.thread .msg-unsent').length === 0`))
-	assert.Equal(t, 0, get(t, ctx, chromedp.Evaluate[int](visibleRetriesJS)))
+	require.Equal(t, 0, get(t, ctx, chromedp.Evaluate[int](visibleRetriesJS)))
 }
 
 // TestTheModelListComesBackWithTheServer (the re-test of QA round 12): "Models: the server is

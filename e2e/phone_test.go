@@ -9,7 +9,6 @@ import (
 
 	"github.com/chromedp/cdproto/emulation"
 	"github.com/chromedp/chromedp"
-	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
 	"parley/internal/testkit"
@@ -61,13 +60,13 @@ func TestPhoneLayout(t *testing.T) {
 
 	check := func(mode string) {
 		t.Helper()
-		assert.LessOrEqual(t, get(t, ctx, chromedp.Evaluate[float64](`document.documentElement.scrollWidth`)), 390.0, "%s: no sideways scrolling", mode)
-		assert.Empty(t, get(t, ctx, chromedp.Evaluate[[]string](smallTargets)), "%s: targets under 44 px", mode)
-		assert.True(t, evalBool(t, ctx, composerFits), "%s: the composer is on screen", mode)
+		require.LessOrEqual(t, get(t, ctx, chromedp.Evaluate[float64](`document.documentElement.scrollWidth`)), 390.0, "%s: no sideways scrolling", mode)
+		require.Empty(t, get(t, ctx, chromedp.Evaluate[[]string](smallTargets)), "%s: targets under 44 px", mode)
+		require.True(t, evalBool(t, ctx, composerFits), "%s: the composer is on screen", mode)
 	}
 	check("idle")
-	assert.GreaterOrEqual(t, get(t, ctx, chromedp.Evaluate[float64](`parseFloat(getComputedStyle(document.querySelector('.composer')).paddingBottom)`)), 34.0, "clear of the bottom inset")
-	assert.GreaterOrEqual(t, get(t, ctx, chromedp.Evaluate[float64](`document.querySelector('.menu-toggle').getBoundingClientRect().top`)), 47.0, "the Sessions toggle is clear of the top inset")
+	require.GreaterOrEqual(t, get(t, ctx, chromedp.Evaluate[float64](`parseFloat(getComputedStyle(document.querySelector('.composer')).paddingBottom)`)), 34.0, "clear of the bottom inset")
+	require.GreaterOrEqual(t, get(t, ctx, chromedp.Evaluate[float64](`document.querySelector('.menu-toggle').getBoundingClientRect().top`)), 47.0, "the Sessions toggle is clear of the top inset")
 
 	// The session list opens over the thread with thumb-sized entries.
 	do(t, ctx, 10*time.Second, chromedp.Click(chromedp.CSS(`.menu-toggle`)), waitJS(`document.querySelector('.sidebar.open') !== null`))
@@ -79,7 +78,7 @@ func TestPhoneLayout(t *testing.T) {
 	do(t, ctx, 10*time.Second, chromedp.Click(composer), typeText("typing on a phone"))
 	phone(t, ctx, 480)
 	do(t, ctx, 10*time.Second, waitJS(`innerHeight === 480`), waitJS(composerFits))
-	assert.Equal(t, "typing on a phone", evalString(t, ctx, `document.querySelector('#composer-input').value`))
+	require.Equal(t, "typing on a phone", evalString(t, ctx, `document.querySelector('#composer-input').value`))
 	phone(t, ctx, 844)
 
 	// The question mode.
@@ -113,11 +112,11 @@ func TestKeyHintsReadableAndPickedRejectInDanger(t *testing.T) {
 		low := evalString(t, ctx, `(() => { const ratio = `+contrastJS+`;
 			return `+hints+`.map((k, i) => { k.dataset.hintCheck = i; return k.textContent + ' ' + ratio('[data-hint-check="' + i + '"]').toFixed(2) })
 				.filter(s => parseFloat(s.split(' ').pop()) < 4.5).join('|') })()`)
-		assert.Empty(t, low, "%s: hints under 4.5:1", scheme)
+		require.Empty(t, low, "%s: hints under 4.5:1", scheme)
 		// Each hint on its label's line.
 		off := evalString(t, ctx, hints+`.filter(k => { const l = k.parentElement.firstElementChild.getBoundingClientRect(), r = k.getBoundingClientRect();
 			return r.top >= l.bottom || r.bottom <= l.top }).map(k => k.textContent).join('|')`)
-		assert.Empty(t, off, "%s: a hint on a line of its own", scheme)
+		require.Empty(t, off, "%s: a hint on a line of its own", scheme)
 	}
 	do(t, ctx, 10*time.Second, colorScheme("light"), clickJS(`#composer-mode .choice.tone-affirm`), waitJS(`!document.querySelector('#composer-mode')`))
 
@@ -132,7 +131,7 @@ func TestKeyHintsReadableAndPickedRejectInDanger(t *testing.T) {
 		waitJS(`document.querySelector('#composer-mode .batch-item[data-item="1"] .tone-deny').getAttribute('aria-pressed') === 'true'`))
 	border := evalString(t, ctx, `getComputedStyle(document.querySelector('#composer-mode .batch-item[data-item="1"] .tone-deny')).borderTopColor`)
 	danger := evalString(t, ctx, `(() => { const s = document.createElement('span'); s.style.color = 'var(--danger)'; document.body.append(s); const c = getComputedStyle(s).color; s.remove(); return c })()`)
-	assert.Equal(t, danger, border, "a picked Reject is drawn in the danger colour")
+	require.Equal(t, danger, border, "a picked Reject is drawn in the danger colour")
 	// Focused again after the scroll moved: both back in view.
 	do(t, ctx, 10*time.Second, js(`document.querySelector('#composer-mode .morph-body').scrollTop = 0, document.querySelector('#approval-instruction').blur(), document.querySelector('#approval-instruction').focus()`),
 		waitJS(inView))
@@ -151,7 +150,7 @@ func TestPhoneLayoutRound12(t *testing.T) {
 	do(t, ctx, 60*time.Second, chromedp.Navigate(srv.link), waitReady(), chromedp.Navigate(srv.base()+"/s/"+long), waitReady())
 	sendAPI(t, srv, long, echoScript)
 	do(t, ctx, 20*time.Second, waitJS(`!!document.querySelector('#composer-mode.mode-approval .chat-about')`))
-	assert.True(t, evalBool(t, ctx, `(() => { const b = document.querySelector('#composer-mode .badge').getBoundingClientRect(), c = document.querySelector('#composer-mode .chat-about').getBoundingClientRect();
+	require.True(t, evalBool(t, ctx, `(() => { const b = document.querySelector('#composer-mode .badge').getBoundingClientRect(), c = document.querySelector('#composer-mode .chat-about').getBoundingClientRect();
 		return c.top < b.bottom && c.bottom > b.top })()`), "Chat about this beside the badge")
 
 	// The drawer: a row is as tall as its link, its actions beside it.
@@ -159,7 +158,7 @@ func TestPhoneLayoutRound12(t *testing.T) {
 	rows := evalString(t, ctx, `[...document.querySelectorAll('.sessions .session-item')].map(li => {
 		const l = li.querySelector('.session-link').getBoundingClientRect(), ops = [...li.querySelectorAll('.session-op')].map(b => b.getBoundingClientRect());
 		return Math.round(li.getBoundingClientRect().height - l.height) + ':' + ops.map(o => (o.width >= 44 && o.height >= 44 && o.top >= l.top - 1 && o.bottom <= l.bottom + 1) ? 'ok' : 'bad').join(',') }).join(' ')`)
-	assert.Equal(t, "0:ok,ok 0:ok,ok", rows, "each row: no second line, both actions 44 px on it")
+	require.Equal(t, "0:ok,ok 0:ok,ok", rows, "each row: no second line, both actions 44 px on it")
 	do(t, ctx, 10*time.Second, chromedp.Click(chromedp.CSS(`.menu-toggle`)), waitJS(`!document.querySelector('#sidebar').classList.contains('open')`))
 
 	// /approvals: the queue entry's meta line, then the history's filter.
@@ -169,7 +168,7 @@ func TestPhoneLayoutRound12(t *testing.T) {
 		const tops = [...new Set([...r.getClientRects()].map(x => Math.round(x.top)))].sort((a, b) => a - b);
 		return JSON.stringify({lines: tops.length, gap: tops.length > 1 ? tops[tops.length - 1] - tops[tops.length - 2] : 0, lh: parseFloat(getComputedStyle(w).fontSize) * 1.7}) })()`)
 	t.Logf("the meta line: %s", lines)
-	assert.True(t, evalBool(t, ctx, `(() => { const w = document.querySelector('.queue-entry .queue-where'), r = document.createRange(); r.selectNodeContents(w);
+	require.True(t, evalBool(t, ctx, `(() => { const w = document.querySelector('.queue-entry .queue-where'), r = document.createRange(); r.selectNodeContents(w);
 		const tops = [...new Set([...r.getClientRects()].map(x => Math.round(x.top)))].sort((a, b) => a - b);
 		return tops.every((t, i) => i === 0 || t - tops[i - 1] <= parseFloat(getComputedStyle(w).fontSize) * 1.7) })()`), "the meta line's lines a text line apart: %s", lines)
 	declineOnly(t, srv, long)
@@ -177,8 +176,8 @@ func TestPhoneLayoutRound12(t *testing.T) {
 		waitJS(`document.querySelectorAll('.filter-session option').length >= 2`))
 	right := get(t, ctx, chromedp.Evaluate[float64](`Math.max(...[...document.querySelectorAll('.history-filters select')].map(s => s.getBoundingClientRect().right))`))
 	require.Positive(t, right)
-	assert.LessOrEqual(t, right, 390.0-8, "the filters fit the screen: right edge at "+strconv.FormatFloat(right, 'f', 0, 64))
-	assert.LessOrEqual(t, get(t, ctx, chromedp.Evaluate[float64](`document.documentElement.scrollWidth`)), 390.0, "no sideways scrolling")
+	require.LessOrEqual(t, right, 390.0-8, "the filters fit the screen: right edge at "+strconv.FormatFloat(right, 'f', 0, 64))
+	require.LessOrEqual(t, get(t, ctx, chromedp.Evaluate[float64](`document.documentElement.scrollWidth`)), 390.0, "no sideways scrolling")
 }
 
 // TestPhoneHeaderIsOpaque: on a phone the header row has a background of its own, so the
@@ -192,9 +191,9 @@ func TestPhoneHeaderIsOpaque(t *testing.T) {
 		chromedp.Navigate(srv.base()+"/s/"+id), waitReady())
 	waitMessages(t, ctx, 24)
 	bg := evalString(t, ctx, `getComputedStyle(document.querySelector('.session-header')).backgroundColor`)
-	assert.NotEqual(t, "rgba(0, 0, 0, 0)", bg, "the header is transparent")
+	require.NotEqual(t, "rgba(0, 0, 0, 0)", bg, "the header is transparent")
 	// Whatever sits under the header's middle is the header (or the toggle), not a message.
-	assert.True(t, evalBool(t, ctx, `(h => { const r = h.getBoundingClientRect(); const e = document.elementFromPoint(r.x + r.width - 20, r.y + r.height / 2); return h.contains(e) || !!e.closest('.mobile-bar') })(document.querySelector('.session-header'))`))
+	require.True(t, evalBool(t, ctx, `(h => { const r = h.getBoundingClientRect(); const e = document.elementFromPoint(r.x + r.width - 20, r.y + r.height / 2); return h.contains(e) || !!e.closest('.mobile-bar') })(document.querySelector('.session-header'))`))
 }
 
 // TestPhoneStartersAndApprovalsHeader: on a 390 px touch phone, a starter's label wraps
@@ -207,13 +206,13 @@ func TestPhoneStartersAndApprovalsHeader(t *testing.T) {
 	ctx := browser(t)
 	do(t, ctx, 60*time.Second, chromedp.EmulateViewport(390, 844), touchScreen(true), chromedp.Navigate(srv.link), waitReady(),
 		waitJS(`[...document.querySelectorAll('.starter-word')].some(w => w.textContent.includes('-'))`))
-	assert.Equal(t, "", evalString(t, ctx, `[...document.querySelectorAll('.starter-word')].filter(w => w.getClientRects().length > 1).map(w => w.textContent).join('|')`),
+	require.Equal(t, "", evalString(t, ctx, `[...document.querySelectorAll('.starter-word')].filter(w => w.getClientRects().length > 1).map(w => w.textContent).join('|')`),
 		"no word of a starter is broken over two lines")
 
 	do(t, ctx, 60*time.Second, chromedp.Navigate(srv.base()+"/approvals"),
 		waitJS(`document.documentElement.hasAttribute('data-ready') && !!document.querySelector('.approvals-page h1')`))
-	assert.True(t, evalBool(t, ctx, `(h => h.scrollWidth <= h.clientWidth)(document.querySelector('.approvals-page h1'))`), "the title is whole")
-	assert.True(t, evalBool(t, ctx, `[...document.querySelectorAll('.keys-help')].every(p => !p.checkVisibility())`), "no keyboard help on a touch screen")
+	require.True(t, evalBool(t, ctx, `(h => h.scrollWidth <= h.clientWidth)(document.querySelector('.approvals-page h1'))`), "the title is whole")
+	require.True(t, evalBool(t, ctx, `[...document.querySelectorAll('.keys-help')].every(p => !p.checkVisibility())`), "no keyboard help on a touch screen")
 }
 
 // TestPhoneApprovalsAndMCPTargets: on a 390×844 touch phone, the approvals screen (a
@@ -234,9 +233,9 @@ func TestPhoneApprovalsAndMCPTargets(t *testing.T) {
 	phone(t, ctx, 844)
 	do(t, ctx, 60*time.Second, chromedp.Navigate(srv.link), waitReady(),
 		chromedp.Navigate(srv.base()+"/approvals"), waitJS(`document.querySelectorAll('.queue-entry .choice').length >= 4`))
-	assert.Empty(t, get(t, ctx, chromedp.Evaluate[[]string](smallTargets)), "/approvals: targets under 44 px")
+	require.Empty(t, get(t, ctx, chromedp.Evaluate[[]string](smallTargets)), "/approvals: targets under 44 px")
 	do(t, ctx, 60*time.Second, chromedp.Navigate(srv.base()+"/mcp"), waitJS(`!!document.querySelector('.mcp-server .mcp-reconnect')`))
-	assert.Empty(t, get(t, ctx, chromedp.Evaluate[[]string](smallTargets)), "/mcp: targets under 44 px")
+	require.Empty(t, get(t, ctx, chromedp.Evaluate[[]string](smallTargets)), "/mcp: targets under 44 px")
 }
 
 // TestPhoneApprovalsHeaderHasRoom: on a 390×844 phone, /approvals' header holds the Sessions
@@ -260,10 +259,10 @@ func TestPhoneApprovalsHeaderHasRoom(t *testing.T) {
 			Picker: box(h.querySelector('.locale-field')), Header: box(h), Width: document.documentElement.clientWidth} })()`))
 	t.Logf("boxes: %+v", r)
 	const gap = 8
-	assert.GreaterOrEqual(t, r.Title[0]-r.Toggle[2], float64(gap), "the title clear of the Sessions toggle: %+v", r)
-	assert.GreaterOrEqual(t, r.Picker[0]-r.Title[2], float64(2*gap), "the picker clear of the title: %+v", r)
-	assert.GreaterOrEqual(t, r.Width-r.Picker[2], float64(gap), "the picker clear of the screen's edge: %+v", r)
-	assert.LessOrEqual(t, r.Picker[3]-r.Picker[1], r.Header[3]-r.Header[1], "one row: %+v", r)
-	assert.Equal(t, "Approvals", evalString(t, ctx, `document.querySelector('.approvals-page > .session-header h1').textContent`))
-	assert.False(t, evalBool(t, ctx, `(h => h.scrollWidth > h.clientWidth)(document.querySelector('.approvals-page > .session-header h1'))`), "the title whole")
+	require.GreaterOrEqual(t, r.Title[0]-r.Toggle[2], float64(gap), "the title clear of the Sessions toggle: %+v", r)
+	require.GreaterOrEqual(t, r.Picker[0]-r.Title[2], float64(2*gap), "the picker clear of the title: %+v", r)
+	require.GreaterOrEqual(t, r.Width-r.Picker[2], float64(gap), "the picker clear of the screen's edge: %+v", r)
+	require.LessOrEqual(t, r.Picker[3]-r.Picker[1], r.Header[3]-r.Header[1], "one row: %+v", r)
+	require.Equal(t, "Approvals", evalString(t, ctx, `document.querySelector('.approvals-page > .session-header h1').textContent`))
+	require.False(t, evalBool(t, ctx, `(h => h.scrollWidth > h.clientWidth)(document.querySelector('.approvals-page > .session-header h1'))`), "the title whole")
 }

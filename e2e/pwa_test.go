@@ -12,7 +12,6 @@ import (
 	"github.com/chromedp/cdproto/cdp"
 	"github.com/chromedp/cdproto/page"
 	"github.com/chromedp/chromedp"
-	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
 
@@ -57,17 +56,17 @@ func TestPWAInstallable(t *testing.T) {
 	m := cdpCall(t, ctx, page.GetAppManifest, page.GetAppManifestParams{})
 	require.Empty(t, m.Errors, "manifest errors")
 	require.NotNil(t, m.Manifest)
-	assert.Equal(t, srv.base()+"/manifest.webmanifest", m.URL)
-	assert.Equal(t, srv.base()+"/", m.Manifest.ID, "the manifest's id")
-	assert.Contains(t, []string{"standalone", "kStandalone"}, m.Manifest.Display)
-	assert.NotEmpty(t, m.Manifest.ThemeColor)
+	require.Equal(t, srv.base()+"/manifest.webmanifest", m.URL)
+	require.Equal(t, srv.base()+"/", m.Manifest.ID, "the manifest's id")
+	require.Contains(t, []string{"standalone", "kStandalone"}, m.Manifest.Display)
+	require.NotEmpty(t, m.Manifest.ThemeColor)
 	sizes := map[string]string{}
 	for _, ic := range m.Manifest.Icons {
-		assert.Contains(t, ic.URL, srv.base()+"/web/", "a local icon")
+		require.Contains(t, ic.URL, srv.base()+"/web/", "a local icon")
 		sizes[ic.URL] = ic.Sizes
 	}
-	assert.Equal(t, "192x192", sizes[srv.base()+"/web/icon-192.png"])
-	assert.Equal(t, "512x512", sizes[srv.base()+"/web/icon-512.png"])
+	require.Equal(t, "192x192", sizes[srv.base()+"/web/icon-192.png"])
+	require.Equal(t, "512x512", sizes[srv.base()+"/web/icon-512.png"])
 
 	// What the processed manifest does not carry: the icon's purpose, the dark scheme's colour.
 	var raw struct {
@@ -86,11 +85,11 @@ func TestPWAInstallable(t *testing.T) {
 	for _, ic := range raw.Icons {
 		maskable = maskable || ic.Purpose == "maskable" && ic.Src == "/web/icon-maskable-512.png"
 	}
-	assert.True(t, maskable, "a maskable icon")
-	assert.NotEmpty(t, raw.UserPreferences.Dark.ThemeColor, "the dark scheme's theme colour")
-	assert.NotEqual(t, raw.ThemeColor, raw.UserPreferences.Dark.ThemeColor)
+	require.True(t, maskable, "a maskable icon")
+	require.NotEmpty(t, raw.UserPreferences.Dark.ThemeColor, "the dark scheme's theme colour")
+	require.NotEqual(t, raw.ThemeColor, raw.UserPreferences.Dark.ThemeColor)
 	// The page's own theme colours, one per scheme.
-	assert.Equal(t, 2, get(t, ctx, chromedp.Evaluate[int](`document.querySelectorAll('meta[name=theme-color][media]').length`)))
+	require.Equal(t, 2, get(t, ctx, chromedp.Evaluate[int](`document.querySelectorAll('meta[name=theme-color][media]').length`)))
 }
 
 // TestOfflineShell: with the server stopped, a session's page reloads from the cache and
@@ -105,13 +104,13 @@ func TestOfflineShell(t *testing.T) {
 	srv.kill()
 	do(t, ctx, 30*time.Second, chromedp.Reload(), waitReady(),
 		waitJS(`!!document.querySelector('.offline') && document.querySelector('.offline').innerText.includes('Offline')`))
-	assert.Equal(t, "/s/"+id, evalString(t, ctx, `location.pathname`))
-	assert.NotContains(t, evalString(t, ctx, `document.querySelector('.offline').innerText`), "not reachable",
+	require.Equal(t, "/s/"+id, evalString(t, ctx, `location.pathname`))
+	require.NotContains(t, evalString(t, ctx, `document.querySelector('.offline').innerText`), "not reachable",
 		"the strip says the server cannot be reached once, not again as its reason")
-	assert.True(t, evalBool(t, ctx, `[...document.querySelectorAll('.offline button, .notice button')].some(b => b.innerText === 'Retry now')`), "Retry now")
+	require.True(t, evalBool(t, ctx, `[...document.querySelectorAll('.offline button, .notice button')].some(b => b.innerText === 'Retry now')`), "Retry now")
 	do(t, ctx, 20*time.Second, chromedp.Click(composer), typeText("written offline"),
 		waitJS(`localStorage.getItem('parley.draft.s.`+id+`') === 'written offline'`))
-	assert.Equal(t, "written offline", evalString(t, ctx, `document.querySelector('#composer-input').value`))
+	require.Equal(t, "written offline", evalString(t, ctx, `document.querySelector('#composer-input').value`))
 
 	// The hero and any other route of the app load from the cache too.
 	do(t, ctx, 30*time.Second, chromedp.Navigate(srv.base()+"/"), waitJS(`document.documentElement.hasAttribute('data-ready') && !!document.querySelector('.offline')`))
@@ -121,7 +120,7 @@ func TestOfflineShell(t *testing.T) {
 	srv = startServer(t, data, srv.addr)
 	do(t, ctx, 60*time.Second, waitJS(`!document.querySelector('.offline') && !!document.querySelector('.link-live')`),
 		waitJS(`[...document.querySelectorAll('#sidebar a')].some(a => a.innerText.split('\n')[0].trim() === 'Offline')`))
-	assert.Equal(t, "written offline", evalString(t, ctx, `document.querySelector('#composer-input').value`))
+	require.Equal(t, "written offline", evalString(t, ctx, `document.querySelector('#composer-input').value`))
 	do(t, ctx, 20*time.Second, chromedp.Click(composer), pressEnter(0),
 		waitJS(`document.querySelector('.thread').innerText.includes('written offline')`))
 }
@@ -162,7 +161,7 @@ func TestUpdateWhileTypingOffersReload(t *testing.T) {
 	// The page looks for a new worker (as it does on its own when navigating).
 	do(t, ctx, 90*time.Second, js(`goappTryUpdate()`),
 		waitJS(`!!document.querySelector('.update') && document.querySelector('.update').innerText.includes('Reload')`))
-	assert.Equal(t, "half a thought", evalString(t, ctx, `document.querySelector('#composer-input').value`), "nothing reloaded under the draft")
+	require.Equal(t, "half a thought", evalString(t, ctx, `document.querySelector('#composer-input').value`), "nothing reloaded under the draft")
 	do(t, ctx, 60*time.Second, chromedp.Click(chromedp.CSS(`.update button`)), waitReady(),
 		waitJS(`document.querySelector('#composer-input').value === 'half a thought'`))
 }

@@ -9,7 +9,6 @@ import (
 
 	"github.com/chromedp/cdproto/fetch"
 	"github.com/chromedp/chromedp"
-	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
 	"parley/protocol"
@@ -52,15 +51,15 @@ func TestQueuedPromptEditKeepsItsPlace(t *testing.T) {
 	do(t, ctx, 10*time.Second, escape, waitJS(`!document.querySelector('.queue-field')`),
 		waitJS(`document.activeElement && document.activeElement.classList.contains('queue-edit')`))
 	require.Equal(t, "second|third", queued())
-	assert.Empty(t, draft(t, ctx), "the text never went to the input")
+	require.Empty(t, draft(t, ctx), "the text never went to the input")
 
 	// Edit, type, Enter: the same place, the new text.
 	do(t, ctx, 10*time.Second, chromedp.Click(chromedp.CSS(`.queue-dock .queue-item:first-child .queue-edit`)), field)
-	assert.Equal(t, "second", evalString(t, ctx, `document.activeElement.value`))
+	require.Equal(t, "second", evalString(t, ctx, `document.activeElement.value`))
 	typeAt(t, ctx, newRand(), ", edited⏎", typingPaces[1])
 	do(t, ctx, 10*time.Second, waitJS(`!document.querySelector('.queue-field') && document.querySelector('.queue-dock .queue-text').textContent === 'second, edited'`))
 	require.Equal(t, "second, edited|third", queued(), "it kept its place")
-	assert.Equal(t, second, evalString(t, ctx, `document.querySelector('.queue-dock .queue-item').dataset.queued`), "the same prompt")
+	require.Equal(t, second, evalString(t, ctx, `document.querySelector('.queue-dock .queue-item').dataset.queued`), "the same prompt")
 
 	// The first turn goes on and ends; the edited prompt runs next, then the third.
 	do(t, ctx, 20*time.Second, js(`document.querySelector('.composer-env .env-chip').click()`), waitJS(`!!document.querySelector('#composer-mode .choice')`),
@@ -80,17 +79,17 @@ func TestQueuedPromptEditKeepsItsPlace(t *testing.T) {
 			order = append(order, ts.Prompt)
 		}
 	}
-	assert.Equal(t, 1, edits, "one edit in the log (Escape sent none)")
+	require.Equal(t, 1, edits, "one edit in the log (Escape sent none)")
 	require.Len(t, order, 3)
-	assert.Equal(t, second, strconv.FormatUint(order[1], 10), "the edited prompt ran second, in its place")
+	require.Equal(t, second, strconv.FormatUint(order[1], 10), "the edited prompt ran second, in its place")
 	shown := evalString(t, ctx, `[...document.querySelectorAll('.thread .msg-user .msg-text')].map(e => e.innerText).join('|')`)
-	assert.Contains(t, shown, "second, edited|third")
-	assert.NotContains(t, shown, "second|")
+	require.Contains(t, shown, "second, edited|third")
+	require.NotContains(t, shown, "second|")
 
 	// Too late: its turn is over.
 	_, err = apiClient(srv).EditPrompt(context.Background(), sessionOf(t, ctx), order[1], "again")
 	require.Error(t, err)
-	assert.Contains(t, err.Error(), "not waiting: its turn started")
+	require.Contains(t, err.Error(), "not waiting: its turn started")
 }
 
 // TestQueuedPromptEditedThenRemoved: a prompt queued behind a running turn is edited in place,
@@ -100,7 +99,7 @@ func TestQueuedPromptEditedThenRemoved(t *testing.T) {
 	srv, ctx := openRunningTurn(t)
 	do(t, ctx, 10*time.Second, chromedp.Focus(composer), typeText("second prompt"), pressEnter(0),
 		waitJS(`!!document.querySelector('.queue-dock [data-queued]')`))
-	assert.Equal(t, "Waiting for the current turn", evalString(t, ctx, `document.querySelector('.queue-dock .queue-when').textContent`))
+	require.Equal(t, "Waiting for the current turn", evalString(t, ctx, `document.querySelector('.queue-dock .queue-when').textContent`))
 
 	do(t, ctx, 20*time.Second, chromedp.Click(chromedp.CSS(`.queue-dock .queue-edit`)),
 		waitJS(`document.activeElement && document.activeElement.classList.contains('queue-field')`))
@@ -127,10 +126,10 @@ func TestQueuedPromptEditedThenRemoved(t *testing.T) {
 			started++
 		}
 	}
-	assert.Equal(t, 1, withdrawn, "the withdrawal is in the log")
-	assert.Equal(t, 1, edited, "and the edit")
-	assert.Equal(t, 1, started, "only the first prompt ran")
-	assert.NotContains(t, evalString(t, ctx, `document.querySelector('.thread-inner').innerText`), "second prompt")
+	require.Equal(t, 1, withdrawn, "the withdrawal is in the log")
+	require.Equal(t, 1, edited, "and the edit")
+	require.Equal(t, 1, started, "only the first prompt ran")
+	require.NotContains(t, evalString(t, ctx, `document.querySelector('.thread-inner').innerText`), "second prompt")
 }
 
 // editAQueuedPrompt: the page's session has a decision open; once the decision has taken
@@ -165,7 +164,7 @@ func TestAnEditOfAQueuedPromptThatBeganIsKept(t *testing.T) {
 	waitShowing(t, ctx, 30*time.Second, `!document.querySelector('.queue-item') && document.querySelector('#composer-input').value === 'queued to edit with a change'`,
 		`document.querySelector('#composer-input').value + ' | ' + (document.querySelector('.queue-dock')?.innerText || '')`)
 	do(t, ctx, 10*time.Second, waitJS(`document.activeElement?.id === 'composer-input'`))
-	assert.Contains(t, noticeText(t, ctx), "began before your change was saved")
+	require.Contains(t, noticeText(t, ctx), "began before your change was saved")
 }
 
 // TestTheFocusStaysWhenTheLastQueuedPromptGoes: the focus is on a queued prompt's Edit when
@@ -231,6 +230,6 @@ func TestASaveAsItsTurnBeginsPutsTheChangeInTheBox(t *testing.T) {
 	do(t, ctx, 10*time.Second, continueRequest(req))
 	waitShowing(t, ctx, 30*time.Second, `document.querySelector('#composer-input').value === 'queued to edit with a change'`,
 		`document.querySelector('#composer-input').value + ' | ' + document.querySelector('.notice-slot').innerText`)
-	assert.Contains(t, noticeText(t, ctx), "began before your change was saved")
-	assert.NotContains(t, noticeText(t, ctx), "Not edited")
+	require.Contains(t, noticeText(t, ctx), "began before your change was saved")
+	require.NotContains(t, noticeText(t, ctx), "Not edited")
 }

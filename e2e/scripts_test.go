@@ -7,7 +7,6 @@ import (
 	"time"
 
 	"github.com/chromedp/chromedp"
-	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
 	"parley/protocol"
@@ -24,11 +23,11 @@ func TestScriptFromTheComposerRunsAfterApproval(t *testing.T) {
 	do(t, ctx, 10*time.Second,
 		typeText(`/script r = run(['echo', 'hi from echo']); send(r.stdout.strip())`), pressEnter(0))
 	do(t, ctx, 20*time.Second, waitJS(`!!document.querySelector('.entry-decision.status-pending') && !!document.querySelector('#composer-mode .choice')`))
-	assert.True(t, evalBool(t, ctx, `!!document.querySelector('.thread .working')`), "the working indicator spans the approval")
-	assert.Equal(t, "Allow running echo?", evalString(t, ctx, `document.querySelector('.entry-decision .entry-title').textContent`))
-	assert.Contains(t, evalString(t, ctx, `document.querySelector('.entry-decision .entry-status').textContent`), "Waiting for your answer below")
+	require.True(t, evalBool(t, ctx, `!!document.querySelector('.thread .working')`), "the working indicator spans the approval")
+	require.Equal(t, "Allow running echo?", evalString(t, ctx, `document.querySelector('.entry-decision .entry-title').textContent`))
+	require.Contains(t, evalString(t, ctx, `document.querySelector('.entry-decision .entry-status').textContent`), "Waiting for your answer below")
 	labels := evalString(t, ctx, `[...document.querySelectorAll('#composer-mode .choice-label')].map(e => e.textContent).join('|')`)
-	assert.Equal(t, "Approve|Approve, and always for this command|Reject", labels, "no 'always for echo': a bare program could run anything")
+	require.Equal(t, "Approve|Approve, and always for this command|Reject", labels, "no 'always for echo': a bare program could run anything")
 
 	// Keyboard only: focus the first answer and press Enter.
 	get(t, ctx, chromedp.Evaluate[bool](`document.querySelector('#composer-mode .choice').focus(); true`))
@@ -37,15 +36,15 @@ func TestScriptFromTheComposerRunsAfterApproval(t *testing.T) {
 	do(t, ctx, 20*time.Second, waitJS(`!!document.querySelector('.entry-run.status-done') && !document.querySelector('.thread .working')`))
 	msgs := thread(t, ctx)
 	require.Len(t, msgs, 1, "the script's message repeats its run's output: it is shown once, in the card; and no offline-agent reply")
-	assert.Equal(t, "user", msgs[0].Role)
-	assert.Contains(t, evalString(t, ctx, `document.querySelector('.entry-run .entry-output').textContent`), "hi from echo")
-	assert.Equal(t, 1, strings.Count(evalString(t, ctx, `[...document.querySelectorAll('.thread-inner .msg-agent, .thread-inner .entry-run')].map(e => e.innerText).join(' ')`), "hi from echo"))
-	assert.Equal(t, "Approved", evalString(t, ctx, `document.querySelector('.entry-decision .entry-outcome').textContent`))
-	assert.False(t, evalBool(t, ctx, `!!document.querySelector('.entry-decision .choice')`), "an answered card offers no answers")
+	require.Equal(t, "user", msgs[0].Role)
+	require.Contains(t, evalString(t, ctx, `document.querySelector('.entry-run .entry-output').textContent`), "hi from echo")
+	require.Equal(t, 1, strings.Count(evalString(t, ctx, `[...document.querySelectorAll('.thread-inner .msg-agent, .thread-inner .entry-run')].map(e => e.innerText).join(' ')`), "hi from echo"))
+	require.Equal(t, "Approved", evalString(t, ctx, `document.querySelector('.entry-decision .entry-outcome').textContent`))
+	require.False(t, evalBool(t, ctx, `!!document.querySelector('.entry-decision .choice')`), "an answered card offers no answers")
 
 	// A reload shows the same thread, with the cards in their final state.
 	do(t, ctx, 30*time.Second, chromedp.Reload(), waitReady(), waitJS(`!!document.querySelector('.entry-run.status-done')`))
-	assert.Equal(t, msgs, thread(t, ctx))
+	require.Equal(t, msgs, thread(t, ctx))
 }
 
 // TestStopEndsTheTurnAndItsQuestion stops a script waiting on a confirm: the card says it was
@@ -56,16 +55,16 @@ func TestStopEndsTheTurnAndItsQuestion(t *testing.T) {
 
 	do(t, ctx, 10*time.Second, typeText(`/script confirm('Deploy to production?')`), pressEnter(0))
 	do(t, ctx, 20*time.Second, waitJS(`!!document.querySelector('.entry-decision.status-pending')`))
-	assert.False(t, evalBool(t, ctx, `!!document.querySelector('.entry-decision .choice')`), "the card has no answers: the composer holds them")
+	require.False(t, evalBool(t, ctx, `!!document.querySelector('.entry-decision .choice')`), "the card has no answers: the composer holds them")
 	do(t, ctx, 10*time.Second, chromedp.Click(chromedp.CSS(`.thread .stop`)))
 	do(t, ctx, 20*time.Second, waitJS(`!!document.querySelector('.entry-decision.status-aborted') && !document.querySelector('.thread .working')`))
-	assert.Equal(t, "Stopped by you", evalString(t, ctx, `document.querySelector('.entry-decision .entry-outcome').textContent`))
-	assert.Equal(t, "Stopped by you", evalString(t, ctx, `document.querySelector('.entry-run.status-stopped .entry-result').textContent`))
-	assert.Equal(t, "composer-input", evalString(t, ctx, `document.activeElement.id`), "the keyboard stays where the next prompt goes")
+	require.Equal(t, "Stopped by you", evalString(t, ctx, `document.querySelector('.entry-decision .entry-outcome').textContent`))
+	require.Equal(t, "Stopped by you", evalString(t, ctx, `document.querySelector('.entry-run.status-stopped .entry-result').textContent`))
+	require.Equal(t, "composer-input", evalString(t, ctx, `document.activeElement.id`), "the keyboard stays where the next prompt goes")
 
 	do(t, ctx, 10*time.Second, typeText("still there?"), pressEnter(0))
 	msgs := waitMessages(t, ctx, 3)
-	assert.Contains(t, msgs[2].Text, "No model is configured")
+	require.Contains(t, msgs[2].Text, "No model is configured")
 }
 
 // TestScriptTextIsShownAsText sends markup from a script: it must arrive as text.
@@ -75,8 +74,8 @@ func TestScriptTextIsShownAsText(t *testing.T) {
 	do(t, ctx, 10*time.Second, typeText(`/script send('<img src=x onerror="document.title=1">'); print('<b>bold</b>')`), pressEnter(0))
 	waitReply(t, ctx, `<img src=x onerror="document.title=1">`)
 	do(t, ctx, 20*time.Second, waitJS(`!!document.querySelector('.entry-run.status-done')`))
-	assert.False(t, evalBool(t, ctx, `!!document.querySelector('.thread img, .thread b')`), "no markup from a script became an element")
-	assert.Contains(t, evalString(t, ctx, `document.querySelector('.entry-run .entry-output').textContent`), "<b>bold</b>")
+	require.False(t, evalBool(t, ctx, `!!document.querySelector('.thread img, .thread b')`), "no markup from a script became an element")
+	require.Contains(t, evalString(t, ctx, `document.querySelector('.entry-run .entry-output').textContent`), "<b>bold</b>")
 }
 
 // TestPromptSentDuringATurnWaitsThenFollowsIt sends a prompt while a script waits on a
@@ -94,8 +93,8 @@ func TestPromptSentDuringATurnWaitsThenFollowsIt(t *testing.T) {
 		waitJS(`!document.querySelector('#composer-mode')`),
 		typeText("second prompt"), pressEnter(0),
 		waitJS(`!!document.querySelector('.queue-dock [data-queued]')`))
-	assert.Equal(t, "second prompt", evalString(t, ctx, `document.querySelector('.queue-dock .queue-text').textContent`))
-	assert.Equal(t, "Waiting for the current turn", evalString(t, ctx, `document.querySelector('.queue-dock .queue-when').textContent`))
+	require.Equal(t, "second prompt", evalString(t, ctx, `document.querySelector('.queue-dock .queue-text').textContent`))
+	require.Equal(t, "Waiting for the current turn", evalString(t, ctx, `document.querySelector('.queue-dock .queue-when').textContent`))
 	require.Len(t, thread(t, ctx), 1, "the waiting prompt is not in the thread yet")
 
 	// The card says the answer is below; the chip brings the question back.
@@ -103,8 +102,8 @@ func TestPromptSentDuringATurnWaitsThenFollowsIt(t *testing.T) {
 		waitJS(`!!document.querySelector('#composer-mode .choice')`), chromedp.Click(chromedp.CSS(`#composer-mode .choice`)))
 	msgs := waitMessages(t, ctx, 4)
 	texts := []string{msgs[0].Text, msgs[1].Text, msgs[2].Text}
-	assert.Equal(t, []string{`/script ok = confirm('Go on?'); send('first done' if ok else 'first stopped')`, "first done", "second prompt"}, texts)
-	assert.Contains(t, msgs[3].Text, "No model is configured", "the second prompt's reply follows it")
+	require.Equal(t, []string{`/script ok = confirm('Go on?'); send('first done' if ok else 'first stopped')`, "first done", "second prompt"}, texts)
+	require.Contains(t, msgs[3].Text, "No model is configured", "the second prompt's reply follows it")
 	do(t, ctx, 10*time.Second, waitJS(`!document.querySelector('.queue-dock [data-queued]') && !document.querySelector('.thread .working')`))
 }
 
@@ -117,8 +116,8 @@ func TestRunCardPrecedesItsApproval(t *testing.T) {
 		clickJS(`#composer-mode .choice`),
 		waitJS(`!!document.querySelector('.entry-run.status-done')`))
 	order := evalString(t, ctx, `[...document.querySelectorAll('.thread-inner .entry-run, .thread-inner .entry-decision')].map(e => e.classList.contains('entry-run') ? 'run' : 'decision').join()`)
-	assert.Equal(t, "run,decision", order)
-	assert.Contains(t, evalString(t, ctx, `document.querySelector('.entry-run .entry-output')?.textContent || ''`), "approved output")
+	require.Equal(t, "run,decision", order)
+	require.Contains(t, evalString(t, ctx, `document.querySelector('.entry-run .entry-output')?.textContent || ''`), "approved output")
 }
 
 // runOrder is the thread's run cards and decision cards, in the order drawn.
@@ -135,10 +134,10 @@ func TestAQuestionFollowsTheRunThatAsksIt(t *testing.T) {
 	do(t, ctx, 10*time.Second, waitJS(`document.querySelector('#composer-menu').classList.contains('open')`), pressEnter(0))
 	do(t, ctx, 60*time.Second, waitJS(`location.pathname.startsWith('/s/')`), waitJS(modeShown),
 		waitJS(`document.querySelectorAll('.thread-inner .entry-decision').length === 1 && document.querySelectorAll('.thread-inner .entry-run').length === 1`))
-	assert.Equal(t, "run,decision", evalString(t, ctx, runOrder), "the run began, then it asked")
+	require.Equal(t, "run,decision", evalString(t, ctx, runOrder), "the run began, then it asked")
 	do(t, ctx, 60*time.Second, chromedp.Reload(), waitReady(), waitCaughtUp(),
 		waitJS(`document.querySelectorAll('.thread-inner .entry-decision').length === 1`))
-	assert.Equal(t, "run,decision", evalString(t, ctx, runOrder), "after a reload too")
+	require.Equal(t, "run,decision", evalString(t, ctx, runOrder), "after a reload too")
 }
 
 // TestRequestRetryOnARequestCutOffByARestart: a script's question is pending when the server
@@ -153,24 +152,24 @@ func TestRequestRetryOnARequestCutOffByARestart(t *testing.T) {
 	const script = `/script confirm('Deploy to staging?')`
 	do(t, ctx, 10*time.Second, typeText(script), pressEnter(0))
 	do(t, ctx, 30*time.Second, waitJS(`!!document.querySelector('.entry-decision.status-pending')`))
-	assert.False(t, evalBool(t, ctx, `!!document.querySelector('.entry-decision .retry')`), "a pending request offers no retry")
+	require.False(t, evalBool(t, ctx, `!!document.querySelector('.entry-decision .retry')`), "a pending request offers no retry")
 
 	srv.kill()
 	srv = startServer(t, data, srv.addr)
 	do(t, ctx, 60*time.Second, waitJS(`!!document.querySelector('.entry-decision.status-aborted .retry')`))
-	assert.Contains(t, evalString(t, ctx, `document.querySelector('.entry-decision .entry-outcome').textContent`), "the server restarted")
-	assert.Equal(t, "Run again", evalString(t, ctx, `document.querySelector('.entry-decision.status-aborted .retry').textContent`))
+	require.Contains(t, evalString(t, ctx, `document.querySelector('.entry-decision .entry-outcome').textContent`), "the server restarted")
+	require.Equal(t, "Run again", evalString(t, ctx, `document.querySelector('.entry-decision.status-aborted .retry').textContent`))
 	do(t, ctx, 10*time.Second, clickJS(`.entry-decision.status-aborted .retry`),
 		waitJS(`!!document.querySelector('.entry-decision .retry-note')`))
 	do(t, ctx, 30*time.Second, waitJS(`[...document.querySelectorAll('.thread .msg-user')].length === 2`), waitJS(modeShown))
-	assert.NotContains(t, evalString(t, ctx, `document.querySelector('.thread').textContent`), "please make the same request again", "the agent is not asked")
+	require.NotContains(t, evalString(t, ctx, `document.querySelector('.thread').textContent`), "please make the same request again", "the agent is not asked")
 
 	list, err := apiClient(srv).ListGrants(context.Background())
 	require.NoError(t, err)
-	assert.Empty(t, list, "a retry creates no trust")
+	require.Empty(t, list, "a retry creates no trust")
 	h, err := apiClient(srv).ApprovalHistory(context.Background(), protocol.HistoryFilter{})
 	require.NoError(t, err)
 	require.Len(t, h.Entries, 1)
-	assert.True(t, h.Entries[0].Retryable, "the history offers it too")
-	assert.True(t, h.Entries[0].RetryRuns, "as Run again")
+	require.True(t, h.Entries[0].Retryable, "the history offers it too")
+	require.True(t, h.Entries[0].RetryRuns, "as Run again")
 }

@@ -9,7 +9,6 @@ import (
 	"time"
 
 	"github.com/chromedp/chromedp"
-	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
 
@@ -90,9 +89,9 @@ func TestASessionOpensPainted(t *testing.T) {
 
 	// No token yet: the page is the layout alone.
 	navigateNoWait(t, ctx, srv.base()+"/s/"+id)
-	assert.Empty(t, thread(t, ctx), "no message of the session without the token")
-	assert.False(t, evalBool(t, ctx, `!!document.getElementById('parley-seed')`))
-	assert.NotContains(t, evalString(t, ctx, `document.documentElement.outerHTML`), "long prompt")
+	require.Empty(t, thread(t, ctx), "no message of the session without the token")
+	require.False(t, evalBool(t, ctx, `!!document.getElementById('parley-seed')`))
+	require.NotContains(t, evalString(t, ctx, `document.documentElement.outerHTML`), "long prompt")
 
 	// The printed link's cookie, then the session's page: painted by the server.
 	navigateNoWait(t, ctx, srv.base()+"/s/"+id+"?token="+srv.token)
@@ -100,24 +99,24 @@ func TestASessionOpensPainted(t *testing.T) {
 	require.False(t, evalBool(t, ctx, `document.documentElement.hasAttribute('data-ready')`), "the wasm has not run")
 	before := thread(t, ctx)
 	k := windowOf(t, before, n)
-	assert.Less(t, k, n, "the page holds a window, not the whole log")
-	assert.Equal(t, "reply "+strconv.Itoa(n-1), before[len(before)-1].Text, "the newest reply is in the page")
-	assert.True(t, evalBool(t, ctx, `(() => { const r = [...document.querySelectorAll('.thread .msg[data-offset]')].pop().getBoundingClientRect();
+	require.Less(t, k, n, "the page holds a window, not the whole log")
+	require.Equal(t, "reply "+strconv.Itoa(n-1), before[len(before)-1].Text, "the newest reply is in the page")
+	require.True(t, evalBool(t, ctx, `(() => { const r = [...document.querySelectorAll('.thread .msg[data-offset]')].pop().getBoundingClientRect();
 		return r.height > 0 && r.bottom > 0 && r.top < innerHeight })()`), "and on the screen")
 
 	release()
 	do(t, ctx, 60*time.Second, waitReady(), waitCaughtUp())
 	after := thread(t, ctx)
-	assert.Equal(t, before, after, "the wasm shows the thread the page showed")
-	assert.Equal(t, float64(len(before)), get(t, ctx, chromedp.Evaluate[float64](`window.__fewest`)), "the thread was never emptied or redrawn shorter")
-	assert.False(t, evalBool(t, ctx, `!!document.getElementById('parley-seed')`), "the seed is read once")
+	require.Equal(t, before, after, "the wasm shows the thread the page showed")
+	require.Equal(t, float64(len(before)), get(t, ctx, chromedp.Evaluate[float64](`window.__fewest`)), "the thread was never emptied or redrawn shorter")
+	require.False(t, evalBool(t, ctx, `!!document.getElementById('parley-seed')`), "the seed is read once")
 
 	// New events arrive live, after the seed's, once.
 	do(t, ctx, 10*time.Second, typeText("after the seed"), pressEnter(0))
 	more := waitMessages(t, ctx, len(after)+2)
 	require.Len(t, more, len(after)+2)
-	assert.Equal(t, after, more[:len(after)])
-	assert.Equal(t, "after the seed", more[len(after)].Text)
+	require.Equal(t, after, more[:len(after)])
+	require.Equal(t, "after the seed", more[len(after)].Text)
 	assertOnce(t, more)
 
 	// Scrolling up pages in the window before the seed's, each message once.
@@ -127,7 +126,7 @@ func TestASessionOpensPainted(t *testing.T) {
 	windowOf(t, older[:len(older)-2], n)
 
 	// The service worker keeps no seeded page.
-	assert.True(t, evalAwait(t, ctx, `navigator.serviceWorker.ready.then(async () => {
+	require.True(t, evalAwait(t, ctx, `navigator.serviceWorker.ready.then(async () => {
 		for (const name of await caches.keys()) {
 			const cache = await caches.open(name);
 			for (const req of await cache.keys()) {
@@ -151,14 +150,14 @@ func TestAnOpenApprovalInTheSeedIsAnswerable(t *testing.T) {
 	navigateNoWait(t, ctx, srv.base()+"/s/"+id+"?token="+srv.token)
 	do(t, ctx, 30*time.Second, waitJS(`location.search === '' && !!document.querySelector('.thread .entry-decision.status-pending')`))
 	require.False(t, evalBool(t, ctx, `document.documentElement.hasAttribute('data-ready')`), "the wasm has not run")
-	assert.Contains(t, evalString(t, ctx, `document.querySelector('.thread').innerText`), "hello from alpha")
+	require.Contains(t, evalString(t, ctx, `document.querySelector('.thread').innerText`), "hello from alpha")
 
 	release()
 	do(t, ctx, 60*time.Second, waitReady(), waitCaughtUp())
 	approve(t, ctx, "Approve")
 	do(t, ctx, 30*time.Second, waitJS(`document.querySelector('.thread').innerText.includes('alpha ran') && !!document.querySelector('.thread .entry-run.status-done')`))
-	assert.Equal(t, 1, int(get(t, ctx, chromedp.Evaluate[float64](`document.querySelectorAll('.thread .entry-decision').length`))), "one card: the seeded one, answered")
-	assert.Empty(t, waitQueue(t, srv, 0))
+	require.Equal(t, 1, int(get(t, ctx, chromedp.Evaluate[float64](`document.querySelectorAll('.thread .entry-decision').length`))), "one card: the seeded one, answered")
+	require.Empty(t, waitQueue(t, srv, 0))
 }
 
 // TestASeedsTextStaysText: a message that holds a closing script tag and a script shows as
@@ -173,13 +172,13 @@ func TestASeedsTextStaysText(t *testing.T) {
 	release := holdWasm(t, ctx)
 	navigateNoWait(t, ctx, srv.base()+"/s/"+id+"?token="+srv.token)
 	do(t, ctx, 30*time.Second, waitJS(`location.search === '' && document.querySelectorAll('.thread .msg[data-offset]').length > 0`))
-	assert.Equal(t, evil, thread(t, ctx)[0].Text, "the prompt shows as it was typed")
-	assert.Equal(t, 1, int(get(t, ctx, chromedp.Evaluate[float64](`document.querySelectorAll('script:not([src])').length`))),
+	require.Equal(t, evil, thread(t, ctx)[0].Text, "the prompt shows as it was typed")
+	require.Equal(t, 1, int(get(t, ctx, chromedp.Evaluate[float64](`document.querySelectorAll('script:not([src])').length`))),
 		"one inline script element: the seed's")
-	assert.True(t, evalBool(t, ctx, `document.getElementById('parley-seed').type === 'application/json'`))
-	assert.False(t, evalBool(t, ctx, `!!window.__pwned`))
+	require.True(t, evalBool(t, ctx, `document.getElementById('parley-seed').type === 'application/json'`))
+	require.False(t, evalBool(t, ctx, `!!window.__pwned`))
 	release()
 	do(t, ctx, 60*time.Second, waitReady(), waitCaughtUp())
-	assert.Equal(t, evil, thread(t, ctx)[0].Text)
-	assert.False(t, evalBool(t, ctx, `!!window.__pwned`))
+	require.Equal(t, evil, thread(t, ctx)[0].Text)
+	require.False(t, evalBool(t, ctx, `!!window.__pwned`))
 }

@@ -11,7 +11,6 @@ import (
 
 	"github.com/chromedp/cdproto/input"
 	"github.com/chromedp/chromedp"
-	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
 	"parley/protocol"
@@ -31,8 +30,8 @@ func TestRenameAndArchiveASession(t *testing.T) {
 		waitJS(`document.querySelectorAll('.sessions .session-item').length == 1`),
 		// The hero's bar takes the focus once live: rename after that.
 		waitJS(`document.documentElement.hasAttribute('data-composer-live')`))
-	assert.Equal(t, "Today", evalString(t, ctx, `document.querySelector('.session-group-name').textContent`))
-	assert.Equal(t, "just now", evalString(t, ctx, `document.querySelector('.session-when').textContent`))
+	require.Equal(t, "Today", evalString(t, ctx, `document.querySelector('.session-group-name').textContent`))
+	require.Equal(t, "just now", evalString(t, ctx, `document.querySelector('.session-when').textContent`))
 
 	do(t, ctx, 10*time.Second, js(`document.querySelector('.session-op[aria-label^=Rename]').click()`),
 		waitJS(`document.activeElement && document.activeElement.classList.contains('session-rename')`),
@@ -40,17 +39,17 @@ func TestRenameAndArchiveASession(t *testing.T) {
 		waitJS(`document.querySelector('.session-title') && document.querySelector('.session-title').textContent === 'Release notes'`))
 	info, err := apiClient(srv).GetSession(context.Background(), id)
 	require.NoError(t, err)
-	assert.Equal(t, "Release notes", info.Title)
+	require.Equal(t, "Release notes", info.Title)
 
 	do(t, ctx, 10*time.Second, js(`document.querySelector('.session-op[aria-label^=Archive]').click()`),
 		waitJS(`!!document.querySelector('.session-item.confirming')`))
-	assert.Contains(t, evalString(t, ctx, `document.querySelector('.session-question').textContent`), "Release notes")
+	require.Contains(t, evalString(t, ctx, `document.querySelector('.session-question').textContent`), "Release notes")
 	do(t, ctx, 10*time.Second, js(`document.querySelector('.session-item.confirming .session-op.danger').click()`),
 		waitJS(`document.querySelectorAll('.sessions .session-item').length == 0`))
 	list, err := apiClient(srv).ListSessions(context.Background())
 	require.NoError(t, err)
 	for _, s := range list {
-		assert.NotEqual(t, id, s.ID, "archived: not listed")
+		require.NotEqual(t, id, s.ID, "archived: not listed")
 	}
 }
 
@@ -95,7 +94,7 @@ func TestArchiveMovesTheFocusToTheNextRow(t *testing.T) {
 	archive(second, focusedLinkOf(first)) // the middle one: the next row
 	archive(first, focusedLinkOf(third))  // the last one: the previous row
 	archive(third, `document.activeElement === document.querySelector('#sidebar .new-session')`)
-	assert.Equal(t, 0, int(get(t, ctx, chromedp.Evaluate[float64](`document.querySelectorAll('.sessions .session-item').length`))))
+	require.Equal(t, 0, int(get(t, ctx, chromedp.Evaluate[float64](`document.querySelectorAll('.sessions .session-item').length`))))
 }
 
 // TestNewSessionIsListedUnderTodayAtOnce: the hero's first prompt lists its session under
@@ -105,8 +104,8 @@ func TestNewSessionIsListedUnderTodayAtOnce(t *testing.T) {
 	_, ctx := openHome(t)
 	do(t, ctx, 20*time.Second, typeText("hello there"), pressEnter(0), waitJS(`location.pathname.startsWith('/s/')`),
 		waitJS(`document.querySelectorAll('.sessions .session-item').length === 1`))
-	assert.Equal(t, "Today", evalString(t, ctx, `document.querySelector('.session-group-name').textContent`))
-	assert.Equal(t, "just now", evalString(t, ctx, `document.querySelector('.session-when')?.textContent || ''`))
+	require.Equal(t, "Today", evalString(t, ctx, `document.querySelector('.session-group-name').textContent`))
+	require.Equal(t, "just now", evalString(t, ctx, `document.querySelector('.session-when')?.textContent || ''`))
 }
 
 // TestSessionTimesMoveOn: a session's "just now" becomes "1 min ago" as the minute passes,
@@ -136,13 +135,13 @@ func TestSessionActionsOnHoverOrFocus(t *testing.T) {
 	do(t, ctx, 60*time.Second, chromedp.Navigate(srv.link), waitReady(),
 		waitJS(`document.querySelectorAll('.sessions .session-item').length === 2`))
 	shown := `[...document.querySelectorAll('.session-ops')].map(e => getComputedStyle(e).display !== 'none' && getComputedStyle(e).visibility !== 'hidden' && e.getBoundingClientRect().height > 0)`
-	assert.Equal(t, "false,false", evalString(t, ctx, shown+`.join()`), "no row is pointed at or focused")
+	require.Equal(t, "false,false", evalString(t, ctx, shown+`.join()`), "no row is pointed at or focused")
 
 	// Pointed at: that row's actions show, and nothing moves under the pointer.
 	const linkBox = `JSON.stringify(document.querySelector('.session-item:nth-child(2) .session-link').getBoundingClientRect())`
 	before := evalString(t, ctx, linkBox)
 	do(t, ctx, 10*time.Second, hoverOver(`.session-item:nth-child(2)`), waitJS(`(`+shown+`).join() === 'false,true'`))
-	assert.Equal(t, before, evalString(t, ctx, linkBox), "pointing at a row moves nothing")
+	require.Equal(t, before, evalString(t, ctx, linkBox), "pointing at a row moves nothing")
 
 	// The keyboard: focus on the first row's link shows its actions; Tab reaches Rename.
 	do(t, ctx, 10*time.Second, chromedp.MouseEvent(input.DispatchMouseEventTypeMouseMoved, 900, 10), js(`document.querySelector('.session-link').focus()`),
@@ -153,8 +152,8 @@ func TestSessionActionsOnHoverOrFocus(t *testing.T) {
 	phone := browser(t)
 	do(t, phone, 60*time.Second, chromedp.EmulateViewport(390, 844), touchScreen(true), chromedp.Navigate(srv.link), waitReady(),
 		clickJS(`.menu-toggle`), waitJS(`document.querySelector('#sidebar').classList.contains('open') && document.querySelectorAll('.sessions .session-item').length === 2`))
-	assert.Equal(t, "true,true", evalString(t, phone, shown+`.join()`))
-	assert.True(t, evalBool(t, phone, `[...document.querySelectorAll('.session-op')].every(b => { const r = b.getBoundingClientRect(); return r.width >= 44 && r.height >= 44 })`), "44 px targets")
+	require.Equal(t, "true,true", evalString(t, phone, shown+`.join()`))
+	require.True(t, evalBool(t, phone, `[...document.querySelectorAll('.session-op')].every(b => { const r = b.getBoundingClientRect(); return r.width >= 44 && r.height >= 44 })`), "44 px targets")
 }
 
 // TestAFunctionRunFromTheHeroNamesItsSession: "Run Greet someone" on the empty page, run,
@@ -180,7 +179,7 @@ func TestAFunctionRunFromTheHeroNamesItsSession(t *testing.T) {
 	row := `document.querySelector('.sessions .session-item[data-session="` + id + `"]')`
 	waitShowing(t, ctx, 30*time.Second, `!!`+row+` && `+row+`.querySelector('.session-title').textContent === 'Greet someone'`,
 		`document.querySelector('.sessions').innerText`)
-	assert.Equal(t, id, evalString(t, ctx, `document.querySelector('.sessions .session-item').dataset.session`), "the session just used is first")
+	require.Equal(t, id, evalString(t, ctx, `document.querySelector('.sessions .session-item').dataset.session`), "the session just used is first")
 	do(t, ctx, 30*time.Second, clickJS(`.session-item[data-session="`+id+`"] .session-link`),
 		waitJS(`location.pathname === '/s/`+id+`'`), waitCaughtUp())
 	waitShowing(t, ctx, 30*time.Second, `document.querySelector('h1')?.textContent === 'Greet someone'`, `document.querySelector('h1')?.textContent`)
@@ -220,13 +219,13 @@ func TestSeveralWorkspacesNameTheSessions(t *testing.T) {
 	row := `#sidebar .session-item[data-session="`
 	waitShowing(t, ctx, 30*time.Second, tag(`.session-header`)+`.endsWith('notes') && `+tag(row+id+`"]`)+`.endsWith('notes')`,
 		`document.querySelector('.session-header').innerText + ' | ' + document.querySelector('#sidebar .sessions').innerText`)
-	assert.Equal(t, "Workspace: notes", evalString(t, ctx, tag(`.session-header`)), "read as a workspace's name")
-	assert.NotEqual(t, "", evalString(t, ctx, tag(row+other+`"]`)), "the other row names its workspace")
-	assert.NotContains(t, evalString(t, ctx, tag(row+other+`"]`)), "notes")
+	require.Equal(t, "Workspace: notes", evalString(t, ctx, tag(`.session-header`)), "read as a workspace's name")
+	require.NotEqual(t, "", evalString(t, ctx, tag(row+other+`"]`)), "the other row names its workspace")
+	require.NotContains(t, evalString(t, ctx, tag(row+other+`"]`)), "notes")
 
 	single, sctx, sid := openSeeded(t, t.TempDir(), "Alone")
 	do(t, sctx, 30*time.Second, waitCaughtUp(), waitJS(`!!document.querySelector('#sidebar .session-item[data-session="`+sid+`"]')`))
-	assert.False(t, evalBool(t, sctx, `!!document.querySelector('.session-workspace')`), "one workspace: none is named (%s)", single.addr)
+	require.False(t, evalBool(t, sctx, `!!document.querySelector('.session-workspace')`), "one workspace: none is named (%s)", single.addr)
 }
 
 // TestAFailedFirstPromptNamesNothing: a session whose first prompt was refused (an example
@@ -242,13 +241,13 @@ func TestAFailedFirstPromptNamesNothing(t *testing.T) {
 	waitShowing(t, ctx, 30*time.Second, title+` === 'New session' && `+row+` === 'New session'`, title+` + ' / ' + `+row)
 	info, err := apiClient(srv).GetSession(context.Background(), sessionOf(t, ctx))
 	require.NoError(t, err)
-	assert.Equal(t, "New session", info.Title)
+	require.Equal(t, "New session", info.Title)
 
 	do(t, ctx, 30*time.Second, typeText("/help"), pressEnter(0))
 	waitShowing(t, ctx, 30*time.Second, title+` === 'Help' && `+row+` === 'Help'`, title+` + ' / ' + `+row)
 	info, err = apiClient(srv).GetSession(context.Background(), sessionOf(t, ctx))
 	require.NoError(t, err)
-	assert.Equal(t, "Help", info.Title, "named by the first prompt that worked")
+	require.Equal(t, "Help", info.Title, "named by the first prompt that worked")
 }
 
 // TestRenameKeepsTheFocusAmongManyRows: with twenty sessions in the list, a rename ended by
@@ -282,12 +281,12 @@ func TestRenameKeepsTheFocusAmongManyRows(t *testing.T) {
 	waitShowing(t, ctx, 30*time.Second, `document.querySelector('`+row+` .session-title')?.textContent === 'Renamed'`, focusNow)
 	info, err := apiClient(srv).GetSession(context.Background(), target)
 	require.NoError(t, err)
-	assert.Equal(t, "Renamed", info.Title)
+	require.Equal(t, "Renamed", info.Title)
 	// The list is drawn again from the server's answer: the focus must hold through that.
 	do(t, ctx, 10*time.Second, waitJS(`document.querySelectorAll('#sidebar .session-item').length === 20`))
 	waitShowing(t, ctx, 10*time.Second, onRename, focusNow)
 	time.Sleep(time.Second) // a pause: nothing may take the focus away after
-	assert.True(t, evalBool(t, ctx, onRename), evalString(t, ctx, focusNow))
+	require.True(t, evalBool(t, ctx, onRename), evalString(t, ctx, focusNow))
 
 	// Escape: the same.
 	do(t, ctx, 10*time.Second, pressEnter(0), inField)
@@ -295,7 +294,7 @@ func TestRenameKeepsTheFocusAmongManyRows(t *testing.T) {
 	do(t, ctx, 10*time.Second, escape, waitJS(`!document.querySelector('.session-rename')`))
 	waitShowing(t, ctx, 10*time.Second, onRename, focusNow)
 	time.Sleep(time.Second)
-	assert.True(t, evalBool(t, ctx, onRename), evalString(t, ctx, focusNow))
+	require.True(t, evalBool(t, ctx, onRename), evalString(t, ctx, focusNow))
 
 	// Archive, then Keep: the focus is back on Archive, the pointer still elsewhere.
 	onArchive := `document.activeElement === document.querySelector('` + row + ` .session-op[data-op="archive"]')`
@@ -321,15 +320,15 @@ func TestArchivedSessionsCanBeRestored(t *testing.T) {
 		waitJS(`document.documentElement.hasAttribute('data-composer-live')`))
 	toggle := `document.querySelector('#sidebar .archived-toggle')`
 	require.True(t, evalBool(t, ctx, `!!`+toggle), "the sidebar has an Archived toggle")
-	assert.Equal(t, "false", evalString(t, ctx, toggle+`.getAttribute('aria-expanded')`))
+	require.Equal(t, "false", evalString(t, ctx, toggle+`.getAttribute('aria-expanded')`))
 	// From the keyboard: focus the toggle, Enter opens the list.
 	do(t, ctx, 10*time.Second, js(toggle+`.focus()`), pressEnter(0),
 		waitJS(toggle+`.getAttribute('aria-expanded') === 'true'`),
 		waitJS(`!!document.querySelector('#sidebar .archived-item[data-session="`+gone+`"] .archived-restore')`))
 	controls := evalString(t, ctx, toggle+`.getAttribute('aria-controls')`)
-	assert.True(t, evalBool(t, ctx, `!!document.getElementById('`+controls+`')`), "aria-controls names the list")
-	assert.Contains(t, evalString(t, ctx, `document.querySelector('.archived-item .archived-title').textContent`), "put away")
-	assert.Contains(t, evalString(t, ctx, `document.querySelector('.archived-restore').getAttribute('aria-label')`), "put away")
+	require.True(t, evalBool(t, ctx, `!!document.getElementById('`+controls+`')`), "aria-controls names the list")
+	require.Contains(t, evalString(t, ctx, `document.querySelector('.archived-item .archived-title').textContent`), "put away")
+	require.Contains(t, evalString(t, ctx, `document.querySelector('.archived-restore').getAttribute('aria-label')`), "put away")
 	// Tab reaches the session's link (an archived session still opens), then Restore; Enter
 	// restores.
 	do(t, ctx, 10*time.Second, tabKey(0),
@@ -343,5 +342,5 @@ func TestArchivedSessionsCanBeRestored(t *testing.T) {
 		waitJS(`document.activeElement === document.querySelector('.sessions .session-item[data-session="`+gone+`"] .session-link')`))
 	info, err := apiClient(srv).GetSession(context.Background(), gone)
 	require.NoError(t, err)
-	assert.False(t, info.Archived, "restored on the server")
+	require.False(t, info.Archived, "restored on the server")
 }

@@ -10,7 +10,6 @@ import (
 
 	"github.com/chromedp/cdproto/input"
 	"github.com/chromedp/chromedp"
-	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
 	"parley/protocol"
@@ -92,7 +91,7 @@ func TestSpaceAfterACommandAtEveryPace(t *testing.T) {
 		for _, pace := range typingPaces {
 			typeAt(t, ctx, rng, "/example ", pace)
 			do(t, ctx, 10*time.Second, waitDraft("/example "), menuOpen("hello"))
-			assert.Equal(t, "<slug> [json-vars]", evalString(t, ctx, `document.querySelector('#composer-backdrop .ib-ghost').textContent`), "%s %v: claimed", where, pace)
+			require.Equal(t, "<slug> [json-vars]", evalString(t, ctx, `document.querySelector('#composer-backdrop .ib-ghost').textContent`), "%s %v: claimed", where, pace)
 			typeAt(t, ctx, rng, "a", pace)
 			do(t, ctx, 10*time.Second, waitDraft("/example a"))
 			clearDraft(t, ctx)
@@ -166,7 +165,7 @@ func TestNewSessionKeepsWhatIsTypedAtOnce(t *testing.T) {
 	typeAt(t, ctx, rng, "xy z", typingPaces[0])
 	do(t, ctx, 10*time.Second, waitJS(`location.pathname === '`+first+`'`))
 	do(t, ctx, 10*time.Second, waitDraft("xy z"), waitJS(`document.activeElement.id === 'composer-input'`))
-	assert.Empty(t, evalString(t, ctx, `window.parleyEarly.text + window.parleyEarly.sends.join('')`), "nothing held")
+	require.Empty(t, evalString(t, ctx, `window.parleyEarly.text + window.parleyEarly.sends.join('')`), "nothing held")
 
 	// Reached by Tab (the focus on the row of the session shown), a letter goes to its draft;
 	// on another session's row it does nothing.
@@ -176,8 +175,8 @@ func TestNewSessionKeepsWhatIsTypedAtOnce(t *testing.T) {
 	do(t, ctx, 10*time.Second, js(`document.querySelector('`+row(second)+`').focus()`))
 	typeAt(t, ctx, rng, "q", typingPaces[0])
 	time.Sleep(300 * time.Millisecond)
-	assert.Equal(t, "xy z!", draft(t, ctx), "a letter on another session's row is not this draft's")
-	assert.Equal(t, first, evalString(t, ctx, `location.pathname`))
+	require.Equal(t, "xy z!", draft(t, ctx), "a letter on another session's row is not this draft's")
+	require.Equal(t, first, evalString(t, ctx, `location.pathname`))
 	_ = srv
 }
 
@@ -190,7 +189,7 @@ func TestHeroFocusesTheComposer(t *testing.T) {
 		waitJS(`document.activeElement && document.activeElement.id === 'composer-input'`))
 	typeAt(t, ctx, newRand(), "straight in⏎", typingPaces[1])
 	msgs := waitMessages(t, ctx, 2)
-	assert.Equal(t, "straight in", msgs[0].Text)
+	require.Equal(t, "straight in", msgs[0].Text)
 }
 
 // TestRenameFocusEscapeEnter: Rename puts the focus in its field with the title; Escape keeps
@@ -206,20 +205,20 @@ func TestRenameFocusEscapeEnter(t *testing.T) {
 	onRename := waitJS(`document.activeElement && document.activeElement.dataset.op === 'rename'`)
 
 	do(t, ctx, 10*time.Second, hoverOver(`.session-item`), chromedp.Click(rename), inField)
-	assert.Equal(t, "hi", evalString(t, ctx, `document.activeElement.value`))
+	require.Equal(t, "hi", evalString(t, ctx, `document.activeElement.value`))
 	typeAt(t, ctx, newRand(), " and more", typingPaces[1])
 	do(t, ctx, 10*time.Second, escape, waitJS(`!document.querySelector('.session-rename')`), onRename)
-	assert.Equal(t, "hi", evalString(t, ctx, `document.querySelector('.session-title').textContent`), "Escape keeps the old title")
-	assert.Equal(t, "/s/"+id, evalString(t, ctx, `location.pathname`), "and closes nothing else")
+	require.Equal(t, "hi", evalString(t, ctx, `document.querySelector('.session-title').textContent`), "Escape keeps the old title")
+	require.Equal(t, "/s/"+id, evalString(t, ctx, `location.pathname`), "and closes nothing else")
 
 	// From the keyboard this time: Enter on Rename, a new title, Enter.
 	do(t, ctx, 10*time.Second, pressEnter(0), inField)
-	assert.Equal(t, "hi", evalString(t, ctx, `document.activeElement.value`), "the old title, not the words typed before Escape")
+	require.Equal(t, "hi", evalString(t, ctx, `document.activeElement.value`), "the old title, not the words typed before Escape")
 	typeAt(t, ctx, newRand(), "⌫⌫Release notes⏎", typingPaces[0])
 	do(t, ctx, 10*time.Second, waitJS(`document.querySelector('.session-title')?.textContent === 'Release notes'`), onRename)
 	info, err := apiClient(srv).GetSession(context.Background(), id)
 	require.NoError(t, err)
-	assert.Equal(t, "Release notes", info.Title)
+	require.Equal(t, "Release notes", info.Title)
 }
 
 // TestARowClickedBelowTheTopTakesTheKeys: the row of a session that is not first in the list,
@@ -255,5 +254,5 @@ func TestARowClickedBelowTheTopTakesTheKeys(t *testing.T) {
 	}
 	// Enter with the command's menu already open picks it (the name and its space) and sends
 	// "/help "; typed before the menu opened, "/help" goes as typed. Both run the command.
-	assert.Equal(t, "/help", strings.TrimSpace(prompts[len(prompts)-1]), "the command ran in the session clicked")
+	require.Equal(t, "/help", strings.TrimSpace(prompts[len(prompts)-1]), "the command ran in the session clicked")
 }

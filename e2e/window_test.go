@@ -10,7 +10,6 @@ import (
 
 	"github.com/chromedp/chromedp"
 	"github.com/nats-io/nats.go"
-	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
 	"parley/protocol"
@@ -86,11 +85,11 @@ func TestLongSessionOpensOnItsNewestWindow(t *testing.T) {
 	do(t, ctx, 60*time.Second, waitJS(`[...document.querySelectorAll('.thread .msg[data-offset]')].some(e => e.innerText.includes('reply `+strconv.Itoa(n-1)+`'))`))
 	first := thread(t, ctx)
 	require.NotEmpty(t, first)
-	assert.Equal(t, "reply "+strconv.Itoa(n-1), first[len(first)-1].Text, "the newest reply is the last shown")
-	assert.Less(t, len(first), 2*n/4, "the page opened on a window, not the whole log")
+	require.Equal(t, "reply "+strconv.Itoa(n-1), first[len(first)-1].Text, "the newest reply is the last shown")
+	require.Less(t, len(first), 2*n/4, "the page opened on a window, not the whole log")
 	// The page holds the window only: with the whole log in its store, the button would
 	// count the messages held beyond the mounted ones.
-	assert.Equal(t, "Show earlier messages", evalString(t, ctx, `document.querySelector('.thread .earlier').textContent`))
+	require.Equal(t, "Show earlier messages", evalString(t, ctx, `document.querySelector('.thread .earlier').textContent`))
 
 	// Scrolling up pages the rest in.
 	for range 60 {
@@ -111,12 +110,12 @@ func TestLongSessionOpensOnItsNewestWindow(t *testing.T) {
 		require.Equal(t, want, m.Text, "message %d: in order, no gap, no duplicate", i)
 	}
 	assertOnce(t, all)
-	assert.False(t, evalBool(t, ctx, `!!document.querySelector('.thread .earlier')`), "nothing more to show")
+	require.False(t, evalBool(t, ctx, `!!document.querySelector('.thread .earlier')`), "nothing more to show")
 
 	// What happens now still arrives: the window's end is the live log.
 	do(t, ctx, 10*time.Second, typeText("after the history"), pressEnter(0))
 	more := waitMessages(t, ctx, 2*n+2)
-	assert.Equal(t, "after the history", more[2*n].Text)
+	require.Equal(t, "after the history", more[2*n].Text)
 }
 
 // TestShowEarlierKeepsTheFocus: "Show earlier messages" pressed from the keyboard leaves the
@@ -131,6 +130,6 @@ func TestShowEarlierKeepsTheFocus(t *testing.T) {
 	do(t, ctx, 20*time.Second, js(`document.querySelector('.thread .earlier').focus()`), pressEnter(0),
 		waitJS(`document.querySelectorAll('.thread-inner .msg').length > `+itoa(before)),
 		waitJS(`document.activeElement.classList.contains('msg')`))
-	assert.Equal(t, "long prompt 0", evalString(t, ctx, `document.activeElement.querySelector('.msg-text').textContent`),
+	require.Equal(t, "long prompt 0", evalString(t, ctx, `document.activeElement.querySelector('.msg-text').textContent`),
 		"the focus is on the first message revealed")
 }
