@@ -4,7 +4,9 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"io"
 	"net/http"
+	"net/http/httptest"
 	"strconv"
 	"strings"
 	"testing"
@@ -492,4 +494,125 @@ func TestALongPromptIsFolded(t *testing.T) {
 
 	// A short prompt has no toggle.
 	require.False(t, evalBool(t, ctx, `!!document.querySelector('.thread .msg-user').querySelector('button.msg-toggle')`))
+}
+
+// TestAnotherPortCannotActAsTheUser: every port of 127.0.0.1 is the same site, so a page a
+// dev server serves on another port gets Parley's cookie sent along with its requests. A
+// no-cors fetch from it, the kind a browser sends without asking Parley first, must not run
+// anything; the same request from Parley's own page does.
+func TestAnotherPortCannotActAsTheUser(t *testing.T) {
+	t.Parallel()
+	srv, ctx := openHome(t) // the browser has the cookie now
+	require.Zero(t, runsStarted(t, srv))
+
+	other := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "text/html; charset=utf-8")
+		_, _ = io.WriteString(w, `<!doctype html><title>another app on this machine</title><p>hello`)
+	}))
+	defer other.Close()
+	do(t, ctx, 20*time.Second, chromedp.Navigate(other.URL))
+	forged := `fetch(` + strconv.Quote(srv.base()+"/api/functions/greet/run") + `, {method: "POST", mode: "no-cors",
+		credentials: "include", headers: {"Content-Type": "text/plain"}, body: JSON.stringify({args: {name: "Eve"}})})
+		.then(r => r.type, e => "failed: " + e)`
+	require.Equal(t, "opaque", get(t, ctx, chromedp.Evaluate[string](forged, chromedp.EvalAwaitPromise)), "the request was sent")
+	require.Never(t, func() bool { return runsStarted(t, srv) > 0 }, time.Second, 50*time.Millisecond,
+		"a page of another origin ran a function as the user")
+
+	// The check can fail: from Parley's own page, with the cookie, the function runs.
+	do(t, ctx, 60*time.Second, chromedp.Navigate(srv.base()+"/"), waitReady())
+	own := `fetch("/api/functions/greet/run", {method: "POST", headers: {"Content-Type": "application/json"},
+		body: JSON.stringify({args: {name: "Ada"}})}).then(r => r.status)`
+	require.Equal(t, http.StatusAccepted, get(t, ctx, chromedp.Evaluate[int](own, chromedp.EvalAwaitPromise)))
+	require.Eventually(t, func() bool { return runsStarted(t, srv) == 1 }, 10*time.Second, 50*time.Millisecond)
+}
+
+// runsStarted counts run.started events in every session, read over the API.
+func runsStarted(t *testing.T, srv *server) int {
+	t.Helper()
+	var list protocol.SessionList
+	apiGet(t, srv, "/api/sessions", &list)
+	n := 0
+	for _, s := range list.Sessions {
+		var page protocol.EventPage
+		apiGet(t, srv, "/api/sessions/"+s.ID+"/events?limit="+strconv.Itoa(protocol.MaxEventPage), &page)
+		for _, ev := range page.Events {
+			if ev.Type == protocol.EventRunStarted {
+				n++
+			}
+		}
+	}
+	return n
+}
+
+// apiGet reads an API answer with the bearer token.
+func apiGet(t *testing.T, srv *server, path string, out any) {
+	t.Helper()
+	resp, data := httpAPI(t, srv).Get(path)
+	require.Equal(t, http.StatusOK, resp.StatusCode, path)
+	require.NoError(t, json.Unmarshal(data, out))
+}
+
+// startEdge runs a second parley process as an edge of upstream: its own data folder (its
+// own token), the runtime's token in PARLEY_UPSTREAM_TOKEN.
+func startEdge(t testing.TB, upstream *server) *server {
+	t.Helper()
+	data := t.TempDir()
+	return launchEnv(t, repoRoot, data, "127.0.0.1:0", []string{data}, []string{"PARLEY_UPSTREAM_TOKEN=" + upstream.token},
+		"-upstream", upstream.base())
+}
+
+// TestChatThroughAnEdge: the page served by an edge (`-upstream`) in front of a runtime,
+// two real processes. A prompt and its reply, a reload, then the runtime killed and started
+// again: the page says it is reconnecting, in the edge's words, and catches up with what
+// happened meanwhile, with no gap and no duplicate.
+func TestChatThroughAnEdge(t *testing.T) {
+	t.Parallel()
+	data := t.TempDir()
+	rt := startServer(t, data, "127.0.0.1:0")
+	edge := startEdge(t, rt)
+	require.NotEqual(t, rt.token, edge.token, "the edge has a token of its own")
+	ctx := browser(t)
+
+	do(t, ctx, 60*time.Second, chromedp.Navigate(edge.link), waitReady())
+	do(t, ctx, 10*time.Second, typeText("hello through the edge"), pressEnter(0))
+	msgs := waitMessages(t, ctx, 2)
+	require.Len(t, msgs, 2)
+	require.Equal(t, "hello through the edge", msgs[0].Text)
+	require.Contains(t, msgs[1].Text, "No model is configured")
+	loc := get(t, ctx, chromedp.Location())
+	require.Contains(t, loc, "/s/")
+	session := loc[strings.LastIndex(loc, "/s/")+3:]
+
+	// The page never holds the runtime's token: not in its cookies, not in its markup.
+	cookies := evalString(t, ctx, `document.cookie + document.documentElement.outerHTML`)
+	require.NotContains(t, cookies, rt.token)
+
+	assertReloadShows(t, ctx, msgs)
+
+	// The runtime dies hard; the edge stays up and the page says what is wrong.
+	rt.kill()
+	do(t, ctx, 30*time.Second, waitJS(`!!document.querySelector('.link-reconnecting') &&
+		document.querySelector('.link-reconnecting').innerText.includes('runtime behind this server is not reachable')`))
+	require.Contains(t, get(t, ctx, chromedp.Text(chromedp.CSS(`.link-reconnecting`))), "Reconnecting")
+
+	// It comes back on its address with its data; a prompt arrives from a script before the
+	// page is back, and the page catches up on it.
+	rt = startServer(t, data, rt.addr)
+	c := apiClient(rt)
+	_, err := c.SendPrompt(context.Background(), session, protocol.SendPromptRequest{Text: "while the page was away", AttemptID: api.NewAttemptID()})
+	require.NoError(t, err)
+	do(t, ctx, 30*time.Second, retryNow(), waitJS(`!document.querySelector('.link-reconnecting')`))
+	all := waitMessages(t, ctx, 4)
+	require.Len(t, all, 4)
+	require.Equal(t, msgs, all[:2])
+	require.Equal(t, "while the page was away", all[2].Text)
+	require.Equal(t, "agent", all[3].Role)
+	do(t, ctx, 10*time.Second, typeText("after the restart"), pressEnter(0))
+	all = waitMessages(t, ctx, 6)
+	require.Len(t, all, 6)
+	require.Equal(t, "after the restart", all[4].Text)
+	assertOnce(t, all)
+
+	// A fresh load through the edge replays every event once.
+	assertReloadShows(t, ctx, all)
 }
