@@ -49,6 +49,43 @@ func waitWorker() chromedp.Action[chromedp.Void] {
 	)
 }
 
+// webCopy is a working directory for startServerIn whose web/ is a copy of the build's,
+// without the precompressed twins (the server would send those, not a rebuilt app.wasm), so
+// a test can rebuild the wasm under a page that runs it.
+func webCopy(t *testing.T) string {
+	t.Helper()
+	dir := t.TempDir()
+	require.NoError(t, os.MkdirAll(filepath.Join(dir, "web"), 0o755))
+	entries, err := os.ReadDir(filepath.Join(repoRoot, "web"))
+	require.NoError(t, err)
+	for _, e := range entries {
+		if e.IsDir() || strings.HasSuffix(e.Name(), ".br") || strings.HasSuffix(e.Name(), ".gz") || strings.HasSuffix(e.Name(), ".new") {
+			continue
+		}
+		b, err := os.ReadFile(filepath.Join(repoRoot, "web", e.Name()))
+		require.NoError(t, err)
+		require.NoError(t, os.WriteFile(filepath.Join(dir, "web", e.Name()), b, 0o644))
+	}
+	return dir
+}
+
+// rebuildWasm "rebuilds" dir's app.wasm: the same program with one more custom section
+// named name, so a new build id, which it returns as the page's goappEnv.GOAPP_VERSION says it.
+func rebuildWasm(t *testing.T, dir, name string) string {
+	t.Helper()
+	wasm := filepath.Join(dir, "web", "app.wasm")
+	f, err := os.OpenFile(wasm, os.O_APPEND|os.O_WRONLY, 0)
+	require.NoError(t, err)
+	section := append([]byte{0x00, byte(len(name) + 2), byte(len(name))}, name+"x"...)
+	_, err = f.Write(section)
+	require.NoError(t, err)
+	require.NoError(t, f.Close())
+	b, err := os.ReadFile(wasm)
+	require.NoError(t, err)
+	sum := sha256.Sum256(b)
+	return hex.EncodeToString(sum[:])[:16]
+}
+
 // TestPWAInstallable: Chromium finds nothing that keeps Parley from being installed, and the
 // manifest it read has an id, local icons of 192 and 512 pixels and a maskable one,
 // standalone display and a theme colour for each colour scheme; the service worker registers.
@@ -142,18 +179,7 @@ func TestOfflineShell(t *testing.T) {
 // page does not reload under it, it offers the reload, and the reload keeps the draft.
 func TestUpdateWhileTypingOffersReload(t *testing.T) {
 	t.Parallel()
-	dir := t.TempDir()
-	require.NoError(t, os.MkdirAll(filepath.Join(dir, "web"), 0o755))
-	entries, err := os.ReadDir(filepath.Join(repoRoot, "web"))
-	require.NoError(t, err)
-	for _, e := range entries {
-		if e.IsDir() || strings.HasSuffix(e.Name(), ".br") || strings.HasSuffix(e.Name(), ".gz") || strings.HasSuffix(e.Name(), ".new") {
-			continue
-		}
-		b, err := os.ReadFile(filepath.Join(repoRoot, "web", e.Name()))
-		require.NoError(t, err)
-		require.NoError(t, os.WriteFile(filepath.Join(dir, "web", e.Name()), b, 0o644))
-	}
+	dir := webCopy(t)
 	data := t.TempDir()
 	srv := startServerIn(t, dir, data, "127.0.0.1:0")
 	id := seedSession(t, srv, "Update", 1)
@@ -164,11 +190,7 @@ func TestUpdateWhileTypingOffersReload(t *testing.T) {
 
 	// A rebuild (one more custom section: a new build id) and a restart.
 	srv.kill()
-	f, err := os.OpenFile(filepath.Join(dir, "web", "app.wasm"), os.O_APPEND|os.O_WRONLY, 0)
-	require.NoError(t, err)
-	_, err = f.Write([]byte{0x00, 0x08, 0x06, 'u', 'p', 'd', 'a', 't', 'e', 'x'})
-	require.NoError(t, err)
-	require.NoError(t, f.Close())
+	rebuildWasm(t, dir, "update")
 	srv = startServerIn(t, dir, data, srv.addr)
 
 	// The page looks for a new worker (as it does on its own when navigating).
@@ -185,13 +207,7 @@ func TestUpdateWhileTypingOffersReload(t *testing.T) {
 // stale.
 func TestRebuildIsPickedUpOnReload(t *testing.T) {
 	t.Parallel()
-	dir := t.TempDir()
-	require.NoError(t, os.MkdirAll(filepath.Join(dir, "web"), 0o755))
-	for _, f := range []string{"app.wasm", "icon-192.png", "icon-512.png", "icon.svg", "parley.css"} {
-		b, err := os.ReadFile(filepath.Join(repoRoot, "web", f))
-		require.NoError(t, err)
-		require.NoError(t, os.WriteFile(filepath.Join(dir, "web", f), b, 0o644))
-	}
+	dir := webCopy(t)
 	data := t.TempDir()
 	srv := startServerIn(t, dir, data, "127.0.0.1:0")
 	ctx := browser(t)
@@ -199,23 +215,14 @@ func TestRebuildIsPickedUpOnReload(t *testing.T) {
 
 	// "Rebuild": the same program with one more custom section, so a new build id.
 	srv.kill()
-	wasm := filepath.Join(dir, "web", "app.wasm")
-	f, err := os.OpenFile(wasm, os.O_APPEND|os.O_WRONLY, 0)
-	require.NoError(t, err)
-	_, err = f.Write([]byte{0x00, 0x08, 0x06, 'r', 'e', 'v', 'i', 'e', 'w', 'x'})
-	require.NoError(t, err)
-	require.NoError(t, f.Close())
-	b, err := os.ReadFile(wasm)
-	require.NoError(t, err)
-	sum := sha256.Sum256(b)
-	rebuilt := hex.EncodeToString(sum[:])[:16]
+	rebuilt := rebuildWasm(t, dir, "review")
 	srv = startServerIn(t, dir, data, srv.addr)
 
 	// One reload, as a person does after a rebuild; the page may reload itself once more.
 	do(t, ctx, 30*time.Second, chromedp.Reload())
 	tctx, cancel := context.WithTimeout(ctx, 60*time.Second) // generous: the new worker caches the new build before it takes over
 	defer cancel()
-	err = chromedp.Do(tctx, waitJS(`typeof goappEnv !== 'undefined' && goappEnv.GOAPP_VERSION === '`+rebuilt+`' && document.documentElement.hasAttribute('data-ready')`))
+	err := chromedp.Do(tctx, waitJS(`typeof goappEnv !== 'undefined' && goappEnv.GOAPP_VERSION === '`+rebuilt+`' && document.documentElement.hasAttribute('data-ready')`))
 	require.NoError(t, err, "still running build %s after a reload; the rebuild is %s",
 		evalString(t, ctx, `typeof goappEnv === 'undefined' ? '?' : goappEnv.GOAPP_VERSION`), rebuilt)
 }
