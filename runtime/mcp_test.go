@@ -9,7 +9,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
 	"parley/i18n"
@@ -70,46 +69,46 @@ func TestMCPToolsPassTheGate(t *testing.T) {
 	// The model is offered the server's tools under their namespaced names.
 	prompt(t, rt, s, "one", "")
 	d := waitPending(t, rt, s, 1)[0]
-	assert.Equal(t, protocol.KindApproval, d.Request.Kind)
-	assert.Equal(t, "Allow picture of the MCP server test?", d.Request.Message)
-	assert.Contains(t, d.Request.Details, "test: picture")
+	require.Equal(t, protocol.KindApproval, d.Request.Kind)
+	require.Equal(t, "Allow picture of the MCP server test?", d.Request.Message)
+	require.Contains(t, d.Request.Details, "test: picture")
 	var offered []string
 	for _, tl := range m.Requests()[0].Tools {
 		offered = append(offered, tl.Function.Name)
 	}
-	assert.Contains(t, offered, "mcp__test__picture")
-	assert.Contains(t, offered, "read_file", "beside the workspace's own tools")
+	require.Contains(t, offered, "mcp__test__picture")
+	require.Contains(t, offered, "read_file", "beside the workspace's own tools")
 	_, err := rt.Reply(ctx, s, d.ID, pick(0))
 	require.NoError(t, err)
 	text := lastToolText(t, m, 1)
-	assert.Contains(t, text, "here it is")
-	assert.Contains(t, text, "an image (image/png", "an image reaches the model as a note")
+	require.Contains(t, text, "here it is")
+	require.Contains(t, text, "an image (image/png", "an image reaches the model as a note")
 
 	prompt(t, rt, s, "two", "")
 	d = waitPending(t, rt, s, 1)[0]
 	_, err = rt.Reply(ctx, s, d.ID, protocol.ReplyRequest{Action: protocol.ActionDecline, Reason: "not that server"})
 	require.NoError(t, err)
-	assert.Equal(t, "c1: error: rejected by the user: not that server", lastToolText(t, m, 3))
+	require.Equal(t, "c1: error: rejected by the user: not that server", lastToolText(t, m, 3))
 
 	prompt(t, rt, s, "three", "")
 	d = waitPending(t, rt, s, 1)[0]
 	require.Len(t, d.Request.Options, 3)
 	always := d.Request.Options[1]
 	require.NotNil(t, always.Grant)
-	assert.Equal(t, protocol.GrantScope{Kind: protocol.GrantExact, Tool: "mcp", Words: []string{"test", "picture"}}, *always.Grant)
+	require.Equal(t, protocol.GrantScope{Kind: protocol.GrantExact, Tool: "mcp", Words: []string{"test", "picture"}}, *always.Grant)
 	_, err = rt.Reply(ctx, s, d.ID, pick(1))
 	require.NoError(t, err)
-	assert.Contains(t, lastToolText(t, m, 5), "here it is")
+	require.Contains(t, lastToolText(t, m, 5), "here it is")
 
 	// The grant lets the next call through without asking.
 	prompt(t, rt, s, "four", "")
-	assert.Contains(t, lastToolText(t, m, 7), "here it is")
+	require.Contains(t, lastToolText(t, m, 7), "here it is")
 	// A read-only tool passes in the default mode (reads).
 	prompt(t, rt, s, "five", "")
-	assert.Contains(t, lastToolText(t, m, 9), "echo: hi")
+	require.Contains(t, lastToolText(t, m, 9), "echo: hi")
 	l, err := rt.PendingDecisions(ctx, s)
 	require.NoError(t, err)
-	assert.Empty(t, l.Decisions, "neither asked")
+	require.Empty(t, l.Decisions, "neither asked")
 
 	grants, err := rt.ListGrants(ctx, "")
 	require.NoError(t, err)
@@ -117,10 +116,10 @@ func TestMCPToolsPassTheGate(t *testing.T) {
 	require.NoError(t, rt.RevokeGrant(ctx, "", grants.Grants[0].ID))
 	prompt(t, rt, s, "six", "")
 	d = waitPending(t, rt, s, 1)[0]
-	assert.Equal(t, "Allow picture of the MCP server test?", d.Request.Message, "asked again once revoked")
+	require.Equal(t, "Allow picture of the MCP server test?", d.Request.Message, "asked again once revoked")
 	_, err = rt.Reply(ctx, s, d.ID, protocol.ReplyRequest{Action: protocol.ActionDecline})
 	require.NoError(t, err)
-	assert.Equal(t, "c1: error: rejected by the user", lastToolText(t, m, 11))
+	require.Equal(t, "c1: error: rejected by the user", lastToolText(t, m, 11))
 }
 
 // Stop in the middle of a call that reports progress cancels it; the progress is in the log.
@@ -137,20 +136,20 @@ func TestMCPStopMidProgress(t *testing.T) {
 	})
 	p, err := protocol.DecodeEventData[protocol.ToolProgress](testkit.OfType(evs, protocol.EventToolProgress)[1])
 	require.NoError(t, err)
-	assert.Equal(t, protocol.ToolProgress{Call: "c1", Name: "mcp__test__slow", Progress: 2, Total: 2, Message: "step 2"}, p)
+	require.Equal(t, protocol.ToolProgress{Call: "c1", Name: "mcp__test__slow", Progress: 2, Total: 2, Message: "step 2"}, p)
 
 	_, err = rt.StopTurn(ctx, s, protocol.StopRequest{})
 	require.NoError(t, err)
 	evs = testkit.WaitEvents(t, rt.Log().Read, s, "the turn's end", testkit.TurnsEnded(1))
 	ended, err := protocol.DecodeEventData[protocol.TurnEnded](testkit.OfType(evs, protocol.EventTurnEnded)[0])
 	require.NoError(t, err)
-	assert.True(t, ended.Stopped)
-	assert.Len(t, m.Requests(), 1, "the model is not asked again")
+	require.True(t, ended.Stopped)
+	require.Len(t, m.Requests(), 1, "the model is not asked again")
 
 	// The server is still up for the next turn.
 	l, err := rt.MCPServers("")
 	require.NoError(t, err)
-	assert.Equal(t, protocol.MCPReady, l.Servers[0].Status)
+	require.Equal(t, protocol.MCPReady, l.Servers[0].Status)
 }
 
 // A server's question lands as a decision of the session whose call asked; the answer goes
@@ -172,14 +171,14 @@ func TestMCPElicitationIsADecision(t *testing.T) {
 		d = waitPending(t, rt, s, 1)[0]
 	}
 	require.Equal(t, protocol.KindAsk, d.Request.Kind)
-	assert.Equal(t, "Who are you?", d.Request.Message)
+	require.Equal(t, "Who are you?", d.Request.Message)
 	_, err := rt.Reply(ctx, s, d.ID, protocol.ReplyRequest{Action: protocol.ActionAccept, Content: json.RawMessage(`{"name":"A","color":"red"}`)})
 	var verr *protocol.ValidationError
 	require.ErrorAs(t, err, &verr, "a name shorter than its minLength is refused with a field error")
-	assert.Contains(t, strings.Join(fieldKeys(verr), ","), "name")
+	require.Contains(t, strings.Join(fieldKeys(verr), ","), "name")
 	_, err = rt.Reply(ctx, s, d.ID, protocol.ReplyRequest{Action: protocol.ActionAccept, Content: json.RawMessage(`{"name":"Ada","color":"red","age":36}`)})
 	require.NoError(t, err)
-	assert.Equal(t, `c1: action=accept content={"age":36,"color":"red","name":"Ada"}`, lastToolText(t, m, 1))
+	require.Equal(t, `c1: action=accept content={"age":36,"color":"red","name":"Ada"}`, lastToolText(t, m, 1))
 }
 
 func fieldKeys(v *protocol.ValidationError) []string {
@@ -197,22 +196,22 @@ func TestMCPCommand(t *testing.T) {
 	prompt(t, rt, s, "/mcp", "")
 	evs := testkit.WaitEvents(t, rt.Log().Read, s, "the listing", testkit.Has(protocol.EventAgentMessage))
 	text := testkit.LastAgentText(t, evs)
-	assert.Contains(t, text, "• test — ready (stdio:")
-	assert.Contains(t, text, "mcp__test__echo (read-only): Echo the text back.")
+	require.Contains(t, text, "• test — ready (stdio:")
+	require.Contains(t, text, "mcp__test__echo (read-only): Echo the text back.")
 	prompt(t, rt, s, "/mcp reconnect test", "")
 	evs = testkit.WaitEvents(t, rt.Log().Read, s, "the reconnect", func(evs []protocol.Event) bool {
 		return testkit.Count(evs, protocol.EventAgentMessage) == 2
 	})
-	assert.Contains(t, testkit.LastAgentText(t, evs), "Reconnected test.")
-	assert.Contains(t, testkit.LastAgentText(t, evs), "• test — ready")
+	require.Contains(t, testkit.LastAgentText(t, evs), "Reconnected test.")
+	require.Contains(t, testkit.LastAgentText(t, evs), "• test — ready")
 	// Its phrase words it in a page's locale, its English the text stored.
 	msgs := testkit.OfType(evs, protocol.EventAgentMessage)
 	msg, err := msgs[len(msgs)-1].DecodeMessage()
 	require.NoError(t, err)
 	require.NotNil(t, msg.Phrase)
 	en, _ := i18n.English.Phrase(msg.Phrase.Code, msg.Phrase.Args)
-	assert.Equal(t, msg.Text, en)
+	require.Equal(t, msg.Text, en)
 	zh, _ := i18n.Chinese.Phrase(msg.Phrase.Code, msg.Phrase.Args)
-	assert.Contains(t, zh, "已重新连接 test。")
-	assert.Contains(t, zh, "（只读）：Echo the text back.")
+	require.Contains(t, zh, "已重新连接 test。")
+	require.Contains(t, zh, "（只读）：Echo the text back.")
 }

@@ -7,7 +7,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
 	"parley/protocol"
@@ -41,11 +40,11 @@ func TestWriterCheckpointsByTimeAndSizeThenStoresTheWhole(t *testing.T) {
 	w.Delta("Hello")
 	now = now.Add(time.Second)
 	w.Delta(", ")
-	assert.Empty(t, got, "nothing due yet")
+	require.Empty(t, got, "nothing due yet")
 	now = now.Add(time.Second)
 	w.Delta("world")
 	require.Len(t, got, 1, "2 s passed")
-	assert.Equal(t, stored{protocol.EventAgentDraft, protocol.AgentDraft{Stream: "7-1", Seq: 1, Text: "Hello, world"}, "draft-7-1-1"}, got[0])
+	require.Equal(t, stored{protocol.EventAgentDraft, protocol.AgentDraft{Stream: "7-1", Seq: 1, Text: "Hello, world"}, "draft-7-1-1"}, got[0])
 
 	fail = true
 	w.Delta(strings.Repeat("x", CheckpointBytes))
@@ -53,24 +52,24 @@ func TestWriterCheckpointsByTimeAndSizeThenStoresTheWhole(t *testing.T) {
 	fail = false
 	w.Delta("!")
 	require.Len(t, got, 2)
-	assert.Equal(t, stored{protocol.EventAgentDraft, protocol.AgentDraft{Stream: "7-1", Seq: 2, Pos: 12, Text: strings.Repeat("x", CheckpointBytes) + "!"}, "draft-7-1-2"}, got[1],
+	require.Equal(t, stored{protocol.EventAgentDraft, protocol.AgentDraft{Stream: "7-1", Seq: 2, Pos: 12, Text: strings.Repeat("x", CheckpointBytes) + "!"}, "draft-7-1-2"}, got[1],
 		"the same piece, grown, is tried again")
 
 	id, err := w.Close(context.Background())
 	require.NoError(t, err)
-	assert.Equal(t, "7-1", id)
+	require.Equal(t, "7-1", id)
 	whole := "Hello, world" + strings.Repeat("x", CheckpointBytes) + "!"
 	require.Len(t, got, 3)
-	assert.Equal(t, stored{protocol.EventAgentMessage, protocol.Message{Text: whole, Stream: "7-1"}, "message-7-1"}, got[2])
-	assert.Equal(t, whole, live, "every delta went live")
-	assert.Equal(t, protocol.Delta{Stream: "7-1", Pos: 0, Text: "Hello, "}, tails[1], "the tail since the last checkpoint")
-	assert.Equal(t, protocol.Delta{Stream: "7-1", Pos: 12, Text: strings.Repeat("x", CheckpointBytes) + "!"}, tails[len(tails)-1],
+	require.Equal(t, stored{protocol.EventAgentMessage, protocol.Message{Text: whole, Stream: "7-1"}, "message-7-1"}, got[2])
+	require.Equal(t, whole, live, "every delta went live")
+	require.Equal(t, protocol.Delta{Stream: "7-1", Pos: 0, Text: "Hello, "}, tails[1], "the tail since the last checkpoint")
+	require.Equal(t, protocol.Delta{Stream: "7-1", Pos: 12, Text: strings.Repeat("x", CheckpointBytes) + "!"}, tails[len(tails)-1],
 		"a failed checkpoint keeps the tail growing from the last stored one")
 
 	w.Delta("late")
 	_, err = w.Close(context.Background())
 	require.NoError(t, err)
-	assert.Len(t, got, 3, "nothing after Close")
+	require.Len(t, got, 3, "nothing after Close")
 }
 
 func TestAnEmptyMessageStoresNothing(t *testing.T) {
@@ -80,5 +79,5 @@ func TestAnEmptyMessageStoresNothing(t *testing.T) {
 	}}
 	id, err := w.Close(context.Background())
 	require.NoError(t, err)
-	assert.Empty(t, id)
+	require.Empty(t, id)
 }

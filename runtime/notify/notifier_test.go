@@ -5,7 +5,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
 	"parley/i18n"
@@ -84,12 +83,12 @@ func TestNotifiedWhenNobodyClaims(t *testing.T) {
 	require.Equal(t, outcome{"d1", true}, a.next(t))
 	got := <-a.live
 	require.NotNil(t, got.Request, "what it was worded from, for another locale")
-	assert.Equal(t, "Thread s1", got.Thread)
+	require.Equal(t, "Thread s1", got.Thread)
 	zh := notify.InLocale(i18n.Chinese, got)
-	assert.Equal(t, "需要批准：Run a command?", zh.Title)
-	assert.Equal(t, "rm -rf build\n在“Thread s1”中", zh.Body)
+	require.Equal(t, "需要批准：Run a command?", zh.Title)
+	require.Equal(t, "rm -rf build\n在“Thread s1”中", zh.Body)
 	got.Request, got.Thread = nil, ""
-	assert.Equal(t, protocol.Notification{Session: "s1", Decision: "d1", Title: "Approval needed: Run a command?",
+	require.Equal(t, protocol.Notification{Session: "s1", Decision: "d1", Title: "Approval needed: Run a command?",
 		Body: "rm -rf build\nIn Thread s1", Tag: "parley-s1", URL: "/s/s1"}, got)
 }
 
@@ -99,19 +98,19 @@ func TestNotificationInLocale(t *testing.T) {
 	p, text := i18n.EnglishPhrase("gate_ask_run", "git")
 	asked := protocol.QuestionAsked{ID: "d1", Request: protocol.DecisionRequest{Kind: protocol.KindApproval, Message: text, Phrase: &p, Details: "git push"}}
 	n := protocol.NotificationFor("s1", "Release", asked)
-	assert.Equal(t, "Approval needed: Allow running git?", n.Title)
-	assert.Equal(t, n, notify.InLocale(i18n.English, n))
+	require.Equal(t, "Approval needed: Allow running git?", n.Title)
+	require.Equal(t, n, notify.InLocale(i18n.English, n))
 	zh := notify.InLocale(i18n.Chinese, n)
-	assert.Equal(t, "需要批准：允许运行 git 吗？", zh.Title)
-	assert.Equal(t, "git push\n在“Release”中", zh.Body)
-	assert.Equal(t, n.Tag, zh.Tag)
-	assert.Equal(t, n.URL, zh.URL)
+	require.Equal(t, "需要批准：允许运行 git 吗？", zh.Title)
+	require.Equal(t, "git push\n在“Release”中", zh.Body)
+	require.Equal(t, n.Tag, zh.Tag)
+	require.Equal(t, n.URL, zh.URL)
 	for kind, word := range map[protocol.DecisionKind]string{protocol.KindAsk: "一个问题", protocol.KindConfirm: "请确认"} {
 		q := protocol.NotificationFor("s1", "", protocol.QuestionAsked{ID: "d2", Request: protocol.DecisionRequest{Kind: kind, Message: "Ship?"}})
-		assert.Equal(t, word+"：Ship?", notify.InLocale(i18n.Chinese, q).Title)
+		require.Equal(t, word+"：Ship?", notify.InLocale(i18n.Chinese, q).Title)
 	}
 	w := n.Withdrawal()
-	assert.Equal(t, w, notify.InLocale(i18n.Chinese, w))
+	require.Equal(t, w, notify.InLocale(i18n.Chinese, w))
 }
 
 // TestOneClaimSilencesEveryProcess: a page of process B claims the decision inside the
@@ -123,15 +122,15 @@ func TestOneClaimSilencesEveryProcess(t *testing.T) {
 	b := start(t, log, time.Second)
 	ask(t, log, "s1", "d1", "Run a command?")
 	require.NoError(t, b.n.Seen(t.Context(), protocol.SeenClaim{Session: "s1", Decision: "d1"}))
-	assert.Equal(t, outcome{"d1", false}, b.next(t), "the claiming process drops it")
-	assert.Equal(t, outcome{"d1", false}, a.next(t), "the other process reads the claim")
-	assert.Empty(t, a.live)
-	assert.Empty(t, b.live)
+	require.Equal(t, outcome{"d1", false}, b.next(t), "the claiming process drops it")
+	require.Equal(t, outcome{"d1", false}, a.next(t), "the other process reads the claim")
+	require.Empty(t, a.live)
+	require.Empty(t, b.live)
 
 	// A later decision in the same thread, unclaimed, is notified.
 	ask(t, log, "s1", "d2", "And this one?")
-	assert.Equal(t, outcome{"d2", true}, a.next(t))
-	assert.Equal(t, "d2", (<-a.live).Decision)
+	require.Equal(t, outcome{"d2", true}, a.next(t))
+	require.Equal(t, "d2", (<-a.live).Decision)
 }
 
 // TestAnsweredInsideTheWindowIsNotNotified: a decision answered before its window ends is
@@ -142,7 +141,7 @@ func TestAnsweredInsideTheWindowIsNotNotified(t *testing.T) {
 	ask(t, log, "s1", "d1", "First?")
 	reply(t, log, "s1", "d1")
 	ask(t, log, "s1", "d2", "Second?")
-	assert.Equal(t, outcome{"d2", true}, a.next(t), "d1 was answered: only d2 comes out")
+	require.Equal(t, outcome{"d2", true}, a.next(t), "d1 was answered: only d2 comes out")
 }
 
 // TestClaimsExpire: the claims bucket keeps a claim for its TTL (JetStream's minimum is a
@@ -156,11 +155,11 @@ func TestClaimsExpire(t *testing.T) {
 	require.NoError(t, c.Claim(t.Context(), "s1", "d1"))
 	seen, err := c.Seen(t.Context(), "s1", "d1")
 	require.NoError(t, err)
-	assert.True(t, seen)
+	require.True(t, seen)
 	other, err := c.Seen(t.Context(), "s1", "d2")
 	require.NoError(t, err)
-	assert.False(t, other)
-	assert.Eventually(t, func() bool {
+	require.False(t, other)
+	require.Eventually(t, func() bool {
 		seen, err := c.Seen(context.Background(), "s1", "d1")
 		return err == nil && !seen
 	}, 15*time.Second, 50*time.Millisecond, "the claim expires with the bucket's TTL")
@@ -170,8 +169,8 @@ func TestClaimsExpire(t *testing.T) {
 func TestBadClaim(t *testing.T) {
 	log := openLog(t)
 	a := start(t, log, time.Second)
-	assert.Error(t, a.n.Seen(t.Context(), protocol.SeenClaim{Session: "s1", Decision: "a.b"}))
-	assert.Error(t, a.n.Seen(t.Context(), protocol.SeenClaim{Session: "", Decision: "d"}))
+	require.Error(t, a.n.Seen(t.Context(), protocol.SeenClaim{Session: "s1", Decision: "a.b"}))
+	require.Error(t, a.n.Seen(t.Context(), protocol.SeenClaim{Session: "", Decision: "d"}))
 }
 
 // TestAnsweredAfterTheNotificationIsWithdrawn: a decision answered after it was notified
@@ -186,10 +185,10 @@ func TestAnsweredAfterTheNotificationIsWithdrawn(t *testing.T) {
 	require.Equal(t, outcome{"d2", true}, a.next(t))
 	got := <-a.live
 	require.Equal(t, "d2", got.Decision)
-	assert.False(t, got.Withdrawn)
+	require.False(t, got.Withdrawn)
 
 	reply(t, log, "s1", "d2")
 	w := testkit.RecvWithin(t, a.live, within, "no withdrawal")
-	assert.Equal(t, protocol.Notification{Session: "s1", Decision: "d2", Tag: "parley-s1", URL: "/s/s1", Withdrawn: true}, w,
+	require.Equal(t, protocol.Notification{Session: "s1", Decision: "d2", Tag: "parley-s1", URL: "/s/s1", Withdrawn: true}, w,
 		"the first thing heard after the notification is its withdrawal, not d1's")
 }

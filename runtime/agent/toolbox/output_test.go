@@ -7,7 +7,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
 	"parley/protocol"
@@ -54,12 +53,12 @@ func TestOutputIsCoalescedToAFewEventsPerSecond(t *testing.T) {
 	s.close()
 	elapsed := time.Since(start)
 	out, errs := joined(rec.got)
-	assert.Equal(t, want.String(), out, "every byte, in order")
-	assert.Empty(t, errs)
-	assert.LessOrEqual(t, len(rec.got), 2+int(elapsed/OutputEvery), "%d events in %v", len(rec.got), elapsed)
+	require.Equal(t, want.String(), out, "every byte, in order")
+	require.Empty(t, errs)
+	require.LessOrEqual(t, len(rec.got), 2+int(elapsed/OutputEvery), "%d events in %v", len(rec.got), elapsed)
 	for _, e := range rec.got {
-		assert.Equal(t, "c1", e.Call)
-		assert.Equal(t, "run_command", e.Name)
+		require.Equal(t, "c1", e.Call)
+		require.Equal(t, "run_command", e.Name)
 	}
 }
 
@@ -81,19 +80,19 @@ func TestOutputIsBoundedInSizeAndSaysWhereItWasCut(t *testing.T) {
 		n := 0
 		for _, c := range e.Chunks {
 			n += len(c.Text)
-			assert.True(t, strings.ToValidUTF8(c.Text, "?") == c.Text, "event %d splits a rune", i)
+			require.True(t, strings.ToValidUTF8(c.Text, "?") == c.Text, "event %d splits a rune", i)
 		}
-		assert.LessOrEqual(t, n, OutputEventBytes, "event %d", i)
-		assert.Equal(t, i == len(rec.got)-1, e.Truncated, "only the last event says it was cut (event %d)", i)
+		require.LessOrEqual(t, n, OutputEventBytes, "event %d", i)
+		require.Equal(t, i == len(rec.got)-1, e.Truncated, "only the last event says it was cut (event %d)", i)
 		total += n
 	}
-	assert.LessOrEqual(t, total, OutputStreamBytes)
-	assert.Greater(t, total, OutputStreamBytes-2, "streamed up to the bound")
+	require.LessOrEqual(t, total, OutputStreamBytes)
+	require.Greater(t, total, OutputStreamBytes-2, "streamed up to the bound")
 	first := rec.got[0].Chunks
 	require.GreaterOrEqual(t, len(first), 1)
-	assert.Equal(t, protocol.OutputChunk{Stream: protocol.StreamStdout, Text: "before\n"}, first[0])
+	require.Equal(t, protocol.OutputChunk{Stream: protocol.StreamStdout, Text: "before\n"}, first[0])
 	_, errs := joined(rec.got)
-	assert.Equal(t, "a warning\n", errs)
+	require.Equal(t, "a warning\n", errs)
 }
 
 // Nothing is emitted after close, and close with nothing written stores nothing.
@@ -102,5 +101,5 @@ func TestOutputAfterCloseIsDropped(t *testing.T) {
 	s := startOutput(context.Background(), rec, "c1", "run_command")
 	s.close()
 	s.emit(protocol.StreamStdout, "late\n")
-	assert.Empty(t, rec.got)
+	require.Empty(t, rec.got)
 }
