@@ -199,14 +199,10 @@ func maxp() []byte {
 	b.u16(0)          // maxCompositePoints
 	b.u16(0)          // maxCompositeContours
 	b.u16(2)          // maxZones
-	b.u16(0)          // maxTwilightPoints
-	b.u16(0)          // maxStorage
-	b.u16(0)          // maxFunctionDefs
-	b.u16(0)          // maxInstructionDefs
-	b.u16(0)          // maxStackElements
-	b.u16(0)          // maxSizeOfInstructions
-	b.u16(0)          // maxComponentElements
-	b.u16(0)          // maxComponentDepth
+	// maxTwilightPoints, maxStorage, maxFunctionDefs, maxInstructionDefs, maxStackElements,
+	// maxSizeOfInstructions, maxComponentElements, maxComponentDepth: no hinting program
+	// and no composite glyphs.
+	b.zeros(8 * 2)
 	return b
 }
 
