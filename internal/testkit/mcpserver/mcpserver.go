@@ -210,31 +210,18 @@ func New() *mcp.Server {
 			return text("action=" + res.Action), nil
 		})
 	s.AddTool(&mcp.Tool{Name: "login", Description: "Ask the user to open a URL, then report completion.", InputSchema: json.RawMessage(`{"type":"object"}`)},
-		func(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
-			res, ok := answer(req, "login")
-			if !ok {
-				return needsURL("login", "Sign in to the tracker.", "https://tracker.example/login?session="), nil
-			}
-			if res.Action == "accept" {
-				id := req.Params.RequestState
-				go func() {
-					time.Sleep(50 * time.Millisecond)
-					_ = req.Session.NotifyElicitationComplete(context.Background(), &mcp.ElicitationCompleteParams{ElicitationID: id})
-				}()
-			}
-			return text("action=" + res.Action), nil
-		})
+		urlLogin("login", "Sign in to the tracker.", "https://tracker.example/login?session=", func(req *mcp.CallToolRequest) {
+			id := req.Params.RequestState
+			go func() {
+				time.Sleep(50 * time.Millisecond)
+				_ = req.Session.NotifyElicitationComplete(context.Background(), &mcp.ElicitationCompleteParams{ElicitationID: id})
+			}()
+		}))
 	// login_later asks for a URL elicitation and, on consent, answers at once but says
 	// nothing of the step's completion until finish_login is called with its id (as a real
 	// server would once its OAuth callback arrives).
 	s.AddTool(&mcp.Tool{Name: "login_later", Description: "Ask the user to open a URL; finish_login completes it.", InputSchema: json.RawMessage(`{"type":"object"}`)},
-		func(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
-			res, ok := answer(req, "later")
-			if !ok {
-				return needsURL("later", "Sign in to the wiki.", "https://wiki.example/login?session="), nil
-			}
-			return text("action=" + res.Action), nil
-		})
+		urlLogin("later", "Sign in to the wiki.", "https://wiki.example/login?session=", nil))
 	s.AddTool(&mcp.Tool{Name: "finish_login", Description: "Say that the step of a login_later is complete.",
 		InputSchema: json.RawMessage(`{"type":"object","properties":{"id":{"type":"string"}}}`)},
 		func(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
@@ -296,6 +283,22 @@ func needsURL(key, message, link string) *mcp.CallToolResult {
 	r := needs(key, &mcp.ElicitParams{Mode: "url", Message: message, URL: link + id, ElicitationID: id})
 	r.RequestState = id
 	return r
+}
+
+// urlLogin is a tool that asks the user, as input request key, to open link; once they
+// consent, accepted runs (nil: nothing more) and the call answers with their action. The
+// login tools differ only in what follows the consent.
+func urlLogin(key, message, link string, accepted func(*mcp.CallToolRequest)) mcp.ToolHandler {
+	return func(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+		res, ok := answer(req, key)
+		if !ok {
+			return needsURL(key, message, link), nil
+		}
+		if res.Action == "accept" && accepted != nil {
+			accepted(req)
+		}
+		return text("action=" + res.Action), nil
+	}
 }
 
 func text(s string) *mcp.CallToolResult {
