@@ -118,46 +118,65 @@ func TestSearchFilesTruncates(t *testing.T) {
 	assert.Len(t, got.Files, 30, "a limit over the maximum is the maximum")
 }
 
-func TestSearchFilesSkipsHiddenAndVendoredFolders(t *testing.T) {
-	root := tree(t,
-		"src/app.js",
-		".git/config",
-		".git/objects/ab/cdef",
-		".parley/skills/review.md",
-		".cache/app.js",
-		"node_modules/left-pad/app.js",
-		"src/node_modules/x/app.js",
-		".env",
-	)
-	got := search(t, root, "", 50)
-	assert.ElementsMatch(t, []string{"src/app.js", ".env"}, paths(got), "dot-files stay; dot-folders and node_modules go")
-	assert.Equal(t, []string{"src/app.js"}, paths(search(t, root, "app", 50)))
-}
-
-func TestSearchFilesHonoursSimpleGitignore(t *testing.T) {
-	root := tree(t,
-		"keep.go",
-		"debug.log",
-		"sub/trace.log",
-		"build/out.bin",
-		"sub/build/keep-me.txt",
-		"docs/build",
-		"dist/app.js",
-		"sub/dist/app.js",
-		"gen/deep/x.pb.go",
-		"important.log",
-	)
-	require.NoError(t, os.WriteFile(filepath.Join(root, ".gitignore"), []byte(
-		"# comment\n\n*.log\n!important.log\n/build/\ndocs/build\n**/dist\ngen/**/x.pb.go\n"), 0o644))
-	got := search(t, root, "", 50)
-	assert.ElementsMatch(t, []string{
-		".gitignore",
-		"keep.go",
-		"sub/build/keep-me.txt", // "/build/" is anchored at the root
-		"gen/deep/x.pb.go",      // an inner "**" is not supported: the pattern is skipped
-	}, paths(got))
-	// "!important.log" is not supported: *.log still ignores it.
-	assert.Empty(t, search(t, root, "important", 50).Files)
+// TestSearchFilesLeavesOut: what a listing passes over, and what a query then finds.
+func TestSearchFilesLeavesOut(t *testing.T) {
+	cases := []struct {
+		name      string
+		files     []string
+		gitignore string   // written to the root's .gitignore when set
+		want      []string // the listing of the empty query, in any order
+		q         string
+		found     []string // what q finds
+	}{
+		{
+			name: "hidden and vendored folders",
+			files: []string{
+				"src/app.js",
+				".git/config",
+				".git/objects/ab/cdef",
+				".parley/skills/review.md",
+				".cache/app.js",
+				"node_modules/left-pad/app.js",
+				"src/node_modules/x/app.js",
+				".env",
+			},
+			want: []string{"src/app.js", ".env"}, // dot-files stay; dot-folders and node_modules go
+			q:    "app", found: []string{"src/app.js"},
+		},
+		{
+			name: "a simple .gitignore",
+			files: []string{
+				"keep.go",
+				"debug.log",
+				"sub/trace.log",
+				"build/out.bin",
+				"sub/build/keep-me.txt",
+				"docs/build",
+				"dist/app.js",
+				"sub/dist/app.js",
+				"gen/deep/x.pb.go",
+				"important.log",
+			},
+			gitignore: "# comment\n\n*.log\n!important.log\n/build/\ndocs/build\n**/dist\ngen/**/x.pb.go\n",
+			want: []string{
+				".gitignore",
+				"keep.go",
+				"sub/build/keep-me.txt", // "/build/" is anchored at the root
+				"gen/deep/x.pb.go",      // an inner "**" is not supported: the pattern is skipped
+			},
+			q: "important", found: []string{}, // "!important.log" is not supported: *.log still ignores it
+		},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			root := tree(t, c.files...)
+			if c.gitignore != "" {
+				require.NoError(t, os.WriteFile(filepath.Join(root, ".gitignore"), []byte(c.gitignore), 0o644))
+			}
+			assert.ElementsMatch(t, c.want, paths(search(t, root, "", 50)))
+			assert.Equal(t, c.found, paths(search(t, root, c.q, 50)))
+		})
+	}
 }
 
 func TestSearchFilesDoesNotLeaveTheWorkspace(t *testing.T) {
