@@ -1,8 +1,6 @@
 package e2e
 
 import (
-	"os"
-	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -57,9 +55,7 @@ func TestHeroKeepsTypingWhenTheServerGoes(t *testing.T) {
 func TestRepickingAWorkspaceCarriesTheDraft(t *testing.T) {
 	t.Parallel()
 	data := t.TempDir()
-	other := filepath.Join(t.TempDir(), "garden")
-	require.NoError(t, os.MkdirAll(filepath.Join(other, "beds"), 0o755))
-	require.NoError(t, os.WriteFile(filepath.Join(other, "beds", "tomatoes.md"), []byte("water daily"), 0o644))
+	other := testkit.Folder(t, map[string]string{"garden/beds/tomatoes.md": "water daily"}) + "/garden"
 	srv := startServerWith(t, data, "127.0.0.1:0", other)
 	ctx := browser(t)
 	do(t, ctx, 60*time.Second, chromedp.Navigate(srv.link), waitReady())

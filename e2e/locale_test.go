@@ -5,8 +5,6 @@ import (
 	"encoding/json"
 	"net"
 	"net/http"
-	"os"
-	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -296,10 +294,8 @@ func noParleyEnglish(t *testing.T, ctx context.Context, state string) {
 func TestZhWalkHasNoEnglish(t *testing.T) {
 	t.Parallel()
 	data := t.TempDir()
-	ws := dataWorkspace(t, data)
-	require.NoError(t, os.MkdirAll(filepath.Join(ws, ".parley"), 0o755))
-	require.NoError(t, os.WriteFile(filepath.Join(ws, ".parley", "mcp.json"),
-		[]byte(`{"mcpServers": {"gone": {"command": "/nonexistent/parley-mcp-server"}}}`), 0o644))
+	testkit.WriteTree(t, dataWorkspace(t, data), map[string]string{
+		".parley/mcp.json": `{"mcpServers": {"gone": {"command": "/nonexistent/parley-mcp-server"}}}`})
 	srv := startServer(t, data, "127.0.0.1:0")
 	ctx := openChinese(t, srv)
 	noEnglish(t, ctx, "the hero")

@@ -3,8 +3,6 @@ package e2e
 import (
 	"context"
 	"fmt"
-	"os"
-	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -13,6 +11,7 @@ import (
 	"github.com/chromedp/chromedp"
 	"github.com/stretchr/testify/require"
 
+	"parley/internal/testkit"
 	"parley/protocol"
 )
 
@@ -205,8 +204,7 @@ func TestAPromptMovesItsSessionToTheTop(t *testing.T) {
 // sidebar row name the one it works in, quietly; with one, nothing does (QA round 6).
 func TestSeveralWorkspacesNameTheSessions(t *testing.T) {
 	t.Parallel()
-	notes := filepath.Join(t.TempDir(), "notes")
-	require.NoError(t, os.MkdirAll(notes, 0o755))
+	notes := testkit.Folder(t, map[string]string{"notes/": ""}) + "/notes"
 	srv := startServerWith(t, t.TempDir(), "127.0.0.1:0", notes)
 	id := newSession(t, srv, "In notes", "notes")
 	sendTo(t, srv, id, "hello")
