@@ -4,8 +4,6 @@ import (
 	"context"
 	"encoding/json"
 	"os"
-	"os/exec"
-	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -20,15 +18,6 @@ import (
 // MCP servers in the browser (docs/mcp.md): the real binary with a workspace whose
 // .parley/mcp.json names a server, a scripted model that calls its tools, the composer
 // answering what the server asks.
-
-// everythingEntry is the reference server under bin/npm (make mcp-everything).
-func everythingEntry(t testing.TB) string {
-	p := filepath.Join(repoRoot, "bin/npm/node_modules/@modelcontextprotocol/server-everything/dist/index.js")
-	if _, err := os.Stat(p); err != nil {
-		t.Skip("the reference MCP server is not installed: run make mcp-everything (make test does it)")
-	}
-	return p
-}
 
 // openMCP starts the fake model, the server with servers in its workspace's mcp.json, and a
 // browser on the hero.
@@ -60,10 +49,7 @@ func rawResult(t *testing.T, text string) map[string]any {
 // field changed from its default, in the composer; the server reports what it received.
 func TestMCPEverythingFormInTheComposer(t *testing.T) {
 	t.Parallel()
-	entry := everythingEntry(t)
-	node, err := exec.LookPath("node")
-	require.NoError(t, err)
-	fake, _, ctx := openMCP(t, map[string]any{"everything": map[string]any{"command": node, "args": []string{entry, "stdio"}}},
+	fake, _, ctx := openMCP(t, map[string]any{"everything": mcpserver.Everything(t)},
 		testkit.Calls(testkit.Call{ID: "call_0", Name: "mcp__everything__trigger-elicitation-request", Args: map[string]any{}}),
 		testkit.Text("Thanks for the answers."))
 	prompt(t, ctx, "ask me everything")
