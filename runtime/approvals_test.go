@@ -22,13 +22,11 @@ func TestApprovalQueueAndHistory(t *testing.T) {
 	ctx := context.Background()
 
 	a := newSession(t, rt)
-	_, _, err := rt.Log().Append(ctx, a, protocol.EventUserMessage, protocol.Message{Text: "deploy please"}, "")
-	require.NoError(t, err)
+	logMessage(t, rt, a, protocol.EventUserMessage, protocol.Message{Text: "deploy please"})
 	// The prompt gets the offline agent's reply: it is over before the thread goes on, so
 	// the agent's last word before the question is the one said next.
 	testkit.WaitEvents(t, rt.Log().Read, a, "the offline reply", testkit.TurnsEnded(1))
-	_, _, err = rt.Log().Append(ctx, a, protocol.EventAgentMessage, protocol.Message{Text: "checking first"}, "")
-	require.NoError(t, err)
+	logMessage(t, rt, a, protocol.EventAgentMessage, protocol.Message{Text: "checking first"})
 	b := newSession(t, rt)
 
 	q, err := rt.ApprovalQueue(ctx, nil, 0)
@@ -49,8 +47,7 @@ func TestApprovalQueueAndHistory(t *testing.T) {
 	case <-time.After(10 * time.Second):
 		t.Fatal("the long poll did not wake up when a decision was asked")
 	}
-	_, _, err = rt.Log().Append(ctx, a, protocol.EventAgentMessage, protocol.Message{Text: "said after the question"}, "")
-	require.NoError(t, err)
+	logMessage(t, rt, a, protocol.EventAgentMessage, protocol.Message{Text: "said after the question"})
 	askB := askAsync(t, ctx, rt, b, envQuestion)
 
 	q, err = rt.ApprovalQueue(ctx, nil, 0)
@@ -188,10 +185,8 @@ func TestQueueStatusSaysWhoSpoke(t *testing.T) {
 	rt := fresh(t)
 	ctx := context.Background()
 	a := newSession(t, rt)
-	_, _, err := rt.Log().Append(ctx, a, protocol.EventUserMessage, protocol.Message{Text: "/script send('done')"}, "")
-	require.NoError(t, err)
-	_, _, err = rt.Log().Append(ctx, a, protocol.EventAgentMessage, protocol.Message{Text: "done", From: protocol.FromScript}, "")
-	require.NoError(t, err)
+	logMessage(t, rt, a, protocol.EventUserMessage, protocol.Message{Text: "/script send('done')"})
+	logMessage(t, rt, a, protocol.EventAgentMessage, protocol.Message{Text: "done", From: protocol.FromScript})
 	ask := askAsync(t, ctx, rt, a, protocol.DecisionRequest{Kind: protocol.KindConfirm, Message: "Deploy?"})
 	q, err := rt.ApprovalQueue(ctx, nil, 0)
 	require.NoError(t, err)

@@ -206,6 +206,14 @@ func pick(i int) protocol.ReplyRequest {
 	return protocol.ReplyRequest{Action: protocol.ActionAccept, Content: raw(protocol.ApprovalAnswer{Option: &i})}
 }
 
+// logMessage appends a message of type typ to the session's log directly, as the door or a
+// turn would have written it, for the tests that set up a thread's words without a model.
+func logMessage(tb testing.TB, rt *Runtime, session string, typ protocol.EventType, m protocol.Message) {
+	tb.Helper()
+	_, _, err := rt.Log().Append(context.Background(), session, typ, m, "")
+	require.NoError(tb, err)
+}
+
 // writeDecision writes decision id of session straight to the log, as a replica asking req
 // would, and when replied, its answer (accepted) too.
 func writeDecision(tb testing.TB, rt *Runtime, session, id string, req protocol.DecisionRequest, replied bool) {

@@ -69,8 +69,7 @@ func TestSessionBlankIsCheckedAgainstTheLog(t *testing.T) {
 	s, err := rt.CreateSession(ctx, protocol.CreateSessionRequest{})
 	require.NoError(t, err)
 	// A prompt stored by a process that stopped before it updated the index.
-	_, _, err = rt.Log().Append(ctx, s.ID, protocol.EventUserMessage, protocol.Message{Text: "x"}, "")
-	require.NoError(t, err)
+	logMessage(t, rt, s.ID, protocol.EventUserMessage, protocol.Message{Text: "x"})
 
 	one, listed := blankOf(t, rt, s.ID)
 	assert.False(t, one)
@@ -191,8 +190,7 @@ func TestSessionIsDatedFromItsFirstPrompt(t *testing.T) {
 	b, err := rt.CreateSession(ctx, protocol.CreateSessionRequest{})
 	require.NoError(t, err)
 	advance(3 * time.Minute)
-	_, _, err = rt.Log().Append(ctx, b.ID, protocol.EventUserMessage, protocol.Message{Text: "x"}, "")
-	require.NoError(t, err)
+	logMessage(t, rt, b.ID, protocol.EventUserMessage, protocol.Message{Text: "x"})
 	got, err = rt.Session(ctx, b.ID)
 	require.NoError(t, err)
 	assert.Equal(t, clock().UnixMilli(), got.Created)
