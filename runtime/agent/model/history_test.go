@@ -1,12 +1,51 @@
 package model
 
 import (
+	"encoding/json"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
 
 	"parley/protocol"
 )
+
+// What the model reads of a session's log (conversation): edited prompts, prompts sent
+// again after a failure, and prompts queued while a turn ran.
+
+// TestHistoryReadsAnEditedPrompt: a prompt edited while it waited (prompt.edited) is said to
+// the model with its last text, at its own place; an edit stored after a prompt's turn
+// started (a race past the runtime's refusal) changes nothing.
+func TestHistoryReadsAnEditedPrompt(t *testing.T) {
+	ev := logEvent
+	evs := []protocol.Event{
+		ev(1, protocol.EventUserMessage, protocol.Message{Text: "first"}),
+		ev(2, protocol.EventTurnStarted, protocol.TurnStarted{Prompt: 1, Kind: protocol.TurnAgent}),
+		ev(3, protocol.EventAgentMessage, protocol.Message{Text: "one"}),
+		ev(4, protocol.EventUserMessage, protocol.Message{Text: "second"}),
+		ev(5, protocol.EventPromptEdited, protocol.PromptEdited{Prompt: 4, Text: "second, edited"}),
+		ev(6, protocol.EventPromptEdited, protocol.PromptEdited{Prompt: 4, Text: "second, edited again"}),
+		ev(7, protocol.EventPromptEdited, protocol.PromptEdited{Prompt: 1, Text: "not for a started one"}),
+		ev(8, protocol.EventTurnEnded, protocol.TurnEnded{Prompt: 1}),
+		ev(9, protocol.EventTurnStarted, protocol.TurnStarted{Prompt: 4, Kind: protocol.TurnAgent}),
+	}
+	assert.Equal(t, []string{"user: first", "assistant: one", "user: second, edited again"}, said(4, evs))
+}
+
+// logEvent is an event of the log at offset, its data encoded.
+func logEvent(offset uint64, typ protocol.EventType, data any) protocol.Event {
+	raw, _ := json.Marshal(data)
+	return protocol.Event{Offset: offset, Type: typ, Data: raw}
+}
+
+// said is what the model reads for prompt's turn, after the system prompt: "role: content"
+// a message.
+func said(prompt uint64, evs []protocol.Event) []string {
+	var out []string
+	for _, m := range conversation("sys", prompt, evs)[1:] {
+		out = append(out, m.Role+": "+m.Content)
+	}
+	return out
+}
 
 // TestHistorySaysARetriedPromptOnce: a failed turn's notice says "send your prompt again";
 // the prompt sent again after it is the same request, so the model reads it once, not twice
@@ -35,15 +74,11 @@ func TestHistorySaysARetriedPromptOnce(t *testing.T) {
 		ev(17, protocol.EventUserMessage, protocol.Message{Text: "and the lexer"}),
 		ev(18, protocol.EventTurnStarted, protocol.TurnStarted{Prompt: 17, Kind: protocol.TurnAgent}),
 	}
-	var said []string
-	for _, m := range conversation("sys", 17, evs)[1:] {
-		said = append(said, m.Role+": "+m.Content)
-	}
 	assert.Equal(t, []string{
 		"user: fix the parser",
 		"assistant: Fixed.",
 		"user: fix the parser\n\nand the lexer",
-	}, said)
+	}, said(17, evs))
 }
 
 // TestHistorySaysAQueuedPromptAfterTheAnswer: a prompt sent while a turn ran is stored
@@ -62,13 +97,6 @@ func TestHistorySaysAQueuedPromptAfterTheAnswer(t *testing.T) {
 		ev(7, protocol.EventTurnStarted, protocol.TurnStarted{Prompt: 3, Kind: protocol.TurnAgent}),
 		ev(8, protocol.EventAgentMessage, protocol.Message{Text: "One.", Stream: "s2"}),
 		ev(9, protocol.EventTurnEnded, protocol.TurnEnded{Prompt: 3}),
-	}
-	said := func(prompt uint64, evs []protocol.Event) []string {
-		var out []string
-		for _, m := range conversation("sys", prompt, evs)[1:] {
-			out = append(out, m.Role+": "+m.Content)
-		}
-		return out
 	}
 	// The first queued prompt's turn: its turn.started is stored.
 	assert.Equal(t, []string{"user: write a long answer", "assistant: A long answer.", "user: first queued"},
