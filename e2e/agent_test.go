@@ -3,8 +3,6 @@ package e2e
 import (
 	"context"
 	"net/http"
-	"os"
-	"path/filepath"
 	"strings"
 	"sync"
 	"testing"
@@ -442,7 +440,8 @@ func TestAgentApprovalSurvivesAServerKill(t *testing.T) {
 // seeing the output), then the result takes its place.
 func TestAgentCommandOutputShowsWhileItRuns(t *testing.T) {
 	t.Parallel()
-	release := filepath.Join(t.TempDir(), "release")
+	dir := t.TempDir()
+	release := dir + "/release"
 	script := `echo "step one done"; echo "a warning" >&2; while [ ! -e "$1" ]; do sleep 0.05; done; echo "step two done"`
 	fake, ctx := promptModel(t, "run the steps", testkit.Calls(runCommand("call_0", "sh", "-c", script, "sh", release)), testkit.Text("Both steps ran."))
 	approve(t, ctx, "Approve")
@@ -455,9 +454,7 @@ func TestAgentCommandOutputShowsWhileItRuns(t *testing.T) {
 	require.False(t, evalBool(t, ctx, `!!document.querySelector('.thread .entry-tool .tool-result')`), "no result yet")
 	require.Len(t, fake.Requests(), 1, "the model has not read the result yet")
 
-	if err := os.WriteFile(release, nil, 0o644); err != nil {
-		t.Fatal(err)
-	}
+	testkit.WriteTree(t, dir, map[string]string{"release": ""})
 	waitFinal(t, ctx, "Both steps ran.")
 	require.Contains(t, evalString(t, ctx, `document.querySelector('.thread .entry-tool .tool-result').textContent`), "step two done")
 	require.False(t, evalBool(t, ctx, `!!document.querySelector('.thread .entry-tool .tool-output')`), "the result replaced the output so far")
