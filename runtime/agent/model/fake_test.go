@@ -60,6 +60,17 @@ func (f *fakeServer) add(r ...reply)                                { f.Add(scri
 func (f *fakeServer) requestsSoFar() []openai.ChatCompletionRequest { return f.Requests() }
 func (f *fakeServer) times() []time.Time                            { return f.Times() }
 
+// last is the server's last request, once it was asked n times in all: most tests check
+// what the model was sent last, after counting the rounds.
+func (f *fakeServer) last(t *testing.T, n int) openai.ChatCompletionRequest {
+	t.Helper()
+	reqs := f.requestsSoFar()
+	if len(reqs) != n {
+		t.Fatalf("the model server was asked %d times, want %d", len(reqs), n)
+	}
+	return reqs[n-1]
+}
+
 // Chunks, written as servers write them.
 
 // chunk is a stream chunk as servers write it.

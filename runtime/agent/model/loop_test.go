@@ -135,15 +135,14 @@ func TestAStreamedReplyIsStoredOnceWithTheKeyAndModel(t *testing.T) {
 
 	assert.Equal(t, []string{"Hello from the model, in many small pieces."}, messages(t, evs, ""))
 	assert.Zero(t, testkit.Count(evs, protocol.EventAgentDraft), "a short reply needs no checkpoint")
-	reqs := srv.requestsSoFar()
-	require.Len(t, reqs, 1)
-	assert.Equal(t, "test-model", reqs[0].Model)
-	assert.True(t, reqs[0].Stream)
+	req := srv.last(t, 1)
+	assert.Equal(t, "test-model", req.Model)
+	assert.True(t, req.Stream)
 	assert.Equal(t, "Bearer sekret", srv.Auth()[0])
-	assert.Equal(t, "system user", roles(reqs[0]))
-	assert.Equal(t, "hi", reqs[0].Messages[1].Content)
+	assert.Equal(t, "system user", roles(req))
+	assert.Equal(t, "hi", req.Messages[1].Content)
 	var names []string
-	for _, tl := range reqs[0].Tools {
+	for _, tl := range req.Tools {
 		names = append(names, tl.Function.Name)
 	}
 	assert.Equal(t, []string{"read_file", "list_files", "search_files", "write_file", "edit_file", "run_command", "run_function", "ask_user"}, names)
@@ -205,11 +204,10 @@ func TestToolCallsInEveryQuirkOfTheStreamRunAndAnswerTheModel(t *testing.T) {
 			assert.Equal(t, "a.txt", res[1].Text)
 			assert.Equal(t, []string{"I read it."}, messages(t, evs, ""))
 
-			reqs := srv.requestsSoFar()
-			require.Len(t, reqs, 2)
-			assert.Equal(t, "system user assistant[read_file,list_files] tool tool", roles(reqs[1]))
-			assert.Equal(t, "call_a", reqs[1].Messages[3].ToolCallID)
-			assert.Equal(t, "alpha\n", reqs[1].Messages[3].Content)
+			req := srv.last(t, 2)
+			assert.Equal(t, "system user assistant[read_file,list_files] tool tool", roles(req))
+			assert.Equal(t, "call_a", req.Messages[3].ToolCallID)
+			assert.Equal(t, "alpha\n", req.Messages[3].Content)
 		})
 	}
 }
@@ -223,11 +221,10 @@ func TestTheNextTurnContinuesFromTheLog(t *testing.T) {
 	e.prompt("what is here?")
 	e.prompt("and now?")
 
-	reqs := srv.requestsSoFar()
-	require.Len(t, reqs, 3)
-	assert.Equal(t, "system user assistant[list_files] tool assistant user", roles(reqs[2]))
-	assert.Equal(t, "There is nothing.", reqs[2].Messages[4].Content)
-	assert.Equal(t, "and now?", reqs[2].Messages[5].Content)
+	req := srv.last(t, 3)
+	assert.Equal(t, "system user assistant[list_files] tool assistant user", roles(req))
+	assert.Equal(t, "There is nothing.", req.Messages[4].Content)
+	assert.Equal(t, "and now?", req.Messages[5].Content)
 }
 
 func TestWritesAndCommandsOfOneMessageAreOneBatch(t *testing.T) {
@@ -277,9 +274,8 @@ func TestARejectionWithWordsReachesTheModelAsTheToolsError(t *testing.T) {
 	require.Len(t, res, 1)
 	assert.True(t, res[0].Error)
 	assert.Equal(t, "rejected by the user: not in the root, use docs/", res[0].Text)
-	reqs := srv.requestsSoFar()
-	require.Len(t, reqs, 2)
-	assert.Equal(t, "error: rejected by the user: not in the root, use docs/", reqs[1].Messages[3].Content)
+	req := srv.last(t, 2)
+	assert.Equal(t, "error: rejected by the user: not in the root, use docs/", req.Messages[3].Content)
 }
 
 func TestATimeoutReachesTheModelAsNoAnswerInTime(t *testing.T) {

@@ -72,9 +72,8 @@ func TestACommandsOutputIsStreamedBeforeItEnds(t *testing.T) {
 		}
 	}
 	assert.Less(t, lastOutput, result, "every output event comes before the result")
-	reqs := srv.requestsSoFar()
-	require.Len(t, reqs, 2)
-	last := reqs[1].Messages[len(reqs[1].Messages)-1]
+	req := srv.last(t, 2)
+	last := req.Messages[len(req.Messages)-1]
 	assert.Equal(t, res[0].Text, last.Content, "the model reads the result, not the stream")
 }
 
