@@ -7,6 +7,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
 	"parley/internal/testkit"
@@ -29,18 +30,18 @@ func TestDecisionOutcomes(t *testing.T) {
 	t.Run("accept", func(t *testing.T) {
 		s := newSession(t, rt)
 		a := askAsync(t, ctx, rt, s, envQuestion)
-		require.Equal(t, "test:1", a.decision.Run)
-		require.Equal(t, envQuestion.Message, a.decision.Request.Message)
+		assert.Equal(t, "test:1", a.decision.Run)
+		assert.Equal(t, envQuestion.Message, a.decision.Request.Message)
 		_, err := rt.Reply(ctx, s, a.decision.ID, protocol.ReplyRequest{Action: protocol.ActionAccept, Content: raw("prod")})
 		require.NoError(t, err)
 		a.wait(t)
 		require.NoError(t, a.err)
-		require.Equal(t, protocol.ActionAccept, a.answer.Action)
-		require.JSONEq(t, `"prod"`, string(a.answer.Content))
+		assert.Equal(t, protocol.ActionAccept, a.answer.Action)
+		assert.JSONEq(t, `"prod"`, string(a.answer.Content))
 		waitPending(t, rt, s, 0)
 		replied, err := lastOfType(t, rt, s, protocol.EventQuestionReplied).DecodeQuestionReplied()
 		require.NoError(t, err)
-		require.Equal(t, a.decision.ID, replied.ID)
+		assert.Equal(t, a.decision.ID, replied.ID)
 	})
 
 	t.Run("decline with a reason", func(t *testing.T) {
@@ -50,7 +51,7 @@ func TestDecisionOutcomes(t *testing.T) {
 		require.NoError(t, err)
 		a.wait(t)
 		require.NoError(t, a.err, "a decline is an answer, not an error")
-		require.Equal(t, decision.Answer{Action: protocol.ActionDecline, Reason: "not now"}, a.answer)
+		assert.Equal(t, decision.Answer{Action: protocol.ActionDecline, Reason: "not now"}, a.answer)
 	})
 
 	t.Run("timeout declines and says why", func(t *testing.T) {
@@ -60,13 +61,13 @@ func TestDecisionOutcomes(t *testing.T) {
 		a := askAsync(t, ctx, rt, s, req)
 		a.wait(t)
 		require.NoError(t, a.err)
-		require.Equal(t, decision.Answer{Action: protocol.ActionDecline, Reason: protocol.ReasonTimeout}, a.answer)
+		assert.Equal(t, decision.Answer{Action: protocol.ActionDecline, Reason: protocol.ReasonTimeout}, a.answer)
 		rej, err := lastOfType(t, rt, s, protocol.EventQuestionRejected).DecodeQuestionRejected()
 		require.NoError(t, err)
-		require.Equal(t, protocol.QuestionRejected{ID: a.decision.ID, Outcome: protocol.OutcomeDeclined, Reason: protocol.ReasonTimeout}, rej)
+		assert.Equal(t, protocol.QuestionRejected{ID: a.decision.ID, Outcome: protocol.OutcomeDeclined, Reason: protocol.ReasonTimeout}, rej)
 		_, err = rt.Reply(ctx, s, a.decision.ID, protocol.ReplyRequest{Action: protocol.ActionAccept, Content: raw("prod")})
-		require.ErrorIs(t, err, protocol.ErrAlreadyAnswered)
-		require.ErrorContains(t, err, "timed out")
+		assert.ErrorIs(t, err, protocol.ErrAlreadyAnswered)
+		assert.ErrorContains(t, err, "timed out")
 	})
 
 	t.Run("withdrawn is an abort, an error to the asker", func(t *testing.T) {
@@ -78,19 +79,19 @@ func TestDecisionOutcomes(t *testing.T) {
 		require.ErrorIs(t, a.err, decision.ErrAborted)
 		rej, err := lastOfType(t, rt, s, protocol.EventQuestionRejected).DecodeQuestionRejected()
 		require.NoError(t, err)
-		require.Equal(t, protocol.OutcomeAborted, rej.Outcome)
-		require.Equal(t, protocol.ReasonWithdrawn, rej.Reason)
+		assert.Equal(t, protocol.OutcomeAborted, rej.Outcome)
+		assert.Equal(t, protocol.ReasonWithdrawn, rej.Reason)
 		waitPending(t, rt, s, 0)
 	})
 
 	t.Run("unknown decision and session", func(t *testing.T) {
 		s := newSession(t, rt)
 		_, err := rt.Reply(ctx, s, "nope", protocol.ReplyRequest{Action: protocol.ActionDecline})
-		require.ErrorIs(t, err, ErrNoDecision)
+		assert.ErrorIs(t, err, ErrNoDecision)
 		_, err = rt.Reply(ctx, "missing", "nope", protocol.ReplyRequest{Action: protocol.ActionDecline})
-		require.ErrorIs(t, err, ErrNoSession)
+		assert.ErrorIs(t, err, ErrNoSession)
 		_, err = rt.Reply(ctx, s, "a.b", protocol.ReplyRequest{Action: protocol.ActionDecline})
-		require.ErrorIs(t, err, ErrNoDecision)
+		assert.ErrorIs(t, err, ErrNoDecision)
 	})
 }
 
@@ -111,18 +112,18 @@ func TestReplyInvalidForTheSchemaGetsFieldErrors(t *testing.T) {
 	_, err := rt.Reply(ctx, s, a.decision.ID, protocol.ReplyRequest{Action: protocol.ActionAccept, Content: raw(map[string]any{"title": "no", "draft": "yes"})})
 	var verr *protocol.ValidationError
 	require.ErrorAs(t, err, &verr)
-	require.Contains(t, verr.Fields, "title")
-	require.Contains(t, verr.Fields, "draft")
+	assert.Contains(t, verr.Fields, "title")
+	assert.Contains(t, verr.Fields, "draft")
 	_, err = rt.Reply(ctx, s, a.decision.ID, protocol.ReplyRequest{Action: protocol.ActionAccept, Content: raw(map[string]any{"draft": true})})
 	require.ErrorAs(t, err, &verr)
-	require.Contains(t, verr.Fields["title"], "required")
+	assert.Contains(t, verr.Fields["title"], "required")
 
 	// Nothing was stored: the decision is still open and a valid reply wins.
 	waitPending(t, rt, s, 1)
 	_, err = rt.Reply(ctx, s, a.decision.ID, protocol.ReplyRequest{Action: protocol.ActionAccept, Content: raw(map[string]any{"title": "Fix it"})})
 	require.NoError(t, err)
 	a.wait(t)
-	require.JSONEq(t, `{"title":"Fix it"}`, string(a.answer.Content))
+	assert.JSONEq(t, `{"title":"Fix it"}`, string(a.answer.Content))
 }
 
 func TestFirstReplyWinsAndLaterOnesAreTold(t *testing.T) {
@@ -149,10 +150,10 @@ func TestFirstReplyWinsAndLaterOnesAreTold(t *testing.T) {
 			wins++
 			continue
 		}
-		require.ErrorIs(t, err, protocol.ErrAlreadyAnswered)
-		require.ErrorContains(t, err, "already answered")
+		assert.ErrorIs(t, err, protocol.ErrAlreadyAnswered)
+		assert.ErrorContains(t, err, "already answered")
 	}
-	require.Equal(t, 1, wins, "exactly one reply is stored")
+	assert.Equal(t, 1, wins, "exactly one reply is stored")
 	a.wait(t)
 	evs, err := rt.Log().Read(ctx, s, 0)
 	require.NoError(t, err)
@@ -162,7 +163,7 @@ func TestFirstReplyWinsAndLaterOnesAreTold(t *testing.T) {
 			replies++
 		}
 	}
-	require.Equal(t, 1, replies)
+	assert.Equal(t, 1, replies)
 }
 
 func TestReplyOnASecondRuntimeResumesTheAsker(t *testing.T) {
@@ -176,12 +177,12 @@ func TestReplyOnASecondRuntimeResumesTheAsker(t *testing.T) {
 	a := askAsync(t, ctx, first, s, envQuestion)
 
 	list := waitPending(t, second, s, 1)
-	require.Equal(t, a.decision.ID, list[0].ID, "every replica sees the registry")
+	assert.Equal(t, a.decision.ID, list[0].ID, "every replica sees the registry")
 	_, err = second.Reply(ctx, s, a.decision.ID, protocol.ReplyRequest{Action: protocol.ActionAccept, Content: raw("staging")})
 	require.NoError(t, err)
 	a.wait(t)
 	require.NoError(t, a.err)
-	require.JSONEq(t, `"staging"`, string(a.answer.Content))
+	assert.JSONEq(t, `"staging"`, string(a.answer.Content))
 
 	// A live replica's decisions are not swept by another.
 	b := askAsync(t, ctx, first, s, envQuestion)
@@ -209,21 +210,21 @@ func TestRestartAbortsADecisionItsAskerCannotResume(t *testing.T) {
 	defer stop(emb, rt)
 	rej, err := lastOfType(t, rt, s, protocol.EventQuestionRejected).DecodeQuestionRejected()
 	require.NoError(t, err)
-	require.Equal(t, protocol.QuestionRejected{ID: a.decision.ID, Outcome: protocol.OutcomeAborted, Reason: protocol.ReasonOrphaned}, rej)
+	assert.Equal(t, protocol.QuestionRejected{ID: a.decision.ID, Outcome: protocol.OutcomeAborted, Reason: protocol.ReasonOrphaned}, rej)
 	waitPending(t, rt, s, 0)
 	_, err = rt.Reply(ctx, s, a.decision.ID, protocol.ReplyRequest{Action: protocol.ActionDecline})
-	require.ErrorIs(t, err, protocol.ErrAlreadyAnswered)
+	assert.ErrorIs(t, err, protocol.ErrAlreadyAnswered)
 
 	// Cut off by the restart, it offers Request retry, as a timed-out one does.
 	h, err := rt.ApprovalHistory(ctx, protocol.HistoryFilter{Session: s})
 	require.NoError(t, err)
 	require.Len(t, h.Entries, 1)
-	require.Equal(t, protocol.HistoryAborted, h.Entries[0].Outcome)
-	require.True(t, h.Entries[0].Retryable)
+	assert.Equal(t, protocol.HistoryAborted, h.Entries[0].Outcome)
+	assert.True(t, h.Entries[0].Retryable)
 	resp, err := rt.RequestRetry(ctx, s, a.decision.ID)
 	require.NoError(t, err)
-	require.Contains(t, resp.Text, "please make the same request again")
-	require.Contains(t, resp.Text, "cut off when Parley restarted", "it says what happened, not a timeout")
+	assert.Contains(t, resp.Text, "please make the same request again")
+	assert.Contains(t, resp.Text, "cut off when Parley restarted", "it says what happened, not a timeout")
 }
 
 func TestRestartOfOneReplicaLeavesTheQuestionPendingUntilItsLeaseEnds(t *testing.T) {
@@ -245,12 +246,12 @@ func TestRestartOfOneReplicaLeavesTheQuestionPendingUntilItsLeaseEnds(t *testing
 	asker.cancel(decision.ErrShutdown)
 	asker.wg.Wait()
 	other.sweep(ctx)
-	require.Len(t, waitPendingAtLeast(t, other, s, 1), 1, "still pending while the lease runs")
+	assert.Len(t, waitPendingAtLeast(t, other, s, 1), 1, "still pending while the lease runs")
 
 	rej, err := lastOfType(t, other, s, protocol.EventQuestionRejected).DecodeQuestionRejected()
 	require.NoError(t, err)
-	require.Equal(t, protocol.ReasonOrphaned, rej.Reason)
-	require.Equal(t, a.decision.ID, rej.ID)
+	assert.Equal(t, protocol.ReasonOrphaned, rej.Reason)
+	assert.Equal(t, a.decision.ID, rej.ID)
 }
 
 func TestGateOutcomes(t *testing.T) {
@@ -287,14 +288,14 @@ func TestGateOutcomes(t *testing.T) {
 		t.Run(c.name, func(t *testing.T) {
 			s := newSession(t, rt)
 			done, v, err, d := authorize(t, ctx, s, call)
-			require.Equal(t, protocol.KindApproval, d.Request.Kind)
-			require.Equal(t, "git log", d.Request.Details)
+			assert.Equal(t, protocol.KindApproval, d.Request.Kind)
+			assert.Equal(t, "git log", d.Request.Details)
 			require.Len(t, d.Request.Options, 4)
 			_, rerr := rt.Reply(ctx, s, d.ID, *c.reply)
 			require.NoError(t, rerr)
 			wait(t, done)
 			require.NoError(t, *err)
-			require.Equal(t, c.want, plain(*v))
+			assert.Equal(t, c.want, plain(*v))
 		})
 	}
 
@@ -305,7 +306,7 @@ func TestGateOutcomes(t *testing.T) {
 		s := newSession(t, short)
 		v, err := short.Authorize(ctx, s, "test:gate", call)
 		require.NoError(t, err)
-		require.Equal(t, gate.Verdict{Text: "no answer in time"}, plain(v))
+		assert.Equal(t, gate.Verdict{Text: "no answer in time"}, plain(v))
 	})
 
 	t.Run("abort is an error", func(t *testing.T) {
@@ -314,10 +315,10 @@ func TestGateOutcomes(t *testing.T) {
 		done, _, err, _ := authorize(t, actx, s, call)
 		cancel(decision.ErrStopped)
 		wait(t, done)
-		require.ErrorIs(t, *err, decision.ErrAborted)
+		assert.ErrorIs(t, *err, decision.ErrAborted)
 		rej, rerr := lastOfType(t, rt, s, protocol.EventQuestionRejected).DecodeQuestionRejected()
 		require.NoError(t, rerr)
-		require.Equal(t, protocol.ReasonStopped, rej.Reason)
+		assert.Equal(t, protocol.ReasonStopped, rej.Reason)
 	})
 
 	t.Run("a batch is one decision, approved as a whole", func(t *testing.T) {
@@ -329,13 +330,13 @@ func TestGateOutcomes(t *testing.T) {
 		}
 		done, v, err, d := authorize(t, ctx, s, batch)
 		require.Len(t, d.Request.Items, 3)
-		require.Equal(t, []string{"Approve all", "Reject all"}, []string{d.Request.Options[0].Label, d.Request.Options[1].Label})
+		assert.Equal(t, []string{"Approve all", "Reject all"}, []string{d.Request.Options[0].Label, d.Request.Options[1].Label})
 		_, rerr := rt.Reply(ctx, s, d.ID, protocol.ReplyRequest{Action: protocol.ActionDecline, Reason: "too many"})
 		require.NoError(t, rerr)
 		wait(t, done)
 		require.NoError(t, *err)
-		require.Equal(t, gate.Verdict{Text: "too many"}, plain(*v))
-		require.Equal(t, []bool{false, false, false}, v.Granted)
+		assert.Equal(t, gate.Verdict{Text: "too many"}, plain(*v))
+		assert.Equal(t, []bool{false, false, false}, v.Granted)
 	})
 
 	t.Run("a batch answered request by request runs the allowed ones", func(t *testing.T) {
@@ -351,14 +352,14 @@ func TestGateOutcomes(t *testing.T) {
 		require.NoError(t, rerr)
 		wait(t, done)
 		require.NoError(t, *err)
-		require.False(t, v.Allowed)
-		require.Equal(t, "rejected by the user", v.Text)
-		require.Equal(t, []bool{true, false, true}, v.Granted)
-		require.True(t, v.Allows(0))
-		require.False(t, v.Allows(1))
+		assert.False(t, v.Allowed)
+		assert.Equal(t, "rejected by the user", v.Text)
+		assert.Equal(t, []bool{true, false, true}, v.Granted)
+		assert.True(t, v.Allows(0))
+		assert.False(t, v.Allows(1))
 		grants, gerr := rt.ListGrants(ctx, "")
 		require.NoError(t, gerr)
-		require.Empty(t, grants.Grants, "an answer per request grants nothing for later")
+		assert.Empty(t, grants.Grants, "an answer per request grants nothing for later")
 	})
 }
 
@@ -372,36 +373,36 @@ func TestGrantHonouredThenRevoked(t *testing.T) {
 
 	d, done := authorizeAsync(t, ctx, rt, s, "test:grant", status)
 	require.Equal(t, "Approve, and always for git status on any files", d.Request.Options[2].Label)
-	require.Equal(t, &protocol.GrantScope{Kind: protocol.GrantPrefix, Tool: "run", Words: []string{"git", "status"}}, d.Request.Options[2].Grant)
+	assert.Equal(t, &protocol.GrantScope{Kind: protocol.GrantPrefix, Tool: "run", Words: []string{"git", "status"}}, d.Request.Options[2].Grant)
 	_, err := rt.Reply(ctx, s, d.ID, pick(2))
 	require.NoError(t, err)
-	require.Equal(t, gate.Verdict{Allowed: true}, plain(<-done))
+	assert.Equal(t, gate.Verdict{Allowed: true}, plain(<-done))
 
 	grants, err := rt.ListGrants(ctx, "")
 	require.NoError(t, err)
 	require.Len(t, grants.Grants, 1)
 	g := grants.Grants[0]
-	require.Equal(t, rt.Workspace(), g.Workspace)
-	require.Equal(t, d.ID, g.Decision)
+	assert.Equal(t, rt.Workspace(), g.Workspace)
+	assert.Equal(t, d.ID, g.Decision)
 	lastOfType(t, rt, s, protocol.EventGrantCreated)
 
 	// Honoured without asking: git status on other files, but nothing else.
 	v, err := rt.Authorize(ctx, s, "test:grant", []gate.ToolCall{{Tool: "run", Words: []string{"git", "status", "docs"}, Details: "git status docs"}})
 	require.NoError(t, err)
-	require.True(t, v.Allowed)
-	require.Equal(t, []bool{true}, v.Granted)
+	assert.True(t, v.Allowed)
+	assert.Equal(t, []bool{true}, v.Granted)
 	waitPending(t, rt, s, 0)
 	out, err := protocol.DecodeEventData[protocol.RunOutput](lastOfType(t, rt, s, protocol.EventRunOutput))
 	require.NoError(t, err)
-	require.Equal(t, "Allowed without asking by an earlier “always” (git status …): git status docs\n", out.Text, "visible in the run")
+	assert.Equal(t, "Allowed without asking by an earlier “always” (git status …): git status docs\n", out.Text, "visible in the run")
 
 	// In a batch, a rejection leaves the granted call allowed.
 	bd, batchDone := authorizeAsync(t, ctx, rt, s, "test:grant", []gate.ToolCall{{Tool: "run", Words: []string{"git", "status"}}, {Tool: "run", Words: []string{"git", "log"}}})
 	_, err = rt.Reply(ctx, s, bd.ID, protocol.ReplyRequest{Action: protocol.ActionDecline})
 	require.NoError(t, err)
 	bv := <-batchDone
-	require.False(t, bv.Allowed)
-	require.Equal(t, []bool{true, false}, bv.Granted)
+	assert.False(t, bv.Allowed)
+	assert.Equal(t, []bool{true, false}, bv.Granted)
 
 	// Another workspace does not share it.
 	other, err := New(ctx, emb.Conn, Options{Workspace: t.TempDir()})
@@ -409,10 +410,10 @@ func TestGrantHonouredThenRevoked(t *testing.T) {
 	defer other.Close()
 	otherGrants, err := other.ListGrants(ctx, "")
 	require.NoError(t, err)
-	require.Empty(t, otherGrants.Grants)
+	assert.Empty(t, otherGrants.Grants)
 
 	require.NoError(t, rt.RevokeGrant(ctx, "", g.ID))
-	require.ErrorIs(t, rt.RevokeGrant(ctx, "", g.ID), ErrNoGrant)
+	assert.ErrorIs(t, rt.RevokeGrant(ctx, "", g.ID), ErrNoGrant)
 	actx, cancel := context.WithCancel(ctx)
 	defer cancel()
 	go func() { _, _ = rt.Authorize(actx, s, "test:grant", status) }()
@@ -438,8 +439,8 @@ func TestLastPerSubjectOverManySubjects(t *testing.T) {
 	for _, e := range evs {
 		n[e.Type]++
 	}
-	require.Equal(t, map[protocol.EventType]int{protocol.EventQuestionReplied: 600}, n)
+	assert.Equal(t, map[protocol.EventType]int{protocol.EventQuestionReplied: 600}, n)
 	pending, err := rt.PendingDecisions(ctx, "")
 	require.NoError(t, err)
-	require.Empty(t, pending.Decisions)
+	assert.Empty(t, pending.Decisions)
 }
