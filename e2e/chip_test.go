@@ -150,6 +150,7 @@ func selectionBox(t *testing.T, ctx context.Context, s, e int) image.Rectangle {
 // composer narrow enough to wrap several times.
 func TestChipLayoutMatchesTheTextarea(t *testing.T) {
 	t.Parallel()
+	fullChromium(t) // the headless shell lays glyphs out on whole pixels; a person's Chromium does not
 	const gamma = "@gamma, whose title is far too long for a chip"
 	_, ctx, _ := openAmong(t, "alpha notes", "beta", gamma[1:])
 
@@ -334,6 +335,7 @@ func utf16Len(s string) int { return len(utf16Units(s)) }
 // sits right after its box and what is typed there lands after it.
 func TestChipSizesToItsLabel(t *testing.T) {
 	t.Parallel()
+	fullChromium(t) // the headless shell lays glyphs out on whole pixels; a person's Chromium does not
 	const long = "docs/architecture/decisions/0007-event-log-on-jetstream.md"
 	data := t.TempDir()
 	testkit.WriteTree(t, data+"-workspace", map[string]string{"README.md": "# readme", long: "# the log"})

@@ -11,7 +11,7 @@ import (
 	"github.com/stretchr/testify/require"
 )
 
-// TestTheSharedChromiumDyingFailsLoudly: the browser tests share one Chromium (browser(t)).
+// TestTheSharedChromiumDyingFailsLoudly: the browser tests share a browser (browser(t)).
 // When it dies, a test using it fails at once with the process's exit, rather than waiting
 // out its timeouts, and the next browser(t) starts another. Not parallel: it kills the
 // Chromium the other tests share, and only runs while no parallel test does.

@@ -39,7 +39,13 @@ var (
 	binary   string
 )
 
-const chromiumPath = "/usr/lib/chromium/chromium"
+// The browsers: Debian's Chromium, as a person runs it, and its headless shell (the old
+// headless mode: no browser UI) that most tests use, for the half of the CPU a page costs
+// the full browser in UI it never shows (docs/testing.md, "Two Chromiums").
+const (
+	chromiumPath = "/usr/lib/chromium/chromium"
+	shellPath    = "/usr/lib/chromium/chromium-headless-shell"
+)
 
 func TestMain(m *testing.M) {
 	mcpserver.Main() // the MCP tests start this binary as their server
@@ -53,9 +59,11 @@ func setup(m *testing.M) int {
 		fmt.Fprintln(os.Stderr, "e2e: web/app.wasm is missing: run `make build` (make test does it)")
 		return 1
 	}
-	if _, err := os.Stat(chromiumPath); err != nil {
-		fmt.Fprintln(os.Stderr, "e2e: Debian's chromium is missing: run `make chromium` (make test does it)")
-		return 1
+	for _, exe := range []string{chromiumPath, shellPath} {
+		if _, err := os.Stat(exe); err != nil {
+			fmt.Fprintln(os.Stderr, "e2e: Debian's chromium or chromium-headless-shell is missing: run `make chromium` (make test does it)")
+			return 1
+		}
 	}
 	dir, err := os.MkdirTemp("", "parley-e2e-")
 	if err != nil {
@@ -71,7 +79,7 @@ func setup(m *testing.M) int {
 		fmt.Fprintln(os.Stderr, "e2e: building the server:", err)
 		return 1
 	}
-	defer closeChromium()
+	defer closeChromiums()
 	return m.Run()
 }
 
@@ -217,14 +225,15 @@ func (w *testLogWriter) Write(p []byte) (int, error) {
 }
 
 // browser opens a tab in a browser context of its own (its own cookies, storage, cache,
-// service workers and permissions, as a fresh profile has) in the test binary's one
-// Chromium, and closes both when the test ends. Chromium starts with the first test that
-// asks for it (docs/testing.md, "One Chromium"). A test that needs its own process (a
-// profile that outlives a browser restart, flags of its own) calls newBrowser instead.
+// service workers and permissions, as a fresh profile has) in the test binary's shared
+// headless shell, or its shared Chromium after fullChromium(t), and closes both when the
+// test ends. Each starts with the first test that asks for it (docs/testing.md, "Two
+// Chromiums"). A test that needs its own process (a profile that outlives a browser restart,
+// flags of its own) calls newBrowser instead.
 func browser(t testing.TB) context.Context {
 	t.Helper()
 	start := time.Now()
-	parent, err := sharedChromium(t)
+	parent, err := sharedChromium(t, sharedFor(t))
 	if err != nil {
 		t.Fatalf("start chromium: %v", err)
 	}
@@ -284,63 +293,102 @@ func windowSize(w, h int64) chromedp.Action[chromedp.Void] {
 	})
 }
 
-// chromium is the test binary's one Chromium, shared by every browser(t).
-var chromium struct {
+// sharedProcess is one of the test binary's shared browsers: the headless shell that most
+// tests use, or the full Chromium for those that need it (fullChromium).
+type sharedProcess struct {
 	sync.Mutex
+	exe     string
 	ctx     context.Context // done once the process is gone
 	cancel  context.CancelFunc
 	profile string
 }
 
-// sharedChromium returns the shared Chromium's context, starting the process when there is
+var (
+	shell = &sharedProcess{exe: shellPath}
+	full  = &sharedProcess{exe: chromiumPath}
+	// needsFull holds the tests (by name) whose tabs open in the full Chromium.
+	needsFull sync.Map
+)
+
+// fullChromium makes the test's browser(t) tabs open in the full Chromium, not the headless
+// shell: for what only the browser a person runs does as it does (a notification's
+// permission, text laid out with subpixel glyph advances). Call it before browser(t).
+func fullChromium(t testing.TB) {
+	needsFull.Store(t.Name(), true)
+}
+
+// sharedFor is the shared browser for the test: the full Chromium when it or the test it
+// runs under asked for it.
+func sharedFor(t testing.TB) *sharedProcess {
+	for name := t.Name(); name != ""; {
+		if _, ok := needsFull.Load(name); ok {
+			return full
+		}
+		i := strings.LastIndexByte(name, '/')
+		if i < 0 {
+			break
+		}
+		name = name[:i]
+	}
+	return shell
+}
+
+// sharedChromium returns the shared browser's context, starting the process when there is
 // none or when the last one died (every test that was using it fails with its exit error:
 // chromedp cancels the contexts of its tabs; the tests after it get a new one).
-func sharedChromium(t testing.TB) (context.Context, error) {
-	chromium.Lock()
-	defer chromium.Unlock()
-	if chromium.ctx != nil && chromium.ctx.Err() == nil {
-		return chromium.ctx, nil
+func sharedChromium(t testing.TB, b *sharedProcess) (context.Context, error) {
+	b.Lock()
+	defer b.Unlock()
+	if b.ctx != nil && b.ctx.Err() == nil {
+		return b.ctx, nil
 	}
-	if chromium.ctx != nil {
-		t.Logf("browser: the shared chromium is gone (%v): starting another", context.Cause(chromium.ctx))
-		closeChromiumLocked()
+	if b.ctx != nil {
+		t.Logf("browser: the shared %s is gone (%v): starting another", filepath.Base(b.exe), context.Cause(b.ctx))
+		b.closeLocked()
 	}
 	profile, err := os.MkdirTemp("", "parley-e2e-chromium-")
 	if err != nil {
 		return nil, err
 	}
 	start := time.Now()
-	ctx, cancel := newBrowser(profile)
+	ctx, cancel := newBrowserOf(b.exe, profile)
 	if err := chromedp.Do(ctx); err != nil {
 		cancel()
 		os.RemoveAll(profile)
 		return nil, err
 	}
-	t.Logf("browser: the shared chromium started in %v", time.Since(start).Round(time.Millisecond))
-	chromium.ctx, chromium.cancel, chromium.profile = ctx, cancel, profile
+	t.Logf("browser: the shared %s started in %v", filepath.Base(b.exe), time.Since(start).Round(time.Millisecond))
+	b.ctx, b.cancel, b.profile = ctx, cancel, profile
 	return ctx, nil
 }
 
-// closeChromium ends the shared Chromium, if one runs: TestMain calls it after the tests.
-func closeChromium() {
-	chromium.Lock()
-	defer chromium.Unlock()
-	closeChromiumLocked()
+// closeChromiums ends the shared browsers that run: TestMain calls it after the tests.
+func closeChromiums() {
+	for _, b := range []*sharedProcess{shell, full} {
+		b.Lock()
+		b.closeLocked()
+		b.Unlock()
+	}
 }
 
-func closeChromiumLocked() {
-	if chromium.cancel != nil {
-		chromium.cancel()
-		os.RemoveAll(chromium.profile)
+func (b *sharedProcess) closeLocked() {
+	if b.cancel != nil {
+		b.cancel()
+		os.RemoveAll(b.profile)
 	}
-	chromium.ctx, chromium.cancel, chromium.profile = nil, nil, ""
+	b.ctx, b.cancel, b.profile = nil, nil, ""
 }
 
 // newBrowser starts a headless Chromium of its own on the profile folder, with the flags
 // of every browser here and then extra ones.
 func newBrowser(profile string, extra ...chromedp.ExecAllocatorOption) (context.Context, context.CancelFunc) {
+	return newBrowserOf(chromiumPath, profile, extra...)
+}
+
+// newBrowserOf is newBrowser with the browser's executable: Chromium or its headless shell.
+func newBrowserOf(exe, profile string, extra ...chromedp.ExecAllocatorOption) (context.Context, context.CancelFunc) {
 	opts := []chromedp.ExecAllocatorOption{
-		chromedp.ExecPath(chromiumPath),
+		chromedp.ExecPath(exe),
 		chromedp.Headless,
 		chromedp.NoSandbox,
 		chromedp.DisableGPU,

@@ -56,6 +56,7 @@ func openGranted(t *testing.T, srv *server, id string) context.Context {
 // decision in the composer.
 func TestNotifications(t *testing.T) {
 	t.Parallel()
+	fullChromium(t) // the headless shell neither asks for the permission nor shows a notification as Chromium does
 	// A grace window longer than the default, so a loaded machine still claims in time.
 	srv := startServerFlags(t, t.TempDir(), "-notify-grace", "3s")
 	here := seedSession(t, srv, "Here", 1)
@@ -119,6 +120,7 @@ func TestNotifications(t *testing.T) {
 // another tab is in front: nobody is looking, so nothing claims it and it is notified.
 func TestNotificationInAHiddenTab(t *testing.T) {
 	t.Parallel()
+	fullChromium(t) // the headless shell neither asks for the permission nor shows a notification as Chromium does
 	srv := startServerFlags(t, t.TempDir(), "-notify-grace", "3s")
 	id := seedSession(t, srv, "Behind", 1)
 	ctx := openGranted(t, srv, id)
@@ -141,6 +143,7 @@ func TestNotificationInAHiddenTab(t *testing.T) {
 // handler, and a withdrawal that overtakes its ask keeps the ask from showing at all.
 func TestNotificationWithdrawnWhenAnsweredElsewhere(t *testing.T) {
 	t.Parallel()
+	fullChromium(t) // the headless shell neither asks for the permission nor shows a notification as Chromium does
 	srv := startServer(t, t.TempDir(), "127.0.0.1:0")
 	here := seedSession(t, srv, "Here", 1)
 	there := seedSession(t, srv, "There", 1)
