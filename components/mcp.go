@@ -23,6 +23,7 @@ type MCPPage struct {
 	busy    string // the server being reconnected ("*" all)
 
 	frame pageFrame // the sidebar and the phone drawer, as on the session pages
+	alive context.Context
 	stop  context.CancelFunc
 }
 
@@ -36,7 +37,7 @@ func (p *MCPPage) OnMount(ctx app.Context) {
 	relabel(ctx)
 	composer.ExposeLocale(ctx)
 	stop, cancel := context.WithCancel(context.Background())
-	p.stop = cancel
+	p.alive, p.stop = stop, cancel
 	p.frame.mount(ctx, stop, true)
 	p.load(ctx)
 }
@@ -62,6 +63,16 @@ func (p *MCPPage) load(ctx app.Context) {
 				return
 			}
 			p.list = list
+			// A server starting (its first start, or again after a crash) is read again
+			// until it is ready or has failed: a page opened meanwhile would say
+			// "starting" for good.
+			if starting(list) {
+				ctx.After(500*time.Millisecond, func(ctx app.Context) {
+					if p.alive != nil && p.alive.Err() == nil && p.busy == "" {
+						p.load(ctx)
+					}
+				})
+			}
 		})
 	})
 }
