@@ -42,7 +42,12 @@ wasm:
 server:
 	$(GO) build -trimpath -o bin/parley .
 
-test: vet unit wasm-test build e2e
+# The unit tests mostly wait (NATS, child processes, timers), so the wasm tests, the build and
+# the browsers' install run beside them, each target's output kept together; the browser
+# tests, bound by CPU, run after them alone.
+test: vet
+	$(MAKE) --no-print-directory --output-sync=target -j4 unit wasm-test build chromium
+	$(MAKE) --no-print-directory e2e
 
 # The browser's code is vetted against the patched modules it ships with (tools/wasmpatch),
 # not the pristine ones: what is vetted is what is built.

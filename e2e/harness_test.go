@@ -306,14 +306,21 @@ type sharedProcess struct {
 var (
 	shell = &sharedProcess{exe: shellPath}
 	full  = &sharedProcess{exe: chromiumPath}
-	// needsFull holds the tests (by name) whose tabs open in the full Chromium.
+	// needsFull holds the tests (by name) whose tabs open in the full Chromium; fullTurn
+	// lets one of them run at a time.
 	needsFull sync.Map
+	fullTurn  sync.Mutex
 )
 
 // fullChromium makes the test's browser(t) tabs open in the full Chromium, not the headless
 // shell: for what only the browser a person runs does as it does (a notification's
 // permission, text laid out with subpixel glyph advances). Call it before browser(t).
+// Such tests take turns: a new window takes the focus from the others in its browser, and the
+// notification tests watch the focus and the page's visibility (one of them failed in CI while
+// another opened its windows beside it).
 func fullChromium(t testing.TB) {
+	fullTurn.Lock()
+	t.Cleanup(fullTurn.Unlock)
 	needsFull.Store(t.Name(), true)
 }
 
