@@ -33,8 +33,8 @@ type Plan struct {
 // Take joins the early keys to draft, what the bar holds already (a draft saved in an
 // earlier visit, which the pre-rendered box did not show).
 //
-//   - No Enter: the draft, then the typed text after a space, so the two never run into one
-//     word and neither is lost.
+//   - No Enter: the draft, then the typed text after a space (unless one side already has
+//     white space there), so the two never run into one word and neither is lost.
 //   - An Enter: the text before the first Enter that has something to send is sent; the
 //     bar's draft stays as it was, and gets what was typed after the Enter. An Enter on a
 //     blank box sends nothing, as in the live bar.
@@ -64,12 +64,17 @@ func Take(draft string, e Early) Plan {
 	return p
 }
 
+// join puts b after a with one space between, unless white space already stands at the seam
+// (a draft that ends in a space, keys that began with one): a second would only be a gap to
+// delete.
 func join(a, b string) string {
 	switch {
 	case a == "":
 		return b
 	case b == "":
 		return a
+	case strings.TrimRightFunc(a, unicode.IsSpace) != a || strings.TrimLeftFunc(b, unicode.IsSpace) != b:
+		return a + b
 	}
 	return a + " " + b
 }
