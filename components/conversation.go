@@ -57,6 +57,12 @@ type Conversation struct {
 	stopFollow context.CancelFunc
 	older      olderWindows   // the history before the newest window (older.go)
 	seed       *protocol.Seed // the page's seed, folded and not yet followed (seed.go)
+	// Kept threads (kept.go): seedKept says seed is the browser's own copy, not the
+	// server's; showingKept that the thread shows it until the socket's replay comes; kept
+	// records the open session's window for the next load.
+	seedKept    bool
+	showingKept bool
+	kept        keptThread
 
 	// The hero's workspace: the folders the server offers, the one picked, and whether the
 	// open session is the hero's blank one (no prompt yet: the hero still shows).
@@ -212,6 +218,7 @@ func (c *Conversation) open(ctx app.Context, id string) {
 			ctx.Dispatch(func(ctx app.Context) {
 				if c.follower != nil && c.follower.Session == id {
 					c.onWindow(w)
+					c.kept.window(w)
 				}
 			})
 		},
@@ -221,6 +228,9 @@ func (c *Conversation) open(ctx app.Context, id string) {
 				if c.follower == nil || c.follower.Session != id {
 					return // a late event of a session we left
 				}
+				c.leaveKept()
+				c.kept.add(evs)
+				c.keepSoon(ctx)
 				for _, ev := range evs {
 					c.thread.Apply(ev)
 					c.touch(id, ev)
@@ -261,6 +271,9 @@ func (c *Conversation) open(ctx app.Context, id string) {
 				if c.session != id {
 					return
 				}
+				if s.CaughtUp {
+					c.leaveKept() // a replay without events: the session holds none now
+				}
 				c.onLinkState(ctx, s)
 				if s.Status == socket.Live && c.noticeUntilLive {
 					c.notice, c.noticeUntilLive = "", false
@@ -269,6 +282,7 @@ func (c *Conversation) open(ctx app.Context, id string) {
 		},
 	}
 	c.follower, c.stopFollow = f, cancel
+	c.keepSoon(ctx) // the server's seed, kept for a load without it
 	for _, ev := range seeded {
 		seenPrompt(ev)
 	}
@@ -388,6 +402,9 @@ func (c *Conversation) refreshSessions(ctx app.Context) {
 			}
 			c.noteReach(err)
 			if err != nil {
+				if c.sessions == nil {
+					c.sessions = keptSessionList() // shown while the server cannot say it
+				}
 				c.setNotice(tr(i18n.CouldNotListSessions, describeError(err)), errors.Is(err, api.ErrUnreachable))
 				c.listNotice = c.notice
 				c.listRetry.schedule(ctx, c.refreshSessions)
@@ -415,6 +432,7 @@ func (c *Conversation) refreshSessions(ctx app.Context) {
 					c.sessions[i].Created = max(s.Created, known[s.ID])
 				}
 			}
+			keepSessions(c.sessions)
 			if title := c.titleOf(c.session); title != "" {
 				c.thread.Title = title
 			}

@@ -26,9 +26,18 @@ func SeedTail(query string) int { return tailOf(query) }
 // OnInit folds the page's seed in the browser, before the first render: go-app replaces the
 // pre-rendered body with that render, which must show the same thread.
 func (c *Conversation) OnInit() {
-	if app.IsClient {
-		c.applySeed(pageSeed(), app.Window().URL().Path)
+	if !app.IsClient {
+		return
 	}
+	u := app.Window().URL()
+	seed := pageSeed()
+	if seed == nil {
+		// No seed from the server (it is away, and the service worker gave its cached page):
+		// the thread this browser kept of the session, for show (kept.go).
+		seed = keptSeed(u.Path, u.RawQuery)
+		c.seedKept = seed != nil
+	}
+	c.applySeed(seed, u.Path)
 }
 
 // applySeed shows seed's session at path as the socket's window would: its events folded
@@ -54,16 +63,25 @@ func (c *Conversation) applySeed(seed *protocol.Seed, path string) {
 // the window the socket sends) and the seed's events, which the page must still hear of as
 // a replay's (the outbox, the decisions' notifications).
 func (c *Conversation) startThread(id string) (uint64, []protocol.Event) {
-	seed := c.seed
-	c.seed = nil
+	seed, kept := c.seed, c.seedKept
+	c.seed, c.seedKept, c.showingKept = nil, false, false
 	if seed == nil || seed.Session != id {
 		c.thread = store.Thread{Title: c.titleOf(id)}
 		c.older = olderWindows{}
 		c.controls = store.NewControls()
+		c.kept.begin(id, nil)
 		return 0, nil
 	}
 	if title := c.titleOf(id); title != "" {
 		c.thread.Title = title
 	}
+	if kept {
+		// Shown, not followed after: the socket reads the session as without a seed, and
+		// its replay replaces the kept thread (leaveKept).
+		c.showingKept = true
+		c.kept.begin(id, nil)
+		return 0, nil
+	}
+	c.kept.begin(id, seed)
 	return seed.Last(), seed.Events
 }

@@ -175,6 +175,33 @@ func TestOfflineShell(t *testing.T) {
 		waitJS(`document.querySelector('.thread').innerText.includes('written offline')`))
 }
 
+// TestAnOfflineReloadShowsTheKeptThread: a session's page reloaded while the server is away
+// shows the thread and the session list as the browser kept them, not an empty page; when the
+// server is back, the socket's replay takes the thread's place, and nothing shows twice.
+func TestAnOfflineReloadShowsTheKeptThread(t *testing.T) {
+	t.Parallel()
+	data := t.TempDir()
+	srv, ctx, id := openSeeded(t, data, "Kept", waitWorker())
+	waitMessages(t, ctx, 2)
+	do(t, ctx, 30*time.Second, chromedp.Click(composer), typeText("a prompt to keep"), pressEnter(0))
+	waitMessages(t, ctx, 4)
+	do(t, ctx, 20*time.Second,
+		waitJS(`(localStorage.getItem('parley.kept.`+id+`') || '').includes('a prompt to keep')`),
+		waitJS(`(localStorage.getItem('parley.sessions') || '').includes('Kept')`))
+	before := thread(t, ctx)
+
+	srv.kill()
+	do(t, ctx, 30*time.Second, chromedp.Reload(), waitReady(), waitJS(`!!document.querySelector('.offline')`))
+	require.Equal(t, before, waitMessages(t, ctx, len(before)), "offline, the kept thread")
+	require.True(t, evalBool(t, ctx, `[...document.querySelectorAll('#sidebar a')].some(a => a.innerText.split('\n')[0].trim() === 'Kept')`),
+		"offline, the kept session list")
+
+	startServer(t, data, srv.addr)
+	do(t, ctx, 60*time.Second, waitJS(`!document.querySelector('.offline') && !!document.querySelector('.link-live')`))
+	time.Sleep(500 * time.Millisecond) // the replay's frames, had any come twice
+	require.Equal(t, before, thread(t, ctx), "the socket's replay in the kept thread's place")
+}
+
 // TestUpdateWhileTypingOffersReload: a new build arrives while a draft is being typed: the
 // page does not reload under it, it offers the reload, and the reload keeps the draft.
 func TestUpdateWhileTypingOffersReload(t *testing.T) {
