@@ -104,6 +104,25 @@ func textRef(us []uint16) Reference {
 	return Reference{Source: "@file", Ref: "t", Label: "t", ClipboardText: string(utf16.Decode(us))}
 }
 
+// rawText is units [s, e) of the draft with each chip replaced by its clipboard text and
+// nothing added: the paste properties say that no text moved, whatever the projections
+// space (a chip the harness made may sit right against a letter).
+func rawText(m *Machine, s, e int) string {
+	n := m.buf.Len()
+	s, e = max(s, 0), min(e, n)
+	if s >= e {
+		return ""
+	}
+	var b strings.Builder
+	for _, r := range m.occ.in(s, e, n) {
+		b.WriteString(m.buf.stringRange(s, r.pos))
+		b.WriteString(r.e.ref.ClipboardText)
+		s = r.pos + 1
+	}
+	b.WriteString(m.buf.stringRange(s, e))
+	return b.String()
+}
+
 func splice(us []uint16, s, e int, ins []uint16) []uint16 {
 	return append(append(append([]uint16(nil), us[:s]...), ins...), us[e:]...)
 }
@@ -237,7 +256,7 @@ func (h *harness) next() (ev Event, effs []Effect, stale bool) {
 // invariants and the properties every event must keep.
 func (h *harness) dispatch(ev Event) []Effect {
 	m := h.m
-	claim, persist, draft := m.claim, m.PersistText(), viewOf(m)
+	claim, persist, draft := m.claim, rawText(m, 0, m.Len()), viewOf(m)
 	_, before, pasteOpen := m.Paste()
 	switch ev := ev.(type) {
 	case Edit:
@@ -248,7 +267,7 @@ func (h *harness) dispatch(ev Event) []Effect {
 	if _, ok := ev.(Submit); ok && m.attempt == nil {
 		// Every serializer answers "<s>" (see answer): that is the only text this draft
 		// may be sent as. A chip nobody owns means nothing may be sent at all.
-		sent := expand(m.buf, m.occ, 0, m.buf.Len(), func(e *entry) string {
+		sent := expandWords(m.buf, m.occ, 0, m.buf.Len(), func(e *entry) string {
 			if e.ref.Source == "@gone" {
 				return "\x00"
 			}
@@ -311,12 +330,12 @@ func (h *harness) dispatch(ev Event) []Effect {
 	// builds them so): a paste lands as the text itself, an upgrade changes nothing.
 	if _, ok := ev.(PasteBegin); ok && Rewrote(effs) {
 		_, in, _ := m.Paste()
-		if got, want := m.ClipboardText(in.Start, in.End), string(utf16.Decode(strays(append([]uint16(nil), h.paste...)))); got != want {
+		if got, want := rawText(m, in.Start, in.End), string(utf16.Decode(strays(append([]uint16(nil), h.paste...)))); got != want {
 			h.t.Fatalf("%#v: the pasted range projects to %q, want %q", ev, got, want)
 		}
 	}
 	if up, ok := ev.(PasteUpgrade); ok && Rewrote(effs) {
-		if got := m.PersistText(); got != persist {
+		if got := rawText(m, 0, m.Len()); got != persist {
 			h.t.Fatalf("%#v moved text: %q became %q", ev, persist, got)
 		}
 		_, after, open := m.Paste()

@@ -33,11 +33,15 @@ func (m *Machine) Backdrop() []Segment {
 }
 
 // ClipboardText is the clipboard projection of [start, end) (clamped to the draft): what
-// copy and cut put on the clipboard, each chip expanded to its ClipboardText.
+// copy and cut put on the clipboard, each chip expanded to its ClipboardText and spaced
+// from the words beside it as the send spaces it (expandWords).
 func (m *Machine) ClipboardText(start, end int) string {
-	return expand(m.buf, m.occ, start, end, func(e *entry) string { return e.ref.ClipboardText })
+	return expandWords(m.buf, m.occ, start, end, clipboardText)
 }
 
+func clipboardText(e *entry) string { return e.ref.ClipboardText }
+
 // PersistText is the persistence projection of the whole draft, for the draft mirror:
-// the same text a select-all copy gives, so a reload degrades chips to their text.
+// the same text a select-all copy gives and the send reads, so a reload degrades chips to
+// that text.
 func (m *Machine) PersistText() string { return m.ClipboardText(0, m.buf.Len()) }

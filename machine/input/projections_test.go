@@ -21,6 +21,44 @@ func TestProjections(t *testing.T) {
 	})
 }
 
+// TestOneDraftReadsTheSameEverywhere: the send, the saved draft (restored after a reload)
+// and a copy read a chip as the same words, spaced from a letter or a chip beside it as the
+// screen draws it (QA round 14 #2: "see ￼now" was sent "see @README.md now", but saved and
+// copied "see @README.mdnow", a file that does not exist).
+func TestOneDraftReadsTheSameEverywhere(t *testing.T) {
+	readme, mk := ref("README.md"), ref("Makefile")
+	for _, c := range []struct {
+		name, draft string
+		refs        []Reference
+		want        string
+	}{
+		{"a word typed straight after the chip", "see ￼now", []Reference{readme}, "see @README.md now"},
+		{"a word straight before it", "see￼ now", []Reference{readme}, "see @README.md now"},
+		{"a space typed: none added", "Look at ￼ and summarise", []Reference{readme}, "Look at @README.md and summarise"},
+		{"punctuation stays on the chip", "(￼), ok", []Reference{readme}, "(@README.md), ok"},
+		{"two chips side by side", "￼￼", []Reference{readme, mk}, "@README.md @Makefile"},
+		{"digits and other scripts", "1￼é", []Reference{readme}, "1 @README.md é"},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			m := build(t, c.draft, c.refs...)
+			equal(t, "saved draft", m.PersistText(), c.want)
+			equal(t, "select-all copy", m.ClipboardText(0, m.Len()), c.want)
+			var texts []step
+			for i, r := range c.refs {
+				texts = append(texts, Serialized{Attempt: attemptID(1), ID: OccurrenceID(i + 1), Text: r.ClipboardText})
+			}
+			effs := run(t, m, append([]step{Submit{}, Adjudicated{Attempt: attemptID(1)}}, texts...)...)
+			equal(t, "send", effs, []Effect{DefaultSink{Attempt: attemptID(1), Text: c.want}})
+		})
+	}
+	m := build(t, "see ￼now", readme)
+	equal(t, "a copy from inside the word after the chip", m.ClipboardText(4, 6), "@README.md n")
+	equal(t, "the chip alone", m.ClipboardText(4, 5), "@README.md")
+	equal(t, "a copy that ends at the chip has no space after it", m.ClipboardText(0, 5), "see @README.md")
+	m = build(t, "see￼now", readme)
+	equal(t, "a copy from inside the word before the chip", m.ClipboardText(2, 4), "e @README.md")
+}
+
 func TestEnumStrings(t *testing.T) {
 	equal(t, "phases", []string{Plain.String(), Adjudicating.String(), Claimed.String(), Submitting.String(), Phase(9).String()},
 		[]string{"plain", "adjudicating", "claimed", "submitting", "Phase(9)"})

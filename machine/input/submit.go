@@ -152,7 +152,7 @@ func (m *Machine) onSerialized(ev Serialized) []Effect {
 // send emits the model projection to the route.
 func (m *Machine) send(a *attempt, effs []Effect) []Effect {
 	a.stage = stageSending
-	text := expandWords(a.snap.buf, a.snap.occ, func(e *entry) string { return a.texts[e.id] })
+	text := expandWords(a.snap.buf, a.snap.occ, 0, a.snap.buf.Len(), func(e *entry) string { return a.texts[e.id] })
 	if a.route.Token != "" {
 		return append(effs, BeginSubmit{Attempt: a.id, Claim: a.route, Text: text, Mode: a.mode})
 	}
@@ -191,7 +191,7 @@ func (m *Machine) fail(a *attempt, kind NoticeKind, detail string, effs []Effect
 	m.attempt = nil
 	s := a.snap
 	if m.buf.Len() != 0 {
-		text := expand(s.buf, s.occ, 0, s.buf.Len(), func(e *entry) string { return e.ref.ClipboardText })
+		text := expandWords(s.buf, s.occ, 0, s.buf.Len(), clipboardText)
 		return append(effs, Notice{Kind: kind, Attempt: a.id, Detail: detail, Draft: text})
 	}
 	m.buf, m.occ, m.log = s.buf, s.occ, s.log
@@ -211,8 +211,13 @@ func errText(err error) string {
 	return err.Error()
 }
 
-// expand writes units [s, e) of buf, each chip replaced by text(chip).
-func expand(buf *buffer, occ *table, s, e int, text func(*entry) string) string {
+// expandWords is the one text projection of units [s, e) of buf (clamped): each chip
+// replaced by text(chip), kept apart from a letter, a digit or another chip right beside it
+// (inside the range) by a space. A chip is drawn as a word of its own, so "look at ￼and"
+// reads "look at @README.md and" on the screen, and the model, the clipboard and the saved
+// draft must all get those words, not "@README.mdand" (QA round 14 #2: the send spaced it,
+// the copy and the draft restored after a reload did not).
+func expandWords(buf *buffer, occ *table, s, e int, text func(*entry) string) string {
 	n := buf.Len()
 	s, e = max(s, 0), min(e, n)
 	if s >= e {
@@ -225,37 +230,16 @@ func expand(buf *buffer, occ *table, s, e int, text func(*entry) string) string 
 	var b strings.Builder
 	for _, r := range rows {
 		b.WriteString(buf.stringRange(s, r.pos))
-		b.WriteString(text(r.e))
-		s = r.pos + 1
-	}
-	b.WriteString(buf.stringRange(s, e))
-	return b.String()
-}
-
-// expandWords is the model projection of the whole draft: each chip replaced by text(chip),
-// kept apart from a letter, a digit or another chip right beside it by a space. A chip is
-// drawn as a word of its own, so "look at ￼and" reads "look at @README.md and" on the
-// screen, and the model must get the same words, not "@README.mdand".
-func expandWords(buf *buffer, occ *table, text func(*entry) string) string {
-	n := buf.Len()
-	rows := occ.in(0, n, n)
-	if len(rows) == 0 {
-		return buf.stringRange(0, n)
-	}
-	var b strings.Builder
-	s := 0
-	for _, r := range rows {
-		b.WriteString(buf.stringRange(s, r.pos))
 		if r.pos > s && fuses(buf.runeBefore(r.pos)) {
 			b.WriteByte(' ')
 		}
 		b.WriteString(text(r.e))
 		s = r.pos + 1
-		if s < n && (buf.at(s) == placeholderUnit || fuses(buf.runeAt(s))) {
+		if s < e && (buf.at(s) == placeholderUnit || fuses(buf.runeAt(s))) {
 			b.WriteByte(' ')
 		}
 	}
-	b.WriteString(buf.stringRange(s, n))
+	b.WriteString(buf.stringRange(s, e))
 	return b.String()
 }
 
