@@ -78,6 +78,9 @@ func (p *MCPPage) load(ctx app.Context) {
 }
 
 func (p *MCPPage) reconnect(ctx app.Context, name string) {
+	if p.busy != "" {
+		return // one at a time: the buttons say so (aria-disabled)
+	}
 	c, ws := clientOf(ctx), p.workspace(ctx)
 	p.busy = name
 	if name == "" {
@@ -114,7 +117,9 @@ func starting(l protocol.MCPList) bool {
 	return false
 }
 
-// Render draws the list.
+// Render draws the list. The Reconnect buttons are aria-disabled while a reconnection runs,
+// not disabled: a disabled button loses the focus, and a keyboard user pressing Enter on one
+// was sent back to the top of the page (QA round 14 #7).
 func (p *MCPPage) Render() app.UI {
 	return p.frame.render(&Sidebar{Sessions: p.frame.visible(), MCP: true}, app.Main().Class("main mcp-page").Body(
 		// The page's header is the thread's and /approvals': one bar, the title and the
@@ -125,7 +130,7 @@ func (p *MCPPage) Render() app.UI {
 				app.A().Href(lastChat()).Class("back-link").Text(tr(i18n.BackToChat)),
 			),
 			app.Button().Type("button").Class("mcp-reconnect-all").Text(tr(i18n.MCPReconnectAll)).
-				Disabled(p.busy != "").OnClick(func(ctx app.Context, e app.Event) { p.reconnect(ctx, "") }),
+				Aria("disabled", p.busy != "").OnClick(func(ctx app.Context, e app.Event) { p.reconnect(ctx, "") }),
 		),
 		app.If(p.problem != "", func() app.UI { return app.P().Class("mcp-problem").Role("alert").Text(p.problem) }),
 		app.If(!p.loaded, func() app.UI { return app.P().Class("mcp-loading").Text(tr(i18n.MCPLoading)) }),
@@ -154,7 +159,7 @@ func (p *MCPPage) server(s protocol.MCPServer) app.UI {
 			app.Span().Class("mcp-status").Text(mcpStatus(s.Status)),
 			app.Span().Class("mcp-target").Text(s.Transport+": "+s.Target),
 			app.Button().Type("button").Class("mcp-reconnect").Text(tr(i18n.MCPReconnect)).Aria("label", tr(i18n.MCPReconnectNamed, s.Name)).
-				Disabled(p.busy != "").OnClick(func(ctx app.Context, e app.Event) { p.reconnect(ctx, name) }),
+				Aria("disabled", p.busy != "").OnClick(func(ctx app.Context, e app.Event) { p.reconnect(ctx, name) }),
 		),
 		app.If(s.Reason != "", func() app.UI { return app.P().Class("mcp-reason").Text(locale.Current().MCPReason(s.Reason)) }),
 		app.If(s.Restarts > 0, func() app.UI {

@@ -187,14 +187,20 @@ func TestMCPPageListsAndReconnects(t *testing.T) {
 	}})
 	require.NoError(t, err)
 	require.NoError(t, os.WriteFile(l.Servers[0].Source, fixed, 0o644))
-	do(t, ctx, 10*time.Second, chromedp.Click(chromedp.CSS(`.mcp-reconnect-all`)))
-	do(t, ctx, 60*time.Second, waitJS(`!document.querySelector('.mcp-reconnect:disabled') &&
+	// From the keyboard: the focus stays on the button pressed (QA round 14 #7: it fell to
+	// the page's top while the reconnection ran).
+	const busy = `!!document.querySelector('.mcp-reconnect[aria-disabled=true]')`
+	evalBool(t, ctx, `(document.querySelector('.mcp-reconnect-all').focus(), true)`)
+	do(t, ctx, 10*time.Second, pressEnter(0), waitJS(busy))
+	require.True(t, evalBool(t, ctx, `document.activeElement === document.querySelector('.mcp-reconnect-all')`), "the focus stays on the button")
+	do(t, ctx, 60*time.Second, waitJS(`!(`+busy+`) &&
 		document.querySelector('.mcp-server[data-server="broken"] .mcp-status').textContent === 'ready'`))
 	require.Equal(t, "ready", card("test", ".mcp-status"))
+	require.True(t, evalBool(t, ctx, `document.activeElement === document.querySelector('.mcp-reconnect-all')`), "the focus is still there")
 
 	// One server's button starts that one again.
 	do(t, ctx, 10*time.Second, chromedp.Click(chromedp.CSS(`.mcp-server[data-server="test"] .mcp-reconnect`)))
-	do(t, ctx, 60*time.Second, waitJS(`!document.querySelector('.mcp-reconnect:disabled') &&
+	do(t, ctx, 60*time.Second, waitJS(`!(`+busy+`) &&
 		document.querySelector('.mcp-server[data-server="test"] .mcp-status').textContent === 'ready'`))
 }
 
