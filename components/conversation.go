@@ -302,9 +302,10 @@ func (c *Conversation) namedBy(ctx app.Context, ev protocol.Event) {
 // touch moves session to the top of the list, dated from the prompt, when one lands in it
 // live, later than the list knows: the list is read from the server on navigation, and the
 // session being written in would otherwise stay where it was, "7 min ago". A prompt the
-// replay of the session just opened brings moves nothing: the server's index dates a
-// session to the minute, so the replay's exact times moved the row clicked above others of
-// that minute, and the focus stayed in its slot, on another session's row, whose link the
+// replay of the session just opened brings moves nothing: the server's index dated a
+// session to the minute then (now to within two seconds, written after a burst), so the
+// replay's exact times moved the row clicked above others of that minute, and the focus
+// stayed in its slot, on another session's row, whose link the
 // next Enter followed (QA round 12, the re-test of #1).
 func (c *Conversation) touch(session string, ev protocol.Event) {
 	if ev.Type == protocol.EventUserMessage && ev.At > 0 && c.link.CaughtUp {

@@ -126,6 +126,6 @@ func (r *Runtime) RunFunction(ctx context.Context, name string, req protocol.Run
 	if err := r.sessions.markUsed(ctx, session, title, now); err != nil {
 		slog.Warn("session index", "err", err)
 	}
-	r.sessions.touch(ctx, session, now)
+	r.sessions.touch(ctx, session, now, 0)
 	return protocol.RunFunctionResponse{Session: session, Run: run}, nil
 }

@@ -651,8 +651,8 @@ func (r *Runtime) SendPrompt(ctx context.Context, session string, req protocol.S
 	}
 	if info.Blank {
 		r.markUsed(ctx, session)
-	} else if now := r.opts.Now().UnixMilli(); !dup && now-info.Active >= activeEvery.Milliseconds() {
-		r.sessions.touch(ctx, session, now)
+	} else if !dup {
+		r.sessions.touch(ctx, session, r.opts.Now().UnixMilli(), info.Active)
 	}
 	return protocol.SendPromptResponse{Offset: offset, Duplicate: dup}, nil
 }

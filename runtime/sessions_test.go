@@ -197,8 +197,8 @@ func TestSessionIsDatedFromItsFirstPrompt(t *testing.T) {
 }
 
 // TestTheListFollowsTheLastPrompt: sessions are listed and dated by their last prompt, as
-// chat apps list conversations, and a burst of prompts writes the index at most once a
-// minute.
+// chat apps list conversations, and a burst of prompts writes the index once per
+// activeEvery, with its newest prompt's time.
 func TestTheListFollowsTheLastPrompt(t *testing.T) {
 	rt, clock, advance := onAClock(t)
 	ctx := context.Background()
@@ -233,13 +233,27 @@ func TestTheListFollowsTheLastPrompt(t *testing.T) {
 	require.NoError(t, err)
 	assert.Equal(t, used, got.LastActive(), "dated by its last prompt")
 
+	// Another session's prompt, then one in this one within activeEvery of its last write
+	// (QA round 14 #8): the list still puts this one first, once that time is up, dated by
+	// that prompt.
+	advance(500 * time.Millisecond)
+	send(newer.ID, "n2")
+	assert.Equal(t, []string{newer.ID, older.ID}, order())
+	advance(500 * time.Millisecond)
 	_, rev, err := rt.sessions.kv.Get(ctx, older.ID)
 	require.NoError(t, err)
+	// A burst: nothing written at once, then one write for all of it, with its newest time.
 	for i := range 5 {
-		advance(5 * time.Second)
 		send(older.ID, fmt.Sprintf("burst%d", i))
+		advance(100 * time.Millisecond)
 	}
-	_, after, err := rt.sessions.kv.Get(ctx, older.ID)
+	newest := clock().UnixMilli() - 100
+	_, now, err := rt.sessions.kv.Get(ctx, older.ID)
 	require.NoError(t, err)
-	assert.Equal(t, rev, after, "prompts within a minute write nothing to the index")
+	assert.Equal(t, rev, now, "prompts within activeEvery of the last write write nothing at once")
+	testkit.Eventually(t, func() bool {
+		got, err := rt.Session(ctx, older.ID)
+		return err == nil && got.LastActive() == newest
+	}, "the burst's newest prompt dates the session once activeEvery is up")
+	assert.Equal(t, []string{older.ID, newer.ID}, order())
 }
