@@ -139,6 +139,18 @@ func (l Log) position() (int, bool) {
 	return 0, false
 }
 
+// Last returns the question the log last answered, if it answered any: a reload of a form that
+// shows every question at once (the fn-form) gives the focus back there, where the person was
+// typing, rather than to its first field.
+func (l Log) Last() (int, bool) {
+	for i := len(l.entries) - 1; i >= 0; i-- {
+		if k := l.entries[i].Kind; k != gotoEntry && k != unknownEntry {
+			return l.entries[i].Index, true
+		}
+	}
+	return 0, false
+}
+
 // Len returns how many entries the log holds.
 func (l Log) Len() int { return len(l.entries) }
 

@@ -222,3 +222,31 @@ func TestContentWith(t *testing.T) {
 		})
 	}
 }
+
+// TestLogLast: the question last answered is where a reloaded stacked form puts the focus
+// back (QA round 14 #3); moving between questions answers none, nor does a kind this
+// version does not know.
+func TestLogLast(t *testing.T) {
+	tests := []struct {
+		name   string
+		stored string
+		want   int
+		ok     bool
+	}{
+		{"nothing kept", `[]`, 0, false},
+		{"the field typed in last", `[{"k":"type","i":0,"v":"Title"},{"k":"type","i":1,"v":"Body"}]`, 1, true},
+		{"back to an earlier field", `[{"k":"type","i":1,"v":"Body"},{"k":"type","i":0,"v":"T"}]`, 0, true},
+		{"a goto is no answer", `[{"k":"type","i":2,"v":"x"},{"k":"goto","i":0}]`, 2, true},
+		{"nor an unknown kind", `[{"k":"pick","i":1,"v":"a"},{"k":"someday","i":3}]`, 1, true},
+		{"only moves", `[{"k":"goto","i":1}]`, 0, false},
+	}
+	for _, tt := range tests {
+		var l Log
+		if err := json.Unmarshal([]byte(tt.stored), &l); err != nil {
+			t.Fatal(err)
+		}
+		if got, ok := l.Last(); got != tt.want || ok != tt.ok {
+			t.Errorf("%s: got %d, %v, want %d, %v", tt.name, got, ok, tt.want, tt.ok)
+		}
+	}
+}
