@@ -17,11 +17,15 @@ type Shown struct {
 
 // Exit says a mode ended: morph the input area out of it. ID is as in Shown. Aside says the
 // decision was set aside ("Chat about this"), not ended: the view keeps the mode, answers and
-// all, for the Shown that resumes it.
+// all, for the Shown that resumes it. Ended says the shown decision ended (answered here or
+// elsewhere, declined, timed out, withdrawn), not that a session switch took it away: only
+// then do the words its mode holds unsent go back to the composer's box (a decision still
+// pending keeps them for its return).
 type Exit struct {
 	Mode  Mode
 	ID    string
 	Aside bool
+	Ended bool
 }
 
 // CancelFnForm says a system decision displaced the user's fn-form: drop its values, there

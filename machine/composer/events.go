@@ -60,7 +60,11 @@ type Reset struct {
 	// their draft; this one they were answering, and their first keys after the reload are
 	// its, not the draft's.
 	Entered string
-	At      time.Time
+	// FnForm says the person's fn-form was open before a reload (Mode was FnForm): it opens
+	// again and takes the focus, on the function it showed (the view keeps which, and its
+	// fields), unless a decision is due and takes its place as it would have then.
+	FnForm bool
+	At     time.Time
 }
 
 // Sync follows the server's pending list as it changes: the decisions it no longer holds

@@ -220,6 +220,9 @@ func (m *Machine) Dispatch(ev Event) []Effect {
 		at = e.At
 	case Reset:
 		m.reset(e.Decisions, e.Aside)
+		if e.FnForm && !m.fnOpen {
+			m.fn, m.fnOpen = "", true
+		}
 		at = e.At
 		entered = e.Entered != "" && m.showing() && m.queue[0].ID == e.Entered
 	case OpenFnForm:
@@ -486,7 +489,7 @@ func (m *Machine) effects(before occupant, at time.Time, cancelled string, noted
 	if before.mode != Idle {
 		// Set aside, the decision is still the head: only ChatAbout makes that so.
 		aside := m.aside && before.mode.Decision() && m.queue[0].ID == before.id
-		out = append(out, Exit{Mode: before.mode, ID: before.id, Aside: aside})
+		out = append(out, Exit{Mode: before.mode, ID: before.id, Aside: aside, Ended: before.mode.Decision() && m.ended[before.id]})
 	}
 	if noted {
 		out = append(out, ShowNote{Text: m.note})
