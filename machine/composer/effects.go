@@ -57,8 +57,12 @@ type Wake struct{ After time.Duration }
 type Swallow struct{}
 
 // ToDraft says a letter typed on the morphed area itself, before the person moved into the
-// decision, goes to the draft the decision covered. It answers nothing.
-type ToDraft struct{ Text string }
+// decision, goes to the draft the decision covered; Erase says the key was a Backspace (-1)
+// or a Delete (+1), which edits that draft as the letters do. It answers nothing.
+type ToDraft struct {
+	Text  string
+	Erase int
+}
 
 // Advance is Enter in a one-line field: the mode's next question when it asks one at a time
 // and one follows (modes.Stepper), else its primary action.

@@ -325,14 +325,19 @@ func (m *Machine) key(k Key) []Effect {
 	if m.Mode() == Idle || k.Composing {
 		return nil
 	}
-	if k.On == OnMode && utf8.RuneCountInString(k.Key) == 1 && !k.Ctrl && !k.Meta && !k.Alt {
+	if erase := eraseOf(k.Key); k.On == OnMode && (erase != 0 || utf8.RuneCountInString(k.Key) == 1) && !k.Ctrl && !k.Meta && !k.Alt {
 		// A letter typed before the person moved into the decision: they were writing their
 		// draft when the decision took its place. The decision then never takes the focus on
 		// its own: any pause could be a writer's (measured at a person's pace: 430 ms between
 		// words was enough for a quiet-time rule to move the focus, and the next Space
 		// pressed a choice). The person moves in with Tab or a click when they are ready.
+		// Backspace and Delete there are the writer's too: they take back what the letters
+		// put in the draft (QA round 14 #5: the letters went in, Backspace went nowhere).
 		if m.showing() && !m.focused {
 			m.focused = true // the focus is the writer's
+		}
+		if erase != 0 {
+			return []Effect{ToDraft{Erase: erase}}
 		}
 		return []Effect{ToDraft{Text: k.Key}}
 	}
@@ -386,6 +391,17 @@ func (m *Machine) key(k Key) []Effect {
 		}
 	}
 	return nil
+}
+
+// eraseOf is -1 for Backspace, +1 for Delete, 0 for any other key: ToDraft's Erase.
+func eraseOf(key string) int {
+	switch key {
+	case "Backspace":
+		return -1
+	case "Delete":
+		return 1
+	}
+	return 0
 }
 
 // tick is the clock reaching a Wake: the shown decision takes the focus at its first field

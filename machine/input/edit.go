@@ -26,6 +26,11 @@ func (m *Machine) onNewline(ev Newline) []Effect {
 func (m *Machine) onTypeIn(ev TypeIn) []Effect {
 	e := min(max(ev.Selection.End, 0), m.buf.Len())
 	s := min(max(ev.Selection.Start, 0), e)
+	if s == e && ev.Erase < 0 {
+		s = max(s-1, 0) // userEdit widens it over a surrogate pair
+	} else if s == e && ev.Erase > 0 {
+		e = min(e+1, m.buf.Len())
+	}
 	m.scratch = utf16x.Append(m.scratch[:0], ev.Text)
 	effs, _ := m.userEdit(s, e, m.scratch, ev.At, false)
 	return effs

@@ -55,8 +55,12 @@ type Newline struct {
 // but were pressed elsewhere: a letter typed on a decision that covers the bar goes where the
 // person left the caret, not at the end, and the caret ends after it so the next letters
 // follow (QA round 13 #1). A Selection remembered before the draft changed is cut to it.
+// Erase is a Backspace (-1) or a Delete (+1) pressed there instead: it deletes the
+// selection, or with none the character (a chip whole) before or after the caret, as the
+// textarea would (QA round 14 #5: the letters went to the draft, Backspace went nowhere).
 type TypeIn struct {
 	Text      string
+	Erase     int
 	Selection Range
 	At        time.Time
 }
