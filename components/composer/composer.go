@@ -183,12 +183,12 @@ func (c *Composer) follow(ctx app.Context) {
 		// The decision the person was in goes back to its field only after a reload (the
 		// page's first session): a session switched to within the page shows its head as
 		// any decision that lands.
-		entered := ""
+		entered, fn := "", false
 		if c.knownFor == "" {
-			entered = tabstore.Get(enteredKey(c.Session))
+			entered, fn = tabstore.Get(enteredKey(c.Session)), tabstore.Get(fnKey(c.Session)) != ""
 		}
 		c.knownFor = c.Session
-		c.run(ctx, c.machine.Dispatch(machine.Reset{Decisions: list, Aside: readAside(c.Session), Entered: entered, At: time.Now()}))
+		c.run(ctx, c.machine.Dispatch(machine.Reset{Decisions: list, Aside: readAside(c.Session), Entered: entered, FnForm: fn, At: time.Now()}))
 		if entered != "" {
 			// The keys typed while the page came back (web/early.js held them): into the
 			// field the decision just focused (this runs after that focus), or to the draft
@@ -243,7 +243,9 @@ func (c *Composer) run(ctx app.Context, effs []machine.Effect) {
 				c.dropAside()
 				c.aside = keptMode{mode: c.mode, id: e.ID, key: c.modeKey}
 			} else if c.mode != nil {
-				c.keepUnsent(ctx, c.mode)
+				if e.Ended {
+					c.keepUnsent(ctx, c.mode)
+				}
 				c.mode.Exit()
 			}
 			c.mode, c.kind, c.problem = nil, machine.Idle, ""
@@ -343,8 +345,8 @@ func draftLine(d string) string {
 }
 
 // keepUnsent puts the words a mode holds unsent back in the composer's box as its decision
-// ends without them, and says so: they vanished when an approval timed out or another tab
-// answered it (QA round 12 #3).
+// ends without them (machine.Exit's Ended), and says so: they vanished when an approval timed
+// out or another tab answered it (QA round 12 #3), and so did a question's (QA round 14 #4).
 func (c *Composer) keepUnsent(ctx app.Context, m modes.Mode) {
 	u, ok := m.(modes.Unsent)
 	if !ok {
@@ -380,7 +382,16 @@ func (c *Composer) keepAside(ctx app.Context) {
 	}
 	tabstore.Set(asideKey(c.Session), c.machine.AsideID())
 	tabstore.Set(enteredKey(c.Session), c.machine.EnteredID())
+	fn := ""
+	if c.machine.Mode() == machine.FnForm {
+		fn = "1"
+	}
+	tabstore.Set(fnKey(c.Session), fn)
 }
+
+// fnKey is the sessionStorage key that says the fn-form is open in a session: after a reload
+// it opens again (Reset's FnForm), on its function and fields as kept (modes/fnform).
+func fnKey(session string) string { return "parley.fnform.open." + session }
 
 // enteredKey is the sessionStorage key of the decision the focus went into in a session
 // (Reset's Entered): after a reload it takes the focus back at once.

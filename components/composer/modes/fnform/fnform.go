@@ -15,6 +15,7 @@ import (
 
 	"parley/components/composer/modes"
 	"parley/components/composer/modes/widget"
+	"parley/components/internal/tabstore"
 	"parley/machine/elicit"
 	"parley/protocol"
 )
@@ -54,21 +55,7 @@ func keptKey(session, fn string) string { return "parley.fnform." + session + ".
 // lastKey is where the function last closed in session is named.
 func lastKey(session string) string { return "parley.fnform.last." + session }
 
-func storage() app.Value {
-	if !app.IsClient {
-		return app.Null()
-	}
-	return app.Window().Get("sessionStorage")
-}
-
-func lastClosed(session string) string {
-	if st := storage(); st.Truthy() {
-		if v := st.Call("getItem", lastKey(session)); v.Truthy() {
-			return v.String()
-		}
-	}
-	return ""
-}
+func lastClosed(session string) string { return tabstore.Get(lastKey(session)) }
 
 // choose switches to the named function and seeds its fields from their defaults.
 func (m *Mode) choose(name string) {
@@ -80,6 +67,11 @@ func (m *Mode) choose(name string) {
 	}
 	if m.fn.Name == "" && name != "" && len(m.host.Functions()) == 0 {
 		m.fn.Name = name // not listed yet: the form fills in when the list arrives (Refresh)
+	}
+	if m.fn.Name != "" && m.fn.Error == "" {
+		// Named as it is chosen, not only on close: a reload while the form is open brings
+		// it back on this function (the composer's Reset.FnForm).
+		tabstore.Set(lastKey(m.host.SessionID()), m.fn.Name)
 	}
 	if m.fn.Params == nil {
 		return
@@ -200,17 +192,9 @@ func (m *Mode) Secondary() (modes.Action, bool) {
 	return modes.Action{Label: locale.T(i18n.Close), Title: locale.T(i18n.CloseTitle), Run: m.host.Close}, true
 }
 
-// Exit implements modes.Mode: a form closed with a function chosen is the one the next opening
-// shows; one that ran is forgotten (Ran).
-func (m *Mode) Exit() {
-	st := storage()
-	if !st.Truthy() || m.ran {
-		return
-	}
-	if m.fn.Name != "" && m.fn.Error == "" {
-		st.Call("setItem", lastKey(m.host.SessionID()), m.fn.Name)
-	}
-}
+// Exit implements modes.Mode. The function chosen was named as it was (choose): the next
+// opening shows it, unless it ran (Ran forgot it).
+func (m *Mode) Exit() {}
 
 func (m *Mode) onEffects(ctx app.Context, effs []elicit.Effect) {
 	for _, e := range effs {
@@ -241,19 +225,18 @@ func (m *Mode) run(ctx app.Context, args json.RawMessage) {
 			// starts afresh.
 			m.ran = true
 			m.view.Forget()
-			if st := storage(); st.Truthy() {
-				st.Call("removeItem", lastKey(session))
-			}
+			tabstore.Set(lastKey(session), "")
 			m.host.Ran(ctx, res.Session)
 		})
 	})
 }
 
 // FocusFirst implements modes.Focuser: with no function chosen yet, the form's first field is
-// its picker, which sits in the header rather than the body the container looks in.
+// its picker, which sits in the header rather than the body the container looks in; with
+// one, the field typed in last (after a reload, where the person was), else the first.
 func (m *Mode) FocusFirst() bool {
 	if m.fn.Name != "" {
-		return false
+		return m.view != nil && m.view.FocusFirst()
 	}
 	el := app.Window().GetElementByID("fn-pick")
 	if !el.Truthy() {

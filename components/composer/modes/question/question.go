@@ -117,6 +117,16 @@ func (m *Mode) Secondary() (modes.Action, bool) {
 // Exit implements modes.Mode.
 func (m *Mode) Exit() {}
 
+// Unsent implements modes.Unsent: the words typed into the form (elicit.Form.Unsent), unless
+// an answer is on its way from here. The question ended elsewhere (another client answered
+// or declined it, the server restarted), and they go back to the composer's box.
+func (m *Mode) Unsent() string {
+	if m.reply.Sending() {
+		return ""
+	}
+	return m.view.Form().Unsent()
+}
+
 // TabOn implements modes.Tabber: Tab from a field goes to the next question of a stepped
 // form, and from the last (or a lone one) to Send once it can send, before Decline; a
 // multi-line field, whose Enter breaks the line, is then no dead end. A form that shows all

@@ -106,12 +106,17 @@ func (v *FormView) TabOn(ctx app.Context) bool {
 }
 
 // FocusFirst moves the keyboard to the current question's first control: its checked
-// option, or its first one.
+// option, or its first one. A form that shows every question at once and kept answers goes
+// back to the question answered last, where the person was before a reload.
 func (v *FormView) FocusFirst() bool {
 	if len(v.fields) == 0 {
 		return false
 	}
-	v.Focus(v.form.Current())
+	i, ok := v.log.Last()
+	if !ok || v.form.Stepped() {
+		i = v.form.Current()
+	}
+	v.Focus(i)
 	return true
 }
 
