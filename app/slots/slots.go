@@ -15,6 +15,8 @@ import (
 	"sync"
 
 	"github.com/maxence-charriere/go-app/v10/pkg/app"
+
+	"parley/internal/smallsort"
 )
 
 // Kind says how many entries a slot shows.
@@ -148,7 +150,7 @@ func (r *Registry[P]) Entries(name, session string) []Entry[P] {
 	if s.scope == Session {
 		out = append(out, s.session[session]...)
 	}
-	slices.SortStableFunc(out, func(a, b Entry[P]) int {
+	smallsort.Stable(out, func(a, b Entry[P]) int {
 		if a.Order != b.Order {
 			return a.Order - b.Order
 		}

@@ -9,6 +9,7 @@ import (
 	"strconv"
 	"strings"
 
+	"parley/internal/smallsort"
 	"parley/protocol"
 )
 
@@ -243,7 +244,7 @@ func (t *Thread) taken(prompt uint64) {
 // steered ones first, each group in the order sent.
 func (t *Thread) queue(m Message) {
 	q := append(slices.Clone(t.Queued), m)
-	slices.SortStableFunc(q, func(a, b Message) int { return protocol.RunOrder(a.Steer, b.Steer) })
+	smallsort.Stable(q, func(a, b Message) int { return protocol.RunOrder(a.Steer, b.Steer) })
 	t.Queued = q
 }
 

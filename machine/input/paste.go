@@ -3,6 +3,7 @@ package input
 import (
 	"slices"
 
+	"parley/internal/smallsort"
 	"parley/machine/utf16x"
 )
 
@@ -33,7 +34,7 @@ func (m *Machine) onPasteBegin(ev PasteBegin) []Effect {
 		return nil
 	}
 	comps := slices.Clone(ev.Components)
-	slices.SortFunc(comps, func(a, b Component) int { return a.Range.Start - b.Range.Start })
+	smallsort.Stable(comps, func(a, b Component) int { return a.Range.Start - b.Range.Start })
 	ins := make([]uint16, 0, len(text))
 	var add []placed
 	var done []Range
