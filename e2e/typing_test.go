@@ -531,6 +531,34 @@ func TestKeysOnADecisionGoWhereTheCaretWas(t *testing.T) {
 	do(t, ctx, 10*time.Second, waitDraft("AAA xxx yyy zz BBB"))
 }
 
+// TestBackspaceOnADecisionEditsTheKeptDraft (QA round 14 #5): a question lands over a draft
+// being written; the focus stays on the question's area, whose letters are the draft's (the
+// strip shows them). A typo typed there is taken back by Backspace as the letters went in,
+// and no key touches the question. Before, the letters went in and every Backspace was lost.
+func TestBackspaceOnADecisionEditsTheKeptDraft(t *testing.T) {
+	t.Parallel()
+	srv, ctx, rng := writing(t)
+	typeAt(t, ctx, rng, "I am writing a note", typistsPace)
+	do(t, ctx, 10*time.Second, waitDraft("I am writing a note"))
+
+	sendAPI(t, srv, sessionOf(t, ctx), nameForm)
+	do(t, ctx, 30*time.Second, waitJS(modeShown), waitJS(stripText+` === 'Your draft is kept: I am writing a note'`))
+	time.Sleep(1500 * time.Millisecond) // past the focus delay: the writer keeps the focus
+	require.Equal(t, "composer-mode", evalString(t, ctx, `document.activeElement.id`), "the question's area holds the focus")
+	typeAt(t, ctx, rng, " abuot", typistsPace)
+	waitShowing(t, ctx, 10*time.Second, stripText+` === 'Your draft is kept: I am writing a note abuot'`, stripText)
+	do(t, ctx, 10*time.Second, backspace, backspace, backspace, backspace)
+	waitShowing(t, ctx, 10*time.Second, stripText+` === 'Your draft is kept: I am writing a note a'`, stripText)
+	typeAt(t, ctx, rng, "bout", typistsPace)
+	waitShowing(t, ctx, 10*time.Second, stripText+` === 'Your draft is kept: I am writing a note about'`, stripText)
+
+	assertOnePending(t, srv, ctx, "no key answered the question")
+	require.Equal(t, "", evalString(t, ctx, `[...document.querySelectorAll('#composer-mode input:not([type=radio]):not([type=checkbox]), #composer-mode textarea')].map(e => e.value).join('')`),
+		"no key went into the question's fields")
+	do(t, ctx, 10*time.Second, chromedp.Click(chromedp.CSS(`#composer-mode .draft-strip`)), waitJS(modeGone))
+	require.Equal(t, "I am writing a note about", draft(t, ctx))
+}
+
 // writing opens a session that has answered its first prompt, with the composer focused for
 // a person to type in.
 func writing(t *testing.T) (*server, context.Context, *rand.Rand) {

@@ -188,8 +188,8 @@
         // has just replaced the bar takes the focus a frame later; a letter typed in that
         // frame went to the body. It is handed to the decision's area, whose key handler
         // knows a letter typed there before the person moved in is the draft's (never an
-        // answer). Only letters: an Enter or a Backspace on a decision the person has not
-        // looked at means nothing yet.
+        // answer), and a Backspace, which takes a letter back. Not an Enter: on a decision
+        // the person has not looked at it means nothing yet.
         const mode = document.getElementById("composer-mode");
         if (hiddenBar) {
           // Whatever it is, the hidden bar's own handlers must not read it: an Enter there
@@ -197,7 +197,7 @@
           e.preventDefault();
           e.stopPropagation();
         }
-        if (!printable || !usable(mode)) return;
+        if (!(printable || k === "Backspace") || !usable(mode)) return;
         e.preventDefault();
         mode.focus();
         mode.dispatchEvent(new KeyboardEvent("keydown", { key: k, code: e.code, bubbles: true, cancelable: true }));
@@ -239,14 +239,14 @@
   // returns: a render due then (a decision arriving) can move the focus to the decision
   // inside the key's keydown, before the browser inserts the key's text, which then goes
   // nowhere (CI lost the "I" of "meanwhile I"). So after the bar's handlers (this listener
-  // bubbles), a character whose keydown began on the bar and ended on the decision goes where
-  // a letter typed on a decision that has just arrived goes: to the draft.
+  // bubbles), a character (or a Backspace) whose keydown began on the bar and ended on the
+  // decision goes where a letter typed on a decision that has just arrived goes: to the draft.
   document.addEventListener("keydown", (e) => {
     if (e.defaultPrevented || e.isComposing || e.keyCode === 229 || e.ctrlKey || e.metaKey || e.altKey) return;
     const t = composer();
     const mode = document.getElementById("composer-mode");
     const el = document.activeElement;
-    if ([...e.key].length !== 1 || !t || e.target !== t || el === t || !mode || !mode.contains(el)) return;
+    if (([...e.key].length !== 1 && e.key !== "Backspace") || !t || e.target !== t || el === t || !mode || !mode.contains(el)) return;
     e.preventDefault();
     mode.dispatchEvent(new KeyboardEvent("keydown", { key: e.key, code: e.code, bubbles: true, cancelable: true }));
   });

@@ -34,8 +34,9 @@ const (
 	// sends it when the person re-picks a workspace: the words typed go along.
 	ActionCarryDraft = "parley.draft.carry"
 	// ActionTypeInDraft types text into the shown session's draft where the person left the
-	// caret (over their selection), the caret after it; value: string. The composer sends the
-	// keys typed on a decision that took the input area while they were writing.
+	// caret (over their selection), the caret after it, or erases there; value: DraftKey.
+	// The composer sends the keys typed on a decision that took the input area while they
+	// were writing.
 	ActionTypeInDraft = "parley.draft.type"
 	// ActionRestoreDraft puts a prompt taken back from the outbox into the shown session's
 	// draft, after what is typed there (on a line of its own), and focuses the box; value:
@@ -77,8 +78,8 @@ type Bar struct {
 // restored draft.
 func (b *Bar) OnMount(ctx app.Context) {
 	ctx.Handle(ActionTypeInDraft, func(ctx app.Context, a app.Action) {
-		if text, ok := a.Value.(string); ok && text != "" && b.sh != nil && b.sh.cur != nil {
-			b.sh.typeIn(text)
+		if k, ok := a.Value.(DraftKey); ok && b.sh != nil && b.sh.cur != nil {
+			b.sh.typeIn(k)
 		}
 	})
 	ctx.Handle(locale.ActionChanged, func(ctx app.Context, a app.Action) {

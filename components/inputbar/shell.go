@@ -305,14 +305,21 @@ func (sh *shell) appendText(text string) {
 	sh.flush()
 }
 
-// typeIn types text where the person left the caret (the bar's last selection: the textarea
+// DraftKey is a key typed for the draft elsewhere (ActionTypeInDraft): Text, or with Erase a
+// Backspace (-1) or a Delete (+1).
+type DraftKey struct {
+	Text  string
+	Erase int
+}
+
+// typeIn types a key where the person left the caret (the bar's last selection: the textarea
 // is hidden under a decision, and its keys land there), as one undo step, and leaves the
 // caret after it, so the next letters typed follow in order. The marks are read again before
 // they are drawn: the text may shift a reference the controller saw.
-func (sh *shell) typeIn(text string) {
+func (sh *shell) typeIn(k DraftKey) {
 	sc := sh.cur
 	sc.stale = true
-	sh.apply(sc, sc.m.Dispatch(input.TypeIn{Text: text, Selection: sh.lastSel, At: time.Now()}))
+	sh.apply(sc, sc.m.Dispatch(input.TypeIn{Text: k.Text, Erase: k.Erase, Selection: sh.lastSel, At: time.Now()}))
 	sh.flush()
 }
 
