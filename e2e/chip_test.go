@@ -428,6 +428,6 @@ func TestChipSizesToItsLabel(t *testing.T) {
 
 	// Copy expands the chips to their text; the send carries the references.
 	selectRange(t, ctx, 0, utf16Len("看 "+chip+"Z中文 and "+chip+"。"))
-	require.Equal(t, "看 @README.mdZ中文 and @"+long+"。", clipboardEvent(t, ctx, "copy", ""))
+	require.Equal(t, "看 @README.md Z中文 and @"+long+"。", clipboardEvent(t, ctx, "copy", ""), "the copy reads the chip as a word, as the send does")
 	require.False(t, strings.ContainsAny(draft(t, ctx), "\uE400\uE465"), "the machine's view of the draft holds U+FFFC")
 }

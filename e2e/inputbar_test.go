@@ -11,6 +11,8 @@ import (
 	"github.com/chromedp/cdproto/fetch"
 	"github.com/chromedp/chromedp"
 	"github.com/stretchr/testify/require"
+
+	"parley/internal/testkit"
 )
 
 // The input bar (docs/input.md) in Chromium against the real server. Keys go in as CDP key events,
@@ -285,6 +287,37 @@ func TestInputBarDraftSurvivesReload(t *testing.T) {
 	do(t, ctx, 10*time.Second, waitDraft(want))
 	// Sent, the mirror is cleared.
 	do(t, ctx, 10*time.Second, chromedp.Focus(composer), pressEnter(0), waitJS(`localStorage.getItem('parley.draft.s.`+home+`') === null`))
+}
+
+// TestAChipReadsTheSameSentSavedAndCopied (QA round 14 #2): a word typed straight after a
+// picked chip is drawn a gap apart from it. The copy, the draft saved and restored after a
+// reload, and the send all read "see @README.md now". Before, only the send had the space:
+// the copy and the restored draft read "@README.mdnow", a file that does not exist.
+func TestAChipReadsTheSameSentSavedAndCopied(t *testing.T) {
+	t.Parallel()
+	data := t.TempDir()
+	testkit.WriteTree(t, data+"-workspace", map[string]string{"README.md": "# readme"})
+	srv := startServer(t, data, "127.0.0.1:0")
+	id := seedSession(t, srv, "home", 1)
+	ctx := openPage(t, srv, "/s/"+id)
+	waitMessages(t, ctx, 2)
+	const want = "see @README.md now"
+	typeChipDraft := func() {
+		do(t, ctx, 10*time.Second, chromedp.Focus(composer), typeText("see @REA"), menuOpen("@README.md"), pressEnter(0),
+			waitDraft("see "+chip), menuClosed, typeText("now"), waitDraft("see "+chip+"now"))
+	}
+	typeChipDraft()
+	selectRange(t, ctx, 0, utf16Len("see "+chip+"now"))
+	require.Equal(t, want, clipboardEvent(t, ctx, "copy", ""), "the copy")
+	do(t, ctx, 10*time.Second, waitJS(`localStorage.getItem('parley.draft.s.`+id+`') === `+quote(want)))
+	do(t, ctx, 30*time.Second, chromedp.Reload(), waitReady(), waitDraft(want))
+
+	// The draft restored is sent as it reads; so is the chip draft typed again.
+	do(t, ctx, 10*time.Second, chromedp.Focus(composer), pressEnter(0), waitDraft(""))
+	require.Equal(t, want, waitMessages(t, ctx, 4)[2].Text, "the restored draft, sent")
+	typeChipDraft()
+	do(t, ctx, 10*time.Second, pressEnter(0), waitDraft(""))
+	require.Equal(t, want, waitMessages(t, ctx, 6)[4].Text, "the chip draft, sent")
 }
 
 func quote(s string) string { b, _ := json.Marshal(s); return string(b) }
