@@ -10,6 +10,7 @@ import (
 	"path/filepath"
 	"strings"
 	"time"
+	"unicode"
 	"unicode/utf8"
 
 	"go.starlark.net/starlark"
@@ -603,7 +604,49 @@ func quoteWord(w string) string {
 	if safe {
 		return w
 	}
+	if strings.IndexFunc(w, unseen) >= 0 || !utf8.ValidString(w) {
+		return ansiQuote(w)
+	}
 	return "'" + strings.ReplaceAll(w, "'", `'\''`) + "'"
+}
+
+// unseen says a character would not show as itself in a command line shown as text: a
+// newline or a tab would read as the command broken across lines (QA round 14 #9), a line
+// separator the same, and a direction override would reorder what is shown.
+func unseen(c rune) bool {
+	return unicode.IsControl(c) || c == '\u2028' || c == '\u2029' || c >= '\u202a' && c <= '\u202e' || c >= '\u2066' && c <= '\u2069'
+}
+
+// ansiQuote quotes a word holding unseen characters as bash's $'…', each of them escaped
+// (\n, \t, \x1b, \u202e), so the word reads as one, on one line, and pastes as itself.
+func ansiQuote(w string) string {
+	var b strings.Builder
+	b.WriteString("$'")
+	for i := 0; i < len(w); {
+		c, size := utf8.DecodeRuneInString(w[i:])
+		switch {
+		case c == utf8.RuneError && size == 1:
+			fmt.Fprintf(&b, `\x%02x`, w[i])
+		case c == '\n':
+			b.WriteString(`\n`)
+		case c == '\t':
+			b.WriteString(`\t`)
+		case c == '\r':
+			b.WriteString(`\r`)
+		case c == '\\' || c == '\'':
+			b.WriteByte('\\')
+			b.WriteRune(c)
+		case c < 0x80 && unseen(c):
+			fmt.Fprintf(&b, `\x%02x`, c)
+		case unseen(c):
+			fmt.Fprintf(&b, `\u%04x`, c)
+		default:
+			b.WriteString(w[i : i+size])
+		}
+		i += size
+	}
+	b.WriteByte('\'')
+	return b.String()
 }
 
 // decisionTimeout reads a timeout in seconds (None for the server's default) as

@@ -338,6 +338,13 @@ func TestShellQuote(t *testing.T) {
 		`["sh","-c","a && b"]`:       "sh -c 'a && b'",
 		`["x","it's"]`:               `x 'it'\''s'`,
 		`["a=b","@x:1,2/3.4_5%+"]`:   "a=b @x:1,2/3.4_5%+",
+		// An unseen character is escaped, so the word reads as one on one line (QA round 14 #9).
+		`["printf","%s\n","a b"]`:          `printf $'%s\n' 'a b'`,
+		`["x","tab\there","it's\r"]`:       `x $'tab\there' $'it\'s\r'`,
+		`["x","back\\slash\n"]`:            `x $'back\\slash\n'`,
+		`["x","\u001b[31m","\u007f"]`:      `x $'\x1b[31m' $'\x7f'`,
+		`["x","a\u2028b","\u202egnp.exe"]`: `x $'a\u2028b' $'\u202egnp.exe'`,
+		`["x","\u0085"]`:                   `x $'\u0085'`,
 	} {
 		var words []string
 		json.Unmarshal([]byte(argv), &words)
