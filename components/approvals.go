@@ -2,6 +2,7 @@ package components
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"slices"
 	"strconv"
@@ -13,7 +14,9 @@ import (
 	"parley/app/api"
 	"parley/app/locale"
 	"parley/components/composer"
+	"parley/components/composer/modes/widget"
 	"parley/i18n"
+	"parley/machine/batch"
 	"parley/protocol"
 )
 
@@ -377,6 +380,13 @@ func approveReply(req protocol.DecisionRequest) (protocol.ReplyRequest, bool) {
 	return protocol.ReplyRequest{}, false
 }
 
+// marked plans approving a batch whose requests are marked on its card (machine/batch): ok
+// when a request is marked Reject, which approve then rejects, the others approved.
+func marked(e protocol.QueueEntry) (batch.Plan, bool) {
+	n := len(e.Request.Items)
+	return batch.Of(widget.KeptPicks(e.ID, n), n)
+}
+
 func (p *ApprovalsPage) confirmed(ctx app.Context) {
 	i := p.liveIndex(p.confirmID)
 	if i < 0 {
@@ -390,6 +400,9 @@ func (p *ApprovalsPage) confirmed(ctx app.Context) {
 		reply, ok := approveReply(e.Request)
 		if !ok {
 			return
+		}
+		if p, ok := marked(e); ok {
+			reply.Content, _ = json.Marshal(protocol.ApprovalAnswer{Items: p.Items}) // what is marked Reject stays so
 		}
 		intent.Reply = reply
 	case confirmReject:
@@ -610,8 +623,12 @@ func (p *ApprovalsPage) renderConfirm(e protocol.QueueEntry) app.UI {
 	// "Reject “Allow writing a.txt?”?": the request's own question mark is the sentence's.
 	what := strings.TrimRight(asked(e.Request), "?？")
 	if p.confirm == confirmApprove {
+		question := tr(i18n.ApproveQuestion, what)
+		if b, ok := marked(e); ok {
+			question = tr(i18n.BatchApproveQuestion, what, b.Approve, b.Reject)
+		}
 		return app.Div().Class("confirm").Role("alertdialog").Aria("label", tr(i18n.ConfirmApproval)).Body(
-			app.Span().Text(tr(i18n.ApproveQuestion, what)),
+			app.Span().Text(question),
 			app.Button().Type("button").Class("choice tone-affirm confirm-yes").Body(app.Span().Class("choice-label").Text(tr(i18n.Approve))).
 				OnClick(func(ctx app.Context, ev app.Event) { p.confirmed(ctx) }),
 			app.Button().Type("button").Class("choice confirm-no").Body(app.Span().Class("choice-label").Text(tr(i18n.Cancel))).

@@ -12,6 +12,7 @@ import (
 	"parley/app/store"
 	"parley/components/composer/modes/widget"
 	"parley/i18n"
+	"parley/machine/batch"
 	"parley/protocol"
 )
 
@@ -42,9 +43,8 @@ func (d *DecisionCard) isBatch() bool {
 func (d *DecisionCard) renderBatch() app.UI {
 	req := d.Message.Request
 	pending := d.Message.Status == store.StatusPending
-	if len(d.items) != len(req.Items) {
-		d.items = widget.KeptPicks(d.Message.ID, len(req.Items))
-	}
+	// Kept in the page: the composer shows the same picks, and a pick there shows here.
+	d.items = widget.KeptPicks(d.Message.ID, len(req.Items))
 	answered := 0
 	for _, v := range d.items {
 		if v != "" {
@@ -80,6 +80,18 @@ func (d *DecisionCard) renderBatch() app.UI {
 				})
 		}),
 	)
+}
+
+// asMarked is a batch's Approve all (its affirming option) as the picks are at the click, the
+// composer's included: it approves only the requests not marked Reject (machine/batch).
+func (d *DecisionCard) asMarked(r protocol.ReplyRequest, tone protocol.Tone) protocol.ReplyRequest {
+	if d.isBatch() && tone == protocol.ToneAffirm {
+		n := len(d.Message.Request.Items)
+		if p, ok := batch.Of(widget.KeptPicks(d.Message.ID, n), n); ok {
+			r.Content, _ = json.Marshal(protocol.ApprovalAnswer{Items: p.Items})
+		}
+	}
+	return r
 }
 
 func (d *DecisionCard) itemButton(i int, value, label string) app.UI {

@@ -12,6 +12,7 @@ import (
 	"parley/app/locale"
 	"parley/app/store"
 	"parley/i18n"
+	"parley/machine/batch"
 	"parley/protocol"
 )
 
@@ -215,7 +216,7 @@ func (d *DecisionCard) answers() []app.UI {
 					// A rejection with its reason: what the asker reads.
 					reply = protocol.ReplyRequest{Action: protocol.ActionDecline, Reason: strings.TrimSpace(d.reason)}
 				}
-				d.decide(ctx, reply)
+				d.decide(ctx, d.asMarked(reply, tone))
 			})
 	}
 	accept := func(v any) protocol.ReplyRequest {
@@ -225,7 +226,11 @@ func (d *DecisionCard) answers() []app.UI {
 	switch req.Kind {
 	case protocol.KindApproval:
 		for i, o := range req.Options {
-			out = append(out, button(o.Label, o.Description, o.Tone, accept(protocol.ApprovalAnswer{Option: &i})))
+			label := o.Label
+			if p, ok := batch.Of(d.items, len(req.Items)); ok && d.isBatch() && o.Value == protocol.OptionAllow {
+				label = p.Label(locale.Current()) // what asMarked sends
+			}
+			out = append(out, button(label, o.Description, o.Tone, accept(protocol.ApprovalAnswer{Option: &i})))
 		}
 		return out
 	case protocol.KindConfirm:

@@ -365,7 +365,7 @@ const (
 )
 
 // Last is the last message id (the tests walk every id up to it).
-const Last = lastLookWord
+const Last = lastBatchWord
 
 var views = map[Msg][nLocales]string{
 	ThreadLabel:        {"Thread", "对话线程"},
@@ -711,6 +711,10 @@ var views = map[Msg][nLocales]string{
 	SetAsideShort:     {"Set aside: answer", "已搁置：回答"},
 	SetAsideLabel:     {"%[1]s: %[2]s. Set aside: press Enter to answer it.", "%[1]s：%[2]s。已搁置：按 Enter 回答。"},
 	WorkspaceNamed:    {"Workspace: %[1]s", "工作区：%[1]s"},
+
+	// A batch with requests marked Reject (batch_words.go).
+	BatchApproveSome:     {"Approve %[1]d, reject %[2]d", "批准 %[1]d 个，拒绝 %[2]d 个"},
+	BatchApproveQuestion: {"Approve %[2]d and reject %[3]d of “%[1]s”, as marked?", "按标记批准“%[1]s”中的 %[2]d 个、拒绝 %[3]d 个？"},
 }
 
 var viewOnes = map[Msg][nLocales]string{

@@ -20,6 +20,7 @@ import (
 	"parley/components/inputbar"
 	"parley/components/internal/tabstore"
 	"parley/i18n"
+	"parley/machine/batch"
 	"parley/machine/composer"
 	"parley/machine/keymap"
 	"parley/protocol"
@@ -56,9 +57,6 @@ func New(h modes.Host, in modes.Input) modes.Mode {
 		m.instruction = tabstore.Get(m.kept)
 		m.initial = m.instruction
 		// A batch's picks too, kept where its card keeps them: either shows the other's.
-		if n := len(in.Decision.Request.Items); n > 0 {
-			m.items = widget.KeptPicks(in.Decision.ID, n)
-		}
 	}
 	return m
 }
@@ -123,7 +121,11 @@ func (m *Mode) Body() app.UI {
 				if i == m.approveIndex() {
 					button = widget.PrimaryChoiceButtonKeys // the answer most given carries the weight
 				}
-				return button(m.key+"-opt-"+strconv.Itoa(i), o.Label, reach(o), o.Tone, false, keys, func(ctx app.Context) {
+				label := o.Label
+				if p, ok := m.marked(i); ok {
+					label = p.Label(locale.Current()) // "Approve 1, reject 1": never what is marked Reject
+				}
+				return button(m.key+"-opt-"+strconv.Itoa(i), label, reach(o), o.Tone, false, keys, func(ctx app.Context) {
 					m.pick(ctx, i)
 				})
 			}),
@@ -316,8 +318,30 @@ func (m *Mode) pick(ctx app.Context, i int) {
 	if m.hasWords() && !m.reply.Sending() {
 		m.keepForNext(ctx)
 	}
-	raw, _ := json.Marshal(protocol.ApprovalAnswer{Option: &i})
+	answer := protocol.ApprovalAnswer{Option: &i}
+	if p, ok := m.marked(i); ok {
+		answer = protocol.ApprovalAnswer{Items: p.Items}
+	}
+	raw, _ := json.Marshal(answer)
 	m.send(ctx, protocol.ReplyRequest{Action: protocol.ActionAccept, Content: raw})
+}
+
+// marked plans option i of a batch whose requests are marked (machine/batch): ok when it
+// approves and a request is marked Reject, which it then rejects while approving the rest.
+func (m *Mode) marked(i int) (batch.Plan, bool) {
+	n := len(m.d.Request.Items)
+	if n < 2 || m.d.Request.Options[i].Value != protocol.OptionAllow {
+		return batch.Plan{}, false
+	}
+	return batch.Of(m.picks(), n)
+}
+
+// picks are a batch's answers: kept in the page, so its card in the thread picks the same.
+func (m *Mode) picks() []string {
+	if !m.d.Local {
+		m.items = widget.KeptPicks(m.d.ID, len(m.d.Request.Items))
+	}
+	return m.items
 }
 
 // keepForNext moves the words typed to the composer's box as the option clicked (Approve,
@@ -377,7 +401,7 @@ func HeadAndTail(s string, n int) string {
 // every request has an answer (docs/approvals.md).
 func (m *Mode) batch() app.UI {
 	req := m.d.Request
-	if len(m.items) != len(req.Items) {
+	if m.picks(); len(m.items) != len(req.Items) {
 		m.items = make([]string, len(req.Items))
 	}
 	answered := 0
@@ -419,7 +443,7 @@ func (m *Mode) batch() app.UI {
 
 // answerItem picks the answer of request i of a batch.
 func (m *Mode) answerItem(i int, value string) {
-	if len(m.items) != len(m.d.Request.Items) {
+	if m.picks(); len(m.items) != len(m.d.Request.Items) {
 		m.items = make([]string, len(m.d.Request.Items))
 	}
 	items := append([]string(nil), m.items...)
@@ -432,7 +456,7 @@ func (m *Mode) answerItem(i int, value string) {
 
 // sendItems sends a batch's answers once every request has one.
 func (m *Mode) sendItems(ctx app.Context) {
-	if len(m.items) != len(m.d.Request.Items) || slices.Contains(m.items, "") {
+	if m.picks(); len(m.items) != len(m.d.Request.Items) || slices.Contains(m.items, "") {
 		return
 	}
 	raw, _ := json.Marshal(protocol.ApprovalAnswer{Items: m.items})

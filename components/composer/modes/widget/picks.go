@@ -18,6 +18,9 @@ import (
 // that do not fit (another version's, a damaged one) start afresh; a letter it does not
 // know is no answer.
 func KeptPicks(decision string, n int) []string {
+	if p := picked[decision]; len(p) == n {
+		return p
+	}
 	picks := make([]string, n)
 	kept := tabstore.Get(PicksPrefix + decision)
 	if len(kept) != n {
@@ -34,8 +37,14 @@ func KeptPicks(decision string, n int) []string {
 	return picks
 }
 
+// picked are the answers picked in this page, by decision: the composer and the batch's card
+// in the thread read the same, so a request marked Reject in either is marked in both, and
+// "approve all" in either never approves it (machine/batch).
+var picked = map[string][]string{}
+
 // KeepPicks keeps a batch's answers; none forgets them.
 func KeepPicks(decision string, picks []string) {
+	picked[decision] = picks
 	kept := []byte(strings.Repeat("-", len(picks)))
 	for i, v := range picks {
 		switch v {

@@ -1,0 +1,47 @@
+// Package batch decides what a batch approval's "approve all" does once the person answered
+// some of its requests one by one (docs/approvals.md). A request marked Reject is never
+// approved by it (QA round 14 #1: Ctrl+Enter ran a command its row said Reject): with any
+// request marked Reject, "approve all" approves the others and rejects the marked ones,
+// request by request, and its label says so. The composer's approval mode, the thread's card
+// and the approvals screen ask it; the picks themselves are kept by the views
+// (components/composer/modes/widget, picks.go).
+//
+// The package is pure: it imports nothing of the browser, go-app, the network or the clock.
+package batch
+
+import (
+	"parley/i18n"
+	"parley/protocol"
+)
+
+// Plan is what "approve all" sends with the picks made.
+type Plan struct {
+	// Items is the answer request by request, in order: "deny" where the person marked
+	// Reject, "allow" everywhere else.
+	Items []string
+	// Approve and Reject count them.
+	Approve, Reject int
+}
+
+// Of plans "approve all" for a batch of n requests with its picks ("allow", "deny", "" for
+// none; picks of another length are none). ok is false when no request is marked Reject:
+// the batch's own approving option is sent as it is.
+func Of(picks []string, n int) (p Plan, ok bool) {
+	if len(picks) != n {
+		return p, false
+	}
+	p.Items = make([]string, n)
+	for k, v := range picks {
+		if v == protocol.OptionDeny {
+			p.Items[k] = v
+			p.Reject++
+		} else {
+			p.Items[k] = protocol.OptionAllow
+			p.Approve++
+		}
+	}
+	return p, p.Reject > 0
+}
+
+// Label is what the approving option then says: "Approve 1, reject 1".
+func (p Plan) Label(l i18n.Locale) string { return l.T(i18n.BatchApproveSome, p.Approve, p.Reject) }
