@@ -107,10 +107,12 @@
   window.parleyDecisionKeys = (into) => {
     if (!held.open) return;
     held.open = false;
-    // The field the decision focused, else its first one (its focus may come a frame later).
+    // The field the decision focused, else its first one (its focus may come a frame later);
+    // with no keys to give, the focus stays where the decision put it (on a touch screen its
+    // dialog, so no on-screen keyboard covers its buttons: QA round 14 #10).
     const typed = (el) => !!el && (el.tagName === "TEXTAREA" || (el.tagName === "INPUT" && /^(text|search|email|url|tel|number|password)$/.test(el.type)));
     let el = document.activeElement;
-    if (into && !(typed(el) && el.closest("#composer-mode"))) {
+    if (into && held.keys.length && !(typed(el) && el.closest("#composer-mode"))) {
       el = document.querySelector("#composer-mode .morph-body input, #composer-mode .morph-body textarea");
       if (typed(el)) el.focus();
     }

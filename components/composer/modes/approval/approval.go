@@ -291,9 +291,16 @@ func (m *Mode) Shortcut(ctx app.Context, approve bool) {
 }
 
 // FocusFirst implements modes.Focuser: the field for words, where a person who has
-// something to say types it, and from where the chords approve or reject.
+// something to say types it, and from where the chords approve or reject. On a touch
+// screen the decision itself (its dialog) takes the focus, and its keys stay the
+// composer's: a field would raise the on-screen keyboard over the buttons (QA round 14
+// #10); a tap in the field brings it up.
 func (m *Mode) FocusFirst() bool {
-	el := app.Window().GetElementByID("approval-instruction")
+	id := "approval-instruction"
+	if app.Window().Call("matchMedia", "(pointer: coarse)").Get("matches").Bool() {
+		id = "composer-mode"
+	}
+	el := app.Window().GetElementByID(id)
 	if !el.Truthy() {
 		return false
 	}
