@@ -764,7 +764,11 @@ func (c *Composer) onModeKey(ctx app.Context, e app.Event) {
 			e.PreventDefault()
 		case machine.ToDraft:
 			e.PreventDefault()
-			ctx.NewActionWithValue(inputbar.ActionTypeInDraft, inputbar.DraftKey{Text: eff.Text, Erase: eff.Erase})
+			var v any = eff.Text
+			if eff.Erase != 0 {
+				v = eff.Erase
+			}
+			ctx.NewActionWithValue(inputbar.ActionTypeInDraft, v)
 			// After the bar's handler (dispatched first): the letters went where its caret was.
 			ctx.Dispatch(func(app.Context) { c.keptDraft = readDraft() })
 		case machine.RunPrimary:

@@ -34,7 +34,8 @@ const (
 	// sends it when the person re-picks a workspace: the words typed go along.
 	ActionCarryDraft = "parley.draft.carry"
 	// ActionTypeInDraft types text into the shown session's draft where the person left the
-	// caret (over their selection), the caret after it, or erases there; value: DraftKey.
+	// caret (over their selection), the caret after it; value: string, or an int to erase
+	// there instead (-1 a Backspace, +1 a Delete).
 	// The composer sends the keys typed on a decision that took the input area while they
 	// were writing.
 	ActionTypeInDraft = "parley.draft.type"
@@ -78,8 +79,14 @@ type Bar struct {
 // restored draft.
 func (b *Bar) OnMount(ctx app.Context) {
 	ctx.Handle(ActionTypeInDraft, func(ctx app.Context, a app.Action) {
-		if k, ok := a.Value.(DraftKey); ok && b.sh != nil && b.sh.cur != nil {
-			b.sh.typeIn(k)
+		if b.sh == nil || b.sh.cur == nil {
+			return
+		}
+		switch v := a.Value.(type) {
+		case string:
+			b.sh.typeIn(v, 0)
+		case int:
+			b.sh.typeIn("", v)
 		}
 	})
 	ctx.Handle(locale.ActionChanged, func(ctx app.Context, a app.Action) {

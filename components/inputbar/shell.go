@@ -305,21 +305,14 @@ func (sh *shell) appendText(text string) {
 	sh.flush()
 }
 
-// DraftKey is a key typed for the draft elsewhere (ActionTypeInDraft): Text, or with Erase a
-// Backspace (-1) or a Delete (+1).
-type DraftKey struct {
-	Text  string
-	Erase int
-}
-
-// typeIn types a key where the person left the caret (the bar's last selection: the textarea
+// typeIn types text, or erases (input.TypeIn's Erase), where the person left the caret (the bar's last selection: the textarea
 // is hidden under a decision, and its keys land there), as one undo step, and leaves the
 // caret after it, so the next letters typed follow in order. The marks are read again before
 // they are drawn: the text may shift a reference the controller saw.
-func (sh *shell) typeIn(k DraftKey) {
+func (sh *shell) typeIn(text string, erase int) {
 	sc := sh.cur
 	sc.stale = true
-	sh.apply(sc, sc.m.Dispatch(input.TypeIn{Text: k.Text, Erase: k.Erase, Selection: sh.lastSel, At: time.Now()}))
+	sh.apply(sc, sc.m.Dispatch(input.TypeIn{Text: text, Erase: erase, Selection: sh.lastSel, At: time.Now()}))
 	sh.flush()
 }
 
