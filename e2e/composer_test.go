@@ -45,6 +45,25 @@ func openDecision(t *testing.T, text string, then ...chromedp.Action[chromedp.Vo
 	return srv, ctx
 }
 
+// TestOfflineASwitchLeavesTheLastSessionsQuestion (QA round 15): with the server away, a
+// click on another session leaves the open session's question behind: the composer is the
+// session's on screen, and what is typed goes to its draft, not into the other's question.
+func TestOfflineASwitchLeavesTheLastSessionsQuestion(t *testing.T) {
+	t.Parallel()
+	srv, ctx := openDecision(t, `/script ask("Your name?", {"type":"string"})`)
+	other := answeredSession(t, srv, "Other", "hello")
+	// The list that names the other session, and the question again, after a reload.
+	do(t, ctx, 60*time.Second, chromedp.Reload(), waitReady(), waitJS(modeShown),
+		waitJS(`!!document.querySelector('#sidebar .session-item[data-session="`+other+`"]')`))
+
+	srv.kill()
+	do(t, ctx, 30*time.Second, waitJS(`!!document.querySelector('.offline')`),
+		chromedp.Click(chromedp.CSS(`#sidebar .session-item[data-session="`+other+`"] .session-link`)),
+		waitJS(`location.pathname === '/s/`+other+`'`), waitJS(`!(`+modeShown+`)`))
+	do(t, ctx, 10*time.Second, chromedp.Click(composer), typeText("for the other one"),
+		waitJS(`document.querySelector('#composer-input').value === 'for the other one'`))
+}
+
 func sessionOf(t *testing.T, ctx context.Context) string {
 	t.Helper()
 	return evalString(t, ctx, `location.pathname.slice(3)`)

@@ -171,6 +171,16 @@ func (c *Composer) OnUpdate(ctx app.Context) {
 // follow hands the store's pending list to the machine: a new session resets the queue,
 // and every change is a Sync, which ends what left the list and asks what joined it.
 func (c *Composer) follow(ctx app.Context) {
+	if c.Replaying && c.knownFor != "" && c.knownFor != c.Session {
+		// Another session, whose replay has not ended (offline it may never end): the last
+		// session's decisions leave now, and this one's land once its replay is over. They
+		// stayed until then, and offline the last session's question took the keys typed in
+		// the one on screen (QA round 15).
+		c.forgetEnded(true)
+		c.knownFor = c.Session
+		c.run(ctx, c.machine.Dispatch(machine.Reset{Aside: readAside(c.Session), At: time.Now()}))
+		return
+	}
 	if c.Replaying || c.waitComposition(ctx) {
 		return
 	}
