@@ -194,6 +194,15 @@ func (c *Conversation) open(ctx app.Context, id string) {
 	if id != "" && sessionOfPath(ctx.Page().URL().Path) == id {
 		storageSet(keyLastChat, id) // where the other screens' "Back to the chat" goes
 	}
+	if c.seed == nil && id != "" {
+		// A session switched to within the page: the thread this browser kept of it shows at
+		// once, as on a load, until the socket's replay replaces it (kept.go). Offline, the
+		// replay never comes, and the thread was empty.
+		if kept := keptSeed("/s/"+id, ctx.Page().URL().RawQuery); kept != nil {
+			c.applySeed(kept, "/s/"+id)
+			c.seedKept = true
+		}
+	}
 	after, seeded := c.startThread(id)
 	c.link = socket.State{Status: socket.Connecting}
 	c.unsent = nil

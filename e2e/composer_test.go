@@ -47,19 +47,26 @@ func openDecision(t *testing.T, text string, then ...chromedp.Action[chromedp.Vo
 
 // TestOfflineASwitchLeavesTheLastSessionsQuestion (QA round 15): with the server away, a
 // click on another session leaves the open session's question behind: the composer is the
-// session's on screen, and what is typed goes to its draft, not into the other's question.
+// session's on screen, and what is typed goes to its draft, not into the other's question;
+// the thread is the one this browser kept of that session (it was empty).
 func TestOfflineASwitchLeavesTheLastSessionsQuestion(t *testing.T) {
 	t.Parallel()
 	srv, ctx := openDecision(t, `/script ask("Your name?", {"type":"string"})`)
+	asking := sessionOf(t, ctx)
 	other := answeredSession(t, srv, "Other", "hello")
-	// The list that names the other session, and the question again, after a reload.
-	do(t, ctx, 60*time.Second, chromedp.Reload(), waitReady(), waitJS(modeShown),
+	// The other session seen once, so this browser keeps its thread; then the asking one
+	// again, with its question.
+	do(t, ctx, 60*time.Second, chromedp.Navigate(srv.base()+"/s/"+other), waitReady(), waitCaughtUp(),
+		waitJS(`(localStorage.getItem('parley.kept.`+other+`') || '').includes('hello')`),
+		chromedp.Navigate(srv.base()+"/s/"+asking), waitReady(), waitJS(modeShown),
 		waitJS(`!!document.querySelector('#sidebar .session-item[data-session="`+other+`"]')`))
 
 	srv.kill()
 	do(t, ctx, 30*time.Second, waitJS(`!!document.querySelector('.offline')`),
 		chromedp.Click(chromedp.CSS(`#sidebar .session-item[data-session="`+other+`"] .session-link`)),
-		waitJS(`location.pathname === '/s/`+other+`'`), waitJS(`!(`+modeShown+`)`))
+		waitJS(`location.pathname === '/s/`+other+`'`), waitJS(`!(`+modeShown+`)`),
+		// Its thread as this browser kept it.
+		waitJS(`document.querySelector('.thread').innerText.includes('hello')`))
 	do(t, ctx, 10*time.Second, chromedp.Click(composer), typeText("for the other one"),
 		waitJS(`document.querySelector('#composer-input').value === 'for the other one'`))
 }
