@@ -76,29 +76,30 @@ func join(ctx context.Context, t testing.TB, client testkit.Client, session stri
 	for i := range n {
 		m := &member{last: after}
 		c.socks[i] = m
-		conn := client.Dial(nil)
-		conn.SetReadLimit(8 << 20)
-		// As the browser does: events that wait for the socket come in batches.
-		testkit.WriteFrame(t, conn, protocol.ClientFrame{Type: protocol.FrameSubscribe, Session: session, After: after, Batch: true})
-		if f := testkit.ReadFrame(t, conn); f.Type != protocol.FrameSubscribed {
-			t.Fatalf("socket %d: %+v", i, f)
+		conn, err := dialCrowd(client.Base, client.Token)
+		if err != nil {
+			t.Fatalf("socket %d: %v", i, err)
 		}
-		// The reads wait without a context each (coder/websocket would watch every one):
-		// the socket closes when ctx ends.
-		context.AfterFunc(ctx, func() { conn.CloseNow() })
+		t.Cleanup(func() { conn.Close() })
+		// As the browser does: events that wait for the socket come in batches.
+		sub, _ := json.Marshal(protocol.ClientFrame{Type: protocol.FrameSubscribe, Session: session, After: after, Batch: true})
+		if err := conn.writeText(sub); err != nil {
+			t.Fatalf("socket %d: %v", i, err)
+		}
+		var f protocol.ServerFrame
+		if first, err := conn.next(); err != nil || json.Unmarshal(first, &f) != nil || f.Type != protocol.FrameSubscribed {
+			t.Fatalf("socket %d: %s %v", i, first, err)
+		}
+		// The reads wait with no deadline: the socket closes when ctx ends.
+		context.AfterFunc(ctx, func() { conn.Close() })
 		c.wg.Add(1)
 		go func() {
 			defer c.wg.Done()
 			// The clients' share of a CPU profile: go tool pprof -tagfocus side=client.
 			pprof.SetGoroutineLabels(pprof.WithLabels(context.Background(), pprof.Labels("side", "client")))
-			var buf bytes.Buffer
 			var own, evs []frameEvent // evs may be the memo's: it is only read
 			for {
-				_, r, err := conn.Reader(context.Background())
-				if err == nil {
-					buf.Reset()
-					_, err = buf.ReadFrom(r)
-				}
+				msg, err := conn.next()
 				if err != nil {
 					if ctx.Err() == nil {
 						c.fail(fmt.Sprintf("socket %d: %v", i, err))
@@ -106,7 +107,7 @@ func join(ctx context.Context, t testing.TB, client testkit.Client, session stri
 					return
 				}
 				var shared bool
-				evs, shared, err = memo.eventsOf(buf.Bytes(), own[:0])
+				evs, shared, err = memo.eventsOf(msg, own[:0])
 				if !shared {
 					own = evs
 				}
