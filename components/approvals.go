@@ -35,6 +35,7 @@ type ApprovalsPage struct {
 	queue     []protocol.QueueEntry
 	shown     []shownEntry
 	ended     map[string]bool
+	answering map[string]bool // answers sent from this page, their reply not come yet
 	loaded    bool
 	selected  string // the decision the keyboard is on
 	confirm   string
@@ -198,10 +199,18 @@ func (p *ApprovalsPage) onDecide(ctx app.Context, a app.Action) {
 
 func (p *ApprovalsPage) send(ctx app.Context, intent DecideIntent) {
 	client := clientOf(ctx)
+	// The queue's long poll may say the entry left before the reply does: an answer on its
+	// way is this page's, never one given elsewhere (QA round 15 P3-2).
+	if p.answering == nil {
+		p.answering = map[string]bool{}
+	}
+	p.answering[intent.Decision] = true
 	ctx.Async(func() {
 		_, err := client.Reply(ctx, intent.Session, intent.Decision, intent.Reply)
 		ctx.Dispatch(func(ctx app.Context) {
+			delete(p.answering, intent.Decision)
 			if err != nil {
+				p.unanswered(intent.Decision)
 				p.notice = tr(i18n.NotAnsweredNotice, describeError(err))
 				var apiErr *api.Error
 				if errors.As(err, &apiErr) && apiErr.Ended() {

@@ -31,7 +31,7 @@ func (p *ApprovalsPage) reconcile(ctx app.Context) {
 		}
 		if s.gone == "" {
 			s.gone = tr(i18n.EntryEndedElsewhere)
-			if p.ended[s.ID] {
+			if p.ended[s.ID] || p.answering[s.ID] {
 				s.gone = tr(i18n.EntryAnswered)
 			}
 			widget.KeepPicks(s.ID, nil)
@@ -89,6 +89,16 @@ func (p *ApprovalsPage) settle(ctx app.Context) {
 		// go-app reuses the list's items by place: the item that held the focus may now draw
 		// another entry, so the focus goes back to its own.
 		p.focusSelected(ctx)
+	}
+}
+
+// unanswered corrects the note of an entry that left while this page's answer to it was on
+// its way, and the answer failed: it ended elsewhere after all.
+func (p *ApprovalsPage) unanswered(id string) {
+	for i, s := range p.shown {
+		if s.ID == id && s.gone != "" {
+			p.shown[i].gone = tr(i18n.EntryEndedElsewhere)
+		}
 	}
 }
 

@@ -565,6 +565,33 @@ func TestAltAKeepsTheFocusInTheQueue(t *testing.T) {
 	waitQueue(t, srv, 0)
 }
 
+// TestAnAnswerOnTheScreenIsNotEndedElsewhere: Alt+A, then Enter, on the only entry. The
+// queue's long poll may tell the page the entry left before the reply to its own answer
+// does; the page said "Ended elsewhere" of what the person had just answered (QA round 15
+// P3-2). Every note the entry shows on its way out is recorded.
+func TestAnAnswerOnTheScreenIsNotEndedElsewhere(t *testing.T) {
+	t.Parallel()
+	srv := startServer(t, t.TempDir(), "127.0.0.1:0")
+	a := sessionWith(t, srv, "First", `/script send(str(confirm('Deploy a?')))`)
+	waitQueue(t, srv, 1)
+	ctx := openApprovals(t, srv)
+	// The pointer rests on the entry, as after a click: the entry stays under its note.
+	do(t, ctx, 30*time.Second, waitJS(`document.activeElement?.dataset.session === '`+a+`'`))
+	point := get(t, ctx, chromedp.Evaluate[[]float64](`(r => [r.x + r.width / 2, r.y + 8])(document.querySelector('`+entrySel(a)+` .entry-title').getBoundingClientRect())`))
+	do(t, ctx, 10*time.Second, mouseTo(point[0], point[1]), waitJS(`document.querySelector('.queue-list').matches(':hover')`))
+	// The reply's answer comes a second late, after the long poll's: the order a busy
+	// server or network gives.
+	get(t, ctx, chromedp.Evaluate[bool](`(f => window.fetch = (url, opts) => f(url, opts).then(r => /\/decisions\//.test(url) && opts?.method === 'POST' ? new Promise(ok => setTimeout(() => { window.__replied = true; ok(r) }, 1000)) : r))(window.fetch); true`))
+	get(t, ctx, chromedp.Evaluate[bool](`window.__notes = []; new MutationObserver(() => document.querySelectorAll('.queue-gone').forEach(g => window.__notes.push(g.textContent))).observe(document.body, {subtree: true, childList: true, characterData: true, attributes: true}); true`))
+	do(t, ctx, 10*time.Second, altKey("a", "KeyA", 65), waitJS(`document.activeElement?.classList.contains('confirm-yes')`), pressEnter(0))
+	waitQueue(t, srv, 0)
+	waitShowing(t, ctx, 30*time.Second, `window.__replied && !!document.querySelector('.queue-gone')`, `document.querySelector('.approvals-page')?.textContent.slice(0, 300)`)
+	notes := evalString(t, ctx, `window.__notes.join(' | ') + ' | ' + document.querySelector('.queue-gone').textContent`)
+	require.Contains(t, notes, "Answered", "the notes the entry showed")
+	require.NotContains(t, notes, "elsewhere", "the notes the entry showed")
+	do(t, ctx, 30*time.Second, mouseTo(2, 2), waitJS(`!document.querySelector('.queue-gone') && !!document.querySelector('.queue-empty')`))
+}
+
 // TestAnApprovalQuotesThePromptItAnswers: a session's turn asks while another prompt waits
 // behind it. Its entry on /approvals quotes the prompt being worked on ("You: /script …"),
 // not the one only queued: a person approves knowing which message it is for (QA round 7).
