@@ -100,7 +100,10 @@ type DecisionCard struct {
 	Session string
 	// Aside says the person set this open decision aside to chat: the composer shows the
 	// input, not it, and a click or Enter brings it back.
-	Aside    bool
+	Aside bool
+	// Kept says the card is of the browser's kept thread: the composer does not hold its
+	// decision (offline, or before the replay), so it waits on the server, not below.
+	Kept     bool
 	expanded bool
 	// typed and problem belong to a single text or number question answered on the card.
 	typed   string
@@ -166,8 +169,11 @@ func (d *DecisionCard) Render() app.UI {
 func (d *DecisionCard) renderWaiting() app.UI {
 	m := worded(d.Message)
 	label, wide, narrow := i18n.WaitingBelowLabel, i18n.WaitingBelow, i18n.AnswerBelow
+	below := !d.Aside && !d.Kept
 	if d.Aside {
 		label, wide, narrow = i18n.SetAsideLabel, i18n.SetAsideBelow, i18n.SetAsideShort
+	} else if d.Kept {
+		label, wide, narrow = i18n.WaitingServerLabel, i18n.WaitingServer, i18n.WaitingServerShort
 	}
 	return app.Div().
 		Class("entry entry-decision entry-waiting status-pending").
@@ -192,7 +198,7 @@ func (d *DecisionCard) renderWaiting() app.UI {
 			app.Span().Class("entry-status").Aria("hidden", "true").Body(
 				app.Span().Class("when-wide").Text(tr(wide)),
 				app.Span().Class("when-narrow").Text(tr(narrow)),
-				app.If(!d.Aside, func() app.UI { return app.Text(" ↓") }),
+				app.If(below, func() app.UI { return app.Text(" ↓") }),
 			),
 		)
 }

@@ -304,7 +304,7 @@ func (c *Conversation) renderSession() app.UI {
 		),
 		c.renderLink(),
 		&Thread{Messages: c.thread.Messages, Rev: c.thread.Rev, Working: c.thread.Working, Older: c.older.more, Unsent: c.unsent,
-			RetryAbove: c.reachShown(), Aside: c.asideHere()},
+			RetryAbove: c.reachShown(), Aside: c.asideHere(), Kept: c.showingKept},
 	)
 }
 

@@ -37,6 +37,9 @@ type Thread struct {
 	// Aside is the open decision the person set aside to chat (the composer says which):
 	// its card says so, since the composer below does not show it.
 	Aside string
+	// Kept says the thread is the browser's kept copy (kept.go), shown until the replay
+	// comes: the composer holds none of its decisions, so no card points below.
+	Kept bool
 
 	earlier int // how many windowSteps of older messages the person asked for
 	asked   int // how many messages were held when the last older window was asked for
@@ -113,10 +116,10 @@ func (t *Thread) Render() app.UI {
 						case store.RoleRun:
 							return renderRun(m, runWaitsOnYou(shown, i))
 						case store.RoleDecision:
-							return &DecisionCard{Message: m, Aside: m.ID == t.Aside}
+							return &DecisionCard{Message: m, Aside: m.ID == t.Aside, Kept: t.Kept}
 						case store.RoleTool:
 							on, waiting := waitingOn(shown, i)
-							return &ToolReceipt{Message: m, Waiting: waiting, Aside: waiting && t.Aside != "" && on == t.Aside}
+							return &ToolReceipt{Message: m, Waiting: waiting, Aside: waiting && (t.Kept || t.Aside != "" && on == t.Aside)}
 						}
 						return &MessageItem{Message: shown[i], Stop: shown[i].Offset == stop}
 					}),

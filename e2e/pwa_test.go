@@ -202,6 +202,28 @@ func TestAnOfflineReloadShowsTheKeptThread(t *testing.T) {
 	require.Equal(t, before, thread(t, ctx), "the socket's replay in the kept thread's place")
 }
 
+// TestAKeptQuestionDoesNotPointBelow: a question waits; the server goes, and the page is
+// reloaded offline. The kept thread shows its card, but the composer does not hold it (no
+// replay, no decisions): the card said "Waiting for your answer below ↓" over an idle
+// composer (QA round 15 P3-5). It says it waits for the server.
+func TestAKeptQuestionDoesNotPointBelow(t *testing.T) {
+	t.Parallel()
+	data := t.TempDir()
+	srv, ctx, id := openSeeded(t, data, "Kept question", waitWorker())
+	sendTo(t, srv, id, `/script send(str(confirm('Deploy kept?')))`)
+	card := `(document.querySelector('.entry-waiting')?.innerText || '')`
+	waitShowing(t, ctx, 30*time.Second, card+`.includes('below ↓')`, card)
+	do(t, ctx, 20*time.Second, waitJS(`(localStorage.getItem('parley.kept.`+id+`') || '').includes('Deploy kept?')`))
+
+	srv.kill()
+	do(t, ctx, 30*time.Second, chromedp.Reload(), waitReady(), waitJS(`!!document.querySelector('.offline')`))
+	waitShowing(t, ctx, 30*time.Second, `!!document.querySelector('.entry-waiting')`, `document.querySelector('.thread-inner')?.innerText`)
+	shown := evalString(t, ctx, card+` + ' | ' + document.querySelector('.entry-waiting').getAttribute('aria-label')`)
+	require.NotContains(t, shown, "below", "the kept card")
+	require.NotContains(t, shown, "↓", "the kept card")
+	require.Contains(t, shown, "server", "the kept card")
+}
+
 // TestUpdateWhileTypingOffersReload: a new build arrives while a draft is being typed: the
 // page does not reload under it, it offers the reload, and the reload keeps the draft.
 func TestUpdateWhileTypingOffersReload(t *testing.T) {

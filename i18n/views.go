@@ -44,6 +44,9 @@ const (
 	WaitingBelow
 	WaitingBelowLabel // %[1]s: kind, %[2]s: title
 	AnswerBelow
+	WaitingServer // a kept card's question: the composer does not hold it yet
+	WaitingServerShort
+	WaitingServerLabel // %[1]s: kind, %[2]s: title
 	CardSeveralChoices
 	CardSeveralQuestions
 	// Their words on the approvals screen, where no composer is below: the thread is.
@@ -406,6 +409,9 @@ var views = map[Msg][nLocales]string{
 	WaitingBelow:                  {"Waiting for your answer below", "等待你在下方回答"},
 	WaitingBelowLabel:             {"%[1]s: %[2]s. Waiting for your answer below: press Enter to go there.", "%[1]s：%[2]s。等待你在下方回答：按 Enter 前往。"},
 	AnswerBelow:                   {"Answer below", "在下方回答"},
+	WaitingServer:                 {"Waiting: it can be answered once Parley's server is reached", "等待中：连上 Parley 的服务器后即可回答"},
+	WaitingServerShort:            {"Waiting for the server", "等待服务器"},
+	WaitingServerLabel:            {"%[1]s: %[2]s. Waiting: it can be answered once Parley's server is reached.", "%[1]s：%[2]s。等待中：连上 Parley 的服务器后即可回答。"},
 	CardSeveralChoices:            {"This question takes several choices: answer it in the composer below, or decline it here.", "这个问题可多选：请在下方输入框中回答，或在此拒绝。"},
 	CardSeveralQuestions:          {"This form has several questions: answer it in the composer below, or decline it here.", "这张表单有多个问题：请在下方输入框中回答，或在此拒绝。"},
 	CardSeveralChoicesElsewhere:   {"This question takes several choices: answer it in its thread, or decline it here.", "这个问题可多选：请在它的对话线程中回答，或在此拒绝。"},
