@@ -607,6 +607,25 @@ var openGreet = []chromedp.Action[chromedp.Void]{
 	waitJS(`!!` + greetField),
 }
 
+// TestAClickOnFunctionsInTheFnFormKeepsTheFocus: with the fn-form open, "ƒ Functions" does
+// nothing; a click on it sent the focus to the page's body (a disabled button's), and the
+// keys typed next into the draft the form hides (QA round 15 P3-1). The focus stays in the
+// form's field, and the keys go there.
+func TestAClickOnFunctionsInTheFnFormKeepsTheFocus(t *testing.T) {
+	t.Parallel()
+	_, ctx := openSession(t, "hello")
+	waitMessages(t, ctx, 2)
+	do(t, ctx, 10*time.Second, openGreet...)
+	do(t, ctx, 10*time.Second, js(greetField+`.focus()`), waitJS(`document.activeElement === `+greetField), chromedp.KeyEvent("Ada"))
+	fns := `.composer-controls-row .control-button:not(.model-button)`
+	do(t, ctx, 10*time.Second, chromedp.Click(chromedp.CSS(fns)), chromedp.KeyEvent("xyz"))
+	require.Equal(t, "Adaxyz", evalString(t, ctx, greetField+`.value`), "the keys went to the form")
+	require.True(t, evalBool(t, ctx, `document.activeElement === `+greetField), "the focus stayed in the field")
+	require.Equal(t, "", evalString(t, ctx, `document.querySelector('#composer-input').value`), "nothing went to the hidden draft")
+	require.True(t, evalBool(t, ctx, `!!document.querySelector('#composer-mode.mode-fn-form')`), "the form is still open")
+	require.Equal(t, "true", evalString(t, ctx, `document.querySelector('`+fns+`').getAttribute('aria-disabled') || ''`), "ƒ Functions says it does nothing now")
+}
+
 // TestADecisionWaitsForThePauseInTheFnForm: a decision that lands while the person types in
 // their fn-form waits until they pause, and only then takes the form's place (QA round 12
 // #17). Before, it took the place mid-word: the word's start stayed in the form's kept
