@@ -289,6 +289,26 @@ func TestInputBarDraftSurvivesReload(t *testing.T) {
 	do(t, ctx, 10*time.Second, chromedp.Focus(composer), pressEnter(0), waitJS(`localStorage.getItem('parley.draft.s.`+home+`') === null`))
 }
 
+// TestTheKeptDraftStripReadsAChip (QA round 15 P3-4): a question covers a draft that holds a
+// chip; the strip that says the draft is kept reads the chip as the send does, "@README.md",
+// not as a bare "▪", as it does after a letter typed on the question goes to the draft.
+func TestTheKeptDraftStripReadsAChip(t *testing.T) {
+	t.Parallel()
+	data := t.TempDir()
+	testkit.WriteTree(t, data+"-workspace", map[string]string{"README.md": "# readme"})
+	srv := startServer(t, data, "127.0.0.1:0")
+	id := seedSession(t, srv, "home", 1)
+	ctx := openPage(t, srv, "/s/"+id)
+	waitMessages(t, ctx, 2)
+	do(t, ctx, 10*time.Second, waitCaughtUp(), chromedp.Focus(composer), typeText("see @REA"), menuOpen("@README.md"), pressEnter(0),
+		waitDraft("see "+chip), menuClosed, typeText("ab"), waitDraft("see "+chip+"ab"))
+
+	sendAPI(t, srv, id, nameForm)
+	waitShowing(t, ctx, 30*time.Second, modeShown+` && `+stripText+` === 'Your draft is kept: see @README.md ab'`, stripText)
+	do(t, ctx, 10*time.Second, waitJS(`document.activeElement.id === 'composer-mode'`), chromedp.KeyEvent("c"))
+	waitShowing(t, ctx, 10*time.Second, stripText+` === 'Your draft is kept: see @README.md abc'`, stripText)
+}
+
 // TestAChipReadsTheSameSentSavedAndCopied (QA round 14 #2): a word typed straight after a
 // picked chip is drawn a gap apart from it. The copy, the draft saved and restored after a
 // reload, and the send all read "see @README.md now". Before, only the send had the space:

@@ -12,8 +12,6 @@ import (
 	"strings"
 	"time"
 
-	"parley/machine/chipglyph"
-
 	"github.com/maxence-charriere/go-app/v10/pkg/app"
 
 	"parley/app/api"
@@ -337,18 +335,15 @@ func readDraft() string {
 	if !app.IsClient {
 		return ""
 	}
-	el := app.Window().GetElementByID("composer-input")
-	if !el.Truthy() {
-		return ""
-	}
-	return chipglyph.FromView(el.Get("value").String())
+	// The send's words: a chip reads as its label's text, not a bare mark (QA round 15 P3-4).
+	return inputbar.DraftText()
 }
 
-// draftLine is a draft's first non-empty line, chips drawn as a mark.
+// draftLine is a draft's first non-empty line.
 func draftLine(d string) string {
 	for _, line := range strings.Split(d, "\n") {
 		if strings.TrimSpace(line) != "" {
-			return strings.ReplaceAll(strings.TrimSpace(line), "\uFFFC", "▪")
+			return strings.TrimSpace(line)
 		}
 	}
 	return ""

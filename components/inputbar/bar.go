@@ -134,6 +134,9 @@ func (b *Bar) OnUpdate(ctx app.Context) {
 // OnDismount saves the drafts and closes the controllers.
 func (b *Bar) OnDismount() {
 	if b.sh != nil {
+		if live == b.sh {
+			live = nil
+		}
 		b.sh.close()
 		b.sh = nil
 	}
@@ -144,6 +147,19 @@ func (b *Bar) start(ctx app.Context) {
 		return
 	}
 	b.sh = newShell(ctx, b)
+	live = b.sh
+}
+
+// live is the shell of the bar on the page (one at a time), for DraftText.
+var live *shell
+
+// DraftText is the shown draft as the send and the saved draft read it (input's
+// PersistText): a chip is its words, not the textarea's U+FFFC. "" with no live bar.
+func DraftText() string {
+	if live == nil || live.cur == nil {
+		return ""
+	}
+	return live.cur.m.PersistText()
 }
 
 // Render draws the card: the backdrop and the textarea in one field, the menu, and the
