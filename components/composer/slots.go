@@ -72,18 +72,17 @@ func must(_ func(), err error) {
 // the page's body, and the keys typed next into the draft the form hides (QA round 15 P3-1).
 // Its press takes no focus then, so the focus stays in the form.
 func (c *Composer) functionsButton() app.UI {
-	busy := func() bool { return c.mode != nil || c.Disabled }
 	return app.Button().Type("button").Class("control-button").
 		Text(locale.T(i18n.Functions)).
 		Title(locale.T(i18n.FunctionsTitle)).
-		Aria("disabled", busy()).
-		OnMouseDown(func(ctx app.Context, e app.Event) {
-			if busy() {
+		Aria("disabled", c.mode != nil || c.Disabled).
+		On("mousedown", func(ctx app.Context, e app.Event) {
+			if c.mode != nil || c.Disabled {
 				e.PreventDefault()
 			}
 		}).
 		OnClick(func(ctx app.Context, e app.Event) {
-			if busy() {
+			if c.mode != nil || c.Disabled {
 				return
 			}
 			c.loadFunctions(ctx)
