@@ -289,17 +289,25 @@ func TestInputBarDraftSurvivesReload(t *testing.T) {
 	do(t, ctx, 10*time.Second, chromedp.Focus(composer), pressEnter(0), waitJS(`localStorage.getItem('parley.draft.s.`+home+`') === null`))
 }
 
-// TestTheKeptDraftStripReadsAChip (QA round 15 P3-4): a question covers a draft that holds a
-// chip; the strip that says the draft is kept reads the chip as the send does, "@README.md",
-// not as a bare "▪", as it does after a letter typed on the question goes to the draft.
-func TestTheKeptDraftStripReadsAChip(t *testing.T) {
-	t.Parallel()
+// readmeSession opens a session of one exchange in a workspace that holds README.md, for a
+// test that picks it as a chip.
+func readmeSession(t *testing.T) (*server, context.Context, string) {
+	t.Helper()
 	data := t.TempDir()
 	testkit.WriteTree(t, data+"-workspace", map[string]string{"README.md": "# readme"})
 	srv := startServer(t, data, "127.0.0.1:0")
 	id := seedSession(t, srv, "home", 1)
 	ctx := openPage(t, srv, "/s/"+id)
 	waitMessages(t, ctx, 2)
+	return srv, ctx, id
+}
+
+// TestTheKeptDraftStripReadsAChip (QA round 15 P3-4): a question covers a draft that holds a
+// chip; the strip that says the draft is kept reads the chip as the send does, "@README.md",
+// not as a bare "▪", as it does after a letter typed on the question goes to the draft.
+func TestTheKeptDraftStripReadsAChip(t *testing.T) {
+	t.Parallel()
+	srv, ctx, id := readmeSession(t)
 	do(t, ctx, 10*time.Second, waitCaughtUp(), chromedp.Focus(composer), typeText("see @REA"), menuOpen("@README.md"), pressEnter(0),
 		waitDraft("see "+chip), menuClosed, typeText("ab"), waitDraft("see "+chip+"ab"))
 
@@ -315,12 +323,7 @@ func TestTheKeptDraftStripReadsAChip(t *testing.T) {
 // the copy and the restored draft read "@README.mdnow", a file that does not exist.
 func TestAChipReadsTheSameSentSavedAndCopied(t *testing.T) {
 	t.Parallel()
-	data := t.TempDir()
-	testkit.WriteTree(t, data+"-workspace", map[string]string{"README.md": "# readme"})
-	srv := startServer(t, data, "127.0.0.1:0")
-	id := seedSession(t, srv, "home", 1)
-	ctx := openPage(t, srv, "/s/"+id)
-	waitMessages(t, ctx, 2)
+	_, ctx, id := readmeSession(t)
 	const want = "see @README.md now"
 	typeChipDraft := func() {
 		do(t, ctx, 10*time.Second, chromedp.Focus(composer), typeText("see @REA"), menuOpen("@README.md"), pressEnter(0),
