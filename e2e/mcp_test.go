@@ -189,14 +189,14 @@ func TestMCPPageListsAndReconnects(t *testing.T) {
 	require.NoError(t, os.WriteFile(l.Servers[0].Source, fixed, 0o644))
 	// From the keyboard: the focus stays on the button pressed (QA round 14 #7: it fell to
 	// the page's top while the reconnection ran).
+	// The reconnection can be over before a look sees the buttons busy (CI): the focus is
+	// checked once the broken server, fixed, is ready.
 	const busy = `!!document.querySelector('.mcp-reconnect[aria-disabled=true]')`
 	evalBool(t, ctx, `(document.querySelector('.mcp-reconnect-all').focus(), true)`)
-	do(t, ctx, 10*time.Second, pressEnter(0), waitJS(busy))
-	require.True(t, evalBool(t, ctx, `document.activeElement === document.querySelector('.mcp-reconnect-all')`), "the focus stays on the button")
-	do(t, ctx, 60*time.Second, waitJS(`!(`+busy+`) &&
+	do(t, ctx, 60*time.Second, pressEnter(0), waitJS(`!(`+busy+`) &&
 		document.querySelector('.mcp-server[data-server="broken"] .mcp-status').textContent === 'ready'`))
 	require.Equal(t, "ready", card("test", ".mcp-status"))
-	require.True(t, evalBool(t, ctx, `document.activeElement === document.querySelector('.mcp-reconnect-all')`), "the focus is still there")
+	require.True(t, evalBool(t, ctx, `document.activeElement === document.querySelector('.mcp-reconnect-all')`), "the focus stays on the button")
 
 	// One server's button starts that one again.
 	do(t, ctx, 10*time.Second, chromedp.Click(chromedp.CSS(`.mcp-server[data-server="test"] .mcp-reconnect`)))
