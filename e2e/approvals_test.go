@@ -816,16 +816,23 @@ func TestTheNextDecisionOfARunTakesTheFocus(t *testing.T) {
 // batchRun asks for three commands as one batch.
 const batchRun = `/script rs = run_batch([['echo', 'one'], ['echo', 'two'], ['echo', 'three']]); send(' | '.join([r.stdout.strip() or r.error for r in rs]))`
 
+// batchOnApprovals starts a server whose session "Batch" waits on batchRun's approval, and
+// opens /approvals on it.
+func batchOnApprovals(t *testing.T) (*server, string, context.Context) {
+	t.Helper()
+	srv := startServer(t, t.TempDir(), "127.0.0.1:0")
+	s := sessionWith(t, srv, "Batch", batchRun)
+	waitQueue(t, srv, 1)
+	return srv, s, openApprovals(t, srv)
+}
+
 // TestBatchPicksSurviveAReload: a batch's answers picked request by request on /approvals are
 // still picked after a reload, and in the thread's card, until the batch is answered; then
 // they are forgotten (QA round 12 #18). "Send these answers" is dimmed until it can send, then
 // drawn in the accent, as the card's Approve all.
 func TestBatchPicksSurviveAReload(t *testing.T) {
 	t.Parallel()
-	srv := startServer(t, t.TempDir(), "127.0.0.1:0")
-	s := sessionWith(t, srv, "Batch", batchRun)
-	waitQueue(t, srv, 1)
-	ctx := openApprovals(t, srv)
+	srv, s, ctx := batchOnApprovals(t)
 	item := func(i, tone string) string { return `.queue-entry .batch-item[data-item="` + i + `"] .tone-` + tone }
 	pressed := `[...document.querySelectorAll('.queue-entry .batch-item [aria-pressed="true"]')].map(b => b.closest('.batch-item').dataset.item + b.textContent).join()`
 	do(t, ctx, 30*time.Second, waitJS(`document.querySelectorAll('.queue-entry .batch-item').length === 3`))
@@ -1057,10 +1064,7 @@ func TestApproveAllNeverRunsARequestMarkedReject(t *testing.T) {
 // request marked Reject asks "Approve 2 and reject 1 of …, as marked?", and Enter sends that.
 func TestAltANeverApprovesARequestMarkedReject(t *testing.T) {
 	t.Parallel()
-	srv := startServer(t, t.TempDir(), "127.0.0.1:0")
-	s := sessionWith(t, srv, "Batch", batchRun)
-	waitQueue(t, srv, 1)
-	ctx := openApprovals(t, srv)
+	srv, s, ctx := batchOnApprovals(t)
 	do(t, ctx, 30*time.Second, waitJS(`document.querySelectorAll('.queue-entry .batch-item').length === 3`),
 		chromedp.Click(chromedp.CSS(`.queue-entry .batch-item[data-item="1"] .tone-deny`)),
 		waitJS(`document.querySelector('.queue-entry .batch-item[data-item="1"] .tone-deny').getAttribute('aria-pressed') === 'true'`),
