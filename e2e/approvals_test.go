@@ -73,6 +73,23 @@ func waitQueue(t *testing.T, srv *server, n int) []protocol.QueueEntry {
 	}
 }
 
+// approvalHistory is the server's history of decisions, newest first.
+func approvalHistory(t *testing.T, srv *server) protocol.ApprovalHistory {
+	t.Helper()
+	h, err := apiClient(srv).ApprovalHistory(context.Background(), protocol.HistoryFilter{})
+	require.NoError(t, err)
+	return h
+}
+
+// onlyRejection checks that the history holds one decision, rejected for reason.
+func onlyRejection(t *testing.T, srv *server, reason string) {
+	t.Helper()
+	h := approvalHistory(t, srv)
+	require.Len(t, h.Entries, 1)
+	require.Equal(t, protocol.HistoryRejected, h.Entries[0].Outcome)
+	require.Equal(t, reason, h.Entries[0].Reason)
+}
+
 // waitAgentReplies waits until a session's log holds n agent messages.
 func waitAgentReplies(t *testing.T, srv *server, session string, n int) {
 	t.Helper()
@@ -171,8 +188,7 @@ func TestApprovalsQueueAcrossSessions(t *testing.T) {
 	do(t, ctx, 10*time.Second, pressEnter(0))
 	do(t, ctx, 30*time.Second, waitJS(`document.querySelectorAll('.queue-entry').length === 0 && !!document.querySelector('.queue-empty') && !document.querySelector('.pending-count')`))
 
-	h, err := apiClient(srv).ApprovalHistory(context.Background(), protocol.HistoryFilter{})
-	require.NoError(t, err)
+	h := approvalHistory(t, srv)
 	require.Len(t, h.Entries, 3)
 	require.Equal(t, b, h.Entries[0].Session)
 	require.Equal(t, protocol.HistoryRejected, h.Entries[0].Outcome)
@@ -439,8 +455,7 @@ func TestAReasonStaysWithItsEntry(t *testing.T) {
 	do(t, ctx, 10*time.Second, waitJS(`document.querySelectorAll('.queue-entry').length === 1`),
 		waitJS(`document.querySelector('.queue-entry').dataset.session === '`+beta+`'`))
 	require.Equal(t, "", evalString(t, ctx, `document.querySelector('.queue-entry .entry-reason').value`), "the next entry's field is empty")
-	h, err := apiClient(srv).ApprovalHistory(context.Background(), protocol.HistoryFilter{})
-	require.NoError(t, err)
+	h := approvalHistory(t, srv)
 	require.Len(t, h.Entries, 1)
 	require.Equal(t, "only alpha's reason", h.Entries[0].Reason)
 }
@@ -649,8 +664,7 @@ func TestEnterInAnApprovalsReasonRejects(t *testing.T) {
 	require.Len(t, waitQueue(t, srv, 1), 1, "asked, not answered yet")
 	do(t, ctx, 10*time.Second, pressEnter(0), waitJS(`!document.querySelector('.queue-entry')`))
 	waitQueue(t, srv, 0)
-	h, err := apiClient(srv).ApprovalHistory(context.Background(), protocol.HistoryFilter{})
-	require.NoError(t, err)
+	h := approvalHistory(t, srv)
 	require.NotEmpty(t, h.Entries)
 	require.Equal(t, protocol.HistoryRejected, h.Entries[0].Outcome)
 	require.Equal(t, "use printf 日本", h.Entries[0].Reason, "the reason typed went with the rejection")
@@ -769,11 +783,7 @@ func TestEnterAfterAnAnswerOpensNoThread(t *testing.T) {
 	do(t, ctx, 10*time.Second, pressEnter(0), altKey("a", "KeyA", 65))
 	waitShowing(t, ctx, 10*time.Second, `!!document.querySelector('.queue-entry[data-session="`+beta+`"] .confirm')`, `location.pathname + ' ' + `+focusNow)
 	require.Equal(t, "/approvals", evalString(t, ctx, `location.pathname`))
-	h, err := apiClient(srv).ApprovalHistory(context.Background(), protocol.HistoryFilter{})
-	require.NoError(t, err)
-	require.Len(t, h.Entries, 1)
-	require.Equal(t, protocol.HistoryRejected, h.Entries[0].Outcome)
-	require.Equal(t, "not now", h.Entries[0].Reason)
+	onlyRejection(t, srv, "not now")
 
 	// Escape, and the person moves (↓: Beta is the last, the keyboard stays on it): now Enter
 	// is theirs, and opens Beta's thread.
@@ -865,8 +875,7 @@ func TestBatchPicksSurviveAReload(t *testing.T) {
 	do(t, ctx, 10*time.Second, chromedp.Click(chromedp.CSS(`.queue-entry .batch-send`)))
 	waitQueue(t, srv, 0)
 	waitAgentReplies(t, srv, s, 1)
-	h, err := apiClient(srv).ApprovalHistory(context.Background(), protocol.HistoryFilter{})
-	require.NoError(t, err)
+	h := approvalHistory(t, srv)
 	require.Len(t, h.Entries, 1)
 	require.Equal(t, "Approved 2 of 3", h.Entries[0].Answer)
 	do(t, ctx, 10*time.Second, waitJS(`!Object.keys(sessionStorage).some(k => k.startsWith('parley.picks.'))`))
@@ -1019,11 +1028,7 @@ func TestApprovalsRejectKeepsOneReasonField(t *testing.T) {
 	require.Equal(t, "not now", evalString(t, ctx, `document.activeElement.value`))
 	do(t, ctx, 10*time.Second, pressEnter(0))
 	waitQueue(t, srv, 0)
-	h, err := apiClient(srv).ApprovalHistory(context.Background(), protocol.HistoryFilter{})
-	require.NoError(t, err)
-	require.Len(t, h.Entries, 1)
-	require.Equal(t, protocol.HistoryRejected, h.Entries[0].Outcome)
-	require.Equal(t, "not now", h.Entries[0].Reason)
+	onlyRejection(t, srv, "not now")
 }
 
 // QA round 14's approval findings: a batch's "approve all" never approves a request marked
@@ -1074,8 +1079,7 @@ func TestAltANeverApprovesARequestMarkedReject(t *testing.T) {
 	do(t, ctx, 10*time.Second, pressEnter(0))
 	waitQueue(t, srv, 0)
 	waitAgentReplies(t, srv, s, 1)
-	h, err := apiClient(srv).ApprovalHistory(context.Background(), protocol.HistoryFilter{})
-	require.NoError(t, err)
+	h := approvalHistory(t, srv)
 	require.Len(t, h.Entries, 1)
 	require.Equal(t, "Approved 2 of 3", h.Entries[0].Answer)
 }

@@ -8,8 +8,6 @@ import (
 
 	"github.com/chromedp/chromedp"
 	"github.com/stretchr/testify/require"
-
-	"parley/protocol"
 )
 
 // TestScriptFromTheComposerRunsAfterApproval drives /script end to end, as a person would:
@@ -167,8 +165,7 @@ func TestRequestRetryOnARequestCutOffByARestart(t *testing.T) {
 	list, err := apiClient(srv).ListGrants(context.Background())
 	require.NoError(t, err)
 	require.Empty(t, list, "a retry creates no trust")
-	h, err := apiClient(srv).ApprovalHistory(context.Background(), protocol.HistoryFilter{})
-	require.NoError(t, err)
+	h := approvalHistory(t, srv)
 	require.Len(t, h.Entries, 1)
 	require.True(t, h.Entries[0].Retryable, "the history offers it too")
 	require.True(t, h.Entries[0].RetryRuns, "as Run again")
