@@ -81,6 +81,7 @@ const (
 	HelpNoFunctions
 	HelpCannotRun // %[1]s why
 	HelpOther
+	HelpScriptCalls
 
 	// /mcp, line by line (a phrase of parts).
 	MCPReconnected // %[1]s server
@@ -162,6 +163,8 @@ var moreWords = [...]string{
 	"", "There are no functions.", "没有函数。", // HelpNoFunctions
 	"", "cannot run: %[1]s", "无法运行：%[1]s", // HelpCannotRun
 	"", "Any other text, including other /words, goes to the agent.", "其他任何文字，包括其他以 / 开头的词，都会发给智能体。", // HelpOther
+	"", "  A script can call send(text), ask(message, schema), confirm(message), run(argv), run_batch([argv, …]), read(path), list(dir) and write(path, text); run, run_batch and write wait for your approval or a grant.",
+	"  脚本可以调用 send(text)、ask(message, schema)、confirm(message)、run(argv)、run_batch([argv, …])、read(path)、list(dir) 和 write(path, text)；run、run_batch 和 write 要等你批准或已有授权。", // HelpScriptCalls
 	"mcp_reconnected", "Reconnected %[1]s.\n\n", "已重新连接 %[1]s。\n\n", // MCPReconnected
 	"mcp_reconnected_all", "Reconnected every server (the configuration was read again).\n\n", "已重新连接所有服务器（配置已重新读取）。\n\n", // MCPReconnectedAll
 	"mcp_usage", "Usage: /mcp lists the MCP servers; /mcp reconnect [server] starts one (or all) again.\n\n", "用法：/mcp 列出 MCP 服务器；/mcp reconnect [服务器] 重新启动一个（或全部）。\n\n", // MCPUsage
@@ -233,6 +236,9 @@ func (l Locale) help(args []string) string {
 	b.WriteString(l.T(HelpCommands) + "\n")
 	for _, c := range protocol.Commands {
 		line(c.Usage, l.CommandDesc(c.Name, c.Description))
+		if c.Name == "script" { // what a script can call is found nowhere else in the app
+			b.WriteString(l.T(HelpScriptCalls) + "\n")
+		}
 	}
 	var ex, fn strings.Builder
 	for i := 0; i+2 < len(args); i += 3 {

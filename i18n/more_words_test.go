@@ -116,6 +116,7 @@ func TestHelpPhrase(t *testing.T) {
 		"• /help: List the commands and the examples.\n" +
 		"• /example <slug> [json-vars]: Run an example from the catalogue, with optional JSON variables.\n" +
 		"• /script <code>: Run Starlark code in the workspace's sandbox.\n" +
+		"  A script can call send(text), ask(message, schema), confirm(message), run(argv), run_batch([argv, …]), read(path), list(dir) and write(path, text); run, run_batch and write wait for your approval or a grant.\n" +
 		"• /mcp [reconnect [server]]: List the workspace's MCP servers with their status and tools, or start one again.\n" +
 		"\nExamples:\n• /example hello: Say hello\n" +
 		"\nFunctions (run one with the composer's ƒ Functions button, or pick it in the / menu; a form asks for its parameters):\n" +
@@ -130,7 +131,7 @@ func TestHelpPhrase(t *testing.T) {
 		}
 	}
 	zh, _ := Chinese.Phrase(PhraseCodeHelp, args)
-	for _, s := range []string{"命令：", "列出命令和示例。", "示例：\n• /example hello: Say hello", "• broken: 无法运行：line 3: bad", "其他任何文字"} {
+	for _, s := range []string{"命令：", "列出命令和示例。", "脚本可以调用 send(text)", "示例：\n• /example hello: Say hello", "• broken: 无法运行：line 3: bad", "其他任何文字"} {
 		if !strings.Contains(zh, s) {
 			t.Errorf("Chinese /help has no %q:\n%s", s, zh)
 		}
