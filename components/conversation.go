@@ -648,11 +648,20 @@ func describeError(err error) string { return hub.DescribeError(err) }
 func (c *Conversation) Render() app.UI {
 	notFound := c.session != "" && c.link.Status == socket.Failed
 	hero := !c.unauthorized && (c.session == "" || c.blank)
+	// A composer that nothing here can enable says why, and looks it (composer-closed), so no
+	// one is invited to type into it; web/early.js drops the keys typed on such a page.
+	placeholder := placeholderFor(c.session == "" || c.blank)
+	switch {
+	case c.unauthorized:
+		placeholder = tr(i18n.NeedsLink)
+	case notFound:
+		placeholder = tr(i18n.NoSessionToWrite)
+	}
 	// Escape is listened to on the session list and its toggle, not on the whole layout:
 	// a handler here would run Go through go-app on every keystroke in the composer.
 	return c.frame.
 		render(&Sidebar{Sessions: c.sessions, Current: c.session, Spaces: c.spaceNamed},
-			app.Main().Class(mainClass(hero)).Body(
+			app.Main().Class(mainClass(hero, c.unauthorized || notFound)).Body(
 				app.Div().Class("update-slot").Body(
 					// A session's page says it in its link strip (renderLink): one strip.
 					app.If(c.offline() && !c.sessionShown(notFound), func() app.UI { return c.renderOffline() }),
@@ -681,7 +690,7 @@ func (c *Conversation) Render() app.UI {
 				),
 				&composer.Composer{
 					Session:     c.session,
-					Placeholder: placeholderFor(c.session == "" || c.blank),
+					Placeholder: placeholder,
 					Disabled:    c.unauthorized || notFound,
 					Pending:     c.thread.Pending,
 					TimedOut:    c.thread.TimedOut,
@@ -729,12 +738,27 @@ func backdropClass(open bool) string {
 	return "drawer-backdrop"
 }
 
-// mainClass marks the main column of the empty page, which centres the composer.
-func mainClass(hero bool) string {
+// mainClass marks the main column of the empty page, which centres the composer, and of a
+// page whose composer is closed (a session that is not there, no access).
+func mainClass(hero, closed bool) string {
+	c := "main"
 	if hero {
-		return "main main-hero"
+		c += " main-hero"
 	}
-	return "main"
+	if closed {
+		c += " composer-closed"
+	}
+	return c
+}
+
+// dropHeldKeys empties what web/early.js holds for the bar, on a page whose bar is closed for
+// good (the session is not there): the next page's bar would take it, and a held Enter
+// would send it there, unseen (QA: "ghost message").
+func dropHeldKeys() {
+	if e := app.Window().Get("parleyEarly"); e.Truthy() {
+		e.Set("text", "")
+		e.Get("sends").Set("length", 0)
+	}
 }
 
 func placeholderFor(hero bool) string {

@@ -87,6 +87,8 @@ func (c *Conversation) onLinkState(ctx app.Context, s socket.State) {
 		reach(true)
 	case socket.Reconnecting:
 		reach(false)
+	case socket.Failed:
+		dropHeldKeys()
 	}
 	if s.Status == socket.Live && !wasLive {
 		c.unreachable = false

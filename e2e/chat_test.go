@@ -357,6 +357,24 @@ func TestUnknownSessionIsExplained(t *testing.T) {
 		"the header says what this page is (e.g. \"Session not found\")")
 	require.True(t, evalBool(t, ctx, noComposer),
 		"the composer does not take prompts for a session that does not exist")
+	require.Equal(t, "No session here to write to: start a new session above",
+		evalString(t, ctx, `document.querySelector('#composer-input').placeholder`), "the composer says why it takes nothing")
+	require.True(t, evalBool(t, ctx, `!!document.querySelector('#composer-input').closest('.composer-closed')`), "and looks closed")
+
+	// What a person types there anyway (a click on the box, words, Enter) is not held for
+	// the next page: Start a new session opens a blank one with an empty box, and sends
+	// nothing (it sent "ghost message" as the new session's first prompt).
+	do(t, ctx, 10*time.Second, chromedp.Click(composer), chromedp.KeyEvent("ghost message"), pressEnter(0),
+		chromedp.Click(chromedp.CSS(`.gate .new-session`)),
+		waitJS(`location.pathname === '/' && document.documentElement.hasAttribute('data-composer-live') && !document.querySelector('#composer-input').disabled`))
+	time.Sleep(time.Second) // a held send goes out as the bar goes live: give it the time to
+	require.Equal(t, "/", evalString(t, ctx, `location.pathname`), "nothing was sent")
+	require.Empty(t, evalString(t, ctx, `document.querySelector('#composer-input').value`), "the new session's box is empty")
+	list, err := apiClient(srv).ListSessions(context.Background())
+	require.NoError(t, err)
+	for _, s := range list {
+		require.True(t, s.Blank, "no session holds a prompt: %+v", s)
+	}
 }
 
 // openWithoutLink opens path of a new server in a browser that never opened its token link,

@@ -146,6 +146,7 @@ const (
 	SessionNotFound
 	SessionNotFoundText
 	StartNewSession
+	NoSessionToWrite
 
 	// Notices: what did not go through, and why (%[1]s).
 	CouldNotListSessions
@@ -521,6 +522,7 @@ var views = map[Msg][nLocales]string{
 	SessionNotFound:     {"Session not found", "找不到会话"},
 	SessionNotFoundText: {"There is no session at this address: it may have been deleted, or the link is wrong.", "这个地址没有会话：它可能已被删除，或者链接有误。"},
 	StartNewSession:     {"Start a new session", "开始新会话"},
+	NoSessionToWrite:    {"No session here to write to: start a new session above", "这里没有可写入的会话：请在上方开始新会话"},
 
 	CouldNotListSessions: {"Could not list sessions: %[1]s.", "无法列出会话：%[1]s。"},
 	NotRenamed:           {"Not renamed: %[1]s.", "未重命名：%[1]s。"},

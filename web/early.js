@@ -221,6 +221,15 @@
     } else if (!unfocused(el) && el !== t && !followedLink(el, k)) {
       return; // a button or a link has the focus: its keys are its own
     }
+    if (document.querySelector(".composer-closed")) {
+      // A bar closed on this page (a session that is not there, a browser without the
+      // link) will never take these keys, and held, they went to the next page's bar: typed
+      // unseen on "Session not found", they were the new session's first prompt. They are
+      // dropped, with anything held before the page knew.
+      early.text = "";
+      early.sends.length = 0;
+      return;
+    }
     e.preventDefault();
     if (k === "Enter") {
       if (e.shiftKey) {
