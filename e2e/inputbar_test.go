@@ -293,8 +293,14 @@ func TestInputBarDraftSurvivesReload(t *testing.T) {
 // test that picks it as a chip.
 func readmeSession(t *testing.T) (*server, context.Context, string) {
 	t.Helper()
+	return sessionAmong(t, map[string]string{"README.md": "# readme"})
+}
+
+// sessionAmong opens a session of one exchange in a workspace that holds files (path → text).
+func sessionAmong(t *testing.T, files map[string]string) (*server, context.Context, string) {
+	t.Helper()
 	data := t.TempDir()
-	testkit.WriteTree(t, data+"-workspace", map[string]string{"README.md": "# readme"})
+	testkit.WriteTree(t, data+"-workspace", files)
 	srv := startServer(t, data, "127.0.0.1:0")
 	id := seedSession(t, srv, "home", 1)
 	ctx := openPage(t, srv, "/s/"+id)
@@ -344,6 +350,40 @@ func TestAChipReadsTheSameSentSavedAndCopied(t *testing.T) {
 }
 
 func quote(s string) string { b, _ := json.Marshal(s); return string(b) }
+
+// optionLabels is the menu's options as their labels read, joined by commas.
+const optionLabels = `[...document.querySelectorAll('#composer-menu [role=option] .ib-option-label')].map(o => o.textContent).join()`
+
+// TestAnAtPathNarrowsTheMenu (QA: a `/` typed after `@src` closed the menu, and Enter then
+// sent the half-typed path as text): typed at a person's pace, `see @src/main` keeps the
+// menu open through the `/`, with an option active at every step, narrows it to
+// src/main.go, and Enter makes the chip. A name with a space is still picked from its first
+// word, as before.
+func TestAnAtPathNarrowsTheMenu(t *testing.T) {
+	t.Parallel()
+	_, ctx, _ := sessionAmong(t, map[string]string{"src/main.go": "package main", "notes file.txt": "notes", "README.md": "# readme"})
+	rng := newRand()
+	do(t, ctx, 10*time.Second, waitCaughtUp(), chromedp.Focus(composer))
+	typeAt(t, ctx, rng, "see @src", typistsPace)
+	do(t, ctx, 10*time.Second, menuOpen("@src/main.go"))
+	// Every state the textarea takes from here on is logged: the menu must never close.
+	evalBool(t, ctx, `(() => { const ta = document.querySelector('#composer-input'); window.menuStates = [];
+		new MutationObserver(() => window.menuStates.push(ta.getAttribute('data-expanded') + ' ' + !!ta.getAttribute('aria-activedescendant'))).
+			observe(ta, {attributes: true, attributeFilter: ['data-expanded', 'aria-activedescendant']}); return true })()`)
+	typeAt(t, ctx, rng, "/main", typistsPace)
+	waitShowing(t, ctx, 10*time.Second, draftJS+` === 'see @src/main' && `+optionLabels+` === '@src/main.go'`, optionLabels)
+	require.Equal(t, "", evalString(t, ctx, `window.menuStates.filter(s => s !== 'true true').join('; ')`),
+		"the menu stayed open, an option active, while the path was typed")
+
+	do(t, ctx, 10*time.Second, pressEnter(0), waitDraft("see "+chip), menuClosed)
+	require.Equal(t, []string{"@src/main.go"}, chips(t, ctx), "Enter picks the file")
+
+	typeAt(t, ctx, rng, " @notes", typistsPace)
+	do(t, ctx, 10*time.Second, menuOpen("@notes file.txt"), pressEnter(0), waitDraft("see "+chip+" "+chip))
+	require.Equal(t, []string{"@src/main.go", "@notes file.txt"}, chips(t, ctx))
+	do(t, ctx, 10*time.Second, pressEnter(0), waitDraft(""))
+	require.Equal(t, "see @src/main.go @notes file.txt", waitMessages(t, ctx, 4)[2].Text)
+}
 
 // TestInputBarKeyboardOnly: the whole path with the keyboard alone: the menu opened by
 // typing, moved with ↓, closed with Escape, reopened, picked with Enter; Shift+Enter breaks

@@ -21,7 +21,7 @@ func runeBefore(u []uint16, i int) rune {
 }
 
 func FuzzDetect(f *testing.F) {
-	for _, s := range []string{"/rev", "hi /rev", "x/name", "src/a/b", "1/2", "user@host", "https://x.y/z", "\u00a0@al", "中\u3000@al", "😀 /é", "/rev@x", "\uFFFC/a"} {
+	for _, s := range []string{"/rev", "hi /rev", "x/name", "src/a/b", "1/2", "user@host", "https://x.y/z", "\u00a0@al", "中\u3000@al", "😀 /é", "/rev@x", "\uFFFC/a", "see @src/main.go", "@a/b/", "@/etc", "x@a/b"} {
 		for _, caret := range []int{0, 1, 3, len(s)} {
 			f.Add(s, caret, uint8(0))
 		}
@@ -66,7 +66,8 @@ func FuzzDetect(f *testing.F) {
 
 // detectNaive is the specification of Detect, over code points: walk back from the caret
 // over name characters to a trigger that tier allows and that follows a boundary; the
-// name run must not go on into '/' or '@'.
+// name run must not go on into '/' or '@'. An `@` name is a path: the walk back and the run
+// go over '/' too (never first: `@/etc` is no workspace path), and only '@' ends it badly.
 func detectNaive(draft string, caret int, tier Tier) (Hit, bool) {
 	if caret < 0 || tier == Frozen {
 		return Hit{}, false
@@ -80,28 +81,39 @@ func detectNaive(draft string, caret int, tier Tier) (Hit, bool) {
 	for k < len(rs) && off[k+1] <= caret {
 		k++
 	}
+	boundary := func(i int) bool { return i == 0 || unicode.IsSpace(rs[i-1]) } // before rs[i]
 	j := k
 	for j > 0 && IsNameRune(rs[j-1]) {
 		j--
 	}
-	if j == 0 {
-		return Hit{}, false
+	if j > 0 && rs[j-1] == '/' && boundary(j-1) {
+		if tier == Claimed {
+			return Hit{}, false
+		}
+		e := k
+		for e < len(rs) && IsNameRune(rs[e]) {
+			e++
+		}
+		if e < len(rs) && (rs[e] == '/' || rs[e] == '@') {
+			return Hit{}, false
+		}
+		return Hit{Trigger: '/', Query: string(rs[j:k]), Span: input.Span{Start: off[j-1], End: off[e]}}, true
 	}
-	t := rs[j-1]
-	if t != '@' && (t != '/' || tier == Claimed) {
-		return Hit{}, false
+	inPath := func(c rune) bool { return c == '/' || IsNameRune(c) }
+	for j > 0 && inPath(rs[j-1]) {
+		j--
 	}
-	if j >= 2 && !unicode.IsSpace(rs[j-2]) {
+	if j == 0 || rs[j-1] != '@' || !boundary(j-1) || j < len(rs) && rs[j] == '/' {
 		return Hit{}, false
 	}
 	e := k
-	for e < len(rs) && IsNameRune(rs[e]) {
+	for e < len(rs) && inPath(rs[e]) {
 		e++
 	}
-	if e < len(rs) && (rs[e] == '/' || rs[e] == '@') {
+	if e < len(rs) && rs[e] == '@' {
 		return Hit{}, false
 	}
-	return Hit{Trigger: t, Query: string(rs[j:k]), Span: input.Span{Start: off[j-1], End: off[e]}}, true
+	return Hit{Trigger: '@', Query: string(rs[j:k]), Span: input.Span{Start: off[j-1], End: off[e]}}, true
 }
 
 // scanNaive is the specification of ScanTextRefs, over code points.

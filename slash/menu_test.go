@@ -214,3 +214,40 @@ func TestKeyIME(t *testing.T) {
 		})
 	}
 }
+
+// TestAnAtPathKeepsTheMenu (QA: a `/` typed after `@src` closed the menu, and Enter sent the
+// half-typed path): the menu of a files-like source stays open key by key through a path,
+// narrows to the file, and Enter picks it over the whole path; a name with a space is picked
+// before the space, as before.
+func TestAnAtPathKeepsTheMenu(t *testing.T) {
+	for _, tt := range []struct {
+		name  string
+		typed string // typed after the draft's "see ", key by key
+		want  []string
+		bail  string // the rewrite over the whole typed reference, at the last revision
+	}{
+		{"a path", "@src/main", []string{"src/main.go"}, `insert-reference picked 4-13@9`},
+		{"a folder's trailing slash", "@src/", []string{"src/main.go"}, `insert-reference picked 4-9@5`},
+		{"a name with a space, before the space", "@notes", []string{"notes file.txt"}, `insert-reference picked 4-10@6`},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			files := &src{trigger: '@', name: "files", items: []Item{{ID: "src"}, {ID: "src/main.go"}, {ID: "notes file.txt"}},
+				out: InsertReference(input.Reference{Source: "@files", Ref: "picked"})}
+			h := newHarness(files)
+			for i := range tt.typed {
+				h.settle(h.typeDraft("see "+tt.typed[:i+1]+"|", Plain))
+				require.True(t, h.c.Menu().Open, "the menu after %q", tt.typed[:i+1])
+				require.GreaterOrEqual(t, h.c.Menu().Active, 0, "an option is active after %q", tt.typed[:i+1])
+			}
+			var ids []string
+			for _, o := range h.c.Menu().Options {
+				ids = append(ids, o.Item.ID)
+			}
+			assert.Equal(t, tt.want, ids)
+			effs := h.c.Dispatch(press("Enter"))
+			assert.True(t, Prevented(effs), "Enter picks, and sends nothing")
+			assert.Equal(t, []Item{{ID: tt.want[0]}}, files.picks)
+			assert.Equal(t, []string{tt.bail}, h.bail.calls)
+		})
+	}
+}

@@ -15,6 +15,11 @@ import (
 // A trigger counts only right after a boundary, so `x/name`, `src/a/b`, `1/2`,
 // `user@host` and URLs never trigger. A name directly followed by '/' or '@' is a path or
 // an address, not a reference, so `/src/a` is not `/src`.
+//
+// The menu's `@` query is a path: name characters and '/' (`@src/main.go`, `@docs/`),
+// since files are offered by their path from the workspace (Detect). The decoration keeps
+// the plain grammar: no roster name holds a '/' (validName), so `@src/a` decorates nothing
+// either way.
 
 // nameByte marks the ASCII name characters.
 var nameByte = func() (t [utf8.RuneSelf]bool) {
@@ -88,6 +93,18 @@ func nameEnd(s string, i int) int {
 		i += size
 	}
 	return i
+}
+
+// pathEnd returns the byte index where the run of name characters and '/' starting at i
+// ends: an `@` query's path.
+func pathEnd(s string, i int) int {
+	for {
+		i = nameEnd(s, i)
+		if i == len(s) || s[i] != '/' {
+			return i
+		}
+		i++
+	}
 }
 
 // endsCleanly reports whether a name run ending at byte i is not continued by a path or

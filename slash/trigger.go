@@ -1,6 +1,8 @@
 package slash
 
 import (
+	"unicode/utf8"
+
 	"parley/machine/enum"
 	"parley/machine/input"
 
@@ -55,31 +57,28 @@ func (h Hit) Leads() bool { return h.Span.Start == 0 }
 // Detect finds the trigger the caret (a collapsed selection, in UTF-16 code units) sits in.
 // It walks back from the caret over name characters; the character before them must be a
 // trigger that tier allows, itself at a boundary, and the name run must not continue into a
-// path or an address.
+// path or an address. An `@` reference's name is a path: its run goes on over '/' (see
+// pathStart), so `@src/ma|` asks for "src/ma".
 func Detect(draft string, caret int, tier Tier) (Hit, bool) {
 	if tier == Frozen || caret < 0 {
 		return Hit{}, false
 	}
 	b, caret := utf16x.ByteOffset(draft, caret)
-	i := b
-	for i > 0 {
-		if c := draft[i-1]; c < 0x80 {
-			if !nameByte[c] {
-				break
-			}
-			i--
-			continue
-		}
-		r, size := decodeLast(draft[:i])
-		if !IsNameRune(r) {
-			break
-		}
-		i -= size
+	i := nameStart(draft, b)
+	path := false
+	if i > 0 && draft[i-1] == '/' && !boundaryBefore(draft, i-1) {
+		i, path = pathStart(draft, i), true
 	}
-	if i == 0 || !isTrigger(draft[i-1]) || !tier.allows(draft[i-1]) || !boundaryBefore(draft, i-1) {
+	if i == 0 || !isTrigger(draft[i-1]) || path && draft[i-1] != '@' || !tier.allows(draft[i-1]) || !boundaryBefore(draft, i-1) {
 		return Hit{}, false
 	}
 	end := nameEnd(draft, b)
+	if draft[i-1] == '@' {
+		if i < len(draft) && draft[i] == '/' {
+			return Hit{}, false // `@/etc`: a path from the root is not the workspace's
+		}
+		end = pathEnd(draft, b)
+	}
 	if !endsCleanly(draft, end) {
 		return Hit{}, false
 	}
@@ -91,6 +90,37 @@ func Detect(draft string, caret int, tier Tier) (Hit, bool) {
 			End:   caret + utf16x.Len(draft[b:end]),
 		},
 	}, true
+}
+
+// nameStart returns the byte index where the run of name characters ending at i starts.
+func nameStart(s string, i int) int {
+	for i > 0 {
+		if c := s[i-1]; c < utf8.RuneSelf {
+			if !nameByte[c] {
+				break
+			}
+			i--
+			continue
+		}
+		r, size := decodeLast(s[:i])
+		if !IsNameRune(r) {
+			break
+		}
+		i -= size
+	}
+	return i
+}
+
+// pathStart returns where the run of name characters and '/' that ends at a name run
+// starting at i (right after a '/') starts. A '/' inside a word is never a command's trigger
+// (one only starts a word), so such a run is text, or the path of the `@` before it: files
+// are named by their path from the workspace, and the files source finds "src/main.go" for
+// "src/ma" (QA: a `/` typed after `@src` closed the menu, and Enter sent the half-typed path).
+func pathStart(s string, i int) int {
+	for i > 0 && s[i-1] == '/' {
+		i = nameStart(s, i-1)
+	}
+	return i
 }
 
 // spanOf is the span around a caret, before units back and after units on.

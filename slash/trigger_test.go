@@ -78,6 +78,28 @@ func TestDetect(t *testing.T) {
 		{"no trigger", "hello|", Plain, nil},
 		{"empty draft", "|", Plain, nil},
 
+		// An `@` query is a path from the workspace: '/' goes on with it (a `/` command only
+		// starts a word), so `@src/ma` narrows to src/main.go and a pick replaces the whole path.
+		{"at path", "see @src/main|", Plain, &want{'@', "src/main", 4, 13}},
+		{"at path, a folder's trailing slash", "@src/|", Plain, &want{'@', "src/", 0, 5}},
+		{"at path, nested folders", "@a/b-c/d_e/f.go|", Plain, &want{'@', "a/b-c/d_e/f.go", 0, 15}},
+		{"at path, dotted segments", "@.github/workflows/ci.yml|", Plain, &want{'@', ".github/workflows/ci.yml", 0, 25}},
+		{"at path, relative to here", "@./src|", Plain, &want{'@', "./src", 0, 6}},
+		{"at path, caret in the first segment spans the whole path", "@sr|c/main.go", Plain, &want{'@', "sr", 0, 12}},
+		{"at path, caret just after the slash", "@src/|main.go", Plain, &want{'@', "src/", 0, 12}},
+		{"at path, caret on the trigger's far side", "@|src/a", Plain, &want{'@', "", 0, 6}},
+		{"at path, non-ASCII segments", "@文档/说|明.md", Plain, &want{'@', "文档/说", 0, 9}},
+		{"at path, a space ends it", "@notes| file.txt", Plain, &want{'@', "notes", 0, 6}},
+		{"at path after a space in a claimed draft", "/rev @src/a|", Claimed, &want{'@', "src/a", 5, 11}},
+		{"at path, the caret after the space", "@src/a |", Plain, nil},
+		{"at path continued by an address", "@src/a|@b", Plain, nil},
+		{"at a path from the root", "@/etc|", Plain, nil},
+		{"at a path from the root, caret after the at", "@|/etc", Plain, nil},
+		{"at a bare slash", "@/|", Plain, nil},
+		{"at glued to a path", "src/@a/b|", Plain, nil},
+		{"a slash path still is no command", "see /src/main|", Plain, nil},
+		{"e-mail with a path after it", "bob@x/y|", Plain, nil},
+
 		{"claimed suppresses slash", "/rev|", Claimed, nil},
 		{"claimed keeps at live", "/rev @al|", Claimed, &want{'@', "al", 5, 8}},
 		{"frozen: no at", "@al|", Frozen, nil},
