@@ -147,6 +147,16 @@ func TestSessionActionsOnHoverOrFocus(t *testing.T) {
 		waitJS(`(`+shown+`).join() === 'true,false'`), tabKey(0),
 		waitJS(`document.activeElement?.getAttribute('aria-label')?.startsWith('Rename')`))
 
+	// A click on the middle of a pointed-at row's title opens its session: the actions sit
+	// in their own column, not over the title (they covered it from its middle on, and the
+	// click renamed the session).
+	const title = `document.querySelector('.session-item:nth-child(2) .session-title')`
+	id := evalString(t, ctx, `document.querySelector('.session-item:nth-child(2)').dataset.session`)
+	mid := get(t, ctx, chromedp.Evaluate[[]float64](`(r => [r.x + r.width / 2, r.y + r.height / 2])(`+title+`.getBoundingClientRect())`))
+	do(t, ctx, 10*time.Second, js(`document.activeElement.blur()`), hoverOver(`.session-item:nth-child(2) .session-title`), waitJS(`(`+shown+`).join() === 'false,true'`),
+		chromedp.MouseClickXY(mid[0], mid[1]), waitJS(`location.pathname === '/s/`+id+`'`))
+	require.False(t, evalBool(t, ctx, `!!document.querySelector('.session-rename, .session-item.confirming')`), "no rename field, no archive question")
+
 	// A touch phone: kept in view, 44 px each.
 	phone := browser(t)
 	do(t, phone, 60*time.Second, chromedp.EmulateViewport(390, 844), touchScreen(true), chromedp.Navigate(srv.link), waitReady(),
