@@ -31,6 +31,12 @@ var (
 	endKey    = rawKey("End", 35, 0)
 )
 
+// menuStatusJS is what the composer's status region says of the menu (a screen reader hears it).
+const menuStatusJS = `document.querySelector('#composer-menu-status[role=status]').textContent`
+
+// menuStatusCounts holds when the status says the open menu's options: "1 suggestion", "3 suggestions".
+const menuStatusCounts = `(n => ` + menuStatusJS + ` === n + (n === 1 ? ' suggestion' : ' suggestions'))(document.querySelectorAll('#composer-menu [role=option]').length)`
+
 // menuClosed waits until the textarea says the menu is closed.
 var menuClosed = waitJS(`document.querySelector('#composer-input').getAttribute('data-expanded') === 'false' && !document.querySelector('#composer-input').hasAttribute('aria-activedescendant')`)
 
@@ -392,16 +398,27 @@ func TestInputBarKeyboardOnly(t *testing.T) {
 	t.Parallel()
 	_, ctx, _ := openAmong(t, "beta", "alpha")
 
+	require.Equal(t, "", evalString(t, ctx, menuStatusJS), "no menu has opened: the status says nothing")
 	do(t, ctx, 10*time.Second, typeText("@"), menuOpen("@beta"), menuOpen("@alpha"))
 	first := evalString(t, ctx, `document.activeElement.getAttribute('aria-activedescendant')`)
 	require.NotEmpty(t, first)
+	// A screen reader hears the menu open, with its options: the status says what
+	// aria-expanded would (a textarea can be no combobox, nor carry aria-expanded).
+	do(t, ctx, 5*time.Second, waitJS(menuStatusCounts))
+	require.False(t, evalBool(t, ctx, `document.activeElement.hasAttribute('aria-expanded') || document.activeElement.hasAttribute('role')`),
+		"the textarea keeps its own role, which takes no aria-expanded")
+	// With a mouse, the rows stay compact (a touch screen's are 44 px: TestPhoneTargets).
+	require.True(t, evalBool(t, ctx, `[...document.querySelectorAll('#composer-menu [role=option]')].every(o => o.getBoundingClientRect().height < 40)`),
+		"desktop rows are as they were")
 	// ↓ moves the active option.
 	do(t, ctx, 5*time.Second, arrowDown, waitJS(`(document.activeElement.getAttribute('aria-activedescendant') || '') !== `+quote(first)))
-	do(t, ctx, 5*time.Second, escape, menuClosed)
+	do(t, ctx, 5*time.Second, escape, menuClosed, waitJS(menuStatusJS+` === 'Suggestions closed'`))
 	require.Equal(t, "@", draft(t, ctx), "Escape closes the menu and keeps the text")
 
-	// A new trigger opens a fresh menu; Enter picks from it instead of sending.
-	do(t, ctx, 10*time.Second, backspace, waitDraft(""), typeText("@al"), menuOpen("@alpha"), pressEnter(0), waitDraft(chip))
+	// A new trigger opens a fresh menu, and the status says so again; Enter picks from it
+	// instead of sending, which closes it.
+	do(t, ctx, 10*time.Second, backspace, waitDraft(""), typeText("@al"), menuOpen("@alpha"), waitJS(menuStatusCounts),
+		pressEnter(0), waitDraft(chip), waitJS(menuStatusJS+` === 'Suggestions closed'`))
 	require.Equal(t, []string{"@alpha"}, chips(t, ctx), "Enter picks from the menu instead of sending")
 	do(t, ctx, 10*time.Second, typeText(" @be"), menuOpen("@beta"), pressEnter(modShift))
 	require.Equal(t, chip+" @be\n", draft(t, ctx), "Shift+Enter always breaks the line")

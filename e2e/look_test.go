@@ -469,6 +469,13 @@ func TestPhoneTargets(t *testing.T) {
 	hint := evalString(t, ctx, `document.querySelector('.composer-hint').textContent`)
 	require.NotContains(t, hint, "Shift+Enter", "a touch keyboard")
 
+	// The `@` menu's options are finger targets too (they were 31 px tall).
+	seedSession(t, srv, "other notes", 1)
+	do(t, ctx, 10*time.Second, chromedp.Focus(composer), typeText("@oth"), menuOpen("@other notes"))
+	require.True(t, evalBool(t, ctx, `[...document.querySelectorAll('#composer-menu [role=option]')].every(o => o.getBoundingClientRect().height >= 44)`),
+		"the menu's rows are %s px tall", evalString(t, ctx, `[...document.querySelectorAll('#composer-menu [role=option]')].map(o => o.getBoundingClientRect().height).join()`))
+	clearDraft(t, ctx)
+
 	sendAPI(t, srv, sessionOf(t, ctx), threeQuestions)
 	do(t, ctx, 20*time.Second, waitJS(modeShown))
 	atLeast44("a question chip", "#composer-mode .chip")

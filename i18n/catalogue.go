@@ -118,6 +118,8 @@ const (
 	MenuFiles
 	MenuFilesSessions
 	MenuAll
+	MenuShown // %[1]d: the options
+	MenuClosed
 	KindFunction
 	KindSkill
 	KindFile
@@ -236,6 +238,8 @@ var catalogue = map[Msg][nLocales]string{
 	MenuFiles:         {"Files", "文件"},
 	MenuFilesSessions: {"Files and sessions", "文件和会话"},
 	MenuAll:           {"Commands, skills and functions", "命令、技能和函数"},
+	MenuShown:         {"%[1]d suggestions", "%[1]d 个建议"},
+	MenuClosed:        {"Suggestions closed", "建议已关闭"},
 	KindFunction:      {"Function", "函数"},
 	KindSkill:         {"Skill", "技能"},
 	KindFile:          {"File", "文件"},

@@ -100,6 +100,7 @@ var ones = map[Msg][nLocales]string{
 	HintCharsMax: {"up to %[1]d character", ""},
 	ValCharsMin:  {"must be at least %[1]s character", ""}, // a schema check's (more_words.go)
 	ValCharsMax:  {"must be at most %[1]s character", ""},
+	MenuShown:    {"%[1]d suggestion", ""},
 }
 
 // countIsOne says whether a message's count (its first argument) is one.

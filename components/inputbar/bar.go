@@ -54,6 +54,7 @@ const (
 	backdropID = "composer-backdrop"
 	listboxID  = "composer-menu"
 	refsID     = "composer-refs"
+	statusID   = "composer-menu-status"
 )
 
 // Bar is the input bar. Its props are values; its live state (machines, controllers,
@@ -167,10 +168,10 @@ func DraftText() string {
 // hero to a session, or between sessions, never rebuilds it.
 func (b *Bar) Render() app.UI {
 	menu := slash.Menu{Active: -1}
-	empty := true
+	empty, gone := true, false
 	if sh := b.sh; sh != nil && sh.cur != nil {
 		menu = sh.menu
-		empty = sh.empty
+		empty, gone = sh.empty, sh.menuGone
 	}
 	// keydown, beforeinput, input and keyup are listened to by the shell itself (see
 	// shell.listen): every keystroke runs them, and go-app's dispatch adds nothing they need.
@@ -179,9 +180,13 @@ func (b *Bar) Render() app.UI {
 		Class("composer-input").
 		Rows(1).
 		Aria("label", locale.T(i18n.Message)).
-		// A textarea's own role (a multi-line textbox) with the listbox it controls: ARIA in
-		// HTML allows no combobox role on a textarea, nor aria-expanded on a textbox, so the
-		// menu's state is data-expanded (the active option is still aria-activedescendant).
+		// A textarea's own role (a multi-line textbox) with the listbox it controls, not the
+		// ARIA 1.2 combobox: ARIA in HTML allows a textarea no role but textbox (axe's
+		// aria-allowed-role), ARIA gives a textbox no aria-expanded (aria-allowed-attr), and
+		// the ARIA 1.1 pattern (a combobox around the textbox) no longer conforms and was
+		// never announced, its state sitting on an element without the focus. So the menu's
+		// state is data-expanded, and a screen reader hears it open and close through the
+		// status region below (menuStatus); the active option is aria-activedescendant.
 		Aria("autocomplete", "list").
 		Aria("haspopup", "listbox").
 		Aria("controls", listboxID).
@@ -255,6 +260,9 @@ func (b *Bar) Render() app.UI {
 			// Written by the backdrop when the chips change; never by go-app, so a render
 			// leaves it as it is.
 			app.Span().ID(refsID).Class("sr-only"),
+			// Says the menu opening (with how many options) and closing, politely: what
+			// aria-expanded would say on a combobox (see the textarea's comment).
+			app.Span().ID(statusID).Class("sr-only").Role("status").Text(menuStatus(menu, gone)),
 			app.Ul().ID(listboxID).Class(menuCls).Role("listbox").Aria("label", menuLabel(menu)).Body(
 				// One group per source, named, so a screen reader says what kind of thing an
 				// option is (a command, a skill, a file…).
@@ -337,6 +345,18 @@ func groupLabel(k slash.SourceKey) string {
 		return locale.T(i18n.MenuFiles)
 	}
 	return k.String()
+}
+
+// menuStatus is what the status region says: the options of an open menu, "closed" once
+// one has closed (gone), and nothing before any opened.
+func menuStatus(m slash.Menu, gone bool) string {
+	if m.Open {
+		return locale.T(i18n.MenuShown, len(m.Options))
+	}
+	if gone {
+		return locale.T(i18n.MenuClosed)
+	}
+	return ""
 }
 
 func menuLabel(m slash.Menu) string {

@@ -105,6 +105,7 @@ func (sh *shell) runSlash(sc *scope, effs []slash.Effect) {
 func (sh *shell) setMenu(sc *scope, m slash.Menu) {
 	sc.menu = m
 	if sc == sh.cur {
+		sh.menuGone = !m.Open && (sh.menu.Open || sh.menuGone)
 		sh.menu = m
 		sh.ctx.Update()
 		if id := m.ActiveID(); id != "" {

@@ -3,6 +3,7 @@ package inputbar
 import (
 	"context"
 	"errors"
+	"regexp"
 	"strings"
 	"testing"
 	"time"
@@ -194,6 +195,9 @@ func TestBarRendersAComboboxAndTheDock(t *testing.T) {
 	}
 	assert.NotContains(t, html, "aria-activedescendant")
 	assert.NotContains(t, html, `role="combobox"`, "ARIA in HTML allows no role on a textarea")
+	assert.NotContains(t, html, "aria-expanded", "nor aria-expanded on a textbox")
+	status := regexp.MustCompile(`<span[^>]*id="composer-menu-status"[^>]*></span>`).FindString(html)
+	assert.Contains(t, status, `role="status"`, "the menu's state is said here, nothing yet")
 	assert.NotContains(t, html, "aria-multiline", "a textarea is multi-line already")
 	assert.Regexp(t, `<button[^>]*disabled`, html, "nothing to send")
 	assert.NotRegexp(t, `<textarea[^>]*disabled`, html)
@@ -210,4 +214,22 @@ func TestBarRendersAComboboxAndTheDock(t *testing.T) {
 	assert.Equal(t, 2, strings.Count(dock, ">Edit</button>"))
 	assert.Equal(t, 2, strings.Count(dock, ">Remove</button>"))
 	assert.NotContains(t, viewtest.Render(t, &QueueDock{}), `role="list"`)
+}
+
+// TestMenuStatusSaysTheMenu: the status region says how many options an open menu holds, and
+// that it closed, as aria-expanded would on a combobox (a textarea cannot be one).
+func TestMenuStatusSaysTheMenu(t *testing.T) {
+	opts := func(n int) []slash.Option { return make([]slash.Option, n) }
+	for _, tt := range []struct {
+		menu slash.Menu
+		gone bool
+		want string
+	}{
+		{slash.Menu{Active: -1}, false, ""},
+		{slash.Menu{Open: true, Options: opts(3)}, false, "3 suggestions"},
+		{slash.Menu{Open: true, Options: opts(1)}, true, "1 suggestion"},
+		{slash.Menu{Active: -1}, true, "Suggestions closed"},
+	} {
+		assert.Equal(t, tt.want, menuStatus(tt.menu, tt.gone))
+	}
 }
