@@ -558,6 +558,19 @@ func TestBackspaceOnADecisionEditsTheKeptDraft(t *testing.T) {
 	require.Equal(t, "I am writing a note about", draft(t, ctx))
 }
 
+// TestOneUndoBringsBackWhatBackspacesErased (QA: after `abcdef` and six Backspaces, each
+// Ctrl+Z brought back one character): Backspaces at a typist's pace are one undo step, as a
+// textarea makes them, and the typing before them is another.
+func TestOneUndoBringsBackWhatBackspacesErased(t *testing.T) {
+	t.Parallel()
+	_, ctx, rng := writing(t)
+	typeAt(t, ctx, rng, "abcdef", typistsPace)
+	do(t, ctx, 10*time.Second, waitDraft("abcdef"))
+	typeAt(t, ctx, rng, "⌫⌫⌫⌫⌫⌫", typistsPace)
+	do(t, ctx, 10*time.Second, waitDraft(""), undoKey, waitDraft("abcdef"))
+	do(t, ctx, 10*time.Second, undoKey, waitDraft(""), redoKey, waitDraft("abcdef"), redoKey, waitDraft(""))
+}
+
 // writing opens a session that has answered its first prompt, with the composer focused for
 // a person to type in.
 func writing(t *testing.T) (*server, context.Context, *rand.Rand) {
@@ -615,7 +628,7 @@ func TestTypingOnAfterSendingAScriptAnswersNothing(t *testing.T) {
 	t.Parallel()
 	const sleep = `/script run(['sleep', '1'])`
 	srv, ctx := openDecision(t, sleep)
-	do(t, ctx, 10*time.Second, chromedp.Click(chromedp.CSS(`#composer-mode .choice:nth-child(2)`)), waitJS(modeGone)) // always
+	do(t, ctx, 10*time.Second, pastGuard(), chromedp.Click(chromedp.CSS(`#composer-mode .choice:nth-child(2)`)), waitJS(modeGone)) // always
 	require.Eventually(t, func() bool {
 		grants, err := apiClient(srv).ListGrants(context.Background())
 		return err == nil && len(grants) == 1

@@ -35,8 +35,8 @@
 //
 // Dispatch is the only write. Each event is one transaction: the draft, the occurrence
 // table, the claim and draftRev (Rev) change together, and one undo record is pushed
-// (or single-character typing merges into the previous one within Config.MergeWindow of
-// the event's At). The bail events BeginCommand, InsertRef, InsertText and ConsumeToken
+// (or single-character typing, and a run of single-character Backspaces or Deletes,
+// merges into the previous one within Config.MergeWindow of the event's At). The bail events BeginCommand, InsertRef, InsertText and ConsumeToken
 // are compare-and-swap on Rev; Rewrote tells whether one actually rewrote the draft.
 //
 // # Submit

@@ -136,10 +136,18 @@ func (m *Machine) userEdit(s, e int, ins []uint16, at time.Time, typed bool) (ef
 		return nil, exact
 	}
 	one := len(ins) == 1 && ins[0] != '\n' || len(ins) == 2 && utf16x.IsHigh(ins[0])
+	g := groupNone
+	switch {
+	case !typed:
+	case s == e && one:
+		g = groupTyping
+	case len(ins) == 0 && (e-s == 1 || e-s == 2 && utf16x.IsHigh(m.buf.at(s))):
+		g = groupErase // one character (a pair is one), as a Backspace or a Delete erases
+	}
 	return m.apply(edit{
 		s: s, e: e, ins: ins, at: at,
 		view: !typed || !exact, typed: typed, rawEnd: os + len(ins) + (e - oe),
-		merge: typed && s == e && one,
+		group: g,
 	}), exact
 }
 

@@ -14,8 +14,8 @@ type Config struct {
 	// for a chip at submit, nothing is sent. Nil leaves the decision to the shell, which
 	// answers Serialized with ErrNoOwner.
 	Owns func(source string) bool
-	// MergeWindow is how close (by the events' At) single-character typing must be to
-	// merge into one undo step. Zero means one second.
+	// MergeWindow is how close (by the events' At) single-character typing, or erasing,
+	// must be to merge into one undo step. Zero means one second.
 	MergeWindow time.Duration
 	// UndoDepth is the size of the undo ring. Zero means 100.
 	UndoDepth int
@@ -250,8 +250,8 @@ type edit struct {
 	typed  bool // the textarea already shows the raw edit; SetView is in its coordinates
 	rawEnd int  // when typed: where the region SetView replaces ends in the textarea
 
-	merge     bool // single-character typing
-	keepPaste bool // a paste upgrade keeps its attempt open
+	group     group // a single keystroke's edit, which may merge into the last undo record
+	keepPaste bool  // a paste upgrade keeps its attempt open
 
 	// sel, when set, is the selection after the edit; otherwise the caret goes after the
 	// insertion. An asynchronous paste upgrade must not move the user's caret.
@@ -284,13 +284,16 @@ func (m *Machine) apply(x edit) []Effect {
 		m.paste = nil
 	}
 
-	if !(x.merge && len(removed) == 0 && claimBefore == m.claim && m.log.merge(x, m.cfg.MergeWindow)) {
+	if len(removed) > 0 {
+		x.group = groupNone // a chip erased is a step of its own
+	}
+	if !(x.group != groupNone && claimBefore == m.claim && m.log.merge(x, del, m.cfg.MergeWindow)) {
 		m.log.push(&change{
 			pos: x.s, del: del, ins: clone(x.ins),
 			delOccs: removed, insOccs: clone(x.add),
 			claimBefore: claimBefore, claimAfter: m.claim,
 			selBefore: Range{x.s, x.e}, selAfter: m.sel,
-			at: x.at, typing: x.merge,
+			at: x.at, group: x.group,
 		}, m.cfg.UndoDepth)
 	}
 

@@ -20,9 +20,24 @@ type change struct {
 	selAfter         Range
 
 	at     time.Time // the last keystroke merged in
-	typing bool      // single-character typing, open to merging
+	group  group     // which keystrokes may merge into it
 	sealed bool      // undone once: never merge into it again
 }
+
+// group is what a record of single keystrokes may take in, as a textarea groups its undo:
+// a run of typing, of Backspaces or of Deletes is one step, and a change of kind starts the
+// next. An Edit does not say which key erased; the place does: a Backspace erases just
+// before the last erasure, a Delete where it was. After one erasure either may follow, so a
+// Backspace and then a Delete at the same caret are one step where a textarea makes two.
+type group uint8
+
+const (
+	groupNone     group = iota
+	groupTyping         // single characters typed, each after the last
+	groupErase          // one character erased: the next erasure says which way
+	groupBackward       // erased backwards (Backspace), each before the last
+	groupForward        // erased forwards (Delete), each where the last was
+)
 
 // history is the undo log: a ring of at most depth records, the applied ones first.
 type history struct {
@@ -51,20 +66,38 @@ func (h *history) push(c *change, depth int) {
 	h.cur = len(h.recs)
 }
 
-// merge folds a single-character insertion into the last record when it continues it:
-// same place, nothing to redo, within window of the last merged keystroke.
-func (h *history) merge(x edit, window time.Duration) bool {
+// merge folds a single-character edit (x.group) into the last record when it continues it:
+// typing right after its insertion, or an erasure of the same kind right before or at its
+// erasure; nothing to redo, within window of the last merged keystroke. del is what x
+// erased.
+func (h *history) merge(x edit, del []uint16, window time.Duration) bool {
 	if h.cur == 0 || h.cur != len(h.recs) {
 		return false
 	}
 	top := h.recs[h.cur-1]
-	if !top.typing || top.sealed || top.pos+len(top.ins) != x.s || x.at.Before(top.at) || x.at.Sub(top.at) > window {
+	if top.sealed || x.at.Before(top.at) || x.at.Sub(top.at) > window {
 		return false
 	}
-	top.ins = append(top.ins, x.ins...)
+	erasing := x.group == groupErase && top.group != groupTyping && top.group != groupNone
+	switch {
+	case x.group == groupTyping && top.group == groupTyping && top.pos+len(top.ins) == x.s:
+		top.ins = append(top.ins, x.ins...)
+	case erasing && top.group != groupForward && x.e == top.pos:
+		top.del = append(del, top.del...)
+		top.pos, top.group = x.s, groupBackward
+	case erasing && top.group != groupBackward && x.s == top.pos:
+		top.del = append(top.del, del...)
+		top.group = groupForward
+	default:
+		return false
+	}
 	top.at = x.at
 	caret := x.s + len(x.ins)
 	top.selAfter = Range{caret, caret}
+	if x.group == groupErase {
+		// Undone, the run comes back selected, as one erasure's text does.
+		top.selBefore = Range{top.pos, top.pos + len(top.del)}
+	}
 	return true
 }
 

@@ -43,6 +43,57 @@ func TestUndo(t *testing.T) {
 	})
 }
 
+// TestUndoGroupsErasures (QA: after `abcdef`, six Backspaces took six Ctrl+Z to undo): a run
+// of single-character Backspaces, or of Deletes, is one undo step within the merge window,
+// as typing is and as a textarea groups them; the run comes back selected.
+func TestUndoGroupsErasures(t *testing.T) {
+	// backspaces erases n characters before caret, one a keystroke from ms on, 100 ms apart;
+	// deletes erases n after it.
+	backspaces := func(caret, n, ms int) []step {
+		var s []step
+		for i := range n {
+			s = append(s, Edit{Start: caret - i - 1, End: caret - i, At: at(ms + 100*i)})
+		}
+		return s
+	}
+	deletes := func(caret, n, ms int) []step {
+		var s []step
+		for i := range n {
+			s = append(s, Edit{Start: caret, End: caret + 1, At: at(ms + 100*i)})
+		}
+		return s
+	}
+	then := func(a []step, b ...step) []step { return append(append([]step(nil), a...), b...) }
+	runTable(t, []tcase{
+		{name: "six Backspaces are one step", start: "abcdef|", steps: then(backspaces(6, 6, 0), Undo{}),
+			want: "[abcdef]", effects: []Effect{SetView{Start: 0, End: 0, Text: "abcdef", SelStart: 0, SelEnd: 6}}},
+		{name: "and one redo erases them again", start: "abcdef|", steps: then(backspaces(6, 6, 0), Undo{}, Redo{}),
+			want: "|", effects: []Effect{SetView{Start: 0, End: 6, SelStart: 0, SelEnd: 0}}},
+		{name: "Backspaces mid-draft", start: "see abc| now", steps: then(backspaces(7, 3, 0), Undo{}),
+			want: "see [abc] now", effects: []Effect{SetView{Start: 4, End: 4, Text: "abc", SelStart: 4, SelEnd: 7}}},
+		{name: "three Deletes are one step", start: "x|abc", steps: then(deletes(1, 3, 0), Undo{}),
+			want: "x[abc]", effects: []Effect{SetView{Start: 1, End: 1, Text: "abc", SelStart: 1, SelEnd: 4}}},
+		{name: "a surrogate pair is one character", start: "a😀b|", steps: then([]step{Edit{Start: 3, End: 4, At: at(0)}, Edit{Start: 1, End: 3, At: at(100)}}, Undo{}),
+			want: "a[😀b]", effects: []Effect{SetView{Start: 1, End: 1, Text: "😀b", SelStart: 1, SelEnd: 4}}},
+		{name: "a pause past the window starts a new step", start: "abcd|", steps: then(append(backspaces(4, 2, 0), backspaces(2, 2, 5000)...), Undo{}),
+			want: "[ab]", effects: []Effect{SetView{Start: 0, End: 0, Text: "ab", SelStart: 0, SelEnd: 2}}},
+		{name: "typing then erasing is two steps", start: "|", steps: []step{typeAt(0, "a"), typeAt(1, "b"), Edit{Start: 1, End: 2, At: at(0)}, Undo{}},
+			want: "a[b]", effects: []Effect{SetView{Start: 1, End: 1, Text: "b", SelStart: 1, SelEnd: 2}}},
+		{name: "erasing then typing is two steps", start: "ab|", steps: then(backspaces(2, 1, 0), Edit{Start: 1, End: 1, Text: "x", At: at(100)}, Undo{}),
+			want: "a|", effects: []Effect{SetView{Start: 1, End: 2, SelStart: 1, SelEnd: 1}}},
+		{name: "Backspaces then Deletes are two steps", start: "ab|cd", steps: then(append(backspaces(2, 2, 0), deletes(0, 2, 200)...), Undo{}),
+			want: "[cd]", effects: []Effect{SetView{Start: 0, End: 0, Text: "cd", SelStart: 0, SelEnd: 2}}},
+		{name: "Deletes then Backspaces are two steps", start: "ab|cd", steps: then(append(deletes(2, 2, 0), backspaces(2, 2, 200)...), Undo{}),
+			want: "[ab]", effects: []Effect{SetView{Start: 0, End: 0, Text: "ab", SelStart: 0, SelEnd: 2}}},
+		{name: "an erasure elsewhere is a new step", start: "abc|", steps: []step{Edit{Start: 2, End: 3, At: at(0)}, Edit{Start: 0, End: 1, At: at(100)}, Undo{}},
+			want: "[a]b", effects: []Effect{SetView{Start: 0, End: 0, Text: "a", SelStart: 0, SelEnd: 1}}},
+		{name: "a chip erased is a step of its own", start: "ab￼|", steps: then(backspaces(3, 3, 0), Undo{}),
+			want: "[ab]", effects: []Effect{SetView{Start: 0, End: 0, Text: "ab", SelStart: 0, SelEnd: 2}}},
+		{name: "a word erased at once is a step of its own", start: "ab cd|", steps: []step{Edit{Start: 3, End: 5, At: at(0)}, Edit{Start: 2, End: 3, At: at(100)}, Undo{}},
+			want: "ab[ ]", effects: []Effect{SetView{Start: 2, End: 2, Text: " ", SelStart: 2, SelEnd: 3}}},
+	})
+}
+
 func TestUndoRing(t *testing.T) {
 	m := build(t, "|")
 	for i := range 150 {
@@ -120,12 +171,12 @@ func TestUndoLog(t *testing.T) {
 		run(t, m, typeAt(2, "x"), typeAt(0, "y"), Undo{})
 		equal(t, "draft", show(m), "|abx")
 	})
-	t.Run("deleting and pasting never merge", func(t *testing.T) {
-		m := build(t, "abc|")
-		run(t, m, backspace(3), backspace(2), Undo{})
-		equal(t, "one backspace undone", show(m), "a[b]")
+	t.Run("pasting never merges", func(t *testing.T) {
+		m := build(t, "ab|")
 		run(t, m, PasteBegin{Text: "x", Selection: Range{2, 2}}, typeAt(3, "y"), Undo{})
 		equal(t, "typing after a paste", show(m), "abx|")
+		run(t, m, backspace(3), Undo{})
+		equal(t, "a Backspace after a paste", show(m), "ab[x]")
 	})
 	t.Run("a new edit truncates redo", func(t *testing.T) {
 		m := build(t, "|")
