@@ -15,5 +15,7 @@
 //
 // Keys pressed in a morphed mode are decided here too (Key): the guard, a letter typed on the
 // morphed area that belongs to the draft, Enter that advances, Escape that dismisses. The view
-// only reads the DOM event into a Key and runs what comes back.
+// only reads the DOM event into a Key and runs what comes back. So are clicks (Press): one a
+// pointer made on a decision that has just appeared, or that ends a double-click begun
+// before it did, was meant for the decision it replaced, and is ignored.
 package composer

@@ -53,7 +53,8 @@ type Wake struct{ After time.Duration }
 // RunSecondary, which prevents it only when the mode had a secondary action to run.
 
 // Swallow says the key does nothing: an Enter inside the guard after a decision appeared
-// was meant for the draft, not for the question that just took its place.
+// was meant for the draft, not for the question that just took its place. For a Press, the
+// click does nothing: it was meant for the decision this one replaced.
 type Swallow struct{}
 
 // ToDraft says a letter typed on the morphed area itself, before the person moved into the

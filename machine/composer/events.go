@@ -109,6 +109,21 @@ type Key struct {
 	At        time.Time
 }
 
+// Press is a click in the morphed area of a decision, as the view read it from the DOM before
+// any of the mode's own handlers saw it: a mouse's click, a tap, a pen's, or the click a key
+// (Enter or Space on a button) or a script made. Swallow says it was not meant for the
+// decision shown now, and the view stops it there; nil lets it through.
+type Press struct {
+	// Detail is the click's MouseEvent.detail: 1 for a single click, 2 for the second
+	// click of a double-click (3 for a triple's third), 0 for a key's or a script's click.
+	Detail int
+	// Pointer says the click names the pointer that made it (PointerEvent.pointerType: a
+	// mouse, a finger, a pen); a key's or a script's click names none, and so do the clicks of
+	// a browser whose clicks are no PointerEvent (then Detail tells).
+	Pointer bool
+	At      time.Time
+}
+
 // Tick is the clock reaching the time a Wake asked for.
 type Tick struct{ At time.Time }
 
@@ -128,6 +143,7 @@ type Composing struct {
 	At time.Time
 }
 
+func (Press) event()       {}
 func (Composing) event()   {}
 func (Tick) event()        {}
 func (Covering) event()    {}

@@ -19,6 +19,7 @@ import (
 //     is shown exactly when one is queued, not set aside and not held;
 //   - Ended of an id not queued changes nothing and returns nothing;
 //   - a Key changes no state, and means something exactly when a mode is morphed in;
+//   - a Press changes no state, and is ignored only while a decision is shown;
 //   - every effect is plain data;
 //   - a view that follows Shown and Exit holds exactly what the machine says is shown:
 //     every Exit names what was shown, every Shown follows an Exit or starts from idle.
@@ -52,7 +53,10 @@ func FuzzDispatch(f *testing.F) {
 			clock += next()
 			now := at(clock)
 			var ev Event
-			switch next() % 14 {
+			switch next() % 15 {
+			case 14:
+				// A click: a pointer's, counted 0 to 2, or a key's.
+				ev = Press{Detail: next() % 3, Pointer: next()%2 == 0, At: now}
 			case 13:
 				ev = Composing{On: next()%2 == 0, At: now}
 			case 12:
@@ -101,6 +105,11 @@ func FuzzDispatch(f *testing.F) {
 			})
 			effects := m.Dispatch(ev)
 			machinetest.Comparable(t, effects...)
+			if _, ok := ev.(Press); ok {
+				if _, shows := m.Head(); !reflect.DeepEqual(snapshot(m), before) || effects != nil && !shows {
+					t.Fatalf("%#v: effects %v, state %+v -> %+v", ev, effects, before, snapshot(m))
+				}
+			}
 			if e, ok := ev.(Ended); ok && !queued {
 				if effects != nil || !reflect.DeepEqual(snapshot(m), before) {
 					t.Fatalf("Ended{%q} of an id not queued: effects %v, state %+v -> %+v", e.ID, effects, before, snapshot(m))

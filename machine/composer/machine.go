@@ -70,6 +70,9 @@ type Machine struct {
 	// the person pressed a key inside it. The view keeps EnteredID across a reload (Reset's
 	// Entered).
 	entered bool
+	// pressedAt is when the last click in a morphed area came, whatever it showed: where a
+	// multi-click began (press).
+	pressedAt time.Time
 }
 
 // New returns an idle machine with an empty queue.
@@ -174,6 +177,8 @@ func (m *Machine) Dispatch(ev Event) []Effect {
 		return m.sync(e)
 	case Key:
 		return m.key(e)
+	case Press:
+		return m.press(e)
 	case Tick:
 		return m.tick(e)
 	case Composing:
@@ -391,6 +396,50 @@ func (m *Machine) key(k Key) []Effect {
 		}
 	}
 	return nil
+}
+
+// press is a click in the morphed area: ignored (Swallow) when Stray says it was meant for the
+// decision the one shown replaced.
+func (m *Machine) press(p Press) []Effect {
+	before := m.pressedAt
+	m.pressedAt = p.At
+	// Only a decision shown: the fn-form is the person's own, and a decision set aside or
+	// held is not on screen.
+	if m.showing() && Stray(p, m.shownAt, before, m.guard) {
+		return []Effect{Swallow{}}
+	}
+	return nil
+}
+
+// Stray reports whether a click on a decision that appeared at shown was not the person's
+// answer to it but meant for what was there before (the pointer's click before this one came
+// at before; guard is the Enter guard, none when 0). It holds a decision that has just
+// replaced another in place: the next run of a script, the next confirm, a batch's next
+// request, a card the approvals screen's list moved up. Without it the second click of a
+// double-click on Approve (or a second tap) approved the next request too, which the person
+// never saw (QA round 16's P1). The composer applies it (Press), and so do the decision cards
+// of the thread and the approvals screen.
+//
+//   - Inside the guard after the decision appeared, as for Enter: nobody reads a decision and
+//     aims at one of its buttons in 400 ms, so the click was meant for what was there
+//     before. It holds whatever the click's count: two single clicks, and a phone's two taps
+//     (their count is the browser's guess), are caught as a double-click is.
+//   - The second (third…) click of a multi-click (Detail >= 2) whose click before it came
+//     before this decision appeared: the gesture began on another decision. A double-click
+//     can outlast the guard (a system's double-click time is 500 ms and more, and the next
+//     decision appears as soon as the first answer is taken), and its second click is never
+//     a new aim. A multi-click that began on this decision goes through: nothing in a
+//     decision takes a double-click, its answer goes once (one reply at a time), and a
+//     person whose first click fell inside the guard is not held back again for clicking
+//     twice.
+//
+// A click with no pointer (Detail 0, no pointer type) is a key's or a script's: the keys have
+// their own rules (Key: the guard, the focus delay), and a script's click is nobody's slip.
+func Stray(p Press, shown, before time.Time, guard time.Duration) bool {
+	if p.Detail <= 0 && !p.Pointer {
+		return false
+	}
+	return guard > 0 && p.At.Sub(shown) < guard || p.Detail >= 2 && before.Before(shown)
 }
 
 // eraseOf is -1 for Backspace, +1 for Delete, 0 for any other key: ToDraft's Erase.

@@ -669,6 +669,93 @@ func TestKey(t *testing.T) {
 	}
 }
 
+// TestPress: a click in the morphed area, as the view reads it (its time, its count, its
+// pointer), is ignored when a pointer made it and it was meant for the decision the shown one
+// replaced: inside the guard after it appeared, or as the rest of a multi-click that began
+// before it did (QA round 16's P1: a double-click on Approve approved the next run too).
+func TestPress(t *testing.T) {
+	// q1 is answered at 1000 ms, and a1, asked meanwhile, takes its place then.
+	next := []Event{Asked{approval("q1"), at(0)}, Asked{approval("a1"), at(500)}, Ended{ID: "q1", At: at(1000)}}
+	swallow := []Effect{Swallow{}}
+	mouse := func(detail, ms int) Press { return Press{Detail: detail, Pointer: true, At: at(ms)} }
+	tap := mouse // a finger's click is a pointer's, as a mouse's
+	tests := []struct {
+		name   string
+		events []Event
+		press  Press
+		want   []Effect
+	}{
+		{"idle: a click is the page's", nil, mouse(1, 1000), nil},
+		{"a click inside the guard after a decision appeared is ignored", next, mouse(1, 1100), swallow},
+		{"at the guard's last moment too", next, mouse(1, 1399), swallow},
+		{"after the guard it answers", next, mouse(1, 1400), nil},
+		{"a double-click's second click, 120 ms after its first answered the decision before", append(next, mouse(1, 980)), mouse(2, 1100), swallow},
+		{"a slow double-click's second click, past the guard, is still the gesture begun before", append(next, mouse(1, 950)), mouse(2, 1500), swallow},
+		{"a multi-click's click with none of it seen (it began outside the decision)", next, mouse(3, 2000), swallow},
+		{"a double-click begun on this decision goes through: its answer goes once", append(next, mouse(1, 2000)), mouse(2, 2120), nil},
+		{"a first click inside the guard does not hold back the person's next one", append(next, mouse(1, 1300)), mouse(2, 1600), nil},
+		{"two single clicks: the second inside the guard is ignored", append(next, mouse(1, 980)), mouse(1, 1240), swallow},
+		{"a phone's second tap, 170 ms after the first", append(next, tap(1, 990)), tap(1, 1160), swallow},
+		{"counted as a double tap, too", append(next, tap(1, 990)), tap(2, 1160), swallow},
+		{"a tap after the guard answers", next, tap(1, 1600), nil},
+		{"a click with a count and no pointer type is a pointer's (a browser without PointerEvent clicks)", next, Press{Detail: 1, At: at(1100)}, swallow},
+		{"so is a click that names its pointer and no count", next, Press{Pointer: true, At: at(1100)}, swallow},
+		{"a key's or a script's click is not a pointer's: the keys have their guard", next, Press{At: at(1100)}, nil},
+		{"the first decision shown on its own is guarded too", []Event{Asked{approval("a1"), at(0)}}, mouse(1, 100), swallow},
+		{"a resumed decision is guarded as it comes back", []Event{Asked{approval("a1"), at(0)}, ChatAbout{}, Resume{At: at(5000)}}, mouse(2, 5100), swallow},
+		{"the decision the person was in before a reload is not", []Event{Reset{Decisions: []Decision{approval("a1")}, Entered: "a1", At: at(0)}}, mouse(1, 100), nil},
+		{"a decision set aside is not shown: the composer is idle", []Event{Asked{approval("a1"), at(0)}, ChatAbout{}}, mouse(1, 100), nil},
+		{"the fn-form is the person's own, never guarded", []Event{OpenFnForm{"deploy"}}, mouse(2, 0), nil},
+		{"a question's choice as an approval's", []Event{Asked{confirm("c1"), at(0)}, Asked{confirm("c2"), at(0)}, Ended{ID: "c1", At: at(2000)}}, mouse(2, 2240), swallow},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			m := New(Config{})
+			machinetest.Run(t, m.Dispatch, tt.events...)
+			before := snapshot(m)
+			got := machinetest.Run[Event](t, m.Dispatch, tt.press)
+			machinetest.Equal(t, got, tt.want)
+			if s := snapshot(m); !reflect.DeepEqual(s, before) {
+				t.Errorf("a click changed the state:\n got %+v\nwant %+v", s, before)
+			}
+		})
+	}
+	t.Run("a negative guard turns the time rule off, not the multi-click's", func(t *testing.T) {
+		m := New(Config{EnterGuard: -1})
+		machinetest.Run[Event](t, m.Dispatch, Asked{approval("a1"), at(0)})
+		machinetest.Equal(t, machinetest.Run[Event](t, m.Dispatch, mouse(1, 10)), nil)
+		machinetest.Run[Event](t, m.Dispatch, Ended{ID: "a1", At: at(20)}, Asked{approval("a2"), at(20)})
+		machinetest.Equal(t, machinetest.Run[Event](t, m.Dispatch, mouse(2, 30)), swallow)
+	})
+}
+
+// TestStray: the rule of Press on its own, as a decision card applies it: shown when the card
+// drew the decision, before the pointer's click before this one.
+func TestStray(t *testing.T) {
+	g := DefaultEnterGuard
+	tests := []struct {
+		name          string
+		p             Press
+		shown, before time.Time
+		guard         time.Duration
+		want          bool
+	}{
+		{"a click inside the guard", Press{Detail: 1, Pointer: true, At: at(1300)}, at(1000), at(900), g, true},
+		{"a click after it", Press{Detail: 1, Pointer: true, At: at(1400)}, at(1000), at(900), g, false},
+		{"a double-click's second, begun before the card drew this decision", Press{Detail: 2, Pointer: true, At: at(1600)}, at(1000), at(950), g, true},
+		{"a double-click begun on it", Press{Detail: 2, Pointer: true, At: at(1600)}, at(1000), at(1500), g, false},
+		{"a tap inside the guard", Press{Detail: 1, Pointer: true, At: at(1100)}, at(1000), time.Time{}, g, true},
+		{"a key's click", Press{At: at(1010)}, at(1000), time.Time{}, g, false},
+		{"no guard: only the multi-click", Press{Detail: 1, Pointer: true, At: at(1010)}, at(1000), time.Time{}, 0, false},
+		{"a decision never drawn anew (zero) is not guarded", Press{Detail: 1, Pointer: true, At: at(10)}, time.Time{}, time.Time{}, g, false},
+	}
+	for _, tt := range tests {
+		if got := Stray(tt.p, tt.shown, tt.before, tt.guard); got != tt.want {
+			t.Errorf("%s: Stray = %v, want %v", tt.name, got, tt.want)
+		}
+	}
+}
+
 func TestModeDecision(t *testing.T) {
 	for m, want := range map[Mode]bool{Idle: false, FnForm: false, Question: true, Approval: true} {
 		if got := m.Decision(); got != want {
