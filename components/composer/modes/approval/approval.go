@@ -45,6 +45,7 @@ type Mode struct {
 	reply       widget.Replier
 	sent        bool     // an answer went from this tab
 	items       []string // a batch's answers, request by request ("allow", "deny", "" for none yet)
+	placed      bool     // the decision put the focus in the field itself (FocusFirst): no scroll
 }
 
 // New makes the approval mode for a decision.
@@ -134,7 +135,10 @@ func (m *Mode) Body() app.UI {
 			Aria("label", locale.T(i18n.InsteadLabel)).
 			Placeholder(locale.T(i18n.InsteadPlaceholder)).Text(m.initial).
 			OnFocus(func(ctx app.Context, e app.Event) {
-				showWithSend(ctx.JSSrc())
+				if !m.placed {
+					showWithSend(ctx.JSSrc()) // the person moved in: to type, and send
+				}
+				m.placed = false
 				ctx.PreventUpdate()
 			}, app.EventScope(m.key)).
 			OnInput(func(ctx app.Context, e app.Event) {
@@ -295,6 +299,12 @@ func (m *Mode) Shortcut(ctx app.Context, approve bool) {
 // screen the decision itself (its dialog) takes the focus, and its keys stay the
 // composer's: a field would raise the on-screen keyboard over the buttons (QA round 14
 // #10); a tap in the field brings it up.
+//
+// Either way the body stays at its top: the decision took the focus on its own, and the
+// person has yet to read it. The field is the body's last part, and the browser's scroll to
+// it (and showWithSend's) opened an approval 138 px down at 200 % zoom, its question, its
+// command and Approve above the fold and the broader "always" the first answer in view. A
+// person who moves into the field (Tab, a click) still gets it with Send in view.
 func (m *Mode) FocusFirst() bool {
 	id := "approval-instruction"
 	if app.Window().Call("matchMedia", "(pointer: coarse)").Get("matches").Bool() {
@@ -304,7 +314,8 @@ func (m *Mode) FocusFirst() bool {
 	if !el.Truthy() {
 		return false
 	}
-	el.Call("focus")
+	m.placed = id == "approval-instruction" // the container asks only while the field has no focus
+	el.Call("focus", map[string]any{"preventScroll": true})
 	return true
 }
 
