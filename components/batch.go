@@ -10,6 +10,7 @@ import (
 
 	"parley/app/api"
 	"parley/app/store"
+	"parley/components/composer"
 	"parley/components/composer/modes/widget"
 	"parley/i18n"
 	"parley/machine/batch"
@@ -75,6 +76,9 @@ func (d *DecisionCard) renderBatch() app.UI {
 				Title(tr(i18n.SendTheseTitle)).
 				Body(app.Span().Class("choice-label").Text(tr(i18n.SendThese, answered, len(req.Items)))).
 				OnClick(func(ctx app.Context, e app.Event) {
+					if composer.Stray(e.Value, d.drawnAt) {
+						return
+					}
 					raw, _ := json.Marshal(protocol.ApprovalAnswer{Items: d.items})
 					d.decide(ctx, protocol.ReplyRequest{Action: protocol.ActionAccept, Content: raw})
 				})
@@ -103,6 +107,9 @@ func (d *DecisionCard) itemButton(i int, value, label string) app.UI {
 		Aria("pressed", strconv.FormatBool(d.items[i] == value)).
 		Body(app.Span().Class("choice-label").Text(label)).
 		OnClick(func(ctx app.Context, e app.Event) {
+			if composer.Stray(e.Value, d.drawnAt) {
+				return // a pick is no answer, but the Approve all beside it reads the picks
+			}
 			items := append([]string(nil), d.items...)
 			items[i] = value
 			d.items = items

@@ -6,11 +6,13 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"time"
 
 	"github.com/maxence-charriere/go-app/v10/pkg/app"
 
 	"parley/app/locale"
 	"parley/app/store"
+	"parley/components/composer"
 	"parley/i18n"
 	"parley/machine/batch"
 	"parley/protocol"
@@ -113,16 +115,21 @@ type DecisionCard struct {
 	reason  string
 	items   []string
 	retried string
-	shown   string // the decision the state above belongs to
+	shown   string    // the decision the state above belongs to
+	drawnAt time.Time // when the card drew it: a click on its answers sooner is a stray
 }
 
 // Render draws the card.
 func (d *DecisionCard) Render() app.UI {
 	m := worded(d.Message)
-	if d.shown != "" && m.ID != d.shown {
-		// go-app reuses a component by its place: a card that now shows another decision
-		// (the approvals screen's queue moved up) must not keep what was typed for the last.
-		d.expanded, d.typed, d.problem, d.reason, d.items, d.retried = false, "", "", "", nil, ""
+	if m.ID != d.shown {
+		if d.shown != "" {
+			// go-app reuses a component by its place: a card that now shows another decision
+			// (the approvals screen's queue moved up) must not keep what was typed for the
+			// last, nor take a click meant for it.
+			d.expanded, d.typed, d.problem, d.reason, d.items, d.retried = false, "", "", "", nil, ""
+		}
+		d.drawnAt = time.Now()
 	}
 	d.shown = m.ID
 	if m.Status == store.StatusPending && d.Session == "" && !d.isBatch() {
@@ -218,6 +225,9 @@ func (d *DecisionCard) answers() []app.UI {
 				}),
 			).
 			OnClick(func(ctx app.Context, e app.Event) {
+				if composer.Stray(e.Value, d.drawnAt) {
+					return
+				}
 				if tone == protocol.ToneDeny && strings.TrimSpace(d.reason) != "" {
 					// A rejection with its reason: what the asker reads.
 					reply = protocol.ReplyRequest{Action: protocol.ActionDecline, Reason: strings.TrimSpace(d.reason)}
@@ -310,7 +320,11 @@ func (d *DecisionCard) inlineAnswer(s *protocol.Schema) app.UI {
 	return app.Div().Class("entry-answer").Body(
 		input,
 		app.Button().Type("button").Class("choice tone-affirm").Text(tr(i18n.Send)).
-			OnClick(func(ctx app.Context, e app.Event) { d.sendTyped(ctx, s) }),
+			OnClick(func(ctx app.Context, e app.Event) {
+				if !composer.Stray(e.Value, d.drawnAt) {
+					d.sendTyped(ctx, s)
+				}
+			}),
 		app.If(d.problem != "", func() app.UI {
 			return app.Div().Class("entry-problem").Role("alert").Text(d.problem)
 		}),

@@ -303,7 +303,7 @@ func TestAgentRejectionWithAReasonReachesTheModel(t *testing.T) {
 	do(t, ctx, 20*time.Second, waitJS(`!!document.querySelector('#composer-mode.mode-approval')`),
 		chromedp.SendKeys(chromedp.CSS(`#approval-instruction`), "keep the notes"),
 		waitJS(`!document.querySelector('#composer-mode .send').disabled`),
-		chromedp.Click(chromedp.CSS(`#composer-mode .send`)))
+		pastGuard(), chromedp.Click(chromedp.CSS(`#composer-mode .send`)))
 	waitFinal(t, ctx, "Understood, I will keep it.")
 	require.Equal(t, []string{"call_0: error: rejected by the user: keep the notes"}, toolResults(t, fake))
 	require.Contains(t, receipts(t, ctx), "error")

@@ -3,6 +3,7 @@ package e2e
 import (
 	"context"
 	"encoding/json"
+	"fmt"
 	"strconv"
 	"strings"
 	"sync"
@@ -471,7 +472,7 @@ func TestPendingCountFollowsAnswers(t *testing.T) {
 		waitJS(`document.querySelector('.session-item[data-session="`+id+`"] .session-waiting')?.textContent === '1'`))
 	require.Contains(t, evalString(t, ctx, `document.querySelector('.approvals-link').getAttribute('aria-label')`), "1 ")
 	// Yes in the composer: the confirm ends, the form is asked; still one waits.
-	do(t, ctx, 10*time.Second, chromedp.Click(chromedp.CSS(`#composer-mode .choice`)),
+	do(t, ctx, 10*time.Second, pastGuard(), chromedp.Click(chromedp.CSS(`#composer-mode .choice`)),
 		waitJS(`document.querySelectorAll('.thread .entry-decision').length === 2`))
 	// The form answered from another client: nothing waits, and the page says so.
 	dec := evalString(t, ctx, `document.querySelector('.entry-decision.status-pending')?.dataset.decision || ''`)
@@ -1037,6 +1038,27 @@ func TestApprovalsRejectKeepsOneReasonField(t *testing.T) {
 
 // markedBatch asks for two commands as one batch; the second must never run once marked Reject.
 const markedBatch = `/script rs = run_batch([['echo', 'keep'], ['echo', 'DO-NOT-RUN']]); send(' | '.join([r.stdout.strip() or r.error for r in rs]))`
+
+// TestADoubleClickOnABatchCardAnswersOnlyIt (QA round 16's P1, on the thread's cards): a
+// script asks two batches in turn. Its first is approved with a double-click on its card's
+// Approve all; the second's card lands in the thread where the first's was, and takes the
+// second click. That click is ignored, as in the composer, and the second batch waits.
+func TestADoubleClickOnABatchCardAnswersOnlyIt(t *testing.T) {
+	t.Parallel()
+	const twoBatches = `/script run_batch([['echo', 'a'], ['echo', 'b']]); run_batch([['touch', 'DANGER-second-command.txt'], ['echo', 'c']]); send('done')`
+	card := `.thread .entry-decision.status-pending`
+	srv, ctx := openSession(t, twoBatches)
+	do(t, ctx, 60*time.Second, waitJS(`!!document.querySelector('`+card+` .entry-actions .choice.tone-affirm')`), pastGuard())
+	x, y := centreOf(t, ctx, card+` .entry-actions .choice.tone-affirm`)
+	doubleClickAcross(t, ctx, x, y, 120*time.Millisecond, onChange(`document.querySelector('`+card+`')?.textContent.includes('touch DANGER')`))
+	require.Equal(t, "Approve all", evalString(t, ctx, fmt.Sprintf(`(e => e.closest('.entry-decision').textContent.includes('touch DANGER') ? e.closest('.choice').textContent : e.outerHTML)(document.elementFromPoint(%g, %g))`, x, y)),
+		"the second click landed on the next batch's Approve all")
+	time.Sleep(time.Second) // a check that nothing is sent: an answer takes a few ms
+	d := onlyDecision(t, srv, sessionOf(t, ctx))
+	require.Contains(t, d.Request.Items[0].Details, "touch", "the second batch is still waiting")
+	require.Len(t, approvalHistory(t, srv).Entries, 1, "only the first was answered")
+	require.NoFileExists(t, srv.data+"-workspace/DANGER-second-command.txt")
+}
 
 // TestApproveAllNeverRunsARequestMarkedReject (#1): in the composer, a request marked Reject
 // turns "Approve all" into "Approve 1, reject 1", and Ctrl+Enter sends exactly that; so does

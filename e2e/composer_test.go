@@ -2,11 +2,15 @@ package e2e
 
 import (
 	"context"
+	"fmt"
 	"math/rand/v2"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
 
+	"github.com/chromedp/cdproto/cdp"
+	"github.com/chromedp/cdproto/emulation"
 	"github.com/chromedp/cdproto/input"
 	"github.com/chromedp/chromedp"
 	"github.com/stretchr/testify/require"
@@ -22,6 +26,10 @@ const (
 	modeGone   = `!document.querySelector('#composer-mode') && getComputedStyle(document.querySelector('.composer-bar')).display !== 'none'`
 	guardPause = 450 * time.Millisecond // Enter is ignored for 400 ms after a decision appears (its field takes the focus after 1 s)
 )
+
+// pastGuard waits out the guard after a decision appeared: a click on it sooner is taken for
+// one meant for what was there before it (machine/composer's Press), as an Enter is.
+func pastGuard() chromedp.Action[chromedp.Void] { return chromedp.Sleep(guardPause) }
 
 // openSession starts a server and a browser on a fresh session, and sends text from the
 // composer.
@@ -162,7 +170,7 @@ func TestLoneChoiceIsOneClick(t *testing.T) {
 	_, ctx := openDecision(t, `/script send('env=' + ask('Which environment?', {'type': 'string', 'enum': ['staging', 'prod']}))`)
 	require.Equal(t, "Which environment?", modeText(t, ctx, `.question-message`))
 	require.Equal(t, "staging|prod|Other…", evalString(t, ctx, `[...document.querySelectorAll('#composer-mode .choice')].map(c => c.innerText).join('|')`))
-	do(t, ctx, 10*time.Second, chromedp.Click(chromedp.CSS(`#composer-mode .choice:nth-child(2)`)))
+	do(t, ctx, 10*time.Second, pastGuard(), chromedp.Click(chromedp.CSS(`#composer-mode .choice:nth-child(2)`)))
 	waitReply(t, ctx, "env=prod")
 	do(t, ctx, 10*time.Second, waitJS(modeGone))
 	require.Equal(t, "prod", evalString(t, ctx, `document.querySelector('.entry-decision .entry-outcome').textContent`), "the thread keeps the outcome")
@@ -197,7 +205,7 @@ func TestEveryFieldKindIsSubmitted(t *testing.T) {
 	typeIn := func(sel, text string) chromedp.Action[chromedp.Void] {
 		return chromedp.SendKeys(chromedp.CSS(`#composer-mode .field:not(.is-hidden) `+sel), text)
 	}
-	do(t, ctx, 20*time.Second,
+	do(t, ctx, 20*time.Second, pastGuard(),
 		chip("Title"), typeIn(`input[type=text]`, "Report"),
 		chip("Notes"), typeIn(`textarea`, "line one"),
 		chip("Mail"), typeIn(`input[type=email]`, "not-an-address"),
@@ -246,7 +254,7 @@ func TestApprovalIsOneClick(t *testing.T) {
 	require.Contains(t, modeText(t, ctx, `.approval-details`), "echo hello")
 	require.Equal(t, "Approve|Approve, and always for this command|Reject",
 		evalString(t, ctx, `[...document.querySelectorAll('#composer-mode .choice-label')].map(e => e.textContent).join('|')`))
-	do(t, ctx, 10*time.Second, chromedp.Click(chromedp.CSS(`#composer-mode .choice`)))
+	do(t, ctx, 10*time.Second, pastGuard(), chromedp.Click(chromedp.CSS(`#composer-mode .choice`)))
 	waitReply(t, ctx, "got hello")
 	do(t, ctx, 10*time.Second, waitJS(modeGone))
 }
@@ -259,7 +267,7 @@ func TestRejectionWithAReasonReachesTheTool(t *testing.T) {
 	require.True(t, evalBool(t, ctx, `document.querySelector('#composer-mode .send').disabled`), "nothing typed, nothing to send")
 	do(t, ctx, 10*time.Second, chromedp.SendKeys(chromedp.CSS(`#approval-instruction`), "use printf instead"),
 		waitJS(`!document.querySelector('#composer-mode .send').disabled`),
-		chromedp.Click(chromedp.CSS(`#composer-mode .send`)))
+		pastGuard(), chromedp.Click(chromedp.CSS(`#composer-mode .send`)))
 	waitReply(t, ctx, "got rejected by the user: use printf instead")
 	require.Contains(t, evalString(t, ctx, `document.querySelector('.entry-run .entry-output').textContent`), "was not done: rejected by the user: use printf instead")
 	require.Equal(t, "Rejected: use printf instead", evalString(t, ctx, `document.querySelector('.entry-decision .entry-outcome').textContent`), "the outcome in words")
@@ -269,7 +277,7 @@ func TestRejectionWithAReasonReachesTheTool(t *testing.T) {
 func TestAlwaysCreatesAGrant(t *testing.T) {
 	t.Parallel()
 	srv, ctx := openDecision(t, echoScript)
-	do(t, ctx, 10*time.Second, chromedp.Click(chromedp.CSS(`#composer-mode .choice:nth-child(2)`)))
+	do(t, ctx, 10*time.Second, pastGuard(), chromedp.Click(chromedp.CSS(`#composer-mode .choice:nth-child(2)`)))
 	waitMessages(t, ctx, 2)
 	grants, err := apiClient(srv).ListGrants(context.Background())
 	require.NoError(t, err)
@@ -293,10 +301,10 @@ func TestDecisionsQueueFirstInFirstOut(t *testing.T) {
 	require.Equal(t, "First?", modeText(t, ctx, `.question-message`), "the second waits: nothing stacks")
 	require.Equal(t, 1, int(get(t, ctx, chromedp.Evaluate[float64](`document.querySelectorAll('#composer-mode').length`))))
 
-	do(t, ctx, 10*time.Second, chromedp.Click(chromedp.CSS(`#composer-mode .choice`)),
+	do(t, ctx, 10*time.Second, pastGuard(), chromedp.Click(chromedp.CSS(`#composer-mode .choice`)),
 		waitJS(`document.querySelector('#composer-mode .question-message')?.textContent === 'Second?'`))
 	waitReply(t, ctx, "first=True")
-	do(t, ctx, 10*time.Second, chromedp.Click(chromedp.CSS(`#composer-mode .choice:nth-child(2)`)),
+	do(t, ctx, 10*time.Second, pastGuard(), chromedp.Click(chromedp.CSS(`#composer-mode .choice:nth-child(2)`)),
 		waitJS(`!!window.__answer`), waitJS(modeGone))
 	require.Equal(t, `{"action":"accept","content":"b"}`, evalString(t, ctx, `window.__answer`))
 }
@@ -330,7 +338,7 @@ func TestFnFormIsCancelledByADecision(t *testing.T) {
 	sendAPI(t, srv, sessionOf(t, ctx), `/script send('ok=' + str(confirm('Interrupting?')))`)
 	do(t, ctx, 20*time.Second, waitJS(`!!document.querySelector('#composer-mode.mode-question')`))
 	require.Equal(t, "Interrupting?", modeText(t, ctx, `.question-message`))
-	do(t, ctx, 10*time.Second, chromedp.Click(chromedp.CSS(`#composer-mode .choice`)), waitJS(modeGone))
+	do(t, ctx, 10*time.Second, pastGuard(), chromedp.Click(chromedp.CSS(`#composer-mode .choice`)), waitJS(modeGone))
 	require.False(t, evalBool(t, ctx, modeShown), "the fn-form is not restored")
 }
 
@@ -390,7 +398,7 @@ func TestDraftIsKeptUnderADecision(t *testing.T) {
 	// Typing on: the letters go to the draft, and Enter answers nothing.
 	do(t, ctx, 10*time.Second, chromedp.KeyEvent("xy"), pressEnter(0))
 	require.True(t, evalBool(t, ctx, modeShown), "Enter right after the decision appeared answered nothing")
-	do(t, ctx, 10*time.Second, chromedp.Click(chromedp.CSS(`#composer-mode .choice`)), waitJS(modeGone),
+	do(t, ctx, 10*time.Second, pastGuard(), chromedp.Click(chromedp.CSS(`#composer-mode .choice`)), waitJS(modeGone),
 		waitJS(`document.activeElement.id === 'composer-input'`))
 	require.Equal(t, "half a thoughtxy", draft(t, ctx), "the keys typed as it appeared went to the draft they were meant for")
 }
@@ -406,7 +414,7 @@ func TestAnsweredInAnotherTab(t *testing.T) {
 	// it ends.
 	require.NoError(t, chromedp.Do(other))
 	do(t, other, 30*time.Second, chromedp.Navigate(url), waitReady(), waitJS(modeShown))
-	do(t, other, 10*time.Second, chromedp.Click(chromedp.CSS(`#composer-mode .choice`)), waitJS(modeGone))
+	do(t, other, 10*time.Second, pastGuard(), chromedp.Click(chromedp.CSS(`#composer-mode .choice`)), waitJS(modeGone))
 	do(t, ctx, 10*time.Second, waitJS(modeGone))
 	require.Equal(t, "Yes", evalString(t, ctx, `document.querySelector('.entry-decision .entry-outcome').textContent`))
 }
@@ -424,7 +432,7 @@ func TestTimeoutLeavesANote(t *testing.T) {
 func TestReloadBringsTheQuestionBack(t *testing.T) {
 	t.Parallel()
 	_, ctx := openDecision(t, threeQuestions)
-	do(t, ctx, 10*time.Second, chromedp.Click(chromedp.CSS(`#composer-mode input[value=webkit]`)),
+	do(t, ctx, 10*time.Second, pastGuard(), chromedp.Click(chromedp.CSS(`#composer-mode input[value=webkit]`)),
 		waitJS(`document.querySelector('#composer-mode .chip').textContent === 'Engine ✓'`))
 	do(t, ctx, 30*time.Second, chromedp.Reload(), waitReady(), waitJS(modeShown))
 	require.Equal(t, "Set up the project", modeText(t, ctx, `.question-message`))
@@ -447,7 +455,7 @@ func TestStopAbortsTheShownDecision(t *testing.T) {
 func TestSetAsideSurvivesAReload(t *testing.T) {
 	t.Parallel()
 	_, ctx := openDecision(t, `/script send('ok=' + str(confirm('Go ahead?')))`)
-	do(t, ctx, 10*time.Second, chromedp.Click(chromedp.CSS(`#composer-mode .chat-about`)), waitJS(modeGone))
+	do(t, ctx, 10*time.Second, pastGuard(), chromedp.Click(chromedp.CSS(`#composer-mode .chat-about`)), waitJS(modeGone))
 	do(t, ctx, 60*time.Second, chromedp.Reload(), waitReady(), waitCaughtUp(), waitJS(`!!document.querySelector('.env-chip')`))
 	require.False(t, evalBool(t, ctx, modeShown), "still set aside after the reload")
 	require.NotEqual(t, "composer-mode", activeID(t, ctx))
@@ -464,10 +472,10 @@ func TestSetAsideSurvivesAReload(t *testing.T) {
 func TestChatAboutThisKeepsTheQuestion(t *testing.T) {
 	t.Parallel()
 	_, ctx := openDecision(t, `/script send('ok=' + str(confirm('Go ahead?')))`)
-	do(t, ctx, 10*time.Second, chromedp.Click(chromedp.CSS(`#composer-mode .chat-about`)), waitJS(modeGone))
+	do(t, ctx, 10*time.Second, pastGuard(), chromedp.Click(chromedp.CSS(`#composer-mode .chat-about`)), waitJS(modeGone))
 	require.Equal(t, "1 decision is waiting · Answer", evalString(t, ctx, `document.querySelector('.env-chip').textContent`))
 	do(t, ctx, 10*time.Second, chromedp.Click(chromedp.CSS(`.env-chip`)), waitJS(modeShown),
-		chromedp.Click(chromedp.CSS(`#composer-mode .choice`)))
+		pastGuard(), chromedp.Click(chromedp.CSS(`#composer-mode .choice`)))
 	waitReply(t, ctx, "ok=True")
 }
 
@@ -574,7 +582,7 @@ func TestFnFormTabOrderAndKeptFields(t *testing.T) {
 func TestANextConfirmTakesTheFocusAtNo(t *testing.T) {
 	t.Parallel()
 	_, ctx := openDecision(t, "/script a = confirm('Ship it?'); b = confirm('Really?'); send(str(a) + str(b))", waitJS(`document.querySelector('#composer-mode .question-message')?.textContent === 'Ship it?'`))
-	do(t, ctx, 10*time.Second, chromedp.Click(chromedp.CSS(`#composer-mode .choice.tone-neutral`)),
+	do(t, ctx, 10*time.Second, pastGuard(), chromedp.Click(chromedp.CSS(`#composer-mode .choice.tone-neutral`)),
 		waitJS(`document.querySelector('#composer-mode .question-message')?.textContent === 'Really?' && `+focusIn))
 	require.Equal(t, "No", evalString(t, ctx, `document.activeElement.textContent`))
 }
@@ -650,7 +658,7 @@ func TestADecisionWaitsForThePauseInTheFnForm(t *testing.T) {
 	do(t, ctx, 10*time.Second, waitJS(`!!document.querySelector('#composer-mode.mode-question')`))
 	require.Equal(t, "Interrupting?", modeText(t, ctx, `.question-message`))
 	require.Equal(t, "", draft(t, ctx), "no key went to the draft")
-	do(t, ctx, 10*time.Second, chromedp.Click(chromedp.CSS(`#composer-mode .choice`)), waitJS(modeGone))
+	do(t, ctx, 10*time.Second, pastGuard(), chromedp.Click(chromedp.CSS(`#composer-mode .choice`)), waitJS(modeGone))
 	require.Equal(t, "ok=True", waitMessages(t, ctx, 4)[3].Text)
 
 	// The form kept the words whole.
@@ -674,7 +682,7 @@ func TestADecisionWaitsForAnOpenCompositionInTheFnForm(t *testing.T) {
 	require.True(t, evalBool(t, ctx, `!!document.querySelector('#composer-mode.mode-fn-form')`), "the form stays while the composition is open")
 	do(t, ctx, 10*time.Second, imeCommit("漢字"))
 	do(t, ctx, 10*time.Second, waitJS(`!!document.querySelector('#composer-mode.mode-question')`))
-	do(t, ctx, 10*time.Second, chromedp.Click(chromedp.CSS(`#composer-mode .choice`)), waitJS(modeGone))
+	do(t, ctx, 10*time.Second, pastGuard(), chromedp.Click(chromedp.CSS(`#composer-mode .choice`)), waitJS(modeGone))
 	do(t, ctx, 10*time.Second, openGreet...)
 	require.Equal(t, "Ada 漢字", evalString(t, ctx, greetField+`.value`), "the form kept the committed text")
 }
@@ -812,4 +820,148 @@ func TestQuestionWordsComeBackWhenItEndsElsewhere(t *testing.T) {
 	require.NoError(t, err)
 	do(t, ctx, 20*time.Second, waitJS(modeGone), waitDraft("Grace Hopper"))
 	require.Contains(t, noticeText(t, ctx), "They are back in the box below")
+}
+
+// twoRuns asks for two commands in turn: the second's approval takes the first's place in the
+// composer as soon as the first is approved, at the same place on the screen.
+const twoRuns = `/script run(['echo', 'harmless']); r = run(['touch', 'DANGER-second-command.txt']); send('second ran: ' + str(r.ok))`
+
+// centreOf is the middle of the first element sel matches, in the viewport's CSS pixels.
+func centreOf(t *testing.T, ctx context.Context, sel string) (float64, float64) {
+	t.Helper()
+	r := get(t, ctx, chromedp.Evaluate[[]float64](`(r => [r.x + r.width / 2, r.y + r.height / 2])(document.querySelector(`+strconv.Quote(sel)+`).getBoundingClientRect())`))
+	return r[0], r[1]
+}
+
+// shownAsking waits, looking at every change of the page, until the composer shows the
+// decision asking msg: a click sent then lands on it at once.
+func shownAsking(msg string) chromedp.Action[chromedp.Void] {
+	return onChange(`document.querySelector('#composer-mode .question-message')?.textContent === ` + strconv.Quote(msg))
+}
+
+// onChange waits until a JavaScript condition holds, looking again at every change of the
+// page rather than every 50 ms: a step after it comes as soon as the page shows it.
+func onChange(cond string) chromedp.Action[chromedp.Void] {
+	return chromedp.Func(func(ctx context.Context, t *chromedp.Target) error {
+		_, err := chromedp.Poll[bool](cond, chromedp.WithPollingMutation())(ctx, t)
+		return err
+	})
+}
+
+// underPointer says what the element at (x, y) is: the decision's message and the label of
+// the choice there, so a test knows its second click landed on the next decision's button.
+func underPointer(t *testing.T, ctx context.Context, x, y float64) string {
+	t.Helper()
+	return evalString(t, ctx, fmt.Sprintf(`(() => { const c = document.elementFromPoint(%g, %g)?.closest('.choice');
+		return document.querySelector('#composer-mode .question-message')?.textContent + ' / ' + (c ? c.querySelector('.choice-label').textContent : 'no choice') })()`, x, y))
+}
+
+// doubleClickAcross double-clicks at (x, y) as a person's hand does, the first click on the
+// decision shown and the second, with a click count of 2, on the next decision that took its
+// place: at least gap after the first, and as soon as next (the page showing it) holds.
+func doubleClickAcross(t *testing.T, ctx context.Context, x, y float64, gap time.Duration, next chromedp.Action[chromedp.Void]) {
+	t.Helper()
+	start := time.Now()
+	do(t, ctx, 30*time.Second, chromedp.MouseClickXY(x, y), next)
+	if rest := gap - time.Since(start); rest > 0 {
+		time.Sleep(rest)
+	}
+	do(t, ctx, 10*time.Second, chromedp.MouseClickXY(x, y, chromedp.ClickCount(2)))
+	t.Logf("the second click %v after the first", time.Since(start).Round(time.Millisecond))
+}
+
+// stillAsking checks, once the page had the time to send an answer, that the session's one
+// decision waiting is the one asking msg, and the composer shows it.
+func stillAsking(t *testing.T, srv *server, ctx context.Context, msg string) {
+	t.Helper()
+	time.Sleep(time.Second) // a check that nothing is sent: an answer takes a few ms
+	d := onlyDecision(t, srv, sessionOf(t, ctx))
+	require.Equal(t, msg, d.Request.Message, "the next decision is still waiting")
+	require.Equal(t, msg, modeText(t, ctx, `.question-message`))
+}
+
+// TestADoubleClickAnswersOnlyTheDecisionItHit (QA round 16's P1): the second click of a
+// double-click on Approve lands on the next run's approval, which took the first's place; it
+// is ignored, as an Enter is on a new decision, and the second command does not run. So with
+// two confirms and Yes, the clicks 240 ms apart.
+func TestADoubleClickAnswersOnlyTheDecisionItHit(t *testing.T) {
+	t.Parallel()
+	srv, ctx := openDecision(t, twoRuns, shownAsking("Allow running echo?"))
+	time.Sleep(guardPause) // the first click is the person's, after reading
+	x, y := centreOf(t, ctx, `#composer-mode .choice-primary`)
+	doubleClickAcross(t, ctx, x, y, 120*time.Millisecond, shownAsking("Allow running touch?"))
+	require.Equal(t, "Allow running touch? / Approve", underPointer(t, ctx, x, y), "the second click landed on the next approval's Approve")
+	stillAsking(t, srv, ctx, "Allow running touch?")
+	h := approvalHistory(t, srv)
+	require.Len(t, h.Entries, 1, "only the first was answered")
+	require.Equal(t, protocol.HistoryApproved, h.Entries[0].Outcome)
+	require.Contains(t, h.Entries[0].Request.Details, "echo harmless")
+	require.NoFileExists(t, srv.data+"-workspace/DANGER-second-command.txt")
+
+	// A click of the person's own, after the guard, answers it.
+	do(t, ctx, 10*time.Second, chromedp.Click(chromedp.CSS(`#composer-mode .choice.tone-deny`)))
+	waitReply(t, ctx, "second ran: False")
+	require.NoFileExists(t, srv.data+"-workspace/DANGER-second-command.txt")
+
+	sendAPI(t, srv, sessionOf(t, ctx), `/script a = confirm('Ship it?'); b = confirm('Really ship it?'); send('shipped=%s really=%s' % (a, b))`)
+	do(t, ctx, 30*time.Second, shownAsking("Ship it?"))
+	time.Sleep(guardPause)
+	x, y = centreOf(t, ctx, `#composer-mode .choice.tone-affirm`)
+	doubleClickAcross(t, ctx, x, y, 240*time.Millisecond, shownAsking("Really ship it?"))
+	require.Equal(t, "Really ship it? / Yes", underPointer(t, ctx, x, y), "the second click landed on the next confirm's Yes")
+	stillAsking(t, srv, ctx, "Really ship it?")
+}
+
+// TestASecondTapAnswersOnlyTheDecisionItHit (QA round 16's P1) is the double-click's test on
+// a 390×844 touch screen: two taps on Approve, the second on the next run's approval.
+func TestASecondTapAnswersOnlyTheDecisionItHit(t *testing.T) {
+	t.Parallel()
+	srv, ctx := openHome(t)
+	prompt(t, ctx, "hello") // a phone's Enter breaks the line: sent first, then the phone
+	waitMessages(t, ctx, 2)
+	phone(t, ctx, 844)
+	sendAPI(t, srv, sessionOf(t, ctx), twoRuns)
+	do(t, ctx, 30*time.Second, shownAsking("Allow running echo?"))
+	time.Sleep(guardPause)
+	x, y := centreOf(t, ctx, `#composer-mode .choice-primary`)
+	start := time.Now()
+	do(t, ctx, 30*time.Second, tapAt(x, y), shownAsking("Allow running touch?"), tapAt(x, y))
+	t.Logf("the second tap %v after the first", time.Since(start).Round(time.Millisecond))
+	require.Equal(t, "Allow running touch? / Approve", underPointer(t, ctx, x, y), "the second tap landed on the next approval's Approve")
+	stillAsking(t, srv, ctx, "Allow running touch?")
+	require.Len(t, approvalHistory(t, srv).Entries, 1, "only the first was answered")
+	require.NoFileExists(t, srv.data+"-workspace/DANGER-second-command.txt")
+}
+
+// tapAt touches the screen at (x, y) and lifts the finger: a tap.
+func tapAt(x, y float64) chromedp.Action[chromedp.Void] {
+	return chromedp.Func(func(ctx context.Context, tg *chromedp.Target) error {
+		start := input.DispatchTouchEventParams{Type: input.DispatchTouchEventTypeTouchStart, TouchPoints: []*input.TouchPoint{{X: x, Y: y}}}
+		if _, err := cdp.Call(ctx, tg, input.DispatchTouchEvent, start); err != nil {
+			return err
+		}
+		_, err := cdp.Call(ctx, tg, input.DispatchTouchEvent, input.DispatchTouchEventParams{Type: input.DispatchTouchEventTypeTouchEnd, TouchPoints: []*input.TouchPoint{}})
+		return err
+	})
+}
+
+// TestAnApprovalOpensAtItsTop (QA round 16's P3): at 200 % zoom (600×450 CSS pixels) an
+// approval's body is taller than its card; once its field for words takes the focus, the body
+// is still at its top, the question, the command and Approve in view, not scrolled down to
+// the field.
+func TestAnApprovalOpensAtItsTop(t *testing.T) {
+	t.Parallel()
+	_, ctx := openHome(t)
+	_, err := chromedp.Call(ctx, emulation.SetDeviceMetricsOverride, emulation.SetDeviceMetricsOverrideParams{Width: 600, Height: 450, DeviceScaleFactor: 2})
+	require.NoError(t, err)
+	do(t, ctx, 60*time.Second, typeText(echoScript), pressEnter(0), shownAsking("Allow running echo?"),
+		waitJS(`document.activeElement?.id === 'approval-instruction'`))
+	time.Sleep(200 * time.Millisecond) // a check that nothing scrolls it after the focus
+	body := `document.querySelector('#composer-mode .morph-body')`
+	require.True(t, evalBool(t, ctx, body+`.scrollHeight > `+body+`.clientHeight`), "the body scrolls at this size")
+	require.Equal(t, 0.0, get(t, ctx, chromedp.Evaluate[float64](body+`.scrollTop`)))
+	inView := evalString(t, ctx, `(() => { const b = `+body+`.getBoundingClientRect();
+		return ['.approval-message', '.approval-details', '.choice-primary'].filter(s => {
+			const r = document.querySelector('#composer-mode ' + s).getBoundingClientRect(); return r.top >= b.top - 0.5 && r.bottom <= b.bottom + 0.5 }).join(' ') })()`)
+	require.Equal(t, ".approval-message .approval-details .choice-primary", inView)
 }

@@ -256,7 +256,7 @@ func TestInputBarQueueDock(t *testing.T) {
 	do(t, ctx, 20*time.Second, waitJS(`!!document.querySelector('.entry-decision.status-pending')`))
 	// The confirm takes the input area; "Chat about this" gives the bar back, the question
 	// still open.
-	do(t, ctx, 10*time.Second, chromedp.Click(chromedp.CSS(`#composer-mode .chat-about`)), waitJS(`!document.querySelector('#composer-mode')`))
+	do(t, ctx, 10*time.Second, pastGuard(), chromedp.Click(chromedp.CSS(`#composer-mode .chat-about`)), waitJS(`!document.querySelector('#composer-mode')`))
 	require.Contains(t, evalString(t, ctx, `document.querySelector('.inputbar .composer-hint').textContent`), "Enter queues")
 	require.Equal(t, "Queue", evalString(t, ctx, `document.querySelector('.inputbar .send').textContent`))
 	require.True(t, evalBool(t, ctx, `!!document.querySelector('.inputbar .steer')`), "a steer control while the turn runs")
@@ -269,7 +269,7 @@ func TestInputBarQueueDock(t *testing.T) {
 
 	// The card says the answer is below; the chip brings the question back.
 	do(t, ctx, 10*time.Second, js(`document.querySelector('.composer-env .env-chip').click()`),
-		waitJS(`!!document.querySelector('#composer-mode .choice')`), chromedp.Click(chromedp.CSS(`#composer-mode .choice`)))
+		waitJS(`!!document.querySelector('#composer-mode .choice')`), pastGuard(), chromedp.Click(chromedp.CSS(`#composer-mode .choice`)))
 	msgs := waitMessages(t, ctx, 4)
 	require.Equal(t, "second prompt", msgs[2].Text)
 	do(t, ctx, 10*time.Second, waitJS(`!document.querySelector('.queue-dock [data-queued]') && !document.querySelector('.inputbar .steer')`))

@@ -53,7 +53,7 @@ func TestDecisionCardWaitsThenStatesItsOutcome(t *testing.T) {
 
 	do(t, ctx, 10*time.Second, js(`document.querySelector('.entry-decision').focus()`), pressEnter(0),
 		waitJS(`document.activeElement && document.activeElement.id === 'composer-mode'`))
-	do(t, ctx, 10*time.Second, chromedp.Click(chromedp.CSS(`#composer-mode .choice`)),
+	do(t, ctx, 10*time.Second, pastGuard(), chromedp.Click(chromedp.CSS(`#composer-mode .choice`)),
 		waitJS(`document.querySelectorAll('.thread .entry-decision').length === 2`))
 	require.Equal(t, "Yes", evalString(t, ctx, `document.querySelector('.entry-decision .entry-outcome').textContent`))
 
@@ -114,12 +114,12 @@ func TestScreenshots(t *testing.T) {
 			do(t, ctx, 20*time.Second, typeText(`/script ok = confirm('Deploy to staging now?')`), pressEnter(0),
 				waitJS(`!!document.querySelector('#composer-mode')`))
 			shot("mode-confirm")
-			do(t, ctx, 10*time.Second, chromedp.Click(chromedp.CSS(`#composer-mode .choice`)), waitJS(`!document.querySelector('.entry-decision.status-pending')`))
+			do(t, ctx, 10*time.Second, pastGuard(), chromedp.Click(chromedp.CSS(`#composer-mode .choice`)), waitJS(`!document.querySelector('.entry-decision.status-pending')`))
 			do(t, ctx, 20*time.Second, typeText(`/script r = run(['echo', 'hello']); send(r.error or r.stdout.strip())`), pressEnter(0),
 				waitJS(`!!document.querySelector('#composer-mode .badge-approval')`))
 			shot("mode-approval")
 			do(t, ctx, 10*time.Second, chromedp.SendKeys(chromedp.CSS(`#approval-instruction`), "use printf instead"),
-				waitJS(`!document.querySelector('#composer-mode .send').disabled`), chromedp.Click(chromedp.CSS(`#composer-mode .send`)),
+				waitJS(`!document.querySelector('#composer-mode .send').disabled`), pastGuard(), chromedp.Click(chromedp.CSS(`#composer-mode .send`)),
 				waitJS(`!document.querySelector('.entry-decision.status-pending') && !document.querySelector('.thread .working')`))
 			do(t, ctx, 20*time.Second, typeText(`/script v = ask('Every kind of field', {'type': 'object', 'properties': {'env': {'type': 'string', 'title': 'Environment', 'oneOf': [{'const': 'staging', 'title': 'Staging'}, {'const': 'prod', 'title': 'Production'}]}, 'replicas': {'type': 'integer', 'title': 'Replicas'}, 'note': {'type': 'string', 'title': 'Note'}}})`), pressEnter(0),
 				waitJS(`!!document.querySelector('#composer-mode')`))

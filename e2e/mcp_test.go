@@ -86,7 +86,7 @@ func TestMCPEverythingFormInTheComposer(t *testing.T) {
 	click := func(value string) chromedp.Action[chromedp.Void] {
 		return chromedp.Click(chromedp.CSS(field + `input[value=` + quote(value) + `]`))
 	}
-	do(t, ctx, 60*time.Second,
+	do(t, ctx, 60*time.Second, pastGuard(),
 		chip(1), typeIn(`input[type=text]`, "Ada Lovelace"),
 		chip(2), click("true"),
 		chip(3), clear(`input[type=text]`), typeIn(`input[type=text]`, "Call me Ishmael."),

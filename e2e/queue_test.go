@@ -24,7 +24,7 @@ func openRunningTurn(t *testing.T) (*server, context.Context) {
 	t.Helper()
 	srv, ctx := openSession(t, `/script ok = confirm('Go on?'); send('first done')`)
 	do(t, ctx, 60*time.Second, waitJS(`!!document.querySelector('#composer-mode .chat-about')`),
-		chromedp.Click(chromedp.CSS(`#composer-mode .chat-about`)), waitJS(`!document.querySelector('#composer-mode')`))
+		pastGuard(), chromedp.Click(chromedp.CSS(`#composer-mode .chat-about`)), waitJS(`!document.querySelector('#composer-mode')`))
 	return srv, ctx
 }
 
@@ -63,7 +63,7 @@ func TestQueuedPromptEditKeepsItsPlace(t *testing.T) {
 
 	// The first turn goes on and ends; the edited prompt runs next, then the third.
 	do(t, ctx, 20*time.Second, js(`document.querySelector('.composer-env .env-chip').click()`), waitJS(`!!document.querySelector('#composer-mode .choice')`),
-		chromedp.Click(chromedp.CSS(`#composer-mode .choice`)),
+		pastGuard(), chromedp.Click(chromedp.CSS(`#composer-mode .choice`)),
 		waitJS(`!document.querySelector('.queue-dock [data-queued]') && !document.querySelector('.thread .working')`))
 	page, err := apiClient(srv).Events(context.Background(), sessionOf(t, ctx), 0, 1000)
 	require.NoError(t, err)
@@ -111,7 +111,7 @@ func TestQueuedPromptEditedThenRemoved(t *testing.T) {
 
 	// The turn goes on and ends; nothing queued runs after it.
 	do(t, ctx, 20*time.Second, js(`document.querySelector('.composer-env .env-chip').click()`), waitJS(`!!document.querySelector('#composer-mode .choice')`),
-		chromedp.Click(chromedp.CSS(`#composer-mode .choice`)),
+		pastGuard(), chromedp.Click(chromedp.CSS(`#composer-mode .choice`)),
 		waitJS(`!!document.querySelector('.entry-run.status-done') && !document.querySelector('.thread .working')`))
 	page, err := apiClient(srv).Events(context.Background(), sessionOf(t, ctx), 0, 1000)
 	require.NoError(t, err)

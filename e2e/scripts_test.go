@@ -87,7 +87,7 @@ func TestPromptSentDuringATurnWaitsThenFollowsIt(t *testing.T) {
 
 	// The confirm occupies the composer; "Chat about this" gives the input back, with the
 	// question still open.
-	do(t, ctx, 10*time.Second, chromedp.Click(chromedp.CSS(`#composer-mode .chat-about`)),
+	do(t, ctx, 10*time.Second, pastGuard(), chromedp.Click(chromedp.CSS(`#composer-mode .chat-about`)),
 		waitJS(`!document.querySelector('#composer-mode')`),
 		typeText("second prompt"), pressEnter(0),
 		waitJS(`!!document.querySelector('.queue-dock [data-queued]')`))
@@ -97,7 +97,7 @@ func TestPromptSentDuringATurnWaitsThenFollowsIt(t *testing.T) {
 
 	// The card says the answer is below; the chip brings the question back.
 	do(t, ctx, 10*time.Second, js(`document.querySelector('.composer-env .env-chip').click()`),
-		waitJS(`!!document.querySelector('#composer-mode .choice')`), chromedp.Click(chromedp.CSS(`#composer-mode .choice`)))
+		waitJS(`!!document.querySelector('#composer-mode .choice')`), pastGuard(), chromedp.Click(chromedp.CSS(`#composer-mode .choice`)))
 	msgs := waitMessages(t, ctx, 4)
 	texts := []string{msgs[0].Text, msgs[1].Text, msgs[2].Text}
 	require.Equal(t, []string{`/script ok = confirm('Go on?'); send('first done' if ok else 'first stopped')`, "first done", "second prompt"}, texts)

@@ -628,7 +628,7 @@ func TestTypingOnAfterSendingAScriptAnswersNothing(t *testing.T) {
 	t.Parallel()
 	const sleep = `/script run(['sleep', '1'])`
 	srv, ctx := openDecision(t, sleep)
-	do(t, ctx, 10*time.Second, chromedp.Click(chromedp.CSS(`#composer-mode .choice:nth-child(2)`)), waitJS(modeGone)) // always
+	do(t, ctx, 10*time.Second, pastGuard(), chromedp.Click(chromedp.CSS(`#composer-mode .choice:nth-child(2)`)), waitJS(modeGone)) // always
 	require.Eventually(t, func() bool {
 		grants, err := apiClient(srv).ListGrants(context.Background())
 		return err == nil && len(grants) == 1
