@@ -115,6 +115,11 @@ func (c *Conversation) OnMount(ctx app.Context) {
 	ctx.Handle(inputbar.ActionWithdraw, c.onWithdraw)
 	ctx.Handle(inputbar.ActionEditQueued, c.onEditQueued)
 	ctx.Handle(actionArchive, c.onArchive)
+	ctx.Handle(actionSessionsRead, func(ctx app.Context, a app.Action) {
+		if list, ok := a.Value.([]protocol.SessionInfo); ok {
+			c.listed(list)
+		}
+	})
 	ctx.Handle(actionRestored, c.onRestored)
 	ctx.Handle(actionLoadEarlier, c.onLoadEarlier)
 	ctx.Handle(actionPickWorkspace, func(ctx app.Context, a app.Action) {
@@ -425,29 +430,40 @@ func (c *Conversation) refreshSessions(ctx app.Context) {
 			}
 			c.listRetry.succeeded()
 			c.unauthorized = false
-			knownSessions = slices.Clone(list)
-			// Blank sessions (the hero's, never prompted) are not listed; the open one that
-			// just got its first prompt is, even if the list was read a moment too early.
-			known := map[string]int64{}
-			for _, s := range c.sessions {
-				known[s.ID] = s.Created
-			}
-			c.sessions = slices.DeleteFunc(list, func(s protocol.SessionInfo) bool {
-				return s.Blank && (s.ID != c.session || c.blank)
-			})
-			// One the server still calls blank was read before it dated its first prompt:
-			// keep the date this page gave it.
-			for i, s := range c.sessions {
-				if s.Blank {
-					c.sessions[i].Created = max(s.Created, known[s.ID])
-				}
-			}
-			keepSessions(c.sessions)
-			if title := c.titleOf(c.session); title != "" {
-				c.thread.Title = title
-			}
+			c.listed(list)
 		})
 	})
+}
+
+// listed shows the session list the server gave (a read, or the sidebar's live list).
+func (c *Conversation) listed(list []protocol.SessionInfo) {
+	knownSessions = slices.Clone(list)
+	// Blank sessions (the hero's, never prompted) are not listed; the open one that just got
+	// its first prompt is, even if the list was read a moment too early.
+	known := map[string]protocol.SessionInfo{}
+	for _, s := range c.sessions {
+		known[s.ID] = s
+	}
+	c.sessions = slices.DeleteFunc(list, func(s protocol.SessionInfo) bool {
+		return s.Blank && (s.ID != c.session || c.blank)
+	})
+	// One the server still calls blank was read before it dated its first prompt: keep the
+	// date this page gave it.
+	for i, s := range c.sessions {
+		if s.Blank {
+			c.sessions[i].Created = max(s.Created, known[s.ID].Created)
+		}
+	}
+	// A prompt this page saw land later than the index says (it dates a burst's last prompt
+	// up to two seconds after, touch in runtime/sessions.go) keeps its session where the page
+	// put it: a list read in between moved it down, then up again.
+	for _, s := range known {
+		c.sessions = touchSession(c.sessions, s.ID, s.LastActive())
+	}
+	keepSessions(c.sessions)
+	if title := c.titleOf(c.session); title != "" {
+		c.thread.Title = title
+	}
 }
 
 // listFailed says the notice shown is the one that says the sessions could not be listed.

@@ -32,6 +32,11 @@ func (f *pageFrame) mount(ctx app.Context, stop context.Context, load bool) {
 			ctx.Defer(func(app.Context) { focusSessionRow(info.ID) })
 		}
 	})
+	ctx.Handle(actionSessionsRead, func(ctx app.Context, a app.Action) {
+		if list, ok := a.Value.([]protocol.SessionInfo); ok {
+			f.sessions, knownSessions = list, list
+		}
+	})
 	if f.sessions == nil {
 		f.sessions = knownSessions
 	}

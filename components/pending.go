@@ -27,10 +27,24 @@ const (
 // followQueue calls on with the queue at once and after every change, until stop ends.
 // fail is told of a failure (with the wait before the next try) and of recovery ("").
 func followQueue(stop context.Context, client *api.Client, on func(protocol.ApprovalQueue), fail func(error, time.Duration)) {
+	longPoll(stop, func(wait *uint64) (uint64, error) {
+		q, err := client.ApprovalQueue(stop, wait)
+		if err == nil && stop.Err() == nil {
+			on(q)
+		}
+		return q.Version, err
+	}, fail)
+}
+
+// longPoll calls read until stop ends: first without a version, then each time with the
+// version of its last answer, which the server holds until something changed. A failure
+// is told to fail, and the next read waits (1 s, doubling up to 30 s) and starts again
+// without a version.
+func longPoll(stop context.Context, read func(wait *uint64) (uint64, error), fail func(error, time.Duration)) {
 	var wait *uint64
 	retry := pollRetryFirst
 	for stop.Err() == nil {
-		q, err := client.ApprovalQueue(stop, wait)
+		v, err := read(wait)
 		if stop.Err() != nil {
 			return
 		}
@@ -46,9 +60,7 @@ func followQueue(stop context.Context, client *api.Client, on func(protocol.Appr
 			continue
 		}
 		retry = pollRetryFirst
-		v := q.Version
 		wait = &v
-		on(q)
 	}
 }
 

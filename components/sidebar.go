@@ -38,9 +38,9 @@ type Sidebar struct {
 	stop    context.CancelFunc
 }
 
-// OnMount handles the end of a rename, follows the queue of open decisions, and words the
-// times again as they pass (those two in the browser only: the pre-render waits for async
-// work).
+// OnMount handles the end of a rename, follows the session list and the queue of open
+// decisions, and words the times again as they pass (those three in the browser only: the
+// pre-render waits for async work).
 func (s *Sidebar) OnMount(ctx app.Context) {
 	s.handleRenameEnd(ctx)
 	relabel(ctx)
@@ -50,10 +50,22 @@ func (s *Sidebar) OnMount(ctx app.Context) {
 	stop, cancel := context.WithCancel(context.Background())
 	s.stop = cancel
 	tick(ctx, stop)
+	client := clientOf(ctx)
+	// The list follows the server's session index (docs/look.md, "Sessions"): a session made,
+	// renamed, archived or used elsewhere (another tab or device, the API, another replica)
+	// shows without a reload. The page that owns the list takes it (actionSessionsRead).
+	ctx.Async(func() {
+		longPoll(stop, func(wait *uint64) (uint64, error) {
+			l, err := client.SessionList(stop, wait)
+			if err == nil && stop.Err() == nil {
+				ctx.NewActionWithValue(actionSessionsRead, l.Sessions)
+			}
+			return l.Version, err
+		}, func(error, time.Duration) {})
+	})
 	if s.Approvals {
 		return
 	}
-	client := clientOf(ctx)
 	ctx.Async(func() {
 		followQueue(stop, client, func(q protocol.ApprovalQueue) {
 			c := countPending(q)
@@ -73,6 +85,9 @@ func (s *Sidebar) OnDismount() {
 const (
 	actionRename  = "parley.session.rename"  // value: renameIntent
 	actionArchive = "parley.session.archive" // value: archiveIntent
+	// actionSessionsRead hands the page the session list as the server has it now (value:
+	// []protocol.SessionInfo).
+	actionSessionsRead = "parley.sessions.read"
 )
 
 type renameIntent struct{ ID, Title string }

@@ -165,6 +165,23 @@ func TestSessionActionsOnHoverOrFocus(t *testing.T) {
 	require.True(t, evalBool(t, phone, `[...document.querySelectorAll('.session-op')].every(b => { const r = b.getBoundingClientRect(); return r.width >= 44 && r.height >= 44 })`), "44 px targets")
 }
 
+// TestTheListShowsSessionsMadeElsewhere: a session made over the API (a script, another tab
+// or device) shows in an open page's list on its own, with no reload and no return to the
+// tab: the sidebar holds the session list's long poll (it lacked the session until a reload).
+func TestTheListShowsSessionsMadeElsewhere(t *testing.T) {
+	t.Parallel()
+	srv := startServer(t, t.TempDir(), "127.0.0.1:0")
+	here := seedSession(t, srv, "Here first", 1)
+	ctx := openPage(t, srv, "/s/"+here)
+	do(t, ctx, 60*time.Second, waitCaughtUp(), waitJS(`document.querySelectorAll('.sessions .session-item').length === 1`),
+		js(`window.parleySamePage = true`))
+	made := seedSession(t, srv, "Made over the API", 1)
+	row := `document.querySelector('.sessions .session-item[data-session="` + made + `"]')`
+	waitShowing(t, ctx, 10*time.Second, `!!`+row+` && `+row+`.querySelector('.session-title').textContent === 'Made over the API'`,
+		`document.querySelector('.sessions').innerText`)
+	require.True(t, evalBool(t, ctx, `window.parleySamePage === true`), "the page was not reloaded")
+}
+
 // TestAFunctionRunFromTheHeroNamesItsSession: "Run Greet someone" on the empty page, run,
 // and the session it ran in is listed first, under Today, as "Greet someone" (its header
 // too), not as "New session" dated from when the empty page opened (QA round 6).

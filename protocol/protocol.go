@@ -122,9 +122,11 @@ type CreateSessionRequest struct {
 	Workspace string `json:"workspace,omitempty"`
 }
 
-// SessionList is the answer to GET /api/sessions, newest first.
+// SessionList is the answer to GET /api/sessions, newest first. Version is the session
+// index's: GET /api/sessions?wait=<version> answers once the index changed since.
 type SessionList struct {
 	Sessions []SessionInfo `json:"sessions"`
+	Version  uint64        `json:"version"`
 }
 
 // PromptMode says what a prompt does while the agent is working.

@@ -346,6 +346,7 @@ func (r *Runtime) Close() {
 		_ = r.live.sub.Unsubscribe()
 	}
 	r.fanout.Close()
+	r.sessions.changes.Stop()
 	r.wg.Wait()
 	r.mcp.Close()
 	if r.tap != nil {

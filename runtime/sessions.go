@@ -27,6 +27,9 @@ var ErrNoSession = errors.New("no such session")
 
 type sessionIndex struct {
 	kv *kv.Bucket[protocol.SessionInfo]
+	// changes follows every write to the index, by any replica: the session list's long
+	// poll waits on it (SessionList).
+	changes *kv.Changes
 
 	// later holds, by session, the newest activity noted but not written yet (touch).
 	mu    sync.Mutex
@@ -38,7 +41,32 @@ func openSessionIndex(ctx context.Context, js jetstream.JetStream, replicas int)
 	if err != nil {
 		return nil, fmt.Errorf("open session index: %w", err)
 	}
-	return &sessionIndex{kv: b, later: map[string]int64{}}, nil
+	changes, err := b.Changes(ctx)
+	if err != nil {
+		return nil, fmt.Errorf("follow the session index: %w", err)
+	}
+	return &sessionIndex{kv: b, changes: changes, later: map[string]int64{}}, nil
+}
+
+// SessionList lists the sessions (archived: the archived ones) with the index's version. With
+// wait set, it first waits (up to hold) until the version differs from *wait: the session
+// list's long poll, which a page holds so that sessions made, renamed, archived or used
+// elsewhere (another tab, another device, the API, another replica) show without a reload.
+// The version is read before the list, so a write between the two is in the list or wakes
+// the next wait, never lost.
+func (r *Runtime) SessionList(ctx context.Context, archived bool, wait *uint64, hold time.Duration) (protocol.SessionList, error) {
+	version := r.sessions.changes.Version()
+	if wait != nil {
+		version = r.sessions.changes.Wait(ctx, *wait, hold)
+	}
+	list, err := r.listSessions(ctx, archived)
+	if err != nil {
+		return protocol.SessionList{}, err
+	}
+	if list == nil {
+		list = []protocol.SessionInfo{}
+	}
+	return protocol.SessionList{Sessions: list, Version: version}, nil
 }
 
 func (x *sessionIndex) put(ctx context.Context, info protocol.SessionInfo) error {

@@ -257,3 +257,69 @@ func TestTheListFollowsTheLastPrompt(t *testing.T) {
 	}, "the burst's newest prompt dates the session once activeEvery is up")
 	assert.Equal(t, []string{older.ID, newer.ID}, order())
 }
+
+// TestTheSessionListWaitsForTheIndexToChange: SessionList with the version of its last answer
+// holds until the session index changes, whichever runtime changed it (a second one on the
+// same store here: another replica), and answers with the list as it is then; a version that
+// is not the current one answers at once, and an unchanged index after the hold.
+func TestTheSessionListWaitsForTheIndexToChange(t *testing.T) {
+	emb, rt := startWith(t, t.TempDir(), Options{})
+	defer stop(emb, rt)
+	other, err := New(context.Background(), emb.Conn, Options{Workspace: rt.Workspace()})
+	require.NoError(t, err)
+	defer other.Close()
+	ctx := context.Background()
+
+	first, err := rt.SessionList(ctx, false, nil, 0)
+	require.NoError(t, err)
+	require.Empty(t, first.Sessions)
+	held := func(v uint64) <-chan protocol.SessionList {
+		out := make(chan protocol.SessionList, 1)
+		go func() {
+			l, err := rt.SessionList(ctx, false, &v, time.Minute)
+			assert.NoError(t, err)
+			out <- l
+		}()
+		return out
+	}
+	ids := func(l protocol.SessionList) []string {
+		var out []string
+		for _, s := range l.Sessions {
+			out = append(out, s.ID)
+		}
+		return out
+	}
+
+	// Made on the other runtime: this one's wait answers with it.
+	woke := held(first.Version)
+	select {
+	case <-woke:
+		t.Fatal("the wait answered before anything changed")
+	case <-time.After(300 * time.Millisecond):
+	}
+	made, err := other.CreateSession(ctx, protocol.CreateSessionRequest{Title: "made elsewhere"})
+	require.NoError(t, err)
+	got := testkit.Recv(t, woke, "the session list's wait did not end when another runtime made a session")
+	assert.Equal(t, []string{made.ID}, ids(got))
+	assert.NotEqual(t, first.Version, got.Version)
+
+	// Renamed there: the wait on the new version answers with the new title.
+	woke = held(got.Version)
+	title := "renamed elsewhere"
+	_, err = other.UpdateSession(ctx, made.ID, protocol.UpdateSessionRequest{Title: &title})
+	require.NoError(t, err)
+	got = testkit.Recv(t, woke, "the session list's wait did not end on a rename")
+	require.Len(t, got.Sessions, 1)
+	assert.Equal(t, "renamed elsewhere", got.Sessions[0].Title)
+
+	// A version that is not the current one answers at once; an index that does not change,
+	// at the end of the hold, with the same version.
+	stale := first.Version
+	now, err := rt.SessionList(ctx, false, &stale, time.Minute)
+	require.NoError(t, err)
+	assert.Equal(t, got.Version, now.Version)
+	same, err := rt.SessionList(ctx, false, &now.Version, 100*time.Millisecond)
+	require.NoError(t, err)
+	assert.Equal(t, now.Version, same.Version)
+	assert.Equal(t, []string{made.ID}, ids(same))
+}

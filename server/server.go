@@ -18,8 +18,9 @@ import (
 
 // Runtime is what the server asks of the agent runtime; *runtime.Runtime is the one.
 type Runtime interface {
-	ListSessions(ctx context.Context) ([]protocol.SessionInfo, error)
-	ListArchivedSessions(ctx context.Context) ([]protocol.SessionInfo, error)
+	// SessionList lists the sessions (or the archived ones) with the index's version; with
+	// wait, once the version differs from it (or after hold).
+	SessionList(ctx context.Context, archived bool, wait *uint64, hold time.Duration) (protocol.SessionList, error)
 	CreateSession(ctx context.Context, req protocol.CreateSessionRequest) (protocol.SessionInfo, error)
 	Session(ctx context.Context, id string) (protocol.SessionInfo, error)
 	UpdateSession(ctx context.Context, id string, req protocol.UpdateSessionRequest) (protocol.SessionInfo, error)

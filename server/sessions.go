@@ -15,28 +15,39 @@ import (
 // Sessions and their logs: create, list, describe, read events by page, and prompt.
 
 // listSessions lists the sessions (GET /api/sessions), or the archived ones with
-// ?archived=true.
+// ?archived=true. With ?wait=<version> (the version of the last answer) it answers once the
+// session index changed since, or after listHold: the sidebar's live list, one held request
+// per page, as the approvals queue's.
 func (s *Server) listSessions(w http.ResponseWriter, r *http.Request) {
-	var list []protocol.SessionInfo
-	var err error
-	switch a := r.URL.Query().Get("archived"); a {
+	q := r.URL.Query()
+	var archived bool
+	switch a := q.Get("archived"); a {
 	case "", "false":
-		list, err = s.rt.ListSessions(r.Context())
 	case "true":
-		list, err = s.rt.ListArchivedSessions(r.Context())
+		archived = true
 	default:
 		writeError(w, http.StatusBadRequest, "bad_archived", "archived "+strconv.Quote(a)+" is not true or false")
 		return
 	}
-	if err != nil {
-		s.fail(w, err)
-		return
+	var wait *uint64
+	if v := q.Get("wait"); v != "" {
+		n, err := strconv.ParseUint(v, 10, 64)
+		if err != nil {
+			writeError(w, http.StatusBadRequest, "bad_request", "?wait= must be the version of the last answer, a whole number")
+			return
+		}
+		wait = &n
 	}
-	if list == nil {
-		list = []protocol.SessionInfo{}
+	list, err := s.rt.SessionList(r.Context(), archived, wait, listHold)
+	if err != nil && r.Context().Err() != nil {
+		return // the client went away while the request was held: nothing to answer
 	}
-	writeJSON(w, http.StatusOK, protocol.SessionList{Sessions: list})
+	s.respond(w, http.StatusOK, list, err)
 }
+
+// listHold is how long GET /api/sessions?wait= holds a request when nothing changes: as the
+// approvals queue's hold, short enough for proxies that cut idle requests.
+const listHold = queueHold
 
 func (s *Server) createSession(w http.ResponseWriter, r *http.Request) {
 	answer(s, w, r, http.StatusCreated, func(req protocol.CreateSessionRequest) (any, error) {

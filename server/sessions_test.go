@@ -6,10 +6,12 @@ import (
 	"testing"
 	"time"
 
+	"github.com/nats-io/nats.go"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
 	"parley/internal/testkit"
+	"parley/internal/testkit/testserver"
 	"parley/protocol"
 )
 
@@ -187,4 +189,45 @@ func TestEventsRejectBadInputClearly(t *testing.T) {
 	}
 	resp, _ := testkit.Client{T: t, Base: ts.URL}.Get("/api/sessions/" + s + "/events")
 	assert.Equal(t, http.StatusUnauthorized, resp.StatusCode, "behind the token")
+}
+
+// TestTheSessionListFollowsAnotherReplica: two servers on one NATS, as replicas are. A page's
+// long poll on the first (GET /api/sessions?wait=<version>) holds until the session index
+// changes and answers with the list then: a session made through the second is in it, with
+// no reload and no polling. A bad version is refused.
+func TestTheSessionListFollowsAnotherReplica(t *testing.T) {
+	ns := testkit.NATSServer(t)
+	connect := func() *nats.Conn {
+		nc, err := nats.Connect(ns.ClientURL())
+		require.NoError(t, err)
+		t.Cleanup(nc.Close)
+		return nc
+	}
+	ws := t.TempDir()
+	a := testserver.Start(t, testserver.Options{NATS: connect(), Workspaces: []string{ws}})
+	b := testserver.Start(t, testserver.Options{NATS: connect(), Workspaces: []string{ws}})
+	ctx := t.Context()
+
+	first, err := clientOf(a).SessionList(ctx, nil)
+	require.NoError(t, err)
+	require.Empty(t, first.Sessions)
+	woke := make(chan protocol.SessionList, 1)
+	go func() {
+		l, err := clientOf(a).SessionList(ctx, &first.Version)
+		assert.NoError(t, err)
+		woke <- l
+	}()
+	select {
+	case <-woke:
+		t.Fatal("the long poll answered before anything changed")
+	case <-time.After(300 * time.Millisecond):
+	}
+	id := createSessionHTTP(t, b)
+	got := testkit.Recv(t, woke, "the long poll on one server did not answer when the other made a session")
+	require.Len(t, got.Sessions, 1)
+	assert.Equal(t, id, got.Sessions[0].ID)
+	assert.NotEqual(t, first.Version, got.Version)
+
+	resp, data := request(t, http.MethodGet, a.URL+"/api/sessions?wait=soon", testToken, "")
+	assertRefused(t, resp, data, http.StatusBadRequest, "bad_request", "?wait= must be the version", "")
 }

@@ -8,6 +8,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"strconv"
 	"time"
 
 	"parley/protocol"
@@ -104,6 +105,17 @@ func get[T any](ctx context.Context, c *Client, path string) (T, error) {
 func (c *Client) ListSessions(ctx context.Context) ([]protocol.SessionInfo, error) {
 	out, err := get[protocol.SessionList](ctx, c, "/api/sessions")
 	return out.Sessions, err
+}
+
+// SessionList returns the sessions with the session index's version. With wait (the version
+// of the last answer) the server answers once the index changed since, or after its hold:
+// the sidebar's long poll.
+func (c *Client) SessionList(ctx context.Context, wait *uint64) (protocol.SessionList, error) {
+	path := "/api/sessions"
+	if wait != nil {
+		path += "?wait=" + strconv.FormatUint(*wait, 10)
+	}
+	return get[protocol.SessionList](ctx, c, path)
 }
 
 // CreateSession makes a session.
