@@ -691,7 +691,7 @@ func TestAnsweringOnItsCardKeepsTheFocus(t *testing.T) {
 		js(first+`.focus()`), waitJS(`document.activeElement === `+first), pressEnter(0))
 	waitShowing(t, ctx, 30*time.Second, `document.querySelectorAll('.queue-entry').length === 1 && document.activeElement === document.querySelector('.queue-entry')`, focusNow)
 	// By the mouse, on the last one: the pointer over the list holds it in place, hidden.
-	do(t, ctx, 30*time.Second, chromedp.Click(chromedp.CSS(`.queue-entry .entry-actions .choice.tone-affirm`)))
+	do(t, ctx, 30*time.Second, pastGuard(), chromedp.Click(chromedp.CSS(`.queue-entry .entry-actions .choice.tone-affirm`)))
 	waitShowing(t, ctx, 30*time.Second, `!document.querySelector('.queue-entry') && document.activeElement === document.querySelector('.queue-empty')`, focusNow)
 	waitQueue(t, srv, 0)
 }
@@ -854,7 +854,7 @@ func TestBatchPicksSurviveAReload(t *testing.T) {
 	approveAll := `getComputedStyle(document.querySelector('.queue-entry .entry-actions .tone-affirm')).borderTopColor`
 	require.Less(t, get(t, ctx, chromedp.Evaluate[float64](`+getComputedStyle(`+send+`).opacity`)), 0.6, "dimmed while it cannot send: %s", evalString(t, ctx, look))
 
-	do(t, ctx, 10*time.Second, chromedp.Click(chromedp.CSS(item("0", "affirm"))), chromedp.Click(chromedp.CSS(item("1", "deny"))),
+	do(t, ctx, 10*time.Second, pastGuard(), chromedp.Click(chromedp.CSS(item("0", "affirm"))), chromedp.Click(chromedp.CSS(item("1", "deny"))),
 		waitJS(pressed+` === '0Allow,1Reject'`))
 	do(t, ctx, 60*time.Second, chromedp.Reload(), waitJS(`document.documentElement.hasAttribute('data-ready') && document.querySelectorAll('.queue-entry .batch-item').length === 3`))
 	waitShowing(t, ctx, 10*time.Second, pressed+` === '0Allow,1Reject'`, pressed)
@@ -868,7 +868,7 @@ func TestBatchPicksSurviveAReload(t *testing.T) {
 	do(t, ctx, 60*time.Second, chromedp.Navigate(srv.base()+"/approvals"),
 		waitJS(`document.documentElement.hasAttribute('data-ready') && document.querySelectorAll('.queue-entry .batch-item').length === 3`),
 		waitJS(pressed+` === '0Allow,1Reject'`), mouseTo(2, 2),
-		chromedp.Click(chromedp.CSS(item("2", "affirm"))), waitJS(`!`+send+`.disabled`), mouseTo(2, 2))
+		pastGuard(), chromedp.Click(chromedp.CSS(item("2", "affirm"))), waitJS(`!`+send+`.disabled`), mouseTo(2, 2))
 	// Ready to send: the accent, as the card's Approve all, and not dimmed.
 	require.Equal(t, evalString(t, ctx, approveAll), evalString(t, ctx, `getComputedStyle(`+send+`).borderTopColor`), "in the accent: %s", evalString(t, ctx, look))
 	require.Equal(t, "1", evalString(t, ctx, `getComputedStyle(`+send+`).opacity`))
@@ -1093,7 +1093,7 @@ func TestAltANeverApprovesARequestMarkedReject(t *testing.T) {
 	t.Parallel()
 	srv, s, ctx := batchOnApprovals(t)
 	do(t, ctx, 30*time.Second, waitJS(`document.querySelectorAll('.queue-entry .batch-item').length === 3`),
-		chromedp.Click(chromedp.CSS(`.queue-entry .batch-item[data-item="1"] .tone-deny`)),
+		pastGuard(), chromedp.Click(chromedp.CSS(`.queue-entry .batch-item[data-item="1"] .tone-deny`)),
 		waitJS(`document.querySelector('.queue-entry .batch-item[data-item="1"] .tone-deny').getAttribute('aria-pressed') === 'true'`),
 		waitJS(`document.querySelector('.queue-entry .entry-actions .tone-affirm .choice-label').textContent === 'Approve 2, reject 1'`),
 		altKey("a", "KeyA", 65), waitJS(`document.activeElement?.classList.contains('confirm-yes')`))
