@@ -199,7 +199,8 @@ func TestAnUntitledSessionIsNamedInTheLocale(t *testing.T) {
 	assert.Equal(t, "plan the garden", titleWords("plan the garden"), "a title given stays as it is")
 	// Titles Parley derived from a command say it in the page's words (QA round 10 #9).
 	assert.Equal(t, "帮助", titleWords(protocol.TitleFrom("/help")))
-	assert.Equal(t, "脚本", titleWords(protocol.TitleFrom("/script print(1)")))
+	assert.Equal(t, "print(1)", titleWords(protocol.TitleFrom("/script print(1)")), "a script is named by its code, as written")
+	assert.Equal(t, "脚本", titleWords("Script"), "a session named before scripts were named by their code")
 	assert.Equal(t, "示例 hello", titleWords(protocol.TitleFrom("/example hello")))
 	assert.Equal(t, "MCP", titleWords(protocol.TitleFrom("/mcp")), "an acronym in every language")
 	html := viewtest.Render(t, &Sidebar{Sessions: []protocol.SessionInfo{{ID: "s1", Title: protocol.Untitled}}})

@@ -380,9 +380,10 @@ func titleWords(title string) string {
 	if title == protocol.Untitled {
 		return tr(i18n.NewSession)
 	}
-	// A title Parley derived from a command (protocol.TitleFrom: "Script", "Help", "Example
-	// hello", a slug without spaces) in the page's words, as the run card says it. A person's
-	// own title ("Example of my own words") stays as written.
+	// A title Parley derived from a command (protocol.TitleFrom: "Help", "Example hello", a
+	// slug without spaces; "Script" before a script was named by its code) in the page's
+	// words, as the run card says it. A person's own title ("Example of my own words") and a
+	// script's code stay as written.
 	switch slug, ok := strings.CutPrefix(title, "Example "); {
 	case title == "Help":
 		return tr(i18n.SessionHelp)

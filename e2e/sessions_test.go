@@ -3,6 +3,7 @@ package e2e
 import (
 	"context"
 	"fmt"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -209,6 +210,25 @@ func TestAFunctionRunFromTheHeroNamesItsSession(t *testing.T) {
 	do(t, ctx, 30*time.Second, clickJS(`.session-item[data-session="`+id+`"] .session-link`),
 		waitJS(`location.pathname === '/s/`+id+`'`), waitCaughtUp())
 	waitShowing(t, ctx, 30*time.Second, `document.querySelector('h1')?.textContent === 'Greet someone'`, `document.querySelector('h1')?.textContent`)
+}
+
+// TestAScriptSessionIsNamedByWhatItRuns: a session started with /script from the empty page
+// is titled by its code's first line, in its row, its header and over the API (every one was
+// "Script", and a list of them said nothing).
+func TestAScriptSessionIsNamedByWhatItRuns(t *testing.T) {
+	t.Parallel()
+	srv, ctx := openHome(t)
+	const title = `send("deploy staging")`
+	do(t, ctx, 60*time.Second, waitJS(`document.documentElement.hasAttribute('data-composer-live')`),
+		typeText("/script "+title), pressEnter(0), waitJS(`location.pathname.startsWith('/s/')`))
+	id := sessionOf(t, ctx)
+	waitMessages(t, ctx, 2)
+	row := `document.querySelector('.sessions .session-item[data-session="` + id + `"] .session-title')`
+	waitShowing(t, ctx, 30*time.Second, row+`?.textContent === `+strconv.Quote(title)+` && document.querySelector('.session-header h1')?.textContent === `+strconv.Quote(title),
+		`document.querySelector('.sessions').innerText + ' / ' + document.querySelector('.session-header h1')?.textContent`)
+	info, err := apiClient(srv).GetSession(context.Background(), id)
+	require.NoError(t, err)
+	require.Equal(t, title, info.Title)
 }
 
 // TestAPromptMovesItsSessionToTheTop: the sidebar lists sessions by last use; a prompt sent in

@@ -16,8 +16,10 @@ const maxTitleBytes = 120
 // TitleFrom names a session after the first line of its first prompt, cut at a character
 // boundary so that no script's text can push it over the limit. The browser titles a session
 // it creates with it, and the server titles a blank session when its first prompt arrives.
-// A slash command is named by what it is ("Script", "Example hello", "Help", "MCP"), not by
-// its code.
+// A slash command is named by what it is ("Example hello", "Help", "MCP"), and a script by
+// what it runs: its code's first line (`/script send("hi")` is `send("hi")`, and a script
+// that starts with a comment is named by it). Named "Script", every script session read the
+// same in the list, the @ menu, /approvals and the history's filter.
 func TitleFrom(text string) string {
 	if cmd, ok := ResolveCommand(text); ok {
 		switch cmd.Name {
@@ -26,11 +28,21 @@ func TitleFrom(text string) string {
 			return strings.TrimSpace("Example " + slug)
 		case "mcp":
 			return "MCP" // an acronym, in every language: not "Mcp"
-		default:
-			return strings.ToUpper(cmd.Name[:1]) + cmd.Name[1:]
+		case "script":
+			if line := titleLine(cmd.Args); line != "" {
+				return line
+			}
 		}
+		return strings.ToUpper(cmd.Name[:1]) + cmd.Name[1:]
 	}
+	return titleLine(text)
+}
+
+// titleLine is text's first line that holds more than spaces, trimmed, and cut at
+// maxTitleBytes (with "…").
+func titleLine(text string) string {
 	line, _, _ := strings.Cut(strings.TrimSpace(text), "\n")
+	line = strings.TrimSpace(line)
 	if len(line) <= maxTitleBytes {
 		return line
 	}

@@ -27,7 +27,7 @@ func TestRenameAndArchiveOverHTTP(t *testing.T) {
 		return testkit.DecodeAs[protocol.SessionList](t, data).Sessions
 	}
 	require.Len(t, list(), 1)
-	assert.Equal(t, "Script", list()[0].Title, "a command is titled by its name, not its code")
+	assert.Equal(t, "send('hi')", list()[0].Title, "a script is titled by its code's first line")
 
 	resp, data := request(t, http.MethodPatch, url, testToken, `{"title":"  Greeting test  "}`)
 	require.Equal(t, http.StatusOK, resp.StatusCode, string(data))

@@ -171,6 +171,13 @@ func TestTitleFromStaysUnderTheLimit(t *testing.T) {
 		strings.Repeat("😀", 70):  strings.Repeat("😀", 30) + "…",
 		strings.Repeat("a", 130): strings.Repeat("a", 120) + "…",
 		"  padded  ":             "padded",
+		// A script by its code's first line with text in it, as a prompt is; a command
+		// by what it is.
+		"/script send('hi')\nsend('more')":               "send('hi')",
+		"/script\n\n  # deploy staging  \nrun(['make'])": "# deploy staging",
+		"/script " + strings.Repeat("b", 130):            strings.Repeat("b", 120) + "…",
+		"/help":                                          "Help",
+		"/example hello {}":                              "Example hello",
 	}
 	for in, want := range cases {
 		got := TitleFrom(in)
