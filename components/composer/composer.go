@@ -149,28 +149,44 @@ func (c *Composer) OnMount(ctx app.Context) {
 	})
 	c.follow(ctx)
 	c.loadFunctions(ctx)
-	c.guardPresses()
+	// Every click in a morphed mode goes to the machine, with the facts it decides on (when,
+	// and the click's count), from a listener on the document in the capture phase:
+	// before any handler of the mode's own buttons, choices and batch picks, whichever was
+	// clicked. A click the machine says was meant for the decision this one replaced (a
+	// double-click's second, a second tap) stops there, and answers nothing. The listener is
+	// the browser's own, run in the click, since only then can it stop it; one for the page's
+	// life, handing the clicks to the composer mounted last.
+	pressed = c
+	if !listening {
+		listening = true
+		app.Window().Get("document").Call("addEventListener", "click", app.FuncOf(func(_ app.Value, args []app.Value) any {
+			e := args[0]
+			if e.Get("target").Call("closest", "#composer-mode").Truthy() && pressed.machine.Dispatch(pressOf(e)) != nil {
+				e.Call("stopPropagation")
+				e.Call("preventDefault") // a radio stays as it was
+			}
+			return nil
+		}), true)
+	}
 }
 
 // OnDismount stops presenting.
 func (c *Composer) OnDismount() {
 	elicitation.SetElicitationPresenter(nil)
-	if pressed == c {
-		pressed = nil
-	}
 }
 
-// pressed is the mounted composer, which the page's click listener hands the clicks in its
-// morphed mode to (guardPresses); listening says that listener is in place.
+// pressed is the composer mounted last, which the page's click listener hands the clicks in
+// its morphed mode to (OnMount): a morphed mode is only ever its; listening says that
+// listener is in place.
 var (
 	pressed   *Composer
 	listening bool
 )
 
 // pressOf reads a click event into the facts machine/composer decides a click on a decision
-// by: when, its count, the pointer that made it.
+// by: when, and its count (which tells a pointer's click from a key's).
 func pressOf(e app.Value) machine.Press {
-	return machine.Press{Detail: e.Get("detail").Int(), Pointer: e.Get("pointerType").Truthy(), At: time.Now()}
+	return machine.Press{Detail: e.Get("detail").Int(), At: time.Now()}
 }
 
 // cardPressed is when the last click on a decision card's answers came (Stray).
@@ -186,31 +202,6 @@ func Stray(e app.Value, drawn time.Time) bool {
 	p, before := pressOf(e), cardPressed
 	cardPressed = p.At
 	return machine.Stray(p, drawn, before, machine.DefaultEnterGuard)
-}
-
-// guardPresses hands the machine every click in a morphed mode, with the facts it decides
-// on (when, the click's count, the pointer), from a listener on the document in the capture
-// phase: before any handler of the mode's own buttons, choices and batch picks, whichever was
-// clicked. A click the machine says was meant for the decision this one replaced (a double
-// click's second, a second tap) stops there, and answers nothing. The listener is the
-// browser's own, run in the click, since only then can it stop it; one for the page's life.
-func (c *Composer) guardPresses() {
-	pressed = c
-	if listening || !app.IsClient {
-		return
-	}
-	listening = true
-	app.Window().Get("document").Call("addEventListener", "click", app.FuncOf(func(_ app.Value, args []app.Value) any {
-		e := args[0]
-		if pressed == nil || !e.Get("target").Call("closest", "#composer-mode").Truthy() {
-			return nil // the controls row, the bar, the thread: not the decision's
-		}
-		if pressed.machine.Dispatch(pressOf(e)) != nil {
-			e.Call("stopPropagation")
-			e.Call("preventDefault") // a radio stays as it was
-		}
-		return nil
-	}), true)
 }
 
 // OnUpdate follows the decision queue when the props change, and the workspace's functions

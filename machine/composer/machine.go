@@ -71,7 +71,7 @@ type Machine struct {
 	// Entered).
 	entered bool
 	// pressedAt is when the last click in a morphed area came, whatever it showed: where a
-	// multi-click began (press).
+	// multi-click began (Press).
 	pressedAt time.Time
 }
 
@@ -178,7 +178,15 @@ func (m *Machine) Dispatch(ev Event) []Effect {
 	case Key:
 		return m.key(e)
 	case Press:
-		return m.press(e)
+		// Ignored when it was meant for the decision the one shown replaced (Stray). Only a
+		// decision shown: the fn-form is the person's own, and a decision set aside or held
+		// is not on screen.
+		before := m.pressedAt
+		m.pressedAt = e.At
+		if m.showing() && Stray(e, m.shownAt, before, m.guard) {
+			return []Effect{Swallow{}}
+		}
+		return nil
 	case Tick:
 		return m.tick(e)
 	case Composing:
@@ -398,21 +406,8 @@ func (m *Machine) key(k Key) []Effect {
 	return nil
 }
 
-// press is a click in the morphed area: ignored (Swallow) when Stray says it was meant for the
-// decision the one shown replaced.
-func (m *Machine) press(p Press) []Effect {
-	before := m.pressedAt
-	m.pressedAt = p.At
-	// Only a decision shown: the fn-form is the person's own, and a decision set aside or
-	// held is not on screen.
-	if m.showing() && Stray(p, m.shownAt, before, m.guard) {
-		return []Effect{Swallow{}}
-	}
-	return nil
-}
-
 // Stray reports whether a click on a decision that appeared at shown was not the person's
-// answer to it but meant for what was there before (the pointer's click before this one came
+// answer to it but meant for what was there before (the click before this one came
 // at before; guard is the Enter guard, none when 0). It holds a decision that has just
 // replaced another in place: the next run of a script, the next confirm, a batch's next
 // request, a card the approvals screen's list moved up. Without it the second click of a
@@ -433,10 +428,10 @@ func (m *Machine) press(p Press) []Effect {
 //     person whose first click fell inside the guard is not held back again for clicking
 //     twice.
 //
-// A click with no pointer (Detail 0, no pointer type) is a key's or a script's: the keys have
-// their own rules (Key: the guard, the focus delay), and a script's click is nobody's slip.
+// A click not counted (Detail 0) is a key's or a script's: the keys have their own rules
+// (Key: the guard, the focus delay), and a script's click is nobody's slip.
 func Stray(p Press, shown, before time.Time, guard time.Duration) bool {
-	if p.Detail <= 0 && !p.Pointer {
+	if p.Detail <= 0 {
 		return false
 	}
 	return guard > 0 && p.At.Sub(shown) < guard || p.Detail >= 2 && before.Before(shown)

@@ -677,8 +677,8 @@ func TestPress(t *testing.T) {
 	// q1 is answered at 1000 ms, and a1, asked meanwhile, takes its place then.
 	next := []Event{Asked{approval("q1"), at(0)}, Asked{approval("a1"), at(500)}, Ended{ID: "q1", At: at(1000)}}
 	swallow := []Effect{Swallow{}}
-	mouse := func(detail, ms int) Press { return Press{Detail: detail, Pointer: true, At: at(ms)} }
-	tap := mouse // a finger's click is a pointer's, as a mouse's
+	mouse := func(detail, ms int) Press { return Press{Detail: detail, At: at(ms)} }
+	tap := mouse // a finger's click is counted as a mouse's
 	tests := []struct {
 		name   string
 		events []Event
@@ -698,8 +698,6 @@ func TestPress(t *testing.T) {
 		{"a phone's second tap, 170 ms after the first", append(next, tap(1, 990)), tap(1, 1160), swallow},
 		{"counted as a double tap, too", append(next, tap(1, 990)), tap(2, 1160), swallow},
 		{"a tap after the guard answers", next, tap(1, 1600), nil},
-		{"a click with a count and no pointer type is a pointer's (a browser without PointerEvent clicks)", next, Press{Detail: 1, At: at(1100)}, swallow},
-		{"so is a click that names its pointer and no count", next, Press{Pointer: true, At: at(1100)}, swallow},
 		{"a key's or a script's click is not a pointer's: the keys have their guard", next, Press{At: at(1100)}, nil},
 		{"the first decision shown on its own is guarded too", []Event{Asked{approval("a1"), at(0)}}, mouse(1, 100), swallow},
 		{"a resumed decision is guarded as it comes back", []Event{Asked{approval("a1"), at(0)}, ChatAbout{}, Resume{At: at(5000)}}, mouse(2, 5100), swallow},
@@ -740,14 +738,14 @@ func TestStray(t *testing.T) {
 		guard         time.Duration
 		want          bool
 	}{
-		{"a click inside the guard", Press{Detail: 1, Pointer: true, At: at(1300)}, at(1000), at(900), g, true},
-		{"a click after it", Press{Detail: 1, Pointer: true, At: at(1400)}, at(1000), at(900), g, false},
-		{"a double-click's second, begun before the card drew this decision", Press{Detail: 2, Pointer: true, At: at(1600)}, at(1000), at(950), g, true},
-		{"a double-click begun on it", Press{Detail: 2, Pointer: true, At: at(1600)}, at(1000), at(1500), g, false},
-		{"a tap inside the guard", Press{Detail: 1, Pointer: true, At: at(1100)}, at(1000), time.Time{}, g, true},
+		{"a click inside the guard", Press{Detail: 1, At: at(1300)}, at(1000), at(900), g, true},
+		{"a click after it", Press{Detail: 1, At: at(1400)}, at(1000), at(900), g, false},
+		{"a double-click's second, begun before the card drew this decision", Press{Detail: 2, At: at(1600)}, at(1000), at(950), g, true},
+		{"a double-click begun on it", Press{Detail: 2, At: at(1600)}, at(1000), at(1500), g, false},
+		{"a tap inside the guard", Press{Detail: 1, At: at(1100)}, at(1000), time.Time{}, g, true},
 		{"a key's click", Press{At: at(1010)}, at(1000), time.Time{}, g, false},
-		{"no guard: only the multi-click", Press{Detail: 1, Pointer: true, At: at(1010)}, at(1000), time.Time{}, 0, false},
-		{"a decision never drawn anew (zero) is not guarded", Press{Detail: 1, Pointer: true, At: at(10)}, time.Time{}, time.Time{}, g, false},
+		{"no guard: only the multi-click", Press{Detail: 1, At: at(1010)}, at(1000), time.Time{}, 0, false},
+		{"a decision never drawn anew (zero) is not guarded", Press{Detail: 1, At: at(10)}, time.Time{}, time.Time{}, g, false},
 	}
 	for _, tt := range tests {
 		if got := Stray(tt.p, tt.shown, tt.before, tt.guard); got != tt.want {
