@@ -438,26 +438,24 @@ func (c *Conversation) refreshSessions(ctx app.Context) {
 // listed shows the session list the server gave (a read, or the sidebar's live list).
 func (c *Conversation) listed(list []protocol.SessionInfo) {
 	knownSessions = slices.Clone(list)
+	old := c.sessions
 	// Blank sessions (the hero's, never prompted) are not listed; the open one that just got
 	// its first prompt is, even if the list was read a moment too early.
-	known := map[string]protocol.SessionInfo{}
-	for _, s := range c.sessions {
-		known[s.ID] = s
-	}
 	c.sessions = slices.DeleteFunc(list, func(s protocol.SessionInfo) bool {
 		return s.Blank && (s.ID != c.session || c.blank)
 	})
-	// One the server still calls blank was read before it dated its first prompt: keep the
-	// date this page gave it.
-	for i, s := range c.sessions {
-		if s.Blank {
-			c.sessions[i].Created = max(s.Created, known[s.ID].Created)
+	// The open session, which this page listed as its first prompt went (engagedBy,
+	// onSessionCreated), stays when a list read before the server indexed it lacks it.
+	if !c.blank && !slices.ContainsFunc(c.sessions, func(s protocol.SessionInfo) bool { return s.ID == c.session }) {
+		if i := slices.IndexFunc(old, func(s protocol.SessionInfo) bool { return s.ID == c.session }); i >= 0 {
+			c.sessions = append([]protocol.SessionInfo{old[i]}, c.sessions...)
 		}
 	}
-	// A prompt this page saw land later than the index says (it dates a burst's last prompt
-	// up to two seconds after, touch in runtime/sessions.go) keeps its session where the page
-	// put it: a list read in between moved it down, then up again.
-	for _, s := range known {
+	// A session this page dated later than the list does keeps that date, and its place: one
+	// the server read before it dated its first prompt, and a prompt the page saw land (the
+	// index dates a burst's last prompt up to two seconds after it, touch in
+	// runtime/sessions.go), which a list read in between moved down, then up again.
+	for _, s := range old {
 		c.sessions = touchSession(c.sessions, s.ID, s.LastActive())
 	}
 	keepSessions(c.sessions)

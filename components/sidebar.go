@@ -291,9 +291,9 @@ func (s *Sidebar) renderItem(info protocol.SessionInfo, now time.Time) app.UI {
 	return app.Li().Class("session-item").DataSet("session", id).Body(
 		a,
 		app.Div().Class("session-ops").Body(
-			// Icons (web/parley.css): the label names them, the title shows it to a pointer.
+			// Icons (web/parley.css), named by their labels.
 			app.Button().Type("button").Class("session-op").DataSet("op", "rename").Text(tr(i18n.Rename)).
-				Title(tr(i18n.Rename)).Aria("label", tr(i18n.RenameNamed, titleWords(info.Title))).
+				Aria("label", tr(i18n.RenameNamed, titleWords(info.Title))).
 				OnClick(func(ctx app.Context, e app.Event) {
 					s.editing, s.draft, s.archiving = id, info.Title, ""
 					ctx.Defer(func(app.Context) {
@@ -304,7 +304,7 @@ func (s *Sidebar) renderItem(info protocol.SessionInfo, now time.Time) app.UI {
 					})
 				}, app.EventScope(id)),
 			app.Button().Type("button").Class("session-op").DataSet("op", "archive").Text(tr(i18n.Archive)).
-				Title(tr(i18n.Archive)).Aria("label", tr(i18n.ArchiveNamed, titleWords(info.Title))).
+				Aria("label", tr(i18n.ArchiveNamed, titleWords(info.Title))).
 				OnClick(func(ctx app.Context, e app.Event) {
 					s.archiving, s.editing = id, ""
 					// The question replaces the row: the focus goes to its safe answer.
