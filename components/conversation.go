@@ -446,9 +446,9 @@ func (c *Conversation) listed(list []protocol.SessionInfo) {
 	})
 	// The open session, which this page listed as its first prompt went (engagedBy,
 	// onSessionCreated), stays when a list read before the server indexed it lacks it.
-	if !c.blank && !slices.ContainsFunc(c.sessions, func(s protocol.SessionInfo) bool { return s.ID == c.session }) {
-		if i := slices.IndexFunc(old, func(s protocol.SessionInfo) bool { return s.ID == c.session }); i >= 0 {
-			c.sessions = append([]protocol.SessionInfo{old[i]}, c.sessions...)
+	for _, s := range old {
+		if s.ID == c.session && !c.blank && c.titleOf(s.ID) == "" {
+			c.sessions = append([]protocol.SessionInfo{s}, c.sessions...)
 		}
 	}
 	// A session this page dated later than the list does keeps that date, and its place: one
