@@ -3,6 +3,7 @@ package components
 import (
 	"context"
 	"strconv"
+	"sync"
 	"time"
 
 	"github.com/maxence-charriere/go-app/v10/pkg/app"
@@ -27,8 +28,8 @@ const (
 // followQueue calls on with the queue at once and after every change, until stop ends.
 // fail is told of a failure (with the wait before the next try) and of recovery ("").
 func followQueue(stop context.Context, client *api.Client, on func(protocol.ApprovalQueue), fail func(error, time.Duration)) {
-	longPoll(stop, func(wait *uint64) (uint64, error) {
-		q, err := client.ApprovalQueue(stop, wait)
+	longPoll(stop, newPageView(stop), func(ctx context.Context, wait *uint64) (uint64, error) {
+		q, err := client.ApprovalQueue(ctx, wait)
 		if err == nil && stop.Err() == nil {
 			on(q)
 		}
@@ -40,13 +41,26 @@ func followQueue(stop context.Context, client *api.Client, on func(protocol.Appr
 // version of its last answer, which the server holds until something changed. A failure
 // is told to fail, and the next read waits (1 s, doubling up to 30 s) and starts again
 // without a version.
-func longPoll(stop context.Context, read func(wait *uint64) (uint64, error), fail func(error, time.Duration)) {
+//
+// A hidden tab holds no read: the one it holds is let go when the tab is hidden (its context
+// ends), and the next waits until the tab is shown, when it asks with the version it had, so
+// whatever changed meanwhile comes at once. A browser opens at most six connections to a
+// server over HTTP/1.1, and each held read is one of them: every page holds two (the session
+// list and the approvals count), so three tabs held them all and a fourth tab's requests,
+// a prompt's send among them, waited up to 25 s. view may be nil (always in view).
+func longPoll(stop context.Context, view *tabView, read func(held context.Context, wait *uint64) (uint64, error), fail func(error, time.Duration)) {
 	var wait *uint64
 	retry := pollRetryFirst
 	for stop.Err() == nil {
-		v, err := read(wait)
+		held, done := view.inView(stop)
+		v, err := read(held, wait)
+		letGo := held.Err() != nil
+		done()
 		if stop.Err() != nil {
 			return
+		}
+		if letGo {
+			continue // hidden: no failure, and the same version is asked again once shown
 		}
 		if err != nil {
 			fail(err, retry)
@@ -62,6 +76,80 @@ func longPoll(stop context.Context, read func(wait *uint64) (uint64, error), fai
 		retry = pollRetryFirst
 		wait = &v
 	}
+}
+
+// tabView is whether the page is in view: the page's document.hidden, set by its
+// visibilitychange events (newPageView).
+type tabView struct {
+	mu     sync.Mutex
+	hidden bool
+	shown  chan struct{}   // closed when the tab is shown
+	leave  context.Context // ends when the tab is hidden
+	gone   context.CancelFunc
+}
+
+func newTabView(hidden bool) *tabView {
+	v := &tabView{shown: make(chan struct{})}
+	v.leave, v.gone = context.WithCancel(context.Background())
+	v.setHidden(hidden)
+	return v
+}
+
+// setHidden says the tab was hidden or shown.
+func (v *tabView) setHidden(hidden bool) {
+	v.mu.Lock()
+	defer v.mu.Unlock()
+	switch {
+	case hidden && !v.hidden:
+		v.gone()
+		v.shown = make(chan struct{})
+	case !hidden && (v.hidden || v.leave.Err() != nil):
+		v.leave, v.gone = context.WithCancel(context.Background())
+		close(v.shown)
+	}
+	v.hidden = hidden
+}
+
+// inView returns, once the tab is in view (at once if it is, or with a nil view), a context
+// that ends when the tab is hidden or stop ends, and the func that releases it.
+func (v *tabView) inView(stop context.Context) (context.Context, func()) {
+	if v == nil {
+		return context.WithCancel(stop)
+	}
+	for {
+		v.mu.Lock()
+		hidden, shown, leave := v.hidden, v.shown, v.leave
+		v.mu.Unlock()
+		if !hidden {
+			held, cancel := context.WithCancel(stop)
+			unhook := context.AfterFunc(leave, cancel)
+			return held, func() { unhook(); cancel() }
+		}
+		select {
+		case <-stop.Done():
+			return context.WithCancel(stop)
+		case <-shown:
+		}
+	}
+}
+
+// newPageView follows the page's visibility until stop ends; nil outside a browser.
+func newPageView(stop context.Context) *tabView {
+	if !app.IsClient {
+		return nil
+	}
+	doc := app.Window().Get("document")
+	v := newTabView(doc.Get("hidden").Bool())
+	on := app.FuncOf(func(app.Value, []app.Value) any {
+		v.setHidden(doc.Get("hidden").Bool())
+		return nil
+	})
+	doc.Call("addEventListener", "visibilitychange", on)
+	context.AfterFunc(stop, func() {
+		doc.Call("removeEventListener", "visibilitychange", on)
+		on.Release()
+	})
+	return v
 }
 
 // clientOf is the API client of the server that served the page.

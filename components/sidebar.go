@@ -55,8 +55,8 @@ func (s *Sidebar) OnMount(ctx app.Context) {
 	// renamed, archived or used elsewhere (another tab or device, the API, another replica)
 	// shows without a reload. The page that owns the list takes it (actionSessionsRead).
 	ctx.Async(func() {
-		longPoll(stop, func(wait *uint64) (uint64, error) {
-			l, err := client.SessionList(stop, wait)
+		longPoll(stop, newPageView(stop), func(held context.Context, wait *uint64) (uint64, error) {
+			l, err := client.SessionList(held, wait)
 			if err == nil && stop.Err() == nil {
 				ctx.NewActionWithValue(actionSessionsRead, l.Sessions)
 			}

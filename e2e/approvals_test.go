@@ -960,7 +960,9 @@ func TestApprovalsListHoldsStillUnderThePointer(t *testing.T) {
 	ctx := openApprovals(t, srv)
 	do(t, ctx, 30*time.Second, waitJS(`document.querySelectorAll('.queue-entry').length === 3`))
 	top := func(session string) float64 {
-		return get(t, ctx, chromedp.Evaluate[float64](`document.querySelector('[data-session="`+session+`"]').getBoundingClientRect().top`))
+		// The queue's entry: the sidebar's row of the session carries its id too (and moves
+		// as the live list takes a new session in).
+		return get(t, ctx, chromedp.Evaluate[float64](`document.querySelector('.queue-list [data-session="`+session+`"]').getBoundingClientRect().top`))
 	}
 	// The person has the keyboard on B and points at C's title line.
 	get(t, ctx, chromedp.Evaluate[bool](`document.querySelector('`+entrySel(b.Session)+`').focus(); true`))
