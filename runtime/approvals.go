@@ -14,6 +14,7 @@ import (
 	"unicode/utf8"
 
 	"parley/i18n"
+	"parley/internal/watermark"
 	"parley/protocol"
 	"parley/runtime/eventlog"
 )
@@ -26,9 +27,7 @@ import (
 
 // approvals is the runtime's part of the approvals screen.
 type approvals struct {
-	mu      sync.Mutex
-	version uint64        // the offset of the last decision or grant event seen
-	changed chan struct{} // closed and replaced when version moves
+	version watermark.Mark // the offset of the last decision or grant event seen
 
 	status sync.Map // decision id → askedContext: never changes once asked
 }
@@ -39,11 +38,7 @@ type askedContext struct {
 	status protocol.ThreadStatus
 }
 
-func (a *approvals) init(head uint64) {
-	a.mu.Lock()
-	a.version, a.changed = head, make(chan struct{})
-	a.mu.Unlock()
-}
+func (a *approvals) init(head uint64) { a.version.Start(head) }
 
 // seen moves the version for an event that changes the queue, the history or the grants.
 func (a *approvals) seen(ev protocol.Event) {
@@ -53,34 +48,12 @@ func (a *approvals) seen(ev protocol.Event) {
 	default:
 		return
 	}
-	a.mu.Lock()
-	defer a.mu.Unlock()
-	if a.changed == nil || ev.Offset <= a.version {
-		return
-	}
-	a.version = ev.Offset
-	close(a.changed)
-	a.changed = make(chan struct{})
+	a.version.Raise(ev.Offset)
 }
 
 // wait returns once the version differs from v, or at the end of ctx or of d.
 func (a *approvals) wait(ctx context.Context, v uint64, d time.Duration) uint64 {
-	a.mu.Lock()
-	cur, ch := a.version, a.changed
-	a.mu.Unlock()
-	if cur != v || ch == nil {
-		return cur
-	}
-	t := time.NewTimer(d)
-	defer t.Stop()
-	select {
-	case <-ch:
-	case <-t.C:
-	case <-ctx.Done():
-	}
-	a.mu.Lock()
-	defer a.mu.Unlock()
-	return a.version
+	return a.version.Wait(ctx, v, d)
 }
 
 // maxStatusText bounds each message of a thread's status: it is context, not the message.

@@ -3,10 +3,11 @@ package kv
 import (
 	"context"
 	"fmt"
-	"sync"
 	"time"
 
 	"github.com/nats-io/nats.go/jetstream"
+
+	"parley/internal/watermark"
 )
 
 // Changes follows every write to a bucket, by any process on the same NATS (a watch of the
@@ -15,11 +16,8 @@ import (
 // means the same to another. A long poll waits on it (Wait) instead of reading the bucket
 // again and again.
 type Changes struct {
-	w jetstream.KeyWatcher
-
-	mu      sync.Mutex
-	version uint64
-	changed chan struct{} // closed and replaced when version moves
+	w       jetstream.KeyWatcher
+	version watermark.Mark
 }
 
 // Changes starts following the bucket from its last write. Stop it with Stop.
@@ -39,7 +37,8 @@ func (b *Bucket[T]) Changes(ctx context.Context) (*Changes, error) {
 	if err != nil {
 		return nil, fmt.Errorf("watch bucket %s: %w", b.kv.Bucket(), err)
 	}
-	c := &Changes{w: w, version: last, changed: make(chan struct{})}
+	c := &Changes{w: w}
+	c.version.Start(last)
 	go c.follow()
 	return c, nil
 }
@@ -50,39 +49,16 @@ func (c *Changes) follow() {
 		if e == nil {
 			continue // the end of the initial values: none, since the watch starts after them
 		}
-		c.mu.Lock()
-		if e.Revision() > c.version {
-			c.version = e.Revision()
-			close(c.changed)
-			c.changed = make(chan struct{})
-		}
-		c.mu.Unlock()
+		c.version.Raise(e.Revision())
 	}
 }
 
 // Version is the revision of the last write seen.
-func (c *Changes) Version() uint64 {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	return c.version
-}
+func (c *Changes) Version() uint64 { return c.version.Value() }
 
 // Wait returns the version once it differs from v, or at the end of ctx or of d.
 func (c *Changes) Wait(ctx context.Context, v uint64, d time.Duration) uint64 {
-	c.mu.Lock()
-	cur, ch := c.version, c.changed
-	c.mu.Unlock()
-	if cur != v {
-		return cur
-	}
-	t := time.NewTimer(d)
-	defer t.Stop()
-	select {
-	case <-ch:
-	case <-t.C:
-	case <-ctx.Done():
-	}
-	return c.Version()
+	return c.version.Wait(ctx, v, d)
 }
 
 // Stop ends the watch.
