@@ -369,7 +369,11 @@ func TestThePageShowsWhileTheWasmLoads(t *testing.T) {
 		return getComputedStyle(l).pointerEvents === 'none' && l.innerText.includes('Loading'); })()`) {
 		t.Fatal("the loader no longer says the page is loading, or it takes clicks")
 	}
-	do(t, ctx, 10*time.Second, chromedp.Click(`#composer-input`), chromedp.SendKeys(`#composer-input`, "early"))
+	// A click at the box's centre and keys to whatever has the focus, as a person's: no DOM
+	// node is held between the look and the click (CI once saw the node replaced between
+	// chromedp's query and its click: "Could not find node with given id").
+	at := get(t, ctx, chromedp.Evaluate[[]float64](`(r => [r.left + r.width / 2, r.top + r.height / 2])(document.querySelector('#composer-input').getBoundingClientRect())`))
+	do(t, ctx, 10*time.Second, chromedp.MouseClickXY(at[0], at[1]), chromedp.KeyEvent("early"))
 	do(t, ctx, 10*time.Second, waitJS(`document.querySelector('#composer-input').value === 'early'`))
 }
 

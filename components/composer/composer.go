@@ -490,6 +490,10 @@ func (c *Composer) loadFunctions(ctx app.Context) {
 			c.functions = list
 			if r, ok := c.mode.(modes.Refresher); ok {
 				r.Refresh()
+				// A form reopened by a reload gets its fields only now, when the list came
+				// after the mode showed: the focus goes where it would have gone had they
+				// been there (focusField leaves a focus the person placed).
+				c.Later(c.focusField)
 			}
 		})
 	})
