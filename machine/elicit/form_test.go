@@ -800,6 +800,16 @@ func TestHint(t *testing.T) {
 		{sEmail, "an email address, name@example.com", "电子邮件地址，如 name@example.com"},
 		{sURI, "a link, https://…", "链接，如 https://…"},
 		{sMulti, "pick 2", "选 2 项"},
+		// The ends of a count: both, the one there is, and a least every answer meets says
+		// nothing (one pick, no characters).
+		{`{"type":"array","items":{"type":"string","enum":["a","b","c"]},"minItems":1,"maxItems":3}`, "pick 1–3", "选 1–3 项"},
+		{`{"type":"array","items":{"type":"string","enum":["a","b","c"]},"minItems":2}`, "pick at least 2", "至少选 2 项"},
+		{`{"type":"array","items":{"type":"string","enum":["a","b","c"]},"minItems":1}`, "", ""},
+		{`{"type":"array","items":{"type":"string","enum":["a","b","c"]},"maxItems":2}`, "pick up to 2", "最多选 2 项"},
+		{`{"type":"string","minLength":2}`, "at least 2 characters", "至少 2 个字符"},
+		{`{"type":"string","minLength":0}`, "", ""},
+		{`{"type":"string","minLength":0,"maxLength":4}`, "0–4 characters", "0–4 个字符"},
+		{`{"type":"number","minimum":-2.25,"maximum":0}`, "-2.25–0", "-2.25–0"},
 		{sText, "", ""},
 		{sEnum, "", ""},
 		{sDate, "", ""},

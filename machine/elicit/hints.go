@@ -1,6 +1,7 @@
 package elicit
 
 import (
+	"math"
 	"strconv"
 	"strings"
 
@@ -12,17 +13,15 @@ import (
 // points the control's aria-describedby at it.
 func Hint(fd Field, l i18n.Locale) string {
 	var parts []string
-	num := func(x *float64) string { return strconv.FormatFloat(*x, 'f', -1, 64) }
+	add := func(part string) {
+		if part != "" {
+			parts = append(parts, part)
+		}
+	}
 	switch fd.Kind {
 	case Number, Integer:
-		switch {
-		case fd.Min != nil && fd.Max != nil:
-			parts = append(parts, l.T(i18n.HintRange, num(fd.Min), num(fd.Max)))
-		case fd.Min != nil:
-			parts = append(parts, l.T(i18n.HintAtLeast, num(fd.Min)))
-		case fd.Max != nil:
-			parts = append(parts, l.T(i18n.HintAtMost, num(fd.Max)))
-		}
+		// Any lower end of a number says something: no value meets -Inf.
+		add(rangeHint(l, numberRange, fd.Min, fd.Max, math.Inf(-1)))
 		if fd.Kind == Integer {
 			parts = append(parts, l.T(i18n.HintWhole))
 		} else if len(parts) == 0 {
@@ -33,26 +32,50 @@ func Hint(fd Field, l i18n.Locale) string {
 	case URI:
 		parts = append(parts, l.T(i18n.HintURL))
 	case Multi:
-		switch {
-		case fd.MinItems != nil && fd.MaxItems != nil && *fd.MinItems == *fd.MaxItems:
+		if fd.MinItems != nil && fd.MaxItems != nil && *fd.MinItems == *fd.MaxItems {
 			parts = append(parts, l.T(i18n.HintPicksExact, *fd.MinItems))
-		case fd.MinItems != nil && fd.MaxItems != nil:
-			parts = append(parts, l.T(i18n.HintPicks, *fd.MinItems, *fd.MaxItems))
-		case fd.MinItems != nil && *fd.MinItems > 1:
-			parts = append(parts, l.T(i18n.HintPicksMin, *fd.MinItems))
-		case fd.MaxItems != nil:
-			parts = append(parts, l.T(i18n.HintPicksMax, *fd.MaxItems))
+		} else {
+			add(rangeHint(l, picksRange, fd.MinItems, fd.MaxItems, 1))
 		}
 	}
 	if fd.Kind.typed() && fd.Kind != Number && fd.Kind != Integer {
-		switch {
-		case fd.MinLength != nil && fd.MaxLength != nil:
-			parts = append(parts, l.T(i18n.HintChars, *fd.MinLength, *fd.MaxLength))
-		case fd.MinLength != nil && *fd.MinLength > 0:
-			parts = append(parts, l.T(i18n.HintCharsMin, *fd.MinLength))
-		case fd.MaxLength != nil:
-			parts = append(parts, l.T(i18n.HintCharsMax, *fd.MaxLength))
-		}
+		add(rangeHint(l, charsRange, fd.MinLength, fd.MaxLength, 0))
 	}
 	return strings.Join(parts, l.T(i18n.HintSep))
+}
+
+// rangeWords are the messages of a range whose ends may be missing: both ends, the lower
+// alone, the upper alone.
+type rangeWords struct{ both, atLeast, atMost i18n.Msg }
+
+var (
+	numberRange = rangeWords{i18n.HintRange, i18n.HintAtLeast, i18n.HintAtMost}
+	picksRange  = rangeWords{i18n.HintPicks, i18n.HintPicksMin, i18n.HintPicksMax}
+	charsRange  = rangeWords{i18n.HintChars, i18n.HintCharsMin, i18n.HintCharsMax}
+)
+
+// rangeHint says the range from lo to hi (either nil when the schema sets no such end) in
+// l: both ends when both are set, else the lower end when it is above floor (a least every
+// answer meets, such as one pick or no characters, says nothing), else the upper end; ""
+// when no end says anything. A number's range, a choice count's and a length's all follow
+// these rules, so they are written once.
+func rangeHint[T int | float64](l i18n.Locale, w rangeWords, lo, hi *T, floor T) string {
+	switch {
+	case lo != nil && hi != nil:
+		return l.T(w.both, hintArg(*lo), hintArg(*hi))
+	case lo != nil && *lo > floor:
+		return l.T(w.atLeast, hintArg(*lo))
+	case hi != nil:
+		return l.T(w.atMost, hintArg(*hi))
+	}
+	return ""
+}
+
+// hintArg is an end as its message takes it: a number as its shortest text (the words
+// say %s, so 0.5 stays 0.5), a count as the int the words' %d takes.
+func hintArg[T int | float64](x T) any {
+	if f, ok := any(x).(float64); ok {
+		return strconv.FormatFloat(f, 'f', -1, 64)
+	}
+	return x
 }
