@@ -54,6 +54,18 @@ func snapshot(m *Machine) state {
 	return s
 }
 
+// dispatchAfter sets a new machine up with events, then dispatches ev: ev's effects, and the
+// state just before and just after it, for the tests of an event (a key, a click) that must
+// read the state without changing it.
+func dispatchAfter(t *testing.T, events []Event, ev Event) (got []Effect, before, after state) {
+	t.Helper()
+	m := New(Config{})
+	machinetest.Run(t, m.Dispatch, events...)
+	before = snapshot(m)
+	got = machinetest.Run(t, m.Dispatch, ev)
+	return got, before, snapshot(m)
+}
+
 // TestDispatch runs each sequence from a fresh machine; wantEffects are the last event's.
 func TestDispatch(t *testing.T) {
 	tests := []struct {
@@ -657,13 +669,10 @@ func TestKey(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			m := New(Config{})
-			machinetest.Run(t, m.Dispatch, tt.events...)
-			before := snapshot(m)
-			got := machinetest.Run[Event](t, m.Dispatch, tt.key)
+			got, before, after := dispatchAfter(t, tt.events, tt.key)
 			machinetest.Equal(t, got, tt.want)
-			if s := snapshot(m); !reflect.DeepEqual(s, before) && tt.key.Key != "Escape" {
-				t.Errorf("a key changed the state:\n got %+v\nwant %+v", s, before)
+			if !reflect.DeepEqual(after, before) && tt.key.Key != "Escape" {
+				t.Errorf("a key changed the state:\n got %+v\nwant %+v", after, before)
 			}
 		})
 	}
@@ -708,13 +717,10 @@ func TestPress(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			m := New(Config{})
-			machinetest.Run(t, m.Dispatch, tt.events...)
-			before := snapshot(m)
-			got := machinetest.Run[Event](t, m.Dispatch, tt.press)
+			got, before, after := dispatchAfter(t, tt.events, tt.press)
 			machinetest.Equal(t, got, tt.want)
-			if s := snapshot(m); !reflect.DeepEqual(s, before) {
-				t.Errorf("a click changed the state:\n got %+v\nwant %+v", s, before)
+			if !reflect.DeepEqual(after, before) {
+				t.Errorf("a click changed the state:\n got %+v\nwant %+v", after, before)
 			}
 		})
 	}
