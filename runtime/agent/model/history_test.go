@@ -12,29 +12,42 @@ import (
 // What the model reads of a session's log (conversation): edited prompts, prompts sent
 // again after a failure, and prompts queued while a turn ran.
 
-// TestHistoryReadsAnEditedPrompt: a prompt edited while it waited (prompt.edited) is said to
-// the model with its last text, at its own place; an edit stored after a prompt's turn
-// started (a race past the runtime's refusal) changes nothing.
-func TestHistoryReadsAnEditedPrompt(t *testing.T) {
-	ev := logEvent
-	evs := []protocol.Event{
-		ev(1, protocol.EventUserMessage, protocol.Message{Text: "first"}),
-		ev(2, protocol.EventTurnStarted, protocol.TurnStarted{Prompt: 1, Kind: protocol.TurnAgent}),
-		ev(3, protocol.EventAgentMessage, protocol.Message{Text: "one"}),
-		ev(4, protocol.EventUserMessage, protocol.Message{Text: "second"}),
-		ev(5, protocol.EventPromptEdited, protocol.PromptEdited{Prompt: 4, Text: "second, edited"}),
-		ev(6, protocol.EventPromptEdited, protocol.PromptEdited{Prompt: 4, Text: "second, edited again"}),
-		ev(7, protocol.EventPromptEdited, protocol.PromptEdited{Prompt: 1, Text: "not for a started one"}),
-		ev(8, protocol.EventTurnEnded, protocol.TurnEnded{Prompt: 1}),
-		ev(9, protocol.EventTurnStarted, protocol.TurnStarted{Prompt: 4, Kind: protocol.TurnAgent}),
-	}
-	assert.Equal(t, []string{"user: first", "assistant: one", "user: second, edited again"}, said(4, evs))
+// sessionLog builds a session's log in order, each event at the next offset from 1 and its
+// data encoded as the log stores it, so a test spells a conversation, not its offsets.
+type sessionLog []protocol.Event
+
+// add stores an event and returns its offset.
+func (l *sessionLog) add(typ protocol.EventType, data any) uint64 {
+	raw, _ := json.Marshal(data)
+	offset := uint64(len(*l) + 1)
+	*l = append(*l, protocol.Event{Offset: offset, Type: typ, Data: raw})
+	return offset
 }
 
-// logEvent is an event of the log at offset, its data encoded.
-func logEvent(offset uint64, typ protocol.EventType, data any) protocol.Event {
-	raw, _ := json.Marshal(data)
-	return protocol.Event{Offset: offset, Type: typ, Data: raw}
+// prompt stores the user's prompt text and returns its offset, which names its turn.
+func (l *sessionLog) prompt(text string) uint64 {
+	return l.add(protocol.EventUserMessage, protocol.Message{Text: text})
+}
+
+// start stores the start of prompt's agent turn.
+func (l *sessionLog) start(prompt uint64) {
+	l.add(protocol.EventTurnStarted, protocol.TurnStarted{Prompt: prompt, Kind: protocol.TurnAgent})
+}
+
+// answer stores a message of the agent, or of Parley when m.From says so.
+func (l *sessionLog) answer(m protocol.Message) { l.add(protocol.EventAgentMessage, m) }
+
+// end stores the end of prompt's turn.
+func (l *sessionLog) end(prompt uint64) {
+	l.add(protocol.EventTurnEnded, protocol.TurnEnded{Prompt: prompt})
+}
+
+// turn stores a whole agent turn: the prompt text, its start, the answer m and its end.
+func (l *sessionLog) turn(text string, m protocol.Message) {
+	prompt := l.prompt(text)
+	l.start(prompt)
+	l.answer(m)
+	l.end(prompt)
 }
 
 // said is what the model reads for prompt's turn, after the system prompt: "role: content"
@@ -47,38 +60,41 @@ func said(prompt uint64, evs []protocol.Event) []string {
 	return out
 }
 
+// TestHistoryReadsAnEditedPrompt: a prompt edited while it waited (prompt.edited) is said to
+// the model with its last text, at its own place; an edit stored after a prompt's turn
+// started (a race past the runtime's refusal) changes nothing.
+func TestHistoryReadsAnEditedPrompt(t *testing.T) {
+	var session sessionLog
+	first := session.prompt("first")
+	session.start(first)
+	session.answer(protocol.Message{Text: "one"})
+	second := session.prompt("second")
+	session.add(protocol.EventPromptEdited, protocol.PromptEdited{Prompt: second, Text: "second, edited"})
+	session.add(protocol.EventPromptEdited, protocol.PromptEdited{Prompt: second, Text: "second, edited again"})
+	session.add(protocol.EventPromptEdited, protocol.PromptEdited{Prompt: first, Text: "not for a started one"})
+	session.end(first)
+	session.start(second)
+	assert.Equal(t, []string{"user: first", "assistant: one", "user: second, edited again"}, said(second, session))
+}
+
 // TestHistorySaysARetriedPromptOnce: a failed turn's notice says "send your prompt again";
 // the prompt sent again after it is the same request, so the model reads it once, not twice
 // in one user message (QA round 10, agent #2). A different prompt after a failure still
 // joins the failed one, and the same words said again after an answer are said again.
 func TestHistorySaysARetriedPromptOnce(t *testing.T) {
-	ev := logEvent
 	notice := protocol.Message{From: "parley", Text: "The model server failed (500). Send your prompt again to retry."}
-	evs := []protocol.Event{
-		ev(1, protocol.EventUserMessage, protocol.Message{Text: "fix the parser"}),
-		ev(2, protocol.EventTurnStarted, protocol.TurnStarted{Prompt: 1, Kind: protocol.TurnAgent}),
-		ev(3, protocol.EventAgentMessage, notice),
-		ev(4, protocol.EventTurnEnded, protocol.TurnEnded{Prompt: 1}),
-		ev(5, protocol.EventUserMessage, protocol.Message{Text: "fix the parser"}),
-		ev(6, protocol.EventTurnStarted, protocol.TurnStarted{Prompt: 5, Kind: protocol.TurnAgent}),
-		ev(7, protocol.EventAgentMessage, notice),
-		ev(8, protocol.EventTurnEnded, protocol.TurnEnded{Prompt: 5}),
-		ev(9, protocol.EventUserMessage, protocol.Message{Text: "fix the parser"}),
-		ev(10, protocol.EventTurnStarted, protocol.TurnStarted{Prompt: 9, Kind: protocol.TurnAgent}),
-		ev(11, protocol.EventAgentMessage, protocol.Message{Text: "Fixed."}),
-		ev(12, protocol.EventTurnEnded, protocol.TurnEnded{Prompt: 9}),
-		ev(13, protocol.EventUserMessage, protocol.Message{Text: "fix the parser"}),
-		ev(14, protocol.EventTurnStarted, protocol.TurnStarted{Prompt: 13, Kind: protocol.TurnAgent}),
-		ev(15, protocol.EventAgentMessage, notice),
-		ev(16, protocol.EventTurnEnded, protocol.TurnEnded{Prompt: 13}),
-		ev(17, protocol.EventUserMessage, protocol.Message{Text: "and the lexer"}),
-		ev(18, protocol.EventTurnStarted, protocol.TurnStarted{Prompt: 17, Kind: protocol.TurnAgent}),
-	}
+	var session sessionLog
+	session.turn("fix the parser", notice)
+	session.turn("fix the parser", notice)
+	session.turn("fix the parser", protocol.Message{Text: "Fixed."})
+	session.turn("fix the parser", notice)
+	last := session.prompt("and the lexer")
+	session.start(last)
 	assert.Equal(t, []string{
 		"user: fix the parser",
 		"assistant: Fixed.",
 		"user: fix the parser\n\nand the lexer",
-	}, said(17, evs))
+	}, said(last, session))
 }
 
 // TestHistorySaysAQueuedPromptAfterTheAnswer: a prompt sent while a turn ran is stored
@@ -86,22 +102,21 @@ func TestHistorySaysARetriedPromptOnce(t *testing.T) {
 // started: joined to the running turn's prompt, the request ended with the assistant's
 // message and the queued prompt went unanswered (QA round 10, agent #1).
 func TestHistorySaysAQueuedPromptAfterTheAnswer(t *testing.T) {
-	ev := logEvent
-	evs := []protocol.Event{
-		ev(1, protocol.EventUserMessage, protocol.Message{Text: "write a long answer"}),
-		ev(2, protocol.EventTurnStarted, protocol.TurnStarted{Prompt: 1, Kind: protocol.TurnAgent}),
-		ev(3, protocol.EventUserMessage, protocol.Message{Text: "first queued"}),
-		ev(4, protocol.EventUserMessage, protocol.Message{Text: "second queued"}),
-		ev(5, protocol.EventAgentMessage, protocol.Message{Text: "A long answer.", Stream: "s1"}),
-		ev(6, protocol.EventTurnEnded, protocol.TurnEnded{Prompt: 1}),
-		ev(7, protocol.EventTurnStarted, protocol.TurnStarted{Prompt: 3, Kind: protocol.TurnAgent}),
-		ev(8, protocol.EventAgentMessage, protocol.Message{Text: "One.", Stream: "s2"}),
-		ev(9, protocol.EventTurnEnded, protocol.TurnEnded{Prompt: 3}),
-	}
+	var session sessionLog
+	running := session.prompt("write a long answer")
+	session.start(running)
+	first := session.prompt("first queued")
+	second := session.prompt("second queued")
+	session.answer(protocol.Message{Text: "A long answer.", Stream: "s1"})
+	session.end(running)
+	session.start(first)
+	firstStarted := len(session)
+	session.answer(protocol.Message{Text: "One.", Stream: "s2"})
+	session.end(first)
 	// The first queued prompt's turn: its turn.started is stored.
 	assert.Equal(t, []string{"user: write a long answer", "assistant: A long answer.", "user: first queued"},
-		said(3, evs[:7]))
+		said(first, session[:firstStarted]))
 	// The second's, before its turn.started is read: it is said last.
 	assert.Equal(t, []string{"user: write a long answer", "assistant: A long answer.", "user: first queued",
-		"assistant: One.", "user: second queued"}, said(4, evs))
+		"assistant: One.", "user: second queued"}, said(second, session))
 }

@@ -1,7 +1,6 @@
 package model
 
 import (
-	"encoding/json"
 	"testing"
 
 	openai "github.com/sashabaranov/go-openai"
@@ -80,39 +79,32 @@ func TestAccumulatorTextFinishAndUsage(t *testing.T) {
 }
 
 func TestConversationFromTheLog(t *testing.T) {
-	at := uint64(0)
-	ev := func(typ protocol.EventType, data any) protocol.Event {
-		at++
-		b, _ := json.Marshal(data)
-		return protocol.Event{Offset: at, Type: typ, Data: b}
-	}
-	evs := []protocol.Event{
-		ev(protocol.EventSessionCreated, protocol.SessionCreated{}),
-		ev(protocol.EventUserMessage, protocol.Message{Text: "/help"}), // 2: a command's prompt
-		ev(protocol.EventTurnStarted, protocol.TurnStarted{Prompt: 2, Kind: protocol.TurnCommand}),
-		ev(protocol.EventAgentMessage, protocol.Message{Text: "Commands: …", From: protocol.FromParley}),
-		ev(protocol.EventUserMessage, protocol.Message{Text: "read a"}), // 5
-		ev(protocol.EventTurnStarted, protocol.TurnStarted{Prompt: 5, Kind: protocol.TurnAgent}),
-		ev(protocol.EventAgentMessage, protocol.Message{Text: "The server at … cannot be reached.", From: protocol.FromParley}),
-		ev(protocol.EventUserMessage, protocol.Message{Text: "now?"}), // 8
-		ev(protocol.EventTurnStarted, protocol.TurnStarted{Prompt: 8, Kind: protocol.TurnAgent}),
-		ev(protocol.EventAgentDraft, protocol.AgentDraft{Stream: "8-1", Seq: 1, Text: "Let"}),
-		ev(protocol.EventAgentMessage, protocol.Message{Text: "Let me look.", Stream: "8-1"}),
-		ev(protocol.EventToolCalled, protocol.ToolCalled{Stream: "8-1", Calls: []protocol.ToolCall{{ID: "c1", Name: "read_file", Arguments: `{"path":"a"}`}, {ID: "c2", Name: "list_files"}}}),
-		ev(protocol.EventToolResult, protocol.ToolResult{Call: "c1", Name: "read_file", Text: "alpha"}),
-		ev(protocol.EventToolResult, protocol.ToolResult{Call: "zz", Name: "read_file", Text: "answers nothing"}),
-		ev(protocol.EventAgentMessage, protocol.Message{Text: "The server stopped.", From: protocol.FromParley}),
-		ev(protocol.EventUserMessage, protocol.Message{Text: "queued, not started"}), // 16
-		ev(protocol.EventUserMessage, protocol.Message{Text: "again"}),               // 17
-		ev(protocol.EventTurnStarted, protocol.TurnStarted{Prompt: 17, Kind: protocol.TurnAgent}),
-		// (a turn's own prompt whose turn.started is not read yet: TestHistorySaysAQueuedPromptAfterTheAnswer)
-		ev(protocol.EventToolCalled, protocol.ToolCalled{Calls: []protocol.ToolCall{{ID: "c1", Name: "list_files", Arguments: `{}`}}}),
-		ev(protocol.EventToolResult, protocol.ToolResult{Call: "c1", Name: "list_files", Text: "", Error: true}),
-		ev(protocol.EventAgentDraft, protocol.AgentDraft{Stream: "17-2", Seq: 1, Text: "Half a "}),
-		ev(protocol.EventAgentDraft, protocol.AgentDraft{Stream: "17-2", Seq: 2, Text: "thought"}),
-		ev(protocol.EventTurnEnded, protocol.TurnEnded{Prompt: 17, Interrupted: true}),
-	}
-	msgs := conversation("sys", 17, evs)
+	var session sessionLog
+	session.add(protocol.EventSessionCreated, protocol.SessionCreated{})
+	help := session.prompt("/help") // a command's prompt
+	session.add(protocol.EventTurnStarted, protocol.TurnStarted{Prompt: help, Kind: protocol.TurnCommand})
+	session.answer(protocol.Message{Text: "Commands: …", From: protocol.FromParley})
+	read := session.prompt("read a")
+	session.start(read)
+	session.answer(protocol.Message{Text: "The server at … cannot be reached.", From: protocol.FromParley})
+	now := session.prompt("now?") // 8, as its stream "8-1" says
+	session.start(now)
+	session.add(protocol.EventAgentDraft, protocol.AgentDraft{Stream: "8-1", Seq: 1, Text: "Let"})
+	session.answer(protocol.Message{Text: "Let me look.", Stream: "8-1"})
+	session.add(protocol.EventToolCalled, protocol.ToolCalled{Stream: "8-1", Calls: []protocol.ToolCall{{ID: "c1", Name: "read_file", Arguments: `{"path":"a"}`}, {ID: "c2", Name: "list_files"}}})
+	session.add(protocol.EventToolResult, protocol.ToolResult{Call: "c1", Name: "read_file", Text: "alpha"})
+	session.add(protocol.EventToolResult, protocol.ToolResult{Call: "zz", Name: "read_file", Text: "answers nothing"})
+	session.answer(protocol.Message{Text: "The server stopped.", From: protocol.FromParley})
+	session.prompt("queued, not started")
+	again := session.prompt("again") // 17, as its stream "17-2" says
+	session.start(again)
+	// (a turn's own prompt whose turn.started is not read yet: TestHistorySaysAQueuedPromptAfterTheAnswer)
+	session.add(protocol.EventToolCalled, protocol.ToolCalled{Calls: []protocol.ToolCall{{ID: "c1", Name: "list_files", Arguments: `{}`}}})
+	session.add(protocol.EventToolResult, protocol.ToolResult{Call: "c1", Name: "list_files", Text: "", Error: true})
+	session.add(protocol.EventAgentDraft, protocol.AgentDraft{Stream: "17-2", Seq: 1, Text: "Half a "})
+	session.add(protocol.EventAgentDraft, protocol.AgentDraft{Stream: "17-2", Seq: 2, Text: "thought"})
+	session.add(protocol.EventTurnEnded, protocol.TurnEnded{Prompt: again, Interrupted: true})
+	msgs := conversation("sys", again, session)
 	type line struct{ Role, Content, Calls, ID string }
 	var got []line
 	for _, m := range msgs {
