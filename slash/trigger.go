@@ -58,7 +58,7 @@ func (h Hit) Leads() bool { return h.Span.Start == 0 }
 // It walks back from the caret over name characters; the character before them must be a
 // trigger that tier allows, itself at a boundary, and the name run must not continue into a
 // path or an address. An `@` reference's name is a path: its run goes on over '/' (see
-// pathStart), so `@src/ma|` asks for "src/ma".
+// pathStart), so `@src/ma|` asks for "src/ma", and `@./src/ma|` for it too.
 func Detect(draft string, caret int, tier Tier) (Hit, bool) {
 	if tier == Frozen || caret < 0 {
 		return Hit{}, false
@@ -82,9 +82,19 @@ func Detect(draft string, caret int, tier Tier) (Hit, bool) {
 	if !endsCleanly(draft, end) {
 		return Hit{}, false
 	}
+	q := draft[i:b]
+	for draft[i-1] == '@' && len(q) > 1 && q[0] == '.' && q[1] == '/' {
+		// `@./src` is `@src`: the workspace is where a path starts, so a leading "./" (or
+		// "./" again, or ".//") names nothing and the files source matches nothing with it.
+		// The span keeps it: a pick replaces the whole "@./src".
+		q = q[2:]
+		for q != "" && q[0] == '/' {
+			q = q[1:]
+		}
+	}
 	return Hit{
 		Trigger: rune(draft[i-1]),
-		Query:   draft[i:b],
+		Query:   q,
 		Span: input.Span{
 			Start: caret - utf16x.Len(draft[i-1:b]),
 			End:   caret + utf16x.Len(draft[b:end]),
