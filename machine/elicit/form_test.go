@@ -180,8 +180,8 @@ func unversioned(t *testing.T, f *Form, effects []Effect) []Effect {
 	return effects
 }
 
-// dispatchCase is a row of TestDispatch: events from a new form, then the state and the
-// last event's effects.
+// dispatchCase is a row of TestDispatch and TestAdvance: events from a new form, then the
+// state and the last event's effects.
 type dispatchCase struct {
 	name        string
 	req         protocol.DecisionRequest
@@ -189,6 +189,19 @@ type dispatchCase struct {
 	events      []Event
 	wantState   state
 	wantEffects []Effect
+}
+
+// run makes a form of the case's request and options, dispatches its events, and checks
+// the state and the last event's effects (their versions the form's own).
+func (c dispatchCase) run(t *testing.T) {
+	opts := DefaultOptions()
+	if c.opts != nil {
+		opts = *c.opts
+	}
+	f := New(c.req, opts)
+	got := unversioned(t, f, machinetest.Last(t, f.Dispatch, c.events...))
+	machinetest.State(t, snapshot(f), c.wantState)
+	machinetest.Equal(t, got, c.wantEffects)
 }
 
 // submitted is the row of a lone field typed and submitted: it is sent as the content its
@@ -199,6 +212,19 @@ func submitted(name, schema, typed, content, err string) dispatchCase {
 	if err != "" {
 		c.wantState.Errors = map[string]string{"": err}
 		c.wantEffects = []Effect{Invalid{}}
+	}
+	return c
+}
+
+// clicked is the case of one click on value in a lone question (nothing to type, so a
+// click answers): it settles on content, or, when content is null (a value that is no
+// choice), is ignored.
+func clicked(name string, req protocol.DecisionRequest, value, content string) dispatchCase {
+	c := dispatchCase{name: name, req: req, events: []Event{Pick{Index: 0, Value: value}},
+		wantState: state{Lone: true, CanProceed: true, Complete: "x", Content: content}, wantEffects: []Effect{Settle{}}}
+	if content == "null" {
+		c.wantState = state{Lone: true, Complete: ".", Content: content}
+		c.wantEffects = nil
 	}
 	return c
 }
@@ -258,18 +284,8 @@ func TestDispatch(t *testing.T) {
 		submitted("integer: in bounds", sInteger, "7", `7`, ""),
 
 		// Booleans.
-		{
-			name: "boolean alone settles on the click", req: askReq(sBool),
-			events:      []Event{Pick{Index: 0, Value: "true"}},
-			wantState:   state{Lone: true, CanProceed: true, Complete: "x", Content: `true`},
-			wantEffects: []Effect{Settle{}},
-		},
-		{
-			name: "a confirm without a schema settles false on No", req: confirm,
-			events:      []Event{Pick{Index: 0, Value: "false"}},
-			wantState:   state{Lone: true, CanProceed: true, Complete: "x", Content: `false`},
-			wantEffects: []Effect{Settle{}},
-		},
+		clicked("boolean alone settles on the click", askReq(sBool), "true", `true`),
+		clicked("a confirm without a schema settles false on No", confirm, "false", `false`),
 		{
 			name: "boolean with a default is seeded, not lone", req: askReq(sBoolDef),
 			events:      []Event{Pick{Index: 0, Value: "true"}},
@@ -282,32 +298,12 @@ func TestDispatch(t *testing.T) {
 			wantState:   state{CanProceed: true, Complete: "x", Content: `false`},
 			wantEffects: []Effect{Send{}},
 		},
-		{
-			name: "boolean: a value other than true/false is ignored", req: askReq(sBool),
-			events:      []Event{Pick{Index: 0, Value: "yes"}},
-			wantState:   state{Lone: true, Complete: ".", Content: `null`},
-			wantEffects: nil,
-		},
+		clicked("boolean: a value other than true/false is ignored", askReq(sBool), "yes", `null`),
 
 		// Single choices.
-		{
-			name: "enum alone settles on the click", req: askReq(sEnum),
-			events:      []Event{Pick{Index: 0, Value: "b"}},
-			wantState:   state{Lone: true, CanProceed: true, Complete: "x", Content: `"b"`},
-			wantEffects: []Effect{Settle{}},
-		},
-		{
-			name: "oneOf alone settles on the click", req: askReq(sOneOf),
-			events:      []Event{Pick{Index: 0, Value: "p"}},
-			wantState:   state{Lone: true, CanProceed: true, Complete: "x", Content: `"p"`},
-			wantEffects: []Effect{Settle{}},
-		},
-		{
-			name: "a value that is no choice is ignored", req: askReq(sEnum),
-			events:      []Event{Pick{Index: 0, Value: "z"}},
-			wantState:   state{Lone: true, Complete: ".", Content: `null`},
-			wantEffects: nil,
-		},
+		clicked("enum alone settles on the click", askReq(sEnum), "b", `"b"`),
+		clicked("oneOf alone settles on the click", askReq(sOneOf), "p", `"p"`),
+		clicked("a value that is no choice is ignored", askReq(sEnum), "z", `null`),
 		{
 			name: "answer-on-click off: the click selects, the button sends", req: askReq(sEnum), opts: &noClick,
 			events:      []Event{Pick{Index: 0, Value: "a"}, Pick{Index: 0, Value: "c"}},
@@ -547,12 +543,7 @@ func TestDispatch(t *testing.T) {
 				Errors: map[string]string{"none": "is required"}, Current: 5},
 			wantEffects: []Effect{Invalid{}, Show{5}},
 		},
-		{
-			name: "a form of one choice is lone too", req: askReq(sOneProp),
-			events:      []Event{Pick{Index: 0, Value: "b"}},
-			wantState:   state{Lone: true, CanProceed: true, Complete: "x", Content: `{"pick":"b"}`},
-			wantEffects: []Effect{Settle{}},
-		},
+		clicked("a form of one choice is lone too", askReq(sOneProp), "b", `{"pick":"b"}`),
 
 		// Events that name nothing.
 		{
@@ -576,16 +567,7 @@ func TestDispatch(t *testing.T) {
 		},
 	}
 	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			opts := DefaultOptions()
-			if tt.opts != nil {
-				opts = *tt.opts
-			}
-			f := New(tt.req, opts)
-			got := unversioned(t, f, machinetest.Last(t, f.Dispatch, tt.events...))
-			machinetest.State(t, snapshot(f), tt.wantState)
-			machinetest.Equal(t, got, tt.wantEffects)
-		})
+		t.Run(tt.name, tt.run)
 	}
 }
 
@@ -703,14 +685,7 @@ const sRated = `{"type":"object","properties":{
 func TestAdvance(t *testing.T) {
 	stacked := DefaultOptions()
 	stacked.Layout = Stacked
-	tests := []struct {
-		name   string
-		req    protocol.DecisionRequest
-		opts   *Options
-		events []Event
-		want   state
-		effs   []Effect
-	}{
+	tests := []dispatchCase{
 		{"out of range: the error, and it stays", askReq(sRated), nil, []Event{Type{0, "9"}, Advance{}},
 			state{Stepped: true, Complete: "x..", Content: `{"stars":9}`, Errors: map[string]string{"stars": "must be at most 5"}}, []Effect{Invalid{}}},
 		{"fixed, it moves on", askReq(sRated), nil, []Event{Type{0, "9"}, Advance{}, Type{0, "4"}, Advance{}},
@@ -737,28 +712,7 @@ func TestAdvance(t *testing.T) {
 			state{Stepped: true, Complete: "x..", Content: `{"stars":5}`}, nil},
 	}
 	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			opts := DefaultOptions()
-			if tt.opts != nil {
-				opts = *tt.opts
-			}
-			f := New(tt.req, opts)
-			var got []Effect
-			for _, ev := range tt.events {
-				got = f.Dispatch(ev)
-			}
-			for i, e := range got {
-				if _, ok := e.(Send); ok {
-					got[i] = Send{}
-				}
-			}
-			if s := snapshot(f); !reflect.DeepEqual(s, tt.want) {
-				t.Errorf("state:\n got %+v\nwant %+v", s, tt.want)
-			}
-			if !reflect.DeepEqual(got, tt.effs) {
-				t.Errorf("effects:\n got %#v\nwant %#v", got, tt.effs)
-			}
-		})
+		t.Run(tt.name, tt.run)
 	}
 }
 
