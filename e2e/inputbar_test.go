@@ -391,6 +391,29 @@ func TestAnAtPathNarrowsTheMenu(t *testing.T) {
 	require.Equal(t, "see @src/main.go @notes file.txt", waitMessages(t, ctx, 4)[2].Text)
 }
 
+// TestTheMenuStatusSpeaksWhenTypingPauses: as a query is typed into an `@` menu, its count
+// changes with each key; the status region (a screen reader speaks each of its changes) says
+// the menu opening and then, once the typing pauses, the last count: not every count between
+// (QA round 16). A leading "./" in the path is the workspace: `@./src/m` offers src's files.
+func TestTheMenuStatusSpeaksWhenTypingPauses(t *testing.T) {
+	t.Parallel()
+	_, ctx, _ := sessionAmong(t, map[string]string{"src/main.go": "package main", "src/menu.go": "package main",
+		"scripts/run.sh": "echo", "README.md": "# readme", "notes.txt": "notes"})
+	do(t, ctx, 10*time.Second, waitCaughtUp(), chromedp.Focus(composer))
+	// Every change of the region's words, in order.
+	evalBool(t, ctx, `(() => { const st = document.querySelector('#composer-menu-status'); window.spoken = [];
+		new MutationObserver(() => { const w = st.textContent; if (w && window.spoken[window.spoken.length - 1] !== w) window.spoken.push(w) }).
+			observe(st, {childList: true, characterData: true, subtree: true}); return true })()`)
+	typeAt(t, ctx, newRand(), "see @./src/m", typistsPace)
+	waitShowing(t, ctx, 10*time.Second, draftJS+` === 'see @./src/m' && `+optionLabels+` === '@src/main.go,@src/menu.go'`, optionLabels)
+	do(t, ctx, 10*time.Second, waitJS(menuStatusJS+` === '2 suggestions'`))
+	spoken := evalString(t, ctx, `window.spoken.join(' | ')`)
+	require.LessOrEqual(t, int(get(t, ctx, chromedp.Evaluate[float64](`window.spoken.length`))), 2,
+		"the opening, then the count once the typing paused: %s", spoken)
+	require.True(t, strings.HasSuffix(spoken, "2 suggestions"), spoken)
+	do(t, ctx, 10*time.Second, escape, menuClosed, waitJS(menuStatusJS+` === 'Suggestions closed'`))
+}
+
 // TestInputBarKeyboardOnly: the whole path with the keyboard alone: the menu opened by
 // typing, moved with ↓, closed with Escape, reopened, picked with Enter; Shift+Enter breaks
 // the line even with the menu open; Enter sends.

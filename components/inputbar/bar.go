@@ -11,6 +11,7 @@ package inputbar
 
 import (
 	"strconv"
+	"time"
 
 	"github.com/maxence-charriere/go-app/v10/pkg/app"
 
@@ -168,10 +169,10 @@ func DraftText() string {
 // hero to a session, or between sessions, never rebuilds it.
 func (b *Bar) Render() app.UI {
 	menu := slash.Menu{Active: -1}
-	empty, gone := true, false
+	empty, said := true, 0
 	if sh := b.sh; sh != nil && sh.cur != nil {
 		menu = sh.menu
-		empty, gone = sh.empty, sh.menuGone
+		empty, said = sh.empty, sh.voice.said
 	}
 	// keydown, beforeinput, input and keyup are listened to by the shell itself (see
 	// shell.listen): every keystroke runs them, and go-app's dispatch adds nothing they need.
@@ -186,7 +187,7 @@ func (b *Bar) Render() app.UI {
 		// the ARIA 1.1 pattern (a combobox around the textbox) no longer conforms and was
 		// never announced, its state sitting on an element without the focus. So the menu's
 		// state is data-expanded, and a screen reader hears it open and close through the
-		// status region below (menuStatus); the active option is aria-activedescendant.
+		// status region below (menuVoice); the active option is aria-activedescendant.
 		Aria("autocomplete", "list").
 		Aria("haspopup", "listbox").
 		Aria("controls", listboxID).
@@ -261,8 +262,9 @@ func (b *Bar) Render() app.UI {
 			// leaves it as it is.
 			app.Span().ID(refsID).Class("sr-only"),
 			// Says the menu opening (with how many options) and closing, politely: what
-			// aria-expanded would say on a combobox (see the textarea's comment).
-			app.Span().ID(statusID).Class("sr-only").Role("status").Text(menuStatus(menu, gone)),
+			// aria-expanded would say on a combobox (see the textarea's comment); a count
+			// that changes while typing once it holds still (menuVoice).
+			app.Span().ID(statusID).Class("sr-only").Role("status").Text(menuWords(said)),
 			app.Ul().ID(listboxID).Class(menuCls).Role("listbox").Aria("label", menuLabel(menu)).Body(
 				// One group per source, named, so a screen reader says what kind of thing an
 				// option is (a command, a skill, a file…).
@@ -347,13 +349,58 @@ func groupLabel(k slash.SourceKey) string {
 	return k.String()
 }
 
-// menuStatus is what the status region says: the options of an open menu, "closed" once
-// one has closed (gone), and nothing before any opened.
-func menuStatus(m slash.Menu, gone bool) string {
-	if m.Open {
-		return locale.T(i18n.MenuShown, len(m.Options))
+// menuSettle is how long the menu's count must hold still before the status says it again:
+// a screen reader speaks every change of a live region, and each key typed into an `@` or
+// `/` query changes the count (QA round 16: "5 suggestions", "3 suggestions", "1
+// suggestion" queued behind the typed letters' echo). GOV.UK's accessible-autocomplete
+// waits 1.4 s the same way.
+const menuSettle = time.Second
+
+// menuVoice is what the status region says of the menu: its opening, with how many options,
+// and its closing, at once; a count that changes while it stays open (typing narrows it, a
+// source answers) once the menu has held still for menuSettle, the last count only.
+type menuVoice struct {
+	// said is what the region says: a count of options (> 0), closed (-1), nothing (0,
+	// before any menu opened: no menu opened, none closed).
+	said int
+	// owed says the menu opened while its sources were still answering (Loading): its
+	// opening is said with the count once they have, or it held still.
+	owed bool
+}
+
+// follow takes the menu m, which was before it; wait says the words wait for the menu to
+// hold still (settle).
+func (v *menuVoice) follow(was, m slash.Menu) (wait bool) {
+	switch {
+	case !m.Open:
+		if v.said != 0 {
+			v.said = -1 // only a menu that was said closes
+		}
+		v.owed = false
+	case was.Open && !v.owed:
+		return len(m.Options) != v.said
+	case m.Loading:
+		v.owed = true
+		return true
+	default:
+		v.said, v.owed = len(m.Options), false
 	}
-	if gone {
+	return false
+}
+
+// settle says the menu as it is now, once it held still.
+func (v *menuVoice) settle(m slash.Menu) {
+	if m.Open {
+		v.said, v.owed = len(m.Options), false
+	}
+}
+
+// menuWords are the words of said (menuVoice.said), in the page's locale.
+func menuWords(said int) string {
+	switch {
+	case said > 0:
+		return locale.T(i18n.MenuShown, said)
+	case said < 0:
 		return locale.T(i18n.MenuClosed)
 	}
 	return ""

@@ -105,7 +105,9 @@ func (sh *shell) runSlash(sc *scope, effs []slash.Effect) {
 func (sh *shell) setMenu(sc *scope, m slash.Menu) {
 	sc.menu = m
 	if sc == sh.cur {
-		sh.menuGone = !m.Open && (sh.menu.Open || sh.menuGone)
+		if sh.voice.follow(sh.menu, m) {
+			sh.settleVoice()
+		}
 		sh.menu = m
 		sh.ctx.Update()
 		if id := m.ActiveID(); id != "" {
@@ -117,6 +119,23 @@ func (sh *shell) setMenu(sc *scope, m slash.Menu) {
 			})
 		}
 	}
+}
+
+// settleVoice says the menu's count once it holds still for menuSettle (menuVoice): each
+// change starts the wait again.
+func (sh *shell) settleVoice() {
+	sh.voiceGen++
+	gen := sh.voiceGen
+	sh.ctx.After(menuSettle, func(ctx app.Context) {
+		if gen != sh.voiceGen || sh.closed {
+			ctx.PreventUpdate()
+			return
+		}
+		was := sh.voice.said
+		if sh.voice.settle(sh.menu); sh.voice.said == was {
+			ctx.PreventUpdate()
+		}
+	})
 }
 
 // flush brings the view in line with the current scope: the backdrop when it must be

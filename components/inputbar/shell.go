@@ -39,7 +39,8 @@ type shell struct {
 	before    input.BeforeInput // what beforeinput saw: the edit the input event will report
 	lastSel   input.Range
 	menu      slash.Menu // the current scope's, as the bar renders it
-	menuGone  bool       // the current scope's menu has closed since it last opened: the status says so
+	voice     menuVoice  // what the status region says of the current scope's menu
+	voiceGen  int        // counts menuVoice's waits: only the last one's end says the count
 	empty     bool       // the current draft is empty: the send button's state
 	bdDirty   bool       // the backdrop must be rebuilt before the next paint
 	// swallow is the text of a key the controller took (Space after a command name): an
@@ -328,7 +329,9 @@ func (sh *shell) show() {
 	}
 	sh.ta.Call("setSelectionRange", sel.Start, sel.End)
 	sh.lastSel = sel
-	sh.menu, sh.menuGone = sc.menu, false
+	sh.menu, sh.voice = sc.menu, menuVoice{}
+	sh.voiceGen++
+	sh.voice.settle(sc.menu)
 	sh.empty = sc.m.Len() == 0
 	sh.placeholder()
 	sh.bdDirty = true

@@ -217,19 +217,73 @@ func TestBarRendersAComboboxAndTheDock(t *testing.T) {
 }
 
 // TestMenuStatusSaysTheMenu: the status region says how many options an open menu holds, and
-// that it closed, as aria-expanded would on a combobox (a textarea cannot be one).
+// that it closed, as aria-expanded would on a combobox (a textarea cannot be one). A count
+// that changes while the menu stays open (each key of the query) is said once the menu holds
+// still, the last count only: a screen reader speaks each change of a live region, behind the
+// echo of the keys typed (QA round 16).
 func TestMenuStatusSaysTheMenu(t *testing.T) {
 	opts := func(n int) []slash.Option { return make([]slash.Option, n) }
+	closed := slash.Menu{Active: -1}
+	open := func(n int) slash.Menu { return slash.Menu{Open: true, Options: opts(n)} }
+	loading := func(n int) slash.Menu { return slash.Menu{Open: true, Options: opts(n), Loading: true} }
+	type step struct {
+		menu   slash.Menu
+		settle bool // the menu held still (menuSettle passed) before this step
+		says   string
+		waits  bool
+	}
 	for _, tt := range []struct {
-		menu slash.Menu
-		gone bool
-		want string
+		name  string
+		steps []step
 	}{
-		{slash.Menu{Active: -1}, false, ""},
-		{slash.Menu{Open: true, Options: opts(3)}, false, "3 suggestions"},
-		{slash.Menu{Open: true, Options: opts(1)}, true, "1 suggestion"},
-		{slash.Menu{Active: -1}, true, "Suggestions closed"},
+		{"nothing before any menu opened", []step{{menu: closed, says: ""}}},
+		{"opening says the count at once, closing says so at once", []step{
+			{menu: open(3), says: "3 suggestions"},
+			{menu: closed, says: "Suggestions closed"},
+			{menu: open(1), says: "1 suggestion"},
+		}},
+		{"typing narrows the menu: said once it holds still, the last count only", []step{
+			{menu: open(7), says: "7 suggestions"},
+			{menu: open(4), says: "7 suggestions", waits: true},
+			{menu: open(2), says: "7 suggestions", waits: true},
+			{menu: open(2), settle: true, says: "2 suggestions"},
+		}},
+		{"a key that keeps the count says nothing more", []step{
+			{menu: open(5), says: "5 suggestions"},
+			{menu: open(5), says: "5 suggestions"},
+		}},
+		{"typing that closes the menu says so at once", []step{
+			{menu: open(5), says: "5 suggestions"},
+			{menu: open(2), says: "5 suggestions", waits: true},
+			{menu: closed, says: "Suggestions closed"},
+			{menu: closed, settle: true, says: "Suggestions closed"},
+		}},
+		{"opened while sources answer: said once they have", []step{
+			{menu: loading(2), says: "", waits: true},
+			{menu: open(6), says: "6 suggestions"},
+			{menu: open(3), says: "6 suggestions", waits: true},
+		}},
+		{"opened while sources answer: said once it held still, if they are slow", []step{
+			{menu: loading(2), says: "", waits: true},
+			{menu: loading(2), settle: true, says: "2 suggestions"},
+		}},
+		{"a menu never said never closes", []step{
+			{menu: loading(2), says: "", waits: true},
+			{menu: closed, says: ""},
+		}},
 	} {
-		assert.Equal(t, tt.want, menuStatus(tt.menu, tt.gone))
+		t.Run(tt.name, func(t *testing.T) {
+			var v menuVoice
+			was := closed
+			for i, s := range tt.steps {
+				if s.settle {
+					v.settle(was)
+				}
+				waits := v.follow(was, s.menu)
+				was = s.menu
+				assert.Equal(t, s.says, menuWords(v.said), "step %d", i)
+				assert.Equal(t, s.waits, waits, "step %d", i)
+			}
+		})
 	}
 }
