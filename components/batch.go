@@ -40,18 +40,14 @@ func (d *DecisionCard) isBatch() bool {
 }
 
 // renderBatch lists the batch's requests; while it is pending, each has its own Allow and
-// Reject, and "Send these answers" sends them once every request has one.
+// Reject, which the card's Approve all then sends as marked ("Approve 1, reject 1": asMarked).
+// One button sends them: a "Send these answers" beside it sent the same answers (QA round 16
+// #8).
 func (d *DecisionCard) renderBatch() app.UI {
 	req := d.Message.Request
 	pending := d.Message.Status == store.StatusPending
 	// Kept in the page: the composer shows the same picks, and a pick there shows here.
 	d.items = widget.KeptPicks(d.Message.ID, len(req.Items))
-	answered := 0
-	for _, v := range d.items {
-		if v != "" {
-			answered++
-		}
-	}
 	return app.Div().Class("batch").Body(
 		app.Ol().Class("batch-items").Aria("label", tr(i18n.BatchRequests, len(req.Items))).Body(
 			app.Range(req.Items).Slice(func(i int) app.UI {
@@ -70,19 +66,6 @@ func (d *DecisionCard) renderBatch() app.UI {
 				)
 			}),
 		),
-		app.If(pending, func() app.UI {
-			return app.Button().Type("button").Class("choice batch-send").
-				Disabled(answered < len(req.Items)).
-				Title(tr(i18n.SendTheseTitle)).
-				Body(app.Span().Class("choice-label").Text(tr(i18n.SendThese, answered, len(req.Items)))).
-				OnClick(func(ctx app.Context, e app.Event) {
-					if composer.Stray(e.Value, d.drawnAt) {
-						return
-					}
-					raw, _ := json.Marshal(protocol.ApprovalAnswer{Items: d.items})
-					d.decide(ctx, protocol.ReplyRequest{Action: protocol.ActionAccept, Content: raw})
-				})
-		}),
 	)
 }
 

@@ -332,7 +332,9 @@ func TestGrantRevokedFromTheScreenAsksAgain(t *testing.T) {
 }
 
 // TestBatchCardApproveAllRejectAllAndEach answers three batches on their cards: approve all,
-// reject all with one reason, and one answer per request.
+// reject all with one reason, and one answer per request, which Approve all then sends as
+// marked: the one button that sends them, with room above it (QA round 16 #8: a "Send these
+// answers" beside it sent the same answers, and sat against the last request's command).
 func TestBatchCardApproveAllRejectAllAndEach(t *testing.T) {
 	t.Parallel()
 	_, ctx := openHome(t)
@@ -357,12 +359,14 @@ func TestBatchCardApproveAllRejectAllAndEach(t *testing.T) {
 
 	do(t, ctx, 10*time.Second, typeText(batch), pressEnter(0))
 	do(t, ctx, 30*time.Second, waitJS(`!!document.querySelector('`+pendingCard+` .batch-item')`))
-	require.True(t, evalBool(t, ctx, `document.querySelector('`+pendingCard+` .batch-send').disabled`), "no answer is sent before every request has one")
+	answers := `[...document.querySelector('` + pendingCard + `').querySelectorAll('button.choice:not([aria-pressed]) .choice-label')].map(e => e.textContent).join('|')`
 	do(t, ctx, 10*time.Second,
 		clickJS(pendingCard+` .batch-item[data-item="0"] .tone-affirm`),
-		clickJS(pendingCard+` .batch-item[data-item="1"] .tone-deny`),
-		waitJS(`!document.querySelector('`+pendingCard+` .batch-send').disabled`),
-		clickJS(pendingCard+` .batch-send`))
+		clickJS(pendingCard+` .batch-item[data-item="1"] .tone-deny`))
+	waitShowing(t, ctx, 10*time.Second, answers+` === 'Approve 1, reject 1|Reject all'`, answers)
+	room := `(c => c.querySelector('.entry-actions').getBoundingClientRect().top - [...c.querySelectorAll('.batch-item .entry-output')].pop().getBoundingClientRect().bottom)(document.querySelector('` + pendingCard + `'))`
+	require.GreaterOrEqual(t, get(t, ctx, chromedp.Evaluate[float64](room)), 6.0, "the buttons do not sit against the last command")
+	do(t, ctx, 10*time.Second, clickJS(pendingCard+` .entry-actions .tone-affirm`))
 	msgs = waitMessages(t, ctx, 6)
 	require.Equal(t, "one | rejected by the user", msgs[5].Text)
 }
@@ -407,20 +411,20 @@ func waitShowing(t *testing.T, ctx context.Context, timeout time.Duration, cond,
 }
 
 // TestModelBatchAnsweredRequestByRequestInTheComposer: the model's two tool calls of one
-// message are one batch; the composer's approval mode answers each, and the model reads one
-// result and one refusal. The thread's card lists both requests.
+// message are one batch; the composer's approval mode answers each, its Approve all sends them
+// as marked, and the model reads one result and one refusal. The thread's card lists both
+// requests.
 func TestModelBatchAnsweredRequestByRequestInTheComposer(t *testing.T) {
 	t.Parallel()
 	fake, ctx := promptModel(t, "run both", testkit.Calls(runCommand("call_0", "echo", "first"), runCommand("call_1", "echo", "second")), testkit.Text("One ran."))
 	mode := `#composer-mode.mode-approval`
 	do(t, ctx, 30*time.Second, waitJS(`document.querySelectorAll('`+mode+` .batch-item').length === 2`))
 	require.Equal(t, 2, int(get(t, ctx, chromedp.Evaluate[float64](`document.querySelectorAll('.thread .entry-decision.status-pending .batch-item').length`))), "the thread's card lists them too")
-	require.True(t, evalBool(t, ctx, `document.querySelector('`+mode+` .batch-send').disabled`))
 	do(t, ctx, 10*time.Second,
 		clickJS(mode+` .batch-item[data-item="0"] .tone-affirm`),
 		clickJS(mode+` .batch-item[data-item="1"] .tone-deny`),
-		waitJS(`!document.querySelector('`+mode+` .batch-send').disabled`),
-		clickJS(mode+` .batch-send`))
+		waitJS(`document.querySelector('`+mode+` .choice-primary .choice-label').textContent === 'Approve 1, reject 1'`),
+		clickJS(mode+` .choice-primary`))
 	waitFinal(t, ctx, "One ran.")
 	texts := toolResults(t, fake)
 	require.Len(t, texts, 2)
@@ -839,8 +843,7 @@ func batchOnApprovals(t *testing.T) (*server, string, context.Context) {
 
 // TestBatchPicksSurviveAReload: a batch's answers picked request by request on /approvals are
 // still picked after a reload, and in the thread's card, until the batch is answered; then
-// they are forgotten (QA round 12 #18). "Send these answers" is dimmed until it can send, then
-// drawn in the accent, as the card's Approve all.
+// they are forgotten (QA round 12 #18). Approve all sends them as marked, and says so.
 func TestBatchPicksSurviveAReload(t *testing.T) {
 	t.Parallel()
 	srv, s, ctx := batchOnApprovals(t)
@@ -848,17 +851,14 @@ func TestBatchPicksSurviveAReload(t *testing.T) {
 	pressed := `[...document.querySelectorAll('.queue-entry .batch-item [aria-pressed="true"]')].map(b => b.closest('.batch-item').dataset.item + b.textContent).join()`
 	do(t, ctx, 30*time.Second, waitJS(`document.querySelectorAll('.queue-entry .batch-item').length === 3`))
 
-	// The look: dimmed while it cannot send.
-	send := `document.querySelector('.queue-entry .batch-send')`
-	look := `(s => [getComputedStyle(s).opacity, getComputedStyle(s).borderTopColor])(` + send + `).join()`
-	approveAll := `getComputedStyle(document.querySelector('.queue-entry .entry-actions .tone-affirm')).borderTopColor`
-	require.Less(t, get(t, ctx, chromedp.Evaluate[float64](`+getComputedStyle(`+send+`).opacity`)), 0.6, "dimmed while it cannot send: %s", evalString(t, ctx, look))
+	approve := `document.querySelector('.queue-entry .entry-actions .tone-affirm .choice-label')`
+	require.Equal(t, "Approve all", evalString(t, ctx, approve+`.textContent`))
 
 	do(t, ctx, 10*time.Second, pastGuard(), chromedp.Click(chromedp.CSS(item("0", "affirm"))), chromedp.Click(chromedp.CSS(item("1", "deny"))),
 		waitJS(pressed+` === '0Allow,1Reject'`))
 	do(t, ctx, 60*time.Second, chromedp.Reload(), waitJS(`document.documentElement.hasAttribute('data-ready') && document.querySelectorAll('.queue-entry .batch-item').length === 3`))
 	waitShowing(t, ctx, 10*time.Second, pressed+` === '0Allow,1Reject'`, pressed)
-	require.Contains(t, evalString(t, ctx, send+`.textContent`), "2 of 3")
+	require.Equal(t, "Approve 2, reject 1", evalString(t, ctx, approve+`.textContent`), "what Approve all sends now")
 
 	// The thread's card shows the same picks.
 	do(t, ctx, 60*time.Second, chromedp.Navigate(srv.base()+"/s/"+s), waitReady(),
@@ -868,12 +868,10 @@ func TestBatchPicksSurviveAReload(t *testing.T) {
 	do(t, ctx, 60*time.Second, chromedp.Navigate(srv.base()+"/approvals"),
 		waitJS(`document.documentElement.hasAttribute('data-ready') && document.querySelectorAll('.queue-entry .batch-item').length === 3`),
 		waitJS(pressed+` === '0Allow,1Reject'`), mouseTo(2, 2),
-		pastGuard(), chromedp.Click(chromedp.CSS(item("2", "affirm"))), waitJS(`!`+send+`.disabled`), mouseTo(2, 2))
-	// Ready to send: the accent, as the card's Approve all, and not dimmed.
-	require.Equal(t, evalString(t, ctx, approveAll), evalString(t, ctx, `getComputedStyle(`+send+`).borderTopColor`), "in the accent: %s", evalString(t, ctx, look))
-	require.Equal(t, "1", evalString(t, ctx, `getComputedStyle(`+send+`).opacity`))
+		pastGuard(), chromedp.Click(chromedp.CSS(item("2", "affirm"))), waitJS(pressed+` === '0Allow,1Reject,2Allow'`), mouseTo(2, 2))
+	require.Equal(t, "Approve 2, reject 1", evalString(t, ctx, approve+`.textContent`))
 
-	do(t, ctx, 10*time.Second, chromedp.Click(chromedp.CSS(`.queue-entry .batch-send`)))
+	do(t, ctx, 10*time.Second, chromedp.Click(chromedp.CSS(`.queue-entry .entry-actions .tone-affirm`)))
 	waitQueue(t, srv, 0)
 	waitAgentReplies(t, srv, s, 1)
 	h := approvalHistory(t, srv)

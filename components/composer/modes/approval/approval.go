@@ -6,7 +6,6 @@ package approval
 
 import (
 	"encoding/json"
-	"slices"
 	"strconv"
 	"strings"
 	"unicode/utf8"
@@ -415,18 +414,12 @@ func HeadAndTail(s string, n int) string {
 	return head + "\n" + locale.T(i18n.BytesNotShown, len(s)-len(head)-len(tail)) + "\n" + tail
 }
 
-// batch lists a batch's requests, each with its own Allow and Reject, and sends them once
-// every request has an answer (docs/approvals.md).
+// batch lists a batch's requests, each with its own Allow and Reject; Approve all then sends
+// them as marked ("Approve 1, reject 1": marked), the one button that does (docs/approvals.md).
 func (m *Mode) batch() app.UI {
 	req := m.d.Request
 	if m.picks(); len(m.items) != len(req.Items) {
 		m.items = make([]string, len(req.Items))
-	}
-	answered := 0
-	for _, v := range m.items {
-		if v != "" {
-			answered++
-		}
 	}
 	button := func(i int, value, label string, tone protocol.Tone) app.UI {
 		return app.Button().Type("button").Class("choice choice-small tone-"+string(tone)).
@@ -453,9 +446,6 @@ func (m *Mode) batch() app.UI {
 				)
 			}),
 		),
-		app.Button().Type("button").Class("choice batch-send").Disabled(answered < len(req.Items) || m.reply.Sending()).
-			Body(app.Span().Class("choice-label").Text(locale.T(i18n.SendThese, answered, len(req.Items)))).
-			OnClick(func(ctx app.Context, e app.Event) { m.sendItems(ctx) }, app.EventScope(m.key+"-batch-send")),
 	)
 }
 
@@ -470,15 +460,6 @@ func (m *Mode) answerItem(i int, value string) {
 	if !m.d.Local {
 		widget.KeepPicks(m.d.ID, items)
 	}
-}
-
-// sendItems sends a batch's answers once every request has one.
-func (m *Mode) sendItems(ctx app.Context) {
-	if m.picks(); len(m.items) != len(m.d.Request.Items) || slices.Contains(m.items, "") {
-		return
-	}
-	raw, _ := json.Marshal(protocol.ApprovalAnswer{Items: m.items})
-	m.send(ctx, protocol.ReplyRequest{Action: protocol.ActionAccept, Content: raw})
 }
 
 // OpensInTab reports whether a URL an MCP server asked to open may be opened: http or

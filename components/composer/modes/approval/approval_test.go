@@ -337,7 +337,9 @@ func TestInstructionFieldIsLabelled(t *testing.T) {
 	assert.Equal(t, "2", ta.Attrs["rows"])
 }
 
-// A batch lists each request with its own answer, and sends them once all have one.
+// A batch lists each request with its own answer; Approve all sends them as marked, and says
+// so. It is the one button that sends them: a "Send these answers" beside it sent the same
+// answers (QA round 16 #8).
 func TestBatchIsAnsweredRequestByRequest(t *testing.T) {
 	req := protocol.DecisionRequest{Kind: protocol.KindApproval, Message: "Allow these 2 requests?",
 		Items: []protocol.ApprovalItem{{Tool: "run", Details: "ls <dir>"}, {Tool: "write", Details: "notes.md"}},
@@ -358,12 +360,24 @@ func TestBatchIsAnsweredRequestByRequest(t *testing.T) {
 	assert.Equal(t, "notes.md", pres[1].TextContent())
 	assert.Empty(t, doc.All("pre.approval-details"), "the items are the details")
 
-	ctx := modetest.NewContext(t)
+	// The buttons that answer the whole batch, by what they say.
+	answers := func() []string {
+		var out []string
+		for _, b := range domtest.Render(t, m.Body()).All("button.choice") {
+			if _, own := b.Attrs["aria-pressed"]; !own { // not a request's own Allow or Reject
+				out = append(out, b.One(t, ".choice-label").TextContent())
+			}
+		}
+		return out
+	}
+	assert.Equal(t, []string{"Approve all", "Reject all"}, answers())
 	m.answerItem(0, protocol.OptionAllow)
-	m.sendItems(ctx)
-	assert.Empty(t, h.Answers, "not before every request has an answer")
+	assert.Equal(t, []string{"Approve all", "Reject all"}, answers(), "nothing marked Reject: Approve all approves all")
 	m.answerItem(1, protocol.OptionDeny)
-	m.sendItems(ctx)
+	assert.Equal(t, []string{"Approve 1, reject 1", "Reject all"}, answers(),
+		"one button sends the marks, and says what it sends; no other sends the same answers")
+
+	m.pick(modetest.NewContext(t), 0)
 	require.Len(t, h.Answers, 1)
 	reply := h.Answers[0].Reply
 	assert.JSONEq(t, `{"items":["allow","deny"]}`, string(reply.Content))
