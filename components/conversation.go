@@ -445,9 +445,25 @@ func (c *Conversation) listed(list []protocol.SessionInfo) {
 		return s.Blank && (s.ID != c.session || c.blank)
 	})
 	// The open session, which this page listed as its first prompt went (engagedBy,
-	// onSessionCreated), stays when a list read before the server indexed it lacks it.
+	// onSessionCreated), stays when a list read before the server indexed it lacks it; and
+	// keeps the title its first prompt gave it when the list still calls it blank: read
+	// before that prompt was stored, as when it waited in the outbox while the server was
+	// away and the list was read again as the server came back (QA round 16 #11: it was
+	// "New session" until the list's long poll, up to 30 s into its backoff, read it again).
 	for _, s := range old {
-		if s.ID == c.session && !c.blank && c.titleOf(s.ID) == "" {
+		if s.ID != c.session || c.blank || s.Blank {
+			continue
+		}
+		listed := false
+		for i := range c.sessions {
+			if l := &c.sessions[i]; l.ID == s.ID {
+				listed = l.Title != ""
+				if l.Blank && s.Title != "" {
+					l.Title = s.Title
+				}
+			}
+		}
+		if !listed {
 			c.sessions = append([]protocol.SessionInfo{s}, c.sessions...)
 		}
 	}

@@ -9,6 +9,7 @@ import (
 	"parley/app/socket"
 	"parley/components/viewtest"
 	mo "parley/machine/outbox"
+	"parley/protocol"
 )
 
 // TestUnsentShowsItsState: a prompt that waits says so and offers Retry now and Cancel; a
@@ -46,4 +47,26 @@ func TestOneStripWhileOffline(t *testing.T) {
 	html = viewtest.Render(t, &host{ui: hero.Render})
 	assert.Equal(t, 1, strings.Count(html, "Retry now"), html)
 	assert.Contains(t, html, `class="offline"`)
+}
+
+// TestAFirstPromptSentOfflineKeepsItsTitle (QA round 16 #11): the hero's session whose first
+// prompt waited in the outbox is listed and titled by that prompt (engagedBy); a session list
+// read as the server comes back, before the prompt is stored, still calls it a blank "New
+// session": the page keeps the title its prompt gives it, which the server gives it too once
+// the prompt lands. A list that no longer calls it blank is the server's word.
+func TestAFirstPromptSentOfflineKeepsItsTitle(t *testing.T) {
+	c := &Conversation{session: "s1"}
+	c.sessions = []protocol.SessionInfo{{ID: "s1", Title: "fix the login bug", Created: 50}}
+	c.thread.Title = "fix the login bug"
+
+	c.listed([]protocol.SessionInfo{{ID: "s2", Title: "other", Created: 40}, {ID: "s1", Title: protocol.Untitled, Blank: true, Created: 10}})
+	assert.Equal(t, "fix the login bug", c.titleOf("s1"), "not New session before the prompt is stored")
+	assert.Equal(t, "fix the login bug", c.thread.Title)
+	assert.Len(t, c.sessions, 2)
+
+	c.listed([]protocol.SessionInfo{{ID: "s1", Title: "fix the login bug", Created: 60}, {ID: "s2", Title: "other", Created: 40}})
+	assert.Equal(t, "fix the login bug", c.titleOf("s1"))
+	c.listed([]protocol.SessionInfo{{ID: "s1", Title: "Renamed elsewhere", Created: 60}, {ID: "s2", Title: "other", Created: 40}})
+	assert.Equal(t, "Renamed elsewhere", c.titleOf("s1"), "the server's title once it has one")
+	assert.Equal(t, "Renamed elsewhere", c.thread.Title)
 }
