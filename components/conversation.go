@@ -687,6 +687,7 @@ func (c *Conversation) Render() app.UI {
 	case notFound:
 		placeholder = tr(i18n.NoSessionToWrite)
 	}
+	_, docked := c.unsentIn()
 	// Escape is listened to on the session list and its toggle, not on the whole layout:
 	// a handler here would run Go through go-app on every keystroke in the composer.
 	return c.frame.
@@ -726,6 +727,8 @@ func (c *Conversation) Render() app.UI {
 					TimedOut:    c.thread.TimedOut,
 					Working:     c.thread.Working,
 					Queued:      c.thread.Queued,
+					Unsent:      docked,
+					RetryAbove:  len(docked) > 0 && c.reachShown(),
 					Workspace:   c.workspaceOf(c.session),
 					Replaying:   c.session != "" && !c.link.CaughtUp,
 					Controls:    c.controls,

@@ -297,13 +297,14 @@ func (c *Conversation) renderHero() app.UI {
 
 // renderSession is a session's view: its header, the link's state, the thread.
 func (c *Conversation) renderSession() app.UI {
+	unsent, _ := c.unsentIn()
 	return app.Div().Class("session").Body(
 		app.Header().Class("session-header").Body(
 			app.H1().Attr("dir", "auto").Text(titleWords(c.thread.Title)), // the page's one h1 (axe: page-has-heading-one)
 			workspaceTag(c.spaceNamed[c.workspaceOf(c.session)]),
 		),
 		c.renderLink(),
-		&Thread{Messages: c.thread.Messages, Rev: c.thread.Rev, Working: c.thread.Working, Older: c.older.more, Unsent: c.unsent,
+		&Thread{Messages: c.thread.Messages, Rev: c.thread.Rev, Working: c.thread.Working, Older: c.older.more, Unsent: unsent,
 			RetryAbove: c.reachShown(), Aside: c.asideHere(), Kept: c.showingKept},
 	)
 }

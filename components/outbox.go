@@ -8,6 +8,8 @@ import (
 	"github.com/maxence-charriere/go-app/v10/pkg/app"
 
 	"parley/app/outbox"
+	"parley/app/slots"
+	"parley/components/composer"
 	"parley/components/inputbar"
 	"parley/i18n"
 	mo "parley/machine/outbox"
@@ -60,7 +62,29 @@ func reach(online bool) {
 	}
 }
 
-// Unsent draws the prompts of a thread the server has not stored yet, after its messages.
+// A prompt sent while prompts wait in the composer's dock for the running turn runs after
+// them: it is listed after them, in the dock's seat, not at the thread's end above the dock
+// (QA round 16 #10).
+func init() {
+	if _, err := composer.Slots.Register(composer.SlotDock, "", slots.Entry[*composer.Composer]{Order: 1, Render: func(c *composer.Composer) app.UI {
+		return &Unsent{Entries: c.Unsent, RetryAbove: c.RetryAbove}
+	}}); err != nil {
+		panic(err)
+	}
+}
+
+// unsentIn splits the open session's unsent prompts between the thread's end and the
+// composer's dock: after the prompts queued there when there are some, since they run after
+// those.
+func (c *Conversation) unsentIn() (thread, dock []mo.Entry) {
+	if len(c.thread.Queued) > 0 {
+		return nil, c.unsent
+	}
+	return c.unsent, nil
+}
+
+// Unsent draws the prompts of a thread the server has not stored yet, after its messages (or
+// after the prompts waiting in the dock).
 type Unsent struct {
 	app.Compo
 	Entries []mo.Entry

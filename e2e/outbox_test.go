@@ -308,3 +308,25 @@ func TestTheModelListComesBackWithTheServer(t *testing.T) {
 	waitShowing(t, ctx, 20*time.Second, `!document.querySelector('.model-controls .control-problem') && !!document.querySelector('.model-offline')`,
 		`document.querySelector('.model-controls').outerHTML`)
 }
+
+// TestAPromptSentWhileAwayShowsAfterTheQueuedOnes (QA round 16 #10): prompts queued behind a
+// running turn wait in the composer's dock, below the thread; a prompt sent while the server
+// is away runs after them, so it shows after them too (it showed at the thread's end, above
+// them), marked not sent yet, with its Cancel.
+func TestAPromptSentWhileAwayShowsAfterTheQueuedOnes(t *testing.T) {
+	t.Parallel()
+	srv, ctx := openRunningTurn(t)
+	do(t, ctx, 10*time.Second, chromedp.Focus(composer), typeText("second"), pressEnter(0),
+		waitJS(`document.querySelectorAll('.queue-dock [data-queued]').length === 1`))
+	srv.kill()
+	do(t, ctx, 30*time.Second, waitJS(`!!document.querySelector('.link-reconnecting')`),
+		chromedp.Focus(composer), typeText("third"), pressEnter(0),
+		waitJS(`[...document.querySelectorAll('.msg-unsent[data-state=waiting] .msg-text')].map(e => e.innerText).join() === 'third'`))
+	// In the order they will run: each waiting prompt's text, as the page lays them out.
+	order := `[...document.querySelectorAll('.queue-dock .queue-text, .msg-unsent .msg-text')].map(e => e.innerText).join('|')`
+	require.Equal(t, "second|third", evalString(t, ctx, order))
+	require.True(t, evalBool(t, ctx, `document.querySelector('.queue-dock').compareDocumentPosition(document.querySelector('.msg-unsent')) === Node.DOCUMENT_POSITION_FOLLOWING`),
+		"below the queued prompt")
+	require.Zero(t, int(get(t, ctx, chromedp.Evaluate[float64](`document.querySelectorAll('.thread .msg-unsent').length`))), "not at the thread's end, above the queued one")
+	require.True(t, evalBool(t, ctx, `!!document.querySelector('.msg-unsent .unsent-cancel')`), "it can still be cancelled")
+}

@@ -27,6 +27,7 @@ import (
 	"parley/components/internal/tabstore"
 	"parley/i18n"
 	machine "parley/machine/composer"
+	mo "parley/machine/outbox"
 	"parley/protocol"
 )
 
@@ -69,6 +70,11 @@ type Composer struct {
 	// waiting for it, listed in the dock above the input.
 	Working bool
 	Queued  []store.Message
+	// Unsent are the session's prompts the server has not stored yet while prompts wait in
+	// the dock (Queued): they run after those, so they are listed after them (the page's
+	// outbox fills that seat); RetryAbove says the page's strip offers Retry now.
+	Unsent     []mo.Entry
+	RetryAbove bool
 	// Workspace is the session's workspace id: what the fn-form and the menus offer.
 	Workspace string
 	// Replaying says the session's stored events are still being replayed: the queue is
