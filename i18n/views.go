@@ -62,8 +62,6 @@ const (
 	MoreOutput
 	Allow
 	AnswerRequest // %[1]d
-	SendTheseTitle
-	SendThese // %[1]d of %[2]d
 	ReasonIfReject
 	ReasonIfRejectOptional
 	RequestRetry
@@ -427,8 +425,6 @@ var views = map[Msg][nLocales]string{
 	MoreOutput:                    {"… more output than the thread shows: the result holds it", "… 输出超出线程可显示的长度：完整内容见结果"},
 	Allow:                         {"Allow", "允许"},
 	AnswerRequest:                 {"Answer request %[1]d", "回答第 %[1]d 个请求"},
-	SendTheseTitle:                {"Send the answer picked for each request", "发送为每个请求选定的答复"},
-	SendThese:                     {"Send these answers (%[1]d of %[2]d)", "发送这些答复（%[1]d / %[2]d）"},
 	ReasonIfReject:                {"Reason, if you reject", "拒绝的理由"},
 	ReasonIfRejectOptional:        {"Reason, if you reject (optional)", "拒绝的理由（可选）"},
 	RequestRetry:                  {"Request retry", "请求重试"},
