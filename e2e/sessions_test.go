@@ -129,13 +129,17 @@ func TestSessionTimesMoveOn(t *testing.T) {
 func TestSessionActionsOnHoverOrFocus(t *testing.T) {
 	t.Parallel()
 	srv := startServer(t, t.TempDir(), "127.0.0.1:0")
-	seedSession(t, srv, "first", 1)
+	seedSession(t, srv, "first, with a title too long for the sidebar's width", 1)
 	seedSession(t, srv, "second", 1)
 	ctx := browser(t)
 	do(t, ctx, 60*time.Second, chromedp.Navigate(srv.link), waitReady(),
 		waitJS(`document.querySelectorAll('.sessions .session-item').length === 2`))
 	shown := `[...document.querySelectorAll('.session-ops')].map(e => getComputedStyle(e).display !== 'none' && getComputedStyle(e).visibility !== 'hidden' && e.getBoundingClientRect().height > 0)`
 	require.Equal(t, "false,false", evalString(t, ctx, shown+`.join()`), "no row is pointed at or focused")
+	// Hidden, they take no room: a long title runs to the row's end (a column kept for them
+	// cut every title to half the sidebar, QA round 17).
+	require.True(t, evalBool(t, ctx, `(t => t.scrollWidth > t.clientWidth && t.closest('.session-item').getBoundingClientRect().right - t.getBoundingClientRect().right <= 12)(document.querySelector('.session-item:nth-child(2) .session-title'))`),
+		"a long title is cut at its row's end, not before the hidden actions")
 
 	// Pointed at: that row's actions show, and nothing moves under the pointer.
 	const linkBox = `JSON.stringify(document.querySelector('.session-item:nth-child(2) .session-link').getBoundingClientRect())`
