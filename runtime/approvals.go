@@ -113,8 +113,10 @@ func (r *Runtime) askedContext(ctx context.Context, session, id string, offset u
 	}
 	// The user message is the prompt being worked on when it was asked (its turn's, or the
 	// last one steered into it), not a prompt that was only queued behind it: a person must
-	// not approve a command thinking it answers another message. A log with no turn (a test
-	// writing the messages itself) falls back to the last user message.
+	// not approve a command thinking it answers another message. The assistant-side message
+	// is likewise one said since that turn began, never the turn before's (a script's "True"
+	// stood over the next run's approval). A log with no turn (a test writing the messages
+	// itself) falls back to the last of each.
 	prompts := map[uint64]string{}
 	var taken protocol.ThreadStatus
 	turns := false
@@ -140,6 +142,7 @@ func (r *Runtime) askedContext(ctx context.Context, session, id string, offset u
 				prompts[ev.Offset] = text
 			} else {
 				ac.status.Agent, ac.status.AgentOffset, ac.status.AgentFrom = text, ev.Offset, m.From
+				taken.Agent, taken.AgentOffset, taken.AgentFrom = text, ev.Offset, m.From
 			}
 		case protocol.EventPromptEdited:
 			if pe, err := protocol.DecodeEventData[protocol.PromptEdited](ev); err == nil {
@@ -160,7 +163,7 @@ func (r *Runtime) askedContext(ctx context.Context, session, id string, offset u
 		return true
 	})
 	if turns {
-		ac.status.User, ac.status.UserOffset = taken.User, taken.UserOffset
+		ac.status = taken
 	}
 	if err == nil {
 		r.approvals.status.Store(id, ac)

@@ -198,6 +198,36 @@ func TestQueueStatusSaysWhoSpoke(t *testing.T) {
 	ask.wait(t)
 }
 
+// TestQueueStatusIsOfTheAskingTurn (QA round 17): the status's assistant-side message is one
+// said in the turn that asks, never an earlier turn's: a script's "True" from the run before
+// stood over the next run's approval as if it were its context.
+func TestQueueStatusIsOfTheAskingTurn(t *testing.T) {
+	rt := freshWith(t, Options{NoAgent: true}) // it writes the turns itself
+	ctx := context.Background()
+	a := newSession(t, rt)
+	turn := func(text string) uint64 {
+		p, _, err := rt.Log().Append(ctx, a, protocol.EventUserMessage, protocol.Message{Text: text}, "")
+		require.NoError(t, err)
+		_, _, err = rt.Log().Append(ctx, a, protocol.EventTurnStarted, protocol.TurnStarted{Prompt: p}, "")
+		require.NoError(t, err)
+		return p
+	}
+	first := turn("/script send(confirm('Deploy?'))")
+	logMessage(t, rt, a, protocol.EventAgentMessage, protocol.Message{Text: "True", From: protocol.FromScript})
+	_, _, err := rt.Log().Append(ctx, a, protocol.EventTurnEnded, protocol.TurnEnded{Prompt: first}, "")
+	require.NoError(t, err)
+	second := turn(`/script run(["touch", "x"])`)
+	ask := askAsync(t, ctx, rt, a, protocol.DecisionRequest{Kind: protocol.KindConfirm, Message: "Allow running touch?"})
+	q, err := rt.ApprovalQueue(ctx, nil, 0)
+	require.NoError(t, err)
+	require.Len(t, q.Entries, 1)
+	assert.Equal(t, protocol.ThreadStatus{User: `/script run(["touch", "x"])`, UserOffset: second}, q.Entries[0].Status,
+		"the asking turn's prompt, and no message of the turn before")
+	_, err = rt.Reply(ctx, a, ask.decision.ID, protocol.ReplyRequest{Action: protocol.ActionAccept, Content: raw(true)})
+	require.NoError(t, err)
+	ask.wait(t)
+}
+
 // BenchmarkApprovalHistory reads the first page of the history (50) and the queue when the
 // log holds 1,960 ended decisions and 40 pending ones across 20 sessions of 100 messages each:
 // one pass over every decision event, then the page's thread statuses (cached after the first
