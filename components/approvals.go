@@ -7,7 +7,6 @@ import (
 	"slices"
 	"strconv"
 	"strings"
-	"time"
 
 	"github.com/maxence-charriere/go-app/v10/pkg/app"
 
@@ -104,31 +103,29 @@ func (p *ApprovalsPage) OnMount(ctx app.Context) {
 		})
 	})
 	tick(ctx, stop)
-	ctx.Async(func() {
-		followQueue(stop, client, func(q protocol.ApprovalQueue) {
-			ctx.Dispatch(func(ctx app.Context) {
-				first, wasEmpty := !p.loaded, len(p.queue) == 0
-				p.queue = slices.DeleteFunc(q.Entries, func(e protocol.QueueEntry) bool { return p.ended[e.ID] })
-				p.loaded, p.notice = true, ""
-				p.reconcile(ctx)
-				if wasEmpty && len(p.queue) > 0 && p.tab == tabQueue {
-					// The screen opens on its first entry, so ↑↓ and Alt+A work at once
-					// (keys on the page's body reach no handler); a focus the person placed
-					// elsewhere stays. So does a decision that comes once none waits: the
-					// words that said so held the focus, and leave with it (QA round 12 #10).
-					p.focusSelectedIfIdle(ctx, !first)
-				}
-				// Everything the screen shows moves with the same version.
-				p.loadGrants(ctx)
-				if p.filter.Before == 0 {
-					p.loadHistory(ctx, false)
-				}
-			})
-		}, func(err error, retry time.Duration) {
-			ctx.Dispatch(func(ctx app.Context) {
-				p.notice = tr(i18n.CouldNotReadQueue, describeError(err), duration(retry))
-			})
-		})
+	// The sidebar follows the queue (followServer) and hands each read here.
+	ctx.Handle(actionQueueRead, func(ctx app.Context, a app.Action) {
+		r, _ := a.Value.(queueRead)
+		if r.err != nil {
+			p.notice = tr(i18n.CouldNotReadQueue, describeError(r.err), duration(r.retry))
+			return
+		}
+		first, wasEmpty := !p.loaded, len(p.queue) == 0
+		p.queue = slices.DeleteFunc(r.queue.Entries, func(e protocol.QueueEntry) bool { return p.ended[e.ID] })
+		p.loaded, p.notice = true, ""
+		p.reconcile(ctx)
+		if wasEmpty && len(p.queue) > 0 && p.tab == tabQueue {
+			// The screen opens on its first entry, so ↑↓ and Alt+A work at once
+			// (keys on the page's body reach no handler); a focus the person placed
+			// elsewhere stays. So does a decision that comes once none waits: the
+			// words that said so held the focus, and leave with it (QA round 12 #10).
+			p.focusSelectedIfIdle(ctx, !first)
+		}
+		// Everything the screen shows moves with the same version.
+		p.loadGrants(ctx)
+		if p.filter.Before == 0 {
+			p.loadHistory(ctx, false)
+		}
 	})
 }
 

@@ -2,66 +2,88 @@ package components
 
 import (
 	"context"
+	"errors"
 	"strconv"
+	"strings"
 	"sync"
 	"time"
 
 	"github.com/maxence-charriere/go-app/v10/pkg/app"
 
 	"parley/app/api"
+	"parley/app/socket"
 	"parley/i18n"
 	"parley/protocol"
 )
 
-// The queue's live updates are a long poll: GET /api/approvals?wait=<version> answers once a
-// decision was asked or ended, or a grant made or revoked, anywhere (the runtime's tap sees
-// every event of every session), or after 25 s. A socket subscription would need a second
-// kind of follower across every session; the long poll is one request the server holds,
-// costs nothing while nothing changes, and reads the registry's truth each time, so a missed
-// wake-up costs at most one hold. Failures back off from 1 s to 30 s.
+// The live updates hold no HTTP request. The sidebar (on every page) follows the session list
+// and the approvals queue (its count; on the approvals screen, the screen's queue): the page's
+// watch socket (a socket.Follower of no session, on /ws) hears the session index's version and
+// the approvals queue's as they move, anywhere (another tab or device, the API, another
+// replica), and followServer reads the list or the queue with a plain GET when its version
+// moved. Each page held two long polls before (GET ?wait=, still served for scripts): a
+// browser keeps six connections to a server over HTTP/1.1 and each held request took one, so
+// three windows in view took them all and a fourth's requests, a prompt's send among them,
+// waited up to 25 s; a socket takes none. A GET reads the server's truth, so a wake-up missed
+// while the socket was down costs nothing: a new link says the versions as they are, and after
+// a lost link both are read again. Failed reads back off from 1 s to 30 s.
 
 const (
-	pollRetryFirst = time.Second
-	pollRetryMax   = 30 * time.Second
+	readRetryFirst = time.Second
+	readRetryMax   = 30 * time.Second
 )
 
-// followQueue calls on with the queue at once and after every change, until stop ends.
-// fail is told of a failure (with the wait before the next try) and of recovery ("").
-func followQueue(stop context.Context, client *api.Client, on func(protocol.ApprovalQueue), fail func(error, time.Duration)) {
-	longPoll(stop, newPageView(stop), func(ctx context.Context, wait *uint64) (uint64, error) {
-		q, err := client.ApprovalQueue(ctx, wait)
-		if err == nil && stop.Err() == nil {
-			on(q)
-		}
-		return q.Version, err
-	}, fail)
-}
-
-// longPoll calls read until stop ends: first without a version, then each time with the
-// version of its last answer, which the server holds until something changed. A failure
-// is told to fail, and the next read waits (1 s, doubling up to 30 s) and starts again
-// without a version.
-//
-// A hidden tab holds no read: the one it holds is let go when the tab is hidden (its context
-// ends), and the next waits until the tab is shown, when it asks with the version it had, so
-// whatever changed meanwhile comes at once. A browser opens at most six connections to a
-// server over HTTP/1.1, and each held read is one of them: every page holds two (the session
-// list and the approvals count), so three tabs held them all and a fourth tab's requests,
-// a prompt's send among them, waited up to 25 s. view may be nil (always in view).
-func longPoll(stop context.Context, view *tabView, read func(held context.Context, wait *uint64) (uint64, error), fail func(error, time.Duration)) {
-	var wait *uint64
-	retry := pollRetryFirst
-	for stop.Err() == nil {
-		held, done := view.inView(stop)
-		v, err := read(held, wait)
-		letGo := held.Err() != nil
-		done()
+// followServer calls list and queue with the session list and the approvals queue at once,
+// then each again when its version moved, until stop ends. fail is told of a failed read or a
+// lost watch, with the wait before the next try; the next answers clear it.
+func followServer(stop context.Context, client *api.Client, list func(protocol.SessionList), queue func(protocol.ApprovalQueue), fail func(error, time.Duration)) {
+	heard := make(chan protocol.Versions, 1) // the newest the watch said
+	lost := make(chan struct{}, 1)           // the watch's link failed since the last versions
+	go watchInView(stop, newPageView(stop), &socket.Follower{
+		URL: "ws" + strings.TrimPrefix(client.Base, "http") + "/ws",
+		OnVersions: func(v protocol.Versions) {
+			select {
+			case <-heard:
+			default:
+			}
+			heard <- v
+		},
+		OnState: func(s socket.State) {
+			if s.Status == socket.Reconnecting {
+				select {
+				case lost <- struct{}{}:
+				default:
+				}
+				fail(errors.New(s.Error), s.Retry)
+			}
+		},
+	})
+	var at, v protocol.Versions // what the last reads answered; what the watch said
+	all, retry := true, readRetryFirst
+	for {
+		err := func() error {
+			if all || v.Sessions != at.Sessions {
+				l, err := client.SessionList(stop, nil)
+				if err != nil {
+					return err
+				}
+				list(l)
+				at.Sessions = l.Version
+			}
+			if all || v.Approvals != at.Approvals {
+				q, err := client.ApprovalQueue(stop, nil)
+				if err != nil {
+					return err
+				}
+				queue(q)
+				at.Approvals = q.Version
+			}
+			return nil
+		}()
 		if stop.Err() != nil {
 			return
 		}
-		if letGo {
-			continue // hidden: no failure, and the same version is asked again once shown
-		}
+		all = err != nil
 		if err != nil {
 			fail(err, retry)
 			select {
@@ -69,12 +91,31 @@ func longPoll(stop context.Context, view *tabView, read func(held context.Contex
 				return
 			case <-time.After(retry):
 			}
-			retry = min(retry*2, pollRetryMax)
-			wait = nil
+			retry = min(retry*2, readRetryMax)
 			continue
 		}
-		retry = pollRetryFirst
-		wait = &v
+		retry = readRetryFirst
+		select {
+		case <-stop.Done():
+			return
+		case v = <-heard:
+			select {
+			case <-lost:
+				all = true
+			default:
+			}
+		}
+	}
+}
+
+// watchInView runs the watch w while the page is in view, until stop ends. A hidden tab holds
+// no socket for it: the link is let go when the tab is hidden, and made again once it is
+// shown, when the server says the versions as they are, so whatever changed meanwhile is read.
+func watchInView(stop context.Context, view *tabView, w *socket.Follower) {
+	for stop.Err() == nil {
+		held, done := view.inView(stop)
+		w.Run(held)
+		done()
 	}
 }
 

@@ -24,8 +24,8 @@ type Sidebar struct {
 	draft     string        // its new title so far
 	archiving string        // the session whose archiving waits for a confirmation
 	archived  archivedState // the archived sessions, behind their toggle (archived.go)
-	// Approvals says the approvals screen is open. That screen follows the queue itself and
-	// hands it over in Queue, so a tab holds one long poll, not two.
+	// Approvals says the approvals screen is open. That screen takes the queue the sidebar
+	// reads (actionQueueRead) and hands it back in Queue, without the entries answered there.
 	Approvals bool
 	Queue     []protocol.QueueEntry
 	// MCP says the MCP servers screen is open.
@@ -53,24 +53,18 @@ func (s *Sidebar) OnMount(ctx app.Context) {
 	client := clientOf(ctx)
 	// The list follows the server's session index (docs/look.md, "Sessions"): a session made,
 	// renamed, archived or used elsewhere (another tab or device, the API, another replica)
-	// shows without a reload. The page that owns the list takes it (actionSessionsRead).
+	// shows without a reload. The page that owns the list takes it (actionSessionsRead); the
+	// approvals screen takes the queue (actionQueueRead), the count is the sidebar's.
 	ctx.Async(func() {
-		longPoll(stop, newPageView(stop), func(held context.Context, wait *uint64) (uint64, error) {
-			l, err := client.SessionList(held, wait)
-			if err == nil && stop.Err() == nil {
-				ctx.NewActionWithValue(actionSessionsRead, l.Sessions)
-			}
-			return l.Version, err
-		}, func(error, time.Duration) {})
-	})
-	if s.Approvals {
-		return
-	}
-	ctx.Async(func() {
-		followQueue(stop, client, func(q protocol.ApprovalQueue) {
+		followServer(stop, client, func(l protocol.SessionList) {
+			ctx.NewActionWithValue(actionSessionsRead, l.Sessions)
+		}, func(q protocol.ApprovalQueue) {
 			c := countPending(q)
 			ctx.Dispatch(func(ctx app.Context) { s.pending = c })
-		}, func(error, time.Duration) {})
+			ctx.NewActionWithValue(actionQueueRead, queueRead{queue: q})
+		}, func(err error, retry time.Duration) {
+			ctx.NewActionWithValue(actionQueueRead, queueRead{err: err, retry: retry})
+		})
 	})
 }
 
@@ -88,7 +82,17 @@ const (
 	// actionSessionsRead hands the page the session list as the server has it now (value:
 	// []protocol.SessionInfo).
 	actionSessionsRead = "parley.sessions.read"
+	// actionQueueRead hands the approvals screen the queue as the server has it now, or why
+	// it could not be read (value: queueRead).
+	actionQueueRead = "parley.queue.read"
 )
+
+// queueRead is the queue read, or err and the wait before the next try.
+type queueRead struct {
+	queue protocol.ApprovalQueue
+	err   error
+	retry time.Duration
+}
 
 type renameIntent struct{ ID, Title string }
 

@@ -16,6 +16,9 @@ const (
 	FrameSubscribe FrameType = "subscribe"
 	// FrameUnsubscribe stops the current subscription.
 	FrameUnsubscribe FrameType = "unsubscribe"
+	// FrameWatch asks for "versions" frames on this socket, beside any subscription: the
+	// page's live session list and approvals count, which hold no HTTP request.
+	FrameWatch FrameType = "watch"
 )
 
 // Frames the server sends.
@@ -35,7 +38,19 @@ const (
 	// serve; its code says which: bad_frame, no_session, after_past_end (the client's
 	// offsets are of another log), unavailable (retry soon), internal. The socket stays open.
 	FrameError FrameType = "error"
+	// FrameVersions, on a socket that sent "watch", carries the session index's version and
+	// the approvals queue's (Versions): at once, then each time one moves. A client reads the
+	// list or the queue again (GET /api/sessions, /api/approvals) when the one it holds moved.
+	FrameVersions FrameType = "versions"
 )
+
+// Versions are the numbers that move when the session list or the approvals queue changed,
+// anywhere: SessionList.Version and ApprovalQueue.Version. A client compares them with the
+// versions of its last reads; they are not offsets, and a client only asks whether they differ.
+type Versions struct {
+	Sessions  uint64 `json:"sessions"`
+	Approvals uint64 `json:"approvals"`
+}
 
 // ClientFrame is what a client sends on /ws.
 type ClientFrame struct {
@@ -65,6 +80,8 @@ type ServerFrame struct {
 	Events []Event        `json:"events,omitempty"`
 	Delta  *Delta         `json:"delta,omitempty"`
 	Error  *ErrorResponse `json:"error,omitempty"`
+	// Versions, on "versions".
+	Versions *Versions `json:"versions,omitempty"`
 }
 
 // ErrFrameTooLarge is returned for a client frame over MaxFrameBytes.
@@ -96,11 +113,11 @@ func DecodeClientFrame(data []byte) (ClientFrame, error) {
 		if f.Tail < 0 || f.Tail > MaxTail {
 			return ClientFrame{}, fmt.Errorf("subscribe: tail %d is not a number of entries from 0 to %d", f.Tail, MaxTail)
 		}
-	case FrameUnsubscribe:
+	case FrameUnsubscribe, FrameWatch:
 	case "":
 		return ClientFrame{}, errors.New(`frame has no "type"`)
 	default:
-		return ClientFrame{}, fmt.Errorf("unknown frame type %q: use %q or %q", f.Type, FrameSubscribe, FrameUnsubscribe)
+		return ClientFrame{}, fmt.Errorf("unknown frame type %q: use %q, %q or %q", f.Type, FrameSubscribe, FrameUnsubscribe, FrameWatch)
 	}
 	return f, nil
 }

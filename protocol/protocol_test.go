@@ -19,6 +19,7 @@ func TestDecodeClientFrame(t *testing.T) {
 		{"subscribe from the start", `{"type":"subscribe","session":"abc"}`, ClientFrame{Type: FrameSubscribe, Session: "abc"}, ""},
 		{"subscribe after", `{"type":"subscribe","session":"abc","after":42}`, ClientFrame{Type: FrameSubscribe, Session: "abc", After: 42}, ""},
 		{"unsubscribe", `{"type":"unsubscribe"}`, ClientFrame{Type: FrameUnsubscribe}, ""},
+		{"watch", `{"type":"watch"}`, ClientFrame{Type: FrameWatch}, ""},
 		{"empty", ``, ClientFrame{}, "not a valid JSON"},
 		{"array", `[]`, ClientFrame{}, "not a valid JSON"},
 		{"no type", `{"session":"abc"}`, ClientFrame{}, `no "type"`},

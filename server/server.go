@@ -44,6 +44,9 @@ type Runtime interface {
 	SetPermissions(ctx context.Context, session string, req protocol.SetPermissionsRequest) (protocol.SessionSettingResponse, error)
 	// The approvals screen (approvals.go).
 	ApprovalQueue(ctx context.Context, wait *uint64, hold time.Duration) (protocol.ApprovalQueue, error)
+	// Versions are the session index's and the approvals queue's versions, once either
+	// differs from seen (or after hold): a socket's "versions" frames (socket.go).
+	Versions(ctx context.Context, seen protocol.Versions, hold time.Duration) protocol.Versions
 	ApprovalHistory(ctx context.Context, f protocol.HistoryFilter) (protocol.ApprovalHistory, error)
 	ApprovalGrants(ctx context.Context) (protocol.GrantEntries, error)
 	RequestRetry(ctx context.Context, session, decision string) (protocol.RetryResponse, error)

@@ -22,8 +22,9 @@ import (
 )
 
 // socket serves /ws: a client subscribes to one session after the last offset it saw and
-// receives exactly the events that follow, then live ones. A bad frame gets an error frame;
-// the socket stays open and the subscription, if any, goes on.
+// receives exactly the events that follow, then live ones; and a client that sends "watch"
+// receives the session list's and the approvals queue's versions as they move (watch). A bad
+// frame gets an error frame; the socket stays open and the subscription, if any, goes on.
 func (s *Server) socket(w http.ResponseWriter, r *http.Request) {
 	conn, done, err := s.sockets.Accept(w, r) // checks the Origin
 	if err != nil {
@@ -36,6 +37,9 @@ func (s *Server) socket(w http.ResponseWriter, r *http.Request) {
 	sc := &socketConn{conn: conn, rt: s.rt, frames: &s.frames}
 	sockets.KeepAlive(ctx, conn, cancel) // a client that vanished releases its subscription
 	defer sc.unsubscribe()
+	var watching sync.WaitGroup
+	defer watching.Wait() // after cancel: the watch ends with the socket
+	defer cancel()
 
 	for {
 		frame, err := readFrame(ctx, conn)
@@ -51,6 +55,11 @@ func (s *Server) socket(w http.ResponseWriter, r *http.Request) {
 			sc.subscribe(ctx, frame.Session, frame.After, frame.Batch, frame.Tail)
 		case protocol.FrameUnsubscribe:
 			sc.unsubscribe()
+		case protocol.FrameWatch:
+			if !sc.watching {
+				sc.watching = true
+				watching.Go(func() { sc.watch(ctx) })
+			}
 		}
 	}
 }
@@ -87,6 +96,33 @@ type socketConn struct {
 	mu   sync.Mutex
 	stop context.CancelFunc // ends the current subscription
 	done chan struct{}      // closed when its pump has returned
+
+	watching bool // it sent "watch" (the read loop's own)
+}
+
+// versionsHold is how long a watch waits for a version to move before it looks again: the
+// watermarks wake it, and the look heals a wake-up that could be missed.
+const versionsHold = queueHold
+
+// watch sends the session index's and the approvals queue's versions at once, then each time
+// one moves, until ctx ends ("versions" frames): the page's live session list and approvals
+// count, each of which held an HTTP request before (GET ?wait=), and a browser keeps six
+// connections to a server over HTTP/1.1. The page reads what moved with a plain GET.
+func (c *socketConn) watch(ctx context.Context) {
+	seen := c.rt.Versions(ctx, protocol.Versions{}, 0)
+	for {
+		v := seen
+		if err := c.send(ctx, protocol.ServerFrame{Type: protocol.FrameVersions, Versions: &v}); err != nil {
+			_ = c.conn.Close(websocket.StatusGoingAway, "write failed")
+			return
+		}
+		for v == seen {
+			if v = c.rt.Versions(ctx, seen, versionsHold); ctx.Err() != nil {
+				return
+			}
+		}
+		seen = v
+	}
 }
 
 func (c *socketConn) send(ctx context.Context, f protocol.ServerFrame) error {

@@ -1,6 +1,7 @@
 // Package socket follows one session's events over /ws, in the browser and natively alike:
 // it subscribes after the last offset it has seen, and on any failure reconnects with
-// backoff and resubscribes from there, so its caller sees every event once, in order.
+// backoff and resubscribes from there, so its caller sees every event once, in order. A
+// follower of no session watches the server's versions instead (OnVersions).
 package socket
 
 import (
@@ -65,6 +66,11 @@ type Follower struct {
 	// stored). They may repeat what the drafts hold; protocol.Delta.Fold drops that.
 	OnDelta func(protocol.Delta)
 	OnState func(State)
+	// OnVersions, with no Session, gets the session list's and the approvals queue's versions
+	// ("watch"): at once on each link, then each time one moves. A page reads its list or
+	// queue again when the one it holds moved; a socket takes none of the six connections a
+	// browser keeps to a server over HTTP/1.1, where a held request (a long poll) took one.
+	OnVersions func(protocol.Versions)
 
 	retryNow chan struct{}
 }
@@ -162,7 +168,11 @@ func (f *Follower) once(ctx context.Context, subscribed func()) error {
 	defer conn.CloseNow()
 	conn.SetReadLimit(8 << 20)
 
-	sub, _ := json.Marshal(protocol.ClientFrame{Type: protocol.FrameSubscribe, Session: f.Session, After: f.After, Batch: true, Tail: f.Tail})
+	first := protocol.ClientFrame{Type: protocol.FrameSubscribe, Session: f.Session, After: f.After, Batch: true, Tail: f.Tail}
+	if f.Session == "" {
+		first = protocol.ClientFrame{Type: protocol.FrameWatch}
+	}
+	sub, _ := json.Marshal(first)
 	if err := conn.Write(ctx, websocket.MessageText, sub); err != nil {
 		return err
 	}
@@ -207,6 +217,11 @@ func (f *Follower) once(ctx context.Context, subscribed func()) error {
 			if head != 0 && f.After >= head {
 				head = 0
 				f.report(State{Status: Live, CaughtUp: true})
+			}
+		case protocol.FrameVersions:
+			if frame.Versions != nil && f.OnVersions != nil {
+				subscribed()
+				f.OnVersions(*frame.Versions)
 			}
 		case protocol.FrameDelta:
 			if frame.Delta == nil || frame.Delta.Validate() != nil {

@@ -43,6 +43,14 @@ func (m *Mark) Value() uint64 {
 	return m.value
 }
 
+// Next is the mark now and a channel closed once it moves from there: for a wait on several
+// marks at once (a select). The channel is nil before Start.
+func (m *Mark) Next() (uint64, <-chan struct{}) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	return m.value, m.changed
+}
+
 // Wait returns the mark once it differs from v, or at the end of ctx or of d: at once when
 // it already differs, before Start, or with no d.
 func (m *Mark) Wait(ctx context.Context, v uint64, d time.Duration) uint64 {

@@ -49,3 +49,32 @@ func TestWait(t *testing.T) {
 		}
 	}
 }
+
+// TestNext: the channel Next hands out closes when the mark moves past the value it came
+// with, and not before; the next one waits for the next move.
+func TestNext(t *testing.T) {
+	var m Mark
+	if v, ch := m.Next(); v != 0 || ch != nil {
+		t.Fatalf("before Start: %d, %v", v, ch)
+	}
+	m.Start(4)
+	v, ch := m.Next()
+	if v != 4 {
+		t.Fatalf("Next says %d, want 4", v)
+	}
+	m.Raise(4) // no move
+	select {
+	case <-ch:
+		t.Fatal("closed without a move")
+	default:
+	}
+	m.Raise(6)
+	select {
+	case <-ch:
+	case <-time.After(5 * time.Second):
+		t.Fatal("a move did not close it")
+	}
+	if v, next := m.Next(); v != 6 || next == ch {
+		t.Fatalf("after the move: %d, the same channel %v", v, next == ch)
+	}
+}

@@ -56,6 +56,9 @@ func (c *Changes) follow() {
 // Version is the revision of the last write seen.
 func (c *Changes) Version() uint64 { return c.version.Value() }
 
+// Next is the version now and a channel closed once it moves (watermark.Mark.Next).
+func (c *Changes) Next() (uint64, <-chan struct{}) { return c.version.Next() }
+
 // Wait returns the version once it differs from v, or at the end of ctx or of d.
 func (c *Changes) Wait(ctx context.Context, v uint64, d time.Duration) uint64 {
 	return c.version.Wait(ctx, v, d)
