@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/coder/websocket"
+	"github.com/nats-io/nats.go"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
@@ -169,4 +170,18 @@ func filePaths(list protocol.FileList) []string {
 		out = append(out, f.Path)
 	}
 	return out
+}
+
+// twoReplicas starts two servers on one NATS server, serving one workspace: replicas, as a
+// deployment at scale runs them.
+func twoReplicas(t *testing.T) (a, b *testserver.Server) {
+	ns := testkit.NATSServer(t)
+	ws := t.TempDir()
+	replica := func() *testserver.Server {
+		nc, err := nats.Connect(ns.ClientURL())
+		require.NoError(t, err)
+		t.Cleanup(nc.Close)
+		return testserver.Start(t, testserver.Options{NATS: nc, Workspaces: []string{ws}})
+	}
+	return replica(), replica()
 }

@@ -6,12 +6,10 @@ import (
 	"testing"
 	"time"
 
-	"github.com/nats-io/nats.go"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
 	"parley/internal/testkit"
-	"parley/internal/testkit/testserver"
 	"parley/protocol"
 )
 
@@ -196,16 +194,7 @@ func TestEventsRejectBadInputClearly(t *testing.T) {
 // changes and answers with the list then: a session made through the second is in it, with
 // no reload and no polling. A bad version is refused.
 func TestTheSessionListFollowsAnotherReplica(t *testing.T) {
-	ns := testkit.NATSServer(t)
-	connect := func() *nats.Conn {
-		nc, err := nats.Connect(ns.ClientURL())
-		require.NoError(t, err)
-		t.Cleanup(nc.Close)
-		return nc
-	}
-	ws := t.TempDir()
-	a := testserver.Start(t, testserver.Options{NATS: connect(), Workspaces: []string{ws}})
-	b := testserver.Start(t, testserver.Options{NATS: connect(), Workspaces: []string{ws}})
+	a, b := twoReplicas(t)
 	ctx := t.Context()
 
 	first, err := clientOf(a).SessionList(ctx, nil)

@@ -4,12 +4,10 @@ import (
 	"testing"
 
 	"github.com/coder/websocket"
-	"github.com/nats-io/nats.go"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
 	"parley/internal/testkit"
-	"parley/internal/testkit/testserver"
 	"parley/protocol"
 )
 
@@ -71,16 +69,7 @@ func TestASocketWatchCarriesTheVersions(t *testing.T) {
 // TestASocketWatchFollowsAnotherReplica: a page's socket on one runtime hears of a session
 // made through another on the same NATS (each watches the index's bucket).
 func TestASocketWatchFollowsAnotherReplica(t *testing.T) {
-	ns := testkit.NATSServer(t)
-	connect := func() *nats.Conn {
-		nc, err := nats.Connect(ns.ClientURL())
-		require.NoError(t, err)
-		t.Cleanup(nc.Close)
-		return nc
-	}
-	ws := t.TempDir()
-	a := testserver.Start(t, testserver.Options{NATS: connect(), Workspaces: []string{ws}})
-	b := testserver.Start(t, testserver.Options{NATS: connect(), Workspaces: []string{ws}})
+	a, b := twoReplicas(t)
 
 	conn := a.Client(t).Dial(nil)
 	write(t, conn, websocket.MessageText, []byte(`{"type":"watch"}`))
