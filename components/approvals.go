@@ -7,6 +7,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"time"
 
 	"github.com/maxence-charriere/go-app/v10/pkg/app"
 
@@ -42,10 +43,12 @@ type ApprovalsPage struct {
 	reason    string // the confirmation's reason, for a rejection
 
 	// focusByPage is the entry the page moved the keyboard to, not the person: the one just
-	// answered, or the one after it. An Enter pressed there was meant for the answer (a
-	// double press, an Enter that expected a confirmation), so it opens no thread until the
-	// person moves (QA round 12 #9).
+	// answered, or the one after it, at movedAt. An Enter pressed there in the second after
+	// was meant for the answer (a double press, an Enter that expected a confirmation), so
+	// it opens no thread (QA round 12 #9); a later one is the person's, and opens it (QA
+	// round 17: it stayed dead until they moved).
 	focusByPage string
+	movedAt     time.Time
 
 	history     []protocol.HistoryEntry
 	historyNext uint64
@@ -288,7 +291,7 @@ func (p *ApprovalsPage) onKey(ctx app.Context, e app.Event) {
 		}
 		p.confirm, p.focusByPage = "", ""
 		p.focusSelected(ctx)
-	case key == "Enter" && onEntry && id == p.focusByPage:
+	case key == "Enter" && onEntry && id == p.focusByPage && clock().Sub(p.movedAt) < time.Second:
 		e.PreventDefault()
 		ctx.PreventUpdate()
 	case key == "Enter" && onEntry:
@@ -355,7 +358,7 @@ func (p *ApprovalsPage) focusSelectedIfIdle(ctx app.Context, arrived bool) {
 	ctx.Defer(func(ctx app.Context) {
 		if a := app.Window().Get("document").Get("activeElement"); !a.Truthy() || a.Get("tagName").String() == "BODY" {
 			if arrived {
-				p.focusByPage = p.selected
+				p.moved()
 			}
 			p.focusSelected(ctx)
 		}
@@ -427,7 +430,8 @@ func (p *ApprovalsPage) confirmed(ctx app.Context) {
 	// The question and its buttons go: the keyboard stays on the entry answered, and moves
 	// on from it once it ended (settle), never to the page's body. At once, not deferred:
 	// go-app runs no Defer of the button's context, which the render unmounts.
-	p.selected, p.focusByPage = e.ID, e.ID
+	p.selected = e.ID
+	p.moved()
 	if li := app.Window().Get("document").Call("querySelector", `.queue-entry[data-decision="`+e.ID+`"]`); li.Truthy() {
 		li.Call("focus")
 	}

@@ -66,7 +66,7 @@ func (p *ApprovalsPage) settle(ctx app.Context) {
 		from := p.selected
 		p.selected = p.nextLive(from)
 		if focused != "" && focused == from {
-			p.focusByPage = p.selected
+			p.moved()
 			p.focusSelected(ctx)
 			focused, onEntry = p.selected, true
 		}
@@ -91,6 +91,9 @@ func (p *ApprovalsPage) settle(ctx app.Context) {
 		p.focusSelected(ctx)
 	}
 }
+
+// moved says the page moved the keyboard to the selected entry, now: not the person.
+func (p *ApprovalsPage) moved() { p.focusByPage, p.movedAt = p.selected, clock() }
 
 // unanswered corrects the note of an entry that left while this page's answer to it was on
 // its way, and the answer failed: it ended elsewhere after all.

@@ -797,6 +797,25 @@ func TestEnterAfterAnAnswerOpensNoThread(t *testing.T) {
 	waitQueue(t, srv, 1)
 }
 
+// TestEnterOpensTheNextEntryOnceThePersonLooks (QA round 17): a run asks several
+// approvals; the first is approved with Alt+A and Enter, and the page moves the focus to the
+// next. An Enter at once is the answer's double press and opens nothing (round 12 #9), but
+// one pressed after a pause is the person's: it opens the thread, as the keys line says. It
+// did nothing until the person pressed an arrow or Escape.
+func TestEnterOpensTheNextEntryOnceThePersonLooks(t *testing.T) {
+	t.Parallel()
+	srv := startServer(t, t.TempDir(), "127.0.0.1:0")
+	s := sessionWith(t, srv, "Burst", `/example echo-burst`)
+	first := waitQueue(t, srv, 1)[0].ID
+	ctx := openApprovals(t, srv)
+	do(t, ctx, 30*time.Second, mouseTo(2, 2), waitJS(`document.activeElement?.dataset.decision === '`+first+`'`),
+		altKey("a", "KeyA", 65), waitJS(`document.activeElement?.classList.contains('confirm-yes')`), pressEnter(0))
+	next := `document.activeElement?.classList.contains('queue-entry') && document.activeElement.dataset.decision !== '` + first + `'`
+	waitShowing(t, ctx, 30*time.Second, next+` && document.activeElement.textContent.includes('echo two')`, focusNow)
+	do(t, ctx, 10*time.Second, chromedp.Sleep(2*time.Second), pressEnter(0))
+	waitShowing(t, ctx, 10*time.Second, `location.pathname === '/s/`+s+`'`, `location.pathname + ' ' + `+focusNow)
+}
+
 // TestTheNextDecisionOfARunTakesTheFocus: the only entry is approved, the focus goes to the
 // words that say nothing waits; then the model's next call of the same run asks again. The
 // focus goes to the new entry, never to the page's body, which the words' leaving would give
