@@ -587,6 +587,33 @@ func TestANextConfirmTakesTheFocusAtNo(t *testing.T) {
 	require.Equal(t, "No", evalString(t, ctx, `document.activeElement.textContent`))
 }
 
+// TestAConfirmsArrowsStopAtItsEnds (QA round 17): a confirm takes the focus at No, the
+// right-hand button; → stays there (it went round to Yes, and Enter said yes by accident).
+// In a right-to-left page No is drawn on the left: ← stays on it, → goes to Yes.
+func TestAConfirmsArrowsStopAtItsEnds(t *testing.T) {
+	t.Parallel()
+	_, ctx := openDecision(t, "/script a = confirm('Deploy now?'); b = confirm('Deploy again?'); send('a=' + str(a) + ' b=' + str(b))")
+	on := func(label string) string {
+		return `document.activeElement?.closest('#composer-mode .choices') && document.activeElement.textContent === '` + label + `'`
+	}
+	right, left := rawKey("ArrowRight", 39, 0), rawKey("ArrowLeft", 37, 0)
+	do(t, ctx, 10*time.Second, shownAsking("Deploy now?"), waitJS(on("No")), pastGuard(), right)
+	require.True(t, evalBool(t, ctx, on("No")), "→ stays on No")
+	do(t, ctx, 10*time.Second, left, waitJS(on("Yes")), left)
+	require.True(t, evalBool(t, ctx, on("Yes")), "← stays on Yes")
+	do(t, ctx, 10*time.Second, right, waitJS(on("No")), pressEnter(0), shownAsking("Deploy again?"))
+
+	do(t, ctx, 10*time.Second, js(`document.documentElement.dir = 'rtl'`), waitJS(on("No")), pastGuard())
+	require.True(t, evalBool(t, ctx, `(b => b[0].getBoundingClientRect().left > b[1].getBoundingClientRect().left)(document.querySelectorAll('#composer-mode .choice'))`),
+		"right to left, Yes is drawn on the right")
+	do(t, ctx, 10*time.Second, left)
+	require.True(t, evalBool(t, ctx, on("No")), "← stays on No, drawn leftmost")
+	do(t, ctx, 10*time.Second, right, waitJS(on("Yes")), right)
+	require.True(t, evalBool(t, ctx, on("Yes")), "→ stays on Yes, drawn rightmost")
+	do(t, ctx, 10*time.Second, left, waitJS(on("No")), pressEnter(0))
+	waitReply(t, ctx, "a=False b=False")
+}
+
 // TestKeptAnswersGoWhenTheDecisionEndsElsewhere: what a form's fields kept in sessionStorage
 // (so a reload keeps it) is removed once the decision ends, answered here or anywhere else.
 func TestKeptAnswersGoWhenTheDecisionEndsElsewhere(t *testing.T) {

@@ -153,3 +153,32 @@ func (m Map[A]) Help() []Help {
 	}
 	return out
 }
+
+// Row is where an arrow key, Home or End moves the focus in a row of n buttons from the
+// i-th (in the document's order): ok is false for any other key. The arrows stop at the
+// row's ends, never around them: from a confirm's No, the last, → went round to Yes, the
+// first, and Enter said yes (QA round 17). ← and → go the way they point, so in a
+// right-to-left row → goes back in the document; ↑ and ↓ follow the document.
+func Row(key string, rtl bool, i, n int) (j int, ok bool) {
+	step := 0
+	switch key {
+	case "ArrowRight":
+		step = 1
+	case "ArrowLeft":
+		step = -1
+	case "ArrowDown":
+		rtl, step = false, 1
+	case "ArrowUp":
+		rtl, step = false, -1
+	case "Home":
+		return 0, true
+	case "End":
+		return n - 1, true
+	default:
+		return i, false
+	}
+	if rtl {
+		step = -step
+	}
+	return min(max(i+step, 0), n-1), true
+}

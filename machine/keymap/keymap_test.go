@@ -113,3 +113,39 @@ func FuzzComposingNeverMatches(f *testing.F) {
 		}
 	})
 }
+
+// TestRow: a row of buttons' arrows stop at its ends, and ← → go the way they point, in a
+// right-to-left row too (QA round 17: → on a confirm's No went round to Yes).
+func TestRow(t *testing.T) {
+	for _, tt := range []struct {
+		name  string
+		key   string
+		rtl   bool
+		i, n  int
+		want  int
+		notIt bool
+	}{
+		{"→ goes on", "ArrowRight", false, 0, 2, 1, false},
+		{"→ stops at the last: No stays No", "ArrowRight", false, 1, 2, 1, false},
+		{"← goes back", "ArrowLeft", false, 1, 2, 0, false},
+		{"← stops at the first", "ArrowLeft", false, 0, 3, 0, false},
+		{"↓ goes on", "ArrowDown", false, 1, 3, 2, false},
+		{"↓ stops at the last", "ArrowDown", false, 2, 3, 2, false},
+		{"↑ stops at the first", "ArrowUp", false, 0, 3, 0, false},
+		{"Home", "Home", false, 2, 3, 0, false},
+		{"End", "End", false, 0, 3, 2, false},
+		{"right to left: → goes back in the document", "ArrowRight", true, 1, 2, 0, false},
+		{"right to left: → stops at the first, drawn rightmost", "ArrowRight", true, 0, 2, 0, false},
+		{"right to left: ← goes on", "ArrowLeft", true, 0, 2, 1, false},
+		{"right to left: ← stops at the last, drawn leftmost", "ArrowLeft", true, 1, 2, 1, false},
+		{"right to left: ↓ follows the document", "ArrowDown", true, 0, 2, 1, false},
+		{"right to left: Home is the first", "Home", true, 1, 2, 0, false},
+		{"a letter is not the row's", "a", false, 1, 2, 1, true},
+		{"nor Enter", "Enter", false, 0, 2, 0, true},
+	} {
+		j, ok := Row(tt.key, tt.rtl, tt.i, tt.n)
+		if j != tt.want || ok == tt.notIt {
+			t.Errorf("%s: Row(%q, %v, %d, %d) = %d, %v; want %d, %v", tt.name, tt.key, tt.rtl, tt.i, tt.n, j, ok, tt.want, !tt.notIt)
+		}
+	}
+}

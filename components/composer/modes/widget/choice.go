@@ -6,36 +6,24 @@ import (
 	"parley/app/locale"
 	"parley/components/composer/modes"
 	"parley/i18n"
+	"parley/machine/keymap"
 	"parley/protocol"
 )
 
 // ArrowKeys moves the focus among a group's buttons with the arrow keys, Home and End, so a
-// row of one-click answers is reachable without a Tab per answer. Put it on the group.
+// row of one-click answers is reachable without a Tab per answer. Put it on the group. The
+// arrows stop at the row's ends and go the way they point (keymap.Row).
 func ArrowKeys(ctx app.Context, e app.Event) {
-	step := 0
-	switch e.Get("key").String() {
-	case "ArrowRight", "ArrowDown":
-		step = 1
-	case "ArrowLeft", "ArrowUp":
-		step = -1
-	case "Home":
-		step = -1 << 20
-	case "End":
-		step = 1 << 20
-	default:
-		return
-	}
-	buttons := e.Get("currentTarget").Call("querySelectorAll", ":scope > button")
-	n := buttons.Length()
+	g := e.Get("currentTarget")
+	buttons := g.Call("querySelectorAll", ":scope > button")
 	active := app.Window().Get("document").Get("activeElement")
-	for i := 0; i < n; i++ {
+	for i, n := 0, buttons.Length(); i < n; i++ {
 		if buttons.Index(i).Equal(active) {
-			e.PreventDefault()
-			j := min(max(i+step, 0), n-1)
-			if step == 1 || step == -1 {
-				j = (i + step + n) % n
+			rtl := app.Window().Call("getComputedStyle", g).Get("direction").String() == "rtl"
+			if j, ok := keymap.Row(e.Get("key").String(), rtl, i, n); ok {
+				e.PreventDefault()
+				buttons.Index(j).Call("focus")
 			}
-			buttons.Index(j).Call("focus")
 			return
 		}
 	}
