@@ -975,7 +975,8 @@ func tapAt(x, y float64) chromedp.Action[chromedp.Void] {
 // TestAnApprovalOpensAtItsTop (QA round 16's P3): at 200 % zoom (600×450 CSS pixels) an
 // approval's body is taller than its card; once its field for words takes the focus, the body
 // is still at its top, the question, the command and Approve in view, not scrolled down to
-// the field.
+// the field. The field with the focus is in view too, at the body's foot, below Approve (QA
+// round 17: it sat below the fold until the person typed).
 func TestAnApprovalOpensAtItsTop(t *testing.T) {
 	t.Parallel()
 	_, ctx := openHome(t)
@@ -991,4 +992,9 @@ func TestAnApprovalOpensAtItsTop(t *testing.T) {
 		return ['.approval-message', '.approval-details', '.choice-primary'].filter(s => {
 			const r = document.querySelector('#composer-mode ' + s).getBoundingClientRect(); return r.top >= b.top - 0.5 && r.bottom <= b.bottom + 0.5 }).join(' ') })()`)
 	require.Equal(t, ".approval-message .approval-details .choice-primary", inView)
+	field := evalString(t, ctx, `(() => { const b = `+body+`.getBoundingClientRect(), f = document.activeElement.getBoundingClientRect(),
+		p = document.querySelector('#composer-mode .choice-primary').getBoundingClientRect();
+		return [f.top >= b.top - 0.5 && f.bottom <= b.bottom + 0.5 && f.bottom <= innerHeight ? 'in view' : 'out of view ' + f.top + '-' + f.bottom,
+			f.top >= p.bottom ? 'below Approve' : 'over Approve'].join(', ') })()`)
+	require.Equal(t, "in view, below Approve", field)
 }
