@@ -157,6 +157,10 @@ func TestRequestRetryOnARequestCutOffByARestart(t *testing.T) {
 	do(t, ctx, 60*time.Second, waitJS(`!!document.querySelector('.entry-decision.status-aborted .retry')`))
 	require.Contains(t, evalString(t, ctx, `document.querySelector('.entry-decision .entry-outcome').textContent`), "the server restarted")
 	require.Equal(t, "Run again", evalString(t, ctx, `document.querySelector('.entry-decision.status-aborted .retry').textContent`))
+	// A button as wide as its words, like the card's answers: stretched across the card, a grey
+	// box, it looked like a text field (QA round 17).
+	require.Less(t, get(t, ctx, chromedp.Evaluate[float64](`(b => b.getBoundingClientRect().width / b.closest('.entry').getBoundingClientRect().width)(document.querySelector('.entry-decision .retry'))`)),
+		0.4, "Run again is as wide as its words")
 	do(t, ctx, 10*time.Second, clickJS(`.entry-decision.status-aborted .retry`),
 		waitJS(`!!document.querySelector('.entry-decision .retry-note')`))
 	do(t, ctx, 30*time.Second, waitJS(`[...document.querySelectorAll('.thread .msg-user')].length === 2`), waitJS(modeShown))
