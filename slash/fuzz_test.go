@@ -21,7 +21,7 @@ func runeBefore(u []uint16, i int) rune {
 }
 
 func FuzzDetect(f *testing.F) {
-	for _, s := range []string{"/rev", "hi /rev", "x/name", "src/a/b", "1/2", "user@host", "https://x.y/z", "\u00a0@al", "中\u3000@al", "😀 /é", "/rev@x", "\uFFFC/a", "see @src/main.go", "@a/b/", "@/etc", "x@a/b", "@./src", "@.//a/b"} {
+	for _, s := range []string{"/rev", "hi /rev", "x/name", "src/a/b", "1/2", "user@host", "https://x.y/z", "\u00a0@al", "中\u3000@al", "😀 /é", "/rev@x", "\uFFFC/a", "see @src/main.go", "@a/b/", "@/etc", "x@a/b", "@./src", "@.//a/b", "看看@", "看看@src/m", "看看me@x.com", "中/rev"} {
 		for _, caret := range []int{0, 1, 3, len(s)} {
 			f.Add(s, caret, uint8(0))
 		}
@@ -43,7 +43,7 @@ func FuzzDetect(f *testing.F) {
 		if rune(u[s.Start]) != hit.Trigger || (hit.Trigger != '/' && hit.Trigger != '@') {
 			t.Fatalf("span %+v does not start at its trigger %q", s, hit.Trigger)
 		}
-		if b := runeBefore(u, s.Start); b != -1 && !unicode.IsSpace(b) {
+		if b := runeBefore(u, s.Start); b != -1 && !unicode.IsSpace(b) && !(hit.Trigger == '@' && cjk(b)) {
 			t.Fatalf("triggered after the non-boundary %q", b)
 		}
 		if tier == Frozen || (tier == Claimed && hit.Trigger == '/') {
@@ -81,7 +81,8 @@ func detectNaive(draft string, caret int, tier Tier) (Hit, bool) {
 	for k < len(rs) && off[k+1] <= caret {
 		k++
 	}
-	boundary := func(i int) bool { return i == 0 || unicode.IsSpace(rs[i-1]) } // before rs[i]
+	// before rs[i]; an `@` also after CJK, written without spaces
+	boundary := func(i int) bool { return i == 0 || unicode.IsSpace(rs[i-1]) || rs[i] == '@' && cjk(rs[i-1]) }
 	j := k
 	for j > 0 && IsNameRune(rs[j-1]) {
 		j--
@@ -131,7 +132,7 @@ func scanNaive(draft string, r *Roster) []TextRef {
 		if c != '/' && c != '@' {
 			continue
 		}
-		if i > 0 && !unicode.IsSpace(rs[i-1]) {
+		if i > 0 && !unicode.IsSpace(rs[i-1]) && !(c == '@' && cjk(rs[i-1])) {
 			continue
 		}
 		j := i + 1
@@ -153,6 +154,7 @@ func scanNaive(draft string, r *Roster) []TextRef {
 func FuzzScanTextRefs(f *testing.F) {
 	f.Add("please /review this, @alice's /v1.2. x/review /review/x @bob@host", "review alice v1.2 bob")
 	f.Add("😀 @李雷\u3000/deploy\n\u00a0@bob", "李雷 deploy bob")
+	f.Add("看看@bob 中/deploy ｂ@bob", "deploy bob")
 	f.Add("/a/b @a@b 1/2 https://a/b", "a b")
 	f.Add("\xff/x \xe4/x /x\xff", "x")
 	f.Fuzz(func(t *testing.T, draft, names string) {
@@ -176,7 +178,7 @@ func FuzzScanTextRefs(f *testing.F) {
 			if rune(u[ref.Start]) != ref.Trigger {
 				t.Fatalf("range %+v does not start at its trigger", ref)
 			}
-			if b := runeBefore(u, ref.Start); b != -1 && !unicode.IsSpace(b) {
+			if b := runeBefore(u, ref.Start); b != -1 && !unicode.IsSpace(b) && !(ref.Trigger == '@' && cjk(b)) {
 				t.Fatalf("range %+v follows the non-boundary %q", ref, b)
 			}
 			if string(utf16.Decode(u[ref.Start+1:ref.End])) != string([]rune(ref.Name)) || !r.Has(ref.Trigger, ref.Name) {

@@ -48,6 +48,8 @@ func TestScanTextRefs(t *testing.T) {
 		{"name then address", "@bob@example.com", nil},
 		{"ZWSP is not a boundary", "\u200b/review", nil},
 		{"CJK is not a boundary", "中/review", nil},
+		{"an at after CJK", "看看@bob，ファイル@bob", []TextRef{{2, 6, '@', "bob"}, {11, 15, '@', "bob"}}},
+		{"an at after a fullwidth Latin letter", "ｂ@bob", nil},
 		{"a trailing name character", "/review_", nil},
 		{"longer name", "/reviewer", nil},
 		{"name goes on into a path", "/review/x", nil},

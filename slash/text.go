@@ -10,10 +10,13 @@ import (
 //
 //	trigger   = '/' | '@'
 //	boundary  = start of draft | whitespace (unicode.IsSpace: includes U+00A0 and U+3000)
+//	          | for '@' only, a CJK character (cjk: ideographs, kana, hangul, their punctuation)
 //	name      = { letter | digit | mark | '_' | '-' | '.' | ':' | '+' }
 //
 // A trigger counts only right after a boundary, so `x/name`, `src/a/b`, `1/2`,
-// `user@host` and URLs never trigger. A name directly followed by '/' or '@' is a path or
+// `user@host` and URLs never trigger. Chinese and Japanese put no space between words, so
+// `看看@` opens the `@` menu (QA round 17 #2), while `me@example.com` still does not; a `/`
+// after CJK stays text (`是/否`, "yes/no"). A name directly followed by '/' or '@' is a path or
 // an address, not a reference, so `/src/a` is not `/src`.
 //
 // The menu's `@` query is a path: name characters and '/' (`@src/main.go`, `@docs/`),
@@ -69,7 +72,18 @@ func boundaryBefore(s string, i int) bool {
 		return spaceByte[b]
 	}
 	r, _ := utf8.DecodeLastRuneInString(s[:i])
-	return unicode.IsSpace(r)
+	return unicode.IsSpace(r) || s[i] == '@' && cjk(r)
+}
+
+// cjk reports whether r is of a script written without spaces between words: a CJK
+// ideograph, kana, hangul, or their punctuation (the fullwidth forms but their Latin letters
+// and digits).
+func cjk(r rune) bool {
+	if r >= 0xFF00 && r <= 0xFFEF {
+		return r >= 0xFF66 || !unicode.IsLetter(r) && !unicode.IsDigit(r)
+	}
+	return r >= 0x1100 && r <= 0x11FF || r >= 0x2E80 && r <= 0x9FFF || r >= 0xAC00 && r <= 0xD7AF ||
+		r >= 0xF900 && r <= 0xFAFF || r >= 0x20000 && r <= 0x3FFFF
 }
 
 // decodeLast decodes the last rune of s.
