@@ -807,6 +807,30 @@ func TestApprovalWordsOutliveItsTimeout(t *testing.T) {
 	require.Contains(t, noticeText(t, ctx), "They are back in the box below")
 }
 
+// TestApprovalWordsOutliveAFailedSendAndARestart: words typed into an approval's "Or say what
+// to do instead", sent with Ctrl+Enter while the server is down ("Not answered: the server is
+// not reachable"), come back into the box when the restart ends the approval (QA round 17 #1:
+// the failed send had marked them sent, and they were lost).
+func TestApprovalWordsOutliveAFailedSendAndARestart(t *testing.T) {
+	t.Parallel()
+	data := t.TempDir()
+	srv, ctx := openHomeOn(t, data)
+	prompt(t, ctx, `/script run(["touch","qa-file2"])`)
+	const words = "try another name instead"
+	do(t, ctx, 30*time.Second, waitJS(`!!document.querySelector('#approval-instruction')`),
+		chromedp.SendKeys(chromedp.CSS(`#approval-instruction`), words))
+	srv.kill()
+	// Pressed once the page has seen the server go, as a person would, past the key guard.
+	do(t, ctx, 30*time.Second, waitJS(`!!document.querySelector('.link-reconnecting')`), pastGuard(),
+		js(`document.querySelector('#approval-instruction').focus()`), pressEnter(modCtrl),
+		waitJS(`(document.querySelector('.morph-problem')?.textContent || '').includes('Not answered')`))
+	require.Equal(t, words, evalString(t, ctx, `document.querySelector('#approval-instruction')?.value`), "the words stay in the field")
+	srv = startServer(t, data, srv.addr)
+	do(t, ctx, 60*time.Second, waitJS(modeGone), waitDraft(words))
+	waitShowing(t, ctx, 10*time.Second, `document.querySelector('.notice-slot').innerText.includes('They are back in the box below')`,
+		`'notice: ' + document.querySelector('.notice-slot').innerText + ' | ' + document.querySelector('.thread').innerText.slice(-300)`)
+}
+
 // TestAnOpenFnFormSurvivesAReload: a function's form open with fields typed comes back after
 // a reload, on the same function, with what was typed, and the focus in the field the person
 // was typing in, its caret at the end (QA round 14 #3: the composer came back idle, and

@@ -50,6 +50,7 @@ type Mode struct {
 // New makes the approval mode for a decision.
 func New(h modes.Host, in modes.Input) modes.Mode {
 	m := &Mode{host: h, key: in.Key, d: in.Decision, reply: widget.Replier{Host: h, Decision: in.Decision}}
+	m.reply.Failed = m.unsent
 	if !in.Decision.Local {
 		// A server decision outlives the page: the words typed for it come back after a
 		// reload, as the composer's draft and a question's answers do.
@@ -394,10 +395,17 @@ func (m *Mode) send(ctx app.Context, reply protocol.ReplyRequest) {
 		return
 	}
 	m.sent = true
-	// Forgotten as the answer goes (the taken callback did not run in the browser test): if
-	// the server refuses it, the words are still in the field, only no longer kept.
+	// Forgotten as the answer goes (the taken callback did not run in the browser test).
 	m.forget()
 	m.reply.Send(ctx, reply, nil)
+}
+
+// unsent undoes send's marks when the answer was not taken: the words are still in the
+// field, kept again, and come back into the box if the decision then ends (QA round 17 #1:
+// a rejection tried while the server was down was lost at its restart).
+func (m *Mode) unsent() {
+	m.sent = false
+	m.keep()
 }
 
 // HeadAndTail keeps the start and the end of a long text, where commands and their last

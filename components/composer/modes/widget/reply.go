@@ -17,6 +17,7 @@ import (
 type Replier struct {
 	Host     modes.Host
 	Decision composer.Decision
+	Failed   func() // if not nil, runs when a reply was not taken
 	sending  bool
 }
 
@@ -34,6 +35,9 @@ func (r *Replier) Send(ctx app.Context, reply protocol.ReplyRequest, taken func(
 		r.sending = false
 		if err != nil {
 			r.Host.SetProblem(locale.T(i18n.NotAnswered, Describe(err)))
+			if r.Failed != nil {
+				r.Failed()
+			}
 			return
 		}
 		if taken != nil {
