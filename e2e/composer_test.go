@@ -831,6 +831,29 @@ func TestApprovalWordsOutliveAFailedSendAndARestart(t *testing.T) {
 		`'notice: ' + document.querySelector('.notice-slot').innerText + ' | ' + document.querySelector('.thread').innerText.slice(-300)`)
 }
 
+// TestALimitedFieldCountsAsYouType: a field with a maxLength shows a count from 80% of its
+// limit, in the error's colour past it, and a polite status says it in steps (QA round 17
+// #3: it said "up to 200 characters", and 215 were taken silently until Send refused them).
+func TestALimitedFieldCountsAsYouType(t *testing.T) {
+	t.Parallel()
+	_, ctx := openDecision(t, `/script ask("What changed?", {"type":"string","maxLength":200,"multiline":True})`, waitJS(focusIn))
+	const count = `(document.querySelector('#composer-mode .field-count [aria-hidden]')?.textContent ?? 'no counter')`
+	const said = `document.querySelector('#composer-mode .field-count [role=status]')?.textContent ?? 'no status'`
+	// Most of the text goes in as a paste would (a key each is slow in a test); the last keys are typed.
+	fill := func(n int) chromedp.Action[chromedp.Void] {
+		return js(`(el => { el.value += '` + strings.Repeat("a", n) + `'; el.dispatchEvent(new Event('input', {bubbles: true})) })(document.activeElement)`)
+	}
+	do(t, ctx, 20*time.Second, fill(150), chromedp.KeyEvent("bb"), waitJS(`document.activeElement.value.length === 152`))
+	require.Equal(t, "", evalString(t, ctx, count), "below 80% of the limit it counts nothing")
+	require.Equal(t, "", evalString(t, ctx, said))
+	do(t, ctx, 20*time.Second, fill(30), chromedp.KeyEvent("ccc"), waitJS(count+` === '185 / 200'`))
+	require.Equal(t, "180 / 200", evalString(t, ctx, said), "the status says it in tenths of the limit")
+	require.False(t, evalBool(t, ctx, `document.querySelector('#composer-mode .field-count').classList.contains('field-count-over')`))
+	do(t, ctx, 20*time.Second, fill(27), chromedp.KeyEvent("ddd"), waitJS(count+` === '215 / 200'`))
+	require.Equal(t, "215 / 200", evalString(t, ctx, said))
+	require.True(t, evalBool(t, ctx, `document.querySelector('#composer-mode .field-count').classList.contains('field-count-over')`), "past the limit it takes the error's colour")
+}
+
 // TestAnOpenFnFormSurvivesAReload: a function's form open with fields typed comes back after
 // a reload, on the same function, with what was typed, and the focus in the field the person
 // was typing in, its caret at the end (QA round 14 #3: the composer came back idle, and

@@ -777,3 +777,41 @@ func TestHint(t *testing.T) {
 		}
 	}
 }
+
+// TestCount: a limited text field counts from 80% of its limit, in code points, and says the
+// count politely in tenths of the limit, every count once past it (QA round 17 #3: 215
+// characters were accepted silently until Send refused them).
+func TestCount(t *testing.T) {
+	const max200 = `{"type":"string","maxLength":200}`
+	for _, tt := range []struct {
+		name, schema, text string
+		shown, said        string
+		over               bool
+	}{
+		{"no limit", sText, strings.Repeat("x", 500), "", "", false},
+		{"empty", max200, "", "", "", false},
+		{"below 80%", max200, strings.Repeat("x", 159), "", "", false},
+		{"at 80%", max200, strings.Repeat("x", 160), "160 / 200", "160 / 200", false},
+		{"said by tenths", max200, strings.Repeat("x", 185), "185 / 200", "180 / 200", false},
+		{"at the limit", max200, strings.Repeat("x", 200), "200 / 200", "200 / 200", false},
+		{"past it, every count", max200, strings.Repeat("x", 215), "215 / 200", "215 / 200", true},
+		{"code points, not bytes", max200, strings.Repeat("字", 170), "170 / 200", "160 / 200", false},
+		{"code points, not UTF-16", max200, strings.Repeat("😀", 201), "201 / 200", "201 / 200", true},
+		{"a textarea", `{"type":"string","maxLength":10,"multiline":true}`, "abcdefghijk", "11 / 10", "11 / 10", true},
+		{"a small limit says each", `{"type":"string","maxLength":5}`, "abcd", "4 / 5", "4 / 5", false},
+		{"an email", `{"type":"string","format":"email","maxLength":10}`, "a@b.cdefgh", "10 / 10", "10 / 10", false},
+		{"a number has no length", `{"type":"number","maximum":5}`, "123456", "", "", false},
+		{"a choice has none", sEnum, "x", "", "", false},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			fd := New(askReq(tt.schema), DefaultOptions()).Fields()[0]
+			if tt.name == "a textarea" && fd.Kind != Textarea {
+				t.Fatalf("kind %v, want a textarea", fd.Kind)
+			}
+			shown, said, over := Count(fd, tt.text)
+			if shown != tt.shown || said != tt.said || over != tt.over {
+				t.Errorf("Count = %q, %q, %v; want %q, %q, %v", shown, said, over, tt.shown, tt.said, tt.over)
+			}
+		})
+	}
+}

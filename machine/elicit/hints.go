@@ -4,6 +4,7 @@ import (
 	"math"
 	"strconv"
 	"strings"
+	"unicode/utf8"
 
 	"parley/i18n"
 )
@@ -78,4 +79,27 @@ func hintArg[T int | float64](x T) any {
 		return strconv.FormatFloat(f, 'f', -1, 64)
 	}
 	return x
+}
+
+// Count is a text field's length against its maxLength as the person types, for the counter
+// under the field: from 80% of the limit it shows "185 / 200", over once past it; below that,
+// or with no limit, "". Characters are code points, as the check counts them. said is what
+// the field's polite status says: the count in tenths of the limit ("160 / 200", then
+// "180 / 200"), and every count once past it, so a screen reader is not told each key
+// (QA round 17 #3: a limit was only checked on Send).
+func Count(fd Field, text string) (shown, said string, over bool) {
+	if fd.MaxLength == nil || *fd.MaxLength <= 0 || !fd.Kind.typed() || fd.Kind == Number || fd.Kind == Integer {
+		return "", "", false
+	}
+	limit, n := *fd.MaxLength, utf8.RuneCountInString(text)
+	if n*5 < limit*4 {
+		return "", "", false
+	}
+	of := " / " + strconv.Itoa(limit)
+	shown, over = strconv.Itoa(n)+of, n > limit
+	if over {
+		return shown, shown, true
+	}
+	step := max(limit/10, 1)
+	return shown, strconv.Itoa(n/step*step) + of, false
 }

@@ -323,10 +323,23 @@ func (v *FormView) field(i int) app.UI {
 			return app.Div().Class("field-hint").ID(v.id(i, "-hint")).Text(hint)
 		}),
 		control,
+		app.If(f.MaxLength != nil, func() app.UI { return v.count(i, f) }),
 		app.If(errText != "", func() app.UI {
 			return app.Div().Class("field-error").ID(v.id(i, "-error")).Role("alert").Text(sentence(errText))
 		}),
 	)
+}
+
+// count is a limited field's counter (elicit.Count): "185 / 200" from 80% of the limit, in
+// the error's colour past it, and a polite status that says it in steps. The status is
+// there from the start, so a screen reader hears its first words.
+func (v *FormView) count(i int, f elicit.Field) app.UI {
+	shown, said, over := elicit.Count(f, v.form.Answer(i).Text)
+	div := app.Div().Class("field-count")
+	if over {
+		div = div.Class("field-count-over")
+	}
+	return div.Body(app.Span().Aria("hidden", "true").Text(shown), app.Span().Class("sr-only").Role("status").Text(said))
 }
 
 // sentence capitalises a validation message and ends it with a full stop.
