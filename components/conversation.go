@@ -692,7 +692,7 @@ func (c *Conversation) Render() app.UI {
 	// a handler here would run Go through go-app on every keystroke in the composer.
 	return c.frame.
 		render(&Sidebar{Sessions: c.sessions, Current: c.session, Spaces: c.spaceNamed},
-			app.Main().Class(mainClass(hero, c.unauthorized || notFound)).Body(
+			app.Main().Class(mainClass(hero, c.unauthorized || notFound, c.offline())).Body(
 				app.Div().Class("update-slot").Body(
 					// A session's page says it in its link strip (renderLink): one strip.
 					app.If(c.offline() && !c.sessionShown(notFound), func() app.UI { return c.renderOffline() }),
@@ -773,13 +773,18 @@ func backdropClass(open bool) string {
 
 // mainClass marks the main column of the empty page, which centres the composer, and of a
 // page whose composer is closed (a session that is not there, no access).
-func mainClass(hero, closed bool) string {
+func mainClass(hero, closed, offline bool) string {
 	c := "main"
 	if hero {
 		c += " main-hero"
 	}
 	if closed {
 		c += " composer-closed"
+	}
+	if offline {
+		// The strip or the banner says the server is away; the controls row does not say it
+		// again (web/parley.css, QA round 17 #4).
+		c += " main-offline"
 	}
 	return c
 }

@@ -309,6 +309,26 @@ func TestTheModelListComesBackWithTheServer(t *testing.T) {
 		`document.querySelector('.model-controls').outerHTML`)
 }
 
+// TestOfflineTheControlsRowDoesNotSayItAgain (QA round 17 #4): offline, the composer's
+// controls row does not repeat "Models: the server is not reachable" under the strip (a
+// session's page) or the banner (the empty page) that says the server is away.
+func TestOfflineTheControlsRowDoesNotSayItAgain(t *testing.T) {
+	t.Parallel()
+	data := t.TempDir()
+	srv, ctx, _ := openSeeded(t, data, "Models", waitWorker())
+	do(t, ctx, 20*time.Second, waitCaughtUp(), waitJS(`!!document.querySelector('.model-offline')`))
+
+	srv.kill()
+	// The list's failure is there (the row reads it again once the server is back), unsaid.
+	const quiet = `!!document.querySelector('.main-offline .model-controls .control-problem') && document.querySelector('.model-controls').innerText.trim() === ''`
+	const row = `document.querySelector('.model-controls').innerText + ' | ' + (document.querySelector('main')?.className ?? '')`
+	do(t, ctx, 60*time.Second, chromedp.Reload(), waitReady(), waitJS(`!!document.querySelector('.link-reconnecting.offline')`))
+	waitShowing(t, ctx, 20*time.Second, quiet, row)
+	do(t, ctx, 60*time.Second, chromedp.Navigate(srv.base()+"/"), waitJS(`document.documentElement.hasAttribute('data-ready')`),
+		waitJS(`!!document.querySelector('.update-slot .offline')`))
+	waitShowing(t, ctx, 20*time.Second, quiet, row)
+}
+
 // TestAPromptSentWhileAwayShowsAfterTheQueuedOnes (QA round 16 #10): prompts queued behind a
 // running turn wait in the composer's dock, below the thread; a prompt sent while the server
 // is away runs after them, so it shows after them too (it showed at the thread's end, above
