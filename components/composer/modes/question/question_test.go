@@ -366,6 +366,21 @@ func TestInvalidAnswerShowsTheProtocolsMessage(t *testing.T) {
 	}
 }
 
+// TestARecommendedRadioSaysSo (QA round 17): in a form of several questions a recommended
+// option's radio says "recommended", as a lone choice's button does.
+func TestARecommendedRadioSaysSo(t *testing.T) {
+	req := ask("Deploy settings", &protocol.Schema{Type: "object", Properties: protocol.Properties{
+		{Key: "channel", Schema: &protocol.Schema{Type: "string", OneOf: []protocol.EnumOption{
+			{Const: "stable", Title: "Stable", Recommended: true}, {Const: "beta", Title: "Beta"}}, AllowOther: no()}},
+		{Key: "notes", Schema: &protocol.Schema{Type: "string"}},
+	}})
+	m := newMode(t, &modetest.Host{}, req, elicit.DefaultOptions())
+	labels := domtest.Render(t, m.Body()).All(".option-label")
+	require.Len(t, labels, 2, "the choice is radios")
+	assert.Equal(t, "Stable recommended", labels[0].TextContent())
+	assert.Equal(t, "Beta", labels[1].TextContent())
+}
+
 func TestAgentTextIsEscaped(t *testing.T) {
 	const evil = `<script>alert(1)</script>`
 	req := ask(evil, &protocol.Schema{Type: "object", Properties: protocol.Properties{

@@ -600,7 +600,12 @@ func (v *FormView) option(kind, name, id string, c protocol.Choice, checked bool
 		app.Input().Type(kind).ID(id).Name(name).Value(c.Value).Checked(checked).
 			OnChange(func(ctx app.Context, e app.Event) { changed(ctx, ctx.JSSrc().Get("checked").Bool()) }, app.EventScope(id)),
 		app.Span().Class("option-text").Body(
-			app.Span().Class("option-label").Text(c.Label),
+			// Recommended is said as on a lone choice's button (ChoiceButton): a form of several
+			// questions drew its radios without it.
+			app.Span().Class("option-label").Body(
+				app.Text(c.Label),
+				app.If(c.Recommended, func() app.UI { return app.Span().Class("choice-tag").Text(" " + locale.T(i18n.Recommended)) }),
+			),
 			app.If(c.Description != "", func() app.UI {
 				return app.Span().Class("option-description").Text(c.Description)
 			}),
