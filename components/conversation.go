@@ -72,6 +72,8 @@ type Conversation struct {
 	connecting bool
 	nextPick   string // a workspace picked while another was connecting
 	starters   starters
+	started    string         // the attempt id of the starter this page sent on its blank session
+	taken      string         // the blank session another window's first prompt took (engaged)
 	listedAt   time.Time      // when listAgainOnReturn last read the session list
 	aside      composer.Aside // the decision the composer has set aside, as it last said
 	// spaceNamed names the workspaces by id when there are several (spaceNames of
@@ -251,7 +253,7 @@ func (c *Conversation) open(ctx app.Context, id string) {
 					c.controls.Apply(ev)
 					seenPrompt(ev)
 					c.namedBy(ctx, ev)
-					c.engaged(ctx)
+					c.engaged(ctx, ev)
 				}
 				c.claimSeen(ctx)
 			})

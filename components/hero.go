@@ -164,7 +164,9 @@ func (c *Conversation) connect(ctx app.Context, ws string) {
 			if blank == "" {
 				blank = storageGet(keyBlankOfPre + pick)
 			}
-			if blank != "" {
+			// Never the one being left: another window may have just sent its first prompt
+			// (engaged), which the index can still call blank for a moment.
+			if blank != "" && blank != from {
 				if got, gerr := client.GetSession(ctx, blank); gerr == nil && got.Blank {
 					info = got
 				}
@@ -254,9 +256,23 @@ func pickWorkspace(list []protocol.Workspace, want string) string {
 
 // engaged is called after each event of the open session: the blank hero's session got its
 // first message, so it becomes a session like any other, at its own address, in the list.
-func (c *Conversation) engaged(ctx app.Context) {
-	if !c.blank || len(c.thread.Messages) == 0 {
-		return
+//
+// A first prompt this page did not send leaves it where it is, on a new blank session: the
+// blank session is remembered in the browser's storage, which every window of the app shares,
+// so two windows on the empty page type into one, and a window followed the other's prompt
+// to its session, taking its own unsent draft there (QA round 18, P1). This page's prompts
+// have left the hero before their echo comes (engagedBy, from the outbox), but a starter's
+// (onStart), whose attempt id is kept.
+func (c *Conversation) engaged(ctx app.Context, ev protocol.Event) {
+	if !c.blank || len(c.thread.Messages) == 0 || c.session == c.taken {
+		return // the events after another window's prompt, while this page leaves its session
+	}
+	if ev.Type == protocol.EventUserMessage {
+		if m, err := ev.DecodeMessage(); err == nil && (m.AttemptID == "" || m.AttemptID != c.started) {
+			c.taken = c.session
+			c.connect(ctx, c.workspace) // the draft moves along (ActionCarryDraft)
+			return
+		}
 	}
 	c.engagedBy(ctx, c.thread.Messages[0].Text, c.thread.Messages[0].At)
 }

@@ -79,6 +79,7 @@ func (c *Conversation) onStart(ctx app.Context, a app.Action) {
 	}
 	client, session := clientOf(ctx), c.session
 	req := protocol.SendPromptRequest{Text: text, AttemptID: api.NewAttemptID()}
+	c.started = req.AttemptID // its echo is this page's own (engaged)
 	ctx.Async(func() {
 		if _, err := client.SendPrompt(ctx, session, req); err != nil {
 			ctx.Dispatch(func(ctx app.Context) { c.setNotice(tr(i18n.NotSent, describeError(err)), false) })

@@ -9,6 +9,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"parley/internal/testkit"
+	"parley/protocol"
 )
 
 // The hero (docs/input.md, "Sending"): a workspace picker gives it a blank session; the same
@@ -32,6 +33,35 @@ func TestBlankToActiveKeepsTheTextarea(t *testing.T) {
 	waitMessages(t, ctx, 2)
 	require.Equal(t, "same node", evalString(t, ctx, `document.querySelector('#composer-input').parleyMark || ''`), "blank → active keeps the textarea")
 	do(t, ctx, 10*time.Second, waitJS(`[...document.querySelectorAll('.sessions .session-title')].some(a => a.textContent === 'first words')`))
+}
+
+// TestAWindowDoesNotFollowAnothersFirstPrompt (QA round 18, P1): the empty page's blank
+// session is remembered in the browser's storage, which every window of the app shares, so
+// two windows on the empty page type into one. A first prompt that this window did not send
+// (here over the API, as the other window's send reaches the server) leaves it on the empty
+// page, on a blank session of its own, with the draft it had typed, which its Enter then
+// sends to a session of its own. It followed the other's prompt to its session, its unsent
+// draft with it: one Enter sent that draft into the other window's conversation.
+func TestAWindowDoesNotFollowAnothersFirstPrompt(t *testing.T) {
+	t.Parallel()
+	srv, ctx := openHome(t)
+	do(t, ctx, 10*time.Second, chromedp.Click(composer), typeText("my own draft"), waitDraft("my own draft"))
+	list, err := apiClient(srv).ListSessions(t.Context())
+	require.NoError(t, err)
+	require.Len(t, list, 1)
+	theirs := list[0].ID
+	sendAPI(t, srv, theirs, "from the other window")
+
+	time.Sleep(time.Second) // the prompt's echo has reached this window by now
+	require.Equal(t, "/", evalString(t, ctx, `location.pathname`), "this window stays on the empty page")
+	require.Equal(t, "my own draft", draft(t, ctx), "its draft stays with it")
+	do(t, ctx, 10*time.Second, chromedp.Click(composer), pressEnter(0), waitJS(`location.pathname.startsWith('/s/')`))
+	require.NotEqual(t, theirs, sessionOf(t, ctx), "its prompt starts a session of its own")
+	msgs := waitMessages(t, ctx, 2)
+	require.Equal(t, "my own draft", msgs[0].Text)
+	page, err := apiClient(srv).Events(t.Context(), theirs, 0, 100)
+	require.NoError(t, err)
+	require.Equal(t, 1, testkit.Count(page.Events, protocol.EventUserMessage), "the other window's session holds its prompt alone")
 }
 
 // TestHeroKeepsTypingWhenTheServerGoes: the server went away after the first prompt; the hero
