@@ -1045,3 +1045,23 @@ func TestAnApprovalOpensAtItsTop(t *testing.T) {
 			f.top >= p.bottom ? 'below Approve' : 'over Approve'].join(', ') })()`)
 	require.Equal(t, "in view, below Approve", field)
 }
+
+// TestEnterOnAnOptionNobodyChoseMovesOn (QA round 18): a form's optional yes/no question
+// takes the focus on its first option, Yes; an Enter there moves on without choosing it, and
+// the form goes without an answer to it. The Enter chose the focused option, and the form
+// sent "Yes" for a question the person had left alone.
+func TestEnterOnAnOptionNobodyChoseMovesOn(t *testing.T) {
+	t.Parallel()
+	srv, ctx := openSession(t, "hello")
+	waitMessages(t, ctx, 2)
+	sendAPI(t, srv, sessionOf(t, ctx), `/script r = ask("Setup", {"type":"object","properties":{"replicas":{"type":"integer","minimum":1,"maximum":5},"notify":{"type":"boolean"}},"required":["replicas"]}); send("got " + str(r))`)
+	do(t, ctx, 20*time.Second, waitJS(modeShown), waitJS(focusIn))
+	time.Sleep(guardPause)
+	do(t, ctx, 10*time.Second, chromedp.KeyEvent("3"), pressEnter(0),
+		waitJS(`document.activeElement?.type === 'radio' && !document.querySelector('#composer-mode input[type=radio]:checked')`))
+	time.Sleep(guardPause)
+	do(t, ctx, 10*time.Second, pressEnter(0), waitJS(modeGone),
+		waitJS(`[...document.querySelectorAll('.thread .msg-text')].some(m => m.textContent.startsWith('got '))`))
+	got := evalString(t, ctx, `[...document.querySelectorAll('.thread .msg-text')].find(m => m.textContent.startsWith('got ')).textContent`)
+	require.Equal(t, `got {"replicas": 3}`, got, "the question left alone is not answered")
+}

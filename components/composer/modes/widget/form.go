@@ -535,10 +535,18 @@ func (v *FormView) radios(i int, f elicit.Field, a elicit.Answer, describedBy st
 			if e.Get("isComposing").Bool() || e.Get("keyCode").Int() == 229 {
 				return
 			}
-			// Enter and Space agree: this option is the answer, and the form goes on as Enter
-			// does (the next question, or the send from the last of a complete form).
+			// Space, and Enter on the option chosen: this option is the answer, and the form
+			// goes on as Enter does (the next question, or the send from the last of a
+			// complete form).
 			e.PreventDefault()
 			e.Call("stopPropagation") // the container's Advance is this one
+			if key == "Enter" && !t.Get("checked").Bool() {
+				// Enter on an option nobody chose moves on without choosing it, as a form's
+				// Enter does: the focus lands on a question's first option, and an optional
+				// yes/no left alone was sent as "Yes" (QA round 18). Space chooses.
+				v.Next(ctx)
+				return
+			}
 			if isOther {
 				v.Dispatch(ctx, elicit.ChooseOther{Index: i})
 				v.focusOther(ctx, i)
