@@ -43,7 +43,7 @@ type Goto struct{ Index int }
 // Submit is the composer's button: send the answer if it is valid.
 type Submit struct{}
 
-// Advance is Enter on the current question (a one-line field, or Enter or Space on a radio):
+// Advance is Enter on the current question (a one-line field, a radio; Space on a radio):
 // a value its question refuses shows the question's error and stays; otherwise a stepped form
 // moves on to the next question still unanswered, else to the following one, and from the
 // last question of a complete form (or any question of an unstepped one) it submits.
