@@ -109,11 +109,11 @@ func TestFields(t *testing.T) {
 			MinItems: ptr(2), MaxItems: ptr(2), Choices: []protocol.Choice{{Value: "a", Label: "a"}, {Value: "b", Label: "b"}, {Value: "c", Label: "c"}}}}},
 		{"multi anyOf", askReq(sMultiAny), DefaultOptions(), []Field{{Kind: Multi, Header: "1", Required: true,
 			Choices: []protocol.Choice{{Value: "x", Label: "Ex"}, {Value: "y", Label: "y"}}}}},
-		{"a form: keys, headers or positions, required", askReq(sForm), DefaultOptions(), []Field{
+		{"a form: keys, headers, titles from the keys, required", askReq(sForm), DefaultOptions(), []Field{
 			{Key: "env", Kind: Single, Header: "Env", Title: "Where?", Required: true, AllowOther: true,
 				Choices: []protocol.Choice{{Value: "staging", Label: "staging"}, {Value: "prod", Label: "prod"}}},
 			{Key: "count", Kind: Integer, Header: "Count", Required: true, Min: ptr(1.0)},
-			{Key: "note", Kind: Textarea, Header: "3"},
+			{Key: "note", Kind: Textarea, Header: "Note", Title: "Note"},
 		}},
 		{"an approval has no fields", protocol.DecisionRequest{Kind: protocol.KindApproval, Message: "Run?",
 			Options: []protocol.ApprovalOption{{Value: "allow", Label: "Allow"}}}, DefaultOptions(), nil},
@@ -813,5 +813,16 @@ func TestCount(t *testing.T) {
 				t.Errorf("Count = %q, %q, %v; want %q, %q, %v", shown, said, over, tt.shown, tt.said, tt.over)
 			}
 		})
+	}
+}
+
+func TestKeyTitle(t *testing.T) {
+	for key, want := range map[string]string{
+		"notify": "Notify", "max_replicas": "Max replicas", "max-replicas": "Max replicas", "maxReplicas": "Max replicas",
+		"URL": "URL", "a__b": "A b", "": "", "名字": "名字",
+	} {
+		if got := keyTitle(key); got != want {
+			t.Errorf("keyTitle(%q) = %q, want %q", key, got, want)
+		}
 	}
 }
