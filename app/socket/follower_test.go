@@ -27,21 +27,23 @@ import (
 // follow runs a follower until the test ends, its events and states on channels.
 func follow(t *testing.T, url, session string, after uint64) (*socket.Follower, chan protocol.Event, chan socket.State, <-chan struct{}) {
 	t.Helper()
-	ctx, cancel := context.WithCancel(context.Background())
 	events := make(chan protocol.Event, 100)
+	f := &socket.Follower{URL: url, Session: session, After: after, OnEvent: func(ev protocol.Event) { events <- ev }}
+	states, done := run(t, f)
+	return f, events, states, done
+}
+
+// run runs f with the test's token until the test ends, its states on a channel.
+func run(t *testing.T, f *socket.Follower) (chan socket.State, <-chan struct{}) {
+	t.Helper()
+	ctx, cancel := context.WithCancel(context.Background())
 	states := make(chan socket.State, 100)
-	f := &socket.Follower{
-		URL:     url,
-		Session: session,
-		After:   after,
-		Header:  http.Header{"Authorization": {"Bearer " + testkit.Token}},
-		OnEvent: func(ev protocol.Event) { events <- ev },
-		OnState: func(st socket.State) { states <- st },
-	}
+	f.Header = http.Header{"Authorization": {"Bearer " + testkit.Token}}
+	f.OnState = func(st socket.State) { states <- st }
 	done := make(chan struct{})
 	go func() { f.Run(ctx); close(done) }()
 	t.Cleanup(func() { cancel(); <-done })
-	return f, events, states, done
+	return states, done
 }
 
 // waitState reads states until one with status want, and returns it.

@@ -3,8 +3,6 @@
 package socket_test
 
 import (
-	"context"
-	"net/http"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -21,18 +19,9 @@ import (
 // they are, a change made while it was down included.
 func TestAWatchFollowsTheVersionsAcrossALostLink(t *testing.T) {
 	ts := testserver.Start(t, testserver.Options{})
-	ctx, cancel := context.WithCancel(context.Background())
+	ctx := t.Context()
 	versions := make(chan protocol.Versions, 100)
-	states := make(chan socket.State, 100)
-	w := &socket.Follower{
-		URL:        testkit.WebSocketURL(ts.URL),
-		Header:     http.Header{"Authorization": {"Bearer " + testkit.Token}},
-		OnVersions: func(v protocol.Versions) { versions <- v },
-		OnState:    func(s socket.State) { states <- s },
-	}
-	done := make(chan struct{})
-	go func() { w.Run(ctx); close(done) }()
-	t.Cleanup(func() { cancel(); <-done })
+	states, _ := run(t, &socket.Follower{URL: testkit.WebSocketURL(ts.URL), OnVersions: func(v protocol.Versions) { versions <- v }})
 	current := func() uint64 {
 		l, err := ts.Runtime.SessionList(ctx, false, nil, 0)
 		require.NoError(t, err)
