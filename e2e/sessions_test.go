@@ -162,11 +162,20 @@ func TestSessionActionsOnHoverOrFocus(t *testing.T) {
 		chromedp.MouseClickXY(mid[0], mid[1]), waitJS(`location.pathname === '/s/`+id+`'`))
 	require.False(t, evalBool(t, ctx, `!!document.querySelector('.session-rename, .session-item.confirming')`), "no rename field, no archive question")
 
+	// A title written right to left starts at the row's right end: pointed at, its row's
+	// actions are at the left end, over the title's end, not over its first word (QA round 18).
+	rtl := seedSession(t, srv, "هذا عنوان طويل جدا للجلسة في الشريط الجانبي", 1)
+	rtlRow := `.session-item[data-session="` + rtl + `"]`
+	do(t, ctx, 10*time.Second, waitJS(`!!document.querySelector('`+rtlRow+`')`), hoverOver(rtlRow+` .session-title`),
+		waitJS(`getComputedStyle(document.querySelector('`+rtlRow+` .session-ops')).visibility === 'visible'`))
+	require.True(t, evalBool(t, ctx, `((row, ops) => ops.right <= row.left + row.width / 2)(document.querySelector('`+rtlRow+`').getBoundingClientRect(), document.querySelector('`+rtlRow+` .session-ops').getBoundingClientRect())`),
+		"the actions sit at the left end of a right-to-left title's row")
+
 	// A touch phone: kept in view, 44 px each.
 	phone := browser(t)
 	do(t, phone, 60*time.Second, chromedp.EmulateViewport(390, 844), touchScreen(true), chromedp.Navigate(srv.link), waitReady(),
-		clickJS(`.menu-toggle`), waitJS(`document.querySelector('#sidebar').classList.contains('open') && document.querySelectorAll('.sessions .session-item').length === 2`))
-	require.Equal(t, "true,true", evalString(t, phone, shown+`.join()`))
+		clickJS(`.menu-toggle`), waitJS(`document.querySelector('#sidebar').classList.contains('open') && document.querySelectorAll('.sessions .session-item').length === 3`))
+	require.Equal(t, "true,true,true", evalString(t, phone, shown+`.join()`))
 	require.True(t, evalBool(t, phone, `[...document.querySelectorAll('.session-op')].every(b => { const r = b.getBoundingClientRect(); return r.width >= 44 && r.height >= 44 })`), "44 px targets")
 }
 
