@@ -8,6 +8,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"parley/internal/testkit"
 	"parley/protocol"
 )
 
@@ -26,7 +27,12 @@ func TestApprovalsEndpoints(t *testing.T) {
 	require.Len(t, q.Entries, 1)
 	assert.Equal(t, "Ship it?", q.Entries[0].Request.Message)
 	assert.Equal(t, "/script confirm('Ship it?')", q.Entries[0].Status.User)
-	assert.NotZero(t, q.Version)
+	// The version follows the log through the runtime's subscription, so it may trail the
+	// registry a moment; it must reach the question's offset.
+	testkit.Eventually(t, func() bool {
+		q, err := c.ApprovalQueue(ctx, nil)
+		return err == nil && q.Version >= d.Offset
+	}, "the queue's version reaching the question at %d", d.Offset)
 
 	_, err = c.RequestRetry(ctx, s, d.ID)
 	assert.ErrorContains(t, err, "only a request that timed out")
