@@ -194,7 +194,7 @@ func (r *Runtime) runSession(session string, rn *runner) {
 			return
 		}
 		q = q.Started(next.Offset)
-		kept = r.runTurn(session, rn, seq, started, func(ctx context.Context) {
+		kept = r.runTurn(session, rn, seq, started, func(ctx context.Context) error {
 			if started.Kind == protocol.TurnAgent {
 				ctx = decision.Surviving(ctx)
 			}
@@ -203,16 +203,21 @@ func (r *Runtime) runSession(session string, rn *runner) {
 			if ws, err := r.turnWorkspace(ctx, session); err == nil {
 				in.Workspace, caps.ws = ws.Path, ws
 			}
-			if err := who.Turn(ctx, in, &tools{caps: caps, prompt: next.Offset}); err != nil && ctx.Err() == nil {
+			err := who.Turn(ctx, in, &tools{caps: caps, prompt: next.Offset})
+			if err != nil && ctx.Err() == nil {
 				slog.Warn("turn failed", "session", session, "prompt", next.Offset, "err", err)
 			}
+			return err
 		})
 	}
 }
 
 // runTurn does one turn's work and records its end. It returns the offset of its
-// turn.ended, 0 when it could not store it.
-func (r *Runtime) runTurn(session string, rn *runner, seq uint64, started protocol.TurnStarted, work func(ctx context.Context)) uint64 {
+// turn.ended, 0 when it could not store it. The work's error says it did not finish: an
+// agent's turn that did finish (its answer stored) before the runtime closed or fenced
+// itself is ended here, not left for another runtime to end with a note that it was
+// interrupted under the answer.
+func (r *Runtime) runTurn(session string, rn *runner, seq uint64, started protocol.TurnStarted, work func(ctx context.Context) error) uint64 {
 	ctx, cancel := context.WithCancelCause(r.ctx)
 	defer cancel(nil)
 	r.turns.mu.Lock()
@@ -225,13 +230,13 @@ func (r *Runtime) runTurn(session string, rn *runner, seq uint64, started protoc
 	}
 	delete(r.turns.stops, session) // any other names an older turn
 	r.turns.mu.Unlock()
-	work(ctx)
+	workErr := work(ctx)
 	r.turns.mu.Lock()
 	rn.cancel, rn.turn = nil, 0
 	r.turns.mu.Unlock()
 	ended := protocol.TurnEnded{Prompt: started.Prompt, Run: started.Run, Through: started.Through,
 		Stopped: errors.Is(context.Cause(ctx), decision.ErrStopped)}
-	if r.ctx.Err() != nil || fenced(ctx) {
+	if (r.ctx.Err() != nil || fenced(ctx)) && !(started.Kind == protocol.TurnAgent && workErr == nil) {
 		if started.Kind == protocol.TurnAgent && !ended.Stopped {
 			// The runtime is closing (or lost its lease) under an agent's turn: it stays
 			// open, for the runtime that finds it (as after a crash): resumed if it waits on a
@@ -321,7 +326,7 @@ func (r *Runtime) resume(session string, rn *runner, st turn.State, pending []pr
 		return // another runtime moved first, or the log failed: read again
 	}
 	slog.Info("resuming a turn that waits on a decision", "session", session, "turn", started.Resumes, "decisions", len(pending))
-	r.runTurn(session, rn, seq, started, func(ctx context.Context) {
+	r.runTurn(session, rn, seq, started, func(ctx context.Context) error {
 		ctx = decision.Surviving(ctx)
 		text := ""
 		if ev, err := r.log.Get(ctx, started.Prompt); err == nil {
@@ -349,10 +354,12 @@ func (r *Runtime) resume(session string, rn *runner, st turn.State, pending []pr
 				t.adopt = append(t.adopt, &decision.Resumable{Decision: d})
 			}
 		}
-		if err := r.agent.Turn(ctx, in, t); err != nil && ctx.Err() == nil {
+		err := r.agent.Turn(ctx, in, t)
+		if err != nil && ctx.Err() == nil {
 			slog.Warn("resumed turn failed", "session", session, "prompt", started.Prompt, "err", err)
 		}
 		t.withdrawUnused(ctx)
+		return err
 	})
 }
 
@@ -488,7 +495,7 @@ func (r *Runtime) startFunctionTurn(ctx context.Context, session, run string, wo
 		return err
 	}
 	r.goAsync(func() {
-		r.runTurn(session, rn, seq, started, work)
+		r.runTurn(session, rn, seq, started, func(ctx context.Context) error { work(ctx); return nil })
 		r.runSession(session, rn)
 	})
 	return nil

@@ -135,12 +135,13 @@ func TestAStopThatComesBeforeItsTurnIsTakenStopsIt(t *testing.T) {
 	rt := fresh(t)
 	s := newSession(t, rt)
 	run := func(seq uint64, started protocol.TurnStarted) (stopped bool) {
-		rt.runTurn(s, &runner{}, seq, started, func(ctx context.Context) {
+		rt.runTurn(s, &runner{}, seq, started, func(ctx context.Context) error {
 			select {
 			case <-ctx.Done():
 				stopped = errors.Is(context.Cause(ctx), decision.ErrStopped)
 			case <-time.After(testkit.Wait):
 			}
+			return nil
 		})
 		return stopped
 	}
@@ -150,12 +151,55 @@ func TestAStopThatComesBeforeItsTurnIsTakenStopsIt(t *testing.T) {
 	assert.True(t, run(9, protocol.TurnStarted{Kind: protocol.TurnFunction, Owner: rt.owner, Resumes: 3}),
 		"a resumed turn is named by its first turn.started")
 	rt.onStop(s, 5)
-	rt.runTurn(s, &runner{}, 11, protocol.TurnStarted{Kind: protocol.TurnFunction, Owner: rt.owner}, func(ctx context.Context) {
+	rt.runTurn(s, &runner{}, 11, protocol.TurnStarted{Kind: protocol.TurnFunction, Owner: rt.owner}, func(ctx context.Context) error {
 		assert.NoError(t, ctx.Err(), "a stop of an older turn stops nothing")
+		return nil
 	})
-	rt.runTurn(s, &runner{}, 5, protocol.TurnStarted{Kind: protocol.TurnFunction, Owner: rt.owner}, func(ctx context.Context) {
+	rt.runTurn(s, &runner{}, 5, protocol.TurnStarted{Kind: protocol.TurnFunction, Owner: rt.owner}, func(ctx context.Context) error {
 		assert.NoError(t, ctx.Err(), "and it is forgotten once a turn is taken")
+		return nil
 	})
+}
+
+// TestAnAgentTurnThatFinishedBeforeTheFenceEnds: a replica that fences itself just after
+// its agent stored the answer ends that turn itself. Left open, the replica that takes it over
+// finds no decision to resume and ends it with a note that it was interrupted, under the
+// answer (the cluster's node-loss test saw both on one turn). A turn the fence cut short is
+// still left open for the takeover.
+func TestAnAgentTurnThatFinishedBeforeTheFenceEnds(t *testing.T) {
+	ctx := context.Background()
+	rt := fresh(t)
+	for _, tc := range []struct {
+		name     string
+		finished bool
+	}{{"finished", true}, {"cut short", false}} {
+		t.Run(tc.name, func(t *testing.T) {
+			s := newSession(t, rt)
+			started := protocol.TurnStarted{Kind: protocol.TurnAgent, Owner: rt.owner}
+			seq, _, err := rt.log.PublishAfter(ctx, eventlog.TurnSubject(s), 0, protocol.EventTurnStarted, started, "")
+			require.NoError(t, err)
+			rn := &runner{}
+			end := rt.runTurn(s, rn, seq, started, func(ctx context.Context) error {
+				rt.turns.mu.Lock()
+				cancel := rn.cancel
+				rt.turns.mu.Unlock()
+				cancel(errFenced)
+				if tc.finished {
+					return nil // the answer was stored before the fence
+				}
+				return context.Cause(ctx)
+			})
+			st, err := rt.turnState(ctx, s)
+			require.NoError(t, err)
+			if tc.finished {
+				assert.NotZero(t, end, "the turn's end is stored")
+				assert.False(t, st.Open, "the turn is over")
+				return
+			}
+			assert.Zero(t, end)
+			assert.True(t, st.Open, "the turn stays open for the replica that takes it over")
+		})
+	}
 }
 
 // TestALongQueueDoesNotHoldBackOtherSessions: a session whose turn waits on a question
