@@ -435,7 +435,9 @@ func pageState(ctx context.Context) string {
 		const a = document.activeElement, c = document.querySelector('#composer-input');
 		return JSON.stringify({path: location.pathname, draft: c ? c.value : null,
 			focus: a ? a.tagName + (a.id ? '#' + a.id : '') + (a.className && a.className.baseVal === undefined ? '.' + a.className.split(' ').join('.') : '') : null,
-			mode: (document.querySelector('#composer-mode') || {}).dataset || null});
+			mode: (document.querySelector('#composer-mode') || {}).dataset || null,
+			menu: c && c.getAttribute('data-expanded') === 'true' ?
+				[...document.querySelectorAll('#composer-menu [role=option]')].map(o => o.textContent.trim().slice(0, 60)) : null});
 	})()`))
 	if err != nil {
 		return "unknown (" + err.Error() + ")"
