@@ -45,7 +45,8 @@ type Hover struct{ Index int }
 // Choose picks option Index (a click).
 type Choose struct{ Index int }
 
-// Dismiss closes the menu (blur, a click outside) and keeps the hit for Space.
+// Dismiss closes the menu (blur, a click outside) and keeps the hit for Space; typing on in
+// the same word opens it again (only Escape closes it for the word).
 type Dismiss struct{}
 
 // LexiconChanged says a source's roster changed after warm-up: the shell posts it when a
@@ -422,6 +423,9 @@ type Controller struct {
 	hit       Hit
 	hasHit    bool
 	dismissed bool // Escape or Dismiss closed the menu for this hit
+	// blurred says Dismiss closed it (the box lost the focus): the person did not say no to
+	// the menu, so typing more of the same word opens it again. Escape's close holds.
+	blurred bool
 	gen       uint64
 	pending   map[SourceKey]bool
 	results   map[SourceKey][]Item
@@ -515,7 +519,7 @@ func (c *Controller) Dispatch(ev Event) []Effect {
 		if !c.hasHit {
 			return nil
 		}
-		c.dismissed = true
+		c.dismissed, c.blurred = true, !c.dismissed || c.blurred
 		return c.syncMenu(nil)
 	case LexiconChanged:
 		return c.readLexicons(nil)
@@ -548,7 +552,7 @@ func (c *Controller) Dispatch(ev Event) []Effect {
 		}
 		if ev.Outcome.Kind == KindNone {
 			// The source acted on its own, or declined: nothing to rewrite.
-			c.dismissed = true
+			c.dismissed, c.blurred = true, false
 			return c.syncMenu([]Effect{Picked{Source: ev.Source, Outcome: ev.Outcome}})
 		}
 		return c.rewrite(ask{kind: askRewrite, source: ev.Source, out: ev.Outcome, enter: asked.enter}, nil)
@@ -693,7 +697,7 @@ func (c *Controller) observe(ev DraftObserved) []Effect {
 	moved := !same || c.hit.Query != hit.Query
 	if !same {
 		// A new trigger: a fresh menu, even if the last one was dismissed.
-		c.dismissed = false
+		c.dismissed, c.blurred = false, false
 		c.results = map[SourceKey][]Item{}
 		c.activeKey, c.activeID = SourceKey{}, ""
 	}
@@ -703,6 +707,9 @@ func (c *Controller) observe(ev DraftObserved) []Effect {
 		c.activeKey, c.activeID = SourceKey{}, ""
 	}
 	c.hit, c.hasHit = hit, true
+	if moved && c.blurred {
+		c.dismissed, c.blurred = false, false // typed on after the focus came back
+	}
 	if moved {
 		effs = c.fetch(effs)
 	}
@@ -717,7 +724,7 @@ func (h Hit) serves(k SourceKey) bool {
 
 // clearHit forgets the hit; the generation moves so answers in flight are dropped.
 func (c *Controller) clearHit() {
-	c.hit, c.hasHit, c.dismissed = Hit{}, false, false
+	c.hit, c.hasHit, c.dismissed, c.blurred = Hit{}, false, false, false
 	c.gen++
 	c.pending = map[SourceKey]bool{}
 	c.results = map[SourceKey][]Item{}
@@ -853,7 +860,7 @@ func (c *Controller) key(k Key) []Effect {
 	}
 	switch n := len(c.menu.Options); act {
 	case menuDismiss:
-		c.dismissed = true
+		c.dismissed, c.blurred = true, false
 		return c.syncMenu([]Effect{PreventDefault{}})
 	case menuNext:
 		c.setActive((c.menu.Active + 1) % n)

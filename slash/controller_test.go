@@ -95,6 +95,18 @@ func TestMenuEffects(t *testing.T) {
 	// Blur.
 	h.settle(h.typeDraft("/re|", Plain))
 	assert.Equal(t, []Effect{HideMenu{}}, h.c.Dispatch(Dismiss{}))
+	assert.False(t, h.c.Menu().Open)
+	// The focus comes back and the person types on: the word's menu opens again (it
+	// stayed shut for the rest of the word, so "@b", a click away, "et" never offered "beta").
+	effs = h.typeDraft("/ref|", Plain)
+	assert.NotEmpty(t, of[FetchCandidates](effs), "typing on after a blur asks the sources again")
+	h.settle(effs)
+	assert.True(t, h.c.Menu().Open, "the menu is back")
+	// Escape's close holds for the word, a blur after it or not.
+	h.c.Dispatch(press("Escape"))
+	h.c.Dispatch(Dismiss{})
+	assert.Empty(t, of[FetchCandidates](h.typeDraft("/refa|", Plain)), "Escape closed it for the word")
+	assert.False(t, h.c.Menu().Open)
 }
 
 func TestPickOutcomes(t *testing.T) {
