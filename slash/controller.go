@@ -425,7 +425,7 @@ type Controller struct {
 	dismissed bool // Escape or Dismiss closed the menu for this hit
 	// blurred says Dismiss closed it (the box lost the focus): the person did not say no to
 	// the menu, so typing more of the same word opens it again. Escape's close holds.
-	blurred bool
+	blurred   bool
 	gen       uint64
 	pending   map[SourceKey]bool
 	results   map[SourceKey][]Item
