@@ -273,7 +273,8 @@ func (s *Sidebar) renderItem(info protocol.SessionInfo, now time.Time) app.UI {
 		app.Span().Class("session-line").Body(
 			app.Span().Class("session-title").Attr("dir", "auto").Text(titleWords(info.Title)),
 			app.If(waiting > 0, func() app.UI {
-				return app.Span().Class("session-waiting").Title(waitingWords(waiting)).Text(strconv.Itoa(waiting))
+				// The number is for the eye; the words after the line are read instead.
+				return app.Span().Class("session-waiting").Aria("hidden", "true").Title(waitingWords(waiting)).Text(strconv.Itoa(waiting))
 			}),
 		),
 		app.If(waiting > 0, func() app.UI { return app.Span().Class("sr-only").Text(", " + waitingWords(waiting)) }),

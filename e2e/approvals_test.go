@@ -476,6 +476,10 @@ func TestPendingCountFollowsAnswers(t *testing.T) {
 	do(t, ctx, 30*time.Second, waitJS(`document.querySelector('.pending-count')?.textContent === '1'`),
 		waitJS(`document.querySelector('.session-item[data-session="`+id+`"] .session-waiting')?.textContent === '1'`))
 	require.Contains(t, evalString(t, ctx, `document.querySelector('.approvals-link').getAttribute('aria-label')`), "1 ")
+	// The row's number is for the eye: its words follow for a screen reader, once ("1 , 1
+	// decision waits for you" was read).
+	require.Equal(t, "true", evalString(t, ctx, `document.querySelector('.session-item[data-session="`+id+`"] .session-waiting').getAttribute('aria-hidden')`))
+	require.Equal(t, ", 1 decision waits for you", evalString(t, ctx, `document.querySelector('.session-item[data-session="`+id+`"] .sr-only').textContent`))
 	// Yes in the composer: the confirm ends, the form is asked; still one waits.
 	do(t, ctx, 10*time.Second, pastGuard(), chromedp.Click(chromedp.CSS(`#composer-mode .choice`)),
 		waitJS(`document.querySelectorAll('.thread .entry-decision').length === 2`))

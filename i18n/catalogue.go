@@ -142,7 +142,7 @@ var catalogue = map[Msg][nLocales]string{
 	DraftKept:            {"Your draft is kept: %[1]s", "草稿已保留：%[1]s"},
 	DraftKeptLabel:       {"Your draft, kept under the question", "问题下保留的草稿"},
 	NoteTimedOut:         {"No response, timed out.", "未回应，已超时。"},
-	Functions:            {"ƒ Functions", "ƒ 函数"},
+	Functions:            {"Functions", "函数"}, // after the view's ƒ, hidden from screen readers
 	FunctionsTitle:       {"Run a function with typed parameters", "用带类型的参数运行函数"},
 	LocaleLabel:          {"Language", "语言"},
 	KeyHint:              {"%[1]s", "%[1]s"},

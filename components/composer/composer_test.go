@@ -217,6 +217,7 @@ func TestSeatsAreInOrderAndEmptySeatsDrawNothing(t *testing.T) {
 
 	fn := d.One(t, ".seat-left").One(t, "button")
 	assert.Equal(t, "ƒ Functions", fn.TextContent())
+	assert.True(t, fn.One(t, "span").Flag("aria-hidden"), "the ƒ is not read as part of its name")
 	assert.True(t, fn.HasClass("control-button"))
 	assert.False(t, fn.Flag("disabled"))
 	assert.False(t, fn.Flag("aria-disabled"))
