@@ -4,8 +4,9 @@
 //
 // A schema of one question is one field; an object schema is one field per property, in the
 // order written. Several questions are shown one at a time (Stepped) with a chip each:
-// the chips navigate, a click on a single choice moves on to the next unanswered question,
-// and the composer's one button submits the lot once every required question is answered.
+// the chips navigate, Enter and a click on a single choice move on to the next question not
+// yet shown (an optional one left empty is skipped, never gone back to), and the composer's
+// one button submits the lot once every required question is answered.
 // A lone single choice (a one-question enum or boolean without a default) settles on the
 // click when the host's AnswerOnClick is on: one decision, one gesture.
 //

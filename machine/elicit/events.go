@@ -44,9 +44,12 @@ type Goto struct{ Index int }
 type Submit struct{}
 
 // Advance is Enter on the current question (a one-line field, a radio; Space on a radio):
-// a value its question refuses shows the question's error and stays; otherwise a stepped form
-// moves on to the next question still unanswered, else to the following one, and from the
-// last question of a complete form (or any question of an unstepped one) it submits.
+// a value its question refuses shows the question's error and stays. Otherwise a stepped form
+// moves on to the next question not yet shown and unanswered; when none is left, it goes on
+// to the following question while the form could be sent, and submits from the last one, or
+// at once when a required question is still unanswered (Submit's errors say which). An
+// optional question left empty is an answer: Enter never goes back to it. An unstepped form
+// submits.
 type Advance struct{}
 
 func (Pick) event()        {}

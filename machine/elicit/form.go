@@ -154,6 +154,9 @@ type Form struct {
 	fields  []Field
 	answers []Answer
 	seeded  []bool // the field started from a schema default
+	// seen says the question has been shown: Enter goes on to those not yet seen, never back
+	// to one the person left empty.
+	seen    []bool
 	current int
 	errs    map[string]string
 	// version counts the changes to the answers: what Settle and Send name.
@@ -191,6 +194,7 @@ func New(req protocol.DecisionRequest, opts Options) *Form {
 		f.fields = append(f.fields, fd)
 		f.answers = append(f.answers, a)
 		f.seeded = append(f.seeded, seeded)
+		f.seen = append(f.seen, i == 0)
 	}
 	return f
 }
@@ -613,16 +617,25 @@ func (f *Form) advance() []Effect {
 	if !f.Stepped() {
 		return f.submit()
 	}
-	n := len(f.fields)
-	for d := 1; d < n; d++ {
-		if j := (i + d) % n; !f.Complete(j) {
-			return f.move(j)
-		}
+	if effs := f.ahead(i, false); effs != nil {
+		return effs
 	}
-	if i < n-1 {
+	if i < len(f.fields)-1 && f.CanProceed() {
 		return f.move(i + 1)
 	}
 	return f.submit()
+}
+
+// ahead moves on from question i to the first after it, wrapping, that is unanswered and not
+// yet shown, or with required, also one required and left unanswered; nil when there is none.
+func (f *Form) ahead(i int, required bool) []Effect {
+	n := len(f.fields)
+	for d := 1; d < n; d++ {
+		if j := (i + d) % n; !f.Complete(j) && (!f.seen[j] || required && f.fields[j].Required) {
+			return f.move(j)
+		}
+	}
+	return nil
 }
 
 // check returns what is wrong with field i's answer by its question's own rules, or "" when
@@ -670,13 +683,14 @@ func (f *Form) move(i int) []Effect {
 	if !f.valid(i) || i == f.current {
 		return nil
 	}
-	f.current = i
+	f.current, f.seen[i] = i, true
 	return []Effect{Show{Index: i}}
 }
 
 // pick answers a Single or Boolean field by a click. On a lone question the click is the
-// answer; in a stepped form it moves on to the next question still unanswered, wrapping,
-// and never submits: a form of several questions always goes through the button.
+// answer; in a stepped form it moves on to the next question unanswered and not yet shown,
+// else to a required one still unanswered, wrapping, and never submits: a form of several
+// questions always goes through the button. An optional question left empty stays behind.
 func (f *Form) pick(e Pick) []Effect {
 	if !f.valid(e.Index) || !f.fields[e.Index].Kind.picked() || !hasChoice(f.fields[e.Index].Choices, e.Value) {
 		return nil
@@ -690,13 +704,7 @@ func (f *Form) pick(e Pick) []Effect {
 	if !f.Stepped() || e.Stay {
 		return nil
 	}
-	n := len(f.fields)
-	for d := 1; d < n; d++ {
-		if j := (e.Index + d) % n; !f.Complete(j) {
-			return f.move(j)
-		}
-	}
-	return nil
+	return f.ahead(e.Index, true)
 }
 
 // submit validates the answer with the protocol's own rules and words. The only message of

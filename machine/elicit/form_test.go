@@ -71,6 +71,13 @@ const (
 		"e":{"type":"string","enum":["a","b"],"default":"b"},
 		"none":{"type":"string"}},"required":["none"]}`
 	sOneProp = `{"type":"object","properties":{"pick":{"type":"string","enum":["a","b"]}}}`
+	// sMiddleRequired is three choices, the second alone required.
+	sMiddleRequired = `{"type":"object","properties":{
+		"a":{"type":"string","enum":["1","2"]},
+		"b":{"type":"string","enum":["1","2"]},
+		"c":{"type":"boolean"}},"required":["b"]}`
+	// sTwoLines is two optional lines of text (QA round 19, P2-2).
+	sTwoLines = `{"type":"object","properties":{"a":{"type":"string"},"b":{"type":"string"}}}`
 )
 
 func TestFields(t *testing.T) {
@@ -489,16 +496,28 @@ func TestDispatch(t *testing.T) {
 			wantEffects: nil,
 		},
 		{
-			name: "form: next unanswered wraps around", req: askReq(sChoices),
+			name: "form: a pick wraps around to the next question not yet shown", req: askReq(sChoices),
 			events:      []Event{Goto{2}, Pick{Index: 2, Value: "true"}},
-			wantState:   state{Stepped: true, CanProceed: true, Complete: "..x", Content: `{"c":true}`},
-			wantEffects: []Effect{Show{0}},
+			wantState:   state{Current: 1, Stepped: true, CanProceed: true, Complete: "..x", Content: `{"c":true}`},
+			wantEffects: []Effect{Show{1}},
 		},
 		{
-			name: "form: next unanswered skips answered ones", req: askReq(sChoices),
-			events:      []Event{Pick{Index: 1, Value: "2"}, Goto{0}, Pick{Index: 0, Value: "1"}},
+			name: "form: a pick skips answered questions", req: askReq(sChoices),
+			events:      []Event{Goto{1}, Pick{Index: 1, Value: "2", Stay: true}, Goto{0}, Pick{Index: 0, Value: "1"}},
 			wantState:   state{Current: 2, Stepped: true, CanProceed: true, Complete: "xx.", Content: `{"a":"1","b":"2"}`},
 			wantEffects: []Effect{Show{2}},
+		},
+		{
+			name: "form: a pick never goes back to an optional question left empty", req: askReq(sChoices),
+			events:      []Event{Advance{}, Pick{Index: 1, Value: "1"}, Pick{Index: 2, Value: "true"}},
+			wantState:   state{Current: 2, Stepped: true, CanProceed: true, Complete: ".xx", Content: `{"b":"1","c":true}`},
+			wantEffects: nil,
+		},
+		{
+			name: "form: a pick goes back to a required question left empty", req: askReq(sMiddleRequired),
+			events:      []Event{Advance{}, Advance{}, Pick{Index: 2, Value: "true"}},
+			wantState:   state{Current: 1, Stepped: true, Complete: "..x", Content: `{"c":true}`},
+			wantEffects: []Effect{Show{1}},
 		},
 		{
 			name: "form: the last answer stays put and never auto-submits", req: askReq(sChoices),
@@ -694,8 +713,8 @@ func TestAdvance(t *testing.T) {
 			state{Stepped: true, Complete: "x..", Content: `{"stars":2.5}`, Errors: map[string]string{"stars": "must be a whole number"}}, []Effect{Invalid{}}},
 		{"empty moves on: Submit says what is missing", askReq(sRated), nil, []Event{Advance{}},
 			state{Current: 1, Stepped: true, Complete: "...", Content: `{}`}, []Effect{Show{Index: 1}}},
-		{"to the next unanswered, wrapping", askReq(sRated), nil, []Event{Goto{2}, Type{2, "Ada"}, Advance{}},
-			state{Current: 0, Stepped: true, Complete: "..x", Content: `{"name":"Ada"}`}, []Effect{Show{Index: 0}}},
+		{"to the next question not yet shown, wrapping past those shown", askReq(sRated), nil, []Event{Goto{2}, Type{2, "Ada"}, Advance{}},
+			state{Current: 1, Stepped: true, Complete: "..x", Content: `{"name":"Ada"}`}, []Effect{Show{Index: 1}}},
 		{"a complete form goes on to the following question", askReq(sRated), nil, []Event{Type{0, "3"}, Pick{Index: 1, Value: "a"}, Type{2, "Ada"}, Goto{0}, Advance{}},
 			state{Current: 1, Stepped: true, CanProceed: true, Complete: "xxx", Content: `{"stars":3,"pick":"a","name":"Ada"}`}, []Effect{Show{Index: 1}}},
 		{"and sends from its last", askReq(sRated), nil, []Event{Type{0, "3"}, Pick{Index: 1, Value: "a"}, Type{2, "Ada"}, Advance{}},
@@ -710,6 +729,24 @@ func TestAdvance(t *testing.T) {
 			state{CanProceed: true, Complete: "x", Content: `7`}, []Effect{Send{}}},
 		{"typing clears the error", askReq(sRated), nil, []Event{Type{0, "9"}, Advance{}, Type{0, "5"}},
 			state{Stepped: true, Complete: "x..", Content: `{"stars":5}`}, nil},
+
+		// An optional question left empty is an answer: Enter never goes back to it (QA round
+		// 19, P2-2: Enter went to it, as unanswered, and back, and nothing was sent).
+		{"an optional question left empty stays behind, and the last sends", askReq(sTwoLines), nil, []Event{Advance{}, Type{1, "x"}, Advance{}},
+			state{Current: 1, Stepped: true, CanProceed: true, Complete: ".x", Content: `{"b":"x"}`}, []Effect{Send{}}},
+		{"Enter on each question of a form left empty sends it empty", askReq(sTwoLines), nil, []Event{Advance{}, Advance{}},
+			state{Current: 1, Stepped: true, CanProceed: true, Complete: "..", Content: `{}`}, []Effect{Send{}}},
+		{"a form shown through that can be sent: Enter walks on to its last", askReq(sChoices), nil, []Event{Advance{}, Advance{}, Goto{0}, Advance{}},
+			state{Current: 1, Stepped: true, CanProceed: true, Complete: "...", Content: `{}`}, []Effect{Show{Index: 1}}},
+		{"the round-18 form: the optional yes/no left alone is sent without it", askReq(`{"type":"object","properties":{"replicas":{"type":"integer"},"notify":{"type":"boolean"}},"required":["replicas"]}`), nil,
+			[]Event{Type{0, "3"}, Advance{}, Advance{}},
+			state{Current: 1, Stepped: true, CanProceed: true, Complete: "x.", Content: `{"replicas":3}`}, []Effect{Send{}}},
+		{"every question shown, a required one unanswered: Enter says which, and goes to the first", askReq(sRated), nil, []Event{Advance{}, Advance{}, Type{2, "Ada"}, Advance{}},
+			state{Current: 0, Stepped: true, Complete: "..x", Content: `{"name":"Ada"}`, Errors: map[string]string{"stars": "is required", "pick": "is required"}},
+			[]Effect{Invalid{}, Show{Index: 0}}},
+		{"on the required question itself, its error, and it stays", askReq(sRated), nil, []Event{Advance{}, Advance{}, Type{2, "Ada"}, Goto{0}, Advance{}},
+			state{Current: 0, Stepped: true, Complete: "..x", Content: `{"name":"Ada"}`, Errors: map[string]string{"stars": "is required", "pick": "is required"}},
+			[]Effect{Invalid{}}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, tt.run)
