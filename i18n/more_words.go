@@ -42,6 +42,11 @@ const (
 	// The schema checks of an answer (protocol/schema_validate.go), a field's message, by
 	// their English (Check).
 	ValOtherBlank
+	// What an input shows and cannot read as a value (elicit.Unparsed): the form's own.
+	ValUnreadDate
+	ValUnreadDateTime
+	ValUnreadNumber
+	ValUnreadWhole
 	ValMustText
 	ValCharsMin // %[1]s
 	ValCharsMax // %[1]s
@@ -126,6 +131,10 @@ var moreWords = [...]string{
 	"mcp_open_desc", "the MCP server %[1]s goes on once you finish there", "你在那里完成后，MCP 服务器 %[1]s 会继续", // MCPOpenDesc
 	"mcp_decline", "Decline", "拒绝", // MCPDecline
 	"", "type your own answer, or pick a choice", "请输入你自己的回答，或选择一项", // ValOtherBlank
+	"", "not a date: use the date picker, or type a whole date that exists", "不是日期：请用日期选择器，或输入一个完整且存在的日期", // ValUnreadDate
+	"", "not a date and time: use the picker, or type a whole date and time that exists", "不是日期和时间：请用选择器，或输入一个完整且存在的日期和时间", // ValUnreadDateTime
+	"", "not a number: type digits, like 12 or -3.5", "不是数字：请输入数字，例如 12 或 -3.5", // ValUnreadNumber
+	"", "not a whole number: type digits, like 12 or -3", "不是整数：请输入数字，例如 12 或 -3", // ValUnreadWhole
 	"", "must be text", "必须是文字", // ValMustText
 	"", "must be at least %[1]s characters", "至少要 %[1]s 个字符", // ValCharsMin
 	"", "must be at most %[1]s characters", "最多 %[1]s 个字符", // ValCharsMax

@@ -98,6 +98,17 @@ func TestSchemaChecksInTheLocale(t *testing.T) {
 	}
 }
 
+// TestTheFormsOwnChecksInTheLocale: the checks a form makes itself (an Other chosen and left
+// empty, a date or number its input cannot read) are worded in Chinese by their English, as
+// the protocol's are.
+func TestTheFormsOwnChecksInTheLocale(t *testing.T) {
+	for m := ValOtherBlank; m < ValMustText; m++ {
+		if got, want := Chinese.Check(English.T(m)), Chinese.T(m); got != want || !hasHan(got) {
+			t.Errorf("%q: Chinese %q, want %q", English.T(m), got, want)
+		}
+	}
+}
+
 // TestEnglishOneForms: a count of one reads in English's one form, from a string argument
 // too (a phrase's, a check's); Chinese has one form.
 func TestEnglishOneForms(t *testing.T) {

@@ -30,6 +30,12 @@ type Type struct {
 	Text  string
 }
 
+// Unparsed says a number's or a date's field shows text its input cannot read as a value: a
+// date input's 02/30/2026, a number input's 1-2 (the browser's validity.badInput, with the
+// value ""). It is an answer given and wrong, never "unanswered": Enter and Submit say so.
+// Type clears it.
+type Unparsed struct{ Index int }
+
 // TypeOther sets the "Other…" text of a field. Typing there also chooses Other, since the
 // text is the answer the user is giving.
 type TypeOther struct {
@@ -56,6 +62,7 @@ func (Pick) event()        {}
 func (Toggle) event()      {}
 func (ChooseOther) event() {}
 func (Type) event()        {}
+func (Unparsed) event()    {}
 func (TypeOther) event()   {}
 func (Goto) event()        {}
 func (Submit) event()      {}

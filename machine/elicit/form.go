@@ -154,6 +154,8 @@ type Form struct {
 	fields  []Field
 	answers []Answer
 	seeded  []bool // the field started from a schema default
+	// unparsed says the field's input shows what it cannot read as a value (Unparsed).
+	unparsed []bool
 	// seen says the question has been shown: Enter goes on to those not yet seen, never back
 	// to one the person left empty.
 	seen    []bool
@@ -194,6 +196,7 @@ func New(req protocol.DecisionRequest, opts Options) *Form {
 		f.fields = append(f.fields, fd)
 		f.answers = append(f.answers, a)
 		f.seeded = append(f.seeded, seeded)
+		f.unparsed = append(f.unparsed, false)
 		f.seen = append(f.seen, i == 0)
 	}
 	return f
@@ -340,11 +343,11 @@ func hasChoice(cs []protocol.Choice, v string) bool {
 // Valid reports whether field i's answer passes its question's validation (the protocol's
 // rules): what a chip's check mark also needs. An unanswered field is not valid.
 func (f *Form) Valid(i int) bool {
-	if !f.valid(i) || !f.Complete(i) || f.fields[i].Schema == nil {
-		return false
-	}
-	return f.fields[i].Schema.ValidateContent(f.value(i)) == nil
+	return f.valid(i) && f.Complete(i) && f.fields[i].Schema != nil && f.check(i) == ""
 }
+
+// Unparsed reports whether field i's input shows what it cannot read (the Unparsed event).
+func (f *Form) Unparsed(i int) bool { return f.valid(i) && f.unparsed[i] }
 
 // Schema returns what the answer is validated against (nil for an approval).
 func (f *Form) Schema() *protocol.Schema { return f.schema }
@@ -375,7 +378,8 @@ func (f *Form) valid(i int) bool { return i >= 0 && i < len(f.fields) }
 func blank(s string) bool { return strings.TrimSpace(s) == "" }
 
 // Complete reports whether field i holds a usable value, required or not: the chip's check
-// mark. Blank text is no value, as the protocol counts it.
+// mark. Blank text is no value, as the protocol counts it; text its input cannot read is one,
+// and wrong (Unparsed).
 func (f *Form) Complete(i int) bool {
 	if !f.valid(i) {
 		return false
@@ -390,7 +394,7 @@ func (f *Form) Complete(i int) bool {
 	case Multi:
 		return len(a.Picks) > 0 || a.Other && !blank(a.OtherText)
 	}
-	return !blank(a.Text)
+	return !blank(a.Text) || f.unparsed[i]
 }
 
 // otherBlank reports whether field i has Other chosen with no text: an answer begun and
@@ -580,7 +584,14 @@ func (f *Form) Dispatch(ev Event) []Effect {
 		if !f.valid(e.Index) || !f.fields[e.Index].Kind.typed() {
 			return nil
 		}
-		f.answers[e.Index].Text = e.Text
+		f.answers[e.Index].Text, f.unparsed[e.Index] = e.Text, false
+		f.changed(e.Index)
+	case Unparsed:
+		// Only a number's or a date's input can show what it cannot read.
+		if !f.valid(e.Index) || f.fields[e.Index].Kind < Number || f.fields[e.Index].Kind > DateTime {
+			return nil
+		}
+		f.answers[e.Index].Text, f.unparsed[e.Index] = "", true
 		f.changed(e.Index)
 	case TypeOther:
 		if !f.valid(e.Index) || !f.fields[e.Index].AllowOther {
@@ -640,9 +651,21 @@ func (f *Form) ahead(i int, required bool) []Effect {
 
 // check returns what is wrong with field i's answer by its question's own rules, or "" when
 // it is unanswered or right. Only a value given can be wrong: an empty field is reported by
-// Submit.
+// Submit. Text its input cannot read is wrong whatever the rules.
 func (f *Form) check(i int) string {
 	fd := f.fields[i]
+	if f.unparsed[i] {
+		m := i18n.ValUnreadDate
+		switch fd.Kind {
+		case DateTime:
+			m = i18n.ValUnreadDateTime
+		case Number:
+			m = i18n.ValUnreadNumber
+		case Integer:
+			m = i18n.ValUnreadWhole
+		}
+		return i18n.English.T(m) // in the page's words by ErrorsIn, as the protocol's are
+	}
 	if !f.Complete(i) || fd.Schema == nil {
 		return ""
 	}
@@ -707,9 +730,9 @@ func (f *Form) pick(e Pick) []Effect {
 	return f.ahead(e.Index, true)
 }
 
-// submit validates the answer with the protocol's own rules and words. The only message of
-// its own is for an Other chosen and left empty, which the protocol cannot see: it reads
-// as no answer.
+// submit validates the answer with the protocol's own rules and words. Its own messages are
+// for what the protocol cannot see, which reads as no answer: an Other chosen and left empty,
+// and text an input cannot read (Unparsed).
 func (f *Form) submit() []Effect {
 	if len(f.fields) == 0 {
 		return nil
@@ -725,7 +748,9 @@ func (f *Form) submit() []Effect {
 		errs[""] = err.Error()
 	}
 	for i, fd := range f.fields {
-		if _, ok := errs[fd.Key]; !ok && f.otherBlank(i) {
+		if f.unparsed[i] {
+			errs[fd.Key] = f.check(i)
+		} else if _, ok := errs[fd.Key]; !ok && f.otherBlank(i) {
 			errs[fd.Key] = "type your own answer, or pick a choice"
 		}
 	}

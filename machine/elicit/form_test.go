@@ -78,6 +78,11 @@ const (
 		"c":{"type":"boolean"}},"required":["b"]}`
 	// sTwoLines is two optional lines of text (QA round 19, P2-2).
 	sTwoLines = `{"type":"object","properties":{"a":{"type":"string"},"b":{"type":"string"}}}`
+	// sDayCountTags is a date, a whole number and picks, all optional (QA round 19, P2-1).
+	sDayCountTags = `{"type":"object","properties":{
+		"d":{"type":"string","format":"date"},
+		"n":{"type":"integer"},
+		"tags":{"type":"array","items":{"type":"string","enum":["a","b"]}}}}`
 )
 
 func TestFields(t *testing.T) {
@@ -750,6 +755,44 @@ func TestAdvance(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, tt.run)
+	}
+}
+
+// TestUnparsed: a date or number its input cannot read (the browser's badInput: it shows
+// 02/30/2026 or 1-2, its value is "") is an answer given and wrong, never an unanswered one
+// (QA round 19, P2-1: Enter moved on and Send answered without it).
+func TestUnparsed(t *testing.T) {
+	const (
+		notDate  = "not a date: use the date picker, or type a whole date that exists"
+		notWhole = "not a whole number: type digits, like 12 or -3"
+	)
+	tests := []dispatchCase{
+		{"Enter on it: its error, and it stays", askReq(sDayCountTags), nil, []Event{Unparsed{0}, Advance{}},
+			state{Stepped: true, CanProceed: true, Complete: "x..", Content: `{}`, Errors: map[string]string{"d": notDate}}, []Effect{Invalid{}}},
+		{"Send refuses it, and shows it", askReq(sDayCountTags), nil, []Event{Unparsed{0}, Goto{2}, Toggle{2, "a"}, Submit{}},
+			state{Stepped: true, CanProceed: true, Complete: "x.x", Content: `{"tags":["a"]}`, Errors: map[string]string{"d": notDate}}, []Effect{Invalid{}, Show{Index: 0}}},
+		{"a whole number", askReq(sDayCountTags), nil, []Event{Goto{1}, Unparsed{1}, Advance{}},
+			state{Current: 1, Stepped: true, CanProceed: true, Complete: ".x.", Content: `{}`, Errors: map[string]string{"n": notWhole}}, []Effect{Invalid{}}},
+		{"a date typed whole goes on", askReq(sDayCountTags), nil, []Event{Unparsed{0}, Advance{}, Type{0, "2026-02-28"}, Advance{}},
+			state{Current: 1, Stepped: true, CanProceed: true, Complete: "x..", Content: `{"d":"2026-02-28"}`}, []Effect{Show{Index: 1}}},
+		{"cleared, it is unanswered again", askReq(sDayCountTags), nil, []Event{Unparsed{0}, Advance{}, Type{0, ""}, Advance{}},
+			state{Current: 1, Stepped: true, CanProceed: true, Complete: "...", Content: `{}`}, []Effect{Show{Index: 1}}},
+		{"required: its own words, not 'is required'", askReq(sNumber), nil, []Event{Unparsed{0}, Submit{}},
+			state{CanProceed: true, Complete: "x", Content: `null`, Errors: map[string]string{"": "not a number: type digits, like 12 or -3.5"}}, []Effect{Invalid{}}},
+		{"a date and time", askReq(sDateTime), nil, []Event{Unparsed{0}, Advance{}},
+			state{CanProceed: true, Complete: "x", Content: `null`, Errors: map[string]string{"": "not a date and time: use the picker, or type a whole date and time that exists"}}, []Effect{Invalid{}}},
+		{"a choice has no input to misread", askReq(sEnum), nil, []Event{Unparsed{0}},
+			state{Lone: true, Complete: ".", Content: `null`}, nil},
+		{"nor has a line of text", askReq(sText), nil, []Event{Unparsed{0}},
+			state{Complete: ".", Content: `null`}, nil},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, tt.run)
+	}
+	f := New(askReq(sDate), DefaultOptions())
+	f.Dispatch(Unparsed{0})
+	if f.Valid(0) || f.Unsent() != "" {
+		t.Errorf("unread: valid %v (no chip's check mark), unsent %q (no words)", f.Valid(0), f.Unsent())
 	}
 }
 

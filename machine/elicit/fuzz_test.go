@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"errors"
 	"reflect"
+	"slices"
 	"testing"
 
 	"parley/machine/machinetest"
@@ -47,7 +48,9 @@ func fuzzInput(data []byte) (*protocol.Schema, *Form, []Event) {
 	for r.More() {
 		idx := next()%(n+2) - 1 // -1 and n are out of range
 		word := fuzzWords[next()%len(fuzzWords)]
-		switch next() % 8 {
+		switch next() % 9 {
+		case 8:
+			events = append(events, Unparsed{idx})
 		case 7:
 			events = append(events, Advance{})
 		case 0:
@@ -73,7 +76,8 @@ func fuzzInput(data []byte) (*protocol.Schema, *Form, []Event) {
 //
 //   - nothing panics, Content is always valid JSON, Current names a field;
 //   - Submit on a form that CanProceed yields Send, or Invalid whose errors are exactly
-//     the protocol's own for that content; on one that cannot, never Send;
+//     the protocol's own for that content and the form's for what an input cannot read; on
+//     one that cannot, never Send; nothing is sent while an input holds what it cannot read;
 //   - Send and Settle name the form's version, whose Content passes the protocol's validation;
 //   - every effect is plain data;
 //   - Settle comes only from a Lone form.
@@ -100,6 +104,9 @@ func FuzzDispatch(f *testing.F) {
 				case Send:
 					if !could {
 						t.Fatalf("%#v: Send from a form that could not proceed", ev)
+					}
+					if slices.Contains(form.unparsed, true) {
+						t.Fatalf("%#v: Send with an input that holds what it cannot read", ev)
 					}
 					checkValid(t, schema, e.Version, form.Version(), content)
 				case Settle:
@@ -147,15 +154,23 @@ func checkValid(t *testing.T, s *protocol.Schema, version, now int, content json
 	}
 }
 
-// protocolErrors is what the protocol says of content, keyed as the form keys it.
+// protocolErrors is what Submit says of content: the protocol's errors, keyed as the form
+// keys them, and the form's own for what an input cannot read.
 func protocolErrors(f *Form, s *protocol.Schema, content json.RawMessage) map[string]string {
-	var verr *protocol.ValidationError
-	if !errors.As(s.ValidateContent(content), &verr) {
-		return nil
-	}
 	out := map[string]string{}
-	for name, msg := range verr.Fields {
-		out[f.fieldKey(name)] = msg
+	var verr *protocol.ValidationError
+	if errors.As(s.ValidateContent(content), &verr) {
+		for name, msg := range verr.Fields {
+			out[f.fieldKey(name)] = msg
+		}
+	}
+	for i, fd := range f.fields {
+		if f.unparsed[i] {
+			out[fd.Key] = f.check(i)
+		}
+	}
+	if len(out) == 0 {
+		return nil
 	}
 	return out
 }

@@ -71,6 +71,10 @@ func entryOf(ev Event) (entry, bool) {
 		return entry{otherEntry, e.Index, "", false}, true
 	case Type:
 		return entry{typeEntry, e.Index, e.Text, false}, true
+	case Unparsed:
+		// What the input showed is the browser's, and a reload loses it: the field comes
+		// back empty, as the input does.
+		return entry{typeEntry, e.Index, "", false}, true
 	case TypeOther:
 		return entry{typeOtherEntry, e.Index, e.Text, false}, true
 	case Goto:

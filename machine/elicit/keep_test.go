@@ -19,6 +19,7 @@ func TestLogEntries(t *testing.T) {
 		{Toggle{Index: 2, Value: "b"}, Toggle{Index: 2, Value: "b"}},
 		{ChooseOther{Index: 0}, ChooseOther{Index: 0}},
 		{Type{Index: 3, Text: "x"}, Type{Index: 3, Text: "x"}},
+		{Unparsed{Index: 3}, Type{Index: 3, Text: ""}}, // a reload loses what the input showed
 		{TypeOther{Index: 0, Text: "y"}, TypeOther{Index: 0, Text: "y"}},
 		{Goto{Index: 2}, Goto{Index: 2}},
 	}

@@ -80,6 +80,7 @@ func (v *FormView) Dispatch(ctx app.Context, ev elicit.Event) {
 // Next moves a stepped form on to the following question, reporting whether there was one:
 // Enter in a one-line field goes on, and sends only from the last question.
 func (v *FormView) Next(ctx app.Context) bool {
+	v.readInputs()
 	v.record(elicit.Advance{})
 	effs := v.form.Dispatch(elicit.Advance{})
 	v.notePosition()
@@ -148,6 +149,7 @@ func (v *FormView) CanProceed() bool {
 // protocol's validation of Content, since the form cannot judge values it does not hold.
 // A Send or Settle it returns means Content.
 func (v *FormView) Submit() []elicit.Effect {
+	v.readInputs()
 	if len(v.custom) == 0 {
 		return v.form.Dispatch(elicit.Submit{})
 	}
@@ -441,10 +443,37 @@ func typed[T textElem[T]](v *FormView, el T, i int, f elicit.Field, invalid bool
 		Placeholder(f.Placeholder).
 		Aria("labelledby", v.id(i, "-title")).
 		Aria("invalid", strconv.FormatBool(invalid)).
-		OnInput(func(ctx app.Context, e app.Event) {
-			v.Dispatch(ctx, elicit.Type{Index: i, Text: ctx.JSSrc().Get("value").String()})
-		}, app.EventScope(v.prefix, i))
+		OnInput(func(ctx app.Context, e app.Event) { v.Dispatch(ctx, typing(i, ctx.JSSrc())) }, app.EventScope(v.prefix, i))
 	return described(el, describedBy, f.Required)
+}
+
+// typing is what field i's input el holds, as the form's event: its value, or Unparsed when it
+// shows what it cannot read (a date input's 02/30/2026, a number input's 1-2: the browser's
+// validity.badInput, its value then "").
+func typing(i int, el app.Value) elicit.Event {
+	if el.Get("validity").Get("badInput").Bool() {
+		return elicit.Unparsed{Index: i}
+	}
+	return elicit.Type{Index: i, Text: el.Get("value").String()}
+}
+
+// readInputs tells the form which inputs show what they cannot read, or no longer do, before
+// Enter or Send judges the answers: a date input fires no input event while its value stays
+// "" (02/30/2026 is typed key by key without one), and an unread date was moved past and sent
+// without (QA round 19, P2-1).
+func (v *FormView) readInputs() {
+	if !app.IsClient {
+		return
+	}
+	for i := range v.fields {
+		el := app.Window().GetElementByID(v.id(i, "-input"))
+		if _, ok := v.custom[i]; ok || !el.Truthy() || el.Get("validity").Get("badInput").Bool() == v.form.Unparsed(i) {
+			continue
+		}
+		ev := typing(i, el)
+		v.record(ev)
+		v.form.Dispatch(ev)
+	}
 }
 
 var inputType = map[elicit.Kind]string{
