@@ -3,6 +3,7 @@ package protocol
 import (
 	"encoding/json"
 	"strings"
+	"unicode"
 )
 
 // AnswerInWords says an accepted answer to a question as a person reads it, never as JSON: a
@@ -30,7 +31,7 @@ func AnswerInWords(s *Schema, content json.RawMessage) string {
 		}
 		title := q.Schema.Title
 		if title == "" {
-			title = q.Key
+			title = KeyTitle(q.Key)
 		}
 		parts = append(parts, title+": "+ValueInWords(q.Schema, raw))
 	}
@@ -95,4 +96,28 @@ func cmpOr(s, fallback string) string {
 		return fallback
 	}
 	return s
+}
+
+// KeyTitle words a property's key as a title, for a question the schema gives no title:
+// "max_replicas", "max-replicas" and "maxReplicas" are "Max replicas". The form's chips and
+// the thread's summary of its answers say the same.
+func KeyTitle(key string) string {
+	var b strings.Builder
+	prevLower := false
+	for _, r := range key {
+		switch {
+		case r == '_' || r == '-':
+			r, prevLower = ' ', false
+		case unicode.IsUpper(r) && prevLower:
+			b.WriteByte(' ')
+			r, prevLower = unicode.ToLower(r), false
+		default:
+			prevLower = unicode.IsLower(r)
+		}
+		if b.Len() == 0 {
+			r = unicode.ToUpper(r)
+		}
+		b.WriteRune(r)
+	}
+	return strings.Join(strings.Fields(b.String()), " ")
 }

@@ -7,7 +7,6 @@ import (
 	"slices"
 	"strconv"
 	"strings"
-	"unicode"
 	"unicode/utf8"
 
 	"parley/i18n"
@@ -57,29 +56,6 @@ type Field struct {
 	MinItems   *int
 	MaxItems   *int
 	Schema     *protocol.Schema
-}
-
-// keyTitle words a property's key as a title: "max_replicas", "max-replicas" and
-// "maxReplicas" are "Max replicas".
-func keyTitle(key string) string {
-	var b strings.Builder
-	prevLower := false
-	for _, r := range key {
-		switch {
-		case r == '_' || r == '-':
-			r, prevLower = ' ', false
-		case unicode.IsUpper(r) && prevLower:
-			b.WriteByte(' ')
-			r, prevLower = unicode.ToLower(r), false
-		default:
-			prevLower = unicode.IsLower(r)
-		}
-		if b.Len() == 0 {
-			r = unicode.ToUpper(r)
-		}
-		b.WriteRune(r)
-	}
-	return strings.Join(strings.Fields(b.String()), " ")
 }
 
 // MaxChipWidth is how wide a chip's label may be before it is cut, in columns (a CJK
@@ -213,7 +189,7 @@ func newField(q protocol.Question, i int, opts Options) Field {
 		// ("notify" is "Notify"): a form of such questions showed "1", "2", "3", and no words
 		// at all over the third's Yes and No (QA round 18). A header stands in for a title
 		// where there is one (the view).
-		title = keyTitle(q.Key)
+		title = protocol.KeyTitle(q.Key)
 	}
 	fd := Field{
 		Key:         q.Key,

@@ -895,14 +895,3 @@ func TestCount(t *testing.T) {
 		})
 	}
 }
-
-func TestKeyTitle(t *testing.T) {
-	for key, want := range map[string]string{
-		"notify": "Notify", "max_replicas": "Max replicas", "max-replicas": "Max replicas", "maxReplicas": "Max replicas",
-		"URL": "URL", "a__b": "A b", "": "", "名字": "名字",
-	} {
-		if got := keyTitle(key); got != want {
-			t.Errorf("keyTitle(%q) = %q, want %q", key, got, want)
-		}
-	}
-}
