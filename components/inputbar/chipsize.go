@@ -7,6 +7,7 @@ import (
 
 	"parley/machine/chipglyph"
 	"parley/machine/input"
+	"parley/machine/utf16x"
 )
 
 // This file sizes the chips (docs/input.md, "Chips that size to their label"): the machine
@@ -127,6 +128,20 @@ func (sh *shell) watchWidth() {
 // viewOf is the machine's draft as the textarea holds it.
 func (sh *shell) viewOf(m *input.Machine) string {
 	return chipglyph.ToView(m.Draft(), sh.sizer.glyphs(m))
+}
+
+// inView is a SetView's text as the textarea holds it: each chip's glyph where the machine
+// wrote U+FFFC. A paste of 2,000 chips is one write, not a write per chip of a value that
+// long (tint then finds every glyph in place).
+func (sh *shell) inView(m *input.Machine, x input.SetView) string {
+	end := x.Start + utf16x.Len(x.Text)
+	var glyphs []rune
+	for _, o := range m.Occurrences() {
+		if o.Offset >= x.Start && o.Offset < end {
+			glyphs = append(glyphs, sh.sizer.glyph(o.Reference.Label))
+		}
+	}
+	return chipglyph.ToView(x.Text, glyphs)
 }
 
 // tint writes each chip's glyph into the textarea where a SetView wrote the machine's

@@ -14,16 +14,19 @@ import (
 
 // apply runs the machine's effects.
 func (sh *shell) apply(sc *scope, effs []input.Effect) {
-	chips := false // a SetView wrote a U+FFFC: the chip's glyph goes there after the last one
+	chips := false // a SetView wrote a chip: tint checks every glyph after the last one
 	for i := 0; i < len(effs); i++ {
 		switch x := effs[i].(type) {
 		case input.SetView:
 			if sc == sh.cur {
-				sh.ta.Call("setRangeText", x.Text, x.Start, x.End)
+				text := x.Text
+				if hasChip(text) {
+					text, chips = sh.inView(sc.m, x), true
+				}
+				sh.ta.Call("setRangeText", text, x.Start, x.End)
 				sh.ta.Call("setSelectionRange", x.SelStart, x.SelEnd)
 				sh.lastSel = input.Range{Start: x.SelStart, End: x.SelEnd}
 				sh.bdDirty = true
-				chips = chips || hasChip(x.Text)
 			}
 		case input.ChipRemoved:
 			if sc == sh.cur {

@@ -81,19 +81,17 @@ func (sh *shell) created(sc *scope, info protocol.SessionInfo) {
 	sh.ctx.NewActionWithValue(ActionSessionCreated, info)
 }
 
-// matchPaste runs the asynchronous matcher; each upgrade is its own transaction.
+// matchPaste runs the asynchronous matcher; its upgrades are one transaction.
 func (sh *shell) matchPaste(sc *scope, x input.MatchPaste) {
 	known := sh.known
 	sh.ctx.Async(func() {
 		ups := known.MatchAsync(context.Background(), sh.cat, x.Paste, x.Text)
-		if len(ups) == 0 {
+		if len(ups.Upgrades) == 0 {
 			return
 		}
 		sh.ctx.Dispatch(func(ctx app.Context) {
 			ctx.PreventUpdate()
-			for _, up := range ups {
-				sh.apply(sc, sc.m.Dispatch(up))
-			}
+			sh.apply(sc, sc.m.Dispatch(ups))
 			sh.observe(sc)
 			sh.flush()
 		})

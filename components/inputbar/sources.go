@@ -512,23 +512,26 @@ func (k *known) MatchSync(text string) []input.Component {
 }
 
 // MatchAsync is the asynchronous paste match: it asks the server about the references the
-// snapshot did not know, and returns the upgrades for paste p.
-func (k *known) MatchAsync(ctx context.Context, cat Catalogue, p input.PasteID, text string) []input.PasteUpgrade {
+// snapshot did not know, each path once however often it is pasted, and returns the
+// upgrades for paste p, to be applied as one transaction.
+func (k *known) MatchAsync(ctx context.Context, cat Catalogue, p input.PasteID, text string) input.PasteUpgrades {
+	out := input.PasteUpgrades{Paste: p}
 	toks := refTokens(text)
 	if len(toks) == 0 {
-		return nil
+		return out
 	}
-	sync := k.MatchSync(text)
-	done := func(t token) bool {
-		return slices.ContainsFunc(sync, func(c input.Component) bool { return c.Range.Start == t.start })
+	done := map[int]bool{}
+	for _, c := range k.MatchSync(text) {
+		done[c.Range.Start] = true
 	}
-	var out []input.PasteUpgrade
+	files := map[string]bool{} // each path asked about: whether it is a file
 	var list []protocol.SessionInfo
 	listed := false
 	for _, t := range toks {
-		if done(t) {
+		if done[t.start] {
 			continue
 		}
+		r := input.Range{Start: t.start, End: t.end}
 		if id, ok := strings.CutPrefix(t.word, "session:"); ok {
 			if !listed {
 				listed = true
@@ -540,21 +543,22 @@ func (k *known) MatchAsync(ctx context.Context, cat Catalogue, p input.PasteID, 
 			}
 			for _, s := range list {
 				if s.ID == id {
-					out = append(out, input.PasteUpgrade{Paste: p, Range: input.Range{Start: t.start, End: t.end}, Reference: sessionRef(id, s.Title)})
+					out.Upgrades = append(out.Upgrades, input.Component{Range: r, Reference: sessionRef(id, s.Title)})
 				}
 			}
 			continue
 		}
-		l, err := cat.ListFiles(ctx, t.word, maxItems)
-		if err != nil {
-			continue
-		}
-		k.addFiles(l.Files)
-		for _, f := range l.Files {
-			if f.Path == t.word {
-				out = append(out, input.PasteUpgrade{Paste: p, Range: input.Range{Start: t.start, End: t.end}, Reference: fileRef(f.Path)})
-				break
+		is, asked := files[t.word]
+		if !asked {
+			l, err := cat.ListFiles(ctx, t.word, maxItems)
+			if err == nil {
+				k.addFiles(l.Files)
+				is = slices.ContainsFunc(l.Files, func(f protocol.FileEntry) bool { return f.Path == t.word })
 			}
+			files[t.word] = is
+		}
+		if is {
+			out.Upgrades = append(out.Upgrades, input.Component{Range: r, Reference: fileRef(t.word)})
 		}
 	}
 	return out

@@ -25,6 +25,7 @@ type fakeCat struct {
 	sessions []protocol.SessionInfo
 	files    []protocol.FileEntry
 	skills   []protocol.Skill
+	asked    []string // the ListFiles queries
 }
 
 func (f *fakeCat) Workspace() string { return "" }
@@ -36,7 +37,8 @@ func (f *fakeCat) ListFunctions(context.Context) ([]protocol.Function, error) {
 	return []protocol.Function{{Name: "deploy", Title: "Deploy"}}, f.err
 }
 func (f *fakeCat) ListSkills(context.Context) ([]protocol.Skill, error) { return f.skills, f.err }
-func (f *fakeCat) ListFiles(context.Context, string, int) (protocol.FileList, error) {
+func (f *fakeCat) ListFiles(_ context.Context, q string, _ int) (protocol.FileList, error) {
+	f.asked = append(f.asked, q)
 	return protocol.FileList{Files: f.files}, f.err
 }
 func (f *fakeCat) ListSessions(context.Context) ([]protocol.SessionInfo, error) {
@@ -174,9 +176,9 @@ func TestPasteMatching(t *testing.T) {
 
 	cat := &fakeCat{sessions: []protocol.SessionInfo{{ID: "zz", Title: "Zed"}}}
 	ups := k.MatchAsync(context.Background(), cat, 7, text)
-	require.Len(t, ups, 1)
-	assert.Equal(t, input.PasteID(7), ups[0].Paste)
-	assert.Equal(t, "zz", ups[0].Reference.Ref)
+	require.Len(t, ups.Upgrades, 1)
+	assert.Equal(t, input.PasteID(7), ups.Paste)
+	assert.Equal(t, "zz", ups.Upgrades[0].Reference.Ref)
 
 	// Through the machine: the synchronous match is one transaction, undone in one step.
 	m := input.New(input.Config{})
@@ -185,6 +187,32 @@ func TestPasteMatching(t *testing.T) {
 	assert.Len(t, m.Occurrences(), 2)
 	m.Dispatch(input.Undo{})
 	assert.Equal(t, "x ", m.Draft())
+}
+
+// TestPasteOfManyReferences: a paste that names two files a thousand times asks the server
+// about each path once (it asked once per reference, a request each), and the matcher's
+// answer makes every reference a chip in one transaction, which one undo takes back to text.
+func TestPasteOfManyReferences(t *testing.T) {
+	cat := &fakeCat{files: []protocol.FileEntry{{Path: "README.md"}, {Path: "src/main.go"}}}
+	var b strings.Builder
+	for range 500 {
+		b.WriteString("see @README.md, and @src/main.go\n")
+	}
+	b.WriteString("not @there.go")
+	text := b.String()
+	ups := (&known{}).MatchAsync(context.Background(), cat, 1, text)
+	assert.Equal(t, []string{"README.md", "src/main.go", "there.go"}, cat.asked)
+	require.Len(t, ups.Upgrades, 1000)
+
+	m := input.New(input.Config{})
+	m.Dispatch(input.PasteBegin{Text: text})
+	effs := m.Dispatch(ups)
+	require.Len(t, effs, 1, "one SetView: %v", effs)
+	assert.Len(t, m.Occurrences(), 1000)
+	assert.Equal(t, text, m.PersistText())
+	m.Dispatch(input.Undo{})
+	assert.Empty(t, m.Occurrences())
+	assert.Equal(t, text, m.Draft())
 }
 
 func TestBarRendersAComboboxAndTheDock(t *testing.T) {

@@ -176,3 +176,56 @@ func BenchmarkDraft(b *testing.B) {
 		}
 	}
 }
+
+// pasteOfRefs is n lines that each name a file ("see @src/p3/main41.go and "), and the
+// matcher's upgrade of each reference: what the asynchronous match answers for a paste of
+// references the hot snapshot did not know.
+func pasteOfRefs(n int) (string, []Component) {
+	var b strings.Builder
+	ups := make([]Component, 0, n)
+	for i := range n {
+		path := fmt.Sprintf("src/p%d/main%d.go", i%37, i)
+		at := b.Len() + len("see ") // ASCII: bytes are units
+		fmt.Fprintf(&b, "see @%s and ", path)
+		ups = append(ups, Component{Range: Range{at, at + 1 + len(path)}, Reference: ref(path)})
+	}
+	return b.String(), ups
+}
+
+// BenchmarkPasteUpgrades pastes n references that the matcher then upgrades into chips, as
+// the shell does it: one-by-one is a transaction per reference, each read back for the view
+// (the shell wrote each chip's glyph after every transaction: Occurrences), as before;
+// batch is the one PasteUpgrades of them all that the shell now sends. Both end with the one draft and backdrop the view draws.
+// One-by-one grows as n² (QA: 2,000 references froze the tab for minutes).
+//
+//	go test -run '^$' -bench PasteUpgrades ./machine/input/
+func BenchmarkPasteUpgrades(b *testing.B) {
+	for _, n := range []int{200, 1000, 2000} {
+		text, ups := pasteOfRefs(n)
+		for _, batch := range []bool{false, true} {
+			name := fmt.Sprintf("n=%d/one-by-one", n)
+			if batch {
+				name = fmt.Sprintf("n=%d/batch", n)
+			}
+			b.Run(name, func(b *testing.B) {
+				b.ReportAllocs()
+				for i := 0; i < b.N; i++ {
+					m := New(Config{})
+					m.Dispatch(PasteBegin{Text: text})
+					if batch {
+						m.Dispatch(PasteUpgrades{Paste: 1, Upgrades: ups})
+						_ = m.Occurrences()
+					} else {
+						for _, u := range ups {
+							m.Dispatch(PasteUpgrades{Paste: 1, Upgrades: []Component{u}})
+							_ = m.Occurrences()
+						}
+					}
+					if len(m.Draft()) == 0 || len(m.Backdrop()) != 2*n+1 {
+						b.Fatalf("%d chips", len(m.Occurrences()))
+					}
+				}
+			})
+		}
+	}
+}

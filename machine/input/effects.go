@@ -73,7 +73,7 @@ type Notice struct {
 }
 
 // MatchPaste asks the asynchronous matcher to look for references in Text. Answer with
-// PasteUpgrade events for Paste.
+// PasteUpgrades for Paste.
 type MatchPaste struct {
 	Paste      PasteID
 	Text       string

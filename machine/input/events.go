@@ -120,14 +120,15 @@ type Component struct {
 	Reference Reference
 }
 
-// PasteUpgrade turns Range of the pasted text (units of PasteBegin.Text, not of the
-// draft) into a chip, as its own transaction. The machine maps it through earlier
-// upgrades. It arrives asynchronously, so the selection stays where it was (mapped
-// through the shrink), and the attempt stays open for more upgrades.
-type PasteUpgrade struct {
-	Paste     PasteID
-	Range     Range
-	Reference Reference
+// PasteUpgrades is the matcher's answer for a paste: Upgrades turn ranges of the pasted
+// text (units of PasteBegin.Text, not of the draft) into chips, all in one transaction
+// (one undo step, one SetView). The machine maps them through the chips made before. A
+// range it cannot take (outside the pasted text, over a chip, splitting a character)
+// stays text, and the others are applied. It arrives asynchronously, so the selection
+// stays where it was (mapped through the shrink), and the attempt stays open for more.
+type PasteUpgrades struct {
+	Paste    PasteID
+	Upgrades []Component
 }
 
 // InvalidatePaste ends the paste match attempt (a caret move, a selection change).
@@ -181,7 +182,7 @@ func (SetInvalid) event()         {}
 func (Undo) event()               {}
 func (Redo) event()               {}
 func (PasteBegin) event()         {}
-func (PasteUpgrade) event()       {}
+func (PasteUpgrades) event()      {}
 func (InvalidatePaste) event()    {}
 func (Submit) event()             {}
 func (Adjudicated) event()        {}

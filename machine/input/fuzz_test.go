@@ -227,7 +227,17 @@ func (h *harness) next() (ev Event, effs []Effect, stale bool) {
 		if e <= len(h.paste) {
 			rf = textRef(h.paste[s:e])
 		}
-		ev, stale = PasteUpgrade{Paste: id, Range: Range{s, e}, Reference: rf}, m.paste == nil || m.paste.id != id
+		ups := []Component{{Range{s, e}, rf}}
+		for range r.byte() % 3 { // the matcher's answer: a few ranges in one transaction
+			s := r.upTo(12)
+			e := s + r.upTo(4)
+			rf := ref("u")
+			if e <= len(h.paste) {
+				rf = textRef(h.paste[s:e])
+			}
+			ups = append(ups, Component{Range{s, e}, rf})
+		}
+		ev, stale = PasteUpgrades{Paste: id, Upgrades: ups}, m.paste == nil || m.paste.id != id
 	case 17:
 		ev = InvalidatePaste{}
 	case 18:
@@ -334,12 +344,13 @@ func (h *harness) dispatch(ev Event) []Effect {
 			h.t.Fatalf("%#v: the pasted range projects to %q, want %q", ev, got, want)
 		}
 	}
-	if up, ok := ev.(PasteUpgrade); ok && Rewrote(effs) {
+	if _, ok := ev.(PasteUpgrades); ok && Rewrote(effs) {
 		if got := rawText(m, 0, m.Len()); got != persist {
 			h.t.Fatalf("%#v moved text: %q became %q", ev, persist, got)
 		}
+		v := effs[len(effs)-1].(SetView)
 		_, after, open := m.Paste()
-		if !pasteOpen || !open || after.Start != before.Start || after.End != before.End-(up.Range.End-up.Range.Start-1) {
+		if !pasteOpen || !open || after.Start != before.Start || after.End != before.End-(v.End-v.Start-len(utf16.Encode([]rune(v.Text)))) {
 			h.t.Fatalf("%#v: insertedRange %v became %v", ev, before, after)
 		}
 	}

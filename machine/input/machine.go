@@ -95,8 +95,8 @@ func (m *Machine) Dispatch(ev Event) []Effect {
 		return m.redo()
 	case PasteBegin:
 		return m.onPasteBegin(ev)
-	case PasteUpgrade:
-		return m.onPasteUpgrade(ev)
+	case PasteUpgrades:
+		return m.onPasteUpgrades(ev.Paste, ev.Upgrades)
 	case InvalidatePaste:
 		m.paste = nil
 		return nil
@@ -297,16 +297,31 @@ func (m *Machine) apply(x edit) []Effect {
 		}, m.cfg.UndoDepth)
 	}
 
-	var effs []Effect
-	for _, r := range removed {
-		effs = append(effs, ChipRemoved{ID: r.e.id, Reference: r.e.ref})
-	}
+	effs := chipsRemoved(nil, removed, x.add)
 	if x.view {
 		end := x.e
 		if x.typed {
 			end = x.rawEnd
 		}
 		effs = append(effs, SetView{Start: x.s, End: end, Text: utf16x.String(x.ins), SelStart: m.sel.Start, SelEnd: m.sel.End})
+	}
+	return effs
+}
+
+// chipsRemoved reports the chips an edit removed, but not those it puts back (add): a
+// batch of paste upgrades splices the chips between its ranges back as they were.
+func chipsRemoved(effs []Effect, removed, add []placed) []Effect {
+	var back map[*entry]bool
+	if len(removed) > 0 && len(add) > 0 {
+		back = make(map[*entry]bool, len(add))
+		for _, a := range add {
+			back[a.e] = true
+		}
+	}
+	for _, r := range removed {
+		if !back[r.e] {
+			effs = append(effs, ChipRemoved{ID: r.e.id, Reference: r.e.ref})
+		}
 	}
 	return effs
 }

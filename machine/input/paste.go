@@ -70,34 +70,80 @@ func mapThrough(p, s, e int) int {
 	return s + 1
 }
 
-func (m *Machine) onPasteUpgrade(ev PasteUpgrade) []Effect {
+// onPasteUpgrades turns ranges of the pasted text into chips, all of them in one
+// transaction: one splice from the first range to the end of the last (the chips between
+// them carried through as they were), one undo step, one SetView. A matcher's answer for a
+// paste of 2,000 references was 2,000 transactions, each one drawn, and the page froze for
+// seconds, quadratically in the references; its undo records also pushed the paste's own out
+// of the ring. A range the attempt cannot take (outside the pasted text, over a chip already
+// made or an earlier range, splitting a surrogate pair) stays text; when no range is taken,
+// the answer is why the last one in the text was not.
+func (m *Machine) onPasteUpgrades(id PasteID, ups []Component) []Effect {
 	p := m.paste
-	if p == nil || p.id != ev.Paste {
+	if p == nil || p.id != id {
 		return refused(Stale)
 	}
-	r := ev.Range
-	if r.Start < 0 || r.End <= r.Start || r.End > p.size {
-		return refused(OutOfRange)
+	ups = slices.Clone(ups)
+	smallsort.Stable(ups, func(a, b Component) int { return a.Range.Start - b.Range.Start })
+	type take struct {
+		at, end int // in the draft before the batch
+		ref     Reference
 	}
-	at := p.start + r.Start
-	i := 0
-	for ; i < len(p.done) && p.done[i].End <= r.Start; i++ {
-		at -= p.done[i].End - p.done[i].Start - 1
+	var (
+		took  []take
+		done  = make([]Range, 0, len(p.done)+len(ups))
+		why   Reason
+		shift = 0 // what the chips made before a range took off the draft
+		i     = 0
+	)
+	for _, u := range ups {
+		r := u.Range
+		if r.Start < 0 || r.End <= r.Start || r.End > p.size {
+			why = OutOfRange
+			continue
+		}
+		for ; i < len(p.done) && p.done[i].End <= r.Start; i++ {
+			shift += p.done[i].End - p.done[i].Start - 1
+			done = append(done, p.done[i])
+		}
+		at := p.start + r.Start - shift
+		end := at + r.End - r.Start
+		if i < len(p.done) && p.done[i].Start < r.End || len(took) > 0 && at < took[len(took)-1].end || m.splitsPair(at) || m.splitsPair(end) {
+			why = Guard
+			continue
+		}
+		took = append(took, take{at, end, u.Reference})
+		done = append(done, r)
 	}
-	if i < len(p.done) && p.done[i].Start < r.End {
-		return refused(Guard)
+	if len(took) == 0 {
+		if len(ups) == 0 {
+			return nil
+		}
+		return refused(why)
 	}
-	end := at + r.End - r.Start
-	if m.splitsPair(at) || m.splitsPair(end) {
-		return refused(Guard)
+	s, e := took[0].at, took[len(took)-1].end
+	old := m.occ.in(s, e, m.buf.Len())
+	ins := make([]uint16, 0, e-s)
+	add := make([]placed, 0, len(old)+len(took))
+	pos, k := s, 0
+	for _, t := range took {
+		for ; k < len(old) && old[k].pos < t.at; k++ {
+			add = append(add, placed{pos: s + len(ins) + old[k].pos - pos, e: old[k].e})
+		}
+		ins = append(m.buf.appendRange(ins, pos, t.at), placeholderUnit)
+		m.nextID++
+		add = append(add, placed{pos: s + len(ins) - 1, e: &entry{id: m.nextID, ref: t.ref}})
+		pos = t.end
 	}
-	m.nextID++
-	add := []placed{{pos: at, e: &entry{id: m.nextID, ref: ev.Reference}}}
 	// The match arrives while the user may keep typing after the paste: the selection
-	// stays where it was, mapped through the shrink.
-	sel := Range{mapThrough(m.sel.Start, at, end), mapThrough(m.sel.End, at, end)}
-	effs := m.apply(edit{s: at, e: end, ins: []uint16{placeholderUnit}, add: add, view: true, keepPaste: true, sel: &sel})
-	p.n -= r.End - r.Start - 1
-	p.done = slices.Insert(p.done, i, r)
+	// stays where it was, mapped through each shrink.
+	sel := m.sel
+	for j := len(took) - 1; j >= 0; j-- {
+		t := took[j]
+		sel = Range{mapThrough(sel.Start, t.at, t.end), mapThrough(sel.End, t.at, t.end)}
+	}
+	effs := m.apply(edit{s: s, e: e, ins: ins, add: add, view: true, keepPaste: true, sel: &sel})
+	p.n -= e - s - len(ins)
+	p.done = append(done, p.done[i:]...)
 	return effs
 }

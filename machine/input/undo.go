@@ -131,10 +131,7 @@ func (m *Machine) replay(pos, n int, ins []uint16, add []placed, claim Claim, se
 	m.rev++
 	m.cached = false
 	m.paste = nil
-	effs := make([]Effect, 0, len(removed)+1)
-	for _, r := range removed {
-		effs = append(effs, ChipRemoved{ID: r.e.id, Reference: r.e.ref})
-	}
+	effs := chipsRemoved(make([]Effect, 0, len(removed)+1), removed, add)
 	return append(effs, SetView{Start: pos, End: pos + n, Text: utf16x.String(ins), SelStart: sel.Start, SelEnd: sel.End})
 }
 
