@@ -39,6 +39,7 @@ type Conversation struct {
 	noticeSay func() string
 	// noticeUntilLive marks a notice about reaching the server: it goes once the link is back.
 	noticeUntilLive bool
+	noticeFromBar   bool // the input bar's notice, which it may take back (hub.Notice.Withdraw)
 	unauthorized    bool // this browser has no token: nothing here can work until it has one
 	updateReady     bool // a new build is installed; a reload runs it
 
@@ -486,7 +487,7 @@ func (c *Conversation) listed(list []protocol.SessionInfo) {
 func (c *Conversation) listFailed() bool { return c.notice != "" && c.notice == c.listNotice }
 
 func (c *Conversation) setNotice(text string, untilLive bool) {
-	c.notice, c.noticeUntilLive, c.noticeSay = text, untilLive, nil
+	c.notice, c.noticeUntilLive, c.noticeSay, c.noticeFromBar = text, untilLive, nil, false
 }
 
 // noticeText is the notice shown, reworded in the page's locale when it can be (the bar's).
@@ -511,8 +512,14 @@ func (c *Conversation) onSessionCreated(ctx app.Context, a app.Action) {
 // onInputNotice shows (or, empty, clears) the input bar's notice about a send.
 func (c *Conversation) onInputNotice(ctx app.Context, a app.Action) {
 	if n, ok := a.Value.(hub.Notice); ok {
+		if n.Withdraw {
+			if c.noticeFromBar {
+				c.setNotice("", false)
+			}
+			return
+		}
 		c.setNotice(n.Text, n.UntilLive)
-		c.noticeSay = n.Say
+		c.noticeSay, c.noticeFromBar = n.Say, n.Text != ""
 	}
 }
 

@@ -192,6 +192,11 @@ func TestOversizedPromptIsRefusedAndKept(t *testing.T) {
 	require.Len(t, thread(t, ctx), 2, "nothing was stored")
 	require.True(t, get(t, ctx, chromedp.Evaluate[bool](`window.sessionTextarea === document.querySelector('#composer-input')`)),
 		"the notice does not rebuild the composer")
+
+	// The person gives up on it and empties the box: the notice about that text goes with
+	// it (it stood over the empty box, and over a question that came later).
+	selectRange(t, ctx, 0, 129*1024)
+	do(t, ctx, 10*time.Second, backspace, waitDraft(""), waitJS(`!document.querySelector('.notice')`))
 }
 
 // contrastJS returns the WCAG contrast ratio of an element's text against what is painted

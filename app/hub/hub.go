@@ -114,6 +114,9 @@ type Notice struct {
 	UntilLive bool
 	// Say words it again in the page's locale, for a switch while it shows (nil: Text).
 	Say func() string
+	// Withdraw takes back the input bar's last notice, and only its: the draft it spoke of
+	// is gone (QA round 19: "not sent, your text is back" stood over an empty box).
+	Withdraw bool
 }
 
 // NoticeOf words the machine's notice. err is the send's error when there was one (the

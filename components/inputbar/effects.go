@@ -53,6 +53,7 @@ func (sh *shell) apply(sc *scope, effs []input.Effect) {
 			}
 		case input.Notice:
 			sh.ctx.NewActionWithValue(ActionNotice, hub.NoticeOf(x, sc.lastErr))
+			sc.noticed = x.Restored
 		case input.MatchPaste:
 			sh.matchPaste(sc, x)
 		}
@@ -158,6 +159,10 @@ func (sh *shell) flush() {
 		sh.bd.root.Set("scrollTop", sh.ta.Get("scrollTop"))
 	}
 	sh.bd.setGhost(sc.m.Ghost())
+	if sc.noticed && sc.m.Len() == 0 {
+		sc.noticed = false
+		sh.ctx.NewActionWithValue(ActionNotice, hub.Notice{Withdraw: true})
+	}
 	if empty := sc.m.Len() == 0; empty != sh.empty {
 		sh.empty = empty
 		sh.placeholder()

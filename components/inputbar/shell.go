@@ -84,6 +84,9 @@ type scope struct {
 	savedRev uint64
 	cancels  map[input.AttemptID]context.CancelFunc
 	lastErr  error // the send's error while its settlement is applied
+	// noticed says the last notice spoke of the text it put back in the box: it is taken
+	// back once the box is emptied.
+	noticed bool
 }
 
 func newShell(ctx app.Context, b *Bar) *shell {
