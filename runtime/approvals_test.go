@@ -182,7 +182,9 @@ func TestApprovalGrantsShowTheirUseAndRetryGrantsNothing(t *testing.T) {
 // TestQueueStatusSaysWhoSpoke: a thread's status names the writer of its last message: a
 // script's send() is the script's, not the agent's words.
 func TestQueueStatusSaysWhoSpoke(t *testing.T) {
-	rt := fresh(t)
+	// It writes the log itself: an agent would run the prompt as a turn, and the status is
+	// then that turn's, which may begin after the script's words (CI saw it empty).
+	rt := freshWith(t, Options{Exclusive: true, NoAgent: true})
 	ctx := context.Background()
 	a := newSession(t, rt)
 	logMessage(t, rt, a, protocol.EventUserMessage, protocol.Message{Text: "/script send('done')"})
