@@ -8,7 +8,9 @@ import (
 	"image"
 	"image/png"
 	"math"
+	"strconv"
 	"strings"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -301,11 +303,22 @@ func glyphPx(t *testing.T, ch string) float64 {
 }
 
 // pick clicks the menu's option labelled label.
+//
+// It clicks again, as a person would, if the option is still offered 1.5 s after a click:
+// under a loaded CI a click was once lost (the menu stayed open on "@alp" with the option in
+// it; docs/qa-round19.md, "Left open"), and this test is about the chips' layout. It is done
+// once the option it clicked is no longer offered.
 func pick(label string) chromedp.Action[chromedp.Void] {
+	at := "window.__pick" + strconv.FormatInt(picks.Add(1), 10)
 	return waitJS(`(() => { const o = [...document.querySelectorAll('#composer-menu [role=option]')]
 		.find(o => o.querySelector('.ib-option-label').textContent === ` + quote(label) + `);
-		if (o) o.click(); return !!o })()`)
+		if (!o) return !!` + at + `;
+		if (!` + at + ` || Date.now() - ` + at + ` > 1500) { ` + at + ` = Date.now(); o.click(); }
+		return false })()`)
 }
+
+// picks numbers each pick's clicks apart.
+var picks atomic.Int64
 
 // evalAwait evaluates js and waits for the promise it returns.
 func evalAwait(t *testing.T, ctx context.Context, js string) bool {
