@@ -42,8 +42,12 @@ type CandidatesArrived struct {
 // Hover makes option Index active (mouse over).
 type Hover struct{ Index int }
 
-// Choose picks option Index (a click).
-type Choose struct{ Index int }
+// Choose picks the option whose ID() is ID: a click on what the person saw. It names the
+// option, not its place, because the menu can change between a render and the click (a
+// source's answer arrives and re-ranks it; the view draws that a frame later), and a place
+// would then pick an option the person never clicked. An option no longer offered is no
+// pick.
+type Choose struct{ ID string }
 
 // Dismiss closes the menu (blur, a click outside) and keeps the hit for Space; typing on in
 // the same word opens it again (only Escape closes it for the word).
@@ -511,10 +515,15 @@ func (c *Controller) Dispatch(ev Event) []Effect {
 		c.setActive(ev.Index)
 		return c.syncMenu(nil)
 	case Choose:
-		if !c.menu.Open || ev.Index < 0 || ev.Index >= len(c.menu.Options) {
+		if !c.menu.Open {
 			return nil
 		}
-		return c.pick(ev.Index, false, nil)
+		for i, o := range c.menu.Options {
+			if o.ID() == ev.ID {
+				return c.pick(i, false, nil)
+			}
+		}
+		return nil
 	case Dismiss:
 		if !c.hasHit {
 			return nil

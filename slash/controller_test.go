@@ -24,6 +24,30 @@ func menuHarness(t *testing.T) (*harness, *src, *src) {
 	return h, cmd, skill
 }
 
+// TestAClickPicksTheOptionItWasOn: a click names the option the person saw, so an answer
+// that re-ranks the menu between the render and the click does not turn it into a pick
+// of whatever now stands in that place; an option no longer offered is no pick.
+func TestAClickPicksTheOptionItWasOn(t *testing.T) {
+	h, cmd, _ := menuHarness(t)
+	seen := h.c.Menu().Options[1]
+	require.Equal(t, "rename", seen.Item.ID)
+
+	// "rebase" arrives and takes the place "rename" had on screen.
+	cmd.items = []Item{{ID: "review"}, {ID: "rebase"}, {ID: "rename"}}
+	h.settle(h.typeDraft("/r|", Plain))
+	h.settle(h.typeDraft("/re|", Plain))
+	require.Equal(t, "rebase", h.c.Menu().Options[1].Item.ID)
+
+	effs := h.c.Dispatch(Choose{ID: seen.ID()})
+	assert.Equal(t, []Item{{ID: "rename"}}, cmd.picks, "the option clicked, not the one now in its place")
+	require.Len(t, of[Picked](effs), 1)
+
+	h.settle(h.typeDraft("/re|", Plain))
+	gone := Option{cmd.key(), Item{ID: "retire"}}.ID()
+	assert.Empty(t, h.c.Dispatch(Choose{ID: gone}), "an option no longer offered is no pick")
+	assert.Len(t, cmd.picks, 1)
+}
+
 func TestKeyArbitration(t *testing.T) {
 	tests := []struct {
 		name        string
@@ -83,7 +107,7 @@ func TestMenuEffects(t *testing.T) {
 	// Hover and click.
 	assert.Equal(t, 2, len(of[shown](append(h.c.Dispatch(Hover{Index: 2}), h.c.Dispatch(Hover{Index: 1})...))))
 	assert.Empty(t, h.c.Dispatch(Hover{Index: 9}))
-	effs = h.c.Dispatch(Choose{Index: 2})
+	effs = h.c.Dispatch(Choose{ID: h.c.Menu().Options[2].ID()})
 	assert.Equal(t, []Item{{ID: "refactor"}}, skill.picks)
 	assert.Empty(t, cmd.picks)
 	assert.Equal(t, Picked{Source: skill.key(), Outcome: InsertText("/refactor "), Rewrote: true}, of[Picked](effs)[0])
@@ -158,7 +182,7 @@ func TestEnterSendsACompleteCommand(t *testing.T) {
 	}{
 		{"enter on a complete command sends", complete, press("Enter"), true, true, true},
 		{"tab only completes", complete, press("Tab"), true, false, true},
-		{"a click only completes", complete, Choose{Index: 0}, true, false, true},
+		{"a click only completes", complete, Choose{ID: Option{SourceKey{'/', "cmd"}, Item{ID: "help"}}.ID()}, true, false, true},
 		{"enter on a command that needs an argument only completes", BeginCommand(input.Claim{Token: "/help ", Hint: "<slug>"}), press("Enter"), true, false, true},
 		{"a refused rewrite sends nothing", complete, press("Enter"), false, false, true},
 		{"an IME Enter neither picks nor sends", complete, Key{Key: "Enter", Composing: true}, true, false, false},

@@ -59,7 +59,10 @@ func FuzzTurns(f *testing.F) {
 			case 3:
 				ev = Hover{Index: arg % 4}
 			case 4:
-				ev = Choose{Index: arg % 4}
+				ev = Choose{ID: "opt-gone"}
+				if opts := c.Menu().Options; len(opts) > 0 {
+					ev = Choose{ID: opts[arg%len(opts)].ID()}
+				}
 			case 5:
 				ev = Dismiss{}
 			case 6:

@@ -78,7 +78,7 @@ func TestTurns(t *testing.T) {
 		{
 			name:    "pick: a source that acts on its own closes the menu and keeps the hit",
 			sources: []SourceInfo{{Key: cmd}},
-			events:  []Event{observe, arrive, Choose{Index: 0}, PickAnswered{Source: cmd}},
+			events:  []Event{observe, arrive, Choose{ID: Option{cmd, Item{ID: "review"}}.ID()}, PickAnswered{Source: cmd}},
 			want: []Effect{fetch(1, cmd), ShowMenu{Version: 1},
 				AskPick{Source: cmd, Item: Item{ID: "review"}, Hit: review},
 				Picked{Source: cmd}, HideMenu{}},
@@ -87,7 +87,7 @@ func TestTurns(t *testing.T) {
 		{
 			name:     "pick: an answer from another source is dropped",
 			sources:  []SourceInfo{{Key: cmd}},
-			events:   []Event{observe, arrive, Choose{Index: 0}, PickAnswered{Source: skills, Outcome: claim}},
+			events:   []Event{observe, arrive, Choose{ID: Option{cmd, Item{ID: "review"}}.ID()}, PickAnswered{Source: skills, Outcome: claim}},
 			want:     []Effect{fetch(1, cmd), ShowMenu{Version: 1}, AskPick{Source: cmd, Item: Item{ID: "review"}, Hit: review}},
 			wantHit:  true,
 			wantOpen: true,

@@ -276,15 +276,16 @@ func (b *Bar) Render() app.UI {
 							app.Range(menu.Options[grp.from:grp.to]).Slice(func(j int) app.UI {
 								i := grp.from + j
 								o := menu.Options[i]
-								return app.Li().ID(listboxID+"-"+o.ID()).
+								id := o.ID()
+								return app.Li().ID(listboxID+"-"+id).
 									Class("ib-option").
 									Role("option").
 									Aria("selected", strconv.FormatBool(i == menu.Active)).
 									DataSet("source", o.Source.String()).
 									OnMouseDown(func(ctx app.Context, e app.Event) { e.PreventDefault(); ctx.PreventUpdate() }).
-									// Scoped by the option's index: the element at a place in a
-									// group can show another option after the menu changes.
-									OnClick(func(ctx app.Context, e app.Event) { b.choose(ctx, i) }, app.EventScope(i)).
+									// Scoped by the option: the element at a place in a group can
+									// show another option after the menu changes.
+									OnClick(func(ctx app.Context, e app.Event) { b.choose(ctx, id) }, app.EventScope(id)).
 									Body(
 										// A session's title or a file's name in another script is
 										// laid out by its own first strong letter (QA round 12 #13).

@@ -157,11 +157,11 @@ func (b *Bar) clickSubmit(ctx app.Context, mode input.Mode) {
 	}
 }
 
-// choose picks a menu option with the mouse.
-func (b *Bar) choose(ctx app.Context, i int) {
+// choose picks the menu option the person clicked, by its identity (slash.Choose).
+func (b *Bar) choose(ctx app.Context, id string) {
 	ctx.PreventUpdate()
 	if sh, ok := b.live(); ok {
-		sh.runSlash(sh.cur, sh.cur.sl.Dispatch(slash.Choose{Index: i}))
+		sh.runSlash(sh.cur, sh.cur.sl.Dispatch(slash.Choose{ID: id}))
 		sh.ta.Call("focus")
 		sh.flush()
 	}
