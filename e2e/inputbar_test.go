@@ -175,7 +175,8 @@ func TestInputBarClipboard(t *testing.T) {
 }
 
 // TestInputBarCommandClaim: "/exa", the menu, Tab claims /example with its usage as ghost
-// text; past the examples' menu, Enter runs it: the server answers with the usage.
+// text; past the examples' menu, Enter runs it: the server answers with the usage. After
+// leading white space, the menu offers the command too.
 func TestInputBarCommandClaim(t *testing.T) {
 	t.Parallel()
 	srv := startServer(t, t.TempDir(), "127.0.0.1:0")
@@ -193,6 +194,10 @@ func TestInputBarCommandClaim(t *testing.T) {
 	require.Equal(t, "/example", strings.TrimSpace(msgs[0].Text))
 	require.Contains(t, msgs[1].Text, "Usage: /example <slug>")
 	require.Empty(t, evalString(t, ctx, `document.querySelector('#composer-backdrop .ib-ghost').textContent`), "the ghost goes with the claim")
+
+	// After white space only, the server still reads a command, so the menu offers it; the
+	// pick starts the draft.
+	do(t, ctx, 10*time.Second, typeText("  /exa"), menuOpen("/example"), tab, waitDraft("/example "))
 }
 
 // TestInputBarNoMenuInsideWords: an address and a URL open no menu; a trigger at a word

@@ -1,11 +1,12 @@
 package slash
 
 import (
+	"strings"
+	"unicode"
 	"unicode/utf8"
 
 	"parley/machine/enum"
 	"parley/machine/input"
-
 	"parley/machine/utf16x"
 )
 
@@ -49,9 +50,10 @@ type Hit struct {
 	Span input.Span
 }
 
-// Leads reports whether the hit starts the draft. A command is one only there (the server's
-// door reads it at the prompt's start, as in Claude Code and Codex), so its source offers
-// nothing elsewhere: a menu it offered mid-draft had no pick that could work.
+// Leads reports whether the hit starts the draft (after white space only: Detect's span of
+// such a `/` hit starts at 0). A command is one only there (the server's door reads it at
+// the prompt's start, as in Claude Code and Codex), so its source offers nothing elsewhere:
+// a menu it offered mid-draft had no pick that could work.
 func (h Hit) Leads() bool { return h.Span.Start == 0 }
 
 // Detect finds the trigger the caret (a collapsed selection, in UTF-16 code units) sits in.
@@ -92,13 +94,17 @@ func Detect(draft string, caret int, tier Tier) (Hit, bool) {
 			q = q[1:]
 		}
 	}
+	start := caret - utf16x.Len(draft[i-1:b])
+	if draft[i-1] == '/' && strings.TrimLeftFunc(draft[:i-1], unicode.IsSpace) == "" {
+		// Only white space before the slash: the server's door still reads a command there
+		// (protocol.ResolveCommand trims it), so the hit leads, and a pick replaces the white
+		// space too: a command's claim starts the draft.
+		start = 0
+	}
 	return Hit{
 		Trigger: rune(draft[i-1]),
 		Query:   q,
-		Span: input.Span{
-			Start: caret - utf16x.Len(draft[i-1:b]),
-			End:   caret + utf16x.Len(draft[b:end]),
-		},
+		Span:    input.Span{Start: start, End: caret + utf16x.Len(draft[b:end])},
 	}, true
 }
 

@@ -6,6 +6,7 @@ import (
 	"github.com/stretchr/testify/assert"
 
 	"parley/machine/input"
+	"parley/protocol"
 )
 
 func TestDetect(t *testing.T) {
@@ -154,14 +155,28 @@ func TestHitLeads(t *testing.T) {
 		{"/exa|mple more", true},
 		{"hello /exa|", false},
 		{"hello\n/exa|", false}, // a line's start is not the prompt's
-		{"  /exa|", false},
+		// Only white space before it: the server's door reads a command there too
+		// (protocol.ResolveCommand), so the menu offers commands, and a pick replaces the
+		// white space with the command.
+		{"  /exa|", true},
+		{"\n/exa|", true},
+		{" \t\n /exa|", true},
+		{"  @al|", false},
 		{"@al|", true},
 	} {
 		draft, caret := fixture(tt.draft)
 		h, ok := Detect(draft, caret, Plain)
 		if assert.True(t, ok, tt.draft) {
 			assert.Equal(t, tt.leads, h.Leads(), tt.draft)
+			if tt.leads {
+				assert.Equal(t, 0, h.Span.Start, "%q: a pick starts the draft", tt.draft)
+			}
 		}
+	}
+	// A protocol.ResolveCommand reads a command wherever Leads says one leads.
+	for _, d := range []string{"  /help", "\n/help", " \t\n /help"} {
+		_, ok := protocol.ResolveCommand(d)
+		assert.True(t, ok, "%q", d)
 	}
 }
 
