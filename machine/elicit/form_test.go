@@ -838,7 +838,8 @@ func TestHint(t *testing.T) {
 		// nothing (one pick, no characters).
 		{`{"type":"array","items":{"type":"string","enum":["a","b","c"]},"minItems":1,"maxItems":3}`, "pick 1–3", "选 1–3 项"},
 		{`{"type":"array","items":{"type":"string","enum":["a","b","c"]},"minItems":2}`, "pick at least 2", "至少选 2 项"},
-		{`{"type":"array","items":{"type":"string","enum":["a","b","c"]},"minItems":1}`, "", ""},
+		// A required group says its first pick is needed (it cannot carry aria-required).
+		{`{"type":"array","items":{"type":"string","enum":["a","b","c"]},"minItems":1}`, "pick at least 1", "至少选 1 项"},
 		{`{"type":"array","items":{"type":"string","enum":["a","b","c"]},"maxItems":2}`, "pick up to 2", "最多选 2 项"},
 		{`{"type":"string","minLength":2}`, "at least 2 characters", "至少 2 个字符"},
 		{`{"type":"string","minLength":0}`, "", ""},
@@ -849,12 +850,18 @@ func TestHint(t *testing.T) {
 		{sDate, "", ""},
 	} {
 		fd := New(askReq(tt.schema), DefaultOptions()).Fields()[0]
+		if fd.Kind == Multi && !fd.Required {
+			t.Fatalf("%s: a lone question is required", tt.schema)
+		}
 		if got := Hint(fd, i18n.English); got != tt.want {
 			t.Errorf("%s: got %q, want %q", tt.schema, got, tt.want)
 		}
 		if got := Hint(fd, i18n.Chinese); got != tt.zh {
 			t.Errorf("%s in Chinese: got %q, want %q", tt.schema, got, tt.zh)
 		}
+	}
+	if got := Hint(Field{Kind: Multi}, i18n.English); got != "" {
+		t.Errorf("an optional group of checkboxes: got %q, want nothing", got)
 	}
 }
 

@@ -38,6 +38,12 @@ func Hint(fd Field, l i18n.Locale) string {
 		} else {
 			add(rangeHint(l, picksRange, fd.MinItems, fd.MaxItems, 1))
 		}
+		if len(parts) == 0 && fd.Required {
+			// A required group of checkboxes cannot say so itself (a group takes no
+			// aria-required), and its first pick is its answer: the hint says it, for the eye
+			// and, through aria-describedby, for a screen reader.
+			parts = append(parts, l.T(i18n.HintPicksMin, 1))
+		}
 	}
 	if fd.Kind.typed() && fd.Kind != Number && fd.Kind != Integer {
 		add(rangeHint(l, charsRange, fd.MinLength, fd.MaxLength, 0))
