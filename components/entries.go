@@ -44,14 +44,19 @@ func renderRun(m store.Message, waiting bool) app.UI {
 	if waiting {
 		status = tr(i18n.RunWaiting)
 	}
+	// One article in the log, named by its title and status ("Script, Failed"), as a
+	// message is one: its parts were loose text to a screen reader.
+	id := "run-" + m.ID
 	return app.Div().
 		Class("entry entry-run status-"+string(m.Status)).
+		Role("article").
+		Aria("labelledby", id+"-title "+id+"-status").
 		DataSet("offset", strconv.FormatUint(m.Offset, 10)).
 		DataSet("run", m.ID).
 		Body(
 			app.Div().Class("entry-head").Body(
-				app.Span().Class("entry-title").Text(runTitle(m.Title)),
-				app.Span().Class("entry-status").Text(status),
+				app.Span().Class("entry-title").ID(id+"-title").Text(runTitle(m.Title)),
+				app.Span().Class("entry-status").ID(id+"-status").Text(status),
 			),
 			app.If(m.Detail != "", func() app.UI {
 				return app.Pre().Class("entry-output").Text(m.Detail)

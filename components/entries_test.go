@@ -67,6 +67,10 @@ func TestRunCardShowsOutputAndResultAsText(t *testing.T) {
 	assert.Contains(t, html, "status-failed")
 	assert.Contains(t, html, "script:1:1: boom")
 	assert.Contains(t, html, `data-run="slash-command:2"`)
+	// One article to a screen reader, named by its title and its status.
+	assert.Contains(t, html, `role="article" aria-labelledby="run-slash-command:2-title run-slash-command:2-status"`)
+	assert.Contains(t, html, `id="run-slash-command:2-title">Script<`)
+	assert.Contains(t, html, `id="run-slash-command:2-status">`)
 }
 
 func runCardHTML(t *testing.T, m store.Message) string {
