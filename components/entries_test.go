@@ -5,6 +5,7 @@ import (
 	"strings"
 	"testing"
 
+	"parley/components/internal/domtest"
 	"parley/components/viewtest"
 
 	"github.com/stretchr/testify/assert"
@@ -68,9 +69,11 @@ func TestRunCardShowsOutputAndResultAsText(t *testing.T) {
 	assert.Contains(t, html, "script:1:1: boom")
 	assert.Contains(t, html, `data-run="slash-command:2"`)
 	// One article to a screen reader, named by its title and its status.
-	assert.Contains(t, html, `role="article" aria-labelledby="run-slash-command:2-title run-slash-command:2-status"`)
-	assert.Contains(t, html, `id="run-slash-command:2-title">Script<`)
-	assert.Contains(t, html, `id="run-slash-command:2-status">`)
+	card := domtest.Parse(t, html).One(t, ".entry-run")
+	assert.Equal(t, "article", card.Attrs["role"])
+	assert.Equal(t, "run-slash-command:2-title run-slash-command:2-status", card.Attrs["aria-labelledby"])
+	assert.Equal(t, "Script", card.One(t, "[id=run-slash-command:2-title]").TextContent())
+	assert.Equal(t, "failed", card.One(t, "[id=run-slash-command:2-status]").TextContent())
 }
 
 func runCardHTML(t *testing.T, m store.Message) string {
@@ -228,8 +231,11 @@ func TestARunWaitingOnItsQuestionSaysSo(t *testing.T) {
 	run := store.Message{Role: store.RoleRun, ID: "r1", Title: "Script", Status: store.StatusRunning}
 	confirm := decisionMessage(store.StatusPending, protocol.DecisionRequest{Kind: protocol.KindConfirm, Message: "Go?"})
 	html := viewtest.Render(t, &Thread{Messages: []store.Message{run, confirm}})
-	assert.Contains(t, html, `<span class="entry-status">waiting for you</span>`)
+	status := func(html string) string {
+		return domtest.Parse(t, html).One(t, ".entry-run").One(t, ".entry-status").TextContent()
+	}
+	assert.Equal(t, "waiting for you", status(html))
 	confirm.Status = store.StatusAnswered
 	html = viewtest.Render(t, &Thread{Messages: []store.Message{run, confirm}})
-	assert.Contains(t, html, `<span class="entry-status">running…</span>`)
+	assert.Equal(t, "running…", status(html))
 }
