@@ -140,7 +140,7 @@ func TestAPendingDecisionMorphsTheInputAreaAndKeepsTheBar(t *testing.T) {
 			header := dlg.One(t, ".morph-header")
 			assert.Equal(t, "Chat about this", header.One(t, "button.chat-about").TextContent())
 			actions := dlg.One(t, ".morph-actions")
-			want := []string{"Decline", "Send"}
+			want := []string{"Decline", "Send Ctrl+Enter"} // Send's chord shown: a multi-line field's only key that sends
 			if tt.name == "approval" || strings.Contains(tt.name, "approval") {
 				want = []string{"Reject Ctrl+Shift+Enter", "Reject with note"} // its chord shown as a hint; the words reject
 			}

@@ -75,7 +75,9 @@ func (m *Mode) Body() app.UI {
 // Primary submits the answers; it is enabled once every required question is answered.
 func (m *Mode) Primary() modes.Action {
 	ok := m.view.CanProceed() && !m.reply.Sending()
-	a := modes.Action{Label: locale.T(i18n.Send), Title: locale.T(i18n.SendAnswers), Disabled: !ok, Run: func(ctx app.Context) {
+	// Ctrl+Enter sends from any field (machine/composer's mode keys); the button shows it,
+	// since in a multi-line field, where Enter breaks the line, it is the only key that does.
+	a := modes.Action{Label: locale.T(i18n.Send), Title: locale.T(i18n.SendAnswers), Keys: "mod+enter", Disabled: !ok, Run: func(ctx app.Context) {
 		m.onEffects(ctx, m.view.Submit())
 	}}
 	if f := m.view.Form(); f.Lone() && !f.Answer(0).Other {
