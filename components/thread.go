@@ -8,6 +8,7 @@ import (
 	"github.com/maxence-charriere/go-app/v10/pkg/app"
 
 	"parley/app/store"
+	"parley/components/inputbar"
 	"parley/i18n"
 	mo "parley/machine/outbox"
 	"parley/protocol"
@@ -76,6 +77,7 @@ func (t *Thread) Render() app.UI {
 	// The thread scrolls: it takes the focus (Tab), so the keyboard can scroll it too (axe:
 	// scrollable-region-focusable).
 	return app.Div().Class("thread").TabIndex(0).Role("region").Aria("label", tr(i18n.ThreadLabel)).OnScroll(t.onScroll).Body(
+		t.jumpSlot(),
 		app.Div().Class("thread-body").Body(
 			// Always there, so the log after it keeps its index and is not rebuilt.
 			app.Div().Class("earlier-slot").Body(
@@ -332,6 +334,7 @@ func (t *Thread) showEarlier(ctx app.Context) {
 // out bottom up (column-reverse), so its scrollTop is 0 at the bottom and negative above.
 func (t *Thread) onScroll(ctx app.Context, e app.Event) {
 	el := e.Get("currentTarget")
+	followAway(el)
 	fromTop := el.Get("scrollHeight").Int() - el.Get("clientHeight").Int() + el.Get("scrollTop").Int()
 	if fromTop > 200 {
 		ctx.PreventUpdate() // a scroll renders nothing
@@ -340,10 +343,12 @@ func (t *Thread) onScroll(ctx app.Context, e app.Event) {
 	t.showEarlier(ctx)
 }
 
-// OnMount relabels the thread when the locale switches.
+// OnMount relabels the thread when the locale switches, and brings it to its newest end
+// when the person sends a prompt (thread_scroll.go).
 func (t *Thread) OnMount(ctx app.Context) {
 	t.ctx, t.mounted = ctx, true
 	relabel(ctx)
+	ctx.Handle(inputbar.ActionSent, t.onSent)
 }
 
 // OnMount relabels the message when the locale switches.

@@ -639,3 +639,28 @@ func TestChatThroughAnEdge(t *testing.T) {
 	// A fresh load through the edge replays every event once.
 	assertReloadShows(t, ctx, all)
 }
+
+// TestSendingShowsTheNewestEnd: a prompt sent while the person reads further up brings the
+// thread to its newest end, where the prompt lands (QA round 20 #2: it landed out of sight);
+// while scrolled up, a button takes them there.
+func TestSendingShowsTheNewestEnd(t *testing.T) {
+	t.Parallel()
+	_, ctx := openSession(t, `/script [send("message %d" % i) for i in range(30)]`)
+	do(t, ctx, 30*time.Second, waitJS(`!!document.querySelector('.entry-run.status-done')`))
+	const top = `document.querySelector('.thread').scrollTop`
+	const button = `document.querySelector('.thread .jump-newest')`
+	scrollUp := func() {
+		t.Helper()
+		do(t, ctx, 10*time.Second, waitJS(`(document.querySelector('.thread').scrollTop = -900, true)`),
+			waitJS(button+`.checkVisibility()`))
+	}
+	require.False(t, evalBool(t, ctx, button+`.checkVisibility()`), "at the newest end, no button")
+
+	scrollUp()
+	do(t, ctx, 20*time.Second, chromedp.Focus(composer), typeText("are you there?"), pressEnter(0),
+		waitJS(top+` > -2 && !`+button+`.checkVisibility()`))
+
+	scrollUp()
+	do(t, ctx, 10*time.Second, chromedp.Click(`.thread .jump-newest`, chromedp.NodeVisible), waitJS(top+` > -2`))
+	require.Equal(t, "composer-input", evalString(t, ctx, `document.activeElement.id`), "a click keeps the focus in the box")
+}

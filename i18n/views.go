@@ -367,7 +367,7 @@ const (
 )
 
 // Last is the last message id (the tests walk every id up to it).
-const Last = lastBatchWord
+const Last = lastThreadWord
 
 var views = map[Msg][nLocales]string{
 	ThreadLabel:        {"Thread", "对话线程"},

@@ -31,6 +31,9 @@ const (
 	ActionSessionCreated = "parley.session.created"
 	// ActionNotice asks the conversation to show a notice; value: hub.Notice.
 	ActionNotice = "parley.notice"
+	// ActionSent says the person sent a prompt (its value is the session's key, "" for a
+	// session not created yet): the thread shows its newest end, where the prompt lands.
+	ActionSent = "parley.prompt.sent"
 	// ActionCarryDraft moves a draft from one session to another; value: Carry. The hero
 	// sends it when the person re-picks a workspace: the words typed go along.
 	ActionCarryDraft = "parley.draft.carry"

@@ -24,6 +24,7 @@ func (sh *shell) submit(sc *scope, mode input.Mode) {
 // send hands a submit to the hub and settles the attempt with its result.
 func (sh *shell) send(sc *scope, attempt input.AttemptID, text string, mode input.Mode) {
 	sh.ctx.NewActionWithValue(ActionNotice, hub.Notice{}) // a new send clears the last notice
+	sh.ctx.NewActionWithValue(ActionSent, sc.key)
 	sc.noticed = false
 	if box := outbox.Current(); box != nil && sc.key != "" {
 		// A session's prompts go through the page's outbox (docs/pwa.md, "Sending while the
