@@ -419,12 +419,15 @@ func TestAnsweredInAnotherTab(t *testing.T) {
 	require.Equal(t, "Yes", evalString(t, ctx, `document.querySelector('.entry-decision .entry-outcome').textContent`))
 }
 
-// TestTimeoutLeavesANote: nobody answers; the mode exits with a one-line note.
+// TestTimeoutLeavesANote: nobody answers; the mode exits with a one-line note, which goes
+// once the person types (QA round 20 #1: it stayed through typing, a send and the reply).
 func TestTimeoutLeavesANote(t *testing.T) {
 	t.Parallel()
 	_, ctx := openDecision(t, `/script confirm('Anyone?', timeout=1)`)
 	do(t, ctx, 20*time.Second, waitJS(modeGone))
-	require.Equal(t, "No response, timed out.", evalString(t, ctx, `document.querySelector('.composer-note[role=status]').textContent`))
+	const note = `document.querySelector('.composer-note[role=status]').textContent`
+	require.Equal(t, "No response, timed out.", evalString(t, ctx, note))
+	do(t, ctx, 10*time.Second, chromedp.Focus(composer), typeText("s"), waitJS(note+` === ""`))
 }
 
 // TestReloadBringsTheQuestionBack reloads mid-question: the question is back, with the

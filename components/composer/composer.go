@@ -149,6 +149,7 @@ func (c *Composer) OnMount(ctx app.Context) {
 	ctx.Handle(locale.ActionChanged, func(ctx app.Context, a app.Action) {
 		ctx.Update() // relabel in place: the same elements, new words
 	})
+	ctx.Handle(inputbar.ActionSent, func(ctx app.Context, a app.Action) { c.clearNote(ctx, app.Event{}) })
 	ctx.Handle(ActionOpenFnForm, func(ctx app.Context, a app.Action) {
 		name, _ := a.Value.(string)
 		c.run(ctx, c.machine.Dispatch(machine.OpenFnForm{Function: name}))
@@ -633,10 +634,24 @@ func (c *Composer) Render() app.UI {
 	)
 }
 
+// clearNote takes the note away: the person typed, or sent.
+func (c *Composer) clearNote(ctx app.Context, _ app.Event) {
+	if c.machine.Note() == "" {
+		ctx.PreventUpdate()
+		return
+	}
+	c.machine.Dispatch(machine.ClearNote{})
+}
+
 // renderBar is the bar's seat. Hidden by a class, never by Hidden(false): go-app writes a
 // false boolean into the pre-rendered HTML as hidden="false", which a browser reads as hidden.
 func (c *Composer) renderBar(morphed bool) app.UI {
 	bar := app.Div().Class("composer-bar")
+	if c.machine.Note() != "" {
+		// The note a timeout left goes once the person types (docs/composer.md, "Timeouts").
+		// Only while there is one: every keystroke would otherwise cross into this handler.
+		bar = bar.OnInput(c.clearNote)
+	}
 	if morphed {
 		bar = bar.Class("is-hidden")
 	}
