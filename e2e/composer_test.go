@@ -750,6 +750,25 @@ func TestKeysTypedAsThePageComesBackGoToTheQuestion(t *testing.T) {
 	waitReply(t, ctx, "name=Ada Lovelace")
 }
 
+// TestKeysTypedAsThePageComesBackGoToTheQuestionTheyWereOn: in a form of several
+// questions, the keys typed while the page comes back go to the question the person was on,
+// never into another (QA round 20 #6: they went into the first question's hidden field, and
+// were sent as its answer).
+func TestKeysTypedAsThePageComesBackGoToTheQuestionTheyWereOn(t *testing.T) {
+	t.Parallel()
+	_, ctx := openDecision(t, `/script r = ask('Address', {'type': 'object', 'properties': {'city': {'type': 'string', 'title': 'City'}, 'street': {'type': 'string', 'title': 'Street'}, 'zip': {'type': 'string', 'title': 'Zip'}}, 'required': ['city', 'street', 'zip']}); send(r['city'] + '|' + r['street'] + '|' + r['zip'])`, waitJS(focusIn))
+	const field = `document.querySelectorAll('#composer-mode .field-input:not(.other-input)')`
+	do(t, ctx, 20*time.Second, pastGuard(), chromedp.KeyEvent("Paris"), pressEnter(0), waitJS(field+`[1] === document.activeElement`),
+		chromedp.KeyEvent("Rue"), pressEnter(0), waitJS(field+`[2] === document.activeElement`), chromedp.KeyEvent("750"),
+		chromedp.Sleep(1500*time.Millisecond)) // the answers are kept
+	do(t, ctx, 30*time.Second, chromedp.Reload())
+	typeAt(t, ctx, rand.New(rand.NewPCG(5, 5)), "08", [2]time.Duration{40 * time.Millisecond, 100 * time.Millisecond})
+	const values = `[...` + field + `].map(f => f.value).join('|')`
+	waitShowing(t, ctx, 20*time.Second, values+` === 'Paris|Rue|75008'`, values+` + ' | draft: ' + document.querySelector('#composer-input')?.value`)
+	do(t, ctx, 10*time.Second, pressEnter(0))
+	waitReply(t, ctx, "Paris|Rue|75008")
+}
+
 // TestTheComposersBatchPicksSurviveAReload: a batch of approvals answered request by request
 // in the composer keeps its picks across a reload, under the key its thread card and
 // /approvals keep them under, so all three show the same (QA round 12 #18, the composer's

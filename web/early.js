@@ -105,19 +105,31 @@
     held.open = !!sid && !!sessionStorage.getItem("parley.entered." + sid);
   } catch (_) { /* no storage: nothing was kept */ }
   window.parleyDecisionKeys = (into) => {
-    if (!held.open) return;
-    held.open = false;
-    // The field the decision focused, else its first one (its focus may come a frame later);
-    // with no keys to give, the focus stays where the decision put it (on a touch screen its
-    // dialog, so no on-screen keyboard covers its buttons: QA round 14 #10).
+    if (!held.open || held.giving) return;
+    held.giving = true;
+    // The field the decision focused. Its focus may come a few frames after this call, so the
+    // keys wait for it (still held, in order, for up to a second); a field is never guessed
+    // (QA round 20 #6: the guess, the form's first field, was a stepped form's hidden first
+    // question, and the keys were sent as its answer). A focus on a choice, or none, gives
+    // them to the draft. With no keys to give, the focus stays where the decision put it (on
+    // a touch screen its dialog, so no on-screen keyboard covers its buttons: QA round 14 #10).
     const typed = (el) => !!el && (el.tagName === "TEXTAREA" || (el.tagName === "INPUT" && /^(text|search|email|url|tel|number|password)$/.test(el.type)));
-    let el = document.activeElement;
-    if (into && held.keys.length && !(typed(el) && el.closest("#composer-mode"))) {
-      el = document.querySelector("#composer-mode .morph-body input, #composer-mode .morph-body textarea");
-      if (typed(el)) el.focus();
-    }
-    const inField = into && typed(el) && !!el.closest("#composer-mode");
-    const field = inField ? el : composer();
+    const inMode = (el) => !!el && el.id !== "composer-mode" && !!el.closest("#composer-mode");
+    const since = performance.now();
+    const give = () => {
+      const el = document.activeElement;
+      if (into && held.keys.length && !inMode(el) && performance.now() - since < 1000) {
+        setTimeout(give, 20);
+        return;
+      }
+      held.open = false;
+      giveTo(into && typed(el) && inMode(el) ? el : null);
+    };
+    give();
+  };
+  const giveTo = (el) => {
+    const inField = !!el;
+    const field = el || composer();
     if (!field) return;
     for (const k of held.keys.splice(0)) {
       if (k === "Enter") {
