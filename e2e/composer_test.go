@@ -662,6 +662,13 @@ func TestAClickOnFunctionsInTheFnFormKeepsTheFocus(t *testing.T) {
 	require.Equal(t, "", evalString(t, ctx, `document.querySelector('#composer-input').value`), "nothing went to the hidden draft")
 	require.True(t, evalBool(t, ctx, `!!document.querySelector('#composer-mode.mode-fn-form')`), "the form is still open")
 	require.Equal(t, "true", evalString(t, ctx, `document.querySelector('`+fns+`').getAttribute('aria-disabled') || ''`), "ƒ Functions says it does nothing now")
+
+	// A click on the form's words puts the focus on its body; the keys typed next are the
+	// form's too (QA round 20 #7: they went into the hidden draft).
+	do(t, ctx, 10*time.Second, chromedp.Click(chromedp.CSS(`#composer-mode .fn-description`)),
+		waitJS(`document.activeElement.id === 'composer-mode'`), chromedp.KeyEvent(" B"))
+	require.Equal(t, "Adaxyz B", evalString(t, ctx, greetField+`.value`), "the keys went to the form")
+	require.Equal(t, "", evalString(t, ctx, `document.querySelector('#composer-input').value`), "nothing went to the hidden draft")
 }
 
 // TestADecisionWaitsForThePauseInTheFnForm: a decision that lands while the person types in

@@ -849,6 +849,13 @@ func (c *Composer) onModeKey(ctx app.Context, e app.Event) {
 			ctx.NewActionWithValue(inputbar.ActionTypeInDraft, v)
 			// After the bar's handler (dispatched first): the letters went where its caret was.
 			ctx.Dispatch(func(app.Context) { c.keptDraft = readDraft() })
+		case machine.ToField:
+			// Focused within the keydown, the field receives the key (Chromium and the
+			// others type into the element focused by then).
+			if f, ok := c.mode.(modes.FieldTaker); ok && f.FocusNow() {
+				continue
+			}
+			e.PreventDefault()
 		case machine.RunPrimary:
 			e.PreventDefault()
 			c.runAction(ctx, true)

@@ -65,6 +65,12 @@ type ToDraft struct {
 	Erase int
 }
 
+// ToField says a key typed on the fn-form's body (a click on its words put the focus there)
+// is its fields': the view moves the focus to the form's field within the key's event, and
+// the browser types the key there. The person opened the form to fill it, and the draft it
+// hides shows nowhere while it is open.
+type ToField struct{}
+
 // Advance is Enter in a one-line field: the mode's next question when it asks one at a time
 // and one follows (modes.Stepper), else its primary action.
 type Advance struct{}
@@ -97,6 +103,7 @@ func (FocusInput) effect()   {}
 func (FocusMode) effect()    {}
 func (Swallow) effect()      {}
 func (ToDraft) effect()      {}
+func (ToField) effect()      {}
 func (Advance) effect()      {}
 func (RunSecondary) effect() {}
 func (RunPrimary) effect()   {}

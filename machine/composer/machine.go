@@ -339,6 +339,12 @@ func (m *Machine) key(k Key) []Effect {
 		return nil
 	}
 	if erase := eraseOf(k.Key); k.On == OnMode && (erase != 0 || utf8.RuneCountInString(k.Key) == 1) && !k.Ctrl && !k.Meta && !k.Alt {
+		if m.Mode() == FnForm {
+			// The person opened the form to fill it: what they type on its body is its
+			// fields', never the hidden draft's (QA round 20 #7: the letters meant for a
+			// field went into the draft, unseen, and out with the next prompt).
+			return []Effect{ToField{}}
+		}
 		// A letter typed before the person moved into the decision: they were writing their
 		// draft when the decision took its place. The decision then never takes the focus on
 		// its own: any pause could be a writer's (measured at a person's pace: 430 ms between

@@ -71,6 +71,13 @@ type Focuser interface {
 	FocusFirst() bool
 }
 
+// FieldTaker is a mode whose fields take the keys typed on its body (machine/composer's
+// ToField): FocusNow moves the focus to the field FocusFirst would, at once, within the
+// key's event, so the browser types the key there; it reports whether it found one.
+type FieldTaker interface {
+	FocusNow() bool
+}
+
 // Approver is a mode with approve and reject chords (mod+Enter, mod+Shift+Enter):
 // Shortcut runs the one pressed.
 type Approver interface {

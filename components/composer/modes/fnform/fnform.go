@@ -238,6 +238,20 @@ func (m *Mode) FocusFirst() bool {
 	if m.fn.Name != "" {
 		return m.view != nil && m.view.FocusFirst()
 	}
+	return m.focusPicker()
+}
+
+// FocusNow implements modes.FieldTaker: a key typed on the form's body goes to its field, or
+// to the function picker before one is chosen.
+func (m *Mode) FocusNow() bool {
+	if m.fn.Name != "" {
+		return m.view != nil && m.view.FocusNow()
+	}
+	return m.focusPicker()
+}
+
+// focusPicker focuses the function picker.
+func (m *Mode) focusPicker() bool {
 	el := app.Window().GetElementByID("fn-pick")
 	if !el.Truthy() {
 		return false

@@ -113,12 +113,18 @@ func (v *FormView) FocusFirst() bool {
 	if len(v.fields) == 0 {
 		return false
 	}
+	v.Focus(v.firstFocus())
+	return true
+}
+
+// firstFocus is the question FocusFirst focuses: the one last answered, in a form that
+// shows them all; the current one, in a stepped form.
+func (v *FormView) firstFocus() int {
 	i, ok := v.log.Last()
 	if !ok || v.form.Stepped() {
 		i = v.form.Current()
 	}
-	v.Focus(i)
-	return true
+	return i
 }
 
 // MessageID is the id of the element that holds the decision's message: a lone question
@@ -277,17 +283,34 @@ func (v *FormView) id(i int, part string) string {
 // Focus moves the keyboard to field i's first control.
 func (v *FormView) Focus(i int) {
 	id := v.id(i, "-field")
-	v.later(func() {
-		el := app.Window().GetElementByID(id)
-		if !el.Truthy() {
-			return
-		}
-		if first := el.Call("querySelector", "input:checked"); first.Truthy() {
-			first.Call("focus")
-		} else if first := el.Call("querySelector", "input,textarea,button,select"); first.Truthy() {
-			first.Call("focus")
-		}
-	})
+	v.later(func() { focusField(id) })
+}
+
+// FocusNow focuses the question FocusFirst would, at once: within a key's event, the key
+// then lands in it (modes.FieldTaker). It reports whether the question is drawn.
+func (v *FormView) FocusNow() bool {
+	if len(v.fields) == 0 || !app.IsClient {
+		return false
+	}
+	return focusField(v.id(v.firstFocus(), "-field"))
+}
+
+// focusField focuses the control of the question drawn with id: its chosen option, else
+// its first control.
+func focusField(id string) bool {
+	el := app.Window().GetElementByID(id)
+	if !el.Truthy() {
+		return false
+	}
+	first := el.Call("querySelector", "input:checked")
+	if !first.Truthy() {
+		first = el.Call("querySelector", "input,textarea,button,select")
+	}
+	if !first.Truthy() {
+		return false
+	}
+	first.Call("focus")
+	return true
 }
 
 // field draws one question: its title, its control, its error.
