@@ -587,9 +587,11 @@ func (v *FormView) radios(i int, f elicit.Field, a elicit.Answer, describedBy st
 			if e.Get("isComposing").Bool() || e.Get("keyCode").Int() == 229 {
 				return
 			}
-			// Space, and Enter on the option chosen: this option is the answer, and the form
-			// goes on as Enter does (the next question, or the send from the last of a
-			// complete form).
+			// Space is a click on the option: it is the answer, and a stepped form goes on to
+			// the next unanswered question. It never sends: Space typed on from a field before
+			// (a name's space, the Tab having moved on) ran a function with the answers half
+			// typed (QA round 20 #13). Enter on the option chosen goes on as Enter does (the
+			// next question, or the send from the last of a complete form).
 			e.PreventDefault()
 			e.Call("stopPropagation") // the container's Advance is this one
 			if key == "Enter" && !t.Get("checked").Bool() {
@@ -602,6 +604,10 @@ func (v *FormView) radios(i int, f elicit.Field, a elicit.Answer, describedBy st
 			if isOther {
 				v.Dispatch(ctx, elicit.ChooseOther{Index: i})
 				v.focusOther(ctx, i)
+				return
+			}
+			if key == " " {
+				v.Dispatch(ctx, elicit.Pick{Index: i, Value: t.Get("value").String()})
 				return
 			}
 			v.Dispatch(ctx, elicit.Pick{Index: i, Value: t.Get("value").String(), Stay: true})
