@@ -645,6 +645,21 @@ var openGreet = []chromedp.Action[chromedp.Void]{
 	waitJS(`!!` + greetField),
 }
 
+// TestASpaceOnARadioNeverRuns: a person types a name, Tabs on and types the surname's
+// space: the Space lands on the next question's radio. It chooses it, as a click does, and
+// never runs the function (QA round 20 #13, P1: it ran "Hello, Ann.").
+func TestASpaceOnARadioNeverRuns(t *testing.T) {
+	t.Parallel()
+	_, ctx := openSession(t, "hello")
+	waitMessages(t, ctx, 2)
+	do(t, ctx, 10*time.Second, openGreet...)
+	do(t, ctx, 10*time.Second, js(greetField+`.focus()`), waitJS(`document.activeElement === `+greetField), chromedp.KeyEvent("Ann"),
+		tabKey(0), waitJS(`document.activeElement.type === 'radio'`), chromedp.KeyEvent(" "), chromedp.Sleep(time.Second))
+	require.True(t, evalBool(t, ctx, `!!document.querySelector('#composer-mode.mode-fn-form')`), "the form is still open")
+	require.False(t, evalBool(t, ctx, `!!document.querySelector('.entry-run')`), "nothing ran")
+	require.True(t, evalBool(t, ctx, `document.activeElement.type === 'radio' && document.activeElement.checked`), "the Space chose the radio")
+}
+
 // TestAClickOnFunctionsInTheFnFormKeepsTheFocus: with the fn-form open, "ƒ Functions" does
 // nothing; a click on it sent the focus to the page's body (a disabled button's), and the
 // keys typed next into the draft the form hides (QA round 15 P3-1). The focus stays in the
