@@ -791,6 +791,22 @@ func TestKeysTypedAsThePageComesBackGoToTheQuestionTheyWereOn(t *testing.T) {
 	waitReply(t, ctx, "Paris|Rue|75008")
 }
 
+// TestKeysTypedAsThePageComesBackGoToTheFnForm: an open fn-form comes back after a reload,
+// and the keys typed meanwhile go into its field (QA round 20 #10: into the hidden draft).
+func TestKeysTypedAsThePageComesBackGoToTheFnForm(t *testing.T) {
+	t.Parallel()
+	_, ctx := openSession(t, "hello")
+	waitMessages(t, ctx, 2)
+	do(t, ctx, 10*time.Second, openGreet...)
+	do(t, ctx, 10*time.Second, js(greetField+`.focus()`), waitJS(`document.activeElement === `+greetField), chromedp.KeyEvent("Ali"),
+		chromedp.Sleep(1500*time.Millisecond)) // the form's answers are kept
+	do(t, ctx, 30*time.Second, chromedp.Reload())
+	typeAt(t, ctx, rand.New(rand.NewPCG(3, 3)), "ce", [2]time.Duration{40 * time.Millisecond, 100 * time.Millisecond})
+	const value = `(` + greetField + `?.value ?? '')`
+	waitShowing(t, ctx, 20*time.Second, value+` === 'Alice'`, value+` + ' | draft: ' + document.querySelector('#composer-input')?.value`)
+	require.Equal(t, "", draft(t, ctx), "no key went to the draft")
+}
+
 // TestTheComposersBatchPicksSurviveAReload: a batch of approvals answered request by request
 // in the composer keeps its picks across a reload, under the key its thread card and
 // /approvals keep them under, so all three show the same (QA round 12 #18, the composer's

@@ -98,11 +98,12 @@
   // its, not the draft's (QA round 13 #1: the first letters after a reload went to the hidden
   // draft, and out with the next message). They are held here, unseen, until the composer
   // shows that decision and hands them to the field it focused (parleyDecisionKeys(true)),
-  // or gives them to the draft when it does not come back (false, or 10 s on).
+  // or gives them to the draft when it does not come back (false, or 10 s on). An open
+  // fn-form comes back as well, and its keys are held the same way (QA round 20 #10).
   const held = { keys: [], open: false };
   try {
     const sid = location.pathname.startsWith("/s/") ? location.pathname.slice(3) : "";
-    held.open = !!sid && !!sessionStorage.getItem("parley.entered." + sid);
+    held.open = !!sid && !!(sessionStorage.getItem("parley.entered." + sid) || sessionStorage.getItem("parley.fnform.open." + sid));
   } catch (_) { /* no storage: nothing was kept */ }
   window.parleyDecisionKeys = (into) => {
     if (!held.open || held.giving) return;

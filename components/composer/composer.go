@@ -252,11 +252,14 @@ func (c *Composer) follow(ctx app.Context) {
 		}
 		c.knownFor = c.Session
 		c.run(ctx, c.machine.Dispatch(machine.Reset{Decisions: list, Aside: readAside(c.Session), Entered: entered, FnForm: fn, At: time.Now()}))
-		if entered != "" {
+		if entered != "" || fn {
 			// The keys typed while the page came back (web/early.js held them): into the
-			// field the decision just focused (this runs after that focus), or to the draft
-			// when the decision did not come back.
+			// field the decision, or the fn-form, just focused, or to the draft when neither
+			// came back (QA round 20 #10: an open fn-form's went to the hidden draft).
 			back := c.machine.EnteredID() == entered
+			if entered == "" {
+				back = c.machine.Mode() == machine.FnForm
+			}
 			c.Later(func() { handHeldKeys(back) })
 		}
 		return
