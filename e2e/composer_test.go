@@ -16,6 +16,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"parley/app/api"
+	"parley/internal/testkit"
 	"parley/protocol"
 )
 
@@ -643,6 +644,26 @@ var openGreet = []chromedp.Action[chromedp.Void]{
 	waitJS(`document.querySelectorAll('#fn-pick option').length > 1`),
 	js(`(s => { if (s.value !== 'greet') { s.value = 'greet'; s.dispatchEvent(new Event('change', {bubbles: true})) } })(document.querySelector('#fn-pick'))`),
 	waitJS(`!!` + greetField),
+}
+
+// TestAFunctionAddedWhileThePageIsOpenOpensItsForm: a function written into the workspace
+// after the page read its list is offered by the `/` menu, and picking it opens its form, not
+// an empty picker (QA round 20 #8).
+func TestAFunctionAddedWhileThePageIsOpenOpensItsForm(t *testing.T) {
+	t.Parallel()
+	data := t.TempDir()
+	_, ctx := openHomeOn(t, data)
+	do(t, ctx, 30*time.Second, chromedp.Focus(composer), typeText("hello"), pressEnter(0), waitJS(`location.pathname.startsWith('/s/')`))
+	waitMessages(t, ctx, 2)
+	testkit.WriteTree(t, data+"-workspace", map[string]string{".parley/functions/shout.star": `TITLE = "Shout a word"
+PARAMS = {"type": "object", "properties": {"word": {"type": "string", "title": "Word"}}, "required": ["word"]}
+
+def main(args):
+    send(args["word"].upper())
+`})
+	do(t, ctx, 20*time.Second, chromedp.Focus(composer), typeText("/sho"), menuOpen("ƒ shout"), pressEnter(0),
+		waitJS(`!!document.querySelector('#composer-mode.mode-fn-form')`))
+	do(t, ctx, 10*time.Second, waitJS(`document.querySelector('#fn-pick')?.value === 'shout' && !!`+greetField))
 }
 
 // TestASpaceOnARadioNeverRuns: a person types a name, Tabs on and types the surname's

@@ -8,6 +8,7 @@ package composer
 import (
 	"context"
 	"errors"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -152,10 +153,18 @@ func (c *Composer) OnMount(ctx app.Context) {
 	ctx.Handle(inputbar.ActionSent, func(ctx app.Context, a app.Action) { c.clearNote(ctx, app.Event{}) })
 	ctx.Handle(ActionOpenFnForm, func(ctx app.Context, a app.Action) {
 		name, _ := a.Value.(string)
-		c.run(ctx, c.machine.Dispatch(machine.OpenFnForm{Function: name}))
+		open := func(ctx app.Context) { c.run(ctx, c.machine.Dispatch(machine.OpenFnForm{Function: name})) }
+		if name != "" && !slices.ContainsFunc(c.functions, func(f protocol.Function) bool { return f.Name == name }) {
+			// The menu offers what the workspace holds now; the form's list was read before
+			// the function was added. It is read again first, so the form opens on the
+			// function picked, not on an empty picker (QA round 20 #8).
+			c.loadFunctions(ctx, open)
+			return
+		}
+		open(ctx)
 	})
 	c.follow(ctx)
-	c.loadFunctions(ctx)
+	c.loadFunctions(ctx, nil)
 	// Every click in a morphed mode goes to the machine, with the facts it decides on (when,
 	// and the click's count), from a listener on the document in the capture phase:
 	// before any handler of the mode's own buttons, choices and batch picks, whichever was
@@ -217,7 +226,7 @@ func (c *Composer) OnUpdate(ctx app.Context) {
 	c.ensure()
 	c.follow(ctx)
 	if c.Workspace != c.functionsOf {
-		c.loadFunctions(ctx)
+		c.loadFunctions(ctx, nil)
 	}
 }
 
@@ -482,20 +491,23 @@ func focusByID(id string) {
 	}
 }
 
-// loadFunctions fetches the functions the fn-form offers.
-func (c *Composer) loadFunctions(ctx app.Context) {
+// loadFunctions fetches the functions the fn-form offers, then runs then (if any), whether
+// the list came or not.
+func (c *Composer) loadFunctions(ctx app.Context, then func(app.Context)) {
 	client, ws := c.Client(), c.Workspace
 	// Asked for now, answered or not: a failure must not make every later update ask again
 	// (the Functions button asks anew).
 	c.functionsOf = ws
 	ctx.Async(func() {
 		list, err := client.ListFunctionsIn(ctx, ws)
-		if err != nil {
-			return // the fn-form says there is nothing to run; the list is fetched again on open
-		}
 		ctx.Dispatch(func(ctx app.Context) {
-			if ws != c.Workspace {
-				return // a late answer for a workspace the composer left
+			if then != nil {
+				defer then(ctx)
+			}
+			if err != nil || ws != c.Workspace {
+				// The fn-form says there is nothing to run, and the list is fetched again on
+				// open; an answer for a workspace the composer left is dropped.
+				return
 			}
 			c.functions = list
 			if r, ok := c.mode.(modes.Refresher); ok {

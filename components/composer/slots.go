@@ -85,7 +85,7 @@ func (c *Composer) functionsButton() app.UI {
 			if c.mode != nil || c.Disabled {
 				return
 			}
-			c.loadFunctions(ctx)
+			c.loadFunctions(ctx, nil)
 			c.run(ctx, c.machine.Dispatch(machine.OpenFnForm{}))
 		})
 }
