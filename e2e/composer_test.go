@@ -589,6 +589,9 @@ func TestANextConfirmTakesTheFocusAtNo(t *testing.T) {
 	do(t, ctx, 10*time.Second, pastGuard(), chromedp.Click(chromedp.CSS(`#composer-mode .choice.tone-neutral`)),
 		waitJS(`document.querySelector('#composer-mode .question-message')?.textContent === 'Really?' && `+focusIn))
 	require.Equal(t, "No", evalString(t, ctx, `document.activeElement.textContent`))
+	// After a click, :focus-visible does not match; the focus is drawn all the same, since
+	// Enter answers with it (QA round 20 #3).
+	require.NotEqual(t, "none", evalString(t, ctx, `getComputedStyle(document.activeElement).outlineStyle`), "the focus on No shows")
 }
 
 // TestAConfirmsArrowsStopAtItsEnds (QA round 17): a confirm takes the focus at No, the
