@@ -134,7 +134,7 @@ func TestSessionActionsOnHoverOrFocus(t *testing.T) {
 	ctx := browser(t)
 	do(t, ctx, 60*time.Second, chromedp.Navigate(srv.link), waitReady(),
 		waitJS(`document.querySelectorAll('.sessions .session-item').length === 2`))
-	shown := `[...document.querySelectorAll('.session-ops')].map(e => getComputedStyle(e).display !== 'none' && getComputedStyle(e).visibility !== 'hidden' && e.getBoundingClientRect().height > 0)`
+	shown := `[...document.querySelectorAll('.session-ops')].map(e => getComputedStyle(e).display !== 'none' && getComputedStyle(e).opacity !== '0' && e.getBoundingClientRect().height > 0)`
 	require.Equal(t, "false,false", evalString(t, ctx, shown+`.join()`), "no row is pointed at or focused")
 	// Hidden, they take no room: a long title runs to the row's end (a column kept for them
 	// cut every title to half the sidebar, QA round 17).
@@ -151,6 +151,11 @@ func TestSessionActionsOnHoverOrFocus(t *testing.T) {
 	do(t, ctx, 10*time.Second, chromedp.MouseEvent(input.DispatchMouseEventTypeMouseMoved, 900, 10), js(`document.querySelector('.session-link').focus()`),
 		waitJS(`(`+shown+`).join() === 'true,false'`), tabKey(0),
 		waitJS(`document.activeElement?.getAttribute('aria-label')?.startsWith('Rename')`))
+	// And back: Shift+Tab from the second row's link reaches the first row's last action
+	// (QA round 20 #4: hidden, they took no focus, and Shift+Tab skipped them).
+	do(t, ctx, 10*time.Second, js(`document.querySelector('.session-item:nth-child(2) .session-link').focus()`), tabKey(modShift),
+		waitJS(`document.activeElement?.closest('.session-item') === document.querySelector('.session-item:nth-child(1)') && document.activeElement.classList.contains('session-op')`),
+		waitJS(`(`+shown+`).join() === 'true,false'`))
 
 	// A click on the middle of a pointed-at row's title opens its session: the actions sit
 	// in their own column, not over the title (they covered it from its middle on, and the
@@ -167,7 +172,7 @@ func TestSessionActionsOnHoverOrFocus(t *testing.T) {
 	rtl := seedSession(t, srv, "هذا عنوان طويل جدا للجلسة في الشريط الجانبي", 1)
 	rtlRow := `.session-item[data-session="` + rtl + `"]`
 	do(t, ctx, 10*time.Second, waitJS(`!!document.querySelector('`+rtlRow+`')`), hoverOver(rtlRow+` .session-title`),
-		waitJS(`getComputedStyle(document.querySelector('`+rtlRow+` .session-ops')).visibility === 'visible'`))
+		waitJS(`getComputedStyle(document.querySelector('`+rtlRow+` .session-ops')).opacity === '1'`))
 	require.True(t, evalBool(t, ctx, `((row, ops) => ops.right <= row.left + row.width / 2)(document.querySelector('`+rtlRow+`').getBoundingClientRect(), document.querySelector('`+rtlRow+` .session-ops').getBoundingClientRect())`),
 		"the actions sit at the left end of a right-to-left title's row")
 
