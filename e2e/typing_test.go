@@ -266,6 +266,29 @@ func TestARowClickedBelowTheTopTakesTheKeys(t *testing.T) {
 	require.Equal(t, "/help", strings.TrimSpace(prompts[len(prompts)-1]), "the command ran in the session clicked")
 }
 
+// TestARowClickedGivesTheBoxTheFocus: a click on a session's row opens it with the focus in
+// its box, so every key, not only a letter, edits its draft: "clear and retype" with Ctrl+A
+// and Backspace appended to the old draft (QA round 20 #12). Enter on the row keeps the
+// focus in the list.
+func TestARowClickedGivesTheBoxTheFocus(t *testing.T) {
+	t.Parallel()
+	srv := startServer(t, t.TempDir(), "127.0.0.1:0")
+	a := answeredSession(t, srv, "Alpha", "a first")
+	b := answeredSession(t, srv, "Beta", "b first")
+	ctx := browser(t)
+	do(t, ctx, 60*time.Second, chromedp.Navigate(srv.link), waitReady(), chromedp.Navigate(srv.base()+"/s/"+a), waitReady(), waitCaughtUp(),
+		chromedp.Focus(composer), typeText("hello old draft"))
+	link := func(id string) string { return `#sidebar .session-item[data-session="` + id + `"] .session-link` }
+	do(t, ctx, 10*time.Second, chromedp.Click(chromedp.CSS(link(b))), waitJS(`location.pathname === '/s/`+b+`'`),
+		chromedp.Click(chromedp.CSS(link(a))), waitJS(`location.pathname === '/s/`+a+`' && document.activeElement.id === 'composer-input'`))
+	do(t, ctx, 10*time.Second, rawKey("a", 65, modCtrl), rawKey("Backspace", 8, 0), typeText("new text"), waitDraft("new text"))
+
+	// Enter on a row: the focus stays in the list.
+	do(t, ctx, 10*time.Second, js(`document.querySelector('`+link(b)+`').focus()`), pressEnter(0), waitJS(`location.pathname === '/s/`+b+`'`),
+		chromedp.Sleep(300*time.Millisecond))
+	require.True(t, evalBool(t, ctx, `document.activeElement.classList.contains('session-link')`), "Enter on a row keeps the focus in the list")
+}
+
 // Keys meant for a decision (docs/composer.md, "Focus and keys"): once the guard has passed,
 // a decision takes the focus at its first field, so no key lands anywhere hidden.
 

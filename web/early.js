@@ -41,7 +41,8 @@
   let followed = { at: -1e9, from: "" };
   document.addEventListener("click", (e) => {
     const row = e.target instanceof Element && e.target.closest("a.session-link");
-    if (row) followedRow = { at: performance.now(), href: row.getAttribute("href"), el: row };
+    // pointer: a click of a mouse or a finger (detail counts them), not Enter on the link.
+    if (row) followedRow = { at: performance.now(), href: row.getAttribute("href"), el: row, pointer: e.detail > 0 };
     const a = e.target instanceof Element && e.target.closest('a[href="/"]');
     if (!a) return;
     followed = { at: performance.now(), from: location.pathname };
@@ -61,7 +62,9 @@
   // drops them. Keys are never held for a bar that may not come, nor given to another session.
   const rowKeys = { session: "", text: "" };
   window.parleyRowKeys = rowKeys;
-  let followedRow = { at: -1e9, href: "", el: null };
+  let followedRow = { at: -1e9, href: "", el: null, pointer: false };
+  // The shell asks whether the session it shows was opened by a click on its row (takeRowKeys).
+  window.parleyFollowedRow = () => followedRow;
   // go-app keeps the list's rows by place: a row that moved as its session opened leaves the
   // focus in its old slot, the same element now showing another session's row. A key typed
   // there just after the click was for the row clicked; one typed on another row the person

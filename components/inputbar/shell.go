@@ -264,6 +264,7 @@ func (sh *shell) markSession() {
 func (sh *shell) takeRowKeys() {
 	k := app.Window().Get("parleyRowKeys")
 	if !k.Truthy() || k.Get("text").String() == "" {
+		sh.focusAfterRowClick()
 		return
 	}
 	session, text := k.Get("session").String(), k.Get("text").String()
@@ -276,6 +277,33 @@ func (sh *shell) takeRowKeys() {
 	if a := app.Window().Get("document").Get("activeElement"); Free() || a.Get("classList").Call("contains", "session-link").Bool() {
 		sh.ta.Call("focus")
 	}
+	end := sh.cur.m.Len()
+	sh.ta.Call("setSelectionRange", end, end)
+	sh.lastSel = input.Range{Start: end, End: end}
+}
+
+// focusAfterRowClick gives the box the focus when a click of the mouse (or a tap) on its row
+// in the list opened the session shown: the person means to write there, and a focus left on
+// the link let letters through (parleyRowKeys) but not Backspace or Ctrl+A, so "clear and
+// retype" appended to the old draft (QA round 20 #12). Enter on the link keeps the focus in
+// the list, where a keyboard user goes on browsing, and a tap keeps it off the box.
+func (sh *shell) focusAfterRowClick() {
+	f := app.Window().Get("parleyFollowedRow")
+	if !f.Truthy() {
+		return
+	}
+	row := f.Invoke()
+	recent := app.Window().Get("performance").Call("now").Float()-row.Get("at").Float() < 2000
+	if !recent || !row.Get("pointer").Bool() || row.Get("href").String() != "/s/"+sh.cur.key {
+		return
+	}
+	if app.Window().Call("matchMedia", "(pointer: coarse)").Get("matches").Bool() {
+		return // a tap on a phone: the on-screen keyboard would cover the thread just opened
+	}
+	if a := app.Window().Get("document").Get("activeElement"); !a.Get("classList").Call("contains", "session-link").Bool() {
+		return // the person already went elsewhere
+	}
+	sh.ta.Call("focus")
 	end := sh.cur.m.Len()
 	sh.ta.Call("setSelectionRange", end, end)
 	sh.lastSel = input.Range{Start: end, End: end}
