@@ -453,6 +453,19 @@ func TestStopAbortsTheShownDecision(t *testing.T) {
 	require.Equal(t, "Stopped by you", evalString(t, ctx, `document.querySelector('.entry-decision .entry-outcome').textContent`))
 }
 
+// TestADecisionOpenedFromTheApprovalsScreenIsShown: a decision set aside, then chosen on the
+// approvals screen: its thread opens with it in the composer and the focus in it, not set
+// aside a step away (QA round 20 #9).
+func TestADecisionOpenedFromTheApprovalsScreenIsShown(t *testing.T) {
+	t.Parallel()
+	_, ctx := openDecision(t, `/script send('ok=' + str(confirm('Go ahead?')))`)
+	do(t, ctx, 10*time.Second, pastGuard(), chromedp.Click(chromedp.CSS(`#composer-mode .chat-about`)), waitJS(modeGone),
+		waitJS(`!!document.querySelector('.env-chip')`))
+	do(t, ctx, 20*time.Second, chromedp.Click(chromedp.CSS(`#sidebar a[href="/approvals"]`)), waitJS(`!!document.querySelector('.queue-entry .queue-thread')`),
+		chromedp.Click(chromedp.CSS(`.queue-entry .queue-thread`)), waitJS(`location.pathname.startsWith('/s/')`), waitJS(modeShown), waitJS(focusIn))
+	require.False(t, evalBool(t, ctx, `!!document.querySelector('.env-chip')`), "not set aside any more")
+}
+
 // TestSetAsideSurvivesAReload: a decision the person set aside stays set aside after a
 // reload (it does not take the input area and the focus again) until they return to it with
 // "Answer"; once returned to, a reload shows it as before.

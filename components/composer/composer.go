@@ -259,8 +259,18 @@ func (c *Composer) follow(ctx app.Context) {
 		if c.knownFor == "" {
 			entered, fn = tabstore.Get(enteredKey(c.Session)), tabstore.Get(fnKey(c.Session)) != ""
 		}
+		aside := readAside(c.Session)
+		if id := linkedDecision(); id != "" && slices.ContainsFunc(list, func(d machine.Decision) bool { return d.ID == id }) {
+			// Opened on this decision (the approvals screen's entry, a notification): the
+			// person chose it to answer now. It is not set aside any more, and takes the focus
+			// as one they were in does (QA round 20 #9: it stayed set aside, a step away).
+			aside = slices.DeleteFunc(aside, func(a string) bool { return a == id })
+			if entered == "" {
+				entered = id
+			}
+		}
 		c.knownFor = c.Session
-		c.run(ctx, c.machine.Dispatch(machine.Reset{Decisions: list, Aside: readAside(c.Session), Entered: entered, FnForm: fn, At: time.Now()}))
+		c.run(ctx, c.machine.Dispatch(machine.Reset{Decisions: list, Aside: aside, Entered: entered, FnForm: fn, At: time.Now()}))
 		if entered != "" || fn {
 			// The keys typed while the page came back (web/early.js held them): into the
 			// field the decision, or the fn-form, just focused, or to the draft when neither
@@ -468,6 +478,17 @@ func fnKey(session string) string { return "parley.fnform.open." + session }
 // enteredKey is the sessionStorage key of the decision the focus went into in a session
 // (Reset's Entered): after a reload it takes the focus back at once.
 func enteredKey(session string) string { return "parley.entered." + session }
+
+// linkedDecision is the decision the page's address names (#decision-<id>), if any.
+func linkedDecision() string {
+	if !app.IsClient {
+		return ""
+	}
+	if id, ok := strings.CutPrefix(app.Window().Get("location").Get("hash").String(), "#decision-"); ok {
+		return id
+	}
+	return ""
+}
 
 // readAside is the decision set aside in session before a reload, if any.
 func readAside(session string) []string {
