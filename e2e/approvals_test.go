@@ -1113,6 +1113,26 @@ func TestApproveAllNeverRunsARequestMarkedReject(t *testing.T) {
 	require.Equal(t, "keep | rejected by the user", msgs[3].Text)
 }
 
+// TestTheWordsTypedGoWithTheRequestsMarkedReject: a batch with a request marked Reject and
+// words typed, approved with its button: the words are the rejected request's reason, and
+// the card says so; they do not go back to the box under "Approved." (QA round 20 #5).
+func TestTheWordsTypedGoWithTheRequestsMarkedReject(t *testing.T) {
+	t.Parallel()
+	_, ctx := openHome(t)
+	mode := `#composer-mode.mode-approval`
+	approve := `document.querySelector('` + mode + ` .choice-primary .choice-label')?.textContent`
+	do(t, ctx, 10*time.Second, typeText(markedBatch), pressEnter(0))
+	do(t, ctx, 30*time.Second, waitJS(`document.querySelectorAll('`+mode+` .batch-item').length === 2`),
+		waitJS(`document.activeElement.id === 'approval-instruction'`))
+	do(t, ctx, 10*time.Second, clickJS(mode+` .batch-item[data-item="1"] .tone-deny`))
+	waitShowing(t, ctx, 10*time.Second, approve+` === 'Approve 1, reject 1'`, approve)
+	do(t, ctx, 10*time.Second, js(`document.querySelector('#approval-instruction').focus()`), chromedp.KeyEvent("not that one"),
+		chromedp.Click(chromedp.CSS(mode+` .choice-primary`), chromedp.NodeVisible))
+	waitReply(t, ctx, "keep | rejected by the user: not that one")
+	require.Equal(t, "Approved 1 of 2; the others rejected: not that one", evalString(t, ctx, `document.querySelector('.entry-decision .entry-outcome').textContent`))
+	require.Equal(t, "", draft(t, ctx), "the words went with the answer, not back to the box")
+}
+
 // TestAltANeverApprovesARequestMarkedReject (#1): on /approvals, Alt+A on a batch with a
 // request marked Reject asks "Approve 2 and reject 1 of …, as marked?", and Enter sends that.
 func TestAltANeverApprovesARequestMarkedReject(t *testing.T) {

@@ -165,6 +165,7 @@ func TestMorePhrases(t *testing.T) {
 	}{
 		{protocol.Phrase{Code: "hist_approved_n_of_m", Args: []string{"2", "3"}}, "Approved 2 of 3", "批准了 3 个中的 2 个"},
 		{protocol.Phrase{Code: "hist_rejected_each"}, "Rejected all, one by one", "逐个全部拒绝"},
+		{protocol.Phrase{Code: "hist_approved_n_of_m_why", Args: []string{"1", "2", "no date please"}}, "Approved 1 of 2; the others rejected: no date please", "批准了 2 个中的 1 个；其余的已拒绝：no date please"},
 		{protocol.Phrase{Code: "abort_orphaned"}, "the server restarted before it was answered", "服务器在回答之前重启了"},
 		{protocol.Phrase{Code: "agent_tools_wrong", Args: []string{"3"}}, "The model called tools wrongly 3 times in a row (an unknown tool, or arguments that are not JSON), so the turn ended. A larger model, or one made for tool calls, may do better.",
 			"模型连续 3 次错误地调用工具（未知的工具，或不是 JSON 的参数），所以这一轮结束了。更大的模型，或专为工具调用而做的模型，可能会更好。"},

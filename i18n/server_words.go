@@ -317,7 +317,7 @@ func init() {
 	for _, block := range [...]struct {
 		first Msg
 		words []string
-	}{{GateAskBatch, serverWords[:]}, {HistApprovedNofM, moreWords[:]}, {RunStepLimit, limitWords[:]}} {
+	}{{GateAskBatch, serverWords[:]}, {HistApprovedNofM, moreWords[:]}, {RunStepLimit, limitWords[:]}, {HistApprovedWhy, threadWords[:]}} {
 		words := block.words
 		for i := 0; i+2 < len(words); i += 3 {
 			m := block.first + Msg(i/3)

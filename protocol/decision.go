@@ -230,7 +230,9 @@ type ReplyResponse struct {
 // values may repeat), an instruction typed instead, which the gate takes as a refusal
 // that carries words, or for a batch an answer per request.
 type ApprovalAnswer struct {
-	Option      *int   `json:"option,omitempty"`
+	Option *int `json:"option,omitempty"`
+	// Instruction is words instead of an option: a refusal that says what to do instead.
+	// With Items, it is the reason of the requests they reject.
 	Instruction string `json:"instruction,omitempty"`
 	// Items answers a batch request by request: one "allow" or "deny" per item, in order.
 	Items []string `json:"items,omitempty"`

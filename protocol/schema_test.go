@@ -660,7 +660,11 @@ func TestValidateReply(t *testing.T) {
 		{"batch, an option still", batch, accept(`{"option":0}`), nil},
 		{"batch, too few answers", batch, accept(`{"items":["allow"]}`), map[string]string{"items": "has 1 answers for 2 requests"}},
 		{"batch, an unknown answer", batch, accept(`{"items":["allow","maybe"]}`), map[string]string{"items": `answer 1 is "maybe"`}},
-		{"batch, items and an option", batch, accept(`{"items":["allow","deny"],"option":0}`), map[string]string{"content": "not several"}},
+		{"batch, items and an option", batch, accept(`{"items":["allow","deny"],"option":0}`), map[string]string{"content": "not both"}},
+		// The words typed go with the requests rejected (QA round 20 #5).
+		{"batch, items and the reason of those rejected", batch, accept(`{"items":["allow","deny"],"instruction":"no date please"}`), nil},
+		{"batch, a reason and nothing rejected", batch, accept(`{"items":["allow","allow"],"instruction":"why"}`), map[string]string{"instruction": `no answer is "deny"`}},
+		{"batch, a long reason", batch, accept(`{"items":["allow","deny"],"instruction":"` + strings.Repeat("i", MaxReasonBytes+1) + `"}`), map[string]string{"instruction": "the limit is 4 KiB"}},
 		{"batch, items not a list", batch, accept(`{"items":"allow"}`), map[string]string{"items": "must be a list"}},
 		{"items on a single request", approval, accept(`{"items":["allow"]}`), map[string]string{"items": "not a batch"}},
 	}

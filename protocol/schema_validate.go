@@ -1042,8 +1042,13 @@ func validateApprovalAnswer(req DecisionRequest, content json.RawMessage) error 
 	}
 	if a.Items != nil {
 		switch {
-		case a.Option != nil || a.Instruction != "":
-			f.add("content", "answer per request (items) or pick an option or write an instruction, not several")
+		case a.Option != nil:
+			f.add("content", "answer per request (items) or pick an option, not both")
+		case len(a.Instruction) > MaxReasonBytes:
+			f.add("instruction", "is %d bytes; the limit is %d KiB", len(a.Instruction), MaxReasonBytes/1024)
+		case strings.TrimSpace(a.Instruction) != "" && !slices.Contains(a.Items, OptionDeny):
+			// With items, an instruction is the reason of the requests they reject.
+			f.add("instruction", `says why requests are rejected, and no answer is "deny"`)
 		case len(req.Items) == 0:
 			f.add("items", "this approval is not a batch: pick an option")
 		case len(a.Items) != len(req.Items):

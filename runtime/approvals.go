@@ -326,9 +326,12 @@ func historyOf(asked protocol.QuestionAsked, end protocol.Event) protocol.Histor
 	if n, of, ok := a.BatchOutcome(); ok {
 		h.Outcome = protocol.HistoryApproved
 		p, text := i18n.EnglishPhrase("hist_approved_n_of_m", strconv.Itoa(n), strconv.Itoa(of))
-		if n == 0 {
-			h.Outcome = protocol.HistoryRejected
+		switch why := strings.TrimSpace(a.Instruction); {
+		case n == 0:
+			h.Outcome, h.Reason = protocol.HistoryRejected, why
 			p, text = i18n.EnglishPhrase("hist_rejected_each")
+		case why != "" && n < of:
+			p, text = i18n.EnglishPhrase("hist_approved_n_of_m_why", strconv.Itoa(n), strconv.Itoa(of), why)
 		}
 		h.Answer, h.AnswerPhrase = text, &p
 		return h

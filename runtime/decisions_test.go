@@ -361,6 +361,22 @@ func TestGateOutcomes(t *testing.T) {
 		require.NoError(t, gerr)
 		assert.Empty(t, grants.Grants, "an answer per request grants nothing for later")
 	})
+
+	t.Run("the words typed with an answer per request are the rejected ones' reason", func(t *testing.T) {
+		s := newSession(t, rt)
+		batch := []gate.ToolCall{
+			{Tool: "run", Words: []string{"echo", "a"}, Details: "echo a"},
+			{Tool: "run", Words: []string{"date"}, Details: "date"},
+		}
+		done, v, err, d := authorize(t, ctx, s, batch)
+		_, rerr := rt.Reply(ctx, s, d.ID, protocol.ReplyRequest{Action: protocol.ActionAccept,
+			Content: raw(protocol.ApprovalAnswer{Items: []string{"allow", "deny"}, Instruction: "no date please"})})
+		require.NoError(t, rerr)
+		wait(t, done)
+		require.NoError(t, *err)
+		assert.Equal(t, "rejected by the user: no date please", v.Text)
+		assert.Equal(t, []bool{true, false}, v.Granted)
+	})
 }
 
 func TestGrantHonouredThenRevoked(t *testing.T) {

@@ -20,10 +20,11 @@ func TestHistoryWordsByPhrase(t *testing.T) {
 		data, _ := json.Marshal(v)
 		return protocol.Event{Type: typ, Data: data}
 	}
-	answer := func(items ...string) protocol.Event {
-		content, _ := json.Marshal(protocol.ApprovalAnswer{Items: items})
+	answerWhy := func(why string, items ...string) protocol.Event {
+		content, _ := json.Marshal(protocol.ApprovalAnswer{Items: items, Instruction: why})
 		return event(protocol.EventQuestionReplied, protocol.QuestionReplied{ID: "d1", Action: protocol.ActionAccept, Content: content})
 	}
+	answer := func(items ...string) protocol.Event { return answerWhy("", items...) }
 	rejected := func(outcome protocol.Outcome, reason string) protocol.Event {
 		return event(protocol.EventQuestionRejected, protocol.QuestionRejected{ID: "d1", Outcome: outcome, Reason: reason})
 	}
@@ -37,6 +38,8 @@ func TestHistoryWordsByPhrase(t *testing.T) {
 	}{
 		{"two of three", answer("allow", "deny", "allow"), protocol.HistoryApproved, "Approved 2 of 3",
 			&protocol.Phrase{Code: "hist_approved_n_of_m", Args: []string{"2", "3"}}, "批准了 3 个中的 2 个", true},
+		{"two of three, and why not the third", answerWhy("not that one", "allow", "deny", "allow"), protocol.HistoryApproved, "Approved 2 of 3; the others rejected: not that one",
+			&protocol.Phrase{Code: "hist_approved_n_of_m_why", Args: []string{"2", "3", "not that one"}}, "批准了 3 个中的 2 个；其余的已拒绝：not that one", true},
 		{"none of two", answer("deny", "deny"), protocol.HistoryRejected, "Rejected all, one by one",
 			&protocol.Phrase{Code: "hist_rejected_each"}, "逐个全部拒绝", true},
 		{"stopped", rejected(protocol.OutcomeAborted, protocol.ReasonStopped), protocol.HistoryAborted, "its turn was stopped",

@@ -164,11 +164,17 @@ func TestToolOutputFoldsIntoTheReceiptInOrder(t *testing.T) {
 // #8: two writes ran under a card that said "Rejected").
 func TestABatchAnsweredItemByItemSaysHowManyRan(t *testing.T) {
 	for _, tt := range []struct {
-		items []string
-		want  string
+		items  []string
+		why    string
+		want   string
+		phrase *protocol.Phrase
 	}{
-		{[]string{"allow", "allow", "deny"}, "Approved 2 of 3"},
-		{[]string{"deny", "deny"}, "Rejected"},
+		{[]string{"allow", "allow", "deny"}, "", "Approved 2 of 3", &protocol.Phrase{Code: "hist_approved_n_of_m", Args: []string{"2", "3"}}},
+		// The words typed with the answer are why the others were rejected (QA round 20 #5).
+		{[]string{"allow", "allow", "deny"}, "no date please", "Approved 2 of 3; the others rejected: no date please",
+			&protocol.Phrase{Code: "hist_approved_n_of_m_why", Args: []string{"2", "3", "no date please"}}},
+		{[]string{"deny", "deny"}, "", "Rejected", nil},
+		{[]string{"deny", "deny"}, "not now", "Rejected: not now", nil},
 	} {
 		f := &folder{th: &Thread{}}
 		req := protocol.DecisionRequest{Kind: protocol.KindApproval, Message: "Allow these?",
@@ -177,12 +183,10 @@ func TestABatchAnsweredItemByItemSaysHowManyRan(t *testing.T) {
 			req.Items = append(req.Items, protocol.ApprovalItem{})
 		}
 		f.emit(protocol.EventQuestionAsked, protocol.QuestionAsked{ID: "b1", Request: req})
-		content, _ := json.Marshal(protocol.ApprovalAnswer{Items: tt.items})
+		content, _ := json.Marshal(protocol.ApprovalAnswer{Items: tt.items, Instruction: tt.why})
 		f.emit(protocol.EventQuestionReplied, protocol.QuestionReplied{ID: "b1", Action: protocol.ActionAccept, Content: content})
 		m := f.th.Messages[0]
 		assert.Equal(t, tt.want, m.Result, tt.items)
-		if tt.want != "Rejected" {
-			assert.Equal(t, &protocol.Phrase{Code: "hist_approved_n_of_m", Args: []string{"2", "3"}}, m.ResultPhrase)
-		}
+		assert.Equal(t, tt.phrase, m.ResultPhrase, tt.items)
 	}
 }

@@ -434,8 +434,13 @@ func describeAnswer(t *Thread, r protocol.QuestionReplied) (string, *protocol.Ph
 		var a protocol.ApprovalAnswer
 		if json.Unmarshal(r.Content, &a) == nil {
 			if n, of, ok := a.BatchOutcome(); ok && n > 0 {
-				// A batch answered request by request: how many ran, not one verb for all.
+				// A batch answered request by request: how many ran, not one verb for all,
+				// and why the others did not, when the person said.
 				words := "Approved " + strconv.Itoa(n) + " of " + strconv.Itoa(of)
+				if why := strings.TrimSpace(a.Instruction); why != "" && n < of {
+					return words + "; the others rejected: " + why,
+						&protocol.Phrase{Code: "hist_approved_n_of_m_why", Args: []string{strconv.Itoa(n), strconv.Itoa(of), why}}
+				}
 				return words, &protocol.Phrase{Code: "hist_approved_n_of_m", Args: []string{strconv.Itoa(n), strconv.Itoa(of)}}
 			}
 		}
@@ -449,6 +454,9 @@ func describeReply(req *protocol.DecisionRequest, r protocol.QuestionReplied) st
 		var a protocol.ApprovalAnswer
 		if json.Unmarshal(r.Content, &a) == nil {
 			if _, _, ok := a.BatchOutcome(); ok {
+				if why := strings.TrimSpace(a.Instruction); why != "" {
+					return "Rejected: " + why
+				}
 				return "Rejected" // each of the batch's requests
 			}
 			if opt, ok := a.Picked(*req); ok {

@@ -204,6 +204,10 @@ func (g *Gate) askApproval(ctx context.Context, workspace, session, run string, 
 		if all {
 			return Verdict{Allowed: true}, each, nil
 		}
+		if why := strings.TrimSpace(answer.Instruction); why != "" {
+			// The words typed with the answer are the reason of the requests it rejects.
+			return Verdict{Text: textRejected + ": " + why}, each, nil
+		}
 		return Verdict{Text: textRejected}, each, nil
 	}
 	opt, picked := answer.Picked(req)

@@ -333,12 +333,20 @@ func (m *Mode) pick(ctx app.Context, i int) {
 		m.reject(ctx) // Reject with words typed: the words go with it
 		return
 	}
-	if m.hasWords() && !m.reply.Sending() {
-		m.keepForNext(ctx)
-	}
 	answer := protocol.ApprovalAnswer{Option: &i}
 	if p, ok := m.marked(i); ok {
 		answer = protocol.ApprovalAnswer{Items: p.Items}
+		if text := strings.TrimSpace(m.instruction); text != "" {
+			// Approving some and rejecting the marked ones: the words typed are the reason of
+			// those rejected (QA round 20 #5: they went back to the box under "Approved.").
+			if len(text) > protocol.MaxReasonBytes {
+				m.host.SetProblem(locale.T(i18n.InstructionTooLong, len(text), protocol.MaxReasonBytes/1024))
+				return
+			}
+			answer.Instruction = text
+		}
+	} else if m.hasWords() && !m.reply.Sending() {
+		m.keepForNext(ctx)
 	}
 	raw, _ := json.Marshal(answer)
 	m.send(ctx, protocol.ReplyRequest{Action: protocol.ActionAccept, Content: raw})
