@@ -210,7 +210,8 @@ var BuildFlags = []string{"-trimpath", "-ldflags=-s -w",
 	// and the standard library's cold packages: formatting, number formatting, time, URLs, JSON (a frame's
 	// decoding measured the same without inlining); and go-app, whose renders are off a
 	// key's path (the input bar writes its textarea itself).
-	"-gcflags=fmt=-l", "-gcflags=strconv=-l", "-gcflags=internal/strconv=-l", "-gcflags=time=-l", "-gcflags=net/url=-l", "-gcflags=encoding/json=-l", "-gcflags=reflect=-l", "-gcflags=github.com/maxence-charriere/go-app/v10/pkg/app=-l"}
+	"-gcflags=fmt=-l", "-gcflags=strconv=-l", "-gcflags=internal/strconv=-l", "-gcflags=time=-l", "-gcflags=net/url=-l", "-gcflags=encoding/json=-l", "-gcflags=reflect=-l",
+	"-gcflags=strings=-l", "-gcflags=slices=-l", "-gcflags=sort=-l", "-gcflags=github.com/maxence-charriere/go-app/v10/pkg/app=-l"}
 
 // Measure builds the browser's program at root as `make wasm` does but keeping function
 // names (no -s), in dir, and breaks it down. root/bin/wasm-deps must hold the patched
