@@ -1086,28 +1086,41 @@ func TestADoubleClickOnABatchCardAnswersOnlyIt(t *testing.T) {
 	require.NoFileExists(t, srv.data+"-workspace/DANGER-second-command.txt")
 }
 
+// batchMode is the composer showing an approval, and batchApprove the label of its approving
+// option ("Approve all", or "Approve 1, reject 1" once a request is marked Reject).
+const (
+	batchMode    = `#composer-mode.mode-approval`
+	batchApprove = `document.querySelector('` + batchMode + ` .choice-primary .choice-label')?.textContent`
+)
+
+// openMarkedBatch sends markedBatch from a new session's composer and waits for its two
+// requests there, the focus in the words' field.
+func openMarkedBatch(t *testing.T) context.Context {
+	t.Helper()
+	_, ctx := openHome(t)
+	do(t, ctx, 10*time.Second, typeText(markedBatch), pressEnter(0))
+	do(t, ctx, 30*time.Second, waitJS(`document.querySelectorAll('`+batchMode+` .batch-item').length === 2`),
+		waitJS(`document.activeElement.id === 'approval-instruction'`))
+	return ctx
+}
+
 // TestApproveAllNeverRunsARequestMarkedReject (#1): in the composer, a request marked Reject
 // turns "Approve all" into "Approve 1, reject 1", and Ctrl+Enter sends exactly that; so does
 // the thread card's Approve all with the mark made in the composer.
 func TestApproveAllNeverRunsARequestMarkedReject(t *testing.T) {
 	t.Parallel()
-	_, ctx := openHome(t)
-	mode := `#composer-mode.mode-approval`
-	approve := `document.querySelector('` + mode + ` .choice-primary .choice-label')?.textContent`
-	do(t, ctx, 10*time.Second, typeText(markedBatch), pressEnter(0))
-	do(t, ctx, 30*time.Second, waitJS(`document.querySelectorAll('`+mode+` .batch-item').length === 2`),
-		waitJS(`document.activeElement.id === 'approval-instruction'`))
-	require.Equal(t, "Approve all", evalString(t, ctx, approve))
-	do(t, ctx, 10*time.Second, clickJS(mode+` .batch-item[data-item="1"] .tone-deny`))
-	waitShowing(t, ctx, 10*time.Second, approve+` === 'Approve 1, reject 1'`, approve)
+	ctx := openMarkedBatch(t)
+	require.Equal(t, "Approve all", evalString(t, ctx, batchApprove))
+	do(t, ctx, 10*time.Second, clickJS(batchMode+` .batch-item[data-item="1"] .tone-deny`))
+	waitShowing(t, ctx, 10*time.Second, batchApprove+` === 'Approve 1, reject 1'`, batchApprove)
 	do(t, ctx, 10*time.Second, js(`document.querySelector('#approval-instruction').focus()`), pressEnter(modCtrl))
 	waitReply(t, ctx, "keep | rejected by the user")
 
 	// Marked in the composer, approved on the thread's card.
 	do(t, ctx, 10*time.Second, js(`document.querySelector('#composer-input').focus()`), typeText(markedBatch), pressEnter(0))
 	card := `.thread .entry-decision.status-pending`
-	do(t, ctx, 30*time.Second, waitJS(`document.querySelectorAll('`+mode+` .batch-item').length === 2 && !!document.querySelector('`+card+` .batch-item')`),
-		clickJS(mode+` .batch-item[data-item="1"] .tone-deny`), waitJS(approve+` === 'Approve 1, reject 1'`),
+	do(t, ctx, 30*time.Second, waitJS(`document.querySelectorAll('`+batchMode+` .batch-item').length === 2 && !!document.querySelector('`+card+` .batch-item')`),
+		clickJS(batchMode+` .batch-item[data-item="1"] .tone-deny`), waitJS(batchApprove+` === 'Approve 1, reject 1'`),
 		clickJS(card+` .entry-actions .tone-affirm`))
 	msgs := waitMessages(t, ctx, 4)
 	require.Equal(t, "keep | rejected by the user", msgs[3].Text)
@@ -1118,16 +1131,11 @@ func TestApproveAllNeverRunsARequestMarkedReject(t *testing.T) {
 // the card says so; they do not go back to the box under "Approved." (QA round 20 #5).
 func TestTheWordsTypedGoWithTheRequestsMarkedReject(t *testing.T) {
 	t.Parallel()
-	_, ctx := openHome(t)
-	mode := `#composer-mode.mode-approval`
-	approve := `document.querySelector('` + mode + ` .choice-primary .choice-label')?.textContent`
-	do(t, ctx, 10*time.Second, typeText(markedBatch), pressEnter(0))
-	do(t, ctx, 30*time.Second, waitJS(`document.querySelectorAll('`+mode+` .batch-item').length === 2`),
-		waitJS(`document.activeElement.id === 'approval-instruction'`))
-	do(t, ctx, 10*time.Second, clickJS(mode+` .batch-item[data-item="1"] .tone-deny`))
-	waitShowing(t, ctx, 10*time.Second, approve+` === 'Approve 1, reject 1'`, approve)
+	ctx := openMarkedBatch(t)
+	do(t, ctx, 10*time.Second, clickJS(batchMode+` .batch-item[data-item="1"] .tone-deny`))
+	waitShowing(t, ctx, 10*time.Second, batchApprove+` === 'Approve 1, reject 1'`, batchApprove)
 	do(t, ctx, 10*time.Second, js(`document.querySelector('#approval-instruction').focus()`), chromedp.KeyEvent("not that one"),
-		chromedp.Click(chromedp.CSS(mode+` .choice-primary`), chromedp.NodeVisible))
+		chromedp.Click(chromedp.CSS(batchMode+` .choice-primary`), chromedp.NodeVisible))
 	waitReply(t, ctx, "keep | rejected by the user: not that one")
 	require.Equal(t, "Approved 1 of 2; the others rejected: not that one", evalString(t, ctx, `document.querySelector('.entry-decision .entry-outcome').textContent`))
 	require.Equal(t, "", draft(t, ctx), "the words went with the answer, not back to the box")

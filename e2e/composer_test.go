@@ -662,6 +662,16 @@ var openGreet = []chromedp.Action[chromedp.Void]{
 	waitJS(`!!` + greetField),
 }
 
+// typeInGreet opens a session, its fn-form on "greet", and types text into its field.
+func typeInGreet(t *testing.T, text string) context.Context {
+	t.Helper()
+	_, ctx := openSession(t, "hello")
+	waitMessages(t, ctx, 2)
+	do(t, ctx, 10*time.Second, openGreet...)
+	do(t, ctx, 10*time.Second, js(greetField+`.focus()`), waitJS(`document.activeElement === `+greetField), chromedp.KeyEvent(text))
+	return ctx
+}
+
 // TestAFunctionAddedWhileThePageIsOpenOpensItsForm: a function written into the workspace
 // after the page read its list is offered by the `/` menu, and picking it opens its form, not
 // an empty picker (QA round 20 #8).
@@ -687,11 +697,8 @@ def main(args):
 // never runs the function (QA round 20 #13, P1: it ran "Hello, Ann.").
 func TestASpaceOnARadioNeverRuns(t *testing.T) {
 	t.Parallel()
-	_, ctx := openSession(t, "hello")
-	waitMessages(t, ctx, 2)
-	do(t, ctx, 10*time.Second, openGreet...)
-	do(t, ctx, 10*time.Second, js(greetField+`.focus()`), waitJS(`document.activeElement === `+greetField), chromedp.KeyEvent("Ann"),
-		tabKey(0), waitJS(`document.activeElement.type === 'radio'`), chromedp.KeyEvent(" "), chromedp.Sleep(time.Second))
+	ctx := typeInGreet(t, "Ann")
+	do(t, ctx, 10*time.Second, tabKey(0), waitJS(`document.activeElement.type === 'radio'`), chromedp.KeyEvent(" "), chromedp.Sleep(time.Second))
 	require.True(t, evalBool(t, ctx, `!!document.querySelector('#composer-mode.mode-fn-form')`), "the form is still open")
 	require.False(t, evalBool(t, ctx, `!!document.querySelector('.entry-run')`), "nothing ran")
 	require.True(t, evalBool(t, ctx, `document.activeElement.type === 'radio' && document.activeElement.checked`), "the Space chose the radio")
@@ -703,10 +710,7 @@ func TestASpaceOnARadioNeverRuns(t *testing.T) {
 // form's field, and the keys go there.
 func TestAClickOnFunctionsInTheFnFormKeepsTheFocus(t *testing.T) {
 	t.Parallel()
-	_, ctx := openSession(t, "hello")
-	waitMessages(t, ctx, 2)
-	do(t, ctx, 10*time.Second, openGreet...)
-	do(t, ctx, 10*time.Second, js(greetField+`.focus()`), waitJS(`document.activeElement === `+greetField), chromedp.KeyEvent("Ada"))
+	ctx := typeInGreet(t, "Ada")
 	fns := `.composer-controls-row .control-button:not(.model-button)`
 	do(t, ctx, 10*time.Second, chromedp.Click(chromedp.CSS(fns)), chromedp.KeyEvent("xyz"))
 	require.Equal(t, "Adaxyz", evalString(t, ctx, greetField+`.value`), "the keys went to the form")
@@ -832,11 +836,8 @@ func TestKeysTypedAsThePageComesBackGoToTheQuestionTheyWereOn(t *testing.T) {
 // and the keys typed meanwhile go into its field (QA round 20 #10: into the hidden draft).
 func TestKeysTypedAsThePageComesBackGoToTheFnForm(t *testing.T) {
 	t.Parallel()
-	_, ctx := openSession(t, "hello")
-	waitMessages(t, ctx, 2)
-	do(t, ctx, 10*time.Second, openGreet...)
-	do(t, ctx, 10*time.Second, js(greetField+`.focus()`), waitJS(`document.activeElement === `+greetField), chromedp.KeyEvent("Ali"),
-		chromedp.Sleep(1500*time.Millisecond)) // the form's answers are kept
+	ctx := typeInGreet(t, "Ali")
+	do(t, ctx, 10*time.Second, chromedp.Sleep(1500*time.Millisecond)) // the form's answers are kept
 	do(t, ctx, 30*time.Second, chromedp.Reload())
 	typeAt(t, ctx, rand.New(rand.NewPCG(3, 3)), "ce", [2]time.Duration{40 * time.Millisecond, 100 * time.Millisecond})
 	const value = `(` + greetField + `?.value ?? '')`

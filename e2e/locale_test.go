@@ -61,7 +61,7 @@ func TestLocaleSwitchKeepsTheForm(t *testing.T) {
 	require.Equal(t, "parley", evalString(t, ctx, `document.activeElement.value`))
 	require.Equal(t, "3", evalString(t, ctx, `String(document.activeElement.selectionStart) + (document.activeElement.selectionEnd === 3 ? '' : '!')`))
 	require.Equal(t, "Engine ✓|Theme|Name ✓", evalString(t, ctx, chipTexts), "every answer kept")
-	require.Equal(t, "发送", modeText(t, ctx, `.send`))
+	require.Equal(t, "发送", modeText(t, ctx, `.send > span`))
 	require.Equal(t, "拒绝回答", modeText(t, ctx, `.secondary`))
 	require.Equal(t, "zh-Hans", evalString(t, ctx, `document.documentElement.lang`))
 

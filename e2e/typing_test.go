@@ -231,6 +231,22 @@ func TestRenameFocusEscapeEnter(t *testing.T) {
 	require.Equal(t, "Release notes", info.Title)
 }
 
+// twoSessionsOn starts a server with two answered sessions, Alpha (a) then Beta (b), and
+// opens the page on the first (onA) or the second.
+func twoSessionsOn(t *testing.T, onA bool) (srv *server, ctx context.Context, a, b string) {
+	t.Helper()
+	srv = startServer(t, t.TempDir(), "127.0.0.1:0")
+	a = answeredSession(t, srv, "Alpha", "a first")
+	b = answeredSession(t, srv, "Beta", "b first")
+	open := b
+	if onA {
+		open = a
+	}
+	ctx = browser(t)
+	do(t, ctx, 60*time.Second, chromedp.Navigate(srv.link), waitReady(), chromedp.Navigate(srv.base()+"/s/"+open), waitReady(), waitCaughtUp())
+	return srv, ctx, a, b
+}
+
 // TestARowClickedBelowTheTopTakesTheKeys: the row of a session that is not first in the list,
 // clicked, then "/help" typed at once and Enter: the command runs in that session. (The
 // re-test of QA round 12 #1 saw the clicked row move up as its session opened, the focus left
@@ -241,11 +257,7 @@ func TestRenameFocusEscapeEnter(t *testing.T) {
 // clicked row's, are not proved by it.)
 func TestARowClickedBelowTheTopTakesTheKeys(t *testing.T) {
 	t.Parallel()
-	srv := startServer(t, t.TempDir(), "127.0.0.1:0")
-	a := answeredSession(t, srv, "Alpha", "a first")
-	b := answeredSession(t, srv, "Beta", "b first")
-	ctx := browser(t)
-	do(t, ctx, 60*time.Second, chromedp.Navigate(srv.link), waitReady(), chromedp.Navigate(srv.base()+"/s/"+b), waitReady(), waitCaughtUp())
+	srv, ctx, a, b := twoSessionsOn(t, false)
 	const order = `[...document.querySelectorAll('#sidebar .session-item')].map(e => e.dataset.session).join()`
 	waitShowing(t, ctx, 20*time.Second, order+` === '`+b+","+a+`'`, order)
 	do(t, ctx, 10*time.Second, chromedp.Click(chromedp.CSS(`#sidebar .session-item[data-session="`+a+`"] .session-link`)))
@@ -272,12 +284,8 @@ func TestARowClickedBelowTheTopTakesTheKeys(t *testing.T) {
 // focus in the list.
 func TestARowClickedGivesTheBoxTheFocus(t *testing.T) {
 	t.Parallel()
-	srv := startServer(t, t.TempDir(), "127.0.0.1:0")
-	a := answeredSession(t, srv, "Alpha", "a first")
-	b := answeredSession(t, srv, "Beta", "b first")
-	ctx := browser(t)
-	do(t, ctx, 60*time.Second, chromedp.Navigate(srv.link), waitReady(), chromedp.Navigate(srv.base()+"/s/"+a), waitReady(), waitCaughtUp(),
-		chromedp.Focus(composer), typeText("hello old draft"))
+	_, ctx, a, b := twoSessionsOn(t, true)
+	do(t, ctx, 10*time.Second, chromedp.Focus(composer), typeText("hello old draft"))
 	link := func(id string) string { return `#sidebar .session-item[data-session="` + id + `"] .session-link` }
 	do(t, ctx, 10*time.Second, chromedp.Click(chromedp.CSS(link(b))), waitJS(`location.pathname === '/s/`+b+`'`),
 		chromedp.Click(chromedp.CSS(link(a))), waitJS(`location.pathname === '/s/`+a+`' && document.activeElement.id === 'composer-input'`))
@@ -365,7 +373,7 @@ const ratedForm = `/script r = ask('Rate it', {'type': 'object', 'properties': {
 // TestOutOfRangeStaysWithItsError types 9 into a 1–5 field: its hint said so before, Enter
 // shows the error and stays, the chip stays unanswered. Then the whole form goes by keyboard
 // alone: the first field has the focus, a number typed with no pause keeps its decimal point,
-// Space and Enter on the radios agree, and Enter on the last question sends.
+// Space on a radio chooses it, and Enter on the last question sends.
 func TestOutOfRangeStaysWithItsError(t *testing.T) {
 	t.Parallel()
 	_, ctx := openDecision(t, ratedForm)
@@ -396,9 +404,13 @@ func TestOutOfRangeStaysWithItsError(t *testing.T) {
 	do(t, ctx, 10*time.Second, rawKey("ArrowLeft", 37, 0))
 	require.Equal(t, "a", evalString(t, ctx, `document.activeElement.value`))
 	require.False(t, evalBool(t, ctx, `!!document.querySelector('#composer-mode .other-input')`))
-	// Space on the checked option answers, as Enter does; the form is complete and this is
-	// its last question: it sends.
-	do(t, ctx, 10*time.Second, press(rawKey("ArrowRight", 39, 0)), waitJS(`document.activeElement.value === 'b'`), press(space()))
+	// Space on the option answers, as a click does, and never sends (QA round 20 #13); the
+	// form is complete and this is its last question: Enter sends.
+	do(t, ctx, 10*time.Second, press(rawKey("ArrowRight", 39, 0)), waitJS(`document.activeElement.value === 'b'`), press(space()),
+		chromedp.Sleep(500*time.Millisecond))
+	require.True(t, evalBool(t, ctx, modeShown), "the Space sent nothing")
+	require.True(t, evalBool(t, ctx, `document.activeElement.value === 'b' && document.activeElement.checked`), "it chose b")
+	do(t, ctx, 10*time.Second, press(pressEnter(0)))
 	waitReply(t, ctx, "stars=4 ratio=0.5 pick=b")
 	t.Logf("a three-question form by keyboard alone: %d keys (9 and its correction included)", keys)
 }

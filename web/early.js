@@ -120,16 +120,20 @@
     const typed = (el) => !!el && (el.tagName === "TEXTAREA" || (el.tagName === "INPUT" && /^(text|search|email|url|tel|number|password)$/.test(el.type)));
     const inMode = (el) => !!el && el.id !== "composer-mode" && !!el.closest("#composer-mode");
     const since = performance.now();
+    // Given as the focus arrives (focusin, before the next key), or when it is already there;
+    // polled too, for the second's end.
     const give = () => {
+      if (!held.open) return true;
       const el = document.activeElement;
-      if (into && held.keys.length && !inMode(el) && performance.now() - since < 1000) {
-        setTimeout(give, 20);
-        return;
-      }
+      if (into && held.keys.length && !inMode(el) && performance.now() - since < 1000) return false;
       held.open = false;
+      document.removeEventListener("focusin", give, true);
       giveTo(into && typed(el) && inMode(el) ? el : null);
+      return true;
     };
-    give();
+    document.addEventListener("focusin", give, true);
+    const poll = () => { if (!give()) setTimeout(poll, 20); };
+    poll();
   };
   const giveTo = (el) => {
     const inField = !!el;
@@ -162,8 +166,10 @@
     if ([...k].length !== 1 && k !== "Backspace" && k !== "Enter") return;
     const t = e.target;
     // Only a key that would land on the page or the draft: the sidebar's fields, the
-    // decision's own fields once it is there, keep theirs.
-    if (!(t === document.body || t === root || (t && t.id === "composer-input"))) return;
+    // decision's own fields once it is there, keep theirs. While the held keys wait for the
+    // decision's field (giving), every key waits behind them: one typed there first would go
+    // in before them ("AdLa ovelace").
+    if (!held.giving && !(t === document.body || t === root || (t && t.id === "composer-input"))) return;
     e.preventDefault();
     e.stopImmediatePropagation();
     held.keys.push(k);
