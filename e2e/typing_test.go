@@ -415,6 +415,21 @@ func TestOutOfRangeStaysWithItsError(t *testing.T) {
 	t.Logf("a three-question form by keyboard alone: %d keys (9 and its correction included)", keys)
 }
 
+// TestALetterOnOtherStartsTheOwnAnswer: the arrows reach "Other…" and leave the focus on it;
+// the letters typed next are the person's own answer, in its field (QA round 20's re-test:
+// they were dropped). A required field's title carries its star, a form's only one too.
+func TestALetterOnOtherStartsTheOwnAnswer(t *testing.T) {
+	t.Parallel()
+	_, ctx := openDecision(t, `/script a = ask("Pick", {"type":"object","properties":{"env":{"type":"string","title":"Env","enum":["dev","staging","prod"]},"n":{"type":"integer","title":"Count","minimum":1,"maximum":5}},"required":["env","n"]}); send(str(a))`,
+		waitJS(`document.activeElement.type === 'radio'`))
+	down := rawKey("ArrowDown", 40, 0)
+	do(t, ctx, 10*time.Second, down, down, down, waitJS(`document.activeElement.id.endsWith('-other') && !!document.querySelector('#composer-mode .other-input')`),
+		chromedp.KeyEvent("qa"))
+	require.Equal(t, "qa", evalString(t, ctx, `document.querySelector('#composer-mode .other-input').value`))
+	require.True(t, evalBool(t, ctx, `document.activeElement.classList.contains('other-input')`))
+	require.Equal(t, "Env *", modeText(t, ctx, `.field:not(.is-hidden) .field-title`))
+}
+
 // TestApprovalChords: mod+Enter approves, shown as a hint on the option; a letter never does.
 func TestApprovalChords(t *testing.T) {
 	t.Parallel()

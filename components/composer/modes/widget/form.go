@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"strconv"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/maxence-charriere/go-app/v10/pkg/app"
 
@@ -335,7 +336,9 @@ func (v *FormView) field(i int) app.UI {
 	return div.Body(
 		app.If(title != "", func() app.UI {
 			label := app.Div().Class("field-title").ID(v.id(i, "-title")).Text(title)
-			if f.Required && len(v.fields) > 1 {
+			// Every required field's title says so, a form's only field too: the fn-form's line
+			// asks for "every required field (*)" (QA round 20's re-test: its lone Word had none).
+			if f.Required {
 				label = app.Div().Class("field-title").ID(v.id(i, "-title")).Body(
 					app.Text(title), app.Span().Class("required").Aria("hidden", "true").Text(" *"))
 			}
@@ -583,6 +586,16 @@ func (v *FormView) radios(i int, f elicit.Field, a elicit.Answer, describedBy st
 				return
 			}
 			v.arrowing = true
+		default:
+			// A letter typed on "Other…" (the arrows reach it and leave the focus there) starts
+			// the person's own answer: its field takes the focus within the key's event, and
+			// the browser types the letter there (QA round 20's re-test: it was dropped).
+			if isOther && utf8.RuneCountInString(key) == 1 && !e.Get("ctrlKey").Bool() && !e.Get("metaKey").Bool() && !e.Get("altKey").Bool() {
+				if el := app.Window().GetElementByID(v.id(i, "-other-text")); el.Truthy() {
+					el.Call("focus")
+				}
+			}
+			return
 		case "Enter", " ":
 			if e.Get("isComposing").Bool() || e.Get("keyCode").Int() == 229 {
 				return
