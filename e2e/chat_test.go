@@ -663,4 +663,9 @@ func TestSendingShowsTheNewestEnd(t *testing.T) {
 	scrollUp()
 	do(t, ctx, 10*time.Second, chromedp.Click(`.thread .jump-newest`, chromedp.NodeVisible), waitJS(top+` > -2`))
 	require.Equal(t, "composer-input", evalString(t, ctx, `document.activeElement.id`), "a click keeps the focus in the box")
+
+	// A letter typed while the thread holds the focus (a click on it, then PageUp and ↓)
+	// goes to the box (QA round 20's re-test: it went nowhere).
+	do(t, ctx, 10*time.Second, js(`document.querySelector('.thread').focus()`), waitJS(`document.activeElement.classList.contains('thread')`),
+		chromedp.KeyEvent("abc"), waitDraft("abc"))
 }

@@ -28,6 +28,8 @@
       ((el.tagName === "TEXTAREA" || el.tagName === "INPUT" || el.tagName === "SELECT") && !el.disabled && !el.readOnly));
   // Nothing has the focus: the body (or nothing) is where an unclaimed key lands.
   const unfocused = (el) => !el || el === document.body || el === root;
+  // The thread itself, or one of its messages (not a card's field or button).
+  const onThread = (el) => !!el && (el.classList.contains("thread") || (el.getAttribute("role") === "article" && !!el.closest(".thread-inner")));
   // New session (a link to the hero) keeps the focus its click gave it until the hero moves
   // the focus to its composer: a character typed in that moment did nothing there and was
   // lost ("/help" arrived as "help"); handed straight to the textarea, it went into the bar of
@@ -197,6 +199,13 @@
       e.preventDefault();
       if (rowKeys.session !== row) Object.assign(rowKeys, { session: row, text: "" });
       rowKeys.text += k;
+      return;
+    }
+    if (live() && printable && k !== " " && onThread(el) && usable(t) && !t.closest(".is-hidden")) {
+      // A letter typed while the thread holds the focus (a click on a message, or the ↓
+      // button) is for the box, as in the chat apps people know: it went nowhere (QA round
+      // 20's re-test). Focused inside keydown, the textarea receives the key's text.
+      t.focus();
       return;
     }
     if (live()) {
