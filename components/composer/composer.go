@@ -260,6 +260,11 @@ func (c *Composer) follow(ctx app.Context) {
 			entered, fn = tabstore.Get(enteredKey(c.Session)), tabstore.Get(fnKey(c.Session)) != ""
 		}
 		aside := readAside(c.Session)
+		if id := linkedDecision(); id != "" {
+			// Honoured once: the thread's card has had its scroll by the time this runs out,
+			// and a later reload shows the newest end, not that card again (QA round 20).
+			ctx.After(time.Second, func(app.Context) { forgetLink(id) })
+		}
 		if id := linkedDecision(); id != "" && slices.ContainsFunc(list, func(d machine.Decision) bool { return d.ID == id }) {
 			// Opened on this decision (the approvals screen's entry, a notification): the
 			// person chose it to answer now. It is not set aside any more, and takes the focus
@@ -488,6 +493,15 @@ func linkedDecision() string {
 		return id
 	}
 	return ""
+}
+
+// forgetLink takes #decision-<id> off the page's address, if it still names that decision,
+// leaving no step in the history.
+func forgetLink(id string) {
+	loc := app.Window().Get("location")
+	if loc.Get("hash").String() == "#decision-"+id {
+		app.Window().Get("history").Call("replaceState", nil, "", loc.Get("pathname").String()+loc.Get("search").String())
+	}
 }
 
 // readAside is the decision set aside in session before a reload, if any.
