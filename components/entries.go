@@ -59,12 +59,21 @@ func renderRun(m store.Message, waiting bool) app.UI {
 				app.Span().Class("entry-status").ID(id+"-status").Text(status),
 			),
 			app.If(m.Detail != "", func() app.UI {
-				return app.Pre().Class("entry-output").Text(m.Detail)
+				return app.Pre().Class("entry-output").Text(runDetail(m))
 			}),
 			app.If(m.Result != "", func() app.UI {
 				return app.Div().Class("entry-result").Text(runResult(m))
 			}),
 		)
+}
+
+// runDetail is a run's output with the gate's lines about earlier grants in the page's words.
+func runDetail(m store.Message) string {
+	detail := m.Detail
+	for _, g := range m.Granted {
+		detail = strings.Replace(detail, g.Text, tr(i18n.RunGranted, scopeWords(g.Scope), g.Call)+"\n", 1)
+	}
+	return detail
 }
 
 // runResult is a run's result: its own output once done, else the store's words for how it

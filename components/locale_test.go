@@ -89,12 +89,15 @@ func TestChineseViewsHaveNoEnglishLeft(t *testing.T) {
 	ask := protocol.DecisionRequest{Kind: protocol.KindAsk, Message: "叫什么名字？", Schema: &protocol.Schema{Type: "string"}}
 	confirm := protocol.DecisionRequest{Kind: protocol.KindConfirm, Message: "继续吗？"}
 	long := strings.Repeat("输出", 3000)
+	// The gate's line for a call an earlier "always" let run (QA round 20 #11: it stayed English).
+	granted := store.GrantedLine{Text: "Allowed without asking by an earlier “always” (git status …): git status docs\n",
+		GrantedCall: protocol.GrantedCall{Scope: protocol.GrantScope{Kind: protocol.GrantPrefix, Tool: "run", Words: []string{"git", "status"}}, Call: "git status docs"}}
 	thread := &Thread{Working: true, Older: true, Messages: []store.Message{
 		{Offset: 1, Role: store.RoleUser, Text: "你好", At: ms(time.Minute)},
 		{Offset: 2, Role: store.RoleAgent, Text: "你好！", At: ms(time.Minute)},
 		{Offset: 3, Role: store.RoleAgent, From: protocol.FromParley, Text: "帮助", At: ms(time.Minute)},
 		{Offset: 4, Role: store.RoleAgent, From: protocol.FromScript, Text: "脚本输出", Status: store.StatusInterrupted},
-		{Offset: 5, Role: store.RoleRun, ID: "r1", Title: "脚本", Status: store.StatusRunning, Detail: "进行中"},
+		{Offset: 5, Role: store.RoleRun, ID: "r1", Title: "脚本", Status: store.StatusRunning, Detail: granted.Text + "进行中", Granted: []store.GrantedLine{granted}},
 		{Offset: 6, Role: store.RoleRun, ID: "r2", Title: "脚本", Status: store.StatusStopped, Result: "Stopped by you"},
 		{Offset: 7, Role: store.RoleDecision, ID: "d1", Title: "运行 git status", Status: store.StatusPending, Request: &approval},
 		{Offset: 8, Role: store.RoleDecision, ID: "d2", Title: "运行 echo hi", Status: store.StatusDeclined, Result: "Rejected: 不要", Request: &approval, Detail: long},

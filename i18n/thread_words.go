@@ -2,12 +2,14 @@ package i18n
 
 // The thread's button back to its newest messages (QA round 20 #2), shown while the person
 // is scrolled up, and a batch's answer that gave a reason for the requests it rejected (QA
-// round 20 #5). Their ids follow the batch's words.
+// round 20 #5), and the line a run shows for a call an earlier "always" let run. Their ids
+// follow the batch's words.
 const (
 	JumpNewest      Msg = lastBatchWord + 1 + iota
 	HistApprovedWhy     // %[1]s approved, %[2]s in all, %[3]s the reason of the others
+	RunGranted          // %[1]s the grant's reach, %[2]s the call (a run's output line)
 
-	lastThreadWord = HistApprovedWhy
+	lastThreadWord = RunGranted
 )
 
 // threadWords are the server's phrases among them, as serverWords: code, English, Chinese.
@@ -17,4 +19,5 @@ var threadWords = [...]string{
 
 func init() {
 	catalogue[JumpNewest] = [nLocales]string{"Jump to the newest messages", "跳到最新消息"}
+	catalogue[RunGranted] = [nLocales]string{"Allowed without asking by an earlier “always” (%[1]s): %[2]s", "因先前的“始终允许”（%[1]s）未经询问即运行：%[2]s"}
 }

@@ -375,6 +375,17 @@ type RunOutput struct {
 	Text   string `json:"text"`
 	// Argv names the process the output came from.
 	Argv []string `json:"argv,omitempty"`
+	// Granted, on the line the gate writes when an earlier "always" let a call run without
+	// asking, names that grant's reach and the call, so a page words the line in its own
+	// language (Text holds it in English).
+	Granted *GrantedCall `json:"granted,omitempty"`
+}
+
+// GrantedCall is a call an earlier grant let run without asking: the grant's reach, and the
+// call's first line as the approval would have shown it.
+type GrantedCall struct {
+	Scope GrantScope `json:"scope"`
+	Call  string     `json:"call"`
 }
 
 // RunSettled is the data of run.settled: a result (the script's return value, as text) or

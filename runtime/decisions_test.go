@@ -411,6 +411,7 @@ func TestGrantHonouredThenRevoked(t *testing.T) {
 	out, err := protocol.DecodeEventData[protocol.RunOutput](lastOfType(t, rt, s, protocol.EventRunOutput))
 	require.NoError(t, err)
 	assert.Equal(t, "Allowed without asking by an earlier “always” (git status …): git status docs\n", out.Text, "visible in the run")
+	assert.Equal(t, &protocol.GrantedCall{Scope: g.Scope, Call: "git status docs"}, out.Granted, "a page words it in its own language")
 
 	// In a batch, a rejection leaves the granted call allowed.
 	bd, batchDone := authorizeAsync(t, ctx, rt, s, "test:grant", []gate.ToolCall{{Tool: "run", Words: []string{"git", "status"}}, {Tool: "run", Words: []string{"git", "log"}}})

@@ -82,6 +82,15 @@ type Message struct {
 	// ResultPhrase names Result when Parley wrote it in fixed words (a run cut off by a
 	// restart).
 	ResultPhrase *protocol.Phrase
+	// Granted are the lines of Detail the gate wrote in English for calls an earlier
+	// "always" let run, each with what the page words it from.
+	Granted []GrantedLine
+}
+
+// GrantedLine is a line of a run's output that says an earlier grant let a call run.
+type GrantedLine struct {
+	Text string // as it stands in Detail, in English
+	protocol.GrantedCall
 }
 
 // Thread is one session as the thread shows it.
@@ -299,6 +308,9 @@ func (t *Thread) runOutput(ev protocol.Event) {
 		text += "\n"
 	}
 	m.Detail += text
+	if out.Granted != nil {
+		m.Granted = append(m.Granted, GrantedLine{Text: text, GrantedCall: *out.Granted})
+	}
 	if len(m.Detail) > maxRunDetail {
 		m.Detail = "…" + m.Detail[len(m.Detail)-maxRunDetail:]
 	}

@@ -365,3 +365,22 @@ func TestAStoppedTurnSaysSo(t *testing.T) {
 		})
 	}
 }
+
+// TestGrantedLinesAreKeptForThePagesWords: the gate's English line for a call an earlier
+// "always" let run joins the run's output as it is, and is kept with what a page words it from.
+func TestGrantedLinesAreKeptForThePagesWords(t *testing.T) {
+	call := protocol.GrantedCall{Scope: protocol.GrantScope{Kind: protocol.GrantTool, Tool: "run"}, Call: "ls"}
+	th := &Thread{}
+	for i, ev := range []protocol.Event{
+		{Type: protocol.EventRunStarted, Data: mustJSON(protocol.RunStarted{ID: "r", Kind: protocol.RunScript})},
+		{Type: protocol.EventRunOutput, Data: mustJSON(protocol.RunOutput{Run: "r", Stream: protocol.StreamLog, Text: "Allowed: ls", Granted: &call})},
+		{Type: protocol.EventRunOutput, Data: mustJSON(protocol.RunOutput{Run: "r", Text: "a.txt\n"})},
+	} {
+		ev.Offset = uint64(i + 1)
+		th.Apply(ev)
+	}
+	r := th.find("r")
+	require.NotNil(t, r)
+	assert.Equal(t, "Allowed: ls\na.txt\n", r.Detail)
+	assert.Equal(t, []GrantedLine{{Text: "Allowed: ls\n", GrantedCall: call}}, r.Granted)
+}

@@ -149,8 +149,10 @@ func (g *Gate) Authorize(ctx context.Context, workspace, session, run string, ca
 				granted[i] = true
 				g.Grants.Used(ctx, gr.ID, g.Now())
 				// Visible in the run, so nothing runs unseen because of an old "always".
+				call := firstLine(c.Details)
 				out := protocol.RunOutput{Run: run, Stream: protocol.StreamLog,
-					Text: "Allowed without asking by an earlier “always” (" + describeScope(gr.Scope) + "): " + firstLine(c.Details) + "\n"}
+					Text:    "Allowed without asking by an earlier “always” (" + describeScope(gr.Scope) + "): " + call + "\n",
+					Granted: &protocol.GrantedCall{Scope: gr.Scope, Call: call}}
 				if _, _, err := g.Log.Append(ctx, session, protocol.EventRunOutput, out, ""); err != nil {
 					slog.Warn("could not record a granted call", "session", session, "err", err)
 				}
