@@ -101,6 +101,15 @@ func get[T any](ctx context.Context, c *Client, path string) (T, error) {
 	return call[T](ctx, c, methodGet, path, nil)
 }
 
+// poll GETs path as a long poll: with wait (the version of the last answer) the server
+// answers once its version differs, or after its hold.
+func poll[T any](ctx context.Context, c *Client, path string, wait *uint64) (T, error) {
+	if wait != nil {
+		path += "?wait=" + strconv.FormatUint(*wait, 10)
+	}
+	return get[T](ctx, c, path)
+}
+
 // ListSessions returns every session, newest first.
 func (c *Client) ListSessions(ctx context.Context) ([]protocol.SessionInfo, error) {
 	out, err := get[protocol.SessionList](ctx, c, "/api/sessions")
@@ -111,11 +120,7 @@ func (c *Client) ListSessions(ctx context.Context) ([]protocol.SessionInfo, erro
 // of the last answer) the server answers once the index changed since, or after its hold:
 // the sidebar's long poll.
 func (c *Client) SessionList(ctx context.Context, wait *uint64) (protocol.SessionList, error) {
-	path := "/api/sessions"
-	if wait != nil {
-		path += "?wait=" + strconv.FormatUint(*wait, 10)
-	}
-	return get[protocol.SessionList](ctx, c, path)
+	return poll[protocol.SessionList](ctx, c, "/api/sessions", wait)
 }
 
 // CreateSession makes a session.

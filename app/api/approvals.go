@@ -15,11 +15,7 @@ const methodDelete = "DELETE"
 // ApprovalQueue returns every pending decision across sessions, oldest first. With wait, the
 // server answers once its version differs from *wait (or after about 25 s): a long poll.
 func (c *Client) ApprovalQueue(ctx context.Context, wait *uint64) (protocol.ApprovalQueue, error) {
-	path := "/api/approvals"
-	if wait != nil {
-		path += "?wait=" + strconv.FormatUint(*wait, 10)
-	}
-	return get[protocol.ApprovalQueue](ctx, c, path)
+	return poll[protocol.ApprovalQueue](ctx, c, "/api/approvals", wait)
 }
 
 // ApprovalHistory returns ended decisions, newest first, filtered and paged.
