@@ -832,23 +832,6 @@ func TestKeysTypedAsThePageComesBackGoToTheQuestionTheyWereOn(t *testing.T) {
 	waitReply(t, ctx, "Paris|Rue|75008")
 }
 
-// TestHeldKeysStopAtTheFieldsMaxLength: keys typed before the app is live, handed to the
-// question's field, stop at its maxLength as keys typed into it do (QA round 20: the hand-over
-// wrote them all, and the form then said the answer was too long).
-func TestHeldKeysStopAtTheFieldsMaxLength(t *testing.T) {
-	t.Parallel()
-	_, ctx := openDecision(t, `/script send(ask('Zip code', {'type': 'string', 'maxLength': 5}))`, waitJS(focusIn))
-	const field = `document.querySelector('#composer-mode .field-input')`
-	do(t, ctx, 20*time.Second, pastGuard(), chromedp.KeyEvent("750"), chromedp.Sleep(1500*time.Millisecond)) // the answer is kept
-	url := evalString(t, ctx, `location.href`)
-	release := holdWasm(t, ctx)
-	navigateNoWait(t, ctx, url)
-	typeAt(t, ctx, rand.New(rand.NewPCG(7, 7)), "0899", [2]time.Duration{40 * time.Millisecond, 100 * time.Millisecond})
-	release()
-	waitShowing(t, ctx, 30*time.Second, field+`?.value === '75008'`, field+`?.value + ' | draft: ' + document.querySelector('#composer-input')?.value`)
-	require.Equal(t, "", draft(t, ctx), "no key went to the draft")
-}
-
 // TestKeysTypedAsThePageComesBackGoToTheFnForm: an open fn-form comes back after a reload,
 // and the keys typed meanwhile go into its field (QA round 20 #10: into the hidden draft).
 func TestKeysTypedAsThePageComesBackGoToTheFnForm(t *testing.T) {

@@ -149,10 +149,6 @@
         continue;
       }
       const s = field.selectionStart, e = field.selectionEnd;
-      // A typed key stops at the field's maxlength, as the browser stops a key pressed in it;
-      // a key in place of a selection fits whatever the limit.
-      const room = field.maxLength < 0 || field.value.length - Math.abs((e ?? 0) - (s ?? 0)) < field.maxLength;
-      if (k !== "Backspace" && !room) continue;
       if (s === null) {
         // A number or an email field has no selection to edit at: its end.
         field.value = k === "Backspace" ? field.value.slice(0, -1) : field.value + k;
