@@ -751,6 +751,15 @@ func TestADecisionWaitsForThePauseInTheFnForm(t *testing.T) {
 	do(t, ctx, 10*time.Second, waitJS(`!!document.querySelector('#composer-mode.mode-question')`))
 	require.Equal(t, "Interrupting?", modeText(t, ctx, `.question-message`))
 	require.Equal(t, "", draft(t, ctx), "no key went to the draft")
+	// A pause to think, then the person types on: the decision that took their form's place
+	// never took the focus, so the keys answer nothing (QA round 21 P1: " Johnson" and Enter
+	// answered it, a Space pressed No). They are the draft's, as over a draft.
+	time.Sleep(2500 * time.Millisecond)
+	require.False(t, evalBool(t, ctx, focusIn), "the focus stays the writer's")
+	typeAt(t, ctx, rand.New(rand.NewPCG(18, 18)), " Jo", [2]time.Duration{60 * time.Millisecond, 150 * time.Millisecond})
+	do(t, ctx, 10*time.Second, pressEnter(0), chromedp.Sleep(500*time.Millisecond))
+	require.True(t, evalBool(t, ctx, `!!document.querySelector('#composer-mode.mode-question')`), "still asked")
+	require.Equal(t, " Jo", draft(t, ctx))
 	do(t, ctx, 10*time.Second, pastGuard(), chromedp.Click(chromedp.CSS(`#composer-mode .choice`)), waitJS(modeGone))
 	require.Equal(t, "ok=True", waitMessages(t, ctx, 4)[3].Text)
 

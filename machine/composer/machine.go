@@ -269,8 +269,8 @@ func (m *Machine) Dispatch(ev Event) []Effect {
 		return nil
 	}
 
-	cancelled, wait := m.displace(at)
-	out := m.effects(before, at, cancelled, noted, resumed, entered)
+	form, wait := m.displace(at)
+	out := m.effects(before, at, form, noted, resumed, entered)
 	if wait > 0 {
 		out = append(out, Wake{After: wait})
 	}
@@ -281,26 +281,33 @@ func (m *Machine) Dispatch(ev Event) []Effect {
 // (the view keeps the form's fields). While the person is typing in the form, the decision is
 // held until they pause for the focus delay, so it never lands mid-word; wait is how long
 // until that pause, for a Wake.
-func (m *Machine) displace(at time.Time) (cancelled string, wait time.Duration) {
+func (m *Machine) displace(at time.Time) (form displaced, wait time.Duration) {
 	if !m.fnOpen {
 		m.held, m.composing = false, false
-		return "", 0
+		return displaced{}, 0
 	}
 	if len(m.queue) == 0 || m.aside {
 		m.held = false
-		return "", 0
+		return displaced{}, 0
 	}
 	if m.composing {
 		m.held = true
-		return "", m.focusDelay // looked at again then: a composition ends with no key
+		return displaced{}, m.focusDelay // looked at again then: a composition ends with no key
 	}
 	if quiet := max(at.Sub(m.typedAt), 0); !m.typedAt.IsZero() && quiet < m.focusDelay {
 		m.held = true
-		return "", m.focusDelay - quiet
+		return displaced{}, m.focusDelay - quiet
 	}
 	m.held, m.composing = false, false
-	cancelled, m.fn, m.fnOpen = m.fn, "", false
-	return cancelled, 0
+	form = displaced{function: m.fn, ok: true}
+	m.fn, m.fnOpen = "", false
+	return form, 0
+}
+
+// displaced is the person's fn-form a decision just took the place of, if ok.
+type displaced struct {
+	function string // "" for the form's picker
+	ok       bool
 }
 
 // The actions of the keys a morphed mode reads (docs/composer.md#focus-and-keys).
@@ -459,11 +466,11 @@ func eraseOf(key string) int {
 func (m *Machine) tick(t Tick) []Effect {
 	if m.held {
 		before := m.occupant()
-		cancelled, wait := m.displace(t.At)
+		form, wait := m.displace(t.At)
 		if wait > 0 {
 			return []Effect{Wake{After: wait}}
 		}
-		return m.effects(before, t.At, cancelled, false, false, false)
+		return m.effects(before, t.At, form, false, false, false)
 	}
 	if !m.showing() || m.focused {
 		return nil
@@ -540,11 +547,11 @@ func (m *Machine) reset(list []Decision, aside []string) {
 // effects derives the view's work from the occupant before and after a transition.
 // resumed says the person brought the head back (Resume), entered that they were inside it
 // before a reload (Reset's Entered): either way it takes the focus at its field at once.
-func (m *Machine) effects(before occupant, at time.Time, cancelled string, noted, resumed, entered bool) []Effect {
+func (m *Machine) effects(before occupant, at time.Time, form displaced, noted, resumed, entered bool) []Effect {
 	after := m.occupant()
 	var out []Effect
-	if cancelled != "" {
-		out = append(out, CancelFnForm{Function: cancelled})
+	if form.function != "" {
+		out = append(out, CancelFnForm{Function: form.function})
 	}
 	if before == after {
 		if noted {
@@ -582,6 +589,15 @@ func (m *Machine) effects(before occupant, at time.Time, cancelled string, noted
 		// field is where they go.
 		m.focused, m.entered = true, after.mode.Decision()
 		return append(out, FocusField{})
+	}
+	if form.ok {
+		// It took the place of the form the person was filling, after a pause in their
+		// typing: the focus is the writer's, as when a decision lands over their draft. It
+		// never moves into the decision on its own; they move in with Tab or a click (QA
+		// round 21 P1: a pause to think of a surname, then " Johnson" and Enter rejected
+		// the approval that had arrived, with "Johnson" as its reason).
+		m.focused = true
+		return append(out, FocusMode{})
 	}
 	// A decision that appears on its own holds the focus on the morphed area for the focus
 	// delay: letters typed as it lands go to the draft they were meant for. Then it takes the

@@ -278,7 +278,7 @@ func TestDispatch(t *testing.T) {
 			name:        "a decision cancels the user's fn-form: no stash",
 			events:      []Event{OpenFnForm{"deploy"}, asked(ask("q1"))},
 			wantState:   state{Mode: Question, Head: "q1", Queue: []string{"q1"}},
-			wantEffects: []Effect{CancelFnForm{"deploy"}, Exit{Mode: FnForm, ID: "deploy"}, Shown{Mode: Question, ID: "q1"}, FocusMode{}, wake},
+			wantEffects: []Effect{CancelFnForm{"deploy"}, Exit{Mode: FnForm, ID: "deploy"}, Shown{Mode: Question, ID: "q1"}, FocusMode{}},
 		},
 		{
 			name:        "a decision that lands as the person types in their fn-form waits for their pause",
@@ -290,7 +290,23 @@ func TestDispatch(t *testing.T) {
 			name:        "the held decision displaces the fn-form once the person paused",
 			events:      []Event{OpenFnForm{"deploy"}, Key{Key: "d", On: OnLine, At: at(0)}, Asked{Decision: ask("q1"), At: at(300)}, Tick{At: at(1000)}},
 			wantState:   state{Mode: Question, Head: "q1", Queue: []string{"q1"}},
-			wantEffects: []Effect{CancelFnForm{"deploy"}, Exit{Mode: FnForm, ID: "deploy"}, Shown{Mode: Question, ID: "q1"}, FocusMode{}, wake},
+			wantEffects: []Effect{CancelFnForm{"deploy"}, Exit{Mode: FnForm, ID: "deploy"}, Shown{Mode: Question, ID: "q1"}, FocusMode{}},
+		},
+		{
+			// QA round 21 P1: a pause to think, then " Johnson" and Enter rejected the
+			// approval that had taken the form's place, with "Johnson" as its reason.
+			name: "a decision that took the fn-form's place never takes the focus on its own",
+			events: []Event{OpenFnForm{"greet"}, Key{Key: "K", On: OnLine, At: at(0)}, Asked{Decision: approval("a1"), At: at(300)},
+				Tick{At: at(1000)}, Tick{At: at(4000)}},
+			wantState:   state{Mode: Approval, Head: "a1", Queue: []string{"a1"}},
+			wantEffects: nil,
+		},
+		{
+			name: "the letters typed after a long pause there are the draft's",
+			events: []Event{OpenFnForm{"greet"}, Key{Key: "K", On: OnLine, At: at(0)}, Asked{Decision: approval("a1"), At: at(300)},
+				Tick{At: at(1000)}, Tick{At: at(4000)}, Key{Key: "J", On: OnMode, At: at(4000)}},
+			wantState:   state{Mode: Approval, Head: "a1", Queue: []string{"a1"}},
+			wantEffects: []Effect{ToDraft{Text: "J"}},
 		},
 		{
 			name: "typing on in the fn-form holds the decision longer",
@@ -318,7 +334,7 @@ func TestDispatch(t *testing.T) {
 			events: []Event{OpenFnForm{"deploy"}, Composing{On: true, At: at(0)}, Asked{Decision: ask("q1"), At: at(5000)},
 				Composing{On: false, At: at(5500)}, Tick{At: at(6000)}, Tick{At: at(6500)}},
 			wantState:   state{Mode: Question, Head: "q1", Queue: []string{"q1"}},
-			wantEffects: []Effect{CancelFnForm{"deploy"}, Exit{Mode: FnForm, ID: "deploy"}, Shown{Mode: Question, ID: "q1"}, FocusMode{}, wake},
+			wantEffects: []Effect{CancelFnForm{"deploy"}, Exit{Mode: FnForm, ID: "deploy"}, Shown{Mode: Question, ID: "q1"}, FocusMode{}},
 		},
 		{
 			name:        "a composition outside the fn-form holds nothing",
@@ -342,7 +358,7 @@ func TestDispatch(t *testing.T) {
 			name:        "a key on the fn-form's buttons is not typing: the decision displaces it",
 			events:      []Event{OpenFnForm{"deploy"}, Key{Key: "Tab", On: OnOther, At: at(0)}, Asked{Decision: ask("q1"), At: at(300)}},
 			wantState:   state{Mode: Question, Head: "q1", Queue: []string{"q1"}},
-			wantEffects: []Effect{CancelFnForm{"deploy"}, Exit{Mode: FnForm, ID: "deploy"}, Shown{Mode: Question, ID: "q1"}, FocusMode{}, wake},
+			wantEffects: []Effect{CancelFnForm{"deploy"}, Exit{Mode: FnForm, ID: "deploy"}, Shown{Mode: Question, ID: "q1"}, FocusMode{}},
 		},
 		{
 			name:        "no restore: after the decision ends the composer is idle",
@@ -417,7 +433,7 @@ func TestDispatch(t *testing.T) {
 			events: []Event{asked(ask("q1")), asked(approval("a1")), ChatAbout{}, OpenFnForm{"deploy"},
 				Ended{ID: "q1", Outcome: Answered}},
 			wantState:   state{Mode: Approval, Head: "a1", Queue: []string{"a1"}},
-			wantEffects: []Effect{CancelFnForm{"deploy"}, Exit{Mode: FnForm, ID: "deploy"}, Shown{Mode: Approval, ID: "a1"}, FocusMode{}, wake},
+			wantEffects: []Effect{CancelFnForm{"deploy"}, Exit{Mode: FnForm, ID: "deploy"}, Shown{Mode: Approval, ID: "a1"}, FocusMode{}},
 		},
 		{
 			name:        "a queued decision ending keeps the head aside",
@@ -461,7 +477,7 @@ func TestDispatch(t *testing.T) {
 			name:        "reset closes the fn-form when a decision is now shown",
 			events:      []Event{OpenFnForm{"deploy"}, Reset{Decisions: []Decision{ask("q1")}}},
 			wantState:   state{Mode: Question, Head: "q1", Queue: []string{"q1"}},
-			wantEffects: []Effect{CancelFnForm{"deploy"}, Exit{Mode: FnForm, ID: "deploy"}, Shown{Mode: Question, ID: "q1"}, FocusMode{}, wake},
+			wantEffects: []Effect{CancelFnForm{"deploy"}, Exit{Mode: FnForm, ID: "deploy"}, Shown{Mode: Question, ID: "q1"}, FocusMode{}},
 		},
 		{
 			name:        "a reload brings back the fn-form the person had open, focused",
@@ -473,7 +489,7 @@ func TestDispatch(t *testing.T) {
 			name:        "a decision due after the reload takes the fn-form's place",
 			events:      []Event{Reset{Decisions: []Decision{ask("q1")}, FnForm: true, At: t0}},
 			wantState:   state{Mode: Question, Head: "q1", Queue: []string{"q1"}},
-			wantEffects: []Effect{Shown{Mode: Question, ID: "q1"}, FocusMode{}, wake},
+			wantEffects: []Effect{Shown{Mode: Question, ID: "q1"}, FocusMode{}},
 		},
 		{
 			name:        "a decision set aside before the reload leaves the fn-form open",
