@@ -154,6 +154,9 @@ func (t *tools) Ask(ctx context.Context, req protocol.DecisionRequest) (decision
 }
 
 func (t *tools) Authorize(ctx context.Context, calls []gate.ToolCall) (gate.Verdict, error) {
+	if t.acted() {
+		return gate.Verdict{Text: gate.TextActed}, nil
+	}
 	ctx, done := t.resuming(ctx)
 	defer done()
 	return t.caps.Authorize(ctx, calls)

@@ -67,6 +67,7 @@ func adoptable(session string, evs []protocol.Event) []*decision.Resumable {
 	}
 	var out []*decision.Resumable
 	index := map[string]int{}
+	var accepted []*decision.Resumable // approvals accepted, no question asked since
 	for _, ev := range evs {
 		if ev.Offset <= from {
 			continue
@@ -74,8 +75,19 @@ func adoptable(session string, evs []protocol.Event) []*decision.Resumable {
 		switch ev.Type {
 		case protocol.EventQuestionAsked:
 			if qa, err := ev.DecodeQuestionAsked(); err == nil {
+				// Asked after an approval was accepted: the call it allowed was running.
+				for _, a := range accepted {
+					a.Acted = true
+				}
+				accepted = nil
 				index[qa.ID] = len(out)
 				out = append(out, &decision.Resumable{Decision: protocol.Decision{Session: session, Offset: ev.Offset, QuestionAsked: qa}})
+			}
+		case protocol.EventQuestionReplied:
+			if r, err := ev.DecodeQuestionReplied(); err == nil && r.Action == protocol.ActionAccept {
+				if i, ok := index[r.ID]; ok && out[i] != nil && out[i].Request.Kind == protocol.KindApproval {
+					accepted = append(accepted, out[i])
+				}
 			}
 		case protocol.EventQuestionRejected:
 			if r, err := ev.DecodeQuestionRejected(); err == nil && r.Reason != protocol.ReasonTimeout {
@@ -86,6 +98,19 @@ func adoptable(session string, evs []protocol.Event) []*decision.Resumable {
 		}
 	}
 	return slices.DeleteFunc(out, func(d *decision.Resumable) bool { return d == nil })
+}
+
+// acted takes the first decision left if it is an approval that was accepted and acted on
+// before the restart (Resumable.Acted), and says so: the resumed call it belongs to does not
+// run again on that old answer (QA round 21 P1: a function's command ran twice, the second
+// time unasked, because its confirm after the command was still pending at the kill -9).
+func (t *tools) acted() bool {
+	if len(t.adopt) == 0 || !t.adopt[0].Acted {
+		return false
+	}
+	t.adopt[0].Take()
+	t.adopt = t.adopt[1:]
+	return true
 }
 
 // resuming hands the next Ask or Authorize the first decision left pending; done forgets it

@@ -184,6 +184,63 @@ func TestRestartAsksOnlyWhatWasNotAnswered(t *testing.T) {
 	assert.Equal(t, []string{`q1: the user answered: "blue"`, `q2: the user answered: "large"`}, testkit.ToolTexts(reqs[1]))
 }
 
+// A function the model ran asked for its command's approval, which was given; the command
+// ran, and the function's confirm after it was pending at the kill -9. The resumed turn runs
+// the function again from its start, and its command must not run a second time on the
+// answer given before the restart (QA round 21 P1: it did, unasked): the confirm is all that
+// is left to answer.
+func TestRestartNeverRunsAnApprovedCommandAgain(t *testing.T) {
+	dir := t.TempDir()
+	ws := testkit.Folder(t, map[string]string{".parley/functions/twice.star": `def main(args):
+    r = run(["sh", "-c", "echo ran >> counter.txt"])
+    if not confirm("Appended. Continue?"):
+        return "stopped"
+    return "done, ran again: " + str(r.ok)
+`})
+	m := testkit.NewModel(t, testkit.Calls(testkit.Call{ID: "f1", Name: "run_function", Args: map[string]string{"name": "twice"}}))
+	emb, rt := startModel(t, dir, ws, m)
+	s := newSession(t, rt)
+	prompt(t, rt, s, "run twice", protocol.ModeQueue)
+	approval := waitPending(t, rt, s, 1)[0]
+	require.Equal(t, protocol.KindApproval, approval.Request.Kind)
+	_, err := rt.Reply(context.Background(), s, approval.ID, pick(0))
+	require.NoError(t, err)
+	var confirm protocol.Decision
+	require.Eventually(t, func() bool {
+		list := waitPendingAtLeast(t, rt, s, 0)
+		if len(list) == 1 && list[0].ID != approval.ID {
+			confirm = list[0]
+			return true
+		}
+		return false
+	}, testkit.Wait, 10*time.Millisecond)
+	counter := func() string {
+		b, err := os.ReadFile(filepath.Join(ws, "counter.txt"))
+		require.NoError(t, err)
+		return string(b)
+	}
+	require.Equal(t, "ran\n", counter())
+
+	crash(emb, rt)
+	m.Add(testkit.Text("Done."))
+	emb, rt = startModel(t, dir, ws, m)
+	defer stop(emb, rt)
+	waitTakenOver(t, rt, s)
+	again := waitPending(t, rt, s, 1)
+	require.Equal(t, confirm.ID, again[0].ID, "the confirm is what is left to answer")
+	_, err = rt.Reply(context.Background(), s, confirm.ID, protocol.ReplyRequest{Action: protocol.ActionAccept, Content: raw(true)})
+	require.NoError(t, err)
+	evs := waitFor(t, rt, s, "the turn ends", testkit.TurnsEnded(1))
+	assert.Equal(t, "ran\n", counter(), "the command ran once")
+	assert.Equal(t, 2, testkit.Count(evs, protocol.EventQuestionAsked), "nobody was asked again")
+	reqs := m.Requests()
+	require.Len(t, reqs, 2)
+	texts := testkit.ToolTexts(reqs[1])
+	require.Len(t, texts, 1)
+	assert.Contains(t, texts[0], "was not done: not run again: it was approved before the server restarted", "the log says why")
+	assert.Contains(t, texts[0], "result: done, ran again: False")
+}
+
 // A resumed turn is the same turn: a stop that names it by the offset the browser knows (its
 // first turn.started) stops it, and its decision ends as stopped.
 func TestAResumedTurnIsStoppedByItsFirstOffset(t *testing.T) {

@@ -207,8 +207,15 @@ func (g *Registry) wait(ctx context.Context, session, id string, offset uint64, 
 // Resumable is a pending decision a resumed turn may wait for in place of asking again.
 type Resumable struct {
 	protocol.Decision
-	used bool
+	// Acted says an approval was accepted before the restart and the turn went on past it
+	// (a question was asked after the answer): what it allowed ran, or began to. It is never
+	// leave to run that again (runtime/resume.go).
+	Acted bool
+	used  bool
 }
+
+// Take marks it taken by a resumed turn's call without waiting for it (an acted approval).
+func (r *Resumable) Take() { r.used = true }
 
 // Used says an Ask took it.
 func (r *Resumable) Used() bool { return r.used }

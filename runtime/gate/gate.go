@@ -104,12 +104,14 @@ func (g *Gate) mode(ctx context.Context, session string) protocol.PermissionMode
 	return m
 }
 
-// Texts the asker (a script, later the model) reads when the gate says no. A timeout is not
-// a refusal: the user never saw or never answered the request, and saying "rejected" would
-// make the model apologise for a decision nobody took.
+// Texts the asker (a script, the model) reads when the gate says no. A timeout is not a
+// refusal: the user never saw or never answered the request, and saying "rejected" would make
+// the model apologise for a decision nobody took. Nor is TextActed: the call was approved,
+// and began before the server restarted (runtime/resume.go).
 const (
-	textRejected = "rejected by the user"
-	textTimedOut = "no answer in time"
+	TextRejected = "rejected by the user"
+	TextTimedOut = "no answer in time"
+	TextActed    = "not run again: it was approved before the server restarted and had already begun, so it may have taken effect; ask again if it is still needed"
 )
 
 // Authorize passes tool calls of a run in a session working in workspace (an absolute,
@@ -188,9 +190,9 @@ func (g *Gate) askApproval(ctx context.Context, workspace, session, run string, 
 	}
 	switch {
 	case res.Rejected != nil: // only a timeout ends without an error here
-		return Verdict{Text: textTimedOut}, nil, nil
+		return Verdict{Text: TextTimedOut}, nil, nil
 	case res.Replied.Action == protocol.ActionDecline:
-		return Verdict{Text: cmpOr(res.Replied.Reason, textRejected)}, nil, nil
+		return Verdict{Text: cmpOr(res.Replied.Reason, TextRejected)}, nil, nil
 	}
 	var answer protocol.ApprovalAnswer
 	if err := json.Unmarshal(res.Replied.Content, &answer); err != nil {
@@ -208,17 +210,17 @@ func (g *Gate) askApproval(ctx context.Context, workspace, session, run string, 
 		}
 		if why := strings.TrimSpace(answer.Instruction); why != "" {
 			// The words typed with the answer are the reason of the requests it rejects.
-			return Verdict{Text: textRejected + ": " + why}, each, nil
+			return Verdict{Text: TextRejected + ": " + why}, each, nil
 		}
-		return Verdict{Text: textRejected}, each, nil
+		return Verdict{Text: TextRejected}, each, nil
 	}
 	opt, picked := answer.Picked(req)
 	if !picked {
 		// Words typed instead of a click: a refusal that tells the asker what to do instead.
-		return Verdict{Text: textRejected + ": " + answer.Instruction}, nil, nil
+		return Verdict{Text: TextRejected + ": " + answer.Instruction}, nil, nil
 	}
 	if opt.Value != protocol.OptionAllow {
-		return Verdict{Text: textRejected}, nil, nil
+		return Verdict{Text: TextRejected}, nil, nil
 	}
 	if opt.Grant != nil {
 		if err := g.grant(ctx, workspace, session, res, *opt.Grant); err != nil {

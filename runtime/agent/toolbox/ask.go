@@ -8,6 +8,7 @@ import (
 
 	"parley/protocol"
 	"parley/runtime/agent"
+	"parley/runtime/gate"
 )
 
 const askDescription = "Ask the user a question and wait for the answer. Use it when you need a decision or a fact " +
@@ -60,7 +61,7 @@ func prepareAsk(_ *Box, args json.RawMessage) (*plan, error) {
 			res.Text = "the user answered: " + string(ans.Content)
 			receipt["answer"] = ans.Content
 		case ans.Reason == protocol.ReasonTimeout:
-			res.Text, res.Error = textTimedOut, true
+			res.Text, res.Error = gate.TextTimedOut, true
 			receipt["reason"] = ans.Reason
 		default:
 			res.Text, res.Error = "the user declined to answer", true

@@ -205,23 +205,16 @@ func CallID(ctx context.Context) string {
 	return id
 }
 
-// Texts of the gate's refusals, as the model reads them. A timeout is not a refusal: nobody
-// decided, and the model must not apologise for a decision nobody took.
-const (
-	textRejected = "rejected by the user"
-	textTimedOut = "no answer in time"
-)
-
 // refusal words a verdict that did not allow a call: the user's own words when they gave
 // some, "no answer in time" after a timeout.
 func refusal(text string) string {
 	switch {
 	case strings.TrimSpace(text) == "":
-		return textRejected
-	case text == textTimedOut, strings.HasPrefix(text, textRejected):
+		return gate.TextRejected
+	case text == gate.TextTimedOut, text == gate.TextActed, strings.HasPrefix(text, gate.TextRejected):
 		return text
 	}
-	return textRejected + ": " + text
+	return gate.TextRejected + ": " + text
 }
 
 // objectArgs checks that a call's arguments are one JSON object. Empty arguments are an
