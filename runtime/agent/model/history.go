@@ -2,6 +2,7 @@ package model
 
 import (
 	"slices"
+	"strings"
 
 	openai "github.com/sashabaranov/go-openai"
 
@@ -113,7 +114,7 @@ func rebuild(system string, prompt uint64, evs []protocol.Event, keepOpen bool) 
 		open = nil
 	}
 	lastStream := ""
-	lastUser := ""                    // the text of the last prompt said, while no answer followed it
+	var unanswered []string           // the prompts said since the last answer, each once
 	var drafts []*protocol.AgentDraft // open streams, in order; Text is the whole text so far
 	flushDrafts := func() {
 		for _, d := range drafts {
@@ -130,13 +131,13 @@ func rebuild(system string, prompt uint64, evs []protocol.Event, keepOpen bool) 
 			// A prompt whose turn failed has no answer; several chat templates refuse two
 			// user messages in a row, so they become one. The failure's notice says "send
 			// your prompt again": the same words sent again are that retry, said once.
-			if text != lastUser {
-				last.Content += "\n\n" + text
+			if text != unanswered[len(unanswered)-1] {
+				unanswered = append(unanswered, text)
 			}
-			lastUser = text
+			last.Content = unansweredThenNow(unanswered)
 			return
 		}
-		lastUser = text
+		unanswered = []string{text}
 		msgs = append(msgs, openai.ChatCompletionMessage{Role: openai.ChatMessageRoleUser, Content: text})
 	}
 	for _, ev := range evs {
@@ -221,6 +222,19 @@ func rebuild(system string, prompt uint64, evs []protocol.Event, keepOpen bool) 
 	}
 	answer()
 	return msgs, nil
+}
+
+// unansweredThenNow is one user message for prompts said in a row, when the turns of all but
+// the last ended before any answer (failed, or stopped): the earlier ones marked as such, the last as the one to
+// answer now. Joined bare, "delete the build folder" and then "never mind, just say hello"
+// read as one request of both (QA round 21); "now?" after a failed "read a" still reads as
+// its retry.
+func unansweredThenNow(prompts []string) string {
+	if len(prompts) == 1 {
+		return prompts[0]
+	}
+	return "[Sent earlier, with no answer:]\n" + strings.Join(prompts[:len(prompts)-1], "\n\n") +
+		"\n\n[Now:]\n" + prompts[len(prompts)-1]
 }
 
 // toolMessage is a result as the model reads it. Never empty: some servers refuse an empty

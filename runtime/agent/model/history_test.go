@@ -79,8 +79,10 @@ func TestHistoryReadsAnEditedPrompt(t *testing.T) {
 
 // TestHistorySaysARetriedPromptOnce: a failed turn's notice says "send your prompt again";
 // the prompt sent again after it is the same request, so the model reads it once, not twice
-// in one user message (QA round 10, agent #2). A different prompt after a failure still
-// joins the failed one, and the same words said again after an answer are said again.
+// in one user message (QA round 10, agent #2). A different prompt after a failure joins the
+// failed one, marked as sent earlier with no answer, and itself as the one to answer now
+// (QA round 21: joined bare, "never mind, just say hello" read as a request of both); the
+// same words said again after an answer are said again.
 func TestHistorySaysARetriedPromptOnce(t *testing.T) {
 	notice := protocol.Message{From: "parley", Text: "The model server failed (500). Send your prompt again to retry."}
 	var session sessionLog
@@ -93,7 +95,7 @@ func TestHistorySaysARetriedPromptOnce(t *testing.T) {
 	assert.Equal(t, []string{
 		"user: fix the parser",
 		"assistant: Fixed.",
-		"user: fix the parser\n\nand the lexer",
+		"user: [Sent earlier, with no answer:]\nfix the parser\n\n[Now:]\nand the lexer",
 	}, said(last, session))
 }
 

@@ -116,7 +116,7 @@ func TestConversationFromTheLog(t *testing.T) {
 	}
 	assert.Equal(t, []line{
 		{Role: "system", Content: "sys"},
-		{Role: "user", Content: "read a\n\nnow?"},
+		{Role: "user", Content: "[Sent earlier, with no answer:]\nread a\n\n[Now:]\nnow?"},
 		{Role: "assistant", Content: "Let me look.", Calls: "c1:read_file c2:list_files "},
 		{Role: "tool", Content: "alpha", ID: "c1"},
 		{Role: "tool", Content: "error: interrupted before it returned a result", ID: "c2"},
