@@ -14,6 +14,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/chromedp/cdproto/cdp"
+	"github.com/chromedp/cdproto/fetch"
 	"github.com/chromedp/chromedp"
 	"github.com/stretchr/testify/require"
 
@@ -213,6 +215,36 @@ func TestAModelPickGivesTheKeysBack(t *testing.T) {
 	do(t, ctx, 10*time.Second, chromedp.Focus(chromedp.CSS(`#model-button`)),
 		rawKey("ArrowDown", 40, 0), waitJS(`document.activeElement?.id === 'model-listbox'`),
 		rawKey("Escape", 27, 0), waitJS(`!document.querySelector('#model-listbox') && document.activeElement?.id === 'model-button'`))
+}
+
+// TestAModelPickTheServerRefusesSaysSo: a pick the server answers with an error (its model
+// list could not be read, 502) goes back to the model the session has, and says why (QA round
+// 21: the button showed the pick, no error, and the next prompt went to the old model).
+func TestAModelPickTheServerRefusesSaysSo(t *testing.T) {
+	t.Parallel()
+	_, ctx := openModelSession(t, "refused")
+	do(t, ctx, 20*time.Second, waitJS(`(document.querySelector('#model-button')?.textContent || '').startsWith('test')`))
+	refusal, _ := json.Marshal(protocol.ErrorResponse{Code: "models_unavailable", Error: "the model list could not be read"})
+	paused := chromedp.Events(ctx, fetch.RequestPaused)
+	go func() {
+		for ev, err := range paused {
+			if err != nil {
+				return
+			}
+			go chromedp.Do(ctx, chromedp.Func(func(ctx context.Context, tg *chromedp.Target) error {
+				_, err := cdp.Call(ctx, tg, fetch.FulfillRequest, fetch.FulfillRequestParams{RequestID: ev.RequestID, ResponseCode: http.StatusBadGateway,
+					ResponseHeaders: []*fetch.HeaderEntry{{Name: "Content-Type", Value: "application/json"}}, Body: refusal})
+				return err
+			}))
+		}
+	}()
+	do(t, ctx, 10*time.Second, pauseRequests("*/api/sessions/*/model"))
+	do(t, ctx, 20*time.Second, chromedp.Focus(chromedp.CSS(`#model-button`)),
+		rawKey("ArrowDown", 40, 0), waitJS(`document.activeElement?.id === 'model-listbox'`),
+		chromedp.Click(chromedp.CSS(`#model-option-1`)))
+	waitShowing(t, ctx, 10*time.Second, `(document.querySelector('.control-problem')?.textContent || '').includes('model list could not be read')`,
+		`document.querySelector('#model-button')?.textContent + ' | ' + document.querySelector('.controls')?.innerText`)
+	require.True(t, strings.HasPrefix(evalString(t, ctx, `document.querySelector('#model-button').textContent`), "test"), "back to the session's model")
 }
 
 // TestAPermissionPickGivesTheKeysBack (QA round 13, P3, the permission mode made consistent

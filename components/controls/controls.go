@@ -62,6 +62,11 @@ type Model struct {
 	picked  string // the pick sent, shown until the log says it
 	// pickedIn is the session picked is for: the component outlives a switch of session.
 	pickedIn string
+	// mounted is the component's own context. A pick's answer is dispatched on it: the
+	// option clicked is gone by then, and a dispatch on its context was dropped, so a pick
+	// the server refused showed as made (QA round 21 P2).
+	mounted   app.Context
+	isMounted bool
 }
 
 // ActionReconnected is what the page says when its socket is live again after it was not.
@@ -71,6 +76,7 @@ const ActionReconnected = "parley.controls.reconnected"
 // read: "Models: the server is not reachable" stayed until a reload (the re-test of QA
 // round 12).
 func (m *Model) OnMount(ctx app.Context) {
+	m.mounted, m.isMounted = ctx, true
 	relabel(ctx)
 	ctx.Handle(ActionReconnected, func(ctx app.Context, a app.Action) {
 		if m.listFailed() {
@@ -215,6 +221,11 @@ func (m *Model) toggle(ctx app.Context) {
 	if !m.open {
 		return
 	}
+	if m.listFailed() {
+		// The endpoint may be back: opening the list asks again (QA round 21: only a
+		// reload did, and until then the list offered the default alone).
+		m.load(ctx)
+	}
 	m.active = max(0, indexOf(m.options(), m.current()))
 	ctx.Defer(func(ctx app.Context) { focus(listboxID) })
 }
@@ -289,6 +300,9 @@ func (m *Model) pick(ctx app.Context, id string) {
 	}
 	m.picked, m.pickedIn, m.problem = id, m.Session, ""
 	c, session := client(ctx), m.Session
+	if m.isMounted {
+		ctx = m.mounted
+	}
 	ctx.Async(func() {
 		_, err := c.SetModel(ctx, session, id)
 		ctx.Dispatch(func(ctx app.Context) {
