@@ -489,7 +489,12 @@ func (r *ToolReceipt) Render() app.UI {
 	if m.Status != store.StatusDone {
 		result = outcomeText(result) // the store's own words (stopped, interrupted), not the tool's
 	}
-	long := len(args) > maxToolShown || len(result) > maxToolShown || (result == "" && len(m.Output) > maxOutputShown)
+	// What the call wrote while it ran; once its result is in, the result says it (the
+	// output is part of it), unless the call never got one (stopped, interrupted): then the
+	// output stays above the words that say so (QA round 21: Stop erased the output the
+	// person was watching).
+	showOutput := m.Output != "" && (result == "" || m.Status != store.StatusDone)
+	long := len(args) > maxToolShown || len(result) > maxToolShown || (showOutput && len(m.Output) > maxOutputShown)
 	if !r.expanded {
 		if len(args) > maxToolShown {
 			args = headAndTail(args, maxToolShown)
@@ -513,9 +518,7 @@ func (r *ToolReceipt) Render() app.UI {
 				return app.Pre().Class("entry-output tool-args").Text(args)
 			}),
 			app.If(m.Progress != nil, func() app.UI { return progressBar(*m.Progress) }),
-			// What the call writes while it runs; once its result is in, the result says it
-			// (the output is part of it), unless the call never got one (stopped, interrupted).
-			app.If(m.Output != "" && result == "", func() app.UI {
+			app.If(showOutput, func() app.UI {
 				return app.Pre().Class("entry-output tool-output").Role("log").Aria("label", tr(i18n.OutputSoFar)).
 					Text(outputShown(m.Output, m.OutputCut, r.expanded))
 			}),

@@ -154,6 +154,20 @@ func TestCommandsCollapseToTheirFirstLine(t *testing.T) {
 	assert.Contains(t, html, "Hide code")
 }
 
+// TestAStoppedCallKeepsItsOutput: a call the turn ended before its result (Stop, a restart)
+// keeps the output it showed, above the words that say it has no result (QA round 21: Stop
+// erased the ticks the person was watching).
+func TestAStoppedCallKeepsItsOutput(t *testing.T) {
+	m := store.Message{Offset: 5, Role: store.RoleTool, ID: "c1", Title: "run_command", Status: store.StatusInterrupted,
+		Output: "tick 1\ntick 2\n", Result: "No result: the turn ended before this call finished"}
+	page := domtest.Render(t, &ToolReceipt{Message: m})
+	assert.Equal(t, "tick 1\ntick 2", page.One(t, ".tool-output").TextContent())
+	assert.Contains(t, page.One(t, ".tool-result").TextContent(), "No result")
+	m.Status, m.Result = store.StatusDone, "tick 1\ntick 2\nexit 0"
+	page = domtest.Render(t, &ToolReceipt{Message: m})
+	assert.Empty(t, page.All(".tool-output"), "a result says the output once")
+}
+
 func TestToolReceiptShowsProgressAsText(t *testing.T) {
 	m := store.Message{Offset: 5, Role: store.RoleTool, ID: "c1", Title: "mcp__test__slow", Status: store.StatusRunning,
 		Progress: &protocol.ToolProgress{Call: "c1", Progress: 2, Total: 5, Message: "<i>copying</i>"}}
