@@ -432,6 +432,23 @@ func TestALetterOnOtherStartsTheOwnAnswer(t *testing.T) {
 	require.Equal(t, "Env *", modeText(t, ctx, `.field:not(.is-hidden) .field-title`))
 }
 
+// TestALetterOnTheOtherButtonStartsTheOwnAnswer: a lone choice is a row of buttons (an
+// agent's ask_user, a script's ask); the arrows reach "Other…", and the letters typed there
+// are the person's own answer, none lost (QA round 21: they were dropped, and Enter then
+// opened an empty field).
+func TestALetterOnTheOtherButtonStartsTheOwnAnswer(t *testing.T) {
+	t.Parallel()
+	_, ctx := openDecision(t, `/script send('colour=' + ask("Colour?", {"type":"string","enum":["red","green","blue"]}))`, waitJS(focusIn))
+	right := rawKey("ArrowRight", 39, 0)
+	do(t, ctx, 10*time.Second, pastGuard(), right, right, right, waitJS(`document.activeElement.classList.contains('choice-other')`))
+	typeAt(t, ctx, newRand(), "purple", typistsPace)
+	waitShowing(t, ctx, 10*time.Second, `document.querySelector('#composer-mode .other-input')?.value === 'purple'`,
+		`document.querySelector('#composer-mode .other-input')?.value + ' | draft: ' + document.querySelector('#composer-input').value + ' | active: ' + document.activeElement.outerHTML.slice(0, 200)`)
+	require.True(t, evalBool(t, ctx, `document.activeElement.classList.contains('other-input')`))
+	do(t, ctx, 10*time.Second, pressEnter(0))
+	waitReply(t, ctx, "colour=purple")
+}
+
 // TestApprovalChords: mod+Enter approves, shown as a hint on the option; a letter never does.
 func TestApprovalChords(t *testing.T) {
 	t.Parallel()

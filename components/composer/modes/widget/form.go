@@ -533,7 +533,8 @@ func (v *FormView) choiceButtons(i int, f elicit.Field, a elicit.Answer) app.UI 
 				OnClick(func(ctx app.Context, e app.Event) {
 					v.Dispatch(ctx, elicit.ChooseOther{Index: i})
 					v.focusOther(ctx, i)
-				}, app.EventScope(v.prefix, i))
+				}, app.EventScope(v.prefix, i)).
+				OnKeyDown(func(ctx app.Context, e app.Event) { v.letterOnOther(ctx, e, i) }, app.EventScope(v.prefix, i))
 		}),
 		app.If(a.Other, func() app.UI { return v.otherInput(i, a) }),
 	)
@@ -717,11 +718,34 @@ func (v *FormView) otherInitial(i int, a elicit.Answer) string {
 	return t
 }
 
+// letterOnOther starts the person's own answer with a letter typed on the "Other…" button,
+// which the arrows reach and leave the focus on (QA round 21: an agent's question dropped the
+// letters, where round 20 had fixed a form's radio list). With its field shown, the field
+// takes the focus within the key's event and the browser types the letter there; before it
+// is, the letter is the answer's start, and the field shows it when it comes.
+func (v *FormView) letterOnOther(ctx app.Context, e app.Event, i int) {
+	key := e.Get("key").String()
+	if utf8.RuneCountInString(key) != 1 || key == " " || e.Get("ctrlKey").Bool() || e.Get("metaKey").Bool() || e.Get("altKey").Bool() ||
+		e.Get("isComposing").Bool() || e.Get("keyCode").Int() == 229 {
+		return
+	}
+	if el := app.Window().GetElementByID(v.id(i, "-other-text")); el.Truthy() {
+		el.Call("focus")
+		return
+	}
+	e.PreventDefault()
+	v.Dispatch(ctx, elicit.ChooseOther{Index: i})
+	v.Dispatch(ctx, elicit.TypeOther{Index: i, Text: key})
+	v.focusOther(ctx, i)
+}
+
 func (v *FormView) focusOther(ctx app.Context, i int) {
 	id := v.id(i, "-other-text")
 	v.later(func() {
 		if el := app.Window().GetElementByID(id); el.Truthy() {
 			el.Call("focus")
+			// The caret after what the answer holds (the browser clamps the offset to it).
+			el.Call("setSelectionRange", 1<<30, 1<<30)
 		}
 	})
 }
