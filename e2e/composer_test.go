@@ -607,6 +607,31 @@ func TestANextConfirmTakesTheFocusAtNo(t *testing.T) {
 	require.NotEqual(t, "none", evalString(t, ctx, `getComputedStyle(document.activeElement).outlineStyle`), "the focus on No shows")
 }
 
+// TestLettersOnAChoiceGoToTheDraft: letters typed on a confirm's focused No answer nothing
+// and are not lost: they are the draft's, shown in its strip. So are the ones typed while the
+// page comes back onto that confirm, every one of them (QA round 21: the first went to the
+// hidden draft, the rest nowhere, and the strip was missing or wrong).
+func TestLettersOnAChoiceGoToTheDraft(t *testing.T) {
+	t.Parallel()
+	_, ctx := openDecision(t, `/script send('ok=' + str(confirm('Go ahead?')))`, waitJS(focusIn))
+	require.Equal(t, "No", evalString(t, ctx, `document.activeElement.textContent`))
+	typeAt(t, ctx, newRand(), "hi", typistsPace)
+	const strip = `(document.querySelector('#composer-mode .draft-strip')?.textContent || '')`
+	waitShowing(t, ctx, 10*time.Second, strip+`.includes('hi')`, strip+` + ' | draft: ' + document.querySelector('#composer-input').value`)
+	require.Equal(t, "hi", draft(t, ctx))
+	require.True(t, evalBool(t, ctx, modeShown), "nothing answered")
+
+	do(t, ctx, 10*time.Second, chromedp.Sleep(1500*time.Millisecond)) // the draft is kept
+	url := evalString(t, ctx, `location.href`)
+	release := holdWasm(t, ctx)
+	navigateNoWait(t, ctx, url)
+	typeAt(t, ctx, newRand(), "yo", typistsPace)
+	release()
+	waitShowing(t, ctx, 30*time.Second, strip+`.includes('hiyo')`, strip+` + ' | draft: ' + document.querySelector('#composer-input').value`)
+	require.Equal(t, "hiyo", draft(t, ctx))
+	require.True(t, evalBool(t, ctx, `document.querySelector('#composer-mode .question-message')?.textContent === 'Go ahead?'`), "still asked")
+}
+
 // TestAConfirmsArrowsStopAtItsEnds (QA round 17): a confirm takes the focus at No, the
 // right-hand button; → stays there (it went round to Yes, and Enter said yes by accident).
 // In a right-to-left page No is drawn on the left: ← stays on it, → goes to Yes.

@@ -130,12 +130,28 @@
       if (into && held.keys.length && !inMode(el) && performance.now() - since < 1000) return false;
       held.open = false;
       document.removeEventListener("focusin", give, true);
+      if (into && inMode(el) && !typed(el)) {
+        // In a task of its own: called from the wasm (parleyDecisionKeys), a key's handlers
+        // would run nested in that call, after it, with the event's currentTarget gone.
+        setTimeout(() => pressOn(el), 0);
+        return true;
+      }
       giveTo(into && typed(el) && inMode(el) ? el : null);
       return true;
     };
     document.addEventListener("focusin", give, true);
     const poll = () => { if (!give()) setTimeout(poll, 20); };
     poll();
+  };
+  // The decision focused a choice or a button (a confirm's No, a checkbox): the held keys are
+  // pressed on it, and the composer says what each means there (a letter is the draft's,
+  // shown in its strip, and answers nothing). Written into the draft directly, the first
+  // went to it unseen and the ones typed after were dropped (QA round 21). Not an Enter: on
+  // a choice it would answer, and the person had not seen the decision back yet.
+  const pressOn = (el) => {
+    for (const k of held.keys.splice(0)) {
+      if (k !== "Enter") el.dispatchEvent(new KeyboardEvent("keydown", { key: k, bubbles: true, cancelable: true }));
+    }
   };
   const giveTo = (el) => {
     const inField = !!el;

@@ -956,6 +956,8 @@ func targetOf(el app.Value) machine.Target {
 	switch el.Get("tagName").String() {
 	case "TEXTAREA":
 		return machine.OnText
+	case "BUTTON":
+		return machine.OnButton
 	case "SELECT":
 		// A key reaches the page from a select only while its list is closed (an open list
 		// takes the keys itself), so Escape there leaves the form, as on a button.

@@ -31,7 +31,8 @@ func (m Mode) Decision() bool { return m == Question || m == Approval }
 type Target int
 
 const (
-	// OnOther is a button or anything else that takes no text: Enter presses it.
+	// OnOther is a select with its list closed, or anything else that takes no text: Enter
+	// presses or opens it.
 	OnOther Target = iota
 	// OnMode is the morphed area itself: the person has not moved into the decision yet.
 	OnMode
@@ -42,9 +43,11 @@ const (
 	OnChoice
 	// OnText is a textarea or a select: Enter breaks the line or picks, Escape stays.
 	OnText
+	// OnButton is a button (a confirm's Yes, an approval's Reject): Enter presses it.
+	OnButton
 )
 
-var targetNames = [...]string{"other", "mode", "line", "choice", "text"}
+var targetNames = [...]string{"other", "mode", "line", "choice", "text", "button"}
 
 // String returns the target's name.
 func (t Target) String() string { return enum.Name(targetNames[:], t) }

@@ -371,6 +371,13 @@ func (m *Machine) key(k Key) []Effect {
 		m.focused = true // the person is inside the decision: the focus is theirs
 		m.entered = m.showing()
 	}
+	if (k.On == OnChoice || k.On == OnButton) && m.showing() && k.Key != " " && utf8.RuneCountInString(k.Key) == 1 && !k.Ctrl && !k.Meta && !k.Alt {
+		// A letter typed on a choice or a button, where no text goes: it answers nothing, and
+		// it is not lost either. It is the draft's, shown in the strip under the decision (QA
+		// round 21: a confirm's focused No dropped them, and after a reload the first went to
+		// the hidden draft and the rest nowhere). Space is the choice's own press.
+		return []Effect{ToDraft{Text: k.Key}}
+	}
 	act, ok := modeKeys.Match(keymap.Key{Key: k.Key, Shift: k.Shift, Ctrl: k.Ctrl, Alt: k.Alt, Meta: k.Meta})
 	if !ok {
 		return nil

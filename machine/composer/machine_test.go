@@ -613,7 +613,7 @@ func TestQueueIsACopy(t *testing.T) {
 
 func TestNames(t *testing.T) {
 	machinetest.Names(t, "idle fn-form question approval Mode(9)", Idle, FnForm, Question, Approval, Mode(9))
-	machinetest.Names(t, "other mode line choice text Target(7)", OnOther, OnMode, OnLine, OnChoice, OnText, Target(7))
+	machinetest.Names(t, "other mode line choice text button Target(7)", OnOther, OnMode, OnLine, OnChoice, OnText, OnButton, Target(7))
 	machinetest.Names(t, "answered declined timed-out aborted Outcome(-1)", Answered, Declined, TimedOut, Aborted, Outcome(-1))
 }
 
@@ -682,6 +682,12 @@ func TestKey(t *testing.T) {
 		{"Tab in the fn-form is the browser's", form, Key{Key: "Tab", On: OnLine, At: late}, nil},
 		{"Tab in an approval's field is the browser's", approve, Key{Key: "Tab", On: OnText, At: late}, nil},
 		{"a single letter never approves", approve, Key{Key: "y", On: OnOther, At: late}, nil},
+		// QA round 21: letters on a confirm's focused No were dropped.
+		{"a letter on a button answers nothing and is the draft's", approve, Key{Key: "y", On: OnButton, At: late}, []Effect{ToDraft{Text: "y"}}},
+		{"a letter on a radio or a checkbox is the draft's", question, Key{Key: "h", On: OnChoice, At: late}, []Effect{ToDraft{Text: "h"}}},
+		{"Space on a button is its own press", question, Key{Key: " ", On: OnButton, At: late}, nil},
+		{"a chord on a button is no letter", question, Key{Key: "c", On: OnButton, Ctrl: true, At: late}, nil},
+		{"a letter on the fn-form's buttons is the browser's", form, Key{Key: "h", On: OnButton, At: late}, nil},
 		{"set aside, the composer is idle", append(question, ChatAbout{}), Key{Key: "Escape", On: OnOther, At: late}, nil},
 	}
 	for _, tt := range tests {

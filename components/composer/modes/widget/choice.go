@@ -15,6 +15,9 @@ import (
 // arrows stop at the row's ends and go the way they point (keymap.Row).
 func ArrowKeys(ctx app.Context, e app.Event) {
 	g := e.Get("currentTarget")
+	if !g.Truthy() {
+		return // a key dispatched from a script the page was running: its handlers ran after it
+	}
 	buttons := g.Call("querySelectorAll", ":scope > button")
 	active := app.Window().Get("document").Get("activeElement")
 	for i, n := 0, buttons.Length(); i < n; i++ {

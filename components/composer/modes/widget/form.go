@@ -594,6 +594,7 @@ func (v *FormView) radios(i int, f elicit.Field, a elicit.Answer, describedBy st
 			if isOther && utf8.RuneCountInString(key) == 1 && !e.Get("ctrlKey").Bool() && !e.Get("metaKey").Bool() && !e.Get("altKey").Bool() {
 				if el := app.Window().GetElementByID(v.id(i, "-other-text")); el.Truthy() {
 					el.Call("focus")
+					e.Call("stopPropagation") // the field's letter, not the draft's (machine.ToDraft)
 				}
 			}
 			return
@@ -729,6 +730,7 @@ func (v *FormView) letterOnOther(ctx app.Context, e app.Event, i int) {
 		e.Get("isComposing").Bool() || e.Get("keyCode").Int() == 229 {
 		return
 	}
+	e.Call("stopPropagation") // the answer's letter, not the draft's (machine.ToDraft)
 	if el := app.Window().GetElementByID(v.id(i, "-other-text")); el.Truthy() {
 		el.Call("focus")
 		return
