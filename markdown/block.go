@@ -212,11 +212,7 @@ func interrupts(l string, depth int) bool {
 // parseBlocks parses lines (tabs in indentation expanded) into blocks.
 func parseBlocks(ls []string, depth int) []Node {
 	// A quote's or an item's lines can start with a tab once their marker is cut off.
-	for i, l := range ls {
-		if l != "" && (l[0] == '\t' || l[0] == ' ') && strings.IndexByte(l, '\t') >= 0 {
-			ls[i] = expandLeadingTabs(l)
-		}
-	}
+	expandOutsideFences(ls, func(l string) bool { return l[0] == '\t' || l[0] == ' ' })
 	var out []Node
 	for i := 0; i < len(ls); {
 		l := ls[i]

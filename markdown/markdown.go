@@ -91,12 +91,34 @@ func lines(text string) []string {
 	text = strings.ReplaceAll(text, "\r\n", "\n")
 	text = strings.ReplaceAll(text, "\r", "\n")
 	ls := strings.Split(text, "\n")
+	expandOutsideFences(ls, func(string) bool { return true })
+	return ls
+}
+
+// expandOutsideFences expands the leading tabs of the lines that want it, but not of a
+// fenced code block's lines: tabs shape the blocks, yet a code block's text keeps its own,
+// so a Makefile copied from a reply still has the tabs make needs (QA round 21: Copy gave
+// four spaces, and make said "missing separator").
+func expandOutsideFences(ls []string, want func(string) bool) {
+	var fence fenceInfo
 	for i, l := range ls {
-		if strings.IndexByte(l, '\t') >= 0 {
+		t, ind := trimIndent(l)
+		switch {
+		case fence.n > 0:
+			if ind <= 3 && fence.closes(t) {
+				fence = fenceInfo{}
+			} else {
+				continue // the code's own line
+			}
+		case ind <= 3:
+			if f, ok := openFence(t); ok {
+				fence = f
+			}
+		}
+		if strings.IndexByte(l, '\t') >= 0 && want(l) {
 			ls[i] = expandLeadingTabs(l)
 		}
 	}
-	return ls
 }
 
 func expandLeadingTabs(l string) string {

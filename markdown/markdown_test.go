@@ -71,6 +71,8 @@ func TestParse(t *testing.T) {
 		{"rule", "a\n\n***\n- - -", `paragraph("a") rule rule`},
 		{"fence", "```go\nx := 1\n\n```\nafter", `code-block["x := 1\n" info=go] paragraph("after")`},
 		{"unclosed fence", "~~~\ncode", `code-block["code"]`},
+		// QA round 21: a Makefile's recipe tab came out as four spaces.
+		{"a fence keeps its tabs", "```make\nall:\n\tgo build\n```\n\tindented", `code-block["all:\n\tgo build" info=make] code-block["indented"]`},
 		{"fence info with backtick is prose", "```a`b\nx", "paragraph(\"```a`b\\nx\")"},
 		{"indented code", "    a\n\n    b\nc", `code-block["a\n\nb"] paragraph("c")`},
 		{"quote", "> a\nlazy\n> > b", `quote(paragraph("a\nlazy") quote(paragraph("b")))`},
