@@ -281,7 +281,7 @@ func TestGateOutcomes(t *testing.T) {
 	}{
 		{"allow", new(pick(0)), gate.Verdict{Allowed: true}},
 		{"reject option", new(pick(3)), gate.Verdict{Text: "rejected by the user"}},
-		{"decline with a reason", &protocol.ReplyRequest{Action: protocol.ActionDecline, Reason: "use make clean"}, gate.Verdict{Text: "use make clean"}},
+		{"decline with a reason", &protocol.ReplyRequest{Action: protocol.ActionDecline, Reason: "use make clean"}, gate.Verdict{Text: "rejected by the user: use make clean"}},
 		{"instruction instead", &protocol.ReplyRequest{Action: protocol.ActionAccept, Content: raw(protocol.ApprovalAnswer{Instruction: "only build/tmp"})}, gate.Verdict{Text: "rejected by the user: only build/tmp"}},
 	}
 	for _, c := range cases {
@@ -335,7 +335,7 @@ func TestGateOutcomes(t *testing.T) {
 		require.NoError(t, rerr)
 		wait(t, done)
 		require.NoError(t, *err)
-		assert.Equal(t, gate.Verdict{Text: "too many"}, plain(*v))
+		assert.Equal(t, gate.Verdict{Text: "rejected by the user: too many"}, plain(*v))
 		assert.Equal(t, []bool{false, false, false}, v.Granted)
 	})
 

@@ -66,7 +66,7 @@ func TestRejectedRunIsTheScriptsToHandle(t *testing.T) {
 	_, err := rt.Reply(ctx, s, d.ID, protocol.ReplyRequest{Action: protocol.ActionDecline, Reason: "not in my repo"})
 	require.NoError(t, err)
 	evs := waitFor(t, rt, s, "turn ends", testkit.Has(protocol.EventTurnEnded))
-	assert.Equal(t, []string{"ok=False error=not in my repo"}, testkit.AgentTexts(t, evs))
+	assert.Equal(t, []string{"ok=False error=rejected by the user: not in my repo"}, testkit.AgentTexts(t, evs))
 	_, statErr := os.Stat(filepath.Join(rt.Workspace(), "x"))
 	assert.True(t, os.IsNotExist(statErr), "nothing ran")
 }

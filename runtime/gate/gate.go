@@ -191,8 +191,12 @@ func (g *Gate) askApproval(ctx context.Context, workspace, session, run string, 
 	switch {
 	case res.Rejected != nil: // only a timeout ends without an error here
 		return Verdict{Text: TextTimedOut}, nil, nil
+	case res.Replied.Action == protocol.ActionDecline && strings.TrimSpace(res.Replied.Reason) != "":
+		// The reason typed with a rejection (the approvals screen's Alt+R) reads as the
+		// composer's words do: "rejected by the user: …", not bare (QA round 21).
+		return Verdict{Text: TextRejected + ": " + strings.TrimSpace(res.Replied.Reason)}, nil, nil
 	case res.Replied.Action == protocol.ActionDecline:
-		return Verdict{Text: cmpOr(res.Replied.Reason, TextRejected)}, nil, nil
+		return Verdict{Text: TextRejected}, nil, nil
 	}
 	var answer protocol.ApprovalAnswer
 	if err := json.Unmarshal(res.Replied.Content, &answer); err != nil {
