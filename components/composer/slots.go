@@ -73,7 +73,7 @@ func must(_ func(), err error) {
 // Its press takes no focus then, so the focus stays in the form.
 func (c *Composer) functionsButton() app.UI {
 	return app.Button().Type("button").Class("control-button").
-		Body(app.Span().Aria("hidden", "true").Text("ƒ "), app.Text(locale.T(i18n.Functions))). // named "Functions", not "f Functions"
+		Body(app.Span().Aria("hidden", "true").Text("ƒ\u00a0"), app.Text(locale.T(i18n.Functions))). // named "Functions", not "f Functions"; a no-break space, which a flex item keeps (QA round 21: "ƒFunctions" on a phone)
 		Title(locale.T(i18n.FunctionsTitle)).
 		Aria("disabled", c.mode != nil || c.Disabled).
 		On("mousedown", func(ctx app.Context, e app.Event) {
