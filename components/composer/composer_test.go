@@ -216,7 +216,7 @@ func TestSeatsAreInOrderAndEmptySeatsDrawNothing(t *testing.T) {
 	assert.Len(t, d.One(t, ".seat-dock").All(".queue-dock"), 1, "the dock holds the queued prompts' strip")
 
 	fn := d.One(t, ".seat-left").One(t, "button")
-	assert.Equal(t, "ƒ\u00a0Functions", fn.TextContent())
+	assert.Equal(t, "ƒ Functions", fn.TextContent())
 	assert.True(t, fn.One(t, "span").Flag("aria-hidden"), "the ƒ is not read as part of its name")
 	assert.True(t, fn.HasClass("control-button"))
 	assert.False(t, fn.Flag("disabled"))
