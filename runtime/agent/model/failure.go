@@ -80,6 +80,12 @@ func failurePhrase(err error, cfg Config) protocol.Phrase {
 	case code == http.StatusUnauthorized || code == http.StatusForbidden:
 		return with("model_refused_key", cfg.URL, n)
 	case code == http.StatusTooManyRequests:
+		var asked askedWait
+		if errors.As(err, &asked) {
+			// A wait too long to wait out here: the notice says it (QA round 21: "wait a
+			// moment" for a server that asked two minutes).
+			return with("model_rate_limited_for", cfg.URL, strconv.Itoa(int((asked.wait+time.Second-1)/time.Second)))
+		}
 		return with("model_rate_limited", cfg.URL)
 	case code == http.StatusNotFound:
 		return with("model_not_found", cfg.URL, cfg.Model)
@@ -142,6 +148,15 @@ func (d *headerDoer) Do(req *http.Request) (*http.Response, error) {
 	}
 	return resp, err
 }
+
+// askedWait is a 429 whose Retry-After asked a wait the loop does not wait out (too long,
+// or a tool of the turn already ran).
+type askedWait struct {
+	error
+	wait time.Duration
+}
+
+func (e askedWait) Unwrap() error { return e.error }
 
 // retryAfter is the delay the last failed response asked for (seconds or an HTTP date), and
 // whether it gave one.

@@ -347,7 +347,7 @@ func TestFailuresBecomeNoticesAndTheSessionStaysUsable(t *testing.T) {
 		{"404", reply{status: 404, body: `{"error":{"message":"model \"test-model\" not found, try pulling it first"}}`},
 			[]string{"no model \"test-model\"", "try pulling it first"}},
 		{"429 too long", reply{status: 429, header: map[string]string{"Retry-After": "3600"}, body: `{"error":{"message":"slow down"}}`},
-			[]string{"rate-limiting", "slow down"}},
+			[]string{"rate-limiting", "asks to wait 3600 s", "slow down"}},
 		{"cut mid-message", reply{chunks: []string{textChunk("The answer is")}, cut: true},
 			[]string{"stopped before its message ended"}},
 		{"no finish", reply{chunks: []string{textChunk("The answer is")}, noDone: true},

@@ -288,8 +288,10 @@ func (a *Agent) generate(ctx context.Context, model string, msgs []openai.ChatCo
 		StreamOptions: &openai.StreamOptions{IncludeUsage: true},
 	}
 	stream, err := client.CreateChatCompletionStream(ctx, req)
-	if err != nil && mayRetry && status(err) == http.StatusTooManyRequests {
-		if wait, ok := doer.retryAfter(a.cfg.Now()); ok && wait <= a.cfg.MaxRetryAfter {
+	if err != nil && status(err) == http.StatusTooManyRequests {
+		if wait, ok := doer.retryAfter(a.cfg.Now()); ok && (wait > a.cfg.MaxRetryAfter || !mayRetry) {
+			err = askedWait{err, wait}
+		} else if ok && mayRetry {
 			if wait >= sayWaitFrom {
 				// Up to half a minute with nothing moving reads as a hang: say why, and when.
 				secs := strconv.Itoa(int((wait + time.Second - 1) / time.Second))
