@@ -6,10 +6,10 @@ package i18n
 // the line a run shows for a call an earlier "always" let run. Their ids follow the batch's
 // words.
 const (
-	JumpNewest      Msg = lastBatchWord + 1 + iota
-	HistApprovedWhy     // %[1]s approved, %[2]s in all, %[3]s the reason of the others
-	ModelRateLimitedFor // %[1]s the server's URL, %[2]s the seconds its Retry-After asked
-	RunGranted          // %[1]s the grant's reach, %[2]s the call (a run's output line)
+	JumpNewest          Msg = lastBatchWord + 1 + iota
+	HistApprovedWhy         // %[1]s approved, %[2]s in all, %[3]s the reason of the others
+	ModelRateLimitedFor     // %[1]s the server's URL, %[2]s the seconds its Retry-After asked
+	RunGranted              // %[1]s the grant's reach, %[2]s the call (a run's output line)
 
 	lastThreadWord = RunGranted
 )
