@@ -668,4 +668,7 @@ func TestSendingShowsTheNewestEnd(t *testing.T) {
 	// goes to the box (QA round 20's re-test: it went nowhere).
 	do(t, ctx, 10*time.Second, js(`document.querySelector('.thread').focus()`), waitJS(`document.activeElement.classList.contains('thread')`),
 		chromedp.KeyEvent("abc"), waitDraft("abc"))
+	// So does one typed on a message's Copy, which its click leaves focused (QA round 21).
+	do(t, ctx, 10*time.Second, js(`document.querySelector('.thread .msg-copy').focus()`), waitJS(`document.activeElement.classList.contains('msg-copy')`),
+		chromedp.KeyEvent("d"), waitDraft("abcd"))
 }

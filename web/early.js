@@ -28,8 +28,10 @@
       ((el.tagName === "TEXTAREA" || el.tagName === "INPUT" || el.tagName === "SELECT") && !el.disabled && !el.readOnly));
   // Nothing has the focus: the body (or nothing) is where an unclaimed key lands.
   const unfocused = (el) => !el || el === document.body || el === root;
-  // The thread itself, or one of its messages (not a card's field or button).
-  const onThread = (el) => !!el && (el.classList.contains("thread") || (el.getAttribute("role") === "article" && !!el.closest(".thread-inner")));
+  // The thread itself, one of its messages, or a Copy button a click left the focus on (not a
+  // card's field or its other buttons). QA round 21: letters typed after a Copy were lost.
+  const onThread = (el) => !!el && (el.classList.contains("thread") ||
+    ((el.getAttribute("role") === "article" || el.classList.contains("msg-copy") || el.classList.contains("md-copy")) && !!el.closest(".thread-inner")));
   // New session (a link to the hero) keeps the focus its click gave it until the hero moves
   // the focus to its composer: a character typed in that moment did nothing there and was
   // lost ("/help" arrived as "help"); handed straight to the textarea, it went into the bar of
