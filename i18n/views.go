@@ -655,7 +655,7 @@ var views = map[Msg][nLocales]string{
 	ModeAsk:        {"Ask for everything", "事事询问"},
 	ModeReads:      {"Allow reads", "允许读取"},
 	ModeEdits:      {"Allow edits", "允许编辑"},
-	ModeAskDesc:    {"Every read, write and command of the agent asks first", "智能体的每次读取、写入和命令都先询问"},
+	ModeAskDesc:    {"Every read, write and command of the agent asks first, unless an earlier “always” covers it", "智能体的每次读取、写入和命令都先询问，先前“始终允许”涵盖的除外"},
 	ModeReadsDesc:  {"Reads inside the workspace run without asking; writes and commands ask", "工作区内的读取无需询问；写入和命令需询问"},
 	ModeEditsDesc:  {"Reads and writes inside the workspace run without asking; commands ask", "工作区内的读取和写入无需询问；命令需询问"},
 

@@ -59,7 +59,7 @@ func (m PermissionMode) Label() string {
 func (m PermissionMode) Description() string {
 	switch m {
 	case PermissionAsk:
-		return "Every read, write and command of the agent asks first"
+		return "Every read, write and command of the agent asks first, unless an earlier “always” covers it"
 	case PermissionReads:
 		return "Reads inside the workspace run without asking; writes and commands ask"
 	case PermissionEdits:
