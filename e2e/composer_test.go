@@ -687,6 +687,22 @@ var openGreet = []chromedp.Action[chromedp.Void]{
 	waitJS(`!!` + greetField),
 }
 
+// TestEnterInAnIncompleteFnFormSaysWhy: Enter in a required field left empty says it is
+// required, as a question does; then, filled, Enter runs the function (QA round 21: Enter did
+// nothing visible, the disabled Run its only answer).
+func TestEnterInAnIncompleteFnFormSaysWhy(t *testing.T) {
+	t.Parallel()
+	_, ctx := openSession(t, "hello")
+	waitMessages(t, ctx, 2)
+	do(t, ctx, 10*time.Second, append(openGreet, js(greetField+`.focus()`), pressEnter(0))...)
+	waitShowing(t, ctx, 10*time.Second, `(document.querySelector('#composer-mode .fn-form')?.textContent || '').includes('required')`,
+		`document.querySelector('#composer-mode')?.innerText`)
+	require.True(t, evalBool(t, ctx, `!!document.querySelector('#composer-mode.mode-fn-form')`), "the form stays")
+	typeAt(t, ctx, newRand(), "Ada", typistsPace)
+	do(t, ctx, 10*time.Second, pressEnter(0),
+		waitJS(`(document.querySelector('.entry-run')?.textContent || '').includes('Hello, Ada')`))
+}
+
 // typeInGreet opens a session, its fn-form on "greet", and types text into its field.
 func typeInGreet(t *testing.T, text string) context.Context {
 	t.Helper()

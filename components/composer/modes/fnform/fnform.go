@@ -187,6 +187,16 @@ func (m *Mode) Primary() modes.Action {
 	return a
 }
 
+// Next is Enter in a field: the form judges the answers, as Run does, and says what is
+// missing or wrong beside its field. Without it, Enter ran the Run button, which an
+// incomplete form disables, and nothing on screen answered the key (QA round 21).
+func (m *Mode) Next(ctx app.Context) bool {
+	if m.view == nil || m.fn.Error != "" || m.running {
+		return false
+	}
+	return m.view.Next(ctx)
+}
+
 // Secondary closes the form.
 func (m *Mode) Secondary() (modes.Action, bool) {
 	return modes.Action{Label: locale.T(i18n.Close), Title: locale.T(i18n.CloseTitle), Run: m.host.Close}, true
