@@ -425,8 +425,9 @@ func TestALetterOnOtherStartsTheOwnAnswer(t *testing.T) {
 	down := rawKey("ArrowDown", 40, 0)
 	// Past the guard: a radio's arrow is a click, and one in the first moments of a decision
 	// is taken for a press meant for the one before (CI: the focus moved, nothing was chosen).
-	do(t, ctx, 10*time.Second, pastGuard(), down, down, down, waitJS(`document.activeElement.id.endsWith('-other') && !!document.querySelector('#composer-mode .other-input')`),
-		chromedp.KeyEvent("qa"))
+	do(t, ctx, 10*time.Second, pastGuard(), down, down, down)
+	waitShowing(t, ctx, 10*time.Second, `document.activeElement.id.endsWith('-other') && !!document.querySelector('#composer-mode .other-input')`, `JSON.stringify({focus: document.activeElement.id, checked: [...document.querySelectorAll('#composer-mode input[type=radio]')].map(r => r.id + '=' + r.checked).join(), other: !!document.querySelector('#composer-mode .other-input'), draft: document.querySelector('#composer-input').value, fields: [...document.querySelectorAll('#composer-mode .field')].map(f => f.className).join('|')})`)
+	do(t, ctx, 10*time.Second, chromedp.KeyEvent("qa"))
 	require.Equal(t, "qa", evalString(t, ctx, `document.querySelector('#composer-mode .other-input').value`))
 	require.True(t, evalBool(t, ctx, `document.activeElement.classList.contains('other-input')`))
 	require.Equal(t, "Env *", modeText(t, ctx, `.field:not(.is-hidden) .field-title`))
