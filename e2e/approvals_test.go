@@ -355,7 +355,7 @@ func TestBatchCardApproveAllRejectAllAndEach(t *testing.T) {
 	do(t, ctx, 10*time.Second, chromedp.SendKeys(chromedp.CSS(pendingCard+` .entry-reason`), "use printf instead"))
 	do(t, ctx, 10*time.Second, clickJS(pendingCard+` .entry-actions .tone-deny`))
 	msgs = waitMessages(t, ctx, 4)
-	require.Equal(t, "use printf instead | use printf instead", msgs[3].Text, "every request of the batch reads the one reason")
+	require.Equal(t, "rejected by the user: use printf instead | rejected by the user: use printf instead", msgs[3].Text, "every request of the batch reads the one reason")
 	require.Equal(t, "Rejected: use printf instead", evalString(t, ctx, `[...document.querySelectorAll('.entry-decision')][1].querySelector('.entry-outcome').textContent`))
 
 	do(t, ctx, 10*time.Second, typeText(batch), pressEnter(0))
