@@ -73,6 +73,21 @@ func TestAPasteOfManyReferencesBecomesChips(t *testing.T) {
 	do(t, ctx, 10*time.Second, undoKey, waitDraft(""))
 }
 
+// TestALongPasteShowsTheCaret: after a paste of many lines the box shows its end, where the
+// caret is, as a browser's own paste does (QA round 21: it stayed at its top).
+func TestALongPasteShowsTheCaret(t *testing.T) {
+	t.Parallel()
+	_, ctx := openSession(t, "")
+	var lines []string
+	for i := range 200 {
+		lines = append(lines, fmt.Sprintf("line %d of the log", i))
+	}
+	get(t, ctx, chromedp.Evaluate[float64](pasteJS(strings.Join(lines, "\n"))))
+	const ta = `document.querySelector('#composer-input')`
+	waitShowing(t, ctx, 10*time.Second, ta+`.scrollHeight > `+ta+`.clientHeight && `+ta+`.scrollTop + `+ta+`.clientHeight >= `+ta+`.scrollHeight - 2`,
+		`JSON.stringify({top: `+ta+`.scrollTop, client: `+ta+`.clientHeight, height: `+ta+`.scrollHeight, caret: `+ta+`.selectionEnd, length: `+ta+`.value.length})`)
+}
+
 // BenchmarkPasteReferences pastes n references into the composer, first as files the page
 // has never seen (cold: the server names them, and the chips come in one transaction
 // after), then the same text again (hot: the chips come with the paste). It reports how

@@ -2,6 +2,7 @@ package inputbar
 
 import (
 	"context"
+	"strings"
 
 	"github.com/maxence-charriere/go-app/v10/pkg/app"
 
@@ -25,6 +26,14 @@ func (sh *shell) apply(sc *scope, effs []input.Effect) {
 				}
 				sh.ta.Call("setRangeText", text, x.Start, x.End)
 				sh.ta.Call("setSelectionRange", x.SelStart, x.SelEnd)
+				if len(text) > 80 || strings.ContainsRune(text, '\n') {
+					// A paste's lines: the textarea stays where it was scrolled, and the
+					// caret after them went out of sight (QA round 21). A caret at the end
+					// brings the end into view, as the browser's own paste does.
+					if x.SelEnd == x.SelStart && x.SelEnd == sh.ta.Get("textLength").Int() {
+						sh.ta.Set("scrollTop", sh.ta.Get("scrollHeight"))
+					}
+				}
 				sh.lastSel = input.Range{Start: x.SelStart, End: x.SelEnd}
 				sh.bdDirty = true
 			}
