@@ -157,22 +157,10 @@ func TestRestartAsksOnlyWhatWasNotAnswered(t *testing.T) {
 	require.Equal(t, "Colour?", first.Request.Message)
 	_, err := rt.Reply(context.Background(), s, first.ID, protocol.ReplyRequest{Action: protocol.ActionAccept, Content: raw("blue")})
 	require.NoError(t, err)
-	var second protocol.Decision
-	require.Eventually(t, func() bool {
-		list := waitPendingAtLeast(t, rt, s, 0)
-		if len(list) == 1 && list[0].ID != first.ID {
-			second = list[0]
-			return true
-		}
-		return false
-	}, testkit.Wait, 10*time.Millisecond)
+	second := waitNextDecision(t, rt, s, first.ID)
 	require.Equal(t, "Size?", second.Request.Message)
 
-	crash(emb, rt)
-	m.Add(testkit.Text("Blue, large."))
-	emb, rt = startModel(t, dir, ws, m)
-	defer stop(emb, rt)
-	waitTakenOver(t, rt, s)
+	rt = crashAndTakeOver(t, emb, rt, dir, ws, m, s, testkit.Text("Blue, large."))
 	again := waitPending(t, rt, s, 1)
 	assert.Equal(t, second.ID, again[0].ID, "only the unanswered question is pending")
 	_, err = rt.Reply(context.Background(), s, second.ID, protocol.ReplyRequest{Action: protocol.ActionAccept, Content: raw("large")})
@@ -205,15 +193,7 @@ func TestRestartNeverRunsAnApprovedCommandAgain(t *testing.T) {
 	require.Equal(t, protocol.KindApproval, approval.Request.Kind)
 	_, err := rt.Reply(context.Background(), s, approval.ID, pick(0))
 	require.NoError(t, err)
-	var confirm protocol.Decision
-	require.Eventually(t, func() bool {
-		list := waitPendingAtLeast(t, rt, s, 0)
-		if len(list) == 1 && list[0].ID != approval.ID {
-			confirm = list[0]
-			return true
-		}
-		return false
-	}, testkit.Wait, 10*time.Millisecond)
+	confirm := waitNextDecision(t, rt, s, approval.ID)
 	counter := func() string {
 		b, err := os.ReadFile(filepath.Join(ws, "counter.txt"))
 		require.NoError(t, err)
@@ -221,11 +201,7 @@ func TestRestartNeverRunsAnApprovedCommandAgain(t *testing.T) {
 	}
 	require.Equal(t, "ran\n", counter())
 
-	crash(emb, rt)
-	m.Add(testkit.Text("Done."))
-	emb, rt = startModel(t, dir, ws, m)
-	defer stop(emb, rt)
-	waitTakenOver(t, rt, s)
+	rt = crashAndTakeOver(t, emb, rt, dir, ws, m, s, testkit.Text("Done."))
 	again := waitPending(t, rt, s, 1)
 	require.Equal(t, confirm.ID, again[0].ID, "the confirm is what is left to answer")
 	_, err = rt.Reply(context.Background(), s, confirm.ID, protocol.ReplyRequest{Action: protocol.ActionAccept, Content: raw(true)})
@@ -347,4 +323,32 @@ func TestALapsingLeaseStopsTheTurnsBeforeAnotherTakesThem(t *testing.T) {
 	prompt(t, a, s, "are you back?", protocol.ModeQueue)
 	evs = waitFor(t, a, s, "the next prompt is answered", testkit.TurnsEnded(2))
 	assert.Equal(t, []string{"Wrote out.txt.", "Back."}, testkit.AgentTexts(t, evs))
+}
+
+// waitNextDecision waits until the one decision pending in session is another than answered
+// (the next one its asker asked), and returns it.
+func waitNextDecision(t *testing.T, rt *Runtime, session, answered string) protocol.Decision {
+	t.Helper()
+	var next protocol.Decision
+	require.Eventually(t, func() bool {
+		list := waitPendingAtLeast(t, rt, session, 0)
+		if len(list) == 1 && list[0].ID != answered {
+			next = list[0]
+			return true
+		}
+		return false
+	}, testkit.Wait, 10*time.Millisecond)
+	return next
+}
+
+// crashAndTakeOver ends rt as kill -9 would, gives the model its next replies, and starts a
+// runtime on the same store (stopped when the test ends) that takes session's turn over.
+func crashAndTakeOver(t *testing.T, emb *Embedded, rt *Runtime, dir, ws string, m *testkit.Model, session string, next ...testkit.Reply) *Runtime {
+	t.Helper()
+	crash(emb, rt)
+	m.Add(next...)
+	emb, rt = startModel(t, dir, ws, m)
+	t.Cleanup(func() { stop(emb, rt) })
+	waitTakenOver(t, rt, session)
+	return rt
 }
