@@ -137,6 +137,12 @@ func (b *Box) Run(ctx context.Context, t agent.Tools, calls []protocol.ToolCall)
 			wrong++
 			results[i].Error = true
 			results[i].Text = fmt.Sprintf("there is no tool named %q; the tools are %s", c.Name, strings.Join(b.names(), ", "))
+			if strings.HasPrefix(c.Name, "mcp__") {
+				// An MCP server's tool: its server may be starting (a turn resumed after a
+				// restart calls it at once) or down; the model should not read it as never
+				// having existed (QA round 21).
+				results[i].Text = fmt.Sprintf("the tool %q is not available now: its MCP server is not connected (starting, or down); the tools now are %s", c.Name, strings.Join(b.names(), ", "))
+			}
 			continue
 		}
 		args, err := objectArgs(c.Arguments)

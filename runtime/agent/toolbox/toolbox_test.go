@@ -338,6 +338,19 @@ def main(args):
 	assert.Contains(t, b.Defs()[6].Description, "Functions here:")
 }
 
+// TestAnUnknownToolSaysWhy: a call to a tool the box does not hold says so and lists the
+// tools; one of an MCP server's tools says its server is not connected, not that it never
+// existed (QA round 21: a resumed turn called it while its server started).
+func TestAnUnknownToolSaysWhy(t *testing.T) {
+	b := box(t, nil)
+	res := run1(t, b, &fakeTools{}, "delete_everything", map[string]any{})
+	assert.True(t, res.Error)
+	assert.Contains(t, res.Text, `there is no tool named "delete_everything"; the tools are read_file`)
+	res = run1(t, b, &fakeTools{}, "mcp__everything__echo", map[string]any{})
+	assert.True(t, res.Error)
+	assert.Contains(t, res.Text, `the tool "mcp__everything__echo" is not available now: its MCP server is not connected`)
+}
+
 // In the "ask for everything" mode a read is asked like a write, about the file it really
 // reaches; a refusal is the read's result.
 func TestReadsAskInAskForEverything(t *testing.T) {
