@@ -10,8 +10,9 @@ const (
 	HistApprovedWhy         // %[1]s approved, %[2]s in all, %[3]s the reason of the others
 	ModelRateLimitedFor     // %[1]s the server's URL, %[2]s the seconds its Retry-After asked
 	RunGranted              // %[1]s the grant's reach, %[2]s the call (a run's output line)
+	QueuedBehind            // %[1]d the decisions waiting behind the one shown
 
-	lastThreadWord = RunGranted
+	lastThreadWord = QueuedBehind
 )
 
 // threadWords are the server's phrases among them, as serverWords: code, English, Chinese.
@@ -22,5 +23,6 @@ var threadWords = [...]string{
 
 func init() {
 	catalogue[JumpNewest] = [nLocales]string{"Jump to the newest messages", "跳到最新消息"}
+	catalogue[QueuedBehind] = [nLocales]string{"%[1]d more after this", "之后还有 %[1]d 个"}
 	catalogue[RunGranted] = [nLocales]string{"Allowed without asking by an earlier “always” (%[1]s): %[2]s", "因先前的“始终允许”（%[1]s）未经询问即运行：%[2]s"}
 }

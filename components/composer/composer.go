@@ -484,6 +484,9 @@ func fnKey(session string) string { return "parley.fnform.open." + session }
 // (Reset's Entered): after a reload it takes the focus back at once.
 func enteredKey(session string) string { return "parley.entered." + session }
 
+// behind is how many decisions wait after the one shown.
+func (c *Composer) behind() int { return max(len(c.machine.Queue())-1, 0) }
+
 // linkedDecision is the decision the page's address names (#decision-<id>), if any.
 func linkedDecision() string {
 	if !app.IsClient {
@@ -774,6 +777,11 @@ func (c *Composer) renderMode() app.UI {
 		Body(
 			app.Div().Class("morph-header").Body(
 				app.Div().Class("morph-header-main").Body(m.Header()),
+				app.If(!isForm && c.behind() > 0, func() app.UI {
+					// The queue behind the decision shown: the band that counted them went as
+					// the first showed, and nothing said more would follow (QA round 21).
+					return app.Span().Class("morph-queue").Text(locale.T(i18n.QueuedBehind, c.behind()))
+				}),
 				app.If(!isForm, func() app.UI {
 					return app.Button().Type("button").Class("chat-about").
 						Text(locale.T(i18n.ChatAbout)).

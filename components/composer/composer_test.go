@@ -161,14 +161,20 @@ func TestPendingDecisionsAreShownOldestFirst(t *testing.T) {
 	assert.NotContains(t, d.TextContent(), "Second?")
 	firstTag := d.One(t, "#composer-mode").Tag
 
+	assert.Equal(t, "1 more after this", d.One(t, ".morph-queue").TextContent(), "the queue behind it is said")
+
 	h.set(&Composer{Session: "s1", Pending: []protocol.Decision{first, second, decision("d3", "Third?")}})
 	assert.Equal(t, "Question: First?", h.dom().One(t, "#composer-mode").Attrs["aria-label"], "a newer decision waits its turn")
+	assert.Equal(t, "2 more after this", h.dom().One(t, ".morph-queue").TextContent())
 
 	h.set(&Composer{Session: "s1", Pending: []protocol.Decision{second, decision("d3", "Third?")}})
 	d = h.dom()
 	assert.Equal(t, "Question: Second?", d.One(t, "#composer-mode").Attrs["aria-label"], "the next one shows when the first ends")
 	assert.NotEqual(t, firstTag, d.One(t, "#composer-mode").Tag, "the next decision is drawn into new elements")
 	assert.True(t, d.One(t, ".composer-bar").HasClass("is-hidden"))
+	assert.Equal(t, "1 more after this", d.One(t, ".morph-queue").TextContent())
+	h.set(&Composer{Session: "s1", Pending: []protocol.Decision{decision("d3", "Third?")}})
+	assert.Empty(t, h.dom().All(".morph-queue"), "the last one says nothing of a queue")
 
 	h.set(&Composer{Session: "s1"})
 	d = h.dom()
