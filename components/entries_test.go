@@ -135,6 +135,17 @@ func TestRunOutputIsShownOnce(t *testing.T) {
 	assert.Equal(t, 1, strings.Count(html, "a.txt"))
 	assert.Contains(t, html, "Something else")
 	assert.Equal(t, 2, strings.Count(html, `class="msg-folded"`))
+
+	// Words inside a line of the output are no repeat of it (QA round 21: "ok" and "2" were
+	// hidden by "looking at 12 files").
+	msgs = []store.Message{
+		{Offset: 1, Role: store.RoleRun, ID: "r", Title: "Script", Status: store.StatusDone, Detail: "looking at 12 files\n"},
+		{Offset: 2, Role: store.RoleAgent, From: protocol.FromScript, Text: "ok"},
+		{Offset: 3, Role: store.RoleAgent, From: protocol.FromScript, Text: "2"},
+		{Offset: 4, Role: store.RoleAgent, From: protocol.FromScript, Text: "looking at 12 files"},
+	}
+	html = viewtest.Render(t, &Thread{Messages: msgs})
+	assert.Equal(t, 1, strings.Count(html, `class="msg-folded"`), "only the whole line's repeat is folded")
 }
 
 // TestCommandsCollapseToTheirFirstLine: a script shows its name and first line; the code is

@@ -160,11 +160,22 @@ func shownInRun(msgs []store.Message, i int) bool {
 	// the end of its turn, so a few entries back is far enough.
 	for j := i - 1; j >= 0 && j >= i-50; j-- {
 		if r := msgs[j]; r.Role == store.RoleRun {
+			// Whole lines only: "ok" is inside "looking", and a send("ok") was hidden by an
+			// output line that merely held the letters (QA round 21).
 			text := strings.TrimSpace(m.Text)
-			return strings.TrimSpace(r.Result) == text || strings.Contains(r.Detail, text)
+			return strings.TrimSpace(r.Result) == text || strings.Contains("\n"+trimLines(r.Detail)+"\n", "\n"+trimLines(text)+"\n")
 		}
 	}
 	return false
+}
+
+// trimLines is s with each line's surrounding white space cut.
+func trimLines(s string) string {
+	lines := strings.Split(strings.TrimSpace(s), "\n")
+	for i, l := range lines {
+		lines[i] = strings.TrimSpace(l)
+	}
+	return strings.Join(lines, "\n")
 }
 
 // messageClass is a message's class list; adoptStream writes the same for a streaming one.
