@@ -145,14 +145,17 @@
     const poll = () => { if (!give()) setTimeout(poll, 20); };
     poll();
   };
-  // The decision focused a choice or a button (a confirm's No, a checkbox): the held keys are
-  // pressed on it, and the composer says what each means there (a letter is the draft's,
-  // shown in its strip, and answers nothing). Written into the draft directly, the first
-  // went to it unseen and the ones typed after were dropped (QA round 21). Not an Enter: on
-  // a choice it would answer, and the person had not seen the decision back yet.
+  // The decision focused a choice or a button (a confirm's No, a checkbox): the person was
+  // writing, so the held keys are pressed on the decision's dialog, whose keys are the
+  // draft's (a letter, a Space, a Backspace; shown in its strip), and the focus goes there.
+  // Written into the draft directly, the first went to it unseen and the ones typed after were
+  // dropped (QA round 21); pressed on the choice, a Space answered it. Not an Enter: the person
+  // had not seen the decision back yet.
   const pressOn = (el) => {
+    const mode = el.closest("#composer-mode") || el;
+    if (held.keys.some((k) => k !== "Enter")) mode.focus();
     for (const k of held.keys.splice(0)) {
-      if (k !== "Enter") el.dispatchEvent(new KeyboardEvent("keydown", { key: k, bubbles: true, cancelable: true }));
+      if (k !== "Enter") mode.dispatchEvent(new KeyboardEvent("keydown", { key: k, bubbles: true, cancelable: true }));
     }
   };
   const giveTo = (el) => {

@@ -375,8 +375,11 @@ func (m *Machine) key(k Key) []Effect {
 		// A letter typed on a choice or a button, where no text goes: it answers nothing, and
 		// it is not lost either. It is the draft's, shown in the strip under the decision (QA
 		// round 21: a confirm's focused No dropped them, and after a reload the first went to
-		// the hidden draft and the rest nowhere). Space is the choice's own press.
-		return []Effect{ToDraft{Text: k.Key}}
+		// the hidden draft and the rest nowhere). The person is writing: the focus leaves the
+		// choice for the dialog, so the Space between two words, or an Enter, presses nothing
+		// (the re-test: "ok then" answered No). Space alone is the choice's own press.
+		m.entered = false
+		return []Effect{ToDraft{Text: k.Key}, FocusMode{}}
 	}
 	act, ok := modeKeys.Match(keymap.Key{Key: k.Key, Shift: k.Shift, Ctrl: k.Ctrl, Alt: k.Alt, Meta: k.Meta})
 	if !ok {
