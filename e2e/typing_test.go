@@ -446,8 +446,14 @@ func TestALetterOnTheOtherButtonStartsTheOwnAnswer(t *testing.T) {
 	waitShowing(t, ctx, 10*time.Second, `document.querySelector('#composer-mode .other-input')?.value === 'purple'`,
 		`document.querySelector('#composer-mode .other-input')?.value + ' | draft: ' + document.querySelector('#composer-input').value + ' | active: ' + document.activeElement.outerHTML.slice(0, 200)`)
 	require.True(t, evalBool(t, ctx, `document.activeElement.classList.contains('other-input')`))
+	// After a reload the own answer comes back with the focus in it, where the person goes
+	// on typing (the re-test of QA round 21: the focus went to "red", and a Space chose it).
+	do(t, ctx, 10*time.Second, chromedp.Sleep(1500*time.Millisecond)) // the answer is kept
+	do(t, ctx, 60*time.Second, chromedp.Reload(), waitReady(), waitCaughtUp(),
+		waitJS(`document.activeElement?.classList.contains('other-input')`))
+	typeAt(t, ctx, newRand(), " ish", typistsPace)
 	do(t, ctx, 10*time.Second, pressEnter(0))
-	waitReply(t, ctx, "colour=purple")
+	waitReply(t, ctx, "colour=purple ish")
 }
 
 // TestApprovalChords: mod+Enter approves, shown as a hint on the option; a letter never does.

@@ -296,16 +296,20 @@ func (v *FormView) FocusNow() bool {
 	return focusField(v.id(v.firstFocus(), "-field"))
 }
 
-// focusField focuses the control of the question drawn with id: its chosen option, else
-// its first control.
+// focusField focuses the control of the question drawn with id: the person's own answer
+// when they began one ("Other…"), else its chosen option, else its first control. After a
+// reload the own answer came back with the focus on the first choice, and the words typed
+// on went to the draft while a Space answered that choice (QA round 21's re-test).
 func focusField(id string) bool {
 	el := app.Window().GetElementByID(id)
 	if !el.Truthy() {
 		return false
 	}
-	first := el.Call("querySelector", "input:checked")
-	if !first.Truthy() {
-		first = el.Call("querySelector", "input,textarea,button,select")
+	var first app.Value
+	for _, sel := range []string{".other-input", "input:checked", `button[aria-pressed="true"]`, "input,textarea,button,select"} {
+		if first = el.Call("querySelector", sel); first.Truthy() {
+			break
+		}
 	}
 	if !first.Truthy() {
 		return false
