@@ -313,6 +313,27 @@ func TestAFailedFirstPromptNamesNothing(t *testing.T) {
 	require.Equal(t, "Help", info.Title, "named by the first prompt that worked")
 }
 
+// TestADecisionLeavesTheRenameItsFocus: a decision that lands while the person renames the
+// session does not take the focus from the rename field, then or a second later; the words
+// typed on are the rename's, and the decision is still asked (QA round 21's re-test: the
+// focus went to the confirm's No, and the Space of the next word answered it).
+func TestADecisionLeavesTheRenameItsFocus(t *testing.T) {
+	t.Parallel()
+	srv := startServer(t, t.TempDir(), "127.0.0.1:0")
+	id := seedSession(t, srv, "first", 1)
+	ctx := openPage(t, srv, "/s/"+id)
+	const field = `document.activeElement?.classList.contains('session-rename')`
+	do(t, ctx, 20*time.Second, waitJS(`document.documentElement.hasAttribute('data-composer-live')`),
+		js(`document.querySelector('.session-op[aria-label^=Rename]').click()`), waitJS(field))
+	typeAt(t, ctx, newRand(), "Sleep", typistsPace)
+	sendAPI(t, srv, id, `/script send('ok=' + str(confirm('Ship it?')))`)
+	do(t, ctx, 20*time.Second, waitJS(modeShown), chromedp.Sleep(2500*time.Millisecond)) // past the focus delay
+	require.True(t, evalBool(t, ctx, field), "the rename keeps the focus")
+	typeAt(t, ctx, newRand(), " tests ok", typistsPace)
+	require.Equal(t, "Sleep tests ok", evalString(t, ctx, `document.querySelector('.session-rename').value`))
+	require.True(t, evalBool(t, ctx, modeShown), "nothing answered")
+}
+
 // TestRenameKeepsTheFocusAmongManyRows: with twenty sessions in the list, a rename ended by
 // Enter (saved) or by Escape gives the focus back to the row's Rename control, never to the
 // page's body (round 9 #2).

@@ -342,7 +342,15 @@ func (c *Composer) run(ctx app.Context, effs []machine.Effect) {
 		case machine.FocusInput:
 			c.Later(func() { focusByID("composer-input") })
 		case machine.FocusMode:
-			c.Later(func() { focusByID("composer-mode") })
+			c.Later(func() {
+				// Not from a field the person types in elsewhere: a decision that landed
+				// while they renamed a session took the focus, and the Space of their next
+				// word answered it (QA round 21's re-test).
+				doc := app.Window().Get("document")
+				if !typingElsewhere(doc.Get("activeElement"), doc.Call("getElementById", "composer-mode")) {
+					focusByID("composer-mode")
+				}
+			})
 		case machine.FocusField:
 			c.Later(c.focusField)
 		case machine.Wake:
@@ -357,6 +365,17 @@ func (c *Composer) run(ctx app.Context, effs []machine.Effect) {
 
 // focusField moves the focus to the mode's first field or option, unless the person already
 // put it somewhere in the mode: the focus never jumps while they are in the decision.
+// typingElsewhere reports whether the focus is in a field outside the decision's dialog root
+// and the composer's box (a decision card's reason on the thread, the sidebar's rename): the
+// person's keys would land in the decision.
+func typingElsewhere(active, root app.Value) bool {
+	if !active.Truthy() || root.Truthy() && root.Call("contains", active).Bool() || active.Get("id").String() == "composer-input" {
+		return false
+	}
+	tag := active.Get("tagName").String()
+	return tag == "INPUT" || tag == "TEXTAREA" || tag == "SELECT" || active.Get("isContentEditable").Bool()
+}
+
 func (c *Composer) focusField() {
 	doc := app.Window().Get("document")
 	active := doc.Get("activeElement")
@@ -367,12 +386,8 @@ func (c *Composer) focusField() {
 	if active.Truthy() && !active.Equal(root) && root.Call("contains", active).Bool() {
 		return
 	}
-	// Nor from a field the person is typing in elsewhere (a decision card's reason on the
-	// thread or the approvals screen): their keys would land in the composer's field.
-	if active.Truthy() && !root.Call("contains", active).Bool() && active.Get("id").String() != "composer-input" {
-		if tag := active.Get("tagName").String(); tag == "INPUT" || tag == "TEXTAREA" || tag == "SELECT" || active.Get("isContentEditable").Bool() {
-			return
-		}
+	if typingElsewhere(active, root) {
+		return
 	}
 	if f, ok := c.mode.(modes.Focuser); ok && f.FocusFirst() {
 		return
