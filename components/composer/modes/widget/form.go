@@ -593,13 +593,10 @@ func (v *FormView) radios(i int, f elicit.Field, a elicit.Answer, describedBy st
 			v.arrowing = true
 		default:
 			// A letter typed on "Other…" (the arrows reach it and leave the focus there) starts
-			// the person's own answer: its field takes the focus within the key's event, and
-			// the browser types the letter there (QA round 20's re-test: it was dropped).
-			if isOther && utf8.RuneCountInString(key) == 1 && !e.Get("ctrlKey").Bool() && !e.Get("metaKey").Bool() && !e.Get("altKey").Bool() {
-				if el := app.Window().GetElementByID(v.id(i, "-other-text")); el.Truthy() {
-					el.Call("focus")
-					e.Call("stopPropagation") // the field's letter, not the draft's (machine.ToDraft)
-				}
+			// the person's own answer, as on a lone choice's "Other…" button (QA round 20's
+			// re-test: it was dropped).
+			if isOther {
+				v.letterOnOther(ctx, e, i)
 			}
 			return
 		case "Enter", " ":
@@ -723,9 +720,9 @@ func (v *FormView) otherInitial(i int, a elicit.Answer) string {
 	return t
 }
 
-// letterOnOther starts the person's own answer with a letter typed on the "Other…" button,
-// which the arrows reach and leave the focus on (QA round 21: an agent's question dropped the
-// letters, where round 20 had fixed a form's radio list). With its field shown, the field
+// letterOnOther starts the person's own answer with a letter typed on "Other…" (a lone
+// choice's button, or a form's radio), which the arrows reach and leave the focus on (QA
+// round 21: an agent's question dropped the letters). With its field shown, the field
 // takes the focus within the key's event and the browser types the letter there; before it
 // is, the letter is the answer's start, and the field shows it when it comes.
 func (v *FormView) letterOnOther(ctx app.Context, e app.Event, i int) {
