@@ -425,7 +425,13 @@ func TestALetterOnOtherStartsTheOwnAnswer(t *testing.T) {
 	down := rawKey("ArrowDown", 40, 0)
 	// Past the guard: a radio's arrow is a click, and one in the first moments of a decision
 	// is taken for a press meant for the one before (CI: the focus moved, nothing was chosen).
-	do(t, ctx, 10*time.Second, pastGuard(), down, down, down)
+	// At a person's pace, each arrow's choice drawn before the next (left open, docs/qa-round21.md:
+	// arrows pressed faster than the page draws can leave the focus on "Other…" with the choice
+	// before it checked).
+	checked := func(n string) chromedp.Action[chromedp.Void] {
+		return waitJS(`document.querySelector('#composer-mode input[id$="-opt-` + n + `"]')?.checked === true`)
+	}
+	do(t, ctx, 10*time.Second, pastGuard(), down, checked("1"), down, checked("2"), down)
 	waitShowing(t, ctx, 10*time.Second, `document.activeElement.id.endsWith('-other') && !!document.querySelector('#composer-mode .other-input')`, `JSON.stringify({focus: document.activeElement.id, checked: [...document.querySelectorAll('#composer-mode input[type=radio]')].map(r => r.id + '=' + r.checked).join(), other: !!document.querySelector('#composer-mode .other-input'), draft: document.querySelector('#composer-input').value, fields: [...document.querySelectorAll('#composer-mode .field')].map(f => f.className).join('|')})`)
 	do(t, ctx, 10*time.Second, chromedp.KeyEvent("qa"))
 	require.Equal(t, "qa", evalString(t, ctx, `document.querySelector('#composer-mode .other-input').value`))
