@@ -7,8 +7,17 @@ ARGS ?=
 # How many browser tests run at once (each has its own server, and its own browser context in
 # one of the test binary's two shared browsers: docs/testing.md, "Two Chromiums"). The suite is
 # bound by the browsers' CPU; with most tests in the headless shell, two at a time took 47 s
-# where one took 65 s (and the full Chromium one at a time 83 s) for the same 30 tests.
-E2E_PARALLEL ?= 2
+# where one took 65 s (and the full Chromium one at a time 83 s) for the same 30 tests. Two at
+# a time still left a fifth of the two cores idle (the tests' waits at a person's pace); three
+# took the whole suite from 589 s to 508 s, the idle share to 5 % (docs/testing.md).
+E2E_PARALLEL ?= 3
+
+# The browser's program is built with these flags. The views, the protocol's types and the cold
+# packages are built without inlining (-43 KB brotli, docs/wasm-size.md); internal/wasmsize.BuildFlags
+# must say the same. The wasm's vet compiles with them too, so that the build finds in the cache
+# what the vet compiled (a clean clone compiles each package for the browser once, not twice).
+WASM_GCFLAGS := -gcflags=parley/components/...=-l -gcflags=parley/components/inputbar= -gcflags=parley/components/markdown= -gcflags=parley/protocol=-l -gcflags=parley/app/api=-l -gcflags=parley/app/slashhost=-l -gcflags=parley/machine/elicit=-l -gcflags=parley/app/store=-l -gcflags=parley/app/socket=-l -gcflags=parley/app/hub=-l -gcflags=parley/app/outbox=-l -gcflags=parley/app/elicitation=-l -gcflags=parley/machine/outbox=-l -gcflags=parley/machine/composer=-l -gcflags=parley/i18n=-l -gcflags=parley/markdown=-l -gcflags=parley/app/locale=-l -gcflags=fmt=-l -gcflags=strconv=-l -gcflags=internal/strconv=-l -gcflags=time=-l -gcflags=net/url=-l -gcflags=encoding/json=-l -gcflags=reflect=-l -gcflags=strings=-l -gcflags=slices=-l -gcflags=sort=-l -gcflags=github.com/maxence-charriere/go-app/v10/pkg/app=-l
+WASM_FLAGS := -trimpath -ldflags="-s -w" $(WASM_GCFLAGS)
 
 .PHONY: run build wasm server test vet unit wasm-test e2e chromium axe mcp-everything bench bench-kill clean screenshots
 
@@ -24,9 +33,7 @@ build: wasm server
 wasm:
 	@mkdir -p web
 	GO=$(GO) $(GO) run ./tools/wasmpatch bin/wasm-deps
-	@# The views, the protocol's types and the cold packages are built without inlining (-43 KB
-	@# brotli, docs/wasm-size.md); internal/wasmsize.BuildFlags must say the same.
-	GOOS=js GOARCH=wasm $(GO) build -modfile=bin/wasm-deps/go.mod -trimpath -ldflags="-s -w" -gcflags=parley/components/...=-l -gcflags=parley/components/inputbar= -gcflags=parley/components/markdown= -gcflags=parley/protocol=-l -gcflags=parley/app/api=-l -gcflags=parley/app/slashhost=-l -gcflags=parley/machine/elicit=-l -gcflags=parley/app/store=-l -gcflags=parley/app/socket=-l -gcflags=parley/app/hub=-l -gcflags=parley/app/outbox=-l -gcflags=parley/app/elicitation=-l -gcflags=parley/machine/outbox=-l -gcflags=parley/machine/composer=-l -gcflags=parley/i18n=-l -gcflags=parley/markdown=-l -gcflags=parley/app/locale=-l -gcflags=fmt=-l -gcflags=strconv=-l -gcflags=internal/strconv=-l -gcflags=time=-l -gcflags=net/url=-l -gcflags=encoding/json=-l -gcflags=reflect=-l -gcflags=strings=-l -gcflags=slices=-l -gcflags=sort=-l -gcflags=github.com/maxence-charriere/go-app/v10/pkg/app=-l -o web/app.wasm.new .
+	GOOS=js GOARCH=wasm $(GO) build -modfile=bin/wasm-deps/go.mod $(WASM_FLAGS) -o web/app.wasm.new .
 	@if GOOS=js GOARCH=wasm $(GO) list -modfile=bin/wasm-deps/go.mod -deps . | grep -qx net/http; then \
 		echo "the wasm imports net/http again: see tools/wasmpatch"; rm web/app.wasm.new; exit 1; \
 	fi
@@ -39,8 +46,10 @@ wasm:
 		mv web/app.wasm.new web/app.wasm && $(GO) run ./tools/precompress web/app.wasm; \
 	fi
 
+# Built with the flags of the tests and the vet (none), so that a clean clone compiles the
+# server's packages once for all three; the harness of the browser tests builds it the same.
 server:
-	$(GO) build -trimpath -o bin/parley .
+	$(GO) build -o bin/parley .
 
 # The unit tests mostly wait (NATS, child processes, timers), so the wasm tests, the build and
 # the browsers' install run beside them, each target's output kept together; the browser
@@ -54,7 +63,7 @@ test: vet
 vet:
 	$(GO) vet ./...
 	GO=$(GO) $(GO) run ./tools/wasmpatch bin/wasm-deps
-	GOOS=js GOARCH=wasm $(GO) vet -modfile=bin/wasm-deps/go.mod . ./components/... ./app/... $(PURE)
+	GOOS=js GOARCH=wasm $(GO) vet -modfile=bin/wasm-deps/go.mod -trimpath $(WASM_GCFLAGS) . ./components/... ./app/... $(PURE)
 
 # Native unit tests: everything but the browser tests. Fuzz targets run on their seed corpora.
 # Four packages at a time on two cores: the slow ones (runtime, script, notify, mcp) mostly

@@ -72,7 +72,7 @@ func setup(m *testing.M) int {
 	defer os.RemoveAll(dir)
 	binary = filepath.Join(dir, "parley")
 	// The flags of `make server`, so that after it this is a link from the build cache.
-	build := exec.Command("go", "build", "-trimpath", "-o", binary, ".")
+	build := exec.Command("go", "build", "-o", binary, ".")
 	build.Dir = repoRoot
 	build.Stdout, build.Stderr = os.Stderr, os.Stderr
 	if err := build.Run(); err != nil {

@@ -323,7 +323,10 @@ func TestADecisionLeavesTheRenameItsFocus(t *testing.T) {
 	id := seedSession(t, srv, "first", 1)
 	ctx := openPage(t, srv, "/s/"+id)
 	const field = `document.activeElement?.classList.contains('session-rename')`
+	// The sidebar's list comes after the composer is live (its own request): the Rename
+	// control is waited for, not assumed (CI: clicked before the list was drawn).
 	do(t, ctx, 20*time.Second, waitJS(`document.documentElement.hasAttribute('data-composer-live')`),
+		waitJS(`!!document.querySelector('.session-op[aria-label^=Rename]')`),
 		js(`document.querySelector('.session-op[aria-label^=Rename]').click()`), waitJS(field))
 	typeAt(t, ctx, newRand(), "Sleep", typistsPace)
 	sendAPI(t, srv, id, `/script send('ok=' + str(confirm('Ship it?')))`)
