@@ -157,7 +157,14 @@ func (b *Box) Run(ctx context.Context, t agent.Tools, calls []protocol.ToolCall)
 		default:
 			plans[i], err = tl.prepare(b, args)
 		}
+		if err == nil && (plans[i] == nil || plans[i].run == nil) {
+			err = fmt.Errorf("the tool %q cannot run now", c.Name) // never a call of nothing
+		}
 		if err != nil {
+			// A call that could not be prepared runs nothing: the plan an extra tool's
+			// Prepare returned with its error has no run (QA round 22: an MCP server that had
+			// just stopped took the whole server down with a nil call).
+			plans[i] = nil
 			results[i].Error = true
 			results[i].Text = err.Error()
 			continue

@@ -351,6 +351,34 @@ func TestAnUnknownToolSaysWhy(t *testing.T) {
 	assert.Contains(t, res.Text, `the tool "mcp__everything__echo" is not available now: its MCP server is not connected`)
 }
 
+// failingExtra is an extra tool source (as the MCP bridge) whose server has just gone: its
+// tools are still listed, and Prepare fails.
+type failingExtra struct{}
+
+func (failingExtra) Defs() []Def          { return nil }
+func (failingExtra) Has(name string) bool { return name == "mcp__bad__huge" }
+func (failingExtra) Prepare(string, json.RawMessage) (*gate.ToolCall, func(context.Context, agent.Tools) (protocol.ToolResult, error), error) {
+	return nil, nil, errors.New(`the MCP server "bad" is restarting`)
+}
+
+// TestAToolThatCannotBePreparedRunsNothing: an extra tool whose Prepare fails is the call's
+// error result, beside a call that runs; the turn goes on (QA round 22, P1: the server
+// crashed calling the missing run).
+func TestAToolThatCannotBePreparedRunsNothing(t *testing.T) {
+	b := box(t, map[string]string{"a.txt": "alpha"})
+	b.Extra = failingExtra{}
+	res, _, err := b.Run(context.Background(), &fakeTools{}, []protocol.ToolCall{
+		{ID: "1", Name: "mcp__bad__huge", Arguments: `{}`},
+		{ID: "2", Name: "read_file", Arguments: `{"path": "a.txt"}`},
+	})
+	require.NoError(t, err)
+	require.Len(t, res, 2)
+	assert.True(t, res[0].Error)
+	assert.Contains(t, res[0].Text, `the MCP server "bad" is restarting`)
+	assert.False(t, res[1].Error, res[1].Text)
+	assert.Contains(t, res[1].Text, "alpha")
+}
+
 // In the "ask for everything" mode a read is asked like a write, about the file it really
 // reaches; a refusal is the read's result.
 func TestReadsAskInAskForEverything(t *testing.T) {
