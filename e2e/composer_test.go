@@ -165,12 +165,13 @@ func TestThreeQuestionsByChipsAndKeyboard(t *testing.T) {
 	do(t, ctx, 10*time.Second, waitJS(modeGone))
 }
 
-// TestLoneChoiceIsOneClick answers a single choice by clicking it.
+// TestLoneChoiceIsOneClick answers a single choice by clicking it. A script's choices are
+// its own: no "Other…" unless it opens it (QA round 22).
 func TestLoneChoiceIsOneClick(t *testing.T) {
 	t.Parallel()
 	_, ctx := openDecision(t, `/script send('env=' + ask('Which environment?', {'type': 'string', 'enum': ['staging', 'prod']}))`)
 	require.Equal(t, "Which environment?", modeText(t, ctx, `.question-message`))
-	require.Equal(t, "staging|prod|Other…", evalString(t, ctx, `[...document.querySelectorAll('#composer-mode .choice')].map(c => c.innerText).join('|')`))
+	require.Equal(t, "staging|prod", evalString(t, ctx, `[...document.querySelectorAll('#composer-mode .choice')].map(c => c.innerText).join('|')`))
 	do(t, ctx, 10*time.Second, pastGuard(), chromedp.Click(chromedp.CSS(`#composer-mode .choice:nth-child(2)`)))
 	waitReply(t, ctx, "env=prod")
 	do(t, ctx, 10*time.Second, waitJS(modeGone))

@@ -420,7 +420,7 @@ func TestOutOfRangeStaysWithItsError(t *testing.T) {
 // they were dropped). A required field's title carries its star, a form's only one too.
 func TestALetterOnOtherStartsTheOwnAnswer(t *testing.T) {
 	t.Parallel()
-	_, ctx := openDecision(t, `/script a = ask("Pick", {"type":"object","properties":{"env":{"type":"string","title":"Env","enum":["dev","staging","prod"]},"n":{"type":"integer","title":"Count","minimum":1,"maximum":5}},"required":["env","n"]}); send(str(a))`,
+	_, ctx := openDecision(t, `/script a = ask("Pick", {"type":"object","properties":{"env":{"type":"string","title":"Env","enum":["dev","staging","prod"],"allowOther":True},"n":{"type":"integer","title":"Count","minimum":1,"maximum":5}},"required":["env","n"]}); send(str(a))`,
 		waitJS(`document.activeElement.type === 'radio'`))
 	down := rawKey("ArrowDown", 40, 0)
 	// Past the guard: a radio's arrow is a click, and one in the first moments of a decision
@@ -445,7 +445,7 @@ func TestALetterOnOtherStartsTheOwnAnswer(t *testing.T) {
 // opened an empty field).
 func TestALetterOnTheOtherButtonStartsTheOwnAnswer(t *testing.T) {
 	t.Parallel()
-	_, ctx := openDecision(t, `/script send('colour=' + ask("Colour?", {"type":"string","enum":["red","green","blue"]}))`, waitJS(focusIn))
+	_, ctx := openDecision(t, `/script send('colour=' + ask("Colour?", {"type":"string","enum":["red","green","blue"],"allowOther":True}))`, waitJS(focusIn))
 	right := rawKey("ArrowRight", 39, 0)
 	do(t, ctx, 10*time.Second, pastGuard(), right, right, right, waitJS(`document.activeElement.classList.contains('choice-other')`))
 	typeAt(t, ctx, newRand(), "purple", typistsPace)

@@ -128,6 +128,29 @@ func (s *Schema) allowsOther() bool {
 	return s.AllowOther == nil || *s.AllowOther
 }
 
+// CloseChoices closes "Other…" on every single choice of the schema (the schema itself, or
+// each of an object's questions) that does not say whether it takes free text: for an asker
+// that is a program checking its own enum (a script, an MCP server), a value outside the
+// choices breaks its contract (QA round 22: a script's ask() got "qa" for env). A choice
+// that opens Other itself (allowOther: true) keeps it.
+func (s *Schema) CloseChoices() {
+	closed := false
+	for _, q := range append([]*Schema{s}, s.Properties.schemas()...) {
+		if q != nil && q.AllowOther == nil && (len(q.Enum) > 0 || len(q.OneOf) > 0) {
+			q.AllowOther = &closed
+		}
+	}
+}
+
+// schemas are the properties' schemas, in order.
+func (p Properties) schemas() []*Schema {
+	out := make([]*Schema, len(p))
+	for i, prop := range p {
+		out[i] = prop.Schema
+	}
+	return out
+}
+
 // Check reports whether the schema itself is well formed, with fields named by their path
 // ("schema.type", "schema.properties.env.minLength"). A schema that passes can be rendered
 // as a form and its answers validated.

@@ -55,6 +55,47 @@ result = [a["zeta"], a["alpha"] + 1, a["big"] * 2, type(a["alpha"])]
 	}
 }
 
+// TestAskClosesItsChoices: a script's enum is its contract; "Other…" is offered only where
+// the script opens it (QA round 22: ask() got "qa" for an env of dev, staging or prod).
+func TestAskClosesItsChoices(t *testing.T) {
+	cases := []struct {
+		name, schema string
+		want         map[string]string // property ("" for the schema itself): allowOther as sent
+	}{
+		{"a lone enum", `{"type": "string", "enum": ["a", "b"]}`, map[string]string{"": "false"}},
+		{"a lone oneOf", `{"type": "string", "oneOf": [{"const": "a"}]}`, map[string]string{"": "false"}},
+		{"an enum opened by the script", `{"type": "string", "enum": ["a"], "allowOther": True}`, map[string]string{"": "true"}},
+		{"a form", `{"type": "object", "properties": {"env": {"type": "string", "enum": ["dev"]}, "why": {"type": "string"}, "own": {"type": "string", "enum": ["x"], "allowOther": True}}}`,
+			map[string]string{"env": "false", "why": "unset", "own": "true"}},
+		{"free text", `{"type": "string"}`, map[string]string{"": "unset"}},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			h := newTestHost(t, Limits{})
+			caps := &fakeCaps{answer: func(context.Context, protocol.DecisionRequest) (decision.Answer, error) {
+				return decision.Answer{Action: protocol.ActionDecline}, nil
+			}}
+			mustExec(t, h, caps, `result = ask("Which?", `+c.schema+`)`)
+			schema := caps.questions()[0].Schema
+			for key, want := range c.want {
+				q := schema
+				for _, p := range schema.Properties {
+					if p.Key == key {
+						q = p.Schema
+					}
+				}
+				got := "unset"
+				if q.AllowOther != nil {
+					got = fmt.Sprint(*q.AllowOther)
+				}
+				if got != want {
+					t.Errorf("%q: allowOther %s, want %s", key, got, want)
+				}
+			}
+		})
+	}
+}
+
 func TestAskDefaultsToText(t *testing.T) {
 	h := newTestHost(t, Limits{})
 	caps := &fakeCaps{answer: accept(`"Ada"`)}

@@ -217,6 +217,8 @@ func (e *env) ask(_ *starlark.Thread, b *starlark.Builtin, args starlark.Tuple, 
 		}
 		schema = s
 	}
+	// A script is a program with its own enum: "Other…" only where it opens it.
+	schema.CloseChoices()
 	ans, err := e.askUser(protocol.DecisionRequest{Kind: protocol.KindAsk, Message: message, Schema: schema, TimeoutMs: timeoutMs})
 	if err != nil {
 		return nil, err

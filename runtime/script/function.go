@@ -112,6 +112,7 @@ func describe(name, src string, globals starlark.StringDict) (protocol.Function,
 		} else if err := params.Check(); err != nil {
 			return fn, nil, bad("PARAMS", "%s", fieldsText(err, "schema", "PARAMS"))
 		}
+		params.CloseChoices() // main(args) gets one of its own choices, as a script's ask()
 		fn.Params = params
 	}
 	mainV, set := globals["main"]

@@ -198,6 +198,19 @@ func TestFunctionWithEmptyParams(t *testing.T) {
 	wantContains(t, err.Error(), "fn.star:1:1: PARAMS: required", "no properties")
 }
 
+// TestFunctionChoicesAreClosed: main(args) gets one of a parameter's own choices, unless
+// PARAMS opens "Other…" on it (as a script's ask(); QA round 22).
+func TestFunctionChoicesAreClosed(t *testing.T) {
+	fn, err := LoadFunction("functions/env.star", `PARAMS = {"type": "object", "properties": {"env": {"type": "string", "enum": ["dev", "prod"]}, "tag": {"type": "string", "enum": ["a"], "allowOther": True}}}`+"\ndef main(args):\n    pass\n")
+	if err != nil {
+		t.Fatal(err)
+	}
+	env, tag := fn.Params.Properties[0].Schema, fn.Params.Properties[1].Schema
+	if env.AllowOther == nil || *env.AllowOther || tag.AllowOther == nil || !*tag.AllowOther {
+		t.Errorf("allowOther: env %v, tag %v; want env closed, tag open", env.AllowOther, tag.AllowOther)
+	}
+}
+
 // LoadFunction's errors say where, in a person's words: never a Go type.
 func TestLoadFunctionErrorsAreWorded(t *testing.T) {
 	const main = "\n\ndef main(args):\n    return 1\n"
