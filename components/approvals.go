@@ -76,6 +76,10 @@ const (
 	confirmReject  = "reject"
 )
 
+// actionFocusAfterRender moves the keyboard to a selector's element once the page has drawn
+// (its value): what held it was drawn away.
+const actionFocusAfterRender = "parley.approvals.focus"
+
 // OnMount loads the lists and follows the queue, in the browser only.
 func (p *ApprovalsPage) OnMount(ctx app.Context) {
 	relabel(ctx)
@@ -87,6 +91,11 @@ func (p *ApprovalsPage) OnMount(ctx app.Context) {
 	}
 	composer.ExposeLocale(ctx)
 	ctx.Handle(actionDecide, p.onDecide)
+	ctx.Handle(actionFocusAfterRender, func(ctx app.Context, a app.Action) {
+		if sel, ok := a.Value.(string); ok {
+			focusFirst(ctx, sel)
+		}
+	})
 	ctx.Handle(actionRetry, func(ctx app.Context, a app.Action) {
 		requestRetry(ctx, clientOf(ctx), "", a, func(text string, _ bool) { p.notice = text })
 	})
@@ -238,8 +247,18 @@ func (p *ApprovalsPage) revoke(ctx app.Context, g protocol.GrantEntry) {
 				p.grantErr = tr(i18n.NotRevoked, describeError(err))
 				return
 			}
+			at := slices.IndexFunc(p.grants, func(x protocol.GrantEntry) bool { return x.ID == g.ID })
 			p.grants = slices.DeleteFunc(slices.Clone(p.grants), func(x protocol.GrantEntry) bool { return x.ID == g.ID })
 			p.notice = tr(i18n.Revoked, scopeWords(g.Scope))
+			// The Revoke pressed goes with its grant: the keyboard goes to the grant that took
+			// its place, else the one before, else the Grants tab, never to the page's body
+			// (QA round 22: the next Tab started again at "New session").
+			next := `#tab-` + tabGrants
+			if len(p.grants) > 0 {
+				next = `.grant-entry[data-grant="` + p.grants[min(max(at, 0), len(p.grants)-1)].ID + `"] .grant-revoke`
+			}
+			// On the page's context: the button's goes with its grant, and its Defer never runs.
+			ctx.NewActionWithValue(actionFocusAfterRender, next)
 		})
 	})
 }
@@ -448,8 +467,10 @@ func (p *ApprovalsPage) Render() app.UI {
 				p.tabButton(tabHistory, tr(i18n.TabHistory)),
 				p.tabButton(tabGrants, counted(i18n.TabGrants, i18n.TabGrantsN, len(p.grants), p.grantsLoaded)),
 			),
-			app.Div().Class("notice-slot").Body(
-				app.If(p.notice != "", func() app.UI { return app.Div().Class("notice").Role("status").Text(p.notice) }),
+			// The live region is always there and its words change: one that appears with its
+			// words is not read out (QA round 22: a revoke said nothing).
+			app.Div().Class("notice-slot").Role("status").Body(
+				app.If(p.notice != "", func() app.UI { return app.Div().Class("notice").Text(p.notice) }),
 			),
 			app.Div().Class("approvals-body").ID("approvals-panel").Role("tabpanel").Aria("labelledby", "tab-"+p.tab).Body(p.renderTab()),
 		))

@@ -317,8 +317,12 @@ func TestGrantRevokedFromTheScreenAsksAgain(t *testing.T) {
 	require.Contains(t, evalString(t, ctx, `document.querySelector('.grant-used').textContent`), "last used")
 	origin := evalString(t, ctx, `document.querySelector('.grant-origin').getAttribute('href')`)
 	require.True(t, strings.HasPrefix(origin, url+"#decision-"))
-	do(t, ctx, 10*time.Second, clickJS(`.grant-revoke`))
+	// Revoked from the keyboard: the focus stays on the page (the Grants tab, the last grant
+	// gone), never the body, and the page's status says what happened (QA round 22).
+	do(t, ctx, 10*time.Second, js(`document.querySelector('.grant-revoke').focus()`), pressEnter(0))
 	do(t, ctx, 30*time.Second, waitJS(`document.querySelectorAll('.grant-entry').length === 0 && !!document.querySelector('.grants-empty')`))
+	waitShowing(t, ctx, 10*time.Second, `document.activeElement?.id === 'tab-grants'`, `document.activeElement?.outerHTML.slice(0, 120)`)
+	require.Contains(t, evalString(t, ctx, `document.querySelector('.notice-slot[role=status]').innerText`), "Revoked: ")
 	list, err := apiClient(srv).ListGrants(context.Background())
 	require.NoError(t, err)
 	require.Empty(t, list)
