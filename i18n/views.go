@@ -61,7 +61,7 @@ const (
 	BytesAbove    // %[1]d
 	MoreOutput
 	Allow
-	AnswerRequest // %[1]d
+	AnswerRequest // %[1]d, %[2]s its command
 	ReasonIfReject
 	ReasonIfRejectOptional
 	RequestRetry
@@ -424,7 +424,7 @@ var views = map[Msg][nLocales]string{
 	BytesAbove:                    {"… %[1]d bytes above …", "… 上方还有 %[1]d 字节 …"},
 	MoreOutput:                    {"… more output than the thread shows: the result holds it", "… 输出超出线程可显示的长度：完整内容见结果"},
 	Allow:                         {"Allow", "允许"},
-	AnswerRequest:                 {"Answer request %[1]d", "回答第 %[1]d 个请求"},
+	AnswerRequest:                 {"Answer request %[1]d: %[2]s", "回答第 %[1]d 个请求：%[2]s"},
 	ReasonIfReject:                {"Reason, if you reject", "拒绝的理由"},
 	ReasonIfRejectOptional:        {"Reason, if you reject (optional)", "拒绝的理由（可选）"},
 	RequestRetry:                  {"Request retry", "请求重试"},
