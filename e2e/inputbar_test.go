@@ -416,7 +416,11 @@ func TestTheMenuStatusSpeaksWhenTypingPauses(t *testing.T) {
 	require.LessOrEqual(t, int(get(t, ctx, chromedp.Evaluate[float64](`window.spoken.length`))), 2,
 		"the opening, then the count once the typing paused: %s", spoken)
 	require.True(t, strings.HasSuffix(spoken, "2 suggestions"), spoken)
+	// While the menu is open, Enter picks: the hint says so, not "Enter to send" (QA round 22).
+	hint := `document.querySelector('.composer-hint').textContent`
+	require.Equal(t, "↑↓ to choose · Enter to pick · Esc to close", evalString(t, ctx, hint))
 	do(t, ctx, 10*time.Second, escape, menuClosed, waitJS(menuStatusJS+` === 'Suggestions closed'`))
+	require.Equal(t, "Enter to send · Shift+Enter for a new line", evalString(t, ctx, hint))
 }
 
 // TestInputBarKeyboardOnly: the whole path with the keyboard alone: the menu opened by

@@ -96,6 +96,7 @@ const (
 	// The input bar.
 	Message
 	HintKeys
+	HintMenu
 	HintTouch
 	SendTitle
 	Queue
@@ -216,6 +217,7 @@ var catalogue = map[Msg][nLocales]string{
 
 	Message:           {"Message", "消息"},
 	HintKeys:          {"Enter to send · Shift+Enter for a new line", "Enter 发送 · Shift+Enter 换行"},
+	HintMenu:          {"↑↓ to choose · Enter to pick · Esc to close", "↑↓ 选择 · Enter 选定 · Esc 关闭"},
 	HintTouch:         {"Send with the button", "用按钮发送"},
 	SendTitle:         {"Send (Enter)", "发送（Enter）"},
 	Queue:             {"Queue", "排队"},

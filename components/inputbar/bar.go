@@ -237,6 +237,9 @@ func (b *Bar) Render() app.UI {
 		}
 		sendLabel, sendTitle = locale.T(i18n.Queue), locale.T(i18n.QueueTitle)
 	}
+	if menu.Open && !touch {
+		hint = locale.T(i18n.HintMenu) // Enter picks while the menu is open (QA round 22)
+	}
 	send := app.Button().Type("button").Class("send").Title(sendTitle).Aria("label", sendLabel).Text(sendLabel).
 		OnClick(b.onSendClick)
 	steer := app.Button().Type("button").Class("steer").Title(locale.T(i18n.SteerTitle)).
