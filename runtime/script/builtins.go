@@ -33,6 +33,7 @@ type env struct {
 
 	logged       int // bytes print()ed, against Limits.OutputBytes
 	logTruncated bool
+	sent         sentTally // send()s, against Limits.SentBytes and SentMessages
 }
 
 func newEnv(ctx context.Context, h *Host, caps Caps, r *run) *env {
@@ -187,6 +188,9 @@ func (e *env) send(_ *starlark.Thread, b *starlark.Builtin, args starlark.Tuple,
 		return starlark.None, nil
 	}
 	text = cutText(text, e.host.Limits.OutputBytes, "message")
+	if err := e.sent.add(len(text), e.host.Limits); err != nil {
+		return nil, err
+	}
 	err := e.blocked("send", func(ctx context.Context) error { return e.caps.Send(ctx, text) })
 	if err != nil {
 		return nil, err

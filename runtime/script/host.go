@@ -41,6 +41,11 @@ type Limits struct {
 	OutputBytes int
 	// ReadBytes caps the size of a file read().
 	ReadBytes int64
+	// SentBytes and SentMessages cap what one execution may send() in all: each message is
+	// a thread's entry in the event log, and a loop of sends filled the log and the
+	// server's memory past a gigabyte (QA round 22).
+	SentBytes    int
+	SentMessages int
 	// Memory caps what one execution may hold, in bytes. Where scripts run in a child
 	// process (Linux, once ChildMain has run) the kernel enforces it on the child's address
 	// space; past it the child dies and the execution fails with ErrMemoryLimit.
@@ -56,6 +61,8 @@ func DefaultLimits() Limits {
 		OutputBytes:    256 << 10,
 		ReadBytes:      1 << 20,
 		Memory:         256 << 20,
+		SentBytes:      1 << 20,
+		SentMessages:   1000,
 	}
 }
 
@@ -80,7 +87,27 @@ func (l Limits) withDefaults() Limits {
 	if l.Memory <= 0 {
 		l.Memory = d.Memory
 	}
+	if l.SentBytes <= 0 {
+		l.SentBytes = d.SentBytes
+	}
+	if l.SentMessages <= 0 {
+		l.SentMessages = d.SentMessages
+	}
 	return l
+}
+
+// sentTally counts what an execution has sent, against Limits.SentBytes and SentMessages.
+type sentTally struct{ bytes, messages int }
+
+// add counts one more message of n bytes, or says why it may not be sent.
+func (s *sentTally) add(n int, l Limits) error {
+	if s.messages+1 > l.SentMessages || s.bytes+n > l.SentBytes {
+		return fmt.Errorf("send(): this run has sent %d messages (%s), the most one run may send is %d messages or %s; send fewer, longer messages, or write() the rest to a file",
+			s.messages, sizeText(int64(s.bytes)), l.SentMessages, sizeText(int64(l.SentBytes)))
+	}
+	s.bytes += n
+	s.messages++
+	return nil
 }
 
 // Host runs scripts, examples and functions against one workspace.

@@ -68,6 +68,38 @@ func TestPrintIsCapped(t *testing.T) {
 	}
 }
 
+// TestSendIsCapped: what one run may send() in all is bounded, in messages and in bytes, and
+// the send past it fails the script with words that say what to do (QA round 22, P1: a loop
+// of sends filled the log and the server's memory past a gigabyte).
+func TestSendIsCapped(t *testing.T) {
+	cases := []struct {
+		name   string
+		limits Limits
+		src    string
+		sent   int
+		says   []string
+	}{
+		{"messages", Limits{SentMessages: 5}, `for i in range(100): send("m%d" % i)`, 5,
+			[]string{"this run has sent 5 messages", "the most one run may send is 5 messages or 1 MiB", "write() the rest to a file"}},
+		{"bytes", Limits{OutputBytes: 1000, SentBytes: 2500}, `for i in range(100): send("x" * 900)`, 2,
+			[]string{"this run has sent 2 messages (1800 bytes)", "or 2500 bytes"}},
+		{"the defaults hold a thousand messages", Limits{}, `for i in range(1500): send("m")`, 1000,
+			[]string{"the most one run may send is 1000 messages or 1 MiB"}},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			caps := &fakeCaps{}
+			err := execErr(t, newTestHost(t, c.limits), caps, c.src)
+			wantContains(t, err.Error(), c.says...)
+			caps.mu.Lock()
+			defer caps.mu.Unlock()
+			if len(caps.sent) != c.sent {
+				t.Errorf("%d messages reached the thread, want %d", len(caps.sent), c.sent)
+			}
+		})
+	}
+}
+
 func TestVars(t *testing.T) {
 	h := newTestHost(t, Limits{})
 	out, err := h.Exec(context.Background(), "script", `result = vars`, json.RawMessage(`{"z": 1, "a": {"b": [1, "x"]}}`), &fakeCaps{})

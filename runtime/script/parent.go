@@ -65,6 +65,8 @@ type parent struct {
 	// clock is the wall-clock budget plus childGrace, paused while a call waits on someone,
 	// as the child's own is: it kills a child too busy to stop itself.
 	clock *clock
+	// sent counts the child's send()s: the child counts them too, but is not trusted to.
+	sent sentTally
 
 	mu       sync.Mutex
 	ops      map[int64]context.CancelFunc // calls being served
@@ -249,6 +251,12 @@ func (p *parent) do(ctx context.Context, m message) message {
 		text := m.Text
 		if len(text) > lim.OutputBytes+1<<10 {
 			text = cutText(text, lim.OutputBytes, "message")
+		}
+		p.mu.Lock()
+		err := p.sent.add(len(text), lim)
+		p.mu.Unlock()
+		if err != nil {
+			return p.failed(m.ID, err)
 		}
 		return p.failed(m.ID, p.caps.Send(ctx, text))
 	case opAsk:
