@@ -3,6 +3,7 @@ package model
 import (
 	"errors"
 	"fmt"
+	"io"
 	"net"
 	"net/http"
 	"strconv"
@@ -135,6 +136,9 @@ func phrase(code string, args ...string) protocol.Phrase {
 // not keep: a 429's Retry-After is read from them.
 type headerDoer struct {
 	client *http.Client
+	// onRead, when set, is told of every read of the response that brought bytes, the
+	// headers' arrival included: the stream's idle limit starts again.
+	onRead func()
 	mu     sync.Mutex
 	failed http.Header
 }
@@ -146,7 +150,35 @@ func (d *headerDoer) Do(req *http.Request) (*http.Response, error) {
 		d.failed = resp.Header.Clone()
 		d.mu.Unlock()
 	}
+	if err == nil && d.onRead != nil {
+		d.onRead()
+		resp.Body = &readsTold{ReadCloser: resp.Body, told: d.onRead}
+	}
 	return resp, err
+}
+
+// readsTold is a response body that tells of each read that brought bytes.
+type readsTold struct {
+	io.ReadCloser
+	told func()
+}
+
+func (r *readsTold) Read(p []byte) (int, error) {
+	n, err := r.ReadCloser.Read(p)
+	if n > 0 {
+		r.told()
+	}
+	return n, err
+}
+
+// stalled ends a request that went its idle limit without a byte from the model server.
+type stalled struct{ after time.Duration }
+
+func (s stalled) Error() string {
+	if s.after >= time.Minute && s.after%time.Minute == 0 {
+		return fmt.Sprintf("the model server sent nothing for %d min", s.after/time.Minute)
+	}
+	return fmt.Sprintf("the model server sent nothing for %d s", (s.after+time.Second-1)/time.Second)
 }
 
 // askedWait is a 429 whose Retry-After asked a wait the loop does not wait out (too long,

@@ -371,6 +371,32 @@ func TestFailuresBecomeNoticesAndTheSessionStaysUsable(t *testing.T) {
 	}
 }
 
+// TestASilentModelIsGivenUp: a server that stops sending mid-stream, or never answers, is
+// given up after the idle limit, with what arrived kept and a notice that says so; a server
+// that sends slowly but steadily (tokens or keep-alive lines, each sooner than the limit) is
+// waited for (QA round 22: a silent stream held the session and its queue until a restart).
+func TestASilentModelIsGivenUp(t *testing.T) {
+	idle := func(o *runtime.Options) { o.Model.StreamIdle = 400 * time.Millisecond }
+	forever := make(chan struct{}) // never closed: the server says nothing more
+	t.Run("mid-stream", func(t *testing.T) {
+		srv := newFakeServer(t, reply{chunks: []string{textChunk("The answer is")}, hold: forever}, text("Back again."))
+		e := newEnv(t, srv, idle)
+		evs := e.prompt("first")
+		assert.Equal(t, []string{"The answer is"}, messages(t, evs, ""), "what arrived is kept")
+		notes := messages(t, evs, protocol.FromParley)
+		require.Len(t, notes, 1)
+		assert.Contains(t, notes[0], "stopped before its message ended (the model server sent nothing for 1 s)")
+		assert.Equal(t, []string{"Back again."}, messages(t, e.prompt("second"), ""), "the session stays usable")
+	})
+	t.Run("slow but steady", func(t *testing.T) {
+		srv := newFakeServer(t, reply{chunks: []string{textChunk("one "), textChunk("two "), textChunk("three"), finishChunk(openai.FinishReasonStop)},
+			gap: 250 * time.Millisecond})
+		evs := newEnv(t, srv, idle).prompt("count")
+		assert.Equal(t, []string{"one two three"}, messages(t, evs, ""))
+		assert.Empty(t, messages(t, evs, protocol.FromParley))
+	})
+}
+
 func TestACutStreamKeepsItsTextAndRunsNoneOfItsCalls(t *testing.T) {
 	srv := newFakeServer(t, reply{chunks: []string{textChunk("Let me write"),
 		toolChunk(idx(0), "w", "write_file", `{"path":"a.txt","content":"x"}`)}, cut: true})

@@ -63,6 +63,12 @@ type Config struct {
 	MaxMistakes int
 	// MaxRetryAfter is the longest Retry-After of a 429 that is waited for (default 30 s).
 	MaxRetryAfter time.Duration
+	// StreamIdle is how long a request may go without a byte from the model server (its
+	// headers, a token, a keep-alive line) before it is given up (default 5 min): a server
+	// that went silent mid-stream held the session and its queue until a restart (QA
+	// round 22). It is long because a local model on a CPU may read a long prompt for
+	// minutes before its first token, and not every server sends keep-alives meanwhile.
+	StreamIdle time.Duration
 	// System replaces the default system prompt.
 	System string
 	// Now is the clock (default time.Now).
@@ -85,6 +91,7 @@ func New(cfg Config) *Agent {
 	cfg.MaxSteps = cmp.Or(cfg.MaxSteps, 30)
 	cfg.MaxMistakes = cmp.Or(cfg.MaxMistakes, 3)
 	cfg.MaxRetryAfter = cmp.Or(cfg.MaxRetryAfter, 30*time.Second)
+	cfg.StreamIdle = cmp.Or(cfg.StreamIdle, 5*time.Minute)
 	if cfg.Now == nil {
 		cfg.Now = time.Now
 	}
@@ -272,7 +279,13 @@ func recordUsage(ctx context.Context, tools agent.Tools, model string, u openai.
 // once, when mayRetry (no tool of the turn ran) and the wait it asks is short. The text that
 // arrived is stored even when the stream fails or the turn is stopped.
 func (a *Agent) generate(ctx context.Context, model string, msgs []openai.ChatCompletionMessage, defs []openai.Tool, tools agent.Tools, mayRetry bool) (step, error) {
-	doer := &headerDoer{client: a.cfg.HTTPClient}
+	// A request that goes StreamIdle without a byte is given up: every byte read puts the
+	// limit off again. The stall is the cause of its context's end, told apart from a Stop.
+	sctx, stall := context.WithCancelCause(ctx)
+	defer stall(nil)
+	idle := time.AfterFunc(a.cfg.StreamIdle, func() { stall(stalled{a.cfg.StreamIdle}) })
+	defer idle.Stop()
+	doer := &headerDoer{client: a.cfg.HTTPClient, onRead: func() { idle.Reset(a.cfg.StreamIdle) }}
 	cc := openai.DefaultConfig(a.cfg.Key)
 	cc.BaseURL = strings.TrimRight(a.cfg.URL, "/")
 	cc.HTTPClient = doer
@@ -287,7 +300,7 @@ func (a *Agent) generate(ctx context.Context, model string, msgs []openai.ChatCo
 		Stream:        true,
 		StreamOptions: &openai.StreamOptions{IncludeUsage: true},
 	}
-	stream, err := client.CreateChatCompletionStream(ctx, req)
+	stream, err := client.CreateChatCompletionStream(sctx, req)
 	if err != nil && status(err) == http.StatusTooManyRequests {
 		if wait, ok := doer.retryAfter(a.cfg.Now()); ok && (wait > a.cfg.MaxRetryAfter || !mayRetry) {
 			err = askedWait{err, wait}
@@ -302,10 +315,14 @@ func (a *Agent) generate(ctx context.Context, model string, msgs []openai.ChatCo
 			if werr := sleep(ctx, wait); werr != nil {
 				return step{}, werr
 			}
-			stream, err = client.CreateChatCompletionStream(ctx, req)
+			idle.Reset(a.cfg.StreamIdle) // the wait was asked for, not a silence
+			stream, err = client.CreateChatCompletionStream(sctx, req)
 		}
 	}
 	if err != nil {
+		if cause := context.Cause(sctx); ctx.Err() == nil && errors.As(cause, new(stalled)) {
+			return step{}, fmt.Errorf("%w: %v", errCut, cause)
+		}
 		return step{}, err
 	}
 	defer stream.Close()
@@ -336,6 +353,8 @@ func (a *Agent) generate(ctx context.Context, model string, msgs []openai.ChatCo
 	switch {
 	case ctx.Err() != nil:
 		return st, context.Cause(ctx)
+	case errors.As(context.Cause(sctx), new(stalled)):
+		return st, fmt.Errorf("%w: %v", errCut, context.Cause(sctx))
 	case recvErr != nil && serverText(recvErr) != "":
 		return st, recvErr // an error event mid-stream: the server's words
 	case recvErr != nil:
