@@ -14,6 +14,7 @@ import (
 	"log/slog"
 	"net"
 	"net/http"
+	"net/url"
 	"os"
 	"os/signal"
 	"path/filepath"
@@ -94,6 +95,9 @@ func parseConfig(args []string, getenv func(string) string, stderr io.Writer) (c
 		fs.PrintDefaults()
 	}
 	if err := fs.Parse(args); err != nil {
+		return c, err
+	}
+	if err := noSecretsInFlags(fs); err != nil {
 		return c, err
 	}
 	var err error
@@ -406,4 +410,61 @@ func displayAddr(a net.Addr) string {
 		host = "localhost"
 	}
 	return net.JoinHostPort(host, port)
+}
+
+// urlFlags are the flags that take a URL, with where its secret goes instead.
+var urlFlags = map[string]string{
+	"model-url": "give the URL in PARLEY_MODEL_URL instead, or the key in PARLEY_MODEL_KEY",
+	"nats":      "give the URL in PARLEY_NATS instead",
+	"upstream":  "the runtime's token goes in PARLEY_UPSTREAM_TOKEN or -upstream-token-file",
+}
+
+// noSecretsInFlags refuses a URL given on the command line that carries a secret (a password,
+// or a query parameter named like a key or a token): a command line is read by anyone on the
+// machine in ps and lands in shell histories, where the environment is the process's own
+// (QA round 22: -model-url with ?api_key= and -nats with a password were taken without a
+// word). The error shows the URL with the secret hidden.
+func noSecretsInFlags(fs *flag.FlagSet) error {
+	var err error
+	fs.Visit(func(f *flag.Flag) {
+		instead, ok := urlFlags[f.Name]
+		if !ok || err != nil {
+			return
+		}
+		for _, one := range strings.Split(f.Value.String(), ",") { // -nats: a cluster's nodes
+			if shown, secret := urlSecret(strings.TrimSpace(one)); secret && err == nil {
+				err = fmt.Errorf("-%s %s: a secret on the command line shows in ps and in shell histories; %s", f.Name, shown, instead)
+			}
+		}
+	})
+	return err
+}
+
+// urlSecret reports whether raw holds a password or a secret-looking query parameter, and
+// raw with them hidden.
+func urlSecret(raw string) (shown string, secret bool) {
+	u, err := url.Parse(raw)
+	if err != nil {
+		return "(a URL that does not parse)", false
+	}
+	if _, has := u.User.Password(); has {
+		secret = true
+	} else if u.User != nil && u.User.Username() != "" && u.Scheme == "nats" {
+		secret = true // nats://TOKEN@host: the user name is the token
+	}
+	q := u.Query()
+	for name := range q {
+		low := strings.ToLower(name)
+		for _, word := range []string{"key", "token", "secret", "pass", "sig", "auth"} {
+			if strings.Contains(low, word) {
+				secret = true
+				q.Set(name, "xxxxx")
+			}
+		}
+	}
+	u.RawQuery = q.Encode()
+	if u.User != nil {
+		u.User = url.User("xxxxx")
+	}
+	return u.Redacted(), secret
 }

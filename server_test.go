@@ -26,6 +26,39 @@ import (
 // The tests of start-up: flags, the token, the data folder's lock, and run end to end. The
 // handlers' own tests are in server/.
 
+// TestNoSecretsInURLFlags: a URL flag that carries a password or a key is refused, with the
+// secret hidden in the error and the environment variable to use named; the same URL from
+// the environment is taken, and a URL with nothing secret in it is taken as a flag (QA round
+// 22: -model-url …?api_key= and -nats with a password were taken without a word).
+func TestNoSecretsInURLFlags(t *testing.T) {
+	getenv := func(string) string { return "" }
+	for _, c := range []struct {
+		args []string
+		says string
+	}{
+		{[]string{"-model", "m", "-model-url", "http://127.0.0.1:1/v1?api_key=sk-secret"}, "PARLEY_MODEL_URL"},
+		{[]string{"-model", "m", "-model-url", "http://user:sk-secret@127.0.0.1:1/v1"}, "PARLEY_MODEL_URL"},
+		{[]string{"-nats", "nats://user:pw-secret@127.0.0.1:4222"}, "PARLEY_NATS"},
+		{[]string{"-nats", "nats://tok-secret@127.0.0.1:4222"}, "PARLEY_NATS"},
+		{[]string{"-nats", "nats://127.0.0.1:4222,nats://u:pw-secret@127.0.0.1:4223"}, "PARLEY_NATS"},
+		{[]string{"-upstream", "http://admin:hunter2-secret@127.0.0.1:1"}, "PARLEY_UPSTREAM_TOKEN"},
+	} {
+		_, err := parseConfig(c.args, getenv, io.Discard)
+		require.ErrorContains(t, err, c.says, c.args)
+		require.ErrorContains(t, err, "shows in ps", c.args)
+		require.NotContains(t, err.Error(), "secret@", "the secret is hidden: %v", err)
+		require.NotContains(t, err.Error(), "sk-secret", "the secret is hidden: %v", err)
+	}
+	// From the environment, and without secrets, they are taken.
+	cfg, err := parseConfig(nil, func(k string) string {
+		return map[string]string{"PARLEY_MODEL_URL": "http://u:sk-secret@127.0.0.1:1/v1", "PARLEY_MODEL": "m"}[k]
+	}, io.Discard)
+	require.NoError(t, err)
+	require.Equal(t, "http://u:sk-secret@127.0.0.1:1/v1", cfg.Model.URL)
+	_, err = parseConfig([]string{"-model", "m", "-model-url", "https://example.test/v1?api-version=2024-06-01"}, getenv, io.Discard)
+	require.NoError(t, err, "a query with nothing secret in it")
+}
+
 func TestConfigFlagsAndEnvironment(t *testing.T) {
 	env := map[string]string{"PARLEY_ADDR": "127.0.0.1:9999", "PARLEY_DATA": "/tmp/d", "PARLEY_NATS": "nats://x:4222", "PARLEY_TOKEN": "t", "PARLEY_DECISION_TIMEOUT": "1h"}
 	getenv := func(k string) string { return env[k] }

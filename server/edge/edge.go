@@ -72,7 +72,9 @@ func ParseUpstream(raw string) (*url.URL, error) {
 		return nil, fmt.Errorf("upstream %q: give the runtime's address as http://host:port or https://host:port", raw)
 	}
 	if u.RawQuery != "" || u.Fragment != "" || u.User != nil {
-		return nil, fmt.Errorf("upstream %q: only a scheme, a host and a port; the token goes in PARLEY_UPSTREAM_TOKEN or -upstream-token-file", raw)
+		// Said without what followed the host: it may be a password (QA round 22: the error
+		// printed it back).
+		return nil, fmt.Errorf("upstream %q: only a scheme, a host and a port; the token goes in PARLEY_UPSTREAM_TOKEN or -upstream-token-file", u.Scheme+"://…@"+u.Host+"/…")
 	}
 	u.Path = strings.TrimSuffix(u.Path, "/")
 	return u, nil
