@@ -71,7 +71,7 @@ func parseConfig(args []string, getenv func(string) string, stderr io.Writer) (c
 	cwd, _ := os.Getwd()
 	fs := flag.NewFlagSet("parley", flag.ContinueOnError)
 	fs.SetOutput(stderr)
-	c := config{Web: "web"}
+	c := config{Web: webFolder(os.Executable)}
 	fs.StringVar(&c.Addr, "addr", env("PARLEY_ADDR", "127.0.0.1:8080"), "listen address (PARLEY_ADDR); keep it on localhost unless a proxy guards it")
 	fs.StringVar(&c.Data, "data", env("PARLEY_DATA", defaultDataDir()), "data directory: the event store and the access token (PARLEY_DATA)")
 	fs.StringVar(&c.NATS, "nats", env("PARLEY_NATS", ""), "URL of an external NATS server with JetStream; empty runs one embedded (PARLEY_NATS)")
@@ -467,4 +467,25 @@ func urlSecret(raw string) (shown string, secret bool) {
 		u.User = url.User("xxxxx")
 	}
 	return u.Redacted(), secret
+}
+
+// webFolder is where the page's files are: web/ in the current folder, as `make run` runs
+// it; else the one beside the folder the binary is in (bin/parley's ../web), so that the
+// binary run from another folder, as a service is, still finds them (QA round 22: it said
+// "web/app.wasm is missing" of a built tree).
+func webFolder(executable func() (string, error)) string {
+	if fileExists(filepath.Join("web", "app.wasm")) {
+		return "web"
+	}
+	if exe, err := executable(); err == nil {
+		if dir := filepath.Join(filepath.Dir(exe), "..", "web"); fileExists(filepath.Join(dir, "app.wasm")) {
+			return filepath.Clean(dir)
+		}
+	}
+	return "web" // its error names it, and says how to build it
+}
+
+func fileExists(path string) bool {
+	_, err := os.Stat(path)
+	return err == nil
 }

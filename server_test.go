@@ -59,6 +59,22 @@ func TestNoSecretsInURLFlags(t *testing.T) {
 	require.NoError(t, err, "a query with nothing secret in it")
 }
 
+// TestTheWebFolderIsFoundBesideTheBinary: run from another folder, the binary finds the
+// page's files beside its own folder (bin/parley's ../web), as a service runs it.
+func TestTheWebFolderIsFoundBesideTheBinary(t *testing.T) {
+	tree := t.TempDir()
+	require.NoError(t, os.MkdirAll(filepath.Join(tree, "web"), 0o755))
+	require.NoError(t, os.MkdirAll(filepath.Join(tree, "bin"), 0o755))
+	require.NoError(t, os.WriteFile(filepath.Join(tree, "web", "app.wasm"), []byte("\x00asm"), 0o644))
+	exe := func() (string, error) { return filepath.Join(tree, "bin", "parley"), nil }
+
+	t.Chdir(t.TempDir()) // elsewhere, with no web/ of its own
+	require.Equal(t, filepath.Join(tree, "web"), webFolder(exe))
+	require.Equal(t, "web", webFolder(func() (string, error) { return "/nowhere/parley", nil }), "not found: the error names web/")
+	t.Chdir(tree) // where make run runs it
+	require.Equal(t, "web", webFolder(exe))
+}
+
 func TestConfigFlagsAndEnvironment(t *testing.T) {
 	env := map[string]string{"PARLEY_ADDR": "127.0.0.1:9999", "PARLEY_DATA": "/tmp/d", "PARLEY_NATS": "nats://x:4222", "PARLEY_TOKEN": "t", "PARLEY_DECISION_TIMEOUT": "1h"}
 	getenv := func(k string) string { return env[k] }
