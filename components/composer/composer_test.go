@@ -234,6 +234,8 @@ func TestSeatsAreInOrderAndEmptySeatsDrawNothing(t *testing.T) {
 	// aria-disabled, not disabled: a click on a disabled button sends the focus to the body.
 	busy := d.One(t, ".seat-left").One(t, "button")
 	assert.True(t, busy.Flag("aria-disabled") && !busy.Flag("disabled"), "no fn-form over a decision")
+	assert.Equal(t, "-1", busy.Attrs["tabindex"], "Tab passes it by, as a disabled button (QA round 22)")
+	assert.Empty(t, fn.Attrs["tabindex"], "enabled, it is in the Tab order")
 }
 
 func TestTheHeroHasTheBarButNoSessionSeats(t *testing.T) {

@@ -70,9 +70,15 @@ func must(_ func(), err error) {
 // functionsButton opens the fn-form on its picker. While a mode (the fn-form) holds the
 // composer it is aria-disabled, not disabled: a click on a disabled button sends the focus to
 // the page's body, and the keys typed next into the draft the form hides (QA round 15 P3-1).
-// Its press takes no focus then, so the focus stays in the form.
+// Its press takes no focus then, so the focus stays in the form; nor does Tab stop on it, as
+// on a disabled button (QA round 22: the form's Tab order ended on it, where Escape did not
+// close the form).
 func (c *Composer) functionsButton() app.UI {
-	return app.Button().Type("button").Class("control-button").
+	b := app.Button()
+	if c.mode != nil || c.Disabled {
+		b = b.TabIndex(-1)
+	}
+	return b.Type("button").Class("control-button").
 		Body(app.Span().Aria("hidden", "true").Text("ƒ\u00a0"), app.Text(locale.T(i18n.Functions))). // named "Functions", not "f Functions"; a no-break space, which a flex item keeps (QA round 21: "ƒFunctions" on a phone)
 		Title(locale.T(i18n.FunctionsTitle)).
 		Aria("disabled", c.mode != nil || c.Disabled).
