@@ -76,8 +76,8 @@ func TestSendIsCapped(t *testing.T) {
 		name   string
 		limits Limits
 		src    string
-		sent   int
-		says   []string
+		sent   int      // messages that reached the thread
+		says   []string // in the script's error
 	}{
 		{"messages", Limits{SentMessages: 5}, `for i in range(100): send("m%d" % i)`, 5,
 			[]string{"this run has sent 5 messages", "the most one run may send is 5 messages or 1 MiB", "write() the rest to a file"}},
