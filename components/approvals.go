@@ -1,6 +1,7 @@
 package components
 
 import (
+	"cmp"
 	"context"
 	"encoding/json"
 	"errors"
@@ -59,8 +60,11 @@ type ApprovalsPage struct {
 	grantsLoaded bool
 	grantErr     string
 
-	notice string
-	stop   context.CancelFunc
+	notice string // a problem: the next read of the queue that works clears it
+	// said is what the person's last act did ("Revoked: …"): it stays until the next, where
+	// a read of the queue cleared it at once (QA round 22: the revoke said nothing).
+	said string
+	stop         context.CancelFunc
 }
 
 // Tabs of the screen.
@@ -207,6 +211,7 @@ func (p *ApprovalsPage) onDecide(ctx app.Context, a app.Action) {
 }
 
 func (p *ApprovalsPage) send(ctx app.Context, intent DecideIntent) {
+	p.said = "" // a new act: what the last one did is old news
 	client := clientOf(ctx)
 	// The queue's long poll may say the entry left before the reply does: an answer on its
 	// way is this page's, never one given elsewhere (QA round 15 P3-2).
@@ -249,7 +254,7 @@ func (p *ApprovalsPage) revoke(ctx app.Context, g protocol.GrantEntry) {
 			}
 			at := slices.IndexFunc(p.grants, func(x protocol.GrantEntry) bool { return x.ID == g.ID })
 			p.grants = slices.DeleteFunc(slices.Clone(p.grants), func(x protocol.GrantEntry) bool { return x.ID == g.ID })
-			p.notice = tr(i18n.Revoked, scopeWords(g.Scope))
+			p.said = tr(i18n.Revoked, scopeWords(g.Scope))
 			// The Revoke pressed goes with its grant: the keyboard goes to the grant that took
 			// its place, else the one before, else the Grants tab, never to the page's body
 			// (QA round 22: the next Tab started again at "New session").
@@ -470,7 +475,9 @@ func (p *ApprovalsPage) Render() app.UI {
 			// The live region is always there and its words change: one that appears with its
 			// words is not read out (QA round 22: a revoke said nothing).
 			app.Div().Class("notice-slot").Role("status").Body(
-				app.If(p.notice != "", func() app.UI { return app.Div().Class("notice").Text(p.notice) }),
+				app.If(p.notice != "" || p.said != "", func() app.UI {
+					return app.Div().Class("notice").Text(cmp.Or(p.notice, p.said))
+				}),
 			),
 			app.Div().Class("approvals-body").ID("approvals-panel").Role("tabpanel").Aria("labelledby", "tab-"+p.tab).Body(p.renderTab()),
 		))
@@ -516,7 +523,7 @@ func (p *ApprovalsPage) tabButton(tab, label string) app.UI {
 
 // openTab opens tab and reads what it shows.
 func (p *ApprovalsPage) openTab(ctx app.Context, tab string) {
-	p.tab = tab
+	p.tab, p.said = tab, ""
 	switch tab {
 	case tabHistory:
 		p.loadHistory(ctx, false)
