@@ -64,7 +64,7 @@ type ApprovalsPage struct {
 	// said is what the person's last act did ("Revoked: …"): it stays until the next, where
 	// a read of the queue cleared it at once (QA round 22: the revoke said nothing).
 	said string
-	stop         context.CancelFunc
+	stop context.CancelFunc
 }
 
 // Tabs of the screen.
