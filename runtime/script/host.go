@@ -69,31 +69,23 @@ func DefaultLimits() Limits {
 // withDefaults fills the zero fields of l.
 func (l Limits) withDefaults() Limits {
 	d := DefaultLimits()
-	if l.Steps == 0 {
-		l.Steps = d.Steps
-	}
-	if l.Wall <= 0 {
-		l.Wall = d.Wall
-	}
-	if l.ProcessTimeout <= 0 {
-		l.ProcessTimeout = d.ProcessTimeout
-	}
-	if l.OutputBytes <= 0 {
-		l.OutputBytes = d.OutputBytes
-	}
-	if l.ReadBytes <= 0 {
-		l.ReadBytes = d.ReadBytes
-	}
-	if l.Memory <= 0 {
-		l.Memory = d.Memory
-	}
-	if l.SentBytes <= 0 {
-		l.SentBytes = d.SentBytes
-	}
-	if l.SentMessages <= 0 {
-		l.SentMessages = d.SentMessages
-	}
+	l.Steps = orDefault(l.Steps, d.Steps)
+	l.Wall = orDefault(l.Wall, d.Wall)
+	l.ProcessTimeout = orDefault(l.ProcessTimeout, d.ProcessTimeout)
+	l.OutputBytes = orDefault(l.OutputBytes, d.OutputBytes)
+	l.ReadBytes = orDefault(l.ReadBytes, d.ReadBytes)
+	l.Memory = orDefault(l.Memory, d.Memory)
+	l.SentBytes = orDefault(l.SentBytes, d.SentBytes)
+	l.SentMessages = orDefault(l.SentMessages, d.SentMessages)
 	return l
+}
+
+// orDefault is v, or d when v is zero or below: a limit of nothing is no limit asked for.
+func orDefault[T int | int64 | uint64 | time.Duration](v, d T) T {
+	if v <= 0 {
+		return d
+	}
+	return v
 }
 
 // sentTally counts what an execution has sent, against Limits.SentBytes and SentMessages.
