@@ -185,7 +185,11 @@ func TestAnOfflineReloadShowsTheKeptThread(t *testing.T) {
 	waitMessages(t, ctx, 2)
 	do(t, ctx, 30*time.Second, chromedp.Click(composer), typeText("a prompt to keep"), pressEnter(0))
 	waitMessages(t, ctx, 4)
+	// The kept copy is written a moment after what it keeps: waited for until it holds the
+	// reply too (its second offline-agent answer), not only the prompt (CI, three at a time:
+	// a copy saved between the prompt and its reply showed three messages offline).
 	do(t, ctx, 20*time.Second,
+		waitJS(`((localStorage.getItem('parley.kept.`+id+`') || '').match(/No model is configured/g) || []).length >= 2`),
 		waitJS(`(localStorage.getItem('parley.kept.`+id+`') || '').includes('a prompt to keep')`),
 		waitJS(`(localStorage.getItem('parley.sessions') || '').includes('Kept')`))
 	before := thread(t, ctx)
