@@ -102,6 +102,9 @@ func DecodeClientFrame(data []byte) (ClientFrame, error) {
 	if dec.More() {
 		return ClientFrame{}, errors.New("frame holds more than one JSON value")
 	}
+	if err := noRepeatedNames(data); err != nil {
+		return ClientFrame{}, fmt.Errorf("frame: %w", err)
+	}
 	switch f.Type {
 	case FrameSubscribe:
 		if !ValidSessionID(f.Session) {

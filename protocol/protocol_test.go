@@ -32,6 +32,8 @@ func TestDecodeClientFrame(t *testing.T) {
 		{"trailing value", `{"type":"unsubscribe"}{}`, ClientFrame{}, "more than one"},
 		{"offset beyond any", `{"type":"subscribe","session":"abc","after":18446744073709551615}`, ClientFrame{}, "beyond any offset"},
 		{"too large", `{"type":"unsubscribe","pad":"` + strings.Repeat("x", MaxFrameBytes) + `"}`, ClientFrame{}, "larger than"},
+		{"a name twice", `{"type":"subscribe","type":"watch"}`, ClientFrame{}, `"type" is given twice in one object`},
+		{"a name twice after others", `{"type":"subscribe","session":"abc","after":1,"session":"xyz"}`, ClientFrame{}, `"session" is given twice`},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
@@ -98,9 +100,35 @@ func TestDecodeRequest(t *testing.T) {
 	assert.ErrorAs(t, err, &verr)
 	_, err = DecodeRequest[CreateSessionRequest](make([]byte, MaxRequestBytes+1))
 	assert.ErrorContains(t, err, "larger than")
+	_, err = DecodeRequest[SendPromptRequest]([]byte(`{"text":"dup","attemptId":"a","text":"dup2"}`))
+	assert.ErrorContains(t, err, `"text" is given twice in one object: give each name once`)
 	_, err = DecodeRequest[CreateSessionRequest]([]byte(`{"title":"a\u0000b"}`))
 	require.ErrorAs(t, err, &verr)
 	assert.Contains(t, verr.Fields["title"], "NUL byte")
+}
+
+// TestNoRepeatedNames: a name given twice in one object is refused, at any depth; the same
+// name in two objects (of an array, or nested) is not a repeat.
+func TestNoRepeatedNames(t *testing.T) {
+	for data, repeated := range map[string]string{
+		`{"a":1,"b":2}`:                         "",
+		`[{"a":1},{"a":2}]`:                     "",
+		`{"a":{"a":1},"b":{"a":2}}`:             "",
+		`{"a":[1,{"b":1,"c":[]}],"d":"a"}`:      "",
+		`"a"`:                                   "",
+		`{"a":1,"a":2}`:                         "a",
+		`{"x":{"a":1,"b":[],"a":2}}`:            "a",
+		`[{"a":1},{"b":{"c":1,"c":2}}]`:         "c",
+		`{"a":{"b":1},"c":[{"d":1}],"a":true}`:  "a",
+		`{"a":"b","b":"a","c":{"b":"c"},"b":1}`: "b",
+	} {
+		err := noRepeatedNames([]byte(data))
+		if repeated == "" {
+			assert.NoError(t, err, data)
+		} else {
+			assert.ErrorContains(t, err, `"`+repeated+`" is given twice`, data)
+		}
+	}
 }
 
 func TestValidSessionID(t *testing.T) {
