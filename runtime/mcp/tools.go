@@ -22,7 +22,7 @@ import (
 	"parley/runtime/gate"
 )
 
-var _ toolbox.Extra = (*Set)(nil)
+var _ toolbox.StartingExtra = (*Set)(nil)
 
 // ProgressRecorder is what a turn's tools implement to show a call's progress in the thread
 // (the runtime's tools store it as tool.progress).

@@ -3,6 +3,7 @@ package model_test
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"net"
 	"os"
 	"path/filepath"
@@ -17,7 +18,10 @@ import (
 	"parley/internal/testkit"
 	"parley/protocol"
 	"parley/runtime"
+	"parley/runtime/agent"
 	"parley/runtime/agent/model"
+	"parley/runtime/agent/toolbox"
+	"parley/runtime/gate"
 )
 
 // env is a real runtime on embedded JetStream whose agent talks to a fake server.
@@ -395,6 +399,49 @@ func TestASilentModelIsGivenUp(t *testing.T) {
 		assert.Equal(t, []string{"one two three"}, messages(t, evs, ""))
 		assert.Empty(t, messages(t, evs, protocol.FromParley))
 	})
+}
+
+// startingServers is an MCP server set still connecting for a moment: its tool comes once
+// it is ready.
+type startingServers struct{ ready time.Time }
+
+func (s startingServers) Defs() []toolbox.Def {
+	if time.Now().Before(s.ready) {
+		return nil
+	}
+	return []toolbox.Def{{Name: "mcp__slow__echo", Description: "Echo", Parameters: json.RawMessage(`{"type":"object"}`)}}
+}
+func (s startingServers) Has(name string) bool {
+	return name == "mcp__slow__echo" && !time.Now().Before(s.ready)
+}
+func (s startingServers) Prepare(string, json.RawMessage) (*gate.ToolCall, func(context.Context, agent.Tools) (protocol.ToolResult, error), error) {
+	return nil, nil, errors.New("not used")
+}
+func (s startingServers) WaitReady(ctx context.Context) error {
+	select {
+	case <-time.After(time.Until(s.ready)):
+		return nil
+	case <-ctx.Done():
+		return ctx.Err()
+	}
+}
+
+// TestATurnWaitsForItsMCPServersToConnect: a turn that begins while the workspace's MCP
+// servers are still connecting (a resume as the server starts) waits for them a while, and
+// the model is offered their tools (QA round 22: an approved call was "not connected" and
+// its approval withdrawn, though the server was up a second later).
+func TestATurnWaitsForItsMCPServersToConnect(t *testing.T) {
+	srv := newFakeServer(t, text("Done."))
+	servers := startingServers{ready: time.Now().Add(600 * time.Millisecond)}
+	e := newEnv(t, srv, func(o *runtime.Options) {
+		o.Model.Extra = func(string) toolbox.Extra { return servers }
+	})
+	e.prompt("go")
+	var names []string
+	for _, tool := range srv.last(t, 1).Tools {
+		names = append(names, tool.Function.Name)
+	}
+	assert.Contains(t, names, "mcp__slow__echo", "the server's tool, once it connected")
 }
 
 func TestACutStreamKeepsItsTextAndRunsNoneOfItsCalls(t *testing.T) {

@@ -127,6 +127,17 @@ func (a *Agent) Turn(ctx context.Context, in agent.Input, tools agent.Tools) err
 	if a.cfg.Extra != nil {
 		box.Extra = a.cfg.Extra(host.Workspace)
 	}
+	if starting, ok := box.Extra.(toolbox.StartingExtra); ok {
+		// A turn resumed as the server starts would find its MCP servers still connecting:
+		// their tools missing, an approved call "not connected" and its approval withdrawn
+		// (QA round 22). It waits for them a while; one slower than that is "not connected".
+		wctx, cancel := context.WithTimeout(ctx, extraStartWait)
+		_ = starting.WaitReady(wctx)
+		cancel()
+		if err := ctx.Err(); err != nil {
+			return context.Cause(ctx)
+		}
+	}
 	evs, err := tools.History(ctx)
 	if err != nil {
 		return a.notice(ctx, tools, "The agent could not read this session's history: "+err.Error())
@@ -364,6 +375,10 @@ func (a *Agent) generate(ctx context.Context, model string, msgs []openai.ChatCo
 	}
 	return st, nil
 }
+
+// extraStartWait bounds a turn's wait for its MCP servers to finish connecting: a server
+// started with npx takes a second or three; one still starting after this is not waited for.
+const extraStartWait = 10 * time.Second
 
 // sayWaitFrom is the shortest wait for a 429 that the thread is told of: a shorter one passes
 // like a slow answer.

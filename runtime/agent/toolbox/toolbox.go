@@ -53,6 +53,14 @@ type Extra interface {
 	Prepare(name string, args json.RawMessage) (gate *gate.ToolCall, run func(ctx context.Context, t agent.Tools) (protocol.ToolResult, error), err error)
 }
 
+// StartingExtra is an Extra whose tools arrive as it connects (MCP servers start with the
+// process, beside the turns it resumes). WaitReady returns once none is still starting, or
+// when ctx ends.
+type StartingExtra interface {
+	Extra
+	WaitReady(ctx context.Context) error
+}
+
 // New returns the tools confined to host's workspace.
 func New(host *script.Host) *Box { return &Box{Host: host} }
 
