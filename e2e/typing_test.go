@@ -424,14 +424,25 @@ func TestALetterOnOtherStartsTheOwnAnswer(t *testing.T) {
 		waitJS(`document.activeElement.type === 'radio'`))
 	down := rawKey("ArrowDown", 40, 0)
 	// Past the guard: a radio's arrow is a click, and one in the first moments of a decision
-	// is taken for a press meant for the one before (CI: the focus moved, nothing was chosen).
-	// At a person's pace, each arrow's choice drawn before the next (left open, docs/qa-round21.md:
-	// arrows pressed faster than the page draws can leave the focus on "Other…" with the choice
-	// before it checked).
-	checked := func(n string) chromedp.Action[chromedp.Void] {
-		return waitJS(`document.querySelector('#composer-mode input[id$="-opt-` + n + `"]')?.checked === true`)
+	// is taken for a press meant for the one before. A frame drawn as an arrow's click was
+	// under way unchecked the radio being clicked: the focus was left on "Other…" with the
+	// choice before it checked and no field (CI; the radios follow their clicks now,
+	// form.go's option).
+	up := rawKey("ArrowUp", 38, 0)
+	// Each arrow leaves the choice it reached checked, and "Other…"'s field there only when
+	// it is "Other…": walked down and up again at paces from none to about a frame's
+	// (go-app draws 30 a second) between the arrows, so that some arrow's click meets a
+	// frame falling due.
+	settled := `(a => a.type === 'radio' && a.checked && a.id.endsWith('-other') === !!document.querySelector('#composer-mode .other-input'))(document.activeElement)`
+	radios := `JSON.stringify({focus: document.activeElement.id, checked: [...document.querySelectorAll('#composer-mode input[type=radio]')].filter(r => r.checked).map(r => r.id), other: !!document.querySelector('#composer-mode .other-input')})`
+	do(t, ctx, 10*time.Second, pastGuard())
+	for gap := time.Duration(0); gap <= 40*time.Millisecond; gap += 5 * time.Millisecond {
+		for _, arrow := range []chromedp.Action[chromedp.Void]{down, up} {
+			do(t, ctx, 10*time.Second, arrow, chromedp.Sleep(gap), arrow, chromedp.Sleep(gap), arrow)
+			waitShowing(t, ctx, 5*time.Second, settled, radios)
+		}
 	}
-	do(t, ctx, 10*time.Second, pastGuard(), down, checked("1"), down, checked("2"), down)
+	do(t, ctx, 10*time.Second, down, down, down)
 	waitShowing(t, ctx, 10*time.Second, `document.activeElement.id.endsWith('-other') && !!document.querySelector('#composer-mode .other-input')`, `JSON.stringify({focus: document.activeElement.id, checked: [...document.querySelectorAll('#composer-mode input[type=radio]')].map(r => r.id + '=' + r.checked).join(), other: !!document.querySelector('#composer-mode .other-input'), draft: document.querySelector('#composer-input').value, fields: [...document.querySelectorAll('#composer-mode .field')].map(f => f.className).join('|')})`)
 	do(t, ctx, 10*time.Second, chromedp.KeyEvent("qa"))
 	require.Equal(t, "qa", evalString(t, ctx, `document.querySelector('#composer-mode .other-input').value`))

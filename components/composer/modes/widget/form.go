@@ -637,12 +637,12 @@ func (v *FormView) radios(i int, f elicit.Field, a elicit.Answer, describedBy st
 		app.Range(f.Choices).Slice(func(j int) app.UI {
 			c := f.Choices[j]
 			c.Label = choiceLabel(f, c)
-			return v.option("radio", name, v.id(i, "-opt-"+strconv.Itoa(j)), c, !a.Other && a.Text == c.Value, func(ctx app.Context, checked bool) {
+			return v.option("radio", name, v.id(i, "-opt-"+strconv.Itoa(j)), c, !a.Other && a.Text == c.Value, func(ctx app.Context) {
 				v.Dispatch(ctx, elicit.Pick{Index: i, Value: c.Value, Stay: v.arrowing})
 			})
 		}),
 		app.If(f.AllowOther, func() app.UI {
-			return v.option("radio", name, v.id(i, "-other"), protocol.Choice{Label: locale.T(i18n.Other)}, a.Other, func(ctx app.Context, checked bool) {
+			return v.option("radio", name, v.id(i, "-other"), protocol.Choice{Label: locale.T(i18n.Other)}, a.Other, func(ctx app.Context) {
 				v.Dispatch(ctx, elicit.ChooseOther{Index: i})
 				if !v.arrowing {
 					v.focusOther(ctx, i) // a click means "my own words"; an arrow only browses
@@ -662,7 +662,7 @@ func (v *FormView) checkboxes(i int, f elicit.Field, a elicit.Answer, describedB
 			for _, p := range a.Picks {
 				checked = checked || p == c.Value
 			}
-			return v.option("checkbox", v.id(i, "-check"), v.id(i, "-opt-"+strconv.Itoa(j)), c, checked, func(ctx app.Context, _ bool) {
+			return v.option("checkbox", v.id(i, "-check"), v.id(i, "-opt-"+strconv.Itoa(j)), c, checked, func(ctx app.Context) {
 				v.Dispatch(ctx, elicit.Toggle{Index: i, Value: c.Value})
 			})
 		}),
@@ -676,11 +676,26 @@ func (v *FormView) labelFor(i int) string {
 	return v.id(i, "-title")
 }
 
-// option is one radio or checkbox with its label and description.
-func (v *FormView) option(kind, name, id string, c protocol.Choice, checked bool, changed func(ctx app.Context, checked bool)) app.UI {
+// option is one radio or checkbox with its label and description; chosen runs when the
+// person picks it (a radio) or flips it (a checkbox).
+//
+// A radio is chosen by its click, not its change event. The browser checks a radio before
+// the click's listeners run, and the composer's click listener (OnMount) is Go: entering Go
+// lets go-app draw a frame that was due, and a frame still showing the choice before sets
+// that radio's checked property, which unchecks the one being clicked. The browser then
+// sees nothing changed and fires no change event: an arrow pressed as the last arrow's
+// choice was drawn left the focus on "Other…" with the choice before it checked and no
+// field (CI). The click always comes, unless the composer stopped it as stray; the next
+// frame checks what it picked. A checkbox is alone in its state, so its change is safe.
+func (v *FormView) option(kind, name, id string, c protocol.Choice, checked bool, chosen func(ctx app.Context)) app.UI {
+	input := app.Input().Type(kind).ID(id).Name(name).Value(c.Value).Checked(checked)
+	if kind == "radio" {
+		input = input.OnClick(func(ctx app.Context, e app.Event) { chosen(ctx) }, app.EventScope(id))
+	} else {
+		input = input.OnChange(func(ctx app.Context, e app.Event) { chosen(ctx) }, app.EventScope(id))
+	}
 	return app.Label().Class("option").For(id).Body(
-		app.Input().Type(kind).ID(id).Name(name).Value(c.Value).Checked(checked).
-			OnChange(func(ctx app.Context, e app.Event) { changed(ctx, ctx.JSSrc().Get("checked").Bool()) }, app.EventScope(id)),
+		input,
 		app.Span().Class("option-text").Body(
 			// Recommended is said as on a lone choice's button (ChoiceButton): a form of several
 			// questions drew its radios without it.
