@@ -56,6 +56,8 @@ func (c *conn) elicit(ctx context.Context, live context.Context, req *sdk.Elicit
 		slog.Warn("an MCP server asked a question while none of its tools was running; cancelled", "server", c.e.name)
 		return &sdk.ElicitResult{Action: actionCancel}, nil
 	}
+	// The answer is the user's time, not the server's: the call's idle clock waits.
+	defer cl.userHolds()()
 	// The question lives as long as the turn, the request and the connection.
 	actx, cancel := context.WithCancelCause(cl.ctx)
 	defer cancel(nil)
@@ -334,7 +336,9 @@ func (c *conn) follow(cl *call, p *sdk.ElicitParams) {
 	cl.mu.Lock()
 	cl.flows = append(cl.flows, f)
 	cl.mu.Unlock()
+	release := cl.userHolds() // the step in the browser is the user's time
 	go func() {
+		defer release()
 		defer close(f.done)
 		defer cancel(nil)
 		f.err = c.awaitFlow(ctx, cl, p, false)

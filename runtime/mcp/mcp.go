@@ -37,6 +37,11 @@ type Options struct {
 	// Backoff is the wait before restart n (from 0) of a crashed or failed server (default
 	// 1 s, doubling, at most 1 min).
 	Backoff func(n int) time.Duration
+	// CallIdle is how long a tool call may go without a word from its server (its result, a
+	// progress notification, a question) before it is given up (default 5 min). A question
+	// or a step in the browser the call waits for is the user's time, not the server's: the
+	// clock stops until it is answered.
+	CallIdle time.Duration
 	// Now is the clock (default time.Now).
 	Now func() time.Time
 }
@@ -57,6 +62,7 @@ type Manager struct {
 // New returns a manager; workspaces connect on their first use (Workspace).
 func New(opts Options) *Manager {
 	opts.Handshake = cmp.Or(opts.Handshake, 30*time.Second)
+	opts.CallIdle = cmp.Or(opts.CallIdle, 5*time.Minute)
 	if opts.Backoff == nil {
 		opts.Backoff = func(n int) time.Duration { return min(time.Second<<min(n, 6), time.Minute) }
 	}

@@ -371,3 +371,41 @@ func TestServerKilledWhileACallRuns(t *testing.T) {
 	},
 		20*time.Second, 20*time.Millisecond, "restarted")
 }
+
+// TestASilentCallIsGivenUp: a call whose server says nothing for CallIdle ends with words
+// the model reads, and the server is asked to cancel it; each progress notification starts
+// the clock again, so a call that keeps reporting runs past it.
+func TestASilentCallIsGivenUp(t *testing.T) {
+	s := testSet(t, Options{CallIdle: 600 * time.Millisecond})
+	ft := &fakeTools{}
+	start := time.Now()
+	// Five steps 250 ms apart: a second of work, longer than the idle limit, then silence.
+	_, res, err := run(t, s, ft, context.Background(), "mcp__test__slow", `{"steps":5,"every":250,"hold":true}`)
+	require.NoError(t, err, "the turn goes on")
+	assert.True(t, res.Error)
+	assert.Equal(t, "the MCP server test said nothing about the call for 1 s, so Parley gave it up and asked the server to cancel it; it may or may not have taken effect", res.Text)
+	_, _, p := ft.snapshot()
+	assert.Len(t, p, 5, "every step arrived: the progress kept the call alive")
+	assert.GreaterOrEqual(t, time.Since(start), time.Second+600*time.Millisecond, "given up only after the silence")
+	require.Eventually(t, func() bool {
+		_, res, err := run(t, s, ft, context.Background(), "mcp__test__cancelled", `{}`)
+		return err == nil && res.Text == "cancelled=1"
+	}, 10*time.Second, 20*time.Millisecond, "the server was asked to cancel the call")
+}
+
+// TestTheUsersTimeIsNotTheServers: a question the call waits on stops its idle clock: an
+// answer slower than CallIdle is still the call's.
+func TestTheUsersTimeIsNotTheServers(t *testing.T) {
+	s := testSet(t, Options{CallIdle: 300 * time.Millisecond})
+	ft := &fakeTools{answer: func(ctx context.Context, req protocol.DecisionRequest) (decision.Answer, error) {
+		select {
+		case <-time.After(900 * time.Millisecond): // the person takes their time
+		case <-ctx.Done():
+			return decision.Answer{}, context.Cause(ctx)
+		}
+		return decision.Answer{Action: protocol.ActionAccept, Content: json.RawMessage(`{"name":"Ada","email":"ada@example.org","age":36,"color":"green"}`)}, nil
+	}}
+	_, res, err := run(t, s, ft, context.Background(), "mcp__test__ask", `{}`)
+	require.NoError(t, err)
+	assert.Equal(t, `action=accept content={"age":36,"color":"green","email":"ada@example.org","name":"Ada"}`, res.Text)
+}

@@ -41,6 +41,55 @@ type call struct {
 	mu    sync.Mutex
 	flows []*flow                 // consented URL elicitations waiting for their step in the browser
 	stop  context.CancelCauseFunc // cancels the call on the server
+	// idle gives the call up when its server has said nothing for idleFor (Options.CallIdle);
+	// held counts what the call waits on the user for, which stops it.
+	idle    *time.Timer
+	idleFor time.Duration
+	held    int
+}
+
+// heard is a word from the server about the call: its idle clock starts again.
+func (cl *call) heard() {
+	cl.mu.Lock()
+	defer cl.mu.Unlock()
+	if cl.idle != nil && cl.held == 0 {
+		cl.idle.Reset(cl.idleFor)
+	}
+}
+
+// userHolds stops the call's idle clock while it waits on the user (a question, a step in
+// the browser); release starts it again from the full time.
+func (cl *call) userHolds() (release func()) {
+	cl.mu.Lock()
+	cl.held++
+	if cl.idle != nil {
+		cl.idle.Stop()
+	}
+	cl.mu.Unlock()
+	var once sync.Once
+	return func() {
+		once.Do(func() {
+			cl.mu.Lock()
+			cl.held--
+			cl.mu.Unlock()
+			cl.heard()
+		})
+	}
+}
+
+// silent is why a call ends whose server said nothing about it for Options.CallIdle.
+type silent struct {
+	server string
+	after  time.Duration
+}
+
+func (s silent) Error() string {
+	after := fmt.Sprintf("%d s", (s.after+time.Second-1)/time.Second)
+	if s.after >= time.Minute && s.after%time.Minute == 0 {
+		after = fmt.Sprintf("%d min", s.after/time.Minute)
+	}
+	return "the MCP server " + s.server + " said nothing about the call for " + after +
+		", so Parley gave it up and asked the server to cancel it; it may or may not have taken effect"
 }
 
 // Defs describes the tools of the ready servers.
@@ -154,16 +203,23 @@ func (c *conn) call(ctx context.Context, t agent.Tools, modelName, tool string, 
 	defer cancel(nil)
 	stop := context.AfterFunc(live, func() { cancel(context.Cause(live)) })
 	defer stop()
+	idle := c.set.m.opts.CallIdle
 	cl.mu.Lock()
 	cl.stop = cancel
+	cl.idleFor = idle
+	cl.idle = time.AfterFunc(idle, func() { cancel(silent{c.e.name, idle}) })
 	cl.mu.Unlock()
+	defer cl.idle.Stop()
 
 	params := &sdk.CallToolParams{Name: tool, Arguments: args}
 	params.SetProgressToken(cl.token)
 	res, err := session.CallTool(cctx, params)
 	var rpcErr *jsonrpc.Error
 	if errors.As(err, &rpcErr) && rpcErr.Code == sdk.CodeURLElicitationRequired && ctx.Err() == nil {
-		if uerr := c.urlRequired(cctx, live, cl, rpcErr); uerr != nil {
+		release := cl.userHolds()
+		uerr := c.urlRequired(cctx, live, cl, rpcErr)
+		release()
+		if uerr != nil {
 			if ctx.Err() != nil {
 				return protocol.ToolResult{}, context.Cause(ctx)
 			}
@@ -177,7 +233,7 @@ func (c *conn) call(ctx context.Context, t agent.Tools, modelName, tool string, 
 	switch {
 	case ctx.Err() != nil:
 		return protocol.ToolResult{}, context.Cause(ctx) // stopped: the turn ends
-	case errors.Is(context.Cause(cctx), errGaveUp):
+	case errors.Is(context.Cause(cctx), errGaveUp), errors.As(context.Cause(cctx), new(silent)):
 		return protocol.ToolResult{Text: context.Cause(cctx).Error(), Error: true}, nil
 	case flowErr != nil:
 		text := flowErr.Error()
@@ -263,6 +319,7 @@ func (c *conn) onProgress(p *sdk.ProgressNotificationParams) {
 	if cl == nil {
 		return
 	}
+	cl.heard()
 	rec, ok := cl.tools.(ProgressRecorder)
 	if !ok {
 		return

@@ -147,11 +147,15 @@ func New() *mcp.Server {
 	mcp.AddTool(s, &mcp.Tool{Name: "slow", Description: "Report progress, then wait for a release or a cancel."},
 		func(ctx context.Context, req *mcp.CallToolRequest, in struct {
 			Steps int  `json:"steps"`
+			Every int  `json:"every,omitempty"` // milliseconds between the steps
 			Hold  bool `json:"hold,omitempty"`
 			After bool `json:"after,omitempty"` // one more progress notification after the result
 		}) (*mcp.CallToolResult, empty, error) {
 			token := req.Params.GetProgressToken()
 			for i := 1; i <= in.Steps; i++ {
+				if i > 1 {
+					time.Sleep(time.Duration(in.Every) * time.Millisecond)
+				}
 				if token != nil {
 					_ = req.Session.NotifyProgress(ctx, &mcp.ProgressNotificationParams{ProgressToken: token,
 						Progress: float64(i), Total: float64(in.Steps), Message: "step " + strconv.Itoa(i)})
