@@ -433,3 +433,46 @@ func TestClusterRuntimeKilledMidTurn(t *testing.T) {
 		assert.False(t, te.Interrupted)
 	}
 }
+
+// TestTwoRuntimesStartTogetherOnAFreshCluster: two replicas started at the same moment on a
+// new cluster both start, each creating or binding the same streams and buckets while the
+// other does (QA round 22: both gave up after about 35 s, a bucket's request unanswered).
+func TestTwoRuntimesStartTogetherOnAFreshCluster(t *testing.T) {
+	c := testkit.StartCluster(t)
+	var wg sync.WaitGroup
+	errs := make([]error, 2)
+	took := make([]time.Duration, 2)
+	rts := make([]*Runtime, 2)
+	for i := range 2 {
+		nc := clusterConn(t, c, i)
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+			defer cancel()
+			start := time.Now()
+			rt, err := New(ctx, nc, Options{Workspace: t.TempDir(), Lease: 2 * time.Second})
+			rts[i], errs[i], took[i] = rt, err, time.Since(start)
+			if err == nil {
+				t.Cleanup(rt.Close)
+			}
+		}()
+	}
+	wg.Wait()
+	t.Logf("started in %v and %v", took[0], took[1])
+	require.NoError(t, errs[0])
+	require.NoError(t, errs[1])
+	// The buckets made in the race work: a session made through one is read through the other,
+	// and each bucket is read from its leader, whoever turned its direct gets off.
+	s := newSession(t, rts[0])
+	info, err := rts[1].Session(context.Background(), s)
+	require.NoError(t, err)
+	assert.Equal(t, s, info.ID)
+	js, err := jetstream.New(clusterConn(t, c, 2))
+	require.NoError(t, err)
+	for _, bucket := range []string{sessionsBucket, windowsBucket, "PARLEY_GRANTS", "PARLEY_GRANT_USES", "PARLEY_RUNTIMES"} {
+		stream, err := js.Stream(context.Background(), "KV_"+bucket)
+		require.NoError(t, err, bucket)
+		assert.False(t, stream.CachedInfo().Config.AllowDirect, "%s is read from its leader", bucket)
+	}
+}

@@ -24,6 +24,7 @@ import (
 	"github.com/nats-io/nats.go/jetstream"
 
 	"parley/protocol"
+	"parley/runtime/kv"
 )
 
 // StreamName is the JetStream stream that holds every session's events.
@@ -182,20 +183,14 @@ func createStream(ctx context.Context, js jetstream.JetStream, cfg jetstream.Str
 	}
 	for {
 		cfg.Replicas = want
-		// Each try has a bound of its own: on a cluster busy electing, a request can go
-		// unanswered, and a later one is answered (creating the stream again is a no-op).
-		tctx, cancel := context.WithTimeout(ctx, createTry)
-		stream, err := js.CreateOrUpdateStream(tctx, cfg)
-		cancel()
+		// Each try has a bound of its own, and is made again while unanswered (kv.Retry).
+		var stream jetstream.Stream
+		err := kv.Retry(ctx, "stream "+cfg.Name, func(ctx context.Context) (err error) {
+			stream, err = js.CreateOrUpdateStream(ctx, cfg)
+			return err
+		})
 		if err == nil {
 			return stream, want, nil
-		}
-		if ctx.Err() == nil && unanswered(err) {
-			select {
-			case <-ctx.Done():
-			case <-time.After(200 * time.Millisecond):
-			}
-			continue
 		}
 		if replicas == 0 && want > 1 && cannotPlace(err) {
 			want = 1
@@ -228,16 +223,6 @@ func waitForLeader(ctx context.Context, stream jetstream.Stream) error {
 
 // cannotPlace reports whether the servers refused a stream's replicas: a server not in a
 // cluster (10074), or a cluster without enough peers (10005, or "insufficient resources").
-// createTry bounds one request to create the stream.
-const createTry = 5 * time.Second
-
-// unanswered says a request got no answer in time (a lost request, or no leader yet): it
-// is worth asking again while the caller's time lasts. No responders is not retried: a
-// server without JetStream says so at once, and the person is told.
-func unanswered(err error) bool {
-	return errors.Is(err, context.DeadlineExceeded) || errors.Is(err, nats.ErrTimeout)
-}
-
 func cannotPlace(err error) bool {
 	var apiErr *jetstream.APIError
 	if errors.As(err, &apiErr) {

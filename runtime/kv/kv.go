@@ -40,13 +40,25 @@ func Open[T any](ctx context.Context, js jetstream.JetStream, name, description 
 // its reads the leader's, for the reason Open gives. Every bucket whose reads decide
 // something binds through it: a lease read from a copy that lags may have expired there
 // while the leader holds its renewal, and a live runtime would be taken for gone.
+//
+// Each request is retried while it goes unanswered (Retry): two runtimes started together on
+// a fresh cluster create the same buckets at once, and a request lost to an election gave
+// both up.
 func Bind(ctx context.Context, js jetstream.JetStream, cfg jetstream.KeyValueConfig) (jetstream.KeyValue, error) {
-	kv, err := js.CreateOrUpdateKeyValue(ctx, cfg)
+	var kv jetstream.KeyValue
+	err := Retry(ctx, "bucket "+cfg.Bucket, func(ctx context.Context) (err error) {
+		kv, err = js.CreateOrUpdateKeyValue(ctx, cfg)
+		return err
+	})
 	if err != nil {
 		return nil, err
 	}
 	if cfg.Replicas > 1 {
-		if kv, err = leaderReads(ctx, js, cfg.Bucket); err != nil {
+		err := Retry(ctx, "bucket "+cfg.Bucket, func(ctx context.Context) (err error) {
+			kv, err = leaderReads(ctx, js, cfg.Bucket)
+			return err
+		})
+		if err != nil {
 			return nil, fmt.Errorf("bucket %s: read from its leader: %w", cfg.Bucket, err)
 		}
 	}
