@@ -1136,3 +1136,22 @@ func TestTypingThroughTheFirstPrompt(t *testing.T) {
 	require.Equal(t, next, draft(t, ctx))
 	require.Equal(t, "composer-input", evalString(t, ctx, `document.activeElement.id`))
 }
+
+// TestAChainsNextQuestionTakesTheTypistsAnswer: a script's questions one after another,
+// answered from the keyboard: the name typed as soon as the second question shows is its
+// answer, not the draft's, and Enter sends it (QA round 23 #1: it went to the draft, the
+// focus stayed on the dialog, and reaching the field took two Tabs).
+func TestAChainsNextQuestionTakesTheTypistsAnswer(t *testing.T) {
+	t.Parallel()
+	_, ctx := openDecision(t, `/script x = confirm("Ship?"); y = ask("Who ships it?", {"type":"string"}); send(str([x, y]))`, waitJS(focusIn))
+	do(t, ctx, 10*time.Second, pastGuard(), rawKey("ArrowLeft", 37, 0), pressEnter(0),
+		waitJS(`document.querySelector('#composer-mode')?.innerText.includes('Who ships it?')`))
+	// At once, well inside the focus delay a decision that lands on its own waits.
+	waitShowing(t, ctx, 700*time.Millisecond, `document.activeElement?.matches('#composer-mode input[type=text], #composer-mode textarea')`,
+		`document.activeElement.outerHTML.slice(0, 120)`)
+	typeAt(t, ctx, newRand(), "bob", typistsPace)
+	require.Equal(t, "bob", evalString(t, ctx, `document.activeElement.value`))
+	require.Equal(t, "", evalString(t, ctx, `document.querySelector('#composer-input').value`), "nothing went to the draft")
+	do(t, ctx, 10*time.Second, pastGuard(), pressEnter(0))
+	waitReply(t, ctx, `[True, "bob"]`)
+}

@@ -6,6 +6,7 @@ import (
 	"time"
 	"unicode/utf8"
 
+	"parley/machine/elicit"
 	"parley/machine/keymap"
 )
 
@@ -73,6 +74,9 @@ type Machine struct {
 	// pressedAt is when the last click in a morphed area came, whatever it showed: where a
 	// multi-click began (Press).
 	pressedAt time.Time
+	// answeredAt is when the head the person was in (entered) ended answered: a decision
+	// shown within the focus delay after it is the next of a chain they are answering.
+	answeredAt time.Time
 }
 
 // New returns an idle machine with an empty queue.
@@ -222,6 +226,9 @@ func (m *Machine) Dispatch(ev Event) []Effect {
 		// The head's timeout leaves the note, shown or set aside: the person saw that one,
 		// and its chip just went. A queued decision never seen goes quietly.
 		head := i == 0
+		if head && m.showing() && m.entered && e.Outcome == Answered {
+			m.answeredAt = e.At
+		}
 		if head {
 			// The aside flag belongs to the head: whatever comes next has not been seen.
 			m.aside = false
@@ -598,6 +605,18 @@ func (m *Machine) effects(before occupant, at time.Time, form displaced, noted, 
 		// The person opened it, asked for it back, or was in it before a reload: its first
 		// field is where they go.
 		m.focused, m.entered = true, after.mode.Decision()
+		return append(out, FocusField{})
+	}
+	chained := !m.answeredAt.IsZero() && at.Sub(m.answeredAt) < m.focusDelay
+	m.answeredAt = time.Time{}
+	if chained && after.mode == Question && elicit.OpensOnText(m.queue[0].Request) {
+		// The next of a chain the person is answering (a script's next ask, landing as its
+		// last answer is taken): their keys are answers, not a draft's, and the field takes
+		// them at once, draft or none. A fast typist's name for the second question went to
+		// the draft, and the focus stayed on the dialog (QA round 23 #1). Only a field that
+		// opens on text: letters write there and Enter is still guarded, where a confirm's
+		// or a choice's Space would press an option nobody read.
+		m.focused, m.entered = true, true
 		return append(out, FocusField{})
 	}
 	if form.ok {

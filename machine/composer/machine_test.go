@@ -21,6 +21,11 @@ func confirm(id string) Decision {
 	return Decision{ID: id, Request: protocol.DecisionRequest{Kind: protocol.KindConfirm, Message: id}}
 }
 
+// named is a question that opens on a text field.
+func named(id string) Decision {
+	return Decision{ID: id, Request: protocol.DecisionRequest{Kind: protocol.KindAsk, Message: id, Schema: &protocol.Schema{Type: "string"}}}
+}
+
 func approval(id string) Decision {
 	return Decision{ID: id, Request: protocol.DecisionRequest{Kind: protocol.KindApproval, Message: id}}
 }
@@ -828,6 +833,30 @@ func TestFocus(t *testing.T) {
 		{"entered names another decision: the head waits its delay", []Event{Reset{Decisions: []Decision{ask("q1"), ask("q2")}, Entered: "q2", At: at(0)}}, []Effect{Shown{Mode: Question, ID: "q1"}, FocusMode{}, wake}},
 		{"entered but set aside before the reload: nothing takes the focus", []Event{Reset{Decisions: []Decision{ask("q1")}, Aside: []string{"q1"}, Entered: "q1", At: at(0)}}, nil},
 		{"no guard, no wait", nil, nil},
+		// A chain: the next decision lands as the one the person was in is answered.
+		{"the next of a chain opens on its field at once", []Event{shown, Tick{at(1000)}, Ended{ID: "q1", Outcome: Answered, At: at(1500)}, Asked{named("q2"), at(1700)}},
+			[]Effect{Shown{Mode: Question, ID: "q2"}, FocusField{}}},
+		{"draft or none", []Event{shown, Tick{at(1000)}, Ended{ID: "q1", Outcome: Answered, At: at(1500)}, Asked{named("q2"), at(1700)}, Covering{}, Tick{at(2700)}}, nil},
+		{"a key inside is enough to be in it", []Event{shown, Key{Key: "ArrowLeft", On: OnChoice, At: at(600)}, Ended{ID: "q1", Outcome: Answered, At: at(900)}, Asked{named("q2"), at(1000)}},
+			[]Effect{Shown{Mode: Question, ID: "q2"}, FocusField{}}},
+		{"queued behind it, the same", []Event{shown, Asked{named("q2"), at(0)}, Tick{at(1000)}, Ended{ID: "q1", Outcome: Answered, At: at(1500)}},
+			[]Effect{Exit{Mode: Question, ID: "q1", Ended: true}, Shown{Mode: Question, ID: "q2"}, FocusField{}}},
+		{"its Enter is still guarded", []Event{shown, Tick{at(1000)}, Ended{ID: "q1", Outcome: Answered, At: at(1500)}, Asked{named("q2"), at(1700)}, Key{Key: "Enter", On: OnLine, At: at(1900)}},
+			[]Effect{Swallow{}}},
+		{"a chain's confirm waits its delay: its Space would press an option", []Event{shown, Tick{at(1000)}, Ended{ID: "q1", Outcome: Answered, At: at(1500)}, Asked{confirm("q2"), at(1700)}},
+			[]Effect{Shown{Mode: Question, ID: "q2"}, FocusMode{}, wake}},
+		{"and so does an approval", []Event{shown, Tick{at(1000)}, Ended{ID: "q1", Outcome: Answered, At: at(1500)}, Asked{approval("a2"), at(1700)}},
+			[]Effect{Shown{Mode: Approval, ID: "a2"}, FocusMode{}, wake}},
+		{"past the focus delay it is no chain", []Event{shown, Tick{at(1000)}, Ended{ID: "q1", Outcome: Answered, At: at(1500)}, Asked{named("q2"), at(2500)}},
+			[]Effect{Shown{Mode: Question, ID: "q2"}, FocusMode{}, wake}},
+		{"nor after a decision the person never went into", []Event{shown, Ended{ID: "q1", Outcome: Answered, At: at(500)}, Asked{named("q2"), at(600)}},
+			[]Effect{Shown{Mode: Question, ID: "q2"}, FocusMode{}, wake}},
+		{"nor one typed over for the draft", []Event{shown, Key{Key: "a", On: OnMode, At: at(300)}, Ended{ID: "q1", Outcome: Answered, At: at(500)}, Asked{named("q2"), at(600)}},
+			[]Effect{Shown{Mode: Question, ID: "q2"}, FocusMode{}, wake}},
+		{"nor one that timed out", []Event{shown, Tick{at(1000)}, Ended{ID: "q1", Outcome: TimedOut, At: at(1500)}, Asked{named("q2"), at(1700)}},
+			[]Effect{Shown{Mode: Question, ID: "q2"}, FocusMode{}, wake}},
+		{"nor one set aside", []Event{shown, Tick{at(1000)}, ChatAbout{}, Ended{ID: "q1", Outcome: Answered, At: at(1500)}, Asked{named("q2"), at(1700)}},
+			[]Effect{Shown{Mode: Question, ID: "q2"}, FocusMode{}, wake}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

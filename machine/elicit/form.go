@@ -178,6 +178,14 @@ func New(req protocol.DecisionRequest, opts Options) *Form {
 	return f
 }
 
+// OpensOnText reports whether the decision's form opens on a field the person types in (a
+// text, a number, a date), where letters write and no key but Enter answers: a confirm, a
+// choice and an approval open on buttons or options, which Space presses.
+func OpensOnText(req protocol.DecisionRequest) bool {
+	f := New(req, DefaultOptions())
+	return len(f.fields) > 0 && f.fields[0].Kind.typed()
+}
+
 func newField(q protocol.Question, i int, opts Options) Field {
 	s := q.Schema
 	if s == nil {
