@@ -929,6 +929,9 @@ func (c *Composer) onModeKey(ctx app.Context, e app.Event) {
 				continue
 			}
 			e.PreventDefault()
+		case machine.TabIn:
+			e.PreventDefault()
+			c.focusField()
 		case machine.RunPrimary:
 			e.PreventDefault()
 			c.runAction(ctx, true)

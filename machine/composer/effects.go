@@ -46,6 +46,10 @@ type FocusMode struct{}
 // moved into the mode.
 type FocusField struct{}
 
+// TabIn is Tab on the morphed area itself: the view moves the focus to the decision's
+// first field or option within the key's event, instead of the browser's next stop.
+type TabIn struct{}
+
 // Wake asks for a Tick after the given time.
 type Wake struct{ After time.Duration }
 
@@ -104,6 +108,7 @@ func (FocusMode) effect()    {}
 func (Swallow) effect()      {}
 func (ToDraft) effect()      {}
 func (ToField) effect()      {}
+func (TabIn) effect()        {}
 func (Advance) effect()      {}
 func (RunSecondary) effect() {}
 func (RunPrimary) effect()   {}

@@ -378,6 +378,13 @@ func (m *Machine) key(k Key) []Effect {
 		m.focused = true // the person is inside the decision: the focus is theirs
 		m.entered = m.showing()
 	}
+	if k.On == OnMode && k.Key == "Tab" && !k.Shift && !k.Ctrl && !k.Meta && !k.Alt && m.showing() {
+		// Tab on the dialog itself is the way into the decision: its first field or option,
+		// not the next button in the page's order ("Chat about this" came first, and the
+		// field took a second Tab; QA round 23 #2).
+		m.focused, m.entered = true, true
+		return []Effect{TabIn{}}
+	}
 	if (k.On == OnChoice || k.On == OnButton) && m.showing() && k.Key != " " && utf8.RuneCountInString(k.Key) == 1 && !k.Ctrl && !k.Meta && !k.Alt {
 		// A letter typed on a choice or a button, where no text goes: it answers nothing, and
 		// it is not lost either. It is the draft's, shown in the strip under the decision (QA
