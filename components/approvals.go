@@ -219,6 +219,12 @@ func (p *ApprovalsPage) send(ctx app.Context, intent DecideIntent) {
 		p.answering = map[string]bool{}
 	}
 	p.answering[intent.Decision] = true
+	// What was asked, read now: the long poll may take the entry away before the reply is done.
+	i := slices.IndexFunc(p.queue, func(e protocol.QueueEntry) bool { return e.ID == intent.Decision })
+	var req protocol.DecisionRequest
+	if i >= 0 {
+		req = p.queue[i].Request
+	}
 	ctx.Async(func() {
 		_, err := client.Reply(ctx, intent.Session, intent.Decision, intent.Reply)
 		ctx.Dispatch(func(ctx app.Context) {
@@ -231,6 +237,16 @@ func (p *ApprovalsPage) send(ctx app.Context, intent DecideIntent) {
 					p.notice = tr(i18n.NotAnsweredUpToDate, describeError(err))
 				}
 				return
+			}
+			// Said in the status region, as a revoke is: the focus moves on to the next entry
+			// in silence, and a screen reader's user heard nothing of what the keys did (QA
+			// round 23 #5).
+			if i >= 0 {
+				what := asked(req)
+				if len(what) > maxSaidAsked {
+					what = headAndTail(what, maxSaidAsked)
+				}
+				p.said = withWords(actedWord(req, intent.Reply), what)
 			}
 			// The entry leaves the queue now, not with the next answer of the long poll.
 			if p.ended == nil {
@@ -413,6 +429,41 @@ func approveReply(req protocol.DecisionRequest) (protocol.ReplyRequest, bool) {
 	return protocol.ReplyRequest{}, false
 }
 
+// maxSaidAsked bounds the request's words in what an answer is said to have done: a long
+// command is read out by its head and tail.
+const maxSaidAsked = 200
+
+// actedWord is what an answer given on the screen did, in the page's words: an approval's
+// allow is "Approved" and its deny or refusal in words "Rejected"; a batch's, "Approved" when
+// every request was allowed; a question's answer "Answered", its decline "Declined".
+func actedWord(req protocol.DecisionRequest, reply protocol.ReplyRequest) string {
+	if reply.Action != protocol.ActionAccept {
+		if req.Kind == protocol.KindApproval {
+			return tr(i18n.HistRejected)
+		}
+		return tr(i18n.OutcomeDeclined)
+	}
+	if req.Kind != protocol.KindApproval {
+		return tr(i18n.HistAnswered)
+	}
+	var a protocol.ApprovalAnswer
+	if json.Unmarshal(reply.Content, &a) != nil {
+		return tr(i18n.HistAnswered)
+	}
+	switch {
+	case a.Option != nil && *a.Option >= 0 && *a.Option < len(req.Options):
+		if req.Options[*a.Option].Value == protocol.OptionAllow {
+			return tr(i18n.HistApproved)
+		}
+		return tr(i18n.HistRejected)
+	case len(a.Items) > 0 && !slices.Contains(a.Items, protocol.OptionDeny):
+		return tr(i18n.HistApproved)
+	case len(a.Items) > 0 && slices.Contains(a.Items, protocol.OptionAllow):
+		return tr(i18n.HistAnswered) // some allowed, some not: the thread's card says which
+	}
+	return tr(i18n.HistRejected) // every request denied, or words instead of an option
+}
+
 // marked plans approving a batch whose requests are marked on its card (machine/batch): ok
 // when a request is marked Reject, which approve then rejects, the others approved.
 func marked(e protocol.QueueEntry) (batch.Plan, bool) {
@@ -459,7 +510,10 @@ func (p *ApprovalsPage) confirmed(ctx app.Context) {
 	if li := app.Window().Get("document").Call("querySelector", `.queue-entry[data-decision="`+e.ID+`"]`); li.Truthy() {
 		li.Call("focus")
 	}
-	p.send(ctx, intent)
+	// Sent from the page's context (onDecide), not the button's: the render unmounts the
+	// button, and go-app drops what an unmounted context dispatches, so the reply's outcome
+	// (the entry leaving at once, what it did said) was lost.
+	ctx.NewActionWithValue(actionDecide, intent)
 }
 
 // Render lays out the sidebar and the screen.

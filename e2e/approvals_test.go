@@ -168,6 +168,8 @@ func TestApprovalsQueueAcrossSessions(t *testing.T) {
 	do(t, ctx, 10*time.Second, clickJS(`.queue-entry[data-session="`+a+`"] .choice.tone-affirm`))
 	do(t, ctx, 30*time.Second, waitJS(`document.querySelectorAll('.queue-entry').length === 2 && document.querySelector('.pending-count')?.textContent === '2'`))
 	waitAgentReplies(t, srv, a, 2)
+	// Each answer is said in the status region (QA round 23: the focus moved on in silence).
+	waitShowing(t, ctx, 10*time.Second, `document.querySelector('.notice-slot[role=status]').innerText === 'Approved: Allow running echo?'`, `document.querySelector('.notice-slot[role=status]').innerText`)
 
 	// Gamma, from the keyboard: ↓ to it, Alt+A asks to confirm, Enter confirms.
 	get(t, ctx, chromedp.Evaluate[bool](`document.querySelector('.queue-entry').focus(); true`))
@@ -177,6 +179,7 @@ func TestApprovalsQueueAcrossSessions(t *testing.T) {
 	do(t, ctx, 10*time.Second, pressEnter(0))
 	do(t, ctx, 30*time.Second, waitJS(`document.querySelectorAll('.queue-entry').length === 1 && document.querySelector('.pending-count')?.textContent === '1'`))
 	waitAgentReplies(t, srv, g, 1)
+	waitShowing(t, ctx, 10*time.Second, `document.querySelector('.notice-slot[role=status]').innerText === 'Answered: Deploy gamma?'`, `document.querySelector('.notice-slot[role=status]').innerText`)
 
 	// Beta: Alt+R asks to confirm with a reason; keys typed into the reason, Alt+A included,
 	// never answer; Enter rejects with the reason.
@@ -189,6 +192,7 @@ func TestApprovalsQueueAcrossSessions(t *testing.T) {
 	require.True(t, evalBool(t, ctx, `document.activeElement?.classList.contains('confirm-reason')`))
 	do(t, ctx, 10*time.Second, pressEnter(0))
 	do(t, ctx, 30*time.Second, waitJS(`document.querySelectorAll('.queue-entry').length === 0 && !!document.querySelector('.queue-empty') && !document.querySelector('.pending-count')`))
+	waitShowing(t, ctx, 10*time.Second, `document.querySelector('.notice-slot[role=status]').innerText === 'Declined: Deploy beta?'`, `document.querySelector('.notice-slot[role=status]').innerText`)
 
 	h := approvalHistory(t, srv)
 	require.Len(t, h.Entries, 3)
