@@ -227,7 +227,7 @@ func TestHTTPServerAndHeaders(t *testing.T) {
 func TestProgressEvenAfterTheResult(t *testing.T) {
 	s := testSet(t, Options{})
 	ft := &fakeTools{}
-	_, res, err := run(t, s, ft, context.Background(), "mcp__test__slow", `{"steps":3,"after":true}`)
+	_, res, err := run(t, s, ft, context.Background(), "mcp__test__slow", `{"steps":3,"every":300,"after":true}`)
 	require.NoError(t, err)
 	assert.Equal(t, "done in 3 steps", res.Text)
 	require.Eventually(t, func() bool { _, _, p := ft.snapshot(); return len(p) == 4 }, 10*time.Second, 10*time.Millisecond,
@@ -408,4 +408,24 @@ func TestTheUsersTimeIsNotTheServers(t *testing.T) {
 	_, res, err := run(t, s, ft, context.Background(), "mcp__test__ask", `{}`)
 	require.NoError(t, err)
 	assert.Equal(t, `action=accept content={"age":36,"color":"green","email":"ada@example.org","name":"Ada"}`, res.Text)
+}
+
+// TestAProgressFloodIsThinned: a server that sends progress in a tight loop has a few of
+// them recorded, never one per notification, and the newest always lands (QA round 23's P1:
+// 113,517 events in ten seconds).
+func TestAProgressFloodIsThinned(t *testing.T) {
+	s := testSet(t, Options{})
+	ft := &fakeTools{}
+	start := time.Now()
+	_, res, err := run(t, s, ft, context.Background(), "mcp__test__slow", `{"steps":3000}`)
+	require.NoError(t, err)
+	assert.Equal(t, "done in 3000 steps", res.Text)
+	require.Eventually(t, func() bool {
+		_, _, p := ft.snapshot()
+		return len(p) > 0 && p[len(p)-1].Message == "step 3000"
+	}, 10*time.Second, 10*time.Millisecond, "the newest lands")
+	_, _, p := ft.snapshot()
+	most := int(time.Since(start)/progressEvery) + 2
+	assert.LessOrEqual(t, len(p), most, "at most one a %v, and the newest", progressEvery)
+	assert.Equal(t, "step 1", p[0].Message, "the first at once")
 }
