@@ -466,7 +466,31 @@ func urlSecret(raw string) (shown string, secret bool) {
 	if u.User != nil {
 		u.User = url.User("xxxxx")
 	}
+	// No server reads a fragment: one there is a key pasted onto the URL (QA round 23).
+	if u.Fragment != "" {
+		secret, u.Fragment = true, "xxxxx"
+	}
+	// A path segment shaped like an API key (OpenAI's sk-…, GitHub's ghp_…, Slack's xox…-):
+	// a key pasted in as part of the path.
+	segs := strings.Split(u.Path, "/")
+	for i, seg := range segs {
+		if looksLikeKey(seg) {
+			secret, segs[i] = true, "xxxxx"
+		}
+	}
+	u.Path, u.RawPath = strings.Join(segs, "/"), ""
 	return u.Redacted(), secret
+}
+
+// looksLikeKey says a URL path segment is shaped like a well-known API key: a key's prefix
+// and at least 16 more characters.
+func looksLikeKey(seg string) bool {
+	for _, prefix := range []string{"sk-", "sk_", "ghp_", "github_pat_", "xoxb-", "xoxp-", "glpat-", "AKIA"} {
+		if strings.HasPrefix(seg, prefix) && len(seg) >= len(prefix)+16 {
+			return true
+		}
+	}
+	return false
 }
 
 // webFolder is where the page's files are: web/ in the current folder, as `make run` runs

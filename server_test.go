@@ -42,6 +42,9 @@ func TestNoSecretsInURLFlags(t *testing.T) {
 		{[]string{"-nats", "nats://tok-secret@127.0.0.1:4222"}, "PARLEY_NATS"},
 		{[]string{"-nats", "nats://127.0.0.1:4222,nats://u:pw-secret@127.0.0.1:4223"}, "PARLEY_NATS"},
 		{[]string{"-upstream", "http://admin:hunter2-secret@127.0.0.1:1"}, "PARLEY_UPSTREAM_TOKEN"},
+		// QA round 23: a key in the fragment or as a path segment.
+		{[]string{"-model", "m", "-model-url", "http://127.0.0.1:1/v1#sk-secret"}, "PARLEY_MODEL_URL"},
+		{[]string{"-model", "m", "-model-url", "http://127.0.0.1:1/v1/sk-secretabcdefghijklmnop"}, "PARLEY_MODEL_URL"},
 	} {
 		_, err := parseConfig(c.args, getenv, io.Discard)
 		require.ErrorContains(t, err, c.says, c.args)
@@ -57,6 +60,8 @@ func TestNoSecretsInURLFlags(t *testing.T) {
 	require.Equal(t, "http://u:sk-secret@127.0.0.1:1/v1", cfg.Model.URL)
 	_, err = parseConfig([]string{"-model", "m", "-model-url", "https://example.test/v1?api-version=2024-06-01"}, getenv, io.Discard)
 	require.NoError(t, err, "a query with nothing secret in it")
+	_, err = parseConfig([]string{"-model", "m", "-model-url", "https://example.test/openai/deployments/sk-short/v1"}, getenv, io.Discard)
+	require.NoError(t, err, "a path segment too short to be a key")
 }
 
 // TestTheWebFolderIsFoundBesideTheBinary: run from another folder, the binary finds the
