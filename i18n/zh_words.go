@@ -45,6 +45,7 @@ const (
 	MCPReasonExitedHow     // %[1]s how
 	MCPReasonExitedWhy     // %[1]s the error
 	MCPReasonExitedHowWhy  // %[1]s how, %[2]s the error
+	MCPReasonTooLarge      // %[1]s how
 	MCPReasonFileNotJSON   // %[1]s the file, %[2]s the error
 	MCPReasonFileNoServers // %[1]s the file
 
@@ -173,6 +174,7 @@ var zhWords = [...]string{
 	"the process exited (%[1]s)", "进程退出了（%[1]s）", // MCPReasonExitedHow
 	"the process exited: %[1]s", "进程退出了：%[1]s", // MCPReasonExitedWhy
 	"the process exited (%[1]s): %[2]s", "进程退出了（%[1]s）：%[2]s", // MCPReasonExitedHowWhy
+	"the process was stopped (%[1]s): it sent a message larger than 16 MiB, more than Parley reads in one", "进程被停止了（%[1]s）：它发来的一条消息大于 16 MiB，超过了 Parley 一次能读的大小", // MCPReasonTooLarge
 	`%[1]s is not valid JSON (%[2]s): it should look like {"mcpServers": {"name": {"command": "…", "args": […]}}}`, `%[1]s 不是有效的 JSON（%[2]s）：它应该像 {"mcpServers": {"name": {"command": "…", "args": […]}}}`, // MCPReasonFileNotJSON
 	`%[1]s has no "mcpServers" object: it should look like {"mcpServers": {"name": {"command": "…"}}}`, `%[1]s 没有 "mcpServers" 对象：它应该像 {"mcpServers": {"name": {"command": "…"}}}`, // MCPReasonFileNoServers
 	"Copy code", "复制代码", // CopyCode

@@ -1,6 +1,7 @@
 package mcp
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -331,6 +332,12 @@ func childEnv(extra map[string]string) []string {
 // (how, when known), or the connection did; and the error it ended with. A page words it in
 // its locale by this English (i18n.Locale.MCPReason).
 func crashReason(stdio bool, exit string, err error) string {
+	if stdio && err != nil && strings.Contains(err.Error(), "exceeded the configured maximum line length") {
+		// The SDK's frame limit (16 MiB): it cannot find the next message after one larger,
+		// so it ends the connection, and the server is restarted. Said in words a person
+		// can act on, not the SDK's (QA round 23).
+		return fmt.Sprintf("the process was stopped (%s): it sent a message larger than 16 MiB, more than Parley reads in one", cmp.Or(exit, "killed"))
+	}
 	reason := "its connection ended"
 	if stdio {
 		reason = "the process exited"

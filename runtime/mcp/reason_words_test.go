@@ -37,6 +37,7 @@ func TestReasonsInTheLocale(t *testing.T) {
 		crashReason(true, "", nil),
 		crashReason(false, "", errors.New("EOF")),
 		crashReason(false, "", context.Canceled),
+		crashReason(true, "signal: terminated", errors.New("inbound JSON-RPC frame exceeded the configured maximum line length")),
 	}
 	entries, err := readFile(filepath.Join(dir, "servers.json"))
 	if err != nil || len(entries) != 4 {
@@ -60,6 +61,10 @@ func TestReasonsInTheLocale(t *testing.T) {
 		if en := i18n.English.MCPReason(r); en != r {
 			t.Errorf("%q in English: %q", r, en)
 		}
+	}
+	// A message larger than the SDK's frame limit is said in words, not the SDK's (QA round 23).
+	if r := crashReason(true, "signal: terminated", errors.New("inbound JSON-RPC frame exceeded the configured maximum line length")); r != "the process was stopped (signal: terminated): it sent a message larger than 16 MiB, more than Parley reads in one" {
+		t.Errorf("too large: %q", r)
 	}
 	if zh := i18n.Chinese.MCPReason(startFailure(exec.ErrNotFound, context.Background(), time.Second, cfg)); zh != `无法启动 "mcp-srv"：executable file not found in $PATH（它安装了吗？在 PATH 上吗？）` {
 		t.Errorf("the command's error: %q", zh)
