@@ -8,7 +8,9 @@ package agent
 
 import (
 	"context"
+	"strconv"
 	"strings"
+	"time"
 
 	"parley/i18n"
 	"parley/protocol"
@@ -86,4 +88,13 @@ func offlinePhrase(prompt string) protocol.Phrase {
 		first = string(r[:80]) + "…"
 	}
 	return protocol.Phrase{Code: i18n.PhraseCodeOfflineReply, Args: []string{first}}
+}
+
+// SilenceWords says how long a server went without a word, as the notices that give up on it
+// say it: whole minutes as "5 min", else seconds, rounded up ("1 s").
+func SilenceWords(d time.Duration) string {
+	if d >= time.Minute && d%time.Minute == 0 {
+		return strconv.FormatInt(int64(d/time.Minute), 10) + " min"
+	}
+	return strconv.FormatInt(int64((d+time.Second-1)/time.Second), 10) + " s"
 }

@@ -110,11 +110,7 @@ type silent struct {
 }
 
 func (s silent) Error() string {
-	after := fmt.Sprintf("%d s", (s.after+time.Second-1)/time.Second)
-	if s.after >= time.Minute && s.after%time.Minute == 0 {
-		after = fmt.Sprintf("%d min", s.after/time.Minute)
-	}
-	return "the MCP server " + s.server + " said nothing about the call for " + after +
+	return "the MCP server " + s.server + " said nothing about the call for " + agent.SilenceWords(s.after) +
 		", so Parley gave it up and asked the server to cancel it; it may or may not have taken effect"
 }
 

@@ -16,6 +16,7 @@ import (
 
 	"parley/i18n"
 	"parley/protocol"
+	"parley/runtime/agent"
 )
 
 // errCut says a stream ended without a finish_reason: the server stopped mid-message.
@@ -175,10 +176,7 @@ func (r *readsTold) Read(p []byte) (int, error) {
 type stalled struct{ after time.Duration }
 
 func (s stalled) Error() string {
-	if s.after >= time.Minute && s.after%time.Minute == 0 {
-		return fmt.Sprintf("the model server sent nothing for %d min", s.after/time.Minute)
-	}
-	return fmt.Sprintf("the model server sent nothing for %d s", (s.after+time.Second-1)/time.Second)
+	return "the model server sent nothing for " + agent.SilenceWords(s.after)
 }
 
 // askedWait is a 429 whose Retry-After asked a wait the loop does not wait out (too long,
