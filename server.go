@@ -440,8 +440,8 @@ func noSecretsInFlags(fs *flag.FlagSet) error {
 	return err
 }
 
-// urlSecret reports whether raw holds a password or a secret-looking query parameter, and
-// raw with them hidden.
+// urlSecret reports whether raw holds a secret (a password, a query parameter named like a
+// key, a fragment, a path segment shaped like a key), and raw with them hidden.
 func urlSecret(raw string) (shown string, secret bool) {
 	u, err := url.Parse(raw)
 	if err != nil {

@@ -246,7 +246,7 @@ func (p *ApprovalsPage) send(ctx app.Context, intent DecideIntent) {
 				if len(what) > maxSaidAsked {
 					what = headAndTail(what, maxSaidAsked)
 				}
-				p.said = withWords(actedWord(req, intent.Reply), what)
+				p.said = withWords(outcomeSaid(actedOutcome(req, intent.Reply), req), what)
 			}
 			// The entry leaves the queue now, not with the next answer of the long poll.
 			if p.ended == nil {
@@ -433,35 +433,33 @@ func approveReply(req protocol.DecisionRequest) (protocol.ReplyRequest, bool) {
 // command is read out by its head and tail.
 const maxSaidAsked = 200
 
-// actedWord is what an answer given on the screen did, in the page's words: an approval's
-// allow is "Approved" and its deny or refusal in words "Rejected"; a batch's, "Approved" when
-// every request was allowed; a question's answer "Answered", its decline "Declined".
-func actedWord(req protocol.DecisionRequest, reply protocol.ReplyRequest) string {
-	if reply.Action != protocol.ActionAccept {
-		if req.Kind == protocol.KindApproval {
-			return tr(i18n.HistRejected)
-		}
-		return tr(i18n.OutcomeDeclined)
-	}
-	if req.Kind != protocol.KindApproval {
-		return tr(i18n.HistAnswered)
+// actedOutcome is the history outcome of an answer given on the screen: an approval's allow
+// is approved, its deny or a refusal in words rejected, a batch approved when every request
+// was allowed; a question's answer answered, its decline rejected (said "Declined",
+// outcomeSaid).
+func actedOutcome(req protocol.DecisionRequest, reply protocol.ReplyRequest) string {
+	switch {
+	case reply.Action != protocol.ActionAccept:
+		return protocol.HistoryRejected
+	case !isApproval(req):
+		return protocol.HistoryAnswered
 	}
 	var a protocol.ApprovalAnswer
 	if json.Unmarshal(reply.Content, &a) != nil {
-		return tr(i18n.HistAnswered)
+		return protocol.HistoryAnswered
 	}
 	switch {
 	case a.Option != nil && *a.Option >= 0 && *a.Option < len(req.Options):
 		if req.Options[*a.Option].Value == protocol.OptionAllow {
-			return tr(i18n.HistApproved)
+			return protocol.HistoryApproved
 		}
-		return tr(i18n.HistRejected)
+		return protocol.HistoryRejected
 	case len(a.Items) > 0 && !slices.Contains(a.Items, protocol.OptionDeny):
-		return tr(i18n.HistApproved)
+		return protocol.HistoryApproved
 	case len(a.Items) > 0 && slices.Contains(a.Items, protocol.OptionAllow):
-		return tr(i18n.HistAnswered) // some allowed, some not: the thread's card says which
+		return protocol.HistoryAnswered // some allowed, some not: the thread's card says which
 	}
-	return tr(i18n.HistRejected) // every request denied, or words instead of an option
+	return protocol.HistoryRejected // every request denied, or words instead of an option
 }
 
 // marked plans approving a batch whose requests are marked on its card (machine/batch): ok
@@ -820,6 +818,21 @@ func outcomeWord(o string) string {
 	return o
 }
 
+// isApproval says the request is an approval; history entries from before kinds were stored
+// have none, and were all approvals.
+func isApproval(req protocol.DecisionRequest) bool {
+	return req.Kind == "" || req.Kind == protocol.KindApproval
+}
+
+// outcomeSaid words a history outcome of req: a question or a form said no to is declined;
+// only an approval is rejected. (The filter's "rejected" holds both.)
+func outcomeSaid(o string, req protocol.DecisionRequest) string {
+	if o == protocol.HistoryRejected && !isApproval(req) {
+		return tr(i18n.OutcomeDeclined)
+	}
+	return outcomeWord(o)
+}
+
 // withWords is an outcome and the words of its answer as the page's language writes them:
 // "Answered: Yes", "已回答：是".
 func withWords(outcome, words string) string {
@@ -833,14 +846,9 @@ func (p *ApprovalsPage) renderEnded(h protocol.HistoryEntry) app.UI {
 	now := clock()
 	// The outcome in the thread's words (app/store, outcomeText): "Approved, always for this
 	// command", "Rejected: use staging", "Declined: not now".
-	outcome := outcomeWord(h.Outcome)
-	approval := h.Request.Kind == "" || h.Request.Kind == protocol.KindApproval
+	approval := isApproval(h.Request)
 	rejected := h.Outcome == protocol.HistoryRejected
-	if rejected && !approval {
-		// A question or a form said no to is declined; only an approval is rejected. (The
-		// filter's "rejected" holds both.)
-		outcome = tr(i18n.OutcomeDeclined)
-	}
+	outcome := outcomeSaid(h.Outcome, h.Request)
 	switch a := answerWords(h); {
 	case a == "" || a == outcome:
 	case h.AnswerPhrase != nil && (h.AnswerPhrase.Code == "hist_approved_n_of_m" || h.AnswerPhrase.Code == "hist_rejected_each"):
