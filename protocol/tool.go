@@ -22,7 +22,25 @@ const (
 	EventToolCalled EventType = "tool.called"
 	// EventToolResult records what one tool call returned to the model.
 	EventToolResult EventType = "tool.result"
+	// EventToolsRunning is stored once the gate has let calls of the model's last
+	// tool.called through, before the first of them runs. It is the write-ahead mark a turn
+	// resumed on another server reads: an approval accepted before it was acted on, or may
+	// have been, and is never acted on again; one accepted after it was not, and its call
+	// runs on the answer.
+	EventToolsRunning EventType = "tools.running"
 )
+
+// ToolsRunning is the data of tools.running.
+type ToolsRunning struct {
+	// Pass numbers the gate's passes since the message's tool.called, from 1: the message's
+	// own calls, then any a call makes itself (a function's run()), in the order they ran. A
+	// turn resumed elsewhere runs the calls again in the same order, and refuses the passes
+	// that began before.
+	Pass int `json:"pass"`
+	// Allowed is how many calls of the pass the gate let through (a grant may let some
+	// through while the person rejected the rest).
+	Allowed int `json:"allowed"`
+}
 
 // AgentDraft is the data of agent.draft: the text generated since the stream's previous
 // draft. The drafts of a stream, in order, are its text so far.

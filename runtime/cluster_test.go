@@ -4,6 +4,8 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"os"
+	"path/filepath"
 	"runtime/pprof"
 	"slices"
 	"strings"
@@ -432,6 +434,45 @@ func TestClusterRuntimeKilledMidTurn(t *testing.T) {
 		require.NoError(t, err)
 		assert.False(t, te.Interrupted)
 	}
+}
+
+// An approval given on the surviving replica in the second after the turn's owner was killed
+// is stored while nobody waits for it. The replica that takes the turn over finds no
+// decision pending, but the approval answered and nothing acting on it (no tools.running
+// after it): it resumes the turn, and the write runs, once (QA round 23: the turn ended
+// "interrupted" and the approved write never ran).
+func TestClusterApprovalGivenAsTheOwnerDiesRuns(t *testing.T) {
+	c := testkit.StartCluster(t)
+	ws := testkit.Folder(t, nil)
+	m := testkit.NewModel(t,
+		testkit.Calls(testkit.Call{ID: "call_0", Name: "write_file", Args: map[string]string{"path": "out.txt", "content": "ok"}}))
+	opts := Options{Workspace: ws, Model: model.Config{URL: m.Base(), Model: "test"}}
+	a, ncA := clusterRuntime(t, c, 0, opts)
+	ctx := context.Background()
+	s := newSession(t, a)
+	prompt(t, a, s, "write out.txt", protocol.ModeQueue)
+	approval := pendingOn(t, a, s, 1)[0]
+
+	// B joins, then A dies, and the person answers on B at once.
+	m.Add(testkit.Text("Wrote out.txt."))
+	b, _ := clusterRuntime(t, c, 1, opts)
+	kill(a, ncA)
+	_, err := b.Reply(ctx, s, approval.ID, pick(0))
+	require.NoError(t, err, "answered on B while A's lease still runs")
+
+	evs := waitForLong(t, b, s, "the turn ends", testkit.TurnsEnded(1))
+	got, err := os.ReadFile(filepath.Join(ws, "out.txt"))
+	require.NoError(t, err, "the approved write ran")
+	assert.Equal(t, "ok", string(got))
+	assert.Equal(t, []string{"Wrote out.txt."}, testkit.AgentTexts(t, evs))
+	assert.Equal(t, 1, testkit.Count(evs, protocol.EventToolResult))
+	assert.Equal(t, 1, testkit.Count(evs, protocol.EventToolsRunning), "one pass, on B")
+	te := testkit.DataOf[protocol.TurnEnded](t, evs, protocol.EventTurnEnded)
+	assert.False(t, te[0].Interrupted)
+	assert.Equal(t, 1, testkit.Count(evs, protocol.EventQuestionAsked), "nobody was asked again")
+	owners := testkit.DataOf[protocol.TurnStarted](t, evs, protocol.EventTurnStarted)
+	require.Len(t, owners, 2, "A's turn, taken over")
+	assert.Equal(t, b.owner, owners[1].Owner)
 }
 
 // TestTwoRuntimesStartTogetherOnAFreshCluster: two replicas started at the same moment on a

@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"slices"
 	"strconv"
 	"strings"
 	"sync/atomic"
@@ -122,6 +123,11 @@ type tools struct {
 	// adopt are the decisions a resumed turn left pending, oldest first: its next Ask or
 	// Authorize waits for the first of them rather than asking again (resume.go).
 	adopt []*decision.Resumable
+	// passes counts the gate's passes since the model's last tool.called; began holds those
+	// a resumed turn's log shows let calls through (tools.running): run again, they are
+	// refused (resume.go).
+	passes int
+	began  []int
 }
 
 func (t *tools) Say(ctx context.Context, text string) error {
@@ -154,12 +160,32 @@ func (t *tools) Ask(ctx context.Context, req protocol.DecisionRequest) (decision
 }
 
 func (t *tools) Authorize(ctx context.Context, calls []gate.ToolCall) (gate.Verdict, error) {
-	if t.acted() {
+	t.passes++
+	if t.acted() || slices.Contains(t.began, t.passes) {
 		return gate.Verdict{Text: gate.TextActed}, nil
 	}
-	ctx, done := t.resuming(ctx)
-	defer done()
-	return t.caps.Authorize(ctx, calls)
+	rctx, done := t.resuming(ctx)
+	v, err := t.caps.Authorize(rctx, calls)
+	done()
+	if err != nil {
+		return v, err
+	}
+	allowed := 0
+	for i := range calls {
+		if v.Allows(i) {
+			allowed++
+		}
+	}
+	if allowed > 0 {
+		// Written ahead of the first call: without it stored, nothing the verdict allowed has
+		// run, and a turn resumed elsewhere may act on the answer (resume.go). No message id:
+		// each pass is its own, and one stored twice says no more than once.
+		running := protocol.ToolsRunning{Pass: t.passes, Allowed: allowed}
+		if err := t.store(ctx, protocol.EventToolsRunning, running, ""); err != nil {
+			return gate.Verdict{}, fmt.Errorf("record that the allowed calls start: %w", err)
+		}
+	}
+	return v, nil
 }
 
 // commands is the slash-command door: an agent.Agent for prompts that name a server command,

@@ -81,6 +81,7 @@ func (t *tools) notice(ctx context.Context, m protocol.Message) error {
 
 func (t *tools) Called(ctx context.Context, calls protocol.ToolCalled) error {
 	t.called++
+	t.passes, t.began = 0, nil // a new message's calls: the gate's passes count afresh
 	return t.store(ctx, protocol.EventToolCalled, calls, "called-"+strconv.FormatUint(t.prompt, 10)+"-"+strconv.Itoa(t.called))
 }
 

@@ -27,6 +27,11 @@ func (t *tools) continueFrom(evs []protocol.Event) {
 		switch ev.Type {
 		case protocol.EventToolCalled:
 			t.called++
+			t.began = nil
+		case protocol.EventToolsRunning:
+			if r, err := protocol.DecodeEventData[protocol.ToolsRunning](ev); err == nil {
+				t.began = append(t.began, r.Pass)
+			}
 		case protocol.EventToolResult:
 			t.results++
 		case protocol.EventAgentDraft:
@@ -73,9 +78,16 @@ func adoptable(session string, evs []protocol.Event) []*decision.Resumable {
 			continue
 		}
 		switch ev.Type {
+		case protocol.EventToolsRunning:
+			// Written ahead of the calls an approval let through: they began, or may have.
+			for _, a := range accepted {
+				a.Acted = true
+			}
+			accepted = nil
 		case protocol.EventQuestionAsked:
 			if qa, err := ev.DecodeQuestionAsked(); err == nil {
-				// Asked after an approval was accepted: the call it allowed was running.
+				// Asked after an approval was accepted: the call it allowed was running (a log
+				// written before tools.running was).
 				for _, a := range accepted {
 					a.Acted = true
 				}
@@ -98,6 +110,30 @@ func adoptable(session string, evs []protocol.Event) []*decision.Resumable {
 		}
 	}
 	return slices.DeleteFunc(out, func(d *decision.Resumable) bool { return d == nil })
+}
+
+// answeredUnacted says a turn whose runtime went away can go on from answers nobody acted
+// on: the calls of the model's last message have no results yet, and a decision they asked
+// was answered (or timed out) after the runtime stopped reading, with no tools.running
+// after an accepted approval. On a cluster a person answers on the replica they are on, so
+// an approval given in the second after the turn's owner was killed is stored while nobody
+// waits for it (QA round 23); resuming hands it to the calls run again.
+func answeredUnacted(session string, evs []protocol.Event) bool {
+	open := 0 // the last message's calls without a result
+	for _, ev := range evs {
+		switch ev.Type {
+		case protocol.EventToolCalled:
+			if c, err := protocol.DecodeEventData[protocol.ToolCalled](ev); err == nil {
+				open = len(c.Calls)
+			}
+		case protocol.EventToolResult:
+			open = max(0, open-1)
+		}
+	}
+	if open == 0 {
+		return false
+	}
+	return slices.ContainsFunc(adoptable(session, evs), func(d *decision.Resumable) bool { return !d.Acted })
 }
 
 // acted takes the first decision left if it is an approval that was accepted and acted on

@@ -2,6 +2,7 @@ package runtime
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"os"
 	"path/filepath"
@@ -217,6 +218,58 @@ func TestRestartNeverRunsAnApprovedCommandAgain(t *testing.T) {
 	assert.Contains(t, texts[0], "result: done, ran again: False")
 }
 
+// A command that passed the gate by a grant ("always"), not by a decision, began before the
+// kill as surely as an approved one: the resumed turn, which runs the function again to
+// reach its pending confirm, refuses that pass (its tools.running is in the log) rather than
+// running the command a second time, unasked.
+func TestRestartNeverRunsAGrantedCommandAgain(t *testing.T) {
+	dir := t.TempDir()
+	ws := testkit.Folder(t, map[string]string{".parley/functions/twice.star": `def main(args):
+    run(["sh", "-c", "echo ran >> counter.txt"])
+    if not confirm("Appended. Continue?"):
+        return "stopped"
+    return "done"
+`})
+	call := testkit.Calls(testkit.Call{ID: "f1", Name: "run_function", Args: map[string]string{"name": "twice"}})
+	m := testkit.NewModel(t, call, testkit.Text("Once."), call)
+	emb, rt := startModel(t, dir, ws, m)
+	s := newSession(t, rt)
+	yes := protocol.ReplyRequest{Action: protocol.ActionAccept, Content: raw(true)}
+
+	// The first run: "always" for the command, then its confirm.
+	prompt(t, rt, s, "run twice", protocol.ModeQueue)
+	approval := waitPending(t, rt, s, 1)[0]
+	require.NotNil(t, approval.Request.Options[1].Grant)
+	_, err := rt.Reply(context.Background(), s, approval.ID, pick(1))
+	require.NoError(t, err)
+	confirm := waitNextDecision(t, rt, s, approval.ID)
+	_, err = rt.Reply(context.Background(), s, confirm.ID, yes)
+	require.NoError(t, err)
+	waitFor(t, rt, s, "the first turn ends", testkit.TurnsEnded(1))
+
+	// The second: the grant lets the command through, and the kill comes at its confirm.
+	prompt(t, rt, s, "again", protocol.ModeQueue)
+	confirm = waitNextDecision(t, rt, s, confirm.ID)
+	counter := func() string {
+		b, err := os.ReadFile(filepath.Join(ws, "counter.txt"))
+		require.NoError(t, err)
+		return string(b)
+	}
+	require.Equal(t, "ran\nran\n", counter())
+
+	rt = crashAndTakeOver(t, emb, rt, dir, ws, m, s, testkit.Text("Twice."))
+	again := waitPending(t, rt, s, 1)
+	require.Equal(t, confirm.ID, again[0].ID)
+	_, err = rt.Reply(context.Background(), s, confirm.ID, yes)
+	require.NoError(t, err)
+	evs := waitFor(t, rt, s, "the turn ends", testkit.TurnsEnded(2))
+	assert.Equal(t, "ran\nran\n", counter(), "the granted command ran once in the second turn")
+	assert.Equal(t, []string{"Once.", "Twice."}, testkit.AgentTexts(t, evs))
+	texts := testkit.ToolTexts(m.Requests()[3])
+	require.Len(t, texts, 2, "the first turn's result, then the second's")
+	assert.Contains(t, texts[1], "not run again", "the model reads why")
+}
+
 // A resumed turn is the same turn: a stop that names it by the offset the browser knows (its
 // first turn.started) stops it, and its decision ends as stopped.
 func TestAResumedTurnIsStoppedByItsFirstOffset(t *testing.T) {
@@ -351,4 +404,86 @@ func crashAndTakeOver(t *testing.T, emb *Embedded, rt *Runtime, dir, ws string, 
 	t.Cleanup(func() { stop(emb, rt) })
 	waitTakenOver(t, rt, session)
 	return rt
+}
+
+// TestResumeReadsTheLog: what a turn taken over reads from the log of the turn it
+// continues — which decisions its next questions take the place of (and whether an approval
+// among them was acted on), and whether it resumes at all when none is pending.
+func TestResumeReadsTheLog(t *testing.T) {
+	type step struct {
+		typ  protocol.EventType
+		data any
+	}
+	called := func(ids ...string) step {
+		var calls []protocol.ToolCall
+		for _, id := range ids {
+			calls = append(calls, protocol.ToolCall{ID: id, Name: "write_file"})
+		}
+		return step{protocol.EventToolCalled, protocol.ToolCalled{Calls: calls}}
+	}
+	result := func(id string) step { return step{protocol.EventToolResult, protocol.ToolResult{Call: id}} }
+	asked := func(id string, kind protocol.DecisionKind) step {
+		return step{protocol.EventQuestionAsked, protocol.QuestionAsked{ID: id, Request: protocol.DecisionRequest{Kind: kind, Message: id}}}
+	}
+	replied := func(id string, action protocol.ReplyAction) step {
+		return step{protocol.EventQuestionReplied, protocol.QuestionReplied{ID: id, Action: action}}
+	}
+	ended := func(id, reason string) step {
+		return step{protocol.EventQuestionRejected, protocol.QuestionRejected{ID: id, Outcome: protocol.OutcomeAborted, Reason: reason}}
+	}
+	running := step{protocol.EventToolsRunning, protocol.ToolsRunning{Allowed: 1}}
+
+	cases := []struct {
+		name    string
+		log     []step
+		adopt   map[string]bool // decision id → Acted
+		resumes bool            // with nothing pending: answeredUnacted
+	}{
+		{"an approval answered after its owner went, nothing acted on it",
+			[]step{called("c1"), asked("a1", protocol.KindApproval), replied("a1", protocol.ActionAccept)},
+			map[string]bool{"a1": false}, true},
+		{"an approval whose calls began",
+			[]step{called("c1"), asked("a1", protocol.KindApproval), replied("a1", protocol.ActionAccept), running},
+			map[string]bool{"a1": true}, false},
+		{"a log older than tools.running: a question after the approval says its call began",
+			[]step{called("c1"), asked("a1", protocol.KindApproval), replied("a1", protocol.ActionAccept), asked("q2", protocol.KindConfirm)},
+			map[string]bool{"a1": true, "q2": false}, true},
+		{"a declined approval: the model hears the no",
+			[]step{called("c1"), asked("a1", protocol.KindApproval), replied("a1", protocol.ActionDecline)},
+			map[string]bool{"a1": false}, true},
+		{"a question timed out: the model hears it",
+			[]step{called("c1"), asked("q1", protocol.KindAsk), ended("q1", protocol.ReasonTimeout)},
+			map[string]bool{"q1": false}, true},
+		{"a withdrawn question is nobody's answer",
+			[]step{called("c1"), asked("q1", protocol.KindAsk), ended("q1", protocol.ReasonWithdrawn)},
+			map[string]bool{}, false},
+		{"the answer was used: the calls have their results (the model was writing)",
+			[]step{called("c1"), asked("q1", protocol.KindAsk), replied("q1", protocol.ActionAccept), result("c1")},
+			map[string]bool{"q1": false}, false},
+		{"one call of two has its result",
+			[]step{called("c1", "c2"), asked("q1", protocol.KindAsk), replied("q1", protocol.ActionAccept), result("c1")},
+			map[string]bool{"q1": false}, true},
+		{"decisions of an earlier message are not this one's",
+			[]step{called("c1"), asked("a1", protocol.KindApproval), replied("a1", protocol.ActionAccept), running, result("c1"), called("c2")},
+			map[string]bool{}, false},
+		{"an approval answered after the mark of an earlier grant",
+			[]step{called("c1", "c2"), running, asked("a1", protocol.KindApproval), replied("a1", protocol.ActionAccept)},
+			map[string]bool{"a1": false}, true},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			var evs []protocol.Event
+			for i, s := range c.log {
+				data, err := json.Marshal(s.data)
+				require.NoError(t, err)
+				evs = append(evs, protocol.Event{Session: "s", Offset: uint64(i + 10), Type: s.typ, Data: data})
+			}
+			got := map[string]bool{}
+			for _, d := range adoptable("s", evs) {
+				got[d.ID] = d.Acted
+			}
+			assert.Equal(t, c.adopt, got)
+			assert.Equal(t, c.resumes, answeredUnacted("s", evs))
+		})
+	}
 }

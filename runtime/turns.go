@@ -145,12 +145,12 @@ func (r *Runtime) runSession(session string, rn *runner) {
 			// stopped here by fencing and nobody took it over). An agent turn that waited on a
 			// decision continues here; anything else ends, interrupted.
 			if st.Started.Owner != r.owner || r.fencedHere(session, st.Turn()) {
-				pending, err := r.resumable(session, st)
+				resumes, pending, err := r.resumable(session, st)
 				if err != nil {
 					r.retryLater(session, err) // not knowing, never interrupt what could resume
 					return
 				}
-				if len(pending) > 0 {
+				if resumes {
 					r.resume(session, rn, st, pending)
 					q, kept = turn.Queue{}, 0 // read the queue again from the watermark
 					continue
@@ -297,23 +297,33 @@ func (r *Runtime) interrupt(session string, st turn.State) bool {
 	return true
 }
 
-// resumable returns the decisions an open agent turn left pending, when its runtime went
-// away while it waited on them: such a turn continues on this runtime. Any other turn (a
-// script, a function, an agent streaming or running a tool) cannot, and gets none.
-func (r *Runtime) resumable(session string, st turn.State) ([]protocol.Decision, error) {
+// resumable reports whether an open agent turn whose runtime went away continues on this
+// one: it waited on decisions still pending, or on ones answered since that nothing acted on
+// (answeredUnacted). It returns the pending ones. Any other turn (a script, a function, an
+// agent streaming or running a tool) cannot continue.
+func (r *Runtime) resumable(session string, st turn.State) (bool, []protocol.Decision, error) {
 	if r.opts.NoAgent || st.Started.Kind != protocol.TurnAgent {
-		return nil, nil
+		return false, nil, nil
 	}
 	ctx, cancel := context.WithTimeout(r.ctx, 5*time.Second)
 	defer cancel()
 	pending, err := r.registry.Pending(ctx, session)
 	if err != nil {
-		return nil, err
+		return false, nil, err
 	}
-	return slices.DeleteFunc(pending, func(d protocol.Decision) bool { return d.Offset <= st.Turn() }), nil
+	pending = slices.DeleteFunc(pending, func(d protocol.Decision) bool { return d.Offset <= st.Turn() })
+	if len(pending) > 0 {
+		return true, pending, nil
+	}
+	evs, err := r.log.Read(ctx, session, st.Turn()-1)
+	if err != nil {
+		return false, nil, err
+	}
+	return answeredUnacted(session, evs), nil, nil
 }
 
-// resume takes over an agent turn whose runtime went away while it waited on decisions: a
+// resume takes over an agent turn whose runtime went away while it waited on decisions (or
+// on answers nobody acted on): a
 // turn.started naming the turn it continues, stored only if the turn subject still ends at
 // the old one (so one runtime takes it), then the agent runs again with Resume set and
 // waits for the same decisions.
@@ -325,7 +335,7 @@ func (r *Runtime) resume(session string, rn *runner, st turn.State, pending []pr
 	if err != nil || dup {
 		return // another runtime moved first, or the log failed: read again
 	}
-	slog.Info("resuming a turn that waits on a decision", "session", session, "turn", started.Resumes, "decisions", len(pending))
+	slog.Info("resuming a turn that waits on a decision", "session", session, "turn", started.Resumes, "pending", len(pending))
 	r.runTurn(session, rn, seq, started, func(ctx context.Context) error {
 		ctx = decision.Surviving(ctx)
 		text := ""

@@ -208,8 +208,8 @@ func (g *Registry) wait(ctx context.Context, session, id string, offset uint64, 
 type Resumable struct {
 	protocol.Decision
 	// Acted says an approval was accepted before the restart and the turn went on past it
-	// (a question was asked after the answer): what it allowed ran, or began to. It is never
-	// leave to run that again (runtime/resume.go).
+	// (a tools.running was stored after the answer, or in older logs a question was asked):
+	// what it allowed ran, or began to. It never lets that run again (runtime/resume.go).
 	Acted bool
 	used  bool
 }
