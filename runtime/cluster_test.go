@@ -4,8 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"os"
-	"path/filepath"
 	"runtime/pprof"
 	"slices"
 	"strings"
@@ -383,15 +381,21 @@ func waitForLong(t *testing.T, rt *Runtime, session, what string, cond func([]pr
 	}
 }
 
+// clusterWithAWrite starts a cluster and a model whose first answer writes out.txt, and
+// returns the runtimes' options: that model, in a workspace of their own.
+func clusterWithAWrite(t *testing.T) (*testkit.Cluster, *testkit.Model, Options) {
+	t.Helper()
+	c := testkit.StartCluster(t)
+	m := testkit.NewModel(t,
+		testkit.Calls(testkit.Call{ID: "call_0", Name: "write_file", Args: map[string]string{"path": "out.txt", "content": "ok"}}))
+	return c, m, Options{Workspace: testkit.Folder(t, nil), Model: model.Config{URL: m.Base(), Model: "test"}}
+}
+
 // A runtime killed mid-turn: its lease lapses on the other runtime, which ends a script's turn
 // as interrupted (with a note to run it again), resumes a model's turn that waited on an
 // approval, and runs what was queued behind each.
 func TestClusterRuntimeKilledMidTurn(t *testing.T) {
-	c := testkit.StartCluster(t)
-	ws := testkit.Folder(t, nil)
-	m := testkit.NewModel(t,
-		testkit.Calls(testkit.Call{ID: "call_0", Name: "write_file", Args: map[string]string{"path": "out.txt", "content": "ok"}}))
-	opts := Options{Workspace: ws, Model: model.Config{URL: m.Base(), Model: "test"}}
+	c, m, opts := clusterWithAWrite(t)
 	a, ncA := clusterRuntime(t, c, 0, opts)
 	ctx := context.Background()
 
@@ -442,11 +446,7 @@ func TestClusterRuntimeKilledMidTurn(t *testing.T) {
 // after it): it resumes the turn, and the write runs, once (QA round 23: the turn ended
 // "interrupted" and the approved write never ran).
 func TestClusterApprovalGivenAsTheOwnerDiesRuns(t *testing.T) {
-	c := testkit.StartCluster(t)
-	ws := testkit.Folder(t, nil)
-	m := testkit.NewModel(t,
-		testkit.Calls(testkit.Call{ID: "call_0", Name: "write_file", Args: map[string]string{"path": "out.txt", "content": "ok"}}))
-	opts := Options{Workspace: ws, Model: model.Config{URL: m.Base(), Model: "test"}}
+	c, m, opts := clusterWithAWrite(t)
 	a, ncA := clusterRuntime(t, c, 0, opts)
 	ctx := context.Background()
 	s := newSession(t, a)
@@ -461,9 +461,7 @@ func TestClusterApprovalGivenAsTheOwnerDiesRuns(t *testing.T) {
 	require.NoError(t, err, "answered on B while A's lease still runs")
 
 	evs := waitForLong(t, b, s, "the turn ends", testkit.TurnsEnded(1))
-	got, err := os.ReadFile(filepath.Join(ws, "out.txt"))
-	require.NoError(t, err, "the approved write ran")
-	assert.Equal(t, "ok", string(got))
+	assert.Equal(t, "ok", readFile(t, opts.Workspace, "out.txt"), "the approved write ran")
 	assert.Equal(t, []string{"Wrote out.txt."}, testkit.AgentTexts(t, evs))
 	assert.Equal(t, 1, testkit.Count(evs, protocol.EventToolResult))
 	assert.Equal(t, 1, testkit.Count(evs, protocol.EventToolsRunning), "one pass, on B")

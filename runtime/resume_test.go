@@ -195,11 +195,7 @@ func TestRestartNeverRunsAnApprovedCommandAgain(t *testing.T) {
 	_, err := rt.Reply(context.Background(), s, approval.ID, pick(0))
 	require.NoError(t, err)
 	confirm := waitNextDecision(t, rt, s, approval.ID)
-	counter := func() string {
-		b, err := os.ReadFile(filepath.Join(ws, "counter.txt"))
-		require.NoError(t, err)
-		return string(b)
-	}
+	counter := func() string { return readFile(t, ws, "counter.txt") }
 	require.Equal(t, "ran\n", counter())
 
 	rt = crashAndTakeOver(t, emb, rt, dir, ws, m, s, testkit.Text("Done."))
@@ -250,11 +246,7 @@ func TestRestartNeverRunsAGrantedCommandAgain(t *testing.T) {
 	// The second: the grant lets the command through, and the kill comes at its confirm.
 	prompt(t, rt, s, "again", protocol.ModeQueue)
 	confirm = waitNextDecision(t, rt, s, confirm.ID)
-	counter := func() string {
-		b, err := os.ReadFile(filepath.Join(ws, "counter.txt"))
-		require.NoError(t, err)
-		return string(b)
-	}
+	counter := func() string { return readFile(t, ws, "counter.txt") }
 	require.Equal(t, "ran\nran\n", counter())
 
 	rt = crashAndTakeOver(t, emb, rt, dir, ws, m, s, testkit.Text("Twice."))
@@ -376,6 +368,14 @@ func TestALapsingLeaseStopsTheTurnsBeforeAnotherTakesThem(t *testing.T) {
 	prompt(t, a, s, "are you back?", protocol.ModeQueue)
 	evs = waitFor(t, a, s, "the next prompt is answered", testkit.TurnsEnded(2))
 	assert.Equal(t, []string{"Wrote out.txt.", "Back."}, testkit.AgentTexts(t, evs))
+}
+
+// readFile is the text of the workspace's file name.
+func readFile(t *testing.T, ws, name string) string {
+	t.Helper()
+	b, err := os.ReadFile(filepath.Join(ws, name))
+	require.NoError(t, err)
+	return string(b)
 }
 
 // waitNextDecision waits until the one decision pending in session is another than answered
