@@ -7,6 +7,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"time"
 
 	"github.com/nats-io/nats.go/jetstream"
 )
@@ -17,12 +18,7 @@ type Bucket[T any] struct {
 }
 
 // Open creates or opens the file-backed bucket name, kept in replicas copies on a JetStream
-// cluster (0 or 1: one).
-//
-// With copies, its reads go to the bucket's leader. A KV bucket is made for direct gets,
-// which any copy answers, and a write is acknowledged once two of three hold it: the third
-// may answer a read just after it with the record before, or none (a session created a
-// moment ago read as "no such session"). So Open turns direct gets off and binds again.
+// cluster (0 or 1: one), its reads the leader's (Bind).
 func Open[T any](ctx context.Context, js jetstream.JetStream, name, description string, replicas int) (*Bucket[T], error) {
 	kv, err := Bind(ctx, js, jetstream.KeyValueConfig{
 		Bucket:      name,
@@ -36,10 +32,18 @@ func Open[T any](ctx context.Context, js jetstream.JetStream, name, description 
 	return &Bucket[T]{kv: kv}, nil
 }
 
-// Bind creates or opens a bucket of raw values with cfg and, when it is kept in copies, makes
-// its reads the leader's, for the reason Open gives. Every bucket whose reads decide
-// something binds through it: a lease read from a copy that lags may have expired there
-// while the leader holds its renewal, and a live runtime would be taken for gone.
+// Bind creates or updates a bucket of raw values to cfg, and binds it with its reads the
+// leader's. Every bucket whose reads decide something binds through it.
+//
+// A bucket made by the client's CreateKeyValue takes direct gets, which any copy answers,
+// while a write is acknowledged once two of three copies hold it: the third may answer a read
+// just after it with the record before, or none (a session created a moment ago read as "no
+// such session"; a lease renewed at the leader read as expired, and a live runtime taken for
+// gone). So the bucket's stream is written here with direct gets off, and never turned on
+// again: the client's CreateKeyValue and CreateOrUpdateKeyValue turn them back on for a
+// bucket that exists, and a runtime that bound in that moment kept reading by direct gets
+// after another turned them off, which then had no responders, for good (QA round 24: a
+// replica started beside another said "serving" and answered 503 to every read).
 //
 // Each request is retried while it goes unanswered (Retry): two runtimes started together on
 // a fresh cluster create the same buckets at once, and a request lost to an election gave
@@ -47,38 +51,62 @@ func Open[T any](ctx context.Context, js jetstream.JetStream, name, description 
 func Bind(ctx context.Context, js jetstream.JetStream, cfg jetstream.KeyValueConfig) (jetstream.KeyValue, error) {
 	var kv jetstream.KeyValue
 	err := Retry(ctx, "bucket "+cfg.Bucket, func(ctx context.Context) (err error) {
-		kv, err = js.CreateOrUpdateKeyValue(ctx, cfg)
-		return err
+		if _, err := js.CreateOrUpdateStream(ctx, leaderStream(cfg)); err != nil {
+			return err
+		}
+		for {
+			kv, err = js.KeyValue(ctx, cfg.Bucket)
+			if !errors.Is(err, jetstream.ErrBucketNotFound) {
+				return err
+			}
+			// Just made, and not yet known where the bind asked: a fresh cluster's metadata
+			// catching up (QA round 24: a replica exited with "stream not found" there).
+			select {
+			case <-ctx.Done():
+				return ctx.Err() // unanswered: Retry asks again
+			case <-time.After(50 * time.Millisecond):
+			}
+		}
 	})
 	if err != nil {
 		return nil, err
 	}
-	if cfg.Replicas > 1 {
-		err := Retry(ctx, "bucket "+cfg.Bucket, func(ctx context.Context) (err error) {
-			kv, err = leaderReads(ctx, js, cfg.Bucket)
-			return err
-		})
-		if err != nil {
-			return nil, fmt.Errorf("bucket %s: read from its leader: %w", cfg.Bucket, err)
-		}
-	}
 	return kv, nil
 }
 
-// leaderReads turns direct gets off on the bucket's stream and binds the bucket again, so
-// that its reads are the leader's (the client picks the kind of get when it binds).
-func leaderReads(ctx context.Context, js jetstream.JetStream, name string) (jetstream.KeyValue, error) {
-	stream, err := js.Stream(ctx, "KV_"+name)
-	if err != nil {
-		return nil, err
+// leaderStream is the stream of the bucket cfg describes, as the client's CreateKeyValue
+// makes it (TestLeaderStreamIsTheClientsBucket holds the two together) but with direct gets
+// off. It takes the fields Parley's buckets set.
+func leaderStream(cfg jetstream.KeyValueConfig) jetstream.StreamConfig {
+	history := int64(max(cfg.History, 1))
+	duplicates := 2 * time.Minute
+	if cfg.TTL > 0 && cfg.TTL < duplicates {
+		duplicates = cfg.TTL
 	}
-	if cfg := stream.CachedInfo().Config; cfg.AllowDirect {
-		cfg.AllowDirect = false
-		if _, err := js.UpdateStream(ctx, cfg); err != nil {
-			return nil, err
+	orNone := func(n int64) int64 {
+		if n == 0 {
+			return -1
 		}
+		return n
 	}
-	return js.KeyValue(ctx, name)
+	return jetstream.StreamConfig{
+		Name:              "KV_" + cfg.Bucket,
+		Description:       cfg.Description,
+		Subjects:          []string{"$KV." + cfg.Bucket + ".>"},
+		MaxMsgsPerSubject: history,
+		MaxBytes:          orNone(cfg.MaxBytes),
+		MaxAge:            cfg.TTL,
+		MaxMsgSize:        int32(orNone(int64(cfg.MaxValueSize))),
+		Storage:           cfg.Storage,
+		Replicas:          max(cfg.Replicas, 1),
+		AllowRollup:       true,
+		DenyDelete:        true,
+		Duplicates:        duplicates,
+		MaxMsgs:           -1,
+		MaxConsumers:      -1,
+		AllowDirect:       false,
+		Discard:           jetstream.DiscardNew,
+	}
 }
 
 // Create stores v under key, which must not hold a record yet.
