@@ -830,10 +830,31 @@ func TestADecisionWaitsForAnInputMethod(t *testing.T) {
 		return err == nil && len(pending) == 1
 	}, 20*time.Second, 50*time.Millisecond, "the confirm is asked")
 	time.Sleep(500 * time.Millisecond) // the page has heard of it by now
-	require.False(t, evalBool(t, ctx, modeShown), "no decision is shown while the composition is open")
-	do(t, ctx, 10*time.Second, imeCompose("かんじ"), imeCommit("漢字"), waitJS(modeShown))
-	require.Equal(t, "漢字", draft(t, ctx), "the composition, committed whole, is the draft's")
+	shownAfterTheComposition(t, ctx, "かんじ", "漢字")
 	assertOnePending(t, srv, ctx, "nothing answered the confirm")
+}
+
+// TestAPagesRequestWaitsForAnInputMethod: a request the page raises itself
+// (parley.requestUserInput) waits for the composition as the server's decisions do (QA round
+// 24: it took the focus mid-composition, the draft kept "nih", and "你好" went nowhere).
+func TestAPagesRequestWaitsForAnInputMethod(t *testing.T) {
+	t.Parallel()
+	_, ctx, _ := writing(t)
+	do(t, ctx, 10*time.Second, imeCompose("n"), imeCompose("ni"), imeCompose("nih"))
+	evalBool(t, ctx, `(parley.requestUserInput({kind: 'confirm', message: 'Go on?'}).then(r => window.__answer = r), true)`)
+	time.Sleep(300 * time.Millisecond) // ten frames: shown at once, it would be by now
+	shownAfterTheComposition(t, ctx, "niha", "你好")
+	require.False(t, evalBool(t, ctx, `window.__answer !== undefined`), "nothing answered the request")
+}
+
+// shownAfterTheComposition checks that no decision is shown while the bar's composition is
+// open, then composes reading, commits text, and checks the decision shows and the draft
+// holds text whole.
+func shownAfterTheComposition(t *testing.T, ctx context.Context, reading, text string) {
+	t.Helper()
+	require.False(t, evalBool(t, ctx, modeShown), "no decision is shown while the composition is open")
+	do(t, ctx, 10*time.Second, imeCompose(reading), imeCommit(text), waitJS(modeShown))
+	require.Equal(t, text, draft(t, ctx), "the composition, committed whole, is the draft's")
 }
 
 // The hand-off (docs/input.md): a person types from the moment the box appears, at their own

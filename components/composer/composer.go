@@ -103,6 +103,9 @@ type Composer struct {
 	// waiting are the local requests (RequestUserInput) waiting for an answer, by id.
 	waiting map[string]chan elicitation.Result
 	nextID  int
+	// localDue are local requests not yet handed to the machine: an input method composes in
+	// the bar (askLocal).
+	localDue []machine.Decision
 	// problem is a failed answer or run, shown in the morphed area.
 	problem string
 	// ctx is the composer's own context, from OnMount: what Later defers with.
@@ -243,7 +246,7 @@ func (c *Composer) follow(ctx app.Context) {
 		c.run(ctx, c.machine.Dispatch(machine.Reset{Aside: readAside(c.Session), At: time.Now()}))
 		return
 	}
-	if c.Replaying || c.waitComposition(ctx) {
+	if c.Replaying || c.waitComposition(ctx, len(c.Pending) > 0 && c.knownFor == c.Session) {
 		return
 	}
 	list := make([]machine.Decision, 0, len(c.Pending))
@@ -295,13 +298,15 @@ func (c *Composer) follow(ctx app.Context) {
 // composition left open (a lost compositionend) must not hold decisions back for good.
 const compositionWait = 5 * time.Second
 
-// waitComposition holds a decision back while an input method composes in the bar, and
-// reports whether it did: shown now, the decision would take the focus mid-composition, and
-// the draft kept the half-converted "かんj" while the rest went nowhere (QA round 12 #4). It
-// looks again every 100 ms, and shows the decision once the composition ends.
-func (c *Composer) waitComposition(ctx app.Context) bool {
+// waitComposition holds decisions that are due back while an input method composes in the
+// bar, and reports whether it did: shown now, a decision would take the focus
+// mid-composition, and the draft kept the half-converted "かんj" while the rest went nowhere
+// (QA round 12 #4). It looks again every 100 ms, and shows them once the composition ends.
+// The server's decisions (follow) and the page's own requests (askLocal) wait alike: the
+// page's went straight in, and the converted "你好" was lost (QA round 24).
+func (c *Composer) waitComposition(ctx app.Context, due bool) bool {
 	since, open := inputbar.ComposingSince()
-	if !open || time.Since(since) > compositionWait || c.kind != machine.Idle || len(c.Pending) == 0 || c.knownFor != c.Session {
+	if !due || !open || time.Since(since) > compositionWait || c.kind != machine.Idle {
 		return false
 	}
 	if !c.compositionTimer {
@@ -309,9 +314,23 @@ func (c *Composer) waitComposition(ctx app.Context) bool {
 		ctx.After(100*time.Millisecond, func(ctx app.Context) {
 			c.compositionTimer = false
 			c.follow(ctx)
+			c.askLocal(ctx)
 		})
 	}
 	return true
+}
+
+// askLocal hands the machine the page's own requests that are due, in the order they came,
+// unless they wait for an input method (waitComposition).
+func (c *Composer) askLocal(ctx app.Context) {
+	if c.waitComposition(ctx, len(c.localDue) > 0) {
+		return
+	}
+	due := c.localDue
+	c.localDue = nil
+	for _, d := range due {
+		c.run(ctx, c.machine.Dispatch(machine.Asked{Decision: d, At: time.Now()}))
+	}
 }
 
 // run carries out the machine's effects.
@@ -587,7 +606,8 @@ func (c *Composer) presenter(ctx app.Context) elicitation.Presenter {
 			id := "local-" + strconv.Itoa(c.nextID)
 			c.waiting[id] = answer
 			idc <- id
-			c.run(ctx, c.machine.Dispatch(machine.Asked{Decision: machine.Decision{ID: id, Request: req, Local: true}, At: time.Now()}))
+			c.localDue = append(c.localDue, machine.Decision{ID: id, Request: req, Local: true})
+			c.askLocal(ctx)
 		})
 		var id string
 		select {
@@ -601,6 +621,7 @@ func (c *Composer) presenter(ctx app.Context) elicitation.Presenter {
 		case <-rctx.Done():
 			ctx.Dispatch(func(ctx app.Context) {
 				delete(c.waiting, id)
+				c.localDue = slices.DeleteFunc(c.localDue, func(d machine.Decision) bool { return d.ID == id })
 				c.run(ctx, c.machine.Dispatch(machine.Ended{ID: id, Outcome: machine.Aborted, At: time.Now()}))
 			})
 			return elicitation.Result{}, rctx.Err()
