@@ -2,6 +2,7 @@ package e2e
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 	"math/rand/v2"
 	"strconv"
@@ -1046,6 +1047,40 @@ func TestQuestionWordsComeBackWhenItEndsElsewhere(t *testing.T) {
 	require.NoError(t, err)
 	do(t, ctx, 20*time.Second, waitJS(modeGone), waitDraft("Grace Hopper"))
 	require.Contains(t, noticeText(t, ctx), "They are back in the box below")
+}
+
+// TestTheEnterMeantForAnAnswerDoesNotSendItsWords: a question answered in another tab while
+// the person types their answer. Their words come back to the box, and they type on, at a
+// typist's pace, the rest of the word and the Enter they meant for the question: that Enter
+// sends nothing (QA round 24 P1: "London" went to the agent as a prompt 1.3 s after the
+// question ended). After a pause, Enter sends the box as always.
+func TestTheEnterMeantForAnAnswerDoesNotSendItsWords(t *testing.T) {
+	t.Parallel()
+	srv, ctx := openDecision(t, `/script send("hi " + ask("Your city?", {"type":"string"}))`, waitJS(focusIn))
+	session := sessionOf(t, ctx)
+	id := evalString(t, ctx, `document.querySelector('.entry-decision.status-pending')?.dataset.decision || ''`)
+	require.NotEmpty(t, id)
+	do(t, ctx, 10*time.Second, chromedp.KeyEvent("Lond"))
+	_, err := apiClient(srv).Reply(context.Background(), session, id, protocol.ReplyRequest{Action: protocol.ActionAccept, Content: json.RawMessage(`"Paris"`)})
+	require.NoError(t, err)
+	do(t, ctx, 20*time.Second, waitJS(modeGone), waitDraft("Lond"))
+	for _, key := range []string{"o", "n"} {
+		time.Sleep(150 * time.Millisecond)
+		do(t, ctx, 5*time.Second, chromedp.KeyEvent(key))
+	}
+	time.Sleep(300 * time.Millisecond)
+	do(t, ctx, 5*time.Second, pressEnter(0))
+	time.Sleep(time.Second) // a send would have emptied the box by now
+	require.Equal(t, "London", draft(t, ctx), "the Enter meant for the question sent nothing")
+	prompts := func() (n int) {
+		page, err := apiClient(srv).Events(context.Background(), session, 0, 0)
+		require.NoError(t, err)
+		return testkit.Count(page.Events, protocol.EventUserMessage)
+	}
+	require.Equal(t, 1, prompts(), "only the /script was sent")
+
+	do(t, ctx, 5*time.Second, pressEnter(0), waitDraft(""))
+	require.Eventually(t, func() bool { return prompts() == 2 }, 10*time.Second, 50*time.Millisecond, "after the pause, Enter sends")
 }
 
 // twoRuns asks for two commands in turn: the second's approval takes the first's place in the

@@ -474,7 +474,7 @@ func (c *Composer) keepUnsent(ctx app.Context, m modes.Mode) {
 		return
 	}
 	if text := u.Unsent(); text != "" {
-		ctx.NewActionWithValue(inputbar.ActionRestoreDraft, text)
+		ctx.NewActionWithValue(inputbar.ActionHandBack, text)
 		ctx.NewActionWithValue(inputbar.ActionNotice, hub.Notice{Text: locale.T(i18n.WordsKeptEnded)})
 	}
 }

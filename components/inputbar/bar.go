@@ -47,6 +47,10 @@ const (
 	// draft, after what is typed there (on a line of its own), and focuses the box; value:
 	// string.
 	ActionRestoreDraft = "parley.draft.restore"
+	// ActionHandBack is ActionRestoreDraft for the words typed into a decision that ended
+	// under the person: the Enter they go on to press is held until their keys pause
+	// (input.Handback); value: string.
+	ActionHandBack = "parley.draft.handback"
 )
 
 // Carry names the sessions a draft moves between.
@@ -97,13 +101,22 @@ func (b *Bar) OnMount(ctx app.Context) {
 	ctx.Handle(locale.ActionChanged, func(ctx app.Context, a app.Action) {
 		ctx.Update() // the hint, the buttons' words; the textarea and its draft stay
 	})
-	ctx.Handle(ActionRestoreDraft, func(ctx app.Context, a app.Action) {
-		if text, ok := a.Value.(string); ok && text != "" && b.sh != nil && b.sh.cur != nil {
-			if b.sh.cur.m.Len() > 0 {
-				text = "\n" + text
-			}
-			b.sh.appendText(text)
-			b.sh.ta.Call("focus")
+	restore := func(ctx app.Context, a app.Action) bool {
+		text, ok := a.Value.(string)
+		if !ok || text == "" || b.sh == nil || b.sh.cur == nil {
+			return false
+		}
+		if b.sh.cur.m.Len() > 0 {
+			text = "\n" + text
+		}
+		b.sh.appendText(text)
+		b.sh.ta.Call("focus")
+		return true
+	}
+	ctx.Handle(ActionRestoreDraft, func(ctx app.Context, a app.Action) { restore(ctx, a) })
+	ctx.Handle(ActionHandBack, func(ctx app.Context, a app.Action) {
+		if restore(ctx, a) {
+			b.sh.handback.Give(time.Now())
 		}
 	})
 	ctx.Handle(ActionCarryDraft, func(ctx app.Context, a app.Action) {

@@ -48,6 +48,7 @@ func (sh *shell) keyDown(e app.Event) {
 		Composing: sh.composing || e.Get("isComposing").Truthy(),
 		KeyCode:   e.Get("keyCode").Int(),
 	}
+	handedBack := sh.handback.Key(time.Now())
 	if sc.stale && (k.Key == " " || k.Key == "Tab" || strings.HasPrefix(k.Key, "Arrow")) {
 		// Space and the menu keys read the controller's hit. Unobserved edits never made
 		// one (an edit near a trigger is always observed), so only a caret bound to a
@@ -89,10 +90,14 @@ func (sh *shell) keyDown(e app.Event) {
 			return
 		}
 		e.PreventDefault()
-		sh.submit(sc, input.Queue)
+		if !handedBack { // else meant for the question that ended (input.Handback)
+			sh.submit(sc, input.Queue)
+		}
 	case barSteer:
 		e.PreventDefault()
-		sh.submit(sc, input.Steer)
+		if !handedBack {
+			sh.submit(sc, input.Steer)
+		}
 	case barRelease:
 		if sc.m.Phase() == input.Claimed {
 			sh.machine(sc, input.Release{})

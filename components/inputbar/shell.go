@@ -47,6 +47,9 @@ type shell struct {
 	// input path that inserts it despite the prevented keydown (synthetic keys, some
 	// virtual keyboards) must not type it after all. It lasts until the key is released.
 	swallow string
+	// handback holds Enter while the person types on past a decision that ended under them
+	// (ActionHandBack).
+	handback input.Handback
 
 	closed      bool // the bar was dismounted: a pending take-over has nothing to take into
 	listeners   []app.Func
