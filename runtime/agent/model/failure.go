@@ -22,6 +22,9 @@ import (
 // errCut says a stream ended without a finish_reason: the server stopped mid-message.
 var errCut = errors.New("the stream stopped before the message ended")
 
+// errTooLong says the reply outgrew MaxReplyBytes and was cut there.
+var errTooLong = errors.New("the reply is longer than Parley keeps of one message")
+
 // answerOf is the server's answer to a failed request: its API error (a body that parsed as
 // one), else its request error (any other failed status); neither when it got no answer.
 func answerOf(err error) (*openai.APIError, *openai.RequestError) {
@@ -74,6 +77,8 @@ func failurePhrase(err error, cfg Config) protocol.Phrase {
 	code := status(err)
 	n := strconv.Itoa(code)
 	switch {
+	case errors.Is(err, errTooLong):
+		return phrase("model_reply_too_long", strconv.Itoa(MaxReplyBytes>>10)+" KiB")
 	case errors.Is(err, errCut):
 		if detail := strings.TrimPrefix(strings.TrimPrefix(err.Error(), errCut.Error()), ": "); detail != "" {
 			return phrase("model_stream_cut_why", detail)

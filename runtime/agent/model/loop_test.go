@@ -10,6 +10,7 @@ import (
 	"strings"
 	"testing"
 	"time"
+	"unicode/utf8"
 
 	openai "github.com/sashabaranov/go-openai"
 	"github.com/stretchr/testify/assert"
@@ -608,6 +609,47 @@ func TestFinishReasonLengthIsSaid(t *testing.T) {
 	notes := messages(t, evs, protocol.FromParley)
 	require.Len(t, notes, 1)
 	assert.Contains(t, notes[0], "output limit")
+}
+
+// TestAReplyOverTheLimitIsCutThere: a reply that outgrows MaxReplyBytes is read no further;
+// what is kept ends at a character's start within the limit, is stored as the message, and a
+// notice says why. Its calls are not run. (QA round 24: a 5 MB reply streamed for 74 s and
+// then failed to store, in NATS's words.)
+func TestAReplyOverTheLimitIsCutThere(t *testing.T) {
+	piece := "x" + strings.Repeat("é", 1000) // 2,001 bytes: the limit falls inside an é
+	var chunks []string
+	for range model.MaxReplyBytes/len(piece) + 10 {
+		chunks = append(chunks, textChunk(piece))
+	}
+	chunks = append(chunks, toolChunk(idx(0), "w", "write_file", `{"path":"a.txt","content":"x"}`), finishChunk(openai.FinishReasonToolCalls))
+	srv := newFakeServer(t, reply{chunks: chunks})
+	e := newEnv(t, srv)
+	evs := e.prompt("write it all")
+
+	msgs := messages(t, evs, "")
+	require.Len(t, msgs, 1)
+	assert.True(t, utf8.ValidString(msgs[0]))
+	assert.LessOrEqual(t, len(msgs[0]), model.MaxReplyBytes)
+	assert.Greater(t, len(msgs[0]), model.MaxReplyBytes-4)
+	assert.True(t, strings.HasPrefix(strings.Repeat(piece, 200), msgs[0]), "the kept text is the reply's start")
+	notes := messages(t, evs, protocol.FromParley)
+	require.Len(t, notes, 1)
+	assert.Contains(t, notes[0], "cut at 256 KiB, the most Parley keeps of one message")
+	assert.Zero(t, testkit.Count(evs, protocol.EventToolCalled), "the calls after the cut are not run")
+}
+
+// TestToolCallArgumentsOverTheLimitAreCut: arguments count toward the limit too; the call is
+// not run.
+func TestToolCallArgumentsOverTheLimitAreCut(t *testing.T) {
+	srv := newFakeServer(t, reply{chunks: []string{textChunk("Writing it."),
+		toolChunk(idx(0), "w", "write_file", `{"path":"a.txt","content":"`+strings.Repeat("a", model.MaxReplyBytes)+`"}`),
+		finishChunk(openai.FinishReasonToolCalls)}})
+	e := newEnv(t, srv)
+	evs := e.prompt("write a big file")
+	assert.Equal(t, []string{"Writing it."}, messages(t, evs, ""))
+	assert.Zero(t, testkit.Count(evs, protocol.EventToolCalled))
+	assert.Zero(t, testkit.Count(evs, protocol.EventQuestionAsked))
+	assert.Contains(t, messages(t, evs, protocol.FromParley)[0], "cut at 256 KiB")
 }
 
 func TestOllamasStopWithToolCallsStillRunsThem(t *testing.T) {

@@ -341,6 +341,7 @@ func (a *Agent) generate(ctx context.Context, model string, msgs []openai.ChatCo
 	w := tools.Stream(ctx)
 	var acc accumulator
 	var recvErr error
+	tooLong := false
 	for {
 		chunk, err := stream.Recv()
 		if err != nil {
@@ -349,8 +350,18 @@ func (a *Agent) generate(ctx context.Context, model string, msgs []openai.ChatCo
 			}
 			break
 		}
-		if text := acc.add(chunk); text != "" {
+		text := acc.add(chunk)
+		if acc.size() > MaxReplyBytes {
+			// Read no further: what is kept must fit one event of the log (QA round 24: a
+			// 5 MB reply streamed for 74 s, then failed to store in NATS's words).
+			text = acc.cut(MaxReplyBytes, text)
+			tooLong = true
+		}
+		if text != "" {
 			w.Delta(text)
+		}
+		if tooLong {
+			break
 		}
 	}
 	// Stored even when stopped: the user saw it arrive.
@@ -364,6 +375,8 @@ func (a *Agent) generate(ctx context.Context, model string, msgs []openai.ChatCo
 	switch {
 	case ctx.Err() != nil:
 		return st, context.Cause(ctx)
+	case tooLong:
+		return st, errTooLong
 	case errors.As(context.Cause(sctx), new(stalled)):
 		return st, fmt.Errorf("%w: %v", errCut, context.Cause(sctx))
 	case recvErr != nil && serverText(recvErr) != "":

@@ -3,6 +3,7 @@ package model
 import (
 	"strconv"
 	"strings"
+	"unicode/utf8"
 
 	openai "github.com/sashabaranov/go-openai"
 
@@ -57,6 +58,43 @@ func (a *accumulator) add(chunk openai.ChatCompletionStreamResponse) string {
 		}
 	}
 	return text
+}
+
+// MaxReplyBytes bounds one model message: its text and its calls' names and arguments. The
+// message is one event in the log, and NATS carries at most 1 MiB in one (with JSON's
+// escapes, a quarter of that in text leaves room); it is also sent back to the model with
+// every later prompt of the session.
+const MaxReplyBytes = 256 << 10
+
+// size is how much of the message has arrived: its text and its calls.
+func (a *accumulator) size() int {
+	n := a.text.Len()
+	for _, c := range a.calls {
+		n += len(c.id) + len(c.name) + c.args.Len()
+	}
+	return n
+}
+
+// cut shortens the message's text to at most max bytes (at a character's start) once it
+// outgrew max, and returns the part of added, the text the last chunk added, that is
+// kept. The calls are dropped: a cut message's calls are not run.
+func (a *accumulator) cut(max int, added string) string {
+	a.calls, a.byIndex, a.byID = nil, nil, nil
+	text := a.text.String()
+	if len(text) <= max {
+		return added
+	}
+	keep := max
+	for keep > 0 && !utf8.RuneStart(text[keep]) {
+		keep--
+	}
+	before := len(text) - len(added) // where added began
+	a.text.Reset()
+	a.text.WriteString(text[:keep])
+	if keep <= before {
+		return ""
+	}
+	return text[before:keep]
 }
 
 func (a *accumulator) addCall(tc openai.ToolCall) {
