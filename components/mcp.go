@@ -162,6 +162,9 @@ func (p *MCPPage) server(s protocol.MCPServer) app.UI {
 				Aria("disabled", p.busy != "").OnClick(func(ctx app.Context, e app.Event) { p.reconnect(ctx, name) }),
 		),
 		app.If(s.Reason != "", func() app.UI { return app.P().Class("mcp-reason").Text(locale.Current().MCPReason(s.Reason)) }),
+		app.Range(s.LeftOut).Slice(func(i int) app.UI {
+			return app.P().Class("mcp-reason mcp-left-out").Text(locale.Current().MCPReason(s.LeftOut[i]))
+		}),
 		app.If(s.Restarts > 0, func() app.UI {
 			return app.P().Class("mcp-restarts").Text(tr(i18n.MCPRestarted, s.Restarts))
 		}),

@@ -60,8 +60,8 @@ const (
 	ModelCutAtLimit
 	ModelReplyTooLong // %[1]s the size kept
 	ModelContextFull  // %[1]s url
-	TurnEndedWhy     // %[1]s why
-	TurnMaxSteps     // %[1]s model calls
+	TurnEndedWhy      // %[1]s why
+	TurnMaxSteps      // %[1]s model calls
 	TurnNoWorkspace
 
 	// A slash command's answers.

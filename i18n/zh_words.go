@@ -46,6 +46,10 @@ const (
 	MCPReasonExitedWhy     // %[1]s the error
 	MCPReasonExitedHowWhy  // %[1]s how, %[2]s the error
 	MCPReasonTooLarge      // %[1]s how
+	MCPReasonNoToolName    //
+	MCPReasonListedTwice   // %[1]q the tool
+	MCPReasonNotJSONSchema // %[1]q the tool
+	MCPReasonNotObject     // %[1]q the tool, %[2]s its schema's type
 	MCPReasonFileNotJSON   // %[1]s the file, %[2]s the error
 	MCPReasonFileNoServers // %[1]s the file
 
@@ -175,6 +179,10 @@ var zhWords = [...]string{
 	"the process exited: %[1]s", "进程退出了：%[1]s", // MCPReasonExitedWhy
 	"the process exited (%[1]s): %[2]s", "进程退出了（%[1]s）：%[2]s", // MCPReasonExitedHowWhy
 	"the process was stopped (%[1]s): it sent a message larger than 16 MiB, more than Parley reads in one", "进程被停止了（%[1]s）：它发来的一条消息大于 16 MiB，超过了 Parley 一次能读的大小", // MCPReasonTooLarge
+	"a tool with no name is left out", "一个没有名字的工具被略去了", // MCPReasonNoToolName
+	"the tool %[1]q is listed twice: the first is kept", "工具 %[1]q 被列出了两次：保留第一个", // MCPReasonListedTwice
+	"the tool %[1]q is left out: its input schema is not a JSON object", "工具 %[1]q 被略去了：它的输入模式不是 JSON 对象", // MCPReasonNotJSONSchema
+	"the tool %[1]q is left out: its input schema is of type %[2]s, not an object of arguments", "工具 %[1]q 被略去了：它的输入模式的类型是 %[2]s，不是参数对象", // MCPReasonNotObject
 	`%[1]s is not valid JSON (%[2]s): it should look like {"mcpServers": {"name": {"command": "…", "args": […]}}}`, `%[1]s 不是有效的 JSON（%[2]s）：它应该像 {"mcpServers": {"name": {"command": "…", "args": […]}}}`, // MCPReasonFileNotJSON
 	`%[1]s has no "mcpServers" object: it should look like {"mcpServers": {"name": {"command": "…"}}}`, `%[1]s 没有 "mcpServers" 对象：它应该像 {"mcpServers": {"name": {"command": "…"}}}`, // MCPReasonFileNoServers
 	"Copy code", "复制代码", // CopyCode

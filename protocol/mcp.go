@@ -33,6 +33,9 @@ type MCPServer struct {
 	Restarts  int       `json:"restarts,omitempty"`
 	NextRetry int64     `json:"nextRetry,omitempty"`
 	Tools     []MCPTool `json:"tools,omitempty"`
+	// LeftOut says, a line each, which tools the server lists that the model is not offered,
+	// and why (a name listed twice, parameters that are not an object).
+	LeftOut []string `json:"leftOut,omitempty"`
 }
 
 // MCPTool is one tool of a server as the model is offered it.

@@ -90,6 +90,9 @@ func mcpParts(l protocol.MCPList) []string {
 		if s.Reason != "" {
 			out = append(out, part("mcp_why", s.Reason)...)
 		}
+		for _, why := range s.LeftOut {
+			out = append(out, part("mcp_why", why)...)
+		}
 		if s.Restarts > 0 {
 			out = append(out, part("mcp_restarts", strconv.Itoa(s.Restarts))...)
 		}

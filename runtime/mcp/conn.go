@@ -3,6 +3,7 @@ package mcp
 import (
 	"cmp"
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"log/slog"
@@ -38,6 +39,7 @@ type conn struct {
 	live       context.Context // the connection's life; cancelled with errGone when it ends
 	endLive    context.CancelCauseFunc
 	tools      []*sdk.Tool
+	leftOut    []string // why tools the server lists are not offered (offered)
 	restarts   int
 	nextRetry  time.Time
 	gen        int  // bumped by every start, so a stale watcher leaves the new one alone
@@ -70,6 +72,7 @@ func (c *conn) info() protocol.MCPServer {
 		out.NextRetry = c.nextRetry.UnixMilli()
 	}
 	if c.status == protocol.MCPReady {
+		out.LeftOut = c.leftOut
 		for _, t := range c.tools {
 			out.Tools = append(out.Tools, protocol.MCPTool{Name: c.set.names.modelName(c.e.name, t.Name), Tool: t.Name,
 				Description: t.Description, ReadOnly: t.Annotations != nil && t.Annotations.ReadOnlyHint})
@@ -139,7 +142,8 @@ func (c *conn) connect(gen int) {
 	session, err := client.Connect(ctx, transport, nil)
 	if err == nil {
 		var tools []*sdk.Tool
-		tools, err = listTools(ctx, session)
+		var leftOut []string
+		tools, leftOut, err = listTools(ctx, session)
 		if err == nil {
 			c.mu.Lock()
 			if c.gen != gen || c.closed {
@@ -149,7 +153,7 @@ func (c *conn) connect(gen int) {
 				endLive(errGone)
 				return
 			}
-			c.session, c.tools, c.live, c.endLive = session, tools, live, endLive
+			c.session, c.tools, c.leftOut, c.live, c.endLive = session, tools, leftOut, live, endLive
 			c.status, c.reason, c.readySince = protocol.MCPReady, "", m.opts.Now()
 			c.nextRetry = time.Time{}
 			c.mu.Unlock()
@@ -275,28 +279,79 @@ func (c *conn) relist(gen int) {
 	go func() {
 		ctx, cancel := context.WithTimeout(c.set.m.ctx, c.set.m.opts.Handshake)
 		defer cancel()
-		tools, err := listTools(ctx, session)
+		tools, leftOut, err := listTools(ctx, session)
 		if err != nil {
 			return
 		}
 		c.mu.Lock()
 		if c.gen == gen {
-			c.tools = tools
+			c.tools, c.leftOut = tools, leftOut
 		}
 		c.mu.Unlock()
 		c.set.names.add(c.e.name, tools)
 	}()
 }
 
-func listTools(ctx context.Context, s *sdk.ClientSession) ([]*sdk.Tool, error) {
-	var out []*sdk.Tool
+// listTools reads the server's tools: those the model can be offered, and why the others are
+// left out (offered).
+func listTools(ctx context.Context, s *sdk.ClientSession) ([]*sdk.Tool, []string, error) {
+	var all []*sdk.Tool
 	for t, err := range s.Tools(ctx, nil) {
 		if err != nil {
-			return nil, fmt.Errorf("list its tools: %w", err)
+			return nil, nil, fmt.Errorf("list its tools: %w", err)
 		}
-		out = append(out, t)
+		all = append(all, t)
 	}
-	return out, nil
+	keep, leftOut := offered(all)
+	return keep, leftOut, nil
+}
+
+// offered splits a server's tool list into the tools the model is offered and, in words, the
+// ones left out: a name listed again (the first is kept) and an input schema that is not an
+// object, whose arguments no call can give. Chat Completions endpoints refuse a request
+// naming two functions alike or one whose parameters are not an object, so one such tool
+// would fail every turn of the workspace (QA round 24).
+func offered(tools []*sdk.Tool) (keep []*sdk.Tool, leftOut []string) {
+	seen := map[string]bool{}
+	for _, t := range tools {
+		if t == nil || t.Name == "" {
+			leftOut = append(leftOut, "a tool with no name is left out")
+			continue
+		}
+		switch kind := schemaType(t.InputSchema); {
+		case seen[t.Name]:
+			leftOut = append(leftOut, fmt.Sprintf("the tool %q is listed twice: the first is kept", t.Name))
+		case kind == notJSONObject:
+			leftOut = append(leftOut, fmt.Sprintf("the tool %q is left out: its input schema is not a JSON object", t.Name))
+		case kind != "" && kind != "object":
+			leftOut = append(leftOut, fmt.Sprintf("the tool %q is left out: its input schema is of type %s, not an object of arguments", t.Name, kind))
+		default:
+			seen[t.Name] = true
+			keep = append(keep, t)
+		}
+	}
+	return keep, leftOut
+}
+
+// notJSONObject is schemaType's word for a schema that is not a JSON object.
+const notJSONObject = "-"
+
+// schemaType is the "type" of an input schema as JSON: "" when it has none (read as an
+// object, as Defs offers one), "object", or else its type as JSON ("array", ["object","null"]).
+func schemaType(schema any) string {
+	var s struct {
+		Type json.RawMessage `json:"type"`
+	}
+	raw, err := json.Marshal(schema)
+	if err != nil || json.Unmarshal(raw, &s) != nil {
+		return notJSONObject
+	}
+	switch t := strings.TrimSpace(string(s.Type)); t {
+	case "", "null", `"object"`:
+		return strings.Trim(t, `"`)
+	default:
+		return t
+	}
 }
 
 // startFailure words why a server did not become ready.

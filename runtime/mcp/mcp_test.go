@@ -15,6 +15,7 @@ import (
 	"testing"
 	"time"
 
+	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
@@ -343,6 +344,43 @@ func TestToolNames(t *testing.T) {
 	ref, ok := n.lookup(b)
 	assert.True(t, ok)
 	assert.Equal(t, toolRef{"a_b", "t"}, ref)
+}
+
+// TestOfferedTools: what of a server's tool list the model is offered, and the words for what
+// is left out (QA round 24: a server listing a name twice, or a tool taking an array, was
+// passed on, and endpoints refuse such a request: every turn of the workspace would fail).
+func TestOfferedTools(t *testing.T) {
+	tool := func(name string, schema any) *sdk.Tool { return &sdk.Tool{Name: name, InputSchema: schema} }
+	object := map[string]any{"type": "object", "properties": map[string]any{}}
+	cases := []struct {
+		name    string
+		tools   []*sdk.Tool
+		keep    []string
+		leftOut []string
+	}{
+		{"all fine", []*sdk.Tool{tool("a", object), tool("b", nil), tool("c", map[string]any{"properties": map[string]any{}})},
+			[]string{"a", "b", "c"}, nil},
+		{"a name listed twice", []*sdk.Tool{tool("dup", object), tool("x", object), tool("dup", map[string]any{"type": "object", "title": "second"})},
+			[]string{"dup", "x"}, []string{`the tool "dup" is listed twice: the first is kept`}},
+		{"parameters that are not an object", []*sdk.Tool{tool("arr", map[string]any{"type": "array", "items": 42}), tool("ok", object), tool("both", map[string]any{"type": []string{"object", "null"}})},
+			[]string{"ok"}, []string{`the tool "arr" is left out: its input schema is of type "array", not an object of arguments`,
+				`the tool "both" is left out: its input schema is of type ["object","null"], not an object of arguments`}},
+		{"a schema that is not a JSON object", []*sdk.Tool{tool("s", "object")},
+			nil, []string{`the tool "s" is left out: its input schema is not a JSON object`}},
+		{"no name", []*sdk.Tool{tool("", object), nil, tool("n", object)},
+			[]string{"n"}, []string{"a tool with no name is left out", "a tool with no name is left out"}},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			keep, leftOut := offered(c.tools)
+			var names []string
+			for _, k := range keep {
+				names = append(names, k.Name)
+			}
+			assert.Equal(t, c.keep, names)
+			assert.Equal(t, c.leftOut, leftOut)
+		})
+	}
 }
 
 // A server killed (SIGKILL) while a call runs: the call's result says so, and the server

@@ -9,6 +9,8 @@ import (
 	"testing"
 	"time"
 
+	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
+
 	"parley/i18n"
 	"parley/internal/testkit"
 )
@@ -39,6 +41,8 @@ func TestReasonsInTheLocale(t *testing.T) {
 		crashReason(false, "", context.Canceled),
 		crashReason(true, "signal: terminated", errors.New("inbound JSON-RPC frame exceeded the configured maximum line length")),
 	}
+	_, leftOut := offered([]*sdk.Tool{{Name: "t"}, {Name: "t"}, {}, {Name: "a", InputSchema: map[string]any{"type": "array"}}, {Name: "s", InputSchema: "x"}})
+	reasons = append(reasons, leftOut...)
 	entries, err := readFile(filepath.Join(dir, "servers.json"))
 	if err != nil || len(entries) != 4 {
 		t.Fatalf("%v %v", entries, err)
