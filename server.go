@@ -482,16 +482,25 @@ func urlSecret(raw string) (shown string, secret bool) {
 	return u.Redacted(), secret
 }
 
-// looksLikeKey says a URL path segment is shaped like a well-known API key: a key's prefix
-// and at least 16 more characters.
+// looksLikeKey says a URL path segment holds something shaped like a well-known API key: a
+// key's prefix and at least 16 more characters, alone or after a separator a path may carry
+// parameters with (";key=…", ",…"; QA round 24 found "/v1;sk-…" taken).
 func looksLikeKey(seg string) bool {
-	for _, prefix := range []string{"sk-", "sk_", "ghp_", "github_pat_", "xoxb-", "xoxp-", "glpat-", "AKIA"} {
-		if strings.HasPrefix(seg, prefix) && len(seg) >= len(prefix)+16 {
-			return true
+	for _, part := range strings.FieldsFunc(seg, func(r rune) bool { return strings.ContainsRune(";,=:", r) }) {
+		for _, prefix := range keyPrefixes {
+			if strings.HasPrefix(part, prefix) && len(part) >= len(prefix)+16 {
+				return true
+			}
 		}
 	}
 	return false
 }
+
+// keyPrefixes begin the API keys of well-known services: OpenAI's and Anthropic's sk-,
+// GitHub's, Slack's, GitLab's, AWS's, Google's AIza and ya29., Hugging Face's hf_, Groq's
+// gsk_, xAI's, Perplexity's, Replicate's.
+var keyPrefixes = []string{"sk-", "sk_", "ghp_", "gho_", "github_pat_", "xoxb-", "xoxp-", "glpat-", "AKIA", "ASIA",
+	"AIza", "ya29.", "hf_", "gsk_", "xai-", "pplx-", "r8_"}
 
 // webFolder is where the page's files are: web/ in the current folder, as `make run` runs
 // it; else the one beside the folder the binary is in (bin/parley's ../web), so that the

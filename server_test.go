@@ -45,11 +45,17 @@ func TestNoSecretsInURLFlags(t *testing.T) {
 		// QA round 23: a key in the fragment or as a path segment.
 		{[]string{"-model", "m", "-model-url", "http://127.0.0.1:1/v1#sk-secret"}, "PARLEY_MODEL_URL"},
 		{[]string{"-model", "m", "-model-url", "http://127.0.0.1:1/v1/sk-secretabcdefghijklmnop"}, "PARLEY_MODEL_URL"},
+		// QA round 24: after a path's parameter separator, and other services' keys.
+		{[]string{"-model", "m", "-model-url", "http://127.0.0.1:1/v1;sk-secretabcdefghijklmnop"}, "PARLEY_MODEL_URL"},
+		{[]string{"-model", "m", "-model-url", "http://127.0.0.1:1/v1;key=AIzaSyA-secretabcdefghijklmnopqrstuv"}, "PARLEY_MODEL_URL"},
+		{[]string{"-model", "m", "-model-url", "http://127.0.0.1:1/hf_secretabcdefghijklmnop/v1"}, "PARLEY_MODEL_URL"},
+		{[]string{"-model", "m", "-model-url", "http://127.0.0.1:1/openai/gsk_secretabcdefghijklmnop/v1"}, "PARLEY_MODEL_URL"},
 	} {
 		_, err := parseConfig(c.args, getenv, io.Discard)
 		require.ErrorContains(t, err, c.says, c.args)
 		require.ErrorContains(t, err, "shows in ps", c.args)
 		require.NotContains(t, err.Error(), "secret@", "the secret is hidden: %v", err)
+		require.NotContains(t, err.Error(), "secretabc", "the secret is hidden: %v", err)
 		require.NotContains(t, err.Error(), "sk-secret", "the secret is hidden: %v", err)
 	}
 	// From the environment, and without secrets, they are taken.
