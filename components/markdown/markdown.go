@@ -99,14 +99,12 @@ func block(n md.Node, tight bool) app.UI {
 	return app.Span().Body(inlines([]md.Node{n})...)
 }
 
+// heading is a message's heading one level down: the page's own h1 is its title, and a reply's
+// "# Plan" read as a second page title to a screen reader (QA round 24). Its size is its
+// Markdown level's (md-h1…).
 func heading(level int, body []app.UI) app.UI {
-	switch level {
-	case 1:
-		return app.H1().Body(body...)
-	case 2:
-		return app.H2().Body(body...)
-	}
-	return app.Elem("h" + strconv.Itoa(min(level, 6))).Body(body...)
+	level = min(max(level, 1), 6)
+	return app.Elem("h"+strconv.Itoa(min(level+1, 6))).Class("md-h"+strconv.Itoa(level)).Body(body...)
 }
 
 // table draws a table inside a scroller, so a wide one scrolls instead of widening the bubble.

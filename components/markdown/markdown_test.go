@@ -50,7 +50,7 @@ func TestRender(t *testing.T) {
 	tests := []struct{ name, in, want string }{
 		{"paragraphs", "a *b* **c** `d` ~~e~~\n\nnext", `<p>a<em>b</em><strong>c</strong><code>d</code><del>e</del></p></div><div class="md-block" dir="auto"><p>next</p>`},
 		{"break", "a  \nb", `<p>a<br>b</p>`},
-		{"headings", "# A\n### C", `<h1>A</h1><h3>C</h3>`},
+		{"headings a level down (the page title is the h1)", "# A\n### C\n###### F", `<h2 class="md-h1">A</h2><h4 class="md-h3">C</h4><h6 class="md-h6">F</h6>`},
 		{"code block", "```go\nx < y\n```", `<div class="md-code" dir="ltr"><div class="md-code-bar"><span class="md-code-lang">go</span><button aria-label="Copy code" class="md-copy" type="button">Copy</button><span aria-live="polite" class="sr-only"></span></div><pre><code class="language-go">x &lt; y</code></pre></div>`},
 		{"code block without language", "    x", `<pre><code>x</code></pre>`},
 		{"tight list", "- a\n- b\n  1. c", `<ul><li><span>a</span></li><li><span>b</span><ol><li><span>c</span></li></ol></li></ul>`},
