@@ -1,7 +1,6 @@
 package components
 
 import (
-	"cmp"
 	"context"
 	"encoding/json"
 	"errors"
@@ -528,7 +527,11 @@ func (p *ApprovalsPage) Render() app.UI {
 			// words is not read out (QA round 22: a revoke said nothing).
 			app.Div().Class("notice-slot").Role("status").Body(
 				app.If(p.notice != "" || p.said != "", func() app.UI {
-					return app.Div().Class("notice").Text(cmp.Or(p.notice, p.said))
+					if p.notice == "" {
+						// What an answer did is no problem: it is not drawn as one (QA round 24).
+						return app.Div().Class("notice said").Text(p.said)
+					}
+					return app.Div().Class("notice").Text(p.notice)
 				}),
 			),
 			app.Div().Class("approvals-body").ID("approvals-panel").Role("tabpanel").Aria("labelledby", "tab-"+p.tab).Body(p.renderTab()),
