@@ -7,6 +7,7 @@ package components
 
 import (
 	"encoding/json"
+	"time"
 
 	"github.com/maxence-charriere/go-app/v10/pkg/app"
 
@@ -38,10 +39,14 @@ type NotifySwitch struct {
 	onNote app.Func
 	onGone app.Func // a notified decision was answered, here or elsewhere
 	onLink app.Func // marks the page while the stream is open (what a test waits on)
+	// ctx is the switch's own, from OnMount: a button's goes with the button, and what it
+	// defers with it (keepFocus).
+	ctx app.Context
 }
 
 // OnMount reads the permission; it never asks for it.
 func (n *NotifySwitch) OnMount(ctx app.Context) {
+	n.ctx = ctx
 	relabel(ctx)
 	n.refresh(ctx)
 }
@@ -85,6 +90,7 @@ func (n *NotifySwitch) turnOn(ctx app.Context, e app.Event) {
 		done.Release()
 		ctx.Dispatch(func(ctx app.Context) {
 			n.refresh(ctx)
+			n.keepFocus()
 			if n.state == notifyOn {
 				subscribePush(ctx)
 			}
@@ -98,7 +104,39 @@ func (n *NotifySwitch) turnOn(ctx app.Context, e app.Event) {
 func (n *NotifySwitch) turnOff(ctx app.Context, e app.Event) {
 	storageSet(keyNotify, "off")
 	n.refresh(ctx)
+	n.keepFocus()
 	unsubscribePush(ctx)
+}
+
+// keepFocus gives the focus to what takes the place of the button the person pressed (the
+// other button, or the words that say notifications are blocked): the button goes with the
+// next render, and the focus fell to the page's body with it (QA round 24). It waits for
+// that render a few frames at most; a person who moved the focus elsewhere keeps it there.
+func (n *NotifySwitch) keepFocus() {
+	doc := app.Window().Get("document")
+	pressed := doc.Get("activeElement")
+	if !pressed.Truthy() || !pressed.Call("closest", ".notify-switch").Truthy() {
+		return
+	}
+	var look func(ctx app.Context, left int)
+	look = func(ctx app.Context, left int) {
+		if pressed.Get("isConnected").Bool() {
+			if left > 0 { // not drawn again yet
+				ctx.After(35*time.Millisecond, func(ctx app.Context) { look(ctx, left-1) }) // a frame at 30 fps
+			}
+			return
+		}
+		if active := doc.Get("activeElement"); active.Truthy() && !active.Equal(doc.Get("body")) {
+			return
+		}
+		for _, sel := range []string{".notify-switch button", ".notify-switch .notify-state"} {
+			if el := doc.Call("querySelector", sel); el.Truthy() {
+				el.Call("focus")
+				return
+			}
+		}
+	}
+	n.ctx.Defer(func(ctx app.Context) { look(ctx, 10) })
 }
 
 func (n *NotifySwitch) listen(ctx app.Context) {
@@ -168,7 +206,7 @@ func (n *NotifySwitch) Render() app.UI {
 			app.Button().Class("notify-off link-retry").Text(tr(i18n.NotifyOff)).OnClick(n.turnOff),
 		)
 	case notifyDenied:
-		return box.Body(app.Span().Class("notify-state").Text(tr(i18n.NotifyBlocked)))
+		return box.Body(app.Span().Class("notify-state").TabIndex(-1).Text(tr(i18n.NotifyBlocked)))
 	}
 	return box
 }

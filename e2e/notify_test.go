@@ -78,6 +78,9 @@ func TestNotifications(t *testing.T) {
 	do(t, ctx, 20*time.Second, chromedp.Click(chromedp.CSS(`.notify-on`)),
 		waitJS(notifyLive))
 	require.True(t, evalBool(t, ctx, `document.hasFocus() && document.visibilityState === 'visible'`))
+	// The button pressed went with the render: the focus is on the one that took its place,
+	// not on the page's body (QA round 24).
+	do(t, ctx, 5*time.Second, waitJS(`document.activeElement === document.querySelector('.notify-off')`))
 
 	// Asked in the thread on screen: claimed, never notified.
 	sendAPI(t, srv, here, `/script confirm('Seen right here?')`)
@@ -112,7 +115,8 @@ func TestNotifications(t *testing.T) {
 
 	// Turned off on this device: the stream closes and the switch offers to turn it on.
 	do(t, ctx, 10*time.Second, chromedp.Click(chromedp.CSS(`.notify-off`)),
-		waitJS(`!!document.querySelector('.notify-on') && !(document.documentElement.hasAttribute('data-notify-live'))`))
+		waitJS(`!!document.querySelector('.notify-on') && !(document.documentElement.hasAttribute('data-notify-live'))`),
+		waitJS(`document.activeElement === document.querySelector('.notify-on')`))
 	require.Equal(t, "off", evalString(t, ctx, `localStorage.getItem('parley.notify')`))
 }
 
