@@ -3,6 +3,7 @@ package composer
 import (
 	"cmp"
 	"slices"
+	"strings"
 	"time"
 	"unicode/utf8"
 
@@ -366,8 +367,12 @@ func (m *Machine) key(k Key) []Effect {
 		// pressed a choice). The person moves in with Tab or a click when they are ready.
 		// Backspace and Delete there are the writer's too: they take back what the letters
 		// put in the draft (QA round 14 #5: the letters went in, Backspace went nowhere).
-		if m.showing() && !m.focused {
-			m.focused = true // the focus is the writer's
+		if m.showing() && !m.focused && strings.TrimSpace(k.Key) != "" {
+			// The focus is the writer's. A Space alone is no writing yet: pressed on the dialog
+			// after an answer (a second press of the key that gave it), it made the person a
+			// writer, and the next question never took the focus (QA round 24). It still goes
+			// to the draft: no key is dropped.
+			m.focused = true
 		}
 		if erase != 0 {
 			return []Effect{ToDraft{Erase: erase}}

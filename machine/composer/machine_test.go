@@ -825,6 +825,8 @@ func TestFocus(t *testing.T) {
 		{"landed over an unsent draft: the writer keeps the focus", []Event{shown, Covering{}, Tick{at(400)}}, nil},
 		{"even after a long pause", []Event{shown, Covering{}, Tick{at(400)}, Tick{at(5000)}}, nil},
 		{"and the Space after the pause is the draft's", []Event{shown, Covering{}, Tick{at(1400)}, Key{Key: " ", On: OnMode, At: at(1500)}}, []Effect{ToDraft{Text: " "}}},
+		{"a Space alone is the draft's, but no writing: the field after the delay", []Event{shown, Key{Key: " ", On: OnMode, At: at(220)}, Tick{at(1000)}}, []Effect{FocusField{}}},
+		{"a Space then a letter is writing", []Event{shown, Key{Key: " ", On: OnMode, At: at(220)}, Key{Key: "o", On: OnMode, At: at(400)}, Tick{at(1000)}}, nil},
 		{"covering with nothing shown does nothing", []Event{Covering{}}, nil},
 		{"the next decision, with the draft gone, takes the focus after its delay", []Event{shown, Covering{}, Asked{ask("q2"), at(0)}, Ended{ID: "q1", At: at(1000)}, Tick{at(2000)}}, []Effect{FocusField{}}},
 		{"letters typed inside are the field's, no draft", []Event{shown, Tick{at(400)}, Key{Key: "a", On: OnMode, At: at(500)}}, []Effect{ToDraft{Text: "a"}}},
