@@ -14,6 +14,7 @@ import (
 	"github.com/chromedp/cdproto/emulation"
 	"github.com/chromedp/cdproto/input"
 	"github.com/chromedp/chromedp"
+	"github.com/chromedp/chromedp/kb"
 	"github.com/stretchr/testify/require"
 
 	"parley/app/api"
@@ -1047,6 +1048,10 @@ func TestQuestionWordsComeBackWhenItEndsElsewhere(t *testing.T) {
 	require.NoError(t, err)
 	do(t, ctx, 20*time.Second, waitJS(modeGone), waitDraft("Grace Hopper"))
 	require.Contains(t, noticeText(t, ctx), "They are back in the box below")
+	// Deleted rather than sent: the notice goes with them (QA round 24: it stayed on, over
+	// later decisions).
+	do(t, ctx, 10*time.Second, js(`document.querySelector('#composer-input').select()`), chromedp.KeyEvent(kb.Backspace),
+		waitDraft(""), waitJS(`!document.querySelector('.notice-slot').innerText.includes('They are back in the box below')`))
 }
 
 // TestTheEnterMeantForAnAnswerDoesNotSendItsWords: a question answered in another tab while

@@ -117,6 +117,10 @@ func (b *Bar) OnMount(ctx app.Context) {
 	ctx.Handle(ActionHandBack, func(ctx app.Context, a app.Action) {
 		if restore(ctx, a) {
 			b.sh.handback.Give(time.Now())
+			// Its notice ("They are back in the box below") goes once the box is emptied, as
+			// the bar's own notices of text put back do: it stayed over later decisions (QA
+			// round 24).
+			b.sh.cur.noticed = true
 		}
 	})
 	ctx.Handle(ActionCarryDraft, func(ctx app.Context, a app.Action) {

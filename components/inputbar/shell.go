@@ -87,8 +87,8 @@ type scope struct {
 	savedRev uint64
 	cancels  map[input.AttemptID]context.CancelFunc
 	lastErr  error // the send's error while its settlement is applied
-	// noticed says the last notice spoke of the text it put back in the box: it is taken
-	// back once the box is emptied.
+	// noticed says the last notice spoke of the text put back in the box (the bar's own, or a
+	// decision's words handed back): it is taken back once the box is emptied.
 	noticed bool
 }
 
