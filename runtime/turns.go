@@ -323,10 +323,9 @@ func (r *Runtime) resumable(session string, st turn.State) (bool, []protocol.Dec
 }
 
 // resume takes over an agent turn whose runtime went away while it waited on decisions (or
-// on answers nobody acted on): a
-// turn.started naming the turn it continues, stored only if the turn subject still ends at
-// the old one (so one runtime takes it), then the agent runs again with Resume set and
-// waits for the same decisions.
+// on answers nobody acted on): a turn.started naming the turn it continues, stored only if
+// the turn subject still ends at the old one (so one runtime takes it), then the agent runs
+// again with Resume set and waits for the same decisions.
 func (r *Runtime) resume(session string, rn *runner, st turn.State, pending []protocol.Decision) {
 	started := st.Started
 	started.Owner, started.Resumes = r.owner, st.Turn()
