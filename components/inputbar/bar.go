@@ -101,7 +101,7 @@ func (b *Bar) OnMount(ctx app.Context) {
 	ctx.Handle(locale.ActionChanged, func(ctx app.Context, a app.Action) {
 		ctx.Update() // the hint, the buttons' words; the textarea and its draft stay
 	})
-	restore := func(ctx app.Context, a app.Action) bool {
+	restore := func(a app.Action) bool {
 		text, ok := a.Value.(string)
 		if !ok || text == "" || b.sh == nil || b.sh.cur == nil {
 			return false
@@ -113,9 +113,9 @@ func (b *Bar) OnMount(ctx app.Context) {
 		b.sh.ta.Call("focus")
 		return true
 	}
-	ctx.Handle(ActionRestoreDraft, func(ctx app.Context, a app.Action) { restore(ctx, a) })
+	ctx.Handle(ActionRestoreDraft, func(ctx app.Context, a app.Action) { restore(a) })
 	ctx.Handle(ActionHandBack, func(ctx app.Context, a app.Action) {
-		if restore(ctx, a) {
+		if restore(a) {
 			b.sh.handback.Give(time.Now())
 			// Its notice ("They are back in the box below") goes once the box is emptied, as
 			// the bar's own notices of text put back do: it stayed over later decisions (QA
