@@ -82,7 +82,7 @@ func TestOnlyTheAgentsOwnTextIsMarkdown(t *testing.T) {
 func TestAStreamingMessageDrawsItsFinishedChunksAsMarkdown(t *testing.T) {
 	m := store.Message{Role: store.RoleAgent, Status: store.StatusStreaming, Stream: "4-1", Text: "# Plan\n\nI will **read** the"}
 	html := viewtest.Render(t, &MessageItem{Message: m})
-	assert.Contains(t, html, ">Plan</h1>", "the finished chunk is Markdown")
+	assert.Contains(t, html, `<h2 class="md-h1">Plan</h2>`, "the finished chunk is Markdown (a heading a level down)")
 	assert.NotContains(t, html, "# Plan")
 	assert.NotContains(t, html, "<strong>")
 	attrs, tail := streamTailOf(t, html)
