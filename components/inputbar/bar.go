@@ -101,22 +101,23 @@ func (b *Bar) OnMount(ctx app.Context) {
 	ctx.Handle(locale.ActionChanged, func(ctx app.Context, a app.Action) {
 		ctx.Update() // the hint, the buttons' words; the textarea and its draft stay
 	})
-	restore := func(a app.Action) bool {
+	restore := func(a app.Action) (string, bool) {
 		text, ok := a.Value.(string)
 		if !ok || text == "" || b.sh == nil || b.sh.cur == nil {
-			return false
+			return "", false
 		}
+		put := text
 		if b.sh.cur.m.Len() > 0 {
-			text = "\n" + text
+			put = "\n" + text
 		}
-		b.sh.appendText(text)
+		b.sh.appendText(put)
 		b.sh.ta.Call("focus")
-		return true
+		return text, true
 	}
 	ctx.Handle(ActionRestoreDraft, func(ctx app.Context, a app.Action) { restore(a) })
 	ctx.Handle(ActionHandBack, func(ctx app.Context, a app.Action) {
-		if restore(a) {
-			b.sh.handback.Give(time.Now())
+		if words, ok := restore(a); ok {
+			b.sh.handback.Give(time.Now(), words)
 			// Its notice ("They are back in the box below") goes once the box is emptied, as
 			// the bar's own notices of text put back do: it stayed over later decisions (QA
 			// round 24).

@@ -90,12 +90,12 @@ func (sh *shell) keyDown(e app.Event) {
 			return
 		}
 		e.PreventDefault()
-		if !handedBack { // else meant for the question that ended (input.Handback)
+		if !(handedBack && sh.handback.Holds(sc.m.Draft())) { // else meant for the question that ended
 			sh.submit(sc, input.Queue)
 		}
 	case barSteer:
 		e.PreventDefault()
-		if !handedBack {
+		if !(handedBack && sh.handback.Holds(sc.m.Draft())) {
 			sh.submit(sc, input.Steer)
 		}
 	case barRelease:

@@ -104,7 +104,7 @@ func block(n md.Node, tight bool) app.UI {
 // Markdown level's (md-h1…).
 func heading(level int, body []app.UI) app.UI {
 	level = min(max(level, 1), 6)
-	return app.Elem("h"+strconv.Itoa(min(level+1, 6))).Class("md-h"+strconv.Itoa(level)).Body(body...)
+	return app.Elem("h" + strconv.Itoa(min(level+1, 6))).Class("md-h" + strconv.Itoa(level)).Body(body...)
 }
 
 // table draws a table inside a scroller, so a wide one scrolls instead of widening the bubble.

@@ -5,6 +5,7 @@ import (
 	"time"
 
 	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
 )
 
 // TestHandback: which keys after the words came back find the hold on. A key is given as its
@@ -33,7 +34,7 @@ func TestHandback(t *testing.T) {
 			var h Handback
 			at := time.Unix(1000, 0)
 			if c.given {
-				h.Give(at)
+				h.Give(at, "Lond")
 			}
 			var got []bool
 			for _, gap := range c.gaps {
@@ -49,8 +50,24 @@ func TestHandback(t *testing.T) {
 func TestHandbackGivenAgain(t *testing.T) {
 	var h Handback
 	at := time.Unix(1000, 0)
-	h.Give(at)
+	h.Give(at, "Lond")
 	assert.False(t, h.Key(at.Add(2*HandbackPause)))
-	h.Give(at.Add(3 * HandbackPause))
+	h.Give(at.Add(3*HandbackPause), "Lond")
 	assert.True(t, h.Key(at.Add(3*HandbackPause+100*time.Millisecond)))
+}
+
+// TestHandbackHoldsOnlyItsWords: an Enter is held while the box still holds the words handed
+// back; written over (the person put something else there), the Enter is theirs.
+func TestHandbackHoldsOnlyItsWords(t *testing.T) {
+	var h Handback
+	at := time.Unix(1000, 0)
+	assert.False(t, h.Holds("anything"), "nothing handed back")
+	h.Give(at, "Lond")
+	require.True(t, h.Key(at.Add(200*time.Millisecond)))
+	assert.True(t, h.Holds("London"))
+	assert.True(t, h.Holds("my draft\nLondon"), "after a draft")
+	assert.False(t, h.Holds("/script run_batch(…)"), "written over")
+	assert.False(t, h.Holds(""))
+	require.False(t, h.Key(at.Add(200*time.Millisecond+HandbackPause)))
+	assert.False(t, h.Holds("London"), "after a pause")
 }
