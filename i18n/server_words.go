@@ -49,6 +49,7 @@ const (
 	ModelRefusedKey  // %[1]s url, %[2]s status
 	ModelRateLimited // %[1]s url
 	ModelRateWait    // %[1]s url, %[2]s seconds
+	ModelBusyWait    // %[1]s url, %[2]s seconds
 	ModelNotFound    // %[1]s url, %[2]s model
 	ModelFailed5xx   // %[1]s url, %[2]s status
 	ModelRefused     // %[1]s url, %[2]s status
@@ -121,6 +122,7 @@ var serverWords = [...]string{
 	"model_refused_key", "The model server at %[1]s refused the request (%[2]s): check the key in PARLEY_MODEL_KEY or OPENAI_API_KEY.", "%[1]s 的模型服务器拒绝了请求（%[2]s）：请检查 PARLEY_MODEL_KEY 或 OPENAI_API_KEY 中的密钥。", // ModelRefusedKey
 	"model_rate_limited", "The model server at %[1]s is rate-limiting requests (429). Wait a moment and send your prompt again.", "%[1]s 的模型服务器正在限流（429）。稍等片刻再发送提示。", // ModelRateLimited
 	"model_rate_wait", "The model server at %[1]s is rate-limiting requests (429) and asked to wait %[2]s s: the prompt goes again then, on its own.", "%[1]s 的模型服务器正在限流（429），要求等待 %[2]s 秒：届时会自动重新发送这条提示。", // ModelRateWait
+	"model_busy_wait", "The model server at %[1]s is unavailable for now (503) and asked to wait %[2]s s: the prompt goes again then, on its own.", "%[1]s 的模型服务器暂时不可用（503），要求等待 %[2]s 秒：届时会自动重新发送这条提示。", // ModelBusyWait
 	"model_not_found", "The model server at %[1]s has no model %[2]q or no Chat Completions endpoint there (404): check -model and -model-url (it usually ends in /v1).", "%[1]s 的模型服务器没有模型 %[2]q，或那里没有 Chat Completions 接口（404）：请检查 -model 和 -model-url（通常以 /v1 结尾）。", // ModelNotFound
 	"model_failed_5xx", "The model server at %[1]s failed (%[2]s). Send your prompt again to retry.", "%[1]s 的模型服务器出错了（%[2]s）。再次发送提示即可重试。", // ModelFailed5xx
 	"model_refused", "The model server at %[1]s refused the request (%[2]s).", "%[1]s 的模型服务器拒绝了请求（%[2]s）。", // ModelRefused

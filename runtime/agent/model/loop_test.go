@@ -482,6 +482,30 @@ func TestA429IsWaitedOutOnceBeforeTheStream(t *testing.T) {
 	}
 }
 
+// TestA503ThatSaysWhenIsWaitedOut: a 503 with Retry-After (a server loading its model) is
+// waited out once, as a 429 is, and said as what it is; one without it is a failure to send
+// again (QA round 24).
+func TestA503ThatSaysWhenIsWaitedOut(t *testing.T) {
+	srv := newFakeServer(t,
+		reply{status: 503, header: map[string]string{"Retry-After": "2"}, body: `{"error":{"message":"loading the model"}}`},
+		text("Loaded."))
+	evs := newEnv(t, srv).prompt("hi")
+	assert.Equal(t, []string{"Loaded."}, messages(t, evs, ""))
+	notes := messages(t, evs, protocol.FromParley)
+	require.Len(t, notes, 1)
+	assert.Contains(t, notes[0], "unavailable for now (503) and asked to wait 2 s")
+	at := srv.times()
+	require.Len(t, at, 2)
+	assert.GreaterOrEqual(t, at[1].Sub(at[0]), 1900*time.Millisecond, "it waited as asked")
+
+	srv = newFakeServer(t, reply{status: 503, body: `{"error":{"message":"down"}}`})
+	evs = newEnv(t, srv).prompt("hi")
+	notes = messages(t, evs, protocol.FromParley)
+	require.Len(t, notes, 1)
+	assert.Contains(t, notes[0], "failed (503)")
+	assert.Len(t, srv.requestsSoFar(), 1, "no Retry-After: not asked again")
+}
+
 func TestA429AfterAToolRanIsNotRetried(t *testing.T) {
 	srv := newFakeServer(t,
 		calls("index", call{"l", "list_files", `{}`}),

@@ -312,14 +312,20 @@ func (a *Agent) generate(ctx context.Context, model string, msgs []openai.ChatCo
 		StreamOptions: &openai.StreamOptions{IncludeUsage: true},
 	}
 	stream, err := client.CreateChatCompletionStream(sctx, req)
-	if err != nil && status(err) == http.StatusTooManyRequests {
+	// A 429, or a 503 that says when to come back (Retry-After: a server loading its model, or
+	// shedding load), is waited out once.
+	if code := status(err); err != nil && (code == http.StatusTooManyRequests || code == http.StatusServiceUnavailable) {
 		if wait, ok := doer.retryAfter(a.cfg.Now()); ok && (wait > a.cfg.MaxRetryAfter || !mayRetry) {
 			err = askedWait{err, wait}
 		} else if ok && mayRetry {
 			if wait >= sayWaitFrom {
 				// Up to half a minute with nothing moving reads as a hang: say why, and when.
 				secs := strconv.Itoa(int((wait + time.Second - 1) / time.Second))
-				if err := a.say(ctx, tools, phrase("model_rate_wait", a.cfg.URL, secs)); err != nil {
+				said := phrase("model_rate_wait", a.cfg.URL, secs)
+				if code == http.StatusServiceUnavailable {
+					said = phrase("model_busy_wait", a.cfg.URL, secs)
+				}
+				if err := a.say(ctx, tools, said); err != nil {
 					return step{}, err
 				}
 			}
