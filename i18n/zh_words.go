@@ -46,6 +46,7 @@ const (
 	MCPReasonExitedWhy     // %[1]s the error
 	MCPReasonExitedHowWhy  // %[1]s how, %[2]s the error
 	MCPReasonTooLarge      // %[1]s how
+	MCPReasonNotJSONRPC    // %[1]s how, %[2]s the error
 	MCPReasonNoToolName    //
 	MCPReasonListedTwice   // %[1]q the tool
 	MCPReasonNotJSONSchema // %[1]q the tool
@@ -179,6 +180,7 @@ var zhWords = [...]string{
 	"the process exited: %[1]s", "进程退出了：%[1]s", // MCPReasonExitedWhy
 	"the process exited (%[1]s): %[2]s", "进程退出了（%[1]s）：%[2]s", // MCPReasonExitedHowWhy
 	"the process was stopped (%[1]s): it sent a message larger than 16 MiB, more than Parley reads in one", "进程被停止了（%[1]s）：它发来的一条消息大于 16 MiB，超过了 Parley 一次能读的大小", // MCPReasonTooLarge
+	"the process was stopped (%[1]s): it wrote a line that is not JSON-RPC on its standard output (%[2]s); a server logs to its standard error", "进程被停止了（%[1]s）：它在标准输出上写了一行不是 JSON-RPC 的内容（%[2]s）；服务器应把日志写到标准错误", // MCPReasonNotJSONRPC
 	"a tool with no name is left out", "一个没有名字的工具被略去了", // MCPReasonNoToolName
 	"the tool %[1]q is listed twice: the first is kept", "工具 %[1]q 被列出了两次：保留第一个", // MCPReasonListedTwice
 	"the tool %[1]q is left out: its input schema is not a JSON object", "工具 %[1]q 被略去了：它的输入模式不是 JSON 对象", // MCPReasonNotJSONSchema

@@ -393,6 +393,13 @@ func crashReason(stdio bool, exit string, err error) string {
 		// can act on, not the SDK's (QA round 23).
 		return fmt.Sprintf("the process was stopped (%s): it sent a message larger than 16 MiB, more than Parley reads in one", cmp.Or(exit, "killed"))
 	}
+	var syntax *json.SyntaxError
+	if stdio && errors.As(err, &syntax) {
+		// A line on its standard output that is not JSON-RPC (a stray print): the SDK ends
+		// the connection, and the server is restarted. It did not exit on its own, as "the
+		// process exited" said (QA round 24).
+		return fmt.Sprintf("the process was stopped (%s): it wrote a line that is not JSON-RPC on its standard output (%s); a server logs to its standard error", cmp.Or(exit, "killed"), err.Error())
+	}
 	reason := "its connection ended"
 	if stdio {
 		reason = "the process exited"

@@ -315,6 +315,26 @@ func TestCrashDuringACallAndRestart(t *testing.T) {
 	assert.Contains(t, res.Text, "echo: back")
 }
 
+// TestAStrayPrintIsSaid: a stdio server that prints a line that is not JSON-RPC is stopped
+// and restarted (the SDK cannot read on), and its reason says so rather than "the process
+// exited" (QA round 24).
+func TestAStrayPrintIsSaid(t *testing.T) {
+	s := testSet(t, Options{Backoff: func(int) time.Duration { return 2 * time.Second }})
+	ft := &fakeTools{}
+	_, res, err := run(t, s, ft, context.Background(), "mcp__test__stray", `{}`)
+	require.NoError(t, err)
+	assert.True(t, res.Error)
+	var reason string
+	require.Eventually(t, func() bool {
+		srv := server(s.List(), "test")
+		reason = srv.Reason
+		return srv.Status == protocol.MCPCrashed
+	}, 10*time.Second, 20*time.Millisecond, "stopped")
+	assert.Contains(t, reason, "the process was stopped")
+	assert.Contains(t, reason, "it wrote a line that is not JSON-RPC on its standard output")
+	assert.NotContains(t, reason, "exited")
+}
+
 func TestReconnectAndClose(t *testing.T) {
 	dir := mcpserver.Workspace(t, map[string]any{"test": mcpserver.Self(t, "stdio")})
 	m := New(Options{})

@@ -2,6 +2,7 @@ package mcp
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"os/exec"
 	"path/filepath"
@@ -40,6 +41,7 @@ func TestReasonsInTheLocale(t *testing.T) {
 		crashReason(false, "", errors.New("EOF")),
 		crashReason(false, "", context.Canceled),
 		crashReason(true, "signal: terminated", errors.New("inbound JSON-RPC frame exceeded the configured maximum line length")),
+		crashReason(true, "exit status 0", json.Unmarshal([]byte("hello"), new(any))),
 	}
 	_, leftOut := offered([]*sdk.Tool{{Name: "t"}, {Name: "t"}, {}, {Name: "a", InputSchema: map[string]any{"type": "array"}}, {Name: "s", InputSchema: "x"}})
 	reasons = append(reasons, leftOut...)

@@ -180,6 +180,12 @@ func New() *mcp.Server {
 		func(context.Context, *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
 			return text("cancelled=" + strconv.FormatInt(cancelled.Load(), 10)), nil
 		})
+	s.AddTool(&mcp.Tool{Name: "stray", Description: "Print a line that is not JSON-RPC on standard output.", InputSchema: json.RawMessage(`{"type":"object"}`)},
+		func(context.Context, *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+			fmt.Println("hello from a stray print")
+			time.Sleep(time.Second) // the connection ends before the answer would
+			return text("printed"), nil
+		})
 	s.AddTool(&mcp.Tool{Name: "crash", Description: "Exit in the middle of the call.", InputSchema: json.RawMessage(`{"type":"object"}`)},
 		func(context.Context, *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
 			fmt.Fprintln(os.Stderr, "test server: crashing on purpose")
