@@ -267,6 +267,46 @@ func (c *conn) current() (*sdk.ClientSession, context.Context, error) {
 	return c.session, c.live, nil
 }
 
+// restartWait bounds how long a call waits for its server to come back (connected).
+const restartWait = 30 * time.Second
+
+// connected is current, waiting a while for a server that is coming back: a call approved
+// while its server restarts (a crash's backoff, then the handshake) runs once the server is
+// ready, rather than failing "not connected" with its approval spent (QA round 24). It waits
+// while the server is starting, or crashed with its restart due within restartWait, and
+// until ctx ends (a Stop).
+func (c *conn) connected(ctx context.Context) (*sdk.ClientSession, context.Context, error) {
+	by := c.set.m.opts.Now().Add(restartWait)
+	for {
+		session, live, err := c.current()
+		if err == nil || !c.comingBack(by) {
+			return session, live, err
+		}
+		select {
+		case <-ctx.Done():
+			return nil, nil, err
+		case <-time.After(50 * time.Millisecond):
+		}
+	}
+}
+
+// comingBack says the server will be ready again before by, as far as can be told: it is
+// starting, or crashed with its restart due before then.
+func (c *conn) comingBack(by time.Time) bool {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	now := c.set.m.opts.Now()
+	switch {
+	case c.closed || !now.Before(by):
+		return false
+	case c.status == protocol.MCPStarting:
+		return true
+	case c.status == protocol.MCPCrashed:
+		return !c.nextRetry.IsZero() && c.nextRetry.Before(by)
+	}
+	return false
+}
+
 // relist reads the tools again after the server said they changed.
 func (c *conn) relist(gen int) {
 	c.mu.Lock()

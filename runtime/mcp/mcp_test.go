@@ -335,6 +335,25 @@ func TestAStrayPrintIsSaid(t *testing.T) {
 	assert.NotContains(t, reason, "exited")
 }
 
+// TestACallDuringARestartWaitsForIt: a call prepared (and so approved) while its server was
+// ready, run while the server restarts after a crash, runs once the server is back, rather
+// than failing "not connected" with its approval spent (QA round 24).
+func TestACallDuringARestartWaitsForIt(t *testing.T) {
+	s := testSet(t, Options{Backoff: func(int) time.Duration { return time.Second }})
+	ft := &fakeTools{}
+	_, echo, err := s.Prepare("mcp__test__echo", json.RawMessage(`{"text":"after the restart"}`))
+	require.NoError(t, err)
+	_, res, err := run(t, s, ft, context.Background(), "mcp__test__crash", `{}`)
+	require.NoError(t, err)
+	require.True(t, res.Error)
+	require.Eventually(t, func() bool { return server(s.List(), "test").Status == protocol.MCPCrashed }, 10*time.Second, 10*time.Millisecond)
+	res, err = echo(context.Background(), ft)
+	require.NoError(t, err)
+	assert.False(t, res.Error, res.Text)
+	assert.Contains(t, res.Text, "echo: after the restart")
+	assert.Equal(t, 1, server(s.List(), "test").Restarts)
+}
+
 func TestReconnectAndClose(t *testing.T) {
 	dir := mcpserver.Workspace(t, map[string]any{"test": mcpserver.Self(t, "stdio")})
 	m := New(Options{})

@@ -194,7 +194,7 @@ var tokens atomic.Int64
 // notifications/cancelled. A -32042 asks for URL elicitations first, then the call is made
 // again once.
 func (c *conn) call(ctx context.Context, t agent.Tools, modelName, tool string, args map[string]any) (protocol.ToolResult, error) {
-	session, live, err := c.current()
+	session, live, err := c.connected(ctx)
 	if err != nil {
 		return protocol.ToolResult{Text: err.Error(), Error: true}, nil
 	}
