@@ -1088,6 +1088,30 @@ func TestTheEnterMeantForAnAnswerDoesNotSendItsWords(t *testing.T) {
 	require.Eventually(t, func() bool { return prompts() == 2 }, 10*time.Second, 50*time.Millisecond, "after the pause, Enter sends")
 }
 
+// TestWordsForAnApprovalAnsweredElsewhereNeverAnswerTheNextQuestion: words typed into an
+// approval that is approved in another tab meanwhile come back to the box; the script's next
+// question, landing at once, does not take the rest of them (they were not an answer), and
+// the Enter that ends them answers nothing (QA round 25 P1: "o not run that" answered "Your
+// name?").
+func TestWordsForAnApprovalAnsweredElsewhereNeverAnswerTheNextQuestion(t *testing.T) {
+	t.Parallel()
+	srv, ctx := openDecision(t, `/script run(["echo", "chain"]); send("hi " + ask("Your name?", {"type":"string"}))`)
+	session := sessionOf(t, ctx)
+	approval := onlyDecision(t, srv, session)
+	do(t, ctx, 10*time.Second, chromedp.Focus(chromedp.CSS(`#approval-instruction`)), chromedp.KeyEvent("please d"))
+	_, err := apiClient(srv).Reply(context.Background(), session, approval.ID, protocol.ReplyRequest{Action: protocol.ActionAccept, Content: json.RawMessage(`{"option":0}`)})
+	require.NoError(t, err)
+	do(t, ctx, 20*time.Second, waitJS(`document.querySelector('#composer-mode')?.innerText.includes('Your name?')`))
+	for _, key := range "o not run that" {
+		do(t, ctx, 5*time.Second, chromedp.KeyEvent(string(key)))
+		time.Sleep(120 * time.Millisecond)
+	}
+	do(t, ctx, 5*time.Second, pressEnter(0))
+	time.Sleep(time.Second)
+	assertOnePending(t, srv, ctx, "the question was not answered")
+	require.Equal(t, "please do not run that", draft(t, ctx), "every word is the draft's, in order")
+}
+
 // twoRuns asks for two commands in turn: the second's approval takes the first's place in the
 // composer as soon as the first is approved, at the same place on the screen.
 const twoRuns = `/script run(['echo', 'harmless']); r = run(['touch', 'DANGER-second-command.txt']); send('second ran: ' + str(r.ok))`

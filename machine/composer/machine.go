@@ -78,6 +78,10 @@ type Machine struct {
 	// answeredAt is when the head the person was in (entered) ended answered: a decision
 	// shown within the focus delay after it is the next of a chain they are answering.
 	answeredAt time.Time
+	// typing says the person's last act in the head was typing in one of its fields (not an
+	// Enter, a chord or a click that answers): an answer that ends it then came from
+	// elsewhere, and is no chain.
+	typing bool
 }
 
 // New returns an idle machine with an empty queue.
@@ -191,6 +195,7 @@ func (m *Machine) Dispatch(ev Event) []Effect {
 		if m.showing() && Stray(e, m.shownAt, before, m.guard) {
 			return []Effect{Swallow{}}
 		}
+		m.typing = false // a click: the Send button, an option
 		return nil
 	case Tick:
 		return m.tick(e)
@@ -227,7 +232,10 @@ func (m *Machine) Dispatch(ev Event) []Effect {
 		// The head's timeout leaves the note, shown or set aside: the person saw that one,
 		// and its chip just went. A queued decision never seen goes quietly.
 		head := i == 0
-		if head && m.showing() && m.entered && e.Outcome == Answered {
+		if head && m.showing() && m.entered && !m.typing && e.Outcome == Answered {
+			// Answered by the person (their last act was an Enter, a chord or a click), not
+			// from another tab while they typed: then the next question taking the focus at
+			// once took the rest of their words, and their Enter answered it (QA round 25).
 			m.answeredAt = e.At
 		}
 		if head {
@@ -382,6 +390,11 @@ func (m *Machine) key(k Key) []Effect {
 	if k.On != OnMode {
 		m.focused = true // the person is inside the decision: the focus is theirs
 		m.entered = m.showing()
+		if typed := eraseOf(k.Key) != 0 || utf8.RuneCountInString(k.Key) == 1; typed && (k.On == OnLine || k.On == OnText) && !k.Ctrl && !k.Meta && !k.Alt {
+			m.typing = true
+		} else if k.Key == "Enter" && (k.On != OnText || k.Ctrl || k.Meta) {
+			m.typing = false // a textarea's own Enter is a line break: still typing
+		}
 	}
 	if k.On == OnMode && k.Key == "Tab" && !k.Shift && !k.Ctrl && !k.Meta && !k.Alt && m.showing() {
 		// Tab on the dialog itself is the way into the decision: its first field or option,
@@ -612,7 +625,7 @@ func (m *Machine) effects(before occupant, at time.Time, form displaced, noted, 
 		// comes back is its own (a field's next question), not a sentence's end.
 		m.shownAt = time.Time{}
 	}
-	m.entered = false // a new occupant: the focus has not gone into it yet
+	m.entered, m.typing = false, false // a new occupant: the focus has not gone into it yet
 	if after.mode == FnForm || resumed || entered || m.guard == 0 {
 		// The person opened it, asked for it back, or was in it before a reload: its first
 		// field is where they go.

@@ -860,6 +860,12 @@ func TestFocus(t *testing.T) {
 			[]Effect{Shown{Mode: Question, ID: "q2"}, FocusMode{}, wake}},
 		{"nor one that timed out", []Event{shown, Tick{at(1000)}, Ended{ID: "q1", Outcome: TimedOut, At: at(1500)}, Asked{named("q2"), at(1700)}},
 			[]Effect{Shown{Mode: Question, ID: "q2"}, FocusMode{}, wake}},
+		{"nor one answered elsewhere while the person typed in it", []Event{shown, Tick{at(1000)}, Key{Key: "p", On: OnText, At: at(1200)}, Ended{ID: "q1", Outcome: Answered, At: at(1500)}, Asked{named("q2"), at(1700)}},
+			[]Effect{Shown{Mode: Question, ID: "q2"}, FocusMode{}, wake}},
+		{"but typed, then Enter: the person's answer", []Event{shown, Tick{at(1000)}, Key{Key: "p", On: OnLine, At: at(1200)}, Key{Key: "Enter", On: OnLine, At: at(1300)}, Ended{ID: "q1", Outcome: Answered, At: at(1500)}, Asked{named("q2"), at(1700)}},
+			[]Effect{Shown{Mode: Question, ID: "q2"}, FocusField{}}},
+		{"and typed, then a click (Send): the person's answer", []Event{shown, Tick{at(1000)}, Key{Key: "p", On: OnText, At: at(1200)}, Press{Detail: 1, At: at(1300)}, Ended{ID: "q1", Outcome: Answered, At: at(1500)}, Asked{named("q2"), at(1700)}},
+			[]Effect{Shown{Mode: Question, ID: "q2"}, FocusField{}}},
 		{"nor one set aside", []Event{shown, Tick{at(1000)}, ChatAbout{}, Ended{ID: "q1", Outcome: Answered, At: at(1500)}, Asked{named("q2"), at(1700)}},
 			[]Effect{Shown{Mode: Question, ID: "q2"}, FocusMode{}, wake}},
 	}
