@@ -1112,6 +1112,35 @@ func TestWordsForAnApprovalAnsweredElsewhereNeverAnswerTheNextQuestion(t *testin
 	require.Equal(t, "please do not run that", draft(t, ctx), "every word is the draft's, in order")
 }
 
+// TestADateAndTimeIsAnswered: a date-and-time question answered with the browser's picker
+// (its input holds wall-clock text with no zone) is sent as RFC 3339 at the browser's offset,
+// and the check takes it (QA round 25 P1: "Must be a date and time like …" for every value).
+func TestADateAndTimeIsAnswered(t *testing.T) {
+	t.Parallel()
+	srv, ctx := openDecision(t, `/script send("at " + ask("When?", {"type":"string","format":"date-time"}))`, waitJS(focusIn))
+	session := sessionOf(t, ctx)
+	do(t, ctx, 10*time.Second,
+		js(`(i => { i.value = '2026-12-25T10:30'; i.dispatchEvent(new Event('input', {bubbles: true})) })(document.querySelector('#composer-mode input[type=datetime-local]'))`),
+		waitJS(`document.activeElement?.type === 'datetime-local'`))
+	time.Sleep(500 * time.Millisecond) // past the Enter guard
+	do(t, ctx, 10*time.Second, pressEnter(0), waitJS(modeGone))
+	var answer string
+	require.Eventually(t, func() bool {
+		page, err := apiClient(srv).Events(context.Background(), session, 0, 0)
+		require.NoError(t, err)
+		for _, ev := range page.Events {
+			if r, err := ev.DecodeQuestionReplied(); err == nil && ev.Type == protocol.EventQuestionReplied {
+				return json.Unmarshal(r.Content, &answer) == nil
+			}
+		}
+		return false
+	}, 10*time.Second, 50*time.Millisecond, "answered")
+	at, err := time.Parse(time.RFC3339, answer)
+	require.NoError(t, err, "RFC 3339: %q", answer)
+	offset := -get(t, ctx, chromedp.Evaluate[int](`new Date(2026, 11, 25, 10, 30).getTimezoneOffset()`))
+	require.Equal(t, "2026-12-25T10:30", at.In(time.FixedZone("", offset*60)).Format("2006-01-02T15:04"), "the wall clock typed, at the browser's offset")
+}
+
 // twoRuns asks for two commands in turn: the second's approval takes the first's place in the
 // composer as soon as the first is approved, at the same place on the screen.
 const twoRuns = `/script run(['echo', 'harmless']); r = run(['touch', 'DANGER-second-command.txt']); send('second ran: ' + str(r.ok))`

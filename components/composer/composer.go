@@ -434,6 +434,9 @@ func (c *Composer) show(e machine.Shown) {
 	}
 	c.modeKey = "m" + strconv.Itoa(c.gen)
 	in := modes.Input{Key: c.modeKey, Options: elicitation.Options(), Fields: elicitation.FieldRendererHook()}
+	if app.IsClient {
+		in.Options.Zone = browserZone
+	}
 	if e.Mode == machine.FnForm {
 		in.Function = e.ID
 	} else if d, ok := c.machine.Head(); ok {
@@ -443,6 +446,13 @@ func (c *Composer) show(e machine.Shown) {
 	if e.Mode.Decision() {
 		c.keptDraft = readDraft()
 	}
+}
+
+// browserZone is the offset from UTC of the browser's clock at a wall-clock time: a
+// date-and-time field's answer is that time there (elicit.Options.Zone).
+func browserZone(wall time.Time) time.Duration {
+	d := app.Window().Get("Date").New(wall.Year(), int(wall.Month())-1, wall.Day(), wall.Hour(), wall.Minute(), wall.Second())
+	return -time.Duration(d.Call("getTimezoneOffset").Int()) * time.Minute
 }
 
 // readDraft is the first line of the idle draft, which a decision covers: the strip under the

@@ -7,6 +7,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"time"
 	"unicode/utf8"
 
 	"parley/i18n"
@@ -24,6 +25,11 @@ type Options struct {
 	AllowOther bool
 	// Layout is how a form of several questions is presented.
 	Layout Layout
+	// Zone is the offset from UTC of the person's clock at a wall-clock time (given as that
+	// time in UTC). A browser's date-and-time input holds a wall-clock time with no zone
+	// ("2026-12-25T10:30"), and the protocol's date-time is RFC 3339, with one: the answer
+	// is that time at this offset. Nil is UTC. The host sets it (the browser's clock).
+	Zone func(wall time.Time) time.Duration
 }
 
 // DefaultOptions returns the hosts' defaults: answer on click, Other offered, stepped.
@@ -511,11 +517,52 @@ func (f *Form) value(i int) json.RawMessage {
 			return json.RawMessage(t)
 		}
 		return marshal(a.Text)
+	case DateTime:
+		if blank(a.Text) {
+			return nil
+		}
+		return marshal(f.instant(strings.TrimSpace(a.Text)))
 	}
 	if blank(a.Text) {
 		return nil
 	}
 	return marshal(a.Text)
+}
+
+// wallLayouts are the texts of a date-and-time input: to the minute, the second, the
+// millisecond.
+var wallLayouts = []string{"2006-01-02T15:04", "2006-01-02T15:04:05", "2006-01-02T15:04:05.000"}
+
+// instant writes a date-time as the protocol reads it (RFC 3339): a date-and-time input's
+// wall-clock text at the person's offset (Options.Zone), anything else as it is, for the check
+// to judge. Sent as the input gave it, no answer could pass: "2026-12-25T10:30" is not RFC
+// 3339 (QA round 25 P1).
+func (f *Form) instant(text string) string {
+	for _, layout := range wallLayouts {
+		if wall, err := time.Parse(layout, text); err == nil {
+			off := f.offset(wall)
+			return wall.Add(-off).In(time.FixedZone("", int(off/time.Second))).Format(time.RFC3339)
+		}
+	}
+	return text
+}
+
+// WallClock is an RFC 3339 date-time (a default, an answer kept) as a date-and-time input
+// holds it: the person's wall-clock time, to the minute; any other text as it is.
+func (f *Form) WallClock(text string) string {
+	at, err := time.Parse(time.RFC3339, strings.TrimSpace(text))
+	if err != nil {
+		return text
+	}
+	wall := at.UTC()
+	return wall.Add(f.offset(wall)).Format(wallLayouts[0])
+}
+
+func (f *Form) offset(wall time.Time) time.Duration {
+	if f.opts.Zone == nil {
+		return 0
+	}
+	return f.opts.Zone(wall)
 }
 
 // isNumberLiteral reports whether t is a JSON number (not "+1", ".5", "0x10" or "NaN",

@@ -5,6 +5,7 @@ import (
 	"reflect"
 	"strings"
 	"testing"
+	"time"
 
 	"parley/i18n"
 	"parley/machine/machinetest"
@@ -241,6 +242,43 @@ func clicked(name string, req protocol.DecisionRequest, value, content string) d
 	return c
 }
 
+// TestDateTimeAtThePersonsOffset: a date-and-time input's wall-clock text is the person's time
+// (Options.Zone), sent in RFC 3339 with their offset, and an RFC 3339 default is shown to them
+// in their wall clock (QA round 25 P1: no answer of the picker could pass the check).
+func TestDateTimeAtThePersonsOffset(t *testing.T) {
+	opts := DefaultOptions()
+	opts.Zone = func(wall time.Time) time.Duration {
+		if wall.Month() >= time.April && wall.Month() <= time.October {
+			return 2 * time.Hour // summer time
+		}
+		return time.Hour
+	}
+	for _, c := range []struct{ typed, content, wall string }{
+		{"2026-12-25T10:30", `"2026-12-25T10:30:00+01:00"`, "2026-12-25T10:30"},
+		{"2026-07-01T23:45", `"2026-07-01T23:45:00+02:00"`, "2026-07-01T23:45"},
+	} {
+		f := New(askReq(sDateTime), opts)
+		f.Dispatch(Type{0, c.typed})
+		if got := string(f.Content()); got != c.content {
+			t.Errorf("%s: content %s, want %s", c.typed, got, c.content)
+		}
+		if effs := f.Dispatch(Submit{}); !reflect.DeepEqual(effs, []Effect{Send{Version: f.Version()}}) {
+			t.Errorf("%s: submit %v, want a send (errors %v)", c.typed, effs, f.Errors())
+		}
+		var instant string
+		if err := json.Unmarshal(f.Content(), &instant); err != nil || f.WallClock(instant) != c.wall {
+			t.Errorf("%s: shown back as %q (%v)", c.typed, f.WallClock(instant), err)
+		}
+	}
+	f := New(askReq(sDateTime), opts)
+	if got := f.WallClock("2026-11-30T14:00:00Z"); got != "2026-11-30T15:00" {
+		t.Errorf("a default in UTC, in the person's wall clock: %q", got)
+	}
+	if got := f.WallClock("not a time"); got != "not a time" {
+		t.Errorf("any other text as it is: %q", got)
+	}
+}
+
 // TestDispatch runs each sequence from a new form; wantEffects are the last event's.
 func TestDispatch(t *testing.T) {
 	stacked := DefaultOptions()
@@ -280,6 +318,11 @@ func TestDispatch(t *testing.T) {
 		submitted("uri: a bad link", sURI, "example.com", `"example.com"`, "must be a link like https://example.com/page"),
 		submitted("date: a day that does not exist", sDate, "2026-02-30", `"2026-02-30"`, "must be a date like 2026-11-30"),
 		submitted("date-time: RFC 3339", sDateTime, "2026-11-30T14:00:00Z", `"2026-11-30T14:00:00Z"`, ""),
+		// A browser's date-and-time input gives wall-clock text with no zone: UTC with no Zone
+		// set (TestDateTimeAtThePersonsOffset has one). Sent as given, nothing could pass.
+		submitted("date-time: an input's wall clock, to the minute", sDateTime, "2026-12-25T10:30", `"2026-12-25T10:30:00Z"`, ""),
+		submitted("date-time: an input's wall clock, to the second", sDateTime, "2026-12-25T10:30:15", `"2026-12-25T10:30:15Z"`, ""),
+		submitted("date-time: not a time", sDateTime, "2026-12-25T25:30", `"2026-12-25T25:30"`, "must be a date and time like 2026-11-30T14:00:00Z"),
 
 		// Numbers.
 		submitted("number: sent as a JSON number", sNumber, " 3.5 ", `3.5`, ""),

@@ -64,8 +64,11 @@ func (v *FormView) Form() *elicit.Form { return v.form }
 // seedInitial takes each field's text as its control's starting value.
 func (v *FormView) seedInitial() {
 	v.initial = make([]string, len(v.fields))
-	for i := range v.fields {
+	for i, f := range v.fields {
 		v.initial[i] = v.form.Answer(i).Text
+		if f.Kind == elicit.DateTime {
+			v.initial[i] = v.form.WallClock(v.initial[i]) // a default in RFC 3339, as the input shows time
+		}
 	}
 }
 
