@@ -105,13 +105,15 @@ func newShell(ctx app.Context, b *Bar) *shell {
 		empty:  true,
 		saves:  debounce.New(saveIdle, maxSaveDelay),
 	}
-	// Registration order is the menu's group order and the order Space and Enter poll.
+	// Registration order is the menu's group order and the order Space and Enter poll. Files
+	// come before sessions: "@READ" and Tab is README.md, not a session whose title holds the
+	// words (QA round 25).
 	for _, src := range []slash.Source{
 		&commands{cat: sh.cat},
 		&skills{cat: sh.cat},
 		&functions{cat: sh.cat, open: func(name string) { sh.ctx.NewActionWithValue(ActionFnFormOpen, name) }},
-		&sessions{cat: sh.cat, known: sh.known},
 		&files{cat: sh.cat, known: sh.known},
+		&sessions{cat: sh.cat, known: sh.known},
 		exampleArguments(sh.cat),
 	} {
 		_ = sh.reg.Register(src)
