@@ -162,9 +162,19 @@ func (e *env) print(_ *starlark.Thread, msg string) {
 		return
 	}
 	line := msg + "\n"
-	if e.logged+len(line) > e.host.Limits.OutputBytes {
+	if room := e.host.Limits.OutputBytes - e.logged; len(line) > room {
+		// Cut where the room ends (at a character's start), then the note: one print past the
+		// cap was dropped whole, a 3 MB one leaving nothing of itself (QA round 25).
 		e.logTruncated = true
-		line = fmt.Sprintf("[print output truncated after %s]\n", sizeText(int64(e.host.Limits.OutputBytes)))
+		cut := max(room, 0)
+		for cut > 0 && !utf8.RuneStart(line[cut]) {
+			cut--
+		}
+		line = line[:cut]
+		if line != "" && !strings.HasSuffix(line, "\n") {
+			line += "\n"
+		}
+		line += fmt.Sprintf("[print output truncated after %s]\n", sizeText(int64(e.host.Limits.OutputBytes)))
 	}
 	e.logged += len(line)
 	e.caps.Output(protocol.StreamLog, nil, line)

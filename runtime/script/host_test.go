@@ -63,8 +63,15 @@ func TestPrintIsCapped(t *testing.T) {
 	caps := &fakeCaps{}
 	mustExec(t, h, caps, "for i in range(1000): print('0123456789')")
 	log := caps.streamed(protocol.StreamLog)
-	if len(log) != 10 || log[9] != "[print output truncated after 100 bytes]\n" {
-		t.Errorf("log %q; want 9 lines and the note", log)
+	if len(log) != 10 || log[9] != "0\n[print output truncated after 100 bytes]\n" {
+		t.Errorf("log %q; want 9 lines, the tenth's start and the note", log)
+	}
+	// One print larger than the cap keeps what fits, cut at a character's start.
+	caps = &fakeCaps{}
+	mustExec(t, h, caps, "print('é' * 80)")
+	log = caps.streamed(protocol.StreamLog)
+	if want := strings.Repeat("é", 50) + "\n[print output truncated after 100 bytes]\n"; len(log) != 1 || log[0] != want {
+		t.Errorf("log %q; want %q", log, want)
 	}
 }
 
