@@ -362,7 +362,8 @@ func run(ctx context.Context, cfg config, stdout io.Writer) error {
 	}
 	defer stopNotify()
 	announce(stdout, ln, "running", token)
-	slog.Info("serving", "addr", ln.Addr().String(), "data", cfg.Data, "workspaces", cfg.Workspaces, "nats", cmp.Or(cfg.NATS, "embedded"), "version", bundle.Version())
+	slog.Info("serving", "addr", ln.Addr().String(), "data", cfg.Data, "workspaces", cfg.Workspaces, "nats", cmp.Or(cfg.NATS, "embedded"),
+		"version", bundle.Version(), "runtime", rt.Owner())
 
 	return serveUntil(ctx, ln, handlers.Handler(), handlers.CloseSockets, handlers.CloseStreams)
 }

@@ -357,6 +357,11 @@ func (r *Runtime) Close() {
 	cancel()
 }
 
+// Owner is this runtime's id: what a turn it runs names as its owner (turn.started), and
+// what its lease is kept under. The server logs it as it starts, so an operator can tell
+// which replica owned a turn (QA round 25).
+func (r *Runtime) Owner() string { return r.owner }
+
 // Reply answers a pending decision. The first valid reply wins; a later one gets an
 // *decision.AlreadyEndedError (errors.Is protocol.ErrAlreadyAnswered); a reply that does not fit the
 // question's schema gets a *protocol.ValidationError with per-field messages.
