@@ -1048,6 +1048,10 @@ func TestQuestionWordsComeBackWhenItEndsElsewhere(t *testing.T) {
 	require.NoError(t, err)
 	do(t, ctx, 20*time.Second, waitJS(modeGone), waitDraft("Grace Hopper"))
 	require.Contains(t, noticeText(t, ctx), "They are back in the box below")
+	// A switch of language words it again, there and back (QA round 25: it stayed Chinese).
+	const notice = `document.querySelector('.notice-slot').innerText`
+	do(t, ctx, 10*time.Second, js(`parley.setLocale('zh-Hans')`), waitJS(`!`+notice+`.includes('They are back in the box below')`),
+		js(`parley.setLocale('en')`), waitJS(notice+`.includes('They are back in the box below')`))
 	// Deleted rather than sent: the notice goes with them (QA round 24: it stayed on, over
 	// later decisions).
 	do(t, ctx, 10*time.Second, js(`document.querySelector('#composer-input').select()`), chromedp.KeyEvent(kb.Backspace),

@@ -485,7 +485,9 @@ func (c *Composer) keepUnsent(ctx app.Context, m modes.Mode) {
 	}
 	if text := u.Unsent(); text != "" {
 		ctx.NewActionWithValue(inputbar.ActionHandBack, text)
-		ctx.NewActionWithValue(inputbar.ActionNotice, hub.Notice{Text: locale.T(i18n.WordsKeptEnded)})
+		// Say: a switch of language while it shows words it again (QA round 25: it stayed
+		// Chinese after a switch back to English).
+		ctx.NewActionWithValue(inputbar.ActionNotice, hub.Notice{Text: locale.T(i18n.WordsKeptEnded), Say: func() string { return locale.T(i18n.WordsKeptEnded) }})
 	}
 }
 
