@@ -48,7 +48,8 @@ func (sh *shell) keyDown(e app.Event) {
 		Composing: sh.composing || e.Get("isComposing").Truthy(),
 		KeyCode:   e.Get("keyCode").Int(),
 	}
-	handedBack := sh.handback.Key(time.Now())
+	// Held: an Enter meant for a question that ended under the person (input.Handback).
+	held := sh.handback.Key(time.Now())
 	if sc.stale && (k.Key == " " || k.Key == "Tab" || strings.HasPrefix(k.Key, "Arrow")) {
 		// Space and the menu keys read the controller's hit. Unobserved edits never made
 		// one (an edit near a trigger is always observed), so only a caret bound to a
@@ -83,21 +84,21 @@ func (sh *shell) keyDown(e app.Event) {
 	case barNewline:
 		e.PreventDefault()
 		sh.machine(sc, input.Newline{Selection: sh.selection(), At: time.Now()})
-	case barSend:
-		if touchKeyboard() {
+	case barSend, barSteer:
+		if act == barSend && touchKeyboard() {
 			// A touch keyboard's return is its only way to break a line (it has no
 			// Shift+Enter): the browser breaks it, and the Send button sends, as the hint says.
 			return
 		}
 		e.PreventDefault()
-		if !(handedBack && sh.handback.Holds(sc.m.Draft())) { // else meant for the question that ended
-			sh.submit(sc, input.Queue)
+		if held && sh.handback.Holds(sc.m.Draft()) {
+			return // meant for the question that ended
 		}
-	case barSteer:
-		e.PreventDefault()
-		if !(handedBack && sh.handback.Holds(sc.m.Draft())) {
-			sh.submit(sc, input.Steer)
+		mode := input.Queue
+		if act == barSteer {
+			mode = input.Steer
 		}
+		sh.submit(sc, mode)
 	case barRelease:
 		if sc.m.Phase() == input.Claimed {
 			sh.machine(sc, input.Release{})
