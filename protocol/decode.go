@@ -5,6 +5,9 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
+	"reflect"
+	"strings"
 )
 
 // Request is a request body that can check itself.
@@ -25,11 +28,7 @@ func DecodeRequest[T Request](data []byte) (T, error) {
 	dec := json.NewDecoder(bytes.NewReader(data))
 	dec.DisallowUnknownFields()
 	if err := dec.Decode(&req); err != nil {
-		var syntax *json.SyntaxError
-		if errors.As(err, &syntax) {
-			return req, fmt.Errorf("request body is not valid JSON at byte %d: %w", syntax.Offset, err)
-		}
-		return req, fmt.Errorf("request body: %w", err)
+		return req, fmt.Errorf("request body %w", decodeWords(err))
 	}
 	if dec.More() {
 		return req, errors.New("request body holds more than one JSON value")
@@ -85,4 +84,64 @@ func noRepeatedNames(data []byte) error {
 			stack[len(stack)-1].name = true
 		}
 	}
+}
+
+// decodeWords says what a JSON decode failed on in a person's words, not Go's: "json: cannot
+// unmarshal string into Go struct field ClientFrame.after of type uint64" names a Go type
+// the sender never sees (QA round 25). It reads after "frame " or "request body ".
+func decodeWords(err error) error {
+	var syntax *json.SyntaxError
+	var typed *json.UnmarshalTypeError
+	switch {
+	case errors.As(err, &syntax):
+		return fmt.Errorf("is not valid JSON at byte %d: %s", syntax.Offset, strings.TrimPrefix(syntax.Error(), "json: "))
+	case errors.Is(err, io.EOF):
+		return errors.New("is empty: send a JSON object")
+	case errors.Is(err, io.ErrUnexpectedEOF):
+		return errors.New("is not valid JSON: it ends before its last value closes")
+	case errors.As(err, &typed):
+		got := typed.Value
+		if n, ok := strings.CutPrefix(got, "number "); ok {
+			got = n // the number itself: "-1", "1.5"
+		} else {
+			got = article(got)
+		}
+		if typed.Field == "" {
+			return fmt.Errorf("must be a JSON object, not %s", got)
+		}
+		return fmt.Errorf("field %q must be %s, not %s", typed.Field, jsonKind(typed.Type), got)
+	}
+	if name, ok := strings.CutPrefix(err.Error(), "json: unknown field "); ok {
+		return fmt.Errorf("has an unknown field %s: check its spelling", name)
+	}
+	return fmt.Errorf("could not be read: %s", strings.TrimPrefix(err.Error(), "json: "))
+}
+
+// jsonKind names what JSON a Go type takes.
+func jsonKind(t reflect.Type) string {
+	switch t.Kind() {
+	case reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64:
+		return "a whole number from 0"
+	case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64:
+		return "a whole number"
+	case reflect.Float32, reflect.Float64:
+		return "a number"
+	case reflect.String:
+		return "a string"
+	case reflect.Bool:
+		return "true or false"
+	case reflect.Slice, reflect.Array:
+		return "a list"
+	case reflect.Pointer:
+		return jsonKind(t.Elem())
+	}
+	return "an object"
+}
+
+// article puts "a" or "an" before a JSON kind as the decoder names it (string, array, …).
+func article(kind string) string {
+	if strings.ContainsAny(kind[:1], "aeiou") {
+		return "an " + kind
+	}
+	return "a " + kind
 }

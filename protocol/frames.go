@@ -97,7 +97,7 @@ func DecodeClientFrame(data []byte) (ClientFrame, error) {
 	dec := json.NewDecoder(bytes.NewReader(data))
 	dec.DisallowUnknownFields()
 	if err := dec.Decode(&f); err != nil {
-		return ClientFrame{}, fmt.Errorf("frame is not a valid JSON object: %w", err)
+		return ClientFrame{}, fmt.Errorf("frame %w", decodeWords(err))
 	}
 	if dec.More() {
 		return ClientFrame{}, errors.New("frame holds more than one JSON value")

@@ -20,12 +20,17 @@ func TestDecodeClientFrame(t *testing.T) {
 		{"subscribe after", `{"type":"subscribe","session":"abc","after":42}`, ClientFrame{Type: FrameSubscribe, Session: "abc", After: 42}, ""},
 		{"unsubscribe", `{"type":"unsubscribe"}`, ClientFrame{Type: FrameUnsubscribe}, ""},
 		{"watch", `{"type":"watch"}`, ClientFrame{Type: FrameWatch}, ""},
-		{"empty", ``, ClientFrame{}, "not a valid JSON"},
-		{"array", `[]`, ClientFrame{}, "not a valid JSON"},
+		{"empty", ``, ClientFrame{}, "frame is empty: send a JSON object"},
+		{"array", `[]`, ClientFrame{}, "frame must be a JSON object, not an array"},
+		{"cut short", `{"type":"watch"`, ClientFrame{}, "frame is not valid JSON: it ends before its last value closes"},
+		{"not JSON", `{type:watch}`, ClientFrame{}, "frame is not valid JSON at byte 2: invalid character 't'"},
+		{"offset as text", `{"type":"subscribe","session":"abc","after":"5"}`, ClientFrame{}, `frame field "after" must be a whole number from 0, not a string`},
+		{"tail as a fraction", `{"type":"subscribe","session":"abc","tail":1.5}`, ClientFrame{}, `frame field "tail" must be a whole number, not 1.5`},
+		{"type as a list", `{"type":["watch"]}`, ClientFrame{}, `frame field "type" must be a string, not an array`},
 		{"no type", `{"session":"abc"}`, ClientFrame{}, `no "type"`},
 		{"unknown type", `{"type":"publish"}`, ClientFrame{}, `unknown frame type "publish"`},
-		{"unknown field", `{"type":"unsubscribe","x":1}`, ClientFrame{}, "unknown field"},
-		{"negative offset", `{"type":"subscribe","session":"abc","after":-1}`, ClientFrame{}, "not a valid JSON"},
+		{"unknown field", `{"type":"unsubscribe","x":1}`, ClientFrame{}, `frame has an unknown field "x": check its spelling`},
+		{"negative offset", `{"type":"subscribe","session":"abc","after":-1}`, ClientFrame{}, `frame field "after" must be a whole number from 0, not -1`},
 		{"missing session", `{"type":"subscribe"}`, ClientFrame{}, "not a session id"},
 		{"wildcard session", `{"type":"subscribe","session":"*"}`, ClientFrame{}, "not a session id"},
 		{"dotted session", `{"type":"subscribe","session":"a.b"}`, ClientFrame{}, "not a session id"},
@@ -94,7 +99,11 @@ func TestDecodeRequest(t *testing.T) {
 	assert.Equal(t, SendPromptRequest{Text: "hi", AttemptID: "a", Mode: ModeQueue}, r)
 
 	_, err = DecodeRequest[SendPromptRequest]([]byte(`{"text":"hi",}`))
-	assert.ErrorContains(t, err, "not valid JSON at byte")
+	assert.ErrorContains(t, err, "request body is not valid JSON at byte 14")
+	_, err = DecodeRequest[SendPromptRequest]([]byte(`{"text":7,"attemptId":"a"}`))
+	assert.EqualError(t, err, `request body field "text" must be a string, not a number`)
+	_, err = DecodeRequest[SendPromptRequest]([]byte(`"hi"`))
+	assert.EqualError(t, err, `request body must be a JSON object, not a string`)
 	_, err = DecodeRequest[CreateSessionRequest]([]byte(`{"title":"` + strings.Repeat("t", 201) + `"}`))
 	var verr *ValidationError
 	assert.ErrorAs(t, err, &verr)

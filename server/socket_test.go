@@ -56,7 +56,8 @@ func TestSocketSurvivesBadFrames(t *testing.T) {
 		data     []byte
 		contains string
 	}{
-		{"not JSON", websocket.MessageText, []byte(`hello`), "not a valid JSON"},
+		{"not JSON", websocket.MessageText, []byte(`hello`), "frame is not valid JSON at byte 1"},
+		{"an offset as text", websocket.MessageText, []byte(`{"type":"subscribe","session":"abc","after":"5"}`), `frame field "after" must be a whole number from 0, not a string`},
 		{"unknown type", websocket.MessageText, []byte(`{"type":"dance"}`), "unknown frame type"},
 		{"no type", websocket.MessageText, []byte(`{}`), `no "type"`},
 		{"bad session id", websocket.MessageText, []byte(`{"type":"subscribe","session":"a.*"}`), "not a session id"},
