@@ -60,9 +60,12 @@ const (
 	ModelStreamCutWhy // %[1]s detail
 	ModelCutAtLimit
 	ModelReplyTooLong // %[1]s the size kept
-	ModelContextFull  // %[1]s url
-	TurnEndedWhy      // %[1]s why
-	TurnMaxSteps      // %[1]s model calls
+	ModelStreamCutBare
+	ModelStreamCutBareWhy // %[1]s detail
+	ModelCallTooLong      // %[1]s the size kept
+	ModelContextFull      // %[1]s url
+	TurnEndedWhy          // %[1]s why
+	TurnMaxSteps          // %[1]s model calls
 	TurnNoWorkspace
 
 	// A slash command's answers.
@@ -133,6 +136,9 @@ var serverWords = [...]string{
 	"model_stream_cut_why", "The model's stream stopped before its message ended (%[1]s); what arrived is kept above. Send your prompt again to retry.", "模型的输出流在消息结束前停止了（%[1]s）；已收到的内容保留在上方。再次发送提示即可重试。", // ModelStreamCutWhy
 	"model_cut_at_limit", "The model's reply was cut at its output limit (finish_reason length).", "模型的回复在输出上限处被截断了（finish_reason length）。", // ModelCutAtLimit
 	"model_reply_too_long", "The model's reply was cut at %[1]s, the most Parley keeps of one message; what arrived is kept above. Ask for a shorter answer, or for it in parts.", "模型的回复在 %[1]s 处被截断了，这是 Parley 为一条消息保留的上限；已收到的内容保留在上方。请要求更短的回答，或分几部分回答。", // ModelReplyTooLong
+	"model_stream_cut_bare", "The model's stream stopped before any of its message arrived. Send your prompt again to retry.", "模型的输出流在它的消息到达之前就停止了。再次发送提示即可重试。", // ModelStreamCutBare
+	"model_stream_cut_bare_why", "The model's stream stopped before any of its message arrived (%[1]s). Send your prompt again to retry.", "模型的输出流在它的消息到达之前就停止了（%[1]s）。再次发送提示即可重试。", // ModelStreamCutBareWhy
+	"model_call_too_long", "The model's tool call was cut at %[1]s, the most Parley keeps of one message, so it did not run. Ask for a smaller change, or for it in parts.", "模型的工具调用在 %[1]s 处被截断了，这是 Parley 为一条消息保留的上限，所以它没有运行。请要求更小的改动，或分几部分进行。", // ModelCallTooLong
 	"model_context_full", "The conversation no longer fits the context window of the model at %[1]s: start a new session, or pick a model with a larger window.", "对话已超出 %[1]s 上模型的上下文窗口：请新建一个会话，或选择窗口更大的模型。", // ModelContextFull
 	"turn_ended", "The turn ended: %[1]s", "这一轮结束了：%[1]s", // TurnEndedWhy
 	"turn_max_steps", "The turn ended after %[1]s model calls, the most one turn may make. Send a prompt to go on.", "这一轮在调用模型 %[1]s 次后结束了，这是一轮的上限。发送一条提示即可继续。", // TurnMaxSteps

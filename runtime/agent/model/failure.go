@@ -70,20 +70,29 @@ func serverText(err error) string {
 }
 
 // failurePhrase words a failed generation for the thread, by its phrase (i18n): what
-// happened, what to do, and what the server said. failureText is its English.
-func failurePhrase(err error, cfg Config) protocol.Phrase {
+// happened, what to do, and what the server said. shown says whether any of the reply's
+// text reached the thread: a cut stream says "what arrived is kept above" only then (QA
+// round 25: it said so over a reply of a call's arguments alone, with nothing above).
+// failureText is its English.
+func failurePhrase(err error, cfg Config, shown bool) protocol.Phrase {
 	said := serverText(err)
 	with := func(code string, args ...string) protocol.Phrase { return i18n.Said(phrase(code, args...), said) }
 	code := status(err)
 	n := strconv.Itoa(code)
 	switch {
+	case errors.Is(err, errTooLong) && !shown:
+		return phrase("model_call_too_long", strconv.Itoa(MaxReplyBytes>>10)+" KiB")
 	case errors.Is(err, errTooLong):
 		return phrase("model_reply_too_long", strconv.Itoa(MaxReplyBytes>>10)+" KiB")
 	case errors.Is(err, errCut):
-		if detail := strings.TrimPrefix(strings.TrimPrefix(err.Error(), errCut.Error()), ": "); detail != "" {
-			return phrase("model_stream_cut_why", detail)
+		code := "model_stream_cut"
+		if !shown {
+			code = "model_stream_cut_bare"
 		}
-		return phrase("model_stream_cut")
+		if detail := strings.TrimPrefix(strings.TrimPrefix(err.Error(), errCut.Error()), ": "); detail != "" {
+			return phrase(code+"_why", detail)
+		}
+		return phrase(code)
 	case code == http.StatusUnauthorized || code == http.StatusForbidden:
 		return with("model_refused_key", cfg.URL, n)
 	case code == http.StatusTooManyRequests:
@@ -115,8 +124,8 @@ func failurePhrase(err error, cfg Config) protocol.Phrase {
 	return phrase("model_failed", err.Error())
 }
 
-func failureText(err error, cfg Config) string {
-	p := failurePhrase(err, cfg)
+func failureText(err error, cfg Config, shown bool) string {
+	p := failurePhrase(err, cfg, shown)
 	text, _ := i18n.English.Phrase(p.Code, p.Args)
 	return text
 }

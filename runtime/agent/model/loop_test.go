@@ -674,6 +674,15 @@ func TestToolCallArgumentsOverTheLimitAreCut(t *testing.T) {
 	assert.Zero(t, testkit.Count(evs, protocol.EventToolCalled))
 	assert.Zero(t, testkit.Count(evs, protocol.EventQuestionAsked))
 	assert.Contains(t, messages(t, evs, protocol.FromParley)[0], "cut at 256 KiB")
+
+	// A reply of a call alone: nothing is above, so the notice does not say it is kept.
+	srv = newFakeServer(t, reply{chunks: []string{
+		toolChunk(idx(0), "w", "write_file", `{"path":"a.txt","content":"`+strings.Repeat("a", model.MaxReplyBytes)+`"}`),
+		finishChunk(openai.FinishReasonToolCalls)}})
+	evs = newEnv(t, srv).prompt("write a big file")
+	assert.Empty(t, messages(t, evs, ""))
+	assert.Equal(t, []string{"The model's tool call was cut at 256 KiB, the most Parley keeps of one message, so it did not run. " +
+		"Ask for a smaller change, or for it in parts."}, messages(t, evs, protocol.FromParley))
 }
 
 func TestOllamasStopWithToolCallsStillRunsThem(t *testing.T) {

@@ -214,7 +214,7 @@ func (a *Agent) Turn(ctx context.Context, in agent.Input, tools agent.Tools) err
 			return context.Cause(ctx) // stopped: the text so far is stored
 		}
 		if err != nil {
-			p := failurePhrase(err, cfg)
+			p := failurePhrase(err, cfg, step.text != "")
 			if toolRan {
 				p = i18n.AfterToolsRan(p) // "send it again" could run a command twice
 			}
