@@ -1,10 +1,12 @@
 package components
 
 import (
+	"errors"
 	"slices"
 
 	"github.com/maxence-charriere/go-app/v10/pkg/app"
 
+	"parley/app/api"
 	"parley/i18n"
 	"parley/protocol"
 )
@@ -143,4 +145,65 @@ func withRestored(list []protocol.SessionInfo, info protocol.SessionInfo) []prot
 		}
 	}
 	return slices.Insert(out, at, info)
+}
+
+// The open session when it is archived (QA round 25): the list leaves it out, so the page
+// knew neither its title (the header showed its first prompt, not the name it was given)
+// nor that it was archived (a prompt sent there ran in a session out of the list, with
+// nothing saying so). The page reads the session once when the list lacks it, and says it
+// is archived, with Restore.
+type archivedHere struct {
+	asked string                // the session read for, once
+	info  *protocol.SessionInfo // the open session, archived
+}
+
+// lookArchived reads the open session when the list does not hold it.
+func (c *Conversation) lookArchived(ctx app.Context) {
+	id := c.session
+	if id == "" || c.blank || c.here.asked == id || slices.ContainsFunc(c.sessions, func(s protocol.SessionInfo) bool { return s.ID == id }) {
+		return
+	}
+	c.here.asked = id
+	client := clientOf(ctx)
+	ctx.Async(func() {
+		info, err := client.GetSession(ctx, id)
+		ctx.Dispatch(func(ctx app.Context) {
+			switch {
+			case c.session != id:
+			case err != nil:
+				c.here.asked = "" // read again with the next list
+			case info.Archived:
+				c.here.info = &info
+				c.thread.Title = info.Title
+			}
+		})
+	})
+}
+
+// restoreHere restores the open session from the note in its header.
+func (c *Conversation) restoreHere(ctx app.Context, e app.Event) {
+	client, id, no := clientOf(ctx), c.session, false
+	ctx.Async(func() {
+		got, err := client.UpdateSession(ctx, id, protocol.UpdateSessionRequest{Archived: &no})
+		ctx.Dispatch(func(ctx app.Context) {
+			if err != nil {
+				c.setNotice(tr(i18n.NotRestored, describeError(err)), errors.Is(err, api.ErrUnreachable))
+				return
+			}
+			if c.session == id {
+				c.here.info = nil
+			}
+			ctx.NewActionWithValue(actionRestored, got)
+		})
+	})
+}
+
+// renderArchivedHere is the header's note that the open session is archived.
+func (c *Conversation) renderArchivedHere() app.UI {
+	return app.If(c.here.info != nil, func() app.UI {
+		return app.P().Class("archived-here").Role("status").Body(
+			app.Span().Text(tr(i18n.ArchivedHere)),
+			app.Button().Type("button").Class("session-op archived-restore").Text(tr(i18n.Restore)).OnClick(c.restoreHere),
+		)
+	})
 }

@@ -83,6 +83,7 @@ type Conversation struct {
 	// whichever comes first fills workspaces, the other does not ask again.
 	spaceNamed  map[string]string
 	spacesAsked bool
+	here        archivedHere // the open session, when it is archived (archived.go)
 }
 
 // knowWorkspaces keeps the server's workspaces, and their names by id.
@@ -121,6 +122,7 @@ func (c *Conversation) OnMount(ctx app.Context) {
 	ctx.Handle(actionSessionsRead, func(ctx app.Context, a app.Action) {
 		if list, ok := a.Value.([]protocol.SessionInfo); ok {
 			c.listed(list)
+			c.lookArchived(ctx)
 		}
 	})
 	ctx.Handle(actionRestored, c.onRestored)
@@ -197,6 +199,9 @@ func (c *Conversation) open(ctx app.Context, id string) {
 	if c.stopFollow != nil {
 		c.stopFollow()
 		c.stopFollow, c.follower = nil, nil
+	}
+	if id != c.session {
+		c.here = archivedHere{}
 	}
 	c.session, c.notice, c.noticeUntilLive = id, "", false
 	if id != "" && sessionOfPath(ctx.Page().URL().Path) == id {
@@ -376,6 +381,9 @@ func (c *Conversation) workspaceOf(id string) string {
 			return s.WorkspaceID
 		}
 	}
+	if h := c.here.info; h != nil && h.ID == id {
+		return h.WorkspaceID
+	}
 	return ""
 }
 
@@ -384,6 +392,9 @@ func (c *Conversation) titleOf(id string) string {
 		if s.ID == id {
 			return s.Title
 		}
+	}
+	if h := c.here.info; h != nil && h.ID == id {
+		return h.Title
 	}
 	return ""
 }
@@ -434,6 +445,7 @@ func (c *Conversation) refreshSessions(ctx app.Context) {
 			c.listRetry.succeeded()
 			c.unauthorized = false
 			c.listed(list)
+			c.lookArchived(ctx)
 		})
 	})
 }
@@ -481,6 +493,9 @@ func (c *Conversation) listed(list []protocol.SessionInfo) {
 	// open session blank, and another screen mounted on that showed an empty sidebar until
 	// it read the list again (TestMovingToApprovalsKeepsTheList, once in CI).
 	knownSessions = slices.Clone(c.sessions)
+	if slices.ContainsFunc(c.sessions, func(s protocol.SessionInfo) bool { return s.ID == c.session }) {
+		c.here.info = nil // restored elsewhere
+	}
 	if title := c.titleOf(c.session); title != "" {
 		c.thread.Title = title
 	}

@@ -318,6 +318,7 @@ func (c *Conversation) renderSession() app.UI {
 		app.Header().Class("session-header").Body(
 			app.H1().Attr("dir", "auto").Text(titleWords(c.thread.Title)), // the page's one h1 (axe: page-has-heading-one)
 			workspaceTag(c.spaceNamed[c.workspaceOf(c.session)]),
+			c.renderArchivedHere(),
 		),
 		c.renderLink(),
 		&Thread{Messages: c.thread.Messages, Rev: c.thread.Rev, Working: c.thread.Working, Older: c.older.more, Unsent: unsent,

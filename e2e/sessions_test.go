@@ -432,6 +432,34 @@ func TestArchivedSessionsCanBeRestored(t *testing.T) {
 	require.False(t, info.Archived, "restored on the server")
 }
 
+// TestAnArchivedSessionOpenedSaysSo: a session renamed, archived, then opened (from the
+// archived list, or a link) has its name in the header, not its first prompt, and says it is
+// archived, with Restore (QA round 25: it showed the first prompt, and a prompt sent there
+// ran in a session out of the list with nothing saying so).
+func TestAnArchivedSessionOpenedSaysSo(t *testing.T) {
+	t.Parallel()
+	srv := startServer(t, t.TempDir(), "127.0.0.1:0")
+	id := seedSession(t, srv, "the first prompt", 1)
+	title, yes := "Named later", true
+	_, err := apiClient(srv).UpdateSession(context.Background(), id, protocol.UpdateSessionRequest{Title: &title})
+	require.NoError(t, err)
+	_, err = apiClient(srv).UpdateSession(context.Background(), id, protocol.UpdateSessionRequest{Archived: &yes})
+	require.NoError(t, err)
+	ctx := openPage(t, srv, "/s/"+id)
+	do(t, ctx, 20*time.Second, waitJS(`!!document.querySelector('.session-header .archived-here')`))
+	require.Equal(t, "Named later", evalString(t, ctx, `document.querySelector('.session-header h1').textContent`))
+	require.Equal(t, "status", evalString(t, ctx, `document.querySelector('.archived-here').getAttribute('role')`))
+	require.Contains(t, evalString(t, ctx, `document.querySelector('.archived-here').textContent`), "Archived")
+
+	do(t, ctx, 10*time.Second, js(`document.querySelector('.archived-here .archived-restore').click()`),
+		waitJS(`!document.querySelector('.archived-here')`),
+		waitJS(`!!document.querySelector('.sessions .session-item[data-session="`+id+`"]')`))
+	require.Equal(t, "Named later", evalString(t, ctx, `document.querySelector('.session-header h1').textContent`))
+	info, err := apiClient(srv).GetSession(context.Background(), id)
+	require.NoError(t, err)
+	require.False(t, info.Archived, "restored on the server")
+}
+
 // TestTheTabSaysWhichSessionAndWhatWaits: the browser tab carries the session's title, and
 // the number of decisions waiting first, so tabs can be told apart and a background one that
 // needs the person says so.

@@ -339,6 +339,7 @@ const (
 	RestoreNamed      // %[1]s
 	NotRestored       // %[1]s why
 	NotListedArchived // %[1]s why
+	ArchivedHere
 	HistDeclined
 
 	// The queue dock: a prompt being edited began before the change was saved.
@@ -709,6 +710,7 @@ var views = map[Msg][nLocales]string{
 	RestoreNamed:      {"Restore %[1]s", "恢复 %[1]s"},
 	NotRestored:       {"Not restored: %[1]s.", "未恢复：%[1]s。"},
 	NotListedArchived: {"Could not read the archived sessions: %[1]s.", "无法读取已归档的会话：%[1]s。"},
+	ArchivedHere:      {"Archived: not in the list", "已归档：不在列表中"},
 	HistDeclined:      {"Declined", "已婉拒"},
 	EditStartedFirst:  {"“%[1]s” began before your change was saved; your change is in the box.", "“%[1]s”在你的修改保存前已开始运行；你的修改已放回输入框。"},
 	SetAsideBelow:     {"Set aside: click or press Enter to answer", "已搁置：点击或按 Enter 回答"},
