@@ -49,6 +49,10 @@ type ApprovalsPage struct {
 	// round 17: it stayed dead until they moved).
 	focusByPage string
 	movedAt     time.Time
+	// enterMeantForConfirm holds the next Enter on focusByPage, however late: the page moved
+	// there from a confirmation that ended elsewhere, and an Enter pressed after reading the
+	// confirmation was meant for it, not for opening the next entry's thread (QA round 25).
+	enterMeantForConfirm bool
 
 	history     []protocol.HistoryEntry
 	historyNext uint64
@@ -330,9 +334,9 @@ func (p *ApprovalsPage) onKey(ctx app.Context, e app.Event) {
 		}
 		p.confirm, p.focusByPage = "", ""
 		p.focusSelected(ctx)
-	case key == "Enter" && onEntry && id == p.focusByPage && clock().Sub(p.movedAt) < time.Second:
+	case key == "Enter" && onEntry && id == p.focusByPage && (clock().Sub(p.movedAt) < time.Second || p.enterMeantForConfirm):
 		e.PreventDefault()
-		ctx.PreventUpdate()
+		p.enterMeantForConfirm = false
 	case key == "Enter" && onEntry:
 		e.PreventDefault()
 		ctx.Navigate("/s/" + entry.Session)
@@ -660,7 +664,12 @@ func (p *ApprovalsPage) renderEntry(i int) app.UI {
 				p.focusByPage = "" // the person moved: their Enter opens the thread again
 			}
 			p.settle(ctx)
-		}).
+			// The entry's own: go-app reuses the list's items by place, and kept the handler
+			// of the entry drawn there before. Focused by the page on the next entry, drawn
+			// where an ended one had been, it took the keyboard back to the ended one and
+			// called the move the person's (QA round 25: the Enter held for an answer opened
+			// the next thread).
+		}, app.EventScope(e.ID)).
 		Body(
 			app.Div().Class("queue-where").Body(
 				app.A().Class("queue-thread").Attr("dir", "auto").Href("/s/"+e.Session+"#decision-"+e.ID).Text(cmpOr(titleWords(e.SessionTitle), e.Session)),

@@ -59,7 +59,17 @@ func (p *ApprovalsPage) settle(ctx app.Context) {
 	if focused != "" && p.liveIndex(focused) < 0 {
 		p.selected = focused // the focus was in it: the keyboard moves on from there
 	}
-	if p.confirm != "" && p.liveIndex(p.confirmID) < 0 {
+	confirming := p.confirm != "" && p.liveIndex(p.confirmID) < 0
+	if confirming {
+		// The entry being confirmed ended elsewhere: the status region says so, for the
+		// confirmation goes without a word and the focus moves on (QA round 25).
+		if i := p.shownIndex(p.confirmID); i >= 0 {
+			what := asked(p.shown[i].Request)
+			if len(what) > maxSaidAsked {
+				what = headAndTail(what, maxSaidAsked)
+			}
+			p.said = tr(i18n.ConfirmEndedElsewhere, what)
+		}
 		p.confirm, p.confirmID = "", ""
 	}
 	if p.liveIndex(p.selected) < 0 {
@@ -67,6 +77,9 @@ func (p *ApprovalsPage) settle(ctx app.Context) {
 		p.selected = p.nextLive(from)
 		if focused != "" && focused == from {
 			p.moved()
+			// The person's next Enter was meant for the confirmation, however late it
+			// comes: it opens nothing (the next one does).
+			p.enterMeantForConfirm = confirming
 			p.focusSelected(ctx)
 			focused, onEntry = p.selected, true
 		}

@@ -812,6 +812,33 @@ func TestEnterAfterAnAnswerOpensNoThread(t *testing.T) {
 	waitQueue(t, srv, 1)
 }
 
+// TestAConfirmationEndedElsewhereHoldsItsEnter (QA round 25): the approve confirmation shows
+// on an entry, and another tab answers it. The status region says so, the focus moves to the
+// next entry, and the Enter the person then presses, however late, was meant for the
+// confirmation: it opens nothing. The next one opens the thread.
+func TestAConfirmationEndedElsewhereHoldsItsEnter(t *testing.T) {
+	t.Parallel()
+	srv := startServer(t, t.TempDir(), "127.0.0.1:0")
+	a := sessionWith(t, srv, "First", `/script send(str(confirm('Deploy a?')))`)
+	waitQueue(t, srv, 1)
+	b := sessionWith(t, srv, "Second", `/script send(str(confirm('Deploy b?')))`)
+	q := waitQueue(t, srv, 2)
+	ctx := openApprovals(t, srv)
+	do(t, ctx, 30*time.Second, mouseTo(2, 2), waitJS(`document.activeElement?.dataset.session === '`+a+`'`),
+		altKey("a", "KeyA", 65), waitJS(`document.activeElement?.classList.contains('confirm-yes')`))
+	_, err := apiClient(srv).Reply(context.Background(), a, q[0].ID, protocol.ReplyRequest{Action: protocol.ActionAccept, Content: json.RawMessage("true")})
+	require.NoError(t, err)
+	waitShowing(t, ctx, 30*time.Second, `document.activeElement?.classList.contains('queue-entry') && document.activeElement.dataset.session === '`+b+`'`, focusNow)
+	said := evalString(t, ctx, `document.querySelector('.notice-slot[role=status]').textContent`)
+	require.Contains(t, said, "Answered elsewhere while you were confirming, so nothing was sent from here")
+	require.Contains(t, said, "Deploy a?")
+	// Read, then Enter: it was meant for the confirmation.
+	do(t, ctx, 10*time.Second, chromedp.Sleep(1500*time.Millisecond), pressEnter(0), chromedp.Sleep(500*time.Millisecond))
+	require.Equal(t, "/approvals", evalString(t, ctx, `location.pathname`))
+	do(t, ctx, 10*time.Second, pressEnter(0), waitJS(`location.pathname === '/s/`+b+`'`))
+	waitQueue(t, srv, 1)
+}
+
 // TestEnterOpensTheNextEntryOnceThePersonLooks (QA round 17): a run asks several
 // approvals; the first is approved with Alt+A and Enter, and the page moves the focus to the
 // next. An Enter at once is the answer's double press and opens nothing (round 12 #9), but

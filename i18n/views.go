@@ -171,6 +171,7 @@ const (
 	PendingList
 	AskedIn // %[1]s session, %[2]s message
 	EntryEndedElsewhere
+	ConfirmEndedElsewhere // %[1]s what was asked
 	EntryAnswered
 	NothingBefore
 	YouColon
@@ -545,6 +546,8 @@ var views = map[Msg][nLocales]string{
 	PendingList:         {"Pending decisions, oldest first", "待处理的决定，最早的在前"},
 	AskedIn:             {"Asked in %[1]s: %[2]s", "来自 %[1]s：%[2]s"},
 	EntryEndedElsewhere: {"Ended elsewhere: this entry has left the queue", "已在别处结束：此条目已离开队列"},
+	ConfirmEndedElsewhere: {"Answered elsewhere while you were confirming, so nothing was sent from here: %[1]s",
+		"在你确认时已在别处回答，所以这里没有发送任何内容：%[1]s"},
 	EntryAnswered:       {"Answered: this entry has left the queue", "已回答：此条目已离开队列"},
 	NothingBefore:       {"Nothing was said in the thread before this request.", "这个请求之前，对话线程里没有任何内容。"},
 	YouColon:            {"You: ", "你："},
