@@ -954,7 +954,8 @@ func (p *ApprovalsPage) renderGrants() app.UI {
 						app.Span().Class("entry-title grant-words").Text(g.Scope.Tool+": "+scopeWords(g.Scope)),
 						app.Button().Type("button").Class("choice tone-deny grant-revoke").
 							Aria("label", tr(i18n.RevokeNamed, scopeWords(g.Scope))).Text(tr(i18n.Revoke)).
-							OnClick(func(ctx app.Context, e app.Event) { p.revoke(ctx, g) }),
+							// The grant's own handler: go-app reuses the list's items by place.
+							OnClick(func(ctx app.Context, e app.Event) { p.revoke(ctx, g) }, app.EventScope(g.ID)),
 					),
 					app.Div().Class("queue-where").Body(
 						app.Span().Text(tr(i18n.GrantIn, cmpOr(g.WorkspaceName, g.WorkspaceID), ago(now, g.Created))),

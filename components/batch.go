@@ -35,6 +35,13 @@ func (d *DecisionCard) decide(ctx app.Context, reply protocol.ReplyRequest) {
 	ctx.NewActionWithValue(actionDecide, DecideIntent{Session: d.Session, Decision: d.Message.ID, Reply: reply})
 }
 
+// scope ties a handler to the decision the card shows. go-app reuses a card by its place
+// (the approvals screen's queue moves up as entries leave) and keeps an element's handler
+// while its function is the same: without the decision in its scope, a button kept the
+// answer of the card drawn there before, and sent it to the card's new decision (a click
+// on "staging" answered "prod": TestACardMovedUpAnswersItsOwnDecision).
+func (d *DecisionCard) scope() app.EventOption { return app.EventScope(d.Message.ID) }
+
 func (d *DecisionCard) isBatch() bool {
 	return d.Message.Request != nil && len(d.Message.Request.Items) > 1
 }
@@ -108,7 +115,7 @@ func (d *DecisionCard) itemButton(i int, value, label string) app.UI {
 			items[i] = value
 			d.items = items
 			widget.KeepPicks(d.Message.ID, items)
-		})
+		}, d.scope())
 }
 
 // renderReason is the reason a rejection carries: typed here, it goes with Reject (Reject
@@ -137,7 +144,7 @@ func (d *DecisionCard) renderRetry() app.UI {
 		OnClick(func(ctx app.Context, e app.Event) {
 			d.retried = sent
 			ctx.NewActionWithValue(actionRetry, RetryIntent{Session: d.Session, Decision: d.Message.ID})
-		})
+		}, d.scope())
 }
 
 // retryWords are a retry button's label, title and the note once sent: Run again when it

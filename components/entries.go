@@ -247,7 +247,7 @@ func (d *DecisionCard) answers() []app.UI {
 					reply = protocol.ReplyRequest{Action: protocol.ActionDecline, Reason: strings.TrimSpace(d.reason)}
 				}
 				d.decide(ctx, d.asMarked(reply, tone))
-			})
+			}, d.scope())
 	}
 	accept := func(v any) protocol.ReplyRequest {
 		raw, _ := json.Marshal(v)
@@ -329,7 +329,7 @@ func (d *DecisionCard) inlineAnswer(s *protocol.Schema) app.UI {
 					e.PreventDefault()
 					d.sendTyped(ctx, s)
 				}
-			})
+			}, d.scope())
 	}
 	return app.Div().Class("entry-answer").Body(
 		input,
@@ -338,7 +338,7 @@ func (d *DecisionCard) inlineAnswer(s *protocol.Schema) app.UI {
 				if !composer.Stray(e.Value, d.drawnAt) {
 					d.sendTyped(ctx, s)
 				}
-			}),
+			}, d.scope()),
 		app.If(d.problem != "", func() app.UI {
 			return app.Div().Class("entry-problem").Role("alert").Text(d.problem)
 		}),

@@ -159,7 +159,7 @@ func (p *MCPPage) server(s protocol.MCPServer) app.UI {
 			app.Span().Class("mcp-status").Text(mcpStatus(s.Status)),
 			app.Span().Class("mcp-target").Text(s.Transport+": "+s.Target),
 			app.Button().Type("button").Class("mcp-reconnect").Text(tr(i18n.MCPReconnect)).Aria("label", tr(i18n.MCPReconnectNamed, s.Name)).
-				Aria("disabled", p.busy != "").OnClick(func(ctx app.Context, e app.Event) { p.reconnect(ctx, name) }),
+				Aria("disabled", p.busy != "").OnClick(func(ctx app.Context, e app.Event) { p.reconnect(ctx, name) }, app.EventScope(name)),
 		),
 		app.If(s.Reason != "", func() app.UI { return app.P().Class("mcp-reason").Text(locale.Current().MCPReason(s.Reason)) }),
 		app.Range(s.LeftOut).Slice(func(i int) app.UI {

@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -718,6 +719,38 @@ func TestAnsweringOnItsCardKeepsTheFocus(t *testing.T) {
 // focusNow says what the approvals list holds and where the focus is.
 const focusNow = `document.querySelectorAll('.queue-entry').length + ' waiting, ' + document.querySelectorAll('.queue-gone').length + ' gone; focus on ' + document.activeElement.tagName + '.' + document.activeElement.className`
 
+// TestGrantsRevokedOneAfterAnother: two grants; Revoke on the first, then Enter on the
+// Revoke the focus moved to revokes the second. go-app reuses a list's items by place, and the
+// button in the first place kept the first grant's handler: the second Revoke revoked the
+// first again ("no such grant"), and the second grant stayed.
+func TestGrantsRevokedOneAfterAnother(t *testing.T) {
+	t.Parallel()
+	srv := startServer(t, t.TempDir(), "127.0.0.1:0")
+	c := apiClient(srv)
+	id := newSession(t, srv, "Grants", "")
+	for _, word := range []string{"alpha", "beta"} {
+		sendTo(t, srv, id, `/script run(['echo', '`+word+`'])`)
+		q := waitQueue(t, srv, 1)
+		always := slices.IndexFunc(q[0].Request.Options, func(o protocol.ApprovalOption) bool { return o.Grant != nil })
+		require.GreaterOrEqual(t, always, 0, "an approval offers an always")
+		content, _ := json.Marshal(protocol.ApprovalAnswer{Option: &always})
+		_, err := c.Reply(context.Background(), id, q[0].ID, protocol.ReplyRequest{Action: protocol.ActionAccept, Content: content})
+		require.NoError(t, err)
+		waitQueue(t, srv, 0)
+	}
+	ctx := openApprovals(t, srv)
+	do(t, ctx, 30*time.Second, clickJS(`.tab-grants`), waitJS(`document.querySelectorAll('.grant-entry').length === 2`))
+	do(t, ctx, 10*time.Second, js(`document.querySelector('.grant-revoke').focus()`), pressEnter(0),
+		waitJS(`document.querySelectorAll('.grant-entry').length === 1`),
+		waitJS(`document.activeElement?.classList.contains('grant-revoke')`),
+		pressEnter(0),
+		waitJS(`document.querySelectorAll('.grant-entry').length === 0`))
+	require.NotContains(t, evalString(t, ctx, `document.querySelector('.approvals-page').innerText`), "Not revoked")
+	list, err := c.ListGrants(context.Background())
+	require.NoError(t, err)
+	require.Empty(t, list, "both grants revoked on the server")
+}
+
 // TestHistorySaysAnOutcomeAsTheThreadDoes: an approval approved with "always" and another
 // rejected with a reason read the same in their thread and in /approvals' history:
 // "Approved, always for this command", "Rejected: skip beta please" (round 9 #3).
@@ -837,6 +870,38 @@ func TestAConfirmationEndedElsewhereHoldsItsEnter(t *testing.T) {
 	require.Equal(t, "/approvals", evalString(t, ctx, `location.pathname`))
 	do(t, ctx, 10*time.Second, pressEnter(0), waitJS(`location.pathname === '/s/`+b+`'`))
 	waitQueue(t, srv, 1)
+}
+
+// TestACardMovedUpAnswersItsOwnDecision: two questions with the same choices in another
+// order wait; the first is answered elsewhere and leaves the list, and the second's card is
+// drawn where the first's was. A click on its "staging" answers "staging". go-app reuses a
+// list's items by place and keeps an element's handler when its function is the same: the
+// button kept the first card's answer, and sent "prod" to the second question.
+func TestACardMovedUpAnswersItsOwnDecision(t *testing.T) {
+	t.Parallel()
+	srv := startServer(t, t.TempDir(), "127.0.0.1:0")
+	a := sessionWith(t, srv, "First", `/script send(ask('Where to?', {'type': 'string', 'enum': ['prod', 'staging']}))`)
+	q := waitQueue(t, srv, 1)
+	b := sessionWith(t, srv, "Second", `/script send(ask('Where now?', {'type': 'string', 'enum': ['staging', 'prod']}))`)
+	waitQueue(t, srv, 2)
+	ctx := openApprovals(t, srv)
+	do(t, ctx, 30*time.Second, mouseTo(2, 2), waitJS(`document.querySelectorAll('.queue-entry .choice').length >= 4`))
+	_, err := apiClient(srv).Reply(context.Background(), a, q[0].ID, protocol.ReplyRequest{Action: protocol.ActionAccept, Content: json.RawMessage(`"prod"`)})
+	require.NoError(t, err)
+	do(t, ctx, 30*time.Second, waitJS(`document.querySelectorAll('.queue-list > li').length === 1 && document.querySelector('.queue-list > li').dataset.session === '`+b+`'`))
+	require.Equal(t, "staging", evalString(t, ctx, `document.querySelector('.queue-entry .choice .choice-label').textContent`))
+	do(t, ctx, 10*time.Second, clickJS(`.queue-entry .choice`))
+	waitAgentReplies(t, srv, b, 1)
+	page, err := apiClient(srv).Events(context.Background(), b, 0, 0)
+	require.NoError(t, err)
+	var said []string
+	for _, ev := range page.Events {
+		if ev.Type == protocol.EventAgentMessage {
+			m, _ := protocol.DecodeEventData[protocol.Message](ev)
+			said = append(said, m.Text)
+		}
+	}
+	require.Equal(t, []string{"staging"}, said, "the second question's answer")
 }
 
 // TestEnterOpensTheNextEntryOnceThePersonLooks (QA round 17): a run asks several
