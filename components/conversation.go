@@ -40,6 +40,7 @@ type Conversation struct {
 	// noticeUntilLive marks a notice about reaching the server: it goes once the link is back.
 	noticeUntilLive bool
 	noticeFromBar   bool // the input bar's notice, which it may take back (hub.Notice.Withdraw)
+	noticeInfo      bool // the notice is news, not a problem (hub.Notice.Info)
 	unauthorized    bool // this browser has no token: nothing here can work until it has one
 	updateReady     bool // a new build is installed; a reload runs it
 
@@ -505,7 +506,7 @@ func (c *Conversation) listed(list []protocol.SessionInfo) {
 func (c *Conversation) listFailed() bool { return c.notice != "" && c.notice == c.listNotice }
 
 func (c *Conversation) setNotice(text string, untilLive bool) {
-	c.notice, c.noticeUntilLive, c.noticeSay, c.noticeFromBar = text, untilLive, nil, false
+	c.notice, c.noticeUntilLive, c.noticeSay, c.noticeFromBar, c.noticeInfo = text, untilLive, nil, false, false
 }
 
 // noticeText is the notice shown, reworded in the page's locale when it can be (the bar's).
@@ -537,7 +538,7 @@ func (c *Conversation) onInputNotice(ctx app.Context, a app.Action) {
 			return
 		}
 		c.setNotice(n.Text, n.UntilLive)
-		c.noticeSay, c.noticeFromBar = n.Say, n.Text != ""
+		c.noticeSay, c.noticeFromBar, c.noticeInfo = n.Say, n.Text != "", n.Info
 	}
 }
 
@@ -737,7 +738,7 @@ func (c *Conversation) Render() app.UI {
 				// textarea and draft with it.
 				app.Div().Class("notice-slot").Body(
 					app.If(c.noticeShown(), func() app.UI {
-						return app.Div().Class("notice").Role("alert").Body(
+						return app.Div().Class(noticeClass(c.noticeInfo)).Role("alert").Body(
 							app.Span().Text(c.noticeText()),
 							app.If(c.listRetry.pending() && c.listFailed(), func() app.UI {
 								return app.Button().Class("link-retry").Text(tr(i18n.RetryNow)).
@@ -789,6 +790,14 @@ func (c *Conversation) renderBody(notFound bool) app.UI {
 		)
 	}
 	return app.Div().Class("seat seat-session").Body(Slots.Render(SlotSession, c.session, c)...)
+}
+
+// noticeClass draws a notice as a problem, or as news (.said) when it is none.
+func noticeClass(info bool) string {
+	if info {
+		return "notice said"
+	}
+	return "notice"
 }
 
 func backdropClass(open bool) string {

@@ -567,6 +567,7 @@ func TestApproveClickedWithWordsKeepsThem(t *testing.T) {
 	msgs := waitMessages(t, ctx, 2)
 	require.Equal(t, "got hello", msgs[len(msgs)-1].Text, "approved: the command ran")
 	require.Contains(t, noticeText(t, ctx), "Approved. Your words are back in the box", "the person is told where the words went")
+	require.Equal(t, "notice said", evalString(t, ctx, `document.querySelector('.notice-slot .notice').className`), "news, not drawn as a problem")
 }
 
 // TestFnFormTabOrderAndKeptFields: Tab from the function picker goes to the first field (the
@@ -959,6 +960,7 @@ func TestApprovalWordsOutliveItsTimeout(t *testing.T) {
 		chromedp.SendKeys(chromedp.CSS(`#approval-instruction`), words))
 	do(t, ctx, 30*time.Second, waitJS(modeGone), waitDraft(words))
 	require.Contains(t, noticeText(t, ctx), "They are back in the box below")
+	require.Equal(t, "notice said", evalString(t, ctx, `document.querySelector('.notice-slot .notice').className`), "news, not drawn as a problem")
 }
 
 // TestApprovalWordsOutliveAFailedSendAndARestart: words typed into an approval's "Or say what

@@ -117,6 +117,9 @@ type Notice struct {
 	// Withdraw takes back the input bar's last notice, and only its: the draft it spoke of
 	// is gone (QA round 19: "not sent, your text is back" stood over an empty box).
 	Withdraw bool
+	// Info marks news that is no problem (the words went back to the box because a request
+	// ended elsewhere): drawn as information, not in a problem's red (QA round 25).
+	Info bool
 }
 
 // NoticeOf words the machine's notice. err is the send's error when there was one (the

@@ -487,7 +487,7 @@ func (c *Composer) keepUnsent(ctx app.Context, m modes.Mode) {
 		ctx.NewActionWithValue(inputbar.ActionHandBack, text)
 		// Say: a switch of language while it shows words it again (QA round 25: it stayed
 		// Chinese after a switch back to English).
-		ctx.NewActionWithValue(inputbar.ActionNotice, hub.Notice{Text: locale.T(i18n.WordsKeptEnded), Say: func() string { return locale.T(i18n.WordsKeptEnded) }})
+		ctx.NewActionWithValue(inputbar.ActionNotice, hub.Notice{Info: true, Text: locale.T(i18n.WordsKeptEnded), Say: func() string { return locale.T(i18n.WordsKeptEnded) }})
 	}
 }
 

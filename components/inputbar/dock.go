@@ -52,7 +52,7 @@ type EditQueued struct {
 // change was saved (was is the text it ran with): the change is put in the box.
 func EditStartedFirst(was string) hub.Notice {
 	say := func() string { return locale.T(i18n.EditStartedFirst, clipText(was, 60)) }
-	return hub.Notice{Text: say(), Say: say}
+	return hub.Notice{Info: true, Text: say(), Say: say}
 }
 
 // Render draws the list; with nothing queued it is an empty strip, so the bar after it keeps

@@ -382,7 +382,7 @@ func (m *Mode) keepForNext(ctx app.Context) {
 		}
 	}
 	ctx.NewActionWithValue(inputbar.ActionRestoreDraft, text)
-	ctx.NewActionWithValue(inputbar.ActionNotice, hub.Notice{Text: locale.T(i18n.ApprovedWordsKept), Say: func() string { return locale.T(i18n.ApprovedWordsKept) }})
+	ctx.NewActionWithValue(inputbar.ActionNotice, hub.Notice{Info: true, Text: locale.T(i18n.ApprovedWordsKept), Say: func() string { return locale.T(i18n.ApprovedWordsKept) }})
 }
 
 func (m *Mode) reject(ctx app.Context) {
