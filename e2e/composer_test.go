@@ -740,6 +740,30 @@ def main(args):
 	do(t, ctx, 10*time.Second, waitJS(`document.querySelector('#fn-pick')?.value === 'shout' && !!`+greetField))
 }
 
+// TestTheFnFormIsReadyOnlyWhenItsAnswersAre: a required number field with a bound holds a
+// number out of it. The hint under Run says some answers are not right yet, not "Ready"
+// (QA round 25); a number in bounds makes it ready.
+func TestTheFnFormIsReadyOnlyWhenItsAnswersAre(t *testing.T) {
+	t.Parallel()
+	data := t.TempDir()
+	testkit.WriteTree(t, data+"-workspace", map[string]string{".parley/functions/repeat.star": `TITLE = "Repeat a word"
+PARAMS = {"type": "object", "properties": {"times": {"type": "integer", "title": "Times", "minimum": 1, "maximum": 5}}, "required": ["times"]}
+
+def main(args):
+    send("ok " * args["times"])
+`})
+	_, ctx := openHomeOn(t, data)
+	do(t, ctx, 20*time.Second, chromedp.Focus(composer), typeText("/repe"), menuOpen("ƒ repeat"), pressEnter(0),
+		waitJS(`!!document.querySelector('#composer-mode.mode-fn-form')`),
+		waitJS(`!!document.querySelector('#composer-mode .fn-form input')`))
+	field := `document.querySelector('#composer-mode .fn-form input')`
+	hint := `(document.querySelector('.morph-hint')?.textContent || '')`
+	do(t, ctx, 10*time.Second, js(field+`.focus()`), chromedp.KeyEvent("9"))
+	waitShowing(t, ctx, 10*time.Second, hint+`.includes('not right yet')`, hint+` + ' | ' + `+field+`.value`)
+	do(t, ctx, 10*time.Second, chromedp.KeyEvent(kb.Backspace), chromedp.KeyEvent("3"),
+		waitJS(hint+`.startsWith('Ready')`))
+}
+
 // TestASpaceOnARadioNeverRuns: a person types a name, Tabs on and types the surname's
 // space: the Space lands on the next question's radio. It chooses it, as a click does, and
 // never runs the function (QA round 20 #13, P1: it ran "Hello, Ann.").

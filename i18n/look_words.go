@@ -11,6 +11,7 @@ const (
 	// The fn-form's line under its fields: why Run is not ready, or that it is.
 	RunIncomplete
 	RunReady // %[1]s the function
+	RunFixFirst
 
 	// The empty page, when no model is configured.
 	HeroOfflineTitle
@@ -31,6 +32,7 @@ func init() {
 		RejectWithNote:   {"Reject with note", "附言拒绝"},
 		RunIncomplete:    {"Fill in every required field (*) to run it.", "填写所有必填项（*）后才能运行。"},
 		RunReady:         {"Ready: Enter or Run runs %[1]s.", "可以运行了：按 Enter 或点“运行”运行 %[1]s。"},
+		RunFixFirst:      {"Some answers are not right yet: Enter or Run says which.", "有些回答还不对：按 Enter 或点“运行”会指出是哪些。"},
 		HeroOfflineTitle: {"No model is configured.", "尚未配置模型。"},
 		HeroOfflineText: {"Scripts, examples and functions work; prompts get the offline agent's canned answer. " +
 			"To talk to a model, start Parley with the URL of an OpenAI-compatible server and a model, e.g. for Ollama:",

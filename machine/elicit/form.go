@@ -406,6 +406,19 @@ func (f *Form) CanProceed() bool {
 	return true
 }
 
+// Checked reports whether every answer given passes its field's check (an unanswered field
+// has nothing to check). CanProceed with a wrong answer enables the button, which then says
+// what is wrong; a hint that calls the form ready waits for Checked too (QA round 25: a
+// function form said "Ready" over a field it would refuse).
+func (f *Form) Checked() bool {
+	for i := range f.fields {
+		if f.check(i) != "" {
+			return false
+		}
+	}
+	return true
+}
+
 // Lone reports whether answer-on-click applies: exactly one field, a Single or Boolean
 // choice that did not start from a default (a default means the user should confirm it
 // with the button), and the host's AnswerOnClick.

@@ -153,6 +153,7 @@ type state struct {
 	Stepped    bool
 	Lone       bool
 	CanProceed bool
+	Wrong      bool // an answer given fails its check (!Checked)
 	// Complete has one mark per field: 'x' complete (a chip's check mark), '.' not.
 	Complete string
 	Content  string
@@ -161,7 +162,7 @@ type state struct {
 
 func snapshot(f *Form) state {
 	s := state{Current: f.Current(), Stepped: f.Stepped(), Lone: f.Lone(), CanProceed: f.CanProceed(),
-		Content: string(f.Content()), Errors: f.Errors()}
+		Wrong: !f.Checked(), Content: string(f.Content()), Errors: f.Errors()}
 	for i := range f.Fields() {
 		if f.Complete(i) {
 			s.Complete += "x"
@@ -224,6 +225,7 @@ func submitted(name, schema, typed, content, err string) dispatchCase {
 		wantState: state{CanProceed: true, Complete: "x", Content: content}, wantEffects: []Effect{Send{}}}
 	if err != "" {
 		c.wantState.Errors = map[string]string{"": err}
+		c.wantState.Wrong = true
 		c.wantEffects = []Effect{Invalid{}}
 	}
 	return c
@@ -330,7 +332,7 @@ func TestDispatch(t *testing.T) {
 		{
 			name: "number: +1 is not JSON", req: askReq(sNumber),
 			events:      []Event{Type{0, "+1"}},
-			wantState:   state{CanProceed: true, Complete: "x", Content: `"+1"`},
+			wantState:   state{Wrong: true, CanProceed: true, Complete: "x", Content: `"+1"`},
 			wantEffects: nil,
 		},
 		submitted("number: below the minimum", sNumber, "0.25", `0.25`, "must be at least 0.5"),
@@ -442,19 +444,19 @@ func TestDispatch(t *testing.T) {
 		{
 			name: "multi: a toggle unchecks", req: askReq(sMulti),
 			events:      []Event{Toggle{0, "c"}, Toggle{0, "a"}, Toggle{0, "c"}},
-			wantState:   state{CanProceed: true, Complete: "x", Content: `["a"]`},
+			wantState:   state{Wrong: true, CanProceed: true, Complete: "x", Content: `["a"]`},
 			wantEffects: nil,
 		},
 		{
 			name: "multi: too few, in the protocol's words", req: askReq(sMulti),
 			events:      []Event{Toggle{0, "b"}, Submit{}},
-			wantState:   state{CanProceed: true, Complete: "x", Content: `["b"]`, Errors: map[string]string{"": "pick at least 2"}},
+			wantState:   state{Wrong: true, CanProceed: true, Complete: "x", Content: `["b"]`, Errors: map[string]string{"": "pick at least 2"}},
 			wantEffects: []Effect{Invalid{}},
 		},
 		{
 			name: "multi: too many", req: askReq(sMulti),
 			events:      []Event{Toggle{0, "a"}, Toggle{0, "b"}, Toggle{0, "c"}, Submit{}},
-			wantState:   state{CanProceed: true, Complete: "x", Content: `["a","b","c"]`, Errors: map[string]string{"": "pick at most 2"}},
+			wantState:   state{Wrong: true, CanProceed: true, Complete: "x", Content: `["a","b","c"]`, Errors: map[string]string{"": "pick at most 2"}},
 			wantEffects: []Effect{Invalid{}},
 		},
 		{
@@ -528,7 +530,7 @@ func TestDispatch(t *testing.T) {
 		{
 			name: "form: a bound error is mapped to its key", req: askReq(sForm),
 			events:      []Event{Pick{Index: 0, Value: "prod"}, Type{1, "0"}, Goto{0}, Submit{}},
-			wantState:   state{Current: 1, Stepped: true, CanProceed: true, Complete: "xx.", Content: `{"env":"prod","count":0}`, Errors: map[string]string{"count": "must be at least 1"}},
+			wantState:   state{Wrong: true, Current: 1, Stepped: true, CanProceed: true, Complete: "xx.", Content: `{"env":"prod","count":0}`, Errors: map[string]string{"count": "must be at least 1"}},
 			wantEffects: []Effect{Invalid{}, Show{1}},
 		},
 		{
@@ -754,11 +756,11 @@ func TestAdvance(t *testing.T) {
 	stacked.Layout = Stacked
 	tests := []dispatchCase{
 		{"out of range: the error, and it stays", askReq(sRated), nil, []Event{Type{0, "9"}, Advance{}},
-			state{Stepped: true, Complete: "x..", Content: `{"stars":9}`, Errors: map[string]string{"stars": "must be at most 5"}}, []Effect{Invalid{}}},
+			state{Wrong: true, Stepped: true, Complete: "x..", Content: `{"stars":9}`, Errors: map[string]string{"stars": "must be at most 5"}}, []Effect{Invalid{}}},
 		{"fixed, it moves on", askReq(sRated), nil, []Event{Type{0, "9"}, Advance{}, Type{0, "4"}, Advance{}},
 			state{Current: 1, Stepped: true, Complete: "x..", Content: `{"stars":4}`}, []Effect{Show{Index: 1}}},
 		{"not a whole number stays", askReq(sRated), nil, []Event{Type{0, "2.5"}, Advance{}},
-			state{Stepped: true, Complete: "x..", Content: `{"stars":2.5}`, Errors: map[string]string{"stars": "must be a whole number"}}, []Effect{Invalid{}}},
+			state{Wrong: true, Stepped: true, Complete: "x..", Content: `{"stars":2.5}`, Errors: map[string]string{"stars": "must be a whole number"}}, []Effect{Invalid{}}},
 		{"empty moves on: Submit says what is missing", askReq(sRated), nil, []Event{Advance{}},
 			state{Current: 1, Stepped: true, Complete: "...", Content: `{}`}, []Effect{Show{Index: 1}}},
 		{"to the next question not yet shown, wrapping past those shown", askReq(sRated), nil, []Event{Goto{2}, Type{2, "Ada"}, Advance{}},
@@ -772,7 +774,7 @@ func TestAdvance(t *testing.T) {
 		{"stacked: Enter submits", askReq(sRated), &stacked, []Event{Type{0, "3"}, Advance{}},
 			state{Current: 1, Complete: "x..", Content: `{"stars":3}`, Errors: map[string]string{"pick": "is required", "name": "is required"}}, []Effect{Invalid{}, Show{Index: 1}}},
 		{"one question: a refused value stays", askReq(sInteger), nil, []Event{Type{0, "11"}, Advance{}},
-			state{CanProceed: true, Complete: "x", Content: `11`, Errors: map[string]string{"": "must be at most 10"}}, []Effect{Invalid{}}},
+			state{Wrong: true, CanProceed: true, Complete: "x", Content: `11`, Errors: map[string]string{"": "must be at most 10"}}, []Effect{Invalid{}}},
 		{"one question: a good one sends", askReq(sInteger), nil, []Event{Type{0, "7"}, Advance{}},
 			state{CanProceed: true, Complete: "x", Content: `7`}, []Effect{Send{}}},
 		{"typing clears the error", askReq(sRated), nil, []Event{Type{0, "9"}, Advance{}, Type{0, "5"}},
@@ -811,19 +813,19 @@ func TestUnparsed(t *testing.T) {
 	)
 	tests := []dispatchCase{
 		{"Enter on it: its error, and it stays", askReq(sDayCountTags), nil, []Event{Unparsed{0}, Advance{}},
-			state{Stepped: true, CanProceed: true, Complete: "x..", Content: `{}`, Errors: map[string]string{"d": notDate}}, []Effect{Invalid{}}},
+			state{Wrong: true, Stepped: true, CanProceed: true, Complete: "x..", Content: `{}`, Errors: map[string]string{"d": notDate}}, []Effect{Invalid{}}},
 		{"Send refuses it, and shows it", askReq(sDayCountTags), nil, []Event{Unparsed{0}, Goto{2}, Toggle{2, "a"}, Submit{}},
-			state{Stepped: true, CanProceed: true, Complete: "x.x", Content: `{"tags":["a"]}`, Errors: map[string]string{"d": notDate}}, []Effect{Invalid{}, Show{Index: 0}}},
+			state{Wrong: true, Stepped: true, CanProceed: true, Complete: "x.x", Content: `{"tags":["a"]}`, Errors: map[string]string{"d": notDate}}, []Effect{Invalid{}, Show{Index: 0}}},
 		{"a whole number", askReq(sDayCountTags), nil, []Event{Goto{1}, Unparsed{1}, Advance{}},
-			state{Current: 1, Stepped: true, CanProceed: true, Complete: ".x.", Content: `{}`, Errors: map[string]string{"n": notWhole}}, []Effect{Invalid{}}},
+			state{Wrong: true, Current: 1, Stepped: true, CanProceed: true, Complete: ".x.", Content: `{}`, Errors: map[string]string{"n": notWhole}}, []Effect{Invalid{}}},
 		{"a date typed whole goes on", askReq(sDayCountTags), nil, []Event{Unparsed{0}, Advance{}, Type{0, "2026-02-28"}, Advance{}},
 			state{Current: 1, Stepped: true, CanProceed: true, Complete: "x..", Content: `{"d":"2026-02-28"}`}, []Effect{Show{Index: 1}}},
 		{"cleared, it is unanswered again", askReq(sDayCountTags), nil, []Event{Unparsed{0}, Advance{}, Type{0, ""}, Advance{}},
 			state{Current: 1, Stepped: true, CanProceed: true, Complete: "...", Content: `{}`}, []Effect{Show{Index: 1}}},
 		{"required: its own words, not 'is required'", askReq(sNumber), nil, []Event{Unparsed{0}, Submit{}},
-			state{CanProceed: true, Complete: "x", Content: `null`, Errors: map[string]string{"": "not a number: type digits, like 12 or -3.5"}}, []Effect{Invalid{}}},
+			state{Wrong: true, CanProceed: true, Complete: "x", Content: `null`, Errors: map[string]string{"": "not a number: type digits, like 12 or -3.5"}}, []Effect{Invalid{}}},
 		{"a date and time", askReq(sDateTime), nil, []Event{Unparsed{0}, Advance{}},
-			state{CanProceed: true, Complete: "x", Content: `null`, Errors: map[string]string{"": "not a date and time: use the picker, or type a whole date and time that exists"}}, []Effect{Invalid{}}},
+			state{Wrong: true, CanProceed: true, Complete: "x", Content: `null`, Errors: map[string]string{"": "not a date and time: use the picker, or type a whole date and time that exists"}}, []Effect{Invalid{}}},
 		{"a choice has no input to misread", askReq(sEnum), nil, []Event{Unparsed{0}},
 			state{Lone: true, Complete: ".", Content: `null`}, nil},
 		{"nor has a line of text", askReq(sText), nil, []Event{Unparsed{0}},

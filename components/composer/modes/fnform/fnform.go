@@ -178,8 +178,11 @@ func (m *Mode) Primary() modes.Action {
 		a.Label, a.Title = locale.T(i18n.Run), locale.T(i18n.ChooseFirst)
 	case m.view == nil || m.fn.Error != "" || m.running:
 		// The body says it: loading, broken; a run started closes the form.
-	case ready:
+	case ready && m.view.Form().Checked():
 		a.Hint = locale.T(i18n.RunReady, title(m.fn))
+	case ready:
+		// Run stays enabled: pressed, it says beside each field what is wrong.
+		a.Hint = locale.T(i18n.RunFixFirst)
 	default:
 		a.Title = locale.T(i18n.RunIncomplete)
 		a.Hint = a.Title
