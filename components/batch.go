@@ -63,7 +63,7 @@ func (d *DecisionCard) renderBatch() app.UI {
 					app.Div().Class("batch-item-head").Body(
 						app.Span().Class("batch-tool").Text(it.Tool),
 						app.If(pending, func() app.UI {
-							return app.Div().Class("batch-item-answer").Role("group").Aria("label", tr(i18n.AnswerRequest, i+1, requestWords(it.Details))).Body(
+							return app.Div().Class("batch-item-answer").Role("group").Aria("label", tr(i18n.AnswerRequest, i+1, widget.RequestWords(it.Details))).Body(
 								d.itemButton(i, protocol.OptionAllow, tr(i18n.Allow)),
 								d.itemButton(i, protocol.OptionDeny, tr(i18n.RejectWord)),
 							)
@@ -74,17 +74,6 @@ func (d *DecisionCard) renderBatch() app.UI {
 			}),
 		),
 	)
-}
-
-// requestWords is a request's command as its answer group is named: the first line of its
-// details, cut short. A screen reader heard "Answer request 2, Allow" and no command (QA
-// round 22).
-func requestWords(details string) string {
-	line, _, _ := strings.Cut(strings.TrimSpace(details), "\n")
-	if r := []rune(line); len(r) > 80 {
-		line = string(r[:79]) + "…"
-	}
-	return line
 }
 
 // asMarked is a batch's Approve all (its affirming option) as the picks are at the click, the

@@ -264,16 +264,3 @@ func TestARunWaitingOnItsQuestionSaysSo(t *testing.T) {
 	html = viewtest.Render(t, &Thread{Messages: []store.Message{run, confirm}})
 	assert.Equal(t, "running…", status(html))
 }
-
-// TestRequestWordsNameABatchRequest: a batch request's answer group is named by its command,
-// one line, cut short (QA round 22: "Answer request 2" named none).
-func TestRequestWordsNameABatchRequest(t *testing.T) {
-	for _, c := range []struct{ details, want string }{
-		{"echo s1-a", "echo s1-a"},
-		{"  git push origin main\nin /work/repo\n", "git push origin main"},
-		{strings.Repeat("é", 100), strings.Repeat("é", 79) + "…"},
-		{"", ""},
-	} {
-		assert.Equal(t, c.want, requestWords(c.details), "%q", c.details)
-	}
-}

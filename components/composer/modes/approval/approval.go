@@ -453,7 +453,7 @@ func (m *Mode) batch() app.UI {
 				return app.Li().Class("batch-item").DataSet("item", strconv.Itoa(i)).Body(
 					app.Div().Class("batch-item-head").Body(
 						app.Span().Class("batch-tool").Text(it.Tool),
-						app.Div().Class("batch-item-answer").Role("group").Aria("label", locale.T(i18n.AnswerRequest, i+1)).Body(
+						app.Div().Class("batch-item-answer").Role("group").Aria("label", locale.T(i18n.AnswerRequest, i+1, widget.RequestWords(it.Details))).Body(
 							button(i, protocol.OptionAllow, locale.T(i18n.Allow), protocol.ToneAffirm),
 							button(i, protocol.OptionDeny, locale.T(i18n.RejectWord), protocol.ToneDeny),
 						),

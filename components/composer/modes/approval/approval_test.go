@@ -350,8 +350,8 @@ func TestBatchIsAnsweredRequestByRequest(t *testing.T) {
 	h := &modetest.Host{}
 	m := newApproval(t, h, req)
 	raw := app.HTMLString(m.Body())
-	assert.NotContains(t, raw, "<dir>")
 	doc := domtest.Parse(t, raw)
+	assert.Empty(t, doc.All("dir"), "a command's words are text, never markup")
 	items := doc.All("li.batch-item")
 	require.Len(t, items, 2)
 	pres := doc.All("pre.batch-details")
@@ -359,6 +359,11 @@ func TestBatchIsAnsweredRequestByRequest(t *testing.T) {
 	assert.Equal(t, "ls <dir>", pres[0].TextContent())
 	assert.Equal(t, "notes.md", pres[1].TextContent())
 	assert.Empty(t, doc.All("pre.approval-details"), "the items are the details")
+	// Each request's answers are named by its command (QA round 26: "%!s(BADINDEX)").
+	groups := doc.All(".batch-item-answer")
+	require.Len(t, groups, 2)
+	assert.Equal(t, "Answer request 1: ls <dir>", groups[0].Attrs["aria-label"])
+	assert.Equal(t, "Answer request 2: notes.md", groups[1].Attrs["aria-label"])
 
 	// The buttons that answer the whole batch, by what they say.
 	answers := func() []string {

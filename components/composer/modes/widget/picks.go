@@ -59,3 +59,16 @@ func KeepPicks(decision string, picks []string) {
 
 // PicksPrefix is the sessionStorage prefix of a batch's kept picks, by the decision's id.
 const PicksPrefix = "parley.picks."
+
+// RequestWords names a batch's request by its command's first line, cut at 80 characters:
+// the label of the group of its answers ("Answer request 1: echo one"), in the thread's card
+// and in the composer alike. A screen reader heard "Answer request 2, Allow" and no command
+// (QA round 22), then the composer's "%!s(BADINDEX)" where its command was left out (QA
+// round 26).
+func RequestWords(details string) string {
+	line, _, _ := strings.Cut(strings.TrimSpace(details), "\n")
+	if r := []rune(line); len(r) > 80 {
+		line = string(r[:79]) + "…"
+	}
+	return line
+}

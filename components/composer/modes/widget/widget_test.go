@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"strings"
 	"testing"
 
 	"github.com/maxence-charriere/go-app/v10/pkg/app"
@@ -109,5 +110,18 @@ func TestFormViewValidatesBuiltInFieldsBesideCustomOnes(t *testing.T) {
 		if _, ok := e.(elicit.Send); ok {
 			t.Fatalf("sent %s, want the email refused", v.Content())
 		}
+	}
+}
+
+// TestRequestWordsNameABatchRequest: a batch request's answer group is named by its command,
+// one line, cut short (QA round 22: "Answer request 2" named none).
+func TestRequestWordsNameABatchRequest(t *testing.T) {
+	for _, c := range []struct{ details, want string }{
+		{"echo s1-a", "echo s1-a"},
+		{"  git push origin main\nin /work/repo\n", "git push origin main"},
+		{strings.Repeat("é", 100), strings.Repeat("é", 79) + "…"},
+		{"", ""},
+	} {
+		assert.Equal(t, c.want, RequestWords(c.details), "%q", c.details)
 	}
 }
