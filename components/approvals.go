@@ -377,6 +377,14 @@ func entryOf(el app.Value) (string, bool) {
 	return li.Get("dataset").Get("decision").String(), li.Equal(el)
 }
 
+// entryReason is what is typed in the reason field of the entry's card.
+func entryReason(e protocol.QueueEntry) string {
+	if in := app.Window().Get("document").Call("querySelector", `.queue-entry[data-decision="`+e.ID+`"] .entry-reason`); in.Truthy() {
+		return in.Get("value").String()
+	}
+	return ""
+}
+
 // hasOwnReason says the entry's card has a reason field of its own (an approval's), which
 // Alt+R uses instead of a second one.
 func hasOwnReason(e protocol.QueueEntry) bool {
@@ -487,16 +495,14 @@ func (p *ApprovalsPage) confirmed(ctx app.Context) {
 			return
 		}
 		if p, ok := marked(e); ok {
-			reply.Content, _ = json.Marshal(protocol.ApprovalAnswer{Items: p.Items}) // what is marked Reject stays so
+			// What is marked Reject stays so, with the reason typed in the entry's card.
+			reply.Content, _ = json.Marshal(protocol.ApprovalAnswer{Items: p.Items, Instruction: strings.TrimSpace(entryReason(e))})
 		}
 		intent.Reply = reply
 	case confirmReject:
 		reason := p.reason
 		if hasOwnReason(e) {
-			reason = ""
-			if in := app.Window().Get("document").Call("querySelector", `.queue-entry[data-decision="`+e.ID+`"] .entry-reason`); in.Truthy() {
-				reason = in.Get("value").String()
-			}
+			reason = entryReason(e)
 		}
 		intent.Reply = protocol.ReplyRequest{Action: protocol.ActionDecline, Reason: reason}
 	default:

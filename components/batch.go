@@ -82,7 +82,9 @@ func (d *DecisionCard) asMarked(r protocol.ReplyRequest, tone protocol.Tone) pro
 	if d.isBatch() && tone == protocol.ToneAffirm {
 		n := len(d.Message.Request.Items)
 		if p, ok := batch.Of(widget.KeptPicks(d.Message.ID, n), n); ok {
-			r.Content, _ = json.Marshal(protocol.ApprovalAnswer{Items: p.Items})
+			// The reason typed goes with the requests marked Reject (QA round 26: it was
+			// dropped, and the asker read only "rejected by the user").
+			r.Content, _ = json.Marshal(protocol.ApprovalAnswer{Items: p.Items, Instruction: strings.TrimSpace(d.reason)})
 		}
 	}
 	return r

@@ -1204,6 +1204,33 @@ func openMarkedBatch(t *testing.T) context.Context {
 	return ctx
 }
 
+// TestWordsAndEnterKeepAnAllowMark (QA round 26 P1): a request marked Allow, words typed in
+// the field, and Enter (the field's own key, "reject with these words"): the marked request
+// runs, and the words reject the other one. Enter rejected both, the one marked Allow too.
+func TestWordsAndEnterKeepAnAllowMark(t *testing.T) {
+	t.Parallel()
+	ctx := openMarkedBatch(t)
+	do(t, ctx, 10*time.Second, clickJS(batchMode+` .batch-item[data-item="0"] .tone-affirm`),
+		waitJS(`document.querySelector('`+batchMode+` .batch-item[data-item="0"] .tone-affirm').getAttribute('aria-pressed') === 'true'`),
+		js(`document.querySelector('#approval-instruction').focus()`), chromedp.KeyEvent("not that one"), pressEnter(0))
+	waitReply(t, ctx, "keep | rejected by the user: not that one")
+}
+
+// TestACardsReasonGoesWithTheRequestsMarkedReject (QA round 26 P1): on the thread's card, a
+// request marked Reject and a reason typed in the card's field: "Approve 1, reject 1" sends
+// the reason with the rejected request. It was dropped.
+func TestACardsReasonGoesWithTheRequestsMarkedReject(t *testing.T) {
+	t.Parallel()
+	ctx := openMarkedBatch(t)
+	card := `.thread .entry-decision.status-pending`
+	do(t, ctx, 30*time.Second, waitJS(`!!document.querySelector('`+card+` .batch-item')`),
+		clickJS(card+` .batch-item[data-item="1"] .tone-deny`),
+		waitJS(`(document.querySelector('`+card+` .entry-actions .tone-affirm')?.textContent || '').startsWith('Approve 1, reject 1')`),
+		js(`document.querySelector('`+card+` .entry-reason').focus()`), chromedp.KeyEvent("too risky"),
+		clickJS(card+` .entry-actions .tone-affirm`))
+	waitReply(t, ctx, "keep | rejected by the user: too risky")
+}
+
 // TestApproveAllNeverRunsARequestMarkedReject (#1): in the composer, a request marked Reject
 // turns "Approve all" into "Approve 1, reject 1", and Ctrl+Enter sends exactly that; so does
 // the thread card's Approve all with the mark made in the composer.

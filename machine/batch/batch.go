@@ -4,7 +4,8 @@
 // request marked Reject, "approve all" approves the others and rejects the marked ones,
 // request by request, and its label says so. The composer's approval mode, the thread's card
 // and the approvals screen ask it; the picks themselves are kept by the views
-// (components/composer/modes/widget, picks.go).
+// (components/composer/modes/widget, picks.go). The words typed to reject go only with the
+// requests not marked Allow (Rejecting).
 //
 // The package is pure: it imports nothing of the browser, go-app, the network or the clock.
 package batch
@@ -41,6 +42,29 @@ func Of(picks []string, n int) (p Plan, ok bool) {
 		}
 	}
 	return p, p.Reject > 0
+}
+
+// Rejecting plans "reject with these words" (the words typed in the composer's field, and
+// Enter) for a batch of n requests with its picks: a request marked Allow stays approved,
+// and every other one is rejected with the words as its reason (QA round 26: the words
+// rejected a request the person had marked Allow). ok is false when none is marked Allow:
+// the words reject the batch as a whole. A plan that rejects none (every request marked
+// Allow) has nothing for the words to go with.
+func Rejecting(picks []string, n int) (p Plan, ok bool) {
+	if len(picks) != n {
+		return p, false
+	}
+	p.Items = make([]string, n)
+	for k, v := range picks {
+		if v == protocol.OptionAllow {
+			p.Items[k] = v
+			p.Approve++
+		} else {
+			p.Items[k] = protocol.OptionDeny
+			p.Reject++
+		}
+	}
+	return p, p.Approve > 0
 }
 
 // Label is what the approving option then says: "Approve 1, reject 1".

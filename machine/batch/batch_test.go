@@ -40,3 +40,30 @@ func TestOf(t *testing.T) {
 		})
 	}
 }
+
+func TestRejecting(t *testing.T) {
+	const a, d = protocol.OptionAllow, protocol.OptionDeny
+	for _, tt := range []struct {
+		name  string
+		picks []string
+		n     int
+		plan  Plan
+		ok    bool
+	}{
+		{"nothing marked: the words reject the batch", []string{"", ""}, 2, Plan{}, false},
+		{"only Reject marked: the words reject the batch", []string{d, ""}, 2, Plan{}, false},
+		{"no picks kept", nil, 2, Plan{}, false},
+		{"picks of another length are none", []string{a}, 2, Plan{}, false},
+		{"an Allow stays approved, the rest rejected", []string{a, d, ""}, 3, Plan{Items: []string{a, d, d}, Approve: 1, Reject: 2}, true},
+		{"an Allow and an unmarked one", []string{"", a}, 2, Plan{Items: []string{d, a}, Approve: 1, Reject: 1}, true},
+		{"every one marked Allow rejects none", []string{a, a}, 2, Plan{Items: []string{a, a}, Approve: 2}, true},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			plan, ok := Rejecting(tt.picks, tt.n)
+			assert.Equal(t, tt.ok, ok)
+			if ok {
+				assert.Equal(t, tt.plan, plan)
+			}
+		})
+	}
+}

@@ -394,7 +394,18 @@ func (m *Mode) reject(ctx app.Context) {
 		m.host.SetProblem(locale.T(i18n.InstructionTooLong, len(text), protocol.MaxReasonBytes/1024))
 		return
 	}
-	raw, _ := json.Marshal(protocol.ApprovalAnswer{Instruction: text})
+	answer := protocol.ApprovalAnswer{Instruction: text}
+	if n := len(m.d.Request.Items); n > 1 {
+		// A request the person marked Allow stays approved: the words reject the others.
+		if p, ok := batch.Rejecting(m.picks(), n); ok {
+			if p.Reject == 0 {
+				m.host.SetProblem(locale.T(i18n.AllMarkedAllow))
+				return
+			}
+			answer.Items = p.Items
+		}
+	}
+	raw, _ := json.Marshal(answer)
 	m.send(ctx, protocol.ReplyRequest{Action: protocol.ActionAccept, Content: raw})
 }
 
