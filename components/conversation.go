@@ -655,9 +655,8 @@ func (c *Conversation) onEditQueued(ctx app.Context, a app.Action) {
 		_, err := client.EditPrompt(ctx, session, ed.Offset, ed.Text)
 		return err
 	}, func(ctx app.Context) {
-		ctx.NewActionWithValue(inputbar.ActionRestoreDraft, ed.Text)
-		n := inputbar.EditStartedFirst(ed.Was)
-		c.setNotice(n.Text, false)
+		ctx.NewActionWithValue(inputbar.ActionHandBack, ed.Text)
+		ctx.NewActionWithValue(inputbar.ActionNotice, inputbar.EditStartedFirst(ed.Was))
 	})
 }
 

@@ -165,6 +165,11 @@ func TestAnEditOfAQueuedPromptThatBeganIsKept(t *testing.T) {
 		`document.querySelector('#composer-input').value + ' | ' + (document.querySelector('.queue-dock')?.innerText || '')`)
 	do(t, ctx, 10*time.Second, waitJS(`document.activeElement?.id === 'composer-input'`))
 	require.Contains(t, noticeText(t, ctx), "began before your change was saved")
+	require.Equal(t, "notice said", evalString(t, ctx, `document.querySelector('.notice-slot .notice').className`), "news, not a problem")
+	// The Enter the person meant for Save, in the second after: it does not send the change
+	// as a second prompt (QA round 26 P1).
+	do(t, ctx, 10*time.Second, pressEnter(0), chromedp.Sleep(700*time.Millisecond))
+	require.Equal(t, "queued to edit with a change", draft(t, ctx), "the change stays in the box")
 }
 
 // TestTheFocusStaysWhenTheLastQueuedPromptGoes: the focus is on a queued prompt's Edit when

@@ -125,7 +125,9 @@ func (d *QueueDock) OnUpdate(ctx app.Context) {
 		ctx.Defer(func(app.Context) { Focus() })
 		return
 	}
-	ctx.NewActionWithValue(ActionRestoreDraft, text)
+	// Handed back, as the words of a decision that ended under the person: the Enter they
+	// meant for Save must not send the change as a second prompt (QA round 26).
+	ctx.NewActionWithValue(ActionHandBack, text)
 	ctx.NewActionWithValue(ActionNotice, EditStartedFirst(orig))
 }
 
