@@ -184,8 +184,11 @@ func (r *Runtime) runSession(session string, rn *runner) {
 			started.Kind, started.Run = protocol.TurnCommand, commandRunID(next.Offset)
 			who = commands{r}
 		}
-		seq, dup, err := r.log.PublishAfter(r.ctx, eventlog.TurnSubject(session), st.Seq, protocol.EventTurnStarted, started,
-			claimID("turn", next.Offset, r.owner))
+		// The claim holds only while the session ends where it was read: a withdrawal or an
+		// edit stored since (which waits on the turn subject in its turn) makes it read
+		// again, so a prompt withdrawn is never run, nor an edit's old text (QA round 26).
+		seq, dup, err := r.log.PublishWhile(r.ctx, eventlog.TurnSubject(session), eventlog.SessionSubjects(session), max(q.LastRead, st.Seq),
+			protocol.EventTurnStarted, started, claimID("turn", next.Offset, r.owner))
 		if errors.Is(err, eventlog.ErrConflict) || (err == nil && dup) {
 			continue // another runner moved first: read again
 		}
@@ -605,71 +608,69 @@ func commandRunID(offset uint64) string { return protocol.CommandRun(offset) }
 var ErrNotWaiting = errors.New("this prompt is not waiting: its turn started, or it was withdrawn already")
 
 // WithdrawPrompt takes back a prompt still waiting for its turn: a prompt.withdrawn in the
-// log says so, and no turn runs it (turn.Read counts it as taken). The runner reads the
-// queue from the log only between turns, so a prompt withdrawn while a turn runs, or while
-// none is due, never runs; a withdrawal in the instant a runner picks the same prompt is
-// refused if that runner's turn.started was stored first (docs/look.md, "The queue").
+// log says so, and no turn runs it (turn.Read counts it as taken). The withdrawal and a
+// runner's claim of the prompt exclude each other in the log (whileWaiting): whichever is
+// stored first wins, and the other is refused (docs/look.md, "The queue").
 func (r *Runtime) WithdrawPrompt(ctx context.Context, session string, prompt uint64) (protocol.WithdrawResponse, error) {
-	if err := r.mustBeWaiting(ctx, session, prompt); err != nil {
-		return protocol.WithdrawResponse{}, err
-	}
-	offset, _, err := r.log.Append(ctx, session, protocol.EventPromptWithdrawn, protocol.PromptWithdrawn{Prompt: prompt},
+	offset, err := r.whileWaiting(ctx, session, prompt, protocol.EventPromptWithdrawn, protocol.PromptWithdrawn{Prompt: prompt},
 		"withdrawn-"+strconv.FormatUint(prompt, 10))
-	if err != nil {
-		return protocol.WithdrawResponse{}, err
-	}
-	return protocol.WithdrawResponse{Offset: offset}, nil
+	return protocol.WithdrawResponse{Offset: offset}, err
 }
 
 // EditPrompt changes the text of a prompt still waiting for its turn, in place: a
 // prompt.edited in the log, and the prompt keeps its place in the queue (turn.Read). It is
-// refused like a withdrawal once the prompt's turn started (ErrNotWaiting), with the same
-// window: a runner that picked the prompt in that instant runs the text it read.
+// refused like a withdrawal once the prompt's turn started (ErrNotWaiting), and a runner
+// that read the prompt before the edit was stored reads it again before it runs it.
 func (r *Runtime) EditPrompt(ctx context.Context, session string, prompt uint64, req protocol.EditPromptRequest) (protocol.EditResponse, error) {
 	if err := req.Validate(); err != nil {
-		return protocol.EditResponse{}, err
-	}
-	if err := r.mustBeWaiting(ctx, session, prompt); err != nil {
 		return protocol.EditResponse{}, err
 	}
 	// An id of its own, so a write retried after a lost ack is stored once, while a later
 	// edit back to an earlier text is stored again.
 	id := make([]byte, 8)
 	_, _ = rand.Read(id)
-	offset, _, err := r.log.Append(ctx, session, protocol.EventPromptEdited, protocol.PromptEdited{Prompt: prompt, Text: req.Text},
+	offset, err := r.whileWaiting(ctx, session, prompt, protocol.EventPromptEdited, protocol.PromptEdited{Prompt: prompt, Text: req.Text},
 		"edited-"+strconv.FormatUint(prompt, 10)+"-"+hex.EncodeToString(id))
-	if err != nil {
-		return protocol.EditResponse{}, err
-	}
-	return protocol.EditResponse{Offset: offset}, nil
+	return protocol.EditResponse{Offset: offset}, err
 }
 
-// mustBeWaiting is nil when the session exists and prompt is waiting for its turn, and
-// otherwise says why not (ErrNotWaiting when its turn started or it was withdrawn).
-func (r *Runtime) mustBeWaiting(ctx context.Context, session string, prompt uint64) error {
+// whileWaiting stores a change of a waiting prompt (its withdrawal, its edit) only while it
+// waits: the write holds while the turn subject ends where the queue was read, so a turn
+// that started meanwhile refuses it (ErrNotWaiting), and a turn's claim read before it is
+// refused in its turn (runSession). Before, the check and the write were apart, and a
+// withdrawal answered 200 for a prompt that then ran (QA round 26: 15 of 20 under load).
+// A turn that ended meanwhile (the one before) is no reason to refuse: it reads again.
+func (r *Runtime) whileWaiting(ctx context.Context, session string, prompt uint64, typ protocol.EventType, data any, msgID string) (uint64, error) {
 	if _, err := r.Session(ctx, session); err != nil {
-		return err
+		return 0, err
 	}
-	waiting, err := r.waiting(ctx, session, prompt)
-	if err != nil {
-		return err
+	for range 5 {
+		st, waiting, err := r.waiting(ctx, session, prompt)
+		if err != nil {
+			return 0, err
+		}
+		if !waiting {
+			return 0, fmt.Errorf("prompt %d: %w", prompt, ErrNotWaiting)
+		}
+		offset, _, err := r.log.PublishWhile(ctx, eventlog.EventsSubject(session), eventlog.TurnSubject(session), st.Seq, typ, data, msgID)
+		if !errors.Is(err, eventlog.ErrConflict) {
+			return offset, err
+		}
 	}
-	if !waiting {
-		return fmt.Errorf("prompt %d: %w", prompt, ErrNotWaiting)
-	}
-	return nil
+	return 0, fmt.Errorf("prompt %d: %w", prompt, ErrNotWaiting)
 }
 
-// waiting reports whether prompt is a user message of the session that no turn has taken.
-func (r *Runtime) waiting(ctx context.Context, session string, prompt uint64) (bool, error) {
+// waiting reports whether prompt is a user message of the session that no turn has taken,
+// with the turn state it read.
+func (r *Runtime) waiting(ctx context.Context, session string, prompt uint64) (turn.State, bool, error) {
 	st, err := r.turnState(ctx, session)
 	if err != nil {
-		return false, err
+		return st, false, err
 	}
 	evs, err := r.log.Read(ctx, session, st.Through)
 	if err != nil {
-		return false, err
+		return st, false, err
 	}
 	queue, _ := turn.Waiting(st, evs)
-	return slices.ContainsFunc(queue, func(p turn.Prompt) bool { return p.Offset == prompt }), nil
+	return st, slices.ContainsFunc(queue, func(p turn.Prompt) bool { return p.Offset == prompt }), nil
 }

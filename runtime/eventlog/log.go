@@ -258,7 +258,24 @@ func (l *Log) Publish(ctx context.Context, subject string, typ protocol.EventTyp
 // PublishAfter stores an event only if the subject's last event is still at offset last (0:
 // the subject is empty); otherwise it returns an error wrapping ErrConflict.
 func (l *Log) PublishAfter(ctx context.Context, subject string, last uint64, typ protocol.EventType, data any, msgID string) (offset uint64, duplicate bool, err error) {
-	return l.publish(ctx, subject, typ, data, msgID, &last)
+	return l.publish(ctx, subject, typ, data, msgID, &condition{last: last})
+}
+
+// PublishWhile stores an event on subject only while the last event of the subjects filter
+// matches (it may name other subjects, and wildcards) is still at offset last; otherwise it
+// returns an error wrapping ErrConflict. So a write can wait on what another subject says:
+// a withdrawal of a prompt holds only while no turn started since it was read, and a turn's
+// claim only while nothing was added to the session since its read (QA round 26: a
+// withdrawal answered 200 and its prompt ran).
+func (l *Log) PublishWhile(ctx context.Context, subject, filter string, last uint64, typ protocol.EventType, data any, msgID string) (offset uint64, duplicate bool, err error) {
+	return l.publish(ctx, subject, typ, data, msgID, &condition{last: last, filter: filter})
+}
+
+// condition is what a conditional write waits on: the last event of filter (the subject
+// written when empty) is at offset last.
+type condition struct {
+	last   uint64
+	filter string
 }
 
 // publish writes once and, when the outcome is unknown (the ack did not come back in time),
@@ -267,7 +284,7 @@ func (l *Log) PublishAfter(ctx context.Context, subject string, last uint64, typ
 // checks before the id, the subject's last event carrying our id says it was stored. Only
 // then is a failure reported, as ErrUnavailable. So a slow write is never reported as lost
 // while it is in the log, and never stored twice.
-func (l *Log) publish(ctx context.Context, subject string, typ protocol.EventType, data any, msgID string, after *uint64) (uint64, bool, error) {
+func (l *Log) publish(ctx context.Context, subject string, typ protocol.EventType, data any, msgID string, after *condition) (uint64, bool, error) {
 	raw, err := json.Marshal(data)
 	if err != nil {
 		return 0, false, fmt.Errorf("encode %s: %w", typ, err)
@@ -281,8 +298,11 @@ func (l *Log) publish(ctx context.Context, subject string, typ protocol.EventTyp
 		msgID = "w-" + rand.Text()
 	}
 	opts := []jetstream.PublishOpt{jetstream.WithMsgID(msgID)}
-	if after != nil {
-		opts = append(opts, jetstream.WithExpectLastSequencePerSubject(*after))
+	switch {
+	case after != nil && after.filter != "":
+		opts = append(opts, jetstream.WithExpectLastSequenceForSubject(after.last, after.filter))
+	case after != nil:
+		opts = append(opts, jetstream.WithExpectLastSequencePerSubject(after.last))
 	}
 	send := func(ctx context.Context) (*jetstream.PubAck, error) {
 		msg := nats.NewMsg(subject)
@@ -371,7 +391,7 @@ func isWrongLastSequence(err error) bool {
 		apiErr.ErrorCode == jetstream.JSErrCodeStreamWrongLastSequenceConstant) {
 		return true
 	}
-	return err != nil && strings.Contains(err.Error(), "wrong last sequence")
+	return err != nil && (strings.Contains(err.Error(), "wrong last sequence") || strings.Contains(err.Error(), "last sequence by subject mismatch"))
 }
 
 // Decode turns a stored message into an event.

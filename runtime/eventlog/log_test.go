@@ -87,6 +87,25 @@ func TestASlowWriteIsConfirmedNotReportedAsFailed(t *testing.T) {
 		_, _, err = l.PublishAfter(ctx, TurnSubject("s"), 0, protocol.EventTurnStarted, protocol.TurnStarted{}, "")
 		assert.ErrorIs(t, err, ErrConflict)
 	})
+	t.Run("a write that waits on another subject", func(t *testing.T) {
+		l := openLog(t, Config{})
+		turn, _, err := l.Publish(ctx, TurnSubject("s"), protocol.EventTurnEnded, protocol.TurnEnded{}, "")
+		require.NoError(t, err)
+		// The turn subject is where it was read: the withdrawal is stored on the events.
+		w, _, err := l.PublishWhile(ctx, EventsSubject("s"), TurnSubject("s"), turn, protocol.EventPromptWithdrawn, protocol.PromptWithdrawn{Prompt: 1}, "")
+		require.NoError(t, err)
+		// A claim that read the session before the withdrawal is refused...
+		_, _, err = l.PublishWhile(ctx, TurnSubject("s"), SessionSubjects("s"), turn, protocol.EventTurnStarted, protocol.TurnStarted{}, "")
+		assert.ErrorIs(t, err, ErrConflict)
+		// ...one that read it after is stored, and a withdrawal that read the turn before it
+		// is refused in its turn.
+		started, _, err := l.PublishWhile(ctx, TurnSubject("s"), SessionSubjects("s"), w, protocol.EventTurnStarted, protocol.TurnStarted{}, "")
+		require.NoError(t, err)
+		_, _, err = l.PublishWhile(ctx, EventsSubject("s"), TurnSubject("s"), turn, protocol.EventPromptWithdrawn, protocol.PromptWithdrawn{Prompt: 2}, "")
+		assert.ErrorIs(t, err, ErrConflict)
+		_, _, err = l.PublishWhile(ctx, EventsSubject("s"), TurnSubject("s"), started, protocol.EventPromptWithdrawn, protocol.PromptWithdrawn{Prompt: 2}, "")
+		assert.NoError(t, err)
+	})
 	t.Run("a write that cannot be confirmed is unavailable, not lost", func(t *testing.T) {
 		l := openLog(t, Config{ConfirmWithin: 300 * time.Millisecond})
 		l.publishMsg = func(context.Context, *nats.Msg, ...jetstream.PublishOpt) (*jetstream.PubAck, error) {
