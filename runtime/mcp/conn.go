@@ -47,6 +47,11 @@ type conn struct {
 	retry      *time.Timer
 	readySince time.Time
 
+	// relisting says a read of the tools is under way, and relistAgain that the server said
+	// they changed once more meanwhile: a flood of tools/list_changed is one read at a time,
+	// not a goroutine a notification (QA round 26: 1.4 GB in 55 s, and no shutdown).
+	relisting, relistAgain bool
+
 	orders   *orders          // the property order of the forms it sent
 	calls    []*call          // running calls, oldest first: an elicitation goes to the newest
 	progress map[string]*call // progress token → its call, kept a while after the call ends
@@ -307,29 +312,58 @@ func (c *conn) comingBack(by time.Time) bool {
 	return false
 }
 
-// relist reads the tools again after the server said they changed.
+// relist reads the tools again after the server said they changed: one read at a time, and
+// one more after it for every change said while it ran, at most every relistGap.
 func (c *conn) relist(gen int) {
 	c.mu.Lock()
 	session := c.session
 	ok := c.gen == gen && session != nil
+	if ok && c.relisting {
+		c.relistAgain = true
+		ok = false
+	}
+	if ok {
+		c.relisting = true
+	}
 	c.mu.Unlock()
 	if !ok {
 		return
 	}
 	go func() {
-		ctx, cancel := context.WithTimeout(c.set.m.ctx, c.set.m.opts.Handshake)
-		defer cancel()
-		tools, leftOut, err := listTools(ctx, session)
-		if err != nil {
-			return
+		for {
+			c.listOnce(gen, session)
+			select {
+			case <-c.set.m.ctx.Done():
+			case <-time.After(relistGap):
+			}
+			c.mu.Lock()
+			again := c.relistAgain && c.gen == gen && c.set.m.ctx.Err() == nil
+			c.relistAgain, c.relisting = false, again
+			c.mu.Unlock()
+			if !again {
+				return
+			}
 		}
-		c.mu.Lock()
-		if c.gen == gen {
-			c.tools, c.leftOut = tools, leftOut
-		}
-		c.mu.Unlock()
-		c.set.names.add(c.e.name, tools)
 	}()
+}
+
+// relistGap is the least time between two reads of a server's tools.
+const relistGap = 500 * time.Millisecond
+
+// listOnce reads the tools of the connection of generation gen.
+func (c *conn) listOnce(gen int, session *sdk.ClientSession) {
+	ctx, cancel := context.WithTimeout(c.set.m.ctx, c.set.m.opts.Handshake)
+	defer cancel()
+	tools, leftOut, err := listTools(ctx, session)
+	if err != nil {
+		return
+	}
+	c.mu.Lock()
+	if c.gen == gen {
+		c.tools, c.leftOut = tools, leftOut
+	}
+	c.mu.Unlock()
+	c.set.names.add(c.e.name, tools)
 }
 
 // listTools reads the server's tools: those the model can be offered, and why the others are

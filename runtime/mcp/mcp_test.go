@@ -9,6 +9,8 @@ import (
 	"net/http/httptest"
 	"os"
 	"path/filepath"
+	goruntime "runtime"
+	"strconv"
 	"strings"
 	"sync"
 	"syscall"
@@ -505,4 +507,29 @@ func TestAProgressFloodIsThinned(t *testing.T) {
 	most := int(time.Since(start)/progressEvery) + 2
 	assert.LessOrEqual(t, len(p), most, "at most one a %v, and the newest", progressEvery)
 	assert.Equal(t, "step 1", p[0].Message, "the first at once")
+}
+
+// TestAFloodOfToolChangesIsOneReadAtATime: a hostile server says its tools changed 20,000
+// times in a row. The client reads them again one read at a time, at most every relistGap,
+// and keeps no goroutine a notification: it started one for each, all waiting on the
+// session, 1.4 GB in 55 s, and the process no longer shut down (QA round 26).
+func TestAFloodOfToolChangesIsOneReadAtATime(t *testing.T) {
+	lists := filepath.Join(t.TempDir(), "lists")
+	entry := mcpserver.Self(t, "flood")
+	entry["env"].(map[string]string)[mcpserver.FloodListsEnv] = lists
+	before := goruntime.NumGoroutine()
+	s := manager(t, Options{}).Workspace(mcpserver.Workspace(t, map[string]any{"flood": entry}))
+	require.Equal(t, protocol.MCPReady, server(ready(t, s), "flood").Status)
+	const watch = 3 * time.Second
+	most := 0
+	for end := time.Now().Add(watch); time.Now().Before(end); time.Sleep(50 * time.Millisecond) {
+		most = max(most, goruntime.NumGoroutine())
+	}
+	assert.Less(t, most-before, 200, "goroutines beside the server's")
+	raw, err := os.ReadFile(lists)
+	require.NoError(t, err)
+	n, err := strconv.Atoi(string(raw))
+	require.NoError(t, err)
+	assert.LessOrEqual(t, n, int(watch/relistGap)+3, "reads of the tools: the first, then one a gap")
+	assert.True(t, s.Has("mcp__flood__echo"), "the tools are still known")
 }

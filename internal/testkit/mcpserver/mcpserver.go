@@ -6,6 +6,7 @@
 package mcpserver
 
 import (
+	"bufio"
 	"context"
 	"encoding/json"
 	"fmt"
@@ -14,6 +15,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"strconv"
+	"sync"
 	"sync/atomic"
 	"testing"
 	"time"
@@ -22,7 +24,8 @@ import (
 )
 
 // Env names the mode a re-executed test binary serves in: "stdio", "hang" (never answers
-// the handshake) or "fail" (writes to stderr and exits 3 at once).
+// the handshake), "fail" (writes to stderr and exits 3 at once) or "flood" (a hostile
+// server: FloodCount notifications/tools/list_changed once initialized; see flood).
 const Env = "PARLEY_TEST_MCP_SERVER"
 
 // Main serves as the MCP server when Env is set, and exits; otherwise it returns.
@@ -36,6 +39,8 @@ func Main() {
 	case "fail":
 		fmt.Fprintln(os.Stderr, "test server: cannot open the database /nonexistent.db")
 		os.Exit(3)
+	case "flood":
+		flood()
 	default:
 		fmt.Fprintln(os.Stderr, "test server: serving on stdio")
 		err := New().Run(context.Background(), &mcp.StdioTransport{})
@@ -320,3 +325,65 @@ var (
 	signedIn  atomic.Bool
 	cancelled atomic.Int64
 )
+
+// FloodCount is how many notifications/tools/list_changed the "flood" server sends, as fast
+// as it can write them.
+const FloodCount = 20000
+
+// FloodListsEnv names the file the "flood" server writes, after each tools/list it answers,
+// how many it answered.
+const FloodListsEnv = "PARLEY_TEST_MCP_FLOOD_LISTS"
+
+// flood serves JSON-RPC on stdio by hand, as a hostile server would: it answers the
+// handshake and tools/list (one tool, "echo"), and once initialized says its tools changed
+// FloodCount times in a row (QA round 26: the client started a goroutine for each).
+func flood() {
+	in := bufio.NewScanner(os.Stdin)
+	in.Buffer(make([]byte, 1<<20), 1<<20)
+	var mu sync.Mutex
+	write := func(v any) {
+		b, _ := json.Marshal(v)
+		mu.Lock()
+		defer mu.Unlock()
+		os.Stdout.Write(append(b, '\n'))
+	}
+	lists := 0
+	for in.Scan() {
+		var msg struct {
+			ID     json.RawMessage `json:"id"`
+			Method string          `json:"method"`
+			Params struct {
+				ProtocolVersion string `json:"protocolVersion"`
+			} `json:"params"`
+		}
+		if json.Unmarshal(in.Bytes(), &msg) != nil {
+			continue
+		}
+		switch msg.Method {
+		case "initialize":
+			write(map[string]any{"jsonrpc": "2.0", "id": msg.ID, "result": map[string]any{
+				"protocolVersion": msg.Params.ProtocolVersion,
+				"capabilities":    map[string]any{"tools": map[string]any{"listChanged": true}},
+				"serverInfo":      map[string]any{"name": "flood", "version": "1"}}})
+		case "notifications/initialized":
+			go func() {
+				for range FloodCount {
+					write(map[string]any{"jsonrpc": "2.0", "method": "notifications/tools/list_changed"})
+				}
+			}()
+		case "tools/list":
+			lists++
+			if f := os.Getenv(FloodListsEnv); f != "" {
+				_ = os.WriteFile(f, []byte(strconv.Itoa(lists)), 0o600)
+			}
+			write(map[string]any{"jsonrpc": "2.0", "id": msg.ID, "result": map[string]any{"tools": []any{
+				map[string]any{"name": "echo", "inputSchema": map[string]any{"type": "object"}}}}})
+		case "ping":
+			write(map[string]any{"jsonrpc": "2.0", "id": msg.ID, "result": map[string]any{}})
+		default:
+			if len(msg.ID) > 0 {
+				write(map[string]any{"jsonrpc": "2.0", "id": msg.ID, "error": map[string]any{"code": -32601, "message": "no such method"}})
+			}
+		}
+	}
+}
