@@ -382,6 +382,30 @@ func TestGateHonoursEachPermissionMode(t *testing.T) {
 		assert.True(t, v.Allows(0) && v.Allows(1) && !v.Allows(2))
 	})
 
+	t.Run("a write that changes what runs later asks in every mode, and no grant covers it", func(t *testing.T) {
+		s := newSession(t, rt)
+		_, err := rt.SetPermissions(ctx, s, protocol.SetPermissionsRequest{Mode: protocol.PermissionEdits})
+		require.NoError(t, err)
+		ws, err := rt.workspaceOf(ctx, s)
+		require.NoError(t, err)
+		// An "always" for writes in .git, as the gate offered before (QA round 26).
+		require.NoError(t, rt.grants.Put(ctx, protocol.Grant{ID: "g-git", Workspace: ws.Path,
+			Scope: protocol.GrantScope{Kind: protocol.GrantPrefix, Tool: "write", Words: []string{".git"}}}))
+		for _, path := range []string{".git/config", ".parley/mcp.json", "sub/.git/hooks/pre-commit", ".husky/pre-commit"} {
+			d, done := authorizeAsync(t, ctx, rt, s, "test:protected", []gate.ToolCall{{Tool: "write", Words: []string{path}, Details: "write " + path}})
+			assert.Equal(t, "Allow writing "+path+"? It changes what git or Parley run later, so it is asked in every mode and no “always” covers it.", d.Request.Message)
+			var values []string
+			for _, o := range d.Request.Options {
+				values = append(values, o.Value)
+			}
+			assert.Equal(t, []string{protocol.OptionAllow, protocol.OptionDeny}, values, "no always is offered")
+			_, err = rt.Reply(ctx, s, d.ID, protocol.ReplyRequest{Action: protocol.ActionDecline})
+			require.NoError(t, err)
+			assert.False(t, (<-done).Allows(0))
+		}
+		assert.True(t, passes(t, s, gate.ToolCall{Tool: "write", Words: []string{"docs/.gitignore"}}), "a file named like it is not it")
+	})
+
 	t.Run("a bad mode is refused with the modes there are", func(t *testing.T) {
 		_, err := rt.SetPermissions(ctx, newSession(t, rt), protocol.SetPermissionsRequest{Mode: "yolo"})
 		require.Error(t, err)

@@ -80,11 +80,37 @@ func Passes(mode protocol.PermissionMode, c ToolCall) bool {
 	case "read":
 		return mode == protocol.PermissionReads || mode == protocol.PermissionEdits
 	case "write":
-		return mode == protocol.PermissionEdits
+		return mode == protocol.PermissionEdits && !protectedWrite(c)
 	case "mcp":
 		return c.ReadOnly && (mode == protocol.PermissionReads || mode == protocol.PermissionEdits)
 	}
 	return false
+}
+
+// Protected reports whether a write to path (workspace-relative, symlinks resolved) would
+// change what runs later without the person's word: git's config and hooks (a .git folder
+// at any depth: a core.fsmonitor or a hook runs under any git command a grant lets through),
+// Parley's own configuration (.parley: mcp.json starts commands, and functions and examples
+// are scripts Parley runs) and husky's hooks (.husky, run by git). Such a write asks every
+// time, in every permission mode, and no grant covers it (QA round 26: in "Allow edits" the
+// model wrote core.fsmonitor into .git/config and ran it under a grant of `git status`, and
+// wrote a command into .parley/mcp.json that Parley then started on its own).
+func Protected(path string) bool {
+	for i, part := range strings.Split(path, "/") {
+		switch strings.ToLower(part) {
+		case ".git":
+			return true
+		case ".parley", ".husky":
+			if i == 0 {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+func protectedWrite(c ToolCall) bool {
+	return c.Tool == "write" && len(c.Words) > 0 && Protected(strings.Join(c.Words, "/"))
 }
 
 // mode is the session's permission mode. A mode that cannot be read asks for everything:
@@ -141,6 +167,11 @@ func (g *Gate) Authorize(ctx context.Context, workspace, session, run string, ca
 	for i, c := range calls {
 		if granted[i] {
 			continue
+		}
+		if protectedWrite(c) {
+			ask = append(ask, c)
+			asked = append(asked, i)
+			continue // no grant covers it
 		}
 		if (c.Tool == "write" || c.Tool == "read") && len(c.Words) == 1 {
 			// A path's words are its folders, so a prefix grant covers a folder.
@@ -304,8 +335,14 @@ func ApprovalRequest(calls []ToolCall, workspace string) protocol.DecisionReques
 			req.Options = append(req.Options, o)
 		}
 	case "write", "read":
-		ask(&req, "gate_ask_"+c.Tool, strings.Join(c.Words, "/"))
-		if len(c.Words) > 1 {
+		switch {
+		case protectedWrite(c):
+			// Asked every time, and it says why, for "Allow edits" let the others through.
+			ask(&req, "gate_ask_write_protected", strings.Join(c.Words, "/"))
+		default:
+			ask(&req, "gate_ask_"+c.Tool, strings.Join(c.Words, "/"))
+		}
+		if len(c.Words) > 1 && !protectedWrite(c) {
 			dir := path.Join(c.Words[:len(c.Words)-1]...)
 			o := always(protocol.GrantScope{Kind: protocol.GrantPrefix, Tool: c.Tool, Words: c.Words[:len(c.Words)-1]},
 				"reach_"+c.Tool+"s_in", dir)

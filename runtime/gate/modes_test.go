@@ -40,3 +40,18 @@ func TestAReadIsAskedLikeAWrite(t *testing.T) {
 	assert.Equal(t, []string{"Approve", "Approve, and always for reads in docs/", "Reject"}, labels)
 	assert.Equal(t, "reads in docs/", describeScope(protocol.GrantScope{Kind: protocol.GrantPrefix, Tool: "read", Words: []string{"docs"}}))
 }
+
+// TestProtected: the paths whose writes ask in every mode (QA round 26).
+func TestProtected(t *testing.T) {
+	for path, want := range map[string]bool{
+		".git/config": true, ".git/hooks/pre-commit": true, "vendor/lib/.git/config": true, ".GIT/config": true,
+		".parley/mcp.json": true, ".parley/functions/deploy.star": true, ".husky/pre-commit": true,
+		"docs/.parley/notes.md": false, "docs/.husky": false, ".gitignore": false, ".github/workflows/ci.yml": false,
+		"src/main.go": false, "a.git/x": false,
+	} {
+		assert.Equal(t, want, Protected(path), path)
+	}
+	edits := protocol.PermissionEdits
+	assert.False(t, Passes(edits, ToolCall{Tool: "write", Words: []string{".git/config"}}), "Allow edits does not let it through")
+	assert.True(t, Passes(edits, ToolCall{Tool: "read", Words: []string{".git/config"}}), "reading it changes nothing")
+}
