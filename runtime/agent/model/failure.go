@@ -75,6 +75,24 @@ func serverText(err error) string {
 // round 25: it said so over a reply of a call's arguments alone, with nothing above).
 // failureText is its English.
 func failurePhrase(err error, cfg Config, shown bool) protocol.Phrase {
+	p := failureWords(err, cfg, shown)
+	// What a server says is stored in the log and shown in the thread: the key it was sent
+	// is not (QA round 26: a proxy's 401 quoted "Incorrect API key provided: Bearer sk-…").
+	for i, a := range p.Args {
+		p.Args[i] = redactKey(a, cfg.Key)
+	}
+	return p
+}
+
+// redactKey puts "[the key]" where text holds key.
+func redactKey(text, key string) string {
+	if len(strings.TrimSpace(key)) < 8 { // too short to tell from words
+		return text
+	}
+	return strings.ReplaceAll(text, key, "[the key]")
+}
+
+func failureWords(err error, cfg Config, shown bool) protocol.Phrase {
 	said := serverText(err)
 	with := func(code string, args ...string) protocol.Phrase { return i18n.Said(phrase(code, args...), said) }
 	code := status(err)

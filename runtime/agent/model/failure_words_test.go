@@ -3,6 +3,7 @@ package model
 import (
 	"errors"
 	"fmt"
+	"strings"
 	"syscall"
 	"testing"
 
@@ -63,5 +64,20 @@ func TestFailureNoticesByPhrase(t *testing.T) {
 		if zh, ok := i18n.Chinese.Phrase(p.Code, p.Args); !ok || tt.zh != "" && zh != tt.zh {
 			t.Errorf("%v: Chinese %q, want %q", tt.err, zh, tt.zh)
 		}
+	}
+}
+
+// TestTheKeyIsNeverSaidBack: a server that quotes the key it was sent (a proxy's 401 does)
+// is stored and shown without it (QA round 26).
+func TestTheKeyIsNeverSaidBack(t *testing.T) {
+	cfg := Config{URL: "http://127.0.0.1:9/v1", Model: "m", Key: "sk-fake-SECRET-KEY-12345"}
+	err := &openai.APIError{HTTPStatusCode: 401, Message: "Incorrect API key provided: Bearer sk-fake-SECRET-KEY-12345. You can find your key at …"}
+	text := failureText(err, cfg, false)
+	if strings.Contains(text, cfg.Key) || !strings.Contains(text, "Incorrect API key provided: Bearer [the key].") {
+		t.Errorf("said: %q", text)
+	}
+	mid := fmt.Errorf("stream: %w", &openai.APIError{Message: "upstream rejected sk-fake-SECRET-KEY-12345"})
+	if text := failureText(mid, cfg, true); strings.Contains(text, cfg.Key) {
+		t.Errorf("said mid-stream: %q", text)
 	}
 }
