@@ -240,6 +240,10 @@ func (r *Runtime) runCommand(ctx context.Context, session string, offset uint64,
 			sayPhrase("cmd_no_example", append([]string{slug}, exampleArgs(ws)...)...)
 			return
 		}
+		if src.Problem != "" {
+			sayPhrase("cmd_cannot_run", src.Origin+": "+src.Problem)
+			return
+		}
 		var raw json.RawMessage
 		if vars = strings.TrimSpace(vars); vars != "" {
 			raw = json.RawMessage(vars)

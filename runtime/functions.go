@@ -84,6 +84,9 @@ func (r *Runtime) RunFunction(ctx context.Context, name string, req protocol.Run
 	if !ok {
 		return protocol.RunFunctionResponse{}, fmt.Errorf("function %q: %w", name, ErrNoFunction)
 	}
+	if entry.Problem != "" {
+		return protocol.RunFunctionResponse{}, fmt.Errorf("%w: %s (%s): %s", ErrFunctionBroken, name, entry.Origin, entry.Problem)
+	}
 	fn, err := script.LoadFunction(name, entry.Source)
 	if err != nil {
 		return protocol.RunFunctionResponse{}, fmt.Errorf("%w: %s (%s): %v", ErrFunctionBroken, name, entry.Origin, err)

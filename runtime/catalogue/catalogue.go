@@ -6,6 +6,7 @@ package catalogue
 
 import (
 	"errors"
+	"io"
 	"log/slog"
 	"maps"
 	"os"
@@ -35,6 +36,9 @@ var ErrFunctionBroken = errors.New("the function does not load")
 type Entry struct {
 	Source string
 	Origin string
+	// Problem says why a workspace file could not be read (Source is then empty): a link
+	// that leaves the workspace, as a skill's.
+	Problem string
 }
 
 func entries(workspace, kind string, builtin map[string]string) map[string]Entry {
@@ -44,19 +48,47 @@ func entries(workspace, kind string, builtin map[string]string) map[string]Entry
 	}
 	dir := filepath.Join(workspace, WorkspaceDir, kind)
 	files, _ := filepath.Glob(filepath.Join(dir, "*.star"))
+	if len(files) == 0 {
+		return out
+	}
+	// Read within the workspace, as a skill is: a link out of it (a cloned repository can
+	// ship one to ~/.env) is refused, where its contents were read, run, and quoted back in
+	// a load error (QA round 26: "undefined: sk_live_…").
+	root, err := os.OpenRoot(workspace)
+	if err != nil {
+		slog.Warn("catalogue unreadable", "workspace", workspace, "err", err)
+		return out
+	}
+	defer root.Close()
 	for _, f := range files {
 		name := strings.TrimSuffix(filepath.Base(f), ".star")
 		if !protocol.ValidSessionID(name) {
 			continue // the name becomes part of a command and an id
 		}
-		src, err := os.ReadFile(f)
+		origin := filepath.ToSlash(filepath.Join(WorkspaceDir, kind, filepath.Base(f)))
+		src, err := readIn(root, filepath.Join(WorkspaceDir, kind, filepath.Base(f)))
 		if err != nil {
 			slog.Warn("catalogue file unreadable", "file", f, "err", err)
+			out[name] = Entry{Origin: origin, Problem: "the file cannot be read: it may be a link that leaves the workspace"}
 			continue
 		}
-		out[name] = Entry{Source: string(src), Origin: filepath.ToSlash(filepath.Join(WorkspaceDir, kind, filepath.Base(f)))}
+		out[name] = Entry{Source: src, Origin: origin}
 	}
 	return out
+}
+
+// readIn reads a regular file of root.
+func readIn(root *os.Root, name string) (string, error) {
+	f, err := root.Open(name)
+	if err != nil {
+		return "", err
+	}
+	defer f.Close()
+	if info, err := f.Stat(); err != nil || !info.Mode().IsRegular() {
+		return "", errors.New("not a regular file")
+	}
+	data, err := io.ReadAll(f)
+	return string(data), err
 }
 
 // Examples are the workspace's examples by slug.
@@ -75,6 +107,9 @@ func Commands(workspace string) protocol.CommandList {
 	list := protocol.CommandList{Commands: protocol.Commands}
 	ex := Examples(workspace)
 	for _, slug := range slices.Sorted(maps.Keys(ex)) {
+		if ex[slug].Problem != "" {
+			continue // unreadable: /example says why
+		}
 		title, desc := script.Describe(ex[slug].Source)
 		description := sentence(title)
 		if desc != "" {
@@ -95,6 +130,9 @@ func FunctionList(workspace string) protocol.FunctionList {
 	fns := Functions(workspace)
 	for _, name := range slices.Sorted(maps.Keys(fns)) {
 		fn, err := script.LoadFunction(name, fns[name].Source)
+		if p := fns[name].Problem; p != "" {
+			fn, err = protocol.Function{}, errors.New(p)
+		}
 		if err != nil {
 			fn = protocol.Function{Name: name, Error: err.Error()}
 		}
