@@ -95,7 +95,10 @@ func (c *conn) start() {
 	}
 	c.gen++
 	gen := c.gen
-	c.status, c.reason = protocol.MCPStarting, ""
+	c.status = protocol.MCPStarting
+	if c.restarts == 0 {
+		c.reason = "" // a retry keeps the last failure's reason in view while it starts
+	}
 	c.stderr.Reset()
 	c.mu.Unlock()
 	c.set.m.wg.Add(1)

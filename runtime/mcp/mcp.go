@@ -176,13 +176,16 @@ func (s *Set) Reconnect(name string) error {
 	return nil
 }
 
-// WaitReady waits until no server of the set is starting, or ctx ends (tests and the first
-// listing use it).
+// WaitReady waits until no server of the set is starting for the first time (since the set
+// began, or since a reconnect), or ctx ends: a turn waits so for its servers' tools (and
+// tests, and /mcp reconnect). A server whose last attempt failed, retrying, is not waited
+// for: one that never answers its handshake was "starting" most of the time, and every turn
+// of its workspace waited its full 10 s (QA round 26).
 func (s *Set) WaitReady(ctx context.Context) error {
 	for {
 		starting := false
 		for _, srv := range s.List().Servers {
-			if srv.Status == protocol.MCPStarting {
+			if srv.Status == protocol.MCPStarting && srv.Restarts == 0 {
 				starting = true
 			}
 		}

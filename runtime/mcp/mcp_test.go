@@ -533,3 +533,24 @@ func TestAFloodOfToolChangesIsOneReadAtATime(t *testing.T) {
 	assert.LessOrEqual(t, n, int(watch/relistGap)+3, "reads of the tools: the first, then one a gap")
 	assert.True(t, s.Has("mcp__flood__echo"), "the tools are still known")
 }
+
+// TestAServerRetryingIsNotWaitedFor: a server that never answers its handshake failed once;
+// while it tries again, a turn's wait (WaitReady) does not wait for it, and its listing keeps
+// the last failure's reason. Every turn of its workspace waited 10 s, and /mcp said only
+// "starting" (QA round 26).
+func TestAServerRetryingIsNotWaitedFor(t *testing.T) {
+	dir := mcpserver.Workspace(t, map[string]any{"hangs": mcpserver.Self(t, "hang"), "good": mcpserver.Self(t, "stdio")})
+	s := manager(t, Options{Handshake: time.Second, Backoff: func(int) time.Duration { return 10 * time.Millisecond }}).Workspace(dir)
+	ready(t, s)
+	require.Eventually(t, func() bool {
+		srv := server(s.List(), "hangs")
+		return srv.Status == protocol.MCPStarting && srv.Restarts > 0
+	}, 10*time.Second, 10*time.Millisecond, "it tries again")
+	ctx, cancel := context.WithTimeout(context.Background(), 500*time.Millisecond)
+	defer cancel()
+	start := time.Now()
+	require.NoError(t, s.WaitReady(ctx))
+	assert.Less(t, time.Since(start), 200*time.Millisecond, "not waited for")
+	assert.Contains(t, server(s.List(), "hangs").Reason, "no answer to the handshake within 1s", "the last failure's reason stays")
+	assert.Equal(t, protocol.MCPReady, server(s.List(), "good").Status)
+}
