@@ -59,8 +59,9 @@ const (
 )
 
 func (s *Server) credential(r *http.Request) credential {
-	if h := r.Header.Get("Authorization"); strings.HasPrefix(h, "Bearer ") {
-		if tokenEqual(strings.TrimPrefix(h, "Bearer "), s.token) {
+	// The scheme's name is case-insensitive (RFC 9110 §11.1): "bearer" is Bearer.
+	if scheme, token, ok := strings.Cut(r.Header.Get("Authorization"), " "); ok && strings.EqualFold(scheme, "Bearer") {
+		if tokenEqual(strings.TrimSpace(token), s.token) {
 			return byBearer
 		}
 		return noToken

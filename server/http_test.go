@@ -1,6 +1,7 @@
 package server_test
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -33,21 +34,24 @@ func TestAPIRequiresTheToken(t *testing.T) {
 		token  string
 		cookie string
 		want   int
+		scheme string // "Bearer" unless said
 	}{
-		{"no token", "/api/sessions", "", "", http.StatusUnauthorized},
-		{"wrong bearer", "/api/sessions", "nope", "", http.StatusUnauthorized},
-		{"bearer", "/api/sessions", testToken, "", http.StatusOK},
-		{"cookie", "/api/sessions", "", testToken, http.StatusOK},
-		{"wrong cookie", "/api/sessions", "", "nope", http.StatusUnauthorized},
-		{"socket without token", "/ws", "", "", http.StatusUnauthorized},
-		{"unknown api path still guarded", "/api/nope", "", "", http.StatusUnauthorized},
-		{"unknown api path", "/api/nope", testToken, "", http.StatusNotFound},
+		{"no token", "/api/sessions", "", "", http.StatusUnauthorized, ""},
+		{"wrong bearer", "/api/sessions", "nope", "", http.StatusUnauthorized, ""},
+		{"bearer", "/api/sessions", testToken, "", http.StatusOK, ""},
+		{"cookie", "/api/sessions", "", testToken, http.StatusOK, ""},
+		{"wrong cookie", "/api/sessions", "", "nope", http.StatusUnauthorized, ""},
+		{"socket without token", "/ws", "", "", http.StatusUnauthorized, ""},
+		{"unknown api path still guarded", "/api/nope", "", "", http.StatusUnauthorized, ""},
+		{"unknown api path", "/api/nope", testToken, "", http.StatusNotFound, ""},
+		{"the scheme in lower case", "/api/sessions", testToken, "", http.StatusOK, "bearer"},
+		{"another scheme", "/api/sessions", testToken, "", http.StatusUnauthorized, "Basic"},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
 			req, _ := http.NewRequest(http.MethodGet, ts.URL+c.path, nil)
 			if c.token != "" {
-				req.Header.Set("Authorization", "Bearer "+c.token)
+				req.Header.Set("Authorization", cmp.Or(c.scheme, "Bearer")+" "+c.token)
 			}
 			if c.cookie != "" {
 				req.AddCookie(&http.Cookie{Name: server.TokenCookie, Value: c.cookie})
