@@ -1084,6 +1084,24 @@ func TestQuestionWordsComeBackWhenItEndsElsewhere(t *testing.T) {
 		waitDraft(""), waitJS(`!document.querySelector('.notice-slot').innerText.includes('They are back in the box below')`))
 }
 
+// TestAReadingNotYetConvertedIsNotHandedBack: the person composes their answer with an input
+// method ("我叫", then the reading "wang" open) when the question is answered elsewhere. The
+// words back in the box are the converted ones, and what the input method then commits
+// follows them: "我叫王", never "我叫wang王" (QA round 26).
+func TestAReadingNotYetConvertedIsNotHandedBack(t *testing.T) {
+	t.Parallel()
+	srv, ctx := openDecision(t, `/script send(ask("Your name in Chinese?", {"type":"string"}))`, waitJS(focusIn))
+	id := evalString(t, ctx, `document.querySelector('.entry-decision.status-pending')?.dataset.decision || ''`)
+	require.NotEmpty(t, id)
+	do(t, ctx, 10*time.Second, imeCompose("我叫"), imeCommit("我叫"), imeCompose("w"), imeCompose("wang"),
+		waitJS(`!!window.parleyComposition`))
+	_, err := apiClient(srv).Reply(context.Background(), sessionOf(t, ctx), id, protocol.ReplyRequest{Action: protocol.ActionAccept, Content: json.RawMessage(`"Other tab"`)})
+	require.NoError(t, err)
+	do(t, ctx, 20*time.Second, waitJS(modeGone), waitJS(`document.activeElement?.id === 'composer-input'`))
+	require.Equal(t, "我叫", draft(t, ctx), "the converted words only")
+	do(t, ctx, 10*time.Second, imeCommit("王"), waitDraft("我叫王"))
+}
+
 // TestTheEnterMeantForAnAnswerDoesNotSendItsWords: a question answered in another tab while
 // the person types their answer. Their words come back to the box, and they type on, at a
 // typist's pace, the rest of the word and the Enter they meant for the question: that Enter

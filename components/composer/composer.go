@@ -483,12 +483,35 @@ func (c *Composer) keepUnsent(ctx app.Context, m modes.Mode) {
 	if !ok {
 		return
 	}
-	if text := u.Unsent(); text != "" {
+	if text := withoutReading(u.Unsent()); text != "" {
 		ctx.NewActionWithValue(inputbar.ActionHandBack, text)
 		// Say: a switch of language while it shows words it again (QA round 25: it stayed
 		// Chinese after a switch back to English).
 		ctx.NewActionWithValue(inputbar.ActionNotice, hub.Notice{Info: true, Text: locale.T(i18n.WordsKeptEnded), Say: func() string { return locale.T(i18n.WordsKeptEnded) }})
 	}
+}
+
+// withoutReading is text less the input method's reading not yet converted, when a
+// composition is open in a field of the mode: it is no word of the person's yet ("wang" of
+// "王"), and handed back with the rest it stood in the box as "我叫wang" (QA round 26). The
+// field's value before the composition began (web/early.js) stands in for its value now.
+func withoutReading(text string) string {
+	if !app.IsClient || text == "" {
+		return text
+	}
+	c := app.Window().Get("parleyComposition")
+	if !c.Truthy() {
+		return text
+	}
+	t := c.Get("target")
+	if !t.Truthy() || !t.Call("closest", "#composer-mode").Truthy() || t.Get("value").IsUndefined() {
+		return text
+	}
+	now, before := t.Get("value").String(), c.Get("before").String()
+	if now == before || !strings.Contains(text, now) {
+		return text
+	}
+	return strings.TrimSpace(strings.Replace(text, now, before, 1))
 }
 
 // dropAside lets go of the mode kept for a decision set aside.
