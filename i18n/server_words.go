@@ -166,9 +166,9 @@ var serverWords = [...]string{
 // label is "Approve, and <reach>", and the outcome of picking it "Approved, <reach>".
 var serverPhrases, reaches = map[string]Msg{}, map[string]Msg{}
 
-// saidSuffix ends a phrase code whose last argument is a server's own words, said after the
+// SaidSuffix ends a phrase code whose last argument is a server's own words, said after the
 // phrase ("… The server said: “…”").
-const saidSuffix = "+said"
+const SaidSuffix = "+said"
 
 // ranSuffix ends a phrase code said after tools ran in the turn: its words are followed by
 // ModelToolsRan, since "send your prompt again" could then run a command twice.
@@ -184,7 +184,7 @@ func Said(p protocol.Phrase, said string) protocol.Phrase {
 	if strings.TrimSpace(said) == "" {
 		return p
 	}
-	return protocol.Phrase{Code: p.Code + saidSuffix, Args: append(append([]string(nil), p.Args...), said)}
+	return protocol.Phrase{Code: p.Code + SaidSuffix, Args: append(append([]string(nil), p.Args...), said)}
 }
 
 func strArgs(args []string) []any {
@@ -204,7 +204,7 @@ func (l Locale) serverPhrase(code string, args []string) (string, bool) {
 		}
 		return text + l.T(ModelToolsRan), true
 	}
-	if base, ok := strings.CutSuffix(code, saidSuffix); ok && len(args) > 0 {
+	if base, ok := strings.CutSuffix(code, SaidSuffix); ok && len(args) > 0 {
 		text, ok := l.serverPhrase(base, args[:len(args)-1])
 		if !ok {
 			return "", false

@@ -6,6 +6,7 @@ import (
 
 	openai "github.com/sashabaranov/go-openai"
 
+	"parley/i18n"
 	"parley/protocol"
 )
 
@@ -171,6 +172,14 @@ func rebuild(system string, prompt uint64, evs []protocol.Event, keepOpen bool) 
 			say(steered[ps.Prompt])
 		case protocol.EventAgentMessage:
 			m, err := ev.DecodeMessage()
+			if err == nil && m.From == protocol.FromParley && refusedRequest(m.Phrase) {
+				if last := msgs[len(msgs)-1]; last.Role == openai.ChatMessageRoleUser {
+					// The server refused the request for what it held (too long for its
+					// window, or refused outright): said again with the next prompt, it
+					// failed the same way, every prompt after it (QA round 26).
+					msgs, unanswered = msgs[:len(msgs)-1], nil
+				}
+			}
 			if err != nil || m.From != "" {
 				continue
 			}
@@ -222,6 +231,18 @@ func rebuild(system string, prompt uint64, evs []protocol.Event, keepOpen bool) 
 	}
 	answer()
 	return msgs, nil
+}
+
+// refusedRequest says a notice of a failed generation is the server's refusal of the
+// request itself (400 and its kind: the prompt too long for the context window, a content
+// policy), not of the moment (a 5xx, a cut stream, a rate limit) or of the setup (a key, a
+// model's name): the prompts that made it are not said again with the next one.
+func refusedRequest(p *protocol.Phrase) bool {
+	if p == nil {
+		return false
+	}
+	code := strings.TrimSuffix(p.Code, i18n.SaidSuffix)
+	return code == "model_context_full" || code == "model_refused"
 }
 
 // unansweredThenNow is one user message for prompts said in a row, when the turns of all but

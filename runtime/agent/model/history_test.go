@@ -99,6 +99,29 @@ func TestHistorySaysARetriedPromptOnce(t *testing.T) {
 	}, said(last, session))
 }
 
+// TestARefusedPromptIsNotSaidAgain: a prompt the server refused for what it held (too long
+// for its window, or a 400) is not said again with the next prompt, which would be refused
+// the same way, and every prompt after it (QA round 26); one that failed for the moment
+// (a 5xx) still is, as its retry.
+func TestARefusedPromptIsNotSaidAgain(t *testing.T) {
+	full := protocol.Message{From: "parley", Text: "The conversation no longer fits…",
+		Phrase: &protocol.Phrase{Code: "model_context_full+said", Args: []string{"http://x/v1", "maximum context length"}}}
+	refused := protocol.Message{From: "parley", Text: "refused (400)", Phrase: &protocol.Phrase{Code: "model_refused", Args: []string{"http://x/v1", "400"}}}
+	failed := protocol.Message{From: "parley", Text: "failed (500)", Phrase: &protocol.Phrase{Code: "model_failed_5xx", Args: []string{"http://x/v1", "500"}}}
+	var session sessionLog
+	session.turn("hello", protocol.Message{Text: "Hi."})
+	session.turn("HUGE log paste", full)
+	session.turn("a bad one", refused)
+	session.turn("flaky", failed)
+	last := session.prompt("just say hi")
+	session.start(last)
+	assert.Equal(t, []string{
+		"user: hello",
+		"assistant: Hi.",
+		"user: [Sent earlier, with no answer:]\nflaky\n\n[Now:]\njust say hi",
+	}, said(last, session))
+}
+
 // TestHistorySaysAQueuedPromptAfterTheAnswer: a prompt sent while a turn ran is stored
 // before that turn's answer, yet the model must read it after the answer, where its own turn
 // started: joined to the running turn's prompt, the request ended with the assistant's
