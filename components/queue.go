@@ -56,8 +56,12 @@ func (p *ApprovalsPage) settle(ctx app.Context) {
 		focused, onEntry = entryOf(doc.Get("activeElement"))
 		pointed = doc.Call("querySelector", ".queue-list:hover").Truthy()
 	}
-	if focused != "" && p.liveIndex(focused) < 0 {
-		p.selected = focused // the focus was in it: the keyboard moves on from there
+	if focused != "" && p.liveIndex(focused) < 0 && p.shownIndex(focused) >= 0 {
+		// The focus was in it: the keyboard moves on from there. Not from an entry taken
+		// out of the list already: the page moved on from it, and its focus is on its way to
+		// the next one; taken again as the place to move from, it found no place and sent
+		// the keyboard to the first entry (QA round 26).
+		p.selected = focused
 	}
 	confirming := p.confirm != "" && p.liveIndex(p.confirmID) < 0
 	if confirming {

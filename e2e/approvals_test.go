@@ -601,6 +601,28 @@ func TestAltAKeepsTheFocusInTheQueue(t *testing.T) {
 	waitQueue(t, srv, 0)
 }
 
+// TestAnsweringARunMovesTheFocusToTheNextEntry (QA round 26): three entries, the middle one
+// a script's run() approval. Alt+A and Enter on it: the focus goes to the next entry, not to
+// the first of the queue.
+func TestAnsweringARunMovesTheFocusToTheNextEntry(t *testing.T) {
+	t.Parallel()
+	srv := startServer(t, t.TempDir(), "127.0.0.1:0")
+	a := sessionWith(t, srv, "First", `/script send(str(confirm('Deploy a?')))`)
+	waitQueue(t, srv, 1)
+	b := sessionWith(t, srv, "Second", `/script r = run(['echo', 'b']); send(r.stdout)`)
+	waitQueue(t, srv, 2)
+	c := sessionWith(t, srv, "Third", `/script send(str(confirm('Deploy c?')))`)
+	waitQueue(t, srv, 3)
+	ctx := openApprovals(t, srv)
+	do(t, ctx, 30*time.Second, mouseTo(2, 2), waitJS(`document.activeElement?.dataset.session === '`+a+`'`),
+		rawKey("ArrowDown", 40, 0), waitJS(`document.activeElement?.dataset.session === '`+b+`'`),
+		altKey("a", "KeyA", 65), waitJS(`document.activeElement?.classList.contains('confirm-yes')`), pressEnter(0))
+	waitQueue(t, srv, 2)
+	waitShowing(t, ctx, 30*time.Second, `document.activeElement?.classList.contains('queue-entry') && document.activeElement.dataset.session === '`+c+`'`, focusNow)
+	do(t, ctx, 10*time.Second, chromedp.Sleep(1500*time.Millisecond))
+	require.Equal(t, c, evalString(t, ctx, `document.activeElement?.dataset.session || ''`), "it stays on the next entry")
+}
+
 // TestAnAnswerOnTheScreenIsNotEndedElsewhere: Alt+A, then Enter, on the only entry. The
 // queue's long poll may tell the page the entry left before the reply to its own answer
 // does; the page said "Ended elsewhere" of what the person had just answered (QA round 15
