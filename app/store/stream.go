@@ -143,7 +143,16 @@ func (t *Thread) toolProgress(ev protocol.Event) {
 	if err != nil {
 		return
 	}
-	if m := t.find("tool:" + p.Call); m != nil && (m.Progress == nil || p.Progress >= m.Progress.Progress) {
+	m := t.find("tool:" + p.Call)
+	switch {
+	case m == nil, m.Progress != nil && p.Progress < m.Progress.Progress:
+	case p.Name != "" && p.Name != m.Title:
+		// Another call's, of the same id: models reuse ids such as "call_0" from turn to turn,
+		// and a stopped call's server went on reporting into the next call's card (QA round 26).
+	case m.Status == StatusInterrupted:
+		// The turn ended under it: its card says "No result", and its server's late steps
+		// do not move a bar that will never finish.
+	default:
 		m.Progress = &p
 	}
 }

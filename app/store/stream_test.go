@@ -190,3 +190,29 @@ func TestABatchAnsweredItemByItemSaysHowManyRan(t *testing.T) {
 		assert.Equal(t, tt.phrase, m.ResultPhrase, tt.items)
 	}
 }
+
+// Progress goes to its own call's card: not to a later call of another tool that reuses the
+// id, nor to a card whose turn ended under it (QA round 26: a stopped call's "5 of 5" showed
+// on the next call's card).
+func TestProgressGoesToItsOwnCall(t *testing.T) {
+	f := &folder{th: &Thread{}}
+	f.emit(protocol.EventUserMessage, protocol.Message{Text: "go"})
+	f.emit(protocol.EventTurnStarted, protocol.TurnStarted{Prompt: 1, Kind: protocol.TurnAgent})
+	f.emit(protocol.EventToolCalled, protocol.ToolCalled{Calls: []protocol.ToolCall{{ID: "call1", Name: "mcp__x__long"}}})
+	f.emit(protocol.EventToolProgress, protocol.ToolProgress{Call: "call1", Name: "mcp__x__long", Progress: 1, Total: 5})
+	f.emit(protocol.EventTurnEnded, protocol.TurnEnded{Prompt: 1, Stopped: true})
+	f.emit(protocol.EventToolProgress, protocol.ToolProgress{Call: "call1", Name: "mcp__x__long", Progress: 4, Total: 5})
+	stopped := f.th.Messages[1]
+	assert.Equal(t, StatusInterrupted, stopped.Status)
+	assert.Equal(t, 1.0, stopped.Progress.Progress, "no step after the turn ended")
+
+	f.emit(protocol.EventUserMessage, protocol.Message{Text: "again"})
+	f.emit(protocol.EventTurnStarted, protocol.TurnStarted{Prompt: 7, Kind: protocol.TurnAgent})
+	f.emit(protocol.EventToolCalled, protocol.ToolCalled{Calls: []protocol.ToolCall{{ID: "call1", Name: "mcp__x__other"}}})
+	f.emit(protocol.EventToolProgress, protocol.ToolProgress{Call: "call1", Name: "mcp__x__long", Progress: 5, Total: 5})
+	next := f.th.Messages[len(f.th.Messages)-1]
+	assert.Equal(t, "mcp__x__other", next.Title)
+	assert.Nil(t, next.Progress, "the stopped call's step is not this call's")
+	f.emit(protocol.EventToolProgress, protocol.ToolProgress{Call: "call1", Name: "mcp__x__other", Progress: 1, Total: 2})
+	require.NotNil(t, f.th.Messages[len(f.th.Messages)-1].Progress)
+}
