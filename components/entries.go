@@ -495,6 +495,12 @@ func (r *ToolReceipt) Render() app.UI {
 	// person was watching).
 	showOutput := m.Output != "" && (result == "" || m.Status != store.StatusDone)
 	long := len(args) > maxToolShown || len(result) > maxToolShown || (showOutput && len(m.Output) > maxOutputShown)
+	if m.Title == askUserTool && !r.expanded && (args != "" || result != "") {
+		// The question's card beside it says it in words (the choice's title, not its
+		// value): the call's JSON stays folded (QA round 26: the schema, and "the user
+		// answered: "r"" over the card's "Red").
+		args, result, long = "", "", true
+	}
 	if !r.expanded {
 		if len(args) > maxToolShown {
 			args = headAndTail(args, maxToolShown)
@@ -531,6 +537,9 @@ func (r *ToolReceipt) Render() app.UI {
 			}),
 		)
 }
+
+// askUserTool is the model's tool for a question to the person (runtime/agent/toolbox).
+const askUserTool = "ask_user"
 
 // maxOutputShown keeps a running call's receipt compact: its latest output is what matters.
 const maxOutputShown = 4 << 10

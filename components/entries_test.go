@@ -179,6 +179,20 @@ func TestAStoppedCallKeepsItsOutput(t *testing.T) {
 	assert.Empty(t, page.All(".tool-output"), "a result says the output once")
 }
 
+// TestAnAskUserReceiptIsFolded: the question's card says the question and the answer in
+// words; the call's receipt keeps its JSON folded until asked (QA round 26).
+func TestAnAskUserReceiptIsFolded(t *testing.T) {
+	m := store.Message{Offset: 5, Role: store.RoleTool, ID: "c1", Title: "ask_user", Status: store.StatusDone,
+		Detail: `{"message": "Which colour?", "schema": {"type": "string", "oneOf": [{"const": "r", "title": "Red"}]}}`,
+		Result: `the user answered: "r"`}
+	page := domtest.Render(t, &ToolReceipt{Message: m})
+	assert.Empty(t, page.All(".tool-args"))
+	assert.Empty(t, page.All(".tool-result"))
+	assert.Len(t, page.All(".link-button"), 1, "Show all unfolds it")
+	page = domtest.Render(t, &ToolReceipt{Message: m, expanded: true})
+	assert.Contains(t, page.One(t, ".tool-result").TextContent(), `"r"`)
+}
+
 func TestToolReceiptShowsProgressAsText(t *testing.T) {
 	m := store.Message{Offset: 5, Role: store.RoleTool, ID: "c1", Title: "mcp__test__slow", Status: store.StatusRunning,
 		Progress: &protocol.ToolProgress{Call: "c1", Progress: 2, Total: 5, Message: "<i>copying</i>"}}
