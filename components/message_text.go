@@ -36,6 +36,9 @@ func messageText(m store.Message) app.UI {
 	// text by its first strong character; the page's chrome around it stays left to right.
 	// Markdown is directed block by block (components/markdown), and the container by what
 	// is outside a block: a stream's growing tail.
+	if m.Role == store.RoleUser {
+		return promptText(text)
+	}
 	if m.Role != store.RoleAgent || m.From != "" {
 		return app.Div().Class("msg-text").Attr("dir", "auto").Text(text)
 	}

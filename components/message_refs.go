@@ -1,0 +1,84 @@
+package components
+
+import (
+	"strings"
+
+	"github.com/maxence-charriere/go-app/v10/pkg/app"
+
+	"parley/protocol"
+)
+
+// A prompt names another session as "@session:<id>", the chip's projection for the model
+// (components/inputbar, Serialize). The person's bubble shows it as the chip did, by the
+// session's title, and links to it: the bare id read as noise (QA round 26).
+
+const sessionRef = "@session:"
+
+// refPart is a piece of a prompt's text: plain text, or a session it names.
+type refPart struct {
+	text    string
+	session string // the id, for a reference
+}
+
+// sessionRefs splits text at its session references. A reference ends at the first
+// character an id cannot hold; one with no id is text.
+func sessionRefs(text string) []refPart {
+	var out []refPart
+	for {
+		i := strings.Index(text, sessionRef)
+		if i < 0 {
+			break
+		}
+		rest := text[i+len(sessionRef):]
+		n := 0
+		for n < len(rest) && idChar(rest[n]) {
+			n++
+		}
+		if n == 0 || !protocol.ValidSessionID(rest[:n]) {
+			out = append(out, refPart{text: text[:i+len(sessionRef)]})
+			text = rest
+			continue
+		}
+		if i > 0 {
+			out = append(out, refPart{text: text[:i]})
+		}
+		out = append(out, refPart{session: rest[:n]})
+		text = rest[n:]
+	}
+	if text != "" {
+		out = append(out, refPart{text: text})
+	}
+	return out
+}
+
+func idChar(c byte) bool {
+	return c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '-' || c == '_'
+}
+
+// promptText draws a person's prompt: its text, with the sessions it names as links titled
+// as the session list titles them (the id when the list does not hold it).
+func promptText(text string) app.UI {
+	parts := sessionRefs(text)
+	if len(parts) == 1 && parts[0].session == "" {
+		return app.Div().Class("msg-text").Attr("dir", "auto").Text(text)
+	}
+	nodes := make([]app.UI, 0, len(parts))
+	for _, p := range parts {
+		if p.session == "" {
+			nodes = append(nodes, app.Span().Text(p.text))
+			continue
+		}
+		nodes = append(nodes, app.A().Class("msg-ref").Href("/s/"+p.session).Attr("dir", "auto").Text("@"+sessionTitle(p.session)))
+	}
+	return app.Div().Class("msg-text").Attr("dir", "auto").Body(nodes...)
+}
+
+// sessionTitle is a session's title as this page last listed it, else its id.
+func sessionTitle(id string) string {
+	for _, s := range knownSessions {
+		if s.ID == id && strings.TrimSpace(s.Title) != "" {
+			return s.Title
+		}
+	}
+	return id
+}
