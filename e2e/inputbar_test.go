@@ -142,7 +142,10 @@ func TestInputBarChipFromSessions(t *testing.T) {
 	// puts the caret after it.)
 	do(t, ctx, 10*time.Second, endKey, typeText(" now"), pressEnter(0))
 	msgs := waitMessages(t, ctx, 4)
-	require.Equal(t, "see @session:"+alpha+" now", msgs[2].Text)
+	// Shown by its title and linked; sent as its model projection (QA round 26: the bubble
+	// showed the projection's id).
+	require.Equal(t, "see @alpha notes now", msgs[2].Text)
+	require.Equal(t, "/s/"+alpha, evalString(t, ctx, `document.querySelectorAll('.thread .msg-user')[1].querySelector('a.msg-ref').getAttribute('href')`))
 	require.Empty(t, draft(t, ctx))
 }
 
@@ -456,7 +459,7 @@ func TestInputBarKeyboardOnly(t *testing.T) {
 	require.Equal(t, chip+" @be\n", draft(t, ctx), "Shift+Enter always breaks the line")
 	do(t, ctx, 10*time.Second, typeText("done"), pressEnter(0))
 	msgs := waitMessages(t, ctx, 4)
-	require.True(t, strings.HasPrefix(msgs[2].Text, "@session:"), msgs[2].Text)
+	require.True(t, strings.HasPrefix(msgs[2].Text, "@alpha "), msgs[2].Text) // the session by its title (QA round 26)
 	require.True(t, strings.HasSuffix(msgs[2].Text, " @be\ndone"), msgs[2].Text)
 }
 

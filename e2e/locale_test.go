@@ -91,7 +91,9 @@ func TestCJKInTheComposerAndTheThread(t *testing.T) {
 	require.Empty(t, disagreements(l), "every character, CJK and chip, where the textarea puts it")
 	do(t, ctx, 10*time.Second, pressEnter(0))
 	msgs := waitMessages(t, ctx, 4)
-	require.Regexp(t, `^看看 @session:\w+ 这个文件，谢谢！$`, msgs[2].Text, "the chip is a word of its own among the CJK")
+	// The bubble names the session by its title, linked, as the chip did (QA round 26).
+	require.Equal(t, "看看 @alpha notes 这个文件，谢谢！", msgs[2].Text, "the chip is a word of its own among the CJK")
+	require.Regexp(t, `^/s/\w+$`, evalString(t, ctx, `document.querySelectorAll('.thread .msg-user')[1].querySelector('a.msg-ref').getAttribute('href')`))
 }
 
 // TestALinkWithLangOpensInThatLanguage: the printed link with ?lang=zh added opens Parley in
