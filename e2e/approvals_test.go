@@ -761,12 +761,13 @@ func TestGrantsRevokedOneAfterAnother(t *testing.T) {
 		waitQueue(t, srv, 0)
 	}
 	ctx := openApprovals(t, srv)
-	do(t, ctx, 30*time.Second, clickJS(`.tab-grants`), waitJS(`document.querySelectorAll('.grant-entry').length === 2`))
-	do(t, ctx, 10*time.Second, js(`document.querySelector('.grant-revoke').focus()`), pressEnter(0),
-		waitJS(`document.querySelectorAll('.grant-entry').length === 1`),
-		waitJS(`document.activeElement?.classList.contains('grant-revoke')`),
-		pressEnter(0),
-		waitJS(`document.querySelectorAll('.grant-entry').length === 0`))
+	do(t, ctx, 30*time.Second, clickJS(`.tab-grants`), waitJS(`document.querySelectorAll('.grant-entry').length === 2`),
+		js(`document.querySelector('.grant-revoke').focus()`),
+		waitJS(`document.activeElement === document.querySelector('.grant-revoke')`), pressEnter(0))
+	state := `[...document.querySelectorAll('.grant-entry')].map(g => g.dataset.grant).join() + ' focus ' + document.activeElement?.className + ' ' + (document.querySelector('.notice-slot')?.innerText || '')`
+	waitShowing(t, ctx, 20*time.Second, `document.querySelectorAll('.grant-entry').length === 1 && document.activeElement?.classList.contains('grant-revoke')`, state)
+	do(t, ctx, 10*time.Second, pressEnter(0))
+	waitShowing(t, ctx, 20*time.Second, `document.querySelectorAll('.grant-entry').length === 0`, state)
 	require.NotContains(t, evalString(t, ctx, `document.querySelector('.approvals-page').innerText`), "Not revoked")
 	list, err := c.ListGrants(context.Background())
 	require.NoError(t, err)
