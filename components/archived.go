@@ -60,17 +60,28 @@ func (s *Sidebar) toggleArchived(ctx app.Context, e app.Event) {
 // restore puts an archived session back in the list, on the server; the page's list takes it
 // (actionRestored) and the focus goes to its row.
 func (s *Sidebar) restore(ctx app.Context, info protocol.SessionInfo) {
-	client, id, no := clientOf(ctx), info.ID, false
+	id := info.ID
+	restoreSession(ctx, id, func(ctx app.Context, err error) {
+		if err != nil {
+			s.archived.problem = tr(i18n.NotRestored, describeError(err))
+			return
+		}
+		s.archived.problem = ""
+		s.archived.list = slices.DeleteFunc(slices.Clone(s.archived.list), func(x protocol.SessionInfo) bool { return x.ID == id })
+	})
+}
+
+// restoreSession restores session id on the server, tells done how it went, and then the
+// page's list takes it (actionRestored), which gives its row the focus.
+func restoreSession(ctx app.Context, id string, done func(app.Context, error)) {
+	client, no := clientOf(ctx), false
 	ctx.Async(func() {
 		got, err := client.UpdateSession(ctx, id, protocol.UpdateSessionRequest{Archived: &no})
 		ctx.Dispatch(func(ctx app.Context) {
-			if err != nil {
-				s.archived.problem = tr(i18n.NotRestored, describeError(err))
-				return
+			done(ctx, err)
+			if err == nil {
+				ctx.NewActionWithValue(actionRestored, got)
 			}
-			s.archived.problem = ""
-			s.archived.list = slices.DeleteFunc(slices.Clone(s.archived.list), func(x protocol.SessionInfo) bool { return x.ID == id })
-			ctx.NewActionWithValue(actionRestored, got)
 		})
 	})
 }
@@ -182,19 +193,14 @@ func (c *Conversation) lookArchived(ctx app.Context) {
 
 // restoreHere restores the open session from the note in its header.
 func (c *Conversation) restoreHere(ctx app.Context, e app.Event) {
-	client, id, no := clientOf(ctx), c.session, false
-	ctx.Async(func() {
-		got, err := client.UpdateSession(ctx, id, protocol.UpdateSessionRequest{Archived: &no})
-		ctx.Dispatch(func(ctx app.Context) {
-			if err != nil {
-				c.setNotice(tr(i18n.NotRestored, describeError(err)), errors.Is(err, api.ErrUnreachable))
-				return
-			}
-			if c.session == id {
-				c.here.info = nil
-			}
-			ctx.NewActionWithValue(actionRestored, got)
-		})
+	id := c.session
+	restoreSession(ctx, id, func(ctx app.Context, err error) {
+		switch {
+		case err != nil:
+			c.setNotice(tr(i18n.NotRestored, describeError(err)), errors.Is(err, api.ErrUnreachable))
+		case c.session == id:
+			c.here.info = nil
+		}
 	})
 }
 

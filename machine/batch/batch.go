@@ -28,20 +28,8 @@ type Plan struct {
 // none; picks of another length are none). ok is false when no request is marked Reject:
 // the batch's own approving option is sent as it is.
 func Of(picks []string, n int) (p Plan, ok bool) {
-	if len(picks) != n {
-		return p, false
-	}
-	p.Items = make([]string, n)
-	for k, v := range picks {
-		if v == protocol.OptionDeny {
-			p.Items[k] = v
-			p.Reject++
-		} else {
-			p.Items[k] = protocol.OptionAllow
-			p.Approve++
-		}
-	}
-	return p, p.Reject > 0
+	p, ok = planned(picks, n, func(pick string) bool { return pick == protocol.OptionDeny })
+	return p, ok && p.Reject > 0
 }
 
 // Rejecting plans "reject with these words" (the words typed in the composer's field, and
@@ -51,20 +39,27 @@ func Of(picks []string, n int) (p Plan, ok bool) {
 // the words reject the batch as a whole. A plan that rejects none (every request marked
 // Allow) has nothing for the words to go with.
 func Rejecting(picks []string, n int) (p Plan, ok bool) {
+	p, ok = planned(picks, n, func(pick string) bool { return pick != protocol.OptionAllow })
+	return p, ok && p.Approve > 0
+}
+
+// planned answers each of n requests as its pick says: rejected where rejects holds, else
+// approved. ok is false for picks of another length (none).
+func planned(picks []string, n int, rejects func(pick string) bool) (Plan, bool) {
 	if len(picks) != n {
-		return p, false
+		return Plan{}, false
 	}
-	p.Items = make([]string, n)
-	for k, v := range picks {
-		if v == protocol.OptionAllow {
-			p.Items[k] = v
-			p.Approve++
-		} else {
+	p := Plan{Items: make([]string, n)}
+	for k, pick := range picks {
+		if rejects(pick) {
 			p.Items[k] = protocol.OptionDeny
 			p.Reject++
+		} else {
+			p.Items[k] = protocol.OptionAllow
+			p.Approve++
 		}
 	}
-	return p, p.Approve > 0
+	return p, true
 }
 
 // Label is what the approving option then says: "Approve 1, reject 1".
