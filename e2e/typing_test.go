@@ -340,6 +340,11 @@ func TestADraftUnderADecisionShowsAsAStrip(t *testing.T) {
 	do(t, ctx, 10*time.Second, chromedp.KeyEvent(" and on"))
 	do(t, ctx, 10*time.Second, waitJS(`(document.querySelector('#composer-mode .draft-strip') || {}).textContent === 'Your draft is kept: half a thought more and on'`))
 	require.True(t, evalBool(t, ctx, modeShown), "no Space answered the confirm")
+	// The writer's Enter sends nothing, and the page says why (QA round 26: it went without
+	// a word).
+	do(t, ctx, 10*time.Second, pressEnter(0),
+		waitJS(`(document.querySelector('#composer-mode .enter-held[role=status]')?.textContent || '').startsWith('Enter does not send your draft while this waits')`))
+	require.True(t, evalBool(t, ctx, modeShown), "the Enter answered nothing")
 	// Tab from the dialog goes into the decision, at its option, not to "Chat about this"
 	// first (QA round 23 #2).
 	do(t, ctx, 10*time.Second, tabKey(0), waitJS(focusIn))

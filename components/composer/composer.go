@@ -108,6 +108,9 @@ type Composer struct {
 	localDue []machine.Decision
 	// problem is a failed answer or run, shown in the morphed area.
 	problem string
+	// enterHeld says an Enter on the decision itself sent nothing (machine.EnterHeld): the
+	// morphed area says why, until the decision changes.
+	enterHeld bool
 	// ctx is the composer's own context, from OnMount: what Later defers with.
 	ctx app.Context
 	// aside is the mode of the decision set aside ("Chat about this"), kept with its answers.
@@ -340,6 +343,7 @@ func (c *Composer) run(ctx app.Context, effs []machine.Effect) {
 		switch e := e.(type) {
 		case machine.Shown:
 			c.show(e)
+			c.enterHeld = false
 			if e.Mode.Decision() && !e.Resumed && strings.TrimSpace(c.keptDraft) != "" {
 				// It lands over the person's unsent draft: they were writing, and the
 				// decision waits, shown, until they move in (docs/composer.md).
@@ -357,7 +361,7 @@ func (c *Composer) run(ctx app.Context, effs []machine.Effect) {
 				}
 				c.mode.Exit()
 			}
-			c.mode, c.kind, c.problem = nil, machine.Idle, ""
+			c.mode, c.kind, c.problem, c.enterHeld = nil, machine.Idle, "", false
 		case machine.FocusInput:
 			c.Later(func() { focusByID("composer-input") })
 		case machine.FocusMode:
@@ -875,6 +879,13 @@ func (c *Composer) renderMode() app.UI {
 						Text(locale.T(i18n.DraftKept, draftLine(c.keptDraft))).
 						OnClick(func(ctx app.Context, e app.Event) { c.ChatAbout(ctx) })
 				}),
+				app.If(c.enterHeld, func() app.UI {
+					words := i18n.EnterHeldHere
+					if draftLine(c.keptDraft) != "" {
+						words = i18n.EnterHeldDraft
+					}
+					return app.P().Class("morph-hint enter-held").Role("status").Text(locale.T(words))
+				}),
 				app.If(c.problem != "", func() app.UI {
 					return app.Div().Class("morph-problem").Role("alert").Text(c.problem)
 				}),
@@ -969,6 +980,9 @@ func (c *Composer) onModeKey(ctx app.Context, e app.Event) {
 		switch eff := eff.(type) {
 		case machine.Swallow:
 			e.PreventDefault()
+		case machine.EnterHeld:
+			e.PreventDefault()
+			c.enterHeld = true
 		case machine.ToDraft:
 			e.PreventDefault()
 			var v any = eff.Text

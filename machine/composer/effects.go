@@ -61,6 +61,11 @@ type Wake struct{ After time.Duration }
 // click does nothing: it was meant for the decision this one replaced.
 type Swallow struct{}
 
+// EnterHeld says an Enter pressed on the decision itself, the person not yet in it, sends
+// nothing: their draft waits under the decision. The page says so, for the person was
+// writing and meant to send (QA round 26: the Enter went without a word).
+type EnterHeld struct{}
+
 // ToDraft says a letter typed on the morphed area itself, before the person moved into the
 // decision, goes to the draft the decision covered; Erase says the key was a Backspace (-1)
 // or a Delete (+1), which edits that draft as the letters do. It answers nothing.
@@ -106,6 +111,7 @@ func (ShowNote) effect()     {}
 func (FocusInput) effect()   {}
 func (FocusMode) effect()    {}
 func (Swallow) effect()      {}
+func (EnterHeld) effect()    {}
 func (ToDraft) effect()      {}
 func (ToField) effect()      {}
 func (TabIn) effect()        {}

@@ -439,6 +439,9 @@ func (m *Machine) key(k Key) []Effect {
 		if (k.On == OnLine || k.On == OnChoice) && !k.Shift {
 			return []Effect{Advance{}}
 		}
+		if k.On == OnMode && m.showing() {
+			return []Effect{EnterHeld{}}
+		}
 	case keyTab:
 		// A textarea takes Enter for its lines: Tab is the way on to the question after it,
 		// as Enter is from a one-line field (a stepped form hides the questions after it, so

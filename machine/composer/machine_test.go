@@ -695,7 +695,7 @@ func TestKey(t *testing.T) {
 		{"a letter on a radio or a checkbox is the draft's", question, Key{Key: "h", On: OnChoice, At: late}, []Effect{ToDraft{Text: "h"}, FocusMode{}}},
 		// The re-test of QA round 21: "ok then" typed on a confirm's No answered No.
 		{"the Space after it is the draft's too", append(question, Key{Key: "o", On: OnButton, At: late}), Key{Key: " ", On: OnMode, At: late}, []Effect{ToDraft{Text: " "}}},
-		{"and an Enter presses nothing", append(question, Key{Key: "o", On: OnButton, At: late}), Key{Key: "Enter", On: OnMode, At: late}, nil},
+		{"and an Enter presses nothing, which the page says", append(question, Key{Key: "o", On: OnButton, At: late}), Key{Key: "Enter", On: OnMode, At: late}, []Effect{EnterHeld{}}},
 		{"Space on a button is its own press", question, Key{Key: " ", On: OnButton, At: late}, nil},
 		{"a chord on a button is no letter", question, Key{Key: "c", On: OnButton, Ctrl: true, At: late}, nil},
 		{"a letter on the fn-form's buttons is the browser's", form, Key{Key: "h", On: OnButton, At: late}, nil},
