@@ -11,6 +11,7 @@ import (
 	"github.com/chromedp/chromedp"
 	"github.com/stretchr/testify/require"
 
+	"parley/internal/testkit"
 	"parley/protocol"
 )
 
@@ -148,6 +149,23 @@ func editAQueuedPrompt(t *testing.T, srv *server, ctx context.Context) (string, 
 	do(t, ctx, 10*time.Second, chromedp.KeyEvent(" with a change"),
 		waitJS(`document.activeElement.value === 'queued to edit with a change'`))
 	return id, q
+}
+
+// TestAnEditUnderWaySurvivesAReload: a queued prompt's edit, typed and not saved yet, is
+// there again after a reload, its field open (QA round 26: it was gone); Enter saves it.
+func TestAnEditUnderWaySurvivesAReload(t *testing.T) {
+	t.Parallel()
+	srv, ctx := openSession(t, `/script confirm('Go on?')`)
+	id, _ := editAQueuedPrompt(t, srv, ctx)
+	do(t, ctx, 60*time.Second, chromedp.Reload(), waitReady(),
+		waitJS(`document.querySelector('.queue-field')?.value === 'queued to edit with a change'`))
+	do(t, ctx, 10*time.Second, js(`document.querySelector('.queue-field').focus()`), pressEnter(0),
+		waitJS(`(document.querySelector('.queue-item .queue-text')?.textContent || '') === 'queued to edit with a change'`))
+	page, err := apiClient(srv).Events(context.Background(), id, 0, 0)
+	require.NoError(t, err)
+	require.Equal(t, 1, testkit.Count(page.Events, protocol.EventPromptEdited), "saved once")
+	do(t, ctx, 60*time.Second, chromedp.Reload(), waitReady(), waitJS(`!!document.querySelector('.queue-item .queue-text')`))
+	require.False(t, evalBool(t, ctx, `!!document.querySelector('.queue-field')`), "a saved edit is not opened again")
 }
 
 // TestAnEditOfAQueuedPromptThatBeganIsKept: a person edits a queued prompt and its turn

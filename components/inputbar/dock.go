@@ -11,6 +11,7 @@ import (
 	"github.com/maxence-charriere/go-app/v10/pkg/app"
 
 	"parley/app/store"
+	"parley/components/internal/tabstore"
 )
 
 // QueueDock lists the prompts waiting for the running turn, above the input
@@ -25,6 +26,7 @@ type QueueDock struct {
 	draft   string // its text so far
 	orig    string // its text when the edit began
 	refocus uint64 // the prompt whose Edit button takes the focus back once its edit ended
+	resumed bool   // an edit kept in the tab was looked for (resumeKeptEdit), once
 }
 
 // Actions the dock asks of the conversation, which calls the server.
@@ -61,6 +63,7 @@ func (d *QueueDock) Render() app.UI {
 	if len(d.Queued) == 0 {
 		return app.Div().Class("queue-dock empty")
 	}
+	d.resumeKeptEdit()
 	// It scrolls past a few prompts, so a long queue never pushes the input off the screen;
 	// a scroll region takes the focus, so the keyboard can scroll it too.
 	return app.Div().Class("queue-dock").Role("list").Aria("label", locale.T(i18n.QueuedPrompts)).TabIndex(0).Body(
@@ -83,6 +86,7 @@ func (d *QueueDock) Render() app.UI {
 						app.Button().Type("button").Class("queue-op queue-edit").Text(locale.T(i18n.QueueEdit)).
 							Aria("label", locale.T(i18n.QueueEditLabel)).OnClick(func(ctx app.Context, e app.Event) {
 							d.editing, d.draft, d.orig, d.refocus = m.Offset, m.Text, m.Text, 0
+							d.keepEdit()
 						}, app.EventScope(key)),
 						app.Button().Type("button").Class("queue-op queue-remove").Text(locale.T(i18n.QueueRemove)).
 							Aria("label", locale.T(i18n.QueueRemoveLabel)).OnClick(func(ctx app.Context, e app.Event) {
@@ -120,6 +124,7 @@ func (d *QueueDock) OnUpdate(ctx app.Context) {
 		}
 	}
 	text, orig := d.draft, d.orig
+	tabstore.Set(editKey(d.editing), "")
 	d.editing, d.draft, d.orig, d.refocus = 0, "", "", 0
 	if strings.TrimSpace(text) == "" || text == orig {
 		ctx.Defer(func(app.Context) { Focus() })
@@ -129,6 +134,34 @@ func (d *QueueDock) OnUpdate(ctx app.Context) {
 	// meant for Save must not send the change as a second prompt (QA round 26).
 	ctx.NewActionWithValue(ActionHandBack, text)
 	ctx.NewActionWithValue(ActionNotice, EditStartedFirst(orig))
+}
+
+// An edit under way is kept in the tab (sessionStorage) as the person types, under the
+// prompt's offset (unique across sessions), as every other field keeps its words: a reload
+// opened the dock with the prompt as it was, and the words typed were gone (QA round 26).
+// The kept text is "<the prompt's text when the edit began>\x00<the edit>".
+
+func editKey(offset uint64) string { return "parley.queue.edit." + strconv.FormatUint(offset, 10) }
+
+// keepEdit keeps the edit under way.
+func (d *QueueDock) keepEdit() {
+	if d.editing != 0 {
+		tabstore.Set(editKey(d.editing), d.orig+"\x00"+d.draft)
+	}
+}
+
+// resumeKeptEdit opens again the edit a reload interrupted, for a prompt still queued.
+func (d *QueueDock) resumeKeptEdit() {
+	if d.editing != 0 || d.resumed {
+		return
+	}
+	d.resumed = true
+	for _, m := range d.Queued {
+		if orig, text, ok := strings.Cut(tabstore.Get(editKey(m.Offset)), "\x00"); ok {
+			d.editing, d.orig, d.draft = m.Offset, orig, text
+			return
+		}
+	}
 }
 
 // inDock reports whether the element a is in the queue dock.
@@ -159,7 +192,10 @@ func clipText(s string, n int) string {
 // Enter (or Save) saves it in place, Escape (or Cancel) keeps it as it was.
 func (d *QueueDock) renderEditor(m store.Message) app.UI {
 	off := m.Offset
-	end := func() { d.editing, d.draft, d.orig, d.refocus = 0, "", "", off }
+	end := func() {
+		tabstore.Set(editKey(off), "")
+		d.editing, d.draft, d.orig, d.refocus = 0, "", "", off
+	}
 	save := func(ctx app.Context) {
 		if text := d.draft; strings.TrimSpace(text) != "" && text != m.Text {
 			ctx.NewActionWithValue(ActionEditQueued, EditQueued{Offset: off, Text: text, Was: m.Text})
@@ -169,7 +205,7 @@ func (d *QueueDock) renderEditor(m store.Message) app.UI {
 	cancel := func(ctx app.Context) { end() }
 	return app.Div().Class("queue-item editing").Role("listitem").DataSet("queued", strconv.FormatUint(off, 10)).Body(
 		&queueField{Value: d.draft, Label: locale.T(i18n.QueueEditField),
-			OnChange: func(v string) { d.draft = v }, OnSave: save, OnCancel: cancel},
+			OnChange: func(v string) { d.draft = v; d.keepEdit() }, OnSave: save, OnCancel: cancel},
 		app.Div().Class("queue-side").Body(
 			app.Button().Type("button").Class("queue-op queue-save").Text(locale.T(i18n.QueueSave)).
 				OnClick(func(ctx app.Context, e app.Event) { save(ctx) }),
