@@ -45,4 +45,26 @@ func (s *Sidebar) syncDocumentTitle() {
 		}
 	}
 	setDocumentTitle(documentTitle(page, s.pending.total))
+	markMenuToggle(s.pending.total)
+}
+
+// markMenuToggle shows on a phone's Sessions toggle how many decisions wait, as the sidebar
+// behind it does (QA round 26: nothing said so until the drawer opened). The toggle is the
+// page's frame's, drawn apart from the sidebar that knows the count: the count goes on it
+// as an attribute its stylesheet draws, and in its name.
+func markMenuToggle(n int) {
+	if !app.IsClient {
+		return
+	}
+	t := app.Window().Get("document").Call("querySelector", ".menu-toggle")
+	if !t.Truthy() {
+		return
+	}
+	if n <= 0 {
+		t.Call("removeAttribute", "data-waiting")
+		t.Call("removeAttribute", "aria-label")
+		return
+	}
+	t.Call("setAttribute", "data-waiting", strconv.Itoa(n))
+	t.Call("setAttribute", "aria-label", tr(i18n.Sessions)+", "+waitingWords(n))
 }

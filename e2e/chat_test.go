@@ -307,6 +307,23 @@ func TestMessagesNameTheirAuthor(t *testing.T) {
 	}
 }
 
+// TestTheSessionsToggleSaysWhatWaits: on a phone the sidebar is behind its toggle, which
+// says how many decisions wait, in its words and its name (QA round 26: nothing did until
+// the drawer opened), and stops saying it once none waits.
+func TestTheSessionsToggleSaysWhatWaits(t *testing.T) {
+	t.Parallel()
+	srv := startServer(t, t.TempDir(), "127.0.0.1:0")
+	id := sessionWith(t, srv, "Waits", `/script send(str(confirm('Deploy?')))`)
+	q := waitQueue(t, srv, 1)
+	ctx := browser(t)
+	do(t, ctx, 60*time.Second, chromedp.EmulateViewport(390, 844), chromedp.Navigate(srv.link), waitReady(),
+		waitJS(`document.querySelector('.menu-toggle')?.dataset.waiting === '1'`))
+	require.Equal(t, "Sessions, 1 decision waits for you", evalString(t, ctx, `document.querySelector('.menu-toggle').getAttribute('aria-label')`))
+	_, err := apiClient(srv).Reply(context.Background(), id, q[0].ID, protocol.ReplyRequest{Action: protocol.ActionAccept, Content: json.RawMessage("true")})
+	require.NoError(t, err)
+	do(t, ctx, 30*time.Second, waitJS(`!document.querySelector('.menu-toggle').hasAttribute('data-waiting')`))
+}
+
 // TestSessionsMenuKeyboard: on a narrow screen the Sessions toggle opens the list over the
 // thread; Tab from the toggle moves into the list (not to the composer hidden behind the
 // overlay, where the DOM order once sent it), and Escape closes it and gives the focus back.

@@ -286,8 +286,15 @@ func (v *FormView) id(i int, part string) string {
 
 // Focus moves the keyboard to field i's first control.
 func (v *FormView) Focus(i int) {
-	id := v.id(i, "-field")
-	v.later(func() { focusField(id) })
+	id, chip := v.id(i, "-field"), v.prefix+"-chip-"+strconv.Itoa(i)
+	v.later(func() {
+		focusField(id)
+		// Its chip in view, as a tab bar keeps its tab: in a form of many questions the
+		// chip of the one shown was past the strip's edge (QA round 26).
+		if c := app.Window().GetElementByID(chip); c.Truthy() {
+			c.Call("scrollIntoView", map[string]any{"block": "nearest", "inline": "nearest"})
+		}
+	})
 }
 
 // FocusNow focuses the question FocusFirst would, at once: within a key's event, the key
