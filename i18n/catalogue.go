@@ -144,7 +144,7 @@ var catalogue = map[Msg][nLocales]string{
 	DecisionHeld:         {"A decision is waiting: it takes this form's place when you pause typing (the form keeps what you typed)", "有一个决定待处理：你停止输入后它会接替此表单（表单会保留你输入的内容）"},
 	DraftKept:            {"Your draft is kept: %[1]s", "草稿已保留：%[1]s"},
 	DraftKeptLabel:       {"Your draft, kept under the question", "问题下保留的草稿"},
-	EnterHeldDraft:       {"Enter does not send your draft while this waits: answer it, or press Esc to go back to your draft.", "这个请求等待时，Enter 不会发送你的草稿：请先回答它，或按 Esc 回到草稿。"},
+	EnterHeldDraft:       {"Enter does not send your draft while this waits: answer it, or press Esc for your draft.", "这个请求等待时，Enter 不会发送草稿：请先回答，或按 Esc 回到草稿。"},
 	EnterHeldHere:        {"Enter does nothing here: pick an answer, or press Esc to set this aside.", "Enter 在这里不起作用：请选择一个回答，或按 Esc 先放到一边。"},
 	NoteTimedOut:         {"No response, timed out.", "未回应，已超时。"},
 	Functions:            {"Functions", "函数"}, // after the view's ƒ, hidden from screen readers

@@ -99,7 +99,7 @@ var serverWords = [...]string{
 	"gate_ask_run", "Allow running %[1]s?", "允许运行 %[1]s 吗？", // GateAskRun
 	"gate_ask_run_any", "Allow running a command?", "允许运行一条命令吗？", // GateAskRunAny
 	"gate_ask_write", "Allow writing %[1]s?", "允许写入 %[1]s 吗？", // GateAskWrite
-	"gate_ask_write_protected", "Allow writing %[1]s? It changes what git or Parley run later, so it is asked in every mode and no “always” covers it.", "允许写入 %[1]s 吗？它会改变 git 或 Parley 之后运行的内容，所以在任何模式下都会询问，且任何“始终允许”都不覆盖它。", // GateAskWriteProtected
+	"gate_ask_write_protected", "Allow writing %[1]s? It changes what git or Parley runs later, so it is asked every time.", "允许写入 %[1]s 吗？它会改变 git 或 Parley 之后运行的内容，所以每次都会询问。", // GateAskWriteProtected
 	"gate_ask_read", "Allow reading %[1]s?", "允许读取 %[1]s 吗？", // GateAskRead
 	"gate_ask_mcp_any", "Allow an MCP tool?", "允许使用一个 MCP 工具吗？", // GateAskMCPAny
 	"gate_ask_mcp", "Allow %[1]s of the MCP server %[2]s?", "允许使用 MCP 服务器 %[2]s 的 %[1]s 吗？", // GateAskMCP

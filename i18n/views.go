@@ -428,7 +428,7 @@ var views = map[Msg][nLocales]string{
 	MoreOutput:                    {"… more output than the thread shows: the result holds it", "… 输出超出线程可显示的长度：完整内容见结果"},
 	Allow:                         {"Allow", "允许"},
 	AnswerRequest:                 {"Answer request %[1]d: %[2]s", "回答第 %[1]d 个请求：%[2]s"},
-	AllMarkedAllow:                {"Every request is marked Allow, so the words reject none: mark the ones to reject, or approve.", "每个请求都标记为允许，所以这些话不会拒绝任何请求：请标记要拒绝的请求，或者批准。"},
+	AllMarkedAllow:                {"Every request is marked Allow: mark the ones to reject, or approve.", "每个请求都标记为允许：请标记要拒绝的，或者批准。"},
 	ReasonIfReject:                {"Reason, if you reject", "拒绝的理由"},
 	ReasonIfRejectOptional:        {"Reason, if you reject (optional)", "拒绝的理由（可选）"},
 	RequestRetry:                  {"Request retry", "请求重试"},

@@ -393,7 +393,7 @@ func TestGateHonoursEachPermissionMode(t *testing.T) {
 			Scope: protocol.GrantScope{Kind: protocol.GrantPrefix, Tool: "write", Words: []string{".git"}}}))
 		for _, path := range []string{".git/config", ".parley/mcp.json", "sub/.git/hooks/pre-commit", ".husky/pre-commit"} {
 			d, done := authorizeAsync(t, ctx, rt, s, "test:protected", []gate.ToolCall{{Tool: "write", Words: []string{path}, Details: "write " + path}})
-			assert.Equal(t, "Allow writing "+path+"? It changes what git or Parley run later, so it is asked in every mode and no “always” covers it.", d.Request.Message)
+			assert.Equal(t, "Allow writing "+path+"? It changes what git or Parley runs later, so it is asked every time.", d.Request.Message)
 			var values []string
 			for _, o := range d.Request.Options {
 				values = append(values, o.Value)
