@@ -61,6 +61,7 @@ type ApprovalsPage struct {
 
 	grants       []protocol.GrantEntry
 	grantsLoaded bool
+	grantsEpoch  int // counts revokes from this page: a read begun before one is dropped
 	grantErr     string
 
 	notice string // a problem: the next read of the queue that works clears it
@@ -191,10 +192,16 @@ func (p *ApprovalsPage) withBefore(b uint64) protocol.HistoryFilter {
 }
 
 func (p *ApprovalsPage) loadGrants(ctx app.Context) {
-	client := clientOf(ctx)
+	client, epoch := clientOf(ctx), p.grantsEpoch
 	ctx.Async(func() {
 		g, err := client.ApprovalGrants(ctx)
 		ctx.Dispatch(func(ctx app.Context) {
+			if epoch != p.grantsEpoch {
+				// Read before a revoke from this page: it still lists the grant revoked, and
+				// drawn again for a moment, its row took the focus the revoke had given the
+				// next one (a CI run under load). The next read says the server's list.
+				return
+			}
 			if err != nil {
 				p.grantErr = tr(i18n.CouldNotListGrants, describeError(err))
 				return
@@ -271,6 +278,7 @@ func (p *ApprovalsPage) revoke(ctx app.Context, g protocol.GrantEntry) {
 				p.grantErr = tr(i18n.NotRevoked, describeError(err))
 				return
 			}
+			p.grantsEpoch++
 			at := slices.IndexFunc(p.grants, func(x protocol.GrantEntry) bool { return x.ID == g.ID })
 			p.grants = slices.DeleteFunc(slices.Clone(p.grants), func(x protocol.GrantEntry) bool { return x.ID == g.ID })
 			p.said = tr(i18n.Revoked, scopeWords(g.Scope))
