@@ -202,7 +202,10 @@ func (b Breakdown) Table(n int) string {
 // Measure drops -s from them, to keep the function names.
 var BuildFlags = []string{"-trimpath", "-ldflags=-s -w",
 	// Inlining off where nothing runs hot (docs/wasm-size.md): the views but the input bar
-	// and the Markdown view, the protocol's types, and the cold app packages.
+	// and the Markdown view, the protocol's types, and the cold app packages; and the input
+	// machine, which does run on every key, for room in the budget, with the keystroke
+	// budget measured on that build.
+	"-gcflags=parley/machine/input=-l",
 	"-gcflags=parley/components/...=-l", "-gcflags=parley/components/inputbar=", "-gcflags=parley/components/markdown=",
 	"-gcflags=parley/protocol=-l", "-gcflags=parley/app/api=-l", "-gcflags=parley/app/slashhost=-l", "-gcflags=parley/machine/elicit=-l",
 	"-gcflags=parley/app/store=-l", "-gcflags=parley/app/socket=-l", "-gcflags=parley/app/hub=-l",
