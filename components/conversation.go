@@ -124,6 +124,7 @@ func (c *Conversation) OnMount(ctx app.Context) {
 		if list, ok := a.Value.([]protocol.SessionInfo); ok {
 			c.listed(list)
 			c.lookArchived(ctx)
+			ctx.NewAction(actionSessionsKnown)
 		}
 	})
 	ctx.Handle(actionRestored, c.onRestored)
@@ -447,6 +448,7 @@ func (c *Conversation) refreshSessions(ctx app.Context) {
 			c.unauthorized = false
 			c.listed(list)
 			c.lookArchived(ctx)
+			ctx.NewAction(actionSessionsKnown) // the links to sessions take their titles
 		})
 	})
 }

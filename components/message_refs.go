@@ -68,9 +68,34 @@ func promptText(text string) app.UI {
 			nodes = append(nodes, app.Span().Text(p.text))
 			continue
 		}
-		nodes = append(nodes, app.A().Class("msg-ref").Href("/s/"+p.session).Attr("dir", "auto").Text("@"+sessionTitle(p.session)))
+		nodes = append(nodes, &sessionRefLink{ID: p.session})
 	}
 	return app.Div().Class("msg-text").Attr("dir", "auto").Body(nodes...)
+}
+
+// actionSessionsKnown says the page's session list was read (knownSessions): the links to
+// sessions a prompt names take their titles. A thread drawn from the log before the list
+// arrived named them by id, and nothing drew them again (QA round 27).
+const actionSessionsKnown = "parley.sessions.known"
+
+// sessionRefLink is a link to a session a prompt names, titled as the list titles it.
+type sessionRefLink struct {
+	app.Compo
+	ID    string
+	title string
+}
+
+func (l *sessionRefLink) OnMount(ctx app.Context) {
+	ctx.Handle(actionSessionsKnown, func(ctx app.Context, a app.Action) {
+		if t := sessionTitle(l.ID); t != l.title {
+			l.title = t
+		}
+	})
+}
+
+func (l *sessionRefLink) Render() app.UI {
+	l.title = sessionTitle(l.ID)
+	return app.A().Class("msg-ref").Href("/s/"+l.ID).Attr("dir", "auto").Text("@" + l.title)
 }
 
 // sessionTitle is a session's title as this page last listed it, else its id.

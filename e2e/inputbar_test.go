@@ -146,6 +146,10 @@ func TestInputBarChipFromSessions(t *testing.T) {
 	// showed the projection's id).
 	require.Equal(t, "see @alpha notes now", msgs[2].Text)
 	require.Equal(t, "/s/"+alpha, evalString(t, ctx, `document.querySelectorAll('.thread .msg-user')[1].querySelector('a.msg-ref').getAttribute('href')`))
+	// A reload draws the thread before the session list comes: the link takes its title
+	// when it does (QA round 27: it stayed the id).
+	do(t, ctx, 60*time.Second, chromedp.Reload(), waitReady(),
+		waitJS(`(document.querySelectorAll('.thread .msg-user')[1]?.querySelector('a.msg-ref')?.textContent || '') === '@alpha notes'`))
 	require.Empty(t, draft(t, ctx))
 }
 

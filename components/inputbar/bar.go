@@ -11,6 +11,7 @@ package inputbar
 
 import (
 	"strconv"
+	"strings"
 	"time"
 
 	"github.com/maxence-charriere/go-app/v10/pkg/app"
@@ -106,11 +107,17 @@ func (b *Bar) OnMount(ctx app.Context) {
 		if !ok || text == "" || b.sh == nil || b.sh.cur == nil {
 			return "", false
 		}
-		put := text
-		if b.sh.cur.m.Len() > 0 {
-			put = "\n" + text
+		switch cur := b.sh.cur.m.Draft(); {
+		case cur != "" && strings.TrimSpace(cur) == "":
+			// Only what was typed in the moment between the field's end and this (the
+			// space after a word): it continues the words given back, so it follows them
+			// (QA round 27: " \nshort q7 morewords").
+			b.sh.replaceText(text + cur)
+		case cur != "":
+			b.sh.appendText("\n" + text)
+		default:
+			b.sh.appendText(text)
 		}
-		b.sh.appendText(put)
 		b.sh.ta.Call("focus")
 		return text, true
 	}

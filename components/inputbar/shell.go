@@ -343,6 +343,13 @@ func (sh *shell) appendText(text string) {
 	sh.flush()
 }
 
+// replaceText puts text in place of the whole draft, the caret after it.
+func (sh *shell) replaceText(text string) {
+	sc := sh.cur
+	sh.apply(sc, sc.m.Dispatch(input.InsertText{Text: text, Span: input.Span{Start: 0, End: sc.m.Len(), Rev: sc.m.Rev()}}))
+	sh.flush()
+}
+
 // typeIn types text, or erases (input.TypeIn's Erase), where the person left the caret (the bar's last selection: the textarea
 // is hidden under a decision, and its keys land there), as one undo step, and leaves the
 // caret after it, so the next letters typed follow in order. The marks are read again before
