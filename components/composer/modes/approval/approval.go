@@ -216,7 +216,7 @@ func reach(o protocol.ApprovalOption) string {
 // does, and it shows the hint. Its label says so ("Reject with note"), and it is drawn quiet:
 // the approving option carries the panel's weight.
 func (m *Mode) Primary() modes.Action {
-	empty := !m.hasWords()
+	empty := !m.hasWords() || m.rejectsNone()
 	a := modes.Action{Label: locale.T(i18n.RejectWithNote), Title: locale.T(i18n.RejectWithWords), Disabled: empty || m.reply.Sending(), Run: m.reject, Quiet: true}
 	if empty {
 		a.Title = locale.T(i18n.PickOrType)
@@ -224,6 +224,17 @@ func (m *Mode) Primary() modes.Action {
 		a.Keys = approveKeys
 	}
 	return a
+}
+
+// rejectsNone says the words would reject no request: every request of the batch is
+// marked Allow. The button then looks as it acts: not at all (QA round 27).
+func (m *Mode) rejectsNone() bool {
+	n := len(m.d.Request.Items)
+	if n < 2 {
+		return false
+	}
+	p, ok := batch.Rejecting(m.picks(), n)
+	return ok && p.Reject == 0
 }
 
 // hasWords says words are typed in the field for what to do instead.
