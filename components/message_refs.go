@@ -31,7 +31,7 @@ func sessionRefs(text string) []refPart {
 		}
 		rest := text[i+len(sessionRef):]
 		n := 0
-		for n < len(rest) && idChar(rest[n]) {
+		for n < len(rest) && protocol.IDByte(rest[n]) {
 			n++
 		}
 		if n == 0 || !protocol.ValidSessionID(rest[:n]) {
@@ -49,10 +49,6 @@ func sessionRefs(text string) []refPart {
 		out = append(out, refPart{text: text})
 	}
 	return out
-}
-
-func idChar(c byte) bool {
-	return c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '-' || c == '_'
 }
 
 // promptText draws a person's prompt: its text, with the sessions it names as links titled
@@ -78,24 +74,19 @@ func promptText(text string) app.UI {
 // arrived named them by id, and nothing drew them again (QA round 27).
 const actionSessionsKnown = "parley.sessions.known"
 
-// sessionRefLink is a link to a session a prompt names, titled as the list titles it.
+// sessionRefLink is a link to a session a prompt names, titled as the list titles it: its
+// title is read at each render, which the list's arrival asks for.
 type sessionRefLink struct {
 	app.Compo
-	ID    string
-	title string
+	ID string
 }
 
 func (l *sessionRefLink) OnMount(ctx app.Context) {
-	ctx.Handle(actionSessionsKnown, func(ctx app.Context, a app.Action) {
-		if t := sessionTitle(l.ID); t != l.title {
-			l.title = t
-		}
-	})
+	ctx.Handle(actionSessionsKnown, func(ctx app.Context, a app.Action) { ctx.Update() })
 }
 
 func (l *sessionRefLink) Render() app.UI {
-	l.title = sessionTitle(l.ID)
-	return app.A().Class("msg-ref").Href("/s/"+l.ID).Attr("dir", "auto").Text("@" + l.title)
+	return app.A().Class("msg-ref").Href("/s/"+l.ID).Attr("dir", "auto").Text("@" + sessionTitle(l.ID))
 }
 
 // sessionTitle is a session's title as this page last listed it, else its id.

@@ -114,14 +114,17 @@ func ValidSessionID(id string) bool {
 
 func isToken(s string) bool {
 	for i := 0; i < len(s); i++ {
-		c := s[i]
-		switch {
-		case c >= 'a' && c <= 'z', c >= 'A' && c <= 'Z', c >= '0' && c <= '9', c == '-', c == '_':
-		default:
+		if !IDByte(s[i]) {
 			return false
 		}
 	}
 	return true
+}
+
+// IDByte reports whether c may stand in an id (a session's, an attempt's): a letter, a digit,
+// '-' or '_'. A reference to a session in a prompt's text ends at the first other byte.
+func IDByte(c byte) bool {
+	return c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '-' || c == '_'
 }
 
 // checkPromptText adds to f what is wrong with a prompt's text, if anything: empty (in the
