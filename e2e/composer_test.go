@@ -755,8 +755,9 @@ def main(args):
 	_, ctx := openHomeOn(t, data)
 	do(t, ctx, 20*time.Second, chromedp.Focus(composer), typeText("/repe"), menuOpen("ƒ repeat"), pressEnter(0),
 		waitJS(`!!document.querySelector('#composer-mode.mode-fn-form')`),
-		waitJS(`!!document.querySelector('#composer-mode .fn-form input')`))
-	field := `document.querySelector('#composer-mode .fn-form input')`
+		// The form shows the function picked once the page has read the list that holds it.
+		waitJS(`document.querySelector('#fn-pick')?.value === 'repeat' && !!document.querySelector('#composer-mode .fn-form input[type=number]')`))
+	field := `document.querySelector('#composer-mode .fn-form input[type=number]')`
 	hint := `(document.querySelector('.morph-hint')?.textContent || '')`
 	do(t, ctx, 10*time.Second, js(field+`.focus()`), chromedp.KeyEvent("9"))
 	waitShowing(t, ctx, 10*time.Second, hint+`.includes('not right yet')`, hint+` + ' | ' + `+field+`.value`)
