@@ -1211,7 +1211,7 @@ func shownAsking(msg string) chromedp.Action[chromedp.Void] {
 // page rather than every 50 ms: a step after it comes as soon as the page shows it.
 func onChange(cond string) chromedp.Action[chromedp.Void] {
 	return chromedp.Func(func(ctx context.Context, t *chromedp.Target) error {
-		_, err := chromedp.Poll[bool](cond, chromedp.WithPollingMutation())(ctx, t)
+		_, err := chromedp.Poll[bool](cond, chromedp.WithPollingMutation(), chromedp.WithPollingTimeout(0))(ctx, t) // the context's wait, as waitJS
 		return err
 	})
 }

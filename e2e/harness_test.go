@@ -461,10 +461,14 @@ const composer = chromedp.CSS(`#composer-input`)
 
 // waitJS waits until a JavaScript condition holds. Polling the page survives reloads, where
 // DOM node tracking can go stale.
+//
+// The wait is the caller's context's: chromedp's poll ends on its own after 30 s unless told
+// otherwise, so every wait written as a minute was half a minute, and a notification that
+// took longer on a loaded machine failed its test (CI, TestNotificationWithdrawnWhenAnsweredElsewhere).
 func waitJS(cond string) chromedp.Action[chromedp.Void] {
 	return chromedp.Func(func(ctx context.Context, t *chromedp.Target) error {
 		for {
-			_, err := chromedp.Poll[bool](cond, chromedp.WithPollingInterval(50*time.Millisecond))(ctx, t)
+			_, err := chromedp.Poll[bool](cond, chromedp.WithPollingInterval(50*time.Millisecond), chromedp.WithPollingTimeout(0))(ctx, t)
 			// A reload during the poll (the page taking a new build) ends that evaluation:
 			// poll the new page.
 			if err != nil && ctx.Err() == nil && (strings.Contains(err.Error(), "navigated or closed") || strings.Contains(err.Error(), "Cannot find context")) {

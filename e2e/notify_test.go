@@ -23,6 +23,11 @@ const shownNotifications = `(navigator.serviceWorker.ready.then(r => r.getNotifi
 	window.__notes = ns.map(n => ({title: n.title, body: n.body, tag: n.tag, url: n.data && n.data.url}))
 }), window.__notes || [])`
 
+// notifyState is what a failed wait for a notification needs told: the permission, whether
+// the page's stream is open and a worker controls it, and what the worker shows.
+const notifyState = `JSON.stringify({permission: Notification.permission, live: document.documentElement.hasAttribute('data-notify-live'),
+	controlled: !!navigator.serviceWorker.controller, notes: window.__notes || null, path: location.pathname})`
+
 // grantNotifications grants the server's origin the notifications permission, as a person's
 // "Allow" would, in the test's own browser context (a grant without one goes to the
 // browser's default context, which no test's tab is in).
@@ -87,7 +92,7 @@ func TestNotifications(t *testing.T) {
 	do(t, ctx, 20*time.Second, waitJS(`document.querySelector('.composer').innerText.includes('Seen right here?')`))
 	// Asked in another thread: notified, twice, the second replacing the first.
 	sendAPI(t, srv, there, `/script confirm('Deploy now?')`)
-	do(t, ctx, 60*time.Second, waitJS(shownNotifications+`.some(n => n.title.includes('Deploy now?'))`))
+	waitShowing(t, ctx, 60*time.Second, shownNotifications+`.some(n => n.title.includes('Deploy now?'))`, notifyState)
 	notes := get(t, ctx, chromedp.Evaluate[[]map[string]string](`window.__notes`))
 	require.Len(t, notes, 1, "the decision seen here was dropped: %v", notes)
 	require.Equal(t, "Confirm: Deploy now?", notes[0]["title"])
@@ -155,7 +160,7 @@ func TestNotificationWithdrawnWhenAnsweredElsewhere(t *testing.T) {
 
 	// Notified here, answered elsewhere: the notification goes without anything done here.
 	sendAPI(t, srv, there, `/script confirm('Deploy now?')`)
-	do(t, ctx, 60*time.Second, waitJS(shownNotifications+`.some(n => n.title === 'Confirm: Deploy now?')`))
+	waitShowing(t, ctx, 60*time.Second, shownNotifications+`.some(n => n.title === 'Confirm: Deploy now?')`, notifyState)
 	declineOnly(t, srv, there)
 	do(t, ctx, 30*time.Second, waitJS(shownNotifications+`.length === 0`))
 	require.Equal(t, "/s/"+here, evalString(t, ctx, `location.pathname`), "nothing was opened or claimed here")
