@@ -534,7 +534,7 @@ func (p *ApprovalsPage) confirmed(ctx app.Context) {
 // Render lays out the sidebar and the screen.
 func (p *ApprovalsPage) Render() app.UI {
 	return p.frame.render(&Sidebar{Sessions: p.frame.visible(), Approvals: true, Queue: p.queue},
-		app.Main().Class("main approvals-page").Body(
+		app.Elem("main").Class("main approvals-page").Body(
 			pageHeader(tr(i18n.ApprovalsTitle)),
 			app.Div().Class("approvals-tabs").Role("tablist").Aria("label", tr(i18n.ApprovalsTitle)).OnKeyDown(p.onTabKey).Body(
 				p.tabButton(tabQueue, counted(i18n.TabQueue, i18n.TabQueueN, len(p.queue), p.loaded)),
@@ -642,15 +642,15 @@ func (p *ApprovalsPage) renderTab() app.UI {
 
 func (p *ApprovalsPage) renderQueue() app.UI {
 	return app.Div().Class("queue").OnKeyDown(p.onKey).Body(
-		app.P().Class("keys-help").Text(tr(i18n.KeysHelp)),
+		app.Elem("p").Class("keys-help").Text(tr(i18n.KeysHelp)),
 		// While the pointer is over the list (:hover), what is under it stays in place; once
 		// it leaves, the entries that ended go.
-		app.Ol().Class("queue-list").Aria("label", tr(i18n.PendingList)).
-			OnMouseLeave(func(ctx app.Context, e app.Event) { p.settle(ctx) }).
+		app.Elem("ol").Class("queue-list").Aria("label", tr(i18n.PendingList)).
+			On("mouseleave", func(ctx app.Context, e app.Event) { p.settle(ctx) }).
 			Body(app.Range(p.shown).Slice(func(i int) app.UI { return p.renderEntry(i) })),
 		// After the list, so it never pushes the entries down as it comes and goes.
 		app.If(p.loaded && len(p.queue) == 0, func() app.UI {
-			return app.P().Class("queue-empty").TabIndex(-1).Text(tr(i18n.NothingWaiting))
+			return app.Elem("p").Class("queue-empty").TabIndex(-1).Text(tr(i18n.NothingWaiting))
 		}),
 	)
 }
@@ -660,12 +660,12 @@ func (p *ApprovalsPage) renderEntry(i int) app.UI {
 	gone := p.shown[i].gone
 	now := clock()
 	selected := e.ID == p.selected
-	li := app.Li().Class("queue-entry").TabIndex(tabIndex(selected))
+	li := app.Elem("li").Class("queue-entry").TabIndex(tabIndex(selected))
 	if gone != "" {
 		// In its place, as it was, for as long as the pointer is over the list: what is under
 		// the pointer never moves. Hidden under its note (the stylesheet), nothing in it can be
 		// clicked or focused.
-		li = app.Li().Class("queue-gone")
+		li = app.Elem("li").Class("queue-gone")
 	}
 	return li.DataSet("decision", e.ID).DataSet("session", e.Session).
 		Aria("current", strconv.FormatBool(selected && gone == "")).
@@ -693,7 +693,7 @@ func (p *ApprovalsPage) renderEntry(i int) app.UI {
 			renderStatus(e.Status),
 			&DecisionCard{Message: pendingMessage(e.Decision), Session: e.Session},
 			app.If(gone == "" && p.confirm != "" && p.confirmID == e.ID, func() app.UI { return p.renderConfirm(e) }),
-			app.If(gone != "", func() app.UI { return app.P().Class("gone-note").Text(gone) }),
+			app.If(gone != "", func() app.UI { return app.Elem("p").Class("gone-note").Text(gone) }),
 		)
 }
 
@@ -784,7 +784,7 @@ func (p *ApprovalsPage) renderHistory() app.UI {
 	}
 	return app.Div().Class("history").Body(
 		app.Div().Class("history-filters").Body(
-			app.Label().Body(
+			app.Elem("label").Body(
 				app.Span().Text(tr(i18n.SessionFilter)),
 				app.Select().Class("filter-session").OnChange(onFilter(func(v string) { p.filter.Session = v })).Body(
 					app.Option().Value("").Text(tr(i18n.AllSessions)),
@@ -794,7 +794,7 @@ func (p *ApprovalsPage) renderHistory() app.UI {
 					}),
 				),
 			),
-			app.Label().Body(
+			app.Elem("label").Body(
 				app.Span().Text(tr(i18n.WorkspaceFilter)),
 				app.Select().Class("filter-workspace").OnChange(onFilter(func(v string) { p.filter.Workspace = v })).Body(
 					app.Option().Value("").Text(tr(i18n.AllWorkspaces)),
@@ -803,7 +803,7 @@ func (p *ApprovalsPage) renderHistory() app.UI {
 					}),
 				),
 			),
-			app.Label().Body(
+			app.Elem("label").Body(
 				app.Span().Text(tr(i18n.OutcomeFilter)),
 				app.Select().Class("filter-outcome").OnChange(onFilter(func(v string) { p.filter.Outcome = v })).Body(
 					app.Option().Value("").Text(tr(i18n.AnyOutcome)),
@@ -816,9 +816,9 @@ func (p *ApprovalsPage) renderHistory() app.UI {
 		),
 		app.If(p.historyErr != "", func() app.UI { return app.Div().Class("notice").Role("alert").Text(p.historyErr) }),
 		app.If(len(p.history) == 0 && p.historyErr == "", func() app.UI {
-			return app.P().Class("history-empty").Text(tr(i18n.NoHistory))
+			return app.Elem("p").Class("history-empty").Text(tr(i18n.NoHistory))
 		}),
-		app.Ol().Class("history-list").Body(
+		app.Elem("ol").Class("history-list").Body(
 			app.Range(p.history).Slice(func(i int) app.UI { return p.renderEnded(p.history[i]) }),
 		),
 		app.If(p.historyNext != 0, func() app.UI {
@@ -895,7 +895,7 @@ func (p *ApprovalsPage) renderEnded(h protocol.HistoryEntry) app.UI {
 			outcome += " — " + reason
 		}
 	}
-	li := app.Li().Class("history-entry outcome-" + h.Outcome)
+	li := app.Elem("li").Class("history-entry outcome-" + h.Outcome)
 	if rejected && !approval {
 		li = li.Class("outcome-declined") // its badge is not a failure's
 	}
@@ -911,7 +911,7 @@ func (p *ApprovalsPage) renderEnded(h protocol.HistoryEntry) app.UI {
 		),
 		renderStatus(h.Status),
 		app.If(h.Request.Details != "", func() app.UI {
-			return app.Pre().Class("entry-output").Text(clipDetail(h.Request.Details))
+			return app.Elem("pre").Class("entry-output").Text(clipDetail(h.Request.Details))
 		}),
 		app.If(h.Grant != nil, func() app.UI {
 			state := tr(i18n.RevokedSince)
@@ -954,16 +954,16 @@ func (p *ApprovalsPage) renderGrants() app.UI {
 	return app.Div().Class("grants").Body(
 		app.If(p.grantErr != "", func() app.UI { return app.Div().Class("notice").Role("alert").Text(p.grantErr) }),
 		app.If(p.grantsLoaded && len(p.grants) == 0, func() app.UI {
-			return app.P().Class("grants-empty").Text(tr(i18n.NoGrants))
+			return app.Elem("p").Class("grants-empty").Text(tr(i18n.NoGrants))
 		}),
-		app.Ul().Class("grant-list").Body(
+		app.Elem("ul").Class("grant-list").Body(
 			app.Range(p.grants).Slice(func(i int) app.UI {
 				g := p.grants[i]
 				used := tr(i18n.NeverUsed)
 				if g.LastUsed != 0 {
 					used = tr(i18n.LastUsed, ago(now, g.LastUsed))
 				}
-				return app.Li().Class("grant-entry").DataSet("grant", g.ID).Body(
+				return app.Elem("li").Class("grant-entry").DataSet("grant", g.ID).Body(
 					app.Div().Class("entry-head").Body(
 						app.Span().Class("entry-title grant-words").Text(g.Scope.Tool+": "+scopeWords(g.Scope)),
 						app.Button().Type("button").Class("choice tone-deny grant-revoke").
@@ -986,5 +986,5 @@ func (p *ApprovalsPage) renderGrants() app.UI {
 // the title size at the start, the language at the end, over one line (docs/look.md, "One
 // page header"). /approvals and /mcp use it; the thread's adds its workspace.
 func pageHeader(title string) app.UI {
-	return app.Header().Class("session-header page-header").Body(app.H1().Text(title), composer.LocaleSwitch())
+	return app.Elem("header").Class("session-header page-header").Body(app.Elem("h1").Text(title), composer.LocaleSwitch())
 }

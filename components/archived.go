@@ -114,18 +114,18 @@ func (s *Sidebar) renderArchived() app.UI {
 			OnClick(s.toggleArchived),
 		app.Div().ID(archivedID).Class("archived-list").Hidden(!a.open).Body(
 			app.If(a.problem != "", func() app.UI {
-				return app.P().Class("archived-problem").Role("alert").Text(a.problem)
+				return app.Elem("p").Class("archived-problem").Role("alert").Text(a.problem)
 			}),
 			app.If(a.open && a.loading, func() app.UI {
-				return app.P().Class("archived-empty").Role("status").Text(tr(i18n.ArchivedLoading))
+				return app.Elem("p").Class("archived-empty").Role("status").Text(tr(i18n.ArchivedLoading))
 			}).ElseIf(a.open && len(list) == 0 && a.problem == "", func() app.UI {
-				return app.P().Class("archived-empty").Role("status").Text(tr(i18n.ArchivedNone))
+				return app.Elem("p").Class("archived-empty").Role("status").Text(tr(i18n.ArchivedNone))
 			}),
-			app.Ul().Class("archived-sessions").Aria("label", tr(i18n.ArchivedWord)).Body(
+			app.Elem("ul").Class("archived-sessions").Aria("label", tr(i18n.ArchivedWord)).Body(
 				app.Range(list).Slice(func(i int) app.UI {
 					info := list[i]
 					// Diffed by index: the handler is the session's own (EventScope).
-					return app.Li().Class("archived-item").DataSet("session", info.ID).Body(
+					return app.Elem("li").Class("archived-item").DataSet("session", info.ID).Body(
 						app.A().Class("archived-title").Attr("dir", "auto").Href("/s/"+info.ID).Text(info.Title).OnClick(closeMenu),
 						app.Button().Type("button").Class("session-op archived-restore").Text(tr(i18n.Restore)).
 							Aria("label", tr(i18n.RestoreNamed, info.Title)).
@@ -207,7 +207,7 @@ func (c *Conversation) restoreHere(ctx app.Context, e app.Event) {
 // renderArchivedHere is the header's note that the open session is archived.
 func (c *Conversation) renderArchivedHere() app.UI {
 	return app.If(c.here.info != nil, func() app.UI {
-		return app.P().Class("archived-here").Role("status").Body(
+		return app.Elem("p").Class("archived-here").Role("status").Body(
 			app.Span().Text(tr(i18n.ArchivedHere)),
 			app.Button().Type("button").Class("session-op archived-restore").Text(tr(i18n.Restore)).OnClick(c.restoreHere),
 		)

@@ -56,10 +56,10 @@ func (d *DecisionCard) renderBatch() app.UI {
 	// Kept in the page: the composer shows the same picks, and a pick there shows here.
 	d.items = widget.KeptPicks(d.Message.ID, len(req.Items))
 	return app.Div().Class("batch").Body(
-		app.Ol().Class("batch-items").Aria("label", tr(i18n.BatchRequests, len(req.Items))).Body(
+		app.Elem("ol").Class("batch-items").Aria("label", tr(i18n.BatchRequests, len(req.Items))).Body(
 			app.Range(req.Items).Slice(func(i int) app.UI {
 				it := req.Items[i]
-				return app.Li().Class("batch-item").DataSet("item", strconv.Itoa(i)).Body(
+				return app.Elem("li").Class("batch-item").DataSet("item", strconv.Itoa(i)).Body(
 					app.Div().Class("batch-item-head").Body(
 						app.Span().Class("batch-tool").Text(it.Tool),
 						app.If(pending, func() app.UI {
@@ -69,7 +69,7 @@ func (d *DecisionCard) renderBatch() app.UI {
 							)
 						}),
 					),
-					app.Pre().Class("entry-output").Text(clipDetail(it.Details)),
+					app.Elem("pre").Class("entry-output").Text(clipDetail(it.Details)),
 				)
 			}),
 		),

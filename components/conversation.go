@@ -721,7 +721,7 @@ func (c *Conversation) Render() app.UI {
 	// a handler here would run Go through go-app on every keystroke in the composer.
 	return c.frame.
 		render(&Sidebar{Sessions: c.sessions, Current: c.session, Spaces: c.spaceNamed},
-			app.Main().Class(mainClass(hero, c.unauthorized || notFound, c.offline())).Body(
+			app.Elem("main").Class(mainClass(hero, c.unauthorized || notFound, c.offline())).Body(
 				app.Div().Class("update-slot").Body(
 					// A session's page says it in its link strip (renderLink): one strip.
 					app.If(c.offline() && !c.sessionShown(notFound), func() app.UI { return c.renderOffline() }),
@@ -776,16 +776,16 @@ func (c *Conversation) renderBody(notFound bool) app.UI {
 	switch {
 	case c.unauthorized:
 		return app.Div().Class("hero gate").Body(
-			app.H1().Text(tr(i18n.NeedsLink)),
-			app.P().Text(tr(i18n.NeedsLinkText)),
+			app.Elem("h1").Text(tr(i18n.NeedsLink)),
+			app.Elem("p").Text(tr(i18n.NeedsLinkText)),
 		)
 	case c.session == "" || c.blank:
 		return c.renderHero()
 	case notFound:
 		return app.Div().Class("session").Body(
-			app.Header().Class("session-header").Body(app.H1().Text(tr(i18n.SessionNotFound))),
+			app.Elem("header").Class("session-header").Body(app.Elem("h1").Text(tr(i18n.SessionNotFound))),
 			app.Div().Class("hero gate").Body(
-				app.P().Text(tr(i18n.SessionNotFoundText)),
+				app.Elem("p").Text(tr(i18n.SessionNotFoundText)),
 				app.A().Class("new-session").Href("/").Text(tr(i18n.StartNewSession)),
 			),
 		)

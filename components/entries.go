@@ -59,7 +59,7 @@ func renderRun(m store.Message, waiting bool) app.UI {
 				app.Span().Class("entry-status").ID(id+"-status").Text(status),
 			),
 			app.If(m.Detail != "", func() app.UI {
-				return app.Pre().Class("entry-output").Text(runDetail(m))
+				return app.Elem("pre").Class("entry-output").Text(runDetail(m))
 			}),
 			app.If(m.Result != "", func() app.UI {
 				return app.Div().Class("entry-result").Text(runResult(m))
@@ -167,7 +167,7 @@ func (d *DecisionCard) Render() app.UI {
 				app.Span().Class("entry-title").Text(m.Title),
 			),
 			app.If(detail != "" && !d.isBatch(), func() app.UI {
-				return app.Pre().Class("entry-output").Text(detail)
+				return app.Elem("pre").Class("entry-output").Text(detail)
 			}),
 			app.If(truncated && !d.isBatch(), func() app.UI {
 				return app.Button().Type("button").Class("link-button").Text(tr(i18n.ShowAll)).
@@ -521,15 +521,15 @@ func (r *ToolReceipt) Render() app.UI {
 				app.Span().Class("entry-status").Text(toolStatus(m.Status, r.Waiting, r.Aside)),
 			),
 			app.If(args != "", func() app.UI {
-				return app.Pre().Class("entry-output tool-args").Text(args)
+				return app.Elem("pre").Class("entry-output tool-args").Text(args)
 			}),
 			app.If(m.Progress != nil, func() app.UI { return progressBar(*m.Progress) }),
 			app.If(showOutput, func() app.UI {
-				return app.Pre().Class("entry-output tool-output").Role("log").Aria("label", tr(i18n.OutputSoFar)).
+				return app.Elem("pre").Class("entry-output tool-output").Role("log").Aria("label", tr(i18n.OutputSoFar)).
 					Text(outputShown(m.Output, m.OutputCut, r.expanded))
 			}),
 			app.If(result != "", func() app.UI {
-				return app.Pre().Class("entry-output tool-result").Text(result)
+				return app.Elem("pre").Class("entry-output tool-result").Text(result)
 			}),
 			app.If(long && !r.expanded, func() app.UI {
 				return app.Button().Type("button").Class("link-button").Text(tr(i18n.ShowAll)).
@@ -562,10 +562,10 @@ func outputShown(out string, cut, expanded bool) string {
 // progressBar draws a tool's progress notification: a bar (indeterminate without a total)
 // and the server's message, as text.
 func progressBar(p protocol.ToolProgress) app.UI {
-	bar := app.Progress().Class("tool-progress-bar").Aria("label", tr(i18n.ProgressLabel))
+	bar := app.Elem("progress").Class("tool-progress-bar").Aria("label", tr(i18n.ProgressLabel))
 	label := strconv.FormatFloat(p.Progress, 'f', -1, 64)
 	if p.Total > 0 {
-		bar = bar.Max(p.Total).Value(min(p.Progress, p.Total))
+		bar = bar.Attr("max", p.Total).Attr("value", min(p.Progress, p.Total))
 		label = tr(i18n.ProgressOf, label, strconv.FormatFloat(p.Total, 'f', -1, 64))
 	}
 	return app.Div().Class("tool-progress").Body(

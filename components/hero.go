@@ -305,8 +305,8 @@ func (c *Conversation) engagedBy(ctx app.Context, text string, at int64) {
 // workspace.
 func (c *Conversation) renderHero() app.UI {
 	return app.Div().Class("hero").Body(
-		app.H1().Text(tr(i18n.HeroTitle)),
-		app.P().Class("hero-tag").Text(tr(i18n.HeroLine)),
+		app.Elem("h1").Text(tr(i18n.HeroTitle)),
+		app.Elem("p").Class("hero-tag").Text(tr(i18n.HeroLine)),
 		app.Div().Class("seat seat-hero-workspace").Body(Slots.Render(SlotHeroWorkspace, "", c)...),
 	)
 }
@@ -315,8 +315,8 @@ func (c *Conversation) renderHero() app.UI {
 func (c *Conversation) renderSession() app.UI {
 	unsent, _ := c.unsentIn()
 	return app.Div().Class("session").Body(
-		app.Header().Class("session-header").Body(
-			app.H1().Attr("dir", "auto").Text(titleWords(c.thread.Title)), // the page's one h1 (axe: page-has-heading-one)
+		app.Elem("header").Class("session-header").Body(
+			app.Elem("h1").Attr("dir", "auto").Text(titleWords(c.thread.Title)), // the page's one h1 (axe: page-has-heading-one)
 			workspaceTag(c.spaceNamed[c.workspaceOf(c.session)]),
 			c.renderArchivedHere(),
 		),

@@ -121,31 +121,31 @@ func starting(l protocol.MCPList) bool {
 // not disabled: a disabled button loses the focus, and a keyboard user pressing Enter on one
 // was sent back to the top of the page (QA round 14 #7).
 func (p *MCPPage) Render() app.UI {
-	return p.frame.render(&Sidebar{Sessions: p.frame.visible(), MCP: true}, app.Main().Class("main mcp-page").Body(
+	return p.frame.render(&Sidebar{Sessions: p.frame.visible(), MCP: true}, app.Elem("main").Class("main mcp-page").Body(
 		// The page's header is the thread's and /approvals': one bar, the title and the
 		// language (pageHeader). The page's own actions are the row under it.
 		pageHeader(tr(i18n.MCPServers)),
 		app.Div().Class("mcp-bar").Body(
-			app.Nav().Class("page-back").Aria("label", tr(i18n.Back)).Body(
+			app.Elem("nav").Class("page-back").Aria("label", tr(i18n.Back)).Body(
 				app.A().Href(lastChat()).Class("back-link").Text(tr(i18n.BackToChat)),
 			),
 			app.Button().Type("button").Class("mcp-reconnect-all").Text(tr(i18n.MCPReconnectAll)).
 				Aria("disabled", p.busy != "").OnClick(func(ctx app.Context, e app.Event) { p.reconnect(ctx, "") }),
 		),
-		app.If(p.problem != "", func() app.UI { return app.P().Class("mcp-problem").Role("alert").Text(p.problem) }),
-		app.If(!p.loaded, func() app.UI { return app.P().Class("mcp-loading").Text(tr(i18n.MCPLoading)) }),
+		app.If(p.problem != "", func() app.UI { return app.Elem("p").Class("mcp-problem").Role("alert").Text(p.problem) }),
+		app.If(!p.loaded, func() app.UI { return app.Elem("p").Class("mcp-loading").Text(tr(i18n.MCPLoading)) }),
 		app.Range(p.list.Problems).Slice(func(i int) app.UI {
-			return app.P().Class("mcp-problem mcp-file-problem").Role("alert").Text(tr(i18n.MCPFileProblem, locale.Current().MCPReason(p.list.Problems[i])))
+			return app.Elem("p").Class("mcp-problem mcp-file-problem").Role("alert").Text(tr(i18n.MCPFileProblem, locale.Current().MCPReason(p.list.Problems[i])))
 		}),
 		app.If(p.loaded && len(p.list.Servers) == 0 && len(p.list.Problems) == 0, func() app.UI {
 			// The prose, then the file's shape as a code block of its own (it ran into the
 			// sentence: docs/qa-round11.md #16).
 			return app.Div().Class("mcp-empty").Body(
-				app.P().Text(tr(i18n.MCPEmptyLead, ".parley/mcp.json")),
-				app.Pre().Class("mcp-example").Body(app.Code().Text(mcpExample)),
+				app.Elem("p").Text(tr(i18n.MCPEmptyLead, ".parley/mcp.json")),
+				app.Elem("pre").Class("mcp-example").Body(app.Elem("code").Text(mcpExample)),
 			)
 		}),
-		app.Ul().Class("mcp-servers").Body(
+		app.Elem("ul").Class("mcp-servers").Body(
 			app.Range(p.list.Servers).Slice(func(i int) app.UI { return p.server(p.list.Servers[i]) }),
 		),
 	))
@@ -153,7 +153,7 @@ func (p *MCPPage) Render() app.UI {
 
 func (p *MCPPage) server(s protocol.MCPServer) app.UI {
 	name := s.Name
-	return app.Li().Class("mcp-server status-"+string(s.Status)).DataSet("server", s.Name).Aria("label", tr(i18n.MCPServerNamed, s.Name)).Body(
+	return app.Elem("li").Class("mcp-server status-"+string(s.Status)).DataSet("server", s.Name).Aria("label", tr(i18n.MCPServerNamed, s.Name)).Body(
 		app.Div().Class("mcp-server-head").Body(
 			app.Span().Class("mcp-name").Text(s.Name),
 			app.Span().Class("mcp-status").Text(mcpStatus(s.Status)),
@@ -161,30 +161,30 @@ func (p *MCPPage) server(s protocol.MCPServer) app.UI {
 			app.Button().Type("button").Class("mcp-reconnect").Text(tr(i18n.MCPReconnect)).Aria("label", tr(i18n.MCPReconnectNamed, s.Name)).
 				Aria("disabled", p.busy != "").OnClick(func(ctx app.Context, e app.Event) { p.reconnect(ctx, name) }, app.EventScope(name)),
 		),
-		app.If(s.Reason != "", func() app.UI { return app.P().Class("mcp-reason").Text(locale.Current().MCPReason(s.Reason)) }),
+		app.If(s.Reason != "", func() app.UI { return app.Elem("p").Class("mcp-reason").Text(locale.Current().MCPReason(s.Reason)) }),
 		app.Range(s.LeftOut).Slice(func(i int) app.UI {
-			return app.P().Class("mcp-reason mcp-left-out").Text(locale.Current().MCPReason(s.LeftOut[i]))
+			return app.Elem("p").Class("mcp-reason mcp-left-out").Text(locale.Current().MCPReason(s.LeftOut[i]))
 		}),
 		app.If(s.Restarts > 0, func() app.UI {
-			return app.P().Class("mcp-restarts").Text(tr(i18n.MCPRestarted, s.Restarts))
+			return app.Elem("p").Class("mcp-restarts").Text(tr(i18n.MCPRestarted, s.Restarts))
 		}),
 		app.If(s.Stderr != "", func() app.UI {
-			return app.Details().Class("mcp-stderr").Body(app.Summary().Text(tr(i18n.MCPStderr)), app.Pre().Text(s.Stderr))
+			return app.Elem("details").Class("mcp-stderr").Body(app.Elem("summary").Text(tr(i18n.MCPStderr)), app.Elem("pre").Text(s.Stderr))
 		}),
 		app.If(len(s.Tools) > 0, func() app.UI {
-			return app.Ul().Class("mcp-tools").Aria("label", tr(i18n.MCPToolsOf, s.Name)).Body(
+			return app.Elem("ul").Class("mcp-tools").Aria("label", tr(i18n.MCPToolsOf, s.Name)).Body(
 				app.Range(s.Tools).Slice(func(i int) app.UI {
 					t := s.Tools[i]
 					ro := ""
 					if t.ReadOnly {
 						ro = tr(i18n.MCPReadOnly)
 					}
-					return app.Li().Class("mcp-tool").Body(
-						app.Code().Text(t.Name), app.Text(ro+" "+t.Description))
+					return app.Elem("li").Class("mcp-tool").Body(
+						app.Elem("code").Text(t.Name), app.Text(ro+" "+t.Description))
 				}),
 			)
 		}),
-		app.P().Class("mcp-source").Text(tr(i18n.MCPFrom, s.Source)),
+		app.Elem("p").Class("mcp-source").Text(tr(i18n.MCPFrom, s.Source)),
 	)
 }
 

@@ -143,7 +143,7 @@ func (c *Conversation) renderOffline() app.UI {
 		}
 	}
 	return app.Div().Class("offline").Role("status").Body(
-		app.Strong().Text(tr(i18n.Offline)),
+		app.Elem("strong").Text(tr(i18n.Offline)),
 		app.Span().Text(tr(i18n.OfflineText)+next),
 		app.Button().Class("link-retry").Text(tr(i18n.RetryNow)).OnClick(func(ctx app.Context, e app.Event) { c.retryNow(ctx) }),
 	)
@@ -225,7 +225,7 @@ func (c *Conversation) renderReach() app.UI {
 		words = tr(i18n.OfflineWhy, reason)
 	}
 	return app.Div().Class("link link-reconnecting offline").Role("status").Title(why).Body(
-		app.Strong().Text(tr(i18n.Offline)),
+		app.Elem("strong").Text(tr(i18n.Offline)),
 		app.Span().Text(words+next),
 		retryBtn,
 	)

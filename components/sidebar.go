@@ -181,19 +181,19 @@ func (s *Sidebar) Render() app.UI {
 	}
 	groups := groupSessions(s.Sessions, now)
 	s.syncDocumentTitle()
-	return app.Nav().ID("sidebar").Class(class).Aria("label", tr(i18n.Sessions)).OnKeyDown(escapeMenu).Body(
+	return app.Elem("nav").ID("sidebar").Class(class).Aria("label", tr(i18n.Sessions)).On("keydown", escapeMenu).Body(
 		app.A().Class("new-session").Href("/").Text(tr(i18n.NewSession)).OnClick(closeMenu),
 		pendingLink(s.Approvals, s.pending.total),
 		// Other links of the app go in this list (one li each), above the sessions.
-		app.Ul().Class("sidebar-links").Body(
-			app.Li().Body(mcpLink(s.MCP)),
+		app.Elem("ul").Class("sidebar-links").Body(
+			app.Elem("li").Body(mcpLink(s.MCP)),
 		),
 		app.Div().Class("session-groups").Body(
 			app.Range(groups).Slice(func(g int) app.UI {
 				grp := groups[g]
-				return app.Section().Class("session-group").Aria("label", grp.name).Body(
-					app.H3().Class("session-group-name").Text(grp.name),
-					app.Ul().Class("sessions").Body(
+				return app.Elem("section").Class("session-group").Aria("label", grp.name).Body(
+					app.Elem("h3").Class("session-group-name").Text(grp.name),
+					app.Elem("ul").Class("sessions").Body(
 						app.Range(grp.sessions).Slice(func(i int) app.UI {
 							return s.renderItem(grp.sessions[i], now)
 						}),
@@ -219,7 +219,7 @@ func (s *Sidebar) renderItem(info protocol.SessionInfo, now time.Time) app.UI {
 			ctx.NewActionWithValue(actionRenameEnd, id)
 		}
 		cancel := func(ctx app.Context) { ctx.NewActionWithValue(actionRenameEnd, id) }
-		return app.Li().Class("session-item editing").DataSet("session", id).Body(
+		return app.Elem("li").Class("session-item editing").DataSet("session", id).Body(
 			app.Input().Type("text").Class("session-rename").Attr("dir", "auto").Value(s.draft).
 				Aria("label", tr(i18n.NewTitleFor, titleWords(info.Title))).MaxLength(200).AutoFocus(true).
 				OnInput(func(ctx app.Context, e app.Event) { s.draft = ctx.JSSrc().Get("value").String() }, app.EventScope(id)).
@@ -246,9 +246,9 @@ func (s *Sidebar) renderItem(info protocol.SessionInfo, now time.Time) app.UI {
 			),
 		)
 	case s.archiving == id:
-		return app.Li().Class("session-item confirming").DataSet("session", id).Role("alertdialog").
+		return app.Elem("li").Class("session-item confirming").DataSet("session", id).Role("alertdialog").
 			Aria("label", tr(i18n.ArchiveQuestion, titleWords(info.Title))).Body(
-			app.P().Class("session-question").Text(tr(i18n.ArchiveConfirm, titleWords(info.Title))),
+			app.Elem("p").Class("session-question").Text(tr(i18n.ArchiveConfirm, titleWords(info.Title))),
 			app.Div().Class("session-confirm").Body(
 				app.Button().Type("button").Class("session-op danger").Text(tr(i18n.Archive)).
 					OnClick(func(ctx app.Context, e app.Event) {
@@ -282,7 +282,7 @@ func (s *Sidebar) renderItem(info protocol.SessionInfo, now time.Time) app.UI {
 		app.Span().Class("session-meta").Body(
 			app.If(info.LastActive() > 0, func() app.UI {
 				at := time.UnixMilli(info.LastActive())
-				return app.Time().Class("session-when").DateTime(at.Format(time.RFC3339)).
+				return app.Elem("time").Class("session-when").Attr("datetime", at.Format(time.RFC3339)).
 					Title(at.Format(tr(i18n.LayoutDateTime))).Text(relativeTime(at, now))
 			}),
 			workspaceTag(s.Spaces[info.WorkspaceID]),
@@ -293,7 +293,7 @@ func (s *Sidebar) renderItem(info protocol.SessionInfo, now time.Time) app.UI {
 	}
 	// The list is diffed by index: after a row goes, its element shows the next session, and
 	// a handler must be that session's (EventScope), not the one it was first drawn for.
-	return app.Li().Class("session-item").DataSet("session", id).Body(
+	return app.Elem("li").Class("session-item").DataSet("session", id).Body(
 		a,
 		app.Div().Class("session-ops").Body(
 			// Icons (web/parley.css), named by their labels.

@@ -141,13 +141,13 @@ func detailWords(detail string) []app.UI { return heldWords(detail, "detail-word
 // row says "offline", and this says what that means and how to configure one.
 func (c *Conversation) offlineNote() app.UI {
 	return app.Div().Class("hero-offline").ID("hero-offline").Body(
-		app.P().Body(
-			app.Strong().Text(tr(i18n.HeroOfflineTitle)),
+		app.Elem("p").Body(
+			app.Elem("strong").Text(tr(i18n.HeroOfflineTitle)),
 			app.Text(" "+tr(i18n.HeroOfflineText)),
 		),
-		app.Pre().Body(app.Code().Text(modelCommand)),
-		app.P().Text(tr(i18n.HeroOfflineEnv)),
-		app.Pre().Body(app.Code().Text(modelEnvCommand)),
+		app.Elem("pre").Body(app.Elem("code").Text(modelCommand)),
+		app.Elem("p").Text(tr(i18n.HeroOfflineEnv)),
+		app.Elem("pre").Body(app.Elem("code").Text(modelEnvCommand)),
 	)
 }
 

@@ -260,7 +260,7 @@ func (m *MessageItem) Render() app.UI {
 				return app.Div().Class("msg-meta").Body(
 					app.If(m.Message.At > 0, func() app.UI {
 						at := time.UnixMilli(m.Message.At)
-						return app.Time().Class("msg-time").DateTime(at.Format(time.RFC3339)).
+						return app.Elem("time").Class("msg-time").Attr("datetime", at.Format(time.RFC3339)).
 							Title(at.Format(tr(i18n.LayoutTime))).Text(clockTime(at))
 					}),
 					&CopyButton{Text: shownText(m.Message), Reachable: m.Stop},
@@ -294,7 +294,7 @@ func (m *MessageItem) commandText(cmd protocol.Command) app.UI {
 			}),
 		),
 		app.If(m.showCode, func() app.UI {
-			return app.Pre().Class("cmd-code").Text(cmd.Args)
+			return app.Elem("pre").Class("cmd-code").Text(cmd.Args)
 		}),
 		app.If(long, func() app.UI { return foldToggle("cmd-toggle", label, &m.showCode) }),
 	)

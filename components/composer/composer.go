@@ -868,7 +868,7 @@ func (c *Composer) renderMode() app.UI {
 			app.Div().Class("morph-body").Body(
 				m.Body(),
 				app.If(isForm && primary.Hint != "", func() app.UI {
-					return app.P().Class("morph-hint").ID(runHintID).Text(primary.Hint)
+					return app.Elem("p").Class("morph-hint").ID(runHintID).Text(primary.Hint)
 				}),
 				app.If(!isForm && draftLine(c.keptDraft) != "", func() app.UI {
 					// The draft the decision covers, one line: it is safe, and a click goes
@@ -884,7 +884,7 @@ func (c *Composer) renderMode() app.UI {
 					if draftLine(c.keptDraft) != "" {
 						words = i18n.EnterHeldDraft
 					}
-					return app.P().Class("morph-hint enter-held").Role("status").Text(locale.T(words))
+					return app.Elem("p").Class("morph-hint enter-held").Role("status").Text(locale.T(words))
 				}),
 				app.If(c.problem != "", func() app.UI {
 					return app.Div().Class("morph-problem").Role("alert").Text(c.problem)
@@ -925,7 +925,7 @@ func (c *Composer) actionButton(a modes.Action, primary bool, class, text string
 		OnClick(func(ctx app.Context, e app.Event) { c.runAction(ctx, primary) }, app.EventScope(c.modeKey, class))
 	if a.Keys != "" {
 		b = b.Aria("keyshortcuts", modes.AriaKeys(a.Keys)).Body(
-			app.Span().Text(text), app.Kbd().Class("key-hint").Aria("hidden", "true").Text(locale.Chord(a.Keys)))
+			app.Span().Text(text), app.Elem("kbd").Class("key-hint").Aria("hidden", "true").Text(locale.Chord(a.Keys)))
 	} else {
 		b = b.Text(text)
 	}

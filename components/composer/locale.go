@@ -18,7 +18,7 @@ func (c *Composer) localeSwitch() app.UI { return LocaleSwitch() }
 func LocaleSwitch() app.UI {
 	cur := locale.Current()
 	return app.Span().Class("locale-field").Body(
-		app.Label().Class("control-field").For("locale-pick").Body(
+		app.Elem("label").Class("control-field").Attr("for", "locale-pick").Body(
 			app.Span().Class("control-label").Aria("hidden", "true").Text(locale.T(i18n.LocaleLabel)),
 		),
 		localeSelect(cur),

@@ -184,7 +184,7 @@ func (m *Model) Render() app.UI {
 	if m.open {
 		items := make([]app.UI, len(opts))
 		for i, id := range opts {
-			items[i] = app.Li().ID(optionID(i)).Role("option").Class("model-option", activeClass(i == m.active)).
+			items[i] = app.Elem("li").ID(optionID(i)).Role("option").Class("model-option", activeClass(i == m.active)).
 				Aria("selected", strconv.FormatBool(id == cur)).
 				Text(id).
 				OnMouseDown(func(ctx app.Context, e app.Event) {
@@ -192,7 +192,7 @@ func (m *Model) Render() app.UI {
 					m.pick(ctx, id)
 				})
 		}
-		body = append(body, app.Ul().ID(listboxID).Role("listbox").Class("model-listbox").
+		body = append(body, app.Elem("ul").ID(listboxID).Role("listbox").Class("model-listbox").
 			TabIndex(-1).
 			Aria("label", locale.T(i18n.Models)).
 			Aria("activedescendant", optionID(m.active)).
@@ -443,7 +443,7 @@ func (p *Permissions) Render() app.UI {
 		opts[i] = app.Option().Value(string(m)).Selected(m == cur).Title(modeDescription(m)).Text(modeLabel(m))
 	}
 	return app.Span().Class("permissions").Body(
-		app.Label().Class("control-field").For("permission-mode").Body(
+		app.Elem("label").Class("control-field").Attr("for", "permission-mode").Body(
 			app.Span().Class("control-label").Aria("hidden", "true").Text(locale.T(i18n.PermissionMode)),
 		),
 		app.Select().ID("permission-mode").Class("control-select").

@@ -296,19 +296,19 @@ func (b *Bar) Render() app.UI {
 			// aria-expanded would say on a combobox (see the textarea's comment); a count
 			// that changes while typing once it holds still (menuVoice).
 			app.Span().ID(statusID).Class("sr-only").Role("status").Text(menuWords(said)),
-			app.Ul().ID(listboxID).Class(menuCls).Role("listbox").Aria("label", menuLabel(menu)).Body(
+			app.Elem("ul").ID(listboxID).Class(menuCls).Role("listbox").Aria("label", menuLabel(menu)).Body(
 				// One group per source, named, so a screen reader says what kind of thing an
 				// option is (a command, a skill, a file…).
 				app.Range(groups).Slice(func(g int) app.UI {
 					grp := groups[g]
-					return app.Li().Class("ib-group").Role("group").Aria("label", groupLabel(grp.source)).Body(
+					return app.Elem("li").Class("ib-group").Role("group").Aria("label", groupLabel(grp.source)).Body(
 						app.Div().Class("ib-group-name").Aria("hidden", "true").Text(groupLabel(grp.source)),
-						app.Ul().Class("ib-group-options").Role("presentation").Body(
+						app.Elem("ul").Class("ib-group-options").Role("presentation").Body(
 							app.Range(menu.Options[grp.from:grp.to]).Slice(func(j int) app.UI {
 								i := grp.from + j
 								o := menu.Options[i]
 								id := o.ID()
-								return app.Li().ID(listboxID+"-"+id).
+								return app.Elem("li").ID(listboxID+"-"+id).
 									Class("ib-option").
 									Role("option").
 									Aria("selected", strconv.FormatBool(i == menu.Active)).

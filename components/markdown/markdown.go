@@ -71,7 +71,7 @@ func block(n md.Node, tight bool) app.UI {
 		if tight {
 			return app.Span().Body(inlines(n.Children)...)
 		}
-		return app.P().Body(inlines(n.Children)...)
+		return app.Elem("p").Body(inlines(n.Children)...)
 	case md.KindHeading:
 		return heading(n.Level, inlines(n.Children))
 	case md.KindCodeBlock:
@@ -81,7 +81,7 @@ func block(n md.Node, tight bool) app.UI {
 	case md.KindList:
 		items := make([]app.UI, 0, len(n.Children))
 		for _, it := range n.Children {
-			items = append(items, app.Li().Body(blocks(it.Children, n.Tight)...))
+			items = append(items, app.Elem("li").Body(blocks(it.Children, n.Tight)...))
 		}
 		if n.Ordered {
 			ol := app.Elem("ol")
@@ -90,7 +90,7 @@ func block(n md.Node, tight bool) app.UI {
 			}
 			return ol.Body(items...)
 		}
-		return app.Ul().Body(items...)
+		return app.Elem("ul").Body(items...)
 	case md.KindTable:
 		return table(n)
 	case md.KindRule:
@@ -220,7 +220,7 @@ func (c *CodeBlock) Render() app.UI {
 			// Announces the outcome: a label change alone is not read out.
 			app.Span().Class("sr-only").Aria("live", "polite").Text(said),
 		),
-		app.Pre().Body(code.Text(c.Code)),
+		app.Elem("pre").Body(code.Text(c.Code)),
 	)
 }
 

@@ -99,9 +99,9 @@ func (m *Mode) Body() app.UI {
 		detail, truncated = HeadAndTail(detail, maxDetailShown), true
 	}
 	return app.Div().Class("approval").Body(
-		app.P().Class("question-message approval-message").Text(req.Message),
+		app.Elem("p").Class("question-message approval-message").Text(req.Message),
 		app.If(detail != "" && len(req.Items) < 2, func() app.UI {
-			return app.Pre().Class("approval-details").Aria("label", locale.T(i18n.WhatWouldRun)).Text(detail)
+			return app.Elem("pre").Class("approval-details").Aria("label", locale.T(i18n.WhatWouldRun)).Text(detail)
 		}),
 		app.If(len(req.Items) > 1, m.batch),
 		app.If(truncated && len(req.Items) < 2, func() app.UI {
@@ -465,14 +465,14 @@ func (m *Mode) batch() app.UI {
 			OnClick(func(ctx app.Context, e app.Event) { m.answerItem(i, value) }, app.EventScope(m.key+"-"+strconv.Itoa(i)+value))
 	}
 	return app.Div().Class("batch approval-batch").Body(
-		app.Ol().Class("batch-items").Aria("label", locale.T(i18n.BatchRequests, len(req.Items))).Body(
+		app.Elem("ol").Class("batch-items").Aria("label", locale.T(i18n.BatchRequests, len(req.Items))).Body(
 			app.Range(req.Items).Slice(func(i int) app.UI {
 				it := req.Items[i]
 				details := it.Details
 				if len(details) > maxDetailShown+maxDetailShown/4 {
 					details = HeadAndTail(details, maxDetailShown)
 				}
-				return app.Li().Class("batch-item").DataSet("item", strconv.Itoa(i)).Body(
+				return app.Elem("li").Class("batch-item").DataSet("item", strconv.Itoa(i)).Body(
 					app.Div().Class("batch-item-head").Body(
 						app.Span().Class("batch-tool").Text(it.Tool),
 						app.Div().Class("batch-item-answer").Role("group").Aria("label", locale.T(i18n.AnswerRequest, i+1, widget.RequestWords(it.Details))).Body(
@@ -480,7 +480,7 @@ func (m *Mode) batch() app.UI {
 							button(i, protocol.OptionDeny, locale.T(i18n.RejectWord), protocol.ToneDeny),
 						),
 					),
-					app.Pre().Class("batch-details").Text(details),
+					app.Elem("pre").Class("batch-details").Text(details),
 				)
 			}),
 		),

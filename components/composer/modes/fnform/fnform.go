@@ -139,13 +139,13 @@ func (m *Mode) Header() app.UI {
 func (m *Mode) Body() app.UI {
 	switch {
 	case len(m.host.Functions()) == 0:
-		return app.P().Class("fn-empty").Text(locale.T(i18n.NoFunctions))
+		return app.Elem("p").Class("fn-empty").Text(locale.T(i18n.NoFunctions))
 	case m.fn.Name == "":
-		return app.P().Class("fn-empty").Text(locale.T(i18n.ChooseToRun))
+		return app.Elem("p").Class("fn-empty").Text(locale.T(i18n.ChooseToRun))
 	case m.fn.Error != "":
-		return app.P().Class("fn-broken").Role("alert").Text(locale.T(i18n.FnBroken, m.fn.Name, m.fn.Error))
+		return app.Elem("p").Class("fn-broken").Role("alert").Text(locale.T(i18n.FnBroken, m.fn.Name, m.fn.Error))
 	case m.view == nil:
-		return app.P().Class("fn-empty").Text(locale.T(i18n.Loading, m.fn.Name))
+		return app.Elem("p").Class("fn-empty").Text(locale.T(i18n.Loading, m.fn.Name))
 	}
 	// A new function's fields go into new elements (the tag alternates with each form): go-app
 	// reuses elements by position, and an input reused from the previous function would keep
@@ -156,10 +156,10 @@ func (m *Mode) Body() app.UI {
 	}
 	return app.Elem(tag).Class("fn-form").Body(
 		app.If(m.fn.Description != "", func() app.UI {
-			return app.P().Class("fn-description").Text(m.fn.Description)
+			return app.Elem("p").Class("fn-description").Text(m.fn.Description)
 		}),
 		app.If(len(m.view.Form().Fields()) == 0, func() app.UI {
-			return app.P().Class("fn-empty").Text(locale.T(i18n.NoParameters))
+			return app.Elem("p").Class("fn-empty").Text(locale.T(i18n.NoParameters))
 		}),
 		m.view.Fields(),
 	)

@@ -66,7 +66,7 @@ func (m *Mode) Body() app.UI {
 	}
 	return div.Body(
 		app.If(m.d.Request.Message != "", func() app.UI {
-			return app.P().Class("question-message").ID(m.view.MessageID()).Text(m.d.Request.Message)
+			return app.Elem("p").Class("question-message").ID(m.view.MessageID()).Text(m.d.Request.Message)
 		}),
 		m.view.Fields(),
 	)

@@ -63,7 +63,7 @@ func choiceButton(scope, label, description string, tone protocol.Tone, recommen
 		Body(
 			app.Span().Class("choice-label").Text(label),
 			app.If(keys != "", func() app.UI {
-				return app.Kbd().Class("key-hint").Aria("hidden", "true").Text(locale.Chord(keys))
+				return app.Elem("kbd").Class("key-hint").Aria("hidden", "true").Text(locale.Chord(keys))
 			}),
 			app.If(recommended, func() app.UI { return app.Span().Class("choice-tag").Text(locale.T(i18n.Recommended)) }),
 			app.If(description != "", func() app.UI {

@@ -704,7 +704,7 @@ func (v *FormView) option(kind, name, id string, c protocol.Choice, checked bool
 	} else {
 		input = input.OnChange(func(ctx app.Context, e app.Event) { chosen(ctx) }, app.EventScope(id))
 	}
-	return app.Label().Class("option").For(id).Body(
+	return app.Elem("label").Class("option").Attr("for", id).Body(
 		input,
 		app.Span().Class("option-text").Body(
 			// Recommended is said as on a lone choice's button (ChoiceButton): a form of several
