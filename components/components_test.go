@@ -102,6 +102,30 @@ func TestAStreamingMessageDrawsItsFinishedChunksAsMarkdown(t *testing.T) {
 	assert.Contains(t, attrs, `data-cut="0"`)
 }
 
+// A code block still streaming is drawn as a code block, not as its fence in raw text: the
+// words before it as Markdown, its lines in the code paintStream writes into, under its
+// language. Once it closes it is the finished block, with Copy, and the tail is text again.
+func TestAStreamingCodeBlockIsDrawnAsCode(t *testing.T) {
+	m := store.Message{Role: store.RoleAgent, Status: store.StatusStreaming, Stream: "4-1", Text: "# Plan\n\nLike this:\n```go\nfmt.Println(1)\n``"}
+	html := viewtest.Render(t, &MessageItem{Message: m})
+	assert.Contains(t, html, "<p>Like this:</p>", "the words before the fence are Markdown")
+	assert.NotContains(t, html, "```")
+	code := regexp.MustCompile(`<code ([^>]*class="` + tailClass + ` language-go"[^>]*)>([^<]*)</code>`).FindStringSubmatch(html)
+	require.NotNil(t, code, html)
+	assert.Equal(t, "fmt.Println(1)\n", code[2], "the code so far, less a line that may be its closing fence")
+	assert.Contains(t, code[1], `data-cut="8"`)
+	assert.Contains(t, code[1], `data-shape="11,17,code,go"`)
+	assert.Contains(t, html, `<span class="md-code-lang">go</span>`)
+
+	m.Text += "`\nThen I"
+	html = viewtest.Render(t, &MessageItem{Message: m})
+	assert.Contains(t, html, `aria-label="Copy code"`, "the finished block, with its Copy")
+	assert.NotContains(t, html, "```")
+	attrs, tail := streamTailOf(t, html)
+	assert.Equal(t, "Then I", tail)
+	assert.Contains(t, attrs, `data-shape="36,36"`)
+}
+
 // streamTailOf is the attributes and the text of the stream tail in html.
 func streamTailOf(t *testing.T, html string) (attrs, text string) {
 	t.Helper()

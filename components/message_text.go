@@ -46,9 +46,12 @@ func messageText(m store.Message) app.UI {
 		return app.Div().Class("msg-text").Attr("dir", "auto").Body(&markdown.View{Text: text})
 	}
 	cut, resume := md.StreamCutFrom(text, 0)
+	tail := text[cut:]
+	shape := md.ShapeTail(tail)
+	settled := cut + shape.Settled
 	return app.Div().Class("msg-text").Attr("dir", "auto").Body(
-		app.If(cut > 0, func() app.UI { return &markdown.View{Text: text[:cut]} }),
-		streamTail(cut, resume, text[cut:]),
+		app.If(settled > 0, func() app.UI { return &markdown.View{Text: text[:settled]} }),
+		streamTail(cut, resume, shape, tail[shape.Body:shape.End]),
 	)
 }
 
@@ -77,10 +80,23 @@ func foldToggle(class, label string, open *bool) app.UI {
 }
 
 // streamTail is a streaming message's growing chunk, as text; data-cut says where it begins,
-// so paintStream can tell whether a token only lengthened it, and data-resume where its scan
-// for the cut may start (md.StreamCutFrom), so a token costs a scan of the last chunks only.
-func streamTail(cut, resume int, tail string) app.UI {
-	return app.Span().Class(tailClass).DataSet("cut", cut).DataSet("resume", resume).Text(tail)
+// so paintStream can tell whether a token only lengthened it, data-resume where its scan
+// for the cut may start (md.StreamCutFrom), so a token costs a scan of the last chunks only,
+// and data-shape how the chunk is drawn (md.TailShape): a code block still open is drawn as
+// one, and its lines are written into its code.
+func streamTail(cut, resume int, shape md.TailShape, text string) app.UI {
+	tag, class := "span", tailClass
+	if shape.Code {
+		tag = "code"
+		if shape.Lang != "" {
+			class += " language-" + shape.Lang
+		}
+	}
+	tail := app.Elem(tag).Class(class).DataSet("cut", cut).DataSet("resume", resume).DataSet("shape", shape.Key()).Text(text)
+	if !shape.Code {
+		return tail
+	}
+	return &markdown.CodeBlock{Lang: shape.Lang, Growing: tail}
 }
 
 // shownText is a message's text as the page shows (and copies) it: Parley's fixed words in

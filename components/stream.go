@@ -14,16 +14,17 @@ import (
 // go-app's render. At 50 tokens a second a render per token (the root, the thread, every
 // mounted item compared) slowed the composer's keystrokes 2.5 times at p95
 // (BenchmarkStreamKeystroke); this costs a scan of the last chunks for the cut (from where
-// the tail's data-resume says), a lookup and a string copy. It cannot when a chunk finished (the cut moved): go-app then draws the
-// finished chunk as Markdown. go-app's own record of the node goes stale, which is harmless:
-// its next render of the item compares the store's newer text with it and sets the node
-// again. The node is the same one go-app holds (nodeValue, never textContent, which would
+// the tail's data-resume says), a lookup and a string copy. It cannot when a chunk finished
+// (the cut moved) or a code block opened or closed in the last (its shape changed): go-app
+// then draws the finished chunk as Markdown, or the code box. go-app's own record of the
+// node goes stale, which is harmless: its next render of the item compares the store's newer
+// text with it and sets the node again. The node is the same one go-app holds (nodeValue, never textContent, which would
 // replace it), so that next render still lands in the page.
 func paintStream(stream, text string) bool {
 	if !app.IsClient {
 		return false
 	}
-	el := app.Window().Get("document").Call("querySelector", `.thread-inner > [data-stream="`+stream+`"] > .msg-text > .`+tailClass)
+	el := app.Window().Get("document").Call("querySelector", `.thread-inner > [data-stream="`+stream+`"] > .msg-text .`+tailClass)
 	if !el.Truthy() {
 		return false
 	}
@@ -33,7 +34,12 @@ func paintStream(stream, text string) bool {
 	if data.Get("cut").String() != strconv.Itoa(cut) {
 		return false
 	}
-	return writeTail(el, text[cut:])
+	tail := text[cut:]
+	shape := md.ShapeTail(tail)
+	if data.Get("shape").String() != shape.Key() {
+		return false // a fence opened or closed: go-app draws the code box or the finished block
+	}
+	return writeTail(el, tail[shape.Body:shape.End])
 }
 
 // tailClass marks a streaming message's growing chunk.
@@ -71,8 +77,9 @@ func adoptStream(m store.Message) bool {
 		return false
 	}
 	tail := el.Call("querySelector", ".msg-text > ."+tailClass)
-	// A first piece of several chunks (a reload mid-stream) is go-app's to draw.
-	if !tail.Truthy() || md.StreamCut(m.Text) != 0 || !writeTail(tail, m.Text) {
+	// A first piece of several chunks (a reload mid-stream), or one that opens a code block,
+	// is go-app's to draw.
+	if !tail.Truthy() || md.StreamCut(m.Text) != 0 || md.ShapeTail(m.Text) != (md.TailShape{End: len(m.Text)}) || !writeTail(tail, m.Text) {
 		return false
 	}
 	el.Set("className", messageClass(m))

@@ -20,6 +20,12 @@ const markdownAnswer = "Here is **the plan**:\n\n1. Open `main.go`.\n2. Run it.\
 
 // markdownModel is an OpenAI-compatible endpoint that streams text in small chunks.
 func markdownModel(t *testing.T, text string) *httptest.Server {
+	return heldModel(t, nil, text)
+}
+
+// heldModel streams the parts as markdownModel streams a text, and between two parts waits
+// until hold has a value (or is closed): a test sees the answer as it stands mid-stream.
+func heldModel(t *testing.T, hold <-chan struct{}, parts ...string) *httptest.Server {
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if !strings.HasSuffix(r.URL.Path, "/chat/completions") {
 			http.NotFound(w, r)
@@ -33,9 +39,18 @@ func markdownModel(t *testing.T, text string) *httptest.Server {
 			w.(http.Flusher).Flush()
 		}
 		chunk(map[string]any{"role": "assistant", "content": ""}, nil)
-		for i := 0; i < len(text); i += 9 {
-			chunk(map[string]any{"content": text[i:min(i+9, len(text))]}, nil)
-			time.Sleep(2 * time.Millisecond)
+		for k, text := range parts {
+			if k > 0 {
+				select {
+				case <-hold:
+				case <-r.Context().Done():
+					return
+				}
+			}
+			for i := 0; i < len(text); i += 9 {
+				chunk(map[string]any{"content": text[i:min(i+9, len(text))]}, nil)
+				time.Sleep(2 * time.Millisecond)
+			}
 		}
 		chunk(map[string]any{}, "stop")
 		fmt.Fprint(w, "data: [DONE]\n\n")
@@ -70,6 +85,31 @@ func TestAgentMarkdownInTheBrowser(t *testing.T) {
 		waitJS(`document.querySelector('.msg-agent .md-copy').getAttribute('aria-label') == 'Copied'`))
 	require.Equal(t, `fmt.Println("<b>hi</b>")`, evalString(t, ctx, `window.__copied`))
 	require.Equal(t, "Copied", evalString(t, ctx, `document.querySelector('.msg-agent .md-copy').textContent`))
+}
+
+// TestACodeBlockStreamsAsCode: a code block is drawn as one while its lines arrive, under its
+// language, with no fence shown as text; when it ends it is the finished block, with Copy.
+// Before, the block showed as raw text, backticks and all, until its closing fence came.
+func TestACodeBlockStreamsAsCode(t *testing.T) {
+	t.Parallel()
+	hold := make(chan struct{})
+	model := heldModel(t, hold, "Here is the code:\n\n```go\nfunc main() {\n", "\tfmt.Println(1)\n}\n```\n\nDone.")
+	srv := startServerModel(t, t.TempDir(), model.URL+"/v1")
+	ctx := browser(t)
+	do(t, ctx, 60*time.Second, chromedp.Navigate(srv.link), waitReady(),
+		typeText("some code"), pressEnter(0), waitJS(`location.pathname.startsWith('/s/')`))
+	streaming := `document.querySelector('.msg-agent.msg-streaming .md-code code.msg-tail.language-go')`
+	waitShowing(t, ctx, 30*time.Second, `!!`+streaming+` && `+streaming+`.textContent === 'func main() {\n'`,
+		`(document.querySelector('.msg-agent') || {}).outerHTML`)
+	require.Equal(t, "go", evalString(t, ctx, `document.querySelector('.msg-agent .md-code-lang').textContent`))
+	require.NotContains(t, evalString(t, ctx, `document.querySelector('.msg-agent .msg-text').textContent`), "```", "no fence shown as text")
+	require.Equal(t, "Here is the code:", evalString(t, ctx, `document.querySelector('.msg-agent .md p').textContent`))
+
+	close(hold)
+	do(t, ctx, 30*time.Second, waitJS(`!document.querySelector('.msg-streaming') && !!document.querySelector('.msg-agent .md-code .md-copy:not(.md-copy-later)')`))
+	require.Equal(t, "func main() {\n\tfmt.Println(1)\n}", evalString(t, ctx, `document.querySelector('.msg-agent .md-code pre code').textContent`))
+	require.Equal(t, "Done.", evalString(t, ctx, `[...document.querySelectorAll('.msg-agent .md p')].pop().textContent`))
+	require.NotContains(t, evalString(t, ctx, `document.querySelector('.msg-agent .msg-text').textContent`), "```")
 }
 
 // TestATableKeepsItsWordsWhole: on a phone, a table beside one long unbroken word keeps its

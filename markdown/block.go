@@ -236,10 +236,6 @@ func parseBlocks(ls []string, depth int) []Node {
 			continue
 		}
 		if f, ok := openFence(t); ok {
-			info := strings.TrimSpace(t[f.n:])
-			if sp := strings.IndexAny(info, " \t"); sp >= 0 {
-				info = info[:sp]
-			}
 			var code []string
 			j := i + 1
 			for ; j < len(ls); j++ {
@@ -249,7 +245,7 @@ func parseBlocks(ls []string, depth int) []Node {
 				}
 				code = append(code, strings.TrimRight(stripCols(ls[j], ind), "\r"))
 			}
-			out = append(out, Node{Kind: KindCodeBlock, Info: codeLang(unescape(info)), Text: strings.Join(code, "\n")})
+			out = append(out, Node{Kind: KindCodeBlock, Info: fenceLang(t, f), Text: strings.Join(code, "\n")})
 			i = j
 			continue
 		}

@@ -191,6 +191,9 @@ type CodeBlock struct {
 	app.Compo
 	Code string
 	Lang string
+	// Growing, for a block still streaming, is its code element, which the thread writes
+	// each line into without a render (docs/markdown.md); Copy waits for the whole block.
+	Growing app.UI
 
 	copied clipboard.Status
 }
@@ -205,22 +208,27 @@ func (c *CodeBlock) Render() app.UI {
 	if c.copied.Msg == i18n.Copied {
 		class += " is-copied"
 	}
-	code := app.Elem("code")
-	if c.Lang != "" {
-		code = code.Class("language-" + c.Lang)
+	var copyButton, code app.UI = app.Button().Type("button").Class(class).
+		Aria("label", label).
+		Text(text).
+		OnClick(c.copy), c.Growing
+	if code != nil {
+		// A hidden one keeps the bar's height until the block is whole.
+		copyButton = app.Span().Class(class+" md-copy-later").Aria("hidden", "true").Text(text)
+	} else if c.Lang != "" {
+		code = app.Elem("code").Class("language-" + c.Lang).Text(c.Code)
+	} else {
+		code = app.Elem("code").Text(c.Code)
 	}
 	// Code reads left to right, in a right-to-left block too.
 	return app.Div().Class("md-code").Attr("dir", "ltr").Body(
 		app.Div().Class("md-code-bar").Body(
 			app.Span().Class("md-code-lang").Text(c.Lang),
-			app.Button().Type("button").Class(class).
-				Aria("label", label).
-				Text(text).
-				OnClick(c.copy),
+			copyButton,
 			// Announces the outcome: a label change alone is not read out.
 			app.Span().Class("sr-only").Aria("live", "polite").Text(said),
 		),
-		app.Elem("pre").Body(code.Text(c.Code)),
+		app.Elem("pre").Body(code),
 	)
 }
 
