@@ -93,6 +93,10 @@ func (p *ApprovalsPage) OnMount(ctx app.Context) {
 	relabel(ctx)
 	if p.tab == "" {
 		p.tab = tabQueue
+		// The tab open when this page was left: back from a thread opened on Grants is Grants.
+		if tab := ctx.Page().URL().Query().Get("tab"); slices.Contains(tabOrder, tab) {
+			p.tab = tab
+		}
 	}
 	if !app.IsClient {
 		return
@@ -594,9 +598,18 @@ func (p *ApprovalsPage) tabButton(tab, label string) app.UI {
 		OnClick(func(ctx app.Context, e app.Event) { p.openTab(ctx, tab) })
 }
 
-// openTab opens tab and reads what it shows.
+// openTab opens tab and reads what it shows. The address keeps it (?tab=, replacing this
+// history entry), so going back to the screen opens the same tab (QA round 26).
 func (p *ApprovalsPage) openTab(ctx app.Context, tab string) {
 	p.tab, p.said = tab, ""
+	if app.IsClient {
+		url := "/approvals"
+		if tab != tabQueue {
+			url += "?tab=" + tab
+		}
+		history := app.Window().Get("history")
+		history.Call("replaceState", history.Get("state"), "", url)
+	}
 	switch tab {
 	case tabHistory:
 		p.loadHistory(ctx, false)

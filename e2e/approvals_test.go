@@ -322,6 +322,13 @@ func TestGrantRevokedFromTheScreenAsksAgain(t *testing.T) {
 	require.Contains(t, evalString(t, ctx, `document.querySelector('.grant-used').textContent`), "last used")
 	origin := evalString(t, ctx, `document.querySelector('.grant-origin').getAttribute('href')`)
 	require.True(t, strings.HasPrefix(origin, url+"#decision-"))
+	// Back from the thread the grant's link opened, the screen is on Grants again, not on
+	// Queue (QA round 26): the address keeps the tab.
+	require.Equal(t, "?tab=grants", evalString(t, ctx, `location.search`))
+	do(t, ctx, 30*time.Second, clickJS(`.grant-origin`), waitJS(`location.pathname === `+quote(url)+` && !!document.querySelector('.entry-linked')`),
+		js(`history.back()`),
+		waitJS(`!!document.querySelector('.approvals-page') && document.querySelector('#tab-grants')?.getAttribute('aria-selected') === 'true'`),
+		waitJS(`document.querySelectorAll('.grant-entry').length === 1`))
 	// Revoked from the keyboard: the focus stays on the page (the Grants tab, the last grant
 	// gone), never the body, and the page's status says what happened (QA round 22).
 	do(t, ctx, 10*time.Second, js(`document.querySelector('.grant-revoke').focus()`), pressEnter(0))
