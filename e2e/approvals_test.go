@@ -1387,3 +1387,26 @@ func TestOnATouchScreenAnApprovalFocusesItsDialog(t *testing.T) {
 	msgs := waitMessages(t, ctx, 4)
 	require.Equal(t, "got hello", msgs[3].Text)
 }
+
+// TestATappedAnswerOnAPhoneLeavesTheList: a finger lifted is over nothing. On a phone the
+// entry a tap answered goes a moment later, as it goes on a computer once the pointer
+// leaves the list; it stayed under its "Answered" note until the person tapped elsewhere
+// (QA round 26: a tap leaves :hover on what it touched).
+func TestATappedAnswerOnAPhoneLeavesTheList(t *testing.T) {
+	t.Parallel()
+	srv := startServer(t, t.TempDir(), "127.0.0.1:0")
+	a := sessionWith(t, srv, "First", `/script send(str(confirm('Deploy a?')))`)
+	sessionWith(t, srv, "Second", `/script send(str(confirm('Deploy b?')))`)
+	waitQueue(t, srv, 2)
+	ctx := openApprovals(t, srv)
+	phone(t, ctx, 844)
+	deny := entrySel(a) + ` .choice.tone-affirm` // Yes
+	waitShowing(t, ctx, 30*time.Second, `document.querySelectorAll('.queue-entry').length === 2 && !!document.querySelector('`+deny+`')`, `document.querySelector('.queue-list')?.outerHTML.slice(0, 1500)`)
+	at := get(t, ctx, chromedp.Evaluate[[]float64](`(el => (el.scrollIntoView({block: 'center'}), (r => [r.x + r.width / 2, r.y + r.height / 2])(el.getBoundingClientRect())))(document.querySelector('`+deny+`'))`))
+	time.Sleep(guardPause) // a tap as soon as a button is drawn is taken for a stray one
+	do(t, ctx, 10*time.Second, tapAt(at[0], at[1]))
+	waitShowing(t, ctx, 30*time.Second, `!!document.querySelector('.queue-gone')`, `document.querySelector('.queue-list')?.outerHTML.slice(0, 1500)`)
+	waitQueue(t, srv, 1)
+	waitShowing(t, ctx, 30*time.Second, `!document.querySelector('.queue-gone') && document.querySelectorAll('.queue-entry').length === 1`,
+		`[...document.querySelectorAll('.queue-list > li')].map(li => li.className + ': ' + li.textContent.slice(0, 60)).join(' | ') + ' hover=' + document.querySelector('.queue-list').matches(':hover')`)
+}

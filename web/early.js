@@ -20,6 +20,13 @@
   window.parleyCaretKeyups = (f) => (e) => {
     if (e.key.length !== 1 || e.key === " " || e.ctrlKey || e.metaKey || e.altKey) f(e);
   };
+  // When a finger last went down (performance.now(); 0 when the last pointer was not a
+  // finger): a finger lifted is over nothing, though the page keeps :hover where it touched,
+  // so the approvals list (components/queue.go) lets an answered entry go a moment later.
+  window.parleyTouchAt = 0;
+  addEventListener("pointerdown", (e) => {
+    window.parleyTouchAt = e.pointerType === "touch" ? performance.now() : 0;
+  }, { capture: true, passive: true });
   const root = document.documentElement;
   const live = () => root.hasAttribute("data-composer-live");
   const composer = () => document.getElementById("composer-input");
