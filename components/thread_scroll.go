@@ -39,7 +39,7 @@ func (t *Thread) jumpSlot() app.UI {
 					// focus would fall to the page; the thread takes it.
 					el.Call("focus", map[string]any{"preventScroll": true})
 				}
-				scrollToNewest(el, true)
+				app.Window().Call("parleyJumpNewest", el) // web/early.js: it lands at the end of a growing answer
 			}).
 			Body(app.Span().Aria("hidden", "true").Text("↓")),
 	)
@@ -56,17 +56,13 @@ func followAway(el app.Value) {
 // onSent brings the thread to its newest end when the person sends a prompt there.
 func (t *Thread) onSent(ctx app.Context, a app.Action) {
 	if el := threadElement(); el.Truthy() {
-		scrollToNewest(el, false)
+		scrollToNewest(el)
 	}
 }
 
-// scrollToNewest scrolls el to its newest end.
-func scrollToNewest(el app.Value, smooth bool) {
-	behavior := "instant"
-	if smooth {
-		behavior = "smooth"
-	}
-	el.Call("scrollTo", map[string]any{"top": 0, "behavior": behavior})
+// scrollToNewest puts el at its newest end at once.
+func scrollToNewest(el app.Value) {
+	el.Call("scrollTo", map[string]any{"top": 0, "behavior": "instant"})
 }
 
 // threadElement is the page's thread (one at a time).

@@ -26,6 +26,11 @@ func markdownModel(t *testing.T, text string) *httptest.Server {
 // heldModel streams the parts as markdownModel streams a text, and between two parts waits
 // until hold has a value (or is closed): a test sees the answer as it stands mid-stream.
 func heldModel(t *testing.T, hold <-chan struct{}, parts ...string) *httptest.Server {
+	return pacedModel(t, 2*time.Millisecond, hold, parts...)
+}
+
+// pacedModel is heldModel with a pause of its own between two small chunks: pace.
+func pacedModel(t *testing.T, pace time.Duration, hold <-chan struct{}, parts ...string) *httptest.Server {
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if !strings.HasSuffix(r.URL.Path, "/chat/completions") {
 			http.NotFound(w, r)
@@ -49,7 +54,11 @@ func heldModel(t *testing.T, hold <-chan struct{}, parts ...string) *httptest.Se
 			}
 			for i := 0; i < len(text); i += 9 {
 				chunk(map[string]any{"content": text[i:min(i+9, len(text))]}, nil)
-				time.Sleep(2 * time.Millisecond)
+				select {
+				case <-time.After(pace):
+				case <-r.Context().Done():
+					return
+				}
 			}
 		}
 		chunk(map[string]any{}, "stop")
@@ -131,4 +140,29 @@ func TestATableKeepsItsWordsWhole(t *testing.T) {
 		return new Set([...r.getClientRects()].map(c => Math.round(c.top))).size; })()`))
 	require.Equal(t, 1, lines, "the cell holding \"col\" is one line")
 	require.LessOrEqual(t, get(t, ctx, chromedp.Evaluate[float64](`document.documentElement.scrollWidth`)), 390.0, "the page does not scroll sideways: the table scrolls in its box")
+}
+
+// TestJumpingToTheNewestFollowsAStream: scrolled up while an answer streams, the person
+// clicks ↓: the thread lands at the newest end and stays there as the answer grows. It
+// landed short (the answer grew under the smooth scroll), then stayed with the text while
+// the end ran off below the box, with no ↓ to say so (QA round 27).
+func TestJumpingToTheNewestFollowsAStream(t *testing.T) {
+	t.Parallel()
+	var long strings.Builder
+	for i := range 400 {
+		fmt.Fprintf(&long, "Line %d of a long answer that keeps coming.\n\n", i)
+	}
+	model := pacedModel(t, 15*time.Millisecond, nil, long.String())
+	srv := startServerModel(t, t.TempDir(), model.URL+"/v1")
+	ctx := browser(t)
+	do(t, ctx, 60*time.Second, chromedp.Navigate(srv.link), waitReady(),
+		typeText("a long one"), pressEnter(0), waitJS(`location.pathname.startsWith('/s/')`))
+	const top = `document.querySelector('.thread').scrollTop`
+	const button = `document.querySelector('.thread .jump-newest')`
+	do(t, ctx, 30*time.Second, waitJS(`document.querySelector('.msg-streaming')?.textContent.includes('Line 60 ')`),
+		waitJS(`(document.querySelector('.thread').scrollTop = -1200, true)`), waitJS(button+`.checkVisibility()`))
+	do(t, ctx, 10*time.Second, chromedp.Click(`.thread .jump-newest`, chromedp.NodeVisible))
+	// Still streaming a few seconds on, the thread shows its newest end.
+	do(t, ctx, 30*time.Second, waitJS(`document.querySelector('.msg-streaming')?.textContent.includes('Line 150 ')`))
+	waitShowing(t, ctx, 5*time.Second, `!!document.querySelector('.msg-streaming') && `+top+` > -2`, top+` + ' away=' + document.querySelector('.thread').hasAttribute('data-away')`)
 }

@@ -20,6 +20,26 @@
   window.parleyCaretKeyups = (f) => (e) => {
     if (e.key.length !== 1 || e.key === " " || e.ctrlKey || e.metaKey || e.altKey) f(e);
   };
+  // The thread's ↓ (components/thread_scroll.go): a smooth scroll to the newest end that
+  // lands there. The thread is laid out bottom up and keeps its place in the text, so an
+  // answer that grew under the scroll moved the end away: it stopped short, then stayed with
+  // the text while the end ran off below the box (QA round 27). Unless the person scrolls
+  // meanwhile, it is put at the end when the scroll ends, where the page follows the answer.
+  window.parleyJumpNewest = (el) => {
+    if (el.scrollTop === 0) return;
+    const by = ["wheel", "touchstart", "pointerdown", "keydown"];
+    const stop = () => {
+      el.removeEventListener("scrollend", land);
+      for (const t of by) el.removeEventListener(t, stop);
+    };
+    const land = () => {
+      stop();
+      if (el.scrollTop !== 0) el.scrollTo({ top: 0, behavior: "instant" });
+    };
+    for (const t of by) el.addEventListener(t, stop, { passive: true });
+    el.addEventListener("scrollend", land);
+    el.scrollTo({ top: 0, behavior: "smooth" });
+  };
   // When a finger last went down (performance.now(); 0 when the last pointer was not a
   // finger): a finger lifted is over nothing, though the page keeps :hover where it touched,
   // so the approvals list (components/queue.go) lets an answered entry go a moment later.
