@@ -121,6 +121,35 @@ func TestACodeBlockStreamsAsCode(t *testing.T) {
 	require.NotContains(t, evalString(t, ctx, `document.querySelector('.msg-agent .msg-text').textContent`), "```")
 }
 
+// TestAListAndATableStreamLineByLine: a list or a table that is still streaming is drawn as
+// one, a line at a time: its whole lines are Markdown and only the line arriving is text (a
+// table's row arriving is held back). They showed as source until they ended (QA round 27).
+func TestAListAndATableStreamLineByLine(t *testing.T) {
+	t.Parallel()
+	hold := make(chan struct{})
+	model := heldModel(t, hold, "Steps:\n\n1. Open the file.\n2. Change the *handler*.\n3. Ru",
+		"n it.\n\n| a | b |\n|---|---|\n| 1 | 2 |\n| 3 | 4", " |\n\nDone.")
+	srv := startServerModel(t, t.TempDir(), model.URL+"/v1")
+	ctx := browser(t)
+	do(t, ctx, 60*time.Second, chromedp.Navigate(srv.link), waitReady(),
+		typeText("steps"), pressEnter(0), waitJS(`location.pathname.startsWith('/s/')`))
+	const msg = `document.querySelector('.msg-agent.msg-streaming')`
+	waitShowing(t, ctx, 30*time.Second, `!!`+msg+` && `+msg+`.querySelectorAll('.md ol li').length === 2 && `+msg+`.querySelector('.msg-tail')?.textContent === '3. Ru'`,
+		`(document.querySelector('.msg-agent') || {}).outerHTML`)
+	require.Equal(t, "handler", evalString(t, ctx, msg+`.querySelector('.md ol li em').textContent`))
+	require.NotContains(t, evalString(t, ctx, msg+`.textContent`), "*handler*", "no source shown")
+
+	hold <- struct{}{}
+	waitShowing(t, ctx, 30*time.Second, `!!`+msg+` && `+msg+`.querySelectorAll('.md table tbody tr').length === 1`,
+		`(document.querySelector('.msg-agent') || {}).outerHTML`)
+	require.NotContains(t, evalString(t, ctx, msg+`.textContent`), "|", "no row shown as pipes")
+	require.Equal(t, 3, int(get(t, ctx, chromedp.Evaluate[float64](msg+`.querySelectorAll('.md ol li').length`))))
+
+	close(hold)
+	do(t, ctx, 30*time.Second, waitJS(`!document.querySelector('.msg-streaming') && document.querySelectorAll('.msg-agent .md table tbody tr').length === 2`))
+	require.Equal(t, "Done.", evalString(t, ctx, `[...document.querySelectorAll('.msg-agent .md p')].pop().textContent`))
+}
+
 // TestATableKeepsItsWordsWhole: on a phone, a table beside one long unbroken word keeps its
 // other column's words whole; the table scrolls in its box instead (docs/qa-round7.md #8: the
 // message's overflow-wrap let the column fall to one letter a line).

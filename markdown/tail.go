@@ -15,6 +15,12 @@ import (
 // column 0 always starts a top-level block and its lines are its code as they stand, so the
 // box can show them as they come and the finished block holds the same text. An indented
 // fence (a list item's) stays in the raw tail: its lines carry the item's indentation.
+//
+// A list or a table showed as source until it ended too, and a list ends late: it stays
+// open past a blank line (QA round 27). A tail that begins with a list item or a table row is
+// drawn line by line: its whole lines are Markdown (drawn again as each line ends, a render a
+// line, not a token) and only the line still arriving is text; a table's row still arriving
+// is held back until it ends, as a half row read as stray pipes.
 type TailShape struct {
 	Settled, Body, End int
 	Code               bool
@@ -43,6 +49,7 @@ func ShapeTail(tail string) TailShape {
 	}
 	var fence fenceInfo
 	top := false // the open fence began in column 0
+	byLine := linewise(tail)
 	for pos := 0; pos < len(tail); {
 		end, whole := len(tail), false
 		if nl := strings.IndexByte(tail[pos:], '\n'); nl >= 0 {
@@ -77,9 +84,30 @@ func ShapeTail(tail string) TailShape {
 				shape = TailShape{Settled: pos, Body: body, End: len(tail), Code: true, Lang: fenceLang(t, f)}
 			}
 		}
+		if !whole && byLine && !top {
+			// Whole lines are Markdown; the line arriving is text, a table's row held back.
+			shape = TailShape{Settled: pos, Body: pos, End: len(tail)}
+			if strings.HasPrefix(t, "|") {
+				shape.End = pos
+			}
+		}
 		pos = end + 1
 	}
+	if byLine && !top && strings.HasSuffix(tail, "\n") {
+		shape = TailShape{Settled: len(tail), Body: len(tail), End: len(tail)} // every line whole
+	}
 	return shape
+}
+
+// linewise says a tail is drawn line by line: it begins with a list item or a table row.
+func linewise(tail string) bool {
+	first, _, _ := strings.Cut(tail, "\n")
+	t, ind := trimIndent(first)
+	if ind > 3 {
+		return false
+	}
+	_, item := listMarker(t)
+	return strings.HasPrefix(t, "|") || item && !isRule(t)
 }
 
 // fenceLang is the language an opening fence names: its info string's first word, if that is

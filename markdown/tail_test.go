@@ -23,8 +23,15 @@ func TestShapeTail(t *testing.T) {
 		{"a closed fence is settled, the rest is text", "```go\nx\n```\nThen I", TailShape{Settled: 12, Body: 12, End: 18}},
 		{"the closing line still arriving", "```go\nx\n```", TailShape{Body: 6, End: 8, Code: true, Lang: "go"}},
 		{"a second fence", "```\na\n```\nand\n~~~~ sh\nls", TailShape{Settled: 14, Body: 22, End: 24, Code: true, Lang: "sh"}},
-		{"an indented fence stays text", "- a\n  ```\n  x", TailShape{End: 13}},
-		{"an indented fence's close settles nothing", "- a\n  ```\n  x\n  ```\nb", TailShape{End: 21}},
+		{"a list's indented fence: lines", "- a\n  ```\n  x", TailShape{Settled: 10, Body: 10, End: 13}},
+		{"a list: its whole lines are Markdown, the line arriving text", "- a\n- b", TailShape{Settled: 4, Body: 4, End: 7}},
+		{"a list whose lines are all whole", "- a\n- b\n", TailShape{Settled: 8, Body: 8, End: 8}},
+		{"a list past a blank line", "1. a\n\n2. b", TailShape{Settled: 6, Body: 6, End: 10}},
+		{"a list's indented fence closed: lines", "- a\n  ```\n  x\n  ```\nb", TailShape{Settled: 20, Body: 20, End: 21}},
+		{"a list's fence in column 0 is a code box", "- a\n```sh\nls", TailShape{Settled: 4, Body: 10, End: 12, Code: true, Lang: "sh"}},
+		{"a table's row still arriving is held back", "| a | b |\n|---|---|\n| 1 | 2", TailShape{Settled: 20, Body: 20, End: 20}},
+		{"a rule is no list", "---\nx", TailShape{End: 5}},
+		{"a fence opening on a list's line still arriving", "- a\n```s", TailShape{Settled: 4, Body: 8, End: 8, Code: true, Lang: "s"}},
 		{"a language that is no plain word is none", "```<b>\nx", TailShape{Body: 7, End: 8, Code: true}},
 		{"backticks in a backtick fence's info make no fence", "``` a`b\nx", TailShape{End: 9}},
 		{"a carriage return: all text", "```\r\nx", TailShape{End: 6}},
@@ -39,8 +46,10 @@ func TestShapeTail(t *testing.T) {
 }
 
 // checkShapeTail holds what the view relies on for any tail: the parts are in order; the
-// settled part is whole blocks (it parses alone as it does within the tail); and a code box
-// shows a prefix of the code the finished block will hold, under its language.
+// settled part is whole lines, and whole blocks (it parses alone as it does within the tail)
+// unless the tail is drawn line by line (a list or a table, whose last block grows a line at
+// a time); and a code box shows a prefix of the code the finished block will hold, under its
+// language.
 func checkShapeTail(t *testing.T, tail string) {
 	t.Helper()
 	s := ShapeTail(tail)
@@ -50,7 +59,10 @@ func checkShapeTail(t *testing.T, tail string) {
 	if !s.Code && s.Body != s.Settled {
 		t.Fatalf("ShapeTail(%q) = %+v: text that is neither settled nor shown", tail, s)
 	}
-	if s.Settled > 0 {
+	if s.Settled > 0 && tail[s.Settled-1] != '\n' {
+		t.Fatalf("ShapeTail(%q) = %+v: settles part of a line", tail, s)
+	}
+	if s.Settled > 0 && !linewise(tail) {
 		settled := Parse(tail[:s.Settled])
 		if got, want := fmt.Sprintf("%+v", Parse(tail)[:min(len(settled), len(Parse(tail)))]), fmt.Sprintf("%+v", settled); got != want {
 			t.Fatalf("ShapeTail(%q) settles %q, not whole blocks: %s within the tail, %s alone", tail, tail[:s.Settled], got, want)
