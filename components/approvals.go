@@ -126,7 +126,7 @@ func (p *ApprovalsPage) OnMount(ctx app.Context) {
 			p.spaces = spaces
 		})
 	})
-	tick(ctx, stop)
+	tick(ctx, stop, p.countsSeconds)
 	// The sidebar follows the queue (followServer) and hands each read here.
 	ctx.Handle(actionQueueRead, func(ctx app.Context, a app.Action) {
 		r, _ := a.Value.(queueRead)
@@ -151,6 +151,27 @@ func (p *ApprovalsPage) OnMount(ctx app.Context) {
 			p.loadHistory(ctx, false)
 		}
 	})
+}
+
+// countsSeconds says the screen words a time to the second now: an entry asked or timing out
+// within a minute, or, on its tab, a decision that ended or a grant used that recently.
+func (p *ApprovalsPage) countsSeconds(now time.Time) bool {
+	for _, e := range p.shown {
+		if e.gone == "" && (withinAMinute(now, e.Asked) || withinAMinute(now, e.Deadline)) {
+			return true
+		}
+	}
+	switch p.tab {
+	case tabHistory:
+		return len(p.history) > 0 && withinAMinute(now, p.history[0].Ended) // the newest first
+	case tabGrants:
+		for _, g := range p.grants {
+			if withinAMinute(now, g.LastUsed) || withinAMinute(now, g.Created) {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // OnDismount stops following the queue.

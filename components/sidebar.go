@@ -49,7 +49,7 @@ func (s *Sidebar) OnMount(ctx app.Context) {
 	}
 	stop, cancel := context.WithCancel(context.Background())
 	s.stop = cancel
-	tick(ctx, stop)
+	tick(ctx, stop, nil) // "just now", "1 min ago": minutes
 	client := clientOf(ctx)
 	// The list follows the server's session index (docs/look.md, "Sessions"): a session made,
 	// renamed, archived or used elsewhere (another tab or device, the API, another replica)

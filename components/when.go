@@ -62,21 +62,43 @@ func timesOut(now time.Time, deadline int64) string {
 }
 
 // tick renders the component of ctx again every refreshEvery until stop ends (in the
-// browser only: the pre-render waits for every async task).
-func tick(ctx app.Context, stop context.Context) {
+// browser only: the pre-render waits for every async task). While bySecond says the page
+// words a time to the second (a deadline or an ask less than a minute away), it does so every
+// second: at 15 s, "times out in 18 s" stayed on screen while the decision had 3 s left, and
+// a person who began a reason then was timed out (QA round 27). bySecond runs on the page's
+// goroutine, as the render does.
+func tick(ctx app.Context, stop context.Context, bySecond func(now time.Time) bool) {
 	if !app.IsClient {
 		return
 	}
 	ctx.Async(func() {
-		t := time.NewTicker(refreshEvery)
-		defer t.Stop()
+		every := time.Second // a first look soon: the page may open on a deadline near
 		for {
 			select {
 			case <-stop.Done():
 				return
-			case <-t.C:
-				ctx.Dispatch(func(app.Context) {})
+			case <-time.After(every):
+			}
+			next := make(chan time.Duration, 1)
+			ctx.Dispatch(func(app.Context) {
+				if bySecond != nil && bySecond(clock()) {
+					next <- time.Second
+				} else {
+					next <- refreshEvery
+				}
+			})
+			select {
+			case <-stop.Done():
+				return
+			case every = <-next:
 			}
 		}
 	})
+}
+
+// withinAMinute says a unix-millisecond time is less than a minute from now, either side:
+// its words count seconds.
+func withinAMinute(now time.Time, ms int64) bool {
+	d := time.UnixMilli(ms).Sub(now)
+	return ms != 0 && d > -time.Minute && d < time.Minute
 }

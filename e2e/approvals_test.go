@@ -1410,3 +1410,19 @@ func TestATappedAnswerOnAPhoneLeavesTheList(t *testing.T) {
 	waitShowing(t, ctx, 30*time.Second, `!document.querySelector('.queue-gone') && document.querySelectorAll('.queue-entry').length === 1`,
 		`[...document.querySelectorAll('.queue-list > li')].map(li => li.className + ': ' + li.textContent.slice(0, 60)).join(' | ') + ' hover=' + document.querySelector('.queue-list').matches(':hover')`)
 }
+
+// TestACountdownOnTheScreenCountsSeconds: a decision that times out within a minute says so
+// to the second as the seconds pass, not every 15 s (QA round 27: "times out in 18 s" stayed
+// while 3 s were left).
+func TestACountdownOnTheScreenCountsSeconds(t *testing.T) {
+	t.Parallel()
+	srv := startServerFlags(t, t.TempDir(), "-decision-timeout", "55s")
+	sessionWith(t, srv, "First", `/script send(str(confirm('Deploy a?')))`)
+	waitQueue(t, srv, 1)
+	ctx := openApprovals(t, srv)
+	const left = `(+(/times out in (\d+) s/.exec(document.querySelector('.queue-entry .queue-time')?.textContent || '') || [])[1] || 0)`
+	do(t, ctx, 30*time.Second, waitJS(left+` > 0`))
+	first := get(t, ctx, chromedp.Evaluate[float64](left))
+	// Seconds on, without anything else happening on the page, the words have followed.
+	waitShowing(t, ctx, 6*time.Second, left+` > 0 && `+left+` <= `+strconv.Itoa(int(first)-3), `document.querySelector('.queue-entry .queue-time')?.textContent`)
+}
