@@ -24,6 +24,7 @@ import (
 	"parley/components/composer/modes/approval"
 	"parley/components/composer/modes/fnform"
 	"parley/components/composer/modes/question"
+	"parley/components/composer/modes/widget"
 	"parley/components/inputbar"
 	"parley/components/internal/tabstore"
 	"parley/i18n"
@@ -145,6 +146,9 @@ func (c *Composer) ensure() {
 	}
 }
 
+// ActionReconnected is what the page says when its socket is live again after it was not.
+const ActionReconnected = "parley.controls.reconnected"
+
 // OnMount registers the composer as the presenter of browser-side questions, follows the
 // decision queue, and listens for the fn-form's openers (the `/` menu, the functions button).
 func (c *Composer) OnMount(ctx app.Context) {
@@ -156,6 +160,7 @@ func (c *Composer) OnMount(ctx app.Context) {
 	ctx.Handle(locale.ActionChanged, func(ctx app.Context, a app.Action) {
 		ctx.Update() // relabel in place: the same elements, new words
 	})
+	ctx.Handle(ActionReconnected, func(ctx app.Context, a app.Action) { c.reconnected() })
 	ctx.Handle(inputbar.ActionSent, func(ctx app.Context, a app.Action) { c.clearNote(ctx, app.Event{}) })
 	ctx.Handle(ActionOpenFnForm, func(ctx app.Context, a app.Action) {
 		name, _ := a.Value.(string)
@@ -1066,6 +1071,15 @@ func targetOf(el app.Value) machine.Target {
 		return machine.OnLine
 	}
 	return machine.OnOther
+}
+
+// reconnected takes back a problem that said the server could not be reached: the answer the
+// mode still holds can be sent now. "Not answered: the server is not reachable" stayed under
+// it after the server came back, until the next send (QA round 27).
+func (c *Composer) reconnected() {
+	if c.problem == locale.T(i18n.NotAnswered, widget.Describe(api.ErrUnreachable)) {
+		c.problem = ""
+	}
 }
 
 // SetProblem implements modes.Host: a failure the person should read, in the morphed area.

@@ -298,6 +298,19 @@ func TestAProblemIsShownInTheMorph(t *testing.T) {
 	assert.Equal(t, "Not answered: the server is not reachable.", p.TextContent())
 }
 
+// A problem that said the server could not be reached goes when the server is back; another
+// stays (QA round 27).
+func TestAnUnreachableProblemGoesWhenTheServerIsBack(t *testing.T) {
+	h := mount(t, &Composer{Session: "s1"})
+	h.set(&Composer{Session: "s1", Pending: []protocol.Decision{decision("d1", "First?")}})
+	h.c.SetProblem("Not answered: the server is not reachable.")
+	h.c.reconnected()
+	assert.Empty(t, h.fresh().All(".morph-problem"))
+	h.c.SetProblem("Not answered: Name: too long.")
+	h.c.reconnected()
+	assert.Equal(t, "Not answered: Name: too long.", h.fresh().One(t, ".morph-problem").TextContent())
+}
+
 func TestTheFnFormHasItsActionsInTheHeader(t *testing.T) {
 	h := mount(t, &Composer{Session: "s1"})
 	h.c.run(app.Context{}, h.c.machine.Dispatch(machine.OpenFnForm{})) // what "ƒ Functions" does

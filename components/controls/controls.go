@@ -69,8 +69,9 @@ type Model struct {
 	isMounted bool
 }
 
-// ActionReconnected is what the page says when its socket is live again after it was not.
-const ActionReconnected = "parley.controls.reconnected"
+// ActionReconnected is what the page says when its socket is live again after it was not
+// (the composer's name for it: the composer hears it too, and cannot import this package).
+const ActionReconnected = composer.ActionReconnected
 
 // OnMount asks for the model list, and again when the server is back if it could not be
 // read: "Models: the server is not reachable" stayed until a reload (the re-test of QA
