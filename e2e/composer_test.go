@@ -754,9 +754,10 @@ def main(args):
 `})
 	_, ctx := openHomeOn(t, data)
 	do(t, ctx, 20*time.Second, chromedp.Focus(composer), typeText("/repe"), menuOpen("ƒ repeat"), pressEnter(0),
-		waitJS(`!!document.querySelector('#composer-mode.mode-fn-form')`),
-		// The form shows the function picked once the page has read the list that holds it.
-		waitJS(`document.querySelector('#fn-pick')?.value === 'repeat' && !!document.querySelector('#composer-mode .fn-form input[type=number]')`))
+		waitJS(`!!document.querySelector('#composer-mode.mode-fn-form')`))
+	// The form shows the function picked once the page has read the list that holds it.
+	waitShowing(t, ctx, 20*time.Second, `document.querySelector('#fn-pick')?.value === 'repeat' && !!document.querySelector('#composer-mode .fn-form input[type=number]')`,
+		`document.querySelector('#fn-pick')?.value + ' | ' + document.querySelector('#composer-mode')?.outerHTML.slice(0, 1500)`)
 	field := `document.querySelector('#composer-mode .fn-form input[type=number]')`
 	hint := `(document.querySelector('.morph-hint')?.textContent || '')`
 	do(t, ctx, 10*time.Second, js(field+`.focus()`), chromedp.KeyEvent("9"))

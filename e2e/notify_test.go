@@ -10,6 +10,7 @@ import (
 	cdpbrowser "github.com/chromedp/cdproto/browser"
 	"github.com/chromedp/cdproto/cdp"
 	"github.com/chromedp/cdproto/emulation"
+	"github.com/chromedp/cdproto/page"
 	"github.com/chromedp/cdproto/serviceworker"
 	"github.com/chromedp/chromedp"
 	"github.com/stretchr/testify/require"
@@ -24,9 +25,33 @@ const shownNotifications = `(navigator.serviceWorker.ready.then(r => r.getNotifi
 }), window.__notes || [])`
 
 // notifyState is what a failed wait for a notification needs told: the permission, whether
-// the page's stream is open and a worker controls it, and what the worker shows.
+// the page's stream is open and a worker controls it, what the stream brought (heardStream)
+// and what the worker shows.
 const notifyState = `JSON.stringify({permission: Notification.permission, live: document.documentElement.hasAttribute('data-notify-live'),
-	controlled: !!navigator.serviceWorker.controller, notes: window.__notes || null, path: location.pathname})`
+	controlled: !!navigator.serviceWorker.controller, heard: window.__heard || null, notes: window.__notes || null, path: location.pathname})`
+
+// heardStream records, in every page the browser opens from now on, what the page's
+// notification stream brings (window.__heard: its opens, errors and events, in order, with
+// the time), so a notification that never shows says whether the server sent it.
+func heardStream(t *testing.T, ctx context.Context) {
+	t.Helper()
+	do(t, ctx, 10*time.Second, chromedp.Func(func(ctx context.Context, tg *chromedp.Target) error {
+		_, err := cdp.Call(ctx, tg, page.AddScriptToEvaluateOnNewDocument, page.AddScriptToEvaluateOnNewDocumentParams{Source: `(() => {
+			const ES = window.EventSource;
+			if (!ES) return;
+			window.__heard = [];
+			window.EventSource = function (url, opts) {
+				const es = new ES(url, opts);
+				for (const type of ['open', 'error', 'notification', 'withdrawn']) {
+					es.addEventListener(type, (e) => window.__heard.push(type + '@' + (Date.now() % 1e6) + (e.data ? ' ' + e.data.slice(0, 60) : '')));
+				}
+				return es;
+			};
+			window.EventSource.prototype = ES.prototype;
+		})()`})
+		return err
+	}))
+}
 
 // grantNotifications grants the server's origin the notifications permission, as a person's
 // "Allow" would, in the test's own browser context (a grant without one goes to the
@@ -48,6 +73,7 @@ const notifyLive = `!!document.querySelector('.notify-off') && document.document
 func openGranted(t *testing.T, srv *server, id string) context.Context {
 	t.Helper()
 	ctx := browser(t)
+	heardStream(t, ctx)
 	grantNotifications(t, ctx, srv)
 	do(t, ctx, 60*time.Second, chromedp.Navigate(srv.link), waitReady(), waitWorker(),
 		chromedp.Navigate(srv.base()+"/s/"+id), waitReady(), waitJS(`!!document.querySelector('.link-live')`), waitJS(notifyLive))
@@ -67,6 +93,7 @@ func TestNotifications(t *testing.T) {
 	here := seedSession(t, srv, "Here", 1)
 	there := seedSession(t, srv, "There", 1)
 	ctx := browser(t)
+	heardStream(t, ctx)
 	do(t, ctx, 60*time.Second, chromedp.Navigate(srv.base()+"/?token="+srv.token), waitReady(), waitWorker(),
 		chromedp.Navigate(srv.base()+"/s/"+here), waitReady(), waitJS(`!!document.querySelector('.link-live')`))
 	require.Equal(t, "default", evalString(t, ctx, `Notification.permission`), "nothing asks for the permission on load")
@@ -105,7 +132,7 @@ func TestNotifications(t *testing.T) {
 	// (The first is answered first: the thread's next script waits for its turn.)
 	declineOnly(t, srv, there)
 	sendAPI(t, srv, there, `/script confirm('And the database?')`)
-	do(t, ctx, 60*time.Second, waitJS(shownNotifications+`.some(n => n.title.includes('And the database?'))`))
+	waitShowing(t, ctx, 60*time.Second, shownNotifications+`.some(n => n.title.includes('And the database?'))`, notifyState)
 	notes = get(t, ctx, chromedp.Evaluate[[]map[string]string](`window.__notes`))
 	require.Len(t, notes, 1, "one notification per thread: %v", notes)
 	require.Equal(t, "parley-"+there, notes[0]["tag"])
