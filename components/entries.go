@@ -523,6 +523,10 @@ func (r *ToolReceipt) Render() app.UI {
 			app.If(args != "", func() app.UI {
 				return app.Elem("pre").Class("entry-output tool-args").Text(args)
 			}),
+			// An earlier "always" let it run without asking: said, so nothing runs unseen.
+			app.Range(m.Granted).Slice(func(i int) app.UI {
+				return app.Div().Class("tool-granted").Text(strings.TrimSpace(tr(i18n.RunGranted, scopeWords(m.Granted[i].Scope), m.Granted[i].Call)))
+			}),
 			app.If(m.Progress != nil, func() app.UI { return progressBar(*m.Progress) }),
 			app.If(showOutput, func() app.UI {
 				return app.Elem("pre").Class("entry-output tool-output").Role("log").Aria("label", tr(i18n.OutputSoFar)).

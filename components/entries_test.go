@@ -278,3 +278,14 @@ func TestARunWaitingOnItsQuestionSaysSo(t *testing.T) {
 	html = viewtest.Render(t, &Thread{Messages: []store.Message{run, confirm}})
 	assert.Equal(t, "running…", status(html))
 }
+
+// TestAGrantedCallSaysSoOnItsReceipt: a model's call an earlier "always" let through says so
+// in the page's words, so nothing runs unseen (QA round 27).
+func TestAGrantedCallSaysSoOnItsReceipt(t *testing.T) {
+	m := store.Message{Offset: 5, Role: store.RoleTool, ID: "c1", Title: "run_command", Status: store.StatusDone, Detail: `{"argv":["ls","-la"]}`,
+		Granted: []store.GrantedLine{{GrantedCall: protocol.GrantedCall{Scope: protocol.GrantScope{Kind: protocol.GrantExact, Tool: "run", Words: []string{"ls", "-la"}}, Call: "ls -la"}}}}
+	page := domtest.Render(t, &ToolReceipt{Message: m})
+	assert.Equal(t, "Allowed without asking by an earlier “always” (ls -la): ls -la", page.One(t, ".tool-granted").TextContent())
+	m.Granted = nil
+	assert.Empty(t, domtest.Render(t, &ToolReceipt{Message: m}).All(".tool-granted"))
+}

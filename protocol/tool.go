@@ -148,6 +148,8 @@ type ToolOutput struct {
 	Chunks []OutputChunk `json:"chunks"`
 	// Truncated says the call's output goes on beyond what is streamed: its result holds the rest.
 	Truncated bool `json:"truncated,omitempty"`
+	// Granted, before the call runs, says an earlier "always" let it through without asking.
+	Granted *GrantedCall `json:"granted,omitempty"`
 }
 
 // OutputChunk is text one stream (StreamStdout or StreamStderr) wrote.

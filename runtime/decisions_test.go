@@ -407,6 +407,7 @@ func TestGrantHonouredThenRevoked(t *testing.T) {
 	require.NoError(t, err)
 	assert.True(t, v.Allowed)
 	assert.Equal(t, []bool{true}, v.Granted)
+	assert.Equal(t, []*protocol.GrantedCall{{Scope: g.Scope, Call: "git status docs"}}, v.By, "the grant, for a model's call's receipt")
 	waitPending(t, rt, s, 0)
 	out, err := protocol.DecodeEventData[protocol.RunOutput](lastOfType(t, rt, s, protocol.EventRunOutput))
 	require.NoError(t, err)
@@ -420,6 +421,9 @@ func TestGrantHonouredThenRevoked(t *testing.T) {
 	bv := <-batchDone
 	assert.False(t, bv.Allowed)
 	assert.Equal(t, []bool{true, false}, bv.Granted)
+	require.Len(t, bv.By, 2)
+	assert.NotNil(t, bv.By[0])
+	assert.Nil(t, bv.By[1], "no grant let the rejected one through")
 
 	// Another workspace does not share it.
 	other, err := New(ctx, emb.Conn, Options{Workspace: t.TempDir()})

@@ -168,6 +168,9 @@ func (t *Thread) toolOutput(ev protocol.Event) {
 	if m == nil {
 		return
 	}
+	if o.Granted != nil {
+		m.Granted = append(m.Granted, GrantedLine{GrantedCall: *o.Granted})
+	}
 	var b strings.Builder
 	b.WriteString(m.Output)
 	for _, c := range o.Chunks {

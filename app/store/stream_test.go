@@ -144,6 +144,17 @@ func TestToolProgressAfterTheResult(t *testing.T) {
 
 // A running command's output lands on its receipt in order, stderr marked line by line, and
 // a cut stream says so.
+// A call an earlier "always" let through keeps that on its receipt (QA round 27).
+func TestAGrantedCallKeepsItsGrantOnTheReceipt(t *testing.T) {
+	f := &folder{th: &Thread{}}
+	f.emit(protocol.EventToolCalled, protocol.ToolCalled{Calls: []protocol.ToolCall{{ID: "c1", Name: "run_command", Arguments: `{"argv":["ls"]}`}}})
+	by := protocol.GrantedCall{Scope: protocol.GrantScope{Kind: protocol.GrantExact, Tool: "run", Words: []string{"ls"}}, Call: "ls"}
+	f.emit(protocol.EventToolOutput, protocol.ToolOutput{Call: "c1", Name: "run_command", Granted: &by})
+	m := f.th.Messages[len(f.th.Messages)-1]
+	require.Equal(t, []GrantedLine{{GrantedCall: by}}, m.Granted)
+	require.Empty(t, m.Output, "no output of its own")
+}
+
 func TestToolOutputFoldsIntoTheReceiptInOrder(t *testing.T) {
 	f := &folder{th: &Thread{}}
 	f.emit(protocol.EventUserMessage, protocol.Message{Text: "go"})

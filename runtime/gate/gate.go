@@ -43,6 +43,10 @@ type Verdict struct {
 	// Granted has one entry per call: true when a grant let that call through without
 	// asking. Such calls may run even when Allowed is false (the user rejected the rest).
 	Granted []bool
+	// By has one entry per call: the earlier "always" that let it through, nil where none
+	// did. A script's run card shows it from the run's output; a model's call has no run,
+	// and its receipt shows it from this (QA round 27: it ran with no sign of the grant).
+	By []*protocol.GrantedCall
 }
 
 // Allows reports whether call i of the batch may run: the whole batch was allowed, or a
@@ -146,7 +150,7 @@ const (
 // approval (a batch when there are several), answered "approve all" or "reject all".
 func (g *Gate) Authorize(ctx context.Context, workspace, session, run string, calls []ToolCall) (Verdict, error) {
 	mode := g.mode(ctx, session)
-	granted := make([]bool, len(calls))
+	granted, by := make([]bool, len(calls)), make([]*protocol.GrantedCall, len(calls))
 	rest := 0
 	for i, c := range calls {
 		granted[i] = Passes(mode, c)
@@ -183,9 +187,10 @@ func (g *Gate) Authorize(ctx context.Context, workspace, session, run string, ca
 				g.Grants.Used(ctx, gr.ID, g.Now())
 				// Visible in the run, so nothing runs unseen because of an old "always".
 				call := firstLine(c.Details)
+				by[i] = &protocol.GrantedCall{Scope: gr.Scope, Call: call}
 				out := protocol.RunOutput{Run: run, Stream: protocol.StreamLog,
 					Text:    "Allowed without asking by an earlier “always” (" + describeScope(gr.Scope) + "): " + call + "\n",
-					Granted: &protocol.GrantedCall{Scope: gr.Scope, Call: call}}
+					Granted: by[i]}
 				if _, _, err := g.Log.Append(ctx, session, protocol.EventRunOutput, out, ""); err != nil {
 					slog.Warn("could not record a granted call", "session", session, "err", err)
 				}
@@ -198,7 +203,7 @@ func (g *Gate) Authorize(ctx context.Context, workspace, session, run string, ca
 		}
 	}
 	if len(ask) == 0 {
-		return Verdict{Allowed: true, Granted: granted}, nil
+		return Verdict{Allowed: true, Granted: granted, By: by}, nil
 	}
 	req := ApprovalRequest(ask, workspace)
 	v, each, err := g.askApproval(ctx, workspace, session, run, req)
@@ -208,7 +213,7 @@ func (g *Gate) Authorize(ctx context.Context, workspace, session, run string, ca
 			granted[asked[k]] = true
 		}
 	}
-	v.Granted = granted
+	v.Granted, v.By = granted, by
 	return v, err
 }
 

@@ -10,6 +10,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"parley/protocol"
+	"parley/runtime/gate"
 )
 
 type outputs struct {
@@ -102,4 +103,24 @@ func TestOutputAfterCloseIsDropped(t *testing.T) {
 	s.close()
 	s.emit(protocol.StreamStdout, "late\n")
 	require.Empty(t, rec.got)
+}
+
+// A call an earlier "always" let through says so on its receipt, before it runs: the gate's
+// note goes to a script's run card, and a model's call has none (QA round 27).
+func TestACallAGrantLetThroughSaysSo(t *testing.T) {
+	b := box(t, map[string]string{"f.txt": "hi\n"})
+	by := &protocol.GrantedCall{Scope: protocol.GrantScope{Kind: protocol.GrantPrefix, Tool: "run", Words: []string{"cat"}}, Call: "cat f.txt"}
+	tools := struct {
+		*fakeTools
+		*outputs
+	}{&fakeTools{verdict: gate.Verdict{Granted: []bool{true}, By: []*protocol.GrantedCall{by}}}, &outputs{}}
+	res, _, err := b.Run(context.Background(), tools, []protocol.ToolCall{{ID: "c", Name: "run_command", Arguments: `{"argv":["cat","f.txt"]}`}})
+	require.NoError(t, err)
+	require.Len(t, res, 1)
+	require.False(t, res[0].Error, res[0].Text)
+	require.NotEmpty(t, tools.got)
+	require.Equal(t, protocol.ToolOutput{Call: "c", Name: "run_command", Granted: by}, tools.got[0], "said first, before its output")
+	for _, o := range tools.got[1:] {
+		require.Nil(t, o.Granted)
+	}
 }

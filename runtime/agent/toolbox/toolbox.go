@@ -13,6 +13,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"log/slog"
 	"slices"
 	"strings"
 	"unicode/utf8"
@@ -188,11 +189,18 @@ func (b *Box) Run(ctx context.Context, t agent.Tools, calls []protocol.ToolCall)
 		if err != nil {
 			return nil, wrong, fmt.Errorf("approval of %d tool calls: %w", len(gated), err)
 		}
+		rec, records := t.(OutputRecorder)
 		for j, i := range gatedAt {
 			if v.Allows(j) {
 				allowed[i] = ""
 			} else {
 				allowed[i] = refusal(v.Text)
+			}
+			if records && j < len(v.By) && v.By[j] != nil {
+				// Seen on the call's receipt: nothing runs unseen because of an old "always".
+				if err := rec.ToolOutput(ctx, protocol.ToolOutput{Call: calls[i].ID, Name: calls[i].Name, Granted: v.By[j]}); err != nil {
+					slog.Warn("could not record a granted call", "call", calls[i].ID, "err", err)
+				}
 			}
 		}
 	}
