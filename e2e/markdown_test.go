@@ -97,7 +97,8 @@ func TestAgentMarkdownInTheBrowser(t *testing.T) {
 }
 
 // TestACodeBlockStreamsAsCode: a code block is drawn as one while its lines arrive, under its
-// language, with no fence shown as text; when it ends it is the finished block, with Copy.
+// language, with no fence shown as text, and its Copy copies what it shows; when it ends it
+// is the finished block.
 // Before, the block showed as raw text, backticks and all, until its closing fence came.
 func TestACodeBlockStreamsAsCode(t *testing.T) {
 	t.Parallel()
@@ -113,9 +114,14 @@ func TestACodeBlockStreamsAsCode(t *testing.T) {
 	require.Equal(t, "go", evalString(t, ctx, `document.querySelector('.msg-agent .md-code-lang').textContent`))
 	require.NotContains(t, evalString(t, ctx, `document.querySelector('.msg-agent .msg-text').textContent`), "```", "no fence shown as text")
 	require.Equal(t, "Here is the code:", evalString(t, ctx, `document.querySelector('.msg-agent .md p').textContent`))
+	// Copy works before the block ends: it copies the lines shown so far (QA round 27).
+	do(t, ctx, 10*time.Second,
+		js(`navigator.clipboard.writeText = t => { window.__copied = t; return Promise.resolve(); }`),
+		js(`document.querySelector('.msg-streaming .md-code .md-copy').click()`),
+		waitJS(`window.__copied === 'func main() {\n'`))
 
 	close(hold)
-	do(t, ctx, 30*time.Second, waitJS(`!document.querySelector('.msg-streaming') && !!document.querySelector('.msg-agent .md-code .md-copy:not(.md-copy-later)')`))
+	do(t, ctx, 30*time.Second, waitJS(`!document.querySelector('.msg-streaming') && !!document.querySelector('.msg-agent .md-code .md-copy')`))
 	require.Equal(t, "func main() {\n\tfmt.Println(1)\n}", evalString(t, ctx, `document.querySelector('.msg-agent .md-code pre code').textContent`))
 	require.Equal(t, "Done.", evalString(t, ctx, `[...document.querySelectorAll('.msg-agent .md p')].pop().textContent`))
 	require.NotContains(t, evalString(t, ctx, `document.querySelector('.msg-agent .msg-text').textContent`), "```")

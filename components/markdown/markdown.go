@@ -192,7 +192,7 @@ type CodeBlock struct {
 	Code string
 	Lang string
 	// Growing, for a block still streaming, is its code element, which the thread writes
-	// each line into without a render (docs/markdown.md); Copy waits for the whole block.
+	// each line into without a render (docs/markdown.md); Copy copies what it shows then.
 	Growing app.UI
 
 	copied clipboard.Status
@@ -212,12 +212,9 @@ func (c *CodeBlock) Render() app.UI {
 		Aria("label", label).
 		Text(text).
 		OnClick(c.copy), c.Growing
-	if code != nil {
-		// A hidden one keeps the bar's height until the block is whole.
-		copyButton = app.Span().Class(class+" md-copy-later").Aria("hidden", "true").Text(text)
-	} else if c.Lang != "" {
+	if code == nil && c.Lang != "" {
 		code = app.Elem("code").Class("language-" + c.Lang).Text(c.Code)
-	} else {
+	} else if code == nil {
 		code = app.Elem("code").Text(c.Code)
 	}
 	// Code reads left to right, in a right-to-left block too.
@@ -232,8 +229,19 @@ func (c *CodeBlock) Render() app.UI {
 	)
 }
 
-// copy writes the code to the clipboard.
-func (c *CodeBlock) copy(ctx app.Context, e app.Event) { c.copied.Copy(ctx, c.Code) }
+// copy writes the code to the clipboard. A block still streaming copies the lines it shows
+// now: the thread writes them into its code without a render, so c.Code does not hold them
+// (QA round 27: Copy came only once the block was whole, and people copy a long block's first
+// lines before it ends).
+func (c *CodeBlock) copy(ctx app.Context, e app.Event) {
+	code := c.Code
+	if c.Growing != nil {
+		if el := e.Get("currentTarget").Call("closest", ".md-code").Call("querySelector", "pre code"); el.Truthy() {
+			code = el.Get("textContent").String()
+		}
+	}
+	c.copied.Copy(ctx, code)
+}
 
 // OnMount words the button again when the page's locale switches.
 func (c *CodeBlock) OnMount(ctx app.Context) {
