@@ -25,9 +25,12 @@ import (
 type ApprovalsPage struct {
 	app.Compo
 
-	tab    string // "queue", "history" or "grants"
-	frame  pageFrame
-	spaces []protocol.Workspace
+	tab string // "queue", "history" or "grants"
+	// settleLater says a settle is already due when a finger's hold ends (pointerOver): the
+	// list settles on every queue read and focus, and each scheduled one more.
+	settleLater bool
+	frame       pageFrame
+	spaces      []protocol.Workspace
 
 	// queue is what waits, as last read (less what was answered here: ended); shown is
 	// what the list draws, in the order it first drew it, with the entries that ended while

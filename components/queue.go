@@ -127,7 +127,13 @@ func (p *ApprovalsPage) pointerOver(ctx app.Context) bool {
 	if left <= 0 {
 		return false
 	}
-	ctx.After(left, p.settle)
+	if !p.settleLater {
+		p.settleLater = true
+		ctx.After(left, func(ctx app.Context) {
+			p.settleLater = false
+			p.settle(ctx)
+		})
+	}
 	return true
 }
 
